@@ -1,0 +1,15 @@
+# The GCC plugin: $(BUILD)/perfinst.so, compiled as C++ (GCC's headers are)
+# with the gcc that will load it.
+PLUGIN_SRCS := $(wildcard gcc-plugin/*.cc)
+PLUGIN_OBJS := $(PLUGIN_SRCS:gcc-plugin/%.cc=$(BUILD)/gcc-plugin/%.o)
+PLUGIN_CXXFLAGS := -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wno-unused-parameter \
+  -I$(PLUGIN_INC) -Iinclude -DPERFINST_VERSION='"$(VERSION)"'
+
+all: $(BUILD)/perfinst.so
+
+$(BUILD)/gcc-plugin/%.o: gcc-plugin/%.cc gcc-plugin/*.h include/perfinst-format.h
+	@mkdir -p $(@D)
+	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -c -o $@ $<
+
+$(BUILD)/perfinst.so: $(PLUGIN_OBJS)
+	$(PLUGIN_CXX) -shared -o $@ $^

@@ -1,0 +1,236 @@
+/* pass-ranges.cc — where each site's code ended up: labels and CODE chunks.
+ *
+ * Runs late, just before branch shortening, when no pass will copy or move
+ * instructions any more.  Each `# perfinst site UNIT N` asm that survived
+ * optimisation (there may be several copies of one site after unrolling,
+ * duplication or inlining, or none if its code was deleted) starts a range;
+ * the range runs over the following instructions up to the next marker, a
+ * label, a jump (included) or a switch of text section.  The pass
+ *
+ *   - replaces the marker by a label (a deleted-label note: final prints it,
+ *     it has no length and no alignment, so code is laid out as without it),
+ *   - puts a second label after the range's last instruction,
+ *   - counts the range's machine instructions by type (branch, call, ret,
+ *     load, store, string, fp) from the final RTL,
+ *   - writes one CODE chunk for the function into .perfinst:
+ *
+ *         .pushsection .perfinst,"",@progbits
+ *         .balign 8
+ *         <pi_chunk_hdr> <pi_code>
+ *         .quad .L12                # addr: resolved by the linker (R_X86_64_64)
+ *         .quad 0x5c1f...           # unit_id
+ *         .long 3                   # site
+ *         .long .L13-.L12           # length, computed by the assembler
+ *         .short 4, 1,0,0,1,1,0,0   # instructions, then per type
+ *         .popsection
+ */
+#include "plugin.h"
+
+struct range {
+    uint64_t unit_id;
+    unsigned site;
+    int start_label, end_label;
+    unsigned short ninsns;
+    unsigned short ntype[PI_NTYPES];
+};
+
+static const char *asm_template(rtx_insn *insn)
+{
+    if (!NONJUMP_INSN_P(insn))
+        return NULL;
+    rtx body = PATTERN(insn);
+    if (GET_CODE(body) == PARALLEL)
+        body = XVECEXP(body, 0, 0);
+    if (GET_CODE(body) == ASM_INPUT)
+        return XSTR(body, 0);
+    if (GET_CODE(body) == ASM_OPERANDS)
+        return ASM_OPERANDS_TEMPLATE(body);
+    return NULL;
+}
+
+static bool is_marker(rtx_insn *insn, uint64_t *unit, unsigned *site)
+{
+    const char *t = asm_template(insn);
+    unsigned long long u;
+    if (!t || strncmp(t, PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) != 0)
+        return false;
+    if (sscanf(t + sizeof PI_MARKER_PREFIX - 1, "%llx %u", &u, site) != 2)
+        return false;
+    *unit = u;
+    return true;
+}
+
+/* A label with no length: a CODE_LABEL turned into a deleted-label note. */
+static int label_before(rtx_insn *insn)
+{
+    rtx_code_label *lab = gen_label_rtx();
+    LABEL_PRESERVE_P(lab) = 1; /* so delete_insn keeps it as a note */
+    emit_label_before(lab, insn);
+    int num = CODE_LABEL_NUMBER(lab);
+    delete_insn(lab);
+    return num;
+}
+
+static int label_after(rtx_insn *insn)
+{
+    rtx_code_label *lab = gen_label_rtx();
+    LABEL_PRESERVE_P(lab) = 1;
+    emit_label_after(lab, insn);
+    int num = CODE_LABEL_NUMBER(lab);
+    delete_insn(lab);
+    return num;
+}
+
+static bool has_mem(const_rtx x)
+{
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(iter, array, x, ALL)
+    if (MEM_P(*iter))
+        return true;
+    return false;
+}
+
+static bool has_float_mode(const_rtx x)
+{
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(iter, array, x, ALL)
+    if (FLOAT_MODE_P(GET_MODE(*iter)) || DECIMAL_FLOAT_MODE_P(GET_MODE(*iter)))
+        return true;
+    return false;
+}
+
+static void note_store_mem(rtx dest, const_rtx, void *data)
+{
+    if (MEM_P(dest))
+        *(bool *)data = true;
+}
+
+/* Classify one machine instruction (seed 002's types). */
+static void classify(rtx_insn *insn, struct range *r)
+{
+    r->ninsns++;
+    if (JUMP_P(insn)) {
+        r->ntype[returnjump_p(insn) ? PI_T_RET : PI_T_BRANCH]++;
+        return;
+    }
+    if (CALL_P(insn)) {
+        r->ntype[SIBLING_CALL_P(insn) ? PI_T_BRANCH : PI_T_CALL]++;
+        return;
+    }
+    rtx body = PATTERN(insn);
+    if (recog_memoized(insn) >= 0 && get_attr_type(insn) == TYPE_STR)
+        r->ntype[PI_T_STRING]++;
+    bool store = false;
+    note_stores(insn, note_store_mem, &store);
+    if (store)
+        r->ntype[PI_T_STORE]++;
+    /* a load: memory read anywhere but as the plain destination of a set */
+    bool load = false;
+    if (GET_CODE(body) == SET)
+        load = has_mem(SET_SRC(body)) || (MEM_P(SET_DEST(body)) && has_mem(XEXP(SET_DEST(body), 0)));
+    else if (GET_CODE(body) == PARALLEL) {
+        for (int i = 0; i < XVECLEN(body, 0); i++) {
+            rtx e = XVECEXP(body, 0, i);
+            if (GET_CODE(e) == SET && has_mem(SET_SRC(e)))
+                load = true;
+            else if (GET_CODE(e) != SET && GET_CODE(e) != CLOBBER && has_mem(e))
+                load = true;
+        }
+    } else
+        load = has_mem(body);
+    if (load)
+        r->ntype[PI_T_LOAD]++;
+    if (has_float_mode(body))
+        r->ntype[PI_T_FP]++;
+}
+
+static void emit_chunk(const vec<range> &ranges)
+{
+    char lab1[64], lab2[64];
+    struct pi_chunk_hdr h;
+    memset(&h, 0, sizeof h);
+    h.magic = PI_CHUNK_MAGIC;
+    h.version = PI_FORMAT_VERSION;
+    h.kind = PI_CHUNK_CODE;
+    h.size = sizeof h + sizeof(pi_code) + ranges.length() * sizeof(pi_range);
+    h.hdr_crc = pi_crc32(0, &h, 12);
+    FILE *f = asm_out_file;
+    fprintf(f, "\t.pushsection " PI_SECTION_META ",\"\",@progbits\n\t.balign 8\n");
+    fprintf(f, "\t.long 0x%x\n\t.short %u, %u\n\t.long %u, 0x%x\n", h.magic, h.version, h.kind,
+            h.size, h.hdr_crc);
+    fprintf(f, "\t.long %u, 0\n", ranges.length());
+    for (unsigned i = 0; i < ranges.length(); i++) {
+        const range &r = ranges[i];
+        ASM_GENERATE_INTERNAL_LABEL(lab1, "L", r.start_label);
+        ASM_GENERATE_INTERNAL_LABEL(lab2, "L", r.end_label);
+        const char *a = lab1 + (lab1[0] == '*'), *b = lab2 + (lab2[0] == '*');
+        fprintf(f, "\t.quad %s\n\t.quad 0x%llx\n\t.long %u, %s-%s\n\t.short %u", a,
+                (unsigned long long)r.unit_id, r.site, b, a, r.ninsns);
+        for (int k = 0; k < PI_NTYPES; k++)
+            fprintf(f, ", %u", r.ntype[k]);
+        fputc('\n', f);
+    }
+    fprintf(f, "\t.popsection\n");
+}
+
+static unsigned int execute_ranges(function *)
+{
+    auto_vec<range> ranges;
+    range *open = NULL;
+    rtx_insn *next;
+    for (rtx_insn *insn = get_insns(); insn; insn = next) {
+        next = NEXT_INSN(insn);
+        uint64_t unit;
+        unsigned site;
+        if (is_marker(insn, &unit, &site)) {
+            if (open)
+                open->end_label = label_before(insn);
+            range r;
+            memset(&r, 0, sizeof r);
+            r.unit_id = unit;
+            r.site = site;
+            r.start_label = label_before(insn);
+            r.end_label = -1;
+            delete_insn(insn);
+            ranges.safe_push(r);
+            open = &ranges.last();
+            continue;
+        }
+        if (!open)
+            continue;
+        if (LABEL_P(insn) || BARRIER_P(insn) ||
+            (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)) {
+            open->end_label = label_before(insn);
+            open = NULL;
+            continue;
+        }
+        if (!NONDEBUG_INSN_P(insn) || GET_CODE(PATTERN(insn)) == USE ||
+            GET_CODE(PATTERN(insn)) == CLOBBER || asm_template(insn))
+            continue;
+        classify(insn, open);
+        if (JUMP_P(insn)) {
+            open->end_label = label_after(insn);
+            open = NULL;
+        }
+    }
+    if (open)
+        open->end_label = label_after(get_last_insn());
+    if (!ranges.is_empty())
+        emit_chunk(ranges);
+    return 0;
+}
+
+const pass_data ranges_pass_data = {
+    RTL_PASS, "perfinst_ranges", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class ranges_pass : public rtl_opt_pass {
+public:
+    ranges_pass(gcc::context *ctxt) : rtl_opt_pass(ranges_pass_data, ctxt) {}
+    unsigned int execute(function *fun) final override { return execute_ranges(fun); }
+};
+
+opt_pass *pi_make_ranges_pass(gcc::context *ctxt)
+{
+    return new ranges_pass(ctxt);
+}

@@ -1,0 +1,137 @@
+/* perfinst.cc — plugin_init: version check, arguments, registrations.
+ *
+ *   gcc -fplugin=perfinst.so [-fplugin-arg-perfinst-KEY=VALUE ...] -c x.c
+ *
+ * Keys (an unknown key or a bad value is an error):
+ *   all=count            instrument every function as if marked `count`
+ *   sharing=all|marked   which accesses the sharing detector instruments
+ *   feedback=FILE        apply a `pmopt plan` feedback file
+ *   record-link          (accepted; the link recipe is recorded by perfinst-ld)
+ *   verbose              a note per unit with its sizes
+ *   help                 print this list
+ *
+ * Pragmas and the attribute are registered whatever the arguments, so that
+ * marked sources always compile; with -flto the plugin is also loaded into
+ * lto1, where there is no C front end, so only the passes are registered.
+ */
+#include "plugin.h"
+#include "plugin-version.h"
+
+int plugin_is_GPL_compatible;
+
+struct pi_options pi_opt = {false, 1, NULL, false, false};
+
+static struct plugin_info info = {
+    PERFINST_VERSION,
+    "perfinst: performance instrumentation directives (#pragma perfinst, "
+    "__attribute__((perfinst(...)))).\n"
+    "  -fplugin-arg-perfinst-all=count        instrument every function\n"
+    "  -fplugin-arg-perfinst-sharing=all|marked\n"
+    "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
+    "  -fplugin-arg-perfinst-record-link\n"
+    "  -fplugin-arg-perfinst-verbose\n",
+};
+
+static bool parse_args(const struct plugin_name_args *a)
+{
+    bool ok = true;
+    for (int i = 0; i < a->argc; i++) {
+        const char *k = a->argv[i].key, *v = a->argv[i].value;
+        if (strcmp(k, "all") == 0) {
+            if (!v || strcmp(v, "count") != 0) {
+                error("perfinst: %<-fplugin-arg-perfinst-all=%s%>: the only value is %<count%>",
+                      v ? v : "");
+                ok = false;
+            } else
+                pi_opt.all_count = true;
+        } else if (strcmp(k, "sharing") == 0) {
+            if (v && strcmp(v, "all") == 0)
+                pi_opt.sharing = 2;
+            else if (v && strcmp(v, "marked") == 0)
+                pi_opt.sharing = 1;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-sharing=%s%>: expected %<all%> or %<marked%>",
+                      v ? v : "");
+                ok = false;
+            }
+        } else if (strcmp(k, "feedback") == 0) {
+            if (!v || !*v) {
+                error("perfinst: %<-fplugin-arg-perfinst-feedback%> needs a file name");
+                ok = false;
+            } else if (access(v, R_OK) != 0) {
+                error("perfinst: feedback file %qs: %m", v);
+                ok = false;
+            } else
+                pi_opt.feedback = v;
+        } else if (strcmp(k, "record-link") == 0) {
+            pi_opt.record_link = true;
+        } else if (strcmp(k, "verbose") == 0) {
+            pi_opt.verbose = true;
+        } else if (strcmp(k, "help") == 0) {
+            fputs(info.help, stderr);
+        } else {
+            error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
+                  "feedback, record-link, verbose, help)", k);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static void start_unit(void *, void *)
+{
+    /* lets perfinst.h's macros expand to the directives */
+    if (cpp_define && parse_in)
+        cpp_define(parse_in, "__PERFINST__=1");
+}
+
+static void ipa_start(void *, void *)
+{
+    pi_unit_finish();
+}
+
+static void finish_unit(void *, void *)
+{
+    if (pi_have_c_frontend() && !in_lto_p)
+        pi_pragma_finish_unit();
+}
+
+static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)
+{
+    struct register_pass_info p;
+    p.pass = pass;
+    p.reference_pass_name = ref;
+    p.ref_pass_instance_number = 1;
+    p.pos_op = pos;
+    register_callback("perfinst", PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
+}
+
+int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *version)
+{
+    if (!plugin_default_version_check(version, &gcc_version)) {
+        error("perfinst: this plugin was built for GCC %s and cannot run in GCC %s; rebuild it "
+              "with the compiler that loads it", gcc_version.basever, version->basever);
+        return 1;
+    }
+    register_callback(args->base_name, PLUGIN_INFO, NULL, &info);
+    if (!parse_args(args))
+        return 1;
+
+    register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
+    if (pi_have_c_frontend()) {
+        register_callback(args->base_name, PLUGIN_PRAGMAS, pi_register_pragmas, NULL);
+        register_callback(args->base_name, PLUGIN_START_UNIT, start_unit, NULL);
+        register_callback(args->base_name, PLUGIN_START_PARSE_FUNCTION, pi_pragma_start_function, NULL);
+        register_callback(args->base_name, PLUGIN_FINISH_DECL, pi_pragma_finish_decl, NULL);
+        register_callback(args->base_name, PLUGIN_PRE_GENERICIZE, pi_pre_genericize, NULL);
+        register_callback(args->base_name, PLUGIN_FINISH_PARSE_FUNCTION, pi_finish_parse_function, NULL);
+    }
+    /* FINISH_UNIT is skipped after errors; FINISH still reports leftovers */
+    register_callback(args->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+    register_callback(args->base_name, PLUGIN_FINISH, finish_unit, NULL);
+    register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
+
+    register_pass(pi_make_count_pass(g), "cfg", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
+    return 0;
+}

@@ -1,0 +1,66 @@
+/* plugin.h — what the plugin's files share: options, the unit's tables,
+ * the statement-directive table, and each pass's registration hook. */
+#ifndef PERFINST_PLUGIN_H
+#define PERFINST_PLUGIN_H
+
+#include "gcc-compat.h"
+#include "directives.h"
+#include "perfinst-format.h"
+
+/* -fplugin-arg-perfinst-KEY=VALUE (docs/directives.md) */
+struct pi_options {
+    bool all_count;         /* all=count: instrument every function */
+    int sharing;            /* sharing=all|marked: 2 all, 1 marked (default) */
+    const char *feedback;   /* feedback=FILE (applied by later passes) */
+    bool record_link;       /* record-link */
+    bool verbose;           /* verbose */
+};
+extern struct pi_options pi_opt;
+
+/* ---- statement directives (pragmas inside function bodies) ------------
+ * The pragma handler appends a marker call __perfinst_stmt_marker(ID, WHAT)
+ * to the statement list; ID indexes this table. */
+enum pi_marker_what { PI_MARK_BEGIN = 0, PI_MARK_END = 1, PI_MARK_POINT = 2 };
+struct pi_stmt_directive {
+    struct pi_directive_spec spec;
+    location_t loc;
+};
+unsigned pi_stmt_directive_add(const struct pi_directive_spec *spec, location_t loc);
+const struct pi_stmt_directive *pi_stmt_directive_get(unsigned id);
+tree pi_marker_decl(void);
+bool pi_is_marker_call(const gimple *g, unsigned *id, int *what);
+
+/* The directives given on a declaration: the "perfinst" attributes' strings,
+ * parsed.  Returns the number stored (diagnostics were given when the
+ * attribute was accepted, so errors here are silent). */
+int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max);
+
+/* ---- the unit (unit.cc) ---------------------------------------------- */
+uint64_t pi_unit_id(void);
+uint32_t pi_unit_str(const char *s);
+unsigned pi_unit_add_func(tree fndecl, uint32_t directives);
+unsigned pi_unit_add_site(const struct pi_site *site);
+void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
+void pi_unit_add_succ(unsigned site, unsigned succ_site);
+unsigned pi_unit_nsites(void);
+tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
+bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
+void pi_unit_prepare(void);              /* while parsing: make the registration code */
+void pi_unit_finish(void);               /* at the start of IPA: sizes and the UNIT chunk */
+
+/* The text of a site marker: an empty asm statement the late RTL pass
+ * turns into a label (see pass-ranges.cc). */
+#define PI_MARKER_PREFIX "# perfinst site "
+
+/* ---- registration hooks of each file ---------------------------------- */
+void pi_register_pragmas(void *gcc_data, void *user_data);
+void pi_pragma_start_function(void *gcc_data, void *user_data);
+void pi_pragma_finish_decl(void *gcc_data, void *user_data);
+void pi_pragma_finish_unit(void);
+void pi_finish_parse_function(void *gcc_data, void *user_data);
+void pi_pre_genericize(void *gcc_data, void *user_data);
+void pi_register_attributes(void *gcc_data, void *user_data);
+opt_pass *pi_make_count_pass(gcc::context *ctxt);
+opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
+
+#endif

@@ -1,0 +1,365 @@
+/* pragma.cc — `#pragma perfinst …` and `__attribute__((perfinst(…)))`.
+ *
+ * At file scope a pragma applies to the next function or variable
+ * definition: its directives are parked here and attached to that
+ * declaration as a perfinst attribute (prototypes, types and typedefs in
+ * between are skipped), so the passes see one representation:
+ *
+ *     #pragma perfinst count            ==   __attribute__((perfinst("count")))
+ *     int f(void) { ... }                    int f(void) { ... }
+ *
+ * Inside a function body a pragma applies to the next statement.  The
+ * handler appends a marker call to the statement list being built,
+ *
+ *     #pragma perfinst count            __perfinst_stmt_marker(ID, BEGIN);
+ *     for (...) body;             →     try { for (...) body; }
+ *                                       finally { __perfinst_stmt_marker(ID, END); }
+ *
+ * and, before gimplification, pi_pre_genericize wraps the statement after
+ * the marker in try/finally so that an END marker stands on every way out
+ * of it (fall through, break, goto, return).  The count pass instruments
+ * the blocks between them and deletes the markers.  Point directives
+ * (region begin/end, trace_start/stop, emit) get a single POINT marker.
+ */
+#include "plugin.h"
+
+static vec<pi_stmt_directive> stmt_directives;
+static tree marker_fn;
+
+/* File-scope directives waiting for their definition. */
+struct pending {
+    char text[512];
+    location_t loc;
+};
+static vec<pending> pending_decl;
+
+unsigned pi_stmt_directive_add(const struct pi_directive_spec *spec, location_t loc)
+{
+    pi_stmt_directive d;
+    d.spec = *spec;
+    d.loc = loc;
+    stmt_directives.safe_push(d);
+    return stmt_directives.length() - 1;
+}
+
+const struct pi_stmt_directive *pi_stmt_directive_get(unsigned id)
+{
+    return id < stmt_directives.length() ? &stmt_directives[id] : NULL;
+}
+
+tree pi_marker_decl(void)
+{
+    if (!marker_fn) {
+        marker_fn = build_fn_decl("__perfinst_stmt_marker",
+                                  build_function_type_list(void_type_node, unsigned_type_node,
+                                                           integer_type_node, NULL_TREE));
+        TREE_NOTHROW(marker_fn) = 1;
+    }
+    return marker_fn;
+}
+
+bool pi_is_marker_call(const gimple *g, unsigned *id, int *what)
+{
+    if (!marker_fn || !is_gimple_call(g) || gimple_call_fndecl(g) != marker_fn)
+        return false;
+    *id = tree_to_uhwi(gimple_call_arg(g, 0));
+    *what = tree_to_shwi(gimple_call_arg(g, 1));
+    return true;
+}
+
+/* ---- the pragma ------------------------------------------------------- */
+
+/* The pragma's tokens back to text for the directive parser. */
+static bool pragma_text(char *buf, size_t len, location_t *first_loc)
+{
+    size_t n = 0;
+    tree val;
+    location_t loc;
+    bool first = true;
+    buf[0] = 0;
+    for (;;) {
+        enum cpp_ttype t = pragma_lex(&val, &loc);
+        if (t == CPP_EOF)
+            break;
+        if (first)
+            *first_loc = loc;
+        first = false;
+        char tok[256];
+        switch (t) {
+        case CPP_NAME:
+            snprintf(tok, sizeof tok, " %s", IDENTIFIER_POINTER(val));
+            break;
+        case CPP_NUMBER:
+            if (TREE_CODE(val) != INTEGER_CST || !tree_fits_uhwi_p(val)) {
+                error_at(loc, "perfinst: expected a non-negative integer");
+                return false;
+            }
+            snprintf(tok, sizeof tok, " %llu", (unsigned long long)tree_to_uhwi(val));
+            break;
+        case CPP_OPEN_PAREN: strcpy(tok, "("); break;
+        case CPP_CLOSE_PAREN: strcpy(tok, ")"); break;
+        case CPP_COMMA: strcpy(tok, ","); break;
+        case CPP_EQ: strcpy(tok, "="); break;
+        case CPP_GREATER: strcpy(tok, ">"); break;
+        case CPP_OR: strcpy(tok, "|"); break;
+        case CPP_PLUS: strcpy(tok, "+"); break;
+        case CPP_MINUS: strcpy(tok, "-"); break;
+        case CPP_MULT: strcpy(tok, "*"); break;
+        case CPP_DIV: strcpy(tok, "/"); break;
+        case CPP_DOT: strcpy(tok, "."); break;
+        case CPP_DEREF: strcpy(tok, "->"); break;
+        case CPP_OPEN_SQUARE: strcpy(tok, "["); break;
+        case CPP_CLOSE_SQUARE: strcpy(tok, "]"); break;
+        default:
+            error_at(loc, "perfinst: unexpected token in %<#pragma perfinst%>");
+            return false;
+        }
+        size_t k = strlen(tok);
+        if (n + k + 1 >= len) {
+            error_at(loc, "perfinst: directive too long");
+            return false;
+        }
+        memcpy(buf + n, tok, k + 1);
+        n += k;
+    }
+    if (first) {
+        error_at(*first_loc, "perfinst: %<#pragma perfinst%> needs a directive");
+        return false;
+    }
+    return true;
+}
+
+static void handle_pragma(cpp_reader *)
+{
+    char text[512], err[512];
+    location_t loc = input_location;
+    if (!pragma_text(text, sizeof text, &loc))
+        return;
+    struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+    int n = pi_parse_directives(text, specs, PI_MAX_DIRECTIVES, err, sizeof err);
+    if (n < 0) {
+        error_at(loc, "perfinst: %s", err);
+        return;
+    }
+    if (!current_function_decl) {
+        pending p;
+        snprintf(p.text, sizeof p.text, "%s", text);
+        p.loc = loc;
+        pending_decl.safe_push(p);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (pi_check_context(&specs[i], PI_CTX_STATEMENT, err, sizeof err) < 0) {
+            error_at(loc, "perfinst: %s", err);
+            continue;
+        }
+        unsigned id = pi_stmt_directive_add(&specs[i], loc);
+        int what = pi_directive_wraps_statement(specs[i].kind) ? PI_MARK_BEGIN : PI_MARK_POINT;
+        add_stmt(build_call_expr_loc(loc, pi_marker_decl(), 2, build_int_cst(unsigned_type_node, id),
+                                     build_int_cst(integer_type_node, what)));
+    }
+}
+
+void pi_register_pragmas(void *, void *)
+{
+    if (c_register_pragma_with_expansion)
+        c_register_pragma_with_expansion(NULL, "perfinst", handle_pragma);
+}
+
+/* ---- binding file-scope pragmas to the next definition ------------------ */
+
+static void bind_pending(tree decl, enum pi_context ctx)
+{
+    char err[512];
+    for (unsigned i = 0; i < pending_decl.length(); i++) {
+        struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+        int n = pi_parse_directives(pending_decl[i].text, specs, PI_MAX_DIRECTIVES, err, sizeof err);
+        bool ok = n > 0;
+        for (int k = 0; k < n; k++)
+            if (pi_check_context(&specs[k], ctx, err, sizeof err) < 0) {
+                error_at(pending_decl[i].loc, "perfinst: %s (the next definition is %qD)", err, decl);
+                ok = false;
+            }
+        if (ok) {
+            tree arg = build_tree_list(NULL_TREE, build_string(strlen(pending_decl[i].text) + 1,
+                                                               pending_decl[i].text));
+            DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("perfinst"), arg, DECL_ATTRIBUTES(decl));
+        }
+    }
+    pending_decl.truncate(0);
+}
+
+void pi_pragma_start_function(void *gcc_data, void *)
+{
+    if (!pending_decl.is_empty())
+        bind_pending((tree)gcc_data, PI_CTX_FUNCTION);
+}
+
+void pi_pragma_finish_decl(void *gcc_data, void *)
+{
+    tree decl = (tree)gcc_data;
+    if (pending_decl.is_empty() || !decl || TREE_CODE(decl) != VAR_DECL)
+        return;
+    if (DECL_EXTERNAL(decl) || (DECL_CONTEXT(decl) && TREE_CODE(DECL_CONTEXT(decl)) == FUNCTION_DECL))
+        return;
+    bind_pending(decl, PI_CTX_VARIABLE);
+}
+
+/* At the end of each parsed function: will it be instrumented?  Then the
+ * unit needs its registration code, which must be made while parsing. */
+static unsigned stmt_directives_seen;
+void pi_finish_parse_function(void *gcc_data, void *)
+{
+    tree fndecl = (tree)gcc_data;
+    if (!fndecl || decl_function_context(fndecl))
+        return; /* nested functions: decided with their parent */
+    bool need = pi_opt.all_count || stmt_directives.length() != stmt_directives_seen;
+    struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+    int n = pi_decl_directives(fndecl, specs, PI_MAX_DIRECTIVES);
+    for (int i = 0; i < n; i++)
+        if (specs[i].kind & (PI_D_COUNT | PI_D_TYPES))
+            need = true;
+    stmt_directives_seen = stmt_directives.length();
+    if (need)
+        pi_unit_prepare();
+}
+
+void pi_pragma_finish_unit(void)
+{
+    for (unsigned i = 0; i < pending_decl.length(); i++)
+        error_at(pending_decl[i].loc,
+                 "perfinst: %<#pragma perfinst %s%> is not followed by a function or variable "
+                 "definition", pending_decl[i].text + (pending_decl[i].text[0] == ' '));
+    pending_decl.truncate(0);
+}
+
+/* ---- statement markers: wrap the statement after each BEGIN ------------ */
+
+static bool marker_expr(tree t, unsigned *id, int *what)
+{
+    if (!t || TREE_CODE(t) != CALL_EXPR || !marker_fn)
+        return false;
+    tree fn = CALL_EXPR_FN(t);
+    if (TREE_CODE(fn) != ADDR_EXPR || TREE_OPERAND(fn, 0) != marker_fn)
+        return false;
+    *id = tree_to_uhwi(CALL_EXPR_ARG(t, 0));
+    *what = tree_to_shwi(CALL_EXPR_ARG(t, 1));
+    return true;
+}
+
+static tree wrap_walker(tree *tp, int *walk_subtrees, void *)
+{
+    if (TREE_CODE(*tp) != STATEMENT_LIST)
+        return NULL_TREE;
+    for (tree_stmt_iterator it = tsi_start(*tp); !tsi_end_p(it); tsi_next(&it)) {
+        unsigned id;
+        int what;
+        if (!marker_expr(tsi_stmt(it), &id, &what) || what != PI_MARK_BEGIN)
+            continue;
+        tree_stmt_iterator next = it;
+        tsi_next(&next);
+        /* several directives on one pragma: the statement follows the last marker */
+        unsigned id2;
+        int what2;
+        while (!tsi_end_p(next) && marker_expr(tsi_stmt(next), &id2, &what2))
+            tsi_next(&next);
+        const pi_stmt_directive *d = pi_stmt_directive_get(id);
+        if (tsi_end_p(next)) {
+            error_at(d->loc, "perfinst: directive %qs is not followed by a statement",
+                     pi_directive_name(d->spec.kind));
+            continue;
+        }
+        tree stmt = tsi_stmt(next);
+        tree end = build_call_expr_loc(d->loc, marker_fn, 2, build_int_cst(unsigned_type_node, id),
+                                       build_int_cst(integer_type_node, PI_MARK_END));
+        tree wrapped = build2(TRY_FINALLY_EXPR, void_type_node, stmt, end);
+        SET_EXPR_LOCATION(wrapped, EXPR_LOCATION(stmt) != UNKNOWN_LOCATION ? EXPR_LOCATION(stmt) : d->loc);
+        *tsi_stmt_ptr(next) = wrapped;
+    }
+    *walk_subtrees = 1;
+    return NULL_TREE;
+}
+
+void pi_pre_genericize(void *gcc_data, void *)
+{
+    tree fndecl = (tree)gcc_data;
+    if (!marker_fn || stmt_directives.is_empty() || !DECL_SAVED_TREE(fndecl))
+        return;
+    walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), wrap_walker, NULL);
+}
+
+/* ---- the attribute ------------------------------------------------------ */
+
+static enum pi_context attribute_context(tree node)
+{
+    if (TYPE_P(node))
+        return PI_CTX_TYPE;
+    switch (TREE_CODE(node)) {
+    case FUNCTION_DECL: return PI_CTX_FUNCTION;
+    case VAR_DECL: return PI_CTX_VARIABLE;
+    case FIELD_DECL: return PI_CTX_FIELD;
+    case TYPE_DECL: return PI_CTX_TYPE;
+    default: return (enum pi_context)0;
+    }
+}
+
+static tree handle_attribute(tree *node, tree name, tree args, int, bool *no_add_attrs)
+{
+    char err[512];
+    location_t loc = DECL_P(*node) ? DECL_SOURCE_LOCATION(*node) : input_location;
+    enum pi_context ctx = attribute_context(*node);
+    if (!ctx) {
+        error_at(loc, "perfinst: attribute %qE cannot apply here (functions, variables, struct "
+                      "fields and types only)", name);
+        *no_add_attrs = true;
+        return NULL_TREE;
+    }
+    for (tree a = args; a; a = TREE_CHAIN(a)) {
+        tree s = TREE_VALUE(a);
+        if (TREE_CODE(s) != STRING_CST) {
+            error_at(loc, "perfinst: attribute %qE takes directive strings, e.g. "
+                          "%<perfinst(\"count\")%>", name);
+            *no_add_attrs = true;
+            continue;
+        }
+        struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+        int n = pi_parse_directives(TREE_STRING_POINTER(s), specs, PI_MAX_DIRECTIVES, err, sizeof err);
+        if (n < 0) {
+            error_at(loc, "perfinst: %s", err);
+            *no_add_attrs = true;
+            continue;
+        }
+        for (int k = 0; k < n; k++)
+            if (pi_check_context(&specs[k], ctx, err, sizeof err) < 0) {
+                error_at(loc, "perfinst: %s", err);
+                *no_add_attrs = true;
+            }
+    }
+    return NULL_TREE;
+}
+
+static struct attribute_spec perfinst_attr = {
+    "perfinst", 1, -1, false, false, false, false, handle_attribute, NULL,
+};
+
+void pi_register_attributes(void *, void *)
+{
+    register_attribute(&perfinst_attr);
+}
+
+int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max)
+{
+    char err[512];
+    int n = 0;
+    for (tree a = lookup_attribute("perfinst", DECL_ATTRIBUTES(decl)); a;
+         a = lookup_attribute("perfinst", TREE_CHAIN(a)))
+        for (tree v = TREE_VALUE(a); v; v = TREE_CHAIN(v)) {
+            if (TREE_CODE(TREE_VALUE(v)) != STRING_CST)
+                continue;
+            int k = pi_parse_directives(TREE_STRING_POINTER(TREE_VALUE(v)), out + n, max - n, err,
+                                        sizeof err);
+            if (k > 0)
+                n += k;
+        }
+    return n;
+}

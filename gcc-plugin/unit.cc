@@ -1,0 +1,348 @@
+/* unit.cc — the translation unit's perfinst tables and what is generated
+ * from them once every function has been instrumented.
+ *
+ * While the lowering pass instruments functions (pass-count.cc) it adds
+ * functions, sites and successor lists here.  At the start of IPA
+ * (pi_unit_finish) this file
+ *   - gives the per-thread counter array its size:
+ *         static __thread uint64_t __perfinst_ctr[NCOUNTERS];
+ *   - generates the getter, the mode word and the constructor/destructor
+ *     that register the unit with libperfinst (ABI in include/perfinst.h):
+ *         static uint64_t *__perfinst_tls(void) { return __perfinst_ctr; }
+ *         static int __perfinst_mode = 1;
+ *         static unsigned __perfinst_nctr = NCOUNTERS;
+ *         ctor: __perfinst_register_unit(PI_ABI_VERSION, UNIT_ID, __perfinst_nctr,
+ *                                        __perfinst_tls, &__perfinst_mode);
+ *         dtor: __perfinst_unregister_unit(UNIT_ID, __perfinst_tls);
+ *   - writes the UNIT chunk (include/perfinst-format.h) as top-level
+ *     assembly into the non-allocated section .perfinst, so that -flto
+ *     carries it unchanged to the final object.
+ * A unit with no instrumented site gets none of this.
+ */
+#include "plugin.h"
+#include <string>
+
+static uint64_t unit_id;
+static bool unit_id_done;
+static tree ctr_var;       /* __perfinst_ctr */
+static tree tls_getter;    /* __perfinst_tls */
+static tree mode_var;      /* __perfinst_mode */
+static tree nctr_var;      /* __perfinst_nctr */
+
+static vec<pi_func> funcs;
+static vec<pi_site> sites;
+static vec<uint32_t> succs;
+static std::string strtab(1, '\0');
+static hash_map<nofree_string_hash, unsigned> *strmap;
+
+/* The unit's identity: the absolute source path and the options it was
+ * compiled with.  Stable across identical builds, distinct for the same
+ * file built twice with different options. */
+uint64_t pi_unit_id(void)
+{
+    if (unit_id_done)
+        return unit_id;
+    uint64_t h = PI_HASH64_INIT;
+    const char *src = main_input_filename ? main_input_filename : "<stdin>";
+    if (src[0] != '/') {
+        const char *pwd = getpwd();
+        if (pwd)
+            h = pi_hash64(h, pwd, strlen(pwd) + 1);
+    }
+    h = pi_hash64(h, src, strlen(src) + 1);
+    for (unsigned i = 1; i < save_decoded_options_count; i++) {
+        const char *o = save_decoded_options[i].orig_option_with_args_text;
+        if (o)
+            h = pi_hash64(h, o, strlen(o) + 1);
+    }
+    unit_id = h ? h : 1;
+    unit_id_done = true;
+    return unit_id;
+}
+
+uint32_t pi_unit_str(const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    if (!strmap)
+        strmap = new hash_map<nofree_string_hash, unsigned>(64);
+    if (unsigned *off = strmap->get(s))
+        return *off;
+    unsigned off = strtab.size();
+    strtab.append(s, strlen(s) + 1);
+    strmap->put(xstrdup(s), off);
+    return off;
+}
+
+unsigned pi_unit_add_func(tree fndecl, uint32_t directives)
+{
+    pi_func f;
+    memset(&f, 0, sizeof f);
+    expanded_location xl = expand_location(DECL_SOURCE_LOCATION(fndecl));
+    f.name = pi_unit_str(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)));
+    f.file = pi_unit_str(xl.file);
+    f.line = xl.line;
+    f.first_site = sites.length();
+    f.directives = directives;
+    funcs.safe_push(f);
+    return funcs.length() - 1;
+}
+
+unsigned pi_unit_add_site(const struct pi_site *site)
+{
+    pi_site s = *site;
+    s.succ_first = succs.length(); /* valid even when it gets no successor */
+    s.nsucc = 0;
+    sites.safe_push(s);
+    funcs.last().nsites++;
+    return sites.length() - 1;
+}
+
+void pi_unit_add_succ(unsigned site, unsigned succ_site)
+{
+    if (sites[site].nsucc == 0)
+        sites[site].succ_first = succs.length();
+    gcc_assert(sites[site].succ_first + sites[site].nsucc == succs.length());
+    sites[site].nsucc++;
+    succs.safe_push(succ_site);
+}
+
+void pi_unit_func_done(unsigned func, uint64_t cfg_checksum)
+{
+    funcs[func].cfg_checksum = cfg_checksum;
+}
+
+unsigned pi_unit_nsites(void)
+{
+    return sites.length();
+}
+
+bool pi_is_own_decl(tree decl)
+{
+    if (!decl || !DECL_NAME(decl))
+        return false;
+    const char *n = IDENTIFIER_POINTER(DECL_NAME(decl));
+    return strncmp(n, "__perfinst_", 11) == 0 || (DECL_ARTIFICIAL(decl) && strncmp(n, "_GLOBAL__", 9) == 0);
+}
+
+/* The translation unit's context: file-scope decls we make must have it,
+ * or the LTO streamer's free_lang_data falls over them. */
+static tree unit_context(void)
+{
+    return all_translation_units && !all_translation_units->is_empty() ? (*all_translation_units)[0]
+                                                                        : NULL_TREE;
+}
+
+/* The counter array is created incomplete on first use and given its
+ * size in pi_unit_finish, when the number of counters is known. */
+tree pi_counter_ref(unsigned counter)
+{
+    if (!ctr_var) {
+        tree type = build_array_type(uint64_type_node, NULL_TREE);
+        ctr_var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__perfinst_ctr"), type);
+        DECL_CONTEXT(ctr_var) = unit_context();
+        TREE_STATIC(ctr_var) = 1;
+        TREE_PUBLIC(ctr_var) = 0;
+        DECL_ARTIFICIAL(ctr_var) = 1;
+        DECL_IGNORED_P(ctr_var) = 1;
+        TREE_USED(ctr_var) = 1;
+        DECL_NONALIASED(ctr_var) = 1;
+        set_decl_tls_model(ctr_var, decl_default_tls_model(ctr_var));
+    }
+    return build4(ARRAY_REF, uint64_type_node, ctr_var, build_int_cst(sizetype, counter),
+                  NULL_TREE, NULL_TREE);
+}
+
+/* A static function of no arguments, built the way cgraph_build_static_cdtor
+ * builds constructors: returning `value`, or ('I'/'D') a constructor or
+ * destructor whose body is `value`. */
+static tree build_function(const char *name, tree rettype, tree value, char which = 0)
+{
+    tree decl = build_decl(BUILTINS_LOCATION, FUNCTION_DECL, get_identifier(name),
+                           build_function_type_list(rettype, NULL_TREE));
+    tree saved_decl = current_function_decl;
+    DECL_CONTEXT(decl) = unit_context();
+    current_function_decl = decl;
+    tree resdecl = build_decl(BUILTINS_LOCATION, RESULT_DECL, NULL_TREE, rettype);
+    DECL_ARTIFICIAL(resdecl) = 1;
+    DECL_IGNORED_P(resdecl) = 1;
+    DECL_RESULT(decl) = resdecl;
+    DECL_CONTEXT(resdecl) = decl;
+    allocate_struct_function(decl, false);
+    TREE_STATIC(decl) = 1;
+    TREE_USED(decl) = 1;
+    DECL_ARTIFICIAL(decl) = 1;
+    DECL_IGNORED_P(decl) = 1;
+    DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT(decl) = 1;
+    DECL_UNINLINABLE(decl) = 1;
+    DECL_INITIAL(decl) = make_node(BLOCK);
+    BLOCK_SUPERCONTEXT(DECL_INITIAL(decl)) = decl;
+    TREE_USED(DECL_INITIAL(decl)) = 1;
+    if (which) {
+        DECL_SAVED_TREE(decl) = value;
+        if (which == 'I') {
+            DECL_STATIC_CONSTRUCTOR(decl) = 1;
+            decl_init_priority_insert(decl, DEFAULT_INIT_PRIORITY);
+        } else {
+            DECL_STATIC_DESTRUCTOR(decl) = 1;
+            decl_fini_priority_insert(decl, DEFAULT_INIT_PRIORITY);
+        }
+    } else {
+        DECL_SAVED_TREE(decl) = build1(RETURN_EXPR, void_type_node,
+                                       build2(MODIFY_EXPR, rettype, resdecl, value));
+    }
+    gimplify_function_tree(decl);
+    cgraph_node::add_new_function(decl, false); /* still parsing: finalizes it */
+    set_cfun(NULL);
+    current_function_decl = saved_decl;
+    return decl;
+}
+
+static tree runtime_fn(const char *name, tree type)
+{
+    tree decl = build_fn_decl(name, type); /* extern, public */
+    DECL_VISIBILITY(decl) = VISIBILITY_DEFAULT;
+    return decl;
+}
+
+static tree static_var(const char *name, tree type, tree init)
+{
+    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
+    DECL_CONTEXT(v) = unit_context();
+    TREE_STATIC(v) = 1;
+    TREE_PUBLIC(v) = 0;
+    DECL_ARTIFICIAL(v) = 1;
+    DECL_IGNORED_P(v) = 1;
+    TREE_USED(v) = 1;
+    TREE_ADDRESSABLE(v) = 1;
+    DECL_INITIAL(v) = init;
+    return v;
+}
+
+/* Called while the front end is still parsing (the symbol table accepts new
+ * functions as if they were parsed), at the end of the first function that
+ * will be instrumented.  The number of counters is not known yet: the
+ * constructor passes it from __perfinst_nctr, whose value pi_unit_finish
+ * fills in. */
+void pi_unit_prepare(void)
+{
+    if (mode_var || in_lto_p || seen_error())
+        return;
+    tree u32 = unsigned_type_node, u64 = uint64_type_node;
+    tree getter_ptr = build_pointer_type(build_function_type_list(ptr_type_node, NULL_TREE));
+
+    pi_counter_ref(0); /* creates __perfinst_ctr */
+    tls_getter = build_function("__perfinst_tls", ptr_type_node,
+                                fold_convert(ptr_type_node, build_fold_addr_expr(ctr_var)));
+    mode_var = static_var("__perfinst_mode", integer_type_node, integer_one_node);
+    varpool_node::finalize_decl(mode_var);
+    nctr_var = static_var("__perfinst_nctr", u32, build_int_cst(u32, 0));
+    varpool_node::finalize_decl(nctr_var);
+
+    tree reg = runtime_fn("__perfinst_register_unit",
+                          build_function_type_list(void_type_node, u32, u64, u32, getter_ptr,
+                                                   integer_ptr_type_node, NULL_TREE));
+    tree unreg = runtime_fn("__perfinst_unregister_unit",
+                            build_function_type_list(void_type_node, u64, getter_ptr, NULL_TREE));
+    tree id = build_int_cst(u64, pi_unit_id());
+    tree getter = fold_convert(getter_ptr, build_fold_addr_expr(tls_getter));
+    /* read the count through a volatile access: it is filled in after parsing */
+    tree nctr = build1(INDIRECT_REF, u32, build_fold_addr_expr(nctr_var));
+    TREE_THIS_VOLATILE(nctr) = 1;
+    TREE_SIDE_EFFECTS(nctr) = 1;
+    tree ctor = build_call_expr(reg, 5, build_int_cst(u32, PI_ABI_VERSION), id, nctr, getter,
+                                build_fold_addr_expr(mode_var));
+    build_function("__perfinst_ctor", void_type_node, ctor, 'I');
+    tree dtor = build_call_expr(unreg, 2, id, getter);
+    build_function("__perfinst_dtor", void_type_node, dtor, 'D');
+}
+
+/* ---- the UNIT chunk --------------------------------------------------- */
+
+static void put(std::string &blob, const void *p, size_t n)
+{
+    blob.append((const char *)p, n);
+}
+
+static std::string unit_chunk(unsigned ncounters)
+{
+    std::string blob;
+    struct pi_chunk_hdr h;
+    struct pi_unit u;
+    memset(&h, 0, sizeof h);
+    memset(&u, 0, sizeof u);
+    u.unit_id = pi_unit_id();
+    u.nfuncs = funcs.length();
+    u.nsites = sites.length();
+    u.nsuccs = succs.length();
+    u.ncounters = ncounters;
+    u.source = pi_unit_str(main_input_filename);
+    char producer[256];
+    snprintf(producer, sizeof producer, "perfinst %s gcc %s -O%d", PERFINST_VERSION,
+             version_string, optimize);
+    u.producer = pi_unit_str(producer);
+    u.line_size = 64;
+    u.strtab_size = strtab.size();
+    size_t size = sizeof h + sizeof u + funcs.length() * sizeof(pi_func) +
+                  sites.length() * sizeof(pi_site) + succs.length() * 4 + strtab.size();
+    size = (size + 7) & ~(size_t)7;
+    h.magic = PI_CHUNK_MAGIC;
+    h.version = PI_FORMAT_VERSION;
+    h.kind = PI_CHUNK_UNIT;
+    h.size = size;
+    h.hdr_crc = pi_crc32(0, &h, 12);
+    put(blob, &h, sizeof h);
+    put(blob, &u, sizeof u);
+    if (funcs.length())
+        put(blob, funcs.address(), funcs.length() * sizeof(pi_func));
+    if (sites.length())
+        put(blob, sites.address(), sites.length() * sizeof(pi_site));
+    if (succs.length())
+        put(blob, succs.address(), succs.length() * 4);
+    put(blob, strtab.data(), strtab.size());
+    blob.resize(size, '\0');
+    return blob;
+}
+
+/* Bytes as assembly: .quad lines into the non-allocated .perfinst. */
+static std::string as_asm(const std::string &blob)
+{
+    std::string s = "\t.pushsection " PI_SECTION_META ",\"\",@progbits\n\t.balign 8\n";
+    char line[64];
+    for (size_t i = 0; i < blob.size(); i += 8) {
+        uint64_t v;
+        memcpy(&v, blob.data() + i, 8);
+        snprintf(line, sizeof line, "\t.quad 0x%llx\n", (unsigned long long)v);
+        s += line;
+    }
+    s += "\t.popsection";
+    return s;
+}
+
+void pi_unit_finish(void)
+{
+    static bool done;
+    if (done || in_lto_p || seen_error() || sites.is_empty())
+        return;
+    done = true;
+    unsigned ncounters = 0;
+    for (unsigned i = 0; i < sites.length(); i++)
+        if (sites[i].counter != PI_NONE && sites[i].counter + 1 > ncounters)
+            ncounters = sites[i].counter + 1;
+    gcc_assert(ctr_var && nctr_var);
+    TREE_TYPE(ctr_var) = build_array_type_nelts(uint64_type_node, ncounters ? ncounters : 1);
+    SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);
+    DECL_USER_ALIGN(ctr_var) = 1;
+    relayout_decl(ctr_var);
+    varpool_node::finalize_decl(ctr_var);
+    DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
+    std::string text = as_asm(unit_chunk(ncounters));
+    symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));
+    if (pi_opt.verbose)
+    {
+        char msg[160];
+        snprintf(msg, sizeof msg, "unit %016llx: %u functions, %u sites, %u counters",
+                 (unsigned long long)pi_unit_id(), funcs.length(), sites.length(), ncounters);
+        inform(UNKNOWN_LOCATION, "perfinst: %s", msg);
+    }
+}

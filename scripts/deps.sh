@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install the Debian packages perfinst needs, only those that are missing.
+# Used by `make demo` and by .ci/run.
+set -e
+pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev pkg-config valgrind python3"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing

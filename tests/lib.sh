@@ -1,0 +1,41 @@
+# tests/lib.sh — sourced by every test script (tests/*/t-*.sh).
+# The runner starts each script in an empty scratch directory; $PERFINST_TOP
+# is the source tree, $B the build directory.
+set -eu
+: "${PERFINST_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+B=$PERFINST_TOP/build
+T=$PERFINST_TOP/tests
+PLUGIN=$B/perfinst.so
+PMOPT=$B/pmopt
+PILD=$B/perfinst-ld
+export PERFINST_LIB_DIR=$B   # where perfinst-ld finds libperfinst
+
+# pi_cc ARGS...: gcc with the plugin and the public header.
+pi_cc() { gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@"; }
+# pi_ld ARGS...: the link driver.
+pi_ld() { "$PILD" "$@"; }
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+    [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+    ok "$1 = $3"
+}
+# assert_contains WHAT FILE REGEX
+assert_contains() {
+    grep -Eq -- "$3" "$2" || { sed 's/^/    /' "$2" | head -40 >&2; fail "$1: no line matches /$3/ in $2"; }
+    ok "$1"
+}
+# assert_not_contains WHAT FILE REGEX
+assert_not_contains() {
+    if grep -Eq -- "$3" "$2"; then grep -E -- "$3" "$2" | head >&2; fail "$1: a line matches /$3/ in $2"; fi
+    ok "$1"
+}
+# expect_fail WHAT CMD...: CMD must exit non-zero (its output goes to ./err).
+expect_fail() {
+    local what=$1; shift
+    if "$@" > err 2>&1; then cat err >&2; fail "$what: succeeded but should have failed"; fi
+    ok "$what (refused)"
+}

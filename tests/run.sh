@@ -1,0 +1,46 @@
+#!/bin/bash
+# Run every test script (tests/*/t-*.sh), each in its own scratch directory,
+# and finish with the line "N passed, N failed".
+#   tests/run.sh [-j N] [PATTERN...]     PATTERN filters script paths (grep -E)
+# A script passes when it exits 0; its output is shown only when it fails
+# (or always with VERBOSE=1).  Each script gets $TEST_TIMEOUT seconds (300).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+jobs=2
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -j) jobs=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
+pattern=$(IFS='|'; echo "${*:-.}")
+scripts=$(cd "$top" && ls tests/*/t-*.sh 2>/dev/null | grep -E "$pattern")
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+export PERFINST_TOP="$top"
+
+run_one() {
+    t=$1
+    name=$(echo "$t" | sed 's|^tests/||; s|\.sh$||; s|/|-|g')
+    work="$results/$name.d"
+    mkdir -p "$work"
+    start=$(date +%s)
+    if (cd "$work" && timeout "${TEST_TIMEOUT:-300}" bash "$top/$t") > "$results/$name.log" 2>&1; then
+        status=PASS
+    else
+        status=FAIL
+    fi
+    secs=$(( $(date +%s) - start ))
+    echo "$status $t (${secs}s)"
+    if [ "$status" = FAIL ] || [ "${VERBOSE:-0}" = 1 ]; then
+        sed 's/^/    | /' "$results/$name.log" | tail -n 60
+    fi
+    echo "$status" > "$results/$name.status"
+}
+export -f run_one
+export results top
+echo "$scripts" | grep . | xargs -P "$jobs" -I{} bash -c 'run_one {}'
+passed=$(cat "$results"/*.status 2>/dev/null | grep -c PASS)
+failed=$(cat "$results"/*.status 2>/dev/null | grep -c FAIL)
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
