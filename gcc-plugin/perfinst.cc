@@ -132,6 +132,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
 
     register_pass(pi_make_count_pass(g), "cfg", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     return 0;
 }

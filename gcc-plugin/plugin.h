@@ -62,5 +62,6 @@ void pi_pre_genericize(void *gcc_data, void *user_data);
 void pi_register_attributes(void *gcc_data, void *user_data);
 opt_pass *pi_make_count_pass(gcc::context *ctxt);
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
+opt_pass *pi_make_split_pass(gcc::context *ctxt);
 
 #endif

@@ -1,0 +1,155 @@
+/* pass-split.cc — the mode register at (almost) no cost: two copies of
+ * every instrumented function, chosen at its entry (seed 004 M11).
+ *
+ * Runs after inlining ("adjust_alignment", at every -O level and in lto1),
+ * when a function's final body, inlined callees included, is known.  A
+ * function that contains counter updates is rewritten as
+ *
+ *     f(...) {                                f(...) {
+ *       bb1: # perfinst site U 0                if (__perfinst_on != 0) goto bb1'; else goto bb1;
+ *            __perfinst_ctr[0] += 1     →     bb1': # perfinst site U 0          bb1: ...
+ *            ...                                     __perfinst_ctr[0] += 1          ...
+ *     }                                              ...                            (no counters,
+ *                                                                                    no markers)
+ *
+ * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
+ * costs one load and one predictable branch, and the code that runs is the
+ * uninstrumented code, optimised as such.  __perfinst_on is libperfinst's
+ * mode register, 1 or 0; a change takes effect at the next function entry.
+ * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
+ * labels) stay single-copy and count whatever the mode.
+ */
+#include "plugin.h"
+#include "cfgloop.h"
+#include "cfgloopmanip.h"
+#include "cfganal.h"
+#include "tree-ssa.h"
+#include "tree-into-ssa.h"
+#include "tree-ssanames.h"
+
+static tree mode_register;
+
+static tree mode_register_decl(void)
+{
+    if (!mode_register) {
+        mode_register = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__perfinst_on"),
+                                   integer_type_node);
+        DECL_EXTERNAL(mode_register) = 1;
+        TREE_PUBLIC(mode_register) = 1;
+        TREE_THIS_VOLATILE(mode_register) = 0;
+        DECL_ARTIFICIAL(mode_register) = 1;
+        DECL_IGNORED_P(mode_register) = 1;
+        varpool_node::get_create(mode_register);
+    }
+    return mode_register;
+}
+
+/* The counter array of any unit (LTO may have renamed it). */
+static bool is_counter_var(tree t)
+{
+    if (!t || TREE_CODE(t) != VAR_DECL || !DECL_THREAD_LOCAL_P(t) || !DECL_NAME(t))
+        return false;
+    return strncmp(IDENTIFIER_POINTER(DECL_NAME(t)), "__perfinst_ctr", 14) == 0;
+}
+
+static bool is_counter_store(gimple *g)
+{
+    return gimple_store_p(g) && gimple_assign_single_p(g) && is_counter_var(get_base_address(gimple_assign_lhs(g)));
+}
+
+static bool is_site_marker(gimple *g)
+{
+    return gimple_code(g) == GIMPLE_ASM &&
+           strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
+}
+
+static void strip_instrumentation(const vec<basic_block> &bbs)
+{
+    for (unsigned i = 0; i < bbs.length(); i++)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi);) {
+            gimple *g = gsi_stmt(gsi);
+            if (is_counter_store(g) || is_site_marker(g)) {
+                unlink_stmt_vdef(g);
+                gsi_remove(&gsi, true);
+                release_defs(g);
+            } else
+                gsi_next(&gsi);
+        }
+}
+
+static unsigned int execute_split(function *fun)
+{
+    bool instrumented = false;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi) && !instrumented; gsi_next(&gsi))
+        instrumented = is_counter_store(gsi_stmt(gsi));
+    if (!instrumented)
+        return 0;
+
+    /* a fresh empty entry block E, so the copy's entry has no PHIs */
+    basic_block e = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    auto_vec<basic_block> bbs;
+    FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
+    if (!can_copy_bbs_p(bbs.address(), bbs.length()))
+        return 0;
+
+    /* copy the loop tree, then the blocks into the copied loops */
+    initialize_original_copy_tables();
+    if (current_loops) {
+        class loop *root = current_loops->tree_root;
+        auto_vec<class loop *> top;
+        for (class loop *l = root->inner; l; l = l->next)
+            top.safe_push(l);
+        for (unsigned i = 0; i < top.length(); i++)
+            duplicate_subloops(top[i], duplicate_loop(top[i], root));
+    }
+    auto_vec<basic_block> copies;
+    copies.safe_grow(bbs.length());
+    copy_bbs(bbs.address(), bbs.length(), copies.address(), NULL, 0, NULL,
+             current_loops ? current_loops->tree_root : NULL, EXIT_BLOCK_PTR_FOR_FN(fun)->prev_bb,
+             false);
+    add_phi_args_after_copy(copies.address(), copies.length(), NULL);
+    basic_block e_copy = get_bb_copy(e);
+    free_original_copy_tables();
+
+    /* the dispatch: D: if (__perfinst_on != 0) goto E'; else goto E; */
+    basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    tree flag = make_ssa_name(integer_type_node);
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    gsi_insert_after(&gsi, gimple_build_assign(flag, mode_register_decl()), GSI_NEW_STMT);
+    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, integer_zero_node, NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    edge off = single_succ_edge(d);
+    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    edge on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
+    on->probability = profile_probability::even();
+    off->probability = profile_probability::even();
+    e_copy->count = e->count = d->count.apply_probability(profile_probability::even());
+
+    strip_instrumentation(bbs);
+
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    if (current_loops)
+        loops_state_set(LOOPS_NEED_FIXUP);
+    mark_virtual_operands_for_renaming(fun);
+    update_ssa(TODO_update_ssa);
+    return TODO_cleanup_cfg;
+}
+
+const pass_data split_pass_data = {
+    GIMPLE_PASS, "perfinst_split", OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0, 0, 0,
+};
+
+class split_pass : public gimple_opt_pass {
+public:
+    split_pass(gcc::context *ctxt) : gimple_opt_pass(split_pass_data, ctxt) {}
+    bool gate(function *) final override { return !seen_error(); }
+    unsigned int execute(function *fun) final override { return execute_split(fun); }
+};
+
+opt_pass *pi_make_split_pass(gcc::context *ctxt)
+{
+    return new split_pass(ctxt);
+}
