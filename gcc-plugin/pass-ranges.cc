@@ -12,9 +12,11 @@
  *   - puts a second label after the range's last instruction,
  *   - counts the range's machine instructions by type (branch, call, ret,
  *     load, store, string, fp) from the final RTL,
- *   - writes one CODE chunk for the function into .perfinst:
+ *   - writes a CODE chunk for the function into .perfinst (one per text
+ *     section it occupies, linked to it so that --gc-sections keeps or
+ *     drops it with the code):
  *
- *         .pushsection .perfinst,"",@progbits
+ *         .pushsection .perfinst,"o",@progbits,.L12,unique,7
  *         .balign 8
  *         <pi_chunk_hdr> <pi_code>
  *         .quad .L12                # addr: resolved by the linker (R_X86_64_64)
@@ -27,6 +29,7 @@
 #include "plugin.h"
 
 struct range {
+    unsigned group;            /* text section part: 0 hot, 1 after a section switch */
     uint64_t unit_id;
     unsigned site;
     int start_label, end_label;
@@ -144,26 +147,35 @@ static void classify(rtx_insn *insn, struct range *r)
         r->ntype[PI_T_FP]++;
 }
 
-static void emit_chunk(const vec<range> &ranges)
+static const char *label_name(char *buf, int num)
 {
+    ASM_GENERATE_INTERNAL_LABEL(buf, "L", num);
+    return buf + (buf[0] == '*');
+}
+
+/* One CODE chunk per text section a function's ranges are in.  The chunk's
+ * section is SHF_LINK_ORDER-linked to that text section ("o"), so
+ * --gc-sections keeps the ranges exactly when it keeps the code. */
+static void emit_chunk(const range *ranges, unsigned n)
+{
+    static unsigned unique_id;
     char lab1[64], lab2[64];
     struct pi_chunk_hdr h;
     memset(&h, 0, sizeof h);
     h.magic = PI_CHUNK_MAGIC;
     h.version = PI_FORMAT_VERSION;
     h.kind = PI_CHUNK_CODE;
-    h.size = sizeof h + sizeof(pi_code) + ranges.length() * sizeof(pi_range);
+    h.size = sizeof h + sizeof(pi_code) + n * sizeof(pi_range);
     h.hdr_crc = pi_crc32(0, &h, 12);
     FILE *f = asm_out_file;
-    fprintf(f, "\t.pushsection " PI_SECTION_META ",\"\",@progbits\n\t.balign 8\n");
+    fprintf(f, "\t.pushsection " PI_SECTION_META ",\"o\",@progbits,%s,unique,%u\n\t.balign 8\n",
+            label_name(lab1, ranges[0].start_label), ++unique_id);
     fprintf(f, "\t.long 0x%x\n\t.short %u, %u\n\t.long %u, 0x%x\n", h.magic, h.version, h.kind,
             h.size, h.hdr_crc);
-    fprintf(f, "\t.long %u, 0\n", ranges.length());
-    for (unsigned i = 0; i < ranges.length(); i++) {
+    fprintf(f, "\t.long %u, 0\n", n);
+    for (unsigned i = 0; i < n; i++) {
         const range &r = ranges[i];
-        ASM_GENERATE_INTERNAL_LABEL(lab1, "L", r.start_label);
-        ASM_GENERATE_INTERNAL_LABEL(lab2, "L", r.end_label);
-        const char *a = lab1 + (lab1[0] == '*'), *b = lab2 + (lab2[0] == '*');
+        const char *a = label_name(lab1, r.start_label), *b = label_name(lab2, r.end_label);
         fprintf(f, "\t.quad %s\n\t.quad 0x%llx\n\t.long %u, %s-%s\n\t.short %u", a,
                 (unsigned long long)r.unit_id, r.site, b, a, r.ninsns);
         for (int k = 0; k < PI_NTYPES; k++)
@@ -177,6 +189,7 @@ static unsigned int execute_ranges(function *)
 {
     auto_vec<range> ranges;
     range *open = NULL;
+    unsigned group = 0;
     rtx_insn *next;
     for (rtx_insn *insn = get_insns(); insn; insn = next) {
         next = NEXT_INSN(insn);
@@ -187,6 +200,7 @@ static unsigned int execute_ranges(function *)
                 open->end_label = label_before(insn);
             range r;
             memset(&r, 0, sizeof r);
+            r.group = group;
             r.unit_id = unit;
             r.site = site;
             r.start_label = label_before(insn);
@@ -196,6 +210,8 @@ static unsigned int execute_ranges(function *)
             open = &ranges.last();
             continue;
         }
+        if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
+            group++;
         if (!open)
             continue;
         if (LABEL_P(insn) || BARRIER_P(insn) ||
@@ -215,8 +231,11 @@ static unsigned int execute_ranges(function *)
     }
     if (open)
         open->end_label = label_after(get_last_insn());
-    if (!ranges.is_empty())
-        emit_chunk(ranges);
+    for (unsigned i = 0, j; i < ranges.length(); i = j) {
+        for (j = i; j < ranges.length() && ranges[j].group == ranges[i].group; j++)
+            ;
+        emit_chunk(&ranges[i], j - i);
+    }
     return 0;
 }
 

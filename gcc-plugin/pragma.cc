@@ -258,10 +258,12 @@ static tree wrap_walker(tree *tp, int *walk_subtrees, void *)
             continue;
         tree_stmt_iterator next = it;
         tsi_next(&next);
-        /* several directives on one pragma: the statement follows the last marker */
+        /* several directives on one pragma: the statement follows the last
+           marker; with -g, statement-frontier notes stand in between */
         unsigned id2;
         int what2;
-        while (!tsi_end_p(next) && marker_expr(tsi_stmt(next), &id2, &what2))
+        while (!tsi_end_p(next) && (marker_expr(tsi_stmt(next), &id2, &what2) ||
+                                    TREE_CODE(tsi_stmt(next)) == DEBUG_BEGIN_STMT))
             tsi_next(&next);
         const pi_stmt_directive *d = pi_stmt_directive_get(id);
         if (tsi_end_p(next)) {

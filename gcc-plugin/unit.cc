@@ -334,7 +334,12 @@ void pi_unit_finish(void)
     SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);
     DECL_USER_ALIGN(ctr_var) = 1;
     relayout_decl(ctr_var);
+    /* Finalized this late (the size was unknown), the variable must also be
+       analyzed by hand, or the symbol table never outputs it. */
     varpool_node::finalize_decl(ctr_var);
+    varpool_node *vn = varpool_node::get(ctr_var);
+    if (vn && !vn->analyzed)
+        vn->analyze();
     DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
     std::string text = as_asm(unit_chunk(ncounters));
     symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));

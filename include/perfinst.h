@@ -78,6 +78,7 @@ void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               uint32_t ncounters, uint64_t *(*tls_counters)(void),
                               int *mode);
 void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void));
+extern int __perfinst_on; /* the mode register instrumented functions test at entry */
 
 #ifdef __cplusplus
 }

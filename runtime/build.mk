@@ -1,0 +1,28 @@
+# runtime/ — libperfinst, the run-time library (docs/runtime.md).
+# Built with plain gcc and never with the plugin: the runtime must not
+# instrument itself.  Only the public API, the plugin ABI and the interposed
+# libc functions are exported (-fvisibility=hidden, PI_EXPORT in the sources).
+
+RUNTIME_SRCS   := $(wildcard runtime/*.c)
+RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS))
+RUNTIME_CFLAGS := $(filter-out -fplugin% -finstrument-functions% -pg -fprofile%,$(CFLAGS)) \
+                  -fPIC -pthread -fvisibility=hidden
+
+all: $(BUILD)/libperfinst.a $(BUILD)/libperfinst.so
+
+$(BUILD)/runtime/%.o: runtime/%.c runtime/runtime.h include/perfinst.h include/perfinst-format.h
+	@mkdir -p $(@D)
+	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
+
+$(BUILD)/libperfinst.a: $(RUNTIME_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# -z nodelete: threads started by our pthread_create run our code until they
+# end, so the library must never be unmapped (dlclose of a dlopen'ed runtime).
+$(BUILD)/libperfinst.so: $(RUNTIME_OBJS)
+	$(CC) -shared -pthread -Wl,-soname,libperfinst.so -Wl,-z,defs -Wl,-z,nodelete $(LDFLAGS) -o $@ $^
+
+# `make $(pwd)/build/libperfinst.so` names the same files by absolute path.
+$(abspath $(BUILD))/libperfinst.a: $(BUILD)/libperfinst.a
+$(abspath $(BUILD))/libperfinst.so: $(BUILD)/libperfinst.so

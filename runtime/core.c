@@ -1,0 +1,502 @@
+/* core.c — start-up, the environment, unit registration, the mode register,
+ * fork and the exit-time trace.
+ *
+ * Plugin-generated code calls, from each instrumented unit's constructor,
+ *
+ *     __perfinst_register_unit(PI_ABI_VERSION, UNIT_ID, N, tls_get, &mode_word);
+ *
+ * and from its destructor __perfinst_unregister_unit(UNIT_ID, tls_get).  The
+ * counters themselves are the unit's `static __thread uint64_t ctr[N]`,
+ * incremented inline; this file only learns where they are and when to add
+ * them into the unit's totals (docs/runtime.md).
+ */
+#include "runtime.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct pi_state pi = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .mode = 1,
+};
+static pthread_once_t pi_once = PTHREAD_ONCE_INIT;
+static int pi_ready;
+
+uint64_t pi_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the environment (PERFINST_*, read once) ----------------------------- */
+
+static void parse_env(void)
+{
+    const char *v;
+
+    v = secure_getenv("PERFINST_OUT");
+    if (v && *v)
+        pi.out = strdup(v);
+
+    v = secure_getenv("PERFINST_MODE");
+    if (v) {
+        if (!strcmp(v, "off"))
+            pi.mode_off_env = 1;
+        else if (strcmp(v, "on"))
+            pi_say("perfinst: PERFINST_MODE=", v, ": expected on or off; counting is on\n", NULL);
+    }
+    pi.mode = !pi.mode_off_env;
+    __atomic_store_n(&__perfinst_on, pi.mode, __ATOMIC_RELAXED);
+
+    v = secure_getenv("PERFINST_LINE_SIZE");
+    if (v) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (*v >= '0' && *v <= '9' && !*end && !errno && n >= 16 && n <= 1024 && !(n & (n - 1)))
+            pi.line_size = (unsigned)n;
+        else
+            pi_say("perfinst: PERFINST_LINE_SIZE=", v,
+                   ": expected a power of two from 16 to 1024; ignored\n", NULL);
+    }
+    v = secure_getenv("PERFINST_VERBOSE");
+    if (v) {
+        if (!strcmp(v, "1"))
+            pi.verbose = 1;
+        else if (*v && strcmp(v, "0"))
+            pi_say("perfinst: PERFINST_VERBOSE=", v, ": expected 0 or 1; ignored\n", NULL);
+    }
+}
+
+/* ---- the process: pid, argv, names ----------------------------------------- */
+
+static char *read_link(const char *path)
+{
+    for (size_t cap = 256; cap <= 65536; cap *= 2) {
+        char *buf = malloc(cap);
+        if (!buf)
+            return NULL;
+        ssize_t n = readlink(path, buf, cap);
+        if (n >= 0 && (size_t)n < cap) {
+            buf[n] = 0;
+            return buf;
+        }
+        free(buf);
+        if (n < 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* /proc/self/cmdline, whole: NUL-terminated arguments. */
+static char *read_cmdline(size_t *len)
+{
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf)
+            break;
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    *len = n;
+    return buf;
+}
+
+/* PROCESS record strings: the executable's path, then argv[1..]. */
+static void read_process(void)
+{
+    pi.pid = getpid();
+    pi.ppid = getppid();
+    pi.start_ns = pi_now_ns();
+    pi.exe = read_link("/proc/self/exe");
+    if (!pi.exe)
+        pi.exe = "";
+    pi.cwd = getcwd(NULL, 0);
+
+    size_t clen = 0;
+    char *cmd = read_cmdline(&clen);
+    if (clen && cmd[clen - 1])
+        clen = 0; /* not NUL-terminated: do not trust it */
+    size_t a0 = clen ? strlen(cmd) + 1 : 0, exelen = strlen(pi.exe) + 1;
+    pi.args = malloc(exelen + clen - a0);
+    if (pi.args) {
+        memcpy(pi.args, pi.exe, exelen);
+        if (clen > a0)
+            memcpy(pi.args + exelen, cmd + a0, clen - a0);
+        pi.args_len = exelen + clen - a0;
+        for (size_t i = 0; i < pi.args_len; i++)
+            pi.argc += pi.args[i] == 0;
+    }
+
+    /* Trace names use argv[0]'s basename (what the user typed), else the exe's. */
+    const char *name = clen && *cmd ? cmd : pi.exe;
+    const char *slash = strrchr(name, '/');
+    pi.prog = strdup(slash ? slash + 1 : name);
+    if (!pi.prog || !*pi.prog)
+        pi.prog = "program";
+    free(cmd);
+}
+
+/* ---- fork --------------------------------------------------------------------- */
+
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&pi.lock);
+    pi_write_lock();
+}
+
+static void fork_parent(void)
+{
+    pi_write_unlock();
+    pthread_mutex_unlock(&pi.lock);
+}
+
+/* The child starts a trace of its own: nothing counted before the fork is
+ * its, and only the forking thread came along. */
+static void fork_child(void)
+{
+    pthread_mutex_init(&pi.lock, NULL);
+    pi_trace_after_fork();
+    pi.pid = getpid();
+    pi.ppid = getppid();
+    pi.start_ns = pi_now_ns();
+    pi.threads_flushed = 0;
+    pi.exit_written = 0;
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next) {
+        memset(u->totals, 0, u->ncounters * sizeof *u->totals);
+        if (u->tls_get)
+            memset(u->tls_get(), 0, u->ncounters * sizeof(uint64_t));
+    }
+    pi_thread_after_fork_locked();
+}
+
+/* ---- start-up and exit ------------------------------------------------------------ */
+
+static void init_once(void)
+{
+    parse_env();
+    if (!pi.line_size)
+        pi.line_size = pi_query_line_size();
+    read_process();
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    pi_thread_setup();
+    pi_signal_setup();
+    __atomic_store_n(&pi_ready, 1, __ATOMIC_RELEASE);
+}
+
+void pi_init(void)
+{
+    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE))
+        pthread_once(&pi_once, init_once);
+}
+
+__attribute__((constructor(101))) static void pi_ctor(void)
+{
+    pi_init();
+}
+
+/* Priority 101 runs after the default-priority destructors of the same
+ * object, so the units of a program linked with libperfinst.a have flushed
+ * first; with libperfinst.so the program's destructors run before ours. */
+__attribute__((destructor(101))) static void pi_dtor(void)
+{
+    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || !pi.nunits)
+        return;
+    pthread_mutex_lock(&pi.lock);
+    /* The exiting thread's counts go into the totals now, so a library
+     * finalised after us finds nothing left to flush unless it counted more. */
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->tls_get)
+            pi_flush_add(u, u->tls_get());
+    pi_write_lock();
+    pi_trace_write(NULL, 0);
+    pi.exit_written = 1;
+    pi_write_unlock();
+    pthread_mutex_unlock(&pi.lock);
+}
+
+/* ---- modules -------------------------------------------------------------------------- */
+
+/* The NT_GNU_BUILD_ID of a run of notes (a PT_NOTE segment or SHT_NOTE section). */
+uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out)
+{
+    align = align == 8 ? 8 : 4;
+    size_t pos = 0;
+    while (size - pos >= sizeof(Elf64_Nhdr)) {
+        Elf64_Nhdr nh;
+        memcpy(&nh, p + pos, sizeof nh);
+        size_t name = pos + sizeof nh;
+        size_t desc = name + ((nh.n_namesz + align - 1) & ~(align - 1));
+        size_t next = desc + ((nh.n_descsz + align - 1) & ~(align - 1));
+        if (nh.n_namesz > size || nh.n_descsz > size || next > size || next <= pos)
+            break;
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(p + name, "GNU", 4) &&
+            nh.n_descsz && nh.n_descsz <= PI_BUILD_ID_MAX) {
+            memcpy(out, p + desc, nh.n_descsz);
+            return nh.n_descsz;
+        }
+        pos = next;
+    }
+    return 0;
+}
+
+struct module_probe {
+    uintptr_t addr;
+    int found;
+    struct pi_module m;
+    const char *name;
+};
+
+static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct module_probe *pr = data;
+    int hit = 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr, e = s + ph->p_memsz;
+        hit |= pr->addr >= s && pr->addr < e;
+        lo = s < lo ? s : lo;
+        hi = e > hi ? e : hi;
+    }
+    if (!hit)
+        return 0;
+    pr->found = 1;
+    pr->m.bias = info->dlpi_addr;
+    pr->m.lo = lo;
+    pr->m.hi = hi;
+    pr->name = info->dlpi_name ? info->dlpi_name : "";
+    for (int i = 0; i < info->dlpi_phnum && !pr->m.build_id_len; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_NOTE)
+            pr->m.build_id_len = pi_note_build_id(
+                (const unsigned char *)(info->dlpi_addr + ph->p_vaddr), ph->p_filesz,
+                ph->p_align, pr->m.build_id);
+    }
+    return 1;
+}
+
+/* The module holding code address addr: a live one we know, a dead one with
+ * the same identity (dlopen'ed again), or a new record. */
+static struct pi_module *module_for_locked(uintptr_t addr)
+{
+    struct pi_module *m;
+    for (m = pi.modules; m; m = m->next)
+        if (m->live && addr >= m->lo && addr < m->hi)
+            return m;
+
+    struct module_probe pr = {.addr = addr};
+    dl_iterate_phdr(probe_cb, &pr);
+    int main_prog = pr.found && !*pr.name;
+    /* dlopen("./lib.so") leaves a relative name: make it absolute now,
+     * before the program changes directory. */
+    char *path = !pr.found ? strdup("") : main_prog ? strdup(pi.exe) : realpath(pr.name, NULL);
+    if (!path && pr.found && !main_prog)
+        path = strdup(pr.name);
+    if (!path)
+        return NULL;
+
+    for (m = pi.modules; m; m = m->next)
+        if (!m->live && m->bias == pr.m.bias && m->lo == pr.m.lo && !strcmp(m->path, path) &&
+            m->build_id_len == pr.m.build_id_len &&
+            !memcmp(m->build_id, pr.m.build_id, pr.m.build_id_len)) {
+            free(path);
+            return m; /* the same library, dlopen'ed again at the same place */
+        }
+
+    m = calloc(1, sizeof *m);
+    if (!m) {
+        free(path);
+        return NULL;
+    }
+    *m = pr.m;
+    m->path = path;
+    m->file = main_prog ? "/proc/self/exe" : m->path;
+    m->index = pi.nmodules++;
+    if (pi.modules_tail)
+        PI_STORE(&pi.modules_tail->next, m);
+    else
+        PI_STORE(&pi.modules, m);
+    pi.modules_tail = m;
+    return m;
+}
+
+/* ---- registration ------------------------------------------------------------------- */
+
+uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < u->ncounters; i++) {
+        uint64_t v = p[i];
+        if (v) {
+            __atomic_fetch_add(&u->totals[i], v, __ATOMIC_RELAXED);
+            p[i] = 0;
+            sum += v;
+        }
+    }
+    return sum;
+}
+
+PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
+                                        uint32_t ncounters, uint64_t *(*tls_counters)(void),
+                                        int *mode)
+{
+    pi_init();
+    if (abi_version != PI_ABI_VERSION) {
+        static int said;
+        char v[24], id[24];
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            pi_say("perfinst: unit 0x", pi_fmt_u64(id, unit_id, 16), " was built for ABI version ",
+                   pi_fmt_u64(v, abi_version, 10), " but this libperfinst speaks version 1",
+                   ": its counters are ignored (rebuild it with the matching plugin)\n", NULL);
+        return;
+    }
+    if (!tls_counters || !mode)
+        return;
+
+    pthread_mutex_lock(&pi.lock);
+    struct pi_unit_rt *u;
+    for (u = pi.units; u; u = u->next)
+        if (u->tls_get == tls_counters)
+            goto out; /* registered twice: keep the first */
+    struct pi_module *m = module_for_locked((uintptr_t)tls_counters);
+    if (!m)
+        goto oom;
+    for (u = pi.units; u; u = u->next)
+        if (!u->tls_get && u->module == m && u->unit_id == unit_id && u->ncounters == ncounters)
+            break; /* the same unit, dlopen'ed again: keep adding to its totals */
+    if (!u) {
+        u = calloc(1, sizeof *u);
+        uint64_t *totals = calloc(ncounters ? ncounters : 1, sizeof *totals);
+        if (!u || !totals) {
+            free(u);
+            free(totals);
+            goto oom;
+        }
+        u->unit_id = unit_id;
+        u->ncounters = ncounters;
+        u->module = m;
+        u->totals = totals;
+        u->index = pi.nunits;
+        if (pi.units_tail)
+            PI_STORE(&pi.units_tail->next, u);
+        else
+            PI_STORE(&pi.units, u);
+        pi.units_tail = u;
+        PI_STORE(&pi.nunits, pi.nunits + 1);
+    }
+    u->mode = mode;
+    PI_STORE(&u->tls_get, tls_counters);
+    PI_STORE(&m->live, m->live + 1);
+    __atomic_store_n(mode, pi.mode, __ATOMIC_RELAXED);
+    struct pi_thread *self = pi_thread_self_locked();
+    if (self)
+        pi_slot_set_locked(self, u->index, tls_counters());
+out:
+    pthread_mutex_unlock(&pi.lock);
+    return;
+oom:
+    pthread_mutex_unlock(&pi.lock);
+    pi_say("perfinst: out of memory: a unit is not counted\n", NULL);
+}
+
+/* The unit's module is about to be unmapped (dlclose, or exit): collect what
+ * the threads counted in it, and forget where its counters were. */
+PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void))
+{
+    if (!tls_counters)
+        return;
+    pthread_mutex_lock(&pi.lock);
+    struct pi_unit_rt *u;
+    for (u = pi.units; u; u = u->next)
+        if (u->tls_get == tls_counters && u->unit_id == unit_id)
+            break;
+    if (u) {
+        uint64_t *own = tls_counters();
+        uint64_t added = pi_flush_add(u, own);
+        for (struct pi_thread *t = pi.threads; t; t = t->next) {
+            uint64_t *p = pi_slot_get(t, u->index);
+            if (p && p != own && t->used)
+                added += pi_flush_add(u, p);
+            pi_slot_set_locked(t, u->index, NULL);
+        }
+        PI_STORE(&u->tls_get, NULL);
+        u->mode = NULL;
+        PI_STORE(&u->module->live, u->module->live - 1);
+        /* A library finalised after the exit-time trace counted more. */
+        if (pi.exit_written && added) {
+            pi_write_lock();
+            pi_trace_write(NULL, 0);
+            pi_write_unlock();
+        }
+    }
+    pthread_mutex_unlock(&pi.lock);
+}
+
+/* ---- the mode register ------------------------------------------------------------------ */
+
+/* What plugin-generated code tests at the entry of every instrumented
+ * function to choose its counting copy (1) or its clean copy (0); see
+ * gcc-plugin/pass-split.cc.  Always 0 or 1. */
+PI_EXPORT int __perfinst_on = 1;
+
+static void set_mode(int on)
+{
+    pi_init();
+    pthread_mutex_lock(&pi.lock);
+    pi.mode = on;
+    __atomic_store_n(&__perfinst_on, on, __ATOMIC_RELAXED);
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->mode)
+            __atomic_store_n(u->mode, on, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&pi.lock);
+}
+
+PI_EXPORT int perfinst_mode(void)
+{
+    pi_init();
+    return __atomic_load_n(&pi.mode, __ATOMIC_RELAXED);
+}
+
+PI_EXPORT void perfinst_enable(void)
+{
+    set_mode(1);
+}
+
+PI_EXPORT void perfinst_disable(void)
+{
+    set_mode(0);
+}
+
+PI_EXPORT int perfinst_write_trace(void)
+{
+    pi_init();
+    return pi_trace_write_now();
+}

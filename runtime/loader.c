@@ -1,0 +1,463 @@
+/* loader.c — the loader stage: shadow segments and translation tables
+ * (seed 004 M12).
+ *
+ * perfinst-ld writes into each linked module a non-allocated section
+ * .perfinst.xlat holding one XLAT chunk: the shadow-segment template (one
+ * pi_shadow_item per marked item, sorted by link-time address) and the
+ * translation table (primary block = cache line -> the items overlapping it).
+ * Nothing maps it at run time, so the first perfinst_shadow_lookup that
+ * falls in a module reads the module's file (mmap, ELF64 headers parsed and
+ * bounds-checked here: no libelf), validates the chunk, and maps the
+ * module's shadow segment: the items with run-time addresses and the block
+ * table, rebuilt when the machine's line size differs from the table's.
+ * A module without a valid section simply has no shadow segment
+ * (PERFINST_VERBOSE=1 says why).  Once built, a segment is read-only and
+ * lookups take no lock.
+ */
+#include "runtime.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct pi_shadow {
+    unsigned line_size;
+    uint32_t nitems, nblocks;
+    struct perfinst_shadow_item *items;
+    struct pi_xlat_block *blocks; /* the translation table, sorted by block */
+    uint32_t *refs;
+    struct pi_unit_rt **units;    /* per item, found on first perfinst_item_count */
+};
+
+static pthread_mutex_t loader_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int pow2(unsigned long v)
+{
+    return v && !(v & (v - 1));
+}
+
+/* sysfs, else sysconf, else 64 (PERFINST_LINE_SIZE is looked at first, in core.c). */
+unsigned pi_query_line_size(void)
+{
+    int fd = open("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size",
+                  O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char b[32];
+        ssize_t n = read(fd, b, sizeof b - 1);
+        close(fd);
+        if (n > 0) {
+            b[n] = 0;
+            unsigned long v = strtoul(b, NULL, 10);
+            if (pow2(v) && v >= 16 && v <= 1024)
+                return (unsigned)v;
+        }
+    }
+    long v = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+    if (v >= 16 && v <= 1024 && pow2((unsigned long)v))
+        return (unsigned)v;
+    return 64;
+}
+
+/* ---- reading .perfinst.xlat from the module's file ------------------------------ */
+
+struct xlat_view {
+    const unsigned char *chunk; /* the XLAT chunk, inside the mapped file */
+    struct pi_xlat x;
+};
+
+/* Is [off, off+len) inside a file of size `size`? */
+static int in_file(uint64_t off, uint64_t len, uint64_t size)
+{
+    return off <= size && len <= size - off;
+}
+
+/* Find the section and its XLAT chunk; NULL, or why not. */
+static const char *find_xlat(const unsigned char *f, size_t size, const struct pi_module *m,
+                             struct xlat_view *xv)
+{
+    Elf64_Ehdr eh;
+    if (size < sizeof eh)
+        return "not an ELF file";
+    memcpy(&eh, f, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB)
+        return "not a little-endian ELF64 file";
+    if (!eh.e_shoff || eh.e_shentsize != sizeof(Elf64_Shdr))
+        return "no section headers";
+
+    Elf64_Shdr sh0;
+    if (!in_file(eh.e_shoff, sizeof sh0, size))
+        return "section headers lie outside the file";
+    memcpy(&sh0, f + eh.e_shoff, sizeof sh0);
+    uint64_t shnum = eh.e_shnum ? eh.e_shnum : sh0.sh_size;
+    uint64_t shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh.e_shstrndx;
+    if (shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr) || shstrndx >= shnum)
+        return "section headers lie outside the file";
+
+#define SHDR(i, out) memcpy(&(out), f + eh.e_shoff + (i) * sizeof(Elf64_Shdr), sizeof(out))
+    Elf64_Shdr strs;
+    SHDR(shstrndx, strs);
+    if (strs.sh_type == SHT_NOBITS || !in_file(strs.sh_offset, strs.sh_size, size))
+        return "section names lie outside the file";
+
+    static const char want[] = PI_SECTION_XLAT;
+    Elf64_Shdr xs = {0};
+    int found = 0;
+    uint8_t bid[PI_BUILD_ID_MAX];
+    uint32_t bid_len = 0;
+    for (uint64_t i = 1; i < shnum; i++) {
+        Elf64_Shdr s;
+        SHDR(i, s);
+        if (s.sh_type == SHT_NOTE && !bid_len && in_file(s.sh_offset, s.sh_size, size))
+            bid_len = pi_note_build_id(f + s.sh_offset, s.sh_size, s.sh_addralign, bid);
+        if (s.sh_name < strs.sh_size && strs.sh_size - s.sh_name >= sizeof want &&
+            !memcmp(f + strs.sh_offset + s.sh_name, want, sizeof want)) {
+            if (found)
+                return "two .perfinst.xlat sections";
+            found = 1;
+            xs = s;
+        }
+    }
+#undef SHDR
+    if (!found)
+        return "no .perfinst.xlat section";
+    if (m->build_id_len && bid_len &&
+        (bid_len != m->build_id_len || memcmp(bid, m->build_id, bid_len)))
+        return "the file's build-id differs from the loaded module's (rebuilt since?)";
+    if (xs.sh_type != SHT_PROGBITS || (xs.sh_flags & SHF_ALLOC))
+        return ".perfinst.xlat is not a non-allocated SHT_PROGBITS section";
+    if (!in_file(xs.sh_offset, xs.sh_size, size))
+        return ".perfinst.xlat lies outside the file";
+
+    /* The section is a sequence of chunks (8-byte zero words are padding). */
+    const unsigned char *sec = f + xs.sh_offset;
+    for (uint64_t pos = 0; xs.sh_size - pos >= 8;) {
+        struct pi_chunk_hdr ch;
+        uint32_t magic;
+        memcpy(&magic, sec + pos, 4);
+        if (!magic) {
+            pos += 8;
+            continue;
+        }
+        if (xs.sh_size - pos < sizeof ch)
+            return "truncated chunk header";
+        memcpy(&ch, sec + pos, sizeof ch);
+        if (ch.magic != PI_CHUNK_MAGIC ||
+            ch.hdr_crc != pi_crc32(0, &ch, offsetof(struct pi_chunk_hdr, hdr_crc)))
+            return "bad chunk header (magic or CRC)";
+        if (ch.version != PI_FORMAT_VERSION)
+            return "chunk of an unknown format version";
+        if (ch.size < sizeof ch || ch.size % 8 || ch.size > xs.sh_size - pos)
+            return "bad chunk size";
+        if (ch.kind != PI_CHUNK_XLAT) {
+            pos += ch.size;
+            continue;
+        }
+        if (ch.size < sizeof ch + sizeof xv->x)
+            return "XLAT chunk too small";
+        memcpy(&xv->x, sec + pos + sizeof ch, sizeof xv->x);
+        const struct pi_xlat *x = &xv->x;
+        uint64_t need = sizeof ch + sizeof *x + (uint64_t)x->nitems * sizeof(struct pi_shadow_item) +
+                        (uint64_t)x->nblocks * sizeof(struct pi_xlat_block) +
+                        (uint64_t)x->nrefs * sizeof(uint32_t);
+        if (need > ch.size)
+            return "XLAT arrays overrun the chunk";
+        if (!pow2(x->line_size))
+            return "XLAT line size is not a power of two";
+        xv->chunk = sec + pos;
+        return NULL;
+    }
+    return "no XLAT chunk in .perfinst.xlat";
+}
+
+/* ---- building the shadow segment --------------------------------------------------- */
+
+struct pair {
+    uint64_t block;
+    uint32_t item;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const struct pair *p = a, *q = b;
+    if (p->block != q->block)
+        return p->block < q->block ? -1 : 1;
+    return p->item < q->item ? -1 : p->item > q->item;
+}
+
+static uint64_t item_last_block(const struct perfinst_shadow_item *it, uintptr_t bias, unsigned L)
+{
+    uint64_t a = it->addr - bias;
+    return (it->length ? a + it->length - 1 : a) / L;
+}
+
+/* The translation table for line size L, from the items (run-time addresses). */
+static const char *rebuild_blocks(const struct perfinst_shadow_item *items, uint32_t nitems,
+                                  uintptr_t bias, unsigned L, struct pair **pairs_out,
+                                  uint64_t *npairs_out, uint32_t *nblocks_out)
+{
+    uint64_t npairs = 0;
+    for (uint32_t i = 0; i < nitems; i++)
+        npairs += item_last_block(&items[i], bias, L) - (items[i].addr - bias) / L + 1;
+    if (npairs > UINT32_MAX / 2)
+        return "too many blocks for this line size";
+    struct pair *pairs = malloc((npairs ? npairs : 1) * sizeof *pairs);
+    if (!pairs)
+        return "out of memory";
+    uint64_t k = 0;
+    for (uint32_t i = 0; i < nitems; i++)
+        for (uint64_t b = (items[i].addr - bias) / L; b <= item_last_block(&items[i], bias, L); b++)
+            pairs[k++] = (struct pair){b, i};
+    qsort(pairs, npairs, sizeof *pairs, pair_cmp);
+    uint32_t nblocks = 0;
+    for (uint64_t j = 0; j < npairs; j++)
+        nblocks += !j || pairs[j].block != pairs[j - 1].block;
+    *pairs_out = pairs;
+    *npairs_out = npairs;
+    *nblocks_out = nblocks;
+    return NULL;
+}
+
+static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
+                                struct pi_shadow *sh, int *rebuilt)
+{
+    const struct pi_xlat *x = &xv->x;
+    const unsigned char *p = xv->chunk + sizeof(struct pi_chunk_hdr) + sizeof *x;
+    const unsigned char *fblocks = p + (size_t)x->nitems * sizeof(struct pi_shadow_item);
+    const unsigned char *frefs = fblocks + (size_t)x->nblocks * sizeof(struct pi_xlat_block);
+    unsigned L = pi.line_size;
+    const char *why = NULL;
+
+    /* Items first, to a scratch array: validated and relocated. */
+    struct perfinst_shadow_item *items = calloc(x->nitems ? x->nitems : 1, sizeof *items);
+    if (!items)
+        return "out of memory";
+    for (uint32_t i = 0; i < x->nitems && !why; i++) {
+        struct pi_shadow_item f;
+        memcpy(&f, p + (size_t)i * sizeof f, sizeof f);
+        uint64_t a = f.addr + m->bias;
+        if (i && f.addr < items[i - 1].addr - m->bias)
+            why = "items are not sorted by address";
+        else if (a < m->lo || a > m->hi || f.length > m->hi - a)
+            why = "an item lies outside the module (stale file?)";
+        items[i] = (struct perfinst_shadow_item){.addr = a, .length = f.length, .site = f.site,
+                                                 .unit_id = f.unit_id, .counter = f.counter,
+                                                 .directives = f.directives,
+                                                 .threshold = f.threshold};
+    }
+
+    /* The translation table: the file's when its line size is ours. */
+    struct pair *pairs = NULL;
+    uint64_t nrefs = x->nrefs;
+    uint32_t nblocks = x->nblocks;
+    *rebuilt = x->line_size != L;
+    if (!why && *rebuilt) {
+        why = rebuild_blocks(items, x->nitems, m->bias, L, &pairs, &nrefs, &nblocks);
+    } else {
+        for (uint32_t i = 0; i < x->nblocks && !why; i++) {
+            struct pi_xlat_block b, prev;
+            memcpy(&b, fblocks + (size_t)i * sizeof b, sizeof b);
+            if (i)
+                memcpy(&prev, fblocks + (size_t)(i - 1) * sizeof b, sizeof b);
+            if (i && b.block <= prev.block)
+                why = "blocks are not sorted";
+            else if ((uint64_t)b.first_ref + b.nrefs > x->nrefs)
+                why = "a block's references overrun the table";
+        }
+        for (uint32_t i = 0; i < x->nrefs && !why; i++) {
+            uint32_t r;
+            memcpy(&r, frefs + (size_t)i * sizeof r, sizeof r);
+            if (r >= x->nitems)
+                why = "a reference names no item";
+        }
+    }
+    if (why) {
+        free(items);
+        free(pairs);
+        return why;
+    }
+
+    /* One mapping: items, blocks and refs (made read-only), then the unit cache. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t sz_items = (size_t)x->nitems * sizeof *items;
+    size_t sz_blocks = (size_t)nblocks * sizeof(struct pi_xlat_block);
+    size_t ro = (sz_items + sz_blocks + nrefs * sizeof(uint32_t) + page - 1) & ~(page - 1);
+    size_t total = ro + (size_t)x->nitems * sizeof(struct pi_unit_rt *) + 1;
+    unsigned char *seg = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (seg == MAP_FAILED) {
+        free(items);
+        free(pairs);
+        return "cannot map the shadow segment";
+    }
+    sh->line_size = L;
+    sh->nitems = x->nitems;
+    sh->nblocks = nblocks;
+    sh->items = (void *)seg;
+    sh->blocks = (void *)(seg + sz_items);
+    sh->refs = (void *)(seg + sz_items + sz_blocks);
+    sh->units = (void *)(seg + ro);
+    memcpy(sh->items, items, sz_items);
+    if (pairs) {
+        uint32_t b = UINT32_MAX;
+        for (uint64_t j = 0; j < nrefs; j++) {
+            if (!j || pairs[j].block != pairs[j - 1].block)
+                sh->blocks[++b] = (struct pi_xlat_block){.block = pairs[j].block,
+                                                         .first_ref = (uint32_t)j};
+            sh->blocks[b].nrefs++;
+            sh->blocks[b].flags |= items[pairs[j].item].directives;
+            sh->refs[j] = pairs[j].item;
+        }
+    } else {
+        memcpy(sh->blocks, fblocks, sz_blocks);
+        memcpy(sh->refs, frefs, nrefs * sizeof(uint32_t));
+    }
+    mprotect(seg, ro, PROT_READ);
+    free(items);
+    free(pairs);
+    return NULL;
+}
+
+/* Map the module's shadow segment (once). */
+static void load_module(struct pi_module *m)
+{
+    const char *why = NULL;
+    struct pi_shadow *sh = NULL;
+    int rebuilt = 0;
+    uint32_t file_line = 0;
+    int fd = open(m->file, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        why = "cannot open the file";
+    } else {
+        void *f = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+                                 : MAP_FAILED;
+        if (f == MAP_FAILED) {
+            why = "cannot map the file";
+        } else {
+            struct xlat_view xv;
+            why = find_xlat(f, (size_t)st.st_size, m, &xv);
+            if (!why && !(sh = calloc(1, sizeof *sh)))
+                why = "out of memory";
+            if (!why) {
+                file_line = xv.x.line_size;
+                why = build_shadow(m, &xv, sh, &rebuilt);
+            }
+            munmap(f, (size_t)st.st_size);
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    if (why) {
+        free(sh);
+        if (pi.verbose)
+            pi_say("perfinst: ", m->path, ": no shadow segment: ", why, "\n", NULL);
+        PI_STORE(&m->shadow_state, 2);
+        return;
+    }
+    m->shadow = sh;
+    PI_STORE(&m->shadow_state, 1);
+    if (pi.verbose) {
+        char a[24], b[24], c[24], d[24];
+        pi_say("perfinst: ", m->path, ": shadow segment of ", pi_fmt_u64(a, sh->nitems, 10),
+               " items, ", pi_fmt_u64(b, sh->nblocks, 10), " blocks of ",
+               pi_fmt_u64(c, sh->line_size, 10), " bytes",
+               rebuilt ? " (translation table rebuilt from line size " : "",
+               rebuilt ? pi_fmt_u64(d, file_line, 10) : "", rebuilt ? ")" : "", "\n", NULL);
+    }
+}
+
+static struct pi_shadow *module_shadow(struct pi_module *m)
+{
+    int state = PI_LOAD(&m->shadow_state);
+    if (!state) {
+        pthread_mutex_lock(&loader_lock);
+        if (!m->shadow_state)
+            load_module(m);
+        pthread_mutex_unlock(&loader_lock);
+        state = PI_LOAD(&m->shadow_state);
+    }
+    return state == 1 ? m->shadow : NULL;
+}
+
+/* ---- the API ------------------------------------------------------------------------------------ */
+
+PI_EXPORT const struct perfinst_shadow_item *perfinst_shadow_lookup(const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr;
+    pi_init();
+    for (struct pi_module *m = PI_LOAD(&pi.modules); m; m = m->next) {
+        if (!PI_LOAD(&m->live) || a < m->lo || a >= m->hi)
+            continue;
+        struct pi_shadow *sh = module_shadow(m);
+        if (!sh)
+            return NULL;
+        uint64_t block = (a - m->bias) / sh->line_size;
+        uint32_t lo = 0, hi = sh->nblocks;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (sh->blocks[mid].block < block)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == sh->nblocks || sh->blocks[lo].block != block)
+            return NULL;
+        const struct perfinst_shadow_item *best = NULL;
+        const struct pi_xlat_block *b = &sh->blocks[lo];
+        for (uint32_t r = b->first_ref; r < b->first_ref + b->nrefs; r++) {
+            const struct perfinst_shadow_item *it = &sh->items[sh->refs[r]];
+            if (it->addr <= a && a - it->addr < it->length && (!best || it->addr > best->addr))
+                best = it;
+        }
+        return best;
+    }
+    return NULL;
+}
+
+PI_EXPORT uint64_t perfinst_item_count(const struct perfinst_shadow_item *item)
+{
+    if (!item || item->counter == PI_NONE)
+        return 0;
+    struct pi_module *m;
+    struct pi_shadow *sh = NULL;
+    for (m = PI_LOAD(&pi.modules); m; m = m->next) {
+        sh = PI_LOAD(&m->shadow_state) == 1 ? m->shadow : NULL;
+        if (sh && item >= sh->items && item < sh->items + sh->nitems)
+            break;
+    }
+    if (!m)
+        return 0;
+    size_t idx = (size_t)(item - sh->items);
+    struct pi_unit_rt *u = PI_LOAD(&sh->units[idx]);
+    uint64_t *own = NULL;
+    if (!u || (PI_LOAD(&u->tls_get) && !(own = pi_self ? pi_slot_get(pi_self, u->index) : NULL))) {
+        /* First query for this item, or this thread's counters not recorded
+         * yet (a unit registered after the thread started): look them up. */
+        pthread_mutex_lock(&pi.lock);
+        if (!u)
+            for (struct pi_unit_rt *v = pi.units; v; v = v->next)
+                if (v->module == m && v->unit_id == item->unit_id && (!u || v->tls_get))
+                    u = v;
+        if (u) {
+            PI_STORE(&sh->units[idx], u);
+            struct pi_thread *self = pi_thread_self_locked();
+            if (u->tls_get && (own = u->tls_get()) && self)
+                pi_slot_set_locked(self, u->index, own);
+        }
+        pthread_mutex_unlock(&pi.lock);
+    }
+    if (!u || item->counter >= u->ncounters)
+        return 0;
+    return __atomic_load_n(&u->totals[item->counter], __ATOMIC_RELAXED) +
+           (own ? own[item->counter] : 0);
+}
+
+PI_EXPORT unsigned perfinst_line_size(void)
+{
+    pi_init();
+    return pi.line_size;
+}

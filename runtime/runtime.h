@@ -1,0 +1,143 @@
+/* runtime.h — what the files of libperfinst share (not installed).
+ *
+ * The runtime keeps three append-only lists: units (one per registered
+ * translation unit), modules (the ELF objects that hold units) and thread
+ * records.  Nodes are never freed, only reused, and each is published with
+ * a release store after it is filled in, so the fatal-signal handler can walk
+ * the lists without a lock.  Everything that changes them, or moves counts
+ * into the totals, holds pi.lock (normal context only, never in a handler).
+ * docs/runtime.md tells the whole story.
+ */
+#ifndef PERFINST_RUNTIME_H
+#define PERFINST_RUNTIME_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "perfinst.h"
+#include "perfinst-format.h"
+
+/* Only the public API, the plugin ABI and the interposed libc functions leave
+ * the library (it is built with -fvisibility=hidden). */
+#define PI_EXPORT __attribute__((visibility("default")))
+
+#define PI_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define PI_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+struct pi_shadow; /* loader.c */
+
+/* One ELF object (program or shared library) that registered units. */
+struct pi_module {
+    struct pi_module *next;
+    uint32_t index;          /* pi_rec_module.index */
+    int live;                /* units still registered; 0 once all are dlclose'd */
+    uintptr_t bias;          /* load bias: run-time minus link-time address */
+    uintptr_t lo, hi;        /* run-time span of its PT_LOAD segments */
+    char *path;              /* as recorded in the trace */
+    const char *file;        /* what the loader stage opens ("/proc/self/exe" for the program) */
+    uint32_t build_id_len;
+    uint8_t build_id[PI_BUILD_ID_MAX];
+    int shadow_state;        /* 0 not built yet, 1 ready, 2 none (loader.c) */
+    struct pi_shadow *shadow;
+};
+
+/* One registered translation unit.  Kept after it is unregistered: its
+ * totals and module go into every later trace. */
+struct pi_unit_rt {
+    struct pi_unit_rt *next;
+    uint64_t unit_id;
+    uint32_t ncounters;
+    uint32_t index;              /* registration order: slot in the thread records */
+    uint64_t *(*tls_get)(void);  /* NULL once unregistered */
+    int *mode;                   /* the unit's mode word; NULL once unregistered */
+    struct pi_module *module;
+    uint64_t *totals;            /* flushed counts; updated with atomic adds */
+};
+
+/* Where one thread's counter arrays are: p[unit->index], or NULL. */
+struct pi_slots {
+    uint32_t n;
+    uint64_t *p[];
+};
+
+/* A thread the runtime knows (created through pthread_create, or that
+ * registered a unit).  Reused after the thread exits. */
+struct pi_thread {
+    struct pi_thread *next;
+    int used;
+    pid_t tid;
+    struct pi_slots *slots;
+    void *altstack;          /* PI_ALTSTACK_SIZE bytes, kept with the record */
+};
+#define PI_ALTSTACK_SIZE (64 * 1024)
+
+struct pi_state {
+    /* environment, parsed once */
+    const char *out;         /* PERFINST_OUT or NULL */
+    int verbose;             /* PERFINST_VERBOSE=1 */
+    int mode_off_env;        /* PERFINST_MODE=off */
+    unsigned line_size;      /* cache-line size of the loader stage (PERFINST_LINE_SIZE, else asked) */
+
+    int mode;                /* the mode register: 1 on, 0 off */
+
+    /* the process; a fork child resets pid, ppid and start_ns */
+    pid_t pid, ppid;
+    uint64_t start_ns;
+    char *args;              /* argc NUL-terminated strings, exe path first */
+    size_t args_len;
+    uint32_t argc;
+    const char *exe;         /* readlink(/proc/self/exe), or "" */
+    const char *prog;        /* program basename, for trace names */
+    char *cwd;               /* working directory at start: relative names resolve here */
+
+    pthread_mutex_t lock;
+    struct pi_unit_rt *units, *units_tail;
+    uint32_t nunits;
+    struct pi_module *modules, *modules_tail;
+    uint32_t nmodules;
+    struct pi_thread *threads;
+    uint32_t threads_flushed; /* threads whose counts went into the totals */
+    pthread_key_t key;
+    int exit_written;         /* the exit-time trace is out */
+};
+extern struct pi_state pi;
+
+/* core.c */
+void pi_init(void);
+uint64_t pi_now_ns(void);
+uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out);
+
+/* thread.c */
+extern __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
+void pi_thread_setup(void);                 /* key and main thread; in pi_init */
+struct pi_thread *pi_thread_self_locked(void);
+uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index);
+void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p);
+void pi_thread_after_fork_locked(void);     /* child: forget the other threads */
+uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p); /* p into totals, zero p */
+
+/* trace.c */
+void pi_write_lock(void);     /* normal context */
+void pi_write_unlock(void);
+int pi_write_trylock_signal(void); /* 0: this thread is already writing */
+int pi_trace_write(const siginfo_t *si, int in_signal); /* write lock held */
+int pi_trace_write_now(void); /* normal context: takes both locks */
+void pi_trace_after_fork(void);
+void pi_say(const char *s, ...) __attribute__((sentinel));
+char *pi_fmt_u64(char buf[24], uint64_t v, int base);
+
+/* signal.c */
+void pi_signal_setup(void);
+void pi_altstack_enable(struct pi_thread *t);
+void pi_altstack_disable(struct pi_thread *t);
+
+/* loader.c */
+unsigned pi_query_line_size(void);
+
+#endif /* PERFINST_RUNTIME_H */

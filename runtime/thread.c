@@ -1,0 +1,179 @@
+/* thread.c — the threads the runtime knows, and pthread_create.
+ *
+ * Each unit's counters are a __thread array, so every thread has its own copy
+ * and the runtime must learn where each copy is and add it into the unit's
+ * totals before the thread's TLS goes away.  pthread_create is interposed: the
+ * new thread starts in pi_thread_main, which records (in a struct pi_thread)
+ * the address of every registered unit's array in that thread, and flushes
+ * them when the start routine returns.  A pthread key destructor does the
+ * same for pthread_exit, and for threads the runtime met another way (the
+ * main thread, or any thread that registered a unit).  At process exit the
+ * recorded addresses let the trace include threads that are still running.
+ */
+#include "runtime.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* initial-exec: the signal handler reads it, so it must never allocate. */
+__thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
+
+uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index)
+{
+    struct pi_slots *s = PI_LOAD(&t->slots);
+    return s && index < s->n ? PI_LOAD(&s->p[index]) : NULL;
+}
+
+void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p)
+{
+    struct pi_slots *s = t->slots;
+    if (!s || index >= s->n) {
+        if (!p)
+            return;
+        uint32_t n = s ? s->n : 0, cap = n ? 2 * n : 16;
+        while (cap <= index)
+            cap *= 2;
+        struct pi_slots *ns = calloc(1, sizeof *ns + cap * sizeof ns->p[0]);
+        if (!ns)
+            return;
+        ns->n = cap;
+        if (s)
+            memcpy(ns->p, s->p, n * sizeof s->p[0]);
+        /* The old array is not freed: a signal handler may be reading it. */
+        PI_STORE(&t->slots, ns);
+        s = ns;
+    }
+    PI_STORE(&s->p[index], p);
+}
+
+static void release_locked(struct pi_thread *t)
+{
+    struct pi_slots *s = t->slots;
+    for (uint32_t i = 0; s && i < s->n; i++)
+        PI_STORE(&s->p[i], NULL);
+    t->tid = 0;
+    PI_STORE(&t->used, 0);
+}
+
+/* The calling thread's record, made (or reused) on first need. */
+struct pi_thread *pi_thread_self_locked(void)
+{
+    if (pi_self)
+        return pi_self;
+    struct pi_thread *t;
+    for (t = pi.threads; t; t = t->next)
+        if (!t->used)
+            break;
+    if (!t) {
+        t = calloc(1, sizeof *t);
+        if (!t)
+            return NULL;
+        t->next = pi.threads;
+        PI_STORE(&pi.threads, t);
+    }
+    t->tid = gettid();
+    PI_STORE(&t->used, 1);
+    pi_self = t;
+    pthread_setspecific(pi.key, t);
+    pi_altstack_enable(t);
+    return t;
+}
+
+/* The thread is ending: its counters go into the totals, once. */
+static void thread_leave(struct pi_thread *t)
+{
+    if (!t || t != pi_self)
+        return;
+    pthread_mutex_lock(&pi.lock);
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->tls_get)
+            pi_flush_add(u, u->tls_get());
+    pi.threads_flushed++;
+    pi_altstack_disable(t);
+    release_locked(t);
+    pi_self = NULL;
+    pthread_setspecific(pi.key, NULL);
+    pthread_mutex_unlock(&pi.lock);
+}
+
+static void key_destructor(void *t)
+{
+    thread_leave(t); /* pthread_exit, or a thread we did not start */
+}
+
+void pi_thread_setup(void)
+{
+    pthread_key_create(&pi.key, key_destructor);
+    pthread_mutex_lock(&pi.lock);
+    pi_thread_self_locked();
+    pthread_mutex_unlock(&pi.lock);
+}
+
+/* Child after fork: only the forking thread exists. */
+void pi_thread_after_fork_locked(void)
+{
+    for (struct pi_thread *t = pi.threads; t; t = t->next)
+        if (t != pi_self && t->used)
+            release_locked(t);
+    if (pi_self)
+        pi_self->tid = gettid();
+}
+
+struct pi_start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *pi_thread_main(void *p)
+{
+    struct pi_start s = *(struct pi_start *)p;
+    free(p);
+    pthread_mutex_lock(&pi.lock);
+    struct pi_thread *t = pi_thread_self_locked();
+    for (struct pi_unit_rt *u = pi.units; u && t; u = u->next)
+        if (u->tls_get)
+            pi_slot_set_locked(t, u->index, u->tls_get());
+    pthread_mutex_unlock(&pi.lock);
+    void *ret = s.fn(s.arg);
+    thread_leave(pi_self);
+    return ret;
+}
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+/* In a fully static program (libc.a) there is no RTLD_NEXT: libc.a's own
+ * name for the function is the way, when the link pulled it in
+ * (-Wl,-u,__pthread_create; docs/runtime.md). */
+extern int __pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *)
+    __attribute__((weak));
+
+PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*start)(void *), void *arg)
+{
+    static create_fn real;
+    create_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+    if (!f) {
+        f = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+        if (!f)
+            f = __pthread_create;
+        if (!f) {
+            pi_say("perfinst: pthread_create: libc's is not linked in (a static program needs "
+                   "-Wl,-u,__pthread_create)\n", NULL);
+            return EAGAIN;
+        }
+        __atomic_store_n(&real, f, __ATOMIC_RELAXED);
+    }
+    pi_init();
+    struct pi_start *s = malloc(sizeof *s);
+    if (!s)
+        return f(thread, attr, start, arg);
+    s->fn = start;
+    s->arg = arg;
+    int rc = f(thread, attr, pi_thread_main, s);
+    if (rc)
+        free(s);
+    return rc;
+}

@@ -1,0 +1,442 @@
+/* trace.c — writing the trace (*.pit, perfinst-format.h).
+ *
+ * The trace is rewritten in full each time: at exit, on perfinst_write_trace,
+ * before exec, and from the fatal-signal handler.  All of it is
+ * async-signal-safe: a static buffer, open/write/pwrite/rename/close, no
+ * malloc, no stdio; the strings it needs were prepared at start-up.  The write
+ * lock (an owner thread id, not a mutex) lets a handler see that its own
+ * thread is the writer and give up instead of deadlocking.
+ *
+ * Naming: the first write of a process creates its file with O_EXCL, so an
+ * existing file or a symlink is never clobbered or followed: the name from
+ * PERFINST_OUT (a template: %p pid, %e program, %% a percent sign) or
+ * perfinst.<program>.<pid>.pit, else <name>.<pid>, else <name>.<pid>.<n>.
+ * Later writes go to a fresh temporary file beside it and are renamed over it.
+ *
+ * Counts: a unit's count is its totals (what finished threads and dlclose
+ * flushed) plus the live counters of the threads still running.  The calling
+ * thread's are read through the unit's tls_get (outside a signal handler),
+ * the others' through the addresses recorded in their struct pi_thread.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h> /* rename(), a system call: no stdio is used */
+#include <string.h>
+#include <unistd.h>
+
+/* ---- messages (async-signal-safe) ---------------------------------------------- */
+
+char *pi_fmt_u64(char buf[24], uint64_t v, int base)
+{
+    char *p = buf + 23;
+    *p = 0;
+    do {
+        *--p = "0123456789abcdef"[v % (unsigned)base];
+        v /= (unsigned)base;
+    } while (v);
+    return p;
+}
+
+/* One line to stderr, built from NULL-terminated string pieces. */
+void pi_say(const char *s, ...)
+{
+    char buf[1024];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, s);
+    for (; s; s = va_arg(ap, const char *))
+        while (*s && n < sizeof buf)
+            buf[n++] = *s++;
+    va_end(ap);
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(STDERR_FILENO, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+}
+
+/* ---- the write lock ------------------------------------------------------------------- */
+
+static pid_t writer; /* thread id of the writer, 0 when free */
+
+void pi_write_lock(void)
+{
+    pid_t me = gettid(), none = 0;
+    while (!__atomic_compare_exchange_n(&writer, &none, me, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED)) {
+        none = 0;
+        sched_yield();
+    }
+}
+
+void pi_write_unlock(void)
+{
+    __atomic_store_n(&writer, 0, __ATOMIC_RELEASE);
+}
+
+int pi_write_trylock_signal(void)
+{
+    if (__atomic_load_n(&writer, __ATOMIC_ACQUIRE) == gettid())
+        return 0;
+    pi_write_lock();
+    return 1;
+}
+
+/* ---- buffered output with self-checking records ------------------------------------------ */
+
+static struct {
+    int fd;
+    int err;            /* first errno, or 0 */
+    uint64_t off;       /* file offset of buf[0] */
+    size_t n;
+    uint64_t rec_at;    /* file offset of the open record's header */
+    uint32_t rec_type;
+    uint32_t rec_size;
+    uint32_t crc;       /* of the open record's payload so far */
+    uint32_t nrecords;
+    unsigned char buf[8192];
+} out;
+
+static void out_flush(void)
+{
+    for (size_t done = 0; done < out.n && !out.err;) {
+        ssize_t w = write(out.fd, out.buf + done, out.n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            out.err = w < 0 ? errno : ENOSPC;
+        else
+            done += (size_t)w;
+    }
+    out.off += out.n;
+    out.n = 0;
+}
+
+static void out_raw(const void *p, size_t len)
+{
+    const unsigned char *s = p;
+    while (len) {
+        if (out.n == sizeof out.buf)
+            out_flush();
+        size_t k = sizeof out.buf - out.n < len ? sizeof out.buf - out.n : len;
+        memcpy(out.buf + out.n, s, k);
+        out.n += k;
+        s += k;
+        len -= k;
+    }
+}
+
+/* Payload bytes of the open record. */
+static void out_put(const void *p, size_t len)
+{
+    out.crc = pi_crc32(out.crc, p, len);
+    out.rec_size += (uint32_t)len;
+    out_raw(p, len);
+}
+
+static void rec_begin(uint32_t type)
+{
+    static const struct pi_rec_hdr zero;
+    out.rec_at = out.off + out.n;
+    out.rec_type = type;
+    out.rec_size = 0;
+    out.crc = 0;
+    out_raw(&zero, sizeof zero);
+}
+
+/* Pad the payload to 8 and fill in the header, in the buffer if it is still
+ * there, else in the file. */
+static void rec_end(void)
+{
+    static const unsigned char pad[8];
+    if (out.rec_size % 8)
+        out_put(pad, 8 - out.rec_size % 8);
+    struct pi_rec_hdr h = {.type = out.rec_type, .size = out.rec_size, .crc = out.crc};
+    h.hcrc = pi_crc32(0, &h, offsetof(struct pi_rec_hdr, hcrc));
+    if (out.rec_at >= out.off)
+        memcpy(out.buf + (out.rec_at - out.off), &h, sizeof h);
+    else if (!out.err && pwrite(out.fd, &h, sizeof h, (off_t)out.rec_at) != (ssize_t)sizeof h)
+        out.err = errno ? errno : ENOSPC;
+    out.nrecords++;
+}
+
+/* ---- the records -------------------------------------------------------------------------------- */
+
+static void put_counts(struct pi_unit_rt *u, int in_signal)
+{
+    uint64_t *(*tls_get)(void) = PI_LOAD(&u->tls_get);
+    uint64_t *own = !in_signal && tls_get ? tls_get() : NULL;
+    struct pi_thread *me = pi_self;
+    struct pi_rec_counts rc = {.unit_id = u->unit_id, .module = u->module->index,
+                               .ncounters = u->ncounters};
+    rec_begin(PI_REC_COUNTS);
+    out_put(&rc, sizeof rc);
+    for (uint32_t base = 0; base < u->ncounters; base += 64) {
+        uint64_t v[64];
+        uint32_t k = u->ncounters - base < 64 ? u->ncounters - base : 64;
+        for (uint32_t j = 0; j < k; j++)
+            v[j] = __atomic_load_n(&u->totals[base + j], __ATOMIC_RELAXED) +
+                   (own ? own[base + j] : 0);
+        for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
+            if (!PI_LOAD(&t->used) || (own && t == me))
+                continue;
+            volatile uint64_t *p = pi_slot_get(t, u->index);
+            if (!p || p == own)
+                continue;
+            for (uint32_t j = 0; j < k; j++)
+                v[j] += p[base + j];
+        }
+        out_put(v, k * sizeof v[0]);
+    }
+    rec_end();
+}
+
+static void put_trace(const siginfo_t *si, int in_signal)
+{
+    struct pi_trace_hdr h = {.version = PI_TRACE_VERSION, .hdr_size = sizeof h,
+                             .flags = pi.mode_off_env ? PI_TF_MODE_OFF : 0,
+                             .pid = (uint64_t)pi.pid, .ppid = (uint64_t)pi.ppid,
+                             .start_ns = pi.start_ns, .line_size = pi.line_size};
+    memcpy(h.magic, PI_TRACE_MAGIC, sizeof h.magic);
+    h.hdr_crc = pi_crc32(0, &h, offsetof(struct pi_trace_hdr, hdr_crc));
+    out_raw(&h, sizeof h);
+
+    uint32_t nthreads = pi.threads_flushed;
+    for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next)
+        nthreads += PI_LOAD(&t->used) != 0;
+    struct pi_rec_process p = {.end_ns = pi_now_ns(), .nthreads = nthreads, .argc = pi.argc};
+    rec_begin(PI_REC_PROCESS);
+    out_put(&p, sizeof p);
+    if (pi.args)
+        out_put(pi.args, pi.args_len);
+    rec_end();
+
+    for (struct pi_module *m = PI_LOAD(&pi.modules); m; m = m->next) {
+        struct pi_rec_module rm = {.index = m->index, .build_id_len = m->build_id_len,
+                                   .load_bias = m->bias, .path_len = strlen(m->path) + 1};
+        memcpy(rm.build_id, m->build_id, sizeof rm.build_id);
+        rec_begin(PI_REC_MODULE);
+        out_put(&rm, sizeof rm);
+        out_put(m->path, rm.path_len);
+        rec_end();
+    }
+
+    for (struct pi_unit_rt *u = PI_LOAD(&pi.units); u; u = u->next)
+        put_counts(u, in_signal);
+
+    if (si) {
+        /* si_addr means something only for a fault the kernel raised */
+        int fault = si->si_code > 0 &&
+                    (si->si_signo == SIGSEGV || si->si_signo == SIGBUS || si->si_signo == SIGFPE ||
+                     si->si_signo == SIGILL || si->si_signo == SIGTRAP);
+        struct pi_rec_signal rs = {.signo = si->si_signo, .code = si->si_code,
+                                   .addr = fault ? (uint64_t)(uintptr_t)si->si_addr : 0};
+        rec_begin(PI_REC_SIGNAL);
+        out_put(&rs, sizeof rs);
+        rec_end();
+    }
+
+    struct pi_rec_end e = {.nrecords = out.nrecords};
+    rec_begin(PI_REC_END);
+    out_put(&e, sizeof e);
+    rec_end();
+    out_flush();
+}
+
+/* ---- file names --------------------------------------------------------------------------------- */
+
+static char trace_path[PATH_MAX]; /* the file chosen by the first write, "" before */
+static int failure_said;
+
+struct name {
+    char s[PATH_MAX];
+    size_t n;
+    int overflow;
+};
+
+static void name_add(struct name *nm, const char *s)
+{
+    while (*s) {
+        if (nm->n + 1 >= sizeof nm->s) {
+            nm->overflow = 1;
+            return;
+        }
+        nm->s[nm->n++] = *s++;
+    }
+    nm->s[nm->n] = 0;
+}
+
+static void name_add_pid(struct name *nm)
+{
+    char b[24];
+    name_add(nm, pi_fmt_u64(b, (uint64_t)pi.pid, 10));
+}
+
+/* The name asked for: PERFINST_OUT expanded, or the default; a relative
+ * name is taken in the working directory the process started in. */
+static void base_name(struct name *nm)
+{
+    const char *t = pi.out;
+    nm->n = 0;
+    nm->s[0] = 0;
+    nm->overflow = 0;
+    if ((!t || *t != '/') && pi.cwd) {
+        name_add(nm, pi.cwd);
+        if (nm->n && nm->s[nm->n - 1] != '/')
+            name_add(nm, "/");
+    }
+    if (!t) {
+        name_add(nm, "perfinst.");
+        name_add(nm, pi.prog);
+        name_add(nm, ".");
+        name_add_pid(nm);
+        name_add(nm, ".pit");
+        return;
+    }
+    for (; *t; t++) {
+        char c[2] = {*t, 0};
+        if (t[0] == '%' && t[1] == 'p')
+            name_add_pid(nm), t++;
+        else if (t[0] == '%' && t[1] == 'e')
+            name_add(nm, pi.prog), t++;
+        else if (t[0] == '%' && t[1] == '%')
+            name_add(nm, "%"), t++;
+        else
+            name_add(nm, c);
+    }
+}
+
+static int create_excl(const char *path)
+{
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+}
+
+/* The process's first trace file: the base name, else <base>.<pid>, else
+ * <base>.<pid>.<n>.  Sets trace_path. */
+static int create_first(const char **tried)
+{
+    static struct name nm;
+    base_name(&nm);
+    *tried = nm.s;
+    if (nm.overflow) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    size_t base = nm.n;
+    int fd = create_excl(nm.s);
+    for (int i = 0; fd < 0 && errno == EEXIST && i < 100; i++) {
+        char b[24];
+        nm.n = base;
+        name_add(&nm, ".");
+        name_add_pid(&nm);
+        if (i) {
+            name_add(&nm, ".");
+            name_add(&nm, pi_fmt_u64(b, (uint64_t)i, 10));
+        }
+        fd = nm.overflow ? (errno = ENAMETOOLONG, -1) : create_excl(nm.s);
+    }
+    if (fd >= 0)
+        memcpy(trace_path, nm.s, nm.n + 1);
+    return fd;
+}
+
+/* A temporary file beside trace_path, for a rewrite. */
+static int create_temp(struct name *tmp)
+{
+    int fd = -1;
+    errno = EEXIST;
+    for (int i = 0; fd < 0 && errno == EEXIST && i < 100; i++) {
+        char b[24];
+        tmp->n = 0;
+        tmp->overflow = 0;
+        name_add(tmp, trace_path);
+        name_add(tmp, ".tmp");
+        if (i) {
+            name_add(tmp, ".");
+            name_add(tmp, pi_fmt_u64(b, (uint64_t)i, 10));
+        }
+        fd = tmp->overflow ? (errno = ENAMETOOLONG, -1) : create_excl(tmp->s);
+    }
+    return fd;
+}
+
+static void say_failure(const char *path, int err)
+{
+    if (failure_said++)
+        return;
+    char b[24];
+    const char *why = strerrordesc_np(err);
+    pi_say("perfinst: cannot write the trace ", path, ": ",
+           why ? why : pi_fmt_u64(b, (uint64_t)err, 10), "\n", NULL);
+}
+
+/* Write the whole trace (si: the signal the process dies of, or NULL).
+ * The caller holds the write lock, and pi.lock unless in a signal handler. */
+int pi_trace_write(const siginfo_t *si, int in_signal)
+{
+    if (getpid() != pi.pid) { /* a vfork child shares our memory: hands off */
+        errno = ECHILD;
+        return -1;
+    }
+    static struct name tmp;
+    const char *shown = trace_path;
+    int first = !trace_path[0], fd;
+    if (first)
+        fd = create_first(&shown);
+    else
+        fd = create_temp(&tmp), shown = tmp.s;
+    if (fd < 0) {
+        int e = errno;
+        say_failure(shown, e);
+        errno = e;
+        return -1;
+    }
+
+    out.fd = fd;
+    out.err = 0;
+    out.off = 0;
+    out.n = 0;
+    out.nrecords = 0;
+    put_trace(si, in_signal);
+    int err = out.err;
+    if (close(fd) && !err)
+        err = errno;
+    if (!first && !err && rename(tmp.s, trace_path))
+        err = errno;
+    if (err) {
+        if (!first)
+            unlink(tmp.s);
+        say_failure(first ? trace_path : shown, err);
+        errno = err;
+        return -1;
+    }
+    if (pi.verbose)
+        pi_say("perfinst: trace written to ", trace_path, "\n", NULL);
+    return 0;
+}
+
+int pi_trace_write_now(void)
+{
+    pthread_mutex_lock(&pi.lock);
+    pi_write_lock();
+    int r = pi_trace_write(NULL, 0), e = errno;
+    pi_write_unlock();
+    pthread_mutex_unlock(&pi.lock);
+    errno = e;
+    return r;
+}
+
+void pi_trace_after_fork(void)
+{
+    writer = 0;
+    trace_path[0] = 0;
+    failure_said = 0;
+}

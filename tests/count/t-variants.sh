@@ -1,0 +1,40 @@
+# Exact block counts of a program with known control flow (loops.c), for
+# every way of building it: -O0/-O2/-O3, PIE and non-PIE, -flto, the static
+# runtime, and all=count on top of the directives.
+. "$PERFINST_TOP/tests/lib.sh"
+src=$T/count/loops.c
+variants=(
+  "O0|-O0 -g|"
+  "O2|-O2 -g|"
+  "O3|-O3 -g -funroll-loops|"
+  "pie|-O2 -fPIE|-pie"
+  "nopie|-O2 -fno-PIE|-no-pie"
+  "lto|-O2 -flto|-flto -fplugin=$PLUGIN"
+  "static-runtime|-O2|--pi-static-runtime"
+  "all|-O2 -fplugin-arg-perfinst-all=count|"
+)
+for v in "${variants[@]}"; do
+    IFS='|' read -r name cflags ldflags <<< "$v"
+    pi_cc $cflags -c "$src" -o "$name.o"
+    pi_ld $cflags $ldflags -o "$name" "$name.o"
+    out=$(PERFINST_OUT="$name.pit" ./"$name")
+    assert_eq "$name: program output" 822 "$out"
+    all=""
+    [ "$name" = all ] && all=--all
+    python3 "$T/count/check-counts.py" $all "$PMOPT" "./$name" "$src" "$name.pit" > "$name.check" ||
+        { cat "$name.check" >&2; fail "$name: counts differ"; }
+    ok "$name: $(tail -1 "$name.check")"
+done
+# PIE vs non-PIE really differ in kind, and no dynamic relocation comes from perfinst
+readelf -h pie | grep -q "DYN" || fail "pie is not ET_DYN"
+readelf -h nopie | grep -q "EXEC" || fail "nopie is not ET_EXEC"
+# the only dynamic relocations perfinst adds are the runtime's symbols
+readelf -rW pie | grep perfinst | grep -vE "__perfinst_(on|register_unit|unregister_unit)" &&
+    fail "unexpected dynamic relocations in PIE"
+readelf -SW pie | grep -E "\.perfinst" | grep -E " WA? | A " && fail ".perfinst sections must not be allocated"
+ok "PIE is ET_DYN, non-PIE is ET_EXEC, perfinst metadata is not loaded and needs no dynamic relocation"
+# with counting off, nothing is counted and the output is the same
+out=$(PERFINST_MODE=off PERFINST_OUT=off.pit ./O2)
+assert_eq "PERFINST_MODE=off output" 822 "$out"
+"$PMOPT" report ./O2 off.pit --by=line --format=csv > off.csv
+assert_eq "PERFINST_MODE=off: counted lines" 0 "$(tail -n +2 off.csv | awk -F, '$1 > 0' | wc -l)"

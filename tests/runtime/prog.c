@@ -1,0 +1,213 @@
+/* prog.c — an "instrumented" program for the runtime's tests.
+ *     prog count N          counter 0 N times, counter 1 once, counter 2 never
+ *     prog threads T N      T threads, each counter 0 N times, then returns
+ *     prog pexit T N        the same, each thread ending with pthread_exit
+ *     prog running N        a thread counts N and is still running at exit
+ *     prog fork A B C       A before fork; the child B; the parent C after
+ *     prog exec N PATH ARG  N, then execv(PATH, {PATH, ARG})
+ *     prog execfail N M     N, a failing execvp, then M
+ *     prog vfork N          N, then vfork and execl /bin/true in the child
+ *     prog segv N | overflow N | abort N | term N   N, then die
+ *     prog mode N           print the mode, count N, enable, count N, print
+ *     prog write N STATUS   N, perfinst_write_trace twice, exit STATUS
+ *     prog dlopen LIB K     dlopen, K calls, dlclose; twice; then 1 call in main
+ *     prog dlthreads LIB K  dlopen; 2 threads make K calls each and wait while
+ *                           main dlcloses; then they exit
+ *     prog badabi           also registers a unit with ABI version 99
+ * Unit A (0xa11ce) has 3 counters; unit B (0xb0b) 1, counted once per run. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "fake-unit.h"
+
+FAKE_UNIT(a, 0xa11ceull, 3)
+FAKE_UNIT(b, 0xb0bull, 1)
+
+static long n_iter;
+static sem_t ready;
+
+static void count(long n)
+{
+    for (long i = 0; i < n; i++)
+        HIT(a, 0);
+}
+
+static void *worker(void *exit_how)
+{
+    count(n_iter);
+    if (exit_how)
+        pthread_exit(NULL);
+    return NULL;
+}
+
+static void *runner(void *p)
+{
+    count(n_iter);
+    sem_post(&ready);
+    for (;;)
+        pause();
+    return NULL;
+}
+
+static volatile int depth_sink;
+static int (*volatile recurse_p)(int);
+static int recurse(int d)
+{
+    char pad[256];
+    memset(pad, d, sizeof pad);
+    depth_sink = pad[d % 256];
+    return recurse_p(d + 1) + pad[3];
+}
+static int *volatile null_page = (int *)16;
+
+static pthread_barrier_t barrier;
+static void (*lib_work)(long);
+static void *lib_worker(void *p)
+{
+    lib_work((long)p);
+    pthread_barrier_wait(&barrier); /* counted */
+    pthread_barrier_wait(&barrier); /* main has dlclose'd */
+    return NULL;
+}
+
+static __thread uint64_t bad_ctr[1];
+static uint64_t *bad_tls(void) { return bad_ctr; }
+static int bad_mode = 7;
+
+int main(int argc, char **argv)
+{
+    HIT(b, 0);
+    const char *cmd = argc > 1 ? argv[1] : "count";
+    long n = argc > 2 ? atol(argv[2]) : 0;
+    if (!strcmp(cmd, "count")) {
+        count(n);
+        HIT(a, 1);
+    } else if (!strcmp(cmd, "threads") || !strcmp(cmd, "pexit")) {
+        int t = (int)n;
+        pthread_t th[64];
+        n_iter = atol(argv[3]);
+        for (int i = 0; i < t; i++)
+            if (pthread_create(&th[i], NULL, worker, cmd[0] == 'p' ? (void *)1 : NULL))
+                return 10;
+        for (int i = 0; i < t; i++)
+            pthread_join(th[i], NULL);
+    } else if (!strcmp(cmd, "running")) {
+        pthread_t th;
+        n_iter = n;
+        sem_init(&ready, 0, 0);
+        pthread_create(&th, NULL, runner, NULL);
+        sem_wait(&ready);
+        exit(0);
+    } else if (!strcmp(cmd, "fork")) {
+        count(n);
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            count(atol(argv[3]));
+            printf("child %d\n", (int)getpid());
+            exit(0);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        count(atol(argv[4]));
+        printf("parent %d\n", (int)getpid());
+    } else if (!strcmp(cmd, "exec")) {
+        count(n);
+        char *args[] = {argv[3], argv[4], NULL};
+        execv(argv[3], args);
+        return 12;
+    } else if (!strcmp(cmd, "execfail")) {
+        count(n);
+        char *args[] = {"no-such-program-perfinst", NULL};
+        if (execvp(args[0], args) == 0)
+            return 13;
+        count(atol(argv[3]));
+    } else if (!strcmp(cmd, "vfork")) {
+        count(n);
+        pid_t pid = vfork();
+        if (pid == 0) {
+            execl("/bin/true", "true", (char *)NULL);
+            _exit(127);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st))
+            return 16;
+    } else if (!strcmp(cmd, "segv")) {
+        count(n);
+        *null_page = 1;
+    } else if (!strcmp(cmd, "overflow")) {
+        count(n);
+        recurse_p = recurse;
+        return recurse(0);
+    } else if (!strcmp(cmd, "abort")) {
+        count(n);
+        abort();
+    } else if (!strcmp(cmd, "term")) {
+        count(n);
+        kill(getpid(), SIGTERM);
+        sleep(1);
+        return 14;
+    } else if (!strcmp(cmd, "mode")) {
+        printf("before: mode=%d word=%d\n", perfinst_mode(), a_mode);
+        count(n);
+        perfinst_enable();
+        printf("enabled: mode=%d word=%d\n", perfinst_mode(), a_mode);
+        count(n);
+        perfinst_disable();
+        printf("disabled: mode=%d word=%d\n", perfinst_mode(), a_mode);
+        count(n);
+    } else if (!strcmp(cmd, "write")) {
+        count(n);
+        if (perfinst_write_trace())
+            printf("write failed\n");
+        count(n);
+        if (perfinst_write_trace())
+            printf("write failed\n");
+        count(n);
+        return atoi(argv[3]);
+    } else if (!strcmp(cmd, "dlopen")) {
+        long k = atol(argv[3]);
+        for (int round = 0; round < 2; round++) {
+            void *h = dlopen(argv[2], RTLD_NOW);
+            if (!h) {
+                fprintf(stderr, "%s\n", dlerror());
+                return 15;
+            }
+            void (*work)(long) = (void (*)(long))dlsym(h, "lib_work");
+            for (long i = 0; i < k; i++)
+                work(1);
+            dlclose(h);
+        }
+        count(1);
+    } else if (!strcmp(cmd, "dlthreads")) {
+        void *h = dlopen(argv[2], RTLD_NOW);
+        if (!h)
+            return 15;
+        lib_work = (void (*)(long))dlsym(h, "lib_work");
+        pthread_t th[2];
+        pthread_barrier_init(&barrier, NULL, 3);
+        for (int i = 0; i < 2; i++)
+            pthread_create(&th[i], NULL, lib_worker, (void *)atol(argv[3]));
+        pthread_barrier_wait(&barrier);
+        dlclose(h);
+        pthread_barrier_wait(&barrier);
+        for (int i = 0; i < 2; i++)
+            pthread_join(th[i], NULL);
+    } else if (!strcmp(cmd, "badabi")) {
+        __perfinst_register_unit(99, 0xbad, 1, bad_tls, &bad_mode);
+        __perfinst_register_unit(98, 0xbad2, 1, bad_tls, &bad_mode);
+        printf("bad mode word %d\n", bad_mode);
+        count(n);
+    } else {
+        return 2;
+    }
+    return 0;
+}
