@@ -1,0 +1,609 @@
+/* pidwarf.c — functions and line tables from DWARF (libdwarf), with the ELF
+ * symbol table (libelf) as the fallback for names.  See pidwarf.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+
+#include "pidwarf.h"
+
+#define MAX_DIE_DEPTH 64 /* nesting of namespaces, classes, lexical blocks */
+
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 64;
+    if (nc > SIZE_MAX / elem)
+        return -1;
+    void *a = realloc(*arr, nc * elem);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = nc;
+    return 0;
+}
+
+/* Keep a copy of s for the life of d. */
+static const char *keep(struct pi_debug *d, const char *s)
+{
+    if (grow((void **)&d->strs, &d->strs_cap, d->nstrs, sizeof *d->strs))
+        return NULL;
+    char *c = strdup(s ? s : "");
+    if (!c)
+        return NULL;
+    d->strs[d->nstrs++] = c;
+    return c;
+}
+
+static void warn(struct pi_debug *d, const char *fmt, ...)
+{
+    if (d->warning[0])
+        return; /* the first problem is the interesting one */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->warning, sizeof d->warning, fmt, ap);
+    va_end(ap);
+}
+
+struct dctx {
+    struct pi_debug *d;
+    Dwarf_Debug dbg;
+    size_t funcs_cap, lines_cap, files_cap;
+    /* current CU */
+    Dwarf_Half version;
+    Dwarf_Addr cu_base;
+    char **srcfiles;
+    Dwarf_Signed nsrcfiles;
+};
+
+static void dwarf_warn(struct dctx *c, const char *what, Dwarf_Error e)
+{
+    warn(c->d, "%s: DWARF: %s: %s", c->d->path, what, e ? dwarf_errmsg(e) : "failed");
+    if (e)
+        dwarf_dealloc_error(c->dbg, e);
+}
+
+static int add_func(struct pi_debug *d, size_t *cap, uint64_t lo, uint64_t hi, const char *name,
+                    const char *file, uint32_t line, int from_dwarf)
+{
+    if (hi <= lo)
+        return 0;
+    if (grow((void **)&d->funcs, cap, d->nfuncs, sizeof *d->funcs))
+        return -1;
+    d->funcs[d->nfuncs++] = (struct pi_dfunc){ .lo = lo, .hi = hi, .name = name,
+                                               .file = file ? file : "", .line = line,
+                                               .from_dwarf = from_dwarf };
+    return 0;
+}
+
+static uint32_t intern_file(struct dctx *c, const char *name)
+{
+    struct pi_debug *d = c->d;
+    /* files repeat from CU to CU in a small program; the list stays short */
+    for (size_t i = d->nfiles; i-- > 0;)
+        if (!strcmp(d->files[i], name))
+            return (uint32_t)i;
+    if (grow((void **)&d->files, &c->files_cap, d->nfiles, sizeof *d->files))
+        return 0;
+    char *s = strdup(name);
+    if (!s)
+        return 0;
+    d->files[d->nfiles] = s;
+    return (uint32_t)d->nfiles++;
+}
+
+static void read_lines(struct dctx *c, Dwarf_Die cu)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Unsigned lversion = 0;
+    Dwarf_Small ntables = 0;
+    Dwarf_Line_Context ctx = 0;
+    int res = dwarf_srclines_b(cu, &lversion, &ntables, &ctx, &e);
+    if (res == DW_DLV_NO_ENTRY)
+        return;
+    if (res != DW_DLV_OK) {
+        dwarf_warn(c, "dwarf_srclines_b", e);
+        return;
+    }
+    Dwarf_Line *rows = 0;
+    Dwarf_Signed nrows = 0;
+    if (dwarf_srclines_from_linecontext(ctx, &rows, &nrows, &e) != DW_DLV_OK) {
+        dwarf_warn(c, "dwarf_srclines_from_linecontext", e);
+        dwarf_srclines_dealloc_b(ctx);
+        return;
+    }
+    /* file numbers of this table -> our file index (names are looked up once) */
+    Dwarf_Unsigned last_fileno = (Dwarf_Unsigned)-1;
+    uint32_t last_file = 0;
+    for (Dwarf_Signed i = 0; i < nrows; i++) {
+        Dwarf_Addr addr;
+        Dwarf_Unsigned lineno = 0, fileno = 0;
+        Dwarf_Bool endseq = 0;
+        if (dwarf_lineaddr(rows[i], &addr, &e) != DW_DLV_OK ||
+            dwarf_lineno(rows[i], &lineno, &e) != DW_DLV_OK ||
+            dwarf_lineendsequence(rows[i], &endseq, &e) != DW_DLV_OK ||
+            dwarf_line_srcfileno(rows[i], &fileno, &e) != DW_DLV_OK) {
+            dwarf_warn(c, "line table row", e);
+            break;
+        }
+        if (fileno != last_fileno) {
+            char *src = 0;
+            if (dwarf_linesrc(rows[i], &src, &e) != DW_DLV_OK) {
+                dwarf_warn(c, "dwarf_linesrc", e);
+                break;
+            }
+            last_file = intern_file(c, src);
+            dwarf_dealloc(c->dbg, src, DW_DLA_STRING);
+            last_fileno = fileno;
+        }
+        if (grow((void **)&c->d->lines, &c->lines_cap, c->d->nlines, sizeof *c->d->lines))
+            break;
+        c->d->lines[c->d->nlines++] = (struct pi_dline){
+            .addr = addr, .file = last_file, .line = (uint32_t)lineno, .end_sequence = !!endseq };
+    }
+    dwarf_srclines_dealloc_b(ctx);
+}
+
+/* DW_AT_name, or the name of the DIE that DW_AT_abstract_origin or
+ * DW_AT_specification points to (clones, out-of-line inline instances). */
+static const char *die_name(struct dctx *c, Dwarf_Die die, int depth)
+{
+    Dwarf_Error e = 0;
+    char *name = 0;
+    int res = dwarf_diename(die, &name, &e);
+    if (res == DW_DLV_OK)
+        return keep(c->d, name);
+    if (res == DW_DLV_ERROR) {
+        dwarf_warn(c, "dwarf_diename", e);
+        return NULL;
+    }
+    if (depth > 4)
+        return NULL;
+    static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
+    for (size_t k = 0; k < 2; k++) {
+        Dwarf_Attribute a = 0;
+        if (dwarf_attr(die, refs[k], &a, &e) != DW_DLV_OK)
+            continue;
+        Dwarf_Off off;
+        Dwarf_Die o = 0;
+        const char *n = NULL;
+        if (dwarf_global_formref(a, &off, &e) == DW_DLV_OK &&
+            dwarf_offdie_b(c->dbg, off, 1, &o, &e) == DW_DLV_OK) {
+            n = die_name(c, o, depth + 1);
+            dwarf_dealloc_die(o);
+        }
+        dwarf_dealloc_attribute(a);
+        if (n)
+            return n;
+    }
+    return NULL;
+}
+
+static uint64_t die_udata(Dwarf_Die die, Dwarf_Half at)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Attribute a = 0;
+    Dwarf_Unsigned v = 0;
+    if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK)
+        return 0;
+    if (dwarf_formudata(a, &v, &e) != DW_DLV_OK)
+        v = 0;
+    dwarf_dealloc_attribute(a);
+    return v;
+}
+
+/* Add one function per address range of a DW_AT_ranges attribute. */
+static void add_ranges(struct dctx *c, Dwarf_Die die, Dwarf_Attribute a, const char *name,
+                       const char *file, uint32_t line)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Half form = 0;
+    if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+        dwarf_warn(c, "DW_AT_ranges form", e);
+        return;
+    }
+    if (c->version >= 5) {
+        Dwarf_Unsigned val = 0;
+        int res = form == DW_FORM_rnglistx ? dwarf_formudata(a, &val, &e)
+                                           : dwarf_global_formref(a, (Dwarf_Off *)&val, &e);
+        if (res != DW_DLV_OK) {
+            dwarf_warn(c, "DW_AT_ranges value", e);
+            return;
+        }
+        Dwarf_Rnglists_Head head = 0;
+        Dwarf_Unsigned count = 0, goff = 0;
+        if (dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e) != DW_DLV_OK) {
+            dwarf_warn(c, "dwarf_rnglists_get_rle_head", e);
+            return;
+        }
+        for (Dwarf_Unsigned i = 0; i < count; i++) {
+            unsigned len = 0, code = 0;
+            Dwarf_Unsigned r1, r2, lo, hi;
+            Dwarf_Bool unavailable = 0;
+            if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavailable,
+                                                  &lo, &hi, &e) != DW_DLV_OK) {
+                dwarf_warn(c, "dwarf_get_rnglists_entry_fields_a", e);
+                break;
+            }
+            if (unavailable || code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
+                code == DW_RLE_base_addressx)
+                continue;
+            add_func(c->d, &c->funcs_cap, lo, hi, name, file, line, 1);
+        }
+        dwarf_dealloc_rnglists_head(head);
+        return;
+    }
+    Dwarf_Off off = 0, real = 0;
+    if (dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
+        Dwarf_Unsigned u = 0;
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        e = 0;
+        if (dwarf_formudata(a, &u, &e) != DW_DLV_OK) {
+            dwarf_warn(c, "DW_AT_ranges offset", e);
+            return;
+        }
+        off = u;
+    }
+    Dwarf_Ranges *r = 0;
+    Dwarf_Signed n = 0;
+    Dwarf_Unsigned bytes = 0;
+    if (dwarf_get_ranges_b(c->dbg, off, die, &real, &r, &n, &bytes, &e) != DW_DLV_OK) {
+        dwarf_warn(c, "dwarf_get_ranges_b", e);
+        return;
+    }
+    Dwarf_Addr base = c->cu_base;
+    for (Dwarf_Signed i = 0; i < n; i++) {
+        if (r[i].dwr_type == DW_RANGES_END)
+            break;
+        if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION) {
+            base = r[i].dwr_addr2;
+            continue;
+        }
+        add_func(c->d, &c->funcs_cap, base + r[i].dwr_addr1, base + r[i].dwr_addr2, name, file,
+                 line, 1);
+    }
+    dwarf_ranges_dealloc(c->dbg, r, n);
+}
+
+static void subprogram(struct dctx *c, Dwarf_Die die)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Addr lo = 0, hi = 0;
+    Dwarf_Attribute ranges = 0;
+    int has_pc = dwarf_lowpc(die, &lo, &e) == DW_DLV_OK;
+    if (!has_pc && dwarf_attr(die, DW_AT_ranges, &ranges, &e) != DW_DLV_OK)
+        return; /* a declaration or an abstract instance: no code */
+    const char *name = die_name(c, die, 0);
+    if (!name)
+        name = keep(c->d, "?");
+    const char *file = "";
+    uint64_t fi = die_udata(die, DW_AT_decl_file);
+    /* DWARF 5 numbers files from 0, earlier versions from 1 */
+    if (c->version < 5)
+        fi = fi ? fi - 1 : (uint64_t)-1;
+    if (fi < (uint64_t)c->nsrcfiles)
+        file = keep(c->d, c->srcfiles[fi]);
+    uint32_t line = (uint32_t)die_udata(die, DW_AT_decl_line);
+    if (has_pc) {
+        Dwarf_Half form = 0;
+        enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+        if (dwarf_highpc_b(die, &hi, &form, &cls, &e) != DW_DLV_OK) {
+            dwarf_warn(c, "dwarf_highpc_b", e);
+            return;
+        }
+        if (cls == DW_FORM_CLASS_CONSTANT)
+            hi += lo;
+        add_func(c->d, &c->funcs_cap, lo, hi, name, file, line, 1);
+    } else {
+        add_ranges(c, die, ranges, name, file, line);
+        dwarf_dealloc_attribute(ranges);
+    }
+}
+
+/* Visit die and its siblings, and their children, to MAX_DIE_DEPTH. */
+static void walk(struct dctx *c, Dwarf_Die die, int depth)
+{
+    Dwarf_Error e = 0;
+    while (die) {
+        Dwarf_Half tag = 0;
+        if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
+            dwarf_warn(c, "dwarf_tag", e);
+            dwarf_dealloc_die(die);
+            return;
+        }
+        if (tag == DW_TAG_subprogram)
+            subprogram(c, die);
+        Dwarf_Die child = 0;
+        if (depth < MAX_DIE_DEPTH && dwarf_child(die, &child, &e) == DW_DLV_OK)
+            walk(c, child, depth + 1);
+        Dwarf_Die next = 0;
+        int res = dwarf_siblingof_b(c->dbg, die, 1, &next, &e);
+        dwarf_dealloc_die(die);
+        if (res == DW_DLV_ERROR) {
+            dwarf_warn(c, "dwarf_siblingof_b", e);
+            return;
+        }
+        die = res == DW_DLV_OK ? next : 0;
+    }
+}
+
+static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
+{
+    struct dctx c = { .d = d };
+    Dwarf_Error e = 0;
+    int res = dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &c.dbg, &e);
+    if (res == DW_DLV_NO_ENTRY)
+        return;
+    if (res != DW_DLV_OK) {
+        warn(d, "%s: DWARF: %s", d->path, e ? dwarf_errmsg(e) : "dwarf_init_b failed");
+        if (e)
+            dwarf_dealloc_error(c.dbg, e);
+        return;
+    }
+    d->has_dwarf = 1;
+    for (;;) {
+        Dwarf_Unsigned hlen = 0, typeoff = 0, next = 0;
+        Dwarf_Half version = 0, asize = 0, lsize = 0, esize = 0, cu_type = 0;
+        Dwarf_Off abbrev = 0;
+        Dwarf_Sig8 sig;
+        res = dwarf_next_cu_header_d(c.dbg, 1, &hlen, &version, &abbrev, &asize, &lsize, &esize,
+                                     &sig, &typeoff, &next, &cu_type, &e);
+        if (res == DW_DLV_NO_ENTRY)
+            break;
+        if (res != DW_DLV_OK) {
+            dwarf_warn(&c, "dwarf_next_cu_header_d", e);
+            break;
+        }
+        Dwarf_Die cu = 0;
+        if (dwarf_siblingof_b(c.dbg, NULL, 1, &cu, &e) != DW_DLV_OK) {
+            dwarf_warn(&c, "CU DIE", e);
+            break;
+        }
+        c.version = version;
+        c.cu_base = 0;
+        if (dwarf_lowpc(cu, &c.cu_base, &e) != DW_DLV_OK) {
+            if (e)
+                dwarf_dealloc_error(c.dbg, e);
+            e = 0;
+            c.cu_base = 0;
+        }
+        c.srcfiles = 0;
+        c.nsrcfiles = 0;
+        if (dwarf_srcfiles(cu, &c.srcfiles, &c.nsrcfiles, &e) != DW_DLV_OK) {
+            if (e)
+                dwarf_dealloc_error(c.dbg, e);
+            e = 0;
+            c.srcfiles = 0;
+            c.nsrcfiles = 0;
+        }
+        read_lines(&c, cu);
+        Dwarf_Die child = 0;
+        if (dwarf_child(cu, &child, &e) == DW_DLV_OK)
+            walk(&c, child, 1);
+        for (Dwarf_Signed i = 0; i < c.nsrcfiles; i++)
+            dwarf_dealloc(c.dbg, c.srcfiles[i], DW_DLA_STRING);
+        if (c.srcfiles)
+            dwarf_dealloc(c.dbg, c.srcfiles, DW_DLA_LIST);
+        dwarf_dealloc_die(cu);
+    }
+    *funcs_cap = c.funcs_cap;
+    dwarf_finish(c.dbg, &e);
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+    const struct pi_dfunc *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    return y->from_dwarf - x->from_dwarf; /* DWARF first */
+}
+
+/* Sort rows by address; at one address, end-of-sequence rows first (the
+ * next sequence may start there), then in table order. */
+struct line_sort {
+    struct pi_dline l;
+    size_t order;
+};
+static int cmp_line(const void *a, const void *b)
+{
+    const struct line_sort *x = a, *y = b;
+    if (x->l.addr != y->l.addr)
+        return x->l.addr < y->l.addr ? -1 : 1;
+    if (x->l.end_sequence != y->l.end_sequence)
+        return y->l.end_sequence - x->l.end_sequence;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* STT_FUNC symbols for addresses no DWARF function covers. */
+static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
+{
+    size_t ndwarf = d->nfuncs;
+    Elf_Scn *scn = NULL, *dyn = NULL, *use = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB)
+            use = scn;
+        else if (sh.sh_type == SHT_DYNSYM)
+            dyn = scn;
+    }
+    if (!use)
+        use = dyn;
+    if (!use)
+        return;
+    GElf_Shdr sh;
+    Elf_Data *data = elf_getdata(use, NULL);
+    if (!gelf_getshdr(use, &sh) || !data) {
+        warn(d, "%s: symbol table: %s", d->path, elf_errmsg(-1));
+        return;
+    }
+    size_t esz = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+    size_t n = esz ? data->d_size / esz : 0;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym))
+            break;
+        int type = GELF_ST_TYPE(sym.st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
+            continue;
+        uint64_t lo = sym.st_value, hi = lo + (sym.st_size ? sym.st_size : 1);
+        /* covered by DWARF already? (DWARF entries are sorted at this point) */
+        size_t a = 0, b = ndwarf;
+        while (a < b) {
+            size_t m = a + (b - a) / 2;
+            if (d->funcs[m].lo <= lo)
+                a = m + 1;
+            else
+                b = m;
+        }
+        if (a > 0 && lo < d->funcs[a - 1].hi)
+            continue;
+        const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+        if (!name || !*name)
+            continue;
+        const char *k = keep(d, name);
+        if (k)
+            add_func(d, funcs_cap, lo, hi, k, "", 0, 0);
+    }
+}
+
+static void read_section_names(struct pi_debug *d, Elf *elf)
+{
+    size_t n, shstrndx;
+    if (elf_getshdrnum(elf, &n) || elf_getshdrstrndx(elf, &shstrndx)) {
+        warn(d, "%s: section headers: %s", d->path, elf_errmsg(-1));
+        return;
+    }
+    d->section_names = calloc(n ? n : 1, sizeof *d->section_names);
+    if (!d->section_names)
+        return;
+    d->nsections = n;
+    for (size_t i = 0; i < n; i++) {
+        Elf_Scn *scn = elf_getscn(elf, i);
+        GElf_Shdr sh;
+        const char *name = NULL;
+        if (scn && gelf_getshdr(scn, &sh))
+            name = elf_strptr(elf, shstrndx, sh.sh_name);
+        d->section_names[i] = (char *)keep(d, name ? name : "");
+    }
+}
+
+const char *pi_debug_section_name(const struct pi_debug *d, uint32_t shndx)
+{
+    return shndx < d->nsections && d->section_names[shndx] ? d->section_names[shndx] : "";
+}
+
+int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
+{
+    memset(d, 0, sizeof *d);
+    d->path = strdup(path);
+    if (!d->path)
+        return pi_err_set(err, "%s: out of memory", path);
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        pi_err_set(err, "%s: libelf is out of date: %s", path, elf_errmsg(-1));
+        goto bad;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pi_err_set(err, "%s: %s", path, strerror(errno));
+        goto bad;
+    }
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        pi_err_set(err, "%s: not an ELF file%s%s", path, elf ? "" : ": ",
+                   elf ? "" : elf_errmsg(-1));
+        if (elf)
+            elf_end(elf);
+        close(fd);
+        goto bad;
+    }
+    read_section_names(d, elf);
+    size_t funcs_cap = 0;
+    read_dwarf(d, fd, &funcs_cap);
+    if (d->nfuncs)
+        qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
+    read_symtab(d, elf, &funcs_cap);
+    elf_end(elf);
+    close(fd);
+    if (d->nfuncs)
+        qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
+    if (d->nlines) {
+        struct line_sort *ls = malloc(d->nlines * sizeof *ls);
+        if (ls) {
+            for (size_t i = 0; i < d->nlines; i++)
+                ls[i] = (struct line_sort){ d->lines[i], i };
+            qsort(ls, d->nlines, sizeof *ls, cmp_line);
+            for (size_t i = 0; i < d->nlines; i++)
+                d->lines[i] = ls[i].l;
+            free(ls);
+        }
+    }
+    return 0;
+bad:
+    pi_debug_close(d);
+    return -1;
+}
+
+void pi_debug_close(struct pi_debug *d)
+{
+    free(d->path);
+    free(d->funcs);
+    free(d->lines);
+    for (size_t i = 0; i < d->nfiles; i++)
+        free(d->files[i]);
+    free(d->files);
+    for (size_t i = 0; i < d->nstrs; i++)
+        free(d->strs[i]);
+    free(d->strs);
+    free(d->section_names);
+    memset(d, 0, sizeof *d);
+}
+
+const struct pi_dfunc *pi_debug_func(const struct pi_debug *d, uint64_t addr)
+{
+    size_t a = 0, b = d->nfuncs;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (d->funcs[m].lo <= addr)
+            a = m + 1;
+        else
+            b = m;
+    }
+    /* the candidates start at or before addr; look back over a few that
+     * share a start or nest (the innermost is usually the last) */
+    for (size_t k = 0; a > 0 && k < 16; k++, a--)
+        if (addr < d->funcs[a - 1].hi)
+            return &d->funcs[a - 1];
+    return NULL;
+}
+
+int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, uint32_t *line)
+{
+    size_t a = 0, b = d->nlines;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (d->lines[m].addr <= addr)
+            a = m + 1;
+        else
+            b = m;
+    }
+    if (a == 0 || d->lines[a - 1].end_sequence)
+        return 0;
+    const struct pi_dline *l = &d->lines[a - 1];
+    *file = l->file < d->nfiles ? d->files[l->file] : "";
+    *line = l->line;
+    return 1;
+}

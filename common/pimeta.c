@@ -1,0 +1,1142 @@
+/* pimeta.c — the one reader of perfinst metadata in ELF files (pimeta.h).
+ *
+ * What it reads (docs/formats.md has every field):
+ *
+ *   .perfinst        UNIT and CODE chunks, one or several per input object;
+ *                    ld concatenates the inputs' sections, so the reader walks
+ *                    chunk by chunk and skips 8-byte zero padding between them
+ *   .perfinst.xlat   one XLAT chunk (programs linked by perfinst-ld)
+ *   .perfinst.link   one LINK chunk (programs linked by perfinst-ld)
+ *
+ * In a relocatable object the CODE ranges' addresses are R_X86_64_64
+ * relocations against code labels: the reader applies .rela.perfinst so
+ * that addr = symbol value + addend (an offset in the label's section) and
+ * keeps the section index in range_shndx.
+ *
+ * The input is untrusted (the readers are fuzzed): every count is checked
+ * against the bytes that hold it before anything is allocated, so memory is
+ * bounded by a small multiple of the input size, and every loop is bounded
+ * by the input.  Every message names the file, the section and the chunk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pimeta.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "perfinst formats are little-endian; this reader assumes a little-endian host"
+#endif
+
+/* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
+ * mutations reach the code behind them. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define PI_FUZZING 1
+#else
+#define PI_FUZZING 0
+#endif
+
+#define ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
+
+int pi_err_set(struct pi_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Names                                                                     */
+/* ---------------------------------------------------------------------- */
+
+static const char *const directive_names[] = {
+    "count", "types", "trap", "threshold", "cycles", "trace_start", "trace_stop",
+    "region_begin", "region_end", "callret", "watch", "sharing", "sample", "emit",
+    "dormant", "blocking",
+};
+
+const char *pi_directive_names(uint32_t bits, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (!size)
+        return buf;
+    buf[0] = 0;
+    if (!bits) {
+        snprintf(buf, size, "-");
+        return buf;
+    }
+    for (unsigned i = 0; i < 32 && n < size; i++) {
+        if (!(bits & (1u << i)))
+            continue;
+        const char *sep = n ? "|" : "";
+        int w;
+        if (i < sizeof directive_names / sizeof directive_names[0])
+            w = snprintf(buf + n, size - n, "%s%s", sep, directive_names[i]);
+        else
+            w = snprintf(buf + n, size - n, "%s0x%x", sep, 1u << i);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+    return buf;
+}
+
+const char *pi_itype_name(unsigned t)
+{
+    static const char *const names[PI_NTYPES] = {
+        "branch", "call", "ret", "load", "store", "string", "fp",
+    };
+    return t < PI_NTYPES ? names[t] : "?";
+}
+
+const char *pi_site_kind_name(unsigned kind)
+{
+    switch (kind) {
+    case PI_SITE_BLOCK:
+        return "block";
+    }
+    return NULL;
+}
+
+char *pi_build_id_hex(const uint8_t *id, uint32_t len, char *buf)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (len > PI_BUILD_ID_MAX)
+        len = PI_BUILD_ID_MAX;
+    for (uint32_t i = 0; i < len; i++) {
+        buf[2 * i] = hex[id[i] >> 4];
+        buf[2 * i + 1] = hex[id[i] & 15];
+    }
+    buf[2 * len] = 0;
+    return buf;
+}
+
+const char *pi_unit_str(const struct pi_unit_view *u, uint32_t off)
+{
+    if (!u || !u->strtab || off >= u->hdr.strtab_size)
+        return "";
+    return u->strtab + off;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The chunk walk                                                            */
+/* ---------------------------------------------------------------------- */
+
+/* A unit while the sections are walked: where it came from, for messages. */
+struct unit_tmp {
+    struct pi_unit_view v;
+    const char *sec;
+    uint64_t off;
+};
+
+struct range_tmp {
+    struct pi_range r;
+    uint32_t shndx;
+};
+
+/* State of one read: the result being built and what messages need. */
+struct reader {
+    const char *path;
+    struct pi_err *err;
+    struct pi_meta *m;
+    struct unit_tmp *units;
+    size_t nunits, units_cap;
+    struct range_tmp *ranges;
+    size_t nranges, ranges_cap;
+};
+
+/* One section being walked. */
+struct section {
+    const char *name;
+    const uint8_t *data;
+    uint64_t size;
+    const uint32_t *relshndx; /* ET_REL: section index per 8-byte slot, else NULL */
+    unsigned kinds;           /* bit (1 << kind) for each kind allowed here */
+};
+
+#define KIND_BIT(k) (1u << (k))
+
+static const char *kind_name(unsigned kind)
+{
+    switch (kind) {
+    case PI_CHUNK_UNIT: return "UNIT";
+    case PI_CHUNK_CODE: return "CODE";
+    case PI_CHUNK_XLAT: return "XLAT";
+    case PI_CHUNK_LINK: return "LINK";
+    }
+    return "?";
+}
+
+/* The prefix of every chunk message: "path: section: chunk at offset 0x..: " */
+#define CHUNK_ERR(rd, sec, off, fmt, ...)                                          \
+    pi_err_set((rd)->err, "%s: %s: chunk at offset 0x%llx: " fmt, (rd)->path,     \
+               (sec)->name, (unsigned long long)(off), ##__VA_ARGS__)
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* Copy n elements of size sz at p into a fresh array (NULL for n == 0).
+ * The caller has checked that n * sz bytes are there, so n is bounded by
+ * the input. */
+static void *copy_array(const uint8_t *p, uint64_t n, size_t sz, int *oom)
+{
+    if (!n)
+        return NULL;
+    void *a = malloc((size_t)(n * sz));
+    if (!a) {
+        *oom = 1;
+        return NULL;
+    }
+    memcpy(a, p, (size_t)(n * sz));
+    return a;
+}
+
+static void unit_view_free(struct pi_unit_view *v)
+{
+    free(v->funcs);
+    free(v->sites);
+    free(v->succs);
+    free(v->strtab);
+    memset(v, 0, sizeof *v);
+}
+
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 16;
+    if (nc > SIZE_MAX / elem)
+        return -1;
+    void *a = realloc(*arr, nc * elem);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = nc;
+    return 0;
+}
+
+static int parse_unit(struct reader *rd, const struct section *s, uint64_t off,
+                      const uint8_t *c, uint32_t size)
+{
+    struct pi_unit u;
+    if (size < sizeof(struct pi_chunk_hdr) + sizeof u)
+        return CHUNK_ERR(rd, s, off, "UNIT chunk is %u bytes, too small for its header", size);
+    memcpy(&u, c + sizeof(struct pi_chunk_hdr), sizeof u);
+    uint64_t o_funcs = sizeof(struct pi_chunk_hdr) + sizeof u;
+    uint64_t o_sites = o_funcs + (uint64_t)u.nfuncs * sizeof(struct pi_func);
+    uint64_t o_succs = o_sites + (uint64_t)u.nsites * sizeof(struct pi_site);
+    uint64_t o_str = o_succs + (uint64_t)u.nsuccs * 4;
+    uint64_t need = o_str + u.strtab_size;
+    if (ALIGN8(need) != size)
+        return CHUNK_ERR(rd, s, off,
+                         "UNIT 0x%016llx: chunk is %u bytes but its tables (%u funcs, %u sites, "
+                         "%u succs, %u-byte strtab) need %llu",
+                         (unsigned long long)u.unit_id, size, u.nfuncs, u.nsites, u.nsuccs,
+                         u.strtab_size, (unsigned long long)ALIGN8(need));
+    for (uint64_t i = need; i < size; i++)
+        if (c[i])
+            return CHUNK_ERR(rd, s, off, "UNIT 0x%016llx: non-zero padding at the chunk's end",
+                             (unsigned long long)u.unit_id);
+
+    const char *str = (const char *)c + o_str;
+    uint32_t ss = u.strtab_size;
+    if (ss == 0 || str[0] != 0 || str[ss - 1] != 0)
+        return CHUNK_ERR(rd, s, off,
+                         "UNIT 0x%016llx: string table must start and end with a NUL (%u bytes)",
+                         (unsigned long long)u.unit_id, ss);
+#define STR_OK(field, what, idx)                                                            \
+    do {                                                                                    \
+        if ((field) >= ss)                                                                  \
+            return CHUNK_ERR(rd, s, off,                                                    \
+                             "UNIT 0x%016llx: %s%s: string offset %u out of range (strtab is " \
+                             "%u bytes)",                                                   \
+                             (unsigned long long)u.unit_id, what, idx, (field), ss);        \
+    } while (0)
+    char where[48];
+    where[0] = 0;
+    STR_OK(u.source, "source", where);
+    STR_OK(u.producer, "producer", where);
+
+    int oom = 0;
+    struct pi_unit_view v = { .hdr = u };
+    v.funcs = copy_array(c + o_funcs, u.nfuncs, sizeof(struct pi_func), &oom);
+    v.sites = copy_array(c + o_sites, u.nsites, sizeof(struct pi_site), &oom);
+    v.succs = copy_array(c + o_succs, u.nsuccs, 4, &oom);
+    v.strtab = copy_array(c + o_str, ss, 1, &oom);
+    if (oom) {
+        unit_view_free(&v);
+        return pi_err_set(rd->err, "%s: out of memory", rd->path);
+    }
+#undef STR_OK
+#define STR_OK(field, what, idx)                                                            \
+    do {                                                                                    \
+        if ((field) >= ss) {                                                                \
+            CHUNK_ERR(rd, s, off,                                                           \
+                      "UNIT 0x%016llx: %s%s: string offset %u out of range (strtab is %u "  \
+                      "bytes)",                                                             \
+                      (unsigned long long)u.unit_id, what, idx, (field), ss);               \
+            goto bad;                                                                       \
+        }                                                                                   \
+    } while (0)
+#define BAD(fmt, ...)                                                                       \
+    do {                                                                                    \
+        CHUNK_ERR(rd, s, off, "UNIT 0x%016llx: " fmt, (unsigned long long)u.unit_id,        \
+                  ##__VA_ARGS__);                                                           \
+        goto bad;                                                                           \
+    } while (0)
+
+    for (uint32_t i = 0; i < u.nfuncs; i++) {
+        const struct pi_func *f = &v.funcs[i];
+        snprintf(where, sizeof where, " %u", i);
+        STR_OK(f->name, "function", where);
+        STR_OK(f->file, "function", where);
+        if ((uint64_t)f->first_site + f->nsites > u.nsites)
+            BAD("function %u: sites %u..%llu out of range (%u sites)", i, f->first_site,
+                (unsigned long long)f->first_site + f->nsites, u.nsites);
+    }
+    for (uint32_t i = 0; i < u.nsites; i++) {
+        const struct pi_site *st = &v.sites[i];
+        snprintf(where, sizeof where, " %u", i);
+        STR_OK(st->file, "site", where);
+        STR_OK(st->region, "site", where);
+        if (st->func >= u.nfuncs)
+            BAD("site %u: function %u out of range (%u functions)", i, st->func, u.nfuncs);
+        const struct pi_func *f = &v.funcs[st->func];
+        if (i < f->first_site || i - f->first_site >= f->nsites)
+            BAD("site %u: not among the sites of its function %u (%u..%llu)", i, st->func,
+                f->first_site, (unsigned long long)f->first_site + f->nsites);
+        if (st->counter != PI_NONE && st->counter >= u.ncounters)
+            BAD("site %u: counter %u out of range (%u counters)", i, st->counter, u.ncounters);
+        if ((uint64_t)st->succ_first + st->nsucc > u.nsuccs)
+            BAD("site %u: successors %u..%llu out of range (%u entries)", i, st->succ_first,
+                (unsigned long long)st->succ_first + st->nsucc, u.nsuccs);
+        if (!pi_site_kind_name(st->kind))
+            BAD("site %u: unknown site kind %u", i, st->kind);
+    }
+    for (uint32_t i = 0; i < u.nsuccs; i++)
+        if (v.succs[i] >= u.nsites)
+            BAD("successor entry %u: site %u out of range (%u sites)", i, v.succs[i], u.nsites);
+#undef BAD
+#undef STR_OK
+
+    if (grow((void **)&rd->units, &rd->units_cap, rd->nunits, sizeof *rd->units)) {
+        pi_err_set(rd->err, "%s: out of memory", rd->path);
+        goto bad;
+    }
+    rd->units[rd->nunits++] = (struct unit_tmp){ .v = v, .sec = s->name, .off = off };
+    return 0;
+bad:
+    unit_view_free(&v);
+    return -1;
+}
+
+static int parse_code(struct reader *rd, const struct section *s, uint64_t off,
+                      const uint8_t *c, uint32_t size)
+{
+    struct pi_code code;
+    uint64_t o_ranges = sizeof(struct pi_chunk_hdr) + sizeof code;
+    if (size < o_ranges)
+        return CHUNK_ERR(rd, s, off, "CODE chunk is %u bytes, too small for its header", size);
+    memcpy(&code, c + sizeof(struct pi_chunk_hdr), sizeof code);
+    uint64_t need = o_ranges + (uint64_t)code.nranges * sizeof(struct pi_range);
+    if (need != size)
+        return CHUNK_ERR(rd, s, off, "CODE chunk is %u bytes but its %u ranges need %llu", size,
+                         code.nranges, (unsigned long long)need);
+    for (uint32_t i = 0; i < code.nranges; i++) {
+        uint64_t ro = o_ranges + (uint64_t)i * sizeof(struct pi_range);
+        struct range_tmp t = { .shndx = 0 };
+        memcpy(&t.r, c + ro, sizeof t.r);
+        if (s->relshndx)
+            t.shndx = s->relshndx[(off + ro) / 8]; /* off and ro are multiples of 8 */
+        if (t.r.addr + t.r.length < t.r.addr)
+            return CHUNK_ERR(rd, s, off, "range %u: address 0x%llx + length %u wraps around", i,
+                             (unsigned long long)t.r.addr, t.r.length);
+        if (grow((void **)&rd->ranges, &rd->ranges_cap, rd->nranges, sizeof *rd->ranges))
+            return pi_err_set(rd->err, "%s: out of memory", rd->path);
+        rd->ranges[rd->nranges++] = t;
+    }
+    return 0;
+}
+
+static int is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+
+static int parse_xlat(struct reader *rd, const struct section *s, uint64_t off,
+                      const uint8_t *c, uint32_t size)
+{
+    struct pi_meta *m = rd->m;
+    struct pi_xlat x;
+    if (m->has_xlat)
+        return CHUNK_ERR(rd, s, off, "a second XLAT chunk (a module has one translation table)");
+    uint64_t o_items = sizeof(struct pi_chunk_hdr) + sizeof x;
+    if (size < o_items)
+        return CHUNK_ERR(rd, s, off, "XLAT chunk is %u bytes, too small for its header", size);
+    memcpy(&x, c + sizeof(struct pi_chunk_hdr), sizeof x);
+    uint64_t o_blocks = o_items + (uint64_t)x.nitems * sizeof(struct pi_shadow_item);
+    uint64_t o_refs = o_blocks + (uint64_t)x.nblocks * sizeof(struct pi_xlat_block);
+    uint64_t need = o_refs + (uint64_t)x.nrefs * 4;
+    if (ALIGN8(need) != size)
+        return CHUNK_ERR(rd, s, off,
+                         "XLAT chunk is %u bytes but its tables (%u items, %u blocks, %u refs) "
+                         "need %llu",
+                         size, x.nitems, x.nblocks, x.nrefs, (unsigned long long)ALIGN8(need));
+    if (!is_pow2(x.line_size))
+        return CHUNK_ERR(rd, s, off, "XLAT line size %u is not a power of two", x.line_size);
+    if (x.lo > x.hi)
+        return CHUNK_ERR(rd, s, off, "XLAT span [0x%llx, 0x%llx) is reversed",
+                         (unsigned long long)x.lo, (unsigned long long)x.hi);
+    int oom = 0;
+    struct pi_shadow_item *items = copy_array(c + o_items, x.nitems, sizeof *items, &oom);
+    struct pi_xlat_block *blocks = copy_array(c + o_blocks, x.nblocks, sizeof *blocks, &oom);
+    uint32_t *refs = copy_array(c + o_refs, x.nrefs, 4, &oom);
+    if (oom) {
+        pi_err_set(rd->err, "%s: out of memory", rd->path);
+        goto bad;
+    }
+#define BAD(fmt, ...)                                        \
+    do {                                                     \
+        CHUNK_ERR(rd, s, off, "XLAT: " fmt, ##__VA_ARGS__);  \
+        goto bad;                                            \
+    } while (0)
+    for (uint32_t i = 0; i < x.nitems; i++) {
+        const struct pi_shadow_item *it = &items[i];
+        if (i && it->addr < items[i - 1].addr)
+            BAD("item %u: address 0x%llx is below the previous item's (items are sorted by "
+                "address)", i, (unsigned long long)it->addr);
+        if (it->addr < x.lo || it->addr + it->length > x.hi || it->addr + it->length < it->addr)
+            BAD("item %u: [0x%llx, +%u) lies outside the span [0x%llx, 0x%llx)", i,
+                (unsigned long long)it->addr, it->length, (unsigned long long)x.lo,
+                (unsigned long long)x.hi);
+    }
+    for (uint32_t i = 0; i < x.nrefs; i++)
+        if (refs[i] >= x.nitems)
+            BAD("ref %u: item %u out of range (%u items)", i, refs[i], x.nitems);
+    for (uint32_t i = 0; i < x.nblocks; i++) {
+        const struct pi_xlat_block *b = &blocks[i];
+        if (i && b->block <= blocks[i - 1].block)
+            BAD("block %u: block 0x%llx not above the previous one (blocks are sorted)", i,
+                (unsigned long long)b->block);
+        if ((uint64_t)b->first_ref + b->nrefs > x.nrefs)
+            BAD("block %u: refs %u..%llu out of range (%u refs)", i, b->first_ref,
+                (unsigned long long)b->first_ref + b->nrefs, x.nrefs);
+        if (b->block > UINT64_MAX / x.line_size)
+            BAD("block %u: block number 0x%llx is too large", i, (unsigned long long)b->block);
+        uint64_t lo = b->block * x.line_size, hi = lo + x.line_size;
+        for (uint32_t k = 0; k < b->nrefs; k++) {
+            const struct pi_shadow_item *it = &items[refs[b->first_ref + k]];
+            if (it->addr >= hi || it->addr + it->length <= lo)
+                BAD("block %u (0x%llx..0x%llx): item %u [0x%llx, +%u) does not overlap the "
+                    "line", i, (unsigned long long)lo, (unsigned long long)hi,
+                    refs[b->first_ref + k], (unsigned long long)it->addr, it->length);
+        }
+    }
+#undef BAD
+    m->has_xlat = 1;
+    m->xlat = x;
+    m->items = items;
+    m->blocks = blocks;
+    m->refs = refs;
+    return 0;
+bad:
+    free(items);
+    free(blocks);
+    free(refs);
+    return -1;
+}
+
+static int parse_link(struct reader *rd, const struct section *s, uint64_t off,
+                      const uint8_t *c, uint32_t size)
+{
+    struct pi_meta *m = rd->m;
+    struct pi_link l;
+    if (m->has_link)
+        return CHUNK_ERR(rd, s, off, "a second LINK chunk (a program records one link)");
+    uint64_t o_inputs = sizeof(struct pi_chunk_hdr) + sizeof l;
+    if (size < o_inputs)
+        return CHUNK_ERR(rd, s, off, "LINK chunk is %u bytes, too small for its header", size);
+    memcpy(&l, c + sizeof(struct pi_chunk_hdr), sizeof l);
+    uint64_t o_str = o_inputs + (uint64_t)l.ninputs * sizeof(struct pi_link_input);
+    uint64_t need = o_str + l.strtab_size;
+    if (ALIGN8(need) != size)
+        return CHUNK_ERR(rd, s, off,
+                         "LINK chunk is %u bytes but its tables (%u inputs, %u-byte strtab) need "
+                         "%llu",
+                         size, l.ninputs, l.strtab_size, (unsigned long long)ALIGN8(need));
+    const char *str = (const char *)c + o_str;
+    uint32_t ss = l.strtab_size;
+    if (ss == 0 || str[0] != 0 || str[ss - 1] != 0)
+        return CHUNK_ERR(rd, s, off, "LINK: string table must start and end with a NUL (%u bytes)",
+                         ss);
+    if (l.cwd >= ss || l.output >= ss || l.argv >= ss)
+        return CHUNK_ERR(rd, s, off, "LINK: cwd/output/argv string offset out of range (strtab is "
+                         "%u bytes)", ss);
+    /* argc consecutive strings from argv: each takes at least one byte. */
+    if (l.argc > ss - l.argv)
+        return CHUNK_ERR(rd, s, off, "LINK: %u arguments cannot fit in the string table", l.argc);
+    uint32_t p = l.argv;
+    for (uint32_t i = 0; i < l.argc; i++) {
+        const char *z = memchr(str + p, 0, ss - p);
+        /* z is never NULL: the table ends with a NUL */
+        p = (uint32_t)(z - str) + 1;
+        if (p >= ss && i + 1 < l.argc)
+            return CHUNK_ERR(rd, s, off, "LINK: argument %u runs past the string table", i + 1);
+    }
+    int oom = 0;
+    struct pi_link_input *inputs = copy_array(c + o_inputs, l.ninputs, sizeof *inputs, &oom);
+    char *strtab = copy_array(c + o_str, ss, 1, &oom);
+    if (oom) {
+        free(inputs);
+        free(strtab);
+        return pi_err_set(rd->err, "%s: out of memory", rd->path);
+    }
+    for (uint32_t i = 0; i < l.ninputs; i++) {
+        if (inputs[i].path >= ss || (inputs[i].argi != PI_NONE && inputs[i].argi >= l.argc)) {
+            free(inputs);
+            free(strtab);
+            return CHUNK_ERR(rd, s, off, "LINK: input %u: path offset %u or argument index %u out "
+                             "of range", i, inputs[i].path, inputs[i].argi);
+        }
+    }
+    m->has_link = 1;
+    m->link = l;
+    m->inputs = inputs;
+    m->link_strtab = strtab;
+    return 0;
+}
+
+/* Walk one section's chunks. */
+static int walk_section(struct reader *rd, const struct section *s)
+{
+    uint64_t off = 0;
+    while (off < s->size) {
+        const uint8_t *c = s->data + off;
+        uint64_t left = s->size - off;
+        if (left < 8 || rd32(c) == 0) {
+            /* padding between chunks: a zero magic word, skip 8 bytes */
+            uint64_t n = left < 8 ? left : 8;
+            for (uint64_t i = 0; i < n; i++)
+                if (c[i])
+                    return left < 8
+                        ? CHUNK_ERR(rd, s, off, "truncated chunk header (%llu bytes left)",
+                                    (unsigned long long)left)
+                        : CHUNK_ERR(rd, s, off, "non-zero bytes in the 8-byte padding that "
+                                    "starts with a zero magic word");
+            off += n;
+            continue;
+        }
+        if (left < sizeof(struct pi_chunk_hdr))
+            return CHUNK_ERR(rd, s, off, "truncated chunk header (%llu bytes left)",
+                             (unsigned long long)left);
+        struct pi_chunk_hdr h;
+        memcpy(&h, c, sizeof h);
+        if (h.magic != PI_CHUNK_MAGIC)
+            return CHUNK_ERR(rd, s, off, "bad magic 0x%08x (expected 0x%08x, \"PIT1\")", h.magic,
+                             PI_CHUNK_MAGIC);
+        if (h.version != PI_FORMAT_VERSION)
+            return CHUNK_ERR(rd, s, off, "version %u (this reader knows %u)", h.version,
+                             PI_FORMAT_VERSION);
+        uint32_t crc = pi_crc32(0, c, offsetof(struct pi_chunk_hdr, hdr_crc));
+        if (!PI_FUZZING && crc != h.hdr_crc)
+            return CHUNK_ERR(rd, s, off, "hdr_crc mismatch (stored 0x%08x, computed 0x%08x)",
+                             h.hdr_crc, crc);
+        if (h.size < sizeof h || h.size % 8)
+            return CHUNK_ERR(rd, s, off, "bad chunk size %u (at least 16, a multiple of 8)",
+                             h.size);
+        if (h.size > left)
+            return CHUNK_ERR(rd, s, off, "truncated chunk: size %u runs past the end of the "
+                             "section (%llu bytes left)", h.size, (unsigned long long)left);
+        if (h.kind < PI_CHUNK_UNIT || h.kind > PI_CHUNK_LINK)
+            return CHUNK_ERR(rd, s, off, "unknown chunk kind %u", h.kind);
+        if (!(s->kinds & KIND_BIT(h.kind)))
+            return CHUNK_ERR(rd, s, off, "a %s chunk does not belong in this section",
+                             kind_name(h.kind));
+        int r = 0;
+        switch (h.kind) {
+        case PI_CHUNK_UNIT: r = parse_unit(rd, s, off, c, h.size); break;
+        case PI_CHUNK_CODE: r = parse_code(rd, s, off, c, h.size); break;
+        case PI_CHUNK_XLAT: r = parse_xlat(rd, s, off, c, h.size); break;
+        case PI_CHUNK_LINK: r = parse_link(rd, s, off, c, h.size); break;
+        }
+        if (r)
+            return r;
+        off += h.size;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Finishing: sort, fold identical duplicates, hand over                     */
+/* ---------------------------------------------------------------------- */
+
+static int cmp_unit_tmp(const void *a, const void *b)
+{
+    const struct unit_tmp *x = a, *y = b;
+    if (x->v.hdr.unit_id != y->v.hdr.unit_id)
+        return x->v.hdr.unit_id < y->v.hdr.unit_id ? -1 : 1;
+    /* equal ids: keep the order of appearance (for the message) */
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return 0;
+}
+
+static int cmp_range_tmp(const void *a, const void *b)
+{
+    const struct range_tmp *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+    CMP(r.addr);
+    CMP(r.unit_id);
+    CMP(r.site);
+    CMP(shndx);
+    CMP(r.length);
+#undef CMP
+    return 0;
+}
+
+static int same_unit(const struct pi_unit_view *a, const struct pi_unit_view *b)
+{
+    if (memcmp(&a->hdr, &b->hdr, sizeof a->hdr))
+        return 0;
+#define SAME(f, n, sz) ((n) == 0 || memcmp(a->f, b->f, (size_t)(n) * (sz)) == 0)
+    return SAME(funcs, a->hdr.nfuncs, sizeof(struct pi_func)) &&
+           SAME(sites, a->hdr.nsites, sizeof(struct pi_site)) &&
+           SAME(succs, a->hdr.nsuccs, 4) && SAME(strtab, a->hdr.strtab_size, 1);
+#undef SAME
+}
+
+static void reader_free(struct reader *rd)
+{
+    for (size_t i = 0; i < rd->nunits; i++)
+        unit_view_free(&rd->units[i].v);
+    free(rd->units);
+    free(rd->ranges);
+    rd->units = NULL;
+    rd->ranges = NULL;
+    rd->nunits = rd->nranges = 0;
+}
+
+static int reader_finish(struct reader *rd, int want_shndx)
+{
+    struct pi_meta *m = rd->m;
+    if (rd->nunits)
+        qsort(rd->units, rd->nunits, sizeof *rd->units, cmp_unit_tmp);
+    size_t n = 0;
+    for (size_t i = 0; i < rd->nunits; i++) {
+        if (n && rd->units[n - 1].v.hdr.unit_id == rd->units[i].v.hdr.unit_id) {
+            struct unit_tmp *a = &rd->units[n - 1], *b = &rd->units[i];
+            if (!same_unit(&a->v, &b->v))
+                return pi_err_set(rd->err,
+                                  "%s: unit 0x%016llx appears twice with different contents "
+                                  "(%s chunk at offset 0x%llx and %s chunk at offset 0x%llx)",
+                                  rd->path, (unsigned long long)a->v.hdr.unit_id, a->sec,
+                                  (unsigned long long)a->off, b->sec, (unsigned long long)b->off);
+            unit_view_free(&b->v); /* an identical copy: fold it */
+            continue;
+        }
+        rd->units[n++] = rd->units[i];
+    }
+    rd->nunits = n;
+    if (n) {
+        m->units = calloc(n, sizeof *m->units);
+        if (!m->units)
+            return pi_err_set(rd->err, "%s: out of memory", rd->path);
+        for (size_t i = 0; i < n; i++)
+            m->units[i] = rd->units[i].v;
+        m->nunits = n;
+        rd->nunits = 0; /* ownership moved */
+    }
+    if (rd->nranges) {
+        qsort(rd->ranges, rd->nranges, sizeof *rd->ranges, cmp_range_tmp);
+        m->ranges = malloc(rd->nranges * sizeof *m->ranges);
+        if (want_shndx)
+            m->range_shndx = malloc(rd->nranges * sizeof *m->range_shndx);
+        if (!m->ranges || (want_shndx && !m->range_shndx))
+            return pi_err_set(rd->err, "%s: out of memory", rd->path);
+        for (size_t i = 0; i < rd->nranges; i++) {
+            m->ranges[i] = rd->ranges[i].r;
+            if (want_shndx)
+                m->range_shndx[i] = rd->ranges[i].shndx;
+        }
+        m->nranges = rd->nranges;
+    }
+    return 0;
+}
+
+void pi_meta_free(struct pi_meta *m)
+{
+    if (!m)
+        return;
+    free(m->path);
+    for (size_t i = 0; i < m->nunits; i++)
+        unit_view_free(&m->units[i]);
+    free(m->units);
+    free(m->ranges);
+    free(m->range_shndx);
+    free(m->items);
+    free(m->blocks);
+    free(m->refs);
+    free(m->inputs);
+    free(m->link_strtab);
+    memset(m, 0, sizeof *m);
+}
+
+int pi_meta_parse(const char *path, const void *data, size_t size, struct pi_meta *m,
+                  struct pi_err *err)
+{
+    memset(m, 0, sizeof *m);
+    struct reader rd = { .path = path, .err = err, .m = m };
+    struct section s = {
+        .name = PI_SECTION_META,
+        .data = data,
+        .size = size,
+        /* in memory, any chunk kind is accepted (the fuzz harness reaches all) */
+        .kinds = KIND_BIT(PI_CHUNK_UNIT) | KIND_BIT(PI_CHUNK_CODE) | KIND_BIT(PI_CHUNK_XLAT) |
+                 KIND_BIT(PI_CHUNK_LINK),
+    };
+    m->path = strdup(path);
+    m->elf_type = 0; /* ET_NONE: not from an ELF file */
+    int r = m->path ? walk_section(&rd, &s) : pi_err_set(err, "%s: out of memory", path);
+    if (!r)
+        r = reader_finish(&rd, 0);
+    reader_free(&rd);
+    if (r)
+        pi_meta_free(m);
+    return r;
+}
+
+/* ---------------------------------------------------------------------- */
+/* ELF                                                                       */
+/* ---------------------------------------------------------------------- */
+
+#define ELF_ERR(rd, what) \
+    pi_err_set((rd)->err, "%s: %s: %s", (rd)->path, what, elf_errmsg(-1))
+
+static void read_build_id_notes(struct pi_meta *m, Elf_Data *d)
+{
+    size_t off = 0, next;
+    GElf_Nhdr nh;
+    size_t name_off, desc_off;
+    while (off < d->d_size && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+            name_off + 4 <= d->d_size && memcmp((char *)d->d_buf + name_off, "GNU", 4) == 0 &&
+            desc_off + nh.n_descsz <= d->d_size && nh.n_descsz > 0) {
+            /* longer ids are cut to PI_BUILD_ID_MAX, as the runtime does */
+            uint32_t n = nh.n_descsz > PI_BUILD_ID_MAX ? PI_BUILD_ID_MAX : nh.n_descsz;
+            memcpy(m->build_id, (char *)d->d_buf + desc_off, n);
+            m->build_id_len = n;
+            return;
+        }
+        off = next;
+    }
+}
+
+/* Read the symbol that a relocation names: value and section index. */
+static int reloc_symbol(struct reader *rd, Elf *elf, size_t symtab_ndx, uint64_t symi,
+                        uint64_t *value, uint32_t *shndx)
+{
+    Elf_Scn *scn = elf_getscn(elf, symtab_ndx);
+    GElf_Shdr sh;
+    if (!scn || !gelf_getshdr(scn, &sh))
+        return ELF_ERR(rd, "symbol table of .rela" PI_SECTION_META);
+    if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+        return pi_err_set(rd->err, "%s: .rela" PI_SECTION_META ": sh_link %zu is not a symbol "
+                          "table", rd->path, symtab_ndx);
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d)
+        return ELF_ERR(rd, "symbol table data");
+    GElf_Sym sym;
+    Elf32_Word xndx = 0;
+    Elf_Data *xd = NULL;
+    /* SHT_SYMTAB_SHNDX holds section indices >= SHN_LORESERVE */
+    Elf_Scn *x = NULL;
+    while ((x = elf_nextscn(elf, x))) {
+        GElf_Shdr xs;
+        if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX && xs.sh_link == symtab_ndx) {
+            xd = elf_getdata(x, NULL);
+            break;
+        }
+    }
+    if (symi > INT_MAX || !gelf_getsymshndx(d, xd, (int)symi, &sym, &xndx))
+        return pi_err_set(rd->err, "%s: .rela" PI_SECTION_META ": symbol %llu: %s", rd->path,
+                          (unsigned long long)symi, elf_errmsg(-1));
+    uint32_t ndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+    if (ndx == SHN_UNDEF)
+        return pi_err_set(rd->err, "%s: .rela" PI_SECTION_META ": relocation against undefined "
+                          "symbol %llu (a range must name a label in this object)", rd->path,
+                          (unsigned long long)symi);
+    *value = sym.st_value;
+    *shndx = ndx;
+    return 0;
+}
+
+/* Apply the R_X86_64_64 relocations of rela section `rs` to buf. */
+static int apply_relocs(struct reader *rd, Elf *elf, Elf_Scn *rs, const GElf_Shdr *rsh,
+                        const char *secname, uint8_t *buf, uint64_t size, uint32_t *relshndx)
+{
+    Elf_Data *d = elf_getdata(rs, NULL);
+    if (!d)
+        return ELF_ERR(rd, "relocations of " PI_SECTION_META);
+    size_t esz = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+    if (!esz)
+        return ELF_ERR(rd, "gelf_fsize");
+    size_t n = d->d_size / esz;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Rela r;
+        if (!gelf_getrela(d, (int)i, &r))
+            return ELF_ERR(rd, "gelf_getrela");
+        unsigned type = GELF_R_TYPE(r.r_info);
+        if (type == R_X86_64_NONE)
+            continue;
+        if (type != R_X86_64_64)
+            return pi_err_set(rd->err, "%s: %s: relocation %zu at offset 0x%llx has type %u; "
+                              "only R_X86_64_64 is expected", rd->path, secname, i,
+                              (unsigned long long)r.r_offset, type);
+        if (r.r_offset > size || size - r.r_offset < 8 || r.r_offset % 8)
+            return pi_err_set(rd->err, "%s: %s: relocation %zu at offset 0x%llx is outside the "
+                              "section or not 8-aligned", rd->path, secname, i,
+                              (unsigned long long)r.r_offset);
+        uint64_t value = 0;
+        uint32_t shndx = 0;
+        if (reloc_symbol(rd, elf, rsh->sh_link, GELF_R_SYM(r.r_info), &value, &shndx))
+            return -1;
+        uint64_t v = value + (uint64_t)r.r_addend;
+        memcpy(buf + r.r_offset, &v, 8);
+        relshndx[r.r_offset / 8] = shndx;
+    }
+    return 0;
+}
+
+int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struct pi_err *err)
+{
+    memset(m, 0, sizeof *m);
+    struct reader rd = { .path = path, .err = err, .m = m };
+    uint8_t *buf = NULL;
+    uint32_t *relshndx = NULL;
+    int r = -1;
+
+    m->path = strdup(path);
+    if (!m->path) {
+        pi_err_set(err, "%s: out of memory", path);
+        goto out;
+    }
+    if (elf_kind(elf) != ELF_K_ELF) {
+        pi_err_set(err, "%s: %s", path, elf_kind(elf) == ELF_K_AR
+                   ? "is an ar archive; read its members one by one"
+                   : "not an ELF file");
+        goto out;
+    }
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh)) {
+        ELF_ERR(&rd, "gelf_getehdr");
+        goto out;
+    }
+    if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+        eh.e_machine != EM_X86_64) {
+        pi_err_set(err, "%s: not a 64-bit little-endian x86-64 ELF file", path);
+        goto out;
+    }
+    if (eh.e_type != ET_REL && eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+        pi_err_set(err, "%s: ELF type %u is not an object, a program or a shared library", path,
+                   eh.e_type);
+        goto out;
+    }
+    m->elf_type = eh.e_type;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx)) {
+        ELF_ERR(&rd, "elf_getshdrstrndx");
+        goto out;
+    }
+
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) {
+            ELF_ERR(&rd, "gelf_getshdr");
+            goto out;
+        }
+        if (sh.sh_type == SHT_NOTE && !m->build_id_len) {
+            Elf_Data *d = elf_getdata(scn, NULL);
+            if (!d) {
+                ELF_ERR(&rd, "note section data");
+                goto out;
+            }
+            read_build_id_notes(m, d);
+            continue;
+        }
+        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (!name) {
+            ELF_ERR(&rd, "section name");
+            goto out;
+        }
+        struct section s = { .name = name };
+        if (!strcmp(name, PI_SECTION_META))
+            s.kinds = KIND_BIT(PI_CHUNK_UNIT) | KIND_BIT(PI_CHUNK_CODE);
+        else if (!strcmp(name, PI_SECTION_XLAT))
+            s.kinds = KIND_BIT(PI_CHUNK_XLAT);
+        else if (!strcmp(name, PI_SECTION_LINK))
+            s.kinds = KIND_BIT(PI_CHUNK_LINK);
+        else
+            continue;
+        if (sh.sh_type != SHT_PROGBITS) {
+            pi_err_set(err, "%s: %s: section type %u, expected SHT_PROGBITS", path, name,
+                       sh.sh_type);
+            goto out;
+        }
+        if (sh.sh_flags & SHF_COMPRESSED) {
+            pi_err_set(err, "%s: %s: compressed sections are not supported", path, name);
+            goto out;
+        }
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d) {
+            pi_err_set(err, "%s: %s: %s", path, name, elf_errmsg(-1));
+            goto out;
+        }
+        if (!d->d_buf || !d->d_size)
+            continue;
+        s.data = d->d_buf;
+        s.size = d->d_size;
+
+        if (eh.e_type == ET_REL) {
+            /* Relocate a copy: addr = symbol value + addend, per range. */
+            size_t ndx = elf_ndxscn(scn);
+            buf = malloc(d->d_size);
+            relshndx = calloc(d->d_size / 8 + 1, sizeof *relshndx);
+            if (!buf || !relshndx) {
+                pi_err_set(err, "%s: out of memory", path);
+                goto out;
+            }
+            memcpy(buf, d->d_buf, d->d_size);
+            Elf_Scn *rs = NULL;
+            while ((rs = elf_nextscn(elf, rs))) {
+                GElf_Shdr rsh;
+                if (!gelf_getshdr(rs, &rsh)) {
+                    ELF_ERR(&rd, "gelf_getshdr");
+                    goto out;
+                }
+                if ((rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) || rsh.sh_info != ndx)
+                    continue;
+                if (rsh.sh_type == SHT_REL) {
+                    pi_err_set(err, "%s: %s: SHT_REL relocations are not supported (x86-64 uses "
+                               "RELA)", path, name);
+                    goto out;
+                }
+                if (apply_relocs(&rd, elf, rs, &rsh, name, buf, d->d_size, relshndx))
+                    goto out;
+            }
+            s.data = buf;
+            s.relshndx = relshndx;
+        }
+        if (walk_section(&rd, &s))
+            goto out;
+        free(buf);
+        free(relshndx);
+        buf = NULL;
+        relshndx = NULL;
+    }
+
+    /* No section headers for notes (a stripped program): try PT_NOTE. */
+    if (!m->build_id_len) {
+        size_t phnum;
+        if (elf_getphdrnum(elf, &phnum) == 0) {
+            for (size_t i = 0; i < phnum && !m->build_id_len; i++) {
+                GElf_Phdr ph;
+                if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+                    continue;
+                Elf_Data *d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
+                                                   ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+                if (d)
+                    read_build_id_notes(m, d);
+            }
+        }
+    }
+    r = reader_finish(&rd, eh.e_type == ET_REL);
+out:
+    free(buf);
+    free(relshndx);
+    reader_free(&rd);
+    if (r)
+        pi_meta_free(m);
+    return r;
+}
+
+int pi_meta_read(const char *path, struct pi_meta *m, struct pi_err *err)
+{
+    memset(m, 0, sizeof *m);
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return pi_err_set(err, "%s: libelf is out of date: %s", path, elf_errmsg(-1));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pi_err_set(err, "%s: %s", path, strerror(errno));
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!elf) {
+        pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));
+        close(fd);
+        return -1;
+    }
+    int r = pi_meta_read_elf(path, elf, m, err);
+    elf_end(elf);
+    close(fd);
+    return r;
+}
+
+const struct pi_unit_view *pi_meta_unit(const struct pi_meta *m, uint64_t unit_id)
+{
+    size_t lo = 0, hi = m->nunits;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t id = m->units[mid].hdr.unit_id;
+        if (id == unit_id)
+            return &m->units[mid];
+        if (id < unit_id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Cross-checks                                                              */
+/* ---------------------------------------------------------------------- */
+
+static const struct pi_meta *sort_meta; /* qsort has no context argument */
+
+static int cmp_range_idx(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    uint32_t si = sort_meta->range_shndx ? sort_meta->range_shndx[i] : 0;
+    uint32_t sj = sort_meta->range_shndx ? sort_meta->range_shndx[j] : 0;
+    if (si != sj)
+        return si < sj ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+int pi_meta_validate(const struct pi_meta *m, struct pi_err *err)
+{
+    const char *path = m->path ? m->path : "?";
+    int linked = m->elf_type != ET_REL;
+
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+            const struct pi_site *s = &u->sites[k];
+            if (s->func >= u->hdr.nfuncs)
+                return pi_err_set(err, "%s: unit 0x%016llx: site %u: function %u out of range",
+                                  path, (unsigned long long)u->hdr.unit_id, k, s->func);
+            if (s->counter != PI_NONE && s->counter >= u->hdr.ncounters)
+                return pi_err_set(err, "%s: unit 0x%016llx: site %u: counter %u out of range "
+                                  "(%u counters)", path, (unsigned long long)u->hdr.unit_id, k,
+                                  s->counter, u->hdr.ncounters);
+            const struct pi_func *f = &u->funcs[s->func];
+            for (uint32_t j = 0; j < s->nsucc; j++) {
+                uint64_t e = (uint64_t)s->succ_first + j;
+                if (e >= u->hdr.nsuccs)
+                    return pi_err_set(err, "%s: unit 0x%016llx: site %u: successor list out of "
+                                      "range", path, (unsigned long long)u->hdr.unit_id, k);
+                uint32_t t = u->succs[e];
+                if (t < f->first_site || t - f->first_site >= f->nsites)
+                    return pi_err_set(err, "%s: unit 0x%016llx: site %u: successor %u lies "
+                                      "outside its function %s", path,
+                                      (unsigned long long)u->hdr.unit_id, k, t,
+                                      pi_unit_str(u, f->name));
+            }
+        }
+    }
+
+    for (size_t i = 0; i < m->nranges; i++) {
+        const struct pi_range *r = &m->ranges[i];
+        const struct pi_unit_view *u = pi_meta_unit(m, r->unit_id);
+        if (!u) {
+            if (!linked)
+                continue; /* -flto objects may name units of other objects */
+            return pi_err_set(err, "%s: range at 0x%llx names unit 0x%016llx, which is not in "
+                              "the file", path, (unsigned long long)r->addr,
+                              (unsigned long long)r->unit_id);
+        }
+        if (r->site >= u->hdr.nsites)
+            return pi_err_set(err, "%s: range at 0x%llx names site %u of unit 0x%016llx, which "
+                              "has %u sites", path, (unsigned long long)r->addr, r->site,
+                              (unsigned long long)r->unit_id, u->hdr.nsites);
+    }
+
+    /* Overlaps between units.  Ranges are sorted by address; once no two
+     * units overlap so far, every range still open at an address belongs to
+     * one unit, so keeping that unit and the furthest end is exact. */
+    size_t *idx = NULL;
+    if (m->nranges) {
+        idx = malloc(m->nranges * sizeof *idx);
+        if (!idx)
+            return pi_err_set(err, "%s: out of memory", path);
+        for (size_t i = 0; i < m->nranges; i++)
+            idx[i] = i;
+        if (m->range_shndx) { /* ET_REL: addresses are per section */
+            sort_meta = m;
+            qsort(idx, m->nranges, sizeof *idx, cmp_range_idx);
+        }
+    }
+    int have = 0;
+    uint32_t cur_shndx = 0;
+    uint64_t cur_end = 0, cur_unit = 0;
+    size_t cur_i = 0;
+    for (size_t k = 0; k < m->nranges; k++) {
+        size_t i = idx[k];
+        const struct pi_range *r = &m->ranges[i];
+        uint32_t sh = m->range_shndx ? m->range_shndx[i] : 0;
+        if (r->length == 0 || (linked && r->addr == 0))
+            continue; /* empty, or discarded by the linker */
+        if (have && sh == cur_shndx && r->addr < cur_end) {
+            if (r->unit_id != cur_unit) {
+                const struct pi_range *o = &m->ranges[cur_i];
+                free(idx);
+                return pi_err_set(err, "%s: range [0x%llx, +%u) of unit 0x%016llx overlaps "
+                                  "range [0x%llx, +%u) of unit 0x%016llx", path,
+                                  (unsigned long long)r->addr, r->length,
+                                  (unsigned long long)r->unit_id, (unsigned long long)o->addr,
+                                  o->length, (unsigned long long)o->unit_id);
+            }
+            if (r->addr + r->length > cur_end) {
+                cur_end = r->addr + r->length;
+                cur_i = i;
+            }
+        } else {
+            have = 1;
+            cur_shndx = sh;
+            cur_unit = r->unit_id;
+            cur_end = r->addr + r->length;
+            cur_i = i;
+        }
+    }
+    free(idx);
+
+    if (m->has_xlat) {
+        for (uint32_t i = 0; i < m->xlat.nitems; i++) {
+            const struct pi_shadow_item *it = &m->items[i];
+            const struct pi_unit_view *u = pi_meta_unit(m, it->unit_id);
+            if (!u || it->site >= u->hdr.nsites)
+                return pi_err_set(err, "%s: " PI_SECTION_XLAT ": item %u names site %u of unit "
+                                  "0x%016llx, which is not in " PI_SECTION_META, path, i,
+                                  it->site, (unsigned long long)it->unit_id);
+            if (it->counter != u->sites[it->site].counter)
+                return pi_err_set(err, "%s: " PI_SECTION_XLAT ": item %u: counter %u but its "
+                                  "site %u has counter %u", path, i, it->counter, it->site,
+                                  u->sites[it->site].counter);
+        }
+        if (m->xlat.nunits != m->nunits)
+            return pi_err_set(err, "%s: " PI_SECTION_XLAT ": says %u units but " PI_SECTION_META
+                              " has %zu", path, m->xlat.nunits, m->nunits);
+    }
+    return 0;
+}

@@ -1,0 +1,622 @@
+/* pitrace.c — the one reader and writer of perfinst traces (pitrace.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pitrace.h"
+
+/* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
+ * mutations reach the code behind them. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define PI_FUZZING 1
+#else
+#define PI_FUZZING 0
+#endif
+
+#define ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
+
+const char *pi_trace_rec_name(uint32_t type)
+{
+    switch (type) {
+    case PI_REC_PROCESS: return "PROCESS";
+    case PI_REC_MODULE: return "MODULE";
+    case PI_REC_COUNTS: return "COUNTS";
+    case PI_REC_SIGNAL: return "SIGNAL";
+    case PI_REC_END: return "END";
+    }
+    return "?";
+}
+
+uint64_t pi_trace_count(const struct pi_trace_rec *r, uint32_t i)
+{
+    uint64_t v;
+    memcpy(&v, r->counts + (size_t)i * 8, 8);
+    return v;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Record by record                                                          */
+/* ---------------------------------------------------------------------- */
+
+static int check_header(struct pi_trace_file *f, struct pi_err *err)
+{
+    const char *path = f->path;
+    if (f->size == 0)
+        return pi_err_set(err, "%s: not a perfinst trace (empty file)", path);
+    if (f->size < sizeof f->hdr)
+        return pi_err_set(err, "%s: not a perfinst trace (%zu bytes, shorter than the %zu-byte "
+                          "header)", path, f->size, sizeof f->hdr);
+    memcpy(&f->hdr, f->data, sizeof f->hdr);
+    if (memcmp(f->hdr.magic, PI_TRACE_MAGIC, 8))
+        return pi_err_set(err, "%s: not a perfinst trace (bad magic)", path);
+    if (f->hdr.version != PI_TRACE_VERSION)
+        return pi_err_set(err, "%s: trace version %u (this reader knows %u)", path,
+                          f->hdr.version, PI_TRACE_VERSION);
+    if (f->hdr.hdr_size != sizeof f->hdr)
+        return pi_err_set(err, "%s: trace header size %u (version %u has %zu)", path,
+                          f->hdr.hdr_size, PI_TRACE_VERSION, sizeof f->hdr);
+    uint32_t crc = pi_crc32(0, f->data, offsetof(struct pi_trace_hdr, hdr_crc));
+    if (!PI_FUZZING && crc != f->hdr.hdr_crc)
+        return pi_err_set(err, "%s: trace header CRC mismatch (stored 0x%08x, computed 0x%08x)",
+                          path, f->hdr.hdr_crc, crc);
+    f->off = sizeof f->hdr;
+    return 0;
+}
+
+int pi_trace_open_mem(const char *path, const void *data, size_t size, struct pi_trace_file *f,
+                      struct pi_err *err)
+{
+    memset(f, 0, sizeof *f);
+    f->path = strdup(path);
+    if (!f->path)
+        return pi_err_set(err, "%s: out of memory", path);
+    f->data = data;
+    f->size = size;
+    if (check_header(f, err)) {
+        pi_trace_close(f);
+        return -1;
+    }
+    return 0;
+}
+
+int pi_trace_open(const char *path, struct pi_trace_file *f, struct pi_err *err)
+{
+    memset(f, 0, sizeof *f);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pi_err_set(err, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st)) {
+        pi_err_set(err, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return pi_err_set(err, "%s: not a regular file", path);
+    }
+    void *map = NULL;
+    if (st.st_size > 0) {
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            pi_err_set(err, "%s: mmap: %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    }
+    close(fd);
+    int r = pi_trace_open_mem(path, map ? map : "", (size_t)st.st_size, f, err);
+    if (r) {
+        if (map)
+            munmap(map, (size_t)st.st_size);
+        return -1;
+    }
+    f->map = map;
+    f->map_size = (size_t)st.st_size;
+    return 0;
+}
+
+void pi_trace_close(struct pi_trace_file *f)
+{
+    if (f->map)
+        munmap(f->map, f->map_size);
+    free(f->path);
+    memset(f, 0, sizeof *f);
+}
+
+static int stop(struct pi_trace_file *f, uint64_t off, const char *why)
+{
+    f->stopped = 1;
+    f->stop_offset = off;
+    snprintf(f->warning, sizeof f->warning,
+             "%s: truncated after %u complete records (offset 0x%llx%s%s): the program may have "
+             "crashed", f->path, f->nrecords, (unsigned long long)off, why ? ": " : "",
+             why ? why : "");
+    return 0;
+}
+
+/* Decode a record whose CRCs are right.  Inconsistent contents are a hard
+ * error: the writer produced them, no crash did. */
+static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err *err)
+{
+    const uint8_t *p = r->payload;
+    uint64_t n = r->hdr.size;
+#define BAD(fmt, ...)                                                                       \
+    pi_err_set(err, "%s: record %u (%s) at offset 0x%llx: " fmt, f->path, r->index,         \
+               pi_trace_rec_name(r->hdr.type), (unsigned long long)r->offset, ##__VA_ARGS__)
+    switch (r->hdr.type) {
+    case PI_REC_PROCESS: {
+        if (n < sizeof r->u.process)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.process, p, sizeof r->u.process);
+        uint64_t o = sizeof r->u.process;
+        if (r->u.process.argc > n - o)
+            return BAD("%u arguments cannot fit in %llu bytes", r->u.process.argc,
+                       (unsigned long long)n);
+        r->strings = (const char *)p + o;
+        for (uint32_t i = 0; i < r->u.process.argc; i++) {
+            const uint8_t *z = o < n ? memchr(p + o, 0, n - o) : NULL;
+            if (!z)
+                return BAD("argument %u is not NUL-terminated inside the record", i);
+            o = (uint64_t)(z - p) + 1;
+        }
+        if (ALIGN8(o) != n)
+            return BAD("%llu bytes, but its strings end at %llu", (unsigned long long)n,
+                       (unsigned long long)o);
+        return 0;
+    }
+    case PI_REC_MODULE: {
+        struct pi_rec_module *m = &r->u.module;
+        if (n < sizeof *m)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(m, p, sizeof *m);
+        if (m->build_id_len > PI_BUILD_ID_MAX)
+            return BAD("build-id length %u (at most %u)", m->build_id_len, PI_BUILD_ID_MAX);
+        if (m->path_len == 0 || ALIGN8(sizeof *m + (uint64_t)m->path_len) != n ||
+            p[sizeof *m + m->path_len - 1] != 0)
+            return BAD("path of %u bytes does not fit the record (%llu bytes) or lacks its NUL",
+                       m->path_len, (unsigned long long)n);
+        r->strings = (const char *)p + sizeof *m;
+        return 0;
+    }
+    case PI_REC_COUNTS:
+        if (n < sizeof r->u.counts)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.counts, p, sizeof r->u.counts);
+        if (sizeof r->u.counts + (uint64_t)r->u.counts.ncounters * 8 != n)
+            return BAD("%u counters need %llu bytes, the record has %llu",
+                       r->u.counts.ncounters,
+                       (unsigned long long)(sizeof r->u.counts + (uint64_t)r->u.counts.ncounters * 8),
+                       (unsigned long long)n);
+        r->counts = p + sizeof r->u.counts;
+        return 0;
+    case PI_REC_SIGNAL:
+        if (n != sizeof r->u.signal)
+            return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.signal);
+        memcpy(&r->u.signal, p, sizeof r->u.signal);
+        return 0;
+    case PI_REC_END:
+        if (n != sizeof r->u.end)
+            return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.end);
+        memcpy(&r->u.end, p, sizeof r->u.end);
+        if (r->u.end.nrecords != r->index)
+            return BAD("says %u records came before it, but %u did", r->u.end.nrecords,
+                       r->index);
+        return 0;
+    }
+#undef BAD
+    return 0; /* unknown type: the caller skips it */
+}
+
+int pi_trace_next(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err *err)
+{
+    if (f->end_seen || f->stopped)
+        return 0;
+    memset(r, 0, sizeof *r);
+    uint64_t off = f->off;
+    uint64_t left = f->size - off;
+    if (left == 0)
+        return stop(f, off, "no END record");
+    if (left < sizeof r->hdr)
+        return stop(f, off, NULL);
+    memcpy(&r->hdr, f->data + off, sizeof r->hdr);
+    if (!PI_FUZZING && pi_crc32(0, f->data + off, offsetof(struct pi_rec_hdr, hcrc)) != r->hdr.hcrc)
+        return stop(f, off, "record header CRC mismatch");
+    if (r->hdr.size % 8)
+        return pi_err_set(err, "%s: record %u at offset 0x%llx: payload size %u is not a "
+                          "multiple of 8", f->path, f->nrecords, (unsigned long long)off,
+                          r->hdr.size);
+    if (r->hdr.size > left - sizeof r->hdr)
+        return stop(f, off, NULL);
+    const uint8_t *payload = f->data + off + sizeof r->hdr;
+    if (!PI_FUZZING && pi_crc32(0, payload, r->hdr.size) != r->hdr.crc)
+        return stop(f, off, "payload CRC mismatch");
+    r->index = f->nrecords;
+    r->offset = off;
+    r->payload = payload;
+    if (decode(f, r, err))
+        return -1;
+    f->nrecords++;
+    f->off = off + sizeof r->hdr + r->hdr.size;
+    if (r->hdr.type == PI_REC_END) {
+        f->end_seen = 1;
+        if (f->off < f->size)
+            snprintf(f->warning, sizeof f->warning,
+                     "%s: %llu bytes after the END record (offset 0x%llx) ignored", f->path,
+                     (unsigned long long)(f->size - f->off), (unsigned long long)f->off);
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* As a whole                                                                */
+/* ---------------------------------------------------------------------- */
+
+void pi_trace_free(struct pi_trace *t)
+{
+    if (!t)
+        return;
+    free(t->path);
+    for (uint32_t i = 0; i < t->argc && t->argv; i++)
+        free(t->argv[i]);
+    free(t->argv);
+    for (size_t i = 0; i < t->nmodules; i++)
+        free(t->modules[i].path);
+    free(t->modules);
+    for (size_t i = 0; i < t->nunits; i++)
+        free(t->units[i].counts);
+    free(t->units);
+    memset(t, 0, sizeof *t);
+}
+
+static int cmp_module(const void *a, const void *b)
+{
+    const struct pi_trace_module *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int cmp_unit(const void *a, const void *b)
+{
+    const struct pi_trace_unit *x = a, *y = b;
+    if (x->module != y->module)
+        return x->module < y->module ? -1 : 1;
+    if (x->unit_id != y->unit_id)
+        return x->unit_id < y->unit_id ? -1 : 1;
+    return 0;
+}
+
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 8;
+    if (nc > SIZE_MAX / elem)
+        return -1;
+    void *a = realloc(*arr, nc * elem);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = nc;
+    return 0;
+}
+
+static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
+{
+    size_t mcap = 0, ucap = 0;
+    struct pi_trace_rec r;
+    int k;
+    /* counts[] hold the file's module index until the end, then a position */
+    while ((k = pi_trace_next(f, &r, err)) == 1) {
+        switch (r.hdr.type) {
+        case PI_REC_PROCESS: {
+            if (t->has_process)
+                return pi_err_set(err, "%s: record %u at offset 0x%llx: a second PROCESS record",
+                                  t->path, r.index, (unsigned long long)r.offset);
+            t->has_process = 1;
+            t->end_ns = r.u.process.end_ns;
+            t->nthreads = r.u.process.nthreads;
+            if (r.u.process.argc) {
+                t->argv = calloc(r.u.process.argc, sizeof *t->argv);
+                if (!t->argv)
+                    return pi_err_set(err, "%s: out of memory", t->path);
+            }
+            const char *s = r.strings;
+            for (uint32_t i = 0; i < r.u.process.argc; i++) {
+                t->argv[i] = strdup(s);
+                if (!t->argv[i])
+                    return pi_err_set(err, "%s: out of memory", t->path);
+                t->argc = i + 1;
+                s += strlen(s) + 1;
+            }
+            break;
+        }
+        case PI_REC_MODULE: {
+            if (grow((void **)&t->modules, &mcap, t->nmodules, sizeof *t->modules))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            struct pi_trace_module *m = &t->modules[t->nmodules];
+            memset(m, 0, sizeof *m);
+            m->index = r.u.module.index;
+            m->build_id_len = r.u.module.build_id_len;
+            memcpy(m->build_id, r.u.module.build_id, m->build_id_len);
+            m->load_bias = r.u.module.load_bias;
+            m->path = strdup(r.strings);
+            if (!m->path)
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->nmodules++;
+            break;
+        }
+        case PI_REC_COUNTS: {
+            if (grow((void **)&t->units, &ucap, t->nunits, sizeof *t->units))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            struct pi_trace_unit *u = &t->units[t->nunits];
+            u->unit_id = r.u.counts.unit_id;
+            u->module = r.u.counts.module;
+            u->ncounters = r.u.counts.ncounters;
+            u->counts = NULL;
+            if (u->ncounters) {
+                u->counts = malloc((size_t)u->ncounters * 8); /* bounded by the record */
+                if (!u->counts)
+                    return pi_err_set(err, "%s: out of memory", t->path);
+                memcpy(u->counts, r.counts, (size_t)u->ncounters * 8);
+            }
+            t->nunits++;
+            break;
+        }
+        case PI_REC_SIGNAL:
+            if (!t->has_signal) {
+                t->has_signal = 1;
+                t->signal = r.u.signal;
+            }
+            break;
+        case PI_REC_END:
+            t->has_end = 1;
+            break;
+        default:
+            t->nunknown++;
+            break;
+        }
+    }
+    if (k < 0)
+        return -1;
+    t->nrecords = f->nrecords;
+    t->truncated = f->stopped;
+    snprintf(t->warning, sizeof t->warning, "%s", f->warning);
+
+    /* modules: unique indices, sorted */
+    if (t->nmodules)
+        qsort(t->modules, t->nmodules, sizeof *t->modules, cmp_module);
+    for (size_t i = 1; i < t->nmodules; i++)
+        if (t->modules[i].index == t->modules[i - 1].index)
+            return pi_err_set(err, "%s: two MODULE records with index %u", t->path,
+                              t->modules[i].index);
+    /* counts: module index -> position, then sum duplicates */
+    for (size_t i = 0; i < t->nunits; i++) {
+        struct pi_trace_unit *u = &t->units[i];
+        size_t lo = 0, hi = t->nmodules;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (t->modules[mid].index < u->module)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == t->nmodules || t->modules[lo].index != u->module)
+            return pi_err_set(err, "%s: COUNTS of unit 0x%016llx name module %u, which has no "
+                              "MODULE record", t->path, (unsigned long long)u->unit_id,
+                              u->module);
+        u->module = (uint32_t)lo;
+    }
+    if (t->nunits)
+        qsort(t->units, t->nunits, sizeof *t->units, cmp_unit);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nunits; i++) {
+        struct pi_trace_unit *u = &t->units[i];
+        if (n && !cmp_unit(&t->units[n - 1], u)) {
+            struct pi_trace_unit *d = &t->units[n - 1];
+            if (d->ncounters != u->ncounters)
+                return pi_err_set(err, "%s: unit 0x%016llx of module %s has COUNTS records "
+                                  "with %u and %u counters", t->path,
+                                  (unsigned long long)u->unit_id, t->modules[u->module].path,
+                                  d->ncounters, u->ncounters);
+            for (uint32_t c = 0; c < u->ncounters; c++)
+                d->counts[c] = d->counts[c] + u->counts[c] < d->counts[c]
+                                   ? UINT64_MAX : d->counts[c] + u->counts[c];
+            free(u->counts);
+            u->counts = NULL;
+            continue;
+        }
+        t->units[n++] = *u;
+    }
+    t->nunits = n;
+    return 0;
+}
+
+static int read_all(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
+{
+    t->hdr = f->hdr;
+    int r = read_records(f, t, err);
+    pi_trace_close(f);
+    if (r)
+        pi_trace_free(t);
+    return r;
+}
+
+int pi_trace_read(const char *path, struct pi_trace *t, struct pi_err *err)
+{
+    memset(t, 0, sizeof *t);
+    struct pi_trace_file f;
+    if (pi_trace_open(path, &f, err))
+        return -1;
+    t->path = strdup(path);
+    if (!t->path) {
+        pi_trace_close(&f);
+        return pi_err_set(err, "%s: out of memory", path);
+    }
+    return read_all(&f, t, err);
+}
+
+int pi_trace_parse(const char *path, const void *data, size_t size, struct pi_trace *t,
+                   struct pi_err *err)
+{
+    memset(t, 0, sizeof *t);
+    struct pi_trace_file f;
+    if (pi_trace_open_mem(path, data, size, &f, err))
+        return -1;
+    t->path = strdup(path);
+    if (!t->path) {
+        pi_trace_close(&f);
+        return pi_err_set(err, "%s: out of memory", path);
+    }
+    return read_all(&f, t, err);
+}
+
+const struct pi_trace_module *pi_trace_find_module(const struct pi_trace *t,
+                                                   const uint8_t *build_id, uint32_t len)
+{
+    if (!len)
+        return NULL;
+    for (size_t i = 0; i < t->nmodules; i++)
+        if (t->modules[i].build_id_len == len && !memcmp(t->modules[i].build_id, build_id, len))
+            return &t->modules[i];
+    return NULL;
+}
+
+const struct pi_trace_unit *pi_trace_find_unit(const struct pi_trace *t, uint32_t module,
+                                               uint64_t unit_id)
+{
+    struct pi_trace_unit key = { .unit_id = unit_id, .module = module };
+    return bsearch(&key, t->units, t->nunits, sizeof *t->units, cmp_unit);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writer                                                                    */
+/* ---------------------------------------------------------------------- */
+
+struct writer {
+    FILE *fp;
+    uint32_t nrecords;
+    int failed;
+};
+
+static void put(struct writer *w, const void *p, size_t n)
+{
+    if (!w->failed && n && fwrite(p, 1, n, w->fp) != n)
+        w->failed = 1;
+}
+
+/* A record from up to three pieces, zero-padded to 8. */
+static void put_record(struct writer *w, uint32_t type, const void *a, size_t na, const void *b,
+                       size_t nb, const void *c, size_t nc)
+{
+    static const uint8_t zero[8];
+    size_t n = na + nb + nc, pad = (size_t)(ALIGN8(n) - n);
+    uint32_t crc = pi_crc32(0, a, na);
+    crc = pi_crc32(crc, b, nb);
+    crc = pi_crc32(crc, c, nc);
+    crc = pi_crc32(crc, zero, pad);
+    struct pi_rec_hdr h = { .type = type, .size = (uint32_t)(n + pad), .crc = crc };
+    h.hcrc = pi_crc32(0, &h, offsetof(struct pi_rec_hdr, hcrc));
+    put(w, &h, sizeof h);
+    put(w, a, na);
+    put(w, b, nb);
+    put(w, c, nc);
+    put(w, zero, pad);
+    w->nrecords++;
+}
+
+int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *err)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 16);
+    if (!tmp)
+        return pi_err_set(err, "%s: out of memory", path);
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        pi_err_set(err, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0666 & ~um)) {
+        /* not fatal: the trace stays private */
+    }
+    struct writer w = { .fp = fdopen(fd, "wb") };
+    if (!w.fp) {
+        pi_err_set(err, "%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+
+    struct pi_trace_hdr h = t->hdr;
+    memcpy(h.magic, PI_TRACE_MAGIC, 8);
+    h.version = PI_TRACE_VERSION;
+    h.hdr_size = sizeof h;
+    h.hdr_crc = pi_crc32(0, &h, offsetof(struct pi_trace_hdr, hdr_crc));
+    put(&w, &h, sizeof h);
+
+    if (t->has_process) {
+        struct pi_rec_process p = { .end_ns = t->end_ns, .nthreads = t->nthreads,
+                                    .argc = t->argc };
+        size_t sl = 0;
+        for (uint32_t i = 0; i < t->argc; i++)
+            sl += strlen(t->argv[i]) + 1;
+        char *s = malloc(sl ? sl : 1), *q = s;
+        if (!s) {
+            w.failed = 1;
+        } else {
+            for (uint32_t i = 0; i < t->argc; i++) {
+                size_t n = strlen(t->argv[i]) + 1;
+                memcpy(q, t->argv[i], n);
+                q += n;
+            }
+            put_record(&w, PI_REC_PROCESS, &p, sizeof p, s, sl, NULL, 0);
+            free(s);
+        }
+    }
+    for (size_t i = 0; i < t->nmodules; i++) {
+        const struct pi_trace_module *m = &t->modules[i];
+        const char *mp = m->path ? m->path : "";
+        struct pi_rec_module r = { .index = (uint32_t)i, .load_bias = m->load_bias,
+                                   .path_len = (uint32_t)strlen(mp) + 1 };
+        r.build_id_len = m->build_id_len > PI_BUILD_ID_MAX ? PI_BUILD_ID_MAX : m->build_id_len;
+        memcpy(r.build_id, m->build_id, r.build_id_len);
+        put_record(&w, PI_REC_MODULE, &r, sizeof r, mp, r.path_len, NULL, 0);
+    }
+    for (size_t i = 0; i < t->nunits; i++) {
+        const struct pi_trace_unit *u = &t->units[i];
+        struct pi_rec_counts c = { .unit_id = u->unit_id, .module = u->module,
+                                   .ncounters = u->ncounters };
+        put_record(&w, PI_REC_COUNTS, &c, sizeof c, u->counts, (size_t)u->ncounters * 8, NULL, 0);
+    }
+    if (t->has_signal)
+        put_record(&w, PI_REC_SIGNAL, &t->signal, sizeof t->signal, NULL, 0, NULL, 0);
+    struct pi_rec_end e = { .nrecords = w.nrecords };
+    put_record(&w, PI_REC_END, &e, sizeof e, NULL, 0, NULL, 0);
+
+    int bad = w.failed;
+    int saved = errno;
+    if (fclose(w.fp) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (!bad && rename(tmp, path)) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad) {
+        pi_err_set(err, "%s: cannot write the trace: %s", path, strerror(saved));
+        unlink(tmp);
+    }
+    free(tmp);
+    return bad ? -1 : 0;
+}

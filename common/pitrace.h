@@ -1,0 +1,152 @@
+/* pitrace.h — the one reader and writer of perfinst traces (*.pit).
+ *
+ * A trace is a 48-byte header and self-checking records (perfinst-format.h,
+ * docs/formats.md).  Two ways to read one:
+ *
+ *   - record by record (pi_trace_open / pi_trace_next): what `pmopt dump`
+ *     prints, every record decoded and checked;
+ *   - as a whole (pi_trace_read): process, modules, counts summed per
+ *     (module, unit), signal, whether the trace was finished.
+ *
+ * Two kinds of trouble:
+ *
+ *   hard errors (return -1, message in err): not a trace, bad magic, a
+ *   version this reader does not know, header CRC mismatch, and records
+ *   whose CRCs are right but whose contents are inconsistent (a writer bug);
+ *
+ *   a trace cut short (a warning, the complete records are used): the file
+ *   ends inside a record, a record's CRC is wrong (a crash or a full disk
+ *   during the write), or the END record is missing.  The reader stops at
+ *   the first such record and says
+ *     "TRACE: truncated after N complete records (offset 0x...): the program
+ *      may have crashed".
+ *
+ * Record types this reader does not know are skipped and counted
+ * (nunknown): a new record type does not need a new trace version, a
+ * changed layout does.
+ *
+ * The writer (pi_trace_write) writes a whole trace to a temporary file in
+ * the destination's directory and renames it, so a reader never sees half
+ * of it; `pmopt merge` uses it, the runtime has its own async-signal-safe
+ * writer of the same bytes.
+ */
+#ifndef PERFINST_PITRACE_H
+#define PERFINST_PITRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "perfinst-format.h"
+#include "pimeta.h" /* struct pi_err */
+
+/* ---- record by record ---------------------------------------------------- */
+
+struct pi_trace_file {
+    char *path;
+    const uint8_t *data;     /* the whole file */
+    size_t size;
+    void *map;               /* mmap of the file, or NULL */
+    size_t map_size;
+    struct pi_trace_hdr hdr; /* validated */
+    uint64_t off;            /* offset of the next record */
+    uint32_t nrecords;       /* complete records returned so far */
+    int end_seen;            /* an END record was read */
+    int stopped;             /* the walk stopped early: warning says why */
+    uint64_t stop_offset;    /* where it stopped */
+    char warning[1024];      /* "" or the truncation / trailing-bytes message */
+};
+
+/* One record, checked and decoded.  Pointers point into the file's bytes
+ * and live as long as the pi_trace_file. */
+struct pi_trace_rec {
+    uint32_t index;          /* 0-based record number */
+    uint64_t offset;         /* file offset of its pi_rec_hdr */
+    struct pi_rec_hdr hdr;
+    const uint8_t *payload;  /* hdr.size bytes */
+    union {
+        struct pi_rec_process process;
+        struct pi_rec_module module;
+        struct pi_rec_counts counts;
+        struct pi_rec_signal signal;
+        struct pi_rec_end end;
+    } u;
+    const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
+                                MODULE: the path */
+    const uint8_t *counts;   /* COUNTS: ncounters little-endian uint64_t, maybe
+                                unaligned: read them with pi_trace_count() */
+};
+
+/* Open and validate the header.  -1 with a message naming the file for a
+ * file that is not a trace, a bad magic, an unknown version or a header CRC
+ * mismatch. */
+int pi_trace_open(const char *path, struct pi_trace_file *f, struct pi_err *err);
+/* The same for bytes in memory (not copied; they must outlive f). */
+int pi_trace_open_mem(const char *path, const void *data, size_t size,
+                      struct pi_trace_file *f, struct pi_err *err);
+/* Next record: 1 and *r filled; 0 when there are no more (f->end_seen, or
+ * f->stopped with f->warning); -1 on a hard error (message in err). */
+int pi_trace_next(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err *err);
+void pi_trace_close(struct pi_trace_file *f);
+
+uint64_t pi_trace_count(const struct pi_trace_rec *r, uint32_t i);
+const char *pi_trace_rec_name(uint32_t type); /* "COUNTS", ...; "?" if unknown */
+
+/* ---- as a whole ------------------------------------------------------------ */
+
+struct pi_trace_module {
+    uint32_t index;          /* pi_rec_module.index in the file */
+    uint32_t build_id_len;
+    uint8_t build_id[PI_BUILD_ID_MAX];
+    uint64_t load_bias;
+    char *path;
+};
+
+struct pi_trace_unit {
+    uint64_t unit_id;
+    uint32_t module;         /* position in pi_trace.modules[] (not the file's index) */
+    uint32_t ncounters;
+    uint64_t *counts;        /* summed over the unit's COUNTS records (saturating) */
+};
+
+struct pi_trace {
+    char *path;
+    struct pi_trace_hdr hdr;
+
+    int has_process;
+    uint64_t end_ns;
+    uint32_t nthreads;
+    uint32_t argc;
+    char **argv;             /* argc strings */
+
+    size_t nmodules;
+    struct pi_trace_module *modules; /* sorted by index */
+    size_t nunits;
+    struct pi_trace_unit *units;     /* sorted by (module, unit_id); unique */
+
+    int has_signal;
+    struct pi_rec_signal signal;
+
+    int has_end;             /* finished cleanly */
+    uint32_t nrecords;       /* complete records read */
+    uint32_t nunknown;       /* records of unknown types, skipped */
+    int truncated;           /* stopped early: warning says where and why */
+    char warning[1024];      /* "" or the reader's warning */
+};
+
+int pi_trace_read(const char *path, struct pi_trace *t, struct pi_err *err);
+int pi_trace_parse(const char *path, const void *data, size_t size, struct pi_trace *t,
+                   struct pi_err *err);
+void pi_trace_free(struct pi_trace *t);
+
+/* A module by build-id (len > 0), or NULL. */
+const struct pi_trace_module *pi_trace_find_module(const struct pi_trace *t,
+                                                   const uint8_t *build_id, uint32_t len);
+/* A unit's counts in module position `module`, or NULL. */
+const struct pi_trace_unit *pi_trace_find_unit(const struct pi_trace *t, uint32_t module,
+                                               uint64_t unit_id);
+
+/* Write t as a trace file: the header (hdr_size, version and CRC filled in
+ * here; magic too), PROCESS if has_process, the modules (index = position),
+ * COUNTS per unit, SIGNAL if has_signal, END.  Temporary file + rename. */
+int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *err);
+
+#endif /* PERFINST_PITRACE_H */

@@ -1,0 +1,263 @@
+/* pmopt dump-meta FILE — the perfinst metadata of an object or a program.
+ *
+ * Per unit a header, its functions, then the seed's offset/length/flags
+ * table (seed 002, Fig. 16): one row per CODE range, in address order —
+ *
+ *   address             where          length  flags  site  function  file:line   insns  br call ...
+ *   0x0000000000001139  work+0x11          14  count     1  work      prog.c:8        4   1    0 ...
+ *
+ * "where" is the function that holds the address (DWARF, else the symbol
+ * table) and the offset from its start; in a relocatable object it is the
+ * section and the offset in it.  Sites without code (deleted by the
+ * optimiser) are listed after the table.  Then ranges of units that are not
+ * in the file (an -flto object), the translation table and the link recipe
+ * when perfinst-ld wrote them.  The metadata is cross-checked last
+ * (pi_meta_validate); a problem makes the exit status 1.
+ */
+#include <getopt.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pidwarf.h"
+#include "pmopt.h"
+
+static void help(FILE *f)
+{
+    fprintf(f, "usage: pmopt dump-meta FILE\n"
+               "Print the .perfinst, .perfinst.xlat and .perfinst.link metadata of an object,\n"
+               "a program or a shared library.\n");
+}
+
+static const char *etype_name(int t)
+{
+    switch (t) {
+    case ET_REL: return "relocatable object";
+    case ET_EXEC: return "program";
+    case ET_DYN: return "shared object or PIE";
+    }
+    return "metadata bytes";
+}
+
+static void where(const struct pi_meta *m, const struct pi_debug *d, size_t ri, char *buf,
+                  size_t n)
+{
+    const struct pi_range *r = &m->ranges[ri];
+    if (m->range_shndx) {
+        const char *sec = d ? pi_debug_section_name(d, m->range_shndx[ri]) : "";
+        if (*sec)
+            snprintf(buf, n, "%s+0x%llx", sec, (unsigned long long)r->addr);
+        else
+            snprintf(buf, n, "[%u]+0x%llx", m->range_shndx[ri], (unsigned long long)r->addr);
+        return;
+    }
+    if (!r->addr) {
+        snprintf(buf, n, "(discarded)");
+        return;
+    }
+    const struct pi_dfunc *f = d ? pi_debug_func(d, r->addr) : NULL;
+    if (f)
+        snprintf(buf, n, "%s+0x%llx", f->name, (unsigned long long)(r->addr - f->lo));
+    else
+        snprintf(buf, n, "?");
+}
+
+static void table_header(void)
+{
+    printf("  %-18s  %-24s  %6s  %-16s  %5s  %-20s  %-24s  %5s", "address", "where", "length",
+           "flags", "site", "function", "file:line", "insns");
+    for (unsigned t = 0; t < PI_NTYPES; t++)
+        printf(" %6s", pi_itype_name(t));
+    putchar('\n');
+}
+
+static void range_row(const struct pi_meta *m, const struct pi_debug *d, size_t ri,
+                      const struct pi_unit_view *u)
+{
+    const struct pi_range *r = &m->ranges[ri];
+    char w[256], fl[256], loc[512];
+    where(m, d, ri, w, sizeof w);
+    const char *fn = "?";
+    if (u && r->site < u->hdr.nsites) {
+        const struct pi_site *s = &u->sites[r->site];
+        pi_directive_names(s->directives, fl, sizeof fl);
+        fn = pi_unit_str(u, u->funcs[s->func].name);
+        snprintf(loc, sizeof loc, "%s:%u", pi_unit_str(u, s->file), s->line);
+    } else {
+        snprintf(fl, sizeof fl, "?");
+        snprintf(loc, sizeof loc, "unit 0x%016llx", (unsigned long long)r->unit_id);
+    }
+    printf("  0x%016llx  %-24s  %6u  %-16s  %5u  %-20s  %-24s  %5u",
+           (unsigned long long)r->addr, w, r->length, fl, r->site, fn, loc, r->ninsns);
+    for (unsigned t = 0; t < PI_NTYPES; t++)
+        printf(" %6u", r->ntype[t]);
+    /* the compiler's line table should agree with the site's line */
+    const char *dfile;
+    uint32_t dline;
+    if (d && u && r->site < u->hdr.nsites && !m->range_shndx && r->addr &&
+        pi_debug_line(d, r->addr, &dfile, &dline)) {
+        const struct pi_site *s = &u->sites[r->site];
+        if (dline != s->line || strcmp(pm_basename(dfile), pm_basename(pi_unit_str(u, s->file))))
+            printf("  (DWARF: %s:%u)", dfile, dline);
+    }
+    putchar('\n');
+}
+
+static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
+                      const struct pi_unit_view *u)
+{
+    const struct pi_unit *h = &u->hdr;
+    char fl[256];
+    printf("\nunit 0x%016llx  source %s\n", (unsigned long long)h->unit_id,
+           pi_unit_str(u, h->source));
+    printf("  producer \"%s\", line size %u\n", pi_unit_str(u, h->producer), h->line_size);
+    printf("  %u functions, %u sites, %u counters, %u successor entries, %u-byte string table\n",
+           h->nfuncs, h->nsites, h->ncounters, h->nsuccs, h->strtab_size);
+    for (uint32_t i = 0; i < h->nfuncs; i++) {
+        const struct pi_func *f = &u->funcs[i];
+        printf("  function %u %s (%s:%u): sites %u..%u, directives %s, cfg 0x%016llx\n", i,
+               pi_unit_str(u, f->name), pi_unit_str(u, f->file), f->line, f->first_site,
+               f->first_site + f->nsites - (f->nsites ? 1 : 0),
+               pi_directive_names(f->directives, fl, sizeof fl),
+               (unsigned long long)f->cfg_checksum);
+    }
+    for (uint32_t i = 0; i < h->nsites; i++) {
+        const struct pi_site *s = &u->sites[i];
+        printf("  site %u: %s, %s:%u:%u, bb %u, counter ", i, pi_site_kind_name(s->kind),
+               pi_unit_str(u, s->file), s->line, s->column, s->bb);
+        if (s->counter == PI_NONE)
+            printf("-");
+        else
+            printf("%u", s->counter);
+        printf(", %s", pi_directive_names(s->directives, fl, sizeof fl));
+        if (s->threshold)
+            printf(", threshold %llu", (unsigned long long)s->threshold);
+        if (s->arg)
+            printf(", arg 0x%x", s->arg);
+        if (*pi_unit_str(u, s->region))
+            printf(", region %s", pi_unit_str(u, s->region));
+        printf(", successors");
+        if (!s->nsucc)
+            printf(" -");
+        for (uint32_t k = 0; k < s->nsucc; k++)
+            printf(" %u", u->succs[s->succ_first + k]);
+        putchar('\n');
+    }
+
+    /* the ranges of this unit, in address order, and which sites have none */
+    uint8_t *has = calloc(h->nsites ? h->nsites : 1, 1);
+    size_t n = 0;
+    for (size_t i = 0; i < m->nranges; i++) {
+        if (m->ranges[i].unit_id != h->unit_id)
+            continue;
+        if (!n++)
+            table_header();
+        range_row(m, d, i, u);
+        if (has && m->ranges[i].site < h->nsites)
+            has[m->ranges[i].site] = 1;
+    }
+    if (!n)
+        printf("  no code ranges\n");
+    size_t missing = 0;
+    for (uint32_t i = 0; has && i < h->nsites; i++) {
+        if (has[i])
+            continue;
+        const struct pi_site *s = &u->sites[i];
+        if (!missing++)
+            printf("  sites without code (optimised away):\n");
+        printf("    site %u (%s, %s:%u)\n", i, pi_unit_str(u, u->funcs[s->func].name),
+               pi_unit_str(u, s->file), s->line);
+    }
+    free(has);
+}
+
+int cmd_dump_meta(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            help(stdout);
+            return PM_OK;
+        }
+        return pm_usage_error("dump-meta", "unknown option");
+    }
+    if (argc - optind != 1)
+        return pm_usage_error("dump-meta", "expected one FILE");
+    const char *path = argv[optind];
+
+    struct pi_err err;
+    struct pi_meta m;
+    if (pi_meta_read(path, &m, &err)) {
+        pm_error("%s", err.msg);
+        return PM_ERROR;
+    }
+    struct pi_debug dbg;
+    int have_dbg = pi_debug_open(path, &dbg, &err) == 0;
+    if (have_dbg && dbg.warning[0])
+        pm_note("%s", dbg.warning);
+
+    char bid[2 * PI_BUILD_ID_MAX + 1];
+    printf("%s: %s, build-id %s, %zu units, %zu code ranges%s%s\n", path, etype_name(m.elf_type),
+           m.build_id_len ? pi_build_id_hex(m.build_id, m.build_id_len, bid) : "none", m.nunits,
+           m.nranges, m.has_xlat ? ", translation table" : "", m.has_link ? ", link recipe" : "");
+    if (!m.nunits && !m.nranges && !m.has_xlat && !m.has_link)
+        printf("  no perfinst metadata (no %s section)\n", PI_SECTION_META);
+
+    for (size_t i = 0; i < m.nunits; i++)
+        dump_unit(&m, have_dbg ? &dbg : NULL, &m.units[i]);
+
+    size_t foreign = 0;
+    for (size_t i = 0; i < m.nranges; i++) {
+        if (pi_meta_unit(&m, m.ranges[i].unit_id))
+            continue;
+        if (!foreign++) {
+            printf("\nranges of units that are not in this file\n");
+            table_header();
+        }
+        range_row(&m, have_dbg ? &dbg : NULL, i, NULL);
+    }
+
+    if (m.has_xlat) {
+        const struct pi_xlat *x = &m.xlat;
+        printf("\ntranslation table (%s): line size %u, %u items, %u blocks, %u refs, %u units, "
+               "span [0x%llx, 0x%llx)\n", PI_SECTION_XLAT, x->line_size, x->nitems, x->nblocks,
+               x->nrefs, x->nunits, (unsigned long long)x->lo, (unsigned long long)x->hi);
+    }
+    if (m.has_link) {
+        const struct pi_link *l = &m.link;
+        const char *st = m.link_strtab;
+        printf("\nlink recipe (%s): cwd %s, output %s, %u inputs\n  argv:", PI_SECTION_LINK,
+               st + l->cwd, st + l->output, l->ninputs);
+        uint32_t p = l->argv;
+        for (uint32_t i = 0; i < l->argc; i++) {
+            printf(" %s", st + p);
+            p += (uint32_t)strlen(st + p) + 1;
+        }
+        putchar('\n');
+        for (uint32_t i = 0; i < l->ninputs; i++) {
+            const struct pi_link_input *in = &m.inputs[i];
+            printf("  input %u: %s", i, st + in->path);
+            if (in->argi != PI_NONE)
+                printf(" (argv[%u])", in->argi);
+            printf(", %llu bytes, mtime %lld.%09lld, hash 0x%016llx\n",
+                   (unsigned long long)in->size, (long long)(in->mtime_ns / 1000000000),
+                   (long long)(in->mtime_ns % 1000000000), (unsigned long long)in->hash);
+        }
+    }
+
+    int status = PM_OK;
+    if (pi_meta_validate(&m, &err)) {
+        fflush(stdout);
+        pm_error("%s", err.msg);
+        status = PM_ERROR;
+    }
+    if (have_dbg)
+        pi_debug_close(&dbg);
+    pi_meta_free(&m);
+    return status;
+}

@@ -1,0 +1,264 @@
+/* pmopt merge -o OUT TRACE... — sum traces of the same program into one.
+ *
+ * Modules are identified by build-id (by path when a module has none).  Two
+ * inputs whose modules have the same file name but different build-ids ran
+ * different builds: refused, unless --force, which keeps the builds apart
+ * as separate modules (their counts are never added together).  A library
+ * that only some runs loaded is simply carried over.
+ *
+ * The output does not depend on the order of the inputs: modules sorted by
+ * build-id (then path; the smallest path seen for a build-id is kept), units
+ * by id, counts summed (saturating at 2^64-1), pid, ppid, start and end
+ * times and load biases 0, no argv, no SIGNAL record; the header says
+ * PI_TF_MERGED, PI_TF_MODE_OFF only if every input ran with
+ * PERFINST_MODE=off, and the inputs' line size if they agree (else 0).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmopt.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: pmopt merge [--force] -o OUT TRACE...\n"
+            "Sum traces of the same program (same module build-ids) into OUT.\n"
+            "  -o, --output=OUT  the merged trace (written to a temporary file, then renamed)\n"
+            "  --force           merge traces of different builds (kept as separate modules)\n");
+}
+
+/* A module as the merge sees it: its identity and where it came from. */
+struct mod {
+    uint32_t build_id_len;
+    uint8_t build_id[PI_BUILD_ID_MAX];
+    const char *path;
+    size_t trace;
+};
+
+static int cmp_mod(const void *a, const void *b)
+{
+    const struct mod *x = a, *y = b;
+    if (x->build_id_len != y->build_id_len)
+        return x->build_id_len < y->build_id_len ? -1 : 1;
+    int c = memcmp(x->build_id, y->build_id, x->build_id_len);
+    if (c)
+        return c;
+    if (!x->build_id_len) /* no build-id: the path is the identity */
+        return strcmp(x->path, y->path);
+    return strcmp(x->path, y->path);
+}
+
+static int same_identity(const struct mod *x, const struct mod *y)
+{
+    if (x->build_id_len != y->build_id_len || memcmp(x->build_id, y->build_id, x->build_id_len))
+        return 0;
+    return x->build_id_len || !strcmp(x->path, y->path);
+}
+
+struct ucount {
+    uint32_t module;                 /* position in the merged modules */
+    uint64_t unit_id;
+    const struct pi_trace_unit *u;
+    size_t trace;
+};
+
+static int cmp_ucount(const void *a, const void *b)
+{
+    const struct ucount *x = a, *y = b;
+    if (x->module != y->module)
+        return x->module < y->module ? -1 : 1;
+    if (x->unit_id != y->unit_id)
+        return x->unit_id < y->unit_id ? -1 : 1;
+    return x->trace < y->trace ? -1 : x->trace > y->trace;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "force", no_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *out = NULL;
+    int force = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'h': help(stdout); return PM_OK;
+        default: return pm_usage_error("merge", "unknown option");
+        }
+    }
+    if (!out)
+        return pm_usage_error("merge", "-o OUT is required");
+    int ntraces = argc - optind;
+    if (ntraces < 1)
+        return pm_usage_error("merge", "expected at least one TRACE");
+
+    int status = PM_ERROR;
+    struct pi_err err;
+    struct pi_trace *in = calloc((size_t)ntraces, sizeof *in);
+    struct mod *mods = NULL;
+    struct ucount *uc = NULL;
+    struct pi_trace res;
+    memset(&res, 0, sizeof res);
+    if (!in) {
+        pm_error("out of memory");
+        return PM_ERROR;
+    }
+    size_t nmods = 0, nuc = 0;
+    for (int i = 0; i < ntraces; i++) {
+        if (pi_trace_read(argv[optind + i], &in[i], &err)) {
+            pm_error("%s", err.msg);
+            goto out;
+        }
+        pm_trace_notes(&in[i]);
+        nmods += in[i].nmodules;
+        nuc += in[i].nunits;
+    }
+
+    /* modules: identities, the conflict check, then the merged list */
+    mods = calloc(nmods ? nmods : 1, sizeof *mods);
+    uc = calloc(nuc ? nuc : 1, sizeof *uc);
+    if (!mods || !uc) {
+        pm_error("out of memory");
+        goto out;
+    }
+    size_t k = 0;
+    for (int i = 0; i < ntraces; i++)
+        for (size_t j = 0; j < in[i].nmodules; j++) {
+            const struct pi_trace_module *m = &in[i].modules[j];
+            mods[k].build_id_len = m->build_id_len;
+            memcpy(mods[k].build_id, m->build_id, m->build_id_len);
+            mods[k].path = m->path;
+            mods[k].trace = (size_t)i;
+            k++;
+        }
+    for (size_t a = 0; a < nmods; a++)
+        for (size_t b = a + 1; b < nmods; b++) {
+            const struct mod *x = &mods[a], *y = &mods[b];
+            if (x->trace == y->trace || !x->build_id_len || !y->build_id_len ||
+                same_identity(x, y) || strcmp(pm_basename(x->path), pm_basename(y->path)))
+                continue;
+            char hx[2 * PI_BUILD_ID_MAX + 1], hy[2 * PI_BUILD_ID_MAX + 1];
+            pi_build_id_hex(x->build_id, x->build_id_len, hx);
+            pi_build_id_hex(y->build_id, y->build_id_len, hy);
+            if (!force) {
+                pm_error("%s and %s are traces of different builds: %s has build-id %s in the "
+                         "first and %s in the second (--force keeps them apart in one trace)",
+                         in[x->trace].path, in[y->trace].path, pm_basename(x->path), hx, hy);
+                goto out;
+            }
+            pm_note("%s and %s: %s has build-ids %s and %s; kept as separate modules (--force)",
+                    in[x->trace].path, in[y->trace].path, pm_basename(x->path), hx, hy);
+        }
+    if (nmods)
+        qsort(mods, nmods, sizeof *mods, cmp_mod);
+    /* unique identities; the first of each run has the smallest path */
+    res.modules = calloc(nmods ? nmods : 1, sizeof *res.modules);
+    if (!res.modules) {
+        pm_error("out of memory");
+        goto out;
+    }
+    for (size_t a = 0; a < nmods; a++) {
+        if (res.nmodules && same_identity(&mods[a], &mods[a - 1]))
+            continue;
+        struct pi_trace_module *m = &res.modules[res.nmodules++];
+        m->index = (uint32_t)(res.nmodules - 1);
+        m->build_id_len = mods[a].build_id_len;
+        memcpy(m->build_id, mods[a].build_id, m->build_id_len);
+        m->path = strdup(mods[a].path);
+        if (!m->path) {
+            pm_error("out of memory");
+            goto out;
+        }
+    }
+
+    /* counts: find each input unit's merged module, sort, sum */
+    k = 0;
+    for (int i = 0; i < ntraces; i++)
+        for (size_t j = 0; j < in[i].nunits; j++) {
+            const struct pi_trace_unit *u = &in[i].units[j];
+            const struct pi_trace_module *m = &in[i].modules[u->module];
+            struct mod key = { .build_id_len = m->build_id_len, .path = m->path };
+            memcpy(key.build_id, m->build_id, m->build_id_len);
+            size_t pos = 0;
+            while (pos < res.nmodules) { /* few modules: a linear search is enough */
+                struct mod have = { .build_id_len = res.modules[pos].build_id_len,
+                                    .path = res.modules[pos].path };
+                memcpy(have.build_id, res.modules[pos].build_id, have.build_id_len);
+                if (same_identity(&have, &key))
+                    break;
+                pos++;
+            }
+            uc[k++] = (struct ucount){ .module = (uint32_t)pos, .unit_id = u->unit_id, .u = u,
+                                       .trace = (size_t)i };
+        }
+    if (nuc)
+        qsort(uc, nuc, sizeof *uc, cmp_ucount);
+    res.units = calloc(nuc ? nuc : 1, sizeof *res.units);
+    if (!res.units) {
+        pm_error("out of memory");
+        goto out;
+    }
+    for (size_t a = 0; a < nuc; a++) {
+        const struct ucount *x = &uc[a];
+        struct pi_trace_unit *d = res.nunits ? &res.units[res.nunits - 1] : NULL;
+        if (d && d->module == x->module && d->unit_id == x->unit_id) {
+            if (d->ncounters != x->u->ncounters) {
+                pm_error("%s and %s: unit 0x%016llx of %s has %u counters in one and %u in the "
+                         "other", in[uc[a - 1].trace].path, in[x->trace].path,
+                         (unsigned long long)x->unit_id, res.modules[x->module].path,
+                         d->ncounters, x->u->ncounters);
+                goto out;
+            }
+            for (uint32_t i = 0; i < d->ncounters; i++)
+                d->counts[i] = pm_sat_add(d->counts[i], x->u->counts[i]);
+            continue;
+        }
+        d = &res.units[res.nunits++];
+        d->module = x->module;
+        d->unit_id = x->unit_id;
+        d->ncounters = x->u->ncounters;
+        d->counts = calloc(d->ncounters ? d->ncounters : 1, sizeof *d->counts);
+        if (!d->counts) {
+            pm_error("out of memory");
+            goto out;
+        }
+        for (uint32_t i = 0; i < d->ncounters; i++)
+            d->counts[i] = x->u->counts[i];
+    }
+
+    /* header and process: nothing that depends on one run or on the order */
+    int all_off = 1;
+    uint32_t line_size = in[0].hdr.line_size;
+    uint64_t nthreads = 0;
+    for (int i = 0; i < ntraces; i++) {
+        all_off &= !!(in[i].hdr.flags & PI_TF_MODE_OFF);
+        if (in[i].hdr.line_size != line_size)
+            line_size = 0;
+        nthreads += in[i].nthreads;
+    }
+    res.hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0);
+    res.hdr.line_size = line_size;
+    res.has_process = 1;
+    res.nthreads = nthreads > UINT32_MAX ? UINT32_MAX : (uint32_t)nthreads;
+    if (pi_trace_write(out, &res, &err)) {
+        pm_error("%s", err.msg);
+        goto out;
+    }
+    printf("merged %d trace%s into %s: %zu modules, %zu units\n", ntraces,
+           ntraces == 1 ? "" : "s", out, res.nmodules, res.nunits);
+    status = PM_OK;
+out:
+    for (int i = 0; i < ntraces; i++)
+        pi_trace_free(&in[i]);
+    free(in);
+    free(mods);
+    free(uc);
+    pi_trace_free(&res);
+    return status;
+}

@@ -1,0 +1,48 @@
+/* pmopt.h — what the subcommands of pmopt share (pmopt.c, util.c). */
+#ifndef PERFINST_PMOPT_H
+#define PERFINST_PMOPT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "pimeta.h"
+#include "pitrace.h"
+
+/* Exit statuses (docs/pmopt.md). */
+enum { PM_OK = 0, PM_ERROR = 1, PM_USAGE = 2 };
+
+/* One function per subcommand, called with argv[0] = the subcommand. */
+int cmd_dump_meta(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+/* "pmopt: ..." on stderr; pm_usage_error also says "try --help", returns PM_USAGE. */
+void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int pm_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The file name part of a path. */
+const char *pm_basename(const char *path);
+/* Does a path name a shared library (lib*.so, *.so.N)? */
+int pm_is_shared_lib(const char *path);
+
+/* The module of trace t that holds PROG (build-id `id`/`len`, file `prog`):
+ * the one with that build-id; NULL if none. */
+const struct pi_trace_module *pm_match_module(const struct pi_trace *t, const uint8_t *id,
+                                              uint32_t len);
+/* With --force, the module that stands for the program when no build-id
+ * matches: same file name as prog, else the first that is not a shared
+ * library, else the first. NULL if the trace has no modules. */
+const struct pi_trace_module *pm_guess_module(const struct pi_trace *t, const char *prog);
+
+/* Print what the reader said about a trace (truncation, trailing bytes,
+ * unknown records, PERFINST_MODE=off, a fatal signal) as notes. */
+void pm_trace_notes(const struct pi_trace *t);
+
+/* JSON and CSV strings. */
+void pm_json_str(FILE *f, const char *s);
+void pm_csv_str(FILE *f, const char *s);
+
+uint64_t pm_sat_add(uint64_t a, uint64_t b);
+
+#endif /* PERFINST_PMOPT_H */

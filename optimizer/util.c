@@ -1,0 +1,165 @@
+/* util.c — messages, module matching and output quoting shared by the
+ * subcommands of pmopt. */
+#define _GNU_SOURCE /* sigabbrev_np */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmopt.h"
+
+void pm_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pmopt: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void pm_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pmopt: note: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int pm_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pmopt: ", stderr);
+    if (cmd)
+        fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(try 'pmopt %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
+    va_end(ap);
+    return PM_USAGE;
+}
+
+const char *pm_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+int pm_is_shared_lib(const char *path)
+{
+    const char *b = pm_basename(path);
+    const char *so = strstr(b, ".so");
+    return so && (so[3] == 0 || so[3] == '.');
+}
+
+const struct pi_trace_module *pm_match_module(const struct pi_trace *t, const uint8_t *id,
+                                              uint32_t len)
+{
+    return pi_trace_find_module(t, id, len);
+}
+
+const struct pi_trace_module *pm_guess_module(const struct pi_trace *t, const char *prog)
+{
+    for (size_t i = 0; i < t->nmodules; i++)
+        if (!strcmp(pm_basename(t->modules[i].path), pm_basename(prog)))
+            return &t->modules[i];
+    for (size_t i = 0; i < t->nmodules; i++)
+        if (!pm_is_shared_lib(t->modules[i].path))
+            return &t->modules[i];
+    return t->nmodules ? &t->modules[0] : NULL;
+}
+
+void pm_trace_notes(const struct pi_trace *t)
+{
+    if (t->truncated)
+        pm_note("%s; counts up to there are used", t->warning);
+    else if (t->warning[0])
+        pm_note("%s", t->warning);
+    if (t->nunknown)
+        pm_note("%s: %u records of types this pmopt does not know were skipped", t->path,
+                t->nunknown);
+    if (t->hdr.flags & PI_TF_MODE_OFF)
+        pm_note("%s: the process ran with PERFINST_MODE=off: nothing was counted while it was "
+                "off", t->path);
+    if (t->has_signal) {
+        const char *name = t->signal.signo > 0 && t->signal.signo < NSIG
+                               ? sigabbrev_np(t->signal.signo) : NULL;
+        pm_note("%s: the process died of signal %d%s%s%s", t->path, t->signal.signo,
+                name ? " (SIG" : "", name ? name : "", name ? ")" : "");
+    }
+}
+
+/* Length of the valid UTF-8 sequence at p, or 0. */
+static int utf8_len(const unsigned char *p)
+{
+    int n;
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4;
+    else
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    /* no overlong forms, no surrogates, nothing above U+10FFFF */
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+/* A JSON string; bytes that are not UTF-8 are written as the Latin-1
+ * characters they would be, so the output always parses. */
+void pm_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (n > 1) {
+            fwrite(p, 1, (size_t)n, f);
+            p += n;
+            continue;
+        }
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        default:
+            if (*p < 0x20 || *p >= 0x7f)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+        p++;
+    }
+    fputc('"', f);
+}
+
+void pm_csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+uint64_t pm_sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}

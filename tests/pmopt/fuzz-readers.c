@@ -1,0 +1,74 @@
+/* fuzz-readers.c — libFuzzer harness for the shared readers (common/).
+ *
+ * The first byte of the input picks the reader, the rest is its input:
+ *   0  pi_meta_parse + pi_meta_validate  (.perfinst bytes, any chunk kind)
+ *   1  pi_trace_parse, then pi_trace_open_mem/pi_trace_next  (a trace)
+ *   2  pi_meta_read_elf on elf_memory()  (a whole ELF file; libelf itself
+ *      is not instrumented)
+ * Build and run (t-fuzz.sh does this with a fixed budget):
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
+ *     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Iinclude -Icommon \
+ *     tests/pmopt/fuzz-readers.c common/pimeta.c common/pitrace.c -lelf -o fuzz
+ *   ./fuzz -runs=100000 CORPUS_DIR
+ */
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pimeta.h"
+#include "pitrace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    struct pi_err err;
+    const uint8_t *p = data + 1;
+    size_t n = size - 1;
+    switch (data[0] % 3) {
+    case 0: {
+        struct pi_meta m;
+        if (pi_meta_parse("fuzz", p, n, &m, &err) == 0) {
+            pi_meta_validate(&m, &err);
+            for (size_t i = 0; i < m.nunits; i++)
+                (void)pi_unit_str(&m.units[i], m.units[i].hdr.source);
+            pi_meta_free(&m);
+        }
+        break;
+    }
+    case 1: {
+        struct pi_trace t;
+        if (pi_trace_parse("fuzz", p, n, &t, &err) == 0)
+            pi_trace_free(&t);
+        struct pi_trace_file f;
+        struct pi_trace_rec r;
+        if (pi_trace_open_mem("fuzz", p, n, &f, &err) == 0) {
+            while (pi_trace_next(&f, &r, &err) == 1)
+                if (r.hdr.type == PI_REC_COUNTS && r.u.counts.ncounters)
+                    (void)pi_trace_count(&r, r.u.counts.ncounters - 1);
+            pi_trace_close(&f);
+        }
+        break;
+    }
+    case 2: {
+        if (elf_version(EV_CURRENT) == EV_NONE)
+            return 0;
+        char *copy = malloc(n ? n : 1);
+        if (!copy)
+            return 0;
+        memcpy(copy, p, n);
+        Elf *elf = elf_memory(copy, n);
+        if (elf) {
+            struct pi_meta m;
+            if (pi_meta_read_elf("fuzz", (struct Elf *)elf, &m, &err) == 0) {
+                pi_meta_validate(&m, &err);
+                pi_meta_free(&m);
+            }
+            elf_end(elf);
+        }
+        free(copy);
+        break;
+    }
+    }
+    return 0;
+}

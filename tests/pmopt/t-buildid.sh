@@ -1,0 +1,70 @@
+#!/bin/bash
+# pmopt report matches a trace's module to PROG by build-id: a trace of a
+# different build is refused naming both files (read with --force); modules
+# of other build-ids (shared libraries) are ignored with a note.
+source "$PERFINST_TOP/tests/lib.sh"
+source "$T/pmopt/fixture.sh"
+build_prog
+bid=$(pigen buildid prog)
+[ ${#bid} = 40 ] || fail "the fixture program has no build-id"
+
+# ---- another build of prog: refused, naming both files and both build-ids
+pigen trace -o other.pit --prog prog --build-id feedface --unit "$UA=$CA"
+run_pmopt report prog other.pit
+assert_eq "different build: exit status" 1 "$rc"
+assert_contains "names both files and build-ids" err \
+    "other.pit is not a trace of prog: prog has build-id $bid, the trace's .*/prog has feedface \(--force"
+[ ! -s out ] || { cat out; fail "a refused report printed a report"; }
+ok "nothing printed on stdout"
+
+# ---- --force reads it (the module with prog's file name)
+run_pmopt report --force --format=json prog other.pit
+[ $rc = 0 ] || { cat err; fail "--force exited $rc"; }
+assert_contains "--force says what it did" err "reading module .*/prog \(build-id feedface\) as prog"
+python3 -c "
+import json; r=json.load(open('out')); s={(x['unit'],x['site']):x['count'] for x in r['sites']}
+assert s[('0xa0a0a0a000000001',6)]==11, s" || fail "--force counts"
+ok "--force counts used"
+
+# ---- one good trace and one of another build: refused
+pigen trace -o good.pit --prog prog --unit "$UA=$CA"
+run_pmopt report prog good.pit other.pit
+assert_eq "one bad trace among good: exit status" 1 "$rc"
+assert_contains "the bad one is named" err "other.pit is not a trace of prog"
+
+# ---- a shared library's module is ignored with a note; prog's counts used
+pigen trace -o lib.pit --prog prog --unit "$UA=$CA" \
+    --lib /usr/lib/x86_64-linux-gnu/libz.so.1:0badc0de --lib-unit "0x1234=9,9,9"
+run_pmopt report --format=json prog lib.pit
+[ $rc = 0 ] || { cat err; fail "a trace with a library module exited $rc"; }
+assert_contains "library ignored with a note" err "note: lib.pit: module /usr/lib/x86_64-linux-gnu/libz.so.1 is not prog \(another build-id\), a shared library: ignored"
+python3 -c "
+import json; r=json.load(open('out'))
+assert all(x['unit'] != '0x0000000000001234' for x in r['sites'])
+assert sum(x['count'] for x in r['sites'] if x['unit']=='0xa0a0a0a000000001') == 48" \
+    || fail "library counts leaked into the report"
+ok "only prog's counts"
+
+# ---- a program module found by build-id even when it is not the first module
+python3 - "$bid" <<'PY'
+import struct, zlib, sys
+# modules: a library first (index 0), prog second (index 5); counts of prog name index 5
+bid = bytes.fromhex(sys.argv[1])
+crc = lambda b: zlib.crc32(b) & 0xffffffff
+def rec(t, p):
+    p += b"\0" * (-len(p) % 8)
+    h = struct.pack("<III", t, len(p), crc(p))
+    return h + struct.pack("<I", crc(h)) + p
+hdr = b"PERFINST" + struct.pack("<HHIQQQI", 1, 48, 0, 1, 1, 0, 64)
+hdr += struct.pack("<I", crc(hdr))
+def mod(i, b, path):
+    path = path.encode() + b"\0"
+    return rec(2, struct.pack("<II", i, len(b)) + b.ljust(32, b"\0") + struct.pack("<QII", 0, len(path), 0) + path)
+recs = [mod(0, b"\x01\x02", "/lib/libc.so.6"), mod(5, bid, "/somewhere/else/renamed")]
+recs.append(rec(3, struct.pack("<QII", 0xa0a0a0a000000001, 5, 8) + struct.pack("<8Q", *range(1, 9))))
+recs.append(rec(5, struct.pack("<II", len(recs), 0)))
+open("second.pit", "wb").write(hdr + b"".join(recs))
+PY
+run_pmopt report --format=csv prog second.pit
+[ $rc = 0 ] || { cat err; fail "program as module 5 exited $rc"; }
+assert_eq "counts of module index 5 used" "8,0xa0a0a0a000000001,7" "$(sed -n 2p out | cut -d, -f1-3)"
