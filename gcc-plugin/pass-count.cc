@@ -86,7 +86,7 @@ static void mark_region(function *fun, const vec<marker> &marks, unsigned id, ba
     }
 }
 
-static location_t block_location(basic_block bb)
+static location_t first_location(basic_block bb)
 {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
@@ -94,6 +94,29 @@ static location_t block_location(basic_block bb)
             continue;
         if (gimple_location(g) != UNKNOWN_LOCATION)
             return gimple_location(g);
+    }
+    return UNKNOWN_LOCATION;
+}
+
+/* A block's source location: its first located statement; for a block with
+ * none (the merged return block, an empty jump target), the function's
+ * closing brace if it returns, else the location of a predecessor's last
+ * statement — where gcov would show it. */
+static location_t block_location(basic_block bb)
+{
+    location_t loc = first_location(bb);
+    if (loc != UNKNOWN_LOCATION)
+        return loc;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->succs)
+    if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
+        return cfun->function_end_locus;
+    FOR_EACH_EDGE(e, ei, bb->preds)
+    {
+        gimple_stmt_iterator gsi = gsi_last_bb(e->src);
+        if (!gsi_end_p(gsi) && gimple_location(gsi_stmt(gsi)) != UNKNOWN_LOCATION)
+            return gimple_location(gsi_stmt(gsi));
     }
     return UNKNOWN_LOCATION;
 }
