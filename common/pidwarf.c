@@ -171,7 +171,10 @@ static const char *die_name(struct dctx *c, Dwarf_Die die, int depth)
     static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
     for (size_t k = 0; k < 2; k++) {
         Dwarf_Attribute a = 0;
-        if (dwarf_attr(die, refs[k], &a, &e) != DW_DLV_OK)
+        int res2 = dwarf_attr(die, refs[k], &a, &e);
+        if (res2 == DW_DLV_ERROR)
+            dwarf_warn(c, "dwarf_attr", e);
+        if (res2 != DW_DLV_OK)
             continue;
         Dwarf_Off off;
         Dwarf_Die o = 0;
@@ -180,6 +183,8 @@ static const char *die_name(struct dctx *c, Dwarf_Die die, int depth)
             dwarf_offdie_b(c->dbg, off, 1, &o, &e) == DW_DLV_OK) {
             n = die_name(c, o, depth + 1);
             dwarf_dealloc_die(o);
+        } else if (e) {
+            dwarf_warn(c, "DW_AT_abstract_origin/DW_AT_specification", e);
         }
         dwarf_dealloc_attribute(a);
         if (n)
@@ -188,15 +193,22 @@ static const char *die_name(struct dctx *c, Dwarf_Die die, int depth)
     return NULL;
 }
 
-static uint64_t die_udata(Dwarf_Die die, Dwarf_Half at)
+/* An unsigned attribute, 0 if absent (an unreadable one is reported). */
+static uint64_t die_udata(struct dctx *c, Dwarf_Die die, Dwarf_Half at)
 {
     Dwarf_Error e = 0;
     Dwarf_Attribute a = 0;
     Dwarf_Unsigned v = 0;
-    if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK)
+    int res = dwarf_attr(die, at, &a, &e);
+    if (res != DW_DLV_OK) {
+        if (res == DW_DLV_ERROR)
+            dwarf_warn(c, "dwarf_attr", e);
         return 0;
-    if (dwarf_formudata(a, &v, &e) != DW_DLV_OK)
+    }
+    if (dwarf_formudata(a, &v, &e) != DW_DLV_OK) {
+        dwarf_warn(c, "dwarf_formudata", e);
         v = 0;
+    }
     dwarf_dealloc_attribute(a);
     return v;
 }
@@ -280,20 +292,30 @@ static void subprogram(struct dctx *c, Dwarf_Die die)
     Dwarf_Error e = 0;
     Dwarf_Addr lo = 0, hi = 0;
     Dwarf_Attribute ranges = 0;
-    int has_pc = dwarf_lowpc(die, &lo, &e) == DW_DLV_OK;
-    if (!has_pc && dwarf_attr(die, DW_AT_ranges, &ranges, &e) != DW_DLV_OK)
-        return; /* a declaration or an abstract instance: no code */
+    int res = dwarf_lowpc(die, &lo, &e);
+    if (res == DW_DLV_ERROR) {
+        dwarf_warn(c, "dwarf_lowpc", e);
+        return;
+    }
+    int has_pc = res == DW_DLV_OK;
+    if (!has_pc) {
+        res = dwarf_attr(die, DW_AT_ranges, &ranges, &e);
+        if (res == DW_DLV_ERROR)
+            dwarf_warn(c, "dwarf_attr", e);
+        if (res != DW_DLV_OK)
+            return; /* a declaration or an abstract instance: no code */
+    }
     const char *name = die_name(c, die, 0);
     if (!name)
         name = keep(c->d, "?");
     const char *file = "";
-    uint64_t fi = die_udata(die, DW_AT_decl_file);
+    uint64_t fi = die_udata(c, die, DW_AT_decl_file);
     /* DWARF 5 numbers files from 0, earlier versions from 1 */
     if (c->version < 5)
         fi = fi ? fi - 1 : (uint64_t)-1;
     if (fi < (uint64_t)c->nsrcfiles)
         file = keep(c->d, c->srcfiles[fi]);
-    uint32_t line = (uint32_t)die_udata(die, DW_AT_decl_line);
+    uint32_t line = (uint32_t)die_udata(c, die, DW_AT_decl_line);
     if (has_pc) {
         Dwarf_Half form = 0;
         enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
@@ -324,8 +346,11 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
         if (tag == DW_TAG_subprogram)
             subprogram(c, die);
         Dwarf_Die child = 0;
-        if (depth < MAX_DIE_DEPTH && dwarf_child(die, &child, &e) == DW_DLV_OK)
+        int cres = depth < MAX_DIE_DEPTH ? dwarf_child(die, &child, &e) : DW_DLV_NO_ENTRY;
+        if (cres == DW_DLV_OK)
             walk(c, child, depth + 1);
+        else if (cres == DW_DLV_ERROR)
+            dwarf_warn(c, "dwarf_child", e);
         Dwarf_Die next = 0;
         int res = dwarf_siblingof_b(c->dbg, die, 1, &next, &e);
         dwarf_dealloc_die(die);
@@ -350,7 +375,6 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
             dwarf_dealloc_error(c.dbg, e);
         return;
     }
-    d->has_dwarf = 1;
     for (;;) {
         Dwarf_Unsigned hlen = 0, typeoff = 0, next = 0;
         Dwarf_Half version = 0, asize = 0, lsize = 0, esize = 0, cu_type = 0;
@@ -369,6 +393,7 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
             dwarf_warn(&c, "CU DIE", e);
             break;
         }
+        d->has_dwarf = 1; /* at least one compilation unit (not just .eh_frame) */
         c.version = version;
         c.cu_base = 0;
         if (dwarf_lowpc(cu, &c.cu_base, &e) != DW_DLV_OK) {
@@ -388,8 +413,11 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
         }
         read_lines(&c, cu);
         Dwarf_Die child = 0;
-        if (dwarf_child(cu, &child, &e) == DW_DLV_OK)
+        int cres = dwarf_child(cu, &child, &e);
+        if (cres == DW_DLV_OK)
             walk(&c, child, 1);
+        else if (cres == DW_DLV_ERROR)
+            dwarf_warn(&c, "dwarf_child", e);
         for (Dwarf_Signed i = 0; i < c.nsrcfiles; i++)
             dwarf_dealloc(c.dbg, c.srcfiles[i], DW_DLA_STRING);
         if (c.srcfiles)
@@ -397,7 +425,8 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
         dwarf_dealloc_die(cu);
     }
     *funcs_cap = c.funcs_cap;
-    dwarf_finish(c.dbg, &e);
+    if (dwarf_finish(c.dbg, &e) != DW_DLV_OK)
+        warn(d, "%s: DWARF: dwarf_finish failed", d->path);
 }
 
 static int cmp_func(const void *a, const void *b)
@@ -433,8 +462,10 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
     Elf_Scn *scn = NULL, *dyn = NULL, *use = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh))
-            continue;
+        if (!gelf_getshdr(scn, &sh)) {
+            warn(d, "%s: gelf_getshdr: %s", d->path, elf_errmsg(-1));
+            return;
+        }
         if (sh.sh_type == SHT_SYMTAB)
             use = scn;
         else if (sh.sh_type == SHT_DYNSYM)
@@ -555,6 +586,25 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
 bad:
     pi_debug_close(d);
     return -1;
+}
+
+int pi_debug_open_elf(const char *name, struct Elf *elf, struct pi_debug *d, struct pi_err *err)
+{
+    memset(d, 0, sizeof *d);
+    d->path = strdup(name);
+    if (!d->path)
+        return pi_err_set(err, "%s: out of memory", name);
+    if (elf_kind(elf) != ELF_K_ELF) {
+        pi_err_set(err, "%s: not an ELF file", name);
+        pi_debug_close(d);
+        return -1;
+    }
+    size_t funcs_cap = 0;
+    read_section_names(d, elf);
+    read_symtab(d, elf, &funcs_cap);
+    if (d->nfuncs)
+        qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
+    return 0;
 }
 
 void pi_debug_close(struct pi_debug *d)

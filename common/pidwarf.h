@@ -23,6 +23,10 @@
 #include <stdint.h>
 #include "pimeta.h" /* struct pi_err */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pi_dfunc {
     uint64_t lo, hi;     /* [lo, hi) */
     const char *name;    /* owned by the pi_debug */
@@ -58,6 +62,10 @@ struct pi_debug {
 
 /* -1 only when the file cannot be opened or is not ELF (message in err). */
 int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err);
+/* Symbols and section names only (no DWARF), from an ELF descriptor the
+ * caller owns, e.g. an archive member; name is what messages say. */
+struct Elf;
+int pi_debug_open_elf(const char *name, struct Elf *elf, struct pi_debug *d, struct pi_err *err);
 void pi_debug_close(struct pi_debug *d);
 
 /* The function whose range holds addr, or NULL. */
@@ -67,5 +75,9 @@ int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, ui
 
 /* The name of section shndx ("" if out of range): for ET_REL addresses. */
 const char *pi_debug_section_name(const struct pi_debug *d, uint32_t shndx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* PERFINST_PIDWARF_H */

@@ -992,6 +992,56 @@ int pi_meta_read(const char *path, struct pi_meta *m, struct pi_err *err)
     return r;
 }
 
+int pi_meta_read_each(const char *path, int (*fn)(struct pi_meta *m, struct Elf *elf, void *arg),
+                      void *arg,
+                      struct pi_err *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return pi_err_set(err, "%s: libelf is out of date: %s", path, elf_errmsg(-1));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pi_err_set(err, "%s: %s", path, strerror(errno));
+    Elf *ar = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!ar) {
+        pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));
+        close(fd);
+        return -1;
+    }
+    int r = 0;
+    struct pi_meta m;
+    if (elf_kind(ar) != ELF_K_AR) {
+        r = pi_meta_read_elf(path, ar, &m, err);
+        if (!r)
+            r = fn(&m, ar, arg);
+    } else {
+        Elf *e;
+        Elf_Cmd cmd = ELF_C_READ_MMAP;
+        while (!r && (e = elf_begin(fd, cmd, ar))) {
+            Elf_Arhdr *ah = elf_getarhdr(e);
+            if (!ah) {
+                r = pi_err_set(err, "%s: elf_getarhdr: %s", path, elf_errmsg(-1));
+            } else if (elf_kind(e) == ELF_K_ELF && ah->ar_name[0] != '/') {
+                size_t n = strlen(path) + strlen(ah->ar_name) + 3;
+                char *name = malloc(n);
+                if (!name) {
+                    r = pi_err_set(err, "%s: out of memory", path);
+                } else {
+                    snprintf(name, n, "%s(%s)", path, ah->ar_name);
+                    r = pi_meta_read_elf(name, e, &m, err);
+                    free(name);
+                    if (!r)
+                        r = fn(&m, e, arg);
+                }
+            }
+            cmd = elf_next(e);
+            elf_end(e);
+        }
+    }
+    elf_end(ar);
+    close(fd);
+    return r;
+}
+
 const struct pi_unit_view *pi_meta_unit(const struct pi_meta *m, uint64_t unit_id)
 {
     size_t lo = 0, hi = m->nunits;

@@ -22,6 +22,10 @@
 #include <stdint.h>
 #include "perfinst-format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pi_err {
     char msg[1024];
 };
@@ -96,6 +100,17 @@ struct Elf;
 int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m,
                      struct pi_err *err);
 
+/* Read path, which may be an ar archive: fn is called once for an ELF
+ * file, or once per ELF member of an archive (named "lib.a(member.o)" in
+ * m->path and in messages), with metadata the callback must pi_meta_free
+ * and the member's ELF descriptor (valid during the call).
+ * Members that are not ELF are skipped.  Stops at the first error (of the
+ * reader, or a non-zero return of fn, which is returned).  Returns 0, -1 or
+ * fn's value. */
+int pi_meta_read_each(const char *path,
+                      int (*fn)(struct pi_meta *m, struct Elf *elf, void *arg), void *arg,
+                      struct pi_err *err);
+
 /* Names of the PI_D_* bits joined by '|' ("count|trap"; unknown bits as
  * hex, "-" for none).  Writes at most size bytes into buf; returns buf. */
 const char *pi_directive_names(uint32_t bits, char *buf, size_t size);
@@ -113,5 +128,9 @@ char *pi_build_id_hex(const uint8_t *id, uint32_t len, char *buf);
 /* printf-style helper every reader uses to fill a struct pi_err; returns -1. */
 int pi_err_set(struct pi_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* PERFINST_PIMETA_H */

@@ -543,11 +543,10 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
         free(tmp);
         return -1;
     }
+    /* mkstemp makes the file 0600; a trace is as readable as any new file */
     mode_t um = umask(0);
     umask(um);
-    if (fchmod(fd, 0666 & ~um)) {
-        /* not fatal: the trace stays private */
-    }
+    (void)fchmod(fd, 0666 & ~um); /* on failure the trace just stays private */
     struct writer w = { .fp = fdopen(fd, "wb") };
     if (!w.fp) {
         pi_err_set(err, "%s: %s", tmp, strerror(errno));

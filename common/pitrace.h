@@ -38,6 +38,10 @@
 #include "perfinst-format.h"
 #include "pimeta.h" /* struct pi_err */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- record by record ---------------------------------------------------- */
 
 struct pi_trace_file {
@@ -148,5 +152,9 @@ const struct pi_trace_unit *pi_trace_find_unit(const struct pi_trace *t, uint32_
  * here; magic too), PROCESS if has_process, the modules (index = position),
  * COUNTS per unit, SIGNAL if has_signal, END.  Temporary file + rename. */
 int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* PERFINST_PITRACE_H */

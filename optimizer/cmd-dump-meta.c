@@ -94,7 +94,7 @@ static void range_row(const struct pi_meta *m, const struct pi_debug *d, size_t 
     /* the compiler's line table should agree with the site's line */
     const char *dfile;
     uint32_t dline;
-    if (d && u && r->site < u->hdr.nsites && !m->range_shndx && r->addr &&
+    if (d && u && r->site < u->hdr.nsites && !m->range_shndx && r->addr && r->length &&
         pi_debug_line(d, r->addr, &dfile, &dline)) {
         const struct pi_site *s = &u->sites[r->site];
         if (dline != s->line || strcmp(pm_basename(dfile), pm_basename(pi_unit_str(u, s->file))))
@@ -171,36 +171,19 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
     free(has);
 }
 
-int cmd_dump_meta(int argc, char **argv)
+/* Print one file's (or archive member's) metadata; 1 if its cross-checks
+ * fail (the error is printed). */
+static int dump_one(struct pi_meta *mp, struct Elf *elf, void *arg)
 {
-    static const struct option opts[] = {
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            help(stdout);
-            return PM_OK;
-        }
-        return pm_usage_error("dump-meta", "unknown option");
-    }
-    if (argc - optind != 1)
-        return pm_usage_error("dump-meta", "expected one FILE");
-    const char *path = argv[optind];
-
+    const char *file = arg; /* the path given: members of an archive differ */
+    struct pi_meta m = *mp;
     struct pi_err err;
-    struct pi_meta m;
-    if (pi_meta_read(path, &m, &err)) {
-        pm_error("%s", err.msg);
-        return PM_ERROR;
-    }
     struct pi_debug dbg;
-    int have_dbg = pi_debug_open(path, &dbg, &err) == 0;
+    int have_dbg = !strcmp(m.path, file) ? pi_debug_open(file, &dbg, &err) == 0
+                                         : pi_debug_open_elf(m.path, elf, &dbg, &err) == 0;
     if (have_dbg && dbg.warning[0])
         pm_note("%s", dbg.warning);
-
+    const char *path = m.path;
     char bid[2 * PI_BUILD_ID_MAX + 1];
     printf("%s: %s, build-id %s, %zu units, %zu code ranges%s%s\n", path, etype_name(m.elf_type),
            m.build_id_len ? pi_build_id_hex(m.build_id, m.build_id_len, bid) : "none", m.nunits,
@@ -250,14 +233,40 @@ int cmd_dump_meta(int argc, char **argv)
         }
     }
 
-    int status = PM_OK;
+    int status = 0;
     if (pi_meta_validate(&m, &err)) {
         fflush(stdout);
         pm_error("%s", err.msg);
-        status = PM_ERROR;
+        status = 1;
     }
     if (have_dbg)
         pi_debug_close(&dbg);
-    pi_meta_free(&m);
+    pi_meta_free(mp);
     return status;
+}
+
+int cmd_dump_meta(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            help(stdout);
+            return PM_OK;
+        }
+        return pm_usage_error("dump-meta", "unknown option");
+    }
+    if (argc - optind != 1)
+        return pm_usage_error("dump-meta", "expected one FILE");
+    const char *path = argv[optind];
+
+    struct pi_err err;
+    int r = pi_meta_read_each(path, dump_one, (void *)path, &err);
+    if (r < 0)
+        pm_error("%s", err.msg);
+    return r ? PM_ERROR : PM_OK;
 }

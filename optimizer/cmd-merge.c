@@ -250,8 +250,9 @@ int cmd_merge(int argc, char **argv)
         pm_error("%s", err.msg);
         goto out;
     }
-    printf("merged %d trace%s into %s: %zu modules, %zu units\n", ntraces,
-           ntraces == 1 ? "" : "s", out, res.nmodules, res.nunits);
+    printf("merged %d trace%s into %s: %zu module%s, %zu unit%s\n", ntraces,
+           ntraces == 1 ? "" : "s", out, res.nmodules, res.nmodules == 1 ? "" : "s", res.nunits,
+           res.nunits == 1 ? "" : "s");
     status = PM_OK;
 out:
     for (int i = 0; i < ntraces; i++)

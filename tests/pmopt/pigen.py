@@ -170,11 +170,19 @@ def cmd_meta(a):
     declared = size + 64 if corrupt == "truncate" else size
     unit_chunk = chunk_hdr(unit_kind, declared, **kw) + pad8(body)
 
-    out = ['\t.pushsection .perfinst,"",@progbits', "\t.balign 8"]
+    # CODE chunks may go to their own sections (spec "code_section": e.g.
+    # '.perfinst,"o",@progbits,.text,unique,1'), as the plugin does for
+    # link-order or COMDAT functions; the UNIT chunk stays in plain .perfinst.
+    code_sec = spec.get("code_section")
+    out = []
+    if not code_sec:
+        out += ['\t.pushsection .perfinst,"",@progbits', "\t.balign 8"]
     for fi, frs in enumerate(ranges):
         if not frs:
             continue
         n = len(frs)
+        if code_sec:
+            out += ["\t.pushsection " + code_sec.replace("@N", str(fi + 1)), "\t.balign 8"]
         out.append("\t# CODE chunk: function %d, %d ranges" % (fi, n))
         out.append("\t.byte " + ",".join(str(b) for b in chunk_hdr(CODE, 24 + 40 * n)))
         out.append("\t.long %d, 0" % n)
@@ -192,12 +200,59 @@ def cmd_meta(a):
                        (3 + idx, idx % 2, 1 if idx % 3 == 0 else 0, 0, 1, 1, 0, 0))
         if spec.get("pad"):
             out.append("\t.quad 0\t# zero padding between chunks")
+        if code_sec:
+            out.append("\t.popsection")
+    if code_sec:
+        out += ['\t.pushsection .perfinst,"",@progbits', "\t.balign 8"]
     out.append("\t# UNIT chunk 0x%x" % unit_id)
     for i in range(0, len(unit_chunk), 16):
         out.append("\t.byte " + ",".join(str(b) for b in unit_chunk[i:i + 16]))
     out.append("\t.popsection")
+    if "xlat_nunits" in spec:
+        out += xlat_asm(spec, unit_id, ranges, sites)
+    if "link_argv" in spec:
+        out += link_asm(spec)
     out.append('\t.section .note.GNU-stack,"",@progbits')
     print("\n".join(out))
+
+
+def xlat_asm(spec, unit_id, ranges, sites):
+    """An XLAT chunk whose items are this unit's ranges (in marker order,
+    which is address order at -O0) and no blocks: what perfinst-ld writes,
+    minus the per-line table that only the linker can compute."""
+    items = [(mk, idx) for frs in ranges for mk, idx in frs if not isinstance(mk, tuple)]
+    n = len(items)
+    out = ['\t.pushsection .perfinst.xlat,"",@progbits', "\t.balign 8",
+           "\t.byte " + ",".join(str(b) for b in chunk_hdr(3, 16 + 40 + 40 * n)),
+           "\t.long 64, %d, 0, 0, %d, 0" % (n, spec["xlat_nunits"]),
+           "\t.quad .Lpi_s%d, .Lpi_e%d" % (items[0][0], items[-1][0])]
+    for mk, idx in items:
+        s = sites[idx]
+        out += ["\t.quad .Lpi_s%d, 0x%x" % (mk, unit_id),
+                "\t.long .Lpi_e%d - .Lpi_s%d, %d, %d, %d" % (mk, mk, idx, s["counter"], s["directives"]),
+                "\t.quad %d" % s["threshold"]]
+    out.append("\t.popsection")
+    return out
+
+
+def link_asm(spec):
+    """A LINK chunk: argv, cwd, output and one input per argv entry ending in .o."""
+    st = Strtab()
+    argv = spec["link_argv"]
+    first = len(st.data)
+    st.data += b"".join(a.encode() + b"\0" for a in argv)   # consecutive, not deduplicated
+    cwd, output = st.add(spec.get("link_cwd", "/work")), st.add(argv[argv.index("-o") + 1])
+    inputs = [(st.add("/work/" + a), i) for i, a in enumerate(argv) if a.endswith(".o")]
+    body = struct.pack("<IIIIII", len(argv), first, cwd, output, len(inputs), len(st.data))
+    for k, (path, argi) in enumerate(inputs):
+        body += struct.pack("<IIQqQ", path, argi, 1000 + k, 1700000000123456789, 0x1111 * (k + 1))
+    body = pad8(body + st.data)
+    chunk = chunk_hdr(4, 16 + len(body)) + body
+    out = ['\t.pushsection .perfinst.link,"",@progbits', "\t.balign 8"]
+    for i in range(0, len(chunk), 16):
+        out.append("\t.byte " + ",".join(str(b) for b in chunk[i:i + 16]))
+    out.append("\t.popsection")
+    return out
 
 
 def elf_build_id(path):

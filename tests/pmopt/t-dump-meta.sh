@@ -66,3 +66,66 @@ echo hello > notelf
 run_pmopt dump-meta notelf
 assert_eq "not ELF: exit status" 1 "$rc"
 assert_contains "not ELF names the file" err "notelf: not an ELF file"
+
+# ---- CODE chunks in sections of their own (SHF_LINK_ORDER, one per function,
+# as the plugin emits them for -ffunction-sections/COMDAT code): an object
+# with three .perfinst sections, each with its own .rela.perfinst
+python3 -c "
+import json; s = json.load(open('$F/prog.json'))
+s['code_section'] = '.perfinst,\"o\",@progbits,.text,unique,@N'
+json.dump(s, open('split.json', 'w'))"
+cp prog.c split.c
+gcc -S -g -O0 split.c -o split.s
+pigen meta split.json split.c >> split.s
+gcc -c split.s -o split.o
+assert_eq "split.o has three .perfinst sections" 3 "$(readelf -SW split.o | grep -c ' \.perfinst ')"
+run_pmopt dump-meta split.o
+[ $rc = 0 ] || { cat err; fail "dump-meta split.o exited $rc"; }
+assert_contains "all ranges of the three sections" out "^split.o: relocatable object, build-id none, 1 units, 8 code ranges"
+gcc split.o lib.o -o splitprog
+run_pmopt dump-meta splitprog
+[ $rc = 0 ] || { cat err; fail "dump-meta splitprog exited $rc"; }
+# same code, same addresses as prog
+diff <(grep -E '^  0x' out | awk '{print $1, $2, $3, $5}') \
+     <("$PMOPT" dump-meta prog | grep -E '^  0x' | awk '{print $1, $2, $3, $5}') \
+    || fail "the split program's ranges differ from prog's"
+ok "the ranges of the split program equal prog's"
+
+# ---- an archive: every member's metadata, named lib.a(member.o)
+echo "not an object" > README
+ar rcs libfx.a prog.o README lib.o
+run_pmopt dump-meta libfx.a
+[ $rc = 0 ] || { cat err; fail "dump-meta on an archive exited $rc"; }
+assert_contains "member prog.o" out "^libfx.a\(prog.o\): relocatable object, build-id none, 1 units, 8 code ranges"
+assert_contains "member lib.o" out "^libfx.a\(lib.o\): relocatable object, build-id none, 1 units, 3 code ranges"
+assert_contains "members' ranges by section" out "^  0x[0-9a-f]{16}  \.text\+0x[0-9a-f]+ +7  count +0  work"
+assert_not_contains "the text member is skipped" out "README"
+
+# ---- a translation table and a link recipe (as perfinst-ld writes them)
+python3 -c "
+import json; s = json.load(open('$F/lib.json'))
+s['xlat_nunits'] = 2
+s['link_argv'] = ['gcc', '-o', 'progx', 'prog.o', 'libx.o']
+json.dump(s, open('libx.json', 'w'))"
+cp lib.c libx.c
+gcc -S -g -O0 libx.c -o libx.s
+pigen meta libx.json libx.c >> libx.s
+gcc -c libx.s -o libx.o
+gcc prog.o libx.o -o progx
+run_pmopt dump-meta progx
+[ $rc = 0 ] || { cat err; fail "dump-meta progx exited $rc"; }
+assert_contains "header says so" out "^progx: .*, 2 units, 11 code ranges, translation table, link recipe$"
+assert_contains "xlat summary" out "^translation table \(\.perfinst\.xlat\): line size 64, 3 items, 0 blocks, 0 refs, 2 units, span \[0x[0-9a-f]+, 0x[0-9a-f]+\)$"
+assert_contains "link recipe" out "^link recipe \(\.perfinst\.link\): cwd /work, output progx, 2 inputs$"
+assert_contains "link argv" out "^  argv: gcc -o progx prog.o libx.o$"
+assert_contains "link input" out "^  input 1: /work/libx.o \(argv\[4\]\), 1001 bytes, mtime 1700000000.123456789, hash 0x0000000000002222$"
+# an XLAT chunk that miscounts the units is caught by the cross-checks
+python3 -c "
+import json; s = json.load(open('libx.json')); s['xlat_nunits'] = 3
+json.dump(s, open('liby.json', 'w'))"
+cp lib.c liby.c
+gcc -S -g -O0 liby.c -o liby.s && pigen meta liby.json liby.c >> liby.s && gcc -c liby.s -o liby.o
+gcc prog.o liby.o -o progy
+run_pmopt dump-meta progy
+assert_eq "xlat unit count wrong: exit status" 1 "$rc"
+assert_contains "xlat unit count wrong: message" err "^pmopt: progy: \.perfinst\.xlat: says 3 units but \.perfinst has 2$"

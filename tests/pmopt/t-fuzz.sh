@@ -1,0 +1,31 @@
+#!/bin/bash
+# The readers under libFuzzer (fuzz-readers.c) with AddressSanitizer and
+# UBSan, seeded with the fixture's metadata, program, object and trace, for
+# a short fixed budget (FUZZ_SECONDS, 20).  clang and libclang-rt-14-dev are
+# installed by scripts/deps.sh; without them this test fails.
+source "$PERFINST_TOP/tests/lib.sh"
+source "$T/pmopt/fixture.sh"
+cat > probe.c <<'C'
+#include <stdint.h>
+#include <stddef.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }
+C
+if ! clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null; then
+    fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
+fi
+build_prog
+pigen trace -o a.pit --prog prog --unit "$UA=$CA" --unit "$UB=$CB" --signal 11
+mkdir corpus
+objcopy --dump-section .perfinst=meta.bin prog /dev/null
+{ printf '\000'; cat meta.bin; } > corpus/meta
+{ printf '\001'; cat a.pit; } > corpus/trace
+{ printf '\002'; cat prog.o; } > corpus/object
+{ printf '\002'; cat prog; } > corpus/program
+clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
+    "$F/fuzz-readers.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/pitrace.c" \
+    -lelf -o fuzz
+./fuzz -max_total_time="${FUZZ_SECONDS:-20}" -max_len=16384 -rss_limit_mb=1024 -timeout=5 \
+    corpus > fuzz.log 2>&1 || { tail -40 fuzz.log; fail "the fuzzer found a problem"; }
+grep -E "^Done [0-9]+ runs" fuzz.log
+ok "no crash, leak, hang or undefined behaviour"
