@@ -1,6 +1,8 @@
 # common/ — the shared readers: pimeta (.perfinst metadata), pitrace (traces),
-# pidwarf (DWARF and symbols).  One static library, built -fPIC so that a
-# shared object or a fuzz harness can link it too.
+# pidwarf (DWARF and symbols), and piutil (what they share); and
+# xlat-blocks, the translation-table builder perfinst-ld and the runtime share
+# (runtime/build.mk compiles it into libperfinst too).  One static library,
+# built -fPIC so that a shared object or a fuzz harness can link it too.
 #
 # Users link $(PICOMMON_LIB) $(PICOMMON_LDLIBS); a program that only uses
 # pimeta/pitrace needs just -lelf, but the full list is always safe.

@@ -14,28 +14,14 @@
 #include <libdwarf/libdwarf.h>
 
 #include "pidwarf.h"
+#include "piutil.h"
 
 #define MAX_DIE_DEPTH 64 /* nesting of namespaces, classes, lexical blocks */
-
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 64;
-    if (nc > SIZE_MAX / elem)
-        return -1;
-    void *a = realloc(*arr, nc * elem);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = nc;
-    return 0;
-}
 
 /* Keep a copy of s for the life of d. */
 static const char *keep(struct pi_debug *d, const char *s)
 {
-    if (grow((void **)&d->strs, &d->strs_cap, d->nstrs, sizeof *d->strs))
+    if (pi_grow((void **)&d->strs, &d->strs_cap, d->nstrs, sizeof *d->strs))
         return NULL;
     char *c = strdup(s ? s : "");
     if (!c)
@@ -77,7 +63,7 @@ static int add_func(struct pi_debug *d, size_t *cap, uint64_t lo, uint64_t hi, c
 {
     if (hi <= lo)
         return 0;
-    if (grow((void **)&d->funcs, cap, d->nfuncs, sizeof *d->funcs))
+    if (pi_grow((void **)&d->funcs, cap, d->nfuncs, sizeof *d->funcs))
         return -1;
     d->funcs[d->nfuncs++] = (struct pi_dfunc){ .lo = lo, .hi = hi, .name = name,
                                                .file = file ? file : "", .line = line,
@@ -92,7 +78,7 @@ static uint32_t intern_file(struct dctx *c, const char *name)
     for (size_t i = d->nfiles; i-- > 0;)
         if (!strcmp(d->files[i], name))
             return (uint32_t)i;
-    if (grow((void **)&d->files, &c->files_cap, d->nfiles, sizeof *d->files))
+    if (pi_grow((void **)&d->files, &c->files_cap, d->nfiles, sizeof *d->files))
         return 0;
     char *s = strdup(name);
     if (!s)
@@ -145,7 +131,7 @@ static void read_lines(struct dctx *c, Dwarf_Die cu)
             dwarf_dealloc(c->dbg, src, DW_DLA_STRING);
             last_fileno = fileno;
         }
-        if (grow((void **)&c->d->lines, &c->lines_cap, c->d->nlines, sizeof *c->d->lines))
+        if (pi_grow((void **)&c->d->lines, &c->lines_cap, c->d->nlines, sizeof *c->d->lines))
             break;
         c->d->lines[c->d->nlines++] = (struct pi_dline){
             .addr = addr, .file = last_file, .line = (uint32_t)lineno, .end_sequence = !!endseq };
@@ -205,7 +191,21 @@ static uint64_t die_udata(struct dctx *c, Dwarf_Die die, Dwarf_Half at)
             dwarf_warn(c, "dwarf_attr", e);
         return 0;
     }
-    if (dwarf_formudata(a, &v, &e) != DW_DLV_OK) {
+    /* DWARF 5 abbreviations may give the value itself (DW_FORM_implicit_const,
+     * which GCC 12 uses for DW_AT_decl_file and friends); this libdwarf's
+     * dwarf_formudata refuses that form, dwarf_formsdata reads it. */
+    Dwarf_Half form = 0;
+    if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+        dwarf_warn(c, "dwarf_whatform", e);
+        v = 0;
+    } else if (form == DW_FORM_implicit_const) {
+        Dwarf_Signed sv = 0;
+        if (dwarf_formsdata(a, &sv, &e) != DW_DLV_OK) {
+            dwarf_warn(c, "dwarf_formsdata", e);
+            sv = 0;
+        }
+        v = sv < 0 ? 0 : (Dwarf_Unsigned)sv;
+    } else if (dwarf_formudata(a, &v, &e) != DW_DLV_OK) {
         dwarf_warn(c, "dwarf_formudata", e);
         v = 0;
     }

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "pimeta.h"
+#include "piutil.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "perfinst formats are little-endian; this reader assumes a little-endian host"
@@ -105,6 +106,8 @@ const char *pi_site_kind_name(unsigned kind)
     switch (kind) {
     case PI_SITE_BLOCK:
         return "block";
+    case PI_SITE_DATA:
+        return "data";
     }
     return NULL;
 }
@@ -215,21 +218,6 @@ static void unit_view_free(struct pi_unit_view *v)
     memset(v, 0, sizeof *v);
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 16;
-    if (nc > SIZE_MAX / elem)
-        return -1;
-    void *a = realloc(*arr, nc * elem);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = nc;
-    return 0;
-}
-
 static int parse_unit(struct reader *rd, const struct section *s, uint64_t off,
                       const uint8_t *c, uint32_t size)
 {
@@ -314,6 +302,7 @@ static int parse_unit(struct reader *rd, const struct section *s, uint64_t off,
         snprintf(where, sizeof where, " %u", i);
         STR_OK(st->file, "site", where);
         STR_OK(st->region, "site", where);
+        STR_OK(st->handler, "site", where);
         if (st->func >= u.nfuncs)
             BAD("site %u: function %u out of range (%u functions)", i, st->func, u.nfuncs);
         const struct pi_func *f = &v.funcs[st->func];
@@ -334,7 +323,7 @@ static int parse_unit(struct reader *rd, const struct section *s, uint64_t off,
 #undef BAD
 #undef STR_OK
 
-    if (grow((void **)&rd->units, &rd->units_cap, rd->nunits, sizeof *rd->units)) {
+    if (pi_grow((void **)&rd->units, &rd->units_cap, rd->nunits, sizeof *rd->units)) {
         pi_err_set(rd->err, "%s: out of memory", rd->path);
         goto bad;
     }
@@ -366,7 +355,7 @@ static int parse_code(struct reader *rd, const struct section *s, uint64_t off,
         if (t.r.addr + t.r.length < t.r.addr)
             return CHUNK_ERR(rd, s, off, "range %u: address 0x%llx + length %u wraps around", i,
                              (unsigned long long)t.r.addr, t.r.length);
-        if (grow((void **)&rd->ranges, &rd->ranges_cap, rd->nranges, sizeof *rd->ranges))
+        if (pi_grow((void **)&rd->ranges, &rd->ranges_cap, rd->nranges, sizeof *rd->ranges))
             return pi_err_set(rd->err, "%s: out of memory", rd->path);
         rd->ranges[rd->nranges++] = t;
     }

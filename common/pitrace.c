@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "pitrace.h"
+#include "piutil.h"
 
 /* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
  * mutations reach the code behind them. */
@@ -28,6 +29,20 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_COUNTS: return "COUNTS";
     case PI_REC_SIGNAL: return "SIGNAL";
     case PI_REC_END: return "END";
+    case PI_REC_SITESTAT: return "SITESTAT";
+    case PI_REC_EVENT: return "EVENT";
+    case PI_REC_TRACEREG: return "TRACEREG";
+    }
+    return "?";
+}
+
+const char *pi_trace_stat_kind_name(uint32_t kind)
+{
+    switch (kind) {
+    case PI_STAT_TRAP: return "trap";
+    case PI_STAT_THRESHOLD: return "threshold";
+    case PI_STAT_CYCLES: return "cycles";
+    case PI_STAT_TRACE: return "trace";
     }
     return "?";
 }
@@ -37,6 +52,18 @@ uint64_t pi_trace_count(const struct pi_trace_rec *r, uint32_t i)
     uint64_t v;
     memcpy(&v, r->counts + (size_t)i * 8, 8);
     return v;
+}
+
+uint64_t pi_trace_frame(const struct pi_trace_rec *r, uint32_t i)
+{
+    uint64_t v;
+    memcpy(&v, r->frames + (size_t)i * 8, 8);
+    return v;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -208,6 +235,33 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
             return BAD("says %u records came before it, but %u did", r->u.end.nrecords,
                        r->index);
         return 0;
+    case PI_REC_SITESTAT:
+        if (n != sizeof r->u.sitestat)
+            return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.sitestat);
+        memcpy(&r->u.sitestat, p, sizeof r->u.sitestat);
+        return 0;
+    case PI_REC_EVENT:
+        if (n < sizeof r->u.event)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.event, p, sizeof r->u.event);
+        if (sizeof r->u.event + (uint64_t)r->u.event.nframes * 8 != n)
+            return BAD("%u frames need %llu bytes, the record has %llu", r->u.event.nframes,
+                       (unsigned long long)(sizeof r->u.event + (uint64_t)r->u.event.nframes * 8),
+                       (unsigned long long)n);
+        r->frames = p + sizeof r->u.event;
+        return 0;
+    case PI_REC_TRACEREG:
+        if (n < sizeof r->u.tracereg)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.tracereg, p, sizeof r->u.tracereg);
+        if (sizeof r->u.tracereg + (uint64_t)r->u.tracereg.ncounters * 8 != n)
+            return BAD("%u counters need %llu bytes, the record has %llu",
+                       r->u.tracereg.ncounters,
+                       (unsigned long long)(sizeof r->u.tracereg +
+                                            (uint64_t)r->u.tracereg.ncounters * 8),
+                       (unsigned long long)n);
+        r->counts = p + sizeof r->u.tracereg;
+        return 0;
     }
 #undef BAD
     return 0; /* unknown type: the caller skips it */
@@ -271,7 +325,205 @@ void pi_trace_free(struct pi_trace *t)
     for (size_t i = 0; i < t->nunits; i++)
         free(t->units[i].counts);
     free(t->units);
+    free(t->sitestats);
+    for (size_t i = 0; i < t->nevents; i++)
+        free(t->events[i].frames);
+    free(t->events);
+    for (size_t i = 0; i < t->ntraceregs; i++)
+        free(t->traceregs[i].counts);
+    free(t->traceregs);
     memset(t, 0, sizeof *t);
+}
+
+/* ---- the indicators' records ---------------------------------------------- */
+
+static int cmp_sitestat(const void *a, const void *b)
+{
+    const struct pi_rec_sitestat *x = a, *y = b;
+    if (x->unit_id != y->unit_id)
+        return x->unit_id < y->unit_id ? -1 : 1;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+#define CMP_FIELD(f)                                                                        \
+    do {                                                                                    \
+        if (x->f != y->f)                                                                   \
+            return x->f < y->f ? -1 : 1;                                                    \
+    } while (0)
+
+static int cmp_event(const void *a, const void *b)
+{
+    const struct pi_trace_event *x = a, *y = b;
+    CMP_FIELD(ev.unit_id);
+    CMP_FIELD(ev.site);
+    CMP_FIELD(ev.kind);
+    CMP_FIELD(ev.value);
+    CMP_FIELD(ev.tid);
+    CMP_FIELD(ev.nframes);
+    for (uint32_t i = 0; i < x->ev.nframes; i++)
+        CMP_FIELD(frames[i]);
+    return 0;
+}
+
+static int cmp_tracereg(const void *a, const void *b)
+{
+    const struct pi_trace_tracereg *x = a, *y = b;
+    CMP_FIELD(start_unit);
+    CMP_FIELD(start_site);
+    CMP_FIELD(unit_id);
+    return 0;
+}
+#undef CMP_FIELD
+
+/* Combine y into x (same unit, site and kind).  The min of a record that
+ * measured nothing (execs 0) does not count, unless none measured anything;
+ * so the result does not depend on the order. */
+static void sitestat_add(struct pi_rec_sitestat *x, const struct pi_rec_sitestat *y)
+{
+    if (!x->execs == !y->execs)
+        x->min = y->min < x->min ? y->min : x->min;
+    else if (y->execs)
+        x->min = y->min;
+    x->max = y->max > x->max ? y->max : x->max;
+    x->count = sat_add(x->count, y->count);
+    x->execs = sat_add(x->execs, y->execs);
+    x->sum = sat_add(x->sum, y->sum);
+}
+
+static int fold(struct pi_trace *t, const char *name, struct pi_err *err)
+{
+    size_t n = 0;
+    if (t->nsitestats)
+        qsort(t->sitestats, t->nsitestats, sizeof *t->sitestats, cmp_sitestat);
+    for (size_t i = 0; i < t->nsitestats; i++) {
+        if (n && !cmp_sitestat(&t->sitestats[n - 1], &t->sitestats[i]))
+            sitestat_add(&t->sitestats[n - 1], &t->sitestats[i]);
+        else
+            t->sitestats[n++] = t->sitestats[i];
+    }
+    t->nsitestats = n;
+
+    if (t->nevents)
+        qsort(t->events, t->nevents, sizeof *t->events, cmp_event);
+
+    if (t->ntraceregs)
+        qsort(t->traceregs, t->ntraceregs, sizeof *t->traceregs, cmp_tracereg);
+    n = 0;
+    int bad = 0;
+    for (size_t i = 0; i < t->ntraceregs; i++) {
+        struct pi_trace_tracereg *u = &t->traceregs[i];
+        struct pi_trace_tracereg *d = n ? &t->traceregs[n - 1] : NULL;
+        if (!d || cmp_tracereg(d, u)) {
+            t->traceregs[n++] = *u;
+            continue;
+        }
+        if (d->ncounters != u->ncounters && !bad) {
+            pi_err_set(err, "%s: trace region of site %u of unit 0x%016llx: unit 0x%016llx has "
+                       "TRACEREG records with %u and %u counters", name, u->start_site,
+                       (unsigned long long)u->start_unit, (unsigned long long)u->unit_id,
+                       d->ncounters, u->ncounters);
+            bad = 1;
+        }
+        for (uint32_t c = 0; c < d->ncounters && c < u->ncounters; c++)
+            d->counts[c] = sat_add(d->counts[c], u->counts[c]);
+        free(u->counts);
+    }
+    t->ntraceregs = n;
+    return bad ? -1 : 0;
+}
+
+int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err)
+{
+    return fold(t, t->path ? t->path : "trace", err);
+}
+
+const struct pi_trace_module *pi_trace_module_of(const struct pi_trace *t, uint64_t addr)
+{
+    const struct pi_trace_module *best = NULL;
+    for (size_t i = 0; i < t->nmodules; i++) {
+        const struct pi_trace_module *m = &t->modules[i];
+        if (m->load_bias <= addr && (!best || m->load_bias > best->load_bias))
+            best = m;
+    }
+    return best;
+}
+
+/* Make room for n more elements after *len in *arr (exact size). */
+static int reserve(void **arr, size_t len, size_t n, size_t elem)
+{
+    if (!n)
+        return 0;
+    if (len + n < len || len + n > SIZE_MAX / elem)
+        return -1;
+    void *a = realloc(*arr, (len + n) * elem);
+    if (!a)
+        return -1;
+    *arr = a;
+    return 0;
+}
+
+int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, int link_frames,
+                            struct pi_err *err)
+{
+    const char *name = src->path ? src->path : "trace";
+    if (reserve((void **)&dst->sitestats, dst->nsitestats, src->nsitestats,
+                sizeof *dst->sitestats) ||
+        reserve((void **)&dst->events, dst->nevents, src->nevents, sizeof *dst->events) ||
+        reserve((void **)&dst->traceregs, dst->ntraceregs, src->ntraceregs,
+                sizeof *dst->traceregs))
+        return pi_err_set(err, "%s: out of memory", name);
+    for (size_t i = 0; i < src->nsitestats; i++)
+        dst->sitestats[dst->nsitestats++] = src->sitestats[i];
+    int convert = link_frames && !(src->hdr.flags & PI_TF_MERGED);
+    for (size_t i = 0; i < src->nevents; i++) {
+        const struct pi_trace_event *e = &src->events[i];
+        struct pi_trace_event *d = &dst->events[dst->nevents];
+        d->ev = e->ev;
+        d->frames = NULL;
+        if (e->ev.nframes) {
+            d->frames = malloc((size_t)e->ev.nframes * sizeof *d->frames);
+            if (!d->frames)
+                return pi_err_set(err, "%s: out of memory", name);
+            memcpy(d->frames, e->frames, (size_t)e->ev.nframes * sizeof *d->frames);
+        }
+        dst->nevents++;
+        if (!convert || !e->ev.nframes)
+            continue;
+        /* the module of the event's unit, else the one frames[0] is in */
+        const struct pi_trace_module *home = NULL;
+        for (size_t k = 0; k < src->nunits && !home; k++)
+            if (src->units[k].unit_id == e->ev.unit_id)
+                home = &src->modules[src->units[k].module];
+        if (!home)
+            home = pi_trace_module_of(src, e->frames[0]);
+        for (uint32_t k = 0; k < e->ev.nframes; k++) {
+            const struct pi_trace_module *m = pi_trace_module_of(src, d->frames[k]);
+            uint64_t off = d->frames[k] - (home ? home->load_bias : 0);
+            d->frames[k] = home && m == home && off < PI_TRACE_MODULE_SPAN ? off : 0;
+        }
+    }
+    for (size_t i = 0; i < src->ntraceregs; i++) {
+        const struct pi_trace_tracereg *r = &src->traceregs[i];
+        struct pi_trace_tracereg *d = &dst->traceregs[dst->ntraceregs];
+        *d = *r;
+        d->counts = NULL;
+        if (r->ncounters) {
+            d->counts = malloc((size_t)r->ncounters * sizeof *d->counts);
+            if (!d->counts)
+                return pi_err_set(err, "%s: out of memory", name);
+            memcpy(d->counts, r->counts, (size_t)r->ncounters * sizeof *d->counts);
+        }
+        dst->ntraceregs++;
+    }
+    if (fold(dst, name, err)) {
+        /* say which input disagreed with what came before */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return pi_err_set(err, "%s (in this or an earlier input)", msg);
+    }
+    return 0;
 }
 
 static int cmp_module(const void *a, const void *b)
@@ -290,24 +542,9 @@ static int cmp_unit(const void *a, const void *b)
     return 0;
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 8;
-    if (nc > SIZE_MAX / elem)
-        return -1;
-    void *a = realloc(*arr, nc * elem);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = nc;
-    return 0;
-}
-
 static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
 {
-    size_t mcap = 0, ucap = 0;
+    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0;
     struct pi_trace_rec r;
     int k;
     /* counts[] hold the file's module index until the end, then a position */
@@ -336,7 +573,7 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             break;
         }
         case PI_REC_MODULE: {
-            if (grow((void **)&t->modules, &mcap, t->nmodules, sizeof *t->modules))
+            if (pi_grow((void **)&t->modules, &mcap, t->nmodules, sizeof *t->modules))
                 return pi_err_set(err, "%s: out of memory", t->path);
             struct pi_trace_module *m = &t->modules[t->nmodules];
             memset(m, 0, sizeof *m);
@@ -351,7 +588,7 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             break;
         }
         case PI_REC_COUNTS: {
-            if (grow((void **)&t->units, &ucap, t->nunits, sizeof *t->units))
+            if (pi_grow((void **)&t->units, &ucap, t->nunits, sizeof *t->units))
                 return pi_err_set(err, "%s: out of memory", t->path);
             struct pi_trace_unit *u = &t->units[t->nunits];
             u->unit_id = r.u.counts.unit_id;
@@ -365,6 +602,44 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
                 memcpy(u->counts, r.counts, (size_t)u->ncounters * 8);
             }
             t->nunits++;
+            break;
+        }
+        case PI_REC_SITESTAT:
+            if (pi_grow((void **)&t->sitestats, &scap, t->nsitestats, sizeof *t->sitestats))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->sitestats[t->nsitestats++] = r.u.sitestat;
+            break;
+        case PI_REC_EVENT: {
+            if (pi_grow((void **)&t->events, &ecap, t->nevents, sizeof *t->events))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            struct pi_trace_event *e = &t->events[t->nevents];
+            e->ev = r.u.event;
+            e->frames = NULL;
+            if (e->ev.nframes) {
+                e->frames = malloc((size_t)e->ev.nframes * 8); /* bounded by the record */
+                if (!e->frames)
+                    return pi_err_set(err, "%s: out of memory", t->path);
+                memcpy(e->frames, r.frames, (size_t)e->ev.nframes * 8);
+            }
+            t->nevents++;
+            break;
+        }
+        case PI_REC_TRACEREG: {
+            if (pi_grow((void **)&t->traceregs, &rcap, t->ntraceregs, sizeof *t->traceregs))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            struct pi_trace_tracereg *g = &t->traceregs[t->ntraceregs];
+            g->start_unit = r.u.tracereg.start_unit;
+            g->start_site = r.u.tracereg.start_site;
+            g->ncounters = r.u.tracereg.ncounters;
+            g->unit_id = r.u.tracereg.unit_id;
+            g->counts = NULL;
+            if (g->ncounters) {
+                g->counts = malloc((size_t)g->ncounters * 8); /* bounded by the record */
+                if (!g->counts)
+                    return pi_err_set(err, "%s: out of memory", t->path);
+                memcpy(g->counts, r.counts, (size_t)g->ncounters * 8);
+            }
+            t->ntraceregs++;
             break;
         }
         case PI_REC_SIGNAL:
@@ -433,7 +708,7 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         t->units[n++] = *u;
     }
     t->nunits = n;
-    return 0;
+    return fold(t, t->path, err);
 }
 
 static int read_all(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
@@ -596,6 +871,21 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
         struct pi_rec_counts c = { .unit_id = u->unit_id, .module = u->module,
                                    .ncounters = u->ncounters };
         put_record(&w, PI_REC_COUNTS, &c, sizeof c, u->counts, (size_t)u->ncounters * 8, NULL, 0);
+    }
+    for (size_t i = 0; i < t->nsitestats; i++)
+        put_record(&w, PI_REC_SITESTAT, &t->sitestats[i], sizeof t->sitestats[i], NULL, 0, NULL,
+                   0);
+    for (size_t i = 0; i < t->nevents; i++) {
+        const struct pi_trace_event *e = &t->events[i];
+        put_record(&w, PI_REC_EVENT, &e->ev, sizeof e->ev, e->frames,
+                   (size_t)e->ev.nframes * 8, NULL, 0);
+    }
+    for (size_t i = 0; i < t->ntraceregs; i++) {
+        const struct pi_trace_tracereg *g = &t->traceregs[i];
+        struct pi_rec_tracereg r = { .start_unit = g->start_unit, .start_site = g->start_site,
+                                     .ncounters = g->ncounters, .unit_id = g->unit_id };
+        put_record(&w, PI_REC_TRACEREG, &r, sizeof r, g->counts, (size_t)g->ncounters * 8, NULL,
+                   0);
     }
     if (t->has_signal)
         put_record(&w, PI_REC_SIGNAL, &t->signal, sizeof t->signal, NULL, 0, NULL, 0);

@@ -6,7 +6,9 @@
  *   - record by record (pi_trace_open / pi_trace_next): what `pmopt dump`
  *     prints, every record decoded and checked;
  *   - as a whole (pi_trace_read): process, modules, counts summed per
- *     (module, unit), signal, whether the trace was finished.
+ *     (module, unit), the indicators' records (SITESTAT combined per
+ *     (unit, site, kind), EVENTs all kept in a fixed order, TRACEREG summed
+ *     per (start site, unit)), signal, whether the trace was finished.
  *
  * Two kinds of trouble:
  *
@@ -72,11 +74,15 @@ struct pi_trace_rec {
         struct pi_rec_counts counts;
         struct pi_rec_signal signal;
         struct pi_rec_end end;
+        struct pi_rec_sitestat sitestat;
+        struct pi_rec_event event;
+        struct pi_rec_tracereg tracereg;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path */
-    const uint8_t *counts;   /* COUNTS: ncounters little-endian uint64_t, maybe
-                                unaligned: read them with pi_trace_count() */
+    const uint8_t *counts;   /* COUNTS, TRACEREG: ncounters little-endian uint64_t,
+                                maybe unaligned: read them with pi_trace_count() */
+    const uint8_t *frames;   /* EVENT: nframes uint64_t: pi_trace_frame() */
 };
 
 /* Open and validate the header.  -1 with a message naming the file for a
@@ -92,7 +98,10 @@ int pi_trace_next(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
 void pi_trace_close(struct pi_trace_file *f);
 
 uint64_t pi_trace_count(const struct pi_trace_rec *r, uint32_t i);
+uint64_t pi_trace_frame(const struct pi_trace_rec *r, uint32_t i);
 const char *pi_trace_rec_name(uint32_t type); /* "COUNTS", ...; "?" if unknown */
+/* "trap", "threshold", "cycles", "trace" for enum pi_stat_kind; "?" otherwise. */
+const char *pi_trace_stat_kind_name(uint32_t kind);
 
 /* ---- as a whole ------------------------------------------------------------ */
 
@@ -111,6 +120,21 @@ struct pi_trace_unit {
     uint64_t *counts;        /* summed over the unit's COUNTS records (saturating) */
 };
 
+/* One EVENT record: the threshold event and its stack. */
+struct pi_trace_event {
+    struct pi_rec_event ev;  /* ev.nframes frames follow */
+    uint64_t *frames;        /* NULL when nframes is 0 */
+};
+
+/* The TRACEREG records of one (trace_start site, unit), summed. */
+struct pi_trace_tracereg {
+    uint64_t start_unit;
+    uint32_t start_site;
+    uint32_t ncounters;
+    uint64_t unit_id;
+    uint64_t *counts;        /* ncounters, summed (saturating) */
+};
+
 struct pi_trace {
     char *path;
     struct pi_trace_hdr hdr;
@@ -125,6 +149,15 @@ struct pi_trace {
     struct pi_trace_module *modules; /* sorted by index */
     size_t nunits;
     struct pi_trace_unit *units;     /* sorted by (module, unit_id); unique */
+
+    /* What the indicators' probes saw (no module field: units are named by
+     * id).  Kept in a canonical form (pi_trace_fold_indicators). */
+    size_t nsitestats;
+    struct pi_rec_sitestat *sitestats;   /* sorted by (unit_id, site, kind); unique */
+    size_t nevents;
+    struct pi_trace_event *events;       /* sorted by all their fields and frames */
+    size_t ntraceregs;
+    struct pi_trace_tracereg *traceregs; /* sorted by (start_unit, start_site, unit_id); unique */
 
     int has_signal;
     struct pi_rec_signal signal;
@@ -148,9 +181,44 @@ const struct pi_trace_module *pi_trace_find_module(const struct pi_trace *t,
 const struct pi_trace_unit *pi_trace_find_unit(const struct pi_trace *t, uint32_t module,
                                                uint64_t unit_id);
 
+/* The module a run-time address of t falls in, as far as the trace can
+ * tell: the one with the largest load bias not above addr (a module's
+ * bias is where it was mapped; a non-PIE program has bias 0), or NULL.
+ * Modules without units (libc, the runtime) have no MODULE record, so an
+ * address in them is attributed to the module mapped below them: callers
+ * must still check that the address lies inside that module's code. */
+const struct pi_trace_module *pi_trace_module_of(const struct pi_trace *t, uint64_t addr);
+
+/* ---- the indicators' records: combining -------------------------------- */
+
+/* Put t's indicator records into their canonical form: SITESTATs of one
+ * (unit, site, kind) combined (count, execs and sum added, saturating; min
+ * the least of the mins of records with execs > 0; max the largest),
+ * TRACEREGs of one (start_unit, start_site, unit_id) added elementwise,
+ * EVENTs sorted by (unit_id, site, kind, value, tid, nframes, frames).  -1
+ * (message naming t->path) when two TRACEREGs of one key have different
+ * ncounters. */
+int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
+
+/* Add copies of src's indicator records to dst and fold them in.  With
+ * link_frames, EVENT frames of a trace written by a process (not merged)
+ * become link-time addresses: each frame in the module of the event's unit
+ * (the module whose COUNTS hold the unit; else the module of frames[0])
+ * minus its load bias, and every other frame 0 ("another module").  A
+ * frame counts as inside a module when pi_trace_module_of says so and it
+ * lies less than PI_TRACE_MODULE_SPAN above the module's bias (a libc frame
+ * above a PIE program would otherwise pass).  A merged trace's frames are
+ * already link-time and are copied as they are.
+ * -1 with err (naming src->path) on a TRACEREG ncounters mismatch or when
+ * out of memory. */
+#define PI_TRACE_MODULE_SPAN (1ull << 32)
+int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, int link_frames,
+                            struct pi_err *err);
+
 /* Write t as a trace file: the header (hdr_size, version and CRC filled in
  * here; magic too), PROCESS if has_process, the modules (index = position),
- * COUNTS per unit, SIGNAL if has_signal, END.  Temporary file + rename. */
+ * COUNTS per unit, SITESTAT, EVENT and TRACEREG in t's order, SIGNAL if
+ * has_signal, END.  Temporary file + rename. */
 int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *err);
 
 #ifdef __cplusplus

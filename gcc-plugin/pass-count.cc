@@ -90,8 +90,10 @@ static location_t first_location(basic_block bb)
 {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
-        if (gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g))
-            continue;
+        unsigned id;
+        int what;
+        if (gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g) || pi_is_marker_call(g, &id, &what))
+            continue; /* (markers carry the pragma's line, not the block's) */
         if (gimple_location(g) != UNKNOWN_LOCATION)
             return gimple_location(g);
     }
@@ -143,6 +145,120 @@ static void instrument_block(basic_block bb, unsigned site, unsigned counter)
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 }
 
+/* ---- probes: trap, threshold, cycles, trace ------------------------------ */
+
+static tree runtime_probe(const char *name, tree ret, tree a1 = NULL_TREE, tree a2 = NULL_TREE,
+                          tree a3 = NULL_TREE, tree a4 = NULL_TREE, tree a5 = NULL_TREE,
+                          tree a6 = NULL_TREE)
+{
+    tree type = build_function_type_list(ret, a1, a2, a3, a4, a5, a6, NULL_TREE);
+    tree decl = build_fn_decl(name, type);
+    TREE_NOTHROW(decl) = 1;
+    return decl;
+}
+
+static tree handler_ptr_type(void)
+{
+    return ptr_type_node;
+}
+
+static tree handler_arg(const struct pi_directive_spec *d)
+{
+    tree fn = d->name[0] ? pi_handler_decl(d->name) : NULL_TREE;
+    if (!fn)
+        return null_pointer_node;
+    TREE_ADDRESSABLE(fn) = 1;
+    /* &fn typed as void *: a gimple invariant, valid as a call argument */
+    return build_fold_addr_expr_with_type(fn, handler_ptr_type());
+}
+
+static void insert_call_before(gimple_stmt_iterator *gsi, gimple *call, location_t loc)
+{
+    gimple_set_location(call, loc);
+    gsi_insert_before(gsi, call, GSI_SAME_STMT);
+}
+
+/* What one directive wraps: its first block and where it is left. */
+struct probe_region {
+    const struct pi_directive_spec *spec;
+    basic_block first;
+    auto_vec<gimple *> exits;  /* the probe for the way out goes before each */
+    location_t loc;
+};
+
+/* Begin probes at the first block, end probes before every exit. */
+static void insert_probes(probe_region *r, unsigned site)
+{
+    tree u64 = uint64_type_node, u32 = unsigned_type_node;
+    tree id = build_int_cst(u64, pi_unit_id()), st = build_int_cst(u32, site);
+    const struct pi_directive_spec *d = r->spec;
+    gimple_stmt_iterator gsi = gsi_after_labels(r->first);
+    switch (d->kind) {
+    case PI_D_TRAP:
+        insert_call_before(&gsi, gimple_build_call(runtime_probe("__perfinst_trap", void_type_node, u64, u32), 2, id, st), r->loc);
+        break;
+    case PI_D_THRESHOLD:
+        insert_call_before(&gsi,
+                           gimple_build_call(runtime_probe("__perfinst_threshold", void_type_node, u64, u32, u64, handler_ptr_type()),
+                                             4, id, st, build_int_cst(u64, d->threshold), handler_arg(d)),
+                           r->loc);
+        break;
+    case PI_D_CYCLES: {
+        tree t0 = create_tmp_reg(u64, "pi_t0");
+        gcall *begin = gimple_build_call(runtime_probe("__perfinst_cycles_begin", u64), 0);
+        gimple_call_set_lhs(begin, t0);
+        insert_call_before(&gsi, begin, r->loc);
+        tree endfn = runtime_probe("__perfinst_cycles_end", void_type_node, u64, u32, u64, u64, u32, handler_ptr_type());
+        for (unsigned i = 0; i < r->exits.length(); i++) {
+            gimple_stmt_iterator e = gsi_for_stmt(r->exits[i]);
+            insert_call_before(&e, gimple_build_call(endfn, 6, id, st, t0, build_int_cst(u64, d->threshold),
+                                                     build_int_cst(u32, d->arg), handler_arg(d)),
+                               r->loc);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static bool has_probe(uint32_t kind)
+{
+    return kind & (PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES);
+}
+
+/* Pair `region begin(NAME)` with the `region end(NAME)` markers of the
+ * same function: they become a BEGIN and its ENDs, as a pragma on a
+ * statement would.  Unpaired ones are errors. */
+static void pair_named_regions(vec<marker> &marks)
+{
+    for (unsigned i = 0; i < marks.length(); i++) {
+        const pi_stmt_directive *d = pi_stmt_directive_get(marks[i].id);
+        if (d->spec.kind != PI_D_REGION_BEGIN || marks[i].what != PI_MARK_POINT)
+            continue; /* (an END already paired carries its BEGIN's id) */
+        bool found = false;
+        for (unsigned k = 0; k < marks.length(); k++) {
+            const pi_stmt_directive *e = pi_stmt_directive_get(marks[k].id);
+            if (e->spec.kind == PI_D_REGION_END && strcmp(e->spec.name, d->spec.name) == 0 &&
+                marks[k].what == PI_MARK_POINT) {
+                marks[k].what = PI_MARK_END;
+                marks[k].id = marks[i].id;
+                found = true;
+            }
+        }
+        marks[i].what = PI_MARK_BEGIN;
+        if (!found)
+            error_at(d->loc, "perfinst: %<region begin(%s)%> has no %<region end(%s)%> in this function",
+                     d->spec.name, d->spec.name);
+    }
+    for (unsigned k = 0; k < marks.length(); k++) {
+        const pi_stmt_directive *e = pi_stmt_directive_get(marks[k].id);
+        if (e->spec.kind == PI_D_REGION_END && marks[k].what == PI_MARK_POINT)
+            error_at(e->loc, "perfinst: %<region end(%s)%> has no %<region begin(%s)%> before it in this function",
+                     e->spec.name, e->spec.name);
+    }
+}
+
 static unsigned int execute_count(function *fun)
 {
     tree fndecl = fun->decl;
@@ -154,6 +270,7 @@ static unsigned int execute_count(function *fun)
     bool skip = skip_function(fndecl);
     if (!skip && pi_opt.all_count)
         fn_dirs |= PI_D_COUNT;
+    const uint32_t code_dirs = PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES;
 
     /* the statement markers the pragmas left */
     auto_vec<marker> marks;
@@ -166,8 +283,10 @@ static unsigned int execute_count(function *fun)
             marks.safe_push(m);
         }
     }
-    if (!(fn_dirs & (PI_D_COUNT | PI_D_TYPES)) && marks.is_empty())
+    bool watch = !skip && pi_watch_any(fun);
+    if (!(fn_dirs & code_dirs) && marks.is_empty() && !watch)
         return 0;
+    pair_named_regions(marks);
 
     /* region boundaries start blocks: split before every marker, and after BEGINs */
     for (unsigned i = 0; i < marks.length(); i++)
@@ -185,13 +304,45 @@ static unsigned int execute_count(function *fun)
 
     auto_sbitmap in(last_basic_block_for_fn(fun));
     auto_vec<uint32_t> region_dirs;
+    auto_vec<const char *> region_name;
     region_dirs.safe_grow_cleared(last_basic_block_for_fn(fun));
+    region_name.safe_grow_cleared(last_basic_block_for_fn(fun));
     bitmap_clear(in);
-    if (!skip && (fn_dirs & (PI_D_COUNT | PI_D_TYPES)))
+    auto_delete_vec<probe_region> probes;
+    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    if (!skip && (fn_dirs & code_dirs)) {
         FOR_EACH_BB_FN(bb, fun) bitmap_set_bit(in, bb->index);
+        for (int i = 0; i < nspec; i++) {
+            if (!has_probe(fn_specs[i].kind))
+                continue;
+            probe_region *r = new probe_region;
+            r->spec = &fn_specs[i];
+            r->first = entry;
+            r->loc = DECL_SOURCE_LOCATION(fndecl);
+            edge e;
+            edge_iterator ei;
+            FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
+            {
+                gimple *last = last_stmt(e->src);
+                if (last && gimple_code(last) == GIMPLE_RETURN)
+                    r->exits.safe_push(last);
+            }
+            probes.safe_push(r);
+        }
+    }
     for (unsigned i = 0; i < marks.length(); i++) {
         const pi_stmt_directive *d = pi_stmt_directive_get(marks[i].id);
-        if (marks[i].what != PI_MARK_BEGIN || skip)
+        if (skip)
+            break;
+        if (marks[i].what == PI_MARK_POINT) {
+            /* trace_start/stop: a probe where the marker stands, in a counted block */
+            if (d->spec.kind & (PI_D_TRACE_START | PI_D_TRACE_STOP)) {
+                bitmap_set_bit(in, begins[i]->index);
+                region_dirs[begins[i]->index] |= d->spec.kind;
+            }
+            continue;
+        }
+        if (marks[i].what != PI_MARK_BEGIN)
             continue;
         auto_sbitmap r(last_basic_block_for_fn(fun));
         bitmap_clear(r);
@@ -200,19 +351,38 @@ static unsigned int execute_count(function *fun)
         unsigned idx;
         EXECUTE_IF_SET_IN_BITMAP(r, 0, idx, sbi)
         {
-            region_dirs[idx] |= d->spec.kind;
-            if (d->spec.kind & PI_D_COUNT)
-                bitmap_set_bit(in, idx);
+            region_dirs[idx] |= d->spec.kind & ~PI_D_REGION_BEGIN;
+            bitmap_set_bit(in, idx);
+            if (d->spec.kind == PI_D_REGION_BEGIN)
+                region_name[idx] = d->spec.name;
+        }
+        if (d->spec.kind == PI_D_REGION_BEGIN) {
+            /* The marker's own block runs once per entry into the region
+               (the region's first block may be a loop head): its count is
+               the region's visits (seed 004 M19). */
+            basic_block mb = gimple_bb(marks[i].stmt);
+            bitmap_set_bit(in, mb->index);
+            region_dirs[mb->index] |= PI_D_REGION_BEGIN;
+            region_name[mb->index] = d->spec.name;
+        }
+        if (has_probe(d->spec.kind)) {
+            probe_region *pr = new probe_region;
+            pr->spec = &d->spec;
+            pr->first = begins[i];
+            pr->loc = d->loc;
+            for (unsigned k = 0; k < marks.length(); k++)
+                if (marks[k].id == marks[i].id && marks[k].what == PI_MARK_END)
+                    pr->exits.safe_push(marks[k].stmt);
+            probes.safe_push(pr);
         }
     }
-
-    /* the markers have done their work */
-    for (unsigned i = 0; i < marks.length(); i++) {
-        gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
-        gsi_remove(&gsi, true);
-    }
-    if (bitmap_empty_p(in))
+    if (bitmap_empty_p(in) && !watch) {
+        for (unsigned i = 0; i < marks.length(); i++) {
+            gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
+            gsi_remove(&gsi, true);
+        }
         return 0;
+    }
 
     /* one site and one counter per instrumented block, in block order */
     unsigned func = pi_unit_add_func(fndecl, fn_dirs);
@@ -223,7 +393,6 @@ static unsigned int execute_count(function *fun)
     uint64_t cfg = PI_HASH64_INIT;
     auto_vec<basic_block> order;
     /* the entry block's successor first, so sites[first_site] is the entry */
-    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
     if (bitmap_bit_p(in, entry->index))
         order.safe_push(entry);
     FOR_EACH_BB_FN(bb, fun)
@@ -240,8 +409,14 @@ static unsigned int execute_count(function *fun)
         s.line = xl.line;
         s.column = xl.column > 0xffff ? 0xffff : xl.column;
         s.kind = PI_SITE_BLOCK;
-        s.directives = (fn_dirs & ~(PI_D_SHARING | PI_D_WATCH)) | region_dirs[bb->index] | PI_D_COUNT;
+        /* probe bits go on the probe's own site (pi_unit_set_probe) */
+        s.directives = ((fn_dirs | region_dirs[bb->index]) & ~(PI_D_SHARING | PI_D_WATCH | PI_D_TRAP |
+                                                               PI_D_THRESHOLD | PI_D_CYCLES)) | PI_D_COUNT;
+        s.region = pi_unit_str(region_name[bb->index]);
         s.bb = bb->index;
+        for (int k = 0; k < nspec; k++)
+            if (fn_specs[k].kind == PI_D_TYPES)
+                s.arg |= fn_specs[k].arg;
         site_of[bb->index] = pi_unit_add_site(&s);
         uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(bb->succs)};
         cfg = pi_hash64(cfg, shape, sizeof shape);
@@ -256,8 +431,32 @@ static unsigned int execute_count(function *fun)
             cfg = pi_hash64(cfg, &rel, sizeof rel);
         }
     }
+
+    /* probes, before the markers that locate their exits go away */
+    for (unsigned i = 0; i < probes.length(); i++) {
+        probe_region *r = probes[i];
+        unsigned site = site_of[r->first->index];
+        pi_unit_set_probe(site, r->spec);
+        insert_probes(r, site);
+    }
+    for (unsigned i = 0; i < marks.length(); i++) {
+        const pi_stmt_directive *d = pi_stmt_directive_get(marks[i].id);
+        gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
+        if (marks[i].what == PI_MARK_POINT && (d->spec.kind & (PI_D_TRACE_START | PI_D_TRACE_STOP)) && !skip) {
+            tree fn = runtime_probe(d->spec.kind == PI_D_TRACE_START ? "__perfinst_trace_start"
+                                                                    : "__perfinst_trace_stop",
+                                    void_type_node, uint64_type_node, unsigned_type_node);
+            insert_call_before(&gsi, gimple_build_call(fn, 2, build_int_cst(uint64_type_node, pi_unit_id()),
+                                                       build_int_cst(unsigned_type_node,
+                                                                     site_of[begins[i]->index])),
+                               d->loc);
+        }
+        gsi_remove(&gsi, true);
+    }
     for (unsigned i = 0; i < order.length(); i++)
         instrument_block(order[i], site_of[order[i]->index], site_of[order[i]->index]);
+    if (watch)
+        pi_watch_instrument(fun, func);
     pi_unit_func_done(func, cfg);
     return 0;
 }

@@ -5,6 +5,9 @@
  * when a function's final body, inlined callees included, is known.  A
  * function that contains counter updates is rewritten as
  *
+ * (counter updates, site markers and probe calls are all deleted from the
+ * clean copy):
+ *
  *     f(...) {                                f(...) {
  *       bb1: # perfinst site U 0                if (__perfinst_on != 0) goto bb1'; else goto bb1;
  *            __perfinst_ctr[0] += 1     →     bb1': # perfinst site U 0          bb1: ...
@@ -63,27 +66,51 @@ static bool is_site_marker(gimple *g)
            strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
 }
 
+/* A call to one of libperfinst's probes (include/perfinst.h's ABI list;
+ * not the registration calls of the generated constructor). */
+static bool is_probe_call(gimple *g)
+{
+    static const char *const probes[] = {
+        "__perfinst_trap", "__perfinst_threshold", "__perfinst_cycles_begin", "__perfinst_cycles_end",
+        "__perfinst_trace_start", "__perfinst_trace_stop", "__perfinst_watch",
+    };
+    tree fn = is_gimple_call(g) ? gimple_call_fndecl(g) : NULL_TREE;
+    if (!fn || !DECL_NAME(fn))
+        return false;
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+        if (strcmp(IDENTIFIER_POINTER(DECL_NAME(fn)), probes[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Two sweeps: statements that define nothing first (stores, markers, probe
+ * calls without a result), then probe calls with a result (the cycles
+ * start time), whose uses the first sweep removed. */
 static void strip_instrumentation(const vec<basic_block> &bbs)
 {
-    for (unsigned i = 0; i < bbs.length(); i++)
-        for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi);) {
-            gimple *g = gsi_stmt(gsi);
-            if (is_counter_store(g) || is_site_marker(g)) {
-                unlink_stmt_vdef(g);
-                gsi_remove(&gsi, true);
-                release_defs(g);
-            } else
-                gsi_next(&gsi);
-        }
+    for (int sweep = 0; sweep < 2; sweep++)
+        for (unsigned i = 0; i < bbs.length(); i++)
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi);) {
+                gimple *g = gsi_stmt(gsi);
+                bool probe = is_probe_call(g) && (sweep == 1) == (gimple_call_lhs(g) != NULL_TREE);
+                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g))) || probe) {
+                    unlink_stmt_vdef(g);
+                    gsi_remove(&gsi, true);
+                    release_defs(g);
+                } else
+                    gsi_next(&gsi);
+            }
 }
 
 static unsigned int execute_split(function *fun)
 {
+    if (pi_is_own_decl(fun->decl))
+        return 0; /* the generated registration code is not instrumented */
     bool instrumented = false;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi) && !instrumented; gsi_next(&gsi))
-        instrumented = is_counter_store(gsi_stmt(gsi));
+        instrumented = is_counter_store(gsi_stmt(gsi)) || is_probe_call(gsi_stmt(gsi));
     if (!instrumented)
         return 0;
 

@@ -34,6 +34,12 @@ bool pi_is_marker_call(const gimple *g, unsigned *id, int *what);
  * parsed.  Returns the number stored (diagnostics were given when the
  * attribute was accepted, so errors here are silent). */
 int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max);
+int pi_attr_directives(tree attrs, struct pi_directive_spec *out, int max);
+uint32_t pi_directive_bits(tree attrs); /* the PI_D_* bits of an attribute list */
+
+/* The function a directive's handler= names, resolved while parsing (it
+ * must be declared before the directive), or NULL_TREE. */
+tree pi_handler_decl(const char *name);
 
 /* ---- the unit (unit.cc) ---------------------------------------------- */
 uint64_t pi_unit_id(void);
@@ -41,6 +47,7 @@ uint32_t pi_unit_str(const char *s);
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives);
 unsigned pi_unit_add_site(const struct pi_site *site);
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
+void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
@@ -63,5 +70,9 @@ void pi_register_attributes(void *gcc_data, void *user_data);
 opt_pass *pi_make_count_pass(gcc::context *ctxt);
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
 opt_pass *pi_make_split_pass(gcc::context *ctxt);
+/* pass-watch.cc, run from the count pass */
+extern bool pi_watch_seen;
+bool pi_watch_any(function *fun);
+void pi_watch_instrument(function *fun, unsigned func);
 
 #endif

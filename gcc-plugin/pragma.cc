@@ -24,6 +24,35 @@
 #include "plugin.h"
 
 static vec<pi_stmt_directive> stmt_directives;
+static hash_map<nofree_string_hash, tree> *handlers;
+
+/* handler=NAME must name a function declared before the directive; it is
+ * looked up now, while the front end's scopes exist. */
+static bool resolve_handlers(const struct pi_directive_spec *specs, int n, location_t loc)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        if (specs[i].kind != PI_D_THRESHOLD || !specs[i].name[0])
+            continue;
+        tree fn = lookup_name ? lookup_name(get_identifier(specs[i].name)) : NULL_TREE;
+        if (!fn || TREE_CODE(fn) != FUNCTION_DECL) {
+            error_at(loc, "perfinst: handler %qs is not a function declared before this directive",
+                     specs[i].name);
+            ok = false;
+            continue;
+        }
+        if (!handlers)
+            handlers = new hash_map<nofree_string_hash, tree>(8);
+        handlers->put(xstrdup(specs[i].name), fn);
+    }
+    return ok;
+}
+
+tree pi_handler_decl(const char *name)
+{
+    tree *fn = handlers ? handlers->get(name) : NULL;
+    return fn ? *fn : NULL_TREE;
+}
 static tree marker_fn;
 
 /* File-scope directives waiting for their definition. */
@@ -141,6 +170,8 @@ static void handle_pragma(cpp_reader *)
         error_at(loc, "perfinst: %s", err);
         return;
     }
+    if (!resolve_handlers(specs, n, loc))
+        return;
     if (!current_function_decl) {
         pending p;
         snprintf(p.text, sizeof p.text, "%s", text);
@@ -180,6 +211,9 @@ static void bind_pending(tree decl, enum pi_context ctx)
                 error_at(pending_decl[i].loc, "perfinst: %s (the next definition is %qD)", err, decl);
                 ok = false;
             }
+        for (int k = 0; ok && k < n; k++)
+            if (specs[k].kind == PI_D_WATCH)
+                pi_watch_seen = true;
         if (ok) {
             tree arg = build_tree_list(NULL_TREE, build_string(strlen(pending_decl[i].text) + 1,
                                                                pending_decl[i].text));
@@ -214,11 +248,9 @@ void pi_finish_parse_function(void *gcc_data, void *)
     if (!fndecl || decl_function_context(fndecl))
         return; /* nested functions: decided with their parent */
     bool need = pi_opt.all_count || stmt_directives.length() != stmt_directives_seen;
-    struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
-    int n = pi_decl_directives(fndecl, specs, PI_MAX_DIRECTIVES);
-    for (int i = 0; i < n; i++)
-        if (specs[i].kind & (PI_D_COUNT | PI_D_TYPES))
-            need = true;
+    /* any directive on the function: the count pass may give it sites */
+    if (lookup_attribute("perfinst", DECL_ATTRIBUTES(fndecl)))
+        need = true;
     stmt_directives_seen = stmt_directives.length();
     if (need)
         pi_unit_prepare();
@@ -336,6 +368,11 @@ static tree handle_attribute(tree *node, tree name, tree args, int, bool *no_add
                 error_at(loc, "perfinst: %s", err);
                 *no_add_attrs = true;
             }
+        if (!resolve_handlers(specs, n, loc))
+            *no_add_attrs = true;
+        for (int k = 0; k < n; k++)
+            if (specs[k].kind == PI_D_WATCH)
+                pi_watch_seen = true;
     }
     return NULL_TREE;
 }
@@ -349,12 +386,11 @@ void pi_register_attributes(void *, void *)
     register_attribute(&perfinst_attr);
 }
 
-int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max)
+int pi_attr_directives(tree attrs, struct pi_directive_spec *out, int max)
 {
     char err[512];
     int n = 0;
-    for (tree a = lookup_attribute("perfinst", DECL_ATTRIBUTES(decl)); a;
-         a = lookup_attribute("perfinst", TREE_CHAIN(a)))
+    for (tree a = lookup_attribute("perfinst", attrs); a; a = lookup_attribute("perfinst", TREE_CHAIN(a)))
         for (tree v = TREE_VALUE(a); v; v = TREE_CHAIN(v)) {
             if (TREE_CODE(TREE_VALUE(v)) != STRING_CST)
                 continue;
@@ -364,4 +400,19 @@ int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max)
                 n += k;
         }
     return n;
+}
+
+int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max)
+{
+    return pi_attr_directives(DECL_ATTRIBUTES(decl), out, max);
+}
+
+uint32_t pi_directive_bits(tree attrs)
+{
+    struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+    int n = pi_attr_directives(attrs, specs, PI_MAX_DIRECTIVES);
+    uint32_t bits = 0;
+    for (int i = 0; i < n; i++)
+        bits |= specs[i].kind;
+    return bits;
 }

@@ -107,6 +107,17 @@ void pi_unit_add_succ(unsigned site, unsigned succ_site)
     succs.safe_push(succ_site);
 }
 
+void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d)
+{
+    sites[site].directives |= d->kind;
+    if (d->threshold)
+        sites[site].threshold = d->threshold;
+    if (d->kind == PI_D_CYCLES)
+        sites[site].arg = d->arg;
+    if (d->name[0])
+        sites[site].handler = pi_unit_str(d->name);
+}
+
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum)
 {
     funcs[func].cfg_checksum = cfg_checksum;
@@ -329,18 +340,22 @@ void pi_unit_finish(void)
     for (unsigned i = 0; i < sites.length(); i++)
         if (sites[i].counter != PI_NONE && sites[i].counter + 1 > ncounters)
             ncounters = sites[i].counter + 1;
-    gcc_assert(ctr_var && nctr_var);
-    TREE_TYPE(ctr_var) = build_array_type_nelts(uint64_type_node, ncounters ? ncounters : 1);
-    SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);
-    DECL_USER_ALIGN(ctr_var) = 1;
-    relayout_decl(ctr_var);
-    /* Finalized this late (the size was unknown), the variable must also be
-       analyzed by hand, or the symbol table never outputs it. */
-    varpool_node::finalize_decl(ctr_var);
-    varpool_node *vn = varpool_node::get(ctr_var);
-    if (vn && !vn->analyzed)
-        vn->analyze();
-    DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
+    if (ctr_var && nctr_var) {
+        TREE_TYPE(ctr_var) = build_array_type_nelts(uint64_type_node, ncounters ? ncounters : 1);
+        SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);
+        DECL_USER_ALIGN(ctr_var) = 1;
+        relayout_decl(ctr_var);
+        /* Finalized this late (the size was unknown), the variable must also be
+           analyzed by hand, or the symbol table never outputs it. */
+        varpool_node::finalize_decl(ctr_var);
+        varpool_node *vn = varpool_node::get(ctr_var);
+        if (vn && !vn->analyzed)
+            vn->analyze();
+        DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
+    } else {
+        /* only data sites (watch): no counters, nothing to register */
+        gcc_assert(ncounters == 0);
+    }
     std::string text = as_asm(unit_chunk(ncounters));
     symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));
     if (pi_opt.verbose)

@@ -118,7 +118,10 @@ PI_STATIC_ASSERT(sizeof(struct pi_func) == 32, "pi_func is 32 bytes");
 
 enum pi_site_kind {
     PI_SITE_BLOCK = 1, /* a basic block of a marked function or statement region */
+    PI_SITE_DATA = 2,  /* an access to watched data: region names the object ("var",
+                          "struct s.field"), arg = PI_ACCESS_* bits; no counter */
 };
+enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 
 struct pi_site {
     uint32_t func;       /* index into funcs[] */
@@ -133,8 +136,8 @@ struct pi_site {
     uint32_t nsucc;
     uint32_t region;     /* strtab: name of the region the site is in ("" if none) */
     uint64_t threshold;  /* count/cycle threshold given by the directive, 0 if none */
-    uint32_t arg;        /* directive argument: types mask, cycles code, ... */
-    uint32_t reserved;
+    uint32_t arg;        /* directive argument: types mask (1 << PI_T_*) or cycles code */
+    uint32_t handler;    /* strtab: handler= function named by the directive ("" if none) */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_site) == 56, "pi_site is 56 bytes");
 
@@ -279,6 +282,10 @@ enum pi_rec_type {
     PI_REC_COUNTS = 3,  /* pi_rec_counts + uint64_t counts[ncounters] */
     PI_REC_SIGNAL = 4,  /* pi_rec_signal: the process died of a signal */
     PI_REC_END = 5,     /* pi_rec_end: the trace was finished cleanly */
+    PI_REC_SITESTAT = 6, /* pi_rec_sitestat: what an indicator's probe saw at one site */
+    PI_REC_EVENT = 7,   /* pi_rec_event + uint64_t frames[nframes]: a threshold event */
+    PI_REC_TRACEREG = 8, /* pi_rec_tracereg + uint64_t counts[ncounters]: trace_start/stop */
+    PI_REC_WATCH = 9,   /* pi_rec_watch + pi_watch_word[nwords]: watched data per word */
 };
 
 struct pi_rec_process {
@@ -312,6 +319,64 @@ struct pi_rec_signal {
     uint64_t addr;       /* si_addr */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_signal) == 16, "pi_rec_signal is 16 bytes");
+
+/* Per site with a trap, threshold, cycles or trace probe (runtime totals
+ * over all threads). */
+enum pi_stat_kind {
+    PI_STAT_TRAP = 1,      /* count: handler calls */
+    PI_STAT_THRESHOLD = 2, /* count: times the threshold was reached (events) */
+    PI_STAT_CYCLES = 3,    /* count: executions over the threshold; sum/min/max: cycles of all executions measured */
+    PI_STAT_TRACE = 4,     /* count: start..stop intervals; sum/min/max: their cycles */
+    PI_STAT_WATCH = 5,     /* count: bytes-weighted words touched; execs: accesses at the site */
+};
+struct pi_rec_sitestat {
+    uint64_t unit_id;
+    uint32_t site;
+    uint32_t kind;       /* enum pi_stat_kind */
+    uint64_t count;
+    uint64_t execs;      /* executions the probe saw */
+    uint64_t sum, min, max;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_sitestat) == 56, "pi_rec_sitestat is 56 bytes");
+
+/* One threshold event: the call stack when the N-th execution happened.
+ * frames[0] is the probe's return address (inside the marked code),
+ * frames[1] its caller, and so on (run-time addresses; pmopt maps them
+ * through the MODULE records). */
+struct pi_rec_event {
+    uint64_t unit_id;
+    uint32_t site;
+    uint32_t kind;       /* enum pi_stat_kind */
+    uint64_t value;      /* the count reached, or the cycles measured */
+    uint32_t tid;
+    uint32_t nframes;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_event) == 32, "pi_rec_event is 32 bytes");
+
+/* What happened between trace_start and trace_stop (seed 004 M6): the
+ * executions of every counter of one unit, summed over the intervals that
+ * the start site opened. */
+struct pi_rec_tracereg {
+    uint64_t start_unit;  /* the trace_start site */
+    uint32_t start_site;
+    uint32_t ncounters;
+    uint64_t unit_id;     /* the unit whose counters follow */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_tracereg) == 24, "pi_rec_tracereg is 24 bytes");
+
+/* Reads and writes of watched data, per word of PI granularity (seed 004
+ * M13's counter work area).  Addresses are run-time addresses; pmopt maps
+ * those inside a module through its MODULE record's load bias. */
+struct pi_rec_watch {
+    uint32_t gran;       /* bytes per word (PERFINST_WATCH_GRAN) */
+    uint32_t nwords;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_watch) == 8, "pi_rec_watch is 8 bytes");
+struct pi_watch_word {
+    uint64_t addr;       /* first byte of the word */
+    uint64_t reads, writes;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_watch_word) == 24, "pi_watch_word is 24 bytes");
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

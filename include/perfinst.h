@@ -73,7 +73,47 @@ unsigned perfinst_line_size(void);
  * on and the trace is rewritten at exit.  Returns 0, or -1 with errno. */
 int perfinst_write_trace(void);
 
+/* ---- indicators that act: handlers ------------------------------------
+ * Like an interrupt unit, one handler vector per kind.  A directive's own
+ * handler (threshold(count=N, handler=fn)) takes precedence over the
+ * vector.  Handlers run synchronously in the thread that executed the
+ * marked code; the stack is taken with libgcc's unwinder. */
+enum perfinst_event_kind {
+    PERFINST_EV_TRAP = 1,      /* each execution of a `trap` site */
+    PERFINST_EV_THRESHOLD = 2, /* the N-th execution of a `threshold(count=N)` site */
+    PERFINST_EV_CYCLES = 3,    /* an execution over a `cycles(...)` threshold */
+};
+#define PERFINST_MAX_FRAMES 32
+struct perfinst_event {
+    int kind;              /* enum perfinst_event_kind */
+    uint32_t site;
+    uint64_t unit_id;
+    uint64_t value;        /* threshold: N; cycles: the cycles measured */
+    uintptr_t pc;          /* in the marked code, where the probe ran */
+    int nframes;           /* frames[0] = pc, frames[1] = its caller, ... */
+    uintptr_t frames[PERFINST_MAX_FRAMES];
+};
+typedef void (*perfinst_handler)(const struct perfinst_event *ev);
+/* Install the handler for one kind; returns the previous one (NULL: none). */
+perfinst_handler perfinst_set_handler(int kind, perfinst_handler h);
+
+/* ---- watched data (seeds' ReadDataAccessCount) -----------------------
+ * Reads and writes counted so far for the word holding addr (of data marked
+ * `watch`; PERFINST_WATCH_GRAN bytes per word, 8 by default), over all
+ * threads.  Both 0 for data never accessed or not watched. */
+void perfinst_data_count(const void *addr, uint64_t *reads, uint64_t *writes);
+
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
+/* Probes of the indicators (docs/indicators.md), called only from the
+ * counting copy of a function. */
+void __perfinst_trap(uint64_t unit_id, uint32_t site);
+void __perfinst_threshold(uint64_t unit_id, uint32_t site, uint64_t n, perfinst_handler h);
+uint64_t __perfinst_cycles_begin(void);
+void __perfinst_cycles_end(uint64_t unit_id, uint32_t site, uint64_t t0, uint64_t threshold,
+                           uint32_t code, perfinst_handler h);
+void __perfinst_trace_start(uint64_t unit_id, uint32_t site);
+void __perfinst_trace_stop(uint64_t unit_id, uint32_t site);
+void __perfinst_watch(uint64_t unit_id, uint32_t site, const void *addr, uint32_t size, uint32_t what);
 void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               uint32_t ncounters, uint64_t *(*tls_counters)(void),
                               int *mode);

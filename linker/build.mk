@@ -7,6 +7,7 @@ all: $(BUILD)/perfinst-ld
 $(BUILD)/linker/%.o: linker/%.c linker/pild.h include/perfinst-format.h common/pimeta.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/linker/xlat.o: common/xlat-blocks.h
 
 $(BUILD)/perfinst-ld: $(PILD_OBJS) $(BUILD)/libpicommon.a
 	$(CC) $(LDFLAGS) -o $@ $(PILD_OBJS) $(BUILD)/libpicommon.a -lelf -lz

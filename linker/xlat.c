@@ -12,36 +12,22 @@
  *   refs    for each block, the indices of its items in address order;
  *           block flags = OR of their directive bits.
  *
+ * Blocks and refs come from common/xlat-blocks.c, which the runtime uses
+ * too when it rebuilds the table for another line size.
+ *
  * A zero-length range (a site whose code is empty) covers no byte: no
  * lookup can reach it, so it has no item, like a discarded one.
  */
 #include <stdlib.h>
 
 #include "pild.h"
-
-struct pair {
-    uint64_t block;
-    uint32_t item;
-};
-
-static int by_block(const void *a, const void *b)
-{
-    const struct pair *x = a, *y = b;
-    if (x->block != y->block)
-        return x->block < y->block ? -1 : 1;
-    return x->item < y->item ? -1 : x->item > y->item;
-}
-
-static uint64_t last_line(const struct pi_shadow_item *it, uint32_t line_size)
-{
-    return (it->addr + it->length - 1) / line_size;
-}
+#include "xlat-blocks.h"
 
 int pild_xlat_build(const struct pi_meta *m, uint32_t line_size, struct pild_buf *out,
                     const char *output)
 {
     struct pi_shadow_item *items = pild_xmalloc((m->nranges + 1) * sizeof *items);
-    size_t nitems = 0, npairs = 0;
+    size_t nitems = 0;
     struct pi_xlat x = {.line_size = line_size, .nunits = (uint32_t)m->nunits};
 
     for (size_t i = 0; i < m->nranges; i++) {
@@ -77,33 +63,19 @@ int pild_xlat_build(const struct pi_meta *m, uint32_t line_size, struct pild_buf
             x.lo = it->addr;
         if (it->addr + it->length > x.hi)
             x.hi = it->addr + it->length;
-        npairs += last_line(it, line_size) - it->addr / line_size + 1;
     }
+    uint64_t npairs = pi_xlat_count_refs(items, nitems, line_size);
     if (nitems > UINT32_MAX || npairs > UINT32_MAX) {
         pild_err("%s: too many code ranges for one translation table", output);
         free(items);
         return -1;
     }
 
-    struct pair *pairs = pild_xmalloc((npairs + 1) * sizeof *pairs);
-    size_t k = 0;
-    for (size_t i = 0; i < nitems; i++)
-        for (uint64_t b = items[i].addr / line_size; b <= last_line(&items[i], line_size); b++)
-            pairs[k++] = (struct pair){b, (uint32_t)i};
-    qsort(pairs, npairs, sizeof *pairs, by_block);
-
-    struct pi_xlat_block *blocks = pild_xmalloc((npairs + 1) * sizeof *blocks);
+    struct pi_xlat_pair *pairs = pild_xmalloc((npairs + 1) * sizeof *pairs);
+    size_t nblocks = pi_xlat_sort_pairs(items, nitems, line_size, pairs);
+    struct pi_xlat_block *blocks = pild_xmalloc((nblocks + 1) * sizeof *blocks);
     uint32_t *refs = pild_xmalloc((npairs + 1) * sizeof *refs);
-    size_t nblocks = 0;
-    for (size_t i = 0; i < npairs; i++) {
-        if (i == 0 || pairs[i].block != pairs[i - 1].block)
-            blocks[nblocks++] = (struct pi_xlat_block){.block = pairs[i].block,
-                                                       .first_ref = (uint32_t)i};
-        struct pi_xlat_block *bl = &blocks[nblocks - 1];
-        bl->nrefs++;
-        bl->flags |= items[pairs[i].item].directives;
-        refs[i] = pairs[i].item;
-    }
+    pi_xlat_fill(items, pairs, npairs, blocks, refs);
 
     x.nitems = (uint32_t)nitems;
     x.nblocks = (uint32_t)nblocks;

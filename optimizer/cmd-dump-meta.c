@@ -14,7 +14,6 @@
  * when perfinst-ld wrote them.  The metadata is cross-checked last
  * (pi_meta_validate); a problem makes the exit status 1.
  */
-#include <getopt.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +135,8 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             printf(", arg 0x%x", s->arg);
         if (*pi_unit_str(u, s->region))
             printf(", region %s", pi_unit_str(u, s->region));
+        if (*pi_unit_str(u, s->handler))
+            printf(", handler %s", pi_unit_str(u, s->handler));
         printf(", successors");
         if (!s->nsucc)
             printf(" -");
@@ -247,22 +248,10 @@ static int dump_one(struct pi_meta *mp, struct Elf *elf, void *arg)
 
 int cmd_dump_meta(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            help(stdout);
-            return PM_OK;
-        }
-        return pm_usage_error("dump-meta", "unknown option");
-    }
-    if (argc - optind != 1)
-        return pm_usage_error("dump-meta", "expected one FILE");
-    const char *path = argv[optind];
+    int status;
+    const char *path = pm_one_operand(argc, argv, "FILE", help, &status);
+    if (!path)
+        return status;
 
     struct pi_err err;
     int r = pi_meta_read_each(path, dump_one, (void *)path, &err);

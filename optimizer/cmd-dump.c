@@ -1,18 +1,26 @@
 /* pmopt dump TRACE — every record of a trace, decoded, one per line (a
- * COUNTS record is a block: its counters follow, eight to a line).
+ * COUNTS or TRACEREG record is a block: its counters follow, eight to a
+ * line; an EVENT's frames follow, four to a line).
  *
  *   header: version 1, flags 0x0 (-), pid 4242, ppid 1, start_ns 0, line_size 64
  *   #0 @0x30 PROCESS end_ns 0, nthreads 1, argc 2: "./prog" "10"
  *   #1 @0x60 MODULE index 0, build-id 5f3c..., load_bias 0x0, path "/tmp/prog"
  *   #2 @0xb8 COUNTS module 0, unit 0x00000000c0ffee01, ncounters 3
  *       [0] 1 10 10
- *   #3 @0xf0 END nrecords 3
+ *   #3 @0xf0 SITESTAT unit 0x00000000c0ffee01, site 1, kind threshold, count 3, execs 40,
+ *       sum 0, min 0, max 0
+ *   #4 @0x138 EVENT unit 0x00000000c0ffee01, site 1, kind threshold, value 13, tid 4242,
+ *       nframes 2
+ *       [0] 0x5555555551a9 0x5555555551e4
+ *   #5 @0x170 TRACEREG start unit 0x00000000c0ffee01 site 4, unit 0x00000000c0ffee01,
+ *       ncounters 3
+ *       [0] 5 0 1
+ *   #6 @0x1a8 END nrecords 6
  *
  * A trace cut short is printed up to its last complete record, with the
  * reader's warning on stderr (exit 0); a trace the reader refuses exits 1.
  */
 #define _GNU_SOURCE /* sigabbrev_np */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,22 +58,10 @@ static void flags_str(uint32_t flags, char *buf, size_t n)
 
 int cmd_dump(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            help(stdout);
-            return PM_OK;
-        }
-        return pm_usage_error("dump", "unknown option");
-    }
-    if (argc - optind != 1)
-        return pm_usage_error("dump", "expected one TRACE");
-    const char *path = argv[optind];
+    int status;
+    const char *path = pm_one_operand(argc, argv, "TRACE", help, &status);
+    if (!path)
+        return status;
 
     struct pi_err err;
     struct pi_trace_file f;
@@ -130,13 +126,54 @@ int cmd_dump(int argc, char **argv)
         case PI_REC_END:
             printf(" nrecords %u\n", r.u.end.nrecords);
             break;
+        case PI_REC_SITESTAT: {
+            const struct pi_rec_sitestat *s = &r.u.sitestat;
+            printf(" unit 0x%016llx, site %u, kind %s", (unsigned long long)s->unit_id, s->site,
+                   pi_trace_stat_kind_name(s->kind));
+            if (!strcmp(pi_trace_stat_kind_name(s->kind), "?"))
+                printf(" (%u)", s->kind);
+            printf(", count %llu, execs %llu, sum %llu, min %llu, max %llu\n",
+                   (unsigned long long)s->count, (unsigned long long)s->execs,
+                   (unsigned long long)s->sum, (unsigned long long)s->min,
+                   (unsigned long long)s->max);
+            break;
+        }
+        case PI_REC_EVENT: {
+            const struct pi_rec_event *e = &r.u.event;
+            printf(" unit 0x%016llx, site %u, kind %s", (unsigned long long)e->unit_id, e->site,
+                   pi_trace_stat_kind_name(e->kind));
+            if (!strcmp(pi_trace_stat_kind_name(e->kind), "?"))
+                printf(" (%u)", e->kind);
+            printf(", value %llu, tid %u, nframes %u\n", (unsigned long long)e->value, e->tid,
+                   e->nframes);
+            for (uint32_t i = 0; i < e->nframes; i++) {
+                if (i % 4 == 0)
+                    printf("%s    [%u]", i ? "\n" : "", i);
+                printf(" 0x%llx", (unsigned long long)pi_trace_frame(&r, i));
+            }
+            if (e->nframes)
+                putchar('\n');
+            break;
+        }
+        case PI_REC_TRACEREG:
+            printf(" start unit 0x%016llx site %u, unit 0x%016llx, ncounters %u\n",
+                   (unsigned long long)r.u.tracereg.start_unit, r.u.tracereg.start_site,
+                   (unsigned long long)r.u.tracereg.unit_id, r.u.tracereg.ncounters);
+            for (uint32_t i = 0; i < r.u.tracereg.ncounters; i++) {
+                if (i % 8 == 0)
+                    printf("%s    [%u]", i ? "\n" : "", i);
+                printf(" %llu", (unsigned long long)pi_trace_count(&r, i));
+            }
+            if (r.u.tracereg.ncounters)
+                putchar('\n');
+            break;
         default:
             printf(" type %u, %u bytes (unknown to this pmopt; skipped)\n", r.hdr.type,
                    r.hdr.size);
             break;
         }
     }
-    int status = PM_OK;
+    status = PM_OK;
     if (k < 0) {
         fflush(stdout);
         pm_error("%s", err.msg);

@@ -12,6 +12,14 @@
  * times and load biases 0, no argv, no SIGNAL record; the header says
  * PI_TF_MERGED, PI_TF_MODE_OFF only if every input ran with
  * PERFINST_MODE=off, and the inputs' line size if they agree (else 0).
+ *
+ * The indicators' records are combined by pitrace (pi_trace_add_indicators):
+ * SITESTATs per (unit, site, kind) — counts, executions and cycle sums
+ * added, min of the mins, max of the maxes; TRACEREGs per (start site, unit)
+ * added elementwise (a different number of counters is refused); every
+ * EVENT kept, sorted by its contents.  Since load biases become 0, event
+ * frames become link-time addresses of the module of the event's unit
+ * (frames in other modules become 0).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -231,6 +239,13 @@ int cmd_merge(int argc, char **argv)
         for (uint32_t i = 0; i < d->ncounters; i++)
             d->counts[i] = x->u->counts[i];
     }
+
+    /* the indicators' records: combined, in an order of their own */
+    for (int i = 0; i < ntraces; i++)
+        if (pi_trace_add_indicators(&res, &in[i], 1, &err)) {
+            pm_error("%s", err.msg);
+            goto out;
+        }
 
     /* header and process: nothing that depends on one run or on the order */
     int all_off = 1;

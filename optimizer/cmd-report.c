@@ -7,7 +7,7 @@
  * name instead), other modules — shared libraries — are ignored with a
  * note.  Counts are summed over the traces.
  *
- * Three views, hottest first:
+ * Three count views, hottest first:
  *   sites      one row per site that has a counter: its count;
  *   functions  entries = the count of the function's first site (its entry
  *              block), blocks = the sum of its sites' counts (block
@@ -18,94 +18,41 @@
  *              (n+1), not their sum (2n+1).  Copies of a line in different
  *              units (a header's inline function) are separate code: their
  *              counts are added.
+ * and the views of the indicators' records and the instruction counts
+ * (indicators, callers, regions, trace regions, types), in report-ind.c.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pidwarf.h"
-#include "pmopt.h"
-
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
-enum { BY_SITE = 1, BY_FUNCTION = 2, BY_LINE = 4, BY_ALL = 7 };
+#include "report.h"
 
 static void help(FILE *f)
 {
     fprintf(f,
             "usage: pmopt report [OPTIONS] PROG TRACE...\n"
-            "Counts per site, function and source line, hottest first, summed over the traces.\n"
+            "Counts per site, function and source line, hottest first, summed over the traces;\n"
+            "what the indicators saw; instructions executed in regions and trace regions.\n"
             "  --format=text|json|csv   output format (text)\n"
-            "  --by=site|function|line  one view only (text and json show all three by default,\n"
-            "                           csv shows sites)\n"
+            "  --by=VIEW                one view only: site, function, line, indicators,\n"
+            "                           regions, trace, types or callers (text and json show\n"
+            "                           all but callers by default, csv shows sites)\n"
+            "  --callers                also the callers of marked code, from the stacks of\n"
+            "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
             "  --force                  read traces of a different build of PROG\n");
 }
-
-struct usum {               /* per unit of PROG */
-    uint64_t *sums;         /* NULL until a trace has counts for the unit */
-    uint32_t n;
-    uint64_t *site_addr;    /* first range address per site, 0 if none */
-};
-
-struct trace_info {         /* what the output says about each trace */
-    char *path;
-    uint32_t nrecords, flags;
-    int finished, truncated;
-};
-
-struct site_row {
-    const struct pi_unit_view *u;
-    uint32_t site;
-    uint64_t count;
-    const char *func, *file;
-    uint32_t line;
-    uint64_t addr;
-};
-
-struct func_row {
-    const struct pi_unit_view *u;
-    uint32_t func;
-    int has_entry;
-    uint64_t entries, blocks;
-};
-
-struct line_row {
-    const char *file;
-    uint32_t line;
-    uint64_t count;
-    uint64_t unit_id;       /* while grouping */
-};
-
-struct report {
-    /* options */
-    enum fmt fmt;
-    int by, force;
-    long top;
-    const char *prog;
-    /* inputs */
-    struct pi_meta m;
-    char bid[2 * PI_BUILD_ID_MAX + 1];
-    struct pi_debug dbg;
-    int have_dbg;
-    struct usum *us;                /* m.nunits */
-    int ntraces;
-    struct trace_info *infos;       /* ntraces */
-    /* the three views */
-    struct site_row *sites;
-    struct func_row *funcs;
-    struct line_row *lines;
-    size_t nsites, nfuncs, nlines;
-};
 
 /* ---------------------------------------------------------------------- */
 /* Reading                                                                   */
 /* ---------------------------------------------------------------------- */
 
-static int oom(void)
+int rep_oom(void)
 {
     pm_error("out of memory");
     return -1;
 }
+#define oom rep_oom
 
 /* PROG's metadata, debug info, and where each site's code starts. */
 static int read_program(struct report *r)
@@ -240,7 +187,7 @@ static int add_trace(struct report *r, const struct pi_trace *t)
         for (uint32_t i = 0; i < n; i++)
             s->sums[i] = pm_sat_add(s->sums[i], tu->counts[i]);
     }
-    return 0;
+    return rind_add_trace(r, t, mod);
 }
 
 static int read_traces(struct report *r, char **paths)
@@ -484,6 +431,7 @@ static void print_json(const struct report *r)
         }
         printf("%s]", r->nlines ? "\n  " : "");
     }
+    rind_json(r);
     printf("\n}\n");
 }
 
@@ -517,17 +465,19 @@ static void print_csv(const struct report *r)
             pm_csv_str(stdout, pi_unit_str(row->u, fn->file));
             printf(",%u,%u\n", fn->line, fn->nsites);
         }
-    } else {
+    } else if (r->by == BY_LINE) {
         printf("count,file,line\n");
         for (size_t i = 0; i < r->nlines; i++) {
             printf("%llu,", (unsigned long long)r->lines[i].count);
             pm_csv_str(stdout, r->lines[i].file);
             printf(",%u\n", r->lines[i].line);
         }
+    } else {
+        rind_csv(r);
     }
 }
 
-static int digits(uint64_t v)
+int rep_digits(uint64_t v)
 {
     int d = 1;
     while (v >= 10) {
@@ -537,7 +487,7 @@ static int digits(uint64_t v)
     return d;
 }
 
-static int widest(int have, int len, int cap)
+int rep_widest(int have, int len, int cap)
 {
     if (len > cap)
         len = cap;
@@ -558,9 +508,9 @@ static void print_text(const struct report *r)
     if (r->by & BY_SITE) {
         int wc = 5, wf = 8, wl = 9;
         for (size_t i = 0; i < r->nsites; i++) {
-            wc = widest(wc, digits(r->sites[i].count), 20);
-            wf = widest(wf, (int)strlen(r->sites[i].func), 40);
-            wl = widest(wl, snprintf(loc, sizeof loc, "%s:%u", r->sites[i].file,
+            wc = rep_widest(wc, rep_digits(r->sites[i].count), 20);
+            wf = rep_widest(wf, (int)strlen(r->sites[i].func), 40);
+            wl = rep_widest(wl, snprintf(loc, sizeof loc, "%s:%u", r->sites[i].file,
                                      r->sites[i].line), 60);
         }
         printf("\nSites, hottest first\n");
@@ -580,9 +530,9 @@ static void print_text(const struct report *r)
         int we = 7, wb = 6, wn = 8;
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
-            we = widest(we, digits(row->entries), 20);
-            wb = widest(wb, digits(row->blocks), 20);
-            wn = widest(wn, (int)strlen(pi_unit_str(row->u, row->u->funcs[row->func].name)), 40);
+            we = rep_widest(we, rep_digits(row->entries), 20);
+            wb = rep_widest(wb, rep_digits(row->blocks), 20);
+            wn = rep_widest(wn, (int)strlen(pi_unit_str(row->u, row->u->funcs[row->func].name)), 40);
         }
         printf("\nFunctions, by block executions (entries = count of the entry block)\n");
         printf("  %*s  %*s  %-*s  %s\n", we, "entries", wb, "blocks", wn, "function", "file:line");
@@ -599,7 +549,7 @@ static void print_text(const struct report *r)
     if (r->by & BY_LINE) {
         int wc = 5;
         for (size_t i = 0; i < r->nlines; i++)
-            wc = widest(wc, digits(r->lines[i].count), 20);
+            wc = rep_widest(wc, rep_digits(r->lines[i].count), 20);
         printf("\nLines, hottest first (a line's count is the largest count among its blocks, "
                "as gcov shows it)\n");
         printf("  %*s  %s\n", wc, "count", "file:line");
@@ -607,6 +557,7 @@ static void print_text(const struct report *r)
             printf("  %*llu  %s:%u\n", wc, (unsigned long long)r->lines[i].count,
                    r->lines[i].file, r->lines[i].line);
     }
+    rind_text(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -625,6 +576,7 @@ static void report_free(struct report *r)
     free(r->sites);
     free(r->funcs);
     free(r->lines);
+    rind_free(r);
     if (r->have_dbg)
         pi_debug_close(&r->dbg);
     pi_meta_free(&r->m);
@@ -637,9 +589,16 @@ int cmd_report(int argc, char **argv)
         { "by", required_argument, NULL, 'b' },
         { "top", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'f' },
+        { "callers", no_argument, NULL, 'c' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    static const struct { const char *name; int bit; } views[] = {
+        { "site", BY_SITE }, { "function", BY_FUNCTION }, { "line", BY_LINE },
+        { "indicators", BY_INDICATORS }, { "regions", BY_REGIONS }, { "trace", BY_TRACE },
+        { "types", BY_TYPES }, { "callers", BY_CALLERS },
+    };
+    int callers = 0;
     struct report r;
     memset(&r, 0, sizeof r);
     int c;
@@ -653,11 +612,16 @@ int cmd_report(int argc, char **argv)
             else return pm_usage_error("report", "--format: '%s' is not text, json or csv", optarg);
             break;
         case 'b':
-            if (!strcmp(optarg, "site")) r.by = BY_SITE;
-            else if (!strcmp(optarg, "function")) r.by = BY_FUNCTION;
-            else if (!strcmp(optarg, "line")) r.by = BY_LINE;
-            else return pm_usage_error("report", "--by: '%s' is not site, function or line", optarg);
+            r.by = 0;
+            for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+                if (!strcmp(optarg, views[i].name))
+                    r.by = views[i].bit;
+            if (!r.by)
+                return pm_usage_error("report", "--by: '%s' is not site, function, line, "
+                                      "indicators, regions, trace, types or callers", optarg);
+            r.by_given = 1;
             break;
+        case 'c': callers = 1; break;
         case 't': {
             char *end;
             r.top = strtol(optarg, &end, 10);
@@ -672,6 +636,10 @@ int cmd_report(int argc, char **argv)
     }
     if (argc - optind < 2)
         return pm_usage_error("report", "expected PROG and at least one TRACE");
+    if (r.fmt == FMT_CSV && callers && r.by_given && r.by != BY_CALLERS)
+        return pm_usage_error("report", "csv shows one table: --callers or --by, not both");
+    if (callers)
+        r.by = r.fmt == FMT_CSV ? BY_CALLERS : (r.by ? r.by : BY_ALL) | BY_CALLERS;
     if (!r.by)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
     r.prog = argv[optind];
@@ -681,8 +649,9 @@ int cmd_report(int argc, char **argv)
     int status = PM_ERROR;
     if (!r.infos)
         oom();
-    else if (read_program(&r) == 0 && read_traces(&r, argv + optind + 1) == 0 &&
-             build_views(&r) == 0) {
+    else if (read_program(&r) == 0 && rind_init(&r) == 0 &&
+             read_traces(&r, argv + optind + 1) == 0 && build_views(&r) == 0 &&
+             rind_build(&r) == 0) {
         /* nothing is printed before every input was accepted */
         if (r.fmt == FMT_JSON)
             print_json(&r);

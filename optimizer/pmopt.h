@@ -21,6 +21,12 @@ void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int pm_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The operand of a command (argv[0]) whose only option is --help and that
+ * takes one operand, `what` in messages ("FILE").  NULL when the command
+ * is done: *status is PM_OK after --help, PM_USAGE after a usage error. */
+const char *pm_one_operand(int argc, char **argv, const char *what, void (*help)(FILE *),
+                           int *status);
+
 /* The file name part of a path. */
 const char *pm_basename(const char *path);
 /* Does a path name a shared library (lib*.so, *.so.N)? */

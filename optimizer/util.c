@@ -1,6 +1,7 @@
-/* util.c — messages, module matching and output quoting shared by the
- * subcommands of pmopt. */
+/* util.c — messages, the one-operand command line, module matching and
+ * output quoting shared by the subcommands of pmopt. */
 #define _GNU_SOURCE /* sigabbrev_np */
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,31 @@ int pm_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\n(try 'pmopt %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
     va_end(ap);
     return PM_USAGE;
+}
+
+const char *pm_one_operand(int argc, char **argv, const char *what, void (*help)(FILE *),
+                           int *status)
+{
+    static const struct option opts[] = {
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            help(stdout);
+            *status = PM_OK;
+        } else {
+            *status = pm_usage_error(argv[0], "unknown option");
+        }
+        return NULL;
+    }
+    if (argc - optind != 1) {
+        *status = pm_usage_error(argv[0], "expected one %s", what);
+        return NULL;
+    }
+    return argv[optind];
 }
 
 const char *pm_basename(const char *path)

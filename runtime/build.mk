@@ -3,8 +3,11 @@
 # instrument itself.  Only the public API, the plugin ABI and the interposed
 # libc functions are exported (-fvisibility=hidden, PI_EXPORT in the sources).
 
+# common/xlat-blocks.c (the translation-table builder, shared with
+# perfinst-ld) is compiled in too, with the runtime's flags.
 RUNTIME_SRCS   := $(wildcard runtime/*.c)
-RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS))
+RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS)) \
+                  $(BUILD)/runtime/xlat-blocks.o
 RUNTIME_CFLAGS := $(filter-out -fplugin% -finstrument-functions% -pg -fprofile%,$(CFLAGS)) \
                   -fPIC -pthread -fvisibility=hidden
 
@@ -13,6 +16,11 @@ all: $(BUILD)/libperfinst.a $(BUILD)/libperfinst.so
 $(BUILD)/runtime/%.o: runtime/%.c runtime/runtime.h include/perfinst.h include/perfinst-format.h
 	@mkdir -p $(@D)
 	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
+
+$(BUILD)/runtime/xlat-blocks.o: common/xlat-blocks.c common/xlat-blocks.h include/perfinst-format.h
+	@mkdir -p $(@D)
+	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
+$(BUILD)/runtime/loader.o: common/xlat-blocks.h
 
 $(BUILD)/libperfinst.a: $(RUNTIME_OBJS)
 	rm -f $@

@@ -203,6 +203,7 @@ static void init_once(void)
     if (!pi.line_size)
         pi.line_size = pi_query_line_size();
     read_process();
+    pi_indicators_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     pi_thread_setup();
     pi_signal_setup();

@@ -15,6 +15,7 @@
  * lookups take no lock.
  */
 #include "runtime.h"
+#include "xlat-blocks.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -176,49 +177,21 @@ static const char *find_xlat(const unsigned char *f, size_t size, const struct p
 
 /* ---- building the shadow segment --------------------------------------------------- */
 
-struct pair {
-    uint64_t block;
-    uint32_t item;
-};
-
-static int pair_cmp(const void *a, const void *b)
-{
-    const struct pair *p = a, *q = b;
-    if (p->block != q->block)
-        return p->block < q->block ? -1 : 1;
-    return p->item < q->item ? -1 : p->item > q->item;
-}
-
-static uint64_t item_last_block(const struct perfinst_shadow_item *it, uintptr_t bias, unsigned L)
-{
-    uint64_t a = it->addr - bias;
-    return (it->length ? a + it->length - 1 : a) / L;
-}
-
-/* The translation table for line size L, from the items (run-time addresses). */
-static const char *rebuild_blocks(const struct perfinst_shadow_item *items, uint32_t nitems,
-                                  uintptr_t bias, unsigned L, struct pair **pairs_out,
+/* The translation table for line size L, from the file's items (link-time
+ * addresses: the blocks are the same as for the run-time ones, less the bias). */
+static const char *rebuild_blocks(const struct pi_shadow_item *fitems, uint32_t nitems,
+                                  unsigned L, struct pi_xlat_pair **pairs_out,
                                   uint64_t *npairs_out, uint32_t *nblocks_out)
 {
-    uint64_t npairs = 0;
-    for (uint32_t i = 0; i < nitems; i++)
-        npairs += item_last_block(&items[i], bias, L) - (items[i].addr - bias) / L + 1;
+    uint64_t npairs = pi_xlat_count_refs(fitems, nitems, L);
     if (npairs > UINT32_MAX / 2)
         return "too many blocks for this line size";
-    struct pair *pairs = malloc((npairs ? npairs : 1) * sizeof *pairs);
+    struct pi_xlat_pair *pairs = malloc((npairs ? npairs : 1) * sizeof *pairs);
     if (!pairs)
         return "out of memory";
-    uint64_t k = 0;
-    for (uint32_t i = 0; i < nitems; i++)
-        for (uint64_t b = (items[i].addr - bias) / L; b <= item_last_block(&items[i], bias, L); b++)
-            pairs[k++] = (struct pair){b, i};
-    qsort(pairs, npairs, sizeof *pairs, pair_cmp);
-    uint32_t nblocks = 0;
-    for (uint64_t j = 0; j < npairs; j++)
-        nblocks += !j || pairs[j].block != pairs[j - 1].block;
+    *nblocks_out = (uint32_t)pi_xlat_sort_pairs(fitems, nitems, L, pairs);
     *pairs_out = pairs;
     *npairs_out = npairs;
-    *nblocks_out = nblocks;
     return NULL;
 }
 
@@ -232,31 +205,27 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
     unsigned L = pi.line_size;
     const char *why = NULL;
 
-    /* Items first, to a scratch array: validated and relocated. */
-    struct perfinst_shadow_item *items = calloc(x->nitems ? x->nitems : 1, sizeof *items);
-    if (!items)
+    /* Items first, to a scratch array (the file's, aligned): validated. */
+    struct pi_shadow_item *fitems = calloc(x->nitems ? x->nitems : 1, sizeof *fitems);
+    if (!fitems)
         return "out of memory";
+    memcpy(fitems, p, (size_t)x->nitems * sizeof *fitems);
     for (uint32_t i = 0; i < x->nitems && !why; i++) {
-        struct pi_shadow_item f;
-        memcpy(&f, p + (size_t)i * sizeof f, sizeof f);
-        uint64_t a = f.addr + m->bias;
-        if (i && f.addr < items[i - 1].addr - m->bias)
+        const struct pi_shadow_item *f = &fitems[i];
+        uint64_t a = f->addr + m->bias;
+        if (i && f->addr < fitems[i - 1].addr)
             why = "items are not sorted by address";
-        else if (a < m->lo || a > m->hi || f.length > m->hi - a)
+        else if (a < m->lo || a > m->hi || f->length > m->hi - a)
             why = "an item lies outside the module (stale file?)";
-        items[i] = (struct perfinst_shadow_item){.addr = a, .length = f.length, .site = f.site,
-                                                 .unit_id = f.unit_id, .counter = f.counter,
-                                                 .directives = f.directives,
-                                                 .threshold = f.threshold};
     }
 
     /* The translation table: the file's when its line size is ours. */
-    struct pair *pairs = NULL;
+    struct pi_xlat_pair *pairs = NULL;
     uint64_t nrefs = x->nrefs;
     uint32_t nblocks = x->nblocks;
     *rebuilt = x->line_size != L;
     if (!why && *rebuilt) {
-        why = rebuild_blocks(items, x->nitems, m->bias, L, &pairs, &nrefs, &nblocks);
+        why = rebuild_blocks(fitems, x->nitems, L, &pairs, &nrefs, &nblocks);
     } else {
         for (uint32_t i = 0; i < x->nblocks && !why; i++) {
             struct pi_xlat_block b, prev;
@@ -276,20 +245,20 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
         }
     }
     if (why) {
-        free(items);
+        free(fitems);
         free(pairs);
         return why;
     }
 
     /* One mapping: items, blocks and refs (made read-only), then the unit cache. */
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t sz_items = (size_t)x->nitems * sizeof *items;
+    size_t sz_items = (size_t)x->nitems * sizeof(struct perfinst_shadow_item);
     size_t sz_blocks = (size_t)nblocks * sizeof(struct pi_xlat_block);
     size_t ro = (sz_items + sz_blocks + nrefs * sizeof(uint32_t) + page - 1) & ~(page - 1);
     size_t total = ro + (size_t)x->nitems * sizeof(struct pi_unit_rt *) + 1;
     unsigned char *seg = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (seg == MAP_FAILED) {
-        free(items);
+        free(fitems);
         free(pairs);
         return "cannot map the shadow segment";
     }
@@ -300,23 +269,23 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
     sh->blocks = (void *)(seg + sz_items);
     sh->refs = (void *)(seg + sz_items + sz_blocks);
     sh->units = (void *)(seg + ro);
-    memcpy(sh->items, items, sz_items);
+    for (uint32_t i = 0; i < x->nitems; i++) {
+        const struct pi_shadow_item *f = &fitems[i];
+        sh->items[i] = (struct perfinst_shadow_item){.addr = f->addr + m->bias,
+                                                     .length = f->length, .site = f->site,
+                                                     .unit_id = f->unit_id,
+                                                     .counter = f->counter,
+                                                     .directives = f->directives,
+                                                     .threshold = f->threshold};
+    }
     if (pairs) {
-        uint32_t b = UINT32_MAX;
-        for (uint64_t j = 0; j < nrefs; j++) {
-            if (!j || pairs[j].block != pairs[j - 1].block)
-                sh->blocks[++b] = (struct pi_xlat_block){.block = pairs[j].block,
-                                                         .first_ref = (uint32_t)j};
-            sh->blocks[b].nrefs++;
-            sh->blocks[b].flags |= items[pairs[j].item].directives;
-            sh->refs[j] = pairs[j].item;
-        }
+        pi_xlat_fill(fitems, pairs, nrefs, sh->blocks, sh->refs);
     } else {
         memcpy(sh->blocks, fblocks, sz_blocks);
         memcpy(sh->refs, frefs, nrefs * sizeof(uint32_t));
     }
     mprotect(seg, ro, PROT_READ);
-    free(items);
+    free(fitems);
     free(pairs);
     return NULL;
 }

@@ -108,6 +108,19 @@ struct pi_state {
 };
 extern struct pi_state pi;
 
+/* A record writer handed to the parts that add records to the trace. */
+struct pi_rec_writer {
+    void (*begin)(uint32_t type);
+    void (*put)(const void *p, size_t len);
+    void (*end)(void);
+};
+
+/* indicators.c */
+void pi_indicators_init(void);                       /* in pi_init */
+void pi_indicators_write(struct pi_rec_writer *w);   /* SITESTAT, EVENT, TRACEREG */
+uint64_t pi_indicators_probe_cost(void);
+uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code);
+
 /* core.c */
 void pi_init(void);
 uint64_t pi_now_ns(void);

@@ -232,6 +232,9 @@ static void put_trace(const siginfo_t *si, int in_signal)
     for (struct pi_unit_rt *u = PI_LOAD(&pi.units); u; u = u->next)
         put_counts(u, in_signal);
 
+    struct pi_rec_writer w = {rec_begin, out_put, rec_end};
+    pi_indicators_write(&w);
+
     if (si) {
         /* si_addr means something only for a fault the kernel raised */
         int fault = si->si_code > 0 &&

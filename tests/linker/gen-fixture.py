@@ -30,38 +30,12 @@ range start.  Ranges are `.quad .Lb` / `.long .Le - .Lb`, so the assembler
 leaves an R_X86_64_64 relocation and ld resolves it to a link-time address.
 """
 import json
-import struct
+import os
 import sys
-import zlib
 
-MAGIC = 0x31544950
-VERSION = 1
-UNIT, CODE = 1, 2
-NONE = 0xFFFFFFFF
-
-
-def chunk_header(kind, size, version=VERSION, magic=MAGIC, bad_crc=False):
-    h = struct.pack("<IHHI", magic, version, kind, size)
-    crc = zlib.crc32(h) & 0xFFFFFFFF
-    if bad_crc:
-        crc ^= 0xDEADBEEF
-    return h + struct.pack("<I", crc)
-
-
-def pad8(b):
-    return b + b"\0" * (-len(b) % 8)
-
-
-class Strtab:
-    def __init__(self):
-        self.data = b"\0"
-        self.index = {"": 0}
-
-    def add(self, s):
-        if s not in self.index:
-            self.index[s] = len(self.data)
-            self.data += s.encode() + b"\0"
-        return self.index[s]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.dont_write_bytecode = True
+from pifmt import CODE, PI_NONE, UNIT, Strtab, asm_bytes, chunk_header, pad8, unit_body
 
 
 def main():
@@ -82,7 +56,7 @@ def main():
     for fi, f in enumerate(spec["funcs"]):
         first = len(sites)
         for si, s in enumerate(f["sites"]):
-            counter = NONE
+            counter = PI_NONE
             if s.get("counter", True):
                 counter = ncounters
                 ncounters += 1
@@ -134,31 +108,16 @@ def main():
     # ---- UNIT chunk
     if corrupt == "succ":
         succs[0] = len(sites) + 5  # a successor outside its function
-    strtab = st.data
-    body = struct.pack("<QIIIIIIII", unit_id, len(funcs), len(sites), len(succs), ncounters,
-                       len(strtab), source, producer, 64)
-    for f in funcs:
-        body += struct.pack("<IIIIIIQ", f["name"], f["file"], f["line"], f["first_site"],
-                            f["nsites"], f["directives"], f["cfg"])
-    for s in sites:
-        body += struct.pack("<IIIIHHIIIIIQII", s["func"], s["counter"], s["file"], s["line"],
-                            s["column"], s["kind"], s["directives"], s["bb"], s["succ_first"],
-                            s["nsucc"], s["region"], s["threshold"], s["arg"], 0)
-    body += b"".join(struct.pack("<I", x) for x in succs)
-    body += strtab
+    body = unit_body(unit_id, ncounters, st, source, producer, funcs, sites, succs)
     size = 16 + len(pad8(body))
-    hdr = chunk_header(UNIT, size,
-                       version=7 if corrupt == "version" else VERSION,
-                       magic=0x58585858 if corrupt == "magic" else MAGIC,
-                       bad_crc=corrupt == "crc")
-    if corrupt == "kind":
-        hdr = chunk_header(9, size)
+    bad = {"version": dict(version=7), "magic": dict(magic=0x58585858),
+           "crc": dict(crc_xor=0xDEADBEEF)}.get(corrupt, {})
+    hdr = chunk_header(9 if corrupt == "kind" else UNIT, size, **bad)
     unit_bytes = pad8(hdr + body)
 
     asm += ['\t.pushsection .perfinst,"",@progbits', "\t.balign 8",
             "# UNIT chunk, unit 0x%s" % uhex]
-    for i in range(0, len(unit_bytes), 16):
-        asm.append("\t.byte " + ",".join("0x%02x" % b for b in unit_bytes[i:i + 16]))
+    asm += asm_bytes(unit_bytes)
     asm.append("\t.popsection")
     style = spec.get("code_style", "plain")
     for fi, (f, ranges) in enumerate(zip(spec["funcs"], code_chunks)):
@@ -171,8 +130,7 @@ def main():
             asm.append('\t.pushsection .perfinst,"",@progbits')
         size = 16 + 8 + 40 * len(ranges)
         asm += ["\t.balign 8", "# CODE chunk: %d ranges" % len(ranges)]
-        h = chunk_header(CODE, size)
-        asm.append("\t.byte " + ",".join("0x%02x" % b for b in h))
+        asm += asm_bytes(chunk_header(CODE, size))
         asm.append("\t.long %d, 0" % len(ranges))
         for site, base, discarded in ranges:
             if corrupt == "site":

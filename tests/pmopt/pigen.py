@@ -23,33 +23,20 @@ and its line is the line of PI_S(n).
 """
 import argparse
 import json
+import os
 import re
 import struct
 import sys
-import zlib
 
-CHUNK_MAGIC = 0x31544950
-FORMAT_VERSION = 1
-UNIT, CODE = 1, 2
-PI_NONE = 0xFFFFFFFF
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.dont_write_bytecode = True
+from pifmt import (CODE, LINK, PI_NONE, UNIT, XLAT, Strtab, asm_bytes, chunk_header, crc, pad8,
+                   unit_body)
+
 DIRECTIVES = ["count", "types", "trap", "threshold", "cycles", "trace_start",
               "trace_stop", "region_begin", "region_end", "callret", "watch",
               "sharing", "sample", "emit", "dormant", "blocking"]
 REC = {"PROCESS": 1, "MODULE": 2, "COUNTS": 3, "SIGNAL": 4, "END": 5}
-
-
-def crc(b):
-    return zlib.crc32(b) & 0xFFFFFFFF
-
-
-def pad8(b):
-    return b + b"\0" * (-len(b) % 8)
-
-
-def chunk_hdr(kind, size, version=FORMAT_VERSION, magic=CHUNK_MAGIC, bad_crc=False):
-    h = struct.pack("<IHHI", magic, version, kind, size)
-    c = crc(h) ^ (0xFFFFFFFF if bad_crc else 0)
-    return h + struct.pack("<I", c)
 
 
 def directive_bits(names):
@@ -74,18 +61,6 @@ def func_line(src, name):
             if re.match(r"^[A-Za-z_].*\b%s\s*\(" % re.escape(name), text) and not text.rstrip().endswith(";"):
                 return no
     return 0
-
-
-class Strtab:
-    def __init__(self):
-        self.data = b"\0"
-        self.offs = {"": 0}
-
-    def add(self, s):
-        if s not in self.offs:
-            self.offs[s] = len(self.data)
-            self.data += s.encode() + b"\0"
-        return self.offs[s]
 
 
 def cmd_meta(a):
@@ -120,7 +95,7 @@ def cmd_meta(a):
             if counter != PI_NONE:
                 ncounters = max(ncounters, counter + 1)
             sites.append(dict(func=len(funcs), counter=counter, file=st.add(s.get("file", file)),
-                              line=line, column=s.get("column", 5),
+                              line=line, column=s.get("column", 5), kind=1,
                               directives=directive_bits(s.get("directives", f.get("directives", ["count"]))),
                               bb=s.get("bb", idx - first + 2), succ=s.get("succ", []),
                               region=st.add(s.get("region", "")), threshold=s.get("threshold", 0),
@@ -130,7 +105,7 @@ def cmd_meta(a):
             for sym, length in s.get("extra_ranges", []):   # [symbol, length]: for error tests
                 frs.append(((sym, length), idx))
         funcs.append(dict(name=st.add(f["name"]), file=st.add(file),
-                          line=f.get("line", func_line(src, f["name"])), first=first,
+                          line=f.get("line", func_line(src, f["name"])), first_site=first,
                           nsites=len(sites) - first,
                           directives=directive_bits(f.get("directives", ["count"])),
                           cfg=f.get("cfg", 0x1234 + len(funcs))))
@@ -140,35 +115,19 @@ def cmd_meta(a):
         f = funcs[s["func"]]
         s["succ_first"] = len(succs)
         for t in s["succ"]:
-            succs.append(f["first"] + t)
+            succs.append(f["first_site"] + t)
         s["nsucc"] = len(s["succ"])
     corrupt = a.corrupt
     if corrupt == "stroff":
         source = len(st.data) + 5
 
-    body = struct.pack("<QIIIIIIII", unit_id, len(funcs), len(sites), len(succs), ncounters,
-                       len(st.data), source, producer, 64)
-    for f in funcs:
-        body += struct.pack("<IIIIIIQ", f["name"], f["file"], f["line"], f["first"], f["nsites"],
-                            f["directives"], f["cfg"])
-    for s in sites:
-        body += struct.pack("<IIIIHHIIIIIQII", s["func"], s["counter"], s["file"], s["line"],
-                            s["column"], 1, s["directives"], s["bb"], s["succ_first"], s["nsucc"],
-                            s["region"], s["threshold"], s["arg"], 0)
-    for t in succs:
-        body += struct.pack("<I", t)
-    body += st.data
+    body = unit_body(unit_id, ncounters, st, source, producer, funcs, sites, succs)
     size = len(pad8(body)) + 16
-    kw = {}
-    if corrupt == "magic":
-        kw["magic"] = 0xDEADBEEF
-    elif corrupt == "version":
-        kw["version"] = 7
-    elif corrupt == "crc":
-        kw["bad_crc"] = True
+    bad = {"magic": dict(magic=0xDEADBEEF), "version": dict(version=7),
+           "crc": dict(crc_xor=0xFFFFFFFF)}.get(corrupt, {})
     unit_kind = 9 if corrupt == "kind" else UNIT
     declared = size + 64 if corrupt == "truncate" else size
-    unit_chunk = chunk_hdr(unit_kind, declared, **kw) + pad8(body)
+    unit_chunk = chunk_header(unit_kind, declared, **bad) + pad8(body)
 
     # CODE chunks may go to their own sections (spec "code_section": e.g.
     # '.perfinst,"o",@progbits,.text,unique,1'), as the plugin does for
@@ -184,7 +143,7 @@ def cmd_meta(a):
         if code_sec:
             out += ["\t.pushsection " + code_sec.replace("@N", str(fi + 1)), "\t.balign 8"]
         out.append("\t# CODE chunk: function %d, %d ranges" % (fi, n))
-        out.append("\t.byte " + ",".join(str(b) for b in chunk_hdr(CODE, 24 + 40 * n)))
+        out += asm_bytes(chunk_header(CODE, 24 + 40 * n))
         out.append("\t.long %d, 0" % n)
         for mk, idx in frs:
             if isinstance(mk, tuple):
@@ -205,8 +164,7 @@ def cmd_meta(a):
     if code_sec:
         out += ['\t.pushsection .perfinst,"",@progbits', "\t.balign 8"]
     out.append("\t# UNIT chunk 0x%x" % unit_id)
-    for i in range(0, len(unit_chunk), 16):
-        out.append("\t.byte " + ",".join(str(b) for b in unit_chunk[i:i + 16]))
+    out += asm_bytes(unit_chunk)
     out.append("\t.popsection")
     if "xlat_nunits" in spec:
         out += xlat_asm(spec, unit_id, ranges, sites)
@@ -222,10 +180,10 @@ def xlat_asm(spec, unit_id, ranges, sites):
     minus the per-line table that only the linker can compute."""
     items = [(mk, idx) for frs in ranges for mk, idx in frs if not isinstance(mk, tuple)]
     n = len(items)
-    out = ['\t.pushsection .perfinst.xlat,"",@progbits', "\t.balign 8",
-           "\t.byte " + ",".join(str(b) for b in chunk_hdr(3, 16 + 40 + 40 * n)),
-           "\t.long 64, %d, 0, 0, %d, 0" % (n, spec["xlat_nunits"]),
-           "\t.quad .Lpi_s%d, .Lpi_e%d" % (items[0][0], items[-1][0])]
+    out = ['\t.pushsection .perfinst.xlat,"",@progbits', "\t.balign 8"]
+    out += asm_bytes(chunk_header(XLAT, 16 + 40 + 40 * n))
+    out += ["\t.long 64, %d, 0, 0, %d, 0" % (n, spec["xlat_nunits"]),
+            "\t.quad .Lpi_s%d, .Lpi_e%d" % (items[0][0], items[-1][0])]
     for mk, idx in items:
         s = sites[idx]
         out += ["\t.quad .Lpi_s%d, 0x%x" % (mk, unit_id),
@@ -247,10 +205,9 @@ def link_asm(spec):
     for k, (path, argi) in enumerate(inputs):
         body += struct.pack("<IIQqQ", path, argi, 1000 + k, 1700000000123456789, 0x1111 * (k + 1))
     body = pad8(body + st.data)
-    chunk = chunk_hdr(4, 16 + len(body)) + body
+    chunk = chunk_header(LINK, 16 + len(body)) + body
     out = ['\t.pushsection .perfinst.link,"",@progbits', "\t.balign 8"]
-    for i in range(0, len(chunk), 16):
-        out.append("\t.byte " + ",".join(str(b) for b in chunk[i:i + 16]))
+    out += asm_bytes(chunk)
     out.append("\t.popsection")
     return out
 

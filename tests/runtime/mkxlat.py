@@ -6,9 +6,13 @@ include/perfinst-format.h) for the runtime's loader-stage tests.
     ITEM = addr,length,site,counter,unit_id,directives,threshold  (ints, 0x ok;
            counter -1 means PI_NONE)
 --pad puts an 8-byte zero word (chunk padding) before the chunk."""
+import os
 import struct
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.dont_write_bytecode = True
+from pifmt import XLAT, chunk_header, pad8
 
 
 def main():
@@ -37,12 +41,10 @@ def main():
                             directives, threshold)
     for b, first, n, flags in blocks:
         body += struct.pack('<QIIII', b, first, n, flags, 0)
-    body += struct.pack('<%dI' % len(refs), *refs)
-    body += b'\0' * (-len(body) % 8)
-    hdr = struct.pack('<IHHI', 0x31544950, 1, 3, 16 + len(body))
-    crc = zlib.crc32(hdr) ^ (1 if bad_crc else 0)
+    body = pad8(body + struct.pack('<%dI' % len(refs), *refs))
+    hdr = chunk_header(XLAT, 16 + len(body), crc_xor=1 if bad_crc else 0)
     with open(out, 'wb') as f:
-        f.write((b'\0' * 8 if pad else b'') + hdr + struct.pack('<I', crc) + body)
+        f.write((b'\0' * 8 if pad else b'') + hdr + body)
 
 
 if __name__ == '__main__':

@@ -1,0 +1,98 @@
+/* report.h — what the two halves of `pmopt report` share: cmd-report.c
+ * (options, reading PROG and the traces, the count views: sites, functions,
+ * lines) and report-ind.c (the views of the indicators' records:
+ * indicators, callers, regions, trace regions, types). */
+#ifndef PERFINST_REPORT_H
+#define PERFINST_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "pidwarf.h"
+#include "pmopt.h"
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+/* Views (--by=NAME; --callers adds BY_CALLERS). */
+enum {
+    BY_SITE = 1, BY_FUNCTION = 2, BY_LINE = 4,
+    BY_INDICATORS = 8, BY_REGIONS = 16, BY_TRACE = 32, BY_TYPES = 64, BY_CALLERS = 128,
+    BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64, /* the default of text and json (callers: --callers) */
+};
+
+struct usum {               /* per unit of PROG */
+    uint64_t *sums;         /* NULL until a trace has counts for the unit */
+    uint32_t n;
+    uint64_t *site_addr;    /* first range address per site, 0 if none */
+};
+
+struct trace_info {         /* what the output says about each trace */
+    char *path;
+    uint32_t nrecords, flags;
+    int finished, truncated;
+};
+
+struct site_row {
+    const struct pi_unit_view *u;
+    uint32_t site;
+    uint64_t count;
+    const char *func, *file;
+    uint32_t line;
+    uint64_t addr;
+};
+
+struct func_row {
+    const struct pi_unit_view *u;
+    uint32_t func;
+    int has_entry;
+    uint64_t entries, blocks;
+};
+
+struct line_row {
+    const char *file;
+    uint32_t line;
+    uint64_t count;
+    uint64_t unit_id;       /* while grouping */
+};
+
+struct ind_views;           /* report-ind.c */
+
+struct report {
+    /* options */
+    enum fmt fmt;
+    int by, force;
+    int by_given;                   /* --by named the views: print them even when empty */
+    long top;
+    const char *prog;
+    /* inputs */
+    struct pi_meta m;
+    char bid[2 * PI_BUILD_ID_MAX + 1];
+    struct pi_debug dbg;
+    int have_dbg;
+    struct usum *us;                /* m.nunits */
+    int ntraces;
+    struct trace_info *infos;       /* ntraces */
+    /* the three count views */
+    struct site_row *sites;
+    struct func_row *funcs;
+    struct line_row *lines;
+    size_t nsites, nfuncs, nlines;
+    /* the indicators' views */
+    struct ind_views *iv;
+};
+
+/* report-ind.c: called by cmd-report.c in this order. */
+int rind_init(struct report *r);     /* after PROG was read: its code per site */
+/* A trace's indicator records for PROG's units; mod is PROG's module in t
+ * (NULL: none, nothing of t is used). */
+int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod);
+int rind_build(struct report *r);    /* after every trace */
+void rind_text(const struct report *r);
+void rind_json(const struct report *r); /* members after the count views' ones */
+void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
+void rind_free(struct report *r);
+
+/* Shared by both halves. */
+int rep_oom(void);
+int rep_digits(uint64_t v);
+int rep_widest(int have, int len, int cap);
+
+#endif /* PERFINST_REPORT_H */

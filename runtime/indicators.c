@@ -1,0 +1,579 @@
+/* indicators.c — indicators that act: trap, threshold, cycles, trace regions
+ * (seeds 000/002/004: interrupt on execution, execution-count thresholds with
+ * a stack walk and a reset, latency thresholds, start/stop counting).
+ *
+ * The plugin calls these probes only from the counting copy of a function
+ * (gcc-plugin/pass-count.cc inserts them, pass-split.cc removes them from the
+ * clean copy), so PERFINST_MODE=off silences them with everything else.
+ *
+ *   __perfinst_trap(U, S)               each execution: the TRAP vector's handler
+ *   __perfinst_threshold(U, S, N, h)    the N-th execution in this thread: h (or
+ *                                       the THRESHOLD vector) with the stack; the
+ *                                       thread's count restarts from 0 ("reach N")
+ *   t0 = __perfinst_cycles_begin()      rdtsc
+ *   __perfinst_cycles_end(U,S,t0,N,c,h) cycles = rdtscp - t0 - the probe pair's own
+ *                                       cost; over N (or the code table's value
+ *                                       for c): counted, and the CYCLES vector runs
+ *   __perfinst_trace_start/stop(U, S)   the thread's counters at start and stop:
+ *                                       their differences are summed per start site
+ *
+ * What the probes saw goes into the trace as SITESTAT records (per site and
+ * kind: executions, hits, cycles sum/min/max), EVENT records (each threshold
+ * event with its stack, up to PI_MAX_EVENTS) and TRACEREG records (per
+ * trace_start site and unit, the summed counter differences).  Statistics
+ * live in fixed tables updated with atomics, so the fatal-signal path can
+ * write them without a lock.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unwind.h>
+#include <x86intrin.h>
+
+/* ---- handler vectors ------------------------------------------------------ */
+
+static perfinst_handler vectors[4];
+
+PI_EXPORT perfinst_handler perfinst_set_handler(int kind, perfinst_handler h)
+{
+    if (kind < PERFINST_EV_TRAP || kind > PERFINST_EV_CYCLES)
+        return NULL;
+    return __atomic_exchange_n(&vectors[kind], h, __ATOMIC_ACQ_REL);
+}
+
+/* ---- statistics per (unit, site, kind) ------------------------------------ */
+
+#define PI_MAX_STATS 4096 /* a power of two */
+struct stat_slot {
+    uint64_t key;        /* 0 free; else hash of (unit, site, kind) | 1 */
+    uint64_t unit_id;
+    uint32_t site, kind;
+    uint64_t count, execs, sum, min, max;
+};
+static struct stat_slot stats[PI_MAX_STATS];
+static uint64_t stats_lost; /* updates that found the table full */
+
+static struct stat_slot *stat_get(uint64_t unit_id, uint32_t site, uint32_t kind)
+{
+    uint64_t key = (pi_hash64(pi_hash64(PI_HASH64_INIT, &unit_id, 8), &site, 4) * 31 + kind) | 1;
+    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
+        struct stat_slot *s = &stats[(key + i) & (PI_MAX_STATS - 1)];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k == 0) {
+            uint64_t expected = 0;
+            if (__atomic_compare_exchange_n(&s->key, &expected, ~0ULL, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+                s->unit_id = unit_id;
+                s->site = site;
+                s->kind = kind;
+                s->min = UINT64_MAX;
+                __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+                return s;
+            }
+            k = expected;
+        }
+        while (k == ~0ULL) /* another thread is filling this slot in */
+            k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k == key && s->unit_id == unit_id && s->site == site && s->kind == kind)
+            return s;
+    }
+    __atomic_fetch_add(&stats_lost, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static void stat_value(struct stat_slot *s, uint64_t v)
+{
+    __atomic_fetch_add(&s->sum, v, __ATOMIC_RELAXED);
+    uint64_t m = __atomic_load_n(&s->min, __ATOMIC_RELAXED);
+    while (v < m && !__atomic_compare_exchange_n(&s->min, &m, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    m = __atomic_load_n(&s->max, __ATOMIC_RELAXED);
+    while (v > m && !__atomic_compare_exchange_n(&s->max, &m, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+/* ---- stacks --------------------------------------------------------------- */
+
+struct unwind_state {
+    struct perfinst_event *ev;
+    uintptr_t start;   /* the probe's return address: frames before it are ours */
+    int started;
+};
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+    struct unwind_state *st = arg;
+    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
+    if (!ip)
+        return _URC_END_OF_STACK;
+    if (!st->started) {
+        if (ip != st->start)
+            return _URC_NO_REASON;
+        st->started = 1;
+    }
+    st->ev->frames[st->ev->nframes++] = ip;
+    return st->ev->nframes == PERFINST_MAX_FRAMES ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+/* Fill ev's stack: frames[0] = pc (the probe's return address, in the marked
+ * code), then its callers, through libgcc's unwinder (works in -O2 code
+ * without frame pointers: it reads .eh_frame). */
+static void take_stack(struct perfinst_event *ev, uintptr_t pc)
+{
+    struct unwind_state st = {ev, pc, 0};
+    ev->pc = pc;
+    ev->nframes = 0;
+    _Unwind_Backtrace(unwind_one, &st);
+    if (ev->nframes == 0) { /* unwinder could not find the probe's frame */
+        ev->frames[0] = pc;
+        ev->nframes = 1;
+    }
+}
+
+/* ---- threshold events, kept for the trace --------------------------------- */
+
+#define PI_MAX_EVENTS 4096
+struct event_slot {
+    int ready;
+    uint32_t tid;
+    struct perfinst_event ev;
+};
+static struct event_slot events[PI_MAX_EVENTS];
+static uint32_t nevents;
+
+static void keep_event(const struct perfinst_event *ev)
+{
+    uint32_t i = __atomic_fetch_add(&nevents, 1, __ATOMIC_RELAXED);
+    if (i >= PI_MAX_EVENTS)
+        return; /* counted in SITESTAT all the same */
+    events[i].ev = *ev;
+    events[i].tid = (uint32_t)pi.pid; /* replaced below when the thread is known */
+    if (pi_self)
+        events[i].tid = (uint32_t)pi_self->tid;
+    __atomic_store_n(&events[i].ready, 1, __ATOMIC_RELEASE);
+}
+
+static void fire(int kind, perfinst_handler own, struct perfinst_event *ev)
+{
+    perfinst_handler h = own ? own : __atomic_load_n(&vectors[kind], __ATOMIC_ACQUIRE);
+    if (h)
+        h(ev);
+}
+
+/* ---- the probes ----------------------------------------------------------- */
+
+PI_EXPORT void __perfinst_trap(uint64_t unit_id, uint32_t site)
+{
+    struct stat_slot *s = stat_get(unit_id, site, PI_STAT_TRAP);
+    if (s) {
+        __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+    }
+    perfinst_handler h = __atomic_load_n(&vectors[PERFINST_EV_TRAP], __ATOMIC_ACQUIRE);
+    if (!h)
+        return;
+    struct perfinst_event ev = {.kind = PERFINST_EV_TRAP, .site = site, .unit_id = unit_id};
+    take_stack(&ev, (uintptr_t)__builtin_return_address(0));
+    h(&ev);
+}
+
+/* Per-thread execution counts of threshold sites: a small open-addressed
+ * table in TLS (the seeds' narrow per-instruction counter, reset on use). */
+#define PI_THR_SLOTS 64
+struct thr_slot {
+    uint64_t unit_id;
+    uint32_t site;
+    uint32_t used;
+    uint64_t count;
+};
+/* Allocated on a thread's first threshold probe: libperfinst may arrive with
+ * dlopen (as the dependency of an instrumented library), when its whole TLS
+ * block must fit in glibc's small static-TLS reserve, so it keeps only
+ * pointers there.  (Never freed: a thread's table dies with the process.) */
+static __thread struct thr_slot *thr_table;
+
+static struct thr_slot *thr_get(uint64_t unit_id, uint32_t site)
+{
+    if (!thr_table && !(thr_table = calloc(PI_THR_SLOTS, sizeof *thr_table)))
+        return NULL;
+    uint32_t h = (uint32_t)(unit_id ^ (unit_id >> 32)) * 2654435761u + site;
+    for (uint32_t i = 0; i < PI_THR_SLOTS; i++) {
+        struct thr_slot *t = &thr_table[(h + i) % PI_THR_SLOTS];
+        if (!t->used) {
+            t->used = 1;
+            t->unit_id = unit_id;
+            t->site = site;
+            return t;
+        }
+        if (t->unit_id == unit_id && t->site == site)
+            return t;
+    }
+    return NULL;
+}
+
+PI_EXPORT void __perfinst_threshold(uint64_t unit_id, uint32_t site, uint64_t n, perfinst_handler h)
+{
+    struct stat_slot *s = stat_get(unit_id, site, PI_STAT_THRESHOLD);
+    if (s)
+        __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
+    struct thr_slot *t = thr_get(unit_id, site);
+    if (!t || ++t->count < n)
+        return;
+    t->count = 0; /* the seeds' reset after the interrupt */
+    if (s)
+        __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+    struct perfinst_event ev = {.kind = PERFINST_EV_THRESHOLD, .site = site, .unit_id = unit_id,
+                                .value = n};
+    take_stack(&ev, (uintptr_t)__builtin_return_address(0));
+    keep_event(&ev);
+    fire(PERFINST_EV_THRESHOLD, h, &ev);
+}
+
+/* The cycles code table: bit k of a 3-bit code adds bits[k] cycles
+ * (10/50/100 by default; PERFINST_THRESH_TABLE=a,b,c changes them). */
+static uint64_t code_bits[3] = {10, 50, 100};
+static uint64_t probe_cost; /* cycles a begin/end pair measures around nothing */
+
+static inline uint64_t tsc_begin(void)
+{
+    _mm_lfence();
+    return __rdtsc();
+}
+
+static inline uint64_t tsc_end(void)
+{
+    unsigned aux;
+    uint64_t t = __rdtscp(&aux);
+    _mm_lfence();
+    return t;
+}
+
+PI_EXPORT uint64_t __perfinst_cycles_begin(void)
+{
+    return tsc_begin();
+}
+
+uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code)
+{
+    if (threshold)
+        return threshold;
+    uint64_t v = 0;
+    for (int k = 0; k < 3; k++)
+        if (code & (1u << k))
+            v += code_bits[k];
+    return v;
+}
+
+PI_EXPORT void __perfinst_cycles_end(uint64_t unit_id, uint32_t site, uint64_t t0, uint64_t threshold,
+                                     uint32_t code, perfinst_handler h)
+{
+    uint64_t t1 = tsc_end();
+    uint64_t d = t1 - t0;
+    d = d > probe_cost ? d - probe_cost : 0;
+    struct stat_slot *s = stat_get(unit_id, site, PI_STAT_CYCLES);
+    if (s) {
+        __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
+        stat_value(s, d);
+    }
+    if (d <= pi_cycles_threshold(threshold, code))
+        return;
+    if (s)
+        __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+    perfinst_handler v = h ? h : __atomic_load_n(&vectors[PERFINST_EV_CYCLES], __ATOMIC_ACQUIRE);
+    if (!v)
+        return;
+    struct perfinst_event ev = {.kind = PERFINST_EV_CYCLES, .site = site, .unit_id = unit_id, .value = d};
+    take_stack(&ev, (uintptr_t)__builtin_return_address(0));
+    v(&ev);
+}
+
+/* ---- trace regions -------------------------------------------------------- */
+
+/* Summed counter differences of one trace_start site, per unit. */
+struct trace_acc {
+    struct trace_acc *next;
+    uint64_t start_unit;
+    uint32_t start_site;
+    struct pi_unit_rt *unit;
+    uint64_t *sum;          /* unit->ncounters */
+};
+static struct trace_acc *trace_accs;
+
+#define PI_TRACE_DEPTH 8
+struct open_trace {
+    uint64_t unit_id;
+    uint32_t site;
+    uint64_t t0;
+    uint32_t nunits;
+    uint64_t **snap;        /* per unit (registration order): a copy of this thread's counters */
+};
+static __thread struct open_trace *open_traces; /* PI_TRACE_DEPTH, on first use */
+static __thread int trace_depth;
+
+PI_EXPORT void __perfinst_trace_start(uint64_t unit_id, uint32_t site)
+{
+    if (!open_traces && !(open_traces = calloc(PI_TRACE_DEPTH, sizeof *open_traces)))
+        return;
+    if (trace_depth >= PI_TRACE_DEPTH) {
+        trace_depth++; /* too deep: ignored, but keep start/stop balanced */
+        return;
+    }
+    struct open_trace *o = &open_traces[trace_depth++];
+    o->unit_id = unit_id;
+    o->site = site;
+    pthread_mutex_lock(&pi.lock);
+    o->nunits = pi.nunits;
+    o->snap = calloc(o->nunits ? o->nunits : 1, sizeof *o->snap);
+    uint32_t i = 0;
+    for (struct pi_unit_rt *u = pi.units; u && o->snap && i < o->nunits; u = u->next, i++) {
+        if (!u->tls_get)
+            continue;
+        o->snap[i] = malloc(u->ncounters * sizeof(uint64_t));
+        if (o->snap[i])
+            memcpy(o->snap[i], u->tls_get(), u->ncounters * sizeof(uint64_t));
+    }
+    pthread_mutex_unlock(&pi.lock);
+    o->t0 = tsc_begin();
+}
+
+static struct trace_acc *trace_acc_get(uint64_t start_unit, uint32_t start_site, struct pi_unit_rt *u)
+{
+    for (struct trace_acc *a = trace_accs; a; a = a->next)
+        if (a->start_unit == start_unit && a->start_site == start_site && a->unit == u)
+            return a;
+    struct trace_acc *a = calloc(1, sizeof *a);
+    if (!a || !(a->sum = calloc(u->ncounters ? u->ncounters : 1, sizeof(uint64_t)))) {
+        free(a);
+        return NULL;
+    }
+    a->start_unit = start_unit;
+    a->start_site = start_site;
+    a->unit = u;
+    PI_STORE(&a->next, trace_accs);
+    PI_STORE(&trace_accs, a);
+    return a;
+}
+
+PI_EXPORT void __perfinst_trace_stop(uint64_t unit_id, uint32_t site)
+{
+    uint64_t t1 = tsc_end();
+    if (trace_depth == 0 || !open_traces)
+        return; /* a stop without a start: nothing to close */
+    if (trace_depth-- > PI_TRACE_DEPTH)
+        return;
+    struct open_trace *o = &open_traces[trace_depth];
+    uint64_t d = t1 - o->t0;
+    d = d > probe_cost ? d - probe_cost : 0;
+    struct stat_slot *s = stat_get(o->unit_id, o->site, PI_STAT_TRACE);
+    if (s) {
+        __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+        stat_value(s, d);
+    }
+    (void)unit_id;
+    (void)site;
+    pthread_mutex_lock(&pi.lock);
+    uint32_t i = 0;
+    for (struct pi_unit_rt *u = pi.units; u && o->snap && i < o->nunits; u = u->next, i++) {
+        if (!o->snap[i] || !u->tls_get)
+            continue;
+        const uint64_t *now = u->tls_get();
+        struct trace_acc *a = trace_acc_get(o->unit_id, o->site, u);
+        for (uint32_t k = 0; a && k < u->ncounters; k++)
+            __atomic_fetch_add(&a->sum[k], now[k] - o->snap[i][k], __ATOMIC_RELAXED);
+        free(o->snap[i]);
+    }
+    pthread_mutex_unlock(&pi.lock);
+    free(o->snap);
+    o->snap = NULL;
+}
+
+/* ---- watched data ----------------------------------------------------------- */
+
+#define PI_MAX_WORDS (1u << 16) /* a power of two */
+struct word_slot {
+    uint64_t addr;          /* 0 free, ~0 being filled */
+    uint64_t reads, writes;
+};
+static struct word_slot words[PI_MAX_WORDS];
+static uint64_t words_lost;
+static unsigned watch_gran = 8;
+
+static struct word_slot *word_get(uint64_t addr, int create)
+{
+    uint64_t h = addr / watch_gran * 0x9e3779b97f4a7c15ull;
+    for (uint32_t i = 0; i < PI_MAX_WORDS; i++) {
+        struct word_slot *w = &words[(h + i) & (PI_MAX_WORDS - 1)];
+        uint64_t a = __atomic_load_n(&w->addr, __ATOMIC_ACQUIRE);
+        if (a == 0) {
+            if (!create)
+                return NULL;
+            uint64_t expected = 0;
+            if (__atomic_compare_exchange_n(&w->addr, &expected, ~0ULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                __atomic_store_n(&w->addr, addr, __ATOMIC_RELEASE);
+                return w;
+            }
+            a = expected;
+        }
+        while (a == ~0ULL)
+            a = __atomic_load_n(&w->addr, __ATOMIC_ACQUIRE);
+        if (a == addr)
+            return w;
+    }
+    if (create)
+        __atomic_fetch_add(&words_lost, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+PI_EXPORT void __perfinst_watch(uint64_t unit_id, uint32_t site, const void *addr, uint32_t size, uint32_t what)
+{
+    struct stat_slot *s = stat_get(unit_id, site, PI_STAT_WATCH);
+    uint64_t first = (uintptr_t)addr / watch_gran * watch_gran;
+    uint64_t last = ((uintptr_t)addr + (size ? size : 1) - 1) / watch_gran * watch_gran;
+    if (s) {
+        __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&s->count, (last - first) / watch_gran + 1, __ATOMIC_RELAXED);
+    }
+    for (uint64_t a = first; a <= last && a != 0; a += watch_gran) {
+        struct word_slot *w = word_get(a, 1);
+        if (w)
+            __atomic_fetch_add(what & PI_ACCESS_WRITE ? &w->writes : &w->reads, 1, __ATOMIC_RELAXED);
+    }
+}
+
+PI_EXPORT void perfinst_data_count(const void *addr, uint64_t *reads, uint64_t *writes)
+{
+    struct word_slot *w = word_get((uintptr_t)addr / watch_gran * watch_gran, 0);
+    if (reads)
+        *reads = w ? __atomic_load_n(&w->reads, __ATOMIC_RELAXED) : 0;
+    if (writes)
+        *writes = w ? __atomic_load_n(&w->writes, __ATOMIC_RELAXED) : 0;
+}
+
+/* ---- set-up and the trace ------------------------------------------------- */
+
+/* PERFINST_THRESH_TABLE=a,b,c: the cycles meant by code bits 0, 1 and 2. */
+void pi_indicators_init(void)
+{
+    const char *v = secure_getenv("PERFINST_THRESH_TABLE");
+    if (v) {
+        uint64_t bits[3];
+        const char *p = v;
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; k++) {
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(p, &end, 10);
+            ok = !errno && end != p && x > 0 && (k == 2 ? *end == 0 : *end == ',');
+            bits[k] = x;
+            p = end + (*end == ',');
+        }
+        if (ok)
+            memcpy(code_bits, bits, sizeof bits);
+        else
+            pi_say("perfinst: PERFINST_THRESH_TABLE=", v,
+                   ": expected three positive cycle counts a,b,c; using 10,50,100\n", NULL);
+    }
+    v = secure_getenv("PERFINST_WATCH_GRAN");
+    if (v) {
+        char *end;
+        unsigned long g = strtoul(v, &end, 10);
+        if (*end == 0 && g >= 1 && g <= 4096 && (g & (g - 1)) == 0)
+            watch_gran = (unsigned)g;
+        else
+            pi_say("perfinst: PERFINST_WATCH_GRAN=", v, ": expected a power of two from 1 to 4096; using 8\n",
+                   NULL);
+    }
+    /* the probe pair's own cost: the least of many empty measurements */
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t t0 = tsc_begin();
+        uint64_t t1 = tsc_end();
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    probe_cost = best == UINT64_MAX ? 0 : best;
+}
+
+uint64_t pi_indicators_probe_cost(void)
+{
+    return probe_cost;
+}
+
+void pi_indicators_write(struct pi_rec_writer *w)
+{
+    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
+        struct stat_slot *s = &stats[i];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k == 0 || k == ~0ULL)
+            continue;
+        struct pi_rec_sitestat r = {.unit_id = s->unit_id, .site = s->site, .kind = s->kind,
+                                    .count = __atomic_load_n(&s->count, __ATOMIC_RELAXED),
+                                    .execs = __atomic_load_n(&s->execs, __ATOMIC_RELAXED),
+                                    .sum = __atomic_load_n(&s->sum, __ATOMIC_RELAXED),
+                                    .min = __atomic_load_n(&s->min, __ATOMIC_RELAXED),
+                                    .max = __atomic_load_n(&s->max, __ATOMIC_RELAXED)};
+        if (r.min == UINT64_MAX)
+            r.min = 0;
+        w->begin(PI_REC_SITESTAT);
+        w->put(&r, sizeof r);
+        w->end();
+    }
+    uint32_t n = __atomic_load_n(&nevents, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < n && i < PI_MAX_EVENTS; i++) {
+        if (!__atomic_load_n(&events[i].ready, __ATOMIC_ACQUIRE))
+            continue;
+        const struct perfinst_event *ev = &events[i].ev;
+        struct pi_rec_event r = {.unit_id = ev->unit_id, .site = ev->site, .kind = (uint32_t)ev->kind,
+                                 .value = ev->value, .tid = events[i].tid,
+                                 .nframes = (uint32_t)ev->nframes};
+        uint64_t frames[PERFINST_MAX_FRAMES];
+        for (int k = 0; k < ev->nframes; k++)
+            frames[k] = ev->frames[k];
+        w->begin(PI_REC_EVENT);
+        w->put(&r, sizeof r);
+        w->put(frames, r.nframes * sizeof frames[0]);
+        w->end();
+    }
+    uint32_t nw = 0;
+    for (uint32_t i = 0; i < PI_MAX_WORDS; i++) {
+        uint64_t a = __atomic_load_n(&words[i].addr, __ATOMIC_ACQUIRE);
+        nw += a != 0 && a != ~0ULL;
+    }
+    if (nw) {
+        struct pi_rec_watch r = {.gran = watch_gran, .nwords = 0};
+        struct pi_watch_word ws[64];
+        uint32_t k = 0;
+        /* count first so the header is right even if words arrive meanwhile */
+        r.nwords = nw;
+        w->begin(PI_REC_WATCH);
+        w->put(&r, sizeof r);
+        uint32_t put = 0;
+        for (uint32_t i = 0; i < PI_MAX_WORDS && put < nw; i++) {
+            uint64_t a = __atomic_load_n(&words[i].addr, __ATOMIC_ACQUIRE);
+            if (a == 0 || a == ~0ULL)
+                continue;
+            ws[k].addr = a;
+            ws[k].reads = __atomic_load_n(&words[i].reads, __ATOMIC_RELAXED);
+            ws[k].writes = __atomic_load_n(&words[i].writes, __ATOMIC_RELAXED);
+            put++;
+            if (++k == 64) {
+                w->put(ws, sizeof ws);
+                k = 0;
+            }
+        }
+        if (k)
+            w->put(ws, k * sizeof ws[0]);
+        /* a word that vanished meanwhile cannot happen (slots are never freed) */
+    }
+    for (struct trace_acc *a = PI_LOAD(&trace_accs); a; a = a->next) {
+        struct pi_rec_tracereg r = {.start_unit = a->start_unit, .start_site = a->start_site,
+                                    .ncounters = a->unit->ncounters, .unit_id = a->unit->unit_id};
+        w->begin(PI_REC_TRACEREG);
+        w->put(&r, sizeof r);
+        w->put(a->sum, a->unit->ncounters * sizeof(uint64_t));
+        w->end();
+    }
+}

@@ -1,0 +1,17 @@
+# threshold(count=13) fires on executions 13, 26, 39 and names the real
+# callers (C called by B called by A); the counter resets after each event.
+# trap runs the TRAP vector at each of 7 executions.  With the mode register
+# off, neither runs.  At -O0 and -O2.
+. "$PERFINST_TOP/tests/lib.sh"
+for opt in -O0 -O2; do
+    pi_cc $opt -g -c "$T/indicators/thresh.c" -o th.o
+    pi_ld $opt -rdynamic -o th th.o -ldl
+    PERFINST_OUT=th.pit ./th > out
+    assert_contains "$opt: 3 threshold events, 7 traps" out "^events 3, traps 7, sum 1682$"
+    for i in 1 2 3; do
+        assert_contains "$opt: event $i stack" out "^event $i: C<B<A<main$"
+    done
+    PERFINST_MODE=off PERFINST_OUT=off.pit ./th > off
+    assert_contains "$opt: mode off: no event, no trap, same result" off "^events 0, traps 0, sum 1682$"
+    rm -f th.pit off.pit
+done

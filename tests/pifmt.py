@@ -1,0 +1,71 @@
+"""pifmt.py — the chunk formats of include/perfinst-format.h, encoded for the
+tests' fixture writers: tests/linker/gen-fixture.py, tests/pmopt/pigen.py,
+tests/runtime/mkxlat.py.  Stdlib only; zlib.crc32 is pi_crc32.
+
+The checkers (tests/linker/check.py, tests/runtime/pitdump.py) decode the
+formats on their own, so that they stay independent of these writers.
+
+A writer puts this folder on sys.path and imports what it uses:
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from pifmt import chunk_header, pad8
+"""
+import struct
+import zlib
+
+CHUNK_MAGIC = 0x31544950   # PI_CHUNK_MAGIC
+FORMAT_VERSION = 1         # PI_FORMAT_VERSION
+UNIT, CODE, XLAT, LINK = 1, 2, 3, 4   # enum pi_chunk_kind
+PI_NONE = 0xFFFFFFFF
+
+
+def crc(b):
+    return zlib.crc32(b) & 0xFFFFFFFF
+
+
+def pad8(b):
+    return b + b"\0" * (-len(b) % 8)
+
+
+def chunk_header(kind, size, version=FORMAT_VERSION, magic=CHUNK_MAGIC, crc_xor=0):
+    """pi_chunk_hdr; a crc_xor other than 0 makes hdr_crc wrong on purpose."""
+    h = struct.pack("<IHHI", magic, version, kind, size)
+    return h + struct.pack("<I", crc(h) ^ crc_xor)
+
+
+class Strtab:
+    """A string table: "" at offset 0, each string once."""
+
+    def __init__(self):
+        self.data = b"\0"
+        self.offs = {"": 0}
+
+    def add(self, s):
+        if s not in self.offs:
+            self.offs[s] = len(self.data)
+            self.data += s.encode() + b"\0"
+        return self.offs[s]
+
+
+def unit_body(unit_id, ncounters, strtab, source, producer, funcs, sites, succs, line_size=64):
+    """A UNIT chunk after its header, unpadded: pi_unit, pi_func[], pi_site[],
+    succ[] and the string table (a Strtab).  funcs and sites are dicts keyed
+    by the field names of pi_func (cfg for cfg_checksum) and pi_site."""
+    body = struct.pack("<QIIIIIIII", unit_id, len(funcs), len(sites), len(succs), ncounters,
+                       len(strtab.data), source, producer, line_size)
+    for f in funcs:
+        body += struct.pack("<IIIIIIQ", f["name"], f["file"], f["line"], f["first_site"],
+                            f["nsites"], f["directives"], f["cfg"])
+    for s in sites:
+        body += struct.pack("<IIIIHHIIIIIQII", s["func"], s["counter"], s["file"], s["line"],
+                            s["column"], s["kind"], s["directives"], s["bb"], s["succ_first"],
+                            s["nsucc"], s["region"], s["threshold"], s["arg"],
+                            s.get("handler", 0))
+    body += b"".join(struct.pack("<I", x) for x in succs)
+    return body + strtab.data
+
+
+def asm_bytes(data):
+    """Assembly lines that put these bytes into the current section."""
+    return ["\t.byte " + ",".join("0x%02x" % b for b in data[i:i + 16])
+            for i in range(0, len(data), 16)]
