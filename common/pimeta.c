@@ -36,16 +36,6 @@
 #error "perfinst formats are little-endian; this reader assumes a little-endian host"
 #endif
 
-/* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
- * mutations reach the code behind them. */
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define PI_FUZZING 1
-#else
-#define PI_FUZZING 0
-#endif
-
-#define ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
-
 int pi_err_set(struct pi_err *err, const char *fmt, ...)
 {
     if (err) {

@@ -11,16 +11,6 @@
 #include "pitrace.h"
 #include "piutil.h"
 
-/* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
- * mutations reach the code behind them. */
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define PI_FUZZING 1
-#else
-#define PI_FUZZING 0
-#endif
-
-#define ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
-
 const char *pi_trace_rec_name(uint32_t type)
 {
     switch (type) {

@@ -3,6 +3,18 @@
 #define PERFINST_PIUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
+ * mutations reach the code behind them. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define PI_FUZZING 1
+#else
+#define PI_FUZZING 0
+#endif
+
+/* x rounded up to a multiple of 8 (chunks and records are 8-aligned). */
+#define ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,23 +1,15 @@
-/* xlat-blocks.h — the translation table of an XLAT chunk, built from its
- * shadow items (include/perfinst-format.h).
+/* xlat-blocks.h — the translation table of an XLAT chunk (blocks and refs,
+ * include/perfinst-format.h) built from its shadow items: one block per
+ * cache line that some item overlaps, listing the items that overlap it
+ * (a zero-length item under its address's line).
  *
- * The table has one pi_xlat_block per cache line (block = addr / line_size)
- * that some item overlaps, sorted by block, and for each block the indices
- * of its items (refs) in index order; block flags = OR of those items'
- * directive bits.  An item spanning three lines is listed under all three; a
- * zero-length item under the line of its address.
- *
- * The one implementation, shared by perfinst-ld (the table it writes at link
- * time) and libperfinst (the table rebuilt when the machine's line size
- * differs), so it is plain C that needs libc's qsort only and allocates
- * nothing.  The caller sizes the arrays in three steps:
+ * The one implementation, for perfinst-ld (the table it writes) and
+ * libperfinst (the table rebuilt for another line size): libc only, and it
+ * allocates nothing.  The caller sizes the arrays:
  *
  *   nrefs   = pi_xlat_count_refs(items, nitems, line_size);
- *   pairs   = room for nrefs;   nblocks = pi_xlat_sort_pairs(..., pairs);
- *   blocks  = room for nblocks, refs = room for nrefs;
- *   pi_xlat_fill(items, pairs, nrefs, blocks, refs);
- *
- * Addresses are the items' own (link-time in a pi_shadow_item).
+ *   nblocks = pi_xlat_sort_pairs(items, nitems, line_size, pairs);   pairs[nrefs]
+ *   pi_xlat_fill(items, pairs, nrefs, blocks, refs);    blocks[nblocks], refs[nrefs]
  */
 #ifndef PERFINST_XLAT_BLOCKS_H
 #define PERFINST_XLAT_BLOCKS_H

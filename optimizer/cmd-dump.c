@@ -12,10 +12,10 @@
  *   #4 @0x138 EVENT unit 0x00000000c0ffee01, site 1, kind threshold, value 13, tid 4242,
  *       nframes 2
  *       [0] 0x5555555551a9 0x5555555551e4
- *   #5 @0x170 TRACEREG start unit 0x00000000c0ffee01 site 4, unit 0x00000000c0ffee01,
+ *   #5 @0x178 TRACEREG start unit 0x00000000c0ffee01 site 4, unit 0x00000000c0ffee01,
  *       ncounters 3
  *       [0] 5 0 1
- *   #6 @0x1a8 END nrecords 6
+ *   #6 @0x1b8 END nrecords 6
  *
  * A trace cut short is printed up to its last complete record, with the
  * reader's warning on stderr (exit 0); a trace the reader refuses exits 1.

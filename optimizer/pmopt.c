@@ -1,7 +1,7 @@
 /* pmopt — the perfinst analysis tool: one subcommand per file (cmd-*.c).
  *
  *   pmopt dump-meta FILE                 the .perfinst metadata of an object or program
- *   pmopt report PROG TRACE...           counts per site, function and line
+ *   pmopt report PROG TRACE...           counts per site, function and line; indicators
  *   pmopt merge -o OUT TRACE...          sum traces of one program into one
  *   pmopt dump TRACE                     every record of a trace
  *
@@ -19,7 +19,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     { "dump-meta", cmd_dump_meta, "print the .perfinst metadata of an object or program" },
-    { "report", cmd_report, "counts per site, function and source line from traces" },
+    { "report", cmd_report, "counts per site, function and line; what indicators saw" },
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
     { "dump", cmd_dump, "print every record of a trace" },
 };

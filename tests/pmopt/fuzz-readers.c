@@ -2,7 +2,8 @@
  *
  * The first byte of the input picks the reader, the rest is its input:
  *   0  pi_meta_parse + pi_meta_validate  (.perfinst bytes, any chunk kind)
- *   1  pi_trace_parse, then pi_trace_open_mem/pi_trace_next  (a trace)
+ *   1  pi_trace_parse and pi_trace_add_indicators (twice, into one trace),
+ *      then pi_trace_open_mem/pi_trace_next  (a trace)
  *   2  pi_meta_read_elf on elf_memory()  (a whole ELF file; libelf itself
  *      is not instrumented)
  * Build and run (t-fuzz.sh does this with a fixed budget):
@@ -38,14 +39,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     case 1: {
         struct pi_trace t;
-        if (pi_trace_parse("fuzz", p, n, &t, &err) == 0)
+        if (pi_trace_parse("fuzz", p, n, &t, &err) == 0) {
+            struct pi_trace acc;
+            memset(&acc, 0, sizeof acc);
+            if (pi_trace_add_indicators(&acc, &t, 1, &err) == 0)
+                pi_trace_add_indicators(&acc, &t, 1, &err);
+            pi_trace_free(&acc);
             pi_trace_free(&t);
+        }
         struct pi_trace_file f;
         struct pi_trace_rec r;
         if (pi_trace_open_mem("fuzz", p, n, &f, &err) == 0) {
             while (pi_trace_next(&f, &r, &err) == 1)
                 if (r.hdr.type == PI_REC_COUNTS && r.u.counts.ncounters)
                     (void)pi_trace_count(&r, r.u.counts.ncounters - 1);
+                else if (r.hdr.type == PI_REC_TRACEREG && r.u.tracereg.ncounters)
+                    (void)pi_trace_count(&r, r.u.tracereg.ncounters - 1);
+                else if (r.hdr.type == PI_REC_EVENT && r.u.event.nframes)
+                    (void)pi_trace_frame(&r, r.u.event.nframes - 1);
             pi_trace_close(&f);
         }
         break;

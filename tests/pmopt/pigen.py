@@ -7,11 +7,13 @@ zlib.crc32 is pi_crc32.
       UNIT and CODE chunks for SOURCE.c's markers.  Append to the output of
       `gcc -S -g -O0 SOURCE.c`: the CODE ranges are `.quad .Lpi_sN` so the
       assembler emits R_X86_64_64 relocations that ld resolves.
-      KIND: magic, version, crc, truncate, stroff, kind (bad chunk magic,
-      version 7, hdr_crc, size past the section's end, string offset out of
-      range, unknown chunk kind).
+      KIND: magic, version, crc, truncate, stroff, kind, handler (bad chunk
+      magic, version 7, hdr_crc, size past the section's end, string offset
+      out of range, unknown chunk kind, a site's handler offset out of range).
   pigen.py trace -o OUT --prog PROG --unit ID=C0,C1,... [options]
-      a trace whose module 0 is PROG (its build-id and path).
+      a trace whose module 0 is PROG (its build-id and path), with the
+      indicators' records if asked (--sitestat, --event, --tracereg; they
+      follow the COUNTS records in the order given).
   pigen.py buildid FILE          the NT_GNU_BUILD_ID of an ELF file, in hex
   pigen.py offsets TRACE         "index offset type size" per record (no checks)
   pigen.py poke FILE OFFSET XOR  flip bits of one byte
@@ -36,7 +38,10 @@ from pifmt import (CODE, LINK, PI_NONE, UNIT, XLAT, Strtab, asm_bytes, chunk_hea
 DIRECTIVES = ["count", "types", "trap", "threshold", "cycles", "trace_start",
               "trace_stop", "region_begin", "region_end", "callret", "watch",
               "sharing", "sample", "emit", "dormant", "blocking"]
-REC = {"PROCESS": 1, "MODULE": 2, "COUNTS": 3, "SIGNAL": 4, "END": 5}
+REC = {"PROCESS": 1, "MODULE": 2, "COUNTS": 3, "SIGNAL": 4, "END": 5,
+       "SITESTAT": 6, "EVENT": 7, "TRACEREG": 8}
+STAT_KINDS = {"trap": 1, "threshold": 2, "cycles": 3, "trace": 4}
+BIAS = [0x555555554000, 0x7f0000000000]   # load bias of module 0 (PROG) and of the libraries
 
 
 def directive_bits(names):
@@ -99,7 +104,7 @@ def cmd_meta(a):
                               directives=directive_bits(s.get("directives", f.get("directives", ["count"]))),
                               bb=s.get("bb", idx - first + 2), succ=s.get("succ", []),
                               region=st.add(s.get("region", "")), threshold=s.get("threshold", 0),
-                              arg=s.get("arg", 0)))
+                              arg=s.get("arg", 0), handler=st.add(s.get("handler", ""))))
             for mk in markers:
                 frs.append((mk, idx))
             for sym, length in s.get("extra_ranges", []):   # [symbol, length]: for error tests
@@ -120,6 +125,8 @@ def cmd_meta(a):
     corrupt = a.corrupt
     if corrupt == "stroff":
         source = len(st.data) + 5
+    if corrupt == "handler":
+        sites[-1]["handler"] = len(st.data) + 3
 
     body = unit_body(unit_id, ncounters, st, source, producer, funcs, sites, succs)
     size = len(pad8(body)) + 16
@@ -267,7 +274,7 @@ def cmd_trace(a):
     for i, (path, bid) in enumerate(mods):
         p = path.encode() + b"\0"
         recs.append(record(REC["MODULE"], struct.pack("<II", i, len(bid)) + bid.ljust(32, b"\0") +
-                           struct.pack("<QII", 0x555555554000 if i == 0 else 0x7f0000000000, len(p), 0) + p))
+                           struct.pack("<QII", BIAS[0] if i == 0 else BIAS[1], len(p), 0) + p))
     for u in a.unit or []:
         uid, counts = parse_unit_arg(u)
         recs.append(record(REC["COUNTS"], struct.pack("<QII", uid, 0, len(counts)) +
@@ -276,6 +283,8 @@ def cmd_trace(a):
         uid, counts = parse_unit_arg(u)
         recs.append(record(REC["COUNTS"], struct.pack("<QII", uid, 1, len(counts)) +
                            struct.pack("<%dQ" % len(counts), *counts)))
+    for kind, spec in a.ind or []:
+        recs.append(indicator_record(kind, spec))
     if a.signal:
         recs.append(record(REC["SIGNAL"], struct.pack("<iiQ", a.signal, 1, 0)))
     if not a.no_end:
@@ -286,6 +295,44 @@ def cmd_trace(a):
         recs[i] = r[:16] + bytes([r[16] ^ 0xFF]) + r[17:]
     with open(a.o, "wb") as f:
         f.write(hdr + b"".join(recs))
+
+
+def frame_addr(f):
+    """p+OFF: module 0 (PROG) at OFF; l+OFF: the first library; else an address."""
+    if f.startswith("p+"):
+        return BIAS[0] + int(f[2:], 0)
+    if f.startswith("l+"):
+        return BIAS[1] + int(f[2:], 0)
+    return int(f, 0)
+
+
+def indicator_record(kind, spec):
+    """sitestat UNIT:SITE:KIND:COUNT:EXECS:SUM:MIN:MAX
+    event UNIT:SITE:KIND:VALUE:TID:F0,F1,...   (frames: see frame_addr)
+    tracereg START_UNIT:START_SITE:UNIT=C0,C1,..."""
+    if kind == "sitestat":
+        u, site, k, *vals = spec.split(":")
+        k = STAT_KINDS.get(k) or int(k, 0)
+        return record(REC["SITESTAT"], struct.pack("<QII5Q", int(u, 0), int(site), k,
+                                                   *[int(v, 0) for v in vals]))
+    if kind == "event":
+        u, site, k, value, tid, frames = spec.split(":")
+        k = STAT_KINDS.get(k) or int(k, 0)
+        fr = [frame_addr(f) for f in frames.split(",") if f]
+        return record(REC["EVENT"], struct.pack("<QIIQII", int(u, 0), int(site), k, int(value, 0),
+                                                int(tid), len(fr)) + struct.pack("<%dQ" % len(fr), *fr))
+    su, ss, rest = spec.split(":")
+    uid, counts = parse_unit_arg(rest)
+    return record(REC["TRACEREG"], struct.pack("<QIIQ", int(su, 0), int(ss), len(counts), uid) +
+                  struct.pack("<%dQ" % len(counts), *counts))
+
+
+class IndAction(argparse.Action):
+    """--sitestat/--event/--tracereg, kept in the order given."""
+    def __call__(self, parser, ns, value, option=None):
+        lst = getattr(ns, "ind") or []
+        lst.append((self.dest, value))
+        setattr(ns, "ind", lst)
 
 
 def cmd_offsets(a):
@@ -305,7 +352,8 @@ def main():
     m = sub.add_parser("meta")
     m.add_argument("spec")
     m.add_argument("source")
-    m.add_argument("--corrupt", choices=["magic", "version", "crc", "truncate", "stroff", "kind"])
+    m.add_argument("--corrupt", choices=["magic", "version", "crc", "truncate", "stroff", "kind",
+                                         "handler"])
     t = sub.add_parser("trace")
     t.add_argument("-o", required=True)
     t.add_argument("--prog")
@@ -317,6 +365,10 @@ def main():
     t.add_argument("--pid", type=int, default=4242)
     t.add_argument("--argv")
     t.add_argument("--signal", type=int)
+    t.set_defaults(ind=None)
+    t.add_argument("--sitestat", action=IndAction, help="UNIT:SITE:KIND:COUNT:EXECS:SUM:MIN:MAX")
+    t.add_argument("--event", action=IndAction, help="UNIT:SITE:KIND:VALUE:TID:F0,F1,...")
+    t.add_argument("--tracereg", action=IndAction, help="START_UNIT:START_SITE:UNIT=C0,C1,...")
     t.add_argument("--no-end", action="store_true")
     t.add_argument("--version", type=int, default=1)
     t.add_argument("--magic", default="PERFINST")

@@ -14,7 +14,9 @@ if ! clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null; then
     fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
 fi
 build_prog
-pigen trace -o a.pit --prog prog --unit "$UA=$CA" --unit "$UB=$CB" --signal 11
+pigen trace -o a.pit --prog prog --unit "$UA=$CA" --unit "$UB=$CB" --signal 11 \
+    --sitestat "$UA:4:trap:3:3:0:0:0" --sitestat "$UA:0:cycles:2:9:900:10:500" \
+    --event "$UA:4:threshold:13:7:p+0x1139,p+0x1180,0x7f0000001234" --tracereg "$UA:3:$UA=$CA"
 mkdir corpus
 objcopy --dump-section .perfinst=meta.bin prog /dev/null
 { printf '\000'; cat meta.bin; } > corpus/meta

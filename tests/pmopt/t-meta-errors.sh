@@ -1,8 +1,9 @@
 #!/bin/bash
 # Corrupt .perfinst metadata is refused, naming the file, the section and the
 # chunk's offset: bad magic, unknown version, header CRC, a chunk cut short,
-# a string offset out of range, an unknown chunk kind; a unit twice with
-# different contents is refused, an identical copy is folded; the program's
+# a string offset out of range (the source's, a site's handler), an unknown
+# chunk kind; a unit twice with different contents is refused, an identical
+# copy is folded; the program's
 # cross-checks (pi_meta_validate) catch ranges naming missing units and
 # ranges of two units that overlap.
 source "$PERFINST_TOP/tests/lib.sh"
@@ -38,6 +39,7 @@ check crc "hdr_crc mismatch \(stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\)"
 check truncate "truncated chunk: size [0-9]+ runs past the end of the section \([0-9]+ bytes left\)"
 check stroff "UNIT 0xb0b0b0b000000002: source: string offset [0-9]+ out of range \(strtab is [0-9]+ bytes\)"
 check kind "unknown chunk kind 9"
+check handler "UNIT 0xb0b0b0b000000002: site 2: string offset [0-9]+ out of range \(strtab is [0-9]+ bytes\)"
 
 # ---- a good program for the rest
 build_obj lib
