@@ -123,7 +123,9 @@ static location_t block_location(basic_block bb)
     return UNKNOWN_LOCATION;
 }
 
-static void instrument_block(basic_block bb, unsigned site, unsigned counter)
+/* The site marker, and the counter update unless the block shares the
+ * counter of a block that runs exactly as often (own_counter false). */
+static void instrument_block(basic_block bb, unsigned site, unsigned counter, bool own_counter)
 {
     location_t loc = block_location(bb);
     char text[96];
@@ -131,18 +133,72 @@ static void instrument_block(basic_block bb, unsigned site, unsigned counter)
     gasm *marker = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
     gimple_asm_set_volatile(marker, true);
 
-    tree ref = pi_counter_ref(counter);
-    tree old = create_tmp_reg(uint64_type_node, "pi");
-    tree inc = create_tmp_reg(uint64_type_node, "pi");
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, marker);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(old, ref));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), inc));
+    if (own_counter) {
+        tree ref = pi_counter_ref(counter);
+        tree old = create_tmp_reg(uint64_type_node, "pi");
+        tree inc = create_tmp_reg(uint64_type_node, "pi");
+        gimple_seq_add_stmt(&seq, gimple_build_assign(old, ref));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), inc));
+    }
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+}
+
+/* ---- fewer counters: blocks that run exactly as often share one ------------
+ *
+ * B runs exactly as often as its immediate dominator A when B post-dominates
+ * A, both sit in the same loop, and nothing on the way from A's start to B
+ * can leave the function early (a call that may exit or longjmp, an
+ * exception or abnormal edge): every execution of A then reaches B, and B
+ * is only reached through A.  The join after an if/else is the common case.
+ * B keeps its site and its code range; its counter is A's (transitively),
+ * so the report still has every block's exact count. */
+
+static bool can_leave_between(basic_block a, basic_block b)
+{
+    auto_vec<basic_block> work;
+    auto_bitmap seen;
+    work.safe_push(a);
+    bitmap_set_bit(seen, a->index);
+    while (!work.is_empty()) {
+        basic_block x = work.pop();
+        for (gimple_stmt_iterator gsi = gsi_start_bb(x); !gsi_end_p(gsi); gsi_next(&gsi))
+            if (stmt_can_terminate_bb_p(gsi_stmt(gsi)))
+                return true;
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, x->succs)
+        {
+            if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
+                return true;
+            if (e->dest == b)
+                continue;
+            if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
+                return true; /* cannot happen when b post-dominates a; be safe */
+            if (bitmap_set_bit(seen, e->dest->index))
+                work.safe_push(e->dest);
+        }
+    }
+    return false;
+}
+
+/* rep[i]: the block whose counter block i uses (i itself if its own). */
+static int counter_block(function *fun, basic_block b, sbitmap in, vec<int> &rep)
+{
+    if (rep[b->index] >= 0)
+        return rep[b->index];
+    rep[b->index] = b->index;
+    basic_block a = get_immediate_dominator(CDI_DOMINATORS, b);
+    if (a && a != ENTRY_BLOCK_PTR_FOR_FN(fun) && bitmap_bit_p(in, a->index) && current_loops &&
+        a->loop_father == b->loop_father && dominated_by_p(CDI_POST_DOMINATORS, a, b) &&
+        !can_leave_between(a, b))
+        rep[b->index] = counter_block(fun, a, in, rep);
+    return rep[b->index];
 }
 
 /* ---- probes: trap, threshold, cycles, trace ------------------------------ */
@@ -398,13 +454,22 @@ static unsigned int execute_count(function *fun)
     FOR_EACH_BB_FN(bb, fun)
     if (bb != entry && bitmap_bit_p(in, bb->index))
         order.safe_push(bb);
+    auto_vec<int> rep;
+    rep.safe_grow(last_basic_block_for_fn(fun));
+    for (unsigned i = 0; i < rep.length(); i++)
+        rep[i] = -1;
+    calculate_dominance_info(CDI_DOMINATORS);
+    calculate_dominance_info(CDI_POST_DOMINATORS);
+    for (unsigned i = 0; i < order.length(); i++)
+        counter_block(fun, order[i], in, rep);
+    free_dominance_info(CDI_POST_DOMINATORS);
     for (unsigned i = 0; i < order.length(); i++) {
         bb = order[i];
         pi_site s;
         memset(&s, 0, sizeof s);
         expanded_location xl = expand_location(block_location(bb));
         s.func = func;
-        s.counter = pi_unit_nsites(); /* one counter per site: counter index == site index */
+        s.counter = PI_NONE; /* set below, once the owner's site exists */
         s.file = pi_unit_str(xl.file);
         s.line = xl.line;
         s.column = xl.column > 0xffff ? 0xffff : xl.column;
@@ -421,6 +486,9 @@ static unsigned int execute_count(function *fun)
         uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(bb->succs)};
         cfg = pi_hash64(cfg, shape, sizeof shape);
     }
+    /* a counter's index is the site index of the block that owns it */
+    for (unsigned i = 0; i < order.length(); i++)
+        pi_unit_set_counter(site_of[order[i]->index], site_of[rep[order[i]->index]]);
     for (unsigned i = 0; i < order.length(); i++) {
         edge e;
         edge_iterator ei;
@@ -453,8 +521,10 @@ static unsigned int execute_count(function *fun)
         }
         gsi_remove(&gsi, true);
     }
-    for (unsigned i = 0; i < order.length(); i++)
-        instrument_block(order[i], site_of[order[i]->index], site_of[order[i]->index]);
+    for (unsigned i = 0; i < order.length(); i++) {
+        int own = rep[order[i]->index] == order[i]->index;
+        instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own);
+    }
     if (watch)
         pi_watch_instrument(fun, func);
     pi_unit_func_done(func, cfg);

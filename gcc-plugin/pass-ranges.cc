@@ -108,9 +108,23 @@ static void note_store_mem(rtx dest, const_rtx, void *data)
         *(bool *)data = true;
 }
 
+/* perfinst's own instructions: counter updates and probe calls (anything
+ * naming a __perfinst_ symbol).  They are left out of the static counts,
+ * which describe the program. */
+static bool is_instrumentation(rtx_insn *insn)
+{
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(iter, array, PATTERN(insn), ALL)
+    if (GET_CODE(*iter) == SYMBOL_REF && strncmp(XSTR(*iter, 0), "__perfinst_", 11) == 0)
+        return true;
+    return false;
+}
+
 /* Classify one machine instruction (seed 002's types). */
 static void classify(rtx_insn *insn, struct range *r)
 {
+    if (is_instrumentation(insn))
+        return;
     r->ninsns++;
     if (JUMP_P(insn)) {
         r->ntype[returnjump_p(insn) ? PI_T_RET : PI_T_BRANCH]++;

@@ -107,13 +107,18 @@ void pi_unit_add_succ(unsigned site, unsigned succ_site)
     succs.safe_push(succ_site);
 }
 
+void pi_unit_set_counter(unsigned site, unsigned counter)
+{
+    sites[site].counter = counter;
+}
+
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d)
 {
     sites[site].directives |= d->kind;
     if (d->threshold)
         sites[site].threshold = d->threshold;
     if (d->kind == PI_D_CYCLES)
-        sites[site].arg = d->arg;
+        sites[site].arg |= (d->arg & 7u) << 8; /* beside the types mask: PI_SITE_CYCLES_CODE */
     if (d->name[0])
         sites[site].handler = pi_unit_str(d->name);
 }

@@ -122,6 +122,8 @@ enum pi_site_kind {
                           "struct s.field"), arg = PI_ACCESS_* bits; no counter */
 };
 enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
+#define PI_SITE_TYPES(arg) ((arg) & 0xffu)
+#define PI_SITE_CYCLES_CODE(arg) (((arg) >> 8) & 7u)
 
 struct pi_site {
     uint32_t func;       /* index into funcs[] */
@@ -136,7 +138,8 @@ struct pi_site {
     uint32_t nsucc;
     uint32_t region;     /* strtab: name of the region the site is in ("" if none) */
     uint64_t threshold;  /* count/cycle threshold given by the directive, 0 if none */
-    uint32_t arg;        /* directive argument: types mask (1 << PI_T_*) or cycles code */
+    uint32_t arg;        /* directive arguments: bits 0..7 types mask (1 << PI_T_*),
+                            bits 8..10 the cycles code (PI_SITE_CYCLES_CODE) */
     uint32_t handler;    /* strtab: handler= function named by the directive ("" if none) */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_site) == 56, "pi_site is 56 bytes");

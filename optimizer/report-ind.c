@@ -537,8 +537,8 @@ static uint32_t types_mask(const struct pi_unit_view *u, const struct pi_func *f
     uint32_t mask = 0;
     for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++) {
         const struct pi_site *s = &u->sites[k];
-        if ((s->directives & PI_D_TYPES) && !(s->directives & PI_D_CYCLES))
-            mask |= s->arg;
+        if (s->directives & PI_D_TYPES)
+            mask |= PI_SITE_TYPES(s->arg);
     }
     return mask & ((1u << PI_NTYPES) - 1);
 }
@@ -626,9 +626,9 @@ static struct thr threshold_of(const struct pi_site *s, uint32_t kind)
             t.value = s->threshold;
         } else {
             t.from_code = 1;
-            t.code = s->arg;
+            t.code = PI_SITE_CYCLES_CODE(s->arg);
             for (int k = 0; k < 3; k++)
-                if (s->arg & (1u << k))
+                if (t.code & (1u << k))
                     t.value += default_code_bits[k];
         }
     }

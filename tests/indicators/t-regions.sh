@@ -89,6 +89,10 @@ def disasm(a, n):
         m = re.match(r"\s+[0-9a-f]+:\t(.*)", l)
         if not m:
             continue
+        # perfinst's own instructions (thread-local counter updates, probe
+        # calls) are not the program's: the static counts leave them out
+        if "%fs:" in m.group(1) or "<__perfinst_" in m.group(1):
+            continue
         words = m.group(1).split()
         while words and words[0] in prefixes:
             words = words[1:]
