@@ -385,7 +385,11 @@ report() {
         echo
     fi
     if [ $do_run = 1 ] || [ $do_cg = 1 ]; then
-    echo "### Run time: SQLite workload (size $size, mix $mix), $rounds interleaved round(s)"
+    if [ $do_run = 1 ]; then
+        echo "### Run time: SQLite workload (size $size, mix $mix), $rounds interleaved round(s)"
+    else
+        echo "### Instructions: SQLite workload (mix $mix; run time not measured: --no-run)"
+    fi
     echo
     echo "SQLite $sqlite_version (better-sqlite3 $bsq_version), built with \`$SQLDEFS\`."
     echo "Wall and CPU (user+sys) are medians over the rounds (wall range in brackets);"
