@@ -17,7 +17,9 @@
  *   - writes the UNIT chunk (include/perfinst-format.h) as top-level
  *     assembly into the non-allocated section .perfinst, so that -flto
  *     carries it unchanged to the final object.
- * A unit with no instrumented site gets none of this.
+ * A unit with no instrumented site gets none of this, unless it was prepared
+ * while parsing (a directive on a function, a statement directive, or watched
+ * data seen): then it registers with what it has, possibly no counters.
  */
 #include "plugin.h"
 #include <string>
@@ -149,19 +151,26 @@ static tree unit_context(void)
                                                                         : NULL_TREE;
 }
 
+static tree static_var(const char *name, tree type, tree init)
+{
+    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
+    DECL_CONTEXT(v) = unit_context();
+    TREE_STATIC(v) = 1;
+    TREE_PUBLIC(v) = 0;
+    DECL_ARTIFICIAL(v) = 1;
+    DECL_IGNORED_P(v) = 1;
+    TREE_USED(v) = 1;
+    TREE_ADDRESSABLE(v) = 1;
+    DECL_INITIAL(v) = init;
+    return v;
+}
+
 /* The counter array is created incomplete on first use and given its
  * size in pi_unit_finish, when the number of counters is known. */
 tree pi_counter_ref(unsigned counter)
 {
     if (!ctr_var) {
-        tree type = build_array_type(uint64_type_node, NULL_TREE);
-        ctr_var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__perfinst_ctr"), type);
-        DECL_CONTEXT(ctr_var) = unit_context();
-        TREE_STATIC(ctr_var) = 1;
-        TREE_PUBLIC(ctr_var) = 0;
-        DECL_ARTIFICIAL(ctr_var) = 1;
-        DECL_IGNORED_P(ctr_var) = 1;
-        TREE_USED(ctr_var) = 1;
+        ctr_var = static_var("__perfinst_ctr", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
         DECL_NONALIASED(ctr_var) = 1;
         set_decl_tls_model(ctr_var, decl_default_tls_model(ctr_var));
     }
@@ -219,20 +228,6 @@ static tree runtime_fn(const char *name, tree type)
     tree decl = build_fn_decl(name, type); /* extern, public */
     DECL_VISIBILITY(decl) = VISIBILITY_DEFAULT;
     return decl;
-}
-
-static tree static_var(const char *name, tree type, tree init)
-{
-    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
-    DECL_CONTEXT(v) = unit_context();
-    TREE_STATIC(v) = 1;
-    TREE_PUBLIC(v) = 0;
-    DECL_ARTIFICIAL(v) = 1;
-    DECL_IGNORED_P(v) = 1;
-    TREE_USED(v) = 1;
-    TREE_ADDRESSABLE(v) = 1;
-    DECL_INITIAL(v) = init;
-    return v;
 }
 
 /* Called while the front end is still parsing (the symbol table accepts new
@@ -338,7 +333,11 @@ static std::string as_asm(const std::string &blob)
 void pi_unit_finish(void)
 {
     static bool done;
-    if (done || in_lto_p || seen_error() || sites.is_empty())
+    /* a unit prepared for registration (pi_unit_prepare) needs its counter
+     * array and its UNIT chunk even when nothing ended up instrumented (the
+     * function was deleted, or did not touch the watched data after all):
+     * its getter refers to the array, its registration to the unit */
+    if (done || in_lto_p || seen_error() || (sites.is_empty() && !ctr_var))
         return;
     done = true;
     unsigned ncounters = 0;
@@ -358,7 +357,9 @@ void pi_unit_finish(void)
             vn->analyze();
         DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
     } else {
-        /* only data sites (watch): no counters, nothing to register */
+        /* only data sites of functions parsed before the watch directive
+         * (an extern variable marked at its later definition): no registration
+         * code was made, so the unit cannot register */
         gcc_assert(ncounters == 0);
     }
     std::string text = as_asm(unit_chunk(ncounters));
