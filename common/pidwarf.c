@@ -40,12 +40,23 @@ static void warn(struct pi_debug *d, const char *fmt, ...)
     va_end(ap);
 }
 
+enum { WANT_FUNCS = 1, WANT_VARS = 2 };
+
+struct type_slot {           /* DIE offset -> index into d->types */
+    Dwarf_Off off_plus1;     /* 0: free */
+    uint32_t type;
+};
+
 struct dctx {
     struct pi_debug *d;
     Dwarf_Debug dbg;
+    int want;                /* WANT_* */
     size_t funcs_cap, lines_cap, files_cap;
+    struct type_slot *tmap;  /* open addressing, a power of two */
+    size_t tmap_cap, tmap_n;
     /* current CU */
     Dwarf_Half version;
+    Dwarf_Half addr_size;
     Dwarf_Addr cu_base;
     char **srcfiles;
     Dwarf_Signed nsrcfiles;
@@ -332,6 +343,420 @@ static void subprogram(struct dctx *c, Dwarf_Die die)
     }
 }
 
+/* ---- variables and their types (WANT_VARS) ------------------------------ */
+
+#define MAX_TYPE_DEPTH 32 /* typedefs, nested structs and arrays */
+
+/* A constant attribute (data forms, udata, sdata, implicit_const): 1 and
+ * *v; 0 when absent or of another class (a DWARF expression, a reference:
+ * a variable-length array's bound). */
+static int attr_const(struct dctx *c, Dwarf_Die die, Dwarf_Half at, int64_t *v)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Attribute a = 0;
+    if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        return 0;
+    }
+    Dwarf_Half form = 0;
+    int ok = 0;
+    if (dwarf_whatform(a, &form, &e) == DW_DLV_OK) {
+        if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+            Dwarf_Signed sv = 0;
+            ok = dwarf_formsdata(a, &sv, &e) == DW_DLV_OK;
+            *v = sv;
+        } else if (form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+                   form == DW_FORM_data8 || form == DW_FORM_udata) {
+            Dwarf_Unsigned uv = 0;
+            ok = dwarf_formudata(a, &uv, &e) == DW_DLV_OK;
+            *v = (int64_t)uv;
+        }
+    }
+    if (e)
+        dwarf_dealloc_error(c->dbg, e);
+    dwarf_dealloc_attribute(a);
+    return ok;
+}
+
+/* The bytes of an expression attribute (exprloc or block forms): 1, with
+ * the length and bytes set (owned by libdwarf; free_block frees *blk). */
+static int attr_expr(struct dctx *c, Dwarf_Attribute a, Dwarf_Unsigned *len, const uint8_t **data,
+                     Dwarf_Block **blk)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Half form = 0;
+    *blk = NULL;
+    int ok = 0;
+    if (dwarf_whatform(a, &form, &e) == DW_DLV_OK) {
+        if (form == DW_FORM_exprloc) {
+            Dwarf_Ptr p = 0;
+            ok = dwarf_formexprloc(a, len, &p, &e) == DW_DLV_OK;
+            *data = p;
+        } else if (form == DW_FORM_block1 || form == DW_FORM_block2 || form == DW_FORM_block4 ||
+                   form == DW_FORM_block) {
+            ok = dwarf_formblock(a, blk, &e) == DW_DLV_OK;
+            if (ok) {
+                *len = (*blk)->bl_len;
+                *data = (*blk)->bl_data;
+            }
+        }
+    }
+    if (e)
+        dwarf_dealloc_error(c->dbg, e);
+    return ok;
+}
+
+static void free_block(struct dctx *c, Dwarf_Block *blk)
+{
+    if (blk)
+        dwarf_dealloc(c->dbg, blk, DW_DLA_BLOCK);
+}
+
+/* A reference attribute as a .debug_info offset; 1 if present and usable. */
+static int attr_ref(struct dctx *c, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Attribute a = 0;
+    if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        return 0;
+    }
+    int ok = dwarf_global_formref(a, off, &e) == DW_DLV_OK;
+    if (e)
+        dwarf_dealloc_error(c->dbg, e);
+    dwarf_dealloc_attribute(a);
+    return ok;
+}
+
+static int has_attr(struct dctx *c, Dwarf_Die die, Dwarf_Half at)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Bool b = 0;
+    if (dwarf_hasattr(die, at, &b, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        return 0;
+    }
+    return !!b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint32_t *tmap_find(struct dctx *c, Dwarf_Off off)
+{
+    if (!c->tmap_cap)
+        return NULL;
+    size_t mask = c->tmap_cap - 1;
+    for (size_t i = (size_t)(off * 0x9e3779b97f4a7c15ull) & mask;; i = (i + 1) & mask) {
+        if (!c->tmap[i].off_plus1)
+            return NULL;
+        if (c->tmap[i].off_plus1 == off + 1)
+            return &c->tmap[i].type;
+    }
+}
+
+static void tmap_put(struct dctx *c, Dwarf_Off off, uint32_t type)
+{
+    if ((c->tmap_n + 1) * 2 > c->tmap_cap) {
+        size_t nc = c->tmap_cap ? c->tmap_cap * 2 : 256;
+        struct type_slot *m = calloc(nc, sizeof *m);
+        if (!m)
+            return; /* not cached: looked up again next time */
+        for (size_t i = 0; i < c->tmap_cap; i++) {
+            if (!c->tmap[i].off_plus1)
+                continue;
+            size_t k = (size_t)((c->tmap[i].off_plus1 - 1) * 0x9e3779b97f4a7c15ull) & (nc - 1);
+            while (m[k].off_plus1)
+                k = (k + 1) & (nc - 1);
+            m[k] = c->tmap[i];
+        }
+        free(c->tmap);
+        c->tmap = m;
+        c->tmap_cap = nc;
+    }
+    size_t mask = c->tmap_cap - 1;
+    size_t i = (size_t)(off * 0x9e3779b97f4a7c15ull) & mask;
+    while (c->tmap[i].off_plus1 && c->tmap[i].off_plus1 != off + 1)
+        i = (i + 1) & mask;
+    if (!c->tmap[i].off_plus1)
+        c->tmap_n++;
+    c->tmap[i] = (struct type_slot){ off + 1, type };
+}
+
+static uint32_t new_type(struct dctx *c, struct pi_dtype t)
+{
+    struct pi_debug *d = c->d;
+    if (d->ntypes >= PI_DTYPE_NONE ||
+        pi_grow((void **)&d->types, &d->types_cap, d->ntypes, sizeof *d->types))
+        return PI_DTYPE_NONE;
+    d->types[d->ntypes] = t;
+    return (uint32_t)d->ntypes++;
+}
+
+static int reserve_members(struct pi_debug *d, size_t n)
+{
+    while (d->nmembers + n > d->members_cap)
+        if (d->members_cap > SIZE_MAX / 2 / sizeof *d->members ||
+            pi_grow((void **)&d->members, &d->members_cap, d->members_cap, sizeof *d->members))
+            return -1;
+    return d->nmembers + n > UINT32_MAX ? -1 : 0;
+}
+
+static uint64_t type_size(const struct pi_debug *d, uint32_t t)
+{
+    return t < d->ntypes ? d->types[t].size : 0;
+}
+
+static uint32_t type_at(struct dctx *c, Dwarf_Off off, int depth);
+
+/* The type DW_AT_type of die names, or PI_DTYPE_NONE. */
+static uint32_t type_of_die(struct dctx *c, Dwarf_Die die, int depth)
+{
+    Dwarf_Off off;
+    return attr_ref(c, die, DW_AT_type, &off) ? type_at(c, off, depth + 1) : PI_DTYPE_NONE;
+}
+
+/* A struct's or union's members, appended to d->members in one run. */
+static void read_members(struct dctx *c, Dwarf_Die sdie, uint32_t type, int depth)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Die m = 0;
+    struct pi_dmember *tmp = NULL;
+    size_t n = 0, cap = 0;
+    int res = dwarf_child(sdie, &m, &e);
+    while (res == DW_DLV_OK) {
+        Dwarf_Half tag = 0;
+        if (dwarf_tag(m, &tag, &e) == DW_DLV_OK && tag == DW_TAG_member &&
+            !has_attr(c, m, DW_AT_declaration)) { /* a C++ static member has no bytes here */
+            struct pi_dmember x = { .type = type_of_die(c, m, depth) };
+            Dwarf_Error ne = 0;
+            char *name = 0;
+            if (dwarf_diename(m, &name, &ne) == DW_DLV_OK)
+                x.name = keep(c->d, name);
+            else if (ne)
+                dwarf_dealloc_error(c->dbg, ne);
+            int64_t v = 0, bits = 0;
+            x.size = type_size(c->d, x.type);
+            if (attr_const(c, m, DW_AT_data_bit_offset, &v) && v >= 0) { /* DWARF 4+ bit-field */
+                attr_const(c, m, DW_AT_bit_size, &bits);
+                x.offset = (uint64_t)v / 8;
+                x.size = ((uint64_t)v % 8 + (uint64_t)(bits > 0 ? bits : 1) + 7) / 8;
+            } else if (attr_const(c, m, DW_AT_data_member_location, &v)) {
+                x.offset = v > 0 ? (uint64_t)v : 0;
+            } else {
+                /* DWARF 2: an expression DW_OP_plus_uconst N; a union member: absent */
+                Dwarf_Attribute a = 0;
+                if (dwarf_attr(m, DW_AT_data_member_location, &a, &ne) == DW_DLV_OK) {
+                    Dwarf_Unsigned len = 0;
+                    const uint8_t *p = NULL;
+                    Dwarf_Block *blk = NULL;
+                    if (attr_expr(c, a, &len, &p, &blk) && len >= 2 && p[0] == DW_OP_plus_uconst) {
+                        uint64_t u = 0;
+                        unsigned sh = 0;
+                        for (Dwarf_Unsigned i = 1; i < len && sh < 64; i++, sh += 7) {
+                            u |= (uint64_t)(p[i] & 0x7f) << sh;
+                            if (!(p[i] & 0x80))
+                                break;
+                        }
+                        x.offset = u;
+                    }
+                    free_block(c, blk);
+                    dwarf_dealloc_attribute(a);
+                } else if (ne) {
+                    dwarf_dealloc_error(c->dbg, ne);
+                }
+            }
+            if (attr_const(c, m, DW_AT_byte_size, &v) && v > 0 && !has_attr(c, m, DW_AT_bit_size))
+                x.size = (uint64_t)v;
+            if (pi_grow((void **)&tmp, &cap, n, sizeof *tmp) == 0)
+                tmp[n++] = x;
+        }
+        Dwarf_Die next = 0;
+        res = dwarf_siblingof_b(c->dbg, m, 1, &next, &e);
+        dwarf_dealloc_die(m);
+        m = next;
+    }
+    if (res == DW_DLV_ERROR && e)
+        dwarf_dealloc_error(c->dbg, e);
+    struct pi_debug *d = c->d;
+    if (n && reserve_members(d, n) == 0 && type < d->ntypes) {
+        d->types[type].first_member = (uint32_t)d->nmembers;
+        d->types[type].nmembers = (uint32_t)n;
+        memcpy(d->members + d->nmembers, tmp, n * sizeof *tmp);
+        d->nmembers += n;
+    }
+    free(tmp);
+}
+
+/* The type whose DIE is at .debug_info offset off (cached), with typedefs
+ * and qualifiers looked through. */
+static uint32_t type_at(struct dctx *c, Dwarf_Off off, int depth)
+{
+    uint32_t *cached = tmap_find(c, off);
+    if (cached)
+        return *cached;
+    if (depth > MAX_TYPE_DEPTH)
+        return PI_DTYPE_NONE;
+    Dwarf_Error e = 0;
+    Dwarf_Die die = 0;
+    if (dwarf_offdie_b(c->dbg, off, 1, &die, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        return PI_DTYPE_NONE;
+    }
+    Dwarf_Half tag = 0;
+    if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        dwarf_dealloc_die(die);
+        return PI_DTYPE_NONE;
+    }
+    uint32_t t = PI_DTYPE_NONE;
+    int64_t v = 0;
+    switch (tag) {
+    case DW_TAG_typedef:
+    case DW_TAG_const_type:
+    case DW_TAG_volatile_type:
+    case DW_TAG_restrict_type:
+    case DW_TAG_atomic_type:
+    case DW_TAG_shared_type:
+        t = type_of_die(c, die, depth);
+        break;
+    case DW_TAG_structure_type:
+    case DW_TAG_class_type:
+    case DW_TAG_union_type: {
+        struct pi_dtype x = { .kind = tag == DW_TAG_union_type ? PI_DT_UNION : PI_DT_STRUCT,
+                              .elem = PI_DTYPE_NONE };
+        if (attr_const(c, die, DW_AT_byte_size, &v) && v > 0)
+            x.size = (uint64_t)v;
+        t = new_type(c, x);
+        if (t != PI_DTYPE_NONE) {
+            tmap_put(c, off, t); /* before the members: a member may point back */
+            read_members(c, die, t, depth);
+        }
+        break;
+    }
+    case DW_TAG_array_type: {
+        uint32_t elem = type_of_die(c, die, depth);
+        uint64_t counts[16];
+        int ndims = 0;
+        Dwarf_Die sr = 0;
+        int res = dwarf_child(die, &sr, &e);
+        while (res == DW_DLV_OK) {
+            Dwarf_Half st = 0;
+            if (dwarf_tag(sr, &st, &e) == DW_DLV_OK &&
+                (st == DW_TAG_subrange_type || st == DW_TAG_enumeration_type) && ndims < 16) {
+                int64_t lo = 0, hi = 0, cnt = 0;
+                uint64_t n = 0;
+                attr_const(c, sr, DW_AT_lower_bound, &lo);
+                if (attr_const(c, sr, DW_AT_count, &cnt) && cnt > 0)
+                    n = (uint64_t)cnt;
+                else if (attr_const(c, sr, DW_AT_upper_bound, &hi) && hi >= lo &&
+                         hi - lo < INT64_MAX)
+                    n = (uint64_t)(hi - lo) + 1;
+                counts[ndims++] = n;
+            }
+            Dwarf_Die next = 0;
+            res = dwarf_siblingof_b(c->dbg, sr, 1, &next, &e);
+            dwarf_dealloc_die(sr);
+            sr = next;
+        }
+        if (res == DW_DLV_ERROR && e)
+            dwarf_dealloc_error(c->dbg, e);
+        if (!ndims)
+            counts[ndims++] = 0;
+        /* a[2][3]: an array of 2 arrays of 3, built from the inside out */
+        t = elem;
+        for (int k = ndims - 1; k >= 0; k--)
+            t = new_type(c, (struct pi_dtype){ .kind = PI_DT_ARRAY, .elem = t, .count = counts[k],
+                                               .size = sat_mul(counts[k], type_size(c->d, t)) });
+        if (attr_const(c, die, DW_AT_byte_size, &v) && v > 0 && t != PI_DTYPE_NONE)
+            c->d->types[t].size = (uint64_t)v;
+        break;
+    }
+    default: { /* base, pointer, enumeration, function, ... */
+        struct pi_dtype x = { .kind = PI_DT_SCALAR, .elem = PI_DTYPE_NONE };
+        if (attr_const(c, die, DW_AT_byte_size, &v) && v > 0)
+            x.size = (uint64_t)v;
+        else if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+                 tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_ptr_to_member_type)
+            x.size = c->addr_size;
+        t = new_type(c, x);
+        break;
+    }
+    }
+    dwarf_dealloc_die(die);
+    if (t != PI_DTYPE_NONE && !tmap_find(c, off))
+        tmap_put(c, off, t);
+    return t;
+}
+
+/* The DIE's type, or its declaration's (DW_AT_abstract_origin in -flto
+ * output, DW_AT_specification for a definition after an extern). */
+static uint32_t var_type(struct dctx *c, Dwarf_Die die, int depth)
+{
+    Dwarf_Off off;
+    if (attr_ref(c, die, DW_AT_type, &off))
+        return type_at(c, off, 0);
+    if (depth > 4)
+        return PI_DTYPE_NONE;
+    static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
+    for (size_t k = 0; k < 2; k++) {
+        Dwarf_Error e = 0;
+        Dwarf_Die o = 0;
+        if (!attr_ref(c, die, refs[k], &off))
+            continue;
+        if (dwarf_offdie_b(c->dbg, off, 1, &o, &e) != DW_DLV_OK) {
+            if (e)
+                dwarf_dealloc_error(c->dbg, e);
+            continue;
+        }
+        uint32_t t = var_type(c, o, depth + 1);
+        dwarf_dealloc_die(o);
+        if (t != PI_DTYPE_NONE)
+            return t;
+    }
+    return PI_DTYPE_NONE;
+}
+
+/* A DW_TAG_variable with a fixed address: DW_AT_location = DW_OP_addr A. */
+static void variable(struct dctx *c, Dwarf_Die die)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Attribute a = 0;
+    if (dwarf_attr(die, DW_AT_location, &a, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        return;
+    }
+    Dwarf_Unsigned len = 0;
+    const uint8_t *p = NULL;
+    Dwarf_Block *blk = NULL;
+    uint64_t addr = 0;
+    int ok = attr_expr(c, a, &len, &p, &blk) && c->addr_size >= 1 && c->addr_size <= 8 &&
+             len == 1u + c->addr_size && p[0] == DW_OP_addr;
+    for (unsigned i = 0; ok && i < c->addr_size; i++)
+        addr |= (uint64_t)p[1 + i] << (8 * i);
+    free_block(c, blk);
+    dwarf_dealloc_attribute(a);
+    if (!ok || !addr) /* not one fixed address; 0: discarded by the linker */
+        return;
+    const char *name = die_name(c, die, 0);
+    if (!name)
+        return;
+    uint32_t t = var_type(c, die, 0);
+    struct pi_debug *d = c->d;
+    if (pi_grow((void **)&d->vars, &d->vars_cap, d->nvars, sizeof *d->vars))
+        return;
+    d->vars[d->nvars++] = (struct pi_dvar){ .addr = addr, .size = type_size(d, t), .name = name,
+                                            .type = t, .from_dwarf = 1 };
+}
+
 /* Visit die and its siblings, and their children, to MAX_DIE_DEPTH. */
 static void walk(struct dctx *c, Dwarf_Die die, int depth)
 {
@@ -343,8 +768,10 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
             dwarf_dealloc_die(die);
             return;
         }
-        if (tag == DW_TAG_subprogram)
+        if (tag == DW_TAG_subprogram && (c->want & WANT_FUNCS))
             subprogram(c, die);
+        else if (tag == DW_TAG_variable && (c->want & WANT_VARS))
+            variable(c, die);
         Dwarf_Die child = 0;
         int cres = depth < MAX_DIE_DEPTH ? dwarf_child(die, &child, &e) : DW_DLV_NO_ENTRY;
         if (cres == DW_DLV_OK)
@@ -362,9 +789,9 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
     }
 }
 
-static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
+static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
 {
-    struct dctx c = { .d = d };
+    struct dctx c = { .d = d, .want = want };
     Dwarf_Error e = 0;
     int res = dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &c.dbg, &e);
     if (res == DW_DLV_NO_ENTRY)
@@ -395,6 +822,7 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
         }
         d->has_dwarf = 1; /* at least one compilation unit (not just .eh_frame) */
         c.version = version;
+        c.addr_size = asize;
         c.cu_base = 0;
         if (dwarf_lowpc(cu, &c.cu_base, &e) != DW_DLV_OK) {
             if (e)
@@ -411,7 +839,8 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
             c.srcfiles = 0;
             c.nsrcfiles = 0;
         }
-        read_lines(&c, cu);
+        if (want & WANT_FUNCS)
+            read_lines(&c, cu);
         Dwarf_Die child = 0;
         int cres = dwarf_child(cu, &child, &e);
         if (cres == DW_DLV_OK)
@@ -424,7 +853,9 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap)
             dwarf_dealloc(c.dbg, c.srcfiles, DW_DLA_LIST);
         dwarf_dealloc_die(cu);
     }
-    *funcs_cap = c.funcs_cap;
+    if (funcs_cap)
+        *funcs_cap = c.funcs_cap;
+    free(c.tmap);
     if (dwarf_finish(c.dbg, &e) != DW_DLV_OK)
         warn(d, "%s: DWARF: dwarf_finish failed", d->path);
 }
@@ -526,8 +957,17 @@ static void read_section_names(struct pi_debug *d, Elf *elf)
         Elf_Scn *scn = elf_getscn(elf, i);
         GElf_Shdr sh;
         const char *name = NULL;
-        if (scn && gelf_getshdr(scn, &sh))
+        if (scn && gelf_getshdr(scn, &sh)) {
             name = elf_strptr(elf, shstrndx, sh.sh_name);
+            /* the extent of the image (TLS templates are not where TLS lives) */
+            if ((sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_TLS) && sh.sh_size &&
+                sh.sh_addr + sh.sh_size > sh.sh_addr) {
+                if (d->alloc_lo == d->alloc_hi || sh.sh_addr < d->alloc_lo)
+                    d->alloc_lo = sh.sh_addr;
+                if (sh.sh_addr + sh.sh_size > d->alloc_hi)
+                    d->alloc_hi = sh.sh_addr + sh.sh_size;
+            }
+        }
         d->section_names[i] = (char *)keep(d, name ? name : "");
     }
 }
@@ -563,7 +1003,7 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
     }
     read_section_names(d, elf);
     size_t funcs_cap = 0;
-    read_dwarf(d, fd, &funcs_cap);
+    read_dwarf(d, fd, &funcs_cap, WANT_FUNCS);
     if (d->nfuncs)
         qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
     read_symtab(d, elf, &funcs_cap);
@@ -619,6 +1059,9 @@ void pi_debug_close(struct pi_debug *d)
         free(d->strs[i]);
     free(d->strs);
     free(d->section_names);
+    free(d->vars);
+    free(d->types);
+    free(d->members);
     memset(d, 0, sizeof *d);
 }
 
@@ -656,4 +1099,173 @@ int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, ui
     *file = l->file < d->nfiles ? d->files[l->file] : "";
     *line = l->line;
     return 1;
+}
+
+/* ---- variables ------------------------------------------------------------ */
+
+static int cmp_var(const void *a, const void *b)
+{
+    const struct pi_dvar *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    if (x->from_dwarf != y->from_dwarf)
+        return y->from_dwarf - x->from_dwarf; /* DWARF first */
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* The last variable starting at or before addr among vars[0 .. n), or n. */
+static size_t var_floor(const struct pi_dvar *vars, size_t n, uint64_t addr)
+{
+    size_t a = 0, b = n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (vars[m].addr <= addr)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a ? a - 1 : n;
+}
+
+/* STT_OBJECT symbols: the size of DWARF variables whose type has none, and
+ * variables of their own where no DWARF variable is. */
+static void read_objects(struct pi_debug *d, Elf *elf)
+{
+    size_t ndwarf = d->nvars;
+    Elf_Scn *scn = NULL, *use = NULL, *dyn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            return;
+        if (sh.sh_type == SHT_SYMTAB)
+            use = scn;
+        else if (sh.sh_type == SHT_DYNSYM)
+            dyn = scn;
+    }
+    if (!use)
+        use = dyn;
+    GElf_Shdr sh;
+    Elf_Data *data = use ? elf_getdata(use, NULL) : NULL;
+    if (!data || !gelf_getshdr(use, &sh))
+        return;
+    size_t esz = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+    size_t n = esz ? data->d_size / esz : 0;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym))
+            break;
+        if (GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF ||
+            !sym.st_value || !sym.st_size)
+            continue;
+        size_t k = var_floor(d->vars, ndwarf, sym.st_value);
+        int covered = 0;
+        for (size_t j = k; j < ndwarf && !covered; j--) { /* a few share a start */
+            struct pi_dvar *v = &d->vars[j];
+            if (v->addr == sym.st_value && !v->size)
+                v->size = sym.st_size;
+            covered = sym.st_value < v->addr + (v->size ? v->size : 1);
+            if (j == 0 || k - j >= 16)
+                break;
+        }
+        if (covered)
+            continue;
+        const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+        if (!name || !*name || !(name = keep(d, name)) ||
+            pi_grow((void **)&d->vars, &d->vars_cap, d->nvars, sizeof *d->vars))
+            continue;
+        d->vars[d->nvars++] = (struct pi_dvar){ .addr = sym.st_value, .size = sym.st_size,
+                                                .name = name, .type = PI_DTYPE_NONE };
+    }
+}
+
+int pi_debug_read_vars(struct pi_debug *d, struct pi_err *err)
+{
+    if (d->vars_read)
+        return 0;
+    d->vars_read = 1;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return pi_err_set(err, "%s: libelf is out of date: %s", d->path, elf_errmsg(-1));
+    int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pi_err_set(err, "%s: %s", d->path, strerror(errno));
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        if (elf)
+            elf_end(elf);
+        close(fd);
+        return pi_err_set(err, "%s: not an ELF file", d->path);
+    }
+    read_dwarf(d, fd, NULL, WANT_VARS);
+    if (d->nvars)
+        qsort(d->vars, d->nvars, sizeof *d->vars, cmp_var);
+    read_objects(d, elf);
+    elf_end(elf);
+    close(fd);
+    if (d->nvars)
+        qsort(d->vars, d->nvars, sizeof *d->vars, cmp_var);
+    return 0;
+}
+
+const struct pi_dvar *pi_debug_var(const struct pi_debug *d, uint64_t lo, uint64_t hi)
+{
+    size_t k = var_floor(d->vars, d->nvars, lo);
+    /* the candidates start at or before lo; a few may share a start */
+    for (size_t j = k, seen = 0; j < d->nvars && seen < 16; j--, seen++) {
+        const struct pi_dvar *v = &d->vars[j];
+        if (lo - v->addr < (v->size ? v->size : 1))
+            return v;
+        if (j == 0)
+            break;
+    }
+    size_t next = k < d->nvars ? k + 1 : 0;
+    return next < d->nvars && d->vars[next].addr < hi ? &d->vars[next] : NULL;
+}
+
+void pi_debug_var_name(const struct pi_debug *d, const struct pi_dvar *v, uint64_t addr, char *buf,
+                       size_t n)
+{
+    if (!n)
+        return;
+    uint64_t off = addr > v->addr ? addr - v->addr : 0;
+    size_t len = (size_t)snprintf(buf, n, "%s", v->name);
+#define PUT(...)                                                                            \
+    do {                                                                                    \
+        if (len < n)                                                                        \
+            len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__);                      \
+    } while (0)
+    if (v->type == PI_DTYPE_NONE) {
+        if (off)
+            PUT("+0x%llx", (unsigned long long)off);
+        return;
+    }
+    uint32_t t = v->type;
+    for (int depth = 0; t < d->ntypes && depth < 64; depth++) {
+        const struct pi_dtype *ty = &d->types[t];
+        if (ty->kind == PI_DT_ARRAY) {
+            uint64_t es = type_size(d, ty->elem);
+            if (!es || (ty->count && off / es >= ty->count))
+                break;
+            PUT("[%llu]", (unsigned long long)(off / es));
+            off %= es;
+            t = ty->elem;
+        } else if (ty->kind == PI_DT_STRUCT || ty->kind == PI_DT_UNION) {
+            const struct pi_dmember *m = NULL;
+            for (uint32_t i = 0; i < ty->nmembers && !m; i++) {
+                const struct pi_dmember *x = &d->members[ty->first_member + i];
+                if (off >= x->offset && off - x->offset < (x->size ? x->size : 1))
+                    m = x;
+            }
+            if (!m)
+                break; /* padding */
+            if (m->name)
+                PUT(".%s", m->name);
+            off -= m->offset;
+            t = m->type;
+        } else {
+            break;
+        }
+    }
+#undef PUT
 }

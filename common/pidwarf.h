@@ -8,6 +8,16 @@
  *     .dynsym) whose address no DWARF function covers — so a file without
  *     DWARF, or assembly without debug info, still gets names;
  *   - the line tables of every compilation unit, as sorted rows.
+ * and, only when asked (pi_debug_read_vars, for pmopt's watch view):
+ *   - variables with a fixed address: DW_TAG_variable DIEs whose
+ *     DW_AT_location is one DW_OP_addr (globals and statics, also the
+ *     -flto copies that name their declaration through
+ *     DW_AT_abstract_origin), with their types as far as naming a byte
+ *     needs them — arrays (each dimension), structs and unions (members
+ *     with DW_AT_data_member_location or, bit-fields, DW_AT_data_bit_offset),
+ *     sizes; then every STT_OBJECT symbol no DWARF variable covers;
+ *     so that pi_debug_var_name turns an address into `table[2]`,
+ *     `recs[1].hot` or `grid[1][0].x`.
  * Lookups are binary searches afterwards.  Link-time addresses (the ones
  * .perfinst records); for a relocatable object they are section offsets and
  * the lookups mean little — pmopt uses them on programs.
@@ -42,6 +52,32 @@ struct pi_dline {
     int end_sequence;    /* the row ends a sequence: addr is one past the end */
 };
 
+/* A variable with a fixed address (pi_debug_read_vars). */
+#define PI_DTYPE_NONE 0xffffffffu
+struct pi_dvar {
+    uint64_t addr, size;     /* [addr, addr + size); size 0: unknown */
+    const char *name;
+    uint32_t type;           /* index into types[], or PI_DTYPE_NONE */
+    int from_dwarf;          /* 0: an STT_OBJECT symbol */
+};
+
+enum pi_dtype_kind { PI_DT_SCALAR, PI_DT_STRUCT, PI_DT_UNION, PI_DT_ARRAY };
+/* A type with typedefs and qualifiers looked through.  A multi-dimensional
+ * array is an array of arrays. */
+struct pi_dtype {
+    int kind;                /* enum pi_dtype_kind */
+    uint64_t size;           /* bytes; 0: unknown */
+    uint32_t elem;           /* ARRAY: element type, or PI_DTYPE_NONE */
+    uint64_t count;          /* ARRAY: elements; 0: unknown */
+    uint32_t first_member, nmembers; /* STRUCT, UNION: members[first_member ..] */
+};
+struct pi_dmember {
+    const char *name;        /* NULL: an anonymous struct or union member */
+    uint64_t offset, size;   /* bytes from the start of the struct; a bit-field:
+                                the bytes its bits occupy */
+    uint32_t type;
+};
+
 struct pi_debug {
     char *path;
     int has_dwarf;
@@ -55,9 +91,19 @@ struct pi_debug {
     char warning[1024];      /* "" or why DWARF was (partly) unusable */
     size_t nsections;
     char **section_names;    /* by section index ("" for none) */
+    uint64_t alloc_lo, alloc_hi; /* addresses the SHF_ALLOC sections span; 0, 0: none */
+    /* pi_debug_read_vars */
+    int vars_read;
+    size_t nvars;
+    struct pi_dvar *vars;    /* sorted by addr (DWARF first, then larger first) */
+    size_t ntypes;
+    struct pi_dtype *types;
+    size_t nmembers;
+    struct pi_dmember *members;
     /* private */
     char **strs;
     size_t nstrs, strs_cap;
+    size_t vars_cap, types_cap, members_cap;
 };
 
 /* -1 only when the file cannot be opened or is not ELF (message in err). */
@@ -72,6 +118,19 @@ void pi_debug_close(struct pi_debug *d);
 const struct pi_dfunc *pi_debug_func(const struct pi_debug *d, uint64_t addr);
 /* The line-table row for addr: 1 and *file, *line set; 0 if none. */
 int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, uint32_t *line);
+
+/* Read the variables and their types (see above) from d's file; once, later
+ * calls return 0 at once.  -1 only when the file cannot be opened again
+ * (message in err); DWARF that cannot be read is said in d->warning. */
+int pi_debug_read_vars(struct pi_debug *d, struct pi_err *err);
+/* The first variable whose bytes overlap [lo, hi): the one holding lo,
+ * else the lowest one starting inside; NULL if none. */
+const struct pi_dvar *pi_debug_var(const struct pi_debug *d, uint64_t lo, uint64_t hi);
+/* The name of the byte at addr of variable v as C would write it:
+ * "counter", "table[2]", "recs[1].hot", "grid[1][0].x"; a symbol without
+ * type: "name+0x8".  Always NUL-terminated (cut to n). */
+void pi_debug_var_name(const struct pi_debug *d, const struct pi_dvar *v, uint64_t addr, char *buf,
+                       size_t n);
 
 /* The name of section shndx ("" if out of range): for ET_REL addresses. */
 const char *pi_debug_section_name(const struct pi_debug *d, uint32_t shndx);

@@ -22,6 +22,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_SITESTAT: return "SITESTAT";
     case PI_REC_EVENT: return "EVENT";
     case PI_REC_TRACEREG: return "TRACEREG";
+    case PI_REC_WATCH: return "WATCH";
     }
     return "?";
 }
@@ -33,6 +34,7 @@ const char *pi_trace_stat_kind_name(uint32_t kind)
     case PI_STAT_THRESHOLD: return "threshold";
     case PI_STAT_CYCLES: return "cycles";
     case PI_STAT_TRACE: return "trace";
+    case PI_STAT_WATCH: return "watch";
     }
     return "?";
 }
@@ -49,6 +51,13 @@ uint64_t pi_trace_frame(const struct pi_trace_rec *r, uint32_t i)
     uint64_t v;
     memcpy(&v, r->frames + (size_t)i * 8, 8);
     return v;
+}
+
+struct pi_watch_word pi_trace_word(const struct pi_trace_rec *r, uint32_t i)
+{
+    struct pi_watch_word w;
+    memcpy(&w, r->words + (size_t)i * sizeof w, sizeof w);
+    return w;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -252,6 +261,21 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
                        (unsigned long long)n);
         r->counts = p + sizeof r->u.tracereg;
         return 0;
+    case PI_REC_WATCH: {
+        const struct pi_rec_watch *w = &r->u.watch;
+        if (n < sizeof *w)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.watch, p, sizeof *w);
+        if (w->gran == 0 || w->gran > PI_WATCH_GRAN_MAX || (w->gran & (w->gran - 1)))
+            return BAD("word size %u is not a power of two from 1 to %u", w->gran,
+                       PI_WATCH_GRAN_MAX);
+        uint64_t need = sizeof *w + (uint64_t)w->nwords * sizeof(struct pi_watch_word);
+        if (need != n)
+            return BAD("%u words need %llu bytes, the record has %llu", w->nwords,
+                       (unsigned long long)need, (unsigned long long)n);
+        r->words = p + sizeof *w;
+        return 0;
+    }
     }
 #undef BAD
     return 0; /* unknown type: the caller skips it */
@@ -322,6 +346,7 @@ void pi_trace_free(struct pi_trace *t)
     for (size_t i = 0; i < t->ntraceregs; i++)
         free(t->traceregs[i].counts);
     free(t->traceregs);
+    free(t->words);
     memset(t, 0, sizeof *t);
 }
 
@@ -363,6 +388,13 @@ static int cmp_tracereg(const void *a, const void *b)
     CMP_FIELD(start_unit);
     CMP_FIELD(start_site);
     CMP_FIELD(unit_id);
+    return 0;
+}
+
+static int cmp_word(const void *a, const void *b)
+{
+    const struct pi_watch_word *x = a, *y = b;
+    CMP_FIELD(addr);
     return 0;
 }
 #undef CMP_FIELD
@@ -421,6 +453,20 @@ static int fold(struct pi_trace *t, const char *name, struct pi_err *err)
         free(u->counts);
     }
     t->ntraceregs = n;
+
+    if (t->nwords)
+        qsort(t->words, t->nwords, sizeof *t->words, cmp_word);
+    n = 0;
+    for (size_t i = 0; i < t->nwords; i++) {
+        struct pi_watch_word *d = n ? &t->words[n - 1] : NULL;
+        if (d && d->addr == t->words[i].addr) {
+            d->reads = sat_add(d->reads, t->words[i].reads);
+            d->writes = sat_add(d->writes, t->words[i].writes);
+            continue;
+        }
+        t->words[n++] = t->words[i];
+    }
+    t->nwords = n;
     return bad ? -1 : 0;
 }
 
@@ -516,6 +562,80 @@ int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, in
     return 0;
 }
 
+/* The module with file index `index` (modules sorted by index), or NULL. */
+static const struct pi_trace_module *find_module_index(const struct pi_trace *t, uint32_t index)
+{
+    size_t lo = 0, hi = t->nmodules;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->modules[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->nmodules && t->modules[lo].index == index ? &t->modules[lo] : NULL;
+}
+
+const struct pi_trace_module *pi_trace_watch_module(const struct pi_trace *t, uint64_t addr,
+                                                    uint64_t *link)
+{
+    *link = addr;
+    if (t->hdr.flags & PI_TF_MERGED) {
+        uint32_t tag = PI_WATCH_MODULE(addr);
+        const struct pi_trace_module *m = tag ? find_module_index(t, tag - 1) : NULL;
+        if (m)
+            *link = PI_WATCH_OFFSET(addr);
+        return m;
+    }
+    const struct pi_trace_module *m = pi_trace_module_of(t, addr);
+    if (!m || addr - m->load_bias >= PI_TRACE_MODULE_SPAN)
+        return NULL;
+    *link = addr - m->load_bias;
+    return m;
+}
+
+/* The same module as merge sees it: the build-id, else (none) the path. */
+static int same_module(const struct pi_trace_module *x, const struct pi_trace_module *y)
+{
+    if (x->build_id_len != y->build_id_len || memcmp(x->build_id, y->build_id, x->build_id_len))
+        return 0;
+    return x->build_id_len || !strcmp(x->path ? x->path : "", y->path ? y->path : "");
+}
+
+int pi_trace_add_watch(struct pi_trace *dst, const struct pi_trace *src, size_t *dropped,
+                       struct pi_err *err)
+{
+    const char *name = src->path ? src->path : "trace";
+    if (!src->nwords)
+        return 0;
+    if (dst->watch_gran && dst->watch_gran != src->watch_gran)
+        return pi_err_set(err, "%s: watched words of %u bytes, but an earlier input has %u-byte "
+                          "words (PERFINST_WATCH_GRAN differed)", name, src->watch_gran,
+                          dst->watch_gran);
+    if (reserve((void **)&dst->words, dst->nwords, src->nwords, sizeof *dst->words))
+        return pi_err_set(err, "%s: out of memory", name);
+    dst->watch_gran = src->watch_gran;
+    for (size_t i = 0; i < src->nwords; i++) {
+        struct pi_watch_word w = src->words[i];
+        uint64_t link;
+        const struct pi_trace_module *m = pi_trace_watch_module(src, w.addr, &link);
+        size_t pos = 0;
+        if (m)
+            while (pos < dst->nmodules && !same_module(&dst->modules[pos], m))
+                pos++;
+        if (m ? pos >= dst->nmodules || pos + 1 > 0xff || PI_WATCH_MODULE(link)
+              : PI_WATCH_MODULE(w.addr) != 0) {
+            if (dropped)
+                (*dropped)++;
+            continue;
+        }
+        if (m)
+            w.addr = (uint64_t)(pos + 1) << PI_WATCH_MODULE_SHIFT | link;
+        dst->words[dst->nwords++] = w;
+    }
+    return fold(dst, name, err);
+}
+
 static int cmp_module(const void *a, const void *b)
 {
     const struct pi_trace_module *x = a, *y = b;
@@ -534,7 +654,7 @@ static int cmp_unit(const void *a, const void *b)
 
 static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
 {
-    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0;
+    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0;
     struct pi_trace_rec r;
     int k;
     /* counts[] hold the file's module index until the end, then a position */
@@ -632,6 +752,20 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             t->ntraceregs++;
             break;
         }
+        case PI_REC_WATCH: {
+            const struct pi_rec_watch *w = &r.u.watch;
+            if (t->watch_gran && w->gran != t->watch_gran)
+                return pi_err_set(err, "%s: record %u at offset 0x%llx: WATCH records with %u-byte "
+                                  "and %u-byte words", t->path, r.index,
+                                  (unsigned long long)r.offset, t->watch_gran, w->gran);
+            t->watch_gran = w->gran;
+            for (uint32_t i = 0; i < w->nwords; i++) { /* bounded by the record */
+                if (pi_grow((void **)&t->words, &wcap, t->nwords, sizeof *t->words))
+                    return pi_err_set(err, "%s: out of memory", t->path);
+                t->words[t->nwords++] = pi_trace_word(&r, i);
+            }
+            break;
+        }
         case PI_REC_SIGNAL:
             if (!t->has_signal) {
                 t->has_signal = 1;
@@ -659,6 +793,13 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         if (t->modules[i].index == t->modules[i - 1].index)
             return pi_err_set(err, "%s: two MODULE records with index %u", t->path,
                               t->modules[i].index);
+    /* a merged trace's words name their module */
+    for (size_t i = 0; (t->hdr.flags & PI_TF_MERGED) && i < t->nwords; i++) {
+        uint32_t tag = PI_WATCH_MODULE(t->words[i].addr);
+        if (tag && !find_module_index(t, tag - 1))
+            return pi_err_set(err, "%s: watched word 0x%llx names module %u, which has no MODULE "
+                              "record", t->path, (unsigned long long)t->words[i].addr, tag - 1);
+    }
     /* counts: module index -> position, then sum duplicates */
     for (size_t i = 0; i < t->nunits; i++) {
         struct pi_trace_unit *u = &t->units[i];
@@ -761,6 +902,8 @@ const struct pi_trace_unit *pi_trace_find_unit(const struct pi_trace *t, uint32_
 /* ---------------------------------------------------------------------- */
 /* Writer                                                                    */
 /* ---------------------------------------------------------------------- */
+
+#define PI_TRACE_WATCH_CHUNK ((size_t)1 << 20) /* words per WATCH record: well below 4 GiB */
 
 struct writer {
     FILE *fp;
@@ -876,6 +1019,11 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
                                      .ncounters = g->ncounters, .unit_id = g->unit_id };
         put_record(&w, PI_REC_TRACEREG, &r, sizeof r, g->counts, (size_t)g->ncounters * 8, NULL,
                    0);
+    }
+    for (size_t i = 0; i < t->nwords; i += PI_TRACE_WATCH_CHUNK) {
+        size_t n = t->nwords - i < PI_TRACE_WATCH_CHUNK ? t->nwords - i : PI_TRACE_WATCH_CHUNK;
+        struct pi_rec_watch r = { .gran = t->watch_gran, .nwords = (uint32_t)n };
+        put_record(&w, PI_REC_WATCH, &r, sizeof r, &t->words[i], n * sizeof *t->words, NULL, 0);
     }
     if (t->has_signal)
         put_record(&w, PI_REC_SIGNAL, &t->signal, sizeof t->signal, NULL, 0, NULL, 0);

@@ -8,7 +8,8 @@
  *   - as a whole (pi_trace_read): process, modules, counts summed per
  *     (module, unit), the indicators' records (SITESTAT combined per
  *     (unit, site, kind), EVENTs all kept in a fixed order, TRACEREG summed
- *     per (start site, unit)), signal, whether the trace was finished.
+ *     per (start site, unit), WATCH words summed per address), signal,
+ *     whether the trace was finished.
  *
  * Two kinds of trouble:
  *
@@ -77,12 +78,14 @@ struct pi_trace_rec {
         struct pi_rec_sitestat sitestat;
         struct pi_rec_event event;
         struct pi_rec_tracereg tracereg;
+        struct pi_rec_watch watch;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path */
     const uint8_t *counts;   /* COUNTS, TRACEREG: ncounters little-endian uint64_t,
                                 maybe unaligned: read them with pi_trace_count() */
     const uint8_t *frames;   /* EVENT: nframes uint64_t: pi_trace_frame() */
+    const uint8_t *words;    /* WATCH: nwords pi_watch_word: pi_trace_word() */
 };
 
 /* Open and validate the header.  -1 with a message naming the file for a
@@ -99,8 +102,9 @@ void pi_trace_close(struct pi_trace_file *f);
 
 uint64_t pi_trace_count(const struct pi_trace_rec *r, uint32_t i);
 uint64_t pi_trace_frame(const struct pi_trace_rec *r, uint32_t i);
+struct pi_watch_word pi_trace_word(const struct pi_trace_rec *r, uint32_t i);
 const char *pi_trace_rec_name(uint32_t type); /* "COUNTS", ...; "?" if unknown */
-/* "trap", "threshold", "cycles", "trace" for enum pi_stat_kind; "?" otherwise. */
+/* "trap", "threshold", "cycles", "trace", "watch" for enum pi_stat_kind; "?" otherwise. */
 const char *pi_trace_stat_kind_name(uint32_t kind);
 
 /* ---- as a whole ------------------------------------------------------------ */
@@ -158,6 +162,9 @@ struct pi_trace {
     struct pi_trace_event *events;       /* sorted by all their fields and frames */
     size_t ntraceregs;
     struct pi_trace_tracereg *traceregs; /* sorted by (start_unit, start_site, unit_id); unique */
+    uint32_t watch_gran;                 /* bytes per word of the WATCH records; 0: none */
+    size_t nwords;
+    struct pi_watch_word *words;         /* sorted by addr; unique (reads, writes summed) */
 
     int has_signal;
     struct pi_rec_signal signal;
@@ -189,13 +196,24 @@ const struct pi_trace_unit *pi_trace_find_unit(const struct pi_trace *t, uint32_
  * must still check that the address lies inside that module's code. */
 const struct pi_trace_module *pi_trace_module_of(const struct pi_trace *t, uint64_t addr);
 
+/* The module of t that holds the watched word at addr (a pi_watch_word's
+ * addr), and in *link its link-time address; NULL (and *link = addr) for a
+ * word outside every module — heap, stack — or in a module without MODULE
+ * record.  A process's trace: the module pi_trace_module_of names, when
+ * addr lies less than PI_TRACE_MODULE_SPAN above its bias (a heap next to
+ * a PIE program passes: callers that know the module's extent must check
+ * it).  A merged trace: the module its bits 56..63 name (perfinst-format.h). */
+const struct pi_trace_module *pi_trace_watch_module(const struct pi_trace *t, uint64_t addr,
+                                                    uint64_t *link);
+
 /* ---- the indicators' records: combining -------------------------------- */
 
 /* Put t's indicator records into their canonical form: SITESTATs of one
  * (unit, site, kind) combined (count, execs and sum added, saturating; min
  * the least of the mins of records with execs > 0; max the largest),
  * TRACEREGs of one (start_unit, start_site, unit_id) added elementwise,
- * EVENTs sorted by (unit_id, site, kind, value, tid, nframes, frames).  -1
+ * EVENTs sorted by (unit_id, site, kind, value, tid, nframes, frames),
+ * WATCH words of one address added (saturating) and sorted by address.  -1
  * (message naming t->path) when two TRACEREGs of one key have different
  * ncounters. */
 int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
@@ -215,10 +233,24 @@ int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
 int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, int link_frames,
                             struct pi_err *err);
 
+/* Add src's WATCH words to dst, made module-relative as a merged trace
+ * holds them: a word in a module of src (pi_trace_watch_module) becomes
+ * its link-time address tagged with 1 + the position of the module of
+ * dst->modules with the same identity (build-id; path when it has none);
+ * a word outside every module keeps its address.  Words of the same
+ * address are then added (saturating), sorted by address: the result does
+ * not depend on the order of the inputs.  Words of a module dst has not
+ * (or beyond the 255th) are left out and counted in *dropped (may be NULL).
+ * -1 with err (naming src->path) when src's words have another size than
+ * dst's, or when out of memory. */
+int pi_trace_add_watch(struct pi_trace *dst, const struct pi_trace *src, size_t *dropped,
+                       struct pi_err *err);
+
 /* Write t as a trace file: the header (hdr_size, version and CRC filled in
  * here; magic too), PROCESS if has_process, the modules (index = position),
- * COUNTS per unit, SITESTAT, EVENT and TRACEREG in t's order, SIGNAL if
- * has_signal, END.  Temporary file + rename. */
+ * COUNTS per unit, SITESTAT, EVENT and TRACEREG in t's order, WATCH (its
+ * words in t's order, a record per million words) if t has words, SIGNAL
+ * if has_signal, END.  Temporary file + rename. */
 int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *err);
 
 #ifdef __cplusplus

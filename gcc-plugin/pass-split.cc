@@ -17,8 +17,13 @@
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
  * costs one load and one predictable branch, and the code that runs is the
- * uninstrumented code, optimised as such.  __perfinst_on is libperfinst's
- * mode register, 1 or 0; a change takes effect at the next function entry.
+ * uninstrumented code, optimised as such.  The byte tested is the function's
+ * own switch __perfinst_fnon[F] of its unit, which libperfinst sets from the
+ * mode register and the overlay (PERFINST_OVERLAY turns functions off
+ * without touching .text); with -flto (functions of several units mixed)
+ * and for functions without an entry of their own (clones, unmarked callers
+ * of inlined marked code) it is __perfinst_on, the mode register itself.
+ * A change takes effect at the next function entry.
  * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
  * labels) stay single-copy and count whatever the mode.
  */
@@ -142,10 +147,14 @@ static unsigned int execute_split(function *fun)
 
     /* the dispatch: D: if (__perfinst_on != 0) goto E'; else goto E; */
     basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
-    tree flag = make_ssa_name(integer_type_node);
+    /* the function's own switch when this compilation made it (an overlay
+       can turn it off), else the mode register */
+    int fi = in_lto_p ? -1 : pi_unit_func_index(fun->decl);
+    tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
+    tree flag = make_ssa_name(TREE_TYPE(src));
     gimple_stmt_iterator gsi = gsi_last_bb(d);
-    gsi_insert_after(&gsi, gimple_build_assign(flag, mode_register_decl()), GSI_NEW_STMT);
-    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, integer_zero_node, NULL_TREE, NULL_TREE),
+    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
+    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
                      GSI_NEW_STMT);
     edge off = single_succ_edge(d);
     off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;

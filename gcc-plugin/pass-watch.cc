@@ -93,6 +93,8 @@ static void find_accesses(function *fun, vec<watch_access> &out)
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
+        if (gimple_clobber_p(g))
+            continue; /* `v ={v} {CLOBBER}`: the end of v's scope, not a write */
         if (is_gimple_assign(g)) {
             consider(out, g, gimple_assign_lhs(g), PI_ACCESS_WRITE);
             if (gimple_assign_single_p(g))

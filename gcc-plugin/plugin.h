@@ -49,6 +49,8 @@ unsigned pi_unit_add_site(const struct pi_site *site);
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
+int pi_unit_func_index(tree fndecl);     /* -1 if fndecl has no entry (or no switches) */
+tree pi_fnon_ref(unsigned func);         /* __perfinst_fnon[func] */
 void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */

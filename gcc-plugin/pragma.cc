@@ -251,6 +251,11 @@ void pi_finish_parse_function(void *gcc_data, void *)
     /* any directive on the function: the count pass may give it sites */
     if (lookup_attribute("perfinst", DECL_ATTRIBUTES(fndecl)))
         need = true;
+    /* watched data (a variable, field or type marked watch, seen so far):
+     * the function may access it, and a unit with data sites must register
+     * so that its process writes a trace (MODULE, SITESTAT, WATCH) */
+    if (pi_watch_seen)
+        need = true;
     stmt_directives_seen = stmt_directives.length();
     if (need)
         pi_unit_prepare();

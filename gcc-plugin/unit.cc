@@ -30,6 +30,9 @@ static tree ctr_var;       /* __perfinst_ctr */
 static tree tls_getter;    /* __perfinst_tls */
 static tree mode_var;      /* __perfinst_mode */
 static tree nctr_var;      /* __perfinst_nctr */
+static tree fnon_var;      /* __perfinst_fnon: per function, 1 = the counting copy runs */
+static tree nfn_var;       /* __perfinst_nfn: its length */
+static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs */
 
 static vec<pi_func> funcs;
 static vec<pi_site> sites;
@@ -76,8 +79,24 @@ uint32_t pi_unit_str(const char *s)
     return off;
 }
 
+int pi_unit_func_index(tree fndecl)
+{
+    unsigned *i = func_index && fnon_var ? func_index->get(fndecl) : NULL;
+    return i ? (int)*i : -1;
+}
+
+/* The byte of fnon that chooses function `func`'s copy (non-LTO only). */
+tree pi_fnon_ref(unsigned func)
+{
+    return build4(ARRAY_REF, unsigned_char_type_node, fnon_var, build_int_cst(sizetype, func), NULL_TREE,
+                  NULL_TREE);
+}
+
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives)
 {
+    if (!func_index)
+        func_index = new hash_map<tree, unsigned>(64);
+    func_index->put(fndecl, funcs.length());
     pi_func f;
     memset(&f, 0, sizeof f);
     expanded_location xl = expand_location(DECL_SOURCE_LOCATION(fndecl));
@@ -249,6 +268,9 @@ void pi_unit_prepare(void)
     varpool_node::finalize_decl(mode_var);
     nctr_var = static_var("__perfinst_nctr", u32, build_int_cst(u32, 0));
     varpool_node::finalize_decl(nctr_var);
+    nfn_var = static_var("__perfinst_nfn", u32, build_int_cst(u32, 0));
+    varpool_node::finalize_decl(nfn_var);
+    fnon_var = static_var("__perfinst_fnon", build_array_type(unsigned_char_type_node, NULL_TREE), NULL_TREE);
 
     tree reg = runtime_fn("__perfinst_register_unit",
                           build_function_type_list(void_type_node, u32, u64, u32, getter_ptr,
@@ -263,6 +285,14 @@ void pi_unit_prepare(void)
     TREE_SIDE_EFFECTS(nctr) = 1;
     tree ctor = build_call_expr(reg, 5, build_int_cst(u32, PI_ABI_VERSION), id, nctr, getter,
                                 build_fold_addr_expr(mode_var));
+    /* then the per-function switches the split functions test at entry */
+    tree regfn = runtime_fn("__perfinst_register_functions",
+                            build_function_type_list(void_type_node, u64, ptr_type_node, u32, NULL_TREE));
+    tree nfn = build1(INDIRECT_REF, u32, build_fold_addr_expr(nfn_var));
+    TREE_THIS_VOLATILE(nfn) = 1;
+    TREE_SIDE_EFFECTS(nfn) = 1;
+    ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
+                  build_call_expr(regfn, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn));
     build_function("__perfinst_ctor", void_type_node, ctor, 'I');
     tree dtor = build_call_expr(unreg, 2, id, getter);
     build_function("__perfinst_dtor", void_type_node, dtor, 'D');
@@ -356,6 +386,20 @@ void pi_unit_finish(void)
         if (vn && !vn->analyzed)
             vn->analyze();
         DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
+        /* every function starts on (its counting copy), until the runtime says */
+        unsigned nf = funcs.length() ? funcs.length() : 1;
+        tree ftype = build_array_type_nelts(unsigned_char_type_node, nf);
+        std::string ones(nf, '\1');
+        tree init = build_string(nf, ones.data());
+        TREE_TYPE(init) = ftype;
+        TREE_TYPE(fnon_var) = ftype;
+        DECL_INITIAL(fnon_var) = init;
+        relayout_decl(fnon_var);
+        varpool_node::finalize_decl(fnon_var);
+        varpool_node *fv = varpool_node::get(fnon_var);
+        if (fv && !fv->analyzed)
+            fv->analyze();
+        DECL_INITIAL(nfn_var) = build_int_cst(unsigned_type_node, funcs.length());
     } else {
         /* only data sites of functions parsed before the watch directive
          * (an extern variable marked at its later definition): no registration

@@ -269,6 +269,7 @@ PI_STATIC_ASSERT(sizeof(struct pi_trace_hdr) == 48, "pi_trace_hdr is 48 bytes");
 enum pi_trace_flags {
     PI_TF_MERGED = 1u << 0,   /* written by `pmopt merge`, not by a process */
     PI_TF_MODE_OFF = 1u << 1, /* the process ran with PERFINST_MODE=off */
+    PI_TF_OVERLAY = 1u << 2,  /* a PERFINST_OVERLAY turned some functions off */
 };
 
 struct pi_rec_hdr {
@@ -330,7 +331,7 @@ enum pi_stat_kind {
     PI_STAT_THRESHOLD = 2, /* count: times the threshold was reached (events) */
     PI_STAT_CYCLES = 3,    /* count: executions over the threshold; sum/min/max: cycles of all executions measured */
     PI_STAT_TRACE = 4,     /* count: start..stop intervals; sum/min/max: their cycles */
-    PI_STAT_WATCH = 5,     /* count: bytes-weighted words touched; execs: accesses at the site */
+    PI_STAT_WATCH = 5,     /* count: words touched, summed over the accesses; execs: accesses at the site */
 };
 struct pi_rec_sitestat {
     uint64_t unit_id;
@@ -380,6 +381,16 @@ struct pi_watch_word {
     uint64_t reads, writes;
 };
 PI_STATIC_ASSERT(sizeof(struct pi_watch_word) == 24, "pi_watch_word is 24 bytes");
+/* gran is a power of two from 1 to PI_WATCH_GRAN_MAX.  In a merged trace
+ * (PI_TF_MERGED, load biases 0) a word's addr is module-relative: bits
+ * 56..63 hold 1 + the index of the MODULE record of the module that holds
+ * the word and bits 0..55 its link-time address; 0 in bits 56..63 means
+ * outside every module (heap, stack: a run-time address, kept as it was).
+ * User-space addresses stay below 2^56, so the two never meet. */
+#define PI_WATCH_GRAN_MAX 4096u
+#define PI_WATCH_MODULE_SHIFT 56
+#define PI_WATCH_MODULE(addr) ((uint32_t)((uint64_t)(addr) >> PI_WATCH_MODULE_SHIFT))
+#define PI_WATCH_OFFSET(addr) ((uint64_t)(addr) & ((1ull << PI_WATCH_MODULE_SHIFT) - 1))
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

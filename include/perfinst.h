@@ -118,7 +118,8 @@ void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               uint32_t ncounters, uint64_t *(*tls_counters)(void),
                               int *mode);
 void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void));
-extern int __perfinst_on; /* the mode register instrumented functions test at entry */
+void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs);
+extern int __perfinst_on; /* the mode register (split functions without a switch of their own) */
 
 #ifdef __cplusplus
 }

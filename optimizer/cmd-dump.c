@@ -1,6 +1,7 @@
 /* pmopt dump TRACE — every record of a trace, decoded, one per line (a
  * COUNTS or TRACEREG record is a block: its counters follow, eight to a
- * line; an EVENT's frames follow, four to a line).
+ * line; an EVENT's frames follow, four to a line; a WATCH record's words one
+ * to a line).
  *
  *   header: version 1, flags 0x0 (-), pid 4242, ppid 1, start_ns 0, line_size 64
  *   #0 @0x30 PROCESS end_ns 0, nthreads 1, argc 2: "./prog" "10"
@@ -15,8 +16,13 @@
  *   #5 @0x178 TRACEREG start unit 0x00000000c0ffee01 site 4, unit 0x00000000c0ffee01,
  *       ncounters 3
  *       [0] 5 0 1
- *   #6 @0x1b8 END nrecords 6
+ *   #6 @0x1b8 WATCH word size 8, nwords 2
+ *       [0] 0x555555558080: reads 3, writes 3
+ *       [1] 0x7ffc3a5e1e60: reads 10, writes 6
+ *   #7 @0x200 END nrecords 7
  *
+ * A WATCH record's words follow one to a line; in a merged trace a word in
+ * a module is shown as `module N + 0xLINK` (perfinst-format.h).
  * A trace cut short is printed up to its last complete record, with the
  * reader's warning on stderr (exit 0); a trace the reader refuses exits 1.
  */
@@ -49,9 +55,11 @@ static void print_str(const char *s)
 
 static void flags_str(uint32_t flags, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%s%s", flags & PI_TF_MERGED ? "merged" : "",
+    snprintf(buf, n, "%s%s%s%s%s", flags & PI_TF_MERGED ? "merged" : "",
              (flags & PI_TF_MERGED) && (flags & PI_TF_MODE_OFF) ? "|" : "",
-             flags & PI_TF_MODE_OFF ? "mode_off" : "");
+             flags & PI_TF_MODE_OFF ? "mode_off" : "",
+             (flags & (PI_TF_MERGED | PI_TF_MODE_OFF)) && (flags & PI_TF_OVERLAY) ? "|" : "",
+             flags & PI_TF_OVERLAY ? "overlay" : "");
     if (!buf[0])
         snprintf(buf, n, "-");
 }
@@ -166,6 +174,20 @@ int cmd_dump(int argc, char **argv)
             }
             if (r.u.tracereg.ncounters)
                 putchar('\n');
+            break;
+        case PI_REC_WATCH:
+            printf(" word size %u, nwords %u\n", r.u.watch.gran, r.u.watch.nwords);
+            for (uint32_t i = 0; i < r.u.watch.nwords; i++) {
+                struct pi_watch_word w = pi_trace_word(&r, i);
+                uint32_t tag = PI_WATCH_MODULE(w.addr);
+                if ((f.hdr.flags & PI_TF_MERGED) && tag)
+                    printf("    [%u] module %u + 0x%llx", i, tag - 1,
+                           (unsigned long long)PI_WATCH_OFFSET(w.addr));
+                else
+                    printf("    [%u] 0x%llx", i, (unsigned long long)w.addr);
+                printf(": reads %llu, writes %llu\n", (unsigned long long)w.reads,
+                       (unsigned long long)w.writes);
+            }
             break;
         default:
             printf(" type %u, %u bytes (unknown to this pmopt; skipped)\n", r.hdr.type,

@@ -19,7 +19,11 @@
  * added elementwise (a different number of counters is refused); every
  * EVENT kept, sorted by its contents.  Since load biases become 0, event
  * frames become link-time addresses of the module of the event's unit
- * (frames in other modules become 0).
+ * (frames in other modules become 0).  WATCH words become module-relative
+ * (pi_trace_add_watch: a word in a module is its link-time address tagged
+ * with the merged module's position; heap and stack words keep their
+ * run-time addresses) and words of one address are added; inputs whose
+ * words have different sizes are refused.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -241,23 +245,29 @@ int cmd_merge(int argc, char **argv)
     }
 
     /* the indicators' records: combined, in an order of their own */
+    size_t dropped = 0;
     for (int i = 0; i < ntraces; i++)
-        if (pi_trace_add_indicators(&res, &in[i], 1, &err)) {
+        if (pi_trace_add_indicators(&res, &in[i], 1, &err) ||
+            pi_trace_add_watch(&res, &in[i], &dropped, &err)) {
             pm_error("%s", err.msg);
             goto out;
         }
+    if (dropped) /* only past the 255th module: the tag has 8 bits */
+        pm_note("%zu watched word%s of modules past the 255th left out", dropped,
+                dropped == 1 ? "" : "s");
 
     /* header and process: nothing that depends on one run or on the order */
-    int all_off = 1;
+    int all_off = 1, any_overlay = 0;
     uint32_t line_size = in[0].hdr.line_size;
     uint64_t nthreads = 0;
     for (int i = 0; i < ntraces; i++) {
         all_off &= !!(in[i].hdr.flags & PI_TF_MODE_OFF);
+        any_overlay |= !!(in[i].hdr.flags & PI_TF_OVERLAY);
         if (in[i].hdr.line_size != line_size)
             line_size = 0;
         nthreads += in[i].nthreads;
     }
-    res.hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0);
+    res.hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0) | (any_overlay ? PI_TF_OVERLAY : 0);
     res.hdr.line_size = line_size;
     res.has_process = 1;
     res.nthreads = nthreads > UINT32_MAX ? UINT32_MAX : (uint32_t)nthreads;

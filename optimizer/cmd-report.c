@@ -19,7 +19,8 @@
  *              units (a header's inline function) are separate code: their
  *              counts are added.
  * and the views of the indicators' records and the instruction counts
- * (indicators, callers, regions, trace regions, types), in report-ind.c.
+ * (indicators, callers, regions, trace regions, types, watched data per
+ * word and per access site), in report-ind.c.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -32,11 +33,13 @@ static void help(FILE *f)
     fprintf(f,
             "usage: pmopt report [OPTIONS] PROG TRACE...\n"
             "Counts per site, function and source line, hottest first, summed over the traces;\n"
-            "what the indicators saw; instructions executed in regions and trace regions.\n"
+            "what the indicators saw; instructions executed in regions and trace regions;\n"
+            "reads and writes of watched data per word (named through DWARF) and per site.\n"
             "  --format=text|json|csv   output format (text)\n"
             "  --by=VIEW                one view only: site, function, line, indicators,\n"
-            "                           regions, trace, types or callers (text and json show\n"
-            "                           all but callers by default, csv shows sites)\n"
+            "                           regions, trace, types, watch (per word and per site;\n"
+            "                           csv: per word), watch-sites or callers (text and json\n"
+            "                           show all but callers by default, csv shows sites)\n"
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
@@ -597,6 +600,7 @@ int cmd_report(int argc, char **argv)
         { "site", BY_SITE }, { "function", BY_FUNCTION }, { "line", BY_LINE },
         { "indicators", BY_INDICATORS }, { "regions", BY_REGIONS }, { "trace", BY_TRACE },
         { "types", BY_TYPES }, { "callers", BY_CALLERS },
+        { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
     };
     int callers = 0;
     struct report r;
@@ -618,7 +622,8 @@ int cmd_report(int argc, char **argv)
                     r.by = views[i].bit;
             if (!r.by)
                 return pm_usage_error("report", "--by: '%s' is not site, function, line, "
-                                      "indicators, regions, trace, types or callers", optarg);
+                                      "indicators, regions, trace, types, watch, watch-sites or "
+                                      "callers", optarg);
             r.by_given = 1;
             break;
         case 'c': callers = 1; break;
@@ -642,6 +647,8 @@ int cmd_report(int argc, char **argv)
         r.by = r.fmt == FMT_CSV ? BY_CALLERS : (r.by ? r.by : BY_ALL) | BY_CALLERS;
     if (!r.by)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
+    if (r.fmt == FMT_CSV && r.by == (BY_WATCH | BY_WATCH_SITES))
+        r.by = BY_WATCH; /* one table: the words (watch-sites: the sites) */
     r.prog = argv[optind];
     r.ntraces = argc - optind - 1;
     r.infos = calloc((size_t)r.ntraces, sizeof *r.infos);

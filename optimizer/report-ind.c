@@ -16,7 +16,14 @@
  *               per-function breakdown (entries, blocks);
  *   types       functions marked types(...): per site and function the
  *               dynamic count of each requested instruction type (static
- *               count of the site's code × the site's count).
+ *               count of the site's code × the site's count);
+ *   watch       the WATCH records' words: reads and writes per word, named
+ *               through PROG's DWARF (`table[2]`, `recs[1].hot`) when the
+ *               word lies in PROG's module and image, else `heap/stack`
+ *               with its run-time address (run-dependent);
+ *   watch-sites per data site (PI_SITE_DATA): the watched object as the
+ *               plugin named it (`table`, `struct point.x`), read or
+ *               write, and the accesses its PI_STAT_WATCH SITESTAT saw.
  *
  * Instruction counts: a site with one code range has that range's counts;
  * a site with several (copies made by unrolling, duplication, inlining) has
@@ -26,11 +33,16 @@
  * Records are matched to PROG by unit id (they carry no module); records of
  * units PROG does not have are ignored with a note.  Event frames are
  * turned into link-time addresses of PROG (pi_trace_add_indicators), so
- * traces of different runs and merged traces combine.
+ * traces of different runs and merged traces combine.  Watched words are
+ * classified per trace (pi_trace_watch_module): a word of PROG's module
+ * inside PROG's image is keyed by its link-time address, any other by its
+ * run-time address (or, from a merged trace, its module-relative one);
+ * words of other modules are ignored with a note.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "piutil.h"
 #include "report.h"
 
 struct site_code {          /* a site's code: its ranges that survived the link */
@@ -104,6 +116,27 @@ struct cnode {                      /* the callers' tree */
     size_t *kids;
 };
 
+enum wclass {                       /* how a watched word is keyed */
+    W_PROG = 0,                     /* PROG's image: its link-time address */
+    W_RUNTIME = 1,                  /* outside PROG: a run-time address */
+    W_RELATIVE = 2,                 /* outside PROG's image, from a merged trace: relative
+                                       to PROG's load address */
+};
+
+struct wword {
+    int cls;                        /* enum wclass */
+    uint64_t addr;
+    uint64_t reads, writes;
+    char *name;                     /* "table[2]", "heap/stack", "?" (after building) */
+    int is_var;
+};
+
+struct wsite {
+    const struct pi_unit_view *u;
+    uint32_t site;
+    uint64_t accesses, words;
+};
+
 struct ind_views {
     struct site_code **code;        /* per unit of PROG, per site */
     struct pi_trace ind;            /* the traces' indicator records, combined */
@@ -120,6 +153,12 @@ struct ind_views {
     size_t *roots;
     size_t nroots, rcap;
     uint64_t nevents;
+    uint32_t wgran;                 /* bytes per watched word; 0: no WATCH record */
+    struct wword *wwords;
+    size_t nwwords, wcap;
+    size_t wnamed;                  /* wwords[0 .. wnamed) own their names */
+    struct wsite *wsites;
+    size_t nwsites;
 };
 
 static const char *const stat_hits[] = {
@@ -163,11 +202,72 @@ int rind_init(struct report *r)
     return 0;
 }
 
+/* The order of a folded trace's SITESTATs (pitrace): (unit, site, kind). */
+static int cmp_stat_key(const void *a, const void *b)
+{
+    const struct pi_rec_sitestat *x = a, *y = b;
+    if (x->unit_id != y->unit_id)
+        return x->unit_id < y->unit_id ? -1 : 1;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
 static const struct pi_unit_view *prog_unit(const struct report *r, uint64_t unit_id,
                                             uint32_t site)
 {
     const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
     return u && site < u->hdr.nsites ? u : NULL;
+}
+
+/* Is a link-time address inside PROG's image?  (Without section headers:
+ * assume so.) */
+static int in_image(const struct report *r, uint64_t link)
+{
+    if (!r->have_dbg || r->dbg.alloc_hi <= r->dbg.alloc_lo)
+        return 1;
+    return link >= r->dbg.alloc_lo && link < r->dbg.alloc_hi;
+}
+
+/* Trace t's watched words, keyed (enum wclass), into iv->wwords. */
+static int add_words(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
+{
+    struct ind_views *iv = r->iv;
+    if (!t->nwords)
+        return 0;
+    if (iv->wgran && t->watch_gran != iv->wgran) {
+        pm_error("%s: watched words of %u bytes, but an earlier trace has %u-byte words "
+                 "(PERFINST_WATCH_GRAN differed)", t->path, t->watch_gran, iv->wgran);
+        return -1;
+    }
+    iv->wgran = t->watch_gran;
+    size_t other = 0;
+    int merged = !!(t->hdr.flags & PI_TF_MERGED);
+    for (size_t i = 0; i < t->nwords; i++) {
+        const struct pi_watch_word *w = &t->words[i];
+        uint64_t link;
+        const struct pi_trace_module *m = pi_trace_watch_module(t, w->addr, &link);
+        struct wword x = { .cls = W_RUNTIME, .addr = w->addr, .reads = w->reads,
+                           .writes = w->writes };
+        if (m && m != mod) {
+            other++;
+            continue;
+        }
+        if (m && in_image(r, link)) {
+            x.cls = W_PROG;
+            x.addr = link;
+        } else if (m && merged) {
+            x.cls = W_RELATIVE;
+            x.addr = link;
+        }
+        if (pi_grow((void **)&iv->wwords, &iv->wcap, iv->nwwords, sizeof *iv->wwords))
+            return rep_oom();
+        iv->wwords[iv->nwwords++] = x;
+    }
+    if (other)
+        pm_note("%s: %zu watched word%s in modules that are not %s: ignored", t->path, other,
+                other == 1 ? "" : "s", r->prog);
+    return 0;
 }
 
 int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
@@ -203,6 +303,8 @@ int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_t
     if (foreign)
         pm_note("%s: %zu indicator record%s of units that are not in %s: ignored", t->path,
                 foreign, foreign == 1 ? "" : "s", r->prog);
+    if (add_words(r, t, mod))
+        return -1;
     struct pi_err err;
     if (pi_trace_add_indicators(&iv->ind, t, 1, &err)) {
         pm_error("%s", err.msg);
@@ -287,7 +389,7 @@ static int build_indicators(struct report *r)
     for (size_t i = 0; i < iv->ind.nsitestats; i++) {
         const struct pi_rec_sitestat *s = &iv->ind.sitestats[i];
         const struct pi_unit_view *u = prog_unit(r, s->unit_id, s->site);
-        if (u)
+        if (u && s->kind != PI_STAT_WATCH) /* the watch views show those */
             iv->inds[iv->ninds++] = (struct ind_row){ .u = u, .st = *s };
     }
     if (iv->ninds)
@@ -400,7 +502,7 @@ static int build_regions(struct report *r)
         for (uint32_t k = 0; k < u->hdr.nsites; k++) {
             const struct pi_site *s = &u->sites[k];
             const char *name = pi_unit_str(u, s->region);
-            if (!*name)
+            if (!*name || s->kind == PI_SITE_DATA) /* a data site's region names its object */
                 continue;
             struct region_row *g = NULL;
             for (size_t j = 0; j < iv->nregions && !g; j++)
@@ -586,15 +688,134 @@ static int build_types(struct report *r)
     return 0;
 }
 
+/* ---- watched data ---------------------------------------------------------- */
+
+static int cmp_wword_key(const void *a, const void *b)
+{
+    const struct wword *x = a, *y = b;
+    if (x->cls != y->cls)
+        return x->cls < y->cls ? -1 : 1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_wword(const void *a, const void *b)
+{
+    const struct wword *x = a, *y = b;
+    uint64_t tx = pm_sat_add(x->reads, x->writes), ty = pm_sat_add(y->reads, y->writes);
+    if (tx != ty)
+        return tx > ty ? -1 : 1;
+    return cmp_wword_key(a, b);
+}
+
+static int cmp_wsite(const void *a, const void *b)
+{
+    const struct wsite *x = a, *y = b;
+    if (x->accesses != y->accesses)
+        return x->accesses > y->accesses ? -1 : 1;
+    const struct pi_site *sx = &x->u->sites[x->site], *sy = &y->u->sites[y->site];
+    int c = strcmp(pi_unit_str(x->u, sx->file), pi_unit_str(y->u, sy->file));
+    if (c)
+        return c;
+    if (sx->line != sy->line)
+        return sx->line < sy->line ? -1 : 1;
+    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->site < y->site ? -1 : x->site > y->site;
+}
+
+static int build_watch(struct report *r)
+{
+    struct ind_views *iv = r->iv;
+    const struct pi_meta *m = &r->m;
+    /* words: one per key, summed, then named */
+    size_t n = 0;
+    if (iv->nwwords)
+        qsort(iv->wwords, iv->nwwords, sizeof *iv->wwords, cmp_wword_key);
+    for (size_t i = 0; i < iv->nwwords; i++) {
+        struct wword *d = n ? &iv->wwords[n - 1] : NULL;
+        if (d && !cmp_wword_key(d, &iv->wwords[i])) {
+            d->reads = pm_sat_add(d->reads, iv->wwords[i].reads);
+            d->writes = pm_sat_add(d->writes, iv->wwords[i].writes);
+            continue;
+        }
+        iv->wwords[n++] = iv->wwords[i];
+    }
+    iv->nwwords = n;
+    int have_vars = 0;
+    for (size_t i = 0; i < iv->nwwords && r->have_dbg && !have_vars; i++)
+        if (iv->wwords[i].cls == W_PROG) {
+            struct pi_err err;
+            int had_warning = r->dbg.warning[0] != 0;
+            if (pi_debug_read_vars(&r->dbg, &err))
+                pm_note("%s: watched words are not named: %s", r->prog, err.msg);
+            else
+                have_vars = 1;
+            if (!had_warning && r->dbg.warning[0])
+                pm_note("%s", r->dbg.warning);
+        }
+    for (size_t i = 0; i < iv->nwwords; i++) {
+        struct wword *w = &iv->wwords[i];
+        char name[512] = "heap/stack";
+        if (w->cls == W_PROG) {
+            const struct pi_dvar *v = have_vars ? pi_debug_var(&r->dbg, w->addr, w->addr + iv->wgran)
+                                                : NULL;
+            if (v) {
+                pi_debug_var_name(&r->dbg, v, w->addr > v->addr ? w->addr : v->addr, name,
+                                  sizeof name);
+                w->is_var = 1;
+            } else {
+                snprintf(name, sizeof name, "?");
+            }
+        }
+        if (!(w->name = strdup(name)))
+            return rep_oom();
+        iv->wnamed = i + 1;
+    }
+    if (iv->nwwords)
+        qsort(iv->wwords, iv->nwwords, sizeof *iv->wwords, cmp_wword);
+
+    /* sites: every data site of PROG, with its PI_STAT_WATCH record if any */
+    size_t cap = 0;
+    for (size_t i = 0; i < m->nunits; i++)
+        cap += m->units[i].hdr.nsites;
+    iv->wsites = calloc(cap ? cap : 1, sizeof *iv->wsites);
+    if (!iv->wsites)
+        return rep_oom();
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+            if (u->sites[k].kind != PI_SITE_DATA)
+                continue;
+            struct wsite *ws = &iv->wsites[iv->nwsites++];
+            *ws = (struct wsite){ .u = u, .site = k };
+            struct pi_rec_sitestat key = { .unit_id = u->hdr.unit_id, .site = k,
+                                           .kind = PI_STAT_WATCH };
+            const struct pi_rec_sitestat *st =
+                iv->ind.nsitestats ? bsearch(&key, iv->ind.sitestats, iv->ind.nsitestats,
+                                             sizeof key, cmp_stat_key)
+                                   : NULL;
+            if (st) {
+                ws->accesses = st->execs;
+                ws->words = st->count;
+            }
+        }
+    }
+    if (iv->nwsites)
+        qsort(iv->wsites, iv->nwsites, sizeof *iv->wsites, cmp_wsite);
+    return 0;
+}
+
 int rind_build(struct report *r)
 {
     if (build_indicators(r) || build_callers(r) || build_regions(r) || build_trace(r) ||
-        build_types(r))
+        build_types(r) || build_watch(r))
         return -1;
     struct ind_views *iv = r->iv;
     if (r->top > 0) {
         size_t top = (size_t)r->top;
         iv->ninds = iv->ninds < top ? iv->ninds : top;
+        iv->nwwords = iv->nwwords < top ? iv->nwwords : top; /* wnamed still frees all */
+        iv->nwsites = iv->nwsites < top ? iv->nwsites : top;
     }
     return 0;
 }
@@ -886,6 +1107,102 @@ static void text_types(const struct report *r)
     }
 }
 
+/* A watched word's address as shown: link-time in PROG, run-time outside,
+ * "base+0x…" relative to PROG's load address (a merged trace's heap word). */
+static void waddr_str(const struct wword *w, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s0x%llx", w->cls == W_RELATIVE ? "base+" : "", (unsigned long long)w->addr);
+}
+
+static const char *waddr_kind(const struct wword *w)
+{
+    return w->cls == W_PROG ? "link-time" : w->cls == W_RUNTIME ? "run-time" : "module-relative";
+}
+
+static const char *access_str(uint32_t arg, int word)
+{
+    arg &= PI_ACCESS_READ | PI_ACCESS_WRITE;
+    if (arg == (PI_ACCESS_READ | PI_ACCESS_WRITE))
+        return word ? "read-write" : "RW";
+    if (arg == PI_ACCESS_WRITE)
+        return word ? "write" : "W";
+    if (arg == PI_ACCESS_READ)
+        return word ? "read" : "R";
+    return word ? "?" : "?";
+}
+
+static void text_watch(const struct report *r)
+{
+    const struct ind_views *iv = r->iv;
+    if (!iv->nwwords && !r->by_given)
+        return;
+    if (!iv->nwwords) {
+        printf("\nWatched data per word\n  (none: no WATCH record for PROG)\n");
+        return;
+    }
+    printf("\nWatched data per %u-byte word, most accessed first (reads and writes as the source "
+           "performs them)\n", iv->wgran);
+    char a[64];
+    int wn = 6, wa = 7, wr = 5, ww = 6, outside = 0, relative = 0;
+    for (size_t i = 0; i < iv->nwwords; i++) {
+        const struct wword *w = &iv->wwords[i];
+        wn = rep_widest(wn, (int)strlen(w->name), 60);
+        waddr_str(w, a, sizeof a);
+        wa = rep_widest(wa, (int)strlen(a), 24);
+        wr = rep_widest(wr, rep_digits(w->reads), 20);
+        ww = rep_widest(ww, rep_digits(w->writes), 20);
+        outside |= w->cls != W_PROG;
+        relative |= w->cls == W_RELATIVE;
+    }
+    printf("  %-*s  %-*s  %*s  %*s\n", wn, "object", wa, "address", wr, "reads", ww, "writes");
+    for (size_t i = 0; i < iv->nwwords; i++) {
+        const struct wword *w = &iv->wwords[i];
+        waddr_str(w, a, sizeof a);
+        printf("  %-*s  %-*s  %*llu  %*llu\n", wn, w->name, wa, a, wr, (unsigned long long)w->reads,
+               ww, (unsigned long long)w->writes);
+    }
+    if (outside)
+        printf("  (heap/stack: a word outside %s's variables, of a heap or stack object; its address "
+               "is where it was in one run (run-time) and changes from run to run%s)\n", r->prog,
+               relative ? "; base+: from a merged trace, relative to the program's load address"
+                        : "");
+    printf("  (addresses in %s are link-time addresses; a word is named by its first byte that "
+           "belongs to a variable)\n", r->prog);
+}
+
+static void text_watch_sites(const struct report *r)
+{
+    const struct ind_views *iv = r->iv;
+    if (!iv->nwsites && !r->by_given)
+        return;
+    printf("\nWatched data per access site (accesses = executions of the access; words = the "
+           "words they touched)\n");
+    if (!iv->nwsites) {
+        printf("  (none: PROG has no access to watched data)\n");
+        return;
+    }
+    char loc[4096];
+    int wo = 6, wc = 8, ww = 5, wf = 8;
+    for (size_t i = 0; i < iv->nwsites; i++) {
+        const struct wsite *ws = &iv->wsites[i];
+        const struct pi_site *s = &ws->u->sites[ws->site];
+        wo = rep_widest(wo, (int)strlen(pi_unit_str(ws->u, s->region)), 60);
+        wc = rep_widest(wc, rep_digits(ws->accesses), 20);
+        ww = rep_widest(ww, rep_digits(ws->words), 20);
+        wf = rep_widest(wf, (int)strlen(func_name(ws->u, s->func)), 40);
+    }
+    printf("  %-*s  %-6s  %*s  %*s  %-*s  %s\n", wo, "object", "access", wc, "accesses", ww, "words",
+           wf, "function", "file:line");
+    for (size_t i = 0; i < iv->nwsites; i++) {
+        const struct wsite *ws = &iv->wsites[i];
+        const struct pi_site *s = &ws->u->sites[ws->site];
+        snprintf(loc, sizeof loc, "%s:%u", pi_unit_str(ws->u, s->file), s->line);
+        printf("  %-*s  %-6s  %*llu  %*llu  %-*s  %s\n", wo, pi_unit_str(ws->u, s->region),
+               access_str(s->arg, 0), wc, (unsigned long long)ws->accesses, ww,
+               (unsigned long long)ws->words, wf, func_name(ws->u, s->func), loc);
+    }
+}
+
 void rind_text(const struct report *r)
 {
     if (r->by & BY_INDICATORS)
@@ -898,6 +1215,10 @@ void rind_text(const struct report *r)
         text_trace(r);
     if (r->by & BY_TYPES)
         text_types(r);
+    if (r->by & BY_WATCH)
+        text_watch(r);
+    if (r->by & BY_WATCH_SITES)
+        text_watch_sites(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1095,6 +1416,40 @@ void rind_json(const struct report *r)
         }
         printf("%s]", iv->ntypes ? "\n  " : "");
     }
+    if (r->by & BY_WATCH) {
+        printf(",\n  \"watch_word_size\": ");
+        if (iv->wgran)
+            printf("%u", iv->wgran);
+        else
+            printf("null");
+        printf(",\n  \"watch_words\": [");
+        for (size_t i = 0; i < iv->nwwords; i++) {
+            const struct wword *w = &iv->wwords[i];
+            printf("%s\n    {\"object\": ", i ? "," : "");
+            pm_json_str(stdout, w->name);
+            printf(", \"kind\": \"%s\", \"address\": \"0x%llx\", \"address_is\": \"%s\", "
+                   "\"reads\": %llu, \"writes\": %llu}",
+                   w->is_var ? "variable" : w->cls == W_PROG ? "unknown" : "heap/stack",
+                   (unsigned long long)w->addr, waddr_kind(w), (unsigned long long)w->reads,
+                   (unsigned long long)w->writes);
+        }
+        printf("%s]", iv->nwwords ? "\n  " : "");
+    }
+    if (r->by & BY_WATCH_SITES) {
+        printf(",\n  \"watch_sites\": [");
+        for (size_t i = 0; i < iv->nwsites; i++) {
+            const struct wsite *ws = &iv->wsites[i];
+            const struct pi_site *s = &ws->u->sites[ws->site];
+            printf("%s\n    {", i ? "," : "");
+            json_where(ws->u, ws->site);
+            printf(", \"object\": ");
+            pm_json_str(stdout, pi_unit_str(ws->u, s->region));
+            printf(", \"access\": \"%s\", \"accesses\": %llu, \"words\": %llu}",
+                   access_str(s->arg, 1), (unsigned long long)ws->accesses,
+                   (unsigned long long)ws->words);
+        }
+        printf("%s]", iv->nwsites ? "\n  " : "");
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1223,6 +1578,30 @@ void rind_csv(const struct report *r)
                 putchar('\n');
             }
         }
+    } else if (r->by == BY_WATCH) {
+        printf("object,kind,address,address_is,reads,writes\n");
+        for (size_t i = 0; i < iv->nwwords; i++) {
+            const struct wword *w = &iv->wwords[i];
+            pm_csv_str(stdout, w->name);
+            printf(",%s,0x%llx,%s,%llu,%llu\n",
+                   w->is_var ? "variable" : w->cls == W_PROG ? "unknown" : "heap/stack",
+                   (unsigned long long)w->addr, waddr_kind(w), (unsigned long long)w->reads,
+                   (unsigned long long)w->writes);
+        }
+    } else if (r->by == BY_WATCH_SITES) {
+        printf("accesses,words,object,access,unit,site,function,file,line\n");
+        for (size_t i = 0; i < iv->nwsites; i++) {
+            const struct wsite *ws = &iv->wsites[i];
+            const struct pi_site *s = &ws->u->sites[ws->site];
+            printf("%llu,%llu,", (unsigned long long)ws->accesses, (unsigned long long)ws->words);
+            pm_csv_str(stdout, pi_unit_str(ws->u, s->region));
+            printf(",%s,0x%016llx,%u,", access_str(s->arg, 1), (unsigned long long)ws->u->hdr.unit_id,
+                   ws->site);
+            pm_csv_str(stdout, func_name(ws->u, s->func));
+            putchar(',');
+            pm_csv_str(stdout, pi_unit_str(ws->u, s->file));
+            printf(",%u\n", s->line);
+        }
     }
 }
 
@@ -1248,6 +1627,10 @@ void rind_free(struct report *r)
         free(iv->nodes[i].kids);
     free(iv->nodes);
     free(iv->roots);
+    for (size_t i = 0; i < iv->wnamed; i++)
+        free(iv->wwords[i].name);
+    free(iv->wwords);
+    free(iv->wsites);
     free(iv);
     r->iv = NULL;
 }

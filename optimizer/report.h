@@ -1,7 +1,7 @@
 /* report.h — what the two halves of `pmopt report` share: cmd-report.c
  * (options, reading PROG and the traces, the count views: sites, functions,
  * lines) and report-ind.c (the views of the indicators' records:
- * indicators, callers, regions, trace regions, types). */
+ * indicators, callers, regions, trace regions, types, watched data). */
 #ifndef PERFINST_REPORT_H
 #define PERFINST_REPORT_H
 
@@ -11,11 +11,15 @@
 #include "pmopt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
-/* Views (--by=NAME; --callers adds BY_CALLERS). */
+/* Views (--by=NAME; --callers adds BY_CALLERS; --by=watch is BY_WATCH and
+ * BY_WATCH_SITES, in csv BY_WATCH alone). */
 enum {
     BY_SITE = 1, BY_FUNCTION = 2, BY_LINE = 4,
     BY_INDICATORS = 8, BY_REGIONS = 16, BY_TRACE = 32, BY_TYPES = 64, BY_CALLERS = 128,
-    BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64, /* the default of text and json (callers: --callers) */
+    BY_WATCH = 256,          /* watched data per word */
+    BY_WATCH_SITES = 512,    /* watched data per access site */
+    /* the default of text and json (callers: --callers) */
+    BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256 | 512,
 };
 
 struct usum {               /* per unit of PROG */

@@ -109,6 +109,8 @@ void pm_trace_notes(const struct pi_trace *t)
     if (t->hdr.flags & PI_TF_MODE_OFF)
         pm_note("%s: the process ran with PERFINST_MODE=off: nothing was counted while it was "
                 "off", t->path);
+    if (t->hdr.flags & PI_TF_OVERLAY)
+        pm_note("%s: a PERFINST_OVERLAY turned some functions off: they counted nothing", t->path);
     if (t->has_signal) {
         const char *name = t->signal.signo > 0 && t->signal.signo < NSIG
                                ? sigabbrev_np(t->signal.signo) : NULL;

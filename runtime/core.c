@@ -204,6 +204,7 @@ static void init_once(void)
         pi.line_size = pi_query_line_size();
     read_process();
     pi_indicators_init();
+    pi_overlay_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     pi_thread_setup();
     pi_signal_setup();
@@ -428,6 +429,35 @@ oom:
     pi_say("perfinst: out of memory: a unit is not counted\n", NULL);
 }
 
+/* Each function's switch: the mode register and the overlay together. */
+void pi_apply_switches_locked(struct pi_unit_rt *u)
+{
+    for (uint32_t f = 0; u->fnon && f < u->nfuncs; f++)
+        __atomic_store_n(&u->fnon[f], (uint8_t)(pi.mode && pi_overlay_on(u->unit_id, f)), __ATOMIC_RELAXED);
+}
+
+/* Called by the unit's constructor right after __perfinst_register_unit. */
+PI_EXPORT void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs)
+{
+    pi_init();
+    if (!fnon)
+        return;
+    pthread_mutex_lock(&pi.lock);
+    struct pi_unit_rt *found = NULL;
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->unit_id == unit_id && u->tls_get)
+            found = u; /* the latest registration of this id */
+    if (found) {
+        found->fnon = fnon;
+        found->nfuncs = nfuncs;
+        pi_apply_switches_locked(found);
+    } else {
+        /* a unit the runtime refused (ABI): its functions count nothing */
+        memset(fnon, 0, nfuncs);
+    }
+    pthread_mutex_unlock(&pi.lock);
+}
+
 /* The unit's module is about to be unmapped (dlclose, or exit): collect what
  * the threads counted in it, and forget where its counters were. */
 PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void))
@@ -450,6 +480,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         }
         PI_STORE(&u->tls_get, NULL);
         u->mode = NULL;
+        u->fnon = NULL;
         PI_STORE(&u->module->live, u->module->live - 1);
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {
@@ -474,9 +505,11 @@ static void set_mode(int on)
     pthread_mutex_lock(&pi.lock);
     pi.mode = on;
     __atomic_store_n(&__perfinst_on, on, __ATOMIC_RELAXED);
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next) {
         if (u->mode)
             __atomic_store_n(u->mode, on, __ATOMIC_RELAXED);
+        pi_apply_switches_locked(u);
+    }
     pthread_mutex_unlock(&pi.lock);
 }
 

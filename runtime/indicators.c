@@ -567,6 +567,7 @@ void pi_indicators_write(struct pi_rec_writer *w)
         if (k)
             w->put(ws, k * sizeof ws[0]);
         /* a word that vanished meanwhile cannot happen (slots are never freed) */
+        w->end();
     }
     for (struct trace_acc *a = PI_LOAD(&trace_accs); a; a = a->next) {
         struct pi_rec_tracereg r = {.start_unit = a->start_unit, .start_site = a->start_site,

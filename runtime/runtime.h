@@ -56,6 +56,8 @@ struct pi_unit_rt {
     uint32_t index;              /* registration order: slot in the thread records */
     uint64_t *(*tls_get)(void);  /* NULL once unregistered */
     int *mode;                   /* the unit's mode word; NULL once unregistered */
+    uint8_t *fnon;               /* per function: 1 = its counting copy runs; NULL once unregistered */
+    uint32_t nfuncs;
     struct pi_module *module;
     uint64_t *totals;            /* flushed counts; updated with atomic adds */
 };
@@ -120,6 +122,12 @@ void pi_indicators_init(void);                       /* in pi_init */
 void pi_indicators_write(struct pi_rec_writer *w);   /* SITESTAT, EVENT, TRACEREG */
 uint64_t pi_indicators_probe_cost(void);
 uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code);
+
+/* overlay.c: PERFINST_OVERLAY, functions turned on and off at load time */
+void pi_overlay_init(void);                          /* in pi_init */
+int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay turned it off */
+int pi_overlay_active(void);
+void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
 
 /* core.c */
 void pi_init(void);

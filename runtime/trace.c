@@ -202,7 +202,8 @@ static void put_counts(struct pi_unit_rt *u, int in_signal)
 static void put_trace(const siginfo_t *si, int in_signal)
 {
     struct pi_trace_hdr h = {.version = PI_TRACE_VERSION, .hdr_size = sizeof h,
-                             .flags = pi.mode_off_env ? PI_TF_MODE_OFF : 0,
+                             .flags = (pi.mode_off_env ? PI_TF_MODE_OFF : 0u) |
+                                      (pi_overlay_active() ? PI_TF_OVERLAY : 0u),
                              .pid = (uint64_t)pi.pid, .ppid = (uint64_t)pi.ppid,
                              .start_ns = pi.start_ns, .line_size = pi.line_size};
     memcpy(h.magic, PI_TRACE_MAGIC, sizeof h.magic);

@@ -2,8 +2,9 @@
  *
  * The first byte of the input picks the reader, the rest is its input:
  *   0  pi_meta_parse + pi_meta_validate  (.perfinst bytes, any chunk kind)
- *   1  pi_trace_parse and pi_trace_add_indicators (twice, into one trace),
- *      then pi_trace_open_mem/pi_trace_next  (a trace)
+ *   1  pi_trace_parse and pi_trace_add_indicators and pi_trace_add_watch
+ *      (twice, into one trace with the same modules), then
+ *      pi_trace_open_mem/pi_trace_next  (a trace)
  *   2  pi_meta_read_elf on elf_memory()  (a whole ELF file; libelf itself
  *      is not instrumented)
  * Build and run (t-fuzz.sh does this with a fixed budget):
@@ -44,6 +45,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             memset(&acc, 0, sizeof acc);
             if (pi_trace_add_indicators(&acc, &t, 1, &err) == 0)
                 pi_trace_add_indicators(&acc, &t, 1, &err);
+            for (size_t i = 0; i < t.nwords; i++) {
+                uint64_t link;
+                (void)pi_trace_watch_module(&t, t.words[i].addr, &link);
+            }
+            acc.modules = t.modules; /* borrowed: the words' modules have a place */
+            acc.nmodules = t.nmodules;
+            size_t dropped = 0;
+            if (pi_trace_add_watch(&acc, &t, &dropped, &err) == 0)
+                pi_trace_add_watch(&acc, &t, &dropped, &err);
+            acc.modules = NULL;
+            acc.nmodules = 0;
             pi_trace_free(&acc);
             pi_trace_free(&t);
         }
@@ -57,6 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (void)pi_trace_count(&r, r.u.tracereg.ncounters - 1);
                 else if (r.hdr.type == PI_REC_EVENT && r.u.event.nframes)
                     (void)pi_trace_frame(&r, r.u.event.nframes - 1);
+                else if (r.hdr.type == PI_REC_WATCH && r.u.watch.nwords)
+                    (void)pi_trace_word(&r, r.u.watch.nwords - 1);
             pi_trace_close(&f);
         }
         break;

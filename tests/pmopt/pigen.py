@@ -12,8 +12,8 @@ zlib.crc32 is pi_crc32.
       out of range, unknown chunk kind, a site's handler offset out of range).
   pigen.py trace -o OUT --prog PROG --unit ID=C0,C1,... [options]
       a trace whose module 0 is PROG (its build-id and path), with the
-      indicators' records if asked (--sitestat, --event, --tracereg; they
-      follow the COUNTS records in the order given).
+      indicators' records if asked (--sitestat, --event, --tracereg,
+      --watch; they follow the COUNTS records in the order given).
   pigen.py buildid FILE          the NT_GNU_BUILD_ID of an ELF file, in hex
   pigen.py offsets TRACE         "index offset type size" per record (no checks)
   pigen.py poke FILE OFFSET XOR  flip bits of one byte
@@ -39,8 +39,9 @@ DIRECTIVES = ["count", "types", "trap", "threshold", "cycles", "trace_start",
               "trace_stop", "region_begin", "region_end", "callret", "watch",
               "sharing", "sample", "emit", "dormant", "blocking"]
 REC = {"PROCESS": 1, "MODULE": 2, "COUNTS": 3, "SIGNAL": 4, "END": 5,
-       "SITESTAT": 6, "EVENT": 7, "TRACEREG": 8}
-STAT_KINDS = {"trap": 1, "threshold": 2, "cycles": 3, "trace": 4}
+       "SITESTAT": 6, "EVENT": 7, "TRACEREG": 8, "WATCH": 9}
+STAT_KINDS = {"trap": 1, "threshold": 2, "cycles": 3, "trace": 4, "watch": 5}
+SITE_KINDS = {"block": 1, "data": 2}
 BIAS = [0x555555554000, 0x7f0000000000]   # load bias of module 0 (PROG) and of the libraries
 
 
@@ -95,12 +96,15 @@ def cmd_meta(a):
                 line = mlines[markers[0]]
             if "counter" in s:
                 counter = PI_NONE if s["counter"] is None else s["counter"]
+            elif s.get("kind") == "data":       # data sites (watch) have no counter
+                counter = PI_NONE
             else:
                 counter = ncounters
             if counter != PI_NONE:
                 ncounters = max(ncounters, counter + 1)
             sites.append(dict(func=len(funcs), counter=counter, file=st.add(s.get("file", file)),
-                              line=line, column=s.get("column", 5), kind=1,
+                              line=line, column=s.get("column", 5),
+                              kind=SITE_KINDS[s.get("kind", "block")],
                               directives=directive_bits(s.get("directives", f.get("directives", ["count"]))),
                               bb=s.get("bb", idx - first + 2), succ=s.get("succ", []),
                               region=st.add(s.get("region", "")), threshold=s.get("threshold", 0),
@@ -298,18 +302,24 @@ def cmd_trace(a):
 
 
 def frame_addr(f):
-    """p+OFF: module 0 (PROG) at OFF; l+OFF: the first library; else an address."""
+    """p+OFF: module 0 (PROG) at OFF; l+OFF: the first library; mN+OFF: OFF in
+    module N as a merged trace's watched word says it (N + 1 in bits 56..63);
+    else an address."""
     if f.startswith("p+"):
         return BIAS[0] + int(f[2:], 0)
     if f.startswith("l+"):
         return BIAS[1] + int(f[2:], 0)
+    m = re.match(r"m(\d+)\+(.*)$", f)
+    if m:
+        return (int(m.group(1)) + 1) << 56 | int(m.group(2), 0)
     return int(f, 0)
 
 
 def indicator_record(kind, spec):
     """sitestat UNIT:SITE:KIND:COUNT:EXECS:SUM:MIN:MAX
     event UNIT:SITE:KIND:VALUE:TID:F0,F1,...   (frames: see frame_addr)
-    tracereg START_UNIT:START_SITE:UNIT=C0,C1,..."""
+    tracereg START_UNIT:START_SITE:UNIT=C0,C1,...
+    watch GRAN:ADDR=READS/WRITES,...   (addresses: see frame_addr)"""
     if kind == "sitestat":
         u, site, k, *vals = spec.split(":")
         k = STAT_KINDS.get(k) or int(k, 0)
@@ -321,6 +331,16 @@ def indicator_record(kind, spec):
         fr = [frame_addr(f) for f in frames.split(",") if f]
         return record(REC["EVENT"], struct.pack("<QIIQII", int(u, 0), int(site), k, int(value, 0),
                                                 int(tid), len(fr)) + struct.pack("<%dQ" % len(fr), *fr))
+    if kind == "watch":
+        gran, _, words = spec.partition(":")
+        ws = []
+        for w in words.split(","):
+            if not w:
+                continue
+            addr, _, rw = w.partition("=")
+            r, _, wr = rw.partition("/")
+            ws.append(struct.pack("<QQQ", frame_addr(addr), int(r, 0), int(wr, 0)))
+        return record(REC["WATCH"], struct.pack("<II", int(gran, 0), len(ws)) + b"".join(ws))
     su, ss, rest = spec.split(":")
     uid, counts = parse_unit_arg(rest)
     return record(REC["TRACEREG"], struct.pack("<QIIQ", int(su, 0), int(ss), len(counts), uid) +
@@ -328,7 +348,7 @@ def indicator_record(kind, spec):
 
 
 class IndAction(argparse.Action):
-    """--sitestat/--event/--tracereg, kept in the order given."""
+    """--sitestat/--event/--tracereg/--watch, kept in the order given."""
     def __call__(self, parser, ns, value, option=None):
         lst = getattr(ns, "ind") or []
         lst.append((self.dest, value))
@@ -369,6 +389,7 @@ def main():
     t.add_argument("--sitestat", action=IndAction, help="UNIT:SITE:KIND:COUNT:EXECS:SUM:MIN:MAX")
     t.add_argument("--event", action=IndAction, help="UNIT:SITE:KIND:VALUE:TID:F0,F1,...")
     t.add_argument("--tracereg", action=IndAction, help="START_UNIT:START_SITE:UNIT=C0,C1,...")
+    t.add_argument("--watch", action=IndAction, help="GRAN:ADDR=READS/WRITES,...")
     t.add_argument("--no-end", action="store_true")
     t.add_argument("--version", type=int, default=1)
     t.add_argument("--magic", default="PERFINST")

@@ -16,7 +16,8 @@ fi
 build_prog
 pigen trace -o a.pit --prog prog --unit "$UA=$CA" --unit "$UB=$CB" --signal 11 \
     --sitestat "$UA:4:trap:3:3:0:0:0" --sitestat "$UA:0:cycles:2:9:900:10:500" \
-    --event "$UA:4:threshold:13:7:p+0x1139,p+0x1180,0x7f0000001234" --tracereg "$UA:3:$UA=$CA"
+    --event "$UA:4:threshold:13:7:p+0x1139,p+0x1180,0x7f0000001234" --tracereg "$UA:3:$UA=$CA" \
+    --watch "8:p+0x4010=3/1,p+0x4018=0/2,0x7ffd00001000=5/5"
 mkdir corpus
 objcopy --dump-section .perfinst=meta.bin prog /dev/null
 { printf '\000'; cat meta.bin; } > corpus/meta

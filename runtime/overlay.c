@@ -1,0 +1,151 @@
+/* overlay.c — turning instrumented functions on and off at load time,
+ * without recompiling and without touching .text (seed 004 M9/M11: the
+ * metadata that says which items the hardware counts lives outside the
+ * program, and the loader prepares it).
+ *
+ * Every function the plugin split into a counting and a clean copy tests
+ * its own switch byte at entry (gcc-plugin/pass-split.cc); the runtime sets
+ * the switch to  mode register AND overlay.  PERFINST_OVERLAY names a text
+ * file, read once at start-up:
+ *
+ *     perfinst-overlay 1
+ *     # a comment
+ *     off 0x5c1f0e2a9b3d4c77 3      function 3 of that unit (pmopt dump-meta numbers them)
+ *     off 0x5c1f0e2a9b3d4c77 *      every function of the unit
+ *     on  0x5c1f0e2a9b3d4c77 3      later lines win
+ *
+ * A function that is off runs its clean copy: its blocks count nothing and
+ * its probes do not run.  A file that cannot be read, a wrong header or a
+ * malformed line is reported once on stderr (file:line and what is wrong)
+ * and the line is not applied.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PI_OVERLAY_MAX 4096
+#define PI_OVERLAY_ALL 0xffffffffu
+
+struct overlay_rule {
+    uint64_t unit_id;
+    uint32_t func;   /* or PI_OVERLAY_ALL */
+    int on;
+};
+static struct overlay_rule *rules;
+static uint32_t nrules;
+static int active;
+
+int pi_overlay_active(void)
+{
+    return active;
+}
+
+int pi_overlay_on(uint64_t unit_id, uint32_t func)
+{
+    int on = 1;
+    for (uint32_t i = 0; i < nrules; i++)
+        if (rules[i].unit_id == unit_id && (rules[i].func == PI_OVERLAY_ALL || rules[i].func == func))
+            on = rules[i].on;
+    return on;
+}
+
+static void bad_line(const char *path, unsigned line, const char *what)
+{
+    char n[24];
+    pi_say("perfinst: PERFINST_OVERLAY ", path, ":", pi_fmt_u64(n, line, 10), ": ", what,
+           " (expected: on|off UNIT_ID FUNCTION|*); line ignored\n", NULL);
+}
+
+static void parse(const char *path, char *text)
+{
+    unsigned line = 0;
+    int header = 0;
+    for (char *p = text, *next; p && *p; p = next) {
+        next = strchr(p, '\n');
+        if (next)
+            *next++ = 0;
+        line++;
+        char *hash = strchr(p, '#');
+        if (hash)
+            *hash = 0;
+        char *w[4] = {0};
+        int n = 0;
+        for (char *tok = strtok(p, " \t\r"); tok; tok = strtok(NULL, " \t\r"))
+            if (n < 4)
+                w[n++] = tok;
+            else
+                n = 5;
+        if (n == 0)
+            continue;
+        if (!header) {
+            if (n != 2 || strcmp(w[0], "perfinst-overlay") != 0 || strcmp(w[1], "1") != 0) {
+                bad_line(path, line, "the first line must be 'perfinst-overlay 1'");
+                return;
+            }
+            header = 1;
+            continue;
+        }
+        if (n != 3 || (strcmp(w[0], "on") != 0 && strcmp(w[0], "off") != 0)) {
+            bad_line(path, line, "not a rule");
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long unit = strtoull(w[1], &end, 16);
+        if (errno || *end || end == w[1]) {
+            bad_line(path, line, "bad unit id");
+            continue;
+        }
+        uint32_t func = PI_OVERLAY_ALL;
+        if (strcmp(w[2], "*") != 0) {
+            unsigned long f = strtoul(w[2], &end, 10);
+            if (*end || end == w[2] || f >= PI_OVERLAY_ALL) {
+                bad_line(path, line, "bad function number");
+                continue;
+            }
+            func = (uint32_t)f;
+        }
+        if (nrules == PI_OVERLAY_MAX) {
+            bad_line(path, line, "too many rules");
+            return;
+        }
+        rules[nrules++] = (struct overlay_rule){unit, func, w[0][1] == 'n'};
+    }
+    if (!header)
+        bad_line(path, line ? line : 1, "empty file");
+}
+
+void pi_overlay_init(void)
+{
+    const char *path = secure_getenv("PERFINST_OVERLAY");
+    if (!path || !*path)
+        return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pi_say("perfinst: PERFINST_OVERLAY ", path, ": ", strerror(errno), "; no overlay applied\n", NULL);
+        return;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap + 1);
+    rules = calloc(PI_OVERLAY_MAX, sizeof *rules);
+    ssize_t r;
+    while (text && rules && (r = read(fd, text + len, cap - len)) > 0) {
+        len += (size_t)r;
+        if (len == cap) {
+            pi_say("perfinst: PERFINST_OVERLAY ", path, ": larger than 64 KiB; no overlay applied\n", NULL);
+            len = 0;
+            break;
+        }
+    }
+    close(fd);
+    if (text && rules && len) {
+        text[len] = 0;
+        parse(path, text);
+        active = nrules > 0;
+    }
+    free(text);
+}
