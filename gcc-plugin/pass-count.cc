@@ -23,7 +23,7 @@
  * Which blocks: all of a function marked `count` (by attribute, pragma or
  * -fplugin-arg-perfinst-all=count); for a statement marked by a pragma
  * inside a body, the blocks between its BEGIN marker and the END markers
- * that try/finally placed on every exit of the statement (pragma.cc).
+ * that try/finally placed on every exit of the statement (frontend.cc).
  * The counter array is thread-local: increments are plain adds, exact
  * under threads, and never share a cache line with another thread.
  */

@@ -1,4 +1,4 @@
-/* pragma.cc — `#pragma perfinst …` and `__attribute__((perfinst(…)))`.
+/* frontend.cc — `#pragma perfinst …` and `__attribute__((perfinst(…)))`.
  *
  * At file scope a pragma applies to the next function or variable
  * definition: its directives are parked here and attached to that
