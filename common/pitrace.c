@@ -652,6 +652,20 @@ static int cmp_unit(const void *a, const void *b)
     return 0;
 }
 
+/* A copy of n 64-bit values of a record (n is bounded by the record's size,
+ * already checked); *out = NULL for n = 0.  -1 when out of memory. */
+static int copy_u64(uint64_t **out, const void *src, uint32_t n)
+{
+    *out = NULL;
+    if (!n)
+        return 0;
+    *out = malloc((size_t)n * 8);
+    if (!*out)
+        return -1;
+    memcpy(*out, src, (size_t)n * 8);
+    return 0;
+}
+
 static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
 {
     size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0;
@@ -704,13 +718,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             u->unit_id = r.u.counts.unit_id;
             u->module = r.u.counts.module;
             u->ncounters = r.u.counts.ncounters;
-            u->counts = NULL;
-            if (u->ncounters) {
-                u->counts = malloc((size_t)u->ncounters * 8); /* bounded by the record */
-                if (!u->counts)
-                    return pi_err_set(err, "%s: out of memory", t->path);
-                memcpy(u->counts, r.counts, (size_t)u->ncounters * 8);
-            }
+            if (copy_u64(&u->counts, r.counts, u->ncounters) < 0)
+                return pi_err_set(err, "%s: out of memory", t->path);
             t->nunits++;
             break;
         }
@@ -724,13 +733,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
                 return pi_err_set(err, "%s: out of memory", t->path);
             struct pi_trace_event *e = &t->events[t->nevents];
             e->ev = r.u.event;
-            e->frames = NULL;
-            if (e->ev.nframes) {
-                e->frames = malloc((size_t)e->ev.nframes * 8); /* bounded by the record */
-                if (!e->frames)
-                    return pi_err_set(err, "%s: out of memory", t->path);
-                memcpy(e->frames, r.frames, (size_t)e->ev.nframes * 8);
-            }
+            if (copy_u64(&e->frames, r.frames, e->ev.nframes) < 0)
+                return pi_err_set(err, "%s: out of memory", t->path);
             t->nevents++;
             break;
         }
@@ -742,13 +746,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             g->start_site = r.u.tracereg.start_site;
             g->ncounters = r.u.tracereg.ncounters;
             g->unit_id = r.u.tracereg.unit_id;
-            g->counts = NULL;
-            if (g->ncounters) {
-                g->counts = malloc((size_t)g->ncounters * 8); /* bounded by the record */
-                if (!g->counts)
-                    return pi_err_set(err, "%s: out of memory", t->path);
-                memcpy(g->counts, r.counts, (size_t)g->ncounters * 8);
-            }
+            if (copy_u64(&g->counts, r.counts, g->ncounters) < 0)
+                return pi_err_set(err, "%s: out of memory", t->path);
             t->ntraceregs++;
             break;
         }
