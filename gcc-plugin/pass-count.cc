@@ -358,6 +358,12 @@ static unsigned int execute_count(function *fun)
         begins.safe_push(b);
     }
 
+    /* The entry site must run once per call: when the first block is also a
+       loop head (a body that starts with a loop), give the entry its own. */
+    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    if (!single_pred_p(entry))
+        entry = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+
     auto_sbitmap in(last_basic_block_for_fn(fun));
     auto_vec<uint32_t> region_dirs;
     auto_vec<const char *> region_name;
@@ -365,7 +371,6 @@ static unsigned int execute_count(function *fun)
     region_name.safe_grow_cleared(last_basic_block_for_fn(fun));
     bitmap_clear(in);
     auto_delete_vec<probe_region> probes;
-    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
     if (!skip && (fn_dirs & code_dirs)) {
         FOR_EACH_BB_FN(bb, fun) bitmap_set_bit(in, bb->index);
         for (int i = 0; i < nspec; i++) {
