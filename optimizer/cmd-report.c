@@ -369,6 +369,16 @@ static int build_views(struct report *r)
     return 0;
 }
 
+int rep_load(struct report *r, char **traces)
+{
+    r->infos = calloc(r->ntraces > 0 ? (size_t)r->ntraces : 1, sizeof *r->infos);
+    if (!r->infos)
+        return oom();
+    if (read_program(r) || rind_init(r) || read_traces(r, traces) || build_views(r))
+        return -1;
+    return 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Output                                                                    */
 /* ---------------------------------------------------------------------- */
@@ -565,7 +575,7 @@ static void print_text(const struct report *r)
 
 /* ---------------------------------------------------------------------- */
 
-static void report_free(struct report *r)
+void rep_free(struct report *r)
 {
     if (r->us)
         for (size_t i = 0; i < r->m.nunits; i++) {
@@ -651,14 +661,9 @@ int cmd_report(int argc, char **argv)
         r.by = BY_WATCH; /* one table: the words (watch-sites: the sites) */
     r.prog = argv[optind];
     r.ntraces = argc - optind - 1;
-    r.infos = calloc((size_t)r.ntraces, sizeof *r.infos);
 
     int status = PM_ERROR;
-    if (!r.infos)
-        oom();
-    else if (read_program(&r) == 0 && rind_init(&r) == 0 &&
-             read_traces(&r, argv + optind + 1) == 0 && build_views(&r) == 0 &&
-             rind_build(&r) == 0) {
+    if (rep_load(&r, argv + optind + 1) == 0 && rind_build(&r) == 0) {
         /* nothing is printed before every input was accepted */
         if (r.fmt == FMT_JSON)
             print_json(&r);
@@ -669,6 +674,6 @@ int cmd_report(int argc, char **argv)
         status = PM_OK;
     }
     fflush(stdout);
-    report_free(&r);
+    rep_free(&r);
     return status;
 }

@@ -3,6 +3,7 @@
  *   pmopt dump-meta FILE                 the .perfinst metadata of an object or program
  *   pmopt report PROG TRACE...           counts per site, function and line; indicators
  *   pmopt merge -o OUT TRACE...          sum traces of one program into one
+ *   pmopt plan --hot -o OVERLAY PROG TRACE...  an overlay counting only the hot functions
  *   pmopt dump TRACE                     every record of a trace
  *
  * Exit status: 0 success, 1 an error (a bad or mismatched input), 2 a usage
@@ -21,6 +22,7 @@ static const struct {
     { "dump-meta", cmd_dump_meta, "print the .perfinst metadata of an object or program" },
     { "report", cmd_report, "counts per site, function and line; what indicators saw" },
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
+    { "plan", cmd_plan, "an overlay that counts only the hot functions" },
     { "dump", cmd_dump, "print every record of a trace" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

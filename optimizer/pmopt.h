@@ -14,6 +14,7 @@ enum { PM_OK = 0, PM_ERROR = 1, PM_USAGE = 2 };
 int cmd_dump_meta(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 
 /* "pmopt: ..." on stderr; pm_usage_error also says "try --help", returns PM_USAGE. */

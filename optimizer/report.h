@@ -1,7 +1,8 @@
 /* report.h — what the two halves of `pmopt report` share: cmd-report.c
  * (options, reading PROG and the traces, the count views: sites, functions,
  * lines) and report-ind.c (the views of the indicators' records:
- * indicators, callers, regions, trace regions, types, watched data). */
+ * indicators, callers, regions, trace regions, types, watched data); and
+ * what `pmopt plan` (cmd-plan.c) reuses of them: rep_load, the count views. */
 #ifndef PERFINST_REPORT_H
 #define PERFINST_REPORT_H
 
@@ -93,6 +94,14 @@ void rind_text(const struct report *r);
 void rind_json(const struct report *r); /* members after the count views' ones */
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
+
+/* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
+ * and the options set, read PROG and the traces (a trace of another build
+ * is refused unless r->force), sum the counts and build the count views
+ * (sites, functions, lines: sorted hottest first, cut to r->top).  0, or -1
+ * after an error message.  rep_free frees what it made, also after -1. */
+int rep_load(struct report *r, char **traces);
+void rep_free(struct report *r);
 
 /* Shared by both halves. */
 int rep_oom(void);

@@ -6,12 +6,12 @@ source "$T/pmopt/fixture.sh"
 
 run_pmopt --help
 assert_eq "--help: status" 0 "$rc"
-for c in dump-meta report merge dump; do assert_contains "--help lists $c" out "^  $c "; done
+for c in dump-meta report merge plan dump; do assert_contains "--help lists $c" out "^  $c "; done
 run_pmopt --version
 assert_eq "--version: status" 0 "$rc"
 assert_contains "--version" out "^pmopt \(perfinst\) [0-9]+\.[0-9]+\.[0-9]+$"
 assert_contains "--version: format versions" out "^formats: metadata 1, trace 1$"
-for c in dump-meta report merge dump; do
+for c in dump-meta report merge plan dump; do
     run_pmopt $c --help
     assert_eq "$c --help: status" 0 "$rc"
     assert_contains "$c --help: usage" out "^usage: pmopt $c "
@@ -37,6 +37,18 @@ usage "report with a bad --top" report --top=many prog t.pit
 usage "report with an unknown option" report --frob prog t.pit
 usage "merge without -o" merge t.pit
 assert_contains "merge: what is missing" err "merge: -o OUT is required"
+usage "plan without --hot" plan -o o.ov prog t.pit
+assert_contains "plan: what is missing" err "plan: expected what to plan: --hot"
+usage "plan without -o" plan --hot prog t.pit
+assert_contains "plan: -o is missing" err "plan: expected -o OVERLAY"
+usage "plan with -o and --advise" plan --hot --advise -o o.ov prog t.pit
+usage "plan without traces" plan --hot -o o.ov prog
+for p in 0 101 100.5 abc 50% .5 5. 1.2345 -3 ''; do
+    usage "plan --hot=$p" plan --hot="$p" -o o.ov prog t.pit
+    assert_contains "plan --hot=$p: says why" err "is not a percentage in \(0, 100\]"
+done
+usage "plan with an unknown option" plan --hot --frob -o o.ov prog t.pit
+[ ! -e o.ov ] || fail "a usage error wrote the overlay"
 
 run_pmopt dump-meta /nonexistent/file
 assert_eq "a missing file: status 1" 1 "$rc"

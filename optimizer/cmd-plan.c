@@ -1,0 +1,357 @@
+/* pmopt plan --hot[=PCT] -o OVERLAY PROG TRACE... — an overlay that counts
+ * only the hot functions (the seeds' autonomic selection: the next run
+ * counts just those).
+ *
+ * The counts are read exactly as `pmopt report` reads them (rep_load in
+ * cmd-report.c: summed over the traces, a trace of another build refused
+ * unless --force) and the functions ranked as its function view ranks
+ * them: by block executions (the sum of the function's sites' counts),
+ * then entries, name, unit, function number.  The plan is the shortest
+ * prefix of that ranking whose block executions reach PCT percent of the
+ * total (compared exactly, in integers); functions that executed no block
+ * are never chosen.
+ *
+ * The overlay (runtime/overlay.c, docs/indicators.md "Overlays") turns
+ * every unit of PROG off (`off UNIT *`), then each chosen function on,
+ * after a comment `# name  blocks  percent`.  It is written to a temporary
+ * file beside OVERLAY and renamed.  --advise prints the plan instead.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+/* What the runtime accepts (runtime/overlay.c): a larger overlay is not
+ * applied at all, so pmopt refuses to write one. */
+#define OVERLAY_MAX_BYTES (64 * 1024 - 1)
+#define OVERLAY_MAX_RULES 4096
+
+#define PCT_SCALE 1000 /* PCT in thousandths of a percent */
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: pmopt plan --hot[=PCT] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
+            "An overlay (PERFINST_OVERLAY) that turns every function of PROG off and then on\n"
+            "exactly the hottest ones, by block executions summed over the traces, that\n"
+            "together account for PCT percent of all block executions: the next run counts\n"
+            "just those.\n"
+            "  --hot[=PCT]          choose the hot functions; PCT in (0, 100], up to three\n"
+            "                       decimals (90)\n"
+            "  -o, --output=OVERLAY the overlay (written to a temporary file, then renamed)\n"
+            "  --advise             print the chosen functions instead of writing an overlay\n"
+            "  --force              read traces of a different build of PROG\n");
+}
+
+/* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
+static long parse_pct(const char *s)
+{
+    long v = 0;
+    int digits = 0, decimals = -1;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.' && decimals < 0 && digits) {
+            decimals = 0;
+            continue;
+        }
+        if (*p < '0' || *p > '9' || decimals == 3 || v > 100 * PCT_SCALE)
+            return -1;
+        v = v * 10 + (*p - '0');
+        digits++;
+        if (decimals >= 0)
+            decimals++;
+    }
+    if (!digits || decimals == 0)
+        return -1;
+    for (int d = decimals < 0 ? 0 : decimals; d < 3; d++)
+        v *= 10;
+    return v > 0 && v <= 100 * PCT_SCALE ? v : -1;
+}
+
+/* PCT as the user would write it: 90, 99.5. */
+static void fmt_pct(char *buf, size_t n, long pct)
+{
+    int len = snprintf(buf, n, "%ld.%03ld", pct / PCT_SCALE, pct % PCT_SCALE);
+    while (len > 0 && buf[len - 1] == '0')
+        buf[--len] = 0;
+    if (len > 0 && buf[len - 1] == '.')
+        buf[--len] = 0;
+}
+
+static double percent(uint64_t part, uint64_t total)
+{
+    return total ? 100.0 * (double)part / (double)total : 0.0;
+}
+
+/* A string in a comment line: control characters would end or garble it. */
+static void comment_str(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+}
+
+/* The number of hot functions: the shortest prefix of r->funcs (hottest
+ * first) with at least pct thousandths of a percent of the total. */
+static size_t choose(const struct report *r, long pct, uint64_t total, uint64_t *chosen)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 want = (u128)total * (u128)pct; /* compared with cum * 100 * PCT_SCALE */
+    uint64_t cum = 0;
+    size_t n = 0;
+    while (n < r->nfuncs && (u128)cum * (100 * PCT_SCALE) < want && r->funcs[n].blocks) {
+        cum = pm_sat_add(cum, r->funcs[n].blocks);
+        n++;
+    }
+    *chosen = cum;
+    return n;
+}
+
+/* Functions whose counted code lies (partly) in another function: inlined
+ * into a caller or in a clone GCC made, that code tests the caller's switch
+ * or the global mode register, not the function's own, so the overlay's
+ * rule for the function does not reach it.  Needs PROG's symbols or DWARF;
+ * said as a note per function that executed blocks. */
+static int note_foreign_code(const struct report *r)
+{
+    const struct pi_meta *m = &r->m;
+    if (!r->have_dbg || m->range_shndx)
+        return 0;
+    const char ***holder = calloc(m->nunits ? m->nunits : 1, sizeof *holder);
+    if (!holder)
+        return rep_oom();
+    int status = 0;
+    for (size_t i = 0; i < m->nunits && !status; i++)
+        if (m->units[i].hdr.nfuncs &&
+            !(holder[i] = calloc(m->units[i].hdr.nfuncs, sizeof **holder)))
+            status = rep_oom();
+    for (size_t i = 0; i < m->nranges && !status; i++) {
+        const struct pi_range *rg = &m->ranges[i];
+        const struct pi_unit_view *u = pi_meta_unit(m, rg->unit_id);
+        if (!rg->addr || !u || rg->site >= u->hdr.nsites)
+            continue;
+        uint32_t fi = u->sites[rg->site].func;
+        if (fi >= u->hdr.nfuncs || holder[u - m->units][fi])
+            continue;
+        const struct pi_dfunc *df = pi_debug_func(&r->dbg, rg->addr);
+        if (df && strcmp(df->name, pi_unit_str(u, u->funcs[fi].name)))
+            holder[u - m->units][fi] = df->name;
+    }
+    for (size_t i = 0; i < r->nfuncs && !status; i++) {
+        const struct func_row *row = &r->funcs[i];
+        const char *h = holder[row->u - m->units][row->func];
+        const char *name = pi_unit_str(row->u, row->u->funcs[row->func].name);
+        if (h && row->blocks)
+            pm_note("%s has counted code in %s (inlined or a clone): that code follows %s's "
+                    "switch or the global mode, not %s's, so the overlay's rule for %s does not "
+                    "reach it", name, h, h, name, name);
+    }
+    for (size_t i = 0; i < m->nunits; i++)
+        free(holder[i]);
+    free(holder);
+    return status;
+}
+
+static void write_overlay(FILE *f, const struct report *r, const char *pctstr, size_t n,
+                          uint64_t chosen, uint64_t total)
+{
+    fprintf(f, "perfinst-overlay 1\n# pmopt plan --hot=%s ", pctstr);
+    comment_str(f, r->prog);
+    fprintf(f, " (build-id %s), %d trace%s\n", r->bid, r->ntraces, r->ntraces == 1 ? "" : "s");
+    fprintf(f, "# %zu of %zu functions, %llu of %llu block executions (%.1f%%)\n", n, r->nfuncs,
+            (unsigned long long)chosen, (unsigned long long)total, percent(chosen, total));
+    for (size_t i = 0; i < r->m.nunits; i++)
+        fprintf(f, "off 0x%016llx *\n", (unsigned long long)r->m.units[i].hdr.unit_id);
+    for (size_t i = 0; i < n; i++) {
+        const struct func_row *row = &r->funcs[i];
+        fputs("# ", f);
+        comment_str(f, pi_unit_str(row->u, row->u->funcs[row->func].name));
+        fprintf(f, "  %llu  %.1f%%\n", (unsigned long long)row->blocks,
+                percent(row->blocks, total));
+        fprintf(f, "on 0x%016llx %u\n", (unsigned long long)row->u->hdr.unit_id, row->func);
+    }
+}
+
+static void print_advice(const struct report *r, const char *pctstr, size_t n, uint64_t chosen,
+                         uint64_t total)
+{
+    printf("pmopt plan --hot=%s: %s (build-id %s), %d trace%s\n", pctstr, r->prog, r->bid,
+           r->ntraces, r->ntraces == 1 ? "" : "s");
+    printf("%zu of %zu functions have %llu of %llu block executions (%.1f%%, at least %s%%):\n",
+           n, r->nfuncs, (unsigned long long)chosen, (unsigned long long)total,
+           percent(chosen, total), pctstr);
+    int wb = 6, wn = 8;
+    for (size_t i = 0; i < n; i++) {
+        const struct func_row *row = &r->funcs[i];
+        wb = rep_widest(wb, rep_digits(row->blocks), 20);
+        wn = rep_widest(wn, (int)strlen(pi_unit_str(row->u, row->u->funcs[row->func].name)), 40);
+    }
+    printf("  %*s  %7s  %10s  %-*s  %-20s  %s\n", wb, "blocks", "percent", "cumulative", wn,
+           "function", "unit function", "file:line");
+    uint64_t cum = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct func_row *row = &r->funcs[i];
+        const struct pi_func *fn = &row->u->funcs[row->func];
+        char uf[40];
+        cum = pm_sat_add(cum, row->blocks);
+        snprintf(uf, sizeof uf, "0x%016llx %u", (unsigned long long)row->u->hdr.unit_id,
+                 row->func);
+        printf("  %*llu  %6.1f%%  %9.1f%%  %-*s  %-20s  %s:%u\n", wb,
+               (unsigned long long)row->blocks, percent(row->blocks, total), percent(cum, total),
+               wn, pi_unit_str(row->u, fn->name), uf, pi_unit_str(row->u, fn->file), fn->line);
+    }
+    printf("The overlay (-o) turns every function of the program's %zu unit%s off, then these "
+           "on.\n", r->m.nunits, r->m.nunits == 1 ? "" : "s");
+}
+
+/* text (len bytes) to path through a temporary file beside it. */
+static int write_atomically(const char *path, const char *text, size_t len)
+{
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    if (!tmp)
+        return rep_oom();
+    memcpy(tmp, path, pl);
+    memcpy(tmp + pl, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        pm_error("%s: cannot create a temporary file: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    /* mkstemp makes the file 0600; an overlay is as readable as any new file */
+    mode_t um = umask(0);
+    umask(um);
+    (void)fchmod(fd, 0666 & ~um);
+    const char *what = NULL;
+    for (size_t off = 0; off < len && !what;) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            what = "write";
+        else
+            off += (size_t)w;
+    }
+    if (!what && fsync(fd))
+        what = "fsync";
+    int saved = errno;
+    if (close(fd) && !what) {
+        what = "close";
+        saved = errno;
+    }
+    if (!what && rename(tmp, path)) {
+        what = "rename";
+        saved = errno;
+    }
+    if (what) {
+        pm_error("%s: %s of %s: %s", path, what, tmp, strerror(saved));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "hot", optional_argument, NULL, 'H' },
+        { "output", required_argument, NULL, 'o' },
+        { "advise", no_argument, NULL, 'a' },
+        { "force", no_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    long pct = -1;
+    int advise = 0;
+    const char *out = NULL;
+    struct report r;
+    memset(&r, 0, sizeof r);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'H':
+            pct = optarg ? parse_pct(optarg) : 90 * PCT_SCALE;
+            if (pct < 0)
+                return pm_usage_error("plan", "--hot: '%s' is not a percentage in (0, 100]",
+                                      optarg);
+            break;
+        case 'o':
+            if (!*optarg)
+                return pm_usage_error("plan", "-o: empty file name");
+            out = optarg;
+            break;
+        case 'a': advise = 1; break;
+        case 'f': r.force = 1; break;
+        case 'h': help(stdout); return PM_OK;
+        default: return pm_usage_error("plan", "unknown option");
+        }
+    }
+    if (pct < 0)
+        return pm_usage_error("plan", "expected what to plan: --hot[=PCT]");
+    if (advise && out)
+        return pm_usage_error("plan", "--advise prints the plan: not with -o");
+    if (!advise && !out)
+        return pm_usage_error("plan", "expected -o OVERLAY (or --advise)");
+    if (argc - optind < 2)
+        return pm_usage_error("plan", "expected PROG and at least one TRACE");
+    r.prog = argv[optind];
+    r.ntraces = argc - optind - 1;
+    r.by = BY_FUNCTION;
+    char pctstr[32];
+    fmt_pct(pctstr, sizeof pctstr, pct);
+
+    int status = PM_ERROR;
+    if (rep_load(&r, argv + optind + 1) != 0)
+        goto done;
+    uint64_t total = 0, chosen;
+    for (size_t i = 0; i < r.nfuncs; i++)
+        total = pm_sat_add(total, r.funcs[i].blocks);
+    if (!total) {
+        pm_error("the traces counted no block of %s: nothing to choose from (was it run with "
+                 "PERFINST_MODE=off, or an overlay that turned everything off?)", r.prog);
+        goto done;
+    }
+    size_t n = choose(&r, pct, total, &chosen);
+    if (note_foreign_code(&r))
+        goto done;
+    if (advise) {
+        print_advice(&r, pctstr, n, chosen, total);
+        fflush(stdout);
+        status = ferror(stdout) ? PM_ERROR : PM_OK;
+        goto done;
+    }
+    if (r.m.nunits + n > OVERLAY_MAX_RULES) {
+        pm_error("%s: the overlay would have %zu rules, the runtime applies at most %d: "
+                 "choose fewer functions (a lower --hot)", out, r.m.nunits + n,
+                 OVERLAY_MAX_RULES);
+        goto done;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        rep_oom();
+        goto done;
+    }
+    write_overlay(f, &r, pctstr, n, chosen, total);
+    if (fclose(f) || !text) {
+        free(text);
+        rep_oom();
+        goto done;
+    }
+    if (len > OVERLAY_MAX_BYTES)
+        pm_error("%s: the overlay would be %zu bytes, the runtime reads at most %d: choose "
+                 "fewer functions (a lower --hot)", out, len, OVERLAY_MAX_BYTES);
+    else if (write_atomically(out, text, len) == 0)
+        status = PM_OK;
+    free(text);
+done:
+    rep_free(&r);
+    return status;
+}
