@@ -244,29 +244,6 @@ __attribute__((destructor(101))) static void pi_dtor(void)
 
 /* ---- modules -------------------------------------------------------------------------- */
 
-/* The NT_GNU_BUILD_ID of a run of notes (a PT_NOTE segment or SHT_NOTE section). */
-uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out)
-{
-    align = align == 8 ? 8 : 4;
-    size_t pos = 0;
-    while (size - pos >= sizeof(Elf64_Nhdr)) {
-        Elf64_Nhdr nh;
-        memcpy(&nh, p + pos, sizeof nh);
-        size_t name = pos + sizeof nh;
-        size_t desc = name + ((nh.n_namesz + align - 1) & ~(align - 1));
-        size_t next = desc + ((nh.n_descsz + align - 1) & ~(align - 1));
-        if (nh.n_namesz > size || nh.n_descsz > size || next > size || next <= pos)
-            break;
-        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(p + name, "GNU", 4) &&
-            nh.n_descsz && nh.n_descsz <= PI_BUILD_ID_MAX) {
-            memcpy(out, p + desc, nh.n_descsz);
-            return nh.n_descsz;
-        }
-        pos = next;
-    }
-    return 0;
-}
-
 struct module_probe {
     uintptr_t addr;
     int found;

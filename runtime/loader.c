@@ -32,6 +32,7 @@ struct pi_shadow {
     struct pi_xlat_block *blocks; /* the translation table, sorted by block */
     uint32_t *refs;
     struct pi_unit_rt **units;    /* per item, found on first perfinst_item_count */
+    size_t mapped;                /* the segment's size (items is its start) */
 };
 
 static pthread_mutex_t loader_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,6 +65,29 @@ unsigned pi_query_line_size(void)
 }
 
 /* ---- reading .perfinst.xlat from the module's file ------------------------------ */
+
+/* The NT_GNU_BUILD_ID of a run of notes (a PT_NOTE segment or SHT_NOTE section). */
+uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out)
+{
+    align = align == 8 ? 8 : 4;
+    size_t pos = 0;
+    while (size - pos >= sizeof(Elf64_Nhdr)) {
+        Elf64_Nhdr nh;
+        memcpy(&nh, p + pos, sizeof nh);
+        size_t name = pos + sizeof nh;
+        size_t desc = name + ((nh.n_namesz + align - 1) & ~(align - 1));
+        size_t next = desc + ((nh.n_descsz + align - 1) & ~(align - 1));
+        if (nh.n_namesz > size || nh.n_descsz > size || next > size || next <= pos)
+            break;
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(p + name, "GNU", 4) &&
+            nh.n_descsz && nh.n_descsz <= PI_BUILD_ID_MAX) {
+            memcpy(out, p + desc, nh.n_descsz);
+            return nh.n_descsz;
+        }
+        pos = next;
+    }
+    return 0;
+}
 
 struct xlat_view {
     const unsigned char *chunk; /* the XLAT chunk, inside the mapped file */
@@ -195,14 +219,13 @@ static const char *rebuild_blocks(const struct pi_shadow_item *fitems, uint32_t 
     return NULL;
 }
 
-static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
-                                struct pi_shadow *sh, int *rebuilt)
+static const char *build_shadow(const struct pi_module *m, const struct xlat_view *xv,
+                                unsigned L, struct pi_shadow *sh, int *rebuilt)
 {
     const struct pi_xlat *x = &xv->x;
     const unsigned char *p = xv->chunk + sizeof(struct pi_chunk_hdr) + sizeof *x;
     const unsigned char *fblocks = p + (size_t)x->nitems * sizeof(struct pi_shadow_item);
     const unsigned char *frefs = fblocks + (size_t)x->nblocks * sizeof(struct pi_xlat_block);
-    unsigned L = pi.line_size;
     const char *why = NULL;
 
     /* Items first, to a scratch array (the file's, aligned): validated. */
@@ -215,7 +238,8 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
         uint64_t a = f->addr + m->bias;
         if (i && f->addr < fitems[i - 1].addr)
             why = "items are not sorted by address";
-        else if (a < m->lo || a > m->hi || f->length > m->hi - a)
+        else if (a < m->lo || a > m->hi || f->length > m->hi - a ||
+                 f->length > UINT64_MAX - f->addr)
             why = "an item lies outside the module (stale file?)";
     }
 
@@ -225,7 +249,13 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
     uint32_t nblocks = x->nblocks;
     *rebuilt = x->line_size != L;
     if (!why && *rebuilt) {
-        why = rebuild_blocks(fitems, x->nitems, L, &pairs, &nrefs, &nblocks);
+        /* The file's table, unused, must still be its items' size: so the
+         * rebuilt one is at most x->line_size / L times the file's (a
+         * corrupt item length cannot ask for gigabytes of pairs). */
+        if (pi_xlat_count_refs(fitems, x->nitems, x->line_size) != x->nrefs)
+            why = "the table's size does not match its items";
+        else
+            why = rebuild_blocks(fitems, x->nitems, L, &pairs, &nrefs, &nblocks);
     } else {
         for (uint32_t i = 0; i < x->nblocks && !why; i++) {
             struct pi_xlat_block b, prev;
@@ -263,6 +293,7 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
         return "cannot map the shadow segment";
     }
     sh->line_size = L;
+    sh->mapped = total;
     sh->nitems = x->nitems;
     sh->nblocks = nblocks;
     sh->items = (void *)seg;
@@ -290,6 +321,33 @@ static const char *build_shadow(struct pi_module *m, const struct xlat_view *xv,
     return NULL;
 }
 
+const char *pi_shadow_from_file(const unsigned char *f, size_t size, const struct pi_module *m,
+                                unsigned L, struct pi_shadow **out, uint32_t *file_line,
+                                int *rebuilt)
+{
+    struct xlat_view xv;
+    struct pi_shadow *sh;
+    const char *why = find_xlat(f, size, m, &xv);
+    if (why)
+        return why;
+    if (!(sh = calloc(1, sizeof *sh)))
+        return "out of memory";
+    *file_line = xv.x.line_size;
+    if ((why = build_shadow(m, &xv, L, sh, rebuilt))) {
+        free(sh);
+        return why;
+    }
+    *out = sh;
+    return NULL;
+}
+
+void pi_shadow_free(struct pi_shadow *sh)
+{
+    if (sh)
+        munmap(sh->items, sh->mapped);
+    free(sh);
+}
+
 /* Map the module's shadow segment (once). */
 static void load_module(struct pi_module *m)
 {
@@ -307,14 +365,8 @@ static void load_module(struct pi_module *m)
         if (f == MAP_FAILED) {
             why = "cannot map the file";
         } else {
-            struct xlat_view xv;
-            why = find_xlat(f, (size_t)st.st_size, m, &xv);
-            if (!why && !(sh = calloc(1, sizeof *sh)))
-                why = "out of memory";
-            if (!why) {
-                file_line = xv.x.line_size;
-                why = build_shadow(m, &xv, sh, &rebuilt);
-            }
+            why = pi_shadow_from_file(f, (size_t)st.st_size, m, pi.line_size, &sh, &file_line,
+                                      &rebuilt);
             munmap(f, (size_t)st.st_size);
         }
     }

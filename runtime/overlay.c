@@ -119,6 +119,18 @@ static void parse(const char *path, char *text)
         bad_line(path, line ? line : 1, "empty file");
 }
 
+/* Replace the rules by those of text (NUL-terminated; modified in place).
+ * pi_overlay_init's parser, separate so that tests/runtime/fuzz-runtime.c
+ * can feed it text directly. */
+void pi_overlay_parse(const char *path, char *text)
+{
+    if (!rules && !(rules = calloc(PI_OVERLAY_MAX, sizeof *rules)))
+        return;
+    nrules = 0;
+    parse(path, text);
+    active = nrules > 0;
+}
+
 void pi_overlay_init(void)
 {
     const char *path = secure_getenv("PERFINST_OVERLAY");
@@ -144,8 +156,7 @@ void pi_overlay_init(void)
     close(fd);
     if (text && rules && len) {
         text[len] = 0;
-        parse(path, text);
-        active = nrules > 0;
+        pi_overlay_parse(path, text);
     }
     free(text);
 }

@@ -125,6 +125,7 @@ uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code);
 
 /* overlay.c: PERFINST_OVERLAY, functions turned on and off at load time */
 void pi_overlay_init(void);                          /* in pi_init */
+void pi_overlay_parse(const char *path, char *text); /* the rules of a NUL-terminated text (modified) */
 int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay turned it off */
 int pi_overlay_active(void);
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
@@ -132,7 +133,17 @@ void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and
 /* core.c */
 void pi_init(void);
 uint64_t pi_now_ns(void);
+
+/* loader.c: the loader stage (shadow segments) */
 uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out);
+struct pi_shadow;
+/* Module m's shadow segment for line size L from its file's bytes
+ * f[0..size): NULL and *out, or why not.  Reads nothing but those bytes and
+ * m's build-id and span (tests/runtime/fuzz-runtime.c calls it directly). */
+const char *pi_shadow_from_file(const unsigned char *f, size_t size, const struct pi_module *m,
+                                unsigned L, struct pi_shadow **out, uint32_t *file_line,
+                                int *rebuilt);
+void pi_shadow_free(struct pi_shadow *sh);  /* (the fuzz harness; the runtime keeps them) */
 
 /* thread.c */
 extern __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
