@@ -53,6 +53,18 @@ static void print_str(const char *s)
     putchar('"');
 }
 
+/* A record's counters, eight to a line, each line led by its first index. */
+static void print_counts(const struct pi_trace_rec *r, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % 8 == 0)
+            printf("%s    [%u]", i ? "\n" : "", i);
+        printf(" %llu", (unsigned long long)pi_trace_count(r, i));
+    }
+    if (n)
+        putchar('\n');
+}
+
 static void flags_str(uint32_t flags, char *buf, size_t n)
 {
     snprintf(buf, n, "%s%s%s%s%s", flags & PI_TF_MERGED ? "merged" : "",
@@ -115,13 +127,7 @@ int cmd_dump(int argc, char **argv)
         case PI_REC_COUNTS:
             printf(" module %u, unit 0x%016llx, ncounters %u\n", r.u.counts.module,
                    (unsigned long long)r.u.counts.unit_id, r.u.counts.ncounters);
-            for (uint32_t i = 0; i < r.u.counts.ncounters; i++) {
-                if (i % 8 == 0)
-                    printf("%s    [%u]", i ? "\n" : "", i);
-                printf(" %llu", (unsigned long long)pi_trace_count(&r, i));
-            }
-            if (r.u.counts.ncounters)
-                putchar('\n');
+            print_counts(&r, r.u.counts.ncounters);
             break;
         case PI_REC_SIGNAL: {
             const char *name = r.u.signal.signo > 0 && r.u.signal.signo < NSIG
@@ -167,13 +173,7 @@ int cmd_dump(int argc, char **argv)
             printf(" start unit 0x%016llx site %u, unit 0x%016llx, ncounters %u\n",
                    (unsigned long long)r.u.tracereg.start_unit, r.u.tracereg.start_site,
                    (unsigned long long)r.u.tracereg.unit_id, r.u.tracereg.ncounters);
-            for (uint32_t i = 0; i < r.u.tracereg.ncounters; i++) {
-                if (i % 8 == 0)
-                    printf("%s    [%u]", i ? "\n" : "", i);
-                printf(" %llu", (unsigned long long)pi_trace_count(&r, i));
-            }
-            if (r.u.tracereg.ncounters)
-                putchar('\n');
+            print_counts(&r, r.u.tracereg.ncounters);
             break;
         case PI_REC_WATCH:
             printf(" word size %u, nwords %u\n", r.u.watch.gran, r.u.watch.nwords);
