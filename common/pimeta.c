@@ -36,17 +36,6 @@
 #error "perfinst formats are little-endian; this reader assumes a little-endian host"
 #endif
 
-int pi_err_set(struct pi_err *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Names                                                                     */
 /* ---------------------------------------------------------------------- */

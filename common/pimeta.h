@@ -21,14 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "perfinst-format.h"
+#include "piutil.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct pi_err {
-    char msg[1024];
-};
 
 /* One translation unit's tables (copied out of the file). */
 struct pi_unit_view {
@@ -124,10 +121,6 @@ const char *pi_site_kind_name(unsigned kind);
 /* Lowercase hex of a build-id; buf needs 2 * PI_BUILD_ID_MAX + 1 bytes.
  * Returns buf ("" for len 0). */
 char *pi_build_id_hex(const uint8_t *id, uint32_t len, char *buf);
-
-/* printf-style helper every reader uses to fill a struct pi_err; returns -1. */
-int pi_err_set(struct pi_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
 /* piutil.c — small helpers the readers in common/ share.  See piutil.h. */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "piutil.h"
@@ -17,4 +19,15 @@ int pi_grow(void **arr, size_t *cap, size_t n, size_t elem)
     *arr = a;
     *cap = nc;
     return 0;
+}
+
+int pi_err_set(struct pi_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
 }

@@ -25,6 +25,16 @@ extern "C" {
  * (the array and capacity are then unchanged). */
 int pi_grow(void **arr, size_t *cap, size_t n, size_t elem);
 
+/* What a reader says when it refuses its input: a message that names the
+ * file and the problem. */
+struct pi_err {
+    char msg[1024];
+};
+
+/* printf-style helper every reader uses to fill a struct pi_err; returns -1. */
+int pi_err_set(struct pi_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #ifdef __cplusplus
 }
 #endif

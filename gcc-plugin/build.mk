@@ -11,5 +11,13 @@ $(BUILD)/gcc-plugin/%.o: gcc-plugin/%.cc gcc-plugin/*.h include/perfinst-format.
 	@mkdir -p $(@D)
 	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -c -o $@ $<
 
-$(BUILD)/perfinst.so: $(PLUGIN_OBJS)
+# The feedback-file reader is common/'s (one reader per format), compiled
+# -fPIC into the plugin.
+PLUGIN_COMMON := $(BUILD)/gcc-plugin/pifeedback.o $(BUILD)/gcc-plugin/piutil.o
+
+$(BUILD)/gcc-plugin/%.o: common/%.c common/*.h include/perfinst-format.h
+	@mkdir -p $(@D)
+	$(PLUGIN_CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/perfinst.so: $(PLUGIN_OBJS) $(PLUGIN_COMMON)
 	$(PLUGIN_CXX) -shared -o $@ $^

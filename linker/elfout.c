@@ -30,8 +30,6 @@
 
 #include "pild.h"
 
-#define ALIGN8(x) (((x) + 7) & ~(uint64_t)7)
-
 static int elf_fail(const char *shown, const char *call)
 {
     pild_err("%s: %s: %s", shown, call, elf_errmsg(-1));

@@ -7,6 +7,7 @@
  *      pi_trace_open_mem/pi_trace_next  (a trace)
  *   2  pi_meta_read_elf on elf_memory()  (a whole ELF file; libelf itself
  *      is not instrumented)
+ *   3  pifb_parse + pifb_select  (a feedback file)
  * Build and run (t-fuzz.sh does this with a fixed budget):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Iinclude -Icommon \
@@ -14,9 +15,11 @@
  *   ./fuzz -runs=100000 CORPUS_DIR
  */
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pifeedback.h"
 #include "pimeta.h"
 #include "pitrace.h"
 
@@ -27,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct pi_err err;
     const uint8_t *p = data + 1;
     size_t n = size - 1;
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: {
         struct pi_meta m;
         if (pi_meta_parse("fuzz", p, n, &m, &err) == 0) {
@@ -92,6 +95,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             elf_end(elf);
         }
         free(copy);
+        break;
+    }
+    case 3: {
+        struct pifb_file fb;
+        if (pifb_parse("fuzz", (const char *)p, n, &fb, &err) == 0 && fb.nrecs) {
+            char list[32];
+            snprintf(list, sizeof list, "%u-%u", fb.recs[0].number, fb.recs[0].number + 2);
+            if (pifb_select(&fb, list, &err) == 0 && fb.nrecs)
+                (void)pifb_get(&fb.recs[0], "name");
+        }
+        pifb_free(&fb);
         break;
     }
     }
