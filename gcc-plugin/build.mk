@@ -3,7 +3,7 @@
 PLUGIN_SRCS := $(wildcard gcc-plugin/*.cc)
 PLUGIN_OBJS := $(PLUGIN_SRCS:gcc-plugin/%.cc=$(BUILD)/gcc-plugin/%.o)
 PLUGIN_CXXFLAGS := -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wno-unused-parameter \
-  -I$(PLUGIN_INC) -Iinclude -DPERFINST_VERSION='"$(VERSION)"'
+  -I$(PLUGIN_INC) -Iinclude -Icommon -DPERFINST_VERSION='"$(VERSION)"'
 
 all: $(BUILD)/perfinst.so
 

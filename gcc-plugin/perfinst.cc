@@ -6,6 +6,7 @@
  *   all=count            instrument every function as if marked `count`
  *   sharing=all|marked   which accesses the sharing detector instruments
  *   feedback=FILE        apply a `pmopt plan` feedback file
+ *   feedback-only=LIST   apply only these recommendations (e.g. 1,3,5-7)
  *   record-link          (accepted; the link recipe is recorded by perfinst-ld)
  *   verbose              a note per unit with its sizes
  *   help                 print this list
@@ -28,9 +29,12 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-all=count        instrument every function\n"
     "  -fplugin-arg-perfinst-sharing=all|marked\n"
     "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
+    "  -fplugin-arg-perfinst-feedback-only=LIST   only these recommendations (1,3,5-7)\n"
     "  -fplugin-arg-perfinst-record-link\n"
     "  -fplugin-arg-perfinst-verbose\n",
 };
+
+static const char *feedback_only;
 
 static bool parse_args(const struct plugin_name_args *a)
 {
@@ -63,6 +67,12 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             } else
                 pi_opt.feedback = v;
+        } else if (strcmp(k, "feedback-only") == 0) {
+            if (!v || !*v) {
+                error("perfinst: %<-fplugin-arg-perfinst-feedback-only%> needs a list such as 1,3,5-7");
+                ok = false;
+            } else
+                feedback_only = v;
         } else if (strcmp(k, "record-link") == 0) {
             pi_opt.record_link = true;
         } else if (strcmp(k, "verbose") == 0) {
@@ -71,7 +81,7 @@ static bool parse_args(const struct plugin_name_args *a)
             fputs(info.help, stderr);
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, record-link, verbose, help)", k);
+                  "feedback, feedback-only, record-link, verbose, help)", k);
             ok = false;
         }
     }
@@ -134,7 +144,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         return 1;
     }
     register_callback(args->base_name, PLUGIN_INFO, NULL, &info);
-    if (!parse_args(args))
+    if (!parse_args(args) || !pi_feedback_load(feedback_only))
         return 1;
     if (pi_opt.all_count)
         compensate_inliner();

@@ -17,6 +17,17 @@ struct pi_options {
 };
 extern struct pi_options pi_opt;
 
+/* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
+struct pifb_rec;
+/* Load pi_opt.feedback (keeping the numbers in ONLY, when given); false
+ * after an error was reported. */
+bool pi_feedback_load(const char *only);
+/* The next recommendation of KIND, starting from *ITER (0 at first); NULL
+ * at the end or without a feedback file.  Read it with pifb_get() and
+ * pifb_get_u64() (pifeedback.h). */
+const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter);
+const char *pi_feedback_path(void); /* for messages; NULL without a file */
+
 /* ---- statement directives (pragmas inside function bodies) ------------
  * The pragma handler appends a marker call __perfinst_stmt_marker(ID, WHAT)
  * to the statement list; ID indexes this table. */
