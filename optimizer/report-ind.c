@@ -1634,3 +1634,9 @@ void rind_free(struct report *r)
     free(iv);
     r->iv = NULL;
 }
+
+size_t rind_events(const struct report *r, const struct pi_trace_event **ev)
+{
+    *ev = r->iv ? r->iv->ind.events : NULL;
+    return r->iv ? r->iv->ind.nevents : 0;
+}
