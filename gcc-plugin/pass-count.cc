@@ -324,8 +324,9 @@ static unsigned int execute_count(function *fun)
     for (int i = 0; i < nspec; i++)
         fn_dirs |= fn_specs[i].kind;
     bool skip = skip_function(fndecl);
-    if (!skip && pi_opt.all_count)
-        fn_dirs |= PI_D_COUNT;
+    bool marked = (fn_dirs & (PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES)) != 0;
+    if (!skip && (pi_opt.all_count || (fn_dirs & PI_D_DORMANT)))
+        fn_dirs |= PI_D_COUNT; /* (a dormant class is counted from the blocks' counts) */
     const uint32_t code_dirs = PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES;
 
     /* the statement markers the pragmas left */
@@ -487,6 +488,8 @@ static unsigned int execute_count(function *fun)
         for (int k = 0; k < nspec; k++)
             if (fn_specs[k].kind == PI_D_TYPES)
                 s.arg |= fn_specs[k].arg;
+            else if (fn_specs[k].kind == PI_D_DORMANT && bb == entry)
+                s.arg |= (fn_specs[k].arg & 0xffu) << 16; /* PI_SITE_DORMANT_TYPES */
         site_of[bb->index] = pi_unit_add_site(&s);
         uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(bb->succs)};
         cfg = pi_hash64(cfg, shape, sizeof shape);
@@ -530,6 +533,9 @@ static unsigned int execute_count(function *fun)
         int own = rep[order[i]->index] == order[i]->index;
         instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own);
     }
+    if (!skip && (fn_dirs & code_dirs) && bitmap_bit_p(in, entry->index) &&
+        pi_fnprobe_wanted(fn_specs, nspec, marked))
+        pi_fnprobe_instrument(fun, entry, site_of[entry->index], fn_specs, nspec);
     if (watch)
         pi_watch_instrument(fun, func);
     pi_unit_func_done(func, cfg);

@@ -8,6 +8,7 @@
  *   feedback=FILE        apply a `pmopt plan` feedback file
  *   record-link          (accepted; the link recipe is recorded by perfinst-ld)
  *   verbose              a note per unit with its sizes
+ *   combine=marked|all   function probes that counter combinations can name
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -29,7 +30,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-sharing=all|marked\n"
     "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
     "  -fplugin-arg-perfinst-record-link\n"
-    "  -fplugin-arg-perfinst-verbose\n",
+    "  -fplugin-arg-perfinst-verbose\n"
+    "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n",
 };
 
 static bool parse_args(const struct plugin_name_args *a)
@@ -67,11 +69,21 @@ static bool parse_args(const struct plugin_name_args *a)
             pi_opt.record_link = true;
         } else if (strcmp(k, "verbose") == 0) {
             pi_opt.verbose = true;
+        } else if (strcmp(k, "combine") == 0) {
+            if (v && strcmp(v, "all") == 0)
+                pi_opt.combine = 2;
+            else if (v && strcmp(v, "marked") == 0)
+                pi_opt.combine = 1;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-combine=%s%>: expected %<marked%> or %<all%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "help") == 0) {
             fputs(info.help, stderr);
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, record-link, verbose, help)", k);
+                  "feedback, record-link, verbose, combine, help)", k);
             ok = false;
         }
     }

@@ -14,6 +14,7 @@ struct pi_options {
     const char *feedback;   /* feedback=FILE (applied by later passes) */
     bool record_link;       /* record-link */
     bool verbose;           /* verbose */
+    int combine;            /* combine=marked|all: function probes for counter combinations (1, 2) */
 };
 extern struct pi_options pi_opt;
 
@@ -77,5 +78,9 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);
 void pi_watch_instrument(function *fun, unsigned func);
+/* pass-fnprobe.cc, run from the count pass: combinations and dormant classes */
+bool pi_fnprobe_wanted(const struct pi_directive_spec *specs, int nspec, bool marked);
+void pi_fnprobe_instrument(function *fun, basic_block entry, unsigned site,
+                           const struct pi_directive_spec *specs, int nspec);
 
 #endif
