@@ -3,6 +3,7 @@
  *   directive := NAME [ "(" args ")" ]  |  "region" ("begin"|"end") "(" IDENT ")"
  *
  *   count | trap | callret | trace_start | trace_stop | watch | sharing | blocking
+ *   count(width=8|16|32|64)   (a narrow counter that spills into 64 bits)
  *   types(branch,call,ret,load,store,string,fp)
  *   threshold(count=N[,handler=IDENT])
  *   cycles(>N) | cycles(code=0bXYZ)
@@ -220,7 +221,26 @@ static void parse_one(struct scan *s, struct pi_directive_spec *d)
     }
     d->kind = r->kind;
     switch (r->kind) {
-    case PI_D_COUNT: case PI_D_TRAP: case PI_D_CALLRET: case PI_D_TRACE_START:
+    case PI_D_COUNT:
+        /* count | count(width=8|16|32|64): narrow counters spill into 64 bits */
+        if (accept(s, '(')) {
+            char key[32];
+            uint64_t w = 0;
+            skip_ws(s);
+            if (!isalpha((unsigned char)*s->p)) {
+                fail(s, "directive 'count' takes no arguments other than width=8|16|32|64");
+                return;
+            }
+            if (ident(s, key, sizeof key, "'width='") && strcmp(key, "width") != 0)
+                fail(s, "'count' takes width=8|16|32|64, not '%s'", key);
+            expect(s, '=', "after 'width'");
+            if (number(s, &w, "width") && w != 8 && w != 16 && w != 32 && w != 64)
+                fail(s, "counter width must be 8, 16, 32 or 64, not %llu", (unsigned long long)w);
+            d->arg = (uint32_t)w;
+            expect(s, ')', "to close 'count('");
+        }
+        return;
+    case PI_D_TRAP: case PI_D_CALLRET: case PI_D_TRACE_START:
     case PI_D_TRACE_STOP: case PI_D_WATCH: case PI_D_SHARING: case PI_D_BLOCKING:
         no_args(s, name);
         return;

@@ -125,6 +125,7 @@ enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 #define PI_SITE_TYPES(arg) ((arg) & 0xffu)
 #define PI_SITE_CYCLES_CODE(arg) (((arg) >> 8) & 7u)
 #define PI_SITE_DORMANT_TYPES(arg) (((arg) >> 16) & 0xffu) /* entry site of a dormant(types=...) function */
+#define PI_SITE_COUNTER_BITS(arg) (((arg) >> 24) & 0xffu)  /* a narrow counter's width (8, 16, 32); 0: 64 */
 
 struct pi_site {
     uint32_t func;       /* index into funcs[] */

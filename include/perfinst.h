@@ -146,6 +146,8 @@ int perfinst_dormant_set(const char *func, int level);  /* (handlers) 0, or -1: 
 uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t dormant_types,
                              uint64_t dormant_threshold);
 void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0);
+/* A narrow counter wrapped: 2^width executions into the 64-bit total (gcc-plugin/narrow.cc). */
+void __perfinst_spill(uint64_t unit_id, uint32_t site, uint32_t counter, uint32_t width);
 /* Probes of the indicators (docs/indicators.md), called only from the
  * counting copy of a function. */
 void __perfinst_trap(uint64_t unit_id, uint32_t site);

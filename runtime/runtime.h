@@ -163,6 +163,9 @@ void pi_armed_primary(uint64_t unit_id, uint32_t site); /* a threshold fired at 
 perfinst_handler pi_armed_set_handler(int kind, perfinst_handler h); /* COMBINE, SECONDARY */
 void pi_armed_write(struct pi_rec_writer *w, int in_signal); /* SITESTATs */
 
+/* narrow.c: spills of narrow counters */
+void pi_narrow_write(struct pi_rec_writer *w);       /* SITESTAT PI_STAT_SPILL */
+
 /* core.c */
 void pi_init(void);
 uint64_t pi_now_ns(void);

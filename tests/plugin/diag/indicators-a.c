@@ -12,3 +12,14 @@ int g(int n)
     for (int i = 0; i < n; i++) n--;
     return n;
 }
+__attribute__((perfinst("count(width=12)"))) int h(void) { return 7; }  // expect-error: counter width must be 8, 16, 32 or 64, not 12
+__attribute__((perfinst("count(size=16)"))) int i(void) { return 8; }  // expect-error: 'count' takes width=8|16|32|64, not 'size'
+__attribute__((perfinst("count(width=16)"))) int j(void) { return 9; }
+int k(int n)
+{
+    #pragma perfinst count(width=8)
+    for (int i = 0; i < n; i++) n--;
+    #pragma perfinst count(width=)  // expect-error: expected a number for width
+    for (int i = 0; i < n; i++) n--;
+    return n;
+}
