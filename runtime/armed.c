@@ -87,6 +87,7 @@ struct fn {
     uint32_t *counter;       /* per site: its counter index */
     uint32_t *insns;         /* per site: static instructions per execution */
     uint32_t (*ntype)[PI_NTYPES];
+    uint64_t *mask;          /* per site: a narrow counter's bits (the difference wraps) */
     int has_meta;
     uint32_t combos_enter, combos_exit; /* combinations to evaluate (bit i: combos[i]) */
     int need_snap, need_cycles;         /* some combination needs them */
@@ -465,7 +466,8 @@ static void fill_locked(struct fn *f)
     f->counter = calloc(fn->nsites, sizeof *f->counter);
     f->insns = calloc(fn->nsites, sizeof *f->insns);
     f->ntype = calloc(fn->nsites, sizeof *f->ntype);
-    if (!f->counter || !f->insns || !f->ntype) {
+    f->mask = calloc(fn->nsites, sizeof *f->mask);
+    if (!f->counter || !f->insns || !f->ntype || !f->mask) {
         f->nsites = 0;
         return;
     }
@@ -473,6 +475,9 @@ static void fill_locked(struct fn *f)
         uint32_t s = fn->first_site + i;
         const struct pi_fnmeta_code *c = &mu->code[s];
         f->counter[i] = mu->sites[s].counter;
+        /* a narrow counter (its owner's width): differences modulo 2^N */
+        uint32_t bits = f->counter[i] < mu->nsites ? PI_SITE_COUNTER_BITS(mu->sites[f->counter[i]].arg) : 0;
+        f->mask[i] = bits && bits < 64 ? (1ull << bits) - 1 : ~0ull;
         /* per execution: a site copied n times (unrolled, duplicated) runs
            one copy per execution; the copies' mean (rounded) */
         uint32_t n = c->nranges ? c->nranges : 1;
@@ -656,7 +661,7 @@ PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
     if ((m & 1) && f->u && f->u->tls_get) {
         const uint64_t *c = f->u->tls_get();
         for (uint32_t i = 0; i < f->nsites; i++) {
-            uint64_t n = c[f->counter[i]] - tf->snap[i];
+            uint64_t n = (c[f->counter[i]] - tf->snap[i]) & f->mask[i];
             if (!n)
                 continue;
             d[M_INSNS] += n * f->insns[i];
