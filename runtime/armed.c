@@ -16,7 +16,8 @@
  * Per thread and per function the probes keep cumulative metrics:
  *   count   entries
  *   cycles  rdtsc from entry to exit, less the probe pair's cost, callees
- *           included (outermost invocation only, under recursion)
+ *           included, but not more than the thread's CPU time in TSC ticks
+ *           (outermost invocation only, under recursion)
  *   insns   Σ over the function's sites of (static instructions per
  *           execution) × (executions of the site in the invocation): the
  *           function's counters are copied at entry and compared at exit
@@ -45,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <x86intrin.h>
 
 #define PI_MAX_FNS 256       /* functions the probes know */
@@ -112,6 +114,7 @@ struct thr_fn {
     uint32_t depth;
     int measuring;           /* what the outermost entry started: 1 snapshot, 2 cycles, 4 level 2, 8 level 3 */
     uint64_t *snap;          /* nsites */
+    uint64_t cpu0;           /* thread CPU time at entry, ns (when timing) */
     int64_t cum[PI_NMETRICS];
 };
 struct thr_state {
@@ -601,6 +604,38 @@ static inline uint64_t tsc(void)
     return __rdtsc();
 }
 
+/* rdtsc counts time the thread was switched out too; the thread's CPU time
+ * does not.  An invocation's cycles are the smaller of its rdtsc difference
+ * and its CPU time in TSC ticks (calibrated once against CLOCK_MONOTONIC
+ * over 2 ms): the first when it ran undisturbed (finer), the second when it
+ * was preempted (a hardware cycle counter of the thread would not have
+ * counted that time either). */
+static volatile double tsc_per_ns; /* (a benign race: every thread computes about the same) */
+
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static double tsc_rate(void)
+{
+    double r = tsc_per_ns;
+    if (r > 0)
+        return r;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    uint64_t t0 = tsc(), ns;
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec;
+    } while (ns < 2000000);
+    r = (double)(tsc() - t0) / (double)ns;
+    tsc_per_ns = r;
+    return r;
+}
+
 PI_EXPORT uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t dtypes, uint64_t dthr)
 {
     struct fn *f = fn_get(unit_id, site, dtypes, dthr);
@@ -634,6 +669,8 @@ PI_EXPORT uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t
         tf->measuring |= 4;
     if (PI_LOAD(&f->need_cycles) || level >= 3) {
         tf->measuring |= level >= 3 ? 8 | 2 : 2;
+        tsc_rate();
+        tf->cpu0 = cpu_ns();
         return tsc();
     }
     return 0;
@@ -656,7 +693,9 @@ PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
     uint64_t d[PI_NMETRICS] = {0};
     if (m & 2) {
         uint64_t c = t1 - t0, cost = pi_indicators_probe_cost();
-        d[M_CYCLES] = c > cost ? c - cost : 0;
+        uint64_t cpu = (uint64_t)((double)(cpu_ns() - tf->cpu0) * tsc_rate());
+        c = c > cost ? c - cost : 0;
+        d[M_CYCLES] = cpu < c ? cpu : c;
     }
     if ((m & 1) && f->u && f->u->tls_get) {
         const uint64_t *c = f->u->tls_get();
