@@ -50,7 +50,7 @@
 #include <x86intrin.h>
 
 #define PI_MAX_FNS 256       /* functions the probes know */
-#define PI_FN_HASH 1024      /* a power of two, > 2 * PI_MAX_FNS */
+#define PI_FN_HASH 1024      /* 2^10 (fn_slot), > 2 * PI_MAX_FNS */
 #define PI_MAX_COMBOS 32
 #define PI_MAX_TERMS 8
 #define PI_NMETRICS (3 + PI_NTYPES)
@@ -96,6 +96,7 @@ struct fn {
     uint32_t dormant_types;
     uint64_t dormant_threshold;
     int level;               /* 0: not dormant; 1, 2, 3 */
+    int armed;               /* a combination names it, or level >= 2: the probes' fast test */
     uint64_t hot, invocations, secondary, types_count[PI_NTYPES];
     uint64_t tinv, tcyc, tmin, tmax;
     uint64_t fired, evals;
@@ -121,7 +122,9 @@ struct thr_state {
     struct thr_fn fn[PI_MAX_FNS];
     int64_t base[PI_MAX_COMBOS][PI_MAX_TERMS];
 };
-static __thread struct thr_state *ts;
+/* initial-exec: no __tls_get_addr on the probes' path (a pointer: it fits
+ * glibc's static TLS reserve when libperfinst is dlopen'ed, as pi_self does) */
+static __thread struct thr_state *ts __attribute__((tls_model("initial-exec")));
 
 static struct thr_state *thread_state(void)
 {
@@ -305,6 +308,7 @@ static void bind_locked(int ci, uint32_t fi)
             PI_STORE(&f->need_cycles, 1);
         if (t->metric >= M_INSNS)
             PI_STORE(&f->need_snap, 1);
+        PI_STORE(&f->armed, 1);
     }
 }
 
@@ -398,13 +402,12 @@ void pi_armed_init(void)
 
 /* ---- the function table ------------------------------------------------------ */
 
-static uint32_t fn_slot(uint64_t unit_id, uint32_t site)
+static inline uint32_t fn_slot(uint64_t unit_id, uint32_t site)
 {
-    return (uint32_t)((unit_id ^ (unit_id >> 29) ^ (uint64_t)site * 0x9e3779b97f4a7c15ull) *
-                      0xff51afd7ed558ccdull >> 40) & (PI_FN_HASH - 1);
+    return ((uint32_t)unit_id ^ site * 0x9e3779b1u) * 0x9e3779b1u >> (32 - 10); /* PI_FN_HASH */
 }
 
-static struct fn *fn_find(uint64_t unit_id, uint32_t site)
+static inline struct fn *fn_find(uint64_t unit_id, uint32_t site)
 {
     for (uint32_t i = fn_slot(unit_id, site), k = 0; k < PI_FN_HASH; k++, i = (i + 1) & (PI_FN_HASH - 1)) {
         uint32_t x = __atomic_load_n(&fn_hash[i], __ATOMIC_ACQUIRE);
@@ -543,7 +546,8 @@ static void flag_hot(struct fn *f)
 {
     __atomic_fetch_add(&f->hot, 1, __ATOMIC_RELAXED);
     int one = 1;
-    __atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    if (__atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        PI_STORE(&f->armed, 1);
 }
 
 void pi_armed_primary(uint64_t unit_id, uint32_t site)
@@ -636,7 +640,19 @@ static double tsc_rate(void)
     return r;
 }
 
+static __attribute__((noinline)) uint64_t enter_slow(uint64_t unit_id, uint32_t site, uint32_t dtypes,
+                                                     uint64_t dthr, uintptr_t pc);
+
+/* The fast path: a function met before and not armed returns at once. */
 PI_EXPORT uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t dtypes, uint64_t dthr)
+{
+    struct fn *f = fn_find(unit_id, site);
+    if (f && PI_LOAD(&f->ready) && !PI_LOAD(&f->armed))
+        return 0;
+    return enter_slow(unit_id, site, dtypes, dthr, (uintptr_t)__builtin_return_address(0));
+}
+
+static uint64_t enter_slow(uint64_t unit_id, uint32_t site, uint32_t dtypes, uint64_t dthr, uintptr_t pc)
 {
     struct fn *f = fn_get(unit_id, site, dtypes, dthr);
     if (!f)
@@ -651,7 +667,7 @@ PI_EXPORT uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t
     struct thr_fn *tf = &t->fn[f - fns];
     tf->cum[M_COUNT]++;
     if (ce)
-        evaluate(t, f, ce, (uintptr_t)__builtin_return_address(0));
+        evaluate(t, f, ce, pc);
     if (tf->depth++)
         return 0; /* recursion: the outermost invocation measures */
     tf->measuring = 0;
@@ -676,12 +692,21 @@ PI_EXPORT uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t
     return 0;
 }
 
+static __attribute__((noinline)) void exit_slow(struct fn *f, uint64_t t0, uint64_t t1, uintptr_t pc);
+
 PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
 {
-    uint64_t t1 = tsc();
+    uint64_t t1 = t0 ? tsc() : 0; /* (t0 is 0 unless the entry started timing) */
     struct fn *f = fn_find(unit_id, site);
+    if (!f || !PI_LOAD(&f->ready) || !PI_LOAD(&f->armed))
+        return; /* off (its entry measured nothing) */
+    exit_slow(f, t0, t1, (uintptr_t)__builtin_return_address(0));
+}
+
+static void exit_slow(struct fn *f, uint64_t t0, uint64_t t1, uintptr_t pc)
+{
     struct thr_state *t = ts;
-    if (!f || !t || !PI_LOAD(&f->ready))
+    if (!t)
         return;
     struct thr_fn *tf = &t->fn[f - fns];
     if (!tf->depth || --tf->depth)
@@ -724,7 +749,7 @@ PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
             __atomic_compare_exchange_n(&f->level, &two, 3, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
             struct perfinst_event ev = {.kind = PERFINST_EV_SECONDARY, .site = f->site,
                                         .unit_id = f->unit_id, .value = total};
-            pi_indicators_take_stack(&ev, (uintptr_t)__builtin_return_address(0));
+            pi_indicators_take_stack(&ev, pc);
             pi_indicators_keep_event(&ev);
             perfinst_handler h = __atomic_load_n(&vec_secondary, __ATOMIC_ACQUIRE);
             if (h)
@@ -743,7 +768,7 @@ PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
     }
     uint32_t cx = PI_LOAD(&f->combos_exit);
     if (cx)
-        evaluate(t, f, cx, (uintptr_t)__builtin_return_address(0));
+        evaluate(t, f, cx, pc);
 }
 
 /* ---- the API ----------------------------------------------------------------- */
@@ -776,8 +801,10 @@ PI_EXPORT int perfinst_dormant_set(const char *func, int level)
         return -1;
     pthread_mutex_lock(&armed_lock);
     struct fn *f = fn_by_name_locked(func);
-    if (f && f->dormant_types)
+    if (f && f->dormant_types) {
         PI_STORE(&f->level, level);
+        PI_STORE(&f->armed, level >= 2 || f->combos_enter || f->combos_exit);
+    }
     pthread_mutex_unlock(&armed_lock);
     return f && f->dormant_types ? 0 : -1;
 }
