@@ -35,6 +35,11 @@ const char *pi_trace_stat_kind_name(uint32_t kind)
     case PI_STAT_CYCLES: return "cycles";
     case PI_STAT_TRACE: return "trace";
     case PI_STAT_WATCH: return "watch";
+    case PI_STAT_COMBINE: return "combine";
+    case PI_STAT_HOT: return "hot";
+    case PI_STAT_SECONDARY: return "secondary";
+    case PI_STAT_TERTIARY: return "tertiary";
+    case PI_STAT_SPILL: return "spill";
     }
     return "?";
 }

@@ -3,12 +3,14 @@
  *   directive := NAME [ "(" args ")" ]  |  "region" ("begin"|"end") "(" IDENT ")"
  *
  *   count | trap | callret | trace_start | trace_stop | watch | sharing | blocking
+ *   count(width=8|16|32|64)   (a narrow counter that spills into 64 bits)
  *   types(branch,call,ret,load,store,string,fp)
  *   threshold(count=N[,handler=IDENT])
  *   cycles(>N) | cycles(code=0bXYZ)
  *   sample(every=N) | sample(directed)
  *   emit(EXPR)
- *   dormant(types=T1|T2...)   (the same type names as types())
+ *   dormant(types=T1|T2...[, threshold=N])   (the same type names as types();
+ *                             N: the secondary count that turns on level 3)
  *
  * Placement (MISSION.md's table): which declaration or statement each
  * directive may sit on is the table `rules` below.
@@ -219,7 +221,26 @@ static void parse_one(struct scan *s, struct pi_directive_spec *d)
     }
     d->kind = r->kind;
     switch (r->kind) {
-    case PI_D_COUNT: case PI_D_TRAP: case PI_D_CALLRET: case PI_D_TRACE_START:
+    case PI_D_COUNT:
+        /* count | count(width=8|16|32|64): narrow counters spill into 64 bits */
+        if (accept(s, '(')) {
+            char key[32];
+            uint64_t w = 0;
+            skip_ws(s);
+            if (!isalpha((unsigned char)*s->p)) {
+                fail(s, "directive 'count' takes no arguments other than width=8|16|32|64");
+                return;
+            }
+            if (ident(s, key, sizeof key, "'width='") && strcmp(key, "width") != 0)
+                fail(s, "'count' takes width=8|16|32|64, not '%s'", key);
+            expect(s, '=', "after 'width'");
+            if (number(s, &w, "width") && w != 8 && w != 16 && w != 32 && w != 64)
+                fail(s, "counter width must be 8, 16, 32 or 64, not %llu", (unsigned long long)w);
+            d->arg = (uint32_t)w;
+            expect(s, ')', "to close 'count('");
+        }
+        return;
+    case PI_D_TRAP: case PI_D_CALLRET: case PI_D_TRACE_START:
     case PI_D_TRACE_STOP: case PI_D_WATCH: case PI_D_SHARING: case PI_D_BLOCKING:
         no_args(s, name);
         return;
@@ -229,12 +250,47 @@ static void parse_one(struct scan *s, struct pi_directive_spec *d)
         expect(s, ')', "to close 'types('");
         return;
     case PI_D_DORMANT: {
+        /* dormant(types=T1|T2...[, threshold=N]): a ',' before "threshold"
+           ends the type list (types may also be separated by ',') */
         char key[32];
         expect(s, '(', "after 'dormant'");
         if (ident(s, key, sizeof key, "'types='") && strcmp(key, "types") != 0)
             fail(s, "'dormant' takes types=..., not '%s'", key);
         expect(s, '=', "after 'types'");
-        d->arg = type_list(s, "dormant");
+        if (s->failed)
+            return;
+        const char *save = s->p;
+        const char *thr = strstr(s->p, "threshold"), *close = strchr(s->p, ')');
+        if (thr && (!close || thr > close))
+            thr = NULL; /* (a threshold directive after this one) */
+        char list[128];
+        size_t n = thr ? (size_t)(thr - s->p) : 0;
+        if (thr && n < sizeof list) {
+            /* parse the types before ", threshold" on their own */
+            memcpy(list, s->p, n);
+            list[n] = 0;
+            char *end = list + n;
+            while (end > list && isspace((unsigned char)end[-1]))
+                end--;
+            if (end > list && end[-1] == ',')
+                *--end = 0;
+            struct scan sub = {list, s->err, s->errlen, false};
+            d->arg = type_list(&sub, "dormant");
+            skip_ws(&sub);
+            if (sub.failed || *sub.p) {
+                if (!sub.failed)
+                    fail(s, "unexpected '%s' in 'dormant'", sub.p);
+                s->failed = true;
+                return;
+            }
+            s->p = thr + strlen("threshold");
+            expect(s, '=', "after 'threshold'");
+            if (number(s, &d->threshold, "threshold") && d->threshold == 0)
+                fail(s, "dormant threshold must be at least 1");
+        } else {
+            s->p = save;
+            d->arg = type_list(s, "dormant");
+        }
         expect(s, ')', "to close 'dormant('");
         return;
     }

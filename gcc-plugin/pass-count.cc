@@ -125,8 +125,12 @@ static location_t block_location(basic_block bb)
 
 /* The site marker, and the counter update unless the block shares the
  * counter of a block that runs exactly as often (own_counter false). */
-static void instrument_block(basic_block bb, unsigned site, unsigned counter, bool own_counter)
+static void instrument_block(basic_block bb, unsigned site, unsigned counter, bool own_counter,
+                             unsigned width = 64)
 {
+    bool narrow = own_counter && width < 64;
+    if (narrow)
+        own_counter = false; /* narrow.cc updates it, after the marker */
     location_t loc = block_location(bb);
     char text[96];
     snprintf(text, sizeof text, PI_MARKER_PREFIX "%016llx %u", (unsigned long long)pi_unit_id(), site);
@@ -147,6 +151,8 @@ static void instrument_block(basic_block bb, unsigned site, unsigned counter, bo
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+    if (narrow)
+        pi_narrow_increment(bb, &gsi, pi_counter_ref(counter), site, counter, width, loc);
 }
 
 /* ---- fewer counters: blocks that run exactly as often share one ------------
@@ -315,6 +321,19 @@ static void pair_named_regions(vec<marker> &marks)
     }
 }
 
+/* The width of a block's counter: its statement's count(width=N), else the
+ * function's, else counter-width=N; 64 when none says otherwise. */
+static unsigned block_width(basic_block bb, const vec<unsigned> &region_width,
+                            const struct pi_directive_spec *specs, int nspec)
+{
+    if (region_width[bb->index])
+        return region_width[bb->index];
+    for (int k = 0; k < nspec; k++)
+        if (specs[k].kind == PI_D_COUNT && specs[k].arg)
+            return specs[k].arg;
+    return pi_opt.counter_width ? pi_opt.counter_width : 64;
+}
+
 static unsigned int execute_count(function *fun)
 {
     tree fndecl = fun->decl;
@@ -324,8 +343,9 @@ static unsigned int execute_count(function *fun)
     for (int i = 0; i < nspec; i++)
         fn_dirs |= fn_specs[i].kind;
     bool skip = skip_function(fndecl);
-    if (!skip && pi_opt.all_count)
-        fn_dirs |= PI_D_COUNT;
+    bool marked = (fn_dirs & (PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES)) != 0;
+    if (!skip && (pi_opt.all_count || (fn_dirs & PI_D_DORMANT)))
+        fn_dirs |= PI_D_COUNT; /* (a dormant class is counted from the blocks' counts) */
     const uint32_t code_dirs = PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES;
 
     /* the statement markers the pragmas left */
@@ -367,6 +387,8 @@ static unsigned int execute_count(function *fun)
     auto_sbitmap in(last_basic_block_for_fn(fun));
     auto_vec<uint32_t> region_dirs;
     auto_vec<const char *> region_name;
+    auto_vec<unsigned> region_width; /* count(width=N) of a statement */
+    region_width.safe_grow_cleared(last_basic_block_for_fn(fun));
     region_dirs.safe_grow_cleared(last_basic_block_for_fn(fun));
     region_name.safe_grow_cleared(last_basic_block_for_fn(fun));
     bitmap_clear(in);
@@ -413,6 +435,8 @@ static unsigned int execute_count(function *fun)
         EXECUTE_IF_SET_IN_BITMAP(r, 0, idx, sbi)
         {
             region_dirs[idx] |= d->spec.kind & ~PI_D_REGION_BEGIN;
+            if (d->spec.kind == PI_D_COUNT && d->spec.arg)
+                region_width[idx] = d->spec.arg;
             bitmap_set_bit(in, idx);
             if (d->spec.kind == PI_D_REGION_BEGIN)
                 region_name[idx] = d->spec.name;
@@ -487,6 +511,11 @@ static unsigned int execute_count(function *fun)
         for (int k = 0; k < nspec; k++)
             if (fn_specs[k].kind == PI_D_TYPES)
                 s.arg |= fn_specs[k].arg;
+            else if (fn_specs[k].kind == PI_D_DORMANT && bb == entry)
+                s.arg |= (fn_specs[k].arg & 0xffu) << 16; /* PI_SITE_DORMANT_TYPES */
+        unsigned w = block_width(bb, region_width, fn_specs, nspec);
+        if (w < 64)
+            s.arg |= w << 24; /* PI_SITE_COUNTER_BITS */
         site_of[bb->index] = pi_unit_add_site(&s);
         uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(bb->succs)};
         cfg = pi_hash64(cfg, shape, sizeof shape);
@@ -528,8 +557,12 @@ static unsigned int execute_count(function *fun)
     }
     for (unsigned i = 0; i < order.length(); i++) {
         int own = rep[order[i]->index] == order[i]->index;
-        instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own);
+        instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own,
+                         block_width(order[i], region_width, fn_specs, nspec));
     }
+    if (!skip && (fn_dirs & code_dirs) && bitmap_bit_p(in, entry->index) &&
+        pi_fnprobe_wanted(fn_specs, nspec, marked))
+        pi_fnprobe_instrument(fun, entry, site_of[entry->index], fn_specs, nspec);
     if (watch)
         pi_watch_instrument(fun, func);
     pi_unit_func_done(func, cfg);

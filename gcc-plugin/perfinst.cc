@@ -9,6 +9,8 @@
  *   feedback-only=LIST   apply only these recommendations (e.g. 1,3,5-7)
  *   record-link          (accepted; the link recipe is recorded by perfinst-ld)
  *   verbose              a note per unit with its sizes
+ *   combine=marked|all   function probes that counter combinations can name
+ *   counter-width=N      narrow counters (8, 16, 32; 64 is the default)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -31,7 +33,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
     "  -fplugin-arg-perfinst-feedback-only=LIST   only these recommendations (1,3,5-7)\n"
     "  -fplugin-arg-perfinst-record-link\n"
-    "  -fplugin-arg-perfinst-verbose\n",
+    "  -fplugin-arg-perfinst-verbose\n"
+    "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n"
+    "  -fplugin-arg-perfinst-counter-width=8|16|32|64  narrow counters that spill\n",
 };
 
 static const char *feedback_only;
@@ -77,11 +81,29 @@ static bool parse_args(const struct plugin_name_args *a)
             pi_opt.record_link = true;
         } else if (strcmp(k, "verbose") == 0) {
             pi_opt.verbose = true;
+        } else if (strcmp(k, "combine") == 0) {
+            if (v && strcmp(v, "all") == 0)
+                pi_opt.combine = 2;
+            else if (v && strcmp(v, "marked") == 0)
+                pi_opt.combine = 1;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-combine=%s%>: expected %<marked%> or %<all%>",
+                      v ? v : "");
+                ok = false;
+            }
+        } else if (strcmp(k, "counter-width") == 0) {
+            if (v && (!strcmp(v, "8") || !strcmp(v, "16") || !strcmp(v, "32") || !strcmp(v, "64")))
+                pi_opt.counter_width = (unsigned)atoi(v);
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-counter-width=%s%>: expected 8, 16, 32 or 64",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "help") == 0) {
             fputs(info.help, stderr);
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, feedback-only, record-link, verbose, help)", k);
+                  "feedback, feedback-only, record-link, verbose, combine, counter-width, help)", k);
             ok = false;
         }
     }

@@ -14,6 +14,8 @@ struct pi_options {
     const char *feedback;   /* feedback=FILE (applied by later passes) */
     bool record_link;       /* record-link */
     bool verbose;           /* verbose */
+    int combine;            /* combine=marked|all: function probes for counter combinations (1, 2) */
+    unsigned counter_width; /* counter-width=8|16|32|64: narrow counters (0: 64) */
 };
 extern struct pi_options pi_opt;
 
@@ -88,5 +90,12 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);
 void pi_watch_instrument(function *fun, unsigned func);
+/* narrow.cc, run from the count pass: a narrow counter's update and spill */
+void pi_narrow_increment(basic_block bb, gimple_stmt_iterator *gsi, tree ref, unsigned site,
+                         unsigned counter, unsigned width, location_t loc);
+/* pass-fnprobe.cc, run from the count pass: combinations and dormant classes */
+bool pi_fnprobe_wanted(const struct pi_directive_spec *specs, int nspec, bool marked);
+void pi_fnprobe_instrument(function *fun, basic_block entry, unsigned site,
+                           const struct pi_directive_spec *specs, int nspec);
 
 #endif

@@ -124,6 +124,8 @@ enum pi_site_kind {
 enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 #define PI_SITE_TYPES(arg) ((arg) & 0xffu)
 #define PI_SITE_CYCLES_CODE(arg) (((arg) >> 8) & 7u)
+#define PI_SITE_DORMANT_TYPES(arg) (((arg) >> 16) & 0xffu) /* entry site of a dormant(types=...) function */
+#define PI_SITE_COUNTER_BITS(arg) (((arg) >> 24) & 0xffu)  /* a narrow counter's width (8, 16, 32); 0: 64 */
 
 struct pi_site {
     uint32_t func;       /* index into funcs[] */
@@ -332,6 +334,16 @@ enum pi_stat_kind {
     PI_STAT_CYCLES = 3,    /* count: executions over the threshold; sum/min/max: cycles of all executions measured */
     PI_STAT_TRACE = 4,     /* count: start..stop intervals; sum/min/max: their cycles */
     PI_STAT_WATCH = 5,     /* count: words touched, summed over the accesses; execs: accesses at the site */
+    /* counter combinations and dormant classes (runtime/armed.c), at a function's entry site: */
+    PI_STAT_COMBINE = 10,  /* count: combinations that fired here; execs: evaluations here;
+                              sum: the fired values (int64, two's complement) */
+    PI_STAT_HOT = 11,      /* count: times the function was flagged hot (a primary threshold or a
+                              combination fired in it); max: the level it reached (1, 2, 3) */
+    PI_STAT_SECONDARY = 12, /* count: instructions of its dormant class (PI_SITE_DORMANT_TYPES)
+                              executed since level 2; execs: invocations counted at level 2 or 3 */
+    PI_STAT_TERTIARY = 13, /* count: invocations at level 3; sum/min/max: their cycles */
+    PI_STAT_SPILL = 14,    /* narrow counters: count: spills into the 64-bit total of this site's
+                              counter; max: the counter's width in bits */
 };
 struct pi_rec_sitestat {
     uint64_t unit_id;

@@ -26,6 +26,7 @@
 #ifndef PERFINST_H
 #define PERFINST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __PERFINST__
@@ -82,6 +83,8 @@ enum perfinst_event_kind {
     PERFINST_EV_TRAP = 1,      /* each execution of a `trap` site */
     PERFINST_EV_THRESHOLD = 2, /* the N-th execution of a `threshold(count=N)` site */
     PERFINST_EV_CYCLES = 3,    /* an execution over a `cycles(...)` threshold */
+    PERFINST_EV_COMBINE = 10,  /* a counter combination exceeded its threshold */
+    PERFINST_EV_SECONDARY = 11, /* a dormant class reached its threshold: level 3 */
 };
 #define PERFINST_MAX_FRAMES 32
 struct perfinst_event {
@@ -103,7 +106,48 @@ perfinst_handler perfinst_set_handler(int kind, perfinst_handler h);
  * threads.  Both 0 for data never accessed or not watched. */
 void perfinst_data_count(const void *addr, uint64_t *reads, uint64_t *writes);
 
+/* ---- counter combinations (seed 004 M24) -------------------------------
+ * A signed linear combination of per-function counters compared with a
+ * threshold; the handler runs (with the stack) when it is exceeded, and the
+ * combination restarts from zero.  spec, as in PERFINST_COMBINE
+ * (docs/indicators.md):
+ *     [NAME:] [K*]METRIC(FUNC) {+|- [K*]METRIC(FUNC)} >|>= N
+ * METRIC: count (entries), cycles (rdtsc, callees included), insns (static
+ * instruction counts x block executions), branch, call, ret, load, store,
+ * string, fp (the same per type).  FUNC must be built with function probes
+ * (-fplugin-arg-perfinst-combine=marked|all, or dormant(...)).  Evaluated
+ * per thread at every change of one of its counters.  Returns the
+ * combination's id (>= 0), or -1 with the reason in err. */
+int perfinst_combine_add(const char *spec, perfinst_handler h, char *err, size_t errlen);
+uint64_t perfinst_combine_hits(int id);  /* times it fired, over all threads */
+
+/* ---- dormant classes and secondary metrics (seed 004 M25) --------------
+ * A function marked dormant(types=T...[, threshold=N]) is at level 1: its
+ * class is compiled in but not counted.  A primary threshold (its
+ * threshold(count=...), or a combination firing in it) flags it hot and
+ * turns on level 2 from its next entry: instructions of the class are
+ * counted.  When they reach N, level 3 (its cycles are measured too) and
+ * the PERFINST_EV_SECONDARY vector runs.  Known after its first entry. */
+struct perfinst_dormant {
+    int level;                      /* 1, 2 or 3 */
+    uint32_t types;                 /* the class: 1 << PI_T_* (perfinst-format.h) */
+    uint64_t flagged_hot;           /* primary thresholds that fired in it */
+    uint64_t invocations;           /* invocations counted at level 2 or 3 */
+    uint64_t secondary;             /* instructions of the class since level 2 */
+    uint64_t types_count[7];        /* the same per type (enum pi_itype) */
+    uint64_t tertiary_invocations;  /* invocations at level 3 */
+    uint64_t tertiary_cycles;       /* their cycles */
+};
+int perfinst_dormant_read(const char *func, struct perfinst_dormant *out); /* 0, or -1: unknown */
+int perfinst_dormant_set(const char *func, int level);  /* (handlers) 0, or -1: unknown */
+
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
+/* Function probes (gcc-plugin/pass-fnprobe.cc, runtime/armed.c). */
+uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t dormant_types,
+                             uint64_t dormant_threshold);
+void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0);
+/* A narrow counter wrapped: 2^width executions into the 64-bit total (gcc-plugin/narrow.cc). */
+void __perfinst_spill(uint64_t unit_id, uint32_t site, uint32_t counter, uint32_t width);
 /* Probes of the indicators (docs/indicators.md), called only from the
  * counting copy of a function. */
 void __perfinst_trap(uint64_t unit_id, uint32_t site);

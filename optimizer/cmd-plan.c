@@ -44,7 +44,11 @@ static void help(FILE *f)
             "                       decimals (90)\n"
             "  -o, --output=OVERLAY the overlay (written to a temporary file, then renamed)\n"
             "  --advise             print the chosen functions instead of writing an overlay\n"
-            "  --force              read traces of a different build of PROG\n");
+            "  --force              read traces of a different build of PROG\n"
+            "   or: pmopt plan --expand-callers[=K] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
+            "An overlay that turns on the functions already selected (those whose threshold\n"
+            "fired; after a run under an overlay, those that counted) and the next K callers\n"
+            "(1) found on the threshold events' stacks (docs/indicators.md).\n");
 }
 
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
@@ -263,10 +267,11 @@ int cmd_plan(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "advise", no_argument, NULL, 'a' },
         { "force", no_argument, NULL, 'f' },
+        { "expand-callers", optional_argument, NULL, 'E' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    long pct = -1;
+    long pct = -1, expand = -1;
     int advise = 0;
     const char *out = NULL;
     struct report r;
@@ -286,14 +291,26 @@ int cmd_plan(int argc, char **argv)
                 return pm_usage_error("plan", "-o: empty file name");
             out = optarg;
             break;
+        case 'E': {
+            char *end = NULL;
+            expand = optarg ? strtol(optarg, &end, 10) : 1;
+            if (optarg && (*end || end == optarg || expand < 1 || expand > 64))
+                return pm_usage_error("plan", "--expand-callers: '%s' is not a number of levels "
+                                      "from 1 to 64", optarg);
+            break;
+        }
         case 'a': advise = 1; break;
         case 'f': r.force = 1; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
     }
+    if (pct >= 0 && expand >= 0)
+        return pm_usage_error("plan", "--hot and --expand-callers: one plan at a time");
+    if (pct < 0 && expand < 0)
+        return pm_usage_error("plan", "expected what to plan: --hot[=PCT] or --expand-callers[=K]");
     if (pct < 0)
-        return pm_usage_error("plan", "expected what to plan: --hot[=PCT]");
+        pct = 90 * PCT_SCALE; /* (unused) */
     if (advise && out)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
     if (!advise && !out)
@@ -309,6 +326,23 @@ int cmd_plan(int argc, char **argv)
     int status = PM_ERROR;
     if (rep_load(&r, argv + optind + 1) != 0)
         goto done;
+    if (expand >= 0) {
+        char *text = NULL;
+        size_t len = 0;
+        if (plan_expand_callers(&r, (int)expand, advise, advise ? NULL : &text, &len) == 0) {
+            if (advise) {
+                fflush(stdout);
+                status = ferror(stdout) ? PM_ERROR : PM_OK;
+            } else if (len > OVERLAY_MAX_BYTES) {
+                pm_error("%s: the overlay would be %zu bytes, the runtime reads at most %d", out,
+                         len, OVERLAY_MAX_BYTES);
+            } else if (write_atomically(out, text, len) == 0) {
+                status = PM_OK;
+            }
+        }
+        free(text);
+        goto done;
+    }
     uint64_t total = 0, chosen;
     for (size_t i = 0; i < r.nfuncs; i++)
         total = pm_sat_add(total, r.funcs[i].blocks);

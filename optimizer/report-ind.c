@@ -166,6 +166,7 @@ static const char *const stat_hits[] = {
     [PI_STAT_THRESHOLD] = "events",
     [PI_STAT_CYCLES] = "executions over the threshold",
     [PI_STAT_TRACE] = "intervals",
+    [PI_STAT_COMBINE] = "fires of evaluations",
 };
 
 /* ---------------------------------------------------------------------- */
@@ -389,7 +390,8 @@ static int build_indicators(struct report *r)
     for (size_t i = 0; i < iv->ind.nsitestats; i++) {
         const struct pi_rec_sitestat *s = &iv->ind.sitestats[i];
         const struct pi_unit_view *u = prog_unit(r, s->unit_id, s->site);
-        if (u && s->kind != PI_STAT_WATCH) /* the watch views show those */
+        if (u && s->kind != PI_STAT_WATCH && /* the watch views show those */
+            !(s->kind >= PI_STAT_HOT && s->kind <= PI_STAT_SPILL)) /* and report-dormant.c those */
             iv->inds[iv->ninds++] = (struct ind_row){ .u = u, .st = *s };
     }
     if (iv->ninds)
@@ -890,7 +892,7 @@ static void text_indicators(const struct report *r)
     if (!iv->ninds && !r->by_given)
         return;
     printf("\nIndicators (hits: trap = handler calls, threshold = events, cycles = executions "
-           "over the threshold, trace = intervals)\n");
+           "over the threshold, trace = intervals, combine = combinations fired of evaluations)\n");
     if (!iv->ninds) {
         printf("  (none: no SITESTAT record for PROG's sites)\n");
         return;
@@ -1205,8 +1207,10 @@ static void text_watch_sites(const struct report *r)
 
 void rind_text(const struct report *r)
 {
-    if (r->by & BY_INDICATORS)
+    if (r->by & BY_INDICATORS) {
         text_indicators(r);
+        rdorm_text(r);
+    }
     if (r->by & BY_CALLERS)
         text_callers(r);
     if (r->by & BY_REGIONS)
@@ -1263,7 +1267,8 @@ void rind_json(const struct report *r)
             pm_json_str(stdout, pi_trace_stat_kind_name(x->st.kind));
             printf(", \"execs\": %llu, \"hits\": %llu, \"hits_are\": ",
                    (unsigned long long)x->st.execs, (unsigned long long)x->st.count);
-            pm_json_str(stdout, x->st.kind < 5 && x->st.kind ? stat_hits[x->st.kind] : "?");
+            pm_json_str(stdout, x->st.kind < sizeof stat_hits / sizeof *stat_hits && stat_hits[x->st.kind]
+                                    ? stat_hits[x->st.kind] : "?");
             struct thr t = threshold_of(s, x->st.kind);
             if (t.has && t.from_code)
                 printf(", \"threshold\": %llu, \"threshold_from\": \"code 0x%x, default table\"",
@@ -1283,6 +1288,7 @@ void rind_json(const struct report *r)
             printf("}");
         }
         printf("%s]", iv->ninds ? "\n  " : "");
+        rdorm_json(r);
     }
     if (r->by & BY_CALLERS) {
         printf(",\n  \"callers\": [");
@@ -1633,4 +1639,16 @@ void rind_free(struct report *r)
     free(iv->wsites);
     free(iv);
     r->iv = NULL;
+}
+
+size_t rind_events(const struct report *r, const struct pi_trace_event **ev)
+{
+    *ev = r->iv ? r->iv->ind.events : NULL;
+    return r->iv ? r->iv->ind.nevents : 0;
+}
+
+size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st)
+{
+    *st = r->iv ? r->iv->ind.sitestats : NULL;
+    return r->iv ? r->iv->ind.nsitestats : 0;
 }

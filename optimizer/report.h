@@ -94,6 +94,19 @@ void rind_text(const struct report *r);
 void rind_json(const struct report *r); /* members after the count views' ones */
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
+/* The traces' threshold events (frames at link-time addresses), after rep_load. */
+size_t rind_events(const struct report *r, const struct pi_trace_event **ev);
+/* The traces' SITESTAT records, folded (sorted by unit, site, kind), after rep_load. */
+size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st);
+
+/* report-dormant.c: dormant classes and secondary metrics (HOT, SECONDARY,
+ * TERTIARY records) and narrow counters' spills, in the indicators' views. */
+void rdorm_text(const struct report *r);
+void rdorm_json(const struct report *r);  /* members ", dormant: [...], spills: [...]" */
+
+/* plan-callers.c: pmopt plan --expand-callers=levels; the overlay's text
+ * in *text (malloc'ed), or with advise the choice on stdout.  0 or -1. */
+int plan_expand_callers(struct report *r, int levels, int advise, char **text, size_t *len);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
  * and the options set, read PROG and the traces (a trace of another build

@@ -38,6 +38,8 @@ static perfinst_handler vectors[4];
 
 PI_EXPORT perfinst_handler perfinst_set_handler(int kind, perfinst_handler h)
 {
+    if (kind == PERFINST_EV_COMBINE || kind == PERFINST_EV_SECONDARY)
+        return pi_armed_set_handler(kind, h); /* armed.c */
     if (kind < PERFINST_EV_TRAP || kind > PERFINST_EV_CYCLES)
         return NULL;
     return __atomic_exchange_n(&vectors[kind], h, __ATOMIC_ACQ_REL);
@@ -228,6 +230,7 @@ PI_EXPORT void __perfinst_threshold(uint64_t unit_id, uint32_t site, uint64_t n,
                                 .value = n};
     take_stack(&ev, (uintptr_t)__builtin_return_address(0));
     keep_event(&ev);
+    pi_armed_primary(unit_id, site); /* flagged hot: a dormant class turns on */
     fire(PERFINST_EV_THRESHOLD, h, &ev);
 }
 
@@ -569,6 +572,7 @@ void pi_indicators_write(struct pi_rec_writer *w)
         /* a word that vanished meanwhile cannot happen (slots are never freed) */
         w->end();
     }
+    pi_armed_write(w, 0);
     for (struct trace_acc *a = PI_LOAD(&trace_accs); a; a = a->next) {
         struct pi_rec_tracereg r = {.start_unit = a->start_unit, .start_site = a->start_site,
                                     .ncounters = a->unit->ncounters, .unit_id = a->unit->unit_id};
@@ -577,4 +581,15 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->put(a->sum, a->unit->ncounters * sizeof(uint64_t));
         w->end();
     }
+}
+
+/* For armed.c: the same stacks and kept events as the threshold probe's. */
+void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc)
+{
+    take_stack(ev, pc);
+}
+
+void pi_indicators_keep_event(const struct perfinst_event *ev)
+{
+    keep_event(ev);
 }

@@ -130,6 +130,42 @@ int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay tur
 int pi_overlay_active(void);
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
 
+/* indicators.c, for armed.c */
+void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc);
+void pi_indicators_keep_event(const struct perfinst_event *ev);
+
+/* fnmeta.c: the functions, sites and static instruction counts of a
+ * module's .perfinst (for armed.c) */
+struct pi_fnmeta_code {
+    uint32_t nranges;        /* code ranges of the site (copies) */
+    uint32_t insns;          /* instructions, summed over the ranges */
+    uint32_t ntype[PI_NTYPES];
+};
+struct pi_fnmeta_unit {
+    uint64_t unit_id;
+    uint32_t nfuncs, nsites, ncounters, strtab_size;
+    struct pi_func *funcs;
+    struct pi_site *sites;
+    char *strtab;
+    struct pi_fnmeta_code *code; /* per site */
+};
+struct pi_fnmeta {
+    uint32_t nunits;
+    struct pi_fnmeta_unit *units;
+};
+const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm);  /* NULL, or why not */
+const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fnmeta *fm);
+void pi_fnmeta_free(struct pi_fnmeta *fm);
+
+/* armed.c: counter combinations and dormant classes */
+void pi_armed_init(void);                            /* in pi_init: PERFINST_COMBINE */
+void pi_armed_primary(uint64_t unit_id, uint32_t site); /* a threshold fired at site */
+perfinst_handler pi_armed_set_handler(int kind, perfinst_handler h); /* COMBINE, SECONDARY */
+void pi_armed_write(struct pi_rec_writer *w, int in_signal); /* SITESTATs */
+
+/* narrow.c: spills of narrow counters */
+void pi_narrow_write(struct pi_rec_writer *w);       /* SITESTAT PI_STAT_SPILL */
+
 /* core.c */
 void pi_init(void);
 uint64_t pi_now_ns(void);

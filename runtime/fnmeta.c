@@ -1,0 +1,222 @@
+/* fnmeta.c — what the runtime needs of a module's .perfinst metadata to
+ * evaluate counter combinations and dormant classes (runtime/armed.c):
+ * per unit its functions (name, entry site, sites) and each site's counter
+ * index, and per site the static instruction counts of its code ranges
+ * (total and per type) — the plugin's static counts that, times block
+ * executions, stand in for an "instructions" hardware counter.
+ *
+ * Like loader.c's reader of .perfinst.xlat it reads the module's file
+ * (mmap, ELF64 headers parsed and bounds-checked here; no libelf in the
+ * runtime) and validates every chunk it uses (magic, header CRC, version,
+ * sizes, indices, string offsets).  The format is perfinst-format.h's; the
+ * one full reader is common/pimeta.c — this one takes only the UNIT
+ * tables and CODE ranges, read once per module on first need.
+ */
+#include "runtime.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int in_file(uint64_t off, uint64_t len, uint64_t size)
+{
+    return off <= size && len <= size - off;
+}
+
+/* The .perfinst section of an ELF64 file: *sec, *len; or why not. */
+static const char *find_section(const unsigned char *f, size_t size, const unsigned char **sec,
+                                uint64_t *len)
+{
+    Elf64_Ehdr eh;
+    if (size < sizeof eh)
+        return "not an ELF file";
+    memcpy(&eh, f, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB)
+        return "not a little-endian ELF64 file";
+    if (!eh.e_shoff || eh.e_shentsize != sizeof(Elf64_Shdr))
+        return "no section headers";
+    Elf64_Shdr sh0, strs;
+    if (!in_file(eh.e_shoff, sizeof sh0, size))
+        return "section headers lie outside the file";
+    memcpy(&sh0, f + eh.e_shoff, sizeof sh0);
+    uint64_t shnum = eh.e_shnum ? eh.e_shnum : sh0.sh_size;
+    uint64_t shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh.e_shstrndx;
+    if (shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr) || shstrndx >= shnum)
+        return "section headers lie outside the file";
+    memcpy(&strs, f + eh.e_shoff + shstrndx * sizeof(Elf64_Shdr), sizeof strs);
+    if (strs.sh_type == SHT_NOBITS || !in_file(strs.sh_offset, strs.sh_size, size))
+        return "section names lie outside the file";
+    static const char want[] = PI_SECTION_META;
+    for (uint64_t i = 1; i < shnum; i++) {
+        Elf64_Shdr s;
+        memcpy(&s, f + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof s);
+        if (s.sh_name < strs.sh_size && strs.sh_size - s.sh_name >= sizeof want &&
+            !memcmp(f + strs.sh_offset + s.sh_name, want, sizeof want)) {
+            if (s.sh_type != SHT_PROGBITS || !in_file(s.sh_offset, s.sh_size, size))
+                return ".perfinst lies outside the file";
+            *sec = f + s.sh_offset;
+            *len = s.sh_size;
+            return NULL;
+        }
+    }
+    return "no .perfinst section";
+}
+
+static struct pi_fnmeta_unit *unit_of(struct pi_fnmeta *fm, uint64_t unit_id)
+{
+    for (uint32_t i = 0; i < fm->nunits; i++)
+        if (fm->units[i].unit_id == unit_id)
+            return &fm->units[i];
+    return NULL;
+}
+
+static const char *add_unit(struct pi_fnmeta *fm, const unsigned char *c, uint32_t size)
+{
+    struct pi_unit h;
+    if (size < sizeof(struct pi_chunk_hdr) + sizeof h)
+        return "UNIT chunk too small";
+    memcpy(&h, c + sizeof(struct pi_chunk_hdr), sizeof h);
+    uint64_t need = sizeof(struct pi_chunk_hdr) + sizeof h + (uint64_t)h.nfuncs * sizeof(struct pi_func) +
+                    (uint64_t)h.nsites * sizeof(struct pi_site) + (uint64_t)h.nsuccs * 4 + h.strtab_size;
+    if (need > size || !h.strtab_size)
+        return "UNIT arrays overrun the chunk";
+    if (unit_of(fm, h.unit_id))
+        return NULL; /* (a unit twice: the first wins, as in pimeta) */
+    struct pi_fnmeta_unit *nu = realloc(fm->units, (fm->nunits + 1) * sizeof *nu);
+    if (!nu)
+        return "out of memory";
+    fm->units = nu;
+    struct pi_fnmeta_unit *u = &nu[fm->nunits];
+    memset(u, 0, sizeof *u);
+    u->unit_id = h.unit_id;
+    u->nfuncs = h.nfuncs;
+    u->nsites = h.nsites;
+    u->ncounters = h.ncounters;
+    const unsigned char *p = c + sizeof(struct pi_chunk_hdr) + sizeof h;
+    u->funcs = malloc((h.nfuncs ? h.nfuncs : 1) * sizeof *u->funcs);
+    u->sites = malloc((h.nsites ? h.nsites : 1) * sizeof *u->sites);
+    u->strtab = malloc(h.strtab_size);
+    u->code = calloc(h.nsites ? h.nsites : 1, sizeof *u->code);
+    if (!u->funcs || !u->sites || !u->strtab || !u->code) {
+        free(u->funcs), free(u->sites), free(u->strtab), free(u->code);
+        return "out of memory";
+    }
+    memcpy(u->funcs, p, (size_t)h.nfuncs * sizeof *u->funcs);
+    p += (size_t)h.nfuncs * sizeof *u->funcs;
+    memcpy(u->sites, p, (size_t)h.nsites * sizeof *u->sites);
+    p += (size_t)h.nsites * sizeof *u->sites + (size_t)h.nsuccs * 4;
+    memcpy(u->strtab, p, h.strtab_size);
+    u->strtab[h.strtab_size - 1] = 0;
+    u->strtab_size = h.strtab_size;
+    fm->nunits++;
+    for (uint32_t i = 0; i < h.nfuncs; i++) {
+        const struct pi_func *fn = &u->funcs[i];
+        if (fn->name >= h.strtab_size || fn->first_site > h.nsites || fn->nsites > h.nsites - fn->first_site)
+            return "a function's name or sites are out of range";
+    }
+    for (uint32_t i = 0; i < h.nsites; i++)
+        if (u->sites[i].counter != PI_NONE && u->sites[i].counter >= h.ncounters)
+            return "a site's counter is out of range";
+    return NULL;
+}
+
+static const char *add_code(struct pi_fnmeta *fm, const unsigned char *c, uint32_t size)
+{
+    struct pi_code h;
+    if (size < sizeof(struct pi_chunk_hdr) + sizeof h)
+        return "CODE chunk too small";
+    memcpy(&h, c + sizeof(struct pi_chunk_hdr), sizeof h);
+    if (sizeof(struct pi_chunk_hdr) + sizeof h + (uint64_t)h.nranges * sizeof(struct pi_range) > size)
+        return "CODE ranges overrun the chunk";
+    const unsigned char *p = c + sizeof(struct pi_chunk_hdr) + sizeof h;
+    for (uint32_t i = 0; i < h.nranges; i++) {
+        struct pi_range r;
+        memcpy(&r, p + (size_t)i * sizeof r, sizeof r);
+        struct pi_fnmeta_unit *u = unit_of(fm, r.unit_id);
+        if (!r.addr || !u || r.site >= u->nsites)
+            continue; /* discarded by the linker, or another module's unit */
+        struct pi_fnmeta_code *k = &u->code[r.site];
+        k->nranges++;
+        k->insns += r.ninsns;
+        for (int t = 0; t < PI_NTYPES; t++)
+            k->ntype[t] += r.ntype[t];
+    }
+    return NULL;
+}
+
+/* Two walks over the chunks: UNITs, then CODE (whose ranges name units). */
+const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fnmeta *fm)
+{
+    for (int walk = 0; walk < 2; walk++)
+        for (uint64_t pos = 0; len - pos >= 8;) {
+            uint32_t magic;
+            memcpy(&magic, sec + pos, 4);
+            if (!magic) {
+                pos += 8;
+                continue;
+            }
+            struct pi_chunk_hdr ch;
+            if (len - pos < sizeof ch)
+                return "truncated chunk header";
+            memcpy(&ch, sec + pos, sizeof ch);
+            if (ch.magic != PI_CHUNK_MAGIC ||
+                ch.hdr_crc != pi_crc32(0, &ch, offsetof(struct pi_chunk_hdr, hdr_crc)))
+                return "bad chunk header (magic or CRC)";
+            if (ch.version != PI_FORMAT_VERSION)
+                return "chunk of an unknown format version";
+            if (ch.size < sizeof ch || ch.size % 8 || ch.size > len - pos)
+                return "bad chunk size";
+            const char *why = NULL;
+            if (walk == 0 && ch.kind == PI_CHUNK_UNIT)
+                why = add_unit(fm, sec + pos, ch.size);
+            else if (walk == 1 && ch.kind == PI_CHUNK_CODE)
+                why = add_code(fm, sec + pos, ch.size);
+            if (why)
+                return why;
+            pos += ch.size;
+        }
+    return NULL;
+}
+
+void pi_fnmeta_free(struct pi_fnmeta *fm)
+{
+    for (uint32_t i = 0; i < fm->nunits; i++) {
+        free(fm->units[i].funcs);
+        free(fm->units[i].sites);
+        free(fm->units[i].strtab);
+        free(fm->units[i].code);
+    }
+    free(fm->units);
+    memset(fm, 0, sizeof *fm);
+}
+
+/* The metadata of the file `path` (a module), or why not. */
+const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm)
+{
+    memset(fm, 0, sizeof *fm);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || st.st_size <= 0) {
+        if (fd >= 0)
+            close(fd);
+        return "cannot open the file";
+    }
+    void *f = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (f == MAP_FAILED)
+        return "cannot map the file";
+    const unsigned char *sec;
+    uint64_t len;
+    const char *why = find_section(f, (size_t)st.st_size, &sec, &len);
+    if (!why)
+        why = pi_fnmeta_parse(sec, len, fm);
+    munmap(f, (size_t)st.st_size);
+    if (why)
+        pi_fnmeta_free(fm);
+    return why;
+}
