@@ -428,6 +428,7 @@ struct modmeta {
     const char *why;
 };
 static struct modmeta *modmetas;
+static int meta_failed; /* some module's metadata could not be read */
 
 static struct pi_fnmeta *module_meta_locked(struct pi_module *m)
 {
@@ -440,9 +441,11 @@ static struct pi_fnmeta *module_meta_locked(struct pi_module *m)
         return NULL;
     mm->m = m;
     mm->why = pi_fnmeta_read(m->file, &mm->fm);
-    if (mm->why)
+    if (mm->why) {
+        meta_failed = 1;
         pi_say("perfinst: ", m->path, ": metadata for counter combinations and dormant classes: ",
                mm->why, "\n", NULL);
+    }
     mm->next = modmetas;
     modmetas = mm;
     return mm->why ? NULL : &mm->fm;
@@ -490,6 +493,11 @@ static void fill_locked(struct fn *f)
         f->insns[i] = (c->insns + n / 2) / n;
         for (int t = 0; t < PI_NTYPES; t++)
             f->ntype[i][t] = (c->ntype[t] + n / 2) / n;
+        if (f->counter[i] == PI_NONE) { /* (no counter: weighs nothing) */
+            f->counter[i] = 0;
+            f->insns[i] = 0;
+            memset(f->ntype[i], 0, sizeof f->ntype[i]);
+        }
     }
     f->has_meta = 1;
 }
@@ -857,7 +865,9 @@ void pi_armed_write(struct pi_rec_writer *w, int in_signal)
                 c->said = 1;
                 pi_say("perfinst: combination ", c->name, ": ", c->terms[k].func,
                        " was never entered through a function probe, so its terms stayed 0 (is it "
-                       "built with -fplugin-arg-perfinst-combine=marked|all, and called?)\n", NULL);
+                       "built with -fplugin-arg-perfinst-combine=marked|all, and called?",
+                       meta_failed ? " Function names come from the metadata, which could not be read" : "",
+                       ")\n", NULL);
             }
     }
 }
