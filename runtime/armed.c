@@ -468,7 +468,7 @@ static void fill_locked(struct fn *f)
     for (uint32_t i = 0; mu && i < mu->nfuncs; i++)
         if (mu->funcs[i].first_site == f->site && mu->funcs[i].nsites)
             fn = &mu->funcs[i];
-    if (!fn || mu->ncounters != u->ncounters)
+    if (!fn || mu->ncounters != u->ncounters || !u->ncounters)
         return;
     snprintf(f->name, sizeof f->name, "%s", mu->strtab + fn->name);
     f->nsites = fn->nsites;
