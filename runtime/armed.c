@@ -96,7 +96,8 @@ struct fn {
     uint32_t dormant_types;
     uint64_t dormant_threshold;
     int level;               /* 0: not dormant; 1, 2, 3 */
-    int armed;               /* a combination names it, or level >= 2: the probes' fast test */
+    int armed;               /* a combination names it, or level >= 2: the enter probe's fast test */
+    int armed_exit;          /* the exit has work: a combination on cycles/insns/types, or level >= 2 */
     uint64_t hot, invocations, secondary, types_count[PI_NTYPES];
     uint64_t tinv, tcyc, tmin, tmax;
     uint64_t fired, evals;
@@ -308,6 +309,8 @@ static void bind_locked(int ci, uint32_t fi)
             PI_STORE(&f->need_cycles, 1);
         if (t->metric >= M_INSNS)
             PI_STORE(&f->need_snap, 1);
+        if (t->metric != M_COUNT)
+            PI_STORE(&f->armed_exit, 1);
         PI_STORE(&f->armed, 1);
     }
 }
@@ -554,8 +557,10 @@ static void flag_hot(struct fn *f)
 {
     __atomic_fetch_add(&f->hot, 1, __ATOMIC_RELAXED);
     int one = 1;
-    if (__atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        PI_STORE(&f->armed_exit, 1);
         PI_STORE(&f->armed, 1);
+    }
 }
 
 void pi_armed_primary(uint64_t unit_id, uint32_t site)
@@ -676,6 +681,8 @@ static uint64_t enter_slow(uint64_t unit_id, uint32_t site, uint32_t dtypes, uin
     tf->cum[M_COUNT]++;
     if (ce)
         evaluate(t, f, ce, pc);
+    if (!cx && level < 2)
+        return 0; /* nothing for the exit to measure (its fast path returns) */
     if (tf->depth++)
         return 0; /* recursion: the outermost invocation measures */
     tf->measuring = 0;
@@ -706,8 +713,8 @@ PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
 {
     uint64_t t1 = t0 ? tsc() : 0; /* (t0 is 0 unless the entry started timing) */
     struct fn *f = fn_find(unit_id, site);
-    if (!f || !PI_LOAD(&f->ready) || !PI_LOAD(&f->armed))
-        return; /* off (its entry measured nothing) */
+    if (!f || !PI_LOAD(&f->ready) || !PI_LOAD(&f->armed_exit))
+        return; /* off, or nothing to measure at exit */
     exit_slow(f, t0, t1, (uintptr_t)__builtin_return_address(0));
 }
 
@@ -811,6 +818,7 @@ PI_EXPORT int perfinst_dormant_set(const char *func, int level)
     struct fn *f = fn_by_name_locked(func);
     if (f && f->dormant_types) {
         PI_STORE(&f->level, level);
+        PI_STORE(&f->armed_exit, level >= 2 || f->combos_exit);
         PI_STORE(&f->armed, level >= 2 || f->combos_enter || f->combos_exit);
     }
     pthread_mutex_unlock(&armed_lock);
