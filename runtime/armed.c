@@ -108,6 +108,7 @@ static uint32_t nfns;
 static uint16_t fn_hash[PI_FN_HASH]; /* 1 + index, 0 free */
 static pthread_mutex_t armed_lock = PTHREAD_MUTEX_INITIALIZER;
 static perfinst_handler vec_combine, vec_secondary;
+static int dormant_by_handler; /* PERFINST_DORMANT=handler: the runtime does not arm level 2 */
 static int table_full_said;
 
 /* ---- per thread ------------------------------------------------------------ */
@@ -371,9 +372,15 @@ PI_EXPORT uint64_t perfinst_combine_hits(int id)
     return __atomic_load_n(&combos[id].hits, __ATOMIC_RELAXED);
 }
 
-/* PERFINST_COMBINE=SPEC{;SPEC}: each malformed one is reported and not installed. */
+/* PERFINST_COMBINE=SPEC{;SPEC}: each malformed one is reported and not installed.
+ * PERFINST_DORMANT=auto|handler: who turns on level 2 when a primary fires. */
 void pi_armed_init(void)
 {
+    const char *d = secure_getenv("PERFINST_DORMANT");
+    if (d && !strcmp(d, "handler"))
+        dormant_by_handler = 1;
+    else if (d && strcmp(d, "auto"))
+        pi_say("perfinst: PERFINST_DORMANT=", d, ": expected auto or handler; using auto\n", NULL);
     const char *v = secure_getenv("PERFINST_COMBINE");
     if (!v)
         return;
@@ -557,7 +564,8 @@ static void flag_hot(struct fn *f)
 {
     __atomic_fetch_add(&f->hot, 1, __ATOMIC_RELAXED);
     int one = 1;
-    if (__atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+    if (!dormant_by_handler &&
+        __atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
         PI_STORE(&f->armed_exit, 1);
         PI_STORE(&f->armed, 1);
     }
