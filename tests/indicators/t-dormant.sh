@@ -38,6 +38,13 @@ assert (w["level"], w["flagged_hot"], w["invocations"], w["secondary"], w["terti
 assert (d["still"]["level"], d["still"]["secondary"], d["still"]["class"]) == (1, 0, "load|store"), d
 PY
 ok "json: dormant rows"
+"$PMOPT" dump d.pit > dump
+assert_contains "dump: the level-3 event" dump "EVENT .* kind secondary, value $per,"
+# two runs merged: counts added, the level the highest
+PERFINST_OUT=d2.pit ./dorm > /dev/null
+"$PMOPT" merge -o m.pit d.pit d2.pit > /dev/null
+"$PMOPT" report ./dorm m.pit > mrep 2> /dev/null
+assert_contains "merged: walk's row" mrep "^ +3 +6 +140 +$((per * 140)) +branch +138 +[0-9]+ +walk "
 # PERFINST_DORMANT=handler: the runtime only flags; without a handler that
 # arms it the class stays off, with one (perfinst_dormant_set) it counts
 # exactly as with the default
