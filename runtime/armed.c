@@ -93,6 +93,7 @@ struct fn {
     int has_meta;
     uint32_t combos_enter, combos_exit; /* combinations to evaluate (bit i: combos[i]) */
     int need_snap, need_cycles;         /* some combination needs them */
+    int need_types;                     /* some combination has a per-type term */
     uint32_t dormant_types;
     uint64_t dormant_threshold;
     int level;               /* 0: not dormant; 1, 2, 3 */
@@ -310,6 +311,8 @@ static void bind_locked(int ci, uint32_t fi)
             PI_STORE(&f->need_cycles, 1);
         if (t->metric >= M_INSNS)
             PI_STORE(&f->need_snap, 1);
+        if (t->metric >= M_TYPE0)
+            PI_STORE(&f->need_types, 1);
         if (t->metric != M_COUNT)
             PI_STORE(&f->armed_exit, 1);
         PI_STORE(&f->armed, 1);
@@ -747,12 +750,13 @@ static void exit_slow(struct fn *f, uint64_t t0, uint64_t t1, uintptr_t pc)
     }
     if ((m & 1) && f->u && f->u->tls_get) {
         const uint64_t *c = f->u->tls_get();
+        int types = (m & 4) || PI_LOAD(&f->need_types);
         for (uint32_t i = 0; i < f->nsites; i++) {
             uint64_t n = (c[f->counter[i]] - tf->snap[i]) & f->mask[i];
             if (!n)
                 continue;
             d[M_INSNS] += n * f->insns[i];
-            for (int k = 0; k < PI_NTYPES; k++)
+            for (int k = 0; types && k < PI_NTYPES; k++)
                 d[M_TYPE0 + k] += n * f->ntype[i][k];
         }
     }
