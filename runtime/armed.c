@@ -851,7 +851,6 @@ static void put_stat(struct pi_rec_writer *w, const struct fn *f, uint32_t kind,
 
 void pi_armed_write(struct pi_rec_writer *w, int in_signal)
 {
-    pi_narrow_write(w); /* (narrow.c: the same kind of records, from one hook) */
     uint32_t n = PI_LOAD(&nfns);
     for (uint32_t i = 0; i < n; i++) {
         const struct fn *f = &fns[i];
