@@ -84,7 +84,7 @@ enum perfinst_event_kind {
     PERFINST_EV_THRESHOLD = 2, /* the N-th execution of a `threshold(count=N)` site */
     PERFINST_EV_CYCLES = 3,    /* an execution over a `cycles(...)` threshold */
     PERFINST_EV_COMBINE = 10,  /* a counter combination exceeded its threshold */
-    PERFINST_EV_SECONDARY = 11, /* a dormant class reached its threshold: level 3 */
+    PERFINST_EV_SECONDARY = 12, /* a dormant class reached its threshold: level 3 */
 };
 #define PERFINST_MAX_FRAMES 32
 struct perfinst_event {

@@ -153,6 +153,7 @@ struct ind_views {
     size_t *roots;
     size_t nroots, rcap;
     uint64_t nevents;
+    uint64_t nevents_other;         /* of them, not threshold events (combinations, dormant) */
     uint32_t wgran;                 /* bytes per watched word; 0: no WATCH record */
     struct wword *wwords;
     size_t nwwords, wcap;
@@ -459,6 +460,7 @@ static int build_callers(struct report *r)
         if (!u || !e->ev.nframes)
             continue;
         iv->nevents++;
+        iv->nevents_other += e->ev.kind != PI_STAT_THRESHOLD;
         /* frames[0]: in the marked code; the others are return addresses,
          * so the call is at the address before (a call may end a function) */
         const char *name = frame_name(r, e->frames[0]);
@@ -952,6 +954,9 @@ static void text_callers(const struct report *r)
     const struct ind_views *iv = r->iv;
     printf("\nCallers of marked code, from the stacks of %llu threshold event%s (caller → callee  "
            "events)\n", (unsigned long long)iv->nevents, iv->nevents == 1 ? "" : "s");
+    if (iv->nevents_other)
+        printf("  (of which %llu from counter combinations or dormant classes)\n",
+               (unsigned long long)iv->nevents_other);
     if (!iv->nroots)
         printf("  (none: no EVENT record for PROG's sites)\n");
     for (size_t i = 0; i < iv->nroots; i++) {

@@ -93,10 +93,12 @@ struct fn {
     int has_meta;
     uint32_t combos_enter, combos_exit; /* combinations to evaluate (bit i: combos[i]) */
     int need_snap, need_cycles;         /* some combination needs them */
+    int need_types;                     /* some combination has a per-type term */
     uint32_t dormant_types;
     uint64_t dormant_threshold;
     int level;               /* 0: not dormant; 1, 2, 3 */
-    int armed;               /* a combination names it, or level >= 2: the probes' fast test */
+    int armed;               /* a combination names it, or level >= 2: the enter probe's fast test */
+    int armed_exit;          /* the exit has work: a combination on cycles/insns/types, or level >= 2 */
     uint64_t hot, invocations, secondary, types_count[PI_NTYPES];
     uint64_t tinv, tcyc, tmin, tmax;
     uint64_t fired, evals;
@@ -107,6 +109,7 @@ static uint32_t nfns;
 static uint16_t fn_hash[PI_FN_HASH]; /* 1 + index, 0 free */
 static pthread_mutex_t armed_lock = PTHREAD_MUTEX_INITIALIZER;
 static perfinst_handler vec_combine, vec_secondary;
+static int dormant_by_handler; /* PERFINST_DORMANT=handler: the runtime does not arm level 2 */
 static int table_full_said;
 
 /* ---- per thread ------------------------------------------------------------ */
@@ -308,6 +311,10 @@ static void bind_locked(int ci, uint32_t fi)
             PI_STORE(&f->need_cycles, 1);
         if (t->metric >= M_INSNS)
             PI_STORE(&f->need_snap, 1);
+        if (t->metric >= M_TYPE0)
+            PI_STORE(&f->need_types, 1);
+        if (t->metric != M_COUNT)
+            PI_STORE(&f->armed_exit, 1);
         PI_STORE(&f->armed, 1);
     }
 }
@@ -368,9 +375,15 @@ PI_EXPORT uint64_t perfinst_combine_hits(int id)
     return __atomic_load_n(&combos[id].hits, __ATOMIC_RELAXED);
 }
 
-/* PERFINST_COMBINE=SPEC{;SPEC}: each malformed one is reported and not installed. */
+/* PERFINST_COMBINE=SPEC{;SPEC}: each malformed one is reported and not installed.
+ * PERFINST_DORMANT=auto|handler: who turns on level 2 when a primary fires. */
 void pi_armed_init(void)
 {
+    const char *d = secure_getenv("PERFINST_DORMANT");
+    if (d && !strcmp(d, "handler"))
+        dormant_by_handler = 1;
+    else if (d && strcmp(d, "auto"))
+        pi_say("perfinst: PERFINST_DORMANT=", d, ": expected auto or handler; using auto\n", NULL);
     const char *v = secure_getenv("PERFINST_COMBINE");
     if (!v)
         return;
@@ -428,6 +441,7 @@ struct modmeta {
     const char *why;
 };
 static struct modmeta *modmetas;
+static int meta_failed; /* some module's metadata could not be read */
 
 static struct pi_fnmeta *module_meta_locked(struct pi_module *m)
 {
@@ -440,9 +454,11 @@ static struct pi_fnmeta *module_meta_locked(struct pi_module *m)
         return NULL;
     mm->m = m;
     mm->why = pi_fnmeta_read(m->file, &mm->fm);
-    if (mm->why)
+    if (mm->why) {
+        meta_failed = 1;
         pi_say("perfinst: ", m->path, ": metadata for counter combinations and dormant classes: ",
                mm->why, "\n", NULL);
+    }
     mm->next = modmetas;
     modmetas = mm;
     return mm->why ? NULL : &mm->fm;
@@ -465,7 +481,7 @@ static void fill_locked(struct fn *f)
     for (uint32_t i = 0; mu && i < mu->nfuncs; i++)
         if (mu->funcs[i].first_site == f->site && mu->funcs[i].nsites)
             fn = &mu->funcs[i];
-    if (!fn || mu->ncounters != u->ncounters)
+    if (!fn || mu->ncounters != u->ncounters || !u->ncounters)
         return;
     snprintf(f->name, sizeof f->name, "%s", mu->strtab + fn->name);
     f->nsites = fn->nsites;
@@ -490,6 +506,11 @@ static void fill_locked(struct fn *f)
         f->insns[i] = (c->insns + n / 2) / n;
         for (int t = 0; t < PI_NTYPES; t++)
             f->ntype[i][t] = (c->ntype[t] + n / 2) / n;
+        if (f->counter[i] == PI_NONE) { /* (no counter: weighs nothing) */
+            f->counter[i] = 0;
+            f->insns[i] = 0;
+            memset(f->ntype[i], 0, sizeof f->ntype[i]);
+        }
     }
     f->has_meta = 1;
 }
@@ -546,8 +567,11 @@ static void flag_hot(struct fn *f)
 {
     __atomic_fetch_add(&f->hot, 1, __ATOMIC_RELAXED);
     int one = 1;
-    if (__atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    if (!dormant_by_handler &&
+        __atomic_compare_exchange_n(&f->level, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        PI_STORE(&f->armed_exit, 1);
         PI_STORE(&f->armed, 1);
+    }
 }
 
 void pi_armed_primary(uint64_t unit_id, uint32_t site)
@@ -668,6 +692,8 @@ static uint64_t enter_slow(uint64_t unit_id, uint32_t site, uint32_t dtypes, uin
     tf->cum[M_COUNT]++;
     if (ce)
         evaluate(t, f, ce, pc);
+    if (!cx && level < 2)
+        return 0; /* nothing for the exit to measure (its fast path returns) */
     if (tf->depth++)
         return 0; /* recursion: the outermost invocation measures */
     tf->measuring = 0;
@@ -698,8 +724,8 @@ PI_EXPORT void __perfinst_fn_exit(uint64_t unit_id, uint32_t site, uint64_t t0)
 {
     uint64_t t1 = t0 ? tsc() : 0; /* (t0 is 0 unless the entry started timing) */
     struct fn *f = fn_find(unit_id, site);
-    if (!f || !PI_LOAD(&f->ready) || !PI_LOAD(&f->armed))
-        return; /* off (its entry measured nothing) */
+    if (!f || !PI_LOAD(&f->ready) || !PI_LOAD(&f->armed_exit))
+        return; /* off, or nothing to measure at exit */
     exit_slow(f, t0, t1, (uintptr_t)__builtin_return_address(0));
 }
 
@@ -724,12 +750,13 @@ static void exit_slow(struct fn *f, uint64_t t0, uint64_t t1, uintptr_t pc)
     }
     if ((m & 1) && f->u && f->u->tls_get) {
         const uint64_t *c = f->u->tls_get();
+        int types = (m & 4) || PI_LOAD(&f->need_types);
         for (uint32_t i = 0; i < f->nsites; i++) {
             uint64_t n = (c[f->counter[i]] - tf->snap[i]) & f->mask[i];
             if (!n)
                 continue;
             d[M_INSNS] += n * f->insns[i];
-            for (int k = 0; k < PI_NTYPES; k++)
+            for (int k = 0; types && k < PI_NTYPES; k++)
                 d[M_TYPE0 + k] += n * f->ntype[i][k];
         }
     }
@@ -803,6 +830,7 @@ PI_EXPORT int perfinst_dormant_set(const char *func, int level)
     struct fn *f = fn_by_name_locked(func);
     if (f && f->dormant_types) {
         PI_STORE(&f->level, level);
+        PI_STORE(&f->armed_exit, level >= 2 || f->combos_exit);
         PI_STORE(&f->armed, level >= 2 || f->combos_enter || f->combos_exit);
     }
     pthread_mutex_unlock(&armed_lock);
@@ -823,7 +851,6 @@ static void put_stat(struct pi_rec_writer *w, const struct fn *f, uint32_t kind,
 
 void pi_armed_write(struct pi_rec_writer *w, int in_signal)
 {
-    pi_narrow_write(w); /* (narrow.c: the same kind of records, from one hook) */
     uint32_t n = PI_LOAD(&nfns);
     for (uint32_t i = 0; i < n; i++) {
         const struct fn *f = &fns[i];
@@ -857,7 +884,9 @@ void pi_armed_write(struct pi_rec_writer *w, int in_signal)
                 c->said = 1;
                 pi_say("perfinst: combination ", c->name, ": ", c->terms[k].func,
                        " was never entered through a function probe, so its terms stayed 0 (is it "
-                       "built with -fplugin-arg-perfinst-combine=marked|all, and called?)\n", NULL);
+                       "built with -fplugin-arg-perfinst-combine=marked|all, and called?",
+                       meta_failed ? " Function names come from the metadata, which could not be read" : "",
+                       ")\n", NULL);
             }
     }
 }

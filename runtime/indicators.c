@@ -593,3 +593,15 @@ void pi_indicators_keep_event(const struct perfinst_event *ev)
 {
     keep_event(ev);
 }
+
+/* For narrow.c: count into the SITESTAT (unit, site, kind), and raise its max. */
+void pi_indicators_stat_add(uint64_t unit_id, uint32_t site, uint32_t kind, uint64_t count, uint64_t max)
+{
+    struct stat_slot *s = stat_get(unit_id, site, kind);
+    if (!s)
+        return;
+    __atomic_fetch_add(&s->count, count, __ATOMIC_RELAXED);
+    uint64_t m = __atomic_load_n(&s->max, __ATOMIC_RELAXED);
+    while (max > m && !__atomic_compare_exchange_n(&s->max, &m, max, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}

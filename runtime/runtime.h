@@ -133,6 +133,8 @@ void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and
 /* indicators.c, for armed.c */
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc);
 void pi_indicators_keep_event(const struct perfinst_event *ev);
+void pi_indicators_stat_add(uint64_t unit_id, uint32_t site, uint32_t kind, uint64_t count,
+                            uint64_t max);           /* (narrow.c) */
 
 /* fnmeta.c: the functions, sites and static instruction counts of a
  * module's .perfinst (for armed.c) */
@@ -162,9 +164,6 @@ void pi_armed_init(void);                            /* in pi_init: PERFINST_COM
 void pi_armed_primary(uint64_t unit_id, uint32_t site); /* a threshold fired at site */
 perfinst_handler pi_armed_set_handler(int kind, perfinst_handler h); /* COMBINE, SECONDARY */
 void pi_armed_write(struct pi_rec_writer *w, int in_signal); /* SITESTATs */
-
-/* narrow.c: spills of narrow counters */
-void pi_narrow_write(struct pi_rec_writer *w);       /* SITESTAT PI_STAT_SPILL */
 
 /* core.c */
 void pi_init(void);

@@ -8,8 +8,19 @@
  * never flagged: it stays at level 1 and counts nothing. */
 #include <perfinst.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int secondary_events;
+
+/* With PERFINST_DORMANT=handler the runtime leaves level 2 to a handler:
+ * this one, on the THRESHOLD vector, when DORMANT_BY_HANDLER is set. */
+static void on_primary(const struct perfinst_event *ev)
+{
+    struct perfinst_dormant d;
+    (void)ev;
+    if (getenv("DORMANT_BY_HANDLER") && !perfinst_dormant_read("walk", &d) && d.level < 2)
+        perfinst_dormant_set("walk", 2);
+}
 static unsigned long long secondary_value;
 
 static void on_secondary(const struct perfinst_event *ev)
@@ -36,6 +47,7 @@ __attribute__((noinline)) int still(int x) { return x ^ 5; }
 int main(void)
 {
     perfinst_set_handler(PERFINST_EV_SECONDARY, on_secondary);
+    perfinst_set_handler(PERFINST_EV_THRESHOLD, on_primary);
     struct perfinst_dormant d;
     unsigned long long sec[101], per = 0;
     int zero_until_30 = 1, linear = 1;

@@ -82,3 +82,10 @@ pi_ld -O2 -rdynamic -o plain plain.o -ldl
 PERFINST_COMBINE='count(A) > 1' ./plain > out 2> err
 assert_contains "no probes: reported" err "A was never entered through a function probe"
 assert_not_contains "no probes: nothing fires" out "^fired"
+# -O0 and -flto: the same prediction
+for opt in -O0 "-O2 -flto"; do
+    pi_cc $opt -g -fplugin-arg-perfinst-combine=marked -c "$T/indicators/combine.c" -o v.o
+    pi_ld $opt -rdynamic -o v v.o -ldl $( [ "$opt" = "-O2 -flto" ] && echo "-fplugin=$PLUGIN" )
+    PERFINST_COMBINE='ab: 2*count(A) - count(B) > 10' ./v > out 2> /dev/null
+    assert_eq "$opt: A/B fires as predicted" "$(cat want)" "$(grep '^fired [AB] ' out)"
+done

@@ -38,6 +38,24 @@ assert (w["level"], w["flagged_hot"], w["invocations"], w["secondary"], w["terti
 assert (d["still"]["level"], d["still"]["secondary"], d["still"]["class"]) == (1, 0, "load|store"), d
 PY
 ok "json: dormant rows"
+"$PMOPT" dump d.pit > dump
+assert_contains "dump: the level-3 event" dump "EVENT .* kind secondary, value $per,"
+# two runs merged: counts added, the level the highest
+PERFINST_OUT=d2.pit ./dorm > /dev/null
+"$PMOPT" merge -o m.pit d.pit d2.pit > /dev/null
+"$PMOPT" report ./dorm m.pit > mrep 2> /dev/null
+assert_contains "merged: walk's row" mrep "^ +3 +6 +140 +$((per * 140)) +branch +138 +[0-9]+ +walk "
+# PERFINST_DORMANT=handler: the runtime only flags; without a handler that
+# arms it the class stays off, with one (perfinst_dormant_set) it counts
+# exactly as with the default
+PERFINST_DORMANT=handler ./dorm > h1 2> /dev/null
+assert_contains "handler mode, no handler: level 1 after the primary" h1 "^after call 31: level 1, flagged hot 1, secondary 0$"
+assert_contains "handler mode, no handler: nothing counted" h1 "^walk: level 1, flagged hot 3, invocations 0, secondary 0,"
+PERFINST_DORMANT=handler DORMANT_BY_HANDLER=1 ./dorm > h2 2> /dev/null
+assert_eq "handler mode, the handler arms it: the same counts" "$(grep -E '^(walk|secondary events)' out)" \
+    "$(grep -E '^(walk|secondary events)' h2)"
+PERFINST_DORMANT=bogus ./dorm > /dev/null 2> e
+assert_contains "a bad PERFINST_DORMANT is reported" e "PERFINST_DORMANT=bogus: expected auto or handler"
 # (the program stops at once when walk is unknown to the runtime)
 expect_fail "mode off: the probes do not run, walk stays unknown" env PERFINST_MODE=off ./dorm
 "$PMOPT" dump-meta dorm > meta

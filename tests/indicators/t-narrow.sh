@@ -1,15 +1,15 @@
 # Narrow counters with spills (seeds 000 M16, 002 M15, 004 M8): narrow.c's
 # 200000-iteration loop with 16-bit counters counts exactly 200000/200001
 # (3 spills of 65536 each, 3392 and 3393 left), its 1000-iteration statement
-# with 8-bit counters 1000/1001 (3 spills of 256); at -O0 and -O2.  With
+# with 8-bit counters 1000/1001 (3 spills of 256); at -O0, -O2 and -O2 -flto.  With
 # -fplugin-arg-perfinst-counter-width=8 every counter of an all=count build
 # of loops.c, and of threads.c's 8 threads x 1e6 iterations (joined, or
 # still running at exit), still counts exactly.  The clean copy has no
 # narrow update (mode off counts nothing); bad widths are refused.
 . "$PERFINST_TOP/tests/lib.sh"
-for opt in -O0 -O2; do
+for opt in -O0 -O2 "-O2 -flto"; do
     pi_cc $opt -g -c "$T/indicators/narrow.c" -o n.o
-    pi_ld $opt -o nar n.o
+    pi_ld $opt -o nar n.o $( [ "$opt" = "-O2 -flto" ] && echo "-fplugin=$PLUGIN" )
     PERFINST_OUT=n.pit ./nar > out
     assert_eq "$opt output" 1199515 "$(cat out)"
     "$PMOPT" report ./nar n.pit > rep 2> /dev/null
