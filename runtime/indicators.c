@@ -578,3 +578,38 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->end();
     }
 }
+
+/* ---- fork ------------------------------------------------------------------- */
+
+/* In a fork child (pthread_atfork, only the forking thread is left): what the
+ * indicators saw before the fork is the parent's, as the counters are
+ * (core.c's fork_child zeroes those).  The tables keep their keys (units,
+ * sites, watched addresses), only the numbers start afresh; so do the
+ * forking thread's threshold counts and the snapshots of its open trace
+ * regions (its counters were just zeroed). */
+void pi_indicators_after_fork(void)
+{
+    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
+        stats[i].count = stats[i].execs = stats[i].sum = stats[i].max = 0;
+        stats[i].min = UINT64_MAX;
+    }
+    stats_lost = 0;
+    for (uint32_t i = 0; i < PI_MAX_EVENTS; i++)
+        events[i].ready = 0;
+    nevents = 0;
+    for (uint32_t i = 0; i < PI_MAX_WORDS; i++)
+        words[i].reads = words[i].writes = 0;
+    words_lost = 0;
+    for (struct trace_acc *a = trace_accs; a; a = a->next)
+        memset(a->sum, 0, a->unit->ncounters * sizeof(uint64_t));
+    if (thr_table)
+        for (uint32_t i = 0; i < PI_THR_SLOTS; i++)
+            thr_table[i].count = 0;
+    for (int d = 0; open_traces && d < trace_depth && d < PI_TRACE_DEPTH; d++) {
+        struct open_trace *o = &open_traces[d];
+        uint32_t i = 0;
+        for (struct pi_unit_rt *u = pi.units; u && o->snap && i < o->nunits; u = u->next, i++)
+            if (o->snap[i])
+                memset(o->snap[i], 0, u->ncounters * sizeof(uint64_t));
+    }
+}
