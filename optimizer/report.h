@@ -94,6 +94,15 @@ void rind_text(const struct report *r);
 void rind_json(const struct report *r); /* members after the count views' ones */
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
+/* The callers' tree (after rind_build), depth first: visit(ctx, depth, name,
+ * events) with depth 0 for the marked functions, deeper for their callers.
+ * Returns the number of threshold events the tree was made from. */
+uint64_t rind_callers_walk(const struct report *r, void (*visit)(void *, int, const char *, uint64_t),
+                           void *ctx);
+
+/* report-html.c: pmopt report --html=FILE, one self-contained page. 0, or
+ * -1 after an error message. */
+int rep_html_write(const struct report *r, const char *path);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
  * and the options set, read PROG and the traces (a trace of another build
