@@ -77,7 +77,10 @@ static int read_program(struct report *r)
         pm_error("%s", err.msg);
         return -1;
     }
-    if (pi_debug_open(r->prog, &r->dbg, &err) == 0) {
+    pm_progress("reading the debug information of the program", 0, 0);
+    int dbg = pi_debug_open(r->prog, &r->dbg, &err);
+    pm_progress_clear();
+    if (dbg == 0) {
         r->have_dbg = 1;
         if (r->dbg.warning[0])
             pm_note("%s", r->dbg.warning);
@@ -200,6 +203,7 @@ static int read_traces(struct report *r, char **paths)
     for (int i = 0; i < r->ntraces; i++) {
         struct pi_err err;
         struct pi_trace t;
+        pm_progress("reading traces", (size_t)i, (size_t)r->ntraces);
         if (pi_trace_read(paths[i], &t, &err)) {
             pm_error("%s", err.msg);
             return -1;
@@ -218,6 +222,7 @@ static int read_traces(struct report *r, char **paths)
         if (!in->path)
             return oom();
     }
+    pm_progress_clear();
     return 0;
 }
 
