@@ -191,7 +191,7 @@ struct thr_slot {
 /* Allocated on a thread's first threshold probe: libperfinst may arrive with
  * dlopen (as the dependency of an instrumented library), when its whole TLS
  * block must fit in glibc's small static-TLS reserve, so it keeps only
- * pointers there.  (Never freed: a thread's table dies with the process.) */
+ * pointers there.  Freed when the thread ends (pi_indicators_thread_exit). */
 static __thread struct thr_slot *thr_table;
 
 static struct thr_slot *thr_get(uint64_t unit_id, uint32_t site)
@@ -612,4 +612,23 @@ void pi_indicators_after_fork(void)
             if (o->snap[i])
                 memset(o->snap[i], 0, u->ncounters * sizeof(uint64_t));
     }
+}
+
+/* The calling thread ends (thread.c's thread_leave): its threshold table and
+ * trace-region stack go with it, else every thread that ever hit a threshold
+ * or trace_start would leave them behind (1.8 KiB a thread). */
+void pi_indicators_thread_exit(void)
+{
+    free(thr_table);
+    thr_table = NULL;
+    if (!open_traces)
+        return;
+    for (int d = 0; d < trace_depth && d < PI_TRACE_DEPTH; d++) {
+        for (uint32_t i = 0; open_traces[d].snap && i < open_traces[d].nunits; i++)
+            free(open_traces[d].snap[i]);
+        free(open_traces[d].snap);
+    }
+    free(open_traces);
+    open_traces = NULL;
+    trace_depth = 0;
 }

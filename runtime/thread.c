@@ -85,6 +85,7 @@ struct pi_thread *pi_thread_self_locked(void)
 /* The thread is ending: its counters go into the totals, once. */
 static void thread_leave(struct pi_thread *t)
 {
+    pi_indicators_thread_exit();
     if (!t || t != pi_self)
         return;
     pthread_mutex_lock(&pi.lock);

@@ -7,6 +7,7 @@
  *   4 the exec'd image: 8 threads, exits
  *   5 a child that runs 8 threads, then waits to be killed by SIGTERM
  *   - a child that execs this program with PERFINST_MODE=off (role "off")
+ * `load threads` is the parent's part alone (64 threads, no children).
  * Every thread calls work, trapped, thr, slow and offable ITERS times,
  * updates its own watched word, and runs one trace region around ITERS/100
  * calls of inner.  The program checks what it can see itself (trap handler
@@ -108,6 +109,11 @@ int main(int argc, char **argv)
         return 0;
     }
     calls(1);
+    if (!strcmp(as, "threads")) {      /* role 1 without the children (under TSan) */
+        run_threads(64);
+        check("threads", 64);
+        return 0;
+    }
     pthread_t t[64];
     for (long i = 0; i < 64; i++)
         if (pthread_create(&t[i], NULL, body, (void *)i)) { perror("pthread_create"); return 3; }
