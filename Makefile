@@ -9,6 +9,7 @@
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+MANDIR  ?= $(PREFIX)/share/man
 BUILD   := build
 VERSION := 0.1.0
 
@@ -56,12 +57,17 @@ install: all
 	install -m 644 include/perfinst.h include/perfinst-format.h $(DESTDIR)$(PREFIX)/include/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' perfinst.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/perfinst.pc
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 docs/man/pmopt.1 docs/man/perfinst-ld.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/perfinst.7 $(DESTDIR)$(MANDIR)/man7/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/perfinst-ld $(DESTDIR)$(PREFIX)/bin/pmopt \
 	  $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.so $(DESTDIR)$(PREFIX)/lib/libperfinst.a \
 	  $(DESTDIR)$(PREFIX)/lib/libperfinst.so $(DESTDIR)$(PREFIX)/include/perfinst.h \
 	  $(DESTDIR)$(PREFIX)/include/perfinst-format.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/perfinst.pc
+	rm -f $(DESTDIR)$(MANDIR)/man1/pmopt.1 $(DESTDIR)$(MANDIR)/man1/perfinst-ld.1 \
+	  $(DESTDIR)$(MANDIR)/man7/perfinst.7
 	-rmdir $(DESTDIR)$(PREFIX)/lib/perfinst
 
 clean:

@@ -123,6 +123,7 @@ int cmd_merge(int argc, char **argv)
     }
     size_t nmods = 0, nuc = 0;
     for (int i = 0; i < ntraces; i++) {
+        pm_progress("reading traces", (size_t)i, (size_t)ntraces);
         if (pi_trace_read(argv[optind + i], &in[i], &err)) {
             pm_error("%s", err.msg);
             goto out;
@@ -131,6 +132,7 @@ int cmd_merge(int argc, char **argv)
         nmods += in[i].nmodules;
         nuc += in[i].nunits;
     }
+    pm_progress_clear();
 
     /* modules: identities, the conflict check, then the merged list */
     mods = calloc(nmods ? nmods : 1, sizeof *mods);

@@ -43,7 +43,9 @@ static void help(FILE *f)
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
-            "  --force                  read traces of a different build of PROG\n");
+            "  --force                  read traces of a different build of PROG\n"
+            "  --html=FILE              write the report as one self-contained HTML page\n"
+            "                           (hot functions and lines, call tree) to FILE\n");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -75,7 +77,10 @@ static int read_program(struct report *r)
         pm_error("%s", err.msg);
         return -1;
     }
-    if (pi_debug_open(r->prog, &r->dbg, &err) == 0) {
+    pm_progress("reading the debug information of the program", 0, 0);
+    int dbg = pi_debug_open(r->prog, &r->dbg, &err);
+    pm_progress_clear();
+    if (dbg == 0) {
         r->have_dbg = 1;
         if (r->dbg.warning[0])
             pm_note("%s", r->dbg.warning);
@@ -198,6 +203,7 @@ static int read_traces(struct report *r, char **paths)
     for (int i = 0; i < r->ntraces; i++) {
         struct pi_err err;
         struct pi_trace t;
+        pm_progress("reading traces", (size_t)i, (size_t)r->ntraces);
         if (pi_trace_read(paths[i], &t, &err)) {
             pm_error("%s", err.msg);
             return -1;
@@ -216,6 +222,7 @@ static int read_traces(struct report *r, char **paths)
         if (!in->path)
             return oom();
     }
+    pm_progress_clear();
     return 0;
 }
 
@@ -603,6 +610,7 @@ int cmd_report(int argc, char **argv)
         { "top", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'f' },
         { "callers", no_argument, NULL, 'c' },
+        { "html", required_argument, NULL, 'H' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -613,6 +621,7 @@ int cmd_report(int argc, char **argv)
         { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
     };
     int callers = 0;
+    const char *html = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
     int c;
@@ -645,6 +654,7 @@ int cmd_report(int argc, char **argv)
             break;
         }
         case 'f': r.force = 1; break;
+        case 'H': html = optarg; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("report", "unknown option");
         }
@@ -665,13 +675,16 @@ int cmd_report(int argc, char **argv)
     int status = PM_ERROR;
     if (rep_load(&r, argv + optind + 1) == 0 && rind_build(&r) == 0) {
         /* nothing is printed before every input was accepted */
-        if (r.fmt == FMT_JSON)
+        if (html)
+            status = rep_html_write(&r, html) ? PM_ERROR : PM_OK;
+        else if (r.fmt == FMT_JSON)
             print_json(&r);
         else if (r.fmt == FMT_CSV)
             print_csv(&r);
         else
             print_text(&r);
-        status = PM_OK;
+        if (!html)
+            status = PM_OK;
     }
     fflush(stdout);
     rep_free(&r);

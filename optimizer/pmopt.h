@@ -52,4 +52,10 @@ void pm_csv_str(FILE *f, const char *s);
 
 uint64_t pm_sat_add(uint64_t a, uint64_t b);
 
+/* progress.c: "pmopt: WHAT DONE/TOTAL (P%)" on one line of stderr, only when
+ * stderr is a terminal (TOTAL 0: "WHAT…"); pm_progress_clear erases it (the
+ * end of the operation; pm_error and pm_note call it). */
+void pm_progress(const char *what, size_t done, size_t total);
+void pm_progress_clear(void);
+
 #endif /* PERFINST_PMOPT_H */

@@ -1657,3 +1657,22 @@ size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st)
     *st = r->iv ? r->iv->ind.sitestats : NULL;
     return r->iv ? r->iv->ind.nsitestats : 0;
 }
+
+/* The callers' tree, depth first, for other writers (report-html.c). */
+static void walk_cnode(const struct ind_views *iv, size_t id, int depth,
+                       void (*visit)(void *, int, const char *, uint64_t), void *ctx)
+{
+    const struct cnode *n = &iv->nodes[id];
+    visit(ctx, depth, n->name, n->count);
+    for (size_t i = 0; i < n->nkids; i++)
+        walk_cnode(iv, n->kids[i], depth + 1, visit, ctx);
+}
+
+uint64_t rind_callers_walk(const struct report *r, void (*visit)(void *, int, const char *, uint64_t),
+                           void *ctx)
+{
+    const struct ind_views *iv = r->iv;
+    for (size_t i = 0; iv && i < iv->nroots; i++)
+        walk_cnode(iv, iv->roots[i], 0, visit, ctx);
+    return iv ? iv->nevents : 0;
+}

@@ -107,6 +107,15 @@ void rdorm_json(const struct report *r);  /* members ", dormant: [...], spills: 
 /* plan-callers.c: pmopt plan --expand-callers=levels; the overlay's text
  * in *text (malloc'ed), or with advise the choice on stdout.  0 or -1. */
 int plan_expand_callers(struct report *r, int levels, int advise, char **text, size_t *len);
+/* The callers' tree (after rind_build), depth first: visit(ctx, depth, name,
+ * events) with depth 0 for the marked functions, deeper for their callers.
+ * Returns the number of threshold events the tree was made from. */
+uint64_t rind_callers_walk(const struct report *r, void (*visit)(void *, int, const char *, uint64_t),
+                           void *ctx);
+
+/* report-html.c: pmopt report --html=FILE, one self-contained page. 0, or
+ * -1 after an error message. */
+int rep_html_write(const struct report *r, const char *path);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
  * and the options set, read PROG and the traces (a trace of another build

@@ -13,6 +13,7 @@ void pm_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    pm_progress_clear();
     fputs("pmopt: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -23,6 +24,7 @@ void pm_note(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    pm_progress_clear();
     fputs("pmopt: note: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

@@ -192,6 +192,7 @@ static void fork_child(void)
         if (u->tls_get)
             memset(u->tls_get(), 0, u->ncounters * sizeof(uint64_t));
     }
+    pi_indicators_after_fork();
     pi_thread_after_fork_locked();
 }
 

@@ -193,7 +193,7 @@ struct thr_slot {
 /* Allocated on a thread's first threshold probe: libperfinst may arrive with
  * dlopen (as the dependency of an instrumented library), when its whole TLS
  * block must fit in glibc's small static-TLS reserve, so it keeps only
- * pointers there.  (Never freed: a thread's table dies with the process.) */
+ * pointers there.  Freed when the thread ends (pi_indicators_thread_exit). */
 static __thread struct thr_slot *thr_table;
 
 static struct thr_slot *thr_get(uint64_t unit_id, uint32_t site)
@@ -604,4 +604,58 @@ void pi_indicators_stat_add(uint64_t unit_id, uint32_t site, uint32_t kind, uint
     uint64_t m = __atomic_load_n(&s->max, __ATOMIC_RELAXED);
     while (max > m && !__atomic_compare_exchange_n(&s->max, &m, max, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
+}
+
+/* ---- fork ------------------------------------------------------------------- */
+
+/* In a fork child (pthread_atfork, only the forking thread is left): what the
+ * indicators saw before the fork is the parent's, as the counters are
+ * (core.c's fork_child zeroes those).  The tables keep their keys (units,
+ * sites, watched addresses), only the numbers start afresh; so do the
+ * forking thread's threshold counts and the snapshots of its open trace
+ * regions (its counters were just zeroed). */
+void pi_indicators_after_fork(void)
+{
+    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
+        stats[i].count = stats[i].execs = stats[i].sum = stats[i].max = 0;
+        stats[i].min = UINT64_MAX;
+    }
+    stats_lost = 0;
+    for (uint32_t i = 0; i < PI_MAX_EVENTS; i++)
+        events[i].ready = 0;
+    nevents = 0;
+    for (uint32_t i = 0; i < PI_MAX_WORDS; i++)
+        words[i].reads = words[i].writes = 0;
+    words_lost = 0;
+    for (struct trace_acc *a = trace_accs; a; a = a->next)
+        memset(a->sum, 0, a->unit->ncounters * sizeof(uint64_t));
+    if (thr_table)
+        for (uint32_t i = 0; i < PI_THR_SLOTS; i++)
+            thr_table[i].count = 0;
+    for (int d = 0; open_traces && d < trace_depth && d < PI_TRACE_DEPTH; d++) {
+        struct open_trace *o = &open_traces[d];
+        uint32_t i = 0;
+        for (struct pi_unit_rt *u = pi.units; u && o->snap && i < o->nunits; u = u->next, i++)
+            if (o->snap[i])
+                memset(o->snap[i], 0, u->ncounters * sizeof(uint64_t));
+    }
+}
+
+/* The calling thread ends (thread.c's thread_leave): its threshold table and
+ * trace-region stack go with it, else every thread that ever hit a threshold
+ * or trace_start would leave them behind (1.8 KiB a thread). */
+void pi_indicators_thread_exit(void)
+{
+    free(thr_table);
+    thr_table = NULL;
+    if (!open_traces)
+        return;
+    for (int d = 0; d < trace_depth && d < PI_TRACE_DEPTH; d++) {
+        for (uint32_t i = 0; open_traces[d].snap && i < open_traces[d].nunits; i++)
+            free(open_traces[d].snap[i]);
+        free(open_traces[d].snap);
+    }
+    free(open_traces);
+    open_traces = NULL;
+    trace_depth = 0;
 }

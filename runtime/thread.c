@@ -85,9 +85,15 @@ struct pi_thread *pi_thread_self_locked(void)
 /* The thread is ending: its counters go into the totals, once. */
 static void thread_leave(struct pi_thread *t)
 {
-    if (!t || t != pi_self)
-        return;
     pthread_mutex_lock(&pi.lock);
+    /* Under the lock: its first dynamic-TLS access may make glibc free this
+     * thread's TLS block of a dlclose'd library, which an unregistering
+     * thread reads under the lock (pi_flush_add). */
+    pi_indicators_thread_exit();
+    if (!t || t != pi_self) {
+        pthread_mutex_unlock(&pi.lock);
+        return;
+    }
     for (struct pi_unit_rt *u = pi.units; u; u = u->next)
         if (u->tls_get)
             pi_flush_add(u, u->tls_get());

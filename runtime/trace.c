@@ -161,10 +161,16 @@ static void rec_end(void)
         out_put(pad, 8 - out.rec_size % 8);
     struct pi_rec_hdr h = {.type = out.rec_type, .size = out.rec_size, .crc = out.crc};
     h.hcrc = pi_crc32(0, &h, offsetof(struct pi_rec_hdr, hcrc));
-    if (out.rec_at >= out.off)
+    if (out.rec_at >= out.off) {
         memcpy(out.buf + (out.rec_at - out.off), &h, sizeof h);
-    else if (!out.err && pwrite(out.fd, &h, sizeof h, (off_t)out.rec_at) != (ssize_t)sizeof h)
-        out.err = errno ? errno : ENOSPC;
+    } else {
+        /* A header that straddles a flush: its tail is still in the buffer,
+         * and the next flush would write the zeros there over a pwrite. */
+        size_t gone = out.off - out.rec_at < sizeof h ? (size_t)(out.off - out.rec_at) : sizeof h;
+        if (!out.err && pwrite(out.fd, &h, gone, (off_t)out.rec_at) != (ssize_t)gone)
+            out.err = errno ? errno : ENOSPC;
+        memcpy(out.buf, (const unsigned char *)&h + gone, sizeof h - gone);
+    }
     out.nrecords++;
 }
 

@@ -3,7 +3,7 @@
 # is the source tree, $B the build directory.
 set -eu
 : "${PERFINST_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
-B=$PERFINST_TOP/build
+B=${PERFINST_BUILD:-$PERFINST_TOP/build}   # scripts/check-sanitize.sh sets PERFINST_BUILD
 T=$PERFINST_TOP/tests
 PLUGIN=$B/perfinst.so
 PMOPT=$B/pmopt

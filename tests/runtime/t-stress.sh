@@ -12,7 +12,10 @@ for p in stress stress.static; do
         f=$(only_trace "perfinst.$p.*")
         dump "$f"
         assert_contains "$p: program unit (round $round)" "$f.txt" "^counts unit=0xa module=0 ncounters=1 counts=4000000$"
-        assert_contains "$p: library unit (round $round)" "$f.txt" "^counts unit=0x11b module=1 ncounters=2 counts=500,50$"
+        # dlopen'ed again at another place (as under ASan), the library is a
+        # new module: its unit's counts are then split between the modules
+        lib=$(awk '/^counts unit=0x11b / { split($5, c, /[=,]/); a += c[2]; b += c[3] } END { print a "," b }' "$f.txt")
+        assert_eq "$p: library unit, all its modules (round $round)" "500,50" "$lib"
         rm -f perfinst.*
     done
 done

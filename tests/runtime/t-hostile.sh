@@ -1,0 +1,104 @@
+#!/bin/bash
+# A hostile environment.
+# 1. Secure execution (AT_SECURE): a setuid-root copy run by an unprivileged
+#    user ignores every PERFINST_* variable (secure_getenv): the trace goes
+#    to the default name, counting stays on, nothing is said; the same
+#    binary without the setuid bit, same user, same environment, obeys them.
+#    Needs root (to chown/chmod and setpriv); else skipped, saying so.
+# 2. A full file system (a 16 KiB tmpfs filled up): every write fails, the
+#    failure is reported once, the program's own output and exit status are
+#    what they would have been.  Needs root (mount); else skipped.
+# 3. A directory the process may not write (read-only mount; and mode 555
+#    for an unprivileged user): reported once, the program runs on.
+. "$PERFINST_TOP/tests/lib.sh"
+. "$T/runtime/fixture.sh"
+gcc $CFIX -pthread -o secure "$R/secure.c" "$B/libperfinst.a"
+user=nobody
+root=0; [ "$(id -u)" = 0 ] && root=1
+as_user() { setpriv --reuid="$user" --regid=nogroup --clear-groups "$@"; }
+# one_line FILE REGEX: FILE has exactly one line, and it matches
+one_line() {
+    assert_eq "$1: one line" 1 "$(wc -l < "$1")"
+    assert_contains "$1: the message" "$1" "$2"
+}
+
+can_drop=0
+if [ $root = 1 ] && command -v setpriv > /dev/null && id "$user" > /dev/null 2>&1; then
+    can_drop=1
+    # the scratch directory is root's 0700 one: the user gets its own
+    d=$(mktemp -d /tmp/pi-hostile.XXXXXX)
+    trap 'umount "$PWD/full" "$PWD/ro" 2>/dev/null; rm -rf "$d"' EXIT
+    chmod 1777 "$d"
+fi
+
+# ---- 1. secure execution ----------------------------------------------------
+if [ $can_drop = 1 ]; then
+    cp secure "$d/suid"; chmod 4755 "$d/suid"
+    cp secure "$d/plain"; chmod 755 "$d/plain"
+    env_all() { as_user env PERFINST_OUT="$d/evil.%p.pit" PERFINST_MODE=off PERFINST_VERBOSE=1 \
+        PERFINST_LINE_SIZE=bogus PERFINST_OVERLAY=/etc/shadow "$@"; }
+    (cd "$d" && env_all ./suid 6 0 > "$OLDPWD/suid.out" 2> "$OLDPWD/suid.err")
+    assert_contains "the kernel says secure execution" suid.out "^secure=1$"
+    assert_contains "ran to the end" suid.out "^done$"
+    assert_eq "nothing said (PERFINST_VERBOSE, the bad line size, the overlay ignored)" "" "$(cat suid.err)"
+    [ -z "$(ls "$d" | grep evil)" ] || fail "PERFINST_OUT was obeyed: $(ls "$d")"
+    ok "PERFINST_OUT ignored"
+    f=$(cd "$d" && ls perfinst.suid.*.pit) || fail "no trace under the default name"
+    dump "$d/$f"
+    assert_contains "PERFINST_MODE=off ignored: counted" "$d/$f.txt" "^counts unit=0x5ec0 module=0 ncounters=1 counts=6$"
+    assert_contains "not in mode off" "$d/$f.txt" "^header version=1 flags=0x0 mode_off=0 "
+
+    (cd "$d" && env_all ./plain 6 0 > "$OLDPWD/plain.out" 2> "$OLDPWD/plain.err")
+    assert_contains "the control is not secure" plain.out "^secure=0$"
+    assert_contains "the control obeys PERFINST_VERBOSE" plain.err "perfinst: trace written to $d/evil\.[0-9]+\.pit"
+    assert_contains "the control reports the bad line size" plain.err "PERFINST_LINE_SIZE"
+    f=$(ls "$d"/evil.*.pit) || fail "the control did not obey PERFINST_OUT"
+    dump "$f"
+    assert_contains "the control obeys PERFINST_MODE=off" "$f.txt" "^header version=1 flags=0x2 mode_off=1 "
+else
+    ok "SKIPPED secure execution: needs root, setpriv and user $user to make and run a setuid copy"
+fi
+
+# ---- 2. a full file system, 3. an unwritable directory ----------------------
+if [ $root = 1 ] && mkdir full ro && mount -t tmpfs -o size=16k tmpfs full 2> /dev/null; then
+    trap 'umount "$PWD/full" "$PWD/ro" 2>/dev/null; rm -rf "${d:-/nonexistent}"' EXIT
+    dd if=/dev/zero of=full/filler bs=4k 2> /dev/null || true   # until ENOSPC
+    PERFINST_OUT="$PWD/full/t.pit" ./secure 5 3 7 > out 2> err && st=0 || st=$?
+    assert_eq "full: the program's exit status" 7 "$st"
+    assert_eq "full: the program's output" "secure=0 write failed write failed write failed done" "$(echo $(cat out))"
+    one_line err "^perfinst: cannot write the trace $PWD/full/t\.pit: No space left on device$"
+    ls full | grep -q '\.tmp' && fail "a temporary file was left: $(ls full)"
+    ok "full: no temporary file left"
+    rm full/filler
+    PERFINST_OUT="$PWD/full/t2.pit" ./secure 5 0 > out 2> err
+    assert_eq "space again: nothing said" "" "$(cat err)"
+    dump full/t2.pit
+    assert_contains "space again: the trace" full/t2.pit.txt "counts=5$"
+
+    mount -t tmpfs -o ro,size=4k tmpfs ro
+    PERFINST_OUT="$PWD/ro/t.pit" ./secure 5 2 3 > out 2> err && st=0 || st=$?
+    assert_eq "read-only: the program's exit status" 3 "$st"
+    assert_eq "read-only: the program's output" "secure=0 write failed write failed done" "$(echo $(cat out))"
+    one_line err "^perfinst: cannot write the trace $PWD/ro/t\.pit: Read-only file system$"
+else
+    ok "SKIPPED full and read-only file systems: needs root to mount a small tmpfs"
+fi
+
+# mode 555: unwritable for anyone but root (who is then dropped to $user)
+if [ $can_drop = 1 ]; then
+    mkdir "$d/locked"; chmod 555 "$d/locked"
+    cp secure "$d/plain2"; chmod 755 "$d/plain2"
+    where=$d/locked
+    as_user env PERFINST_OUT="$where/t.pit" "$d/plain2" 4 2 0 > out 2> err
+elif [ $root = 0 ]; then
+    mkdir locked; chmod 555 locked
+    where=$PWD/locked
+    PERFINST_OUT="$where/t.pit" ./secure 4 2 0 > out 2> err
+else
+    where=
+    ok "SKIPPED unwritable directory: root without setpriv or user $user"
+fi
+if [ -n "$where" ]; then
+    assert_eq "locked: the program's output" "secure=0 write failed write failed done" "$(echo $(cat out))"
+    one_line err "^perfinst: cannot write the trace $where/t\.pit: Permission denied$"
+fi
