@@ -14,6 +14,7 @@ struct pi_options {
     const char *feedback;   /* feedback=FILE (applied by later passes) */
     bool record_link;       /* record-link */
     bool verbose;           /* verbose */
+    bool all_sample;        /* all=sample: every function as if marked sample(every=1000) */
 };
 extern struct pi_options pi_opt;
 
@@ -77,5 +78,9 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);
 void pi_watch_instrument(function *fun, unsigned func);
+/* pass-ri.cc: runtime instrumentation; emit(EXPR) as a call, or NULL_TREE
+ * after an error (given at loc) */
+opt_pass *pi_make_ri_pass(gcc::context *ctxt);
+tree pi_ri_emit_call(const char *expr, location_t loc);
 
 #endif

@@ -130,6 +130,9 @@ int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay tur
 int pi_overlay_active(void);
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
 
+/* ri.c: runtime instrumentation (report groups) */
+void pi_ri_write(struct pi_rec_writer *w);           /* PI_REC_RI records */
+
 /* core.c */
 void pi_init(void);
 uint64_t pi_now_ns(void);

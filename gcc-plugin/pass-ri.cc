@@ -1,0 +1,465 @@
+/* pass-ri.cc — runtime instrumentation (seed 001): sample units, the
+ * collection buffer's events, emit(EXPR).
+ *
+ * Runs right after the CFG is built, before the count pass (which deletes
+ * the statement markers this pass reads) and before any inlining, so the
+ * events belong to the source function wherever its code ends up.
+ *
+ *     #pragma perfinst sample(every=1000)      bb 2: __perfinst_ri_call(__builtin_return_address(0))
+ *     int f(int n) {                                 __perfinst_ri_unit(1000)
+ *         int s = 0;                                 s = 0; i = 0; goto bb 4
+ *         for (int i = 0; i < n; i++)         bb 3: __perfinst_ri_unit(1000)
+ *             s += i;                                s = s + i; i = i + 1
+ *         return s;                           bb 4: __perfinst_ri_unit(1000)
+ *     }                                              if (i < n) goto bb 6 else goto bb 5
+ *                                             bb 6: __perfinst_ri_transfer()   (the true edge)
+ *                                                    goto bb 3
+ *                                             bb 5: __perfinst_ri_unit(1000)
+ *                                                    __perfinst_ri_return(__builtin_return_address(0))
+ *                                                    return s
+ *
+ * - sample(every=N) on a function: every block is a unit (the interval
+ *   counts units; N is the default interval, docs/sampling.md); the entry
+ *   calls __perfinst_ri_call, each return __perfinst_ri_return, the true
+ *   edge of each two-way branch __perfinst_ri_transfer (a taken branch).
+ * - sample(directed): the same, and the entry block's unit is a directed
+ *   sample point (__perfinst_ri_directed).
+ * - callret on a function: only the call and return events.
+ * - sample(...) on a statement: its blocks are units (the first one
+ *   directed for sample(directed)), its two-way branches transfers.
+ * - emit(EXPR) in a body: __perfinst_ri_emit((uint64_t)(EXPR)) where the
+ *   pragma stands, built by the pragma handler (pi_ri_emit_call).  EXPR is
+ *   a small C subset: identifiers, integer constants, . -> [] unary * and
+ *   -, + - * / and parentheses.
+ * - -fplugin-arg-perfinst-all=sample: every function as if marked
+ *   sample(every=1000) (functions with no_instrument_function excepted).
+ *
+ * The probes are plain calls: GCC keeps them in order and does not merge,
+ * drop or duplicate-and-count them, so the runtime sees exactly one unit
+ * per execution of a source block (unrolled copies keep one call each).
+ */
+#include "plugin.h"
+
+#define RI_ALL_EVERY 1000
+
+static tree probe_decl(const char *name, tree arg)
+{
+    tree type = build_function_type_list(void_type_node, arg, NULL_TREE);
+    tree decl = build_fn_decl(name, type);
+    TREE_NOTHROW(decl) = 1;
+    return decl;
+}
+
+static void insert_at_start(basic_block bb, gimple *g, location_t loc)
+{
+    gimple_set_location(g, loc);
+    gimple_stmt_iterator gsi = gsi_after_labels(bb);
+    gsi_insert_before(&gsi, g, GSI_SAME_STMT);
+}
+
+static location_t bb_loc(basic_block bb, location_t dflt)
+{
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (gimple_location(gsi_stmt(gsi)) != UNKNOWN_LOCATION && !is_gimple_debug(gsi_stmt(gsi)))
+            return gimple_location(gsi_stmt(gsi));
+    return dflt;
+}
+
+/* `ra = __builtin_return_address(0); probe(ra);` before gsi. */
+static void insert_ra_probe(gimple_stmt_iterator *gsi, const char *name, location_t loc)
+{
+    tree ra = create_tmp_reg(ptr_type_node, "pi_ra");
+    gcall *get = gimple_build_call(builtin_decl_explicit(BUILT_IN_RETURN_ADDRESS), 1, integer_zero_node);
+    gimple_call_set_lhs(get, ra);
+    gimple_set_location(get, loc);
+    gcall *p = gimple_build_call(probe_decl(name, ptr_type_node), 1, ra);
+    gimple_set_location(p, loc);
+    gsi_insert_before(gsi, get, GSI_SAME_STMT);
+    gsi_insert_before(gsi, p, GSI_SAME_STMT);
+}
+
+static gcall *unit_call(bool directed, uint64_t every)
+{
+    return gimple_build_call(probe_decl(directed ? "__perfinst_ri_directed" : "__perfinst_ri_unit",
+                                        uint64_type_node),
+                             1, build_int_cst(uint64_type_node, every));
+}
+
+/* Blocks of the statement region `id`: from the BEGIN marker, not past a
+ * block holding one of its END markers. */
+static void region_blocks(function *fun, basic_block begin, unsigned id, sbitmap in)
+{
+    auto_vec<basic_block> work;
+    work.safe_push(begin);
+    bitmap_set_bit(in, begin->index);
+    while (!work.is_empty()) {
+        basic_block bb = work.pop();
+        bool stop = false;
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            unsigned mid;
+            int what;
+            if (pi_is_marker_call(gsi_stmt(gsi), &mid, &what) && mid == id && what == PI_MARK_END)
+                stop = true;
+        }
+        if (stop)
+            continue;
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, bb->succs)
+        if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun) && !bitmap_bit_p(in, e->dest->index)) {
+            bitmap_set_bit(in, e->dest->index);
+            work.safe_push(e->dest);
+        }
+    }
+}
+
+/* Transfers: the true edge of every two-way branch that ends a block in `in`. */
+static void instrument_transfers(function *fun, sbitmap in)
+{
+    auto_vec<edge> edges;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        if (!bitmap_bit_p(in, bb->index))
+            continue;
+        gimple *last = last_stmt(bb);
+        if (!last || gimple_code(last) != GIMPLE_COND)
+            continue;
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, bb->succs)
+        if ((e->flags & EDGE_TRUE_VALUE) && !(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
+            edges.safe_push(e);
+    }
+    for (unsigned i = 0; i < edges.length(); i++) {
+        location_t loc = gimple_location(last_stmt(edges[i]->src));
+        basic_block nb = split_edge(edges[i]);
+        gimple_stmt_iterator gsi = gsi_start_bb(nb);
+        gcall *c = gimple_build_call(probe_decl("__perfinst_ri_transfer", void_type_node), 0);
+        gimple_set_location(c, loc);
+        gsi_insert_before(&gsi, c, GSI_SAME_STMT);
+    }
+}
+
+static bool skip_function(tree fndecl)
+{
+    return pi_is_own_decl(fndecl) || DECL_ARTIFICIAL(fndecl) ||
+           lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
+}
+
+static unsigned int execute_ri(function *fun)
+{
+    tree fndecl = fun->decl;
+    if (skip_function(fndecl))
+        return 0;
+    struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+    int nspec = pi_decl_directives(fndecl, specs, PI_MAX_DIRECTIVES);
+    bool sample = pi_opt.all_sample, directed = false, callret = false;
+    uint64_t every = pi_opt.all_sample ? RI_ALL_EVERY : 0;
+    for (int i = 0; i < nspec; i++) {
+        if (specs[i].kind == PI_D_SAMPLE) {
+            sample = true;
+            if (specs[i].arg == 1)
+                directed = true;
+            else
+                every = specs[i].threshold;
+        }
+        if (specs[i].kind == PI_D_CALLRET)
+            callret = true;
+    }
+
+    /* statement regions marked sample(...) */
+    struct region {
+        basic_block first;
+        gimple *marker;
+        unsigned id;
+        bool directed;
+        uint64_t every;
+    };
+    auto_vec<region> regions;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        unsigned id;
+        int what;
+        if (!pi_is_marker_call(gsi_stmt(gsi), &id, &what) || what != PI_MARK_BEGIN)
+            continue;
+        const pi_stmt_directive *d = pi_stmt_directive_get(id);
+        if (!d || d->spec.kind != PI_D_SAMPLE)
+            continue;
+        region r = {bb, gsi_stmt(gsi), id, d->spec.arg == 1, d->spec.arg == 1 ? 0 : d->spec.threshold};
+        regions.safe_push(r);
+    }
+    if (!sample && !callret && regions.is_empty())
+        return 0;
+
+    location_t floc = DECL_SOURCE_LOCATION(fndecl);
+    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    if (!single_pred_p(entry)) /* the entry block is a loop head: give the entry its own */
+        entry = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+
+    auto_sbitmap in(last_basic_block_for_fn(fun) + 2 * n_edges_for_fn(fun) + 16);
+    bitmap_clear(in);
+    if (sample) {
+        FOR_EACH_BB_FN(bb, fun)
+        {
+            bitmap_set_bit(in, bb->index);
+            insert_at_start(bb, unit_call(directed && bb == entry, every), bb_loc(bb, floc));
+        }
+    }
+    for (unsigned i = 0; i < regions.length(); i++) {
+        /* the region's first unit goes right after its BEGIN marker */
+        gimple_stmt_iterator gsi = gsi_for_stmt(regions[i].marker);
+        gsi_next(&gsi);
+        gcall *u = unit_call(regions[i].directed, regions[i].every);
+        gimple_set_location(u, pi_stmt_directive_get(regions[i].id)->loc);
+        if (gsi_end_p(gsi))
+            gsi_insert_after(&gsi, u, GSI_NEW_STMT);
+        else
+            gsi_insert_before(&gsi, u, GSI_SAME_STMT);
+        auto_sbitmap r(last_basic_block_for_fn(fun));
+        bitmap_clear(r);
+        region_blocks(fun, regions[i].first, regions[i].id, r);
+        sbitmap_iterator sbi;
+        unsigned idx;
+        EXECUTE_IF_SET_IN_BITMAP(r, 0, idx, sbi)
+        {
+            bitmap_set_bit(in, idx);
+            basic_block b = BASIC_BLOCK_FOR_FN(fun, idx);
+            if (b != regions[i].first && !sample)
+                insert_at_start(b, unit_call(false, regions[i].every), bb_loc(b, floc));
+        }
+    }
+    if (sample || callret) {
+        /* call first, so a sample at the entry sees it */
+        gimple_stmt_iterator gsi = gsi_after_labels(entry);
+        insert_ra_probe(&gsi, "__perfinst_ri_call", floc);
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
+        {
+            gimple *last = last_stmt(e->src);
+            if (last && gimple_code(last) == GIMPLE_RETURN) {
+                gimple_stmt_iterator r = gsi_for_stmt(last);
+                insert_ra_probe(&r, "__perfinst_ri_return", gimple_location(last));
+            }
+        }
+    }
+    if (sample || !regions.is_empty())
+        instrument_transfers(fun, in);
+    return 0;
+}
+
+const pass_data ri_pass_data = {
+    GIMPLE_PASS, "perfinst_ri", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
+};
+
+class ri_pass : public gimple_opt_pass {
+public:
+    ri_pass(gcc::context *ctxt) : gimple_opt_pass(ri_pass_data, ctxt) {}
+    bool gate(function *) final override { return !seen_error(); }
+    unsigned int execute(function *fun) final override { return execute_ri(fun); }
+};
+
+opt_pass *pi_make_ri_pass(gcc::context *ctxt)
+{
+    return new ri_pass(ctxt);
+}
+
+/* ---- emit(EXPR): the expression, built while the front end's scopes exist */
+
+struct eparse {
+    const char *p;
+    location_t loc;
+    bool failed;
+};
+
+static void efail(eparse *s, const char *what)
+{
+    if (!s->failed)
+        error_at(s->loc, "perfinst: emit: %s", what);
+    s->failed = true;
+}
+
+static void eskip(eparse *s)
+{
+    while (*s->p == ' ')
+        s->p++;
+}
+
+static bool eaccept(eparse *s, const char *tok)
+{
+    eskip(s);
+    size_t n = strlen(tok);
+    if (strncmp(s->p, tok, n))
+        return false;
+    s->p += n;
+    return true;
+}
+
+static tree eexpr(eparse *s);
+
+static tree deref(eparse *s, tree ptr)
+{
+    if (TREE_CODE(TREE_TYPE(ptr)) != POINTER_TYPE) {
+        efail(s, "dereference of something that is not a pointer");
+        return error_mark_node;
+    }
+    return build1(INDIRECT_REF, TREE_TYPE(TREE_TYPE(ptr)), ptr);
+}
+
+static tree field_ref(eparse *s, tree obj)
+{
+    eskip(s);
+    char name[128];
+    size_t n = 0;
+    while ((ISALNUM(*s->p) || *s->p == '_') && n + 1 < sizeof name)
+        name[n++] = *s->p++;
+    name[n] = 0;
+    tree type = TYPE_MAIN_VARIANT(TREE_TYPE(obj));
+    if (!n || !RECORD_OR_UNION_TYPE_P(type)) {
+        efail(s, "'.' or '->' needs a struct or union and a field name");
+        return error_mark_node;
+    }
+    for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
+        if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) && !strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), name))
+            return build3(COMPONENT_REF, TREE_TYPE(f), obj, f, NULL_TREE);
+    efail(s, "no such field");
+    return error_mark_node;
+}
+
+static tree eprimary(eparse *s)
+{
+    eskip(s);
+    if (eaccept(s, "(")) {
+        tree e = eexpr(s);
+        if (!eaccept(s, ")"))
+            efail(s, "missing ')'");
+        return e;
+    }
+    if (ISDIGIT(*s->p)) {
+        char *end;
+        unsigned long long v = strtoull(s->p, &end, 0);
+        s->p = end;
+        return build_int_cst(uint64_type_node, v);
+    }
+    char name[128];
+    size_t n = 0;
+    while ((ISALNUM(*s->p) || *s->p == '_') && n + 1 < sizeof name)
+        name[n++] = *s->p++;
+    name[n] = 0;
+    if (!n) {
+        efail(s, "expected an identifier, a number or '('");
+        return error_mark_node;
+    }
+    tree d = lookup_name ? lookup_name(get_identifier(name)) : NULL_TREE;
+    if (!d || !(VAR_P(d) || TREE_CODE(d) == PARM_DECL || TREE_CODE(d) == CONST_DECL)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "'%s' is not a variable, parameter or enumerator in scope", name);
+        efail(s, msg);
+        return error_mark_node;
+    }
+    if (TREE_CODE(d) == CONST_DECL)
+        return DECL_INITIAL(d);
+    TREE_USED(d) = 1;
+    return d;
+}
+
+static tree epostfix(eparse *s)
+{
+    tree e = eprimary(s);
+    while (!s->failed) {
+        if (eaccept(s, "->"))
+            e = field_ref(s, deref(s, e));
+        else if (eaccept(s, "."))
+            e = field_ref(s, e);
+        else if (eaccept(s, "[")) {
+            tree i = eexpr(s);
+            if (!eaccept(s, "]"))
+                efail(s, "missing ']'");
+            if (s->failed)
+                break;
+            tree t = TREE_TYPE(e);
+            if (TREE_CODE(t) == ARRAY_TYPE)
+                e = build4(ARRAY_REF, TREE_TYPE(t), e, fold_convert(ssizetype, i), NULL_TREE, NULL_TREE);
+            else if (TREE_CODE(t) == POINTER_TYPE) {
+                tree off = fold_build2(MULT_EXPR, sizetype, fold_convert(sizetype, i),
+                                       TYPE_SIZE_UNIT(TREE_TYPE(t)));
+                e = deref(s, fold_build2(POINTER_PLUS_EXPR, t, e, off));
+            } else
+                efail(s, "'[' needs an array or a pointer");
+        } else
+            break;
+    }
+    return e;
+}
+
+static tree scalar(eparse *s, tree e)
+{
+    if (s->failed || e == error_mark_node)
+        return error_mark_node;
+    tree t = TREE_TYPE(e);
+    if (!INTEGRAL_TYPE_P(t) && !POINTER_TYPE_P(t)) {
+        efail(s, "the value must be an integer or a pointer");
+        return error_mark_node;
+    }
+    return fold_convert(uint64_type_node, e);
+}
+
+static tree eunary(eparse *s)
+{
+    if (eaccept(s, "-"))
+        return fold_build1(NEGATE_EXPR, uint64_type_node, scalar(s, eunary(s)));
+    if (eaccept(s, "*")) {
+        tree e = eunary(s);
+        return s->failed ? error_mark_node : deref(s, e);
+    }
+    return epostfix(s);
+}
+
+static tree eterm(eparse *s)
+{
+    tree e = eunary(s);
+    for (;;) {
+        enum tree_code c;
+        if (eaccept(s, "*"))
+            c = MULT_EXPR;
+        else if (eaccept(s, "/"))
+            c = TRUNC_DIV_EXPR;
+        else
+            return e;
+        tree r = scalar(s, eunary(s));
+        e = s->failed ? error_mark_node : fold_build2(c, uint64_type_node, scalar(s, e), r);
+    }
+}
+
+static tree eexpr(eparse *s)
+{
+    tree e = eterm(s);
+    for (;;) {
+        enum tree_code c;
+        if (eaccept(s, "+"))
+            c = PLUS_EXPR;
+        else if (eaccept(s, "-"))
+            c = MINUS_EXPR;
+        else
+            return e;
+        tree r = scalar(s, eterm(s));
+        e = s->failed ? error_mark_node : fold_build2(c, uint64_type_node, scalar(s, e), r);
+    }
+}
+
+tree pi_ri_emit_call(const char *text, location_t loc)
+{
+    eparse s = {text, loc, false};
+    tree e = scalar(&s, eexpr(&s));
+    eskip(&s);
+    if (!s.failed && *s.p)
+        efail(&s, "unexpected text after the expression");
+    if (s.failed)
+        return NULL_TREE;
+    tree fn = build_fn_decl("__perfinst_ri_emit",
+                            build_function_type_list(void_type_node, uint64_type_node, NULL_TREE));
+    TREE_NOTHROW(fn) = 1;
+    return build_call_expr_loc(loc, fn, 1, e);
+}
