@@ -52,4 +52,8 @@ void pm_csv_str(FILE *f, const char *s);
 
 uint64_t pm_sat_add(uint64_t a, uint64_t b);
 
+/* dump-ri.c: an RI record's report groups, for `pmopt dump`; -1 if a
+ * group's layout is wrong (said in the output) */
+int pm_ri_dump(const struct pi_trace_rec *r);
+
 #endif /* PERFINST_PMOPT_H */
