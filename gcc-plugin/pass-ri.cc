@@ -18,7 +18,8 @@
  *                                                    __perfinst_ri_return(__builtin_return_address(0))
  *                                                    return s
  *
- * - sample(every=N) on a function: every block is a unit (the interval
+ * - sample(every=N) on a function: every block is a unit (but a block
+ *   holding only a return, which -O0 makes and -O2 does not; the interval
  *   counts units; N is the default interval, docs/sampling.md); the entry
  *   calls __perfinst_ri_call, each return __perfinst_ri_return, the true
  *   edge of each two-way branch __perfinst_ri_transfer (a taken branch).
@@ -141,6 +142,20 @@ static void instrument_transfers(function *fun, sbitmap in)
     }
 }
 
+/* A block with nothing but a return (the one -O0's lowering gives every
+ * function) is no unit: the units of a function are then the same at every
+ * optimisation level. */
+static bool only_return(basic_block bb)
+{
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g) || gimple_code(g) == GIMPLE_PREDICT)
+            continue;
+        return gimple_code(g) == GIMPLE_RETURN;
+    }
+    return false;
+}
+
 static bool skip_function(tree fndecl)
 {
     return pi_is_own_decl(fndecl) || DECL_ARTIFICIAL(fndecl) ||
@@ -204,7 +219,8 @@ static unsigned int execute_ri(function *fun)
         FOR_EACH_BB_FN(bb, fun)
         {
             bitmap_set_bit(in, bb->index);
-            insert_at_start(bb, unit_call(directed && bb == entry, every), bb_loc(bb, floc));
+            if (bb == entry || !only_return(bb))
+                insert_at_start(bb, unit_call(directed && bb == entry, every), bb_loc(bb, floc));
         }
     }
     for (unsigned i = 0; i < regions.length(); i++) {
@@ -226,7 +242,7 @@ static unsigned int execute_ri(function *fun)
         {
             bitmap_set_bit(in, idx);
             basic_block b = BASIC_BLOCK_FOR_FN(fun, idx);
-            if (b != regions[i].first && !sample)
+            if (b != regions[i].first && !sample && !only_return(b))
                 insert_at_start(b, unit_call(false, regions[i].every), bb_loc(b, floc));
         }
     }
