@@ -770,15 +770,18 @@ static void rewind_buffer(struct ri_thread *t)
 PI_EXPORT int perfinst_ri_load(const struct perfinst_ri_controls *in)
 {
     struct ri_thread *t = thread_state();
-    if (!t || check(in)) {
-        if (t)
-            t->valid = 0;
-        errno = EINVAL;
+    if (!t) {
+        errno = ENOMEM;
         return -1;
     }
     /* what was stored so far goes to the trace first */
     if (t->valid)
         drain(t, 0);
+    if (check(in)) {
+        t->valid = 0;
+        errno = EINVAL;
+        return -1;
+    }
     struct perfinst_ri_controls c = *in;
     if (!c.cb_size)
         c.cb_size = RI_DEFAULT_CB;
