@@ -527,7 +527,8 @@ static void drain(struct ri_thread *t, uint32_t flags)
         ch->hdr.seq = t->seq;
         ch->hdr.rgs = t->c.rgs;
         ch->hdr.ngroups = (uint32_t)(bytes / PI_RI_GROUP_BYTES(t->c.rgs));
-        ch->hdr.flags = flags | (t->c.flags & PERFINST_RI_HALTED ? PI_RIB_HALTED : 0);
+        ch->hdr.flags = flags | (t->c.flags & PERFINST_RI_HALTED ? PI_RIB_HALTED : 0) |
+                        (!(flags & PI_RIB_DRAINED) && (t->c.flags & PERFINST_RI_L) ? PI_RIB_STOPPED : 0);
         ch->hdr.suppressed = t->suppressed;
         ch->hdr.lost = t->lost;
         memcpy(ch->data, (void *)(uintptr_t)t->c.roa, bytes);
