@@ -374,6 +374,20 @@ static int parse_ri_env(const char *v, struct perfinst_ri_controls *c)
 
 static void thread_gone(void *p);
 
+/* The child of a fork: only the forking thread is left; the buffers the
+ * parent drained are the parent's (not written again). */
+static void ri_after_fork_child(void)
+{
+    pthread_mutex_init(&ri.lock, NULL);
+    ri.chunks = NULL; /* (left to the parent's trace; the memory is not reclaimed) */
+    ri.chunks_tail = &ri.chunks;
+    for (struct ri_thread *t = ri.threads; t; t = t->next)
+        if (t != ri_self)
+            PI_STORE(&t->used, 0);
+    if (ri_self)
+        ri_self->tid = gettid();
+}
+
 static void ri_setup(void)
 {
     long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -390,6 +404,7 @@ static void ri_setup(void)
             ri.heterogeneous = 1;
     ri.chunks_tail = &ri.chunks;
     pthread_key_create(&ri.key, thread_gone);
+    pthread_atfork(NULL, NULL, ri_after_fork_child);
 
     struct perfinst_ri_controls *c = &ri.dflt;
     c->sf = RI_DEFAULT_SF;
