@@ -85,7 +85,7 @@ sum() { sed -n 's/^checksum=\([0-9a-f]*\) .*/\1/p' "$1" | tail -n1; }
 groups() { # TRACE: report groups in it
     [ -f "$1" ] && "$B/pmopt" dump "$1" | awk '/ RI tid/ { for (i = 1; i <= NF; i++) if ($i == "ngroups") n += $(i+1) } END { print n + 0 }'
 }
-declare -A IR GROUPS SUMS
+declare -A IR NGROUPS SUMS
 if [ $do_cg = 1 ]; then
     for v in "${VARIANTS[@]}"; do
         say "callgrind: $v at size $small"
@@ -95,7 +95,7 @@ if [ $do_cg = 1 ]; then
             --callgrind-out-file=/dev/null ./prog "$small" > "$R/cg-$v" 2> "$R/cg-$v.err")
         SUMS[cg-$v]=$(sum "$R/cg-$v")
         IR[$v]=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$R/cg-$v.err" | tail -n1)
-        GROUPS[$v]=$(groups "$d/cg-$v.pit")
+        NGROUPS[$v]=$(groups "$d/cg-$v.pit")
     done
 fi
 if [ $do_run = 1 ]; then
@@ -131,7 +131,7 @@ report() {
     echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
     for v in "${VARIANTS[@]}"; do
         w=$(median "$R/$v.times" wall); c=$(median "$R/$v.times" cpu)
-        echo "| ${LABEL[$v]} | ${IR[$v]:-–} | $(ratio "${IR[$v]:-}" "${IR[o2]:-}") | ${GROUPS[$v]:-–} | ${w:-–} s | $(ratio "$w" "$(median "$R/o2.times" wall)") | ${c:-–} s | $(ratio "$c" "$(median "$R/o2.times" cpu)") |"
+        echo "| ${LABEL[$v]} | ${IR[$v]:-–} | $(ratio "${IR[$v]:-}" "${IR[o2]:-}") | ${NGROUPS[$v]:-–} | ${w:-–} s | $(ratio "$w" "$(median "$R/o2.times" wall)") | ${c:-–} s | $(ratio "$c" "$(median "$R/o2.times" cpu)") |"
     done
     echo
     echo "Command: \`$cmdline\`; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."

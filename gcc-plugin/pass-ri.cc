@@ -6,17 +6,24 @@
  * events belong to the source function wherever its code ends up.
  *
  *     #pragma perfinst sample(every=1000)      bb 2: __perfinst_ri_call(__builtin_return_address(0))
- *     int f(int n) {                                 __perfinst_ri_unit(1000)
+ *     int f(int n) {                                 UNIT(1000)
  *         int s = 0;                                 s = 0; i = 0; goto bb 4
- *         for (int i = 0; i < n; i++)         bb 3: __perfinst_ri_unit(1000)
+ *         for (int i = 0; i < n; i++)         bb 3: UNIT(1000)
  *             s += i;                                s = s + i; i = i + 1
- *         return s;                           bb 4: __perfinst_ri_unit(1000)
+ *         return s;                           bb 4: UNIT(1000)
  *     }                                              if (i < n) goto bb 6 else goto bb 5
  *                                             bb 6: __perfinst_ri_transfer()   (the true edge)
  *                                                    goto bb 3
- *                                             bb 5: __perfinst_ri_unit(1000)
+ *                                             bb 5: UNIT(1000)
  *                                                    __perfinst_ri_return(__builtin_return_address(0))
  *                                                    return s
+ *
+ *     UNIT(N):  b = __perfinst_ri_budget - 1; __perfinst_ri_budget = b;
+ *               if (b <= 0) __perfinst_ri_unit(N);      (an unlikely block of its own)
+ *
+ * The thread-local budget (runtime/ri.c) is the number of units that may
+ * pass before one can matter (the next count sample point; 1 in cycles
+ * mode; "never" with RI off), so a unit costs a TLS decrement and a branch.
  *
  * - sample(every=N) on a function: every block is a unit (but a block
  *   holding only a return, which -O0 makes and -O2 does not; the interval
@@ -35,9 +42,11 @@
  * - -fplugin-arg-perfinst-all=sample: every function as if marked
  *   sample(every=1000) (functions with no_instrument_function excepted).
  *
- * The probes are plain calls: GCC keeps them in order and does not merge,
- * drop or duplicate-and-count them, so the runtime sees exactly one unit
- * per execution of a source block (unrolled copies keep one call each).
+ * The budget's load and store are ordinary memory accesses of a global that
+ * calls may read: GCC keeps one decrement per execution of the source block
+ * (it may combine a loop's decrements, as with counters, but the runtime
+ * only reads the budget in its calls, which see memory as the program
+ * left it), so count-mode sample points stay exact.
  */
 #include "plugin.h"
 
@@ -49,13 +58,6 @@ static tree probe_decl(const char *name, tree arg)
     tree decl = build_fn_decl(name, type);
     TREE_NOTHROW(decl) = 1;
     return decl;
-}
-
-static void insert_at_start(basic_block bb, gimple *g, location_t loc)
-{
-    gimple_set_location(g, loc);
-    gimple_stmt_iterator gsi = gsi_after_labels(bb);
-    gsi_insert_before(&gsi, g, GSI_SAME_STMT);
 }
 
 static location_t bb_loc(basic_block bb, location_t dflt)
@@ -79,11 +81,83 @@ static void insert_ra_probe(gimple_stmt_iterator *gsi, const char *name, locatio
     gsi_insert_before(gsi, p, GSI_SAME_STMT);
 }
 
-static gcall *unit_call(bool directed, uint64_t every)
+/* __perfinst_ri_budget: the runtime's thread-local budget of units that
+ * may pass before one matters (runtime/ri.c).  Kept alive by its varpool
+ * node. */
+static tree budget_var;
+static tree budget_decl(void)
 {
-    return gimple_build_call(probe_decl(directed ? "__perfinst_ri_directed" : "__perfinst_ri_unit",
-                                        uint64_type_node),
-                             1, build_int_cst(uint64_type_node, every));
+    if (!budget_var) {
+        tree d = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_ri_budget"),
+                            long_integer_type_node);
+        DECL_EXTERNAL(d) = 1;
+        TREE_PUBLIC(d) = 1;
+        DECL_ARTIFICIAL(d) = 1;
+        set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
+        varpool_node::get_create(d);
+        budget_var = d;
+    }
+    return budget_var;
+}
+
+/* A unit at the start of bb (or after the statement `after`):
+ *     directed:  __perfinst_ri_directed(N)
+ *     else:      b = __perfinst_ri_budget - 1; __perfinst_ri_budget = b;
+ *                if (b <= 0) __perfinst_ri_unit(N) */
+static void insert_unit(basic_block bb, gimple *after, bool directed, uint64_t every, location_t loc)
+{
+    gimple_stmt_iterator gsi;
+    if (after) {
+        gsi = gsi_for_stmt(after);
+        gsi_next(&gsi);
+    } else {
+        gsi = gsi_after_labels(bb);
+    }
+    tree n = build_int_cst(uint64_type_node, every);
+    if (directed) {
+        gcall *c = gimple_build_call(probe_decl("__perfinst_ri_directed", uint64_type_node), 1, n);
+        gimple_set_location(c, loc);
+        if (gsi_end_p(gsi)) {
+            gsi = gsi_last_bb(bb);
+            gsi_insert_after(&gsi, c, GSI_NEW_STMT);
+        } else
+            gsi_insert_before(&gsi, c, GSI_SAME_STMT);
+        return;
+    }
+    tree var = budget_decl();
+    tree b0 = create_tmp_reg(long_integer_type_node, "pi_b");
+    tree b1 = create_tmp_reg(long_integer_type_node, "pi_b");
+    gimple *ld = gimple_build_assign(b0, var);
+    gimple *dec = gimple_build_assign(b1, PLUS_EXPR, b0, build_int_cst(long_integer_type_node, -1));
+    gimple *st = gimple_build_assign(var, b1);
+    gimple_set_location(ld, loc);
+    gimple_set_location(dec, loc);
+    gimple_set_location(st, loc);
+    if (gsi_end_p(gsi)) {
+        gsi = gsi_last_bb(bb);
+        if (gsi_end_p(gsi)) {
+            gimple_seq seq = NULL;
+            gimple_seq_add_stmt(&seq, ld);
+            gimple_seq_add_stmt(&seq, dec);
+            gimple_seq_add_stmt(&seq, st);
+            gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+        } else {
+            gsi_insert_after(&gsi, ld, GSI_NEW_STMT);
+            gsi_insert_after(&gsi, dec, GSI_NEW_STMT);
+            gsi_insert_after(&gsi, st, GSI_NEW_STMT);
+        }
+    } else {
+        gsi_insert_before(&gsi, ld, GSI_SAME_STMT);
+        gsi_insert_before(&gsi, dec, GSI_SAME_STMT);
+        gsi_insert_before(&gsi, st, GSI_SAME_STMT);
+    }
+    gcond *cond = gimple_build_cond(LE_EXPR, b1, build_int_cst(long_integer_type_node, 0), NULL_TREE, NULL_TREE);
+    gimple_set_location(cond, loc);
+    basic_block slow = insert_cond_bb(gimple_bb(st), st, cond, profile_probability::very_unlikely());
+    gcall *c = gimple_build_call(probe_decl("__perfinst_ri_unit", uint64_type_node), 1, n);
+    gimple_set_location(c, loc);
+    gimple_stmt_iterator s = gsi_start_bb(slow);
+    gsi_insert_before(&s, c, GSI_SAME_STMT);
 }
 
 /* Blocks of the statement region `id`: from the BEGIN marker, not past a
@@ -215,24 +289,25 @@ static unsigned int execute_ri(function *fun)
 
     auto_sbitmap in(last_basic_block_for_fn(fun) + 2 * n_edges_for_fn(fun) + 16);
     bitmap_clear(in);
+    /* which blocks are units: computed before anything is split */
+    struct unit_at {
+        basic_block bb;
+        gimple *after;     /* the unit goes after this statement (a BEGIN marker), or at the start */
+        bool directed;
+        uint64_t every;
+    };
+    auto_vec<unit_at> units;
     if (sample) {
         FOR_EACH_BB_FN(bb, fun)
         {
             bitmap_set_bit(in, bb->index);
-            if (bb == entry || !only_return(bb))
-                insert_at_start(bb, unit_call(directed && bb == entry, every), bb_loc(bb, floc));
+            if (bb == entry || !only_return(bb)) {
+                unit_at u = {bb, NULL, directed && bb == entry, every};
+                units.safe_push(u);
+            }
         }
     }
     for (unsigned i = 0; i < regions.length(); i++) {
-        /* the region's first unit goes right after its BEGIN marker */
-        gimple_stmt_iterator gsi = gsi_for_stmt(regions[i].marker);
-        gsi_next(&gsi);
-        gcall *u = unit_call(regions[i].directed, regions[i].every);
-        gimple_set_location(u, pi_stmt_directive_get(regions[i].id)->loc);
-        if (gsi_end_p(gsi))
-            gsi_insert_after(&gsi, u, GSI_NEW_STMT);
-        else
-            gsi_insert_before(&gsi, u, GSI_SAME_STMT);
         auto_sbitmap r(last_basic_block_for_fn(fun));
         bitmap_clear(r);
         region_blocks(fun, regions[i].first, regions[i].id, r);
@@ -242,12 +317,27 @@ static unsigned int execute_ri(function *fun)
         {
             bitmap_set_bit(in, idx);
             basic_block b = BASIC_BLOCK_FOR_FN(fun, idx);
-            if (b != regions[i].first && !sample && !only_return(b))
-                insert_at_start(b, unit_call(false, regions[i].every), bb_loc(b, floc));
+            if (sample)
+                continue; /* the function's own units cover it */
+            if (b == regions[i].first) {
+                /* the region's first unit goes right after its BEGIN marker */
+                unit_at u = {b, regions[i].marker, regions[i].directed, regions[i].every};
+                units.safe_push(u);
+            } else if (!only_return(b)) {
+                unit_at u = {b, NULL, false, regions[i].every};
+                units.safe_push(u);
+            }
         }
     }
+    /* taken branches first: the units' own checks add conditions */
+    if (sample || !regions.is_empty())
+        instrument_transfers(fun, in);
+    for (unsigned i = 0; i < units.length(); i++) {
+        location_t loc = units[i].after ? gimple_location(units[i].after) : bb_loc(units[i].bb, floc);
+        insert_unit(units[i].bb, units[i].after, units[i].directed, units[i].every, loc);
+    }
     if (sample || callret) {
-        /* call first, so a sample at the entry sees it */
+        /* the call before the entry's unit, so a sample at the entry sees it */
         gimple_stmt_iterator gsi = gsi_after_labels(entry);
         insert_ra_probe(&gsi, "__perfinst_ri_call", floc);
         edge e;
@@ -261,8 +351,6 @@ static unsigned int execute_ri(function *fun)
             }
         }
     }
-    if (sample || !regions.is_empty())
-        instrument_transfers(fun, in);
     return 0;
 }
 

@@ -12,9 +12,10 @@
  *
  * The plugin's probes (gcc-plugin/pass-ri.cc):
  *
- *   __perfinst_ri_unit()        each block of code marked sample(...): one unit;
- *                               the interval counts down (count mode) or the
- *                               TSC deadline is checked (cycles mode)
+ *   --__perfinst_ri_budget      each block of code marked sample(...): one unit,
+ *   __perfinst_ri_unit(N)       inline; the call when the budget runs out: the
+ *                               interval counts down (count mode) or the TSC
+ *                               deadline is checked (cycles mode)
  *   __perfinst_ri_directed()    a unit that is also a directed sample point
  *   __perfinst_ri_call(ra)      entry of a sample/callret function: CALL
  *   __perfinst_ri_return(ra)    before each return: RETURN
@@ -78,6 +79,7 @@ struct ri_thread {
     uint32_t seq;
     int in_alert;
     int interval_fixed;        /* the interval no longer follows the directives' N */
+    int64_t budget_set;        /* what __perfinst_ri_budget was set to */
 };
 
 /* One CPU's characteristics. */
@@ -111,6 +113,18 @@ static struct {
 } ri = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 static __thread struct ri_thread *ri_self __attribute__((tls_model("initial-exec")));
+
+/* The unit probe's inline fast path (pass-ri.cc):
+ *
+ *     if (--__perfinst_ri_budget <= 0) __perfinst_ri_unit(N);
+ *
+ * The budget is how many units may pass before one can matter: the units
+ * left to the next count sample point (rsic), 1 in cycles mode or when a
+ * directed point or the first unit is due, "never" while RI is off.  Units
+ * that pass inline are counted when the thread next enters the runtime
+ * (budget_sync); every change of the controls re-arms the budget. */
+PI_EXPORT __thread int64_t __perfinst_ri_budget __attribute__((tls_model("initial-exec")));
+#define RI_NEVER (INT64_MAX / 4)
 
 /* ---- processor characteristics ------------------------------------------- */
 
@@ -437,6 +451,33 @@ static const struct ri_cpu *cpu_info(int cpu)
     return cpu >= 0 ? &ri.cpu[cpu] : &none;
 }
 
+/* Count the units that passed inline since the budget was set, but the
+ * `current` one (the unit now in the runtime, counted by unit()). */
+static void budget_sync(struct ri_thread *t, int current)
+{
+    int64_t used = t->budget_set - __perfinst_ri_budget - current;
+    if (used > 0 && t->on && t->valid) {
+        t->units += (uint64_t)used;
+        if (t->c.mode == PERFINST_RI_M_COUNT)
+            t->c.rsic -= (uint64_t)used;
+    }
+    t->budget_set = __perfinst_ri_budget = 0;
+}
+
+static void budget_arm(struct ri_thread *t)
+{
+    int64_t b;
+    if (!t->on || !t->valid)
+        b = RI_NEVER;
+    else if (t->next_directed || !t->interval_fixed || t->c.mode == PERFINST_RI_M_CYCLES)
+        b = 1;
+    else if (t->c.mode == PERFINST_RI_M_COUNT)
+        b = t->c.rsic > (uint64_t)RI_NEVER ? RI_NEVER : (int64_t)t->c.rsic;
+    else
+        b = RI_NEVER;
+    t->budget_set = __perfinst_ri_budget = b;
+}
+
 static struct ri_thread *thread_state(void)
 {
     struct ri_thread *t = ri_self;
@@ -472,6 +513,7 @@ static struct ri_thread *thread_state(void)
     if (ri.env_on && perfinst_ri_load(&ri.dflt) == 0)
         t->on = 1;
     t->interval_fixed = 0;
+    budget_arm(t);
     return t;
 }
 
@@ -698,18 +740,32 @@ static struct ri_thread *first_probe(void)
 #define RI_ACTIVE(t, every) ((t) || ((t) = first_probe()))
 
 
+/* The slow path of a unit: its budget ran out. */
 PI_EXPORT void __perfinst_ri_unit(uint64_t every)
 {
     struct ri_thread *t = ri_self;
-    if (RI_ACTIVE(t, every) && t->on)
+    if (!RI_ACTIVE(t, every)) {
+        __perfinst_ri_budget = RI_NEVER;
+        return;
+    }
+    budget_sync(t, 1);
+    if (t->on && t->valid)
         unit(t, (uint64_t)(uintptr_t)__builtin_return_address(0), 0, every);
+    budget_arm(t);
 }
 
+/* A directed unit: always a call (no budget taken). */
 PI_EXPORT void __perfinst_ri_directed(uint64_t every)
 {
     struct ri_thread *t = ri_self;
-    if (RI_ACTIVE(t, every) && t->on)
+    if (!RI_ACTIVE(t, every)) {
+        __perfinst_ri_budget = RI_NEVER;
+        return;
+    }
+    budget_sync(t, 0);
+    if (t->on && t->valid)
         unit(t, (uint64_t)(uintptr_t)__builtin_return_address(0), 1, every);
+    budget_arm(t);
 }
 
 PI_EXPORT void __perfinst_ri_call(void *ret_addr)
@@ -757,8 +813,11 @@ PI_EXPORT void perfinst_ri_emit(uint64_t value)
 PI_EXPORT void perfinst_ri_next(void)
 {
     struct ri_thread *t = thread_state();
-    if (t && t->on && !(t->c.flags & PERFINST_RI_HALTED))
+    if (t && t->on && !(t->c.flags & PERFINST_RI_HALTED)) {
+        budget_sync(t, 0);
         t->next_directed = 1;
+        budget_arm(t);
+    }
 }
 
 static int check(const struct perfinst_ri_controls *c)
@@ -790,11 +849,13 @@ PI_EXPORT int perfinst_ri_load(const struct perfinst_ri_controls *in)
         errno = ENOMEM;
         return -1;
     }
+    budget_sync(t, 0);
     /* what was stored so far goes to the trace first */
     if (t->valid)
         drain(t, 0);
     if (check(in)) {
         t->valid = 0;
+        budget_arm(t);
         errno = EINVAL;
         return -1;
     }
@@ -837,6 +898,7 @@ PI_EXPORT int perfinst_ri_load(const struct perfinst_ri_controls *in)
     t->valid = 1;
     t->altered = 1;
     t->interval_fixed = 1;
+    budget_arm(t);
     return 0;
 }
 
@@ -847,6 +909,7 @@ PI_EXPORT int perfinst_ri_modify(const struct perfinst_ri_controls *in, uint32_t
         errno = EINVAL;
         return -1;
     }
+    budget_sync(t, 0);
     struct perfinst_ri_controls c = t->c;
     if (what & PERFINST_RI_SET_BUFFER)
         c.roa = in->roa, c.rla = in->rla, c.rca = in->rca;
@@ -863,6 +926,7 @@ PI_EXPORT int perfinst_ri_modify(const struct perfinst_ri_controls *in, uint32_t
         c.rca = c.roa;  /* the groups in the buffer have the old size */
     }
     if (check(&c)) {
+        budget_arm(t);
         errno = EINVAL;
         return -1;
     }
@@ -877,15 +941,18 @@ PI_EXPORT int perfinst_ri_modify(const struct perfinst_ri_controls *in, uint32_t
         t->interval_fixed = 1;
     }
     t->altered = 1;
+    budget_arm(t);
     return 0;
 }
 
 PI_EXPORT void perfinst_ri_store(struct perfinst_ri_controls *out)
 {
     struct ri_thread *t = thread_state();
-    if (t)
+    if (t) {
+        budget_sync(t, 0);
         *out = t->c;
-    else
+        budget_arm(t);
+    } else
         memset(out, 0, sizeof *out);
 }
 
@@ -903,9 +970,11 @@ PI_EXPORT void perfinst_ri_on(void)
 {
     struct ri_thread *t = thread_state();
     if (t && t->valid && !t->on) {
+        budget_sync(t, 0);
         t->on = 1;
         /* the countdown starts when RI goes from off to on */
         t->deadline = __rdtsc() + t->c.rsic;
+        budget_arm(t);
     }
 }
 
@@ -913,8 +982,10 @@ PI_EXPORT void perfinst_ri_off(void)
 {
     struct ri_thread *t = thread_state();
     if (t && t->on) {
+        budget_sync(t, 0);
         t->on = 0;
         t->cb_next = t->cb_count = 0; /* turning RI off purges the collection buffer */
+        budget_arm(t);
     }
 }
 
