@@ -68,17 +68,52 @@ static location_t bb_loc(basic_block bb, location_t dflt)
     return dflt;
 }
 
-/* `ra = __builtin_return_address(0); probe(ra);` before gsi. */
-static void insert_ra_probe(gimple_stmt_iterator *gsi, const char *name, location_t loc)
+static tree skip_var;
+static tree skip_decl(void);
+
+/* An event probe, called only when the thread records the event:
+ *     s = __perfinst_ri_skip & BIT;
+ *     if (s == 0) { [ra = __builtin_return_address(0);] probe([ra]); }
+ * before the statement at gsi (or at the end of an empty block bb). */
+static void insert_event_probe(basic_block bb, gimple_stmt_iterator *gsi, unsigned bit,
+                               const char *name, bool with_ra, location_t loc)
 {
-    tree ra = create_tmp_reg(ptr_type_node, "pi_ra");
-    gcall *get = gimple_build_call(builtin_decl_explicit(BUILT_IN_RETURN_ADDRESS), 1, integer_zero_node);
-    gimple_call_set_lhs(get, ra);
-    gimple_set_location(get, loc);
-    gcall *p = gimple_build_call(probe_decl(name, ptr_type_node), 1, ra);
-    gimple_set_location(p, loc);
-    gsi_insert_before(gsi, get, GSI_SAME_STMT);
-    gsi_insert_before(gsi, p, GSI_SAME_STMT);
+    tree t0 = create_tmp_reg(unsigned_type_node, "pi_s");
+    tree t1 = create_tmp_reg(unsigned_type_node, "pi_s");
+    gimple *ld = gimple_build_assign(t0, skip_decl());
+    gimple *an = gimple_build_assign(t1, BIT_AND_EXPR, t0, build_int_cst(unsigned_type_node, bit));
+    gimple_set_location(ld, loc);
+    gimple_set_location(an, loc);
+    if (gsi && !gsi_end_p(*gsi)) {
+        gsi_insert_before(gsi, ld, GSI_SAME_STMT);
+        gsi_insert_before(gsi, an, GSI_SAME_STMT);
+    } else {
+        gimple_stmt_iterator g = gsi_last_bb(bb);
+        gimple_seq seq = NULL;
+        gimple_seq_add_stmt(&seq, ld);
+        gimple_seq_add_stmt(&seq, an);
+        gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
+    }
+    gcond *cond = gimple_build_cond(EQ_EXPR, t1, build_int_cst(unsigned_type_node, 0), NULL_TREE, NULL_TREE);
+    gimple_set_location(cond, loc);
+    basic_block slow = insert_cond_bb(gimple_bb(an), an, cond, profile_probability::likely());
+    gimple_stmt_iterator s = gsi_start_bb(slow);
+    gcall *p;
+    if (with_ra) {
+        tree ra = create_tmp_reg(ptr_type_node, "pi_ra");
+        gcall *get = gimple_build_call(builtin_decl_explicit(BUILT_IN_RETURN_ADDRESS), 1, integer_zero_node);
+        gimple_call_set_lhs(get, ra);
+        gimple_set_location(get, loc);
+        gsi_insert_before(&s, get, GSI_SAME_STMT);
+        s = gsi_last_bb(slow);
+        p = gimple_build_call(probe_decl(name, ptr_type_node), 1, ra);
+        gimple_set_location(p, loc);
+        gsi_insert_after(&s, p, GSI_NEW_STMT);
+    } else {
+        p = gimple_build_call(probe_decl(name, void_type_node), 0);
+        gimple_set_location(p, loc);
+        gsi_insert_before(&s, p, GSI_SAME_STMT);
+    }
 }
 
 /* __perfinst_ri_budget: the runtime's thread-local budget of units that
@@ -98,6 +133,21 @@ static tree budget_decl(void)
         budget_var = d;
     }
     return budget_var;
+}
+
+static tree skip_decl(void)
+{
+    if (!skip_var) {
+        tree d = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_ri_skip"),
+                            unsigned_type_node);
+        DECL_EXTERNAL(d) = 1;
+        TREE_PUBLIC(d) = 1;
+        DECL_ARTIFICIAL(d) = 1;
+        set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
+        varpool_node::get_create(d);
+        skip_var = d;
+    }
+    return skip_var;
 }
 
 /* A unit at the start of bb (or after the statement `after`):
@@ -209,10 +259,7 @@ static void instrument_transfers(function *fun, sbitmap in)
     for (unsigned i = 0; i < edges.length(); i++) {
         location_t loc = gimple_location(last_stmt(edges[i]->src));
         basic_block nb = split_edge(edges[i]);
-        gimple_stmt_iterator gsi = gsi_start_bb(nb);
-        gcall *c = gimple_build_call(probe_decl("__perfinst_ri_transfer", void_type_node), 0);
-        gimple_set_location(c, loc);
-        gsi_insert_before(&gsi, c, GSI_SAME_STMT);
+        insert_event_probe(nb, NULL, 4 /* PERFINST_RI_B */, "__perfinst_ri_transfer", false, loc);
     }
 }
 
@@ -338,17 +385,21 @@ static unsigned int execute_ri(function *fun)
     }
     if (sample || callret) {
         /* the call before the entry's unit, so a sample at the entry sees it */
-        gimple_stmt_iterator gsi = gsi_after_labels(entry);
-        insert_ra_probe(&gsi, "__perfinst_ri_call", floc);
+        auto_vec<gimple *> rets;
         edge e;
         edge_iterator ei;
         FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
         {
             gimple *last = last_stmt(e->src);
-            if (last && gimple_code(last) == GIMPLE_RETURN) {
-                gimple_stmt_iterator r = gsi_for_stmt(last);
-                insert_ra_probe(&r, "__perfinst_ri_return", gimple_location(last));
-            }
+            if (last && gimple_code(last) == GIMPLE_RETURN)
+                rets.safe_push(last);
+        }
+        gimple_stmt_iterator gsi = gsi_after_labels(entry);
+        insert_event_probe(entry, &gsi, 1 /* PERFINST_RI_C */, "__perfinst_ri_call", true, floc);
+        for (unsigned i = 0; i < rets.length(); i++) {
+            gimple_stmt_iterator r = gsi_for_stmt(rets[i]);
+            insert_event_probe(gimple_bb(rets[i]), &r, 2 /* PERFINST_RI_R */, "__perfinst_ri_return",
+                               true, gimple_location(rets[i]));
         }
     }
     return 0;

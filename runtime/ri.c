@@ -125,6 +125,11 @@ static __thread struct ri_thread *ri_self __attribute__((tls_model("initial-exec
  * (budget_sync); every change of the controls re-arms the budget. */
 PI_EXPORT __thread int64_t __perfinst_ri_budget __attribute__((tls_model("initial-exec")));
 #define RI_NEVER (INT64_MAX / 4)
+/* The events the thread does not record: PERFINST_RI_C, _R, _B bits.  The
+ * plugin calls the call, return and transfer probes only when their bit is
+ * clear; 0 (a new thread) calls them, and the first call sets it. */
+PI_EXPORT __thread uint32_t __perfinst_ri_skip __attribute__((tls_model("initial-exec")));
+#define RI_EVENT_BITS (PERFINST_RI_C | PERFINST_RI_R | PERFINST_RI_B)
 
 /* ---- processor characteristics ------------------------------------------- */
 
@@ -476,6 +481,7 @@ static void budget_arm(struct ri_thread *t)
     else
         b = RI_NEVER;
     t->budget_set = __perfinst_ri_budget = b;
+    __perfinst_ri_skip = t->on && t->valid ? ~t->c.flags & RI_EVENT_BITS : RI_EVENT_BITS;
 }
 
 static struct ri_thread *thread_state(void)
@@ -746,6 +752,7 @@ PI_EXPORT void __perfinst_ri_unit(uint64_t every)
     struct ri_thread *t = ri_self;
     if (!RI_ACTIVE(t, every)) {
         __perfinst_ri_budget = RI_NEVER;
+        __perfinst_ri_skip = RI_EVENT_BITS;
         return;
     }
     budget_sync(t, 1);
@@ -760,6 +767,7 @@ PI_EXPORT void __perfinst_ri_directed(uint64_t every)
     struct ri_thread *t = ri_self;
     if (!RI_ACTIVE(t, every)) {
         __perfinst_ri_budget = RI_NEVER;
+        __perfinst_ri_skip = RI_EVENT_BITS;
         return;
     }
     budget_sync(t, 0);
@@ -768,26 +776,38 @@ PI_EXPORT void __perfinst_ri_directed(uint64_t every)
     budget_arm(t);
 }
 
-PI_EXPORT void __perfinst_ri_call(void *ret_addr)
+/* A thread's first event probe: its state (and the skip bits set). */
+static struct ri_thread *event_thread(void)
 {
     struct ri_thread *t = ri_self;
-    if (RI_ACTIVE(t, 0) && t->on && (t->c.flags & PERFINST_RI_C))
+    if (!t && !(t = first_probe())) {
+        __perfinst_ri_skip = RI_EVENT_BITS;
+        __perfinst_ri_budget = RI_NEVER;
+        return NULL;
+    }
+    return t; /* (thread_state armed the budget and the skip bits) */
+}
+
+PI_EXPORT void __perfinst_ri_call(void *ret_addr)
+{
+    struct ri_thread *t = ri_self ? ri_self : event_thread();
+    if (t && t->on && (t->c.flags & PERFINST_RI_C))
         cb_put(t, PI_RI_CALL, (uint64_t)(uintptr_t)ret_addr,
                (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
 PI_EXPORT void __perfinst_ri_return(void *ret_addr)
 {
-    struct ri_thread *t = ri_self;
-    if (RI_ACTIVE(t, 0) && t->on && (t->c.flags & PERFINST_RI_R))
+    struct ri_thread *t = ri_self ? ri_self : event_thread();
+    if (t && t->on && (t->c.flags & PERFINST_RI_R))
         cb_put(t, PI_RI_RETURN, (uint64_t)(uintptr_t)__builtin_return_address(0),
                (uint64_t)(uintptr_t)ret_addr);
 }
 
 PI_EXPORT void __perfinst_ri_transfer(void)
 {
-    struct ri_thread *t = ri_self;
-    if (RI_ACTIVE(t, 0) && t->on && (t->c.flags & PERFINST_RI_B))
+    struct ri_thread *t = ri_self ? ri_self : event_thread();
+    if (t && t->on && (t->c.flags & PERFINST_RI_B))
         cb_put(t, PI_RI_TRANSFER, t->last_pc, (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
