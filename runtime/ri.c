@@ -596,7 +596,7 @@ static void drain(struct ri_thread *t, uint32_t flags)
         ch->hdr.lost = t->lost;
         memcpy(ch->data, (void *)(uintptr_t)t->c.roa, bytes);
         pthread_mutex_lock(&ri.lock);
-        *ri.chunks_tail = ch;
+        PI_STORE(ri.chunks_tail, ch); /* the fatal-signal writer walks the list */
         ri.chunks_tail = &ch->next;
         pthread_mutex_unlock(&ri.lock);
     } else {
