@@ -41,3 +41,18 @@ for full in drain stop; do
         fi
     done
 done
+
+# full=alert: the handler runs at each sample point that finds the buffer
+# full; draining there loses nothing, doing nothing loses the group
+pi_cc -O2 -g -c "$T/ri/alert.c" -o alert.o
+pi_ld -O2 -o alert alert.o
+PERFINST_RI=rgs=1,buf=256,full=alert PERFINST_OUT=a.pit ./alert 1000 drain > out
+assert_contains "alert + drain: 24 alerts" out "^alerts full 24 halted 0$"
+"$PMOPT" dump a.pit > a
+assert_eq "... every group, no gap" "$(seq -s ' ' 10 10 1000) " "$(units a)"
+assert_eq "... nothing lost" 25 "$(grep -c 'suppressed 0, lost 0$' a)"
+PERFINST_RI=rgs=1,buf=256,full=alert PERFINST_OUT=b.pit ./alert 1000 > out
+assert_contains "alert, no room made: an alert each time" out "^alerts full 96 halted 0$"
+"$PMOPT" dump b.pit > b
+assert_eq "... the first 4 kept" "10 20 30 40 " "$(units b)"
+assert_contains "... 96 lost" b "lost 96$"
