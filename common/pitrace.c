@@ -790,6 +790,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_END:
             t->has_end = 1;
             break;
+        case PI_REC_RI:
+            break; /* report groups: read record by record (piri.h), not summed */
         default:
             t->nunknown++;
             break;
