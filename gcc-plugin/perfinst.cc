@@ -140,7 +140,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_INFO, NULL, &info);
     if (!parse_args(args))
         return 1;
-    if (pi_opt.all_count)
+    if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner();
 
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
