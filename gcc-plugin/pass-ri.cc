@@ -12,7 +12,8 @@
  *             s += i;                                s = s + i; i = i + 1
  *         return s;                           bb 4: UNIT(1000)
  *     }                                              if (i < n) goto bb 6 else goto bb 5
- *                                             bb 6: __perfinst_ri_transfer()   (the true edge)
+ *                                             bb 6: __perfinst_ri_transfer(pc)  (the true edge;
+ *                                                    pc: lea 0(%rip) before the branch)
  *                                                    goto bb 3
  *                                             bb 5: UNIT(1000)
  *                                                    __perfinst_ri_return(__builtin_return_address(0))
@@ -76,7 +77,7 @@ static tree skip_decl(void);
  *     if (s == 0) { [ra = __builtin_return_address(0);] probe([ra]); }
  * before the statement at gsi (or at the end of an empty block bb). */
 static void insert_event_probe(basic_block bb, gimple_stmt_iterator *gsi, unsigned bit,
-                               const char *name, bool with_ra, location_t loc)
+                               const char *name, bool with_ra, location_t loc, tree arg = NULL_TREE)
 {
     tree t0 = create_tmp_reg(unsigned_type_node, "pi_s");
     tree t1 = create_tmp_reg(unsigned_type_node, "pi_s");
@@ -110,10 +111,24 @@ static void insert_event_probe(basic_block bb, gimple_stmt_iterator *gsi, unsign
         gimple_set_location(p, loc);
         gsi_insert_after(&s, p, GSI_NEW_STMT);
     } else {
-        p = gimple_build_call(probe_decl(name, void_type_node), 0);
+        p = gimple_build_call(probe_decl(name, ptr_type_node), 1, arg);
         gimple_set_location(p, loc);
         gsi_insert_before(&s, p, GSI_SAME_STMT);
     }
+}
+
+/* `pc = <the address of this point>` (lea 0(%rip)) before gsi: where a
+ * branch is taken from. */
+static tree insert_here_pc(gimple_stmt_iterator *gsi, location_t loc)
+{
+    tree pc = create_tmp_reg(ptr_type_node, "pi_pc");
+    vec<tree, va_gc> *outputs = NULL;
+    vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=r")), pc));
+    gasm *a = gimple_build_asm_vec("lea 0(%%rip), %0", NULL, outputs, NULL, NULL);
+    gimple_asm_set_volatile(a, true);
+    gimple_set_location(a, loc);
+    gsi_insert_before(gsi, a, GSI_SAME_STMT);
+    return pc;
 }
 
 /* __perfinst_ri_budget: the runtime's thread-local budget of units that
@@ -257,9 +272,12 @@ static void instrument_transfers(function *fun, sbitmap in)
             edges.safe_push(e);
     }
     for (unsigned i = 0; i < edges.length(); i++) {
-        location_t loc = gimple_location(last_stmt(edges[i]->src));
+        gimple *br = last_stmt(edges[i]->src);
+        location_t loc = gimple_location(br);
+        gimple_stmt_iterator g = gsi_for_stmt(br);
+        tree from = insert_here_pc(&g, loc);
         basic_block nb = split_edge(edges[i]);
-        insert_event_probe(nb, NULL, 4 /* PERFINST_RI_B */, "__perfinst_ri_transfer", false, loc);
+        insert_event_probe(nb, NULL, 4 /* PERFINST_RI_B */, "__perfinst_ri_transfer", false, loc, from);
     }
 }
 

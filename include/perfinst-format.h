@@ -415,7 +415,7 @@ enum pi_ri_rec_type {
     PI_RI_EMIT = 10,       /* u.ev: the emit site; val = the value */
     PI_RI_CALL = 12,       /* u.ev: addr = the call's return address; val = the callee's entry */
     PI_RI_RETURN = 13,     /* u.ev: addr = the returning function's entry; val = return address */
-    PI_RI_TRANSFER = 14,   /* u.ev: addr = the branching block; val = the block branched to */
+    PI_RI_TRANSFER = 14,   /* addr = just before the branch; val = on the taken edge */
 };
 /* flags of BEGIN and TIMESTAMP records */
 #define PI_RI_HF_STOPPED 0x01u   /* S: the buffer filled up (BEGIN) */

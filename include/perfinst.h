@@ -181,7 +181,7 @@ void __perfinst_ri_unit(uint64_t every);     /* every: the directive's N (0: non
 void __perfinst_ri_directed(uint64_t every);
 void __perfinst_ri_call(void *ret_addr);
 void __perfinst_ri_return(void *ret_addr);
-void __perfinst_ri_transfer(void);
+void __perfinst_ri_transfer(void *from);
 void __perfinst_ri_emit(uint64_t value);
 extern int __perfinst_on; /* the mode register (split functions without a switch of their own) */
 

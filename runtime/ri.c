@@ -19,7 +19,8 @@
  *   __perfinst_ri_directed()    a unit that is also a directed sample point
  *   __perfinst_ri_call(ra)      entry of a sample/callret function: CALL
  *   __perfinst_ri_return(ra)    before each return: RETURN
- *   __perfinst_ri_transfer()    on the true edge of a two-way branch: TRANSFER
+ *   __perfinst_ri_transfer(pc)  on the true edge of a two-way branch: TRANSFER
+ *                               from pc (taken just before the branch)
  *   __perfinst_ri_emit(v)       emit(EXPR): EMIT
  *
  * A sample point stores one report group at rca (docs/sampling.md, layout in
@@ -71,7 +72,6 @@ struct ri_thread {
     uint64_t units;
     uint64_t deadline;         /* cycles mode: TSC of the next sample point */
     int next_directed;
-    uint64_t last_pc;          /* the last unit's address: a transfer's source */
     int begin_cpu;             /* CPU of the buffer's BEGIN group, -1 none */
     int last_cpu;
     uint32_t migrations_seen;
@@ -729,7 +729,6 @@ static inline void unit(struct ri_thread *t, uint64_t pc, int directed, uint64_t
     if ((directed || t->next_directed) && (t->c.flags & PERFINST_RI_N))
         cause |= PI_RI_IF_DIRECTED;
     t->next_directed = 0;
-    t->last_pc = pc;
     if (cause)
         sample(t, pc, cause);
 }
@@ -804,11 +803,12 @@ PI_EXPORT void __perfinst_ri_return(void *ret_addr)
                (uint64_t)(uintptr_t)ret_addr);
 }
 
-PI_EXPORT void __perfinst_ri_transfer(void)
+PI_EXPORT void __perfinst_ri_transfer(void *from)
 {
     struct ri_thread *t = ri_self ? ri_self : event_thread();
     if (t && t->on && (t->c.flags & PERFINST_RI_B))
-        cb_put(t, PI_RI_TRANSFER, t->last_pc, (uint64_t)(uintptr_t)__builtin_return_address(0));
+        cb_put(t, PI_RI_TRANSFER, (uint64_t)(uintptr_t)from,
+               (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
 static void emit(uint64_t value, uint64_t pc)

@@ -19,7 +19,7 @@ static unsigned long n_unit, n_call, n_ret, n_xfer;
 FWD(__perfinst_ri_unit, n_unit, (uint64_t every), (every))
 FWD(__perfinst_ri_call, n_call, (void *ra), (ra))
 FWD(__perfinst_ri_return, n_ret, (void *ra), (ra))
-FWD(__perfinst_ri_transfer, n_xfer, (void), ())
+FWD(__perfinst_ri_transfer, n_xfer, (void *from), (from))
 
 __attribute__((destructor)) static void report(void)
 {

@@ -9,7 +9,7 @@
 . "$PERFINST_TOP/tests/lib.sh"
 # names FILE GROUP: the body's (type, function of the target) of group GROUP
 names() {
-    python3 - "$1" "$2" <<'PY'
+    python3 - "$1" "$2" "${3:-target}" <<'PY'
 import re, sys
 syms = sorted((int(a, 16), n) for a, t, n in (l.split() for l in open("syms") if len(l.split()) == 3) if t in "tT")
 lines = open(sys.argv[1]).read().split("\n")
@@ -19,9 +19,9 @@ out = []
 for l in lines[i + 1:]:
     if not l.startswith("      ["):
         break
-    m = re.search(r"\] (CALL|RETURN|TRANSFER) addr 0x[0-9a-f]+, target (0x[0-9a-f]+)", l)
+    m = re.search(r"\] (CALL|RETURN|TRANSFER) addr (0x[0-9a-f]+), target (0x[0-9a-f]+)", l)
     if m:
-        a = int(m.group(2), 16) - bias
+        a = int(m.group(2 if sys.argv[3] == "addr" else 3), 16) - bias
         out.append("%s %s" % (m.group(1), max((s for s in syms if s[0] <= a), default=(0, "?"))[1]))
 print(" ".join(out) + " ", end="")
 PY
@@ -45,11 +45,15 @@ for opt in -O0 -O2; do
     "$PMOPT" dump cr.pit > cr
     assert_eq "$opt: calls and returns interleave" \
         "CALL mark RETURN main CALL f11 RETURN main CALL f10 RETURN main CALL f9 RETURN main " "$(names cr 0)"
+    assert_eq "$opt: ... calls from main, returns from the callees" \
+        "CALL main RETURN f11 CALL main RETURN f10 CALL main RETURN f9 CALL main RETURN f8 " "$(names cr 0 addr)"
 
     PERFINST_RI=events=xfer,cb=64,rgs=7 PERFINST_OUT=l.pit ./ev loop > /dev/null
     "$PMOPT" dump l.pit > l
     assert_eq "$opt: a loop of 10: 10 taken branches" 10 "$(grep -c '\] TRANSFER' l)"
     assert_eq "$opt: ... all back into loop" "$(printf 'TRANSFER loop %.0s' $(seq 10))" "$(names l 0)"
+    assert_eq "$opt: ... all from loop" "$(printf 'TRANSFER loop %.0s' $(seq 10))" "$(names l 0 addr)"
+    assert_eq "$opt: ... from one branch to one edge" 1 "$(grep '\] TRANSFER' l | sed 's/.*\] //' | sort -u | wc -l)"
 
     PERFINST_RI=rgs=3 PERFINST_OUT=e.pit ./ev emit > /dev/null
     "$PMOPT" dump e.pit > e
