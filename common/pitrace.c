@@ -23,6 +23,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_EVENT: return "EVENT";
     case PI_REC_TRACEREG: return "TRACEREG";
     case PI_REC_WATCH: return "WATCH";
+    case PI_REC_RI: return "RI";
     }
     return "?";
 }
@@ -279,6 +280,21 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
             return BAD("%u words need %llu bytes, the record has %llu", w->nwords,
                        (unsigned long long)need, (unsigned long long)n);
         r->words = p + sizeof *w;
+        return 0;
+    }
+    case PI_REC_RI: {
+        const struct pi_rec_ri *ri = &r->u.ri;
+        if (n < sizeof *ri)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.ri, p, sizeof *ri);
+        if (ri->rgs < PI_RI_RGS_MIN || ri->rgs > PI_RI_RGS_MAX)
+            return BAD("report-group size rgs %u is outside %u..%u", ri->rgs, PI_RI_RGS_MIN,
+                       PI_RI_RGS_MAX);
+        uint64_t need = sizeof *ri + (uint64_t)ri->ngroups * PI_RI_GROUP_BYTES(ri->rgs);
+        if (need != n)
+            return BAD("%u report groups need %llu bytes, the record has %llu", ri->ngroups,
+                       (unsigned long long)need, (unsigned long long)n);
+        r->groups = p + sizeof *ri;
         return 0;
     }
     }
@@ -779,6 +795,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_END:
             t->has_end = 1;
             break;
+        case PI_REC_RI:
+            break; /* report groups: read record by record (piri.h), not summed */
         default:
             t->nunknown++;
             break;

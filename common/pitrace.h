@@ -79,6 +79,7 @@ struct pi_trace_rec {
         struct pi_rec_event event;
         struct pi_rec_tracereg tracereg;
         struct pi_rec_watch watch;
+        struct pi_rec_ri ri;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path */
@@ -86,6 +87,7 @@ struct pi_trace_rec {
                                 maybe unaligned: read them with pi_trace_count() */
     const uint8_t *frames;   /* EVENT: nframes uint64_t: pi_trace_frame() */
     const uint8_t *words;    /* WATCH: nwords pi_watch_word: pi_trace_word() */
+    const uint8_t *groups;   /* RI: ngroups report groups (piri.h reads them) */
 };
 
 /* Open and validate the header.  -1 with a message naming the file for a

@@ -188,6 +188,11 @@ static void handle_pragma(cpp_reader *)
         int what = pi_directive_wraps_statement(specs[i].kind) ? PI_MARK_BEGIN : PI_MARK_POINT;
         add_stmt(build_call_expr_loc(loc, pi_marker_decl(), 2, build_int_cst(unsigned_type_node, id),
                                      build_int_cst(integer_type_node, what)));
+        if (specs[i].kind == PI_D_EMIT) { /* the value is taken here (pass-ri.cc) */
+            tree call = pi_ri_emit_call(specs[i].name, loc);
+            if (call)
+                add_stmt(call);
+        }
     }
 }
 
@@ -247,7 +252,7 @@ void pi_finish_parse_function(void *gcc_data, void *)
     tree fndecl = (tree)gcc_data;
     if (!fndecl || decl_function_context(fndecl))
         return; /* nested functions: decided with their parent */
-    bool need = pi_opt.all_count || stmt_directives.length() != stmt_directives_seen;
+    bool need = pi_opt.all_count || pi_opt.all_sample || stmt_directives.length() != stmt_directives_seen;
     /* any directive on the function: the count pass may give it sites */
     if (lookup_attribute("perfinst", DECL_ATTRIBUTES(fndecl)))
         need = true;

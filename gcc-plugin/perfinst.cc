@@ -4,6 +4,7 @@
  *
  * Keys (an unknown key or a bad value is an error):
  *   all=count            instrument every function as if marked `count`
+ *   all=sample           every function as if marked `sample(every=1000)` (pass-ri.cc)
  *   sharing=all|marked   which accesses the sharing detector instruments
  *   feedback=FILE        apply a `pmopt plan` feedback file
  *   feedback-only=LIST   apply only these recommendations (e.g. 1,3,5-7)
@@ -22,13 +23,14 @@
 
 int plugin_is_GPL_compatible;
 
-struct pi_options pi_opt = {false, 1, NULL, false, false};
+struct pi_options pi_opt = {false, 1, NULL, false, false, false};
 
 static struct plugin_info info = {
     PERFINST_VERSION,
     "perfinst: performance instrumentation directives (#pragma perfinst, "
     "__attribute__((perfinst(...)))).\n"
     "  -fplugin-arg-perfinst-all=count        instrument every function\n"
+    "  -fplugin-arg-perfinst-all=sample       sample units in every function\n"
     "  -fplugin-arg-perfinst-sharing=all|marked\n"
     "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
     "  -fplugin-arg-perfinst-feedback-only=LIST   only these recommendations (1,3,5-7)\n"
@@ -46,8 +48,10 @@ static bool parse_args(const struct plugin_name_args *a)
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (strcmp(k, "all") == 0) {
-            if (!v || strcmp(v, "count") != 0) {
-                error("perfinst: %<-fplugin-arg-perfinst-all=%s%>: the only value is %<count%>",
+            if (v && strcmp(v, "sample") == 0) {
+                pi_opt.all_sample = true;
+            } else if (!v || strcmp(v, "count") != 0) {
+                error("perfinst: %<-fplugin-arg-perfinst-all=%s%>: expected %<count%> or %<sample%>",
                       v ? v : "");
                 ok = false;
             } else
@@ -168,7 +172,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_INFO, NULL, &info);
     if (!parse_args(args) || !pi_feedback_load(feedback_only))
         return 1;
-    if (pi_opt.all_count)
+    if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner();
 
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
@@ -186,6 +190,9 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
 
     register_pass(pi_make_count_pass(g), "cfg", PASS_POS_INSERT_AFTER);
+    /* inserted right after "cfg" too, so it runs before the count pass,
+       which deletes the statement markers */
+    register_pass(pi_make_ri_pass(g), "cfg", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     return 0;

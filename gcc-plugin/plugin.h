@@ -16,6 +16,7 @@ struct pi_options {
     bool verbose;           /* verbose */
     int combine;            /* combine=marked|all: function probes for counter combinations (1, 2) */
     unsigned counter_width; /* counter-width=8|16|32|64: narrow counters (0: 64) */
+    bool all_sample;        /* all=sample: every function as if marked sample(every=1000) */
 };
 extern struct pi_options pi_opt;
 
@@ -97,5 +98,9 @@ void pi_narrow_increment(basic_block bb, gimple_stmt_iterator *gsi, tree ref, un
 bool pi_fnprobe_wanted(const struct pi_directive_spec *specs, int nspec, bool marked);
 void pi_fnprobe_instrument(function *fun, basic_block entry, unsigned site,
                            const struct pi_directive_spec *specs, int nspec);
+/* pass-ri.cc: runtime instrumentation; emit(EXPR) as a call, or NULL_TREE
+ * after an error (given at loc) */
+opt_pass *pi_make_ri_pass(gcc::context *ctxt);
+tree pi_ri_emit_call(const char *expr, location_t loc);
 
 #endif

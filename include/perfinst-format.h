@@ -410,6 +410,95 @@ struct pi_rec_end {
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_end) == 8, "pi_rec_end is 8 bytes");
 
+/* ---- runtime instrumentation: report groups (seed 001; docs/sampling.md) --
+ * A thread's program buffer holds report groups of 2^(rgs+1) records of 16
+ * bytes (rgs 1..7): a header (BEGIN for the first group of the buffer,
+ * TIMESTAMP for the others), the body (collection-buffer records, newest
+ * first, then FILLER), the extra section (one SYSINFO record: where the
+ * group was taken) and the INSTRUCTION record last.  The runtime copies
+ * the filled part of a buffer into PI_REC_RI records: when it drains a full
+ * buffer, when a thread ends, and when the trace is written. */
+enum pi_ri_rec_type {
+    PI_RI_FILLER = 0,
+    PI_RI_EXTRA = 1,       /* u.sys when flags == PI_RI_EXTRA_SYSINFO */
+    PI_RI_BEGIN = 2,       /* u.hdr: nrg = report groups stored in this buffer */
+    PI_RI_TIMESTAMP = 3,   /* u.hdr: nrg = this group's index in the buffer */
+    PI_RI_INSTRUCTION = 4, /* u.ev: the sample point; val = units counted so far */
+    PI_RI_EMIT = 10,       /* u.ev: the emit site; val = the value */
+    PI_RI_CALL = 12,       /* u.ev: addr = the call's return address; val = the callee's entry */
+    PI_RI_RETURN = 13,     /* u.ev: addr = the returning function's entry; val = return address */
+    PI_RI_TRANSFER = 14,   /* addr = just before the branch; val = on the taken edge */
+};
+/* flags of BEGIN and TIMESTAMP records */
+#define PI_RI_HF_STOPPED 0x01u   /* S: the buffer filled up (BEGIN) */
+#define PI_RI_HF_HALTED 0x02u    /* H: instrumentation halted (BEGIN) */
+#define PI_RI_HF_SECONDARY 0x04u /* T: taken on a secondary-capability CPU */
+/* flags of INSTRUCTION records: why this was a sample point */
+#define PI_RI_IF_COUNT 0x01u     /* the unit count ran out */
+#define PI_RI_IF_CYCLES 0x02u    /* the cycle deadline passed */
+#define PI_RI_IF_DIRECTED 0x04u  /* a directed sample point (sample(directed), perfinst_ri_next) */
+/* flags of event records (u.ev) */
+#define PI_RI_EF_MAE 0x80u       /* the address did not fit 48 bits (kept: its low 48 bits) */
+#define PI_RI_EXTRA_SYSINFO 1u   /* PI_RI_EXTRA with this in flags: u.sys */
+
+/* One record: byte 0 the type, byte 1 flags, bytes 2..7 and 8..15 by type:
+ *   BEGIN, TIMESTAMP  [2] rgs, [3] mode (PERFINST_RI_M_*), [4..7] u32 nrg,
+ *                     [8..15] u64 tod_ns (CLOCK_REALTIME)
+ *   events, INSTRUCTION  [2..7] 48-bit address, [8..15] u64 val
+ *   EXTRA SYSINFO     [2..3] u16 cpu (0xffff unknown), [4..7] u32 CPUID
+ *                     signature (leaf 1 EAX), [8..11] u32 microcode,
+ *                     [12] capability (0 primary, 1 secondary), [13..15] 0
+ *   FILLER            all zero
+ * Multi-byte fields are little-endian and naturally aligned within the
+ * record: read them with the accessors below. */
+struct pi_ri_rec {
+    uint8_t type;  /* enum pi_ri_rec_type */
+    uint8_t flags;
+    uint8_t a[6];
+    uint8_t b[8];
+};
+PI_STATIC_ASSERT(sizeof(struct pi_ri_rec) == 16, "pi_ri_rec is 16 bytes");
+static inline uint64_t pi_ri_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+static inline void pi_ri_put_le(uint8_t *p, int n, uint64_t v)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint64_t pi_ri_addr(const struct pi_ri_rec *r) { return pi_ri_le(r->a, 6); }
+static inline uint64_t pi_ri_val(const struct pi_ri_rec *r) { return pi_ri_le(r->b, 8); }
+static inline uint32_t pi_ri_nrg(const struct pi_ri_rec *r) { return (uint32_t)pi_ri_le(r->a + 2, 4); }
+#define PI_RI_RGS_MIN 1u
+#define PI_RI_RGS_MAX 7u
+#define PI_RI_GROUP_RECORDS(rgs) (2u << (rgs))         /* 2^(rgs+1) */
+#define PI_RI_GROUP_BYTES(rgs) (32u << (rgs))          /* records of 16 bytes */
+#define PI_RI_NC 3u /* records of a group not from the collection buffer */
+
+
+/* PI_REC_RI (trace record type 20): report groups of one thread's program
+ * buffer, ngroups * PI_RI_GROUP_BYTES(rgs) bytes after this header.  A
+ * thread's records come in seq order; each starts with a BEGIN group. */
+#define PI_REC_RI 20u
+#define PI_RIB_DRAINED 0x1u  /* written because the buffer was full (full=drain) */
+#define PI_RIB_HALTED 0x2u   /* instrumentation was halted when written */
+#define PI_RIB_STOPPED 0x4u  /* the buffer was full and nothing drained it */
+struct pi_rec_ri {
+    uint32_t tid;
+    uint32_t seq;        /* 0, 1, ...: this thread's buffers in order */
+    uint32_t rgs;
+    uint32_t ngroups;
+    uint32_t flags;      /* PI_RIB_* */
+    uint32_t reserved;
+    uint64_t suppressed; /* sample points suppressed by the capability controls so far */
+    uint64_t lost;       /* sample points not stored (halted, or the buffer full) so far */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_ri) == 40, "pi_rec_ri is 40 bytes");
+
 /* ------------------------------------------------------------------------ */
 /* Checksums and hashes used by the formats                                   */
 /* ------------------------------------------------------------------------ */

@@ -140,6 +140,62 @@ struct perfinst_dormant {
 };
 int perfinst_dormant_read(const char *func, struct perfinst_dormant *out); /* 0, or -1: unknown */
 int perfinst_dormant_set(const char *func, int level);  /* (handlers) 0, or -1: unknown */
+/* ---- runtime instrumentation (seed 001; docs/sampling.md) --------------
+ * Per thread: a control block, a collection buffer of the last events
+ * (calls, returns, taken branches, emitted values) from code marked
+ * `sample(...)` or `callret`, and a program buffer of report groups stored
+ * at sample points.  PERFINST_RI=... sets every thread's initial controls;
+ * these calls are the load / modify / store / test / on / off instructions. */
+enum perfinst_ri_mode {
+    PERFINST_RI_M_COUNT = 0,  /* a sample point every sf units (instrumented blocks) */
+    PERFINST_RI_M_CYCLES = 1, /* at the first unit after every sf TSC cycles */
+    PERFINST_RI_M_NONE = 2,   /* directed sample points only */
+};
+/* bits of perfinst_ri_controls.flags */
+#define PERFINST_RI_C 0x001u  /* calls into the collection buffer */
+#define PERFINST_RI_R 0x002u  /* returns */
+#define PERFINST_RI_B 0x004u  /* taken branches (transfers) */
+#define PERFINST_RI_E 0x008u  /* emit(EXPR) / perfinst_ri_emit */
+#define PERFINST_RI_N 0x010u  /* directed sample points take effect */
+#define PERFINST_RI_Y 0x020u  /* suppress on primary-capability CPUs */
+#define PERFINST_RI_Z 0x040u  /* suppress on secondary-capability CPUs */
+#define PERFINST_RI_U 0x080u  /* alerts (buffer full, halted) call the handler */
+#define PERFINST_RI_G 0x100u  /* halted alert pending (stored only) */
+#define PERFINST_RI_L 0x200u  /* buffer-full alert pending (stored only) */
+#define PERFINST_RI_DRAIN 0x400u /* buffer full: drain it to the trace and go on */
+#define PERFINST_RI_HALTED 0x800u /* halted (stored only) */
+struct perfinst_ri_controls {
+    uint64_t roa, rla, rca; /* program buffer: origin, limit (last byte), current */
+    uint64_t sf;            /* scaling factor: units or cycles per sample (0 is 1) */
+    uint64_t rsic;          /* remaining sample-interval count (0: a full interval) */
+    uint32_t mode;          /* enum perfinst_ri_mode */
+    uint32_t rgs;           /* report group = 2^(rgs+1) records of 16 bytes; 1..7 */
+    uint32_t flags;         /* PERFINST_RI_* */
+    uint32_t cb_size;       /* collection-buffer entries (2..256, fixed per thread once on) */
+    uint32_t migrations;    /* halt after more CPU migrations than this (0: never) */
+    uint32_t reserved;
+};
+/* Fields perfinst_ri_modify changes: */
+#define PERFINST_RI_SET_BUFFER 0x01u /* roa, rla, rca */
+#define PERFINST_RI_SET_RCA 0x02u    /* rca (rca == roa clears a halt: a new begin record) */
+#define PERFINST_RI_SET_SF 0x04u     /* sf, rsic, mode */
+#define PERFINST_RI_SET_FLAGS 0x08u  /* flags, migrations */
+#define PERFINST_RI_SET_RGS 0x10u    /* rgs (a change rewinds rca to roa) */
+/* roa == 0: the runtime allocates the buffer (PERFINST_RI buf=BYTES). */
+int perfinst_ri_load(const struct perfinst_ri_controls *c);              /* 0, or -1 (invalid) */
+int perfinst_ri_modify(const struct perfinst_ri_controls *c, uint32_t what); /* 0 or -1 */
+void perfinst_ri_store(struct perfinst_ri_controls *c);
+int perfinst_ri_test(void);   /* 1 controls valid (2: and altered since the last test), 0 not */
+void perfinst_ri_on(void);
+void perfinst_ri_off(void);
+void perfinst_ri_emit(uint64_t value);
+void perfinst_ri_next(void);  /* the next unit is a directed sample point */
+enum perfinst_ri_alert { PERFINST_RI_ALERT_FULL = 1, PERFINST_RI_ALERT_HALTED = 2 };
+typedef void (*perfinst_ri_handler)(int alert, const struct perfinst_ri_controls *c);
+perfinst_ri_handler perfinst_ri_set_handler(perfinst_ri_handler h);
+/* Copy the thread's stored report groups into the trace and rewind (what
+ * full=drain does). */
+void perfinst_ri_drain(void);
 
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
 /* Function probes (gcc-plugin/pass-fnprobe.cc, runtime/armed.c). */
@@ -163,6 +219,13 @@ void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               int *mode);
 void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void));
 void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs);
+/* runtime instrumentation probes (pass-ri.cc) */
+void __perfinst_ri_unit(uint64_t every);     /* every: the directive's N (0: none) */
+void __perfinst_ri_directed(uint64_t every);
+void __perfinst_ri_call(void *ret_addr);
+void __perfinst_ri_return(void *ret_addr);
+void __perfinst_ri_transfer(void *from);
+void __perfinst_ri_emit(uint64_t value);
 extern int __perfinst_on; /* the mode register (split functions without a switch of their own) */
 
 #ifdef __cplusplus

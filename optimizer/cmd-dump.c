@@ -96,7 +96,7 @@ int cmd_dump(int argc, char **argv)
            (unsigned long long)f.hdr.ppid, (unsigned long long)f.hdr.start_ns, f.hdr.line_size);
 
     struct pi_trace_rec r;
-    int k;
+    int k, bad_groups = 0;
     while ((k = pi_trace_next(&f, &r, &err)) == 1) {
         printf("#%u @0x%llx %s", r.index, (unsigned long long)r.offset,
                pi_trace_rec_name(r.hdr.type));
@@ -189,6 +189,10 @@ int cmd_dump(int argc, char **argv)
                        (unsigned long long)w.writes);
             }
             break;
+        case PI_REC_RI:
+            if (pm_ri_dump(&r))
+                bad_groups = 1;
+            break;
         default:
             printf(" type %u, %u bytes (unknown to this pmopt; skipped)\n", r.hdr.type,
                    r.hdr.size);
@@ -196,6 +200,11 @@ int cmd_dump(int argc, char **argv)
         }
     }
     status = PM_OK;
+    if (bad_groups) {
+        fflush(stdout);
+        pm_error("%s: a report group has a wrong layout (BAD above)", path);
+        status = PM_ERROR;
+    }
     if (k < 0) {
         fflush(stdout);
         pm_error("%s", err.msg);

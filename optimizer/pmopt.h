@@ -16,6 +16,7 @@ int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* "pmopt: ..." on stderr; pm_usage_error also says "try --help", returns PM_USAGE. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -57,5 +58,8 @@ uint64_t pm_sat_add(uint64_t a, uint64_t b);
  * end of the operation; pm_error and pm_note call it). */
 void pm_progress(const char *what, size_t done, size_t total);
 void pm_progress_clear(void);
+/* dump-ri.c: an RI record's report groups, for `pmopt dump`; -1 if a
+ * group's layout is wrong (said in the output) */
+int pm_ri_dump(const struct pi_trace_rec *r);
 
 #endif /* PERFINST_PMOPT_H */

@@ -166,6 +166,8 @@ void pi_armed_init(void);                            /* in pi_init: PERFINST_COM
 void pi_armed_primary(uint64_t unit_id, uint32_t site); /* a threshold fired at site */
 perfinst_handler pi_armed_set_handler(int kind, perfinst_handler h); /* COMBINE, SECONDARY */
 void pi_armed_write(struct pi_rec_writer *w, int in_signal); /* SITESTATs */
+/* ri.c: runtime instrumentation (report groups) */
+void pi_ri_write(struct pi_rec_writer *w);           /* PI_REC_RI records */
 
 /* core.c */
 void pi_init(void);
