@@ -23,6 +23,10 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_EVENT: return "EVENT";
     case PI_REC_TRACEREG: return "TRACEREG";
     case PI_REC_WATCH: return "WATCH";
+    case PI_REC_SAMPLE_MAP: return "SAMPLE_MAP";
+    case PI_REC_SAMPLES: return "SAMPLES";
+    case PI_REC_SAMPLE_STATS: return "SAMPLE_STATS";
+    case PI_REC_IDLE_STATS: return "IDLE_STATS";
     }
     return "?";
 }

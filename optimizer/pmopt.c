@@ -5,6 +5,7 @@
  *   pmopt merge -o OUT TRACE...          sum traces of one program into one
  *   pmopt plan --hot -o OVERLAY PROG TRACE...  an overlay counting only the hot functions
  *   pmopt dump TRACE                     every record of a trace
+ *   pmopt export --flamegraph OUT [PROG] TRACE...  stack samples as a flame graph (or --folded)
  *
  * Exit status: 0 success, 1 an error (a bad or mismatched input), 2 a usage
  * error.  docs/pmopt.md is the manual.
@@ -24,6 +25,7 @@ static const struct {
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
     { "plan", cmd_plan, "an overlay that counts only the hot functions" },
     { "dump", cmd_dump, "print every record of a trace" },
+    { "export", cmd_export_stacks, "stack samples as a flame graph SVG or folded stacks" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
