@@ -61,6 +61,9 @@ REAL(poll, NULL)
 REAL(epoll_wait, NULL)
 
 #define ON() __builtin_expect(pi_idle_mode != 0, 0)
+/* The wrapper's return address: the caller's frame is the leaf of an idle
+ * stack (what the wrapper and libc do under it is left out). */
+#define ENTER(kind) pi_block_enter((kind), (uintptr_t)__builtin_return_address(0))
 
 /* Signals the idle sampler sent this thread so far. */
 static unsigned hits(void)
@@ -83,7 +86,7 @@ PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
     int r = get_pthread_mutex_trylock()(m);
     if (r != EBUSY)
         return r;
-    pi_block_enter(PI_BLK_MUTEX);
+    ENTER(PI_BLK_MUTEX);
     r = get_pthread_mutex_lock()(m);
     leave();
     return r;
@@ -93,7 +96,7 @@ PI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
     if (!ON())
         return get_pthread_cond_wait()(c, m);
-    pi_block_enter(PI_BLK_COND);
+    ENTER(PI_BLK_COND);
     int r = get_pthread_cond_wait()(c, m);
     leave();
     return r;
@@ -104,7 +107,7 @@ PI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 {
     if (!ON())
         return get_pthread_cond_timedwait()(c, m, ts);
-    pi_block_enter(PI_BLK_COND);
+    ENTER(PI_BLK_COND);
     int r = get_pthread_cond_timedwait()(c, m, ts);
     leave();
     return r;
@@ -114,7 +117,7 @@ PI_EXPORT int sem_wait(sem_t *s)
 {
     if (!ON())
         return get_sem_wait()(s);
-    pi_block_enter(PI_BLK_SEM);
+    ENTER(PI_BLK_SEM);
     int r;
     for (;;) {
         unsigned h = hits();
@@ -133,7 +136,7 @@ PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
 {
     if (!ON())
         return get_sem_timedwait()(s, ts);
-    pi_block_enter(PI_BLK_SEM);
+    ENTER(PI_BLK_SEM);
     int r;
     for (;;) {
         unsigned h = hits();
@@ -152,18 +155,16 @@ PI_EXPORT int pthread_join(pthread_t th, void **ret)
 {
     if (!ON())
         return get_pthread_join()(th, ret);
-    pi_block_enter(PI_BLK_JOIN);
+    ENTER(PI_BLK_JOIN);
     int r = get_pthread_join()(th, ret);
     leave();
     return r;
 }
 
-PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+static int do_nanosleep(const struct timespec *req, struct timespec *rem, uintptr_t ra)
 {
-    if (!ON())
-        return get_nanosleep()(req, rem);
     struct timespec left = *req, r2 = {0, 0};
-    pi_block_enter(PI_BLK_SLEEP);
+    pi_block_enter(PI_BLK_SLEEP, ra);
     int r;
     for (;;) {
         unsigned h = hits();
@@ -181,13 +182,20 @@ PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
     return r;
 }
 
+PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    if (!ON())
+        return get_nanosleep()(req, rem);
+    return do_nanosleep(req, rem, (uintptr_t)__builtin_return_address(0));
+}
+
 PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
                               struct timespec *rem)
 {
     if (!ON())
         return get_clock_nanosleep()(clk, flags, req, rem);
     struct timespec left = *req, r2 = {0, 0};
-    pi_block_enter(PI_BLK_SLEEP);
+    ENTER(PI_BLK_SLEEP);
     int r;
     for (;;) {
         unsigned h = hits();
@@ -211,7 +219,7 @@ PI_EXPORT int usleep(useconds_t us)
     if (!ON())
         return get_usleep()(us);
     struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
-    return nanosleep(&ts, NULL);
+    return do_nanosleep(&ts, NULL, (uintptr_t)__builtin_return_address(0));
 }
 
 PI_EXPORT unsigned sleep(unsigned s)
@@ -219,7 +227,7 @@ PI_EXPORT unsigned sleep(unsigned s)
     if (!ON())
         return get_sleep()(s);
     struct timespec ts = {(time_t)s, 0}, rem = {0, 0};
-    if (nanosleep(&ts, &rem) == 0)
+    if (do_nanosleep(&ts, &rem, (uintptr_t)__builtin_return_address(0)) == 0)
         return 0;
     return (unsigned)rem.tv_sec + (rem.tv_nsec > 0);
 }
@@ -228,7 +236,7 @@ PI_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
     if (!ON())
         return get_read()(fd, buf, n);
-    pi_block_enter(PI_BLK_READ);
+    ENTER(PI_BLK_READ);
     ssize_t r = get_read()(fd, buf, n); /* SA_RESTART: the kernel restarts it */
     leave();
     return r;
@@ -238,7 +246,7 @@ PI_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
     if (!ON())
         return get_recv()(fd, buf, n, flags);
-    pi_block_enter(PI_BLK_READ);
+    ENTER(PI_BLK_READ);
     ssize_t r = get_recv()(fd, buf, n, flags);
     leave();
     return r;
@@ -248,7 +256,7 @@ PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
     if (!ON())
         return get_poll()(fds, n, timeout);
-    pi_block_enter(PI_BLK_POLL);
+    ENTER(PI_BLK_POLL);
     int r;
     for (;;) {
         unsigned h = hits();
@@ -267,7 +275,7 @@ PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
 {
     if (!ON())
         return get_epoll_wait()(ep, ev, max, timeout);
-    pi_block_enter(PI_BLK_POLL);
+    ENTER(PI_BLK_POLL);
     int r;
     for (;;) {
         unsigned h = hits();

@@ -71,7 +71,7 @@ static __thread int in_monitor;
 
 static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved);
 
-void pi_block_enter(int kind)
+void pi_block_enter(int kind, uintptr_t ra)
 {
     if (!pi_idle_mode || in_monitor)
         return;
@@ -83,6 +83,7 @@ void pi_block_enter(int kind)
     if (t->run_cpu >= 0 && t->run_cpu < ncpus)
         __atomic_fetch_sub(&cpus[t->run_cpu].running, 1, __ATOMIC_RELAXED);
     t->block_kind = kind;
+    t->block_ra = ra;
     PI_STORE(&t->state, T_BLOCKED);
     if (cpu >= 0 && cpu < ncpus) {
         PI_STORE(&cpus[cpu].last, t);
@@ -155,7 +156,7 @@ void pi_block_exit(void)
 
 PI_EXPORT void __perfinst_block_enter(uint32_t kind)
 {
-    pi_block_enter(kind ? (int)kind : PI_BLK_MARKED);
+    pi_block_enter(kind ? (int)kind : PI_BLK_MARKED, 0);
 }
 
 PI_EXPORT void __perfinst_block_exit(void)
@@ -185,6 +186,7 @@ void pi_idle_handle_request(struct pi_sthread *t, const ucontext_t *uc)
 static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
 {
     uint32_t block = (uint32_t)t->block_kind;
+    uintptr_t ra = t->block_ra;
     while (sem_trywait(&t->req_done) == 0)
         ; /* an answer that came after a timeout */
     PI_STORE(&t->req, 1);
@@ -211,16 +213,29 @@ static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
         ADD(lost);
         return;
     }
-    /* Leave out the runtime's frames and what they called (the wrapper of
-     * the blocking call, libc's wait under it): the leaf is the caller. */
+    /* Leave out the wrapper of the blocking call and libc's wait under it
+     * (the leaf is the wrapper's caller, found by the return address it
+     * saw), or, for a marked function, the runtime's frames near the leaf
+     * (from-idle: pi_block_exit waiting to be released) and what they
+     * called. */
     int n = t->req_n, first = 0;
-    for (int i = n - 1; i >= 0; i--)
-        if (pi_unwind_in_runtime((uintptr_t)t->req_frames[i])) {
-            first = i + 1;
-            break;
+    if (ra) {
+        for (int i = 1; i < n; i++)
+            if (t->req_frames[i] == ra) {
+                first = i;
+                break;
+            }
+    } else {
+        int i = 0;
+        while (i < n && i < 8 && !pi_unwind_in_runtime((uintptr_t)t->req_frames[i]))
+            i++;
+        if (i < n && i < 8) {
+            while (i < n && pi_unwind_in_runtime((uintptr_t)t->req_frames[i]))
+                i++;
+            if (i < n)
+                first = i;
         }
-    if (first >= n)
-        first = 0;
+    }
     if (!pi_sbuf_add(&cpus[k].buf, pi_mono_ns(), (uint32_t)kind,
                      t->req_complete ? 0 : PI_SF_TRUNCATED, (uint32_t)k, block, (uint32_t)t->tid, 1,
                      t->req_frames + first, n - first)) {

@@ -56,6 +56,7 @@ struct pi_sthread {
     /* idle sampling: the request a sampler made of this thread */
     int state;                 /* 1 running, 2 blocked (dispatch monitor) */
     int block_kind;            /* PI_BLK_* while blocked */
+    uintptr_t block_ra;        /* the interposed call's return address (0: a marked function) */
     int run_cpu;               /* CPU it was last dispatched on (post-hook) */
     int claimed;               /* 0, or 1 + the CPU whose sampler is taking its stack */
     unsigned hits;             /* stack requests its handler saw */
@@ -85,7 +86,7 @@ extern int pi_idle_mode;             /* 0 off, 1 to, 2 from, 3 both */
 void pi_idle_init(void);             /* after PERFINST_IDLE was read: start the samplers */
 void pi_idle_write(struct pi_rec_writer *w);
 /* The dispatch monitor: around every blocking point of a monitored thread. */
-void pi_block_enter(int kind);
+void pi_block_enter(int kind, uintptr_t ra); /* ra: the blocking call's return address, or 0 */
 void pi_block_exit(void);
 /* The handler's part of a stack request (sample.c's handler calls it). */
 void pi_idle_handle_request(struct pi_sthread *t, const ucontext_t *uc);

@@ -1,0 +1,80 @@
+/* blocker.c — a thread that blocks in two known functions at a known ratio
+ * (tests/sampling/t-idle.sh): block_long() sleeps 6 ms, block_short() 2 ms,
+ * with a little work between them.  To-idle samples (taken while the thread
+ * is blocked) should split 3:1 between them; from-idle samples (one per
+ * wake-up after an idle tick) about 1:1.  Built -O2 without frame pointers.
+ *
+ *   blocker ROUNDS [sleep|cond]
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static volatile unsigned long work_sink;
+static int use_cond;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+
+static inline __attribute__((always_inline)) void wait_ms(int ms)
+{
+    if (use_cond) { /* a timed condition wait nobody signals */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += ms * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&mu);
+        while (pthread_cond_timedwait(&cv, &mu, &ts) == 0)
+            ;
+        pthread_mutex_unlock(&mu);
+    } else {
+        struct timespec ts = {0, ms * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+__attribute__((noinline)) void block_long(void)
+{
+    wait_ms(6);
+    work_sink++; /* no sibling call: keep this frame */
+}
+
+__attribute__((noinline)) void block_short(void)
+{
+    wait_ms(2);
+    work_sink++;
+}
+
+__attribute__((noinline)) void work(void)
+{
+    for (int i = 0; i < 20000; i++)
+        work_sink = work_sink * 31 + (unsigned long)i;
+}
+
+static void *worker(void *arg)
+{
+    int rounds = *(int *)arg;
+    for (int i = 0; i < rounds; i++) {
+        block_long();
+        work();
+        block_short();
+        work();
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 100;
+    use_cond = argc > 2 && !strcmp(argv[2], "cond");
+    pthread_t th;
+    if (pthread_create(&th, NULL, worker, &rounds))
+        return 1;
+    pthread_join(th, NULL);
+    printf("done %lu\n", work_sink & 1);
+    return 0;
+}

@@ -1,0 +1,34 @@
+# Idle-transition sampling (PERFINST_IDLE, seed 003): a thread that blocks
+# 6 ms in block_long() and 2 ms in block_short() (nanosleep, or a timed
+# condition wait) gives an idle tree with both functions as leaves under
+# worker, to-idle counts 3:1 and from-idle counts 1:1 (each within 30 %,
+# check-idle.py), the header ticks = idle + busy; modes to and from record
+# only their own counts; the samples' stacks are walked in -O2 code without
+# frame pointers.
+. "$PERFINST_TOP/tests/lib.sh"
+
+gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/blocker.c" -o blocker.o
+pi_ld -O2 -o blocker blocker.o -pthread
+
+for wait in sleep cond; do
+    PERFINST_IDLE=both PERFINST_OUT=$wait.pit ./blocker 150 $wait > /dev/null
+    "$PMOPT" report --tree --what=idle $wait.pit > $wait.tree
+    python3 "$T/sampling/check-idle.py" $wait.tree both $wait || { cat $wait.tree; fail "$wait: idle tree"; }
+done
+assert_contains "the waits restarted after our signal were counted" sleep.tree "restarted calls [1-9]"
+
+PERFINST_IDLE=to PERFINST_OUT=to.pit ./blocker 100 > /dev/null
+"$PMOPT" report --tree to.pit > to.tree
+python3 "$T/sampling/check-idle.py" to.tree to sleep || { cat to.tree; fail "mode to"; }
+PERFINST_IDLE=from PERFINST_OUT=from.pit ./blocker 100 > /dev/null
+"$PMOPT" report --tree from.pit > from.tree
+python3 "$T/sampling/check-idle.py" from.tree from sleep || { cat from.tree; fail "mode from"; }
+
+# folded idle stacks: to-idle counts, leaves named
+"$PMOPT" export --what=to --folded folded sleep.pit
+assert_contains "folded to-idle stack" folded ";worker;block_long [0-9]+$"
+"$PMOPT" export --what=idle --flamegraph idle.svg ./blocker sleep.pit
+python3 "$T/sampling/check-svg.py" idle.svg block_long block_short worker || fail "idle flame graph"
+
+PERFINST_IDLE=sometimes ./blocker 1 > /dev/null 2> err
+assert_contains "bad PERFINST_IDLE" err "^perfinst: PERFINST_IDLE=sometimes: expected off, to, from or both; off$"

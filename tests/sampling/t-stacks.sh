@@ -1,0 +1,62 @@
+# Timer sampling with call stacks (PERFINST_SAMPLE): stacks of -O2 code
+# without frame pointers are complete (_start → main → mid_a → mid_b →
+# leaf_spin, every sample; threads from their start routine), pmopt report
+# --tree prints that tree, export --folded writes one 'a;b;c N' line per
+# stack adding up to the sampled periods, and export --flamegraph writes a
+# well-formed SVG naming the hot function.
+. "$PERFINST_TOP/tests/lib.sh"
+
+gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/deep.c" -o deep.o
+pi_ld -O2 -o deep deep.o -pthread
+# the chain really has no frame pointer: no function sets rbp from rsp
+# (main even uses rbp as an ordinary register)
+objdump -d deep | awk '/<(leaf_spin|mid_a|mid_b|main)>:/ {f=1} /^$/ {f=0} f && /mov +%rsp,%rbp/ {n++} END {exit n>0}' ||
+    fail "the fixture saves a frame pointer"
+ok "no frame pointers in main, mid_a, mid_b, leaf_spin"
+
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s.pit ./deep 150000000 > /dev/null
+"$PMOPT" report --tree s.pit > tree
+cat tree
+assert_contains "header" tree "^sampled stacks: cpu clock, period 1.000 ms: [0-9]+ samples for [0-9]+ periods, 0 truncated, 0 dropped, 1 threads$"
+assert_contains "tree: leaf under mid_b" tree "^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+ {14}leaf_spin  \(deep.c:[0-9]+\)$"
+"$PMOPT" export --folded folded --flamegraph fg.svg s.pit
+python3 - folded tree <<'PY' || fail "folded stacks"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+total = full = 0
+for l in lines:
+    m = re.fullmatch(r"([^ ;]+(?:;[^ ;]+)*) ([0-9]+)", l)
+    assert m, "not a folded line: %r" % l
+    n = int(m.group(2)); total += n
+    fr = m.group(1).split(";")
+    if fr[-1] == "leaf_spin":
+        assert fr[0] == "_start" and fr[-4:] == ["main", "mid_a", "mid_b", "leaf_spin"], "incomplete: " + l
+        full += n
+periods = int(re.search(r"samples for ([0-9]+) periods", open(sys.argv[2]).read()).group(1))
+assert total == periods, (total, periods)
+assert full >= 0.95 * total, (full, total)
+print("ok: folded: %d lines, %d periods, %d in _start;...;main;mid_a;mid_b;leaf_spin" % (len(lines), total, full))
+PY
+python3 "$T/sampling/check-svg.py" fg.svg leaf_spin mid_b main || fail "flame graph"
+ok "flame graph is well-formed and names leaf_spin"
+
+# threads: each from its start routine
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=t.pit ./deep 80000000 threads > /dev/null
+"$PMOPT" report --tree t.pit > ttree
+assert_contains "3 threads" ttree "^sampled stacks: .* 0 truncated, 0 dropped, 3 threads$"
+"$PMOPT" export --folded tfolded t.pit
+assert_contains "thread stacks" tfolded ";thread_main;mid_a;mid_b;leaf_spin [0-9]+$"
+assert_contains "main stack" tfolded "^_start;.*;main;mid_a;mid_b;leaf_spin [0-9]+$"
+
+# wall-clock sampling; the records decoded by pmopt dump
+PERFINST_SAMPLE=wall:2ms PERFINST_OUT=w.pit ./deep 50000000 > /dev/null
+"$PMOPT" dump w.pit > wdump
+assert_contains "wall header" wdump "SAMPLE_STATS kind wall, period 2000000 ns, taken [1-9][0-9]*,"
+assert_contains "sample map of the program" wdump "SAMPLE_MAP \[0x[0-9a-f]+, 0x[0-9a-f]+\) bias 0x[0-9a-f]+, build-id [0-9a-f]+, path \"$PWD/deep\"$"
+assert_contains "a decoded sample" wdump "^    \[0\] t [0-9]+ wall cpu [0-9]+ tid [0-9]+ weight [0-9]+ frames [0-9]+: 0x"
+
+# a bad setting is said once and nothing is sampled
+PERFINST_SAMPLE=cpu:fast PERFINST_OUT=bad.pit ./deep 1000 > /dev/null 2> err
+assert_contains "bad PERFINST_SAMPLE" err "^perfinst: PERFINST_SAMPLE=cpu:fast: expected cpu\[:PERIOD\] or wall\[:PERIOD\]"
+[ ! -e bad.pit ] || fail "a trace without samples or units"
+ok "no trace without anything to write"
