@@ -119,6 +119,10 @@ void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               int *mode);
 void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void));
 void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs);
+/* Around the body of a `blocking` function (gcc-plugin/pass-blocking.cc):
+ * the idle-transition sampler's dispatch monitor (docs/sampling-stacks.md). */
+void __perfinst_block_enter(uint32_t kind);
+void __perfinst_block_exit(void);
 extern int __perfinst_on; /* the mode register (split functions without a switch of their own) */
 
 #ifdef __cplusplus

@@ -76,8 +76,8 @@ void pi_block_enter(int kind, uintptr_t ra)
     if (!pi_idle_mode || in_monitor)
         return;
     struct pi_sthread *t = pi_sself ? pi_sself : pi_sthread_self();
-    if (!t || t->daemon)
-        return;
+    if (!t || t->daemon || t->block_depth++)
+        return; /* only the outermost blocking point counts */
     in_monitor = 1;
     int cpu = sched_getcpu();
     if (t->run_cpu >= 0 && t->run_cpu < ncpus)
@@ -102,7 +102,7 @@ void pi_block_exit(void)
     if (!pi_idle_mode || in_monitor)
         return;
     struct pi_sthread *t = pi_sself;
-    if (!t || t->daemon)
+    if (!t || t->daemon || !t->block_depth || --t->block_depth)
         return;
     in_monitor = 1;
     int cpu = sched_getcpu();
@@ -161,6 +161,11 @@ PI_EXPORT void __perfinst_block_enter(uint32_t kind)
 
 PI_EXPORT void __perfinst_block_exit(void)
 {
+    /* A from-idle sample walks the stack from inside this call: its return
+     * address (in the marked function) is where the kept stack starts. */
+    struct pi_sthread *t = pi_sself;
+    if (t && t->block_depth == 1)
+        t->block_ra = (uintptr_t)__builtin_return_address(0);
     pi_block_exit();
 }
 
@@ -213,29 +218,18 @@ static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
         ADD(lost);
         return;
     }
-    /* Leave out the wrapper of the blocking call and libc's wait under it
-     * (the leaf is the wrapper's caller, found by the return address it
-     * saw), or, for a marked function, the runtime's frames near the leaf
-     * (from-idle: pi_block_exit waiting to be released) and what they
-     * called. */
+    /* Leave out the runtime's frames and what they called: the stack starts
+     * at the return address the runtime saw — the interposed call's (its
+     * caller is the leaf), or for a marked function's from-idle sample the
+     * exit call's (in the marked function).  A marked function's to-idle
+     * stack is kept whole: the leaf is where it waits. */
     int n = t->req_n, first = 0;
-    if (ra) {
+    if (ra)
         for (int i = 1; i < n; i++)
             if (t->req_frames[i] == ra) {
                 first = i;
                 break;
             }
-    } else {
-        int i = 0;
-        while (i < n && i < 8 && !pi_unwind_in_runtime((uintptr_t)t->req_frames[i]))
-            i++;
-        if (i < n && i < 8) {
-            while (i < n && pi_unwind_in_runtime((uintptr_t)t->req_frames[i]))
-                i++;
-            if (i < n)
-                first = i;
-        }
-    }
     if (!pi_sbuf_add(&cpus[k].buf, pi_mono_ns(), (uint32_t)kind,
                      t->req_complete ? 0 : PI_SF_TRUNCATED, (uint32_t)k, block, (uint32_t)t->tid, 1,
                      t->req_frames + first, n - first)) {

@@ -29,8 +29,6 @@ int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint
               int max, int *complete);
 /* SAMPLE_MAP records: every object the table knows. */
 void pi_unwind_write_maps(struct pi_rec_writer *w);
-/* Is pc inside libperfinst itself? (idle stacks leave its frames out) */
-int pi_unwind_in_runtime(uintptr_t pc);
 
 /* ---- sample.c ----------------------------------------------------------------- */
 
@@ -55,6 +53,7 @@ struct pi_sthread {
     int has_timer;
     /* idle sampling: the request a sampler made of this thread */
     int state;                 /* 1 running, 2 blocked (dispatch monitor) */
+    int block_depth;           /* nested blocking points (a marked function calling a wrapped one) */
     int block_kind;            /* PI_BLK_* while blocked */
     uintptr_t block_ra;        /* the interposed call's return address (0: a marked function) */
     int run_cpu;               /* CPU it was last dispatched on (post-hook) */

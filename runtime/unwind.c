@@ -43,7 +43,6 @@ struct obj {
 static struct obj objs[MAX_OBJS];
 static int nobjs;                /* published with a release store */
 static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t self_lo, self_hi; /* libperfinst's own code */
 static unsigned char seen[MAX_OBJS]; /* found by this refresh */
 
 static int same_obj(const struct obj *o, uintptr_t bias, uintptr_t lo)
@@ -138,20 +137,7 @@ void pi_unwind_refresh(void)
     for (int i = 0; i < nobjs; i++)
         if (!seen[i] && objs[i].hi)
             PI_STORE(&objs[i].hi, 0);
-    if (!self_hi) { /* our own executable segment: the one holding this function */
-        uintptr_t me = (uintptr_t)pi_unwind_refresh;
-        for (int i = 0; i < PI_LOAD(&nobjs); i++)
-            if (me >= objs[i].lo && me < objs[i].hi) {
-                self_lo = objs[i].lo;
-                self_hi = objs[i].hi;
-            }
-    }
     pthread_mutex_unlock(&refresh_lock);
-}
-
-int pi_unwind_in_runtime(uintptr_t pc)
-{
-    return pc >= self_lo && pc < self_hi;
 }
 
 void pi_unwind_write_maps(struct pi_rec_writer *w)

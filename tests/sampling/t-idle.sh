@@ -1,8 +1,9 @@
 # Idle-transition sampling (PERFINST_IDLE, seed 003): a thread that blocks
 # 6 ms in block_long() and 2 ms in block_short() (nanosleep, or a timed
 # condition wait) gives an idle tree with both functions as leaves under
-# worker, to-idle counts 3:1 and from-idle counts 1:1 (each within 30 %,
-# check-idle.py), the header ticks = idle + busy; modes to and from record
+# worker, to-idle counts in the ratio of the times it was blocked in them
+# (about 3:1, measured by the program, within 25 %) and from-idle counts 1:1
+# (within 30 %; check-idle.py), the header ticks = idle + busy; modes to and from record
 # only their own counts; the samples' stacks are walked in -O2 code without
 # frame pointers.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -11,18 +12,18 @@ gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/blocker.c" -o blocker.o
 pi_ld -O2 -o blocker blocker.o -pthread
 
 for wait in sleep cond; do
-    PERFINST_IDLE=both PERFINST_OUT=$wait.pit ./blocker 150 $wait > /dev/null
+    PERFINST_IDLE=both PERFINST_OUT=$wait.pit ./blocker 150 $wait > $wait.out
     "$PMOPT" report --tree --what=idle $wait.pit > $wait.tree
-    python3 "$T/sampling/check-idle.py" $wait.tree both $wait || { cat $wait.tree; fail "$wait: idle tree"; }
+    python3 "$T/sampling/check-idle.py" $wait.tree both $wait $wait.out || { cat $wait.tree; fail "$wait: idle tree"; }
 done
 assert_contains "the waits restarted after our signal were counted" sleep.tree "restarted calls [1-9]"
 
-PERFINST_IDLE=to PERFINST_OUT=to.pit ./blocker 100 > /dev/null
+PERFINST_IDLE=to PERFINST_OUT=to.pit ./blocker 100 > to.out
 "$PMOPT" report --tree to.pit > to.tree
-python3 "$T/sampling/check-idle.py" to.tree to sleep || { cat to.tree; fail "mode to"; }
-PERFINST_IDLE=from PERFINST_OUT=from.pit ./blocker 100 > /dev/null
+python3 "$T/sampling/check-idle.py" to.tree to sleep to.out || { cat to.tree; fail "mode to"; }
+PERFINST_IDLE=from PERFINST_OUT=from.pit ./blocker 100 > from.out
 "$PMOPT" report --tree from.pit > from.tree
-python3 "$T/sampling/check-idle.py" from.tree from sleep || { cat from.tree; fail "mode from"; }
+python3 "$T/sampling/check-idle.py" from.tree from sleep from.out || { cat from.tree; fail "mode from"; }
 
 # folded idle stacks: to-idle counts, leaves named
 "$PMOPT" export --what=to --folded folded sleep.pit
