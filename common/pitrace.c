@@ -778,6 +778,11 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_END:
             t->has_end = 1;
             break;
+        case PI_REC_SAMPLE_MAP:
+        case PI_REC_SAMPLES:
+        case PI_REC_SAMPLE_STATS:
+        case PI_REC_IDLE_STATS:
+            break; /* stack sampling: read by pisample.c, not kept here */
         default:
             t->nunknown++;
             break;
