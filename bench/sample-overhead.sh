@@ -11,11 +11,15 @@
 # Variants, run round-robin (order rotated each round), N rounds (default 5):
 #   base       no sampling (PERFINST_* unset: the runtime is loaded, idle)
 #   cpu1k      PERFINST_SAMPLE=cpu:1ms   per-thread CPU-time timer, stacks by our CFI unwinder
+#              (the kernel checks CPU-time timers at its tick: 250 signals/s, weighted)
+#   wall1k     PERFINST_SAMPLE=wall:1ms  a high-resolution timer per thread: 1000 signals/s
 #   idle1k     PERFINST_IDLE=both        idle-transition samplers at 1 ms
 #   perf-fp    perf record -e cpu-clock -c 1000000 -g            (1 kHz, frame-pointer stacks)
 #   perf-dwarf perf record -e cpu-clock -c 1000000 --call-graph dwarf  (1 kHz, 8 KiB stack copies)
 # Reported: median wall and user+sys CPU time as ratios to base, samples
-# taken.  perf variants are left out with a message where perf cannot run.
+# taken, and for our timer sampler the time its handler took (rdtsc, per
+# sample and as a share of the run's CPU time).  On a loaded machine wall
+# time is noise; CPU time and the handler's own share are the numbers.  perf variants are left out with a message where perf cannot run.
 # --record appends the table to bench/RESULTS.md.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,7 +51,7 @@ fi
 "$CC" -O2 -g -c "$here/sampling/blockwork.c" -o "$W/blockwork.o"
 "$B/perfinst-ld" -O2 -o "$W/blockwork" "$W/blockwork.o" -pthread
 
-variants=(base cpu1k idle1k)
+variants=(base cpu1k wall1k idle1k)
 perf_ok=1
 if ! perf record -q -e cpu-clock -c 1000000 -o "$W/probe.data" -- true > /dev/null 2>&1; then
     perf_ok=0
@@ -63,6 +67,7 @@ run_variant() { # VARIANT OUT COMMAND...
     case "$v" in
     base) env -u PERFINST_SAMPLE -u PERFINST_IDLE PERFINST_OUT="$W/t.pit" "$TIMEIT" "$out" "$@" ;;
     cpu1k) PERFINST_SAMPLE=cpu:1ms PERFINST_OUT="$W/t.pit" "$TIMEIT" "$out" "$@" ;;
+    wall1k) PERFINST_SAMPLE=wall:1ms PERFINST_OUT="$W/t.pit" "$TIMEIT" "$out" "$@" ;;
     idle1k) PERFINST_IDLE=both PERFINST_OUT="$W/t.pit" "$TIMEIT" "$out" "$@" ;;
     perf-fp) "$TIMEIT" "$out" perf record -q -e cpu-clock -c 1000000 -g -o "$W/perf.data" -- "$@" ;;
     perf-dwarf) "$TIMEIT" "$out" perf record -q -e cpu-clock -c 1000000 --call-graph dwarf -o "$W/perf.data" -- "$@" ;;
@@ -77,6 +82,25 @@ run_variant() { # VARIANT OUT COMMAND...
 }
 
 rm -f "$W"/*.times "$W"/*.stats "$W/stderr"
+# the TSC rate, to turn the handler's rdtsc ticks into time
+cat > "$W/tsc.c" <<'C'
+#include <stdio.h>
+#include <time.h>
+#include <x86intrin.h>
+int main(void)
+{
+    struct timespec a, b, d = {0, 200000000};
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    unsigned long long t0 = __rdtsc();
+    nanosleep(&d, NULL);
+    unsigned long long t1 = __rdtsc();
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("%.0f\n", (t1 - t0) / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9));
+    return 0;
+}
+C
+"$CC" -O2 -o "$W/tsc" "$W/tsc.c"
+tsc_hz=$("$W/tsc")
 for prog in sqlite blockwork; do
     if [ $prog = sqlite ]; then args=("$W/sqlite" "$size"); else args=("$W/blockwork" "$tokens"); fi
     n=${#variants[@]}
@@ -97,7 +121,10 @@ samples() { # VARIANT PROG: median samples per run
     local f="$W/$1.$2.stats"
     [ -s "$f" ] || { echo "–"; return; }
     case "$1" in
-    cpu1k) sed -n 's/.*taken \([0-9]*\), periods \([0-9]*\).*/\1 (\2 periods)/p' "$f" | sort -n | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }' ;;
+    cpu1k|wall1k) sed -n 's/.*taken \([0-9]*\), periods \([0-9]*\).*handler cycles \([0-9]*\).*/\1 \2 \3/p' "$f" |
+        sort -n | awk -v hz="$tsc_hz" -v cpu="$(median "$W/$1.$2.times" cpu)" '{ a[NR] = $0 } END {
+            split(a[int((NR + 1) / 2)], m, " ");
+            printf "%d (%d periods); handler %.1f µs/sample, %.2f%% of CPU", m[1], m[2], m[3] / m[1] / hz * 1e6, 100 * m[3] / hz / cpu }' ;;
     idle1k) sed -n 's/.*ticks \([0-9]*\), idle \([0-9]*\), busy \([0-9]*\).*to \([0-9]*\), from \([0-9]*\).*/\4 to + \5 from of \1 ticks/p' "$f" | sort -n | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }' ;;
     *) sort -n "$f" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' ;;
     esac

@@ -113,6 +113,7 @@ int pi_samples_read(const char *path, struct pi_samples *ss, char *warning, size
                     st.truncated += ss->stats.truncated;
                     st.threads += ss->stats.threads;
                     st.periods += ss->stats.periods;
+                    st.handler_cycles += ss->stats.handler_cycles;
                 }
                 ss->stats = st;
                 ss->has_stats = 1;
@@ -268,10 +269,10 @@ int pi_samples_dump_rec(FILE *f, const struct pi_trace_rec *r)
             break;
         memcpy(&s, p, sizeof s);
         fprintf(f, " kind %s, period %u ns, taken %llu, periods %llu, dropped %llu, truncated %llu, "
-                   "threads %llu\n", pi_sample_kind_name(s.kind), s.period_ns,
+                   "threads %llu, handler cycles %llu\n", pi_sample_kind_name(s.kind), s.period_ns,
                 (unsigned long long)s.taken, (unsigned long long)s.periods,
                 (unsigned long long)s.dropped, (unsigned long long)s.truncated,
-                (unsigned long long)s.threads);
+                (unsigned long long)s.threads, (unsigned long long)s.handler_cycles);
         return 1;
     }
     case PI_REC_IDLE_STATS: {

@@ -450,8 +450,9 @@ struct pi_rec_sample_stats {
     uint64_t truncated;  /* recorded with PI_SF_TRUNCATED */
     uint64_t threads;    /* threads that had a timer */
     uint64_t periods;    /* the samples' weights summed: timer periods covered */
+    uint64_t handler_cycles; /* rdtsc ticks spent in the handler (walk and store), all samples */
 };
-PI_STATIC_ASSERT(sizeof(struct pi_rec_sample_stats) == 48, "pi_rec_sample_stats is 48 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_rec_sample_stats) == 56, "pi_rec_sample_stats is 56 bytes");
 
 /* The idle-transition sampler (seed 003): the report header. */
 struct pi_rec_idle_stats {

@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 __thread struct pi_sthread *pi_sself __attribute__((tls_model("initial-exec")));
 struct pi_sthread *pi_sthreads;
@@ -38,7 +39,7 @@ static struct {
     uint64_t period_ns;
     uint64_t max_bytes;    /* all buffers together */
     uint64_t bytes;        /* mapped so far */
-    uint64_t taken, dropped, truncated, threads, weight;
+    uint64_t taken, dropped, truncated, threads, weight, cycles;
     pthread_key_t key;
     struct pi_sbuf *bufs;  /* every buffer, for the writer */
     int ready;
@@ -131,6 +132,7 @@ static void on_sample(int sig, siginfo_t *si, void *ucv)
     }
     if (si->si_code != SI_TIMER || !S.kind)
         goto out;
+    uint64_t t0 = __rdtsc();
     uint64_t frames[PI_SAMPLE_MAX_FRAMES];
     int complete, n = pi_unwind(uc, t->stack_lo, t->stack_hi, frames, PI_SAMPLE_MAX_FRAMES,
                                 &complete);
@@ -145,6 +147,7 @@ static void on_sample(int sig, siginfo_t *si, void *ucv)
         if (!complete)
             __atomic_fetch_add(&S.truncated, 1, __ATOMIC_RELAXED);
     }
+    __atomic_fetch_add(&S.cycles, __rdtsc() - t0, __ATOMIC_RELAXED);
 out:
     errno = saved;
 }
@@ -355,7 +358,7 @@ void pi_sample_write(struct pi_rec_writer *w)
             .kind = (uint32_t)S.kind, .period_ns = (uint32_t)S.period_ns,
             .taken = PI_LOAD(&S.taken), .dropped = PI_LOAD(&S.dropped),
             .truncated = PI_LOAD(&S.truncated), .threads = PI_LOAD(&S.threads),
-            .periods = PI_LOAD(&S.weight)};
+            .periods = PI_LOAD(&S.weight), .handler_cycles = PI_LOAD(&S.cycles)};
         w->begin(PI_REC_SAMPLE_STATS);
         w->put(&st, sizeof st);
         w->end();
