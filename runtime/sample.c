@@ -313,6 +313,7 @@ static void fork_child(void)
     S.bytes = 0;
     S.taken = S.dropped = S.truncated = S.threads = 0;
     pi_sthreads = NULL;
+    pi_idle_mode = 0; /* no sampler threads in the child: its blocking points stay quiet */
     if (pi_sself) {
         pi_sself = NULL;
         struct pi_sthread *t = pi_sthread_self();

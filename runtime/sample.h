@@ -21,7 +21,8 @@
 void pi_unwind_refresh(void);
 /* Walk the stack of the context uc (a signal handler's third argument):
  * frames[0] = the interrupted pc, then return addresses.  Reads memory only
- * inside [stack_lo, stack_hi) (0, 0: inside 1 MiB above the stack pointer).
+ * inside [stack_lo, stack_hi); a stack pointer outside (or bounds 0, 0)
+ * gives the pc alone.
  * Async-signal-safe: no lock, no allocation, no system call.  Returns the
  * number of frames; *complete is 1 when the walk reached the outermost frame
  * (a return address the CFI marks undefined, as _start and clone do). */

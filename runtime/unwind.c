@@ -688,13 +688,16 @@ int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint
         (uint64_t)g[REG_RIP],
     };
     struct bounds b = {stack_lo, stack_hi};
-    if (!stack_hi || regs[SP] < stack_lo || regs[SP] >= stack_hi) {
-        b.lo = regs[SP];
-        b.hi = regs[SP] + (1u << 20);
-    } else if (regs[SP] > b.lo)
-        b.lo = regs[SP] - 128; /* the red zone is below rsp; nothing lives further down */
     int n = 0, end = 0;
     *complete = 0;
+    /* On a stack we do not know the bounds of (a coroutine's, a signal
+     * stack) any read could fault: the pc alone. */
+    if (!stack_hi || regs[SP] < stack_lo || regs[SP] >= stack_hi) {
+        frames[0] = regs[RA];
+        return max > 0;
+    }
+    if (regs[SP] - 128 > b.lo)
+        b.lo = regs[SP] - 128; /* the red zone is below rsp; nothing lives further down */
     while (n < max) {
         frames[n++] = regs[RA];
         if (step(regs, n == 1, &b, &end))

@@ -6,9 +6,12 @@
  * sleepers late); from-idle samples (one per wake-up after an idle tick)
  * about 1:1.  Built -O2 without frame pointers.
  *
- *   blocker ROUNDS [sleep|cond]     prints "blocked_ms long=L short=S" 
+ *   blocker ROUNDS [sleep|cond]     prints "blocked_ms long=L short=S" and
+ *                                    whether the worker's affinity came back
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,15 +70,25 @@ __attribute__((noinline)) void work(void)
         work_sink = work_sink * 31 + (unsigned long)i;
 }
 
+static int mask_kept = 1;
+
 static void *worker(void *arg)
 {
     int rounds = *(int *)arg;
+    cpu_set_t before, after;
+    sched_getaffinity(0, sizeof before, &before);
     for (int i = 0; i < rounds; i++) {
         block_long();
         work();
         block_short();
         work();
     }
+    /* the samplers pinned this thread to one CPU for each stack they took,
+     * and must have given its affinity back */
+    struct timespec settle = {0, 20000000};
+    nanosleep(&settle, NULL);
+    sched_getaffinity(0, sizeof after, &after);
+    mask_kept = CPU_EQUAL(&before, &after);
     return NULL;
 }
 
@@ -88,5 +101,6 @@ int main(int argc, char **argv)
         return 1;
     pthread_join(th, NULL);
     printf("blocked_ms long=%.1f short=%.1f\n", long_ms, short_ms);
+    printf("affinity %s\n", mask_kept ? "restored" : "NOT restored");
     return 0;
 }

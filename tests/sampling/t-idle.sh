@@ -15,6 +15,7 @@ for wait in sleep cond; do
     PERFINST_IDLE=both PERFINST_OUT=$wait.pit ./blocker 150 $wait > $wait.out
     "$PMOPT" report --tree --what=idle $wait.pit > $wait.tree
     python3 "$T/sampling/check-idle.py" $wait.tree both $wait $wait.out || { cat $wait.tree; fail "$wait: idle tree"; }
+    assert_contains "$wait: the worker's affinity was given back" $wait.out "^affinity restored$"
 done
 assert_contains "the waits restarted after our signal were counted" sleep.tree "restarted calls [1-9]"
 
