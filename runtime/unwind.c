@@ -596,12 +596,14 @@ static int eval_expr(const uint8_t *e, const uint64_t *regs, const struct bounds
     return 0;
 }
 
-/* One step: regs (and *is_signal) of the caller of the frame at regs[RA]. */
-static int step(uint64_t *regs, int first, const struct bounds *b, int *end)
+/* One step: regs of the caller of the frame at regs[RA].  exact: regs[RA]
+ * is the pc of an interrupted instruction (frame 0, or the frame a signal
+ * interrupted), not a return address; *exact_next says so of the caller. */
+static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int *exact_next)
 {
     uintptr_t pc = regs[RA];
     /* A return address is one past the call: look up the call itself. */
-    uintptr_t look = first ? pc : pc - 1;
+    uintptr_t look = exact ? pc : pc - 1;
     const struct obj *o = obj_of(look);
     if (!o)
         return -1;
@@ -665,6 +667,7 @@ static int step(uint64_t *regs, int first, const struct bounds *b, int *end)
         }
     }
     out[SP] = cfa;
+    *exact_next = c.signal_frame; /* a signal trampoline's caller was interrupted, not calling */
     if (out[RA] == 0) {
         *end = 1;
         return 0;
@@ -698,9 +701,10 @@ int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint
     }
     if (regs[SP] - 128 > b.lo)
         b.lo = regs[SP] - 128; /* the red zone is below rsp; nothing lives further down */
+    int exact = 1;
     while (n < max) {
         frames[n++] = regs[RA];
-        if (step(regs, n == 1, &b, &end))
+        if (step(regs, exact, &b, &end, &exact))
             return n;
         if (end) {
             *complete = 1;

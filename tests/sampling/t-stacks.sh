@@ -3,7 +3,8 @@
 # leaf_spin, every sample; threads from their start routine), pmopt report
 # --tree prints that tree, export --folded writes one 'a;b;c N' line per
 # stack adding up to the sampled periods, and export --flamegraph writes a
-# well-formed SVG naming the hot function.
+# well-formed SVG naming the hot function; a handler's stack continues
+# through the signal frame to main.
 . "$PERFINST_TOP/tests/lib.sh"
 
 gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/deep.c" -o deep.o
@@ -60,3 +61,13 @@ PERFINST_SAMPLE=cpu:fast PERFINST_OUT=bad.pit ./deep 1000 > /dev/null 2> err
 assert_contains "bad PERFINST_SAMPLE" err "^perfinst: PERFINST_SAMPLE=cpu:fast: expected cpu\[:PERIOD\] or wall\[:PERIOD\]"
 [ ! -e bad.pit ] || fail "a trace without samples or units"
 ok "no trace without anything to write"
+
+# through a signal frame: glibc's __restore_rt has CFI made of DWARF
+# expressions; the walk from a signal handler gets back to main
+gcc -O2 -g -c "$T/sampling/handler.c" -o handler.o
+pi_ld -O2 -o handler handler.o
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=h.pit ./handler > /dev/null
+"$PMOPT" export --folded hfolded h.pit
+assert_contains "stack through the signal trampoline" hfolded "^_start;.*;main;raise;.*;on_usr1;spin [0-9]+$"
+"$PMOPT" report --tree h.pit > htree
+assert_contains "none truncated" htree " 0 truncated, "
