@@ -29,29 +29,45 @@ struct stk_sym {
 
 /* ---- names ------------------------------------------------------------------------------------ */
 
-static char **interned;
+static char **interned;          /* open addressing by string hash; NULL: free */
 static size_t ninterned, interned_cap;
 
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* One copy of each name, so nodes compare names by pointer. */
 static const char *intern(const char *s)
 {
-    for (size_t i = ninterned; i-- > 0 && ninterned - i < 64;) /* recent ones: cheap hits */
-        if (!strcmp(interned[i], s))
-            return interned[i];
-    for (size_t i = 0; i + 64 < ninterned; i++)
-        if (!strcmp(interned[i], s))
-            return interned[i];
-    if (ninterned == interned_cap) {
-        size_t cap = interned_cap ? 2 * interned_cap : 256;
-        char **n = realloc(interned, cap * sizeof *n);
+    if (2 * (ninterned + 1) > interned_cap) {
+        size_t cap = interned_cap ? 2 * interned_cap : 1024;
+        char **n = calloc(cap, sizeof *n);
         if (!n)
             return "?";
+        for (size_t i = 0; i < interned_cap; i++)
+            if (interned[i]) {
+                size_t j = str_hash(interned[i]) & (cap - 1);
+                while (n[j])
+                    j = (j + 1) & (cap - 1);
+                n[j] = interned[i];
+            }
+        free(interned);
         interned = n;
         interned_cap = cap;
     }
+    size_t j = str_hash(s) & (interned_cap - 1);
+    for (; interned[j]; j = (j + 1) & (interned_cap - 1))
+        if (!strcmp(interned[j], s))
+            return interned[j];
     char *c = strdup(s);
     if (!c)
         return "?";
-    interned[ninterned++] = c;
+    interned[j] = c;
+    ninterned++;
     return c;
 }
 

@@ -50,6 +50,7 @@ struct cpu_slot {
     int deferred;                /* from-idle wanted: set by an idle tick */
     int outstanding;             /* a sample is being taken on this CPU */
     struct pi_sthread *from;     /* the from-idle target that woke the sampler */
+    int parked;                  /* the sampler sleeps: no monitored thread is blocked */
     sem_t wake;
     struct pi_sbuf buf;          /* idle samples of this CPU (written by its sampler) */
     pthread_t th;
@@ -58,6 +59,7 @@ static struct cpu_slot *cpus;
 static int ncpus;
 static uint64_t period_ns = 1000000;
 static int fifo;
+static int nblocked;             /* monitored threads in a blocking point */
 static struct {
     uint64_t ticks, idle, busy, skipped, lost, dup, to, from, eintr;
 } st;
@@ -85,6 +87,10 @@ void pi_block_enter(int kind, uintptr_t ra)
     t->block_kind = kind;
     t->block_ra = ra;
     PI_STORE(&t->state, T_BLOCKED);
+    if (__atomic_fetch_add(&nblocked, 1, __ATOMIC_SEQ_CST) == 0)
+        for (int k = 0; k < ncpus; k++) /* someone to sample: wake the parked samplers */
+            if (__atomic_exchange_n(&cpus[k].parked, 0, __ATOMIC_SEQ_CST))
+                sem_post(&cpus[k].wake);
     if (cpu >= 0 && cpu < ncpus) {
         PI_STORE(&cpus[cpu].last, t);
         for (int k = 0; k < ncpus; k++) { /* remembered on one CPU only (seed block 305) */
@@ -112,6 +118,7 @@ void pi_block_exit(void)
     if (cpu >= 0)
         __atomic_fetch_add(&cpus[cpu].running, 1, __ATOMIC_RELAXED);
     PI_STORE(&t->state, T_RUNNING);
+    __atomic_fetch_sub(&nblocked, 1, __ATOMIC_SEQ_CST);
     if (cpu >= 0 && (pi_idle_mode & 2) && __atomic_exchange_n(&cpus[cpu].deferred, 0, __ATOMIC_ACQ_REL)) {
         /* the first monitored thread dispatched here after an idle tick */
         struct cpu_slot *s = &cpus[cpu];
@@ -178,7 +185,7 @@ void pi_idle_handle_request(struct pi_sthread *t, const ucontext_t *uc)
         return;
     int complete = 0;
     t->req_n = pi_unwind(uc, t->stack_lo, t->stack_hi, t->req_frames, PI_SAMPLE_MAX_FRAMES,
-                         &complete);
+                         &complete, &t->ucache);
     t->req_complete = complete;
     PI_STORE(&t->req, 2);
     sem_post(&t->req_done);
@@ -307,6 +314,23 @@ static void *sampler_main(void *arg)
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (uint64_t tick = 0;; ) {
+        if (!__atomic_load_n(&nblocked, __ATOMIC_SEQ_CST)) {
+            /* No monitored thread is blocked: no to-idle target, and no
+             * thread can come out of a blocking point (from-idle).  Sleep
+             * until one blocks (pi_block_enter posts), then tick afresh. */
+            __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
+            if (!__atomic_load_n(&nblocked, __ATOMIC_SEQ_CST)) {
+                struct timespec until;
+                clock_gettime(CLOCK_MONOTONIC, &until);
+                until.tv_sec += 1;
+                if (sem_clockwait(&s->wake, CLOCK_MONOTONIC, &until) == 0)
+                    from_idle(k); /* (a from-idle target, or just the wake-up) */
+            }
+            __atomic_store_n(&s->parked, 0, __ATOMIC_SEQ_CST);
+            if (!__atomic_load_n(&nblocked, __ATOMIC_SEQ_CST))
+                continue;
+            clock_gettime(CLOCK_MONOTONIC, &next);
+        }
         next.tv_nsec += (long)period_ns;
         while (next.tv_nsec >= 1000000000) {
             next.tv_nsec -= 1000000000;

@@ -135,7 +135,7 @@ static void on_sample(int sig, siginfo_t *si, void *ucv)
     uint64_t t0 = __rdtsc();
     uint64_t frames[PI_SAMPLE_MAX_FRAMES];
     int complete, n = pi_unwind(uc, t->stack_lo, t->stack_hi, frames, PI_SAMPLE_MAX_FRAMES,
-                                &complete);
+                                &complete, &t->ucache);
     unsigned cpu = 0;
     getcpu(&cpu, NULL); /* vDSO: no system call */
     if (!pi_sbuf_add(&t->buf, pi_mono_ns(), (uint32_t)S.kind, complete ? 0 : PI_SF_TRUNCATED, cpu,

@@ -26,8 +26,29 @@ void pi_unwind_refresh(void);
  * Async-signal-safe: no lock, no allocation, no system call.  Returns the
  * number of frames; *complete is 1 when the walk reached the outermost frame
  * (a return address the CFI marks undefined, as _start and clone do). */
+struct pi_ucache;
 int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint64_t *frames,
-              int max, int *complete);
+              int max, int *complete, struct pi_ucache *cache);
+/* What the walk learnt about a pc, kept per thread (the handler is its only
+ * user: no lock): the CFA rule and where the callee-saved registers and
+ * the return address were saved.  Frames whose rules are anything else
+ * (expressions, register copies: signal trampolines, PLT) are not kept.
+ * Big functions have long CFA programs (SQLite's sqlite3VdbeExec: thousands
+ * of instructions to run up to a pc), so the cache is what makes deep
+ * stacks cheap.  Cleared when the object table changes. */
+#define PI_UCACHE_SIZE 512
+struct pi_ucache_ent {
+    uint64_t pc;               /* the looked-up pc (pc - 1 for a return address); 0: empty */
+    int32_t cfa_off;
+    uint8_t cfa_reg;
+    uint8_t ra_undef;          /* the outermost frame */
+    int16_t off[7];            /* rbx, rbp, r12, r13, r14, r15, return address: CFA + off, or INT16_MIN: same */
+};
+struct pi_ucache {
+    unsigned gen;
+    uint64_t hits, misses;
+    struct pi_ucache_ent e[PI_UCACHE_SIZE];
+};
 /* SAMPLE_MAP records: every object the table knows. */
 void pi_unwind_write_maps(struct pi_rec_writer *w);
 
@@ -63,6 +84,7 @@ struct pi_sthread {
     int req;                   /* 1: the handler is to write its stack into req_frames */
     int req_n, req_complete;
     uint64_t req_frames[PI_SAMPLE_MAX_FRAMES];
+    struct pi_ucache ucache;   /* the unwinder's, used only in this thread's handler */
     sem_t req_done;            /* posted by the handler */
     sem_t release;             /* from-idle: posted by the sampler when done */
     cpu_set_t from_saved;      /* from-idle: its affinity before it pinned itself */

@@ -44,6 +44,7 @@ static struct obj objs[MAX_OBJS];
 static int nobjs;                /* published with a release store */
 static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char seen[MAX_OBJS]; /* found by this refresh */
+static unsigned table_gen;       /* bumped when the table changes: the walk caches restart */
 
 static int same_obj(const struct obj *o, uintptr_t bias, uintptr_t lo)
 {
@@ -123,6 +124,7 @@ static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
     o->path[len] = 0;
     seen[n] = 1;
     PI_STORE(&nobjs, n + 1);
+    PI_STORE(&table_gen, table_gen + 1);
     return 0;
 }
 
@@ -135,8 +137,10 @@ void pi_unwind_refresh(void)
     memset(seen, 0, sizeof seen);
     dl_iterate_phdr(refresh_cb, NULL);
     for (int i = 0; i < nobjs; i++)
-        if (!seen[i] && objs[i].hi)
+        if (!seen[i] && objs[i].hi) {
             PI_STORE(&objs[i].hi, 0);
+            PI_STORE(&table_gen, table_gen + 1);
+        }
     pthread_mutex_unlock(&refresh_lock);
 }
 
@@ -599,11 +603,74 @@ static int eval_expr(const uint8_t *e, const uint64_t *regs, const struct bounds
 /* One step: regs of the caller of the frame at regs[RA].  exact: regs[RA]
  * is the pc of an interrupted instruction (frame 0, or the frame a signal
  * interrupted), not a return address; *exact_next says so of the caller. */
-static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int *exact_next)
+static const uint8_t kept_regs[7] = {3, 6, 12, 13, 14, 15, RA};
+
+/* The step of a cached pc. */
+static int step_cached(uint64_t *regs, const struct pi_ucache_ent *e, const struct bounds *b,
+                       int *end, int *exact_next)
+{
+    uint64_t cfa = regs[e->cfa_reg] + (uint64_t)(int64_t)e->cfa_off;
+    if (e->ra_undef) {
+        *end = 1;
+        return 0;
+    }
+    uint64_t out[NREGS];
+    memcpy(out, regs, sizeof out);
+    for (int i = 0; i < 7; i++)
+        if (e->off[i] != INT16_MIN && load(b, cfa + (uint64_t)(int64_t)e->off[i], &out[kept_regs[i]]))
+            return -1;
+    out[SP] = cfa;
+    *exact_next = 0;
+    if (out[RA] == 0) {
+        *end = 1;
+        return 0;
+    }
+    if (cfa <= regs[SP])
+        return -1;
+    memcpy(regs, out, sizeof out);
+    return 0;
+}
+
+/* Keep fs's rules for pc look in the cache if they are of the plain kind. */
+static void cache_put(struct pi_ucache *cache, uintptr_t look, const struct frame_state *fs,
+                      const struct cie *c)
+{
+    if (fs->cfa_expr || fs->cfa_reg < 0 || fs->cfa_reg >= NREGS || c->signal_frame ||
+        fs->cfa_off != (int32_t)fs->cfa_off)
+        return;
+    struct pi_ucache_ent e = {.pc = look, .cfa_off = (int32_t)fs->cfa_off,
+                              .cfa_reg = (uint8_t)fs->cfa_reg, .ra_undef = fs->r[RA].how == R_UNDEF};
+    for (int i = 0; i < 7; i++)
+        e.off[i] = INT16_MIN;
+    for (int r = 0; r < NREGS; r++) {
+        const struct rule *ru = &fs->r[r];
+        if (ru->how == R_SAME || (ru->how == R_UNDEF && r != RA) || (r == RA && e.ra_undef))
+            continue;
+        int k = -1;
+        for (int i = 0; i < 7; i++)
+            if (kept_regs[i] == r)
+                k = i;
+        if (k < 0 || ru->how != R_OFFSET || ru->val != (int16_t)ru->val || ru->val == INT16_MIN)
+            return;
+        e.off[k] = (int16_t)ru->val;
+    }
+    cache->e[(look ^ (look >> 9)) % PI_UCACHE_SIZE] = e;
+}
+
+static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int *exact_next,
+                struct pi_ucache *cache)
 {
     uintptr_t pc = regs[RA];
     /* A return address is one past the call: look up the call itself. */
     uintptr_t look = exact ? pc : pc - 1;
+    if (cache) {
+        const struct pi_ucache_ent *e = &cache->e[(look ^ (look >> 9)) % PI_UCACHE_SIZE];
+        if (e->pc == look) {
+            cache->hits++;
+            return step_cached(regs, e, b, end, exact_next);
+        }
+        cache->misses++;
+    }
     const struct obj *o = obj_of(look);
     if (!o)
         return -1;
@@ -621,6 +688,8 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
     r = (struct rd){insns, insns_end, 0};
     if (run_cfa(&r, &c, start, look, &fs, &init))
         return -1;
+    if (cache)
+        cache_put(cache, look, &fs, &c);
 
     uint64_t cfa;
     if (fs.cfa_expr) {
@@ -680,8 +749,12 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
 }
 
 int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint64_t *frames,
-              int max, int *complete)
+              int max, int *complete, struct pi_ucache *cache)
 {
+    if (cache && cache->gen != PI_LOAD(&table_gen)) {
+        memset(cache->e, 0, sizeof cache->e);
+        cache->gen = PI_LOAD(&table_gen);
+    }
     const greg_t *g = uc->uc_mcontext.gregs;
     uint64_t regs[NREGS] = {
         (uint64_t)g[REG_RAX], (uint64_t)g[REG_RDX], (uint64_t)g[REG_RCX], (uint64_t)g[REG_RBX],
@@ -704,7 +777,7 @@ int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint
     int exact = 1;
     while (n < max) {
         frames[n++] = regs[RA];
-        if (step(regs, exact, &b, &end, &exact))
+        if (step(regs, exact, &b, &end, &exact, cache))
             return n;
         if (end) {
             *complete = 1;
