@@ -71,3 +71,19 @@ PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=h.pit ./handler > /dev/null
 assert_contains "stack through the signal trampoline" hfolded "^_start;.*;main;raise;.*;on_usr1;spin [0-9]+$"
 "$PMOPT" report --tree h.pit > htree
 assert_contains "none truncated" htree " 0 truncated, "
+
+# 100 distinct functions on one stack: each frame gets one node (one root,
+# one path of 100 + leaf), so pmopt names each distinct function once
+python3 - > chain.c <<'PY'
+print("volatile unsigned long sink;")
+print("__attribute__((noinline)) void f100(unsigned long n) { unsigned long x = sink; for (unsigned long i = 0; i < n; i++) x = x * 6364136223846793005ul + 1; sink = x; }")
+for i in range(99, -1, -1):
+    print("__attribute__((noinline)) void f%d(unsigned long n) { f%d(n); sink++; }" % (i, i + 1))
+print("int main(void) { f0(150000000); return (int)(sink & 1); }")
+PY
+gcc -O2 -g -c chain.c -o chain.o
+pi_ld -O2 -o chain chain.o
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=c.pit ./chain || true
+"$PMOPT" export --folded cfolded c.pit
+assert_eq "one stack ends in f100" 1 "$(grep -c ";f100 [0-9]*$" cfolded)"
+assert_contains "the whole chain" cfolded "^_start;.*;main;f0;f1;f2;.*;f98;f99;f100 [0-9]+$"
