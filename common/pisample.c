@@ -58,12 +58,32 @@ static uint32_t obj_index(struct pi_samples *ss, const char *path, const uint8_t
                 r.hdr.type, (unsigned long long)r.offset, ##__VA_ARGS__),                      \
      -1)
 
+static int read_file(struct pi_trace_file *fp, const char *path, struct pi_samples *ss,
+                     char *warning, size_t wlen, struct pi_err *err);
+
 int pi_samples_read(const char *path, struct pi_samples *ss, char *warning, size_t wlen,
                     struct pi_err *err)
 {
     struct pi_trace_file f;
     if (pi_trace_open(path, &f, err))
         return -1;
+    return read_file(&f, path, ss, warning, wlen, err);
+}
+
+int pi_samples_read_mem(const char *path, const void *data, size_t size, struct pi_samples *ss,
+                        char *warning, size_t wlen, struct pi_err *err)
+{
+    struct pi_trace_file f;
+    if (pi_trace_open_mem(path, data, size, &f, err))
+        return -1;
+    return read_file(&f, path, ss, warning, wlen, err);
+}
+
+/* Reads f's sampling records into ss; closes f. */
+static int read_file(struct pi_trace_file *fp, const char *path, struct pi_samples *ss,
+                     char *warning, size_t wlen, struct pi_err *err)
+{
+    struct pi_trace_file f = *fp;
     struct tmap *maps = NULL;
     size_t nmaps = 0;
     /* Samples come after the maps in a trace; frames are mapped at the end

@@ -66,6 +66,9 @@ struct pi_samples {
  * warning (or ""). */
 int pi_samples_read(const char *path, struct pi_samples *ss, char *warning, size_t wlen,
                     struct pi_err *err);
+/* The same for a trace's bytes in memory (path names it in messages). */
+int pi_samples_read_mem(const char *path, const void *data, size_t size, struct pi_samples *ss,
+                        char *warning, size_t wlen, struct pi_err *err);
 void pi_samples_free(struct pi_samples *ss);
 
 /* Decode one record of type 30..39 for `pmopt dump`: print it as one line
