@@ -87,3 +87,18 @@ PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=c.pit ./chain || true
 "$PMOPT" export --folded cfolded c.pit
 assert_eq "one stack ends in f100" 1 "$(grep -c ";f100 [0-9]*$" cfolded)"
 assert_contains "the whole chain" cfolded "^_start;.*;main;f0;f1;f2;.*;f98;f99;f100 [0-9]+$"
+
+# usage errors exit 2, bad files 1, each with a message
+st=0; "$PMOPT" export s.pit 2> err || st=$?
+assert_eq "export without an output: usage" 2 "$st"
+assert_contains "says what is missing" err "nothing to export: give --flamegraph OUT or --folded OUT"
+st=0; "$PMOPT" export --what=everything --folded - s.pit 2> err || st=$?
+assert_eq "bad --what: usage" 2 "$st"
+st=0; "$PMOPT" report --tree 2> err || st=$?
+assert_eq "report --tree without a trace: usage" 2 "$st"
+st=0; "$PMOPT" export --folded /nonexistent/dir/out s.pit 2> err || st=$?
+assert_eq "unwritable output: error" 1 "$st"
+assert_contains "names the file" err "^pmopt: /nonexistent/dir/out: No such file or directory$"
+head -c 100 s.pit > cut.pit
+"$PMOPT" report --tree cut.pit > /dev/null 2> err
+assert_contains "a cut trace is read up to its last complete record" err "cut.pit: truncated after"
