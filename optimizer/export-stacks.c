@@ -79,8 +79,8 @@ static void xml_text(FILE *f, const char *s)
         case '&': fputs("&amp;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&apos;", f); break;
-        default:
-            if ((unsigned char)*s < 0x20)
+        default: /* control bytes and non-ASCII (symbols are ASCII): '?', so the file always parses */
+            if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
                 fputc('?', f);
             else
                 fputc(*s, f);
