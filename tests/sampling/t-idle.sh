@@ -34,3 +34,19 @@ python3 "$T/sampling/check-svg.py" idle.svg block_long block_short worker || fai
 
 PERFINST_IDLE=sometimes ./blocker 1 > /dev/null 2> err
 assert_contains "bad PERFINST_IDLE" err "^perfinst: PERFINST_IDLE=sometimes: expected off, to, from or both; off$"
+
+# busy only: a program that never blocks gives no idle tick and no sample
+# (the samplers sleep while no monitored thread is blocked)
+gcc -O2 -g -c "$T/sampling/deep.c" -o deep.o
+pi_ld -O2 -o deep deep.o -pthread
+PERFINST_IDLE=both PERFINST_OUT=busy.pit ./deep 50000000 > /dev/null
+"$PMOPT" report --tree busy.pit > busy.tree
+assert_contains "busy only: nothing" busy.tree "^idle-transition stacks: ticks 0, idle 0, busy 0, skipped 0, lost 0 .*to-idle 0, from-idle 0;"
+
+# thread churn: 160 threads block and exit under both samplers
+gcc -O2 -g -c "$T/sampling/churn.c" -o churn.o
+pi_ld -O2 -o churn churn.o -pthread
+PERFINST_IDLE=both PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=churn.pit ./churn 20 > churn.out
+assert_contains "all threads ran" churn.out "^threads 160$"
+"$PMOPT" report --tree churn.pit > churn.tree
+assert_contains "idle samples of the short-lived threads" churn.tree "^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +short_life "
