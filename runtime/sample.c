@@ -332,7 +332,10 @@ void pi_sample_init(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sample;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    /* SA_ONSTACK: on the runtime's 64 KiB signal stack where the thread has one
+     * (the walk needs a few KiB; a thread near the end of a small stack
+     * would not have them); the walk reads the interrupted stack anyway. */
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     sigaction(pi_sample_signo, &sa, NULL);
     pi_unwind_refresh();
