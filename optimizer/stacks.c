@@ -351,6 +351,74 @@ static void print_idle(const struct stk_tree *t, uint32_t n, const int *w, uint6
     free(c);
 }
 
+/* Per thread and per CPU (seed 003 R11): the samples of the kinds in w,
+ * weighted; the 8 largest threads, every CPU. */
+struct tally {
+    uint32_t key;
+    uint64_t n[STK_NKINDS];
+};
+
+static int tally_cmp(const void *a, const void *b)
+{
+    const struct tally *x = a, *y = b;
+    uint64_t cx = x->n[0] + x->n[1] + x->n[2], cy = y->n[0] + y->n[1] + y->n[2];
+    if (cx != cy)
+        return cx > cy ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void print_breakdown(const struct stk_tree *t, const int *w, int idle)
+{
+    struct tally *th = NULL, *cpu = NULL;
+    size_t nth = 0, ncpu = 0;
+    for (size_t i = 0; i < t->ss.n; i++) {
+        const struct pi_sample *s = &t->ss.s[i];
+        int k = s->kind == PI_SK_IDLE_TO ? STK_TO : s->kind == PI_SK_IDLE_FROM ? STK_FROM : STK_SAMPLED;
+        if (!w[k])
+            continue;
+        uint64_t wt = k == STK_SAMPLED ? s->weight : 1;
+        for (int pass = 0; pass < 2; pass++) {
+            struct tally **v = pass ? &cpu : &th;
+            size_t *nv = pass ? &ncpu : &nth;
+            uint32_t key = pass ? s->cpu : s->tid;
+            size_t j = 0;
+            while (j < *nv && (*v)[j].key != key)
+                j++;
+            if (j == *nv) {
+                struct tally *nn = realloc(*v, (*nv + 1) * sizeof *nn);
+                if (!nn)
+                    goto out;
+                *v = nn;
+                memset(&nn[j], 0, sizeof nn[j]);
+                nn[j].key = key;
+                (*nv)++;
+            }
+            (*v)[j].n[k] += wt;
+        }
+    }
+    qsort(th, nth, sizeof *th, tally_cmp);
+    qsort(cpu, ncpu, sizeof *cpu, tally_cmp);
+    for (int pass = 0; pass < 2; pass++) {
+        struct tally *v = pass ? cpu : th;
+        size_t nv = pass ? ncpu : nth, shown = pass ? nv : (nv < 8 ? nv : 8);
+        printf("  %s:", pass ? "per CPU" : "per thread");
+        for (size_t j = 0; j < shown; j++) {
+            if (idle)
+                printf("%s %s %u: to %llu, from %llu", j ? ";" : "", pass ? "cpu" : "tid", v[j].key,
+                       (unsigned long long)v[j].n[STK_TO], (unsigned long long)v[j].n[STK_FROM]);
+            else
+                printf("%s %s %u: %llu", j ? ";" : "", pass ? "cpu" : "tid", v[j].key,
+                       (unsigned long long)v[j].n[STK_SAMPLED]);
+        }
+        if (shown < nv)
+            printf("; %zu more", nv - shown);
+        putchar('\n');
+    }
+out:
+    free(th);
+    free(cpu);
+}
+
 static void help(FILE *f)
 {
     fprintf(f,
@@ -430,6 +498,7 @@ int stk_report_main(int argc, char **argv)
                (unsigned long long)(t.ss.has_stats ? s->truncated : 0),
                (unsigned long long)(t.ss.has_stats ? s->dropped : 0),
                (unsigned long long)(t.ss.has_stats ? s->threads : 0));
+        print_breakdown(&t, w, 0);
         printf("  total%%   self%%    total     self  function\n");
         print_sampled(&t, 0, w, all, min_pct);
         shown = 1;
@@ -447,6 +516,7 @@ int stk_report_main(int argc, char **argv)
                (unsigned long long)s->eintr, (unsigned long long)t.nodes[0].total[STK_TO],
                (unsigned long long)t.nodes[0].total[STK_FROM], s->period_ns / 1e6, s->ncpus,
                s->fifo ? "SCHED_FIFO" : "SCHED_OTHER");
+        print_breakdown(&t, w_idle, 1);
         printf(" to-base   to-cum from-base from-cum  function\n");
         print_idle(&t, 0, w_idle, stk_count(&t.nodes[0], w_idle, 0), min_pct);
         shown = 1;

@@ -61,7 +61,7 @@ static uint64_t period_ns = 1000000;
 static int fifo;
 static int nblocked;             /* monitored threads in a blocking point */
 static struct {
-    uint64_t ticks, idle, busy, skipped, lost, dup, to, from, eintr;
+    uint64_t idle, busy, skipped, lost, dup, to, from, eintr; /* ticks = idle + busy */
 } st;
 #define ADD(f) __atomic_fetch_add(&st.f, 1, __ATOMIC_RELAXED)
 
@@ -345,7 +345,6 @@ static void *sampler_main(void *arg)
             if (errno == ETIMEDOUT)
                 break;
         }
-        ADD(ticks);
         if (++tick % 256 == 0)
             pi_unwind_refresh();
         if (PI_LOAD(&s->running) > 0) {
@@ -438,10 +437,10 @@ void pi_idle_write(struct pi_rec_writer *w)
         return;
     struct pi_rec_idle_stats r = {
         .period_ns = (uint32_t)period_ns, .mode = (uint32_t)pi_idle_mode, .ncpus = (uint32_t)ncpus,
-        .fifo = (uint32_t)fifo, .ticks = PI_LOAD(&st.ticks), .idle = PI_LOAD(&st.idle),
-        .busy = PI_LOAD(&st.busy), .skipped = PI_LOAD(&st.skipped), .lost = PI_LOAD(&st.lost),
+        .fifo = (uint32_t)fifo, .idle = PI_LOAD(&st.idle), .busy = PI_LOAD(&st.busy), .skipped = PI_LOAD(&st.skipped), .lost = PI_LOAD(&st.lost),
         .dup = PI_LOAD(&st.dup), .to_samples = PI_LOAD(&st.to), .from_samples = PI_LOAD(&st.from),
         .eintr = PI_LOAD(&st.eintr)};
+    r.ticks = r.idle + r.busy; /* one snapshot: the samplers keep ticking while we write */
     w->begin(PI_REC_IDLE_STATS);
     w->put(&r, sizeof r);
     w->end();
