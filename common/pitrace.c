@@ -24,6 +24,10 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_TRACEREG: return "TRACEREG";
     case PI_REC_WATCH: return "WATCH";
     case PI_REC_RI: return "RI";
+    case PI_REC_SAMPLE_MAP: return "SAMPLE_MAP";
+    case PI_REC_SAMPLES: return "SAMPLES";
+    case PI_REC_SAMPLE_STATS: return "SAMPLE_STATS";
+    case PI_REC_IDLE_STATS: return "IDLE_STATS";
     }
     return "?";
 }
@@ -797,6 +801,11 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             break;
         case PI_REC_RI:
             break; /* report groups: read record by record (piri.h), not summed */
+        case PI_REC_SAMPLE_MAP:
+        case PI_REC_SAMPLES:
+        case PI_REC_SAMPLE_STATS:
+        case PI_REC_IDLE_STATS:
+            break; /* stack sampling: read by pisample.c, not kept here */
         default:
             t->nunknown++;
             break;

@@ -87,6 +87,7 @@ void pi_register_attributes(void *gcc_data, void *user_data);
 opt_pass *pi_make_count_pass(gcc::context *ctxt);
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
 opt_pass *pi_make_split_pass(gcc::context *ctxt);
+opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 /* pass-watch.cc, run from the count pass */
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);

@@ -292,6 +292,11 @@ enum pi_rec_type {
     PI_REC_EVENT = 7,   /* pi_rec_event + uint64_t frames[nframes]: a threshold event */
     PI_REC_TRACEREG = 8, /* pi_rec_tracereg + uint64_t counts[ncounters]: trace_start/stop */
     PI_REC_WATCH = 9,   /* pi_rec_watch + pi_watch_word[nwords]: watched data per word */
+    /* 30..39: stack sampling (docs/sampling-stacks.md) */
+    PI_REC_SAMPLE_MAP = 30,  /* pi_rec_sample_map + path: an object the sampled stacks run in */
+    PI_REC_SAMPLES = 31,     /* pi_rec_samples + uint64_t words[nwords]: stack samples */
+    PI_REC_SAMPLE_STATS = 32, /* pi_rec_sample_stats: the timer sampler's header */
+    PI_REC_IDLE_STATS = 33,  /* pi_rec_idle_stats: the idle-transition sampler's header */
 };
 
 struct pi_rec_process {
@@ -403,6 +408,80 @@ PI_STATIC_ASSERT(sizeof(struct pi_watch_word) == 24, "pi_watch_word is 24 bytes"
 #define PI_WATCH_MODULE_SHIFT 56
 #define PI_WATCH_MODULE(addr) ((uint32_t)((uint64_t)(addr) >> PI_WATCH_MODULE_SHIFT))
 #define PI_WATCH_OFFSET(addr) ((uint64_t)(addr) & ((1ull << PI_WATCH_MODULE_SHIFT) - 1))
+
+/* ---- stack sampling (records 30..39; docs/sampling-stacks.md) ---------- */
+
+/* An object (program, library, vdso) mapped when sampling started or later;
+ * sampled frames are run-time addresses, [lo, hi) is its executable
+ * segment, bias = run-time minus link-time address. */
+struct pi_rec_sample_map {
+    uint64_t lo, hi;
+    uint64_t bias;
+    uint32_t build_id_len;
+    uint32_t path_len;   /* bytes of path that follow, NUL included */
+    uint8_t build_id[PI_BUILD_ID_MAX];
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_sample_map) == 64, "pi_rec_sample_map is 64 bytes");
+
+/* Stack samples of one buffer (a thread's timer samples, or a CPU's idle
+ * samples): nsamples samples in nwords words.  Each sample is
+ *   word 0: CLOCK_MONOTONIC ns when it was taken
+ *   word 1: bits 0..15 nframes, 16..23 flags (PI_SF_*), 24..31 kind
+ *           (PI_SK_*), 32..47 cpu, 48..63 blocking point (PI_BLK_*, idle)
+ *   word 2: bits 0..31 the sampled thread's id, 32..63 weight - 1: timer
+ *           expirations the kernel folded into this one signal (si_overrun;
+ *           CPU-time timers are checked at the scheduler tick, so a 1 ms
+ *           timer under HZ=250 fires every 4 ms with 3 overruns)
+ *   nframes words: frames, innermost first; frames[0] is the interrupted
+ *           pc, the others return addresses. */
+struct pi_rec_samples {
+    uint32_t nsamples;
+    uint32_t nwords;
+    uint64_t reserved;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_samples) == 16, "pi_rec_samples is 16 bytes");
+#define PI_SAMPLE_HDR_WORDS 3
+#define PI_SAMPLE_MAX_FRAMES 256
+enum pi_sample_kind { PI_SK_CPU = 1, PI_SK_WALL = 2, PI_SK_IDLE_TO = 3, PI_SK_IDLE_FROM = 4 };
+enum pi_sample_flags {
+    PI_SF_TRUNCATED = 1, /* the unwinder stopped before the outermost frame */
+};
+/* Where a thread blocked (idle samples): the interposed call or the
+ * `blocking`-marked function. */
+enum pi_block_kind {
+    PI_BLK_NONE = 0, PI_BLK_MUTEX = 1, PI_BLK_COND = 2, PI_BLK_SEM = 3, PI_BLK_JOIN = 4,
+    PI_BLK_SLEEP = 5, PI_BLK_READ = 6, PI_BLK_POLL = 7, PI_BLK_MARKED = 8,
+};
+
+/* The timer sampler: what it took and lost. */
+struct pi_rec_sample_stats {
+    uint32_t kind;       /* PI_SK_CPU or PI_SK_WALL */
+    uint32_t period_ns;
+    uint64_t taken;      /* samples recorded */
+    uint64_t dropped;    /* samples lost: buffer limit reached */
+    uint64_t truncated;  /* recorded with PI_SF_TRUNCATED */
+    uint64_t threads;    /* threads that had a timer */
+    uint64_t periods;    /* the samples' weights summed: timer periods covered */
+    uint64_t handler_cycles; /* rdtsc ticks spent in the handler (walk and store), all samples */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_sample_stats) == 56, "pi_rec_sample_stats is 56 bytes");
+
+/* The idle-transition sampler (seed 003): the report header. */
+struct pi_rec_idle_stats {
+    uint32_t period_ns;
+    uint32_t mode;       /* 1 to-idle, 2 from-idle, 3 both */
+    uint32_t ncpus;      /* sampler threads */
+    uint32_t fifo;       /* 1: samplers ran SCHED_FIFO, 0: SCHED_OTHER */
+    uint64_t ticks;      /* sampler ticks, all CPUs */
+    uint64_t idle;       /* ticks that found their CPU idle of monitored threads */
+    uint64_t busy;
+    uint64_t skipped;    /* idle ticks with a sample still outstanding on the CPU */
+    uint64_t lost;       /* samples started but not recorded (exit, walk failure, timeout) */
+    uint64_t dup;        /* targets already claimed by another CPU's sampler (de-duplicated) */
+    uint64_t to_samples, from_samples; /* recorded */
+    uint64_t eintr;      /* interrupted blocking calls the runtime restarted */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_idle_stats) == 88, "pi_rec_idle_stats is 88 bytes");
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

@@ -226,6 +226,10 @@ void __perfinst_ri_call(void *ret_addr);
 void __perfinst_ri_return(void *ret_addr);
 void __perfinst_ri_transfer(void *from);
 void __perfinst_ri_emit(uint64_t value);
+/* Around the body of a `blocking` function (gcc-plugin/pass-blocking.cc):
+ * the idle-transition sampler's dispatch monitor (docs/sampling-stacks.md). */
+void __perfinst_block_enter(uint32_t kind);
+void __perfinst_block_exit(void);
 extern int __perfinst_on; /* the mode register (split functions without a switch of their own) */
 
 #ifdef __cplusplus

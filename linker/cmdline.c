@@ -261,8 +261,12 @@ void pild_cmdline_finish(struct pild_cmd *c, const struct pild_opts *o)
         c->inputs[c->ninputs - 1].name = c->argv[c->argc - 1];
         free(s);
     } else {
+        /* --no-as-needed: a program with no instrumented unit still loads
+         * the runtime (PERFINST_SAMPLE, PERFINST_IDLE: docs/sampling-stacks.md). */
+        push_arg(c, "-Wl,--push-state,--no-as-needed");
         push_input(c, PILD_IN_LIB, "perfinst", c->argc, c->is_static || c->bstatic_at_end);
         push_arg(c, "-lperfinst");
+        push_arg(c, "-Wl,--pop-state");
     }
     push_arg(c, "-pthread");
 }

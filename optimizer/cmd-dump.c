@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pisample.h"
 #include "pmopt.h"
 
 static void help(FILE *f)
@@ -194,6 +195,8 @@ int cmd_dump(int argc, char **argv)
                 bad_groups = 1;
             break;
         default:
+            if (pi_samples_dump_rec(stdout, &r)) /* stack sampling, 30..39 */
+                break;
             printf(" type %u, %u bytes (unknown to this pmopt; skipped)\n", r.hdr.type,
                    r.hdr.size);
             break;

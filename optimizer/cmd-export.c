@@ -1,6 +1,8 @@
 /* pmopt export — a trace in formats other tools read.
  *
  *   pmopt export --chrome OUT.json TRACE     Chrome/Perfetto trace-event JSON
+ *   pmopt export --flamegraph OUT.svg | --folded OUT [PROG] TRACE...
+ *                                            stack samples (cmd-export-stacks.c)
  *
  * Several format options may be given at once; each writes its own file.
  *
@@ -49,6 +51,9 @@ static void help(FILE *f)
                "Write a perfinst trace (*.pit) in other tools' formats:\n");
     for (size_t i = 0; i < NFORMATS; i++)
         fprintf(f, "  --%-12s FILE  %s\n", formats[i].name, formats[i].what);
+    fprintf(f, "   or: pmopt export (--flamegraph OUT.svg | --folded OUT) [--what=W] [PROG] TRACE...\n"
+               "Stack samples (PERFINST_SAMPLE, PERFINST_IDLE) as a flame graph or folded stacks;\n"
+               "`pmopt export --flamegraph x --help` for its options.\n");
 }
 
 /* ---- Chrome trace-event JSON --------------------------------------------- */
@@ -173,6 +178,10 @@ static int write_chrome(const char *trace, const char *out)
 
 int cmd_export(int argc, char **argv)
 {
+    /* Stack samples have their own options and arguments: hand them over. */
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--flamegraph", 12) || !strncmp(argv[i], "--folded", 8))
+            return cmd_export_stacks(argc, argv);
     struct option opts[NFORMATS + 2];
     const char *outs[NFORMATS] = {0};
     for (size_t i = 0; i < NFORMATS; i++)

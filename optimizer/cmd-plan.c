@@ -11,6 +11,9 @@
  * total (compared exactly, in integers); functions that executed no block
  * are never chosen.
  *
+ * With --samples the ranking is by sampled self time instead
+ * (plan-samples.c): a cheap PERFINST_SAMPLE run chooses what to count.
+ *
  * The overlay (runtime/overlay.c, docs/indicators.md "Overlays") turns
  * every unit of PROG off (`off UNIT *`), then each chosen function on,
  * after a comment `# name  blocks  percent`.  It is written to a temporary
@@ -32,6 +35,10 @@
 
 #define PCT_SCALE 1000 /* PCT in thousandths of a percent */
 
+/* What the ranking counts: block executions, or with --samples the
+ * functions' sampled self time (plan-samples.c). */
+static const char *measure = "block executions", *measure_col = "blocks";
+
 static void help(FILE *f)
 {
     fprintf(f,
@@ -45,6 +52,8 @@ static void help(FILE *f)
             "  -o, --output=OVERLAY the overlay (written to a temporary file, then renamed)\n"
             "  --advise             print the chosen functions instead of writing an overlay\n"
             "  --force              read traces of a different build of PROG\n"
+            "  --samples            rank by sampled self time (traces of a PERFINST_SAMPLE run,\n"
+            "                       counting may be off) instead of block executions\n"
             "   or: pmopt plan --expand-callers[=K] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
             "An overlay that turns on the functions already selected (those whose threshold\n"
             "fired; after a run under an overlay, those that counted) and the next K callers\n"
@@ -164,8 +173,9 @@ static void write_overlay(FILE *f, const struct report *r, const char *pctstr, s
     fprintf(f, "perfinst-overlay 1\n# pmopt plan --hot=%s ", pctstr);
     comment_str(f, r->prog);
     fprintf(f, " (build-id %s), %d trace%s\n", r->bid, r->ntraces, r->ntraces == 1 ? "" : "s");
-    fprintf(f, "# %zu of %zu functions, %llu of %llu block executions (%.1f%%)\n", n, r->nfuncs,
-            (unsigned long long)chosen, (unsigned long long)total, percent(chosen, total));
+    fprintf(f, "# %zu of %zu functions, %llu of %llu %s (%.1f%%)\n", n, r->nfuncs,
+            (unsigned long long)chosen, (unsigned long long)total, measure,
+            percent(chosen, total));
     for (size_t i = 0; i < r->m.nunits; i++)
         fprintf(f, "off 0x%016llx *\n", (unsigned long long)r->m.units[i].hdr.unit_id);
     for (size_t i = 0; i < n; i++) {
@@ -183,8 +193,8 @@ static void print_advice(const struct report *r, const char *pctstr, size_t n, u
 {
     printf("pmopt plan --hot=%s: %s (build-id %s), %d trace%s\n", pctstr, r->prog, r->bid,
            r->ntraces, r->ntraces == 1 ? "" : "s");
-    printf("%zu of %zu functions have %llu of %llu block executions (%.1f%%, at least %s%%):\n",
-           n, r->nfuncs, (unsigned long long)chosen, (unsigned long long)total,
+    printf("%zu of %zu functions have %llu of %llu %s (%.1f%%, at least %s%%):\n",
+           n, r->nfuncs, (unsigned long long)chosen, (unsigned long long)total, measure,
            percent(chosen, total), pctstr);
     int wb = 6, wn = 8;
     for (size_t i = 0; i < n; i++) {
@@ -192,7 +202,7 @@ static void print_advice(const struct report *r, const char *pctstr, size_t n, u
         wb = rep_widest(wb, rep_digits(row->blocks), 20);
         wn = rep_widest(wn, (int)strlen(pi_unit_str(row->u, row->u->funcs[row->func].name)), 40);
     }
-    printf("  %*s  %7s  %10s  %-*s  %-20s  %s\n", wb, "blocks", "percent", "cumulative", wn,
+    printf("  %*s  %7s  %10s  %-*s  %-20s  %s\n", wb, measure_col, "percent", "cumulative", wn,
            "function", "unit function", "file:line");
     uint64_t cum = 0;
     for (size_t i = 0; i < n; i++) {
@@ -268,11 +278,12 @@ int cmd_plan(int argc, char **argv)
         { "advise", no_argument, NULL, 'a' },
         { "force", no_argument, NULL, 'f' },
         { "expand-callers", optional_argument, NULL, 'E' },
+        { "samples", no_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     long pct = -1, expand = -1;
-    int advise = 0;
+    int advise = 0, by_samples = 0;
     const char *out = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -301,6 +312,7 @@ int cmd_plan(int argc, char **argv)
         }
         case 'a': advise = 1; break;
         case 'f': r.force = 1; break;
+        case 's': by_samples = 1; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
@@ -343,9 +355,20 @@ int cmd_plan(int argc, char **argv)
         free(text);
         goto done;
     }
-    uint64_t total = 0, chosen;
+    uint64_t total = 0, chosen, sampled = 0;
+    if (by_samples) {
+        if (plan_rank_by_samples(&r, argv + optind + 1, &sampled))
+            goto done;
+        measure = "sampled periods (self)";
+        measure_col = "periods";
+    }
     for (size_t i = 0; i < r.nfuncs; i++)
         total = pm_sat_add(total, r.funcs[i].blocks);
+    if (by_samples && !total) {
+        pm_error("none of the %llu sampled periods fell in an instrumented function of %s",
+                 (unsigned long long)sampled, r.prog);
+        goto done;
+    }
     if (!total) {
         pm_error("the traces counted no block of %s: nothing to choose from (was it run with "
                  "PERFINST_MODE=off, or an overlay that turned everything off?)", r.prog);

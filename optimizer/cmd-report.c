@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "stacks.h"
 
 static void help(FILE *f)
 {
@@ -40,6 +41,7 @@ static void help(FILE *f)
             "                           regions, trace, types, watch (per word and per site;\n"
             "                           csv: per word), watch-sites or callers (text and json\n"
             "                           show all but callers by default, csv shows sites)\n"
+            "  --tree                   the calling-context tree of sampled stacks (pmopt report --tree --help)\n"
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
@@ -604,6 +606,9 @@ void rep_free(struct report *r)
 
 int cmd_report(int argc, char **argv)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--tree")) /* the calling-context tree of sampled stacks: stacks.c */
+            return stk_report_main(argc, argv);
     static const struct option opts[] = {
         { "format", required_argument, NULL, 'F' },
         { "by", required_argument, NULL, 'b' },

@@ -6,6 +6,7 @@
  *   pmopt plan --hot -o OVERLAY PROG TRACE...  an overlay counting only the hot functions
  *   pmopt dump TRACE                     every record of a trace
  *   pmopt export --chrome OUT TRACE      other tools' formats (cmd-export.c)
+ *   pmopt export --flamegraph OUT [PROG] TRACE...  stack samples as a flame graph (or --folded)
  *
  * Exit status: 0 success, 1 an error (a bad or mismatched input), 2 a usage
  * error.  docs/pmopt.md is the manual.

@@ -123,6 +123,10 @@ int rep_html_write(const struct report *r, const char *path);
  * (sites, functions, lines: sorted hottest first, cut to r->top).  0, or -1
  * after an error message.  rep_free frees what it made, also after -1. */
 int rep_load(struct report *r, char **traces);
+/* plan-samples.c: re-rank r->funcs by sampled self time (each row's blocks
+ * become its self timer periods; ties by inclusive periods, then name);
+ * *sampled_total: all sampled periods.  0, or -1 after a message. */
+int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_total);
 void rep_free(struct report *r);
 
 /* Shared by both halves. */

@@ -22,7 +22,11 @@ $(BUILD)/runtime/xlat-blocks.o: common/xlat-blocks.c common/xlat-blocks.h includ
 	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
 $(BUILD)/runtime/loader.o: common/xlat-blocks.h
 
-$(BUILD)/libperfinst.a: $(RUNTIME_OBJS)
+# idle-wrap.c interposes libc's blocking calls: shared runtime only
+# (docs/sampling-stacks.md); the sampling files share sample.h.
+$(RUNTIME_OBJS): runtime/sample.h
+
+$(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o,$(RUNTIME_OBJS))
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -211,6 +211,7 @@ static void init_once(void)
     pi_thread_setup();
     pi_signal_setup();
     __atomic_store_n(&pi_ready, 1, __ATOMIC_RELEASE);
+    pi_sample_init(); /* after pi_ready: it may start threads */
 }
 
 void pi_init(void)
@@ -229,7 +230,7 @@ __attribute__((constructor(101))) static void pi_ctor(void)
  * first; with libperfinst.so the program's destructors run before ours. */
 __attribute__((destructor(101))) static void pi_dtor(void)
 {
-    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || !pi.nunits)
+    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || (!pi.nunits && !pi_sample_active()))
         return;
     pthread_mutex_lock(&pi.lock);
     /* The exiting thread's counts go into the totals now, so a library

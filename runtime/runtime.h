@@ -211,4 +211,10 @@ void pi_altstack_disable(struct pi_thread *t);
 /* loader.c */
 unsigned pi_query_line_size(void);
 
+/* sample.c: stack sampling, timer and idle-transition (sample.h, docs/sampling-stacks.md) */
+void pi_sample_init(void);           /* end of pi_init: PERFINST_SAMPLE, PERFINST_IDLE */
+void pi_sample_thread_start(void);   /* a thread starts (pi_thread_main) */
+int pi_sample_active(void);          /* a trace is to be written even without units */
+void pi_sample_write(struct pi_rec_writer *w); /* SAMPLE_* and IDLE_STATS records */
+
 #endif /* PERFINST_RUNTIME_H */

@@ -27,7 +27,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     /* If this thread was writing when the signal came, that trace is lost:
      * die without touching it.  Otherwise the lock stays held as we die, so
      * no other thread replaces the trace that has the SIGNAL record. */
-    if (pi_write_trylock_signal() && PI_LOAD(&pi.nunits))
+    if (pi_write_trylock_signal() && (PI_LOAD(&pi.nunits) || pi_sample_active()))
         pi_trace_write(si, 1);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);

@@ -143,6 +143,7 @@ static void *pi_thread_main(void *p)
         if (u->tls_get)
             pi_slot_set_locked(t, u->index, u->tls_get());
     pthread_mutex_unlock(&pi.lock);
+    pi_sample_thread_start();
     void *ret = s.fn(s.arg);
     thread_leave(pi_self);
     return ret;

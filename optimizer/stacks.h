@@ -1,0 +1,64 @@
+/* stacks.h — sampled call stacks in pmopt: the calling-context tree built
+ * from a trace's stack samples (stacks.c: `pmopt report --tree`), and the
+ * exports of it (export-stacks.c: flame graph SVG, folded stacks; the
+ * `pmopt export` options --flamegraph and --folded, cmd-export-stacks.c).
+ * docs/sampling-stacks.md.
+ */
+#ifndef PERFINST_STACKS_H
+#define PERFINST_STACKS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "pidwarf.h"
+#include "pisample.h"
+
+/* Counts per node, by what the samples were. */
+enum { STK_SAMPLED = 0, STK_TO = 1, STK_FROM = 2, STK_NKINDS = 3 };
+
+struct stk_node {
+    uint32_t parent;             /* 0 for the root's children; the root is node 0 */
+    uint32_t first_child, next_sibling; /* 0: none */
+    const char *name;            /* interned */
+    const char *file;            /* the function's declaration, "" if unknown */
+    uint32_t line;
+    uint32_t depth;
+    uint64_t self[STK_NKINDS];   /* base counts: samples whose leaf is this node */
+    uint64_t total[STK_NKINDS];  /* cumulative: self + the children's totals */
+};
+
+struct stk_sym;                  /* an object's symbols (stacks.c) */
+
+struct stk_tree {
+    struct pi_samples ss;
+    struct stk_node *nodes;
+    size_t nnodes, cap;
+    uint32_t *hash;              /* (parent, name) → node + 1 */
+    size_t hcap;
+    struct stk_sym *syms;        /* per ss.objs */
+    uint64_t truncated;          /* samples marked truncated */
+    int have[STK_NKINDS];        /* any samples of the kind */
+};
+
+/* Read the traces' samples and build the tree.  prog (may be NULL): the
+ * program file to symbolize with when a map's build-id matches it (else
+ * each map's own path is opened).  0, or -1 after an error message. */
+int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces);
+void stk_free(struct stk_tree *t);
+/* Children of n, sorted by decreasing total of `w` (weights per kind, or
+ * NULL: all kinds), ties by name; *nout children (malloc'ed, free it). */
+uint32_t *stk_children(const struct stk_tree *t, uint32_t n, const int *w, size_t *nout);
+/* Weighted count of node n: sum over kinds k of w[k] * (total or self). */
+uint64_t stk_count(const struct stk_node *n, const int *w, int self);
+
+/* The operands of report --tree and export: [PROG] TRACE...; PROG is a
+ * first operand that is not a trace.  Sets *prog (or NULL), *traces. */
+void stk_operands(int argc, char **argv, const char **prog, char ***traces, int *ntraces);
+
+/* `pmopt report --tree` (cmd-report.c hands its arguments over). */
+int stk_report_main(int argc, char **argv);
+
+/* export-stacks.c: w chooses the counts (--what), as in stk_count. */
+int export_folded(const struct stk_tree *t, const int *w, FILE *f);
+int export_flamegraph(const struct stk_tree *t, const int *w, const char *title, FILE *f);
+
+#endif /* PERFINST_STACKS_H */

@@ -1,0 +1,291 @@
+/* idle-wrap.c — the blocking points of the dispatch monitor (idle.c), by
+ * interposition: libperfinst.so defines these libc and pthread functions,
+ * so a program linked with it (perfinst-ld puts -lperfinst before libc)
+ * calls ours, which calls libc's (dlsym RTLD_NEXT) between
+ * pi_block_enter and pi_block_exit.
+ *
+ *   pthread_mutex_lock (only when contended: trylock first), pthread_cond_wait,
+ *   pthread_cond_timedwait, sem_wait, sem_timedwait, pthread_join, nanosleep,
+ *   clock_nanosleep, usleep, sleep, read, recv, poll, epoll_wait
+ *
+ * With PERFINST_IDLE off each costs one load and a predictable branch more
+ * than libc's.  Only in the shared runtime (runtime/build.mk leaves this file
+ * out of libperfinst.a: a static link would meet libc.a's definitions of the
+ * same names); with the static runtime only `blocking`-marked functions are
+ * blocking points.
+ *
+ * An idle sampler's signal interrupts the thread it samples; calls the
+ * kernel does not restart under SA_RESTART (nanosleep, clock_nanosleep,
+ * poll, epoll_wait) are restarted here when our signal was the cause —
+ * sleeps with the time left, polls with their whole timeout again — and
+ * counted (eintr in the IDLE_STATS record).
+ */
+#include "sample.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define REAL(name, ver)                                                                      \
+    static __typeof__(name) *real_##name;                                                    \
+    static __typeof__(name) *get_##name(void)                                                \
+    {                                                                                        \
+        __typeof__(name) *f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);               \
+        if (!f) {                                                                            \
+            if (ver)                                                                         \
+                f = (__typeof__(name) *)dlvsym(RTLD_NEXT, #name, ver ? ver : "");            \
+            if (!f)                                                                          \
+                f = (__typeof__(name) *)dlsym(RTLD_NEXT, #name);                             \
+            __atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);                             \
+        }                                                                                    \
+        return f;                                                                            \
+    }
+
+REAL(pthread_mutex_lock, NULL)
+REAL(pthread_mutex_trylock, NULL)
+REAL(pthread_cond_wait, "GLIBC_2.3.2")
+REAL(pthread_cond_timedwait, "GLIBC_2.3.2")
+REAL(sem_wait, NULL)
+REAL(sem_timedwait, NULL)
+REAL(pthread_join, NULL)
+REAL(nanosleep, NULL)
+REAL(clock_nanosleep, NULL)
+REAL(usleep, NULL)
+REAL(sleep, NULL)
+REAL(read, NULL)
+REAL(recv, NULL)
+REAL(poll, NULL)
+REAL(epoll_wait, NULL)
+
+#define ON() __builtin_expect(pi_idle_mode != 0, 0)
+/* The wrapper's return address: the caller's frame is the leaf of an idle
+ * stack (what the wrapper and libc do under it is left out). */
+#define ENTER(kind) pi_block_enter((kind), (uintptr_t)__builtin_return_address(0))
+
+/* Signals the idle sampler sent this thread so far. */
+static unsigned hits(void)
+{
+    struct pi_sthread *t = pi_sself;
+    return t ? PI_LOAD(&t->hits) : 0;
+}
+
+static void leave(void)
+{
+    int e = errno;
+    pi_block_exit();
+    errno = e;
+}
+
+PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+    if (!ON())
+        return get_pthread_mutex_lock()(m);
+    int r = get_pthread_mutex_trylock()(m);
+    if (r != EBUSY)
+        return r;
+    ENTER(PI_BLK_MUTEX);
+    r = get_pthread_mutex_lock()(m);
+    leave();
+    return r;
+}
+
+PI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+    if (!ON())
+        return get_pthread_cond_wait()(c, m);
+    ENTER(PI_BLK_COND);
+    int r = get_pthread_cond_wait()(c, m);
+    leave();
+    return r;
+}
+
+PI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                     const struct timespec *ts)
+{
+    if (!ON())
+        return get_pthread_cond_timedwait()(c, m, ts);
+    ENTER(PI_BLK_COND);
+    int r = get_pthread_cond_timedwait()(c, m, ts);
+    leave();
+    return r;
+}
+
+PI_EXPORT int sem_wait(sem_t *s)
+{
+    if (!ON())
+        return get_sem_wait()(s);
+    ENTER(PI_BLK_SEM);
+    int r;
+    for (;;) {
+        unsigned h = hits();
+        r = get_sem_wait()(s);
+        if (r && errno == EINTR && hits() != h) {
+            pi_idle_count_eintr();
+            continue;
+        }
+        break;
+    }
+    leave();
+    return r;
+}
+
+PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
+{
+    if (!ON())
+        return get_sem_timedwait()(s, ts);
+    ENTER(PI_BLK_SEM);
+    int r;
+    for (;;) {
+        unsigned h = hits();
+        r = get_sem_timedwait()(s, ts); /* absolute time: restarting is exact */
+        if (r && errno == EINTR && hits() != h) {
+            pi_idle_count_eintr();
+            continue;
+        }
+        break;
+    }
+    leave();
+    return r;
+}
+
+PI_EXPORT int pthread_join(pthread_t th, void **ret)
+{
+    if (!ON())
+        return get_pthread_join()(th, ret);
+    ENTER(PI_BLK_JOIN);
+    int r = get_pthread_join()(th, ret);
+    leave();
+    return r;
+}
+
+static int do_nanosleep(const struct timespec *req, struct timespec *rem, uintptr_t ra)
+{
+    struct timespec left = *req, r2 = {0, 0};
+    pi_block_enter(PI_BLK_SLEEP, ra);
+    int r;
+    for (;;) {
+        unsigned h = hits();
+        r = get_nanosleep()(&left, &r2);
+        if (r && errno == EINTR && hits() != h) {
+            pi_idle_count_eintr();
+            left = r2;
+            continue;
+        }
+        break;
+    }
+    if (r && rem)
+        *rem = r2;
+    leave();
+    return r;
+}
+
+PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    if (!ON())
+        return get_nanosleep()(req, rem);
+    return do_nanosleep(req, rem, (uintptr_t)__builtin_return_address(0));
+}
+
+PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
+                              struct timespec *rem)
+{
+    if (!ON())
+        return get_clock_nanosleep()(clk, flags, req, rem);
+    struct timespec left = *req, r2 = {0, 0};
+    ENTER(PI_BLK_SLEEP);
+    int r;
+    for (;;) {
+        unsigned h = hits();
+        r = get_clock_nanosleep()(clk, flags, &left, &r2);
+        if (r == EINTR && hits() != h) {
+            pi_idle_count_eintr();
+            if (!(flags & TIMER_ABSTIME))
+                left = r2;
+            continue;
+        }
+        break;
+    }
+    if (r == EINTR && rem)
+        *rem = r2;
+    leave();
+    return r;
+}
+
+PI_EXPORT int usleep(useconds_t us)
+{
+    if (!ON())
+        return get_usleep()(us);
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+    return do_nanosleep(&ts, NULL, (uintptr_t)__builtin_return_address(0));
+}
+
+PI_EXPORT unsigned sleep(unsigned s)
+{
+    if (!ON())
+        return get_sleep()(s);
+    struct timespec ts = {(time_t)s, 0}, rem = {0, 0};
+    if (do_nanosleep(&ts, &rem, (uintptr_t)__builtin_return_address(0)) == 0)
+        return 0;
+    return (unsigned)rem.tv_sec + (rem.tv_nsec > 0);
+}
+
+PI_EXPORT ssize_t read(int fd, void *buf, size_t n)
+{
+    if (!ON())
+        return get_read()(fd, buf, n);
+    ENTER(PI_BLK_READ);
+    ssize_t r = get_read()(fd, buf, n); /* SA_RESTART: the kernel restarts it */
+    leave();
+    return r;
+}
+
+PI_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+{
+    if (!ON())
+        return get_recv()(fd, buf, n, flags);
+    ENTER(PI_BLK_READ);
+    ssize_t r = get_recv()(fd, buf, n, flags);
+    leave();
+    return r;
+}
+
+PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+    if (!ON())
+        return get_poll()(fds, n, timeout);
+    ENTER(PI_BLK_POLL);
+    int r;
+    for (;;) {
+        unsigned h = hits();
+        r = get_poll()(fds, n, timeout);
+        if (r < 0 && errno == EINTR && hits() != h) {
+            pi_idle_count_eintr();
+            continue;
+        }
+        break;
+    }
+    leave();
+    return r;
+}
+
+PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
+{
+    if (!ON())
+        return get_epoll_wait()(ep, ev, max, timeout);
+    ENTER(PI_BLK_POLL);
+    int r;
+    for (;;) {
+        unsigned h = hits();
+        r = get_epoll_wait()(ep, ev, max, timeout);
+        if (r < 0 && errno == EINTR && hits() != h) {
+            pi_idle_count_eintr();
+            continue;
+        }
+        break;
+    }
+    leave();
+    return r;
+}

@@ -1,0 +1,788 @@
+/* unwind.c — a signal-safe stack walker for x86-64 code built without frame
+ * pointers: the DWARF call-frame information of .eh_frame, found through
+ * each object's .eh_frame_hdr search table.
+ *
+ * Why our own: a frame-pointer walk gives garbage in -O2 code (GCC omits
+ * the frame pointer; the walk stops at, or jumps through, the first frame
+ * that uses rbp as an ordinary register).  libgcc's _Unwind_Backtrace reads
+ * the same CFI but finds each frame's FDE with dl_iterate_phdr, which takes
+ * the loader's lock, and it cannot start from an arbitrary interrupted
+ * context; libunwind's unw_init_local2(UNW_INIT_SIGNAL_FRAME) can, but it
+ * too asks dl_iterate_phdr on a cache miss and would be a new dependency of
+ * the runtime (which is libc and pthreads only).  Here the objects' tables
+ * are looked up once in normal context (pi_unwind_refresh: at start, when a
+ * thread starts, from the idle samplers' loop) and the walk itself only
+ * reads memory: the search table, the FDE and CIE, and the stack inside the
+ * thread's bounds.  docs/sampling-stacks.md.
+ *
+ *   frame 0: the registers of the interrupted context (ucontext)
+ *   each step: pc → FDE (binary search of .eh_frame_hdr) → run the CIE's and
+ *   the FDE's CFA program up to pc → CFA = reg + offset; saved registers at
+ *   CFA + n; the return address is the caller's pc; rsp = CFA.
+ *   the end: the return address rule is "undefined" (_start, clone's child).
+ */
+#include "sample.h"
+
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+
+/* ---- the objects and their search tables ----------------------------------------- */
+
+#define MAX_OBJS 512
+struct obj {
+    uintptr_t lo, hi;            /* executable segment(s), run-time */
+    uintptr_t bias;
+    const uint8_t *hdr;          /* .eh_frame_hdr, or NULL */
+    const int32_t *table;        /* pairs (initial_loc, fde) relative to hdr */
+    uint32_t nfde;
+    uint32_t build_id_len;
+    uint8_t build_id[PI_BUILD_ID_MAX];
+    char path[256];
+};
+static struct obj objs[MAX_OBJS];
+static int nobjs;                /* published with a release store */
+static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char seen[MAX_OBJS]; /* found by this refresh */
+static unsigned table_gen;       /* bumped when the table changes: the walk caches restart */
+
+static int same_obj(const struct obj *o, uintptr_t bias, uintptr_t lo)
+{
+    return o->bias == bias && o->lo == lo;
+}
+
+static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)data;
+    (void)size;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    const uint8_t *hdr = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            uintptr_t s = info->dlpi_addr + ph->p_vaddr, e = s + ph->p_memsz;
+            lo = s < lo ? s : lo;
+            hi = e > hi ? e : hi;
+        } else if (ph->p_type == PT_GNU_EH_FRAME)
+            hdr = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+    }
+    if (hi <= lo)
+        return 0;
+    int n = nobjs;
+    for (int i = 0; i < n; i++)
+        if (same_obj(&objs[i], info->dlpi_addr, lo) && objs[i].hdr == hdr) {
+            seen[i] = 1;
+            return 0;
+        }
+    if (n == MAX_OBJS)
+        return 0;
+    struct obj *o = &objs[n];
+    memset(o, 0, sizeof *o);
+    o->lo = lo;
+    o->hi = hi;
+    o->bias = info->dlpi_addr;
+    /* .eh_frame_hdr: version 1, then the encodings of eh_frame_ptr, the
+     * count and the table; we read the common table form (datarel sdata4). */
+    if (hdr && hdr[0] == 1 && hdr[3] == 0x3b) {
+        const uint8_t *p = hdr + 4;
+        int ok = 1;
+        switch (hdr[1] & 0x0f) { /* eh_frame_ptr: skip it */
+        case 0x03: case 0x0b: p += 4; break;
+        case 0x00: case 0x04: case 0x0c: p += 8; break;
+        default: ok = 0;
+        }
+        uint32_t count = 0;
+        if (ok && ((hdr[2] & 0x0f) == 0x03 || (hdr[2] & 0x0f) == 0x0b)) {
+            memcpy(&count, p, 4);
+            p += 4;
+        } else if (ok && ((hdr[2] & 0x0f) == 0x04 || (hdr[2] & 0x0f) == 0x0c)) {
+            uint64_t c;
+            memcpy(&c, p, 8);
+            count = (uint32_t)c;
+            p += 8;
+        } else
+            ok = 0;
+        if (ok) {
+            o->hdr = hdr;
+            o->table = (const int32_t *)p;
+            o->nfde = count;
+        }
+    }
+    /* the build-id, for pmopt to match the file it symbolizes with */
+    for (int i = 0; i < info->dlpi_phnum && !o->build_id_len; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_NOTE)
+            o->build_id_len = pi_note_build_id((const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
+                                               ph->p_filesz, ph->p_align, o->build_id);
+    }
+    const char *name = info->dlpi_name && *info->dlpi_name ? info->dlpi_name
+                       : !n ? (pi.exe ? pi.exe : "") : "";
+    size_t len = strlen(name);
+    if (len >= sizeof o->path)
+        len = sizeof o->path - 1;
+    memcpy(o->path, name, len);
+    o->path[len] = 0;
+    seen[n] = 1;
+    PI_STORE(&nobjs, n + 1);
+    PI_STORE(&table_gen, table_gen + 1);
+    return 0;
+}
+
+/* An object that went away (dlclose) keeps its entry with an empty range,
+ * so no pc finds its tables any more (a walk already inside it when it is
+ * unmapped is a race the program's own dlclose would lose too). */
+void pi_unwind_refresh(void)
+{
+    pthread_mutex_lock(&refresh_lock);
+    memset(seen, 0, sizeof seen);
+    dl_iterate_phdr(refresh_cb, NULL);
+    for (int i = 0; i < nobjs; i++)
+        if (!seen[i] && objs[i].hi) {
+            PI_STORE(&objs[i].hi, 0);
+            PI_STORE(&table_gen, table_gen + 1);
+        }
+    pthread_mutex_unlock(&refresh_lock);
+}
+
+void pi_unwind_write_maps(struct pi_rec_writer *w)
+{
+    int n = PI_LOAD(&nobjs);
+    for (int i = 0; i < n; i++) {
+        const struct obj *o = &objs[i];
+        if (!PI_LOAD(&o->hi))
+            continue;
+        struct pi_rec_sample_map m = {.lo = o->lo, .hi = o->hi, .bias = o->bias,
+                                      .build_id_len = o->build_id_len,
+                                      .path_len = (uint32_t)strlen(o->path) + 1};
+        memcpy(m.build_id, o->build_id, sizeof m.build_id);
+        w->begin(PI_REC_SAMPLE_MAP);
+        w->put(&m, sizeof m);
+        w->put(o->path, m.path_len);
+        w->end();
+    }
+}
+
+static const struct obj *obj_of(uintptr_t pc)
+{
+    int n = PI_LOAD(&nobjs);
+    for (int i = 0; i < n; i++)
+        if (pc >= objs[i].lo && pc < objs[i].hi)
+            return &objs[i];
+    return NULL;
+}
+
+/* ---- reading CFI ----------------------------------------------------------------------------- */
+
+struct rd {
+    const uint8_t *p, *end;
+    int bad;
+};
+
+static uint64_t uleb(struct rd *r)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    while (r->p < r->end) {
+        uint8_t b = *r->p++;
+        if (shift < 64)
+            v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80))
+            return v;
+    }
+    r->bad = 1;
+    return 0;
+}
+
+static int64_t sleb(struct rd *r)
+{
+    int64_t v = 0;
+    unsigned shift = 0;
+    uint8_t b = 0;
+    while (r->p < r->end) {
+        b = *r->p++;
+        if (shift < 64)
+            v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
+        shift += 7;
+        if (!(b & 0x80)) {
+            if (shift < 64 && (b & 0x40))
+                v |= -((int64_t)1 << shift);
+            return v;
+        }
+    }
+    r->bad = 1;
+    return 0;
+}
+
+static uint64_t fixed(struct rd *r, int n)
+{
+    if (r->end - r->p < n) {
+        r->bad = 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    memcpy(&v, r->p, (size_t)n);
+    r->p += n;
+    return v;
+}
+
+/* A pointer in encoding enc (DW_EH_PE_*). */
+static uint64_t encoded(struct rd *r, uint8_t enc)
+{
+    if (enc == 0xff)
+        return 0;
+    const uint8_t *at = r->p;
+    uint64_t v;
+    switch (enc & 0x0f) {
+    case 0x00: v = fixed(r, 8); break;
+    case 0x01: v = uleb(r); break;
+    case 0x02: v = fixed(r, 2); break;
+    case 0x03: v = fixed(r, 4); break;
+    case 0x04: v = fixed(r, 8); break;
+    case 0x09: v = (uint64_t)sleb(r); break;
+    case 0x0a: v = (uint64_t)(int64_t)(int16_t)fixed(r, 2); break;
+    case 0x0b: v = (uint64_t)(int64_t)(int32_t)fixed(r, 4); break;
+    case 0x0c: v = fixed(r, 8); break;
+    default: r->bad = 1; return 0;
+    }
+    switch (enc & 0x70) {
+    case 0x00: break;
+    case 0x10: v += (uint64_t)(uintptr_t)at; break; /* pcrel */
+    default: r->bad = 1; return 0;                  /* textrel, datarel, funcrel: not in .eh_frame */
+    }
+    if (enc & 0x80)
+        r->bad = 1; /* indirect: only for personality pointers, which we skip */
+    return v;
+}
+
+#define NREGS 17 /* DWARF x86-64: 0 rax 1 rdx 2 rcx 3 rbx 4 rsi 5 rdi 6 rbp 7 rsp 8-15 r8-r15 16 ra */
+#define RA 16
+#define SP 7
+enum { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR, R_VAL_EXPR };
+struct rule {
+    uint8_t how;
+    int64_t val;
+    const uint8_t *expr;     /* R_EXPR, R_VAL_EXPR: the block (uleb length first) */
+};
+struct frame_state {
+    int cfa_reg;
+    int64_t cfa_off;
+    const uint8_t *cfa_expr; /* DW_CFA_def_cfa_expression, or NULL */
+    struct rule r[NREGS];
+};
+
+struct cie {
+    uint64_t code_align;
+    int64_t data_align;
+    uint64_t ra_reg;
+    uint8_t fde_enc;
+    int has_z, signal_frame;
+    const uint8_t *insns, *insns_end;
+};
+
+static int parse_cie(const uint8_t *p, struct cie *c)
+{
+    uint32_t len32;
+    memcpy(&len32, p, 4);
+    if (len32 == 0xffffffffu || len32 < 8)
+        return -1;
+    struct rd r = {p + 4, p + 4 + len32, 0};
+    if (fixed(&r, 4) != 0) /* CIE id 0 in .eh_frame */
+        return -1;
+    uint8_t version = (uint8_t)fixed(&r, 1);
+    const char *aug = (const char *)r.p;
+    while (r.p < r.end && *r.p)
+        r.p++;
+    r.p++;
+    if (version == 4) { /* address size, segment size */
+        r.p += 2;
+    }
+    c->code_align = uleb(&r);
+    c->data_align = sleb(&r);
+    c->ra_reg = version == 1 ? fixed(&r, 1) : uleb(&r);
+    c->fde_enc = 0; /* absptr */
+    c->has_z = 0;
+    c->signal_frame = 0;
+    const uint8_t *aug_end = NULL;
+    for (const char *a = aug; *a && !r.bad; a++) {
+        switch (*a) {
+        case 'z': {
+            uint64_t n = uleb(&r);
+            c->has_z = 1;
+            aug_end = r.p + n;
+            break;
+        }
+        case 'R': c->fde_enc = (uint8_t)fixed(&r, 1); break;
+        case 'L': fixed(&r, 1); break;
+        case 'P': {
+            uint8_t e = (uint8_t)fixed(&r, 1);
+            encoded(&r, e & 0x7f); /* the personality pointer: skipped */
+            break;
+        }
+        case 'S': c->signal_frame = 1; break;
+        case 'B': break;
+        default:
+            if (!aug_end)
+                return -1; /* an augmentation we cannot skip */
+            goto done;
+        }
+    }
+done:
+    if (aug_end)
+        r.p = aug_end;
+    if (r.bad || r.p > r.end || c->ra_reg != RA)
+        return -1;
+    c->insns = r.p;
+    c->insns_end = r.end;
+    return 0;
+}
+
+/* The FDE covering pc in o: 0 with the CIE, the FDE's instructions and its
+ * start address, or -1. */
+static int find_fde(const struct obj *o, uintptr_t pc, struct cie *c, const uint8_t **insns,
+                    const uint8_t **insns_end, uintptr_t *start)
+{
+    if (!o->hdr || !o->nfde)
+        return -1;
+    intptr_t rel = (intptr_t)(pc - (uintptr_t)o->hdr);
+    uint32_t lo = 0, hi = o->nfde;
+    if (rel < o->table[0])
+        return -1;
+    while (hi - lo > 1) { /* the last entry with initial_loc <= pc */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (o->table[2 * mid] <= rel)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const uint8_t *fde = o->hdr + o->table[2 * lo + 1];
+    uint32_t len32, cie_off;
+    memcpy(&len32, fde, 4);
+    if (len32 == 0xffffffffu || len32 < 12)
+        return -1;
+    memcpy(&cie_off, fde + 4, 4);
+    if (!cie_off || parse_cie(fde + 4 - cie_off, c))
+        return -1;
+    struct rd r = {fde + 8, fde + 4 + len32, 0};
+    uintptr_t begin = (uintptr_t)encoded(&r, c->fde_enc);
+    uintptr_t range = (uintptr_t)encoded(&r, c->fde_enc & 0x0f);
+    if (r.bad || pc < begin || pc - begin >= range)
+        return -1;
+    if (c->has_z) {
+        uint64_t n = uleb(&r);
+        r.p += n;
+    }
+    if (r.bad || r.p > r.end)
+        return -1;
+    *insns = r.p;
+    *insns_end = r.end;
+    *start = begin;
+    return 0;
+}
+
+/* Run a CFA program from loc up to (and including) instructions before
+ * target.  init: the state after the CIE's program, for DW_CFA_restore. */
+static int run_cfa(struct rd *r, const struct cie *c, uintptr_t loc, uintptr_t target,
+                   struct frame_state *fs, const struct frame_state *init)
+{
+    struct frame_state stack[8];
+    int depth = 0;
+    while (r->p < r->end && !r->bad) {
+        uint8_t op = *r->p++;
+        uint64_t reg = 0;
+        int64_t off;
+        switch (op & 0xc0) {
+        case 0x40: /* advance_loc */
+            loc += (op & 0x3f) * c->code_align;
+            if (loc > target)
+                return 0;
+            continue;
+        case 0x80: /* offset */
+            reg = op & 0x3f;
+            off = (int64_t)uleb(r) * c->data_align;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_OFFSET, off, NULL};
+            continue;
+        case 0xc0: /* restore */
+            reg = op & 0x3f;
+            if (reg < NREGS)
+                fs->r[reg] = init ? init->r[reg] : (struct rule){R_SAME, 0, NULL};
+            continue;
+        }
+        switch (op) {
+        case 0x00: break; /* nop */
+        case 0x01: loc = (uintptr_t)encoded(r, c->fde_enc); if (loc > target) return 0; break;
+        case 0x02: loc += fixed(r, 1) * c->code_align; if (loc > target) return 0; break;
+        case 0x03: loc += fixed(r, 2) * c->code_align; if (loc > target) return 0; break;
+        case 0x04: loc += fixed(r, 4) * c->code_align; if (loc > target) return 0; break;
+        case 0x05: /* offset_extended */
+            reg = uleb(r);
+            off = (int64_t)uleb(r) * c->data_align;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_OFFSET, off, NULL};
+            break;
+        case 0x06: /* restore_extended */
+            reg = uleb(r);
+            if (reg < NREGS)
+                fs->r[reg] = init ? init->r[reg] : (struct rule){R_SAME, 0, NULL};
+            break;
+        case 0x07: /* undefined */
+            reg = uleb(r);
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_UNDEF, 0, NULL};
+            break;
+        case 0x08: /* same_value */
+            reg = uleb(r);
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_SAME, 0, NULL};
+            break;
+        case 0x09: { /* register */
+            reg = uleb(r);
+            uint64_t r2 = uleb(r);
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_REG, (int64_t)r2, NULL};
+            break;
+        }
+        case 0x0a: /* remember_state */
+            if (depth == 8)
+                return -1;
+            stack[depth++] = *fs;
+            break;
+        case 0x0b: /* restore_state: the rules and the CFA, as libgcc does */
+            if (!depth)
+                return -1;
+            *fs = stack[--depth];
+            break;
+        case 0x0c: /* def_cfa */
+            fs->cfa_reg = (int)uleb(r);
+            fs->cfa_off = (int64_t)uleb(r);
+            fs->cfa_expr = NULL;
+            break;
+        case 0x0d: fs->cfa_reg = (int)uleb(r); fs->cfa_expr = NULL; break;
+        case 0x0e: fs->cfa_off = (int64_t)uleb(r); break;
+        case 0x0f: { /* def_cfa_expression */
+            fs->cfa_expr = r->p;
+            uint64_t n = uleb(r);
+            r->p += n;
+            break;
+        }
+        case 0x10: case 0x16: { /* expression, val_expression */
+            reg = uleb(r);
+            const uint8_t *e = r->p;
+            uint64_t n = uleb(r);
+            r->p += n;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){op == 0x10 ? R_EXPR : R_VAL_EXPR, 0, e};
+            break;
+        }
+        case 0x11: /* offset_extended_sf */
+            reg = uleb(r);
+            off = sleb(r) * c->data_align;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_OFFSET, off, NULL};
+            break;
+        case 0x12: /* def_cfa_sf */
+            fs->cfa_reg = (int)uleb(r);
+            fs->cfa_off = sleb(r) * c->data_align;
+            fs->cfa_expr = NULL;
+            break;
+        case 0x13: fs->cfa_off = sleb(r) * c->data_align; break;
+        case 0x14: /* val_offset */
+            reg = uleb(r);
+            off = (int64_t)uleb(r) * c->data_align;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_VAL_OFFSET, off, NULL};
+            break;
+        case 0x15:
+            reg = uleb(r);
+            off = sleb(r) * c->data_align;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_VAL_OFFSET, off, NULL};
+            break;
+        case 0x2e: uleb(r); break; /* GNU_args_size */
+        case 0x2f: /* GNU_negative_offset_extended */
+            reg = uleb(r);
+            off = -(int64_t)uleb(r) * c->data_align;
+            if (reg < NREGS)
+                fs->r[reg] = (struct rule){R_OFFSET, off, NULL};
+            break;
+        default:
+            return -1;
+        }
+    }
+    return r->bad ? -1 : 0;
+}
+
+/* ---- the walk ---------------------------------------------------------------------------------- */
+
+struct bounds {
+    uintptr_t lo, hi;
+};
+
+static int readable(const struct bounds *b, uintptr_t a)
+{
+    return a >= b->lo && a + 8 <= b->hi && !(a & 7);
+}
+
+static int load(const struct bounds *b, uintptr_t a, uint64_t *v)
+{
+    if (!readable(b, a))
+        return -1;
+    *v = *(const uint64_t *)a;
+    return 0;
+}
+
+/* A DWARF expression of the few forms .eh_frame uses (glibc's signal
+ * trampoline, PLT entries): breg, lit, const, plus_uconst, deref and the
+ * arithmetic.  The CFA (or nothing) is pushed first. */
+static int eval_expr(const uint8_t *e, const uint64_t *regs, const struct bounds *b, int push_cfa,
+                     uint64_t cfa, uint64_t *out)
+{
+    struct rd r = {e, e + 16, 0};
+    uint64_t n = uleb(&r);
+    r.end = r.p + n;
+    uint64_t st[16];
+    int sp = 0;
+    if (push_cfa)
+        st[sp++] = cfa;
+    while (r.p < r.end && !r.bad) {
+        uint8_t op = *r.p++;
+        if (sp >= 15)
+            return -1;
+        if (op >= 0x30 && op <= 0x4f) { /* lit0..31 */
+            st[sp++] = op - 0x30;
+        } else if (op >= 0x70 && op <= 0x80) { /* breg0..16 */
+            st[sp++] = regs[op - 0x70] + (uint64_t)sleb(&r);
+        } else {
+            switch (op) {
+            case 0x06: /* deref */
+                if (sp < 1 || load(b, st[sp - 1], &st[sp - 1]))
+                    return -1;
+                break;
+            case 0x08: st[sp++] = fixed(&r, 1); break;
+            case 0x09: st[sp++] = (uint64_t)(int64_t)(int8_t)fixed(&r, 1); break;
+            case 0x0a: st[sp++] = fixed(&r, 2); break;
+            case 0x0b: st[sp++] = (uint64_t)(int64_t)(int16_t)fixed(&r, 2); break;
+            case 0x0c: st[sp++] = fixed(&r, 4); break;
+            case 0x0d: st[sp++] = (uint64_t)(int64_t)(int32_t)fixed(&r, 4); break;
+            case 0x10: st[sp++] = uleb(&r); break;
+            case 0x11: st[sp++] = (uint64_t)sleb(&r); break;
+            case 0x23: if (sp < 1) return -1; st[sp - 1] += uleb(&r); break;
+            case 0x1a: case 0x1c: case 0x22: case 0x1e: case 0x21: case 0x2a: case 0x2d:
+            case 0x29: case 0x2b: case 0x2c: case 0x2e: {
+                if (sp < 2)
+                    return -1;
+                uint64_t y = st[--sp], x = st[--sp], v = 0;
+                switch (op) {
+                case 0x1a: v = x & y; break;
+                case 0x1c: v = x - y; break;
+                case 0x22: v = x + y; break;
+                case 0x1e: v = x * y; break;
+                case 0x21: v = x | y; break;
+                case 0x2a: v = (int64_t)x >= (int64_t)y; break;
+                case 0x2d: v = (int64_t)x < (int64_t)y; break;
+                case 0x29: v = x == y; break;
+                case 0x2b: v = (int64_t)x > (int64_t)y; break;
+                case 0x2c: v = (int64_t)x <= (int64_t)y; break;
+                case 0x2e: v = x != y; break;
+                }
+                st[sp++] = v;
+                break;
+            }
+            default:
+                return -1;
+            }
+        }
+    }
+    if (r.bad || sp < 1)
+        return -1;
+    *out = st[sp - 1];
+    return 0;
+}
+
+/* One step: regs of the caller of the frame at regs[RA].  exact: regs[RA]
+ * is the pc of an interrupted instruction (frame 0, or the frame a signal
+ * interrupted), not a return address; *exact_next says so of the caller. */
+static const uint8_t kept_regs[7] = {3, 6, 12, 13, 14, 15, RA};
+
+/* The step of a cached pc. */
+static int step_cached(uint64_t *regs, const struct pi_ucache_ent *e, const struct bounds *b,
+                       int *end, int *exact_next)
+{
+    uint64_t cfa = regs[e->cfa_reg] + (uint64_t)(int64_t)e->cfa_off;
+    if (e->ra_undef) {
+        *end = 1;
+        return 0;
+    }
+    uint64_t out[NREGS];
+    memcpy(out, regs, sizeof out);
+    for (int i = 0; i < 7; i++)
+        if (e->off[i] != INT16_MIN && load(b, cfa + (uint64_t)(int64_t)e->off[i], &out[kept_regs[i]]))
+            return -1;
+    out[SP] = cfa;
+    *exact_next = 0;
+    if (out[RA] == 0) {
+        *end = 1;
+        return 0;
+    }
+    if (cfa <= regs[SP])
+        return -1;
+    memcpy(regs, out, sizeof out);
+    return 0;
+}
+
+/* Keep fs's rules for pc look in the cache if they are of the plain kind. */
+static void cache_put(struct pi_ucache *cache, uintptr_t look, const struct frame_state *fs,
+                      const struct cie *c)
+{
+    if (fs->cfa_expr || fs->cfa_reg < 0 || fs->cfa_reg >= NREGS || c->signal_frame ||
+        fs->cfa_off != (int32_t)fs->cfa_off)
+        return;
+    struct pi_ucache_ent e = {.pc = look, .cfa_off = (int32_t)fs->cfa_off,
+                              .cfa_reg = (uint8_t)fs->cfa_reg, .ra_undef = fs->r[RA].how == R_UNDEF};
+    for (int i = 0; i < 7; i++)
+        e.off[i] = INT16_MIN;
+    for (int r = 0; r < NREGS; r++) {
+        const struct rule *ru = &fs->r[r];
+        if (ru->how == R_SAME || (ru->how == R_UNDEF && r != RA) || (r == RA && e.ra_undef))
+            continue;
+        int k = -1;
+        for (int i = 0; i < 7; i++)
+            if (kept_regs[i] == r)
+                k = i;
+        if (k < 0 || ru->how != R_OFFSET || ru->val != (int16_t)ru->val || ru->val == INT16_MIN)
+            return;
+        e.off[k] = (int16_t)ru->val;
+    }
+    cache->e[(look ^ (look >> 9)) % PI_UCACHE_SIZE] = e;
+}
+
+static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int *exact_next,
+                struct pi_ucache *cache)
+{
+    uintptr_t pc = regs[RA];
+    /* A return address is one past the call: look up the call itself. */
+    uintptr_t look = exact ? pc : pc - 1;
+    if (cache) {
+        const struct pi_ucache_ent *e = &cache->e[(look ^ (look >> 9)) % PI_UCACHE_SIZE];
+        if (e->pc == look) {
+            cache->hits++;
+            return step_cached(regs, e, b, end, exact_next);
+        }
+        cache->misses++;
+    }
+    const struct obj *o = obj_of(look);
+    if (!o)
+        return -1;
+    struct cie c;
+    const uint8_t *insns, *insns_end;
+    uintptr_t start;
+    if (find_fde(o, look, &c, &insns, &insns_end, &start))
+        return -1;
+    struct frame_state fs, init;
+    memset(&fs, 0, sizeof fs); /* R_SAME everywhere */
+    struct rd r = {c.insns, c.insns_end, 0};
+    if (run_cfa(&r, &c, start, UINTPTR_MAX, &fs, NULL))
+        return -1;
+    init = fs;
+    r = (struct rd){insns, insns_end, 0};
+    if (run_cfa(&r, &c, start, look, &fs, &init))
+        return -1;
+    if (cache)
+        cache_put(cache, look, &fs, &c);
+
+    uint64_t cfa;
+    if (fs.cfa_expr) {
+        if (eval_expr(fs.cfa_expr, regs, b, 0, 0, &cfa))
+            return -1;
+    } else {
+        if (fs.cfa_reg < 0 || fs.cfa_reg >= NREGS)
+            return -1;
+        cfa = regs[fs.cfa_reg] + (uint64_t)fs.cfa_off;
+    }
+    if (fs.r[RA].how == R_UNDEF) {
+        *end = 1;
+        return 0;
+    }
+    uint64_t out[NREGS];
+    memcpy(out, regs, sizeof out);
+    for (int i = 0; i < NREGS; i++) {
+        const struct rule *ru = &fs.r[i];
+        uint64_t v;
+        switch (ru->how) {
+        case R_SAME: break;
+        case R_UNDEF: break;
+        case R_OFFSET:
+            if (load(b, cfa + (uint64_t)ru->val, &v))
+                return -1;
+            out[i] = v;
+            break;
+        case R_VAL_OFFSET: out[i] = cfa + (uint64_t)ru->val; break;
+        case R_REG:
+            if (ru->val < 0 || ru->val >= NREGS)
+                return -1;
+            out[i] = regs[ru->val];
+            break;
+        case R_EXPR:
+            if (eval_expr(ru->expr, regs, b, 1, cfa, &v) || load(b, v, &v))
+                return -1;
+            out[i] = v;
+            break;
+        case R_VAL_EXPR:
+            if (eval_expr(ru->expr, regs, b, 1, cfa, &v))
+                return -1;
+            out[i] = v;
+            break;
+        }
+    }
+    out[SP] = cfa;
+    *exact_next = c.signal_frame; /* a signal trampoline's caller was interrupted, not calling */
+    if (out[RA] == 0) {
+        *end = 1;
+        return 0;
+    }
+    /* no progress: a loop in bad CFI (the signal trampoline moves rsp up too) */
+    if (cfa <= regs[SP] && !c.signal_frame)
+        return -1;
+    memcpy(regs, out, sizeof out);
+    return 0;
+}
+
+int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint64_t *frames,
+              int max, int *complete, struct pi_ucache *cache)
+{
+    if (cache && cache->gen != PI_LOAD(&table_gen)) {
+        memset(cache->e, 0, sizeof cache->e);
+        cache->gen = PI_LOAD(&table_gen);
+    }
+    const greg_t *g = uc->uc_mcontext.gregs;
+    uint64_t regs[NREGS] = {
+        (uint64_t)g[REG_RAX], (uint64_t)g[REG_RDX], (uint64_t)g[REG_RCX], (uint64_t)g[REG_RBX],
+        (uint64_t)g[REG_RSI], (uint64_t)g[REG_RDI], (uint64_t)g[REG_RBP], (uint64_t)g[REG_RSP],
+        (uint64_t)g[REG_R8],  (uint64_t)g[REG_R9],  (uint64_t)g[REG_R10], (uint64_t)g[REG_R11],
+        (uint64_t)g[REG_R12], (uint64_t)g[REG_R13], (uint64_t)g[REG_R14], (uint64_t)g[REG_R15],
+        (uint64_t)g[REG_RIP],
+    };
+    struct bounds b = {stack_lo, stack_hi};
+    int n = 0, end = 0;
+    *complete = 0;
+    /* On a stack we do not know the bounds of (a coroutine's, a signal
+     * stack) any read could fault: the pc alone. */
+    if (!stack_hi || regs[SP] < stack_lo || regs[SP] >= stack_hi) {
+        frames[0] = regs[RA];
+        return max > 0;
+    }
+    if (regs[SP] - 128 > b.lo)
+        b.lo = regs[SP] - 128; /* the red zone is below rsp; nothing lives further down */
+    int exact = 1;
+    while (n < max) {
+        frames[n++] = regs[RA];
+        if (step(regs, exact, &b, &end, &exact, cache))
+            return n;
+        if (end) {
+            *complete = 1;
+            return n;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,104 @@
+# Timer sampling with call stacks (PERFINST_SAMPLE): stacks of -O2 code
+# without frame pointers are complete (_start → main → mid_a → mid_b →
+# leaf_spin, every sample; threads from their start routine), pmopt report
+# --tree prints that tree, export --folded writes one 'a;b;c N' line per
+# stack adding up to the sampled periods, and export --flamegraph writes a
+# well-formed SVG naming the hot function; a handler's stack continues
+# through the signal frame to main.
+. "$PERFINST_TOP/tests/lib.sh"
+
+gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/deep.c" -o deep.o
+pi_ld -O2 -o deep deep.o -pthread
+# the chain really has no frame pointer: no function sets rbp from rsp
+# (main even uses rbp as an ordinary register)
+objdump -d deep | awk '/<(leaf_spin|mid_a|mid_b|main)>:/ {f=1} /^$/ {f=0} f && /mov +%rsp,%rbp/ {n++} END {exit n>0}' ||
+    fail "the fixture saves a frame pointer"
+ok "no frame pointers in main, mid_a, mid_b, leaf_spin"
+
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s.pit ./deep 150000000 > /dev/null
+"$PMOPT" report --tree s.pit > tree
+cat tree
+assert_contains "header" tree "^sampled stacks: cpu clock, period 1.000 ms: [0-9]+ samples for [0-9]+ periods, 0 truncated, 0 dropped, 1 threads$"
+assert_contains "tree: leaf under mid_b" tree "^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+ {14}leaf_spin  \(deep.c:[0-9]+\)$"
+"$PMOPT" export --folded folded --flamegraph fg.svg s.pit
+python3 - folded tree <<'PY' || fail "folded stacks"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+total = full = 0
+for l in lines:
+    m = re.fullmatch(r"([^ ;]+(?:;[^ ;]+)*) ([0-9]+)", l)
+    assert m, "not a folded line: %r" % l
+    n = int(m.group(2)); total += n
+    fr = m.group(1).split(";")
+    if fr[-1] == "leaf_spin":
+        assert fr[0] == "_start" and fr[-4:] == ["main", "mid_a", "mid_b", "leaf_spin"], "incomplete: " + l
+        full += n
+periods = int(re.search(r"samples for ([0-9]+) periods", open(sys.argv[2]).read()).group(1))
+assert total == periods, (total, periods)
+assert full >= 0.95 * total, (full, total)
+print("ok: folded: %d lines, %d periods, %d in _start;...;main;mid_a;mid_b;leaf_spin" % (len(lines), total, full))
+PY
+python3 "$T/sampling/check-svg.py" fg.svg leaf_spin mid_b main || fail "flame graph"
+ok "flame graph is well-formed and names leaf_spin"
+
+# threads: each from its start routine
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=t.pit ./deep 80000000 threads > /dev/null
+"$PMOPT" report --tree t.pit > ttree
+assert_contains "3 threads" ttree "^sampled stacks: .* 0 truncated, 0 dropped, 3 threads$"
+"$PMOPT" export --folded tfolded t.pit
+assert_contains "thread stacks" tfolded ";thread_main;mid_a;mid_b;leaf_spin [0-9]+$"
+assert_contains "main stack" tfolded "^_start;.*;main;mid_a;mid_b;leaf_spin [0-9]+$"
+
+# wall-clock sampling; the records decoded by pmopt dump
+PERFINST_SAMPLE=wall:2ms PERFINST_OUT=w.pit ./deep 50000000 > /dev/null
+"$PMOPT" dump w.pit > wdump
+assert_contains "wall header" wdump "SAMPLE_STATS kind wall, period 2000000 ns, taken [1-9][0-9]*,"
+assert_contains "sample map of the program" wdump "SAMPLE_MAP \[0x[0-9a-f]+, 0x[0-9a-f]+\) bias 0x[0-9a-f]+, build-id [0-9a-f]+, path \"$PWD/deep\"$"
+assert_contains "a decoded sample" wdump "^    \[0\] t [0-9]+ wall cpu [0-9]+ tid [0-9]+ weight [0-9]+ frames [0-9]+: 0x"
+
+# a bad setting is said once and nothing is sampled
+PERFINST_SAMPLE=cpu:fast PERFINST_OUT=bad.pit ./deep 1000 > /dev/null 2> err
+assert_contains "bad PERFINST_SAMPLE" err "^perfinst: PERFINST_SAMPLE=cpu:fast: expected cpu\[:PERIOD\] or wall\[:PERIOD\]"
+[ ! -e bad.pit ] || fail "a trace without samples or units"
+ok "no trace without anything to write"
+
+# through a signal frame: glibc's __restore_rt has CFI made of DWARF
+# expressions; the walk from a signal handler gets back to main
+gcc -O2 -g -c "$T/sampling/handler.c" -o handler.o
+pi_ld -O2 -o handler handler.o
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=h.pit ./handler > /dev/null
+"$PMOPT" export --folded hfolded h.pit
+assert_contains "stack through the signal trampoline" hfolded "^_start;.*;main;raise;.*;on_usr1;spin [0-9]+$"
+"$PMOPT" report --tree h.pit > htree
+assert_contains "none truncated" htree " 0 truncated, "
+
+# 100 distinct functions on one stack: each frame gets one node (one root,
+# one path of 100 + leaf), so pmopt names each distinct function once
+python3 - > chain.c <<'PY'
+print("volatile unsigned long sink;")
+print("__attribute__((noinline)) void f100(unsigned long n) { unsigned long x = sink; for (unsigned long i = 0; i < n; i++) x = x * 6364136223846793005ul + 1; sink = x; }")
+for i in range(99, -1, -1):
+    print("__attribute__((noinline)) void f%d(unsigned long n) { f%d(n); sink++; }" % (i, i + 1))
+print("int main(void) { f0(150000000); return (int)(sink & 1); }")
+PY
+gcc -O2 -g -c chain.c -o chain.o
+pi_ld -O2 -o chain chain.o
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=c.pit ./chain || true
+"$PMOPT" export --folded cfolded c.pit
+assert_eq "one stack ends in f100" 1 "$(grep -c ";f100 [0-9]*$" cfolded)"
+assert_contains "the whole chain" cfolded "^_start;.*;main;f0;f1;f2;.*;f98;f99;f100 [0-9]+$"
+
+# usage errors exit 2, bad files 1, each with a message
+st=0; "$PMOPT" export s.pit 2> err || st=$?
+assert_eq "export without an output: usage" 2 "$st"
+assert_contains "says what is missing" err "nothing to export: give --flamegraph OUT or --folded OUT"
+st=0; "$PMOPT" export --what=everything --folded - s.pit 2> err || st=$?
+assert_eq "bad --what: usage" 2 "$st"
+st=0; "$PMOPT" report --tree 2> err || st=$?
+assert_eq "report --tree without a trace: usage" 2 "$st"
+st=0; "$PMOPT" export --folded /nonexistent/dir/out s.pit 2> err || st=$?
+assert_eq "unwritable output: error" 1 "$st"
+assert_contains "names the file" err "^pmopt: /nonexistent/dir/out: No such file or directory$"
+head -c 100 s.pit > cut.pit
+"$PMOPT" report --tree cut.pit > /dev/null 2> err
+assert_contains "a cut trace is read up to its last complete record" err "cut.pit: truncated after"
