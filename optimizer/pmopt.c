@@ -26,7 +26,7 @@ static const struct {
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
     { "plan", cmd_plan, "an overlay that counts only the hot functions" },
     { "dump", cmd_dump, "print every record of a trace" },
-    { "export", cmd_export, "a trace as Chrome/Perfetto trace-event JSON (and more formats)" },
+    { "export", cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
