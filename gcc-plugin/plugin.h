@@ -88,5 +88,8 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);
 void pi_watch_instrument(function *fun, unsigned func);
+/* pass-sharing.cc: the sharing probes, late (after "optimized") */
+extern bool pi_sharing_seen;
+opt_pass *pi_make_sharing_pass(gcc::context *ctxt);
 
 #endif

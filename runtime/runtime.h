@@ -172,4 +172,11 @@ void pi_altstack_disable(struct pi_thread *t);
 /* loader.c */
 unsigned pi_query_line_size(void);
 
+/* sharing.c: cache-line sharing detection (docs/sharing.md) */
+int pi_sharing_active(void);                          /* some access was recorded */
+void pi_sharing_modules_locked(void (*note)(uintptr_t pc)); /* code addresses the records name */
+void pi_sharing_write(struct pi_rec_writer *w);       /* the PI_REC_SHARE_* records */
+/* core.c: make sure the module holding code address pc is in the trace */
+void pi_note_module_locked(uintptr_t pc);
+
 #endif /* PERFINST_RUNTIME_H */
