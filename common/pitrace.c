@@ -23,6 +23,10 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_EVENT: return "EVENT";
     case PI_REC_TRACEREG: return "TRACEREG";
     case PI_REC_WATCH: return "WATCH";
+    case PI_REC_SHARE_LINE: return "SHARE_LINE";
+    case PI_REC_SHARE_SITE: return "SHARE_SITE";
+    case PI_REC_SHARE_THREAD: return "SHARE_THREAD";
+    case PI_REC_SHARE_ALLOC: return "SHARE_ALLOC";
     }
     return "?";
 }
@@ -774,6 +778,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_END:
             t->has_end = 1;
             break;
+        case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
+            break; /* common/pishare.c reads them */
         default:
             t->nunknown++;
             break;
