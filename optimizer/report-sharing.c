@@ -535,14 +535,23 @@ static void print_predictions(const struct sh_analysis *a)
         const struct sh_object *o = &a->objs[i];
         if (!o->analysed)
             continue;
+        int nl = 0;
+        for (unsigned k = 0; k < PI_SHARE_LINE / 8; k++)
+            nl += o->pred[k] >= SH_PREDICT_MIN;
+        for (unsigned k = 0; k < 2 * PI_SHARE_LINE / 8; k++)
+            nl += o->pred_pair[k] >= SH_PREDICT_MIN;
+        if (!nl && !o->rf)
+            continue;
         if (!any++)
             printf("\nPrediction: false sharing of each object two or more threads touched, placed at every\n"
                    "8-byte offset of a line and of a 128-byte pair (adjacent-line prefetch); est. reloads\n");
         int nline = 0, npair = 0;
         for (unsigned k = 0; k < PI_SHARE_LINE / 8; k++)
-            nline += o->pred[k] != 0;
+            nline += o->pred[k] >= SH_PREDICT_MIN;
         for (unsigned k = 0; k < 2 * PI_SHARE_LINE / 8; k++)
-            npair += o->pred_pair[k] != 0;
+            npair += o->pred_pair[k] >= SH_PREDICT_MIN;
+        if (!nline && !npair && !o->rf)
+            continue; /* safe wherever it is placed: not listed */
         const char *tag = !nline && !npair ? "safe at every placement"
                           : o->rf ? "false sharing (seen in this run)"
                           : nline ? "HIDDEN false sharing: not in this run's placement, at others"
@@ -587,7 +596,9 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
         pm_error("%s: cannot create: %m", path);
         return -1;
     }
-    size_t nrows = a->nrows < (size_t)top ? a->nrows : (size_t)top;
+    size_t nrows = 0;
+    while (nrows < a->nrows && nrows < (size_t)top && a->rows[nrows].rt + a->rows[nrows].rf)
+        nrows++;
     int cell = 12, left = 150, y = 40, width = left + 64 * cell + 20;
     int height = 60;
     for (size_t i = 0; i < nrows; i++)
@@ -700,13 +711,17 @@ int cmd_report_sharing(int argc, char **argv)
         sh_free(&a);
         return PM_ERROR;
     }
-    size_t n = top > 0 && (size_t)top < a.nrows ? (size_t)top : a.nrows;
     uint64_t rt = 0, rf = 0;
-    for (size_t i = 0; i < a.nrows; i++)
+    size_t nrel = 0;
+    for (size_t i = 0; i < a.nrows; i++) {
         rt += a.rows[i].rt, rf += a.rows[i].rf;
-    printf("Cache-line sharing in %s (%zu threads; %zu lines touched by more than one thread; "
+        nrel += a.rows[i].rt + a.rows[i].rf != 0;
+    }
+    /* lines without reloads (read-shared data) are not listed */
+    size_t n = top > 0 && (size_t)top < nrel ? (size_t)top : nrel;
+    printf("Cache-line sharing in %s (%zu threads; %zu lines touched by more than one thread, %zu with reloads; "
            "reloads: %llu true, %llu false)\n",
-           a.trace, a.s.nthreads, a.nrows, (unsigned long long)rt, (unsigned long long)rf);
+           a.trace, a.s.nthreads, a.nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
     for (size_t i = 0; i < n; i++) {
         printf("\n");
         print_row(&a, &a.rows[i], (int)i + 1);

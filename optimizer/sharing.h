@@ -10,6 +10,10 @@
 #include "pishare.h"
 #include "pmopt.h"
 
+/* Predicted reloads below this are not worth a finding (one write seen by
+ * a reader, at start-up, is not false sharing). */
+#define SH_PREDICT_MIN 10
+
 enum { SH_OBJ_GLOBAL = 1, SH_OBJ_HEAP = 2, SH_OBJ_OTHER = 3 };
 
 /* A data object some analysed line holds bytes of. */
