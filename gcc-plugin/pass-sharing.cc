@@ -244,7 +244,9 @@ static void instrument(const share_access &a)
     } else
         addr = fold_convert(const_ptr_type_node, a.addr);
     addr = force_gimple_operand_gsi(&gsi, addr, true, NULL_TREE, true, GSI_SAME_STMT);
-    tree what = a.ref ? what_of(a.ref) : NULL_TREE;
+    tree what = a.ref ? what_of(a.ref)
+                : TREE_CODE(a.addr) == ADDR_EXPR ? what_of(TREE_OPERAND(a.addr, 0)) /* __atomic_*(&s.f, ...) */
+                                                : NULL_TREE;
     if (!what)
         what = build_int_cst(const_ptr_type_node, 0);
     gcall *call = gimple_build_call(probe_decl(), 3, addr,
@@ -308,6 +310,9 @@ static unsigned redirect_allocs(function *fun, bool record)
         const char *to = line && pi_feedback_path() && align_alloc_here(fun, g) ? line : record ? rec : NULL;
         if (!to)
             continue;
+        if (to == line && pi_opt.verbose)
+            inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
+                   pi_feedback_path(), to);
         gimple_call_set_fndecl(g, runtime_fn(to, fn));
         update_stmt(g);
         n++;

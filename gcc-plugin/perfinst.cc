@@ -157,6 +157,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         register_callback(args->base_name, PLUGIN_FINISH_DECL, pi_pragma_finish_decl, NULL);
         register_callback(args->base_name, PLUGIN_PRE_GENERICIZE, pi_pre_genericize, NULL);
         register_callback(args->base_name, PLUGIN_FINISH_PARSE_FUNCTION, pi_finish_parse_function, NULL);
+        pi_sharing_repair_register(args->base_name);
     }
     /* FINISH_UNIT is skipped after errors; FINISH still reports leftovers */
     register_callback(args->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);

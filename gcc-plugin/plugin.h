@@ -91,5 +91,7 @@ void pi_watch_instrument(function *fun, unsigned func);
 /* pass-sharing.cc: the sharing probes, late (after "optimized") */
 extern bool pi_sharing_seen;
 opt_pass *pi_make_sharing_pass(gcc::context *ctxt);
+/* repair-sharing.cc: align-global and pad-field, in the front end */
+void pi_sharing_repair_register(const char *plugin_name);
 
 #endif

@@ -21,7 +21,8 @@
  *      at each 8-byte offset of a line and in 128-byte pairs (adjacent-line
  *      prefetch), and the false sharing each placement would create is
  *      estimated: on a virtual line, each thread's accesses there can
- *      reload at most as often as threads writing other bytes of it write.
+ *      reload falsely at most as often as other threads write bytes of it
+ *      that this thread never touches (an upper bound).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -238,11 +239,13 @@ static uint64_t predict(const struct foot *f, size_t nf, uint64_t osize, int shi
             for (int x = 0; x < nt; x++) {
                 if (x == u || !t[x].wr)
                     continue;
-                /* disjoint: x writes nothing u touches, u writes nothing x touches */
-                int overlap = 0;
+                /* x writes bytes u never touches: u's copy is invalidated for
+                 * nothing it uses (if x also writes bytes u uses, that part is
+                 * true sharing, and the estimate is an upper bound) */
+                int elsewhere = 0;
                 for (int q = 0; q < 2; q++)
-                    overlap |= (t[x].w[q] & (t[u].r[q] | t[u].w[q])) || (t[u].w[q] & (t[x].r[q] | t[x].w[q]));
-                if (!overlap)
+                    elsewhere |= (t[x].w[q] & ~(t[u].r[q] | t[u].w[q])) != 0;
+                if (elsewhere)
                     other_w += t[x].wr;
             }
             total += t[u].acc < other_w ? t[u].acc : other_w;

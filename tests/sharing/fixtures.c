@@ -49,8 +49,8 @@ struct padded {
 struct padded counters[2];
 struct mixed {
     long shared;
-    long a;
-    long b;
+    volatile long a;
+    volatile long b;
 } mixed __attribute__((aligned(32)));
 unsigned hist[2][8] __attribute__((aligned(64)));
 volatile bool flags[2] __attribute__((aligned(2)));
@@ -87,11 +87,11 @@ static void *worker(void *arg)
                     ((volatile long *)&counters[me].v)[0] += 1;
                 else if (!strcmp(mode, "mixed")) {
                     if (me == 0) {
-                        ((volatile long *)&mixed.a)[0] += 1;
+                        mixed.a += 1;
                         __atomic_fetch_add(&mixed.shared, 1, __ATOMIC_SEQ_CST);
                     } else {
                         __atomic_fetch_add(&mixed.shared, 1, __ATOMIC_SEQ_CST);
-                        ((volatile long *)&mixed.b)[0] += 1;
+                        mixed.b += 1;
                     }
                 } else if (!strcmp(mode, "linreg")) {
                     volatile struct acc *a = &accs[me];
