@@ -40,6 +40,8 @@
 #include "pifeedback.h"
 #include "tree-into-ssa.h"
 #include "tree-ssa-alias.h"
+#include "gimple-fold.h"
+#include "cfgloop.h"
 
 /* ---- which accesses ------------------------------------------------------- */
 
@@ -218,6 +220,101 @@ static tree what_of(tree ref)
     return NULL_TREE;
 }
 
+/* The runtime's fast-path state (runtime/sharing.c): one byte per line,
+ * the id of the only thread that has touched it (once the runtime has seen
+ * enough of it), and the thread's own id. */
+static tree shadow_decl(void)
+{
+    static tree decl;
+    if (!decl) {
+        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_shadow"),
+                          build_pointer_type(unsigned_char_type_node));
+        TREE_PUBLIC(decl) = 1;
+        DECL_EXTERNAL(decl) = 1;
+        TREE_STATIC(decl) = 0;
+    }
+    return decl;
+}
+
+static tree id_decl(void)
+{
+    static tree decl;
+    if (!decl) {
+        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_id"),
+                          unsigned_char_type_node);
+        TREE_PUBLIC(decl) = 1;
+        DECL_EXTERNAL(decl) = 1;
+        set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
+    }
+    return decl;
+}
+
+/* Insert CALL before the statement at *GSI behind the fast path:
+ *
+ *     base = __perfinst_share_shadow;
+ *     if (base != 0 && base[(addr >> 6) & MASK] == __perfinst_share_id)
+ *         ;                                  (a line private to this thread)
+ *     else
+ *         __perfinst_share(addr, info, what);
+ *
+ * so that the accesses to memory only one thread uses cost a few
+ * instructions and no call. */
+static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc)
+{
+    tree u8p = build_pointer_type(unsigned_char_type_node);
+    tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gassign *ld = gimple_build_assign(base, shadow_decl());
+    gimple_set_location(ld, loc);
+    gsi_insert_before(gsi, ld, GSI_SAME_STMT);
+    gcond *c1 = gimple_build_cond(EQ_EXPR, base, build_int_cst(u8p, 0), NULL_TREE, NULL_TREE);
+    gimple_set_location(c1, loc);
+    gsi_insert_before(gsi, c1, GSI_SAME_STMT);
+    basic_block bb = gimple_bb(c1);
+    edge e = split_block(bb, c1);
+    basic_block join = e->dest;
+    basic_block chk = create_empty_bb(bb);
+    basic_block cb = create_empty_bb(chk);
+
+    gimple_seq seq = NULL;
+    tree a = gimple_convert(&seq, loc, pointer_sized_int_node, addr);
+    tree idx = gimple_build(&seq, loc, RSHIFT_EXPR, pointer_sized_int_node, a,
+                            build_int_cst(integer_type_node, 6));
+    idx = gimple_build(&seq, loc, BIT_AND_EXPR, pointer_sized_int_node, idx,
+                       build_int_cst(pointer_sized_int_node, (HOST_WIDE_INT)((1ull << 41) - 1)));
+    tree off = gimple_convert(&seq, loc, sizetype, idx);
+    tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, off);
+    tree b = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_owner");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(b, build2(MEM_REF, unsigned_char_type_node, p,
+                                                            build_int_cst(u8p, 0))));
+    tree me = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_me");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, b, me, NULL_TREE, NULL_TREE));
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gimple_stmt_iterator gc = gsi_start_bb(chk);
+    gsi_insert_seq_after(&gc, seq, GSI_NEW_STMT);
+    gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
+    gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
+
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    redirect_edge_succ(e, chk);
+    edge et = make_edge(bb, cb, EDGE_TRUE_VALUE);
+    edge e2t = make_edge(chk, cb, EDGE_TRUE_VALUE);
+    edge e2f = make_edge(chk, join, EDGE_FALSE_VALUE);
+    edge ec = make_edge(cb, join, EDGE_FALLTHRU);
+    et->probability = profile_probability::very_unlikely();
+    e->probability = et->probability.invert();
+    e2t->probability = profile_probability::unlikely();
+    e2f->probability = e2t->probability.invert();
+    ec->probability = profile_probability::always();
+    chk->count = e->count();
+    cb->count = et->count() + e2t->count();
+    if (current_loops) {
+        add_bb_to_loop(chk, bb->loop_father);
+        add_bb_to_loop(cb, bb->loop_father);
+    }
+}
+
 static void instrument(const share_access &a)
 {
     gimple_stmt_iterator gsi = gsi_for_stmt(a.stmt);
@@ -253,7 +350,7 @@ static void instrument(const share_access &a)
                                     build_int_cst(unsigned_type_node, (unsigned)size << 1 | (a.store ? 1u : 0u)),
                                     what);
     gimple_set_location(call, loc);
-    gsi_insert_before(&gsi, call, GSI_SAME_STMT);
+    insert_guarded(&gsi, call, addr, loc);
 }
 
 /* ---- allocation calls ------------------------------------------------------------- */
@@ -341,6 +438,8 @@ static unsigned execute_sharing(function *fun)
     changed += redirect_allocs(fun, pi_opt.sharing == 2 || fn_marked);
     if (!changed)
         return 0;
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
     if (gimple_in_ssa_p(fun)) {
         mark_virtual_operands_for_renaming(fun);
         return TODO_update_ssa_only_virtuals;

@@ -439,7 +439,7 @@ struct pi_rec_share_thread {
     uint32_t thread;          /* small id, 1.. */
     uint32_t tid;             /* the OS thread id */
     uint32_t cpu;             /* CPU when it was first seen */
-    uint32_t reserved;
+    uint32_t period;          /* PERFINST_SHARING_PERIOD: 1 in `period` accesses to shared lines checked */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_thread) == 16, "pi_rec_share_thread is 16 bytes");
 struct pi_rec_share_alloc {

@@ -725,6 +725,9 @@ int cmd_report_sharing(int argc, char **argv)
     printf("Cache-line sharing in %s (%zu threads; %zu lines touched by more than one thread, %zu with reloads; "
            "reloads: %llu true, %llu false)\n",
            a.trace, a.s.nthreads, a.nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
+    if (a.s.nthreads && a.s.threads[0].period > 1)
+        printf("(periodic checking: 1 in %u accesses to shared lines was checked; the counts are of those)\n",
+               a.s.threads[0].period);
     for (size_t i = 0; i < n; i++) {
         printf("\n");
         print_row(&a, &a.rows[i], (int)i + 1);

@@ -41,7 +41,10 @@
 #include <unistd.h>
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
-#define SH_MAXID 255
+#define SH_MAXID 253          /* small thread ids 1..253; the 253rd and later share one */
+#define SH_NO_ID 0xfe         /* a thread's id before its first probe call: never a shadow byte */
+#define SH_SHARED_BYTE 0xff   /* shadow byte of a line in the shared state */
+#define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
 #define SH_BUSY (~0ull)
 
 struct sh_te {                /* one thread on a shared line */
@@ -103,7 +106,21 @@ static uint32_t nthreads_seen;
 static int sh_state;                  /* 0 untouched, 1 ready, 2 failed */
 static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static __thread uint8_t my_id __attribute__((tls_model("initial-exec")));
+/* The fast path the plugin inlines before each probe call (pass-sharing.cc):
+ * a line whose shadow byte is the thread's id is private to that thread and
+ * needs no call.  The byte is set once the runtime has seen `sample`
+ * accesses of the owner to the line (so that private lines still leave a
+ * footprint for the prediction), and set to SH_SHARED_BYTE when a second
+ * thread arrives.  The shadow is mapped on the first probe call. */
+PI_EXPORT uint8_t *__perfinst_share_shadow;
+PI_EXPORT __thread uint8_t __perfinst_share_id __attribute__((tls_model("initial-exec"))) = SH_NO_ID;
+#define my_id __perfinst_share_id
+static uint64_t sample = 256;
+/* PERFINST_SHARING_PERIOD=N: emulate only every N-th access to a shared
+ * line (per thread), the seed's periodic checking: cheaper, the counts are
+ * those of the accesses checked. */
+static uint32_t period = 1;
+static __thread uint32_t period_tick __attribute__((tls_model("initial-exec")));
 
 static void *map(size_t bytes)
 {
@@ -132,21 +149,42 @@ static void sh_init(void)
             pi_say("perfinst: PERFINST_SHARING_LINES=", v,
                    ": expected a power of two from 1024 to 268435456; using 1048576\n", NULL);
     }
+    v = secure_getenv("PERFINST_SHARING_PERIOD");
+    if (v) {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (*v && !*end && n >= 1 && n <= 1000000)
+            period = (uint32_t)n;
+        else
+            pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1\n", NULL);
+    }
+    v = secure_getenv("PERFINST_SHARING_SAMPLE");
+    if (v) {
+        char *end;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (*v && !*end)
+            sample = n;
+        else
+            pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 256\n", NULL);
+    }
     lines = map(sizeof(struct sh_line) << line_bits);
     used = map(sizeof(uint32_t) << line_bits);
     sites = map(sizeof(struct sh_site) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
+    uint8_t *shadow = sample ? map(1ull << SH_SHADOW_BITS) : NULL;
     int ok = lines && used && sites && allocs;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
+    if (ok && shadow)
+        __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
 }
 
 static uint8_t new_id(void)
 {
     uint32_t n = __atomic_add_fetch(&nthreads_seen, 1, __ATOMIC_RELAXED);
-    uint8_t id = n > SH_MAXID ? SH_MAXID : (uint8_t)n; /* the 255th and later share one id */
+    uint8_t id = n > SH_MAXID ? SH_MAXID : (uint8_t)n;
     if (n <= SH_MAXID) {
         threads[id].tid = (uint32_t)gettid();
         threads[id].cpu = (uint32_t)sched_getcpu();
@@ -160,9 +198,19 @@ static inline uint64_t bytes_of(unsigned off, unsigned size)
     return size >= 64 ? ~0ull << off : ((1ull << size) - 1) << off;
 }
 
+/* The home slot of line number ln.  Linear in ln within each span of
+ * 2^line_bits lines, so neighbouring data lines have neighbouring shadow
+ * records (the shadow keeps the program's locality: a hash that scatters
+ * them cost SQLite a TLB miss per access); spans are spread by their
+ * number so that the heap, the stack and the program do not pile up. */
+static inline uint64_t slot_of(uint64_t ln)
+{
+    return ln + (ln >> line_bits) * 0x9e3779b97f4a7c15ull;
+}
+
 static struct sh_line *line_get(uint64_t ln, uint8_t id)
 {
-    uint64_t mask = (1ull << line_bits) - 1, h = (ln * 0x9e3779b97f4a7c15ull) >> (64 - line_bits);
+    uint64_t mask = (1ull << line_bits) - 1, h = slot_of(ln);
     for (uint32_t i = 0; i < 64; i++) {
         struct sh_line *l = &lines[(h + i) & mask];
         uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
@@ -285,6 +333,8 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
                                            int write, uint64_t pc, const char *what)
 {
+    if (period > 1 && __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) && ++period_tick % period)
+        return; /* periodic checking: not this one */
     lock(l);
     if (!l->shared) {
         if (l->owner == id) { /* a race with the line's creation: still private */
@@ -310,6 +360,9 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
         e->valid = 1ull << (l->owner & 63);
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
+        if (__perfinst_share_shadow) /* every thread's accesses to it call now */
+            __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], SH_SHARED_BYTE,
+                             __ATOMIC_RELEASE);
     }
     shared_access(l, id, bytes, off, write, pc, what);
     unlock(l);
@@ -318,7 +371,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
 static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const char *what)
 {
     uint8_t id = my_id;
-    if (__builtin_expect(!id, 0)) {
+    if (__builtin_expect(id == SH_NO_ID, 0)) {
         if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1) {
             sh_init();
             if (sh_state != 1)
@@ -329,7 +382,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
     uint64_t ln = a / PI_SHARE_LINE;
     unsigned off = (unsigned)(a % PI_SHARE_LINE);
     uint64_t bytes = bytes_of(off, size);
-    uint64_t mask = (1ull << line_bits) - 1, h = (ln * 0x9e3779b97f4a7c15ull) >> (64 - line_bits);
+    uint64_t mask = (1ull << line_bits) - 1, h = slot_of(ln);
     struct sh_line *l = &lines[h & mask];
     if (__builtin_expect(__atomic_load_n(&l->key, __ATOMIC_ACQUIRE) != ln + 1, 0)) {
         l = line_get(ln, id);
@@ -346,6 +399,17 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
             if ((l->o_r & bytes) != bytes)
                 l->o_r |= bytes;
             l->o_reads++;
+        }
+        if (l->o_reads + l->o_writes == sample && __perfinst_share_shadow) {
+            /* seen enough: the inlined check skips the call from now on,
+             * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
+            uint8_t none = 0;
+            __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], &none, id, 0,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+            /* a second thread may have made it shared meanwhile */
+            if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE))
+                __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], SH_SHARED_BYTE,
+                                 __ATOMIC_RELEASE);
         }
         return;
     }
@@ -394,7 +458,7 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
     o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
     o->pc = pc;
     o->kind = kind;
-    o->thread = my_id ? my_id : new_id();
+    o->thread = my_id != SH_NO_ID ? my_id : new_id();
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -564,7 +628,7 @@ void pi_sharing_write(struct pi_rec_writer *w)
         return;
     uint32_t nt = __atomic_load_n(&nthreads_seen, __ATOMIC_RELAXED);
     for (uint32_t i = 1; i <= nt && i <= SH_MAXID; i++) {
-        struct pi_rec_share_thread r = {.thread = i, .tid = threads[i].tid, .cpu = threads[i].cpu};
+        struct pi_rec_share_thread r = {.thread = i, .tid = threads[i].tid, .cpu = threads[i].cpu, .period = period};
         w->begin(PI_REC_SHARE_THREAD);
         w->put(&r, sizeof r);
         w->end();
