@@ -43,9 +43,12 @@ static struct {
     struct acc *accs;
 } ctl __attribute__((aligned(64))); /* its own line in every build */
 
+static pthread_barrier_t start; /* both threads run at once */
+
 static void *worker(void *arg)
 {
     int me = (int)(long)arg;
+    pthread_barrier_wait(&start);
     const char *mode = ctl.mode;
     long n = ctl.iters;
     if (!strcmp(mode, "globals")) {
@@ -90,6 +93,7 @@ int main(int argc, char **argv)
     ctl.accs = calloc(2, sizeof *ctl.accs);
 #endif
     pthread_t t[2];
+    pthread_barrier_init(&start, NULL, 2);
     for (long i = 0; i < 2; i++)
         pthread_create(&t[i], NULL, worker, (void *)i);
     for (int i = 0; i < 2; i++)
