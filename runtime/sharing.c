@@ -97,6 +97,9 @@ static uint64_t sites_lost;
 #define ALLOC_MAX (1u << 16)
 static struct sh_alloc *allocs;
 static uint32_t nallocs;
+/* address -> 1 + index of the latest object recorded there (free looks it up) */
+#define ALLOC_HASH_BITS 17
+static uint32_t *alloc_hash;
 static uint64_t alloc_seq, allocs_lost;
 
 static struct {
@@ -171,8 +174,9 @@ static void sh_init(void)
     used = map(sizeof(uint32_t) << line_bits);
     sites = map(sizeof(struct sh_site) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
+    alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
     uint8_t *shadow = sample ? map(1ull << SH_SHADOW_BITS) : NULL;
-    int ok = lines && used && sites && allocs;
+    int ok = lines && used && sites && allocs && alloc_hash;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
@@ -460,21 +464,32 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
     o->kind = kind;
     o->thread = my_id != SH_NO_ID ? my_id : new_id();
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
+    uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - ALLOC_HASH_BITS);
+    for (uint32_t k = 0; k < 64; k++) {
+        uint32_t *slot = &alloc_hash[(h + k) & ((1u << ALLOC_HASH_BITS) - 1)];
+        uint32_t cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+        if (cur && allocs[cur - 1].addr != (uintptr_t)p && !allocs[cur - 1].freed)
+            continue; /* another live object */
+        __atomic_store_n(slot, i + 1, __ATOMIC_RELEASE);
+        break;
+    }
 }
 
 static void note_free(uintptr_t p)
 {
     if (!p || __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
         return;
-    uint32_t n = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
-    n = n > ALLOC_MAX ? ALLOC_MAX : n;
-    /* the latest object at p (a linear scan from the end: recent objects are freed first) */
-    for (uint32_t i = n; i-- > 0;)
-        if (__atomic_load_n(&allocs[i].ready, __ATOMIC_ACQUIRE) && allocs[i].addr == p &&
-            !allocs[i].freed) {
-            allocs[i].freed = 1;
+    uint64_t h = (p * 0x9e3779b97f4a7c15ull) >> (64 - ALLOC_HASH_BITS);
+    for (uint32_t k = 0; k < 64; k++) {
+        uint32_t cur = __atomic_load_n(&alloc_hash[(h + k) & ((1u << ALLOC_HASH_BITS) - 1)], __ATOMIC_ACQUIRE);
+        if (!cur)
+            return;
+        struct sh_alloc *o = &allocs[cur - 1];
+        if (o->addr == p && !o->freed) {
+            o->freed = 1;
             return;
         }
+    }
 }
 
 #define PC ((uint64_t)(uintptr_t)__builtin_return_address(0))

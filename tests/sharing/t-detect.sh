@@ -52,6 +52,18 @@ assert_contains "globals: both named" globals.rep "objects: hits_[ab] \(global, 
 assert_contains "hidden: no reloads in this run" hidden.rep "0 with reloads; reloads: 0 true, 0 false\)$"
 assert_contains "hidden: predicted" hidden.rep "^  halves \(global, 128 bytes, at \+0 of its line this run\): HIDDEN false sharing"
 assert_contains "hidden: safe at +0, not at +8" hidden.rep "line placements: \+0:[0-9] \+8:[0-9]{3,}"
+# periodic checking (every 2nd access to a shared line): the same verdicts
+PERFINST_SHARING_PERIOD=2 PERFINST_OUT=p-adj.pit ./f adjacent > /dev/null 2>&1
+"$PMOPT" report --sharing f p-adj.pit > p-adj.rep
+assert_contains "periodic: says so" p-adj.rep "periodic checking: 1 in 2 accesses"
+assert_contains "periodic: adjacent still false only" p-adj.rep "reloads: 0 true, [1-9][0-9]* false\)$"
+PERFINST_SHARING_PERIOD=2 PERFINST_OUT=p-at.pit ./f atomic > /dev/null 2>&1
+"$PMOPT" report --sharing f p-at.pit > p-at.rep
+assert_contains "periodic: atomic still true only" p-at.rep "reloads: [1-9][0-9]* true, 0 false\)$"
+# every access through the runtime (no inlined skip): the same exact counts
+PERFINST_SHARING_SAMPLE=0 PERFINST_OUT=s0.pit ./f mixed > /dev/null 2>&1
+"$PMOPT" report --sharing f s0.pit > s0.rep
+assert_contains "PERFINST_SHARING_SAMPLE=0: same counts" s0.rep "reloads: 999 true, 999 false\)$"
 # the program's output does not depend on the instrumentation
 gcc -O2 -pthread "$T/sharing/fixtures.c" -o plain
 for m in adjacent atomic padded mixed linreg hist flags locks hidden globals; do
