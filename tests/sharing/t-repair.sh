@@ -87,3 +87,16 @@ assert_contains "advice: alignas on the struct" linreg.adv "^[12]\. struct acc: 
 assert_contains "advice: alignas on a member" mixed.adv "struct mixed: \`alignas\(64\)\` on member \`a\`"
 expect_fail "plan --sharing needs -o or --advise" "$PMOPT" plan --sharing f linreg.pit
 assert_contains "  ... says so" err "expected -o FEEDBACK"
+
+# a recommendation that names a field the struct does not have: a warning
+# naming the file, the build goes on
+python3 - <<'PY'
+import zlib
+body = "perfinst-feedback 1\nprogram f\n1 pad-field type=acc field=nope\n2 align-global name=hits_a\n"
+open("bad.fb", "w").write(body + "end 2 0x%08x\n" % zlib.crc32(body.encode()))
+PY
+gcc -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=bad.fb -O2 -pthread -c "$T/sharing/fixtures.c" -o bad.o 2> bad.err ||
+    { cat bad.err >&2; fail "a bad recommendation stopped the build"; }
+assert_contains "unknown field: warned, with the file" bad.err "warning: perfinst: bad.fb:3: struct .acc. has no field .nope.; recommendation 1 ignored"
+nm -S bad.o | grep -E " hits_a$" > bad.nm
+assert_contains "the other recommendation still applied" bad.nm "0000000000000040 [bB] hits_a$"
