@@ -63,7 +63,7 @@ struct sh_ext {               /* a shared line's coherence state */
 };
 
 struct sh_line {
-    uint64_t key;             /* line number + 1; 0 free; SH_BUSY being claimed */
+    uint64_t key;             /* line number + 1; 0: an unused record */
     uint32_t lock;
     uint8_t owner;            /* the first thread's small id */
     uint8_t shared;           /* a second thread touched it: ext is set */
@@ -88,7 +88,12 @@ struct sh_alloc {
 };
 
 static struct sh_line *lines;
-static uint32_t *used;                /* indices of claimed records, in claim order */
+/* The records are a pool handed out in order; a line finds its record
+ * through the index shadow: one uint32_t per line of the 47-bit address
+ * space (8 TiB of MAP_NORESERVE address space, touched only where the
+ * program has data), 1 + the record's index, 0 for none.  Direct, so a
+ * lookup is one load that keeps the program's locality. */
+static uint32_t *ishadow;
 static uint32_t nused, line_bits;
 static uint64_t lines_lost;
 #define SITE_BITS 16
@@ -118,7 +123,7 @@ static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
 PI_EXPORT uint8_t *__perfinst_share_shadow;
 PI_EXPORT __thread uint8_t __perfinst_share_id __attribute__((tls_model("initial-exec"))) = SH_NO_ID;
 #define my_id __perfinst_share_id
-static uint64_t sample = 256;
+static uint64_t sample = 64;
 /* PERFINST_SHARING_PERIOD=N: emulate only every N-th access to a shared
  * line (per thread), the seed's periodic checking: cheaper, the counts are
  * those of the accesses checked. */
@@ -132,7 +137,7 @@ static void *map(size_t bytes)
 }
 
 /* PERFINST_SHARING_LINES=N: the shadow's capacity in lines (a power of two,
- * 2^20 by default; 64 bytes of address space each, touched only as used). */
+ * 2^22 by default; 64 bytes of address space each, touched only as used). */
 static void sh_init(void)
 {
     pthread_mutex_lock(&sh_init_lock);
@@ -141,7 +146,7 @@ static void sh_init(void)
         return;
     }
     pi_init();
-    line_bits = 20;
+    line_bits = 22;
     const char *v = secure_getenv("PERFINST_SHARING_LINES");
     if (v) {
         char *end;
@@ -150,7 +155,7 @@ static void sh_init(void)
             line_bits = (uint32_t)__builtin_ctzl(n);
         else
             pi_say("perfinst: PERFINST_SHARING_LINES=", v,
-                   ": expected a power of two from 1024 to 268435456; using 1048576\n", NULL);
+                   ": expected a power of two from 1024 to 268435456; using 4194304\n", NULL);
     }
     v = secure_getenv("PERFINST_SHARING_PERIOD");
     if (v) {
@@ -168,15 +173,15 @@ static void sh_init(void)
         if (*v && !*end)
             sample = n;
         else
-            pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 256\n", NULL);
+            pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 64\n", NULL);
     }
     lines = map(sizeof(struct sh_line) << line_bits);
-    used = map(sizeof(uint32_t) << line_bits);
+    ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
     sites = map(sizeof(struct sh_site) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
     alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
     uint8_t *shadow = sample ? map(1ull << SH_SHADOW_BITS) : NULL;
-    int ok = lines && used && sites && allocs && alloc_hash;
+    int ok = lines && ishadow && sites && allocs && alloc_hash;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
@@ -202,40 +207,35 @@ static inline uint64_t bytes_of(unsigned off, unsigned size)
     return size >= 64 ? ~0ull << off : ((1ull << size) - 1) << off;
 }
 
-/* The home slot of line number ln.  Linear in ln within each span of
- * 2^line_bits lines, so neighbouring data lines have neighbouring shadow
- * records (the shadow keeps the program's locality: a hash that scatters
- * them cost SQLite a TLB miss per access); spans are spread by their
- * number so that the heap, the stack and the program do not pile up. */
-static inline uint64_t slot_of(uint64_t ln)
-{
-    return ln + (ln >> line_bits) * 0x9e3779b97f4a7c15ull;
-}
+#define SH_LINE_MASK ((1ull << SH_SHADOW_BITS) - 1)
 
+/* The record of line ln, made on first sight; NULL when the pool is full
+ * (counted) or ln lies beyond 47-bit addresses and aliases another line. */
 static struct sh_line *line_get(uint64_t ln, uint8_t id)
 {
-    uint64_t mask = (1ull << line_bits) - 1, h = slot_of(ln);
-    for (uint32_t i = 0; i < 64; i++) {
-        struct sh_line *l = &lines[(h + i) & mask];
-        uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
-        if (k == 0) {
-            uint64_t zero = 0;
-            if (__atomic_compare_exchange_n(&l->key, &zero, SH_BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                l->owner = id;
-                uint32_t u = __atomic_fetch_add(&nused, 1, __ATOMIC_RELAXED);
-                used[u] = (uint32_t)((h + i) & mask);
-                __atomic_store_n(&l->key, ln + 1, __ATOMIC_RELEASE);
-                return l;
-            }
-            k = zero;
+    uint32_t *slot = &ishadow[ln & SH_LINE_MASK];
+    uint32_t k = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!k) {
+        uint32_t i = __atomic_fetch_add(&nused, 1, __ATOMIC_RELAXED);
+        if (i >= (1u << line_bits)) {
+            __atomic_fetch_add(&lines_lost, 1, __ATOMIC_RELAXED);
+            return NULL;
         }
-        while (k == SH_BUSY)
-            k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
-        if (k == ln + 1)
+        struct sh_line *l = &lines[i];
+        l->owner = id;
+        l->key = ln + 1;
+        uint32_t none = 0;
+        if (__atomic_compare_exchange_n(slot, &none, i + 1, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
             return l;
+        l->key = 0; /* another thread made it first: this record stays unused */
+        k = none;
     }
-    __atomic_fetch_add(&lines_lost, 1, __ATOMIC_RELAXED);
-    return NULL;
+    struct sh_line *l = &lines[k - 1];
+    if (l->key != ln + 1) {
+        __atomic_fetch_add(&lines_lost, 1, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    return l;
 }
 
 static void lock(struct sh_line *l)
@@ -386,9 +386,9 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
     uint64_t ln = a / PI_SHARE_LINE;
     unsigned off = (unsigned)(a % PI_SHARE_LINE);
     uint64_t bytes = bytes_of(off, size);
-    uint64_t mask = (1ull << line_bits) - 1, h = slot_of(ln);
-    struct sh_line *l = &lines[h & mask];
-    if (__builtin_expect(__atomic_load_n(&l->key, __ATOMIC_ACQUIRE) != ln + 1, 0)) {
+    uint32_t k = __atomic_load_n(&ishadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE);
+    struct sh_line *l = k ? &lines[k - 1] : NULL;
+    if (__builtin_expect(!l || l->key != ln + 1, 0)) {
         l = line_get(ln, id);
         if (!l)
             return;
@@ -666,7 +666,9 @@ void pi_sharing_write(struct pi_rec_writer *w)
     uint64_t privates = 0;
     uint32_t n = __atomic_load_n(&nused, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < n; i++) {
-        struct sh_line *l = &lines[used[i]];
+        if (i >= (1u << line_bits))
+            break;
+        struct sh_line *l = &lines[i];
         uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
         if (!k || k == SH_BUSY)
             continue;
