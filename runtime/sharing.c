@@ -330,7 +330,8 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
         t->r |= bytes;
         t->reads++;
     }
-    t->cpu = (uint32_t)sched_getcpu();
+    if (rel || t->cpu == ~0u) /* the CPU where the line moved to (asking costs; hits do not) */
+        t->cpu = (uint32_t)sched_getcpu();
     site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, rel, what);
 }
 
