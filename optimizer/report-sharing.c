@@ -499,6 +499,19 @@ static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, 
            (unsigned long long)r->rf, r->cost, r->gain);
     objects_of_row(a, r, buf, sizeof buf);
     printf("    objects: %s\n", buf);
+    for (int b = 0; b < (int)PI_SHARE_LINE; b++) { /* heap objects: the allocation's call stack */
+        int oi = r->obj[b];
+        if (oi < 0 || (b && r->obj[b - 1] == oi) || a->objs[oi].kind != SH_OBJ_HEAP)
+            continue;
+        const struct pi_share_alloc_v *al = a->objs[oi].alloc;
+        printf("    allocated at:");
+        for (uint32_t k = 0; k < al->rec.nframes; k++) {
+            char where[512];
+            sh_site_where(a, al->frames[k], where, sizeof where);
+            printf("%s %s", k ? " <-" : "", where);
+        }
+        printf("\n");
+    }
     for (int k = 0; k < r->nthr; k++) {
         const struct sh_thr_row *t = &r->thr[k];
         char rn[1024], wn[1024], cpu[24] = "?";

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
 #define SH_MAXID 253          /* small thread ids 1..253; the 253rd and later share one */
@@ -82,10 +83,16 @@ struct sh_site {
     const char *what;
 };
 
+#define SH_MAX_FRAMES 8
 struct sh_alloc {
-    uint64_t addr, size, seq, pc;
+    uint64_t addr, size, seq;
     uint32_t thread, kind, freed, ready;
+    uint32_t nframes, pad;
+    uint64_t frames[SH_MAX_FRAMES]; /* frames[0]: the allocation call's return address */
 };
+/* PERFINST_SHARING_STACK=N: frames of each allocation's call stack (1: the
+ * site alone, no unwinding) */
+static uint32_t stack_frames = 4;
 
 static struct sh_line *lines;
 /* The records are a pool handed out in order; a line finds its record
@@ -165,6 +172,15 @@ static void sh_init(void)
             period = (uint32_t)n;
         else
             pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1\n", NULL);
+    }
+    v = secure_getenv("PERFINST_SHARING_STACK");
+    if (v) {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (*v && !*end && n >= 1 && n <= SH_MAX_FRAMES)
+            stack_frames = (uint32_t)n;
+        else
+            pi_say("perfinst: PERFINST_SHARING_STACK=", v, ": expected 1 to 8 frames; using 4\n", NULL);
     }
     v = secure_getenv("PERFINST_SHARING_SAMPLE");
     if (v) {
@@ -443,6 +459,27 @@ PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *wha
 
 /* ---- heap objects ------------------------------------------------------------ */
 
+struct unwind_state {
+    struct sh_alloc *o;
+    uint64_t start;            /* the allocation call's return address: frames before it are ours */
+    int started;
+};
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+    struct unwind_state *st = arg;
+    uint64_t ip = (uint64_t)_Unwind_GetIP(ctx);
+    if (!ip)
+        return _URC_END_OF_STACK;
+    if (!st->started) {
+        if (ip != st->start)
+            return _URC_NO_REASON;
+        st->started = 1;
+    }
+    st->o->frames[st->o->nframes++] = ip;
+    return st->o->nframes >= stack_frames ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
 static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
 {
     if (!p)
@@ -461,7 +498,15 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
     o->addr = (uintptr_t)p;
     o->size = size;
     o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
-    o->pc = pc;
+    o->nframes = 0;
+    if (stack_frames > 1) { /* libgcc's unwinder: reads .eh_frame, fine in -O2 code */
+        struct unwind_state st = {o, pc, 0};
+        _Unwind_Backtrace(unwind_one, &st);
+    }
+    if (!o->nframes) {
+        o->frames[0] = pc;
+        o->nframes = 1;
+    }
     o->kind = kind;
     o->thread = my_id != SH_NO_ID ? my_id : new_id();
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
@@ -604,7 +649,8 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
     uint32_t n = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < n && i < ALLOC_MAX; i++)
         if (__atomic_load_n(&allocs[i].ready, __ATOMIC_ACQUIRE))
-            note((uintptr_t)allocs[i].pc);
+            for (uint32_t k = 0; k < allocs[i].nframes; k++)
+                note((uintptr_t)allocs[i].frames[k]);
 }
 
 static void put_line(struct pi_rec_writer *w, struct sh_line *l)
@@ -704,10 +750,10 @@ void pi_sharing_write(struct pi_rec_writer *w)
         if (!__atomic_load_n(&o->ready, __ATOMIC_ACQUIRE))
             continue;
         struct pi_rec_share_alloc r = {.addr = o->addr, .size = o->size, .seq = o->seq, .thread = o->thread,
-                                       .kind = o->kind, .freed = o->freed, .nframes = 1};
+                                       .kind = o->kind, .freed = o->freed, .nframes = o->nframes};
         w->begin(PI_REC_SHARE_ALLOC);
         w->put(&r, sizeof r);
-        w->put(&o->pc, sizeof o->pc);
+        w->put(o->frames, o->nframes * sizeof o->frames[0]);
         w->end();
     }
     uint64_t lost = lines_lost + sites_lost + allocs_lost;

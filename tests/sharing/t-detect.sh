@@ -40,6 +40,7 @@ assert_not_contains "mixed: shared field never false" mixed.rep "mixed.shared: [
 for m in linreg hist flags locks hidden globals; do run $m; done
 assert_contains "linreg: per-thread accumulators in a heap array, false" linreg.rep "reloads: 0 true, 1998 false\)$"
 assert_contains "linreg: the heap object by allocation site" linreg.rep "objects: heap object from fixtures.c:[0-9]+ \(main\) \(heap, 80 bytes"
+assert_contains "linreg: the allocation's call stack" linreg.rep "allocated at: fixtures.c:[0-9]+ \(main\) <- "
 assert_contains "linreg: elements and fields named" linreg.rep "writes \[acc\[1\]\.sx, acc\[1\]\.sy, acc\[1\]\.sxx, acc\[1\]\.syy, acc\[1\]\.sxy\]"
 assert_contains "hist: per-thread buckets, false" hist.rep "reloads: 0 true, 1998 false\)$"
 assert_contains "hist: rows named" hist.rep "writes \[hist\[1\]\[[0-7]\]"
