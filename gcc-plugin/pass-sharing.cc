@@ -105,11 +105,24 @@ struct share_access {
 
 static bool fn_marked;
 
+/* Was g inlined from a function marked `sharing`?  (The pass runs after
+ * inlining: a marked function's body may now be in its callers.) */
+static bool inlined_from_marked(gimple *g)
+{
+    for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+        if (inlined_function_outer_scope_p(b)) {
+            tree fn = block_ultimate_origin(b);
+            if (fn && TREE_CODE(fn) == FUNCTION_DECL && (pi_directive_bits(DECL_ATTRIBUTES(fn)) & PI_D_SHARING))
+                return true;
+        }
+    return false;
+}
+
 static void consider(vec<share_access> &out, gimple *g, tree op, bool store)
 {
     if (!reachable_memory(op))
         return;
-    if (pi_opt.sharing != 2 && !fn_marked && !marked_ref(op))
+    if (pi_opt.sharing != 2 && !fn_marked && !marked_ref(op) && !inlined_from_marked(g))
         return;
     share_access a = {g, op, NULL_TREE, 0, store};
     out.safe_push(a);
@@ -165,7 +178,7 @@ static void find_accesses(function *fun, vec<share_access> &out)
             unsigned size;
             bool store;
             if (atomic_access(g, &addr, &size, &store)) {
-                if (pi_opt.sharing == 2 || fn_marked) {
+                if (pi_opt.sharing == 2 || fn_marked || inlined_from_marked(g)) {
                     share_access a = {g, NULL_TREE, addr, size, store};
                     out.safe_push(a);
                 }

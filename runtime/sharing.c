@@ -131,11 +131,23 @@ PI_EXPORT uint8_t *__perfinst_share_shadow;
 PI_EXPORT __thread uint8_t __perfinst_share_id __attribute__((tls_model("initial-exec"))) = SH_NO_ID;
 #define my_id __perfinst_share_id
 static uint64_t sample = 64;
-/* PERFINST_SHARING_PERIOD=N: emulate only every N-th access to a shared
- * line (per thread), the seed's periodic checking: cheaper, the counts are
- * those of the accesses checked. */
+/* PERFINST_SHARING_PERIOD=N: emulate only one in N accesses to shared
+ * lines, the seed's periodic checking: cheaper, the counts are those of the
+ * accesses checked.  Which ones is drawn at random (a per-thread xorshift):
+ * a strict every-N-th would alias with a loop's access pattern and could
+ * skip, say, every write of a thread and see no sharing at all. */
 static uint32_t period = 1;
-static __thread uint32_t period_tick __attribute__((tls_model("initial-exec")));
+static __thread uint32_t period_rng __attribute__((tls_model("initial-exec")));
+
+static int periodic_skip(void)
+{
+    uint32_t x = period_rng ? period_rng : 0x9e3779b9u ^ (uint32_t)(uintptr_t)&period_rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    period_rng = x;
+    return x % period != 0;
+}
 
 static void *map(size_t bytes)
 {
@@ -354,7 +366,7 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
                                            int write, uint64_t pc, const char *what)
 {
-    if (period > 1 && __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) && ++period_tick % period)
+    if (period > 1 && __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) && periodic_skip())
         return; /* periodic checking: not this one */
     lock(l);
     if (!l->shared) {
