@@ -209,7 +209,7 @@ static tree probe_decl(void)
     return decl;
 }
 
-/* "STRUCT FIELD OFFSET SIZE" for the field ref accesses (the innermost
+/* "STRUCT FIELD OFFSET SIZE FILE LINE" for the field ref accesses (the innermost
  * one), or NULL: what pmopt names heap bytes and struct layouts with. */
 static tree what_of(tree ref)
 {
@@ -225,9 +225,11 @@ static tree what_of(tree ref)
         const char *name = !tn ? "<anonymous>"
                            : TREE_CODE(tn) == TYPE_DECL ? (DECL_NAME(tn) ? IDENTIFIER_POINTER(DECL_NAME(tn)) : "<anonymous>")
                                                         : IDENTIFIER_POINTER(tn);
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s %s %ld %lu", name, IDENTIFIER_POINTER(DECL_NAME(field)),
-                 (long)int_byte_position(field), (unsigned long)tree_to_uhwi(sz));
+        char buf[512];
+        expanded_location xl = expand_location(DECL_SOURCE_LOCATION(field));
+        const char *file = xl.file && !strchr(xl.file, ' ') ? xl.file : "?";
+        snprintf(buf, sizeof buf, "%s %s %ld %lu %s %d", name, IDENTIFIER_POINTER(DECL_NAME(field)),
+                 (long)int_byte_position(field), (unsigned long)tree_to_uhwi(sz), file, xl.line);
         return build_string_literal(strlen(buf) + 1, buf);
     }
     return NULL_TREE;

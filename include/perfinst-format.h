@@ -433,8 +433,9 @@ struct pi_rec_share_site {
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_site) == 64, "pi_rec_share_site is 64 bytes");
 /* `what` names the accessed field as the plugin saw it:
- * "STRUCT FIELD OFFSET SIZE" (the struct's tag or typedef name, the field,
- * the field's byte offset and the struct's size), e.g. "acc sx 0 40". */
+ * "STRUCT FIELD OFFSET SIZE FILE LINE" (the struct's tag or typedef name,
+ * the field, its byte offset, the struct's size, where the field is
+ * declared), e.g. "acc sx 0 40 prog.c 12". */
 struct pi_rec_share_thread {
     uint32_t thread;          /* small id, 1.. */
     uint32_t tid;             /* the OS thread id */

@@ -102,6 +102,28 @@ struct fld {
     uint64_t true_readers;      /* threads that reloaded it as true sharing */
 };
 
+/* Where field F of struct S is declared (F NULL: the first field the sites
+ * name, preferring offset 0), from the sites' `what`; 0 if unknown. */
+static int field_decl(const struct sh_analysis *a, const char *stype, const char *f, char *file, size_t fn,
+                      uint32_t *line)
+{
+    int found = 0;
+    for (size_t i = 0; i < a->s.nsites; i++) {
+        char st[64], fname[64];
+        uint64_t fo, ss;
+        const char *w = a->s.sites[i].what;
+        if (!sh_parse_what(w, st, sizeof st, fname, sizeof fname, &fo, &ss) || strcmp(st, stype) ||
+            (f && strcmp(fname, f)))
+            continue;
+        if (sh_what_decl(w, file, fn, line)) {
+            found = 1;
+            if (f || fo == 0)
+                return 1;
+        }
+    }
+    return found;
+}
+
 static size_t fields_of(const struct sh_analysis *a, const struct sh_object *o, struct fld *f, size_t max)
 {
     size_t n = 0;
@@ -209,6 +231,7 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
         snprintf(r.kind, sizeof r.kind, "pad-field");
         snprintf(r.key, sizeof r.key, "%s", o->stype);
         snprintf(r.field, sizeof r.field, "*");
+        field_decl(a, o->stype, NULL, r.file, sizeof r.file, &r.line);
         snprintf(r.why, sizeof r.why, "per-thread elements of %s (struct %s, %llu bytes) share lines (%s): "
                  "the type is aligned and padded to whole lines — this changes struct %s for the whole "
                  "program, rebuild every unit that uses it", o->name, o->stype, (unsigned long long)o->ssize,
@@ -230,6 +253,7 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
             snprintf(r.kind, sizeof r.kind, "pad-field");
             snprintf(r.key, sizeof r.key, "%s", o->stype);
             snprintf(r.field, sizeof r.field, "%.63s", f[i].name);
+            field_decl(a, o->stype, f[i].name, r.file, sizeof r.file, &r.line);
             snprintf(r.why, sizeof r.why, "field %.63s.%.63s is written by one thread beside data other threads use "
                      "(%s): it starts a line of its own — this changes struct %s for the whole program, rebuild "
                      "every unit that uses it", o->stype, f[i].name, seen, o->stype);
@@ -275,6 +299,13 @@ static void help(FILE *f)
             "  --force                read a trace of a different build of PROG\n");
 }
 
+static const char *at_line(uint32_t line)
+{
+    static char buf[24];
+    snprintf(buf, sizeof buf, "%u: ", line);
+    return buf;
+}
+
 static void advise_line(const struct sh_analysis *a, const struct rec *r, int num)
 {
     if (!strcmp(r->kind, "align-global"))
@@ -284,10 +315,12 @@ static void advise_line(const struct sh_analysis *a, const struct rec *r, int nu
         printf("%d. %s:%u (in %s): allocate with `aligned_alloc(64, size rounded up to 64)` — %s\n", num,
                pm_basename(r->file), r->line, r->key, r->why);
     else if (!strcmp(r->kind, "pad-field") && !strcmp(r->field, "*"))
-        printf("%d. struct %s: `alignas(64)` its first member (the struct becomes a multiple of 64 bytes) — "
-               "%s\n", num, r->key, r->why);
+        printf("%d. %s%s%sstruct %s: `alignas(64)` its first member (the struct becomes a multiple of 64 bytes) "
+               "— %s\n", num, r->line ? pm_basename(r->file) : "", r->line ? ":" : "", r->line ? at_line(r->line) : "",
+               r->key, r->why);
     else if (!strcmp(r->kind, "pad-field"))
-        printf("%d. struct %s: `alignas(64)` on member `%s` — %s\n", num, r->key, r->field, r->why);
+        printf("%d. %s%s%sstruct %s: `alignas(64)` on member `%s` — %s\n", num, r->line ? pm_basename(r->file) : "",
+               r->line ? ":" : "", r->line ? at_line(r->line) : "", r->key, r->field, r->why);
     else
         printf("%d. %s: %s\n", num, r->key, r->why);
     (void)a;

@@ -40,11 +40,22 @@ int sh_parse_what(const char *what, char *st, size_t stn, char *field, size_t fn
     char a[128], b[128];
     unsigned long long o, s;
     if (!what || sscanf(what, "%127s %127s %llu %llu", a, b, &o, &s) != 4)
-        return 0;
+        return 0; /* (FILE LINE may follow: sh_what_decl) */
     snprintf(st, stn, "%s", a);
     snprintf(field, fn, "%s", b);
     *off = o;
     *size = s;
+    return 1;
+}
+
+int sh_what_decl(const char *what, char *file, size_t fn, uint32_t *line)
+{
+    char f[512];
+    unsigned l;
+    if (!what || sscanf(what, "%*s %*s %*u %*u %511s %u", f, &l) != 2)
+        return 0;
+    snprintf(file, fn, "%s", f);
+    *line = l;
     return 1;
 }
 

@@ -79,6 +79,7 @@ void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int
 /* file:line (function) of a site's pc, into buf. */
 void sh_site_where(const struct sh_analysis *a, uint64_t pc, char *buf, size_t n);
 /* The site text `what` split: struct, field, offset, size; 0 if malformed. */
+int sh_what_decl(const char *what, char *file, size_t fn, uint32_t *line); /* where the field is declared */
 int sh_parse_what(const char *what, char *st, size_t stn, char *field, size_t fn, uint64_t *off, uint64_t *size);
 
 /* Text and SVG views (report-sharing.c). */

@@ -82,9 +82,9 @@ assert_contains "feedback-only: hits_a left alone" sel.nm "0000000000000008 [bB]
 # advice
 "$PMOPT" plan --sharing --advise f linreg.pit > linreg.adv
 assert_contains "advice: the allocation site" linreg.adv "^[12]\. fixtures.c:[0-9]+ \(in main\): allocate with \`aligned_alloc\(64"
-assert_contains "advice: alignas on the struct" linreg.adv "^[12]\. struct acc: \`alignas\(64\)\` its first member"
+assert_contains "advice: alignas on the struct, at its declaration" linreg.adv "^[12]\. fixtures.c:[0-9]+: struct acc: \`alignas\(64\)\` its first member"
 "$PMOPT" plan --sharing --advise f mixed.pit > mixed.adv
-assert_contains "advice: alignas on a member" mixed.adv "struct mixed: \`alignas\(64\)\` on member \`a\`"
+assert_contains "advice: alignas on a member, at its line" mixed.adv "fixtures.c:[0-9]+: struct mixed: \`alignas\(64\)\` on member \`a\`"
 expect_fail "plan --sharing needs -o or --advise" "$PMOPT" plan --sharing f linreg.pit
 assert_contains "  ... says so" err "expected -o FEEDBACK"
 
