@@ -28,6 +28,10 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_SAMPLES: return "SAMPLES";
     case PI_REC_SAMPLE_STATS: return "SAMPLE_STATS";
     case PI_REC_IDLE_STATS: return "IDLE_STATS";
+    case PI_REC_SHARE_LINE: return "SHARE_LINE";
+    case PI_REC_SHARE_SITE: return "SHARE_SITE";
+    case PI_REC_SHARE_THREAD: return "SHARE_THREAD";
+    case PI_REC_SHARE_ALLOC: return "SHARE_ALLOC";
     }
     return "?";
 }
@@ -806,6 +810,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_SAMPLE_STATS:
         case PI_REC_IDLE_STATS:
             break; /* stack sampling: read by pisample.c, not kept here */
+        case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
+            break; /* common/pishare.c reads them */
         default:
             t->nunknown++;
             break;

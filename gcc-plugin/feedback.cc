@@ -14,6 +14,9 @@ static bool loaded;
  * kind is reported once and ignored (a newer plan, or one meant for
  * `pmopt relink` only). */
 static const char *const applied_kinds[] = {
+    "align-global", /* repair-sharing.cc */
+    "pad-field",    /* repair-sharing.cc */
+    "align-alloc",  /* pass-sharing.cc */
     NULL,
 };
 

@@ -219,6 +219,8 @@ static void bind_pending(tree decl, enum pi_context ctx)
         for (int k = 0; ok && k < n; k++)
             if (specs[k].kind == PI_D_WATCH)
                 pi_watch_seen = true;
+            else if (specs[k].kind == PI_D_SHARING)
+                pi_sharing_seen = true;
         if (ok) {
             tree arg = build_tree_list(NULL_TREE, build_string(strlen(pending_decl[i].text) + 1,
                                                                pending_decl[i].text));
@@ -383,6 +385,8 @@ static tree handle_attribute(tree *node, tree name, tree args, int, bool *no_add
         for (int k = 0; k < n; k++)
             if (specs[k].kind == PI_D_WATCH)
                 pi_watch_seen = true;
+            else if (specs[k].kind == PI_D_SHARING)
+                pi_sharing_seen = true;
     }
     return NULL_TREE;
 }

@@ -183,6 +183,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         register_callback(args->base_name, PLUGIN_FINISH_DECL, pi_pragma_finish_decl, NULL);
         register_callback(args->base_name, PLUGIN_PRE_GENERICIZE, pi_pre_genericize, NULL);
         register_callback(args->base_name, PLUGIN_FINISH_PARSE_FUNCTION, pi_finish_parse_function, NULL);
+        pi_sharing_repair_register(args->base_name);
     }
     /* FINISH_UNIT is skipped after errors; FINISH still reports leftovers */
     register_callback(args->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
@@ -196,5 +197,6 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     return 0;
 }

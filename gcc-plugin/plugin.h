@@ -103,5 +103,10 @@ void pi_fnprobe_instrument(function *fun, basic_block entry, unsigned site,
  * after an error (given at loc) */
 opt_pass *pi_make_ri_pass(gcc::context *ctxt);
 tree pi_ri_emit_call(const char *expr, location_t loc);
+/* pass-sharing.cc: the sharing probes, late (after "optimized") */
+extern bool pi_sharing_seen;
+opt_pass *pi_make_sharing_pass(gcc::context *ctxt);
+/* repair-sharing.cc: align-global and pad-field, in the front end */
+void pi_sharing_repair_register(const char *plugin_name);
 
 #endif

@@ -482,6 +482,66 @@ struct pi_rec_idle_stats {
     uint64_t eintr;      /* interrupted blocking calls the runtime restarted */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_idle_stats) == 88, "pi_rec_idle_stats is 88 bytes");
+/* ---- sharing (cache-line sharing detection, docs/sharing.md) ------------
+ * Written when instrumented code called __perfinst_share.  Addresses are
+ * run-time addresses (pmopt maps PCs and globals through the MODULE records);
+ * lines are PI_SHARE_LINE bytes, byte i of a line is bit i of a mask. */
+#define PI_SHARE_LINE 64u
+#define PI_SHARE_AREAS 8u       /* areas (words) per line for per-area counts */
+enum {
+    PI_REC_SHARE_LINE = 40,   /* pi_rec_share_line + pi_share_thr[nthreads] */
+    PI_REC_SHARE_SITE = 41,   /* pi_rec_share_site + char what[what_len]: one access site, line, thread */
+    PI_REC_SHARE_THREAD = 42, /* pi_rec_share_thread: a thread's small id and OS id */
+    PI_REC_SHARE_ALLOC = 43,  /* pi_rec_share_alloc + uint64_t frames[nframes]: a heap object */
+};
+#define PI_TF_SHARING (1u << 7) /* the trace has sharing records */
+struct pi_rec_share_line {
+    uint64_t addr;            /* first byte of the line */
+    uint32_t nthreads;        /* threads that touched the line: entries that follow */
+    uint32_t flags;           /* reserved, 0 */
+    uint64_t reloads_true, reloads_false;
+    uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS]; /* by the area the reloading access started in */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_line) == 160, "pi_rec_share_line is 160 bytes");
+struct pi_share_thr {
+    uint32_t thread;          /* small thread id (PI_REC_SHARE_THREAD) */
+    uint32_t cpu;             /* CPU of its last access seen in the shared state, ~0u unknown */
+    uint64_t rmask, wmask;    /* bytes of the line it read, wrote */
+    uint64_t reads, writes;   /* its accesses to the line */
+    uint64_t reloads_true, reloads_false;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_share_thr) == 56, "pi_share_thr is 56 bytes");
+struct pi_rec_share_site {
+    uint64_t pc;              /* return address of the probe call: the access site */
+    uint64_t line;            /* the line's address */
+    uint32_t thread;
+    uint32_t flags;           /* PI_ACCESS_READ / PI_ACCESS_WRITE seen at this site */
+    uint64_t accesses, reloads_true, reloads_false;
+    uint64_t mask;            /* bytes of the line the site touched */
+    uint32_t what_len;        /* bytes of `what` that follow, NUL included; 0: none */
+    uint32_t reserved;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_site) == 64, "pi_rec_share_site is 64 bytes");
+/* `what` names the accessed field as the plugin saw it:
+ * "STRUCT FIELD OFFSET SIZE FILE LINE" (the struct's tag or typedef name,
+ * the field, its byte offset, the struct's size, where the field is
+ * declared), e.g. "acc sx 0 40 prog.c 12". */
+struct pi_rec_share_thread {
+    uint32_t thread;          /* small id, 1.. */
+    uint32_t tid;             /* the OS thread id */
+    uint32_t cpu;             /* CPU when it was first seen */
+    uint32_t period;          /* PERFINST_SHARING_PERIOD: 1 in `period` accesses to shared lines checked */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_thread) == 16, "pi_rec_share_thread is 16 bytes");
+struct pi_rec_share_alloc {
+    uint64_t addr, size;      /* the object */
+    uint64_t seq;             /* allocation order (a later object at the same place wins) */
+    uint32_t thread;          /* the allocating thread */
+    uint32_t kind;            /* 1 malloc, 2 calloc, 3 realloc, 4 aligned_alloc, 5 posix_memalign */
+    uint32_t freed;           /* 1: freed before the trace was written */
+    uint32_t nframes;         /* frames[0]: the allocation call's return address */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_alloc) == 40, "pi_rec_share_alloc is 40 bytes");
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

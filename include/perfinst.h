@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stddef.h>
 
 #ifdef __PERFINST__
 #define PERFINST(...) __attribute__((perfinst(__VA_ARGS__)))
@@ -231,6 +232,24 @@ void __perfinst_ri_emit(uint64_t value);
 void __perfinst_block_enter(uint32_t kind);
 void __perfinst_block_exit(void);
 extern int __perfinst_on; /* the mode register (split functions without a switch of their own) */
+/* Sharing detection (docs/sharing.md): every instrumented load or store of
+ * memory other threads may reach calls __perfinst_share(addr, size << 1 |
+ * is_store, what); the call's return address names the access site, `what`
+ * the struct field accessed ("STRUCT FIELD OFFSET SIZE") or NULL.  Heap
+ * allocation calls in instrumented code go through the _share_ variants
+ * (they record the object and its allocation site); a feedback rebuild
+ * turns falsely shared allocation sites into the _line_ variants (the
+ * object on its own cache lines, its size rounded up to whole lines). */
+void __perfinst_share(const void *addr, uint32_t info, const char *what);
+void *__perfinst_share_malloc(size_t size);
+void *__perfinst_share_calloc(size_t n, size_t size);
+void *__perfinst_share_realloc(void *p, size_t size);
+void *__perfinst_share_aligned_alloc(size_t align, size_t size);
+int __perfinst_share_posix_memalign(void **out, size_t align, size_t size);
+void __perfinst_share_free(void *p);
+void *__perfinst_line_malloc(size_t size);
+void *__perfinst_line_calloc(size_t n, size_t size);
+void *__perfinst_line_realloc(void *p, size_t size);
 
 #ifdef __cplusplus
 }

@@ -77,6 +77,46 @@ static void flags_str(uint32_t flags, char *buf, size_t n)
         snprintf(buf, n, "-");
 }
 
+/* The sharing records (perfinst-format.h; pishare.c reads them for reports). */
+static void dump_share(const struct pi_trace_rec *r)
+{
+    const uint8_t *p = r->payload;
+    size_t n = r->hdr.size;
+    if (r->hdr.type == PI_REC_SHARE_LINE && n >= sizeof(struct pi_rec_share_line)) {
+        struct pi_rec_share_line l;
+        memcpy(&l, p, sizeof l);
+        printf(" line 0x%llx, %u threads, reloads %llu true %llu false\n", (unsigned long long)l.addr, l.nthreads,
+               (unsigned long long)l.reloads_true, (unsigned long long)l.reloads_false);
+        for (uint32_t i = 0; i < l.nthreads && sizeof l + (i + 1) * sizeof(struct pi_share_thr) <= n; i++) {
+            struct pi_share_thr t;
+            memcpy(&t, p + sizeof l + i * sizeof t, sizeof t);
+            printf("    T%u cpu %d: read 0x%016llx written 0x%016llx, %llu reads %llu writes, reloads %llu true "
+                   "%llu false\n", t.thread, (int)t.cpu, (unsigned long long)t.rmask, (unsigned long long)t.wmask,
+                   (unsigned long long)t.reads, (unsigned long long)t.writes, (unsigned long long)t.reloads_true,
+                   (unsigned long long)t.reloads_false);
+        }
+    } else if (r->hdr.type == PI_REC_SHARE_SITE && n >= sizeof(struct pi_rec_share_site)) {
+        struct pi_rec_share_site s;
+        memcpy(&s, p, sizeof s);
+        printf(" pc 0x%llx, line 0x%llx, T%u, flags %u, %llu accesses, reloads %llu true %llu false%s%.*s\n",
+               (unsigned long long)s.pc, (unsigned long long)s.line, s.thread, s.flags,
+               (unsigned long long)s.accesses, (unsigned long long)s.reloads_true,
+               (unsigned long long)s.reloads_false, s.what_len ? ", what " : "",
+               (int)(s.what_len && s.what_len <= n - sizeof s ? s.what_len - 1 : 0), (const char *)p + sizeof s);
+    } else if (r->hdr.type == PI_REC_SHARE_THREAD && n >= sizeof(struct pi_rec_share_thread)) {
+        struct pi_rec_share_thread t;
+        memcpy(&t, p, sizeof t);
+        printf(" T%u tid %u cpu %u\n", t.thread, t.tid, t.cpu);
+    } else if (r->hdr.type == PI_REC_SHARE_ALLOC && n >= sizeof(struct pi_rec_share_alloc)) {
+        struct pi_rec_share_alloc a;
+        memcpy(&a, p, sizeof a);
+        printf(" 0x%llx, %llu bytes, seq %llu, T%u, kind %u%s, %u frames\n", (unsigned long long)a.addr,
+               (unsigned long long)a.size, (unsigned long long)a.seq, a.thread, a.kind, a.freed ? " (freed)" : "",
+               a.nframes);
+    } else
+        printf(" %u bytes (too short)\n", r->hdr.size);
+}
+
 int cmd_dump(int argc, char **argv)
 {
     int status;
@@ -193,6 +233,9 @@ int cmd_dump(int argc, char **argv)
         case PI_REC_RI:
             if (pm_ri_dump(&r))
                 bad_groups = 1;
+            break;
+        case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
+            dump_share(&r);
             break;
         default:
             if (pi_samples_dump_rec(stdout, &r)) /* stack sampling, 30..39 */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "sharing.h"
 
 /* What the runtime accepts (runtime/overlay.c): a larger overlay is not
  * applied at all, so pmopt refuses to write one. */
@@ -282,6 +283,9 @@ int cmd_plan(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    for (int i = 1; i < argc; i++) /* --sharing: its own planner (plan-sharing.c) */
+        if (!strcmp(argv[i], "--sharing"))
+            return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1;
     int advise = 0, by_samples = 0;
     const char *out = NULL;

@@ -28,6 +28,7 @@
 
 #include "report.h"
 #include "stacks.h"
+#include "sharing.h"
 
 static void help(FILE *f)
 {
@@ -625,6 +626,9 @@ int cmd_report(int argc, char **argv)
         { "types", BY_TYPES }, { "callers", BY_CALLERS },
         { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
     };
+    for (int i = 1; i < argc; i++) /* --sharing: its own view (report-sharing.c) */
+        if (!strcmp(argv[i], "--sharing"))
+            return cmd_report_sharing(argc, argv);
     int callers = 0;
     const char *html = NULL;
     struct report r;

@@ -230,7 +230,7 @@ __attribute__((constructor(101))) static void pi_ctor(void)
  * first; with libperfinst.so the program's destructors run before ours. */
 __attribute__((destructor(101))) static void pi_dtor(void)
 {
-    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || (!pi.nunits && !pi_sample_active()))
+    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || (!pi.nunits && !pi_sample_active() && !pi_sharing_active()))
         return;
     pthread_mutex_lock(&pi.lock);
     /* The exiting thread's counts go into the totals now, so a library
@@ -328,6 +328,15 @@ static struct pi_module *module_for_locked(uintptr_t addr)
         PI_STORE(&pi.modules, m);
     pi.modules_tail = m;
     return m;
+}
+
+/* The sharing records name code by address: its module must be listed. */
+void pi_note_module_locked(uintptr_t pc)
+{
+    for (struct pi_module *m = pi.modules; m; m = m->next)
+        if (pc >= m->lo && pc < m->hi)
+            return;
+    module_for_locked(pc);
 }
 
 /* ---- registration ------------------------------------------------------------------- */

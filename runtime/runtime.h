@@ -216,5 +216,11 @@ void pi_sample_init(void);           /* end of pi_init: PERFINST_SAMPLE, PERFINS
 void pi_sample_thread_start(void);   /* a thread starts (pi_thread_main) */
 int pi_sample_active(void);          /* a trace is to be written even without units */
 void pi_sample_write(struct pi_rec_writer *w); /* SAMPLE_* and IDLE_STATS records */
+/* sharing.c: cache-line sharing detection (docs/sharing.md) */
+int pi_sharing_active(void);                          /* some access was recorded */
+void pi_sharing_modules_locked(void (*note)(uintptr_t pc)); /* code addresses the records name */
+void pi_sharing_write(struct pi_rec_writer *w);       /* the PI_REC_SHARE_* records */
+/* core.c: make sure the module holding code address pc is in the trace */
+void pi_note_module_locked(uintptr_t pc);
 
 #endif /* PERFINST_RUNTIME_H */

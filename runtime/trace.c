@@ -209,7 +209,8 @@ static void put_trace(const siginfo_t *si, int in_signal)
 {
     struct pi_trace_hdr h = {.version = PI_TRACE_VERSION, .hdr_size = sizeof h,
                              .flags = (pi.mode_off_env ? PI_TF_MODE_OFF : 0u) |
-                                      (pi_overlay_active() ? PI_TF_OVERLAY : 0u),
+                                      (pi_overlay_active() ? PI_TF_OVERLAY : 0u) |
+                                      (pi_sharing_active() ? PI_TF_SHARING : 0u),
                              .pid = (uint64_t)pi.pid, .ppid = (uint64_t)pi.ppid,
                              .start_ns = pi.start_ns, .line_size = pi.line_size};
     memcpy(h.magic, PI_TRACE_MAGIC, sizeof h.magic);
@@ -243,6 +244,7 @@ static void put_trace(const siginfo_t *si, int in_signal)
     pi_indicators_write(&w);
     pi_ri_write(&w);
     pi_sample_write(&w);
+    pi_sharing_write(&w);
 
     if (si) {
         /* si_addr means something only for a fault the kernel raised */
@@ -417,6 +419,8 @@ int pi_trace_write(const siginfo_t *si, int in_signal)
     out.off = 0;
     out.n = 0;
     out.nrecords = 0;
+    if (!in_signal)
+        pi_sharing_modules_locked(pi_note_module_locked);
     put_trace(si, in_signal);
     int err = out.err;
     if (close(fd) && !err)

@@ -4,7 +4,7 @@
  *   0  pi_meta_parse + pi_meta_validate  (.perfinst bytes, any chunk kind)
  *   1  pi_trace_parse and pi_trace_add_indicators and pi_trace_add_watch
  *      (twice, into one trace with the same modules), then
- *      pi_trace_open_mem/pi_trace_next  (a trace)
+ *      pi_trace_open_mem/pi_trace_next, and pi_share_parse (a trace)
  *   2  pi_meta_read_elf on elf_memory()  (a whole ELF file; libelf itself
  *      is not instrumented)
  *   3  pifb_parse + pifb_select  (a feedback file)
@@ -21,6 +21,7 @@
 
 #include "pifeedback.h"
 #include "pimeta.h"
+#include "pishare.h"
 #include "pitrace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,6 +77,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (void)pi_trace_word(&r, r.u.watch.nwords - 1);
             pi_trace_close(&f);
         }
+        struct pi_share sh;
+        if (pi_share_parse("fuzz", p, n, &sh, &err) == 0)
+            for (size_t i = 0; i < sh.nlines; i++)
+                (void)pi_share_tid(&sh, sh.lines[i].thr[sh.lines[i].rec.nthreads - 1].thread);
+        pi_share_free(&sh);
         break;
     }
     case 2: {

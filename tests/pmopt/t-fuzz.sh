@@ -25,10 +25,15 @@ objcopy --dump-section .perfinst=meta.bin prog /dev/null
 { printf '\002'; cat prog.o; } > corpus/object
 { printf '\002'; cat prog; } > corpus/program
 { printf '\003'; printf 'perfinst-feedback 1\nprogram /x%%20y\n1 pad-field type=s field=a\n2 order functions=f,g\nend 2 0x1\n'; } > corpus/feedback
+# a trace with sharing records (common/pishare.c)
+pi_cc -O1 -fplugin-arg-perfinst-sharing=all -c "$T/sharing/fixtures.c" -o sf.o
+pi_ld -O1 -o sf sf.o
+PERFINST_OUT=sf.pit ./sf mixed 20 > /dev/null 2>&1
+{ printf '\001'; cat sf.pit; } > corpus/sharing
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
     "$F/fuzz-readers.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/pitrace.c" \
-    "$PERFINST_TOP/common/piutil.c" "$PERFINST_TOP/common/pifeedback.c" \
+    "$PERFINST_TOP/common/piutil.c" "$PERFINST_TOP/common/pifeedback.c" "$PERFINST_TOP/common/pishare.c" \
     -lelf -o fuzz
 ./fuzz -max_total_time="${FUZZ_SECONDS:-20}" -max_len=16384 -rss_limit_mb=1024 -timeout=5 \
     corpus > fuzz.log 2>&1 || { tail -40 fuzz.log; fail "the fuzzer found a problem"; }

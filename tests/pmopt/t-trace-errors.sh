@@ -100,12 +100,12 @@ hdr += struct.pack("<I", crc(hdr))
 # COUNTS says 9 counters but carries 2
 open("liar.pit", "wb").write(hdr + rec(3, struct.pack("<QII", 1, 0, 9) + bytes(16)))
 # an unknown record type is skipped
-open("unknown.pit", "wb").write(hdr + rec(42, bytes(8)) + rec(5, struct.pack("<II", 1, 0)))
+open("unknown.pit", "wb").write(hdr + rec(200, bytes(8)) + rec(5, struct.pack("<II", 1, 0)))
 PY
 run_pmopt dump liar.pit
 assert_eq "inconsistent record: exit status" 1 "$rc"
 assert_contains "inconsistent record: message" err "liar.pit: record 0 \(COUNTS\) at offset 0x30: 9 counters need 88 bytes, the record has 32"
 run_pmopt dump unknown.pit
 assert_eq "unknown record type: exit status" 0 "$rc"
-assert_contains "unknown record type: shown" out "^#0 @0x30 \? type 42, 8 bytes \(unknown to this pmopt; skipped\)"
+assert_contains "unknown record type: shown" out "^#0 @0x30 \? type 200, 8 bytes \(unknown to this pmopt; skipped\)"
 assert_contains "unknown record type: END after it" out "^#1 @0x48 END nrecords 1"

@@ -1,0 +1,482 @@
+/* pass-sharing.cc — the `sharing` directive: which threads read and write
+ * which bytes of each cache line, so the runtime can tell true from false
+ * sharing (seed 004 M28; docs/sharing.md).
+ *
+ *     -fplugin-arg-perfinst-sharing=all        every function
+ *     long c[2] PERFINST("sharing");           accesses to a variable
+ *     struct PERFINST("sharing") s { ... };    to a struct type (any pointer)
+ *     struct t { long hits PERFINST("sharing"); };   to a field
+ *     PERFINST("sharing") void *worker(void *);      all of a function's
+ *
+ * Runs after the last GIMPLE optimisation ("optimized", just before RTL
+ * expansion), so what GCC keeps in registers or has deleted is not
+ * counted: the accesses instrumented are the ones the machine will make.
+ * Only memory other threads can reach is instrumented — globals (not
+ * thread-local, not read-only), anything reached through a pointer, and
+ * locals whose address escapes; a local the compiler proved private is
+ * left alone (the rule ThreadSanitizer's pass uses).  Each access is
+ * preceded by a probe:
+ *
+ *     c[i] = c[i] + 1;    →   __perfinst_share(&c[i], 8 << 1 | 0);   (load)
+ *                             _1 = c[i];
+ *                             __perfinst_share(&c[i], 8 << 1 | 1);   (store)
+ *                             c[i] = _1 + 1;
+ *
+ * Atomic builtins count as a store of their operand (a read-modify-write),
+ * __atomic_load as a load.  Bit-fields count as the bytes of their
+ * representative.  The probe's return address is the access site.
+ *
+ * Heap objects: calls to malloc, calloc, realloc, aligned_alloc,
+ * posix_memalign and free in instrumented functions are redirected to the
+ * runtime's __perfinst_share_* twins, which record each object and its
+ * allocation site.
+ *
+ * Repair (feedback=FILE, kind `align-alloc`): calls to malloc, calloc or
+ * realloc at a recommended allocation site (function and line) become
+ * __perfinst_line_malloc & co.: the object starts a line and owns whole
+ * lines.  The global and type repairs are in repair-sharing.cc.
+ */
+#include "plugin.h"
+#include "pifeedback.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa-alias.h"
+#include "gimple-fold.h"
+#include "cfgloop.h"
+
+/* ---- which accesses ------------------------------------------------------- */
+
+static bool marked_ref(tree ref)
+{
+    for (tree t = ref; t; t = handled_component_p(t) || TREE_CODE(t) == MEM_REF ? TREE_OPERAND(t, 0) : NULL_TREE) {
+        if (TREE_CODE(t) == COMPONENT_REF) {
+            tree field = TREE_OPERAND(t, 1);
+            tree rec = TYPE_MAIN_VARIANT(TREE_TYPE(TREE_OPERAND(t, 0)));
+            if ((pi_directive_bits(DECL_ATTRIBUTES(field)) & PI_D_SHARING) ||
+                (pi_directive_bits(TYPE_ATTRIBUTES(rec)) & PI_D_SHARING))
+                return true;
+        }
+        if (VAR_P(t) && (pi_directive_bits(DECL_ATTRIBUTES(t)) & PI_D_SHARING))
+            return true;
+    }
+    tree type = TYPE_MAIN_VARIANT(TREE_TYPE(ref));
+    return RECORD_OR_UNION_TYPE_P(type) && (pi_directive_bits(TYPE_ATTRIBUTES(type)) & PI_D_SHARING);
+}
+
+/* Can another thread reach the memory ref names? */
+static bool reachable_memory(tree ref)
+{
+    if (!ref || is_gimple_reg(ref) || CONSTANT_CLASS_P(ref) || TREE_CODE(ref) == ADDR_EXPR ||
+        TREE_CODE(ref) == CONSTRUCTOR || TREE_CODE(ref) == SSA_NAME || !(DECL_P(ref) || REFERENCE_CLASS_P(ref)))
+        return false;
+    if (TREE_CODE(ref) == BIT_FIELD_REF || TREE_CODE(ref) == REALPART_EXPR || TREE_CODE(ref) == IMAGPART_EXPR)
+        ref = TREE_OPERAND(ref, 0);
+    tree base = get_base_address(ref);
+    if (!base)
+        return false;
+    if (TREE_CODE(base) == MEM_REF || TREE_CODE(base) == TARGET_MEM_REF) {
+        tree p = TREE_OPERAND(base, 0);
+        if (TREE_CODE(p) == ADDR_EXPR)
+            base = TREE_OPERAND(p, 0);
+        else
+            return true; /* through a pointer: heap, globals, escaped locals */
+    }
+    if (TREE_CODE(base) == STRING_CST || TREE_CODE(base) == CONST_DECL)
+        return false;
+    if (!DECL_P(base))
+        return false;
+    if (VAR_P(base) && (DECL_THREAD_LOCAL_P(base) || DECL_HARD_REGISTER(base)))
+        return false;
+    if (TREE_READONLY(base) && !TREE_THIS_VOLATILE(base))
+        return false; /* constant data: nobody writes it */
+    if (pi_is_own_decl(base))
+        return false;
+    if (is_global_var(base))
+        return true;
+    return may_be_aliased(base); /* a local whose address escaped */
+}
+
+struct share_access {
+    gimple *stmt;
+    tree ref;     /* the memory reference, or NULL_TREE: addr/size below */
+    tree addr;    /* for atomic builtins: the pointer operand */
+    unsigned size;
+    bool store;
+};
+
+static bool fn_marked;
+
+/* Was g inlined from a function marked `sharing`?  (The pass runs after
+ * inlining: a marked function's body may now be in its callers.) */
+static bool inlined_from_marked(gimple *g)
+{
+    for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+        if (inlined_function_outer_scope_p(b)) {
+            tree fn = block_ultimate_origin(b);
+            if (fn && TREE_CODE(fn) == FUNCTION_DECL && (pi_directive_bits(DECL_ATTRIBUTES(fn)) & PI_D_SHARING))
+                return true;
+        }
+    return false;
+}
+
+static void consider(vec<share_access> &out, gimple *g, tree op, bool store)
+{
+    if (!reachable_memory(op))
+        return;
+    if (pi_opt.sharing != 2 && !fn_marked && !marked_ref(op) && !inlined_from_marked(g))
+        return;
+    share_access a = {g, op, NULL_TREE, 0, store};
+    out.safe_push(a);
+}
+
+/* __atomic_* and __sync_* builtins: their first argument is the address.
+ * Returns true for those handled (store: every kind but a load). */
+static bool atomic_access(gimple *g, tree *addr, unsigned *size, bool *store)
+{
+    if (!gimple_call_builtin_p(g, BUILT_IN_NORMAL))
+        return false;
+    tree fn = gimple_call_fndecl(g);
+    enum built_in_function code = DECL_FUNCTION_CODE(fn);
+    if (!((code >= BUILT_IN_ATOMIC_TEST_AND_SET && code <= BUILT_IN_ATOMIC_FETCH_OR_16) ||
+          (code >= BUILT_IN_SYNC_FETCH_AND_ADD_N && code <= BUILT_IN_SYNC_LOCK_RELEASE_16)))
+        return false;
+    if (code == BUILT_IN_ATOMIC_THREAD_FENCE || code == BUILT_IN_ATOMIC_SIGNAL_FENCE ||
+        code == BUILT_IN_SYNC_SYNCHRONIZE || code == BUILT_IN_ATOMIC_ALWAYS_LOCK_FREE ||
+        code == BUILT_IN_ATOMIC_IS_LOCK_FREE || gimple_call_num_args(g) < 1)
+        return false;
+    tree p = gimple_call_arg(g, 0);
+    if (!POINTER_TYPE_P(TREE_TYPE(p)))
+        return false;
+    tree pointee = TREE_TYPE(TREE_TYPE(p));
+    *size = 1;
+    /* the size is in the builtin's name (_1 .. _16); the operand type tells it too */
+    if (VOID_TYPE_P(pointee) || !TYPE_SIZE_UNIT(pointee) || TREE_CODE(TYPE_SIZE_UNIT(pointee)) != INTEGER_CST) {
+        const char *name = IDENTIFIER_POINTER(DECL_NAME(fn));
+        const char *u = strrchr(name, '_');
+        if (u && u[1] >= '1' && u[1] <= '9')
+            *size = (unsigned)atoi(u + 1);
+    } else
+        *size = (unsigned)tree_to_uhwi(TYPE_SIZE_UNIT(pointee));
+    *addr = p;
+    *store = !(code >= BUILT_IN_ATOMIC_LOAD_N && code <= BUILT_IN_ATOMIC_LOAD_16);
+    return true;
+}
+
+static void find_accesses(function *fun, vec<share_access> &out)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (gimple_clobber_p(g) || is_gimple_debug(g))
+            continue;
+        if (is_gimple_assign(g)) {
+            if (gimple_assign_single_p(g))
+                consider(out, g, gimple_assign_rhs1(g), false);
+            consider(out, g, gimple_assign_lhs(g), true);
+        } else if (is_gimple_call(g)) {
+            tree addr;
+            unsigned size;
+            bool store;
+            if (atomic_access(g, &addr, &size, &store)) {
+                if (pi_opt.sharing == 2 || fn_marked || inlined_from_marked(g)) {
+                    share_access a = {g, NULL_TREE, addr, size, store};
+                    out.safe_push(a);
+                }
+                continue;
+            }
+            for (unsigned i = 0; i < gimple_call_num_args(g); i++)
+                consider(out, g, gimple_call_arg(g, i), false);
+            consider(out, g, gimple_call_lhs(g), true);
+        } else if (gimple_code(g) == GIMPLE_RETURN) {
+            greturn *r = as_a<greturn *>(g);
+            consider(out, g, gimple_return_retval(r), false);
+        }
+    }
+}
+
+/* ---- the probe -------------------------------------------------------------- */
+
+static tree probe_decl(void)
+{
+    static tree decl;
+    if (!decl) {
+        decl = build_fn_decl("__perfinst_share",
+                             build_function_type_list(void_type_node, const_ptr_type_node, unsigned_type_node,
+                                                      const_ptr_type_node, NULL_TREE));
+        TREE_NOTHROW(decl) = 1;
+        DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE, DECL_ATTRIBUTES(decl));
+    }
+    return decl;
+}
+
+/* "STRUCT FIELD OFFSET SIZE FILE LINE" for the field ref accesses (the innermost
+ * one), or NULL: what pmopt names heap bytes and struct layouts with. */
+static tree what_of(tree ref)
+{
+    for (tree t = ref; t && handled_component_p(t); t = TREE_OPERAND(t, 0)) {
+        if (TREE_CODE(t) != COMPONENT_REF)
+            continue;
+        tree field = TREE_OPERAND(t, 1);
+        tree rec = TYPE_MAIN_VARIANT(TREE_TYPE(TREE_OPERAND(t, 0)));
+        tree sz = TYPE_SIZE_UNIT(rec);
+        if (!DECL_NAME(field) || !sz || !tree_fits_uhwi_p(sz) || TREE_CODE(DECL_FIELD_OFFSET(field)) != INTEGER_CST)
+            return NULL_TREE;
+        tree tn = TYPE_NAME(rec);
+        const char *name = !tn ? "<anonymous>"
+                           : TREE_CODE(tn) == TYPE_DECL ? (DECL_NAME(tn) ? IDENTIFIER_POINTER(DECL_NAME(tn)) : "<anonymous>")
+                                                        : IDENTIFIER_POINTER(tn);
+        char buf[512];
+        expanded_location xl = expand_location(DECL_SOURCE_LOCATION(field));
+        const char *file = xl.file && !strchr(xl.file, ' ') ? xl.file : "?";
+        snprintf(buf, sizeof buf, "%s %s %ld %lu %s %d", name, IDENTIFIER_POINTER(DECL_NAME(field)),
+                 (long)int_byte_position(field), (unsigned long)tree_to_uhwi(sz), file, xl.line);
+        return build_string_literal(strlen(buf) + 1, buf);
+    }
+    return NULL_TREE;
+}
+
+/* The runtime's fast-path state (runtime/sharing.c): one byte per line,
+ * the id of the only thread that has touched it (once the runtime has seen
+ * enough of it), and the thread's own id. */
+static tree shadow_decl(void)
+{
+    static tree decl;
+    if (!decl) {
+        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_shadow"),
+                          build_pointer_type(unsigned_char_type_node));
+        TREE_PUBLIC(decl) = 1;
+        DECL_EXTERNAL(decl) = 1;
+        TREE_STATIC(decl) = 0;
+    }
+    return decl;
+}
+
+static tree id_decl(void)
+{
+    static tree decl;
+    if (!decl) {
+        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_id"),
+                          unsigned_char_type_node);
+        TREE_PUBLIC(decl) = 1;
+        DECL_EXTERNAL(decl) = 1;
+        set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
+    }
+    return decl;
+}
+
+/* Insert CALL before the statement at *GSI behind the fast path:
+ *
+ *     base = __perfinst_share_shadow;
+ *     if (base != 0 && base[(addr >> 6) & MASK] == __perfinst_share_id)
+ *         ;                                  (a line private to this thread)
+ *     else
+ *         __perfinst_share(addr, info, what);
+ *
+ * so that the accesses to memory only one thread uses cost a few
+ * instructions and no call. */
+static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc)
+{
+    tree u8p = build_pointer_type(unsigned_char_type_node);
+    tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gassign *ld = gimple_build_assign(base, shadow_decl());
+    gimple_set_location(ld, loc);
+    gsi_insert_before(gsi, ld, GSI_SAME_STMT);
+    gcond *c1 = gimple_build_cond(EQ_EXPR, base, build_int_cst(u8p, 0), NULL_TREE, NULL_TREE);
+    gimple_set_location(c1, loc);
+    gsi_insert_before(gsi, c1, GSI_SAME_STMT);
+    basic_block bb = gimple_bb(c1);
+    edge e = split_block(bb, c1);
+    basic_block join = e->dest;
+    basic_block chk = create_empty_bb(bb);
+    basic_block cb = create_empty_bb(chk);
+
+    gimple_seq seq = NULL;
+    tree a = gimple_convert(&seq, loc, pointer_sized_int_node, addr);
+    tree idx = gimple_build(&seq, loc, RSHIFT_EXPR, pointer_sized_int_node, a,
+                            build_int_cst(integer_type_node, 6));
+    idx = gimple_build(&seq, loc, BIT_AND_EXPR, pointer_sized_int_node, idx,
+                       build_int_cst(pointer_sized_int_node, (HOST_WIDE_INT)((1ull << 41) - 1)));
+    tree off = gimple_convert(&seq, loc, sizetype, idx);
+    tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, off);
+    tree b = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_owner");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(b, build2(MEM_REF, unsigned_char_type_node, p,
+                                                            build_int_cst(u8p, 0))));
+    tree me = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_me");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, b, me, NULL_TREE, NULL_TREE));
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gimple_stmt_iterator gc = gsi_start_bb(chk);
+    gsi_insert_seq_after(&gc, seq, GSI_NEW_STMT);
+    gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
+    gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
+
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    redirect_edge_succ(e, chk);
+    edge et = make_edge(bb, cb, EDGE_TRUE_VALUE);
+    edge e2t = make_edge(chk, cb, EDGE_TRUE_VALUE);
+    edge e2f = make_edge(chk, join, EDGE_FALSE_VALUE);
+    edge ec = make_edge(cb, join, EDGE_FALLTHRU);
+    et->probability = profile_probability::very_unlikely();
+    e->probability = et->probability.invert();
+    e2t->probability = profile_probability::unlikely();
+    e2f->probability = e2t->probability.invert();
+    ec->probability = profile_probability::always();
+    chk->count = e->count();
+    cb->count = et->count() + e2t->count();
+    if (current_loops) {
+        add_bb_to_loop(chk, bb->loop_father);
+        add_bb_to_loop(cb, bb->loop_father);
+    }
+}
+
+static void instrument(const share_access &a)
+{
+    gimple_stmt_iterator gsi = gsi_for_stmt(a.stmt);
+    location_t loc = gimple_location(a.stmt);
+    tree addr;
+    unsigned size = a.size;
+    if (a.ref) {
+        tree r = unshare_expr(a.ref);
+        if (TREE_CODE(r) == BIT_FIELD_REF || TREE_CODE(r) == REALPART_EXPR || TREE_CODE(r) == IMAGPART_EXPR)
+            r = TREE_OPERAND(r, 0);
+        if (TREE_CODE(r) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(r, 1))) {
+            tree field = TREE_OPERAND(r, 1);
+            tree repr = DECL_BIT_FIELD_REPRESENTATIVE(field);
+            r = repr ? build3(COMPONENT_REF, TREE_TYPE(repr), TREE_OPERAND(r, 0), repr, NULL_TREE)
+                     : TREE_OPERAND(r, 0);
+        }
+        tree tsz = TYPE_SIZE_UNIT(TREE_TYPE(r));
+        size = tsz && TREE_CODE(tsz) == INTEGER_CST && tree_fits_uhwi_p(tsz) ? (unsigned)MIN(tree_to_uhwi(tsz), 1u << 30)
+                                                                             : 1;
+        tree base = get_base_address(r);
+        if (base && DECL_P(base))
+            TREE_ADDRESSABLE(base) = 1;
+        addr = build_fold_addr_expr_with_type(r, const_ptr_type_node);
+    } else
+        addr = fold_convert(const_ptr_type_node, a.addr);
+    addr = force_gimple_operand_gsi(&gsi, addr, true, NULL_TREE, true, GSI_SAME_STMT);
+    tree what = a.ref ? what_of(a.ref)
+                : TREE_CODE(a.addr) == ADDR_EXPR ? what_of(TREE_OPERAND(a.addr, 0)) /* __atomic_*(&s.f, ...) */
+                                                : NULL_TREE;
+    if (!what)
+        what = build_int_cst(const_ptr_type_node, 0);
+    gcall *call = gimple_build_call(probe_decl(), 3, addr,
+                                    build_int_cst(unsigned_type_node, (unsigned)size << 1 | (a.store ? 1u : 0u)),
+                                    what);
+    gimple_set_location(call, loc);
+    insert_guarded(&gsi, call, addr, loc);
+}
+
+/* ---- allocation calls ------------------------------------------------------------- */
+
+static tree runtime_fn(const char *name, tree like)
+{
+    tree d = build_fn_decl(name, TREE_TYPE(like));
+    TREE_NOTHROW(d) = 1;
+    return d;
+}
+
+/* The recommendation `align-alloc func=F line=N` for this call, if any. */
+static bool align_alloc_here(function *fun, gimple *g)
+{
+    unsigned it = 0;
+    const char *fname = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
+    expanded_location xl = expand_location(gimple_location(g));
+    while (const struct pifb_rec *r = pi_feedback_next("align-alloc", &it)) {
+        const char *f = pifb_get(r, "func");
+        const char *file = pifb_get(r, "file");
+        uint64_t line = 0;
+        if (!f || strcmp(f, fname) != 0 || pifb_get_u64(r, "line", &line) != 0 || line != (uint64_t)xl.line)
+            continue;
+        if (file && xl.file && strcmp(lbasename(file), lbasename(xl.file)) != 0)
+            continue;
+        return true;
+    }
+    return false;
+}
+
+/* Redirect allocation calls: to the line allocator at recommended sites,
+ * else (instrumented functions) to the recording twins.  Returns the number
+ * of calls changed. */
+static unsigned redirect_allocs(function *fun, bool record)
+{
+    unsigned n = 0;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (!is_gimple_call(g) || !gimple_call_builtin_p(g, BUILT_IN_NORMAL))
+            continue;
+        tree fn = gimple_call_fndecl(g);
+        const char *rec = NULL, *line = NULL;
+        switch (DECL_FUNCTION_CODE(fn)) {
+        case BUILT_IN_MALLOC: rec = "__perfinst_share_malloc"; line = "__perfinst_line_malloc"; break;
+        case BUILT_IN_CALLOC: rec = "__perfinst_share_calloc"; line = "__perfinst_line_calloc"; break;
+        case BUILT_IN_REALLOC: rec = "__perfinst_share_realloc"; line = "__perfinst_line_realloc"; break;
+        case BUILT_IN_ALIGNED_ALLOC: rec = "__perfinst_share_aligned_alloc"; break;
+        case BUILT_IN_POSIX_MEMALIGN: rec = "__perfinst_share_posix_memalign"; break;
+        case BUILT_IN_FREE: rec = "__perfinst_share_free"; break;
+        default: break;
+        }
+        const char *to = line && pi_feedback_path() && align_alloc_here(fun, g) ? line : record ? rec : NULL;
+        if (!to)
+            continue;
+        if (to == line && pi_opt.verbose)
+            inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
+                   pi_feedback_path(), to);
+        gimple_call_set_fndecl(g, runtime_fn(to, fn));
+        update_stmt(g);
+        n++;
+    }
+    return n;
+}
+
+/* ---- the pass ---------------------------------------------------------------------- */
+
+bool pi_sharing_seen; /* a sharing directive was accepted in this unit (frontend) */
+
+static unsigned execute_sharing(function *fun)
+{
+    if (pi_is_own_decl(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
+        return 0;
+    fn_marked = pi_directive_bits(DECL_ATTRIBUTES(fun->decl)) & PI_D_SHARING;
+    bool on = pi_opt.sharing == 2 || fn_marked || pi_sharing_seen;
+    unsigned changed = 0;
+    if (on) {
+        auto_vec<share_access> acc;
+        find_accesses(fun, acc);
+        for (unsigned i = 0; i < acc.length(); i++)
+            instrument(acc[i]);
+        changed += acc.length();
+    }
+    changed += redirect_allocs(fun, pi_opt.sharing == 2 || fn_marked);
+    if (!changed)
+        return 0;
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    if (gimple_in_ssa_p(fun)) {
+        mark_virtual_operands_for_renaming(fun);
+        return TODO_update_ssa_only_virtuals;
+    }
+    return 0;
+}
+
+const pass_data sharing_pass_data = {
+    GIMPLE_PASS, "perfinst_sharing", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
+};
+
+class sharing_pass : public gimple_opt_pass {
+public:
+    sharing_pass(gcc::context *ctxt) : gimple_opt_pass(sharing_pass_data, ctxt) {}
+    bool gate(function *) final override
+    {
+        return !seen_error() && (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_path());
+    }
+    unsigned int execute(function *fun) final override { return execute_sharing(fun); }
+};
+
+opt_pass *pi_make_sharing_pass(gcc::context *ctxt)
+{
+    return new sharing_pass(ctxt);
+}

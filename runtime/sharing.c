@@ -1,0 +1,777 @@
+/* sharing.c — true and false cache-line sharing (seed 004 M28), in software.
+ *
+ * The plugin (gcc-plugin/pass-sharing.cc) makes every load and store that
+ * can reach memory other threads see call
+ *
+ *     __perfinst_share(addr, size << 1 | is_store);
+ *
+ * and this file keeps a shadow record per 64-byte line touched (a hash
+ * table keyed by the line's address, records of one line each so the
+ * shadow never falsely shares itself).  While only one thread has touched a
+ * line the record is private to it: the fast path checks key and owner and
+ * ORs the bytes it touched into the owner's masks, no lock, no atomic.
+ * When a second thread arrives the line becomes shared: it gets per-thread
+ * entries (read and write byte masks, counts, the CPU) under a per-line
+ * spin lock, and coherence is emulated:
+ *
+ *   - a write by T invalidates every other thread's copy and adds the bytes
+ *     written to each other thread's `pending` mask;
+ *   - an access by T whose copy is invalid, to a line T saw before, is a
+ *     RELOAD (a first touch is a cold miss, not counted);
+ *   - the reload is TRUE sharing if another thread wrote bytes this access
+ *     touches since T last saw the line (pending & bytes accessed), else
+ *     FALSE sharing: other threads wrote only other parts of the line.
+ *
+ * Counts go per line, per thread, per area (8-byte word the access starts
+ * in) and per access site (the probe's return address) on shared lines.
+ * Threads get small ids (1, 2, ... in order of their first access); the
+ * trace maps them to OS thread ids.  Allocation calls in instrumented code
+ * come here too (__perfinst_share_malloc & co.): objects are recorded with
+ * their allocation site so that pmopt can name heap lines.  The records
+ * (PI_REC_SHARE_*) are written with the trace (pi_sharing_write).
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#define SH_LT 16              /* thread entries per shared line; more fold into the last */
+#define SH_MAXID 253          /* small thread ids 1..253; the 253rd and later share one */
+#define SH_NO_ID 0xfe         /* a thread's id before its first probe call: never a shadow byte */
+#define SH_SHARED_BYTE 0xff   /* shadow byte of a line in the shared state */
+#define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
+#define SH_BUSY (~0ull)
+
+struct sh_te {                /* one thread on a shared line */
+    uint8_t id, seen;
+    uint16_t pad;
+    uint32_t cpu;
+    uint64_t r, w, pending;
+    uint64_t reads, writes, rt, rf;
+};
+
+struct sh_ext {               /* a shared line's coherence state */
+    uint64_t valid;           /* thread bits (id % 64) holding a valid copy */
+    uint32_t n;
+    struct sh_te t[SH_LT];
+    uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS];
+};
+
+struct sh_line {
+    uint64_t key;             /* line number + 1; 0: an unused record */
+    uint32_t lock;
+    uint8_t owner;            /* the first thread's small id */
+    uint8_t shared;           /* a second thread touched it: ext is set */
+    uint16_t pad;
+    uint64_t o_r, o_w;        /* the owner's bytes while private */
+    uint64_t o_reads, o_writes;
+    struct sh_ext *ext;
+    uint64_t pad2;
+} __attribute__((aligned(64)));
+
+struct sh_site {
+    uint64_t key;             /* hash of (pc, line, thread), 0 free, SH_BUSY claimed */
+    uint64_t pc, line;
+    uint32_t thread, flags;
+    uint64_t accesses, rt, rf, mask;
+    const char *what;
+};
+
+#define SH_MAX_FRAMES 8
+struct sh_alloc {
+    uint64_t addr, size, seq;
+    uint32_t thread, kind, freed, ready;
+    uint32_t nframes, pad;
+    uint64_t frames[SH_MAX_FRAMES]; /* frames[0]: the allocation call's return address */
+};
+/* PERFINST_SHARING_STACK=N: frames of each allocation's call stack (1: the
+ * site alone, no unwinding) */
+static uint32_t stack_frames = 4;
+
+static struct sh_line *lines;
+/* The records are a pool handed out in order; a line finds its record
+ * through the index shadow: one uint32_t per line of the 47-bit address
+ * space (8 TiB of MAP_NORESERVE address space, touched only where the
+ * program has data), 1 + the record's index, 0 for none.  Direct, so a
+ * lookup is one load that keeps the program's locality. */
+static uint32_t *ishadow;
+static uint32_t nused, line_bits;
+static uint64_t lines_lost;
+#define SITE_BITS 16
+static struct sh_site *sites;
+static uint64_t sites_lost;
+#define ALLOC_MAX (1u << 16)
+static struct sh_alloc *allocs;
+static uint32_t nallocs;
+/* address -> 1 + index of the latest object recorded there (free looks it up) */
+#define ALLOC_HASH_BITS 17
+static uint32_t *alloc_hash;
+static uint64_t alloc_seq, allocs_lost;
+
+static struct {
+    uint32_t tid, cpu;
+} threads[SH_MAXID + 1];
+static uint32_t nthreads_seen;
+static int sh_state;                  /* 0 untouched, 1 ready, 2 failed */
+static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The fast path the plugin inlines before each probe call (pass-sharing.cc):
+ * a line whose shadow byte is the thread's id is private to that thread and
+ * needs no call.  The byte is set once the runtime has seen `sample`
+ * accesses of the owner to the line (so that private lines still leave a
+ * footprint for the prediction), and set to SH_SHARED_BYTE when a second
+ * thread arrives.  The shadow is mapped on the first probe call. */
+PI_EXPORT uint8_t *__perfinst_share_shadow;
+PI_EXPORT __thread uint8_t __perfinst_share_id __attribute__((tls_model("initial-exec"))) = SH_NO_ID;
+#define my_id __perfinst_share_id
+static uint64_t sample = 64;
+/* PERFINST_SHARING_PERIOD=N: emulate only one in N accesses to shared
+ * lines, the seed's periodic checking: cheaper, the counts are those of the
+ * accesses checked.  Which ones is drawn at random (a per-thread xorshift):
+ * a strict every-N-th would alias with a loop's access pattern and could
+ * skip, say, every write of a thread and see no sharing at all. */
+static uint32_t period = 1;
+static __thread uint32_t period_rng __attribute__((tls_model("initial-exec")));
+
+static int periodic_skip(void)
+{
+    uint32_t x = period_rng ? period_rng : 0x9e3779b9u ^ (uint32_t)(uintptr_t)&period_rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    period_rng = x;
+    return x % period != 0;
+}
+
+static void *map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* PERFINST_SHARING_LINES=N: the shadow's capacity in lines (a power of two,
+ * 2^22 by default; 64 bytes of address space each, touched only as used). */
+static void sh_init(void)
+{
+    pthread_mutex_lock(&sh_init_lock);
+    if (sh_state) {
+        pthread_mutex_unlock(&sh_init_lock);
+        return;
+    }
+    pi_init();
+    line_bits = 22;
+    const char *v = secure_getenv("PERFINST_SHARING_LINES");
+    if (v) {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (!*end && n >= 1024 && n <= (1ul << 28) && !(n & (n - 1)))
+            line_bits = (uint32_t)__builtin_ctzl(n);
+        else
+            pi_say("perfinst: PERFINST_SHARING_LINES=", v,
+                   ": expected a power of two from 1024 to 268435456; using 4194304\n", NULL);
+    }
+    v = secure_getenv("PERFINST_SHARING_PERIOD");
+    if (v) {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (*v && !*end && n >= 1 && n <= 1000000)
+            period = (uint32_t)n;
+        else
+            pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1\n", NULL);
+    }
+    v = secure_getenv("PERFINST_SHARING_STACK");
+    if (v) {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (*v && !*end && n >= 1 && n <= SH_MAX_FRAMES)
+            stack_frames = (uint32_t)n;
+        else
+            pi_say("perfinst: PERFINST_SHARING_STACK=", v, ": expected 1 to 8 frames; using 4\n", NULL);
+    }
+    v = secure_getenv("PERFINST_SHARING_SAMPLE");
+    if (v) {
+        char *end;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (*v && !*end)
+            sample = n;
+        else
+            pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 64\n", NULL);
+    }
+    lines = map(sizeof(struct sh_line) << line_bits);
+    ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
+    sites = map(sizeof(struct sh_site) << SITE_BITS);
+    allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
+    alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
+    uint8_t *shadow = sample ? map(1ull << SH_SHADOW_BITS) : NULL;
+    int ok = lines && ishadow && sites && allocs && alloc_hash;
+    if (!ok)
+        pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
+    __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
+    if (ok && shadow)
+        __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&sh_init_lock);
+}
+
+static uint8_t new_id(void)
+{
+    uint32_t n = __atomic_add_fetch(&nthreads_seen, 1, __ATOMIC_RELAXED);
+    uint8_t id = n > SH_MAXID ? SH_MAXID : (uint8_t)n;
+    if (n <= SH_MAXID) {
+        threads[id].tid = (uint32_t)gettid();
+        threads[id].cpu = (uint32_t)sched_getcpu();
+    }
+    my_id = id;
+    return id;
+}
+
+static inline uint64_t bytes_of(unsigned off, unsigned size)
+{
+    return size >= 64 ? ~0ull << off : ((1ull << size) - 1) << off;
+}
+
+#define SH_LINE_MASK ((1ull << SH_SHADOW_BITS) - 1)
+
+/* The record of line ln, made on first sight; NULL when the pool is full
+ * (counted) or ln lies beyond 47-bit addresses and aliases another line. */
+static struct sh_line *line_get(uint64_t ln, uint8_t id)
+{
+    uint32_t *slot = &ishadow[ln & SH_LINE_MASK];
+    uint32_t k = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!k) {
+        uint32_t i = __atomic_fetch_add(&nused, 1, __ATOMIC_RELAXED);
+        if (i >= (1u << line_bits)) {
+            __atomic_fetch_add(&lines_lost, 1, __ATOMIC_RELAXED);
+            return NULL;
+        }
+        struct sh_line *l = &lines[i];
+        l->owner = id;
+        l->key = ln + 1;
+        uint32_t none = 0;
+        if (__atomic_compare_exchange_n(slot, &none, i + 1, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+            return l;
+        l->key = 0; /* another thread made it first: this record stays unused */
+        k = none;
+    }
+    struct sh_line *l = &lines[k - 1];
+    if (l->key != ln + 1) {
+        __atomic_fetch_add(&lines_lost, 1, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    return l;
+}
+
+static void lock(struct sh_line *l)
+{
+    while (__atomic_exchange_n(&l->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&l->lock, __ATOMIC_RELAXED))
+            __builtin_ia32_pause();
+}
+
+static void unlock(struct sh_line *l)
+{
+    __atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE);
+}
+
+static struct sh_te *entry(struct sh_ext *e, uint8_t id)
+{
+    for (uint32_t i = 0; i < e->n; i++)
+        if (e->t[i].id == id)
+            return &e->t[i];
+    if (e->n == SH_LT)
+        return &e->t[SH_LT - 1]; /* folded: counts stay, identity is the last entry's */
+    struct sh_te *t = &e->t[e->n++];
+    t->id = id;
+    t->cpu = ~0u;
+    return t;
+}
+
+static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t bytes, int rel, const char *what)
+{
+    uint64_t key = (pc * 0x9e3779b97f4a7c15ull) ^ (ln * 0xc2b2ae3d27d4eb4full) ^ id;
+    key = key == 0 || key == SH_BUSY ? 1 : key;
+    uint64_t mask = (1ull << SITE_BITS) - 1, h = key >> (64 - SITE_BITS);
+    for (uint32_t i = 0; i < 256; i++) {
+        struct sh_site *s = &sites[(h + i) & mask];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k == 0) {
+            uint64_t zero = 0;
+            if (__atomic_compare_exchange_n(&s->key, &zero, SH_BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                s->pc = pc;
+                s->line = ln;
+                s->thread = id;
+                s->what = what;
+                __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+                k = key;
+            } else
+                k = zero;
+        }
+        while (k == SH_BUSY)
+            k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k == key && s->pc == pc && s->line == ln && s->thread == id) {
+            /* under the line's lock: one writer per (line, site) */
+            s->flags |= write ? PI_ACCESS_WRITE : PI_ACCESS_READ;
+            s->accesses++;
+            s->mask |= bytes;
+            s->rt += rel == 1;
+            s->rf += rel == 2;
+            return;
+        }
+    }
+    __atomic_fetch_add(&sites_lost, 1, __ATOMIC_RELAXED);
+}
+
+/* The shared state: coherence, classification, counts.  Line lock held. */
+static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigned off, int write, uint64_t pc,
+                          const char *what)
+{
+    struct sh_ext *e = l->ext;
+    struct sh_te *t = entry(e, id);
+    uint64_t bit = 1ull << (id & 63);
+    int rel = 0;
+    if (t->seen && !(e->valid & bit)) {
+        rel = t->pending & bytes ? 1 : 2;
+        if (rel == 1) {
+            t->rt++;
+            e->area_true[off / 8]++;
+        } else {
+            t->rf++;
+            e->area_false[off / 8]++;
+        }
+    }
+    t->seen = 1;
+    t->pending = 0;
+    e->valid |= bit;
+    if (write) {
+        for (uint32_t i = 0; i < e->n; i++)
+            if (&e->t[i] != t)
+                e->t[i].pending |= bytes;
+        e->valid = bit;
+        t->w |= bytes;
+        t->writes++;
+    } else {
+        t->r |= bytes;
+        t->reads++;
+    }
+    if (rel || t->cpu == ~0u) /* the CPU where the line moved to (asking costs; hits do not) */
+        t->cpu = (uint32_t)sched_getcpu();
+    site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, rel, what);
+}
+
+static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
+                                           int write, uint64_t pc, const char *what)
+{
+    if (period > 1 && __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) && periodic_skip())
+        return; /* periodic checking: not this one */
+    lock(l);
+    if (!l->shared) {
+        if (l->owner == id) { /* a race with the line's creation: still private */
+            if (write)
+                l->o_w |= bytes, l->o_writes++;
+            else
+                l->o_r |= bytes, l->o_reads++;
+            unlock(l);
+            return;
+        }
+        struct sh_ext *e = calloc(1, sizeof *e);
+        if (!e) {
+            unlock(l);
+            return;
+        }
+        /* the owner, as it was: one valid copy, seen */
+        struct sh_te *o = entry(e, l->owner);
+        o->seen = 1;
+        o->r = l->o_r;
+        o->w = l->o_w;
+        o->reads = l->o_reads;
+        o->writes = l->o_writes;
+        e->valid = 1ull << (l->owner & 63);
+        l->ext = e;
+        __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
+        if (__perfinst_share_shadow) /* every thread's accesses to it call now */
+            __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], SH_SHARED_BYTE,
+                             __ATOMIC_RELEASE);
+    }
+    shared_access(l, id, bytes, off, write, pc, what);
+    unlock(l);
+}
+
+static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const char *what)
+{
+    uint8_t id = my_id;
+    if (__builtin_expect(id == SH_NO_ID, 0)) {
+        if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1) {
+            sh_init();
+            if (sh_state != 1)
+                return;
+        }
+        id = new_id();
+    }
+    uint64_t ln = a / PI_SHARE_LINE;
+    unsigned off = (unsigned)(a % PI_SHARE_LINE);
+    uint64_t bytes = bytes_of(off, size);
+    uint32_t k = __atomic_load_n(&ishadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE);
+    struct sh_line *l = k ? &lines[k - 1] : NULL;
+    if (__builtin_expect(!l || l->key != ln + 1, 0)) {
+        l = line_get(ln, id);
+        if (!l)
+            return;
+    }
+    if (__builtin_expect(l->owner == id && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
+        /* private: only this thread ever touched the line */
+        if (write) {
+            if ((l->o_w & bytes) != bytes)
+                l->o_w |= bytes;
+            l->o_writes++;
+        } else {
+            if ((l->o_r & bytes) != bytes)
+                l->o_r |= bytes;
+            l->o_reads++;
+        }
+        if (l->o_reads + l->o_writes == sample && __perfinst_share_shadow) {
+            /* seen enough: the inlined check skips the call from now on,
+             * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
+            uint8_t none = 0;
+            __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], &none, id, 0,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+            /* a second thread may have made it shared meanwhile */
+            if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE))
+                __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], SH_SHARED_BYTE,
+                                 __ATOMIC_RELEASE);
+        }
+        return;
+    }
+    slow(l, ln, id, bytes, off, write, pc, what);
+}
+
+PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *what)
+{
+    uintptr_t a = (uintptr_t)addr;
+    unsigned size = info >> 1 ? info >> 1 : 1;
+    uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+    if (__builtin_expect(a % PI_SHARE_LINE + size <= PI_SHARE_LINE, 1)) {
+        access1(a, size, info & 1, pc, what);
+        return;
+    }
+    /* an access that crosses lines (or a large copy): each line's part */
+    for (uintptr_t p = a, end = a + size; p < end;) {
+        uintptr_t next = (p / PI_SHARE_LINE + 1) * PI_SHARE_LINE;
+        unsigned part = (unsigned)((next < end ? next : end) - p);
+        access1(p, part, info & 1, pc, what);
+        p = next;
+        if (p - a > 1u << 20)
+            break; /* a huge block copy: the first MiB stands for it */
+    }
+}
+
+/* ---- heap objects ------------------------------------------------------------ */
+
+struct unwind_state {
+    struct sh_alloc *o;
+    uint64_t start;            /* the allocation call's return address: frames before it are ours */
+    int started;
+};
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+    struct unwind_state *st = arg;
+    uint64_t ip = (uint64_t)_Unwind_GetIP(ctx);
+    if (!ip)
+        return _URC_END_OF_STACK;
+    if (!st->started) {
+        if (ip != st->start)
+            return _URC_NO_REASON;
+        st->started = 1;
+    }
+    st->o->frames[st->o->nframes++] = ip;
+    return st->o->nframes >= stack_frames ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
+{
+    if (!p)
+        return;
+    if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1) {
+        sh_init();
+        if (sh_state != 1)
+            return;
+    }
+    uint32_t i = __atomic_fetch_add(&nallocs, 1, __ATOMIC_RELAXED);
+    if (i >= ALLOC_MAX) {
+        __atomic_fetch_add(&allocs_lost, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    struct sh_alloc *o = &allocs[i];
+    o->addr = (uintptr_t)p;
+    o->size = size;
+    o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
+    o->nframes = 0;
+    if (stack_frames > 1) { /* libgcc's unwinder: reads .eh_frame, fine in -O2 code */
+        struct unwind_state st = {o, pc, 0};
+        _Unwind_Backtrace(unwind_one, &st);
+    }
+    if (!o->nframes) {
+        o->frames[0] = pc;
+        o->nframes = 1;
+    }
+    o->kind = kind;
+    o->thread = my_id != SH_NO_ID ? my_id : new_id();
+    __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
+    uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - ALLOC_HASH_BITS);
+    for (uint32_t k = 0; k < 64; k++) {
+        uint32_t *slot = &alloc_hash[(h + k) & ((1u << ALLOC_HASH_BITS) - 1)];
+        uint32_t cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+        if (cur && allocs[cur - 1].addr != (uintptr_t)p && !allocs[cur - 1].freed)
+            continue; /* another live object */
+        __atomic_store_n(slot, i + 1, __ATOMIC_RELEASE);
+        break;
+    }
+}
+
+static void note_free(uintptr_t p)
+{
+    if (!p || __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
+        return;
+    uint64_t h = (p * 0x9e3779b97f4a7c15ull) >> (64 - ALLOC_HASH_BITS);
+    for (uint32_t k = 0; k < 64; k++) {
+        uint32_t cur = __atomic_load_n(&alloc_hash[(h + k) & ((1u << ALLOC_HASH_BITS) - 1)], __ATOMIC_ACQUIRE);
+        if (!cur)
+            return;
+        struct sh_alloc *o = &allocs[cur - 1];
+        if (o->addr == p && !o->freed) {
+            o->freed = 1;
+            return;
+        }
+    }
+}
+
+#define PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+PI_EXPORT void *__perfinst_share_malloc(size_t size)
+{
+    void *p = malloc(size);
+    note_alloc(p, size, 1, PC);
+    return p;
+}
+
+PI_EXPORT void *__perfinst_share_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    note_alloc(p, n * size, 2, PC);
+    return p;
+}
+
+PI_EXPORT void *__perfinst_share_realloc(void *old, size_t size)
+{
+    /* marked freed first (a failed realloc keeps the object, rarely) */
+    note_free((uintptr_t)old);
+    void *p = realloc(old, size);
+    note_alloc(p, size, 3, PC);
+    return p;
+}
+
+PI_EXPORT void *__perfinst_share_aligned_alloc(size_t align, size_t size)
+{
+    void *p = aligned_alloc(align, size);
+    note_alloc(p, size, 4, PC);
+    return p;
+}
+
+PI_EXPORT int __perfinst_share_posix_memalign(void **out, size_t align, size_t size)
+{
+    int rc = posix_memalign(out, align, size);
+    if (!rc)
+        note_alloc(*out, size, 5, PC);
+    return rc;
+}
+
+PI_EXPORT void __perfinst_share_free(void *p)
+{
+    note_free((uintptr_t)p);
+    free(p);
+}
+
+/* The repair (align-alloc): the object starts a line and owns whole lines. */
+static size_t whole_lines(size_t n)
+{
+    return n ? (n + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : PI_SHARE_LINE;
+}
+
+PI_EXPORT void *__perfinst_line_malloc(size_t size)
+{
+    if (size > SIZE_MAX - PI_SHARE_LINE) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return aligned_alloc(PI_SHARE_LINE, whole_lines(size));
+}
+
+PI_EXPORT void *__perfinst_line_calloc(size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - PI_SHARE_LINE) / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = __perfinst_line_malloc(n * size);
+    if (p)
+        memset(p, 0, whole_lines(n * size));
+    return p;
+}
+
+PI_EXPORT void *__perfinst_line_realloc(void *old, size_t size)
+{
+    if (!old)
+        return __perfinst_line_malloc(size);
+    if (!size) {
+        free(old);
+        return NULL;
+    }
+    void *p = __perfinst_line_malloc(size);
+    if (!p)
+        return NULL;
+    size_t had = malloc_usable_size(old);
+    memcpy(p, old, had < size ? had : size);
+    free(old);
+    return p;
+}
+
+/* ---- the trace ------------------------------------------------------------------- */
+
+int pi_sharing_active(void)
+{
+    return __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) == 1;
+}
+
+/* The code addresses the records name, for the modules the trace must list
+ * (normal context, pi.lock held). */
+void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
+{
+    if (!pi_sharing_active())
+        return;
+    for (uint32_t i = 0; i < (1u << SITE_BITS); i++) {
+        uint64_t k = __atomic_load_n(&sites[i].key, __ATOMIC_ACQUIRE);
+        if (k && k != SH_BUSY)
+            note((uintptr_t)sites[i].pc);
+    }
+    uint32_t n = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < n && i < ALLOC_MAX; i++)
+        if (__atomic_load_n(&allocs[i].ready, __ATOMIC_ACQUIRE))
+            for (uint32_t k = 0; k < allocs[i].nframes; k++)
+                note((uintptr_t)allocs[i].frames[k]);
+}
+
+static void put_line(struct pi_rec_writer *w, struct sh_line *l)
+{
+    struct pi_rec_share_line r = {.addr = (l->key - 1) * PI_SHARE_LINE};
+    struct pi_share_thr th[SH_LT];
+    uint32_t n = 0;
+    struct sh_ext *e = __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) ? l->ext : NULL;
+    if (e) {
+        for (uint32_t i = 0; i < e->n && i < SH_LT; i++) {
+            const struct sh_te *t = &e->t[i];
+            th[n++] = (struct pi_share_thr){.thread = t->id, .cpu = t->cpu, .rmask = t->r, .wmask = t->w,
+                                            .reads = t->reads, .writes = t->writes,
+                                            .reloads_true = t->rt, .reloads_false = t->rf};
+            r.reloads_true += t->rt;
+            r.reloads_false += t->rf;
+        }
+        memcpy(r.area_true, e->area_true, sizeof r.area_true);
+        memcpy(r.area_false, e->area_false, sizeof r.area_false);
+    } else {
+        th[n++] = (struct pi_share_thr){.thread = l->owner, .cpu = ~0u, .rmask = l->o_r, .wmask = l->o_w,
+                                        .reads = l->o_reads, .writes = l->o_writes};
+    }
+    r.nthreads = n;
+    w->begin(PI_REC_SHARE_LINE);
+    w->put(&r, sizeof r);
+    w->put(th, n * sizeof th[0]);
+    w->end();
+}
+
+/* PERFINST_SHARING_PRIVATE=N: also write up to N lines only one thread
+ * touched (default 65536; they let pmopt predict sharing under other
+ * placements) when the process had more than one thread. */
+void pi_sharing_write(struct pi_rec_writer *w)
+{
+    if (!pi_sharing_active())
+        return;
+    uint32_t nt = __atomic_load_n(&nthreads_seen, __ATOMIC_RELAXED);
+    for (uint32_t i = 1; i <= nt && i <= SH_MAXID; i++) {
+        struct pi_rec_share_thread r = {.thread = i, .tid = threads[i].tid, .cpu = threads[i].cpu, .period = period};
+        w->begin(PI_REC_SHARE_THREAD);
+        w->put(&r, sizeof r);
+        w->end();
+    }
+    static uint64_t private_max = 65536;
+    static int env_read;
+    if (!env_read) {
+        env_read = 1;
+        const char *v = secure_getenv("PERFINST_SHARING_PRIVATE");
+        if (v) {
+            char *end;
+            unsigned long long x = strtoull(v, &end, 10);
+            if (*v && !*end)
+                private_max = x;
+            else
+                pi_say("perfinst: PERFINST_SHARING_PRIVATE=", v, ": expected a number of lines; using 65536\n",
+                       NULL);
+        }
+    }
+    uint64_t privates = 0;
+    uint32_t n = __atomic_load_n(&nused, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i >= (1u << line_bits))
+            break;
+        struct sh_line *l = &lines[i];
+        uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
+        if (!k || k == SH_BUSY)
+            continue;
+        if (!__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
+            if (nt < 2 || privates >= private_max)
+                continue;
+            privates++;
+        }
+        put_line(w, l);
+    }
+    for (uint32_t i = 0; i < (1u << SITE_BITS); i++) {
+        const struct sh_site *s = &sites[i];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (!k || k == SH_BUSY)
+            continue;
+        struct pi_rec_share_site r = {.pc = s->pc, .line = s->line, .thread = s->thread, .flags = s->flags,
+                                      .accesses = s->accesses, .reloads_true = s->rt,
+                                      .reloads_false = s->rf, .mask = s->mask};
+        size_t len = s->what ? strnlen(s->what, 255) : 0;
+        r.what_len = len ? (uint32_t)len + 1 : 0;
+        w->begin(PI_REC_SHARE_SITE);
+        w->put(&r, sizeof r);
+        if (len) {
+            w->put(s->what, len);
+            w->put("", 1);
+        }
+        w->end();
+    }
+    uint32_t na = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; nt >= 2 && i < na && i < ALLOC_MAX; i++) {
+        const struct sh_alloc *o = &allocs[i];
+        if (!__atomic_load_n(&o->ready, __ATOMIC_ACQUIRE))
+            continue;
+        struct pi_rec_share_alloc r = {.addr = o->addr, .size = o->size, .seq = o->seq, .thread = o->thread,
+                                       .kind = o->kind, .freed = o->freed, .nframes = o->nframes};
+        w->begin(PI_REC_SHARE_ALLOC);
+        w->put(&r, sizeof r);
+        w->put(o->frames, o->nframes * sizeof o->frames[0]);
+        w->end();
+    }
+    uint64_t lost = lines_lost + sites_lost + allocs_lost;
+    if (lost && pi.verbose) {
+        char b[24];
+        pi_say("perfinst: sharing: ", pi_fmt_u64(b, lost, 10),
+               " lines, sites or objects did not fit in the shadow (PERFINST_SHARING_LINES)\n", NULL);
+    }
+}
