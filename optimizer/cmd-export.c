@@ -200,10 +200,11 @@ int cmd_export(int argc, char **argv)
         outs[c - 256] = optarg;
         any = 1;
     }
+    if (!any)
+        return pm_usage_error(argv[0], "nothing to export: no format given (--chrome OUT, "
+                                       "--flamegraph OUT or --folded OUT)");
     if (argc - optind != 1)
         return pm_usage_error(argv[0], "expected one TRACE");
-    if (!any)
-        return pm_usage_error(argv[0], "no format given (--chrome FILE, ...)");
     int status = PM_OK;
     for (size_t i = 0; i < NFORMATS; i++)
         if (outs[i] && formats[i].write(argv[optind], outs[i]))

@@ -91,7 +91,7 @@ assert_contains "the whole chain" cfolded "^_start;.*;main;f0;f1;f2;.*;f98;f99;f
 # usage errors exit 2, bad files 1, each with a message
 st=0; "$PMOPT" export s.pit 2> err || st=$?
 assert_eq "export without an output: usage" 2 "$st"
-assert_contains "says what is missing" err "nothing to export: give --flamegraph OUT or --folded OUT"
+assert_contains "says what is missing" err "nothing to export: .*--flamegraph OUT or --folded OUT"
 st=0; "$PMOPT" export --what=everything --folded - s.pit 2> err || st=$?
 assert_eq "bad --what: usage" 2 "$st"
 st=0; "$PMOPT" report --tree 2> err || st=$?
