@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "order.h"
+#include "plan-order.h"
 
 /* What the runtime accepts (runtime/overlay.c): a larger overlay is not
  * applied at all, so pmopt refuses to write one. */
@@ -44,7 +46,13 @@ static void help(FILE *f)
             "                       decimals (90)\n"
             "  -o, --output=OVERLAY the overlay (written to a temporary file, then renamed)\n"
             "  --advise             print the chosen functions instead of writing an overlay\n"
-            "  --force              read traces of a different build of PROG\n");
+            "  --force              read traces of a different build of PROG\n"
+            "Function order, data order and chase-tail (docs/layout.md): with --order, -o\n"
+            "names a feedback file for `pmopt relink` instead of an overlay.\n"
+            "  --order=ALG          c3, exttsp or none: order the hot functions by call-graph\n"
+            "                       affinity; plan data order and reserved regions\n"
+            "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
+            "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n");
 }
 
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
@@ -263,11 +271,15 @@ int cmd_plan(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "advise", no_argument, NULL, 'a' },
         { "force", no_argument, NULL, 'f' },
+        { "order", required_argument, NULL, 'O' },
+        { "cache", required_argument, NULL, 'C' },
+        { "reserve-sets", required_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     long pct = -1;
-    int advise = 0;
+    int advise = 0, order = 0;
+    struct plan_order_opts po = { ORD_NONE, NULL, -1 };
     const char *out = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -288,12 +300,33 @@ int cmd_plan(int argc, char **argv)
             break;
         case 'a': advise = 1; break;
         case 'f': r.force = 1; break;
+        case 'O':
+            if ((po.alg = ord_parse(optarg)) < 0)
+                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp or none", optarg);
+            order = 1;
+            break;
+        case 'C': po.cache = optarg; break;
+        case 'R': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 0 || v > 65536)
+                return pm_usage_error("plan", "--reserve-sets: '%s' is not a number of sets",
+                                      optarg);
+            po.reserve_sets = (int)v;
+            break;
+        }
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
     }
+    if (order) {
+        if (pct >= 0)
+            return pm_usage_error("plan", "--hot writes an overlay, --order a feedback file: "
+                                  "one at a time");
+        return plan_order_main(&r, &po, advise, out, argc - optind, argv + optind);
+    }
     if (pct < 0)
-        return pm_usage_error("plan", "expected what to plan: --hot[=PCT]");
+        return pm_usage_error("plan", "expected what to plan: --hot[=PCT] or --order=ALG");
     if (advise && out)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
     if (!advise && !out)

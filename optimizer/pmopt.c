@@ -5,6 +5,7 @@
  *   pmopt merge -o OUT TRACE...          sum traces of one program into one
  *   pmopt plan --hot -o OVERLAY PROG TRACE...  an overlay counting only the hot functions
  *   pmopt dump TRACE                     every record of a trace
+ *   pmopt relink PROG --feedback F -o OUT  replay the link with the planned order
  *
  * Exit status: 0 success, 1 an error (a bad or mismatched input), 2 a usage
  * error.  docs/pmopt.md is the manual.
@@ -24,6 +25,7 @@ static const struct {
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
     { "plan", cmd_plan, "an overlay that counts only the hot functions" },
     { "dump", cmd_dump, "print every record of a trace" },
+    { "relink", cmd_relink, "replay PROG's link with the planned function and data order" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -16,6 +16,7 @@ int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_relink(int argc, char **argv);
 
 /* "pmopt: ..." on stderr; pm_usage_error also says "try --help", returns PM_USAGE. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
