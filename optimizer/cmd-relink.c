@@ -40,6 +40,7 @@
 #include "pmopt.h"
 
 #define TMPDIR_TAG "/.pmopt-relink."
+#define PI_RESERVE_VERSION 1u /* of the .perfinst.reserve table */
 
 static void help(FILE *f)
 {
@@ -512,7 +513,24 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
     for (const char *p = def; *p;) {
         const char *e = strchr(p, '\n');
         size_t l = e ? (size_t)(e - p + 1) : strlen(p);
-        fwrite(p, 1, l, f);
+        size_t h0 = strlen(outs[0].head);
+        if (rv && no && !strncmp(p, "}\n", 2) && found[0]) {
+            /* the end of SECTIONS: the table of the reserved region */
+            fprintf(f, "  .perfinst.reserve 0 (INFO) :\n  {\n"
+                       "    BYTE(0x50) BYTE(0x49) BYTE(0x52) BYTE(0x53) /* \"PIRS\" */\n"
+                       "    LONG(%u) LONG(0x%x) LONG(0x%x) LONG(0x%x) LONG(%zu)\n",
+                    PI_RESERVE_VERSION, rv->page, rv->window, rv->size, no);
+            for (size_t i = 0; i < no; i++)
+                fprintf(f, "    QUAD(%s) QUAD(0x%llx)\n", ov[i].sym,
+                        (unsigned long long)ov[i].size);
+            fprintf(f, "  }\n");
+        }
+        if (rv && !found[0] && l > h0 && !strncmp(p, outs[0].head, h0) && p[h0] == '\n') {
+            /* the reserved region's offsets are page offsets: .text starts a page */
+            fprintf(f, "%s ALIGN(0x%x)\n", outs[0].head, rv->page);
+        } else {
+            fwrite(p, 1, l, f);
+        }
         for (int k = 0; k < 4; k++) {
             size_t hl = strlen(outs[k].head);
             if (found[k] || l < hl || strncmp(p, outs[k].head, hl))
@@ -543,9 +561,8 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
                     for (size_t i = 0; i < no; i++)
                         os[i] = ov[i].size, oa[i] = ov[i].align;
                     rsv_pack(rv, ss, sa, ns, os, oa, no, so, oo, &end);
-                    fprintf(f, "    . += (0x%x - (ABSOLUTE(.) & 0x%x)) & 0x%x;\n"
-                               "    __perfinst_reserve_base = .;\n",
-                            rv->page, rv->page - 1, rv->page - 1);
+                    fprintf(f, "    . = ALIGN(0x%x);\n    __perfinst_reserve_base = .;\n",
+                            rv->page);
                     /* emit in address order */
                     size_t i = 0, j = 0;
                     while (i < ns || j < no) {
@@ -581,6 +598,8 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
 }
 
 /* ---- checking the result ----------------------------------------------------- */
+
+static long read_reserve(const char *path, struct reserve *rv, size_t *n);
 
 struct fsym {
     char *name;
@@ -683,14 +702,71 @@ static int verify(const char *tmp, const char *out, const struct piece *st, size
         printf("pmopt relink: %zu functions in the planned order at 0x%llx-0x%llx (%llu bytes)\n",
                checked, (unsigned long long)lo, (unsigned long long)hi,
                (unsigned long long)(hi - lo));
-    if (!status && rv)
-        printf("pmopt relink: %zu of %zu overflow functions in the reserved window "
-               "0x%x-0x%x of each 0x%x-byte page\n", inwin, no, rv->window,
-               rv->window + rv->size, rv->page);
+    if (!status && rv && no) {
+        struct reserve t;
+        size_t tn = 0;
+        long tw = read_reserve(tmp, &t, &tn);
+        if (tw < 0 || tn != no) {
+            status = -1;
+        } else {
+            printf("pmopt relink: %zu of %zu overflow functions in the reserved window "
+                   "0x%x-0x%x of each 0x%x-byte page (.perfinst.reserve: %ld of %zu)\n",
+                   inwin, no, rv->window, rv->window + rv->size, rv->page, tw, tn);
+        }
+    }
     for (size_t i = 0; i < n; i++)
         free(v[i].name);
     free(v);
     return status;
+}
+
+/* The reserved-region table of a relinked program (section
+ * .perfinst.reserve, docs/layout.md): header and n (addr, len) pairs.
+ * Returns the number of entries whose whole code lies in the window, or
+ * -1 with a message for a missing or malformed table. */
+static long read_reserve(const char *path, struct reserve *rv, size_t *n)
+{
+    int fd = open(path, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    size_t shstr;
+    long inwin = -1;
+    Elf_Scn *scn = NULL;
+    if (e && !elf_getshdrstrndx(e, &shstr)) {
+        while ((scn = elf_nextscn(e, scn))) {
+            GElf_Shdr sh;
+            const char *nm;
+            if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(e, shstr, sh.sh_name)) ||
+                strcmp(nm, ".perfinst.reserve"))
+                continue;
+            Elf_Data *d = elf_getdata(scn, NULL);
+            const unsigned char *b = d ? d->d_buf : NULL;
+            uint32_t h[5];
+            if (!b || d->d_size < 24 || memcmp(b, "PIRS", 4))
+                break;
+            memcpy(h, b + 4, sizeof h);
+            if (h[0] != PI_RESERVE_VERSION || d->d_size != 24 + (uint64_t)h[4] * 16 || !h[1] ||
+                (h[1] & (h[1] - 1)) || h[2] >= h[1] || h[2] + h[3] > h[1])
+                break;
+            *rv = (struct reserve){ h[1], h[2], h[3] };
+            *n = h[4];
+            inwin = 0;
+            for (uint32_t i = 0; i < h[4]; i++) {
+                uint64_t a, l;
+                memcpy(&a, b + 24 + 16 * i, 8);
+                memcpy(&l, b + 32 + 16 * i, 8);
+                uint64_t po = a & (h[1] - 1);
+                inwin += po >= h[2] && po + l <= (uint64_t)h[2] + h[3];
+            }
+            break;
+        }
+    }
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    if (inwin < 0)
+        pm_error("%s: no well-formed .perfinst.reserve table", path);
+    return inwin;
 }
 
 /* Run prog with args (shell words) from the current directory. */

@@ -36,6 +36,7 @@ struct orange {        /* a CODE range of an object: where a site's code is */
     uint64_t off;
     uint64_t unit_id;
     uint32_t site;
+    uint32_t len;      /* bytes of the range */
 };
 
 struct oscan {

@@ -211,7 +211,8 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
             goto out;
         }
         s->ranges[s->nranges++] = (struct orange){ map[sh], m->ranges[i].addr,
-                                                   m->ranges[i].unit_id, m->ranges[i].site };
+                                                   m->ranges[i].unit_id, m->ranges[i].site,
+                                                   m->ranges[i].length };
     }
 out:
     free(map);

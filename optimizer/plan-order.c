@@ -43,8 +43,8 @@ static uint64_t range_count(struct po *p, const struct orange *rg)
     return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
 }
 
-/* The range of section sec that holds offset off (the last starting at or
- * before it), or -1. */
+/* The range of section sec that holds offset off, or -1 (code GCC
+ * duplicated or added without a counter has none). */
 static long range_at(const struct po *p, uint32_t sec, uint64_t off)
 {
     size_t lo = 0, hi = p->s.nranges;
@@ -56,9 +56,15 @@ static long range_at(const struct po *p, uint32_t sec, uint64_t off)
         else
             hi = mid;
     }
-    if (lo == 0 || p->s.ranges[lo - 1].sec != sec)
-        return -1;
-    return (long)lo - 1;
+    /* ranges may overlap (copies of a site): look back for one that holds off */
+    for (size_t i = lo; i > 0 && p->s.ranges[i - 1].sec == sec; i--) {
+        const struct orange *x = &p->s.ranges[i - 1];
+        if (off >= x->off && off < x->off + x->len)
+            return (long)i - 1;
+        if (off - x->off > 65536)
+            break;
+    }
+    return -1;
 }
 
 static int by_arc(const void *a, const void *b)
@@ -128,17 +134,29 @@ struct lines {
 static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64_t base)
 {
     const struct osec *o = &p->s.secs[sec];
-    long first = range_at(p, sec, 0);
-    size_t i = first < 0 ? 0 : (size_t)first;
     /* ranges of sec are contiguous in the sorted array; find the first */
-    while (i > 0 && p->s.ranges[i - 1].sec == sec)
-        i--;
-    for (; i < p->s.nranges && p->s.ranges[i].sec <= sec; i++) {
-        if (p->s.ranges[i].sec != sec || !p->count[i])
+    size_t lo0 = 0, hi0 = p->s.nranges;
+    while (lo0 < hi0) {
+        size_t mid = (lo0 + hi0) / 2;
+        if (p->s.ranges[mid].sec < sec)
+            lo0 = mid + 1;
+        else
+            hi0 = mid;
+    }
+    for (size_t i = lo0; i < p->s.nranges && p->s.ranges[i].sec == sec; i++) {
+        if (!p->count[i])
             continue;
+        /* a block's code runs to the next range of the section: the
+         * plugin's ranges leave out inline asm and code that GCC added
+         * without a counter (docs/layout.md: the model errs towards hot) */
         uint64_t lo = p->s.ranges[i].off, hi = o->size;
-        if (i + 1 < p->s.nranges && p->s.ranges[i + 1].sec == sec && p->s.ranges[i + 1].off > lo)
-            hi = p->s.ranges[i + 1].off;
+        for (size_t k = i + 1; k < p->s.nranges && p->s.ranges[k].sec == sec; k++)
+            if (p->s.ranges[k].off > lo) {
+                hi = p->s.ranges[k].off;
+                break;
+            }
+        if (hi < lo + p->s.ranges[i].len)
+            hi = lo + p->s.ranges[i].len;
         if (hi > o->size)
             hi = o->size;
         if (hi <= lo)
@@ -376,20 +394,36 @@ static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *
             isst[byd[i]] = 1;
         }
     }
-    *ns = *no = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (isst[order[i]])
-            stable[(*ns)++] = order[i];
-        else
-            ovf[(*no)++] = order[i];
-    }
     uint64_t *ss = a, *sa = a + n, *os = a + 2 * n, *oa = a + 3 * n, *so = a + 4 * n,
              *oo = a + 5 * n, end;
-    for (size_t i = 0; i < *ns; i++)
-        ss[i] = p->s.secs[stable[i]].size, sa[i] = p->s.secs[stable[i]].align;
-    for (size_t i = 0; i < *no; i++)
-        os[i] = p->s.secs[ovf[i]].size, oa[i] = p->s.secs[ovf[i]].align;
-    rsv_pack(rv, ss, sa, *ns, os, oa, *no, so, oo, &end);
+    size_t drop = n; /* the least dense stable function goes first */
+    for (;;) {
+        *ns = *no = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (isst[order[i]])
+                stable[(*ns)++] = order[i];
+            else
+                ovf[(*no)++] = order[i];
+        }
+        for (size_t i = 0; i < *ns; i++)
+            ss[i] = p->s.secs[stable[i]].size, sa[i] = p->s.secs[stable[i]].align;
+        for (size_t i = 0; i < *no; i++)
+            os[i] = p->s.secs[ovf[i]].size, oa[i] = p->s.secs[ovf[i]].align;
+        rsv_pack(rv, ss, sa, *ns, os, oa, *no, so, oo, &end);
+        /* the packing leaves gaps: the stable code must still span at most
+         * `ways` pages, or its sets overflow */
+        uint64_t send = 0;
+        for (size_t i = 0; i < *ns; i++)
+            if (so[i] + ss[i] > send)
+                send = so[i] + ss[i];
+        if (send <= (uint64_t)p->g.ways * rv->page || !*ns)
+            break;
+        while (drop > 0 && !isst[byd[drop - 1]])
+            drop--;
+        if (!drop)
+            break;
+        isst[byd[--drop]] = 0;
+    }
     struct lines L = { 0 };
     int status = 0;
     for (size_t i = 0; i < *ns && !status; i++)
