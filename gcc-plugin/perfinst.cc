@@ -9,6 +9,7 @@
  *   feedback-only=LIST   apply only these recommendations (e.g. 1,3,5-7)
  *   record-link          (accepted; the link recipe is recorded by perfinst-ld)
  *   verbose              a note per unit with its sizes
+ *   sections             -ffunction-sections -fdata-sections (for pmopt relink)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -31,7 +32,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
     "  -fplugin-arg-perfinst-feedback-only=LIST   only these recommendations (1,3,5-7)\n"
     "  -fplugin-arg-perfinst-record-link\n"
-    "  -fplugin-arg-perfinst-verbose\n",
+    "  -fplugin-arg-perfinst-verbose\n"
+    "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n",
 };
 
 static const char *feedback_only;
@@ -79,9 +81,13 @@ static bool parse_args(const struct plugin_name_args *a)
             pi_opt.verbose = true;
         } else if (strcmp(k, "help") == 0) {
             fputs(info.help, stderr);
+        } else if (strcmp(k, "sections") == 0) {
+            /* pmopt relink orders input sections: one per function and object */
+            flag_function_sections = 1;
+            flag_data_sections = 1;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, feedback-only, record-link, verbose, help)", k);
+                  "feedback, feedback-only, record-link, verbose, help, sections)", k);
             ok = false;
         }
     }
