@@ -671,7 +671,7 @@ static int verify(const char *tmp, const char *out, const struct piece *st, size
     uint64_t prev = 0, lo = UINT64_MAX, hi = 0;
     size_t checked = 0, inwin = 0;
     const char *prevname = NULL;
-    for (size_t i = 0; i < ns && !rv; i++) {
+    for (size_t i = 0; i < ns; i++) { /* with a reserve: the stable part, also in order */
         const struct fsym *f = find_fsym(v, n, st[i].sym);
         if (!f || f->n != 1)
             continue;
@@ -689,6 +689,11 @@ static int verify(const char *tmp, const char *out, const struct piece *st, size
             hi = f->addr + st[i].size;
         checked++;
     }
+    if (!status && checked)
+        printf("pmopt relink: %zu functions in the planned order at 0x%llx-0x%llx (%llu bytes)\n",
+               checked, (unsigned long long)lo, (unsigned long long)hi,
+               (unsigned long long)(hi - lo));
+    checked = 0;
     for (size_t i = 0; rv && i < no; i++) {
         const struct fsym *f = find_fsym(v, n, ov[i].sym);
         if (!f || f->n != 1)
@@ -698,10 +703,6 @@ static int verify(const char *tmp, const char *out, const struct piece *st, size
             inwin++;
         checked++;
     }
-    if (!status && !rv && checked)
-        printf("pmopt relink: %zu functions in the planned order at 0x%llx-0x%llx (%llu bytes)\n",
-               checked, (unsigned long long)lo, (unsigned long long)hi,
-               (unsigned long long)(hi - lo));
     if (!status && rv && no) {
         struct reserve t;
         size_t tn = 0;

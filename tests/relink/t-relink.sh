@@ -61,3 +61,18 @@ nm hot.data | grep -q ' table$' || fail "table is gone"
 "$PMOPT" relink hot --feedback c3.fb --only 1 -o hot.fn --keep-script fn.ld > /dev/null
 assert_contains "the script of --only 1 lists the functions" fn.ld '^    \*\(\.text\.lex\)$'
 assert_not_contains "... and not the data" fn.ld '^    \*\(\.bss\.table\)$'
+
+# the cache geometry: sysfs (PERFINST_SYSFS_CACHE names another directory),
+# overridden by --cache; a bad --cache is a usage error
+mkdir -p fake/index0 fake/index1
+printf '1\nData\n32K\n8\n64\n' | { read l; echo $l > fake/index0/level; read t; echo $t > fake/index0/type; read s; echo $s > fake/index0/size; read w; echo $w > fake/index0/ways_of_associativity; read c; echo $c > fake/index0/coherency_line_size; }
+echo 1 > fake/index1/level; echo Instruction > fake/index1/type; echo 16K > fake/index1/size
+echo 4 > fake/index1/ways_of_associativity; echo 64 > fake/index1/coherency_line_size
+PERFINST_SYSFS_CACHE=$PWD/fake "$PMOPT" plan --order=c3 --advise hot train.pit > geo
+assert_contains "the L1i geometry from sysfs" geo "^cache model: L1i 16 KiB, 4 ways, 64-byte lines, 64 sets"
+PERFINST_SYSFS_CACHE=$PWD/fake "$PMOPT" plan --order=c3 --cache=65536,16,128 --advise hot train.pit > geo
+assert_contains "--cache overrides sysfs" geo "^cache model: L1i 64 KiB, 16 ways, 128-byte lines, 32 sets"
+if "$PMOPT" plan --order=c3 --cache=1000,3,64 --advise hot train.pit > /dev/null 2> err; then fail "a bad --cache was accepted"; fi
+assert_contains "a bad --cache is refused" err "--cache=1000,3,64: expected SIZE,WAYS,LINE"
+if "$PMOPT" plan --order=bogus --advise hot train.pit > /dev/null 2> err; then fail "--order=bogus accepted"; fi
+assert_contains "an unknown order is a usage error" err "'bogus' is not c3, exttsp or none"
