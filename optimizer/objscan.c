@@ -244,6 +244,18 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
     struct scan_ctx c = { .s = s, .err = &err };
     elf_version(EV_CURRENT);
     for (size_t i = 0; i < n; i++) {
+        /* relocatable objects and archives only: shared libraries and
+         * linker scripts (libm.so is one) have no sections to order */
+        unsigned char h[18] = { 0 };
+        FILE *f = fopen(paths[i], "rb");
+        size_t got = f ? fread(h, 1, sizeof h, f) : 0;
+        if (f)
+            fclose(f);
+        int is_ar = got >= 8 && !memcmp(h, "!<arch>\n", 8);
+        int is_rel = got == sizeof h && !memcmp(h, "\177ELF", 4) && h[5] == 1 /* LSB */ &&
+                     h[16] == ET_REL && h[17] == 0;
+        if (!is_ar && !is_rel)
+            continue;
         if (pi_meta_read_each(paths[i], one, &c, &err)) {
             pm_error("%s", err.msg);
             return -1;
