@@ -88,8 +88,8 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
             continue;
         if (sh.sh_type == SHT_SYMTAB)
             symscn = scn;
-        if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & SHF_TLS))
-            continue;
+        if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
+            continue; /* TLS stays in its segment; merged constants are no object */
         const char *name = elf_strptr(e, shstr, sh.sh_name);
         int kind, cold;
         const char *sym = name ? oscan_sym_of(name, &kind, &cold) : NULL;

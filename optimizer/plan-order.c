@@ -31,7 +31,12 @@ struct po {
     uint64_t *count;         /* per orange: its block's executions */
     uint64_t *data_w;        /* per osec: references from executed blocks */
     struct cgeom g;
+    uint64_t hot_min;        /* the model's hot lines have at least these fetches */
 };
+
+/* The model's hot lines: the most fetched lines that make up MODEL_COVER
+ * percent of all fetches (docs/layout.md "The cache model"). */
+#define MODEL_COVER 99
 
 static uint64_t range_count(struct po *p, const struct orange *rg)
 {
@@ -174,6 +179,33 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
     return 0;
 }
 
+static int by_fetches_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* The smallest fetch count of the lines that cover MODEL_COVER % of L's
+ * fetches, hottest first. */
+static uint64_t cover_threshold(const struct cm_line *v, size_t n)
+{
+    uint64_t *f = malloc((n ? n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
+    if (!f)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        f[i] = v[i].fetches, total = pm_sat_add(total, v[i].fetches);
+    qsort(f, n, sizeof *f, by_fetches_desc);
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t i = 0; i < n; i++) {
+        cum = pm_sat_add(cum, f[i]);
+        t = f[i];
+        if ((u128)cum * 100 >= (u128)total * MODEL_COVER)
+            break;
+    }
+    free(f);
+    return t ? t : 1;
+}
+
 static int by_line(const void *a, const void *b)
 {
     const struct cm_line *x = a, *y = b;
@@ -182,6 +214,16 @@ static int by_line(const void *a, const void *b)
 
 /* Lines shared by two blocks (or two functions) count once, with both
  * fetches summed. */
+static void fold_lines(struct lines *L);
+static void keep_hot(struct lines *L, uint64_t min)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (L->v[i].fetches >= min)
+            L->v[k++] = L->v[i];
+    L->n = k;
+}
+
 static void fold_lines(struct lines *L)
 {
     qsort(L->v, L->n, sizeof *L->v, by_line);
@@ -432,6 +474,7 @@ static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *
         status = add_section_lines(p, &L, ovf[i], oo[i]);
     if (!status) {
         fold_lines(&L);
+        keep_hot(&L, p->hot_min);
         if (cm_simulate(&p->g, L.v, L.n, res, NULL, NULL, 0))
             status = rep_oom();
     }
@@ -503,13 +546,18 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     struct cm_result cb, ca;
     if (prog_lines(&p, &before) || order_lines(&p, order, n, &after))
         goto done;
+    p.hot_min = cover_threshold(before.v, before.n);
+    keep_hot(&before, p.hot_min);
+    keep_hot(&after, p.hot_min);
     if (cm_simulate(&p.g, before.v, before.n, &cb, NULL, NULL, 0) ||
         cm_simulate(&p.g, after.v, after.n, &ca, NULL, NULL, 0)) {
         rep_oom();
         goto done;
     }
-    printf("cache model: L1i %u KiB, %u ways, %u-byte lines, %u sets; the hot lines as a "
-           "cyclic stream (docs/layout.md)\n", p.g.size / 1024, p.g.ways, p.g.line, p.g.sets);
+    printf("cache model: L1i %u KiB, %u ways, %u-byte lines, %u sets; the hot lines (%d%% of "
+           "fetches, lines fetched at least %llu times) as a cyclic stream (docs/layout.md)\n",
+           p.g.size / 1024, p.g.ways, p.g.line, p.g.sets, MODEL_COVER,
+           (unsigned long long)p.hot_min);
     print_model("before (PROG)", &p.g, &cb);
     print_model("after the order", &p.g, &ca);
     int chase = cb.overfull_sets > 0 || (uint64_t)cb.lines > (uint64_t)p.g.sets * p.g.ways;
@@ -521,7 +569,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     struct cm_result cr = ca;
     int use_reserve = 0;
     uint32_t rsets = o->reserve_sets >= 0 ? (uint32_t)o->reserve_sets : p.g.sets / 8;
-    if (o->alg != ORD_NONE && rsets > 0 && rsets < p.g.sets && ca.overfull_sets) {
+    if (rsets > 0 && rsets < p.g.sets && ca.overfull_sets) {
         rv.size = rsets * p.g.line;
         rv.window = rv.page - rv.size;
         if (plan_reserve(&p, &rv, order, n, stable, &ns, ovf, &no, &cr))
@@ -534,7 +582,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     /* recommendations */
     char c[512];
     size_t kept;
-    if (n && o->alg != ORD_NONE) {
+    if (n) {
         if (!(list = name_list(&p, order, n, &kept))) {
             rep_oom();
             goto done;
@@ -551,7 +599,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
             data[nd++] = i;
     dens_ctx = &p;
     qsort(data, nd, sizeof *data, by_weight_ctx_cmp);
-    if (nd && o->alg != ORD_NONE) {
+    if (nd) {
         free(list);
         if (!(list = name_list(&p, data, nd, &kept))) {
             rep_oom();
