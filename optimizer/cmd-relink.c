@@ -492,6 +492,62 @@ static char *default_script(const struct recipe *rc, int verbose)
     return s;
 }
 
+/* The planned lines at the top of output section k of write_script. */
+static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *st, size_t ns,
+                        const struct piece *ov, size_t no, const struct reserve *rv,
+                        const struct piece *dp, size_t nd)
+{
+    if (k == 0) {
+        fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
+                rv ? ", with a reserved region" : "");
+        if (!rv) {
+            for (size_t i = 0; i < ns; i++)
+                put_piece(f, &st[i]);
+        } else {
+            uint64_t *a = calloc(6 * (ns + no) + 1, sizeof *a), end;
+            if (!a)
+                return -1;
+            uint64_t *ss = a, *sa = a + (ns + no), *os = a + 2 * (ns + no),
+                     *oa = a + 3 * (ns + no), *so = a + 4 * (ns + no),
+                     *oo = a + 5 * (ns + no);
+            for (size_t i = 0; i < ns; i++)
+                ss[i] = st[i].size, sa[i] = st[i].align;
+            for (size_t i = 0; i < no; i++)
+                os[i] = ov[i].size, oa[i] = ov[i].align;
+            rsv_pack(rv, ss, sa, ns, os, oa, no, so, oo, &end);
+            fprintf(f, "    . = ALIGN(0x%x);\n    __perfinst_reserve_base = .;\n",
+                    rv->page);
+            /* emit in address order */
+            size_t i = 0, j = 0;
+            while (i < ns || j < no) {
+                int take_s = j >= no || (i < ns && so[i] <= oo[j]);
+                uint64_t off = take_s ? so[i] : oo[j];
+                fprintf(f, "    . = MAX(., __perfinst_reserve_base + 0x%llx);\n",
+                        (unsigned long long)off);
+                put_piece(f, take_s ? &st[i++] : &ov[j++]);
+            }
+            fprintf(f, "    __perfinst_reserve_end = .;\n");
+            free(a);
+        }
+    } else {
+        size_t pl = strlen(prefix);
+        for (size_t i = 0; i < nd; i++) {
+            struct piece q = dp[i];
+            size_t m = 0;
+            char *keep[64];
+            for (size_t s = 0; s < q.nsecs && m < 64; s++)
+                if (!strncmp(q.secs[s], prefix, pl) &&
+                    (k != 2 || strncmp(q.secs[s], ".data.rel.ro", 12)))
+                    keep[m++] = q.secs[s];
+            if (!m)
+                continue;
+            q.secs = keep, q.nsecs = m;
+            put_piece(f, &q);
+        }
+    }
+    return 0;
+}
+
 /* Writes the script: the default with our lists at the top of .text (and
  * of .data, .bss, .rodata). */
 static int write_script(FILE *f, const char *def, const struct piece *st, size_t ns,
@@ -513,7 +569,6 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
     for (const char *p = def; *p;) {
         const char *e = strchr(p, '\n');
         size_t l = e ? (size_t)(e - p + 1) : strlen(p);
-        size_t h0 = strlen(outs[0].head);
         if (rv && no && !strncmp(p, "}\n", 2) && found[0]) {
             /* the end of SECTIONS: the table of the reserved region */
             fprintf(f, "  .perfinst.reserve 0 (INFO) :\n  {\n"
@@ -525,73 +580,46 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
                         (unsigned long long)ov[i].size);
             fprintf(f, "  }\n");
         }
-        if (rv && !found[0] && l > h0 && !strncmp(p, outs[0].head, h0) && p[h0] == '\n') {
-            /* the reserved region's offsets are page offsets: .text starts a page */
-            fprintf(f, "%s ALIGN(0x%x)\n", outs[0].head, rv->page);
-        } else {
+        int k = 0;
+        while (k < 4 && (found[k] || l <= strlen(outs[k].head) ||
+                         strncmp(p, outs[k].head, strlen(outs[k].head))))
+            k++;
+        if (k == 4) {
             fwrite(p, 1, l, f);
+            p += l;
+            continue;
         }
-        for (int k = 0; k < 4; k++) {
-            size_t hl = strlen(outs[k].head);
-            if (found[k] || l < hl || strncmp(p, outs[k].head, hl))
-                continue;
-            /* the line with "{" follows (or is this line) */
-            found[k] = 1;
-            if (!memchr(p, '{', l)) {
-                p += l;
-                e = strchr(p, '\n');
-                l = e ? (size_t)(e - p + 1) : strlen(p);
-                fwrite(p, 1, l, f);
-            }
-            if (k == 0) {
-                fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
-                        rv ? ", with a reserved region" : "");
-                if (!rv) {
-                    for (size_t i = 0; i < ns; i++)
-                        put_piece(f, &st[i]);
-                } else {
-                    uint64_t *a = calloc(6 * (ns + no) + 1, sizeof *a), end;
-                    if (!a)
-                        return -1;
-                    uint64_t *ss = a, *sa = a + (ns + no), *os = a + 2 * (ns + no),
-                             *oa = a + 3 * (ns + no), *so = a + 4 * (ns + no),
-                             *oo = a + 5 * (ns + no);
-                    for (size_t i = 0; i < ns; i++)
-                        ss[i] = st[i].size, sa[i] = st[i].align;
-                    for (size_t i = 0; i < no; i++)
-                        os[i] = ov[i].size, oa[i] = ov[i].align;
-                    rsv_pack(rv, ss, sa, ns, os, oa, no, so, oo, &end);
-                    fprintf(f, "    . = ALIGN(0x%x);\n    __perfinst_reserve_base = .;\n",
-                            rv->page);
-                    /* emit in address order */
-                    size_t i = 0, j = 0;
-                    while (i < ns || j < no) {
-                        int take_s = j >= no || (i < ns && so[i] <= oo[j]);
-                        uint64_t off = take_s ? so[i] : oo[j];
-                        fprintf(f, "    . = MAX(., __perfinst_reserve_base + 0x%llx);\n",
-                                (unsigned long long)off);
-                        put_piece(f, take_s ? &st[i++] : &ov[j++]);
-                    }
-                    fprintf(f, "    __perfinst_reserve_end = .;\n");
-                    free(a);
-                }
-            } else {
-                size_t pl = strlen(outs[k].prefix);
-                for (size_t i = 0; i < nd; i++) {
-                    struct piece q = dp[i];
-                    size_t m = 0;
-                    char *keep[64];
-                    for (size_t s = 0; s < q.nsecs && m < 64; s++)
-                        if (!strncmp(q.secs[s], outs[k].prefix, pl) &&
-                            (k != 2 || strncmp(q.secs[s], ".data.rel.ro", 12)))
-                            keep[m++] = q.secs[s];
-                    if (!m)
-                        continue;
-                    q.secs = keep, q.nsecs = m;
-                    put_piece(f, &q);
-                }
+        found[k] = 1;
+        size_t hl = strlen(outs[k].head);
+        fwrite(p, 1, hl, f);
+        if (k == 0 && rv) /* the reserved region's offsets are page offsets */
+            fprintf(f, " ALIGN(0x%x)", rv->page);
+        p += hl, l -= hl;
+        /* the "{" is on this line or the next (ld --verbose prints both) */
+        const char *brace = memchr(p, '{', l);
+        if (!brace) {
+            fwrite(p, 1, l, f);
+            p += l;
+            e = strchr(p, '\n');
+            l = e ? (size_t)(e - p + 1) : strlen(p);
+            brace = memchr(p, '{', l);
+            if (!brace) {
+                found[k] = 0;
+                continue; /* not the expected shape: nothing inserted */
             }
         }
+        fwrite(p, 1, (size_t)(brace - p) + 1, f);
+        fputc('\n', f);
+        if (insert_lists(f, k, outs[k].prefix, st, ns, ov, no, rv, dp, nd))
+            return -1;
+        /* the rest of the line after "{" */
+        l -= (size_t)(brace - p) + 1;
+        p = brace + 1;
+        while (l && (*p == ' ' || *p == '\t'))
+            p++, l--;
+        if (l && *p != '\n')
+            fputs("    ", f);
+        fwrite(p, 1, l, f);
         p += l;
     }
     return found[0] ? 0 : -2;
