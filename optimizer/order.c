@@ -7,6 +7,15 @@
 #include "order.h"
 
 #define C3_PAGE 4096u /* C3 stops growing a cluster at a page (hfsort's rule) */
+/* Neither algorithm merges two clusters/chains when the merged density
+ * (samples per byte) would fall below 1/DEGRADE of the denser one's:
+ * hfsort's kMaxDensityDegradation; it keeps code that ran a few times out
+ * of the hot clusters. */
+#define DEGRADE 8u
+
+/* Would merging chains x and y dilute the denser one more than DEGRADE? */
+struct chains;
+static int dilutes(const struct chains *c, uint32_t x, uint32_t y);
 
 int ord_parse(const char *name)
 {
@@ -34,6 +43,16 @@ struct chains {
     uint32_t *head, *tail, *next, *of; /* per chain: head, tail; per node: next, chain */
     uint64_t *size, *samples;          /* per chain */
 };
+
+static int dilutes(const struct chains *c, uint32_t x, uint32_t y)
+{
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t ms = c->samples[x] + c->samples[y], mz = c->size[x] + c->size[y];
+    /* samples[a]/size[a] > DEGRADE * ms/mz, for the denser a */
+    u128 lx = (u128)c->samples[x] * mz, ly = (u128)c->samples[y] * mz;
+    u128 r_x = (u128)DEGRADE * ms * c->size[x], r_y = (u128)DEGRADE * ms * c->size[y];
+    return lx > r_x || ly > r_y;
+}
 
 static void chain_append(struct chains *c, uint32_t x, uint32_t y)
 { /* chain y goes after chain x; y becomes empty */
@@ -139,7 +158,7 @@ static size_t c3(const struct ord_node *nodes, size_t nn, const struct ord_arc *
         if (!hot[f] || p == UINT32_MAX)
             continue;
         uint32_t cp = c->of[p], cf = c->of[f];
-        if (cp == cf || c->size[cp] + c->size[cf] > C3_PAGE)
+        if (cp == cf || c->size[cp] + c->size[cf] > C3_PAGE || dilutes(c, cp, cf))
             continue;
         /* only a whole cluster whose head is f moves (hfsort: f must start it) */
         if (c->head[cf] != f)
@@ -192,7 +211,7 @@ static size_t exttsp(const struct ord_node *nodes, size_t nn, const struct ord_a
         for (size_t k = 0; k < na; k++) {
             const struct ord_arc *a = &arcs[k];
             uint32_t x = c->of[a->from], y = c->of[a->to];
-            if (x == y || !a->weight || !hot[a->from] || !hot[a->to])
+            if (x == y || !a->weight || !hot[a->from] || !hot[a->to] || dilutes(c, x, y))
                 continue;
             uint32_t lo = x < y ? x : y, hi = x < y ? y : x;
             uint64_t key = ((uint64_t)lo << 32 | hi) + 1;

@@ -38,13 +38,20 @@ struct po {
  * percent of all fetches (docs/layout.md "The cache model"). */
 #define MODEL_COVER 99
 
-static uint64_t range_count(struct po *p, const struct orange *rg)
+/* The site's count (summed over every copy of its code); *own says
+ * whether the range is in the section of the site's own function (not a
+ * copy inlined into another). */
+static uint64_t range_count(struct po *p, const struct orange *rg, int *own)
 {
     const struct pi_unit_view *u = pi_meta_unit(&p->r->m, rg->unit_id);
+    *own = 0;
     if (!u || rg->site >= u->hdr.nsites)
         return 0;
     const struct usum *s = &p->r->us[u - p->r->m.units];
-    uint32_t c = u->sites[rg->site].counter;
+    const struct pi_site *site = &u->sites[rg->site];
+    uint32_t c = site->counter;
+    if (site->func < u->hdr.nfuncs)
+        *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[rg->sec].sym);
     return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
 }
 
@@ -91,10 +98,33 @@ static int build_graph(struct po *p)
         return rep_oom();
     for (size_t i = 0; i < n; i++)
         p->nodes[i].size = p->s.secs[i].size;
-    for (size_t i = 0; i < p->s.nranges; i++) {
-        p->count[i] = range_count(p, &p->s.ranges[i]);
-        struct osec *o = &p->s.secs[p->s.ranges[i].sec];
-        o->samples = pm_sat_add(o->samples, p->count[i]);
+    /* A site inlined into several functions has one counter for all its
+     * copies: a copy in another function's section is estimated as the
+     * count of that function's own block before it (its entry block when
+     * none precedes), at most the site's total (docs/layout.md). */
+    for (size_t i = 0; i < p->s.nranges;) {
+        uint32_t sec = p->s.ranges[i].sec;
+        size_t end = i;
+        uint64_t first_own = UINT64_MAX;
+        while (end < p->s.nranges && p->s.ranges[end].sec == sec)
+            end++;
+        int own;
+        for (size_t k = i; k < end; k++) {
+            p->count[k] = range_count(p, &p->s.ranges[k], &own);
+            if (own && first_own == UINT64_MAX)
+                first_own = p->count[k];
+        }
+        uint64_t last_own = first_own;
+        for (size_t k = i; k < end; k++) {
+            range_count(p, &p->s.ranges[k], &own);
+            if (own)
+                last_own = p->count[k];
+            else if (last_own != UINT64_MAX && p->count[k] > last_own)
+                p->count[k] = last_own;
+            struct osec *o = &p->s.secs[sec];
+            o->samples = pm_sat_add(o->samples, p->count[k]);
+        }
+        i = end;
     }
     for (size_t i = 0; i < n; i++)
         if (p->s.secs[i].kind == OS_TEXT && !p->s.secs[i].cold)

@@ -1,5 +1,6 @@
 # pmopt plan --order + pmopt relink on hot.c (hot functions scattered
-# between cold ones): the plan orders the hot functions by their call
+# between cold ones; an inline helper copied into a hot and a cold one —
+# the cold copy must not count as hot): the plan orders the hot functions by their call
 # graph (from the objects' call relocations, weighted by block counts),
 # the relinked program has them contiguous in the planned order (nm), its
 # output is byte-identical, and relinking twice gives the same layout.
