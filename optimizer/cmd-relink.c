@@ -449,8 +449,92 @@ static void put_piece(FILE *f, const struct piece *p)
 }
 
 /* The default script of this link mode, between ld's "=====" lines. */
-static char *default_script(const struct recipe *rc, int verbose)
+/* The script between ld's "=====" lines of out (len bytes); NULL if none. */
+static char *between_rules(char *out, size_t len)
 {
+    char *a = NULL, *b = NULL;
+    for (char *p = out; p && p < out + len; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (!strncmp(p, "==================================================", 50)) {
+            if (!a)
+                a = strchr(p, '\n');
+            else {
+                b = p;
+                break;
+            }
+        }
+    }
+    if (!a || !b)
+        return NULL;
+    *b = 0;
+    return strdup(a + 1);
+}
+
+/* The fast way: `ld --verbose` with the mode gcc would give it (the
+ * recorded -static/-shared/-pie/-no-pie, else PIE exactly when PROG is
+ * ET_DYN; -z relro as gcc passes it here; the recorded -Wl,-z,X).  It
+ * prints the same script as `gcc MODE -Wl,--verbose` for these modes
+ * (checked with GNU ld 2.40); anything else (-static-pie, -m..., -fuse-ld)
+ * takes the slow way. */
+static char *ld_script(const struct recipe *rc, int elf_type, int verbose)
+{
+    int is_static = 0, shared = 0, pie = elf_type == ET_DYN, relro = 1;
+    char **argv = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < rc->nmode; i++) {
+        const char *a = rc->mode[i];
+        if (!strcmp(a, "-static"))
+            is_static = 1;
+        else if (!strcmp(a, "-shared"))
+            shared = 1;
+        else if (!strcmp(a, "-pie"))
+            pie = 1;
+        else if (!strcmp(a, "-no-pie"))
+            pie = 0;
+        else if (!strncmp(a, "-Wl,-z,", 7)) {
+            if (!strcmp(a + 7, "norelro"))
+                relro = 0;
+        } else
+            return NULL;
+    }
+    for (size_t i = 1; rc->args[i]; i++)
+        if (!strncmp(rc->args[i], "-fuse-ld", 8) || !strncmp(rc->args[i], "-B", 2))
+            return NULL;
+    char *ldpath = NULL;
+    size_t len = 0;
+    char *q[] = { (char *)rc->cc, "-print-prog-name=ld", NULL };
+    if (run(q, NULL, NULL, verbose, &ldpath, &len, 1) || !ldpath || !len) {
+        free(ldpath);
+        return NULL;
+    }
+    ldpath[len - (ldpath[len - 1] == '\n')] = 0;
+    push(&argv, &n, &cap, ldpath);
+    push(&argv, &n, &cap, "--verbose");
+    if (shared)
+        push(&argv, &n, &cap, "-shared");
+    else if (is_static)
+        push(&argv, &n, &cap, "-static");
+    else if (pie)
+        push(&argv, &n, &cap, "-pie");
+    if (relro)
+        push(&argv, &n, &cap, "-z"), push(&argv, &n, &cap, "relro");
+    for (size_t i = 0; i < rc->nmode; i++)
+        if (!strncmp(rc->mode[i], "-Wl,-z,", 7) && !strchr(rc->mode[i] + 7, ','))
+            push(&argv, &n, &cap, "-z"), push(&argv, &n, &cap, rc->mode[i] + 7);
+    char *out = NULL;
+    len = 0;
+    run(argv, NULL, NULL, verbose, &out, &len, 1);
+    free(argv);
+    free(ldpath);
+    char *s = out ? between_rules(out, len) : NULL;
+    free(out);
+    return s;
+}
+
+static char *default_script(const struct recipe *rc, int elf_type, int verbose)
+{
+    char *fast = ld_script(rc, elf_type, verbose);
+    if (fast)
+        return fast;
     char **argv = NULL;
     size_t n = 0, cap = 0;
     push(&argv, &n, &cap, (char *)rc->cc);
@@ -471,23 +555,7 @@ static char *default_script(const struct recipe *rc, int verbose)
     free(argv);
     if (!out)
         return NULL;
-    char *a = NULL, *b = NULL;
-    for (char *p = out; p && p < out + len; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        if (!strncmp(p, "==================================================", 50)) {
-            if (!a)
-                a = strchr(p, '\n');
-            else {
-                b = p;
-                break;
-            }
-        }
-    }
-    if (!a || !b) {
-        free(out);
-        return NULL;
-    }
-    *b = 0;
-    char *s = strdup(a + 1);
+    char *s = between_rules(out, len);
     free(out);
     return s;
 }
@@ -978,7 +1046,7 @@ int cmd_relink(int argc, char **argv)
         signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
         signal(SIGQUIT, on_signal), signal(SIGPIPE, on_signal);
     }
-    def = default_script(&rc, verbose);
+    def = default_script(&rc, m.elf_type, verbose);
     if (!def) {
         pm_error("cannot get the default linker script of this link (%s -Wl,--verbose)", rc.cc);
         goto done;

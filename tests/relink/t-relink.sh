@@ -77,3 +77,13 @@ if "$PMOPT" plan --order=c3 --cache=1000,3,64 --advise hot train.pit > /dev/null
 assert_contains "a bad --cache is refused" err "--cache=1000,3,64: expected SIZE,WAYS,LINE"
 if "$PMOPT" plan --order=bogus --advise hot train.pit > /dev/null 2> err; then fail "--order=bogus accepted"; fi
 assert_contains "an unknown order is a usage error" err "'bogus' is not c3, exttsp or none"
+
+# other link modes: -no-pie, and a static runtime in a -static program
+for mode in "-no-pie" "--pi-static-runtime -static"; do
+    pi_ld -O2 $mode -o hot.m hot.o
+    "$PMOPT" relink hot.m --feedback c3.fb -o hot.m2 --smoke 300 --keep-script m.ld > rel.out
+    # (a static libc has a parse of its own: names defined twice are not checked)
+    assert_contains "$mode: relinked in order" rel.out "^pmopt relink: [45] functions in the planned order"
+    head -3 m.ld | grep -q "Script for" || head -5 m.ld >&2
+    assert_eq "$mode: the same ELF type" "$(readelf -h hot.m | grep Type:)" "$(readelf -h hot.m2 | grep Type:)"
+done
