@@ -75,10 +75,14 @@ static char *g_tmpfiles[8];
 static void cleanup(void)
 {
     for (size_t i = 0; i < sizeof g_tmpfiles / sizeof g_tmpfiles[0]; i++)
-        if (g_tmpfiles[i])
+        if (g_tmpfiles[i]) {
             unlink(g_tmpfiles[i]);
-    if (g_tmpdir)
+            g_tmpfiles[i] = NULL;
+        }
+    if (g_tmpdir) {
         rmdir(g_tmpdir);
+        g_tmpdir = NULL;
+    }
 }
 
 static void on_signal(int sig)
@@ -1043,6 +1047,7 @@ int cmd_relink(int argc, char **argv)
         if (g_tmpdir != tmpl)
             free(tmpl);
         free(cwd);
+        atexit(cleanup); /* also after an out-of-memory exit */
         signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
         signal(SIGQUIT, on_signal), signal(SIGPIPE, on_signal);
     }
