@@ -30,6 +30,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=$top/build
 rounds=5 train=0.3 test=0.1 size=1 record=0
+cmdline="bench/layout-relink.sh $*"
 while [ $# -gt 0 ]; do
     case $1 in
     --record) record=1; shift ;;
@@ -42,7 +43,6 @@ while [ $# -gt 0 ]; do
     esac
 done
 say() { echo "layout-relink: $*" >&2; }
-cmdline="bench/layout-relink.sh $*"
 W=$here/.work/layout
 mkdir -p "$W"
 SQ=$("$here/fetch-sqlite.sh" | tail -1)
