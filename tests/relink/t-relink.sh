@@ -59,6 +59,9 @@ assert_contains "order-data names table" c3.fb "^2 order-data objects=.*table"
 "$PMOPT" relink hot --feedback c3.fb --only 2 -o hot.data > rel.out
 assert_contains "--only 2 applies one recommendation" rel.out "1 recommendation applied"
 nm hot.data | grep -q ' table$' || fail "table is gone"
+# order-data: table first in .bss (before stderr's copy and completed.0)
+bss=$(readelf -SW hot.data | awk '$2 == ".bss" {print $4}')
+assert_eq "order-data: table starts .bss" "$bss" "$(nm hot.data | awk '$3 == "table" {print $1}')"
 "$PMOPT" relink hot --feedback c3.fb --only 1 -o hot.fn --keep-script fn.ld > /dev/null
 assert_contains "the script of --only 1 lists the functions" fn.ld '^    \*\(\.text\.lex\)$'
 assert_not_contains "... and not the data" fn.ld '^    \*\(\.bss\.table\)$'
