@@ -22,6 +22,9 @@ static const char *const applied_kinds[] = {
 
 /* Kinds that only `pmopt relink` applies: accepted silently. */
 static const char *const relink_kinds[] = {
+    "order-functions", /* pmopt relink (docs/layout.md) */
+    "order-data",
+    "reserve",
     NULL,
 };
 

@@ -12,6 +12,7 @@
  *   verbose              a note per unit with its sizes
  *   combine=marked|all   function probes that counter combinations can name
  *   counter-width=N      narrow counters (8, 16, 32; 64 is the default)
+ *   sections             -ffunction-sections -fdata-sections (for pmopt relink)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -37,7 +38,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-record-link\n"
     "  -fplugin-arg-perfinst-verbose\n"
     "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n"
-    "  -fplugin-arg-perfinst-counter-width=8|16|32|64  narrow counters that spill\n",
+    "  -fplugin-arg-perfinst-counter-width=8|16|32|64  narrow counters that spill\n"
+    "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n",
 };
 
 static const char *feedback_only;
@@ -105,9 +107,13 @@ static bool parse_args(const struct plugin_name_args *a)
             }
         } else if (strcmp(k, "help") == 0) {
             fputs(info.help, stderr);
+        } else if (strcmp(k, "sections") == 0) {
+            /* pmopt relink orders input sections: one per function and object */
+            flag_function_sections = 1;
+            flag_data_sections = 1;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, feedback-only, record-link, verbose, combine, counter-width, help)", k);
+                  "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, help)", k);
             ok = false;
         }
     }

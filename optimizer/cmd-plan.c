@@ -28,6 +28,8 @@
 
 #include "report.h"
 #include "sharing.h"
+#include "order.h"
+#include "plan-order.h"
 
 /* What the runtime accepts (runtime/overlay.c): a larger overlay is not
  * applied at all, so pmopt refuses to write one. */
@@ -58,7 +60,13 @@ static void help(FILE *f)
             "   or: pmopt plan --expand-callers[=K] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
             "An overlay that turns on the functions already selected (those whose threshold\n"
             "fired; after a run under an overlay, those that counted) and the next K callers\n"
-            "(1) found on the threshold events' stacks (docs/indicators.md).\n");
+            "(1) found on the threshold events' stacks (docs/indicators.md).\n"
+            "Function order, data order and chase-tail (docs/layout.md): with --order, -o\n"
+            "names a feedback file for `pmopt relink` instead of an overlay.\n"
+            "  --order=ALG          c3, exttsp or none: order the hot functions by call-graph\n"
+            "                       affinity; plan data order and reserved regions\n"
+            "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
+            "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n");
 }
 
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
@@ -280,6 +288,9 @@ int cmd_plan(int argc, char **argv)
         { "force", no_argument, NULL, 'f' },
         { "expand-callers", optional_argument, NULL, 'E' },
         { "samples", no_argument, NULL, 's' },
+        { "order", required_argument, NULL, 'O' },
+        { "cache", required_argument, NULL, 'C' },
+        { "reserve-sets", required_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -287,7 +298,8 @@ int cmd_plan(int argc, char **argv)
         if (!strcmp(argv[i], "--sharing"))
             return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1;
-    int advise = 0, by_samples = 0;
+    int advise = 0, by_samples = 0, order = 0;
+    struct plan_order_opts po = { ORD_NONE, NULL, -1 };
     const char *out = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -317,14 +329,36 @@ int cmd_plan(int argc, char **argv)
         case 'a': advise = 1; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;
+        case 'O':
+            if ((po.alg = ord_parse(optarg)) < 0)
+                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp or none", optarg);
+            order = 1;
+            break;
+        case 'C': po.cache = optarg; break;
+        case 'R': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 0 || v > 65536)
+                return pm_usage_error("plan", "--reserve-sets: '%s' is not a number of sets",
+                                      optarg);
+            po.reserve_sets = (int)v;
+            break;
+        }
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
     }
+    if (order) {
+        if (pct >= 0 || expand >= 0)
+            return pm_usage_error("plan", "--hot and --expand-callers write an overlay, --order a "
+                                  "feedback file: one at a time");
+        return plan_order_main(&r, &po, advise, out, argc - optind, argv + optind);
+    }
     if (pct >= 0 && expand >= 0)
         return pm_usage_error("plan", "--hot and --expand-callers: one plan at a time");
     if (pct < 0 && expand < 0)
-        return pm_usage_error("plan", "expected what to plan: --hot[=PCT] or --expand-callers[=K]");
+        return pm_usage_error("plan", "expected what to plan: --hot[=PCT], --expand-callers[=K], "
+                              "--order=ALG or --sharing");
     if (pct < 0)
         pct = 90 * PCT_SCALE; /* (unused) */
     if (advise && out)

@@ -7,6 +7,7 @@
  *   pmopt dump TRACE                     every record of a trace
  *   pmopt export --chrome OUT TRACE      other tools' formats (cmd-export.c)
  *   pmopt export --flamegraph OUT [PROG] TRACE...  stack samples as a flame graph (or --folded)
+ *   pmopt relink PROG --feedback F -o OUT  replay the link with the planned order
  *
  * Exit status: 0 success, 1 an error (a bad or mismatched input), 2 a usage
  * error.  docs/pmopt.md is the manual.
@@ -27,6 +28,7 @@ static const struct {
     { "plan", cmd_plan, "an overlay that counts only the hot functions" },
     { "dump", cmd_dump, "print every record of a trace" },
     { "export", cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },
+    { "relink", cmd_relink, "replay PROG's link with the planned function and data order" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,1126 @@
+/* pmopt relink PROG --feedback FILE -o OUT — replay the link perfinst-ld
+ * recorded in PROG (.perfinst.link) with a generated linker script that
+ * applies the feedback's order-functions, order-data and reserve
+ * recommendations (docs/layout.md "Relink").
+ *
+ *  1. PROG's recipe: refused when absent, when an input changed since the
+ *     link (size or hash: named), when the link used its own -T script.
+ *  2. The objects' sections (objscan.c): every function the plan places
+ *     must have a section of its own (-ffunction-sections), else refused
+ *     naming the functions and objects.
+ *  3. The default script of that link mode (`gcc MODE -Wl,--verbose` on an
+ *     empty program), with the planned input sections inserted at the top
+ *     of .text, .data, .bss and .rodata (GNU ld has no ordering file).
+ *  4. perfinst-ld with the recorded arguments, the recorded compiler,
+ *     runtime and working directory, -Wl,-T,SCRIPT, into a temporary
+ *     directory beside OUT; the result is checked (the functions at
+ *     increasing addresses in the planned order, overflow functions in
+ *     their window), then optionally run against PROG on a smoke input
+ *     (stdout and exit status compared), and renamed over OUT.  Any
+ *     failure removes the temporary: OUT is never half-written.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <libelf.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layout.h"
+#include "pifeedback.h"
+#include "pmopt.h"
+
+#define TMPDIR_TAG "/.pmopt-relink."
+#define PI_RESERVE_VERSION 1u /* of the .perfinst.reserve table */
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
+            "                    [--keep-script FILE] [--verbose]\n"
+            "Replay the link perfinst-ld recorded in PROG with a linker script that places\n"
+            "the functions and data objects of the feedback file's order-functions,\n"
+            "order-data and reserve recommendations (pmopt plan --order).  The objects must\n"
+            "have been compiled with -ffunction-sections -fdata-sections.\n"
+            "  --feedback FILE      the plan (pmopt plan --order=ALG -o FILE)\n"
+            "  -o, --output OUT     the relinked program (written atomically)\n"
+            "  --only LIST          apply only these recommendations (1,3,5-7)\n"
+            "  --smoke 'ARGS'       run PROG and OUT with ARGS (shell words); refuse OUT\n"
+            "                       unless stdout and exit status are the same\n"
+            "  --keep-script FILE   also write the generated linker script to FILE\n"
+            "  --verbose            show the commands run\n"
+            "PERFINST_LD names perfinst-ld (default: beside pmopt, then PATH).\n");
+}
+
+/* ---- temporary directory, removed on any exit path ----------------------- */
+
+static int rep_oom_relink(void)
+{
+    pm_error("out of memory");
+    return -1;
+}
+
+static char *g_tmpdir;
+static char *g_tmpfiles[8];
+
+static void cleanup(void)
+{
+    for (size_t i = 0; i < sizeof g_tmpfiles / sizeof g_tmpfiles[0]; i++)
+        if (g_tmpfiles[i]) {
+            unlink(g_tmpfiles[i]);
+            g_tmpfiles[i] = NULL;
+        }
+    if (g_tmpdir) {
+        rmdir(g_tmpdir);
+        g_tmpdir = NULL;
+    }
+}
+
+static void on_signal(int sig)
+{
+    cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    if (!s) {
+        pm_error("out of memory");
+        exit(PM_ERROR);
+    }
+    return s;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Run argv (in dir if not NULL, with env var LIBDIR set if not NULL);
+ * stdout into *out (malloc'd, *outlen) when out is not NULL.  Returns the
+ * exit status, 128 + signal, or -1 if it could not run. */
+static int run(char *const argv[], const char *dir, const char *libdir, int verbose, char **out,
+               size_t *outlen, int quiet_stderr)
+{
+    if (verbose) {
+        fprintf(stderr, "pmopt relink:");
+        for (size_t i = 0; argv[i]; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fprintf(stderr, "%s%s%s\n", dir ? "  (in " : "", dir ? dir : "", dir ? ")" : "");
+    }
+    int pfd[2] = { -1, -1 };
+    if (out && pipe(pfd))
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (out) {
+            dup2(pfd[1], 1);
+            close(pfd[0]);
+            close(pfd[1]);
+        }
+        if (quiet_stderr) {
+            int nul = open("/dev/null", O_WRONLY);
+            if (nul >= 0)
+                dup2(nul, 2);
+        }
+        if (dir && chdir(dir)) {
+            fprintf(stderr, "pmopt: cannot enter %s: %s\n", dir, strerror(errno));
+            _exit(127);
+        }
+        if (libdir)
+            setenv("PERFINST_LIB_DIR", libdir, 1);
+        if (out && !quiet_stderr)
+            setenv("PERFINST_OUT", "/dev/null", 1); /* a smoke run's trace is not wanted */
+        execvp(argv[0], argv);
+        fprintf(stderr, "pmopt: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (out) {
+        close(pfd[1]);
+        size_t cap = 4096, n = 0;
+        char *buf = malloc(cap);
+        for (;;) {
+            if (!buf)
+                break;
+            if (n == cap) {
+                char *t = realloc(buf, cap *= 2);
+                if (!t) {
+                    free(buf);
+                    buf = NULL;
+                    break;
+                }
+                buf = t;
+            }
+            ssize_t r = read(pfd[0], buf + n, cap - n);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                break;
+            n += (size_t)r;
+        }
+        close(pfd[0]);
+        *out = buf;
+        *outlen = n;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* ---- the recipe ---------------------------------------------------------- */
+
+struct recipe {
+    char **args;   /* NULL-terminated: what relink runs (perfinst-ld ...) */
+    size_t nargs, cap;
+    const char *cc, *libdir, *cwd;
+    int out_i;     /* index in args of the output argument */
+    const char *out_prefix;
+    char **mode;   /* the link-mode flags, for the default script */
+    size_t nmode;
+};
+
+static void push(char ***v, size_t *n, size_t *cap, char *s)
+{
+    if (pi_grow((void **)v, cap, *n + 1, sizeof **v)) {
+        pm_error("out of memory");
+        exit(PM_ERROR);
+    }
+    (*v)[(*n)++] = s;
+    (*v)[*n] = NULL;
+}
+
+static const char *link_str(const struct pi_meta *m, uint32_t off)
+{
+    return off < m->link.strtab_size ? m->link_strtab + off : "";
+}
+
+/* The recorded argv minus what perfinst-ld added; NULL after a message. */
+static int read_recipe(const struct pi_meta *m, const char *prog, const char *pild,
+                       struct recipe *rc)
+{
+    memset(rc, 0, sizeof *rc);
+    uint32_t argc = m->link.argc;
+    const char **argv = calloc(argc + 1, sizeof *argv);
+    if (!argv)
+        return rep_oom_relink();
+    uint32_t off = m->link.argv;
+    for (uint32_t i = 0; i < argc; i++) {
+        argv[i] = link_str(m, off);
+        off += (uint32_t)strlen(argv[i]) + 1;
+    }
+    rc->cwd = link_str(m, m->link.cwd);
+    /* perfinst-ld's suffix: -Wl,--build-id -LDIR -Wl,-rpath,DIR RUNTIME -pthread */
+    if (argc < 7 || strcmp(argv[argc - 5], "-Wl,--build-id") ||
+        strncmp(argv[argc - 4], "-L", 2) || strncmp(argv[argc - 3], "-Wl,-rpath,", 11) ||
+        strcmp(argv[argc - 1], "-pthread")) {
+        pm_error("%s: the recorded link does not end with what perfinst-ld adds "
+                 "(-Wl,--build-id -L... -Wl,-rpath,... -lperfinst -pthread): not a recipe "
+                 "this pmopt can replay", prog);
+        free(argv);
+        return -1;
+    }
+    rc->libdir = argv[argc - 4] + 2;
+    int static_rt = strcmp(argv[argc - 2], "-lperfinst") != 0;
+    rc->cc = argv[0];
+    size_t mcap = 0;
+    push(&rc->args, &rc->nargs, &rc->cap, (char *)pild);
+    push(&rc->args, &rc->nargs, &rc->cap, xasprintf("--pi-cc=%s", rc->cc));
+    if (static_rt)
+        push(&rc->args, &rc->nargs, &rc->cap, "--pi-static-runtime");
+    rc->out_i = -1;
+    for (uint32_t i = 1; i < argc - 5; i++) {
+        const char *a = argv[i];
+        if (!strncmp(a, "-Wl,-T,", 7) && strstr(a, TMPDIR_TAG))
+            continue; /* the script of an earlier relink */
+        if ((!strncmp(a, "-T", 2) && strncmp(a, "-Ttext", 6) && strncmp(a, "-Tdata", 6) &&
+             strncmp(a, "-Tbss", 5)) ||
+            !strncmp(a, "-Wl,-T", 6) || !strncmp(a, "-Wl,--script", 12) ||
+            (!strcmp(a, "-Xlinker") && i + 1 < argc - 5 && !strncmp(argv[i + 1], "-T", 2))) {
+            pm_error("%s was linked with a linker script of its own (%s): relink generates the "
+                     "whole script and cannot combine it with yours", prog, a);
+            free(argv);
+            return -1;
+        }
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc - 5) {
+            push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
+            rc->out_i = (int)rc->nargs, rc->out_prefix = "";
+            push(&rc->args, &rc->nargs, &rc->cap, (char *)argv[++i]);
+            continue;
+        }
+        if (!strncmp(a, "--output=", 9) || (!strncmp(a, "-o", 2) && a[2])) {
+            rc->out_i = (int)rc->nargs, rc->out_prefix = a[1] == 'o' ? "-o" : "--output=";
+            push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
+            continue;
+        }
+        if (!strcmp(a, "-static") || !strcmp(a, "-static-pie") || !strcmp(a, "-pie") ||
+            !strcmp(a, "-no-pie") || !strcmp(a, "-shared") || !strncmp(a, "-Wl,-z,", 7) ||
+            !strcmp(a, "-r") || !strncmp(a, "-m", 2))
+            push(&rc->mode, &rc->nmode, &mcap, (char *)a);
+        push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
+    }
+    if (rc->out_i < 0) {
+        pm_error("%s: the recorded link has no output argument", prog);
+        free(argv);
+        return -1;
+    }
+    /* argv's strings live in m's strtab: the array itself can go */
+    free(argv);
+    return 0;
+}
+
+/* Inputs whose size or contents changed since the link, named. */
+static int check_stale(const struct pi_meta *m, const char *prog)
+{
+    int bad = 0;
+    for (uint32_t i = 0; i < m->link.ninputs; i++) {
+        const struct pi_link_input *in = &m->inputs[i];
+        const char *p = link_str(m, in->path);
+        if (strstr(p, TMPDIR_TAG))
+            continue;
+        struct stat st;
+        const char *why = NULL;
+        if (stat(p, &st))
+            why = "is gone";
+        else if ((uint64_t)st.st_size != in->size)
+            why = "changed size";
+        else {
+            int fd = open(p, O_RDONLY);
+            uint64_t h = PI_HASH64_INIT;
+            char buf[65536];
+            ssize_t r;
+            if (fd < 0)
+                why = "cannot be read";
+            while (fd >= 0 && (r = read(fd, buf, sizeof buf)) > 0)
+                h = pi_hash64(h, buf, (size_t)r);
+            if (fd >= 0)
+                close(fd);
+            if (!why && h != in->hash)
+                why = "changed contents";
+        }
+        if (why) {
+            pm_error("%s: input %s %s since the link (stale)", prog, p, why);
+            bad++;
+        }
+    }
+    if (bad)
+        pm_error("%s: %d stale input%s: rebuild and link %s again before relinking it", prog,
+                 bad, bad == 1 ? "" : "s", prog);
+    return bad ? -1 : 0;
+}
+
+/* ---- the plan ------------------------------------------------------------- */
+
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static void split_names(const char *list, struct names *out)
+{
+    if (!list)
+        return;
+    const char *p = list;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l)
+            push(&out->v, &out->n, &out->cap, strndup(p, l));
+        p += l + (e ? 1 : 0);
+    }
+}
+
+static int in_names(const struct names *n, const char *s)
+{
+    for (size_t i = 0; i < n->n; i++)
+        if (!strcmp(n->v[i], s))
+            return 1;
+    return 0;
+}
+
+struct plan {
+    struct names funcs, objects, overflow;
+    int have_reserve;
+    struct reserve rv;
+    uint32_t applied, ignored;
+};
+
+static int read_plan(const char *path, const char *only, struct plan *pl)
+{
+    struct pifb_file fb;
+    struct pi_err err;
+    memset(&fb, 0, sizeof fb);
+    if (pifb_read(path, &fb, &err) || (only && pifb_select(&fb, only, &err))) {
+        pm_error("%s", err.msg);
+        pifb_free(&fb);
+        return -1;
+    }
+    int status = 0;
+    for (uint32_t i = 0; i < fb.nrecs && !status; i++) {
+        const struct pifb_rec *r = &fb.recs[i];
+        if (!strcmp(r->kind, "order-functions")) {
+            split_names(pifb_get(r, "functions"), &pl->funcs);
+            pl->applied++;
+        } else if (!strcmp(r->kind, "order-data")) {
+            split_names(pifb_get(r, "objects"), &pl->objects);
+            pl->applied++;
+        } else if (!strcmp(r->kind, "reserve")) {
+            uint64_t pg, win, sz;
+            if (pifb_get_u64(r, "page", &pg) || pifb_get_u64(r, "window", &win) ||
+                pifb_get_u64(r, "size", &sz) || !pg || pg > (1u << 20) || (pg & (pg - 1)) ||
+                win >= pg || !sz || win + sz > pg) {
+                pm_error("%s:%u: recommendation %u (reserve): page, window and size must "
+                         "describe a window inside a power-of-two page", path, r->line,
+                         r->number);
+                status = -1;
+                break;
+            }
+            pl->rv = (struct reserve){ (uint32_t)pg, (uint32_t)win, (uint32_t)sz };
+            pl->have_reserve = 1;
+            split_names(pifb_get(r, "overflow"), &pl->overflow);
+            pl->applied++;
+        } else {
+            pm_note("%s:%u: recommendation %u (%s) is not one relink applies; ignored", path,
+                    r->line, r->number, r->kind);
+            pl->ignored++;
+        }
+    }
+    pifb_free(&fb);
+    return status;
+}
+
+/* ---- the script ------------------------------------------------------------ */
+
+struct piece {           /* one function or object: every section of its name */
+    const char *sym;
+    uint64_t size, align;
+    char **secs;         /* distinct section names */
+    size_t nsecs, cap;
+};
+
+static void piece_of(const struct oscan *s, const char *sym, int text, struct piece *p)
+{
+    memset(p, 0, sizeof *p);
+    p->sym = sym;
+    p->align = 1;
+    for (size_t i = 0; i < s->nsecs; i++) {
+        const struct osec *o = &s->secs[i];
+        if (o->cold || strcmp(o->sym, sym) || (text != (o->kind == OS_TEXT)))
+            continue;
+        if (!text && !strncmp(o->name, ".data.rel.ro", 12))
+            continue; /* relro data stays where the default script puts it */
+        int dup = 0;
+        for (size_t k = 0; k < p->nsecs && !dup; k++)
+            dup = !strcmp(p->secs[k], o->name);
+        if (!dup)
+            push(&p->secs, &p->nsecs, &p->cap, o->name);
+        p->size = (p->size + o->align - 1) / o->align * o->align + o->size;
+        if (o->align > p->align)
+            p->align = o->align;
+    }
+}
+
+static void put_piece(FILE *f, const struct piece *p)
+{
+    fputs("    *(", f);
+    for (size_t k = 0; k < p->nsecs; k++)
+        fprintf(f, "%s%s", k ? " " : "", p->secs[k]);
+    fputs(")\n", f);
+}
+
+/* The default script of this link mode, between ld's "=====" lines. */
+/* The script between ld's "=====" lines of out (len bytes); NULL if none. */
+static char *between_rules(char *out, size_t len)
+{
+    char *a = NULL, *b = NULL;
+    for (char *p = out; p && p < out + len; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (!strncmp(p, "==================================================", 50)) {
+            if (!a)
+                a = strchr(p, '\n');
+            else {
+                b = p;
+                break;
+            }
+        }
+    }
+    if (!a || !b)
+        return NULL;
+    *b = 0;
+    return strdup(a + 1);
+}
+
+/* The fast way: `ld --verbose` with the mode gcc would give it (the
+ * recorded -static/-shared/-pie/-no-pie, else PIE exactly when PROG is
+ * ET_DYN; -z relro as gcc passes it here; the recorded -Wl,-z,X).  It
+ * prints the same script as `gcc MODE -Wl,--verbose` for these modes
+ * (checked with GNU ld 2.40); anything else (-static-pie, -m..., -fuse-ld)
+ * takes the slow way. */
+static char *ld_script(const struct recipe *rc, int elf_type, int verbose)
+{
+    int is_static = 0, shared = 0, pie = elf_type == ET_DYN, relro = 1;
+    char **argv = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < rc->nmode; i++) {
+        const char *a = rc->mode[i];
+        if (!strcmp(a, "-static"))
+            is_static = 1;
+        else if (!strcmp(a, "-shared"))
+            shared = 1;
+        else if (!strcmp(a, "-pie"))
+            pie = 1;
+        else if (!strcmp(a, "-no-pie"))
+            pie = 0;
+        else if (!strncmp(a, "-Wl,-z,", 7)) {
+            if (!strcmp(a + 7, "norelro"))
+                relro = 0;
+        } else
+            return NULL;
+    }
+    for (size_t i = 1; rc->args[i]; i++)
+        if (!strncmp(rc->args[i], "-fuse-ld", 8) || !strncmp(rc->args[i], "-B", 2))
+            return NULL;
+    char *ldpath = NULL;
+    size_t len = 0;
+    char *q[] = { (char *)rc->cc, "-print-prog-name=ld", NULL };
+    if (run(q, NULL, NULL, verbose, &ldpath, &len, 1) || !ldpath || !len) {
+        free(ldpath);
+        return NULL;
+    }
+    ldpath[len - (ldpath[len - 1] == '\n')] = 0;
+    push(&argv, &n, &cap, ldpath);
+    push(&argv, &n, &cap, "--verbose");
+    if (shared)
+        push(&argv, &n, &cap, "-shared");
+    else if (is_static)
+        push(&argv, &n, &cap, "-static");
+    else if (pie)
+        push(&argv, &n, &cap, "-pie");
+    if (relro)
+        push(&argv, &n, &cap, "-z"), push(&argv, &n, &cap, "relro");
+    for (size_t i = 0; i < rc->nmode; i++)
+        if (!strncmp(rc->mode[i], "-Wl,-z,", 7) && !strchr(rc->mode[i] + 7, ','))
+            push(&argv, &n, &cap, "-z"), push(&argv, &n, &cap, rc->mode[i] + 7);
+    char *out = NULL;
+    len = 0;
+    run(argv, NULL, NULL, verbose, &out, &len, 1);
+    free(argv);
+    free(ldpath);
+    char *s = out ? between_rules(out, len) : NULL;
+    free(out);
+    return s;
+}
+
+static char *default_script(const struct recipe *rc, int elf_type, int verbose)
+{
+    char *fast = ld_script(rc, elf_type, verbose);
+    if (fast)
+        return fast;
+    char **argv = NULL;
+    size_t n = 0, cap = 0;
+    push(&argv, &n, &cap, (char *)rc->cc);
+    for (size_t i = 0; i < rc->nmode; i++)
+        push(&argv, &n, &cap, rc->mode[i]);
+    char *probe = xasprintf("%s/probe", g_tmpdir);
+    g_tmpfiles[2] = probe;
+    push(&argv, &n, &cap, "-nostdlib");
+    push(&argv, &n, &cap, "-Wl,--verbose");
+    push(&argv, &n, &cap, "-o");
+    push(&argv, &n, &cap, probe);
+    push(&argv, &n, &cap, "-x");
+    push(&argv, &n, &cap, "c");
+    push(&argv, &n, &cap, "/dev/null");
+    char *out = NULL;
+    size_t len = 0;
+    run(argv, NULL, NULL, verbose, &out, &len, 1);
+    free(argv);
+    if (!out)
+        return NULL;
+    char *s = between_rules(out, len);
+    free(out);
+    return s;
+}
+
+/* The planned lines at the top of output section k of write_script. */
+static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *st, size_t ns,
+                        const struct piece *ov, size_t no, const struct reserve *rv,
+                        const struct piece *dp, size_t nd)
+{
+    if (k == 0) {
+        fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
+                rv ? ", with a reserved region" : "");
+        if (!rv) {
+            for (size_t i = 0; i < ns; i++)
+                put_piece(f, &st[i]);
+        } else {
+            uint64_t *a = calloc(6 * (ns + no) + 1, sizeof *a), end;
+            if (!a)
+                return -1;
+            uint64_t *ss = a, *sa = a + (ns + no), *os = a + 2 * (ns + no),
+                     *oa = a + 3 * (ns + no), *so = a + 4 * (ns + no),
+                     *oo = a + 5 * (ns + no);
+            for (size_t i = 0; i < ns; i++)
+                ss[i] = st[i].size, sa[i] = st[i].align;
+            for (size_t i = 0; i < no; i++)
+                os[i] = ov[i].size, oa[i] = ov[i].align;
+            rsv_pack(rv, ss, sa, ns, os, oa, no, so, oo, &end);
+            fprintf(f, "    . = ALIGN(0x%x);\n    __perfinst_reserve_base = .;\n",
+                    rv->page);
+            /* emit in address order */
+            size_t i = 0, j = 0;
+            while (i < ns || j < no) {
+                int take_s = j >= no || (i < ns && so[i] <= oo[j]);
+                uint64_t off = take_s ? so[i] : oo[j];
+                fprintf(f, "    . = MAX(., __perfinst_reserve_base + 0x%llx);\n",
+                        (unsigned long long)off);
+                put_piece(f, take_s ? &st[i++] : &ov[j++]);
+            }
+            fprintf(f, "    __perfinst_reserve_end = .;\n");
+            free(a);
+        }
+    } else {
+        size_t pl = strlen(prefix);
+        for (size_t i = 0; i < nd; i++) {
+            struct piece q = dp[i];
+            size_t m = 0;
+            char *keep[64];
+            for (size_t s = 0; s < q.nsecs && m < 64; s++)
+                if (!strncmp(q.secs[s], prefix, pl) &&
+                    (k != 2 || strncmp(q.secs[s], ".data.rel.ro", 12)))
+                    keep[m++] = q.secs[s];
+            if (!m)
+                continue;
+            q.secs = keep, q.nsecs = m;
+            put_piece(f, &q);
+        }
+    }
+    return 0;
+}
+
+/* Writes the script: the default with our lists at the top of .text (and
+ * of .data, .bss, .rodata). */
+static int write_script(FILE *f, const char *def, const struct piece *st, size_t ns,
+                        const struct piece *ov, size_t no, const struct reserve *rv,
+                        const struct piece *dp, size_t nd, const char *fbpath)
+{
+    static const struct {
+        const char *head;
+        const char *prefix; /* of the data sections that go there */
+    } outs[] = {
+        { "  .text           :", NULL },
+        { "  .rodata         :", ".rodata." },
+        { "  .data           :", ".data." },
+        { "  .bss            :", ".bss." },
+    };
+    fprintf(f, "/* generated by pmopt relink from %s: the default script of this link with\n"
+               "   the planned input sections first (docs/layout.md) */\n", fbpath);
+    int found[4] = { 0 };
+    for (const char *p = def; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p + 1) : strlen(p);
+        if (rv && no && !strncmp(p, "}\n", 2) && found[0]) {
+            /* the end of SECTIONS: the table of the reserved region */
+            fprintf(f, "  .perfinst.reserve 0 (INFO) :\n  {\n"
+                       "    BYTE(0x50) BYTE(0x49) BYTE(0x52) BYTE(0x53) /* \"PIRS\" */\n"
+                       "    LONG(%u) LONG(0x%x) LONG(0x%x) LONG(0x%x) LONG(%zu)\n",
+                    PI_RESERVE_VERSION, rv->page, rv->window, rv->size, no);
+            for (size_t i = 0; i < no; i++)
+                fprintf(f, "    QUAD(%s) QUAD(0x%llx)\n", ov[i].sym,
+                        (unsigned long long)ov[i].size);
+            fprintf(f, "  }\n");
+        }
+        int k = 0;
+        while (k < 4 && (found[k] || l <= strlen(outs[k].head) ||
+                         strncmp(p, outs[k].head, strlen(outs[k].head))))
+            k++;
+        if (k == 4) {
+            fwrite(p, 1, l, f);
+            p += l;
+            continue;
+        }
+        found[k] = 1;
+        size_t hl = strlen(outs[k].head);
+        fwrite(p, 1, hl, f);
+        if (k == 0 && rv) /* the reserved region's offsets are page offsets */
+            fprintf(f, " ALIGN(0x%x)", rv->page);
+        p += hl, l -= hl;
+        /* the "{" is on this line or the next (ld --verbose prints both) */
+        const char *brace = memchr(p, '{', l);
+        if (!brace) {
+            fwrite(p, 1, l, f);
+            p += l;
+            e = strchr(p, '\n');
+            l = e ? (size_t)(e - p + 1) : strlen(p);
+            brace = memchr(p, '{', l);
+            if (!brace) {
+                found[k] = 0;
+                continue; /* not the expected shape: nothing inserted */
+            }
+        }
+        fwrite(p, 1, (size_t)(brace - p) + 1, f);
+        fputc('\n', f);
+        if (insert_lists(f, k, outs[k].prefix, st, ns, ov, no, rv, dp, nd))
+            return -1;
+        /* the rest of the line after "{" */
+        l -= (size_t)(brace - p) + 1;
+        p = brace + 1;
+        while (l && (*p == ' ' || *p == '\t'))
+            p++, l--;
+        if (l && *p != '\n')
+            fputs("    ", f);
+        fwrite(p, 1, l, f);
+        p += l;
+    }
+    return found[0] ? 0 : -2;
+}
+
+/* ---- checking the result ----------------------------------------------------- */
+
+static long read_reserve(const char *path, struct reserve *rv, size_t *n);
+
+struct fsym {
+    char *name;
+    uint64_t addr;
+    int n;           /* definitions of that name (static duplicates) */
+};
+
+static int by_fsym(const void *a, const void *b)
+{
+    return strcmp(((const struct fsym *)a)->name, ((const struct fsym *)b)->name);
+}
+
+static struct fsym *read_funcs(const char *path, size_t *n)
+{
+    int fd = open(path, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    struct fsym *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    Elf_Scn *scn = NULL;
+    while (e && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+            GElf_Sym sym;
+            const char *nm;
+            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
+                continue;
+            if (pi_grow((void **)&v, &cap, *n, sizeof *v))
+                break;
+            v[(*n)++] = (struct fsym){ strdup(nm), sym.st_value, 1 };
+        }
+    }
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    qsort(v, *n, sizeof *v, by_fsym);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (k && !strcmp(v[k - 1].name, v[i].name)) {
+            v[k - 1].n++;
+            free(v[i].name);
+        } else {
+            v[k++] = v[i];
+        }
+    }
+    *n = k;
+    return v;
+}
+
+static const struct fsym *find_fsym(const struct fsym *v, size_t n, const char *name)
+{
+    struct fsym key = { (char *)name, 0, 0 };
+    return n ? bsearch(&key, v, n, sizeof *v, by_fsym) : NULL;
+}
+
+/* Functions of the plan at increasing addresses in the planned order;
+ * overflow functions inside their window.  0, or -1 with a message. */
+static int verify(const char *tmp, const char *out, const struct piece *st, size_t ns,
+                  const struct piece *ov, size_t no, const struct reserve *rv)
+{
+    size_t n;
+    struct fsym *v = read_funcs(tmp, &n);
+    int status = 0;
+    uint64_t prev = 0, lo = UINT64_MAX, hi = 0;
+    size_t checked = 0, inwin = 0;
+    const char *prevname = NULL;
+    for (size_t i = 0; i < ns; i++) { /* with a reserve: the stable part, also in order */
+        const struct fsym *f = find_fsym(v, n, st[i].sym);
+        if (!f || f->n != 1)
+            continue;
+        if (prevname && f->addr < prev) {
+            pm_error("%s: the linker did not follow the script: %s (0x%llx) before %s "
+                     "(0x%llx)", out, st[i].sym, (unsigned long long)f->addr, prevname,
+                     (unsigned long long)prev);
+            status = -1;
+            break;
+        }
+        prev = f->addr, prevname = st[i].sym;
+        if (f->addr < lo)
+            lo = f->addr;
+        if (f->addr + st[i].size > hi)
+            hi = f->addr + st[i].size;
+        checked++;
+    }
+    if (!status && checked)
+        printf("pmopt relink: %zu functions in the planned order at 0x%llx-0x%llx (%llu bytes)\n",
+               checked, (unsigned long long)lo, (unsigned long long)hi,
+               (unsigned long long)(hi - lo));
+    checked = 0;
+    for (size_t i = 0; rv && i < no; i++) {
+        const struct fsym *f = find_fsym(v, n, ov[i].sym);
+        if (!f || f->n != 1)
+            continue;
+        uint64_t po = f->addr & (rv->page - 1);
+        if (ov[i].size <= rv->size && po >= rv->window && po + ov[i].size <= rv->window + rv->size)
+            inwin++;
+        checked++;
+    }
+    if (!status && rv && no) {
+        struct reserve t;
+        size_t tn = 0;
+        long tw = read_reserve(tmp, &t, &tn);
+        if (tw < 0 || tn != no) {
+            status = -1;
+        } else {
+            printf("pmopt relink: %zu of %zu overflow functions in the reserved window "
+                   "0x%x-0x%x of each 0x%x-byte page (.perfinst.reserve: %ld of %zu)\n",
+                   inwin, no, rv->window, rv->window + rv->size, rv->page, tw, tn);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
+    return status;
+}
+
+/* The reserved-region table of a relinked program (section
+ * .perfinst.reserve, docs/layout.md): header and n (addr, len) pairs.
+ * Returns the number of entries whose whole code lies in the window, or
+ * -1 with a message for a missing or malformed table. */
+static long read_reserve(const char *path, struct reserve *rv, size_t *n)
+{
+    int fd = open(path, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    size_t shstr;
+    long inwin = -1;
+    Elf_Scn *scn = NULL;
+    if (e && !elf_getshdrstrndx(e, &shstr)) {
+        while ((scn = elf_nextscn(e, scn))) {
+            GElf_Shdr sh;
+            const char *nm;
+            if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(e, shstr, sh.sh_name)) ||
+                strcmp(nm, ".perfinst.reserve"))
+                continue;
+            Elf_Data *d = elf_getdata(scn, NULL);
+            const unsigned char *b = d ? d->d_buf : NULL;
+            uint32_t h[5];
+            if (!b || d->d_size < 24 || memcmp(b, "PIRS", 4))
+                break;
+            memcpy(h, b + 4, sizeof h);
+            if (h[0] != PI_RESERVE_VERSION || d->d_size != 24 + (uint64_t)h[4] * 16 || !h[1] ||
+                (h[1] & (h[1] - 1)) || h[2] >= h[1] || h[2] + h[3] > h[1])
+                break;
+            *rv = (struct reserve){ h[1], h[2], h[3] };
+            *n = h[4];
+            inwin = 0;
+            for (uint32_t i = 0; i < h[4]; i++) {
+                uint64_t a, l;
+                memcpy(&a, b + 24 + 16 * i, 8);
+                memcpy(&l, b + 32 + 16 * i, 8);
+                uint64_t po = a & (h[1] - 1);
+                inwin += po >= h[2] && po + l <= (uint64_t)h[2] + h[3];
+            }
+            break;
+        }
+    }
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    if (inwin < 0)
+        pm_error("%s: no well-formed .perfinst.reserve table", path);
+    return inwin;
+}
+
+/* Run prog with args (shell words) from the current directory. */
+static int smoke_run(const char *prog, const char *args, int verbose, char **out, size_t *len)
+{
+    char *cmd = xasprintf("exec \"$0\" %s", args);
+    char *p = strchr(prog, '/') ? (char *)prog : xasprintf("./%s", prog);
+    char *argv[] = { "/bin/sh", "-c", cmd, p, NULL };
+    int st = run(argv, NULL, NULL, verbose, out, len, 0);
+    free(cmd);
+    if (p != prog)
+        free(p);
+    return st;
+}
+
+static char *pild_path(void)
+{
+    const char *e = getenv("PERFINST_LD");
+    if (e && *e)
+        return strdup(e);
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            char *p = xasprintf("%s/perfinst-ld", self);
+            if (!access(p, X_OK))
+                return p;
+            free(p);
+        }
+    }
+    return strdup("perfinst-ld");
+}
+
+int cmd_relink(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "feedback", required_argument, NULL, 'F' },
+        { "output", required_argument, NULL, 'o' },
+        { "only", required_argument, NULL, 'O' },
+        { "smoke", required_argument, NULL, 'S' },
+        { "keep-script", required_argument, NULL, 'K' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *fbpath = NULL, *out = NULL, *only = NULL, *smoke = NULL, *keep = NULL;
+    int verbose = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'F': fbpath = optarg; break;
+        case 'o': out = optarg; break;
+        case 'O': only = optarg; break;
+        case 'S': smoke = optarg; break;
+        case 'K': keep = optarg; break;
+        case 'v': verbose = 1; break;
+        case 'h': help(stdout); return PM_OK;
+        default: return pm_usage_error("relink", "unknown option");
+        }
+    }
+    if (argc - optind != 1)
+        return pm_usage_error("relink", "expected one PROG");
+    if (!fbpath)
+        return pm_usage_error("relink", "expected --feedback FILE");
+    if (!out || !*out)
+        return pm_usage_error("relink", "expected -o OUT");
+    const char *prog = argv[optind];
+    double t0 = now();
+
+    struct pi_meta m;
+    struct pi_err err;
+    memset(&m, 0, sizeof m);
+    elf_version(EV_CURRENT);
+    if (pi_meta_read(prog, &m, &err)) {
+        pm_error("%s", err.msg);
+        return PM_ERROR;
+    }
+    int status = PM_ERROR;
+    struct recipe rc;
+    struct plan pl;
+    struct oscan s;
+    memset(&rc, 0, sizeof rc);
+    memset(&pl, 0, sizeof pl);
+    memset(&s, 0, sizeof s);
+    char **paths = NULL;
+    size_t npaths = 0;
+    struct piece *st = NULL, *ov = NULL, *dp = NULL;
+    size_t ns = 0, no = 0, nd = 0;
+    char *pild = pild_path(), *def = NULL, *script = NULL, *tmpout = NULL;
+    if (!m.has_link) {
+        pm_error("%s has no recorded link (.perfinst.link): relink replays the link perfinst-ld "
+                 "recorded; link %s with perfinst-ld first", prog, prog);
+        goto done;
+    }
+    if (read_recipe(&m, prog, pild, &rc) || check_stale(&m, prog) ||
+        read_plan(fbpath, only, &pl))
+        goto done;
+    if (!pl.funcs.n && !pl.objects.n && !pl.have_reserve) {
+        pm_error("%s: no order-functions, order-data or reserve recommendation to apply%s",
+                 fbpath, only ? " among those selected" : "");
+        goto done;
+    }
+    if (oscan_link_inputs(&m, &paths, &npaths) || oscan_read(&s, paths, npaths))
+        goto done;
+    /* the pieces, and the refusal of functions without a section of their own */
+    st = calloc(pl.funcs.n + 1, sizeof *st);
+    ov = calloc(pl.overflow.n + 1, sizeof *ov);
+    dp = calloc(pl.objects.n + 1, sizeof *dp);
+    if (!st || !ov || !dp) {
+        rep_oom_relink();
+        goto done;
+    }
+    size_t missing = 0, shared = 0;
+    for (size_t pass = 0; pass < 2; pass++) {
+        const struct names *nm = pass ? &pl.overflow : &pl.funcs;
+        for (size_t i = 0; i < nm->n; i++) {
+            if (!pass && in_names(&pl.overflow, nm->v[i]) && pl.have_reserve)
+                continue;
+            struct piece p;
+            piece_of(&s, nm->v[i], 1, &p);
+            if (!p.nsecs) {
+                int sh = 0;
+                size_t l = strlen(nm->v[i]);
+                for (size_t k = 0; k < s.nshared; k++) {
+                    const char *x = s.shared[k];
+                    size_t xl = strlen(x);
+                    if (xl > l + 2 && !strcmp(x + xl - l, nm->v[i]) && x[xl - l - 1] == ' ' &&
+                        x[xl - l - 2] == ':') {
+                        pm_error("%s: function %s is in the shared .text section", x, nm->v[i]);
+                        sh = 1;
+                    }
+                }
+                shared += sh;
+                missing += !sh;
+                continue;
+            }
+            if (pass)
+                ov[no++] = p;
+            else
+                st[ns++] = p;
+        }
+    }
+    if (shared) {
+        pm_error("%s: %zu planned function%s not in a section of %s own: compile the objects "
+                 "with -ffunction-sections -fdata-sections (or the plugin's "
+                 "-fplugin-arg-perfinst-sections) and link again", prog, shared,
+                 shared == 1 ? " is" : "s are", shared == 1 ? "its" : "their");
+        goto done;
+    }
+    if (missing)
+        pm_note("%zu planned function%s not in the objects of the link (inlined, in a library, "
+                "or renamed): left where they are", missing, missing == 1 ? " is" : "s are");
+    for (size_t i = 0; i < pl.objects.n; i++) {
+        struct piece p;
+        piece_of(&s, pl.objects.v[i], 0, &p);
+        if (p.nsecs)
+            dp[nd++] = p;
+    }
+    /* the temporary directory beside OUT */
+    {
+        char *o2 = strdup(out);
+        char *slash = o2 ? strrchr(o2, '/') : NULL;
+        const char *dir = slash ? (slash == o2 ? "/" : (*slash = 0, o2)) : ".";
+        char *tmpl = xasprintf("%s" TMPDIR_TAG "XXXXXX", dir);
+        free(o2);
+        char *cwd = getcwd(NULL, 0);
+        if (!mkdtemp(tmpl)) {
+            pm_error("%s: cannot create a temporary directory beside it: %s", out,
+                     strerror(errno));
+            free(tmpl), free(cwd);
+            goto done;
+        }
+        g_tmpdir = tmpl[0] == '/' ? tmpl : xasprintf("%s/%s", cwd, tmpl);
+        if (g_tmpdir != tmpl)
+            free(tmpl);
+        free(cwd);
+        atexit(cleanup); /* also after an out-of-memory exit */
+        signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
+        signal(SIGQUIT, on_signal), signal(SIGPIPE, on_signal);
+    }
+    def = default_script(&rc, m.elf_type, verbose);
+    if (!def) {
+        pm_error("cannot get the default linker script of this link (%s -Wl,--verbose)", rc.cc);
+        goto done;
+    }
+    script = xasprintf("%s/relink.ld", g_tmpdir);
+    g_tmpfiles[0] = script;
+    FILE *f = fopen(script, "w");
+    if (!f) {
+        pm_error("%s: %s", script, strerror(errno));
+        goto done;
+    }
+    int ws = write_script(f, def, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL, dp, nd,
+                          fbpath);
+    if (fclose(f) || ws) {
+        pm_error("%s: %s", script, ws == -2 ? "the default script has no .text output section"
+                                            : "cannot write the linker script");
+        goto done;
+    }
+    if (keep) {
+        char *cp[] = { "cp", script, (char *)keep, NULL };
+        if (run(cp, NULL, NULL, 0, NULL, NULL, 0)) {
+            pm_error("%s: cannot copy the linker script there", keep);
+            goto done;
+        }
+    }
+    /* the link */
+    tmpout = xasprintf("%s/%s", g_tmpdir, pm_basename(out));
+    g_tmpfiles[1] = tmpout;
+    rc.args[rc.out_i] = xasprintf("%s%s", rc.out_prefix, tmpout);
+    push(&rc.args, &rc.nargs, &rc.cap, xasprintf("-Wl,-T,%s", script));
+    double tl = now();
+    int ls = run(rc.args, rc.cwd, rc.libdir, verbose, NULL, NULL, 0);
+    tl = now() - tl;
+    if (ls) {
+        pm_error("%s: the link failed (perfinst-ld exit status %d): %s is left as it was", prog,
+                 ls, out);
+        goto done;
+    }
+    if (verify(tmpout, out, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL))
+        goto done;
+    if (smoke) {
+        char *o1 = NULL, *o2 = NULL;
+        size_t l1 = 0, l2 = 0;
+        int s1 = smoke_run(prog, smoke, verbose, &o1, &l1);
+        int s2 = smoke_run(tmpout, smoke, verbose, &o2, &l2);
+        int same = o1 && o2 && s1 == s2 && l1 == l2 && !memcmp(o1, o2, l1);
+        free(o1), free(o2);
+        if (!same) {
+            pm_error("smoke test '%s': %s and the relinked program differ (exit status %d vs "
+                     "%d, %zu vs %zu bytes of output): %s is left as it was", smoke, prog, s1,
+                     s2, l1, l2, out);
+            goto done;
+        }
+        printf("pmopt relink: smoke test '%s': same output (%zu bytes) and exit status %d\n",
+               smoke, l1, s1);
+    }
+    if (rename(tmpout, out)) {
+        pm_error("%s: rename from %s: %s", out, tmpout, strerror(errno));
+        goto done;
+    }
+    g_tmpfiles[1] = NULL;
+    printf("pmopt relink: wrote %s (%u recommendation%s applied, %u ignored); link %.3f s, "
+           "total %.3f s\n", out, pl.applied, pl.applied == 1 ? "" : "s", pl.ignored, tl,
+           now() - t0);
+    status = PM_OK;
+done:
+    cleanup();
+    free(def), free(pild), free(paths);
+    pi_meta_free(&m);
+    oscan_free(&s);
+    return status;
+}

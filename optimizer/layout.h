@@ -1,0 +1,115 @@
+/* layout.h — what function/data ordering, the cache model and `pmopt
+ * relink` share (plan-order.c, objscan.c, cachemodel.c, cmd-relink.c).
+ * docs/layout.md ("Function order", "Relink", "Chase-tail reserved
+ * regions") describes the algorithms and the feedback kinds. */
+#ifndef PERFINST_LAYOUT_H
+#define PERFINST_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "pimeta.h"
+
+/* ---- objscan.c: the sections, symbols and references of the link's objects */
+
+enum osec_kind { OS_TEXT = 1, OS_DATA = 2, OS_BSS = 3, OS_RODATA = 4 };
+
+struct osec {
+    char *name;        /* section name, e.g. ".text.f" */
+    const char *sym;   /* what it holds (the part after the prefix): "f" */
+    int kind;          /* enum osec_kind */
+    int cold;          /* .text.unlikely.*, .text.exit.* */
+    uint64_t size, align;
+    uint32_t obj;      /* index into oscan.objs */
+    uint64_t samples;  /* filled by the plan: block executions in it */
+};
+
+struct oref {          /* a relocation from one section to another */
+    uint32_t from;     /* osec index */
+    uint32_t to;       /* osec index, or UINT32_MAX while unresolved */
+    char *to_name;     /* global symbol, when to is resolved by name */
+    uint64_t offset;   /* in from */
+    int call;          /* a call or jmp (e8/e9 before a PC32/PLT32) */
+};
+
+struct orange {        /* a CODE range of an object: where a site's code is */
+    uint32_t sec;      /* osec index */
+    uint64_t off;
+    uint64_t unit_id;
+    uint32_t site;
+    uint32_t len;      /* bytes of the range */
+};
+
+struct oscan {
+    char **objs;
+    size_t nobjs;
+    struct osec *secs;
+    size_t nsecs;
+    struct oref *refs;
+    size_t nrefs;
+    struct orange *ranges; /* sorted by (sec, off) */
+    size_t nranges;
+    /* functions defined in a shared text section (".text" with several
+     * functions): "obj: name" strings, for the relink's refusal */
+    char **shared;
+    size_t nshared;
+};
+
+/* Scan the relocatable objects and archive members among paths.  0, or -1
+ * with a message naming the file. */
+int oscan_read(struct oscan *s, char *const *paths, size_t n);
+void oscan_free(struct oscan *s);
+/* The inputs of a program's recorded link (ordered by argv). */
+int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n);
+/* Text section of function name, or -1 (first one if static duplicates). */
+long oscan_find(const struct oscan *s, int kind, const char *sym);
+/* "f" for ".text.f", ".text.hot.f", NULL if the name holds no symbol. */
+const char *oscan_sym_of(const char *secname, int *kind, int *cold);
+
+/* ---- cachemodel.c: a set-associative LRU cache and the chase-tail model -- */
+
+struct cgeom {
+    uint32_t size, ways, line; /* bytes, ways, line bytes */
+    uint32_t sets;             /* size / (ways * line) */
+};
+
+/* The machine's L1i (sysfs /sys/devices/system/cpu/cpu0/cache/index*),
+ * else 32768,8,64; spec "SIZE,WAYS,LINE" (cachegrind's syntax) overrides.
+ * 0, or -1 with a message for a bad spec. */
+int cm_geometry(const char *spec, struct cgeom *g);
+
+struct cm_line {        /* one line of hot code and how often it is fetched */
+    uint64_t addr;      /* line address (multiple of line) */
+    uint64_t fetches;
+    uint32_t region;    /* the function (caller's index) */
+};
+
+struct cm_result {
+    uint64_t fetches, hits, misses; /* weighted by fetches */
+    uint32_t lines, overfull_sets, max_per_set;
+};
+
+/* Simulates rounds of the cyclic stream (every line once per round, in
+ * address order) through an LRU cache of geometry g, weighting each
+ * access by the line's fetches; the first round only warms the cache.
+ * Per-region hits/misses into rh/rm (room for nregions) when not NULL. */
+int cm_simulate(const struct cgeom *g, const struct cm_line *lines, size_t n,
+                struct cm_result *res, uint64_t *rh, uint64_t *rm, size_t nregions);
+
+/* ---- the reserved region (feedback kind "reserve") ----------------------- */
+
+struct reserve {
+    uint32_t page;         /* the set-index period: sets * line (4096) */
+    uint32_t window;       /* page offset of the reserved window */
+    uint32_t size;         /* its bytes (reserved sets * line) */
+};
+
+/* Place the sections (sizes, aligns) of the stable list and the overflow
+ * list as the relink will: stable code fills [0, window) of each page,
+ * overflow code [window, window + size); returns each one's offset from
+ * the (page-aligned) start, UINT64_MAX when an overflow piece is larger
+ * than the window (it is placed after everything).  The total in *end. */
+void rsv_pack(const struct reserve *r, const uint64_t *ssize, const uint64_t *salign, size_t ns,
+              const uint64_t *osize, const uint64_t *oalign, size_t no, uint64_t *soff,
+              uint64_t *ooff, uint64_t *end);
+
+#endif /* PERFINST_LAYOUT_H */

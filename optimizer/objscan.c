@@ -1,0 +1,332 @@
+#define _GNU_SOURCE /* asprintf */
+/* objscan.c — the sections, symbols, call/data references and CODE ranges
+ * of the objects a program was linked from (layout.h).  Function order
+ * reads its call graph here (relocations R_X86_64_PLT32/PC32 after a call
+ * or jmp opcode, from one function's section to another's), the relink its
+ * section sizes and the check that hot functions have sections of their
+ * own. */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+#include "pmopt.h"
+
+static const struct {
+    const char *prefix;
+    int kind, cold;
+} prefixes[] = {
+    { ".text.unlikely.", OS_TEXT, 1 }, { ".text.exit.", OS_TEXT, 1 },
+    { ".text.startup.", OS_TEXT, 0 },  { ".text.hot.", OS_TEXT, 0 },
+    { ".text.", OS_TEXT, 0 },
+    { ".data.rel.ro.local.", OS_RODATA, 0 }, { ".data.rel.ro.", OS_RODATA, 0 },
+    { ".data.rel.local.", OS_DATA, 0 }, { ".data.rel.", OS_DATA, 0 },
+    { ".data.", OS_DATA, 0 }, { ".bss.", OS_BSS, 0 }, { ".rodata.", OS_RODATA, 0 },
+};
+
+const char *oscan_sym_of(const char *name, int *kind, int *cold)
+{
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t l = strlen(prefixes[i].prefix);
+        if (!strncmp(name, prefixes[i].prefix, l) && name[l]) {
+            /* .rodata.str1.1, .rodata.cst8: merged constants, no symbol */
+            if (prefixes[i].kind == OS_RODATA && (!strncmp(name + l, "str", 3) ||
+                                                  !strncmp(name + l, "cst", 3)))
+                return NULL;
+            *kind = prefixes[i].kind;
+            *cold = prefixes[i].cold;
+            return name + l;
+        }
+    }
+    return NULL;
+}
+
+struct scan_ctx {
+    struct oscan *s;
+    size_t cap_secs, cap_refs, cap_ranges, cap_shared, cap_objs;
+    struct pi_err *err;
+};
+
+static int oom(struct scan_ctx *c)
+{
+    pi_err_set(c->err, "out of memory");
+    return -1;
+}
+
+static int one(struct pi_meta *m, Elf *e, void *arg)
+{
+    struct scan_ctx *c = arg;
+    struct oscan *s = c->s;
+    GElf_Ehdr eh;
+    int status = 0;
+    size_t shnum, shstr;
+    uint32_t *map = NULL;
+    if (!gelf_getehdr(e, &eh) || eh.e_type != ET_REL || eh.e_machine != EM_X86_64)
+        goto out; /* only x86-64 relocatable objects have sections to order */
+    if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstr)) {
+        status = pi_err_set(c->err, "%s: %s", m->path, elf_errmsg(-1));
+        goto out;
+    }
+    if (pi_grow((void **)&s->objs, &c->cap_objs, s->nobjs, sizeof *s->objs) ||
+        !(s->objs[s->nobjs] = strdup(m->path))) {
+        status = oom(c);
+        goto out;
+    }
+    uint32_t obj = (uint32_t)s->nobjs++;
+    map = malloc((shnum ? shnum : 1) * sizeof *map);
+    if (!map) {
+        status = oom(c);
+        goto out;
+    }
+    Elf_Scn *symscn = NULL;
+    for (size_t i = 0; i < shnum; i++) {
+        map[i] = UINT32_MAX;
+        Elf_Scn *scn = elf_getscn(e, i);
+        GElf_Shdr sh;
+        if (!scn || !gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB)
+            symscn = scn;
+        if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
+            continue; /* TLS stays in its segment; merged constants are no object */
+        const char *name = elf_strptr(e, shstr, sh.sh_name);
+        int kind, cold;
+        const char *sym = name ? oscan_sym_of(name, &kind, &cold) : NULL;
+        if (!sym)
+            continue;
+        if (pi_grow((void **)&s->secs, &c->cap_secs, s->nsecs, sizeof *s->secs)) {
+            status = oom(c);
+            goto out;
+        }
+        struct osec *o = &s->secs[s->nsecs];
+        memset(o, 0, sizeof *o);
+        if (!(o->name = strdup(name))) {
+            status = oom(c);
+            goto out;
+        }
+        o->sym = o->name + (sym - name);
+        o->kind = kind;
+        o->cold = cold;
+        o->size = sh.sh_size;
+        o->align = sh.sh_addralign ? sh.sh_addralign : 1;
+        o->obj = obj;
+        map[i] = (uint32_t)s->nsecs++;
+    }
+    /* functions in a section that is not their own */
+    Elf_Data *symd = symscn ? elf_getdata(symscn, NULL) : NULL;
+    GElf_Shdr symsh;
+    size_t nsyms = 0;
+    if (symd && gelf_getshdr(symscn, &symsh) && symsh.sh_entsize)
+        nsyms = symsh.sh_size / symsh.sh_entsize;
+    for (size_t k = 0; k < nsyms; k++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(symd, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+            sym.st_shndx == SHN_UNDEF || sym.st_shndx >= shnum || !sym.st_size)
+            continue;
+        Elf_Scn *scn = elf_getscn(e, sym.st_shndx);
+        GElf_Shdr sh;
+        const char *sn = scn && gelf_getshdr(scn, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
+        const char *fn = elf_strptr(e, symsh.sh_link, sym.st_name);
+        if (!sn || !fn || strcmp(sn, ".text"))
+            continue;
+        char *t = NULL;
+        if (asprintf(&t, "%s: %s", m->path, fn) < 0 ||
+            pi_grow((void **)&s->shared, &c->cap_shared, s->nshared, sizeof *s->shared)) {
+            free(t);
+            status = oom(c);
+            goto out;
+        }
+        s->shared[s->nshared++] = t;
+    }
+    /* relocations of the sections we keep */
+    for (size_t i = 0; i < shnum && nsyms; i++) {
+        Elf_Scn *scn = elf_getscn(e, i);
+        GElf_Shdr sh;
+        if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_info >= shnum ||
+            map[sh.sh_info] == UINT32_MAX || !sh.sh_entsize)
+            continue;
+        uint32_t from = map[sh.sh_info];
+        Elf_Scn *tscn = elf_getscn(e, sh.sh_info);
+        GElf_Shdr tsh;
+        Elf_Data *bytes = tscn && gelf_getshdr(tscn, &tsh) && tsh.sh_type == SHT_PROGBITS
+                              ? elf_getdata(tscn, NULL) : NULL;
+        Elf_Data *rd = elf_getdata(scn, NULL);
+        size_t nrel = rd ? sh.sh_size / sh.sh_entsize : 0;
+        for (size_t k = 0; k < nrel; k++) {
+            GElf_Rela r;
+            GElf_Sym sym;
+            if (!gelf_getrela(rd, (int)k, &r))
+                continue;
+            unsigned type = GELF_R_TYPE(r.r_info);
+            if (type != R_X86_64_PLT32 && type != R_X86_64_PC32 &&
+                type != R_X86_64_GOTPCRELX && type != R_X86_64_REX_GOTPCRELX &&
+                type != R_X86_64_64 && type != R_X86_64_32S && type != R_X86_64_32)
+                continue;
+            if (!gelf_getsym(symd, (int)GELF_R_SYM(r.r_info), &sym))
+                continue;
+            int call = 0;
+            if ((type == R_X86_64_PLT32 || type == R_X86_64_PC32) && bytes && r.r_offset >= 1 &&
+                r.r_offset <= bytes->d_size) {
+                unsigned char op = ((unsigned char *)bytes->d_buf)[r.r_offset - 1];
+                call = op == 0xe8 || op == 0xe9;
+            }
+            uint32_t to = UINT32_MAX;
+            char *to_name = NULL;
+            if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < shnum) {
+                to = map[sym.st_shndx];
+                if (to == UINT32_MAX)
+                    continue;
+            } else if (sym.st_shndx == SHN_UNDEF) {
+                const char *n = elf_strptr(e, symsh.sh_link, sym.st_name);
+                if (!n || !*n || !(to_name = strdup(n))) {
+                    if (n && *n) {
+                        status = oom(c);
+                        goto out;
+                    }
+                    continue;
+                }
+            } else {
+                continue;
+            }
+            if (to == from) {
+                free(to_name);
+                continue;
+            }
+            if (pi_grow((void **)&s->refs, &c->cap_refs, s->nrefs, sizeof *s->refs)) {
+                free(to_name);
+                status = oom(c);
+                goto out;
+            }
+            s->refs[s->nrefs++] = (struct oref){ from, to, to_name, r.r_offset, call };
+        }
+    }
+    /* CODE ranges: offsets within their sections */
+    for (size_t i = 0; m->range_shndx && i < m->nranges; i++) {
+        uint32_t sh = m->range_shndx[i];
+        if (sh >= shnum || map[sh] == UINT32_MAX)
+            continue;
+        if (pi_grow((void **)&s->ranges, &c->cap_ranges, s->nranges, sizeof *s->ranges)) {
+            status = oom(c);
+            goto out;
+        }
+        s->ranges[s->nranges++] = (struct orange){ map[sh], m->ranges[i].addr,
+                                                   m->ranges[i].unit_id, m->ranges[i].site,
+                                                   m->ranges[i].length };
+    }
+out:
+    free(map);
+    pi_meta_free(m);
+    return status;
+}
+
+static int by_sec_off(const void *a, const void *b)
+{
+    const struct orange *x = a, *y = b;
+    if (x->sec != y->sec)
+        return x->sec < y->sec ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static const struct oscan *name_ctx;
+static int by_name(const void *a, const void *b)
+{
+    const struct osec *x = &name_ctx->secs[*(const uint32_t *)a],
+                      *y = &name_ctx->secs[*(const uint32_t *)b];
+    int k = strcmp(x->sym, y->sym);
+    return k ? k : (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+int oscan_read(struct oscan *s, char *const *paths, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    struct pi_err err;
+    struct scan_ctx c = { .s = s, .err = &err };
+    elf_version(EV_CURRENT);
+    for (size_t i = 0; i < n; i++) {
+        /* relocatable objects and archives only: shared libraries and
+         * linker scripts (libm.so is one) have no sections to order */
+        unsigned char h[18] = { 0 };
+        FILE *f = fopen(paths[i], "rb");
+        size_t got = f ? fread(h, 1, sizeof h, f) : 0;
+        if (f)
+            fclose(f);
+        int is_ar = got >= 8 && !memcmp(h, "!<arch>\n", 8);
+        int is_rel = got == sizeof h && !memcmp(h, "\177ELF", 4) && h[5] == 1 /* LSB */ &&
+                     h[16] == ET_REL && h[17] == 0;
+        if (!is_ar && !is_rel)
+            continue;
+        if (pi_meta_read_each(paths[i], one, &c, &err)) {
+            pm_error("%s", err.msg);
+            return -1;
+        }
+    }
+    qsort(s->ranges, s->nranges, sizeof *s->ranges, by_sec_off);
+    /* resolve references by global name: the text (or data) section whose
+     * symbol is that name (a section named after a global function) */
+    uint32_t *idx = malloc((s->nsecs ? s->nsecs : 1) * sizeof *idx);
+    if (!idx) {
+        pm_error("out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < s->nsecs; i++)
+        idx[i] = i;
+    name_ctx = s;
+    qsort(idx, s->nsecs, sizeof *idx, by_name);
+    for (size_t k = 0; k < s->nrefs; k++) {
+        struct oref *r = &s->refs[k];
+        if (!r->to_name)
+            continue;
+        size_t lo = 0, hi = s->nsecs;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (strcmp(s->secs[idx[mid]].sym, r->to_name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < s->nsecs && !strcmp(s->secs[idx[lo]].sym, r->to_name); lo++)
+            if (!s->secs[idx[lo]].cold) {
+                r->to = idx[lo];
+                break;
+            }
+    }
+    free(idx);
+    return 0;
+}
+
+void oscan_free(struct oscan *s)
+{
+    for (size_t i = 0; i < s->nobjs; i++)
+        free(s->objs[i]);
+    for (size_t i = 0; i < s->nsecs; i++)
+        free(s->secs[i].name);
+    for (size_t i = 0; i < s->nrefs; i++)
+        free(s->refs[i].to_name);
+    for (size_t i = 0; i < s->nshared; i++)
+        free(s->shared[i]);
+    free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->shared);
+    memset(s, 0, sizeof *s);
+}
+
+long oscan_find(const struct oscan *s, int kind, const char *sym)
+{
+    for (size_t i = 0; i < s->nsecs; i++)
+        if (s->secs[i].kind == kind && !s->secs[i].cold && !strcmp(s->secs[i].sym, sym))
+            return (long)i;
+    return -1;
+}
+
+int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n)
+{
+    *paths = calloc(m->link.ninputs ? m->link.ninputs : 1, sizeof **paths);
+    *n = 0;
+    if (!*paths)
+        return -1;
+    for (uint32_t i = 0; i < m->link.ninputs; i++) {
+        uint32_t off = m->inputs[i].path;
+        if (off < m->link.strtab_size)
+            (*paths)[(*n)++] = m->link_strtab + off;
+    }
+    return 0;
+}

@@ -1,0 +1,339 @@
+/* order.c — C3 (hfsort) and Ext-TSP-style function orders over a weighted
+ * call graph (order.h; the algorithms are described in docs/layout.md
+ * "Function order"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "order.h"
+
+#define C3_PAGE 4096u /* C3 stops growing a cluster at a page (hfsort's rule) */
+/* Neither algorithm merges two clusters/chains when the merged density
+ * (samples per byte) would fall below 1/DEGRADE of the denser one's:
+ * hfsort's kMaxDensityDegradation; it keeps code that ran a few times out
+ * of the hot clusters. */
+#define DEGRADE 8u
+
+/* Would merging chains x and y dilute the denser one more than DEGRADE? */
+struct chains;
+static int dilutes(const struct chains *c, uint32_t x, uint32_t y);
+
+int ord_parse(const char *name)
+{
+    if (!strcmp(name, "c3") || !strcmp(name, "hfsort"))
+        return ORD_C3;
+    if (!strcmp(name, "exttsp") || !strcmp(name, "ext-tsp"))
+        return ORD_EXTTSP;
+    if (!strcmp(name, "none"))
+        return ORD_NONE;
+    return -1;
+}
+
+const char *ord_name(int alg)
+{
+    return alg == ORD_C3 ? "c3" : alg == ORD_EXTTSP ? "exttsp" : "none";
+}
+
+static uint64_t sz(const struct ord_node *n)
+{
+    return n->size ? n->size : 1;
+}
+
+/* Chains of nodes (a cluster in C3, a chain in Ext-TSP) as linked lists. */
+struct chains {
+    uint32_t *head, *tail, *next, *of; /* per chain: head, tail; per node: next, chain */
+    uint64_t *size, *samples;          /* per chain */
+};
+
+static int dilutes(const struct chains *c, uint32_t x, uint32_t y)
+{
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t ms = c->samples[x] + c->samples[y], mz = c->size[x] + c->size[y];
+    /* samples[a]/size[a] > DEGRADE * ms/mz, for the denser a */
+    u128 lx = (u128)c->samples[x] * mz, ly = (u128)c->samples[y] * mz;
+    u128 r_x = (u128)DEGRADE * ms * c->size[x], r_y = (u128)DEGRADE * ms * c->size[y];
+    return lx > r_x || ly > r_y;
+}
+
+static void chain_append(struct chains *c, uint32_t x, uint32_t y)
+{ /* chain y goes after chain x; y becomes empty */
+    c->next[c->tail[x]] = c->head[y];
+    c->tail[x] = c->tail[y];
+    for (uint32_t v = c->head[y]; v != UINT32_MAX; v = c->next[v])
+        c->of[v] = x;
+    c->size[x] += c->size[y];
+    c->samples[x] += c->samples[y];
+    c->head[y] = c->tail[y] = UINT32_MAX;
+    c->size[y] = c->samples[y] = 0;
+}
+
+static const struct chains *sort_ctx;
+static int by_density(const void *a, const void *b)
+{ /* samples/size descending, compared exactly; ties by the head node */
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const struct chains *c = sort_ctx;
+    __extension__ typedef unsigned __int128 u128;
+    u128 l = (u128)c->samples[x] * c->size[y], r = (u128)c->samples[y] * c->size[x];
+    if (l != r)
+        return l > r ? -1 : 1;
+    return c->head[x] < c->head[y] ? -1 : c->head[x] > c->head[y];
+}
+
+static const struct ord_node *hot_ctx;
+static int by_samples(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (hot_ctx[x].samples != hot_ctx[y].samples)
+        return hot_ctx[x].samples > hot_ctx[y].samples ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Flatten the non-empty chains, densest first. */
+static size_t emit(struct chains *c, size_t nn, const char *hot, uint32_t *out)
+{
+    uint32_t *ids = malloc((nn ? nn : 1) * sizeof *ids);
+    if (!ids)
+        return (size_t)-1;
+    size_t k = 0, n = 0;
+    for (uint32_t i = 0; i < nn; i++)
+        if (c->head[i] != UINT32_MAX && hot[c->head[i]])
+            ids[k++] = i;
+    sort_ctx = c;
+    qsort(ids, k, sizeof *ids, by_density);
+    for (size_t i = 0; i < k; i++)
+        for (uint32_t v = c->head[ids[i]]; v != UINT32_MAX; v = c->next[v])
+            out[n++] = v;
+    free(ids);
+    return n;
+}
+
+static int chains_init(struct chains *c, const struct ord_node *nodes, size_t nn)
+{
+    size_t n = nn ? nn : 1;
+    c->head = malloc(n * sizeof *c->head);
+    c->tail = malloc(n * sizeof *c->tail);
+    c->next = malloc(n * sizeof *c->next);
+    c->of = malloc(n * sizeof *c->of);
+    c->size = malloc(n * sizeof *c->size);
+    c->samples = malloc(n * sizeof *c->samples);
+    if (!c->head || !c->tail || !c->next || !c->of || !c->size || !c->samples)
+        return -1;
+    for (uint32_t i = 0; i < nn; i++) {
+        c->head[i] = c->tail[i] = c->of[i] = i;
+        c->next[i] = UINT32_MAX;
+        c->size[i] = sz(&nodes[i]);
+        c->samples[i] = nodes[i].samples;
+    }
+    return 0;
+}
+
+static void chains_free(struct chains *c)
+{
+    free(c->head), free(c->tail), free(c->next), free(c->of), free(c->size), free(c->samples);
+}
+
+/* C3: callees, hottest first, join the cluster of their heaviest caller
+ * (appended at its end) while the result stays within a page. */
+static size_t c3(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs, size_t na,
+                 const char *hot, struct chains *c, uint32_t *out)
+{
+    uint32_t *byhot = malloc((nn ? nn : 1) * sizeof *byhot), *best = malloc((nn ? nn : 1) * sizeof *best);
+    uint64_t *bw = calloc(nn ? nn : 1, sizeof *bw);
+    if (!byhot || !best || !bw) {
+        free(byhot), free(best), free(bw);
+        return (size_t)-1;
+    }
+    for (uint32_t i = 0; i < nn; i++)
+        best[i] = UINT32_MAX, byhot[i] = i;
+    for (size_t k = 0; k < na; k++) {
+        const struct ord_arc *a = &arcs[k];
+        if (a->from == a->to || !a->weight)
+            continue;
+        if (a->weight > bw[a->to] || (a->weight == bw[a->to] && a->from < best[a->to]))
+            bw[a->to] = a->weight, best[a->to] = a->from;
+    }
+    hot_ctx = nodes;
+    qsort(byhot, nn, sizeof *byhot, by_samples);
+    for (size_t k = 0; k < nn; k++) {
+        uint32_t f = byhot[k], p = best[f];
+        if (!hot[f] || p == UINT32_MAX)
+            continue;
+        uint32_t cp = c->of[p], cf = c->of[f];
+        if (cp == cf || c->size[cp] + c->size[cf] > C3_PAGE || dilutes(c, cp, cf))
+            continue;
+        /* only a whole cluster whose head is f moves (hfsort: f must start it) */
+        if (c->head[cf] != f)
+            continue;
+        chain_append(c, cp, cf);
+    }
+    free(byhot), free(best), free(bw);
+    return emit(c, nn, hot, out);
+}
+
+/* ---- Ext-TSP ------------------------------------------------------------ */
+
+static double arc_score(uint64_t w, uint64_t caller_mid, uint64_t callee_start)
+{
+    uint64_t d = callee_start >= caller_mid ? callee_start - caller_mid : caller_mid - callee_start;
+    if (d >= ORD_EXTTSP_DIST)
+        return 0;
+    return (double)w * (1.0 - (double)d / ORD_EXTTSP_DIST);
+}
+
+struct pairsum {
+    uint64_t key; /* (lo << 32 | hi) + 1, 0 = empty */
+    double xy, yx; /* gain of lo then hi, of hi then lo */
+};
+
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static size_t exttsp(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                     size_t na, const char *hot, struct chains *c, uint32_t *out)
+{
+    uint64_t *pos = malloc((nn ? nn : 1) * sizeof *pos); /* offset in its chain */
+    size_t cap = 16;
+    while (cap < 2 * na + 16)
+        cap *= 2;
+    struct pairsum *h = malloc(cap * sizeof *h);
+    if (!pos || !h) {
+        free(pos), free(h);
+        return (size_t)-1;
+    }
+    for (uint32_t i = 0; i < nn; i++)
+        pos[i] = 0;
+    for (;;) {
+        memset(h, 0, cap * sizeof *h);
+        for (size_t k = 0; k < na; k++) {
+            const struct ord_arc *a = &arcs[k];
+            uint32_t x = c->of[a->from], y = c->of[a->to];
+            if (x == y || !a->weight || !hot[a->from] || !hot[a->to] || dilutes(c, x, y))
+                continue;
+            uint32_t lo = x < y ? x : y, hi = x < y ? y : x;
+            uint64_t key = ((uint64_t)lo << 32 | hi) + 1;
+            size_t i = mix(key) & (cap - 1);
+            while (h[i].key && h[i].key != key)
+                i = (i + 1) & (cap - 1);
+            h[i].key = key;
+            /* caller middle and callee start with lo's chain first, then hi's first */
+            uint64_t mid_from = pos[a->from] + sz(&nodes[a->from]) / 2, st_to = pos[a->to];
+            uint64_t xy_from = mid_from + (x == hi ? c->size[lo] : 0);
+            uint64_t xy_to = st_to + (y == hi ? c->size[lo] : 0);
+            uint64_t yx_from = mid_from + (x == lo ? c->size[hi] : 0);
+            uint64_t yx_to = st_to + (y == lo ? c->size[hi] : 0);
+            h[i].xy += arc_score(a->weight, xy_from, xy_to);
+            h[i].yx += arc_score(a->weight, yx_from, yx_to);
+        }
+        double bestg = 0;
+        uint64_t bestk = 0;
+        int bestdir = 0;
+        for (size_t i = 0; i < cap; i++) {
+            if (!h[i].key)
+                continue;
+            double g = h[i].xy >= h[i].yx ? h[i].xy : h[i].yx;
+            if (g > bestg || (g == bestg && g > 0 && h[i].key < bestk)) {
+                bestg = g, bestk = h[i].key, bestdir = h[i].xy >= h[i].yx ? 0 : 1;
+            }
+        }
+        if (bestg <= 0)
+            break;
+        uint32_t lo = (uint32_t)((bestk - 1) >> 32), hi = (uint32_t)(bestk - 1);
+        uint32_t first = bestdir ? hi : lo, second = bestdir ? lo : hi;
+        uint64_t shift = c->size[first];
+        for (uint32_t v = c->head[second]; v != UINT32_MAX; v = c->next[v])
+            pos[v] += shift;
+        chain_append(c, first, second);
+    }
+    free(pos), free(h);
+    return emit(c, nn, hot, out);
+}
+
+size_t ord_compute(int alg, const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                   size_t na, uint32_t *out)
+{
+    char *hot = calloc(nn ? nn : 1, 1);
+    if (!hot)
+        return (size_t)-1;
+    for (size_t i = 0; i < nn; i++)
+        hot[i] = nodes[i].samples != 0;
+    for (size_t k = 0; k < na; k++)
+        if (arcs[k].weight && arcs[k].from < nn && arcs[k].to < nn)
+            hot[arcs[k].from] = hot[arcs[k].to] = 1;
+    size_t n = 0;
+    if (alg == ORD_NONE) {
+        for (uint32_t i = 0; i < nn; i++)
+            if (hot[i])
+                out[n++] = i;
+        hot_ctx = nodes;
+        qsort(out, n, sizeof *out, by_samples);
+        free(hot);
+        return n;
+    }
+    struct chains c;
+    memset(&c, 0, sizeof c);
+    if (chains_init(&c, nodes, nn)) {
+        chains_free(&c);
+        free(hot);
+        return (size_t)-1;
+    }
+    n = alg == ORD_C3 ? c3(nodes, nn, arcs, na, hot, &c, out)
+                      : exttsp(nodes, nn, arcs, na, hot, &c, out);
+    chains_free(&c);
+    free(hot);
+    return n;
+}
+
+/* Start address of every node in the order (nodes not in it: UINT64_MAX). */
+static uint64_t *layout(const struct ord_node *nodes, size_t nn, const uint32_t *order, size_t n)
+{
+    uint64_t *at = malloc((nn ? nn : 1) * sizeof *at), p = 0;
+    if (!at)
+        return NULL;
+    for (size_t i = 0; i < nn; i++)
+        at[i] = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        at[order[i]] = p;
+        p += sz(&nodes[order[i]]);
+    }
+    return at;
+}
+
+double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                        size_t na, const uint32_t *order, size_t n)
+{
+    uint64_t *at = layout(nodes, nn, order, n);
+    double s = 0;
+    if (!at)
+        return -1;
+    for (size_t k = 0; k < na; k++) {
+        const struct ord_arc *a = &arcs[k];
+        if (a->from == a->to || at[a->from] == UINT64_MAX || at[a->to] == UINT64_MAX)
+            continue;
+        s += arc_score(a->weight, at[a->from] + sz(&nodes[a->from]) / 2, at[a->to]);
+    }
+    free(at);
+    return s;
+}
+
+double ord_call_distance(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                         size_t na, const uint32_t *order, size_t n)
+{
+    uint64_t *at = layout(nodes, nn, order, n);
+    double s = 0, w = 0;
+    if (!at)
+        return -1;
+    for (size_t k = 0; k < na; k++) {
+        const struct ord_arc *a = &arcs[k];
+        if (a->from == a->to || at[a->from] == UINT64_MAX || at[a->to] == UINT64_MAX)
+            continue;
+        uint64_t m = at[a->from] + sz(&nodes[a->from]) / 2, t = at[a->to];
+        s += (double)a->weight * (double)(t > m ? t - m : m - t);
+        w += (double)a->weight;
+    }
+    free(at);
+    return w ? s / w : 0;
+}

@@ -1,0 +1,56 @@
+/* order.h — function (and data object) ordering by call-graph affinity.
+ *
+ * The interface is the weighted call graph and nothing else: nodes with a
+ * size in bytes and a sample count (how often their code ran), directed
+ * arcs with a weight (how often the caller called the callee).  Where the
+ * arcs come from (relocations weighted by block counts, layout-a's call-site
+ * profile, a --callers report) is the caller's business: docs/layout.md
+ * "Function order".
+ *
+ * ord_compute returns an order of the nodes that should be laid out hot
+ * first and contiguously: every node with samples or an arc weight; the
+ * rest (never executed) are left out and keep the linker's default place. */
+#ifndef PERFINST_ORDER_H
+#define PERFINST_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ord_alg { ORD_NONE = 0, ORD_C3 = 1, ORD_EXTTSP = 2 };
+
+struct ord_node {
+    uint64_t size;    /* bytes (0 is treated as 1) */
+    uint64_t samples; /* executions of its code (block counts) */
+};
+
+struct ord_arc {
+    uint32_t from, to; /* node indices; from calls to */
+    uint64_t weight;   /* calls */
+};
+
+/* "c3", "exttsp", "none" -> the algorithm; -1 if unknown. */
+int ord_parse(const char *name);
+const char *ord_name(int alg);
+
+/* Computes the order into out (room for nn entries); returns how many
+ * nodes it holds (the hot ones), or (size_t)-1 when out of memory.
+ * ORD_NONE: the hot nodes by decreasing samples (ties: index).
+ * Deterministic: ties are broken by node index. */
+size_t ord_compute(int alg, const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                   size_t na, uint32_t *out);
+
+/* The Ext-TSP score of an order (higher is better): each arc whose callee
+ * starts within ORD_EXTTSP_DIST bytes after (or before) the middle of the
+ * caller counts weight * (1 - distance / ORD_EXTTSP_DIST); nodes not in the
+ * order are far away.  Used by the plan to compare the algorithms. */
+#define ORD_EXTTSP_DIST 4096u
+double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                        size_t na, const uint32_t *order, size_t n);
+
+/* Bytes spanned by the hot nodes that are reached by the heaviest arcs: the
+ * sum over arcs of weight * |callee start - caller middle| in the layout,
+ * divided by the total weight ("call distance"; lower is better). */
+double ord_call_distance(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                         size_t na, const uint32_t *order, size_t n);
+
+#endif /* PERFINST_ORDER_H */

@@ -1,0 +1,711 @@
+/* plan-order.c — the function-order, data-order and chase-tail half of
+ * `pmopt plan` (docs/layout.md "Function order", "Chase-tail reserved
+ * regions"): from PROG's recorded link it reads the objects (objscan.c),
+ * weights their call relocations with the block counts of the blocks that
+ * hold them, orders the hot functions with the chosen algorithm (order.c),
+ * orders the data objects the hot code references, and runs the cache
+ * model (cachemodel.c) on the hot lines before and after; when the hot
+ * code still cannot fit, it plans a reserved region.  Recommendations go
+ * to the feedback file (kinds order-functions, order-data, reserve) or, with
+ * --advise, to stdout, numbered. */
+#include <gelf.h>
+#include <libelf.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "layout.h"
+#include "order.h"
+#include "plan-order.h"
+
+#define LIST_MAX 60000 /* bytes of a name list in one recommendation */
+
+struct po {
+    const struct plan_order_opts *o;
+    struct report *r;
+    struct oscan s;
+    struct ord_node *nodes;  /* per osec (only text is hot) */
+    struct ord_arc *arcs;
+    size_t narcs;
+    uint64_t *count;         /* per orange: its block's executions */
+    uint64_t *data_w;        /* per osec: references from executed blocks */
+    struct cgeom g;
+    uint64_t hot_min;        /* the model's hot lines have at least these fetches */
+};
+
+/* The model's hot lines: the most fetched lines that make up MODEL_COVER
+ * percent of all fetches (docs/layout.md "The cache model"). */
+#define MODEL_COVER 99
+
+/* The site's count (summed over every copy of its code); *own says
+ * whether the range is in the section of the site's own function (not a
+ * copy inlined into another). */
+static uint64_t range_count(struct po *p, const struct orange *rg, int *own)
+{
+    const struct pi_unit_view *u = pi_meta_unit(&p->r->m, rg->unit_id);
+    *own = 0;
+    if (!u || rg->site >= u->hdr.nsites)
+        return 0;
+    const struct usum *s = &p->r->us[u - p->r->m.units];
+    const struct pi_site *site = &u->sites[rg->site];
+    uint32_t c = site->counter;
+    if (site->func < u->hdr.nfuncs)
+        *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[rg->sec].sym);
+    return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
+}
+
+/* The range of section sec that holds offset off, or -1 (code GCC
+ * duplicated or added without a counter has none). */
+static long range_at(const struct po *p, uint32_t sec, uint64_t off)
+{
+    size_t lo = 0, hi = p->s.nranges;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const struct orange *x = &p->s.ranges[mid];
+        if (x->sec < sec || (x->sec == sec && x->off <= off))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* ranges may overlap (copies of a site): look back for one that holds off */
+    for (size_t i = lo; i > 0 && p->s.ranges[i - 1].sec == sec; i--) {
+        const struct orange *x = &p->s.ranges[i - 1];
+        if (off >= x->off && off < x->off + x->len)
+            return (long)i - 1;
+        if (off - x->off > 65536)
+            break;
+    }
+    return -1;
+}
+
+static int by_arc(const void *a, const void *b)
+{
+    const struct ord_arc *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : x->to > y->to;
+}
+
+static int build_graph(struct po *p)
+{
+    size_t n = p->s.nsecs;
+    p->nodes = calloc(n ? n : 1, sizeof *p->nodes);
+    p->count = calloc(p->s.nranges ? p->s.nranges : 1, sizeof *p->count);
+    p->data_w = calloc(n ? n : 1, sizeof *p->data_w);
+    p->arcs = calloc(p->s.nrefs ? p->s.nrefs : 1, sizeof *p->arcs);
+    if (!p->nodes || !p->count || !p->data_w || !p->arcs)
+        return rep_oom();
+    for (size_t i = 0; i < n; i++)
+        p->nodes[i].size = p->s.secs[i].size;
+    /* A site inlined into several functions has one counter for all its
+     * copies: a copy in another function's section is estimated as the
+     * count of that function's own block before it (its entry block when
+     * none precedes), at most the site's total (docs/layout.md). */
+    for (size_t i = 0; i < p->s.nranges;) {
+        uint32_t sec = p->s.ranges[i].sec;
+        size_t end = i;
+        uint64_t first_own = UINT64_MAX;
+        while (end < p->s.nranges && p->s.ranges[end].sec == sec)
+            end++;
+        int own;
+        for (size_t k = i; k < end; k++) {
+            p->count[k] = range_count(p, &p->s.ranges[k], &own);
+            if (own && first_own == UINT64_MAX)
+                first_own = p->count[k];
+        }
+        uint64_t last_own = first_own;
+        for (size_t k = i; k < end; k++) {
+            range_count(p, &p->s.ranges[k], &own);
+            if (own)
+                last_own = p->count[k];
+            else if (last_own != UINT64_MAX && p->count[k] > last_own)
+                p->count[k] = last_own;
+            struct osec *o = &p->s.secs[sec];
+            o->samples = pm_sat_add(o->samples, p->count[k]);
+        }
+        i = end;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (p->s.secs[i].kind == OS_TEXT && !p->s.secs[i].cold)
+            p->nodes[i].samples = p->s.secs[i].samples;
+    for (size_t k = 0; k < p->s.nrefs; k++) {
+        const struct oref *f = &p->s.refs[k];
+        if (f->to == UINT32_MAX)
+            continue;
+        const struct osec *a = &p->s.secs[f->from], *b = &p->s.secs[f->to];
+        if (a->kind != OS_TEXT)
+            continue;
+        long ri = range_at(p, f->from, f->offset);
+        uint64_t w = ri < 0 ? 0 : p->count[ri];
+        if (!w)
+            continue;
+        if (b->kind == OS_TEXT && f->call && !a->cold && !b->cold)
+            p->arcs[p->narcs++] = (struct ord_arc){ f->from, f->to, w };
+        else if (b->kind != OS_TEXT)
+            p->data_w[f->to] = pm_sat_add(p->data_w[f->to], w);
+    }
+    /* one arc per (caller, callee) */
+    qsort(p->arcs, p->narcs, sizeof *p->arcs, by_arc);
+    size_t k = 0;
+    for (size_t i = 0; i < p->narcs; i++) {
+        if (k && p->arcs[k - 1].from == p->arcs[i].from && p->arcs[k - 1].to == p->arcs[i].to)
+            p->arcs[k - 1].weight = pm_sat_add(p->arcs[k - 1].weight, p->arcs[i].weight);
+        else
+            p->arcs[k++] = p->arcs[i];
+    }
+    p->narcs = k;
+    return 0;
+}
+
+/* ---- the cache model's lines ---------------------------------------------- */
+
+struct lines {
+    struct cm_line *v;
+    size_t n, cap;
+};
+
+/* Adds the hot blocks of section sec placed at base. */
+static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64_t base)
+{
+    const struct osec *o = &p->s.secs[sec];
+    /* ranges of sec are contiguous in the sorted array; find the first */
+    size_t lo0 = 0, hi0 = p->s.nranges;
+    while (lo0 < hi0) {
+        size_t mid = (lo0 + hi0) / 2;
+        if (p->s.ranges[mid].sec < sec)
+            lo0 = mid + 1;
+        else
+            hi0 = mid;
+    }
+    for (size_t i = lo0; i < p->s.nranges && p->s.ranges[i].sec == sec; i++) {
+        if (!p->count[i])
+            continue;
+        /* a block's code runs to the next range of the section: the
+         * plugin's ranges leave out inline asm and code that GCC added
+         * without a counter (docs/layout.md: the model errs towards hot) */
+        uint64_t lo = p->s.ranges[i].off, hi = o->size;
+        for (size_t k = i + 1; k < p->s.nranges && p->s.ranges[k].sec == sec; k++)
+            if (p->s.ranges[k].off > lo) {
+                hi = p->s.ranges[k].off;
+                break;
+            }
+        if (hi < lo + p->s.ranges[i].len)
+            hi = lo + p->s.ranges[i].len;
+        if (hi > o->size)
+            hi = o->size;
+        if (hi <= lo)
+            hi = lo + 1;
+        for (uint64_t a = (base + lo) / p->g.line * p->g.line; a < base + hi; a += p->g.line) {
+            if (L->n && L->v[L->n - 1].addr == a && L->v[L->n - 1].region == sec) {
+                L->v[L->n - 1].fetches = pm_sat_add(L->v[L->n - 1].fetches, p->count[i]);
+                continue;
+            }
+            if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
+                return rep_oom();
+            L->v[L->n++] = (struct cm_line){ a, p->count[i], sec };
+        }
+    }
+    return 0;
+}
+
+static int by_fetches_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* The smallest fetch count of the lines that cover MODEL_COVER % of L's
+ * fetches, hottest first. */
+static uint64_t cover_threshold(const struct cm_line *v, size_t n)
+{
+    uint64_t *f = malloc((n ? n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
+    if (!f)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        f[i] = v[i].fetches, total = pm_sat_add(total, v[i].fetches);
+    qsort(f, n, sizeof *f, by_fetches_desc);
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t i = 0; i < n; i++) {
+        cum = pm_sat_add(cum, f[i]);
+        t = f[i];
+        if ((u128)cum * 100 >= (u128)total * MODEL_COVER)
+            break;
+    }
+    free(f);
+    return t ? t : 1;
+}
+
+static int by_line(const void *a, const void *b)
+{
+    const struct cm_line *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Lines shared by two blocks (or two functions) count once, with both
+ * fetches summed. */
+static void fold_lines(struct lines *L);
+static void keep_hot(struct lines *L, uint64_t min)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (L->v[i].fetches >= min)
+            L->v[k++] = L->v[i];
+    L->n = k;
+}
+
+static void fold_lines(struct lines *L)
+{
+    qsort(L->v, L->n, sizeof *L->v, by_line);
+    size_t k = 0;
+    for (size_t i = 0; i < L->n; i++) {
+        if (k && L->v[k - 1].addr == L->v[i].addr)
+            L->v[k - 1].fetches = pm_sat_add(L->v[k - 1].fetches, L->v[i].fetches);
+        else
+            L->v[k++] = L->v[i];
+    }
+    L->n = k;
+}
+
+/* Addresses of PROG's functions (its symbol table), by name. */
+struct psym {
+    const char *name;
+    uint64_t addr;
+};
+static int by_psym(const void *a, const void *b)
+{
+    return strcmp(((const struct psym *)a)->name, ((const struct psym *)b)->name);
+}
+
+static int prog_lines(struct po *p, struct lines *L)
+{
+    int fd = open(p->r->prog, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    struct psym *ps = NULL;
+    size_t nps = 0, cap = 0;
+    int status = 0;
+    Elf_Scn *scn = NULL;
+    while (e && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+            GElf_Sym sym;
+            const char *nm;
+            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
+                continue;
+            if (pi_grow((void **)&ps, &cap, nps, sizeof *ps)) {
+                status = rep_oom();
+                goto out;
+            }
+            ps[nps++] = (struct psym){ nm, sym.st_value };
+        }
+    }
+    qsort(ps, nps, sizeof *ps, by_psym);
+    for (uint32_t i = 0; i < p->s.nsecs && !status; i++) {
+        const struct osec *o = &p->s.secs[i];
+        if (o->kind != OS_TEXT || !o->samples)
+            continue;
+        struct psym key = { o->sym, 0 };
+        const struct psym *hit = nps ? bsearch(&key, ps, nps, sizeof *ps, by_psym) : NULL;
+        if (hit)
+            status = add_section_lines(p, L, i, hit->addr);
+    }
+    fold_lines(L);
+out:
+    free(ps);
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return status;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* Lines of the hot sections laid out contiguously in order from 0. */
+static int order_lines(struct po *p, const uint32_t *order, size_t n, struct lines *L)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct osec *o = &p->s.secs[order[i]];
+        at = align_up(at, o->align);
+        if (add_section_lines(p, L, order[i], at))
+            return -1;
+        at += o->size;
+    }
+    fold_lines(L);
+    return 0;
+}
+
+static double ratio(const struct cm_result *c)
+{
+    return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
+}
+
+static void print_model(const char *what, const struct cgeom *g, const struct cm_result *c)
+{
+    printf("  %-22s %6u hot lines (%llu KiB of %u KiB), %3u of %u sets over %u ways (max %u): "
+           "hit ratio %.3f, %llu misses of %llu fetches\n",
+           what, c->lines, (unsigned long long)c->lines * g->line / 1024, g->size / 1024,
+           c->overfull_sets, g->sets, g->ways, c->max_per_set, ratio(c),
+           (unsigned long long)c->misses, (unsigned long long)c->fetches);
+}
+
+/* ---- the recommendations ---------------------------------------------------- */
+
+struct out {
+    struct pifb_writer *w; /* NULL: print (--advise) */
+    uint32_t *number;
+};
+
+/* A comma list of the names of secs[ids[0..n)] (duplicates by name once),
+ * cut at LIST_MAX bytes; *kept says how many went in. */
+static char *name_list(const struct po *p, const uint32_t *ids, size_t n, size_t *kept)
+{
+    size_t len = 0, cap = 256;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    *kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = p->s.secs[ids[i]].sym;
+        size_t l = strlen(nm);
+        int dup = 0;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = !strcmp(p->s.secs[ids[j]].sym, nm);
+        if (dup)
+            continue;
+        if (len + l + 2 > LIST_MAX)
+            break;
+        if (len + l + 2 > cap) {
+            while (len + l + 2 > cap)
+                cap *= 2;
+            char *t = realloc(s, cap);
+            if (!t) {
+                free(s);
+                return NULL;
+            }
+            s = t;
+        }
+        if (len)
+            s[len++] = ',';
+        memcpy(s + len, nm, l + 1);
+        len += l;
+        (*kept)++;
+    }
+    return s;
+}
+
+/* kv: key, value, ..., NULL */
+static void emit_rec(struct out *o, const char *kind, const char *comment, const char *const *kv)
+{
+    if (o->w) {
+        pifb_comment(o->w, comment);
+        pifb_rec_begin(o->w, kind);
+        for (size_t i = 0; kv[i]; i += 2)
+            pifb_arg(o->w, kv[i], kv[i + 1]);
+        pifb_rec_end(o->w);
+        return;
+    }
+    printf("%u. %s: %s\n", ++*o->number, kind, comment);
+    for (size_t i = 0; kv[i]; i += 2)
+        printf("     %s=%.200s%s\n", kv[i], kv[i + 1], strlen(kv[i + 1]) > 200 ? "..." : "");
+}
+
+static const struct po *dens_ctx;
+static int by_density_desc(const void *a, const void *b)
+{
+    const struct osec *x = &dens_ctx->s.secs[*(const uint32_t *)a],
+                      *y = &dens_ctx->s.secs[*(const uint32_t *)b];
+    __extension__ typedef unsigned __int128 u128;
+    u128 l = (u128)x->samples * (y->size ? y->size : 1), r = (u128)y->samples * (x->size ? x->size : 1);
+    if (l != r)
+        return l > r ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int by_weight_ctx_cmp(const void *a, const void *b)
+{
+    uint64_t x = dens_ctx->data_w[*(const uint32_t *)a], y = dens_ctx->data_w[*(const uint32_t *)b];
+    if (x != y)
+        return x > y ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/* The chase-tail plan: stable = the densest hot functions that fit the
+ * stable sets' capacity, keeping their place in the order; overflow = the
+ * rest, into the reserved window of every page.  Returns the model's
+ * result in *res, the lists in stable/ovf. */
+static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *order, size_t n,
+                        uint32_t *stable, size_t *ns, uint32_t *ovf, size_t *no,
+                        struct cm_result *res)
+{
+    uint64_t cap = (uint64_t)rv->window * p->g.ways; /* stable bytes that stay */
+    uint32_t *byd = malloc((n ? n : 1) * sizeof *byd);
+    char *isst = calloc(p->s.nsecs ? p->s.nsecs : 1, 1);
+    uint64_t *a = malloc((n ? n : 1) * 6 * sizeof *a);
+    if (!byd || !isst || !a) {
+        free(byd), free(isst), free(a);
+        return rep_oom();
+    }
+    memcpy(byd, order, n * sizeof *byd);
+    dens_ctx = p;
+    qsort(byd, n, sizeof *byd, by_density_desc);
+    uint64_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct osec *o = &p->s.secs[byd[i]];
+        if (used + o->size <= cap) {
+            used += o->size;
+            isst[byd[i]] = 1;
+        }
+    }
+    uint64_t *ss = a, *sa = a + n, *os = a + 2 * n, *oa = a + 3 * n, *so = a + 4 * n,
+             *oo = a + 5 * n, end;
+    size_t drop = n; /* the least dense stable function goes first */
+    for (;;) {
+        *ns = *no = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (isst[order[i]])
+                stable[(*ns)++] = order[i];
+            else
+                ovf[(*no)++] = order[i];
+        }
+        for (size_t i = 0; i < *ns; i++)
+            ss[i] = p->s.secs[stable[i]].size, sa[i] = p->s.secs[stable[i]].align;
+        for (size_t i = 0; i < *no; i++)
+            os[i] = p->s.secs[ovf[i]].size, oa[i] = p->s.secs[ovf[i]].align;
+        rsv_pack(rv, ss, sa, *ns, os, oa, *no, so, oo, &end);
+        /* the packing leaves gaps: the stable code must still span at most
+         * `ways` pages, or its sets overflow */
+        uint64_t send = 0;
+        for (size_t i = 0; i < *ns; i++)
+            if (so[i] + ss[i] > send)
+                send = so[i] + ss[i];
+        if (send <= (uint64_t)p->g.ways * rv->page || !*ns)
+            break;
+        while (drop > 0 && !isst[byd[drop - 1]])
+            drop--;
+        if (!drop)
+            break;
+        isst[byd[--drop]] = 0;
+    }
+    struct lines L = { 0 };
+    int status = 0;
+    for (size_t i = 0; i < *ns && !status; i++)
+        status = add_section_lines(p, &L, stable[i], so[i]);
+    for (size_t i = 0; i < *no && !status; i++)
+        status = add_section_lines(p, &L, ovf[i], oo[i]);
+    if (!status) {
+        fold_lines(&L);
+        keep_hot(&L, p->hot_min);
+        if (cm_simulate(&p->g, L.v, L.n, res, NULL, NULL, 0))
+            status = rep_oom();
+    }
+    free(L.v), free(byd), free(isst), free(a);
+    return status;
+}
+
+int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_writer *w,
+               uint32_t *number)
+{
+    struct po p;
+    memset(&p, 0, sizeof p);
+    p.o = o, p.r = r;
+    struct out out = { w, number };
+    int status = -1;
+    char **paths = NULL;
+    size_t npaths = 0;
+    uint32_t *order = NULL, *tmp = NULL, *stable = NULL, *ovf = NULL, *data = NULL;
+    struct lines before = { 0 }, after = { 0 };
+    char *list = NULL, *list2 = NULL;
+    if (!r->m.has_link) {
+        pm_error("%s has no recorded link (.perfinst.link): function order reads the objects "
+                 "it was linked from; link it with perfinst-ld", r->prog);
+        return -1;
+    }
+    if (cm_geometry(o->cache, &p.g))
+        return -1;
+    if (oscan_link_inputs(&r->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths) ||
+        build_graph(&p))
+        goto done;
+    size_t nn = p.s.nsecs;
+    order = malloc((nn ? nn : 1) * sizeof *order);
+    tmp = malloc((nn ? nn : 1) * sizeof *tmp);
+    stable = malloc((nn ? nn : 1) * sizeof *stable);
+    ovf = malloc((nn ? nn : 1) * sizeof *ovf);
+    data = malloc((nn ? nn : 1) * sizeof *data);
+    if (!order || !tmp || !stable || !ovf || !data) {
+        rep_oom();
+        goto done;
+    }
+    size_t nhot = 0;
+    for (size_t i = 0; i < nn; i++)
+        nhot += p.nodes[i].samples != 0;
+    if (!nhot) {
+        pm_error("no function of the objects of %s executed a counted block: nothing to order "
+                 "(were they compiled with -fplugin-arg-perfinst-all=count and "
+                 "-ffunction-sections?)", r->prog);
+        goto done;
+    }
+    printf("pmopt plan --order=%s: %s, %zu objects, %zu hot functions, %zu call arcs\n",
+           ord_name(o->alg), r->prog, p.s.nobjs, nhot, p.narcs);
+    /* every algorithm, for comparison; the chosen one is used */
+    size_t n = 0;
+    for (int alg = ORD_NONE; alg <= ORD_EXTTSP; alg++) {
+        size_t k = ord_compute(alg, p.nodes, nn, p.arcs, p.narcs, tmp);
+        if (k == (size_t)-1) {
+            rep_oom();
+            goto done;
+        }
+        printf("  order %-7s Ext-TSP score %.0f, mean call distance %.0f bytes\n", ord_name(alg),
+               ord_exttsp_score(p.nodes, nn, p.arcs, p.narcs, tmp, k),
+               ord_call_distance(p.nodes, nn, p.arcs, p.narcs, tmp, k));
+        if (alg == o->alg) {
+            memcpy(order, tmp, k * sizeof *order);
+            n = k;
+        }
+    }
+    /* the cache model, before and after */
+    struct cm_result cb, ca;
+    if (prog_lines(&p, &before) || order_lines(&p, order, n, &after))
+        goto done;
+    p.hot_min = cover_threshold(before.v, before.n);
+    keep_hot(&before, p.hot_min);
+    keep_hot(&after, p.hot_min);
+    if (cm_simulate(&p.g, before.v, before.n, &cb, NULL, NULL, 0) ||
+        cm_simulate(&p.g, after.v, after.n, &ca, NULL, NULL, 0)) {
+        rep_oom();
+        goto done;
+    }
+    printf("cache model: L1i %u KiB, %u ways, %u-byte lines, %u sets; the hot lines (%d%% of "
+           "fetches, lines fetched at least %llu times) as a cyclic stream (docs/layout.md)\n",
+           p.g.size / 1024, p.g.ways, p.g.line, p.g.sets, MODEL_COVER,
+           (unsigned long long)p.hot_min);
+    print_model("before (PROG)", &p.g, &cb);
+    print_model("after the order", &p.g, &ca);
+    int chase = cb.overfull_sets > 0 || (uint64_t)cb.lines > (uint64_t)p.g.sets * p.g.ways;
+    printf("  chase-tail condition %s (%s)\n", chase ? "present" : "absent",
+           (uint64_t)cb.lines > (uint64_t)p.g.sets * p.g.ways ? "the hot lines do not fit"
+           : cb.overfull_sets ? "hot lines crowd some sets" : "the hot lines fit");
+    size_t ns = 0, no = 0;
+    struct reserve rv = { p.g.sets * p.g.line, 0, 0 };
+    struct cm_result cr = ca;
+    int use_reserve = 0;
+    uint32_t rsets = o->reserve_sets >= 0 ? (uint32_t)o->reserve_sets : p.g.sets / 8;
+    if (rsets > 0 && rsets < p.g.sets && ca.overfull_sets) {
+        rv.size = rsets * p.g.line;
+        rv.window = rv.page - rv.size;
+        if (plan_reserve(&p, &rv, order, n, stable, &ns, ovf, &no, &cr))
+            goto done;
+        print_model("with a reserved region", &p.g, &cr);
+        use_reserve = cr.hits > ca.hits && no > 0;
+        if (!use_reserve)
+            printf("  the reserved region would not help: not planned\n");
+    }
+    /* recommendations */
+    char c[512];
+    size_t kept;
+    if (n) {
+        if (!(list = name_list(&p, order, n, &kept))) {
+            rep_oom();
+            goto done;
+        }
+        snprintf(c, sizeof c, "place %zu hot functions contiguously in %s order "
+                 "(model hit ratio %.3f -> %.3f)", kept, ord_name(o->alg), ratio(&cb), ratio(&ca));
+        const char *kv[] = { "alg", ord_name(o->alg), "functions", list, NULL };
+        emit_rec(&out, "order-functions", c, kv);
+    }
+    /* data objects referenced by executed blocks, heaviest first */
+    size_t nd = 0;
+    for (uint32_t i = 0; i < nn; i++)
+        if (p.s.secs[i].kind != OS_TEXT && p.data_w[i])
+            data[nd++] = i;
+    dens_ctx = &p;
+    qsort(data, nd, sizeof *data, by_weight_ctx_cmp);
+    if (nd) {
+        free(list);
+        if (!(list = name_list(&p, data, nd, &kept))) {
+            rep_oom();
+            goto done;
+        }
+        snprintf(c, sizeof c, "place %zu data objects referenced by hot code together, most "
+                 "referenced first", kept);
+        const char *kv[] = { "objects", list, NULL };
+        emit_rec(&out, "order-data", c, kv);
+    }
+    if (use_reserve) {
+        free(list);
+        if (!(list = name_list(&p, ovf, no, &kept))) {
+            rep_oom();
+            goto done;
+        }
+        char win[64], sz[64], pg[64];
+        snprintf(win, sizeof win, "0x%x", rv.window);
+        snprintf(sz, sizeof sz, "0x%x", rv.size);
+        snprintf(pg, sizeof pg, "0x%x", rv.page);
+        snprintf(c, sizeof c, "chase-tail: %zu stable functions keep sets 0-%u, %zu overflow "
+                 "functions go to the reserved sets %u-%u (model hit ratio %.3f -> %.3f)", ns,
+                 rv.window / p.g.line - 1, kept, rv.window / p.g.line, p.g.sets - 1, ratio(&ca),
+                 ratio(&cr));
+        const char *kv[] = { "page", pg, "window", win, "size", sz, "overflow", list, NULL };
+        emit_rec(&out, "reserve", c, kv);
+    }
+    status = 0;
+done:
+    free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
+        free(list2);
+    free(before.v), free(after.v);
+    free(p.nodes), free(p.arcs), free(p.count), free(p.data_w);
+    oscan_free(&p.s);
+    return status;
+}
+
+int plan_order_main(struct report *r, const struct plan_order_opts *o, int advise,
+                    const char *out, int nargs, char **args)
+{
+    if (advise && out)
+        return pm_usage_error("plan", "--advise prints the plan: not with -o");
+    if (!advise && !out)
+        return pm_usage_error("plan", "expected -o FEEDBACK (or --advise)");
+    if (nargs < 2)
+        return pm_usage_error("plan", "expected PROG and at least one TRACE");
+    r->prog = args[0];
+    r->ntraces = nargs - 1;
+    r->by = BY_FUNCTION;
+    int status = PM_ERROR;
+    uint32_t number = 0;
+    struct pifb_writer w;
+    struct pi_err err;
+    if (rep_load(r, args + 1) != 0)
+        goto done;
+    if (advise) {
+        printf("Recommendations (apply with pmopt plan -o FILE, then pmopt relink --only LIST):\n");
+        status = plan_order(r, o, NULL, &number) ? PM_ERROR : PM_OK;
+        goto done;
+    }
+    if (pifb_create(&w, out, r->prog, 0)) {
+        pm_error("%s: cannot create the feedback file", out);
+        goto done;
+    }
+    if (plan_order(r, o, &w, &number)) {
+        pifb_abort(&w);
+        goto done;
+    }
+    if (pifb_commit(&w, &err)) {
+        pm_error("%s", err.msg);
+        goto done;
+    }
+    printf("wrote %s\n", out);
+    status = PM_OK;
+done:
+    fflush(stdout);
+    rep_free(r);
+    return status;
+}

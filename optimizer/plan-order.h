@@ -1,0 +1,29 @@
+/* plan-order.h — the hook `pmopt plan` (cmd-plan.c) calls for function and
+ * data order and chase-tail reserved regions (plan-order.c). */
+#ifndef PERFINST_PLAN_ORDER_H
+#define PERFINST_PLAN_ORDER_H
+
+#include "pifeedback.h"
+#include "report.h"
+
+struct plan_order_opts {
+    int alg;            /* enum ord_alg (order.h) */
+    const char *cache;  /* --cache=SIZE,WAYS,LINE, or NULL for sysfs */
+    int reserve_sets;   /* --reserve-sets=N; -1: sets / 8; 0: never */
+};
+
+/* After rep_load(r): writes the recommendations order-functions,
+ * order-data and reserve into w, or prints them numbered from *number + 1
+ * when w is NULL (--advise), updating *number.  Prints the orders' scores
+ * and the cache model's ratios before and after on stdout.  0, or -1 after
+ * an error message. */
+int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_writer *w,
+               uint32_t *number);
+
+/* `pmopt plan --order=ALG [--advise | -o FEEDBACK] PROG TRACE...` after
+ * cmd-plan.c parsed the options: reads PROG and the traces, plans, writes
+ * the feedback file atomically.  Returns the exit status. */
+int plan_order_main(struct report *r, const struct plan_order_opts *o, int advise,
+                    const char *out, int nargs, char **args);
+
+#endif /* PERFINST_PLAN_ORDER_H */
