@@ -234,9 +234,17 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
         off += (uint32_t)strlen(argv[i]) + 1;
     }
     rc->cwd = link_str(m, m->link.cwd);
-    /* perfinst-ld's suffix: -Wl,--build-id -LDIR -Wl,-rpath,DIR RUNTIME -pthread */
-    if (argc < 7 || strcmp(argv[argc - 5], "-Wl,--build-id") ||
-        strncmp(argv[argc - 4], "-L", 2) || strncmp(argv[argc - 3], "-Wl,-rpath,", 11) ||
+    /* perfinst-ld's suffix: -Wl,--build-id -LDIR -Wl,-rpath,DIR RUNTIME -pthread,
+     * where RUNTIME is libperfinst.a's path, or -lperfinst between
+     * -Wl,--push-state,--no-as-needed and -Wl,--pop-state (linker/cmdline.c) */
+    uint32_t suf = 5;
+    if (argc >= 9 && !strcmp(argv[argc - 2], "-Wl,--pop-state") &&
+        !strcmp(argv[argc - 3], "-lperfinst") &&
+        !strcmp(argv[argc - 4], "-Wl,--push-state,--no-as-needed"))
+        suf = 7;
+    if (argc < suf + 2 || strcmp(argv[argc - suf], "-Wl,--build-id") ||
+        strncmp(argv[argc - suf + 1], "-L", 2) ||
+        strncmp(argv[argc - suf + 2], "-Wl,-rpath,", 11) ||
         strcmp(argv[argc - 1], "-pthread")) {
         pm_error("%s: the recorded link does not end with what perfinst-ld adds "
                  "(-Wl,--build-id -L... -Wl,-rpath,... -lperfinst -pthread): not a recipe "
@@ -244,8 +252,8 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
         free(argv);
         return -1;
     }
-    rc->libdir = argv[argc - 4] + 2;
-    int static_rt = strcmp(argv[argc - 2], "-lperfinst") != 0;
+    rc->libdir = argv[argc - suf + 1] + 2;
+    int static_rt = suf == 5 && strcmp(argv[argc - 2], "-lperfinst") != 0;
     rc->cc = argv[0];
     size_t mcap = 0;
     push(&rc->args, &rc->nargs, &rc->cap, (char *)pild);
@@ -253,20 +261,20 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
     if (static_rt)
         push(&rc->args, &rc->nargs, &rc->cap, "--pi-static-runtime");
     rc->out_i = -1;
-    for (uint32_t i = 1; i < argc - 5; i++) {
+    for (uint32_t i = 1; i < argc - suf; i++) {
         const char *a = argv[i];
         if (!strncmp(a, "-Wl,-T,", 7) && strstr(a, TMPDIR_TAG))
             continue; /* the script of an earlier relink */
         if ((!strncmp(a, "-T", 2) && strncmp(a, "-Ttext", 6) && strncmp(a, "-Tdata", 6) &&
              strncmp(a, "-Tbss", 5)) ||
             !strncmp(a, "-Wl,-T", 6) || !strncmp(a, "-Wl,--script", 12) ||
-            (!strcmp(a, "-Xlinker") && i + 1 < argc - 5 && !strncmp(argv[i + 1], "-T", 2))) {
+            (!strcmp(a, "-Xlinker") && i + 1 < argc - suf && !strncmp(argv[i + 1], "-T", 2))) {
             pm_error("%s was linked with a linker script of its own (%s): relink generates the "
                      "whole script and cannot combine it with yours", prog, a);
             free(argv);
             return -1;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc - 5) {
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc - suf) {
             push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
             rc->out_i = (int)rc->nargs, rc->out_prefix = "";
             push(&rc->args, &rc->nargs, &rc->cap, (char *)argv[++i]);
