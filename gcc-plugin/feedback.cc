@@ -14,6 +14,8 @@ static bool loaded;
  * kind is reported once and ignored (a newer plan, or one meant for
  * `pmopt relink` only). */
 static const char *const applied_kinds[] = {
+    "branch-profile", /* pass-feedback.cc: block and edge counts */
+    "function-tier",  /* pass-feedback.cc: .text.hot / .text.unlikely */
     NULL,
 };
 

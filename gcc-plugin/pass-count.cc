@@ -315,6 +315,58 @@ static void pair_named_regions(vec<marker> &marks)
     }
 }
 
+/* ---- the site order and the CFG checksum -------------------------------
+ * Shared with pass-feedback.cc, which must number a function's blocks
+ * exactly as this pass did to apply a profile to them: the entry block
+ * first (so sites[first_site] is the entry), then the others in block
+ * order; the checksum hashes each block's line and number of successors,
+ * then each successor's position, so a changed function is told apart. */
+
+/* The function's entry site: the first block, given a block of its own
+ * when it is also a loop head (it must run once per call). */
+basic_block pi_cfg_entry(function *fun)
+{
+    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    if (!single_pred_p(entry))
+        entry = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    return entry;
+}
+
+void pi_cfg_order(function *fun, basic_block entry, sbitmap in, vec<basic_block> &order)
+{
+    basic_block bb;
+    if (bitmap_bit_p(in, entry->index))
+        order.safe_push(entry);
+    FOR_EACH_BB_FN(bb, fun)
+    if (bb != entry && bitmap_bit_p(in, bb->index))
+        order.safe_push(bb);
+}
+
+uint64_t pi_cfg_checksum(const vec<basic_block> &order)
+{
+    uint64_t cfg = PI_HASH64_INIT;
+    hash_map<int_hash<int, -1, -2>, unsigned> pos;
+    for (unsigned i = 0; i < order.length(); i++) {
+        expanded_location xl = expand_location(block_location(order[i]));
+        uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(order[i]->succs)};
+        cfg = pi_hash64(cfg, shape, sizeof shape);
+        pos.put(order[i]->index, i);
+    }
+    for (unsigned i = 0; i < order.length(); i++) {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, order[i]->succs)
+        {
+            unsigned *p = pos.get(e->dest->index);
+            if (p) {
+                uint32_t rel = *p;
+                cfg = pi_hash64(cfg, &rel, sizeof rel);
+            }
+        }
+    }
+    return cfg;
+}
+
 static unsigned int execute_count(function *fun)
 {
     tree fndecl = fun->decl;
@@ -360,9 +412,7 @@ static unsigned int execute_count(function *fun)
 
     /* The entry site must run once per call: when the first block is also a
        loop head (a body that starts with a loop), give the entry its own. */
-    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
-    if (!single_pred_p(entry))
-        entry = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    basic_block entry = pi_cfg_entry(fun);
 
     auto_sbitmap in(last_basic_block_for_fn(fun));
     auto_vec<uint32_t> region_dirs;
@@ -451,14 +501,8 @@ static unsigned int execute_count(function *fun)
     site_of.safe_grow(last_basic_block_for_fn(fun));
     for (unsigned i = 0; i < site_of.length(); i++)
         site_of[i] = -1;
-    uint64_t cfg = PI_HASH64_INIT;
     auto_vec<basic_block> order;
-    /* the entry block's successor first, so sites[first_site] is the entry */
-    if (bitmap_bit_p(in, entry->index))
-        order.safe_push(entry);
-    FOR_EACH_BB_FN(bb, fun)
-    if (bb != entry && bitmap_bit_p(in, bb->index))
-        order.safe_push(bb);
+    pi_cfg_order(fun, entry, in, order);
     auto_vec<int> rep;
     rep.safe_grow(last_basic_block_for_fn(fun));
     for (unsigned i = 0; i < rep.length(); i++)
@@ -488,8 +532,6 @@ static unsigned int execute_count(function *fun)
             if (fn_specs[k].kind == PI_D_TYPES)
                 s.arg |= fn_specs[k].arg;
         site_of[bb->index] = pi_unit_add_site(&s);
-        uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(bb->succs)};
-        cfg = pi_hash64(cfg, shape, sizeof shape);
     }
     /* a counter's index is the site index of the block that owns it */
     for (unsigned i = 0; i < order.length(); i++)
@@ -498,12 +540,10 @@ static unsigned int execute_count(function *fun)
         edge e;
         edge_iterator ei;
         FOR_EACH_EDGE(e, ei, order[i]->succs)
-        if (e->dest->index >= 0 && (unsigned)e->dest->index < site_of.length() && site_of[e->dest->index] >= 0) {
+        if (e->dest->index >= 0 && (unsigned)e->dest->index < site_of.length() && site_of[e->dest->index] >= 0)
             pi_unit_add_succ(site_of[order[i]->index], site_of[e->dest->index]);
-            uint32_t rel = site_of[e->dest->index] - site_of[order[0]->index];
-            cfg = pi_hash64(cfg, &rel, sizeof rel);
-        }
     }
+    uint64_t cfg = pi_cfg_checksum(order);
 
     /* probes, before the markers that locate their exits go away */
     for (unsigned i = 0; i < probes.length(); i++) {

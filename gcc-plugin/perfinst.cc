@@ -124,6 +124,7 @@ static void finish_unit(void *, void *)
 {
     if (pi_have_c_frontend() && !in_lto_p)
         pi_pragma_finish_unit();
+    pi_feedback_report();
 }
 
 static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)
@@ -164,6 +165,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
 
     register_pass(pi_make_count_pass(g), "cfg", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_feedback_pass(g), "perfinst_count", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_tier_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     return 0;

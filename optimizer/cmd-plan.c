@@ -1,4 +1,12 @@
-/* pmopt plan --hot[=PCT] -o OVERLAY PROG TRACE... — an overlay that counts
+/* pmopt plan -o FEEDBACK PROG TRACE... — the feedback file of the rebuild
+ * loop (docs/layout.md): options are parsed here, PROG and the traces read
+ * once (rep_load), and each planner (plan.h: plan-branches.c, ...) adds its
+ * numbered recommendations to one pifb_writer — or, with --advise, prints
+ * them as advice with the same numbers.  --stats prints only the dynamic
+ * statistics of PROG's layout under the traces (to measure a rebuilt
+ * program).
+ *
+ * pmopt plan --hot[=PCT] -o OVERLAY PROG TRACE... — an overlay that counts
  * only the hot functions (the seeds' autonomic selection: the next run
  * counts just those).
  *
@@ -18,11 +26,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plan.h"
+#include "profile.h"
 #include "report.h"
 
 /* What the runtime accepts (runtime/overlay.c): a larger overlay is not
@@ -35,7 +46,18 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: pmopt plan --hot[=PCT] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
+            "usage: pmopt plan [--tier-hot=PCT] [--force] (-o FEEDBACK | --advise) PROG TRACE...\n"
+            "       pmopt plan --stats [--force] PROG TRACE...\n"
+            "       pmopt plan --hot[=PCT] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
+            "A feedback file for the rebuild loop (gcc -fplugin-arg-perfinst-feedback=FEEDBACK):\n"
+            "block and edge counts of every function counted whole, and the functions for\n"
+            ".text.hot and .text.unlikely; with the layout's dynamic statistics before and\n"
+            "(predicted) after.  --advise prints the recommendations as numbered advice.\n"
+            "  --tier-hot=PCT       hot functions: those with PCT percent of the block\n"
+            "                       executions (99)\n"
+            "  --stats              only the dynamic statistics of PROG's layout\n"
+            "\n"
+            "--hot:\n"
             "An overlay (PERFINST_OVERLAY) that turns every function of PROG off and then on\n"
             "exactly the hottest ones, by block executions summed over the traces, that\n"
             "together account for PCT percent of all block executions: the next run counts\n"
@@ -256,6 +278,123 @@ static int write_atomically(const char *path, const char *text, size_t len)
     return 0;
 }
 
+/* ---- the feedback file: plumbing shared by the planners (plan.h) ---- */
+
+uint32_t plan_begin(struct plan *p, const char *kind)
+{
+    if (p->w)
+        pifb_rec_begin(p->w, kind);
+    return ++p->number;
+}
+
+void plan_arg(struct plan *p, const char *key, const char *value)
+{
+    if (p->w)
+        pifb_arg(p->w, key, value);
+}
+
+void plan_arg_u64(struct plan *p, const char *key, uint64_t value)
+{
+    if (p->w)
+        pifb_arg_u64(p->w, key, value);
+}
+
+void plan_arg_hex(struct plan *p, const char *key, uint64_t value)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)value);
+    plan_arg(p, key, buf);
+}
+
+void plan_end(struct plan *p)
+{
+    if (p->w)
+        pifb_rec_end(p->w);
+}
+
+void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (p->advice) {
+        fprintf(p->advice, "%u. %s\n", n, text);
+    } else if (p->w) {
+        char line[2100];
+        snprintf(line, sizeof line, "%u. %s", n, text);
+        pifb_comment(p->w, line);
+    }
+}
+
+static int plan_feedback(int argc, char **argv, const char *out, int advise, int stats, int force,
+                         long tier_hot)
+{
+    if (advise && out)
+        return pm_usage_error("plan", "--advise prints the plan: not with -o");
+    if (stats && (advise || out))
+        return pm_usage_error("plan", "--stats prints statistics only: not with -o or --advise");
+    if (!advise && !out && !stats)
+        return pm_usage_error("plan", "expected -o FEEDBACK, --advise or --stats (or --hot)");
+    if (argc - optind < 2)
+        return pm_usage_error("plan", "expected PROG and at least one TRACE");
+    struct report r;
+    memset(&r, 0, sizeof r);
+    r.force = force;
+    r.prog = argv[optind];
+    r.ntraces = argc - optind - 1;
+    r.by = BY_FUNCTION;
+    int status = PM_ERROR;
+    struct pifb_writer w;
+    int have_w = 0;
+    if (rep_load(&r, argv + optind + 1) != 0)
+        goto done;
+    if (stats) {
+        struct dynstats d;
+        if (pf_dynstats(&r, &d) == 0) {
+            pf_dynstats_print(stdout, "dynamic statistics of PROG (measured)", &d);
+            status = PM_OK;
+        }
+        goto done;
+    }
+    struct plan p = { .r = &r, .out = stdout, .tier_hot = tier_hot };
+    if (advise) {
+        p.advice = stdout;
+        printf("pmopt plan --advise: %s (build-id %s), %d trace%s\n", r.prog, r.bid, r.ntraces,
+               r.ntraces == 1 ? "" : "s");
+    } else {
+        char *abs = realpath(r.prog, NULL);
+        if (pifb_create(&w, out, abs ? abs : r.prog, 0)) {
+            pm_error("%s: cannot create the feedback file: %s", out, strerror(errno));
+            free(abs);
+            goto done;
+        }
+        free(abs);
+        have_w = 1;
+        p.w = &w;
+    }
+    /* the planners, each adding its recommendations */
+    if (plan_branches(&p))
+        goto done;
+    if (have_w) {
+        struct pi_err err;
+        have_w = 0;
+        if (pifb_commit(&w, &err)) {
+            pm_error("%s", err.msg);
+            goto done;
+        }
+        printf("%s: %u recommendations\n", out, p.number);
+    }
+    fflush(stdout);
+    status = ferror(stdout) ? PM_ERROR : PM_OK;
+done:
+    if (have_w)
+        pifb_abort(&w);
+    rep_free(&r);
+    return status;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -263,11 +402,13 @@ int cmd_plan(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "advise", no_argument, NULL, 'a' },
         { "force", no_argument, NULL, 'f' },
+        { "tier-hot", required_argument, NULL, 'T' },
+        { "stats", no_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    long pct = -1;
-    int advise = 0;
+    long pct = -1, tier_hot = 99 * PCT_SCALE;
+    int advise = 0, stats = 0;
     const char *out = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -287,13 +428,22 @@ int cmd_plan(int argc, char **argv)
             out = optarg;
             break;
         case 'a': advise = 1; break;
+        case 'T':
+            tier_hot = parse_pct(optarg);
+            if (tier_hot < 0)
+                return pm_usage_error("plan", "--tier-hot: '%s' is not a percentage in (0, 100]",
+                                      optarg);
+            break;
+        case 'S': stats = 1; break;
         case 'f': r.force = 1; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
     }
     if (pct < 0)
-        return pm_usage_error("plan", "expected what to plan: --hot[=PCT]");
+        return plan_feedback(argc, argv, out, advise, stats, r.force, tier_hot);
+    if (stats)
+        return pm_usage_error("plan", "--stats: not with --hot");
     if (advise && out)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
     if (!advise && !out)
