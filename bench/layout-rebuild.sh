@@ -1,0 +1,145 @@
+#!/bin/bash
+# shellcheck disable=SC2086  # flag lists are word-split on purpose
+# layout-rebuild.sh — the rebuild loop on SQLite, beside GCC's own PGO.
+# See docs/layout.md.
+#
+#   bench/layout-rebuild.sh [--train-size S] [--size S] [--rounds N] [--record]
+#
+#   --train-size S  workload size of the training runs (default 0.2, mix train)
+#   --size S        workload size of the measured runs (default 0.05, mix test:
+#                   a different seed and mix of operations than training)
+#   --rounds N      interleaved rounds of wall-time runs at 10 x --size (default 5)
+#   --record        append the result to bench/RESULTS.md
+#
+# Variants, all gcc -O2 on bench/sqlite/workload.c + sqlite3.c:
+#
+#   o2        plain -O2
+#   pgo       -fprofile-generate, trained on mix train, then -fprofile-use
+#   perfinst  the rebuild loop: all=count + perfinst-ld, trained on mix
+#             train, `pmopt plan -o FEEDBACK`, then -O2 with
+#             -fplugin-arg-perfinst-feedback=FEEDBACK (no instrumentation)
+#
+# Measured on mix test: instructions (callgrind), simulated I1 misses
+# (cachegrind with a fixed geometry: --I1=32768,8,64 --D1=32768,8,64
+# --LL=8388608,16,64), wall time (interleaved, median), and the taken
+# branches / fall-through of the layout before and after the plan as
+# pmopt plan --stats measures them on instrumented builds (the all=count
+# build, and the same with the feedback applied).  Every run must print the
+# same checksum.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+cmdline="bench/layout-rebuild.sh${*:+ $*}"
+train=0.2
+size=0.05
+rounds=5
+record=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --train-size) train=${2:?}; shift 2 ;;
+    --size) size=${2:?}; shift 2 ;;
+    --rounds) rounds=${2:?}; shift 2 ;;
+    --record) record=1; shift ;;
+    -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "layout-rebuild: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+CC=${BENCH_CC:-gcc}
+B=${PERFINST_BUILD:-$top/build}
+W=$here/.work/layout
+SQLDEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
+GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+say() { echo "layout-rebuild: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+SQ=$("$here/fetch-sqlite.sh" "$here/.cache/sqlite") || die "could not fetch SQLite"
+mkdir -p "$W"
+cd "$W" || die "no $W"
+export PERFINST_LIB_DIR=$B
+
+build() { # NAME CFLAGS... (plain gcc link)
+    local n=$1; shift
+    mkdir -p "$n"
+    (cd "$n" && "$CC" "$@" $SQLDEFS -c "$SQ/sqlite3.c" -o sqlite3.o &&
+        "$CC" "$@" -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o workload.o &&
+        "$CC" -O2 -o prog workload.o sqlite3.o -lm) || die "building $n"
+}
+build_pi() { # NAME CFLAGS... (perfinst-ld link)
+    local n=$1; shift
+    mkdir -p "$n"
+    (cd "$n" && "$CC" "$@" $SQLDEFS -c "$SQ/sqlite3.c" -o sqlite3.o &&
+        "$CC" "$@" -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o workload.o &&
+        "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm) || die "building $n"
+}
+t0=$(date +%s)
+say "building o2, pgo, perfinst (training, rebuild, rebuild counted)"
+build o2 -O2 -g
+# (built, trained and rebuilt in one directory: the .gcda files lie beside the objects)
+rm -f pgo/*.gcda
+build pgo -O2 -g -fprofile-generate
+(cd pgo && ./prog "$train" train > train.out) || die "pgo training"
+build pgo -O2 -g -fprofile-use -Wno-missing-profile
+PI="-fplugin=$B/perfinst.so"
+build_pi pi-train -O2 -g $PI -fplugin-arg-perfinst-all=count
+(cd pi-train && rm -f ./*.pit && PERFINST_OUT=train.pit ./prog "$train" train > train.out) || die "perfinst training"
+t_plan0=$(date +%s.%N)
+"$B/pmopt" plan -o plan.fb pi-train/prog pi-train/train.pit > plan.out 2> plan.err || { cat plan.err; die "pmopt plan"; }
+t_plan1=$(date +%s.%N)
+build perfinst -O2 -g $PI -fplugin-arg-perfinst-feedback="$W/plan.fb"
+build_pi pi-after -O2 -g $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/plan.fb"
+t1=$(date +%s)
+say "built in $((t1 - t0)) s"
+
+# the layout's own statistics, before (the training build) and after, on mix test
+(cd pi-train && rm -f test.pit && PERFINST_OUT=test.pit ./prog "$size" test > test.out)
+(cd pi-after && rm -f test.pit && PERFINST_OUT=test.pit ./prog "$size" test > test.out)
+"$B/pmopt" plan --stats pi-train/prog pi-train/test.pit > stats-before.txt || die "stats before"
+"$B/pmopt" plan --stats pi-after/prog pi-after/test.pit > stats-after.txt || die "stats after"
+
+V=(o2 pgo perfinst)
+declare -A IR I1 SUM WALL
+for v in "${V[@]}"; do
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$v/prog" "$size" test > "$v/cg.out" 2> "$v/cg.err" || die "callgrind $v"
+    IR[$v]=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$v/cg.err")
+    valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null "$v/prog" "$size" test > "$v/cac.out" 2> "$v/cac.err" || die "cachegrind $v"
+    I1[$v]=$(sed -n 's/.*I1  *misses: *\([0-9,]*\).*/\1/p' "$v/cac.err" | tr -d ,)
+    SUM[$v]=$(tail -1 "$v/cg.out" | sed 's/ .*//')
+    [ "${SUM[$v]}" = "${SUM[o2]}" ] || die "$v printed ${SUM[$v]}, o2 ${SUM[o2]}"
+done
+wsize=$(awk -v s="$size" 'BEGIN { print s * 10 }')
+for r in $(seq 1 "$rounds"); do
+    for k in "${!V[@]}"; do
+        v=${V[$(( (k + r) % ${#V[@]} ))]}
+        s=$(date +%s.%N); "$v/prog" "$wsize" test > /dev/null; e=$(date +%s.%N)
+        WALL[$v]="${WALL[$v]:-} $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')"
+    done
+done
+median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+tb() { awk '/taken branches/ { print $3 }' "$1"; }
+ft() { awk '/fall-through/ { print $3 }' "$1"; }
+fl() { awk '/executed edges/ { print $3 }' "$1"; }
+{
+    echo "### Layout: the rebuild loop on SQLite ($(date -u +%Y-%m-%d), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo
+    echo "Command: \`$cmdline\`; trained on \`workload $train train\`, measured on \`workload $size test\`"
+    echo "(wall: \`workload $wsize test\`, $rounds interleaved rounds, median).  cachegrind $GEOM."
+    echo
+    echo "| variant | instructions | ratio | I1 misses | ratio | wall s | ratio |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
+    mo=$(echo "${WALL[o2]}" | median)
+    for v in "${V[@]}"; do
+        m=$(echo "${WALL[$v]}" | median)
+        awk -v v="$v" -v ir="${IR[$v]}" -v ir0="${IR[o2]}" -v i1="${I1[$v]}" -v i10="${I1[o2]}" -v m="$m" -v m0="$mo" \
+            'BEGIN { printf "| %s | %d | %.3f | %d | %.3f | %.3f | %.3f |\n", v, ir, ir / ir0, i1, i1 / i10, m, m / m0 }'
+    done
+    echo
+    echo "Layout statistics of the counted builds on the test input (\`pmopt plan --stats\`):"
+    echo "before (the -O2 layout) $(tb stats-before.txt) taken of $(fl stats-before.txt) edges"
+    echo "($(ft stats-before.txt) fall through); after the plan $(tb stats-after.txt) taken of"
+    echo "$(fl stats-after.txt) ($(ft stats-after.txt) fall through).  Plan: $(tail -2 plan.out | head -1)"
+    awk -v a="$t_plan0" -v b="$t_plan1" 'BEGIN { printf "(pmopt plan took %.1f s).\n", b - a }'
+} > result.md
+cat result.md
+if [ $record = 1 ]; then
+    { echo; cat result.md; } >> "$here/RESULTS.md"
+fi
