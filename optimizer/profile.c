@@ -121,9 +121,14 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
         if (!p->count[t] && t)
             for (uint32_t i = in_first[t]; i < in_first[t + 1]; i++)
                 p->edge[in_edge[i]] = 0;  /* never entered */
-    for (;;) {
+    for (int round = 0;; round++) {
         while (propagate(p, in_first, in_edge))
             ;
+        /* whatever the first fixed point leaves open is an estimate, also
+           what later follows from an estimate */
+        if (round == 0)
+            for (uint32_t e = 0; e < p->nedges; e++)
+                p->nestimated += p->edge[e] == UNKNOWN;
         /* what is left: the first block with open edges shares out what it
            still has in proportion to what their destinations still need */
         uint32_t b = 0;
@@ -170,7 +175,6 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
             p->edge[e] = v;
             left -= v;
             last = e;
-            p->nestimated++;
         }
         p->edge[last] += left; /* rounding */
     }
