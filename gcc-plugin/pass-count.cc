@@ -319,7 +319,8 @@ static void pair_named_regions(vec<marker> &marks)
  * Shared with pass-feedback.cc, which must number a function's blocks
  * exactly as this pass did to apply a profile to them: the entry block
  * first (so sites[first_site] is the entry), then the others in block
- * order; the checksum hashes each block's line and number of successors,
+ * order; the checksum hashes each block's line (relative to the function's
+ * definition) and number of successors,
  * then each successor's position, so a changed function is told apart. */
 
 /* The function's entry site: the first block, given a block of its own
@@ -346,9 +347,12 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
 {
     uint64_t cfg = PI_HASH64_INIT;
     hash_map<int_hash<int, -1, -2>, unsigned> pos;
+    /* lines relative to the definition's: an edit above the function (or
+       in another function) leaves its checksum alone */
+    int base = expand_location(DECL_SOURCE_LOCATION(current_function_decl)).line;
     for (unsigned i = 0; i < order.length(); i++) {
         expanded_location xl = expand_location(block_location(order[i]));
-        uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(order[i]->succs)};
+        uint32_t shape[2] = {xl.line ? (uint32_t)(xl.line - base) : 0u, EDGE_COUNT(order[i]->succs)};
         cfg = pi_hash64(cfg, shape, sizeof shape);
         pos.put(order[i]->index, i);
     }

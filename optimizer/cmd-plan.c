@@ -48,6 +48,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: pmopt plan [--tier-hot=PCT] [--force] (-o FEEDBACK | --advise) PROG TRACE...\n"
             "       pmopt plan --stats [--force] PROG TRACE...\n"
+            "       pmopt plan --check=FEEDBACK PROG\n"
             "       pmopt plan --hot[=PCT] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
             "A feedback file for the rebuild loop (gcc -fplugin-arg-perfinst-feedback=FEEDBACK):\n"
             "block and edge counts of every function counted whole, and the functions for\n"
@@ -56,6 +57,8 @@ static void help(FILE *f)
             "  --tier-hot=PCT       hot functions: those with PCT percent of the block\n"
             "                       executions (99)\n"
             "  --stats              only the dynamic statistics of PROG's layout\n"
+            "  --check=FEEDBACK     how much of FEEDBACK still matches PROG (a build\n"
+            "                       with all=count of the changed program)\n"
             "\n"
             "--hot:\n"
             "An overlay (PERFINST_OVERLAY) that turns every function of PROG off and then on\n"
@@ -328,6 +331,32 @@ void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
     }
 }
 
+static int plan_check(int argc, char **argv, const char *path)
+{
+    if (argc - optind != 1)
+        return pm_usage_error("plan", "--check=FEEDBACK: expected PROG alone");
+    struct pifb_file fb;
+    struct pi_meta m;
+    struct pi_err err;
+    memset(&m, 0, sizeof m);
+    int status = PM_ERROR;
+    if (pifb_read(path, &fb, &err)) {
+        pm_error("%s", err.msg);
+        pifb_free(&fb);
+        return PM_ERROR;
+    }
+    if (pi_meta_read(argv[optind], &m, &err))
+        pm_error("%s", err.msg);
+    else if (!m.nunits)
+        pm_error("%s: no perfinst metadata: build it with -fplugin-arg-perfinst-all=count",
+                 argv[optind]);
+    else if (plan_check_branches(&m, &fb, stdout) == 0)
+        status = PM_OK;
+    pi_meta_free(&m);
+    pifb_free(&fb);
+    return status;
+}
+
 static int plan_feedback(int argc, char **argv, const char *out, int advise, int stats, int force,
                          long tier_hot)
 {
@@ -404,11 +433,13 @@ int cmd_plan(int argc, char **argv)
         { "force", no_argument, NULL, 'f' },
         { "tier-hot", required_argument, NULL, 'T' },
         { "stats", no_argument, NULL, 'S' },
+        { "check", required_argument, NULL, 'C' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     long pct = -1, tier_hot = 99 * PCT_SCALE;
     int advise = 0, stats = 0;
+    const char *check = NULL;
     const char *out = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -435,11 +466,14 @@ int cmd_plan(int argc, char **argv)
                                       optarg);
             break;
         case 'S': stats = 1; break;
+        case 'C': check = optarg; break;
         case 'f': r.force = 1; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
     }
+    if (check)
+        return plan_check(argc, argv, check);
     if (pct < 0)
         return plan_feedback(argc, argv, out, advise, stats, r.force, tier_hot);
     if (stats)

@@ -275,3 +275,68 @@ int plan_branches(struct plan *p)
     free(fns);
     return 0;
 }
+
+/* ---- how much of a feedback file still matches a program ------------------ */
+
+struct seen {
+    const char *fn, *src;
+};
+
+static int already(const struct seen *s, size_t n, const char *fn, const char *src)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s[i].fn, fn) && !strcmp(s[i].src, src))
+            return 1;
+    return 0;
+}
+
+int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FILE *out)
+{
+    struct seen *seen = calloc(fb->nrecs ? fb->nrecs : 1, sizeof *seen);
+    if (!seen)
+        return rep_oom();
+    size_t nseen = 0;
+    uint64_t w[3] = { 0, 0, 0 }; /* matched, stale, missing */
+    uint32_t n[3] = { 0, 0, 0 };
+    for (uint32_t i = 0; i < fb->nrecs; i++) {
+        const struct pifb_rec *rec = &fb->recs[i];
+        if (strcmp(rec->kind, "branch-profile"))
+            continue;
+        const char *fn = pifb_get(rec, "fn"), *src = pifb_get(rec, "src");
+        uint64_t sum, weight = 0;
+        if (!fn || !src || pifb_get_u64(rec, "checksum", &sum)) {
+            pm_error("%s:%u: recommendation %u: branch-profile without fn=, src= or checksum=",
+                     fb->path, rec->line, rec->number);
+            free(seen);
+            return -1;
+        }
+        if (already(seen, nseen, fn, src))
+            continue; /* another chunk of the same function */
+        seen[nseen++] = (struct seen){ fn, src };
+        pifb_get_u64(rec, "weight", &weight);
+        int how = 2;
+        for (size_t k = 0; k < m->nunits && how == 2; k++) {
+            const struct pi_unit_view *u = &m->units[k];
+            if (strcmp(pi_unit_str(u, u->hdr.source), src))
+                continue;
+            for (uint32_t f = 0; f < u->hdr.nfuncs; f++)
+                if (!strcmp(pi_unit_str(u, u->funcs[f].name), fn)) {
+                    how = u->funcs[f].cfg_checksum == sum ? 0 : 1;
+                    break;
+                }
+        }
+        n[how]++;
+        w[how] = pm_sat_add(w[how], weight);
+        if (how)
+            fprintf(out, "  %s %s (%s), %llu block executions\n", how == 1 ? "stale  " : "missing",
+                    fn, src, (unsigned long long)weight);
+    }
+    uint64_t total = w[0] + w[1] + w[2];
+    fprintf(out, "%s: %u of %u function profiles match %s (%.1f%% of the profile's block "
+            "executions); %u stale (%.1f%%), %u missing (%.1f%%)\n", fb->path, n[0],
+            n[0] + n[1] + n[2], m->path, total ? 100.0 * (double)w[0] / (double)total : 0.0, n[1],
+            total ? 100.0 * (double)w[1] / (double)total : 0.0, n[2],
+            total ? 100.0 * (double)w[2] / (double)total : 0.0);
+    free(seen);
+    return 0;
+}

@@ -38,5 +38,9 @@ void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
 
 /* The planners.  0, or -1 after an error message. */
 int plan_branches(struct plan *p);  /* plan-branches.c: branch-profile, function-tier */
+/* `pmopt plan --check=FEEDBACK PROG`: which function profiles of a feedback
+ * file still match PROG's functions (name, source and CFG checksum),
+ * weighted by their block executions. */
+int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FILE *out);
 
 #endif /* PERFINST_PLAN_H */
