@@ -23,6 +23,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_EVENT: return "EVENT";
     case PI_REC_TRACEREG: return "TRACEREG";
     case PI_REC_WATCH: return "WATCH";
+    case PI_REC_HOTSPOT: return "HOTSPOT";
     }
     return "?";
 }
@@ -274,6 +275,18 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
             return BAD("%u words need %llu bytes, the record has %llu", w->nwords,
                        (unsigned long long)need, (unsigned long long)n);
         r->words = p + sizeof *w;
+        return 0;
+    }
+    case PI_REC_HOTSPOT: {
+        struct pi_rec_hotspot *h = &r->u.hotspot;
+        if (n < sizeof *h)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(h, p, sizeof *h);
+        if (h->name_len == 0 || ALIGN8(sizeof *h + (uint64_t)h->name_len) != n ||
+            p[sizeof *h + h->name_len - 1] != 0)
+            return BAD("name of %u bytes does not fit the record (%llu bytes) or lacks its NUL",
+                       h->name_len, (unsigned long long)n);
+        r->strings = (const char *)p + sizeof *h;
         return 0;
     }
     }
@@ -773,6 +786,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             break;
         case PI_REC_END:
             t->has_end = 1;
+            break;
+        case PI_REC_HOTSPOT: /* (pmopt report reads them record by record) */
             break;
         default:
             t->nunknown++;

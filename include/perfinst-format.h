@@ -290,6 +290,7 @@ enum pi_rec_type {
     PI_REC_EVENT = 7,   /* pi_rec_event + uint64_t frames[nframes]: a threshold event */
     PI_REC_TRACEREG = 8, /* pi_rec_tracereg + uint64_t counts[ncounters]: trace_start/stop */
     PI_REC_WATCH = 9,   /* pi_rec_watch + pi_watch_word[nwords]: watched data per word */
+    PI_REC_HOTSPOT = 50, /* pi_rec_hotspot + name: a hot-spot detection (pmopt report --hot --record) */
 };
 
 struct pi_rec_process {
@@ -391,6 +392,25 @@ PI_STATIC_ASSERT(sizeof(struct pi_watch_word) == 24, "pi_watch_word is 24 bytes"
 #define PI_WATCH_MODULE_SHIFT 56
 #define PI_WATCH_MODULE(addr) ((uint32_t)((uint64_t)(addr) >> PI_WATCH_MODULE_SHIFT))
 #define PI_WATCH_OFFSET(addr) ((uint64_t)(addr) & ((1ull << PI_WATCH_MODULE_SHIFT) - 1))
+
+/* One hot-spot detection (seed 004 M21): a function whose block executions
+ * reached the threshold share, with a copy of what identifies its metadata.
+ * Appended to a trace by `pmopt report --hot --record`; a function detected
+ * again gets a record with the next version (the older ones stay, as
+ * history).  Then name_len bytes: the function's name, NUL included. */
+struct pi_rec_hotspot {
+    uint64_t unit_id;
+    uint64_t cfg_checksum; /* pi_func.cfg_checksum */
+    uint32_t func;         /* index into the unit's funcs[] */
+    uint32_t version;      /* 1 at the first detection, then 2, 3, ... */
+    uint32_t first_site;   /* its sites: sites[first_site .. +nsites) */
+    uint32_t nsites;
+    uint64_t blocks;       /* its block executions */
+    uint64_t total;        /* all block executions of the program */
+    uint32_t threshold;    /* the share asked for, thousandths of a percent */
+    uint32_t name_len;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_hotspot) == 56, "pi_rec_hotspot is 56 bytes");
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

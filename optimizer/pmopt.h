@@ -52,4 +52,8 @@ void pm_csv_str(FILE *f, const char *s);
 
 uint64_t pm_sat_add(uint64_t a, uint64_t b);
 
+/* "90", "99.5", "0.125" -> thousandths of a percent; -1 if not a
+ * percentage in (0, 100] with at most three decimals. */
+long pm_parse_pct(const char *s);
+
 #endif /* PERFINST_PMOPT_H */

@@ -66,6 +66,7 @@ struct report {
     int by, force;
     int by_given;                   /* --by named the views: print them even when empty */
     long top;
+    long hot;                       /* --hot=PCT in thousandths of a percent; 0: off */
     const char *prog;
     /* inputs */
     struct pi_meta m;
@@ -102,6 +103,10 @@ void rind_free(struct report *r);
  * after an error message.  rep_free frees what it made, also after -1. */
 int rep_load(struct report *r, char **traces);
 void rep_free(struct report *r);
+
+/* hotspot.c: --hot --record: HOTSPOT records for r->funcs (the hot view)
+ * inserted before the END record of the trace at path. */
+int rep_record_hotspots(const struct report *r, const char *path);
 
 /* Shared by both halves. */
 int rep_oom(void);
