@@ -57,31 +57,48 @@ mkdir -p "$W"
 cd "$W" || die "no $W"
 export PERFINST_LIB_DIR=$B
 
-build() { # NAME CFLAGS... (plain gcc link)
-    local n=$1; shift
+# stamp NAME CFLAGS...: what a build depends on (a build whose stamp is
+# unchanged is reused): the flags, and the plugin and feedback file they name
+stamp() {
+    shift
+    echo "$*"
+    for a in "$@"; do
+        case $a in
+        -fplugin=*) sha256sum "${a#-fplugin=}" ;;
+        -fplugin-arg-perfinst-feedback=*) sha256sum "${a#-fplugin-arg-perfinst-feedback=}" ;;
+        esac
+    done
+    sha256sum "$here/sqlite/workload.c" "$SQ/sqlite3.c"
+}
+build_with() { # LINKER NAME CFLAGS...
+    local ld=$1 n=$2; shift 2
     mkdir -p "$n"
+    if [ -x "$n/prog" ] && stamp "$n" "$@" | cmp -s - "$n/stamp"; then
+        say "$n: up to date"; return 0
+    fi
+    rm -f "$n/prog" "$n/stamp"
     (cd "$n" && "$CC" "$@" $SQLDEFS -c "$SQ/sqlite3.c" -o sqlite3.o &&
         "$CC" "$@" -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o workload.o &&
-        "$CC" -O2 -o prog workload.o sqlite3.o -lm) || die "building $n"
+        if [ "$ld" = pild ]; then "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm
+        else "$CC" "$@" -o prog workload.o sqlite3.o -lm; fi) || die "building $n"
+    stamp "$n" "$@" > "$n/stamp"
 }
-build_pi() { # NAME CFLAGS... (perfinst-ld link)
-    local n=$1; shift
-    mkdir -p "$n"
-    (cd "$n" && "$CC" "$@" $SQLDEFS -c "$SQ/sqlite3.c" -o sqlite3.o &&
-        "$CC" "$@" -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o workload.o &&
-        "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm) || die "building $n"
-}
+build() { build_with gcc "$@"; }
+build_pi() { build_with pild "$@"; }
 t0=$(date +%s)
 say "building o2, pgo, perfinst (training, rebuild, rebuild counted)"
 build o2 -O2 -g
 # (built, trained and rebuilt in one directory: the .gcda files lie beside the objects)
-rm -f pgo/*.gcda
-build pgo -O2 -g -fprofile-generate
-(cd pgo && ./prog "$train" train > train.out) || die "pgo training"
-build pgo -O2 -g -fprofile-use -Wno-missing-profile
+if ! { [ -x pgo/prog ] && stamp pgo -O2 -g -fprofile-use -Wno-missing-profile | cmp -s - pgo/stamp; }; then
+    rm -f pgo/*.gcda
+    build pgo -O2 -g -fprofile-generate
+    (cd pgo && ./prog "$train" train > train.out) || die "pgo training"
+    build pgo -O2 -g -fprofile-use -Wno-missing-profile
+fi
 PI="-fplugin=$B/perfinst.so"
 build_pi pi-train -O2 -g $PI -fplugin-arg-perfinst-all=count
-(cd pi-train && rm -f ./*.pit && PERFINST_OUT=train.pit ./prog "$train" train > train.out) || die "perfinst training"
+[ pi-train/train.pit -nt pi-train/prog ] ||
+    (cd pi-train && rm -f ./*.pit && PERFINST_OUT=train.pit ./prog "$train" train > train.out) || die "perfinst training"
 t_plan0=$(date +%s.%N)
 "$B/pmopt" plan -o plan.fb pi-train/prog pi-train/train.pit > plan.out 2> plan.err || { cat plan.err; die "pmopt plan"; }
 t_plan1=$(date +%s.%N)

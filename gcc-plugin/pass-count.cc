@@ -371,6 +371,40 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
     return cfg;
 }
 
+/* Call sites (PI_SITE_CALL) of a function counted whole: each call of
+ * another function, with its block, so that a profile gives the call
+ * graph's arcs (caller, callee, the block's count) for function ordering,
+ * at no run-time cost.  Built-ins GCC declares itself (__builtin_expect,
+ * ...) and internal calls are not calls; an indirect call is recorded with
+ * an empty callee. */
+static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_of, unsigned func)
+{
+    for (unsigned i = 0; i < order.length(); i++)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(order[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            unsigned id;
+            int what;
+            if (!is_gimple_call(g) || gimple_call_internal_p(g) || pi_is_marker_call(g, &id, &what))
+                continue;
+            tree callee = gimple_call_fndecl(g);
+            if (callee && (DECL_IS_UNDECLARED_BUILTIN(callee) || pi_is_own_decl(callee)))
+                continue;
+            pi_site s;
+            memset(&s, 0, sizeof s);
+            expanded_location xl = expand_location(gimple_location(g));
+            s.func = func;
+            s.counter = PI_NONE;
+            s.file = pi_unit_str(xl.file);
+            s.line = xl.line;
+            s.column = xl.column > 0xffff ? 0xffff : xl.column;
+            s.kind = PI_SITE_CALL;
+            s.bb = order[i]->index;
+            s.region = pi_unit_str(callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
+            s.arg = site_of[order[i]->index];
+            pi_unit_add_site(&s);
+        }
+}
+
 static unsigned int execute_count(function *fun)
 {
     tree fndecl = fun->decl;
@@ -548,6 +582,8 @@ static unsigned int execute_count(function *fun)
             pi_unit_add_succ(site_of[order[i]->index], site_of[e->dest->index]);
     }
     uint64_t cfg = pi_cfg_checksum(order);
+    if (fn_dirs & PI_D_COUNT)
+        add_call_sites(order, site_of, func);
 
     /* probes, before the markers that locate their exits go away */
     for (unsigned i = 0; i < probes.length(); i++) {

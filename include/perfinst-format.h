@@ -120,6 +120,9 @@ enum pi_site_kind {
     PI_SITE_BLOCK = 1, /* a basic block of a marked function or statement region */
     PI_SITE_DATA = 2,  /* an access to watched data: region names the object ("var",
                           "struct s.field"), arg = PI_ACCESS_* bits; no counter */
+    PI_SITE_CALL = 7,  /* a call in a counted block: region names the callee's assembler
+                          name ("" for an indirect call), arg = the site index of the
+                          block that makes the call (its count is the call's); no counter */
 };
 enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 #define PI_SITE_TYPES(arg) ((arg) & 0xffu)

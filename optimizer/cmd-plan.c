@@ -381,8 +381,16 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
         goto done;
     if (stats) {
         struct dynstats d;
-        if (pf_dynstats(&r, &d) == 0) {
+        struct call_arc *arcs;
+        size_t narcs;
+        if (pf_dynstats(&r, &d) == 0 && pf_call_arcs(&r, &arcs, &narcs) == 0) {
             pf_dynstats_print(stdout, "dynamic statistics of PROG (measured)", &d);
+            printf("call arcs (caller -> callee: calls), hottest first:\n");
+            for (size_t i = 0; i < narcs && arcs[i].count; i++)
+                printf("  %s -> %s: %llu\n", pi_unit_str(arcs[i].u, arcs[i].u->funcs[arcs[i].caller].name),
+                       *arcs[i].callee ? arcs[i].callee : "(indirect)",
+                       (unsigned long long)arcs[i].count);
+            free(arcs);
             status = PM_OK;
         }
         goto done;

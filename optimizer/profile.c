@@ -405,3 +405,41 @@ void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d)
     fprintf(f, "  fall-through           %llu (%.1f%%)\n",
             (unsigned long long)(d->flow - d->taken), pct(d->flow - d->taken, d->flow));
 }
+
+/* ---- call arcs ------------------------------------------------------------ */
+
+static int cmp_arc(const void *a, const void *b)
+{
+    const struct call_arc *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->u != y->u)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->site < y->site ? -1 : x->site > y->site;
+}
+
+int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
+{
+    const struct pi_meta *m = &r->m;
+    size_t cap = 0;
+    *arcs = NULL;
+    *n = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+            const struct pi_site *s = &u->sites[k];
+            if (s->kind != PI_SITE_CALL || s->arg >= u->hdr.nsites)
+                continue;
+            if (pi_grow((void **)arcs, &cap, *n, sizeof **arcs)) {
+                free(*arcs);
+                *arcs = NULL;
+                return rep_oom();
+            }
+            (*arcs)[(*n)++] = (struct call_arc){ u, s->func, k, pi_unit_str(u, s->region),
+                                                 pf_site_count(r, u, s->arg) };
+        }
+    }
+    if (*n)
+        qsort(*arcs, *n, sizeof **arcs, cmp_arc);
+    return 0;
+}

@@ -35,6 +35,19 @@ void pf_free(struct fprof *p);
 /* The count of site k of unit u under r (0 without a counter or counts). */
 uint64_t pf_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k);
 
+/* The call graph's arcs under r's counts: one per call site (PI_SITE_CALL)
+ * of a function counted whole, its count the calling block's.  *arcs is
+ * malloc'ed (free it); sorted by count, hottest first, then caller and
+ * site.  Indirect calls have callee "". */
+struct call_arc {
+    const struct pi_unit_view *u;
+    uint32_t caller;           /* function index in u */
+    uint32_t site;             /* the call site */
+    const char *callee;        /* assembler name */
+    uint64_t count;
+};
+int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n);
+
 /* BOLT-style dynamic statistics of PROG's layout under r's counts
  * (docs/layout.md "Dynamic statistics"). */
 struct dynstats {
