@@ -86,23 +86,36 @@ build_with() { # LINKER NAME CFLAGS...
 build() { build_with gcc "$@"; }
 build_pi() { build_with pild "$@"; }
 t0=$(date +%s)
-say "building o2, pgo, perfinst (training, rebuild, rebuild counted)"
-build o2 -O2 -g
-# (built, trained and rebuilt in one directory: the .gcda files lie beside the objects)
-if ! { [ -x pgo/prog ] && stamp pgo -O2 -g -fprofile-use -Wno-missing-profile | cmp -s - pgo/stamp; }; then
-    rm -f pgo/*.gcda
-    build pgo -O2 -g -fprofile-generate
-    (cd pgo && ./prog "$train" train > train.out) || die "pgo training"
-    build pgo -O2 -g -fprofile-use -Wno-missing-profile
-fi
+say "building o2, pgo, perfinst (training, rebuild, rebuild counted), two at a time"
 PI="-fplugin=$B/perfinst.so"
-build_pi pi-train -O2 -g $PI -fplugin-arg-perfinst-all=count
-[ pi-train/train.pit -nt pi-train/prog ] ||
-    (cd pi-train && rm -f ./*.pit && PERFINST_OUT=train.pit ./prog "$train" train > train.out) || die "perfinst training"
+PGO_USE="-O2 -g -fprofile-use -Wno-missing-profile"
+pgo_fresh=0
+if [ -x pgo/prog ] && stamp pgo $PGO_USE | cmp -s - pgo/stamp; then pgo_fresh=1; fi
+# (PGO is built, trained and rebuilt in one directory: the .gcda files lie
+# beside the objects)
+{ build o2 -O2 -g
+  if [ $pgo_fresh = 0 ]; then
+      rm -f pgo/*.gcda
+      build pgo -O2 -g -fprofile-generate
+      (cd pgo && ./prog "$train" train > train.out) || die "pgo training"
+  fi; } &
+p1=$!
+{ build_pi pi-train -O2 -g $PI -fplugin-arg-perfinst-all=count
+  [ pi-train/train.pit -nt pi-train/prog ] ||
+      (cd pi-train && rm -f ./*.pit && PERFINST_OUT=train.pit ./prog "$train" train > train.out) ||
+      die "perfinst training"; } &
+p2=$!
+wait $p1 || die "o2/pgo"
+wait $p2 || die "perfinst training"
 t_plan0=$(date +%s.%N)
 "$B/pmopt" plan -o plan.fb pi-train/prog pi-train/train.pit > plan.out 2> plan.err || { cat plan.err; die "pmopt plan"; }
 t_plan1=$(date +%s.%N)
-build perfinst -O2 -g $PI -fplugin-arg-perfinst-feedback="$W/plan.fb"
+{ [ $pgo_fresh = 1 ] || build pgo $PGO_USE; } &
+p1=$!
+build perfinst -O2 -g $PI -fplugin-arg-perfinst-feedback="$W/plan.fb" &
+p2=$!
+wait $p1 || die "pgo"
+wait $p2 || die "perfinst"
 build_pi pi-after -O2 -g $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/plan.fb"
 t1=$(date +%s)
 say "built in $((t1 - t0)) s"
