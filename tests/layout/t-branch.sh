@@ -50,3 +50,18 @@ read -r hot cold jcc <<< "$(arms sel.o work)"
 hexlt "$cold" "$hot" || fail "with only recommendation $n, the branch layout should stay GCC's"
 objdump -t sel.o | grep -E '\.text\.hot.* work$' > /dev/null || fail "work should still be in .text.hot"
 ok "feedback-only=$n applies the tier alone"
+
+# counted again with the profile applied (how the "after" statistics are
+# measured): the profile still matches, and fewer branches are taken
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback=plan.fb \
+    -fplugin-arg-perfinst-verbose -c "$src" -o after.o 2> after.err
+assert_contains "counted rebuild: the profile matches" after.err "2 function profiles matched, 0 stale"
+pi_ld -O2 -o after after.o
+PERFINST_OUT=after.pit ./after > after.out
+cmp train.out after.out || fail "the counted rebuild prints something else"
+"$PMOPT" plan --stats ./train train.pit > before.stats
+"$PMOPT" plan --stats ./after after.pit > after.stats
+tb() { awk '/taken branches/ { print $3 }' "$1"; }
+echo "taken branches: before $(tb before.stats), after $(tb after.stats)"
+[ "$(tb after.stats)" -lt "$(tb before.stats)" ] || fail "the rebuild should take fewer branches"
+ok "fewer taken branches after the rebuild ($(tb before.stats) -> $(tb after.stats))"
