@@ -211,10 +211,8 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
 {
     const struct pi_meta *m = &r->m;
     memset(d, 0, sizeof *d);
-    struct pair *adj = calloc(m->nranges ? m->nranges : 1, sizeof *adj);
-    if (!adj)
-        return rep_oom();
-    size_t nadj = 0;
+    struct pair *adj = NULL;
+    size_t nadj = 0, cap_adj = 0;
     long double insns = 0;
     uint32_t *nr = NULL, *ni = NULL;
     for (size_t i = 0; i < m->nranges; i++) {
@@ -224,13 +222,20 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
         const struct pi_unit_view *u = pi_meta_unit(m, a->unit_id);
         if (!u || a->site >= u->hdr.nsites)
             continue;
-        /* the next range in address order */
+        /* the next ranges in address order: the first one after this one's
+           end and any others that start at the same address (empty ranges) */
         size_t k = i + 1;
-        if (k < m->nranges) {
-            const struct pi_range *b = &m->ranges[k];
-            if (b->unit_id == a->unit_id && b->addr >= a->addr + a->length &&
-                b->addr - (a->addr + a->length) <= PAD_MAX)
+        while (k < m->nranges && m->ranges[k].addr < a->addr + a->length)
+            k++;
+        for (size_t j = k; j < m->nranges && m->ranges[j].addr == m->ranges[k].addr; j++) {
+            const struct pi_range *b = &m->ranges[j];
+            if (b->unit_id == a->unit_id && b->addr - (a->addr + a->length) <= PAD_MAX) {
+                if (pi_grow((void **)&adj, &cap_adj, nadj, sizeof *adj)) {
+                    free(adj);
+                    return rep_oom();
+                }
                 adj[nadj++] = (struct pair){ (uint32_t)(u - m->units), a->site, b->site };
+            }
         }
     }
     qsort(adj, nadj, sizeof *adj, cmp_pair);
