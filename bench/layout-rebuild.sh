@@ -10,6 +10,8 @@
 #                   a different seed and mix of operations than training)
 #   --rounds N      interleaved rounds of wall-time runs at 10 x --size (default 5)
 #   --record        append the result to bench/RESULTS.md
+#   --no-after      do not build the counted rebuild (no measured "after"
+#                   statistics; the plan's prediction is still printed)
 #
 # Variants, all gcc -O2 on bench/sqlite/workload.c + sqlite3.c:
 #
@@ -35,12 +37,14 @@ train=0.2
 size=0.05
 rounds=5
 record=0
+after=1
 while [ $# -gt 0 ]; do
     case "$1" in
     --train-size) train=${2:?}; shift 2 ;;
     --size) size=${2:?}; shift 2 ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --record) record=1; shift ;;
+    --no-after) after=0; shift ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "layout-rebuild: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -116,15 +120,19 @@ build perfinst -O2 -g $PI -fplugin-arg-perfinst-feedback="$W/plan.fb" &
 p2=$!
 wait $p1 || die "pgo"
 wait $p2 || die "perfinst"
-build_pi pi-after -O2 -g $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/plan.fb"
+[ $after = 0 ] || build_pi pi-after -O2 -g $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/plan.fb"
 t1=$(date +%s)
 say "built in $((t1 - t0)) s"
 
 # the layout's own statistics, before (the training build) and after, on mix test
 (cd pi-train && rm -f test.pit && PERFINST_OUT=test.pit ./prog "$size" test > test.out)
-(cd pi-after && rm -f test.pit && PERFINST_OUT=test.pit ./prog "$size" test > test.out)
 "$B/pmopt" plan --stats pi-train/prog pi-train/test.pit > stats-before.txt || die "stats before"
-"$B/pmopt" plan --stats pi-after/prog pi-after/test.pit > stats-after.txt || die "stats after"
+if [ $after = 1 ]; then
+    (cd pi-after && rm -f test.pit && PERFINST_OUT=test.pit ./prog "$size" test > test.out)
+    "$B/pmopt" plan --stats pi-after/prog pi-after/test.pit > stats-after.txt || die "stats after"
+else
+    echo "(not measured: --no-after)" > stats-after.txt
+fi
 
 V=(o2 pgo perfinst)
 declare -A IR I1 SUM WALL
@@ -145,11 +153,14 @@ for r in $(seq 1 "$rounds"); do
     done
 done
 median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-tb() { awk '/taken branches/ { print $3 }' "$1"; }
+tb() { awk '/taken branches/ { print $3, $4 }' "$1"; }
 ft() { awk '/fall-through/ { print $3 }' "$1"; }
 fl() { awk '/executed edges/ { print $3 }' "$1"; }
 {
-    echo "### Layout: the rebuild loop on SQLite ($(date -u +%Y-%m-%d), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "## $(date -u '+%Y-%m-%d %H:%M') UTC — \`$cmdline\`"
+    echo
+    echo "The rebuild loop on SQLite beside GCC PGO ($(gcc --version | head -1); commit"
+    echo "$(git -C "$top" rev-parse --short HEAD); $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))."
     echo
     echo "Command: \`$cmdline\`; trained on \`workload $train train\`, measured on \`workload $size test\`"
     echo "(wall: \`workload $wsize test\`, $rounds interleaved rounds, median).  cachegrind $GEOM."
@@ -166,7 +177,9 @@ fl() { awk '/executed edges/ { print $3 }' "$1"; }
     echo "Layout statistics of the counted builds on the test input (\`pmopt plan --stats\`):"
     echo "before (the -O2 layout) $(tb stats-before.txt) taken of $(fl stats-before.txt) edges"
     echo "($(ft stats-before.txt) fall through); after the plan $(tb stats-after.txt) taken of"
-    echo "$(fl stats-after.txt) ($(ft stats-after.txt) fall through).  Plan: $(tail -2 plan.out | head -1)"
+    echo "$(fl stats-after.txt) ($(ft stats-after.txt) fall through).  On the training input the plan"
+    echo "predicted $(sed -n '/predicted/,$p' plan.out | awk '/taken branches/ { print $3, $4 }') taken where the -O2 layout took"
+    echo "$(sed -n '1,/predicted/p' plan.out | awk '/taken branches/ { print $3, $4; exit }').  Plan: $(grep '^branches:' plan.out)"
     awk -v a="$t_plan0" -v b="$t_plan1" 'BEGIN { printf "(pmopt plan took %.1f s).\n", b - a }'
 } > result.md
 cat result.md
