@@ -154,7 +154,7 @@ for r in $(seq 1 "$rounds"); do
 done
 median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 tb() { awk '/taken branches/ { print $3, $4 }' "$1"; }
-ft() { awk '/fall-through/ { print $3 }' "$1"; }
+ft() { awk '/fall-through/ { print $2, $3 }' "$1"; }
 fl() { awk '/executed edges/ { print $3 }' "$1"; }
 {
     echo "## $(date -u '+%Y-%m-%d %H:%M') UTC — \`$cmdline\`"

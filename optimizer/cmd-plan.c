@@ -75,25 +75,7 @@ static void help(FILE *f)
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
 static long parse_pct(const char *s)
 {
-    long v = 0;
-    int digits = 0, decimals = -1;
-    for (const char *p = s; *p; p++) {
-        if (*p == '.' && decimals < 0 && digits) {
-            decimals = 0;
-            continue;
-        }
-        if (*p < '0' || *p > '9' || decimals == 3 || v > 100 * PCT_SCALE)
-            return -1;
-        v = v * 10 + (*p - '0');
-        digits++;
-        if (decimals >= 0)
-            decimals++;
-    }
-    if (!digits || decimals == 0)
-        return -1;
-    for (int d = decimals < 0 ? 0 : decimals; d < 3; d++)
-        v *= 10;
-    return v > 0 && v <= 100 * PCT_SCALE ? v : -1;
+    return pm_parse_pct(s);
 }
 
 /* PCT as the user would write it: 90, 99.5. */
