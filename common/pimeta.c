@@ -87,6 +87,8 @@ const char *pi_site_kind_name(unsigned kind)
         return "block";
     case PI_SITE_DATA:
         return "data";
+    case PI_SITE_CALL:
+        return "call";
     }
     return NULL;
 }

@@ -32,6 +32,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_SHARE_SITE: return "SHARE_SITE";
     case PI_REC_SHARE_THREAD: return "SHARE_THREAD";
     case PI_REC_SHARE_ALLOC: return "SHARE_ALLOC";
+    case PI_REC_HOTSPOT: return "HOTSPOT";
     }
     return "?";
 }
@@ -303,6 +304,18 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
             return BAD("%u report groups need %llu bytes, the record has %llu", ri->ngroups,
                        (unsigned long long)need, (unsigned long long)n);
         r->groups = p + sizeof *ri;
+        break;
+    }
+    case PI_REC_HOTSPOT: {
+        struct pi_rec_hotspot *h = &r->u.hotspot;
+        if (n < sizeof *h)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(h, p, sizeof *h);
+        if (h->name_len == 0 || ALIGN8(sizeof *h + (uint64_t)h->name_len) != n ||
+            p[sizeof *h + h->name_len - 1] != 0)
+            return BAD("name of %u bytes does not fit the record (%llu bytes) or lacks its NUL",
+                       h->name_len, (unsigned long long)n);
+        r->strings = (const char *)p + sizeof *h;
         return 0;
     }
     }
@@ -812,6 +825,8 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             break; /* stack sampling: read by pisample.c, not kept here */
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
             break; /* common/pishare.c reads them */
+        case PI_REC_HOTSPOT: /* (pmopt report reads them record by record) */
+            break;
         default:
             t->nunknown++;
             break;

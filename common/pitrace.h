@@ -80,9 +80,10 @@ struct pi_trace_rec {
         struct pi_rec_tracereg tracereg;
         struct pi_rec_watch watch;
         struct pi_rec_ri ri;
+        struct pi_rec_hotspot hotspot;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
-                                MODULE: the path */
+                                MODULE: the path; HOTSPOT: the function's name */
     const uint8_t *counts;   /* COUNTS, TRACEREG: ncounters little-endian uint64_t,
                                 maybe unaligned: read them with pi_trace_count() */
     const uint8_t *frames;   /* EVENT: nframes uint64_t: pi_trace_frame() */

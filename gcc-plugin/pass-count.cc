@@ -334,6 +334,96 @@ static unsigned block_width(basic_block bb, const vec<unsigned> &region_width,
     return pi_opt.counter_width ? pi_opt.counter_width : 64;
 }
 
+/* ---- the site order and the CFG checksum -------------------------------
+ * Shared with pass-feedback.cc, which must number a function's blocks
+ * exactly as this pass did to apply a profile to them: the entry block
+ * first (so sites[first_site] is the entry), then the others in block
+ * order; the checksum hashes each block's line (relative to the function's
+ * definition) and number of successors,
+ * then each successor's position, so a changed function is told apart. */
+
+/* The function's entry site: the first block, given a block of its own
+ * when it is also a loop head (it must run once per call). */
+basic_block pi_cfg_entry(function *fun)
+{
+    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    if (!single_pred_p(entry))
+        entry = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    return entry;
+}
+
+void pi_cfg_order(function *fun, basic_block entry, sbitmap in, vec<basic_block> &order)
+{
+    basic_block bb;
+    if (bitmap_bit_p(in, entry->index))
+        order.safe_push(entry);
+    FOR_EACH_BB_FN(bb, fun)
+    if (bb != entry && bitmap_bit_p(in, bb->index))
+        order.safe_push(bb);
+}
+
+uint64_t pi_cfg_checksum(const vec<basic_block> &order)
+{
+    uint64_t cfg = PI_HASH64_INIT;
+    hash_map<int_hash<int, -1, -2>, unsigned> pos;
+    /* lines relative to the definition's: an edit above the function (or
+       in another function) leaves its checksum alone */
+    int base = expand_location(DECL_SOURCE_LOCATION(current_function_decl)).line;
+    for (unsigned i = 0; i < order.length(); i++) {
+        expanded_location xl = expand_location(block_location(order[i]));
+        uint32_t shape[2] = {xl.line ? (uint32_t)(xl.line - base) : 0u, EDGE_COUNT(order[i]->succs)};
+        cfg = pi_hash64(cfg, shape, sizeof shape);
+        pos.put(order[i]->index, i);
+    }
+    for (unsigned i = 0; i < order.length(); i++) {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, order[i]->succs)
+        {
+            unsigned *p = pos.get(e->dest->index);
+            if (p) {
+                uint32_t rel = *p;
+                cfg = pi_hash64(cfg, &rel, sizeof rel);
+            }
+        }
+    }
+    return cfg;
+}
+
+/* Call sites (PI_SITE_CALL) of a function counted whole: each call of
+ * another function, with its block, so that a profile gives the call
+ * graph's arcs (caller, callee, the block's count) for function ordering,
+ * at no run-time cost.  Built-ins GCC declares itself (__builtin_expect,
+ * ...) and internal calls are not calls; an indirect call is recorded with
+ * an empty callee. */
+static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_of, unsigned func)
+{
+    for (unsigned i = 0; i < order.length(); i++)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(order[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            unsigned id;
+            int what;
+            if (!is_gimple_call(g) || gimple_call_internal_p(g) || pi_is_marker_call(g, &id, &what))
+                continue;
+            tree callee = gimple_call_fndecl(g);
+            if (callee && (DECL_IS_UNDECLARED_BUILTIN(callee) || pi_is_own_decl(callee)))
+                continue;
+            pi_site s;
+            memset(&s, 0, sizeof s);
+            expanded_location xl = expand_location(gimple_location(g));
+            s.func = func;
+            s.counter = PI_NONE;
+            s.file = pi_unit_str(xl.file);
+            s.line = xl.line;
+            s.column = xl.column > 0xffff ? 0xffff : xl.column;
+            s.kind = PI_SITE_CALL;
+            s.bb = order[i]->index;
+            s.region = pi_unit_str(callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
+            s.arg = site_of[order[i]->index];
+            pi_unit_add_site(&s);
+        }
+}
+
 static unsigned int execute_count(function *fun)
 {
     tree fndecl = fun->decl;
@@ -380,9 +470,7 @@ static unsigned int execute_count(function *fun)
 
     /* The entry site must run once per call: when the first block is also a
        loop head (a body that starts with a loop), give the entry its own. */
-    basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
-    if (!single_pred_p(entry))
-        entry = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    basic_block entry = pi_cfg_entry(fun);
 
     auto_sbitmap in(last_basic_block_for_fn(fun));
     auto_vec<uint32_t> region_dirs;
@@ -475,14 +563,8 @@ static unsigned int execute_count(function *fun)
     site_of.safe_grow(last_basic_block_for_fn(fun));
     for (unsigned i = 0; i < site_of.length(); i++)
         site_of[i] = -1;
-    uint64_t cfg = PI_HASH64_INIT;
     auto_vec<basic_block> order;
-    /* the entry block's successor first, so sites[first_site] is the entry */
-    if (bitmap_bit_p(in, entry->index))
-        order.safe_push(entry);
-    FOR_EACH_BB_FN(bb, fun)
-    if (bb != entry && bitmap_bit_p(in, bb->index))
-        order.safe_push(bb);
+    pi_cfg_order(fun, entry, in, order);
     auto_vec<int> rep;
     rep.safe_grow(last_basic_block_for_fn(fun));
     for (unsigned i = 0; i < rep.length(); i++)
@@ -517,8 +599,6 @@ static unsigned int execute_count(function *fun)
         if (w < 64)
             s.arg |= w << 24; /* PI_SITE_COUNTER_BITS */
         site_of[bb->index] = pi_unit_add_site(&s);
-        uint32_t shape[2] = {(uint32_t)xl.line, EDGE_COUNT(bb->succs)};
-        cfg = pi_hash64(cfg, shape, sizeof shape);
     }
     /* a counter's index is the site index of the block that owns it */
     for (unsigned i = 0; i < order.length(); i++)
@@ -527,12 +607,12 @@ static unsigned int execute_count(function *fun)
         edge e;
         edge_iterator ei;
         FOR_EACH_EDGE(e, ei, order[i]->succs)
-        if (e->dest->index >= 0 && (unsigned)e->dest->index < site_of.length() && site_of[e->dest->index] >= 0) {
+        if (e->dest->index >= 0 && (unsigned)e->dest->index < site_of.length() && site_of[e->dest->index] >= 0)
             pi_unit_add_succ(site_of[order[i]->index], site_of[e->dest->index]);
-            uint32_t rel = site_of[e->dest->index] - site_of[order[0]->index];
-            cfg = pi_hash64(cfg, &rel, sizeof rel);
-        }
     }
+    uint64_t cfg = pi_cfg_checksum(order);
+    if (fn_dirs & PI_D_COUNT)
+        add_call_sites(order, site_of, func);
 
     /* probes, before the markers that locate their exits go away */
     for (unsigned i = 0; i < probes.length(); i++) {

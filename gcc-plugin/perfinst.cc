@@ -156,6 +156,7 @@ static void finish_unit(void *, void *)
 {
     if (pi_have_c_frontend() && !in_lto_p)
         pi_pragma_finish_unit();
+    pi_feedback_report();
 }
 
 static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)
@@ -200,6 +201,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     /* inserted right after "cfg" too, so it runs before the count pass,
        which deletes the statement markers */
     register_pass(pi_make_ri_pass(g), "cfg", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_feedback_pass(g), "perfinst_count", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_tier_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);

@@ -88,6 +88,14 @@ opt_pass *pi_make_count_pass(gcc::context *ctxt);
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
 opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
+opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
+opt_pass *pi_make_tier_pass(gcc::context *ctxt);
+void pi_feedback_report(void);
+/* pass-count.cc: how sites number a function's blocks (pass-feedback.cc
+ * numbers them the same way to apply a profile) */
+basic_block pi_cfg_entry(function *fun);
+void pi_cfg_order(function *fun, basic_block entry, sbitmap in, vec<basic_block> &order);
+uint64_t pi_cfg_checksum(const vec<basic_block> &order);
 /* pass-watch.cc, run from the count pass */
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);

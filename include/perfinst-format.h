@@ -120,6 +120,9 @@ enum pi_site_kind {
     PI_SITE_BLOCK = 1, /* a basic block of a marked function or statement region */
     PI_SITE_DATA = 2,  /* an access to watched data: region names the object ("var",
                           "struct s.field"), arg = PI_ACCESS_* bits; no counter */
+    PI_SITE_CALL = 7,  /* a call in a counted block: region names the callee's assembler
+                          name ("" for an indirect call), arg = the site index of the
+                          block that makes the call (its count is the call's); no counter */
 };
 enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 #define PI_SITE_TYPES(arg) ((arg) & 0xffu)
@@ -297,6 +300,7 @@ enum pi_rec_type {
     PI_REC_SAMPLES = 31,     /* pi_rec_samples + uint64_t words[nwords]: stack samples */
     PI_REC_SAMPLE_STATS = 32, /* pi_rec_sample_stats: the timer sampler's header */
     PI_REC_IDLE_STATS = 33,  /* pi_rec_idle_stats: the idle-transition sampler's header */
+    PI_REC_HOTSPOT = 50, /* pi_rec_hotspot + name: a hot-spot detection (pmopt report --hot --record) */
 };
 
 struct pi_rec_process {
@@ -542,6 +546,24 @@ struct pi_rec_share_alloc {
     uint32_t nframes;         /* frames[0]: the allocation call's return address */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_alloc) == 40, "pi_rec_share_alloc is 40 bytes");
+/* One hot-spot detection (seed 004 M21): a function whose block executions
+ * reached the threshold share, with a copy of what identifies its metadata.
+ * Appended to a trace by `pmopt report --hot --record`; a function detected
+ * again gets a record with the next version (the older ones stay, as
+ * history).  Then name_len bytes: the function's name, NUL included. */
+struct pi_rec_hotspot {
+    uint64_t unit_id;
+    uint64_t cfg_checksum; /* pi_func.cfg_checksum */
+    uint32_t func;         /* index into the unit's funcs[] */
+    uint32_t version;      /* 1 at the first detection, then 2, 3, ... */
+    uint32_t first_site;   /* its sites: sites[first_site .. +nsites) */
+    uint32_t nsites;
+    uint64_t blocks;       /* its block executions */
+    uint64_t total;        /* all block executions of the program */
+    uint32_t threshold;    /* the share asked for, thousandths of a percent */
+    uint32_t name_len;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_hotspot) == 56, "pi_rec_hotspot is 56 bytes");
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

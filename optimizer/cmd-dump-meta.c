@@ -161,7 +161,7 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
         printf("  no code ranges\n");
     size_t missing = 0;
     for (uint32_t i = 0; has && i < h->nsites; i++) {
-        if (has[i] || u->sites[i].kind == PI_SITE_DATA) /* a data site is a probe, no block */
+        if (has[i] || u->sites[i].kind != PI_SITE_BLOCK) /* data and call sites have no code */
             continue;
         const struct pi_site *s = &u->sites[i];
         if (!missing++)

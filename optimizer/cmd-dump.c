@@ -237,6 +237,17 @@ int cmd_dump(int argc, char **argv)
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
             dump_share(&r);
             break;
+        case PI_REC_HOTSPOT: {
+            const struct pi_rec_hotspot *h = &r.u.hotspot;
+            printf(" version %u: unit 0x%016llx function %u ", h->version,
+                   (unsigned long long)h->unit_id, h->func);
+            print_str(r.strings);
+            printf(" (cfg 0x%016llx, sites %u..%u), %llu of %llu block executions, threshold "
+                   "%u.%03u%%\n", (unsigned long long)h->cfg_checksum, h->first_site,
+                   h->first_site + h->nsites - (h->nsites > 0), (unsigned long long)h->blocks,
+                   (unsigned long long)h->total, h->threshold / 1000, h->threshold % 1000);
+            break;
+        }
         default:
             if (pi_samples_dump_rec(stdout, &r)) /* stack sampling, 30..39 */
                 break;

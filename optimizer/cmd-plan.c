@@ -1,4 +1,12 @@
-/* pmopt plan --hot[=PCT] -o OVERLAY PROG TRACE... — an overlay that counts
+/* pmopt plan -o FEEDBACK PROG TRACE... — the feedback file of the rebuild
+ * loop (docs/layout.md): options are parsed here, PROG and the traces read
+ * once (rep_load), and each planner (plan.h: plan-branches.c, ...) adds its
+ * numbered recommendations to one pifb_writer — or, with --advise, prints
+ * them as advice with the same numbers.  --stats prints only the dynamic
+ * statistics of PROG's layout under the traces (to measure a rebuilt
+ * program).
+ *
+ * pmopt plan --hot[=PCT] -o OVERLAY PROG TRACE... — an overlay that counts
  * only the hot functions (the seeds' autonomic selection: the next run
  * counts just those).
  *
@@ -21,11 +29,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plan.h"
+#include "profile.h"
 #include "report.h"
 #include "sharing.h"
 #include "order.h"
@@ -45,7 +56,21 @@ static const char *measure = "block executions", *measure_col = "blocks";
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: pmopt plan --hot[=PCT] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
+            "usage: pmopt plan [--tier-hot=PCT] [--force] (-o FEEDBACK | --advise) PROG TRACE...\n"
+            "       pmopt plan --stats [--force] PROG TRACE...\n"
+            "       pmopt plan --check=FEEDBACK PROG\n"
+            "       pmopt plan --hot[=PCT] [--force] (-o OVERLAY | --advise) PROG TRACE...\n"
+            "A feedback file for the rebuild loop (gcc -fplugin-arg-perfinst-feedback=FEEDBACK):\n"
+            "block and edge counts of every function counted whole, and the functions for\n"
+            ".text.hot and .text.unlikely; with the layout's dynamic statistics before and\n"
+            "(predicted) after.  --advise prints the recommendations as numbered advice.\n"
+            "  --tier-hot=PCT       hot functions: those with PCT percent of the block\n"
+            "                       executions (99)\n"
+            "  --stats              only the dynamic statistics of PROG's layout\n"
+            "  --check=FEEDBACK     how much of FEEDBACK still matches PROG (a build\n"
+            "                       with all=count of the changed program)\n"
+            "\n"
+            "--hot:\n"
             "An overlay (PERFINST_OVERLAY) that turns every function of PROG off and then on\n"
             "exactly the hottest ones, by block executions summed over the traces, that\n"
             "together account for PCT percent of all block executions: the next run counts\n"
@@ -72,25 +97,7 @@ static void help(FILE *f)
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
 static long parse_pct(const char *s)
 {
-    long v = 0;
-    int digits = 0, decimals = -1;
-    for (const char *p = s; *p; p++) {
-        if (*p == '.' && decimals < 0 && digits) {
-            decimals = 0;
-            continue;
-        }
-        if (*p < '0' || *p > '9' || decimals == 3 || v > 100 * PCT_SCALE)
-            return -1;
-        v = v * 10 + (*p - '0');
-        digits++;
-        if (decimals >= 0)
-            decimals++;
-    }
-    if (!digits || decimals == 0)
-        return -1;
-    for (int d = decimals < 0 ? 0 : decimals; d < 3; d++)
-        v *= 10;
-    return v > 0 && v <= 100 * PCT_SCALE ? v : -1;
+    return pm_parse_pct(s);
 }
 
 /* PCT as the user would write it: 90, 99.5. */
@@ -279,6 +286,157 @@ static int write_atomically(const char *path, const char *text, size_t len)
     return 0;
 }
 
+/* ---- the feedback file: plumbing shared by the planners (plan.h) ---- */
+
+uint32_t plan_begin(struct plan *p, const char *kind)
+{
+    if (p->w)
+        pifb_rec_begin(p->w, kind);
+    return ++p->number;
+}
+
+void plan_arg(struct plan *p, const char *key, const char *value)
+{
+    if (p->w)
+        pifb_arg(p->w, key, value);
+}
+
+void plan_arg_u64(struct plan *p, const char *key, uint64_t value)
+{
+    if (p->w)
+        pifb_arg_u64(p->w, key, value);
+}
+
+void plan_arg_hex(struct plan *p, const char *key, uint64_t value)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)value);
+    plan_arg(p, key, buf);
+}
+
+void plan_end(struct plan *p)
+{
+    if (p->w)
+        pifb_rec_end(p->w);
+}
+
+void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (p->advice) {
+        fprintf(p->advice, "%u. %s\n", n, text);
+    } else if (p->w) {
+        char line[2100];
+        snprintf(line, sizeof line, "%u. %s", n, text);
+        pifb_comment(p->w, line);
+    }
+}
+
+static int plan_check(int argc, char **argv, const char *path)
+{
+    if (argc - optind != 1)
+        return pm_usage_error("plan", "--check=FEEDBACK: expected PROG alone");
+    struct pifb_file fb;
+    struct pi_meta m;
+    struct pi_err err;
+    memset(&m, 0, sizeof m);
+    int status = PM_ERROR;
+    if (pifb_read(path, &fb, &err)) {
+        pm_error("%s", err.msg);
+        pifb_free(&fb);
+        return PM_ERROR;
+    }
+    if (pi_meta_read(argv[optind], &m, &err))
+        pm_error("%s", err.msg);
+    else if (!m.nunits)
+        pm_error("%s: no perfinst metadata: build it with -fplugin-arg-perfinst-all=count",
+                 argv[optind]);
+    else if (plan_check_branches(&m, &fb, stdout) == 0)
+        status = PM_OK;
+    pi_meta_free(&m);
+    pifb_free(&fb);
+    return status;
+}
+
+static int plan_feedback(int argc, char **argv, const char *out, int advise, int stats, int force,
+                         long tier_hot)
+{
+    if (advise && out)
+        return pm_usage_error("plan", "--advise prints the plan: not with -o");
+    if (stats && (advise || out))
+        return pm_usage_error("plan", "--stats prints statistics only: not with -o or --advise");
+    if (!advise && !out && !stats)
+        return pm_usage_error("plan", "expected -o FEEDBACK, --advise or --stats (or --hot)");
+    if (argc - optind < 2)
+        return pm_usage_error("plan", "expected PROG and at least one TRACE");
+    struct report r;
+    memset(&r, 0, sizeof r);
+    r.force = force;
+    r.prog = argv[optind];
+    r.ntraces = argc - optind - 1;
+    r.by = BY_FUNCTION;
+    int status = PM_ERROR;
+    struct pifb_writer w;
+    int have_w = 0;
+    if (rep_load(&r, argv + optind + 1) != 0)
+        goto done;
+    if (stats) {
+        struct dynstats d;
+        struct call_arc *arcs;
+        size_t narcs;
+        if (pf_dynstats(&r, &d) == 0 && pf_call_arcs(&r, &arcs, &narcs) == 0) {
+            pf_dynstats_print(stdout, "dynamic statistics of PROG (measured)", &d);
+            printf("call arcs (caller -> callee: calls), hottest first:\n");
+            for (size_t i = 0; i < narcs && arcs[i].count; i++)
+                printf("  %s -> %s: %llu\n", pi_unit_str(arcs[i].u, arcs[i].u->funcs[arcs[i].caller].name),
+                       *arcs[i].callee ? arcs[i].callee : "(indirect)",
+                       (unsigned long long)arcs[i].count);
+            free(arcs);
+            status = PM_OK;
+        }
+        goto done;
+    }
+    struct plan p = { .r = &r, .out = stdout, .tier_hot = tier_hot };
+    if (advise) {
+        p.advice = stdout;
+        printf("pmopt plan --advise: %s (build-id %s), %d trace%s\n", r.prog, r.bid, r.ntraces,
+               r.ntraces == 1 ? "" : "s");
+    } else {
+        char *abs = realpath(r.prog, NULL);
+        if (pifb_create(&w, out, abs ? abs : r.prog, 0)) {
+            pm_error("%s: cannot create the feedback file: %s", out, strerror(errno));
+            free(abs);
+            goto done;
+        }
+        free(abs);
+        have_w = 1;
+        p.w = &w;
+    }
+    /* the planners, each adding its recommendations */
+    if (plan_branches(&p))
+        goto done;
+    if (have_w) {
+        struct pi_err err;
+        have_w = 0;
+        if (pifb_commit(&w, &err)) {
+            pm_error("%s", err.msg);
+            goto done;
+        }
+        printf("%s: %u recommendations\n", out, p.number);
+    }
+    fflush(stdout);
+    status = ferror(stdout) ? PM_ERROR : PM_OK;
+done:
+    if (have_w)
+        pifb_abort(&w);
+    rep_free(&r);
+    return status;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -291,15 +449,19 @@ int cmd_plan(int argc, char **argv)
         { "order", required_argument, NULL, 'O' },
         { "cache", required_argument, NULL, 'C' },
         { "reserve-sets", required_argument, NULL, 'R' },
+        { "tier-hot", required_argument, NULL, 'T' },
+        { "stats", no_argument, NULL, 'S' },
+        { "check", required_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     for (int i = 1; i < argc; i++) /* --sharing: its own planner (plan-sharing.c) */
         if (!strcmp(argv[i], "--sharing"))
             return cmd_plan_sharing(argc, argv);
-    long pct = -1, expand = -1;
-    int advise = 0, by_samples = 0, order = 0;
+    long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
+    int advise = 0, by_samples = 0, order = 0, stats = 0;
     struct plan_order_opts po = { ORD_NONE, NULL, -1 };
+    const char *check = NULL;
     const char *out = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -327,6 +489,14 @@ int cmd_plan(int argc, char **argv)
             break;
         }
         case 'a': advise = 1; break;
+        case 'T':
+            tier_hot = parse_pct(optarg);
+            if (tier_hot < 0)
+                return pm_usage_error("plan", "--tier-hot: '%s' is not a percentage in (0, 100]",
+                                      optarg);
+            break;
+        case 'S': stats = 1; break;
+        case 'K': check = optarg; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;
         case 'O':
@@ -348,6 +518,8 @@ int cmd_plan(int argc, char **argv)
         default: return pm_usage_error("plan", "unknown option");
         }
     }
+    if (check)
+        return plan_check(argc, argv, check);
     if (order) {
         if (pct >= 0 || expand >= 0)
             return pm_usage_error("plan", "--hot and --expand-callers write an overlay, --order a "
@@ -357,8 +529,9 @@ int cmd_plan(int argc, char **argv)
     if (pct >= 0 && expand >= 0)
         return pm_usage_error("plan", "--hot and --expand-callers: one plan at a time");
     if (pct < 0 && expand < 0)
-        return pm_usage_error("plan", "expected what to plan: --hot[=PCT], --expand-callers[=K], "
-                              "--order=ALG or --sharing");
+        return plan_feedback(argc, argv, out, advise, stats, r.force, tier_hot);
+    if (stats)
+        return pm_usage_error("plan", "--stats: not with --hot or --expand-callers");
     if (pct < 0)
         pct = 90 * PCT_SCALE; /* (unused) */
     if (advise && out)

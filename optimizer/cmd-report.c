@@ -23,6 +23,7 @@
  * word and per access site), in report-ind.c.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,11 @@ static void help(FILE *f)
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
+            "  --hot[=PCT]              hot spots: the hottest sites, functions and lines\n"
+            "                           that together have PCT percent (90) of their view's\n"
+            "                           counts (by default only those three views)\n"
+            "  --record                 with --hot and one TRACE: append a versioned HOTSPOT\n"
+            "                           record per hot function to TRACE\n"
             "  --force                  read traces of a different build of PROG\n"
             "  --html=FILE              write the report as one self-contained HTML page\n"
             "                           (hot functions and lines, call tree) to FILE\n");
@@ -313,6 +319,27 @@ static void group_lines(struct report *r)
     r->nlines = n;
 }
 
+/* The rows of a view sorted hottest first (count at offset off) that
+ * together reach pct thousandths of a percent of the view's total. */
+static size_t hot_prefix(const void *rows, size_t n, size_t size, size_t off, long pct)
+{
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t total = 0, cum = 0, v;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&v, (const char *)rows + i * size + off, sizeof v);
+        total = pm_sat_add(total, v);
+    }
+    size_t k = 0;
+    while (k < n && (u128)cum * 100000 < (u128)total * (u128)pct) {
+        memcpy(&v, (const char *)rows + k * size + off, sizeof v);
+        if (!v)
+            break;
+        cum = pm_sat_add(cum, v);
+        k++;
+    }
+    return k;
+}
+
 static int build_views(struct report *r)
 {
     const struct pi_meta *m = &r->m;
@@ -370,6 +397,14 @@ static int build_views(struct report *r)
         qsort(r->funcs, r->nfuncs, sizeof *r->funcs, cmp_func_row);
     if (r->nlines)
         qsort(r->lines, r->nlines, sizeof *r->lines, cmp_line_row);
+    if (r->hot > 0) { /* hot spots: the shortest prefix of each view with --hot of its total */
+        r->nsites = hot_prefix(r->sites, r->nsites, sizeof *r->sites,
+                               offsetof(struct site_row, count), r->hot);
+        r->nfuncs = hot_prefix(r->funcs, r->nfuncs, sizeof *r->funcs,
+                               offsetof(struct func_row, blocks), r->hot);
+        r->nlines = hot_prefix(r->lines, r->nlines, sizeof *r->lines,
+                               offsetof(struct line_row, count), r->hot);
+    }
     if (r->top > 0) {
         size_t top = (size_t)r->top;
         r->nsites = r->nsites < top ? r->nsites : top;
@@ -527,6 +562,9 @@ static void print_text(const struct report *r)
                in->finished ? "finished" : "truncated", in->flags & PI_TF_MERGED ? ", merged" : "",
                in->flags & PI_TF_MODE_OFF ? ", PERFINST_MODE=off" : "");
     }
+    if (r->hot)
+        printf("hot spots (--hot=%g): %zu sites, %zu functions, %zu lines\n",
+               (double)r->hot / 1000, r->nsites, r->nfuncs, r->nlines);
     char loc[4096];
     if (r->by & BY_SITE) {
         int wc = 5, wf = 8, wl = 9;
@@ -616,7 +654,9 @@ int cmd_report(int argc, char **argv)
         { "top", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'f' },
         { "callers", no_argument, NULL, 'c' },
-        { "html", required_argument, NULL, 'H' },
+        { "html", required_argument, NULL, 'W' },
+        { "hot", optional_argument, NULL, 'H' },
+        { "record", no_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -629,7 +669,7 @@ int cmd_report(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* --sharing: its own view (report-sharing.c) */
         if (!strcmp(argv[i], "--sharing"))
             return cmd_report_sharing(argc, argv);
-    int callers = 0;
+    int callers = 0, record = 0;
     const char *html = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
@@ -663,17 +703,28 @@ int cmd_report(int argc, char **argv)
             break;
         }
         case 'f': r.force = 1; break;
-        case 'H': html = optarg; break;
+        case 'W': html = optarg; break;
+        case 'H':
+            r.hot = optarg ? pm_parse_pct(optarg) : 90000;
+            if (r.hot < 0)
+                return pm_usage_error("report", "--hot: '%s' is not a percentage in (0, 100]",
+                                      optarg);
+            break;
+        case 'R': record = 1; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("report", "unknown option");
         }
     }
     if (argc - optind < 2)
         return pm_usage_error("report", "expected PROG and at least one TRACE");
+    if (record && (!r.hot || argc - optind != 2 || r.top))
+        return pm_usage_error("report", "--record needs --hot, one TRACE, and no --top");
     if (r.fmt == FMT_CSV && callers && r.by_given && r.by != BY_CALLERS)
         return pm_usage_error("report", "csv shows one table: --callers or --by, not both");
     if (callers)
         r.by = r.fmt == FMT_CSV ? BY_CALLERS : (r.by ? r.by : BY_ALL) | BY_CALLERS;
+    if (!r.by && r.hot)
+        r.by = r.fmt == FMT_CSV ? BY_FUNCTION : BY_SITE | BY_FUNCTION | BY_LINE;
     if (!r.by)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
     if (r.fmt == FMT_CSV && r.by == (BY_WATCH | BY_WATCH_SITES))
@@ -694,6 +745,8 @@ int cmd_report(int argc, char **argv)
             print_text(&r);
         if (!html)
             status = PM_OK;
+        if (record && rep_record_hotspots(&r, argv[optind + 1]))
+            status = PM_ERROR;
     }
     fflush(stdout);
     rep_free(&r);

@@ -63,5 +63,8 @@ void pm_progress_clear(void);
 /* dump-ri.c: an RI record's report groups, for `pmopt dump`; -1 if a
  * group's layout is wrong (said in the output) */
 int pm_ri_dump(const struct pi_trace_rec *r);
+/* "90", "99.5", "0.125" -> thousandths of a percent; -1 if not a
+ * percentage in (0, 100] with at most three decimals. */
+long pm_parse_pct(const char *s);
 
 #endif /* PERFINST_PMOPT_H */

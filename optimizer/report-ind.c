@@ -506,7 +506,7 @@ static int build_regions(struct report *r)
         for (uint32_t k = 0; k < u->hdr.nsites; k++) {
             const struct pi_site *s = &u->sites[k];
             const char *name = pi_unit_str(u, s->region);
-            if (!*name || s->kind == PI_SITE_DATA) /* a data site's region names its object */
+            if (!*name || s->kind != PI_SITE_BLOCK) /* a data site's region names its object, a call site's its callee */
                 continue;
             struct region_row *g = NULL;
             for (size_t j = 0; j < iv->nregions && !g; j++)

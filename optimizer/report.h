@@ -66,6 +66,7 @@ struct report {
     int by, force;
     int by_given;                   /* --by named the views: print them even when empty */
     long top;
+    long hot;                       /* --hot=PCT in thousandths of a percent; 0: off */
     const char *prog;
     /* inputs */
     struct pi_meta m;
@@ -128,6 +129,10 @@ int rep_load(struct report *r, char **traces);
  * *sampled_total: all sampled periods.  0, or -1 after a message. */
 int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_total);
 void rep_free(struct report *r);
+
+/* hotspot.c: --hot --record: HOTSPOT records for r->funcs (the hot view)
+ * inserted before the END record of the trace at path. */
+int rep_record_hotspots(const struct report *r, const char *path);
 
 /* Shared by both halves. */
 int rep_oom(void);

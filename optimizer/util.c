@@ -193,3 +193,26 @@ uint64_t pm_sat_add(uint64_t a, uint64_t b)
 {
     return a + b < a ? UINT64_MAX : a + b;
 }
+
+long pm_parse_pct(const char *s)
+{
+    long v = 0;
+    int digits = 0, decimals = -1;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.' && decimals < 0 && digits) {
+            decimals = 0;
+            continue;
+        }
+        if (*p < '0' || *p > '9' || decimals == 3 || v > 100 * 1000)
+            return -1;
+        v = v * 10 + (*p - '0');
+        digits++;
+        if (decimals >= 0)
+            decimals++;
+    }
+    if (!digits || decimals == 0)
+        return -1;
+    for (int d = decimals < 0 ? 0 : decimals; d < 3; d++)
+        v *= 10;
+    return v > 0 && v <= 100 * 1000 ? v : -1;
+}

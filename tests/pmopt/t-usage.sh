@@ -37,8 +37,10 @@ usage "report with a bad --top" report --top=many prog t.pit
 usage "report with an unknown option" report --frob prog t.pit
 usage "merge without -o" merge t.pit
 assert_contains "merge: what is missing" err "merge: -o OUT is required"
-usage "plan without --hot" plan -o o.ov prog t.pit
-assert_contains "plan: what is missing" err "plan: expected what to plan: --hot"
+usage "plan without -o, --advise or --stats" plan prog t.pit
+assert_contains "plan: what is missing" err "plan: expected -o FEEDBACK, --advise or --stats"
+usage "plan --stats with -o" plan --stats -o o.fb prog t.pit
+usage "plan --tier-hot=0" plan --tier-hot=0 -o o.fb prog t.pit
 usage "plan without -o" plan --hot prog t.pit
 assert_contains "plan: -o is missing" err "plan: expected -o OVERLAY"
 usage "plan with -o and --advise" plan --hot --advise -o o.ov prog t.pit

@@ -1,0 +1,46 @@
+/* plan.h — what the planners of `pmopt plan` share.  cmd-plan.c parses the
+ * options, reads PROG and the traces once (rep_load), and calls each
+ * planner (plan-branches.c, and others beside it) with the same struct
+ * plan; each adds its numbered recommendations to the feedback file, or
+ * with --advise prints them as advice for the programmer, with the same
+ * numbers. */
+#ifndef PERFINST_PLAN_H
+#define PERFINST_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "pifeedback.h"
+#include "report.h"
+
+struct plan {
+    struct report *r;        /* PROG and the counts summed over the traces */
+    struct pifb_writer *w;   /* the feedback file; NULL with --advise */
+    FILE *advice;            /* --advise: where advice goes (stdout); else NULL */
+    FILE *out;               /* the plan's summary (stdout, or stderr with -o -) */
+    uint32_t number;         /* the last recommendation's number */
+    long tier_hot;           /* plan-branches: functions with this share of the
+                                block executions (thousandths of a percent) go
+                                to .text.hot */
+};
+
+/* One recommendation: plan_begin returns its number; then arguments, then
+ * plan_end.  With --advise nothing is written, but numbers are counted the
+ * same way, so advice N is recommendation N of the file. */
+uint32_t plan_begin(struct plan *p, const char *kind);
+void plan_arg(struct plan *p, const char *key, const char *value);
+void plan_arg_u64(struct plan *p, const char *key, uint64_t value);
+void plan_arg_hex(struct plan *p, const char *key, uint64_t value);
+void plan_end(struct plan *p);
+/* Advice about recommendation n: "N. TEXT" on p->advice, or a comment
+ * "# N. TEXT" in the feedback file. */
+void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The planners.  0, or -1 after an error message. */
+int plan_branches(struct plan *p);  /* plan-branches.c: branch-profile, function-tier */
+/* `pmopt plan --check=FEEDBACK PROG`: which function profiles of a feedback
+ * file still match PROG's functions (name, source and CFG checksum),
+ * weighted by their block executions. */
+int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FILE *out);
+
+#endif /* PERFINST_PLAN_H */

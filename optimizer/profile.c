@@ -1,0 +1,450 @@
+/* profile.c — block and edge counts of a function, and the layout's
+ * dynamic statistics (profile.h; docs/layout.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+uint64_t pf_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k)
+{
+    const struct usum *s = &r->us[u - r->m.units];
+    uint32_t c = u->sites[k].counter;
+    return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
+}
+
+void pf_free(struct fprof *p)
+{
+    free(p->count);
+    free(p->eoff);
+    free(p->edge);
+    memset(p, 0, sizeof *p);
+}
+
+#define UNKNOWN UINT64_MAX
+
+/* Flow conservation, to a fixed point: a block whose outgoing edges are
+ * all known but one gives that one; so does a block (not the entry) whose
+ * incoming edges are all known but one.  Returns whether it changed. */
+static int propagate(struct fprof *p, const uint32_t *in_first, const uint32_t *in_edge)
+{
+    int changed = 0;
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        uint32_t unknown = 0, which = 0;
+        uint64_t known = 0;
+        for (uint32_t e = p->eoff[b]; e < p->eoff[b + 1]; e++) {
+            if (p->edge[e] == UNKNOWN) {
+                unknown++;
+                which = e;
+            } else
+                known += p->edge[e];
+        }
+        if (unknown == 1) {
+            p->edge[which] = p->count[b] > known ? p->count[b] - known : 0;
+            changed = 1;
+        }
+        if (b == 0)
+            continue; /* the entry: entered from outside */
+        unknown = 0;
+        known = 0;
+        for (uint32_t i = in_first[b]; i < in_first[b + 1]; i++) {
+            uint32_t e = in_edge[i];
+            if (p->edge[e] == UNKNOWN) {
+                unknown++;
+                which = e;
+            } else
+                known += p->edge[e];
+        }
+        if (unknown == 1) {
+            p->edge[which] = p->count[b] > known ? p->count[b] - known : 0;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func, struct fprof *p)
+{
+    memset(p, 0, sizeof *p);
+    const struct pi_func *fn = &u->funcs[func];
+    p->u = u;
+    p->func = func;
+    p->first = fn->first_site;
+    while (p->nblocks < fn->nsites && u->sites[p->first + p->nblocks].kind == PI_SITE_BLOCK)
+        p->nblocks++;
+    uint32_t nb = p->nblocks;
+    p->count = calloc(nb ? nb : 1, sizeof *p->count);
+    p->eoff = calloc(nb + 1, sizeof *p->eoff);
+    uint32_t *in_first = calloc(nb + 2, sizeof *in_first);
+    if (!p->count || !p->eoff || !in_first)
+        goto oom;
+    for (uint32_t b = 0; b < nb; b++) {
+        const struct pi_site *s = &u->sites[p->first + b];
+        p->count[b] = pf_site_count(r, u, p->first + b);
+        p->weight = pm_sat_add(p->weight, p->count[b]);
+        p->eoff[b + 1] = p->eoff[b] + s->nsucc;
+        for (uint32_t j = 0; j < s->nsucc; j++) {
+            uint32_t t = u->succs[s->succ_first + j] - p->first;
+            if (t < nb)
+                in_first[t + 2]++;
+        }
+    }
+    p->nedges = p->eoff[nb];
+    p->edge = calloc(p->nedges ? p->nedges : 1, sizeof *p->edge);
+    uint32_t *in_edge = calloc(p->nedges ? p->nedges : 1, sizeof *in_edge);
+    if (!p->edge || !in_edge) {
+        free(in_edge);
+        goto oom;
+    }
+    /* incoming edges by destination (counting sort) */
+    for (uint32_t b = 0; b < nb; b++)
+        in_first[b + 2] += in_first[b + 1];
+    for (uint32_t b = 0; b < nb; b++) {
+        const struct pi_site *s = &u->sites[p->first + b];
+        for (uint32_t j = 0; j < s->nsucc; j++) {
+            uint32_t t = u->succs[s->succ_first + j] - p->first;
+            if (t < nb)
+                in_edge[in_first[t + 1]++] = p->eoff[b] + j;
+        }
+    }
+    /* in_first[t] .. in_first[t+1] now index in_edge for destination t */
+    for (uint32_t e = 0; e < p->nedges; e++)
+        p->edge[e] = UNKNOWN;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t n = p->eoff[b + 1] - p->eoff[b];
+        for (uint32_t e = p->eoff[b]; e < p->eoff[b + 1]; e++)
+            if (!p->count[b])
+                p->edge[e] = 0;         /* never left */
+            else if (n == 1)
+                p->edge[e] = p->count[b];
+    }
+    for (uint32_t t = 0; t < nb; t++)
+        if (!p->count[t] && t)
+            for (uint32_t i = in_first[t]; i < in_first[t + 1]; i++)
+                p->edge[in_edge[i]] = 0;  /* never entered */
+    for (int round = 0;; round++) {
+        while (propagate(p, in_first, in_edge))
+            ;
+        /* whatever the first fixed point leaves open is an estimate, also
+           what later follows from an estimate */
+        if (round == 0)
+            for (uint32_t e = 0; e < p->nedges; e++)
+                p->nestimated += p->edge[e] == UNKNOWN;
+        /* what is left: the first block with open edges shares out what it
+           still has in proportion to what their destinations still need */
+        uint32_t b = 0;
+        for (; b < nb; b++) {
+            uint32_t e = p->eoff[b];
+            while (e < p->eoff[b + 1] && p->edge[e] != UNKNOWN)
+                e++;
+            if (e < p->eoff[b + 1])
+                break;
+        }
+        if (b == nb)
+            break;
+        uint64_t have = p->count[b];
+        for (uint32_t e = p->eoff[b]; e < p->eoff[b + 1]; e++)
+            if (p->edge[e] != UNKNOWN)
+                have = have > p->edge[e] ? have - p->edge[e] : 0;
+        long double need_sum = 0;
+        uint32_t open = 0;
+        long double need[p->eoff[b + 1] - p->eoff[b]];
+        const struct pi_site *s = &u->sites[p->first + b];
+        for (uint32_t j = 0; j < s->nsucc; j++) {
+            uint32_t e = p->eoff[b] + j;
+            need[j] = 0;
+            if (p->edge[e] != UNKNOWN)
+                continue;
+            open++;
+            uint32_t t = u->succs[s->succ_first + j] - p->first;
+            uint64_t got = 0;
+            for (uint32_t i = in_first[t]; i < in_first[t + 1]; i++)
+                if (p->edge[in_edge[i]] != UNKNOWN)
+                    got += p->edge[in_edge[i]];
+            need[j] = p->count[t] > got ? (long double)(p->count[t] - got) : 0;
+            need_sum += need[j];
+        }
+        uint64_t left = have;
+        uint32_t last = 0;
+        for (uint32_t j = 0; j < s->nsucc; j++) {
+            uint32_t e = p->eoff[b] + j;
+            if (p->edge[e] != UNKNOWN)
+                continue;
+            uint64_t v = need_sum > 0 ? (uint64_t)((long double)have * need[j] / need_sum)
+                                      : have / open;
+            v = v > left ? left : v;
+            p->edge[e] = v;
+            left -= v;
+            last = e;
+        }
+        p->edge[last] += left; /* rounding */
+    }
+    free(in_edge);
+    free(in_first);
+    return 0;
+oom:
+    free(in_first);
+    pf_free(p);
+    return rep_oom();
+}
+
+/* ---- dynamic statistics -------------------------------------------------- */
+
+struct pair {
+    uint32_t unit, from, to;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+    if (x->unit != y->unit)
+        return x->unit < y->unit ? -1 : 1;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* Code of `to` that starts where code of `from` ends (up to 15 bytes of
+ * alignment padding): a fall-through in PROG's layout. */
+#define PAD_MAX 15
+
+int pf_dynstats(const struct report *r, struct dynstats *d)
+{
+    const struct pi_meta *m = &r->m;
+    memset(d, 0, sizeof *d);
+    struct pair *adj = NULL;
+    size_t nadj = 0, cap_adj = 0;
+    long double insns = 0;
+    uint32_t *nr = NULL, *ni = NULL;
+    for (size_t i = 0; i < m->nranges; i++) {
+        const struct pi_range *a = &m->ranges[i];
+        if (!a->addr)
+            continue;
+        const struct pi_unit_view *u = pi_meta_unit(m, a->unit_id);
+        if (!u || a->site >= u->hdr.nsites)
+            continue;
+        /* the next ranges in address order: the first one after this one's
+           end and any others that start at the same address (empty ranges) */
+        size_t k = i + 1;
+        while (k < m->nranges && m->ranges[k].addr < a->addr + a->length)
+            k++;
+        for (size_t j = k; j < m->nranges && m->ranges[j].addr == m->ranges[k].addr; j++) {
+            const struct pi_range *b = &m->ranges[j];
+            if (b->unit_id == a->unit_id && b->addr - (a->addr + a->length) <= PAD_MAX) {
+                if (pi_grow((void **)&adj, &cap_adj, nadj, sizeof *adj)) {
+                    free(adj);
+                    return rep_oom();
+                }
+                adj[nadj++] = (struct pair){ (uint32_t)(u - m->units), a->site, b->site };
+            }
+        }
+    }
+    qsort(adj, nadj, sizeof *adj, cmp_pair);
+    /* per unit and site: ranges and instructions */
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        nr = calloc(u->hdr.nsites + 1, sizeof *nr);
+        ni = calloc(u->hdr.nsites + 1, sizeof *ni);
+        if (!nr || !ni) {
+            free(nr);
+            free(ni);
+            free(adj);
+            return rep_oom();
+        }
+        for (size_t k = 0; k < m->nranges; k++) {
+            const struct pi_range *a = &m->ranges[k];
+            if (a->addr && a->unit_id == u->hdr.unit_id && a->site < u->hdr.nsites) {
+                nr[a->site]++;
+                ni[a->site] += a->ninsns;
+            }
+        }
+        for (uint32_t k = 0; k < u->hdr.nsites; k++)
+            if (nr[k])
+                insns += (long double)pf_site_count(r, u, k) * ni[k] / nr[k];
+        for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
+            struct fprof p;
+            if (pf_load(r, u, f, &p)) {
+                free(nr);
+                free(ni);
+                free(adj);
+                return -1;
+            }
+            uint64_t fflow = 0;
+            for (uint32_t b = 0; b < p.nblocks; b++) {
+                const struct pi_site *s = &u->sites[p.first + b];
+                for (uint32_t j = 0; j < s->nsucc; j++) {
+                    uint64_t c = p.edge[p.eoff[b] + j];
+                    uint32_t t = u->succs[s->succ_first + j];
+                    if (!c)
+                        continue;
+                    if (!nr[p.first + b] || !nr[t]) {
+                        d->unplaced += c;
+                        continue;
+                    }
+                    fflow += c;
+                    struct pair key = { (uint32_t)i, p.first + b, t };
+                    if (!bsearch(&key, adj, nadj, sizeof *adj, cmp_pair))
+                        d->taken += c;
+                }
+            }
+            d->flow += fflow;
+            d->functions += fflow != 0;
+            pf_free(&p);
+        }
+        free(nr);
+        free(ni);
+    }
+    d->insns = (uint64_t)(insns + 0.5L);
+    free(adj);
+    return 0;
+}
+
+struct cedge {
+    uint64_t count;
+    uint32_t from, to;
+};
+
+static int cmp_cedge(const void *a, const void *b)
+{
+    const struct cedge *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : x->to > y->to;
+}
+
+static uint32_t chain_head(uint32_t *head, uint32_t b)
+{
+    while (head[b] != b) {
+        head[b] = head[head[b]];
+        b = head[b];
+    }
+    return b;
+}
+
+/* Greedy chaining (Pettis and Hansen's bottom-up positioning): take edges
+ * hottest first, link from -> to when from has no layout successor yet,
+ * to no layout predecessor, to is not the entry, and they are in different
+ * chains.  The linked flow falls through. */
+int pf_dynstats_predicted(const struct report *r, struct dynstats *d)
+{
+    const struct pi_meta *m = &r->m;
+    struct dynstats before;
+    if (pf_dynstats(r, &before))
+        return -1;
+    *d = before;
+    d->taken = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        uint32_t *nr = calloc(u->hdr.nsites + 1, sizeof *nr);
+        if (!nr)
+            return rep_oom();
+        for (size_t k = 0; k < m->nranges; k++) {
+            const struct pi_range *a = &m->ranges[k];
+            if (a->addr && a->unit_id == u->hdr.unit_id && a->site < u->hdr.nsites)
+                nr[a->site]++;
+        }
+        for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
+            struct fprof p;
+            if (pf_load(r, u, f, &p)) {
+                free(nr);
+                return -1;
+            }
+            struct cedge *ce = calloc(p.nedges ? p.nedges : 1, sizeof *ce);
+            uint32_t *head = calloc(p.nblocks ? p.nblocks : 1, sizeof *head);
+            uint8_t *has_succ = calloc(p.nblocks ? p.nblocks : 1, 1);
+            uint8_t *has_pred = calloc(p.nblocks ? p.nblocks : 1, 1);
+            if (!ce || !head || !has_succ || !has_pred) {
+                free(ce), free(head), free(has_succ), free(has_pred), free(nr);
+                pf_free(&p);
+                return rep_oom();
+            }
+            size_t n = 0;
+            uint64_t flow = 0;
+            for (uint32_t b = 0; b < p.nblocks; b++) {
+                head[b] = b;
+                const struct pi_site *s = &u->sites[p.first + b];
+                for (uint32_t j = 0; j < s->nsucc; j++) {
+                    uint64_t c = p.edge[p.eoff[b] + j];
+                    uint32_t t = u->succs[s->succ_first + j];
+                    if (!c || !nr[p.first + b] || !nr[t])
+                        continue;
+                    flow += c;
+                    ce[n++] = (struct cedge){ c, b, t - p.first };
+                }
+            }
+            qsort(ce, n, sizeof *ce, cmp_cedge);
+            uint64_t chained = 0;
+            for (size_t k = 0; k < n; k++) {
+                uint32_t a = ce[k].from, b = ce[k].to;
+                if (b == 0 || a == b || has_succ[a] || has_pred[b] ||
+                    chain_head(head, a) == chain_head(head, b))
+                    continue;
+                has_succ[a] = has_pred[b] = 1;
+                head[chain_head(head, b)] = chain_head(head, a);
+                chained += ce[k].count;
+            }
+            d->taken += flow - chained;
+            free(ce), free(head), free(has_succ), free(has_pred);
+            pf_free(&p);
+        }
+        free(nr);
+    }
+    return 0;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d)
+{
+    fprintf(f, "%s:\n", title);
+    fprintf(f, "  executed instructions  %llu\n", (unsigned long long)d->insns);
+    fprintf(f, "  executed edges         %llu (in %u functions; %llu more with a block "
+               "without code)\n", (unsigned long long)d->flow, d->functions,
+            (unsigned long long)d->unplaced);
+    fprintf(f, "  taken branches         %llu (%.1f%%)\n", (unsigned long long)d->taken,
+            pct(d->taken, d->flow));
+    fprintf(f, "  fall-through           %llu (%.1f%%)\n",
+            (unsigned long long)(d->flow - d->taken), pct(d->flow - d->taken, d->flow));
+}
+
+/* ---- call arcs ------------------------------------------------------------ */
+
+static int cmp_arc(const void *a, const void *b)
+{
+    const struct call_arc *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->u != y->u)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->site < y->site ? -1 : x->site > y->site;
+}
+
+int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
+{
+    const struct pi_meta *m = &r->m;
+    size_t cap = 0;
+    *arcs = NULL;
+    *n = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+            const struct pi_site *s = &u->sites[k];
+            if (s->kind != PI_SITE_CALL || s->arg >= u->hdr.nsites)
+                continue;
+            if (pi_grow((void **)arcs, &cap, *n, sizeof **arcs)) {
+                free(*arcs);
+                *arcs = NULL;
+                return rep_oom();
+            }
+            (*arcs)[(*n)++] = (struct call_arc){ u, s->func, k, pi_unit_str(u, s->region),
+                                                 pf_site_count(r, u, s->arg) };
+        }
+    }
+    if (*n)
+        qsort(*arcs, *n, sizeof **arcs, cmp_arc);
+    return 0;
+}

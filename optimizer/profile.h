@@ -1,0 +1,67 @@
+/* profile.h — a function's block and edge counts under the summed traces
+ * of `pmopt report`/`pmopt plan` (rep_load), and the layout's dynamic
+ * statistics.  docs/layout.md ("The profile") explains the edge solver.
+ *
+ * Block counts are exact (each block site has a counter, or shares the
+ * counter of a block that runs exactly as often).  Edge counts follow from
+ * them by flow conservation wherever the CFG determines them: a block's
+ * count is the sum of its outgoing edges, and (but for the entry) the sum
+ * of its incoming ones.  What the equations leave open (two blocks that
+ * both branch to the same two joins) is split in proportion to what the
+ * destinations still need, and counted in nestimated. */
+#ifndef PERFINST_PROFILE_H
+#define PERFINST_PROFILE_H
+
+#include <stdint.h>
+#include "report.h"
+
+struct fprof {
+    const struct pi_unit_view *u;
+    uint32_t func;
+    uint32_t first, nblocks;   /* block sites: sites[first .. first+nblocks) */
+    uint64_t *count;           /* per block (index - first) */
+    uint32_t *eoff;            /* per block: its first entry in edge[] (nblocks + 1) */
+    uint64_t *edge;            /* per successor entry, in the site's successor order */
+    uint32_t nedges;
+    uint32_t nestimated;       /* edges the flow equations did not determine */
+    uint64_t weight;           /* sum of the block counts */
+};
+
+/* The profile of function `func` of unit u; 0, or -1 after an error
+ * message (out of memory).  pf_free frees it. */
+int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func, struct fprof *p);
+void pf_free(struct fprof *p);
+
+/* The count of site k of unit u under r (0 without a counter or counts). */
+uint64_t pf_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k);
+
+/* The call graph's arcs under r's counts: one per call site (PI_SITE_CALL)
+ * of a function counted whole, its count the calling block's.  *arcs is
+ * malloc'ed (free it); sorted by count, hottest first, then caller and
+ * site.  Indirect calls have callee "". */
+struct call_arc {
+    const struct pi_unit_view *u;
+    uint32_t caller;           /* function index in u */
+    uint32_t site;             /* the call site */
+    const char *callee;        /* assembler name */
+    uint64_t count;
+};
+int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n);
+
+/* BOLT-style dynamic statistics of PROG's layout under r's counts
+ * (docs/layout.md "Dynamic statistics"). */
+struct dynstats {
+    uint64_t insns;            /* executed machine instructions (sites' counts x ranges) */
+    uint64_t flow;             /* executions of edges between placed blocks */
+    uint64_t taken;            /* of which the target's code does not follow the source's */
+    uint64_t unplaced;         /* edge executions where a block has no code range */
+    uint32_t functions;        /* functions with executed edges */
+};
+int pf_dynstats(const struct report *r, struct dynstats *d);
+/* The same, predicted for a layout in which each function's blocks are
+ * chained greedily along their hottest edges (what the branch profile asks
+ * GCC for): taken = flow - chained flow. */
+int pf_dynstats_predicted(const struct report *r, struct dynstats *d);
+void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d);
+
+#endif /* PERFINST_PROFILE_H */
