@@ -290,6 +290,7 @@ enum pi_rec_type {
     PI_REC_EVENT = 7,   /* pi_rec_event + uint64_t frames[nframes]: a threshold event */
     PI_REC_TRACEREG = 8, /* pi_rec_tracereg + uint64_t counts[ncounters]: trace_start/stop */
     PI_REC_WATCH = 9,   /* pi_rec_watch + pi_watch_word[nwords]: watched data per word */
+    PI_REC_PAGES = 15,  /* pi_rec_pages + ranges + pages + per-epoch touches: the page table */
 };
 
 struct pi_rec_process {
@@ -391,6 +392,40 @@ PI_STATIC_ASSERT(sizeof(struct pi_watch_word) == 24, "pi_watch_word is 24 bytes"
 #define PI_WATCH_MODULE_SHIFT 56
 #define PI_WATCH_MODULE(addr) ((uint32_t)((uint64_t)(addr) >> PI_WATCH_MODULE_SHIFT))
 #define PI_WATCH_OFFSET(addr) ((uint64_t)(addr) & ((1ull << PI_WATCH_MODULE_SHIFT) - 1))
+
+/* The performance page table (seed 004 M31, runtime/pagetable.c): ranges
+ * marked with perfinst_page_range_add, counted per 4 KiB page as "touches"
+ * (a page's first access in an epoch), through a look-aside buffer.  The
+ * payload is the header, nranges pi_page_range, npages pi_page_entry, then
+ * nepochs uint64_t: the page touches of epochs 1..nepochs.  Addresses are
+ * run-time addresses. */
+struct pi_rec_pages {
+    uint64_t epochs;           /* epochs begun (the first starts at the first range) */
+    uint64_t lookaside_hits;   /* fault-time page-table lookups the look-aside buffer served */
+    uint64_t lookaside_misses; /* ... and those that walked the page table */
+    uint32_t page_size;        /* bytes per page entry (4096) */
+    uint32_t nranges;
+    uint32_t npages;
+    uint32_t nepochs;          /* per-epoch touches kept (at most PI_PAGE_EPOCH_HIST) */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_pages) == 40, "pi_rec_pages is 40 bytes");
+struct pi_page_range {
+    uint64_t addr;             /* first byte */
+    uint64_t len;              /* bytes */
+    uint64_t threshold;        /* the handler runs when touches reach N, 2N, ...; 0: never */
+    uint64_t touches;          /* page touches whose address fell in the range */
+    uint64_t fired;            /* threshold handler calls */
+    uint32_t id;               /* what perfinst_page_range_add returned */
+    uint32_t live;             /* 0: removed (perfinst_page_range_remove) */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_page_range) == 48, "pi_page_range is 48 bytes");
+struct pi_page_entry {
+    uint64_t addr;             /* the page's first byte */
+    uint64_t touches;          /* epochs in which the page was touched */
+    uint64_t outside;          /* of those, first touches outside every range of the page */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_page_entry) == 24, "pi_page_entry is 24 bytes");
+#define PI_PAGE_EPOCH_HIST 4096u
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

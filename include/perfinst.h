@@ -26,6 +26,7 @@
 #ifndef PERFINST_H
 #define PERFINST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __PERFINST__
@@ -102,6 +103,39 @@ perfinst_handler perfinst_set_handler(int kind, perfinst_handler h);
  * `watch`; PERFINST_WATCH_GRAN bytes per word, 8 by default), over all
  * threads.  Both 0 for data never accessed or not watched. */
 void perfinst_data_count(const void *addr, uint64_t *reads, uint64_t *writes);
+
+/* ---- the performance page table (seed 004 M31) ------------------------
+ * Mark a range of memory (data or code): each 4 KiB page it covers gets a
+ * page-table entry with the range's offsets, and counts *touches* — the
+ * page's first access in an epoch — found with mprotect and a SIGSEGV
+ * handler, through a small per-thread look-aside buffer.  When a range's
+ * touches reach threshold, 2*threshold, ... (0: never) the handler runs, in
+ * the touching thread, inside the signal handler: it must be
+ * async-signal-safe.  docs/indicators.md has the details and the limits. */
+struct perfinst_page_event {
+    int range;             /* the id perfinst_page_range_add returned */
+    uintptr_t addr;        /* the address whose access touched the page */
+    uintptr_t page;        /* that page */
+    uint64_t touches;      /* the range's touches, this one included */
+    uint64_t threshold;
+    uint64_t epoch;
+};
+typedef void (*perfinst_page_handler)(const struct perfinst_page_event *ev);
+/* A new range, armed at once (touches from now on count in the current
+ * epoch).  Returns its id (>= 0), or -1 with errno: EINVAL (len 0, wraps,
+ * overlaps a live range), ENOMEM (not mapped, or the table is full),
+ * ENOSPC (a page would hold more than 4 ranges). */
+int perfinst_page_range_add(const void *addr, size_t len, uint64_t threshold,
+                            perfinst_page_handler handler);
+/* Stop watching a range (its counts stay, for the trace): 0, or -1 (EINVAL). */
+int perfinst_page_range_remove(int range);
+/* Begin a new epoch: every watched page is armed again.  Returns its number
+ * (the first epoch, begun by the first range, is 1). */
+uint64_t perfinst_page_new_epoch(void);
+uint64_t perfinst_page_range_touches(int range);   /* 0 for an unknown id */
+uint64_t perfinst_page_touches(const void *addr);  /* epochs in which addr's page was touched */
+/* The look-aside buffer's hits and misses so far (fault-time lookups). */
+void perfinst_page_lookaside(uint64_t *hits, uint64_t *misses);
 
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
 /* Probes of the indicators (docs/indicators.md), called only from the

@@ -39,7 +39,8 @@ static void help(FILE *f)
             "  --by=VIEW                one view only: site, function, line, indicators,\n"
             "                           regions, trace, types, watch (per word and per site;\n"
             "                           csv: per word), watch-sites or callers (text and json\n"
-            "                           show all but callers by default, csv shows sites)\n"
+            "                           show all but callers by default, csv shows sites);\n"
+            "                           pages: the performance page table (text, json)\n"
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
@@ -203,7 +204,7 @@ static int read_traces(struct report *r, char **paths)
             return -1;
         }
         pm_trace_notes(&t);
-        int bad = add_trace(r, &t);
+        int bad = add_trace(r, &t) || rpages_add_trace(r, &t);
         struct trace_info *in = &r->infos[i];
         in->path = strdup(t.path);
         in->nrecords = t.nrecords;
@@ -445,6 +446,7 @@ static void print_json(const struct report *r)
         printf("%s]", r->nlines ? "\n  " : "");
     }
     rind_json(r);
+    rpages_json(r);
     printf("\n}\n");
 }
 
@@ -571,6 +573,7 @@ static void print_text(const struct report *r)
                    r->lines[i].file, r->lines[i].line);
     }
     rind_text(r);
+    rpages_text(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -590,6 +593,7 @@ void rep_free(struct report *r)
     free(r->funcs);
     free(r->lines);
     rind_free(r);
+    rpages_free(r);
     if (r->have_dbg)
         pi_debug_close(&r->dbg);
     pi_meta_free(&r->m);
@@ -611,6 +615,7 @@ int cmd_report(int argc, char **argv)
         { "indicators", BY_INDICATORS }, { "regions", BY_REGIONS }, { "trace", BY_TRACE },
         { "types", BY_TYPES }, { "callers", BY_CALLERS },
         { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
+        { "pages", BY_PAGES },
     };
     int callers = 0;
     struct report r;
@@ -659,6 +664,10 @@ int cmd_report(int argc, char **argv)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
     if (r.fmt == FMT_CSV && r.by == (BY_WATCH | BY_WATCH_SITES))
         r.by = BY_WATCH; /* one table: the words (watch-sites: the sites) */
+    if (r.fmt == FMT_CSV && (r.by & BY_PAGES))
+        return pm_usage_error("report", "--by=pages: the page table is shown in text and json only");
+    if (!r.by_given && r.fmt != FMT_CSV)
+        r.by |= BY_PAGES; /* the page table, when a trace has one */
     r.prog = argv[optind];
     r.ntraces = argc - optind - 1;
 

@@ -19,6 +19,7 @@ enum {
     BY_INDICATORS = 8, BY_REGIONS = 16, BY_TRACE = 32, BY_TYPES = 64, BY_CALLERS = 128,
     BY_WATCH = 256,          /* watched data per word */
     BY_WATCH_SITES = 512,    /* watched data per access site */
+    BY_PAGES = 1 << 16,      /* the performance page table (report-pages.c) */
     /* the default of text and json (callers: --callers) */
     BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256 | 512,
 };
@@ -82,6 +83,9 @@ struct report {
     size_t nsites, nfuncs, nlines;
     /* the indicators' views */
     struct ind_views *iv;
+    /* the performance page table, per trace that has one (report-pages.c) */
+    struct rpages *pages;
+    size_t npages;
 };
 
 /* report-ind.c: called by cmd-report.c in this order. */
@@ -94,6 +98,12 @@ void rind_text(const struct report *r);
 void rind_json(const struct report *r); /* members after the count views' ones */
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
+
+/* report-pages.c: the page table's view (PAGES records), per trace. */
+int rpages_add_trace(struct report *r, const struct pi_trace *t);
+void rpages_text(const struct report *r);
+void rpages_json(const struct report *r);
+void rpages_free(struct report *r);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
  * and the options set, read PROG and the traces (a trace of another build

@@ -172,4 +172,7 @@ void pi_altstack_disable(struct pi_thread *t);
 /* loader.c */
 unsigned pi_query_line_size(void);
 
+/* pagetable.c: the performance page table (seed 004 M31) */
+void pi_pages_write(struct pi_rec_writer *w);        /* PAGES, if any range was added */
+
 #endif /* PERFINST_RUNTIME_H */
