@@ -24,6 +24,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_TRACEREG: return "TRACEREG";
     case PI_REC_WATCH: return "WATCH";
     case PI_REC_PAGES: return "PAGES";
+    case PI_REC_PERF: return "PERF";
     }
     return "?";
 }
@@ -73,6 +74,13 @@ void pi_trace_pages(const struct pi_trace_rec *r, struct pi_page_range *ranges,
         memcpy(pages, p + nr, np);
     if (epoch_touches && h->nepochs)
         memcpy(epoch_touches, p + nr + np, (size_t)h->nepochs * 8);
+}
+
+struct pi_perf_value pi_trace_perf_value(const struct pi_trace_rec *r, uint32_t i)
+{
+    struct pi_perf_value v;
+    memcpy(&v, r->perf + (size_t)i * sizeof v, sizeof v);
+    return v;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -308,6 +316,18 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
         r->pages = p + sizeof *h;
         return 0;
     }
+    case PI_REC_PERF: {
+        const struct pi_rec_perf *h = &r->u.perf;
+        if (n < sizeof *h)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.perf, p, sizeof *h);
+        if (h->nevents > PI_PERF_MAX_EVENTS ||
+            sizeof *h + (uint64_t)h->nevents * sizeof(struct pi_perf_value) != n)
+            return BAD("%u events (at most %u) do not fit %llu bytes", h->nevents,
+                       PI_PERF_MAX_EVENTS, (unsigned long long)n);
+        r->perf = p + sizeof *h;
+        return 0;
+    }
     }
 #undef BAD
     return 0; /* unknown type: the caller skips it */
@@ -382,6 +402,7 @@ void pi_trace_free(struct pi_trace *t)
     free(t->page_ranges);
     free(t->page_entries);
     free(t->epoch_touches);
+    free(t->perfs);
     memset(t, 0, sizeof *t);
 }
 
@@ -813,6 +834,18 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             pi_trace_pages(&r, t->page_ranges, t->page_entries, t->epoch_touches);
             t->pages = *h;
             t->has_pages = 1;
+            break;
+        }
+        case PI_REC_PERF: {
+            struct pi_trace_perf *a = realloc(t->perfs, (t->nperfs + 1) * sizeof *a);
+            if (!a)
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->perfs = a;
+            memset(&a[t->nperfs], 0, sizeof *a);
+            a[t->nperfs].h = r.u.perf;
+            for (uint32_t i = 0; i < r.u.perf.nevents; i++)
+                a[t->nperfs].v[i] = pi_trace_perf_value(&r, i);
+            t->nperfs++;
             break;
         }
         case PI_REC_SIGNAL:

@@ -291,6 +291,7 @@ enum pi_rec_type {
     PI_REC_TRACEREG = 8, /* pi_rec_tracereg + uint64_t counts[ncounters]: trace_start/stop */
     PI_REC_WATCH = 9,   /* pi_rec_watch + pi_watch_word[nwords]: watched data per word */
     PI_REC_PAGES = 15,  /* pi_rec_pages + ranges + pages + per-epoch touches: the page table */
+    PI_REC_PERF = 16,   /* pi_rec_perf + pi_perf_value[nevents]: perf_event counts in a trace region */
 };
 
 struct pi_rec_process {
@@ -426,6 +427,41 @@ struct pi_page_entry {
 };
 PI_STATIC_ASSERT(sizeof(struct pi_page_entry) == 24, "pi_page_entry is 24 bytes");
 #define PI_PAGE_EPOCH_HIST 4096u
+
+/* perf_event counters read at trace_start and trace_stop (PERFINST_PERF,
+ * runtime/perfev.c): per trace_start site, the intervals measured and the
+ * sum of each event's differences over them. */
+struct pi_rec_perf {
+    uint64_t unit_id;          /* the trace_start site */
+    uint32_t site;
+    uint32_t nevents;
+    uint64_t intervals;        /* start..stop intervals measured */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_perf) == 24, "pi_rec_perf is 24 bytes");
+struct pi_perf_value {
+    uint32_t event;            /* enum pi_perf_event */
+    uint32_t reserved;
+    uint64_t value;            /* summed over the intervals (task-clock, cpu-clock: ns) */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_perf_value) == 16, "pi_perf_value is 16 bytes");
+enum pi_perf_event {
+    PI_PERF_CYCLES = 1, PI_PERF_INSTRUCTIONS = 2, PI_PERF_CACHE_MISSES = 3,
+    PI_PERF_CACHE_REFERENCES = 4, PI_PERF_BRANCHES = 5, PI_PERF_BRANCH_MISSES = 6,
+    PI_PERF_TASK_CLOCK = 7, PI_PERF_CPU_CLOCK = 8, PI_PERF_PAGE_FAULTS = 9,
+    PI_PERF_CONTEXT_SWITCHES = 10, PI_PERF_CPU_MIGRATIONS = 11,
+};
+#define PI_PERF_MAX_EVENTS 8
+#define PI_PERF_NEVENT_KINDS 11
+/* The name PERFINST_PERF and the readers use for an event, or NULL. */
+static inline const char *pi_perf_event_name(uint32_t id)
+{
+    static const char *const names[PI_PERF_NEVENT_KINDS + 1] = {
+        NULL, "cycles", "instructions", "cache-misses", "cache-references", "branches",
+        "branch-misses", "task-clock", "cpu-clock", "page-faults", "context-switches",
+        "cpu-migrations",
+    };
+    return id <= PI_PERF_NEVENT_KINDS ? names[id] : NULL;
+}
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */

@@ -137,6 +137,18 @@ uint64_t perfinst_page_touches(const void *addr);  /* epochs in which addr's pag
 /* The look-aside buffer's hits and misses so far (fault-time lookups). */
 void perfinst_page_lookaside(uint64_t *hits, uint64_t *misses);
 
+/* ---- perf_event counters (optional) ---------------------------------
+ * PERFINST_PERF=cycles,instructions,cache-misses,task-clock,... opens these
+ * per-thread perf events; each trace_start..trace_stop interval adds their
+ * differences to its start site (a PERF record in the trace).  An event the
+ * machine does not support is left out with one message on stderr.  This
+ * reads the calling thread's events now: the number of values stored into
+ * values[0..max) (in the order of PERFINST_PERF, unsupported ones left
+ * out), 0 when none is in force. */
+int perfinst_perf_read(uint64_t *values, int max);
+/* The name of the i-th event perfinst_perf_read returns, or NULL. */
+const char *perfinst_perf_name(int i);
+
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
 /* Probes of the indicators (docs/indicators.md), called only from the
  * counting copy of a function. */

@@ -22,7 +22,8 @@
  *   #7 @0x200 END nrecords 7
  *
  * A PAGES record (the performance page table) prints its totals, then one
- * line per range and per page, then the page touches per epoch.
+ * line per range and per page, then the page touches per epoch; a PERF
+ * record (perf_event counts of a trace region) one event to a line.
  * A WATCH record's words follow one to a line; in a merged trace a word in
  * a module is shown as `module N + 0xLINK` (perfinst-format.h).
  * A trace cut short is printed up to its last complete record, with the
@@ -230,6 +231,16 @@ int cmd_dump(int argc, char **argv)
             break;
         case PI_REC_PAGES:
             dump_pages(&r);
+            break;
+        case PI_REC_PERF:
+            printf(" unit 0x%016llx, site %u, intervals %llu, nevents %u\n",
+                   (unsigned long long)r.u.perf.unit_id, r.u.perf.site,
+                   (unsigned long long)r.u.perf.intervals, r.u.perf.nevents);
+            for (uint32_t i = 0; i < r.u.perf.nevents; i++) {
+                struct pi_perf_value v = pi_trace_perf_value(&r, i);
+                const char *nm = pi_perf_event_name(v.event);
+                printf("    %s: %llu\n", nm ? nm : "?", (unsigned long long)v.value);
+            }
             break;
         default:
             printf(" type %u, %u bytes (unknown to this pmopt; skipped)\n", r.hdr.type,

@@ -40,7 +40,8 @@ static void help(FILE *f)
             "                           regions, trace, types, watch (per word and per site;\n"
             "                           csv: per word), watch-sites or callers (text and json\n"
             "                           show all but callers by default, csv shows sites);\n"
-            "                           pages: the performance page table (text, json)\n"
+            "                           pages: the performance page table, perf: perf_event\n"
+            "                           counts of trace regions (text, json)\n"
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
             "  --top=N                  the N hottest rows of each view\n"
@@ -447,6 +448,7 @@ static void print_json(const struct report *r)
     }
     rind_json(r);
     rpages_json(r);
+    rperf_json(r);
     printf("\n}\n");
 }
 
@@ -574,6 +576,7 @@ static void print_text(const struct report *r)
     }
     rind_text(r);
     rpages_text(r);
+    rperf_text(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -615,7 +618,7 @@ int cmd_report(int argc, char **argv)
         { "indicators", BY_INDICATORS }, { "regions", BY_REGIONS }, { "trace", BY_TRACE },
         { "types", BY_TYPES }, { "callers", BY_CALLERS },
         { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
-        { "pages", BY_PAGES },
+        { "pages", BY_PAGES }, { "perf", BY_PERF },
     };
     int callers = 0;
     struct report r;
@@ -664,10 +667,10 @@ int cmd_report(int argc, char **argv)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
     if (r.fmt == FMT_CSV && r.by == (BY_WATCH | BY_WATCH_SITES))
         r.by = BY_WATCH; /* one table: the words (watch-sites: the sites) */
-    if (r.fmt == FMT_CSV && (r.by & BY_PAGES))
-        return pm_usage_error("report", "--by=pages: the page table is shown in text and json only");
+    if (r.fmt == FMT_CSV && (r.by & (BY_PAGES | BY_PERF)))
+        return pm_usage_error("report", "--by=pages and --by=perf are shown in text and json only");
     if (!r.by_given && r.fmt != FMT_CSV)
-        r.by |= BY_PAGES; /* the page table, when a trace has one */
+        r.by |= BY_PAGES | BY_PERF; /* when a trace has them */
     r.prog = argv[optind];
     r.ntraces = argc - optind - 1;
 

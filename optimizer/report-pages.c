@@ -1,5 +1,6 @@
-/* report-pages.c — `pmopt report`'s view of the performance page table
- * (seed 004 M31; PAGES records, runtime/pagetable.c).
+/* report-pages.c — `pmopt report`'s views of the performance page table
+ * (seed 004 M31; PAGES records, runtime/pagetable.c) and of perf_event
+ * counts in trace regions (PERF records, runtime/perfev.c).
  *
  * Addresses in a PAGES record are run-time addresses of one process, so
  * the view is per trace, not summed: for each trace that has one, the
@@ -7,6 +8,10 @@
  * range (touches, threshold, handler calls) and the page touches per
  * epoch.  Text shows it after the other views; json adds a "pages" member
  * (one object per trace with a page table).
+ *
+ * PERF records are summed per (trace_start site, event) over the traces
+ * and named by the site's function and line in PROG's metadata; json adds
+ * a "perf" member.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +25,94 @@ struct rpages {
     uint64_t *epochs;
 };
 
+struct rperf {
+    uint64_t unit_id;
+    uint32_t site;
+    uint32_t event;
+    uint64_t intervals, value;
+};
+
+static int rperf_add_trace(struct report *r, const struct pi_trace *t)
+{
+    for (size_t k = 0; k < t->nperfs; k++) {
+        const struct pi_trace_perf *p = &t->perfs[k];
+        for (uint32_t i = 0; i < p->h.nevents; i++) {
+            struct rperf *x = NULL;
+            for (size_t j = 0; j < r->nperfs && !x; j++)
+                if (r->perfs[j].unit_id == p->h.unit_id && r->perfs[j].site == p->h.site &&
+                    r->perfs[j].event == p->v[i].event)
+                    x = &r->perfs[j];
+            if (!x) {
+                struct rperf *a = realloc(r->perfs, (r->nperfs + 1) * sizeof *a);
+                if (!a)
+                    return rep_oom();
+                r->perfs = a;
+                x = &a[r->nperfs++];
+                memset(x, 0, sizeof *x);
+                x->unit_id = p->h.unit_id;
+                x->site = p->h.site;
+                x->event = p->v[i].event;
+            }
+            x->intervals = pm_sat_add(x->intervals, p->h.intervals);
+            x->value = pm_sat_add(x->value, p->v[i].value);
+        }
+    }
+    return 0;
+}
+
+/* "function file:line" of a trace_start site, or the unit and site. */
+static void site_str(const struct report *r, uint64_t unit_id, uint32_t site, char *buf, size_t n)
+{
+    const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
+    if (u && site < u->hdr.nsites) {
+        const struct pi_site *s = &u->sites[site];
+        snprintf(buf, n, "%s %s:%u", pi_unit_str(u, u->funcs[s->func].name), pi_unit_str(u, s->file),
+                 s->line);
+    } else
+        snprintf(buf, n, "unit 0x%016llx site %u", (unsigned long long)unit_id, site);
+}
+
+void rperf_text(const struct report *r)
+{
+    if (!(r->by & BY_PERF) || (!r->nperfs && !r->by_given))
+        return;
+    printf("\nperf_event counts in trace regions (PERFINST_PERF), summed over the intervals\n");
+    if (!r->nperfs) {
+        printf("  (none: no PERF record)\n");
+        return;
+    }
+    printf("  %-18s  %10s  %20s  %s\n", "event", "intervals", "value", "trace_start");
+    char where[512];
+    for (size_t i = 0; i < r->nperfs; i++) {
+        const struct rperf *x = &r->perfs[i];
+        const char *nm = pi_perf_event_name(x->event);
+        site_str(r, x->unit_id, x->site, where, sizeof where);
+        printf("  %-18s  %10llu  %20llu  %s\n", nm ? nm : "?", (unsigned long long)x->intervals,
+               (unsigned long long)x->value, where);
+    }
+}
+
+void rperf_json(const struct report *r)
+{
+    if (!(r->by & BY_PERF) || !r->nperfs)
+        return;
+    printf(",\n  \"perf\": [");
+    for (size_t i = 0; i < r->nperfs; i++) {
+        const struct rperf *x = &r->perfs[i];
+        const char *nm = pi_perf_event_name(x->event);
+        printf("%s\n    {\"unit\": \"0x%016llx\", \"site\": %u, \"event\": ", i ? "," : "",
+               (unsigned long long)x->unit_id, x->site);
+        pm_json_str(stdout, nm ? nm : "?");
+        printf(", \"intervals\": %llu, \"value\": %llu}", (unsigned long long)x->intervals,
+               (unsigned long long)x->value);
+    }
+    printf("\n  ]");
+}
+
 int rpages_add_trace(struct report *r, const struct pi_trace *t)
 {
+    if (rperf_add_trace(r, t))
+        return -1;
     if (!t->has_pages)
         return 0;
     struct rpages *a = realloc(r->pages, (r->npages + 1) * sizeof *a);
@@ -121,4 +212,7 @@ void rpages_free(struct report *r)
     free(r->pages);
     r->pages = NULL;
     r->npages = 0;
+    free(r->perfs);
+    r->perfs = NULL;
+    r->nperfs = 0;
 }

@@ -20,6 +20,7 @@ enum {
     BY_WATCH = 256,          /* watched data per word */
     BY_WATCH_SITES = 512,    /* watched data per access site */
     BY_PAGES = 1 << 16,      /* the performance page table (report-pages.c) */
+    BY_PERF = 1 << 17,       /* perf_event counts of trace regions (report-pages.c) */
     /* the default of text and json (callers: --callers) */
     BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256 | 512,
 };
@@ -86,6 +87,8 @@ struct report {
     /* the performance page table, per trace that has one (report-pages.c) */
     struct rpages *pages;
     size_t npages;
+    struct rperf *perfs;            /* perf_event counts per trace_start site, summed */
+    size_t nperfs;
 };
 
 /* report-ind.c: called by cmd-report.c in this order. */
@@ -99,10 +102,13 @@ void rind_json(const struct report *r); /* members after the count views' ones *
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
 
-/* report-pages.c: the page table's view (PAGES records), per trace. */
+/* report-pages.c: the page table's view (PAGES records), per trace, and
+ * perf_event counts of trace regions (PERF records), summed. */
 int rpages_add_trace(struct report *r, const struct pi_trace *t);
 void rpages_text(const struct report *r);
 void rpages_json(const struct report *r);
+void rperf_text(const struct report *r);
+void rperf_json(const struct report *r);
 void rpages_free(struct report *r);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces

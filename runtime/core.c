@@ -205,6 +205,7 @@ static void init_once(void)
     read_process();
     pi_indicators_init();
     pi_overlay_init();
+    pi_perf_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     pi_thread_setup();
     pi_signal_setup();

@@ -175,4 +175,10 @@ unsigned pi_query_line_size(void);
 /* pagetable.c: the performance page table (seed 004 M31) */
 void pi_pages_write(struct pi_rec_writer *w);        /* PAGES, if any range was added */
 
+/* perfev.c: PERFINST_PERF, perf_event counters in trace regions */
+void pi_perf_init(void);                             /* in pi_init */
+void pi_perf_start(int depth);                       /* trace_start at nesting depth */
+void pi_perf_stop(int depth, uint64_t unit_id, uint32_t site);
+void pi_perf_write(struct pi_rec_writer *w);         /* PERF records */
+
 #endif /* PERFINST_RUNTIME_H */

@@ -236,6 +236,7 @@ static void put_trace(const siginfo_t *si, int in_signal)
     struct pi_rec_writer w = {rec_begin, out_put, rec_end};
     pi_indicators_write(&w);
     pi_pages_write(&w);
+    pi_perf_write(&w);
 
     if (si) {
         /* si_addr means something only for a fault the kernel raised */
