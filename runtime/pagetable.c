@@ -367,7 +367,7 @@ PI_EXPORT int perfinst_page_range_add(const void *addr, size_t len, uint64_t thr
     r->handler = handler;
     r->touches = r->fired = 0;
     r->live = 1;
-    pt_nranges++;
+    PI_STORE(&pt_nranges, pt_nranges + 1); /* published after the range is filled in */
     if (!pt_epoch)
         PI_STORE(&pt_epoch, 1);
     for (size_t k = 0; k < npg; k++) {
