@@ -231,8 +231,11 @@ static void pt_install_locked(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = pt_on_segv;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER; /* a handler may touch watched pages */
+    /* a threshold handler may touch watched pages: SIGSEGV stays unblocked
+       in ours (everything else is blocked) */
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigfillset(&sa.sa_mask);
+    sigdelset(&sa.sa_mask, SIGSEGV);
     sigaction(SIGSEGV, &sa, &pt_prev);
     pt_installed = 1;
 }

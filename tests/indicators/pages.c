@@ -8,6 +8,7 @@
  *   pages crash    writes into a watched read-only page: a real fault,
  *                  which must still kill the process with its trace
  *   pages badargs  the API's refusals
+ *   pages nested   a threshold handler that touches another watched page
  *
  * Memory: 8 pages from mmap.  Ranges: A = pages 0-3 (threshold 5, handler),
  * B = pages 4-5, C = bytes 0..99 of page 6, D = bytes 2048..2147 of page 6.
@@ -54,6 +55,12 @@ static void rd(char *p) { sink = *(volatile char *)p; }
 static void wr(char *p) { *(volatile char *)p = 1; }
 
 static char *mem;
+
+static void touch_other(const struct perfinst_page_event *ev)
+{
+    fired++;
+    rd((char *)ev->page + PG);
+}
 static int ra;
 static pthread_barrier_t bar;
 
@@ -104,6 +111,16 @@ int main(int argc, char **argv)
         fflush(stdout);
         wr(mem + 7 * PG + 8); /* a write to a read-only page: a real SIGSEGV */
         printf("crash: survived\n");
+        return 0;
+    }
+    if (!strcmp(mode, "nested")) {
+        static int ry;
+        ry = perfinst_page_range_add(mem + PG, PG, 0, NULL);
+        ra = perfinst_page_range_add(mem, PG, 1, touch_other);
+        rd(mem); /* touch of X: the handler touches Y, a nested fault */
+        printf("nested: X %llu Y %llu fired %d\n",
+               (unsigned long long)perfinst_page_range_touches(ra),
+               (unsigned long long)perfinst_page_range_touches(ry), fired);
         return 0;
     }
     if (!strcmp(mode, "badargs")) {

@@ -54,6 +54,9 @@ assert_contains "its first touch was counted" cr "^crash: read touch counted 1$"
 assert_contains "the crash left a trace with a SIGNAL record" cdump "SIGNAL signo 11 \(SIGSEGV\)"
 assert_contains "... and the page table" cdump "touches 1, fired 0$"
 
+PERFINST_OUT=n.pit ./p nested > nested
+assert_contains "a handler's own touch of a watched page is counted" nested "^nested: X 1 Y 1 fired 1$"
+
 PERFINST_OUT=b.pit ./p badargs > bad
 cat > expected <<'X'
 len 0: -1 Invalid argument
