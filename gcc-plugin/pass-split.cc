@@ -16,9 +16,8 @@
  *                                                                                    no markers)
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
- * costs one compare with memory and one predictable branch (`cmpb $0,
- * __perfinst_fnon+F(%rip); jne` — x86 fuses the pair), and the code that
- * runs is the uninstrumented code, optimised as such and laid out first.  The byte tested is the function's
+ * costs one load and one predictable branch, and the code that runs is the
+ * uninstrumented code, optimised as such.  The byte tested is the function's
  * own switch __perfinst_fnon[F] of its unit, which libperfinst sets from the
  * mode register and the overlay (PERFINST_OVERLAY turns functions off
  * without touching .text); with -flto (functions of several units mixed)
@@ -160,18 +159,15 @@ static unsigned int execute_split(function *fun)
     edge off = single_succ_edge(d);
     off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
     edge on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
-    /* The clean copy is the likely path: block reordering makes it the
-       fall-through and lays it out first, the counting copy after it.  Each
-       copy's counts are scaled to its share, so the copies are not both
-       "as hot as the function" (they were with even odds and copied counts,
-       and the layout could interleave them).  20 % keeps the counting
-       copy hot enough to be optimised for speed. */
-    profile_probability pon = profile_probability::unlikely();
-    on->probability = pon;
-    off->probability = pon.invert();
-    /* each copy runs in its share of the entries */
-    scale_bbs_frequencies(copies.address(), copies.length(), pon);
-    scale_bbs_frequencies(bbs.address(), bbs.length(), pon.invert());
+    /* Even odds, measured: giving the clean copy 80 % and scaling each
+       copy's block counts to its share made PERFINST_MODE=off no cheaper
+       and counting 1-3 % dearer in instructions on SQLite (the counting
+       copy's code got the treatment of cold code; bench/RESULTS.md,
+       2026-11-22).  The clean path is already the fall-through, and the
+       test is `cmpb $0, __perfinst_fnon+F(%rip); jne`. */
+    on->probability = profile_probability::even();
+    off->probability = profile_probability::even();
+    e_copy->count = e->count = d->count.apply_probability(profile_probability::even());
 
     strip_instrumentation(bbs);
 
