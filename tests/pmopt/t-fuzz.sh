@@ -24,6 +24,13 @@ objcopy --dump-section .perfinst=meta.bin prog /dev/null
 { printf '\001'; cat a.pit; } > corpus/trace
 { printf '\002'; cat prog.o; } > corpus/object
 { printf '\002'; cat prog; } > corpus/program
+# traces with PAGES and PERF records, written by the runtime
+pi_cc -O2 -c "$T/indicators/pages.c" -o pages.o && pi_ld -O2 -o pages pages.o -pthread
+PERFINST_OUT=pages.pit ./pages > /dev/null
+{ printf '\001'; cat pages.pit; } > corpus/trace-pages
+pi_cc -O2 -c "$T/indicators/perf.c" -o perf.o && pi_ld -O2 -o perf perf.o -pthread
+PERFINST_PERF=task-clock,context-switches PERFINST_OUT=perf.pit ./perf > /dev/null
+{ printf '\001'; cat perf.pit; } > corpus/trace-perf
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
     "$F/fuzz-readers.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/pitrace.c" \
