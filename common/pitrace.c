@@ -33,6 +33,8 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_SHARE_THREAD: return "SHARE_THREAD";
     case PI_REC_SHARE_ALLOC: return "SHARE_ALLOC";
     case PI_REC_HOTSPOT: return "HOTSPOT";
+    case PI_REC_PAGES: return "PAGES";
+    case PI_REC_PERF: return "PERF";
     }
     return "?";
 }
@@ -73,6 +75,27 @@ struct pi_watch_word pi_trace_word(const struct pi_trace_rec *r, uint32_t i)
     struct pi_watch_word w;
     memcpy(&w, r->words + (size_t)i * sizeof w, sizeof w);
     return w;
+}
+
+void pi_trace_pages(const struct pi_trace_rec *r, struct pi_page_range *ranges,
+                    struct pi_page_entry *pages, uint64_t *epoch_touches)
+{
+    const struct pi_rec_pages *h = &r->u.pages;
+    const uint8_t *p = r->pages;
+    size_t nr = (size_t)h->nranges * sizeof *ranges, np = (size_t)h->npages * sizeof *pages;
+    if (ranges && nr)
+        memcpy(ranges, p, nr);
+    if (pages && np)
+        memcpy(pages, p + nr, np);
+    if (epoch_touches && h->nepochs)
+        memcpy(epoch_touches, p + nr + np, (size_t)h->nepochs * 8);
+}
+
+struct pi_perf_value pi_trace_perf_value(const struct pi_trace_rec *r, uint32_t i)
+{
+    struct pi_perf_value v;
+    memcpy(&v, r->perf + (size_t)i * sizeof v, sizeof v);
+    return v;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -316,6 +339,35 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
             return BAD("name of %u bytes does not fit the record (%llu bytes) or lacks its NUL",
                        h->name_len, (unsigned long long)n);
         r->strings = (const char *)p + sizeof *h;
+        break;
+    }
+    case PI_REC_PAGES: {
+        const struct pi_rec_pages *h = &r->u.pages;
+        if (n < sizeof *h)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.pages, p, sizeof *h);
+        uint64_t need = sizeof *h + (uint64_t)h->nranges * sizeof(struct pi_page_range) +
+                        (uint64_t)h->npages * sizeof(struct pi_page_entry) + (uint64_t)h->nepochs * 8;
+        if (need != n)
+            return BAD("%u ranges, %u pages and %u epochs need %llu bytes, the record has %llu",
+                       h->nranges, h->npages, h->nepochs, (unsigned long long)need,
+                       (unsigned long long)n);
+        if (h->nepochs > h->epochs || h->nepochs > PI_PAGE_EPOCH_HIST)
+            return BAD("%u per-epoch counts for %llu epochs (at most %u kept)", h->nepochs,
+                       (unsigned long long)h->epochs, PI_PAGE_EPOCH_HIST);
+        r->pages = p + sizeof *h;
+        return 0;
+    }
+    case PI_REC_PERF: {
+        const struct pi_rec_perf *h = &r->u.perf;
+        if (n < sizeof *h)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(&r->u.perf, p, sizeof *h);
+        if (h->nevents > PI_PERF_MAX_EVENTS ||
+            sizeof *h + (uint64_t)h->nevents * sizeof(struct pi_perf_value) != n)
+            return BAD("%u events (at most %u) do not fit %llu bytes", h->nevents,
+                       PI_PERF_MAX_EVENTS, (unsigned long long)n);
+        r->perf = p + sizeof *h;
         return 0;
     }
     }
@@ -389,6 +441,10 @@ void pi_trace_free(struct pi_trace *t)
         free(t->traceregs[i].counts);
     free(t->traceregs);
     free(t->words);
+    free(t->page_ranges);
+    free(t->page_entries);
+    free(t->epoch_touches);
+    free(t->perfs);
     memset(t, 0, sizeof *t);
 }
 
@@ -805,6 +861,33 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
                     return pi_err_set(err, "%s: out of memory", t->path);
                 t->words[t->nwords++] = pi_trace_word(&r, i);
             }
+            break;
+        }
+        case PI_REC_PAGES: {
+            const struct pi_rec_pages *h = &r.u.pages;
+            free(t->page_ranges);
+            free(t->page_entries);
+            free(t->epoch_touches);
+            t->page_ranges = calloc(h->nranges ? h->nranges : 1, sizeof *t->page_ranges);
+            t->page_entries = calloc(h->npages ? h->npages : 1, sizeof *t->page_entries);
+            t->epoch_touches = calloc(h->nepochs ? h->nepochs : 1, sizeof *t->epoch_touches);
+            if (!t->page_ranges || !t->page_entries || !t->epoch_touches)
+                return pi_err_set(err, "%s: out of memory", t->path);
+            pi_trace_pages(&r, t->page_ranges, t->page_entries, t->epoch_touches);
+            t->pages = *h;
+            t->has_pages = 1;
+            break;
+        }
+        case PI_REC_PERF: {
+            struct pi_trace_perf *a = realloc(t->perfs, (t->nperfs + 1) * sizeof *a);
+            if (!a)
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->perfs = a;
+            memset(&a[t->nperfs], 0, sizeof *a);
+            a[t->nperfs].h = r.u.perf;
+            for (uint32_t i = 0; i < r.u.perf.nevents; i++)
+                a[t->nperfs].v[i] = pi_trace_perf_value(&r, i);
+            t->nperfs++;
             break;
         }
         case PI_REC_SIGNAL:

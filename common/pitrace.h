@@ -81,6 +81,8 @@ struct pi_trace_rec {
         struct pi_rec_watch watch;
         struct pi_rec_ri ri;
         struct pi_rec_hotspot hotspot;
+        struct pi_rec_pages pages;
+        struct pi_rec_perf perf;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path; HOTSPOT: the function's name */
@@ -89,6 +91,8 @@ struct pi_trace_rec {
     const uint8_t *frames;   /* EVENT: nframes uint64_t: pi_trace_frame() */
     const uint8_t *words;    /* WATCH: nwords pi_watch_word: pi_trace_word() */
     const uint8_t *groups;   /* RI: ngroups report groups (piri.h reads them) */
+    const uint8_t *pages;    /* PAGES: ranges, pages and per-epoch touches: pi_trace_pages() */
+    const uint8_t *perf;     /* PERF: nevents pi_perf_value: pi_trace_perf_value() */
 };
 
 /* Open and validate the header.  -1 with a message naming the file for a
@@ -106,6 +110,10 @@ void pi_trace_close(struct pi_trace_file *f);
 uint64_t pi_trace_count(const struct pi_trace_rec *r, uint32_t i);
 uint64_t pi_trace_frame(const struct pi_trace_rec *r, uint32_t i);
 struct pi_watch_word pi_trace_word(const struct pi_trace_rec *r, uint32_t i);
+/* A PAGES record's contents, copied out (any pointer may be NULL). */
+void pi_trace_pages(const struct pi_trace_rec *r, struct pi_page_range *ranges,
+                    struct pi_page_entry *pages, uint64_t *epoch_touches);
+struct pi_perf_value pi_trace_perf_value(const struct pi_trace_rec *r, uint32_t i);
 const char *pi_trace_rec_name(uint32_t type); /* "COUNTS", ...; "?" if unknown */
 /* "trap", "threshold", "cycles", "trace", "watch" for enum pi_stat_kind; "?" otherwise. */
 const char *pi_trace_stat_kind_name(uint32_t kind);
@@ -171,6 +179,20 @@ struct pi_trace {
 
     int has_signal;
     struct pi_rec_signal signal;
+
+    /* The performance page table (PAGES; the last record wins; not merged). */
+    int has_pages;
+    struct pi_rec_pages pages;
+    struct pi_page_range *page_ranges;   /* pages.nranges */
+    struct pi_page_entry *page_entries;  /* pages.npages */
+    uint64_t *epoch_touches;             /* pages.nepochs */
+
+    /* perf_event counts of trace regions (PERF records, as written; not merged) */
+    size_t nperfs;
+    struct pi_trace_perf {
+        struct pi_rec_perf h;            /* h.nevents values follow */
+        struct pi_perf_value v[PI_PERF_MAX_EVENTS];
+    } *perfs;
 
     int has_end;             /* finished cleanly */
     uint32_t nrecords;       /* complete records read */

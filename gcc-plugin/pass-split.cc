@@ -160,6 +160,12 @@ static unsigned int execute_split(function *fun)
     edge off = single_succ_edge(d);
     off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
     edge on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
+    /* Even odds, measured: giving the clean copy 80 % and scaling each
+       copy's block counts to its share made PERFINST_MODE=off no cheaper
+       and counting 1-3 % dearer in instructions on SQLite (the counting
+       copy's code got the treatment of cold code; bench/RESULTS.md,
+       2026-11-22).  The clean path is already the fall-through, and the
+       test is `cmpb $0, __perfinst_fnon+F(%rip); jne`. */
     on->probability = profile_probability::even();
     off->probability = profile_probability::even();
     e_copy->count = e->count = d->count.apply_probability(profile_probability::even());

@@ -124,7 +124,13 @@ static bool parse_args(const struct plugin_name_args *a)
  * which the inliner counts as code: functions look ~2.5x bigger and many
  * small ones stop being inlined, in the clean copy as much as in the
  * counting one (the split happens after inlining).  The limits are scaled
- * so that they still mean "uninstrumented size" — unless the user set them. */
+ * so that they still mean "uninstrumented size" — unless the user set them.
+ * The factor was checked against others on SQLite's all=count build
+ * (callgrind, size 0.1; bench/RESULTS.md, 2026-11-22): x2, x2.5 and x3,
+ * with the split's even odds and with 80/20 odds for the clean copy, moved
+ * PERFINST_MODE=off by less than 1 % (647-653 M instructions; gcc -O2
+ * 612 M) but counting by up to 3 % (801-824 M): x2.5 with even odds was
+ * the best of them for counting and within 0.3 % of the best when off. */
 static void compensate_inliner(void)
 {
     struct {

@@ -301,6 +301,8 @@ enum pi_rec_type {
     PI_REC_SAMPLE_STATS = 32, /* pi_rec_sample_stats: the timer sampler's header */
     PI_REC_IDLE_STATS = 33,  /* pi_rec_idle_stats: the idle-transition sampler's header */
     PI_REC_HOTSPOT = 50, /* pi_rec_hotspot + name: a hot-spot detection (pmopt report --hot --record) */
+    PI_REC_PAGES = 15,  /* pi_rec_pages + ranges + pages + per-epoch touches: the page table */
+    PI_REC_PERF = 16,   /* pi_rec_perf + pi_perf_value[nevents]: perf_event counts in a trace region */
 };
 
 struct pi_rec_process {
@@ -564,6 +566,74 @@ struct pi_rec_hotspot {
     uint32_t name_len;
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_hotspot) == 56, "pi_rec_hotspot is 56 bytes");
+/* The performance page table (seed 004 M31, runtime/pagetable.c): ranges
+ * marked with perfinst_page_range_add, counted per 4 KiB page as "touches"
+ * (a page's first access in an epoch), through a look-aside buffer.  The
+ * payload is the header, nranges pi_page_range, npages pi_page_entry, then
+ * nepochs uint64_t: the page touches of epochs 1..nepochs.  Addresses are
+ * run-time addresses. */
+struct pi_rec_pages {
+    uint64_t epochs;           /* epochs begun (the first starts at the first range) */
+    uint64_t lookaside_hits;   /* fault-time page-table lookups the look-aside buffer served */
+    uint64_t lookaside_misses; /* ... and those that walked the page table */
+    uint32_t page_size;        /* bytes per page entry (4096) */
+    uint32_t nranges;
+    uint32_t npages;
+    uint32_t nepochs;          /* per-epoch touches kept (at most PI_PAGE_EPOCH_HIST) */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_pages) == 40, "pi_rec_pages is 40 bytes");
+struct pi_page_range {
+    uint64_t addr;             /* first byte */
+    uint64_t len;              /* bytes */
+    uint64_t threshold;        /* the handler runs when touches reach N, 2N, ...; 0: never */
+    uint64_t touches;          /* page touches whose address fell in the range */
+    uint64_t fired;            /* threshold handler calls */
+    uint32_t id;               /* what perfinst_page_range_add returned */
+    uint32_t live;             /* 0: removed (perfinst_page_range_remove) */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_page_range) == 48, "pi_page_range is 48 bytes");
+struct pi_page_entry {
+    uint64_t addr;             /* the page's first byte */
+    uint64_t touches;          /* epochs in which the page was touched */
+    uint64_t outside;          /* of those, first touches outside every range of the page */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_page_entry) == 24, "pi_page_entry is 24 bytes");
+#define PI_PAGE_EPOCH_HIST 4096u
+
+/* perf_event counters read at trace_start and trace_stop (PERFINST_PERF,
+ * runtime/perfev.c): per trace_start site, the intervals measured and the
+ * sum of each event's differences over them. */
+struct pi_rec_perf {
+    uint64_t unit_id;          /* the trace_start site */
+    uint32_t site;
+    uint32_t nevents;
+    uint64_t intervals;        /* start..stop intervals measured */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_perf) == 24, "pi_rec_perf is 24 bytes");
+struct pi_perf_value {
+    uint32_t event;            /* enum pi_perf_event */
+    uint32_t reserved;
+    uint64_t value;            /* summed over the intervals (task-clock, cpu-clock: ns) */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_perf_value) == 16, "pi_perf_value is 16 bytes");
+enum pi_perf_event {
+    PI_PERF_CYCLES = 1, PI_PERF_INSTRUCTIONS = 2, PI_PERF_CACHE_MISSES = 3,
+    PI_PERF_CACHE_REFERENCES = 4, PI_PERF_BRANCHES = 5, PI_PERF_BRANCH_MISSES = 6,
+    PI_PERF_TASK_CLOCK = 7, PI_PERF_CPU_CLOCK = 8, PI_PERF_PAGE_FAULTS = 9,
+    PI_PERF_CONTEXT_SWITCHES = 10, PI_PERF_CPU_MIGRATIONS = 11,
+};
+#define PI_PERF_MAX_EVENTS 8
+#define PI_PERF_NEVENT_KINDS 11
+/* The name PERFINST_PERF and the readers use for an event, or NULL. */
+static inline const char *pi_perf_event_name(uint32_t id)
+{
+    static const char *const names[PI_PERF_NEVENT_KINDS + 1] = {
+        NULL, "cycles", "instructions", "cache-misses", "cache-references", "branches",
+        "branch-misses", "task-clock", "cpu-clock", "page-faults", "context-switches",
+        "cpu-migrations",
+    };
+    return id <= PI_PERF_NEVENT_KINDS ? names[id] : NULL;
+}
 
 struct pi_rec_end {
     uint32_t nrecords;   /* records before this one */
@@ -721,6 +791,34 @@ static inline uint32_t pi_crc32(uint32_t crc, const void *data, size_t n)
     crc = ~crc;
     while (n--)
         crc = pi_crc32_table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
+    return ~crc;
+}
+
+/* The same CRC eight bytes a step (slicing-by-8), for writers of large
+ * records (the runtime's COUNTS records run to megabytes).  The tables are
+ * made once with pi_crc32_tables8 (no allocation, so a signal handler may
+ * make them); pi_crc32_8 then gives exactly pi_crc32's result. */
+static inline void pi_crc32_tables8(uint32_t t[8][256])
+{
+    for (unsigned i = 0; i < 256; i++)
+        t[0][i] = pi_crc32_table[i];
+    for (unsigned k = 1; k < 8; k++)
+        for (unsigned i = 0; i < 256; i++)
+            t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xffu];
+}
+
+static inline uint32_t pi_crc32_8(const uint32_t t[8][256], uint32_t crc, const void *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    crc = ~crc;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+        crc = t[7][lo & 0xffu] ^ t[6][(lo >> 8) & 0xffu] ^ t[5][(lo >> 16) & 0xffu] ^ t[4][lo >> 24] ^
+              t[3][hi & 0xffu] ^ t[2][(hi >> 8) & 0xffu] ^ t[1][(hi >> 16) & 0xffu] ^ t[0][hi >> 24];
+    }
+    while (n--)
+        crc = t[0][(crc ^ *p++) & 0xffu] ^ (crc >> 8);
     return ~crc;
 }
 

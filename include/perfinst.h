@@ -197,6 +197,50 @@ perfinst_ri_handler perfinst_ri_set_handler(perfinst_ri_handler h);
 /* Copy the thread's stored report groups into the trace and rewind (what
  * full=drain does). */
 void perfinst_ri_drain(void);
+/* ---- the performance page table (seed 004 M31) ------------------------
+ * Mark a range of memory (data or code): each 4 KiB page it covers gets a
+ * page-table entry with the range's offsets, and counts *touches* — the
+ * page's first access in an epoch — found with mprotect and a SIGSEGV
+ * handler, through a small per-thread look-aside buffer.  When a range's
+ * touches reach threshold, 2*threshold, ... (0: never) the handler runs, in
+ * the touching thread, inside the signal handler: it must be
+ * async-signal-safe.  docs/indicators.md has the details and the limits. */
+struct perfinst_page_event {
+    int range;             /* the id perfinst_page_range_add returned */
+    uintptr_t addr;        /* the address whose access touched the page */
+    uintptr_t page;        /* that page */
+    uint64_t touches;      /* the range's touches, this one included */
+    uint64_t threshold;
+    uint64_t epoch;
+};
+typedef void (*perfinst_page_handler)(const struct perfinst_page_event *ev);
+/* A new range, armed at once (touches from now on count in the current
+ * epoch).  Returns its id (>= 0), or -1 with errno: EINVAL (len 0, wraps,
+ * overlaps a live range), ENOMEM (not mapped, or the table is full),
+ * ENOSPC (a page would hold more than 4 ranges). */
+int perfinst_page_range_add(const void *addr, size_t len, uint64_t threshold,
+                            perfinst_page_handler handler);
+/* Stop watching a range (its counts stay, for the trace): 0, or -1 (EINVAL). */
+int perfinst_page_range_remove(int range);
+/* Begin a new epoch: every watched page is armed again.  Returns its number
+ * (the first epoch, begun by the first range, is 1). */
+uint64_t perfinst_page_new_epoch(void);
+uint64_t perfinst_page_range_touches(int range);   /* 0 for an unknown id */
+uint64_t perfinst_page_touches(const void *addr);  /* epochs in which addr's page was touched */
+/* The look-aside buffer's hits and misses so far (fault-time lookups). */
+void perfinst_page_lookaside(uint64_t *hits, uint64_t *misses);
+
+/* ---- perf_event counters (optional) ---------------------------------
+ * PERFINST_PERF=cycles,instructions,cache-misses,task-clock,... opens these
+ * per-thread perf events; each trace_start..trace_stop interval adds their
+ * differences to its start site (a PERF record in the trace).  An event the
+ * machine does not support is left out with one message on stderr.  This
+ * reads the calling thread's events now: the number of values stored into
+ * values[0..max) (in the order of PERFINST_PERF, unsupported ones left
+ * out), 0 when none is in force. */
+int perfinst_perf_read(uint64_t *values, int max);
+/* The name of the i-th event perfinst_perf_read returns, or NULL. */
+const char *perfinst_perf_name(int i);
 
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
 /* Function probes (gcc-plugin/pass-fnprobe.cc, runtime/armed.c). */

@@ -21,6 +21,9 @@
  *       [1] 0x7ffc3a5e1e60: reads 10, writes 6
  *   #7 @0x200 END nrecords 7
  *
+ * A PAGES record (the performance page table) prints its totals, then one
+ * line per range and per page, then the page touches per epoch; a PERF
+ * record (perf_event counts of a trace region) one event to a line.
  * A WATCH record's words follow one to a line; in a merged trace a word in
  * a module is shown as `module N + 0xLINK` (perfinst-format.h).
  * A trace cut short is printed up to its last complete record, with the
@@ -33,6 +36,43 @@
 
 #include "pisample.h"
 #include "pmopt.h"
+
+/* PAGES: the page table's totals, then a line per range, per page and the
+ * touches per epoch (eight to a line). */
+static void dump_pages(const struct pi_trace_rec *r)
+{
+    const struct pi_rec_pages *h = &r->u.pages;
+    printf(" epochs %llu, look-aside hits %llu, misses %llu, page size %u, nranges %u, "
+           "npages %u, nepochs %u\n", (unsigned long long)h->epochs,
+           (unsigned long long)h->lookaside_hits, (unsigned long long)h->lookaside_misses,
+           h->page_size, h->nranges, h->npages, h->nepochs);
+    for (uint32_t i = 0; i < h->nranges; i++) {
+        struct pi_page_range g;
+        memcpy(&g, r->pages + (size_t)i * sizeof g, sizeof g);
+        printf("    range %u: 0x%llx, %llu bytes, threshold %llu, touches %llu, fired %llu%s\n",
+               g.id, (unsigned long long)g.addr, (unsigned long long)g.len,
+               (unsigned long long)g.threshold, (unsigned long long)g.touches,
+               (unsigned long long)g.fired, g.live ? "" : " (removed)");
+    }
+    const uint8_t *pp = r->pages + (size_t)h->nranges * sizeof(struct pi_page_range);
+    for (uint32_t i = 0; i < h->npages; i++) {
+        struct pi_page_entry e;
+        memcpy(&e, pp + (size_t)i * sizeof e, sizeof e);
+        printf("    page 0x%llx: touches %llu, outside the ranges %llu\n",
+               (unsigned long long)e.addr, (unsigned long long)e.touches,
+               (unsigned long long)e.outside);
+    }
+    const uint8_t *ep = pp + (size_t)h->npages * sizeof(struct pi_page_entry);
+    for (uint32_t i = 0; i < h->nepochs; i++) {
+        uint64_t v;
+        memcpy(&v, ep + (size_t)i * 8, 8);
+        if (i % 8 == 0)
+            printf("%s    epoch %u:", i ? "\n" : "", i + 1);
+        printf(" %llu", (unsigned long long)v);
+    }
+    if (h->nepochs)
+        putchar('\n');
+}
 
 static void help(FILE *f)
 {
@@ -248,6 +288,19 @@ int cmd_dump(int argc, char **argv)
                    (unsigned long long)h->total, h->threshold / 1000, h->threshold % 1000);
             break;
         }
+        case PI_REC_PAGES:
+            dump_pages(&r);
+            break;
+        case PI_REC_PERF:
+            printf(" unit 0x%016llx, site %u, intervals %llu, nevents %u\n",
+                   (unsigned long long)r.u.perf.unit_id, r.u.perf.site,
+                   (unsigned long long)r.u.perf.intervals, r.u.perf.nevents);
+            for (uint32_t i = 0; i < r.u.perf.nevents; i++) {
+                struct pi_perf_value v = pi_trace_perf_value(&r, i);
+                const char *nm = pi_perf_event_name(v.event);
+                printf("    %s: %llu\n", nm ? nm : "?", (unsigned long long)v.value);
+            }
+            break;
         default:
             if (pi_samples_dump_rec(stdout, &r)) /* stack sampling, 30..39 */
                 break;

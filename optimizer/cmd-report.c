@@ -42,7 +42,9 @@ static void help(FILE *f)
             "  --by=VIEW                one view only: site, function, line, indicators,\n"
             "                           regions, trace, types, watch (per word and per site;\n"
             "                           csv: per word), watch-sites or callers (text and json\n"
-            "                           show all but callers by default, csv shows sites)\n"
+            "                           show all but callers by default, csv shows sites);\n"
+            "                           pages: the performance page table, perf: perf_event\n"
+            "                           counts of trace regions (text, json)\n"
             "  --tree                   the calling-context tree of sampled stacks (pmopt report --tree --help)\n"
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
@@ -218,7 +220,7 @@ static int read_traces(struct report *r, char **paths)
             return -1;
         }
         pm_trace_notes(&t);
-        int bad = add_trace(r, &t);
+        int bad = add_trace(r, &t) || rpages_add_trace(r, &t);
         struct trace_info *in = &r->infos[i];
         in->path = strdup(t.path);
         in->nrecords = t.nrecords;
@@ -490,6 +492,8 @@ static void print_json(const struct report *r)
         printf("%s]", r->nlines ? "\n  " : "");
     }
     rind_json(r);
+    rpages_json(r);
+    rperf_json(r);
     printf("\n}\n");
 }
 
@@ -619,6 +623,8 @@ static void print_text(const struct report *r)
                    r->lines[i].file, r->lines[i].line);
     }
     rind_text(r);
+    rpages_text(r);
+    rperf_text(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -638,6 +644,7 @@ void rep_free(struct report *r)
     free(r->funcs);
     free(r->lines);
     rind_free(r);
+    rpages_free(r);
     if (r->have_dbg)
         pi_debug_close(&r->dbg);
     pi_meta_free(&r->m);
@@ -665,6 +672,7 @@ int cmd_report(int argc, char **argv)
         { "indicators", BY_INDICATORS }, { "regions", BY_REGIONS }, { "trace", BY_TRACE },
         { "types", BY_TYPES }, { "callers", BY_CALLERS },
         { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
+        { "pages", BY_PAGES }, { "perf", BY_PERF },
     };
     for (int i = 1; i < argc; i++) /* --sharing: its own view (report-sharing.c) */
         if (!strcmp(argv[i], "--sharing"))
@@ -729,6 +737,10 @@ int cmd_report(int argc, char **argv)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
     if (r.fmt == FMT_CSV && r.by == (BY_WATCH | BY_WATCH_SITES))
         r.by = BY_WATCH; /* one table: the words (watch-sites: the sites) */
+    if (r.fmt == FMT_CSV && (r.by & (BY_PAGES | BY_PERF)))
+        return pm_usage_error("report", "--by=pages and --by=perf are shown in text and json only");
+    if (!r.by_given && r.fmt != FMT_CSV)
+        r.by |= BY_PAGES | BY_PERF; /* when a trace has them */
     r.prog = argv[optind];
     r.ntraces = argc - optind - 1;
 

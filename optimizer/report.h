@@ -19,6 +19,8 @@ enum {
     BY_INDICATORS = 8, BY_REGIONS = 16, BY_TRACE = 32, BY_TYPES = 64, BY_CALLERS = 128,
     BY_WATCH = 256,          /* watched data per word */
     BY_WATCH_SITES = 512,    /* watched data per access site */
+    BY_PAGES = 1 << 16,      /* the performance page table (report-pages.c) */
+    BY_PERF = 1 << 17,       /* perf_event counts of trace regions (report-pages.c) */
     /* the default of text and json (callers: --callers) */
     BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256 | 512,
 };
@@ -83,6 +85,11 @@ struct report {
     size_t nsites, nfuncs, nlines;
     /* the indicators' views */
     struct ind_views *iv;
+    /* the performance page table, per trace that has one (report-pages.c) */
+    struct rpages *pages;
+    size_t npages;
+    struct rperf *perfs;            /* perf_event counts per trace_start site, summed */
+    size_t nperfs;
 };
 
 /* report-ind.c: called by cmd-report.c in this order. */
@@ -117,6 +124,15 @@ uint64_t rind_callers_walk(const struct report *r, void (*visit)(void *, int, co
 /* report-html.c: pmopt report --html=FILE, one self-contained page. 0, or
  * -1 after an error message. */
 int rep_html_write(const struct report *r, const char *path);
+
+/* report-pages.c: the page table's view (PAGES records), per trace, and
+ * perf_event counts of trace regions (PERF records), summed. */
+int rpages_add_trace(struct report *r, const struct pi_trace *t);
+void rpages_text(const struct report *r);
+void rpages_json(const struct report *r);
+void rperf_text(const struct report *r);
+void rperf_json(const struct report *r);
+void rpages_free(struct report *r);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
  * and the options set, read PROG and the traces (a trace of another build

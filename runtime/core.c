@@ -207,6 +207,7 @@ static void init_once(void)
     pi_indicators_init();
     pi_overlay_init();
     pi_armed_init();
+    pi_perf_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     pi_thread_setup();
     pi_signal_setup();

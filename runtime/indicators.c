@@ -338,6 +338,7 @@ PI_EXPORT void __perfinst_trace_start(uint64_t unit_id, uint32_t site)
             memcpy(o->snap[i], u->tls_get(), u->ncounters * sizeof(uint64_t));
     }
     pthread_mutex_unlock(&pi.lock);
+    pi_perf_start(trace_depth - 1);
     o->t0 = tsc_begin();
 }
 
@@ -367,6 +368,7 @@ PI_EXPORT void __perfinst_trace_stop(uint64_t unit_id, uint32_t site)
     if (trace_depth-- > PI_TRACE_DEPTH)
         return;
     struct open_trace *o = &open_traces[trace_depth];
+    pi_perf_stop(trace_depth, o->unit_id, o->site);
     uint64_t d = t1 - o->t0;
     d = d > probe_cost ? d - probe_cost : 0;
     struct stat_slot *s = stat_get(o->unit_id, o->site, PI_STAT_TRACE);

@@ -222,5 +222,13 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc)); /* code addresses th
 void pi_sharing_write(struct pi_rec_writer *w);       /* the PI_REC_SHARE_* records */
 /* core.c: make sure the module holding code address pc is in the trace */
 void pi_note_module_locked(uintptr_t pc);
+/* pagetable.c: the performance page table (seed 004 M31) */
+void pi_pages_write(struct pi_rec_writer *w);        /* PAGES, if any range was added */
+
+/* perfev.c: PERFINST_PERF, perf_event counters in trace regions */
+void pi_perf_init(void);                             /* in pi_init */
+void pi_perf_start(int depth);                       /* trace_start at nesting depth */
+void pi_perf_stop(int depth, uint64_t unit_id, uint32_t site);
+void pi_perf_write(struct pi_rec_writer *w);         /* PERF records */
 
 #endif /* PERFINST_RUNTIME_H */

@@ -30,6 +30,13 @@ pi_cc -O1 -fplugin-arg-perfinst-sharing=all -c "$T/sharing/fixtures.c" -o sf.o
 pi_ld -O1 -o sf sf.o
 PERFINST_OUT=sf.pit ./sf mixed 20 > /dev/null 2>&1
 { printf '\001'; cat sf.pit; } > corpus/sharing
+# traces with PAGES and PERF records, written by the runtime
+pi_cc -O2 -c "$T/indicators/pages.c" -o pages.o && pi_ld -O2 -o pages pages.o -pthread
+PERFINST_OUT=pages.pit ./pages > /dev/null
+{ printf '\001'; cat pages.pit; } > corpus/trace-pages
+pi_cc -O2 -c "$T/indicators/perf.c" -o perf.o && pi_ld -O2 -o perf perf.o -pthread
+PERFINST_PERF=task-clock,context-switches PERFINST_OUT=perf.pit ./perf > /dev/null
+{ printf '\001'; cat perf.pit; } > corpus/trace-perf
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
     "$F/fuzz-readers.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/pitrace.c" \
