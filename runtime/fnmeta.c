@@ -22,49 +22,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int in_file(uint64_t off, uint64_t len, uint64_t size)
-{
-    return off <= size && len <= size - off;
-}
-
 /* The .perfinst section of an ELF64 file: *sec, *len; or why not. */
 static const char *find_section(const unsigned char *f, size_t size, const unsigned char **sec,
                                 uint64_t *len)
 {
-    Elf64_Ehdr eh;
-    if (size < sizeof eh)
-        return "not an ELF file";
-    memcpy(&eh, f, sizeof eh);
-    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_ident[EI_DATA] != ELFDATA2LSB)
-        return "not a little-endian ELF64 file";
-    if (!eh.e_shoff || eh.e_shentsize != sizeof(Elf64_Shdr))
-        return "no section headers";
-    Elf64_Shdr sh0, strs;
-    if (!in_file(eh.e_shoff, sizeof sh0, size))
-        return "section headers lie outside the file";
-    memcpy(&sh0, f + eh.e_shoff, sizeof sh0);
-    uint64_t shnum = eh.e_shnum ? eh.e_shnum : sh0.sh_size;
-    uint64_t shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh.e_shstrndx;
-    if (shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr) || shstrndx >= shnum)
-        return "section headers lie outside the file";
-    memcpy(&strs, f + eh.e_shoff + shstrndx * sizeof(Elf64_Shdr), sizeof strs);
-    if (strs.sh_type == SHT_NOBITS || !in_file(strs.sh_offset, strs.sh_size, size))
-        return "section names lie outside the file";
-    static const char want[] = PI_SECTION_META;
-    for (uint64_t i = 1; i < shnum; i++) {
-        Elf64_Shdr s;
-        memcpy(&s, f + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof s);
-        if (s.sh_name < strs.sh_size && strs.sh_size - s.sh_name >= sizeof want &&
-            !memcmp(f + strs.sh_offset + s.sh_name, want, sizeof want)) {
-            if (s.sh_type != SHT_PROGBITS || !in_file(s.sh_offset, s.sh_size, size))
-                return ".perfinst lies outside the file";
-            *sec = f + s.sh_offset;
-            *len = s.sh_size;
-            return NULL;
-        }
-    }
-    return "no .perfinst section";
+    Elf64_Shdr s;
+    int found;
+    const char *why = pi_elf_section(f, size, PI_SECTION_META, &s, &found, NULL, NULL);
+    if (why)
+        return why;
+    if (!found)
+        return "no .perfinst section";
+    if (s.sh_type != SHT_PROGBITS || s.sh_offset > size || s.sh_size > size - s.sh_offset)
+        return ".perfinst lies outside the file";
+    *sec = f + s.sh_offset;
+    *len = s.sh_size;
+    return NULL;
 }
 
 static struct pi_fnmeta_unit *unit_of(struct pi_fnmeta *fm, uint64_t unit_id)

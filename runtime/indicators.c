@@ -99,7 +99,8 @@ static void stat_value(struct stat_slot *s, uint64_t v)
 /* ---- stacks --------------------------------------------------------------- */
 
 struct unwind_state {
-    struct perfinst_event *ev;
+    uintptr_t *frames;
+    unsigned n, max;
     uintptr_t start;   /* the probe's return address: frames before it are ours */
     int started;
 };
@@ -115,23 +116,28 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
             return _URC_NO_REASON;
         st->started = 1;
     }
-    st->ev->frames[st->ev->nframes++] = ip;
-    return st->ev->nframes == PERFINST_MAX_FRAMES ? _URC_END_OF_STACK : _URC_NO_REASON;
+    st->frames[st->n++] = ip;
+    return st->n >= st->max ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max)
+{
+    struct unwind_state st = {frames, 0, max, start, 0};
+    if (max > 1)
+        _Unwind_Backtrace(unwind_one, &st);
+    if (st.n == 0) { /* the unwinder could not find the probe's frame */
+        frames[0] = start;
+        st.n = 1;
+    }
+    return st.n;
 }
 
 /* Fill ev's stack: frames[0] = pc (the probe's return address, in the marked
- * code), then its callers, through libgcc's unwinder (works in -O2 code
- * without frame pointers: it reads .eh_frame). */
+ * code), then its callers. */
 static void take_stack(struct perfinst_event *ev, uintptr_t pc)
 {
-    struct unwind_state st = {ev, pc, 0};
     ev->pc = pc;
-    ev->nframes = 0;
-    _Unwind_Backtrace(unwind_one, &st);
-    if (ev->nframes == 0) { /* unwinder could not find the probe's frame */
-        ev->frames[0] = pc;
-        ev->nframes = 1;
-    }
+    ev->nframes = (int)pi_stack_from(pc, ev->frames, PERFINST_MAX_FRAMES);
 }
 
 /* ---- threshold events, kept for the trace --------------------------------- */

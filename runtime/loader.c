@@ -100,11 +100,17 @@ static int in_file(uint64_t off, uint64_t len, uint64_t size)
     return off <= size && len <= size - off;
 }
 
-/* Find the section and its XLAT chunk; NULL, or why not. */
-static const char *find_xlat(const unsigned char *f, size_t size, const struct pi_module *m,
-                             struct xlat_view *xv)
+/* The section NAME of the ELF64 file f[0..size): its header in *out (the
+ * first, if several: *count says how many), and the first NT_GNU_BUILD_ID
+ * note's bytes in bid (its length in bid_len) when bid is given.  NULL, or why the file's
+ * headers cannot be read.  fnmeta.c reads .perfinst with it. */
+const char *pi_elf_section(const unsigned char *f, size_t size, const char *name, Elf64_Shdr *out,
+                           int *count, uint8_t *bid, uint32_t *bid_len)
 {
     Elf64_Ehdr eh;
+    *count = 0;
+    if (bid_len)
+        *bid_len = 0;
     if (size < sizeof eh)
         return "not an ELF file";
     memcpy(&eh, f, sizeof eh);
@@ -129,25 +135,33 @@ static const char *find_xlat(const unsigned char *f, size_t size, const struct p
     if (strs.sh_type == SHT_NOBITS || !in_file(strs.sh_offset, strs.sh_size, size))
         return "section names lie outside the file";
 
-    static const char want[] = PI_SECTION_XLAT;
-    Elf64_Shdr xs = {0};
-    int found = 0;
-    uint8_t bid[PI_BUILD_ID_MAX];
-    uint32_t bid_len = 0;
+    size_t want = strlen(name) + 1;
     for (uint64_t i = 1; i < shnum; i++) {
         Elf64_Shdr s;
         SHDR(i, s);
-        if (s.sh_type == SHT_NOTE && !bid_len && in_file(s.sh_offset, s.sh_size, size))
-            bid_len = pi_note_build_id(f + s.sh_offset, s.sh_size, s.sh_addralign, bid);
-        if (s.sh_name < strs.sh_size && strs.sh_size - s.sh_name >= sizeof want &&
-            !memcmp(f + strs.sh_offset + s.sh_name, want, sizeof want)) {
-            if (found)
-                return "two .perfinst.xlat sections";
-            found = 1;
-            xs = s;
-        }
+        if (bid && s.sh_type == SHT_NOTE && !*bid_len && in_file(s.sh_offset, s.sh_size, size))
+            *bid_len = pi_note_build_id(f + s.sh_offset, s.sh_size, s.sh_addralign, bid);
+        if (s.sh_name < strs.sh_size && strs.sh_size - s.sh_name >= want &&
+            !memcmp(f + strs.sh_offset + s.sh_name, name, want) && (*count)++ == 0)
+            *out = s;
     }
 #undef SHDR
+    return NULL;
+}
+
+/* Find the section and its XLAT chunk; NULL, or why not. */
+static const char *find_xlat(const unsigned char *f, size_t size, const struct pi_module *m,
+                             struct xlat_view *xv)
+{
+    Elf64_Shdr xs;
+    int found;
+    uint8_t bid[PI_BUILD_ID_MAX];
+    uint32_t bid_len;
+    const char *why = pi_elf_section(f, size, PI_SECTION_XLAT, &xs, &found, bid, &bid_len);
+    if (why)
+        return why;
+    if (found > 1)
+        return "two .perfinst.xlat sections";
     if (!found)
         return "no .perfinst.xlat section";
     if (m->build_id_len && bid_len &&

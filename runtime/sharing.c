@@ -39,7 +39,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <unwind.h>
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
 #define SH_MAXID 253          /* small thread ids 1..253; the 253rd and later share one */
@@ -471,27 +470,6 @@ PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *wha
 
 /* ---- heap objects ------------------------------------------------------------ */
 
-struct unwind_state {
-    struct sh_alloc *o;
-    uint64_t start;            /* the allocation call's return address: frames before it are ours */
-    int started;
-};
-
-static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
-{
-    struct unwind_state *st = arg;
-    uint64_t ip = (uint64_t)_Unwind_GetIP(ctx);
-    if (!ip)
-        return _URC_END_OF_STACK;
-    if (!st->started) {
-        if (ip != st->start)
-            return _URC_NO_REASON;
-        st->started = 1;
-    }
-    st->o->frames[st->o->nframes++] = ip;
-    return st->o->nframes >= stack_frames ? _URC_END_OF_STACK : _URC_NO_REASON;
-}
-
 static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
 {
     if (!p)
@@ -510,15 +488,7 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
     o->addr = (uintptr_t)p;
     o->size = size;
     o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
-    o->nframes = 0;
-    if (stack_frames > 1) { /* libgcc's unwinder: reads .eh_frame, fine in -O2 code */
-        struct unwind_state st = {o, pc, 0};
-        _Unwind_Backtrace(unwind_one, &st);
-    }
-    if (!o->nframes) {
-        o->frames[0] = pc;
-        o->nframes = 1;
-    }
+    o->nframes = pi_stack_from(pc, o->frames, stack_frames);
     o->kind = kind;
     o->thread = my_id != SH_NO_ID ? my_id : new_id();
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
