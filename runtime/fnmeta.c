@@ -125,26 +125,12 @@ static const char *add_code(struct pi_fnmeta *fm, const unsigned char *c, uint32
 /* Two walks over the chunks: UNITs, then CODE (whose ranges name units). */
 const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fnmeta *fm)
 {
-    for (int walk = 0; walk < 2; walk++)
-        for (uint64_t pos = 0; len - pos >= 8;) {
-            uint32_t magic;
-            memcpy(&magic, sec + pos, 4);
-            if (!magic) {
-                pos += 8;
-                continue;
-            }
-            struct pi_chunk_hdr ch;
-            if (len - pos < sizeof ch)
-                return "truncated chunk header";
-            memcpy(&ch, sec + pos, sizeof ch);
-            if (ch.magic != PI_CHUNK_MAGIC ||
-                ch.hdr_crc != pi_crc32(0, &ch, offsetof(struct pi_chunk_hdr, hdr_crc)))
-                return "bad chunk header (magic or CRC)";
-            if (ch.version != PI_FORMAT_VERSION)
-                return "chunk of an unknown format version";
-            if (ch.size < sizeof ch || ch.size % 8 || ch.size > len - pos)
-                return "bad chunk size";
-            const char *why = NULL;
+    for (int walk = 0; walk < 2; walk++) {
+        struct pi_chunk_hdr ch;
+        uint64_t pos = 0;
+        const char *why = NULL;
+        int more;
+        while ((more = pi_chunk_next(sec, len, &pos, &ch, &why)) > 0) {
             if (walk == 0 && ch.kind == PI_CHUNK_UNIT)
                 why = add_unit(fm, sec + pos, ch.size);
             else if (walk == 1 && ch.kind == PI_CHUNK_CODE)
@@ -153,6 +139,9 @@ const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fn
                 return why;
             pos += ch.size;
         }
+        if (more < 0)
+            return why;
+    }
     return NULL;
 }
 

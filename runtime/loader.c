@@ -149,6 +149,34 @@ const char *pi_elf_section(const unsigned char *f, size_t size, const char *name
     return NULL;
 }
 
+/* A section of chunks (8-byte zero words are padding): the chunk at *pos or
+ * after it, its header checked, in *ch (*pos then points at it).  1, 0 at
+ * the end, or -1 with *why.  fnmeta.c walks .perfinst with it. */
+int pi_chunk_next(const unsigned char *sec, uint64_t len, uint64_t *pos, struct pi_chunk_hdr *ch,
+                  const char **why)
+{
+    while (len - *pos >= 8) {
+        uint32_t magic;
+        memcpy(&magic, sec + *pos, 4);
+        if (!magic) {
+            *pos += 8;
+            continue;
+        }
+        if (len - *pos < sizeof *ch)
+            return *why = "truncated chunk header", -1;
+        memcpy(ch, sec + *pos, sizeof *ch);
+        if (ch->magic != PI_CHUNK_MAGIC ||
+            ch->hdr_crc != pi_crc32(0, ch, offsetof(struct pi_chunk_hdr, hdr_crc)))
+            return *why = "bad chunk header (magic or CRC)", -1;
+        if (ch->version != PI_FORMAT_VERSION)
+            return *why = "chunk of an unknown format version", -1;
+        if (ch->size < sizeof *ch || ch->size % 8 || ch->size > len - *pos)
+            return *why = "bad chunk size", -1;
+        return 1;
+    }
+    return 0;
+}
+
 /* Find the section and its XLAT chunk; NULL, or why not. */
 static const char *find_xlat(const unsigned char *f, size_t size, const struct pi_module *m,
                              struct xlat_view *xv)
@@ -172,26 +200,11 @@ static const char *find_xlat(const unsigned char *f, size_t size, const struct p
     if (!in_file(xs.sh_offset, xs.sh_size, size))
         return ".perfinst.xlat lies outside the file";
 
-    /* The section is a sequence of chunks (8-byte zero words are padding). */
     const unsigned char *sec = f + xs.sh_offset;
-    for (uint64_t pos = 0; xs.sh_size - pos >= 8;) {
-        struct pi_chunk_hdr ch;
-        uint32_t magic;
-        memcpy(&magic, sec + pos, 4);
-        if (!magic) {
-            pos += 8;
-            continue;
-        }
-        if (xs.sh_size - pos < sizeof ch)
-            return "truncated chunk header";
-        memcpy(&ch, sec + pos, sizeof ch);
-        if (ch.magic != PI_CHUNK_MAGIC ||
-            ch.hdr_crc != pi_crc32(0, &ch, offsetof(struct pi_chunk_hdr, hdr_crc)))
-            return "bad chunk header (magic or CRC)";
-        if (ch.version != PI_FORMAT_VERSION)
-            return "chunk of an unknown format version";
-        if (ch.size < sizeof ch || ch.size % 8 || ch.size > xs.sh_size - pos)
-            return "bad chunk size";
+    struct pi_chunk_hdr ch;
+    uint64_t pos = 0;
+    int more;
+    while ((more = pi_chunk_next(sec, xs.sh_size, &pos, &ch, &why)) > 0) {
         if (ch.kind != PI_CHUNK_XLAT) {
             pos += ch.size;
             continue;
@@ -210,7 +223,7 @@ static const char *find_xlat(const unsigned char *f, size_t size, const struct p
         xv->chunk = sec + pos;
         return NULL;
     }
-    return "no XLAT chunk in .perfinst.xlat";
+    return more < 0 ? why : "no XLAT chunk in .perfinst.xlat";
 }
 
 /* ---- building the shadow segment --------------------------------------------------- */

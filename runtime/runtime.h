@@ -182,6 +182,8 @@ uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uin
  * (frames[0] = start, then its callers) through libgcc's unwinder, which
  * reads .eh_frame (fine in -O2 code); at most max frames, at least 1. */
 unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max);
+int pi_chunk_next(const unsigned char *sec, uint64_t len, uint64_t *pos, struct pi_chunk_hdr *ch,
+                  const char **why); /* loader.c: walk a section's chunks */
 const char *pi_elf_section(const unsigned char *f, size_t size, const char *name, Elf64_Shdr *out,
                            int *count, uint8_t *bid, uint32_t *bid_len);
 struct pi_shadow;
