@@ -7,7 +7,7 @@
 #
 # PATTERN selects the ASan tests as tests/run.sh does (default: all but the
 # libFuzzer tests, which build their own sanitized harness).  --ci is the
-# bounded subset .ci/run adds after make check: the runtime's and the load
+# bounded subset make check runs (tests/sanitize/t-sanitize.sh): the runtime's and the load
 # tests under ASan+UBSan, and the thread tests under TSan (docs/testing.md).  Test programs
 # are compiled as usual (the plugin's exact counts and static instruction
 # types must not change) but every link adds -fsanitize=...: a gcc shim first

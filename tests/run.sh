@@ -3,7 +3,8 @@
 # and finish with the line "N passed, N failed".
 #   tests/run.sh [-j N] [PATTERN...]     PATTERN filters script paths (grep -E)
 # A script passes when it exits 0; its output is shown only when it fails
-# (or always with VERBOSE=1).  Each script gets $TEST_TIMEOUT seconds (300).
+# (or always with VERBOSE=1).  Each script gets $TEST_TIMEOUT seconds (300),
+# or what a "# timeout: N" line near its top asks for.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=2
@@ -25,7 +26,8 @@ run_one() {
     work="$results/$name.d"
     mkdir -p "$work"
     start=$(date +%s)
-    if (cd "$work" && timeout "${TEST_TIMEOUT:-300}" bash "$top/$t") > "$results/$name.log" 2>&1; then
+    limit=$(sed -n '1,5s/^# timeout: \([0-9][0-9]*\)$/\1/p' "$top/$t")
+    if (cd "$work" && timeout "${limit:-${TEST_TIMEOUT:-300}}" bash "$top/$t") > "$results/$name.log" 2>&1; then
         status=PASS
     else
         status=FAIL
