@@ -56,7 +56,8 @@ static void help(FILE *f)
             "                           record per hot function to TRACE\n"
             "  --force                  read traces of a different build of PROG\n"
             "  --html=FILE              write the report as one self-contained HTML page\n"
-            "                           (hot functions and lines, call tree) to FILE\n");
+            "                           (hot functions and lines, call tree, flame graph of\n"
+            "                           stack samples, cache-line sharing) to FILE\n");
 }
 
 /* ---------------------------------------------------------------------- */

@@ -177,17 +177,27 @@ static void fg_node(struct fg *g, uint32_t n, double x)
 
 int export_flamegraph(const struct stk_tree *t, const int *w, const char *title, FILE *f)
 {
+    return export_flamegraph_svg(t, w, title, f, 0);
+}
+
+/* The one flame graph writer: a standalone file (with the XML declaration)
+ * or, with embedded, an <svg> element for an HTML page (pmopt report
+ * --html, report-html.c).  Its style rules are scoped to svg.pi-flame, so
+ * that inside a page they style this picture only. */
+int export_flamegraph_svg(const struct stk_tree *t, const int *w, const char *title, FILE *f, int embedded)
+{
     struct fg g = {.t = t, .w = w, .f = f};
     g.all = stk_count(&t->nodes[0], w, 0);
     g.maxdepth = max_depth(t, w, 0);
     g.height = FG_TOP + FG_FRAME * (g.maxdepth + 1) + 2 * FG_PAD;
     g.scale = g.all ? (FG_WIDTH - 2 * FG_PAD) / (double)g.all : 0;
-    fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-               "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-               "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+    if (!embedded)
+        fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", f);
+    fprintf(f, "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" class=\"pi-flame\" "
+               "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
             FG_WIDTH, g.height, FG_WIDTH, g.height);
-    fprintf(f, "<style>text { font-family: monospace; font-size: 12px; fill: #000; } "
-               "g:hover rect { stroke: #000; stroke-width: 1; }</style>\n");
+    fprintf(f, "<style>svg.pi-flame text { font-family: monospace; font-size: 12px; fill: #000; } "
+               "svg.pi-flame g:hover rect { stroke: #000; stroke-width: 1; }</style>\n");
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#f8f8f0\"/>\n", FG_WIDTH,
             g.height);
     fprintf(f, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",

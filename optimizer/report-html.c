@@ -12,10 +12,12 @@
  *                  source file is readable;
  *   call-tree      the callers of marked code from the stacks of threshold
  *                  events (--callers' tree), as nested <details>;
- *   flame-graph    html_section_flamegraph(): sampled call stacks — not
- *                  collected yet (the sampler, issue 4, feeds it);
- *   sharing        html_section_sharing(): cache-line sharing heat maps —
- *                  not collected yet (the sharing detector, issue 5, feeds it).
+ *   flame-graph    html_section_flamegraph(): the flame graph of the traces'
+ *                  stack samples (PERFINST_SAMPLE, else PERFINST_IDLE), the
+ *                  SVG of `pmopt export --flamegraph` (export-stacks.c);
+ *   sharing        html_section_sharing(): per trace with sharing records,
+ *                  the ranked lines of `pmopt report --sharing` as a table
+ *                  and their heat map, the SVG of --heatmap (report-sharing.c).
  * The page uses the same views as the text report (cmd-report.c builds
  * them), so their numbers are the same.
  */
@@ -24,6 +26,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "sharing.h"
+#include "stacks.h"
 
 #define HTML_MAX_ROWS 200   /* rows per table; the text report has them all */
 #define HTML_MAX_BARS 20    /* bars in the functions' chart */
@@ -66,7 +70,9 @@ static const char css[] =
     ".card b{display:block;font-size:18px}"
     "details{margin-left:18px}summary{cursor:pointer}"
     "input{margin:4px 0 8px;padding:3px 6px;width:280px}"
-    "code{font-size:12px}";
+    "code{font-size:12px}"
+    ".svgbox{overflow-x:auto;margin:8px 0}svg.pi-flame{max-width:100%;height:auto}h3{font-size:14px;margin:12px 0 4px}"
+    "table.sharing-lines td{white-space:normal;vertical-align:top}";
 
 /* Sort a table by a column (numbers in td.n), filter rows by a text box. */
 static const char js[] =
@@ -299,27 +305,149 @@ static void html_section_calltree(FILE *f, const struct report *r)
     fputs("</section>\n", f);
 }
 
-/* ---- hooks for the views other components feed ------------------------------ */
+/* ---- the views other components feed ------------------------------------- */
 
-/* The flame graph of sampled call stacks.  HOOK (sampler, issue 4): when the
- * report holds sampled stacks, draw them here as inline SVG (one <rect> per
- * frame, width by samples) and mark the section collected. */
+/* The flame graph of sampled call stacks (stacks.c builds the tree from the
+ * traces' SAMPLE records, export-stacks.c draws it: the same SVG as `pmopt
+ * export --flamegraph`, embedded).  Timer samples when the traces have
+ * them, else idle-transition samples, as export chooses. */
 static void html_section_flamegraph(FILE *f, const struct report *r)
 {
-    (void)r;
-    section_begin(f, "flame-graph", "Flame graph (sampled call stacks)", 0);
-    not_collected(f, "the traces have no sampled call stacks (sample(every=N))");
+    char **paths = malloc((r->ntraces ? (size_t)r->ntraces : 1) * sizeof *paths);
+    struct stk_tree t;
+    memset(&t, 0, sizeof t);
+    int loaded = 0;
+    if (paths) {
+        for (int i = 0; i < r->ntraces; i++)
+            paths[i] = r->infos[i].path;
+        loaded = !stk_load(&t, r->prog, paths, r->ntraces);
+    }
+    int w[STK_NKINDS] = {0, 0, 0};
+    const char *what = "sampled";
+    if (t.have[STK_SAMPLED])
+        w[STK_SAMPLED] = 1;
+    else
+        w[STK_TO] = w[STK_FROM] = 1, what = "idle-transition";
+    uint64_t all = loaded ? stk_count(&t.nodes[0], w, 0) : 0;
+    section_begin(f, "flame-graph", "Flame graph (sampled call stacks)", all > 0);
+    if (!all) {
+        not_collected(f, !paths ? "out of memory"
+                         : !loaded ? "the traces' stack samples could not be read (the message above says why)"
+                                   : "the traces have no sampled call stacks (run with PERFINST_SAMPLE=cpu:1ms "
+                                     "or PERFINST_IDLE=both)");
+    } else {
+        if (w[STK_SAMPLED] && t.ss.has_stats)
+            fprintf(f, "<p>%s clock samples every %.3f ms: %llu samples for %llu periods "
+                       "(%llu truncated, %llu dropped), %llu threads. Width is time; hover a frame "
+                       "for its counts.</p>\n",
+                    pi_sample_kind_name(t.ss.stats.kind), t.ss.stats.period_ns / 1e6,
+                    (unsigned long long)t.ss.stats.taken, (unsigned long long)all,
+                    (unsigned long long)t.ss.stats.truncated, (unsigned long long)t.ss.stats.dropped,
+                    (unsigned long long)t.ss.stats.threads);
+        else
+            fprintf(f, "<p>%llu %s samples. Hover a frame for its counts.</p>\n", (unsigned long long)all,
+                    what);
+        char title[512];
+        snprintf(title, sizeof title, "%s stacks of %s", what, pm_basename(r->prog));
+        fputs("<div class=\"svgbox\">\n", f);
+        export_flamegraph_svg(&t, w, title, f, 1);
+        fputs("</div>\n", f);
+    }
     fputs("</section>\n", f);
+    stk_free(&t);
+    free(paths);
 }
 
-/* Cache-line sharing heat maps.  HOOK (sharing detector, issue 5): when the
- * report holds sharing verdicts, draw one heat map per contended line here
- * (threads × words, true/false sharing) and mark the section collected. */
+#define HTML_HEATMAP_LINES 20   /* lines in each embedded heat map */
+
+/* One trace's ranked sharing lines (report-sharing.c analyses them, as for
+ * `pmopt report --sharing`) as a table, then their heat map (the same SVG
+ * as --heatmap, embedded). */
+static void sharing_trace(FILE *f, const struct sh_analysis *a, int idx)
+{
+    uint64_t rt = 0, rf = 0;
+    size_t nrel = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        rt += a->rows[i].rt, rf += a->rows[i].rf;
+        nrel += a->rows[i].rt + a->rows[i].rf != 0;
+    }
+    fputs("<h3>", f);
+    esc(f, a->trace);
+    fprintf(f, "</h3>\n<p>%zu threads; %zu lines touched by more than one thread, %zu with reloads; "
+               "reloads: %llu true, %llu false.",
+            a->s.nthreads, a->nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
+    if (a->s.nthreads && a->s.threads[0].period > 1)
+        fprintf(f, " Periodic checking: 1 in %u accesses to shared lines was checked.", a->s.threads[0].period);
+    fputs(" Ranked by the estimated gain of a fix.</p>\n", f);
+    if (!nrel) {
+        fputs("<p class=\"none\">no line with reloads</p>\n", f);
+        return;
+    }
+    fprintf(f, "<table id=\"sharing-lines-%d\" class=\"sharing-lines\">\n<thead><tr>"
+               "<th class=\"n\" onclick=\"piSort(this)\">#</th><th onclick=\"piSort(this)\">line</th>"
+               "<th onclick=\"piSort(this)\">verdict</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">true</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">false</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">est. cycles</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">gain of a fix</th>"
+               "<th>objects</th><th>writes per thread</th></tr></thead>\n<tbody>\n", idx);
+    size_t n = nrel < HTML_MAX_ROWS ? nrel : HTML_MAX_ROWS;
+    for (size_t i = 0; i < n; i++) {
+        const struct sh_line_row *row = &a->rows[i];
+        char buf[2048];
+        fprintf(f, "<tr><td class=\"n\">%zu</td><td><code>0x%llx</code></td><td>%s</td>"
+                   "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%.0f</td>"
+                   "<td class=\"n\">%.0f</td><td>",
+                i + 1, (unsigned long long)row->addr, sh_verdict(row->rt, row->rf),
+                (unsigned long long)row->rt, (unsigned long long)row->rf, row->cost, row->gain);
+        sh_objects_of_row(a, row, buf, sizeof buf);
+        esc(f, buf);
+        fputs("</td><td>", f);
+        for (int k = 0; k < row->nthr; k++) {
+            sh_names_of(a, row, row->thr[k].wmask, buf, sizeof buf);
+            fprintf(f, "%sT%u: <code>", k ? "<br>" : "", row->thr[k].thread);
+            esc(f, buf[0] ? buf : "-");
+            fputs("</code>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
+    if (n < nrel)
+        fprintf(f, "<p class=\"none\">%zu more in pmopt report --sharing</p>\n", nrel - n);
+    fputs("<div class=\"svgbox\">\n", f);
+    sh_heatmap_svg(a, HTML_HEATMAP_LINES, f, 1);
+    fputs("</div>\n", f);
+}
+
+/* Cache-line sharing: per trace with sharing records (PI_TF_SHARING). */
 static void html_section_sharing(FILE *f, const struct report *r)
 {
-    (void)r;
-    section_begin(f, "sharing", "Cache-line sharing", 0);
-    not_collected(f, "the traces have no sharing records (the sharing directive)");
+    char *body = NULL;
+    size_t size = 0;
+    FILE *m = open_memstream(&body, &size);
+    int shown = 0, failed = 0;
+    for (int i = 0; m && i < r->ntraces; i++) {
+        if (!(r->infos[i].flags & PI_TF_SHARING))
+            continue;
+        struct sh_analysis a;
+        memset(&a, 0, sizeof a);
+        if (sh_analyze(&a, r->prog, r->infos[i].path, r->force))
+            failed++;
+        else
+            sharing_trace(m, &a, shown++);
+        sh_free(&a);
+    }
+    if (m)
+        fclose(m);
+    section_begin(f, "sharing", "Cache-line sharing", shown > 0);
+    if (shown)
+        fwrite(body, 1, size, f);
+    else
+        not_collected(f, !m ? "out of memory"
+                         : failed ? "the traces' sharing records could not be read (the message above says why)"
+                                  : "the traces have no sharing records (build with "
+                                    "-fplugin-arg-perfinst-sharing=all or a `sharing` directive)");
+    free(body);
     fputs("</section>\n", f);
 }
 

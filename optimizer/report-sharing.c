@@ -445,13 +445,13 @@ void sh_free(struct sh_analysis *a)
 /* Views                                                                     */
 /* ---------------------------------------------------------------------- */
 
-static const char *verdict(uint64_t rt, uint64_t rf)
+const char *sh_verdict(uint64_t rt, uint64_t rf)
 {
     return rt && rf ? "TRUE and FALSE sharing" : rf ? "FALSE sharing" : rt ? "TRUE sharing" : "shared, no reloads";
 }
 
 /* The distinct names of the bytes in mask, comma-separated. */
-static void names_of(const struct sh_analysis *a, const struct sh_line_row *r, uint64_t mask, char *buf, size_t n)
+void sh_names_of(const struct sh_analysis *a, const struct sh_line_row *r, uint64_t mask, char *buf, size_t n)
 {
     size_t len = 0;
     char prev[160] = "";
@@ -478,7 +478,7 @@ static void names_of(const struct sh_analysis *a, const struct sh_line_row *r, u
     }
 }
 
-static void objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r, char *buf, size_t n)
+void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
@@ -506,9 +506,9 @@ static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, 
 {
     char buf[2048];
     printf("#%d  line 0x%llx  %s  reloads: %llu true, %llu false  est. cost %.0f cycles, gain of a fix %.0f\n",
-           rank, (unsigned long long)r->addr, verdict(r->rt, r->rf), (unsigned long long)r->rt,
+           rank, (unsigned long long)r->addr, sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
            (unsigned long long)r->rf, r->cost, r->gain);
-    objects_of_row(a, r, buf, sizeof buf);
+    sh_objects_of_row(a, r, buf, sizeof buf);
     printf("    objects: %s\n", buf);
     for (int b = 0; b < (int)PI_SHARE_LINE; b++) { /* heap objects: the allocation's call stack */
         int oi = r->obj[b];
@@ -526,8 +526,8 @@ static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, 
     for (int k = 0; k < r->nthr; k++) {
         const struct sh_thr_row *t = &r->thr[k];
         char rn[1024], wn[1024], cpu[24] = "?";
-        names_of(a, r, t->rmask, rn, sizeof rn);
-        names_of(a, r, t->wmask, wn, sizeof wn);
+        sh_names_of(a, r, t->rmask, rn, sizeof rn);
+        sh_names_of(a, r, t->wmask, wn, sizeof wn);
         if (t->cpu != ~0u)
             snprintf(cpu, sizeof cpu, "%u", t->cpu);
         printf("    thread T%u (tid %u, cpu %s): %llu reads [%s], %llu writes [%s]; reloads %llu true, %llu false\n",
@@ -547,7 +547,7 @@ static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, 
             continue;
         char where[512], nm[512];
         sh_site_where(a, s->rec.pc, where, sizeof where);
-        names_of(a, r, s->rec.mask, nm, sizeof nm);
+        sh_names_of(a, r, s->rec.mask, nm, sizeof nm);
         printf("    at %s: T%u %s %s: %llu accesses, reloads %llu true, %llu false\n", where, s->rec.thread,
                s->rec.flags & PI_ACCESS_WRITE ? (s->rec.flags & PI_ACCESS_READ ? "reads+writes" : "writes") : "reads",
                nm, (unsigned long long)s->rec.accesses, (unsigned long long)s->rec.reloads_true,
@@ -614,15 +614,13 @@ static void svg_text(FILE *f, const char *s)
         }
 }
 
-static int heatmap(const struct sh_analysis *a, const char *path, long top)
+/* The one heat map writer: a standalone SVG file (--heatmap) or, with
+ * embedded, an <svg> element for an HTML page (pmopt report --html,
+ * report-html.c).  The top lines with reloads; 0, or -1 on a write error. */
+int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded)
 {
     static const char *const colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
                                          "#e377c2", "#17becf"};
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        pm_error("%s: cannot create: %m", path);
-        return -1;
-    }
     size_t nrows = 0;
     while (nrows < a->nrows && nrows < (size_t)top && a->rows[nrows].rt + a->rows[nrows].rf)
         nrows++;
@@ -630,8 +628,9 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
     int height = 60;
     for (size_t i = 0; i < nrows; i++)
         height += 40 + (a->rows[i].nthr) * (cell + 4) + 10;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"monospace\" "
+    if (!embedded)
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pi-heatmap\" width=\"%d\" height=\"%d\" font-family=\"monospace\" "
                "font-size=\"11\">\n<title>perfinst: cache-line heat map of ",
             width, height);
     svg_text(f, a->prog);
@@ -640,10 +639,10 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
     for (size_t i = 0; i < nrows; i++) {
         const struct sh_line_row *r = &a->rows[i];
         char objs[1024];
-        objects_of_row(a, r, objs, sizeof objs);
+        sh_objects_of_row(a, r, objs, sizeof objs);
         fprintf(f, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">#%zu line 0x%llx: %s, %llu true / %llu false "
                    "reloads: ",
-                y + 14, i + 1, (unsigned long long)r->addr, verdict(r->rt, r->rf), (unsigned long long)r->rt,
+                y + 14, i + 1, (unsigned long long)r->addr, sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
                 (unsigned long long)r->rf);
         svg_text(f, objs);
         fprintf(f, "</text>\n");
@@ -670,7 +669,17 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
         y += 10;
     }
     fprintf(f, "</svg>\n");
-    if (fclose(f)) {
+    return ferror(f) ? -1 : 0;
+}
+
+static int heatmap(const struct sh_analysis *a, const char *path, long top)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        pm_error("%s: cannot create: %m", path);
+        return -1;
+    }
+    if (sh_heatmap_svg(a, top, f, 0) | fclose(f)) {
         pm_error("%s: write failed: %m", path);
         return -1;
     }

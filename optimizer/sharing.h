@@ -83,6 +83,14 @@ int sh_what_decl(const char *what, char *file, size_t fn, uint32_t *line); /* wh
 int sh_parse_what(const char *what, char *st, size_t stn, char *field, size_t fn, uint64_t *off, uint64_t *size);
 
 /* Text and SVG views (report-sharing.c). */
+/* A line's verdict ("FALSE sharing", ...); the distinct names of the bytes
+ * in mask, comma-separated; the objects a line holds, "; "-separated. */
+const char *sh_verdict(uint64_t rt, uint64_t rf);
+void sh_names_of(const struct sh_analysis *a, const struct sh_line_row *r, uint64_t mask, char *buf, size_t n);
+void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r, char *buf, size_t n);
+/* The heat map of the top lines with reloads as SVG (embedded: an element
+ * for an HTML page, no XML declaration); 0, or -1 on a write error. */
+int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded);
 int cmd_report_sharing(int argc, char **argv);
 /* pmopt plan --sharing (plan-sharing.c); argv as given to `plan`. */
 int cmd_plan_sharing(int argc, char **argv);

@@ -60,5 +60,8 @@ int stk_report_main(int argc, char **argv);
 /* export-stacks.c: w chooses the counts (--what), as in stk_count. */
 int export_folded(const struct stk_tree *t, const int *w, FILE *f);
 int export_flamegraph(const struct stk_tree *t, const int *w, const char *title, FILE *f);
+/* The same picture as an <svg> element to embed in an HTML page (embedded:
+ * no XML declaration); export_flamegraph is this with embedded = 0. */
+int export_flamegraph_svg(const struct stk_tree *t, const int *w, const char *title, FILE *f, int embedded);
 
 #endif /* PERFINST_STACKS_H */

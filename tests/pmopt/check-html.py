@@ -3,7 +3,8 @@
 well-formed (every element closed in order), self-contained (nothing that
 would load another file or go to the network), every section present with
 the status it should have, hot_kernel first among the hot functions, and
-the call tree leaf ← middle ← outer."""
+the call tree leaf ← middle ← outer.  (check-html-full.py reuses its
+parser.)"""
 import sys
 from html.parser import HTMLParser
 
@@ -68,33 +69,34 @@ class Page(HTMLParser):
             self.tree[-1][1] += d
 
 
-p = Page()
-src = open(sys.argv[1], encoding='utf-8').read()
-p.feed(src)
-p.close()
-if p.stack:
-    errors.append(f'unclosed at the end: {p.stack}')
-if not src.startswith('<!DOCTYPE html>'):
-    errors.append('no <!DOCTYPE html>')
-want = {'summary': 'collected', 'hot-functions': 'collected', 'hot-lines': 'collected',
-        'call-tree': 'collected', 'flame-graph': 'not-collected', 'sharing': 'not-collected'}
-if p.sections != want:
-    errors.append(f'sections {p.sections}, want {want}')
-for s in ('flame-graph', 'sharing'):
-    if 'not collected' not in p.text.get(s, ''):
-        errors.append(f'section {s} does not say "not collected"')
-if p.first_fn != 'hot_kernel':
-    errors.append(f'the hottest function is {p.first_fn!r}, want hot_kernel')
-if 'h&t.c' not in p.text.get('hot-functions', ''):
-    errors.append('the source file name h&t.c (escaped as h&amp;t.c) is not in the table')
-if 's += i * i;' not in p.text.get('hot-lines', ''):
-    errors.append('the hot line\'s source text is not shown')
-tree = [(d, t.split()[0]) for d, t in p.tree]
-if tree[:3] != [(0, 'leaf'), (1, 'middle'), (2, 'outer')]:
-    errors.append(f'call tree {tree}, want leaf > middle > outer first')
-if '3 events' not in p.tree[0][1]:
-    errors.append(f'call tree root {p.tree[0][1]!r}: want 3 events')
-for e in errors:
-    print('FAIL:', e)
-print(f'{len(p.sections)} sections, hottest {p.first_fn}, call tree {tree[:4]}')
-sys.exit(1 if errors else 0)
+if __name__ == '__main__':  # check-html-full.py imports Page and errors
+    p = Page()
+    src = open(sys.argv[1], encoding='utf-8').read()
+    p.feed(src)
+    p.close()
+    if p.stack:
+        errors.append(f'unclosed at the end: {p.stack}')
+    if not src.startswith('<!DOCTYPE html>'):
+        errors.append('no <!DOCTYPE html>')
+    want = {'summary': 'collected', 'hot-functions': 'collected', 'hot-lines': 'collected',
+            'call-tree': 'collected', 'flame-graph': 'not-collected', 'sharing': 'not-collected'}
+    if p.sections != want:
+        errors.append(f'sections {p.sections}, want {want}')
+    for s in ('flame-graph', 'sharing'):
+        if 'not collected' not in p.text.get(s, ''):
+            errors.append(f'section {s} does not say "not collected"')
+    if p.first_fn != 'hot_kernel':
+        errors.append(f'the hottest function is {p.first_fn!r}, want hot_kernel')
+    if 'h&t.c' not in p.text.get('hot-functions', ''):
+        errors.append('the source file name h&t.c (escaped as h&amp;t.c) is not in the table')
+    if 's += i * i;' not in p.text.get('hot-lines', ''):
+        errors.append('the hot line\'s source text is not shown')
+    tree = [(d, t.split()[0]) for d, t in p.tree]
+    if tree[:3] != [(0, 'leaf'), (1, 'middle'), (2, 'outer')]:
+        errors.append(f'call tree {tree}, want leaf > middle > outer first')
+    if not p.tree or '3 events' not in p.tree[0][1]:
+        errors.append(f'call tree root {p.tree[:1]!r}: want 3 events')
+    for e in errors:
+        print('FAIL:', e)
+    print(f'{len(p.sections)} sections, hottest {p.first_fn}, call tree {tree[:4]}')
+    sys.exit(1 if errors else 0)
