@@ -30,6 +30,9 @@
 # functions); wall: median of --rounds (5) interleaved runs at --size (1).
 # Relink time (median of 3) against perfinst-ld's link of the same objects.
 # Every variant must print the -O2 checksum.
+# (The taken-jumps column came out the same for every variant, BOLT
+# included, in the first run: callgrind's jump counts do not see the
+# layout here; bench/RESULTS.md.)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
