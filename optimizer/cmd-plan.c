@@ -91,7 +91,10 @@ static void help(FILE *f)
             "  --order=ALG          c3, exttsp or none: order the hot functions by call-graph\n"
             "                       affinity; plan data order and reserved regions\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
-            "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n");
+            "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
+            "  --rebuild            with --order: one feedback file for both loops, the\n"
+            "                       rebuild kinds (for the plugin) then the order kinds (for\n"
+            "                       pmopt relink), numbered on\n");
 }
 
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
@@ -362,8 +365,10 @@ static int plan_check(int argc, char **argv, const char *path)
     return status;
 }
 
+/* With po (--order=ALG --rebuild): the order kinds follow the rebuild
+ * kinds in the same file, numbered on (docs/layout.md "One loop"). */
 static int plan_feedback(int argc, char **argv, const char *out, int advise, int stats, int force,
-                         long tier_hot)
+                         long tier_hot, const struct plan_order_opts *po)
 {
     if (advise && out)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
@@ -419,6 +424,8 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
     /* the planners, each adding its recommendations */
     if (plan_branches(&p))
         goto done;
+    if (po && plan_order(&r, po, p.w, &p.number))
+        goto done;
     if (have_w) {
         struct pi_err err;
         have_w = 0;
@@ -452,6 +459,7 @@ int cmd_plan(int argc, char **argv)
         { "tier-hot", required_argument, NULL, 'T' },
         { "stats", no_argument, NULL, 'S' },
         { "check", required_argument, NULL, 'K' },
+        { "rebuild", no_argument, NULL, 'B' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -459,7 +467,7 @@ int cmd_plan(int argc, char **argv)
         if (!strcmp(argv[i], "--sharing"))
             return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
-    int advise = 0, by_samples = 0, order = 0, stats = 0;
+    int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0;
     struct plan_order_opts po = { ORD_NONE, NULL, -1 };
     const char *check = NULL;
     const char *out = NULL;
@@ -496,6 +504,7 @@ int cmd_plan(int argc, char **argv)
                                       optarg);
             break;
         case 'S': stats = 1; break;
+        case 'B': rebuild = 1; break;
         case 'K': check = optarg; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;
@@ -524,12 +533,20 @@ int cmd_plan(int argc, char **argv)
         if (pct >= 0 || expand >= 0)
             return pm_usage_error("plan", "--hot and --expand-callers write an overlay, --order a "
                                   "feedback file: one at a time");
+        if (rebuild) {
+            if (stats)
+                return pm_usage_error("plan", "--stats: not with --order --rebuild");
+            return plan_feedback(argc, argv, out, advise, 0, r.force, tier_hot, &po);
+        }
         return plan_order_main(&r, &po, advise, out, argc - optind, argv + optind);
     }
     if (pct >= 0 && expand >= 0)
         return pm_usage_error("plan", "--hot and --expand-callers: one plan at a time");
+    if (rebuild)
+        return pm_usage_error("plan", "--rebuild: only with --order (the rebuild kinds are "
+                              "written without it anyway)");
     if (pct < 0 && expand < 0)
-        return plan_feedback(argc, argv, out, advise, stats, r.force, tier_hot);
+        return plan_feedback(argc, argv, out, advise, stats, r.force, tier_hot, NULL);
     if (stats)
         return pm_usage_error("plan", "--stats: not with --hot or --expand-callers");
     if (pct < 0)

@@ -374,7 +374,7 @@ struct plan {
     struct names funcs, objects, overflow;
     int have_reserve;
     struct reserve rv;
-    uint32_t applied, ignored;
+    uint32_t applied, ignored, rebuild;
 };
 
 static int read_plan(const char *path, const char *only, struct plan *pl)
@@ -411,12 +411,18 @@ static int read_plan(const char *path, const char *only, struct plan *pl)
             pl->have_reserve = 1;
             split_names(pifb_get(r, "overflow"), &pl->overflow);
             pl->applied++;
+        } else if (!strcmp(r->kind, "branch-profile") || !strcmp(r->kind, "function-tier")) {
+            pl->rebuild++; /* the plugin's (pmopt plan --order --rebuild): one note below */
         } else {
             pm_note("%s:%u: recommendation %u (%s) is not one relink applies; ignored", path,
                     r->line, r->number, r->kind);
             pl->ignored++;
         }
     }
+    if (pl->rebuild)
+        pm_note("%s: %u recommendation%s of the rebuild loop (branch-profile, function-tier) "
+                "skipped: the plugin applies them when compiling (-fplugin-arg-perfinst-feedback)",
+                path, pl->rebuild, pl->rebuild == 1 ? "" : "s");
     pifb_free(&fb);
     return status;
 }

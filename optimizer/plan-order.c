@@ -412,6 +412,7 @@ static void emit_rec(struct out *o, const char *kind, const char *comment, const
         for (size_t i = 0; kv[i]; i += 2)
             pifb_arg(o->w, kv[i], kv[i + 1]);
         pifb_rec_end(o->w);
+        ++*o->number; /* the writer numbers the same way (pmopt plan --rebuild counts on) */
         return;
     }
     printf("%u. %s: %s\n", ++*o->number, kind, comment);
