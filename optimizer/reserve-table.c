@@ -14,8 +14,10 @@ long rsv_table_parse(const unsigned char *b, size_t size, struct reserve *rv, si
     if (!b || size < 24 || memcmp(b, "PIRS", 4))
         return -1;
     memcpy(h, b + 4, sizeof h);
+    /* the window's end in 64 bits: window + size wrapped in 32 and a
+     * window of nearly 4 GiB passed as inside a page */
     if (h[0] != RSV_TABLE_VERSION || size != 24 + (uint64_t)h[4] * 16 || !h[1] ||
-        (h[1] & (h[1] - 1)) || h[2] >= h[1] || h[2] + h[3] > h[1])
+        (h[1] & (h[1] - 1)) || h[2] >= h[1] || (uint64_t)h[2] + h[3] > h[1])
         return -1;
     *rv = (struct reserve){ h[1], h[2], h[3] };
     *n = h[4];
@@ -25,7 +27,9 @@ long rsv_table_parse(const unsigned char *b, size_t size, struct reserve *rv, si
         memcpy(&a, b + 24 + 16 * (size_t)i, 8);
         memcpy(&l, b + 32 + 16 * (size_t)i, 8);
         uint64_t po = a & (h[1] - 1);
-        inwin += po >= h[2] && po + l <= (uint64_t)h[2] + h[3];
+        /* l compared with what is left of the window (po + l wrapped for
+         * a length near 2^64 and counted it as inside) */
+        inwin += po >= h[2] && po <= (uint64_t)h[2] + h[3] && l <= (uint64_t)h[2] + h[3] - po;
     }
     return inwin;
 }
