@@ -828,8 +828,12 @@ static const char *lists_bad(int fd)
     for (Elf_Scn *scn = NULL; !bad && (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
         const char *name;
-        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
-            (strcmp(name, ".debug_rnglists") && strcmp(name, ".debug_loclists")) ||
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name))) {
+            /* libelf wants an SHT_STRTAB, libdwarf takes any type */
+            bad = "section name table";
+            break;
+        }
+        if ((strcmp(name, ".debug_rnglists") && strcmp(name, ".debug_loclists")) ||
             (sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
             continue;
         Elf_Data *data = elf_getdata(scn, NULL);
