@@ -9,15 +9,13 @@
  *      record's report groups through common/piri.c
  *      (pi_ri_check_group and pi_ri_record on every record, as pmopt dump
  *      and export do)
- *   1  a whole ELF file through common/pidwarf.c.  With FUZZ_DWARF set:
- *      pi_debug_open (symbols, DWARF functions and lines, then variables
- *      and types; libdwarf and libelf are not instrumented), opened by path
- *      like pmopt does: the bytes are written to a memfd and
- *      /proc/self/fd/N is opened; then lookups.  Without: the symbols and
- *      section names only (pi_debug_open_elf on elf_memory), because
- *      Debian's libdwarf 20210528 itself crashes on some malformed DWARF
- *      within seconds of fuzzing (a double free in dwarf_load_rnglists,
- *      fuzz-tools-libdwarf-rnglists-double-free; docs/testing.md)
+ *   1  a whole ELF file through common/pidwarf.c.  With FUZZ_DWARF set
+ *      (t-fuzz-tools.sh sets it): pi_debug_open (symbols, DWARF functions
+ *      and lines, then variables and types; libdwarf and libelf are not
+ *      instrumented), opened by path like pmopt does: the bytes are written
+ *      to a memfd and /proc/self/fd/N is opened; then lookups.  Without:
+ *      the symbols and section names only (pi_debug_open_elf on
+ *      elf_memory), for runs that keep away from libdwarf's own bugs
  *   2  a .perfinst section through runtime/fnmeta.c (pi_fnmeta_parse)
  *   3  a module's whole file through runtime/fnmeta.c (its own ELF64
  *      section-header walk, then pi_fnmeta_parse)
