@@ -790,6 +790,26 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
     }
 }
 
+/* Whether the bytes [lo, lo + 8) of a .debug_rnglists/.debug_loclists
+ * section (b, n: already walked by lists_bad) touch a table header. */
+static int in_list_header(const unsigned char *b, uint64_t n, uint64_t lo)
+{
+    for (uint64_t pos = 0; pos < n;) {
+        uint32_t l32;
+        uint64_t len, hdr = 4;
+        memcpy(&l32, b + pos, 4);
+        len = l32;
+        if (l32 == 0xffffffffu) {
+            memcpy(&len, b + pos + 4, 8);
+            hdr = 12;
+        }
+        if (lo < pos + hdr + 8 && lo + 8 > pos)
+            return 1;
+        pos += hdr + len;
+    }
+    return 0;
+}
+
 /* Whether libdwarf may read the file (fd).  libdwarf 20210528 (Debian 12)
  * frees a .debug_rnglists/.debug_loclists
  * table header it cannot read and then keeps it: a double free as soon as
@@ -874,6 +894,27 @@ static const char *lists_bad(int fd)
             if (version != 5 || (asize != 2 && asize != 4 && asize != 8))
                 bad = name;
             pos += hdr + len;
+        }
+        /* libdwarf applies an object's relocations to the section first:
+         * none may write into a table header (nor outside the section) */
+        size_t idx = elf_ndxscn(scn);
+        for (Elf_Scn *rs = NULL; !bad && (rs = elf_nextscn(elf, rs));) {
+            GElf_Shdr rh;
+            if (!gelf_getshdr(rs, &rh) || (rh.sh_type != SHT_RELA && rh.sh_type != SHT_REL) ||
+                rh.sh_info != idx)
+                continue;
+            Elf_Data *rd = elf_getdata(rs, NULL);
+            size_t nr = rd && rh.sh_entsize ? rd->d_size / rh.sh_entsize : 0;
+            for (size_t k = 0; k < nr && !bad; k++) {
+                GElf_Rela ra;
+                GElf_Rel rl;
+                uint64_t off;
+                if (rh.sh_type == SHT_RELA ? !gelf_getrela(rd, (int)k, &ra) : !gelf_getrel(rd, (int)k, &rl))
+                    break;
+                off = rh.sh_type == SHT_RELA ? ra.r_offset : rl.r_offset;
+                if (off >= n || in_list_header(b, n, off))
+                    bad = name;
+            }
         }
     }
     elf_end(elf);
