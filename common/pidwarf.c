@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libdwarf/dwarf.h>
@@ -789,10 +790,147 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
     }
 }
 
+/* Whether the bytes [lo, lo + 8) of a .debug_rnglists/.debug_loclists
+ * section (b, n: already walked by lists_bad) touch a table header. */
+static int in_list_header(const unsigned char *b, uint64_t n, uint64_t lo)
+{
+    for (uint64_t pos = 0; pos < n;) {
+        uint32_t l32;
+        uint64_t len, hdr = 4;
+        memcpy(&l32, b + pos, 4);
+        len = l32;
+        if (l32 == 0xffffffffu) {
+            memcpy(&len, b + pos + 4, 8);
+            hdr = 12;
+        }
+        if (lo < pos + hdr + 8 && lo + 8 > pos)
+            return 1;
+        pos += hdr + len;
+    }
+    return 0;
+}
+
+/* Whether libdwarf may read the file (fd).  libdwarf 20210528 (Debian 12)
+ * frees a .debug_rnglists/.debug_loclists
+ * table header it cannot read and then keeps it: a double free as soon as
+ * dwarf_next_cu_header_d loads the lists (found by tests/pmopt/
+ * fuzz-tools.c).  So the headers are checked here first, as libdwarf reads
+ * them: each table's unit length (32-bit, or 0xffffffff and 64-bit) within
+ * the section, version 5, address size 2, 4 or 8, the 12-byte header
+ * inside the table.  NULL, or the section that fails.  A compressed
+ * section is left to libdwarf. */
+static const char *lists_bad(int fd)
+{
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    size_t shstrndx;
+    const char *bad = NULL;
+    if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+        if (elf)
+            elf_end(elf);
+        return NULL; /* dwarf_init_b says what is wrong */
+    }
+    /* libdwarf's own ELF reader allocates the section header table and
+     * each section it loads by the sizes the headers say, unchecked (a
+     * fuzzed file asked for 1.7 TB): both must lie in the file */
+    struct stat st;
+    GElf_Ehdr eh;
+    size_t shnum;
+    if (fstat(fd, &st) || !gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &shnum) ||
+        eh.e_shoff > (uint64_t)st.st_size ||
+        (uint64_t)shnum * eh.e_shentsize > (uint64_t)st.st_size - eh.e_shoff)
+        bad = "section header table";
+    for (Elf_Scn *scn = NULL; !bad && (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+            (sh.sh_offset > (uint64_t)st.st_size || sh.sh_size > (uint64_t)st.st_size - sh.sh_offset))
+            bad = "section (past the end of the file)";
+    }
+    for (Elf_Scn *scn = NULL; !bad && (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name))) {
+            /* libelf wants an SHT_STRTAB, libdwarf takes any type */
+            bad = "section name table";
+            break;
+        }
+        if ((strcmp(name, ".debug_rnglists") && strcmp(name, ".debug_loclists")) ||
+            (sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        const unsigned char *b = data ? data->d_buf : NULL;
+        uint64_t n = data && b ? data->d_size : 0, pos = 0;
+        /* bad: a static string (name dies with elf) */
+        name = strcmp(name, ".debug_rnglists") ? ".debug_loclists table header"
+                                                 : ".debug_rnglists table header";
+        if (!b || n != sh.sh_size)
+            bad = name;
+        while (!bad && pos < n) {
+            uint32_t l32;
+            uint64_t len, hdr = 4;
+            if (n - pos < 4) {
+                bad = name;
+                break;
+            }
+            memcpy(&l32, b + pos, 4);
+            len = l32;
+            if (l32 == 0xffffffffu) {
+                if (n - pos < 12) {
+                    bad = name;
+                    break;
+                }
+                memcpy(&len, b + pos + 4, 8);
+                hdr = 12;
+            } else if (l32 >= 0xfffffff0u) {
+                bad = name;
+                break;
+            }
+            if (len < 8 || len > n - pos - hdr) {
+                bad = name;
+                break;
+            }
+            uint16_t version;
+            memcpy(&version, b + pos + hdr, 2);
+            unsigned asize = b[pos + hdr + 2];
+            if (version != 5 || (asize != 2 && asize != 4 && asize != 8))
+                bad = name;
+            pos += hdr + len;
+        }
+        /* libdwarf applies an object's relocations to the section first:
+         * none may write into a table header (nor outside the section) */
+        size_t idx = elf_ndxscn(scn);
+        for (Elf_Scn *rs = NULL; !bad && (rs = elf_nextscn(elf, rs));) {
+            GElf_Shdr rh;
+            if (!gelf_getshdr(rs, &rh) || (rh.sh_type != SHT_RELA && rh.sh_type != SHT_REL) ||
+                rh.sh_info != idx)
+                continue;
+            Elf_Data *rd = elf_getdata(rs, NULL);
+            size_t nr = rd && rh.sh_entsize ? rd->d_size / rh.sh_entsize : 0;
+            for (size_t k = 0; k < nr && !bad; k++) {
+                GElf_Rela ra;
+                GElf_Rel rl;
+                uint64_t off;
+                if (rh.sh_type == SHT_RELA ? !gelf_getrela(rd, (int)k, &ra) : !gelf_getrel(rd, (int)k, &rl))
+                    break;
+                off = rh.sh_type == SHT_RELA ? ra.r_offset : rl.r_offset;
+                if (off >= n || in_list_header(b, n, off))
+                    bad = name;
+            }
+        }
+    }
+    elf_end(elf);
+    return bad;
+}
+
 static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
 {
     struct dctx c = { .d = d, .want = want };
     Dwarf_Error e = 0;
+    const char *bad = lists_bad(fd);
+    if (bad) {
+        warn(d, "%s: DWARF: a malformed %s (not read: libdwarf cannot read it safely)",
+             d->path, bad);
+        return;
+    }
     int res = dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &c.dbg, &e);
     if (res == DW_DLV_NO_ENTRY)
         return;

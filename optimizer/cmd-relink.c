@@ -40,7 +40,6 @@
 #include "pmopt.h"
 
 #define TMPDIR_TAG "/.pmopt-relink."
-#define PI_RESERVE_VERSION 1u /* of the .perfinst.reserve table */
 
 static void help(FILE *f)
 {
@@ -660,7 +659,7 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
             fprintf(f, "  .perfinst.reserve 0 (INFO) :\n  {\n"
                        "    BYTE(0x50) BYTE(0x49) BYTE(0x52) BYTE(0x53) /* \"PIRS\" */\n"
                        "    LONG(%u) LONG(0x%x) LONG(0x%x) LONG(0x%x) LONG(%zu)\n",
-                    PI_RESERVE_VERSION, rv->page, rv->window, rv->size, no);
+                    RSV_TABLE_VERSION, rv->page, rv->window, rv->size, no);
             for (size_t i = 0; i < no; i++)
                 fprintf(f, "    QUAD(%s) QUAD(0x%llx)\n", ov[i].sym,
                         (unsigned long long)ov[i].size);
@@ -854,24 +853,8 @@ static long read_reserve(const char *path, struct reserve *rv, size_t *n)
                 strcmp(nm, ".perfinst.reserve"))
                 continue;
             Elf_Data *d = elf_getdata(scn, NULL);
-            const unsigned char *b = d ? d->d_buf : NULL;
-            uint32_t h[5];
-            if (!b || d->d_size < 24 || memcmp(b, "PIRS", 4))
-                break;
-            memcpy(h, b + 4, sizeof h);
-            if (h[0] != PI_RESERVE_VERSION || d->d_size != 24 + (uint64_t)h[4] * 16 || !h[1] ||
-                (h[1] & (h[1] - 1)) || h[2] >= h[1] || h[2] + h[3] > h[1])
-                break;
-            *rv = (struct reserve){ h[1], h[2], h[3] };
-            *n = h[4];
-            inwin = 0;
-            for (uint32_t i = 0; i < h[4]; i++) {
-                uint64_t a, l;
-                memcpy(&a, b + 24 + 16 * i, 8);
-                memcpy(&l, b + 32 + 16 * i, 8);
-                uint64_t po = a & (h[1] - 1);
-                inwin += po >= h[2] && po + l <= (uint64_t)h[2] + h[3];
-            }
+            if (d)
+                inwin = rsv_table_parse(d->d_buf, d->d_size, rv, n);
             break;
         }
     }

@@ -261,7 +261,8 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
             return -1;
         }
     }
-    qsort(s->ranges, s->nranges, sizeof *s->ranges, by_sec_off);
+    if (s->nranges) /* qsort(NULL, 0, ...) is undefined */
+        qsort(s->ranges, s->nranges, sizeof *s->ranges, by_sec_off);
     /* resolve references by global name: the text (or data) section whose
      * symbol is that name (a section named after a global function) */
     uint32_t *idx = malloc((s->nsecs ? s->nsecs : 1) * sizeof *idx);
