@@ -176,14 +176,15 @@ uint64_t pi_now_ns(void);
 
 /* loader.c: the loader stage (shadow segments) */
 uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out);
-/* loader.c: the section NAME of an ELF64 file in memory (first of *count),
+/* elfscan.c: the section NAME of an ELF64 file in memory (first of *count),
  * with the build-id note when bid is given; NULL, or why not */
 /* indicators.c: the stack from the frame whose return address is start
  * (frames[0] = start, then its callers) through libgcc's unwinder, which
  * reads .eh_frame (fine in -O2 code); at most max frames, at least 1. */
 unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max);
+int pi_in_file(uint64_t off, uint64_t len, uint64_t size); /* elfscan.c: [off, off+len) in the file? */
 int pi_chunk_next(const unsigned char *sec, uint64_t len, uint64_t *pos, struct pi_chunk_hdr *ch,
-                  const char **why); /* loader.c: walk a section's chunks */
+                  const char **why); /* elfscan.c: walk a section's chunks */
 const char *pi_elf_section(const unsigned char *f, size_t size, const char *name, Elf64_Shdr *out,
                            int *count, uint8_t *bid, uint32_t *bid_len);
 struct pi_shadow;

@@ -1,4 +1,4 @@
-/* fuzz-tools-rt.c — the runtime half of fuzz-tools.c: runtime/fnmeta.c,
+/* fuzz-tools-rt.c — the runtime half of fuzz-tools.c: runtime/fnmeta.c (with runtime/elfscan.c linked),
  * the reader of a module's .perfinst that the runtime uses for counter
  * combinations and dormant classes.  fnmeta.c is included (not linked) so
  * that its static find_section (ELF64 headers, bounds-checked by hand: no

@@ -12,13 +12,13 @@
  *         lookups in the segment built
  *   odd   the PERFINST_OVERLAY parser (runtime/overlay.c): pi_overlay_parse
  *         on the bytes as text, then pi_overlay_on
- * Only loader.c, overlay.c and common/xlat-blocks.c are linked in: the rest
+ * Only loader.c, elfscan.c, overlay.c and common/xlat-blocks.c are linked in: the rest
  * of the runtime (start-up, threads, traces) is stubbed below, so nothing
  * is interposed and no trace is written.  FUZZ_VERBOSE=1 says what each
  * input led to.  Build and run (t-fuzz.sh does
  * this with a fixed budget):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -pthread -Iinclude -Icommon \
- *     -Iruntime tests/runtime/fuzz-runtime.c runtime/loader.c runtime/overlay.c \
+ *     -Iruntime tests/runtime/fuzz-runtime.c runtime/loader.c runtime/elfscan.c runtime/overlay.c \
  *     common/xlat-blocks.c -o fuzz
  *   ./fuzz CORPUS_DIR
  */

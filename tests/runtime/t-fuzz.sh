@@ -21,7 +21,7 @@ fi
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
     -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/runtime" \
-    "$R/fuzz-runtime.c" "$PERFINST_TOP/runtime/loader.c" "$PERFINST_TOP/runtime/overlay.c" \
+    "$R/fuzz-runtime.c" "$PERFINST_TOP/runtime/loader.c" "$PERFINST_TOP/runtime/elfscan.c" "$PERFINST_TOP/runtime/overlay.c" \
     "$PERFINST_TOP/common/xlat-blocks.c" -o fuzz
 
 # The seed program: instrumented code ranges, so a real .perfinst.xlat.
