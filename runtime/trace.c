@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h> /* rename(), a system call: no stdio is used */
 #include <string.h>
@@ -403,9 +404,34 @@ static void say_failure(const char *path, int err)
            why ? why : pi_fmt_u64(b, (uint64_t)err, 10), "\n", NULL);
 }
 
+static int write_trace(const siginfo_t *si, int in_signal);
+
 /* Write the whole trace (si: the signal the process dies of, or NULL).
- * The caller holds the write lock, and pi.lock unless in a signal handler. */
+ * The caller holds the write lock, and pi.lock unless in a signal handler.
+ * A file-size limit (ulimit -f) must not kill the program for its trace or
+ * for the message about it: SIGXFSZ is held meanwhile and the one a write
+ * raised is taken back, so the write just fails with EFBIG, reported once
+ * like a full disk.  (All async-signal-safe.) */
 int pi_trace_write(const siginfo_t *si, int in_signal)
+{
+    sigset_t xfsz, old, pend;
+    sigemptyset(&xfsz);
+    sigaddset(&xfsz, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &xfsz, &old);
+    sigpending(&pend);
+    int before = sigismember(&pend, SIGXFSZ);
+    int r = write_trace(si, in_signal), e = errno;
+    sigpending(&pend);
+    if (!before && sigismember(&pend, SIGXFSZ)) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&xfsz, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return r;
+}
+
+static int write_trace(const siginfo_t *si, int in_signal)
 {
     if (getpid() != pi.pid) { /* a vfork child shares our memory: hands off */
         errno = ECHILD;

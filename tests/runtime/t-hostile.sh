@@ -10,6 +10,8 @@
 #    what they would have been.  Needs root (mount); else skipped.
 # 3. A directory the process may not write (read-only mount; and mode 555
 #    for an unprivileged user): reported once, the program runs on.
+# 4. A file-size limit (ulimit -f 0): the writes fail with EFBIG instead of
+#    SIGXFSZ killing the program; reported once, the program runs on.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/runtime/fixture.sh"
 gcc $CFIX -pthread -o secure "$R/secure.c" "$B/libperfinst.a"
@@ -102,3 +104,15 @@ if [ -n "$where" ]; then
     assert_eq "locked: the program's output" "secure=0 write failed write failed done" "$(echo $(cat out))"
     one_line err "^perfinst: cannot write the trace $where/t\.pit: Permission denied$"
 fi
+
+# ---- 4. a file-size limit ----------------------------------------------------
+# The program's output goes through a pipe (a pipe has no size limit); its
+# stderr is a file under the limit too, so the message cannot be written
+# either — and must not kill the program.
+{ st=0; (ulimit -f 0; PERFINST_OUT="$PWD/lim.pit" exec ./secure 5 3 7) 2> lim.err || st=$?; echo "status=$st"; } | cat > lim.out
+assert_eq "size limit: the program's output and exit status (not killed by SIGXFSZ)" \
+    "secure=0 write failed write failed write failed done status=7" "$(echo $(cat lim.out))"
+assert_eq "size limit: no temporary file left" "" "$(ls lim*.tmp 2>/dev/null)"
+# again with stderr through a pipe: the failure is said once
+{ (ulimit -f 0; PERFINST_OUT="$PWD/lim.pit" exec ./secure 5 3 7 2>&1 >/dev/null) || true; } | cat > lim.err
+one_line lim.err "^perfinst: cannot write the trace $PWD/lim\.pit(\.[0-9]+)?: File too large$"
