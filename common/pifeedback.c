@@ -56,17 +56,20 @@ static char *decode(const char *s, size_t n)
     return out;
 }
 
+static void free_rec(struct pifb_rec *rec)
+{
+    for (uint32_t a = 0; a < rec->nargs; a++) {
+        free(rec->args[a].key);
+        free(rec->args[a].value);
+    }
+    free(rec->args);
+    free(rec->kind);
+}
+
 void pifb_free(struct pifb_file *fb)
 {
-    for (uint32_t r = 0; r < fb->nrecs; r++) {
-        struct pifb_rec *rec = &fb->recs[r];
-        for (uint32_t a = 0; a < rec->nargs; a++) {
-            free(rec->args[a].key);
-            free(rec->args[a].value);
-        }
-        free(rec->args);
-        free(rec->kind);
-    }
+    for (uint32_t r = 0; r < fb->nrecs; r++)
+        free_rec(&fb->recs[r]);
     free(fb->recs);
     free(fb->path);
     free(fb->program);
@@ -370,13 +373,7 @@ int pifb_select(struct pifb_file *fb, const char *list, struct pi_err *err)
             fb->recs[keep++] = fb->recs[r];
             continue;
         }
-        struct pifb_rec *rec = &fb->recs[r];
-        for (uint32_t a = 0; a < rec->nargs; a++) {
-            free(rec->args[a].key);
-            free(rec->args[a].value);
-        }
-        free(rec->args);
-        free(rec->kind);
+        free_rec(&fb->recs[r]);
     }
     fb->nrecs = keep;
     return 0;

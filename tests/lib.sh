@@ -39,3 +39,11 @@ expect_fail() {
     if "$@" > err 2>&1; then cat err >&2; fail "$what: succeeded but should have failed"; fi
     ok "$what (refused)"
 }
+
+# need_libfuzzer: fail unless clang can build a libFuzzer harness
+# (scripts/deps.sh installs clang and libclang-rt-14-dev).
+need_libfuzzer() {
+    printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }\n' > probe.c
+    clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null ||
+        fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
+}

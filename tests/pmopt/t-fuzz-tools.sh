@@ -13,14 +13,7 @@
 # scripts/deps.sh; without them this test fails.
 . "$PERFINST_TOP/tests/lib.sh"
 P=$T/pmopt
-cat > probe.c <<'C'
-#include <stdint.h>
-#include <stddef.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }
-C
-if ! clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null; then
-    fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
-fi
+need_libfuzzer
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
     -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer" \

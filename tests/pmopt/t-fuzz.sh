@@ -5,14 +5,7 @@
 # installed by scripts/deps.sh; without them this test fails.
 source "$PERFINST_TOP/tests/lib.sh"
 source "$T/pmopt/fixture.sh"
-cat > probe.c <<'C'
-#include <stdint.h>
-#include <stddef.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }
-C
-if ! clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null; then
-    fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
-fi
+need_libfuzzer
 build_prog
 pigen trace -o a.pit --prog prog --unit "$UA=$CA" --unit "$UB=$CB" --signal 11 \
     --sitestat "$UA:4:trap:3:3:0:0:0" --sitestat "$UA:0:cycles:2:9:900:10:500" \

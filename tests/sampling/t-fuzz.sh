@@ -35,13 +35,7 @@ PY
 expect_fail "a SAMPLES record that lies" "$PMOPT" report --tree bad.pit
 assert_contains "names the file and the record" err "^pmopt: bad.pit: record [0-9]+ \(type 31\) at offset 0x[0-9a-f]+: sample [0-9]+ runs past the record$"
 
-cat > probe.c <<'C'
-#include <stdint.h>
-#include <stddef.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }
-C
-clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null ||
-    fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
+need_libfuzzer
 mkdir corpus
 cp cpu.pit idle.pit corpus/
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
