@@ -61,6 +61,8 @@ struct dctx {
     Dwarf_Addr cu_base;
     char **srcfiles;
     Dwarf_Signed nsrcfiles;
+    Dwarf_Off last_die;      /* the walk's last DIE offset: preorder only grows */
+    int bad_tree;            /* a link went backwards: the CU's walk stopped */
 };
 
 static void dwarf_warn(struct dctx *c, const char *what, Dwarf_Error e)
@@ -68,6 +70,36 @@ static void dwarf_warn(struct dctx *c, const char *what, Dwarf_Error e)
     warn(c->d, "%s: DWARF: %s: %s", c->d->path, what, e ? dwarf_errmsg(e) : "failed");
     if (e)
         dwarf_dealloc_error(c->dbg, e);
+}
+
+/* A DIE link went backwards: say so once, and stop reading the unit. */
+static void tree_broken(struct dctx *c)
+{
+    if (!c->bad_tree)
+        warn(c->d, "%s: DWARF: a malformed DIE tree (a sibling link points back); "
+             "the rest of the unit is not read", c->d->path);
+    c->bad_tree = 1;
+}
+
+/* dwarf_siblingof_b that only goes forward: a DW_AT_sibling pointing at or
+ * before die would make a loop over siblings run forever. */
+static int next_sibling(struct dctx *c, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *e)
+{
+    Dwarf_Off here = 0, there = 0;
+    int res = dwarf_siblingof_b(c->dbg, die, 1, next, e);
+    if (res != DW_DLV_OK)
+        return res;
+    if (dwarf_dieoffset(die, &here, e) == DW_DLV_OK && dwarf_dieoffset(*next, &there, e) == DW_DLV_OK &&
+        there > here)
+        return DW_DLV_OK;
+    if (*e) {
+        dwarf_dealloc_error(c->dbg, *e);
+        *e = 0;
+    }
+    tree_broken(c);
+    dwarf_dealloc_die(*next);
+    *next = 0;
+    return DW_DLV_NO_ENTRY;
 }
 
 static int add_func(struct pi_debug *d, size_t *cap, uint64_t lo, uint64_t hi, const char *name,
@@ -578,7 +610,7 @@ static void read_members(struct dctx *c, Dwarf_Die sdie, uint32_t type, int dept
                 tmp[n++] = x;
         }
         Dwarf_Die next = 0;
-        res = dwarf_siblingof_b(c->dbg, m, 1, &next, &e);
+        res = next_sibling(c, m, &next, &e);
         dwarf_dealloc_die(m);
         m = next;
     }
@@ -663,7 +695,7 @@ static uint32_t type_at(struct dctx *c, Dwarf_Off off, int depth)
                 counts[ndims++] = n;
             }
             Dwarf_Die next = 0;
-            res = dwarf_siblingof_b(c->dbg, sr, 1, &next, &e);
+            res = next_sibling(c, sr, &next, &e);
             dwarf_dealloc_die(sr);
             sr = next;
         }
@@ -763,6 +795,17 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
 {
     Dwarf_Error e = 0;
     while (die) {
+        /* In a well-formed unit each DIE of a preorder walk lies after the
+         * one before; a DW_AT_sibling that points back would loop forever. */
+        Dwarf_Off off = 0;
+        if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK || off <= c->last_die) {
+            if (e)
+                dwarf_dealloc_error(c->dbg, e);
+            tree_broken(c);
+            dwarf_dealloc_die(die);
+            return;
+        }
+        c->last_die = off;
         Dwarf_Half tag = 0;
         if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
             dwarf_warn(c, "dwarf_tag", e);
@@ -779,6 +822,10 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
             walk(c, child, depth + 1);
         else if (cres == DW_DLV_ERROR)
             dwarf_warn(c, "dwarf_child", e);
+        if (c->bad_tree) {
+            dwarf_dealloc_die(die);
+            return;
+        }
         Dwarf_Die next = 0;
         int res = dwarf_siblingof_b(c->dbg, die, 1, &next, &e);
         dwarf_dealloc_die(die);
@@ -981,6 +1028,8 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
             read_lines(&c, cu);
         Dwarf_Die child = 0;
         int cres = dwarf_child(cu, &child, &e);
+        c.last_die = 0;
+        c.bad_tree = 0;
         if (cres == DW_DLV_OK)
             walk(&c, child, 1);
         else if (cres == DW_DLV_ERROR)
