@@ -56,6 +56,46 @@ struct marker {
     int what;
 };
 
+/* Region boundaries start blocks: a block starts at every marker, and
+ * after every BEGIN marker.  Idempotent: a second call splits nothing. */
+static void split_at_markers(const vec<marker> &marks)
+{
+    for (unsigned i = 0; i < marks.length(); i++)
+        block_starting_at(marks[i].stmt);
+    for (unsigned i = 0; i < marks.length(); i++)
+        if (marks[i].what == PI_MARK_BEGIN) {
+            gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
+            gsi_next(&gsi);
+            if (!gsi_end_p(gsi))
+                split_block(gimple_bb(marks[i].stmt), marks[i].stmt);
+        }
+}
+
+static void collect_markers(function *fun, vec<marker> &marks)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        marker m;
+        if (pi_is_marker_call(gsi_stmt(gsi), &m.id, &m.what)) {
+            m.stmt = gsi_stmt(gsi);
+            marks.safe_push(m);
+        }
+    }
+}
+
+/* The CFG the profile is keyed on (docs/layout.md, "Keys and staleness"):
+ * the blocks as the count pass numbers them, i.e. split at the statement
+ * markers.  The feedback pass, which runs before the count pass, splits
+ * the same way, so a function with statement directives has the same
+ * blocks in the training build (all=count) and in the rebuild. */
+void pi_cfg_split_markers(function *fun)
+{
+    auto_vec<marker> marks;
+    collect_markers(fun, marks);
+    split_at_markers(marks);
+}
+
 /* Blocks of the statement region `id`: reachable from its BEGIN without
  * entering a block that starts with one of its END markers. */
 static void mark_region(function *fun, const vec<marker> &marks, unsigned id, basic_block begin,
@@ -441,30 +481,20 @@ static unsigned int execute_count(function *fun)
     /* the statement markers the pragmas left */
     auto_vec<marker> marks;
     basic_block bb;
-    FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-        marker m;
-        if (pi_is_marker_call(gsi_stmt(gsi), &m.id, &m.what)) {
-            m.stmt = gsi_stmt(gsi);
-            marks.safe_push(m);
-        }
-    }
+    collect_markers(fun, marks);
     bool watch = !skip && pi_watch_any(fun);
     if (!(fn_dirs & code_dirs) && marks.is_empty() && !watch)
         return 0;
     pair_named_regions(marks);
 
-    /* region boundaries start blocks: split before every marker, and after BEGINs */
-    for (unsigned i = 0; i < marks.length(); i++)
-        block_starting_at(marks[i].stmt);
+    /* region boundaries start blocks: split before every marker, and after
+       BEGINs (pi_cfg_split_markers: already done when the feedback pass ran) */
+    split_at_markers(marks);
     auto_vec<basic_block> begins;
     for (unsigned i = 0; i < marks.length(); i++) {
         basic_block b = gimple_bb(marks[i].stmt);
-        if (marks[i].what == PI_MARK_BEGIN) {
-            gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
-            gsi_next(&gsi);
-            b = gsi_end_p(gsi) ? single_succ(b) : split_block(b, marks[i].stmt)->dest;
-        }
+        if (marks[i].what == PI_MARK_BEGIN)
+            b = single_succ(b);
         begins.safe_push(b);
     }
 
