@@ -430,6 +430,24 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
     return cfg;
 }
 
+/* An indirect call: __perfinst_icall(UNIT, SITE, (void *)fnptr) before it,
+ * so that the training run records its targets (runtime/icall.c; docs/
+ * layout.md "Indirect calls").  pass-split removes it from the clean copy. */
+static void add_icall_probe(gimple_stmt_iterator *gsi, gimple *call, unsigned site)
+{
+    tree fnptr = gimple_call_fn(call);
+    if (!fnptr || TREE_CODE(fnptr) == OBJ_TYPE_REF || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
+        return;
+    tree probe = runtime_probe("__perfinst_icall", void_type_node, uint64_type_node,
+                               unsigned_type_node, ptr_type_node);
+    tree tmp = create_tmp_var(ptr_type_node, "pi_icall");
+    gimple *cvt = gimple_build_assign(tmp, NOP_EXPR, fnptr);
+    insert_call_before(gsi, cvt, gimple_location(call));
+    insert_call_before(gsi, gimple_build_call(probe, 3, build_int_cst(uint64_type_node, pi_unit_id()),
+                                              build_int_cst(unsigned_type_node, site), tmp),
+                       gimple_location(call));
+}
+
 /* Call sites (PI_SITE_CALL) of a function counted whole: each call of
  * another function, with its block, so that a profile gives the call
  * graph's arcs (caller, callee, the block's count) for function ordering,
@@ -460,7 +478,9 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
             s.bb = order[i]->index;
             s.region = pi_unit_str(callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
             s.arg = site_of[order[i]->index];
-            pi_unit_add_site(&s);
+            unsigned call_site = pi_unit_add_site(&s);
+            if (!callee)
+                add_icall_probe(&gsi, g, call_site);
         }
 }
 
