@@ -47,3 +47,8 @@ for alg in c3 exttsp; do
     cmp train.out out.$alg || fail "$alg: the relinked program prints something else"
     ok "$alg: relinked, drive and leaf adjacent, same output"
 done
+
+# plan --stats lists the recorded target in place of "(indirect)"
+"$PMOPT" plan --stats icall m.pit > stats.out
+assert_contains "--stats: the indirect arc with its calls" stats.out "^  drive -> leaf: 40000$"
+assert_not_contains "--stats: no unknown callee left" stats.out "\(indirect\)"
