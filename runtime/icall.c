@@ -21,7 +21,7 @@
 #define PI_MAX_ICALLS 8192 /* power of two */
 
 struct icall_slot {
-    uint64_t key;  /* 0 free, ~0 being claimed; else hash of (unit, site, target) | 1 */
+    uint64_t key;  /* 0 free, ~0 being claimed; else a hash of (unit, site, target) | 1 */
     uint64_t unit_id;
     uint32_t site;
     uint64_t target;
@@ -33,7 +33,10 @@ static uint64_t icall_lost;
 PI_EXPORT void __perfinst_icall(uint64_t unit_id, uint32_t site, const void *target)
 {
     uint64_t t = (uint64_t)(uintptr_t)target;
-    uint64_t key = pi_hash64(pi_hash64(pi_hash64(PI_HASH64_INIT, &unit_id, 8), &site, 4), &t, 8) | 1;
+    /* a multiplicative mix, not the byte-wise FNV: this runs on every
+       indirect call of the training build */
+    uint64_t key = unit_id * 0x9e3779b97f4a7c15ull ^ (t + site) * 0xc2b2ae3d27d4eb4full;
+    key = (key ^ key >> 29) | 1;
     if (key == ~0ULL)
         key = 1;
     for (uint32_t i = 0; i < 64; i++) {
