@@ -35,6 +35,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_HOTSPOT: return "HOTSPOT";
     case PI_REC_PAGES: return "PAGES";
     case PI_REC_PERF: return "PERF";
+    case PI_REC_ICALL: return "ICALL";
     }
     return "?";
 }
@@ -370,6 +371,11 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
         r->perf = p + sizeof *h;
         return 0;
     }
+    case PI_REC_ICALL:
+        if (n != sizeof r->u.icall)
+            return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.icall);
+        memcpy(&r->u.icall, p, sizeof r->u.icall);
+        return 0;
     }
 #undef BAD
     return 0; /* unknown type: the caller skips it */
@@ -445,6 +451,7 @@ void pi_trace_free(struct pi_trace *t)
     free(t->page_entries);
     free(t->epoch_touches);
     free(t->perfs);
+    free(t->icalls);
     memset(t, 0, sizeof *t);
 }
 
@@ -512,8 +519,33 @@ static void sitestat_add(struct pi_rec_sitestat *x, const struct pi_rec_sitestat
     x->sum = sat_add(x->sum, y->sum);
 }
 
+static int cmp_icall(const void *a, const void *b)
+{
+    const struct pi_rec_icall *x = a, *y = b;
+    if (x->unit_id != y->unit_id)
+        return x->unit_id < y->unit_id ? -1 : 1;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return x->target < y->target ? -1 : x->target > y->target;
+}
+
+static void fold_icalls(struct pi_trace *t)
+{
+    if (t->nicalls)
+        qsort(t->icalls, t->nicalls, sizeof *t->icalls, cmp_icall);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nicalls; i++) {
+        if (n && !cmp_icall(&t->icalls[n - 1], &t->icalls[i]))
+            t->icalls[n - 1].count = sat_add(t->icalls[n - 1].count, t->icalls[i].count);
+        else
+            t->icalls[n++] = t->icalls[i];
+    }
+    t->nicalls = n;
+}
+
 static int fold(struct pi_trace *t, const char *name, struct pi_err *err)
 {
+    fold_icalls(t);
     size_t n = 0;
     if (t->nsitestats)
         qsort(t->sitestats, t->nsitestats, sizeof *t->sitestats, cmp_sitestat);
@@ -651,6 +683,22 @@ int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, in
         }
         dst->ntraceregs++;
     }
+    if (reserve((void **)&dst->icalls, dst->nicalls, src->nicalls, sizeof *dst->icalls))
+        return pi_err_set(err, "%s: out of memory", name);
+    for (size_t i = 0; i < src->nicalls; i++) {
+        struct pi_rec_icall c = src->icalls[i];
+        if (convert && c.site != PI_NONE) {
+            const struct pi_trace_module *home = NULL;
+            for (size_t k = 0; k < src->nunits && !home; k++)
+                if (src->units[k].unit_id == c.unit_id)
+                    home = &src->modules[src->units[k].module];
+            const struct pi_trace_module *m = pi_trace_module_of(src, c.target);
+            if (!home || m != home || c.target - home->load_bias >= PI_TRACE_MODULE_SPAN)
+                continue; /* another module (libc, a shared library): no arc */
+            c.target -= home->load_bias;
+        }
+        dst->icalls[dst->nicalls++] = c;
+    }
     if (fold(dst, name, err)) {
         /* say which input disagreed with what came before */
         char msg[sizeof err->msg];
@@ -766,7 +814,7 @@ static int copy_u64(uint64_t **out, const void *src, uint32_t n)
 
 static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
 {
-    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0;
+    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0, icap = 0;
     struct pi_trace_rec r;
     int k;
     /* counts[] hold the file's module index until the end, then a position */
@@ -890,6 +938,11 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             t->nperfs++;
             break;
         }
+        case PI_REC_ICALL:
+            if (pi_grow((void **)&t->icalls, &icap, t->nicalls, sizeof *t->icalls))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->icalls[t->nicalls++] = r.u.icall;
+            break;
         case PI_REC_SIGNAL:
             if (!t->has_signal) {
                 t->has_signal = 1;
@@ -1160,6 +1213,8 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
         struct pi_rec_watch r = { .gran = t->watch_gran, .nwords = (uint32_t)n };
         put_record(&w, PI_REC_WATCH, &r, sizeof r, &t->words[i], n * sizeof *t->words, NULL, 0);
     }
+    for (size_t i = 0; i < t->nicalls; i++)
+        put_record(&w, PI_REC_ICALL, &t->icalls[i], sizeof t->icalls[i], NULL, 0, NULL, 0);
     if (t->has_signal)
         put_record(&w, PI_REC_SIGNAL, &t->signal, sizeof t->signal, NULL, 0, NULL, 0);
     struct pi_rec_end e = { .nrecords = w.nrecords };

@@ -83,6 +83,7 @@ struct pi_trace_rec {
         struct pi_rec_hotspot hotspot;
         struct pi_rec_pages pages;
         struct pi_rec_perf perf;
+        struct pi_rec_icall icall;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path; HOTSPOT: the function's name */
@@ -194,6 +195,11 @@ struct pi_trace {
         struct pi_perf_value v[PI_PERF_MAX_EVENTS];
     } *perfs;
 
+    /* indirect-call targets (ICALL, docs/layout.md "Indirect calls"):
+     * sorted by (unit_id, site, target), unique (counts summed) */
+    size_t nicalls;
+    struct pi_rec_icall *icalls;
+
     int has_end;             /* finished cleanly */
     uint32_t nrecords;       /* complete records read */
     uint32_t nunknown;       /* records of unknown types, skipped */
@@ -257,6 +263,10 @@ int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
 #define PI_TRACE_MODULE_SPAN (1ull << 32)
 int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, int link_frames,
                             struct pi_err *err);
+/* (pi_trace_add_indicators also adds src's ICALL records: with link_frames,
+ * a process's run-time targets become link-time addresses of the module of
+ * the call site's unit, and a target outside it is dropped; merged traces'
+ * are copied.) */
 
 /* Add src's WATCH words to dst, made module-relative as a merged trace
  * holds them: a word in a module of src (pi_trace_watch_module) becomes

@@ -21,7 +21,7 @@ run-demo: all
 	rm -f $(DEMO)/train.pit
 	cd $(DEMO) && PERFINST_OUT=train.pit ./train > train.out
 	$(BUILD)/pmopt plan --order=exttsp --rebuild -o $(DEMO)/demo.fb $(DEMO)/train $(DEMO)/train.pit
-	gcc -O2 -g -fplugin=$(BUILD)/perfinst.so -fplugin-arg-perfinst-feedback=$(DEMO)/demo.fb \
+	gcc -O2 -g -fplugin=$(BUILD)/perfinst.so -fplugin-arg-perfinst-feedback=$(DEMO)/demo.fb -fplugin-arg-perfinst-verbose \
 	  -fplugin-arg-perfinst-sections -Iinclude -c examples/demo.c -o $(DEMO)/opt.o
 	$(BUILD)/perfinst-ld -O2 -o $(DEMO)/opt $(DEMO)/opt.o -pthread
 	$(BUILD)/pmopt relink $(DEMO)/opt --feedback $(DEMO)/demo.fb -o $(DEMO)/demo.opt

@@ -56,6 +56,46 @@ struct marker {
     int what;
 };
 
+/* Region boundaries start blocks: a block starts at every marker, and
+ * after every BEGIN marker.  Idempotent: a second call splits nothing. */
+static void split_at_markers(const vec<marker> &marks)
+{
+    for (unsigned i = 0; i < marks.length(); i++)
+        block_starting_at(marks[i].stmt);
+    for (unsigned i = 0; i < marks.length(); i++)
+        if (marks[i].what == PI_MARK_BEGIN) {
+            gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
+            gsi_next(&gsi);
+            if (!gsi_end_p(gsi))
+                split_block(gimple_bb(marks[i].stmt), marks[i].stmt);
+        }
+}
+
+static void collect_markers(function *fun, vec<marker> &marks)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        marker m;
+        if (pi_is_marker_call(gsi_stmt(gsi), &m.id, &m.what)) {
+            m.stmt = gsi_stmt(gsi);
+            marks.safe_push(m);
+        }
+    }
+}
+
+/* The CFG the profile is keyed on (docs/layout.md, "Keys and staleness"):
+ * the blocks as the count pass numbers them, i.e. split at the statement
+ * markers.  The feedback pass, which runs before the count pass, splits
+ * the same way, so a function with statement directives has the same
+ * blocks in the training build (all=count) and in the rebuild. */
+void pi_cfg_split_markers(function *fun)
+{
+    auto_vec<marker> marks;
+    collect_markers(fun, marks);
+    split_at_markers(marks);
+}
+
 /* Blocks of the statement region `id`: reachable from its BEGIN without
  * entering a block that starts with one of its END markers. */
 static void mark_region(function *fun, const vec<marker> &marks, unsigned id, basic_block begin,
@@ -390,6 +430,24 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
     return cfg;
 }
 
+/* An indirect call: __perfinst_icall(UNIT, SITE, (void *)fnptr) before it,
+ * so that the training run records its targets (runtime/icall.c; docs/
+ * layout.md "Indirect calls").  pass-split removes it from the clean copy. */
+static void add_icall_probe(gimple_stmt_iterator *gsi, gimple *call, unsigned site)
+{
+    tree fnptr = gimple_call_fn(call);
+    if (!fnptr || TREE_CODE(fnptr) == OBJ_TYPE_REF || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
+        return;
+    tree probe = runtime_probe("__perfinst_icall", void_type_node, uint64_type_node,
+                               unsigned_type_node, ptr_type_node);
+    tree tmp = create_tmp_var(ptr_type_node, "pi_icall");
+    gimple *cvt = gimple_build_assign(tmp, NOP_EXPR, fnptr);
+    insert_call_before(gsi, cvt, gimple_location(call));
+    insert_call_before(gsi, gimple_build_call(probe, 3, build_int_cst(uint64_type_node, pi_unit_id()),
+                                              build_int_cst(unsigned_type_node, site), tmp),
+                       gimple_location(call));
+}
+
 /* Call sites (PI_SITE_CALL) of a function counted whole: each call of
  * another function, with its block, so that a profile gives the call
  * graph's arcs (caller, callee, the block's count) for function ordering,
@@ -420,7 +478,9 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
             s.bb = order[i]->index;
             s.region = pi_unit_str(callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
             s.arg = site_of[order[i]->index];
-            pi_unit_add_site(&s);
+            unsigned call_site = pi_unit_add_site(&s);
+            if (!callee)
+                add_icall_probe(&gsi, g, call_site);
         }
 }
 
@@ -441,30 +501,20 @@ static unsigned int execute_count(function *fun)
     /* the statement markers the pragmas left */
     auto_vec<marker> marks;
     basic_block bb;
-    FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-        marker m;
-        if (pi_is_marker_call(gsi_stmt(gsi), &m.id, &m.what)) {
-            m.stmt = gsi_stmt(gsi);
-            marks.safe_push(m);
-        }
-    }
+    collect_markers(fun, marks);
     bool watch = !skip && pi_watch_any(fun);
     if (!(fn_dirs & code_dirs) && marks.is_empty() && !watch)
         return 0;
     pair_named_regions(marks);
 
-    /* region boundaries start blocks: split before every marker, and after BEGINs */
-    for (unsigned i = 0; i < marks.length(); i++)
-        block_starting_at(marks[i].stmt);
+    /* region boundaries start blocks: split before every marker, and after
+       BEGINs (pi_cfg_split_markers: already done when the feedback pass ran) */
+    split_at_markers(marks);
     auto_vec<basic_block> begins;
     for (unsigned i = 0; i < marks.length(); i++) {
         basic_block b = gimple_bb(marks[i].stmt);
-        if (marks[i].what == PI_MARK_BEGIN) {
-            gimple_stmt_iterator gsi = gsi_for_stmt(marks[i].stmt);
-            gsi_next(&gsi);
-            b = gsi_end_p(gsi) ? single_succ(b) : split_block(b, marks[i].stmt)->dest;
-        }
+        if (marks[i].what == PI_MARK_BEGIN)
+            b = single_succ(b);
         begins.safe_push(b);
     }
 

@@ -203,6 +203,7 @@ static unsigned int execute_feedback(function *fun)
     if (recs.is_empty())
         return 0;
 
+    pi_cfg_split_markers(fun); /* the count pass's blocks (statement directives) */
     basic_block entry = pi_cfg_entry(fun);
     auto_sbitmap in(last_basic_block_for_fn(fun));
     bitmap_clear(in);

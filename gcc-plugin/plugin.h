@@ -96,6 +96,7 @@ void pi_feedback_report(void);
 basic_block pi_cfg_entry(function *fun);
 void pi_cfg_order(function *fun, basic_block entry, sbitmap in, vec<basic_block> &order);
 uint64_t pi_cfg_checksum(const vec<basic_block> &order);
+void pi_cfg_split_markers(function *fun);
 /* pass-watch.cc, run from the count pass */
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);

@@ -303,7 +303,23 @@ enum pi_rec_type {
     PI_REC_HOTSPOT = 50, /* pi_rec_hotspot + name: a hot-spot detection (pmopt report --hot --record) */
     PI_REC_PAGES = 15,  /* pi_rec_pages + ranges + pages + per-epoch touches: the page table */
     PI_REC_PERF = 16,   /* pi_rec_perf + pi_perf_value[nevents]: perf_event counts in a trace region */
+    PI_REC_ICALL = 58,  /* pi_rec_icall: the targets of an indirect call site (layout) */
 };
+
+/* One (indirect call site, target) pair of a training run: the call site is
+ * a PI_SITE_CALL site with an empty callee (an indirect call in a function
+ * counted whole); `target` the function pointer it called: a run-time
+ * address in a process's trace, the link-time address in the module of the
+ * site's unit in a merged trace (pmopt merge; a target outside that module
+ * is dropped there).  docs/layout.md "Indirect calls". */
+struct pi_rec_icall {
+    uint64_t unit_id;
+    uint32_t site;       /* the PI_SITE_CALL site */
+    uint32_t reserved;   /* 0 */
+    uint64_t target;
+    uint64_t count;      /* calls to target from this site */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_icall) == 32, "pi_rec_icall is 32 bytes");
 
 struct pi_rec_process {
     uint64_t end_ns;     /* CLOCK_REALTIME when the trace was written */

@@ -210,6 +210,15 @@ int cmd_dump(int argc, char **argv)
                    (unsigned long long)r.u.counts.unit_id, r.u.counts.ncounters);
             print_counts(&r, r.u.counts.ncounters);
             break;
+        case PI_REC_ICALL:
+            if (r.u.icall.site == PI_NONE)
+                printf(" %llu indirect calls lost (the runtime's table was full)\n",
+                       (unsigned long long)r.u.icall.count);
+            else
+                printf(" unit 0x%016llx site %u target 0x%llx count %llu\n",
+                       (unsigned long long)r.u.icall.unit_id, r.u.icall.site,
+                       (unsigned long long)r.u.icall.target, (unsigned long long)r.u.icall.count);
+            break;
         case PI_REC_SIGNAL: {
             const char *name = r.u.signal.signo > 0 && r.u.signal.signo < NSIG
                                    ? sigabbrev_np(r.u.signal.signo) : NULL;

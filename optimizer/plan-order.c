@@ -32,6 +32,10 @@ struct po {
     uint64_t *data_w;        /* per osec: references from executed blocks */
     struct cgeom g;
     uint64_t hot_min;        /* the model's hot lines have at least these fetches */
+    size_t nicall_arcs;      /* (caller, target) pairs of indirect calls, before merging */
+    struct ord_arc *drefs;   /* (text osec, data osec, weight) of executed references */
+    size_t ndrefs;
+    uint32_t *home;          /* per data osec: the text osec that references it most */
 };
 
 /* The model's hot lines: the most fetched lines that make up MODEL_COVER
@@ -87,6 +91,42 @@ static int by_arc(const void *a, const void *b)
     return x->to < y->to ? -1 : x->to > y->to;
 }
 
+/* The arcs of indirect calls (docs/layout.md "Indirect calls"): each
+ * ICALL pair of the traces (a PI_SITE_CALL site without callee, a target at
+ * a link-time address of PROG) gives the arc (the site's function, the
+ * function at the target) weighted by its calls.  A target that is not a
+ * function of PROG's objects (a shared library, the runtime) gives none. */
+static int add_icall_arcs(struct po *p)
+{
+    const struct pi_trace *t = rind_combined(p->r);
+    p->nicall_arcs = 0;
+    if (!t || !t->nicalls || !p->r->have_dbg || p->o->no_icalls)
+        return 0;
+    struct ord_arc *a = realloc(p->arcs, (p->s.nrefs + t->nicalls) * sizeof *a);
+    if (!a)
+        return rep_oom();
+    p->arcs = a;
+    for (size_t i = 0; i < t->nicalls; i++) {
+        const struct pi_rec_icall *c = &t->icalls[i];
+        const struct pi_unit_view *u = pi_meta_unit(&p->r->m, c->unit_id);
+        if (!u || c->site >= u->hdr.nsites || !c->count)
+            continue;
+        const struct pi_site *site = &u->sites[c->site];
+        if (site->kind != PI_SITE_CALL || site->func >= u->hdr.nfuncs)
+            continue;
+        const struct pi_dfunc *df = pi_debug_func(&p->r->dbg, c->target);
+        if (!df || !df->name || df->lo != c->target)
+            continue;
+        long from = oscan_find(&p->s, OS_TEXT, pi_unit_str(u, u->funcs[site->func].name));
+        long to = oscan_find(&p->s, OS_TEXT, df->name);
+        if (from < 0 || to < 0 || from == to || p->s.secs[from].cold || p->s.secs[to].cold)
+            continue;
+        p->arcs[p->narcs++] = (struct ord_arc){ (uint32_t)from, (uint32_t)to, c->count };
+        p->nicall_arcs++;
+    }
+    return 0;
+}
+
 static int build_graph(struct po *p)
 {
     size_t n = p->s.nsecs;
@@ -94,8 +134,12 @@ static int build_graph(struct po *p)
     p->count = calloc(p->s.nranges ? p->s.nranges : 1, sizeof *p->count);
     p->data_w = calloc(n ? n : 1, sizeof *p->data_w);
     p->arcs = calloc(p->s.nrefs ? p->s.nrefs : 1, sizeof *p->arcs);
-    if (!p->nodes || !p->count || !p->data_w || !p->arcs)
+    p->drefs = calloc(p->s.nrefs ? p->s.nrefs : 1, sizeof *p->drefs);
+    p->home = malloc((n ? n : 1) * sizeof *p->home);
+    if (!p->nodes || !p->count || !p->data_w || !p->arcs || !p->drefs || !p->home)
         return rep_oom();
+    for (size_t i = 0; i < n; i++)
+        p->home[i] = UINT32_MAX;
     for (size_t i = 0; i < n; i++)
         p->nodes[i].size = p->s.secs[i].size;
     /* A site inlined into several functions has one counter for all its
@@ -142,9 +186,31 @@ static int build_graph(struct po *p)
             continue;
         if (b->kind == OS_TEXT && f->call && !a->cold && !b->cold)
             p->arcs[p->narcs++] = (struct ord_arc){ f->from, f->to, w };
-        else if (b->kind != OS_TEXT)
+        else if (b->kind != OS_TEXT) {
             p->data_w[f->to] = pm_sat_add(p->data_w[f->to], w);
+            if (!a->cold)
+                p->drefs[p->ndrefs++] = (struct ord_arc){ f->from, f->to, w };
+        }
     }
+    /* each data object's home: the function whose executed blocks
+       reference it most (ties: the lower section index) */
+    qsort(p->drefs, p->ndrefs, sizeof *p->drefs, by_arc);
+    uint64_t *home_w = calloc(n ? n : 1, sizeof *home_w);
+    if (!home_w)
+        return rep_oom();
+    for (size_t i = 0; i < p->ndrefs;) {
+        size_t j = i;
+        uint64_t w = 0;
+        for (; j < p->ndrefs && p->drefs[j].from == p->drefs[i].from && p->drefs[j].to == p->drefs[i].to; j++)
+            w = pm_sat_add(w, p->drefs[j].weight);
+        uint32_t to = p->drefs[i].to;
+        if (w > home_w[to])
+            home_w[to] = w, p->home[to] = p->drefs[i].from;
+        i = j;
+    }
+    free(home_w);
+    if (add_icall_arcs(p))
+        return -1;
     /* one arc per (caller, callee) */
     qsort(p->arcs, p->narcs, sizeof *p->arcs, by_arc);
     size_t k = 0;
@@ -432,12 +498,23 @@ static int by_density_desc(const void *a, const void *b)
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-static int by_weight_ctx_cmp(const void *a, const void *b)
+/* Data order by affinity (docs/layout.md "Data order"): objects grouped by
+ * their home function, the groups in the planned function order (objects
+ * whose home is not planned after them), heaviest first in a group. */
+static const uint32_t *pos_ctx; /* per osec: position in the function order, or UINT32_MAX */
+
+static int by_affinity_cmp(const void *a, const void *b)
 {
-    uint64_t x = dens_ctx->data_w[*(const uint32_t *)a], y = dens_ctx->data_w[*(const uint32_t *)b];
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint32_t hi = dens_ctx->home[i], hj = dens_ctx->home[j];
+    uint32_t pi = hi == UINT32_MAX ? UINT32_MAX : pos_ctx[hi];
+    uint32_t pj = hj == UINT32_MAX ? UINT32_MAX : pos_ctx[hj];
+    if (pi != pj)
+        return pi < pj ? -1 : 1;
+    uint64_t x = dens_ctx->data_w[i], y = dens_ctx->data_w[j];
     if (x != y)
         return x > y ? -1 : 1;
-    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+    return i < j ? -1 : 1;
 }
 
 /* The chase-tail plan: stable = the densest hot functions that fit the
@@ -555,8 +632,9 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
                  "-ffunction-sections?)", r->prog);
         goto done;
     }
-    printf("pmopt plan --order=%s: %s, %zu objects, %zu hot functions, %zu call arcs\n",
-           ord_name(o->alg), r->prog, p.s.nobjs, nhot, p.narcs);
+    printf("pmopt plan --order=%s: %s, %zu objects, %zu hot functions, %zu call arcs (%zu "
+           "indirect-call targets)\n", ord_name(o->alg), r->prog, p.s.nobjs, nhot, p.narcs,
+           p.nicall_arcs);
     /* every algorithm, for comparison; the chosen one is used */
     size_t n = 0;
     for (int alg = ORD_NONE; alg <= ORD_EXTTSP; alg++) {
@@ -623,21 +701,28 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         const char *kv[] = { "alg", ord_name(o->alg), "functions", list, NULL };
         emit_rec(&out, "order-functions", c, kv);
     }
-    /* data objects referenced by executed blocks, heaviest first */
+    /* data objects referenced by executed blocks, by affinity: grouped by
+       the function that references each most, in the function order */
     size_t nd = 0;
     for (uint32_t i = 0; i < nn; i++)
         if (p.s.secs[i].kind != OS_TEXT && p.data_w[i])
             data[nd++] = i;
+    for (uint32_t i = 0; i < nn; i++)
+        tmp[i] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++)
+        tmp[order[i]] = (uint32_t)i;
     dens_ctx = &p;
-    qsort(data, nd, sizeof *data, by_weight_ctx_cmp);
+    pos_ctx = tmp;
+    qsort(data, nd, sizeof *data, by_affinity_cmp);
     if (nd) {
         free(list);
         if (!(list = name_list(&p, data, nd, &kept))) {
             rep_oom();
             goto done;
         }
-        snprintf(c, sizeof c, "place %zu data objects referenced by hot code together, most "
-                 "referenced first", kept);
+        snprintf(c, sizeof c, "place %zu data objects referenced by hot code together, "
+                 "grouped by the function that references each most, in the function order",
+                 kept);
         const char *kv[] = { "objects", list, NULL };
         emit_rec(&out, "order-data", c, kv);
     }
@@ -663,7 +748,7 @@ done:
     free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
         free(list2);
     free(before.v), free(after.v);
-    free(p.nodes), free(p.arcs), free(p.count), free(p.data_w);
+    free(p.nodes), free(p.arcs), free(p.count), free(p.data_w), free(p.drefs), free(p.home);
     oscan_free(&p.s);
     return status;
 }

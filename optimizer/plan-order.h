@@ -10,6 +10,7 @@ struct plan_order_opts {
     int alg;            /* enum ord_alg (order.h) */
     const char *cache;  /* --cache=SIZE,WAYS,LINE, or NULL for sysfs */
     int reserve_sets;   /* --reserve-sets=N; -1: sets / 8; 0: never */
+    int no_icalls;      /* --no-indirect-calls: no arcs from ICALL records */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,

@@ -423,6 +423,31 @@ static int cmp_arc(const void *a, const void *b)
     return x->site < y->site ? -1 : x->site > y->site;
 }
 
+/* An indirect call site's recorded targets (ICALL records, docs/layout.md
+ * "Indirect calls") as arcs with the exact calls; the number added, -1 when
+ * out of memory. */
+static int icall_arcs(const struct report *r, const struct pi_unit_view *u, uint32_t site,
+                      struct call_arc **arcs, size_t *cap, size_t *n)
+{
+    const struct pi_trace *t = rind_combined(r);
+    int added = 0;
+    if (!t || !r->have_dbg)
+        return 0;
+    for (size_t i = 0; i < t->nicalls; i++) {
+        const struct pi_rec_icall *c = &t->icalls[i];
+        if (c->unit_id != u->hdr.unit_id || c->site != site || !c->count)
+            continue;
+        const struct pi_dfunc *df = pi_debug_func(&r->dbg, c->target);
+        if (!df || !df->name || df->lo != c->target)
+            continue;
+        if (pi_grow((void **)arcs, cap, *n, sizeof **arcs))
+            return -1;
+        (*arcs)[(*n)++] = (struct call_arc){ u, u->sites[site].func, site, df->name, c->count };
+        added++;
+    }
+    return added;
+}
+
 int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
 {
     const struct pi_meta *m = &r->m;
@@ -435,12 +460,16 @@ int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
             const struct pi_site *s = &u->sites[k];
             if (s->kind != PI_SITE_CALL || s->arg >= u->hdr.nsites)
                 continue;
-            if (pi_grow((void **)arcs, &cap, *n, sizeof **arcs)) {
+            const char *callee = pi_unit_str(u, s->region);
+            int targets = *callee ? 0 : icall_arcs(r, u, k, arcs, &cap, n);
+            if (targets > 0)
+                continue; /* the recorded targets replace the unknown callee */
+            if (targets < 0 || pi_grow((void **)arcs, &cap, *n, sizeof **arcs)) {
                 free(*arcs);
                 *arcs = NULL;
                 return rep_oom();
             }
-            (*arcs)[(*n)++] = (struct call_arc){ u, s->func, k, pi_unit_str(u, s->region),
+            (*arcs)[(*n)++] = (struct call_arc){ u, s->func, k, callee,
                                                  pf_site_count(r, u, s->arg) };
         }
     }

@@ -174,6 +174,11 @@ static const char *const stat_hits[] = {
 /* Gathering                                                                 */
 /* ---------------------------------------------------------------------- */
 
+const struct pi_trace *rind_combined(const struct report *r)
+{
+    return r->iv ? &r->iv->ind : NULL;
+}
+
 int rind_init(struct report *r)
 {
     const struct pi_meta *m = &r->m;

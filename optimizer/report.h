@@ -102,6 +102,9 @@ void rind_text(const struct report *r);
 void rind_json(const struct report *r); /* members after the count views' ones */
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
+/* The traces' indicator records combined (frames and ICALL targets at
+ * link-time addresses), after rep_load; NULL before rind_init. */
+const struct pi_trace *rind_combined(const struct report *r);
 /* The traces' threshold events (frames at link-time addresses), after rep_load. */
 size_t rind_events(const struct report *r, const struct pi_trace_event **ev);
 /* The traces' SITESTAT records, folded (sorted by unit, site, kind), after rep_load. */

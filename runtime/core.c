@@ -193,6 +193,7 @@ static void fork_child(void)
             memset(u->tls_get(), 0, u->ncounters * sizeof(uint64_t));
     }
     pi_indicators_after_fork();
+    pi_icall_after_fork();
     pi_thread_after_fork_locked();
 }
 

@@ -123,6 +123,8 @@ void pi_indicators_init(void);                       /* in pi_init */
 void pi_indicators_write(struct pi_rec_writer *w);   /* SITESTAT, EVENT, TRACEREG */
 uint64_t pi_indicators_probe_cost(void);
 void pi_indicators_after_fork(void);                 /* in the fork child */
+void pi_icall_write(struct pi_rec_writer *w);       /* ICALL (icall.c) */
+void pi_icall_after_fork(void);                      /* in the fork child */
 void pi_indicators_thread_exit(void);                /* the calling thread ends */
 uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code);
 

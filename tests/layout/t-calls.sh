@@ -1,7 +1,7 @@
 # Call arcs: with all=count each call in a counted function is a call site
 # (PI_SITE_CALL, no counter: the calling block's count is the call's);
 # pmopt plan --stats lists the arcs with their exact counts, an indirect
-# call as "(indirect)".
+# call with the target the training run recorded for it (ICALL: inc).
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/layout/calls.c" -o calls.o
 pi_ld -O2 -o calls calls.o
@@ -14,7 +14,7 @@ assert_not_contains "no call sites without code reported as missing" meta "site 
 sed -n '/^call arcs/,$p' stats > arcs
 assert_eq "the arcs" "call arcs (caller -> callee: calls), hottest first:
   main -> sq: 100
-  main -> (indirect): 100
+  main -> inc: 100
   main -> inc: 10
   main -> printf: 1" "$(cat arcs)"
 "$PMOPT" report ./calls run.pit > report 2> report.err
