@@ -105,6 +105,13 @@ struct sh_alloc {
 /* PERFINST_SHARING_STACK=N: frames of each allocation's call stack (1: the
  * site alone, no unwinding) */
 static uint32_t stack_frames = 4;
+/* Unwinding costs microseconds, and a program may allocate millions of
+ * times at one site: the first SH_STACKS_FULL allocations at each site
+ * (by a hash of its address) get their call stack, then one in
+ * SH_STACKS_FULL; the others the site alone (frames[0]). */
+#define SH_STACKS_FULL 64
+#define SH_STACK_SITES_BITS 12
+static uint32_t stack_site_allocs[1u << SH_STACK_SITES_BITS];
 
 static struct sh_line *lines;
 /* The records are a pool handed out in order; a line finds its record
@@ -629,7 +636,14 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
     o->addr = (uintptr_t)p;
     o->size = size;
     o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
-    o->nframes = pi_stack_from(pc, o->frames, stack_frames);
+    uint32_t seen = __atomic_fetch_add(
+        &stack_site_allocs[(pc * 0x9e3779b97f4a7c15ull) >> (64 - SH_STACK_SITES_BITS)], 1, __ATOMIC_RELAXED);
+    if (seen < SH_STACKS_FULL || seen % SH_STACKS_FULL == 0 || stack_frames == 1)
+        o->nframes = pi_stack_from(pc, o->frames, stack_frames);
+    else {
+        o->frames[0] = pc;
+        o->nframes = 1;
+    }
     o->kind = kind;
     o->thread = my_id != SH_NO_ID ? my_id : new_id();
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
