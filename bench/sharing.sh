@@ -8,7 +8,9 @@
 #
 #   --rounds N        interleaved rounds of every timed part (default 5)
 #   --iters N         iterations per thread of bench/sharing/fsbench.c (default 50000000)
-#   --detect-iters N  iterations per thread for the detection overhead (default 2000000)
+#   --detect-iters N  iterations per thread for the detection overhead (default 20000000:
+#                     at 2000000 the uninstrumented run takes 3 ms of CPU and the
+#                     runtime's fixed cost, about 2.5 ms, would be most of the ratio)
 #   --sqlite-size S   the SQLite workload's size for the detection overhead (default 0.2)
 #   --no-sqlite       leave SQLite out (its build with the plugin takes minutes)
 #   --record          append the result to bench/RESULTS.md
@@ -20,10 +22,10 @@
 #    (-DHAND_FIXED: alignas(64) in the source), run interleaved, the order
 #    rotated each round.  Median wall and CPU (user+sys) time; speedup over
 #    the original; the repair's share of the hand fix's speedup.
-# 2. Detection overhead of sharing=all: fsbench at --detect-iters (the worst
-#    case: nothing but accesses to shared lines) and the SQLite workload
-#    (bench/sqlite/workload.c, single-threaded), each against gcc -O2,
-#    interleaved.
+# 2. Detection overhead of sharing=all, in its default (sampled) mode:
+#    fsbench at --detect-iters (the worst case: nothing but accesses to
+#    shared lines) and the SQLite workload (bench/sqlite/workload.c,
+#    single-threaded), each against gcc -O2, interleaved.
 # Every run of a fixture must print the same checksum in every variant.
 set -uo pipefail
 
@@ -32,7 +34,7 @@ top=$(cd "$here/.." && pwd)
 cmdline="bench/sharing.sh${*:+ $*}"
 rounds=5
 iters=50000000
-diters=2000000
+diters=20000000
 sqsize=0.2
 do_sqlite=1
 record=0

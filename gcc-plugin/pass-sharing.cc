@@ -101,9 +101,14 @@ struct share_access {
     tree addr;    /* for atomic builtins: the pointer operand */
     unsigned size;
     bool store;
+    bool rmw;     /* a load and the store back to the same place: one probe */
 };
 
 static bool fn_marked;
+/* Merging a store with the load before it (find_accesses): candidates are
+ * the accesses of the current block from index `merge_from` on (a call or
+ * an asm in between stops it: another thread may run meanwhile). */
+static unsigned merge_from;
 
 /* Was g inlined from a function marked `sharing`?  (The pass runs after
  * inlining: a marked function's body may now be in its callers.) */
@@ -124,7 +129,17 @@ static void consider(vec<share_access> &out, gimple *g, tree op, bool store)
         return;
     if (pi_opt.sharing != 2 && !fn_marked && !marked_ref(op) && !inlined_from_marked(g))
         return;
-    share_access a = {g, op, NULL_TREE, 0, store};
+    if (store) /* x = x + 1: the load's probe covers the store (one probe, a read and a write) */
+        for (unsigned i = out.length(); i-- > merge_from;) {
+            share_access &l = out[i];
+            if (!l.ref || l.store)
+                continue;
+            if (operand_equal_p(l.ref, op, OEP_MATCH_SIDE_EFFECTS)) {
+                l.store = l.rmw = true;
+                return;
+            }
+        }
+    share_access a = {g, op, NULL_TREE, 0, store, false};
     out.safe_push(a);
 }
 
@@ -167,8 +182,12 @@ static void find_accesses(function *fun, vec<share_access> &out)
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
+        if (gsi_stmt(gsi) == gsi_stmt(gsi_start_bb(bb)))
+            merge_from = out.length();
         if (gimple_clobber_p(g) || is_gimple_debug(g))
             continue;
+        if (is_gimple_call(g) || gimple_code(g) == GIMPLE_ASM)
+            merge_from = out.length(); /* no merging across it (the call's own operands may merge) */
         if (is_gimple_assign(g)) {
             if (gimple_assign_single_p(g))
                 consider(out, g, gimple_assign_rhs1(g), false);
@@ -179,7 +198,7 @@ static void find_accesses(function *fun, vec<share_access> &out)
             bool store;
             if (atomic_access(g, &addr, &size, &store)) {
                 if (pi_opt.sharing == 2 || fn_marked || inlined_from_marked(g)) {
-                    share_access a = {g, NULL_TREE, addr, size, store};
+                    share_access a = {g, NULL_TREE, addr, size, store, false};
                     out.safe_push(a);
                 }
                 continue;
@@ -251,6 +270,21 @@ static tree shadow_decl(void)
     return decl;
 }
 
+/* The thread's countdown to its next sampled access to a shared line
+ * (PERFINST_SHARING_PERIOD; the runtime restarts it at a jittered value). */
+static tree countdown_decl(void)
+{
+    static tree decl;
+    if (!decl) {
+        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_countdown"),
+                          unsigned_type_node);
+        TREE_PUBLIC(decl) = 1;
+        DECL_EXTERNAL(decl) = 1;
+        set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
+    }
+    return decl;
+}
+
 static tree id_decl(void)
 {
     static tree decl;
@@ -267,13 +301,18 @@ static tree id_decl(void)
 /* Insert CALL before the statement at *GSI behind the fast path:
  *
  *     base = __perfinst_share_shadow;
- *     if (base != 0 && base[(addr >> 6) & MASK] == __perfinst_share_id)
- *         ;                                  (a line private to this thread)
- *     else
- *         __perfinst_share(addr, info, what);
+ *     if (base == 0) goto call;
+ *     b = base[(addr >> 6) & MASK];
+ *     if (b == __perfinst_share_id) goto done;    (a line private to this thread)
+ *     if (b != PI_SHARE_SAMPLED_BYTE) goto call;  (new, another's, or watched)
+ *     if (--__perfinst_share_countdown != 0) goto done;   (a shared line: sampled)
+ *   call:
+ *     __perfinst_share(addr, info, what);
+ *   done:
  *
  * so that the accesses to memory only one thread uses cost a few
- * instructions and no call. */
+ * instructions and no call, and those to lines threads share call once in
+ * PERFINST_SHARING_PERIOD on average. */
 static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc)
 {
     tree u8p = build_pointer_type(unsigned_char_type_node);
@@ -308,24 +347,56 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
         gimple_set_location(gsi_stmt(i), loc);
     gimple_stmt_iterator gc = gsi_start_bb(chk);
     gsi_insert_seq_after(&gc, seq, GSI_NEW_STMT);
+
+    /* chk2: is the line a sampled shared one?  chk3: count down */
+    basic_block chk2 = create_empty_bb(chk);
+    basic_block chk3 = create_empty_bb(chk2);
+    gcond *c2 = gimple_build_cond(NE_EXPR, b, build_int_cst(unsigned_char_type_node, PI_SHARE_SAMPLED_BYTE),
+                                  NULL_TREE, NULL_TREE);
+    gimple_set_location(c2, loc);
+    gimple_stmt_iterator g2 = gsi_start_bb(chk2);
+    gsi_insert_after(&g2, c2, GSI_NEW_STMT);
+    seq = NULL;
+    tree cd = make_temp_ssa_name(unsigned_type_node, NULL, "pi_cd");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(cd, countdown_decl()));
+    tree cd1 = gimple_build(&seq, loc, MINUS_EXPR, unsigned_type_node, cd, build_int_cst(unsigned_type_node, 1));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cd1));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, cd1, build_int_cst(unsigned_type_node, 0), NULL_TREE,
+                                                NULL_TREE));
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gimple_stmt_iterator g3 = gsi_start_bb(chk3);
+    gsi_insert_seq_after(&g3, seq, GSI_NEW_STMT);
     gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
     gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
 
     e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
     redirect_edge_succ(e, chk);
     edge et = make_edge(bb, cb, EDGE_TRUE_VALUE);
-    edge e2t = make_edge(chk, cb, EDGE_TRUE_VALUE);
+    edge e2t = make_edge(chk, chk2, EDGE_TRUE_VALUE);
     edge e2f = make_edge(chk, join, EDGE_FALSE_VALUE);
+    edge e3t = make_edge(chk2, cb, EDGE_TRUE_VALUE);
+    edge e3f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
+    edge e4t = make_edge(chk3, cb, EDGE_TRUE_VALUE);
+    edge e4f = make_edge(chk3, join, EDGE_FALSE_VALUE);
     edge ec = make_edge(cb, join, EDGE_FALLTHRU);
     et->probability = profile_probability::very_unlikely();
     e->probability = et->probability.invert();
     e2t->probability = profile_probability::unlikely();
     e2f->probability = e2t->probability.invert();
+    e3t->probability = profile_probability::unlikely();
+    e3f->probability = e3t->probability.invert();
+    e4t->probability = profile_probability::very_unlikely();
+    e4f->probability = e4t->probability.invert();
     ec->probability = profile_probability::always();
     chk->count = e->count();
-    cb->count = et->count() + e2t->count();
+    chk2->count = e2t->count();
+    chk3->count = e3f->count();
+    cb->count = et->count() + e3t->count() + e4t->count();
     if (current_loops) {
         add_bb_to_loop(chk, bb->loop_father);
+        add_bb_to_loop(chk2, bb->loop_father);
+        add_bb_to_loop(chk3, bb->loop_father);
         add_bb_to_loop(cb, bb->loop_father);
     }
 }
@@ -361,9 +432,9 @@ static void instrument(const share_access &a)
                                                 : NULL_TREE;
     if (!what)
         what = build_int_cst(const_ptr_type_node, 0);
-    gcall *call = gimple_build_call(probe_decl(), 3, addr,
-                                    build_int_cst(unsigned_type_node, (unsigned)size << 1 | (a.store ? 1u : 0u)),
-                                    what);
+    /* info: size << 1 | is_store, bit 31 a read-modify-write (sizes are capped at 2^30) */
+    unsigned info = (unsigned)size << 1 | (a.store ? 1u : 0u) | (a.rmw ? 1u << 31 : 0u);
+    gcall *call = gimple_build_call(probe_decl(), 3, addr, build_int_cst(unsigned_type_node, info), what);
     gimple_set_location(call, loc);
     insert_guarded(&gsi, call, addr, loc);
 }

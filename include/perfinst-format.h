@@ -510,6 +510,10 @@ PI_STATIC_ASSERT(sizeof(struct pi_rec_idle_stats) == 88, "pi_rec_idle_stats is 8
  * lines are PI_SHARE_LINE bytes, byte i of a line is bit i of a mask. */
 #define PI_SHARE_LINE 64u
 #define PI_SHARE_AREAS 8u       /* areas (words) per line for per-area counts */
+/* Not on disk: the byte shadow's value for a shared line whose accesses are
+ * sampled (PERFINST_SHARING_PERIOD > 1), shared by the plugin's inlined
+ * check (pass-sharing.cc) and the runtime (runtime/sharing.c). */
+#define PI_SHARE_SAMPLED_BYTE 0xfdu
 enum {
     PI_REC_SHARE_LINE = 40,   /* pi_rec_share_line + pi_share_thr[nthreads] */
     PI_REC_SHARE_SITE = 41,   /* pi_rec_share_site + char what[what_len]: one access site, line, thread */

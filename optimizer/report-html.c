@@ -377,7 +377,8 @@ static void sharing_trace(FILE *f, const struct sh_analysis *a, int idx)
                "reloads: %llu true, %llu false.",
             a->s.nthreads, a->nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
     if (a->s.nthreads && a->s.threads[0].period > 1)
-        fprintf(f, " Periodic checking: 1 in %u accesses to shared lines was checked.", a->s.threads[0].period);
+        fprintf(f, " Sampled: 1 in %u accesses to shared lines; counts on shared lines are estimates.",
+                a->s.threads[0].period);
     fputs(" Ranked by the estimated gain of a fix.</p>\n", f);
     if (!nrel) {
         fputs("<p class=\"none\">no line with reloads</p>\n", f);

@@ -759,8 +759,9 @@ int cmd_report_sharing(int argc, char **argv)
            "reloads: %llu true, %llu false)\n",
            a.trace, a.s.nthreads, a.nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
     if (a.s.nthreads && a.s.threads[0].period > 1)
-        printf("(periodic checking: 1 in %u accesses to shared lines was checked; the counts are of those)\n",
-               a.s.threads[0].period);
+        printf("(sampled: 1 in %u accesses to shared lines, on average, and the next access of its thread judged "
+               "(PERFINST_SHARING_PERIOD); access and reload counts on shared lines are estimates, scaled by %u)\n",
+               a.s.threads[0].period, a.s.threads[0].period);
     for (size_t i = 0; i < n; i++) {
         printf("\n");
         print_row(&a, &a.rows[i], (int)i + 1);

@@ -41,23 +41,36 @@
 #include <unistd.h>
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
-#define SH_MAXID 253          /* small thread ids 1..253; the 253rd and later share one */
+#define SH_MAXID 252          /* small thread ids 1..252; the 252nd and later share one */
 #define SH_NO_ID 0xfe         /* a thread's id before its first probe call: never a shadow byte */
-#define SH_SHARED_BYTE 0xff   /* shadow byte of a line in the shared state */
+#define SH_SHARED_BYTE 0xff   /* shadow byte of a shared line every access of which calls */
+#define SH_SAMPLED_BYTE PI_SHARE_SAMPLED_BYTE /* ... of one whose accesses the inlined countdown samples */
+#define SH_WATCH_MAX 64       /* calls of other threads that end a sampling window unresolved */
+#define SH_PERIOD_DEFAULT 1024 /* PERFINST_SHARING_PERIOD's default: see docs/sharing.md, Cost */
 #define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
 #define SH_BUSY (~0ull)
+/* an access's kind: bit 0 a write, bit 1 a read too (a read-modify-write the
+ * plugin merged into one probe: PI bit 31 of the probe's info) */
+#define SH_WRITE 1
+#define SH_RMW 3
+#define is_read(kind) ((kind) != SH_WRITE)
 
 struct sh_te {                /* one thread on a shared line */
     uint8_t id, seen;
-    uint16_t pad;
+    uint8_t armed;            /* sampled mode: a window is open (its next access is judged) */
+    uint8_t armed_off;        /* the window's first access: offset, bytes, site */
     uint32_t cpu;
     uint64_t r, w, pending;
     uint64_t reads, writes, rt, rf;
+    uint64_t armed_bytes, armed_pc;
+    const char *armed_what;
 };
 
 struct sh_ext {               /* a shared line's coherence state */
     uint64_t valid;           /* thread bits (id % 64) holding a valid copy */
     uint32_t n;
+    uint32_t windows;         /* sampled mode: windows open on the line */
+    uint32_t watch_calls;     /* calls not opening a window since the last one opened */
     struct sh_te t[SH_LT];
     uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS];
 };
@@ -92,6 +105,13 @@ struct sh_alloc {
 /* PERFINST_SHARING_STACK=N: frames of each allocation's call stack (1: the
  * site alone, no unwinding) */
 static uint32_t stack_frames = 4;
+/* Unwinding costs microseconds, and a program may allocate millions of
+ * times at one site: the first SH_STACKS_FULL allocations at each site
+ * (by a hash of its address) get their call stack, then one in
+ * SH_STACKS_FULL; the others the site alone (frames[0]). */
+#define SH_STACKS_FULL 64
+#define SH_STACK_SITES_BITS 12
+static uint32_t stack_site_allocs[1u << SH_STACK_SITES_BITS];
 
 static struct sh_line *lines;
 /* The records are a pool handed out in order; a line finds its record
@@ -104,6 +124,9 @@ static uint32_t nused, line_bits;
 static uint64_t lines_lost;
 #define SITE_BITS 16
 static struct sh_site *sites;
+/* 1 + the index of each site claimed, in order: the trace writer walks
+ * these, not the whole table (whose untouched pages would each fault) */
+static uint32_t *site_list, nsites_used;
 static uint64_t sites_lost;
 #define ALLOC_MAX (1u << 16)
 static struct sh_alloc *allocs;
@@ -122,30 +145,41 @@ static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The fast path the plugin inlines before each probe call (pass-sharing.cc):
  * a line whose shadow byte is the thread's id is private to that thread and
- * needs no call.  The byte is set once the runtime has seen `sample`
+ * needs no call.  The byte is set once the runtime has seen `footprint`
  * accesses of the owner to the line (so that private lines still leave a
- * footprint for the prediction), and set to SH_SHARED_BYTE when a second
- * thread arrives.  The shadow is mapped on the first probe call. */
+ * footprint for the prediction), and set to SH_SAMPLED_BYTE (or, exact,
+ * SH_SHARED_BYTE) when a second thread arrives.  The shadow is mapped on
+ * the first probe call. */
 PI_EXPORT uint8_t *__perfinst_share_shadow;
 PI_EXPORT __thread uint8_t __perfinst_share_id __attribute__((tls_model("initial-exec"))) = SH_NO_ID;
 #define my_id __perfinst_share_id
-static uint64_t sample = 64;
-/* PERFINST_SHARING_PERIOD=N: emulate only one in N accesses to shared
- * lines, the seed's periodic checking: cheaper, the counts are those of the
- * accesses checked.  Which ones is drawn at random (a per-thread xorshift):
- * a strict every-N-th would alias with a loop's access pattern and could
- * skip, say, every write of a thread and see no sharing at all. */
-static uint32_t period = 1;
+/* PERFINST_SHARING_SAMPLE=N: accesses of the owner seen before a private
+ * line's byte is set (its footprint for the prediction) */
+static uint64_t footprint = 64;
+/* PERFINST_SHARING_PERIOD=N: sample one in N accesses to shared lines (the
+ * seed's periodic checking; docs/sharing.md).  1: exact, every access
+ * calls.  N > 1: a shared line's shadow byte is SH_SAMPLED_BYTE and the
+ * inlined check counts the thread's __perfinst_share_countdown down on each
+ * access to such a line, calling when it reaches 0.  The countdown restarts
+ * at a number drawn uniformly from 1 .. 2N-1 (a per-thread xorshift): a
+ * strict every N-th would alias with a loop's access pattern and could skip,
+ * say, every write of a thread.  A sampled access opens a WINDOW: the line's
+ * byte becomes SH_SHARED_BYTE, so every thread's accesses to it call, until
+ * the sampling thread's next access to the line, which is judged exactly (a
+ * reload or not, true or false).  Counts are scaled by N as they are taken:
+ * estimates. */
+static uint32_t period = SH_PERIOD_DEFAULT;
+PI_EXPORT __thread uint32_t __perfinst_share_countdown __attribute__((tls_model("initial-exec"))) = SH_PERIOD_DEFAULT;
 static __thread uint32_t period_rng __attribute__((tls_model("initial-exec")));
 
-static int periodic_skip(void)
+static uint32_t next_countdown(void)
 {
     uint32_t x = period_rng ? period_rng : 0x9e3779b9u ^ (uint32_t)(uintptr_t)&period_rng;
     x ^= x << 13;
     x ^= x >> 17;
     x ^= x << 5;
     period_rng = x;
-    return x % period != 0;
+    return 1 + x % (2 * period - 1);
 }
 
 static void *map(size_t bytes)
@@ -182,7 +216,7 @@ static void sh_init(void)
         if (*v && !*end && n >= 1 && n <= 1000000)
             period = (uint32_t)n;
         else
-            pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1\n", NULL);
+            pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1024\n", NULL);
     }
     v = secure_getenv("PERFINST_SHARING_STACK");
     if (v) {
@@ -198,17 +232,18 @@ static void sh_init(void)
         char *end;
         unsigned long long n = strtoull(v, &end, 10);
         if (*v && !*end)
-            sample = n;
+            footprint = n;
         else
             pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 64\n", NULL);
     }
     lines = map(sizeof(struct sh_line) << line_bits);
     ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
     sites = map(sizeof(struct sh_site) << SITE_BITS);
+    site_list = map(sizeof(uint32_t) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
     alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
-    uint8_t *shadow = sample ? map(1ull << SH_SHADOW_BITS) : NULL;
-    int ok = lines && ishadow && sites && allocs && alloc_hash;
+    uint8_t *shadow = footprint ? map(1ull << SH_SHADOW_BITS) : NULL;
+    int ok = lines && ishadow && sites && site_list && allocs && alloc_hash;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
@@ -226,6 +261,7 @@ static uint8_t new_id(void)
         threads[id].cpu = (uint32_t)sched_getcpu();
     }
     my_id = id;
+    __perfinst_share_countdown = next_countdown(); /* its first sample as random as the others */
     return id;
 }
 
@@ -290,7 +326,10 @@ static struct sh_te *entry(struct sh_ext *e, uint8_t id)
     return t;
 }
 
-static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t bytes, int rel, const char *what)
+/* One access (weight: accesses it stands for, 0 for none) and its reload
+ * (rel 1 true, 2 false, each standing for rel_w) at a site. */
+static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t bytes, uint64_t weight, int rel,
+                     uint64_t rel_w, const char *what)
 {
     uint64_t key = (pc * 0x9e3779b97f4a7c15ull) ^ (ln * 0xc2b2ae3d27d4eb4full) ^ id;
     key = key == 0 || key == SH_BUSY ? 1 : key;
@@ -306,6 +345,8 @@ static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t b
                 s->thread = id;
                 s->what = what;
                 __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+                uint32_t n = __atomic_fetch_add(&nsites_used, 1, __ATOMIC_RELAXED);
+                __atomic_store_n(&site_list[n], (uint32_t)((h + i) & mask) + 1, __ATOMIC_RELEASE);
                 k = key;
             } else
                 k = zero;
@@ -314,11 +355,11 @@ static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t b
             k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == key && s->pc == pc && s->line == ln && s->thread == id) {
             /* under the line's lock: one writer per (line, site) */
-            s->flags |= write ? PI_ACCESS_WRITE : PI_ACCESS_READ;
-            s->accesses++;
+            s->flags |= (write & SH_WRITE ? PI_ACCESS_WRITE : 0) | (is_read(write) ? PI_ACCESS_READ : 0);
+            s->accesses += weight;
             s->mask |= bytes;
-            s->rt += rel == 1;
-            s->rf += rel == 2;
+            s->rt += rel == 1 ? rel_w : 0;
+            s->rf += rel == 2 ? rel_w : 0;
             return;
         }
     }
@@ -359,20 +400,112 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
     }
     if (rel || t->cpu == ~0u) /* the CPU where the line moved to (asking costs; hits do not) */
         t->cpu = (uint32_t)sched_getcpu();
-    site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, rel, what);
+    site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, 1, rel, 1, what);
+}
+
+static void set_byte(uint64_t ln, uint8_t b)
+{
+    if (__perfinst_share_shadow)
+        __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], b, __ATOMIC_RELEASE);
+}
+
+/* Judge a window: the access that closes it is a reload when another thread
+ * wrote since the window opened (t's copy is invalid), true sharing when
+ * they wrote bytes it touches.  Each judged access stands for `period`. */
+static int judge(struct sh_ext *e, struct sh_te *t, uint64_t bytes, unsigned off)
+{
+    t->armed = 0;
+    e->windows--;
+    if (e->valid & (1ull << (t->id & 63)))
+        return 0;
+    int rel = t->pending & bytes ? 1 : 2;
+    if (rel == 1) {
+        t->rt += period;
+        e->area_true[off / 8] += period;
+    } else {
+        t->rf += period;
+        e->area_false[off / 8] += period;
+    }
+    return rel;
+}
+
+/* Sampled mode (period > 1), line lock held: a call for a shared line,
+ * either a sample (the countdown reached 0) or an access during a window. */
+static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off, int write,
+                           uint64_t pc, const char *what, int fired)
+{
+    struct sh_ext *e = l->ext;
+    struct sh_te *t = entry(e, id);
+    uint64_t bit = 1ull << (id & 63);
+    uint64_t at = (l->key - 1) * PI_SHARE_LINE;
+    int sample = fired;
+    if (!sample) { /* a call the countdown did not make (a window, a first touch): it counts too */
+        if (__perfinst_share_countdown <= 1) {
+            sample = 1;
+            __perfinst_share_countdown = next_countdown();
+        } else
+            __perfinst_share_countdown--;
+    }
+    int rel = t->armed ? judge(e, t, bytes, off) : 0;
+    if (sample) {
+        if (write & SH_WRITE)
+            t->writes += period;
+        if (is_read(write))
+            t->reads += period;
+        t->armed = 1;
+        t->armed_off = (uint8_t)off;
+        t->armed_bytes = bytes;
+        t->armed_pc = pc;
+        t->armed_what = what;
+        if (!e->windows++)
+            set_byte(ln, SH_SHARED_BYTE); /* every access calls until the window closes */
+        e->watch_calls = 0;
+    }
+    /* coherence, as in shared_access (a read-modify-write: its read judged
+     * above, then the write) */
+    t->seen = 1;
+    t->pending = 0;
+    e->valid |= bit;
+    if (is_read(write))
+        t->r |= bytes;
+    if (write & SH_WRITE) {
+        for (uint32_t i = 0; i < e->n; i++)
+            if (&e->t[i] != t)
+                e->t[i].pending |= bytes;
+        e->valid = bit;
+        t->w |= bytes;
+    }
+    if (rel || t->cpu == ~0u)
+        t->cpu = (uint32_t)sched_getcpu();
+    if (sample || rel)
+        site_add(pc, at, id, write, bytes, sample ? period : 0, rel, period, what);
+    if (e->windows && !sample && ++e->watch_calls > SH_WATCH_MAX) {
+        /* a window's thread has not come back (descheduled, or done with the
+         * line): judge its next access as it stands now, with the bytes of
+         * the access that opened the window */
+        for (uint32_t i = 0; i < e->n; i++) {
+            struct sh_te *o = &e->t[i];
+            if (!o->armed)
+                continue;
+            int r = judge(e, o, o->armed_bytes, o->armed_off);
+            if (r)
+                site_add(o->armed_pc, at, o->id, 0, o->armed_bytes, 0, r, period, o->armed_what);
+        }
+        e->windows = 0;
+    }
+    if (!e->windows)
+        set_byte(ln, SH_SAMPLED_BYTE);
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
-                                           int write, uint64_t pc, const char *what)
+                                           int write, uint64_t pc, const char *what, int fired)
 {
-    if (period > 1 && __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) && periodic_skip())
-        return; /* periodic checking: not this one */
     lock(l);
     if (!l->shared) {
         if (l->owner == id) { /* a race with the line's creation: still private */
-            if (write)
+            if (write & SH_WRITE)
                 l->o_w |= bytes, l->o_writes++;
-            else
+            if (is_read(write))
                 l->o_r |= bytes, l->o_reads++;
             unlock(l);
             return;
@@ -392,16 +525,26 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
         e->valid = 1ull << (l->owner & 63);
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
-        if (__perfinst_share_shadow) /* every thread's accesses to it call now */
-            __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], SH_SHARED_BYTE,
-                             __ATOMIC_RELEASE);
+        /* every thread's accesses to it call now, or are sampled */
+        set_byte(ln, period > 1 ? SH_SAMPLED_BYTE : SH_SHARED_BYTE);
     }
-    shared_access(l, id, bytes, off, write, pc, what);
+    if (period > 1)
+        sampled_access(l, ln, id, bytes, off, write, pc, what, fired);
+    else {
+        if (write == SH_RMW)
+            shared_access(l, id, bytes, off, 0, pc, what);
+        shared_access(l, id, bytes, off, write & SH_WRITE, pc, what);
+    }
     unlock(l);
 }
 
 static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const char *what)
 {
+    /* the inlined countdown reached 0: this access is a sample (restart it
+     * here whatever the line turns out to be, or it would wrap) */
+    int fired = __perfinst_share_countdown == 0;
+    if (fired)
+        __perfinst_share_countdown = next_countdown();
     uint8_t id = my_id;
     if (__builtin_expect(id == SH_NO_ID, 0)) {
         if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1) {
@@ -423,45 +566,50 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
     }
     if (__builtin_expect(l->owner == id && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
         /* private: only this thread ever touched the line */
-        if (write) {
+        if (write & SH_WRITE) {
             if ((l->o_w & bytes) != bytes)
                 l->o_w |= bytes;
             l->o_writes++;
-        } else {
+        }
+        if (is_read(write)) {
             if ((l->o_r & bytes) != bytes)
                 l->o_r |= bytes;
             l->o_reads++;
         }
-        if (l->o_reads + l->o_writes == sample && __perfinst_share_shadow) {
+        if (l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow) { /* an RMW counts 2 */
             /* seen enough: the inlined check skips the call from now on,
              * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
             uint8_t none = 0;
             __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], &none, id, 0,
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED);
             /* a second thread may have made it shared meanwhile */
-            if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE))
-                __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], SH_SHARED_BYTE,
-                                 __ATOMIC_RELEASE);
+            if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
+                lock(l);
+                if (!l->ext || !l->ext->windows)
+                    set_byte(ln, period > 1 ? SH_SAMPLED_BYTE : SH_SHARED_BYTE);
+                unlock(l);
+            }
         }
         return;
     }
-    slow(l, ln, id, bytes, off, write, pc, what);
+    slow(l, ln, id, bytes, off, write, pc, what, fired);
 }
 
 PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *what)
 {
     uintptr_t a = (uintptr_t)addr;
-    unsigned size = info >> 1 ? info >> 1 : 1;
+    unsigned size = (info & 0x7fffffffu) >> 1 ? (info & 0x7fffffffu) >> 1 : 1;
+    int kind = (int)(info & 1) | (int)(info >> 31) << 1;
     uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
     if (__builtin_expect(a % PI_SHARE_LINE + size <= PI_SHARE_LINE, 1)) {
-        access1(a, size, info & 1, pc, what);
+        access1(a, size, kind, pc, what);
         return;
     }
     /* an access that crosses lines (or a large copy): each line's part */
     for (uintptr_t p = a, end = a + size; p < end;) {
         uintptr_t next = (p / PI_SHARE_LINE + 1) * PI_SHARE_LINE;
         unsigned part = (unsigned)((next < end ? next : end) - p);
-        access1(p, part, info & 1, pc, what);
+        access1(p, part, kind, pc, what);
         p = next;
         if (p - a > 1u << 20)
             break; /* a huge block copy: the first MiB stands for it */
@@ -488,7 +636,14 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
     o->addr = (uintptr_t)p;
     o->size = size;
     o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
-    o->nframes = pi_stack_from(pc, o->frames, stack_frames);
+    uint32_t seen = __atomic_fetch_add(
+        &stack_site_allocs[(pc * 0x9e3779b97f4a7c15ull) >> (64 - SH_STACK_SITES_BITS)], 1, __ATOMIC_RELAXED);
+    if (seen < SH_STACKS_FULL || seen % SH_STACKS_FULL == 0 || stack_frames == 1)
+        o->nframes = pi_stack_from(pc, o->frames, stack_frames);
+    else {
+        o->frames[0] = pc;
+        o->nframes = 1;
+    }
     o->kind = kind;
     o->thread = my_id != SH_NO_ID ? my_id : new_id();
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
@@ -623,10 +778,12 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
 {
     if (!pi_sharing_active())
         return;
-    for (uint32_t i = 0; i < (1u << SITE_BITS); i++) {
-        uint64_t k = __atomic_load_n(&sites[i].key, __ATOMIC_ACQUIRE);
+    uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
+    for (uint32_t j = 0; j < ns && j < (1u << SITE_BITS); j++) {
+        uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);
+        uint64_t k = i ? __atomic_load_n(&sites[i - 1].key, __ATOMIC_ACQUIRE) : 0;
         if (k && k != SH_BUSY)
-            note((uintptr_t)sites[i].pc);
+            note((uintptr_t)sites[i - 1].pc);
     }
     uint32_t n = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < n && i < ALLOC_MAX; i++)
@@ -708,8 +865,12 @@ void pi_sharing_write(struct pi_rec_writer *w)
         }
         put_line(w, l);
     }
-    for (uint32_t i = 0; i < (1u << SITE_BITS); i++) {
-        const struct sh_site *s = &sites[i];
+    uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
+    for (uint32_t j = 0; j < ns && j < (1u << SITE_BITS); j++) {
+        uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);
+        if (!i)
+            continue;
+        const struct sh_site *s = &sites[i - 1];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (!k || k == SH_BUSY)
             continue;

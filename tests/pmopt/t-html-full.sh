@@ -11,7 +11,8 @@
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/pmopt/html-full.c" -o hf.o
 pi_ld -O2 -o hf hf.o -pthread
-PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=hf.pit ./hf 100000000 > run.out
+# PERFINST_SHARING_PERIOD=1: sharing's exact mode, for the exact 1998 reloads
+PERFINST_SHARING_PERIOD=1 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=hf.pit ./hf 100000000 > run.out
 assert_eq "the program's output" "0 1000 1000" "$(cat run.out)"
 "$PMOPT" report --html=out.html ./hf hf.pit > out 2> err
 assert_eq "nothing on stdout" "" "$(cat out)"

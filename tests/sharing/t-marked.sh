@@ -2,6 +2,8 @@
 # a marked variable, struct type, fields and function are instrumented,
 # each line exactly 2*(R-1) false reloads; unmarked data is not seen.
 . "$PERFINST_TOP/tests/lib.sh"
+# exact mode: every access to a shared line checked (the default samples; t-sampled.sh)
+export PERFINST_SHARING_PERIOD=1
 for opt in -O0 -O2; do   # at -O2 the marked function is inlined into its caller
     pi_cc $opt -g -c "$T/sharing/marked.c" -o m.o
     pi_ld $opt -o m m.o

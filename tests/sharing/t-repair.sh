@@ -6,6 +6,8 @@
 # true sharing is never padded; feedback-only applies recommendations by
 # number; --advise prints the same fixes as source advice.
 . "$PERFINST_TOP/tests/lib.sh"
+# exact mode: every access to a shared line checked (the default samples; t-sampled.sh)
+export PERFINST_SHARING_PERIOD=1
 pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/fixtures.c" -o f.o
 pi_ld -O2 -o f f.o
 gcc -O2 -pthread "$T/sharing/fixtures.c" -o plain
