@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "perfinst-format.h"
 #include "pimeta.h" /* struct pi_err */
+#include "pitrace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,36 @@ void pi_share_free(struct pi_share *s);
 
 /* A thread's OS id by small id, 0 if the trace does not say. */
 uint32_t pi_share_tid(const struct pi_share *s, uint32_t thread);
+
+/* ---- merging (pmopt merge, and report/plan --sharing of several traces) --
+ *
+ * pi_share_add adds copies of src's records (read from the trace st, as
+ * pi_trace_read read it) to dst, made module-relative the way a merged
+ * trace holds them (like WATCH words, pi_trace_add_watch): an address in a
+ * module of st — a site's pc, an allocation's frames, a line (and a site's
+ * line) that is in a module and in no recorded heap object — becomes its
+ * link-time address tagged with 1 + the position of the module with the
+ * same identity among modules[] (PI_WATCH_MODULE); heap addresses and
+ * frames outside every module keep theirs.  Records of a merged st are
+ * retagged.  Then pi_share_fold.  Threads are identified by their small id
+ * (the order in which they first touched instrumented shared data): thread
+ * k of every input is thread k of the result.  -1 with err when out of
+ * memory. */
+int pi_share_add(struct pi_share *dst, const struct pi_share *src, const struct pi_trace *st,
+                 const struct pi_trace_module *modules, size_t nmodules, struct pi_err *err);
+/* Combine the records of one identity and sort them, so that the result
+ * does not depend on the order of the inputs: LINEs by address (counts
+ * summed, saturating; per thread: masks or'ed, counts summed, the CPU kept
+ * when the same, else ~0u), SITEs by (pc, line, thread, what) (flags and
+ * masks or'ed, counts summed), THREADs by id (OS id and CPU kept when the
+ * same, else 0 and ~0u; the largest period), ALLOCs identical in every
+ * field deduplicated, sorted by (addr, seq, ...).  -1 with err when out of
+ * memory. */
+int pi_share_fold(struct pi_share *s, struct pi_err *err);
+/* s's records as trace records for pi_trace_write (t->extra): *out is
+ * malloc'd (free it after the write), NULL when s is empty.  -1 when out
+ * of memory. */
+int pi_share_records(const struct pi_share *s, struct pi_trace_extra **out, size_t *n);
 
 #ifdef __cplusplus
 }

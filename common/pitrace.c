@@ -1160,6 +1160,9 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
         struct pi_rec_watch r = { .gran = t->watch_gran, .nwords = (uint32_t)n };
         put_record(&w, PI_REC_WATCH, &r, sizeof r, &t->words[i], n * sizeof *t->words, NULL, 0);
     }
+    for (size_t i = 0; i < t->nextra; i++)
+        put_record(&w, t->extra[i].type, t->extra[i].a, t->extra[i].na, t->extra[i].b, t->extra[i].nb,
+                   NULL, 0);
     if (t->has_signal)
         put_record(&w, PI_REC_SIGNAL, &t->signal, sizeof t->signal, NULL, 0, NULL, 0);
     struct pi_rec_end e = { .nrecords = w.nrecords };

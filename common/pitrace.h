@@ -194,6 +194,17 @@ struct pi_trace {
         struct pi_perf_value v[PI_PERF_MAX_EVENTS];
     } *perfs;
 
+    /* Records pi_trace_write appends verbatim before END (not read, not
+     * freed here: the caller owns them; `pmopt merge`'s sharing records,
+     * pi_share_records).  Each: type, then payload a (na bytes) and b (nb),
+     * padded to 8 bytes by the writer. */
+    size_t nextra;
+    const struct pi_trace_extra {
+        uint32_t type;
+        const void *a, *b;
+        size_t na, nb;
+    } *extra;
+
     int has_end;             /* finished cleanly */
     uint32_t nrecords;       /* complete records read */
     uint32_t nunknown;       /* records of unknown types, skipped */

@@ -288,7 +288,7 @@ static int cmp_rec(const void *x, const void *y)
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: pmopt plan --sharing (-o FEEDBACK | --advise) [--force] PROG TRACE\n"
+            "usage: pmopt plan --sharing (-o FEEDBACK | --advise) [--force] PROG TRACE...\n"
             "Fixes for the false sharing `pmopt report --sharing PROG TRACE` finds (in this run or at\n"
             "other placements): a feedback file for the rebuild\n"
             "  gcc -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=FEEDBACK ...\n"
@@ -354,10 +354,11 @@ int cmd_plan_sharing(int argc, char **argv)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
     if (!advise && !out)
         return pm_usage_error("plan", "expected -o FEEDBACK (or --advise)");
-    if (argc - optind != 2)
-        return pm_usage_error("plan", "--sharing needs PROG and one TRACE");
+    if (argc - optind < 2)
+        return pm_usage_error("plan", "--sharing needs PROG and at least one TRACE");
     struct sh_analysis a;
-    if (sh_analyze(&a, argv[optind], argv[optind + 1], force)) {
+    memset(&a, 0, sizeof a);
+    if (sh_analyze_traces(&a, argv[optind], argv + optind + 1, argc - optind - 1, force)) {
         sh_free(&a);
         return PM_ERROR;
     }

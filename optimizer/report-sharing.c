@@ -27,6 +27,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "sharing.h"
@@ -314,11 +315,11 @@ static void predict_objects(struct sh_analysis *a)
 int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int force)
 {
     struct pi_err err;
+    double cycles = a->reload_cycles; /* the caller's --reload-cycles, or 0 */
     memset(a, 0, sizeof *a);
     a->prog = prog;
     a->trace = trace;
-    if (!a->reload_cycles)
-        a->reload_cycles = 100;
+    a->reload_cycles = cycles > 0 ? cycles : 100;
     struct pi_meta m;
     if (pi_meta_read(prog, &m, &err)) {
         pm_error("%s", err.msg);
@@ -348,6 +349,8 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     }
     pi_meta_free(&m);
     a->bias = a->mod ? a->mod->load_bias : 0;
+    if (a->mod && (a->t.hdr.flags & PI_TF_MERGED)) /* module-relative, tagged (pi_share_add) */
+        a->bias = (uint64_t)(a->mod->index + 1) << PI_WATCH_MODULE_SHIFT;
     if (pi_share_read(trace, &a->s, &err)) {
         pm_error("%s", err.msg);
         return -1;
@@ -428,8 +431,65 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     return 0;
 }
 
+int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, int ntraces, int force)
+{
+    if (ntraces == 1)
+        return sh_analyze(a, prog, traces[0], force);
+    /* several: each must be a trace of PROG (as one trace must be), then
+     * they are merged into a temporary trace, as `pmopt merge` does */
+    struct pi_meta m;
+    struct pi_err err;
+    if (pi_meta_read(prog, &m, &err)) {
+        pm_error("%s", err.msg);
+        return -1;
+    }
+    for (int i = 0; i < ntraces && !force; i++) {
+        struct pi_trace t;
+        if (pi_trace_read(traces[i], &t, &err)) {
+            pm_error("%s", err.msg);
+            pi_meta_free(&m);
+            return -1;
+        }
+        int mine = !t.nmodules || pm_match_module(&t, m.build_id, m.build_id_len);
+        pi_trace_free(&t);
+        if (!mine) {
+            pm_error("%s is not a trace of %s (no module with its build-id; --force reads it anyway)", traces[i],
+                     prog);
+            pi_meta_free(&m);
+            return -1;
+        }
+    }
+    pi_meta_free(&m);
+    double cycles = a->reload_cycles;
+    memset(a, 0, sizeof *a);
+    const char *dir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/pmopt-sharing.%ld.pit", dir && *dir ? dir : "/tmp", (long)getpid());
+    if (pm_merge_files(tmp, traces, ntraces, force, 1) != PM_OK) {
+        unlink(tmp);
+        return -1;
+    }
+    size_t len = 0;
+    for (int i = 0; i < ntraces; i++)
+        len += strlen(traces[i]) + 3;
+    char *label = malloc(len + 1);
+    if (!label) {
+        unlink(tmp);
+        return rep_oom();
+    }
+    label[0] = 0;
+    for (int i = 0; i < ntraces; i++)
+        strcat(strcat(label, i ? " + " : ""), traces[i]);
+    a->reload_cycles = cycles;
+    int rc = sh_analyze(a, prog, tmp, force);
+    unlink(tmp);
+    a->trace = a->trace_label = label;
+    return rc;
+}
+
 void sh_free(struct sh_analysis *a)
 {
+    free(a->trace_label);
     for (size_t i = 0; i < a->nrows; i++)
         free(a->rows[i].thr);
     free(a->rows);
@@ -689,12 +749,13 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: pmopt report --sharing [OPTIONS] PROG TRACE\n"
+            "usage: pmopt report --sharing [OPTIONS] PROG TRACE...\n"
             "Cache lines two or more threads touched (programs built with\n"
             "-fplugin-arg-perfinst-sharing=all or `sharing` directives): objects and struct fields\n"
             "in them, threads, the source lines of the accesses, reloads classified as true or\n"
             "false sharing, estimated cost, ranked by the estimated gain of a fix; then the\n"
-            "false sharing each object would have at other placements.\n"
+            "false sharing each object would have at other placements.  Several traces (runs of\n"
+            "PROG) are merged first, as `pmopt merge` does: their counts add up.\n"
             "  --top=N              the N lines with the largest gain (all)\n"
             "  --reload-cycles=C    cost of one reload in cycles (100)\n"
             "  --heatmap=FILE.svg   also a heat map of the lines: bytes each thread reads, writes\n"
@@ -738,12 +799,12 @@ int cmd_report_sharing(int argc, char **argv)
         default: return pm_usage_error("report", "unknown option");
         }
     }
-    if (argc - optind != 2)
-        return pm_usage_error("report", "--sharing needs PROG and one TRACE");
+    if (argc - optind < 2)
+        return pm_usage_error("report", "--sharing needs PROG and at least one TRACE");
     struct sh_analysis a;
     memset(&a, 0, sizeof a);
     a.reload_cycles = cycles;
-    if (sh_analyze(&a, argv[optind], argv[optind + 1], force)) {
+    if (sh_analyze_traces(&a, argv[optind], argv + optind + 1, argc - optind - 1, force)) {
         sh_free(&a);
         return PM_ERROR;
     }
