@@ -1,5 +1,11 @@
 /* pishare.c — the sharing records of a trace (pishare.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "pishare.h"
@@ -539,4 +545,79 @@ int pi_share_records(const struct pi_share *s, struct pi_trace_extra **out, size
     *out = x;
     *n = k;
     return 0;
+}
+
+/* ---- the arrays' facts ---------------------------------------------------- */
+
+int pi_share_arrays_parse(const char *data, size_t size, struct pi_share_array **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    const char *p = data, *end = data + size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char line[1024], status[16];
+        struct pi_share_array a;
+        int used = 0;
+        memset(&a, 0, sizeof a);
+        if (len < sizeof line) {
+            memcpy(line, p, len);
+            line[len] = 0;
+            unsigned long long es, cnt;
+            unsigned ln;
+            if (sscanf(line, "pi-share-array %127s %255s %u %llu %llu %15s %n", a.name, a.file, &ln, &es, &cnt,
+                       status, &used) == 6 &&
+                (!strcmp(status, "ok") || !strcmp(status, "refused"))) {
+                a.line = ln;
+                a.elem_size = es;
+                a.count = cnt;
+                a.ok = !strcmp(status, "ok");
+                if (!a.ok)
+                    snprintf(a.reason, sizeof a.reason, "%s", used ? line + used : "");
+                if (GROW(*out, *n, cap))
+                    return -1;
+                (*out)[(*n)++] = a;
+            }
+        }
+        p += len + 1;
+        while (p < end && !*p) /* units' sections are padded with NULs */
+            p++;
+    }
+    return 0;
+}
+
+int pi_share_arrays_read(const char *path, struct pi_share_array **out, size_t *n, struct pi_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return pi_err_set(err, "%s: libelf: %s", path, elf_errmsg(-1));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pi_err_set(err, "%s: %s", path, strerror(errno));
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    size_t shstrndx;
+    int rc = 0;
+    if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+        rc = pi_err_set(err, "%s: not an ELF file", path);
+        goto done;
+    }
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+            strcmp(name, ".perfinst_share_arrays") || sh.sh_type == SHT_NOBITS)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (d && d->d_buf && pi_share_arrays_parse(d->d_buf, d->d_size, out, n))
+            rc = pi_err_set(err, "%s: out of memory", path);
+        break;
+    }
+done:
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return rc;
 }

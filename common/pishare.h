@@ -53,6 +53,27 @@ void pi_share_free(struct pi_share *s);
 /* A thread's OS id by small id, 0 if the trace does not say. */
 uint32_t pi_share_tid(const struct pi_share *s, uint32_t thread);
 
+/* ---- the arrays' facts (section .perfinst_share_arrays of a program) ------
+ * Written by the plugin's arrays pass (gcc-plugin/repair-arrays.cc) in
+ * builds with sharing detection: one text line per static or global array
+ * of scalars of each unit,
+ *   "pi-share-array NAME FILE LINE ELEMENT-SIZE COUNT ok\n"
+ *   "pi-share-array NAME FILE LINE ELEMENT-SIZE COUNT refused REASON\n"
+ * (docs/formats.md): whether a rebuild may pad its elements apart. */
+struct pi_share_array {
+    char name[128], file[256];
+    uint32_t line;
+    uint64_t elem_size, count;
+    int ok;              /* 1: only indexed, static, no initializer: pad-array applies */
+    char reason[512];    /* refused: why */
+};
+/* The facts in the ELF file at path (*out malloc'd, *n of them; none: 0
+ * and NULL).  -1 with err when the file cannot be read as ELF; malformed
+ * lines are skipped. */
+int pi_share_arrays_read(const char *path, struct pi_share_array **out, size_t *n, struct pi_err *err);
+/* The same from the section's bytes (the fuzz harness, tests). */
+int pi_share_arrays_parse(const char *data, size_t size, struct pi_share_array **out, size_t *n);
+
 /* ---- merging (pmopt merge, and report/plan --sharing of several traces) --
  *
  * pi_share_add adds copies of src's records (read from the trace st, as

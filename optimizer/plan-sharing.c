@@ -23,8 +23,12 @@
  *         other thread reloads as true sharing; a field several threads
  *         write, or one thread writes and others read fresh (true
  *         sharing), is never padded;
- *       * an array of scalars (`long c[2]`): no transparent repair (the
- *         element stride is the language's): advice only.
+ *       * an array of scalars (`long c[2]`): `pad-array name=VAR file=F`
+ *         when the plugin found it static, without an initializer and only
+ *         indexed (the facts it wrote into .perfinst_share_arrays): the
+ *         rebuild gives each element lines of its own
+ *         (gcc-plugin/repair-arrays.cc); otherwise advice, with the reason
+ *         (its address escapes, it is visible to other units, ...).
  *
  * pad-field changes the type's layout for the whole program: every unit
  * that uses the type must be rebuilt with the same feedback file (the plan
@@ -44,7 +48,7 @@ struct rec {
     char file[256];   /* align-alloc */
     uint32_t line;
     uint64_t reloads; /* false reloads it addresses (seen or predicted) */
-    char why[512];
+    char why[1024];
     int advice_only;
 };
 
@@ -263,14 +267,45 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
         if (padded)
             return;
     }
+    /* an array of scalars: its elements padded apart when the plugin found
+     * it only indexed (the facts of .perfinst_share_arrays) */
+    const struct pi_share_array *fact = NULL;
+    int nfacts = 0;
+    for (size_t i = 0; o->kind == SH_OBJ_GLOBAL && i < a->narrays; i++)
+        if (!strcmp(a->arrays[i].name, o->name) && a->arrays[i].elem_size * a->arrays[i].count == o->size) {
+            fact = &a->arrays[i];
+            nfacts++;
+        }
     memset(&r, 0, sizeof r);
     r.reloads = reloads;
+    if (nfacts == 1 && fact->ok) {
+        uint64_t stride = (fact->elem_size + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE;
+        snprintf(r.kind, sizeof r.kind, "pad-array");
+        snprintf(r.key, sizeof r.key, "%s", o->name);
+        snprintf(r.file, sizeof r.file, "%s", fact->file);
+        r.line = fact->line;
+        snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars that is "
+                 "only indexed in %.200s: each element gets cache lines of its own (stride %llu -> %llu bytes, the "
+                 "array %llu -> %llu bytes)", o->name, seen, fact->file, (unsigned long long)fact->elem_size,
+                 (unsigned long long)stride, (unsigned long long)o->size,
+                 (unsigned long long)(stride * fact->count));
+        add(p, &r);
+        return;
+    }
+    char because[700];
+    if (nfacts == 1)
+        snprintf(because, sizeof because, "not padded automatically: %s", fact->reason);
+    else if (nfacts > 1)
+        snprintf(because, sizeof because, "not padded automatically: several arrays are named %s", o->name);
+    else
+        snprintf(because, sizeof because, "no transparent repair known (%s was not built with sharing detection, "
+                 "or this is not an array the plugin can pad)", a->prog);
     r.advice_only = 1;
     snprintf(r.kind, sizeof r.kind, "advice");
     snprintf(r.key, sizeof r.key, "%s", o->name);
-    snprintf(r.why, sizeof r.why, "threads write different elements of %s (%s), an array of scalars: no "
-             "transparent repair; give each thread's element a line of its own, e.g. an array of "
-             "`struct { alignas(64) T v; }`", o->name, seen);
+    snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars: %.600s; "
+             "give each thread's element a line of its own, e.g. an array of `struct { alignas(64) T v; }`",
+             o->name, seen, because);
     add(p, &r);
 }
 
@@ -292,7 +327,7 @@ static void help(FILE *f)
             "Fixes for the false sharing `pmopt report --sharing PROG TRACE` finds (in this run or at\n"
             "other placements): a feedback file for the rebuild\n"
             "  gcc -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=FEEDBACK ...\n"
-            "(kinds align-global, align-alloc, pad-field; -fplugin-arg-perfinst-feedback-only=1,3\n"
+            "(kinds align-global, align-alloc, pad-field, pad-array; -fplugin-arg-perfinst-feedback-only=1,3\n"
             "applies some), or the same fixes as source advice.  True sharing is never padded.\n"
             "  -o, --output=FEEDBACK  the feedback file (a temporary file, then renamed)\n"
             "  --advise               print source advice instead\n"
@@ -318,6 +353,9 @@ static void advise_line(const struct sh_analysis *a, const struct rec *r, int nu
         printf("%d. %s%s%sstruct %s: `alignas(64)` its first member (the struct becomes a multiple of 64 bytes) "
                "— %s\n", num, r->line ? pm_basename(r->file) : "", r->line ? ":" : "", r->line ? at_line(r->line) : "",
                r->key, r->why);
+    else if (!strcmp(r->kind, "pad-array"))
+        printf("%d. %s:%u: `%s`: give each element a line of its own, e.g. an array of `struct { alignas(64) T v; }` "
+               "(and index .v) — %s\n", num, pm_basename(r->file), r->line, r->key, r->why);
     else if (!strcmp(r->kind, "pad-field"))
         printf("%d. %s%s%sstruct %s: `alignas(64)` on member `%s` — %s\n", num, r->line ? pm_basename(r->file) : "",
                r->line ? ":" : "", r->line ? at_line(r->line) : "", r->key, r->field, r->why);
@@ -385,7 +423,7 @@ int cmd_plan_sharing(int argc, char **argv)
         for (size_t i = 0; i < p.n; i++) {
             const struct rec *r = &p.r[i];
             if (r->advice_only) {
-                char text[800];
+                char text[1400];
                 snprintf(text, sizeof text, "advice (not applied automatically): %s: %s", r->key, r->why);
                 pifb_comment(&w, text);
                 continue;
@@ -397,6 +435,9 @@ int cmd_plan_sharing(int argc, char **argv)
                 pifb_arg(&w, "func", r->key);
                 pifb_arg(&w, "file", pm_basename(r->file));
                 pifb_arg_u64(&w, "line", r->line);
+            } else if (!strcmp(r->kind, "pad-array")) {
+                pifb_arg(&w, "name", r->key);
+                pifb_arg(&w, "file", pm_basename(r->file));
             } else {
                 pifb_arg(&w, "type", r->key);
                 pifb_arg(&w, "field", r->field);

@@ -333,6 +333,8 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
             pm_note("%s", a->dbg.warning);
     } else
         pm_note("%s: %s (no names)", prog, err.msg);
+    if (pi_share_arrays_read(prog, &a->arrays, &a->narrays, &err))
+        pm_note("%s", err.msg);
     if (pi_trace_read(trace, &a->t, &err)) {
         pm_error("%s", err.msg);
         pi_meta_free(&m);
@@ -490,6 +492,7 @@ int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, in
 void sh_free(struct sh_analysis *a)
 {
     free(a->trace_label);
+    free(a->arrays);
     for (size_t i = 0; i < a->nrows; i++)
         free(a->rows[i].thr);
     free(a->rows);

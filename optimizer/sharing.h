@@ -66,6 +66,8 @@ struct sh_analysis {
     struct sh_object *objs;
     double reload_cycles;      /* cost of one reload */
     char *trace_label;         /* several traces: "A + B" (a->trace) */
+    struct pi_share_array *arrays; /* PROG's arrays of scalars (.perfinst_share_arrays) */
+    size_t narrays;
 };
 
 /* Read PROG (symbols, DWARF, variables) and TRACE, map the lines to objects,
