@@ -40,7 +40,7 @@ static int bad(struct pi_err *err, const char *path, const struct pi_trace_rec *
 
 static int walk(struct pi_trace_file *f, struct pi_share *s, struct pi_err *err)
 {
-    size_t cl = 0, cs = 0, ct = 0, ca = 0;
+    size_t cl = 0, cs = 0, ct = 0, ca = 0, cg = 0;
     struct pi_trace_rec r;
     int k;
     while ((k = pi_trace_next(f, &r, err)) == 1) {
@@ -108,6 +108,23 @@ static int walk(struct pi_trace_file *f, struct pi_share *s, struct pi_err *err)
             s->allocs[s->nallocs++] = v;
             break;
         }
+        case PI_REC_SHARE_REGION: {
+            struct pi_share_region_v v;
+            if (n < sizeof v.rec)
+                return bad(err, f->path, &r, "REGION record too short");
+            memcpy(&v.rec, p, sizeof v.rec);
+            if (!v.rec.path_len || v.rec.path_len > n - sizeof v.rec || p[sizeof v.rec + v.rec.path_len - 1] != 0)
+                return bad(err, f->path, &r, "REGION record: its path is not NUL-terminated inside it");
+            if (v.rec.hi < v.rec.lo)
+                return bad(err, f->path, &r, "REGION record: it ends before it starts");
+            v.path = strdup((const char *)p + sizeof v.rec);
+            if (!v.path || GROW(s->regions, s->nregions, cg)) {
+                free(v.path);
+                return pi_err_set(err, "%s: out of memory", f->path);
+            }
+            s->regions[s->nregions++] = v;
+            break;
+        }
         default:
             break;
         }
@@ -149,7 +166,18 @@ void pi_share_free(struct pi_share *s)
     free(s->sites);
     free(s->threads);
     free(s->allocs);
+    for (size_t i = 0; i < s->nregions; i++)
+        free(s->regions[i].path);
+    free(s->regions);
     memset(s, 0, sizeof *s);
+}
+
+const struct pi_share_region_v *pi_share_region_of(const struct pi_share *s, uint64_t addr)
+{
+    for (size_t i = 0; i < s->nregions; i++)
+        if (addr >= s->regions[i].rec.lo && addr < s->regions[i].rec.hi)
+            return &s->regions[i];
+    return NULL;
 }
 
 uint32_t pi_share_tid(const struct pi_share *s, uint32_t thread)
@@ -192,6 +220,9 @@ static uint64_t rebase(const struct pi_trace *st, const struct pi_trace_module *
 static uint64_t rebase_line(const struct pi_share *src, const struct pi_trace *st,
                             const struct pi_trace_module *modules, size_t nmodules, uint64_t line)
 {
+    const struct pi_share_region_v *g = pi_share_region_of(src, line);
+    if (g && g->rec.kind != PI_SHARE_REGION_FILE) /* heap, stack: run-time, even right above the program */
+        return line;
     if (!(st->hdr.flags & PI_TF_MERGED))
         for (size_t i = 0; i < src->nallocs; i++) {
             const struct pi_rec_share_alloc *al = &src->allocs[i].rec;
@@ -328,7 +359,15 @@ int pi_share_add(struct pi_share *dst, const struct pi_share *src, const struct 
     RESERVE(dst->sites, dst->nsites, src->nsites);
     RESERVE(dst->threads, dst->nthreads, src->nthreads);
     RESERVE(dst->allocs, dst->nallocs, src->nallocs);
+    RESERVE(dst->regions, dst->nregions, src->nregions);
 #undef RESERVE
+    for (size_t i = 0; i < src->nregions; i++) { /* run-time, as the heap lines they describe */
+        struct pi_share_region_v v = src->regions[i];
+        if (!(v.path = strdup(v.path ? v.path : "")))
+            return pi_err_set(err, "%s: out of memory", name);
+        v.rec.path_len = (uint32_t)strlen(v.path) + 1;
+        dst->regions[dst->nregions++] = v;
+    }
     for (size_t i = 0; i < src->nlines; i++) {
         struct pi_share_line_v v = src->lines[i];
         v.thr = malloc(v.rec.nthreads * sizeof *v.thr);
@@ -394,6 +433,17 @@ static int cmp_site(const void *x, const void *y)
 static int cmp_thread(const void *x, const void *y)
 {
     return cmp_u64(((const struct pi_rec_share_thread *)x)->thread, ((const struct pi_rec_share_thread *)y)->thread);
+}
+
+static int cmp_region(const void *x, const void *y)
+{
+    const struct pi_share_region_v *a = x, *b = y;
+    int c = cmp_u64(a->rec.lo, b->rec.lo);
+    if (!c)
+        c = cmp_u64(a->rec.hi, b->rec.hi);
+    if (!c)
+        c = cmp_u64(a->rec.kind, b->rec.kind);
+    return c ? c : strcmp(a->path, b->path);
 }
 
 static int cmp_alloc(const void *x, const void *y)
@@ -517,12 +567,23 @@ int pi_share_fold(struct pi_share *s, struct pi_err *err)
             s->allocs[m++] = s->allocs[i];
     }
     s->nallocs = m;
+
+    if (s->nregions)
+        qsort(s->regions, s->nregions, sizeof *s->regions, cmp_region);
+    m = 0;
+    for (size_t i = 0; i < s->nregions; i++) {
+        if (m && !cmp_region(&s->regions[m - 1], &s->regions[i]))
+            free(s->regions[i].path);
+        else
+            s->regions[m++] = s->regions[i];
+    }
+    s->nregions = m;
     return 0;
 }
 
 int pi_share_records(const struct pi_share *s, struct pi_trace_extra **out, size_t *n)
 {
-    size_t total = s->nthreads + s->nallocs + s->nlines + s->nsites, k = 0;
+    size_t total = s->nthreads + s->nallocs + s->nlines + s->nsites + s->nregions, k = 0;
     *out = NULL;
     *n = 0;
     if (!total)
@@ -542,6 +603,9 @@ int pi_share_records(const struct pi_share *s, struct pi_trace_extra **out, size
     for (size_t i = 0; i < s->nsites; i++)
         x[k++] = (struct pi_trace_extra){PI_REC_SHARE_SITE, &s->sites[i].rec, s->sites[i].what,
                                          sizeof s->sites[i].rec, s->sites[i].rec.what_len};
+    for (size_t i = 0; i < s->nregions; i++)
+        x[k++] = (struct pi_trace_extra){PI_REC_SHARE_REGION, &s->regions[i].rec, s->regions[i].path,
+                                         sizeof s->regions[i].rec, s->regions[i].rec.path_len};
     *out = x;
     *n = k;
     return 0;

@@ -34,12 +34,19 @@ struct pi_share_alloc_v {
     uint64_t *frames;          /* rec.nframes */
 };
 
+struct pi_share_region_v {
+    struct pi_rec_share_region rec;
+    char *path;                /* "" for an anonymous mapping */
+};
+
 struct pi_share {
     size_t nlines, nsites, nthreads, nallocs;
     struct pi_share_line_v *lines;   /* in trace order */
     struct pi_share_site_v *sites;
     struct pi_rec_share_thread *threads;
     struct pi_share_alloc_v *allocs;
+    size_t nregions;
+    struct pi_share_region_v *regions; /* the writable mappings (PI_REC_SHARE_REGION) */
 };
 
 /* Read the sharing records of the trace at path into *s (zeroed first).
@@ -49,6 +56,9 @@ int pi_share_read(const char *path, struct pi_share *s, struct pi_err *err);
 /* The same, from bytes in memory (the fuzz harness). */
 int pi_share_parse(const char *path, const void *data, size_t size, struct pi_share *s, struct pi_err *err);
 void pi_share_free(struct pi_share *s);
+
+/* The writable mapping holding run-time address addr, or NULL. */
+const struct pi_share_region_v *pi_share_region_of(const struct pi_share *s, uint64_t addr);
 
 /* A thread's OS id by small id, 0 if the trace does not say. */
 uint32_t pi_share_tid(const struct pi_share *s, uint32_t thread);

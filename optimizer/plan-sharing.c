@@ -214,6 +214,19 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
     inspect(a, o, &intra, &cross);
     uint64_t reloads = o->rf ? o->rf : hidden;
     char why[512];
+    if (o->kind == SH_OBJ_OTHER) { /* no allocation site to change */
+        struct rec r;
+        memset(&r, 0, sizeof r);
+        r.reloads = reloads;
+        r.advice_only = 1;
+        snprintf(r.kind, sizeof r.kind, "advice");
+        snprintf(r.key, sizeof r.key, "%.150s", o->name);
+        snprintf(r.why, sizeof r.why, "falsely shared, but allocated where perfinst did not see it: build the code "
+                 "that allocates it with the plugin (-fplugin-arg-perfinst-sharing=all) so that the plan can name "
+                 "its allocation site, or allocate it with aligned_alloc(64, size rounded up to 64)");
+        add(p, &r);
+        return;
+    }
     if (cross) {
         snprintf(why, sizeof why, "%s shares cache lines with data other threads write (%llu false-sharing "
                  "reloads)", o->name, (unsigned long long)o->rf);

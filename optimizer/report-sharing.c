@@ -95,6 +95,39 @@ static int obj_add(struct sh_analysis *a, const struct sh_object *o, size_t *cap
     return (int)a->nobjs++;
 }
 
+/* Memory no global of PROG and no recorded allocation holds: named by its
+ * line and by the mapping it lies in (PI_REC_SHARE_REGION), one object per
+ * line since its extent is unknown. */
+static int unrecorded(struct sh_analysis *a, uint64_t b, size_t *cap)
+{
+    struct sh_object o;
+    memset(&o, 0, sizeof o);
+    o.kind = SH_OBJ_OTHER;
+    o.addr = b / PI_SHARE_LINE * PI_SHARE_LINE;
+    o.size = PI_SHARE_LINE;
+    unsigned long long lo = o.addr, hi = o.addr + PI_SHARE_LINE - 1;
+    uint32_t tag = PI_WATCH_MODULE(b);
+    const struct pi_share_region_v *g = pi_share_region_of(&a->s, b);
+    if (tag) { /* a merged trace: another module's data, module-relative */
+        const struct pi_trace_module *m = tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
+        snprintf(o.name, sizeof o.name, "data of %s at +0x%llx-0x%llx", m && m->path ? pm_basename(m->path) : "a module",
+                 (unsigned long long)PI_WATCH_OFFSET(lo), (unsigned long long)PI_WATCH_OFFSET(hi));
+    } else if (!g)
+        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (not a global, not recorded: heap allocated "
+                 "outside instrumented code?)", lo, hi);
+    else if (g->rec.kind == PI_SHARE_REGION_HEAP)
+        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (heap, allocated outside instrumented code)", lo, hi);
+    else if (g->rec.kind == PI_SHARE_REGION_ANON)
+        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (mmap'd heap or a thread's stack, allocated "
+                 "outside instrumented code)", lo, hi);
+    else if (g->rec.kind == PI_SHARE_REGION_STACK)
+        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (the main thread's stack)", lo, hi);
+    else
+        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (data of %.60s)", lo, hi,
+                 g->path[0] ? pm_basename(g->path) : "an anonymous mapping");
+    return obj_add(a, &o, cap);
+}
+
 /* The object holding run-time byte b, made on first sight; -1 none/oom. */
 static int object_of(struct sh_analysis *a, uint64_t b, size_t *cap)
 {
@@ -124,7 +157,7 @@ static int object_of(struct sh_analysis *a, uint64_t b, size_t *cap)
             best = al;
     }
     if (!best)
-        return -1;
+        return unrecorded(a, b, cap);
     o.kind = SH_OBJ_HEAP;
     o.alloc = best;
     o.addr = best->rec.addr;
@@ -158,7 +191,8 @@ void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int
         pi_debug_var_name(&a->dbg, o->var, o->link + off, buf, n);
         return;
     }
-    /* heap: the field from a site of this line whose bytes cover lo */
+    /* heap: the field from a site of this line whose bytes cover lo (memory
+     * without a recorded object: its start is unknown, so no index) */
     for (size_t i = 0; i < a->s.nsites; i++) {
         const struct pi_share_site_v *s = &a->s.sites[i];
         char st[64], fld[64];
@@ -166,13 +200,16 @@ void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int
         if (s->rec.line != r->addr || !((s->rec.mask >> lo) & 1) ||
             !sh_parse_what(s->what, st, sizeof st, fld, sizeof fld, &fo, &ss) || !ss)
             continue;
-        if (o->size > ss)
+        if (o->size > ss && o->kind == SH_OBJ_HEAP)
             snprintf(buf, n, "%s[%llu].%s", st, (unsigned long long)(off / ss), fld);
         else
             snprintf(buf, n, "%s.%s", st, fld);
         return;
     }
-    snprintf(buf, n, "heap+0x%llx", (unsigned long long)off);
+    if (o->kind == SH_OBJ_HEAP)
+        snprintf(buf, n, "heap+0x%llx", (unsigned long long)off);
+    else
+        snprintf(buf, n, "0x%llx", (unsigned long long)b);
     (void)hi;
 }
 
@@ -558,7 +595,8 @@ void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r,
         int64_t at = (int64_t)o->addr - (int64_t)r->addr;
         if (len < n)
             len += (size_t)snprintf(buf + len, n - len, "%s%s (%s, %llu bytes, %s %lld)", len ? "; " : "", o->name,
-                                    o->kind == SH_OBJ_GLOBAL ? "global" : "heap", (unsigned long long)o->size,
+                                    o->kind == SH_OBJ_GLOBAL ? "global" : o->kind == SH_OBJ_HEAP ? "heap" : "unrecorded",
+                                    (unsigned long long)o->size,
                                     at >= 0 ? "starts at line byte" : "started", (long long)at);
     }
     if (!len)
@@ -647,7 +685,8 @@ static void print_predictions(const struct sh_analysis *a)
                           : nline ? "HIDDEN false sharing: not in this run's placement, at others"
                                   : "false sharing only through adjacent-line prefetch";
         printf("  %s (%s, %llu bytes, at +%d of its line this run): %s\n", o->name,
-               o->kind == SH_OBJ_GLOBAL ? "global" : "heap", (unsigned long long)o->size, o->actual_off, tag);
+               o->kind == SH_OBJ_GLOBAL ? "global" : o->kind == SH_OBJ_HEAP ? "heap" : "unrecorded",
+               (unsigned long long)o->size, o->actual_off, tag);
         if (nline) {
             printf("    line placements:");
             for (unsigned k = 0; k < PI_SHARE_LINE / 8; k++)
