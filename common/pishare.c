@@ -638,8 +638,7 @@ int pi_share_arrays_parse(const char *data, size_t size, struct pi_share_array *
                 a.elem_size = es;
                 a.count = cnt;
                 a.ok = !strcmp(status, "ok");
-                if (!a.ok)
-                    snprintf(a.reason, sizeof a.reason, "%s", used ? line + used : "");
+                snprintf(a.reason, sizeof a.reason, "%s", used ? line + used : ""); /* ok: "public" or "" */
                 if (GROW(*out, *n, cap))
                     return -1;
                 (*out)[(*n)++] = a;

@@ -75,7 +75,7 @@ struct pi_share_array {
     uint32_t line;
     uint64_t elem_size, count;
     int ok;              /* 1: only indexed, static, no initializer: pad-array applies */
-    char reason[512];    /* refused: why */
+    char reason[512];    /* refused: why; ok: "public" (renamed when padded) or "" */
 };
 /* The facts in the ELF file at path (*out malloc'd, *n of them; none: 0
  * and NULL).  -1 with err when the file cannot be read as ELF; malformed

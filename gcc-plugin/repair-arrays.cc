@@ -5,9 +5,8 @@
  * Threads writing different elements of one array of scalars (`long
  * c[2]`, `bool flag[NTHREADS]`, `unsigned hist[NTHREADS][8]`) share lines
  * because of the language's element stride.  The stride can change without
- * a source change when nothing can see it: the array is static (no other
- * unit indexes it with the old stride), has no initializer, and every use
- * in this unit is an index — c[i] read or written, or &c[i] used only to
+ * a source change when nothing can see it: the array has no initializer
+ * and every use in this unit is an index — c[i] read or written, or &c[i] used only to
  * access that one element (dereferenced, or the pointer of an __atomic or
  * __sync builtin).  Then
  *
@@ -17,17 +16,19 @@
  *
  * the array's type becomes an array of line-aligned, line-sized elements
  * (element size rounded up to whole lines) and every ARRAY_REF of it the
- * padded element's field: no two elements share a line.  An array whose
- * address escapes (passed to a function, stored, pointer arithmetic), or
- * that is visible to other units, is refused: the reason goes into the
- * plan (below) and, if a pad-array names it anyway, a warning.
+ * padded element's field: no two elements share a line.  A global array
+ * (visible to other units) is also renamed, NAME.perfinst_padded, so that
+ * another unit that indexes it with the old stride fails to link instead
+ * of reading the wrong bytes.  An array whose address escapes (passed to a
+ * function, stored, pointer arithmetic) is refused: the reason goes into
+ * the plan (below) and, if a pad-array names it anyway, a warning.
  *
  * The pass runs once per unit (a simple IPA pass after the functions went
  * into SSA, before any optimisation), so every function's uses are seen
  * before one is changed.  In a build with sharing detection it also
  * writes, for every static or global array of scalars, a line
  *
- *     pi-share-array NAME FILE LINE ELEMENT-SIZE COUNT ok
+ *     pi-share-array NAME FILE LINE ELEMENT-SIZE COUNT ok [public]
  *     pi-share-array NAME FILE LINE ELEMENT-SIZE COUNT refused REASON
  *
  * into the non-allocated section .perfinst_share_arrays (ld concatenates
@@ -43,6 +44,7 @@
 
 #define LINE_BYTES 64
 #define ARRAYS_SECTION ".perfinst_share_arrays"
+#define PADDED_SUFFIX ".perfinst_padded"
 
 struct parr {
     tree decl;
@@ -223,9 +225,8 @@ static void collect(void)
     for (unsigned i = 0; i < arrs.length(); i++) {
         parr *a = &arrs[i];
         tree d = a->decl;
-        if (TREE_PUBLIC(d))
-            refuse(a, "it is %s (another unit would index it with the old stride) — %s", "visible to other units",
-                   DECL_SOURCE_LOCATION(d));
+        if (DECL_WEAK(d) || DECL_COMDAT(d) || DECL_ONE_ONLY(d))
+            refuse(a, "it is %s (%s)", "weak or comdat", DECL_SOURCE_LOCATION(d));
         else if (DECL_INITIAL(d) && DECL_INITIAL(d) != error_mark_node && !initializer_zerop(DECL_INITIAL(d)))
             refuse(a, "it has %s (%s)", "an initializer", DECL_SOURCE_LOCATION(d));
         else if (DECL_USER_ALIGN(d) && DECL_ALIGN_UNIT(d) > LINE_BYTES)
@@ -324,6 +325,12 @@ static void pad(tree d)
     SET_DECL_MODE(d, TYPE_MODE(nt));
     if (DECL_RTL_SET_P(d))
         SET_DECL_RTL(d, NULL_RTX);
+    if (TREE_PUBLIC(d)) {
+        /* another unit that indexes it with the old stride must not link */
+        char name[512];
+        snprintf(name, sizeof name, "%s" PADDED_SUFFIX, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(d)));
+        symtab->change_decl_assembler_name(d, get_identifier(name));
+    }
     padded p = {d, f};
     cgraph_node *n;
     FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(n) {
@@ -379,7 +386,8 @@ static void emit_facts(void)
                  (unsigned long long)tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(d)))),
                  (unsigned long long)(tree_to_uhwi(DECL_SIZE_UNIT(d)) /
                                       MAX(1, tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(d)))))),
-                 arrs[i].reason ? "refused" : "ok", arrs[i].reason ? " " : "", arrs[i].reason ? arrs[i].reason : "");
+                 arrs[i].reason ? "refused" : "ok", arrs[i].reason || TREE_PUBLIC(d) ? " " : "",
+                 arrs[i].reason ? arrs[i].reason : TREE_PUBLIC(d) ? "public" : "");
         s += "\t.ascii \"";
         for (const char *c = line; *c; c++)
             if (*c == '\n')

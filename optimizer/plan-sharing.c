@@ -24,11 +24,11 @@
  *         write, or one thread writes and others read fresh (true
  *         sharing), is never padded;
  *       * an array of scalars (`long c[2]`): `pad-array name=VAR file=F`
- *         when the plugin found it static, without an initializer and only
+ *         when the plugin found it without an initializer and only
  *         indexed (the facts it wrote into .perfinst_share_arrays): the
  *         rebuild gives each element lines of its own
- *         (gcc-plugin/repair-arrays.cc); otherwise advice, with the reason
- *         (its address escapes, it is visible to other units, ...).
+ *         (gcc-plugin/repair-arrays.cc; a global one is renamed too);
+ *         otherwise advice, with the reason (its address escapes, ...).
  *
  * pad-field changes the type's layout for the whole program: every unit
  * that uses the type must be rebuilt with the same feedback file (the plan
@@ -302,6 +302,12 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
                  "array %llu -> %llu bytes)", o->name, seen, fact->file, (unsigned long long)fact->elem_size,
                  (unsigned long long)stride, (unsigned long long)o->size,
                  (unsigned long long)(stride * fact->count));
+        if (!strcmp(fact->reason, "public")) {
+            size_t len = strlen(r.why);
+            snprintf(r.why + len, sizeof r.why - len, "; it is visible to other units: the padded array is renamed "
+                     "%.160s.perfinst_padded, so that a unit using it without this rebuild fails to link",
+                     o->name);
+        }
         add(p, &r);
         return;
     }

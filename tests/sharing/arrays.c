@@ -10,6 +10,7 @@
  *            the address is passed to a function
  *   pointer  static volatile long p[2], written through a pointer to the
  *            array (the address is taken as a pointer)
+ *   global   volatile long g[2], not static: visible to other units
  *
  * The arrays are only indexed (except in escape and pointer), so a
  * rebuild may pad them; the program never prints an address of them.
@@ -33,6 +34,7 @@ static unsigned hist[2][4];
 static atomic_int lock[2];
 static volatile long e[2];
 static volatile long p[2];
+volatile long g[2];
 
 __attribute__((noinline)) static void bump(volatile long *x)
 {
@@ -62,6 +64,8 @@ static void *worker(void *arg)
                     bump(&e[me]);
                 else if (!strcmp(mode, "pointer"))
                     pp[me] = pp[me] + 1;
+                else if (!strcmp(mode, "global"))
+                    g[me] = g[me] + 1;
             }
             pthread_barrier_wait(&bar);
         }
@@ -84,8 +88,8 @@ int main(int argc, char **argv)
         pthread_create(&t[i], NULL, worker, (void *)i);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
-    printf("%s: c %ld %ld flag %d %d hist %u %u %u %u lock %d %d e %ld %ld p %ld %ld\n", ctl.mode, c[0], c[1],
-           flag[0], flag[1], hist[0][0], hist[0][3], hist[1][1], hist[1][2], atomic_load(&lock[0]),
-           atomic_load(&lock[1]), e[0], e[1], p[0], p[1]);
+    printf("%s: c %ld %ld flag %d %d hist %u %u %u %u lock %d %d e %ld %ld p %ld %ld g %ld %ld\n", ctl.mode, c[0],
+           c[1], flag[0], flag[1], hist[0][0], hist[0][3], hist[1][1], hist[1][2], atomic_load(&lock[0]),
+           atomic_load(&lock[1]), e[0], e[1], p[0], p[1], g[0], g[1]);
     return 0;
 }

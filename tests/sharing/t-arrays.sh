@@ -17,9 +17,9 @@ assert_contains "facts: passed to a function" facts "pi-share-array e arrays.c [
 assert_contains "facts: taken as a pointer" facts "pi-share-array p arrays.c [0-9]+ 8 2 refused its address is taken at arrays.c:[0-9]+"
 
 # arr MODE VAR COUNT: detected false, planned pad-array, repaired
-for spec in "scalars c 2" "flags flag 2" "hist hist 2" "locks lock 2"; do
+for spec in "scalars c 2" "flags flag 2" "hist hist 2" "locks lock 2" "global g 2 g.perfinst_padded"; do
     set -- $spec
-    m=$1 v=$2 n=$3
+    m=$1 v=$2 n=$3 sym=${4:-$2}
     PERFINST_OUT=$m.pit ./a $m > /dev/null 2>&1
     "$PMOPT" report --sharing a $m.pit > $m.rep
     assert_contains "$m: false sharing before" $m.rep "reloads: 0 true, 1998 false\)$"
@@ -30,8 +30,8 @@ for spec in "scalars c 2" "flags flag 2" "hist hist 2" "locks lock 2"; do
     ./$m.fixed $m > $m.got
     diff -u $m.want $m.got || fail "$m: the repaired program's output differs"
     ok "$m: output unchanged after the repair"
-    nm -S $m.fixed | awk -v v=$v '$4 == v { print $1, $2 }' > $m.nm
-    read addr size < $m.nm
+    nm -S $m.fixed | awk -v v=$sym '$4 == v { print $1, $2 }' > $m.nm
+    read addr size < $m.nm || fail "$m: no symbol $sym"
     [ $((0x$addr % 64)) = 0 ] || fail "$m: $v at 0x$addr does not start a line"
     [ $((0x$size)) = $((n * 64)) ] || fail "$m: $v is 0x$size bytes, not $n lines"
     ok "$m: $v starts a line, each of its $n elements a line of its own (0x$addr, 0x$size bytes)"
@@ -76,10 +76,19 @@ assert_contains "forced: c still padded" forced.nm " 0000000000000080 b c$"
 diff -u escape.want forced.out || fail "forced: output differs"
 ok "forced: output unchanged"
 
-# a global visible to other units (fixtures.c's `long c[2]`): advice, and why
+# a global array: padded and renamed, so that a unit indexing it with the
+# old stride cannot link; the plan says so
+assert_contains "facts: a global array is marked public" facts "pi-share-array g arrays.c [0-9]+ 8 2 ok public"
+assert_contains "global: the plan says it is renamed" global.fb "pad-array name=g .*renamed%20g.perfinst_padded"
+gcc -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=global.fb -O2 -pthread -c "$T/sharing/arrays.c" -o ag.o
+gcc -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=global.fb -O2 -c "$T/sharing/arrays-user.c" -o user.o
+expect_fail "global: another unit using the old layout does not link" gcc -pthread ag.o user.o -o agu
+assert_contains "  ... undefined g" err "undefined reference to .g'"
+
+# fixtures.c's global `long c[2]`, whose address goes to addr_range: advice, and why
 pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/fixtures.c" -o f.o
 pi_ld -O2 -o f f.o
 PERFINST_OUT=adj.pit ./f adjacent > /dev/null 2>&1
 "$PMOPT" plan --sharing -o adj.fb f adj.pit
-assert_contains "public array: advice, with the reason" adj.fb "^# advice \(not applied automatically\): c: .*not padded automatically: it is visible to other units"
-assert_contains "public array: no recommendation" adj.fb "^end 0 "
+assert_contains "fixtures' c: advice, with the reason" adj.fb "^# advice \(not applied automatically\): c: .*not padded automatically: its address is passed to addr_range at fixtures.c:[0-9]+"
+assert_contains "fixtures' c: no recommendation" adj.fb "^end 0 "
