@@ -314,7 +314,8 @@ static int renumber(struct pi_share *s, size_t first_line, size_t first_site, si
         if (s->threads[i].thread < NMAP && tkey_add(&keys[s->threads[i].thread], 3, 0, 0, 0))
             goto out;
     for (uint32_t i = 0; i < NMAP; i++)
-        qsort(keys[i].t, keys[i].n, sizeof *keys[i].t, cmp_tuple);
+        if (keys[i].n)
+            qsort(keys[i].t, keys[i].n, sizeof *keys[i].t, cmp_tuple);
     qsort(keys, NMAP, sizeof *keys, cmp_tkey);
     uint32_t next = 1;
     for (uint32_t i = 0; i < NMAP; i++)
