@@ -603,11 +603,25 @@ void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r,
         snprintf(buf, n, "(memory outside PROG and the recorded heap objects)");
 }
 
+/* A line's address as the reader knows it: run-time, or in a merged trace
+ * (tagged, module-relative) "0x6340 (link-time, prog)". */
+static const char *line_name(const struct sh_analysis *a, uint64_t addr, char *buf, size_t n)
+{
+    uint32_t tag = PI_WATCH_MODULE(addr);
+    const struct pi_trace_module *m = tag && tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
+    if (m)
+        snprintf(buf, n, "0x%llx (link-time, %s)", (unsigned long long)PI_WATCH_OFFSET(addr),
+                 m->path ? pm_basename(m->path) : "?");
+    else
+        snprintf(buf, n, "0x%llx", (unsigned long long)addr);
+    return buf;
+}
+
 static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, int rank)
 {
-    char buf[2048];
-    printf("#%d  line 0x%llx  %s  reloads: %llu true, %llu false  est. cost %.0f cycles, gain of a fix %.0f\n",
-           rank, (unsigned long long)r->addr, sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
+    char buf[2048], ln[300];
+    printf("#%d  line %s  %s  reloads: %llu true, %llu false  est. cost %.0f cycles, gain of a fix %.0f\n",
+           rank, line_name(a, r->addr, ln, sizeof ln), sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
            (unsigned long long)r->rf, r->cost, r->gain);
     sh_objects_of_row(a, r, buf, sizeof buf);
     printf("    objects: %s\n", buf);
@@ -740,11 +754,14 @@ int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded)
                "dark = written, light = read only (hover a byte for its name)</text>\n");
     for (size_t i = 0; i < nrows; i++) {
         const struct sh_line_row *r = &a->rows[i];
-        char objs[1024];
+        char objs[1024], ln[300];
         sh_objects_of_row(a, r, objs, sizeof objs);
-        fprintf(f, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">#%zu line 0x%llx: %s, %llu true / %llu false "
+        line_name(a, r->addr, ln, sizeof ln);
+        fprintf(f, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">#%zu line ", y + 14, i + 1);
+        svg_text(f, ln);
+        fprintf(f, ": %s, %llu true / %llu false "
                    "reloads: ",
-                y + 14, i + 1, (unsigned long long)r->addr, sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
+                sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
                 (unsigned long long)r->rf);
         svg_text(f, objs);
         fprintf(f, "</text>\n");

@@ -29,7 +29,7 @@ assert_contains "merge: threads carried" m12.dump "SHARE_THREAD"
 assert_contains "one run: 1998 false" one.rep "reloads: 0 true, 1998 false\)$"
 "$PMOPT" report --sharing f m12.pit > m12.rep
 assert_contains "merged: 2 x 1998 false" m12.rep "reloads: 0 true, 3996 false\)$"
-assert_contains "merged: the line's verdict" m12.rep "^#1  line 0x[0-9a-f]+  FALSE sharing  reloads: 0 true, 3996 false"
+assert_contains "merged: the line's verdict, at its link-time address" m12.rep "^#1  line 0x[0-9a-f]+ \(link-time, f\)  FALSE sharing  reloads: 0 true, 3996 false"
 assert_contains "merged: per thread, summed, named" m12.rep "writes \[c\[[01]\]\]; reloads 0 true, 1998 false$"
 assert_contains "merged: per area, summed" m12.rep "areas: \+[0-9]+: 0 true 1998 false; \+[0-9]+: 0 true 1998 false;$"
 assert_contains "merged: still named by DWARF" m12.rep "objects: (.*; )?c \(global, 16 bytes"
