@@ -41,6 +41,10 @@
 #include "report.h"
 #include "sharing.h"
 
+/* pad-array only while the padded array stays this small: a big array
+ * whose bytes threads share is a buffer, not per-thread slots. */
+#define SH_PAD_ARRAY_MAX (1u << 20)
+
 struct rec {
     char kind[16];
     char key[160];    /* name, type, or func */
@@ -291,8 +295,9 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
         }
     memset(&r, 0, sizeof r);
     r.reloads = reloads;
-    if (nfacts == 1 && fact->ok) {
-        uint64_t stride = (fact->elem_size + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE;
+    uint64_t stride = fact ? (fact->elem_size + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : 0;
+    int too_big = fact && stride * fact->count > SH_PAD_ARRAY_MAX; /* a buffer, not per-thread slots */
+    if (nfacts == 1 && fact->ok && !too_big) {
         snprintf(r.kind, sizeof r.kind, "pad-array");
         snprintf(r.key, sizeof r.key, "%s", o->name);
         snprintf(r.file, sizeof r.file, "%s", fact->file);
@@ -312,7 +317,11 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
         return;
     }
     char because[700];
-    if (nfacts == 1)
+    if (nfacts == 1 && fact->ok)
+        snprintf(because, sizeof because, "not padded automatically: its %llu elements padded to lines would take "
+                 "%llu bytes (more than %u)", (unsigned long long)fact->count,
+                 (unsigned long long)(stride * fact->count), SH_PAD_ARRAY_MAX);
+    else if (nfacts == 1)
         snprintf(because, sizeof because, "not padded automatically: %s", fact->reason);
     else if (nfacts > 1)
         snprintf(because, sizeof because, "not padded automatically: several arrays are named %s", o->name);

@@ -11,6 +11,8 @@
  *   pointer  static volatile long p[2], written through a pointer to the
  *            array (the address is taken as a pointer)
  *   global   volatile long g[2], not static: visible to other units
+ *   big      static volatile char buf[32768], each thread its own byte:
+ *            padded it would take 2 MiB — a buffer, not per-thread slots
  *
  * The arrays are only indexed (except in escape and pointer), so a
  * rebuild may pad them; the program never prints an address of them.
@@ -35,6 +37,7 @@ static atomic_int lock[2];
 static volatile long e[2];
 static volatile long p[2];
 volatile long g[2];
+static volatile char buf[32768];
 
 __attribute__((noinline)) static void bump(volatile long *x)
 {
@@ -66,6 +69,8 @@ static void *worker(void *arg)
                     pp[me] = pp[me] + 1;
                 else if (!strcmp(mode, "global"))
                     g[me] = g[me] + 1;
+                else if (!strcmp(mode, "big"))
+                    buf[me] = buf[me] + 1;
             }
             pthread_barrier_wait(&bar);
         }
@@ -88,8 +93,8 @@ int main(int argc, char **argv)
         pthread_create(&t[i], NULL, worker, (void *)i);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
-    printf("%s: c %ld %ld flag %d %d hist %u %u %u %u lock %d %d e %ld %ld p %ld %ld g %ld %ld\n", ctl.mode, c[0],
+    printf("%s: c %ld %ld flag %d %d hist %u %u %u %u lock %d %d e %ld %ld p %ld %ld g %ld %ld buf %d %d\n", ctl.mode, c[0],
            c[1], flag[0], flag[1], hist[0][0], hist[0][3], hist[1][1], hist[1][2], atomic_load(&lock[0]),
-           atomic_load(&lock[1]), e[0], e[1], p[0], p[1], g[0], g[1]);
+           atomic_load(&lock[1]), e[0], e[1], p[0], p[1], g[0], g[1], buf[0], buf[1]);
     return 0;
 }

@@ -60,6 +60,11 @@ for spec in "escape e passed to bump" "pointer p taken"; do
     "$PMOPT" plan --sharing --advise a $m.pit > $m.adv
     assert_contains "$m: --advise says why" $m.adv "$v: .*not padded automatically: its address is $3"
 done
+# a big array (a buffer, not per-thread slots): padding it would take 2 MiB
+PERFINST_OUT=big.pit ./a big > /dev/null 2>&1
+"$PMOPT" plan --sharing -o big.fb a big.pit
+assert_contains "big: advice, not padded" big.fb "^# advice \(not applied automatically\): buf: .*not padded automatically: its 32768 elements padded to lines would take 2097152 bytes"
+assert_contains "big: no recommendation" big.fb "^end 0 "
 # a pad-array for an array that escapes: refused at the rebuild, with a warning
 python3 - <<'PY'
 import zlib
