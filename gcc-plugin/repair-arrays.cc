@@ -6,9 +6,9 @@
  * c[2]`, `bool flag[NTHREADS]`, `unsigned hist[NTHREADS][8]`) share lines
  * because of the language's element stride.  The stride can change without
  * a source change when nothing can see it: the array has no initializer
- * and every use in this unit is an index — c[i] read or written, or &c[i] used only to
- * access that one element (dereferenced, or the pointer of an __atomic or
- * __sync builtin).  Then
+ * and every use in this unit is an index — c[i] read or written, or &c[i]
+ * used only to access that one element (dereferenced, or the pointer of an
+ * __atomic or __sync builtin).  Then
  *
  *     static volatile long c[2];            c[me] = c[me] + 1;
  *  →  static struct { volatile long v; } __attribute__((aligned(64))) c[2];
