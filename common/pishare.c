@@ -210,16 +210,32 @@ static uint64_t rebase(const struct pi_trace *st, const struct pi_trace_module *
     const struct pi_trace_module *m = pi_trace_watch_module(st, addr, &link);
     if (!m) /* a merged trace's untagged address, or outside every module */
         return addr;
-    for (size_t pos = 0; pos < nmodules && pos < 0xff; pos++)
+    for (size_t pos = 0; pos < nmodules && pos + 1 < PI_SHARE_HEAP_TAG; pos++)
         if (same_identity(&modules[pos], m) && !PI_WATCH_MODULE(link))
             return (uint64_t)(pos + 1) << PI_WATCH_MODULE_SHIFT | link;
     return addr;
 }
 
-/* A line's address: heap when a recorded object of src overlaps it. */
+/* An address in the brk heap of a process's trace: heap-relative, tagged
+ * PI_SHARE_HEAP_TAG (the heap starts at a random page, but what a
+ * deterministic program allocates lies at the same offset in every run);
+ * *moved says whether it was. */
+static uint64_t heap_rel(const struct pi_share *src, const struct pi_trace *st, uint64_t addr, int *moved)
+{
+    const struct pi_share_region_v *g = st->hdr.flags & PI_TF_MERGED ? NULL : pi_share_region_of(src, addr);
+    *moved = g && g->rec.kind == PI_SHARE_REGION_HEAP && !PI_WATCH_MODULE(addr - g->rec.lo);
+    return *moved ? (uint64_t)PI_SHARE_HEAP_TAG << PI_WATCH_MODULE_SHIFT | (addr - g->rec.lo) : addr;
+}
+
+/* A line's address: the heap's, made heap-relative; another heap or stack
+ * mapping's, or in a recorded object: run-time; else module-relative. */
 static uint64_t rebase_line(const struct pi_share *src, const struct pi_trace *st,
                             const struct pi_trace_module *modules, size_t nmodules, uint64_t line)
 {
+    int moved;
+    uint64_t h = heap_rel(src, st, line, &moved);
+    if (moved)
+        return h;
     const struct pi_share_region_v *g = pi_share_region_of(src, line);
     if (g && g->rec.kind != PI_SHARE_REGION_FILE) /* heap, stack: run-time, even right above the program */
         return line;
@@ -362,11 +378,16 @@ int pi_share_add(struct pi_share *dst, const struct pi_share *src, const struct 
     RESERVE(dst->allocs, dst->nallocs, src->nallocs);
     RESERVE(dst->regions, dst->nregions, src->nregions);
 #undef RESERVE
-    for (size_t i = 0; i < src->nregions; i++) { /* run-time, as the heap lines they describe */
+    for (size_t i = 0; i < src->nregions; i++) { /* as the lines they describe: the heap heap-relative */
         struct pi_share_region_v v = src->regions[i];
         if (!(v.path = strdup(v.path ? v.path : "")))
             return pi_err_set(err, "%s: out of memory", name);
         v.rec.path_len = (uint32_t)strlen(v.path) + 1;
+        if (v.rec.kind == PI_SHARE_REGION_HEAP && !(st->hdr.flags & PI_TF_MERGED) &&
+            !PI_WATCH_MODULE(v.rec.hi - v.rec.lo)) {
+            v.rec.hi = (uint64_t)PI_SHARE_HEAP_TAG << PI_WATCH_MODULE_SHIFT | (v.rec.hi - v.rec.lo);
+            v.rec.lo = (uint64_t)PI_SHARE_HEAP_TAG << PI_WATCH_MODULE_SHIFT;
+        }
         dst->regions[dst->nregions++] = v;
     }
     for (size_t i = 0; i < src->nlines; i++) {
@@ -396,6 +417,8 @@ int pi_share_add(struct pi_share *dst, const struct pi_share *src, const struct 
             return pi_err_set(err, "%s: out of memory", name);
         for (uint32_t k = 0; k < v.rec.nframes; k++)
             v.frames[k] = rebase(st, modules, nmodules, src->allocs[i].frames[k]);
+        int moved;
+        v.rec.addr = heap_rel(src, st, v.rec.addr, &moved);
         dst->allocs[dst->nallocs++] = v;
     }
     if (renumber(dst, l0, s0, t0, a0))

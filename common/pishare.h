@@ -92,12 +92,16 @@ int pi_share_arrays_parse(const char *data, size_t size, struct pi_share_array *
  * module of st — a site's pc, an allocation's frames, a line (and a site's
  * line) that is in a module and in no recorded heap object — becomes its
  * link-time address tagged with 1 + the position of the module with the
- * same identity among modules[] (PI_WATCH_MODULE); heap addresses and
- * frames outside every module keep theirs.  Records of a merged st are
+ * same identity among modules[] (PI_WATCH_MODULE); addresses in the brk
+ * heap (the [heap] REGION: lines, allocations, the region itself) become
+ * heap-relative, tagged PI_SHARE_HEAP_TAG, so that a deterministic
+ * program's heap objects are the same lines in every run; other heap
+ * addresses and frames outside every module keep theirs.  Records of a merged st are
  * retagged.  Then pi_share_fold.  Threads are identified by their small id
  * (the order in which they first touched instrumented shared data): thread
  * k of every input is thread k of the result.  -1 with err when out of
  * memory. */
+#define PI_SHARE_HEAP_TAG 0xfeu /* merged: brk-heap addresses, heap-relative */
 int pi_share_add(struct pi_share *dst, const struct pi_share *src, const struct pi_trace *st,
                  const struct pi_trace_module *modules, size_t nmodules, struct pi_err *err);
 /* Combine the records of one identity and sort them, so that the result

@@ -107,23 +107,28 @@ static int unrecorded(struct sh_analysis *a, uint64_t b, size_t *cap)
     o.size = PI_SHARE_LINE;
     unsigned long long lo = o.addr, hi = o.addr + PI_SHARE_LINE - 1;
     uint32_t tag = PI_WATCH_MODULE(b);
+    const char *pre = "";
+    if (tag == PI_SHARE_HEAP_TAG) { /* a merged trace: heap-relative */
+        pre = "heap+";
+        lo = PI_WATCH_OFFSET(lo), hi = PI_WATCH_OFFSET(hi);
+    }
     const struct pi_share_region_v *g = pi_share_region_of(&a->s, b);
-    if (tag) { /* a merged trace: another module's data, module-relative */
+    if (tag && tag != PI_SHARE_HEAP_TAG) { /* a merged trace: another module's data, module-relative */
         const struct pi_trace_module *m = tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
         snprintf(o.name, sizeof o.name, "data of %s at +0x%llx-0x%llx", m && m->path ? pm_basename(m->path) : "a module",
                  (unsigned long long)PI_WATCH_OFFSET(lo), (unsigned long long)PI_WATCH_OFFSET(hi));
     } else if (!g)
-        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (not a global, not recorded: heap allocated "
-                 "outside instrumented code?)", lo, hi);
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (not a global, not recorded: heap allocated "
+                 "outside instrumented code?)", pre, lo, hi);
     else if (g->rec.kind == PI_SHARE_REGION_HEAP)
-        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (heap, allocated outside instrumented code)", lo, hi);
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (heap, allocated outside instrumented code)", pre, lo, hi);
     else if (g->rec.kind == PI_SHARE_REGION_ANON)
-        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (mmap'd heap or a thread's stack, allocated "
-                 "outside instrumented code)", lo, hi);
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (mmap'd heap or a thread's stack, allocated "
+                 "outside instrumented code)", pre, lo, hi);
     else if (g->rec.kind == PI_SHARE_REGION_STACK)
-        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (the main thread's stack)", lo, hi);
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (the main thread's stack)", pre, lo, hi);
     else
-        snprintf(o.name, sizeof o.name, "memory 0x%llx-0x%llx (data of %.60s)", lo, hi,
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (data of %.60s)", pre, lo, hi,
                  g->path[0] ? pm_basename(g->path) : "an anonymous mapping");
     return obj_add(a, &o, cap);
 }
@@ -608,8 +613,10 @@ void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r,
 static const char *line_name(const struct sh_analysis *a, uint64_t addr, char *buf, size_t n)
 {
     uint32_t tag = PI_WATCH_MODULE(addr);
-    const struct pi_trace_module *m = tag && tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
-    if (m)
+    const struct pi_trace_module *m = tag && tag != PI_SHARE_HEAP_TAG && tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
+    if (tag == PI_SHARE_HEAP_TAG)
+        snprintf(buf, n, "heap+0x%llx", (unsigned long long)PI_WATCH_OFFSET(addr));
+    else if (m)
         snprintf(buf, n, "0x%llx (link-time, %s)", (unsigned long long)PI_WATCH_OFFSET(addr),
                  m->path ? pm_basename(m->path) : "?");
     else

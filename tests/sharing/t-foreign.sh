@@ -32,4 +32,5 @@ assert_contains "plan: nothing applied" fo.fb "^end 0 "
 # two runs: the regions travel with the merged trace
 PERFINST_OUT=fo2.pit ./fo > /dev/null
 "$PMOPT" report --sharing fo fo.pit fo2.pit > two.rep
-assert_contains "two runs: still named" two.rep "objects: memory 0x[0-9a-f]+-0x[0-9a-f]+ \(heap, allocated outside instrumented code\)"
+assert_contains "two runs: one line, heap-relative, summed, still named" two.rep "objects: memory heap\+0x[0-9a-f]+-0x[0-9a-f]+ \(heap, allocated outside instrumented code\)"
+assert_contains "  ... summed" two.rep "reloads: 0 true, 3996 false\)$"

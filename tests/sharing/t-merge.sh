@@ -10,6 +10,7 @@ for i in 1 2 3; do
     PERFINST_OUT=adj$i.pit ./f adjacent > /dev/null 2>&1
     PERFINST_OUT=mix$i.pit ./f mixed > /dev/null 2>&1
 done
+for i in 1 2; do PERFINST_OUT=lr$i.pit ./f linreg > /dev/null 2>&1; done
 
 "$PMOPT" merge -o m12.pit adj1.pit adj2.pit > /dev/null
 "$PMOPT" merge -o m21.pit adj2.pit adj1.pit > /dev/null
@@ -55,6 +56,16 @@ assert_not_contains "plan of two runs: the truly shared field never" mix.fb "fie
 "$PMOPT" plan --sharing -o mixm.fb f mix.pit
 diff <(grep -v '^program' mix.fb) <(grep -v '^program' mixm.fb) || fail "plan of two traces differs from the plan of their merge"
 ok "plan of two traces = plan of their merge"
+
+# heap objects: the brk heap's lines are heap-relative in the merge, so
+# the calloc'd accumulators of two runs are one line with the summed verdict
+"$PMOPT" report --sharing f lr1.pit lr2.pit > lr.rep
+assert_contains "heap, two runs: one line, summed" lr.rep "^#1  line heap\+0x[0-9a-f]+  FALSE sharing  reloads: 0 true, 3996 false"
+assert_contains "heap, two runs: still named by allocation site" lr.rep "objects: heap object from fixtures.c:[0-9]+ \(main\) \(heap, 80 bytes"
+assert_contains "heap, two runs: fields named" lr.rep "writes \[acc\[1\]\.sx, acc\[1\]\.sy, acc\[1\]\.sxx, acc\[1\]\.syy, acc\[1\]\.sxy\]; reloads 0 true, 1998 false$"
+"$PMOPT" plan --sharing -o lr.fb f lr1.pit lr2.pit
+assert_contains "heap, two runs: the plan pads the struct" lr.fb "pad-field type=acc field=\* scope=whole-program reloads=3996 "
+assert_contains "heap, two runs: and aligns the allocation" lr.fb "align-alloc func=main file=fixtures.c line=[0-9]+ reloads=3996 "
 
 # a trace of another program is refused, naming it
 gcc -O2 -pthread "$T/sharing/fixtures.c" -o other
