@@ -32,6 +32,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_SHARE_SITE: return "SHARE_SITE";
     case PI_REC_SHARE_THREAD: return "SHARE_THREAD";
     case PI_REC_SHARE_ALLOC: return "SHARE_ALLOC";
+    case PI_REC_SHARE_REGION: return "SHARE_REGION";
     case PI_REC_HOTSPOT: return "HOTSPOT";
     case PI_REC_PAGES: return "PAGES";
     case PI_REC_PERF: return "PERF";
@@ -960,6 +961,7 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_IDLE_STATS:
             break; /* stack sampling: read by pisample.c, not kept here */
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
+        case PI_REC_SHARE_REGION:
             break; /* common/pishare.c reads them */
         case PI_REC_HOTSPOT: /* (pmopt report reads them record by record) */
             break;
@@ -1215,6 +1217,9 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
     }
     for (size_t i = 0; i < t->nicalls; i++)
         put_record(&w, PI_REC_ICALL, &t->icalls[i], sizeof t->icalls[i], NULL, 0, NULL, 0);
+    for (size_t i = 0; i < t->nextra; i++)
+        put_record(&w, t->extra[i].type, t->extra[i].a, t->extra[i].na, t->extra[i].b, t->extra[i].nb,
+                   NULL, 0);
     if (t->has_signal)
         put_record(&w, PI_REC_SIGNAL, &t->signal, sizeof t->signal, NULL, 0, NULL, 0);
     struct pi_rec_end e = { .nrecords = w.nrecords };

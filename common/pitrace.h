@@ -199,6 +199,16 @@ struct pi_trace {
      * sorted by (unit_id, site, target), unique (counts summed) */
     size_t nicalls;
     struct pi_rec_icall *icalls;
+    /* Records pi_trace_write appends verbatim before END (not read, not
+     * freed here: the caller owns them; `pmopt merge`'s sharing records,
+     * pi_share_records).  Each: type, then payload a (na bytes) and b (nb),
+     * padded to 8 bytes by the writer. */
+    size_t nextra;
+    const struct pi_trace_extra {
+        uint32_t type;
+        const void *a, *b;
+        size_t na, nb;
+    } *extra;
 
     int has_end;             /* finished cleanly */
     uint32_t nrecords;       /* complete records read */

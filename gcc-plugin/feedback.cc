@@ -17,6 +17,7 @@ static const char *const applied_kinds[] = {
     "align-global", /* repair-sharing.cc */
     "pad-field",    /* repair-sharing.cc */
     "align-alloc",  /* pass-sharing.cc */
+    "pad-array",    /* repair-arrays.cc */
     "branch-profile", /* pass-feedback.cc: block and edge counts */
     "function-tier",  /* pass-feedback.cc: .text.hot / .text.unlikely */
     NULL,

@@ -117,5 +117,8 @@ extern bool pi_sharing_seen;
 opt_pass *pi_make_sharing_pass(gcc::context *ctxt);
 /* repair-sharing.cc: align-global and pad-field, in the front end */
 void pi_sharing_repair_register(const char *plugin_name);
+/* repair-arrays.cc: pad-array (arrays of scalars padded apart) and the
+ * arrays' facts for the plan, once per unit after the SSA build */
+opt_pass *pi_make_arrays_pass(gcc::context *ctxt);
 
 #endif

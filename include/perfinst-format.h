@@ -568,6 +568,25 @@ struct pi_rec_share_alloc {
     uint32_t nframes;         /* frames[0]: the allocation call's return address */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_alloc) == 40, "pi_rec_share_alloc is 40 bytes");
+/* A writable mapping of the process when the trace was written (from
+ * /proc/self/maps), so that pmopt can say what memory a line lies in when
+ * no global and no recorded allocation holds it: heap allocated by
+ * uninstrumented code, a thread's stack, a library's data.  Then path_len
+ * bytes: the mapping's path or [name], NUL included (1: anonymous). */
+#define PI_REC_SHARE_REGION 47u
+enum {
+    PI_SHARE_REGION_HEAP = 1,  /* [heap]: the brk heap (malloc's main arena) */
+    PI_SHARE_REGION_STACK = 2, /* [stack]: the main thread's stack */
+    PI_SHARE_REGION_ANON = 3,  /* anonymous: other malloc arenas, large blocks, thread stacks */
+    PI_SHARE_REGION_FILE = 4,  /* a file's mapping: a module's .data/.bss */
+    PI_SHARE_REGION_OTHER = 5, /* any other [name] */
+};
+struct pi_rec_share_region {
+    uint64_t lo, hi;          /* [lo, hi) */
+    uint32_t kind;            /* PI_SHARE_REGION_* */
+    uint32_t path_len;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_region) == 24, "pi_rec_share_region is 24 bytes");
 /* One hot-spot detection (seed 004 M21): a function whose block executions
  * reached the threshold share, with a copy of what identifies its metadata.
  * Appended to a trace by `pmopt report --hot --record`; a function detected

@@ -153,6 +153,11 @@ static void dump_share(const struct pi_trace_rec *r)
         printf(" 0x%llx, %llu bytes, seq %llu, T%u, kind %u%s, %u frames\n", (unsigned long long)a.addr,
                (unsigned long long)a.size, (unsigned long long)a.seq, a.thread, a.kind, a.freed ? " (freed)" : "",
                a.nframes);
+    } else if (r->hdr.type == PI_REC_SHARE_REGION && n >= sizeof(struct pi_rec_share_region)) {
+        struct pi_rec_share_region g;
+        memcpy(&g, p, sizeof g);
+        printf(" 0x%llx-0x%llx, kind %u, %.*s\n", (unsigned long long)g.lo, (unsigned long long)g.hi, g.kind,
+               (int)(g.path_len && g.path_len <= n - sizeof g ? g.path_len - 1 : 0), (const char *)p + sizeof g);
     } else
         printf(" %u bytes (too short)\n", r->hdr.size);
 }
@@ -284,6 +289,7 @@ int cmd_dump(int argc, char **argv)
                 bad_groups = 1;
             break;
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
+        case PI_REC_SHARE_REGION:
             dump_share(&r);
             break;
         case PI_REC_HOTSPOT: {

@@ -24,12 +24,19 @@
  * with the merged module's position; heap and stack words keep their
  * run-time addresses) and words of one address are added; inputs whose
  * words have different sizes are refused.
+ *
+ * The sharing records (PI_REC_SHARE_*) are made module-relative the same
+ * way and combined by pishare (pi_share_add): lines by address, sites by
+ * (pc, line, thread, what), threads by small id, counts summed, masks
+ * or'ed; heap lines keep their run-time addresses, so the heap lines of
+ * two runs add up only where the runs had the same addresses.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmopt.h"
+#include "sharing.h"
 
 static void help(FILE *f)
 {
@@ -109,14 +116,21 @@ int cmd_merge(int argc, char **argv)
     int ntraces = argc - optind;
     if (ntraces < 1)
         return pm_usage_error("merge", "expected at least one TRACE");
+    return pm_merge_files(out, argv + optind, ntraces, force, 0);
+}
 
+int pm_merge_files(const char *out, char **paths, int ntraces, int force, int quiet)
+{
     int status = PM_ERROR;
     struct pi_err err;
     struct pi_trace *in = calloc((size_t)ntraces, sizeof *in);
     struct mod *mods = NULL;
     struct ucount *uc = NULL;
     struct pi_trace res;
+    struct pi_share share;
+    struct pi_trace_extra *extra = NULL;
     memset(&res, 0, sizeof res);
+    memset(&share, 0, sizeof share);
     if (!in) {
         pm_error("out of memory");
         return PM_ERROR;
@@ -124,7 +138,7 @@ int cmd_merge(int argc, char **argv)
     size_t nmods = 0, nuc = 0;
     for (int i = 0; i < ntraces; i++) {
         pm_progress("reading traces", (size_t)i, (size_t)ntraces);
-        if (pi_trace_read(argv[optind + i], &in[i], &err)) {
+        if (pi_trace_read(paths[i], &in[i], &err)) {
             pm_error("%s", err.msg);
             goto out;
         }
@@ -254,6 +268,25 @@ int cmd_merge(int argc, char **argv)
             pm_error("%s", err.msg);
             goto out;
         }
+    /* the sharing records: module-relative, combined (pishare.c) */
+    int any_sharing = 0;
+    for (int i = 0; i < ntraces; i++) {
+        struct pi_share s;
+        any_sharing |= !!(in[i].hdr.flags & PI_TF_SHARING);
+        if (!(in[i].hdr.flags & PI_TF_SHARING))
+            continue;
+        if (pi_share_read(in[i].path, &s, &err) || pi_share_add(&share, &s, &in[i], res.modules, res.nmodules, &err)) {
+            pi_share_free(&s);
+            pm_error("%s", err.msg);
+            goto out;
+        }
+        pi_share_free(&s);
+    }
+    if (pi_share_records(&share, &extra, &res.nextra)) {
+        pm_error("out of memory");
+        goto out;
+    }
+    res.extra = extra;
     if (dropped) /* only past the 255th module: the tag has 8 bits */
         pm_note("%zu watched word%s of modules past the 255th left out", dropped,
                 dropped == 1 ? "" : "s");
@@ -269,7 +302,8 @@ int cmd_merge(int argc, char **argv)
             line_size = 0;
         nthreads += in[i].nthreads;
     }
-    res.hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0) | (any_overlay ? PI_TF_OVERLAY : 0);
+    res.hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0) | (any_overlay ? PI_TF_OVERLAY : 0) |
+                    (any_sharing ? PI_TF_SHARING : 0);
     res.hdr.line_size = line_size;
     res.has_process = 1;
     res.nthreads = nthreads > UINT32_MAX ? UINT32_MAX : (uint32_t)nthreads;
@@ -277,9 +311,10 @@ int cmd_merge(int argc, char **argv)
         pm_error("%s", err.msg);
         goto out;
     }
-    printf("merged %d trace%s into %s: %zu module%s, %zu unit%s\n", ntraces,
-           ntraces == 1 ? "" : "s", out, res.nmodules, res.nmodules == 1 ? "" : "s", res.nunits,
-           res.nunits == 1 ? "" : "s");
+    if (!quiet)
+        printf("merged %d trace%s into %s: %zu module%s, %zu unit%s\n", ntraces,
+               ntraces == 1 ? "" : "s", out, res.nmodules, res.nmodules == 1 ? "" : "s", res.nunits,
+               res.nunits == 1 ? "" : "s");
     status = PM_OK;
 out:
     for (int i = 0; i < ntraces; i++)
@@ -287,6 +322,10 @@ out:
     free(in);
     free(mods);
     free(uc);
+    res.extra = NULL;
+    res.nextra = 0;
     pi_trace_free(&res);
+    free(extra);
+    pi_share_free(&share);
     return status;
 }

@@ -23,8 +23,12 @@
  *         other thread reloads as true sharing; a field several threads
  *         write, or one thread writes and others read fresh (true
  *         sharing), is never padded;
- *       * an array of scalars (`long c[2]`): no transparent repair (the
- *         element stride is the language's): advice only.
+ *       * an array of scalars (`long c[2]`): `pad-array name=VAR file=F`
+ *         when the plugin found it without an initializer and only
+ *         indexed (the facts it wrote into .perfinst_share_arrays): the
+ *         rebuild gives each element lines of its own
+ *         (gcc-plugin/repair-arrays.cc; a global one is renamed too);
+ *         otherwise advice, with the reason (its address escapes, ...).
  *
  * pad-field changes the type's layout for the whole program: every unit
  * that uses the type must be rebuilt with the same feedback file (the plan
@@ -37,6 +41,10 @@
 #include "report.h"
 #include "sharing.h"
 
+/* pad-array only while the padded array stays this small: a big array
+ * whose bytes threads share is a buffer, not per-thread slots. */
+#define SH_PAD_ARRAY_MAX (1u << 20)
+
 struct rec {
     char kind[16];
     char key[160];    /* name, type, or func */
@@ -44,7 +52,7 @@ struct rec {
     char file[256];   /* align-alloc */
     uint32_t line;
     uint64_t reloads; /* false reloads it addresses (seen or predicted) */
-    char why[512];
+    char why[1024];
     int advice_only;
 };
 
@@ -210,6 +218,19 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
     inspect(a, o, &intra, &cross);
     uint64_t reloads = o->rf ? o->rf : hidden;
     char why[512];
+    if (o->kind == SH_OBJ_OTHER) { /* no allocation site to change */
+        struct rec r;
+        memset(&r, 0, sizeof r);
+        r.reloads = reloads;
+        r.advice_only = 1;
+        snprintf(r.kind, sizeof r.kind, "advice");
+        snprintf(r.key, sizeof r.key, "%.150s", o->name);
+        snprintf(r.why, sizeof r.why, "falsely shared, but allocated where perfinst did not see it: build the code "
+                 "that allocates it with the plugin (-fplugin-arg-perfinst-sharing=all) so that the plan can name "
+                 "its allocation site, or allocate it with aligned_alloc(64, size rounded up to 64)");
+        add(p, &r);
+        return;
+    }
     if (cross) {
         snprintf(why, sizeof why, "%s shares cache lines with data other threads write (%llu false-sharing "
                  "reloads)", o->name, (unsigned long long)o->rf);
@@ -263,14 +284,56 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
         if (padded)
             return;
     }
+    /* an array of scalars: its elements padded apart when the plugin found
+     * it only indexed (the facts of .perfinst_share_arrays) */
+    const struct pi_share_array *fact = NULL;
+    int nfacts = 0;
+    for (size_t i = 0; o->kind == SH_OBJ_GLOBAL && i < a->narrays; i++)
+        if (!strcmp(a->arrays[i].name, o->name) && a->arrays[i].elem_size * a->arrays[i].count == o->size) {
+            fact = &a->arrays[i];
+            nfacts++;
+        }
     memset(&r, 0, sizeof r);
     r.reloads = reloads;
+    uint64_t stride = fact ? (fact->elem_size + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : 0;
+    int too_big = fact && stride * fact->count > SH_PAD_ARRAY_MAX; /* a buffer, not per-thread slots */
+    if (nfacts == 1 && fact->ok && !too_big) {
+        snprintf(r.kind, sizeof r.kind, "pad-array");
+        snprintf(r.key, sizeof r.key, "%s", o->name);
+        snprintf(r.file, sizeof r.file, "%s", fact->file);
+        r.line = fact->line;
+        snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars that is "
+                 "only indexed in %.200s: each element gets cache lines of its own (stride %llu -> %llu bytes, the "
+                 "array %llu -> %llu bytes)", o->name, seen, fact->file, (unsigned long long)fact->elem_size,
+                 (unsigned long long)stride, (unsigned long long)o->size,
+                 (unsigned long long)(stride * fact->count));
+        if (!strcmp(fact->reason, "public")) {
+            size_t len = strlen(r.why);
+            snprintf(r.why + len, sizeof r.why - len, "; it is visible to other units: the padded array is renamed "
+                     "%.160s.perfinst_padded, so that a unit using it without this rebuild fails to link",
+                     o->name);
+        }
+        add(p, &r);
+        return;
+    }
+    char because[700];
+    if (nfacts == 1 && fact->ok)
+        snprintf(because, sizeof because, "not padded automatically: its %llu elements padded to lines would take "
+                 "%llu bytes (more than %u)", (unsigned long long)fact->count,
+                 (unsigned long long)(stride * fact->count), SH_PAD_ARRAY_MAX);
+    else if (nfacts == 1)
+        snprintf(because, sizeof because, "not padded automatically: %s", fact->reason);
+    else if (nfacts > 1)
+        snprintf(because, sizeof because, "not padded automatically: several arrays are named %s", o->name);
+    else
+        snprintf(because, sizeof because, "no transparent repair known (%s was not built with sharing detection, "
+                 "or this is not an array the plugin can pad)", a->prog);
     r.advice_only = 1;
     snprintf(r.kind, sizeof r.kind, "advice");
     snprintf(r.key, sizeof r.key, "%s", o->name);
-    snprintf(r.why, sizeof r.why, "threads write different elements of %s (%s), an array of scalars: no "
-             "transparent repair; give each thread's element a line of its own, e.g. an array of "
-             "`struct { alignas(64) T v; }`", o->name, seen);
+    snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars: %.600s; "
+             "give each thread's element a line of its own, e.g. an array of `struct { alignas(64) T v; }`",
+             o->name, seen, because);
     add(p, &r);
 }
 
@@ -288,11 +351,11 @@ static int cmp_rec(const void *x, const void *y)
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: pmopt plan --sharing (-o FEEDBACK | --advise) [--force] PROG TRACE\n"
+            "usage: pmopt plan --sharing (-o FEEDBACK | --advise) [--force] PROG TRACE...\n"
             "Fixes for the false sharing `pmopt report --sharing PROG TRACE` finds (in this run or at\n"
             "other placements): a feedback file for the rebuild\n"
             "  gcc -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=FEEDBACK ...\n"
-            "(kinds align-global, align-alloc, pad-field; -fplugin-arg-perfinst-feedback-only=1,3\n"
+            "(kinds align-global, align-alloc, pad-field, pad-array; -fplugin-arg-perfinst-feedback-only=1,3\n"
             "applies some), or the same fixes as source advice.  True sharing is never padded.\n"
             "  -o, --output=FEEDBACK  the feedback file (a temporary file, then renamed)\n"
             "  --advise               print source advice instead\n"
@@ -318,6 +381,9 @@ static void advise_line(const struct sh_analysis *a, const struct rec *r, int nu
         printf("%d. %s%s%sstruct %s: `alignas(64)` its first member (the struct becomes a multiple of 64 bytes) "
                "— %s\n", num, r->line ? pm_basename(r->file) : "", r->line ? ":" : "", r->line ? at_line(r->line) : "",
                r->key, r->why);
+    else if (!strcmp(r->kind, "pad-array"))
+        printf("%d. %s:%u: `%s`: give each element a line of its own, e.g. an array of `struct { alignas(64) T v; }` "
+               "(and index .v) — %s\n", num, pm_basename(r->file), r->line, r->key, r->why);
     else if (!strcmp(r->kind, "pad-field"))
         printf("%d. %s%s%sstruct %s: `alignas(64)` on member `%s` — %s\n", num, r->line ? pm_basename(r->file) : "",
                r->line ? ":" : "", r->line ? at_line(r->line) : "", r->key, r->field, r->why);
@@ -354,10 +420,11 @@ int cmd_plan_sharing(int argc, char **argv)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
     if (!advise && !out)
         return pm_usage_error("plan", "expected -o FEEDBACK (or --advise)");
-    if (argc - optind != 2)
-        return pm_usage_error("plan", "--sharing needs PROG and one TRACE");
+    if (argc - optind < 2)
+        return pm_usage_error("plan", "--sharing needs PROG and at least one TRACE");
     struct sh_analysis a;
-    if (sh_analyze(&a, argv[optind], argv[optind + 1], force)) {
+    memset(&a, 0, sizeof a);
+    if (sh_analyze_traces(&a, argv[optind], argv + optind + 1, argc - optind - 1, force)) {
         sh_free(&a);
         return PM_ERROR;
     }
@@ -384,7 +451,7 @@ int cmd_plan_sharing(int argc, char **argv)
         for (size_t i = 0; i < p.n; i++) {
             const struct rec *r = &p.r[i];
             if (r->advice_only) {
-                char text[800];
+                char text[1400];
                 snprintf(text, sizeof text, "advice (not applied automatically): %s: %s", r->key, r->why);
                 pifb_comment(&w, text);
                 continue;
@@ -396,6 +463,9 @@ int cmd_plan_sharing(int argc, char **argv)
                 pifb_arg(&w, "func", r->key);
                 pifb_arg(&w, "file", pm_basename(r->file));
                 pifb_arg_u64(&w, "line", r->line);
+            } else if (!strcmp(r->kind, "pad-array")) {
+                pifb_arg(&w, "name", r->key);
+                pifb_arg(&w, "file", pm_basename(r->file));
             } else {
                 pifb_arg(&w, "type", r->key);
                 pifb_arg(&w, "field", r->field);

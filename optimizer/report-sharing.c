@@ -27,6 +27,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "sharing.h"
@@ -94,6 +95,44 @@ static int obj_add(struct sh_analysis *a, const struct sh_object *o, size_t *cap
     return (int)a->nobjs++;
 }
 
+/* Memory no global of PROG and no recorded allocation holds: named by its
+ * line and by the mapping it lies in (PI_REC_SHARE_REGION), one object per
+ * line since its extent is unknown. */
+static int unrecorded(struct sh_analysis *a, uint64_t b, size_t *cap)
+{
+    struct sh_object o;
+    memset(&o, 0, sizeof o);
+    o.kind = SH_OBJ_OTHER;
+    o.addr = b / PI_SHARE_LINE * PI_SHARE_LINE;
+    o.size = PI_SHARE_LINE;
+    unsigned long long lo = o.addr, hi = o.addr + PI_SHARE_LINE - 1;
+    uint32_t tag = PI_WATCH_MODULE(b);
+    const char *pre = "";
+    if (tag == PI_SHARE_HEAP_TAG) { /* a merged trace: heap-relative */
+        pre = "heap+";
+        lo = PI_WATCH_OFFSET(lo), hi = PI_WATCH_OFFSET(hi);
+    }
+    const struct pi_share_region_v *g = pi_share_region_of(&a->s, b);
+    if (tag && tag != PI_SHARE_HEAP_TAG) { /* a merged trace: another module's data, module-relative */
+        const struct pi_trace_module *m = tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
+        snprintf(o.name, sizeof o.name, "data of %s at +0x%llx-0x%llx", m && m->path ? pm_basename(m->path) : "a module",
+                 (unsigned long long)PI_WATCH_OFFSET(lo), (unsigned long long)PI_WATCH_OFFSET(hi));
+    } else if (!g)
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (not a global, not recorded: heap allocated "
+                 "outside instrumented code?)", pre, lo, hi);
+    else if (g->rec.kind == PI_SHARE_REGION_HEAP)
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (heap, allocated outside instrumented code)", pre, lo, hi);
+    else if (g->rec.kind == PI_SHARE_REGION_ANON)
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (mmap'd heap or a thread's stack, allocated "
+                 "outside instrumented code)", pre, lo, hi);
+    else if (g->rec.kind == PI_SHARE_REGION_STACK)
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (the main thread's stack)", pre, lo, hi);
+    else
+        snprintf(o.name, sizeof o.name, "memory %s0x%llx-0x%llx (data of %.60s)", pre, lo, hi,
+                 g->path[0] ? pm_basename(g->path) : "an anonymous mapping");
+    return obj_add(a, &o, cap);
+}
+
 /* The object holding run-time byte b, made on first sight; -1 none/oom. */
 static int object_of(struct sh_analysis *a, uint64_t b, size_t *cap)
 {
@@ -123,7 +162,7 @@ static int object_of(struct sh_analysis *a, uint64_t b, size_t *cap)
             best = al;
     }
     if (!best)
-        return -1;
+        return unrecorded(a, b, cap);
     o.kind = SH_OBJ_HEAP;
     o.alloc = best;
     o.addr = best->rec.addr;
@@ -157,7 +196,8 @@ void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int
         pi_debug_var_name(&a->dbg, o->var, o->link + off, buf, n);
         return;
     }
-    /* heap: the field from a site of this line whose bytes cover lo */
+    /* heap: the field from a site of this line whose bytes cover lo (memory
+     * without a recorded object: its start is unknown, so no index) */
     for (size_t i = 0; i < a->s.nsites; i++) {
         const struct pi_share_site_v *s = &a->s.sites[i];
         char st[64], fld[64];
@@ -165,13 +205,16 @@ void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int
         if (s->rec.line != r->addr || !((s->rec.mask >> lo) & 1) ||
             !sh_parse_what(s->what, st, sizeof st, fld, sizeof fld, &fo, &ss) || !ss)
             continue;
-        if (o->size > ss)
+        if (o->size > ss && o->kind == SH_OBJ_HEAP)
             snprintf(buf, n, "%s[%llu].%s", st, (unsigned long long)(off / ss), fld);
         else
             snprintf(buf, n, "%s.%s", st, fld);
         return;
     }
-    snprintf(buf, n, "heap+0x%llx", (unsigned long long)off);
+    if (o->kind == SH_OBJ_HEAP)
+        snprintf(buf, n, "heap+0x%llx", (unsigned long long)off);
+    else
+        snprintf(buf, n, "0x%llx", (unsigned long long)b);
     (void)hi;
 }
 
@@ -314,11 +357,11 @@ static void predict_objects(struct sh_analysis *a)
 int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int force)
 {
     struct pi_err err;
+    double cycles = a->reload_cycles; /* the caller's --reload-cycles, or 0 */
     memset(a, 0, sizeof *a);
     a->prog = prog;
     a->trace = trace;
-    if (!a->reload_cycles)
-        a->reload_cycles = 100;
+    a->reload_cycles = cycles > 0 ? cycles : 100;
     struct pi_meta m;
     if (pi_meta_read(prog, &m, &err)) {
         pm_error("%s", err.msg);
@@ -332,6 +375,8 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
             pm_note("%s", a->dbg.warning);
     } else
         pm_note("%s: %s (no names)", prog, err.msg);
+    if (pi_share_arrays_read(prog, &a->arrays, &a->narrays, &err))
+        pm_note("%s", err.msg);
     if (pi_trace_read(trace, &a->t, &err)) {
         pm_error("%s", err.msg);
         pi_meta_free(&m);
@@ -348,6 +393,8 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     }
     pi_meta_free(&m);
     a->bias = a->mod ? a->mod->load_bias : 0;
+    if (a->mod && (a->t.hdr.flags & PI_TF_MERGED)) /* module-relative, tagged (pi_share_add) */
+        a->bias = (uint64_t)(a->mod->index + 1) << PI_WATCH_MODULE_SHIFT;
     if (pi_share_read(trace, &a->s, &err)) {
         pm_error("%s", err.msg);
         return -1;
@@ -428,8 +475,66 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     return 0;
 }
 
+int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, int ntraces, int force)
+{
+    if (ntraces == 1)
+        return sh_analyze(a, prog, traces[0], force);
+    /* several: each must be a trace of PROG (as one trace must be), then
+     * they are merged into a temporary trace, as `pmopt merge` does */
+    struct pi_meta m;
+    struct pi_err err;
+    if (pi_meta_read(prog, &m, &err)) {
+        pm_error("%s", err.msg);
+        return -1;
+    }
+    for (int i = 0; i < ntraces && !force; i++) {
+        struct pi_trace t;
+        if (pi_trace_read(traces[i], &t, &err)) {
+            pm_error("%s", err.msg);
+            pi_meta_free(&m);
+            return -1;
+        }
+        int mine = !t.nmodules || pm_match_module(&t, m.build_id, m.build_id_len);
+        pi_trace_free(&t);
+        if (!mine) {
+            pm_error("%s is not a trace of %s (no module with its build-id; --force reads it anyway)", traces[i],
+                     prog);
+            pi_meta_free(&m);
+            return -1;
+        }
+    }
+    pi_meta_free(&m);
+    double cycles = a->reload_cycles;
+    memset(a, 0, sizeof *a);
+    const char *dir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/pmopt-sharing.%ld.pit", dir && *dir ? dir : "/tmp", (long)getpid());
+    if (pm_merge_files(tmp, traces, ntraces, force, 1) != PM_OK) {
+        unlink(tmp);
+        return -1;
+    }
+    size_t len = 0;
+    for (int i = 0; i < ntraces; i++)
+        len += strlen(traces[i]) + 3;
+    char *label = malloc(len + 1);
+    if (!label) {
+        unlink(tmp);
+        return rep_oom();
+    }
+    label[0] = 0;
+    for (int i = 0; i < ntraces; i++)
+        strcat(strcat(label, i ? " + " : ""), traces[i]);
+    a->reload_cycles = cycles;
+    int rc = sh_analyze(a, prog, tmp, force);
+    unlink(tmp);
+    a->trace = a->trace_label = label;
+    return rc;
+}
+
 void sh_free(struct sh_analysis *a)
 {
+    free(a->trace_label);
+    free(a->arrays);
     for (size_t i = 0; i < a->nrows; i++)
         free(a->rows[i].thr);
     free(a->rows);
@@ -495,18 +600,35 @@ void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r,
         int64_t at = (int64_t)o->addr - (int64_t)r->addr;
         if (len < n)
             len += (size_t)snprintf(buf + len, n - len, "%s%s (%s, %llu bytes, %s %lld)", len ? "; " : "", o->name,
-                                    o->kind == SH_OBJ_GLOBAL ? "global" : "heap", (unsigned long long)o->size,
+                                    o->kind == SH_OBJ_GLOBAL ? "global" : o->kind == SH_OBJ_HEAP ? "heap" : "unrecorded",
+                                    (unsigned long long)o->size,
                                     at >= 0 ? "starts at line byte" : "started", (long long)at);
     }
     if (!len)
         snprintf(buf, n, "(memory outside PROG and the recorded heap objects)");
 }
 
+/* A line's address as the reader knows it: run-time, or in a merged trace
+ * (tagged, module-relative) "0x6340 (link-time, prog)". */
+static const char *line_name(const struct sh_analysis *a, uint64_t addr, char *buf, size_t n)
+{
+    uint32_t tag = PI_WATCH_MODULE(addr);
+    const struct pi_trace_module *m = tag && tag != PI_SHARE_HEAP_TAG && tag - 1 < a->t.nmodules ? &a->t.modules[tag - 1] : NULL;
+    if (tag == PI_SHARE_HEAP_TAG)
+        snprintf(buf, n, "heap+0x%llx", (unsigned long long)PI_WATCH_OFFSET(addr));
+    else if (m)
+        snprintf(buf, n, "0x%llx (link-time, %s)", (unsigned long long)PI_WATCH_OFFSET(addr),
+                 m->path ? pm_basename(m->path) : "?");
+    else
+        snprintf(buf, n, "0x%llx", (unsigned long long)addr);
+    return buf;
+}
+
 static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, int rank)
 {
-    char buf[2048];
-    printf("#%d  line 0x%llx  %s  reloads: %llu true, %llu false  est. cost %.0f cycles, gain of a fix %.0f\n",
-           rank, (unsigned long long)r->addr, sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
+    char buf[2048], ln[300];
+    printf("#%d  line %s  %s  reloads: %llu true, %llu false  est. cost %.0f cycles, gain of a fix %.0f\n",
+           rank, line_name(a, r->addr, ln, sizeof ln), sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
            (unsigned long long)r->rf, r->cost, r->gain);
     sh_objects_of_row(a, r, buf, sizeof buf);
     printf("    objects: %s\n", buf);
@@ -584,7 +706,8 @@ static void print_predictions(const struct sh_analysis *a)
                           : nline ? "HIDDEN false sharing: not in this run's placement, at others"
                                   : "false sharing only through adjacent-line prefetch";
         printf("  %s (%s, %llu bytes, at +%d of its line this run): %s\n", o->name,
-               o->kind == SH_OBJ_GLOBAL ? "global" : "heap", (unsigned long long)o->size, o->actual_off, tag);
+               o->kind == SH_OBJ_GLOBAL ? "global" : o->kind == SH_OBJ_HEAP ? "heap" : "unrecorded",
+               (unsigned long long)o->size, o->actual_off, tag);
         if (nline) {
             printf("    line placements:");
             for (unsigned k = 0; k < PI_SHARE_LINE / 8; k++)
@@ -638,11 +761,14 @@ int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded)
                "dark = written, light = read only (hover a byte for its name)</text>\n");
     for (size_t i = 0; i < nrows; i++) {
         const struct sh_line_row *r = &a->rows[i];
-        char objs[1024];
+        char objs[1024], ln[300];
         sh_objects_of_row(a, r, objs, sizeof objs);
-        fprintf(f, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">#%zu line 0x%llx: %s, %llu true / %llu false "
+        line_name(a, r->addr, ln, sizeof ln);
+        fprintf(f, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">#%zu line ", y + 14, i + 1);
+        svg_text(f, ln);
+        fprintf(f, ": %s, %llu true / %llu false "
                    "reloads: ",
-                y + 14, i + 1, (unsigned long long)r->addr, sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
+                sh_verdict(r->rt, r->rf), (unsigned long long)r->rt,
                 (unsigned long long)r->rf);
         svg_text(f, objs);
         fprintf(f, "</text>\n");
@@ -689,12 +815,13 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: pmopt report --sharing [OPTIONS] PROG TRACE\n"
+            "usage: pmopt report --sharing [OPTIONS] PROG TRACE...\n"
             "Cache lines two or more threads touched (programs built with\n"
             "-fplugin-arg-perfinst-sharing=all or `sharing` directives): objects and struct fields\n"
             "in them, threads, the source lines of the accesses, reloads classified as true or\n"
             "false sharing, estimated cost, ranked by the estimated gain of a fix; then the\n"
-            "false sharing each object would have at other placements.\n"
+            "false sharing each object would have at other placements.  Several traces (runs of\n"
+            "PROG) are merged first, as `pmopt merge` does: their counts add up.\n"
             "  --top=N              the N lines with the largest gain (all)\n"
             "  --reload-cycles=C    cost of one reload in cycles (100)\n"
             "  --heatmap=FILE.svg   also a heat map of the lines: bytes each thread reads, writes\n"
@@ -738,12 +865,12 @@ int cmd_report_sharing(int argc, char **argv)
         default: return pm_usage_error("report", "unknown option");
         }
     }
-    if (argc - optind != 2)
-        return pm_usage_error("report", "--sharing needs PROG and one TRACE");
+    if (argc - optind < 2)
+        return pm_usage_error("report", "--sharing needs PROG and at least one TRACE");
     struct sh_analysis a;
     memset(&a, 0, sizeof a);
     a.reload_cycles = cycles;
-    if (sh_analyze(&a, argv[optind], argv[optind + 1], force)) {
+    if (sh_analyze_traces(&a, argv[optind], argv + optind + 1, argc - optind - 1, force)) {
         sh_free(&a);
         return PM_ERROR;
     }

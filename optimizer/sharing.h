@@ -65,11 +65,17 @@ struct sh_analysis {
     size_t nobjs;
     struct sh_object *objs;
     double reload_cycles;      /* cost of one reload */
+    char *trace_label;         /* several traces: "A + B" (a->trace) */
+    struct pi_share_array *arrays; /* PROG's arrays of scalars (.perfinst_share_arrays) */
+    size_t narrays;
 };
 
 /* Read PROG (symbols, DWARF, variables) and TRACE, map the lines to objects,
  * classify, rank and predict.  0, or -1 after an error message. */
 int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int force);
+/* The same for one or more traces: several are merged first (pm_merge_files,
+ * into a temporary file), a->trace then names them all. */
+int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, int ntraces, int force);
 void sh_free(struct sh_analysis *a);
 
 /* The name of bytes [lo, hi) of a row's line as C would write them
@@ -92,6 +98,10 @@ void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r,
  * for an HTML page, no XML declaration); 0, or -1 on a write error. */
 int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded);
 int cmd_report_sharing(int argc, char **argv);
+/* pmopt merge's work (cmd-merge.c): the traces at paths[0..n) merged into
+ * out; quiet: no summary line.  PM_OK or PM_ERROR after a message.  Also
+ * how report/plan --sharing read several traces. */
+int pm_merge_files(const char *out, char **paths, int ntraces, int force, int quiet);
 /* pmopt plan --sharing (plan-sharing.c); argv as given to `plan`. */
 int cmd_plan_sharing(int argc, char **argv);
 

@@ -171,6 +171,8 @@ perfinst_handler pi_armed_set_handler(int kind, perfinst_handler h); /* COMBINE,
 void pi_armed_write(struct pi_rec_writer *w, int in_signal); /* SITESTATs */
 /* ri.c: runtime instrumentation (report groups) */
 void pi_ri_write(struct pi_rec_writer *w);           /* PI_REC_RI records */
+/* sharing-regions.c: the writable mappings, with the sharing records */
+void pi_sharing_regions_write(struct pi_rec_writer *w);
 
 /* core.c */
 void pi_init(void);

@@ -255,6 +255,7 @@ static void put_trace(const siginfo_t *si, int in_signal)
     pi_ri_write(&w);
     pi_sample_write(&w);
     pi_sharing_write(&w);
+    pi_sharing_regions_write(&w);
     pi_pages_write(&w);
     pi_perf_write(&w);
     pi_icall_write(&w);

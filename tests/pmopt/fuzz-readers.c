@@ -4,7 +4,8 @@
  *   0  pi_meta_parse + pi_meta_validate  (.perfinst bytes, any chunk kind)
  *   1  pi_trace_parse and pi_trace_add_indicators and pi_trace_add_watch
  *      (twice, into one trace with the same modules), then
- *      pi_trace_open_mem/pi_trace_next, and pi_share_parse (a trace)
+ *      pi_trace_open_mem/pi_trace_next, pi_share_parse (a trace) and
+ *      pi_share_add twice (the merge), and pi_share_arrays_parse (text)
  *   2  pi_meta_read_elf on elf_memory()  (a whole ELF file; libelf itself
  *      is not instrumented)
  *   3  pifb_parse + pifb_select  (a feedback file)
@@ -78,10 +79,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pi_trace_close(&f);
         }
         struct pi_share sh;
-        if (pi_share_parse("fuzz", p, n, &sh, &err) == 0)
+        if (pi_share_parse("fuzz", p, n, &sh, &err) == 0) {
             for (size_t i = 0; i < sh.nlines; i++)
                 (void)pi_share_tid(&sh, sh.lines[i].thr[sh.lines[i].rec.nthreads - 1].thread);
+            /* the merge: the same records twice into one, then as records */
+            struct pi_trace tt;
+            if (pi_trace_parse("fuzz", p, n, &tt, &err) == 0) {
+                struct pi_share acc;
+                memset(&acc, 0, sizeof acc);
+                if (pi_share_add(&acc, &sh, &tt, tt.modules, tt.nmodules, &err) == 0 &&
+                    pi_share_add(&acc, &sh, &tt, tt.modules, tt.nmodules, &err) == 0) {
+                    struct pi_trace_extra *x;
+                    size_t nx;
+                    if (pi_share_records(&acc, &x, &nx) == 0)
+                        free(x);
+                }
+                pi_share_free(&acc);
+                pi_trace_free(&tt);
+            }
+        }
         pi_share_free(&sh);
+        struct pi_share_array *arr;
+        size_t narr;
+        if (pi_share_arrays_parse((const char *)p, n, &arr, &narr) == 0)
+            free(arr);
         break;
     }
     case 2: {

@@ -82,8 +82,8 @@ assert_contains "heat map: bytes named" lr.svg "<title>\+[0-9]+ acc\[1\]\.sx: re
 python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse('lr.svg')" || fail "heat map is not well-formed XML"
 ok "heat map is well-formed"
 # errors
-expect_fail "report --sharing needs one trace" "$PMOPT" report --sharing f
-assert_contains "  ... says so" err "needs PROG and one TRACE"
+expect_fail "report --sharing needs a trace" "$PMOPT" report --sharing f
+assert_contains "  ... says so" err "needs PROG and at least one TRACE"
 echo junk > bad.pit
 expect_fail "a file that is not a trace" "$PMOPT" report --sharing f bad.pit
 assert_contains "  ... names it" err "bad.pit"

@@ -1,0 +1,4 @@
+struct pair {
+    volatile long a, b;
+};
+struct pair *lib_make_pair(void);
