@@ -7,6 +7,8 @@
 # sharing, the output is unchanged; a pad-array for an array that escapes is
 # refused with a warning naming the reason.
 . "$PERFINST_TOP/tests/lib.sh"
+# Exact counts: every access judged, not the default 1 in N (docs/sharing.md).
+export PERFINST_SHARING_PERIOD=1
 pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/arrays.c" -o a.o
 pi_ld -O2 -o a a.o
 gcc -O2 -pthread "$T/sharing/arrays.c" -o plain

@@ -4,6 +4,8 @@
 # merging all at once); `pmopt report --sharing` and `pmopt plan --sharing`
 # accept several traces and give the summed verdicts.
 . "$PERFINST_TOP/tests/lib.sh"
+# Exact counts: every access judged, not the default 1 in N (docs/sharing.md).
+export PERFINST_SHARING_PERIOD=1
 pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/fixtures.c" -o f.o
 pi_ld -O2 -o f f.o
 for i in 1 2 3; do
