@@ -31,6 +31,7 @@
  * (PI_REC_SHARE_*) are written with the trace (pi_sharing_write).
  */
 #include "runtime.h"
+#include "env.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -166,42 +167,17 @@ static void sh_init(void)
     pi_init();
     line_bits = 22;
     const char *v = secure_getenv("PERFINST_SHARING_LINES");
-    if (v) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (!*end && n >= 1024 && n <= (1ul << 28) && !(n & (n - 1)))
-            line_bits = (uint32_t)__builtin_ctzl(n);
-        else
-            pi_say("perfinst: PERFINST_SHARING_LINES=", v,
-                   ": expected a power of two from 1024 to 268435456; using 4194304\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_lines(v, &line_bits);
     v = secure_getenv("PERFINST_SHARING_PERIOD");
-    if (v) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (*v && !*end && n >= 1 && n <= 1000000)
-            period = (uint32_t)n;
-        else
-            pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_period(v, &period);
     v = secure_getenv("PERFINST_SHARING_STACK");
-    if (v) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (*v && !*end && n >= 1 && n <= SH_MAX_FRAMES)
-            stack_frames = (uint32_t)n;
-        else
-            pi_say("perfinst: PERFINST_SHARING_STACK=", v, ": expected 1 to 8 frames; using 4\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_stack(v, &stack_frames, SH_MAX_FRAMES);
     v = secure_getenv("PERFINST_SHARING_SAMPLE");
-    if (v) {
-        char *end;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (*v && !*end)
-            sample = n;
-        else
-            pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 64\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_sample(v, &sample);
     lines = map(sizeof(struct sh_line) << line_bits);
     ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
     sites = map(sizeof(struct sh_site) << SITE_BITS);
@@ -682,15 +658,8 @@ void pi_sharing_write(struct pi_rec_writer *w)
     if (!env_read) {
         env_read = 1;
         const char *v = secure_getenv("PERFINST_SHARING_PRIVATE");
-        if (v) {
-            char *end;
-            unsigned long long x = strtoull(v, &end, 10);
-            if (*v && !*end)
-                private_max = x;
-            else
-                pi_say("perfinst: PERFINST_SHARING_PRIVATE=", v, ": expected a number of lines; using 65536\n",
-                       NULL);
-        }
+        if (v)
+            pi_env_sharing_private(v, &private_max);
     }
     uint64_t privates = 0;
     uint32_t n = __atomic_load_n(&nused, __ATOMIC_RELAXED);
