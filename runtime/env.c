@@ -203,10 +203,10 @@ int pi_env_sharing_period(const char *v, uint32_t *n)
     return bad("PERFINST_SHARING_PERIOD", v, "1 to 1000000; using 1");
 }
 
-int pi_env_sharing_stack(const char *v, uint32_t *n, uint32_t max)
+int pi_env_sharing_stack(const char *v, uint32_t *n)
 {
     uint64_t x;
-    if (!pi_env_u64(v, &x) && x >= 1 && x <= max) {
+    if (!pi_env_u64(v, &x) && x >= 1 && x <= 8) { /* sharing.c's SH_MAX_FRAMES */
         *n = (uint32_t)x;
         return 0;
     }

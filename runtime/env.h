@@ -32,7 +32,7 @@ int pi_env_sample_max_mb(const char *v, uint64_t *bytes); /* PERFINST_SAMPLE_MAX
 int pi_env_idle(const char *v, int *mode);                /* PERFINST_IDLE: off|to|from|both, not "" */
 int pi_env_sharing_lines(const char *v, uint32_t *bits);  /* PERFINST_SHARING_LINES: log2 of the lines */
 int pi_env_sharing_period(const char *v, uint32_t *n);    /* PERFINST_SHARING_PERIOD */
-int pi_env_sharing_stack(const char *v, uint32_t *n, uint32_t max); /* PERFINST_SHARING_STACK */
+int pi_env_sharing_stack(const char *v, uint32_t *n);    /* PERFINST_SHARING_STACK: 1..8 */
 int pi_env_sharing_sample(const char *v, uint64_t *n);    /* PERFINST_SHARING_SAMPLE */
 int pi_env_sharing_private(const char *v, uint64_t *n);   /* PERFINST_SHARING_PRIVATE */
 

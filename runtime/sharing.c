@@ -40,6 +40,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
 #define SH_MAXID 253          /* small thread ids 1..253; the 253rd and later share one */
@@ -84,6 +87,7 @@ struct sh_site {
 };
 
 #define SH_MAX_FRAMES 8
+_Static_assert(SH_MAX_FRAMES == 8, "PERFINST_SHARING_STACK's range in env.c");
 struct sh_alloc {
     uint64_t addr, size, seq;
     uint32_t thread, kind, freed, ready;
@@ -174,7 +178,7 @@ static void sh_init(void)
         pi_env_sharing_period(v, &period);
     v = secure_getenv("PERFINST_SHARING_STACK");
     if (v)
-        pi_env_sharing_stack(v, &stack_frames, SH_MAX_FRAMES);
+        pi_env_sharing_stack(v, &stack_frames);
     v = secure_getenv("PERFINST_SHARING_SAMPLE");
     if (v)
         pi_env_sharing_sample(v, &sample);
@@ -358,6 +362,11 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
             unlock(l);
             return;
         }
+#ifdef __SANITIZE_ADDRESS__
+        /* Kept until exit, but only the mmap'ed lines point to it: memory
+         * LeakSanitizer does not scan. */
+        __lsan_ignore_object(e);
+#endif
         /* the owner, as it was: one valid copy, seen */
         struct sh_te *o = entry(e, l->owner);
         o->seen = 1;

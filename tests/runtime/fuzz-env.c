@@ -259,7 +259,7 @@ static void one(unsigned sel, const char *v)
     case 12: {
         name = "PERFINST_SHARING_STACK";
         uint32_t n = 0;
-        rc = pi_env_sharing_stack(v, &n, 8);
+        rc = pi_env_sharing_stack(v, &n);
         ok = num_in(v, 1, 8, &x);
         break;
     }
