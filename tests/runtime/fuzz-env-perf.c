@@ -12,3 +12,12 @@ int fuzz_perf_init(void)
     pi_perf_init();
     return nevents;
 }
+
+/* 1 when tok names an event PERFINST_PERF knows. */
+int fuzz_perf_known(const char *tok)
+{
+    for (size_t i = 0; i < NNAMES; i++)
+        if (!strcmp(tok, pi_perf_event_name(perf_names[i].id)))
+            return 1;
+    return 0;
+}

@@ -79,6 +79,7 @@ int fuzz_armed_init(void);
 int fuzz_ri_topology(const char *v);
 int fuzz_ri_env(const char *v);
 int fuzz_perf_init(void);
+int fuzz_perf_known(const char *tok);
 
 static int verbose = -1;
 
@@ -311,7 +312,8 @@ static void one(unsigned sel, const char *v)
         goto said;
     default: {
         /* PERFINST_PERF: events the machine has are taken (perf_event_open
-         * may refuse them: said); any other name is said. */
+         * may refuse them: said); every other name is said as unknown; a
+         * value of 512 bytes or more is said too long. */
         name = env_name = "PERFINST_PERF";
         env_value = v;
         int n = fuzz_perf_init();
@@ -319,6 +321,19 @@ static void one(unsigned sel, const char *v)
             fail(name, v, "an impossible number of events");
         if (nsaid && !strstr(said, "perfinst: PERFINST_PERF"))
             fail(name, v, "a message that does not name the variable");
+        if (strlen(v) >= 512) {
+            if (!strstr(said, "PERFINST_PERF: too long"))
+                fail(name, v, "too long, not said");
+        } else if (*v) {
+            char *copy = strdup(v), *save = NULL;
+            for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                char want[600];
+                snprintf(want, sizeof want, "unknown event '%s'", tok);
+                if (!fuzz_perf_known(tok) && !strstr(said, want))
+                    fail(name, v, "an unknown event not said");
+            }
+            free(copy);
+        }
         goto said;
     }
     }

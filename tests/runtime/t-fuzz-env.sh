@@ -63,7 +63,7 @@ for r in "$R"/fuzz-env-regress/*; do
     *) assert_contains "$r refused and said" regress.log "^fuzz-env: PERFINST_[A-Z_]*=.*: refused: perfinst: PERFINST_" ;;
     esac
 done
-./fuzz -max_total_time="${FUZZ_SECONDS:-15}" -max_len=512 -rss_limit_mb=1024 -timeout=5 \
+./fuzz -max_total_time="${FUZZ_SECONDS:-15}" -max_len=1024 -rss_limit_mb=1024 -timeout=5 \
     corpus > fuzz.log 2>&1 || { grep -m3 "fuzz-env:" fuzz.log; tail -30 fuzz.log; fail "the fuzzer found a problem"; }
 grep -E "^Done [0-9]+ runs" fuzz.log
 ok "every malformed value said, none taken out of range, no crash"
