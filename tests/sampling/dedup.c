@@ -24,6 +24,9 @@
  *   timer     3 timer expiries at the blocked worker give 3 timer samples
  *             and no idle sample; the idle requests gave no timer sample:
  *             one signal, one stack, for one sampler
+ *   lost      the worker blocks the signal: no answer in 100 ms, lost, no
+ *             sample; the answer that comes when it unblocks it is seen
+ *             (hits) and taken for nothing
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -68,6 +71,12 @@ static void *worker(void *arg)
     block_on(0);                     /* one-cpu, claimed, outstanding, from-dup */
     block_on(0);                     /* from */
     block_on(0);                     /* timer */
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, pi_sample_signo);
+    pthread_sigmask(SIG_BLOCK, &s, NULL);
+    block_on(0);                     /* lost */
+    pthread_sigmask(SIG_UNBLOCK, &s, NULL); /* the pending request: its handler runs now */
     return NULL;
 }
 
@@ -176,7 +185,12 @@ int main(void)
         timer_once(worker_t->tid);
     say("timer");
 
+    /* lost: the worker, blocked with the signal masked, cannot answer */
+    sem_post(&go);
+    wait_blocked();
+    to_idle(0);
     sem_post(&go);
     pthread_join(th, NULL);
+    say("lost");
     return 0;
 }

@@ -7,7 +7,9 @@
 #    not two; a target another CPU's sampler holds (its claim) is not taken
 #    again, to-idle or from-idle (dup); a tick while the CPU's sample is
 #    outstanding is skipped; the idle requests give no timer sample and the
-#    timer expiries no idle sample (one signal, one stack, one sampler).
+#    timer expiries no idle sample (one signal, one stack, one sampler);
+#    a target that cannot answer (the signal masked) is lost after 100 ms,
+#    and its late answer is not taken as a sample.
 #    The trace's header says the same (pmopt report --tree).
 #  - rinext.c: perfinst_ri_next() makes the 3rd and the 7th unit sample
 #    points while the count (every=7) runs out at the 7th: groups at units
@@ -38,10 +40,12 @@ assert_eq "from: one from-idle stack" \
     "to 1 from 1 dup 2 skipped 1 lost 0 idle-samples 2,0 timer-samples 0 hits 2" "$(line from)"
 assert_eq "timer: 3 timer samples, no idle sample more" \
     "to 1 from 1 dup 2 skipped 1 lost 0 idle-samples 2,0 timer-samples 3 hits 2" "$(line timer)"
+assert_eq "lost: no answer, no sample; the late answer seen and taken for nothing" \
+    "to 1 from 1 dup 2 skipped 1 lost 1 idle-samples 2,0 timer-samples 3 hits 3" "$(line lost)"
 "$PMOPT" report --tree dedup.pit > tree 2> err || { cat err; fail "report"; }
 assert_contains "the trace: 3 timer samples" tree "^sampled stacks: cpu clock, .*: 3 samples for 3 periods"
 assert_contains "the trace: the idle counts" tree \
-    "^idle-transition stacks: .* skipped 1, lost 0 \(de-duplicated 2; .*to-idle 1, from-idle 1;"
+    "^idle-transition stacks: .* skipped 1, lost 1 \(de-duplicated 2; .*to-idle 1, from-idle 1;"
 
 units() { awk '/INSTRUCTION/ { for (i = 1; i <= NF; i++) if ($i == "units") printf "%s ", $(i+1) }' "$1"; }
 pi_cc -O2 -g -c "$T/sampling/rinext.c" -o rinext.o
