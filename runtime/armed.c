@@ -40,6 +40,7 @@
  * HOT, SECONDARY, TERTIARY (perfinst-format.h), and an EVENT per firing.
  */
 #include "runtime.h"
+#include "env.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -380,17 +381,15 @@ PI_EXPORT uint64_t perfinst_combine_hits(int id)
 void pi_armed_init(void)
 {
     const char *d = secure_getenv("PERFINST_DORMANT");
-    if (d && !strcmp(d, "handler"))
-        dormant_by_handler = 1;
-    else if (d && strcmp(d, "auto"))
-        pi_say("perfinst: PERFINST_DORMANT=", d, ": expected auto or handler; using auto\n", NULL);
+    if (d)
+        pi_env_dormant(d, &dormant_by_handler);
     const char *v = secure_getenv("PERFINST_COMBINE");
     if (!v)
         return;
     pthread_mutex_lock(&armed_lock);
     const char *p = v;
     if (!*p)
-        pi_say("perfinst: PERFINST_COMBINE is empty: no combination installed\n", NULL);
+        pi_say("perfinst: PERFINST_COMBINE=: an empty value; no combination installed\n", NULL);
     while (*p) {
         char err[256];
         const char *rest = p;

@@ -38,3 +38,4 @@ $(BUILD)/libperfinst.so: $(RUNTIME_OBJS)
 # `make $(pwd)/build/libperfinst.so` names the same files by absolute path.
 $(abspath $(BUILD))/libperfinst.a: $(BUILD)/libperfinst.a
 $(abspath $(BUILD))/libperfinst.so: $(BUILD)/libperfinst.so
+$(RUNTIME_OBJS): runtime/env.h

@@ -11,6 +11,7 @@
  * them into the unit's totals (docs/runtime.md).
  */
 #include "runtime.h"
+#include "env.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -46,33 +47,17 @@ static void parse_env(void)
         pi.out = strdup(v);
 
     v = secure_getenv("PERFINST_MODE");
-    if (v) {
-        if (!strcmp(v, "off"))
-            pi.mode_off_env = 1;
-        else if (strcmp(v, "on"))
-            pi_say("perfinst: PERFINST_MODE=", v, ": expected on or off; counting is on\n", NULL);
-    }
+    if (v)
+        pi_env_mode(v, &pi.mode_off_env);
     pi.mode = !pi.mode_off_env;
     __atomic_store_n(&__perfinst_on, pi.mode, __ATOMIC_RELAXED);
 
     v = secure_getenv("PERFINST_LINE_SIZE");
-    if (v) {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(v, &end, 10);
-        if (*v >= '0' && *v <= '9' && !*end && !errno && n >= 16 && n <= 1024 && !(n & (n - 1)))
-            pi.line_size = (unsigned)n;
-        else
-            pi_say("perfinst: PERFINST_LINE_SIZE=", v,
-                   ": expected a power of two from 16 to 1024; ignored\n", NULL);
-    }
+    if (v)
+        pi_env_line_size(v, &pi.line_size);
     v = secure_getenv("PERFINST_VERBOSE");
-    if (v) {
-        if (!strcmp(v, "1"))
-            pi.verbose = 1;
-        else if (*v && strcmp(v, "0"))
-            pi_say("perfinst: PERFINST_VERBOSE=", v, ": expected 0 or 1; ignored\n", NULL);
-    }
+    if (v)
+        pi_env_verbose(v, &pi.verbose);
 }
 
 /* ---- the process: pid, argv, names ----------------------------------------- */

@@ -33,6 +33,7 @@
  * answer in 100 ms), dup (target already claimed by another CPU's sampler).
  */
 #include "sample.h"
+#include "env.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -367,16 +368,8 @@ static void *sampler_main(void *arg)
 void pi_idle_init(void)
 {
     const char *v = secure_getenv("PERFINST_IDLE_PERIOD");
-    if (v) {
-        char *end;
-        unsigned long long n = strtoull(v, &end, 10);
-        uint64_t mul = !strcmp(end, "us") ? 1000 : !strcmp(end, "ms") ? 1000000 : 0;
-        if (end != v && mul && n * mul >= 100000 && n * mul <= 1000000000)
-            period_ns = n * mul;
-        else
-            pi_say("perfinst: PERFINST_IDLE_PERIOD=", v,
-                   ": expected 100us to 1000ms (e.g. 1ms); using 1ms\n", NULL);
-    }
+    if (v)
+        pi_env_idle_period(v, &period_ns);
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set))
         CPU_ZERO(&set);

@@ -25,6 +25,7 @@
  * write them without a lock.
  */
 #include "runtime.h"
+#include "env.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -469,34 +470,11 @@ PI_EXPORT void perfinst_data_count(const void *addr, uint64_t *reads, uint64_t *
 void pi_indicators_init(void)
 {
     const char *v = secure_getenv("PERFINST_THRESH_TABLE");
-    if (v) {
-        uint64_t bits[3];
-        const char *p = v;
-        int ok = 1;
-        for (int k = 0; k < 3 && ok; k++) {
-            char *end;
-            errno = 0;
-            unsigned long long x = strtoull(p, &end, 10);
-            ok = !errno && end != p && x > 0 && (k == 2 ? *end == 0 : *end == ',');
-            bits[k] = x;
-            p = end + (*end == ',');
-        }
-        if (ok)
-            memcpy(code_bits, bits, sizeof bits);
-        else
-            pi_say("perfinst: PERFINST_THRESH_TABLE=", v,
-                   ": expected three positive cycle counts a,b,c; using 10,50,100\n", NULL);
-    }
+    if (v)
+        pi_env_thresh_table(v, code_bits);
     v = secure_getenv("PERFINST_WATCH_GRAN");
-    if (v) {
-        char *end;
-        unsigned long g = strtoul(v, &end, 10);
-        if (*end == 0 && g >= 1 && g <= 4096 && (g & (g - 1)) == 0)
-            watch_gran = (unsigned)g;
-        else
-            pi_say("perfinst: PERFINST_WATCH_GRAN=", v, ": expected a power of two from 1 to 4096; using 8\n",
-                   NULL);
-    }
+    if (v)
+        pi_env_watch_gran(v, &watch_gran);
     /* the probe pair's own cost: the least of many empty measurements */
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 1000; i++) {

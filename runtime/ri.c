@@ -40,6 +40,7 @@
 #include "runtime.h"
 
 #include <cpuid.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -233,52 +234,89 @@ static void detect_cpus(void)
     free(f);
 }
 
+/* A number in C's notation (decimal, 0x hex, 0 octal), nothing else:
+ * strtoull alone would take blanks and a sign ("-1" wraps round). */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *e;
+    errno = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    unsigned long long v = strtoull(s, &e, 0);
+    if (*e || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* PERFINST_TOPOLOGY=CPUS:CLASS[:SIG[/MICROCODE]][:maxrgs=N],...  CPUS is N
  * or N-M, CLASS primary or secondary.  CPUs not named keep what was
  * detected.  0 on success, -1 (message said) on a malformed entry. */
 static int parse_topology(const char *v)
 {
+    if (!v[strspn(v, ",")]) { /* no entry (empty ones are skipped) */
+        pi_say("perfinst: PERFINST_TOPOLOGY=", v, ": no entry; expected "
+               "CPUS:primary|secondary[:SIGNATURE[/MICROCODE]][:maxrgs=N],...\n", NULL);
+        return -1;
+    }
     char *copy = strdup(v), *save = NULL;
     if (!copy)
         return -1;
     int ok = 0;
     for (char *ent = strtok_r(copy, ",", &save); ent; ent = strtok_r(NULL, ",", &save)) {
         char *f[4] = {0};
-        int nf = 0;
-        for (char *p = ent, *q; nf < 4; p = q + 1) {
+        int nf = 0, more = 0;
+        for (char *p = ent, *q; ; p = q + 1) {
             f[nf++] = p;
             q = strchr(p, ':');
             if (!q)
                 break;
             *q = 0;
+            if (nf == 4) { /* a fifth field */
+                more = 1;
+                break;
+            }
         }
-        char *e;
-        long lo = strtol(f[0], &e, 10), hi = lo;
-        if (*e == '-')
-            hi = strtol(e + 1, &e, 10);
+        char *e = f[0];
+        long lo = -1, hi = -1;
+        if (isdigit((unsigned char)*f[0])) { /* strtol would take blanks and a sign */
+            errno = 0;
+            lo = hi = strtol(f[0], &e, 10);
+            if (*e == '-' && isdigit((unsigned char)e[1]))
+                hi = strtol(e + 1, &e, 10);
+            if (errno)
+                e = f[0];
+        }
         int cap = nf >= 2 && !strcmp(f[1], "primary") ? 0 : nf >= 2 && !strcmp(f[1], "secondary") ? 1 : -1;
-        if (e == f[0] || *e || lo < 0 || hi < lo || cap < 0) {
-            pi_say("perfinst: PERFINST_TOPOLOGY: '", ent,
+        if (e == f[0] || *e || lo < 0 || hi < lo || cap < 0 || more) {
+            pi_say("perfinst: PERFINST_TOPOLOGY=", v, ": '", ent,
                    "': expected CPUS:primary|secondary[:SIGNATURE[/MICROCODE]][:maxrgs=N]\n", NULL);
             ok = -1;
             break;
         }
         long sig = -1, uc = -1, maxrgs = -1;
         for (int k = 2; k < nf; k++) {
+            uint64_t n = 0;
             if (!strncmp(f[k], "maxrgs=", 7)) {
-                maxrgs = strtol(f[k] + 7, &e, 0);
-                if (*e || maxrgs < 0 || maxrgs > (long)PI_RI_RGS_MAX)
+                if (parse_u64(f[k] + 7, &n) || n > PI_RI_RGS_MAX)
                     ok = -1;
+                maxrgs = (long)n;
             } else {
-                sig = (long)strtoul(f[k], &e, 0);
-                if (*e == '/')
-                    uc = (long)strtoul(e + 1, &e, 0);
-                if (*e)
+                char *slash = strchr(f[k], '/');
+                if (slash)
+                    *slash = 0;
+                if (parse_u64(f[k], &n) || n > 0xffffffffu)
                     ok = -1;
+                sig = (long)n;
+                if (slash) {
+                    if (parse_u64(slash + 1, &n) || n > 0xffffffffu)
+                        ok = -1;
+                    uc = (long)n;
+                }
             }
         }
         if (ok) {
-            pi_say("perfinst: PERFINST_TOPOLOGY: '", ent, "': bad signature or maxrgs\n", NULL);
+            pi_say("perfinst: PERFINST_TOPOLOGY=", v, ": '", ent, "': bad signature or maxrgs\n", NULL);
             break;
         }
         for (long i = lo; i <= hi && i < ri.ncpu; i++) {
@@ -296,17 +334,6 @@ static int parse_topology(const char *v)
 }
 
 /* ---- PERFINST_RI ---------------------------------------------------------- */
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *e;
-    errno = 0;
-    unsigned long long v = strtoull(s, &e, 0);
-    if (!*s || *e || errno || *s == '-')
-        return -1;
-    *out = v;
-    return 0;
-}
 
 /* PERFINST_RI=key=value,...  (docs/sampling.md) */
 static int parse_ri_env(const char *v, struct perfinst_ri_controls *c)
@@ -383,7 +410,7 @@ static int parse_ri_env(const char *v, struct perfinst_ri_controls *c)
             bad = 1;
         }
         if (bad)
-            pi_say("perfinst: PERFINST_RI: '", kv, val ? "=" : "", val ? val : "",
+            pi_say("perfinst: PERFINST_RI=", v, ": '", kv, val ? "=" : "", val ? val : "",
                    "' is not understood (docs/sampling.md); runtime instrumentation stays off\n",
                    NULL);
     }

@@ -20,6 +20,7 @@
  * does not restart: poll, epoll_wait, nanosleep — docs/sampling-stacks.md).
  */
 #include "sample.h"
+#include "env.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -249,60 +250,18 @@ void pi_sample_thread_start(void)
 
 /* ---- the environment ------------------------------------------------------------------------------ */
 
-/* "1ms", "250us", "2000ns", "1s": nanoseconds, or 0. */
-static uint64_t parse_period(const char *v)
-{
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (end == v || errno || !n)
-        return 0;
-    uint64_t mul = !strcmp(end, "ns") ? 1 : !strcmp(end, "us") ? 1000 : !strcmp(end, "ms") ? 1000000
-                   : !strcmp(end, "s")  ? 1000000000u : 0;
-    if (!mul || n > UINT64_MAX / mul)
-        return 0;
-    uint64_t ns = n * mul;
-    return ns >= 10000 && ns <= 4000000000u ? ns : 0; /* 10 µs .. 4 s */
-}
-
 static void parse_sample_env(void)
 {
     const char *v = secure_getenv("PERFINST_SAMPLE");
-    if (v && *v && strcmp(v, "off")) {
-        const char *colon = strchr(v, ':');
-        size_t klen = colon ? (size_t)(colon - v) : strlen(v);
-        int kind = klen == 3 && !strncmp(v, "cpu", 3) ? PI_SK_CPU
-                   : klen == 4 && !strncmp(v, "wall", 4) ? PI_SK_WALL : 0;
-        uint64_t ns = colon ? parse_period(colon + 1) : 1000000;
-        if (!kind || !ns)
-            pi_say("perfinst: PERFINST_SAMPLE=", v,
-                   ": expected cpu[:PERIOD] or wall[:PERIOD] with PERIOD from 10us to 4s "
-                   "(e.g. cpu:1ms); not sampling\n", NULL);
-        else {
-            S.kind = kind;
-            S.period_ns = ns;
-        }
-    }
+    if (v && *v && strcmp(v, "off"))
+        pi_env_sample(v, &S.kind, &S.period_ns);
     S.max_bytes = 512ull << 20;
     v = secure_getenv("PERFINST_SAMPLE_MAX_MB");
-    if (v) {
-        char *end;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (end != v && !*end && n >= 1 && n <= (1ull << 20))
-            S.max_bytes = n << 20;
-        else
-            pi_say("perfinst: PERFINST_SAMPLE_MAX_MB=", v,
-                   ": expected a number of MiB from 1 to 1048576; using 512\n", NULL);
-    }
+    if (v)
+        pi_env_sample_max_mb(v, &S.max_bytes);
     v = secure_getenv("PERFINST_IDLE");
-    if (v && *v) {
-        pi_idle_mode = !strcmp(v, "off") ? 0 : !strcmp(v, "to") ? 1 : !strcmp(v, "from") ? 2
-                       : !strcmp(v, "both") ? 3 : -1;
-        if (pi_idle_mode < 0) {
-            pi_say("perfinst: PERFINST_IDLE=", v, ": expected off, to, from or both; off\n", NULL);
-            pi_idle_mode = 0;
-        }
-    }
+    if (v && *v)
+        pi_env_idle(v, &pi_idle_mode);
 }
 
 static void fork_child(void)

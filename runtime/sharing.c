@@ -31,6 +31,7 @@
  * (PI_REC_SHARE_*) are written with the trace (pi_sharing_write).
  */
 #include "runtime.h"
+#include "env.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -39,6 +40,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
 #define SH_MAXID 252          /* small thread ids 1..252; the 252nd and later share one */
@@ -96,6 +100,7 @@ struct sh_site {
 };
 
 #define SH_MAX_FRAMES 8
+_Static_assert(SH_MAX_FRAMES == 8, "PERFINST_SHARING_STACK's range in env.c");
 struct sh_alloc {
     uint64_t addr, size, seq;
     uint32_t thread, kind, freed, ready;
@@ -200,42 +205,17 @@ static void sh_init(void)
     pi_init();
     line_bits = 22;
     const char *v = secure_getenv("PERFINST_SHARING_LINES");
-    if (v) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (!*end && n >= 1024 && n <= (1ul << 28) && !(n & (n - 1)))
-            line_bits = (uint32_t)__builtin_ctzl(n);
-        else
-            pi_say("perfinst: PERFINST_SHARING_LINES=", v,
-                   ": expected a power of two from 1024 to 268435456; using 4194304\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_lines(v, &line_bits);
     v = secure_getenv("PERFINST_SHARING_PERIOD");
-    if (v) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (*v && !*end && n >= 1 && n <= 1000000)
-            period = (uint32_t)n;
-        else
-            pi_say("perfinst: PERFINST_SHARING_PERIOD=", v, ": expected 1 to 1000000; using 1024\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_period(v, &period);
     v = secure_getenv("PERFINST_SHARING_STACK");
-    if (v) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (*v && !*end && n >= 1 && n <= SH_MAX_FRAMES)
-            stack_frames = (uint32_t)n;
-        else
-            pi_say("perfinst: PERFINST_SHARING_STACK=", v, ": expected 1 to 8 frames; using 4\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_stack(v, &stack_frames);
     v = secure_getenv("PERFINST_SHARING_SAMPLE");
-    if (v) {
-        char *end;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (*v && !*end)
-            footprint = n;
-        else
-            pi_say("perfinst: PERFINST_SHARING_SAMPLE=", v, ": expected a number of accesses; using 64\n", NULL);
-    }
+    if (v)
+        pi_env_sharing_sample(v, &footprint);
     lines = map(sizeof(struct sh_line) << line_bits);
     ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
     sites = map(sizeof(struct sh_site) << SITE_BITS);
@@ -515,6 +495,11 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
             unlock(l);
             return;
         }
+#ifdef __SANITIZE_ADDRESS__
+        /* Kept until exit, but only the mmap'ed lines point to it: memory
+         * LeakSanitizer does not scan. */
+        __lsan_ignore_object(e);
+#endif
         /* the owner, as it was: one valid copy, seen */
         struct sh_te *o = entry(e, l->owner);
         o->seen = 1;
@@ -839,15 +824,8 @@ void pi_sharing_write(struct pi_rec_writer *w)
     if (!env_read) {
         env_read = 1;
         const char *v = secure_getenv("PERFINST_SHARING_PRIVATE");
-        if (v) {
-            char *end;
-            unsigned long long x = strtoull(v, &end, 10);
-            if (*v && !*end)
-                private_max = x;
-            else
-                pi_say("perfinst: PERFINST_SHARING_PRIVATE=", v, ": expected a number of lines; using 65536\n",
-                       NULL);
-        }
+        if (v)
+            pi_env_sharing_private(v, &private_max);
     }
     uint64_t privates = 0;
     uint32_t n = __atomic_load_n(&nused, __ATOMIC_RELAXED);

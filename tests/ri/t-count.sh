@@ -42,6 +42,6 @@ for opt in -O0 -O2; do
     rm -f *.pit
 done
 PERFINST_RI=every=x PERFINST_OUT=x.pit ./count 10 tick > /dev/null 2> err
-assert_contains "a bad PERFINST_RI value is said" err "PERFINST_RI: 'every=x' is not understood"
+assert_contains "a bad PERFINST_RI value is said" err "PERFINST_RI=every=x: 'every=x' is not understood"
 "$PMOPT" dump x.pit > dx
 assert_not_contains "... and RI stays off" dx " RI "
