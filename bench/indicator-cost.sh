@@ -4,12 +4,14 @@
 # on SQLite, and the cost of an all=count build with PERFINST_MODE=off.
 #
 #   bench/indicator-cost.sh [--rounds N] [--size S] [--small S] [--record]
-#                           [--no-run] [--no-off]
+#                           [--no-run] [--no-off] [--kinds LIST]
 #
 #   --rounds N   interleaved wall-time rounds (default 3; 0 = callgrind only)
 #   --size S     workload size of the wall-time runs (default 0.3)
 #   --small S    workload size under callgrind (default 0.1)
 #   --no-off     leave out the all=count build (PERFINST_MODE=off ratio)
+#   --kinds LIST only these kinds of site, comma-separated (default
+#                count,types,trap,cycles,watch)
 #   --record     append the result to bench/RESULTS.md
 #
 # Variants, each SQLite (bench/sqlite/workload.c on the amalgamation from
@@ -42,6 +44,7 @@ size=0.3
 small=0.1
 record=0
 do_off=1
+kinds_arg=count,types,trap,cycles,watch
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds=${2:?}; shift 2 ;;
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
     --small) small=${2:?}; shift 2 ;;
     --no-run) rounds=0; shift ;;
     --no-off) do_off=0; shift ;;
+    --kinds) kinds_arg=${2:?}; shift 2 ;;
     --record) record=1; shift ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "indicator-cost: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -103,7 +107,10 @@ mark() {
 
 declare -A DIR=([count]="count" [types]="types(branch,call,ret,load,store,string,fp)" [trap]="trap"
                 [cycles]="cycles(>1000000000)" [watch]="watch")
-KINDS=(count types trap cycles watch)
+IFS=, read -r -a KINDS <<< "$kinds_arg"
+for k in "${KINDS[@]}"; do
+    [ -n "${DIR[$k]:-}" ] || { echo "indicator-cost: unknown kind '$k' (count, types, trap, cycles, watch)" >&2; exit 2; }
+done
 VARIANTS=(o2 "${KINDS[@]}")
 [ $do_off = 1 ] && VARIANTS+=(all)
 

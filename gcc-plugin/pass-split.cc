@@ -20,9 +20,11 @@
  * uninstrumented code, optimised as such.  The byte tested is the function's
  * own switch __perfinst_fnon[F] of its unit, which libperfinst sets from the
  * mode register and the overlay (PERFINST_OVERLAY turns functions off
- * without touching .text); with -flto (functions of several units mixed)
- * and for functions without an entry of their own (clones, unmarked callers
- * of inlined marked code) it is __perfinst_on, the mode register itself.
+ * without touching .text); a clone GCC made (.constprop, .isra, .part)
+ * tests the switch of the function it was cloned from; with -flto
+ * (functions of several units mixed) and for functions without an entry of
+ * their own (unmarked callers of inlined marked code) it is __perfinst_on,
+ * the mode register itself.
  * A change takes effect at the next function entry.
  * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
  * labels) stay single-copy and count whatever the mode.
@@ -109,6 +111,30 @@ static void strip_instrumentation(const vec<basic_block> &bbs)
             }
 }
 
+/* The function whose switch a body tests: itself when this unit gave it
+ * an entry; for a clone GCC made (ipa-cp's .constprop, ipa-sra's .isra,
+ * ipa-split's .part), the function it was cloned from, so an overlay that
+ * turns that function on or off covers its clones too, and the test is
+ * the one-instruction `cmpb $0, __perfinst_fnon+F(%rip)` rather than a
+ * load of the mode register (an int in libperfinst, reached through a copy
+ * relocation) and a `test`.  -1: none (the mode register decides). */
+static int switch_index(tree decl)
+{
+    for (int depth = 0; depth < 8 && decl && TREE_CODE(decl) == FUNCTION_DECL; depth++) {
+        int fi = pi_unit_func_index(decl);
+        if (fi >= 0)
+            return fi;
+        cgraph_node *n = cgraph_node::get(decl);
+        tree up = n && n->former_clone_of ? n->former_clone_of
+                  : n && n->clone_of      ? n->clone_of->decl
+                                          : DECL_ABSTRACT_ORIGIN(decl);
+        if (!up || up == decl)
+            break;
+        decl = up;
+    }
+    return -1;
+}
+
 static unsigned int execute_split(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
@@ -151,7 +177,7 @@ static unsigned int execute_split(function *fun)
     basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
     /* the function's own switch when this compilation made it (an overlay
        can turn it off), else the mode register */
-    int fi = in_lto_p ? -1 : pi_unit_func_index(fun->decl);
+    int fi = in_lto_p ? -1 : switch_index(fun->decl);
     tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
     tree flag = make_ssa_name(TREE_TYPE(src));
     gimple_stmt_iterator gsi = gsi_last_bb(d);

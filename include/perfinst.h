@@ -100,6 +100,11 @@ struct perfinst_event {
 typedef void (*perfinst_handler)(const struct perfinst_event *ev);
 /* Install the handler for one kind; returns the previous one (NULL: none). */
 perfinst_handler perfinst_set_handler(int kind, perfinst_handler h);
+/* Trap events come with frames[0] = pc only (nframes = 1): walking the
+ * stack at every execution would cost ~20,000 instructions.  A handler that
+ * wants the callers calls this while it runs; it fills ev->frames and
+ * returns ev->nframes (other kinds already have their stack: unchanged). */
+int perfinst_event_stack(const struct perfinst_event *ev);
 
 /* ---- watched data (seeds' ReadDataAccessCount) -----------------------
  * Reads and writes counted so far for the word holding addr (of data marked
