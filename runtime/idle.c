@@ -104,6 +104,22 @@ void pi_block_enter(int kind, uintptr_t ra)
     in_monitor = 0;
 }
 
+/* A monitored thread ends: it runs nowhere any more (else the CPU it last
+ * left a blocking point on would count as busy for ever), and one that ends
+ * inside a blocking point (cancelled in a wait) is no longer blocked. */
+void pi_idle_thread_end(struct pi_sthread *t)
+{
+    if (!pi_idle_mode || !cpus || t->daemon)
+        return;
+    if (t->block_depth) {
+        t->block_depth = 0;
+        __atomic_fetch_sub(&nblocked, 1, __ATOMIC_SEQ_CST);
+    } else if (t->run_cpu >= 0 && t->run_cpu < ncpus) {
+        __atomic_fetch_sub(&cpus[t->run_cpu].running, 1, __ATOMIC_RELAXED);
+    }
+    t->run_cpu = -1;
+}
+
 void pi_block_exit(void)
 {
     if (!pi_idle_mode || in_monitor)

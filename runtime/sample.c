@@ -176,6 +176,7 @@ static void thread_end(void *p)
         syscall(SYS_timer_delete, t->timer);
         t->has_timer = 0;
     }
+    pi_idle_thread_end(t);
     PI_STORE(&t->state, 0);
     PI_STORE(&t->alive, 0);
     pi_sself = NULL;

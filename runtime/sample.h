@@ -110,6 +110,7 @@ void pi_idle_write(struct pi_rec_writer *w);
 /* The dispatch monitor: around every blocking point of a monitored thread. */
 void pi_block_enter(int kind, uintptr_t ra); /* ra: the blocking call's return address, or 0 */
 void pi_block_exit(void);
+void pi_idle_thread_end(struct pi_sthread *t); /* at thread exit: no longer running or blocked */
 /* The handler's part of a stack request (sample.c's handler calls it). */
 void pi_idle_handle_request(struct pi_sthread *t, const ucontext_t *uc);
 void pi_idle_count_eintr(void);      /* a wrapper restarted a call our signal interrupted */

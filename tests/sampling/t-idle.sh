@@ -50,3 +50,16 @@ PERFINST_IDLE=both PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=churn.pit ./churn 20 > c
 assert_contains "all threads ran" churn.out "^threads 160$"
 "$PMOPT" report --tree churn.pit > churn.tree
 assert_contains "idle samples of the short-lived threads" churn.tree "^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +short_life "
+
+# threads that ended are no longer counted running: after four workers left
+# a blocking point and exited, only main runs, and it sleeps; a CPU they last
+# ran on must not count as busy for ever (it did: busy was about half the
+# ticks on 2 CPUs).  main's own moments between sleeps may catch a few ticks.
+gcc -O2 -g -c "$T/sampling/exited.c" -o exited.o
+pi_ld -O2 -o exited exited.o -pthread
+PERFINST_IDLE=both PERFINST_OUT=exited.pit ./exited 200 > exited.out
+"$PMOPT" report --tree exited.pit > exited.tree
+read -r ticks busy < <(sed -n 's/^idle-transition stacks: ticks \([0-9]*\), idle [0-9]*, busy \([0-9]*\),.*/\1 \2/p' exited.tree)
+[ -n "$ticks" ] && [ "$ticks" -gt 50 ] || { cat exited.tree; fail "exited threads: too few ticks ($ticks)"; }
+[ $((busy * 10)) -le "$ticks" ] || { head -3 exited.tree; fail "exited threads still count as running: busy $busy of $ticks ticks"; }
+ok "exited threads: busy $busy of $ticks ticks"
