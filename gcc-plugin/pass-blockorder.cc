@@ -61,7 +61,8 @@ struct bo {
     int *of;               /* node -> chain */
     vec<int> *blocks;      /* chain -> its nodes in order */
     vec<int> *cedges;      /* chain -> edges touching it (each once) */
-    double *score;         /* chain -> its own score */
+    uint64_t *off;         /* node -> offset in its chain */
+    uint64_t *csize;       /* chain -> bytes */
     uint64_t *pos;         /* node -> offset, scratch */
     int *mark;             /* chain -> stamp, scratch */
 };
@@ -87,61 +88,53 @@ struct bo_merge {
     double gain;
 };
 
-/* Score of the sequence a[0,k) b a[k,end) over the edges inside a ∪ b. */
-static double merged_score(struct bo *o, int a, int b, unsigned k)
+/* A node's place if chain b is inserted into chain a before a's node k
+ * (k = a's length: b after a), K being that node's offset. */
+static uint64_t place(const struct bo *o, int v, int a, uint64_t K, uint64_t bsize)
 {
-    uint64_t p = 0;
-    vec<int> &A = o->blocks[a], &B = o->blocks[b];
-    for (unsigned i = 0; i < k; i++)
-        o->pos[A[i]] = p, p += o->size[A[i]];
-    for (unsigned i = 0; i < B.length(); i++)
-        o->pos[B[i]] = p, p += o->size[B[i]];
-    for (unsigned i = k; i < A.length(); i++)
-        o->pos[A[i]] = p, p += o->size[A[i]];
-    double s = 0;
-    for (unsigned i = 0; i < o->cedges[a].length(); i++) {
-        const bo_edge &e = o->edges[o->cedges[a][i]];
-        int cs = o->of[e.src], cd = o->of[e.dst];
-        if ((cs == a || cs == b) && (cd == a || cd == b))
-            s += edge_score(o->pos[e.src], o->size[e.src], o->pos[e.dst], e.w);
-    }
-    for (unsigned i = 0; i < o->cedges[b].length(); i++) {
-        const bo_edge &e = o->edges[o->cedges[b][i]];
-        if (o->of[e.src] == b && o->of[e.dst] == b)
-            s += edge_score(o->pos[e.src], o->size[e.src], o->pos[e.dst], e.w);
-    }
-    return s;
+    if (o->of[v] == a)
+        return o->off[v] < K ? o->off[v] : o->off[v] + bsize;
+    return K + o->off[v];
 }
 
-static double chain_score(struct bo *o, int c)
-{
-    uint64_t p = 0;
-    vec<int> &C = o->blocks[c];
-    for (unsigned i = 0; i < C.length(); i++)
-        o->pos[C[i]] = p, p += o->size[C[i]];
-    double s = 0;
-    for (unsigned i = 0; i < o->cedges[c].length(); i++) {
-        const bo_edge &e = o->edges[o->cedges[c][i]];
-        if (o->of[e.src] == c && o->of[e.dst] == c)
-            s += edge_score(o->pos[e.src], o->size[e.src], o->pos[e.dst], e.w);
-    }
-    return s;
-}
-
-/* The best way to merge chains x and y (the entry chain, 0, stays first). */
+/* The best way to merge chains x and y (the entry chain, 0, stays first).
+ * Only the edges between the two chains and, when one is split, that
+ * chain's own edges change their score: the gain is computed on them. */
 static struct bo_merge best_merge(struct bo *o, int x, int y)
 {
-    struct bo_merge best = {x, y, 0, 0.0};
-    double base = o->score[x] + o->score[y];
+    struct bo_merge best = {x, y, 0, -1.0};
+    /* the edges between x and y, from the shorter list */
+    int sc = o->cedges[x].length() <= o->cedges[y].length() ? x : y;
+    int oc = sc == x ? y : x;
+    auto_vec<int, 16> between;
+    for (unsigned i = 0; i < o->cedges[sc].length(); i++) {
+        const bo_edge &e = o->edges[o->cedges[sc][i]];
+        if (o->of[e.src] == oc || o->of[e.dst] == oc)
+            between.safe_push(o->cedges[sc][i]);
+    }
     bool have = false;
     for (int side = 0; side < 2; side++) {
         int a = side ? y : x, b = side ? x : y;
-        if (b == 0) /* b would not be first only in a·b; a·b needs a first */
+        if (b == 0) /* the entry chain is never inserted or appended */
             continue;
         unsigned la = o->blocks[a].length();
-        /* a·b, then b inserted into a (never before the entry block) */
         for (unsigned k = la;; k--) {
-            double g = merged_score(o, a, b, k) - base;
+            uint64_t K = k < la ? o->off[o->blocks[a][k]] : o->csize[a];
+            double g = 0;
+            for (unsigned i = 0; i < between.length(); i++) {
+                const bo_edge &e = o->edges[between[i]];
+                g += edge_score(place(o, e.src, a, K, o->csize[b]), o->size[e.src],
+                                place(o, e.dst, a, K, o->csize[b]), e.w);
+            }
+            if (k < la) /* a split: a's own edges move */
+                for (unsigned i = 0; i < o->cedges[a].length(); i++) {
+                    const bo_edge &e = o->edges[o->cedges[a][i]];
+                    if (o->of[e.src] != a || o->of[e.dst] != a)
+                        continue;
+                    g += edge_score(place(o, e.src, a, K, o->csize[b]), o->size[e.src],
+                                    place(o, e.dst, a, K, o->csize[b]), e.w) -
+                         edge_score(o->off[e.src], o->size[e.src], o->off[e.dst], e.w);
+                }
             if (!have || g > best.gain + 1e-9) {
                 best.a = a, best.b = b, best.k = k, best.gain = g;
                 have = true;
@@ -150,11 +143,6 @@ static struct bo_merge best_merge(struct bo *o, int x, int y)
                 break;
         }
     }
-    if (x != 0 && y != 0) {
-        /* b·a is a·b with the roles swapped: covered above */
-    }
-    if (!have)
-        best.gain = -1;
     return best;
 }
 
@@ -181,8 +169,11 @@ static void apply_merge(struct bo *o, const struct bo_merge &m)
     o->blocks[a] = seq;
     o->blocks[b].release();
     o->cedges[b].release();
-    o->score[a] = chain_score(o, a);
-    o->score[b] = 0;
+    uint64_t p = 0;
+    for (unsigned i = 0; i < seq.length(); i++)
+        o->off[seq[i]] = p, p += o->size[seq[i]];
+    o->csize[a] = p;
+    o->csize[b] = 0;
 }
 
 /* Candidates with every chain joined to c by an edge. */
@@ -365,7 +356,8 @@ static unsigned int execute_blockorder(function *fun)
     o.of = XNEWVEC(int, o.n);
     o.blocks = XCNEWVEC(vec<int>, o.n);
     o.cedges = XCNEWVEC(vec<int>, o.n);
-    o.score = XCNEWVEC(double, o.n);
+    o.off = XCNEWVEC(uint64_t, o.n);
+    o.csize = XCNEWVEC(uint64_t, o.n);
     o.pos = XCNEWVEC(uint64_t, o.n);
     o.mark = XNEWVEC(int, o.n);
     for (int v = 0; v < o.n; v++) {
@@ -373,6 +365,7 @@ static unsigned int execute_blockorder(function *fun)
         o.blocks[v] = vNULL;
         o.blocks[v].safe_push(v);
         o.cedges[v] = vNULL;
+        o.csize[v] = o.size[v];
     }
     for (unsigned i = 0; i < o.edges.length(); i++) {
         o.cedges[o.edges[i].src].safe_push((int)i);
@@ -445,7 +438,8 @@ static unsigned int execute_blockorder(function *fun)
     XDELETEVEC(o.of);
     XDELETEVEC(o.blocks);
     XDELETEVEC(o.cedges);
-    XDELETEVEC(o.score);
+    XDELETEVEC(o.off);
+    XDELETEVEC(o.csize);
     XDELETEVEC(o.pos);
     XDELETEVEC(o.mark);
     return 0;
