@@ -292,19 +292,22 @@ static double layout_score(struct bo *o, const vec<basic_block> &order, int *nod
     return s;
 }
 
-static unsigned int execute_blockorder(function *fun)
+/* The new order of the first partition's blocks into ORDER, the other
+ * partition's into REST (bbro's order); true if it is to be used.  NOTE
+ * says whether to print the verbose note. */
+static bool plan_order(function *fun, vec<basic_block> &order, vec<basic_block> &rest, bool note)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     basic_block entry_bb = ENTRY_BLOCK_PTR_FOR_FN(fun);
     if (n_basic_blocks_for_fn(fun) <= NUM_FIXED_BLOCKS + 2 || !single_succ_p(entry_bb))
-        return 0;
+        return false;
     basic_block first = single_succ(entry_bb);
     if (entry_bb->next_bb != first || count_of(first->count) <= 0)
-        return 0;
+        return false;
     int part0 = BB_PARTITION(first);
 
     /* bbro's order, split into the first partition and the rest */
-    auto_vec<basic_block> cur, rest;
+    auto_vec<basic_block> cur;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     {
@@ -315,7 +318,7 @@ static unsigned int execute_blockorder(function *fun)
     }
     for (unsigned i = 0; i < rest.length(); i++)
         if (BB_PARTITION(rest[i]) == part0)
-            return 0; /* more than one switch: leave it alone */
+            return false; /* more than one switch: leave it alone */
 
     struct bo o;
     memset(&o, 0, sizeof o);
@@ -374,7 +377,6 @@ static unsigned int execute_blockorder(function *fun)
     double before = layout_score(&o, cur, node_of);
     exttsp_chains(&o);
 
-    auto_vec<basic_block> order;
     auto_vec<int> chains;
     for (int c = 1; c < o.n; c++)
         if (o.blocks[c].length())
@@ -397,35 +399,12 @@ static unsigned int execute_blockorder(function *fun)
         changed |= order[i] != cur[i];
     bool use = changed && after > before * (1.0 + 1e-9);
 
-    if (pi_opt.verbose) {
+    if (pi_opt.verbose && note) {
         char sc[96];
         snprintf(sc, sizeof sc, "%.0f (bbro), %.0f (Ext-TSP)", before, after);
         inform(DECL_SOURCE_LOCATION(fun->decl),
                "perfinst: block order of %qs: %u blocks, %d executed, score %s: %s", fn,
                cur.length(), o.n, sc, use ? "reordered" : "bbro's order kept");
-    }
-
-    if (use) {
-        /* re-enter cfglayout mode (no cleanup: blocks stay in their
-           partitions), chain the blocks through aux, finalize */
-        bool complete = crtl->bb_reorder_complete;
-        crtl->bb_reorder_complete = false;
-        cfg_layout_initialize(CLEANUP_NO_PARTITIONING);
-        for (unsigned i = 0; i + 1 < order.length(); i++)
-            order[i]->aux = order[i + 1];
-        basic_block last = order.last();
-        for (unsigned i = 0; i < rest.length(); i++) {
-            last->aux = rest[i];
-            last = rest[i];
-        }
-        last->aux = NULL;
-        relink_block_chain(/*stay_in_cfglayout_mode=*/true);
-        FOR_EACH_BB_FN(bb, fun)
-        if (bb->next_bb != EXIT_BLOCK_PTR_FOR_FN(fun))
-            bb->aux = bb->next_bb;
-        cfg_layout_finalize();
-        crtl->bb_reorder_complete = complete;
-        FOR_EACH_BB_FN(bb, fun) df_recompute_luids(bb);
     }
 
     for (int v = 0; v < o.n; v++)
@@ -442,6 +421,40 @@ static unsigned int execute_blockorder(function *fun)
     XDELETEVEC(o.csize);
     XDELETEVEC(o.pos);
     XDELETEVEC(o.mark);
+    return use;
+}
+
+static unsigned int execute_blockorder(function *fun)
+{
+    auto_vec<basic_block> order, rest;
+    if (!plan_order(fun, order, rest, true))
+        return 0;
+    /* re-enter cfglayout mode (its cleanup leaves blocks in their
+       partitions but may merge or delete some: the order is planned again
+       on what it left), chain the blocks through aux, finalize */
+    bool complete = crtl->bb_reorder_complete;
+    crtl->bb_reorder_complete = false;
+    cfg_layout_initialize(CLEANUP_NO_PARTITIONING);
+    order.truncate(0);
+    rest.truncate(0);
+    basic_block bb;
+    if (plan_order(fun, order, rest, false)) {
+        for (unsigned i = 0; i + 1 < order.length(); i++)
+            order[i]->aux = order[i + 1];
+        basic_block last = order.last();
+        for (unsigned i = 0; i < rest.length(); i++) {
+            last->aux = rest[i];
+            last = rest[i];
+        }
+        last->aux = NULL;
+        relink_block_chain(/*stay_in_cfglayout_mode=*/true);
+    }
+    FOR_EACH_BB_FN(bb, fun)
+    if (bb->next_bb != EXIT_BLOCK_PTR_FOR_FN(fun))
+        bb->aux = bb->next_bb;
+    cfg_layout_finalize();
+    crtl->bb_reorder_complete = complete;
+    FOR_EACH_BB_FN(bb, fun) df_recompute_luids(bb);
     return 0;
 }
 
