@@ -10,6 +10,9 @@ struct plan_order_opts {
     int alg;            /* enum ord_alg (order.h) */
     const char *cache;  /* --cache=SIZE,WAYS,LINE, or NULL for sysfs */
     int reserve_sets;   /* --reserve-sets=N; -1: sets / 8; 0: never */
+    long tier_hot;      /* --tier-hot in thousandths of a percent: the functions
+                           holding that much of the samples go first, the other
+                           executed ones after them (0: one order for all) */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,
