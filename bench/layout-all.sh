@@ -23,6 +23,8 @@
 #                  program's own sections: a counted rebuild (all=count +
 #                  feedback=fb + sections) trained again, `pmopt plan
 #                  --order=exttsp -o fb2`, `pmopt relink rebuild --feedback fb2`
+#   rebuild+relink2t as relink2, the order planned with --tier-first (the hot
+#                  tier's functions first, the other executed ones after)
 # Measured on mix test at --test: cachegrind I1 misses and I refs (the
 # instructions executed, what callgrind counts) with --I1=32768,8,64
 # --D1=32768,8,64 --LL=8388608,16,64; taken jumps from callgrind
@@ -126,7 +128,7 @@ wait $p1 || die "pgo/rebuild-count"
 wait $p2 || die "rebuild"
 say "built in $(( $(date +%s) - t0 )) s"
 # ---- relinks --------------------------------------------------------------------------
-mkdir -p relink relink2
+mkdir -p relink relink2 relink2t
 "$B/pmopt" relink rebuild/prog --feedback fb -o relink/prog --smoke "0.02 test" > relink/out 2> relink/err ||
     { cat relink/err >&2; die "relink"; }
 (cd rebuild-count && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
@@ -134,6 +136,10 @@ mkdir -p relink relink2
     { cat plan2.err >&2; die "plan 2"; }
 "$B/pmopt" relink rebuild/prog --feedback fb2 -o relink2/prog --smoke "0.02 test" > relink2/out 2> relink2/err ||
     { cat relink2/err >&2; die "relink 2"; }
+"$B/pmopt" plan --order=exttsp --tier-first -o fb2t rebuild-count/prog rebuild-count/t.pit > plan2t.out 2> plan2t.err ||
+    { cat plan2t.err >&2; die "plan 2t"; }
+"$B/pmopt" relink rebuild/prog --feedback fb2t -o relink2t/prog --smoke "0.02 test" > relink2t/out 2> relink2t/err ||
+    { cat relink2t/err >&2; die "relink 2t"; }
 median() { printf '%s\n' $* | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 rt=() lt=()
 for i in 1 2 3; do
@@ -143,8 +149,9 @@ for i in 1 2 3; do
     lt+=("$(echo "$b - $a" | bc)")
 done
 relink_med=$(median "${rt[@]}") link_med=$(median "${lt[@]}")
-V=(O2 pgo rebuild rebuild+relink rebuild+relink2)
-declare -A P=([O2]=o2/prog [pgo]=pgo/prog [rebuild]=rebuild/prog [rebuild+relink]=relink/prog [rebuild+relink2]=relink2/prog)
+V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t)
+declare -A P=([O2]=o2/prog [pgo]=pgo/prog [rebuild]=rebuild/prog [rebuild+relink]=relink/prog [rebuild+relink2]=relink2/prog
+    [rebuild+relink2t]=relink2t/prog)
 if [ -x "$BOLT" ]; then
     say "BOLT: instrument, train at $train, optimize"
     gcc -O2 -Wl,--emit-relocs -o bolt/prog.in bolt/workload.o bolt/sqlite3.o -lm
@@ -209,7 +216,8 @@ report() {
     echo "Every variant printed the -O2 checksum \`${SUM[O2]}\`."
     echo "One plan file for both loops: $(tail -1 plan.out) (pmopt plan $(echo "$t_p1 - $t_p0" | bc | xargs printf '%.1f') s);"
     echo "relink: $(grep -m1 'planned order' relink/out | sed 's/^pmopt relink: //');"
-    echo "relink2 (order planned on the counted rebuild): $(grep -m1 'planned order' relink2/out | sed 's/^pmopt relink: //')."
+    echo "relink2 (order planned on the counted rebuild): $(grep -m1 'planned order' relink2/out | sed 's/^pmopt relink: //');"
+    echo "relink2t (the same, --tier-first: $(grep -m1 'the hot tier' plan2t.out | sed 's/^ *the hot tier //')): $(grep -m1 'planned order' relink2t/out | sed 's/^pmopt relink: //')."
     echo "Relink time (median of 3) $relink_med s against perfinst-ld's link $link_med s: $(ratio "$relink_med" "$link_med")×."
     echo
 }

@@ -25,8 +25,7 @@ rm -rf "$W"
 mkdir -p "$W"/{train,fb,after,plain}
 cd "$W" || die "no $W"
 export PERFINST_LIB_DIR=$B
-SRCS="$top/common/pitrace.c $top/common/pimeta.c $top/common/piutil.c $top/common/pifeedback.c
-      $top/common/pidwarf.c $top/common/xlat-blocks.c $(ls "$top"/optimizer/*.c)"
+SRCS="$(ls "$top"/common/*.c) $(ls "$top"/optimizer/*.c)"
 CF="-O2 -g -std=gnu11 -D_GNU_SOURCE -DPERFINST_VERSION=\"bench\" -I$top/include -I$top/common -I$top/optimizer -w"
 compile() { # DIR FLAGS...
     local d=$1; shift

@@ -188,6 +188,36 @@ static void set_tier(function *fun)
         }
 }
 
+/* The functions whose branch profile was applied, by assembler name, for
+ * the block order pass (pass-blockorder.cc). */
+static hash_set<nofree_string_hash> *applied;
+
+static void note_applied(const char *fn)
+{
+    if (!applied)
+        applied = new hash_set<nofree_string_hash>;
+    applied->add(fn); /* an identifier's string: never freed */
+}
+
+/* Was a branch profile applied to DECL's function, or to the one it was
+ * cloned or split from (foo.part.0, foo.constprop.0, foo.isra.0: the name
+ * up to the first dot)? */
+bool pi_feedback_applied(tree decl)
+{
+    if (!applied)
+        return false;
+    const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
+    if (applied->contains(fn))
+        return true;
+    const char *dot = strchr(fn, '.');
+    if (!dot || dot == fn)
+        return false;
+    char *base = xstrndup(fn, (size_t)(dot - fn));
+    bool r = applied->contains(base);
+    free(base);
+    return r;
+}
+
 static unsigned int execute_feedback(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
@@ -294,6 +324,7 @@ static unsigned int execute_feedback(function *fun)
         return 0;
     }
     apply(fun, order, counts, edges);
+    note_applied(fn);
     st.matched++;
     st.w_matched += weight;
     return 0;

@@ -13,6 +13,7 @@
  *   combine=marked|all   function probes that counter combinations can name
  *   counter-width=N      narrow counters (8, 16, 32; 64 is the default)
  *   sections             -ffunction-sections -fdata-sections (for pmopt relink)
+ *   block-order=exttsp|gcc  with feedback: Ext-TSP block order after bbro (default) or bbro's
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -39,7 +40,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-verbose\n"
     "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n"
     "  -fplugin-arg-perfinst-counter-width=8|16|32|64  narrow counters that spill\n"
-    "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n",
+    "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n"
+    "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n",
 };
 
 static const char *feedback_only;
@@ -111,9 +113,20 @@ static bool parse_args(const struct plugin_name_args *a)
             /* pmopt relink orders input sections: one per function and object */
             flag_function_sections = 1;
             flag_data_sections = 1;
+        } else if (strcmp(k, "block-order") == 0) {
+            if (v && strcmp(v, "exttsp") == 0)
+                pi_opt.block_order = 0;
+            else if (v && strcmp(v, "gcc") == 0)
+                pi_opt.block_order = 1;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-block-order=%s%>: expected %<exttsp%> or %<gcc%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, help)", k);
+                  "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
+                  "block-order, help)", k);
             ok = false;
         }
     }
@@ -214,5 +227,6 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_arrays_pass(g), "build_ssa_passes", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     return 0;
 }

@@ -17,6 +17,7 @@ struct pi_options {
     int combine;            /* combine=marked|all: function probes for counter combinations (1, 2) */
     unsigned counter_width; /* counter-width=8|16|32|64: narrow counters (0: 64) */
     bool all_sample;        /* all=sample: every function as if marked sample(every=1000) */
+    int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
 };
 extern struct pi_options pi_opt;
 
@@ -90,6 +91,10 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
+/* pass-feedback.cc: was a branch profile applied to this function (or the
+   one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
+bool pi_feedback_applied(tree decl);
+opt_pass *pi_make_blockorder_pass(gcc::context *ctxt);
 void pi_feedback_report(void);
 /* pass-count.cc: how sites number a function's blocks (pass-feedback.cc
  * numbers them the same way to apply a profile) */

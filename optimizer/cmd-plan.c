@@ -94,6 +94,8 @@ static void help(FILE *f)
             "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
             "  --no-indirect-calls  with --order: leave out the arcs of the traces'\n"
             "                       indirect-call targets (for comparison)\n"
+            "  --tier-first         the functions of the hot tier (--tier-hot) first in the\n"
+            "                       order, the other executed ones after them\n"
             "  --rebuild            with --order: one feedback file for both loops, the\n"
             "                       rebuild kinds (for the plugin) then the order kinds (for\n"
             "                       pmopt relink), numbered on\n");
@@ -463,6 +465,7 @@ int cmd_plan(int argc, char **argv)
         { "check", required_argument, NULL, 'K' },
         { "rebuild", no_argument, NULL, 'B' },
         { "no-indirect-calls", no_argument, NULL, 'I' },
+        { "tier-first", no_argument, NULL, 'F' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -470,8 +473,8 @@ int cmd_plan(int argc, char **argv)
         if (!strcmp(argv[i], "--sharing"))
             return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
-    int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0;
-    struct plan_order_opts po = { ORD_NONE, NULL, -1, 0 };
+    int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
+    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1 };
     const char *check = NULL;
     const char *out = NULL;
     struct report r;
@@ -509,6 +512,7 @@ int cmd_plan(int argc, char **argv)
         case 'S': stats = 1; break;
         case 'B': rebuild = 1; break;
         case 'I': po.no_icalls = 1; break;
+        case 'F': tier_first = 1; break;
         case 'K': check = optarg; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;
@@ -531,6 +535,7 @@ int cmd_plan(int argc, char **argv)
         default: return pm_usage_error("plan", "unknown option");
         }
     }
+    po.tier_hot = tier_first ? tier_hot : 0;
     if (check)
         return plan_check(argc, argv, check);
     if (order) {

@@ -11,6 +11,9 @@ struct plan_order_opts {
     const char *cache;  /* --cache=SIZE,WAYS,LINE, or NULL for sysfs */
     int reserve_sets;   /* --reserve-sets=N; -1: sets / 8; 0: never */
     int no_icalls;      /* --no-indirect-calls: no arcs from ICALL records */
+    long tier_hot;      /* --tier-hot in thousandths of a percent: the functions
+                           holding that much of the samples go first, the other
+                           executed ones after them (0: one order for all) */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,
