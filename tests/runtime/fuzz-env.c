@@ -50,7 +50,7 @@ char *pi_fmt_u64(char buf[24], uint64_t v, int base)
 }
 
 /* What the runtime said for this input, and how many times. */
-static char said[1 << 16];
+static char said[1 << 20]; /* every message of one value: up to 256 tokens, each echoing the value (< 512 bytes) */
 static size_t said_len;
 static int nsaid;
 void pi_say(const char *s, ...)

@@ -60,6 +60,8 @@ for r in "$R"/fuzz-env-regress/*; do
     FUZZ_VERBOSE=1 ./fuzz "$r" > regress.log 2>&1 || { tail -20 regress.log; fail "regression input $r"; }
     case ${r##*/} in
     combine-empty) assert_contains "$r" regress.log "0 installed, 1 reported" ;;
+    perf-many-unknown)  # 110 unknown events: the harness lost the last messages (its buffer was full) and aborted
+        assert_contains "$r: every unknown event said" regress.log "^fuzz-env: PERFINST_PERF=t0,t1," ;;
     *) assert_contains "$r refused and said" regress.log "^fuzz-env: PERFINST_[A-Z_]*=.*: refused: perfinst: PERFINST_" ;;
     esac
 done
