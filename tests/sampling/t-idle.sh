@@ -46,9 +46,18 @@ assert_contains "busy only: nothing" busy.tree "^idle-transition stacks: ticks 0
 # thread churn: 160 threads block and exit under both samplers
 gcc -O2 -g -c "$T/sampling/churn.c" -o churn.o
 pi_ld -O2 -o churn churn.o -pthread
-PERFINST_IDLE=both PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=churn.pit ./churn 20 > churn.out
-assert_contains "all threads ran" churn.out "^threads 160$"
-"$PMOPT" report --tree churn.pit > churn.tree
+# A monitored thread between two sleeps counts as running even while other
+# processes keep it off the CPU, so when other programs crowd both CPUs a
+# whole run may see no idle tick (seen with two copies of this test at
+# once): up to three runs, each checked, until one has idle ticks.
+for try in 1 2 3; do
+    rm -f churn.pit
+    PERFINST_IDLE=both PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=churn.pit ./churn 20 > churn.out
+    assert_contains "all threads ran" churn.out "^threads 160$"
+    "$PMOPT" report --tree churn.pit > churn.tree
+    grep -q "^idle-transition stacks: ticks [0-9]*, idle 0," churn.tree || break
+    echo "churn run $try: no idle tick (the CPUs were crowded); again"
+done
 assert_contains "idle samples of the short-lived threads" churn.tree "^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +short_life "
 
 # threads that ended are no longer counted running: after four workers left
