@@ -36,27 +36,18 @@ PI_EXPORT void __perfinst_icall(uint64_t unit_id, uint32_t site, const void *tar
     /* a multiplicative mix, not the byte-wise FNV: this runs on every
        indirect call of the training build */
     uint64_t key = unit_id * 0x9e3779b97f4a7c15ull ^ (t + site) * 0xc2b2ae3d27d4eb4full;
-    key = (key ^ key >> 29) | 1;
-    if (key == ~0ULL)
-        key = 1;
+    key = pi_slot_key(key ^ key >> 29);
     for (uint32_t i = 0; i < 64; i++) {
         struct icall_slot *s = &icalls[(key + i) & (PI_MAX_ICALLS - 1)];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        uint64_t k = pi_slot_take(&s->key);
         if (k == 0) {
-            uint64_t expected = 0;
-            if (__atomic_compare_exchange_n(&s->key, &expected, ~0ULL, 0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE)) {
-                s->unit_id = unit_id;
-                s->site = site;
-                s->target = t;
-                __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
-                __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-                return;
-            }
-            k = expected;
+            s->unit_id = unit_id;
+            s->site = site;
+            s->target = t;
+            __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+            return;
         }
-        while (k == ~0ULL) /* another thread is filling it in */
-            k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == key && s->unit_id == unit_id && s->site == site && s->target == t) {
             __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
             return;

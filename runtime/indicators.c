@@ -66,9 +66,7 @@ static uint64_t stat_key(uint64_t unit_id, uint32_t site, uint32_t kind)
     uint64_t x = unit_id ^ (((uint64_t)site << 8 | kind) * 0x9e3779b97f4a7c15ull);
     x ^= x >> 31;
     x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 29;
-    x |= 1;
-    return x == ~0ULL ? 1 : x;
+    return pi_slot_key(x ^ x >> 29);
 }
 
 static struct stat_slot *stat_get(uint64_t unit_id, uint32_t site, uint32_t kind)
@@ -76,22 +74,15 @@ static struct stat_slot *stat_get(uint64_t unit_id, uint32_t site, uint32_t kind
     uint64_t key = stat_key(unit_id, site, kind);
     for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
         struct stat_slot *s = &stats[(key + i) & (PI_MAX_STATS - 1)];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        uint64_t k = pi_slot_take(&s->key);
         if (k == 0) {
-            uint64_t expected = 0;
-            if (__atomic_compare_exchange_n(&s->key, &expected, ~0ULL, 0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE)) {
-                s->unit_id = unit_id;
-                s->site = site;
-                s->kind = kind;
-                s->min = UINT64_MAX;
-                __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-                return s;
-            }
-            k = expected;
+            s->unit_id = unit_id;
+            s->site = site;
+            s->kind = kind;
+            s->min = UINT64_MAX;
+            __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+            return s;
         }
-        while (k == ~0ULL) /* another thread is filling this slot in */
-            k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == key && s->unit_id == unit_id && s->site == site && s->kind == kind)
             return s;
     }

@@ -247,4 +247,30 @@ void pi_perf_start(int depth);                       /* trace_start at nesting d
 void pi_perf_stop(int depth, uint64_t unit_id, uint32_t site);
 void pi_perf_write(struct pi_rec_writer *w);         /* PERF records */
 
+/* Lock-free open-addressing tables (the indicator statistics, the indirect-
+ * call targets): a slot's key is 0 while free, ~0 while a thread fills it
+ * in, else the entry's hash (pi_slot_key makes one: never 0 or ~0).
+ * pi_slot_take returns 0 when the caller claimed the free slot (it fills the
+ * slot in, then publishes its key with a release store), else the slot's
+ * published key (waiting out a claim in progress). */
+static inline uint64_t pi_slot_key(uint64_t x)
+{
+    x |= 1;
+    return x == ~0ULL ? 1 : x;
+}
+
+static inline uint64_t pi_slot_take(uint64_t *keyp)
+{
+    uint64_t k = __atomic_load_n(keyp, __ATOMIC_ACQUIRE);
+    if (k == 0) {
+        uint64_t expected = 0;
+        if (__atomic_compare_exchange_n(keyp, &expected, ~0ULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return 0;
+        k = expected;
+    }
+    while (k == ~0ULL) /* another thread is filling it in */
+        k = __atomic_load_n(keyp, __ATOMIC_ACQUIRE);
+    return k;
+}
+
 #endif /* PERFINST_RUNTIME_H */
