@@ -26,21 +26,28 @@ static int bad(const char *name, const char *v, const char *what)
     return -1;
 }
 
-int pi_env_u64(const char *v, uint64_t *out)
+/* The first len bytes of v as a decimal number (leading zeros are fine,
+ * however many: "0000000000000000000001" is 1). */
+static int u64n(const char *v, size_t len, uint64_t *out)
 {
     uint64_t n = 0;
-    if (!*v)
+    if (!len)
         return -1;
-    for (const char *p = v; *p; p++) {
-        if (*p < '0' || *p > '9')
+    for (size_t i = 0; i < len; i++) {
+        if (v[i] < '0' || v[i] > '9')
             return -1;
-        unsigned d = (unsigned)(*p - '0');
+        unsigned d = (unsigned)(v[i] - '0');
         if (n > (UINT64_MAX - d) / 10)
             return -1;
         n = n * 10 + d;
     }
     *out = n;
     return 0;
+}
+
+int pi_env_u64(const char *v, uint64_t *out)
+{
+    return u64n(v, strlen(v), out);
 }
 
 /* A number and a suffix from the table (the first that matches): ns. */
@@ -51,13 +58,8 @@ struct unit {
 static int period(const char *v, const struct unit *units, uint64_t lo, uint64_t hi, uint64_t *ns)
 {
     size_t digits = strspn(v, "0123456789");
-    if (!digits || digits > 20)
-        return -1;
-    char num[21];
-    memcpy(num, v, digits);
-    num[digits] = 0;
     uint64_t n;
-    if (pi_env_u64(num, &n))
+    if (u64n(v, digits, &n))
         return -1;
     for (const struct unit *u = units; u->suffix; u++)
         if (!strcmp(v + digits, u->suffix)) {
@@ -112,12 +114,7 @@ int pi_env_thresh_table(const char *v, uint64_t bits[3])
     const char *p = v;
     for (int k = 0; k < 3; k++) {
         size_t len = k < 2 ? strcspn(p, ",") : strlen(p);
-        char num[21];
-        if (len > 20 || (k < 2 && p[len] != ','))
-            goto no;
-        memcpy(num, p, len);
-        num[len] = 0;
-        if (pi_env_u64(num, &b[k]) || !b[k])
+        if ((k < 2 && p[len] != ',') || u64n(p, len, &b[k]) || !b[k])
             goto no;
         p += len + 1;
     }
