@@ -28,6 +28,7 @@ static const char *const relink_kinds[] = {
     "order-functions", /* pmopt relink (docs/layout.md) */
     "order-data",
     "reserve",
+    "reserve-data",
     NULL,
 };
 

@@ -34,7 +34,7 @@ static long sysfs_num(const char *dir, const char *file)
     return v;
 }
 
-int cm_geometry(const char *spec, struct cgeom *g)
+int cm_geometry_type(const char *spec, const char *type_want, struct cgeom *g)
 {
     g->size = 32768, g->ways = 8, g->line = 64;
     if (spec) {
@@ -42,8 +42,9 @@ int cm_geometry(const char *spec, struct cgeom *g)
         char extra;
         if (sscanf(spec, "%u,%u,%u%c", &s, &w, &l, &extra) != 3 || !pow2(l) || !w ||
             s % (w * l) || !pow2(s / (w * l))) {
-            pm_error("--cache=%s: expected SIZE,WAYS,LINE (bytes; LINE and SIZE/(WAYS*LINE) "
-                     "powers of two), e.g. 32768,8,64", spec);
+            pm_error("--%scache=%s: expected SIZE,WAYS,LINE (bytes; LINE and SIZE/(WAYS*LINE) "
+                     "powers of two), e.g. 32768,8,64", strcmp(type_want, "Data") ? "" : "d",
+                     spec);
             return -1;
         }
         g->size = s, g->ways = w, g->line = l;
@@ -62,7 +63,7 @@ int cm_geometry(const char *spec, struct cgeom *g)
             if (!fgets(type, sizeof type, f))
                 type[0] = 0;
             fclose(f);
-            if (sysfs_num(dir, "level") != 1 || strncmp(type, "Instruction", 11))
+            if (sysfs_num(dir, "level") != 1 || strncmp(type, type_want, strlen(type_want)))
                 continue;
             long s = sysfs_num(dir, "size"), w = sysfs_num(dir, "ways_of_associativity"),
                  l = sysfs_num(dir, "coherency_line_size");
@@ -74,6 +75,11 @@ int cm_geometry(const char *spec, struct cgeom *g)
     }
     g->sets = g->size / (g->ways * g->line);
     return 0;
+}
+
+int cm_geometry(const char *spec, struct cgeom *g)
+{
+    return cm_geometry_type(spec, "Instruction", g);
 }
 
 static int by_addr(const void *a, const void *b)

@@ -92,6 +92,7 @@ static void help(FILE *f)
             "                       affinity; plan data order and reserved regions\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
             "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
+            "  --dcache=S,W,L       the L1d geometry of the data model (default: sysfs)\n"
             "  --no-indirect-calls  with --order: leave out the arcs of the traces'\n"
             "                       indirect-call targets (for comparison)\n"
             "  --tier-first         the functions of the hot tier (--tier-hot) first in the\n"
@@ -460,6 +461,7 @@ int cmd_plan(int argc, char **argv)
         { "order", required_argument, NULL, 'O' },
         { "cache", required_argument, NULL, 'C' },
         { "reserve-sets", required_argument, NULL, 'R' },
+        { "dcache", required_argument, NULL, 'D' },
         { "tier-hot", required_argument, NULL, 'T' },
         { "stats", no_argument, NULL, 'S' },
         { "check", required_argument, NULL, 'K' },
@@ -522,6 +524,7 @@ int cmd_plan(int argc, char **argv)
             order = 1;
             break;
         case 'C': po.cache = optarg; break;
+        case 'D': po.dcache = optarg; break;
         case 'R': {
             char *end;
             long v = strtol(optarg, &end, 10);

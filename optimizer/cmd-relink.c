@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dcolour.h"
 #include "layout.h"
 #include "pifeedback.h"
 #include "pmopt.h"
@@ -374,7 +375,16 @@ struct plan {
     int have_reserve;
     struct reserve rv;
     uint32_t applied, ignored, rebuild;
+    struct names doverflow; /* reserve-data (dcolour.h) */
+    int have_dreserve;
+    struct reserve drv;
 };
+
+/* Data colouring (reserve-data): the pieces and their offsets, set by
+ * cmd_relink for insert_lists and verify. */
+static struct dc_item *g_dc;
+static size_t g_ndc;
+static const struct reserve *g_drv;
 
 static int read_plan(const char *path, const char *only, struct plan *pl)
 {
@@ -409,6 +419,21 @@ static int read_plan(const char *path, const char *only, struct plan *pl)
             pl->rv = (struct reserve){ (uint32_t)pg, (uint32_t)win, (uint32_t)sz };
             pl->have_reserve = 1;
             split_names(pifb_get(r, "overflow"), &pl->overflow);
+            pl->applied++;
+        } else if (!strcmp(r->kind, "reserve-data")) {
+            uint64_t pg, win, sz;
+            if (pifb_get_u64(r, "page", &pg) || pifb_get_u64(r, "window", &win) ||
+                pifb_get_u64(r, "size", &sz) || !pg || pg > (1u << 20) || (pg & (pg - 1)) ||
+                win >= pg || !sz || win + sz > pg) {
+                pm_error("%s:%u: recommendation %u (reserve-data): page, window and size must "
+                         "describe a window inside a power-of-two page", path, r->line,
+                         r->number);
+                status = -1;
+                break;
+            }
+            pl->drv = (struct reserve){ (uint32_t)pg, (uint32_t)win, (uint32_t)sz };
+            pl->have_dreserve = 1;
+            split_names(pifb_get(r, "overflow"), &pl->doverflow);
             pl->applied++;
         } else if (!strcmp(r->kind, "branch-profile") || !strcmp(r->kind, "function-tier")) {
             pl->rebuild++; /* the plugin's (pmopt plan --order --rebuild): one note below */
@@ -614,6 +639,8 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
             fprintf(f, "    __perfinst_reserve_end = .;\n");
             free(a);
         }
+    } else if (g_dc && dc_script(f, k - 1, g_dc, g_ndc, g_drv)) {
+        /* the coloured data of this output section (dcolour.c) */
     } else {
         size_t pl = strlen(prefix);
         for (size_t i = 0; i < nd; i++) {
@@ -1026,6 +1053,17 @@ int cmd_relink(int argc, char **argv)
         if (p.nsecs)
             dp[nd++] = p;
     }
+    if (pl.have_dreserve) { /* reserve-data: the data colouring's offsets */
+        uint64_t send;
+        if (dc_items(&s, pl.objects.v, pl.objects.n, pl.doverflow.v, pl.doverflow.n, NULL, &g_dc,
+                     &g_ndc) || dc_layout(&pl.drv, g_dc, g_ndc, &send)) {
+            rep_oom_relink();
+            goto done;
+        }
+        g_drv = &pl.drv;
+        if (!pl.objects.n)
+            pm_note("%s: reserve-data without order-data: no data object to colour", fbpath);
+    }
     /* the temporary directory beside OUT */
     {
         char *o2 = strdup(out);
@@ -1088,6 +1126,8 @@ int cmd_relink(int argc, char **argv)
         goto done;
     }
     if (verify(tmpout, out, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL))
+        goto done;
+    if (g_dc && dc_verify(tmpout, out, g_dc, g_ndc, g_drv))
         goto done;
     if (smoke) {
         char *o1 = NULL, *o2 = NULL;

@@ -76,6 +76,8 @@ struct cgeom {
  * else 32768,8,64; spec "SIZE,WAYS,LINE" (cachegrind's syntax) overrides.
  * 0, or -1 with a message for a bad spec. */
 int cm_geometry(const char *spec, struct cgeom *g);
+/* The same for the level-1 cache of sysfs type type_want ("Data": L1d). */
+int cm_geometry_type(const char *spec, const char *type_want, struct cgeom *g);
 
 struct cm_line {        /* one line of hot code and how often it is fetched */
     uint64_t addr;      /* line address (multiple of line) */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dcolour.h"
 #include "layout.h"
 #include "order.h"
 #include "plan-order.h"
@@ -647,6 +648,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     uint32_t *order = NULL, *tmp = NULL, *stable = NULL, *ovf = NULL, *data = NULL;
     struct lines before = { 0 }, after = { 0 };
     char *list = NULL, *list2 = NULL;
+    struct dc_plan_out dcp = { 0 };
     if (!r->m.has_link) {
         pm_error("%s has no recorded link (.perfinst.link): function order reads the objects "
                  "it was linked from; link it with perfinst-ld", r->prog);
@@ -763,6 +765,10 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     dens_ctx = &p;
     pos_ctx = tmp;
     qsort(data, nd, sizeof *data, by_affinity_cmp);
+    /* the data half of the chase-tail plan (plan-dcolour.c) */
+    struct dc_plan_in dci = { r->prog, &p.s, p.data_w, data, nd, o->dcache, o->reserve_sets };
+    if (dc_plan(&dci, &dcp))
+        goto done;
     if (nd) {
         free(list);
         if (!(list = name_list(&p, data, nd, &kept))) {
@@ -792,8 +798,32 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         const char *kv[] = { "page", pg, "window", win, "size", sz, "overflow", list, NULL };
         emit_rec(&out, "reserve", c, kv);
     }
+    if (dcp.use) { /* data colouring (docs/layout.md "Data colouring") */
+        free(list);
+        size_t len = 1;
+        for (size_t i = 0; i < dcp.no; i++)
+            len += strlen(dcp.ovf[i]) + 1;
+        if (!(list = malloc(len))) {
+            rep_oom();
+            goto done;
+        }
+        list[0] = 0;
+        for (size_t i = 0, at = 0; i < dcp.no; i++)
+            at += (size_t)sprintf(list + at, "%s%s", i ? "," : "", dcp.ovf[i]);
+        char win[64], sz[64], pg[64];
+        snprintf(win, sizeof win, "0x%x", dcp.rv.window);
+        snprintf(sz, sizeof sz, "0x%x", dcp.rv.size);
+        snprintf(pg, sizeof pg, "0x%x", dcp.rv.page);
+        snprintf(c, sizeof c, "chase-tail data: %zu stable data objects keep L1d sets 0-%u, "
+                 "%zu overflow objects go to the reserved sets %u-%u (model D1 hit ratio "
+                 "%.3f -> %.3f)", dcp.ns, dcp.rv.window / dcp.g.line - 1, dcp.no,
+                 dcp.rv.window / dcp.g.line, dcp.g.sets - 1, dcp.before, dcp.coloured);
+        const char *kv[] = { "page", pg, "window", win, "size", sz, "overflow", list, NULL };
+        emit_rec(&out, "reserve-data", c, kv);
+    }
     status = 0;
 done:
+    dc_plan_free(&dcp);
     free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
         free(list2);
     free(before.v), free(after.v);

@@ -14,6 +14,7 @@ struct plan_order_opts {
     long tier_hot;      /* --tier-hot in thousandths of a percent: the functions
                            holding that much of the samples go first, the other
                            executed ones after them (0: one order for all) */
+    const char *dcache; /* --dcache=SIZE,WAYS,LINE: the L1d of the data model (dcolour.h) */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,

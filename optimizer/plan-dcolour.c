@@ -1,0 +1,330 @@
+/* plan-dcolour.c — the data half of the chase-tail plan (docs/layout.md
+ * "Data colouring"): the cache model fed with the hot data lines, with the
+ * geometry of the machine's L1d, for PROG's data layout, for the planned
+ * data order and for a coloured layout (a stable part in sets 0..S-R-1, the
+ * overflow in the reserved sets S-R..S-1, packed by rsv_pack as code is);
+ * colouring is planned (feedback kind reserve-data) when the ordered data
+ * still overfills sets and the colouring hits more.
+ *
+ * The access stream is modelled from what every all=count profile has:
+ * the block counts times the data references of each block (relocations
+ * from an executed block to an object's section, plan-order.c's data_w).
+ * An object is hot when an executed block references it; its weight is
+ * spread evenly over its lines, and all hot lines form one cyclic stream,
+ * as for code.  watch counts per word would say which words are touched;
+ * they exist only for watched objects and are not used here. */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dcolour.h"
+#include "pmopt.h"
+#include "report.h"
+
+#define DC_COVER 99 /* percent of the modelled accesses the hot lines hold */
+
+struct dlines {
+    struct cm_line *v;
+    size_t n, cap;
+};
+
+/* The lines of [addr, addr + size), each with its share of weight. */
+static int add_object(struct dlines *L, const struct cgeom *g, uint64_t addr, uint64_t size,
+                      uint64_t weight, uint32_t region)
+{
+    if (!size || !weight)
+        return 0;
+    uint64_t first = addr / g->line, last = (addr + size - 1) / g->line;
+    uint64_t nl = last - first + 1, per = weight / nl + (weight % nl != 0);
+    for (uint64_t l = first; l <= last; l++) {
+        if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
+            return -1;
+        L->v[L->n++] = (struct cm_line){ l * g->line, per, region };
+    }
+    return 0;
+}
+
+static int by_line(const void *a, const void *b)
+{
+    const struct cm_line *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Two objects in one line: one line, both weights. */
+static void fold(struct dlines *L)
+{
+    if (L->n)
+        qsort(L->v, L->n, sizeof *L->v, by_line);
+    size_t k = 0;
+    for (size_t i = 0; i < L->n; i++) {
+        if (k && L->v[k - 1].addr == L->v[i].addr)
+            L->v[k - 1].fetches = pm_sat_add(L->v[k - 1].fetches, L->v[i].fetches);
+        else
+            L->v[k++] = L->v[i];
+    }
+    L->n = k;
+}
+
+static int by_u64_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* The smallest weight of the lines that hold DC_COVER % of all. */
+static uint64_t cover(const struct dlines *L)
+{
+    uint64_t *f = malloc((L->n ? L->n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
+    if (!f)
+        return 1;
+    for (size_t i = 0; i < L->n; i++)
+        f[i] = L->v[i].fetches, total = pm_sat_add(total, f[i]);
+    qsort(f, L->n, sizeof *f, by_u64_desc);
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t i = 0; i < L->n; i++) {
+        cum = pm_sat_add(cum, f[i]);
+        t = f[i];
+        if ((u128)cum * 100 >= (u128)total * DC_COVER)
+            break;
+    }
+    free(f);
+    return t ? t : 1;
+}
+
+static int simulate(const struct cgeom *g, struct dlines *L, uint64_t min, struct cm_result *r)
+{
+    size_t k = 0;
+    fold(L);
+    for (size_t i = 0; i < L->n; i++)
+        if (L->v[i].fetches >= min)
+            L->v[k++] = L->v[i];
+    L->n = k;
+    return cm_simulate(g, L->v, L->n, r, NULL, NULL, 0);
+}
+
+static double ratio(const struct cm_result *c)
+{
+    return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
+}
+
+static void show(const char *what, const struct cgeom *g, const struct cm_result *c)
+{
+    printf("  %-22s %6u hot lines (%llu KiB of %u KiB), %3u of %u sets over %u ways (max %u): "
+           "D1 hit ratio %.3f, %llu misses of %llu accesses\n",
+           what, c->lines, (unsigned long long)c->lines * g->line / 1024, g->size / 1024,
+           c->overfull_sets, g->sets, g->ways, c->max_per_set, ratio(c),
+           (unsigned long long)c->misses, (unsigned long long)c->fetches);
+}
+
+/* PROG's object symbols by name: address and size. */
+struct psym {
+    const char *name;
+    uint64_t addr, size;
+};
+static int by_psym(const void *a, const void *b)
+{
+    return strcmp(((const struct psym *)a)->name, ((const struct psym *)b)->name);
+}
+
+/* The hot data lines of PROG as linked. */
+static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it,
+                      size_t n, struct dlines *L)
+{
+    int fd = open(prog, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    struct psym *ps = NULL;
+    size_t nps = 0, cap = 0;
+    int status = 0;
+    Elf_Scn *scn = NULL;
+    while (e && (scn = elf_nextscn(e, scn)) && !status) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+            GElf_Sym sym;
+            const char *nm;
+            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
+                continue;
+            if (pi_grow((void **)&ps, &cap, nps, sizeof *ps)) {
+                status = -1;
+                break;
+            }
+            ps[nps++] = (struct psym){ nm, sym.st_value, sym.st_size };
+        }
+    }
+    if (nps)
+        qsort(ps, nps, sizeof *ps, by_psym);
+    for (size_t i = 0; i < n && !status; i++) {
+        struct psym key = { it[i].sym, 0, 0 };
+        const struct psym *s = nps ? bsearch(&key, ps, nps, sizeof *ps, by_psym) : NULL;
+        if (s)
+            status = add_object(L, g, s->addr, s->size ? s->size : it[i].size, it[i].weight,
+                                (uint32_t)i);
+    }
+    free(ps);
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return status;
+}
+
+/* Output section k's pieces from its own page-aligned base (1 TiB apart:
+ * where .rodata, .data and .bss start relative to each other is the
+ * linker's; each planned run starts at the top of its section). */
+static uint64_t out_base(int k)
+{
+    return (uint64_t)(k + 1) << 40;
+}
+
+static int by_density_ctx_cmp(const struct dc_item *x, const struct dc_item *y)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 l = (u128)x->weight * (y->size ? y->size : 1), r = (u128)y->weight * (x->size ? x->size : 1);
+    return l > r ? -1 : l < r;
+}
+
+int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
+{
+    memset(o, 0, sizeof *o);
+    if (cm_geometry_type(in->dcache, "Data", &o->g))
+        return -1;
+    const struct cgeom *g = &o->g;
+    char **names = malloc((in->nd ? in->nd : 1) * sizeof *names);
+    struct dc_item *it = NULL;
+    size_t ni = 0, *byd = NULL;
+    struct dlines Lb = { 0 }, La = { 0 }, Lc = { 0 };
+    int status = -1;
+    if (!names)
+        goto oom;
+    for (size_t i = 0; i < in->nd; i++)
+        names[i] = (char *)in->s->secs[in->data[i]].sym;
+    if (dc_items(in->s, names, in->nd, NULL, 0, in->data_w, &it, &ni))
+        goto oom;
+    if (!ni) {
+        status = 0;
+        goto done;
+    }
+    /* before: PROG; after: each output section's pieces in the data order */
+    if (prog_lines(in->prog, g, it, ni, &Lb))
+        goto oom;
+    uint64_t at[DC_NOUT], hot_bytes = 0;
+    for (int k = 0; k < DC_NOUT; k++)
+        at[k] = out_base(k);
+    for (size_t i = 0; i < ni; i++) {
+        uint64_t a = it[i].align > 1 ? (at[it[i].out] + it[i].align - 1) / it[i].align * it[i].align
+                                     : at[it[i].out];
+        if (add_object(&La, g, a, it[i].size, it[i].weight, (uint32_t)i))
+            goto oom;
+        at[it[i].out] = a + it[i].size;
+        hot_bytes += it[i].size;
+    }
+    fold(&Lb);
+    uint64_t min = cover(&Lb);
+    struct cm_result rb, ra, rc;
+    if (simulate(g, &Lb, min, &rb) || simulate(g, &La, min, &ra))
+        goto oom;
+    printf("data cache model: L1d %u KiB, %u ways, %u-byte lines, %u sets; %zu data objects "
+           "(%llu bytes) referenced by executed blocks, block counts x references spread over "
+           "their lines (%d%% of them, lines with at least %llu), as a cyclic stream\n",
+           g->size / 1024, g->ways, g->line, g->sets, ni, (unsigned long long)hot_bytes,
+           DC_COVER, (unsigned long long)min);
+    show("before (PROG)", g, &rb);
+    show("after the data order", g, &ra);
+    int chase = rb.overfull_sets > 0 || (uint64_t)rb.lines > (uint64_t)g->sets * g->ways;
+    printf("  chase-tail condition for data %s (%s)\n", chase ? "present" : "absent",
+           (uint64_t)rb.lines > (uint64_t)g->sets * g->ways ? "the hot data lines do not fit"
+           : rb.overfull_sets ? "hot data lines crowd some sets" : "the hot data lines fit");
+    o->before = ratio(&rb), o->after = o->coloured = ratio(&ra);
+    uint32_t rsets = in->reserve_sets >= 0 ? (uint32_t)in->reserve_sets : g->sets / 8;
+    if (rsets > 0 && rsets < g->sets && ra.overfull_sets) {
+        struct reserve rv = { g->sets * g->line, 0, rsets * g->line };
+        rv.window = rv.page - rv.size;
+        /* stable: the densest pieces (weight per byte) that fit the stable
+           sets' capacity; the least dense of them leave until the packed
+           stable part spans at most `ways` pages (plan-order.c's rule) */
+        byd = malloc(ni * sizeof *byd);
+        if (!byd)
+            goto oom;
+        for (size_t i = 0; i < ni; i++) {
+            size_t j = i;
+            while (j > 0 && by_density_ctx_cmp(&it[byd[j - 1]], &it[i]) > 0)
+                byd[j] = byd[j - 1], j--;
+            byd[j] = i;
+        }
+        uint64_t capb = (uint64_t)rv.window * g->ways, used = 0, send;
+        for (size_t i = 0; i < ni; i++) {
+            struct dc_item *d = &it[byd[i]];
+            d->overflow = !(used + d->size <= capb && d->weight);
+            if (!d->overflow)
+                used += d->size;
+        }
+        size_t drop = ni;
+        for (;;) {
+            if (dc_layout(&rv, it, ni, &send))
+                goto oom;
+            if (send <= (uint64_t)g->ways * rv.page)
+                break;
+            while (drop > 0 && it[byd[drop - 1]].overflow)
+                drop--;
+            if (!drop)
+                break;
+            it[byd[--drop]].overflow = 1;
+        }
+        for (size_t i = 0; i < ni; i++) {
+            uint64_t a = out_base(it[i].out) + it[i].off;
+            if (add_object(&Lc, g, a, it[i].size, it[i].weight, (uint32_t)i))
+                goto oom;
+        }
+        if (simulate(g, &Lc, min, &rc))
+            goto oom;
+        show("with coloured data", g, &rc);
+        o->rv = rv;
+        for (size_t i = 0; i < ni; i++)
+            if (it[i].overflow)
+                o->no++;
+        o->ns = ni - o->no;
+        o->use = rc.hits > ra.hits && o->no > 0;
+        if (!o->use)
+            printf("  colouring the data would not help: not planned\n");
+        else {
+            o->coloured = ratio(&rc);
+            o->ovf = malloc(o->no * sizeof *o->ovf);
+            if (!o->ovf)
+                goto oom;
+            size_t k = 0;
+            for (size_t i = 0; i < in->nd; i++) /* in the data order, each name once */
+                for (size_t j = 0; j < ni; j++)
+                    if (it[j].overflow && it[j].sym == names[i]) {
+                        int dup = 0;
+                        for (size_t q = 0; q < k && !dup; q++)
+                            dup = !strcmp(o->ovf[q], it[j].sym);
+                        if (!dup)
+                            o->ovf[k++] = (char *)it[j].sym;
+                        break;
+                    }
+            o->no = k;
+        }
+    }
+    printf("  modelled D1 hit ratio of the hot data: %.3f before, %.3f after%s\n", o->before,
+           o->use ? o->coloured : o->after, o->use ? " (coloured)" : " (data order)");
+    status = 0;
+    goto done;
+oom:
+    rep_oom();
+done:
+    dc_items_free(it, ni);
+    free(names), free(byd), free(Lb.v), free(La.v), free(Lc.v);
+    return status;
+}
+
+void dc_plan_free(struct dc_plan_out *o)
+{
+    free(o->ovf);
+    o->ovf = NULL;
+}
