@@ -1,8 +1,8 @@
 /* Hot global data that aliases in L1d and does not fit (docs/layout.md
  * "Data colouring"): 80 hot arrays of 512 bytes (40 KiB in all), each
  * followed in the source by a cold array of 3584 bytes, so that the plain
- * link puts every hot array at a 4 KiB stride — all 80 in the same 8 of
- * the 64 sets of a 32 KiB 8-way L1d — and main sums all of them in turn
+ * link puts every hot array at a 4 KiB stride — the 40 of each output
+ * section in the same 8 of the 64 sets of a 32 KiB 8-way L1d — and main sums all of them in turn
  * ROUNDS times: a cyclic working set.  Under LRU every hot line misses
  * every round, in the plain link (80 lines per set) and with the hot
  * arrays merely contiguous (40 KiB > 32 KiB) alike; coloured (56 arrays in
@@ -10,9 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* h0..h39 in .bss, h40..h79 in .data: the colouring shares the sets
+ * between output sections */
 #define A(n) double h##n[64]; double c##n[448];
 #define A10(d) A(d##0) A(d##1) A(d##2) A(d##3) A(d##4) A(d##5) A(d##6) A(d##7) A(d##8) A(d##9)
-A10() A10(1) A10(2) A10(3) A10(4) A10(5) A10(6) A10(7)
+#define D(n) double h##n[64] = { 1 }; double c##n[448] = { 1 };
+#define D10(d) D(d##0) D(d##1) D(d##2) D(d##3) D(d##4) D(d##5) D(d##6) D(d##7) D(d##8) D(d##9)
+A10() A10(1) A10(2) A10(3) D10(4) D10(5) D10(6) D10(7)
 
 __attribute__((noipa)) static double sum(const double *a)
 {
