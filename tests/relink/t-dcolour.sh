@@ -96,3 +96,18 @@ printf '64\n' > sys/index1/coherency_line_size
 PERFINST_SYSFS_CACHE=$PWD/sys "$PMOPT" plan --order=c3 --advise dcolour train.pit > sys.out
 assert_contains "sysfs: L1i from type Instruction" sys.out "^cache model: L1i 64 KiB, 4 ways, 64-byte lines, 256 sets"
 assert_contains "sysfs: L1d from type Data" sys.out "^data cache model: L1d 16 KiB, 4 ways, 64-byte lines, 64 sets"
+
+# a malformed reserve-data is refused naming the file, line and recommendation
+sed 's/^3 reserve-data page=0x1000 window=0xe00/3 reserve-data page=0x1000 window=0x1000/' d.fb > bad.fb
+python3 -c ' # re-seal the edited file (docs/formats.md: comments and blank lines are not checksummed)
+import sys, zlib
+b = open("bad.fb", "rb").read()
+body = b[:b.rindex(b"end ")]
+n = sum(1 for l in body.split(b"\n") if l[:1].isdigit())
+summed = b"".join(l + b"\n" for l in body.split(b"\n") if l.strip() and not l.lstrip().startswith(b"#"))
+open("bad.fb", "wb").write(body + b"end %d 0x%08x\n" % (n, zlib.crc32(summed)))'
+expect_fail "reserve-data with its window outside the page" "$PMOPT" relink clean --feedback bad.fb -o bad.r
+cat err
+assert_contains "the refusal names the file, line and recommendation" err "bad\.fb:[0-9]+: recommendation 3 \(reserve-data\): page, window and size must describe a window inside a power-of-two page"
+[ ! -e bad.r ] || fail "bad.r was written"
+ok "nothing written"
