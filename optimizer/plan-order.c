@@ -808,7 +808,8 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
             goto done;
         }
         list[0] = 0;
-        for (size_t i = 0, at = 0; i < dcp.no; i++)
+        size_t at = 0; /* cut at LIST_MAX as the other lists: the rest stays stable */
+        for (size_t i = 0; i < dcp.no && at + strlen(dcp.ovf[i]) + 2 <= LIST_MAX; i++)
             at += (size_t)sprintf(list + at, "%s%s", i ? "," : "", dcp.ovf[i]);
         char win[64], sz[64], pg[64];
         snprintf(win, sizeof win, "0x%x", dcp.rv.window);
