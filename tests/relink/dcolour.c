@@ -16,7 +16,13 @@
 #define A10(d) A(d##0) A(d##1) A(d##2) A(d##3) A(d##4) A(d##5) A(d##6) A(d##7) A(d##8) A(d##9)
 #define D(n) double h##n[64] = { 1 }; double c##n[448] = { 1 };
 #define D10(d) D(d##0) D(d##1) D(d##2) D(d##3) D(d##4) D(d##5) D(d##6) D(d##7) D(d##8) D(d##9)
+#ifdef FEW /* 10 hot arrays (5 KiB): they fit, but the plain link crowds them into 8 sets */
+A10()
+#define ALL(M) M##10()
+#else
 A10() A10(1) A10(2) A10(3) D10(4) D10(5) D10(6) D10(7)
+#define ALL(M) M##10() M##10(1) M##10(2) M##10(3) M##10(4) M##10(5) M##10(6) M##10(7)
+#endif
 
 __attribute__((noipa)) static double sum(const double *a)
 {
@@ -37,7 +43,7 @@ __attribute__((noinline)) static void cold_clear(void)
 {
 #define Z(n) c##n[0] = 0;
 #define Z10(d) Z(d##0) Z(d##1) Z(d##2) Z(d##3) Z(d##4) Z(d##5) Z(d##6) Z(d##7) Z(d##8) Z(d##9)
-    Z10() Z10(1) Z10(2) Z10(3) Z10(4) Z10(5) Z10(6) Z10(7)
+    ALL(Z)
 }
 
 int main(int argc, char **argv)
@@ -47,12 +53,12 @@ int main(int argc, char **argv)
         cold_clear();
 #define F(n) fill(h##n, n);
 #define F10(d) F(d##0) F(d##1) F(d##2) F(d##3) F(d##4) F(d##5) F(d##6) F(d##7) F(d##8) F(d##9)
-    F10() F10(1) F10(2) F10(3) F10(4) F10(5) F10(6) F10(7)
+    ALL(F)
     double s = 0;
     for (int r = 0; r < rounds; r++) {
 #define S(n) s += sum(h##n);
 #define S10(d) S(d##0) S(d##1) S(d##2) S(d##3) S(d##4) S(d##5) S(d##6) S(d##7) S(d##8) S(d##9)
-        S10() S10(1) S10(2) S10(3) S10(4) S10(5) S10(6) S10(7)
+        ALL(S)
     }
     printf("rounds %d sum %.1f\n", rounds, s);
     return 0;

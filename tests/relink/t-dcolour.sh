@@ -13,6 +13,8 @@
 #    0xe00-0xfff and no L1d set of 0-55 holds more than 8 hot lines (nm);
 #  - cachegrind's D1 misses fall (clean build: by 60 % at least; the
 #    model says 70 %), the output is unchanged;
+#  - -DFEW (10 hot arrays, 5 KiB): the condition is crowding, the data
+#    order alone fits (model 0 -> 1.000), no colouring, D1 misses cut;
 #  - --dcache is checked, the L1d comes from sysfs type Data, and
 #    --reserve-sets=0 plans no colouring.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -80,6 +82,30 @@ b=$(d1misses ./dcolour 200); a=$(d1misses ./dcolour.r 200)
 echo "all=count: D1 misses $b -> $a"
 [ "$a" -lt $((b * 75 / 100)) ] || fail "all=count: D1 misses $b -> $a, not cut by 25%"
 ok "all=count: cachegrind D1 misses $b -> $a"
+
+# crowding alone (-DFEW: 10 hot arrays, 5 KiB, at a 4 KiB stride): the data
+# order cures it, no colouring is planned, and the D1 misses of the cycle go
+pi_cc -O2 -DFEW -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+    -c "$T/relink/dcolour.c" -o few.o
+pi_ld -O2 -o few few.o
+PERFINST_OUT=few.pit ./few 20 > /dev/null
+"$PMOPT" plan --order=c3 --cache=32768,8,64 --dcache=32768,8,64 -o few.fb few few.pit > few.plan
+assert_contains "few: 80 hot lines, 10 in each of 8 sets" few.plan "before \(PROG\) +80 hot lines \(5 KiB of 32 KiB\), +8 of 64 sets over 8 ways \(max 10\): D1 hit ratio 0\.000"
+assert_contains "few: the condition is crowding" few.plan "chase-tail condition for data present \(hot data lines crowd some sets\)"
+assert_contains "few: the data order fits" few.plan "after the data order +80 hot lines .* 0 of 64 sets over 8 ways \(max 2\): D1 hit ratio 1\.000"
+assert_contains "few: the ratio before and after" few.plan "modelled D1 hit ratio of the hot data: 0\.000 before, 1\.000 after \(data order\)"
+assert_not_contains "few: no colouring" few.fb "reserve-data"
+gcc -O2 -DFEW -ffunction-sections -fdata-sections -c "$T/relink/dcolour.c" -o fewc.o
+pi_ld -O2 -o fewc fewc.o
+"$PMOPT" relink fewc --feedback few.fb -o fewc.r --smoke 30 > /dev/null
+per_set fewc.r > fewc.sets
+assert_eq "few: nm: no set holds more than 8 hot lines" 0 "$(awk '$2 > 8' fewc.sets | wc -l)"
+./fewc 77 > a.out; ./fewc.r 77 > b.out
+cmp a.out b.out || fail "few: output differs"
+b=$(d1misses ./fewc 200); a=$(d1misses ./fewc.r 200)
+echo "few, clean -O2: D1 misses $b -> $a"
+[ "$a" -lt $((b / 3)) ] || fail "few: D1 misses $b -> $a, not cut by 3x"
+ok "few: cachegrind D1 misses $b -> $a"
 
 # options and geometry
 expect_fail "--dcache=1,2" "$PMOPT" plan --order=c3 --dcache=1,2 --advise dcolour train.pit
