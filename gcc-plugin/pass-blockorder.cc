@@ -21,10 +21,12 @@
  * as X·Y, Y·X or X1·Y·X2 (Y inserted into X at a block boundary, X short),
  * until no merge gains; the chain of the entry block goes first, the others
  * by decreasing density (count per byte), then the blocks of the hot
- * partition that never ran, then the cold partition as bbro left it.  Block
+ * partition that never ran, then the cold partition: its blocks that ran
+ * (split=3's warm blocks, pass-coldsplit.cc) first, then the others, each
+ * group in bbro's order.  Block
  * sizes are the insns' lengths (get_attr_length), edge counts those GCC
  * carried from the profile (bb->count, e->probability).  The new order is
- * kept only if its score is higher than bbro's.
+ * kept only if its score is higher than bbro's (the cold part's order always).
  *
  * Partitions are left as they are: the pass only permutes blocks inside
  * each partition, so the one switch from hot to cold text stays.  GCC does
