@@ -74,10 +74,11 @@ p1=$!
 build train -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections
 [ -x train/prog ] && [ train/prog -nt train/sqlite3.o ] || pild train
 wait $p1 || die "o2"
-if [ ! -f fb ] || [ train/prog -nt fb ]; then
+if [ ! -f fb ] || [ train/prog -nt fb ] || [ "$(cat fb.train 2> /dev/null)" != "$train" ]; then
     say "training run at size $train"
     (cd train && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
     "$B/pmopt" plan -o fb train/prog train/t.pit > plan.out 2> plan.err || { cat plan.err >&2; die "pmopt plan"; }
+    echo "$train" > fb.train
 fi
 V=(gcc 2)
 for w in "${warms[@]}"; do V+=("3:$w"); done
@@ -100,26 +101,26 @@ for v in O2 "${V[@]}"; do
     if [ "$v" = O2 ]; then d=o2; else d=${D[$v]}; fi
     f=$(echo "$v" | tr : _)
     key=$(sha256sum < $d/prog | cut -c1-16)-$test
-    if [ -f "$d/res-$key" ] && [ -f cg-$f.txt ]; then # deterministic: the last run's counts
+    if [ -f "$d/res-$key" ] && [ -f cg-$f-$test.txt ]; then # deterministic: the last run's counts
         read -r IR[$v] I1[$v] SUM[$v] _ < "$d/res-$key"
     else
         say "cachegrind + callgrind: $v at $test (test mix)"
-        valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null ./$d/prog "$test" test > cac-$f.out 2> cac-$f.err
-        IR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' cac-$f.err | tr -d ,)
-        I1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' cac-$f.err | tr -d ,)
-        SUM[$v]=$(tail -1 cac-$f.out | cut -d' ' -f1)
-        valgrind --tool=callgrind --callgrind-out-file=cg-$f.data ./$d/prog "$test" test > /dev/null 2> cg-$f.err
-        callgrind_annotate --threshold=100 cg-$f.data 2> /dev/null > cg-$f.txt
-        rm -f cg-$f.data
+        valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null ./$d/prog "$test" test > cac-$f-$test.out 2> cac-$f-$test.err
+        IR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' cac-$f-$test.err | tr -d ,)
+        I1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' cac-$f-$test.err | tr -d ,)
+        SUM[$v]=$(tail -1 cac-$f-$test.out | cut -d' ' -f1)
+        valgrind --tool=callgrind --callgrind-out-file=cg-$f-$test.data ./$d/prog "$test" test > /dev/null 2> cg-$f-$test.err
+        callgrind_annotate --threshold=100 cg-$f-$test.data 2> /dev/null > cg-$f-$test.txt
+        rm -f cg-$f-$test.data
         echo "${IR[$v]} ${I1[$v]} ${SUM[$v]}" > "$d/res-$key"
     fi
     [ "${SUM[$v]}" = "${SUM[O2]}" ] || die "$v printed ${SUM[$v]}, O2 ${SUM[O2]}"
     # per function (callgrind_annotate: "N (P%)  file:fn [obj]"; fn'K is fn in a
     # recursion of depth K)
-    sed -n 's/^ *\([0-9,]*\) ([ 0-9.%]*)  *[^:]*:\([^ ]*\) \[.*/\1 \2/p' cg-$f.txt | tr -d , |
-        sed "s/'[0-9]*\$//" > fn-$f.txt
-    COLD[$v]=$(awk '$2 ~ /\.cold$/ { s += $1 } END { printf "%d", s }' fn-$f.txt)
-    VCOLD[$v]=$(awk '$2 == "sqlite3VdbeExec.cold" { s += $1 } END { printf "%d", s }' fn-$f.txt)
+    sed -n 's/^ *\([0-9,]*\) ([ 0-9.%]*)  *[^:]*:\([^ ]*\) \[.*/\1 \2/p' cg-$f-$test.txt | tr -d , |
+        sed "s/'[0-9]*\$//" > fn-$f-$test.txt
+    COLD[$v]=$(awk '$2 ~ /\.cold$/ { s += $1 } END { printf "%d", s }' fn-$f-$test.txt)
+    VCOLD[$v]=$(awk '$2 == "sqlite3VdbeExec.cold" { s += $1 } END { printf "%d", s }' fn-$f-$test.txt)
     h=$(nm -S $d/prog | awk '$4 == "sqlite3VdbeExec" && !n++ { print $2 }') || true
     c=$(nm -S $d/prog | awk '$4 == "sqlite3VdbeExec.cold" && !n++ { print $2 }') || true
     HOT[$v]=$((16#${h:-0})) VC[$v]=$((16#${c:-0}))
