@@ -21,10 +21,12 @@
  * as X·Y, Y·X or X1·Y·X2 (Y inserted into X at a block boundary, X short),
  * until no merge gains; the chain of the entry block goes first, the others
  * by decreasing density (count per byte), then the blocks of the hot
- * partition that never ran, then the cold partition as bbro left it.  Block
+ * partition that never ran, then the cold partition: its blocks that ran
+ * (split=3's warm blocks, pass-coldsplit.cc) first, then the others, each
+ * group in bbro's order.  Block
  * sizes are the insns' lengths (get_attr_length), edge counts those GCC
  * carried from the profile (bb->count, e->probability).  The new order is
- * kept only if its score is higher than bbro's.
+ * kept only if its score is higher than bbro's (the cold part's order always).
  *
  * Partitions are left as they are: the pass only permutes blocks inside
  * each partition, so the one switch from hot to cold text stays.  GCC does
@@ -398,6 +400,23 @@ static bool plan_order(function *fun, vec<basic_block> &order, vec<basic_block> 
     for (unsigned i = 0; i < order.length(); i++)
         changed |= order[i] != cur[i];
     bool use = changed && after > before * (1.0 + 1e-9);
+    if (!use) { /* bbro's order of the first partition */
+        order.truncate(0);
+        order.safe_splice(cur);
+    }
+    /* the cold part: the blocks that ran (split=3's warm blocks) first, in
+       bbro's order, then those that never ran (pass-coldsplit.cc) */
+    bool rest_changed = false;
+    {
+        auto_vec<basic_block> ran, never;
+        for (unsigned i = 0; i < rest.length(); i++)
+            (count_of(rest[i]->count) > 0 ? ran : never).safe_push(rest[i]);
+        for (unsigned i = 0; i < ran.length(); i++)
+            rest_changed |= rest[i] != ran[i];
+        rest.truncate(0);
+        rest.safe_splice(ran);
+        rest.safe_splice(never);
+    }
 
     if (pi_opt.verbose && note) {
         char sc[96];
@@ -405,6 +424,9 @@ static bool plan_order(function *fun, vec<basic_block> &order, vec<basic_block> 
         inform(DECL_SOURCE_LOCATION(fun->decl),
                "perfinst: block order of %qs: %u blocks, %d executed, score %s: %s", fn,
                cur.length(), o.n, sc, use ? "reordered" : "bbro's order kept");
+    if (pi_opt.verbose && note && rest_changed)
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: block order of %qs: the cold part%'s blocks that ran moved to its head", fn);
     }
 
     for (int v = 0; v < o.n; v++)
@@ -421,7 +443,7 @@ static bool plan_order(function *fun, vec<basic_block> &order, vec<basic_block> 
     XDELETEVEC(o.csize);
     XDELETEVEC(o.pos);
     XDELETEVEC(o.mark);
-    return use;
+    return use || rest_changed;
 }
 
 static unsigned int execute_blockorder(function *fun)

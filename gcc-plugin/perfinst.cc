@@ -14,6 +14,9 @@
  *   counter-width=N      narrow counters (8, 16, 32; 64 is the default)
  *   sections             -ffunction-sections -fdata-sections (for pmopt relink)
  *   block-order=exttsp|gcc  with feedback: Ext-TSP block order after bbro (default) or bbro's
+ *   split=2|3|gcc        with feedback: every never-run block cold (2, default), warm blocks
+ *                        too (3), or GCC's partitioning alone (pass-coldsplit.cc)
+ *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -41,7 +44,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n"
     "  -fplugin-arg-perfinst-counter-width=8|16|32|64  narrow counters that spill\n"
     "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n"
-    "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n",
+    "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
+    "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
+    "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n",
 };
 
 static const char *feedback_only;
@@ -123,10 +128,31 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "split") == 0) {
+            if (v && strcmp(v, "gcc") == 0)
+                pi_opt.split = 1;
+            else if (v && strcmp(v, "2") == 0)
+                pi_opt.split = 2;
+            else if (v && strcmp(v, "3") == 0)
+                pi_opt.split = 3;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-split=%s%>: expected %<2%>, %<3%> or %<gcc%>",
+                      v ? v : "");
+                ok = false;
+            }
+        } else if (strcmp(k, "warm") == 0) {
+            char *end = NULL;
+            double p = v ? strtod(v, &end) : 0.0;
+            if (!v || !*v || *end || !(p > 0.0 && p <= 100.0)) {
+                error("perfinst: %<-fplugin-arg-perfinst-warm=%s%>: expected a percentage of the "
+                      "entry count, above 0 and at most 100", v ? v : "");
+                ok = false;
+            } else
+                pi_opt.warm_pct = p;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, help)", k);
+                  "block-order, split, warm, help)", k);
             ok = false;
         }
     }
@@ -228,5 +254,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_arrays_pass(g), "build_ssa_passes", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_coldsplit_pass(g), "bbpart", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
     return 0;
 }

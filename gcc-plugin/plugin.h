@@ -18,6 +18,8 @@ struct pi_options {
     unsigned counter_width; /* counter-width=8|16|32|64: narrow counters (0: 64) */
     bool all_sample;        /* all=sample: every function as if marked sample(every=1000) */
     int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
+    int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2 (0: default), 3 (pass-coldsplit.cc) */
+    double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
 };
 extern struct pi_options pi_opt;
 
@@ -95,6 +97,9 @@ opt_pass *pi_make_tier_pass(gcc::context *ctxt);
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
 bool pi_feedback_applied(tree decl);
 opt_pass *pi_make_blockorder_pass(gcc::context *ctxt);
+/* pass-coldsplit.cc: the plugin's hot/cold split around "bbpart" */
+opt_pass *pi_make_coldsplit_pass(gcc::context *ctxt);
+opt_pass *pi_make_coldsplit_restore_pass(gcc::context *ctxt);
 void pi_feedback_report(void);
 /* pass-count.cc: how sites number a function's blocks (pass-feedback.cc
  * numbers them the same way to apply a profile) */

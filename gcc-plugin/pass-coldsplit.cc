@@ -1,0 +1,208 @@
+/* pass-coldsplit.cc — the rebuild loop owns the hot/cold split
+ * (-fplugin-arg-perfinst-split=gcc|2|3, docs/layout.md "The split").
+ *
+ *   gcc -O2 -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=prog.fb \
+ *       [-fplugin-arg-perfinst-split=2|3|gcc] [-fplugin-arg-perfinst-warm=PCT] -c x.c
+ *
+ * GCC's hot/cold partitioning (-freorder-blocks-and-partition, the RTL
+ * pass "bbpart", bb-reorder.cc) puts a block in the cold part (the
+ * function's .cold piece in .text.unlikely.F) only when
+ * probably_never_executed_bb_p holds: a count that is zero in the IPA
+ * sense (a precise zero).  The feedback pass gives a block that never ran
+ * a precise zero, but a block GCC creates or duplicates afterwards (jump
+ * threading, tail duplication, loop peeling and unrolling, split edges)
+ * gets a zero of GUESSED quality (a guessed-local count times a probability)
+ * or no count at all, which GCC does not trust: it stays hot.  And a block
+ * that ran, but rarely, always stays hot.
+ *
+ * Two RTL passes around "bbpart", in every function whose branch profile
+ * was applied (pass-feedback.cc, pi_feedback_applied):
+ *
+ *   perfinst_coldsplit (before bbpart) judges each block, in reverse
+ *   post-order: its count when it has one; when it has none, zero if every
+ *   incoming edge is (its source judged zero, or its own count zero).
+ *     split=2 (the default): every block judged zero gets the precise zero
+ *       count, so that bbpart moves it to the cold part;
+ *     split=3: in addition every warm block — it ran, but less than PCT
+ *       percent (-fplugin-arg-perfinst-warm=PCT, default 1) of the
+ *       function's entry count — gets a precise zero for bbpart alone (its
+ *       count is remembered);
+ *     split=gcc: nothing (GCC's partitioning on the applied profile).
+ *   perfinst_coldsplit_restore (after bbpart) gives the warm blocks their
+ *   counts back, so that bb-reorder and pass-blockorder order them by their
+ *   counts and later passes optimize them for speed.
+ *
+ * GCC's own partitioning then does the rest, crossing edges included: it
+ * keeps the entry and a path to every hot block hot (sanitize_hot_paths),
+ * puts landing pads with their throwers, adds the labels and jumps the
+ * crossing edges need and marks them (fixup_partitions keeps them right
+ * through later CFG changes).  pass-blockorder.cc lays out the cold part
+ * warm blocks first (split=3: the warm section right after the hot code
+ * once GNU ld groups .text.unlikely), then the blocks that never ran.
+ *
+ *     before (split=gcc)                 after (split=2)
+ *     f:     ... hot blocks ...          f:       ... hot blocks ...
+ *            bb 9 [count 0 (guessed)]             (bb 9 moved)
+ *     f.cold: bb 7 [count 0 (precise)]   f.cold:  bb 7, bb 9
+ *
+ * With -fplugin-arg-perfinst-verbose a note per function says how many
+ * blocks went where. */
+#include "plugin.h"
+#include "predict.h"
+#include "cfganal.h"
+
+/* A warm block's count, kept from before bbpart to after it. */
+struct cs_keep {
+    basic_block bb;
+    int index;
+    profile_count count;
+};
+static vec<cs_keep> kept;
+static function *kept_fun;
+
+/* The split mode (1 gcc, 2, 3) with the default applied. */
+static int split_mode(void)
+{
+    return pi_opt.split ? pi_opt.split : 2;
+}
+
+/* split=3's threshold, percent of the entry count (warm=PCT, default 1). */
+static double warm_pct(void)
+{
+    return pi_opt.warm_pct > 0 ? pi_opt.warm_pct : 1.0;
+}
+
+static bool count_zero(profile_count c)
+{
+    return c.initialized_p() && c.to_gcov_type() == 0;
+}
+
+static unsigned int execute_coldsplit(function *fun)
+{
+    const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
+    kept.truncate(0);
+    kept_fun = fun;
+    basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(fun);
+    if (!single_succ_p(entry) || count_zero(single_succ(entry)->count) ||
+        !single_succ(entry)->count.initialized_p())
+        return 0; /* a function that never ran: GCC's business (its tier) */
+    double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
+    double warm_below = split_mode() == 3 ? ecount * warm_pct() / 100.0 : 0.0;
+
+    int nb = last_basic_block_for_fn(fun);
+    auto_sbitmap zero(nb);
+    bitmap_clear(zero);
+    int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
+    int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
+    unsigned ncold = 0, nforced = 0, nwarm = 0;
+    for (int i = 0; i < n; i++) {
+        basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
+        if (bb == single_succ(entry))
+            continue;
+        bool z;
+        if (bb->count.initialized_p())
+            z = bb->count.to_gcov_type() == 0;
+        else {
+            /* no count of its own: judged by its incoming edges */
+            z = EDGE_COUNT(bb->preds) > 0;
+            edge e;
+            edge_iterator ei;
+            FOR_EACH_EDGE(e, ei, bb->preds)
+            if (!(e->src != entry && (bitmap_bit_p(zero, e->src->index) || count_zero(e->count())))) {
+                z = false;
+                break;
+            }
+        }
+        if (z) {
+            bitmap_set_bit(zero, bb->index);
+            ncold++;
+            if (!probably_never_executed_bb_p(fun, bb)) {
+                nforced++;
+                bb->count = profile_count::zero();
+            }
+            continue;
+        }
+        if (warm_below > 0 && bb->count.initialized_p() &&
+            (double)bb->count.to_gcov_type() < warm_below) {
+            cs_keep k = {bb, bb->index, bb->count};
+            kept.safe_push(k);
+            bb->count = profile_count::zero();
+            nwarm++;
+        }
+    }
+    XDELETEVEC(rpo);
+    if (pi_opt.verbose) {
+        char warm[96];
+        snprintf(warm, sizeof warm, "below %g%% of %.0f entries", split_mode() == 3 ? warm_pct() : 0.0,
+                 ecount);
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: split of %qs: %u blocks never ran (%u of them not yet cold for GCC), "
+               "%u warm (%s)",
+               fn, ncold, nforced, nwarm, warm);
+    }
+    return 0;
+}
+
+/* After bbpart: the warm blocks' counts back (their partition stays). */
+static unsigned int execute_restore(function *fun)
+{
+    unsigned nwarm = 0, ncold = 0;
+    if (kept_fun != fun) {
+        kept.truncate(0);
+        return 0;
+    }
+    for (unsigned i = 0; i < kept.length(); i++) {
+        basic_block bb = kept[i].bb;
+        if (kept[i].index >= last_basic_block_for_fn(fun) ||
+            BASIC_BLOCK_FOR_FN(fun, kept[i].index) != bb)
+            continue; /* deleted: nothing to give back */
+        bb->count = kept[i].count;
+        if (BB_PARTITION(bb) == BB_COLD_PARTITION)
+            ncold++;
+        nwarm++;
+    }
+    if (pi_opt.verbose && nwarm)
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: split of %qs: %u warm blocks, %u of them in the cold part",
+               IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), nwarm, ncold);
+    kept.truncate(0);
+    return 0;
+}
+
+static bool coldsplit_gate(function *fun)
+{
+    return pi_feedback_path() && split_mode() != 1 && !seen_error() && optimize > 0 &&
+           flag_reorder_blocks_and_partition && pi_feedback_applied(fun->decl);
+}
+
+const pass_data coldsplit_pass_data = {
+    RTL_PASS, "perfinst_coldsplit", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class coldsplit_pass : public rtl_opt_pass {
+public:
+    coldsplit_pass(gcc::context *ctxt) : rtl_opt_pass(coldsplit_pass_data, ctxt) {}
+    bool gate(function *fun) final override { return coldsplit_gate(fun); }
+    unsigned int execute(function *fun) final override { return execute_coldsplit(fun); }
+};
+
+opt_pass *pi_make_coldsplit_pass(gcc::context *ctxt)
+{
+    return new coldsplit_pass(ctxt);
+}
+
+const pass_data coldsplit_restore_pass_data = {
+    RTL_PASS, "perfinst_coldsplit_restore", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class coldsplit_restore_pass : public rtl_opt_pass {
+public:
+    coldsplit_restore_pass(gcc::context *ctxt) : rtl_opt_pass(coldsplit_restore_pass_data, ctxt) {}
+    bool gate(function *fun) final override { return !kept.is_empty(); }
+    unsigned int execute(function *fun) final override { return execute_restore(fun); }
+};
+
+opt_pass *pi_make_coldsplit_restore_pass(gcc::context *ctxt)
+{
+    return new coldsplit_restore_pass(ctxt);
+}

@@ -1,0 +1,102 @@
+# The plugin's hot/cold split (gcc-plugin/pass-coldsplit.cc, docs/layout.md
+# "The split: split=gcc|2|3"), on coldsplit.c trained once:
+# - split=gcc: spin's zero-trip block (return 0x7777), which GCC made after
+#   the profile was applied with a guessed zero count, stays in spin (GCC's
+#   partitioning wants a precise zero): spin has no .cold part;
+# - split=2 (the default): that block is in spin.cold, nothing else moves
+#   into it; step's warm branch (0x5151, 0.4 % of its entries) stays hot;
+# - split=3: step's warm branch is in step.cold, spin as with split=2;
+# - every variant prints what the training build printed, with the cold
+#   paths run (argument 3) or not, at -O2 and -O3 with GCC's checking on;
+# - without a branch profile (only a tier applied, or no feedback) the code
+#   is the same byte for byte whatever split= says; bad values are refused.
+. "$PERFINST_TOP/tests/lib.sh"
+src=$T/layout/coldsplit.c
+
+# dis OBJ SYM: SYM's disassembly in OBJ
+dis() {
+    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on'
+}
+# has OBJ SYM PATTERN: how many lines of SYM's disassembly match PATTERN
+has() { dis "$1" "$2" | grep -c -e "$3" || true; }
+# syms OBJ: the text symbols of OBJ, sorted
+syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
+
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o train.o
+pi_ld -O2 -o train train.o
+PERFINST_OUT=train.pit ./train > train.out
+./train 3 > train3.out
+"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+assert_contains "spin has a branch profile" plan.fb "branch-profile fn=spin .*counts="
+assert_contains "step has a branch profile" plan.fb "branch-profile fn=step .*counts="
+
+for s in gcc 2 3; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-split=$s \
+        -fplugin-arg-perfinst-verbose -c "$src" -o s$s.o 2> s$s.err || { cat s$s.err; fail "split=$s"; }
+done
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$src" -o sdef.o
+
+# split=gcc: GCC's partitioning keeps the guessed-zero block hot
+assert_not_contains "split=gcc: the pass does not run" sgcc.err "split of"
+echo "split=gcc: $(syms sgcc.o)"
+case " $(syms sgcc.o) " in *" spin.cold "*) fail "split=gcc: spin should have no cold part" ;; esac
+assert_eq "split=gcc: return 0x7777 in spin's hot part" 1 "$(has sgcc.o spin '\$0x7777,%eax')"
+ok "split=gcc: spin's zero-trip block stays hot"
+
+# split=2: it is cold; the warm branch is not
+assert_contains "split=2: the note says one block was not yet cold for GCC" s2.err \
+    "split of .spin.: 1 blocks never ran \(1 of them not yet cold for GCC\), 0 warm"
+echo "split=2: $(syms s2.o)"
+assert_eq "split=2: return 0x7777 in spin.cold" 1 "$(has s2.o spin.cold '\$0x7777,%eax')"
+assert_eq "split=2: no return 0x7777 in spin's hot part" 0 "$(has s2.o spin '\$0x7777,%eax')"
+assert_eq "split=2: spin.cold holds only that block (mov, ret)" 2 "$(dis s2.o spin.cold | wc -l)"
+assert_eq "split=2: the warm branch in step's hot part" 1 "$(has s2.o step '0x5151')"
+case " $(syms s2.o) " in *" step.cold "*) fail "split=2: step should have no cold part" ;; esac
+ok "split=2: the never-run block is cold, the warm branch hot"
+objdump -d s2.o | sed 1,3d > s2.dis
+objdump -d sdef.o | sed 1,3d > sdef.dis
+cmp s2.dis sdef.dis || fail "split=2 should be the default"
+ok "split=2 is the default"
+
+# split=3: the warm branch goes to step.cold too
+assert_contains "split=3: the note counts step's warm block" s3.err \
+    "split of .step.: 1 warm blocks, 1 of them in the cold part"
+echo "split=3: $(syms s3.o)"
+assert_eq "split=3: the warm branch in step.cold" 1 "$(has s3.o step.cold '0x5151')"
+assert_eq "split=3: no warm branch in step's hot part" 0 "$(has s3.o step '0x5151')"
+assert_eq "split=3: return 0x7777 in spin.cold" 1 "$(has s3.o spin.cold '\$0x7777,%eax')"
+ok "split=3: the warm branch is in the cold part"
+
+# the same output, cold paths run or not, at -O2 and -O3 with checking
+for O in -O2 -O3; do
+    for s in gcc 2 3; do
+        pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-split=$s \
+            -c "$src" -o c$s.o 2> c$s.err || { cat c$s.err; fail "$O split=$s with checking"; }
+        assert_not_contains "$O split=$s: no diagnostic" c$s.err "error|internal|verify"
+        gcc -o c$s c$s.o
+        ./c$s > c$s.out
+        ./c$s 3 > c$s-3.out
+        cmp train.out c$s.out || fail "$O split=$s prints something else"
+        cmp train3.out c$s-3.out || fail "$O split=$s prints something else when the cold paths run"
+    done
+    ok "$O with checking: every split prints what training printed, cold paths run or not"
+done
+
+# no branch profile, no change: only main's tier applied, or no feedback
+n=$(awk '$2 == "function-tier" { print $1; exit }' plan.fb)
+[ -n "$n" ] || fail "plan.fb should have a function-tier"
+for s in gcc 3; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-feedback-only="$n" \
+        -fplugin-arg-perfinst-split=$s -c "$src" -o tier$s.o
+    objdump -d tier$s.o | sed 1,3d > tier$s.dis
+    pi_cc -O2 -fplugin-arg-perfinst-split=$s -c "$src" -o none$s.o
+    objdump -d none$s.o | sed 1,3d > none$s.dis
+done
+cmp tiergcc.dis tier3.dis || fail "without a branch profile split=3 should change nothing"
+cmp nonegcc.dis none3.dis || fail "without feedback split=3 should change nothing"
+ok "without a branch profile the code is the same byte for byte"
+
+expect_fail "split=4 is refused" pi_cc -O2 -fplugin-arg-perfinst-split=4 -c "$src" -o bad.o
+assert_contains "it says what is expected" err "split=4.*expected .2., .3. or .gcc."
+expect_fail "warm=0 is refused" pi_cc -O2 -fplugin-arg-perfinst-warm=0 -c "$src" -o bad.o
+assert_contains "it says what is expected" err "warm=0.*percentage"
