@@ -14,6 +14,8 @@ struct plan_order_opts {
     long tier_hot;      /* --tier-hot in thousandths of a percent: the functions
                            holding that much of the samples go first, the other
                            executed ones after them (0: one order for all) */
+    const char *target; /* --target=PROG2: with --order=sets, the sizes of PROG2's
+                           objects (the program the relink will place) */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,
