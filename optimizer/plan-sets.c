@@ -6,10 +6,11 @@
  * build (a block's code runs to the next range, as in the cache model),
  * with their counts.  With --target, the sizes and alignments are those of
  * PROG2's objects (the rebuilt program the relink will place: built
- * without counters, so smaller), and every range is scaled by the ratio of
- * the two sizes — the counted and the plain build of one feedback file lay
- * out the same blocks in the same order, the counted one with a counter
- * update in each. */
+ * without counters, so smaller), and when a function's size differs, the
+ * extent of its CODE ranges (the counting copy of a counted function) is
+ * scaled onto PROG2's section — the counted and the plain build of one
+ * feedback file lay out the same blocks in about the same order, the
+ * counted one with a counter update in each. */
 #include <gelf.h>
 #include <libelf.h>
 #include <fcntl.h>
@@ -141,6 +142,24 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
             else
                 hi0 = mid;
         }
+        /* the ranges' extent: a counted function holds a clean and a
+           counting copy (docs/design.md), the ranges are the counting
+           copy's; scaled to another build, the extent maps onto it whole */
+        uint64_t rmin = 0, rmax = psize;
+        if (tsize != psize) {
+            rmin = UINT64_MAX, rmax = 0;
+            for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
+                const struct orange *x = &s->ranges[k];
+                if (x->off < rmin)
+                    rmin = x->off;
+                if (x->off + x->len > rmax)
+                    rmax = x->off + x->len;
+            }
+            if (rmax > o->size)
+                rmax = o->size;
+            if (rmin >= rmax)
+                rmin = 0, rmax = psize;
+        }
         for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
             if (!in->count[k])
                 continue;
@@ -156,9 +175,13 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
                 hi = o->size;
             if (hi <= lo)
                 hi = lo + 1;
+            if (hi > rmax)
+                hi = rmax;
+            if (lo < rmin || lo >= rmax)
+                continue;
             __extension__ typedef unsigned __int128 u128;
-            uint64_t a = (uint64_t)((u128)lo * tsize / psize),
-                     b = (uint64_t)((u128)hi * tsize / psize);
+            uint64_t a = (uint64_t)((u128)(lo - rmin) * tsize / (rmax - rmin)),
+                     b = (uint64_t)((u128)(hi - rmin) * tsize / (rmax - rmin));
             if (b <= a)
                 b = a + 1;
             if (b > tsize)
