@@ -93,6 +93,8 @@ static void help(FILE *f)
             "                       the cache sets); plan data order and reserved regions\n"
             "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
             "                       objects (the rebuilt program the relink will place)\n"
+            "  --sets-passes=N      with --order=sets: passes of the search (4; 0: only\n"
+            "                       print the set pressure of the orders and the target)\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
             "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
             "  --no-indirect-calls  with --order: leave out the arcs of the traces'\n"
@@ -470,6 +472,7 @@ int cmd_plan(int argc, char **argv)
         { "no-indirect-calls", no_argument, NULL, 'I' },
         { "tier-first", no_argument, NULL, 'F' },
         { "target", required_argument, NULL, 'G' },
+        { "sets-passes", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -478,7 +481,7 @@ int cmd_plan(int argc, char **argv)
             return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
     int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
-    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1 };
+    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4 };
     const char *check = NULL;
     const char *out = NULL;
     struct report r;
@@ -518,6 +521,15 @@ int cmd_plan(int argc, char **argv)
         case 'I': po.no_icalls = 1; break;
         case 'F': tier_first = 1; break;
         case 'G': po.target = optarg; break;
+        case 'P': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 0 || v > 100)
+                return pm_usage_error("plan", "--sets-passes: '%s' is not a number from 0 to 100",
+                                      optarg);
+            po.sets_passes = (int)v;
+            break;
+        }
         case 'K': check = optarg; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;

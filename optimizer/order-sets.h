@@ -46,6 +46,12 @@ uint64_t ord_set_pressure(const struct ord_fn *f, const uint32_t *ids, const uin
                           size_t n, const struct ord_cache *c, uint32_t *lines,
                           uint32_t *overfull);
 
+/* Che's approximation of the LRU misses of the same layout (lines
+ * referenced independently at rates proportional to their fetches); -1
+ * when out of memory. */
+double ord_lru_misses(const struct ord_fn *f, const uint32_t *ids, const uint64_t *at, size_t n,
+                      const struct ord_cache *c);
+
 /* The same for ids[0..n) laid out contiguously from 0 (each at its
  * alignment), as the relink places the planned functions. */
 uint64_t ord_set_pressure_seq(const struct ord_fn *f, const uint32_t *ids, size_t n,

@@ -703,7 +703,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     }
     if (o->alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
         struct plan_sets_in si = { &p.s, p.count, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
-                                   ORD_EXTTSP };
+                                   ORD_EXTTSP, o->sets_passes };
         if (plan_sets(&si, order, n))
             goto done;
     }

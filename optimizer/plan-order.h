@@ -16,6 +16,7 @@ struct plan_order_opts {
                            executed ones after them (0: one order for all) */
     const char *target; /* --target=PROG2: with --order=sets, the sizes of PROG2's
                            objects (the program the relink will place) */
+    int sets_passes;    /* --sets-passes: the search's passes (4; 0: none) */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,

@@ -194,7 +194,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
     }
     memcpy(base, order, n * sizeof *base);
     uint64_t before = ord_set_pressure_seq(f, base, n, &c);
-    long ch = ord_spread(f, in->nodes, in->nn, in->arcs, in->na, &c, order, n, 4);
+    long ch = ord_spread(f, in->nodes, in->nn, in->arcs, in->na, &c, order, n, in->passes);
     if (ch < 0) {
         pm_error("out of memory");
         goto done;
@@ -236,7 +236,8 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
         uint32_t lines, over;
         uint64_t own = ord_set_pressure(f, ids, at, k, &c, &lines, &over);
         printf("  set pressure of the target as linked: %llu (%u hot lines, %u of %u sets over "
-               "%u ways)\n", (unsigned long long)own, lines, over, g->sets, g->ways);
+               "%u ways); LRU misses (Che's approximation) %.0f\n", (unsigned long long)own, lines,
+               over, g->sets, g->ways, ord_lru_misses(f, ids, at, k, &c));
     }
     status = 0;
 done:

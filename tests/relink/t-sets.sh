@@ -2,7 +2,7 @@
 # pressure") on fixture functions whose best layouts are worked out by hand.
 . "$PERFINST_TOP/tests/lib.sh"
 O=$PERFINST_TOP/optimizer
-gcc -std=gnu11 -Wall -Werror -I"$O" "$T/relink/settool.c" "$O/order-sets.c" "$O/order.c" -o settool
+gcc -std=gnu11 -Wall -Werror -I"$O" "$T/relink/settool.c" "$O/order-sets.c" "$O/order.c" -lm -o settool
 
 # A cache of 4 sets of 1 way (64-byte lines, a 256-byte period).  A, B, C, D
 # are 256 bytes whose first line runs 100 times; E, F, G are one line run
