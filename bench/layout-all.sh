@@ -25,11 +25,18 @@
 #                  --order=exttsp -o fb2`, `pmopt relink rebuild --feedback fb2`
 #   rebuild+relink2t as relink2, the order planned with --tier-first (the hot
 #                  tier's functions first, the other executed ones after)
+#   rebuild+relink-sets as relink2, the order planned with --order=sets
+#                  --target=rebuild: Ext-TSP's order spread over the L1i sets
+#                  by set pressure, for the rebuilt program's sizes
+#                  (docs/layout.md "Set pressure"); --reserve-sets=0: a
+#                  reserved region naming a static function does not link
+#                  (its table's QUAD(name) is undefined in the script)
 # Measured on mix test at --test: cachegrind I1 misses and I refs (the
 # instructions executed, what callgrind counts) with --I1=32768,8,64
 # --D1=32768,8,64 --LL=8388608,16,64; taken jumps from callgrind
 # --collect-jumps (unconditional jumps + taken conditional jumps, within
-# functions); wall: median of --rounds (5) interleaved runs at --size (1).
+# functions); wall and user CPU time (bench/timeit): median of --rounds (5)
+# interleaved runs at --size (1).
 # Relink time (median of 3) against perfinst-ld's link of the same objects.
 # Every variant must print the -O2 checksum.
 # (The taken-jumps column came out the same for every variant, BOLT
@@ -39,19 +46,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
-rounds=5 train=0.3 test=0.1 size=1 record=0
 cmdline="bench/layout-all.sh${*:+ $*}"
-while [ $# -gt 0 ]; do
-    case $1 in
-    --record) record=1; shift ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --train) train=$2; shift 2 ;;
-    --test) test=$2; shift 2 ;;
-    --size) size=$2; shift 2 ;;
-    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "layout-all: unknown argument $1" >&2; exit 2 ;;
-    esac
-done
+. "$here/lib.sh"
+bench_opts layout-all "$@"
 say() { echo "layout-all: $(date -u +%T) $*" >&2; }
 die() { say "error: $*"; exit 1; }
 W=$here/.work/layout-all
@@ -128,7 +125,7 @@ wait $p1 || die "pgo/rebuild-count"
 wait $p2 || die "rebuild"
 say "built in $(( $(date +%s) - t0 )) s"
 # ---- relinks --------------------------------------------------------------------------
-mkdir -p relink relink2 relink2t
+mkdir -p relink relink2 relink2t relinks
 "$B/pmopt" relink rebuild/prog --feedback fb -o relink/prog --smoke "0.02 test" > relink/out 2> relink/err ||
     { cat relink/err >&2; die "relink"; }
 (cd rebuild-count && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
@@ -140,7 +137,13 @@ mkdir -p relink relink2 relink2t
     { cat plan2t.err >&2; die "plan 2t"; }
 "$B/pmopt" relink rebuild/prog --feedback fb2t -o relink2t/prog --smoke "0.02 test" > relink2t/out 2> relink2t/err ||
     { cat relink2t/err >&2; die "relink 2t"; }
-median() { printf '%s\n' $* | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+say "planning --order=sets for the rebuilt program"
+t_s0=$(date +%s.%N)
+"$B/pmopt" plan --order=sets --target=rebuild/prog --reserve-sets=0 -o fbs rebuild-count/prog rebuild-count/t.pit > plans.out 2> plans.err ||
+    { cat plans.err >&2; die "plan sets"; }
+t_s1=$(date +%s.%N)
+"$B/pmopt" relink rebuild/prog --feedback fbs -o relinks/prog --smoke "0.02 test" > relinks/out 2> relinks/err ||
+    { cat relinks/err >&2; die "relink sets"; }
 rt=() lt=()
 for i in 1 2 3; do
     a=$(date +%s.%N); "$B/pmopt" relink rebuild/prog --feedback fb -o relink/prog > /dev/null 2>&1; b=$(date +%s.%N)
@@ -149,9 +152,9 @@ for i in 1 2 3; do
     lt+=("$(echo "$b - $a" | bc)")
 done
 relink_med=$(median "${rt[@]}") link_med=$(median "${lt[@]}")
-V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t)
+V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t rebuild+relink-sets)
 declare -A P=([O2]=o2/prog [pgo]=pgo/prog [rebuild]=rebuild/prog [rebuild+relink]=relink/prog [rebuild+relink2]=relink2/prog
-    [rebuild+relink2t]=relink2t/prog)
+    [rebuild+relink2t]=relink2t/prog [rebuild+relink-sets]=relinks/prog)
 if [ -x "$BOLT" ]; then
     say "BOLT: instrument, train at $train, optimize"
     gcc -O2 -Wl,--emit-relocs -o bolt/prog.in bolt/workload.o bolt/sqlite3.o -lm
@@ -162,8 +165,13 @@ if [ -x "$BOLT" ]; then
         -split-functions -o bolt/prog > bolt/opt.log 2>&1
     V+=(bolt); P[bolt]=bolt/prog
 fi
+for v in rebuild relink relink2 relink2t relinks; do
+    "$B/pmopt" plan --order=sets --sets-passes=0 --target=$v/prog --advise rebuild-count/prog rebuild-count/t.pit 2>&1 |
+        grep 'as linked' > aslinked-$v || true
+done
 # ---- valgrind -----------------------------------------------------------------------------
-declare -A I1 IR TJ SUM WT
+declare -A I1 IR TJ SUM WT UT
+gcc -O2 -o timeit "$here/timeit.c"
 for v in "${V[@]}"; do
     say "cachegrind + callgrind: $v at $test (test mix)"
     f=$(echo "$v" | tr + _)
@@ -181,8 +189,10 @@ for r in $(seq "$rounds"); do
     n=${#V[@]}
     for k in $(seq 0 $((n - 1))); do
         v=${V[$(( (k + r) % n ))]}
-        a=$(date +%s.%N); ./${P[$v]} "$size" test > /dev/null; b=$(date +%s.%N)
-        WT[$v]="${WT[$v]:-} $(echo "$b - $a" | bc)"
+        rm -f time.1
+        ./timeit time.1 ./${P[$v]} "$size" test > /dev/null
+        WT[$v]="${WT[$v]:-} $(sed -n 's/^wall=\([0-9.]*\) .*/\1/p' time.1)"
+        UT[$v]="${UT[$v]:-} $(sed -n 's/.* user=\([0-9.]*\) .*/\1/p' time.1)"
     done
 done
 say "done in $(( $(date +%s) - t0 )) s"
@@ -199,18 +209,22 @@ report() {
     echo
     echo "cachegrind/callgrind at size $test with $GEOM (I refs = instructions executed;"
     echo "taken jumps = callgrind --collect-jumps, unconditional + taken conditional); wall: median of"
-    echo "$rounds interleaved runs at size $size [range]."
+    echo "$rounds interleaved runs at size $size [range] (bench/timeit; user CPU: median of the same runs;"
+    echo "the machine is shared: wall and CPU time are noisy, the cachegrind counts are deterministic)."
     echo
-    echo "| variant | I1 misses | × -O2 | I refs | × -O2 | taken jumps | × -O2 | wall | × -O2 |"
-    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    echo "| variant | I1 misses | × -O2 | I refs | × -O2 | taken jumps | × -O2 | wall | × -O2 | user CPU | × -O2 |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     local w0; w0=$(median ${WT[O2]})
+    local u0; u0=$(median ${UT[O2]})
     for v in "${V[@]}"; do
         local w; w=$(median ${WT[$v]})
         local lo hi
         lo=$(printf '%s\n' ${WT[$v]} | sort -g | head -1); hi=$(printf '%s\n' ${WT[$v]} | sort -g | tail -1)
-        printf '| %s | %s | %s | %s | %s | %s | %s | %.3f s [%.3f–%.3f] | %s |\n' "$v" \
+        local u; u=$(median ${UT[$v]})
+        printf '| %s | %s | %s | %s | %s | %s | %s | %.3f s [%.3f–%.3f] | %s | %.3f s | %s |\n' "$v" \
             "${I1[$v]}" "$(ratio "${I1[$v]}" "${I1[O2]}")" "${IR[$v]}" "$(ratio "${IR[$v]}" "${IR[O2]}")" \
-            "${TJ[$v]}" "$(ratio "${TJ[$v]}" "${TJ[O2]}")" "$w" "$lo" "$hi" "$(ratio "$w" "$w0")"
+            "${TJ[$v]}" "$(ratio "${TJ[$v]}" "${TJ[O2]}")" "$w" "$lo" "$hi" "$(ratio "$w" "$w0")" \
+            "$u" "$(ratio "$u" "$u0")"
     done
     echo
     echo "Every variant printed the -O2 checksum \`${SUM[O2]}\`."
@@ -218,6 +232,9 @@ report() {
     echo "relink: $(grep -m1 'planned order' relink/out | sed 's/^pmopt relink: //');"
     echo "relink2 (order planned on the counted rebuild): $(grep -m1 'planned order' relink2/out | sed 's/^pmopt relink: //');"
     echo "relink2t (the same, --tier-first: $(grep -m1 'the hot tier' plan2t.out | sed 's/^ *the hot tier //')): $(grep -m1 'planned order' relink2t/out | sed 's/^pmopt relink: //')."
+    echo "relink-sets: $(grep -m1 'set pressure (' plans.out | sed 's/^ *//'), $(grep -m1 'Ext-TSP score .* -> ' plans.out | sed 's/^ *//') (pmopt plan --order=sets $(echo "$t_s1 - $t_s0" | bc | xargs printf '%.1f') s on a loaded machine);"
+    echo "set pressure of the programs as linked (the counted rebuild's profile): $(for v in rebuild relink relink2 relink2t relinks; do printf '%s %s; ' $v "$(sed -n 's/.*as linked: \([0-9]*\) .*/\1/p' aslinked-$v)"; done)"
+    echo "$(grep -m1 'planned order' relinks/out | sed 's/^pmopt relink: //')."
     echo "Relink time (median of 3) $relink_med s against perfinst-ld's link $link_med s: $(ratio "$relink_med" "$link_med")×."
     echo
 }

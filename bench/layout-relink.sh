@@ -29,19 +29,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=$top/build
-rounds=5 train=0.3 test=0.1 size=1 record=0
 cmdline="bench/layout-relink.sh $*"
-while [ $# -gt 0 ]; do
-    case $1 in
-    --record) record=1; shift ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --train) train=$2; shift 2 ;;
-    --test) test=$2; shift 2 ;;
-    --size) size=$2; shift 2 ;;
-    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "layout-relink: unknown argument $1" >&2; exit 2 ;;
-    esac
-done
+. "$here/lib.sh"
+bench_opts layout-relink "$@"
 say() { echo "layout-relink: $*" >&2; }
 W=$here/.work/layout
 mkdir -p "$W"
@@ -102,7 +92,6 @@ for i in 1 2 3; do
     t0=$(date +%s.%N); (cd sec && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm); t1=$(date +%s.%N)
     link_times+=("$(echo "$t1 - $t0" | bc)")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 link_med=$(median "${link_times[@]}"); relink_med=$(median "${relink_times[@]}")
 
 variants=(O2 O2-sections ours-none ours-c3 ours-exttsp)

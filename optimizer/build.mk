@@ -12,6 +12,6 @@ $(BUILD)/optimizer/%.o: optimizer/%.c | $(BUILD)/optimizer
 	$(CC) $(CFLAGS) -Ioptimizer -MMD -MP -c $< -o $@
 
 $(BUILD)/pmopt: $(PMOPT_OBJS) $(PICOMMON_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(PMOPT_OBJS) $(PICOMMON_LIB) $(PICOMMON_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(PMOPT_OBJS) $(PICOMMON_LIB) $(PICOMMON_LDLIBS) -lm
 
 -include $(PMOPT_OBJS:.o=.d)

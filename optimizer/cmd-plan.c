@@ -88,8 +88,13 @@ static void help(FILE *f)
             "(1) found on the threshold events' stacks (docs/indicators.md).\n"
             "Function order, data order and chase-tail (docs/layout.md): with --order, -o\n"
             "names a feedback file for `pmopt relink` instead of an overlay.\n"
-            "  --order=ALG          c3, exttsp or none: order the hot functions by call-graph\n"
-            "                       affinity; plan data order and reserved regions\n"
+            "  --order=ALG          c3, exttsp, sets or none: order the hot functions by\n"
+            "                       call-graph affinity (sets: Ext-TSP's order spread over\n"
+            "                       the cache sets); plan data order and reserved regions\n"
+            "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
+            "                       objects (the rebuilt program the relink will place)\n"
+            "  --sets-passes=N      with --order=sets: passes of the search (4; 0: only\n"
+            "                       print the set pressure of the orders and the target)\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
             "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
             "  --dcache=S,W,L       the L1d geometry of the data model (default: sysfs)\n"
@@ -468,6 +473,8 @@ int cmd_plan(int argc, char **argv)
         { "rebuild", no_argument, NULL, 'B' },
         { "no-indirect-calls", no_argument, NULL, 'I' },
         { "tier-first", no_argument, NULL, 'F' },
+        { "target", required_argument, NULL, 'G' },
+        { "sets-passes", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -476,7 +483,7 @@ int cmd_plan(int argc, char **argv)
             return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
     int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
-    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1 };
+    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4 };
     const char *check = NULL;
     const char *out = NULL;
     struct report r;
@@ -515,12 +522,23 @@ int cmd_plan(int argc, char **argv)
         case 'B': rebuild = 1; break;
         case 'I': po.no_icalls = 1; break;
         case 'F': tier_first = 1; break;
+        case 'G': po.target = optarg; break;
+        case 'P': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 0 || v > 100)
+                return pm_usage_error("plan", "--sets-passes: '%s' is not a number from 0 to 100",
+                                      optarg);
+            po.sets_passes = (int)v;
+            break;
+        }
         case 'K': check = optarg; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;
         case 'O':
             if ((po.alg = ord_parse(optarg)) < 0)
-                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp or none", optarg);
+                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp, sets or none",
+                                      optarg);
             order = 1;
             break;
         case 'C': po.cache = optarg; break;
@@ -539,6 +557,9 @@ int cmd_plan(int argc, char **argv)
         }
     }
     po.tier_hot = tier_first ? tier_hot : 0;
+    if (po.target && (!order || po.alg != ORD_SETS || rebuild))
+        return pm_usage_error("plan", "--target: only with --order=sets (and not --rebuild: the "
+                              "target is the rebuilt program)");
     if (check)
         return plan_check(argc, argv, check);
     if (order) {

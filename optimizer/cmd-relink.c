@@ -611,6 +611,8 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
         fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
                 rv ? ", with a reserved region" : "");
         if (!rv) {
+            /* from a line boundary, as the plan's set pressure assumes */
+            fputs("    . = ALIGN(0x40);\n", f);
             for (size_t i = 0; i < ns; i++)
                 put_piece(f, &st[i]);
         } else {

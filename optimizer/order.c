@@ -25,12 +25,14 @@ int ord_parse(const char *name)
         return ORD_EXTTSP;
     if (!strcmp(name, "none"))
         return ORD_NONE;
+    if (!strcmp(name, "sets"))
+        return ORD_SETS;
     return -1;
 }
 
 const char *ord_name(int alg)
 {
-    return alg == ORD_C3 ? "c3" : alg == ORD_EXTTSP ? "exttsp" : "none";
+    return alg == ORD_C3 ? "c3" : alg == ORD_EXTTSP ? "exttsp" : alg == ORD_SETS ? "sets" : "none";
 }
 
 static uint64_t sz(const struct ord_node *n)

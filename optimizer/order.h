@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ord_alg { ORD_NONE = 0, ORD_C3 = 1, ORD_EXTTSP = 2 };
+enum ord_alg { ORD_NONE = 0, ORD_C3 = 1, ORD_EXTTSP = 2,
+               ORD_SETS = 3 /* Ext-TSP, then spread over cache sets (order-sets.h) */ };
 
 struct ord_node {
     uint64_t size;    /* bytes (0 is treated as 1) */
@@ -28,13 +29,14 @@ struct ord_arc {
     uint64_t weight;   /* calls */
 };
 
-/* "c3", "exttsp", "none" -> the algorithm; -1 if unknown. */
+/* "c3", "exttsp", "none", "sets" -> the algorithm; -1 if unknown. */
 int ord_parse(const char *name);
 const char *ord_name(int alg);
 
 /* Computes the order into out (room for nn entries); returns how many
  * nodes it holds (the hot ones), or (size_t)-1 when out of memory.
- * ORD_NONE: the hot nodes by decreasing samples (ties: index).
+ * ORD_NONE: the hot nodes by decreasing samples (ties: index).  ORD_SETS:
+ * the Ext-TSP order here (the graph has no lines; plan-sets.c spreads it).
  * Deterministic: ties are broken by node index. */
 size_t ord_compute(int alg, const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
                    size_t na, uint32_t *out);

@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "order.h"
 #include "plan-order.h"
+#include "plan-sets.h"
 
 #define LIST_MAX 60000 /* bytes of a name list in one recommendation */
 
@@ -692,7 +693,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         printf("  order %-7s Ext-TSP score %.0f, mean call distance %.0f bytes\n", ord_name(alg),
                ord_exttsp_score(p.nodes, nn, p.arcs, p.narcs, tmp, k),
                ord_call_distance(p.nodes, nn, p.arcs, p.narcs, tmp, k));
-        if (alg == o->alg) {
+        if (alg == o->alg || (o->alg == ORD_SETS && alg == ORD_EXTTSP)) {
             memcpy(order, tmp, k * sizeof *order);
             n = k;
         }
@@ -701,6 +702,12 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         size_t nt = tier_first(&p, order, n, o->tier_hot, tmp);
         printf("  the hot tier (%.3g%% of the samples): %zu functions first, the other %zu "
                "executed after them\n", (double)o->tier_hot / 1000.0, nt, n - nt);
+    }
+    if (o->alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
+        struct plan_sets_in si = { &p.s, p.count, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
+                                   ORD_EXTTSP, o->sets_passes };
+        if (plan_sets(&si, order, n))
+            goto done;
     }
     /* the cache model, before and after */
     struct cm_result cb, ca;

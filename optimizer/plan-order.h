@@ -15,6 +15,9 @@ struct plan_order_opts {
                            holding that much of the samples go first, the other
                            executed ones after them (0: one order for all) */
     const char *dcache; /* --dcache=SIZE,WAYS,LINE: the L1d of the data model (dcolour.h) */
+    const char *target; /* --target=PROG2: with --order=sets, the sizes of PROG2's
+                           objects (the program the relink will place) */
+    int sets_passes;    /* --sets-passes: the search's passes (4; 0: none) */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,

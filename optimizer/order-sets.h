@@ -1,0 +1,69 @@
+/* order-sets.h — a function order that spreads hot cache lines over the
+ * sets of L1i (`pmopt plan --order=sets`, docs/layout.md "Set pressure").
+ *
+ * The call graph alone (order.h) cannot say which hot lines will share a
+ * cache set: that needs where each function's executed blocks lie inside
+ * it.  A node here is a function with its size, alignment and executed
+ * byte ranges (offsets from its start, with their execution counts).  The
+ * cost of a layout is its *set pressure*: per set, the fetches of every hot
+ * line but the `ways` most fetched ones (under LRU the `ways` hottest lines
+ * of a set stay, the others miss and evict), summed over the sets.  The
+ * order starts from another one (Ext-TSP's) and is improved by swapping
+ * and moving functions while the cost minus ORD_SETS_AFFINITY times the
+ * Ext-TSP score (order.h) falls. */
+#ifndef PERFINST_ORDER_SETS_H
+#define PERFINST_ORDER_SETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "order.h"
+
+struct ord_block {
+    uint64_t lo, hi;  /* bytes [lo, hi) of the function */
+    uint64_t count;   /* executions */
+};
+
+struct ord_fn {
+    uint64_t size, align;        /* as the relink will place it */
+    const struct ord_block *b;   /* its executed ranges */
+    size_t nb;
+};
+
+struct ord_cache {
+    uint32_t sets, ways, line;
+};
+
+/* The weight of the Ext-TSP score (calls) against set pressure (fetches):
+ * a call kept within reach of its caller is worth this many fetches. */
+#define ORD_SETS_AFFINITY 0.25
+
+/* Set pressure of the nodes ids[0..n) placed at at[0..n) (any addresses;
+ * lines shared by two ranges count their fetches together).  Also the
+ * hot lines and the sets holding more than `ways` of them when not NULL.
+ * UINT64_MAX when out of memory. */
+uint64_t ord_set_pressure(const struct ord_fn *f, const uint32_t *ids, const uint64_t *at,
+                          size_t n, const struct ord_cache *c, uint32_t *lines,
+                          uint32_t *overfull);
+
+/* Che's approximation of the LRU misses of the same layout (lines
+ * referenced independently at rates proportional to their fetches); -1
+ * when out of memory. */
+double ord_lru_misses(const struct ord_fn *f, const uint32_t *ids, const uint64_t *at, size_t n,
+                      const struct ord_cache *c);
+
+/* The same for ids[0..n) laid out contiguously from 0 (each at its
+ * alignment), as the relink places the planned functions. */
+uint64_t ord_set_pressure_seq(const struct ord_fn *f, const uint32_t *ids, size_t n,
+                              const struct ord_cache *c);
+
+/* Improves order[0..n) (node indices into f and nodes) in place: local
+ * search over swaps of two functions and moves of one, first improvement,
+ * at most max_passes passes over the positions; deterministic.  The arcs
+ * (na of them, over the same nodes) give the affinity term.  Returns the
+ * number of changes made, or -1 when out of memory. */
+long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
+                const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
+                uint32_t *order, size_t n, int max_passes);
+
+#endif /* PERFINST_ORDER_SETS_H */

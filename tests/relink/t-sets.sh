@@ -1,0 +1,106 @@
+# The set-pressure order (optimizer/order-sets.c, docs/layout.md "Set
+# pressure") on fixture functions whose best layouts are worked out by hand.
+. "$PERFINST_TOP/tests/lib.sh"
+O=$PERFINST_TOP/optimizer
+gcc -std=gnu11 -Wall -Werror -I"$O" "$T/relink/settool.c" "$O/order-sets.c" "$O/order.c" -lm -o settool
+
+# A cache of 4 sets of 1 way (64-byte lines, a 256-byte period).  A, B, C, D
+# are 256 bytes whose first line runs 100 times; E, F, G are one line run
+# once.  In the given order A B C D E F G every hot first line falls in set
+# 0: the set keeps one of them, the other three (300 fetches) and E (1) miss
+# — pressure 301.  7 hot lines in 4 one-way sets leave at least 3 beyond the
+# ways, so the least is 3: one small function after each big one shifts the
+# next big one's first line to the next set, each set holds one hot line and
+# at most one line run once.
+cat > conflict.g <<'G'
+cache 4 1 64
+fn A 256 16
+fn B 256 16
+fn C 256 16
+fn D 256 16
+fn E 64 16
+fn F 64 16
+fn G 64 16
+blk A 0 64 100
+blk B 0 64 100
+blk C 0 64 100
+blk D 0 64 100
+blk E 0 64 1
+blk F 0 64 1
+blk G 0 64 1
+G
+./settool < conflict.g > out
+cat out
+assert_eq "pressure of the given order" "before: 301" "$(grep '^before:' out)"
+assert_eq "pressure spread: the least possible" "after: 3" "$(grep '^after:' out)"
+sets=$(awk '$1 == "at:" && $2 ~ /^[ABCD]$/ { print $4 }' out | sort -u | wc -l)
+assert_eq "the four hot first lines in four different sets" 4 "$sets"
+
+# No pressure (8 ways hold everything): only the affinity term moves
+# functions.  X calls A 100 times and is listed last, 3000 bytes away; the
+# search puts X right before A (its middle 504 bytes from A's start).
+cat > affine.g <<'G'
+cache 4 8 64
+fn A 1000 16
+fn B 1000 16
+fn C 1000 16
+fn X 1000 16
+blk A 0 64 100
+blk B 0 64 100
+blk C 0 64 100
+blk X 0 64 100
+arc X A 100
+G
+./settool < affine.g > out
+cat out
+assert_eq "no pressure before or after" "before: 0 after: 0" "$(grep -E '^(before|after):' out | xargs)"
+case " $(sed -n 's/^order://p' out) " in
+*" X A "*) ok "X right before A" ;;
+*) fail "X should be right before A: $(grep '^order:' out)" ;;
+esac
+
+# End to end (sets.c): 12 functions of 8 KiB (with -falign-functions=64)
+# whose executed lines are near their start and in the middle, 12 small
+# ones that run once.  Ext-TSP's order puts the big ones one after the
+# other: their hot lines fall into the same few sets, 12 to a set.  The
+# spread order puts small ones between them; the relink follows it.
+pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
+    -falign-functions=64 -c "$T/relink/sets.c" -o sets.o
+pi_ld -O2 -o sets sets.o
+PERFINST_OUT=sets.pit ./sets 100 > train.out
+"$PMOPT" plan --order=exttsp --cache=32768,8,64 -o ext.fb sets sets.pit > ext.plan
+"$PMOPT" plan --order=sets --cache=32768,8,64 -o sets.fb sets sets.pit > sets.plan
+cat sets.plan
+assert_contains "the plan's first line names the algorithm" sets.plan "^pmopt plan --order=sets: sets, "
+assert_contains "the feedback file says sets" sets.fb "^[0-9]+ order-functions alg=sets functions="
+line=$(grep 'set pressure (fetches beyond' sets.plan)
+ep=$(echo "$line" | sed -n 's/.*exttsp order \([0-9]*\), spread \([0-9]*\).*/\1/p')
+sp=$(echo "$line" | sed -n 's/.*exttsp order \([0-9]*\), spread \([0-9]*\).*/\2/p')
+[ -n "$ep" ] && [ "$ep" -gt 0 ] || fail "Ext-TSP's order has no set pressure ($line): the fixture proves nothing"
+assert_eq "spread: no set over its ways" 0 "$sp"
+for v in ext sets; do
+    "$PMOPT" relink sets --feedback $v.fb -o sets.$v --smoke 30 > $v.rel || fail "relink $v"
+    ./sets.$v 100 > $v.out
+    cmp train.out $v.out || fail "$v: the relinked program prints something else"
+done
+permax() { # PROG: most big functions that start in one set
+    nm "$1" | awk '$3 ~ /^big[0-9]+$/ { print $1 }' | while read -r a; do
+        echo $(( (0x$a >> 6) & 63 )); done | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }'
+}
+assert_eq "nm: Ext-TSP's relink starts the 12 big functions in one set" 12 "$(permax sets.ext)"
+m=$(permax sets.sets)
+[ "$m" -le 8 ] || fail "nm: the spread relink starts $m big functions in one set"
+ok "nm: the spread relink starts at most $m big functions in one set"
+# the model is exact for a relinked layout: the pressure of each relinked
+# program as linked is what the plan predicted for its order
+"$PMOPT" plan --order=sets --cache=32768,8,64 --target=sets.sets --advise sets sets.pit > t1
+"$PMOPT" plan --order=sets --cache=32768,8,64 --target=sets.ext --advise sets sets.pit > t2
+assert_contains "the spread relink as linked: pressure 0" t1 "set pressure of the target as linked: 0 "
+assert_contains "Ext-TSP's relink as linked: pressure $ep" t2 "set pressure of the target as linked: $ep "
+if command -v valgrind > /dev/null; then
+    CG="valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --cachegrind-out-file=/dev/null"
+    i1() { $CG "$@" 2>&1 > /dev/null | sed -n 's/.*I1  misses: *\([0-9,]*\).*/\1/p' | tr -d ,; }
+    e=$(i1 ./sets.ext 20000); s=$(i1 ./sets.sets 20000)
+    [ "$s" -lt $((e / 2)) ] || fail "cachegrind I1 misses: Ext-TSP $e, spread $s: not halved"
+    ok "cachegrind I1 misses: Ext-TSP's relink $e, spread $s"
+fi
