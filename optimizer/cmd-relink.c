@@ -636,6 +636,10 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
                 uint64_t off = take_s ? so[i] : oo[j];
                 fprintf(f, "    . = MAX(., __perfinst_reserve_base + 0x%llx);\n",
                         (unsigned long long)off);
+                if (!take_s) /* the table's address: a script cannot name a
+                                static function, so it names this */
+                    fprintf(f, "    . = ALIGN(0x%llx);\n    __perfinst_rsv_%zu = .;\n",
+                            (unsigned long long)ov[j].align, j);
                 put_piece(f, take_s ? &st[i++] : &ov[j++]);
             }
             fprintf(f, "    __perfinst_reserve_end = .;\n");
@@ -690,8 +694,8 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
                        "    LONG(%u) LONG(0x%x) LONG(0x%x) LONG(0x%x) LONG(%zu)\n",
                     RSV_TABLE_VERSION, rv->page, rv->window, rv->size, no);
             for (size_t i = 0; i < no; i++)
-                fprintf(f, "    QUAD(%s) QUAD(0x%llx)\n", ov[i].sym,
-                        (unsigned long long)ov[i].size);
+                fprintf(f, "    QUAD(__perfinst_rsv_%zu) QUAD(0x%llx) /* %s */\n", i,
+                        (unsigned long long)ov[i].size, ov[i].sym);
             fprintf(f, "  }\n");
         }
         int k = 0;
