@@ -21,9 +21,9 @@
  *   perfinst_coldsplit (before bbpart) judges each block, in reverse
  *   post-order: its count when it has one; when it has none, zero if every
  *   incoming edge is (its source judged zero, or its own count zero).
- *     split=2 (the default): every block judged zero gets the precise zero
+ *     split=2: every block judged zero gets the precise zero
  *       count, so that bbpart moves it to the cold part;
- *     split=3: in addition every warm block — it ran, but less than PCT
+ *     split=3 (the default): in addition every warm block — it ran, but less than PCT
  *       percent (-fplugin-arg-perfinst-warm=PCT, default 1) of the
  *       function's entry count — gets a precise zero for bbpart alone (its
  *       count is remembered);
@@ -63,7 +63,7 @@ static function *kept_fun;
 /* The split mode (1 gcc, 2, 3) with the default applied. */
 static int split_mode(void)
 {
-    return pi_opt.split ? pi_opt.split : 2;
+    return pi_opt.split ? pi_opt.split : 3;
 }
 
 /* split=3's threshold, percent of the entry count (warm=PCT, default 1). */

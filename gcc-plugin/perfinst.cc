@@ -14,8 +14,8 @@
  *   counter-width=N      narrow counters (8, 16, 32; 64 is the default)
  *   sections             -ffunction-sections -fdata-sections (for pmopt relink)
  *   block-order=exttsp|gcc  with feedback: Ext-TSP block order after bbro (default) or bbro's
- *   split=2|3|gcc        with feedback: every never-run block cold (2, default), warm blocks
- *                        too (3), or GCC's partitioning alone (pass-coldsplit.cc)
+ *   split=2|3|gcc        with feedback: every never-run block cold (2), warm blocks
+ *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   help                 print this list
  *

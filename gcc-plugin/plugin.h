@@ -18,7 +18,7 @@ struct pi_options {
     unsigned counter_width; /* counter-width=8|16|32|64: narrow counters (0: 64) */
     bool all_sample;        /* all=sample: every function as if marked sample(every=1000) */
     int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
-    int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2 (0: default), 3 (pass-coldsplit.cc) */
+    int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
 };
 extern struct pi_options pi_opt;

@@ -3,9 +3,9 @@
 # - split=gcc: spin's zero-trip block (return 0x7777), which GCC made after
 #   the profile was applied with a guessed zero count, stays in spin (GCC's
 #   partitioning wants a precise zero): spin has no .cold part;
-# - split=2 (the default): that block is in spin.cold, nothing else moves
+# - split=2: that block is in spin.cold, nothing else moves
 #   into it; step's warm branch (0x5151, 0.4 % of its entries) stays hot;
-# - split=3: step's warm branch is in step.cold, spin as with split=2;
+# - split=3 (the default): step's warm branch is in step.cold, spin as with split=2;
 # - every variant prints what the training build printed, with the cold
 #   paths run (argument 3) or not, at -O2 and -O3 with GCC's checking on;
 # - without a branch profile (only a tier applied, or no feedback) the code
@@ -53,10 +53,6 @@ assert_eq "split=2: spin.cold holds only that block (mov, ret)" 2 "$(dis s2.o sp
 assert_eq "split=2: the warm branch in step's hot part" 1 "$(has s2.o step '0x5151')"
 case " $(syms s2.o) " in *" step.cold "*) fail "split=2: step should have no cold part" ;; esac
 ok "split=2: the never-run block is cold, the warm branch hot"
-objdump -d s2.o | sed 1,3d > s2.dis
-objdump -d sdef.o | sed 1,3d > sdef.dis
-cmp s2.dis sdef.dis || fail "split=2 should be the default"
-ok "split=2 is the default"
 
 # split=3: the warm branch goes to step.cold too
 assert_contains "split=3: the note counts step's warm block" s3.err \
@@ -66,6 +62,10 @@ assert_eq "split=3: the warm branch in step.cold" 1 "$(has s3.o step.cold '0x515
 assert_eq "split=3: no warm branch in step's hot part" 0 "$(has s3.o step '0x5151')"
 assert_eq "split=3: return 0x7777 in spin.cold" 1 "$(has s3.o spin.cold '\$0x7777,%eax')"
 ok "split=3: the warm branch is in the cold part"
+objdump -d s3.o | sed 1,3d > s3.dis
+objdump -d sdef.o | sed 1,3d > sdef.dis
+cmp s3.dis sdef.dis || fail "split=3 should be the default"
+ok "split=3 (warm=1) is the default"
 
 # the same output, cold paths run or not, at -O2 and -O3 with checking
 for O in -O2 -O3; do
