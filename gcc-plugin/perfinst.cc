@@ -14,6 +14,7 @@
  *   counter-width=N      narrow counters (8, 16, 32; 64 is the default)
  *   sections             -ffunction-sections -fdata-sections (for pmopt relink)
  *   block-order=exttsp|gcc  with feedback: Ext-TSP block order after bbro (default) or bbro's
+ *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -41,7 +42,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n"
     "  -fplugin-arg-perfinst-counter-width=8|16|32|64  narrow counters that spill\n"
     "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n"
-    "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n",
+    "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
+    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n",
 };
 
 static const char *feedback_only;
@@ -123,10 +125,18 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "sharing-coalesce") == 0) {
+            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+                pi_opt.sharing_no_coalesce = strcmp(v, "no") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-sharing-coalesce=%s%>: expected %<yes%> or %<no%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, help)", k);
+                  "block-order, sharing-coalesce, help)", k);
             ok = false;
         }
     }

@@ -18,6 +18,7 @@ struct pi_options {
     unsigned counter_width; /* counter-width=8|16|32|64: narrow counters (0: 64) */
     bool all_sample;        /* all=sample: every function as if marked sample(every=1000) */
     int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
+    bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
 };
 extern struct pi_options pi_opt;
 
