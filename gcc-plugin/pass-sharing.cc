@@ -611,6 +611,12 @@ static void coalesce_groups(vec<share_access> &acc)
     }
 }
 
+static const char *key_name(tree key)
+{
+    tree v = TREE_CODE(key) == SSA_NAME ? SSA_NAME_VAR(key) : key;
+    return v && DECL_P(v) && DECL_NAME(v) ? IDENTIFIER_POINTER(DECL_NAME(v)) : "a pointer";
+}
+
 /* The group check before h's statement (above); returns skip. */
 static tree insert_group_check(const share_access &h)
 {
@@ -811,8 +817,13 @@ static unsigned execute_sharing(function *fun)
         skips.safe_grow_cleared(acc.length());
         for (unsigned i = 0; i < acc.length(); i++) {
             int h = acc[i].head;
-            if (h == (int)i)
+            if (h == (int)i) {
+                if (pi_opt.verbose)
+                    inform(gimple_location(acc[i].stmt),
+                           "perfinst: sharing: one check for %u accesses through %qs (bytes %wd to %wd)",
+                           acc[i].members, key_name(acc[i].key), acc[i].lo, acc[i].hi - 1);
                 skips[i] = insert_group_check(acc[i]);
+            }
             instrument(acc[i], h >= 0 ? skips[h] : NULL_TREE);
         }
         changed += acc.length();
