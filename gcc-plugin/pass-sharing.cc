@@ -22,6 +22,17 @@
  *                             __perfinst_share(&c[i], 8 << 1 | 1);   (store)
  *                             c[i] = _1 + 1;
  *
+ * The probes run behind an inlined check of the line's shadow byte (only
+ * lines threads share, sampled, and the first accesses to each line call);
+ * a block's accesses through one base that fit in a line share one check
+ * (coalesce_groups, below):
+ *
+ *     a->sx += x; a->sy += y;   →   skip = <one check of a's line for both>;
+ *                                   if (!skip) <a->sx's own check and probe>
+ *                                   a->sx = a->sx + x;
+ *                                   if (!skip) <a->sy's own check and probe>
+ *                                   a->sy = a->sy + y;
+ *
  * Atomic builtins count as a store of their operand (a read-modify-write),
  * __atomic_load as a load.  Bit-fields count as the bytes of their
  * representative.  The probe's return address is the access site.
@@ -593,8 +604,6 @@ static void coalesce_groups(vec<share_access> &acc)
             share_access &m = acc[j];
             if (!m.key || m.head >= 0 || m.key != h.key)
                 continue;
-            if (TREE_CODE(h.key) == SSA_NAME && !ssa_defined_before(h.key, h.stmt))
-                break;
             HOST_WIDE_INT nlo = MIN(lo, m.off), nhi = MAX(hi, m.off + (HOST_WIDE_INT)m.bytes);
             if (nhi - nlo > PI_SHARE_LINE)
                 continue;
