@@ -415,10 +415,15 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
     site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, 1, rel, 1, what);
 }
 
+/* (Stored only when it changes: the shadow's line is read by every
+ * thread's checks, and a store, even of the same value, takes it from them.) */
 static void set_byte(uint64_t ln, uint8_t b)
 {
-    if (__perfinst_share_shadow)
-        __atomic_store_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], b, __ATOMIC_RELEASE);
+    if (!__perfinst_share_shadow)
+        return;
+    uint8_t *p = &__perfinst_share_shadow[ln & SH_LINE_MASK];
+    if (__atomic_load_n(p, __ATOMIC_RELAXED) != b)
+        __atomic_store_n(p, b, __ATOMIC_RELEASE);
 }
 
 /* Judge a window: the access that closes it is a reload when another thread
@@ -469,8 +474,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
         t->armed_bytes = bytes;
         t->armed_pc = pc;
         t->armed_what = what;
-        if (!e->windows++)
-            set_byte(ln, SH_SHARED_BYTE); /* every access calls until the window closes */
+        e->windows++; /* the byte says so at the end (below) */
         e->watch_calls = 0;
     }
     /* coherence, as in shared_access (a read-modify-write: its read judged
@@ -505,8 +509,12 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
         }
         e->windows = 0;
     }
-    if (!e->windows)
-        set_byte(ln, SH_SAMPLED_BYTE);
+    /* Open windows make every access to the line call, closed ones let the
+     * countdown sample again.  A window opens here, as the sampling call
+     * ends, not when it started: the access it stands for happens after
+     * the call returns, so other threads' writes meanwhile precede it (and
+     * do not invalidate its copy); their accesses meanwhile need not call. */
+    set_byte(ln, e->windows ? SH_SHARED_BYTE : SH_SAMPLED_BYTE);
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
