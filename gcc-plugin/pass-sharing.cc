@@ -588,6 +588,14 @@ static bool group_key(share_access &a)
     return true;
 }
 
+/* The fewest accesses a group has.  A group check costs about as much as
+ * one access's check and each member a register test more: two accesses
+ * gain little when the check skips them and lose a check when it does not
+ * (a group on two lines, a line's first accesses). */
+#ifndef SH_GROUP_MIN
+#define SH_GROUP_MIN 3
+#endif
+
 /* Form the groups: greedily, in order, each access with the later ones of
  * its segment on the same base whose bytes keep the group within a line. */
 static void coalesce_groups(vec<share_access> &acc)
@@ -611,12 +619,15 @@ static void coalesce_groups(vec<share_access> &acc)
             m.head = (int)i;
             n++;
         }
-        if (n > 1) {
+        if (n >= SH_GROUP_MIN) {
             h.head = (int)i;
             h.members = n;
             h.lo = lo;
             h.hi = hi;
-        }
+        } else /* too few to pay for the group check: each checked alone */
+            for (unsigned j = i + 1; j < acc.length() && acc[j].seg == h.seg; j++)
+                if (acc[j].head == (int)i)
+                    acc[j].head = -1;
     }
 }
 
