@@ -13,6 +13,11 @@
 #                     runtime's fixed cost, about 2.5 ms, would be most of the ratio)
 #   --sqlite-size S   the SQLite workload's size for the detection overhead (default 0.2)
 #   --no-sqlite       leave SQLite out (its build with the plugin takes minutes)
+#   --callgrind       also count instructions under callgrind (deterministic, unlike
+#                     the times on a shared machine): fsbench at --cg-iters and the
+#                     SQLite workload at --cg-sqlite-size, each against gcc -O2
+#   --cg-iters N      iterations per thread under callgrind (default 2000000)
+#   --cg-sqlite-size S  the SQLite workload's size under callgrind (default 0.05)
 #   --record          append the result to bench/RESULTS.md
 #
 # 1. Repair.  Per fixture of fsbench.c (globals, mixed, linreg; 2 threads):
@@ -38,6 +43,9 @@ diters=20000000
 sqsize=0.2
 do_sqlite=1
 record=0
+do_cg=0
+cgiters=2000000
+cgsq=0.05
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds=${2:?}; shift 2 ;;
@@ -46,6 +54,9 @@ while [ $# -gt 0 ]; do
     --sqlite-size) sqsize=${2:?}; shift 2 ;;
     --no-sqlite) do_sqlite=0; shift ;;
     --record) record=1; shift ;;
+    --callgrind) do_cg=1; shift ;;
+    --cg-iters) cgiters=${2:?}; shift 2 ;;
+    --cg-sqlite-size) cgsq=${2:?}; shift 2 ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "sharing.sh: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -159,6 +170,29 @@ if [ $do_sqlite = 1 ]; then
     ow=$(median sq.o2.times wall) iw=$(median sq.sh.times wall)
     oc=$(median sq.o2.times cpu) ic=$(median sq.sh.times cpu)
     echo "| SQLite workload (size $sqsize, 1 thread) | $ow s | $iw s | $(ratio "$iw" "$ow")× | $oc s | $ic s | $(ratio "$ic" "$oc")× |" >> "$out"
+fi
+# ---- 3. instructions under callgrind (deterministic) -------------------------------
+if [ $do_cg = 1 ]; then
+    command -v valgrind > /dev/null || die "--callgrind: valgrind not installed"
+    # instructions of a run, all threads (the runtime maps smaller shadows
+    # under valgrind, so the inlined checks run as they do natively)
+    irs() { PERFINST_OUT=$W/cg.pit valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
+                sed -n 's/.*I *refs: *//p' | tr -d ,; rm -f "$W"/cg.pit*; }
+    {
+    echo
+    echo "### Instructions under callgrind (valgrind $(valgrind --version | sed 's/valgrind-//'); deterministic)"
+    echo
+    echo "| program | gcc -O2 Ir | sharing=all Ir | ratio |"
+    echo "| --- | --- | --- | --- |"
+    } >> "$out"
+    for m in $MODES; do
+        a=$(irs ./orig $m "$cgiters") b=$(irs ./inst $m "$cgiters")
+        echo "| fsbench $m ($cgiters iterations) | $a | $b | $(ratio "$b" "$a")× |" >> "$out"
+    done
+    if [ $do_sqlite = 1 ]; then
+        a=$(irs ./sq-o2 "$cgsq") b=$(irs ./sq-sh "$cgsq")
+        echo "| SQLite workload (size $cgsq, 1 thread) | $a | $b | $(ratio "$b" "$a")× |" >> "$out"
+    fi
 fi
 echo >> "$out"
 echo "Target: detection ≤ 3× (Predator: 5.4×); repair ≥ 95 % of the hand fix's speedup." >> "$out"

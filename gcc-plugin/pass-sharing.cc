@@ -22,6 +22,17 @@
  *                             __perfinst_share(&c[i], 8 << 1 | 1);   (store)
  *                             c[i] = _1 + 1;
  *
+ * The probes run behind an inlined check of the line's shadow byte (only
+ * lines threads share, sampled, and the first accesses to each line call);
+ * a block's accesses through one base that fit in a line share one check
+ * (coalesce_groups, below):
+ *
+ *     a->sx += x; a->sy += y;   →   skip = <one check of a's line for both>;
+ *                                   if (!skip) <a->sx's own check and probe>
+ *                                   a->sx = a->sx + x;
+ *                                   if (!skip) <a->sy's own check and probe>
+ *                                   a->sy = a->sy + y;
+ *
  * Atomic builtins count as a store of their operand (a read-modify-write),
  * __atomic_load as a load.  Bit-fields count as the bytes of their
  * representative.  The probe's return address is the access site.
@@ -42,6 +53,7 @@
 #include "tree-ssa-alias.h"
 #include "gimple-fold.h"
 #include "cfgloop.h"
+#include "tree-dfa.h"
 
 /* ---- which accesses ------------------------------------------------------- */
 
@@ -102,6 +114,14 @@ struct share_access {
     unsigned size;
     bool store;
     bool rmw;     /* a load and the store back to the same place: one probe */
+    unsigned seg; /* accesses of one segment: one block, no call or asm between */
+    /* coalescing (coalesce_groups): the group's head and its member count */
+    int head;     /* index of the group's first access, -1: not in a group */
+    unsigned members;
+    HOST_WIDE_INT lo, hi; /* the group's bytes from its key (head only) */
+    tree key;     /* the base: a pointer SSA name or a declaration */
+    HOST_WIDE_INT off;    /* this access's byte offset from key */
+    unsigned bytes;       /* and its size */
 };
 
 static bool fn_marked;
@@ -109,6 +129,7 @@ static bool fn_marked;
  * the accesses of the current block from index `merge_from` on (a call or
  * an asm in between stops it: another thread may run meanwhile). */
 static unsigned merge_from;
+static unsigned cur_seg;
 
 /* Was g inlined from a function marked `sharing`?  (The pass runs after
  * inlining: a marked function's body may now be in its callers.) */
@@ -139,7 +160,7 @@ static void consider(vec<share_access> &out, gimple *g, tree op, bool store)
                 return;
             }
         }
-    share_access a = {g, op, NULL_TREE, 0, store, false};
+    share_access a = {g, op, NULL_TREE, 0, store, false, cur_seg, -1, 0, 0, 0, NULL_TREE, 0, 0};
     out.safe_push(a);
 }
 
@@ -182,12 +203,16 @@ static void find_accesses(function *fun, vec<share_access> &out)
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
-        if (gsi_stmt(gsi) == gsi_stmt(gsi_start_bb(bb)))
+        if (gsi_stmt(gsi) == gsi_stmt(gsi_start_bb(bb))) {
             merge_from = out.length();
+            cur_seg++;
+        }
         if (gimple_clobber_p(g) || is_gimple_debug(g))
             continue;
-        if (is_gimple_call(g) || gimple_code(g) == GIMPLE_ASM)
+        if (is_gimple_call(g) || gimple_code(g) == GIMPLE_ASM) {
             merge_from = out.length(); /* no merging across it (the call's own operands may merge) */
+            cur_seg++;
+        }
         if (is_gimple_assign(g)) {
             if (gimple_assign_single_p(g))
                 consider(out, g, gimple_assign_rhs1(g), false);
@@ -198,13 +223,14 @@ static void find_accesses(function *fun, vec<share_access> &out)
             bool store;
             if (atomic_access(g, &addr, &size, &store)) {
                 if (pi_opt.sharing == 2 || fn_marked || inlined_from_marked(g)) {
-                    share_access a = {g, NULL_TREE, addr, size, store, false};
+                    share_access a = {g, NULL_TREE, addr, size, store, false, cur_seg, -1, 0, 0, 0, NULL_TREE, 0, 0};
                     out.safe_push(a);
                 }
                 continue;
             }
             for (unsigned i = 0; i < gimple_call_num_args(g); i++)
                 consider(out, g, gimple_call_arg(g, i), false);
+            cur_seg++; /* the result is stored after the call: never grouped with the arguments */
             consider(out, g, gimple_call_lhs(g), true);
         } else if (gimple_code(g) == GIMPLE_RETURN) {
             greturn *r = as_a<greturn *>(g);
@@ -256,7 +282,14 @@ static tree what_of(tree ref)
 
 /* The runtime's fast-path state (runtime/sharing.c): one byte per line,
  * the id of the only thread that has touched it (once the runtime has seen
- * enough of it), and the thread's own id. */
+ * enough of it), and the thread's own id.
+ *
+ * The shadow's address is declared read-only here (the runtime writes it
+ * once, 0 -> the mapping, and never again): GCC then loads it once before
+ * a loop, not on every access, probe calls in the loop notwithstanding.  A
+ * loop that started before the mapping would keep calling on every access,
+ * so each instrumented unit also asks for the mapping at start-up
+ * (ensure_started: an .init_array entry). */
 static tree shadow_decl(void)
 {
     static tree decl;
@@ -266,36 +299,55 @@ static tree shadow_decl(void)
         TREE_PUBLIC(decl) = 1;
         DECL_EXTERNAL(decl) = 1;
         TREE_STATIC(decl) = 0;
+        TREE_READONLY(decl) = 1;
     }
     return decl;
 }
 
-/* The thread's countdown to its next sampled access to a shared line
- * (PERFINST_SHARING_PERIOD; the runtime restarts it at a jittered value). */
-static tree countdown_decl(void)
+/* Once per assembly file: an .init_array entry calling the runtime's
+ * __perfinst_share_start, which maps the shadow before main (or the
+ * library's users) run.  Written between functions, inside
+ * .pushsection/.popsection so that GCC's idea of the current section holds. */
+static void ensure_started(void)
+{
+    static FILE *done_for;
+    if (!asm_out_file || done_for == asm_out_file)
+        return;
+    done_for = asm_out_file;
+    fprintf(asm_out_file, "\t.pushsection .init_array,\"aw\"\n\t.p2align 3\n\t.quad __perfinst_share_start\n\t.popsection\n");
+}
+
+/* The thread's state, one TLS object (runtime/sharing.c, struct sh_tls):
+ * at +0 its countdown to its next sampled access to a shared line
+ * (PERFINST_SHARING_PERIOD; the runtime restarts it at a jittered value),
+ * at +4 its small id.  One object: one TLS address for both. */
+static tree tls_decl(void)
 {
     static tree decl;
     if (!decl) {
-        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_countdown"),
-                          unsigned_type_node);
+        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_tls"),
+                          build_array_type_nelts(unsigned_type_node, 2));
         TREE_PUBLIC(decl) = 1;
         DECL_EXTERNAL(decl) = 1;
         set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
     }
     return decl;
+}
+
+static tree tls_field(tree type, unsigned offset)
+{
+    tree addr = build_fold_addr_expr(tls_decl());
+    return build2(MEM_REF, type, addr, build_int_cst(build_pointer_type(type), offset));
+}
+
+static tree countdown_decl(void)
+{
+    return tls_field(unsigned_type_node, 0);
 }
 
 static tree id_decl(void)
 {
-    static tree decl;
-    if (!decl) {
-        decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_id"),
-                          unsigned_char_type_node);
-        TREE_PUBLIC(decl) = 1;
-        DECL_EXTERNAL(decl) = 1;
-        set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
-    }
-    return decl;
+    return tls_field(unsigned_char_type_node, 4);
 }
 
 /* Insert CALL before the statement at *GSI behind the fast path:
@@ -313,10 +365,16 @@ static tree id_decl(void)
  * so that the accesses to memory only one thread uses cost a few
  * instructions and no call, and those to lines threads share call once in
  * PERFINST_SHARING_PERIOD on average. */
-static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc)
+static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc, tree skip)
 {
     tree u8p = build_pointer_type(unsigned_char_type_node);
     tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gcond *cs = NULL;
+    if (skip) { /* a member of a group its head found private or sampled: no check */
+        cs = gimple_build_cond(NE_EXPR, skip, boolean_false_node, NULL_TREE, NULL_TREE);
+        gimple_set_location(cs, loc);
+        gsi_insert_before(gsi, cs, GSI_SAME_STMT);
+    }
     gassign *ld = gimple_build_assign(base, shadow_decl());
     gimple_set_location(ld, loc);
     gsi_insert_before(gsi, ld, GSI_SAME_STMT);
@@ -399,27 +457,41 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
         add_bb_to_loop(chk3, bb->loop_father);
         add_bb_to_loop(cb, bb->loop_father);
     }
+    if (cs) { /* before it all: if (skip) goto done */
+        basic_block sb = gimple_bb(cs);
+        edge se = split_block(sb, cs); /* sb: ... cs | se->dest == bb: ld, c1 */
+        se->flags = (se->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+        edge st = make_edge(sb, join, EDGE_TRUE_VALUE);
+        st->probability = profile_probability::likely();
+        se->probability = st->probability.invert();
+    }
 }
 
-static void instrument(const share_access &a)
+/* The bytes the probe of a (a.ref) names: the reference (a bit-field's
+ * representative, a part's whole) and its size. */
+static tree probe_ref(const share_access &a, unsigned *size)
+{
+    tree r = unshare_expr(a.ref);
+    if (TREE_CODE(r) == BIT_FIELD_REF || TREE_CODE(r) == REALPART_EXPR || TREE_CODE(r) == IMAGPART_EXPR)
+        r = TREE_OPERAND(r, 0);
+    if (TREE_CODE(r) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(r, 1))) {
+        tree field = TREE_OPERAND(r, 1);
+        tree repr = DECL_BIT_FIELD_REPRESENTATIVE(field);
+        r = repr ? build3(COMPONENT_REF, TREE_TYPE(repr), TREE_OPERAND(r, 0), repr, NULL_TREE) : TREE_OPERAND(r, 0);
+    }
+    tree tsz = TYPE_SIZE_UNIT(TREE_TYPE(r));
+    *size = tsz && TREE_CODE(tsz) == INTEGER_CST && tree_fits_uhwi_p(tsz) ? (unsigned)MIN(tree_to_uhwi(tsz), 1u << 30) : 1;
+    return r;
+}
+
+static void instrument(const share_access &a, tree skip)
 {
     gimple_stmt_iterator gsi = gsi_for_stmt(a.stmt);
     location_t loc = gimple_location(a.stmt);
     tree addr;
     unsigned size = a.size;
     if (a.ref) {
-        tree r = unshare_expr(a.ref);
-        if (TREE_CODE(r) == BIT_FIELD_REF || TREE_CODE(r) == REALPART_EXPR || TREE_CODE(r) == IMAGPART_EXPR)
-            r = TREE_OPERAND(r, 0);
-        if (TREE_CODE(r) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(r, 1))) {
-            tree field = TREE_OPERAND(r, 1);
-            tree repr = DECL_BIT_FIELD_REPRESENTATIVE(field);
-            r = repr ? build3(COMPONENT_REF, TREE_TYPE(repr), TREE_OPERAND(r, 0), repr, NULL_TREE)
-                     : TREE_OPERAND(r, 0);
-        }
-        tree tsz = TYPE_SIZE_UNIT(TREE_TYPE(r));
-        size = tsz && TREE_CODE(tsz) == INTEGER_CST && tree_fits_uhwi_p(tsz) ? (unsigned)MIN(tree_to_uhwi(tsz), 1u << 30)
-                                                                             : 1;
+        tree r = probe_ref(a, &size);
         tree base = get_base_address(r);
         if (base && DECL_P(base))
             TREE_ADDRESSABLE(base) = 1;
@@ -436,7 +508,245 @@ static void instrument(const share_access &a)
     unsigned info = (unsigned)size << 1 | (a.store ? 1u : 0u) | (a.rmw ? 1u << 31 : 0u);
     gcall *call = gimple_build_call(probe_decl(), 3, addr, build_int_cst(unsigned_type_node, info), what);
     gimple_set_location(call, loc);
-    insert_guarded(&gsi, call, addr, loc);
+    insert_guarded(&gsi, call, addr, loc, skip);
+}
+
+/* ---- coalescing: one check for a block's accesses to one line ------------------
+ *
+ * Accesses of one segment (one block, no call or asm between) through the
+ * same base — a pointer SSA name or a declaration — at constant offsets that
+ * span at most a line form a group (linreg's a->sx, a->sy, ... a->sxy).
+ * Before the first, one check of the line the group's first and last bytes
+ * lie in:
+ *
+ *     skip = false;
+ *     base = __perfinst_share_shadow;
+ *     if (base == 0) goto done;
+ *     lo = &first byte; hi = &last byte;
+ *     if ((lo ^ hi) >= 64) goto done;               (on two lines this run)
+ *     b = base[(lo >> 6) & MASK];
+ *     if (b == __perfinst_share_id) goto yes;       (private to this thread)
+ *     if (b != PI_SHARE_SAMPLED_BYTE) goto done;    (new, another's, watched)
+ *     cd = __perfinst_share_countdown;
+ *     if (cd <= K) goto done;                       (a sample among the K)
+ *     __perfinst_share_countdown = cd - K;          (K accesses counted down)
+ *   yes:
+ *     skip = true;
+ *   done:
+ *
+ * and each access's own check starts with `if (skip) goto after the probe`.
+ * When the group check does not skip, every access is checked as alone, so
+ * the exact mode (every shared line's byte 0xff), a line's first accesses,
+ * and the access the countdown picks take exactly the calls they took
+ * without coalescing; the countdown is consumed as before.  The only
+ * difference: another thread that makes the line shared, or opens a window
+ * on it, between the group check and the group's last access is seen from
+ * the next check on (as between a check and its access). */
+
+static bool ssa_defined_before(tree name, gimple *g)
+{
+    gimple *d = SSA_NAME_DEF_STMT(name);
+    if (SSA_NAME_IS_DEFAULT_DEF(name) || !d || !gimple_bb(d))
+        return true;
+    if (gimple_bb(d) != gimple_bb(g))
+        return dominated_by_p(CDI_DOMINATORS, gimple_bb(g), gimple_bb(d));
+    return gimple_code(d) == GIMPLE_PHI || gimple_uid(d) < gimple_uid(g);
+}
+
+/* The base and constant byte offset of the bytes a's probe names, or false. */
+static bool group_key(share_access &a)
+{
+    if (!a.ref)
+        return false;
+    unsigned size;
+    tree r = probe_ref(a, &size);
+    poly_int64 bitsize, bitpos;
+    tree offset;
+    machine_mode mode;
+    int unsignedp, reversep, volatilep = 0;
+    tree base = get_inner_reference(r, &bitsize, &bitpos, &offset, &mode, &unsignedp, &reversep, &volatilep);
+    HOST_WIDE_INT bp;
+    if (offset || !bitpos.is_constant(&bp) || bp % BITS_PER_UNIT || size > PI_SHARE_LINE)
+        return false;
+    HOST_WIDE_INT off = bp / BITS_PER_UNIT;
+    if (TREE_CODE(base) == MEM_REF) {
+        tree p = TREE_OPERAND(base, 0);
+        if (!tree_fits_shwi_p(TREE_OPERAND(base, 1)))
+            return false;
+        off += tree_to_shwi(TREE_OPERAND(base, 1));
+        if (TREE_CODE(p) == ADDR_EXPR && DECL_P(TREE_OPERAND(p, 0)))
+            base = TREE_OPERAND(p, 0);
+        else if (TREE_CODE(p) == SSA_NAME && POINTER_TYPE_P(TREE_TYPE(p)) && ssa_defined_before(p, a.stmt))
+            base = p;
+        else
+            return false;
+    } else if (!VAR_P(base))
+        return false;
+    a.key = base;
+    a.off = off;
+    a.bytes = size;
+    return true;
+}
+
+/* The fewest accesses a group has.  A group check costs about as much as
+ * one access's check and each member a register test more: two accesses
+ * gain little when the check skips them and lose a check when it does not
+ * (a group on two lines, a line's first accesses). */
+#ifndef SH_GROUP_MIN
+#define SH_GROUP_MIN 3
+#endif
+
+/* Form the groups: greedily, in order, each access with the later ones of
+ * its segment on the same base whose bytes keep the group within a line. */
+static void coalesce_groups(vec<share_access> &acc)
+{
+    for (unsigned i = 0; i < acc.length(); i++)
+        group_key(acc[i]);
+    for (unsigned i = 0; i < acc.length(); i++) {
+        share_access &h = acc[i];
+        if (!h.key || h.head >= 0)
+            continue;
+        HOST_WIDE_INT lo = h.off, hi = h.off + h.bytes;
+        unsigned n = 1;
+        for (unsigned j = i + 1; j < acc.length() && acc[j].seg == h.seg; j++) {
+            share_access &m = acc[j];
+            if (!m.key || m.head >= 0 || m.key != h.key)
+                continue;
+            HOST_WIDE_INT nlo = MIN(lo, m.off), nhi = MAX(hi, m.off + (HOST_WIDE_INT)m.bytes);
+            if (nhi - nlo > PI_SHARE_LINE)
+                continue;
+            lo = nlo, hi = nhi;
+            m.head = (int)i;
+            n++;
+        }
+        if (n >= SH_GROUP_MIN) {
+            h.head = (int)i;
+            h.members = n;
+            h.lo = lo;
+            h.hi = hi;
+        } else /* too few to pay for the group check: each checked alone */
+            for (unsigned j = i + 1; j < acc.length() && acc[j].seg == h.seg; j++)
+                if (acc[j].head == (int)i)
+                    acc[j].head = -1;
+    }
+}
+
+static const char *key_name(tree key)
+{
+    tree v = TREE_CODE(key) == SSA_NAME ? SSA_NAME_VAR(key) : key;
+    return v && DECL_P(v) && DECL_NAME(v) ? IDENTIFIER_POINTER(DECL_NAME(v)) : "a pointer";
+}
+
+/* The group check before h's statement (above); returns skip. */
+static tree insert_group_check(const share_access &h)
+{
+    gimple_stmt_iterator gsi = gsi_for_stmt(h.stmt);
+    location_t loc = gimple_location(h.stmt);
+    tree u8p = build_pointer_type(unsigned_char_type_node);
+    tree uptr = pointer_sized_int_node;
+    tree start = TREE_CODE(h.key) == SSA_NAME ? h.key : build_fold_addr_expr_with_type(h.key, ptr_type_node);
+    if (DECL_P(h.key))
+        TREE_ADDRESSABLE(h.key) = 1;
+    gimple_seq seq = NULL;
+    tree a0 = gimple_convert(&seq, loc, uptr, start);
+    tree lo = gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, h.lo));
+    tree hi = gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, h.hi - 1));
+    tree x = gimple_build(&seq, loc, BIT_XOR_EXPR, uptr, lo, hi);
+    tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(base, shadow_decl()));
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+    gcond *c0 = gimple_build_cond(EQ_EXPR, base, build_int_cst(u8p, 0), NULL_TREE, NULL_TREE);
+    gimple_set_location(c0, loc);
+    gsi_insert_before(&gsi, c0, GSI_SAME_STMT);
+    basic_block bb = gimple_bb(c0);
+    edge e = split_block(bb, c0);
+    basic_block join = e->dest;
+
+    /* span: one line? */
+    basic_block span = create_empty_bb(bb);
+    gimple_stmt_iterator g = gsi_start_bb(span);
+    gsi_insert_after(&g, gimple_build_cond(GE_EXPR, x, build_int_cst(uptr, PI_SHARE_LINE), NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    /* chk: the byte */
+    basic_block chk = create_empty_bb(span);
+    seq = NULL;
+    tree idx = gimple_build(&seq, loc, RSHIFT_EXPR, uptr, lo, build_int_cst(integer_type_node, 6));
+    idx = gimple_build(&seq, loc, BIT_AND_EXPR, uptr, idx, build_int_cst(uptr, (HOST_WIDE_INT)((1ull << 41) - 1)));
+    tree off = gimple_convert(&seq, loc, sizetype, idx);
+    tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, off);
+    tree b = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_owner");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(b, build2(MEM_REF, unsigned_char_type_node, p, build_int_cst(u8p, 0))));
+    tree me = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_me");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, b, me, NULL_TREE, NULL_TREE));
+    g = gsi_start_bb(chk);
+    gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
+    /* chk2: sampled? */
+    basic_block chk2 = create_empty_bb(chk);
+    g = gsi_start_bb(chk2);
+    gsi_insert_after(&g, gimple_build_cond(NE_EXPR, b, build_int_cst(unsigned_char_type_node, PI_SHARE_SAMPLED_BYTE),
+                                           NULL_TREE, NULL_TREE), GSI_NEW_STMT);
+    /* chk3: room for the K accesses in the countdown? */
+    basic_block chk3 = create_empty_bb(chk2);
+    tree cd = make_temp_ssa_name(unsigned_type_node, NULL, "pi_cd");
+    g = gsi_start_bb(chk3);
+    gsi_insert_after(&g, gimple_build_assign(cd, countdown_decl()), GSI_NEW_STMT);
+    gsi_insert_after(&g, gimple_build_cond(LE_EXPR, cd, build_int_cst(unsigned_type_node, h.members), NULL_TREE,
+                                           NULL_TREE), GSI_NEW_STMT);
+    /* dec: count them down */
+    basic_block dec = create_empty_bb(chk3);
+    seq = NULL;
+    tree cd1 = gimple_build(&seq, loc, MINUS_EXPR, unsigned_type_node, cd, build_int_cst(unsigned_type_node, h.members));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cd1));
+    g = gsi_start_bb(dec);
+    gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
+    for (basic_block k : {span, chk, chk2, chk3, dec})
+        for (gimple_stmt_iterator i = gsi_start_bb(k); !gsi_end_p(i); gsi_next(&i))
+            gimple_set_location(gsi_stmt(i), loc);
+
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE; /* base != 0 */
+    redirect_edge_succ(e, span);
+    edge e0 = make_edge(bb, join, EDGE_TRUE_VALUE);            /* no shadow: no skip */
+    edge es = make_edge(span, join, EDGE_TRUE_VALUE);          /* two lines */
+    edge esf = make_edge(span, chk, EDGE_FALSE_VALUE);
+    edge ey = make_edge(chk, join, EDGE_TRUE_VALUE);           /* mine: skip */
+    edge ecf = make_edge(chk, chk2, EDGE_FALSE_VALUE);
+    edge e2 = make_edge(chk2, join, EDGE_TRUE_VALUE);          /* not sampled */
+    edge e2f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
+    edge e3 = make_edge(chk3, join, EDGE_TRUE_VALUE);          /* a sample among them */
+    edge e3f = make_edge(chk3, dec, EDGE_FALSE_VALUE);
+    edge ed = make_edge(dec, join, EDGE_FALLTHRU);             /* counted: skip */
+    e0->probability = profile_probability::very_unlikely();
+    e->probability = e0->probability.invert();
+    es->probability = profile_probability::unlikely();
+    esf->probability = es->probability.invert();
+    ey->probability = profile_probability::likely();
+    ecf->probability = ey->probability.invert();
+    e2->probability = profile_probability::unlikely();
+    e2f->probability = e2->probability.invert();
+    e3->probability = profile_probability::very_unlikely();
+    e3f->probability = e3->probability.invert();
+    ed->probability = profile_probability::always();
+    span->count = e->count();
+    chk->count = esf->count();
+    chk2->count = ecf->count();
+    chk3->count = e2f->count();
+    dec->count = e3f->count();
+    if (current_loops)
+        for (basic_block k : {span, chk, chk2, chk3, dec})
+            add_bb_to_loop(k, bb->loop_father);
+
+    tree skip = make_temp_ssa_name(boolean_type_node, NULL, "pi_skip");
+    gphi *phi = create_phi_node(skip, join);
+    add_phi_arg(phi, boolean_false_node, e0, loc);
+    add_phi_arg(phi, boolean_false_node, es, loc);
+    add_phi_arg(phi, boolean_true_node, ey, loc);
+    add_phi_arg(phi, boolean_false_node, e2, loc);
+    add_phi_arg(phi, boolean_false_node, e3, loc);
+    add_phi_arg(phi, boolean_true_node, ed, loc);
+    return skip;
 }
 
 /* ---- allocation calls ------------------------------------------------------------- */
@@ -516,10 +826,29 @@ static unsigned execute_sharing(function *fun)
     unsigned changed = 0;
     if (on) {
         auto_vec<share_access> acc;
+        renumber_gimple_stmt_uids(fun);
         find_accesses(fun, acc);
-        for (unsigned i = 0; i < acc.length(); i++)
-            instrument(acc[i]);
+        if (!pi_opt.sharing_no_coalesce) {
+            calculate_dominance_info(CDI_DOMINATORS);
+            coalesce_groups(acc);
+            free_dominance_info(CDI_DOMINATORS);
+        }
+        auto_vec<tree> skips;
+        skips.safe_grow_cleared(acc.length());
+        for (unsigned i = 0; i < acc.length(); i++) {
+            int h = acc[i].head;
+            if (h == (int)i) {
+                if (pi_opt.verbose)
+                    inform(gimple_location(acc[i].stmt),
+                           "perfinst: sharing: one check for %u accesses through %qs (bytes %wd to %wd)",
+                           acc[i].members, key_name(acc[i].key), acc[i].lo, acc[i].hi - 1);
+                skips[i] = insert_group_check(acc[i]);
+            }
+            instrument(acc[i], h >= 0 ? skips[h] : NULL_TREE);
+        }
         changed += acc.length();
+        if (acc.length())
+            ensure_started();
     }
     changed += redirect_allocs(fun, pi_opt.sharing == 2 || fn_marked);
     if (!changed)

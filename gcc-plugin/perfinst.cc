@@ -17,6 +17,7 @@
  *   split=2|3|gcc        with feedback: every never-run block cold (2), warm blocks
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
+ *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -46,7 +47,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-sections         -ffunction-sections -fdata-sections\n"
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
-    "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n",
+    "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
+    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n",
 };
 
 static const char *feedback_only;
@@ -149,10 +151,18 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             } else
                 pi_opt.warm_pct = p;
+        } else if (strcmp(k, "sharing-coalesce") == 0) {
+            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+                pi_opt.sharing_no_coalesce = strcmp(v, "no") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-sharing-coalesce=%s%>: expected %<yes%> or %<no%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, help)", k);
+                  "block-order, split, warm, sharing-coalesce, help)", k);
             ok = false;
         }
     }

@@ -20,6 +20,7 @@ struct pi_options {
     int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
+    bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
 };
 extern struct pi_options pi_opt;
 

@@ -52,6 +52,7 @@
 #define SH_WATCH_MAX 64       /* calls of other threads that end a sampling window unresolved */
 #define SH_PERIOD_DEFAULT 1024 /* PERFINST_SHARING_PERIOD's default: see docs/sharing.md, Cost */
 #define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
+#define SH_VALGRIND_BITS 31   /* ... under valgrind, whose client addresses lie below 2^37 */
 #define SH_BUSY (~0ull)
 /* an access's kind: bit 0 a write, bit 1 a read too (a read-modify-write the
  * plugin merged into one probe: PI bit 31 of the probe's info) */
@@ -125,6 +126,10 @@ static struct sh_line *lines;
  * program has data), 1 + the record's index, 0 for none.  Direct, so a
  * lookup is one load that keeps the program's locality. */
 static uint32_t *ishadow;
+/* the lines the shadows cover: 2^SH_SHADOW_BITS, or fewer under valgrind
+ * (it cannot map terabytes; its client's addresses all lie below 2^37, so
+ * the inlined check's index, masked to 41 bits, stays inside) */
+static uint64_t line_mask = (1ull << SH_SHADOW_BITS) - 1;
 static uint32_t nused, line_bits;
 static uint64_t lines_lost;
 #define SITE_BITS 16
@@ -156,8 +161,20 @@ static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
  * SH_SHARED_BYTE) when a second thread arrives.  The shadow is mapped on
  * the first probe call. */
 PI_EXPORT uint8_t *__perfinst_share_shadow;
-PI_EXPORT __thread uint8_t __perfinst_share_id __attribute__((tls_model("initial-exec"))) = SH_NO_ID;
-#define my_id __perfinst_share_id
+/* The thread's state the inlined check reads: one TLS object, so that one
+ * address (a GOT load in a program linked with libperfinst.so) serves both:
+ *     countdown  at +0: the sampling countdown (PERFINST_SHARING_PERIOD, below)
+ *     id         at +4: the thread's small id */
+struct sh_tls {
+    uint32_t countdown;
+    uint8_t id;
+};
+PI_EXPORT __thread struct sh_tls __perfinst_share_tls __attribute__((tls_model("initial-exec"))) = {
+    SH_PERIOD_DEFAULT, SH_NO_ID};
+_Static_assert(offsetof(struct sh_tls, countdown) == 0 && offsetof(struct sh_tls, id) == 4,
+               "the layout pass-sharing.cc reads");
+#define my_id __perfinst_share_tls.id
+#define __perfinst_share_countdown __perfinst_share_tls.countdown
 /* PERFINST_SHARING_SAMPLE=N: accesses of the owner seen before a private
  * line's byte is set (its footprint for the prediction) */
 static uint64_t footprint = 64;
@@ -174,7 +191,6 @@ static uint64_t footprint = 64;
  * reload or not, true or false).  Counts are scaled by N as they are taken:
  * estimates. */
 static uint32_t period = SH_PERIOD_DEFAULT;
-PI_EXPORT __thread uint32_t __perfinst_share_countdown __attribute__((tls_model("initial-exec"))) = SH_PERIOD_DEFAULT;
 static __thread uint32_t period_rng __attribute__((tls_model("initial-exec")));
 
 static uint32_t next_countdown(void)
@@ -218,11 +234,17 @@ static void sh_init(void)
         pi_env_sharing_sample(v, &footprint);
     lines = map(sizeof(struct sh_line) << line_bits);
     ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
+    const char *pre = getenv("LD_PRELOAD");
+    if (!ishadow && pre && strstr(pre, "/vgpreload_core-")) {
+        /* under valgrind (callgrind counts the inlined check): smaller shadows */
+        line_mask = (1ull << SH_VALGRIND_BITS) - 1;
+        ishadow = map(sizeof(uint32_t) << SH_VALGRIND_BITS);
+    }
     sites = map(sizeof(struct sh_site) << SITE_BITS);
     site_list = map(sizeof(uint32_t) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
     alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
-    uint8_t *shadow = footprint ? map(1ull << SH_SHADOW_BITS) : NULL;
+    uint8_t *shadow = footprint ? map(line_mask + 1) : NULL;
     int ok = lines && ishadow && sites && site_list && allocs && alloc_hash;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
@@ -230,6 +252,16 @@ static void sh_init(void)
     if (ok && shadow)
         __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
+}
+
+/* Called at start-up from each instrumented unit's .init_array entry
+ * (pass-sharing.cc): the shadow is mapped before the program's loops run,
+ * whose inlined checks load its address once (a loop that began before it
+ * was mapped would call on every access). */
+PI_EXPORT void __perfinst_share_start(void)
+{
+    if (!__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE))
+        sh_init();
 }
 
 static uint8_t new_id(void)
@@ -250,7 +282,7 @@ static inline uint64_t bytes_of(unsigned off, unsigned size)
     return size >= 64 ? ~0ull << off : ((1ull << size) - 1) << off;
 }
 
-#define SH_LINE_MASK ((1ull << SH_SHADOW_BITS) - 1)
+#define SH_LINE_MASK line_mask
 
 /* The record of line ln, made on first sight; NULL when the pool is full
  * (counted) or ln lies beyond 47-bit addresses and aliases another line. */
@@ -383,10 +415,15 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
     site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, 1, rel, 1, what);
 }
 
+/* (Stored only when it changes: the shadow's line is read by every
+ * thread's checks, and a store, even of the same value, takes it from them.) */
 static void set_byte(uint64_t ln, uint8_t b)
 {
-    if (__perfinst_share_shadow)
-        __atomic_store_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], b, __ATOMIC_RELEASE);
+    if (!__perfinst_share_shadow)
+        return;
+    uint8_t *p = &__perfinst_share_shadow[ln & SH_LINE_MASK];
+    if (__atomic_load_n(p, __ATOMIC_RELAXED) != b)
+        __atomic_store_n(p, b, __ATOMIC_RELEASE);
 }
 
 /* Judge a window: the access that closes it is a reload when another thread
@@ -437,8 +474,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
         t->armed_bytes = bytes;
         t->armed_pc = pc;
         t->armed_what = what;
-        if (!e->windows++)
-            set_byte(ln, SH_SHARED_BYTE); /* every access calls until the window closes */
+        e->windows++; /* the byte says so at the end (below) */
         e->watch_calls = 0;
     }
     /* coherence, as in shared_access (a read-modify-write: its read judged
@@ -473,8 +509,12 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
         }
         e->windows = 0;
     }
-    if (!e->windows)
-        set_byte(ln, SH_SAMPLED_BYTE);
+    /* Open windows make every access to the line call, closed ones let the
+     * countdown sample again.  A window opens here, as the sampling call
+     * ends, not when it started: the access it stands for happens after
+     * the call returns, so other threads' writes meanwhile precede it (and
+     * do not invalidate its copy); their accesses meanwhile need not call. */
+    set_byte(ln, e->windows ? SH_SHARED_BYTE : SH_SAMPLED_BYTE);
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
@@ -565,7 +605,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
             /* seen enough: the inlined check skips the call from now on,
              * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
             uint8_t none = 0;
-            __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & ((1ull << SH_SHADOW_BITS) - 1)], &none, id, 0,
+            __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], &none, id, 0,
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED);
             /* a second thread may have made it shared meanwhile */
             if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
