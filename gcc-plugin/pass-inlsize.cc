@@ -136,6 +136,15 @@ static void apply(cgraph_node *node, const inl_frac &f)
     ipa_size_summary *ss = ipa_size_summaries ? ipa_size_summaries->get(node) : NULL;
     if (!s || !ss)
         return;
+    /* the overall size is summed again from the call edges' summaries:
+       leave alone a function one of whose edges has none (not analysed,
+       e.g. optimize(0)) */
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+        if (!e->inline_failed || !ipa_call_summaries->get(e))
+            return;
+    for (cgraph_edge *e = node->indirect_calls; e; e = e->next_callee)
+        if (!ipa_call_summaries->get(e))
+            return;
     int old = ss->size;
     size_time_entry *e;
     sreal keep_size = (sreal)1 - f.size, keep_time = (sreal)1 - f.time;
