@@ -140,14 +140,14 @@ static bool parse_args(const struct plugin_name_args *a)
  * by NUM/DEN unless the user set them.
  *
  * Where pass-inlsize.cc takes the counters out of GCC's summaries (cc1,
- * no -flto) the factor is 1.5: what remains is what counters do to the
+ * no -flto) the factor is 2: what remains is what counters do to the
  * early optimisations (blocks with a counter store are not if-converted
  * or combined), which the summaries cannot undo.  Measured on SQLite's
  * all=count build (callgrind, size 0.1; bench/RESULTS.md, 2026-11-22
  * offmode2): summaries corrected with the -O2 limits made 2.5 % fewer
  * calls than the limits x2.5 alone but cost 0.9 % more instructions with
- * PERFINST_MODE=off (1.085x -O2 against 1.076x); corrected with the limits
- * x1.5, 1.066x (counting: 994 M instructions against 1000 M).
+ * PERFINST_MODE=off (1.085x -O2 against 1.075x); corrected with the limits
+ * x1.5, 1.066x; x2, 1.046x (counting: 993 M instructions against 1000 M).
  * Elsewhere (-flto: the IPA inliner runs in lto1 on summaries streamed
  * before the correction; all=sample) it is 2.5, the factor that was best
  * on its own (x2, x2.5, x3 measured: PERFINST_MODE=off within 1 %,
@@ -212,7 +212,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
        their counters' size: what stays out of line keeps its own switch.) */
     pi_inlsize_active = pi_opt.all_count && pi_have_c_frontend() && !(flag_lto && *flag_lto);
     if (pi_inlsize_active)
-        compensate_inliner(3, 2);
+        compensate_inliner(2, 1);
     else if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner(5, 2);
 
