@@ -131,5 +131,10 @@ void pi_sharing_repair_register(const char *plugin_name);
 /* repair-arrays.cc: pad-array (arrays of scalars padded apart) and the
  * arrays' facts for the plan, once per unit after the SSA build */
 opt_pass *pi_make_arrays_pass(gcc::context *ctxt);
+/* pass-inlsize.cc: the inliner sees counted functions without their
+ * counters (after every "local-fnsummary", and after "fnsummary") */
+extern bool pi_inlsize_active;
+opt_pass *pi_make_inlsize_pass(gcc::context *ctxt);
+opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt);
 
 #endif

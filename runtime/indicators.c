@@ -69,6 +69,11 @@ static uint64_t stat_key(uint64_t unit_id, uint32_t site, uint32_t kind)
     return pi_slot_key(x ^ x >> 29);
 }
 
+/* Whether any slot of stats[] / words[] was ever claimed: the trace writer
+ * skips scanning the whole tables (~600 k instructions at every exit of a
+ * program that uses neither, e.g. all=count run with PERFINST_MODE=off). */
+static int stats_used, words_used;
+
 static struct stat_slot *stat_get(uint64_t unit_id, uint32_t site, uint32_t kind)
 {
     uint64_t key = stat_key(unit_id, site, kind);
@@ -76,6 +81,7 @@ static struct stat_slot *stat_get(uint64_t unit_id, uint32_t site, uint32_t kind
         struct stat_slot *s = &stats[(key + i) & (PI_MAX_STATS - 1)];
         uint64_t k = pi_slot_take(&s->key);
         if (k == 0) {
+            __atomic_store_n(&stats_used, 1, __ATOMIC_RELAXED);
             s->unit_id = unit_id;
             s->site = site;
             s->kind = kind;
@@ -452,6 +458,7 @@ static struct word_slot *word_get(uint64_t addr, int create)
                 return NULL;
             uint64_t expected = 0;
             if (__atomic_compare_exchange_n(&w->addr, &expected, ~0ULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                __atomic_store_n(&words_used, 1, __ATOMIC_RELAXED);
                 __atomic_store_n(&w->addr, addr, __ATOMIC_RELEASE);
                 return w;
             }
@@ -521,7 +528,7 @@ uint64_t pi_indicators_probe_cost(void)
 
 void pi_indicators_write(struct pi_rec_writer *w)
 {
-    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
+    for (uint32_t i = 0; i < PI_MAX_STATS && __atomic_load_n(&stats_used, __ATOMIC_ACQUIRE); i++) {
         struct stat_slot *s = &stats[i];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == 0 || k == ~0ULL)
@@ -555,7 +562,7 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->end();
     }
     uint32_t nw = 0;
-    for (uint32_t i = 0; i < PI_MAX_WORDS; i++) {
+    for (uint32_t i = 0; i < PI_MAX_WORDS && __atomic_load_n(&words_used, __ATOMIC_ACQUIRE); i++) {
         uint64_t a = __atomic_load_n(&words[i].addr, __ATOMIC_ACQUIRE);
         nw += a != 0 && a != ~0ULL;
     }

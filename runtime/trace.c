@@ -135,21 +135,52 @@ static void out_raw(const void *p, size_t len)
     }
 }
 
+/* slicing-by-8: COUNTS records are megabytes in big programs (SQLite's
+   cost ~5 M instructions a write byte by byte); tables made once, under the
+   write lock */
+static uint32_t crc_tab[8][256];
+static int crc_tab_ready;
+
 /* Payload bytes of the open record. */
 static void out_put(const void *p, size_t len)
 {
-    /* slicing-by-8: COUNTS records are megabytes in big programs (SQLite's
-       cost ~5 M instructions a write byte by byte); tables made once, under
-       the write lock */
-    static uint32_t tab[8][256];
-    static int tab_ready;
-    if (!tab_ready) {
-        pi_crc32_tables8(tab);
-        tab_ready = 1;
+    if (!crc_tab_ready) {
+        pi_crc32_tables8(crc_tab);
+        crc_tab_ready = 1;
     }
-    out.crc = pi_crc32_8((const uint32_t(*)[256])tab, out.crc, p, len);
+    out.crc = pi_crc32_8((const uint32_t(*)[256])crc_tab, out.crc, p, len);
     out.rec_size += (uint32_t)len;
     out_raw(p, len);
+}
+
+/* PI_ZERO_CHUNK zero bytes of payload: a COUNTS chunk of 64 counters that
+ * are all 0 (most counters of a big program, every one of a run with
+ * PERFINST_MODE=off).  The CRC register after a block of zeros is a linear
+ * function of the register before it, so the CRC is 32 column vectors
+ * (made once, with the slicing tables) xored by the register's bits
+ * instead of three instructions a byte. */
+#define PI_ZERO_CHUNK 512
+static void out_put_zero_chunk(void)
+{
+    static const unsigned char zeros[PI_ZERO_CHUNK];
+    static uint32_t col[32];
+    static int col_ready;
+    if (!col_ready) {
+        if (!crc_tab_ready) {
+            pi_crc32_tables8(crc_tab);
+            crc_tab_ready = 1;
+        }
+        for (unsigned i = 0; i < 32; i++)
+            col[i] = ~pi_crc32_8((const uint32_t(*)[256])crc_tab, ~(1u << i), zeros, sizeof zeros);
+        col_ready = 1;
+    }
+    uint32_t reg = ~out.crc, r = 0;
+    for (unsigned i = 0; reg; i++, reg >>= 1)
+        if (reg & 1)
+            r ^= col[i];
+    out.crc = ~r;
+    out.rec_size += PI_ZERO_CHUNK;
+    out_raw(zeros, sizeof zeros);
 }
 
 static void rec_begin(uint32_t type)
@@ -196,7 +227,7 @@ static void put_counts(struct pi_unit_rt *u, int in_signal)
     rec_begin(PI_REC_COUNTS);
     out_put(&rc, sizeof rc);
     for (uint32_t base = 0; base < u->ncounters; base += 64) {
-        uint64_t v[64];
+        uint64_t v[64], any = 0;
         uint32_t k = u->ncounters - base < 64 ? u->ncounters - base : 64;
         for (uint32_t j = 0; j < k; j++)
             v[j] = __atomic_load_n(&u->totals[base + j], __ATOMIC_RELAXED) +
@@ -210,7 +241,12 @@ static void put_counts(struct pi_unit_rt *u, int in_signal)
             for (uint32_t j = 0; j < k; j++)
                 v[j] += p[base + j];
         }
-        out_put(v, k * sizeof v[0]);
+        for (uint32_t j = 0; j < k; j++)
+            any |= v[j];
+        if (!any && k * sizeof v[0] == PI_ZERO_CHUNK)
+            out_put_zero_chunk();
+        else
+            out_put(v, k * sizeof v[0]);
     }
     rec_end();
 }

@@ -1,0 +1,241 @@
+/* pass-inlsize.cc — the inliner sees counted functions at their
+ * uninstrumented size (docs/design.md, "The inliner is told").
+ *
+ * The count pass runs before inlining, so every counted block carries a
+ * site marker (an asm: 1 size unit) and a counter update (load, add,
+ * store: 3 more), and GCC's function summaries (ipa-fnsummary), from which
+ * both inliners take a callee's size and time, include them.  A small
+ * function then looks 3.5-4.6 times as big as it is, stays a call in the
+ * clean copy too (the split comes after inlining), and PERFINST_MODE=off
+ * pays both the call and an entry test for it.
+ *
+ * Right after GCC computes a summary, this file takes the counters' share
+ * out of it:
+ *
+ *   - "perfinst_inlsize" (a GIMPLE pass after every "local-fnsummary"):
+ *     the summaries the early inliner reads, for the current function;
+ *   - "perfinst_inlsize_ipa" (an IPA pass after "fnsummary", so
+ *     before "inline" runs): every function's summary, recomputed by
+ *     GCC at the start of IPA; a virtual clone (ipa-cp, ipa-sra) made in
+ *     between gets the fraction of the function it was cloned from.
+ *
+ * C (size) and Ct (time: each statement's cost times its block's
+ * frequency) are what estimate_num_insns gives the counter statements
+ * (loads and stores of __perfinst_ctr, the add between them) and the site
+ * markers; every entry of the summary's size/time table is scaled by
+ * (T - C) / T, T being the table's total, so the counters' cost is
+ * removed whatever the predicates the entries stand for.  Calls (probes)
+ * are summarised on their edges and stay.
+ *
+ * Only estimates change: the bodies, and the IPA analyses that make code
+ * correct (pure/const, mod/ref: computed from the bodies, counters
+ * included), are untouched, so a counter is never moved or dropped.
+ *
+ * With -flto the IPA inliner runs in lto1 on summaries streamed before
+ * this pass could run: there, and for all=sample, the inline limits are
+ * scaled instead (perfinst.cc, compensate_inliner).
+ */
+#include "plugin.h"
+#include "alloc-pool.h"
+#include "symbol-summary.h"
+#include "tree-vrp.h"
+#include "ipa-prop.h"
+#include "ipa-fnsummary.h"
+#include "tree-inline.h"
+
+bool pi_inlsize_active; /* set by plugin_init when summaries are corrected */
+
+static bool is_counter_ref(tree t)
+{
+    if (!t)
+        return false;
+    tree b = get_base_address(t);
+    return b && TREE_CODE(b) == VAR_DECL && DECL_THREAD_LOCAL_P(b) && DECL_NAME(b) &&
+           strncmp(IDENTIFIER_POINTER(DECL_NAME(b)), "__perfinst_ctr", 14) == 0;
+}
+
+/* A statement of a counter update or a site marker. */
+static bool is_counter_stmt(gimple *g)
+{
+    if (gimple_code(g) == GIMPLE_ASM)
+        return strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
+    if (!is_gimple_assign(g))
+        return false;
+    if (gimple_store_p(g) && is_counter_ref(gimple_assign_lhs(g)))
+        return true;
+    if (gimple_assign_load_p(g) && is_counter_ref(gimple_assign_rhs1(g)))
+        return true;
+    /* the add: an SSA name whose only use is a counter store */
+    tree lhs = gimple_assign_lhs(g);
+    if (TREE_CODE(lhs) != SSA_NAME || gimple_assign_rhs_code(g) != PLUS_EXPR)
+        return false;
+    use_operand_p use;
+    gimple *user;
+    return single_imm_use(lhs, &use, &user) && gimple_store_p(user) && is_gimple_assign(user) &&
+           is_counter_ref(gimple_assign_lhs(user));
+}
+
+/* The counters' size (in estimate_num_insns units) and time of FN. */
+static bool counter_cost(function *fn, int *size, sreal *time)
+{
+    *size = 0;
+    *time = 0;
+    if (!fn || !fn->cfg)
+        return false;
+    profile_count entry = ENTRY_BLOCK_PTR_FOR_FN(fn)->count;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn)
+    {
+        sreal freq = bb->count.to_sreal_scale(entry);
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if (!is_counter_stmt(g))
+                continue;
+            *size += estimate_num_insns(g, &eni_size_weights);
+            *time += (sreal)estimate_num_insns(g, &eni_time_weights) * freq;
+        }
+    }
+    return *size > 0;
+}
+
+/* The fractions of the summary's table that are counters. */
+struct inl_frac {
+    sreal size, time;
+};
+
+static bool fractions(cgraph_node *node, inl_frac *f)
+{
+    ipa_fn_summary *s = ipa_fn_summaries ? ipa_fn_summaries->get(node) : NULL;
+    int c;
+    sreal ct;
+    if (!s || !counter_cost(DECL_STRUCT_FUNCTION(node->decl), &c, &ct))
+        return false;
+    int64_t tsize = 0;
+    sreal ttime = 0;
+    size_time_entry *e;
+    for (unsigned i = 0; s->size_time_table.iterate(i, &e); i++) {
+        tsize += e->size;
+        ttime += e->time;
+    }
+    if (tsize <= 0)
+        return false;
+    /* table sizes are in units of 1/size_scale */
+    sreal cs = (sreal)(c * ipa_fn_summary::size_scale);
+    f->size = cs / (sreal)tsize;
+    if (f->size > 1)
+        f->size = 1;
+    f->time = ttime > 0 ? ct / ttime : (sreal)0;
+    if (f->time > 1)
+        f->time = 1;
+    return true;
+}
+
+static void apply(cgraph_node *node, const inl_frac &f)
+{
+    ipa_fn_summary *s = ipa_fn_summaries->get(node);
+    ipa_size_summary *ss = ipa_size_summaries ? ipa_size_summaries->get(node) : NULL;
+    if (!s || !ss)
+        return;
+    /* the overall size is summed again from the call edges' summaries:
+       leave alone a function one of whose edges has none (not analysed,
+       e.g. optimize(0)) */
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+        if (!e->inline_failed || !ipa_call_summaries->get(e))
+            return;
+    for (cgraph_edge *e = node->indirect_calls; e; e = e->next_callee)
+        if (!ipa_call_summaries->get(e))
+            return;
+    int old = ss->size;
+    size_time_entry *e;
+    sreal keep_size = (sreal)1 - f.size, keep_time = (sreal)1 - f.time;
+    for (unsigned i = 0; s->size_time_table.iterate(i, &e); i++) {
+        e->size = ((sreal)e->size * keep_size).to_int();
+        e->time = e->time * keep_time;
+    }
+    ipa_update_overall_fn_summary(node);
+    ss->self_size -= old - ss->size;
+    if (ss->self_size < 0)
+        ss->self_size = 0;
+    if (dump_file)
+        fprintf(dump_file, "perfinst: %s: size %d -> %d without its counters\n", node->dump_name(), old,
+                ss->size);
+}
+
+/* ---- after every local-fnsummary: the current function -------------------- */
+
+static unsigned int execute_local(function *fun)
+{
+    cgraph_node *node = cgraph_node::get(fun->decl);
+    inl_frac f;
+    if (node && !node->inlined_to && fractions(node, &f))
+        apply(node, f);
+    return 0;
+}
+
+const pass_data inlsize_pass_data = {
+    GIMPLE_PASS, "perfinst_inlsize", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
+};
+
+class inlsize_pass : public gimple_opt_pass {
+public:
+    inlsize_pass(gcc::context *ctxt) : gimple_opt_pass(inlsize_pass_data, ctxt) {}
+    opt_pass *clone() final override { return new inlsize_pass(m_ctxt); }
+    bool gate(function *) final override { return pi_inlsize_active && !seen_error() && ipa_fn_summaries; }
+    unsigned int execute(function *fun) final override { return execute_local(fun); }
+};
+
+/* ---- after "fnsummary": every function, before the IPA inliner ----------- */
+
+static unsigned int execute_ipa(void)
+{
+    hash_map<cgraph_node *, inl_frac> fr;
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        inl_frac f;
+        if (!node->alias && !node->inlined_to && !node->clone_of && gimple_has_body_p(node->decl) &&
+            fractions(node, &f))
+            fr.put(node, f);
+    }
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        if (node->alias || node->inlined_to)
+            continue;
+        cgraph_node *o = node;
+        while (o->clone_of)
+            o = o->clone_of;
+        inl_frac *f = fr.get(o);
+        if (f)
+            apply(node, *f);
+    }
+    return 0;
+}
+
+/* An IPA_PASS (with no summaries of its own) only because GCC positions a
+   new pass relative to one of the same type. */
+const pass_data inlsize_ipa_pass_data = {
+    IPA_PASS, "perfinst_inlsize_ipa", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class inlsize_ipa_pass : public ipa_opt_pass_d {
+public:
+    inlsize_ipa_pass(gcc::context *ctxt)
+        : ipa_opt_pass_d(inlsize_ipa_pass_data, ctxt, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL)
+    {
+    }
+    bool gate(function *) final override
+    {
+        return pi_inlsize_active && !seen_error() && ipa_fn_summaries && !in_lto_p;
+    }
+    unsigned int execute(function *) final override { return execute_ipa(); }
+};
+
+opt_pass *pi_make_inlsize_pass(gcc::context *ctxt)
+{
+    return new inlsize_pass(ctxt);
+}
+
+opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt)
+{
+    return new inlsize_ipa_pass(ctxt);
+}

@@ -1,0 +1,34 @@
+# The COUNTS record's all-zero chunks of 64 counters get their CRC from a
+# precomputed linear map (runtime/trace.c, out_put_zero_chunk), not byte by
+# byte: a unit of 300+ counters where only some chunks count (case 7 of a
+# 300-way switch) and a run with PERFINST_MODE=off (every chunk zero) must
+# both give traces whose record CRCs pmopt accepts, with exact counts.
+. "$PERFINST_TOP/tests/lib.sh"
+{
+    echo '#include <stdio.h>'
+    echo '#include <stdlib.h>'
+    echo 'static volatile int sink;'
+    echo '__attribute__((noinline)) static void many(int x) {'
+    echo '    switch (x) {'
+    for i in $(seq 0 299); do echo "    case $i: sink = $i * 3 + (sink & 1); break;"; done
+    echo '    }'
+    echo '}'
+    echo 'int main(int argc, char **argv) { int k = argc > 1 ? atoi(argv[1]) : 7;'
+    echo '    for (int i = 0; i < 5; i++) many(k); printf("%d\n", sink); return 0; }'
+} > z.c
+pi_cc -O1 -g -fplugin-arg-perfinst-all=count -c z.c -o z.o
+pi_ld -O1 -o z z.o
+PERFINST_OUT=on.pit ./z > out
+assert_eq "output" 21 "$(cat out)"
+"$PMOPT" report ./z on.pit --by=function --format=csv > on.csv 2> err || { cat err; fail "pmopt rejected the trace"; }
+assert_eq "many entered 5 times" 5 "$(awk -F, '$4 == "many" { print $2 }' on.csv)"
+assert_eq "a case block of many counted 5 times, 290+ of its blocks 0" yes \
+    "$("$PMOPT" report ./z on.pit --format=csv | awk -F, '$4 == "many" { n[$1]++ } END { print (n[5] >= 1 && n[0] >= 290) ? "yes" : "no: " n[5] + 0 " x5, " n[0] + 0 " x0" }')"
+PERFINST_MODE=off PERFINST_OUT=off.pit ./z > out
+assert_eq "output, mode off" 21 "$(cat out)"
+"$PMOPT" report ./z off.pit --by=function --format=csv > off.csv 2> err || { cat err; fail "pmopt rejected the mode-off trace"; }
+assert_eq "nothing counted with the mode off" "" "$(awk -F, 'NR > 1 && $1 != 0' off.csv)"
+python3 "$T/runtime/pitdump.py" off.pit > dump
+ncounters=$(grep -o 'ncounters=[0-9]*' dump | head -1 | cut -d= -f2)
+[ "${ncounters:-0}" -ge 128 ] || fail "the unit has '$ncounters' counters: fewer than two chunks of 64"
+ok "the unit has $ncounters counters (several all-zero chunks)"
