@@ -1,6 +1,7 @@
 /* pisample.c — the reader of the stack-sampling records (pisample.h). */
 #include "pisample.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,28 @@ static uint32_t obj_index(struct pi_samples *ss, const char *path, const uint8_t
     o->build_id_len = idlen;
     memcpy(o->build_id, id, idlen);
     return (uint32_t)ss->nobjs++;
+}
+
+/* A stats record (SAMPLE_STATS, IDLE_STATS: size bytes, 64-bit counters
+ * from offset `counters` to the end) into *acc: the fields before the
+ * counters are the latest trace's, the counters are summed over the traces
+ * read (*has: acc holds one already).  -1 when the record is too small. */
+static int add_stats(const struct pi_trace_rec *r, void *acc, size_t size, size_t counters, int *has)
+{
+    uint8_t st[128];
+    if (r->hdr.size < size || size > sizeof st)
+        return -1;
+    memcpy(st, r->payload, size);
+    for (size_t o = counters; *has && o + 8 <= size; o += 8) {
+        uint64_t a, b;
+        memcpy(&a, st + o, 8);
+        memcpy(&b, (const uint8_t *)acc + o, 8);
+        a += b;
+        memcpy(st + o, &a, 8);
+    }
+    memcpy(acc, st, size);
+    *has = 1;
+    return 0;
 }
 
 #define BAD(fmt, ...)                                                                          \
@@ -120,46 +143,17 @@ static int read_file(struct pi_trace_file *fp, const char *path, struct pi_sampl
             break;
         }
         case PI_REC_SAMPLE_STATS:
-            if (n < sizeof ss->stats) {
+            if (add_stats(&r, &ss->stats, sizeof ss->stats, offsetof(struct pi_rec_sample_stats, taken),
+                          &ss->has_stats)) {
                 rc = BAD("%llu bytes, too small", (unsigned long long)n);
                 goto out;
-            }
-            {
-                struct pi_rec_sample_stats st;
-                memcpy(&st, p, sizeof st);
-                if (ss->has_stats) {
-                    st.taken += ss->stats.taken;
-                    st.dropped += ss->stats.dropped;
-                    st.truncated += ss->stats.truncated;
-                    st.threads += ss->stats.threads;
-                    st.periods += ss->stats.periods;
-                    st.handler_cycles += ss->stats.handler_cycles;
-                }
-                ss->stats = st;
-                ss->has_stats = 1;
             }
             break;
         case PI_REC_IDLE_STATS:
-            if (n < sizeof ss->idle) {
+            if (add_stats(&r, &ss->idle, sizeof ss->idle, offsetof(struct pi_rec_idle_stats, ticks),
+                          &ss->has_idle)) {
                 rc = BAD("%llu bytes, too small", (unsigned long long)n);
                 goto out;
-            }
-            {
-                struct pi_rec_idle_stats st;
-                memcpy(&st, p, sizeof st);
-                if (ss->has_idle) {
-                    st.ticks += ss->idle.ticks;
-                    st.idle += ss->idle.idle;
-                    st.busy += ss->idle.busy;
-                    st.skipped += ss->idle.skipped;
-                    st.lost += ss->idle.lost;
-                    st.dup += ss->idle.dup;
-                    st.to_samples += ss->idle.to_samples;
-                    st.from_samples += ss->idle.from_samples;
-                    st.eintr += ss->idle.eintr;
-                }
-                ss->idle = st;
-                ss->has_idle = 1;
             }
             break;
         case PI_REC_SAMPLES: {
