@@ -837,6 +837,19 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
     }
 }
 
+/* The relocations in a SHT_REL/SHT_RELA section's data rd, or -1 when its
+ * sh_entsize is not the entry's size: libdwarf then reads entries of the
+ * right size all the same (a fuzzed entsize of 0x72613c210018 made the
+ * checks below see no relocation while libdwarf applied one into a
+ * .debug_rnglists header: the double free again). */
+static size_t rel_count(Elf *elf, const GElf_Shdr *rh, Elf_Data *rd)
+{
+    size_t want = gelf_fsize(elf, rh->sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+    if (!want || rh->sh_entsize != want)
+        return (size_t)-1;
+    return rd ? rd->d_size / want : 0;
+}
+
 /* Whether the bytes [lo, lo + 8) of a .debug_rnglists/.debug_loclists
  * section (b, n: already walked by lists_bad) touch a table header. */
 static int in_list_header(const unsigned char *b, uint64_t n, uint64_t lo)
@@ -951,7 +964,11 @@ static const char *lists_bad(int fd)
                 rh.sh_info != idx)
                 continue;
             Elf_Data *rd = elf_getdata(rs, NULL);
-            size_t nr = rd && rh.sh_entsize ? rd->d_size / rh.sh_entsize : 0;
+            size_t nr = rel_count(elf, &rh, rd);
+            if (nr == (size_t)-1) {
+                bad = name;
+                break;
+            }
             for (size_t k = 0; k < nr && !bad; k++) {
                 GElf_Rela ra;
                 GElf_Rel rl;
@@ -1169,7 +1186,11 @@ static void line_walk(Elf *elf, Elf_Scn *scn, const unsigned char *b, uint64_t n
         if (!gelf_getshdr(rs, &rh) || (rh.sh_type != SHT_RELA && rh.sh_type != SHT_REL) || rh.sh_info != idx)
             continue;
         Elf_Data *rd = elf_getdata(rs, NULL);
-        size_t nr = rd && rh.sh_entsize ? rd->d_size / rh.sh_entsize : 0;
+        size_t nr = rel_count(elf, &rh, rd);
+        if (nr == (size_t)-1) {
+            nsp = 0; /* no table is read */
+            break;
+        }
         for (size_t k = 0; k < nr; k++) {
             GElf_Rela ra;
             GElf_Rel rl;
