@@ -837,6 +837,19 @@ static void walk(struct dctx *c, Dwarf_Die die, int depth)
     }
 }
 
+/* The relocations in a SHT_REL/SHT_RELA section's data rd, or -1 when its
+ * sh_entsize is not the entry's size: libdwarf then reads entries of the
+ * right size all the same (a fuzzed entsize of 0x72613c210018 made the
+ * checks below see no relocation while libdwarf applied one into a
+ * .debug_rnglists header: the double free again). */
+static size_t rel_count(Elf *elf, const GElf_Shdr *rh, Elf_Data *rd)
+{
+    size_t want = gelf_fsize(elf, rh->sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+    if (!want || rh->sh_entsize != want)
+        return (size_t)-1;
+    return rd ? rd->d_size / want : 0;
+}
+
 /* Whether the bytes [lo, lo + 8) of a .debug_rnglists/.debug_loclists
  * section (b, n: already walked by lists_bad) touch a table header. */
 static int in_list_header(const unsigned char *b, uint64_t n, uint64_t lo)
@@ -951,7 +964,11 @@ static const char *lists_bad(int fd)
                 rh.sh_info != idx)
                 continue;
             Elf_Data *rd = elf_getdata(rs, NULL);
-            size_t nr = rd && rh.sh_entsize ? rd->d_size / rh.sh_entsize : 0;
+            size_t nr = rel_count(elf, &rh, rd);
+            if (nr == (size_t)-1) {
+                bad = name;
+                break;
+            }
             for (size_t k = 0; k < nr && !bad; k++) {
                 GElf_Rela ra;
                 GElf_Rel rl;
@@ -966,6 +983,331 @@ static const char *lists_bad(int fd)
     }
     elf_end(elf);
     return bad;
+}
+
+/* ---- .debug_line headers, checked before libdwarf reads them ----------------
+ * libdwarf 20210528 trusts a DWARF 5 line table header: dwarf_srcfiles and
+ * dwarf_linesrc index the directory table with a file's directory index
+ * checked only against the count (index == count, or any index into an
+ * empty table, reads past the array: a crash found by tests/pmopt/
+ * fuzz-tools.c, seen only when the heap held the wrong bytes); it
+ * allocates 8 * a directory count that a ULEB gives (wrapping, or asking
+ * for gigabytes), and makes one entry per file the count says even when an
+ * entry has no field (2^64 of them).  So .debug_line is walked here first,
+ * as libdwarf reads it, and a CU's line table is handed to libdwarf only
+ * when its DW_AT_stmt_list names a table that passed: versions 2 to 4 as
+ * they are (libdwarf's own index check is right for them), version 5 with
+ * its directory and file entries read (every count within the bytes left,
+ * an entry has a field, every file's directory index below the directory
+ * count), and in an object, no relocation into the table's length and
+ * version nor, for version 5, into its header but at a string offset
+ * field.  A compressed section is read decompressed; a split-DWARF package
+ * (.debug_cu_index, where libdwarf adds offsets of its own) has none. */
+struct line_tables {
+    uint64_t *off;           /* the tables that passed, ascending */
+    size_t n, cap;
+};
+
+/* A ULEB128 at *p (before end), at most 64 bits. */
+static int uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0; *p < end; shift += 7) {
+        unsigned char b = *(*p)++;
+        if (shift >= 64 ? (b & 0x7f) != 0 : shift == 63 && (b & 0x7e))
+            return -1;
+        if (shift < 64)
+            x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* One value of `form` at *p (before end), skipped: a constant's value in
+ * *v; *stroff set when it is a string offset field (os bytes). */
+static int line_form(const unsigned char **p, const unsigned char *end, uint64_t form, unsigned os,
+                     uint64_t *v, int *stroff)
+{
+    uint64_t k;
+    *stroff = 0;
+    *v = 0;
+    switch (form) {
+    case DW_FORM_string: {
+        const unsigned char *z = memchr(*p, 0, (size_t)(end - *p));
+        if (!z)
+            return -1;
+        *p = z + 1;
+        return 0;
+    }
+    case DW_FORM_udata: case DW_FORM_strx: case DW_FORM_GNU_str_index:
+        return uleb(p, end, v);
+    case DW_FORM_block:
+        if (uleb(p, end, &k) || k > (uint64_t)(end - *p))
+            return -1;
+        *p += k;
+        return 0;
+    case DW_FORM_line_strp: case DW_FORM_strp: case DW_FORM_strp_sup: case DW_FORM_sec_offset:
+    case DW_FORM_GNU_strp_alt:
+        *stroff = 1;
+        k = os;
+        break;
+    case DW_FORM_data1: case DW_FORM_strx1: k = 1; break;
+    case DW_FORM_data2: case DW_FORM_strx2: k = 2; break;
+    case DW_FORM_strx3: k = 3; break;
+    case DW_FORM_data4: case DW_FORM_strx4: k = 4; break;
+    case DW_FORM_data8: k = 8; break;
+    case DW_FORM_data16: k = 16; break;
+    default:
+        return -1; /* (libdwarf takes no other form here) */
+    }
+    if (k > (uint64_t)(end - *p))
+        return -1;
+    for (unsigned i = 0; i < k && i < 8; i++)
+        *v |= (uint64_t)(*p)[i] << (8 * i);
+    *p += k;
+    return 0;
+}
+
+/* Relocations allowed in one table: [pos, forbid_end) is closed to them
+ * but for the string offset fields so[] (os bytes each). */
+struct line_span {
+    uint64_t pos, forbid_end;
+    unsigned os;
+};
+
+/* A version 5 header: p just after the version, end the table's end, sec
+ * the section.  0 when it passes, with *hend its header's end and its
+ * string offset fields' section offsets appended to so. */
+static int line5_ok(const unsigned char *sec, const unsigned char *p, const unsigned char *end, unsigned os,
+                    uint64_t *hend, uint64_t **so, size_t *nso, size_t *socap)
+{
+    uint64_t hlen = 0, count[2], fmt[2][2 * 255];
+    if ((uint64_t)(end - p) < 2u + os)
+        return -1;
+    p += 2; /* address size, segment selector size */
+    for (unsigned i = 0; i < os; i++)
+        hlen |= (uint64_t)p[i] << (8 * i);
+    p += os;
+    if (hlen > (uint64_t)(end - p) || hlen < 6)
+        return -1;
+    end = p + hlen;
+    *hend = (uint64_t)(end - sec);
+    unsigned opcode_base = p[5];
+    p += 6;
+    if (!opcode_base || opcode_base - 1u > (uint64_t)(end - p))
+        return -1;
+    p += opcode_base - 1u;
+    for (int t = 0; t < 2; t++) { /* the directories, then the files */
+        if (p >= end)
+            return -1;
+        unsigned nfmt = *p++;
+        for (unsigned j = 0; j < nfmt; j++)
+            if (uleb(&p, end, &fmt[t][2 * j]) || uleb(&p, end, &fmt[t][2 * j + 1]))
+                return -1;
+        /* an entry takes a byte at least */
+        if (uleb(&p, end, &count[t]) || count[t] > (uint64_t)(end - p) || (count[t] && !nfmt))
+            return -1;
+        for (uint64_t e = 0; e < count[t]; e++) {
+            uint64_t dir = 0; /* a file without a directory index is in directory 0 */
+            for (unsigned j = 0; j < nfmt; j++) {
+                uint64_t v;
+                int s;
+                if (!t && fmt[t][2 * j] != DW_LNCT_path)
+                    return -1;
+                if (line_form(&p, end, fmt[t][2 * j + 1], os, &v, &s))
+                    return -1;
+                if (t && fmt[t][2 * j] == DW_LNCT_directory_index)
+                    dir = v;
+                if (s) {
+                    if (pi_grow((void **)so, socap, *nso, sizeof **so))
+                        return -1;
+                    (*so)[(*nso)++] = (uint64_t)(p - os - sec);
+                }
+            }
+            if (t && dir >= count[0])
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Bytes an x86-64 relocation writes (8, the safe side, for the others). */
+static unsigned rel_size(int x86, uint64_t type)
+{
+    if (x86 && (type == R_X86_64_32 || type == R_X86_64_32S || type == R_X86_64_PC32))
+        return 4;
+    return 8;
+}
+
+/* The tables of one .debug_line section (b, n: its bytes) that pass. */
+static void line_walk(Elf *elf, Elf_Scn *scn, const unsigned char *b, uint64_t n, struct line_tables *lt)
+{
+    struct line_span *sp = NULL;
+    uint64_t *so = NULL; /* ascending */
+    size_t nsp = 0, spcap = 0, nso = 0, socap = 0;
+    for (uint64_t pos = 0; pos < n;) {
+        uint32_t l32;
+        uint64_t len, hdr = 4;
+        unsigned os = 4;
+        if (n - pos < 4)
+            break;
+        memcpy(&l32, b + pos, 4);
+        len = l32;
+        if (l32 == 0xffffffffu) {
+            if (n - pos < 12)
+                break;
+            memcpy(&len, b + pos + 4, 8);
+            hdr = 12;
+            os = 8;
+        } else if (l32 >= 0xfffffff0u) {
+            break;
+        }
+        if (len < 2 || len > n - pos - hdr)
+            break;
+        uint16_t version;
+        memcpy(&version, b + pos + hdr, 2);
+        uint64_t hend = pos + hdr + 2; /* versions 2-4: the length and version closed */
+        if (version < 2 || version > 5 ||
+            (version == 5 && line5_ok(b, b + pos + hdr + 2, b + pos + hdr + len, os, &hend, &so, &nso, &socap)) ||
+            pi_grow((void **)&sp, &spcap, nsp, sizeof *sp))
+            break;
+        sp[nsp++] = (struct line_span){pos, hend, os};
+        pos += hdr + len;
+    }
+    /* an object's relocations of the section */
+    GElf_Ehdr eh;
+    int x86 = gelf_getehdr(elf, &eh) && eh.e_machine == EM_X86_64;
+    size_t idx = elf_ndxscn(scn);
+    for (Elf_Scn *rs = NULL; nsp && (rs = elf_nextscn(elf, rs));) {
+        GElf_Shdr rh;
+        if (!gelf_getshdr(rs, &rh) || (rh.sh_type != SHT_RELA && rh.sh_type != SHT_REL) || rh.sh_info != idx)
+            continue;
+        Elf_Data *rd = elf_getdata(rs, NULL);
+        size_t nr = rel_count(elf, &rh, rd);
+        if (nr == (size_t)-1) {
+            nsp = 0; /* no table is read */
+            break;
+        }
+        for (size_t k = 0; k < nr; k++) {
+            GElf_Rela ra;
+            GElf_Rel rl;
+            if (rh.sh_type == SHT_RELA ? !gelf_getrela(rd, (int)k, &ra) : !gelf_getrel(rd, (int)k, &rl))
+                break;
+            uint64_t off = rh.sh_type == SHT_RELA ? ra.r_offset : rl.r_offset;
+            unsigned size = rel_size(x86, GELF_R_TYPE(rh.sh_type == SHT_RELA ? ra.r_info : rl.r_info));
+            /* the first table that the relocation may touch */
+            size_t lo = 0, hi = nsp;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (sp[mid].forbid_end <= off)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == nsp || off >= UINT64_MAX - size || off + size <= sp[lo].pos)
+                continue; /* in a line program (addresses) or past the tables */
+            /* into a closed header: only a string offset field, whole */
+            size_t a = 0, z = nso;
+            while (a < z) {
+                size_t mid = (a + z) / 2;
+                if (so[mid] < off)
+                    a = mid + 1;
+                else
+                    z = mid;
+            }
+            if (a < nso && so[a] == off && size <= sp[lo].os && off >= sp[lo].pos)
+                continue;
+            nsp = lo; /* this table and the ones after it are not read */
+            break;
+        }
+    }
+    for (size_t i = 0; i < nsp; i++) {
+        if (pi_grow((void **)&lt->off, &lt->cap, lt->n, sizeof *lt->off))
+            break;
+        lt->off[lt->n++] = sp[i].pos;
+    }
+    free(sp);
+    free(so);
+}
+
+/* The line tables of the file (fd) that libdwarf may read. */
+static void line_tables(int fd, struct line_tables *lt)
+{
+    memset(lt, 0, sizeof *lt);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    size_t shstrndx;
+    Elf_Scn *line = NULL;
+    int nline = 0;
+    GElf_Ehdr eh;
+    /* (a big-endian file: libdwarf would read the numbers otherwise) */
+    if (!elf || elf_getshdrstrndx(elf, &shstrndx) || !gelf_getehdr(elf, &eh) ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+        if (elf)
+            elf_end(elf);
+        return;
+    }
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+            continue;
+        if (!strcmp(name, ".debug_cu_index") || !strcmp(name, ".debug_tu_index"))
+            nline = 2; /* split DWARF: not read */
+        else if (!strcmp(name, ".debug_line") && sh.sh_type != SHT_NOBITS) {
+            line = scn;
+            nline++;
+        }
+    }
+    if (nline == 1) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        if (gelf_getshdr(line, &sh) && (!(sh.sh_flags & SHF_COMPRESSED) || elf_compress(line, 0, 0) >= 0) &&
+            (data = elf_getdata(line, NULL)) && data->d_buf)
+            line_walk(elf, line, data->d_buf, data->d_size, lt);
+    }
+    elf_end(elf);
+}
+
+/* Whether the CU's line table (its DW_AT_stmt_list) is one that passed;
+ * no line table at all is fine (libdwarf finds none either). */
+static int cu_lines_ok(struct dctx *c, Dwarf_Die cu, const struct line_tables *lt)
+{
+    Dwarf_Error e = 0;
+    Dwarf_Attribute a = 0;
+    Dwarf_Half form = 0;
+    Dwarf_Off off = 0;
+    int res = dwarf_attr(cu, DW_AT_stmt_list, &a, &e);
+    if (res == DW_DLV_NO_ENTRY)
+        return 1;
+    if (res != DW_DLV_OK) {
+        dwarf_warn(c, "DW_AT_stmt_list", e);
+        return 0;
+    }
+    if (dwarf_whatform(a, &form, &e) == DW_DLV_OK &&
+        (form == DW_FORM_data4 || form == DW_FORM_data8 || form == DW_FORM_sec_offset) &&
+        dwarf_global_formref(a, &off, &e) == DW_DLV_OK) {
+        dwarf_dealloc_attribute(a);
+        size_t lo = 0, hi = lt->n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (lt->off[mid] < off)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < lt->n && lt->off[lo] == off)
+            return 1;
+    } else {
+        if (e)
+            dwarf_dealloc_error(c->dbg, e);
+        dwarf_dealloc_attribute(a);
+    }
+    warn(c->d, "%s: DWARF: a malformed .debug_line table header (the unit's lines and file names are "
+         "not read: libdwarf cannot read it safely)", c->d->path);
+    return 0;
 }
 
 static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
@@ -987,6 +1329,8 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
             dwarf_dealloc_error(c.dbg, e);
         return;
     }
+    struct line_tables lt;
+    line_tables(fd, &lt);
     for (;;) {
         Dwarf_Unsigned hlen = 0, typeoff = 0, next = 0;
         Dwarf_Half version = 0, asize = 0, lsize = 0, esize = 0, cu_type = 0;
@@ -1017,14 +1361,15 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
         }
         c.srcfiles = 0;
         c.nsrcfiles = 0;
-        if (dwarf_srcfiles(cu, &c.srcfiles, &c.nsrcfiles, &e) != DW_DLV_OK) {
+        int lines_ok = cu_lines_ok(&c, cu, &lt);
+        if (lines_ok && dwarf_srcfiles(cu, &c.srcfiles, &c.nsrcfiles, &e) != DW_DLV_OK) {
             if (e)
                 dwarf_dealloc_error(c.dbg, e);
             e = 0;
             c.srcfiles = 0;
             c.nsrcfiles = 0;
         }
-        if (want & WANT_FUNCS)
+        if ((want & WANT_FUNCS) && lines_ok)
             read_lines(&c, cu);
         Dwarf_Die child = 0;
         int cres = dwarf_child(cu, &child, &e);
@@ -1042,6 +1387,7 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
     }
     if (funcs_cap)
         *funcs_cap = c.funcs_cap;
+    free(lt.off);
     free(c.tmap);
     if (dwarf_finish(c.dbg, &e) != DW_DLV_OK)
         warn(d, "%s: DWARF: dwarf_finish failed", d->path);

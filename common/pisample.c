@@ -1,6 +1,7 @@
 /* pisample.c — the reader of the stack-sampling records (pisample.h). */
 #include "pisample.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,26 @@ static uint64_t word(const uint8_t *p, size_t i)
     return v;
 }
 
+/* The sample whose header is at word `at` of a SAMPLES record's words w
+ * (nwords of them), decoded into *s (all but trace and frames): 0; -1 when
+ * its header runs past nwords, -2 when its frames do.  The one reading of
+ * the header words (perfinst-format.h). */
+static int sample_at(const uint8_t *w, uint64_t nwords, uint64_t at, struct pi_sample *s)
+{
+    if (at + PI_SAMPLE_HDR_WORDS > nwords)
+        return -1;
+    uint64_t w1 = word(w, at + 1), w2 = word(w, at + 2);
+    s->ts = word(w, at);
+    s->nframes = (uint32_t)(w1 & 0xffff);
+    s->flags = (uint32_t)(w1 >> 16) & 0xff;
+    s->kind = (uint32_t)(w1 >> 24) & 0xff;
+    s->cpu = (uint32_t)(w1 >> 32) & 0xffff;
+    s->block = (uint32_t)(w1 >> 48);
+    s->tid = (uint32_t)w2;
+    s->weight = (uint32_t)(w2 >> 32) + 1;
+    return at + PI_SAMPLE_HDR_WORDS + s->nframes > nwords ? -2 : 0;
+}
+
 /* A run-time map of one trace. */
 struct tmap {
     uint64_t lo, hi, bias;
@@ -51,6 +72,28 @@ static uint32_t obj_index(struct pi_samples *ss, const char *path, const uint8_t
     o->build_id_len = idlen;
     memcpy(o->build_id, id, idlen);
     return (uint32_t)ss->nobjs++;
+}
+
+/* A stats record (SAMPLE_STATS, IDLE_STATS: size bytes, 64-bit counters
+ * from offset `counters` to the end) into *acc: the fields before the
+ * counters are the latest trace's, the counters are summed over the traces
+ * read (*has: acc holds one already).  -1 when the record is too small. */
+static int add_stats(const struct pi_trace_rec *r, void *acc, size_t size, size_t counters, int *has)
+{
+    uint8_t st[128];
+    if (r->hdr.size < size || size > sizeof st)
+        return -1;
+    memcpy(st, r->payload, size);
+    for (size_t o = counters; *has && o + 8 <= size; o += 8) {
+        uint64_t a, b;
+        memcpy(&a, st + o, 8);
+        memcpy(&b, (const uint8_t *)acc + o, 8);
+        a += b;
+        memcpy(st + o, &a, 8);
+    }
+    memcpy(acc, st, size);
+    *has = 1;
+    return 0;
 }
 
 #define BAD(fmt, ...)                                                                          \
@@ -120,46 +163,17 @@ static int read_file(struct pi_trace_file *fp, const char *path, struct pi_sampl
             break;
         }
         case PI_REC_SAMPLE_STATS:
-            if (n < sizeof ss->stats) {
+            if (add_stats(&r, &ss->stats, sizeof ss->stats, offsetof(struct pi_rec_sample_stats, taken),
+                          &ss->has_stats)) {
                 rc = BAD("%llu bytes, too small", (unsigned long long)n);
                 goto out;
-            }
-            {
-                struct pi_rec_sample_stats st;
-                memcpy(&st, p, sizeof st);
-                if (ss->has_stats) {
-                    st.taken += ss->stats.taken;
-                    st.dropped += ss->stats.dropped;
-                    st.truncated += ss->stats.truncated;
-                    st.threads += ss->stats.threads;
-                    st.periods += ss->stats.periods;
-                    st.handler_cycles += ss->stats.handler_cycles;
-                }
-                ss->stats = st;
-                ss->has_stats = 1;
             }
             break;
         case PI_REC_IDLE_STATS:
-            if (n < sizeof ss->idle) {
+            if (add_stats(&r, &ss->idle, sizeof ss->idle, offsetof(struct pi_rec_idle_stats, ticks),
+                          &ss->has_idle)) {
                 rc = BAD("%llu bytes, too small", (unsigned long long)n);
                 goto out;
-            }
-            {
-                struct pi_rec_idle_stats st;
-                memcpy(&st, p, sizeof st);
-                if (ss->has_idle) {
-                    st.ticks += ss->idle.ticks;
-                    st.idle += ss->idle.idle;
-                    st.busy += ss->idle.busy;
-                    st.skipped += ss->idle.skipped;
-                    st.lost += ss->idle.lost;
-                    st.dup += ss->idle.dup;
-                    st.to_samples += ss->idle.to_samples;
-                    st.from_samples += ss->idle.from_samples;
-                    st.eintr += ss->idle.eintr;
-                }
-                ss->idle = st;
-                ss->has_idle = 1;
             }
             break;
         case PI_REC_SAMPLES: {
@@ -176,13 +190,14 @@ static int read_file(struct pi_trace_file *fp, const char *path, struct pi_sampl
             const uint8_t *w = p + sizeof h;
             size_t at = 0;
             for (uint32_t i = 0; i < h.nsamples; i++) {
-                if (at + PI_SAMPLE_HDR_WORDS > h.nwords) {
+                struct pi_sample one;
+                int got = sample_at(w, h.nwords, at, &one);
+                uint32_t nf = one.nframes;
+                if (got == -1) {
                     rc = BAD("sample %u runs past the record", i);
                     goto out;
                 }
-                uint64_t w1 = word(w, at + 1);
-                uint32_t nf = (uint32_t)(w1 & 0xffff);
-                if (nf > PI_SAMPLE_MAX_FRAMES || at + PI_SAMPLE_HDR_WORDS + nf > h.nwords) {
+                if (nf > PI_SAMPLE_MAX_FRAMES || got) {
                     rc = BAD("sample %u: %u frames run past the record", i, nf);
                     goto out;
                 }
@@ -197,15 +212,8 @@ static int read_file(struct pi_trace_file *fp, const char *path, struct pi_sampl
                     ss->cap = cap;
                 }
                 struct pi_sample *s = &ss->s[ss->n];
-                s->ts = word(w, at);
-                s->flags = (uint32_t)(w1 >> 16) & 0xff;
-                s->kind = (uint32_t)(w1 >> 24) & 0xff;
-                s->cpu = (uint32_t)(w1 >> 32) & 0xffff;
-                s->block = (uint32_t)(w1 >> 48);
-                s->tid = (uint32_t)word(w, at + 2);
-                s->weight = (uint32_t)(word(w, at + 2) >> 32) + 1;
+                *s = one;
                 s->trace = ss->ntraces;
-                s->nframes = nf;
                 s->frames = malloc((nf ? nf : 1) * sizeof *s->frames);
                 if (!s->frames) {
                     rc = BAD("out of memory");
@@ -317,15 +325,14 @@ int pi_samples_dump_rec(FILE *f, const struct pi_trace_rec *r)
         fprintf(f, " nsamples %u, nwords %u\n", h.nsamples, h.nwords);
         const uint8_t *w = p + sizeof h;
         uint64_t avail = (n - sizeof h) / 8, at = 0;
-        for (uint32_t i = 0; i < h.nsamples && at + PI_SAMPLE_HDR_WORDS <= avail; i++) {
-            uint64_t w1 = word(w, at + 1);
-            uint32_t nf = (uint32_t)(w1 & 0xffff);
+        struct pi_sample s;
+        for (uint32_t i = 0; i < h.nsamples && sample_at(w, avail, at, &s) != -1; i++) {
+            uint32_t nf = s.nframes;
             fprintf(f, "    [%u] t %llu %s cpu %u tid %llu weight %llu%s%s%s frames %u:", i,
-                    (unsigned long long)word(w, at), pi_sample_kind_name((uint32_t)(w1 >> 24) & 0xff),
-                    (unsigned)(w1 >> 32) & 0xffff, (unsigned long long)(uint32_t)word(w, at + 2),
-                    (unsigned long long)(word(w, at + 2) >> 32) + 1,
-                    (w1 >> 48) ? " blocked in " : "", (w1 >> 48) ? pi_block_kind_name((uint32_t)(w1 >> 48)) : "",
-                    ((w1 >> 16) & PI_SF_TRUNCATED) ? " (truncated)" : "", nf);
+                    (unsigned long long)s.ts, pi_sample_kind_name(s.kind), s.cpu, (unsigned long long)s.tid,
+                    (unsigned long long)(uint32_t)(s.weight - 1) + 1 /* 2^32 past uint32 */, s.block ? " blocked in " : "",
+                    s.block ? pi_block_kind_name(s.block) : "", (s.flags & PI_SF_TRUNCATED) ? " (truncated)" : "",
+                    nf);
             for (uint32_t j = 0; j < nf && at + PI_SAMPLE_HDR_WORDS + j < avail; j++)
                 fprintf(f, " 0x%llx", (unsigned long long)word(w, at + PI_SAMPLE_HDR_WORDS + j));
             fputc('\n', f);

@@ -5,8 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Fuzzing builds (libFuzzer defines the macro) accept wrong CRCs, so that
- * mutations reach the code behind them. */
+/* Fuzzing builds accept wrong CRCs, so that mutations reach the code
+ * behind them.  (clang does not define the macro: each fuzz test's build
+ * line does, as OSS-Fuzz does.) */
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 #define PI_FUZZING 1
 #else

@@ -207,6 +207,35 @@ static tree find_decl_in_init(tree *tp, int *walk, void *d)
     return *tp == (tree)d ? *tp : NULL_TREE;
 }
 
+/* fn(g, data) on every statement of every function with a body, with
+ * that function as cfun (the check and the rewrite walk the same). */
+static void each_stmt(void (*fn)(gimple *, void *), void *data)
+{
+    cgraph_node *n;
+    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(n) {
+        function *f = DECL_STRUCT_FUNCTION(n->decl);
+        if (!f || !f->cfg)
+            continue;
+        push_cfun(f);
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, f)
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+                fn(gsi_stmt(gsi), data);
+        pop_cfun();
+    }
+}
+
+static void check_stmt(gimple *g, void *)
+{
+    if (is_gimple_debug(g))
+        return;
+    check_ctx c = {g};
+    struct walk_stmt_info wi;
+    memset(&wi, 0, sizeof wi);
+    wi.info = &c;
+    walk_gimple_op(g, check_op, &wi);
+}
+
 static void collect(void)
 {
     varpool_node *v;
@@ -246,26 +275,7 @@ static void collect(void)
                 refuse(&arrs[i], "its address initializes %s (%s)", on, DECL_SOURCE_LOCATION(o->decl));
             }
     }
-    cgraph_node *n;
-    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(n) {
-        function *fn = DECL_STRUCT_FUNCTION(n->decl);
-        if (!fn || !fn->cfg)
-            continue;
-        push_cfun(fn);
-        basic_block bb;
-        FOR_EACH_BB_FN(bb, fn)
-            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-                gimple *g = gsi_stmt(gsi);
-                if (is_gimple_debug(g))
-                    continue;
-                check_ctx c = {g};
-                struct walk_stmt_info wi;
-                memset(&wi, 0, sizeof wi);
-                wi.info = &c;
-                walk_gimple_op(g, check_op, &wi);
-            }
-        pop_cfun();
-    }
+    each_stmt(check_stmt, NULL);
 }
 
 /* ---- the rewrite -------------------------------------------------------- */
@@ -305,6 +315,27 @@ static tree rewrite_op(tree *tp, int *walk, void *data)
     return NULL_TREE;
 }
 
+/* One statement: the padded array's elements through the new field; a
+ * debug bind that mentions the array loses its value. */
+static void rewrite_stmt(gimple *g, void *data)
+{
+    padded *p = (padded *)data;
+    if (is_gimple_debug(g)) {
+        if (gimple_debug_bind_p(g) && gimple_debug_bind_has_value_p(g) &&
+            walk_tree_without_duplicates(gimple_debug_bind_get_value_ptr(g), find_decl_in_init, p->decl)) {
+            gimple_debug_bind_reset_value(g);
+            update_stmt(g);
+        }
+        return;
+    }
+    struct walk_stmt_info wi;
+    memset(&wi, 0, sizeof wi);
+    wi.info = p;
+    walk_gimple_op(g, rewrite_op, &wi);
+    if (wi.changed)
+        update_stmt(g);
+}
+
 static void pad(tree d)
 {
     tree type = TREE_TYPE(d), elt = TREE_TYPE(type);
@@ -332,33 +363,7 @@ static void pad(tree d)
         symtab->change_decl_assembler_name(d, get_identifier(name));
     }
     padded p = {d, f};
-    cgraph_node *n;
-    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(n) {
-        function *fn = DECL_STRUCT_FUNCTION(n->decl);
-        if (!fn || !fn->cfg)
-            continue;
-        push_cfun(fn);
-        basic_block bb;
-        FOR_EACH_BB_FN(bb, fn)
-            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-                gimple *g = gsi_stmt(gsi);
-                if (is_gimple_debug(g)) {
-                    if (gimple_debug_bind_p(g) && gimple_debug_bind_has_value_p(g) &&
-                        walk_tree_without_duplicates(gimple_debug_bind_get_value_ptr(g), find_decl_in_init, d)) {
-                        gimple_debug_bind_reset_value(g);
-                        update_stmt(g);
-                    }
-                    continue;
-                }
-                struct walk_stmt_info wi;
-                memset(&wi, 0, sizeof wi);
-                wi.info = &p;
-                walk_gimple_op(g, rewrite_op, &wi);
-                if (wi.changed)
-                    update_stmt(g);
-            }
-        pop_cfun();
-    }
+    each_stmt(rewrite_stmt, &p);
 }
 
 /* The pad-array recommendation naming d, or NULL. */

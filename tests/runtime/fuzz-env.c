@@ -14,7 +14,8 @@
  *     ("perfinst: NAME=VALUE: ...");
  *   - a value is taken with a message, or is not in its documented
  *     grammar and range (checked here independently: decimal digits,
- *     powers of two, the suffixes);
+ *     powers of two, the suffixes; the plain ones from one table), or is
+ *     read as another value than it says;
  *   - a PERFINST_COMBINE segment (';'-separated) is neither installed nor
  *     reported.
  * PERFINST_OVERLAY's file is fuzzed by fuzz-runtime.c.  FUZZ_VERBOSE=1
@@ -147,44 +148,93 @@ static void verdict(const char *name, const char *v, int rc, int valid)
         fail(name, v, "refused, yet well-formed");
 }
 
+/* The values with a plain grammar (env.c): a word of a list, or a number
+ * in [lo, hi] (a power of two with pow2).  get calls the parser and gives
+ * what it read, in the grammar's terms: the word's index, or the number
+ * (bytes, frames, ... as written).  "" is malformed, unless empty says it
+ * is the first word (1) or the caller's, never parsed (2). */
+struct plain {
+    const char *name;
+    int (*get)(const char *v, uint64_t *got);
+    const char *words[5]; /* NULL-terminated; none: a number */
+    uint64_t lo, hi;
+    int pow2, empty;
+};
+/* get_X: pi_env_X into a T, *got = what it read (unit: r).  r starts all
+ * ones, so that a parser that takes a value without writing it is caught. */
+#define GET(fn, T, unit)                                                                       \
+    static int get_##fn(const char *v, uint64_t *got)                                          \
+    {                                                                                          \
+        T r = (T)-1;                                                                           \
+        int rc = pi_env_##fn(v, &r);                                                           \
+        *got = (unit);                                                                         \
+        return rc;                                                                             \
+    }
+GET(mode, int, (uint64_t)r) /* 1: off */
+GET(line_size, unsigned, r)
+GET(verbose, int, (uint64_t)r)
+GET(dormant, int, (uint64_t)r) /* 1: handler */
+GET(watch_gran, unsigned, r)
+GET(sample_max_mb, uint64_t, r & 0xfffff ? UINT64_MAX : r >> 20) /* bytes */
+GET(idle, int, (uint64_t)r)
+GET(sharing_lines, uint32_t, r < 64 ? 1ull << r : 0) /* log2 */
+GET(sharing_period, uint32_t, r)
+GET(sharing_stack, uint32_t, r)
+GET(sharing_sample, uint64_t, r)
+GET(sharing_private, uint64_t, r)
+#undef GET
+
+/* Indexed by the selector (the first byte). */
+static const struct plain plain[] = {
+    [0] = {"PERFINST_MODE", get_mode, {"on", "off"}},
+    [1] = {"PERFINST_LINE_SIZE", get_line_size, {NULL}, 16, 1024, 1},
+    [2] = {"PERFINST_VERBOSE", get_verbose, {"0", "1"}, .empty = 1},
+    [3] = {"PERFINST_DORMANT", get_dormant, {"auto", "handler"}},
+    [5] = {"PERFINST_WATCH_GRAN", get_watch_gran, {NULL}, 1, 4096, 1},
+    [8] = {"PERFINST_SAMPLE_MAX_MB", get_sample_max_mb, {NULL}, 1, 1u << 20},
+    [9] = {"PERFINST_IDLE", get_idle, {"off", "to", "from", "both"}, .empty = 2},
+    [10] = {"PERFINST_SHARING_LINES", get_sharing_lines, {NULL}, 1024, 1u << 28, 1},
+    [11] = {"PERFINST_SHARING_PERIOD", get_sharing_period, {NULL}, 1, 1000000},
+    [12] = {"PERFINST_SHARING_STACK", get_sharing_stack, {NULL}, 1, 8},
+    [13] = {"PERFINST_SHARING_SAMPLE", get_sharing_sample, {NULL}, 0, UINT64_MAX},
+    [14] = {"PERFINST_SHARING_PRIVATE", get_sharing_private, {NULL}, 0, UINT64_MAX},
+};
+
+/* One plain value: its verdict, and a taken one read as the grammar says. */
+static int plain_one(const struct plain *t, const char *v)
+{
+    uint64_t want = 0, got = 0;
+    int ok = 0;
+    if (t->words[0]) {
+        ok = !*v && t->empty == 1;
+        for (int i = 0; t->words[i]; i++)
+            if (!strcmp(v, t->words[i])) {
+                ok = 1;
+                want = (uint64_t)i;
+            }
+    } else {
+        ok = num_in(v, t->lo, t->hi, &want) && (!t->pow2 || pow2(want));
+    }
+    int rc = t->get(v, &got);
+    if (!rc && ok && got != want)
+        fail(t->name, v, "taken, yet read as another value");
+    verdict(t->name, v, rc, ok);
+    return rc;
+}
+
 static void one(unsigned sel, const char *v)
 {
     uint64_t x = 0, y = 0, z = 0;
     int rc = 0, ok = 0;
     const char *name = "";
+    if (sel < sizeof plain / sizeof plain[0] && plain[sel].name) {
+        if (!*v && plain[sel].empty == 2)
+            return; /* the caller's: the default */
+        name = plain[sel].name;
+        rc = plain_one(&plain[sel], v);
+        goto said;
+    }
     switch (sel) {
-    case 0: {
-        name = "PERFINST_MODE";
-        int off = -1;
-        rc = pi_env_mode(v, &off);
-        ok = !strcmp(v, "on") || !strcmp(v, "off");
-        if (!rc && off != !strcmp(v, "off"))
-            fail(name, v, "the wrong mode");
-        break;
-    }
-    case 1: {
-        name = "PERFINST_LINE_SIZE";
-        unsigned b = 0;
-        rc = pi_env_line_size(v, &b);
-        ok = num_in(v, 16, 1024, &x) && pow2(x);
-        if (!rc && b != x)
-            fail(name, v, "the wrong size");
-        break;
-    }
-    case 2: {
-        name = "PERFINST_VERBOSE";
-        int on = -1;
-        rc = pi_env_verbose(v, &on);
-        ok = !*v || !strcmp(v, "0") || !strcmp(v, "1");
-        break;
-    }
-    case 3: {
-        name = "PERFINST_DORMANT";
-        int h = -1;
-        rc = pi_env_dormant(v, &h);
-        ok = !strcmp(v, "auto") || !strcmp(v, "handler");
-        break;
-    }
     case 4: {
         name = "PERFINST_THRESH_TABLE";
         uint64_t b[3] = {0};
@@ -194,13 +244,6 @@ static void one(unsigned sel, const char *v)
              digits(c2 + 1, strlen(c2 + 1), &z) && x && y && z;
         if (!rc && ok && (b[0] != x || b[1] != y || b[2] != z))
             fail(name, v, "the wrong table");
-        break;
-    }
-    case 5: {
-        name = "PERFINST_WATCH_GRAN";
-        unsigned g = 0;
-        rc = pi_env_watch_gran(v, &g);
-        ok = num_in(v, 1, 4096, &x) && pow2(x);
         break;
     }
     case 6: {
@@ -225,55 +268,10 @@ static void one(unsigned sel, const char *v)
         size_t k = colon ? (size_t)(colon - v) : strlen(v);
         ok = ((k == 3 && !strncmp(v, "cpu", 3)) || (k == 4 && !strncmp(v, "wall", 4))) &&
              (!colon || period_in(colon + 1, suf, mul, 10000, 4000000000u, &x));
+        if (!rc && ok && (kind != (k == 3 ? PI_SK_CPU : PI_SK_WALL) || y != (colon ? x : 1000000)))
+            fail(name, v, "the wrong kind or period");
         break;
     }
-    case 8:
-        name = "PERFINST_SAMPLE_MAX_MB";
-        rc = pi_env_sample_max_mb(v, &y);
-        ok = num_in(v, 1, 1u << 20, &x);
-        break;
-    case 9: {
-        name = "PERFINST_IDLE";
-        int m = -1;
-        if (!*v)
-            return;
-        rc = pi_env_idle(v, &m);
-        ok = !strcmp(v, "off") || !strcmp(v, "to") || !strcmp(v, "from") || !strcmp(v, "both");
-        break;
-    }
-    case 10: {
-        name = "PERFINST_SHARING_LINES";
-        uint32_t b = 0;
-        rc = pi_env_sharing_lines(v, &b);
-        ok = num_in(v, 1024, 1u << 28, &x) && pow2(x);
-        if (!rc && ok && (1ull << b) != x)
-            fail(name, v, "the wrong size");
-        break;
-    }
-    case 11: {
-        name = "PERFINST_SHARING_PERIOD";
-        uint32_t n = 0;
-        rc = pi_env_sharing_period(v, &n);
-        ok = num_in(v, 1, 1000000, &x);
-        break;
-    }
-    case 12: {
-        name = "PERFINST_SHARING_STACK";
-        uint32_t n = 0;
-        rc = pi_env_sharing_stack(v, &n);
-        ok = num_in(v, 1, 8, &x);
-        break;
-    }
-    case 13:
-        name = "PERFINST_SHARING_SAMPLE";
-        rc = pi_env_sharing_sample(v, &y);
-        ok = num_in(v, 0, UINT64_MAX, &x);
-        break;
-    case 14:
-        name = "PERFINST_SHARING_PRIVATE";
-        rc = pi_env_sharing_private(v, &y);
-        ok = num_in(v, 0, UINT64_MAX, &x);
-        break;
     case 15: {
         /* Every ';'-separated combination is installed or reported (one
          * message each, naming the whole value); a last empty one after ';'
