@@ -28,9 +28,9 @@
 #   rebuild+relink-sets as relink2, the order planned with --order=sets
 #                  --target=rebuild: Ext-TSP's order spread over the L1i sets
 #                  by set pressure, for the rebuilt program's sizes
-#                  (docs/layout.md "Set pressure"); --reserve-sets=0: a
-#                  reserved region naming a static function does not link
-#                  (its table's QUAD(name) is undefined in the script)
+#                  (docs/layout.md "Set pressure"); --reserve-sets=0: the
+#                  order alone, as measured first (a reserved region naming a
+#                  static function failed to link then; fixed in ee93d02)
 # Measured on mix test at --test: cachegrind I1 misses and I refs (the
 # instructions executed, what callgrind counts) with --I1=32768,8,64
 # --D1=32768,8,64 --LL=8388608,16,64; taken jumps from callgrind
