@@ -164,63 +164,25 @@ size_t dc_script(FILE *f, int out, const struct dc_item *it, size_t n, const str
     return m;
 }
 
-struct osym {
-    const char *name;
-    uint64_t addr, size;
-    int n;
-};
-
-static int by_osym(const void *a, const void *b)
-{
-    return strcmp(((const struct osym *)a)->name, ((const struct osym *)b)->name);
-}
-
 int dc_verify(const char *prog, const char *shown, const struct dc_item *it, size_t n,
               const struct reserve *rv)
 {
     int fd = open(prog, O_RDONLY);
     Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-    struct osym *v = NULL;
-    size_t nv = 0, cap = 0;
+    struct pm_sym *v = NULL;
+    size_t nv = 0;
     int status = 0;
-    Elf_Scn *scn = NULL;
     if (!e) {
         pm_error("%s: cannot read it to check the data colouring: %s", shown, elf_errmsg(-1));
         status = -1;
-    }
-    while (e && (scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
-            GElf_Sym sym;
-            const char *nm;
-            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
-                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
-                continue;
-            if (pi_grow((void **)&v, &cap, nv, sizeof *v)) {
-                status = -1;
-                break;
-            }
-            v[nv++] = (struct osym){ nm, sym.st_value, sym.st_size, 1 };
-        }
-    }
-    if (nv)
-        qsort(v, nv, sizeof *v, by_osym);
-    size_t k = 0;
-    for (size_t i = 0; i < nv; i++) {
-        if (k && !strcmp(v[k - 1].name, v[i].name))
-            v[k - 1].n++;
-        else
-            v[k++] = v[i];
-    }
-    nv = k;
+    } else if (pm_elf_symbols(e, STT_OBJECT, &v, &nv))
+        status = -1;
     size_t ovf = 0, ovf_in = 0, st = 0, st_in = 0;
     for (size_t i = 0; i < n && !status; i++) {
-        struct osym key = { it[i].sym, 0, 0, 0 };
-        const struct osym *s = nv ? bsearch(&key, v, nv, sizeof *v, by_osym) : NULL;
-        if (!s || s->n != 1)
+        struct pm_sym key = { it[i].sym, 0, 0 };
+        const struct pm_sym *s = nv ? bsearch(&key, v, nv, sizeof *v, pm_sym_cmp) : NULL;
+        if (!s || (s > v && !strcmp(s[-1].name, s->name)) ||
+            (s + 1 < v + nv && !strcmp(s[1].name, s->name)))
             continue; /* a static name defined twice: not checked */
         uint64_t po = s->addr & (rv->page - 1), len = s->size ? s->size : it[i].size;
         if (it[i].overflow && it[i].size <= rv->size) {

@@ -119,49 +119,18 @@ static void show(const char *what, const struct cgeom *g, const struct cm_result
            (unsigned long long)c->misses, (unsigned long long)c->fetches);
 }
 
-/* PROG's object symbols by name: address and size. */
-struct psym {
-    const char *name;
-    uint64_t addr, size;
-};
-static int by_psym(const void *a, const void *b)
-{
-    return strcmp(((const struct psym *)a)->name, ((const struct psym *)b)->name);
-}
-
 /* The hot data lines of PROG as linked. */
 static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it,
                       size_t n, struct dlines *L)
 {
     int fd = open(prog, O_RDONLY);
     Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-    struct psym *ps = NULL;
-    size_t nps = 0, cap = 0;
-    int status = 0;
-    Elf_Scn *scn = NULL;
-    while (e && (scn = elf_nextscn(e, scn)) && !status) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
-            GElf_Sym sym;
-            const char *nm;
-            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
-                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
-                continue;
-            if (pi_grow((void **)&ps, &cap, nps, sizeof *ps)) {
-                status = -1;
-                break;
-            }
-            ps[nps++] = (struct psym){ nm, sym.st_value, sym.st_size };
-        }
-    }
-    if (nps)
-        qsort(ps, nps, sizeof *ps, by_psym);
+    struct pm_sym *ps = NULL;
+    size_t nps = 0;
+    int status = e && pm_elf_symbols(e, STT_OBJECT, &ps, &nps) ? -1 : 0;
     for (size_t i = 0; i < n && !status; i++) {
-        struct psym key = { it[i].sym, 0, 0 };
-        const struct psym *s = nps ? bsearch(&key, ps, nps, sizeof *ps, by_psym) : NULL;
+        struct pm_sym key = { it[i].sym, 0, 0 };
+        const struct pm_sym *s = nps ? bsearch(&key, ps, nps, sizeof *ps, pm_sym_cmp) : NULL;
         if (s)
             status = add_object(L, g, s->addr, s->size ? s->size : it[i].size, it[i].weight,
                                 (uint32_t)i);

@@ -335,49 +335,23 @@ static void fold_lines(struct lines *L)
     L->n = k;
 }
 
-/* Addresses of PROG's functions (its symbol table), by name. */
-struct psym {
-    const char *name;
-    uint64_t addr;
-};
-static int by_psym(const void *a, const void *b)
-{
-    return strcmp(((const struct psym *)a)->name, ((const struct psym *)b)->name);
-}
-
 static int prog_lines(struct po *p, struct lines *L)
 {
     int fd = open(p->r->prog, O_RDONLY);
     Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-    struct psym *ps = NULL;
-    size_t nps = 0, cap = 0;
+    struct pm_sym *ps = NULL;
+    size_t nps = 0;
     int status = 0;
-    Elf_Scn *scn = NULL;
-    while (e && (scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
-            GElf_Sym sym;
-            const char *nm;
-            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
-                continue;
-            if (pi_grow((void **)&ps, &cap, nps, sizeof *ps)) {
-                status = rep_oom();
-                goto out;
-            }
-            ps[nps++] = (struct psym){ nm, sym.st_value };
-        }
+    if (e && pm_elf_symbols(e, STT_FUNC, &ps, &nps)) {
+        status = rep_oom();
+        goto out;
     }
-    qsort(ps, nps, sizeof *ps, by_psym);
     for (uint32_t i = 0; i < p->s.nsecs && !status; i++) {
         const struct osec *o = &p->s.secs[i];
         if (o->kind != OS_TEXT || !o->samples)
             continue;
-        struct psym key = { o->sym, 0 };
-        const struct psym *hit = nps ? bsearch(&key, ps, nps, sizeof *ps, by_psym) : NULL;
+        struct pm_sym key = { o->sym, 0, 0 };
+        const struct pm_sym *hit = nps ? bsearch(&key, ps, nps, sizeof *ps, pm_sym_cmp) : NULL;
         if (hit)
             status = add_section_lines(p, L, i, hit->addr);
     }

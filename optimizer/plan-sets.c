@@ -42,45 +42,6 @@ static uint64_t target_size(const struct oscan *t, const char *sym, uint64_t *al
     return size;
 }
 
-struct fsym {
-    const char *name;
-    uint64_t addr;
-};
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const struct fsym *)a)->name, ((const struct fsym *)b)->name);
-}
-
-/* The function symbols of an ELF file (names point into e's data). */
-static struct fsym *elf_funcs(Elf *e, size_t *n)
-{
-    struct fsym *v = NULL;
-    size_t cap = 0;
-    *n = 0;
-    Elf_Scn *scn = NULL;
-    while ((scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
-            GElf_Sym sym;
-            const char *nm;
-            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
-                continue;
-            if (pi_grow((void **)&v, &cap, *n, sizeof *v)) {
-                free(v);
-                return NULL;
-            }
-            v[(*n)++] = (struct fsym){ nm, sym.st_value };
-        }
-    }
-    if (*n)
-        qsort(v, *n, sizeof *v, by_name);
-    return v;
-}
-
 int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
 {
     const struct oscan *s = in->s;
@@ -94,8 +55,8 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
     struct oscan t;
     char **paths = NULL;
     size_t npaths = 0, nfs = 0, missing = 0;
-    struct fsym *fs = NULL;
-    int have_tm = 0, have_t = 0, fd = -1, status = -1;
+    struct pm_sym *fs = NULL;
+    int have_tm = 0, have_t = 0, fd = -1, status = -1, oom = 0;
     Elf *e = NULL;
     memset(&t, 0, sizeof t);
     if (!f || !blk || !base) {
@@ -213,8 +174,8 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
                    "(inlined or removed)\n", in->target, missing, n);
         /* the target's own layout, for comparison */
         if ((fd = open(in->target, O_RDONLY)) < 0 || !(e = elf_begin(fd, ELF_C_READ, NULL)) ||
-            !(fs = elf_funcs(e, &nfs))) {
-            if (fd >= 0 && e && !nfs)
+            (oom = pm_elf_symbols(e, STT_FUNC, &fs, &nfs)) || !nfs) {
+            if (fd >= 0 && e && !oom)
                 status = 0;
             else
                 pm_error("%s: cannot read its symbols", in->target);
@@ -228,8 +189,8 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
         }
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            struct fsym key = { s->secs[order[i]].sym, 0 };
-            const struct fsym *hit = bsearch(&key, fs, nfs, sizeof *fs, by_name);
+            struct pm_sym key = { s->secs[order[i]].sym, 0, 0 };
+            const struct pm_sym *hit = bsearch(&key, fs, nfs, sizeof *fs, pm_sym_cmp);
             if (hit && f[order[i]].nb)
                 ids[k] = order[i], at[k++] = hit->addr;
         }

@@ -67,4 +67,15 @@ int pm_ri_dump(const struct pi_trace_rec *r);
  * percentage in (0, 100] with at most three decimals. */
 long pm_parse_pct(const char *s);
 
+/* A symbol of an ELF file; the name points into the file's data. */
+struct pm_sym {
+    const char *name;
+    uint64_t addr, size;
+};
+/* Every symbol of type `type` (STT_FUNC, STT_OBJECT) with a non-zero value
+ * in e's symbol tables, sorted by name (pm_sym_cmp) into *v (free it); -1
+ * when memory ran out (*v NULL, *n 0). */
+int pm_elf_symbols(struct Elf *e, int type, struct pm_sym **v, size_t *n);
+int pm_sym_cmp(const void *a, const void *b);
+
 #endif /* PERFINST_PMOPT_H */

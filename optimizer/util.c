@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+
 #include "pmopt.h"
 
 void pm_error(const char *fmt, ...)
@@ -215,4 +219,41 @@ long pm_parse_pct(const char *s)
     for (int d = decimals < 0 ? 0 : decimals; d < 3; d++)
         v *= 10;
     return v > 0 && v <= 100 * 1000 ? v : -1;
+}
+
+int pm_sym_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct pm_sym *)a)->name, ((const struct pm_sym *)b)->name);
+}
+
+int pm_elf_symbols(Elf *e, int type, struct pm_sym **v, size_t *n)
+{
+    struct pm_sym *s = NULL;
+    size_t ns = 0, cap = 0;
+    Elf_Scn *scn = NULL;
+    *v = NULL;
+    *n = 0;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+            GElf_Sym sym;
+            const char *nm;
+            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != type ||
+                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
+                continue;
+            if (pi_grow((void **)&s, &cap, ns, sizeof *s)) {
+                free(s);
+                return -1;
+            }
+            s[ns++] = (struct pm_sym){ nm, sym.st_value, sym.st_size };
+        }
+    }
+    if (ns)
+        qsort(s, ns, sizeof *s, pm_sym_cmp);
+    *v = s;
+    *n = ns;
+    return 0;
 }
