@@ -762,41 +762,26 @@ static struct fsym *read_funcs(const char *path, size_t *n)
 {
     int fd = open(path, O_RDONLY);
     Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    struct pm_sym *ps = NULL;
+    size_t nps = 0;
     struct fsym *v = NULL;
-    size_t cap = 0;
     *n = 0;
-    Elf_Scn *scn = NULL;
-    while (e && (scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
-            GElf_Sym sym;
-            const char *nm;
-            if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-                !sym.st_value || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)))
-                continue;
-            if (pi_grow((void **)&v, &cap, *n, sizeof *v))
-                break;
-            v[(*n)++] = (struct fsym){ strdup(nm), sym.st_value, 1 };
+    if (e && !pm_elf_symbols(e, STT_FUNC, &ps, &nps) && nps)
+        v = calloc(nps, sizeof *v);
+    /* sorted by name: a static name defined twice is one entry, counted */
+    for (size_t i = 0; v && i < nps; i++) {
+        if (*n && !strcmp(v[*n - 1].name, ps[i].name))
+            v[*n - 1].n++;
+        else if ((v[*n].name = strdup(ps[i].name))) {
+            v[*n].addr = ps[i].addr;
+            v[(*n)++].n = 1;
         }
     }
+    free(ps);
     if (e)
         elf_end(e);
     if (fd >= 0)
         close(fd);
-    qsort(v, *n, sizeof *v, by_fsym);
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++) {
-        if (k && !strcmp(v[k - 1].name, v[i].name)) {
-            v[k - 1].n++;
-            free(v[i].name);
-        } else {
-            v[k++] = v[i];
-        }
-    }
-    *n = k;
     return v;
 }
 
