@@ -203,3 +203,23 @@ void rsv_pack(const struct reserve *r, const uint64_t *ssize, const uint64_t *sa
         }
     *end = e;
 }
+
+static int by_line_addr(const void *a, const void *b)
+{
+    const struct cm_line *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+size_t cm_fold_lines(struct cm_line *v, size_t n)
+{
+    if (n)
+        qsort(v, n, sizeof *v, by_line_addr);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && v[k - 1].addr == v[i].addr)
+            v[k - 1].fetches = pm_sat_add(v[k - 1].fetches, v[i].fetches);
+        else
+            v[k++] = v[i];
+    }
+    return k;
+}

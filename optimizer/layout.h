@@ -97,6 +97,10 @@ struct cm_result {
 int cm_simulate(const struct cgeom *g, const struct cm_line *lines, size_t n,
                 struct cm_result *res, uint64_t *rh, uint64_t *rm, size_t nregions);
 
+/* Sorts lines by address and makes the lines of one address one, their
+ * fetches summed (saturating); returns the new count. */
+size_t cm_fold_lines(struct cm_line *lines, size_t n);
+
 /* ---- the reserved region (feedback kind "reserve") ----------------------- */
 
 struct reserve {

@@ -29,6 +29,38 @@ static int scratch_fit(struct scratch *s, size_t lines)
 }
 
 /* The pressure of ids[0..n) at at[0..n). */
+/* The fetches of one set's lines (fetch[set], fetch[set + sets], ... below
+ * n) beyond its `ways` most fetched ones (at most 64 kept); *nlines, when
+ * asked, counts its lines with fetches. */
+static uint64_t set_excess(const uint64_t *fetch, uint64_t n, uint32_t set,
+                           const struct ord_cache *c, uint32_t *nlines)
+{
+    uint64_t top[64], sum = 0, topsum = 0;
+    uint32_t ways = c->ways < 64 ? c->ways : 64, nt = 0;
+    for (uint64_t l = set; l < n; l += c->sets) {
+        uint64_t v = fetch[l];
+        if (!v)
+            continue;
+        if (nlines)
+            ++*nlines;
+        sum += v;
+        /* keep the `ways` largest, descending */
+        if (nt < ways)
+            top[nt++] = v;
+        else if (v > top[ways - 1])
+            top[ways - 1] = v;
+        else
+            continue;
+        for (uint32_t k = nt - 1; k > 0 && top[k] > top[k - 1]; k--) {
+            uint64_t t = top[k];
+            top[k] = top[k - 1], top[k - 1] = t;
+        }
+    }
+    for (uint32_t k = 0; k < nt; k++)
+        topsum += top[k];
+    return sum - topsum;
+}
+
 static uint64_t pressure(const struct ord_fn *f, const uint32_t *ids, const uint64_t *at, size_t n,
                          const struct ord_cache *c, struct scratch *s, uint32_t *lines,
                          uint32_t *overfull)
@@ -69,32 +101,10 @@ static uint64_t pressure(const struct ord_fn *f, const uint32_t *ids, const uint
             }
         }
     }
-    uint64_t cost = 0, top[64];
-    uint32_t ways = c->ways < 64 ? c->ways : 64;
+    uint64_t cost = 0;
     for (uint32_t set = 0; set < c->sets; set++) {
-        uint32_t nt = 0, nlines = 0;
-        uint64_t sum = 0, topsum = 0;
-        for (uint64_t l = set; l < nl; l += c->sets) {
-            uint64_t v = s->fetch[l];
-            if (!v)
-                continue;
-            nlines++;
-            sum += v;
-            /* keep the `ways` largest, descending */
-            if (nt < ways)
-                top[nt++] = v;
-            else if (v > top[ways - 1])
-                top[ways - 1] = v;
-            else
-                continue;
-            for (uint32_t k = nt - 1; k > 0 && top[k] > top[k - 1]; k--) {
-                uint64_t t = top[k];
-                top[k] = top[k - 1], top[k - 1] = t;
-            }
-        }
-        for (uint32_t k = 0; k < nt; k++)
-            topsum += top[k];
-        cost += sum - topsum;
+        uint32_t nlines = 0;
+        cost += set_excess(s->fetch, nl, set, c, &nlines);
         if (lines)
             *lines += nlines;
         if (overfull && nlines > c->ways)
@@ -287,31 +297,9 @@ static double objective(struct search *q, const uint32_t *order)
     }
     if (q->oom)
         return 0;
-    uint64_t cost = 0, top[64];
-    uint32_t ways = c->ways < 64 ? c->ways : 64;
-    for (uint32_t set = 0; set < c->sets; set++) {
-        uint32_t nt = 0;
-        uint64_t sum = 0, topsum = 0;
-        for (size_t ln = set; ln < q->span; ln += c->sets) {
-            uint64_t v = q->fetch[ln];
-            if (!v)
-                continue;
-            sum += v;
-            if (nt < ways)
-                top[nt++] = v;
-            else if (v > top[ways - 1])
-                top[ways - 1] = v;
-            else
-                continue;
-            for (uint32_t k = nt - 1; k > 0 && top[k] > top[k - 1]; k--) {
-                uint64_t t = top[k];
-                top[k] = top[k - 1], top[k - 1] = t;
-            }
-        }
-        for (uint32_t k = 0; k < nt; k++)
-            topsum += top[k];
-        cost += sum - topsum;
-    }
+    uint64_t cost = 0;
+    for (uint32_t set = 0; set < c->sets; set++)
+        cost += set_excess(q->fetch, q->span, set, c, NULL);
     double sc = 0;
     for (size_t k = 0; k < q->na; k++) {
         const struct ord_arc *a = &q->arcs[k];

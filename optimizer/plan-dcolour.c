@@ -47,25 +47,10 @@ static int add_object(struct dlines *L, const struct cgeom *g, uint64_t addr, ui
     return 0;
 }
 
-static int by_line(const void *a, const void *b)
-{
-    const struct cm_line *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* Two objects in one line: one line, both weights. */
 static void fold(struct dlines *L)
 {
-    if (L->n)
-        qsort(L->v, L->n, sizeof *L->v, by_line);
-    size_t k = 0;
-    for (size_t i = 0; i < L->n; i++) {
-        if (k && L->v[k - 1].addr == L->v[i].addr)
-            L->v[k - 1].fetches = pm_sat_add(L->v[k - 1].fetches, L->v[i].fetches);
-        else
-            L->v[k++] = L->v[i];
-    }
-    L->n = k;
+    L->n = cm_fold_lines(L->v, L->n);
 }
 
 static int by_u64_desc(const void *a, const void *b)

@@ -304,12 +304,6 @@ static uint64_t cover_threshold(const struct cm_line *v, size_t n)
     return t ? t : 1;
 }
 
-static int by_line(const void *a, const void *b)
-{
-    const struct cm_line *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* Lines shared by two blocks (or two functions) count once, with both
  * fetches summed. */
 static void fold_lines(struct lines *L);
@@ -324,15 +318,7 @@ static void keep_hot(struct lines *L, uint64_t min)
 
 static void fold_lines(struct lines *L)
 {
-    qsort(L->v, L->n, sizeof *L->v, by_line);
-    size_t k = 0;
-    for (size_t i = 0; i < L->n; i++) {
-        if (k && L->v[k - 1].addr == L->v[i].addr)
-            L->v[k - 1].fetches = pm_sat_add(L->v[k - 1].fetches, L->v[i].fetches);
-        else
-            L->v[k++] = L->v[i];
-    }
-    L->n = k;
+    L->n = cm_fold_lines(L->v, L->n);
 }
 
 static int prog_lines(struct po *p, struct lines *L)
