@@ -657,6 +657,36 @@ static void cache_put(struct pi_ucache *cache, uintptr_t look, const struct fram
     cache->e[(look ^ (look >> 9)) % PI_UCACHE_SIZE] = e;
 }
 
+/* An interrupted pc no FDE covers.  glibc's clone and clone3 end their FDE
+ * before the system call (the child's unwind information would be wrong),
+ * so a timer that expires during the call is delivered at such a pc; in
+ * the parent rsp points at the return address.  That address is taken only
+ * when it follows a direct call (e8 rel32) to at most 4 KiB below pc from
+ * code whose own FDE covers the call; any other FDE-less code still ends
+ * the walk. */
+static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
+{
+    uint64_t ra;
+    if (load(b, regs[SP], &ra) || ra < 5)
+        return -1;
+    const struct obj *co = obj_of(ra - 1);
+    struct cie c;
+    const uint8_t *insns, *insns_end;
+    uintptr_t start;
+    if (!co || find_fde(co, ra - 1, &c, &insns, &insns_end, &start) || ra - 5 < start)
+        return -1;
+    const uint8_t *call = (const uint8_t *)(ra - 5); /* inside the caller's FDE: mapped code */
+    int32_t rel;
+    memcpy(&rel, call + 1, 4);
+    uintptr_t target = (uintptr_t)ra + (uintptr_t)(intptr_t)rel;
+    if (call[0] != 0xe8 || target > regs[RA] || regs[RA] - target >= 4096)
+        return -1;
+    regs[RA] = ra;
+    regs[SP] += 8;
+    *exact_next = 0;
+    return 0;
+}
+
 static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int *exact_next,
                 struct pi_ucache *cache)
 {
@@ -678,7 +708,7 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
     const uint8_t *insns, *insns_end;
     uintptr_t start;
     if (find_fde(o, look, &c, &insns, &insns_end, &start))
-        return -1;
+        return exact ? step_stub(regs, b, exact_next) : -1;
     struct frame_state fs, init;
     memset(&fs, 0, sizeof fs); /* R_SAME everywhere */
     struct rd r = {c.insns, c.insns_end, 0};

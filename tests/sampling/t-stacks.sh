@@ -72,6 +72,30 @@ assert_contains "stack through the signal trampoline" hfolded "^_start;.*;main;r
 "$PMOPT" report --tree h.pit > htree
 assert_contains "none truncated" htree " 0 truncated, "
 
+# leaf code without CFI (glibc's clone3 after its system call, where a
+# thread's creator takes its timer signal): when rsp holds the return
+# address of a direct call the walk goes on; when it does not, it stops
+gcc -O2 -g -c "$T/sampling/nocfi.c" -o nocfi.o
+pi_ld -O2 -o nocfi nocfi.o
+a=$(nm nocfi | awk '$3 == "spin_nocfi" {print $1}')
+readelf --debug-dump=frames nocfi | python3 -c '
+import re, sys
+a = int(sys.argv[1], 16)
+ranges = [(int(m[0], 16), int(m[1], 16)) for m in re.findall(r" FDE .*pc=([0-9a-f]+)\.\.([0-9a-f]+)", sys.stdin.read())]
+sys.exit(not ranges or any(lo <= a < hi for lo, hi in ranges))' "$a" || fail "an FDE covers spin_nocfi"
+ok "no FDE covers spin_nocfi"
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=n.pit ./nocfi 300000000 > /dev/null
+"$PMOPT" report --tree n.pit > ntree
+assert_contains "an FDE-less leaf: none truncated" ntree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
+"$PMOPT" export --folded nfolded n.pit
+assert_eq "one stack ends in the FDE-less leaf" 1 "$(grep -c "spin_nocfi [0-9]*$" nfolded)"
+assert_contains "main → outer → spin_nocfi" nfolded "^_start;.*;main;outer;spin_nocfi [0-9]+$"
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 push > /dev/null
+"$PMOPT" report --tree p.pit > ptree
+assert_contains "a leaf that pushed: all truncated" ptree "^sampled stacks: .*: ([1-9][0-9]*) samples for [0-9]+ periods, \\1 truncated, "
+"$PMOPT" export --folded pfolded p.pit
+assert_contains "no made-up caller" pfolded "^spin_push [0-9]+$"
+
 # 100 distinct functions on one stack: each frame gets one node (one root,
 # one path of 100 + leaf), so pmopt names each distinct function once
 python3 - > chain.c <<'PY'
