@@ -12,6 +12,9 @@
  * PERFINST_OUT (a template: %p pid, %e program, %% a percent sign) or
  * perfinst.<program>.<pid>.pit, else <name>.<pid>, else <name>.<pid>.<n>.
  * Later writes go to a fresh temporary file beside it and are renamed over it.
+ * A name that is a character device (PERFINST_OUT=/dev/null: no trace
+ * wanted) is opened as it is and written in place each time, never given a
+ * file of its own beside it.
  *
  * Counts: a unit's count is its totals (what finished threads and dlclose
  * flushed) plus the live counters of the threads still running.  The calling
@@ -28,6 +31,7 @@
 #include <stdarg.h>
 #include <stdio.h> /* rename(), a system call: no stdio is used */
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- messages (async-signal-safe) ---------------------------------------------- */
@@ -378,6 +382,8 @@ static void base_name(struct name *nm)
     }
 }
 
+static int trace_is_device; /* trace_path is a character device: written in place */
+
 static int create_excl(const char *path)
 {
     return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -395,6 +401,15 @@ static int create_first(const char **tried)
         return -1;
     }
     size_t base = nm.n;
+    struct stat st;
+    if (!lstat(nm.s, &st) && S_ISCHR(st.st_mode)) { /* lstat: async-signal-safe */
+        int fd = open(nm.s, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) {
+            trace_is_device = 1;
+            memcpy(trace_path, nm.s, nm.n + 1);
+        }
+        return fd;
+    }
     int fd = create_excl(nm.s);
     for (int i = 0; fd < 0 && errno == EEXIST && i < 100; i++) {
         char b[24];
@@ -480,8 +495,11 @@ static int write_trace(const siginfo_t *si, int in_signal)
     int first = !trace_path[0], fd;
     if (first)
         fd = create_first(&shown);
+    else if (trace_is_device)
+        fd = open(trace_path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     else
         fd = create_temp(&tmp), shown = tmp.s;
+    int in_place = first || trace_is_device;
     if (fd < 0) {
         int e = errno;
         say_failure(shown, e);
@@ -500,12 +518,12 @@ static int write_trace(const siginfo_t *si, int in_signal)
     int err = out.err;
     if (close(fd) && !err)
         err = errno;
-    if (!first && !err && rename(tmp.s, trace_path))
+    if (!in_place && !err && rename(tmp.s, trace_path))
         err = errno;
     if (err) {
-        if (!first)
+        if (!in_place)
             unlink(tmp.s);
-        say_failure(first ? trace_path : shown, err);
+        say_failure(in_place ? trace_path : shown, err);
         errno = err;
         return -1;
     }
@@ -529,5 +547,6 @@ void pi_trace_after_fork(void)
 {
     writer = 0;
     trace_path[0] = 0;
+    trace_is_device = 0;
     failure_said = 0;
 }

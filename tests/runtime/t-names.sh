@@ -68,3 +68,17 @@ for p in prog prog.static; do
     assert_contains "$p: message" err "^perfinst: cannot write the trace $PWD/no-such-dir/t.pit: No such file or directory$"
     assert_eq "$p: perfinst_write_trace returned -1" 2 "$(grep -c 'write failed' out)"
 done
+
+# A character device (PERFINST_OUT=/dev/null: no trace wanted) is written in
+# place, all three times: no <name>.<pid> beside it, no temporary file.
+for p in prog prog.static; do
+    st=0
+    PERFINST_OUT=/dev/null PERFINST_VERBOSE=1 ./$p write 5 3 > out 2> err & pid=$!
+    wait $pid || st=$?
+    assert_eq "$p: /dev/null: exit status unchanged" 3 "$st"
+    assert_eq "$p: /dev/null: three writes" "3 1" "$(grep -c "trace written to /dev/null\$" err) $(sort -u err | wc -l)"
+    assert_eq "$p: /dev/null: both calls succeeded" 0 "$(grep -c 'write failed' out || true)"
+    [ ! -e "/dev/null.$pid" ] && [ ! -e /dev/null.tmp ] || fail "$p: a file beside /dev/null"
+    [ -c /dev/null ] || fail "$p: /dev/null is no longer a character device"
+    ok "$p: nothing written beside /dev/null"
+done
