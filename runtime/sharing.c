@@ -244,13 +244,19 @@ static void sh_init(void)
     site_list = map(sizeof(uint32_t) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
     alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
-    uint8_t *shadow = footprint ? map(line_mask + 1) : NULL;
+    /* The inlined checks read the byte shadow without testing its address
+     * (pass-sharing.cc): without it the instrumented code cannot run. */
+    uint8_t *shadow = map(line_mask + 1);
+    if (!shadow) {
+        pi_say("perfinst: sharing: cannot map the byte shadow the inlined checks read (2 TiB of address space; "
+               "ulimit -v?): a program built with sharing detection cannot run without it\n", NULL);
+        _exit(127);
+    }
     int ok = lines && ishadow && sites && site_list && allocs && alloc_hash;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
-    if (ok && shadow)
-        __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
+    __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
 }
 
@@ -419,7 +425,7 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
  * thread's checks, and a store, even of the same value, takes it from them.) */
 static void set_byte(uint64_t ln, uint8_t b)
 {
-    if (!__perfinst_share_shadow)
+    if (!__perfinst_share_shadow || !footprint) /* PERFINST_SHARING_SAMPLE=0: every access calls */
         return;
     uint8_t *p = &__perfinst_share_shadow[ln & SH_LINE_MASK];
     if (__atomic_load_n(p, __ATOMIC_RELAXED) != b)
@@ -601,7 +607,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
                 l->o_r |= bytes;
             l->o_reads++;
         }
-        if (l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow) { /* an RMW counts 2 */
+        if (footprint && l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow) { /* an RMW counts 2 */
             /* seen enough: the inlined check skips the call from now on,
              * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
             uint8_t none = 0;
