@@ -74,11 +74,24 @@ static bool marked_ref(tree ref)
     return RECORD_OR_UNION_TYPE_P(type) && (pi_directive_bits(TYPE_ATTRIBUTES(type)) & PI_D_SHARING);
 }
 
+/* GCC's points-to sets are there for this function: computed by its alias
+ * pass (-ftree-pta, on at -O1 and above), whose "escaped" solution says
+ * which locals' addresses left the function (stored where other code can
+ * see them, passed to a call that may keep them, returned).  Without it the
+ * escaped solution is empty and must not be read. */
+static bool pta_valid;
+
 /* Can another thread reach the memory ref names? */
 static bool reachable_memory(tree ref)
 {
     if (!ref || is_gimple_reg(ref) || CONSTANT_CLASS_P(ref) || TREE_CODE(ref) == ADDR_EXPR ||
         TREE_CODE(ref) == CONSTRUCTOR || TREE_CODE(ref) == SSA_NAME || !(DECL_P(ref) || REFERENCE_CLASS_P(ref)))
+        return false;
+    /* only locals whose address never escaped: a local whose address is
+     * taken but only used here or by callees that do not keep it, a pointer
+     * that points to such locals alone (ThreadSanitizer's rule, with GCC's
+     * points-to sets) */
+    if (pta_valid && !ref_may_alias_global_p(ref, true))
         return false;
     if (TREE_CODE(ref) == BIT_FIELD_REF || TREE_CODE(ref) == REALPART_EXPR || TREE_CODE(ref) == IMAGPART_EXPR)
         ref = TREE_OPERAND(ref, 0);
@@ -799,6 +812,8 @@ static unsigned execute_sharing(function *fun)
     if (pi_is_own_decl(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
         return 0;
     fn_marked = pi_directive_bits(DECL_ATTRIBUTES(fun->decl)) & PI_D_SHARING;
+    pta_valid = opt_for_fn(fun->decl, optimize) && opt_for_fn(fun->decl, flag_tree_pta) && fun->gimple_df &&
+                !pi_opt.sharing_all_locals;
     bool on = pi_opt.sharing == 2 || fn_marked || pi_sharing_seen;
     unsigned changed = 0;
     if (on) {

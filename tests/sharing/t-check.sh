@@ -41,3 +41,25 @@ done
 unset PERFINST_SHARING_SAMPLE
 # the prediction still sees the workers' bytes of pg.c and pg.d
 assert_contains "prediction: pg seen in false sharing" claims.rep "pg \(global, [0-9]+ bytes.*false sharing"
+
+# locals: a local whose address does not escape is not checked (GCC's
+# points-to sets); one whose address goes to another thread is, exactly
+for v in escaped addressable; do
+    pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-sharing-locals=$v \
+        -c "$T/sharing/locals.c" -o locals-$v.o
+    pi_ld -O2 -o locals-$v locals-$v.o
+    objdump -d --no-show-raw-insn locals-$v > locals-$v.dis
+    for f in private_sum shared_pair; do
+        awk "/<$f>:/,/^\$/" locals-$v.dis | grep -c 'call.*<__perfinst_share@' > $f-$v.n || true
+    done
+    PERFINST_SHARING_PERIOD=1 PERFINST_OUT=locals-$v.pit ./locals-$v > locals-$v.out
+    assert_contains "locals $v: output" locals-$v.out "^1581 2000$"
+    "$PMOPT" report --sharing locals-$v locals-$v.pit > locals-$v.rep
+    # main's R writes of pr.b reload (the worker wrote pr.a since), the worker's R-1 of pr.a
+    assert_contains "locals $v: the escaped local's line, exact" locals-$v.rep \
+        "FALSE sharing  reloads: 0 true, 1999 false  est"
+    [ "$(cat shared_pair-$v.n)" -ge 2 ] || fail "locals $v: shared_pair's accesses are not checked"
+done
+assert_eq "a local whose address does not escape: no check" 0 "$(cat private_sum-escaped.n)"
+[ "$(cat private_sum-addressable.n)" -ge 1 ] || fail "sharing-locals=addressable: private_sum not checked"
+ok "sharing-locals=addressable checks it ($(cat private_sum-addressable.n))"
