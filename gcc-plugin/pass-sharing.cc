@@ -74,11 +74,24 @@ static bool marked_ref(tree ref)
     return RECORD_OR_UNION_TYPE_P(type) && (pi_directive_bits(TYPE_ATTRIBUTES(type)) & PI_D_SHARING);
 }
 
+/* GCC's points-to sets are there for this function: computed by its alias
+ * pass (-ftree-pta, on at -O1 and above), whose "escaped" solution says
+ * which locals' addresses left the function (stored where other code can
+ * see them, passed to a call that may keep them, returned).  Without it the
+ * escaped solution is empty and must not be read. */
+static bool pta_valid;
+
 /* Can another thread reach the memory ref names? */
 static bool reachable_memory(tree ref)
 {
     if (!ref || is_gimple_reg(ref) || CONSTANT_CLASS_P(ref) || TREE_CODE(ref) == ADDR_EXPR ||
         TREE_CODE(ref) == CONSTRUCTOR || TREE_CODE(ref) == SSA_NAME || !(DECL_P(ref) || REFERENCE_CLASS_P(ref)))
+        return false;
+    /* only locals whose address never escaped: a local whose address is
+     * taken but only used here or by callees that do not keep it, a pointer
+     * that points to such locals alone (ThreadSanitizer's rule, with GCC's
+     * points-to sets) */
+    if (pta_valid && !ref_may_alias_global_p(ref, true))
         return false;
     if (TREE_CODE(ref) == BIT_FIELD_REF || TREE_CODE(ref) == REALPART_EXPR || TREE_CODE(ref) == IMAGPART_EXPR)
         ref = TREE_OPERAND(ref, 0);
@@ -285,11 +298,11 @@ static tree what_of(tree ref)
  * enough of it), and the thread's own id.
  *
  * The shadow's address is declared read-only here (the runtime writes it
- * once, 0 -> the mapping, and never again): GCC then loads it once before
- * a loop, not on every access, probe calls in the loop notwithstanding.  A
- * loop that started before the mapping would keep calling on every access,
- * so each instrumented unit also asks for the mapping at start-up
- * (ensure_started: an .init_array entry). */
+ * once, 0 -> the mapping, before any instrumented code runs, and never
+ * again): GCC then loads it once before a loop, not on every access, probe
+ * calls in the loop notwithstanding, and the checks do not test it: each
+ * instrumented unit asks for the mapping at start-up, before its own
+ * constructors (ensure_started: an .init_array entry of priority 100). */
 static tree shadow_decl(void)
 {
     static tree decl;
@@ -306,15 +319,20 @@ static tree shadow_decl(void)
 
 /* Once per assembly file: an .init_array entry calling the runtime's
  * __perfinst_share_start, which maps the shadow before main (or the
- * library's users) run.  Written between functions, inside
- * .pushsection/.popsection so that GCC's idea of the current section holds. */
+ * library's users) run.  The inlined checks read the shadow without testing
+ * its address, so the entry has priority 100 (.init_array.00100, a priority
+ * reserved to the implementation): the linker puts it before every
+ * constructor of default or user priority (101 and up) of the module, and
+ * a module's dependencies (libperfinst.so among them) are initialised before
+ * it.  Written between functions, inside .pushsection/.popsection so that
+ * GCC's idea of the current section holds. */
 static void ensure_started(void)
 {
     static FILE *done_for;
     if (!asm_out_file || done_for == asm_out_file)
         return;
     done_for = asm_out_file;
-    fprintf(asm_out_file, "\t.pushsection .init_array,\"aw\"\n\t.p2align 3\n\t.quad __perfinst_share_start\n\t.popsection\n");
+    fprintf(asm_out_file, "\t.pushsection .init_array.00100,\"aw\"\n\t.p2align 3\n\t.quad __perfinst_share_start\n\t.popsection\n");
 }
 
 /* The thread's state, one TLS object (runtime/sharing.c, struct sh_tls):
@@ -352,9 +370,7 @@ static tree id_decl(void)
 
 /* Insert CALL before the statement at *GSI behind the fast path:
  *
- *     base = __perfinst_share_shadow;
- *     if (base == 0) goto call;
- *     b = base[(addr >> 6) & MASK];
+ *     b = __perfinst_share_shadow[addr >> 6];
  *     if (b == __perfinst_share_id) goto done;    (a line private to this thread)
  *     if (b != PI_SHARE_SAMPLED_BYTE) goto call;  (new, another's, or watched)
  *     if (--__perfinst_share_countdown != 0) goto done;   (a shared line: sampled)
@@ -364,7 +380,11 @@ static tree id_decl(void)
  *
  * so that the accesses to memory only one thread uses cost a few
  * instructions and no call, and those to lines threads share call once in
- * PERFINST_SHARING_PERIOD on average. */
+ * PERFINST_SHARING_PERIOD on average.  The shadow is mapped before any
+ * instrumented code runs (ensure_started: a constructor that runs first)
+ * and covers every user address (47 bits: addr >> 6 is below 2^41), so the
+ * check neither tests the shadow's address nor masks the index: the access
+ * it guards would fault on an address the shadow does not cover. */
 static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc, tree skip)
 {
     tree u8p = build_pointer_type(unsigned_char_type_node);
@@ -375,24 +395,11 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
         gimple_set_location(cs, loc);
         gsi_insert_before(gsi, cs, GSI_SAME_STMT);
     }
-    gassign *ld = gimple_build_assign(base, shadow_decl());
-    gimple_set_location(ld, loc);
-    gsi_insert_before(gsi, ld, GSI_SAME_STMT);
-    gcond *c1 = gimple_build_cond(EQ_EXPR, base, build_int_cst(u8p, 0), NULL_TREE, NULL_TREE);
-    gimple_set_location(c1, loc);
-    gsi_insert_before(gsi, c1, GSI_SAME_STMT);
-    basic_block bb = gimple_bb(c1);
-    edge e = split_block(bb, c1);
-    basic_block join = e->dest;
-    basic_block chk = create_empty_bb(bb);
-    basic_block cb = create_empty_bb(chk);
-
     gimple_seq seq = NULL;
+    gimple_seq_add_stmt(&seq, gimple_build_assign(base, shadow_decl()));
     tree a = gimple_convert(&seq, loc, pointer_sized_int_node, addr);
     tree idx = gimple_build(&seq, loc, RSHIFT_EXPR, pointer_sized_int_node, a,
                             build_int_cst(integer_type_node, 6));
-    idx = gimple_build(&seq, loc, BIT_AND_EXPR, pointer_sized_int_node, idx,
-                       build_int_cst(pointer_sized_int_node, (HOST_WIDE_INT)((1ull << 41) - 1)));
     tree off = gimple_convert(&seq, loc, sizetype, idx);
     tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, off);
     tree b = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_owner");
@@ -400,15 +407,19 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
                                                             build_int_cst(u8p, 0))));
     tree me = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_me");
     gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
-    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, b, me, NULL_TREE, NULL_TREE));
+    gcond *c1 = gimple_build_cond(NE_EXPR, b, me, NULL_TREE, NULL_TREE);
+    gimple_seq_add_stmt(&seq, c1);
     for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
         gimple_set_location(gsi_stmt(i), loc);
-    gimple_stmt_iterator gc = gsi_start_bb(chk);
-    gsi_insert_seq_after(&gc, seq, GSI_NEW_STMT);
+    gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
+    basic_block bb = gimple_bb(c1);
+    edge e = split_block(bb, c1); /* bb: ... c1 | join: the access */
+    basic_block join = e->dest;
 
     /* chk2: is the line a sampled shared one?  chk3: count down */
-    basic_block chk2 = create_empty_bb(chk);
+    basic_block chk2 = create_empty_bb(bb);
     basic_block chk3 = create_empty_bb(chk2);
+    basic_block cb = create_empty_bb(chk3);
     gcond *c2 = gimple_build_cond(NE_EXPR, b, build_int_cst(unsigned_char_type_node, PI_SHARE_SAMPLED_BYTE),
                                   NULL_TREE, NULL_TREE);
     gimple_set_location(c2, loc);
@@ -428,38 +439,31 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
     gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
 
-    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-    redirect_edge_succ(e, chk);
-    edge et = make_edge(bb, cb, EDGE_TRUE_VALUE);
-    edge e2t = make_edge(chk, chk2, EDGE_TRUE_VALUE);
-    edge e2f = make_edge(chk, join, EDGE_FALSE_VALUE);
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE; /* b == me: done */
+    edge e2t = make_edge(bb, chk2, EDGE_TRUE_VALUE);
     edge e3t = make_edge(chk2, cb, EDGE_TRUE_VALUE);
     edge e3f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
     edge e4t = make_edge(chk3, cb, EDGE_TRUE_VALUE);
     edge e4f = make_edge(chk3, join, EDGE_FALSE_VALUE);
     edge ec = make_edge(cb, join, EDGE_FALLTHRU);
-    et->probability = profile_probability::very_unlikely();
-    e->probability = et->probability.invert();
     e2t->probability = profile_probability::unlikely();
-    e2f->probability = e2t->probability.invert();
+    e->probability = e2t->probability.invert();
     e3t->probability = profile_probability::unlikely();
     e3f->probability = e3t->probability.invert();
     e4t->probability = profile_probability::very_unlikely();
     e4f->probability = e4t->probability.invert();
     ec->probability = profile_probability::always();
-    chk->count = e->count();
     chk2->count = e2t->count();
     chk3->count = e3f->count();
-    cb->count = et->count() + e3t->count() + e4t->count();
+    cb->count = e3t->count() + e4t->count();
     if (current_loops) {
-        add_bb_to_loop(chk, bb->loop_father);
         add_bb_to_loop(chk2, bb->loop_father);
         add_bb_to_loop(chk3, bb->loop_father);
         add_bb_to_loop(cb, bb->loop_father);
     }
     if (cs) { /* before it all: if (skip) goto done */
         basic_block sb = gimple_bb(cs);
-        edge se = split_block(sb, cs); /* sb: ... cs | se->dest == bb: ld, c1 */
+        edge se = split_block(sb, cs); /* sb: ... cs | se->dest == bb: the check */
         se->flags = (se->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
         edge st = make_edge(sb, join, EDGE_TRUE_VALUE);
         st->probability = profile_probability::likely();
@@ -520,11 +524,9 @@ static void instrument(const share_access &a, tree skip)
  * lie in:
  *
  *     skip = false;
- *     base = __perfinst_share_shadow;
- *     if (base == 0) goto done;
  *     lo = &first byte; hi = &last byte;
  *     if ((lo ^ hi) >= 64) goto done;               (on two lines this run)
- *     b = base[(lo >> 6) & MASK];
+ *     b = __perfinst_share_shadow[lo >> 6];
  *     if (b == __perfinst_share_id) goto yes;       (private to this thread)
  *     if (b != PI_SHARE_SAMPLED_BYTE) goto done;    (new, another's, watched)
  *     cd = __perfinst_share_countdown;
@@ -652,28 +654,22 @@ static tree insert_group_check(const share_access &h)
     tree lo = gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, h.lo));
     tree hi = gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, h.hi - 1));
     tree x = gimple_build(&seq, loc, BIT_XOR_EXPR, uptr, lo, hi);
-    tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
-    gimple_seq_add_stmt(&seq, gimple_build_assign(base, shadow_decl()));
+    /* span: one line? */
+    gcond *c0 = gimple_build_cond(GE_EXPR, x, build_int_cst(uptr, PI_SHARE_LINE), NULL_TREE, NULL_TREE);
+    gimple_seq_add_stmt(&seq, c0);
     for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
         gimple_set_location(gsi_stmt(i), loc);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
-    gcond *c0 = gimple_build_cond(EQ_EXPR, base, build_int_cst(u8p, 0), NULL_TREE, NULL_TREE);
-    gimple_set_location(c0, loc);
-    gsi_insert_before(&gsi, c0, GSI_SAME_STMT);
     basic_block bb = gimple_bb(c0);
     edge e = split_block(bb, c0);
     basic_block join = e->dest;
 
-    /* span: one line? */
-    basic_block span = create_empty_bb(bb);
-    gimple_stmt_iterator g = gsi_start_bb(span);
-    gsi_insert_after(&g, gimple_build_cond(GE_EXPR, x, build_int_cst(uptr, PI_SHARE_LINE), NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
     /* chk: the byte */
-    basic_block chk = create_empty_bb(span);
+    basic_block chk = create_empty_bb(bb);
     seq = NULL;
+    tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(base, shadow_decl()));
     tree idx = gimple_build(&seq, loc, RSHIFT_EXPR, uptr, lo, build_int_cst(integer_type_node, 6));
-    idx = gimple_build(&seq, loc, BIT_AND_EXPR, uptr, idx, build_int_cst(uptr, (HOST_WIDE_INT)((1ull << 41) - 1)));
     tree off = gimple_convert(&seq, loc, sizetype, idx);
     tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, off);
     tree b = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_owner");
@@ -681,7 +677,7 @@ static tree insert_group_check(const share_access &h)
     tree me = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_me");
     gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
     gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, b, me, NULL_TREE, NULL_TREE));
-    g = gsi_start_bb(chk);
+    gimple_stmt_iterator g = gsi_start_bb(chk);
     gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
     /* chk2: sampled? */
     basic_block chk2 = create_empty_bb(chk);
@@ -702,15 +698,13 @@ static tree insert_group_check(const share_access &h)
     gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cd1));
     g = gsi_start_bb(dec);
     gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
-    for (basic_block k : {span, chk, chk2, chk3, dec})
+    for (basic_block k : {chk, chk2, chk3, dec})
         for (gimple_stmt_iterator i = gsi_start_bb(k); !gsi_end_p(i); gsi_next(&i))
             gimple_set_location(gsi_stmt(i), loc);
 
-    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE; /* base != 0 */
-    redirect_edge_succ(e, span);
-    edge e0 = make_edge(bb, join, EDGE_TRUE_VALUE);            /* no shadow: no skip */
-    edge es = make_edge(span, join, EDGE_TRUE_VALUE);          /* two lines */
-    edge esf = make_edge(span, chk, EDGE_FALSE_VALUE);
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE; /* two lines: no skip */
+    edge es = e;
+    edge esf = make_edge(bb, chk, EDGE_FALSE_VALUE);
     edge ey = make_edge(chk, join, EDGE_TRUE_VALUE);           /* mine: skip */
     edge ecf = make_edge(chk, chk2, EDGE_FALSE_VALUE);
     edge e2 = make_edge(chk2, join, EDGE_TRUE_VALUE);          /* not sampled */
@@ -718,8 +712,6 @@ static tree insert_group_check(const share_access &h)
     edge e3 = make_edge(chk3, join, EDGE_TRUE_VALUE);          /* a sample among them */
     edge e3f = make_edge(chk3, dec, EDGE_FALSE_VALUE);
     edge ed = make_edge(dec, join, EDGE_FALLTHRU);             /* counted: skip */
-    e0->probability = profile_probability::very_unlikely();
-    e->probability = e0->probability.invert();
     es->probability = profile_probability::unlikely();
     esf->probability = es->probability.invert();
     ey->probability = profile_probability::likely();
@@ -729,18 +721,16 @@ static tree insert_group_check(const share_access &h)
     e3->probability = profile_probability::very_unlikely();
     e3f->probability = e3->probability.invert();
     ed->probability = profile_probability::always();
-    span->count = e->count();
     chk->count = esf->count();
     chk2->count = ecf->count();
     chk3->count = e2f->count();
     dec->count = e3f->count();
     if (current_loops)
-        for (basic_block k : {span, chk, chk2, chk3, dec})
+        for (basic_block k : {chk, chk2, chk3, dec})
             add_bb_to_loop(k, bb->loop_father);
 
     tree skip = make_temp_ssa_name(boolean_type_node, NULL, "pi_skip");
     gphi *phi = create_phi_node(skip, join);
-    add_phi_arg(phi, boolean_false_node, e0, loc);
     add_phi_arg(phi, boolean_false_node, es, loc);
     add_phi_arg(phi, boolean_true_node, ey, loc);
     add_phi_arg(phi, boolean_false_node, e2, loc);
@@ -822,6 +812,8 @@ static unsigned execute_sharing(function *fun)
     if (pi_is_own_decl(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
         return 0;
     fn_marked = pi_directive_bits(DECL_ATTRIBUTES(fun->decl)) & PI_D_SHARING;
+    pta_valid = opt_for_fn(fun->decl, optimize) && opt_for_fn(fun->decl, flag_tree_pta) && fun->gimple_df &&
+                !pi_opt.sharing_all_locals;
     bool on = pi_opt.sharing == 2 || fn_marked || pi_sharing_seen;
     unsigned changed = 0;
     if (on) {

@@ -18,6 +18,7 @@
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
+ *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -48,7 +49,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
-    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n",
+    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
+    "  -fplugin-arg-perfinst-sharing-locals=escaped|addressable  check accesses to locals whose address\n"
+    "                            escaped (GCC's points-to sets; default), or to every addressable one\n",
 };
 
 static const char *feedback_only;
@@ -159,10 +162,18 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "sharing-locals") == 0) {
+            if (v && (strcmp(v, "escaped") == 0 || strcmp(v, "addressable") == 0))
+                pi_opt.sharing_all_locals = strcmp(v, "addressable") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-sharing-locals=%s%>: expected %<escaped%> or "
+                      "%<addressable%>", v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, sharing-coalesce, help)", k);
+                  "block-order, split, warm, sharing-coalesce, sharing-locals, help)", k);
             ok = false;
         }
     }

@@ -21,6 +21,7 @@ struct pi_options {
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
+    bool sharing_all_locals;  /* sharing-locals=addressable: no points-to filter (pass-sharing.cc) */
 };
 extern struct pi_options pi_opt;
 

@@ -45,7 +45,9 @@
 #endif
 
 #define SH_LT 16              /* thread entries per shared line; more fold into the last */
-#define SH_MAXID 252          /* small thread ids 1..252; the 252nd and later share one */
+#define SH_MAXID 251          /* small thread ids 1..251; the 251st and later share one */
+#define SH_SOLO_ID 1          /* the first thread: alone until a second one has an id (solo phase) */
+#define SH_CLAIM_BYTE 0xfc    /* a line of a page the solo thread claimed, not touched yet */
 #define SH_NO_ID 0xfe         /* a thread's id before its first probe call: never a shadow byte */
 #define SH_SHARED_BYTE 0xff   /* shadow byte of a shared line every access of which calls */
 #define SH_SAMPLED_BYTE PI_SHARE_SAMPLED_BYTE /* ... of one whose accesses the inlined countdown samples */
@@ -173,6 +175,24 @@ PI_EXPORT __thread struct sh_tls __perfinst_share_tls __attribute__((tls_model("
     SH_PERIOD_DEFAULT, SH_NO_ID};
 _Static_assert(offsetof(struct sh_tls, countdown) == 0 && offsetof(struct sh_tls, id) == 4,
                "the layout pass-sharing.cc reads");
+/* The solo phase (docs/sharing.md, "First touches"): while one thread
+ * alone has an id, its first call for a line of a page it had not touched
+ * claims the page: the line's byte becomes its id (touched), the page's
+ * other free bytes SH_CLAIM_BYTE; its first call for a claimed line turns
+ * the byte into its id at the top of access1 (no lock, no record) -- one
+ * short call per line instead of `footprint` calls, and no record: the
+ * byte says the line was touched.  When a second thread gets an id, end_solo
+ * makes the records of the lines the solo thread touched (owner: the solo
+ * thread, seen, counts from then on) and clears every byte of the claimed
+ * pages, so that coherence and classification go on as if every access had
+ * called; only the solo thread's accesses before that are not counted. */
+static int solo = 1;
+static pthread_mutex_t solo_lock = PTHREAD_MUTEX_INITIALIZER;
+#define SH_PAGE_LINES 64      /* lines of a 4 KiB page: what one claim covers */
+#define SOLO_PAGES_MAX (1u << 22)
+static uint64_t *solo_pages;  /* the first line of each claimed page, in order */
+static uint32_t nsolo_pages;
+static void end_solo(void);
 #define my_id __perfinst_share_tls.id
 #define __perfinst_share_countdown __perfinst_share_tls.countdown
 /* PERFINST_SHARING_SAMPLE=N: accesses of the owner seen before a private
@@ -244,13 +264,20 @@ static void sh_init(void)
     site_list = map(sizeof(uint32_t) << SITE_BITS);
     allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
     alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
-    uint8_t *shadow = footprint ? map(line_mask + 1) : NULL;
+    solo_pages = map(sizeof(uint64_t) * SOLO_PAGES_MAX);
+    /* The inlined checks read the byte shadow without testing its address
+     * (pass-sharing.cc): without it the instrumented code cannot run. */
+    uint8_t *shadow = map(line_mask + 1);
+    if (!shadow) {
+        pi_say("perfinst: sharing: cannot map the byte shadow the inlined checks read (2 TiB of address space; "
+               "ulimit -v?): a program built with sharing detection cannot run without it\n", NULL);
+        _exit(127);
+    }
     int ok = lines && ishadow && sites && site_list && allocs && alloc_hash;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
-    if (ok && shadow)
-        __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
+    __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
 }
 
@@ -274,6 +301,8 @@ static uint8_t new_id(void)
     }
     my_id = id;
     __perfinst_share_countdown = next_countdown(); /* its first sample as random as the others */
+    if (n > SH_SOLO_ID && __atomic_load_n(&solo, __ATOMIC_ACQUIRE))
+        end_solo();
     return id;
 }
 
@@ -297,7 +326,11 @@ static struct sh_line *line_get(uint64_t ln, uint8_t id)
             return NULL;
         }
         struct sh_line *l = &lines[i];
-        l->owner = id;
+        /* a byte the solo thread set inline (a claimed line it touched while
+         * the second thread arrived): it was there first */
+        uint8_t sb = __perfinst_share_shadow ? __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK],
+                                                               __ATOMIC_ACQUIRE) : 0;
+        l->owner = sb == SH_SOLO_ID ? SH_SOLO_ID : id;
         l->key = ln + 1;
         uint32_t none = 0;
         if (__atomic_compare_exchange_n(slot, &none, i + 1, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
@@ -311,6 +344,58 @@ static struct sh_line *line_get(uint64_t ln, uint8_t id)
         return NULL;
     }
     return l;
+}
+
+/* The solo thread's call for line ln (solo phase, above): claim its page.
+ * Returns 0 when the phase is over or the list of claimed pages is full
+ * (the line is then handled as any other). */
+static int solo_touch(uint64_t ln)
+{
+    pthread_mutex_lock(&solo_lock);
+    if (!solo || nsolo_pages >= SOLO_PAGES_MAX || !solo_pages) {
+        pthread_mutex_unlock(&solo_lock);
+        return 0;
+    }
+    uint64_t first = ln & ~(uint64_t)(SH_PAGE_LINES - 1);
+    uint8_t *b = &__perfinst_share_shadow[first & SH_LINE_MASK];
+    if (!b[ln - first]) { /* a page not claimed yet (a claimed one has no free byte) */
+        for (unsigned i = 0; i < SH_PAGE_LINES; i++)
+            if (!b[i])
+                __atomic_store_n(&b[i], SH_CLAIM_BYTE, __ATOMIC_RELAXED);
+        solo_pages[nsolo_pages++] = first;
+    }
+    __atomic_store_n(&b[ln - first], SH_SOLO_ID, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&solo_lock);
+    return 1;
+}
+
+/* A second thread has an id: the solo phase ends.  Every line of a claimed
+ * page the solo thread touched gets its record (owner the solo thread,
+ * seen: a later reload of it is one), and every byte of those pages is
+ * cleared, so that from now on each line's first accesses call as on any
+ * line (the solo thread's footprint, then the byte again).  A claimed byte
+ * the solo thread turns into its id meanwhile is caught below (CAS) or, if
+ * it turns it after this, by line_get and access1 (it touched the line). */
+static void end_solo(void)
+{
+    pthread_mutex_lock(&solo_lock);
+    if (__atomic_load_n(&solo, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&solo, 0, __ATOMIC_RELEASE);
+        for (uint32_t k = 0; k < nsolo_pages; k++)
+            for (unsigned i = 0; i < SH_PAGE_LINES; i++) {
+                uint64_t ln = solo_pages[k] + i;
+                uint8_t *b = &__perfinst_share_shadow[ln & SH_LINE_MASK];
+                uint8_t v = SH_CLAIM_BYTE;
+                if (__atomic_compare_exchange_n(b, &v, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                    continue; /* claimed, never touched */
+                if (v != SH_SOLO_ID)
+                    continue;
+                line_get(ln, SH_SOLO_ID);
+                __atomic_compare_exchange_n(b, &v, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+            }
+        nsolo_pages = 0;
+    }
+    pthread_mutex_unlock(&solo_lock);
 }
 
 static void lock(struct sh_line *l)
@@ -419,7 +504,7 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
  * thread's checks, and a store, even of the same value, takes it from them.) */
 static void set_byte(uint64_t ln, uint8_t b)
 {
-    if (!__perfinst_share_shadow)
+    if (!__perfinst_share_shadow || !footprint) /* PERFINST_SHARING_SAMPLE=0: every access calls */
         return;
     uint8_t *p = &__perfinst_share_shadow[ln & SH_LINE_MASK];
     if (__atomic_load_n(p, __ATOMIC_RELAXED) != b)
@@ -518,11 +603,11 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
-                                           int write, uint64_t pc, const char *what, int fired)
+                                           int write, uint64_t pc, const char *what, int fired, int solo_too)
 {
     lock(l);
     if (!l->shared) {
-        if (l->owner == id) { /* a race with the line's creation: still private */
+        if (l->owner == id && !solo_too) { /* a race with the line's creation: still private */
             if (write & SH_WRITE)
                 l->o_w |= bytes, l->o_writes++;
             if (is_read(write))
@@ -548,6 +633,13 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
         o->reads = l->o_reads;
         o->writes = l->o_writes;
         e->valid = 1ull << (l->owner & 63);
+        if (solo_too && l->owner != SH_SOLO_ID) {
+            /* the solo thread turned the claimed byte into its id after the
+             * phase ended and this line's record was made: it touched it */
+            struct sh_te *s = entry(e, SH_SOLO_ID);
+            s->seen = 1;
+            e->valid |= 1ull << (SH_SOLO_ID & 63);
+        }
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
@@ -582,6 +674,15 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
     uint64_t ln = a / PI_SHARE_LINE;
     unsigned off = (unsigned)(a % PI_SHARE_LINE);
     uint64_t bytes = bytes_of(off, size);
+    if (id == SH_SOLO_ID && __atomic_load_n(&solo, __ATOMIC_ACQUIRE) && footprint && __perfinst_share_shadow) {
+        uint8_t *b = &__perfinst_share_shadow[ln & SH_LINE_MASK];
+        if (__atomic_load_n(b, __ATOMIC_RELAXED) == SH_CLAIM_BYTE) { /* a line of a claimed page: touched */
+            __atomic_store_n(b, SH_SOLO_ID, __ATOMIC_RELEASE);
+            return;
+        }
+        if (solo_touch(ln))
+            return;
+    }
     uint32_t k = __atomic_load_n(&ishadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE);
     struct sh_line *l = k ? &lines[k - 1] : NULL;
     if (__builtin_expect(!l || l->key != ln + 1, 0)) {
@@ -589,8 +690,16 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         if (!l)
             return;
     }
+    int solo_too = 0;
     if (__builtin_expect(l->owner == id && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
-        /* private: only this thread ever touched the line */
+        /* private: only this thread ever touched the line -- unless the solo
+         * thread turned its claimed byte into its id meanwhile */
+        if (__builtin_expect(id != SH_SOLO_ID && __perfinst_share_shadow &&
+                             __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE) ==
+                                 SH_SOLO_ID, 0)) {
+            solo_too = 1;
+            goto shared;
+        }
         if (write & SH_WRITE) {
             if ((l->o_w & bytes) != bytes)
                 l->o_w |= bytes;
@@ -601,7 +710,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
                 l->o_r |= bytes;
             l->o_reads++;
         }
-        if (l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow) { /* an RMW counts 2 */
+        if (footprint && l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow) { /* an RMW counts 2 */
             /* seen enough: the inlined check skips the call from now on,
              * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
             uint8_t none = 0;
@@ -617,7 +726,8 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         }
         return;
     }
-    slow(l, ln, id, bytes, off, write, pc, what, fired);
+shared:
+    slow(l, ln, id, bytes, off, write, pc, what, fired, solo_too);
 }
 
 PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *what)
@@ -877,8 +987,8 @@ void pi_sharing_write(struct pi_rec_writer *w)
         if (!k || k == SH_BUSY)
             continue;
         if (!__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
-            if (nt < 2 || privates >= private_max)
-                continue;
+            if (nt < 2 || privates >= private_max || !(l->o_reads + l->o_writes))
+                continue; /* (none: a line the solo thread touched, not since) */
             privates++;
         }
         put_line(w, l);
