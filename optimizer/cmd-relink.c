@@ -372,6 +372,7 @@ static int in_names(const struct names *n, const char *s)
 
 struct plan {
     struct names funcs, objects, overflow;
+    struct names cold;      /* order-functions cold=: their .text.unlikely parts */
     int have_reserve;
     struct reserve rv;
     uint32_t applied, ignored, rebuild;
@@ -401,6 +402,7 @@ static int read_plan(const char *path, const char *only, struct plan *pl)
         const struct pifb_rec *r = &fb.recs[i];
         if (!strcmp(r->kind, "order-functions")) {
             split_names(pifb_get(r, "functions"), &pl->funcs);
+            split_names(pifb_get(r, "cold"), &pl->cold);
             pl->applied++;
         } else if (!strcmp(r->kind, "order-data")) {
             split_names(pifb_get(r, "objects"), &pl->objects);
@@ -481,6 +483,38 @@ static void piece_of(const struct oscan *s, const char *sym, int text, struct pi
             p->align = o->align;
     }
 }
+
+/* The cold part of sym (order-functions cold=): its .text.unlikely.sym
+ * sections.  Its symbol is sym.cold when sym has a hot part (GCC's
+ * partitioning), else sym (a whole function in the cold section). */
+static void cold_piece_of(const struct oscan *s, const char *sym, struct piece *p)
+{
+    static const char pre[] = ".text.unlikely.";
+    memset(p, 0, sizeof *p);
+    p->sym = sym;
+    p->align = 1;
+    for (size_t i = 0; i < s->nsecs; i++) {
+        const struct osec *o = &s->secs[i];
+        if (o->kind != OS_TEXT || !o->cold || strncmp(o->name, pre, sizeof pre - 1) ||
+            strcmp(o->sym, sym))
+            continue;
+        int dup = 0;
+        for (size_t k = 0; k < p->nsecs && !dup; k++)
+            dup = !strcmp(p->secs[k], o->name);
+        if (!dup)
+            push(&p->secs, &p->nsecs, &p->cap, o->name);
+        p->size = (p->size + o->align - 1) / o->align * o->align + o->size;
+        if (o->align > p->align)
+            p->align = o->align;
+    }
+}
+
+/* The cold parts placed right after the planned functions (set by
+ * cmd_relink for insert_lists and verify); g_cold_sym[i]: the symbol at
+ * cold part i's start (NAME.cold, or NAME for a function wholly cold). */
+static struct piece *g_cold;
+static char **g_cold_sym;
+static size_t g_ncold;
 
 static void put_piece(FILE *f, const struct piece *p)
 {
@@ -645,6 +679,10 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
             fprintf(f, "    __perfinst_reserve_end = .;\n");
             free(a);
         }
+        if (g_ncold)
+            fprintf(f, "    /* pmopt relink: %zu cold parts after them */\n", g_ncold);
+        for (size_t i = 0; i < g_ncold; i++)
+            put_piece(f, &g_cold[i]);
     } else if (g_dc && dc_script(f, k - 1, g_dc, g_ndc, g_drv)) {
         /* the coloured data of this output section (dcolour.c) */
     } else {
@@ -824,6 +862,39 @@ static int verify(const char *tmp, const char *out, const struct piece *st, size
         printf("pmopt relink: %zu functions in the planned order at 0x%llx-0x%llx (%llu bytes)\n",
                checked, (unsigned long long)lo, (unsigned long long)hi,
                (unsigned long long)(hi - lo));
+    /* the cold parts: in their order, after the planned functions (and
+       after the reserved region's overflow functions) */
+    size_t cchecked = 0;
+    uint64_t clo = UINT64_MAX, chi = 0, cprev = 0;
+    for (size_t i = 0; i < no; i++) {
+        const struct fsym *f = find_fsym(v, n, ov[i].sym);
+        if (f && f->n == 1 && f->addr + ov[i].size > hi)
+            hi = f->addr + ov[i].size;
+    }
+    prevname = NULL;
+    for (size_t i = 0; i < g_ncold && !status; i++) {
+        const struct fsym *f = find_fsym(v, n, g_cold_sym[i]);
+        if (!f || f->n != 1)
+            continue;
+        if ((prevname && f->addr < cprev) || (checked && f->addr < hi)) {
+            pm_error("%s: the linker did not follow the script: cold part %s (0x%llx) before "
+                     "%s (0x%llx)", out, g_cold_sym[i], (unsigned long long)f->addr,
+                     prevname ? prevname : "the end of the planned functions",
+                     (unsigned long long)(prevname ? cprev : hi));
+            status = -1;
+            break;
+        }
+        cprev = f->addr, prevname = g_cold_sym[i];
+        if (f->addr < clo)
+            clo = f->addr;
+        if (f->addr + g_cold[i].size > chi)
+            chi = f->addr + g_cold[i].size;
+        cchecked++;
+    }
+    if (!status && cchecked)
+        printf("pmopt relink: %zu cold parts in the planned order after them at 0x%llx-0x%llx "
+               "(%llu bytes)\n", cchecked, (unsigned long long)clo, (unsigned long long)chi,
+               (unsigned long long)(chi - clo));
     checked = 0;
     for (size_t i = 0; rv && i < no; i++) {
         const struct fsym *f = find_fsym(v, n, ov[i].sym);
@@ -1043,6 +1114,32 @@ int cmd_relink(int argc, char **argv)
         piece_of(&s, pl.objects.v[i], 0, &p);
         if (p.nsecs)
             dp[nd++] = p;
+    }
+    if (pl.cold.n) { /* cold parts, after the planned functions */
+        g_cold = calloc(pl.cold.n, sizeof *g_cold);
+        g_cold_sym = calloc(pl.cold.n, sizeof *g_cold_sym);
+        if (!g_cold || !g_cold_sym) {
+            rep_oom_relink();
+            goto done;
+        }
+        size_t cmissing = 0;
+        for (size_t i = 0; i < pl.cold.n; i++) {
+            struct piece p, h;
+            cold_piece_of(&s, pl.cold.v[i], &p);
+            if (!p.nsecs) {
+                cmissing++;
+                continue;
+            }
+            piece_of(&s, pl.cold.v[i], 1, &h);
+            g_cold_sym[g_ncold] = h.nsecs ? xasprintf("%s.cold", pl.cold.v[i])
+                                          : xasprintf("%s", pl.cold.v[i]);
+            free(h.secs);
+            g_cold[g_ncold++] = p;
+        }
+        if (cmissing)
+            pm_note("%zu planned cold part%s not in the objects of the link (no "
+                    ".text.unlikely.NAME section): left where %s", cmissing,
+                    cmissing == 1 ? " is" : "s are", cmissing == 1 ? "it is" : "they are");
     }
     if (pl.have_dreserve) { /* reserve-data: the data colouring's offsets */
         uint64_t send;

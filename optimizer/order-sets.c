@@ -339,6 +339,13 @@ long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
                 const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
                 uint32_t *order, size_t n, int max_passes)
 {
+    return ord_spread_seg(f, nodes, nn, arcs, na, c, order, n, n, max_passes);
+}
+
+long ord_spread_seg(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
+                    const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
+                    uint32_t *order, size_t n, size_t nfirst, int max_passes)
+{
     (void)nodes;
     struct search q;
     memset(&q, 0, sizeof q);
@@ -374,26 +381,33 @@ long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
     fw = malloc((n ? n : 1) * sizeof *fw);
     if (!hotf || !fw)
         goto out;
-    uint64_t all = 0, cum = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct fnlines *l = fn_lines(&q, order[i], 0);
-        fw[i] = 0;
-        for (uint32_t k = 0; l && k < l->n; k++)
-            fw[i] += l->fetch[k];
-        all += fw[i];
-    }
-    if (q.oom)
-        goto out;
-    qsort(fw, n, sizeof *fw, by_u64_desc);
-    uint64_t thr = 1;
-    for (size_t i = 0; i < n && cum * 100.0 < all * (double)SEARCH_COVER; i++)
-        cum += fw[i], thr = fw[i];
-    for (size_t i = 0; i < n; i++) {
-        const struct fnlines *l = fn_lines(&q, order[i], 0);
-        uint64_t w = 0;
-        for (uint32_t k = 0; k < l->n; k++)
-            w += l->fetch[k];
-        hotf[order[i]] = w && w >= thr;
+    if (nfirst > n)
+        nfirst = n;
+    /* per segment: [0, nfirst) and [nfirst, n) */
+    for (int seg = 0; seg < 2; seg++) {
+        size_t s0 = seg ? nfirst : 0, s1 = seg ? n : nfirst, m = s1 - s0;
+        uint64_t all = 0, cum = 0;
+        for (size_t i = s0; i < s1; i++) {
+            const struct fnlines *l = fn_lines(&q, order[i], 0);
+            fw[i - s0] = 0;
+            for (uint32_t k = 0; l && k < l->n; k++)
+                fw[i - s0] += l->fetch[k];
+            all += fw[i - s0];
+        }
+        if (q.oom)
+            goto out;
+        if (m)
+            qsort(fw, m, sizeof *fw, by_u64_desc);
+        uint64_t thr = 1;
+        for (size_t i = 0; i < m && cum * 100.0 < all * (double)SEARCH_COVER; i++)
+            cum += fw[i], thr = fw[i];
+        for (size_t i = s0; i < s1; i++) {
+            const struct fnlines *l = fn_lines(&q, order[i], 0);
+            uint64_t w = 0;
+            for (uint32_t k = 0; k < l->n; k++)
+                w += l->fetch[k];
+            hotf[order[i]] = w && w >= thr;
+        }
     }
     changes = 0;
     double best = objective(&q, order);
@@ -401,6 +415,8 @@ long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
         long before = changes;
         for (size_t i = 0; i < n && !q.oom; i++) {
             for (size_t j = i + 1; j < n && j <= i + WINDOW && !q.oom; j++) {
+                if (i < nfirst && j >= nfirst)
+                    break; /* each segment keeps its functions */
                 if (!hotf[order[i]] && !hotf[order[j]])
                     continue;
                 for (int mv = 0; mv < 3; mv++) {

@@ -66,4 +66,12 @@ long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
                 const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
                 uint32_t *order, size_t n, int max_passes);
 
+/* The same with two segments that keep their places: positions
+ * [0, nfirst) and [nfirst, n) each permuted within itself (the hot parts
+ * of the functions, then the cold parts the relink places after them).
+ * ord_spread is nfirst = n. */
+long ord_spread_seg(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
+                    const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
+                    uint32_t *order, size_t n, size_t nfirst, int max_passes);
+
 #endif /* PERFINST_ORDER_SETS_H */

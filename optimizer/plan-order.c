@@ -606,7 +606,8 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     int status = -1;
     char **paths = NULL;
     size_t npaths = 0;
-    uint32_t *order = NULL, *tmp = NULL, *stable = NULL, *ovf = NULL, *data = NULL;
+    uint32_t *order = NULL, *tmp = NULL, *stable = NULL, *ovf = NULL, *data = NULL, *cold = NULL;
+    size_t ncold = 0;
     struct lines before = { 0 }, after = { 0 };
     char *list = NULL, *list2 = NULL;
     struct dc_plan_out dcp = { 0 };
@@ -666,8 +667,11 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     if (o->alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
         struct plan_sets_in si = { &p.s, p.count, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
                                    ORD_EXTTSP, o->sets_passes };
-        if (plan_sets(&si, order, n))
+        if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
+            if (!cold)
+                rep_oom();
             goto done;
+        }
     }
     /* the cache model, before and after */
     struct cm_result cb, ca;
@@ -716,7 +720,31 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         }
         snprintf(c, sizeof c, "place %zu hot functions contiguously in %s order "
                  "(model hit ratio %.3f -> %.3f)", kept, ord_name(o->alg), ratio(&cb), ratio(&ca));
-        const char *kv[] = { "alg", ord_name(o->alg), "functions", list, NULL };
+        const char *kv[] = { "alg", ord_name(o->alg), "functions", list, NULL, NULL, NULL };
+        size_t ckept = 0;
+        if (ncold) { /* the cold parts that ran, after them (plan-sets.c) */
+            if (!(list2 = name_list(&p, cold, ncold, &ckept))) {
+                rep_oom();
+                goto done;
+            }
+            /* one line holds both lists (PIFB_MAX_LINE): the cold one is cut */
+            size_t room = strlen(list) < LIST_MAX ? LIST_MAX - strlen(list) : 0;
+            if (strlen(list2) > room) {
+                char *cut = list2;
+                for (char *q = list2; *q && (size_t)(q - list2) <= room; q++)
+                    if (*q == ',')
+                        cut = q;
+                *cut = 0;
+                ckept = 0;
+                for (char *q = list2; *list2 && q; q = strchr(q + 1, ','))
+                    ckept++;
+            }
+            if (*list2) {
+                kv[4] = "cold", kv[5] = list2;
+                size_t l = strlen(c);
+                snprintf(c + l, sizeof c - l, ", then the cold parts of %zu that ran", ckept);
+            }
+        }
         emit_rec(&out, "order-functions", c, kv);
     }
     /* data objects referenced by executed blocks, by affinity: grouped by
@@ -793,7 +821,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
 done:
     dc_plan_free(&dcp);
     free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
-        free(list2);
+        free(list2), free(cold);
     free(before.v), free(after.v);
     free(p.nodes), free(p.arcs), free(p.count), free(p.data_w), free(p.drefs), free(p.home);
     oscan_free(&p.s);

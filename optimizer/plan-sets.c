@@ -24,15 +24,25 @@
 #include "plan-sets.h"
 #include "pmopt.h"
 
-/* Size and alignment of every non-cold text section of sym in t, as the
- * relink packs them (cmd-relink.c piece_of); 0 if none. */
-static uint64_t target_size(const struct oscan *t, const char *sym, uint64_t *align)
+/* A cold part the relink places: the section .text.unlikely.F (GCC's
+ * F.cold, or a whole function of the cold tier). */
+#define COLD_PREFIX ".text.unlikely."
+
+static int is_cold_part(const struct osec *o)
+{
+    return o->kind == OS_TEXT && o->cold && !strncmp(o->name, COLD_PREFIX, strlen(COLD_PREFIX));
+}
+
+/* Size and alignment of every non-cold text section of sym in t (cold = 0),
+ * or of every .text.unlikely.sym (cold = 1), as the relink packs them
+ * (cmd-relink.c piece_of, cold_piece_of); 0 if none. */
+static uint64_t target_size(const struct oscan *t, const char *sym, int cold, uint64_t *align)
 {
     uint64_t size = 0;
     *align = 1;
     for (size_t i = 0; i < t->nsecs; i++) {
         const struct osec *o = &t->secs[i];
-        if (o->kind != OS_TEXT || o->cold || strcmp(o->sym, sym))
+        if (o->kind != OS_TEXT || strcmp(o->sym, sym) || (cold ? !is_cold_part(o) : o->cold))
             continue;
         uint64_t a = o->align ? o->align : 1;
         size = (size + a - 1) / a * a + o->size;
@@ -42,24 +52,112 @@ static uint64_t target_size(const struct oscan *t, const char *sym, uint64_t *al
     return size;
 }
 
-int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
+/* Section sec's executed ranges (a block runs to the next range), scaled
+ * from the profiled section's size onto tsize: appended to blk[*nb..). */
+static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint32_t sec,
+                             uint64_t tsize, struct ord_block *blk, size_t *nb)
+{
+    const struct osec *o = &s->secs[sec];
+    uint64_t psize = o->size ? o->size : 1;
+    size_t n0 = *nb, lo0 = 0, hi0 = s->nranges;
+    while (lo0 < hi0) {
+        size_t mid = (lo0 + hi0) / 2;
+        if (s->ranges[mid].sec < sec)
+            lo0 = mid + 1;
+        else
+            hi0 = mid;
+    }
+    /* the ranges' extent: a counted function holds a clean and a
+       counting copy (docs/design.md), the ranges are the counting
+       copy's; scaled to another build, the extent maps onto it whole */
+    uint64_t rmin = 0, rmax = psize;
+    if (tsize != psize) {
+        rmin = UINT64_MAX, rmax = 0;
+        for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
+            const struct orange *x = &s->ranges[k];
+            if (x->off < rmin)
+                rmin = x->off;
+            if (x->off + x->len > rmax)
+                rmax = x->off + x->len;
+        }
+        if (rmax > o->size)
+            rmax = o->size;
+        if (rmin >= rmax)
+            rmin = 0, rmax = psize;
+    }
+    for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
+        if (!count[k])
+            continue;
+        uint64_t lo = s->ranges[k].off, hi = o->size;
+        for (size_t m = k + 1; m < s->nranges && s->ranges[m].sec == sec; m++)
+            if (s->ranges[m].off > lo) {
+                hi = s->ranges[m].off;
+                break;
+            }
+        if (hi < lo + s->ranges[k].len)
+            hi = lo + s->ranges[k].len;
+        if (hi > o->size)
+            hi = o->size;
+        if (hi <= lo)
+            hi = lo + 1;
+        if (hi > rmax)
+            hi = rmax;
+        if (lo < rmin || lo >= rmax)
+            continue;
+        __extension__ typedef unsigned __int128 u128;
+        uint64_t a = (uint64_t)((u128)(lo - rmin) * tsize / (rmax - rmin)),
+                 b = (uint64_t)((u128)(hi - rmin) * tsize / (rmax - rmin));
+        if (b <= a)
+            b = a + 1;
+        if (b > tsize)
+            b = tsize;
+        if (a >= b)
+            continue;
+        blk[(*nb)++] = (struct ord_block){ a, b, count[k] };
+    }
+    return *nb - n0;
+}
+
+/* Whether section sec has an executed range. */
+static int section_ran(const struct oscan *s, const uint64_t *count, uint32_t sec)
+{
+    size_t lo0 = 0, hi0 = s->nranges;
+    while (lo0 < hi0) {
+        size_t mid = (lo0 + hi0) / 2;
+        if (s->ranges[mid].sec < sec)
+            lo0 = mid + 1;
+        else
+            hi0 = mid;
+    }
+    for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++)
+        if (count[k])
+            return 1;
+    return 0;
+}
+
+int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t *cold,
+              size_t *ncold)
 {
     const struct oscan *s = in->s;
     const struct cgeom *g = in->g;
     struct ord_cache c = { g->sets, g->ways, g->line };
-    struct ord_fn *f = calloc(in->nn ? in->nn : 1, sizeof *f);
+    size_t nn = in->nn;
+    struct ord_fn *f = calloc(nn ? nn : 1, sizeof *f);
     struct ord_block *blk = malloc((s->nranges ? s->nranges : 1) * sizeof *blk);
-    uint32_t *base = malloc((n ? n : 1) * sizeof *base), *ids = NULL;
+    uint32_t *items = malloc((n + nn + 1) * sizeof *items),
+             *base = malloc((n + nn + 1) * sizeof *base), *ids = NULL;
     uint64_t *at = NULL;
+    char *incold = calloc(nn ? nn : 1, 1), *name = NULL;
     struct pi_meta tm;
     struct oscan t;
     char **paths = NULL;
-    size_t npaths = 0, nfs = 0, missing = 0;
+    size_t npaths = 0, nfs = 0, missing = 0, cmissing = 0, nc = 0;
     struct pm_sym *fs = NULL;
     int have_tm = 0, have_t = 0, fd = -1, status = -1, oom = 0;
     Elf *e = NULL;
+    *ncold = 0;
     memset(&t, 0, sizeof t);
-    if (!f || !blk || !base) {
+    if (!f || !blk || !items || !base || !incold) {
         pm_error("out of memory");
         goto done;
     }
@@ -84,95 +182,93 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint32_t sec = order[i];
         const struct osec *o = &s->secs[sec];
-        uint64_t psize = o->size ? o->size : 1, tsize = psize, talign = o->align;
-        if (have_t) {
-            tsize = target_size(&t, o->sym, &talign);
-            if (!tsize) {
-                missing++;
-                f[sec] = (struct ord_fn){ 0, 1, NULL, 0 };
-                continue;
-            }
+        uint64_t tsize = o->size ? o->size : 1, talign = o->align;
+        items[i] = sec;
+        if (have_t && !(tsize = target_size(&t, o->sym, 0, &talign))) {
+            missing++;
+            f[sec] = (struct ord_fn){ 0, 1, NULL, 0 };
+            continue;
         }
         f[sec].size = tsize, f[sec].align = talign ? talign : 1;
         f[sec].b = blk + nb;
-        size_t lo0 = 0, hi0 = s->nranges;
-        while (lo0 < hi0) {
-            size_t mid = (lo0 + hi0) / 2;
-            if (s->ranges[mid].sec < sec)
-                lo0 = mid + 1;
-            else
-                hi0 = mid;
-        }
-        /* the ranges' extent: a counted function holds a clean and a
-           counting copy (docs/design.md), the ranges are the counting
-           copy's; scaled to another build, the extent maps onto it whole */
-        uint64_t rmin = 0, rmax = psize;
-        if (tsize != psize) {
-            rmin = UINT64_MAX, rmax = 0;
-            for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
-                const struct orange *x = &s->ranges[k];
-                if (x->off < rmin)
-                    rmin = x->off;
-                if (x->off + x->len > rmax)
-                    rmax = x->off + x->len;
-            }
-            if (rmax > o->size)
-                rmax = o->size;
-            if (rmin >= rmax)
-                rmin = 0, rmax = psize;
-        }
-        for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
-            if (!in->count[k])
-                continue;
-            uint64_t lo = s->ranges[k].off, hi = o->size;
-            for (size_t m = k + 1; m < s->nranges && s->ranges[m].sec == sec; m++)
-                if (s->ranges[m].off > lo) {
-                    hi = s->ranges[m].off;
-                    break;
+        f[sec].nb = section_ranges(s, in->count, sec, tsize, blk, &nb);
+    }
+    /* the cold parts that ran (split=3's warm blocks, or blocks judged
+       cold that ran after all): the relink places them right after the
+       ordered functions, first those of the ordered functions in their
+       order, then the others; one per name, as the relink's script names
+       them */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < (pass ? nn : n); i++) {
+            for (size_t k = pass ? i : 0; k < (pass ? i + 1 : nn); k++) {
+                const struct osec *o = &s->secs[k];
+                if (incold[k] || !is_cold_part(o) || (!pass && strcmp(o->sym, s->secs[order[i]].sym)) ||
+                    !section_ran(s, in->count, (uint32_t)k))
+                    continue;
+                int dup = 0;
+                for (size_t j = 0; j < nc && !dup; j++)
+                    dup = !strcmp(s->secs[items[n + j]].sym, o->sym);
+                incold[k] = 1;
+                if (dup)
+                    continue;
+                uint64_t tsize = o->size ? o->size : 1, talign = o->align;
+                if (have_t && !(tsize = target_size(&t, o->sym, 1, &talign))) {
+                    cmissing++;
+                    continue;
                 }
-            if (hi < lo + s->ranges[k].len)
-                hi = lo + s->ranges[k].len;
-            if (hi > o->size)
-                hi = o->size;
-            if (hi <= lo)
-                hi = lo + 1;
-            if (hi > rmax)
-                hi = rmax;
-            if (lo < rmin || lo >= rmax)
-                continue;
-            __extension__ typedef unsigned __int128 u128;
-            uint64_t a = (uint64_t)((u128)(lo - rmin) * tsize / (rmax - rmin)),
-                     b = (uint64_t)((u128)(hi - rmin) * tsize / (rmax - rmin));
-            if (b <= a)
-                b = a + 1;
-            if (b > tsize)
-                b = tsize;
-            if (a >= b)
-                continue;
-            blk[nb++] = (struct ord_block){ a, b, in->count[k] };
-            f[sec].nb++;
+                f[k].size = tsize, f[k].align = talign ? talign : 1;
+                f[k].b = blk + nb;
+                f[k].nb = section_ranges(s, in->count, (uint32_t)k, tsize, blk, &nb);
+                items[n + nc++] = (uint32_t)k;
+            }
         }
     }
-    memcpy(base, order, n * sizeof *base);
-    uint64_t before = ord_set_pressure_seq(f, base, n, &c);
-    long ch = ord_spread(f, in->nodes, in->nn, in->arcs, in->na, &c, order, n, in->passes);
+    memcpy(base, items, (n + nc) * sizeof *base);
+    uint64_t before = ord_set_pressure_seq(f, base, n + nc, &c),
+             hot_only = ord_set_pressure_seq(f, base, n, &c);
+    long ch = ord_spread_seg(f, in->nodes, nn, in->arcs, in->na, &c, items, n + nc, n,
+                             in->passes);
     if (ch < 0) {
         pm_error("out of memory");
         goto done;
     }
-    uint64_t after = ord_set_pressure_seq(f, order, n, &c);
+    uint64_t after = ord_set_pressure_seq(f, items, n + nc, &c);
+    memcpy(order, items, n * sizeof *order);
+    memcpy(cold, items + n, nc * sizeof *cold);
+    *ncold = nc;
+    uint64_t cbytes = 0, cfetch = 0, afetch = 0;
+    for (size_t i = 0; i < n + nc; i++) {
+        const struct ord_fn *x = &f[items[i]];
+        for (size_t k = 0; k < x->nb; k++) {
+            afetch += x->b[k].count;
+            if (i >= n)
+                cfetch += x->b[k].count;
+        }
+        if (i >= n)
+            cbytes += x->size;
+    }
+    printf("  cold parts: %zu that ran placed after the ordered functions (%llu bytes, %.2f%% "
+           "of the blocks' executions)%s; the ordered functions alone: set pressure %llu\n", nc,
+           (unsigned long long)cbytes, afetch ? 100.0 * (double)cfetch / (double)afetch : 0.0,
+           cmissing ? " (some have no cold part in the target)" : "",
+           (unsigned long long)hot_only);
     printf("  set pressure (fetches beyond the %u hottest lines of each set%s): %s order %llu, "
            "spread %llu (%ld swaps and moves)\n", g->ways,
            have_t ? ", sizes of the target" : "", ord_name(in->base_alg),
            (unsigned long long)before, (unsigned long long)after, ch);
     printf("  Ext-TSP score %.0f -> %.0f\n",
-           ord_exttsp_score(in->nodes, in->nn, in->arcs, in->na, base, n),
-           ord_exttsp_score(in->nodes, in->nn, in->arcs, in->na, order, n));
+           ord_exttsp_score(in->nodes, nn, in->arcs, in->na, base, n),
+           ord_exttsp_score(in->nodes, nn, in->arcs, in->na, order, n));
     if (have_t) {
         if (missing)
             printf("  target %s: %zu of the %zu ordered functions have no section there "
                    "(inlined or removed)\n", in->target, missing, n);
-        /* the target's own layout, for comparison */
+        if (cmissing)
+            printf("  target %s: %zu cold parts that ran have no .text.unlikely section there\n",
+                   in->target, cmissing);
+        /* the target's own layout, for comparison: the functions at their
+           symbols, the cold parts at F.cold (F when the whole function is
+           cold) */
         if ((fd = open(in->target, O_RDONLY)) < 0 || !(e = elf_begin(fd, ELF_C_READ, NULL)) ||
             (oom = pm_elf_symbols(e, STT_FUNC, &fs, &nfs)) || !nfs) {
             if (fd >= 0 && e && !oom)
@@ -181,18 +277,28 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n)
                 pm_error("%s: cannot read its symbols", in->target);
             goto done;
         }
-        ids = malloc((n ? n : 1) * sizeof *ids);
-        at = malloc((n ? n : 1) * sizeof *at);
+        ids = malloc((n + nc + 1) * sizeof *ids);
+        at = malloc((n + nc + 1) * sizeof *at);
         if (!ids || !at) {
             pm_error("out of memory");
             goto done;
         }
         size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            struct pm_sym key = { s->secs[order[i]].sym, 0, 0 };
+        for (size_t i = 0; i < n + nc; i++) {
+            const char *sym = s->secs[items[i]].sym;
+            uint64_t al;
+            free(name);
+            name = NULL;
+            if (i >= n && target_size(&t, sym, 0, &al) &&
+                (!(name = malloc(strlen(sym) + 6)) || !strcpy(name, sym) ||
+                 !strcat(name, ".cold"))) {
+                pm_error("out of memory");
+                goto done;
+            }
+            struct pm_sym key = { name ? name : sym, 0, 0 };
             const struct pm_sym *hit = bsearch(&key, fs, nfs, sizeof *fs, pm_sym_cmp);
-            if (hit && f[order[i]].nb)
-                ids[k] = order[i], at[k++] = hit->addr;
+            if (hit && f[items[i]].nb)
+                ids[k] = items[i], at[k++] = hit->addr;
         }
         uint32_t lines, over;
         uint64_t own = ord_set_pressure(f, ids, at, k, &c, &lines, &over);
@@ -206,7 +312,8 @@ done:
         elf_end(e);
     if (fd >= 0)
         close(fd);
-    free(fs), free(ids), free(at), free(f), free(blk), free(base), free(paths);
+    free(fs), free(ids), free(at), free(f), free(blk), free(items), free(base), free(paths);
+    free(incold), free(name);
     if (have_t)
         oscan_free(&t);
     if (have_tm)

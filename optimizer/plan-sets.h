@@ -22,9 +22,13 @@ struct plan_sets_in {
     int passes;                   /* of the search (0: only the pressures) */
 };
 
-/* Spreads order[0..n) (sections of in->s) over the cache sets; prints the
- * set pressure before and after (and of the target as linked).  0, or -1
- * after an error message. */
-int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n);
+/* Spreads order[0..n) (sections of in->s) over the cache sets, with the
+ * cold parts that ran (.text.unlikely.F sections with executed ranges)
+ * after them as the relink places them: their order into cold[0..*ncold)
+ * (room for in->nn; one section per name).  Prints the set pressure
+ * before and after (and of the target as linked).  0, or -1 after an
+ * error message. */
+int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t *cold,
+              size_t *ncold);
 
 #endif /* PERFINST_PLAN_SETS_H */

@@ -104,3 +104,54 @@ if command -v valgrind > /dev/null; then
     [ "$s" -lt $((e / 2)) ] || fail "cachegrind I1 misses: Ext-TSP $e, spread $s: not halved"
     ok "cachegrind I1 misses: Ext-TSP's relink $e, spread $s"
 fi
+
+# Cold parts (setscold.c): rebuilt with the profile, split=3 (the default)
+# sends each wN's warm branch (one call in 256) to wN.cold.  The profile is
+# the counted rebuild's, whose blocks are in the rebuilt layout; the plan
+# models the cold parts that ran where the relink puts them (right after
+# the ordered functions, in the plan's `cold=` order), so in a 16-set,
+# one-way cache (every line competes) the pressure it predicts is again
+# the relinked program's as linked, cold parts at their wN.cold symbols.
+src=$T/relink/setscold.c
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$src" -o wt.o
+pi_ld -O2 -o wt wt.o
+PERFINST_OUT=wt.pit ./wt > wt.out
+"$PMOPT" plan --order=exttsp --rebuild -o w.fb wt wt.pit > w.plan
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback=w.fb \
+    -fplugin-arg-perfinst-sections -c "$src" -o wc.o
+pi_ld -O2 -o wc wc.o
+PERFINST_OUT=wc.pit ./wc > wc.out
+pi_cc -O2 -fplugin-arg-perfinst-feedback=w.fb -fplugin-arg-perfinst-sections -c "$src" -o wr.o
+pi_ld -O2 -o wr wr.o
+readelf -SW wr.o > wr.secs
+for n in 0 1 2 3 4 5; do
+    assert_contains "the rebuild splits w$n: a cold part" wr.secs "\.text\.unlikely\.w$n "
+done
+SC="--cache=1024,1,64 --reserve-sets=0"
+"$PMOPT" plan --order=sets $SC --target=wr -o ws.fb wc wc.pit > ws.plan
+cat ws.plan
+line=$(grep 'cold parts: ' ws.plan)
+nc=$(echo "$line" | sed -n 's/.*cold parts: \([0-9]*\) that ran.*/\1/p')
+[ -n "$nc" ] && [ "$nc" -ge 6 ] || fail "the plan should model at least the six warm cold parts: $line"
+ok "the plan models $nc cold parts that ran"
+cold=$(sed -n 's/^[0-9]* order-functions .* cold=\([^ ]*\).*/\1/p' ws.fb)
+for n in 0 1 2 3 4 5; do
+    case ",$cold," in *",w$n,"*) ;; *) fail "w$n's cold part not in the plan's cold list: $cold" ;; esac
+done
+ok "the feedback file lists the cold parts: $cold"
+sp=$(sed -n 's/.*set pressure (fetches beyond.*spread \([0-9]*\).*/\1/p' ws.plan)
+[ -n "$sp" ] && [ "$sp" -gt 0 ] || fail "no set pressure in a one-way cache ($sp): the fixture proves nothing"
+"$PMOPT" relink wr --feedback ws.fb -o wr.s --smoke 1000 > ws.rel || fail "relink with cold parts"
+cat ws.rel
+assert_contains "relink checked the cold parts' order" ws.rel "^pmopt relink: $nc cold parts in the planned order after them"
+./wr.s > wr.out
+cmp wt.out wr.out || fail "the relinked rebuild prints something else"
+# nm: the cold parts in the plan's order, after the last ordered function
+nm -n wr.s | awk '$2 ~ /^[tT]$/ {print $3}' > wr.syms
+hot_last=$(grep -n -E '^(w[0-5]|main)$' wr.syms | tail -1 | cut -d: -f1)
+got=$(grep -n -E '^(w[0-5]|main)\.cold$' wr.syms | awk -F: -v h="$hot_last" '$1 > h {print $2}' |
+      sed 's/\.cold$//' | paste -sd,)
+assert_eq "nm: the cold parts after the ordered functions, in the plan's order" "$cold" "$got"
+"$PMOPT" plan --order=sets $SC --sets-passes=0 --target=wr.s --advise wc wc.pit > wt1
+assert_contains "with cold parts, the relink as linked: pressure $sp as planned" wt1 \
+    "set pressure of the target as linked: $sp "
