@@ -39,6 +39,9 @@
 # interleaved runs at --size (1).
 # Relink time (median of 3) against perfinst-ld's link of the same objects.
 # Every variant must print the -O2 checksum.
+# One cachegrind count per variant: a shift of the layout by 1-3 KiB moves it
+# by up to 15 % on SQLite; bench/layout-shifts.sh measures the rebuild and its
+# relinks at several shifts from this script's work directory.
 # (The taken-jumps column came out the same for every variant, BOLT
 # included, in the first run: callgrind's jump counts do not see the
 # layout here; bench/RESULTS.md.)

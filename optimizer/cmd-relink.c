@@ -46,7 +46,8 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
-            "                    [--keep-script FILE] [--verbose]\n"
+            "                    [--keep-script FILE] [--no-hot-rest] [--no-clones]\n"
+            "                    [--pad-front=N] [--verbose]\n"
             "Replay the link perfinst-ld recorded in PROG with a linker script that places\n"
             "the functions and data objects of the feedback file's order-functions,\n"
             "order-data, reserve and reserve-data recommendations (pmopt plan --order).  The\n"
@@ -57,6 +58,13 @@ static void help(FILE *f)
             "  --smoke 'ARGS'       run PROG and OUT with ARGS (shell words); refuse OUT\n"
             "                       unless stdout and exit status are the same\n"
             "  --keep-script FILE   also write the generated linker script to FILE\n"
+            "  --no-clones          place a planned F only under its own name, not as its\n"
+            "                       GCC clone F.isra.N/F.constprop.N/F.part.N (default)\n"
+            "  --pad-front=BYTES    BYTES of padding before the planned functions: shifts\n"
+            "                       the layout after them (to measure its sensitivity)\n"
+            "  --no-hot-rest        leave the hot-tier functions the plan does not name\n"
+            "                       (.text.hot.*) where ld's default puts them, after the\n"
+            "                       .text.unlikely parts (default: right after the plan's)\n"
             "  --verbose            show the commands run\n"
             "PERFINST_LD names perfinst-ld (default: beside pmopt, then PATH).\n");
 }
@@ -384,6 +392,9 @@ struct plan {
 /* Data colouring (reserve-data): the pieces and their offsets, set by
  * cmd_relink for insert_lists and verify. */
 static struct dc_item *g_dc;
+static unsigned long g_pad_front; /* --pad-front=BYTES: a measurement aid */
+static int g_no_hot_rest; /* --no-hot-rest: the unplanned .text.hot where ld's default puts it */
+static int g_no_clones;   /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
 static size_t g_ndc;
 static const struct reserve *g_drv;
 
@@ -516,6 +527,29 @@ static struct piece *g_cold;
 static char **g_cold_sym;
 static size_t g_ncold;
 
+/* The GCC clone of a planned function the objects hold under another
+ * name: F absent, `F.isra.N`, `F.constprop.N`, `F.part.N` or
+ * `F.lto_priv.N` present (the plan's profile came from a build that
+ * cloned differently, e.g. the counted rebuild; docs/layout.md "Relink").
+ * The first such non-cold text section (the lowest name, so the choice
+ * does not depend on the objects' order); NULL if none. */
+static const char *clone_of(const struct oscan *s, const char *sym)
+{
+    static const char *const sfx[] = { "isra.", "constprop.", "part.", "lto_priv." };
+    size_t l = strlen(sym);
+    const char *best = NULL;
+    for (size_t i = 0; i < s->nsecs; i++) {
+        const struct osec *o = &s->secs[i];
+        if (o->cold || o->kind != OS_TEXT || strncmp(o->sym, sym, l) || o->sym[l] != '.')
+            continue;
+        for (size_t k = 0; k < sizeof sfx / sizeof *sfx; k++)
+            if (!strncmp(o->sym + l + 1, sfx[k], strlen(sfx[k])) &&
+                (!best || strcmp(o->sym, best) < 0))
+                best = o->sym;
+    }
+    return best;
+}
+
 static void put_piece(FILE *f, const struct piece *p)
 {
     fputs("    *(", f);
@@ -647,8 +681,19 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
         if (!rv) {
             /* from a line boundary, as the plan's set pressure assumes */
             fputs("    . = ALIGN(0x40);\n", f);
+            if (g_pad_front) /* shift everything after by BYTES (layout sensitivity) */
+                fprintf(f, "    . = . + 0x%lx;\n", g_pad_front);
             for (size_t i = 0; i < ns; i++)
                 put_piece(f, &st[i]);
+            /* the rest of the hot tier (the rebuild's .text.hot: functions
+               the plan's profile did not see, e.g. inlined everywhere in
+               the training build but not in the rebuild) right after the
+               planned ones, not after all the .text.unlikely parts
+               (docs/layout.md "Relink"; ld takes the first match); after
+               the planned cold parts when there are some, where the set
+               model (order=sets) does not expect code */
+            if (!g_no_hot_rest && !g_ncold)
+                fputs("    *(.text.hot .text.hot.*)\n", f);
         } else {
             uint64_t *a = calloc(6 * (ns + no) + 1, sizeof *a), end;
             if (!a)
@@ -683,6 +728,8 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
             fprintf(f, "    /* pmopt relink: %zu cold parts after them */\n", g_ncold);
         for (size_t i = 0; i < g_ncold; i++)
             put_piece(f, &g_cold[i]);
+        if (!rv && g_ncold && !g_no_hot_rest)
+            fputs("    *(.text.hot .text.hot.*)\n", f);
     } else if (g_dc && dc_script(f, k - 1, g_dc, g_ndc, g_drv)) {
         /* the coloured data of this output section (dcolour.c) */
     } else {
@@ -999,6 +1046,9 @@ int cmd_relink(int argc, char **argv)
         { "smoke", required_argument, NULL, 'S' },
         { "keep-script", required_argument, NULL, 'K' },
         { "verbose", no_argument, NULL, 'v' },
+        { "no-hot-rest", no_argument, NULL, 'R' },
+        { "pad-front", required_argument, NULL, 'P' },
+        { "no-clones", no_argument, NULL, 'C' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -1013,6 +1063,16 @@ int cmd_relink(int argc, char **argv)
         case 'S': smoke = optarg; break;
         case 'K': keep = optarg; break;
         case 'v': verbose = 1; break;
+        case 'R': g_no_hot_rest = 1; break;
+        case 'C': g_no_clones = 1; break;
+        case 'P': {
+            char *e;
+            g_pad_front = strtoul(optarg, &e, 0);
+            if (*e || !*optarg || g_pad_front > (1ul << 24))
+                return pm_usage_error("relink", "--pad-front: '%s' is not a byte count up to 16 MiB",
+                                      optarg);
+            break;
+        }
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("relink", "unknown option");
         }
@@ -1069,7 +1129,7 @@ int cmd_relink(int argc, char **argv)
         rep_oom_relink();
         goto done;
     }
-    size_t missing = 0, shared = 0;
+    size_t missing = 0, shared = 0, clones = 0;
     for (size_t pass = 0; pass < 2; pass++) {
         const struct names *nm = pass ? &pl.overflow : &pl.funcs;
         for (size_t i = 0; i < nm->n; i++) {
@@ -1077,6 +1137,11 @@ int cmd_relink(int argc, char **argv)
                 continue;
             struct piece p;
             piece_of(&s, nm->v[i], 1, &p);
+            const char *cl = p.nsecs || g_no_clones ? NULL : clone_of(&s, nm->v[i]);
+            if (cl && !in_names(&pl.funcs, cl) && !in_names(&pl.overflow, cl)) {
+                piece_of(&s, cl, 1, &p);
+                clones++;
+            }
             if (!p.nsecs) {
                 int sh = 0;
                 size_t l = strlen(nm->v[i]);
@@ -1106,6 +1171,10 @@ int cmd_relink(int argc, char **argv)
                  shared == 1 ? " is" : "s are", shared == 1 ? "its" : "their");
         goto done;
     }
+    if (clones)
+        pm_note("%zu planned function%s placed as %s GCC clone (F.isra.N, F.constprop.N, "
+                "F.part.N): the objects hold no F", clones, clones == 1 ? " is" : "s are",
+                clones == 1 ? "its" : "their");
     if (missing)
         pm_note("%zu planned function%s not in the objects of the link (inlined, in a library, "
                 "or renamed): left where they are", missing, missing == 1 ? " is" : "s are");
