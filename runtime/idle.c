@@ -204,6 +204,13 @@ void pi_idle_handle_request(struct pi_sthread *t, const ucontext_t *uc)
     t->req_n = pi_unwind(uc, t->stack_lo, t->stack_hi, t->req_frames, PI_SAMPLE_MAX_FRAMES,
                          &complete, &t->ucache);
     t->req_complete = complete;
+    /* The thread gives its affinity back itself, before it answers: when
+     * the sampler did it after the answer, the thread could leave its wait
+     * and run (or read its own mask) still pinned to the sampler's CPU —
+     * seen under load with SCHED_OTHER samplers (t-idle.sh: "affinity NOT
+     * restored", 4 of 40 runs).  The sampler gives it back only when no
+     * answer came. */
+    sched_setaffinity(0, sizeof t->req_saved, &t->req_saved);
     PI_STORE(&t->req, 2);
     sem_post(&t->req_done);
 }
@@ -218,6 +225,7 @@ static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
     uintptr_t ra = t->block_ra;
     while (sem_trywait(&t->req_done) == 0)
         ; /* an answer that came after a timeout */
+    memcpy(&t->req_saved, saved, sizeof t->req_saved);
     PI_STORE(&t->req, 1);
     int ok = syscall(SYS_tgkill, pi.pid, t->tid, pi_sample_signo) == 0;
     if (ok) {
@@ -234,7 +242,8 @@ static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
         ok = r == 0 && PI_LOAD(&t->req) == 2;
     }
     PI_STORE(&t->req, 0);
-    sched_setaffinity(t->tid, sizeof *saved, saved);
+    if (!ok) /* else its handler gave it back */
+        sched_setaffinity(t->tid, sizeof *saved, saved);
     /* to-idle: the thread must still be blocked, else the stack is torn */
     if (ok && kind == PI_SK_IDLE_TO && PI_LOAD(&t->state) != T_BLOCKED)
         ok = 0;

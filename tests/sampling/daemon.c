@@ -7,6 +7,11 @@
  * idle tick there is busy until the end.  Its later blocking points are
  * not monitored.  Prints one line per step:
  *   STEP: running N blocked N daemon N
+ * Then the handler's part of a stack request: a thread pinned to one CPU
+ * (as a sampler pins its target) answers and gives its affinity back
+ * itself, before its handler returns (main, playing the sampler, does not
+ * restore it; run with PERFINST_SAMPLE for the handler):
+ *   handler: answered 1 affinity restored|pinned|one-cpu
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,8 +23,9 @@
 
 void pi_idle_init(void) {} /* PERFINST_IDLE is not set: never called */
 
-static struct pi_sthread *me;
+static struct pi_sthread *me, *target;
 static int done;
+static sem_t ready, go;
 
 static void say(const char *what)
 {
@@ -58,6 +64,51 @@ static void *thread(void *arg)
     return NULL;
 }
 
+static void *answering(void *arg)
+{
+    (void)arg;
+    target = pi_sthread_self();
+    sem_post(&ready);
+    while (sem_wait(&go) && errno == EINTR) /* our signal interrupts it */
+        ;
+    return NULL;
+}
+
+static void handler_part(const cpu_set_t *all)
+{
+    sem_init(&ready, 0, 0);
+    sem_init(&go, 0, 0);
+    pthread_t th;
+    pthread_create(&th, NULL, answering, NULL);
+    while (sem_wait(&ready) && errno == EINTR)
+        ;
+    const char *verdict = "one-cpu";
+    int answered = 0;
+    if (CPU_COUNT(all) > 1 && pi_sample_signo) {
+        cpu_set_t one, now;
+        CPU_ZERO(&one);
+        for (int c = 0; c < MAX_CPUS; c++)
+            if (CPU_ISSET(c, all)) {
+                CPU_SET(c, &one);
+                break;
+            }
+        sched_setaffinity(target->tid, sizeof one, &one); /* the sampler's pin */
+        memcpy(&target->req_saved, all, sizeof target->req_saved);
+        PI_STORE(&target->req, 1);
+        syscall(SYS_tgkill, getpid(), target->tid, pi_sample_signo);
+        while (sem_wait(&target->req_done) && errno == EINTR)
+            ;
+        answered = PI_LOAD(&target->req) == 2;
+        PI_STORE(&target->req, 0);
+        sched_getaffinity(target->tid, sizeof now, &now);
+        verdict = CPU_EQUAL(&now, all) ? "restored" : "pinned";
+    }
+    printf("handler: answered %d affinity %s\n", answered, verdict);
+    fflush(stdout);
+    sem_post(&go);
+    pthread_join(th, NULL);
+}
+
 int main(void)
 {
     cpu_set_t all;
@@ -76,5 +127,7 @@ int main(void)
     while (!PI_LOAD(&done))
         sched_yield();
     pthread_join(th, NULL);
+    PI_STORE(&pi_idle_mode, 0);
+    handler_part(&all);
     return 0;
 }
