@@ -18,7 +18,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,11 +48,48 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* An output that exists and is not a regular file (-o /dev/null, a FIFO):
+ * the link goes to a temporary file elsewhere and its bytes are written to
+ * the output, which a rename would replace (it made /dev/null an
+ * executable for every process on the machine) and beside which a
+ * temporary directory has no place (/dev). */
+static int special_output(const char *output)
+{
+    struct stat st;
+    return stat(output, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static int copy_to_special(const char *output)
+{
+    int in = open(tmp_file, O_RDONLY | O_CLOEXEC);
+    int out = in < 0 ? -1 : open(output, O_WRONLY | O_CLOEXEC);
+    int rc = in < 0 || out < 0 ? -1 : 0;
+    char buf[65536];
+    ssize_t n = 0;
+    while (rc == 0 && (n = read(in, buf, sizeof buf)) > 0)
+        for (ssize_t done = 0, w; rc == 0 && done < n; done += w)
+            if ((w = write(out, buf + done, (size_t)(n - done))) < 0)
+                rc = -1;
+    if (n < 0)
+        rc = -1;
+    if (rc)
+        pild_err("%s: cannot write the output: %s", output, strerror(errno));
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) && !rc) {
+        pild_err("%s: cannot write the output: %s", output, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
 static int make_tmp(const char *output)
 {
     const char *slash = strrchr(output, '/');
-    char *dir = slash ? pild_xasprintf("%.*s", (int)(slash - output + (slash == output)), output)
-                      : pild_xstrdup(".");
+    const char *tmpdir = getenv("TMPDIR");
+    char *dir = special_output(output) ? pild_xstrdup(tmpdir && *tmpdir ? tmpdir : "/tmp")
+                : slash ? pild_xasprintf("%.*s", (int)(slash - output + (slash == output)), output)
+                        : pild_xstrdup(".");
     char *templ = pild_xasprintf("%s/.perfinst-ld.XXXXXX", dir);
     if (!mkdtemp(templ)) {
         pild_err("%s: cannot make a temporary directory in %s: %s", output, dir, strerror(errno));
@@ -223,6 +262,8 @@ static int link_and_annotate(struct pild_cmd *c, const struct pild_opts *o)
     if (rc != 0)
         return 1;
 
+    if (special_output(c->output))
+        return copy_to_special(c->output) ? 1 : 0; /* the temporary file goes at exit */
     if (rename(tmp_file, c->output) != 0) {
         pild_err("%s: cannot rename %s to it: %s", c->output, tmp_file, strerror(errno));
         return 1;

@@ -204,6 +204,13 @@ void pi_idle_handle_request(struct pi_sthread *t, const ucontext_t *uc)
     t->req_n = pi_unwind(uc, t->stack_lo, t->stack_hi, t->req_frames, PI_SAMPLE_MAX_FRAMES,
                          &complete, &t->ucache);
     t->req_complete = complete;
+    /* The thread gives its affinity back itself, before it answers: when
+     * the sampler did it after the answer, the thread could leave its wait
+     * and run (or read its own mask) still pinned to the sampler's CPU —
+     * seen under load with SCHED_OTHER samplers (t-idle.sh: "affinity NOT
+     * restored", 4 of 40 runs).  The sampler gives it back only when no
+     * answer came. */
+    sched_setaffinity(0, sizeof t->req_saved, &t->req_saved);
     PI_STORE(&t->req, 2);
     sem_post(&t->req_done);
 }
@@ -218,6 +225,7 @@ static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
     uintptr_t ra = t->block_ra;
     while (sem_trywait(&t->req_done) == 0)
         ; /* an answer that came after a timeout */
+    memcpy(&t->req_saved, saved, sizeof t->req_saved);
     PI_STORE(&t->req, 1);
     int ok = syscall(SYS_tgkill, pi.pid, t->tid, pi_sample_signo) == 0;
     if (ok) {
@@ -234,7 +242,8 @@ static void take_stack(struct pi_sthread *t, int k, int kind, cpu_set_t *saved)
         ok = r == 0 && PI_LOAD(&t->req) == 2;
     }
     PI_STORE(&t->req, 0);
-    sched_setaffinity(t->tid, sizeof *saved, saved);
+    if (!ok) /* else its handler gave it back */
+        sched_setaffinity(t->tid, sizeof *saved, saved);
     /* to-idle: the thread must still be blocked, else the stack is torn */
     if (ok && kind == PI_SK_IDLE_TO && PI_LOAD(&t->state) != T_BLOCKED)
         ok = 0;
@@ -312,17 +321,31 @@ static void from_idle(int k)
     sem_post(&t->release);
 }
 
+/* A sampler's own record becomes a daemon's: never monitored, never
+ * sampled.  It was made before (the runtime's pthread_create starts every
+ * thread in pi_thread_main, which takes the runtime's lock, and refreshes
+ * the unwinder's tables under another), and a wait in one of those locks
+ * is a monitored blocking point: leaving it counted the sampler running on
+ * its CPU, and as a daemon it never blocked again, so that CPU counted
+ * busy at every tick until the end (seen under load: half the ticks busy
+ * in tests/sampling/t-idle.sh's exited run).  It leaves the monitor as an
+ * ending thread does.  tests/sampling/daemon.c. */
+static void sampler_self(struct pi_sthread *me)
+{
+    if (!me)
+        return;
+    pi_idle_thread_end(me);
+    me->daemon = 1;
+    if (me->has_timer) { /* never sampled itself */
+        syscall(SYS_timer_delete, me->timer);
+        me->has_timer = 0;
+    }
+}
+
 static void *sampler_main(void *arg)
 {
     int k = (int)(intptr_t)arg;
-    struct pi_sthread *me = pi_sthread_self();
-    if (me) {
-        me->daemon = 1;
-        if (me->has_timer) { /* never sampled itself */
-            syscall(SYS_timer_delete, me->timer);
-            me->has_timer = 0;
-        }
-    }
+    sampler_self(pi_sthread_self());
     cpu_set_t one;
     CPU_ZERO(&one);
     CPU_SET(k, &one);

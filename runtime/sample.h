@@ -89,6 +89,7 @@ struct pi_sthread {
     sem_t release;             /* from-idle: posted by the sampler when done */
     cpu_set_t from_saved;      /* from-idle: its affinity before it pinned itself */
     int daemon;                /* never a target (the runtime's own threads) */
+    cpu_set_t req_saved;       /* the affinity its handler gives back (the sampler pinned it) */
 };
 extern __thread struct pi_sthread *pi_sself __attribute__((tls_model("initial-exec")));
 extern struct pi_sthread *pi_sthreads;

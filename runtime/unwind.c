@@ -26,6 +26,7 @@
 #include <elf.h>
 #include <link.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 /* ---- the objects and their search tables ----------------------------------------- */
 
@@ -36,6 +37,7 @@ struct obj {
     const uint8_t *hdr;          /* .eh_frame_hdr, or NULL */
     const int32_t *table;        /* pairs (initial_loc, fde) relative to hdr */
     uint32_t nfde;
+    uintptr_t start_lo, start_hi; /* the dynamic loader's entry code (no FDE): the first frame */
     uint32_t build_id_len;
     uint8_t build_id[PI_BUILD_ID_MAX];
     char path[256];
@@ -49,6 +51,38 @@ static unsigned table_gen;       /* bumped when the table changes: the walk cach
 static int same_obj(const struct obj *o, uintptr_t bias, uintptr_t lo)
 {
     return o->bias == bias && o->lo == lo;
+}
+
+/* The dynamic loader's entry code: glibc's _start and _dl_start_user in
+ * ld.so have no FDE.  _dl_start_user calls _dl_init, which runs the
+ * libraries' constructors (libperfinst.so's starts the timers), so a
+ * sample in a later constructor has a return address there.  It is the
+ * process's first frame (it jumps to the program's _start, never returns):
+ * a pc from the loader's entry point up to the next FDE ends the walk,
+ * complete.  The loader is the object at AT_BASE; its ELF header (mapped,
+ * at offset 0 of its first segment) gives the entry point. */
+static void loader_entry(const struct dl_phdr_info *info, struct obj *o)
+{
+    uintptr_t base = (uintptr_t)getauxval(AT_BASE);
+    if (!base || info->dlpi_addr != base || !o->hdr || !o->nfde)
+        return;
+    const ElfW(Ehdr) *eh = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && info->dlpi_phdr[i].p_offset == 0)
+            eh = (const ElfW(Ehdr) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || !eh->e_entry)
+        return;
+    uintptr_t entry = base + eh->e_entry, next = o->hi;
+    if (entry < o->lo || entry >= o->hi)
+        return;
+    intptr_t rel = (intptr_t)(entry - (uintptr_t)o->hdr);
+    for (uint32_t i = 0; i < o->nfde; i++) /* the table is sorted: the first FDE past entry */
+        if (o->table[2 * i] > rel) {
+            next = (uintptr_t)o->hdr + (uintptr_t)(intptr_t)o->table[2 * i];
+            break;
+        }
+    o->start_lo = entry;
+    o->start_hi = next;
 }
 
 static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -108,6 +142,7 @@ static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
             o->nfde = count;
         }
     }
+    loader_entry(info, o);
     /* the build-id, for pmopt to match the file it symbolizes with */
     for (int i = 0; i < info->dlpi_phnum && !o->build_id_len; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -707,8 +742,13 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
     struct cie c;
     const uint8_t *insns, *insns_end;
     uintptr_t start;
-    if (find_fde(o, look, &c, &insns, &insns_end, &start))
+    if (find_fde(o, look, &c, &insns, &insns_end, &start)) {
+        if (look >= o->start_lo && look < o->start_hi) { /* the loader's entry code: the first frame */
+            *end = 1;
+            return 0;
+        }
         return exact ? step_stub(regs, b, exact_next) : -1;
+    }
     struct frame_state fs, init;
     memset(&fs, 0, sizeof fs); /* R_SAME everywhere */
     struct rd r = {c.insns, c.insns_end, 0};

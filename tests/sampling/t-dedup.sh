@@ -57,4 +57,25 @@ assert_eq "RINEXT and the count at unit 7: one group, both causes" 1 \
     "$(grep -c 'INSTRUCTION flags 0x5 (count|directed)' d)"
 assert_eq "RINEXT alone at unit 3" 1 "$(grep -c 'INSTRUCTION flags 0x4 (directed)' d)"
 assert_eq "the count alone at unit 14" 1 "$(grep -c 'INSTRUCTION flags 0x1 (count)' d)"
+
+# a sampler's own record leaves the dispatch monitor (daemon.c): a wait in
+# the runtime's locks at its start had counted it running on its CPU for
+# ever, so every tick of that CPU was busy (seen under load in t-idle.sh)
+gcc -O2 -g -Wall -pthread -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/runtime" \
+    -o daemon "$T/sampling/daemon.c" "$B/libperfinst.a"
+PERFINST_SAMPLE=cpu:4s PERFINST_OUT=daemon.pit ./daemon > dout 2>&1 || { cat dout; fail "daemon failed"; }
+assert_eq "a thread that left a blocking point runs on its CPU" \
+    "running 1 blocked 0 daemon 0" "$(grep '^left: ' dout | sed 's/^left: //')"
+assert_eq "as a sampler it runs nowhere" \
+    "running 0 blocked 0 daemon 1" "$(grep '^sampler: ' dout | sed 's/^sampler: //')"
+assert_eq "and its blocking points are not monitored" \
+    "running 0 blocked 0 daemon 1" "$(grep '^sampler left: ' dout | sed 's/^sampler left: //')"
+# a stack request's target gives its affinity back in its handler, before
+# it can leave its wait (the sampler did it after the answer, and under
+# load the target ran, and read its own mask, still pinned: t-idle.sh)
+if [ "$ncpu" -ge 2 ]; then
+    assert_contains "the handler gave the affinity back" dout "^handler: answered 1 affinity restored$"
+else
+    assert_contains "one CPU: nothing to give back" dout "^handler: answered 0 affinity one-cpu$"
+fi
 ok "each de-duplication holds, with exact counts"
