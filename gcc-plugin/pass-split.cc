@@ -151,8 +151,10 @@ static unsigned int execute_split(function *fun)
     basic_block e = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
     auto_vec<basic_block> bbs;
     FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
-    if (!can_copy_bbs_p(bbs.address(), bbs.length()))
+    if (!can_copy_bbs_p(bbs.address(), bbs.length())) {
+        pi_return_site_mark(fun, bbs); /* the one, counting body */
         return 0;
+    }
 
     /* copy the loop tree, then the blocks into the copied loops */
     initialize_original_copy_tables();
@@ -172,6 +174,7 @@ static unsigned int execute_split(function *fun)
     add_phi_args_after_copy(copies.address(), copies.length(), NULL);
     basic_block e_copy = get_bb_copy(e);
     free_original_copy_tables();
+    pi_return_site_mark(fun, copies);
 
     /* the dispatch: D: if (__perfinst_on != 0) goto E'; else goto E; */
     basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));

@@ -136,5 +136,12 @@ opt_pass *pi_make_arrays_pass(gcc::context *ctxt);
 extern bool pi_inlsize_active;
 opt_pass *pi_make_inlsize_pass(gcc::context *ctxt);
 opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt);
+/* pass-count.cc: a site marker; return-site.cc: the function's return
+ * block left bare for ipa-split (its counter on the edges into it, its
+ * marker put back by pass-split in the counting copy) */
+gasm *pi_site_marker(unsigned site, location_t loc);
+basic_block pi_bare_return_block(function *fun, basic_block entry);
+void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc);
+void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
 
 #endif
