@@ -36,6 +36,8 @@
 #include "tree-ssa.h"
 #include "tree-into-ssa.h"
 #include "tree-ssanames.h"
+#include "tree-cfgcleanup.h"
+#include "tree-ssa-dce.h"
 
 static tree mode_register;
 
@@ -94,8 +96,24 @@ static bool is_probe_call(gimple *g)
 
 /* Two sweeps: statements that define nothing first (stores, markers, probe
  * calls without a result), then probe calls with a result (the cycles
- * start time), whose uses the first sweep removed. */
-static void strip_instrumentation(const vec<basic_block> &bbs)
+ * start time), whose uses the first sweep removed.  Then the counters'
+ * loads and adds, dead now (DEAD: the values stored, for
+ * simple_dce_from_worklist once the SSA form is updated: until then the
+ * counting copy's stores still use the clean copy's names), so that the
+ * passes run again after the split (rerun_early_passes) see empty blocks
+ * where the counters were. */
+static void strip_statements(const vec<basic_block> &bbs);
+
+static void strip_instrumentation(const vec<basic_block> &bbs, bitmap dead)
+{
+    for (unsigned i = 0; i < bbs.length(); i++)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi); gsi_next(&gsi))
+            if (is_counter_store(gsi_stmt(gsi)) && TREE_CODE(gimple_assign_rhs1(gsi_stmt(gsi))) == SSA_NAME)
+                bitmap_set_bit(dead, SSA_NAME_VERSION(gimple_assign_rhs1(gsi_stmt(gsi))));
+    strip_statements(bbs);
+}
+
+static void strip_statements(const vec<basic_block> &bbs)
 {
     for (int sweep = 0; sweep < 2; sweep++)
         for (unsigned i = 0; i < bbs.length(); i++)
@@ -133,6 +151,33 @@ static int switch_index(tree decl)
         decl = up;
     }
     return -1;
+}
+
+/* The early passes whose work counters prevent (a case block holding a
+ * counter is not an empty forwarder) and that no later pass redoes: in
+ * GCC 12, if-to-switch and switch conversion (a switch of constants into
+ * a table load, an if-chain into a switch/bit test) run only before IPA.
+ * GCC's own passes, run again on the function once its clean copy has no
+ * counters; they leave the counting copy as it is (its case blocks are
+ * not empty).  Returns the TODO flags still to do. */
+static unsigned int rerun_early_passes(function *fun)
+{
+    static opt_pass *passes[2];
+    if (!passes[0]) {
+        passes[0] = make_pass_if_to_switch(g);
+        passes[1] = make_pass_convert_switch(g);
+    }
+    unsigned int todo = 0;
+    for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++) {
+        if (!passes[i]->gate(fun))
+            continue;
+        if (todo & TODO_update_ssa_any)
+            update_ssa(todo & TODO_update_ssa_any);
+        if (todo & TODO_cleanup_cfg)
+            cleanup_tree_cfg();
+        todo = passes[i]->execute(fun) | passes[i]->todo_flags_finish;
+    }
+    return todo;
 }
 
 static unsigned int execute_split(function *fun)
@@ -200,7 +245,8 @@ static unsigned int execute_split(function *fun)
     off->probability = profile_probability::even();
     e_copy->count = e->count = d->count.apply_probability(profile_probability::even());
 
-    strip_instrumentation(bbs);
+    auto_bitmap dead;
+    strip_instrumentation(bbs, dead);
 
     free_dominance_info(CDI_DOMINATORS);
     free_dominance_info(CDI_POST_DOMINATORS);
@@ -208,7 +254,9 @@ static unsigned int execute_split(function *fun)
         loops_state_set(LOOPS_NEED_FIXUP);
     mark_virtual_operands_for_renaming(fun);
     update_ssa(TODO_update_ssa);
-    return TODO_cleanup_cfg;
+    simple_dce_from_worklist(dead);
+    cleanup_tree_cfg();
+    return TODO_cleanup_cfg | rerun_early_passes(fun);
 }
 
 const pass_data split_pass_data = {
