@@ -18,6 +18,7 @@
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
+ *   bare-return=yes|no   the return block left bare so ipa-split can split counted functions (default no)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -48,7 +49,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
-    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n",
+    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
+    "  -fplugin-arg-perfinst-bare-return=yes|no  return blocks left bare for ipa-split (default no)\n",
 };
 
 static const char *feedback_only;
@@ -159,10 +161,18 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "bare-return") == 0) {
+            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+                pi_opt.bare_return = strcmp(v, "yes") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-bare-return=%s%>: expected %<yes%> or %<no%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, sharing-coalesce, help)", k);
+                  "block-order, split, warm, sharing-coalesce, bare-return, help)", k);
             ok = false;
         }
     }

@@ -21,6 +21,7 @@ struct pi_options {
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
+    bool bare_return;       /* bare-return=yes: return block left bare for ipa-split (return-site.cc) */
 };
 extern struct pi_options pi_opt;
 

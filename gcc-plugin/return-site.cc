@@ -38,7 +38,7 @@ static hash_map<tree, unsigned> *deferred;
 
 basic_block pi_bare_return_block(function *fun, basic_block entry)
 {
-    if (flag_lto && *flag_lto)
+    if (!pi_opt.bare_return || (flag_lto && *flag_lto))
         return NULL;
     basic_block exitb = EXIT_BLOCK_PTR_FOR_FN(fun);
     if (!single_pred_p(exitb))
