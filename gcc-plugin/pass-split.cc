@@ -142,15 +142,19 @@ static int switch_index(tree decl)
         int fi = pi_unit_func_index(decl);
         if (fi >= 0)
             return fi;
-        cgraph_node *n = cgraph_node::get(decl);
-        tree up = n && n->former_clone_of ? n->former_clone_of
-                  : n && n->clone_of      ? n->clone_of->decl
-                                          : DECL_ABSTRACT_ORIGIN(decl);
-        if (!up || up == decl)
-            break;
-        decl = up;
+        decl = pi_clone_origin(decl);
     }
     return -1;
+}
+
+/* The function a clone GCC made was made from (one step), or NULL_TREE. */
+tree pi_clone_origin(tree decl)
+{
+    cgraph_node *n = cgraph_node::get(decl);
+    tree up = n && n->former_clone_of ? n->former_clone_of
+              : n && n->clone_of      ? n->clone_of->decl
+                                      : DECL_ABSTRACT_ORIGIN(decl);
+    return up == decl ? NULL_TREE : up;
 }
 
 /* The early passes whose work counters prevent (a case block holding a
@@ -168,6 +172,8 @@ static unsigned int rerun_early_passes(function *fun)
         passes[1] = make_pass_convert_switch(g);
     }
     unsigned int todo = 0;
+    if (!optimize || optimize_debug)
+        return 0; /* GCC's early optimisations did not run either (-O0, -Og) */
     for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++) {
         if (!passes[i]->gate(fun))
             continue;

@@ -144,5 +144,6 @@ gasm *pi_site_marker(unsigned site, location_t loc);
 basic_block pi_bare_return_block(function *fun, basic_block entry);
 void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc);
 void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
+tree pi_clone_origin(tree decl); /* pass-split.cc: a clone's origin, one step */
 
 #endif

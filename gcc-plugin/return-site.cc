@@ -102,12 +102,7 @@ static bool deferred_site(tree decl, unsigned *site)
             *site = *s;
             return true;
         }
-        tree up = n && n->former_clone_of ? n->former_clone_of
-                  : n && n->clone_of      ? n->clone_of->decl
-                                          : DECL_ABSTRACT_ORIGIN(decl);
-        if (!up || up == decl)
-            break;
-        decl = up;
+        decl = pi_clone_origin(decl);
     }
     return false;
 }
