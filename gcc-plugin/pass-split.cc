@@ -26,6 +26,9 @@
  * their own (unmarked callers of inlined marked code) it is __perfinst_on,
  * the mode register itself.
  * A change takes effect at the next function entry.
+ * GCC's if-to-switch and switch conversion, which run only before IPA and
+ * which the counters in case blocks stop, run again on the split function
+ * (rerun_early_passes): the clean copy gets -O2's tables and bit tests.
  * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
  * labels) stay single-copy and count whatever the mode.
  */

@@ -27,6 +27,11 @@
  *   none (the site keeps its count, and its code range where the function
  *   stays out of line).
  *
+ * Only with -fplugin-arg-perfinst-bare-return=yes: ipa-split judges by its
+ * own size estimates, counters included, and then splits functions -O2
+ * inlines whole; on SQLite the off mode ran 1.3 % more instructions with
+ * it (bench/RESULTS.md, offmode-early).
+ *
  * The table of deferred markers lives in this compiler process, so with
  * -flto (pass-split then runs in lto1) return blocks are instrumented in
  * place as before, and so are narrow counters (narrow.cc).
