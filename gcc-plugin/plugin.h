@@ -22,6 +22,7 @@ struct pi_options {
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
     bool bare_return;       /* bare-return=yes: return block left bare for ipa-split (return-site.cc) */
+    bool switch_again;      /* switch-again=yes: switch passes again after the split (pass-split.cc) */
 };
 extern struct pi_options pi_opt;
 
