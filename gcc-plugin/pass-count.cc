@@ -163,6 +163,17 @@ static location_t block_location(basic_block bb)
     return UNKNOWN_LOCATION;
 }
 
+/* The site marker of SITE: an empty volatile asm (pass-ranges.cc). */
+gasm *pi_site_marker(unsigned site, location_t loc)
+{
+    char text[96];
+    snprintf(text, sizeof text, PI_MARKER_PREFIX "%016llx %u", (unsigned long long)pi_unit_id(), site);
+    gasm *marker = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
+    gimple_asm_set_volatile(marker, true);
+    gimple_set_location(marker, loc);
+    return marker;
+}
+
 /* The site marker, and the counter update unless the block shares the
  * counter of a block that runs exactly as often (own_counter false). */
 static void instrument_block(basic_block bb, unsigned site, unsigned counter, bool own_counter,
@@ -172,13 +183,8 @@ static void instrument_block(basic_block bb, unsigned site, unsigned counter, bo
     if (narrow)
         own_counter = false; /* narrow.cc updates it, after the marker */
     location_t loc = block_location(bb);
-    char text[96];
-    snprintf(text, sizeof text, PI_MARKER_PREFIX "%016llx %u", (unsigned long long)pi_unit_id(), site);
-    gasm *marker = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
-    gimple_asm_set_volatile(marker, true);
-
     gimple_seq seq = NULL;
-    gimple_seq_add_stmt(&seq, marker);
+    gimple_seq_add_stmt(&seq, pi_site_marker(site, loc));
     if (own_counter) {
         tree ref = pi_counter_ref(counter);
         tree old = create_tmp_reg(uint64_type_node, "pi");
@@ -685,10 +691,18 @@ static unsigned int execute_count(function *fun)
         }
         gsi_remove(&gsi, true);
     }
+    /* a bare return block stays bare for ipa-split (return-site.cc) */
+    basic_block bare_ret = pi_bare_return_block(fun, entry);
     for (unsigned i = 0; i < order.length(); i++) {
         int own = rep[order[i]->index] == order[i]->index;
-        instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own,
-                         block_width(order[i], region_width, fn_specs, nspec));
+        unsigned w = block_width(order[i], region_width, fn_specs, nspec);
+        if (order[i] == bare_ret && w == 64) {
+            unsigned site = site_of[order[i]->index];
+            pi_return_site_instrument(order[i], site, own ? pi_counter_ref(site) : NULL_TREE,
+                                      block_location(order[i]));
+            continue;
+        }
+        instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own, w);
     }
     if (!skip && (fn_dirs & code_dirs) && bitmap_bit_p(in, entry->index) &&
         pi_fnprobe_wanted(fn_specs, nspec, marked))

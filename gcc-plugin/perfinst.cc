@@ -19,6 +19,8 @@
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
+ *   bare-return=yes|no   the return block left bare so ipa-split can split counted functions (default no)
+ *   switch-again=yes|no  if-to-switch and switch conversion again on split functions (default no)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -51,7 +53,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
     "  -fplugin-arg-perfinst-sharing-locals=escaped|addressable  check accesses to locals whose address\n"
-    "                            escaped (GCC's points-to sets; default), or to every addressable one\n",
+    "                            escaped (GCC's points-to sets; default), or to every addressable one\n"
+    "  -fplugin-arg-perfinst-bare-return=yes|no  return blocks left bare for ipa-split (default no)\n"
+    "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n",
 };
 
 static const char *feedback_only;
@@ -170,10 +174,27 @@ static bool parse_args(const struct plugin_name_args *a)
                       "%<addressable%>", v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "bare-return") == 0) {
+            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+                pi_opt.bare_return = strcmp(v, "yes") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-bare-return=%s%>: expected %<yes%> or %<no%>",
+                      v ? v : "");
+                ok = false;
+            }
+        } else if (strcmp(k, "switch-again") == 0) {
+            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+                pi_opt.switch_again = strcmp(v, "yes") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-switch-again=%s%>: expected %<yes%> or %<no%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, sharing-coalesce, sharing-locals, help)", k);
+                  "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
+                  "help)", k);
             ok = false;
         }
     }

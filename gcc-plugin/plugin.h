@@ -22,6 +22,8 @@ struct pi_options {
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
     bool sharing_all_locals;  /* sharing-locals=addressable: no points-to filter (pass-sharing.cc) */
+    bool bare_return;       /* bare-return=yes: return block left bare for ipa-split (return-site.cc) */
+    bool switch_again;      /* switch-again=yes: switch passes again after the split (pass-split.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -137,5 +139,13 @@ opt_pass *pi_make_arrays_pass(gcc::context *ctxt);
 extern bool pi_inlsize_active;
 opt_pass *pi_make_inlsize_pass(gcc::context *ctxt);
 opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt);
+/* pass-count.cc: a site marker; return-site.cc: the function's return
+ * block left bare for ipa-split (its counter on the edges into it, its
+ * marker put back by pass-split in the counting copy) */
+gasm *pi_site_marker(unsigned site, location_t loc);
+basic_block pi_bare_return_block(function *fun, basic_block entry);
+void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc);
+void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
+tree pi_clone_origin(tree decl); /* pass-split.cc: a clone's origin, one step */
 
 #endif

@@ -80,6 +80,8 @@ assert not ty["approximate"], ty
 T = {"branch": 0, "call": 1, "ret": 2}
 prefixes = {"bnd", "notrack", "rep", "repz", "repnz", "lock", "data16", "cs", "ds"}
 def disasm(a, n):
+    if n == 0:   # an empty range (a return site whose `ret` is shared: return-site.cc)
+        return 0, collections.Counter()
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "--start-address=%d" % a,
                           "--stop-address=%d" % (a + n), "regions"], capture_output=True,
                          text=True, check=True).stdout
