@@ -18,6 +18,8 @@
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
+ *   entry=jump|test      how a split function chooses its copy: an indirect jump through its
+ *                        unit's jump slot (default) or a test of its switch byte (pass-split.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -48,7 +50,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
-    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n",
+    "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
+    "  -fplugin-arg-perfinst-entry=jump|test  split functions' entry: jump slot (default) or switch test\n",
 };
 
 static const char *feedback_only;
@@ -159,10 +162,17 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "entry") == 0) {
+            if (v && (strcmp(v, "jump") == 0 || strcmp(v, "test") == 0))
+                pi_opt.entry_test = strcmp(v, "test") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-entry=%s%>: expected %<jump%> or %<test%>", v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, sharing-coalesce, help)", k);
+                  "block-order, split, warm, sharing-coalesce, entry, help)", k);
             ok = false;
         }
     }

@@ -21,6 +21,7 @@ struct pi_options {
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
+    bool entry_test;        /* entry=test: split functions test their switch byte (pass-split.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -69,6 +70,7 @@ void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
 int pi_unit_func_index(tree fndecl);     /* -1 if fndecl has no entry (or no switches) */
 tree pi_fnon_ref(unsigned func);         /* __perfinst_fnon[func] */
+const char *pi_fnon_asm_name(void);      /* its symbol, for the jump slots' asm; NULL: none */
 void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */

@@ -873,4 +873,29 @@ static inline uint64_t pi_hash64(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Jump slots (in memory, not on disk): how a split function enters          */
+/* ------------------------------------------------------------------------ */
+
+/* A split function (gcc-plugin/pass-split.cc) starts with
+ * `jmp *SLOT(%rip)`; SLOT is one of these in the module's writable section
+ * __perfinst_jumps, which the unit's constructor hands to libperfinst
+ * (__perfinst_register_jumps, with ld's __start/__stop symbols).  `to` is
+ * the address the jump goes to: the counting copy while the function's
+ * switch byte is 1, the clean copy while it is 0 (runtime/jumps.c keeps it
+ * so, with one atomic 8-byte store).  The three offsets are relative to
+ * their own field (PC-relative, so the slot has one dynamic relocation,
+ * `to`'s, in a PIE).  A slot whose `clean` is 0 is empty (each unit adds
+ * one, so the section always exists). */
+#define PI_JUMPS_SECTION "__perfinst_jumps"
+#define PI_JUMP_SLOT_SIZE_STR "24"
+struct pi_jump_slot {
+    uint64_t to;      /* where the entry's jmp goes now (initially the counting copy) */
+    int32_t clean;    /* the clean copy: right after the jmp */
+    int32_t counting; /* the counting copy's first block */
+    int32_t sw;       /* the function's byte of __perfinst_fnon */
+    uint32_t reserved;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_jump_slot) == 24, "jump slot size");
+
 #endif /* PERFINST_FORMAT_H */
