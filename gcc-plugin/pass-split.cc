@@ -17,13 +17,14 @@
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
  * costs one load and one predictable branch, and the code that runs is the
- * uninstrumented code, optimised as such.  With entry=jump (the default)
+ * uninstrumented code, optimised as such.  With entry=jump (not the default
+ * yet: see docs/indicators.md)
  * the test is instead one instruction whichever copy runs,
  *
  *     f(...) { asm goto ("jmp *SLOT(%rip)" :::: bb1'); bb1: ...  bb1': ... }
  *
- * SLOT (perfinst-format.h's struct pi_jump_slot, in __perfinst_jumps) holds
- * the target, which runtime/jumps.c keeps equal to the counting copy (bb1')
+ * SLOT (8 bytes in __perfinst_jumps; perfinst-format.h) holds the target,
+ * which runtime/jumps.c keeps equal to the counting copy (bb1')
  * while the function's switch byte is 1 and to the clean copy (bb1, right
  * after the jmp) while it is 0.  The byte tested (or followed) is the function's
  * own switch __perfinst_fnon[F] of its unit, which libperfinst sets from the
@@ -143,9 +144,9 @@ static int switch_index(tree decl)
     return -1;
 }
 
-/* The entry's `jmp *SLOT(%rip)` and its slot (perfinst-format.h's
- * struct pi_jump_slot) in the module's __perfinst_jumps section: `to`
- * starts at the counting copy, as the switch bytes start at 1.  Numeric
+/* The entry's `jmp *SLOT(%rip)`, its slot in the module's __perfinst_jumps
+ * section (starting at the counting copy, as the switch bytes start at 1)
+ * and the slot's perfinst-format.h struct pi_jump_info.  Numeric
  * labels keep the asm valid when GCC duplicates the block (each copy gets
  * a slot of its own, which the runtime keeps like any other). */
 static gasm *jump_slot_asm(tree counting_label, int fi)
@@ -157,10 +158,13 @@ static gasm *jump_slot_asm(tree counting_label, int fi)
              "\t.pushsection " PI_JUMPS_SECTION ",\"aw\",@progbits\n"
              "\t.balign 8\n"
              "1:\t.quad %%l0\n"
+             "\t.popsection\n"
+             "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
+             "\t.balign 4\n"
+             "\t.long 1b - .\n"
              "\t.long 2b - .\n"
              "\t.long %%l0 - .\n"
              "\t.long %s+%d - .\n"
-             "\t.long 0\n"
              "\t.popsection",
              pi_fnon_asm_name(), fi);
     vec<tree, va_gc> *labels = NULL;
@@ -176,7 +180,7 @@ static gasm *jump_slot_asm(tree counting_label, int fi)
  * byte test. */
 static bool entry_jump_usable(void)
 {
-    return !pi_opt.entry_test && !(flag_cf_protection & CF_BRANCH) &&
+    return pi_opt.entry_jump && !(flag_cf_protection & CF_BRANCH) &&
            ix86_indirect_branch == indirect_branch_keep && ix86_asm_dialect == ASM_ATT;
 }
 

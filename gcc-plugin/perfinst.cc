@@ -18,8 +18,8 @@
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
- *   entry=jump|test      how a split function chooses its copy: an indirect jump through its
- *                        unit's jump slot (default) or a test of its switch byte (pass-split.cc)
+ *   entry=test|jump      how a split function chooses its copy: a test of its switch byte
+ *                        (default) or an indirect jump through its jump slot (pass-split.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -51,7 +51,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
-    "  -fplugin-arg-perfinst-entry=jump|test  split functions' entry: jump slot (default) or switch test\n",
+    "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n",
 };
 
 static const char *feedback_only;
@@ -164,7 +164,7 @@ static bool parse_args(const struct plugin_name_args *a)
             }
         } else if (strcmp(k, "entry") == 0) {
             if (v && (strcmp(v, "jump") == 0 || strcmp(v, "test") == 0))
-                pi_opt.entry_test = strcmp(v, "test") == 0;
+                pi_opt.entry_jump = strcmp(v, "jump") == 0;
             else {
                 error("perfinst: %<-fplugin-arg-perfinst-entry=%s%>: expected %<jump%> or %<test%>", v ? v : "");
                 ok = false;

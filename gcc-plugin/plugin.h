@@ -21,7 +21,7 @@ struct pi_options {
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
-    bool entry_test;        /* entry=test: split functions test their switch byte (pass-split.cc) */
+    bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
 };
 extern struct pi_options pi_opt;
 

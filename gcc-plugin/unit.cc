@@ -300,11 +300,11 @@ void pi_unit_prepare(void)
     ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
                   build_call_expr(regfn, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn));
     /* then the jump slots of the module's split functions (pass-split.cc):
-       __start/__stop of __perfinst_jumps, which ld defines for the module;
-       the unit adds an empty slot of its own so that the section exists */
+       __start/__stop of __perfinst_jumpinfo, which ld defines for the
+       module; the unit adds an empty info of its own so that it exists */
     tree jt = build_array_type(char_type_node, NULL_TREE);
-    tree jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__start___perfinst_jumps"), jt);
-    tree jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__stop___perfinst_jumps"), jt);
+    tree jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__start___perfinst_jumpinfo"), jt);
+    tree jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__stop___perfinst_jumpinfo"), jt);
     for (tree j : {jstart, jstop}) {
         DECL_EXTERNAL(j) = 1;
         TREE_PUBLIC(j) = 1;
@@ -317,8 +317,8 @@ void pi_unit_prepare(void)
     ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
                   build_call_expr(regj, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(jstart)),
                                   fold_convert(ptr_type_node, build_fold_addr_expr(jstop))));
-    static const char empty_slot[] = "\t.pushsection " PI_JUMPS_SECTION ",\"aw\",@progbits\n"
-                                     "\t.balign 8\n\t.zero " PI_JUMP_SLOT_SIZE_STR "\n\t.popsection\n";
+    static const char empty_slot[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
+                                     "\t.balign 4\n\t.zero " PI_JUMP_INFO_SIZE_STR "\n\t.popsection\n";
     symtab->finalize_toplevel_asm(build_string(sizeof empty_slot - 1, empty_slot));
     build_function("__perfinst_ctor", void_type_node, ctor, 'I');
     tree dtor = build_call_expr(unreg, 2, id, getter);

@@ -878,24 +878,27 @@ static inline uint64_t pi_hash64(uint64_t h, const void *data, size_t n)
 /* ------------------------------------------------------------------------ */
 
 /* A split function (gcc-plugin/pass-split.cc) starts with
- * `jmp *SLOT(%rip)`; SLOT is one of these in the module's writable section
- * __perfinst_jumps, which the unit's constructor hands to libperfinst
- * (__perfinst_register_jumps, with ld's __start/__stop symbols).  `to` is
- * the address the jump goes to: the counting copy while the function's
- * switch byte is 1, the clean copy while it is 0 (runtime/jumps.c keeps it
- * so, with one atomic 8-byte store).  The three offsets are relative to
- * their own field (PC-relative, so the slot has one dynamic relocation,
- * `to`'s, in a PIE).  A slot whose `clean` is 0 is empty (each unit adds
- * one, so the section always exists). */
+ * `jmp *SLOT(%rip)`; SLOT is an 8-byte address in the module's writable
+ * section __perfinst_jumps: the counting copy while the function's switch
+ * byte is 1, the clean copy while it is 0 (runtime/jumps.c keeps it so,
+ * with one atomic 8-byte store; it starts at the counting copy, as the
+ * bytes start at 1).  Only the slots are touched at run time, so that the
+ * hot functions' slots share few cache lines; what the runtime needs to
+ * set them is a pi_jump_info per slot in the read-only section
+ * __perfinst_jumpinfo, which the unit's constructor hands to libperfinst
+ * (__perfinst_register_jumps, with ld's __start/__stop symbols).  Its four
+ * offsets are relative to their own field (PC-relative: no dynamic
+ * relocation; each slot has one, in a PIE).  An info whose `slot` is 0 is
+ * empty (each unit adds one, so the section always exists). */
 #define PI_JUMPS_SECTION "__perfinst_jumps"
-#define PI_JUMP_SLOT_SIZE_STR "24"
-struct pi_jump_slot {
-    uint64_t to;      /* where the entry's jmp goes now (initially the counting copy) */
+#define PI_JUMPINFO_SECTION "__perfinst_jumpinfo"
+#define PI_JUMP_INFO_SIZE_STR "16"
+struct pi_jump_info {
+    int32_t slot;     /* the 8-byte slot the entry's jmp reads */
     int32_t clean;    /* the clean copy: right after the jmp */
     int32_t counting; /* the counting copy's first block */
     int32_t sw;       /* the function's byte of __perfinst_fnon */
-    uint32_t reserved;
 };
-PI_STATIC_ASSERT(sizeof(struct pi_jump_slot) == 24, "jump slot size");
+PI_STATIC_ASSERT(sizeof(struct pi_jump_info) == 16, "jump info size");
 
 #endif /* PERFINST_FORMAT_H */

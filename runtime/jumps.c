@@ -1,9 +1,9 @@
 /* jumps.c — the jump slots through which split functions enter.
  *
  * Every split function of a unit compiled with entry=jump (the default;
- * gcc-plugin/pass-split.cc) starts with `jmp *SLOT(%rip)`, SLOT being a
- * struct pi_jump_slot (perfinst-format.h) in its module's __perfinst_jumps
- * section.  The function's switch byte (__perfinst_fnon[F], set from the
+ * gcc-plugin/pass-split.cc) starts with `jmp *SLOT(%rip)`, SLOT being 8
+ * bytes in its module's __perfinst_jumps section, described by a struct
+ * pi_jump_info (perfinst-format.h) in __perfinst_jumpinfo.  The function's switch byte (__perfinst_fnon[F], set from the
  * mode register and the overlay by pi_apply_switches_locked) stays the one
  * truth; this file makes each slot's `to` follow it: the counting copy
  * when the byte is 1, the clean copy (the instruction after the jmp) when
@@ -12,12 +12,12 @@
  * .text is never written.  A change takes effect at the next entry, as with
  * the byte test.
  *
- *     ctor: __perfinst_register_jumps(UNIT_ID, __start___perfinst_jumps,
- *                                     __stop___perfinst_jumps);
+ *     ctor: __perfinst_register_jumps(UNIT_ID, __start___perfinst_jumpinfo,
+ *                                     __stop___perfinst_jumpinfo);
  *
- * The range is the module's (ld joins every unit's slots); each unit of the
+ * The range is the module's (ld joins every unit's infos); each unit of the
  * module registers it, and each unit's switch changes re-sync the whole
- * range: a slot reads its own byte, so syncing another unit's slot early
+ * range: an info names its own byte, so syncing another unit's slot early
  * is harmless.
  */
 #include "runtime.h"
@@ -26,15 +26,16 @@ static void sync_slots(uint8_t *start, uint8_t *stop)
 {
     if (!start || stop <= start)
         return;
-    for (uint8_t *p = start; p + sizeof(struct pi_jump_slot) <= stop; p += sizeof(struct pi_jump_slot)) {
-        struct pi_jump_slot *s = (struct pi_jump_slot *)p;
-        if (!s->clean)
-            continue; /* a unit's empty slot */
-        const uint8_t *sw = (const uint8_t *)&s->sw + s->sw;
-        uintptr_t to = __atomic_load_n(sw, __ATOMIC_RELAXED) ? (uintptr_t)&s->counting + s->counting
-                                                             : (uintptr_t)&s->clean + s->clean;
-        if (__atomic_load_n(&s->to, __ATOMIC_RELAXED) != to)
-            __atomic_store_n(&s->to, to, __ATOMIC_RELEASE);
+    for (uint8_t *p = start; p + sizeof(struct pi_jump_info) <= stop; p += sizeof(struct pi_jump_info)) {
+        const struct pi_jump_info *j = (const struct pi_jump_info *)p;
+        if (!j->slot)
+            continue; /* a unit's empty info */
+        uint64_t *slot = (uint64_t *)((uintptr_t)&j->slot + (intptr_t)j->slot);
+        const uint8_t *sw = (const uint8_t *)&j->sw + j->sw;
+        uint64_t to = __atomic_load_n(sw, __ATOMIC_RELAXED) ? (uintptr_t)&j->counting + (intptr_t)j->counting
+                                                            : (uintptr_t)&j->clean + (intptr_t)j->clean;
+        if (__atomic_load_n(slot, __ATOMIC_RELAXED) != to)
+            __atomic_store_n(slot, to, __ATOMIC_RELEASE);
     }
 }
 
