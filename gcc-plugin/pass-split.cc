@@ -21,12 +21,12 @@
  * yet: see docs/indicators.md)
  * the test is instead one instruction whichever copy runs,
  *
- *     f(...) { asm goto ("jmp *SLOT(%rip)" :::: bb1'); bb1: ...  bb1': ... }
+ *     f(...) { asm goto ("jmp *SLOT(%rip)" :::: bb1); bb1': ...  bb1: ... }
  *
  * SLOT (8 bytes in __perfinst_jumps; perfinst-format.h) holds the target,
- * which runtime/jumps.c keeps equal to the counting copy (bb1')
- * while the function's switch byte is 1 and to the clean copy (bb1, right
- * after the jmp) while it is 0.  The byte tested (or followed) is the function's
+ * which runtime/jumps.c keeps equal to the counting copy (bb1', right after
+ * the jmp) while the function's switch byte is 1 and to the clean copy
+ * (bb1) while it is 0.  The byte tested (or followed) is the function's
  * own switch __perfinst_fnon[F] of its unit, which libperfinst sets from the
  * mode register and the overlay (PERFINST_OVERLAY turns functions off
  * without touching .text); a clone GCC made (.constprop, .isra, .part)
@@ -145,11 +145,12 @@ static int switch_index(tree decl)
 }
 
 /* The entry's `jmp *SLOT(%rip)`, its slot in the module's __perfinst_jumps
- * section (starting at the counting copy, as the switch bytes start at 1)
- * and the slot's perfinst-format.h struct pi_jump_info.  Numeric
+ * section (starting at the counting copy, right after the jmp, as the
+ * switch bytes start at 1) and the slot's perfinst-format.h struct
+ * pi_jump_info.  Numeric
  * labels keep the asm valid when GCC duplicates the block (each copy gets
  * a slot of its own, which the runtime keeps like any other). */
-static gasm *jump_slot_asm(tree counting_label, int fi)
+static gasm *jump_slot_asm(tree clean_label, int fi)
 {
     char text[512];
     snprintf(text, sizeof text,
@@ -157,18 +158,18 @@ static gasm *jump_slot_asm(tree counting_label, int fi)
              "2:\n"
              "\t.pushsection " PI_JUMPS_SECTION ",\"aw\",@progbits\n"
              "\t.balign 8\n"
-             "1:\t.quad %%l0\n"
+             "1:\t.quad 2b\n"
              "\t.popsection\n"
              "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
              "\t.balign 4\n"
              "\t.long 1b - .\n"
-             "\t.long 2b - .\n"
              "\t.long %%l0 - .\n"
+             "\t.long 2b - .\n"
              "\t.long %s+%d - .\n"
              "\t.popsection",
              pi_fnon_asm_name(), fi);
     vec<tree, va_gc> *labels = NULL;
-    vec_safe_push(labels, build_tree_list(NULL_TREE, counting_label));
+    vec_safe_push(labels, build_tree_list(NULL_TREE, clean_label));
     gasm *as = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, labels);
     gimple_asm_set_volatile(as, true);
     return as;
@@ -231,11 +232,15 @@ static unsigned int execute_split(function *fun)
     gimple_stmt_iterator gsi = gsi_last_bb(d);
     edge on;
     if (fi >= 0 && entry_jump_usable() && pi_fnon_asm_name()) {
-        /* D: asm goto ("jmp *SLOT(%rip)" :::: E'); falls through to E.
-           SLOT.to is E' (counting) or the address right after the jmp
-           (clean): one instruction whichever copy runs. */
-        gsi_insert_after(&gsi, jump_slot_asm(gimple_block_label(e_copy), fi), GSI_NEW_STMT);
-        on = make_edge(d, e_copy, 0);
+        /* D: asm goto ("jmp *SLOT(%rip)" :::: E); falls through to E'.
+           SLOT is the address right after the jmp (counting) or E (clean):
+           one instruction whichever copy runs.  The counting copy is the
+           fall-through so that, as with the byte test, a body GCC's
+           cross-jumping shares between the copies is laid out after the
+           counting block, inside its site's range (pass-ranges.cc). */
+        gsi_insert_after(&gsi, jump_slot_asm(gimple_block_label(e), fi), GSI_NEW_STMT);
+        off->flags &= ~EDGE_FALLTHRU;
+        on = make_edge(d, e_copy, EDGE_FALLTHRU);
     } else {
         /* D: if (SWITCH != 0) goto E'; else goto E; */
         tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();

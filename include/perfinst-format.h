@@ -895,8 +895,8 @@ static inline uint64_t pi_hash64(uint64_t h, const void *data, size_t n)
 #define PI_JUMP_INFO_SIZE_STR "16"
 struct pi_jump_info {
     int32_t slot;     /* the 8-byte slot the entry's jmp reads */
-    int32_t clean;    /* the clean copy: right after the jmp */
-    int32_t counting; /* the counting copy's first block */
+    int32_t clean;    /* the clean copy's first block */
+    int32_t counting; /* the counting copy: right after the jmp */
     int32_t sw;       /* the function's byte of __perfinst_fnon */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_jump_info) == 16, "jump info size");

@@ -3,8 +3,8 @@
 # struct pi_jump_info in __perfinst_jumpinfo, each naming an 8-byte slot in
 # __perfinst_jumps), one line per slot:
 #   FUNCTION jmp=ADDR clean=ADDR counting=ADDR to=ADDR switch=SYMBOL+OFF
-# FUNCTION is the symbol holding the clean address; jmp is the entry's
-# `jmp *SLOT(%rip)` (6 bytes before clean); to is the link-time target.
+# FUNCTION is the symbol holding the counting address; jmp is the entry's
+# `jmp *SLOT(%rip)` (6 bytes before counting); to is the link-time target.
 # Reads the ELF with readelf and nm only (no Python ELF module needed).
 import bisect, struct, subprocess, sys
 
@@ -38,4 +38,4 @@ for i in range(0, len(info) - len(info) % 16, 16):
     a = iaddr + i
     sl, c, k, s = a + slot, a + 4 + clean, a + 8 + counting, a + 12 + sw
     (to,) = struct.unpack_from('<Q', slots, sl - saddr)
-    print(f'{name(c).rsplit("+", 1)[0]} jmp={c - 6:#x} clean={c:#x} counting={k:#x} to={to:#x} switch={name(s)}')
+    print(f'{name(k).rsplit("+", 1)[0]} jmp={k - 6:#x} clean={c:#x} counting={k:#x} to={to:#x} switch={name(s)}')

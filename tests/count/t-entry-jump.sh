@@ -1,9 +1,8 @@
 # Split functions enter through a jump slot with entry=jump (pass-split.cc,
 # runtime/jumps.c): the first instruction of branchy's and
-# leaf's entry is `jmp *SLOT(%rip)`, the slot's clean address is the
-# instruction right after it (so with counting off an entry costs that one
-# jmp) and its counting address is the counting copy; no entry tests a
-# switch byte.  Counts stay exact across perfinst_disable()/enable() (n =
+# leaf's entry is `jmp *SLOT(%rip)`, the slot's counting address is the
+# instruction right after it and its clean address the clean copy (so with
+# counting off an entry costs that one jmp); no entry tests a switch byte.  Counts stay exact across perfinst_disable()/enable() (n =
 # 1000: branchy 2000 entries, leaf 1000), PERFINST_MODE=off counts nothing
 # and an overlay turns one function off; the default (entry=test) still
 # builds the byte test with the same counts; two threads entering while the mode flips 2000
@@ -22,8 +21,8 @@ for f in branchy leaf; do
     awk -v f="$f" '$0 ~ "^[0-9a-f]+ <" f ">:" { p = 1; next } /^$/ { p = 0 } p' entry.s > $f.s
     assert_eq "$f starts with its slot's jmp" "$jmp" "$(awk -F: 'NR == 1 { gsub(/ /, "", $1); print $1 }' $f.s)"
     assert_contains "$f's first instruction jumps through the slot" $f.s "^ +$jmp:	jmp +[*]0x[0-9a-f]+[(]%rip[)]"
-    assert_contains "$f's clean copy starts right after the jmp" $f.s "^ +$clean:	"
-    assert_contains "$f's counting copy is in $f" $f.s "^ +$counting:	"
+    assert_contains "$f's counting copy starts right after the jmp" $f.s "^ +$counting:	"
+    assert_contains "$f's clean copy is in $f" $f.s "^ +$clean:	"
     assert_eq "$f's slot starts at the counting copy" "$counting" "$(echo "$line" | sed 's/.* to=0x\([0-9a-f]*\) .*/\1/')"
     assert_contains "$f's slot follows its own switch" slots "^$f .* switch=__perfinst_fnon[+][0-9]+$"
     assert_not_contains "$f tests no switch byte" $f.s '__perfinst_fnon|__perfinst_on'
