@@ -5,8 +5,8 @@
  * bytes in its module's __perfinst_jumps section, described by a struct
  * pi_jump_info (perfinst-format.h) in __perfinst_jumpinfo.  The function's switch byte (__perfinst_fnon[F], set from the
  * mode register and the overlay by pi_apply_switches_locked) stays the one
- * truth; this file makes each slot's `to` follow it: the counting copy
- * when the byte is 1, the clean copy (the instruction after the jmp) when
+ * truth; this file makes each slot follow it: the counting copy
+ * when the byte is 1 (the instruction after the jmp), the clean copy when
  * it is 0.  One aligned 8-byte store per change, so a thread entering the
  * function meanwhile takes one copy or the other, never a torn address;
  * .text is never written.  A change takes effect at the next entry, as with
