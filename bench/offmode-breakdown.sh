@@ -13,9 +13,10 @@
 #
 # One callgrind run of each with --dump-instr=yes, then:
 #   - totals and the difference, per object (program, libc, libperfinst);
-#   - the dispatch: executions of the split functions' entry tests (every
+#   - the dispatch: executions of the split functions' entries (every
 #     `cmpb $0, __perfinst_fnon` / `movzbl __perfinst_fnon` in PI_PROG, two
-#     instructions each with the branch), and which functions take them;
+#     instructions each with the branch; every `jmp *SLOT(%rip)` into
+#     __perfinst_jumps, one instruction), and which functions take them;
 #   - calls (the sum of callgrind's call counts) in each;
 #   - per-function instruction differences (GCC's .part/.isra/.constprop
 #     clones folded into their function): what inlining did differently.
@@ -57,8 +58,14 @@ run "$o2" o2 off
 run "$pi" pi off
 s1=$(grep '^checksum=' "$tmp/o2.out"); s2=$(grep '^checksum=' "$tmp/pi.out")
 [ -n "$s1" ] && [ "$s1" = "$s2" ] || { echo "offmode-breakdown: checksums differ: '$s1' / '$s2'" >&2; exit 1; }
-objdump -d --no-show-raw-insn "$pi" | grep -E '(cmpb +\$0x0,|movzbl ).*<__perfinst_fnon' |
-    awk -F: '{ print $1 }' > "$tmp/disp.addr"
+objdump -d --no-show-raw-insn "$pi" > "$tmp/pi.dis"
+grep -E '(cmpb +\$0x0,|movzbl ).*<__perfinst_fnon' "$tmp/pi.dis" | awk -F: '{ print $1 }' > "$tmp/disp.addr"
+# entry=jump: `jmp *SLOT(%rip)  # SLOT_ADDR` with SLOT_ADDR in __perfinst_jumps
+read -r jlo jsz < <(readelf -SW "$pi" | sed 's/\[ /[/' | awk '$2 == "__perfinst_jumps" { print $4, $6 }')
+sed -nE 's/^ *([0-9a-f]+):\s+jmp +\*0x[0-9a-f]+\(%rip\) +# ([0-9a-f]+) .*/\1 \2/p' "$tmp/pi.dis" |
+    while read -r a t; do
+        [ -n "${jlo:-}" ] && (( 16#$t >= 16#$jlo && 16#$t < 16#$jlo + 16#$jsz )) && echo "$a"
+    done > "$tmp/jump.addr"
 nm -n --defined-only "$pi" > "$tmp/pi.nm"
 for k in o2 pi; do callgrind_annotate --auto=no --threshold=100 "$tmp/$k.cg" > "$tmp/$k.ann"; done
 
@@ -119,13 +126,17 @@ for l in open(f'{tmp}/pi.nm'):
         syms.append((int(p[0], 16), p[2]))
 keys = [a for a, _ in syms]
 name = lambda a: syms[bisect.bisect_right(keys, a) - 1][1]
-disp = {}
-for a in open(f'{tmp}/disp.addr').read().split():
-    a = int(a, 16)
-    if ir.get(a):
-        n = name(a)
-        disp[n] = disp.get(n, 0) + ir[a]
+disp, njump = {}, 0
+for f, k in (('disp', 2), ('jump', 1)):  # instructions per entry: cmpb+jne, or the jmp
+    for a in open(f'{tmp}/{f}.addr').read().split():
+        a = int(a, 16)
+        if ir.get(a):
+            n = name(a)
+            disp[n] = disp.get(n, 0) + ir[a]
+            if k == 1:
+                njump += ir[a]
 nd = sum(disp.values())
+nins = 2 * (nd - njump) + njump
 f_o2, ob_o2 = per_fn(f'{tmp}/o2.ann')
 f_pi, ob_pi = per_fn(f'{tmp}/pi.ann')
 c_o2, c_pi = calls(f'{tmp}/o2.cg'), calls(f'{tmp}/pi.cg')
@@ -140,11 +151,11 @@ for o in sorted(set(ob_o2) | set(ob_pi), key=lambda o: -(ob_pi.get(o, 0) + ob_o2
     if max(a, b) < 10000: continue
     if o in (o2.split('/')[-1], pi.split('/')[-1]): o = 'the program'
     print(f"| … in {o} | {a:,} | {b:,} | {b - a:+,} | {100 * (b - a) / t_o2:+.2f} % |")
-print(f"| dispatch (2 × {nd:,} entry tests in {len(disp)} functions) | | {2 * nd:,} | {2 * nd:+,} | {200 * nd / t_o2:+.2f} % |")
-print(f"| the rest (code and inlining differences, the trace at exit) | | | {d - 2 * nd:+,} | {100 * (d - 2 * nd) / t_o2:+.2f} % |")
+print(f"| dispatch ({nd:,} entries in {len(disp)} functions: 2 × {nd - njump:,} tests, 1 × {njump:,} slot jumps) | | {nins:,} | {nins:+,} | {100 * nins / t_o2:+.2f} % |")
+print(f"| the rest (code and inlining differences, the trace at exit) | | | {d - nins:+,} | {100 * (d - nins) / t_o2:+.2f} % |")
 print(f"| calls | {c_o2:,} | {c_pi:,} | {c_pi - c_o2:+,} | {100 * (c_pi - c_o2) / c_o2:+.2f} % of -O2's calls |")
-print(f"\nFunctions entering through the test most often (of {nd:,}):\n")
-print("| function | entry tests |\n| --- | --- |")
+print(f"\nFunctions entering through the dispatch most often (of {nd:,}):\n")
+print("| function | entries |\n| --- | --- |")
 for n, c in sorted(disp.items(), key=lambda x: -x[1])[:top]:
     print(f"| `{n}` | {c:,} |")
 diff = sorted(((f_pi.get(k, 0) - f_o2.get(k, 0), k) for k in set(f_o2) | set(f_pi)), reverse=True)

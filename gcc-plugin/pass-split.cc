@@ -17,7 +17,16 @@
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
  * costs one load and one predictable branch, and the code that runs is the
- * uninstrumented code, optimised as such.  The byte tested is the function's
+ * uninstrumented code, optimised as such.  With entry=jump (not the default
+ * yet: see docs/indicators.md)
+ * the test is instead one instruction whichever copy runs,
+ *
+ *     f(...) { asm goto ("jmp *SLOT(%rip)" :::: bb1); bb1': ...  bb1: ... }
+ *
+ * SLOT (8 bytes in __perfinst_jumps; perfinst-format.h) holds the target,
+ * which runtime/jumps.c keeps equal to the counting copy (bb1', right after
+ * the jmp) while the function's switch byte is 1 and to the clean copy
+ * (bb1) while it is 0.  The byte tested (or followed) is the function's
  * own switch __perfinst_fnon[F] of its unit, which libperfinst sets from the
  * mode register and the overlay (PERFINST_OVERLAY turns functions off
  * without touching .text); a clone GCC made (.constprop, .isra, .part)
@@ -189,6 +198,47 @@ static unsigned int rerun_early_passes(function *fun)
     return todo;
 }
 
+/* The entry's `jmp *SLOT(%rip)`, its slot in the module's __perfinst_jumps
+ * section (starting at the counting copy, right after the jmp, as the
+ * switch bytes start at 1) and the slot's perfinst-format.h struct
+ * pi_jump_info.  Numeric
+ * labels keep the asm valid when GCC duplicates the block (each copy gets
+ * a slot of its own, which the runtime keeps like any other). */
+static gasm *jump_slot_asm(tree clean_label, int fi)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "jmp *1f(%%%%rip)\n"
+             "2:\n"
+             "\t.pushsection " PI_JUMPS_SECTION ",\"aw\",@progbits\n"
+             "\t.balign 8\n"
+             "1:\t.quad 2b\n"
+             "\t.popsection\n"
+             "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
+             "\t.balign 4\n"
+             "\t.long 1b - .\n"
+             "\t.long %%l0 - .\n"
+             "\t.long 2b - .\n"
+             "\t.long %s+%d - .\n"
+             "\t.popsection",
+             pi_fnon_asm_name(), fi);
+    vec<tree, va_gc> *labels = NULL;
+    vec_safe_push(labels, build_tree_list(NULL_TREE, clean_label));
+    gasm *as = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, labels);
+    gimple_asm_set_volatile(as, true);
+    return as;
+}
+
+/* entry=jump needs a plain `jmp *mem` in AT&T syntax: with indirect
+ * branch tracking (-fcf-protection=branch: the targets would need endbr64),
+ * retpolines (-mindirect-branch=thunk…) or -masm=intel the entries keep the
+ * byte test. */
+static bool entry_jump_usable(void)
+{
+    return pi_opt.entry_jump && !(flag_cf_protection & CF_BRANCH) &&
+           ix86_indirect_branch == indirect_branch_keep && ix86_asm_dialect == ASM_ATT;
+}
+
 static unsigned int execute_split(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
@@ -230,26 +280,39 @@ static unsigned int execute_split(function *fun)
     free_original_copy_tables();
     pi_return_site_mark(fun, copies);
 
-    /* the dispatch: D: if (__perfinst_on != 0) goto E'; else goto E; */
+    /* the dispatch D: the function's own jump slot (or switch byte) when
+       this compilation made it (an overlay can turn it off), else the mode
+       register */
     basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
-    /* the function's own switch when this compilation made it (an overlay
-       can turn it off), else the mode register */
     int fi = in_lto_p ? -1 : switch_index(fun->decl);
-    tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
-    tree flag = make_ssa_name(TREE_TYPE(src));
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
-    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
-    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
     edge off = single_succ_edge(d);
-    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-    edge on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    edge on;
+    if (fi >= 0 && entry_jump_usable() && pi_fnon_asm_name()) {
+        /* D: asm goto ("jmp *SLOT(%rip)" :::: E); falls through to E'.
+           SLOT is the address right after the jmp (counting) or E (clean):
+           one instruction whichever copy runs.  The counting copy is the
+           fall-through so that, as with the byte test, a body GCC's
+           cross-jumping shares between the copies is laid out after the
+           counting block, inside its site's range (pass-ranges.cc). */
+        gsi_insert_after(&gsi, jump_slot_asm(gimple_block_label(e), fi), GSI_NEW_STMT);
+        off->flags &= ~EDGE_FALLTHRU;
+        on = make_edge(d, e_copy, EDGE_FALLTHRU);
+    } else {
+        /* D: if (SWITCH != 0) goto E'; else goto E; */
+        tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
+        tree flag = make_ssa_name(TREE_TYPE(src));
+        gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
+        gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
+                         GSI_NEW_STMT);
+        off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+        on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
+    }
     /* Even odds, measured: giving the clean copy 80 % and scaling each
        copy's block counts to its share made PERFINST_MODE=off no cheaper
        and counting 1-3 % dearer in instructions on SQLite (the counting
        copy's code got the treatment of cold code; bench/RESULTS.md,
-       2026-11-22).  The clean path is already the fall-through, and the
-       test is `cmpb $0, __perfinst_fnon+F(%rip); jne`. */
+       2026-11-22).  The clean path is already the fall-through. */
     on->probability = profile_probability::even();
     off->probability = profile_probability::even();
     e_copy->count = e->count = d->count.apply_probability(profile_probability::even());

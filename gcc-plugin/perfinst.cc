@@ -21,6 +21,8 @@
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
  *   bare-return=yes|no   the return block left bare so ipa-split can split counted functions (default no)
  *   switch-again=yes|no  if-to-switch and switch conversion again on split functions (default no)
+ *   entry=test|jump      how a split function chooses its copy: a test of its switch byte
+ *                        (default) or an indirect jump through its jump slot (pass-split.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -55,7 +57,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-sharing-locals=escaped|addressable  check accesses to locals whose address\n"
     "                            escaped (GCC's points-to sets; default), or to every addressable one\n"
     "  -fplugin-arg-perfinst-bare-return=yes|no  return blocks left bare for ipa-split (default no)\n"
-    "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n",
+    "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n"
+    "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n",
 };
 
 static const char *feedback_only;
@@ -190,11 +193,18 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "entry") == 0) {
+            if (v && (strcmp(v, "jump") == 0 || strcmp(v, "test") == 0))
+                pi_opt.entry_jump = strcmp(v, "jump") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-entry=%s%>: expected %<jump%> or %<test%>", v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "help)", k);
+                  "entry, help)", k);
             ok = false;
         }
     }

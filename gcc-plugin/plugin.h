@@ -24,6 +24,7 @@ struct pi_options {
     bool sharing_all_locals;  /* sharing-locals=addressable: no points-to filter (pass-sharing.cc) */
     bool bare_return;       /* bare-return=yes: return block left bare for ipa-split (return-site.cc) */
     bool switch_again;      /* switch-again=yes: switch passes again after the split (pass-split.cc) */
+    bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -72,6 +73,7 @@ void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
 int pi_unit_func_index(tree fndecl);     /* -1 if fndecl has no entry (or no switches) */
 tree pi_fnon_ref(unsigned func);         /* __perfinst_fnon[func] */
+const char *pi_fnon_asm_name(void);      /* its symbol, for the jump slots' asm; NULL: none */
 void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */

@@ -85,6 +85,12 @@ int pi_unit_func_index(tree fndecl)
     return i ? (int)*i : -1;
 }
 
+/* The assembler name of __perfinst_fnon (a jump slot names its byte). */
+const char *pi_fnon_asm_name(void)
+{
+    return fnon_var ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fnon_var)) : NULL;
+}
+
 /* The byte of fnon that chooses function `func`'s copy (non-LTO only). */
 tree pi_fnon_ref(unsigned func)
 {
@@ -293,6 +299,27 @@ void pi_unit_prepare(void)
     TREE_SIDE_EFFECTS(nfn) = 1;
     ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
                   build_call_expr(regfn, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn));
+    /* then the jump slots of the module's split functions (pass-split.cc):
+       __start/__stop of __perfinst_jumpinfo, which ld defines for the
+       module; the unit adds an empty info of its own so that it exists */
+    tree jt = build_array_type(char_type_node, NULL_TREE);
+    tree jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__start___perfinst_jumpinfo"), jt);
+    tree jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__stop___perfinst_jumpinfo"), jt);
+    for (tree j : {jstart, jstop}) {
+        DECL_EXTERNAL(j) = 1;
+        TREE_PUBLIC(j) = 1;
+        DECL_ARTIFICIAL(j) = 1;
+        DECL_VISIBILITY(j) = VISIBILITY_HIDDEN;
+        DECL_VISIBILITY_SPECIFIED(j) = 1;
+    }
+    tree regj = runtime_fn("__perfinst_register_jumps",
+                           build_function_type_list(void_type_node, u64, ptr_type_node, ptr_type_node, NULL_TREE));
+    ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
+                  build_call_expr(regj, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(jstart)),
+                                  fold_convert(ptr_type_node, build_fold_addr_expr(jstop))));
+    static const char empty_slot[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
+                                     "\t.balign 4\n\t.zero " PI_JUMP_INFO_SIZE_STR "\n\t.popsection\n";
+    symtab->finalize_toplevel_asm(build_string(sizeof empty_slot - 1, empty_slot));
     build_function("__perfinst_ctor", void_type_node, ctor, 'I');
     tree dtor = build_call_expr(unreg, 2, id, getter);
     build_function("__perfinst_dtor", void_type_node, dtor, 'D');

@@ -873,4 +873,32 @@ static inline uint64_t pi_hash64(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Jump slots (in memory, not on disk): how a split function enters          */
+/* ------------------------------------------------------------------------ */
+
+/* A split function (gcc-plugin/pass-split.cc) starts with
+ * `jmp *SLOT(%rip)`; SLOT is an 8-byte address in the module's writable
+ * section __perfinst_jumps: the counting copy while the function's switch
+ * byte is 1, the clean copy while it is 0 (runtime/jumps.c keeps it so,
+ * with one atomic 8-byte store; it starts at the counting copy, as the
+ * bytes start at 1).  Only the slots are touched at run time, so that the
+ * hot functions' slots share few cache lines; what the runtime needs to
+ * set them is a pi_jump_info per slot in the read-only section
+ * __perfinst_jumpinfo, which the unit's constructor hands to libperfinst
+ * (__perfinst_register_jumps, with ld's __start/__stop symbols).  Its four
+ * offsets are relative to their own field (PC-relative: no dynamic
+ * relocation; each slot has one, in a PIE).  An info whose `slot` is 0 is
+ * empty (each unit adds one, so the section always exists). */
+#define PI_JUMPS_SECTION "__perfinst_jumps"
+#define PI_JUMPINFO_SECTION "__perfinst_jumpinfo"
+#define PI_JUMP_INFO_SIZE_STR "16"
+struct pi_jump_info {
+    int32_t slot;     /* the 8-byte slot the entry's jmp reads */
+    int32_t clean;    /* the clean copy's first block */
+    int32_t counting; /* the counting copy: right after the jmp */
+    int32_t sw;       /* the function's byte of __perfinst_fnon */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_jump_info) == 16, "jump info size");
+
 #endif /* PERFINST_FORMAT_H */

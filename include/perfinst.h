@@ -271,6 +271,8 @@ void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               int *mode);
 void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void));
 void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs);
+/* The module's jump slots (perfinst-format.h, runtime/jumps.c). */
+void __perfinst_register_jumps(uint64_t unit_id, void *start, void *stop);
 /* runtime instrumentation probes (pass-ri.cc) */
 void __perfinst_ri_unit(uint64_t every);     /* every: the directive's N (0: none) */
 void __perfinst_ri_directed(uint64_t every);

@@ -410,6 +410,7 @@ void pi_apply_switches_locked(struct pi_unit_rt *u)
 {
     for (uint32_t f = 0; u->fnon && f < u->nfuncs; f++)
         __atomic_store_n(&u->fnon[f], (uint8_t)(pi.mode && pi_overlay_on(u->unit_id, f)), __ATOMIC_RELAXED);
+    pi_sync_jumps_locked(u);
 }
 
 /* Called by the unit's constructor right after __perfinst_register_unit. */
@@ -457,6 +458,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         PI_STORE(&u->tls_get, NULL);
         u->mode = NULL;
         u->fnon = NULL;
+        u->jumps_start = u->jumps_stop = NULL;
         PI_STORE(&u->module->live, u->module->live - 1);
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {

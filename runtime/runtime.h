@@ -61,6 +61,7 @@ struct pi_unit_rt {
     uint32_t nfuncs;
     struct pi_module *module;
     uint64_t *totals;            /* flushed counts; updated with atomic adds */
+    uint8_t *jumps_start, *jumps_stop; /* its module's jump slots (jumps.c); NULL once unregistered */
 };
 
 /* Where one thread's counter arrays are: p[unit->index], or NULL. */
@@ -134,6 +135,7 @@ void pi_overlay_parse(const char *path, char *text); /* the rules of a NUL-termi
 int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay turned it off */
 int pi_overlay_active(void);
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
+void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */
 
 /* indicators.c, for armed.c */
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc);
