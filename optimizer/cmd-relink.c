@@ -473,6 +473,19 @@ struct piece {           /* one function or object: every section of its name */
     size_t nsecs, cap;
 };
 
+/* Section o joins piece p (its name once; its size after p's, aligned). */
+static void piece_add(struct piece *p, const struct osec *o)
+{
+    int dup = 0;
+    for (size_t k = 0; k < p->nsecs && !dup; k++)
+        dup = !strcmp(p->secs[k], o->name);
+    if (!dup)
+        push(&p->secs, &p->nsecs, &p->cap, o->name);
+    p->size = (p->size + o->align - 1) / o->align * o->align + o->size;
+    if (o->align > p->align)
+        p->align = o->align;
+}
+
 static void piece_of(const struct oscan *s, const char *sym, int text, struct piece *p)
 {
     memset(p, 0, sizeof *p);
@@ -484,14 +497,7 @@ static void piece_of(const struct oscan *s, const char *sym, int text, struct pi
             continue;
         if (!text && !strncmp(o->name, ".data.rel.ro", 12))
             continue; /* relro data stays where the default script puts it */
-        int dup = 0;
-        for (size_t k = 0; k < p->nsecs && !dup; k++)
-            dup = !strcmp(p->secs[k], o->name);
-        if (!dup)
-            push(&p->secs, &p->nsecs, &p->cap, o->name);
-        p->size = (p->size + o->align - 1) / o->align * o->align + o->size;
-        if (o->align > p->align)
-            p->align = o->align;
+        piece_add(p, o);
     }
 }
 
@@ -509,14 +515,7 @@ static void cold_piece_of(const struct oscan *s, const char *sym, struct piece *
         if (o->kind != OS_TEXT || !o->cold || strncmp(o->name, pre, sizeof pre - 1) ||
             strcmp(o->sym, sym))
             continue;
-        int dup = 0;
-        for (size_t k = 0; k < p->nsecs && !dup; k++)
-            dup = !strcmp(p->secs[k], o->name);
-        if (!dup)
-            push(&p->secs, &p->nsecs, &p->cap, o->name);
-        p->size = (p->size + o->align - 1) / o->align * o->align + o->size;
-        if (o->align > p->align)
-            p->align = o->align;
+        piece_add(p, o);
     }
 }
 

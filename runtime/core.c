@@ -413,6 +413,17 @@ void pi_apply_switches_locked(struct pi_unit_rt *u)
     pi_sync_jumps_locked(u);
 }
 
+/* The latest registration of a unit id the runtime took, or NULL (pi.lock
+ * held). */
+struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id)
+{
+    struct pi_unit_rt *found = NULL;
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->unit_id == unit_id && u->tls_get)
+            found = u;
+    return found;
+}
+
 /* Called by the unit's constructor right after __perfinst_register_unit. */
 PI_EXPORT void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs)
 {
@@ -420,10 +431,7 @@ PI_EXPORT void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, ui
     if (!fnon)
         return;
     pthread_mutex_lock(&pi.lock);
-    struct pi_unit_rt *found = NULL;
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
-        if (u->unit_id == unit_id && u->tls_get)
-            found = u; /* the latest registration of this id */
+    struct pi_unit_rt *found = pi_unit_of_id_locked(unit_id);
     if (found) {
         found->fnon = fnon;
         found->nfuncs = nfuncs;

@@ -50,10 +50,7 @@ PI_EXPORT void __perfinst_register_jumps(uint64_t unit_id, void *start, void *st
 {
     pi_init();
     pthread_mutex_lock(&pi.lock);
-    struct pi_unit_rt *found = NULL;
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
-        if (u->unit_id == unit_id && u->tls_get)
-            found = u; /* the latest registration of this id */
+    struct pi_unit_rt *found = pi_unit_of_id_locked(unit_id);
     if (found) {
         found->jumps_start = start;
         found->jumps_stop = stop;

@@ -135,6 +135,7 @@ void pi_overlay_parse(const char *path, char *text); /* the rules of a NUL-termi
 int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay turned it off */
 int pi_overlay_active(void);
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
+struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id); /* the latest taken registration */
 void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */
 
 /* indicators.c, for armed.c */
