@@ -63,6 +63,18 @@ static struct plugin_info info = {
 
 static const char *feedback_only;
 
+/* A yes|no argument k=v into *flag (true for yes, or for no when
+ * negate); false, with an error, for any other value. */
+static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
+{
+    if (!v || (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)) {
+        error("perfinst: %<-fplugin-arg-perfinst-%s=%s%>: expected %<yes%> or %<no%>", k, v ? v : "");
+        return false;
+    }
+    *flag = (strcmp(v, "yes") == 0) != negate;
+    return true;
+}
+
 static bool parse_args(const struct plugin_name_args *a)
 {
     bool ok = true;
@@ -162,13 +174,7 @@ static bool parse_args(const struct plugin_name_args *a)
             } else
                 pi_opt.warm_pct = p;
         } else if (strcmp(k, "sharing-coalesce") == 0) {
-            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
-                pi_opt.sharing_no_coalesce = strcmp(v, "no") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-sharing-coalesce=%s%>: expected %<yes%> or %<no%>",
-                      v ? v : "");
-                ok = false;
-            }
+            ok = yes_no(k, v, true, &pi_opt.sharing_no_coalesce) && ok;
         } else if (strcmp(k, "sharing-locals") == 0) {
             if (v && (strcmp(v, "escaped") == 0 || strcmp(v, "addressable") == 0))
                 pi_opt.sharing_all_locals = strcmp(v, "addressable") == 0;
@@ -178,21 +184,9 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             }
         } else if (strcmp(k, "bare-return") == 0) {
-            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
-                pi_opt.bare_return = strcmp(v, "yes") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-bare-return=%s%>: expected %<yes%> or %<no%>",
-                      v ? v : "");
-                ok = false;
-            }
+            ok = yes_no(k, v, false, &pi_opt.bare_return) && ok;
         } else if (strcmp(k, "switch-again") == 0) {
-            if (v && (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
-                pi_opt.switch_again = strcmp(v, "yes") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-switch-again=%s%>: expected %<yes%> or %<no%>",
-                      v ? v : "");
-                ok = false;
-            }
+            ok = yes_no(k, v, false, &pi_opt.switch_again) && ok;
         } else if (strcmp(k, "entry") == 0) {
             if (v && (strcmp(v, "jump") == 0 || strcmp(v, "test") == 0))
                 pi_opt.entry_jump = strcmp(v, "jump") == 0;
