@@ -1,9 +1,11 @@
 /* jumps.c — the jump slots through which split functions enter.
  *
- * Every split function of a unit compiled with entry=jump (the default;
+ * Every split function of a unit compiled with
+ * -fplugin-arg-perfinst-entry=jump (the default is the byte test;
  * gcc-plugin/pass-split.cc) starts with `jmp *SLOT(%rip)`, SLOT being 8
  * bytes in its module's __perfinst_jumps section, described by a struct
- * pi_jump_info (perfinst-format.h) in __perfinst_jumpinfo.  The function's switch byte (__perfinst_fnon[F], set from the
+ * pi_jump_info (perfinst-format.h) in __perfinst_jumpinfo.  The function's
+ * switch byte (__perfinst_fnon[F], set from the
  * mode register and the overlay by pi_apply_switches_locked) stays the one
  * truth; this file makes each slot follow it: the counting copy
  * when the byte is 1 (the instruction after the jmp), the clean copy when
