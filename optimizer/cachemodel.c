@@ -223,3 +223,18 @@ size_t cm_fold_lines(struct cm_line *v, size_t n)
     }
     return k;
 }
+
+double cm_hit_ratio(const struct cm_result *c)
+{
+    return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
+}
+
+void cm_print_result(const char *what, const char *ratio_name, const char *events,
+                     const struct cgeom *g, const struct cm_result *c)
+{
+    printf("  %-22s %6u hot lines (%llu KiB of %u KiB), %3u of %u sets over %u ways (max %u): "
+           "%s %.3f, %llu misses of %llu %s\n",
+           what, c->lines, (unsigned long long)c->lines * g->line / 1024, g->size / 1024,
+           c->overfull_sets, g->sets, g->ways, c->max_per_set, ratio_name, cm_hit_ratio(c),
+           (unsigned long long)c->misses, (unsigned long long)c->fetches, events);
+}

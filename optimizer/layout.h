@@ -100,6 +100,12 @@ int cm_simulate(const struct cgeom *g, const struct cm_line *lines, size_t n,
 /* Sorts lines by address and makes the lines of one address one, their
  * fetches summed (saturating); returns the new count. */
 size_t cm_fold_lines(struct cm_line *lines, size_t n);
+/* hits / fetches of a simulation (1 with no fetches). */
+double cm_hit_ratio(const struct cm_result *c);
+/* One line of a plan's model summary: WHAT, the hot lines, the crowded
+ * sets, "<ratio_name> X, M misses of N <events>". */
+void cm_print_result(const char *what, const char *ratio_name, const char *events,
+                     const struct cgeom *g, const struct cm_result *c);
 
 /* ---- the reserved region (feedback kind "reserve") ----------------------- */
 

@@ -90,20 +90,6 @@ static int simulate(const struct cgeom *g, struct dlines *L, uint64_t min, struc
     return cm_simulate(g, L->v, L->n, r, NULL, NULL, 0);
 }
 
-static double ratio(const struct cm_result *c)
-{
-    return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
-}
-
-static void show(const char *what, const struct cgeom *g, const struct cm_result *c)
-{
-    printf("  %-22s %6u hot lines (%llu KiB of %u KiB), %3u of %u sets over %u ways (max %u): "
-           "D1 hit ratio %.3f, %llu misses of %llu accesses\n",
-           what, c->lines, (unsigned long long)c->lines * g->line / 1024, g->size / 1024,
-           c->overfull_sets, g->sets, g->ways, c->max_per_set, ratio(c),
-           (unsigned long long)c->misses, (unsigned long long)c->fetches);
-}
-
 /* The hot data lines of PROG as linked. */
 static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it,
                       size_t n, struct dlines *L)
@@ -188,13 +174,13 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
            "their lines (%d%% of them, lines with at least %llu), as a cyclic stream\n",
            g->size / 1024, g->ways, g->line, g->sets, ni, (unsigned long long)hot_bytes,
            DC_COVER, (unsigned long long)min);
-    show("before (PROG)", g, &rb);
-    show("after the data order", g, &ra);
+    cm_print_result("before (PROG)", "D1 hit ratio", "accesses", g, &rb);
+    cm_print_result("after the data order", "D1 hit ratio", "accesses", g, &ra);
     int chase = rb.overfull_sets > 0 || (uint64_t)rb.lines > (uint64_t)g->sets * g->ways;
     printf("  chase-tail condition for data %s (%s)\n", chase ? "present" : "absent",
            (uint64_t)rb.lines > (uint64_t)g->sets * g->ways ? "the hot data lines do not fit"
            : rb.overfull_sets ? "hot data lines crowd some sets" : "the hot data lines fit");
-    o->before = ratio(&rb), o->after = o->coloured = ratio(&ra);
+    o->before = cm_hit_ratio(&rb), o->after = o->coloured = cm_hit_ratio(&ra);
     uint32_t rsets = in->reserve_sets >= 0 ? (uint32_t)in->reserve_sets : g->sets / 8;
     if (rsets > 0 && rsets < g->sets && ra.overfull_sets) {
         struct reserve rv = { g->sets * g->line, 0, rsets * g->line };
@@ -237,7 +223,7 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
         }
         if (simulate(g, &Lc, min, &rc))
             goto oom;
-        show("with coloured data", g, &rc);
+        cm_print_result("with coloured data", "D1 hit ratio", "accesses", g, &rc);
         o->rv = rv;
         for (size_t i = 0; i < ni; i++)
             if (it[i].overflow)
@@ -247,7 +233,7 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
         if (!o->use)
             printf("  colouring the data would not help: not planned\n");
         else {
-            o->coloured = ratio(&rc);
+            o->coloured = cm_hit_ratio(&rc);
             o->ovf = malloc(o->no * sizeof *o->ovf);
             if (!o->ovf)
                 goto oom;

@@ -371,20 +371,6 @@ static int order_lines(struct po *p, const uint32_t *order, size_t n, struct lin
     return 0;
 }
 
-static double ratio(const struct cm_result *c)
-{
-    return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
-}
-
-static void print_model(const char *what, const struct cgeom *g, const struct cm_result *c)
-{
-    printf("  %-22s %6u hot lines (%llu KiB of %u KiB), %3u of %u sets over %u ways (max %u): "
-           "hit ratio %.3f, %llu misses of %llu fetches\n",
-           what, c->lines, (unsigned long long)c->lines * g->line / 1024, g->size / 1024,
-           c->overfull_sets, g->sets, g->ways, c->max_per_set, ratio(c),
-           (unsigned long long)c->misses, (unsigned long long)c->fetches);
-}
-
 /* ---- the recommendations ---------------------------------------------------- */
 
 struct out {
@@ -689,8 +675,8 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
            "fetches, lines fetched at least %llu times) as a cyclic stream (docs/layout.md)\n",
            p.g.size / 1024, p.g.ways, p.g.line, p.g.sets, MODEL_COVER,
            (unsigned long long)p.hot_min);
-    print_model("before (PROG)", &p.g, &cb);
-    print_model("after the order", &p.g, &ca);
+    cm_print_result("before (PROG)", "hit ratio", "fetches", &p.g, &cb);
+    cm_print_result("after the order", "hit ratio", "fetches", &p.g, &ca);
     int chase = cb.overfull_sets > 0 || (uint64_t)cb.lines > (uint64_t)p.g.sets * p.g.ways;
     printf("  chase-tail condition %s (%s)\n", chase ? "present" : "absent",
            (uint64_t)cb.lines > (uint64_t)p.g.sets * p.g.ways ? "the hot lines do not fit"
@@ -705,7 +691,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         rv.window = rv.page - rv.size;
         if (plan_reserve(&p, &rv, order, n, stable, &ns, ovf, &no, &cr))
             goto done;
-        print_model("with a reserved region", &p.g, &cr);
+        cm_print_result("with a reserved region", "hit ratio", "fetches", &p.g, &cr);
         use_reserve = cr.hits > ca.hits && no > 0;
         if (!use_reserve)
             printf("  the reserved region would not help: not planned\n");
@@ -719,7 +705,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
             goto done;
         }
         snprintf(c, sizeof c, "place %zu hot functions contiguously in %s order "
-                 "(model hit ratio %.3f -> %.3f)", kept, ord_name(o->alg), ratio(&cb), ratio(&ca));
+                 "(model hit ratio %.3f -> %.3f)", kept, ord_name(o->alg), cm_hit_ratio(&cb), cm_hit_ratio(&ca));
         const char *kv[] = { "alg", ord_name(o->alg), "functions", list, NULL, NULL, NULL };
         size_t ckept = 0;
         if (ncold) { /* the cold parts that ran, after them (plan-sets.c) */
@@ -788,8 +774,8 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         snprintf(pg, sizeof pg, "0x%x", rv.page);
         snprintf(c, sizeof c, "chase-tail: %zu stable functions keep sets 0-%u, %zu overflow "
                  "functions go to the reserved sets %u-%u (model hit ratio %.3f -> %.3f)", ns,
-                 rv.window / p.g.line - 1, kept, rv.window / p.g.line, p.g.sets - 1, ratio(&ca),
-                 ratio(&cr));
+                 rv.window / p.g.line - 1, kept, rv.window / p.g.line, p.g.sets - 1, cm_hit_ratio(&ca),
+                 cm_hit_ratio(&cr));
         const char *kv[] = { "page", pg, "window", win, "size", sz, "overflow", list, NULL };
         emit_rec(&out, "reserve", c, kv);
     }
