@@ -111,12 +111,28 @@ static void note_store_mem(rtx dest, const_rtx, void *data)
 /* perfinst's own instructions: counter updates and probe calls (anything
  * naming a __perfinst_ symbol).  They are left out of the static counts,
  * which describe the program. */
+static bool is_perfinst_decl(tree t)
+{
+    while (t && (handled_component_p(t) || TREE_CODE(t) == MEM_REF))
+        t = TREE_OPERAND(t, 0);
+    if (t && TREE_CODE(t) == ADDR_EXPR)
+        t = TREE_OPERAND(t, 0);
+    return t && DECL_P(t) && DECL_NAME(t) &&
+           strncmp(IDENTIFIER_POINTER(DECL_NAME(t)), "__perfinst_", 11) == 0;
+}
+
 static bool is_instrumentation(rtx_insn *insn)
 {
     subrtx_iterator::array_type array;
-    FOR_EACH_SUBRTX(iter, array, PATTERN(insn), ALL)
-    if (GET_CODE(*iter) == SYMBOL_REF && strncmp(XSTR(*iter, 0), "__perfinst_", 11) == 0)
-        return true;
+    FOR_EACH_SUBRTX(iter, array, PATTERN(insn), ALL) {
+        if (GET_CODE(*iter) == SYMBOL_REF && strncmp(XSTR(*iter, 0), "__perfinst_", 11) == 0)
+            return true;
+        /* a counter update whose address GCC computed into a register
+         * (addq $1, %fs:8(%rbx)): the memory's expression still names
+         * the counter array */
+        if (MEM_P(*iter) && MEM_EXPR(*iter) && is_perfinst_decl(MEM_EXPR(*iter)))
+            return true;
+    }
     return false;
 }
 
