@@ -220,6 +220,7 @@ __attribute__((destructor(101))) static void pi_dtor(void)
     if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || (!pi.nunits && !pi_sample_active() && !pi_sharing_active()))
         return;
     pthread_mutex_lock(&pi.lock);
+    pi_overlay_report_unmatched_locked();
     /* The exiting thread's counts go into the totals now, so a library
      * finalised after us finds nothing left to flush unless it counted more. */
     for (struct pi_unit_rt *u = pi.units; u; u = u->next)
@@ -435,6 +436,7 @@ PI_EXPORT void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, ui
     if (found) {
         found->fnon = fnon;
         found->nfuncs = nfuncs;
+        pi_overlay_check_unit(unit_id, nfuncs);
         pi_apply_switches_locked(found);
     } else {
         /* a unit the runtime refused (ABI): its functions count nothing */

@@ -17,7 +17,10 @@
  * A function that is off runs its clean copy: its blocks count nothing and
  * its probes do not run.  A file that cannot be read, a wrong header or a
  * malformed line is reported once on stderr (file:line and what is wrong)
- * and the line is not applied.
+ * and the line is not applied.  So is a rule that cannot apply: a function
+ * number the unit does not have (said when the unit registers), and a unit
+ * id no module of the process registered (said at exit) — an overlay
+ * written for another build of the program.
  */
 #include "runtime.h"
 
@@ -34,10 +37,14 @@ struct overlay_rule {
     uint64_t unit_id;
     uint32_t func;   /* or PI_OVERLAY_ALL */
     int on;
+    unsigned line;   /* in the file, for messages */
+    int unit_seen;   /* a unit with this id registered */
 };
 static struct overlay_rule *rules;
 static uint32_t nrules;
 static int active;
+static char overlay_path[256];
+static pid_t overlay_pid; /* the process that read the file (a fork child does not repeat its notes) */
 
 int pi_overlay_active(void)
 {
@@ -113,7 +120,7 @@ static void parse(const char *path, char *text)
             bad_line(path, line, "too many rules");
             return;
         }
-        rules[nrules++] = (struct overlay_rule){unit, func, w[0][1] == 'n'};
+        rules[nrules++] = (struct overlay_rule){unit, func, w[0][1] == 'n', line, 0};
     }
     if (!header)
         bad_line(path, line ? line : 1, "empty file");
@@ -127,8 +134,69 @@ void pi_overlay_parse(const char *path, char *text)
     if (!rules && !(rules = calloc(PI_OVERLAY_MAX, sizeof *rules)))
         return;
     nrules = 0;
+    size_t n = strlen(path);
+    if (n >= sizeof overlay_path)
+        n = sizeof overlay_path - 1;
+    memcpy(overlay_path, path, n);
+    overlay_path[n] = 0;
+    overlay_pid = getpid();
     parse(path, text);
     active = nrules > 0;
+}
+
+static void rule_unused(unsigned line, const char *what)
+{
+    char n[24];
+    pi_say("perfinst: PERFINST_OVERLAY ", overlay_path, ":", pi_fmt_u64(n, line, 10), ": ", what,
+           "; rule not applied\n", NULL);
+}
+
+/* A unit registered its nfuncs switches (pi.lock held): the rules naming a
+ * function it does not have are said, once (a later registration of the
+ * same unit, after dlclose and dlopen, has the same functions). */
+void pi_overlay_check_unit(uint64_t unit_id, uint32_t nfuncs)
+{
+    for (uint32_t i = 0; i < nrules; i++) {
+        struct overlay_rule *r = &rules[i];
+        if (r->unit_id != unit_id || r->unit_seen)
+            continue;
+        r->unit_seen = 1;
+        if (r->func != PI_OVERLAY_ALL && r->func >= nfuncs) {
+            char f[24], u[24], m[24];
+            char what[128];
+            what[0] = 0;
+            strcat(what, "function ");
+            strcat(what, pi_fmt_u64(f, r->func, 10));
+            strcat(what, " is not in unit 0x");
+            strcat(what, pi_fmt_u64(u, unit_id, 16));
+            strcat(what, " (it has ");
+            strcat(what, pi_fmt_u64(m, nfuncs, 10));
+            strcat(what, ")");
+            rule_unused(r->line, what);
+        }
+    }
+}
+
+/* At exit (pi.lock held): the rules whose unit no module registered. */
+void pi_overlay_report_unmatched_locked(void)
+{
+    if (!nrules || overlay_pid != getpid())
+        return;
+    for (uint32_t i = 0; i < nrules; i++) {
+        int seen = rules[i].unit_seen;
+        for (struct pi_unit_rt *u = pi.units; u && !seen; u = u->next)
+            seen = u->unit_id == rules[i].unit_id;
+        if (seen)
+            continue;
+        char u[24];
+        char what[96];
+        what[0] = 0;
+        strcat(what, "no module of the program has unit 0x");
+        strcat(what, pi_fmt_u64(u, rules[i].unit_id, 16));
+        strcat(what, " (an overlay of another build?)");
+        rule_unused(rules[i].line, what);
+    }
+    nrules = 0;
 }
 
 void pi_overlay_init(void)

@@ -134,6 +134,8 @@ void pi_overlay_init(void);                          /* in pi_init */
 void pi_overlay_parse(const char *path, char *text); /* the rules of a NUL-terminated text (modified) */
 int pi_overlay_on(uint64_t unit_id, uint32_t func);  /* 1 unless the overlay turned it off */
 int pi_overlay_active(void);
+void pi_overlay_check_unit(uint64_t unit_id, uint32_t nfuncs); /* a unit registered (pi.lock held): rules it cannot satisfy are said */
+void pi_overlay_report_unmatched_locked(void);                  /* at exit (pi.lock held): rules whose unit never registered are said */
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
 struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id); /* the latest taken registration */
 void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */

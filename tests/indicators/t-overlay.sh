@@ -52,3 +52,21 @@ assert_contains "bad unit id reported" bad.err "bad.ov:2: bad unit id"
 assert_contains "bad rule reported" bad.err "bad.ov:3: not a rule"
 PERFINST_OVERLAY=/nonexistent.ov PERFINST_OUT=ne.pit ./loops > /dev/null 2> ne.err
 assert_contains "missing overlay file reported" ne.err "/nonexistent.ov: No such file"
+
+# a rule that cannot apply is said, not silently dropped: a function number
+# the unit does not have (said when it registers) and a unit id of another
+# build (said at exit); the other rules still apply, the output is the same
+nf=$("$PMOPT" dump-meta loops | awk '/^  [0-9]+ functions,/ { print $1 }')
+[ -n "$nf" ] || fail "number of functions not found in dump-meta"
+printf 'perfinst-overlay 1\noff %s %s\noff %s %s\noff 0x1234 0\n' "$unit" "$nf" "$unit" "$fn" > range.ov
+PERFINST_OVERLAY=range.ov PERFINST_OUT=range.pit ./loops > range.out 2> range.err
+assert_eq "output with the unusable rules" 822 "$(cat range.out)"
+assert_contains "function out of range said with file:line and the unit's size" range.err \
+    "^perfinst: PERFINST_OVERLAY range.ov:2: function $nf is not in unit $unit \\(it has $nf\\); rule not applied$"
+assert_contains "unknown unit said with file:line" range.err \
+    "^perfinst: PERFINST_OVERLAY range.ov:4: no module of the program has unit 0x1234 .*; rule not applied$"
+assert_eq "nothing else said" 2 "$(wc -l < range.err)"
+lines range.pit | grep -qx "12=0" || fail "the valid rule of range.ov (sum_to off) was not applied"
+ok "the valid rule still applied"
+PERFINST_OVERLAY=off.ov PERFINST_OUT=quiet.pit ./loops > /dev/null 2> quiet.err
+assert_eq "a good overlay says nothing" "" "$(cat quiet.err)"
