@@ -8,10 +8,12 @@ for opt in -O0 -O2; do
     pi_ld $opt -rdynamic -o th th.o -ldl
     PERFINST_OUT=th.pit ./th > out
     assert_contains "$opt: 3 threshold events, 7 traps" out "^events 3, traps 7, sum 1682$"
+    assert_contains "$opt: fired on reaching 13, 26, 39 (not 12, 24, 36)" out "^fired at executions 13 26 39$"
     for i in 1 2 3; do
         assert_contains "$opt: event $i stack" out "^event $i: C<B<A<main$"
     done
     PERFINST_MODE=off PERFINST_OUT=off.pit ./th > off
     assert_contains "$opt: mode off: no event, no trap, same result" off "^events 0, traps 0, sum 1682$"
+    assert_contains "$opt: mode off: fired at no execution" off "^fired at executions$"
     rm -f th.pit off.pit
 done

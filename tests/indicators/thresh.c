@@ -9,6 +9,7 @@
 
 static int events, traps;
 static char callers[3][64];
+static int iteration, fired_at[3]; /* main's execution of C, and the ones the events came at */
 
 static const char *sym(uintptr_t pc)
 {
@@ -22,6 +23,8 @@ void on_hot(const struct perfinst_event *ev)
         snprintf(callers[events], sizeof callers[0], "%s<%s<%s<%s",
                  ev->nframes > 0 ? sym(ev->frames[0]) : "-", ev->nframes > 1 ? sym(ev->frames[1]) : "-",
                  ev->nframes > 2 ? sym(ev->frames[2]) : "-", ev->nframes > 3 ? sym(ev->frames[3]) : "-");
+    if (events < 3)
+        fired_at[events] = iteration;
     events++;
 }
 
@@ -43,12 +46,18 @@ int main(void)
 {
     perfinst_set_handler(PERFINST_EV_TRAP, on_trap);
     long s = 0;
-    for (int i = 0; i < 40; i++)
+    for (int i = 0; i < 40; i++) {
+        iteration = i + 1;
         s += A(i);
+    }
     for (int i = 0; i < 7; i++)
         s += T(i);
     printf("events %d, traps %d, sum %ld\n", events, traps, s);
     for (int i = 0; i < 3 && i < events; i++)
         printf("event %d: %s\n", i + 1, callers[i]);
+    printf("fired at executions");
+    for (int i = 0; i < 3 && i < events; i++)
+        printf(" %d", fired_at[i]);
+    printf("\n");
     return 0;
 }
