@@ -87,7 +87,7 @@ static void help(FILE *f)
             "fired; after a run under an overlay, those that counted) and the next K callers\n"
             "(1) found on the threshold events' stacks (docs/indicators.md).\n"
             "Function order, data order and chase-tail (docs/layout.md): with --order, -o\n"
-            "names a feedback file for `pmopt relink` instead of an overlay.\n"
+            "names a feedback file for `pmopt relink` (with --rebuild too, one file for both).\n"
             "  --order=ALG          c3, exttsp, sets or none: order the hot functions by\n"
             "                       call-graph affinity (sets: Ext-TSP's order spread over\n"
             "                       the cache sets); plan data order and reserved regions\n"
@@ -104,7 +104,9 @@ static void help(FILE *f)
             "                       order, the other executed ones after them\n"
             "  --rebuild            with --order: one feedback file for both loops, the\n"
             "                       rebuild kinds (for the plugin) then the order kinds (for\n"
-            "                       pmopt relink), numbered on\n");
+            "                       pmopt relink), numbered on\n"
+            "   or: pmopt plan --sharing (-o FEEDBACK | --advise) PROG TRACE...: the false\n"
+            "sharing repairs (pmopt plan --sharing --help; docs/sharing.md).\n");
 }
 
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */

@@ -25,7 +25,7 @@ static const struct {
     { "dump-meta", cmd_dump_meta, "print the .perfinst metadata of an object or program" },
     { "report", cmd_report, "counts per site, function and line; what indicators saw" },
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
-    { "plan", cmd_plan, "an overlay that counts only the hot functions" },
+    { "plan", cmd_plan, "feedback files (rebuild, order, sharing) and overlays (hot, callers)" },
     { "dump", cmd_dump, "print every record of a trace" },
     { "export", cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },
     { "relink", cmd_relink, "replay PROG's link with the planned function and data order" },
