@@ -84,7 +84,7 @@ void rdorm_text(const struct report *r)
     struct drow *rows = dormant_rows(r, &n);
     if (n) {
         printf("\nDormant classes (level: 1 off, 2 counting the class from the entry after a "
-               "primary threshold, 3 also timing; secondary = the class's instructions)\n");
+               "primary threshold, 3 also timing; invocations = entries counted at level 2 or 3; secondary = the class's instructions)\n");
         printf("  %5s  %11s  %11s  %12s  %-14s  %8s  %11s  %-10s  %s\n", "level", "flagged hot",
                "invocations", "secondary", "class", "tertiary", "cycles mean", "function",
                "file:line");
