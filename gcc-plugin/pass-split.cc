@@ -17,9 +17,10 @@
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
  * costs one load and one predictable branch, and the code that runs is the
- * uninstrumented code, optimised as such.  With entry=jump (not the default
- * yet: see docs/indicators.md)
- * the test is instead one instruction whichever copy runs,
+ * uninstrumented code, optimised as such.  With entry=jump (the default;
+ * entry=test, -flto, -fcf-protection=branch, retpolines and -masm=intel
+ * keep the byte test: docs/indicators.md) the test is instead one
+ * instruction whichever copy runs,
  *
  *     f(...) { asm goto ("jmp *SLOT(%rip)" :::: bb1); bb1': ...  bb1: ... }
  *
@@ -239,6 +240,43 @@ static bool entry_jump_usable(void)
            ix86_indirect_branch == indirect_branch_keep && ix86_asm_dialect == ASM_ATT;
 }
 
+/* entry=jump: D's byte test `if (SWITCH != 0) goto E'; else goto E;`
+ * becomes asm goto ("jmp *SLOT(%rip)" :::: E) falling through to E'.
+ * SLOT is the address right after the jmp (counting) or E (clean): one
+ * instruction whichever copy runs.  The counting copy is the fall-through
+ * so that, as with the byte test, a body GCC's cross-jumping shares
+ * between the copies is laid out after the counting block, inside the
+ * range pmopt's cache model gives its site (a range runs to the next one:
+ * optimizer/plan-order.c).  Returns the TODO flags still to do; leaves the
+ * byte test if D is not as execute_split built it. */
+static unsigned int jump_dispatch(function *fun, int fi)
+{
+    basic_block d = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    gcond *c = gsi_end_p(gsi) ? NULL : dyn_cast<gcond *>(gsi_stmt(gsi));
+    if (!c || EDGE_COUNT(d->succs) != 2 || TREE_CODE(gimple_cond_lhs(c)) != SSA_NAME)
+        return 0;
+    gimple *load = SSA_NAME_DEF_STMT(gimple_cond_lhs(c));
+    if (!is_gimple_assign(load) || gimple_bb(load) != d || !has_single_use(gimple_cond_lhs(c)))
+        return 0;
+    edge on, off;
+    extract_true_false_edges_from_block(d, &on, &off);
+    if (gimple_cond_code(c) == EQ_EXPR)
+        std::swap(on, off);
+    else if (gimple_cond_code(c) != NE_EXPR)
+        return 0;
+    gsi_remove(&gsi, true);
+    gimple_stmt_iterator lg = gsi_for_stmt(load);
+    gsi_remove(&lg, true);
+    release_defs(load);
+    gsi = gsi_last_bb(d);
+    gsi_insert_after(&gsi, jump_slot_asm(gimple_block_label(off->dest), fi), GSI_NEW_STMT);
+    off->flags &= ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE);
+    on->flags = (on->flags & ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE)) | EDGE_FALLTHRU;
+    mark_virtual_operands_for_renaming(fun);
+    return TODO_update_ssa;
+}
+
 static unsigned int execute_split(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
@@ -287,27 +325,18 @@ static unsigned int execute_split(function *fun)
     int fi = in_lto_p ? -1 : switch_index(fun->decl);
     edge off = single_succ_edge(d);
     gimple_stmt_iterator gsi = gsi_last_bb(d);
-    edge on;
-    if (fi >= 0 && entry_jump_usable() && pi_fnon_asm_name()) {
-        /* D: asm goto ("jmp *SLOT(%rip)" :::: E); falls through to E'.
-           SLOT is the address right after the jmp (counting) or E (clean):
-           one instruction whichever copy runs.  The counting copy is the
-           fall-through so that, as with the byte test, a body GCC's
-           cross-jumping shares between the copies is laid out after the
-           counting block, inside its site's range (pass-ranges.cc). */
-        gsi_insert_after(&gsi, jump_slot_asm(gimple_block_label(e), fi), GSI_NEW_STMT);
-        off->flags &= ~EDGE_FALLTHRU;
-        on = make_edge(d, e_copy, EDGE_FALLTHRU);
-    } else {
-        /* D: if (SWITCH != 0) goto E'; else goto E; */
-        tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
-        tree flag = make_ssa_name(TREE_TYPE(src));
-        gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
-        gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
-                         GSI_NEW_STMT);
-        off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-        on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
-    }
+    /* D: if (SWITCH != 0) goto E'; else goto E;  With entry=jump it becomes
+       the slot's jmp at the end (jump_dispatch), after the early passes
+       ran again: with the jmp in place first, if-to-switch left the chain
+       of odd_pick (tests/count/switch-conv.c) alone, whose first block
+       then held the asm goto's label (not traced further into GCC) */
+    tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
+    tree flag = make_ssa_name(TREE_TYPE(src));
+    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
+    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    edge on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
     /* Even odds, measured: giving the clean copy 80 % and scaling each
        copy's block counts to its share made PERFINST_MODE=off no cheaper
        and counting 1-3 % dearer in instructions on SQLite (the counting
@@ -326,12 +355,16 @@ static unsigned int execute_split(function *fun)
         loops_state_set(LOOPS_NEED_FIXUP);
     mark_virtual_operands_for_renaming(fun);
     update_ssa(TODO_update_ssa);
+    unsigned int todo = TODO_cleanup_cfg;
     /* switch-again=yes (-O0, -Og: GCC's early optimisations did not run) */
-    if (!pi_opt.switch_again || !optimize || optimize_debug)
-        return TODO_cleanup_cfg;
-    simple_dce_from_worklist(dead);
-    cleanup_tree_cfg();
-    return TODO_cleanup_cfg | rerun_early_passes(fun);
+    if (pi_opt.switch_again && optimize && !optimize_debug) {
+        simple_dce_from_worklist(dead);
+        cleanup_tree_cfg();
+        todo |= rerun_early_passes(fun);
+    }
+    if (fi >= 0 && entry_jump_usable() && pi_fnon_asm_name())
+        todo |= jump_dispatch(fun, fi);
+    return todo;
 }
 
 const pass_data split_pass_data = {

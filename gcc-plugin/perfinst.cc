@@ -21,8 +21,10 @@
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
  *   bare-return=yes|no   the return block left bare so ipa-split can split counted functions (default no)
  *   switch-again=yes|no  if-to-switch and switch conversion again on split functions (default no)
- *   entry=test|jump      how a split function chooses its copy: a test of its switch byte
- *                        (default) or an indirect jump through its jump slot (pass-split.cc)
+ *   entry=jump|test      how a split function chooses its copy: an indirect jump through
+ *                        its jump slot (default; the byte test where the jump cannot go:
+ *                        -flto, -fcf-protection=branch, retpolines, -masm=intel) or a
+ *                        test of its switch byte (pass-split.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -58,7 +60,7 @@ static struct plugin_info info = {
     "                            escaped (GCC's points-to sets; default), or to every addressable one\n"
     "  -fplugin-arg-perfinst-bare-return=yes|no  return blocks left bare for ipa-split (default no)\n"
     "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n"
-    "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n",
+    "  -fplugin-arg-perfinst-entry=jump|test  split functions' entry: jump slot (default) or switch test\n",
 };
 
 static const char *feedback_only;
@@ -78,6 +80,7 @@ static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
 static bool parse_args(const struct plugin_name_args *a)
 {
     bool ok = true;
+    pi_opt.entry_jump = true; /* entry=jump is the default (docs/indicators.md) */
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (strcmp(k, "all") == 0) {

@@ -39,6 +39,11 @@ struct orange {        /* a CODE range of an object: where a site's code is */
     uint32_t len;      /* bytes of the range */
 };
 
+struct oclean {        /* where a split function's clean copy starts (entry=jump) */
+    uint32_t sec;      /* osec index */
+    uint64_t off;
+};
+
 struct oscan {
     char **objs;
     size_t nobjs;
@@ -48,6 +53,10 @@ struct oscan {
     size_t nrefs;
     struct orange *ranges; /* sorted by (sec, off) */
     size_t nranges;
+    /* the clean copies' entries, from the `clean` fields of the objects'
+     * __perfinst_jumpinfo (perfinst-format.h), sorted by (sec, off) */
+    struct oclean *cleans;
+    size_t ncleans;
     /* functions defined in a shared text section (".text" with several
      * functions): "obj: name" strings, for the relink's refusal */
     char **shared;
@@ -58,6 +67,14 @@ struct oscan {
  * with a message naming the file. */
 int oscan_read(struct oscan *s, char *const *paths, size_t n);
 void oscan_free(struct oscan *s);
+/* Where the code of range k (of s->ranges) ends, for the cache models: a
+ * block's code runs to the next range of its section (the plugin's ranges
+ * leave out inline asm and code GCC added without a counter: the models
+ * err towards hot), but not into a clean copy (entry=jump lays the
+ * counting copy out first) unless the range ends where the clean copy
+ * starts (a body shared by cross-jumping), and at least over its own
+ * length. */
+uint64_t oscan_range_end(const struct oscan *s, size_t k);
 /* The inputs of a program's recorded link (ordered by argv). */
 int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n);
 /* Text section of function name, or -1 (first one if static duplicates). */

@@ -44,7 +44,7 @@ const char *oscan_sym_of(const char *name, int *kind, int *cold)
 
 struct scan_ctx {
     struct oscan *s;
-    size_t cap_secs, cap_refs, cap_ranges, cap_shared, cap_objs;
+    size_t cap_secs, cap_refs, cap_ranges, cap_shared, cap_objs, cap_cleans;
     struct pi_err *err;
 };
 
@@ -139,6 +139,35 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         }
         s->shared[s->nshared++] = t;
     }
+    /* the clean copies' entries: the `clean` field of each pi_jump_info is
+       `.long LABEL - .`, a PC32 relocation against LABEL's text section */
+    for (size_t i = 0; i < shnum && nsyms; i++) {
+        Elf_Scn *scn = elf_getscn(e, i), *tscn;
+        GElf_Shdr sh, tsh;
+        const char *tn;
+        if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_info >= shnum ||
+            !sh.sh_entsize || !(tscn = elf_getscn(e, sh.sh_info)) || !gelf_getshdr(tscn, &tsh) ||
+            !(tn = elf_strptr(e, shstr, tsh.sh_name)) || strcmp(tn, PI_JUMPINFO_SECTION))
+            continue;
+        Elf_Data *rd = elf_getdata(scn, NULL);
+        size_t nrel = rd ? sh.sh_size / sh.sh_entsize : 0;
+        for (size_t k = 0; k < nrel; k++) {
+            GElf_Rela r;
+            GElf_Sym sym;
+            if (!gelf_getrela(rd, (int)k, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_PC32 ||
+                r.r_offset % sizeof(struct pi_jump_info) != offsetof(struct pi_jump_info, clean) ||
+                !gelf_getsym(symd, (int)GELF_R_SYM(r.r_info), &sym) || sym.st_shndx == SHN_UNDEF ||
+                sym.st_shndx >= shnum || map[sym.st_shndx] == UINT32_MAX ||
+                s->secs[map[sym.st_shndx]].kind != OS_TEXT)
+                continue;
+            if (pi_grow((void **)&s->cleans, &c->cap_cleans, s->ncleans, sizeof *s->cleans)) {
+                status = oom(c);
+                goto out;
+            }
+            s->cleans[s->ncleans++] = (struct oclean){ map[sym.st_shndx],
+                                                       (uint64_t)((int64_t)sym.st_value + r.r_addend) };
+        }
+    }
     /* relocations of the sections we keep */
     for (size_t i = 0; i < shnum && nsyms; i++) {
         Elf_Scn *scn = elf_getscn(e, i);
@@ -228,6 +257,46 @@ static int by_sec_off(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static int by_clean(const void *a, const void *b)
+{
+    const struct oclean *x = a, *y = b;
+    if (x->sec != y->sec)
+        return x->sec < y->sec ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+uint64_t oscan_range_end(const struct oscan *s, size_t k)
+{
+    const struct orange *x = &s->ranges[k];
+    uint64_t lo = x->off, hi = s->secs[x->sec].size;
+    for (size_t m = k + 1; m < s->nranges && s->ranges[m].sec == x->sec; m++)
+        if (s->ranges[m].off > lo) {
+            hi = s->ranges[m].off;
+            break;
+        }
+    /* the first clean entry after lo */
+    size_t a = 0, b = s->ncleans;
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        const struct oclean *c = &s->cleans[mid];
+        if (c->sec < x->sec || (c->sec == x->sec && c->off <= lo))
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    /* one that starts where the range ends is a body GCC's cross-jumping
+       shared between the copies, which the counted code falls into
+       (tests/relink/cyclic.c's f1: `jmp *SLOT; addq $1, ctr; nop…`, the
+       clean entry the first nop): it runs as counted code too */
+    if (a < s->ncleans && s->cleans[a].sec == x->sec && s->cleans[a].off == lo + x->len)
+        a++;
+    if (a < s->ncleans && s->cleans[a].sec == x->sec && s->cleans[a].off < hi)
+        hi = s->cleans[a].off;
+    if (hi < lo + x->len)
+        hi = lo + x->len;
+    return hi;
+}
+
 static const struct oscan *name_ctx;
 static int by_name(const void *a, const void *b)
 {
@@ -263,6 +332,8 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
     }
     if (s->nranges) /* qsort(NULL, 0, ...) is undefined */
         qsort(s->ranges, s->nranges, sizeof *s->ranges, by_sec_off);
+    if (s->ncleans)
+        qsort(s->cleans, s->ncleans, sizeof *s->cleans, by_clean);
     /* resolve references by global name: the text (or data) section whose
      * symbol is that name (a section named after a global function) */
     uint32_t *idx = malloc((s->nsecs ? s->nsecs : 1) * sizeof *idx);
@@ -306,7 +377,7 @@ void oscan_free(struct oscan *s)
         free(s->refs[i].to_name);
     for (size_t i = 0; i < s->nshared; i++)
         free(s->shared[i]);
-    free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->shared);
+    free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->shared), free(s->cleans);
     memset(s, 0, sizeof *s);
 }
 

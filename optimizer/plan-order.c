@@ -249,17 +249,9 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
     for (size_t i = lo0; i < p->s.nranges && p->s.ranges[i].sec == sec; i++) {
         if (!p->count[i])
             continue;
-        /* a block's code runs to the next range of the section: the
-         * plugin's ranges leave out inline asm and code that GCC added
-         * without a counter (docs/layout.md: the model errs towards hot) */
-        uint64_t lo = p->s.ranges[i].off, hi = o->size;
-        for (size_t k = i + 1; k < p->s.nranges && p->s.ranges[k].sec == sec; k++)
-            if (p->s.ranges[k].off > lo) {
-                hi = p->s.ranges[k].off;
-                break;
-            }
-        if (hi < lo + p->s.ranges[i].len)
-            hi = lo + p->s.ranges[i].len;
+        /* a block's code runs to the next range of the section, not into
+         * a clean copy (oscan_range_end; docs/layout.md) */
+        uint64_t lo = p->s.ranges[i].off, hi = oscan_range_end(&p->s, i);
         if (hi > o->size)
             hi = o->size;
         if (hi <= lo)

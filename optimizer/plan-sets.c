@@ -95,14 +95,7 @@ static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint3
     for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
         if (!count[k])
             continue;
-        uint64_t lo = s->ranges[k].off, hi = o->size;
-        for (size_t m = k + 1; m < s->nranges && s->ranges[m].sec == sec; m++)
-            if (s->ranges[m].off > lo) {
-                hi = s->ranges[m].off;
-                break;
-            }
-        if (hi < lo + s->ranges[k].len)
-            hi = lo + s->ranges[k].len;
+        uint64_t lo = s->ranges[k].off, hi = oscan_range_end(s, k);
         if (hi > o->size)
             hi = o->size;
         if (hi <= lo)

@@ -1,7 +1,8 @@
 /* jumps.c — the jump slots through which split functions enter.
  *
  * Every split function of a unit compiled with
- * -fplugin-arg-perfinst-entry=jump (the default is the byte test;
+ * -fplugin-arg-perfinst-entry=jump (the default; entry=test, -flto,
+ * -fcf-protection=branch, retpolines and -masm=intel keep the byte test:
  * gcc-plugin/pass-split.cc) starts with `jmp *SLOT(%rip)`, SLOT being 8
  * bytes in its module's __perfinst_jumps section, described by a struct
  * pi_jump_info (perfinst-format.h) in __perfinst_jumpinfo.  The function's

@@ -1,15 +1,26 @@
-# A clone GCC made (ipa-cp's work.constprop.0) tests the switch of the
-# function it was cloned from, `cmpb $0, __perfinst_fnon+1`, not the mode
-# register: an overlay that turns work off silences the clone too (its 7
-# entries and 2821 blocks become 0) while main still counts; the program's
-# output never changes.
+# A clone GCC made (ipa-cp's work.constprop.0) follows the switch of the
+# function it was cloned from, not the mode register: with the default
+# entry=jump its jump slot's info names `__perfinst_fnon+1`
+# (jump-slots.py), with entry=test it tests `cmpb $0, __perfinst_fnon+1`.
+# An overlay that turns work off silences the clone too (its 7 entries and
+# 2821 blocks become 0) while main still counts; the program's output
+# never changes.
 . "$PERFINST_TOP/tests/lib.sh"
+clone_s() { objdump -d --no-show-raw-insn "$1" | awk '/^[0-9a-f]+ <work[.][a-z]+[.][0-9]+>:/ { f = 1; next } /^$/ { f = 0 } f'; }
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-entry=test -c "$T/count/clone.c" -o ctest.o
+pi_ld -O2 -o ctest ctest.o
+clone_s ctest > ctest.s
+[ -s ctest.s ] || fail "GCC made no clone of work (nm: $(nm ctest | grep work))"
+assert_contains "entry=test: the clone tests work's switch" ctest.s 'cmpb +\$0x0,.*<__perfinst_fnon\+0x1>'
+assert_not_contains "entry=test: the clone does not read the mode register" ctest.s '__perfinst_on'
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/clone.c" -o clone.o
 pi_ld -O2 -o clone clone.o
-objdump -d --no-show-raw-insn clone | awk '/^[0-9a-f]+ <work[.][a-z]+[.][0-9]+>:/ { f = 1; next } /^$/ { f = 0 } f' > clone.s
+clone_s clone > clone.s
 [ -s clone.s ] || fail "GCC made no clone of work (nm: $(nm clone | grep work))"
-assert_contains "the clone tests work's switch" clone.s 'cmpb +\$0x0,.*<__perfinst_fnon\+0x1>'
-assert_not_contains "the clone does not read the mode register" clone.s '__perfinst_on'
+python3 "$T/count/jump-slots.py" clone > slots
+cat slots
+assert_contains "the clone's jump slot follows work's switch" slots '^work[.][a-z]+[.][0-9]+ .* switch=__perfinst_fnon[+]1$'
+assert_not_contains "the clone reads neither a switch byte nor the mode register" clone.s '__perfinst_fnon|__perfinst_on'
 "$PMOPT" dump-meta clone > meta
 unit=$(awk '/^unit / { print $2 }' meta)
 assert_eq "work is function 1" 1 "$(awk '$1 == "function" && $3 == "work" { print $2 }' meta)"

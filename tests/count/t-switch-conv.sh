@@ -7,7 +7,9 @@
 # them; pass-split runs them again once the clean copy has no counters
 # (before, an all=count build kept a jump table and a compare chain there).
 # The counting copy keeps its case blocks and counts exactly; with
-# PERFINST_MODE=off nothing is counted.
+# PERFINST_MODE=off nothing is counted.  With the default entry=jump the
+# passes run before the entry's byte test becomes the slot's jmp (with the
+# jmp in place first, if-to-switch left odd_pick's chain alone).
 . "$PERFINST_TOP/tests/lib.sh"
 tables() { nm "$1" | grep -c ' CSWTCH\.' || true; }
 bittests() { objdump -d --no-show-raw-insn "$1" | grep -cE $'\tbt +' || true; }
@@ -20,6 +22,10 @@ pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-switch-again=
     -c "$T/count/switch-conv.c" -o pi.o
 assert_eq "all=count: the clean copy loads from a table too" 1 "$(tables pi.o)"
 assert_eq "all=count: the clean copy tests bits too" 1 "$(bittests pi.o)"
+# with the default entry=jump the passes run on the byte test, which then
+# becomes the slot's jmp (pass-split.cc, jump_dispatch)
+objdump -d --no-show-raw-insn pi.o | awk '/<odd_pick>:/ { getline; print; exit }' > entry.s
+assert_contains "all=count: odd_pick enters through its jump slot" entry.s $'\tjmp +[*]0x0[(]%rip[)]'
 pi_ld -O2 -o pi pi.o
 PERFINST_OUT=pi.pit ./pi > out
 assert_eq "output" 1248 "$(cat out)"

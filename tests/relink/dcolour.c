@@ -11,10 +11,15 @@
 #include <stdlib.h>
 
 /* h0..h39 in .bss, h40..h79 in .data: the colouring shares the sets
- * between output sections */
-#define A(n) double h##n[64]; double c##n[448];
+ * between output sections.  The hot arrays are line-aligned, so that each
+ * is 8 lines wherever the link puts the output section: GCC aligns a
+ * 512-byte array to 32 bytes only, and the writable sections before .bss
+ * (perfinst's `__perfinst_jumps` with entry=jump, for one) decide whether
+ * a 32-aligned array spans 8 lines or 9. */
+#define HOT __attribute__((aligned(64)))
+#define A(n) HOT double h##n[64]; double c##n[448];
 #define A10(d) A(d##0) A(d##1) A(d##2) A(d##3) A(d##4) A(d##5) A(d##6) A(d##7) A(d##8) A(d##9)
-#define D(n) double h##n[64] = { 1 }; double c##n[448] = { 1 };
+#define D(n) HOT double h##n[64] = { 1 }; double c##n[448] = { 1 };
 #define D10(d) D(d##0) D(d##1) D(d##2) D(d##3) D(d##4) D(d##5) D(d##6) D(d##7) D(d##8) D(d##9)
 #ifdef FEW /* 10 hot arrays (5 KiB): they fit, but the plain link crowds them into 8 sets */
 A10()
