@@ -161,6 +161,12 @@ static bool ipa_quality(void)
     return true;
 }
 
+/* Did this unit give GCC IPA-quality counts (pass-coldsplit.cc)? */
+bool pi_feedback_ipa_quality(void)
+{
+    return ipa_state > 0;
+}
+
 static profile_count count_of(uint64_t n)
 {
     if (n == 0)

@@ -102,6 +102,7 @@ opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
 opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt, bool regular);
+bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this unit */
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
 bool pi_feedback_applied(tree decl);
