@@ -88,6 +88,14 @@ static unsigned int execute_coldsplit(function *fun)
         return 0; /* a function that never ran: GCC's business (its tier) */
     double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
     double warm_below = split_mode() == 3 ? ecount * warm_pct() / 100.0 : 0.0;
+    /* feedback-quality=ipa (pass-feedback.cc): the counts are the
+       program's, and GCC's own hot-block threshold (what ipa-profile set
+       so that the hot blocks hold 99% of the training run's time, or
+       sum_max / hot-bb-count-fraction) says what is warm program-wide; a
+       share of the entry count says little in a function that loops */
+    bool ipa = split_mode() == 3 && pi_feedback_ipa_quality() && entry->count.ipa_p();
+    if (ipa)
+        warm_below = MAX(warm_below, (double)get_hot_bb_threshold());
 
     int nb = last_basic_block_for_fn(fun);
     auto_sbitmap zero(nb);
@@ -133,8 +141,12 @@ static unsigned int execute_coldsplit(function *fun)
     XDELETEVEC(rpo);
     if (pi_opt.verbose) {
         char warm[96];
-        snprintf(warm, sizeof warm, "below %g%% of %.0f entries", split_mode() == 3 ? warm_pct() : 0.0,
-                 ecount);
+        if (ipa)
+            snprintf(warm, sizeof warm, "below %.0f: %g%% of %.0f entries or GCC%s hot-block threshold",
+                     warm_below, warm_pct(), ecount, "'s");
+        else
+            snprintf(warm, sizeof warm, "below %g%% of %.0f entries", split_mode() == 3 ? warm_pct() : 0.0,
+                     ecount);
         inform(DECL_SOURCE_LOCATION(fun->decl),
                "perfinst: split of %qs: %u blocks never ran (%u of them not yet cold for GCC), "
                "%u warm (%s)",

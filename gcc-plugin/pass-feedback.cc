@@ -40,6 +40,9 @@
  */
 #include "plugin.h"
 #include "pifeedback.h"
+#include "gcov-io.h" /* struct gcov_summary */
+#include "profile.h" /* profile_info */
+#include "predict.h" /* compute_function_frequency */
 
 struct fb_stats {
     unsigned matched, stale, malformed;
@@ -101,12 +104,77 @@ static unsigned nsucc_in(basic_block bb)
     return n;
 }
 
+/* feedback-quality=ipa (docs/layout.md "Profile quality"): the counts are
+ * given as a read profile's are, PRECISE, so that count.ipa() is them and
+ * IPA (the inliner's hot call sites, ipa-cp, ipa-split, hot/cold
+ * decisions, loop iteration estimates) compares them across functions.
+ * Those decisions measure a count against the program's hottest count
+ * (profile_info->sum_max / hot-bb-count-fraction: get_hot_bb_threshold)
+ * and the number of training runs (profile_info->runs): GCC reads both
+ * from the .gcda summary, and dereferences profile_info as soon as one
+ * count is IPA-quality.  We give it the plan file's: one run, and the
+ * largest block count of every branch-profile (the whole program's, as
+ * the gcda summary is).  Not with -fprofile-use or -fprofile-generate
+ * (GCC's own profile_info and counts then): local quality, and a note. */
+static struct gcov_summary fb_summary;
+static int ipa_state; /* 0 not decided, 1 ipa, -1 local */
+
+static uint64_t profile_max_count(void)
+{
+    uint64_t maxc = 0;
+    unsigned iter = 0;
+    const struct pifb_rec *r;
+    while ((r = pi_feedback_next("branch-profile", &iter))) {
+        const char *s = pifb_get(r, "counts");
+        while (s && *s) {
+            char *end;
+            unsigned long long v = strtoull(s, &end, 10);
+            if (end == s)
+                break;
+            maxc = MAX(maxc, (uint64_t)v);
+            s = *end == ',' ? end + 1 : end;
+            if (*end && *end != ',')
+                break;
+        }
+    }
+    return maxc;
+}
+
+static bool ipa_quality(void)
+{
+    if (ipa_state)
+        return ipa_state > 0;
+    ipa_state = -1;
+    if (!pi_opt.feedback_quality)
+        return false;
+    if (flag_branch_probabilities || profile_arc_flag || flag_auto_profile || profile_info) {
+        inform(UNKNOWN_LOCATION,
+               "perfinst: %<-fplugin-arg-perfinst-feedback-quality=ipa%> is ignored with GCC%'s own "
+               "profile (%<-fprofile-use%>, %<-fprofile-generate%>, %<-fauto-profile%>): local quality");
+        return false;
+    }
+    uint64_t maxc = profile_max_count();
+    fb_summary.runs = 1;
+    fb_summary.sum_max = (gcov_type)MIN(MAX(maxc, (uint64_t)1), (uint64_t)profile_count::max_count);
+    profile_info = &fb_summary;
+    ipa_state = 1;
+    return true;
+}
+
+/* Did this unit give GCC IPA-quality counts (pass-coldsplit.cc)? */
+bool pi_feedback_ipa_quality(void)
+{
+    return ipa_state > 0;
+}
+
 static profile_count count_of(uint64_t n)
 {
     if (n == 0)
         return profile_count::zero();
     if (n > (uint64_t)profile_count::max_count)
         n = profile_count::max_count;
+    if (ipa_state > 0)
+        return profile_count::from_gcov_type((gcov_type)n);
     return profile_count::from_gcov_type((gcov_type)n).guessed_local();
 }
 
@@ -165,6 +233,10 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
     out += e->count();
     exitb->count = out;
     fun->cfg->count_max = count_of(maxc);
+    /* GUESSED in both qualities: the static estimator ("profile_estimate")
+       then leaves the function alone, where PROFILE_READ would make it
+       predict again over the counts; with feedback-quality=ipa the
+       function becomes PROFILE_READ right after it (perfinst_fbread) */
     profile_status_for_fn(fun) = PROFILE_GUESSED;
 }
 
@@ -323,6 +395,7 @@ static unsigned int execute_feedback(function *fun)
         st.malformed++;
         return 0;
     }
+    ipa_quality();
     apply(fun, order, counts, edges);
     note_applied(fn);
     st.matched++;
@@ -382,4 +455,99 @@ public:
 opt_pass *pi_make_tier_pass(gcc::context *ctxt)
 {
     return new tier_pass(ctxt);
+}
+
+/* feedback-quality=ipa: right after "profile_estimate" (which skipped the
+ * function: PROFILE_GUESSED), a function whose profile was applied becomes
+ * PROFILE_READ, as a function whose .gcda counts were read is, and gets
+ * its node frequency from its counts (compute_function_frequency, as
+ * branch_prob does after reading).  Why not GUESSED throughout: GCC judges
+ * a count "probably never executed" by the node's frequency unless the
+ * function is PROFILE_READ, and compute_function_frequency itself starts
+ * from "unlikely executed", so every function that is not hot would be
+ * compiled for size into .text.unlikely.  A function-tier then overrides
+ * the frequency, as before. */
+static bool applied_exactly(tree decl)
+{
+    return applied && applied->contains(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+}
+
+const pass_data fbread_pass_data = {
+    GIMPLE_PASS, "perfinst_fbread", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
+};
+
+class fbread_pass : public gimple_opt_pass {
+public:
+    fbread_pass(gcc::context *ctxt) : gimple_opt_pass(fbread_pass_data, ctxt) {}
+    bool gate(function *) final override { return ipa_state > 0 && !seen_error(); }
+    unsigned int execute(function *fun) final override
+    {
+        if (fun != cfun || !applied_exactly(fun->decl) || profile_status_for_fn(fun) != PROFILE_GUESSED ||
+            !ENTRY_BLOCK_PTR_FOR_FN(fun)->count.ipa_p() || !cgraph_node::get(fun->decl))
+            return 0;
+        profile_status_for_fn(fun) = PROFILE_READ;
+        compute_function_frequency();
+        set_tier(fun);
+        return 0;
+    }
+};
+
+opt_pass *pi_make_fbread_pass(gcc::context *ctxt)
+{
+    return new fbread_pass(ctxt);
+}
+
+/* feedback-quality=ipa: GCC's inliner asserts that IPA-quality counts come
+ * from a read profile: in inline_small_functions, outside LTO, any call
+ * count above zero requires profile_info && flag_branch_probabilities.
+ * The flag is set here, in the global options only (each function's
+ * optimization node keeps it off, so opt_for_fn checks see no gcda
+ * profile), after the small IPA pass "profile" (tree_profiling, which the
+ * flag would make read .gcda files: it ran, gated off, before this) and
+ * again right before "inline" (a function with its own optimize attribute
+ * restores the global options from its node when it becomes cfun).
+ * From here on GCC's global-flag checks take the read-profile path: the
+ * feedback thresholds of the tracer and of bb-reorder's traces. */
+const pass_data fbglobal_pass_data = {
+    SIMPLE_IPA_PASS, "perfinst_fbglobal", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class fbglobal_pass : public simple_ipa_opt_pass {
+public:
+    fbglobal_pass(gcc::context *ctxt) : simple_ipa_opt_pass(fbglobal_pass_data, ctxt) {}
+    bool gate(function *) final override { return ipa_state > 0 && !seen_error(); }
+    unsigned int execute(function *) final override
+    {
+        if (profile_info == &fb_summary)
+            flag_branch_probabilities = 1;
+        return 0;
+    }
+};
+
+/* the same before "inline", among the regular IPA passes (an IPA_PASS:
+   GCC inserts a pass only next to one of its own type) */
+const pass_data fbglobal_ipa_pass_data = {
+    IPA_PASS, "perfinst_fbglobal_ipa", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class fbglobal_ipa_pass : public ipa_opt_pass_d {
+public:
+    fbglobal_ipa_pass(gcc::context *ctxt)
+        : ipa_opt_pass_d(fbglobal_ipa_pass_data, ctxt, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL)
+    {
+    }
+    bool gate(function *) final override { return ipa_state > 0 && !seen_error(); }
+    unsigned int execute(function *) final override
+    {
+        if (profile_info == &fb_summary)
+            flag_branch_probabilities = 1;
+        return 0;
+    }
+};
+
+opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt, bool regular)
+{
+    if (regular)
+        return new fbglobal_ipa_pass(ctxt);
+    return new fbglobal_pass(ctxt);
 }

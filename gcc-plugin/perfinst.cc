@@ -25,6 +25,9 @@
  *                        its jump slot (default; the byte test where the jump cannot go:
  *                        -flto, -fcf-protection=branch, retpolines, -masm=intel) or a
  *                        test of its switch byte (pass-split.cc)
+ *   feedback-quality=local|ipa  with feedback: the profile's counts as GCC's local guesses
+ *                        (default) or as a read profile that IPA compares across functions
+ *                        (pass-feedback.cc, docs/layout.md "Profile quality")
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -60,6 +63,8 @@ static struct plugin_info info = {
     "                            escaped (GCC's points-to sets; default), or to every addressable one\n"
     "  -fplugin-arg-perfinst-bare-return=yes|no  return blocks left bare for ipa-split (default no)\n"
     "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n"
+    "  -fplugin-arg-perfinst-feedback-quality=local|ipa  feedback counts as local guesses (default)\n"
+    "                            or as an IPA-quality profile (a read profile's counts)\n"
     "  -fplugin-arg-perfinst-entry=jump|test  split functions' entry: jump slot (default) or switch test\n",
 };
 
@@ -197,11 +202,19 @@ static bool parse_args(const struct plugin_name_args *a)
                 error("perfinst: %<-fplugin-arg-perfinst-entry=%s%>: expected %<jump%> or %<test%>", v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "feedback-quality") == 0) {
+            if (v && (strcmp(v, "local") == 0 || strcmp(v, "ipa") == 0))
+                pi_opt.feedback_quality = strcmp(v, "ipa") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-feedback-quality=%s%>: expected %<local%> or %<ipa%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, help)", k);
+                  "entry, feedback-quality, help)", k);
             ok = false;
         }
     }
@@ -312,6 +325,9 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_ri_pass(g), "cfg", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_feedback_pass(g), "perfinst_count", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tier_pass(g), "optimized", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_fbglobal_pass(g, false), "profile", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_fbglobal_pass(g, true), "inline", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);

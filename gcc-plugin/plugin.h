@@ -25,6 +25,7 @@ struct pi_options {
     bool bare_return;       /* bare-return=yes: return block left bare for ipa-split (return-site.cc) */
     bool switch_again;      /* switch-again=yes: switch passes again after the split (pass-split.cc) */
     bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
+    int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -99,6 +100,9 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
+opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
+opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt, bool regular);
+bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this unit */
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
 bool pi_feedback_applied(tree decl);
