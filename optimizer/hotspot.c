@@ -8,7 +8,7 @@
  * (perfinst-format.h) is inserted before the trace's END record, with
  * version = 1 + the highest version of an earlier HOTSPOT record of the
  * same unit and function in the trace (older records stay: the history).
- * The trace is rewritten through a temporary file and renamed; a trace
+ * The trace is rewritten through a temporary file and renamed (piout.h); a trace
  * without its END record (cut short) is refused.  `pmopt merge` does not
  * carry HOTSPOT records: record after merging. */
 #include <errno.h>
