@@ -42,7 +42,8 @@ int pi_out_begin(struct pi_out *o, const char *path, const char *tag, struct pi_
     }
     o->path = strdup(path);
     if (!dir || !o->path || !*base ||
-        asprintf(&o->dir, "%s%s%s/%sXXXXXX", cwd ? cwd : "", cwd ? "/" : "", dir, tag) < 0) {
+        asprintf(&o->dir, "%s%s%s%s%sXXXXXX", cwd ? cwd : "", cwd ? "/" : "", dir,
+                 dir[strlen(dir) - 1] == '/' ? "" : "/", tag) < 0) {
         o->dir = NULL;
         pi_err_set(err, "%s: %s", path, *base ? "out of memory" : "names a directory");
         free(dir), free(cwd);
