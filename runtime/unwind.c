@@ -97,11 +97,18 @@ static void loader_entry(const struct dl_phdr_info *info, struct obj *o)
  * object pass there.  Between the two adjustments the return address is at
  * rsp + 8, elsewhere at rsp.  The shape is checked, not assumed: code of
  * another shape keeps no range (the walk ends there, truncated). */
-static void initfini_of(uintptr_t fn, const struct obj *o, struct initfini *r)
+static void initfini_of(uintptr_t fn, const struct dl_phdr_info *info, struct initfini *r)
 {
     static const uint8_t endbr[4] = {0xf3, 0x0f, 0x1e, 0xfa}, sub8[4] = {0x48, 0x83, 0xec, 0x08},
                          epi[5] = {0x48, 0x83, 0xc4, 0x08, 0xc3};
-    if (fn < o->lo || fn + 8 > o->hi)
+    uintptr_t end = 0; /* of the executable segment that holds fn: the bytes read are there */
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && fn >= s && fn < s + ph->p_filesz)
+            end = s + ph->p_filesz;
+    }
+    if (!end || fn + 8 > end)
         return;
     const uint8_t *p = (const uint8_t *)fn;
     if (!memcmp(p, endbr, 4))
@@ -109,7 +116,7 @@ static void initfini_of(uintptr_t fn, const struct obj *o, struct initfini *r)
     if (memcmp(p, sub8, 4))
         return;
     uintptr_t body = (uintptr_t)(p + 4);
-    for (uintptr_t a = body; a + 5 <= o->hi && a - body < 4096; a++)
+    for (uintptr_t a = body; a + 5 <= end && a - body < 4096; a++)
         if (!memcmp((const void *)a, epi, 5)) {
             *r = (struct initfini){fn, body, a};
             return;
@@ -124,7 +131,7 @@ static void find_initfini(const struct dl_phdr_info *info, struct obj *o)
             d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     for (; d && d->d_tag != DT_NULL; d++)
         if (d->d_tag == DT_INIT || d->d_tag == DT_FINI) /* not relocated in place by ld.so */
-            initfini_of(info->dlpi_addr + d->d_un.d_ptr, o, &o->initfini[d->d_tag == DT_FINI]);
+            initfini_of(info->dlpi_addr + d->d_un.d_ptr, info, &o->initfini[d->d_tag == DT_FINI]);
 }
 
 static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
