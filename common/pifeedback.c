@@ -423,21 +423,13 @@ int pifb_create(struct pifb_writer *w, const char *path, const char *program,
                 uint64_t build_hash)
 {
     memset(w, 0, sizeof *w);
-    size_t n = strlen(path);
-    w->path = dupn(path, n);
-    w->tmp = (char *)malloc(n + 32);
-    if (!w->path || !w->tmp) {
-        free(w->path);
-        free(w->tmp);
-        errno = ENOMEM;
-        return -1;
-    }
-    snprintf(w->tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
-    w->f = fopen(w->tmp, "wx");
+    struct pi_err err;
+    if (pi_out_begin(&w->out, path, ".pifeedback.", &err))
+        return -1; /* errno says why */
+    w->f = fopen(w->out.tmp, "wx");
     if (!w->f) {
         int e = errno;
-        free(w->path);
-        free(w->tmp);
+        pi_out_end(&w->out);
         errno = e;
         return -1;
     }
@@ -504,10 +496,7 @@ void pifb_abort(struct pifb_writer *w)
 {
     if (w->f)
         fclose(w->f);
-    if (w->tmp)
-        unlink(w->tmp);
-    free(w->path);
-    free(w->tmp);
+    pi_out_end(&w->out);
     memset(w, 0, sizeof *w);
 }
 
@@ -521,14 +510,11 @@ int pifb_commit(struct pifb_writer *w, struct pi_err *err)
     if (fclose(w->f) != 0 && !w->failed)
         w->failed = errno ? errno : EIO;
     w->f = NULL;
-    if (!w->failed && rename(w->tmp, w->path) != 0)
-        w->failed = errno ? errno : EIO;
-    if (w->failed) {
-        rc = pi_err_set(err, "%s: %s", w->path, strerror(w->failed));
-        unlink(w->tmp);
-    }
-    free(w->path);
-    free(w->tmp);
+    if (w->failed)
+        rc = pi_err_set(err, "%s: %s", w->out.path, strerror(w->failed));
+    else
+        rc = pi_out_commit(&w->out, err);
+    pi_out_end(&w->out);
     memset(w, 0, sizeof *w);
     return rc;
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "piutil.h"
+#include "piout.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,7 +78,7 @@ int pifb_get_u64(const struct pifb_rec *rec, const char *key, uint64_t *v);
  * leaves a broken file), pifb_abort() removes the temporary. */
 struct pifb_writer {
     FILE *f;
-    char *path, *tmp;
+    struct pi_out out; /* written whole or not at all (piout.h) */
     uint32_t crc, nrecs, number;
     int failed;
 };

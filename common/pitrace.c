@@ -10,6 +10,7 @@
 
 #include "pitrace.h"
 #include "piutil.h"
+#include "piout.h"
 
 const char *pi_trace_rec_name(uint32_t type)
 {
@@ -1129,28 +1130,13 @@ static void put_record(struct writer *w, uint32_t type, const void *a, size_t na
 
 int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *err)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp)
-        return pi_err_set(err, "%s: out of memory", path);
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        pi_err_set(err, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        free(tmp);
+    struct pi_out o;
+    if (pi_out_begin(&o, path, ".pitrace.", err))
         return -1;
-    }
-    /* mkstemp makes the file 0600; a trace is as readable as any new file */
-    mode_t um = umask(0);
-    umask(um);
-    (void)fchmod(fd, 0666 & ~um); /* on failure the trace just stays private */
-    struct writer w = { .fp = fdopen(fd, "wb") };
+    struct writer w = { .fp = fopen(o.tmp, "wbx") };
     if (!w.fp) {
-        pi_err_set(err, "%s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
+        pi_err_set(err, "%s: %s", o.tmp, strerror(errno));
+        pi_out_end(&o);
         return -1;
     }
 
@@ -1231,14 +1217,10 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
         bad = 1;
         saved = errno;
     }
-    if (!bad && rename(tmp, path)) {
-        bad = 1;
-        saved = errno;
-    }
-    if (bad) {
+    if (bad)
         pi_err_set(err, "%s: cannot write the trace: %s", path, strerror(saved));
-        unlink(tmp);
-    }
-    free(tmp);
+    else if (pi_out_commit(&o, err))
+        bad = 1;
+    pi_out_end(&o);
     return bad ? -1 : 0;
 }

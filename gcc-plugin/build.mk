@@ -11,9 +11,10 @@ $(BUILD)/gcc-plugin/%.o: gcc-plugin/%.cc gcc-plugin/*.h include/perfinst-format.
 	@mkdir -p $(@D)
 	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -c -o $@ $<
 
-# The feedback-file reader is common/'s (one reader per format), compiled
-# -fPIC into the plugin.
-PLUGIN_COMMON := $(BUILD)/gcc-plugin/pifeedback.o $(BUILD)/gcc-plugin/piutil.o
+# The feedback-file reader is common/'s (one reader per format; its writer
+# uses piout), compiled -fPIC into the plugin.
+PLUGIN_COMMON := $(BUILD)/gcc-plugin/pifeedback.o $(BUILD)/gcc-plugin/piutil.o \
+                 $(BUILD)/gcc-plugin/piout.o
 
 $(BUILD)/gcc-plugin/%.o: common/%.c common/*.h include/perfinst-format.h
 	@mkdir -p $(@D)

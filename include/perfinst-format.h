@@ -713,7 +713,7 @@ enum pi_ri_rec_type {
 
 /* One record: byte 0 the type, byte 1 flags, bytes 2..7 and 8..15 by type:
  *   BEGIN, TIMESTAMP  [2] rgs, [3] mode (PERFINST_RI_M_*), [4..7] u32 nrg,
- *                     [8..15] u64 tod_ns (CLOCK_REALTIME)
+ *                     [8..15] u64 tod_ns (start_ns + CLOCK_MONOTONIC since)
  *   events, INSTRUCTION  [2..7] 48-bit address, [8..15] u64 val
  *   EXTRA SYSINFO     [2..3] u16 cpu (0xffff unknown), [4..7] u32 CPUID
  *                     signature (leaf 1 EAX), [8..11] u32 microcode,

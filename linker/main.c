@@ -6,10 +6,12 @@
  *    object is named as such;
  * 2. run `gcc ARGS -o TMP -Wl,--build-id -L$LIBDIR -Wl,-rpath,$LIBDIR
  *    -lperfinst -pthread`, TMP being a file in a fresh directory beside the
- *    output (same file system, same base name);
+ *    output (same file system, same base name; common/piout.h, which puts
+ *    it in TMPDIR for an output that is a device or a FIFO);
  * 3. read and validate what was linked (pi_meta_read, pi_meta_validate);
  * 4. append .perfinst.xlat (xlat.c) and .perfinst.link (recipe.c) to TMP
- *    (elfout.c), read it back, and only then rename TMP over the output.
+ *    (elfout.c), read it back, and only then rename TMP over the output
+ *    (or write its bytes into a device or FIFO output).
  * Any failure removes TMP and leaves an existing output as it was.  A command
  * line that does not link (-c, -r, -print-..., no inputs) goes to gcc as is.
  */
@@ -18,88 +20,39 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "pild.h"
+#include "piout.h"
 
 /* ---- the temporary output ------------------------------------------------- */
 
-/* Set before the link starts; removed by remove_tmp on any exit but the
- * successful rename.  Plain C strings so that the signal handler can use
- * them. */
-static char *tmp_dir, *tmp_file;
+/* Made before the link starts (common/piout.h: beside the output, or in
+ * TMPDIR for an output that is a device or a FIFO); its file and directory
+ * go on any exit, also by a signal. */
+static struct pi_out tmp_out;
 
 static void remove_tmp(void)
 {
-    if (tmp_file)
-        unlink(tmp_file);
-    if (tmp_dir)
-        rmdir(tmp_dir);
+    pi_out_end(&tmp_out);
 }
 
 static void on_signal(int sig)
 {
-    remove_tmp();
+    pi_out_remove_tmp(&tmp_out);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-/* An output that exists and is not a regular file (-o /dev/null, a FIFO):
- * the link goes to a temporary file elsewhere and its bytes are written to
- * the output, which a rename would replace (it made /dev/null an
- * executable for every process on the machine) and beside which a
- * temporary directory has no place (/dev). */
-static int special_output(const char *output)
-{
-    struct stat st;
-    return stat(output, &st) == 0 && !S_ISREG(st.st_mode);
-}
-
-static int copy_to_special(const char *output)
-{
-    int in = open(tmp_file, O_RDONLY | O_CLOEXEC);
-    int out = in < 0 ? -1 : open(output, O_WRONLY | O_CLOEXEC);
-    int rc = in < 0 || out < 0 ? -1 : 0;
-    char buf[65536];
-    ssize_t n = 0;
-    while (rc == 0 && (n = read(in, buf, sizeof buf)) > 0)
-        for (ssize_t done = 0, w; rc == 0 && done < n; done += w)
-            if ((w = write(out, buf + done, (size_t)(n - done))) < 0)
-                rc = -1;
-    if (n < 0)
-        rc = -1;
-    if (rc)
-        pild_err("%s: cannot write the output: %s", output, strerror(errno));
-    if (in >= 0)
-        close(in);
-    if (out >= 0 && close(out) && !rc) {
-        pild_err("%s: cannot write the output: %s", output, strerror(errno));
-        rc = -1;
-    }
-    return rc;
-}
-
 static int make_tmp(const char *output)
 {
-    const char *slash = strrchr(output, '/');
-    const char *tmpdir = getenv("TMPDIR");
-    char *dir = special_output(output) ? pild_xstrdup(tmpdir && *tmpdir ? tmpdir : "/tmp")
-                : slash ? pild_xasprintf("%.*s", (int)(slash - output + (slash == output)), output)
-                        : pild_xstrdup(".");
-    char *templ = pild_xasprintf("%s/.perfinst-ld.XXXXXX", dir);
-    if (!mkdtemp(templ)) {
-        pild_err("%s: cannot make a temporary directory in %s: %s", output, dir, strerror(errno));
-        free(dir), free(templ);
-        return -1;
-    }
-    free(dir);
-    tmp_dir = templ;
-    tmp_file = pild_xasprintf("%s/%s", tmp_dir, slash ? slash + 1 : output);
-    return 0;
+    struct pi_err err;
+    if (pi_out_begin(&tmp_out, output, ".perfinst-ld.", &err) == 0)
+        return 0;
+    pild_err("%s", err.msg);
+    return -1;
 }
 
 /* ---- running gcc -------------------------------------------------------- */
@@ -176,8 +129,8 @@ static const char *find_libdir(const char *argv0)
 /* The reader names the file it read, the temporary one: show the output. */
 static void err_about_output(const char *what, const char *msg, const char *output)
 {
-    size_t n = strlen(tmp_file);
-    if (strncmp(msg, tmp_file, n) == 0)
+    size_t n = strlen(tmp_out.tmp);
+    if (strncmp(msg, tmp_out.tmp, n) == 0)
         pild_err("%s%s%s", what, output, msg + n);
     else
         pild_err("%s%s: %s", what, output, msg);
@@ -186,7 +139,7 @@ static void err_about_output(const char *what, const char *msg, const char *outp
 static int read_output(const char *output, struct pi_meta *m, const struct pild_seen *seen)
 {
     struct pi_err err;
-    if (pi_meta_read(tmp_file, m, &err) != 0 || pi_meta_validate(m, &err) != 0) {
+    if (pi_meta_read(tmp_out.tmp, m, &err) != 0 || pi_meta_validate(m, &err) != 0) {
         err_about_output("refusing the metadata linked into ", err.msg, output);
         pild_inputs_explain(seen);
         pi_meta_free(m);
@@ -208,7 +161,7 @@ static int verify_output(const char *output)
 {
     struct pi_meta m;
     struct pi_err err;
-    if (pi_meta_read(tmp_file, &m, &err) != 0 || pi_meta_validate(&m, &err) != 0) {
+    if (pi_meta_read(tmp_out.tmp, &m, &err) != 0 || pi_meta_validate(&m, &err) != 0) {
         err_about_output("the output does not read back: ", err.msg, output);
         pi_meta_free(&m);
         return -1;
@@ -234,7 +187,7 @@ static int link_and_annotate(struct pild_cmd *c, const struct pild_opts *o)
     if (make_tmp(c->output) != 0)
         return 1;
     char *real_arg = c->argv[c->out_argi];
-    c->argv[c->out_argi] = pild_output_arg(c, tmp_file);
+    c->argv[c->out_argi] = pild_output_arg(c, tmp_out.tmp);
     int status = run(c->argv);
     free(c->argv[c->out_argi]);
     c->argv[c->out_argi] = real_arg; /* the recipe records the real output */
@@ -254,7 +207,7 @@ static int link_and_annotate(struct pild_cmd *c, const struct pild_opts *o)
             {PI_SECTION_XLAT, xlat.p, xlat.len},
             {PI_SECTION_LINK, link.p, link.len},
         };
-        rc = pild_elf_append(tmp_file, c->output, s, 2);
+        rc = pild_elf_append(tmp_out.tmp, c->output, s, 2);
     }
     if (rc == 0)
         rc = verify_output(c->output);
@@ -262,15 +215,11 @@ static int link_and_annotate(struct pild_cmd *c, const struct pild_opts *o)
     if (rc != 0)
         return 1;
 
-    if (special_output(c->output))
-        return copy_to_special(c->output) ? 1 : 0; /* the temporary file goes at exit */
-    if (rename(tmp_file, c->output) != 0) {
-        pild_err("%s: cannot rename %s to it: %s", c->output, tmp_file, strerror(errno));
+    struct pi_err err;
+    if (pi_out_commit(&tmp_out, &err) != 0) {
+        pild_err("%s", err.msg);
         return 1;
     }
-    char *done = tmp_file;
-    tmp_file = NULL; /* it is the output now: keep it */
-    free(done);
     return 0;
 }
 

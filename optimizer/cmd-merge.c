@@ -43,7 +43,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: pmopt merge [--force] -o OUT TRACE...\n"
             "Sum traces of the same program (same module build-ids) into OUT.\n"
-            "  -o, --output=OUT  the merged trace (written to a temporary file, then renamed)\n"
+            "  -o, --output=OUT  the merged trace (written whole; a FIFO or device in place)\n"
             "  --force           merge traces of different builds (kept as separate modules)\n");
 }
 

@@ -41,6 +41,7 @@
 #include "sharing.h"
 #include "order.h"
 #include "plan-order.h"
+#include "piout.h"
 
 /* What the runtime accepts (runtime/overlay.c): a larger overlay is not
  * applied at all, so pmopt refuses to write one. */
@@ -77,7 +78,7 @@ static void help(FILE *f)
             "just those.\n"
             "  --hot[=PCT]          choose the hot functions; PCT in (0, 100], up to three\n"
             "                       decimals (90)\n"
-            "  -o, --output=OVERLAY the overlay (written to a temporary file, then renamed)\n"
+            "  -o, --output=OVERLAY the overlay (written whole; a FIFO or device in place)\n"
             "  --advise             print the chosen functions instead of writing an overlay\n"
             "  --force              read traces of a different build of PROG\n"
             "  --samples            rank by sampled self time (traces of a PERFINST_SAMPLE run,\n"
@@ -251,54 +252,26 @@ static void print_advice(const struct report *r, const char *pctstr, size_t n, u
            "on.\n", r->m.nunits, r->m.nunits == 1 ? "" : "s");
 }
 
-/* text (len bytes) to path through a temporary file beside it. */
+/* text (len bytes) to path, whole or not at all (common/piout.h). */
 static int write_atomically(const char *path, const char *text, size_t len)
 {
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
-        return rep_oom();
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        pm_error("%s: cannot create a temporary file: %s", path, strerror(errno));
-        free(tmp);
+    struct pi_out o;
+    struct pi_err err;
+    if (pi_out_begin(&o, path, ".pmopt-plan.", &err)) {
+        pm_error("%s", err.msg);
         return -1;
     }
-    /* mkstemp makes the file 0600; an overlay is as readable as any new file */
-    mode_t um = umask(0);
-    umask(um);
-    (void)fchmod(fd, 0666 & ~um);
-    const char *what = NULL;
-    for (size_t off = 0; off < len && !what;) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            what = "write";
-        else
-            off += (size_t)w;
-    }
-    if (!what && fsync(fd))
-        what = "fsync";
+    FILE *f = fopen(o.tmp, "wx");
+    int bad = !f || fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f));
     int saved = errno;
-    if (close(fd) && !what) {
-        what = "close";
-        saved = errno;
-    }
-    if (!what && rename(tmp, path)) {
-        what = "rename";
-        saved = errno;
-    }
-    if (what) {
-        pm_error("%s: %s of %s: %s", path, what, tmp, strerror(saved));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    if (f && fclose(f) && !bad)
+        bad = 1, saved = errno;
+    int rc = bad ? pi_err_set(&err, "%s: cannot write %s: %s", path, o.tmp, strerror(saved))
+                 : pi_out_commit(&o, &err);
+    if (rc)
+        pm_error("%s", err.msg);
+    pi_out_end(&o);
+    return rc;
 }
 
 /* ---- the feedback file: plumbing shared by the planners (plan.h) ---- */

@@ -16,8 +16,9 @@
  *     directory beside OUT; the result is checked (the functions at
  *     increasing addresses in the planned order, overflow functions in
  *     their window), then optionally run against PROG on a smoke input
- *     (stdout and exit status compared), and renamed over OUT.  Any
- *     failure removes the temporary: OUT is never half-written.
+ *     (stdout and exit status compared), and renamed over OUT (or
+ *     written into OUT when it is a FIFO or a device: common/piout.h).
+ *     Any failure removes the temporary: OUT is never half-written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,9 +39,10 @@
 #include "dcolour.h"
 #include "layout.h"
 #include "pifeedback.h"
+#include "piout.h"
 #include "pmopt.h"
 
-#define TMPDIR_TAG "/.pmopt-relink."
+#define TMPDIR_TAG "/.pmopt-relink." /* the directory's name: "/" and pi_out_begin's tag */
 
 static void help(FILE *f)
 {
@@ -77,25 +79,32 @@ static int rep_oom_relink(void)
     return -1;
 }
 
-static char *g_tmpdir;
+/* OUT's temporary directory (common/piout.h: beside OUT, or in TMPDIR when
+ * OUT is a device or a FIFO) holds the relinked program, the script and
+ * the probe. */
+static struct pi_out g_out;
+static char *g_tmpdir; /* g_out.dir */
 static char *g_tmpfiles[8];
+
+static void remove_tmpfiles(void)
+{
+    for (size_t i = 0; i < sizeof g_tmpfiles / sizeof g_tmpfiles[0]; i++)
+        if (g_tmpfiles[i])
+            unlink(g_tmpfiles[i]);
+}
 
 static void cleanup(void)
 {
-    for (size_t i = 0; i < sizeof g_tmpfiles / sizeof g_tmpfiles[0]; i++)
-        if (g_tmpfiles[i]) {
-            unlink(g_tmpfiles[i]);
-            g_tmpfiles[i] = NULL;
-        }
-    if (g_tmpdir) {
-        rmdir(g_tmpdir);
-        g_tmpdir = NULL;
-    }
+    remove_tmpfiles();
+    memset(g_tmpfiles, 0, sizeof g_tmpfiles);
+    pi_out_end(&g_out);
+    g_tmpdir = NULL;
 }
 
 static void on_signal(int sig)
 {
-    cleanup();
+    remove_tmpfiles();
+    pi_out_remove_tmp(&g_out);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -1222,22 +1231,12 @@ int cmd_relink(int argc, char **argv)
     }
     /* the temporary directory beside OUT */
     {
-        char *o2 = strdup(out);
-        char *slash = o2 ? strrchr(o2, '/') : NULL;
-        const char *dir = slash ? (slash == o2 ? "/" : (*slash = 0, o2)) : ".";
-        char *tmpl = xasprintf("%s" TMPDIR_TAG "XXXXXX", dir);
-        free(o2);
-        char *cwd = getcwd(NULL, 0);
-        if (!mkdtemp(tmpl)) {
-            pm_error("%s: cannot create a temporary directory beside it: %s", out,
-                     strerror(errno));
-            free(tmpl), free(cwd);
+        struct pi_err err;
+        if (pi_out_begin(&g_out, out, TMPDIR_TAG + 1, &err)) {
+            pm_error("%s", err.msg);
             goto done;
         }
-        g_tmpdir = tmpl[0] == '/' ? tmpl : xasprintf("%s/%s", cwd, tmpl);
-        if (g_tmpdir != tmpl)
-            free(tmpl);
-        free(cwd);
+        g_tmpdir = g_out.dir;
         atexit(cleanup); /* also after an out-of-memory exit */
         signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
         signal(SIGQUIT, on_signal), signal(SIGPIPE, on_signal);
@@ -1269,8 +1268,7 @@ int cmd_relink(int argc, char **argv)
         }
     }
     /* the link */
-    tmpout = xasprintf("%s/%s", g_tmpdir, pm_basename(out));
-    g_tmpfiles[1] = tmpout;
+    tmpout = g_out.tmp;
     rc.args[rc.out_i] = xasprintf("%s%s", rc.out_prefix, tmpout);
     push(&rc.args, &rc.nargs, &rc.cap, xasprintf("-Wl,-T,%s", script));
     double tl = now();
@@ -1301,11 +1299,13 @@ int cmd_relink(int argc, char **argv)
         printf("pmopt relink: smoke test '%s': same output (%zu bytes) and exit status %d\n",
                smoke, l1, s1);
     }
-    if (rename(tmpout, out)) {
-        pm_error("%s: rename from %s: %s", out, tmpout, strerror(errno));
-        goto done;
+    {
+        struct pi_err err;
+        if (pi_out_commit(&g_out, &err)) {
+            pm_error("%s", err.msg);
+            goto done;
+        }
     }
-    g_tmpfiles[1] = NULL;
     printf("pmopt relink: wrote %s (%u recommendation%s applied, %u ignored); link %.3f s, "
            "total %.3f s\n", out, pl.applied, pl.applied == 1 ? "" : "s", pl.ignored, tl,
            now() - t0);

@@ -8,7 +8,7 @@
  * (perfinst-format.h) is inserted before the trace's END record, with
  * version = 1 + the highest version of an earlier HOTSPOT record of the
  * same unit and function in the trace (older records stay: the history).
- * The trace is rewritten through a temporary file and renamed; a trace
+ * The trace is rewritten through a temporary file and renamed (piout.h); a trace
  * without its END record (cut short) is refused.  `pmopt merge` does not
  * carry HOTSPOT records: record after merging. */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "piout.h"
 
 struct seen_hs {
     uint64_t unit_id;
@@ -127,29 +128,29 @@ int rep_record_hotspots(const struct report *r, const char *path)
     pi_trace_close(&f);
     free(seen);
 
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
+    struct pi_out dst;
+    struct pi_err werr;
     int status = -1;
-    if (!tmp) {
+    if (pi_out_begin(&dst, path, ".pmopt-hotspot.", &werr)) {
+        pm_error("%s", werr.msg);
         free(out);
-        return rep_oom();
+        return -1;
     }
-    snprintf(tmp, pl + 16, "%s.tmp.%ld", path, (long)getpid());
-    FILE *o = fopen(tmp, "wx");
-    if (!o)
-        pm_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
-    else if (fwrite(out, 1, len, o) != len || fflush(o) || fsync(fileno(o))) {
-        pm_error("%s: writing %s: %s", path, tmp, strerror(errno));
-        fclose(o);
-        unlink(tmp);
-    } else if (fclose(o) || rename(tmp, path)) {
-        pm_error("%s: %s: %s", path, tmp, strerror(errno));
-        unlink(tmp);
+    FILE *wf = fopen(dst.tmp, "wx");
+    if (!wf)
+        pm_error("%s: cannot create %s: %s", path, dst.tmp, strerror(errno));
+    else if (fwrite(out, 1, len, wf) != len || fflush(wf) || fsync(fileno(wf))) {
+        pm_error("%s: writing %s: %s", path, dst.tmp, strerror(errno));
+        fclose(wf);
+    } else if (fclose(wf)) {
+        pm_error("%s: %s: %s", path, dst.tmp, strerror(errno));
+    } else if (pi_out_commit(&dst, &werr)) {
+        pm_error("%s", werr.msg);
     } else {
         status = 0;
         printf("recorded %u hot spot%s in %s\n", added, added == 1 ? "" : "s", path);
     }
-    free(tmp);
+    pi_out_end(&dst);
     free(out);
     return status;
 }

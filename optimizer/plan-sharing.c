@@ -357,7 +357,7 @@ static void help(FILE *f)
             "  gcc -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=FEEDBACK ...\n"
             "(kinds align-global, align-alloc, pad-field, pad-array; -fplugin-arg-perfinst-feedback-only=1,3\n"
             "applies some), or the same fixes as source advice.  True sharing is never padded.\n"
-            "  -o, --output=FEEDBACK  the feedback file (a temporary file, then renamed)\n"
+            "  -o, --output=FEEDBACK  the feedback file (written whole; a FIFO or device in place)\n"
             "  --advise               print source advice instead\n"
             "  --force                read a trace of a different build of PROG\n");
 }

@@ -36,6 +36,28 @@ uint64_t pi_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void pi_start_clock(void)
+{
+    pi.start_ns = pi_now_ns();
+    pi.start_mono_ns = mono_ns();
+}
+
+/* The process's start time of day plus the CLOCK_MONOTONIC time since:
+ * times that keep the order of what they stamp when the clock is stepped
+ * (NTP, date -s) and still read as times of day (report groups' TOD,
+ * which pmopt export --chrome places relative to start_ns). */
+uint64_t pi_tod_ns(void)
+{
+    return pi.start_ns + (mono_ns() - pi.start_mono_ns);
+}
+
 /* ---- the environment (PERFINST_*, read once) ----------------------------- */
 
 static void parse_env(void)
@@ -117,7 +139,7 @@ static void read_process(void)
 {
     pi.pid = getpid();
     pi.ppid = getppid();
-    pi.start_ns = pi_now_ns();
+    pi_start_clock();
     pi.exe = read_link("/proc/self/exe");
     if (!pi.exe)
         pi.exe = "";
@@ -169,7 +191,7 @@ static void fork_child(void)
     pi_trace_after_fork();
     pi.pid = getpid();
     pi.ppid = getppid();
-    pi.start_ns = pi_now_ns();
+    pi_start_clock();
     pi.threads_flushed = 0;
     pi.exit_written = 0;
     for (struct pi_unit_rt *u = pi.units; u; u = u->next) {

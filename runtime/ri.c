@@ -691,7 +691,7 @@ static void sample(struct ri_thread *t, uint64_t pc, uint8_t cause)
     struct pi_ri_rec *g = (struct pi_ri_rec *)(uintptr_t)t->c.rca;
     uint32_t nrec = PI_RI_GROUP_RECORDS(t->c.rgs);
     int first = t->c.rca == t->c.roa;
-    uint64_t tod = pi_now_ns();
+    uint64_t tod = pi_tod_ns(); /* in order even when the clock is stepped */
     memset(g, 0, gbytes);
     g[0].type = first ? PI_RI_BEGIN : PI_RI_TIMESTAMP;
     g[0].flags = ci->capability ? PI_RI_HF_SECONDARY : 0;

@@ -93,6 +93,7 @@ struct pi_state {
     /* the process; a fork child resets pid, ppid and start_ns */
     pid_t pid, ppid;
     uint64_t start_ns;
+    uint64_t start_mono_ns;  /* CLOCK_MONOTONIC when start_ns was read (pi_tod_ns) */
     char *args;              /* argc NUL-terminated strings, exe path first */
     size_t args_len;
     uint32_t argc;
@@ -182,6 +183,8 @@ void pi_sharing_regions_write(struct pi_rec_writer *w);
 /* core.c */
 void pi_init(void);
 uint64_t pi_now_ns(void);
+void pi_start_clock(void);   /* pi.start_ns and pi.start_mono_ns, now */
+uint64_t pi_tod_ns(void);    /* the time of day, never going back (ri.c's group times) */
 
 /* loader.c: the loader stage (shadow segments) */
 uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out);

@@ -38,6 +38,9 @@ struct obj {
     const int32_t *table;        /* pairs (initial_loc, fde) relative to hdr */
     uint32_t nfde;
     uintptr_t start_lo, start_hi; /* the dynamic loader's entry code (no FDE): the first frame */
+    struct initfini {             /* _init and _fini (DT_INIT, DT_FINI; no FDE): lo < body <= epi */
+        uintptr_t lo, body, epi;  /* entry, after `sub $8,%rsp`, at `add $8,%rsp; ret` */
+    } initfini[2];
     uint32_t build_id_len;
     uint8_t build_id[PI_BUILD_ID_MAX];
     char path[256];
@@ -83,6 +86,52 @@ static void loader_entry(const struct dl_phdr_info *info, struct obj *o)
         }
     o->start_lo = entry;
     o->start_hi = next;
+}
+
+/* An object's _init and _fini (DT_INIT, DT_FINI) are glibc's crti.o and
+ * crtn.o pieces of the .init and .fini sections, with no FDE:
+ *     [endbr64]  sub $8,%rsp  (what other objects put into the section:
+ *     calls, as gcrt1's __gmon_start__ call in _init)  add $8,%rsp  ret
+ * A timer can expire on those instructions, and a sample in a function they
+ * call returns into them; the constructor and destructor paths of every
+ * object pass there.  Between the two adjustments the return address is at
+ * rsp + 8, elsewhere at rsp.  The shape is checked, not assumed: code of
+ * another shape keeps no range (the walk ends there, truncated). */
+static void initfini_of(uintptr_t fn, const struct dl_phdr_info *info, struct initfini *r)
+{
+    static const uint8_t endbr[4] = {0xf3, 0x0f, 0x1e, 0xfa}, sub8[4] = {0x48, 0x83, 0xec, 0x08},
+                         epi[5] = {0x48, 0x83, 0xc4, 0x08, 0xc3};
+    uintptr_t end = 0; /* of the executable segment that holds fn: the bytes read are there */
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && fn >= s && fn < s + ph->p_filesz)
+            end = s + ph->p_filesz;
+    }
+    if (!end || fn + 8 > end)
+        return;
+    const uint8_t *p = (const uint8_t *)fn;
+    if (!memcmp(p, endbr, 4))
+        p += 4;
+    if (memcmp(p, sub8, 4))
+        return;
+    uintptr_t body = (uintptr_t)(p + 4);
+    for (uintptr_t a = body; a + 5 <= end && a - body < 4096; a++)
+        if (!memcmp((const void *)a, epi, 5)) {
+            *r = (struct initfini){fn, body, a};
+            return;
+        }
+}
+
+static void find_initfini(const struct dl_phdr_info *info, struct obj *o)
+{
+    const ElfW(Dyn) *d = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    for (; d && d->d_tag != DT_NULL; d++)
+        if (d->d_tag == DT_INIT || d->d_tag == DT_FINI) /* not relocated in place by ld.so */
+            initfini_of(info->dlpi_addr + d->d_un.d_ptr, info, &o->initfini[d->d_tag == DT_FINI]);
 }
 
 static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -143,6 +192,7 @@ static int refresh_cb(struct dl_phdr_info *info, size_t size, void *data)
         }
     }
     loader_entry(info, o);
+    find_initfini(info, o);
     /* the build-id, for pmopt to match the file it symbolizes with */
     for (int i = 0; i < info->dlpi_phnum && !o->build_id_len; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -722,6 +772,26 @@ static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
     return 0;
 }
 
+/* A pc in _init or _fini (look: pc, or a return address - 1): the caller's
+ * frame, as a CFA rule rsp + 8 or rsp + 16 would give it.  1 when look is
+ * there (-1 when the return address cannot be read), 0 when not. */
+static int step_initfini(const struct obj *o, uintptr_t look, uint64_t *regs,
+                         const struct bounds *b)
+{
+    for (int i = 0; i < 2; i++) {
+        const struct initfini *r = &o->initfini[i];
+        if (!r->lo || look < r->lo || look > r->epi + 4) /* epi + 4: the ret */
+            continue;
+        uint64_t cfa = regs[SP] + (look >= r->body && look <= r->epi ? 16 : 8), ra;
+        if (load(b, cfa - 8, &ra))
+            return -1;
+        regs[RA] = ra;
+        regs[SP] = cfa;
+        return 1;
+    }
+    return 0;
+}
+
 static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int *exact_next,
                 struct pi_ucache *cache)
 {
@@ -746,6 +816,11 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
         if (look >= o->start_lo && look < o->start_hi) { /* the loader's entry code: the first frame */
             *end = 1;
             return 0;
+        }
+        int in = step_initfini(o, look, regs, b);
+        if (in) {
+            *exact_next = 0;
+            return in < 0 ? -1 : 0;
         }
         return exact ? step_stub(regs, b, exact_next) : -1;
     }

@@ -47,3 +47,46 @@ need_libfuzzer() {
     clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null ||
         fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
 }
+
+# Outputs that are not regular files (common/piout.h): written to, never
+# replaced.
+# through_fifo FIFO COPY CMD...: make the FIFO, read it into COPY in the
+# background (`cat`) while CMD runs, and check that FIFO is still a FIFO.
+# The status of CMD is left in $fifo_rc.  The reader is never left waiting:
+# when CMD did not open the FIFO (it failed early), opening it here ends
+# the reader's wait with an empty COPY.
+through_fifo() {
+    local fifo=$1 copy=$2 reader
+    shift 2
+    rm -f "$fifo"
+    mkfifo "$fifo"
+    cat "$fifo" > "$copy" &
+    reader=$!
+    fifo_rc=0
+    "$@" || fifo_rc=$?
+    if [ ! -p "$fifo" ]; then
+        kill "$reader" 2> /dev/null || true   # the FIFO it waits on has no name now
+        fail "$*: $fifo was replaced ($(ls -l "$fifo" 2>&1))"
+    fi
+    exec 3<> "$fifo"
+    exec 3>&-
+    wait "$reader"
+    ok "$fifo: still a FIFO"
+}
+# null_device NAME: make NAME, here in the scratch directory, a character
+# device like /dev/null (1, 3), for a command to write to (never the real
+# /dev/null).  Root only: otherwise say SKIPPED and return 1.
+null_device() {
+    if [ "$(id -u)" != 0 ]; then
+        echo "SKIPPED: -o to a character device: mknod needs root"
+        return 1
+    fi
+    rm -f "$1"
+    mknod -m 666 "$1" c 1 3 || fail "mknod $1 c 1 3"
+}
+# assert_null_device WHAT NAME: NAME is still the device null_device made.
+assert_null_device() {
+    [ -c "$2" ] && [ "$(stat -c %t,%T "$2")" = 1,3 ] ||
+        fail "$1: $2 is no longer the null device: $(ls -l "$2")"
+    ok "$1: $2 is still the null device"
+}

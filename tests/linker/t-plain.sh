@@ -59,18 +59,13 @@ assert_contains "-flto link annotated" out 'xlat ok: 0 items'
 # to, not replaced: the link goes to a temporary file elsewhere and its
 # bytes into the output (a rename made /dev/null an executable for every
 # process on the machine; the temporary directory went into /dev).
-mkfifo out.fifo
-cat out.fifo > from-fifo &
-reader=$!
-pi_ld -O2 -o out.fifo hello.o
-# (a replaced FIFO gets no writer: its reader is stopped, not waited for)
-[ -p out.fifo ] || { kill "$reader"; fail "the FIFO was replaced"; }
-wait "$reader"
+through_fifo out.fifo from-fifo pi_ld -O2 -o out.fifo hello.o
+assert_eq "-o FIFO: exit status" 0 "$fifo_rc"
 chmod +x from-fifo
 assert_eq "the program came through the FIFO" hello "$(./from-fifo)"
 assert_eq "no temporary directory left beside it" "" "$(ls -a | grep perfinst-ld || true)"
-if [ "$(id -u)" = 0 ] && mknod -m 666 nul c 1 3 2> /dev/null; then
+if null_device nul; then
     pi_ld -O2 -o nul hello.o
-    [ -c nul ] || fail "a character device (1, 3: null) was replaced"
-    ok "-o to a character device: still one"
+    assert_null_device "-o to a character device" nul
 fi
+[ -c /dev/null ] || fail "/dev/null is not a character device any more"

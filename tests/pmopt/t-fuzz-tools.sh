@@ -19,7 +19,7 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer" \
     -I"$PERFINST_TOP/runtime" "$P/fuzz-tools.c" "$P/fuzz-tools-rt.c" "$PERFINST_TOP/runtime/elfscan.c" \
     "$PERFINST_TOP/common/pidwarf.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" \
-    "$PERFINST_TOP/common/piri.c" "$PERFINST_TOP/common/pitrace.c" \
+    "$PERFINST_TOP/common/piri.c" "$PERFINST_TOP/common/pitrace.c" "$PERFINST_TOP/common/piout.c" \
     "$PERFINST_TOP/optimizer/objscan.c" "$PERFINST_TOP/optimizer/reserve-table.c" \
     -ldwarf -lelf -lz -o fuzz
 

@@ -6,7 +6,8 @@
 # Cycles mode: cycles=1 makes every unit a sample point (a TSC tick passes
 # between two units), a huge interval none.  pmopt export --chrome writes
 # JSON with an event per report group, carrying its CPU and units, and a
-# counter track for emitted values.  At -O0 and -O2.
+# counter track for emitted values.  At -O0 and -O2.  Group times stay in
+# order when the clock is stepped back (clockstep.c).
 . "$PERFINST_TOP/tests/lib.sh"
 units() { awk '/INSTRUCTION/ { for (i = 1; i <= NF; i++) if ($i == "units") printf "%s ", $(i+1) }' "$1"; }
 for opt in -O0 -O2; do
@@ -55,6 +56,23 @@ assert all(g["ts"] >= 0 for g in groups) and [g["ts"] for g in groups] == sorted
 assert any(x["ph"] == "M" and x["name"] == "thread_name" for x in r)
 PY
 ok "chrome JSON: groups, args, emit counter, times in order"
+
+# Group times keep their order when the clock is stepped back: every
+# reading of CLOCK_REALTIME a second earlier than the last (clockstep.c).
+# They are the start's time of day plus the CLOCK_MONOTONIC time since
+# (from the time of day itself, each group was a second before the last).
+gcc -O2 -shared -fPIC -o clockstep.so "$T/ri/clockstep.c" -ldl
+LD_PRELOAD=$PWD/clockstep.so PERFINST_OUT=step.pit ./region 10 > /dev/null
+"$PMOPT" dump step.pit > step
+start=$(sed -n 's/^header: .*start_ns \([0-9]*\),.*/\1/p' step)
+sed -n 's/.*\] \(BEGIN\|TIMESTAMP\) .*tod_ns \([0-9]*\)$/\2/p' step > tods
+assert_eq "a clock stepped back: all 17 group times" 17 "$(wc -l < tods)"
+python3 - "$start" tods <<'PY' || fail "group times out of order under a stepped clock"
+import sys
+start, tods = int(sys.argv[1]), [int(l) for l in open(sys.argv[2])]
+assert start > 0 and all(start <= a <= b for a, b in zip([start] + tods, tods)), (start, tods)
+PY
+ok "a clock stepped back: group times in order, none before the start"
 expect_fail "export without a format" "$PMOPT" export e.pit
 assert_contains "... says so" err "no format given"
 expect_fail "export of a missing trace" "$PMOPT" export --chrome x.json nosuch.pit

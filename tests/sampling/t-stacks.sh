@@ -115,6 +115,46 @@ assert_contains "a constructor's samples: none truncated" ktree "^sampled stacks
 "$PMOPT" export --folded kfolded k.pit
 assert_contains "from the loader's entry code to ctor_spin" kfolded ";ctor_init;ctor_spin [0-9]+$"
 
+# _init and _fini (glibc's crti.o/crtn.o: `sub $8,%rsp` ... `add $8,%rsp;
+# ret`, no FDE), stepped out of at each of their instructions by the walk
+# itself (walkinit.c: the return address where the disassembly's stack
+# depth puts it), then sampled: initfini.c calls a spin from inside each
+# (as gcrt1.o's __gmon_start__ call in _init), which __libc_start_main and
+# _dl_fini run while the timers do.  Every such step ended the walk,
+# truncated, before.
+gcc -O2 -g -Wall -pthread -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/runtime" \
+    -o walkinit "$T/sampling/walkinit.c" "$B/libperfinst.a"
+objdump -d --no-show-raw-insn walkinit --section=.init --section=.fini | python3 -c '
+import re, sys
+out, fn, base, depth = [], None, 0, 0
+for line in sys.stdin:
+    m = re.match(r"([0-9a-f]+) <(_init|_fini)>:", line)
+    if m:
+        fn, base, depth = m.group(2)[1:], int(m.group(1), 16), 0
+        continue
+    m = re.match(r"\s+([0-9a-f]+):\s+(\S.*)", line)
+    if fn and m:
+        out.append("%s:%x:%d" % (fn, int(m.group(1), 16) - base, depth))
+        ins = " ".join(m.group(2).split())
+        depth = 8 if ins == "sub $0x8,%rsp" else 0 if ins == "add $0x8,%rsp" else depth
+print(" ".join(out))' > walkargs
+grep -q "init:.*:8" walkargs && grep -q "fini:.*:8" walkargs || fail "no _init/_fini of the expected shape: $(cat walkargs)"
+./walkinit $(cat walkargs) > walk
+cat walk
+assert_eq "every instruction of _init and _fini steps to its caller" "$(wc -w < walkargs)" \
+    "$(grep -c ' frames 2 second 0x7e5700$' walk)"
+gcc -O2 -g -c "$T/sampling/initfini.c" -o initfini.o
+pi_ld -O2 -o initfini initfini.o
+objdump -d initfini --section=.fini | grep -q "call.*<fini_spin>" || fail "fini_spin is not called from .fini"
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=if.pit ./initfini > ifout
+assert_eq "both spins ran" 1 "$(cat ifout)"
+"$PMOPT" report --tree if.pit > iftree
+assert_contains "samples in _init and _fini: none truncated" iftree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
+"$PMOPT" export --folded iffolded if.pit
+cat iffolded
+assert_contains "through _init to init_spin" iffolded "^_start;__libc_start_main;.*init_spin;spin [0-9]+$"
+assert_contains "through _dl_fini and _fini to fini_spin" iffolded "^_start;__libc_start_main;.*;exit;.*fini_spin;spin [0-9]+$"
+
 # 100 distinct functions on one stack: each frame gets one node (one root,
 # one path of 100 + leaf), so pmopt names each distinct function once
 python3 - > chain.c <<'PY'
