@@ -15,7 +15,8 @@
 #                  -reorder-blocks=ext-tsp -reorder-functions=cdsort
 #                  -split-functions (bolt-22)
 #   rebuild        the training build (all=count, sections) run, ONE plan
-#                  `pmopt plan --order=exttsp --rebuild -o fb`, then -O2
+#                  `pmopt plan --order=exttsp --rebuild -o fb` (the order
+#                  with the hot tier first, pmopt's default), then -O2
 #                  -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
 #                  linked by perfinst-ld
 #   rebuild+relink rebuild relinked with the same file: `pmopt relink
@@ -23,11 +24,13 @@
 #   rebuild+relink2 rebuild relinked with an order planned on the rebuilt
 #                  program's own sections: a counted rebuild (all=count +
 #                  feedback=fb + sections) trained again, `pmopt plan
-#                  --order=exttsp -o fb2`, `pmopt relink rebuild --feedback fb2`
+#                  --order=exttsp --no-tier-first -o fb2` (Ext-TSP's order
+#                  alone), `pmopt relink rebuild --feedback fb2`
 #   rebuild+relink2t as relink2, the order planned with --tier-first (the hot
-#                  tier's functions first, the other executed ones after)
+#                  tier's functions first, the other executed ones after;
+#                  pmopt's default)
 #   rebuild+relink-sets as relink2, the order planned with --order=sets
-#                  --target=rebuild: Ext-TSP's order spread over the L1i sets
+#                  --target=rebuild: Ext-TSP's order (tier first) spread over the L1i sets
 #                  by set pressure, for the rebuilt program's sizes
 #                  (docs/layout.md "Set pressure"); --reserve-sets=0: the
 #                  order alone, as measured first (a reserved region naming a
@@ -117,28 +120,19 @@ if [ $wall_only = 1 ]; then
         echo "Runs: \`$W/wall-$stamp.times\`."
         echo
     } > "$W/wall-$stamp.md"
-    cat "$W/wall-$stamp.md"
-    if [ $record = 1 ]; then
-        { echo; cat "$W/wall-$stamp.md"; } >> "$here/RESULTS.md"
-        say "appended to bench/RESULTS.md"
-    fi
+    bench_record "$W/wall-$stamp.md"
     exit 0
 fi
 mkdir -p "$W"
 sqlite_setup
-if ! command -v llvm-bolt > /dev/null && [ ! -x /usr/lib/llvm-22/bin/llvm-bolt ]; then
-    say "installing bolt-22 (llvm-bolt)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y bolt-22 > "$W/apt.log" 2>&1 ||
-        say "cannot install bolt-22: the bolt variant is skipped"
-fi
-BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
+bolt_setup "$W/apt.log"
 cd "$W"
 t0=$(date +%s)
 # ---- round 1: o2, pgo-gen, bolt, training (two at a time) ---------------------------
 { sqlite_build o2 -O2; sqlite_gcc_link o2
   sqlite_build bolt -O2 -fno-reorder-blocks-and-partition; } &
 p1=$!
-{ sqlite_build train -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections; sqlite_pild train
+{ sqlite_build_train train
   mkdir -p pgo
   if [ ! -f pgo/used ]; then
       rm -f pgo/*.gcda pgo/stamp
@@ -158,11 +152,9 @@ t_p1=$(date +%s.%N)
 # ---- round 2: pgo-use, rebuild, counted rebuild ------------------------------------
 { sqlite_build pgo -O2 -fprofile-use -Wno-missing-profile
   sqlite_gcc_link pgo; touch pgo/used
-  sqlite_build rebuild-count -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/fb" \
-      -fplugin-arg-perfinst-sections; sqlite_pild rebuild-count; } &
+  sqlite_build_rebuild rebuild-count "$W/fb" count; } &
 p1=$!
-{ sqlite_build rebuild -O2 $PI -fplugin-arg-perfinst-feedback="$W/fb" -fplugin-arg-perfinst-sections
-  sqlite_pild rebuild; } &
+sqlite_build_rebuild rebuild "$W/fb" &
 p2=$!
 wait $p1 || die "pgo/rebuild-count"
 wait $p2 || die "rebuild"
@@ -174,7 +166,7 @@ mkdir -p relink relink2 relink2t relinks
 sqlite_train rebuild-count "$train"
 "$B/pmopt" plan --stats rebuild-count/prog rebuild-count/t.pit > stats-rebuild-count.out 2>&1 ||
     { cat stats-rebuild-count.out >&2; die "pmopt plan --stats"; }
-"$B/pmopt" plan --order=exttsp -o fb2 rebuild-count/prog rebuild-count/t.pit > plan2.out 2> plan2.err ||
+"$B/pmopt" plan --order=exttsp --no-tier-first -o fb2 rebuild-count/prog rebuild-count/t.pit > plan2.out 2> plan2.err ||
     { cat plan2.err >&2; die "plan 2"; }
 "$B/pmopt" relink rebuild/prog --feedback fb2 -o relink2/prog --smoke "0.02 test" > relink2/out 2> relink2/err ||
     { cat relink2/err >&2; die "relink 2"; }
@@ -199,12 +191,7 @@ done
 relink_med=$(median "${rt[@]}") link_med=$(median "${lt[@]}")
 if [ -x "$BOLT" ]; then
     say "BOLT: instrument, train at $train, optimize"
-    gcc -O2 -Wl,--emit-relocs -o bolt/prog.in bolt/workload.o bolt/sqlite3.o -lm
-    rm -f bolt/prof.fdata
-    "$BOLT" bolt/prog.in -instrument -instrumentation-file="$W/bolt/prof.fdata" -o bolt/prog.inst > bolt/inst.log 2>&1
-    (cd bolt && ./prog.inst "$train" train > /dev/null)
-    "$BOLT" bolt/prog.in -data=bolt/prof.fdata -reorder-blocks=ext-tsp -reorder-functions=cdsort \
-        -split-functions -o bolt/prog > bolt/opt.log 2>&1
+    sqlite_bolt bolt "$train" || die "bolt"
     V+=(bolt)
 fi
 for v in rebuild relink relink2 relink2t relinks; do
@@ -272,8 +259,4 @@ report() {
     echo
 }
 report > report.md
-cat report.md
-if [ $record = 1 ]; then
-    { echo; cat report.md; } >> "$here/RESULTS.md"
-    say "appended to bench/RESULTS.md"
-fi
+bench_record report.md
