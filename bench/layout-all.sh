@@ -4,6 +4,7 @@
 # "Benchmark"; results in bench/RESULTS.md with --record).
 #
 #   bench/layout-all.sh [--record] [--train S] [--test S] [--size S] [--rounds N]
+#                       [--work DIR] [--wall-only]
 #
 # bench/sqlite/workload.c + sqlite3.c, every variant trained on mix train
 # (size --train, 0.3) and measured on mix test (size --test, 0.1):
@@ -14,7 +15,8 @@
 #                  -reorder-blocks=ext-tsp -reorder-functions=cdsort
 #                  -split-functions (bolt-22)
 #   rebuild        the training build (all=count, sections) run, ONE plan
-#                  `pmopt plan --order=exttsp --rebuild -o fb`, then -O2
+#                  `pmopt plan --order=exttsp --rebuild -o fb` (the order
+#                  with the hot tier first, pmopt's default), then -O2
 #                  -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
 #                  linked by perfinst-ld
 #   rebuild+relink rebuild relinked with the same file: `pmopt relink
@@ -22,107 +24,137 @@
 #   rebuild+relink2 rebuild relinked with an order planned on the rebuilt
 #                  program's own sections: a counted rebuild (all=count +
 #                  feedback=fb + sections) trained again, `pmopt plan
-#                  --order=exttsp -o fb2`, `pmopt relink rebuild --feedback fb2`
+#                  --order=exttsp --no-tier-first -o fb2` (Ext-TSP's order
+#                  alone), `pmopt relink rebuild --feedback fb2`
 #   rebuild+relink2t as relink2, the order planned with --tier-first (the hot
-#                  tier's functions first, the other executed ones after)
+#                  tier's functions first, the other executed ones after;
+#                  pmopt's default)
 #   rebuild+relink-sets as relink2, the order planned with --order=sets
-#                  --target=rebuild: Ext-TSP's order spread over the L1i sets
+#                  --target=rebuild: Ext-TSP's order (tier first) spread over the L1i sets
 #                  by set pressure, for the rebuilt program's sizes
 #                  (docs/layout.md "Set pressure"); --reserve-sets=0: the
 #                  order alone, as measured first (a reserved region naming a
 #                  static function failed to link then; fixed in ee93d02)
 # Measured on mix test at --test: cachegrind I1 misses and I refs (the
 # instructions executed, what callgrind counts) with --I1=32768,8,64
-# --D1=32768,8,64 --LL=8388608,16,64; taken jumps from callgrind
-# --collect-jumps (unconditional jumps + taken conditional jumps, within
-# functions); wall and user CPU time (bench/timeit): median of --rounds (5)
-# interleaved runs at --size (1).
+# --D1=32768,8,64 --LL=8388608,16,64; taken branches of the program's own
+# code (callgrind --collect-jumps --dump-instr read by
+# bench/taken-branches.py: every jmp, and every jcc that jumped;
+# docs/layout.md "Taken branches under callgrind"), beside pmopt's own
+# statistics of the counted builds on the training mix (`pmopt plan
+# --stats`: the training build, i.e. -O2's layout, measured; the plan's
+# prediction; the counted rebuild measured); wall and user CPU time
+# (bench/timeit) of --rounds (5) rounds at --size (1), each round running
+# every variant once in rotated order, compared round by round with -O2
+# and with BOLT (bench/paired.py: the median of the per-round ratios and a
+# bootstrap 95 % interval; docs/layout.md "Paired wall time").
+# --wall-only: no build, no valgrind; only the timing rounds, of the
+# programs already in the work directory (--work DIR, default
+# bench/.work/layout-all; each VARIANT/prog that exists), for a quiet
+# machine; the runs go to DIR/wall-DATE.times and the report to
+# DIR/wall-DATE.md (nothing in DIR is rewritten).
 # Relink time (median of 3) against perfinst-ld's link of the same objects.
 # Every variant must print the -O2 checksum.
 # One cachegrind count per variant: a shift of the layout by 1-3 KiB moves it
 # by up to 15 % on SQLite; bench/layout-shifts.sh measures the rebuild and its
 # relinks at several shifts from this script's work directory.
-# (The taken-jumps column came out the same for every variant, BOLT
-# included, in the first run: callgrind's jump counts do not see the
-# layout here; bench/RESULTS.md.)
+# (The first runs' "taken jumps", callgrind's jump totals per source line,
+# came out the same for every variant, BOLT included: without line
+# information every jump within a function was dropped; bench/RESULTS.md.)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/layout-all.sh${*:+ $*}"
+W=$here/.work/layout-all wall_only=0
+args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --work) [ $# -ge 2 ] || { echo "layout-all: --work needs a value" >&2; exit 2; }; W=$2; shift 2 ;;
+    --wall-only) wall_only=1; shift ;;
+    *) args+=("$1"); shift ;;
+    esac
+done
 . "$here/lib.sh"
-bench_opts layout-all "$@"
+bench_opts layout-all "${args[@]}"
 say() { echo "layout-all: $(date -u +%T) $*" >&2; }
 die() { say "error: $*"; exit 1; }
-W=$here/.work/layout-all
-mkdir -p "$W"
-SQ=$("$here/fetch-sqlite.sh" | tail -1)
-export PERFINST_LIB_DIR=$B
-DEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-if ! command -v llvm-bolt > /dev/null && [ ! -x /usr/lib/llvm-22/bin/llvm-bolt ]; then
-    say "installing bolt-22 (llvm-bolt)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y bolt-22 > "$W/apt.log" 2>&1 ||
-        say "cannot install bolt-22: the bolt variant is skipped"
+# the variants, their programs in the work directory (the order of the rotation)
+V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t rebuild+relink-sets)
+declare -A P=([O2]=o2/prog [pgo]=pgo/prog [rebuild]=rebuild/prog [rebuild+relink]=relink/prog [rebuild+relink2]=relink2/prog
+    [rebuild+relink2t]=relink2t/prog [rebuild+relink-sets]=relinks/prog [bolt]=bolt/prog)
+machine() {
+    echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+# the timing rounds of VARIANTS... into TIMES (fresh), then the paired table
+time_variants() {
+    local times=$1 v tv=(); shift
+    rm -f "$times"
+    for v in "$@"; do tv+=("$v=./${P[$v]}"); done
+    say "timing: $rounds rounds of ${#tv[@]} programs at $size (test mix)"
+    time_rounds "$rounds" "$times" "$size test" "${tv[@]}"
+}
+wall_text() {
+    echo "Wall and user CPU time (bench/timeit) of \`PROG $size test\`: $rounds rounds, each running every"
+    echo "variant once in rotated order; per variant the median over its runs, and against -O2 and BOLT"
+    echo "the median of the per-round ratios with a bootstrap 95 % interval (bench/paired.py, seed 1)."
+    echo
+}
+if [ $wall_only = 1 ]; then
+    cd "$W" || die "no work directory $W"
+    TV=()
+    for v in "${V[@]}" bolt; do [ -x "${P[$v]}" ] && TV+=("$v"); done
+    [ ${#TV[@]} -gt 1 ] || die "$W: fewer than two programs (run bench/layout-all.sh first)"
+    stamp=$(date -u +%Y%m%d-%H%M%S)
+    time_variants "$W/wall-$stamp.times" "${TV[@]}"
+    {
+        echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — \`$cmdline\`"
+        echo
+        machine
+        echo "- programs: $W (built $(date -u -r "$W/${P[${TV[0]}]}" '+%Y-%m-%d %H:%M UTC'))"
+        echo "- tree: $(cd "$top" && git rev-parse --short HEAD)"
+        echo
+        wall_text
+        paired_report "$W/wall-$stamp.times"
+        echo
+        echo "Runs: \`$W/wall-$stamp.times\`."
+        echo
+    } > "$W/wall-$stamp.md"
+    bench_record "$W/wall-$stamp.md"
+    exit 0
 fi
-BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
-GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-PI="-fplugin=$B/perfinst.so"
+mkdir -p "$W"
+sqlite_setup
+bolt_setup "$W/apt.log"
 cd "$W"
-
-# build DIR CFLAGS...: sqlite3.o and workload.o in DIR, reused while the
-# flags, the plugin and a named feedback file are unchanged
-stamp() {
-    echo "$*"
-    for a in "$@"; do
-        case $a in
-        -fplugin=*) sha256sum "${a#-fplugin=}" ;;
-        -fplugin-arg-perfinst-feedback=*) sha256sum "${a#-fplugin-arg-perfinst-feedback=}" ;;
-        -fprofile-use) cat pgo/*.gcda 2> /dev/null | sha256sum ;;
-        esac
-    done
-    sha256sum "$here/sqlite/workload.c" "$SQ/sqlite3.c"
-}
-build() {
-    local d=$1; shift
-    mkdir -p "$d"
-    if [ -f "$d/sqlite3.o" ] && stamp "$@" | cmp -s - "$d/stamp"; then return 0; fi
-    say "compiling $d: $*"
-    rm -f "$d/stamp"
-    gcc "$@" $DEFS -I"$SQ" -c "$SQ/sqlite3.c" -o "$d/sqlite3.o"
-    gcc "$@" $DEFS -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o "$d/workload.o"
-    stamp "$@" > "$d/stamp"
-}
-pild() { (cd "$1" && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm); }
 t0=$(date +%s)
 # ---- round 1: o2, pgo-gen, bolt, training (two at a time) ---------------------------
-{ build o2 -O2; gcc -O2 -o o2/prog o2/workload.o o2/sqlite3.o -lm
-  build bolt -O2 -fno-reorder-blocks-and-partition; } &
+{ sqlite_build o2 -O2; sqlite_gcc_link o2
+  sqlite_build bolt -O2 -fno-reorder-blocks-and-partition; } &
 p1=$!
-{ build train -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections; pild train
+{ sqlite_build_train train
   mkdir -p pgo
   if [ ! -f pgo/used ]; then
       rm -f pgo/*.gcda pgo/stamp
-      build pgo -O2 -fprofile-generate
-      gcc -O2 -fprofile-generate -o pgo/prog pgo/workload.o pgo/sqlite3.o -lm
+      sqlite_build pgo -O2 -fprofile-generate
+      sqlite_gcc_link pgo -fprofile-generate
       (cd pgo && ./prog "$train" train > /dev/null)
   fi; } &
 p2=$!
 wait $p1 || die "o2/bolt"
 wait $p2 || die "training/pgo"
 say "training run (ours) at size $train"
-(cd train && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
+sqlite_train train "$train"
 t_p0=$(date +%s.%N)
 "$B/pmopt" plan --order=exttsp --rebuild -o fb train/prog train/t.pit > plan.out 2> plan.err ||
     { cat plan.err >&2; die "pmopt plan"; }
 t_p1=$(date +%s.%N)
 # ---- round 2: pgo-use, rebuild, counted rebuild ------------------------------------
-{ build pgo -O2 -fprofile-use -Wno-missing-profile
-  gcc -O2 -o pgo/prog pgo/workload.o pgo/sqlite3.o -lm; touch pgo/used
-  build rebuild-count -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/fb" \
-      -fplugin-arg-perfinst-sections; pild rebuild-count; } &
+{ sqlite_build pgo -O2 -fprofile-use -Wno-missing-profile
+  sqlite_gcc_link pgo; touch pgo/used
+  sqlite_build_rebuild rebuild-count "$W/fb" count; } &
 p1=$!
-{ build rebuild -O2 $PI -fplugin-arg-perfinst-feedback="$W/fb" -fplugin-arg-perfinst-sections
-  pild rebuild; } &
+sqlite_build_rebuild rebuild "$W/fb" &
 p2=$!
 wait $p1 || die "pgo/rebuild-count"
 wait $p2 || die "rebuild"
@@ -131,8 +163,10 @@ say "built in $(( $(date +%s) - t0 )) s"
 mkdir -p relink relink2 relink2t relinks
 "$B/pmopt" relink rebuild/prog --feedback fb -o relink/prog --smoke "0.02 test" > relink/out 2> relink/err ||
     { cat relink/err >&2; die "relink"; }
-(cd rebuild-count && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
-"$B/pmopt" plan --order=exttsp -o fb2 rebuild-count/prog rebuild-count/t.pit > plan2.out 2> plan2.err ||
+sqlite_train rebuild-count "$train"
+"$B/pmopt" plan --stats rebuild-count/prog rebuild-count/t.pit > stats-rebuild-count.out 2>&1 ||
+    { cat stats-rebuild-count.out >&2; die "pmopt plan --stats"; }
+"$B/pmopt" plan --order=exttsp --no-tier-first -o fb2 rebuild-count/prog rebuild-count/t.pit > plan2.out 2> plan2.err ||
     { cat plan2.err >&2; die "plan 2"; }
 "$B/pmopt" relink rebuild/prog --feedback fb2 -o relink2/prog --smoke "0.02 test" > relink2/out 2> relink2/err ||
     { cat relink2/err >&2; die "relink 2"; }
@@ -151,84 +185,67 @@ rt=() lt=()
 for i in 1 2 3; do
     a=$(date +%s.%N); "$B/pmopt" relink rebuild/prog --feedback fb -o relink/prog > /dev/null 2>&1; b=$(date +%s.%N)
     rt+=("$(echo "$b - $a" | bc)")
-    a=$(date +%s.%N); pild rebuild; b=$(date +%s.%N)
+    a=$(date +%s.%N); (cd rebuild && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm); b=$(date +%s.%N)
     lt+=("$(echo "$b - $a" | bc)")
 done
 relink_med=$(median "${rt[@]}") link_med=$(median "${lt[@]}")
-V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t rebuild+relink-sets)
-declare -A P=([O2]=o2/prog [pgo]=pgo/prog [rebuild]=rebuild/prog [rebuild+relink]=relink/prog [rebuild+relink2]=relink2/prog
-    [rebuild+relink2t]=relink2t/prog [rebuild+relink-sets]=relinks/prog)
 if [ -x "$BOLT" ]; then
     say "BOLT: instrument, train at $train, optimize"
-    gcc -O2 -Wl,--emit-relocs -o bolt/prog.in bolt/workload.o bolt/sqlite3.o -lm
-    rm -f bolt/prof.fdata
-    "$BOLT" bolt/prog.in -instrument -instrumentation-file="$W/bolt/prof.fdata" -o bolt/prog.inst > bolt/inst.log 2>&1
-    (cd bolt && ./prog.inst "$train" train > /dev/null)
-    "$BOLT" bolt/prog.in -data=bolt/prof.fdata -reorder-blocks=ext-tsp -reorder-functions=cdsort \
-        -split-functions -o bolt/prog > bolt/opt.log 2>&1
-    V+=(bolt); P[bolt]=bolt/prog
+    sqlite_bolt bolt "$train" || die "bolt"
+    V+=(bolt)
 fi
 for v in rebuild relink relink2 relink2t relinks; do
     "$B/pmopt" plan --order=sets --sets-passes=0 --target=$v/prog --advise rebuild-count/prog rebuild-count/t.pit 2>&1 |
         grep 'as linked' > aslinked-$v || true
 done
 # ---- valgrind -----------------------------------------------------------------------------
-declare -A I1 IR TJ SUM WT UT
-gcc -O2 -o timeit "$here/timeit.c"
+declare -A I1 IR TB SUM
 for v in "${V[@]}"; do
     say "cachegrind + callgrind: $v at $test (test mix)"
     f=$(echo "$v" | tr + _)
-    valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null ./${P[$v]} "$test" test > cac-$f.out 2> cac-$f.err
-    IR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' cac-$f.err | tr -d ,)
-    I1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' cac-$f.err | tr -d ,)
-    SUM[$v]=$(tail -1 cac-$f.out | cut -d' ' -f1)
+    c=$(sqlite_cachegrind ./${P[$v]} "$test" cac-$f) || die "cachegrind $v"
+    read -r IR[$v] I1[$v] SUM[$v] <<< "$c"
     [ "${SUM[$v]}" = "${SUM[O2]}" ] || die "$v printed ${SUM[$v]}, O2 ${SUM[O2]}"
-    valgrind --tool=callgrind --collect-jumps=yes --callgrind-out-file=cg-$f.data ./${P[$v]} "$test" test > /dev/null 2> cg-$f.err
-    # jump=COUNT TARGET; jcnd=TAKEN/EXECUTED TARGET
-    TJ[$v]=$(awk -F'[= /]' '/^jump=/ {t += $2} /^jcnd=/ {t += $2} END {printf "%d", t}' cg-$f.data)
-    rm -f cg-$f.data
+    TB[$v]=$(sqlite_taken ./${P[$v]} "$test" taken-$f.txt) || die "callgrind $v"
 done
-for r in $(seq "$rounds"); do
-    n=${#V[@]}
-    for k in $(seq 0 $((n - 1))); do
-        v=${V[$(( (k + r) % n ))]}
-        rm -f time.1
-        ./timeit time.1 ./${P[$v]} "$size" test > /dev/null
-        WT[$v]="${WT[$v]:-} $(sed -n 's/^wall=\([0-9.]*\) .*/\1/p' time.1)"
-        UT[$v]="${UT[$v]:-} $(sed -n 's/.* user=\([0-9.]*\) .*/\1/p' time.1)"
-    done
-done
+time_variants "$W/times.txt" "${V[@]}"
 say "done in $(( $(date +%s) - t0 )) s"
 # ---- report ---------------------------------------------------------------------------------
 ratio() { python3 -c "print('%.3f' % ($1 / $2))"; }
+# pmopt's taken branches (share of executed edges) in FILE's first or second statistics
+pm_taken() { awk -v k="$2" '/taken branches/ && ++n == k { print $4 }' "$1" | tr -d '()'; }
 report() {
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — \`$cmdline\`"
     echo
-    echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    machine
     echo "- compiler: $(gcc --version | head -1); $(valgrind --version); $("$BOLT" --version 2>/dev/null | grep -m1 -i 'llvm version' | sed 's/^ *//' || echo 'no BOLT')"
     echo "- tree: $(cd "$top" && git rev-parse --short HEAD)$(cd "$top" && git diff --quiet HEAD -- . ':!bench/RESULTS.md' || echo ' (with uncommitted changes)')"
     echo
     echo "### All layout variants: SQLite workload, trained on mix train (size $train), measured on mix test"
     echo
     echo "cachegrind/callgrind at size $test with $GEOM (I refs = instructions executed;"
-    echo "taken jumps = callgrind --collect-jumps, unconditional + taken conditional); wall: median of"
-    echo "$rounds interleaved runs at size $size [range] (bench/timeit; user CPU: median of the same runs;"
-    echo "the machine is shared: wall and CPU time are noisy, the cachegrind counts are deterministic)."
+    echo "taken branches = the program's own jmp and taken jcc executions, callgrind --collect-jumps"
+    echo "--dump-instr read by bench/taken-branches.py); pmopt = \`pmopt plan --stats\` of the counted builds"
+    echo "on the training mix, taken branches as a share of executed edges (O2: the training build's"
+    echo "layout, measured; ours: the plan's prediction / the counted rebuild measured; a relink keeps"
+    echo "the rebuild's blocks)."
     echo
-    echo "| variant | I1 misses | × -O2 | I refs | × -O2 | taken jumps | × -O2 | wall | × -O2 | user CPU | × -O2 |"
-    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    local w0; w0=$(median ${WT[O2]})
-    local u0; u0=$(median ${UT[O2]})
+    echo "| variant | I1 misses | × -O2 | I refs | × -O2 | taken branches | × -O2 | pmopt taken (train mix) |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+    local v pm
     for v in "${V[@]}"; do
-        local w; w=$(median ${WT[$v]})
-        local lo hi
-        lo=$(printf '%s\n' ${WT[$v]} | sort -g | head -1); hi=$(printf '%s\n' ${WT[$v]} | sort -g | tail -1)
-        local u; u=$(median ${UT[$v]})
-        printf '| %s | %s | %s | %s | %s | %s | %s | %.3f s [%.3f–%.3f] | %s | %.3f s | %s |\n' "$v" \
+        case $v in
+        O2) pm="$(pm_taken plan.out 1) measured" ;;
+        rebuild*) pm="$(pm_taken plan.out 2) predicted / $(pm_taken stats-rebuild-count.out 1) measured" ;;
+        *) pm="—" ;;
+        esac
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$v" \
             "${I1[$v]}" "$(ratio "${I1[$v]}" "${I1[O2]}")" "${IR[$v]}" "$(ratio "${IR[$v]}" "${IR[O2]}")" \
-            "${TJ[$v]}" "$(ratio "${TJ[$v]}" "${TJ[O2]}")" "$w" "$lo" "$hi" "$(ratio "$w" "$w0")" \
-            "$u" "$(ratio "$u" "$u0")"
+            "${TB[$v]}" "$(ratio "${TB[$v]}" "${TB[O2]}")" "$pm"
     done
+    echo
+    wall_text
+    paired_report "$W/times.txt"
     echo
     echo "Every variant printed the -O2 checksum \`${SUM[O2]}\`."
     echo "One plan file for both loops: $(tail -1 plan.out) (pmopt plan $(echo "$t_p1 - $t_p0" | bc | xargs printf '%.1f') s);"
@@ -242,8 +259,4 @@ report() {
     echo
 }
 report > report.md
-cat report.md
-if [ $record = 1 ]; then
-    { echo; cat report.md; } >> "$here/RESULTS.md"
-    say "appended to bench/RESULTS.md"
-fi
+bench_record report.md

@@ -7,7 +7,7 @@
 #
 # Builds the training program as bench/layout-all.sh does (-O2, all=count,
 # sections, perfinst-ld; in bench/.work/layout-all/train, objects reused
-# when present: delete them to rebuild), runs it on mix train at size S
+# while their stamp holds: bench/lib.sh sqlite_build), runs it on mix train at size S
 # (0.3), plans `pmopt plan --order=exttsp` with and without
 # --no-indirect-calls, relinks the training program with each order, and
 # measures the three (the training link, relinked without, relinked with)
@@ -28,18 +28,13 @@ while [ $# -gt 0 ]; do
 done
 say() { echo "layout-icall: $(date -u +%T) $*" >&2; }
 W=$here/.work/layout-all
-mkdir -p "$W/train"
-SQ=$("$here/fetch-sqlite.sh" | tail -1)
-export PERFINST_LIB_DIR=$B
-DEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-FLAGS="-O2 -fplugin=$B/perfinst.so -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections"
-GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+mkdir -p "$W"
+. "$here/lib.sh"
+sqlite_setup
 cd "$W"
-[ -f train/sqlite3.o ] || { say "compiling sqlite3.c"; gcc $FLAGS $DEFS -I"$SQ" -c "$SQ/sqlite3.c" -o train/sqlite3.o; }
-[ -f train/workload.o ] || gcc $FLAGS $DEFS -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o train/workload.o
-(cd train && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm)
+sqlite_build_train train
 say "training run at $train"
-(cd train && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
+sqlite_train train "$train"
 "$B/pmopt" dump train/t.pit | awk '/ ICALL / && / site / { n++; c += $NF } END { printf "training run: %d (site, target) pairs, %d indirect calls\n", n, c }'
 measure() { # NAME PROG
     PERFINST_OUT=/dev/null valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null "$2" "$test" test > "cac-$1.out" 2> "cac-$1.err"

@@ -21,13 +21,15 @@
 #             train, `pmopt plan -o FEEDBACK`, then -O2 with
 #             -fplugin-arg-perfinst-feedback=FEEDBACK (no instrumentation)
 #
-# Measured on mix test: instructions (callgrind), simulated I1 misses
-# (cachegrind with a fixed geometry: --I1=32768,8,64 --D1=32768,8,64
-# --LL=8388608,16,64), wall time (interleaved, median), and the taken
-# branches / fall-through of the layout before and after the plan as
-# pmopt plan --stats measures them on instrumented builds (the all=count
-# build, and the same with the feedback applied).  Every run must print the
-# same checksum.
+# Measured on mix test: instructions and simulated I1 misses (cachegrind
+# with a fixed geometry: --I1=32768,8,64 --D1=32768,8,64
+# --LL=8388608,16,64), the taken branches of each program's own code
+# (callgrind --collect-jumps --dump-instr, bench/taken-branches.py), wall
+# and user CPU time (rounds of interleaved runs, compared with o2 round by
+# round: bench/paired.py), and the taken branches / fall-through of the
+# layout before and after the plan as pmopt plan --stats measures them on
+# instrumented builds (the all=count build, and the same with the feedback
+# applied).  Every run must print the same checksum.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,43 +51,25 @@ while [ $# -gt 0 ]; do
     *) echo "layout-rebuild: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
-CC=${BENCH_CC:-gcc}
 B=${PERFINST_BUILD:-$top/build}
 W=$here/.work/layout
-SQLDEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 say() { echo "layout-rebuild: $*" >&2; }
 die() { say "error: $*"; exit 1; }
-SQ=$("$here/fetch-sqlite.sh" "$here/.cache/sqlite") || die "could not fetch SQLite"
 mkdir -p "$W"
+. "$here/lib.sh"
+sqlite_setup
 cd "$W" || die "no $W"
-export PERFINST_LIB_DIR=$B
 
-# stamp NAME CFLAGS...: what a build depends on (a build whose stamp is
-# unchanged is reused): the flags, and the plugin and feedback file they name
-stamp() {
-    shift
-    echo "$*"
-    for a in "$@"; do
-        case $a in
-        -fplugin=*) sha256sum "${a#-fplugin=}" ;;
-        -fplugin-arg-perfinst-feedback=*) sha256sum "${a#-fplugin-arg-perfinst-feedback=}" ;;
-        esac
-    done
-    sha256sum "$here/sqlite/workload.c" "$SQ/sqlite3.c"
-}
-build_with() { # LINKER NAME CFLAGS...
+# build_with LINKER NAME CFLAGS...: NAME/prog from NAME's objects (reused while
+# their stamp holds: bench/lib.sh sqlite_build), linked by perfinst-ld (pild)
+# or by gcc with CFLAGS
+build_with() {
     local ld=$1 n=$2; shift 2
-    mkdir -p "$n"
-    if [ -x "$n/prog" ] && stamp "$n" "$@" | cmp -s - "$n/stamp"; then
-        say "$n: up to date"; return 0
+    sqlite_build "$n" "$@" || die "building $n"
+    if [ "$ld" = pild ]; then sqlite_pild "$n" || die "linking $n"
+    elif [ ! "$n/prog" -nt "$n/sqlite3.o" ]; then
+        gcc "$@" -o "$n/prog" "$n/workload.o" "$n/sqlite3.o" -lm || die "linking $n"
     fi
-    rm -f "$n/prog" "$n/stamp"
-    (cd "$n" && "$CC" "$@" $SQLDEFS -c "$SQ/sqlite3.c" -o sqlite3.o &&
-        "$CC" "$@" -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o workload.o &&
-        if [ "$ld" = pild ]; then "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm
-        else "$CC" "$@" -o prog workload.o sqlite3.o -lm; fi) || die "building $n"
-    stamp "$n" "$@" > "$n/stamp"
 }
 build() { build_with gcc "$@"; }
 build_pi() { build_with pild "$@"; }
@@ -94,7 +78,7 @@ say "building o2, pgo, perfinst (training, rebuild, rebuild counted), two at a t
 PI="-fplugin=$B/perfinst.so"
 PGO_USE="-O2 -g -fprofile-use -Wno-missing-profile"
 pgo_fresh=0
-if [ -x pgo/prog ] && stamp pgo $PGO_USE | cmp -s - pgo/stamp; then pgo_fresh=1; fi
+if [ -x pgo/prog ] && sqlite_stamp $PGO_USE | cmp -s - pgo/stamp; then pgo_fresh=1; fi
 # (PGO is built, trained and rebuilt in one directory: the .gcda files lie
 # beside the objects)
 { build o2 -O2 -g
@@ -106,7 +90,7 @@ if [ -x pgo/prog ] && stamp pgo $PGO_USE | cmp -s - pgo/stamp; then pgo_fresh=1;
 p1=$!
 { build_pi pi-train -O2 -g $PI -fplugin-arg-perfinst-all=count
   [ pi-train/train.pit -nt pi-train/prog ] ||
-      (cd pi-train && rm -f ./*.pit && PERFINST_OUT=train.pit ./prog "$train" train > train.out) ||
+      sqlite_train pi-train "$train" train.pit ||
       die "perfinst training"; } &
 p2=$!
 wait $p1 || die "o2/pgo"
@@ -135,24 +119,16 @@ else
 fi
 
 V=(o2 pgo perfinst)
-declare -A IR I1 SUM WALL
+declare -A IR I1 SUM TB
 for v in "${V[@]}"; do
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$v/prog" "$size" test > "$v/cg.out" 2> "$v/cg.err" || die "callgrind $v"
-    IR[$v]=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$v/cg.err")
-    valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null "$v/prog" "$size" test > "$v/cac.out" 2> "$v/cac.err" || die "cachegrind $v"
-    I1[$v]=$(sed -n 's/.*I1  *misses: *\([0-9,]*\).*/\1/p' "$v/cac.err" | tr -d ,)
-    SUM[$v]=$(tail -1 "$v/cg.out" | sed 's/ .*//')
+    c=$(sqlite_cachegrind "$v/prog" "$size" "$v/cac") || die "cachegrind $v"
+    read -r IR[$v] I1[$v] SUM[$v] <<< "$c"
     [ "${SUM[$v]}" = "${SUM[o2]}" ] || die "$v printed ${SUM[$v]}, o2 ${SUM[o2]}"
+    TB[$v]=$(sqlite_taken "$v/prog" "$size" "$v/taken.txt") || die "callgrind $v"
 done
 wsize=$(awk -v s="$size" 'BEGIN { print s * 10 }')
-for r in $(seq 1 "$rounds"); do
-    for k in "${!V[@]}"; do
-        v=${V[$(( (k + r) % ${#V[@]} ))]}
-        s=$(date +%s.%N); "$v/prog" "$wsize" test > /dev/null; e=$(date +%s.%N)
-        WALL[$v]="${WALL[$v]:-} $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')"
-    done
-done
-median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+rm -f times.txt
+time_rounds "$rounds" "$W/times.txt" "$wsize test" o2=o2/prog pgo=pgo/prog perfinst=perfinst/prog || die "timing"
 tb() { awk '/taken branches/ { print $3, $4 }' "$1"; }
 ft() { awk '/fall-through/ { print $2, $3 }' "$1"; }
 fl() { awk '/executed edges/ { print $3 }' "$1"; }
@@ -163,16 +139,20 @@ fl() { awk '/executed edges/ { print $3 }' "$1"; }
     echo "$(git -C "$top" rev-parse --short HEAD); $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))."
     echo
     echo "Command: \`$cmdline\`; trained on \`workload $train train\`, measured on \`workload $size test\`"
-    echo "(wall: \`workload $wsize test\`, $rounds interleaved rounds, median).  cachegrind $GEOM."
+    echo "(wall and user CPU time of \`workload $wsize test\`, $rounds rounds, each running every variant once"
+    echo "in rotated order; against o2 the median of the per-round ratios with a bootstrap 95 % interval,"
+    echo "bench/paired.py).  cachegrind $GEOM (I refs = instructions executed); taken branches of"
+    echo "the program's own code (callgrind --collect-jumps --dump-instr, bench/taken-branches.py)."
     echo
-    echo "| variant | instructions | ratio | I1 misses | ratio | wall s | ratio |"
+    echo "| variant | instructions | ratio | I1 misses | ratio | taken branches | ratio |"
     echo "| --- | --- | --- | --- | --- | --- | --- |"
-    mo=$(echo "${WALL[o2]}" | median)
     for v in "${V[@]}"; do
-        m=$(echo "${WALL[$v]}" | median)
-        awk -v v="$v" -v ir="${IR[$v]}" -v ir0="${IR[o2]}" -v i1="${I1[$v]}" -v i10="${I1[o2]}" -v m="$m" -v m0="$mo" \
-            'BEGIN { printf "| %s | %d | %.3f | %d | %.3f | %.3f | %.3f |\n", v, ir, ir / ir0, i1, i1 / i10, m, m / m0 }'
+        awk -v v="$v" -v ir="${IR[$v]}" -v ir0="${IR[o2]}" -v i1="${I1[$v]}" -v i10="${I1[o2]}" \
+            -v tb="${TB[$v]}" -v tb0="${TB[o2]}" \
+            'BEGIN { printf "| %s | %d | %.3f | %d | %.3f | %d | %.3f |\n", v, ir, ir / ir0, i1, i1 / i10, tb, tb / tb0 }'
     done
+    echo
+    paired_report "$W/times.txt" o2
     echo
     echo "Layout statistics of the counted builds on the test input (\`pmopt plan --stats\`):"
     echo "before (the -O2 layout) $(tb stats-before.txt) taken of $(fl stats-before.txt) edges"

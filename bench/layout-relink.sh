@@ -28,48 +28,29 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
-B=$top/build
+B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/layout-relink.sh $*"
 . "$here/lib.sh"
 bench_opts layout-relink "$@"
 say() { echo "layout-relink: $*" >&2; }
 W=$here/.work/layout
 mkdir -p "$W"
-SQ=$("$here/fetch-sqlite.sh" | tail -1)
-export PERFINST_LIB_DIR=$B
-DEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-if ! command -v llvm-bolt > /dev/null && [ ! -x /usr/lib/llvm-22/bin/llvm-bolt ]; then
-    say "installing bolt-22 (llvm-bolt)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y bolt-22 > "$W/apt.log" 2>&1 || {
-        say "cannot install bolt-22: the bolt variant is skipped"; }
-fi
-BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
-CG="valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+sqlite_setup
+bolt_setup "$W/apt.log"
+CG="valgrind --tool=cachegrind --cache-sim=yes $GEOM"
 cd "$W"
 
 # ---- builds ------------------------------------------------------------------
-build() { # DIR CFLAGS... : sqlite3.o and workload.o in DIR, once
-    local d=$1; shift
-    mkdir -p "$d"
-    if [ ! -f "$d/sqlite3.o" ] || [ ! -f "$d/flags" ] || [ "$(cat "$d/flags")" != "$*" ]; then
-        say "compiling $d: $*"
-        gcc "$@" $DEFS -I"$SQ" -c "$SQ/sqlite3.c" -o "$d/sqlite3.o"
-        gcc "$@" $DEFS -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o "$d/workload.o"
-        echo "$*" > "$d/flags"
-    fi
-}
-build o2 -O2
-build sec -O2 -ffunction-sections -fdata-sections
-build bolt -O2 -fno-reorder-blocks-and-partition
-build train -O2 -fplugin="$B/perfinst.so" -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections
-gcc -O2 -o o2/prog o2/workload.o o2/sqlite3.o -lm
-(cd sec && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm)
-(cd train && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm)
+sqlite_build o2 -O2
+sqlite_build sec -O2 -ffunction-sections -fdata-sections
+sqlite_build bolt -O2 -fno-reorder-blocks-and-partition
+sqlite_build_train train
+sqlite_gcc_link o2
+sqlite_pild sec
 
 # ---- training ----------------------------------------------------------------
 say "training run (ours) at size $train"
-rm -f train/t.pit
-(cd train && PERFINST_OUT=t.pit ./prog "$train" train > train.out)
+sqlite_train train "$train"
 for alg in none c3 exttsp; do
     mkdir -p $alg
     "$B/pmopt" plan --order=$alg -o $alg/fb train/prog train/t.pit > $alg/plan.out
@@ -98,12 +79,7 @@ variants=(O2 O2-sections ours-none ours-c3 ours-exttsp)
 declare -A P=([O2]=o2/prog [O2-sections]=sec/prog [ours-none]=none/prog [ours-c3]=c3/prog [ours-exttsp]=exttsp/prog)
 if [ -x "$BOLT" ]; then
     say "BOLT: instrumenting, training at size $train, optimizing"
-    gcc -O2 -Wl,--emit-relocs -o bolt/prog.in bolt/workload.o bolt/sqlite3.o -lm
-    rm -f bolt/prof.fdata
-    "$BOLT" bolt/prog.in -instrument -instrumentation-file="$W/bolt/prof.fdata" -o bolt/prog.inst > bolt/inst.log 2>&1
-    (cd bolt && ./prog.inst "$train" train > /dev/null)
-    "$BOLT" bolt/prog.in -data=bolt/prof.fdata -reorder-blocks=ext-tsp -reorder-functions=cdsort \
-        -split-functions -o bolt/prog > bolt/opt.log 2>&1
+    sqlite_bolt bolt "$train" || exit 1
     variants+=(bolt); P[bolt]=bolt/prog
 fi
 
@@ -111,21 +87,14 @@ fi
 declare -A I1 IR SUM
 for v in "${variants[@]}"; do
     say "cachegrind: $v at size $test (test mix)"
-    $CG --cachegrind-out-file=/dev/null ./${P[$v]} "$test" test > cg-$v.out 2> cg-$v.err
-    IR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' cg-$v.err | tr -d ,)
-    I1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' cg-$v.err | tr -d ,)
-    SUM[$v]=$(tail -1 cg-$v.out)
+    c=$(sqlite_cachegrind ./${P[$v]} "$test" cg-$v) || exit 1
+    read -r IR[$v] I1[$v] SUM[$v] <<< "$c"
 done
-# ---- wall time, interleaved ------------------------------------------------------
-declare -A WT
-for r in $(seq "$rounds"); do
-    n=${#variants[@]}
-    for k in $(seq 0 $((n - 1))); do
-        v=${variants[$(( (k + r) % n ))]}
-        t0=$(date +%s.%N); ./${P[$v]} "$size" test > /dev/null; t1=$(date +%s.%N)
-        WT[$v]="${WT[$v]:-} $(echo "$t1 - $t0" | bc)"
-    done
-done
+# ---- wall time: rounds, every variant once per round in rotated order ---------------
+tv=()
+for v in "${variants[@]}"; do tv+=("$v=./${P[$v]}"); done
+rm -f times.txt
+time_rounds "$rounds" "$W/times.txt" "$size test" "${tv[@]}" || exit 1
 
 # ---- the footprint > L1i workload -------------------------------------------------
 say "chase-tail workload (tests/relink/cyclic.c)"
@@ -138,23 +107,17 @@ gcc -O2 -ffunction-sections -falign-functions=64 -c "$top/tests/relink/cyclic.c"
 (cd cyc && "$B/perfinst-ld" -O2 -o p p.o)
 "$B/pmopt" plan --order=c3 -o cyc/fb cyc/t cyc/t.pit > cyc/plan.out
 "$B/pmopt" relink cyc/p --feedback cyc/fb -o cyc/r --smoke 5 > cyc/relink.out
-declare -A CI1 CIR CWT
+declare -A CI1 CIR
 for v in o2 p r; do
     $CG --cachegrind-out-file=/dev/null ./cyc/$v 2000 > /dev/null 2> cyc/cg-$v.err
     CIR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' cyc/cg-$v.err | tr -d ,)
     CI1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' cyc/cg-$v.err | tr -d ,)
 done
-for r in $(seq "$rounds"); do
-    for v in o2 p r; do
-        t0=$(date +%s.%N); ./cyc/$v 200000 > /dev/null; t1=$(date +%s.%N)
-        CWT[$v]="${CWT[$v]:-} $(echo "$t1 - $t0" | bc)"
-    done
-done
+rm -f cyc/times.txt
+time_rounds "$rounds" "$W/cyc/times.txt" 200000 o2=cyc/o2 p=cyc/p r=cyc/r || exit 1
 
 # ---- the report --------------------------------------------------------------------
 ratio() { python3 -c "print('%.3f' % ($1 / $2))"; }
-stats() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {printf "%.3f s [%.3f–%.3f]", a[int((NR+1)/2)], a[1], a[NR]}'; }
-med() { median $1; }
 report() {
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — \`$cmdline\`"
     echo
@@ -165,15 +128,17 @@ report() {
     echo "### Layout: SQLite workload, trained on mix train (size $train), measured on mix test"
     echo
     echo "cachegrind at size $test with --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-    echo "(I refs = instructions executed); wall: median of $rounds interleaved runs at size $size [range]."
+    echo "(I refs = instructions executed); wall and user CPU time: $rounds rounds at size $size, every"
+    echo "variant once per round in rotated order, against -O2 and BOLT the median of the per-round"
+    echo "ratios with a bootstrap 95 % interval (bench/paired.py)."
     echo
-    echo "| variant | I1 misses | × -O2 | I refs | × -O2 | misses / 1000 instr | wall | × -O2 | checksum |"
-    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    local w0; w0=$(med "${WT[O2]}")
+    echo "| variant | I1 misses | × -O2 | I refs | × -O2 | misses / 1000 instr | checksum |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
     for v in "${variants[@]}"; do
-        local w; w=$(med "${WT[$v]}")
-        echo "| $v | ${I1[$v]} | $(ratio "${I1[$v]}" "${I1[O2]}") | ${IR[$v]} | $(ratio "${IR[$v]}" "${IR[O2]}") | $(python3 -c "print('%.2f' % (1000 * ${I1[$v]} / ${IR[$v]}))") | $(stats "${WT[$v]}") | $(ratio "$w" "$w0") | \`$(echo "${SUM[$v]}" | cut -d' ' -f1)\` |"
+        echo "| $v | ${I1[$v]} | $(ratio "${I1[$v]}" "${I1[O2]}") | ${IR[$v]} | $(ratio "${IR[$v]}" "${IR[O2]}") | $(python3 -c "print('%.2f' % (1000 * ${I1[$v]} / ${IR[$v]}))") | \`${SUM[$v]}\` |"
     done
+    echo
+    paired_report "$W/times.txt"
     echo
     echo "Relink time: \`pmopt relink\` (C3 plan, median of 3) $relink_med s against the original link"
     echo "(perfinst-ld, median of 3) $link_med s: $(ratio "$relink_med" "$link_med")× (target ≤ 2×)."
@@ -186,16 +151,17 @@ report() {
     echo
     echo "### Hot code larger than L1i: tests/relink/cyclic.c (80 × ~500-byte functions in a cycle)"
     echo
-    echo "cachegrind as above at 2000 rounds; wall: median of $rounds interleaved runs at 200000 rounds."
+    echo "cachegrind as above at 2000 rounds; wall and user CPU time: $rounds rounds at 200000 rounds"
+    echo "(o2 = -O2, p = -O2 sections linked by perfinst-ld, r = relinked with the reserved region),"
+    echo "against o2 round by round (bench/paired.py)."
     echo
-    echo "| variant | I1 misses | × -O2 | I refs | wall | × -O2 |"
-    echo "| --- | --- | --- | --- | --- | --- |"
-    local c0; c0=$(med "${CWT[o2]}")
+    echo "| variant | I1 misses | × -O2 | I refs |"
+    echo "| --- | --- | --- | --- |"
     for v in o2 p r; do
-        local name=$v
-        [ $v = o2 ] && name="-O2"; [ $v = p ] && name="-O2 sections, perfinst-ld"; [ $v = r ] && name="relinked, reserved region"
-        echo "| $name | ${CI1[$v]} | $(ratio "${CI1[$v]}" "${CI1[o2]}") | ${CIR[$v]} | $(stats "${CWT[$v]}") | $(ratio "$(med "${CWT[$v]}")" "$c0") |"
+        echo "| $v | ${CI1[$v]} | $(ratio "${CI1[$v]}" "${CI1[o2]}") | ${CIR[$v]} |"
     done
+    echo
+    paired_report "$W/cyc/times.txt" o2
     echo
     echo '```'
     grep -E "before|after|reserved|chase" cyc/plan.out
@@ -204,8 +170,4 @@ report() {
     echo
 }
 report > report.md
-cat report.md
-if [ $record = 1 ]; then
-    { echo; cat report.md; } >> "$here/RESULTS.md"
-    say "appended to bench/RESULTS.md"
-fi
+bench_record report.md

@@ -48,67 +48,33 @@ say() { echo "layout-sets: $(date -u +%T) $*" >&2; }
 die() { say "error: $*"; exit 1; }
 W=$here/.work/layout-all
 mkdir -p "$W"
-SQ=$("$here/fetch-sqlite.sh" | tail -1)
-export PERFINST_LIB_DIR=$B
-DEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-PI="-fplugin=$B/perfinst.so"
+sqlite_setup
 cd "$W"
 
-# as in layout-all.sh
-stamp() {
-    echo "$*"
-    for a in "$@"; do
-        case $a in
-        -fplugin=*) sha256sum "${a#-fplugin=}" ;;
-        -fplugin-arg-perfinst-feedback=*) sha256sum "${a#-fplugin-arg-perfinst-feedback=}" ;;
-        -fprofile-use) cat pgo/*.gcda 2> /dev/null | sha256sum ;;
-        esac
-    done
-    sha256sum "$here/sqlite/workload.c" "$SQ/sqlite3.c"
-}
-build() {
-    local d=$1; shift
-    mkdir -p "$d"
-    if [ -f "$d/sqlite3.o" ] && stamp "$@" | cmp -s - "$d/stamp"; then return 0; fi
-    say "compiling $d: $*"
-    rm -f "$d/stamp"
-    gcc "$@" $DEFS -I"$SQ" -c "$SQ/sqlite3.c" -o "$d/sqlite3.o"
-    gcc "$@" $DEFS -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o "$d/workload.o"
-    stamp "$@" > "$d/stamp"
-}
-# (linked again only when the objects are newer: the runs and plans below
-# are kept while their program is)
-pild() {
-    [ "$1/prog" -nt "$1/sqlite3.o" ] && [ "$1/prog" -nt "$1/workload.o" ] && return 0
-    (cd "$1" && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm)
-}
 t0=$(date +%s)
-{ build o2 -O2; [ o2/prog -nt o2/sqlite3.o ] || gcc -O2 -o o2/prog o2/workload.o o2/sqlite3.o -lm; } &
+{ sqlite_build o2 -O2; [ o2/prog -nt o2/sqlite3.o ] || sqlite_gcc_link o2; } &
 p1=$!
-{ build train -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections; pild train; } &
+sqlite_build_train train &
 p2=$!
 wait $p1 || die "o2"
 wait $p2 || die "training build"
 if [ ! -f fb ] || [ train/prog -nt fb ] || [ ! -f fb.train ] || [ "$(cat fb.train)" != "$train" ]; then
     say "training run (ours) at size $train"
-    (cd train && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
+    sqlite_train train "$train"
     "$B/pmopt" plan --order=exttsp --rebuild -o fb train/prog train/t.pit > plan.out 2> plan.err ||
         { cat plan.err >&2; die "pmopt plan"; }
     echo "$train" > fb.train
 fi
-{ build rebuild-count -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback="$W/fb" \
-      -fplugin-arg-perfinst-sections; pild rebuild-count; } &
+sqlite_build_rebuild rebuild-count "$W/fb" count &
 p1=$!
-{ build rebuild -O2 $PI -fplugin-arg-perfinst-feedback="$W/fb" -fplugin-arg-perfinst-sections
-  pild rebuild; } &
+sqlite_build_rebuild rebuild "$W/fb" &
 p2=$!
 wait $p1 || die "rebuild-count"
 wait $p2 || die "rebuild"
 say "built in $(( $(date +%s) - t0 )) s"
 if [ ! -f rebuild-count/t.pit ] || [ rebuild-count/prog -nt rebuild-count/t.pit ]; then
     say "training run of the counted rebuild at size $train"
-    (cd rebuild-count && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
+    sqlite_train rebuild-count "$train"
 fi
 R=relinks-$tag
 mkdir -p "$R"
@@ -133,13 +99,10 @@ for v in "${V[@]}"; do
         say "cachegrind: $v (kept)"
     else
         say "cachegrind: $v at $test (test mix)"
-        valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null ./${P[$v]} "$test" test \
-            > "cac-$v.out" 2> "cac-$v.err"
+        sqlite_cachegrind ./${P[$v]} "$test" "cac-$v" > /dev/null || die "cachegrind $v"
         echo "$test" > "cac-$v.test"
     fi
-    IR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "cac-$v.err" | tr -d ,)
-    I1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' "cac-$v.err" | tr -d ,)
-    SUM[$v]=$(tail -1 "cac-$v.out" | cut -d' ' -f1)
+    read -r IR[$v] I1[$v] SUM[$v] <<< "$(sqlite_cachegrind_read "cac-$v")"
     [ "${SUM[$v]}" = "${SUM[O2]}" ] || die "$v printed ${SUM[$v]}, O2 ${SUM[O2]}"
 done
 say "done in $(( $(date +%s) - t0 )) s"
@@ -170,8 +133,4 @@ report() {
     echo
 }
 report > "$R/report.md"
-cat "$R/report.md"
-if [ $record = 1 ]; then
-    { echo; cat "$R/report.md"; } >> "$here/RESULTS.md"
-    say "appended to bench/RESULTS.md"
-fi
+bench_record "$R/report.md"

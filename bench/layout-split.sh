@@ -40,43 +40,18 @@ say() { echo "layout-split: $(date -u +%T) $*" >&2; }
 die() { say "error: $*"; exit 1; }
 W=$here/.work/layout-split
 mkdir -p "$W"
-SQ=$("$here/fetch-sqlite.sh" | tail -1)
-export PERFINST_LIB_DIR=$B
-DEFS="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-PI="-fplugin=$B/perfinst.so"
+. "$here/lib.sh"
+sqlite_setup
 cd "$W"
 
-stamp() {
-    echo "$*"
-    for a in "$@"; do
-        case $a in
-        -fplugin=*) sha256sum "${a#-fplugin=}" ;;
-        -fplugin-arg-perfinst-feedback=*) sha256sum "${a#-fplugin-arg-perfinst-feedback=}" ;;
-        esac
-    done
-    sha256sum "$here/sqlite/workload.c" "$SQ/sqlite3.c"
-}
-build() { # DIR CFLAGS...: sqlite3.o, workload.o, reused while the stamp holds
-    local d=$1; shift
-    mkdir -p "$d"
-    if [ -f "$d/sqlite3.o" ] && stamp "$@" | cmp -s - "$d/stamp"; then return 0; fi
-    say "compiling $d: $*"
-    rm -f "$d/stamp"
-    gcc "$@" $DEFS -I"$SQ" -c "$SQ/sqlite3.c" -o "$d/sqlite3.o" 2> "$d/cc.err" || { cat "$d/cc.err" >&2; return 1; }
-    gcc "$@" $DEFS -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o "$d/workload.o"
-    stamp "$@" > "$d/stamp"
-}
-pild() { (cd "$1" && "$B/perfinst-ld" -O2 -o prog workload.o sqlite3.o -lm); }
 t0=$(date +%s)
-{ build o2 -O2; gcc -O2 -o o2/prog o2/workload.o o2/sqlite3.o -lm; } &
+{ sqlite_build o2 -O2; sqlite_gcc_link o2; } &
 p1=$!
-build train -O2 $PI -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections
-[ -x train/prog ] && [ train/prog -nt train/sqlite3.o ] || pild train
+sqlite_build_train train
 wait $p1 || die "o2"
 if [ ! -f fb ] || [ train/prog -nt fb ] || [ "$(cat fb.train 2> /dev/null)" != "$train" ]; then
     say "training run at size $train"
-    (cd train && rm -f t.pit && PERFINST_OUT=t.pit ./prog "$train" train > /dev/null)
+    sqlite_train train "$train"
     "$B/pmopt" plan -o fb train/prog train/t.pit > plan.out 2> plan.err || { cat plan.err >&2; die "pmopt plan"; }
     echo "$train" > fb.train
 fi
@@ -89,8 +64,8 @@ for v in "${V[@]}"; do
     D[$v]=$d
     args=(-fplugin-arg-perfinst-split="${v%%:*}")
     [ "$v" = "${v#3:}" ] || args+=(-fplugin-arg-perfinst-warm="${v#3:}")
-    { build "$d" -O2 $PI -fplugin-arg-perfinst-feedback="$W/fb" -fplugin-arg-perfinst-sections "${args[@]}" &&
-        pild "$d"; } &
+    { sqlite_build "$d" -O2 $PI -fplugin-arg-perfinst-feedback="$W/fb" -fplugin-arg-perfinst-sections "${args[@]}" &&
+        sqlite_pild "$d"; } &
     running=$((running + 1))
     if [ $running -ge 2 ]; then wait -n || die "a rebuild failed"; running=$((running - 1)); fi
 done
@@ -105,10 +80,8 @@ for v in O2 "${V[@]}"; do
         read -r IR[$v] I1[$v] SUM[$v] _ < "$d/res-$key"
     else
         say "cachegrind + callgrind: $v at $test (test mix)"
-        valgrind --tool=cachegrind --cache-sim=yes $GEOM --cachegrind-out-file=/dev/null ./$d/prog "$test" test > cac-$f-$test.out 2> cac-$f-$test.err
-        IR[$v]=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' cac-$f-$test.err | tr -d ,)
-        I1[$v]=$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' cac-$f-$test.err | tr -d ,)
-        SUM[$v]=$(tail -1 cac-$f-$test.out | cut -d' ' -f1)
+        c=$(sqlite_cachegrind ./$d/prog "$test" cac-$f-$test) || die "cachegrind $v"
+        read -r IR[$v] I1[$v] SUM[$v] <<< "$c"
         valgrind --tool=callgrind --callgrind-out-file=cg-$f-$test.data ./$d/prog "$test" test > /dev/null 2> cg-$f-$test.err
         callgrind_annotate --threshold=100 cg-$f-$test.data 2> /dev/null > cg-$f-$test.txt
         rm -f cg-$f-$test.data

@@ -3,8 +3,10 @@
 # of every indirect call (__perfinst_icall, ICALL records); pmopt merge
 # makes the targets link-time addresses; pmopt plan --order adds the arc
 # drive→leaf, so C3 and Ext-TSP place leaf right after drive, which they
-# do not without it (--no-indirect-calls); the relinked program has them
-# adjacent (nm) and prints the same.
+# do not without it (--no-indirect-calls; both with --no-tier-first: the
+# claim is the algorithms'); the relinked program has them adjacent (nm)
+# and prints the same; the default order (the hot tier first) keeps them
+# adjacent too.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
     -c "$T/relink/icall.c" -o icall.o
@@ -30,12 +32,12 @@ adjacent() { # ORDER A B: B right after A in the comma list
     return 1
 }
 for alg in c3 exttsp; do
-    "$PMOPT" plan --order=$alg --no-indirect-calls -o no.fb icall m.pit > no.out
+    "$PMOPT" plan --order=$alg --no-tier-first --no-indirect-calls -o no.fb icall m.pit > no.out
     assert_contains "$alg without: no indirect arcs" no.out "\(0 indirect-call targets\)"
     o=$(sed -n 's/^[0-9]* order-functions alg=[a-z0-9]* functions=//p' no.fb)
     adjacent "$o" drive leaf && fail "$alg without the indirect arc: drive and leaf adjacent already ($o): the fixture proves nothing"
     ok "$alg without the indirect arc: $o"
-    "$PMOPT" plan --order=$alg -o $alg.fb icall m.pit > plan.out
+    "$PMOPT" plan --order=$alg --no-tier-first -o $alg.fb icall m.pit > plan.out
     assert_contains "$alg: one indirect arc" plan.out "\(1 indirect-call targets\)"
     o=$(sed -n 's/^[0-9]* order-functions alg=[a-z0-9]* functions=//p' $alg.fb)
     adjacent "$o" drive leaf || fail "$alg: leaf should follow drive in the order ($o)"
@@ -47,6 +49,14 @@ for alg in c3 exttsp; do
     cmp train.out out.$alg || fail "$alg: the relinked program prints something else"
     ok "$alg: relinked, drive and leaf adjacent, same output"
 done
+
+# the default order, the hot tier first (--tier-first), keeps the pair:
+# leaf is in the tier, after drive
+"$PMOPT" plan --order=exttsp -o def.fb icall m.pit > def.out
+assert_contains "the default: the hot tier first" def.out "the hot tier \(99% of the samples\)"
+o=$(sed -n 's/^[0-9]* order-functions alg=[a-z0-9]* functions=//p' def.fb)
+adjacent "$o" drive leaf || fail "the default order: leaf should follow drive ($o)"
+ok "the default order keeps leaf after drive: $o"
 
 # plan --stats lists the recorded target in place of "(indirect)"
 "$PMOPT" plan --stats icall m.pit > stats.out

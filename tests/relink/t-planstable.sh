@@ -24,7 +24,7 @@ for p in icall hot; do
     env -i PATH="$PATH" PERFINST_OUT=$p.a.pit ./$p $arg > $p.a.out
     env PERFINST_OUT=$p.b.pit PI_PAD="$big" $norand ./$p $arg > $p.b.out
     cmp -s $p.a.out $p.b.out || fail "$p printed differently in the two runs"
-    for opts in "--order=exttsp" "--order=exttsp --tier-first" "--order=c3" "--order=none" \
+    for opts in "--order=exttsp --no-tier-first" "--order=exttsp --tier-first" "--order=c3" "--order=none" \
                 "--order=exttsp --rebuild" "--order=sets --reserve-sets=0"; do
         tag=$(echo "$opts" | tr -d ' =-')
         "$PMOPT" plan $opts -o $p.$tag.a.fb $p $p.a.pit > /dev/null

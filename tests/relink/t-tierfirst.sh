@@ -2,18 +2,21 @@
 # "Function order"): the functions of the hot tier — the most executed ones
 # that hold --tier-hot percent of the samples — come first, in the order
 # the algorithm gave them, and the other executed functions follow in
-# theirs; without --tier-first the order is the algorithm's alone.
+# theirs; that is the default; with --no-tier-first the order is the
+# algorithm's alone.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
     -c "$T/relink/hot.c" -o hot.o
 pi_ld -O2 -o hot hot.o -lm
 PERFINST_OUT=train.pit ./hot 2000 > /dev/null
 fns() { sed -n 's/^[0-9]* order-functions alg=[a-z0-9]* functions=//p' "$1" | tr , ' '; }
-"$PMOPT" plan --order=exttsp -o plain.fb hot train.pit > plain.out
-"$PMOPT" plan --order=none -o none.fb hot train.pit > none.out
+"$PMOPT" plan --order=exttsp --no-tier-first -o plain.fb hot train.pit > plain.out
+"$PMOPT" plan --order=none --no-tier-first -o none.fb hot train.pit > none.out
 "$PMOPT" plan --order=exttsp --tier-first --tier-hot=60 -o tier.fb hot train.pit > tier.out
+"$PMOPT" plan --order=exttsp --tier-hot=60 -o default.fb hot train.pit > default.out
 cat tier.out
-assert_not_contains "without --tier-first no tier is printed" plain.out "the hot tier"
+assert_not_contains "with --no-tier-first no tier is printed" plain.out "the hot tier"
+assert_eq "tier first is the default" "$(fns tier.fb)" "$(fns default.fb)"
 assert_contains "the tier is printed" tier.out "the hot tier \(60% of the samples\): [0-9]+ functions first, the other [0-9]+ executed after them"
 k=$(sed -n 's/.*the hot tier (60% of the samples): \([0-9]*\) functions first.*/\1/p' tier.out)
 n=$(fns plain.fb | wc -w)

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""bench/taken-branches.py — taken branches of a program's own code, counted
+from a callgrind profile (docs/layout.md "Taken branches under callgrind").
+
+    valgrind --tool=callgrind --collect-jumps=yes --dump-instr=yes \\
+        --callgrind-out-file=cg.out ./prog ARGS
+    bench/taken-branches.py [--by-function] PROG cg.out
+
+Prints one line
+
+    taken branches N (conditional C, unconditional U; into a function's first
+    instruction E; O other arcs left out)
+
+and with --by-function the count per function after it ("N FUNCTION",
+largest first; FUNCTION is the symbol objdump shows the jump instruction
+under: callgrind's own fn= is the function of the call context, which stays
+`f.cold` while code of f runs after a jump back from its cold part).
+
+A taken branch is an execution of a jmp or a jcc (or loop/jrcxz) of PROG
+that went to its target: every unconditional jump, direct or indirect, and
+every conditional jump taken.  Calls and returns are not branches here.
+Three things make callgrind's own totals blind to layout, and this reader
+undoes them:
+
+- without --dump-instr=yes callgrind merges jumps per source line, and in
+  code without line information (SQLite at -O2) every jump within a
+  function goes from line 0 to line 0 and is dropped: only the profile's
+  positions per instruction keep them;
+- a jump to the first instruction of a function (a tail call, or a jump
+  into a `.cold` part, which has its own symbol) is recorded as a call
+  (calls=), not as a jump: the record is counted when its source
+  instruction is a jump;
+- a rep-prefixed string instruction is a loop to itself under VEX and is
+  recorded as a jump: not counted, its instruction is no jump.
+
+So every arc record (jump=, jcnd=, calls=) is kept or dropped by what
+objdump says the instruction at its source address is.  Only arcs whose
+source lies in PROG are counted (the layout under test; libc's are the
+same in every variant).  "Other arcs" are PROG's arc records whose source
+is no jump: calls into other functions' entries, returns, rep loops.  The reader follows callgrind's format: positions
+"instr [line]", name compression "(id) name", relative positions "+N",
+"-N", "*" (an arc's target position is relative to the last position but
+does not change it; the line after an arc record holds its source
+position).
+"""
+import os
+import re
+import subprocess
+import sys
+
+PREFIXES = {"bnd", "notrack", "ds", "cs", "rex", "rex.w", "data16", "addr32"}
+LOOPS = {"loop", "loope", "loopne", "loopz", "loopnz"}
+
+
+def die(msg):
+    sys.stderr.write("taken-branches: %s\n" % msg)
+    sys.exit(1)
+
+
+def jump_kinds(prog):
+    """{address: ('cond' | 'uncond', function)} for every jump instruction of
+    PROG, the function being the symbol objdump names the code after."""
+    try:
+        out = subprocess.run(["objdump", "-d", "-w", "--no-show-raw-insn", prog],
+                             check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        die("%s: objdump failed: %s" % (prog, e))
+    kinds = {}
+    line_re = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
+    sym_re = re.compile(r"^[0-9a-f]+ <(.*)>:$")
+    sym = "?"
+    for line in out.splitlines():
+        m = sym_re.match(line)
+        if m:
+            sym = m.group(1)
+            continue
+        m = line_re.match(line)
+        if not m:
+            continue
+        words = m.group(2).split()
+        while words and words[0] in PREFIXES:
+            words = words[1:]
+        if not words:
+            continue
+        op = words[0]
+        if op == "jmp" or op.startswith("jmp"):       # jmp, jmpq
+            kinds[int(m.group(1), 16)] = ("uncond", sym)
+        elif op.startswith("j") or op in LOOPS:       # jcc, jrcxz, loop
+            kinds[int(m.group(1), 16)] = ("cond", sym)
+    if not kinds:
+        die("%s: objdump found no jump instruction" % prog)
+    return kinds
+
+
+def same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def main(argv):
+    by_function = False
+    args = []
+    for a in argv:
+        if a == "--by-function":
+            by_function = True
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        elif a.startswith("-"):
+            die("unknown option %s" % a)
+        else:
+            args.append(a)
+    if len(args) != 2:
+        die("usage: taken-branches.py [--by-function] PROG CALLGRIND_OUT")
+    prog, data = args
+    kinds = jump_kinds(prog)
+    try:
+        f = open(data, encoding="utf-8", errors="replace")
+    except OSError as e:
+        die("%s: %s" % (data, e.strerror))
+    npos = 1
+    names = {}                 # (kind, id) -> name
+    ob = fn = None
+    ob_is_prog = {}            # object name -> bool
+    last = [0, 0]
+    pending = None             # (kind, count) of the arc whose source comes next
+    total = {"cond": 0, "uncond": 0}
+    entry = 0
+    other = 0
+    per_fn = {}
+    seen_header = False
+    any_arcs = False
+
+    def name_of(kind, val):
+        m = re.match(r"^\((\d+)\)(?:\s+(.*))?$", val)
+        if not m:
+            return val
+        key = (kind, m.group(1))
+        if m.group(2) is not None:
+            names[key] = m.group(2)
+        return names.get(key, val)
+
+    def parse_pos(fields, update):
+        vals = []
+        for i in range(npos):
+            s = fields[i] if i < len(fields) else "*"
+            if s == "*":
+                v = last[i]
+            elif s[0] in "+-":
+                v = last[i] + int(s, 0)
+            else:
+                v = int(s, 0)
+            vals.append(v)
+        if update:
+            last[:npos] = vals
+        return vals
+
+    for lineno, raw in enumerate(f, 1):
+        line = raw.rstrip("\n")
+        if not line or line[0] == "#":
+            continue
+        if line.startswith("positions:"):
+            p = line.split()[1:]
+            if not p or p[0] != "instr":
+                die("%s: positions are '%s', not per instruction: run callgrind with "
+                    "--dump-instr=yes" % (data, " ".join(p)))
+            npos = len(p)
+            seen_header = True
+            continue
+        c = line[0]
+        if c.isalpha() and "=" in line.split()[0]:
+            key, _, val = line.partition("=")
+            if key == "ob":
+                ob = name_of("ob", val)
+            elif key in ("cob",):
+                name_of("ob", val)
+            elif key == "fn":
+                fn = name_of("fn", val)
+            elif key in ("cfn", "jfn", "cfi", "cfl", "jfi"):
+                name_of("fn" if key.endswith("fn") else "fl", val)
+            elif key in ("fl", "fi", "fe"):
+                name_of("fl", val)
+            elif key in ("calls", "jump", "jcnd"):
+                words = val.split()
+                if key == "jcnd":
+                    count = int(words[0].split("/")[0])
+                else:
+                    count = int(words[0])
+                parse_pos(words[1:], False)     # the target: not needed
+                pending = (key, count)
+                if key != "calls":
+                    any_arcs = True     # calls= appear without --collect-jumps too
+            continue
+        if c in "0123456789+-*":
+            fields = line.split()
+            addr = parse_pos(fields, True)[0]
+            if pending is not None:
+                key, count = pending
+                pending = None
+                if ob not in ob_is_prog:
+                    ob_is_prog[ob] = ob is not None and same_file(ob, prog)
+                if not ob_is_prog[ob] or count == 0:
+                    continue
+                insn = kinds.get(addr)
+                if insn is None:    # a call, a return, a rep-prefixed instruction
+                    other += count
+                    continue
+                kind, name = insn
+                total[kind] += count
+                if key == "calls":
+                    entry += count
+                per_fn[name] = per_fn.get(name, 0) + count
+            continue
+    f.close()
+    if not seen_header:
+        die("%s: not a callgrind profile (no positions: line)" % data)
+    if not any_arcs:
+        die("%s: no jump records: run callgrind with --collect-jumps=yes" % data)
+    if not any(ob_is_prog.values()):
+        die("%s: no code of %s in the profile" % (data, prog))
+    n = total["cond"] + total["uncond"]
+    print("taken branches %d (conditional %d, unconditional %d; into a function's "
+          "first instruction %d; %d other arcs left out)"
+          % (n, total["cond"], total["uncond"], entry, other))
+    if by_function:
+        for name, k in sorted(per_fn.items(), key=lambda x: (-x[1], x[0])):
+            print("%d %s" % (k, name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
