@@ -53,8 +53,8 @@ need_libfuzzer() {
 # through_fifo FIFO COPY CMD...: make the FIFO, read it into COPY in the
 # background (`cat`) while CMD runs, and check that FIFO is still a FIFO.
 # The status of CMD is left in $fifo_rc.  The reader is never left waiting:
-# when CMD did not open the FIFO (it failed early), opening it here ends
-# the reader's wait with an empty COPY.
+# when CMD did not open the FIFO (it failed early), opening it here (again
+# until the reader is gone) ends the reader's wait with an empty COPY.
 through_fifo() {
     local fifo=$1 copy=$2 reader
     shift 2
@@ -68,9 +68,16 @@ through_fifo() {
         kill "$reader" 2> /dev/null || true   # the FIFO it waits on has no name now
         fail "$*: $fifo was replaced ($(ls -l "$fifo" 2>&1))"
     fi
-    exec 3<> "$fifo"
-    exec 3>&-
-    wait "$reader"
+    # Until the reader has gone: a writer's open and close ends its wait in
+    # open(), or its read, with EOF.  Once is not enough: under load the
+    # reader may not have reached open() yet when a CMD that failed early
+    # (and never opened the FIFO) returns, and would then wait for ever.
+    while kill -0 "$reader" 2> /dev/null; do
+        exec 3<> "$fifo"
+        exec 3>&-
+        sleep 0.05
+    done
+    wait "$reader" || true
     ok "$fifo: still a FIFO"
 }
 # null_device NAME: make NAME, here in the scratch directory, a character
