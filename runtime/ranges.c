@@ -24,6 +24,7 @@ struct range_slot {
     uint64_t lo, hi;         /* link-time */
     char name[PI_RANGE_NAME_MAX];
 };
+_Static_assert(PI_RANGE_NAME_MAX == PERFINST_RANGE_NAME_MAX, "one name limit");
 static struct range_slot ranges[PERFINST_RANGE_MAX];
 static uint32_t nranges;     /* slots taken (under pi.lock) */
 

@@ -5,7 +5,9 @@
  *   bad input: NULL, empty and too long names, lo >= hi, addresses in no
  *           module of ours (heap, libc, a range leaving the program).
  *   loop    (argv[3], argv[4]: offset in work and length, hex) the code of
- *           one block inside work, entered from outside only by an edge.
+ *           one block inside work, entered from outside only by an edge;
+ *   rec     (argv[5]: its size, hex) called twice from main, recursing 3
+ *           deep: 8 entries, of which 6 are calls from inside the range.
  * argv[1], argv[2]: the sizes of work and other in hex (nm -S). */
 #include <errno.h>
 #include <perfinst.h>
@@ -24,6 +26,15 @@ __attribute__((noinline)) long work(int n)
         s += (long)i * n + sink;
     while (++i < 5);
     return s;
+}
+
+PERFINST("count")
+__attribute__((noinline)) long rec(int n)
+{
+    sink++;
+    if (n <= 0)
+        return 1;
+    return rec(n - 1) + n;
 }
 
 PERFINST("count")
@@ -61,6 +72,14 @@ int main(int argc, char **argv)
                                        w + strtoul(argv[3], NULL, 16) + strtoul(argv[4], NULL, 16))) {
         perror("perfinst_range_add loop");
         return 1;
+    }
+    if (argc > 5) {
+        char *r = (char *)(void *)&rec;
+        if (perfinst_range_add("rec", r, r + strtoul(argv[5], NULL, 16))) {
+            perror("perfinst_range_add rec");
+            return 1;
+        }
+        s += rec(3) + rec(3) - 14;
     }
     for (int v = 0; v < 7; v++)
         s += work(v);

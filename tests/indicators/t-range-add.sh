@@ -9,6 +9,8 @@
 #    resolved from the whole run's counts);
 #  - "loop", the code of work's loop block only: visits 7 (the edge into
 #    it), blocks 35 (7 calls × 5 trips);
+#  - "rec", called twice from main and recursing 3 deep: visits 2 (the 6
+#    calls from inside the range are no visits), its entry block 8 times;
 #  - bad calls (NULL/empty/long name, lo >= hi, heap, libc, a range that
 #    leaves the program) return -1 with EINVAL or ENXIO;
 #  - a RANGE record with a bad name length or lo >= hi is refused, naming
@@ -19,7 +21,8 @@ pi_ld -O1 -o rangeadd rangeadd.o
 nm -S rangeadd > syms
 W=$(awk '$4 == "work" {print $2}' syms)
 O=$(awk '$4 == "other" {print $2}' syms)
-[ -n "$W" ] && [ -n "$O" ] || fail "no size of work or other in nm -S"
+R=$(awk '$4 == "rec" {print $2}' syms)
+[ -n "$W" ] && [ -n "$O" ] && [ -n "$R" ] || fail "no size of work, other or rec in nm -S"
 "$PMOPT" dump-meta rangeadd > meta 2> meta.err || fail "dump-meta: $(cat meta.err)"
 # the loop block: the site of work that is its own successor
 read -r LOFF LLEN < <(python3 - <<'PY'
@@ -39,12 +42,12 @@ print("%x %x" % (int(rs[0][0], 16) - syms["work"], int(rs[0][2])))
 PY
 )
 [ -n "$LLEN" ] || fail "no loop block found in work"
-PERFINST_OUT=r.pit ./rangeadd "$W" "$O" "$LOFF" "$LLEN" > out || { cat out; fail "rangeadd failed"; }
+PERFINST_OUT=r.pit ./rangeadd "$W" "$O" "$LOFF" "$LLEN" "$R" > out || { cat out; fail "rangeadd failed"; }
 cat out
-assert_eq "program output (10·21 + 7·5·1 + 2·21)" 287 "$(head -1 out)"
+assert_eq "program output (10·21 + 7·5·9 + 2·21: sink is 9 when work runs)" 567 "$(head -1 out)"
 assert_eq "8 bad calls refused with the documented errno" 8 "$(grep -c ': refused (rc -1' out)"
 "$PMOPT" dump r.pit > dump
-assert_eq "three RANGE records" 3 "$(grep -c ' RANGE "' dump)"
+assert_eq "four RANGE records" 4 "$(grep -c ' RANGE "' dump)"
 "$PMOPT" report --format=csv --by=site rangeadd r.pit > sites.csv 2> err
 "$PMOPT" report --format=json --by=regions rangeadd r.pit > rep.json 2>> err
 "$PMOPT" report --by=regions rangeadd r.pit > rep.txt 2>> err
@@ -86,10 +89,11 @@ def expect(lo, hi):
             sites += 1
     return insns, blocks, sites
 rep = {g["range"]: g for g in json.load(open("rep.json"))["runtime_ranges"]}
-assert sorted(rep) == ["loop", "other-late", "work"], rep
-(wa, ws), (oa, osz) = syms["work"], syms["other"]
+assert sorted(rep) == ["loop", "other-late", "rec", "work"], rep
+(wa, ws), (oa, osz), (ra, rsz) = syms["work"], syms["other"], syms["rec"]
 for name, lo, hi, visits in (("work", wa, wa + ws, 7), ("other-late", oa, oa + osz, 7),
-                             ("loop", rep["loop"]["lo"], rep["loop"]["hi"], 7)):
+                             ("loop", rep["loop"]["lo"], rep["loop"]["hi"], 7),
+                             ("rec", ra, ra + rsz, 2)):
     g = rep[name]
     insns, blocks, sites = expect(lo, hi)
     assert (g["lo"], g["hi"]) == (lo, hi), (name, g, lo, hi)
@@ -101,9 +105,11 @@ for name, lo, hi, visits in (("work", wa, wa + ws, 7), ("other-late", oa, oa + o
     print("%s: visits %d, blocks %d, instructions %d (independently %d)" %
           (name, g["visits"], g["blocks"], g["instructions"], insns))
 assert rep["loop"]["blocks"] == 35, rep["loop"]     # 7 calls x 5 trips
+entry = min(s for s, rs in ranges.items() if all(ra <= a < ra + rsz for a, _, _ in rs))
+assert count[entry] == 8, ("rec entered 8 times", entry, count)
 assert wa <= rep["loop"]["lo"] < rep["loop"]["hi"] <= wa + ws, rep["loop"]
 PY
-ok "work: visits 7, other-late (added late): visits 7, loop: visits 7 and 35 blocks; instructions = objdump's x counts"
+ok "work: visits 7, other-late (added late): visits 7, loop: visits 7 and 35 blocks, rec: visits 2 of 8 entries; instructions = objdump's x counts"
 assert_contains "text: the range work" rep.txt "^ +7 +[0-9]+ +[0-9]+  work "
 
 # bad RANGE records: CRCs right, contents wrong
