@@ -1260,6 +1260,12 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
     }
     for (size_t i = 0; i < t->nicalls; i++)
         put_record(&w, PI_REC_ICALL, &t->icalls[i], sizeof t->icalls[i], NULL, 0, NULL, 0);
+    for (size_t i = 0; i < t->nranges; i++) {
+        const struct pi_trace_range *g = &t->ranges[i];
+        struct pi_rec_range r = { .module = g->module, .lo = g->lo, .hi = g->hi,
+                                  .name_len = (uint32_t)strlen(g->name) + 1 };
+        put_record(&w, PI_REC_RANGE, &r, sizeof r, g->name, r.name_len, NULL, 0);
+    }
     for (size_t i = 0; i < t->nextra; i++)
         put_record(&w, t->extra[i].type, t->extra[i].a, t->extra[i].na, t->extra[i].b, t->extra[i].nb,
                    NULL, 0);

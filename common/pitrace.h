@@ -202,8 +202,8 @@ struct pi_trace {
     size_t nicalls;
     struct pi_rec_icall *icalls;
     /* ranges added at run time (RANGE, perfinst_range_add), in file order;
-     * module is a position in modules[].  Not written by pi_trace_write
-     * (`pmopt merge` drops them). */
+     * module is a position in modules[] (pi_trace_write writes it as the
+     * module's index, which is its position there). */
     size_t nranges;
     struct pi_trace_range {
         uint32_t module;

@@ -158,3 +158,26 @@ assert_contains "an unknown module is refused" bad-module.err "bad-module.pit: R
 assert_contains "a trace cut inside a RANGE record is truncated" cut.err "truncated"
 assert_contains "a trace cut before the ranges has none" cut.txt "none: the traces have no RANGE record"
 ok "bad RANGE records refused with file, record and problem; a cut trace read up to its last record"
+
+# pmopt merge keeps the ranges (module-relative, one of each, in an order of
+# their own): two runs merged give twice the visits and instructions
+PERFINST_OUT=r2.pit ./rangeadd "$W" "$O" "$LOFF" "$LLEN" "$R" > /dev/null
+"$PMOPT" merge -o m12.pit r.pit r2.pit > /dev/null
+"$PMOPT" merge -o m21.pit r2.pit r.pit > /dev/null
+"$PMOPT" dump m12.pit | grep ' RANGE "' | sed 's/^#[0-9]* @0x[0-9a-f]* //' > m12.ranges
+"$PMOPT" dump m21.pit | grep ' RANGE "' | sed 's/^#[0-9]* @0x[0-9a-f]* //' > m21.ranges
+assert_eq "four RANGE records in the merged trace" 4 "$(wc -l < m12.ranges)"
+cmp -s m12.ranges m21.ranges || fail "the merged ranges depend on the order of the inputs"
+"$PMOPT" report --format=json --by=regions rangeadd m12.pit > m.json
+python3 - <<'PY' || fail "the merged trace's ranges are not twice one run's"
+import json
+one = {g["range"]: g for g in json.load(open("rep.json"))["runtime_ranges"]}
+two = {g["range"]: g for g in json.load(open("m.json"))["runtime_ranges"]}
+assert sorted(one) == sorted(two), (one, two)
+for k in one:
+    for f in ("visits", "blocks", "instructions"):
+        assert two[k][f] == 2 * one[k][f], (k, f, one[k], two[k])
+    assert (two[k]["lo"], two[k]["hi"]) == (one[k]["lo"], one[k]["hi"]), (one[k], two[k])
+print("merged: work visits %d, rec visits %d" % (two["work"]["visits"], two["rec"]["visits"]))
+PY
+ok "pmopt merge keeps the ranges, independent of the order; the merged counts are twice one run's"
