@@ -38,6 +38,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_PAGES: return "PAGES";
     case PI_REC_PERF: return "PERF";
     case PI_REC_ICALL: return "ICALL";
+    case PI_REC_RANGE: return "RANGE";
     }
     return "?";
 }
@@ -378,6 +379,24 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
             return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.icall);
         memcpy(&r->u.icall, p, sizeof r->u.icall);
         return 0;
+    case PI_REC_RANGE: {
+        struct pi_rec_range *g = &r->u.range;
+        if (n < sizeof *g)
+            return BAD("%llu bytes, too small", (unsigned long long)n);
+        memcpy(g, p, sizeof *g);
+        if (g->name_len < 2 || g->name_len > PI_RANGE_NAME_MAX ||
+            ALIGN8(sizeof *g + (uint64_t)g->name_len) != n || p[sizeof *g + g->name_len - 1] != 0 ||
+            strlen((const char *)p + sizeof *g) != g->name_len - 1)
+            return BAD("name of %u bytes (2..%u, NUL included) does not fit the record (%llu "
+                       "bytes) or is not one NUL-terminated string", g->name_len,
+                       PI_RANGE_NAME_MAX, (unsigned long long)n);
+        if (g->lo >= g->hi)
+            return BAD("range \"%s\" is empty or reversed: lo 0x%llx, hi 0x%llx",
+                       (const char *)p + sizeof *g, (unsigned long long)g->lo,
+                       (unsigned long long)g->hi);
+        r->strings = (const char *)p + sizeof *g;
+        return 0;
+    }
     }
 #undef BAD
     return 0; /* unknown type: the caller skips it */
@@ -454,6 +473,9 @@ void pi_trace_free(struct pi_trace *t)
     free(t->epoch_touches);
     free(t->perfs);
     free(t->icalls);
+    for (size_t i = 0; i < t->nranges; i++)
+        free(t->ranges[i].name);
+    free(t->ranges);
     memset(t, 0, sizeof *t);
 }
 
@@ -816,7 +838,7 @@ static int copy_u64(uint64_t **out, const void *src, uint32_t n)
 
 static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
 {
-    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0, icap = 0;
+    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0, icap = 0, gcap = 0;
     struct pi_trace_rec r;
     int k;
     /* counts[] hold the file's module index until the end, then a position */
@@ -945,6 +967,19 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
                 return pi_err_set(err, "%s: out of memory", t->path);
             t->icalls[t->nicalls++] = r.u.icall;
             break;
+        case PI_REC_RANGE: {
+            if (pi_grow((void **)&t->ranges, &gcap, t->nranges, sizeof *t->ranges))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            struct pi_trace_range *g = &t->ranges[t->nranges];
+            g->module = r.u.range.module;
+            g->lo = r.u.range.lo;
+            g->hi = r.u.range.hi;
+            g->name = strdup(r.strings);
+            if (!g->name)
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->nranges++;
+            break;
+        }
         case PI_REC_SIGNAL:
             if (!t->has_signal) {
                 t->has_signal = 1;
@@ -990,6 +1025,14 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         if (tag && !find_module_index(t, tag - 1))
             return pi_err_set(err, "%s: watched word 0x%llx names module %u, which has no MODULE "
                               "record", t->path, (unsigned long long)t->words[i].addr, tag - 1);
+    }
+    /* runtime ranges: module index -> position */
+    for (size_t i = 0; i < t->nranges; i++) {
+        const struct pi_trace_module *m = find_module_index(t, t->ranges[i].module);
+        if (!m)
+            return pi_err_set(err, "%s: RANGE \"%s\" names module %u, which has no MODULE "
+                              "record", t->path, t->ranges[i].name, t->ranges[i].module);
+        t->ranges[i].module = (uint32_t)(m - t->modules);
     }
     /* counts: module index -> position, then sum duplicates */
     for (size_t i = 0; i < t->nunits; i++) {
@@ -1203,6 +1246,12 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
     }
     for (size_t i = 0; i < t->nicalls; i++)
         put_record(&w, PI_REC_ICALL, &t->icalls[i], sizeof t->icalls[i], NULL, 0, NULL, 0);
+    for (size_t i = 0; i < t->nranges; i++) {
+        const struct pi_trace_range *g = &t->ranges[i];
+        struct pi_rec_range r = { .module = g->module, .lo = g->lo, .hi = g->hi,
+                                  .name_len = (uint32_t)strlen(g->name) + 1 };
+        put_record(&w, PI_REC_RANGE, &r, sizeof r, g->name, r.name_len, NULL, 0);
+    }
     for (size_t i = 0; i < t->nextra; i++)
         put_record(&w, t->extra[i].type, t->extra[i].a, t->extra[i].na, t->extra[i].b, t->extra[i].nb,
                    NULL, 0);

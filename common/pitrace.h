@@ -84,9 +84,11 @@ struct pi_trace_rec {
         struct pi_rec_pages pages;
         struct pi_rec_perf perf;
         struct pi_rec_icall icall;
+        struct pi_rec_range range;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
-                                MODULE: the path; HOTSPOT: the function's name */
+                                MODULE: the path; HOTSPOT: the function's name;
+                                RANGE: the range's name */
     const uint8_t *counts;   /* COUNTS, TRACEREG: ncounters little-endian uint64_t,
                                 maybe unaligned: read them with pi_trace_count() */
     const uint8_t *frames;   /* EVENT: nframes uint64_t: pi_trace_frame() */
@@ -199,6 +201,15 @@ struct pi_trace {
      * sorted by (unit_id, site, target), unique (counts summed) */
     size_t nicalls;
     struct pi_rec_icall *icalls;
+    /* ranges added at run time (RANGE, perfinst_range_add), in file order;
+     * module is a position in modules[] (pi_trace_write writes it as the
+     * module's index, which is its position there). */
+    size_t nranges;
+    struct pi_trace_range {
+        uint32_t module;
+        uint64_t lo, hi;                 /* link-time, lo < hi */
+        char *name;
+    } *ranges;
     /* Records pi_trace_write appends verbatim before END (not read, not
      * freed here: the caller owns them; `pmopt merge`'s sharing records,
      * pi_share_records).  Each: type, then payload a (na bytes) and b (nb),

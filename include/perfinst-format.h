@@ -304,7 +304,21 @@ enum pi_rec_type {
     PI_REC_PAGES = 15,  /* pi_rec_pages + ranges + pages + per-epoch touches: the page table */
     PI_REC_PERF = 16,   /* pi_rec_perf + pi_perf_value[nevents]: perf_event counts in a trace region */
     PI_REC_ICALL = 58,  /* pi_rec_icall: the targets of an indirect call site (layout) */
+    PI_REC_RANGE = 55,  /* pi_rec_range + name: a range added at run time (perfinst_range_add) */
 };
+
+/* A code range named at run time by perfinst_range_add: [lo, hi) as
+ * link-time addresses of the module whose MODULE record has index `module`
+ * (run-time address minus its load bias).  name_len bytes of name follow,
+ * NUL included, padded to 8.  docs/indicators.md "Ranges added at run
+ * time". */
+struct pi_rec_range {
+    uint32_t module;     /* pi_rec_module.index */
+    uint32_t name_len;   /* 2 .. PI_RANGE_NAME_MAX, NUL included */
+    uint64_t lo, hi;     /* lo < hi */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_range) == 24, "pi_rec_range is 24 bytes");
+#define PI_RANGE_NAME_MAX 64u /* = PERFINST_RANGE_NAME_MAX */
 
 /* One (indirect call site, target) pair of a training run: the call site is
  * a PI_SITE_CALL site with an empty callee (an indirect call in a function

@@ -247,6 +247,22 @@ int perfinst_perf_read(uint64_t *values, int max);
 /* The name of the i-th event perfinst_perf_read returns, or NULL. */
 const char *perfinst_perf_name(int i);
 
+/* ---- ranges added at run time by address (issue 3) -------------------
+ * Name the code [lo, hi) of one loaded module — function addresses
+ * ((void *)&f), label addresses (&&label), or a function's address plus its
+ * size — as a range; `pmopt report --by=regions` reports its visits (edge
+ * executions entering it from outside) and the instructions executed inside
+ * (docs/indicators.md "Ranges added at run time").  The range is resolved
+ * at report time from the whole run's counts: one added late still counts
+ * the executions before it.  The name is copied (at most
+ * PERFINST_RANGE_NAME_MAX - 1 bytes).  Returns 0, or -1 with errno:
+ * EINVAL (name NULL, empty or too long; lo >= hi), ENXIO (lo and hi - 1 are
+ * not in one loaded module with perfinst units), ENOSPC (more than
+ * PERFINST_RANGE_MAX ranges). */
+#define PERFINST_RANGE_NAME_MAX 64
+#define PERFINST_RANGE_MAX 256
+int perfinst_range_add(const char *name, const void *lo, const void *hi);
+
 /* ---- ABI used by plugin-generated code (do not call) ------------------ */
 /* Function probes (gcc-plugin/pass-fnprobe.cc, runtime/armed.c). */
 uint64_t __perfinst_fn_enter(uint64_t unit_id, uint32_t site, uint32_t dormant_types,

@@ -224,6 +224,10 @@ int cmd_dump(int argc, char **argv)
                        (unsigned long long)r.u.icall.unit_id, r.u.icall.site,
                        (unsigned long long)r.u.icall.target, (unsigned long long)r.u.icall.count);
             break;
+        case PI_REC_RANGE:
+            printf(" \"%s\" module %u [0x%llx, 0x%llx)\n", r.strings, r.u.range.module,
+                   (unsigned long long)r.u.range.lo, (unsigned long long)r.u.range.hi);
+            break;
         case PI_REC_SIGNAL: {
             const char *name = r.u.signal.signo > 0 && r.u.signal.signo < NSIG
                                    ? sigabbrev_np(r.u.signal.signo) : NULL;

@@ -75,6 +75,67 @@ static int same_identity(const struct mod *x, const struct mod *y)
     return x->build_id_len || !strcmp(x->path, y->path);
 }
 
+/* The position of input module m in the merged modules (res->nmodules if
+ * none: cannot happen, every input module is there). */
+static size_t merged_module(const struct pi_trace *res, const struct pi_trace_module *m)
+{
+    struct mod key = { .build_id_len = m->build_id_len, .path = m->path };
+    memcpy(key.build_id, m->build_id, m->build_id_len);
+    size_t pos = 0;
+    while (pos < res->nmodules) { /* few modules: a linear search is enough */
+        struct mod have = { .build_id_len = res->modules[pos].build_id_len,
+                            .path = res->modules[pos].path };
+        memcpy(have.build_id, res->modules[pos].build_id, have.build_id_len);
+        if (same_identity(&have, &key))
+            break;
+        pos++;
+    }
+    return pos;
+}
+
+/* Ranges added at run time: by (module, lo, hi, name), so the output does
+ * not depend on the order of the inputs; one of each. */
+static int cmp_range(const void *a, const void *b)
+{
+    const struct pi_trace_range *x = a, *y = b;
+    if (x->module != y->module)
+        return x->module < y->module ? -1 : 1;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int merge_ranges(struct pi_trace *res, const struct pi_trace *in, int ntraces)
+{
+    for (int i = 0; i < ntraces; i++)
+        for (size_t j = 0; j < in[i].nranges; j++) {
+            const struct pi_trace_range *g = &in[i].ranges[j];
+            struct pi_trace_range *a = realloc(res->ranges, (res->nranges + 1) * sizeof *a);
+            if (!a)
+                return -1;
+            res->ranges = a;
+            a[res->nranges] = *g;
+            a[res->nranges].module = (uint32_t)merged_module(res, &in[i].modules[g->module]);
+            if (!(a[res->nranges].name = strdup(g->name)))
+                return -1;
+            res->nranges++;
+        }
+    if (res->nranges)
+        qsort(res->ranges, res->nranges, sizeof *res->ranges, cmp_range);
+    size_t n = 0;
+    for (size_t i = 0; i < res->nranges; i++) {
+        if (n && !cmp_range(&res->ranges[n - 1], &res->ranges[i])) {
+            free(res->ranges[i].name);
+            continue;
+        }
+        res->ranges[n++] = res->ranges[i];
+    }
+    res->nranges = n;
+    return 0;
+}
+
 struct ucount {
     uint32_t module;                 /* position in the merged modules */
     uint64_t unit_id;
@@ -210,18 +271,7 @@ int pm_merge_files(const char *out, char **paths, int ntraces, int force, int qu
     for (int i = 0; i < ntraces; i++)
         for (size_t j = 0; j < in[i].nunits; j++) {
             const struct pi_trace_unit *u = &in[i].units[j];
-            const struct pi_trace_module *m = &in[i].modules[u->module];
-            struct mod key = { .build_id_len = m->build_id_len, .path = m->path };
-            memcpy(key.build_id, m->build_id, m->build_id_len);
-            size_t pos = 0;
-            while (pos < res.nmodules) { /* few modules: a linear search is enough */
-                struct mod have = { .build_id_len = res.modules[pos].build_id_len,
-                                    .path = res.modules[pos].path };
-                memcpy(have.build_id, res.modules[pos].build_id, have.build_id_len);
-                if (same_identity(&have, &key))
-                    break;
-                pos++;
-            }
+            size_t pos = merged_module(&res, &in[i].modules[u->module]);
             uc[k++] = (struct ucount){ .module = (uint32_t)pos, .unit_id = u->unit_id, .u = u,
                                        .trace = (size_t)i };
         }
@@ -268,6 +318,10 @@ int pm_merge_files(const char *out, char **paths, int ntraces, int force, int qu
             pm_error("%s", err.msg);
             goto out;
         }
+    if (merge_ranges(&res, in, ntraces)) {
+        pm_error("out of memory");
+        goto out;
+    }
     /* the sharing records: module-relative, combined (pishare.c) */
     int any_sharing = 0;
     for (int i = 0; i < ntraces; i++) {

@@ -221,7 +221,7 @@ static int read_traces(struct report *r, char **paths)
             return -1;
         }
         pm_trace_notes(&t);
-        int bad = add_trace(r, &t) || rpages_add_trace(r, &t);
+        int bad = add_trace(r, &t) || rpages_add_trace(r, &t) || rranges_add_trace(r, &t);
         struct trace_info *in = &r->infos[i];
         in->path = strdup(t.path);
         in->nrecords = t.nrecords;
@@ -493,6 +493,7 @@ static void print_json(const struct report *r)
         printf("%s]", r->nlines ? "\n  " : "");
     }
     rind_json(r);
+    rranges_json(r);
     rpages_json(r);
     rperf_json(r);
     printf("\n}\n");
@@ -624,6 +625,7 @@ static void print_text(const struct report *r)
                    r->lines[i].file, r->lines[i].line);
     }
     rind_text(r);
+    rranges_text(r);
     rpages_text(r);
     rperf_text(r);
 }
@@ -646,6 +648,7 @@ void rep_free(struct report *r)
     free(r->lines);
     rind_free(r);
     rpages_free(r);
+    rranges_free(r);
     if (r->have_dbg)
         pi_debug_close(&r->dbg);
     pi_meta_free(&r->m);

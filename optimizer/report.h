@@ -90,6 +90,8 @@ struct report {
     size_t npages;
     struct rperf *perfs;            /* perf_event counts per trace_start site, summed */
     size_t nperfs;
+    struct rrange *rranges;         /* ranges added at run time (report-ranges.c) */
+    size_t nrranges;
 };
 
 /* report-ind.c: called by cmd-report.c in this order. */
@@ -136,6 +138,13 @@ void rpages_json(const struct report *r);
 void rperf_text(const struct report *r);
 void rperf_json(const struct report *r);
 void rpages_free(struct report *r);
+
+/* report-ranges.c: ranges added at run time (RANGE records, perfinst_range_add),
+ * resolved against PROG's blocks and the summed counts in the regions view. */
+int rranges_add_trace(struct report *r, const struct pi_trace *t);
+void rranges_text(const struct report *r);
+void rranges_json(const struct report *r);  /* member ", runtime_ranges: [...]" */
+void rranges_free(struct report *r);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces
  * and the options set, read PROG and the traces (a trace of another build

@@ -248,6 +248,8 @@ void pi_sharing_write(struct pi_rec_writer *w);       /* the PI_REC_SHARE_* reco
 void pi_note_module_locked(uintptr_t pc);
 /* pagetable.c: the performance page table (seed 004 M31) */
 void pi_pages_write(struct pi_rec_writer *w);        /* PAGES, if any range was added */
+/* ranges.c: perfinst_range_add's ranges */
+void pi_ranges_write(struct pi_rec_writer *w);       /* RANGE records */
 
 /* perfev.c: PERFINST_PERF, perf_event counters in trace regions */
 void pi_perf_init(void);                             /* in pi_init */

@@ -299,6 +299,7 @@ static void put_trace(const siginfo_t *si, int in_signal)
     pi_pages_write(&w);
     pi_perf_write(&w);
     pi_icall_write(&w);
+    pi_ranges_write(&w);
 
     if (si) {
         /* si_addr means something only for a fault the kernel raised */

@@ -30,6 +30,10 @@ PERFINST_OUT=pages.pit ./pages > /dev/null
 pi_cc -O2 -c "$T/indicators/perf.c" -o perf.o && pi_ld -O2 -o perf perf.o -pthread
 PERFINST_PERF=task-clock,context-switches PERFINST_OUT=perf.pit ./perf > /dev/null
 { printf '\001'; cat perf.pit; } > corpus/trace-perf
+# a trace with RANGE records (perfinst_range_add), written by the runtime
+pi_cc -O1 -c "$T/indicators/rangeadd.c" -o rangeadd.o && pi_ld -O1 -o rangeadd rangeadd.o
+PERFINST_OUT=ranges.pit ./rangeadd 10 10 > /dev/null
+{ printf '\001'; cat ranges.pit; } > corpus/trace-ranges
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
     "$F/fuzz-readers.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/pitrace.c" \
