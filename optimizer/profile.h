@@ -54,6 +54,8 @@ struct dynstats {
     uint64_t insns;            /* executed machine instructions (sites' counts x ranges) */
     uint64_t flow;             /* executions of edges between placed blocks */
     uint64_t taken;            /* of which the target's code does not follow the source's */
+    uint64_t copied;           /* of the taken: those the counts cannot tell from
+                                  fall-throughs (a block with several copies) */
     uint64_t unplaced;         /* edge executions where a block has no code range */
     uint32_t functions;        /* functions with executed edges */
 };
@@ -63,5 +65,16 @@ int pf_dynstats(const struct report *r, struct dynstats *d);
  * GCC for): taken = flow - chained flow. */
 int pf_dynstats_predicted(const struct report *r, struct dynstats *d);
 void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d);
+
+/* Code of a block that starts where code of another ends, up to this many
+ * bytes of alignment padding after it: a fall-through in PROG's layout. */
+#define PF_PAD_MAX 15
+/* The fall-through flow of each edge entry of p in PROG's layout, between
+ * ftlo[e] (sure) and fthi[e] (possible): they differ only when a block has
+ * several copies (copyflow.c).  rix lists m's ranges of p's unit grouped by
+ * site, site s's at rix[rfirst[s] .. rfirst[s+1]).  0, or -1 after an
+ * error message. */
+int cf_fallthrough(const struct pi_meta *m, const struct fprof *p, const uint32_t *rfirst,
+                   const uint32_t *rix, uint64_t *ftlo, uint64_t *fthi);
 
 #endif /* PERFINST_PROFILE_H */
