@@ -194,6 +194,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
     const struct pi_meta *m = &r->m;
     memset(d, 0, sizeof *d);
     long double insns = 0;
+    struct cf_text *text = r->prog ? cf_text_load(r->prog) : NULL;
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
         /* per site: its ranges (rix[rfirst[s] .. rfirst[s+1])), instructions */
@@ -237,7 +238,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
                 pf_free(&p);
                 goto oom;
             }
-            if (cf_fallthrough(m, &p, rfirst, rix, ftlo, fthi)) {
+            if (cf_fallthrough(m, &p, rfirst, rix, text, ftlo, fthi)) {
                 pf_free(&p);
                 goto fail;
             }
@@ -274,9 +275,11 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
         rep_oom();
     fail:
         free(rfirst), free(ni), free(rix), free(ftlo), free(fthi);
+        cf_text_free(text);
         return -1;
     }
     d->insns = (uint64_t)(insns + 0.5L);
+    cf_text_free(text);
     return 0;
 }
 

@@ -72,9 +72,16 @@ void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d);
 /* The fall-through flow of each edge entry of p in PROG's layout, between
  * ftlo[e] (sure) and fthi[e] (possible): they differ only when a block has
  * several copies (copyflow.c).  rix lists m's ranges of p's unit grouped by
- * site, site s's at rix[rfirst[s] .. rfirst[s+1]).  0, or -1 after an
- * error message. */
+ * site, site s's at rix[rfirst[s] .. rfirst[s+1]); text is PROG's code
+ * (cf_text_load; NULL: the jumps are not read).  0, or -1 after an error
+ * message. */
+struct cf_text;
 int cf_fallthrough(const struct pi_meta *m, const struct fprof *p, const uint32_t *rfirst,
-                   const uint32_t *rix, uint64_t *ftlo, uint64_t *fthi);
+                   const uint32_t *rix, const struct cf_text *text, uint64_t *ftlo,
+                   uint64_t *fthi);
+/* PROG's executable segments at their link-time addresses; NULL when it
+ * cannot be read (then no jump is read).  cf_text_free frees it. */
+struct cf_text *cf_text_load(const char *path);
+void cf_text_free(struct cf_text *t);
 
 #endif /* PERFINST_PROFILE_H */
