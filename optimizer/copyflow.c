@@ -180,7 +180,7 @@ static uint32_t copy_at(const struct pi_meta *m, const uint32_t *rfirst, const u
 
 int cf_fallthrough(const struct pi_meta *m, const struct fprof *p, const uint32_t *rfirst,
                    const uint32_t *rix, const struct cf_text *text, uint64_t *ftlo,
-                   uint64_t *fthi)
+                   uint64_t *fthi, uint64_t *runlo, uint64_t *runhi)
 {
     const struct pi_unit_view *u = p->u;
     uint32_t base = rfirst[p->first], ncopies = rfirst[p->first + p->nblocks] - base;
@@ -358,6 +358,10 @@ int cf_fallthrough(const struct pi_meta *m, const struct fprof *p, const uint32_
         if (fthi[e] < ftlo[e])
             fthi[e] = ftlo[e];
     }
+    if (runlo)
+        memcpy(runlo, clo, ncopies * sizeof *clo);
+    if (runhi)
+        memcpy(runhi, chi, ncopies * sizeof *chi);
     rc = 0;
 done:
     free(clo), free(chi), free(inlo), free(inhi), free(cblock), free(vfirst), free(unk),

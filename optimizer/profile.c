@@ -193,7 +193,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
 {
     const struct pi_meta *m = &r->m;
     memset(d, 0, sizeof *d);
-    long double insns = 0;
+    long double insns_lo = 0, insns_hi = 0;
     struct cf_text *text = r->prog ? cf_text_load(r->prog) : NULL;
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
@@ -202,7 +202,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
         uint32_t *rfirst = calloc(ns + 2, sizeof *rfirst);
         uint32_t *ni = calloc(ns + 1, sizeof *ni);
         uint32_t *rix = NULL;
-        uint64_t *ftlo = NULL, *fthi = NULL;
+        uint64_t *ftlo = NULL, *fthi = NULL, *runlo = NULL, *runhi = NULL;
         if (!rfirst || !ni)
             goto oom;
         for (size_t k = 0; k < m->nranges; k++) {
@@ -223,25 +223,33 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
                 rix[rfirst[a->site + 1]++] = (uint32_t)k;
         }
         /* rfirst[s] .. rfirst[s+1] now index rix for site s */
-        for (uint32_t k = 0; k < ns; k++) {
-            uint32_t nr = rfirst[k + 1] - rfirst[k];
-            if (nr)
-                insns += (long double)pf_site_count(r, u, k) * ni[k] / nr;
-        }
+        /* the functions' blocks: each copy's runs x its instructions
+           (below); other sites (ni[k] = 0 once done): the count x the
+           ranges' mean */
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             struct fprof p;
             if (pf_load(r, u, f, &p))
                 goto fail;
+            uint32_t base = rfirst[p.first], ncopies = rfirst[p.first + p.nblocks] - base;
             ftlo = calloc(p.nedges ? p.nedges : 1, sizeof *ftlo);
             fthi = calloc(p.nedges ? p.nedges : 1, sizeof *fthi);
-            if (!ftlo || !fthi) {
+            runlo = calloc(ncopies + 1, sizeof *runlo);
+            runhi = calloc(ncopies + 1, sizeof *runhi);
+            if (!ftlo || !fthi || !runlo || !runhi) {
                 pf_free(&p);
                 goto oom;
             }
-            if (cf_fallthrough(m, &p, rfirst, rix, text, ftlo, fthi)) {
+            if (cf_fallthrough(m, &p, rfirst, rix, text, ftlo, fthi, runlo, runhi)) {
                 pf_free(&p);
                 goto fail;
             }
+            for (uint32_t k = 0; k < ncopies; k++) {
+                uint32_t ninsns = m->ranges[rix[base + k]].ninsns;
+                insns_lo += (long double)runlo[k] * ninsns;
+                insns_hi += (long double)runhi[k] * ninsns;
+            }
+            for (uint32_t b = 0; b < p.nblocks; b++)
+                ni[p.first + b] = 0;
             uint64_t fflow = 0;
             for (uint32_t b = 0; b < p.nblocks; b++) {
                 const struct pi_site *s = &u->sites[p.first + b];
@@ -266,19 +274,29 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
             d->flow += fflow;
             d->functions += fflow != 0;
             pf_free(&p);
-            free(ftlo), free(fthi);
-            ftlo = fthi = NULL;
+            free(ftlo), free(fthi), free(runlo), free(runhi);
+            ftlo = fthi = runlo = runhi = NULL;
+        }
+        for (uint32_t k = 0; k < ns; k++) {
+            uint32_t nr = rfirst[k + 1] - rfirst[k];
+            if (nr && ni[k]) {
+                long double x = (long double)pf_site_count(r, u, k) * ni[k] / nr;
+                insns_lo += x;
+                insns_hi += x;
+            }
         }
         free(rfirst), free(ni), free(rix);
         continue;
     oom:
         rep_oom();
     fail:
-        free(rfirst), free(ni), free(rix), free(ftlo), free(fthi);
+        free(rfirst), free(ni), free(rix), free(ftlo), free(fthi), free(runlo), free(runhi);
         cf_text_free(text);
         return -1;
     }
-    d->insns = (uint64_t)(insns + 0.5L);
+    d->insns_lo = (uint64_t)(insns_lo + 0.5L);
+    d->insns_hi = (uint64_t)(insns_hi + 0.5L);
+    d->insns = (uint64_t)((insns_lo + insns_hi) / 2 + 0.5L);
     cf_text_free(text);
     return 0;
 }
@@ -387,7 +405,12 @@ static double pct(uint64_t a, uint64_t b)
 void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d)
 {
     fprintf(f, "%s:\n", title);
-    fprintf(f, "  executed instructions  %llu\n", (unsigned long long)d->insns);
+    if (d->insns_lo != d->insns_hi)
+        fprintf(f, "  executed instructions  %llu (%llu to %llu: copied blocks)\n",
+                (unsigned long long)d->insns, (unsigned long long)d->insns_lo,
+                (unsigned long long)d->insns_hi);
+    else
+        fprintf(f, "  executed instructions  %llu\n", (unsigned long long)d->insns);
     fprintf(f, "  executed edges         %llu (in %u functions; %llu more with a block "
                "without code)\n", (unsigned long long)d->flow, d->functions,
             (unsigned long long)d->unplaced);

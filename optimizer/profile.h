@@ -52,6 +52,7 @@ int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n);
  * (docs/layout.md "Dynamic statistics"). */
 struct dynstats {
     uint64_t insns;            /* executed machine instructions (sites' counts x ranges) */
+    uint64_t insns_lo, insns_hi; /* bounds when blocks have copies (insns: the middle) */
     uint64_t flow;             /* executions of edges between placed blocks */
     uint64_t taken;            /* of which the target's code does not follow the source's */
     uint64_t copied;           /* of the taken: those the counts cannot tell from
@@ -73,12 +74,13 @@ void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d);
  * ftlo[e] (sure) and fthi[e] (possible): they differ only when a block has
  * several copies (copyflow.c).  rix lists m's ranges of p's unit grouped by
  * site, site s's at rix[rfirst[s] .. rfirst[s+1]); text is PROG's code
- * (cf_text_load; NULL: the jumps are not read).  0, or -1 after an error
- * message. */
+ * (cf_text_load; NULL: the jumps are not read).  runlo/runhi (or NULL):
+ * each copy's runs, copy i = range rix[rfirst[p->first] + i].  0, or -1
+ * after an error message. */
 struct cf_text;
 int cf_fallthrough(const struct pi_meta *m, const struct fprof *p, const uint32_t *rfirst,
                    const uint32_t *rix, const struct cf_text *text, uint64_t *ftlo,
-                   uint64_t *fthi);
+                   uint64_t *fthi, uint64_t *runlo, uint64_t *runhi);
 /* PROG's executable segments at their link-time addresses; NULL when it
  * cannot be read (then no jump is read).  cf_text_free frees it. */
 struct cf_text *cf_text_load(const char *path);

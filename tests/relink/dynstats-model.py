@@ -14,7 +14,8 @@ jump (through code without a site likewise).  An edge falls through when
 the copy it reaches starts where the running copy ends (up to 15 bytes of
 padding, as docs/layout.md) and was reached without the jump; everything
 else is a taken branch.  Prints: executed-edges taken copies-of-the-loop-test
-back-edge-jumps."""
+back-edge-jumps executed-instructions (each copy's, as the plugin counted
+them in the CODE chunk, per run)."""
 import re
 import sys
 
@@ -30,10 +31,10 @@ for l in meta:
         site_at[m.group(2)] = int(m.group(1))
 ranges = []
 for l in meta:
-    m = re.match(r'\s+0x([0-9a-f]+)\s+\S+\s+(\d+)\s+\S+\s+(\d+)\s+is_prime\s', l)
+    m = re.match(r'\s+0x([0-9a-f]+)\s+\S+\s+(\d+)\s+\S+\s+(\d+)\s+is_prime\s+\S+\s+(\d+)\s', l)
     if m:
         a = int(m.group(1), 16)
-        ranges.append((a, a + int(m.group(2)), int(m.group(3))))
+        ranges.append((a, a + int(m.group(2)), int(m.group(3)), int(m.group(4))))
 TEST, RET0A, INIT, MOD, RET0B, INC, LOOP, RET1, EXIT = (site_at[k] for k in (
     '14:8', '15:16', '16:14', '17:15', '18:20', '16:34', '16:23', '19:12', '20:1'))
 
@@ -111,12 +112,13 @@ def path(n):
         p.append(INC)
         d += 1
 
-edges = taken = back = 0
+edges = taken = back = insns = 0
 entry = [r for r in ranges if r[2] == TEST]
 assert len(entry) == 1, 'the entry block has one copy'
 for n in range(N):
     p = path(n)
     cur = entry[0]
+    insns += cur[3]
     for s in p[1:]:
         nxt, ft = step(cur, s)
         edges += 1
@@ -124,4 +126,5 @@ for n in range(N):
         if cur[2] == LOOP and s == MOD and nxt[0] < cur[0]:
             back += 1
         cur = nxt
-print(edges, taken, sum(r[2] == LOOP for r in ranges), back)
+        insns += cur[3]
+print(edges, taken, sum(r[2] == LOOP for r in ranges), back, insns)

@@ -8,7 +8,8 @@
 # (the part the shared counter of a copied block cannot attribute).
 # Counting an edge as a fall-through because SOME copy of the source falls
 # into the target (the old rule) puts the back edge's 4291 taken jumps
-# among the fall-throughs and fails here.
+# among the fall-throughs and fails here.  The executed instructions are
+# bracketed the same way.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -c "$T/relink/dynstats.c" -o d.o
 pi_ld -O2 -o d d.o
@@ -16,7 +17,7 @@ PERFINST_OUT=d.pit ./d 1000 > out
 assert_eq "168 primes below 1000" 168 "$(cat out)"
 "$PMOPT" dump-meta d > meta
 objdump -d --no-show-raw-insn d > dis
-read -r edges taken copies back <<< "$(python3 "$T/relink/dynstats-model.py" 1000 meta dis)" ||
+read -r edges taken copies back insns <<< "$(python3 "$T/relink/dynstats-model.py" 1000 meta dis)" ||
     fail "dynstats-model.py failed"
 assert_eq "GCC copied the loop test (two code ranges)" 2 "$copies"
 # the trip counts: 996 calls enter the loop (i >= 4), 5287 loop tests run
@@ -35,6 +36,14 @@ echo "true taken $taken; measured taken $t, of which $c copied"
 [ "$t" -ge "$taken" ] || fail "taken branches $t below the $taken the code takes"
 [ $((t - c)) -le "$taken" ] || fail "taken branches $t less copied $c above the $taken the code takes"
 ok "taken branches bracket the code's $taken: $((t - c)) .. $t"
+# executed instructions: each copy's runs x its instructions; the copies'
+# runs are bounded like the edges, so the true sum lies in the interval
+# (the old count x mean of the ranges gave 65001, outside it)
+read -r mid lo hi <<< "$(sed -n 's/^  executed instructions *\([0-9]*\) (\([0-9]*\) to \([0-9]*\): copied blocks)$/\1 \2 \3/p' st)"
+[ -n "${hi:-}" ] || fail "executed instructions: no interval for copied blocks"
+[ "$lo" -le "$insns" ] && [ "$insns" -le "$hi" ] || fail "executed instructions $lo .. $hi miss the $insns the code runs"
+[ "$lo" -le "$mid" ] && [ "$mid" -le "$hi" ] || fail "executed instructions $mid outside its own interval"
+ok "executed instructions bracket the code's $insns: $lo .. $hi"
 # the predicted layout chains one copy per block, nothing copied
 "$PMOPT" plan -o d.fb ./d d.pit > plan
 sed -n '/predicted/,$p' plan > pred
