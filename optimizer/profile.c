@@ -189,11 +189,64 @@ oom:
 
 /* ---- dynamic statistics -------------------------------------------------- */
 
+/* The instructions block copies k0 .. k1 (ranges rix[k]) run in `count`
+ * runs, each copy's runs between runlo[k] and runhi[k]: the least and the
+ * most (the runs not bound to a copy go to the copies with the fewest, the
+ * most instructions first) and an estimate (those runs shared in proportion
+ * to what each copy may still take). */
+static void copy_insns(const struct pi_meta *m, const uint32_t *rix, const uint64_t *runlo,
+                       const uint64_t *runhi, uint32_t k0, uint32_t k1, uint64_t count,
+                       long double *lo, long double *hi, long double *mid)
+{
+    long double base = 0, sumlo = 0, room = 0;
+    for (uint32_t k = k0; k < k1; k++) {
+        base += (long double)runlo[k] * m->ranges[rix[k]].ninsns;
+        sumlo += runlo[k];
+        room += runhi[k] - runlo[k];
+    }
+    long double rest = count > sumlo ? (long double)count - sumlo : 0;
+    if (rest > room)
+        rest = room;
+    *mid = base;
+    for (uint32_t k = k0; k < k1; k++)
+        if (room > 0)
+            *mid += rest * (runhi[k] - runlo[k]) / room * m->ranges[rix[k]].ninsns;
+    /* fewest instructions first, then most: selection over the copies */
+    for (int most = 0; most < 2; most++) {
+        long double left = rest, sum = base;
+        uint32_t used_lo = 0; /* instructions per run already taken */
+        int first = 1;
+        while (left > 0) {
+            uint32_t best = k1, bn = 0;
+            for (uint32_t k = k0; k < k1; k++) {
+                uint32_t n = m->ranges[rix[k]].ninsns;
+                if (runhi[k] == runlo[k] || (!first && (most ? n >= used_lo : n <= used_lo)))
+                    continue;
+                if (best == k1 || (most ? n > bn : n < bn))
+                    best = k, bn = n;
+            }
+            if (best == k1)
+                break;
+            /* every copy with bn instructions per run */
+            for (uint32_t k = k0; k < k1 && left > 0; k++)
+                if (runhi[k] != runlo[k] && m->ranges[rix[k]].ninsns == bn) {
+                    long double take = runhi[k] - runlo[k];
+                    take = take < left ? take : left;
+                    sum += take * bn;
+                    left -= take;
+                }
+            used_lo = bn;
+            first = 0;
+        }
+        *(most ? hi : lo) = sum;
+    }
+}
+
 int pf_dynstats(const struct report *r, struct dynstats *d)
 {
     const struct pi_meta *m = &r->m;
     memset(d, 0, sizeof *d);
-    long double insns_lo = 0, insns_hi = 0;
+    long double insns_lo = 0, insns_hi = 0, insns = 0;
     struct cf_text *text = r->prog ? cf_text_load(r->prog) : NULL;
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
@@ -243,13 +296,15 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
                 pf_free(&p);
                 goto fail;
             }
-            for (uint32_t k = 0; k < ncopies; k++) {
-                uint32_t ninsns = m->ranges[rix[base + k]].ninsns;
-                insns_lo += (long double)runlo[k] * ninsns;
-                insns_hi += (long double)runhi[k] * ninsns;
-            }
-            for (uint32_t b = 0; b < p.nblocks; b++)
+            for (uint32_t b = 0; b < p.nblocks; b++) {
+                uint32_t k0 = rfirst[p.first + b] - base, k1 = rfirst[p.first + b + 1] - base;
+                long double lo, hi, mid;
+                copy_insns(m, rix + base, runlo, runhi, k0, k1, p.count[b], &lo, &hi, &mid);
+                insns_lo += lo;
+                insns_hi += hi;
+                insns += mid;
                 ni[p.first + b] = 0;
+            }
             uint64_t fflow = 0;
             for (uint32_t b = 0; b < p.nblocks; b++) {
                 const struct pi_site *s = &u->sites[p.first + b];
@@ -283,6 +338,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
                 long double x = (long double)pf_site_count(r, u, k) * ni[k] / nr;
                 insns_lo += x;
                 insns_hi += x;
+                insns += x;
             }
         }
         free(rfirst), free(ni), free(rix);
@@ -296,7 +352,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
     }
     d->insns_lo = (uint64_t)(insns_lo + 0.5L);
     d->insns_hi = (uint64_t)(insns_hi + 0.5L);
-    d->insns = (uint64_t)((insns_lo + insns_hi) / 2 + 0.5L);
+    d->insns = (uint64_t)(insns + 0.5L);
     cf_text_free(text);
     return 0;
 }
