@@ -189,112 +189,171 @@ oom:
 
 /* ---- dynamic statistics -------------------------------------------------- */
 
-struct pair {
-    uint32_t unit, from, to;
-};
-
-static int cmp_pair(const void *a, const void *b)
+/* The instructions block copies k0 .. k1 (ranges rix[k]) run in `count`
+ * runs, each copy's runs between runlo[k] and runhi[k]: the least and the
+ * most (the runs not bound to a copy go to the copies with the fewest, the
+ * most instructions first) and an estimate (those runs shared in proportion
+ * to what each copy may still take). */
+static void copy_insns(const struct pi_meta *m, const uint32_t *rix, const uint64_t *runlo,
+                       const uint64_t *runhi, uint32_t k0, uint32_t k1, uint64_t count,
+                       long double *lo, long double *hi, long double *mid)
 {
-    const struct pair *x = a, *y = b;
-    if (x->unit != y->unit)
-        return x->unit < y->unit ? -1 : 1;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    return x->to < y->to ? -1 : x->to > y->to;
+    long double base = 0, sumlo = 0, room = 0;
+    for (uint32_t k = k0; k < k1; k++) {
+        base += (long double)runlo[k] * m->ranges[rix[k]].ninsns;
+        sumlo += runlo[k];
+        room += runhi[k] - runlo[k];
+    }
+    long double rest = count > sumlo ? (long double)count - sumlo : 0;
+    if (rest > room)
+        rest = room;
+    *mid = base;
+    for (uint32_t k = k0; k < k1; k++)
+        if (room > 0)
+            *mid += rest * (runhi[k] - runlo[k]) / room * m->ranges[rix[k]].ninsns;
+    /* fewest instructions first, then most: selection over the copies */
+    for (int most = 0; most < 2; most++) {
+        long double left = rest, sum = base;
+        uint32_t used_lo = 0; /* instructions per run already taken */
+        int first = 1;
+        while (left > 0) {
+            uint32_t best = k1, bn = 0;
+            for (uint32_t k = k0; k < k1; k++) {
+                uint32_t n = m->ranges[rix[k]].ninsns;
+                if (runhi[k] == runlo[k] || (!first && (most ? n >= used_lo : n <= used_lo)))
+                    continue;
+                if (best == k1 || (most ? n > bn : n < bn))
+                    best = k, bn = n;
+            }
+            if (best == k1)
+                break;
+            /* every copy with bn instructions per run */
+            for (uint32_t k = k0; k < k1 && left > 0; k++)
+                if (runhi[k] != runlo[k] && m->ranges[rix[k]].ninsns == bn) {
+                    long double take = runhi[k] - runlo[k];
+                    take = take < left ? take : left;
+                    sum += take * bn;
+                    left -= take;
+                }
+            used_lo = bn;
+            first = 0;
+        }
+        *(most ? hi : lo) = sum;
+    }
 }
-
-/* Code of `to` that starts where code of `from` ends (up to 15 bytes of
- * alignment padding): a fall-through in PROG's layout. */
-#define PAD_MAX 15
 
 int pf_dynstats(const struct report *r, struct dynstats *d)
 {
     const struct pi_meta *m = &r->m;
     memset(d, 0, sizeof *d);
-    struct pair *adj = NULL;
-    size_t nadj = 0, cap_adj = 0;
-    long double insns = 0;
-    uint32_t *nr = NULL, *ni = NULL;
-    for (size_t i = 0; i < m->nranges; i++) {
-        const struct pi_range *a = &m->ranges[i];
-        if (!a->addr)
-            continue;
-        const struct pi_unit_view *u = pi_meta_unit(m, a->unit_id);
-        if (!u || a->site >= u->hdr.nsites)
-            continue;
-        /* the next ranges in address order: the first one after this one's
-           end and any others that start at the same address (empty ranges) */
-        size_t k = i + 1;
-        while (k < m->nranges && m->ranges[k].addr < a->addr + a->length)
-            k++;
-        for (size_t j = k; j < m->nranges && m->ranges[j].addr == m->ranges[k].addr; j++) {
-            const struct pi_range *b = &m->ranges[j];
-            if (b->unit_id == a->unit_id && b->addr - (a->addr + a->length) <= PAD_MAX) {
-                if (pi_grow((void **)&adj, &cap_adj, nadj, sizeof *adj)) {
-                    free(adj);
-                    return rep_oom();
-                }
-                adj[nadj++] = (struct pair){ (uint32_t)(u - m->units), a->site, b->site };
-            }
-        }
-    }
-    qsort(adj, nadj, sizeof *adj, cmp_pair);
-    /* per unit and site: ranges and instructions */
+    long double insns_lo = 0, insns_hi = 0, insns = 0;
+    struct cf_text *text = r->prog ? cf_text_load(r->prog) : NULL;
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
-        nr = calloc(u->hdr.nsites + 1, sizeof *nr);
-        ni = calloc(u->hdr.nsites + 1, sizeof *ni);
-        if (!nr || !ni) {
-            free(nr);
-            free(ni);
-            free(adj);
-            return rep_oom();
-        }
+        /* per site: its ranges (rix[rfirst[s] .. rfirst[s+1])), instructions */
+        uint32_t ns = u->hdr.nsites;
+        uint32_t *rfirst = calloc(ns + 2, sizeof *rfirst);
+        uint32_t *ni = calloc(ns + 1, sizeof *ni);
+        uint32_t *rix = NULL;
+        uint64_t *ftlo = NULL, *fthi = NULL, *runlo = NULL, *runhi = NULL;
+        if (!rfirst || !ni)
+            goto oom;
         for (size_t k = 0; k < m->nranges; k++) {
             const struct pi_range *a = &m->ranges[k];
-            if (a->addr && a->unit_id == u->hdr.unit_id && a->site < u->hdr.nsites) {
-                nr[a->site]++;
+            if (a->addr && a->unit_id == u->hdr.unit_id && a->site < ns) {
+                rfirst[a->site + 2]++;
                 ni[a->site] += a->ninsns;
             }
         }
-        for (uint32_t k = 0; k < u->hdr.nsites; k++)
-            if (nr[k])
-                insns += (long double)pf_site_count(r, u, k) * ni[k] / nr[k];
+        for (uint32_t k = 0; k < ns; k++)
+            rfirst[k + 2] += rfirst[k + 1];
+        rix = calloc(rfirst[ns + 1] + 1, sizeof *rix);
+        if (!rix)
+            goto oom;
+        for (size_t k = 0; k < m->nranges; k++) {
+            const struct pi_range *a = &m->ranges[k];
+            if (a->addr && a->unit_id == u->hdr.unit_id && a->site < ns)
+                rix[rfirst[a->site + 1]++] = (uint32_t)k;
+        }
+        /* rfirst[s] .. rfirst[s+1] now index rix for site s */
+        /* the functions' blocks: each copy's runs x its instructions
+           (below); other sites (ni[k] = 0 once done): the count x the
+           ranges' mean */
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             struct fprof p;
-            if (pf_load(r, u, f, &p)) {
-                free(nr);
-                free(ni);
-                free(adj);
-                return -1;
+            if (pf_load(r, u, f, &p))
+                goto fail;
+            uint32_t base = rfirst[p.first], ncopies = rfirst[p.first + p.nblocks] - base;
+            ftlo = calloc(p.nedges ? p.nedges : 1, sizeof *ftlo);
+            fthi = calloc(p.nedges ? p.nedges : 1, sizeof *fthi);
+            runlo = calloc(ncopies + 1, sizeof *runlo);
+            runhi = calloc(ncopies + 1, sizeof *runhi);
+            if (!ftlo || !fthi || !runlo || !runhi) {
+                pf_free(&p);
+                goto oom;
+            }
+            if (cf_fallthrough(m, &p, rfirst, rix, text, ftlo, fthi, runlo, runhi)) {
+                pf_free(&p);
+                goto fail;
+            }
+            for (uint32_t b = 0; b < p.nblocks; b++) {
+                uint32_t k0 = rfirst[p.first + b] - base, k1 = rfirst[p.first + b + 1] - base;
+                long double lo, hi, mid;
+                copy_insns(m, rix + base, runlo, runhi, k0, k1, p.count[b], &lo, &hi, &mid);
+                insns_lo += lo;
+                insns_hi += hi;
+                insns += mid;
+                ni[p.first + b] = 0;
             }
             uint64_t fflow = 0;
             for (uint32_t b = 0; b < p.nblocks; b++) {
                 const struct pi_site *s = &u->sites[p.first + b];
                 for (uint32_t j = 0; j < s->nsucc; j++) {
-                    uint64_t c = p.edge[p.eoff[b] + j];
+                    uint32_t e = p.eoff[b] + j;
+                    uint64_t c = p.edge[e];
                     uint32_t t = u->succs[s->succ_first + j];
                     if (!c)
                         continue;
-                    if (!nr[p.first + b] || !nr[t]) {
+                    if (rfirst[p.first + b] == rfirst[p.first + b + 1] ||
+                        t >= ns || rfirst[t] == rfirst[t + 1]) {
                         d->unplaced += c;
                         continue;
                     }
                     fflow += c;
-                    struct pair key = { (uint32_t)i, p.first + b, t };
-                    if (!bsearch(&key, adj, nadj, sizeof *adj, cmp_pair))
-                        d->taken += c;
+                    /* what surely falls through does; what may is counted
+                       taken, and said (docs/layout.md) */
+                    d->taken += c - ftlo[e];
+                    d->copied += fthi[e] - ftlo[e];
                 }
             }
             d->flow += fflow;
             d->functions += fflow != 0;
             pf_free(&p);
+            free(ftlo), free(fthi), free(runlo), free(runhi);
+            ftlo = fthi = runlo = runhi = NULL;
         }
-        free(nr);
-        free(ni);
+        for (uint32_t k = 0; k < ns; k++) {
+            uint32_t nr = rfirst[k + 1] - rfirst[k];
+            if (nr && ni[k]) {
+                long double x = (long double)pf_site_count(r, u, k) * ni[k] / nr;
+                insns_lo += x;
+                insns_hi += x;
+                insns += x;
+            }
+        }
+        free(rfirst), free(ni), free(rix);
+        continue;
+    oom:
+        rep_oom();
+    fail:
+        free(rfirst), free(ni), free(rix), free(ftlo), free(fthi), free(runlo), free(runhi);
+        cf_text_free(text);
+        return -1;
     }
+    d->insns_lo = (uint64_t)(insns_lo + 0.5L);
+    d->insns_hi = (uint64_t)(insns_hi + 0.5L);
     d->insns = (uint64_t)(insns + 0.5L);
-    free(adj);
+    cf_text_free(text);
     return 0;
 }
 
@@ -334,6 +393,7 @@ int pf_dynstats_predicted(const struct report *r, struct dynstats *d)
         return -1;
     *d = before;
     d->taken = 0;
+    d->copied = 0; /* one copy per block: chained or not */
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
         uint32_t *nr = calloc(u->hdr.nsites + 1, sizeof *nr);
@@ -401,12 +461,22 @@ static double pct(uint64_t a, uint64_t b)
 void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d)
 {
     fprintf(f, "%s:\n", title);
-    fprintf(f, "  executed instructions  %llu\n", (unsigned long long)d->insns);
+    if (d->insns_lo != d->insns_hi)
+        fprintf(f, "  executed instructions  %llu (%llu to %llu: copied blocks)\n",
+                (unsigned long long)d->insns, (unsigned long long)d->insns_lo,
+                (unsigned long long)d->insns_hi);
+    else
+        fprintf(f, "  executed instructions  %llu\n", (unsigned long long)d->insns);
     fprintf(f, "  executed edges         %llu (in %u functions; %llu more with a block "
                "without code)\n", (unsigned long long)d->flow, d->functions,
             (unsigned long long)d->unplaced);
     fprintf(f, "  taken branches         %llu (%.1f%%)\n", (unsigned long long)d->taken,
             pct(d->taken, d->flow));
+    if (d->copied)
+        fprintf(f, "  of which copied        %llu (%.1f%%): from blocks with several copies, "
+                   "the counts cannot tell (fall-through %.1f%% to %.1f%%)\n",
+                (unsigned long long)d->copied, pct(d->copied, d->flow),
+                pct(d->flow - d->taken, d->flow), pct(d->flow - d->taken + d->copied, d->flow));
     fprintf(f, "  fall-through           %llu (%.1f%%)\n",
             (unsigned long long)(d->flow - d->taken), pct(d->flow - d->taken, d->flow));
 }

@@ -52,8 +52,11 @@ int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n);
  * (docs/layout.md "Dynamic statistics"). */
 struct dynstats {
     uint64_t insns;            /* executed machine instructions (sites' counts x ranges) */
+    uint64_t insns_lo, insns_hi; /* bounds when blocks have copies (insns: the middle) */
     uint64_t flow;             /* executions of edges between placed blocks */
     uint64_t taken;            /* of which the target's code does not follow the source's */
+    uint64_t copied;           /* of the taken: those the counts cannot tell from
+                                  fall-throughs (a block with several copies) */
     uint64_t unplaced;         /* edge executions where a block has no code range */
     uint32_t functions;        /* functions with executed edges */
 };
@@ -63,5 +66,24 @@ int pf_dynstats(const struct report *r, struct dynstats *d);
  * GCC for): taken = flow - chained flow. */
 int pf_dynstats_predicted(const struct report *r, struct dynstats *d);
 void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d);
+
+/* Code of a block that starts where code of another ends, up to this many
+ * bytes of alignment padding after it: a fall-through in PROG's layout. */
+#define PF_PAD_MAX 15
+/* The fall-through flow of each edge entry of p in PROG's layout, between
+ * ftlo[e] (sure) and fthi[e] (possible): they differ only when a block has
+ * several copies (copyflow.c).  rix lists m's ranges of p's unit grouped by
+ * site, site s's at rix[rfirst[s] .. rfirst[s+1]); text is PROG's code
+ * (cf_text_load; NULL: the jumps are not read).  runlo/runhi (or NULL):
+ * each copy's runs, copy i = range rix[rfirst[p->first] + i].  0, or -1
+ * after an error message. */
+struct cf_text;
+int cf_fallthrough(const struct pi_meta *m, const struct fprof *p, const uint32_t *rfirst,
+                   const uint32_t *rix, const struct cf_text *text, uint64_t *ftlo,
+                   uint64_t *fthi, uint64_t *runlo, uint64_t *runhi);
+/* PROG's executable segments at their link-time addresses; NULL when it
+ * cannot be read (then no jump is read).  cf_text_free frees it. */
+struct cf_text *cf_text_load(const char *path);
+void cf_text_free(struct cf_text *t);
 
 #endif /* PERFINST_PROFILE_H */
