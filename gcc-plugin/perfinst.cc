@@ -21,10 +21,11 @@
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
  *   bare-return=yes|no   the return block left bare so ipa-split can split counted functions (default no)
  *   switch-again=yes|no  if-to-switch and switch conversion again on split functions (default no)
- *   entry=jump|test      how a split function chooses its copy: an indirect jump through
- *                        its jump slot (default; the byte test where the jump cannot go:
- *                        -flto, -fcf-protection=branch, retpolines, -masm=intel) or a
- *                        test of its switch byte (pass-split.cc)
+ *   entry=test|jump      how a split function chooses its copy: a test of its switch byte
+ *                        (default) or an indirect jump through its jump slot (fewer
+ *                        instructions, more CPU time on SQLite; the byte test where the
+ *                        jump cannot go: -flto, -fcf-protection=branch, retpolines,
+ *                        -masm=intel) (pass-split.cc, docs/indicators.md)
  *   feedback-quality=local|ipa  with feedback: the profile's counts as GCC's local guesses
  *                        (default) or as a read profile that IPA compares across functions
  *                        (pass-feedback.cc, docs/layout.md "Profile quality")
@@ -65,7 +66,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n"
     "  -fplugin-arg-perfinst-feedback-quality=local|ipa  feedback counts as local guesses (default)\n"
     "                            or as an IPA-quality profile (a read profile's counts)\n"
-    "  -fplugin-arg-perfinst-entry=jump|test  split functions' entry: jump slot (default) or switch test\n",
+    "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n",
 };
 
 static const char *feedback_only;
@@ -85,7 +86,10 @@ static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
 static bool parse_args(const struct plugin_name_args *a)
 {
     bool ok = true;
-    pi_opt.entry_jump = true; /* entry=jump is the default (docs/indicators.md) */
+    /* entry=test is the default: entry=jump runs fewer instructions but
+     * took more CPU time on SQLite (docs/indicators.md, "Entering through
+     * a jump slot") */
+    pi_opt.entry_jump = false;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (strcmp(k, "all") == 0) {

@@ -1,5 +1,5 @@
 # A clone GCC made (ipa-cp's work.constprop.0) follows the switch of the
-# function it was cloned from, not the mode register: with the default
+# function it was cloned from, not the mode register: with
 # entry=jump its jump slot's info names `__perfinst_fnon+1`
 # (jump-slots.py), with entry=test it tests `cmpb $0, __perfinst_fnon+1`.
 # An overlay that turns work off silences the clone too (its 7 entries and
@@ -13,7 +13,7 @@ clone_s ctest > ctest.s
 [ -s ctest.s ] || fail "GCC made no clone of work (nm: $(nm ctest | grep work))"
 assert_contains "entry=test: the clone tests work's switch" ctest.s 'cmpb +\$0x0,.*<__perfinst_fnon\+0x1>'
 assert_not_contains "entry=test: the clone does not read the mode register" ctest.s '__perfinst_on'
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/clone.c" -o clone.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-entry=jump -c "$T/count/clone.c" -o clone.o
 pi_ld -O2 -o clone clone.o
 clone_s clone > clone.s
 [ -s clone.s ] || fail "GCC made no clone of work (nm: $(nm clone | grep work))"

@@ -7,7 +7,7 @@
 # them; pass-split runs them again once the clean copy has no counters
 # (before, an all=count build kept a jump table and a compare chain there).
 # The counting copy keeps its case blocks and counts exactly; with
-# PERFINST_MODE=off nothing is counted.  With the default entry=jump the
+# PERFINST_MODE=off nothing is counted.  With entry=jump the
 # passes run before the entry's byte test becomes the slot's jmp (with the
 # jmp in place first, if-to-switch left odd_pick's chain alone).
 . "$PERFINST_TOP/tests/lib.sh"
@@ -19,13 +19,18 @@ assert_eq "gcc -O2 tests bits for the if-chain" 1 "$(bittests o2.o)"
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/switch-conv.c" -o default.o
 assert_eq "all=count, default: no table (switch-again=no)" 0 "$(tables default.o)"
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-switch-again=yes \
-    -c "$T/count/switch-conv.c" -o pi.o
+    -fplugin-arg-perfinst-entry=jump -c "$T/count/switch-conv.c" -o pi.o
 assert_eq "all=count: the clean copy loads from a table too" 1 "$(tables pi.o)"
 assert_eq "all=count: the clean copy tests bits too" 1 "$(bittests pi.o)"
-# with the default entry=jump the passes run on the byte test, which then
+# with entry=jump the passes run on the byte test, which then
 # becomes the slot's jmp (pass-split.cc, jump_dispatch)
 objdump -d --no-show-raw-insn pi.o | awk '/<odd_pick>:/ { getline; print; exit }' > entry.s
 assert_contains "all=count: odd_pick enters through its jump slot" entry.s $'\tjmp +[*]0x0[(]%rip[)]'
+# the same with the default entry=test
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-switch-again=yes \
+    -c "$T/count/switch-conv.c" -o pt.o
+assert_eq "all=count, entry=test: the clean copy loads from a table too" 1 "$(tables pt.o)"
+assert_eq "all=count, entry=test: the clean copy tests bits too" 1 "$(bittests pt.o)"
 pi_ld -O2 -o pi pi.o
 PERFINST_OUT=pi.pit ./pi > out
 assert_eq "output" 1248 "$(cat out)"
