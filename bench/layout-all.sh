@@ -16,7 +16,7 @@
 #                  -split-functions (bolt-22)
 #   rebuild        the training build (all=count, sections) run, ONE plan
 #                  `pmopt plan --order=exttsp --rebuild -o fb` (the order
-#                  with the hot tier first, pmopt's default), then -O2
+#                  the algorithm's order, pmopt's default), then -O2
 #                  -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
 #                  linked by perfinst-ld
 #   rebuild+relink rebuild relinked with the same file: `pmopt relink
@@ -27,10 +27,9 @@
 #                  --order=exttsp --no-tier-first -o fb2` (Ext-TSP's order
 #                  alone), `pmopt relink rebuild --feedback fb2`
 #   rebuild+relink2t as relink2, the order planned with --tier-first (the hot
-#                  tier's functions first, the other executed ones after;
-#                  pmopt's default)
+#                  tier's functions first, the other executed ones after)
 #   rebuild+relink-sets as relink2, the order planned with --order=sets
-#                  --target=rebuild: Ext-TSP's order (tier first) spread over the L1i sets
+#                  --target=rebuild: Ext-TSP's order spread over the L1i sets
 #                  by set pressure, for the rebuilt program's sizes
 #                  (docs/layout.md "Set pressure"); --reserve-sets=0: the
 #                  order alone, as measured first (a reserved region naming a

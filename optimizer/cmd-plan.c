@@ -102,8 +102,8 @@ static void help(FILE *f)
             "  --no-indirect-calls  with --order: leave out the arcs of the traces'\n"
             "                       indirect-call targets (for comparison)\n"
             "  --tier-first         the functions of the hot tier (--tier-hot) first in the\n"
-            "                       order, the other executed ones after them (the default)\n"
-            "  --no-tier-first      the algorithm's order alone, hot tier or not\n"
+            "                       order, the other executed ones after them\n"
+            "  --no-tier-first      the algorithm's order alone, hot tier or not (the default)\n"
             "  --rebuild            with --order: one feedback file for both loops, the\n"
             "                       rebuild kinds (for the plugin) then the order kinds (for\n"
             "                       pmopt relink), numbered on\n"
@@ -459,7 +459,7 @@ int cmd_plan(int argc, char **argv)
         if (!strcmp(argv[i], "--sharing"))
             return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
-    int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 1;
+    int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
     struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4 };
     const char *check = NULL;
     const char *out = NULL;
@@ -534,8 +534,10 @@ int cmd_plan(int argc, char **argv)
         default: return pm_usage_error("plan", "unknown option");
         }
     }
-    /* tier first by default: on SQLite it had the fewest I1 misses on the
-     * mean over shifts (docs/layout.md "Function order") */
+    /* the algorithm's order alone by default: the hot tier first had fewer
+     * I1 misses on SQLite's two-plan relink but more on the one-plan loop,
+     * and ran slower than BOLT and the one-plan relink on a quiet machine
+     * (docs/layout.md "Function order") */
     po.tier_hot = tier_first ? tier_hot : 0;
     if (po.target && (!order || po.alg != ORD_SETS || rebuild))
         return pm_usage_error("plan", "--target: only with --order=sets (and not --rebuild: the "

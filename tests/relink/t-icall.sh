@@ -5,7 +5,7 @@
 # drive→leaf, so C3 and Ext-TSP place leaf right after drive, which they
 # do not without it (--no-indirect-calls; both with --no-tier-first: the
 # claim is the algorithms'); the relinked program has them adjacent (nm)
-# and prints the same; the default order (the hot tier first) keeps them
+# and prints the same; with the hot tier first (--tier-first) they stay
 # adjacent too.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
@@ -50,13 +50,13 @@ for alg in c3 exttsp; do
     ok "$alg: relinked, drive and leaf adjacent, same output"
 done
 
-# the default order, the hot tier first (--tier-first), keeps the pair:
-# leaf is in the tier, after drive
-"$PMOPT" plan --order=exttsp -o def.fb icall m.pit > def.out
-assert_contains "the default: the hot tier first" def.out "the hot tier \(99% of the samples\)"
+# the hot tier first (--tier-first) keeps the pair: leaf is in the tier,
+# after drive
+"$PMOPT" plan --order=exttsp --tier-first -o def.fb icall m.pit > def.out
+assert_contains "--tier-first: the hot tier first" def.out "the hot tier \(99% of the samples\)"
 o=$(sed -n 's/^[0-9]* order-functions alg=[a-z0-9]* functions=//p' def.fb)
-adjacent "$o" drive leaf || fail "the default order: leaf should follow drive ($o)"
-ok "the default order keeps leaf after drive: $o"
+adjacent "$o" drive leaf || fail "--tier-first: leaf should follow drive ($o)"
+ok "--tier-first keeps leaf after drive: $o"
 
 # plan --stats lists the recorded target in place of "(indirect)"
 "$PMOPT" plan --stats icall m.pit > stats.out
