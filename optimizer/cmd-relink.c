@@ -318,7 +318,24 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
     return 0;
 }
 
-/* Inputs whose size or contents changed since the link, named. */
+/* An ELF shared object (ET_DYN): it gives the link symbols, not code. */
+static int is_shared_object(const char *path)
+{
+    unsigned char h[18];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, h, sizeof h);
+    close(fd);
+    return n == (ssize_t)sizeof h && !memcmp(h, ELFMAG, SELFMAG) && h[EI_DATA] == ELFDATA2LSB &&
+           (h[16] | h[17] << 8) == ET_DYN;
+}
+
+/* Inputs whose size or contents changed since the link, named.  A shared
+ * object that changed (libperfinst.so after perfinst was rebuilt, a
+ * library upgraded) is not stale: none of its code is placed, and the
+ * relinked program links against the one there now, as a new link would
+ * (said in a note). */
 static int check_stale(const struct pi_meta *m, const char *prog)
 {
     int bad = 0;
@@ -347,7 +364,10 @@ static int check_stale(const struct pi_meta *m, const char *prog)
             if (!why && h != in->hash)
                 why = "changed contents";
         }
-        if (why) {
+        if (why && strcmp(why, "is gone") && is_shared_object(p)) {
+            pm_note("%s: shared object %s %s since the link; relinking against it as it is now",
+                    prog, p, why);
+        } else if (why) {
             pm_error("%s: input %s %s since the link (stale)", prog, p, why);
             bad++;
         }

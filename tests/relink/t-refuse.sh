@@ -37,6 +37,24 @@ touch hot.o  # same bytes, new mtime: not stale
 "$PMOPT" relink hot --feedback fb -o good > /dev/null || fail "same contents, new mtime refused"
 ok "an input with the same contents and a new mtime is not stale"
 
+# a shared object that changed since the link is not stale (none of its
+# code is placed): a note, and the relink links against it as it is now
+printf 'int tiny(void) { return 1; }\n' > tiny.c
+gcc -O2 -shared -fPIC -o libtiny.so tiny.c
+pi_ld -O2 -o withso hot.o "$PWD/libtiny.so"
+PERFINST_OUT=so.pit ./withso 500 > /dev/null
+"$PMOPT" plan --order=c3 -o so.fb withso so.pit > /dev/null
+printf 'int tiny(void) { return 2; }\nint tiny2(void) { return 3; }\n' > tiny.c
+gcc -O2 -shared -fPIC -o libtiny.so tiny.c
+"$PMOPT" relink withso --feedback so.fb -o withso.rel --smoke 500 > so.out 2> so.err ||
+    fail "a changed shared object was refused: $(cat so.err)"
+assert_contains "changed shared object: a note" so.err "shared object .*/libtiny\.so changed (size|contents) since the link; relinking against it as it is now"
+assert_not_contains "changed shared object: not stale" so.err "stale"
+mv libtiny.so gone.so
+expect_fail "a shared object that is gone" "$PMOPT" relink withso --feedback so.fb -o OUT
+assert_contains "gone shared object: named" err "input .*/libtiny\.so is gone since the link \(stale\)"
+unchanged "gone shared object"
+
 # functions in a shared .text
 pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/relink/hot.c" -o shared.o
 pi_ld -O2 -o shared shared.o
