@@ -64,7 +64,7 @@ assert_eq "output with the unusable rules" 822 "$(cat range.out)"
 assert_contains "function out of range said with file:line and the unit's size" range.err \
     "^perfinst: PERFINST_OVERLAY range.ov:2: function $nf is not in unit $unit \\(it has $nf\\); rule not applied$"
 assert_contains "unknown unit said with file:line" range.err \
-    "^perfinst: PERFINST_OVERLAY range.ov:4: no module of the program has unit 0x1234 .*; rule not applied$"
+    "^perfinst: PERFINST_OVERLAY range.ov:4: no module of the program has unit 0x0000000000001234 .*; rule not applied$"
 assert_eq "nothing else said" 2 "$(wc -l < range.err)"
 lines range.pit | grep -qx "12=0" || fail "the valid rule of range.ov (sum_to off) was not applied"
 ok "the valid rule still applied"
