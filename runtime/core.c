@@ -374,7 +374,7 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
         static int said;
         char v[24], id[24];
         if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-            pi_say("perfinst: unit 0x", pi_fmt_u64(id, unit_id, 16), " was built for ABI version ",
+            pi_say("perfinst: unit 0x", pi_fmt_unit(id, unit_id), " was built for ABI version ",
                    pi_fmt_u64(v, abi_version, 10), " but this libperfinst speaks version 1",
                    ": its counters are ignored (rebuild it with the matching plugin)\n", NULL);
         return;

@@ -154,17 +154,6 @@ static void rule_unused(unsigned line, const char *what)
 /* A unit registered its nfuncs switches (pi.lock held): the rules naming a
  * function it does not have are said, once (a later registration of the
  * same unit, after dlclose and dlopen, has the same functions). */
-/* A unit id as pmopt dump-meta prints it: 16 hex digits. */
-static char *unit_hex(char buf[24], uint64_t id)
-{
-    char d[24];
-    const char *s = pi_fmt_u64(d, id, 16);
-    size_t n = strlen(s), pad = n < 16 ? 16 - n : 0;
-    memset(buf, '0', pad);
-    memcpy(buf + pad, s, n + 1);
-    return buf;
-}
-
 void pi_overlay_check_unit(uint64_t unit_id, uint32_t nfuncs)
 {
     for (uint32_t i = 0; i < nrules; i++) {
@@ -179,7 +168,7 @@ void pi_overlay_check_unit(uint64_t unit_id, uint32_t nfuncs)
             strcat(what, "function ");
             strcat(what, pi_fmt_u64(f, r->func, 10));
             strcat(what, " is not in unit 0x");
-            strcat(what, unit_hex(u, unit_id));
+            strcat(what, pi_fmt_unit(u, unit_id));
             strcat(what, " (it has ");
             strcat(what, pi_fmt_u64(m, nfuncs, 10));
             strcat(what, ")");
@@ -203,7 +192,7 @@ void pi_overlay_report_unmatched_locked(void)
         char what[96];
         what[0] = 0;
         strcat(what, "no module of the program has unit 0x");
-        strcat(what, unit_hex(u, rules[i].unit_id));
+        strcat(what, pi_fmt_unit(u, rules[i].unit_id));
         strcat(what, " (an overlay of another build?)");
         rule_unused(rules[i].line, what);
     }

@@ -226,6 +226,7 @@ int pi_trace_write_now(void); /* normal context: takes both locks */
 void pi_trace_after_fork(void);
 void pi_say(const char *s, ...) __attribute__((sentinel));
 char *pi_fmt_u64(char buf[24], uint64_t v, int base);
+char *pi_fmt_unit(char buf[24], uint64_t id);
 
 /* signal.c */
 void pi_signal_setup(void);

@@ -47,6 +47,17 @@ char *pi_fmt_u64(char buf[24], uint64_t v, int base)
     return p;
 }
 
+/* A unit id as pmopt dump-meta prints it: 16 hex digits, no 0x. */
+char *pi_fmt_unit(char buf[24], uint64_t id)
+{
+    char d[24];
+    const char *s = pi_fmt_u64(d, id, 16);
+    size_t n = strlen(s), pad = n < 16 ? 16 - n : 0;
+    memset(buf, '0', pad);
+    memcpy(buf + pad, s, n + 1);
+    return buf;
+}
+
 /* One line to stderr, built from NULL-terminated string pieces. */
 void pi_say(const char *s, ...)
 {

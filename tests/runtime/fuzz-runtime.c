@@ -50,6 +50,12 @@ char *pi_fmt_u64(char buf[24], uint64_t v, int base)
     return p;
 }
 
+char *pi_fmt_unit(char buf[24], uint64_t id)
+{
+    snprintf(buf, 24, "%016llx", (unsigned long long)id);
+    return buf;
+}
+
 /* FUZZ_VERBOSE=1: say what each input led to (t-fuzz.sh checks the seeds). */
 static int verbose = -1;
 
