@@ -1524,7 +1524,9 @@ void rind_csv(const struct report *r)
                 csv_cnode(iv, n->kids[k], n->name, n->name, 1);
         }
     } else if (r->by == BY_REGIONS) {
-        printf("visits,blocks,instructions,approximate,region,unit,function,file,line,sites\n");
+        /* the named regions, then the ranges added at run time (kind
+           "runtime": no unit, function or line; their link-time [lo, hi)) */
+        printf("visits,blocks,instructions,approximate,region,unit,function,file,line,sites,kind,lo,hi\n");
         for (size_t i = 0; i < iv->nregions; i++) {
             const struct region_row *g = &iv->regions[i];
             printf("%llu,%llu,", (unsigned long long)g->visits, (unsigned long long)g->blocks);
@@ -1535,8 +1537,9 @@ void rind_csv(const struct report *r)
             pm_csv_str(stdout, func_name(g->u, g->func));
             putchar(',');
             pm_csv_str(stdout, g->file ? g->file : "");
-            printf(",%u,%u\n", g->line, g->nsites);
+            printf(",%u,%u,directive,,\n", g->line, g->nsites);
         }
+        rranges_csv(r);
     } else if (r->by == BY_TRACE) {
         /* one row per (trace region, function), the region's totals repeated */
         printf("start_unit,start_site,start_function,start_file,start_line,intervals,cycles,"

@@ -255,6 +255,22 @@ void rranges_json(const struct report *r)
     printf("%s]", r->nrranges ? "\n  " : "");
 }
 
+void rranges_csv(const struct report *r)
+{
+    if (resolve_all(r))
+        return;
+    for (size_t i = 0; i < r->nrranges; i++) {
+        const struct rrange *g = &r->rranges[i];
+        char q[64];
+        qty(q, sizeof q, g->insns, 0);
+        printf("%llu,%llu,%s,%d,", (unsigned long long)g->visits, (unsigned long long)g->blocks, q,
+               g->approx);
+        pm_csv_str(stdout, g->name);
+        printf(",,,,0,%u,runtime,0x%llx,0x%llx\n", g->nsites, (unsigned long long)g->lo,
+               (unsigned long long)g->hi);
+    }
+}
+
 void rranges_free(struct report *r)
 {
     for (size_t i = 0; i < r->nrranges; i++)

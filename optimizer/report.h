@@ -144,6 +144,7 @@ void rpages_free(struct report *r);
 int rranges_add_trace(struct report *r, const struct pi_trace *t);
 void rranges_text(const struct report *r);
 void rranges_json(const struct report *r);  /* member ", runtime_ranges: [...]" */
+void rranges_csv(const struct report *r);   /* rows of the regions table, kind "runtime" */
 void rranges_free(struct report *r);
 
 /* cmd-report.c, also for `pmopt plan` (cmd-plan.c): with r->prog, r->ntraces

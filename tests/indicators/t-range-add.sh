@@ -51,6 +51,7 @@ assert_eq "four RANGE records" 4 "$(grep -c ' RANGE "' dump)"
 "$PMOPT" report --format=csv --by=site rangeadd r.pit > sites.csv 2> err
 "$PMOPT" report --format=json --by=regions rangeadd r.pit > rep.json 2>> err
 "$PMOPT" report --by=regions rangeadd r.pit > rep.txt 2>> err
+"$PMOPT" report --format=csv --by=regions rangeadd r.pit > rep.csv 2>> err
 cat rep.txt
 
 python3 - <<'PY' || fail "runtime ranges differ from the independent computation"
@@ -108,6 +109,13 @@ assert rep["loop"]["blocks"] == 35, rep["loop"]     # 7 calls x 5 trips
 entry = min(s for s, rs in ranges.items() if all(ra <= a < ra + rsz for a, _, _ in rs))
 assert count[entry] == 8, ("rec entered 8 times", entry, count)
 assert wa <= rep["loop"]["lo"] < rep["loop"]["hi"] <= wa + ws, rep["loop"]
+rows = [r for r in csv.DictReader(open("rep.csv")) if r["kind"] == "runtime"]
+assert sorted(r["region"] for r in rows) == sorted(rep), rows
+for r in rows:
+    g = rep[r["region"]]
+    assert (int(r["lo"], 16), int(r["hi"], 16)) == (g["lo"], g["hi"]), (r, g)
+    assert [int(r[k]) for k in ("visits", "blocks", "instructions", "sites")] == \
+        [g["visits"], g["blocks"], g["instructions"], g["sites"]], (r, g)
 PY
 ok "work: visits 7, other-late (added late): visits 7, loop: visits 7 and 35 blocks, rec: visits 2 of 8 entries; instructions = objdump's x counts"
 assert_contains "text: the range work" rep.txt "^ +7 +[0-9]+ +[0-9]+  work "
