@@ -219,6 +219,8 @@ struct recipe {
     const char *out_prefix;
     char **mode;   /* the link-mode flags, for the default script */
     size_t nmode;
+    char **own;    /* the strings of args relink made (the others are m's) */
+    size_t nown, owncap;
 };
 
 static void push(char ***v, size_t *n, size_t *cap, char *s)
@@ -229,6 +231,20 @@ static void push(char ***v, size_t *n, size_t *cap, char *s)
     }
     (*v)[(*n)++] = s;
     (*v)[*n] = NULL;
+}
+
+/* S, which RC frees with it. */
+static char *owned(struct recipe *rc, char *s)
+{
+    push(&rc->own, &rc->nown, &rc->owncap, s);
+    return s;
+}
+
+static void recipe_free(struct recipe *rc)
+{
+    for (size_t i = 0; i < rc->nown; i++)
+        free(rc->own[i]);
+    free(rc->own), free(rc->args), free(rc->mode);
 }
 
 static const char *link_str(const struct pi_meta *m, uint32_t off)
@@ -274,7 +290,7 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
     rc->cc = argv[0];
     size_t mcap = 0;
     push(&rc->args, &rc->nargs, &rc->cap, (char *)pild);
-    push(&rc->args, &rc->nargs, &rc->cap, xasprintf("--pi-cc=%s", rc->cc));
+    push(&rc->args, &rc->nargs, &rc->cap, owned(rc, xasprintf("--pi-cc=%s", rc->cc)));
     if (static_rt)
         push(&rc->args, &rc->nargs, &rc->cap, "--pi-static-runtime");
     rc->out_i = -1;
@@ -385,6 +401,13 @@ struct names {
     size_t n, cap;
 };
 
+static void names_free(struct names *nm)
+{
+    for (size_t i = 0; i < nm->n; i++)
+        free(nm->v[i]);
+    free(nm->v);
+}
+
 static void split_names(const char *list, struct names *out)
 {
     if (!list)
@@ -426,6 +449,12 @@ static int g_no_hot_rest; /* --no-hot-rest: the unplanned .text.hot where ld's d
 static int g_no_clones;   /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
 static size_t g_ndc;
 static const struct reserve *g_drv;
+
+static void plan_free(struct plan *pl)
+{
+    names_free(&pl->funcs), names_free(&pl->objects), names_free(&pl->overflow);
+    names_free(&pl->cold), names_free(&pl->doverflow);
+}
 
 static int read_plan(const char *path, const char *only, struct plan *pl)
 {
@@ -501,6 +530,13 @@ struct piece {           /* one function or object: every section of its name */
     char **secs;         /* distinct section names */
     size_t nsecs, cap;
 };
+
+static void pieces_free(struct piece *p, size_t n)
+{
+    for (size_t i = 0; p && i < n; i++)
+        free(p[i].secs);
+    free(p);
+}
 
 /* Section o joins piece p (its name once; its size after p's, aligned). */
 static void piece_add(struct piece *p, const struct osec *o)
@@ -1289,8 +1325,8 @@ int cmd_relink(int argc, char **argv)
     }
     /* the link */
     tmpout = g_out.tmp;
-    rc.args[rc.out_i] = xasprintf("%s%s", rc.out_prefix, tmpout);
-    push(&rc.args, &rc.nargs, &rc.cap, xasprintf("-Wl,-T,%s", script));
+    rc.args[rc.out_i] = owned(&rc, xasprintf("%s%s", rc.out_prefix, tmpout));
+    push(&rc.args, &rc.nargs, &rc.cap, owned(&rc, xasprintf("-Wl,-T,%s", script)));
     double tl = now();
     int ls = run(rc.args, rc.cwd, rc.libdir, verbose, NULL, NULL, 0);
     tl = now() - tl;
@@ -1332,6 +1368,15 @@ int cmd_relink(int argc, char **argv)
     status = PM_OK;
 done:
     cleanup();
+    pieces_free(st, ns), pieces_free(ov, no), pieces_free(dp, nd);
+    pieces_free(g_cold, g_ncold);
+    if (g_cold_sym)
+        for (size_t i = 0; i < g_ncold; i++)
+            free(g_cold_sym[i]);
+    dc_items_free(g_dc, g_ndc);
+    free(g_cold_sym), free(script);
+    g_cold = NULL, g_cold_sym = NULL, g_dc = NULL, g_ncold = 0, g_ndc = 0;
+    recipe_free(&rc), plan_free(&pl);
     free(def), free(pild), free(paths);
     pi_meta_free(&m);
     oscan_free(&s);
