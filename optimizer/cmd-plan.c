@@ -70,6 +70,11 @@ static void help(FILE *f)
             "  --stats              only the dynamic statistics of PROG's layout\n"
             "  --check=FEEDBACK     how much of FEEDBACK still matches PROG (a build\n"
             "                       with all=count of the changed program)\n"
+            "  --promote-share=PCT  promote-call: an indirect call site whose most frequent\n"
+            "                       target has PCT percent of its calls (75) ...\n"
+            "  --promote-min-calls=N  ... and at least N calls (1000) is promoted to a\n"
+            "                       speculative direct call on rebuild\n"
+            "  --no-promote-calls   no promote-call recommendations\n"
             "\n"
             "--hot:\n"
             "An overlay (PERFINST_OVERLAY) that turns every function of PROG off and then on\n"
@@ -353,6 +358,11 @@ static int plan_check(int argc, char **argv, const char *path)
 
 /* With po (--order=ALG --rebuild): the order kinds follow the rebuild
  * kinds in the same file, numbered on (docs/layout.md "One loop"). */
+/* plan-promote.c's thresholds: --promote-share=PCT, --promote-min-calls=N,
+ * --no-promote-calls (share 0) */
+static long promote_share = 75 * PCT_SCALE;
+static uint64_t promote_min = 1000;
+
 static int plan_feedback(int argc, char **argv, const char *out, int advise, int stats, int force,
                          long tier_hot, const struct plan_order_opts *po)
 {
@@ -391,7 +401,8 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
         }
         goto done;
     }
-    struct plan p = { .r = &r, .out = stdout, .tier_hot = tier_hot };
+    struct plan p = { .r = &r, .out = stdout, .tier_hot = tier_hot,
+                      .promote_share = promote_share, .promote_min = promote_min };
     if (advise) {
         p.advice = stdout;
         printf("pmopt plan --advise: %s (build-id %s), %d trace%s\n", r.prog, r.bid, r.ntraces,
@@ -409,6 +420,8 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
     }
     /* the planners, each adding its recommendations */
     if (plan_branches(&p))
+        goto done;
+    if (plan_promote(&p))
         goto done;
     if (po && plan_order(&r, po, p.w, &p.number))
         goto done;
@@ -452,6 +465,9 @@ int cmd_plan(int argc, char **argv)
         { "no-tier-first", no_argument, NULL, 'N' },
         { "target", required_argument, NULL, 'G' },
         { "sets-passes", required_argument, NULL, 'P' },
+        { "promote-share", required_argument, NULL, 'p' },
+        { "promote-min-calls", required_argument, NULL, 'm' },
+        { "no-promote-calls", no_argument, NULL, 'n' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -511,6 +527,23 @@ int cmd_plan(int argc, char **argv)
             break;
         }
         case 'K': check = optarg; break;
+        case 'p':
+            promote_share = parse_pct(optarg);
+            if (promote_share < 0)
+                return pm_usage_error("plan", "--promote-share: '%s' is not a percentage in (0, 100]",
+                                      optarg);
+            break;
+        case 'm': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || end == optarg || errno || *optarg == '-')
+                return pm_usage_error("plan", "--promote-min-calls: '%s' is not a number of calls",
+                                      optarg);
+            promote_min = v;
+            break;
+        }
+        case 'n': promote_share = 0; break;
         case 'f': r.force = 1; break;
         case 's': by_samples = 1; break;
         case 'O':
