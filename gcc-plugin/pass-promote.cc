@@ -45,6 +45,8 @@
  * declared in another file (target-file=), a target whose number of
  * parameters differs from the call's arguments, or a caller whose checksum
  * changed are skipped and counted; one note per unit gives the counts.
+ * With -flto the IPA passes run in lto1, which has not seen the calls: no
+ * promotion (counted as gone before IPA, with a note).
  */
 #include "plugin.h"
 #include "pifeedback.h"
@@ -303,6 +305,9 @@ void pi_promote_report(void)
            "IPA, %u function not in the unit) in %s",
            pi_feedback_path(), applied, edges, skipped, ps.stale, notarget, ps.nosite, ps.malformed,
            lost, absent, main_input_filename ? main_input_filename : "this unit");
+    if (lost && flag_generate_lto)
+        inform(UNKNOWN_LOCATION, "perfinst: %<-flto%>: the IPA passes run at link time (lto1), "
+               "where promote-call is not applied");
 }
 
 const pass_data promote_find_pass_data = {
