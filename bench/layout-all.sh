@@ -21,11 +21,10 @@
 #                  linked by perfinst-ld
 #   rebuild+relink rebuild relinked with the same file: `pmopt relink
 #                  rebuild --feedback fb` (the order of the training build)
-#   rebuild+promote as rebuild, the plan without --no-promote-calls (fbp:
-#                  fb's recommendations and promote-call for the indirect
-#                  call sites with a dominant target, docs/layout.md
-#                  "Promoted indirect calls"); fb itself is planned with
-#                  --no-promote-calls, so that rebuild stays the loop without
+#   rebuild+promote as rebuild, the plan with --promote-calls (fbp: fb's
+#                  recommendations and promote-call for the indirect call
+#                  sites with a dominant target, docs/layout.md "Promoted
+#                  indirect calls")
 #   rebuild+promote+relink rebuild+promote relinked with fbp
 #   rebuild+relink2 rebuild relinked with an order planned on the rebuilt
 #                  program's own sections: a counted rebuild (all=count +
@@ -152,10 +151,10 @@ wait $p2 || die "training/pgo"
 say "training run (ours) at size $train"
 sqlite_train train "$train"
 t_p0=$(date +%s.%N)
-"$B/pmopt" plan --order=exttsp --rebuild --no-promote-calls -o fb train/prog train/t.pit > plan.out 2> plan.err ||
+"$B/pmopt" plan --order=exttsp --rebuild -o fb train/prog train/t.pit > plan.out 2> plan.err ||
     { cat plan.err >&2; die "pmopt plan"; }
 t_p1=$(date +%s.%N)
-"$B/pmopt" plan --order=exttsp --rebuild -o fbp train/prog train/t.pit > planp.out 2> planp.err ||
+"$B/pmopt" plan --order=exttsp --rebuild --promote-calls -o fbp train/prog train/t.pit > planp.out 2> planp.err ||
     { cat planp.err >&2; die "pmopt plan (promote)"; }
 # ---- round 2: pgo-use, rebuild, counted rebuild ------------------------------------
 { sqlite_build pgo -O2 -fprofile-use -Wno-missing-profile

@@ -1,7 +1,7 @@
 # Promoted indirect calls (docs/layout.md "Promoted indirect calls"): the
 # training build records the targets of drive's call through o->fn (twice
-# 9900, other 100 of 10000) and far's (hidden, 10000); `pmopt plan` writes
-# one promote-call for each; the rebuild of promote.c turns drive's call
+# 9900, other 100 of 10000) and far's (hidden, 10000); `pmopt plan
+# --promote-calls` writes one promote-call for each (none by default); the rebuild of promote.c turns drive's call
 # into GCC's speculative call (a compare with twice's address, twice
 # inlined, the indirect call kept) and skips far's (hidden is static in
 # promote-b.c) with a message; the output stays byte-identical, with
@@ -18,22 +18,24 @@ gcc -O2 -o o2 "$a" "$b"
 ./o2 10000 x > o2x.out
 cmp o2.out train.out || fail "the training build prints something else"
 
-"$PMOPT" plan -o fb ./train t.pit > plan.out
+"$PMOPT" plan -o fbdef ./train t.pit > def.out
+assert_not_contains "by default: no promote-call" fbdef "promote-call"
+"$PMOPT" plan --promote-calls -o fb ./train t.pit > plan.out
 assert_contains "plan: two sites, two promoted" plan.out "^promote: 2 indirect call sites ran; 2 promoted \(a target with >= 75\.000% of the calls and >= 1000 calls\), 0 below the share, 0 below the calls, 0 target outside"
 grep ' promote-call ' fb | sed 's/^[0-9]* //; s/ src=[^ ]*//; s/ checksum=[^ ]*//; s/ target-file=[^ ]*//' > recs
 assert_eq "drive's: block 4, call 0, twice 9900 of 10000" \
     "promote-call fn=drive block=4 call=0 target=twice calls=9900 total=10000 line=33" "$(grep fn=drive recs)"
 assert_eq "far's: hidden 10000 of 10000" \
     "promote-call fn=far block=1 call=0 target=hidden calls=10000 total=10000 line=42" "$(grep fn=far recs)"
-"$PMOPT" plan --advise ./train t.pit > advise.out
+"$PMOPT" plan --promote-calls --advise ./train t.pit > advise.out
 assert_contains "--advise: the same as advice" advise.out "promote\.c:33: in drive the call through a pointer went to twice in 99\.0% of 10000 calls"
-"$PMOPT" plan --promote-share=99.5 -o fb995 ./train t.pit > p995.out
+"$PMOPT" plan --promote-calls --promote-share=99.5 -o fb995 ./train t.pit > p995.out
 assert_contains "--promote-share=99.5: drive's below" p995.out "2 indirect call sites ran; 1 promoted .*, 1 below the share, 0 below the calls"
-"$PMOPT" plan --promote-min-calls=10001 -o fbmin ./train t.pit > pmin.out
+"$PMOPT" plan --promote-calls --promote-min-calls=10001 -o fbmin ./train t.pit > pmin.out
 assert_contains "--promote-min-calls=10001: both below" pmin.out "2 indirect call sites ran; 0 promoted .*, 0 below the share, 2 below the calls"
-"$PMOPT" plan --no-promote-calls -o fbno ./train t.pit > /dev/null
+"$PMOPT" plan --promote-calls --no-promote-calls -o fbno ./train t.pit > /dev/null
 assert_not_contains "--no-promote-calls: none" fbno "promote-call"
-expect_fail "--promote-share=0" "$PMOPT" plan --promote-share=0 -o x ./train t.pit
+expect_fail "--promote-share=0" "$PMOPT" plan --promote-calls --promote-share=0 -o x ./train t.pit
 expect_fail "--promote-min-calls=x" "$PMOPT" plan --promote-min-calls=x -o x ./train t.pit
 
 # drive's disassembly: the compare with twice's address, twice's body
@@ -106,6 +108,6 @@ cmp o2.out counted.out || fail "the counted rebuild prints something else"
 "$PMOPT" dump c.pit | grep ' ICALL ' | awk '{ print $NF }' | sort -n | tr '\n' ' ' > c.icall
 assert_eq "counted rebuild: the probes still see every target (100, 9900, 10000)" "100 9900 10000 " "$(cat c.icall)"
 # pmopt relink accepts the kind (the rebuild loop's)
-"$PMOPT" plan --order=exttsp --rebuild -o fbo ./train t.pit > /dev/null
+"$PMOPT" plan --promote-calls --order=exttsp --rebuild -o fbo ./train t.pit > /dev/null
 "$PMOPT" relink ./train --feedback fbo -o relinked > relink.out 2>&1 || { cat relink.out; fail "relink"; }
 assert_contains "relink: promote-call is the rebuild loop's" relink.out "recommendations of the rebuild loop \(branch-profile, function-tier, promote-call\) skipped"
