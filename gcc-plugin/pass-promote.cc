@@ -31,7 +31,10 @@
  *   "perfinst_promote" (IPA, before "cp", where ipa-devirt makes its own
  *   speculations): every indirect call edge whose statement is at a
  *   remembered position (the original, and copies the early inliner made)
- *   becomes speculative: cgraph_edge::make_speculative(target node, the
+ *   and that may be hot (an edge with a count of zero, not
+ *   cgraph_edge::maybe_hot_p, or in a caller the plan calls cold, i.e.
+ *   never run in training: left alone and counted) becomes
+ *   speculative: cgraph_edge::make_speculative(target node, the
  *   edge's count x C/N), and the caller's function summary is updated
  *   (ipa_update_overall_fn_summary, as ipa-profile.cc does).  ipa-inline
  *   then inlines the direct call when it pays, or takes the speculation
@@ -62,6 +65,7 @@ struct promotion {
     const char *target;
     uint64_t calls, total;
     unsigned edges;        /* call edges made speculative */
+    unsigned cold;         /* call edges left alone: not maybe-hot (a copy in a cold caller) */
     const char *why;       /* the reason it was skipped, or NULL */
 };
 
@@ -175,6 +179,24 @@ static unsigned int execute_find(function *fun)
     return 0;
 }
 
+/* Did the plan find that FN (or the function it was split or cloned from:
+ * the name up to the first dot) never ran: a function-tier cold? */
+static bool never_ran(cgraph_node *fn)
+{
+    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl));
+    const char *dot = strchr(name, '.');
+    size_t len = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+    unsigned iter = 0;
+    const struct pifb_rec *r;
+    while ((r = pi_feedback_next("function-tier", &iter))) {
+        const char *f = pifb_get(r, "fn"), *t = pifb_get(r, "tier");
+        if (f && t && strlen(f) == len && strncmp(f, name, len) == 0 && strcmp(t, "cold") == 0 &&
+            same_src(r))
+            return true;
+    }
+    return false;
+}
+
 /* The function named by the recommendation, or NULL with *why set. */
 static cgraph_node *target_node(const promotion &p, gimple *call, const char **why)
 {
@@ -244,6 +266,13 @@ static unsigned int execute_promote(void)
                 promotion &p = proms[j];
                 if (p.locus != locus || (p.why && !p.edges))
                     continue;
+                /* a copy the early inliner put in a caller that never ran
+                   (zero count from the branch profile): only code growth */
+                if ((e->count.initialized_p() && !e->count.nonzero_p()) || !e->maybe_hot_p() ||
+                    never_ran(n)) {
+                    p.cold++;
+                    break;
+                }
                 const char *why = NULL;
                 cgraph_node *n2 = target_node(p, e->call_stmt, &why);
                 if (!n2) {
@@ -282,9 +311,10 @@ void pi_promote_report(void)
             ps.recs++;
     if (!ps.recs)
         return;
-    unsigned applied = 0, edges = 0, notarget = 0, lost = 0;
+    unsigned applied = 0, edges = 0, cold = 0, notarget = 0, lost = 0;
     for (unsigned j = 0; j < proms.length(); j++) {
         const promotion &p = proms[j];
+        cold += p.cold;
         if (p.edges) {
             applied++;
             edges += p.edges;
@@ -293,18 +323,18 @@ void pi_promote_report(void)
             warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s:%u: recommendation %u: the call in %qs "
                        "to %qs is not promoted: %s", pi_feedback_path(), p.rec->line, p.rec->number,
                     pifb_get(p.rec, "fn"), p.target, p.why);
-        } else {
+        } else if (!p.cold) {
             lost++; /* optimised away before IPA: folded, or the function removed */
         }
     }
     unsigned absent = ps.recs - ps.seen; /* functions not compiled here */
     unsigned skipped = ps.recs - applied;
     inform(UNKNOWN_LOCATION,
-           "perfinst: %s: %u call promotions applied (%u call edges), %u skipped "
-           "(%u stale, %u target not usable, %u site not found, %u malformed, %u gone before "
-           "IPA, %u function not in the unit) in %s",
-           pi_feedback_path(), applied, edges, skipped, ps.stale, notarget, ps.nosite, ps.malformed,
-           lost, absent, main_input_filename ? main_input_filename : "this unit");
+           "perfinst: %s: %u call promotions applied (%u call edges, %u cold ones left "
+           "indirect), %u skipped (%u stale, %u target not usable, %u site not found, %u "
+           "malformed, %u gone before IPA, %u function not in the unit) in %s",
+           pi_feedback_path(), applied, edges, cold, skipped, ps.stale, notarget, ps.nosite,
+           ps.malformed, lost, absent, main_input_filename ? main_input_filename : "this unit");
     if (lost && flag_generate_lto)
         inform(UNKNOWN_LOCATION, "perfinst: %<-flto%>: the IPA passes run at link time (lto1), "
                "where promote-call is not applied");
