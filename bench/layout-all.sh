@@ -21,6 +21,11 @@
 #                  linked by perfinst-ld
 #   rebuild+relink rebuild relinked with the same file: `pmopt relink
 #                  rebuild --feedback fb` (the order of the training build)
+#   rebuild+promote as rebuild, the plan with --promote-calls (fbp: fb's
+#                  recommendations and promote-call for the indirect call
+#                  sites with a dominant target, docs/layout.md "Promoted
+#                  indirect calls")
+#   rebuild+promote+relink rebuild+promote relinked with fbp
 #   rebuild+relink2 rebuild relinked with an order planned on the rebuilt
 #                  program's own sections: a counted rebuild (all=count +
 #                  feedback=fb + sections) trained again, `pmopt plan
@@ -79,9 +84,10 @@ bench_opts layout-all "${args[@]}"
 say() { echo "layout-all: $(date -u +%T) $*" >&2; }
 die() { say "error: $*"; exit 1; }
 # the variants, their programs in the work directory (the order of the rotation)
-V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t rebuild+relink-sets)
+V=(O2 pgo rebuild rebuild+relink rebuild+relink2 rebuild+relink2t rebuild+relink-sets rebuild+promote rebuild+promote+relink)
 declare -A P=([O2]=o2/prog [pgo]=pgo/prog [rebuild]=rebuild/prog [rebuild+relink]=relink/prog [rebuild+relink2]=relink2/prog
-    [rebuild+relink2t]=relink2t/prog [rebuild+relink-sets]=relinks/prog [bolt]=bolt/prog)
+    [rebuild+relink2t]=relink2t/prog [rebuild+relink-sets]=relinks/prog [bolt]=bolt/prog
+    [rebuild+promote]=rebuild-p/prog [rebuild+promote+relink]=relinkp/prog)
 machine() {
     echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 }
@@ -148,20 +154,25 @@ t_p0=$(date +%s.%N)
 "$B/pmopt" plan --order=exttsp --rebuild -o fb train/prog train/t.pit > plan.out 2> plan.err ||
     { cat plan.err >&2; die "pmopt plan"; }
 t_p1=$(date +%s.%N)
+"$B/pmopt" plan --order=exttsp --rebuild --promote-calls -o fbp train/prog train/t.pit > planp.out 2> planp.err ||
+    { cat planp.err >&2; die "pmopt plan (promote)"; }
 # ---- round 2: pgo-use, rebuild, counted rebuild ------------------------------------
 { sqlite_build pgo -O2 -fprofile-use -Wno-missing-profile
   sqlite_gcc_link pgo; touch pgo/used
   sqlite_build_rebuild rebuild-count "$W/fb" count; } &
 p1=$!
-sqlite_build_rebuild rebuild "$W/fb" &
+{ sqlite_build_rebuild rebuild "$W/fb"
+  sqlite_build_rebuild rebuild-p "$W/fbp"; } &
 p2=$!
 wait $p1 || die "pgo/rebuild-count"
 wait $p2 || die "rebuild"
 say "built in $(( $(date +%s) - t0 )) s"
 # ---- relinks --------------------------------------------------------------------------
-mkdir -p relink relink2 relink2t relinks
+mkdir -p relink relink2 relink2t relinks relinkp
 "$B/pmopt" relink rebuild/prog --feedback fb -o relink/prog --smoke "0.02 test" > relink/out 2> relink/err ||
     { cat relink/err >&2; die "relink"; }
+"$B/pmopt" relink rebuild-p/prog --feedback fbp -o relinkp/prog --smoke "0.02 test" > relinkp/out 2> relinkp/err ||
+    { cat relinkp/err >&2; die "relink (promote)"; }
 sqlite_train rebuild-count "$train"
 "$B/pmopt" plan --stats rebuild-count/prog rebuild-count/t.pit > stats-rebuild-count.out 2>&1 ||
     { cat stats-rebuild-count.out >&2; die "pmopt plan --stats"; }
@@ -248,6 +259,7 @@ report() {
     echo
     echo "Every variant printed the -O2 checksum \`${SUM[O2]}\`."
     echo "One plan file for both loops: $(tail -1 plan.out) (pmopt plan $(echo "$t_p1 - $t_p0" | bc | xargs printf '%.1f') s);"
+    echo "promote: $(tail -1 planp.out) ($(grep -m1 '^promote:' planp.out | sed 's/^promote: //')); the rebuild: $(grep -ho 'fbp: [0-9]* call promotions applied ([0-9]* call edges), [0-9]* skipped' rebuild-p/cc.err | head -1 | sed 's/^fbp: //');"
     echo "relink: $(grep -m1 'planned order' relink/out | sed 's/^pmopt relink: //');"
     echo "relink2 (order planned on the counted rebuild): $(grep -m1 'planned order' relink2/out | sed 's/^pmopt relink: //');"
     echo "relink2t (the same, --tier-first: $(grep -m1 'the hot tier' plan2t.out | sed 's/^ *the hot tier //')): $(grep -m1 'planned order' relink2t/out | sed 's/^pmopt relink: //')."

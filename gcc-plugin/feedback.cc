@@ -20,6 +20,7 @@ static const char *const applied_kinds[] = {
     "pad-array",    /* repair-arrays.cc */
     "branch-profile", /* pass-feedback.cc: block and edge counts */
     "function-tier",  /* pass-feedback.cc: .text.hot / .text.unlikely */
+    "promote-call",   /* pass-promote.cc: speculative direct calls */
     NULL,
 };
 

@@ -276,6 +276,7 @@ static void finish_unit(void *, void *)
     if (pi_have_c_frontend() && !in_lto_p)
         pi_pragma_finish_unit();
     pi_feedback_report();
+    pi_promote_report();
 }
 
 static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)
@@ -350,5 +351,9 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         register_callback("perfinst", PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
     }
     register_pass(pi_make_inlsize_ipa_pass(g), "fnsummary", PASS_POS_INSERT_AFTER);
+    /* promote-call (pass-promote.cc): find the calls beside the branch
+       profile, promote them in IPA before ipa-cp, as ipa-devirt does */
+    register_pass(pi_make_promote_find_pass(g), "perfinst_count", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_promote_pass(g), "cp", PASS_POS_INSERT_BEFORE);
     return 0;
 }

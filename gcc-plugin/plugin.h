@@ -145,6 +145,10 @@ opt_pass *pi_make_arrays_pass(gcc::context *ctxt);
 extern bool pi_inlsize_active;
 opt_pass *pi_make_inlsize_pass(gcc::context *ctxt);
 opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt);
+/* pass-promote.cc: promote-call, indirect calls made speculative direct calls */
+opt_pass *pi_make_promote_find_pass(gcc::context *ctxt);
+opt_pass *pi_make_promote_pass(gcc::context *ctxt);
+void pi_promote_report(void);
 /* pass-count.cc: a site marker; return-site.cc: the function's return
  * block left bare for ipa-split (its counter on the edges into it, its
  * marker put back by pass-split in the counting copy) */

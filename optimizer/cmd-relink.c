@@ -506,7 +506,8 @@ static int read_plan(const char *path, const char *only, struct plan *pl)
             pl->have_dreserve = 1;
             split_names(pifb_get(r, "overflow"), &pl->doverflow);
             pl->applied++;
-        } else if (!strcmp(r->kind, "branch-profile") || !strcmp(r->kind, "function-tier")) {
+        } else if (!strcmp(r->kind, "branch-profile") || !strcmp(r->kind, "function-tier") ||
+                   !strcmp(r->kind, "promote-call")) {
             pl->rebuild++; /* the plugin's (pmopt plan --order --rebuild): one note below */
         } else {
             pm_note("%s:%u: recommendation %u (%s) is not one relink applies; ignored", path,
@@ -515,7 +516,7 @@ static int read_plan(const char *path, const char *only, struct plan *pl)
         }
     }
     if (pl->rebuild)
-        pm_note("%s: %u recommendation%s of the rebuild loop (branch-profile, function-tier) "
+        pm_note("%s: %u recommendation%s of the rebuild loop (branch-profile, function-tier, promote-call) "
                 "skipped: the plugin applies them when compiling (-fplugin-arg-perfinst-feedback)",
                 path, pl->rebuild, pl->rebuild == 1 ? "" : "s");
     pifb_free(&fb);

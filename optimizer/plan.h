@@ -21,6 +21,10 @@ struct plan {
     long tier_hot;           /* plan-branches: functions with this share of the
                                 block executions (thousandths of a percent) go
                                 to .text.hot */
+    long promote_share;      /* plan-promote: a target with this share of an
+                                indirect call site's calls (thousandths of a
+                                percent; 0: no promote-call) */
+    uint64_t promote_min;    /* plan-promote: ... and at least these calls */
 };
 
 /* One recommendation: plan_begin returns its number; then arguments, then
@@ -38,6 +42,7 @@ void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
 
 /* The planners.  0, or -1 after an error message. */
 int plan_branches(struct plan *p);  /* plan-branches.c: branch-profile, function-tier */
+int plan_promote(struct plan *p);   /* plan-promote.c: promote-call */
 /* `pmopt plan --check=FEEDBACK PROG`: which function profiles of a feedback
  * file still match PROG's functions (name, source and CFG checksum),
  * weighted by their block executions. */
