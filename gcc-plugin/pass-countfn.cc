@@ -56,6 +56,8 @@
 #include "tree-ssanames.h"
 #include "tree-ssa.h"
 #include "calls.h"
+#include "tree-cfgcleanup.h"
+#include "tree-ssa-dce.h"
 
 /* f.count → f (decls live as long as the unit: not a GC root) */
 static hash_map<tree, tree> *counting_copies;
@@ -191,6 +193,16 @@ static bool split_off_counting(cgraph_node *node)
         loops_state_set(LOOPS_NEED_FIXUP);
     mark_virtual_operands_for_renaming(fun);
     update_ssa(TODO_update_ssa);
+    /* switch-again=yes: as pass-split does for its clean copy */
+    if (pi_opt.switch_again) {
+        simple_dce_from_worklist(dead);
+        cleanup_tree_cfg();
+        unsigned int todo = pi_split_rerun_early_passes(fun);
+        if (todo & TODO_update_ssa_any)
+            update_ssa(todo & TODO_update_ssa_any);
+        if (todo & TODO_cleanup_cfg)
+            cleanup_tree_cfg();
+    }
     cgraph_edge::rebuild_edges();
     pop_cfun();
     if (pi_opt.verbose)

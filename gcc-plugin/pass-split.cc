@@ -181,7 +181,7 @@ tree pi_clone_origin(tree decl)
  * GCC's own passes, run again on the function once its clean copy has no
  * counters; they leave the counting copy as it is (its case blocks are
  * not empty).  Returns the TODO flags still to do. */
-static unsigned int rerun_early_passes(function *fun)
+unsigned int pi_split_rerun_early_passes(function *fun)
 {
     static opt_pass *passes[2];
     if (!passes[0]) {
@@ -371,7 +371,7 @@ static unsigned int execute_split(function *fun)
     if (pi_opt.switch_again && optimize && !optimize_debug) {
         simple_dce_from_worklist(dead);
         cleanup_tree_cfg();
-        todo |= rerun_early_passes(fun);
+        todo |= pi_split_rerun_early_passes(fun);
     }
     if (fi >= 0 && pi_entry_jump_usable() && pi_fnon_asm_name())
         todo |= jump_dispatch(fun, fi);

@@ -160,6 +160,7 @@ void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
 bool pi_entry_jump_usable(void);
+unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
 tree pi_countfn_origin(tree decl); /* f for f.count, else NULL_TREE */
