@@ -76,3 +76,14 @@ diff fn.out ov.out || fail "output with the overlay"
 funcs ./fn ov.pit > ov.funcs
 assert_contains "overlay: cell_info not counted" ov.funcs '^cell_info 0 0$'
 assert_eq "overlay: every other function as without it" "$(grep -v '^cell_info ' fn.funcs)" "$(grep -v '^cell_info ' ov.funcs)"
+
+# pmopt plan reads F.count.N's profile as F's (optimizer/plan-order.c):
+# the order names the functions an uninstrumented build has
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=function \
+    -fplugin-arg-perfinst-sections -c "$src" -o sec.o
+pi_ld -O2 -o sec sec.o
+PERFINST_OUT=sec.pit ./sec 1000 > /dev/null
+"$PMOPT" plan --order=c3 --advise ./sec sec.pit > plan
+assert_contains "plan: 6 hot functions" plan '^pmopt plan --order=c3: .*, 6 hot functions'
+assert_contains "plan: cell_info and pick ordered" plan '^     functions=.*cell_info.*'
+assert_not_contains "plan: no counting copy named" plan 'functions=.*\.count\.'
