@@ -150,6 +150,12 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
 static bool split_off_counting(cgraph_node *node)
 {
     tree decl = node->decl;
+    /* a clone of ipa-cp/ipa-sra not made yet (GCC 12 makes them when
+       their body is first asked for, as at expansion) */
+    if (node->clone_of)
+        node->get_untransformed_body();
+    if (node->clone_of)
+        return false;
     if (pi_is_own_decl(decl) || !usable_signature(decl) || !tree_versionable_function_p(decl))
         return false;
     node->get_body();
@@ -215,7 +221,8 @@ static unsigned int execute_countfn(void)
     auto_vec<cgraph_node *> todo;
     cgraph_node *node;
     FOR_EACH_DEFINED_FUNCTION(node)
-    if (node->has_gimple_body_p() && !node->clone_of && !node->inlined_to && !node->thunk &&
+    if (node->has_gimple_body_p() && (!node->clone_of || node->clone_of->decl != node->decl) &&
+        !node->inlined_to && !node->thunk &&
         !pi_countfn_origin(node->decl))
         todo.safe_push(node);
     for (unsigned i = 0; i < todo.length(); i++)

@@ -17,8 +17,8 @@
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
  * costs one load and one predictable branch, and the code that runs is the
- * uninstrumented code, optimised as such.  With entry=jump (the default;
- * entry=test, -flto, -fcf-protection=branch, retpolines and -masm=intel
+ * uninstrumented code, optimised as such.  With entry=jump (entry=test,
+ * the default, -flto, -fcf-protection=branch, retpolines and -masm=intel
  * keep the byte test: docs/indicators.md) the test is instead one
  * instruction whichever copy runs,
  *
@@ -43,6 +43,18 @@
  * fewer instructions, but counting 2.8 % more (sqlite3VdbeExec).
  * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
  * labels) stay single-copy and count whatever the mode.
+ *
+ * Both copies in one function share one prologue: where the counting copy
+ * needs callee-saved registers, the clean copy pushes them before the test
+ * too.  With counting=function, pass-countfn.cc has already (in a late IPA
+ * pass) moved the counting copy into a function of its own, f.count.N,
+ * entered by a sibling call after the test:
+ *
+ *     f(...) { if (__perfinst_fnon[F] != 0) return f.count.0(...); <-O2's f> }
+ *
+ * This pass then sees f without counters (nothing to do) and leaves
+ * f.count.N alone (it counts whatever the mode); it still splits what that
+ * pass does not take (-O0, -flto, entry=jump, variadic functions, ...).
  */
 #include "plugin.h"
 #include "cfgloop.h"
