@@ -25,6 +25,12 @@
  *         jne  .Lc                            (.Lc: jmp f.count.0)
  *         <-O2's f>
  *
+ * Right after expansion, an RTL pass passes the sibling call's arguments
+ * from the incoming registers themselves rather than from the pseudos the
+ * entry copied them into: otherwise a parameter the clean body keeps in a
+ * callee-saved register across a call is copied there above the test, for
+ * both paths, and the prologue with it (half of SQLite's functions).
+ *
  * The call is marked as a tail call: f.count.0 runs on f's frame, so a
  * stack taken inside it (threshold and trap handlers, samples) shows f's
  * caller above it, as with one function.  f.count.0 is f's clone
@@ -58,9 +64,12 @@
 #include "calls.h"
 #include "tree-cfgcleanup.h"
 #include "tree-ssa-dce.h"
+#include "tm_p.h"
 
 /* f.count → f (decls live as long as the unit: not a GC root) */
 static hash_map<tree, tree> *counting_copies;
+/* the f that dispatch to their f.count */
+static hash_set<tree> *dispatching;
 
 tree pi_countfn_origin(tree decl)
 {
@@ -174,6 +183,9 @@ static bool split_off_counting(cgraph_node *node)
     if (!counting_copies)
         counting_copies = new hash_map<tree, tree>;
     counting_copies->put(copy->decl, decl);
+    if (!dispatching)
+        dispatching = new hash_set<tree>;
+    dispatching->add(decl);
 
     /* the counting copy: f's return blocks get their deferred site
        marker (return-site.cc), as pass-split's counting copy does */
@@ -228,6 +240,106 @@ static unsigned int execute_countfn(void)
     for (unsigned i = 0; i < todo.length(); i++)
         split_off_counting(todo[i]);
     return 0;
+}
+
+/* ---- the arguments of the sibling call, in RTL ----------------------------
+ *
+ * Expanded, C's call passes f's parameters from the pseudos the entry
+ * block copied the argument registers into.  A parameter the clean body
+ * keeps across a call lives in a callee-saved register, so that copy
+ * (`mov %rdi,%r14`) is used on both paths and must stay above the test,
+ * and the prologue that saves %r14 with it: shrink-wrapping cannot put it
+ * after the test (706 of SQLite's 1358 dispatching functions).  So, right
+ * after expansion, C passes each such argument from its incoming register
+ * itself (nothing between the entry and the call sets it: the test is a
+ * load and a compare): the copy is then used by the clean path alone, and
+ * shrink-wrapping's prepare_shrink_wrap sinks it there with the prologue. */
+
+/* The only set of pseudo P in the function, or NULL. */
+static rtx_insn *only_set(unsigned p)
+{
+    rtx_insn *found = NULL;
+    for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn))
+        if (INSN_P(insn) && reg_set_p(regno_reg_rtx[p], insn)) {
+            if (found)
+                return NULL;
+            found = insn;
+        }
+    return found;
+}
+
+static unsigned int execute_sibling_args(function *fun)
+{
+    /* only where a parameter may have to live across a call: in a function
+       without calls the change only moved registers around (cell_info in
+       tests/count/countfn.c got a `mov` before its `jmp *`) */
+    bool calls = false;
+    for (rtx_insn *insn = get_insns(); insn && !calls; insn = NEXT_INSN(insn))
+        calls = CALL_P(insn) && !SIBLING_CALL_P(insn);
+    if (!calls)
+        return 0;
+    basic_block first = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        rtx_insn *call = BB_END(bb);
+        if (!CALL_P(call) || !SIBLING_CALL_P(call) || !single_pred_p(bb) || single_pred(bb) != first)
+            continue;
+        rtx fn = get_call_rtx_from(call); /* (call (mem (symbol_ref f.count)) ...) */
+        rtx sym = fn && MEM_P(XEXP(fn, 0)) ? XEXP(XEXP(fn, 0), 0) : NULL_RTX;
+        if (!sym || GET_CODE(sym) != SYMBOL_REF || !SYMBOL_REF_DECL(sym) ||
+            !pi_countfn_origin(SYMBOL_REF_DECL(sym)))
+            continue;
+        /* no call in the first block or in C before the sibling call */
+        bool clean = true;
+        for (rtx_insn *i = BB_HEAD(first); clean && i != NEXT_INSN(BB_END(first)); i = NEXT_INSN(i))
+            clean = !CALL_P(i);
+        for (rtx_insn *i = BB_HEAD(bb); clean && i != call; i = NEXT_INSN(i))
+            clean = !CALL_P(i);
+        if (!clean)
+            continue;
+        for (rtx_insn *i = BB_HEAD(bb), *next; i != call; i = next) {
+            next = NEXT_INSN(i);
+            rtx set = NONJUMP_INSN_P(i) ? single_set(i) : NULL_RTX;
+            if (!set || !REG_P(SET_DEST(set)) || !HARD_REGISTER_P(SET_DEST(set)) || !REG_P(SET_SRC(set)) ||
+                HARD_REGISTER_P(SET_SRC(set)))
+                continue;
+            unsigned hard = REGNO(SET_DEST(set));
+            if (!FUNCTION_ARG_REGNO_P(hard) || !find_reg_fusage(call, USE, SET_DEST(set)))
+                continue;
+            /* the pseudo: a copy of the same incoming register in the first block */
+            rtx_insn *def = only_set(REGNO(SET_SRC(set)));
+            rtx dset = def ? single_set(def) : NULL_RTX;
+            if (!dset || BLOCK_FOR_INSN(def) != first || !REG_P(SET_SRC(dset)) || REGNO(SET_SRC(dset)) != hard ||
+                GET_MODE(SET_SRC(dset)) != GET_MODE(SET_DEST(set)))
+                continue;
+            /* nothing else sets the register from the entry to the call */
+            bool kept = true;
+            for (rtx_insn *k = BB_HEAD(first); kept && k != NEXT_INSN(BB_END(first)); k = NEXT_INSN(k))
+                kept = !INSN_P(k) || k == def || !reg_set_p(SET_DEST(set), k);
+            for (rtx_insn *k = BB_HEAD(bb); kept && k != call; k = NEXT_INSN(k))
+                kept = !INSN_P(k) || k == i || !reg_set_p(SET_DEST(set), k);
+            if (kept)
+                delete_insn(i); /* the register still holds the argument */
+        }
+    }
+    return 0;
+}
+
+const pass_data sibling_args_pass_data = {
+    RTL_PASS, "perfinst_countfn_args", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class sibling_args_pass : public rtl_opt_pass {
+public:
+    sibling_args_pass(gcc::context *ctxt) : rtl_opt_pass(sibling_args_pass_data, ctxt) {}
+    bool gate(function *fun) final override { return dispatching && dispatching->contains(fun->decl); }
+    unsigned int execute(function *fun) final override { return execute_sibling_args(fun); }
+};
+
+opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt)
+{
+    return new sibling_args_pass(ctxt);
 }
 
 const pass_data countfn_pass_data = {

@@ -346,6 +346,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_fbglobal_pass(g, true), "inline", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_countfn_args_pass(g), "expand", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);

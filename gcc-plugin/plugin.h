@@ -163,6 +163,7 @@ bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
+opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */
 tree pi_countfn_origin(tree decl); /* f for f.count, else NULL_TREE */
 
 #endif

@@ -34,6 +34,14 @@ assert_contains "the dispatch jumps to cell_info.count.N" fn.s 'jmp +[0-9a-f]+ <
 sed '1,2d;$d' fn.ins > fn.body
 diff o2.ins fn.body || fail "cell_info after the test is not gcc -O2's code"
 ok "cell_info after the test is gcc -O2's code ($(wc -l < fn.body) instructions)"
+# sum_cells keeps p and n in callee-saved registers across its calls (-O2
+# pushes them at entry): its test still comes first, the prologue after
+# it (pass-countfn.cc passes the sibling call's arguments from the
+# incoming registers, so the copies into callee-saved ones sink)
+insns o2.o sum_cells > o2sum.ins
+assert_eq "gcc -O2: sum_cells starts with a push (the fixture is valid)" push "$(head -1 o2sum.ins)"
+insns fn.o sum_cells > fnsum.ins
+assert_eq "counting=function: sum_cells enters with cmpb + jne, then its prologue" "cmpb jne push" "$(head -3 fnsum.ins | xargs)"
 objdump -dr --no-show-raw-insn fn.o | awk '/<cell_info\.count\.[0-9]+>:/,/^$/' > count.s
 assert_contains "cell_info.count.N calls the indirect-call probe" count.s '__perfinst_icall'
 assert_contains "cell_info.count.N keeps a frame (pushes)" count.s 'push '
