@@ -322,6 +322,37 @@ static unsigned int execute_sibling_args(function *fun)
             if (kept)
                 delete_insn(i); /* the register still holds the argument */
         }
+        /* The entry's copies of the arguments that only the clean path
+           uses now go on the edge into it: a parameter the register
+           allocator spills is then stored there, not above the test
+           (vdbeSorterCompareText's `mov %ecx,0x8(%rsp)`). */
+        edge clean_edge = EDGE_SUCC(first, 0)->dest == bb ? EDGE_SUCC(first, 1) : EDGE_SUCC(first, 0);
+        if (EDGE_COUNT(first->succs) != 2 || clean_edge->dest == bb || (clean_edge->flags & EDGE_COMPLEX))
+            continue;
+        bool moved = false;
+        for (rtx_insn *i = BB_HEAD(first), *next; i != NEXT_INSN(BB_END(first)); i = next) {
+            next = NEXT_INSN(i);
+            rtx set = NONJUMP_INSN_P(i) ? single_set(i) : NULL_RTX;
+            if (!set || set != PATTERN(i) || !REG_P(SET_DEST(set)) || HARD_REGISTER_P(SET_DEST(set)) ||
+                !REG_P(SET_SRC(set)) || !HARD_REGISTER_P(SET_SRC(set)) ||
+                !FUNCTION_ARG_REGNO_P(REGNO(SET_SRC(set))))
+                continue;
+            rtx p = SET_DEST(set);
+            bool alone = only_set(REGNO(p)) == i;
+            for (rtx_insn *k = BB_HEAD(first); alone && k != NEXT_INSN(BB_END(first)); k = NEXT_INSN(k))
+                alone = k == i || !INSN_P(k) || (!reg_mentioned_p(p, PATTERN(k)) &&
+                                                 (k == BB_END(first) || !reg_set_p(SET_SRC(set), k)));
+            for (rtx_insn *k = BB_HEAD(bb); alone && k != NEXT_INSN(BB_END(bb)); k = NEXT_INSN(k))
+                alone = !INSN_P(k) || !reg_mentioned_p(p, PATTERN(k));
+            if (!alone)
+                continue;
+            rtx pat = copy_rtx(PATTERN(i));
+            delete_insn(i);
+            insert_insn_on_edge(pat, clean_edge);
+            moved = true;
+        }
+        if (moved)
+            commit_edge_insertions();
     }
     return 0;
 }
