@@ -327,8 +327,9 @@ static unsigned int execute_sibling_args(function *fun)
            allocator spills is then stored there, not above the test
            (vdbeSorterCompareText's `mov %ecx,0x8(%rsp)`). */
         edge clean_edge = EDGE_SUCC(first, 0)->dest == bb ? EDGE_SUCC(first, 1) : EDGE_SUCC(first, 0);
-        if (EDGE_COUNT(first->succs) != 2 || clean_edge->dest == bb || (clean_edge->flags & EDGE_COMPLEX))
-            continue;
+        if (EDGE_COUNT(first->succs) != 2 || clean_edge->dest == bb || (clean_edge->flags & EDGE_COMPLEX) ||
+            !single_pred_p(first))
+            continue; /* (entered once: no path back into it where the registers changed) */
         bool moved = false;
         for (rtx_insn *i = BB_HEAD(first), *next; i != NEXT_INSN(BB_END(first)); i = next) {
             next = NEXT_INSN(i);
