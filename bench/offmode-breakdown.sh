@@ -19,7 +19,8 @@
 #     __perfinst_jumps, one instruction), and which functions take them;
 #   - calls (the sum of callgrind's call counts) in each;
 #   - per-function instruction differences (GCC's .part/.isra/.constprop
-#     clones folded into their function): what inlining did differently.
+#     clones and counting=function's .count copies folded into their
+#     function): what inlining did differently.
 # Deterministic (callgrind), so it can run on a loaded machine.  Prints
 # Markdown; record it in bench/RESULTS.md with the command by hand.
 set -uo pipefail
@@ -106,7 +107,7 @@ def per_fn(path):
         if not m: continue
         n = int(m.group(1).replace(',', ''))
         name = re.sub(r"'\d+$", '', m.group(3))
-        name = re.sub(r'\.(part|isra|constprop|cold)\.\d+', '', name)
+        name = re.sub(r'\.(part|isra|constprop|cold|count)\.\d+', '', name)
         fn[name] = fn.get(name, 0) + n
         o = (m.group(4) or '(object not named)').split('/')[-1]
         obj[o] = obj.get(o, 0) + n

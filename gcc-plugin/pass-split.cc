@@ -17,8 +17,8 @@
  *
  * so that with counting off (PERFINST_MODE=off, perfinst_disable()) a call
  * costs one load and one predictable branch, and the code that runs is the
- * uninstrumented code, optimised as such.  With entry=jump (the default;
- * entry=test, -flto, -fcf-protection=branch, retpolines and -masm=intel
+ * uninstrumented code, optimised as such.  With entry=jump (entry=test,
+ * the default, -flto, -fcf-protection=branch, retpolines and -masm=intel
  * keep the byte test: docs/indicators.md) the test is instead one
  * instruction whichever copy runs,
  *
@@ -43,6 +43,18 @@
  * fewer instructions, but counting 2.8 % more (sqlite3VdbeExec).
  * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
  * labels) stay single-copy and count whatever the mode.
+ *
+ * Both copies in one function share one prologue: where the counting copy
+ * needs callee-saved registers, the clean copy pushes them before the test
+ * too.  With counting=function, pass-countfn.cc has already (in a late IPA
+ * pass) moved the counting copy into a function of its own, f.count.N,
+ * entered by a sibling call after the test:
+ *
+ *     f(...) { if (__perfinst_fnon[F] != 0) return f.count.0(...); <-O2's f> }
+ *
+ * This pass then sees f without counters (nothing to do) and leaves
+ * f.count.N alone (it counts whatever the mode); it still splits what that
+ * pass does not take (-O0, -flto, entry=jump, variadic functions, ...).
  */
 #include "plugin.h"
 #include "cfgloop.h"
@@ -56,7 +68,7 @@
 
 static tree mode_register;
 
-static tree mode_register_decl(void)
+tree pi_split_mode_register(void)
 {
     if (!mode_register) {
         mode_register = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__perfinst_on"),
@@ -119,7 +131,7 @@ static bool is_probe_call(gimple *g)
  * where the counters were. */
 static void strip_statements(const vec<basic_block> &bbs);
 
-static void strip_instrumentation(const vec<basic_block> &bbs, bitmap dead)
+void pi_split_strip(const vec<basic_block> &bbs, bitmap dead)
 {
     for (unsigned i = 0; i < bbs.length(); i++)
         for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi); gsi_next(&gsi))
@@ -151,7 +163,7 @@ static void strip_statements(const vec<basic_block> &bbs)
  * the one-instruction `cmpb $0, __perfinst_fnon+F(%rip)` rather than a
  * load of the mode register (an int in libperfinst, reached through a copy
  * relocation) and a `test`.  -1: none (the mode register decides). */
-static int switch_index(tree decl)
+int pi_split_switch_index(tree decl)
 {
     for (int depth = 0; depth < 8 && decl && TREE_CODE(decl) == FUNCTION_DECL; depth++) {
         int fi = pi_unit_func_index(decl);
@@ -165,6 +177,8 @@ static int switch_index(tree decl)
 /* The function a clone GCC made was made from (one step), or NULL_TREE. */
 tree pi_clone_origin(tree decl)
 {
+    if (tree f = pi_countfn_origin(decl))
+        return f; /* f.count (pass-countfn.cc) */
     cgraph_node *n = cgraph_node::get(decl);
     tree up = n && n->former_clone_of ? n->former_clone_of
               : n && n->clone_of      ? n->clone_of->decl
@@ -179,7 +193,7 @@ tree pi_clone_origin(tree decl)
  * GCC's own passes, run again on the function once its clean copy has no
  * counters; they leave the counting copy as it is (its case blocks are
  * not empty).  Returns the TODO flags still to do. */
-static unsigned int rerun_early_passes(function *fun)
+unsigned int pi_split_rerun_early_passes(function *fun)
 {
     static opt_pass *passes[2];
     if (!passes[0]) {
@@ -234,7 +248,7 @@ static gasm *jump_slot_asm(tree clean_label, int fi)
  * branch tracking (-fcf-protection=branch: the targets would need endbr64),
  * retpolines (-mindirect-branch=thunk…) or -masm=intel the entries keep the
  * byte test. */
-static bool entry_jump_usable(void)
+bool pi_entry_jump_usable(void)
 {
     return pi_opt.entry_jump && !(flag_cf_protection & CF_BRANCH) &&
            ix86_indirect_branch == indirect_branch_keep && ix86_asm_dialect == ASM_ATT;
@@ -277,17 +291,26 @@ static unsigned int jump_dispatch(function *fun, int fi)
     return TODO_update_ssa;
 }
 
+/* Does FUN hold counter updates or probe calls? */
+bool pi_split_instrumented(function *fun)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (is_counter_store(gsi_stmt(gsi)) || is_probe_call(gsi_stmt(gsi)))
+            return true;
+    return false;
+}
+
 static unsigned int execute_split(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
         return 0; /* the generated registration code is not instrumented */
-    bool instrumented = false;
-    basic_block bb;
-    FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi) && !instrumented; gsi_next(&gsi))
-        instrumented = is_counter_store(gsi_stmt(gsi)) || is_probe_call(gsi_stmt(gsi));
-    if (!instrumented)
+    if (pi_countfn_origin(fun->decl))
+        return 0; /* a counting copy of its own (pass-countfn.cc): counts whatever the mode */
+    if (!pi_split_instrumented(fun))
         return 0;
+    basic_block bb;
 
     /* a fresh empty entry block E, so the copy's entry has no PHIs */
     basic_block e = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
@@ -322,7 +345,7 @@ static unsigned int execute_split(function *fun)
        this compilation made it (an overlay can turn it off), else the mode
        register */
     basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
-    int fi = in_lto_p ? -1 : switch_index(fun->decl);
+    int fi = in_lto_p ? -1 : pi_split_switch_index(fun->decl);
     edge off = single_succ_edge(d);
     gimple_stmt_iterator gsi = gsi_last_bb(d);
     /* D: if (SWITCH != 0) goto E'; else goto E;  With entry=jump it becomes
@@ -330,7 +353,7 @@ static unsigned int execute_split(function *fun)
        ran again: with the jmp in place first, if-to-switch left the chain
        of odd_pick (tests/count/switch-conv.c) alone, whose first block
        then held the asm goto's label (not traced further into GCC) */
-    tree src = fi >= 0 ? pi_fnon_ref(fi) : mode_register_decl();
+    tree src = fi >= 0 ? pi_fnon_ref(fi) : pi_split_mode_register();
     tree flag = make_ssa_name(TREE_TYPE(src));
     gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
     gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
@@ -347,7 +370,7 @@ static unsigned int execute_split(function *fun)
     e_copy->count = e->count = d->count.apply_probability(profile_probability::even());
 
     auto_bitmap dead;
-    strip_instrumentation(bbs, dead);
+    pi_split_strip(bbs, dead);
 
     free_dominance_info(CDI_DOMINATORS);
     free_dominance_info(CDI_POST_DOMINATORS);
@@ -360,9 +383,9 @@ static unsigned int execute_split(function *fun)
     if (pi_opt.switch_again && optimize && !optimize_debug) {
         simple_dce_from_worklist(dead);
         cleanup_tree_cfg();
-        todo |= rerun_early_passes(fun);
+        todo |= pi_split_rerun_early_passes(fun);
     }
-    if (fi >= 0 && entry_jump_usable() && pi_fnon_asm_name())
+    if (fi >= 0 && pi_entry_jump_usable() && pi_fnon_asm_name())
         todo |= jump_dispatch(fun, fi);
     return todo;
 }

@@ -29,6 +29,9 @@
  *   feedback-quality=local|ipa  with feedback: the profile's counts as GCC's local guesses
  *                        (default) or as a read profile that IPA compares across functions
  *                        (pass-feedback.cc, docs/layout.md "Profile quality")
+ *   counting=inline|function  where a split function's counting copy lives: in the
+ *                        function, after the dispatch (default), or in a function of its
+ *                        own, f.count, entered by a sibling call (pass-countfn.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -66,7 +69,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-switch-again=yes|no  switch passes again after the split (default no)\n"
     "  -fplugin-arg-perfinst-feedback-quality=local|ipa  feedback counts as local guesses (default)\n"
     "                            or as an IPA-quality profile (a read profile's counts)\n"
-    "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n",
+    "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n"
+    "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function (default) or its own\n",
 };
 
 static const char *feedback_only;
@@ -214,11 +218,19 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "counting") == 0) {
+            if (v && (strcmp(v, "inline") == 0 || strcmp(v, "function") == 0))
+                pi_opt.counting_function = strcmp(v, "function") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-counting=%s%>: expected %<inline%> or %<function%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, help)", k);
+                  "entry, feedback-quality, counting, help)", k);
             ok = false;
         }
     }
@@ -334,6 +346,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_fbglobal_pass(g, false), "profile", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_fbglobal_pass(g, true), "inline", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_countfn_args_pass(g), "expand", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);

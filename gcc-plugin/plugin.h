@@ -26,6 +26,7 @@ struct pi_options {
     bool switch_again;      /* switch-again=yes: switch passes again after the split (pass-split.cc) */
     bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
     int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
+    bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -157,5 +158,16 @@ basic_block pi_bare_return_block(function *fun, basic_block entry);
 void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc);
 void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
 tree pi_clone_origin(tree decl); /* pass-split.cc: a clone's origin, one step */
+/* pass-split.cc's pieces that pass-countfn.cc shares */
+bool pi_split_instrumented(function *fun);
+void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
+int pi_split_switch_index(tree decl);
+tree pi_split_mode_register(void);
+bool pi_entry_jump_usable(void);
+unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
+/* pass-countfn.cc: counting=function, f's counting copy as f.count */
+opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
+opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */
+tree pi_countfn_origin(tree decl); /* f for f.count, else NULL_TREE */
 
 #endif

@@ -38,7 +38,43 @@ struct po {
     struct ord_arc *drefs;   /* (text osec, data osec, weight) of executed references */
     size_t ndrefs;
     uint32_t *home;          /* per data osec: the text osec that references it most */
+    uint32_t *fold;          /* per osec: itself, or F's for F.count.N (counting_copies) */
+    uint32_t *copy;          /* per osec: its counting copy F.count.N, or UINT32_MAX */
 };
+
+/* counting=function (gcc-plugin/pass-countfn.cc): F's counting copy is the
+ * section of F.count.N of the same object, and its profile is F's: the
+ * plan orders F (what an uninstrumented build has), with F.count.N's
+ * samples and arcs, and models F's lines from the copy's ranges, scaled to
+ * F's size (docs/layout.md). */
+static int counting_copies(struct po *p)
+{
+    size_t n = p->s.nsecs;
+    p->fold = malloc((n ? n : 1) * sizeof *p->fold);
+    p->copy = malloc((n ? n : 1) * sizeof *p->copy);
+    if (!p->fold || !p->copy)
+        return rep_oom();
+    for (size_t i = 0; i < n; i++)
+        p->fold[i] = (uint32_t)i, p->copy[i] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const struct osec *c = &p->s.secs[i];
+        const char *d = c->kind == OS_TEXT && !c->cold ? strstr(c->sym, ".count.") : NULL;
+        for (; d && strstr(d + 1, ".count."); d = strstr(d + 1, ".count."))
+            ;
+        if (!d || d == c->sym || !d[7] || strspn(d + 7, "0123456789") != strlen(d + 7))
+            continue;
+        size_t l = (size_t)(d - c->sym);
+        for (size_t k = 0; k < n; k++) {
+            const struct osec *f = &p->s.secs[k];
+            if (k != i && f->kind == OS_TEXT && !f->cold && f->obj == c->obj && strlen(f->sym) == l &&
+                !strncmp(f->sym, c->sym, l)) {
+                p->fold[i] = (uint32_t)k, p->copy[k] = (uint32_t)i;
+                break;
+            }
+        }
+    }
+    return 0;
+}
 
 /* The model's hot lines: the most fetched lines that make up MODEL_COVER
  * percent of all fetches (docs/layout.md "The cache model"). */
@@ -57,7 +93,7 @@ static uint64_t range_count(struct po *p, const struct orange *rg, int *own)
     const struct pi_site *site = &u->sites[rg->site];
     uint32_t c = site->counter;
     if (site->func < u->hdr.nfuncs)
-        *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[rg->sec].sym);
+        *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[p->fold[rg->sec]].sym);
     return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
 }
 
@@ -140,6 +176,8 @@ static int build_graph(struct po *p)
     p->home = malloc((n ? n : 1) * sizeof *p->home);
     if (!p->nodes || !p->count || !p->data_w || !p->arcs || !p->drefs || !p->home)
         return rep_oom();
+    if (counting_copies(p))
+        return -1;
     for (size_t i = 0; i < n; i++)
         p->home[i] = UINT32_MAX;
     for (size_t i = 0; i < n; i++)
@@ -167,7 +205,7 @@ static int build_graph(struct po *p)
                 last_own = p->count[k];
             else if (last_own != UINT64_MAX && p->count[k] > last_own)
                 p->count[k] = last_own;
-            struct osec *o = &p->s.secs[sec];
+            struct osec *o = &p->s.secs[p->fold[sec]];
             o->samples = pm_sat_add(o->samples, p->count[k]);
         }
         i = end;
@@ -179,19 +217,20 @@ static int build_graph(struct po *p)
         const struct oref *f = &p->s.refs[k];
         if (f->to == UINT32_MAX)
             continue;
-        const struct osec *a = &p->s.secs[f->from], *b = &p->s.secs[f->to];
+        uint32_t from = p->fold[f->from], to = p->fold[f->to];
+        const struct osec *a = &p->s.secs[from], *b = &p->s.secs[to];
         if (a->kind != OS_TEXT)
             continue;
         long ri = range_at(p, f->from, f->offset);
         uint64_t w = ri < 0 ? 0 : p->count[ri];
         if (!w)
             continue;
-        if (b->kind == OS_TEXT && f->call && !a->cold && !b->cold)
-            p->arcs[p->narcs++] = (struct ord_arc){ f->from, f->to, w };
+        if (b->kind == OS_TEXT && f->call && !a->cold && !b->cold && from != to)
+            p->arcs[p->narcs++] = (struct ord_arc){ from, to, w };
         else if (b->kind != OS_TEXT) {
-            p->data_w[f->to] = pm_sat_add(p->data_w[f->to], w);
+            p->data_w[to] = pm_sat_add(p->data_w[to], w);
             if (!a->cold)
-                p->drefs[p->ndrefs++] = (struct ord_arc){ f->from, f->to, w };
+                p->drefs[p->ndrefs++] = (struct ord_arc){ from, to, w };
         }
     }
     /* each data object's home: the function whose executed blocks
@@ -233,10 +272,17 @@ struct lines {
     size_t n, cap;
 };
 
-/* Adds the hot blocks of section sec placed at base. */
+/* Adds the hot blocks of section sec placed at base: those of its ranges,
+ * or of its counting copy's scaled to its size. */
 static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64_t base)
 {
     const struct osec *o = &p->s.secs[sec];
+    uint32_t region = sec;
+    uint64_t num = 1, den = 1;
+    if (p->copy[sec] != UINT32_MAX && p->s.secs[p->copy[sec]].size) {
+        num = o->size, den = p->s.secs[p->copy[sec]].size;
+        sec = p->copy[sec];
+    }
     /* ranges of sec are contiguous in the sorted array; find the first */
     size_t lo0 = 0, hi0 = p->s.nranges;
     while (lo0 < hi0) {
@@ -252,18 +298,20 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
         /* a block's code runs to the next range of the section, not into
          * a clean copy (oscan_range_end; docs/layout.md) */
         uint64_t lo = p->s.ranges[i].off, hi = oscan_range_end(&p->s, i);
+        if (den > 1)
+            lo = lo * num / den, hi = hi * num / den;
         if (hi > o->size)
             hi = o->size;
         if (hi <= lo)
             hi = lo + 1;
         for (uint64_t a = (base + lo) / p->g.line * p->g.line; a < base + hi; a += p->g.line) {
-            if (L->n && L->v[L->n - 1].addr == a && L->v[L->n - 1].region == sec) {
+            if (L->n && L->v[L->n - 1].addr == a && L->v[L->n - 1].region == region) {
                 L->v[L->n - 1].fetches = pm_sat_add(L->v[L->n - 1].fetches, p->count[i]);
                 continue;
             }
             if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
                 return rep_oom();
-            L->v[L->n++] = (struct cm_line){ a, p->count[i], sec };
+            L->v[L->n++] = (struct cm_line){ a, p->count[i], region };
         }
     }
     return 0;
@@ -802,6 +850,7 @@ done:
         free(list2), free(cold);
     free(before.v), free(after.v);
     free(p.nodes), free(p.arcs), free(p.count), free(p.data_w), free(p.drefs), free(p.home);
+    free(p.fold), free(p.copy);
     oscan_free(&p.s);
     return status;
 }

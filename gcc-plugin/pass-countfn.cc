@@ -1,0 +1,395 @@
+/* pass-countfn.cc — the counting copy as a function of its own
+ * (-fplugin-arg-perfinst-counting=function; docs/indicators.md, "The
+ * prologue").
+ *
+ * pass-split.cc puts both copies of an instrumented function in ONE
+ * function, so GCC gives them one prologue: where the counting copy needs
+ * callee-saved registers (a probe around a call), the clean copy pays the
+ * pushes and pops before the dispatch even where -O2's function has no
+ * frame.  This pass instead makes the counting copy a function of its own:
+ *
+ *     f(a, b) {                          f(a, b) {
+ *       bb1: # perfinst site U 0           if (__perfinst_fnon[F] != 0)
+ *            __perfinst_ctr[0] += 1   →       return f.count.0(a, b);   // a sibling call
+ *            ...                           ...                           // no counters, no markers
+ *     }                                  }
+ *                                        static f.count.0(a, b) {        // the body as it was
+ *                                          bb1: # perfinst site U 0
+ *                                               __perfinst_ctr[0] += 1 ...
+ *                                        }
+ *
+ * so f is the byte test plus exactly the code -O2 would make of it, and
+ * shrink-wrapping leaves f's prologue after the test:
+ *
+ *     f:  cmpb $0, __perfinst_fnon+F(%rip)
+ *         jne  .Lc                            (.Lc: jmp f.count.0)
+ *         <-O2's f>
+ *
+ * Right after expansion, an RTL pass passes the sibling call's arguments
+ * from the incoming registers themselves rather than from the pseudos the
+ * entry copied them into: otherwise a parameter the clean body keeps in a
+ * callee-saved register across a call is copied there above the test, for
+ * both paths, and the prologue with it (half of SQLite's functions).
+ *
+ * The call is marked as a tail call: f.count.0 runs on f's frame, so a
+ * stack taken inside it (threshold and trap handlers, samples) shows f's
+ * caller above it, as with one function.  f.count.0 is f's clone
+ * (DECL_ABSTRACT_ORIGIN f; pi_clone_origin): its site markers are f's
+ * sites, its code is attributed to f by pass-ranges' CODE chunks, its
+ * return blocks get f's deferred return site, and pass-split leaves it
+ * alone (it counts whatever the mode).
+ *
+ * Where: a simple IPA pass after "simdclone", the last of GCC 12's late IPA
+ * passes, i.e. after inlining and before any function is expanded (new
+ * functions can be added here, as the OpenMP simd clones are); the inline
+ * transforms are applied first (cgraph_node::get_body, as ipa-pta does).
+ * The function then goes through every per-function pass as usual, and
+ * the clean f is optimised without counters.
+ *
+ * Left to pass-split's in-function copies (one function, the same dispatch):
+ * -O0/-Og or -fno-optimize-sibling-calls (no sibling call), -flto units,
+ * entry=jump, variadic and nested functions, functions returning an
+ * aggregate or a value not in registers, functions GCC cannot version or
+ * whose blocks cannot be copied (setjmp, computed goto, nonlocal labels),
+ * and the generated registration code.
+ */
+#include "plugin.h"
+#include "cfgloop.h"
+#include "cfganal.h"
+#include "tree-inline.h"
+#include "tree-dfa.h"
+#include "tree-into-ssa.h"
+#include "tree-ssanames.h"
+#include "tree-ssa.h"
+#include "calls.h"
+#include "tree-cfgcleanup.h"
+#include "tree-ssa-dce.h"
+#include "tm_p.h"
+
+/* f.count → f (decls live as long as the unit: not a GC root) */
+static hash_map<tree, tree> *counting_copies;
+/* the f that dispatch to their f.count */
+static hash_set<tree> *dispatching;
+
+tree pi_countfn_origin(tree decl)
+{
+    tree *f = counting_copies ? counting_copies->get(decl) : NULL;
+    return f ? *f : NULL_TREE;
+}
+
+static bool usable_signature(tree decl)
+{
+    if (stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl))
+        return false;
+    tree res = DECL_RESULT(decl);
+    if (!res || aggregate_value_p(res, decl) || DECL_BY_REFERENCE(res))
+        return false;
+    if (!VOID_TYPE_P(TREE_TYPE(res)) && !is_gimple_reg_type(TREE_TYPE(res)))
+        return false;
+    for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
+        if (!is_gimple_reg_type(TREE_TYPE(p)) && TREE_ADDRESSABLE(TREE_TYPE(p)))
+            return false;
+    return true;
+}
+
+/* Can FUN be split into f and f.count?  (cfun == FUN) */
+static bool splittable(function *fun)
+{
+    if (fun->calls_setjmp || fun->has_nonlocal_label || fun->has_forced_label_in_static ||
+        fun->can_throw_non_call_exceptions)
+        return false;
+    auto_vec<basic_block> bbs;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
+    return can_copy_bbs_p(bbs.address(), bbs.length());
+}
+
+/* In f (cfun): D at the entry, `if (SWITCH != 0) goto C; else goto
+ * <f's body>;` and C: `[r =] f.count (params...); return [r];`. */
+static gcall *add_dispatch(function *fun, tree copy, int fi)
+{
+    tree decl = fun->decl;
+    basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    edge off = single_succ_edge(d);
+    basic_block c = create_empty_bb(d);
+    if (current_loops)
+        add_bb_to_loop(c, current_loops->tree_root);
+
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    tree src = fi >= 0 ? pi_fnon_ref(fi) : pi_split_mode_register();
+    tree flag = make_ssa_name(TREE_TYPE(src));
+    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
+    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    edge on = make_edge(d, c, EDGE_TRUE_VALUE);
+    /* the clean path is f's own: the fall-through, with the whole count */
+    on->probability = profile_probability::unlikely();
+    off->probability = on->probability.invert();
+    c->count = d->count.apply_probability(on->probability);
+
+    gsi = gsi_start_bb(c);
+    auto_vec<tree> args;
+    for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p)) {
+        if (is_gimple_reg(p))
+            args.safe_push(get_or_create_ssa_default_def(fun, p));
+        else if (!is_gimple_reg_type(TREE_TYPE(p)))
+            args.safe_push(p); /* an aggregate, passed as it came */
+        else {                 /* an addressable scalar: its value */
+            tree v = make_ssa_name(TREE_TYPE(p));
+            gsi_insert_after(&gsi, gimple_build_assign(v, p), GSI_NEW_STMT);
+            args.safe_push(v);
+        }
+    }
+    gcall *call = gimple_build_call_vec(copy, args);
+    tree rtype = TREE_TYPE(DECL_RESULT(decl));
+    tree r = VOID_TYPE_P(rtype) ? NULL_TREE : make_ssa_name(rtype);
+    if (r)
+        gimple_call_set_lhs(call, r);
+    gimple_call_set_tail(call, true); /* nothing of f's frame is live: f.count runs on it */
+    gimple_set_location(call, DECL_SOURCE_LOCATION(decl));
+    gsi_insert_after(&gsi, call, GSI_NEW_STMT);
+    greturn *ret = gimple_build_return(r);
+    gsi_insert_after(&gsi, ret, GSI_NEW_STMT);
+    make_edge(c, EXIT_BLOCK_PTR_FOR_FN(fun), 0)->probability = profile_probability::always();
+    return call;
+}
+
+/* NODE's f.count, and f made clean; false if NODE stays as it is. */
+static bool split_off_counting(cgraph_node *node)
+{
+    tree decl = node->decl;
+    /* a clone of ipa-cp/ipa-sra not made yet (GCC 12 makes them when
+       their body is first asked for, as at expansion) */
+    if (node->clone_of)
+        node->get_untransformed_body();
+    if (node->clone_of)
+        return false;
+    if (pi_is_own_decl(decl) || !usable_signature(decl) || !tree_versionable_function_p(decl))
+        return false;
+    node->get_body();
+    function *fun = DECL_STRUCT_FUNCTION(decl);
+    if (!fun || !fun->cfg)
+        return false;
+    push_cfun(fun);
+    bool go = pi_split_instrumented(fun) && splittable(fun);
+    pop_cfun();
+    if (!go)
+        return false;
+
+    cgraph_node *copy = node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count");
+    if (!copy)
+        return false;
+    if (!counting_copies)
+        counting_copies = new hash_map<tree, tree>;
+    counting_copies->put(copy->decl, decl);
+    if (!dispatching)
+        dispatching = new hash_set<tree>;
+    dispatching->add(decl);
+
+    /* the counting copy: f's return blocks get their deferred site
+       marker (return-site.cc), as pass-split's counting copy does */
+    push_cfun(DECL_STRUCT_FUNCTION(copy->decl));
+    {
+        auto_vec<basic_block> bbs;
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, cfun) bbs.safe_push(bb);
+        pi_return_site_mark(cfun, bbs);
+    }
+    pop_cfun();
+
+    push_cfun(fun);
+    auto_vec<basic_block> bbs;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
+    auto_bitmap dead;
+    pi_split_strip(bbs, dead);
+    add_dispatch(fun, copy->decl, pi_split_switch_index(decl));
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    if (current_loops)
+        loops_state_set(LOOPS_NEED_FIXUP);
+    mark_virtual_operands_for_renaming(fun);
+    update_ssa(TODO_update_ssa);
+    /* switch-again=yes: as pass-split does for its clean copy */
+    if (pi_opt.switch_again) {
+        simple_dce_from_worklist(dead);
+        cleanup_tree_cfg();
+        unsigned int todo = pi_split_rerun_early_passes(fun);
+        if (todo & TODO_update_ssa_any)
+            update_ssa(todo & TODO_update_ssa_any);
+        if (todo & TODO_cleanup_cfg)
+            cleanup_tree_cfg();
+    }
+    cgraph_edge::rebuild_edges();
+    pop_cfun();
+    if (pi_opt.verbose)
+        inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD", decl, copy->decl);
+    return true;
+}
+
+static unsigned int execute_countfn(void)
+{
+    auto_vec<cgraph_node *> todo;
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    if (node->has_gimple_body_p() && (!node->clone_of || node->clone_of->decl != node->decl) &&
+        !node->inlined_to && !node->thunk &&
+        !pi_countfn_origin(node->decl))
+        todo.safe_push(node);
+    for (unsigned i = 0; i < todo.length(); i++)
+        split_off_counting(todo[i]);
+    return 0;
+}
+
+/* ---- the arguments of the sibling call, in RTL ----------------------------
+ *
+ * Expanded, C's call passes f's parameters from the pseudos the entry
+ * block copied the argument registers into.  A parameter the clean body
+ * keeps across a call lives in a callee-saved register, so that copy
+ * (`mov %rdi,%r14`) is used on both paths and must stay above the test,
+ * and the prologue that saves %r14 with it: shrink-wrapping cannot put it
+ * after the test (706 of SQLite's 1358 dispatching functions).  So, right
+ * after expansion, C passes each such argument from its incoming register
+ * itself (nothing between the entry and the call sets it: the test is a
+ * load and a compare): the copy is then used by the clean path alone, and
+ * shrink-wrapping's prepare_shrink_wrap sinks it there with the prologue. */
+
+/* The only set of pseudo P in the function, or NULL. */
+static rtx_insn *only_set(unsigned p)
+{
+    rtx_insn *found = NULL;
+    for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn))
+        if (INSN_P(insn) && reg_set_p(regno_reg_rtx[p], insn)) {
+            if (found)
+                return NULL;
+            found = insn;
+        }
+    return found;
+}
+
+static unsigned int execute_sibling_args(function *fun)
+{
+    /* only where a parameter may have to live across a call: in a function
+       without calls the change only moved registers around (cell_info in
+       tests/count/countfn.c got a `mov` before its `jmp *`) */
+    bool calls = false;
+    for (rtx_insn *insn = get_insns(); insn && !calls; insn = NEXT_INSN(insn))
+        calls = CALL_P(insn) && !SIBLING_CALL_P(insn);
+    if (!calls)
+        return 0;
+    basic_block first = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        rtx_insn *call = BB_END(bb);
+        if (!CALL_P(call) || !SIBLING_CALL_P(call) || !single_pred_p(bb) || single_pred(bb) != first)
+            continue;
+        rtx fn = get_call_rtx_from(call); /* (call (mem (symbol_ref f.count)) ...) */
+        rtx sym = fn && MEM_P(XEXP(fn, 0)) ? XEXP(XEXP(fn, 0), 0) : NULL_RTX;
+        if (!sym || GET_CODE(sym) != SYMBOL_REF || !SYMBOL_REF_DECL(sym) ||
+            !pi_countfn_origin(SYMBOL_REF_DECL(sym)))
+            continue;
+        /* no call in the first block or in C before the sibling call */
+        bool clean = true;
+        for (rtx_insn *i = BB_HEAD(first); clean && i != NEXT_INSN(BB_END(first)); i = NEXT_INSN(i))
+            clean = !CALL_P(i);
+        for (rtx_insn *i = BB_HEAD(bb); clean && i != call; i = NEXT_INSN(i))
+            clean = !CALL_P(i);
+        if (!clean)
+            continue;
+        for (rtx_insn *i = BB_HEAD(bb), *next; i != call; i = next) {
+            next = NEXT_INSN(i);
+            rtx set = NONJUMP_INSN_P(i) ? single_set(i) : NULL_RTX;
+            if (!set || !REG_P(SET_DEST(set)) || !HARD_REGISTER_P(SET_DEST(set)) || !REG_P(SET_SRC(set)) ||
+                HARD_REGISTER_P(SET_SRC(set)))
+                continue;
+            unsigned hard = REGNO(SET_DEST(set));
+            if (!FUNCTION_ARG_REGNO_P(hard) || !find_reg_fusage(call, USE, SET_DEST(set)))
+                continue;
+            /* the pseudo: a copy of the same incoming register in the first block */
+            rtx_insn *def = only_set(REGNO(SET_SRC(set)));
+            rtx dset = def ? single_set(def) : NULL_RTX;
+            if (!dset || BLOCK_FOR_INSN(def) != first || !REG_P(SET_SRC(dset)) || REGNO(SET_SRC(dset)) != hard ||
+                GET_MODE(SET_SRC(dset)) != GET_MODE(SET_DEST(set)))
+                continue;
+            /* nothing else sets the register from the entry to the call */
+            bool kept = true;
+            for (rtx_insn *k = BB_HEAD(first); kept && k != NEXT_INSN(BB_END(first)); k = NEXT_INSN(k))
+                kept = !INSN_P(k) || k == def || !reg_set_p(SET_DEST(set), k);
+            for (rtx_insn *k = BB_HEAD(bb); kept && k != call; k = NEXT_INSN(k))
+                kept = !INSN_P(k) || k == i || !reg_set_p(SET_DEST(set), k);
+            if (kept)
+                delete_insn(i); /* the register still holds the argument */
+        }
+        /* The entry's copies of the arguments that only the clean path
+           uses now go on the edge into it: a parameter the register
+           allocator spills is then stored there, not above the test
+           (vdbeSorterCompareText's `mov %ecx,0x8(%rsp)`). */
+        edge clean_edge = EDGE_SUCC(first, 0)->dest == bb ? EDGE_SUCC(first, 1) : EDGE_SUCC(first, 0);
+        if (EDGE_COUNT(first->succs) != 2 || clean_edge->dest == bb || (clean_edge->flags & EDGE_COMPLEX) ||
+            !single_pred_p(first))
+            continue; /* (entered once: no path back into it where the registers changed) */
+        bool moved = false;
+        for (rtx_insn *i = BB_HEAD(first), *next; i != NEXT_INSN(BB_END(first)); i = next) {
+            next = NEXT_INSN(i);
+            rtx set = NONJUMP_INSN_P(i) ? single_set(i) : NULL_RTX;
+            if (!set || set != PATTERN(i) || !REG_P(SET_DEST(set)) || HARD_REGISTER_P(SET_DEST(set)) ||
+                !REG_P(SET_SRC(set)) || !HARD_REGISTER_P(SET_SRC(set)) ||
+                !FUNCTION_ARG_REGNO_P(REGNO(SET_SRC(set))))
+                continue;
+            rtx p = SET_DEST(set);
+            bool alone = only_set(REGNO(p)) == i;
+            for (rtx_insn *k = BB_HEAD(first); alone && k != NEXT_INSN(BB_END(first)); k = NEXT_INSN(k))
+                alone = k == i || !INSN_P(k) || (!reg_mentioned_p(p, PATTERN(k)) &&
+                                                 (k == BB_END(first) || !reg_set_p(SET_SRC(set), k)));
+            for (rtx_insn *k = BB_HEAD(bb); alone && k != NEXT_INSN(BB_END(bb)); k = NEXT_INSN(k))
+                alone = !INSN_P(k) || !reg_mentioned_p(p, PATTERN(k));
+            if (!alone)
+                continue;
+            rtx pat = copy_rtx(PATTERN(i));
+            delete_insn(i);
+            insert_insn_on_edge(pat, clean_edge);
+            moved = true;
+        }
+        if (moved)
+            commit_edge_insertions();
+    }
+    return 0;
+}
+
+const pass_data sibling_args_pass_data = {
+    RTL_PASS, "perfinst_countfn_args", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class sibling_args_pass : public rtl_opt_pass {
+public:
+    sibling_args_pass(gcc::context *ctxt) : rtl_opt_pass(sibling_args_pass_data, ctxt) {}
+    bool gate(function *fun) final override { return dispatching && dispatching->contains(fun->decl); }
+    unsigned int execute(function *fun) final override { return execute_sibling_args(fun); }
+};
+
+opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt)
+{
+    return new sibling_args_pass(ctxt);
+}
+
+const pass_data countfn_pass_data = {
+    SIMPLE_IPA_PASS, "perfinst_countfn", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
+};
+
+class countfn_pass : public simple_ipa_opt_pass {
+public:
+    countfn_pass(gcc::context *ctxt) : simple_ipa_opt_pass(countfn_pass_data, ctxt) {}
+    bool gate(function *) final override
+    {
+        return pi_opt.counting_function && !seen_error() && optimize && !optimize_debug &&
+               flag_optimize_sibling_calls && !in_lto_p && !(flag_lto && *flag_lto) && !pi_entry_jump_usable();
+    }
+    unsigned int execute(function *) final override { return execute_countfn(); }
+};
+
+opt_pass *pi_make_countfn_pass(gcc::context *ctxt)
+{
+    return new countfn_pass(ctxt);
+}
