@@ -180,6 +180,19 @@ static bool split_off_counting(cgraph_node *node)
     cgraph_node *copy = node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count");
     if (!copy)
         return false;
+    /* The counting copy of an exported f is exported too, so that a
+       handler that names the pc's function with dladdr (-rdynamic) finds
+       f.count.N where it found f; protected, so that f's call binds to it
+       locally (no PLT, no interposition).  Of a static, hidden, weak or
+       comdat f it stays local, as create_version_clone_with_body makes it. */
+    if (TREE_PUBLIC(decl) && DECL_VISIBILITY(decl) == VISIBILITY_DEFAULT && !DECL_WEAK(decl) &&
+        !DECL_COMDAT(decl) && !DECL_ONE_ONLY(decl) && !DECL_EXTERNAL(decl)) {
+        TREE_PUBLIC(copy->decl) = 1;
+        DECL_VISIBILITY(copy->decl) = VISIBILITY_PROTECTED;
+        DECL_VISIBILITY_SPECIFIED(copy->decl) = 1;
+        copy->externally_visible = true;
+        copy->local = false;
+    }
     if (!counting_copies)
         counting_copies = new hash_map<tree, tree>;
     counting_copies->put(copy->decl, decl);

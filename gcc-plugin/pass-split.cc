@@ -46,7 +46,7 @@
  *
  * Both copies in one function share one prologue: where the counting copy
  * needs callee-saved registers, the clean copy pushes them before the test
- * too.  With counting=function, pass-countfn.cc has already (in a late IPA
+ * too.  With counting=function (the default), pass-countfn.cc has already (in a late IPA
  * pass) moved the counting copy into a function of its own, f.count.N,
  * entered by a sibling call after the test:
  *

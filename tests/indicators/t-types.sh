@@ -26,7 +26,8 @@ row() {
             sg += $c["string"]; fp += $c["fp"] }
         END { printf "count=%d load=%d store=%d call=%d string=%d fp=%d\n", n, ld, st, ca, sg, fp }' t.csv
 }
-objdump -d --no-show-raw-insn types | awk '/<scale>:/,/^$/' > scale.s
+# the counting copy: scale.count.N (counting=function, the default)
+objdump -d --no-show-raw-insn types | awk '/<scale(\.count\.[0-9]+)?>:/,/^$/' > scale.s
 assert_contains "scale's counting copy updates a counter through a register" scale.s 'addq +\$0x1,%fs:(0x[0-9a-f]+)?\(%r'
 assert_eq "scale line 29 (src[i] & 1)" "count=1000 load=1000 store=0 call=0 string=0 fp=0" "$(row scale 29)"
 assert_eq "scale line 30 (dst[i] = triple(src[i]))" "count=500 load=0 store=500 call=500 string=0 fp=0" "$(row scale 30)"

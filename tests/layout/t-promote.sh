@@ -10,8 +10,10 @@
 # and a malformed recommendation are skipped and counted, never an ICE.
 . "$PERFINST_TOP/tests/lib.sh"
 a=$T/layout/promote.c b=$T/layout/promote-b.c
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$a" -o ta.o
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$b" -o tb.o
+# function sections: the relink step at the end orders functions (without
+# them its plan had only main's .text.startup to order)
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -ffunction-sections -c "$a" -o ta.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -ffunction-sections -c "$b" -o tb.o
 pi_ld -O2 -o train ta.o tb.o
 PERFINST_OUT=t.pit ./train > train.out
 gcc -O2 -o o2 "$a" "$b"

@@ -6,7 +6,10 @@
 # relinked program has the three hot objects contiguous in .data, before
 # the cold arrays that lay between them, and prints the same.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+# counting=inline: this test studies the counting build's own layout, and a
+# counting=function build's counting copies are f.count.N sections the relink
+# leaves in ld's order (docs/layout.md)
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -fplugin-arg-perfinst-sections \
     -c "$T/relink/data.c" -o data.o
 pi_ld -O2 -o data data.o
 PERFINST_OUT=train.pit ./data > train.out

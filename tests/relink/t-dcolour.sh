@@ -29,7 +29,10 @@ per_set() {
     done | sort -n | uniq -c | awk '{ print $2, $1 }'
 }
 
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+# counting=inline: this test studies the counting build's own layout, and a
+# counting=function build's counting copies are f.count.N sections the relink
+# leaves in ld's order (docs/layout.md)
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -fplugin-arg-perfinst-sections \
     -c "$T/relink/dcolour.c" -o dcolour.o
 pi_ld -O2 -o dcolour dcolour.o
 PERFINST_OUT=train.pit ./dcolour 20 > /dev/null
@@ -85,7 +88,7 @@ ok "all=count: cachegrind D1 misses $b -> $a"
 
 # crowding alone (-DFEW: 10 hot arrays, 5 KiB, at a 4 KiB stride): the data
 # order cures it, no colouring is planned, and the D1 misses of the cycle go
-pi_cc -O2 -DFEW -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+pi_cc -O2 -DFEW -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -fplugin-arg-perfinst-sections \
     -c "$T/relink/dcolour.c" -o few.o
 pi_ld -O2 -o few few.o
 PERFINST_OUT=few.pit ./few 20 > /dev/null

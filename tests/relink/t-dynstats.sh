@@ -11,7 +11,10 @@
 # among the fall-throughs and fails here.  The executed instructions are
 # bracketed the same way.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -g -c "$T/relink/dynstats.c" -o d.o
+# counting=inline: this test studies the counting build's own layout, and a
+# counting=function build's counting copies are f.count.N sections the relink
+# leaves in ld's order (docs/layout.md)
+pi_cc -O2 -g -fplugin-arg-perfinst-counting=inline -c "$T/relink/dynstats.c" -o d.o
 pi_ld -O2 -o d d.o
 PERFINST_OUT=d.pit ./d 1000 > out
 assert_eq "168 primes below 1000" 168 "$(cat out)"

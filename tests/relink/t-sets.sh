@@ -68,7 +68,10 @@ esac
 # worked out: with the hot tier first, the default, main comes before the
 # big ones instead of among the small ones, and 9 of them, not 12, start in
 # one set.)
-pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
+# counting=inline: this test studies the counting build's own layout, and a
+# counting=function build's counting copies are f.count.N sections the relink
+# leaves in ld's order (docs/layout.md)
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -ffunction-sections -fdata-sections \
     -falign-functions=64 -c "$T/relink/sets.c" -o sets.o
 pi_ld -O2 -o sets sets.o
 PERFINST_OUT=sets.pit ./sets 100 > train.out
@@ -117,11 +120,11 @@ fi
 # one-way cache (every line competes) the pressure it predicts is again
 # the relinked program's as linked, cold parts at their wN.cold symbols.
 src=$T/relink/setscold.c
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$src" -o wt.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -fplugin-arg-perfinst-sections -c "$src" -o wt.o
 pi_ld -O2 -o wt wt.o
 PERFINST_OUT=wt.pit ./wt > wt.out
 "$PMOPT" plan --order=exttsp --rebuild -o w.fb wt wt.pit > w.plan
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback=w.fb \
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -fplugin-arg-perfinst-feedback=w.fb \
     -fplugin-arg-perfinst-sections -c "$src" -o wc.o
 pi_ld -O2 -o wc wc.o
 PERFINST_OUT=wc.pit ./wc > wc.out
