@@ -115,20 +115,13 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
     if (current_loops)
         add_bb_to_loop(c, current_loops->tree_root);
 
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
-    tree src = fi >= 0 ? pi_fnon_ref(fi) : pi_split_mode_register();
-    tree flag = make_ssa_name(TREE_TYPE(src));
-    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
-    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
-    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-    edge on = make_edge(d, c, EDGE_TRUE_VALUE);
+    edge on = pi_split_add_test(d, fi, c);
     /* the clean path is f's own: the fall-through, with the whole count */
     on->probability = profile_probability::unlikely();
     off->probability = on->probability.invert();
     c->count = d->count.apply_probability(on->probability);
 
-    gsi = gsi_start_bb(c);
+    gimple_stmt_iterator gsi = gsi_start_bb(c);
     auto_vec<tree> args;
     for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p)) {
         if (is_gimple_reg(p))

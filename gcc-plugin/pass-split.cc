@@ -302,6 +302,22 @@ bool pi_split_instrumented(function *fun)
     return false;
 }
 
+/* At the end of D, whose single successor edge becomes the false edge:
+ * `if (SWITCH != 0) goto ON;` where SWITCH is the function's switch byte
+ * FI, or the mode register when FI < 0.  Returns the new true edge. */
+edge pi_split_add_test(basic_block d, int fi, basic_block on)
+{
+    edge off = single_succ_edge(d);
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    tree src = fi >= 0 ? pi_fnon_ref(fi) : pi_split_mode_register();
+    tree flag = make_ssa_name(TREE_TYPE(src));
+    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
+    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    return make_edge(d, on, EDGE_TRUE_VALUE);
+}
+
 static unsigned int execute_split(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
@@ -347,19 +363,12 @@ static unsigned int execute_split(function *fun)
     basic_block d = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
     int fi = in_lto_p ? -1 : pi_split_switch_index(fun->decl);
     edge off = single_succ_edge(d);
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
     /* D: if (SWITCH != 0) goto E'; else goto E;  With entry=jump it becomes
        the slot's jmp at the end (jump_dispatch), after the early passes
        ran again: with the jmp in place first, if-to-switch left the chain
        of odd_pick (tests/count/switch-conv.c) alone, whose first block
        then held the asm goto's label (not traced further into GCC) */
-    tree src = fi >= 0 ? pi_fnon_ref(fi) : pi_split_mode_register();
-    tree flag = make_ssa_name(TREE_TYPE(src));
-    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
-    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
-    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-    edge on = make_edge(d, e_copy, EDGE_TRUE_VALUE);
+    edge on = pi_split_add_test(d, fi, e_copy);
     /* Even odds, measured: giving the clean copy 80 % and scaling each
        copy's block counts to its share made PERFINST_MODE=off no cheaper
        and counting 1-3 % dearer in instructions on SQLite (the counting

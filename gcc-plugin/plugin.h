@@ -163,6 +163,7 @@ bool pi_split_instrumented(function *fun);
 void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
+edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH != 0) goto ON */
 bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */

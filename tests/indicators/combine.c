@@ -19,22 +19,7 @@ static int na, nb;
 static char fired[64][48];
 static int nfired;
 
-static const char *sym(uintptr_t pc)
-{
-    /* f's counting copy is the symbol f.count.N (counting=function, the
-       default; docs/indicators.md): name it f */
-    static char names[8][64];
-    static unsigned k;
-    Dl_info info;
-    if (!dladdr((void *)pc, &info) || !info.dli_sname)
-        return "?";
-    char *n = names[k++ % 8];
-    snprintf(n, sizeof names[0], "%s", info.dli_sname);
-    char *dot = strstr(n, ".count.");
-    if (dot)
-        *dot = 0;
-    return n;
-}
+#include "pcname.h"
 
 static void on_combine(const struct perfinst_event *ev)
 {
