@@ -211,12 +211,7 @@ static bool split_off_counting(cgraph_node *node)
     auto_bitmap dead;
     pi_split_strip(bbs, dead);
     add_dispatch(fun, copy->decl, pi_split_switch_index(decl));
-    free_dominance_info(CDI_DOMINATORS);
-    free_dominance_info(CDI_POST_DOMINATORS);
-    if (current_loops)
-        loops_state_set(LOOPS_NEED_FIXUP);
-    mark_virtual_operands_for_renaming(fun);
-    update_ssa(TODO_update_ssa);
+    pi_split_update(fun);
     /* switch-again=yes: as pass-split does for its clean copy */
     if (pi_opt.switch_again) {
         simple_dce_from_worklist(dead);

@@ -318,6 +318,18 @@ edge pi_split_add_test(basic_block d, int fi, basic_block on)
     return make_edge(d, on, EDGE_TRUE_VALUE);
 }
 
+/* After a split's edits of FUN's blocks (copies, strips, the dispatch):
+ * dominators and loops to be recomputed, the SSA form brought up to date. */
+void pi_split_update(function *fun)
+{
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    if (current_loops)
+        loops_state_set(LOOPS_NEED_FIXUP);
+    mark_virtual_operands_for_renaming(fun);
+    update_ssa(TODO_update_ssa);
+}
+
 static unsigned int execute_split(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
@@ -380,13 +392,7 @@ static unsigned int execute_split(function *fun)
 
     auto_bitmap dead;
     pi_split_strip(bbs, dead);
-
-    free_dominance_info(CDI_DOMINATORS);
-    free_dominance_info(CDI_POST_DOMINATORS);
-    if (current_loops)
-        loops_state_set(LOOPS_NEED_FIXUP);
-    mark_virtual_operands_for_renaming(fun);
-    update_ssa(TODO_update_ssa);
+    pi_split_update(fun);
     unsigned int todo = TODO_cleanup_cfg;
     /* switch-again=yes (-O0, -Og: GCC's early optimisations did not run) */
     if (pi_opt.switch_again && optimize && !optimize_debug) {

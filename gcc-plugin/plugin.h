@@ -164,6 +164,7 @@ void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
 edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH != 0) goto ON */
+void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
 bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
