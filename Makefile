@@ -3,7 +3,7 @@
 #
 #   make            build everything into build/
 #   make demo       install missing Debian packages, build, run the loop on examples/
-#   make check      run every test (prints "N passed, N failed")
+#   make check      run every test (ends with "N skipped", "N passed, N failed")
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make bench      run the benchmarks (bench/, slow; results in bench/RESULTS.md)
 

@@ -1,10 +1,14 @@
 #!/bin/bash
 # Run every test script (tests/*/t-*.sh), each in its own scratch directory,
-# and finish with the line "N passed, N failed".
+# and finish with the two lines "N skipped" and "N passed, N failed" (the
+# last line is the one CI reads).
 #   tests/run.sh [-j N] [PATTERN...]     PATTERN filters script paths (grep -E)
-# A script passes when it exits 0; its output is shown only when it fails
-# (or always with VERBOSE=1).  Each script gets $TEST_TIMEOUT seconds (300),
-# or what a "# timeout: N" line near its top asks for.
+# A script passes when it exits 0 and skips when it exits 77 (it cannot run
+# here: it says why on a line "SKIP: reason", shown beside its name); a
+# skip is never counted as a pass.  Any other status fails, and the
+# script's output is shown (always with VERBOSE=1).  Each script gets
+# $TEST_TIMEOUT seconds (300), or what a "# timeout: N" line near its top
+# asks for.  The exit status is 0 when nothing failed and something passed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=2
@@ -27,13 +31,20 @@ run_one() {
     mkdir -p "$work"
     start=$(date +%s)
     limit=$(sed -n '1,5s/^# timeout: \([0-9][0-9]*\)$/\1/p' "$top/$t")
-    if (cd "$work" && timeout "${limit:-${TEST_TIMEOUT:-300}}" bash "$top/$t") > "$results/$name.log" 2>&1; then
-        status=PASS
-    else
-        status=FAIL
-    fi
+    rc=0
+    (cd "$work" && timeout "${limit:-${TEST_TIMEOUT:-300}}" bash "$top/$t") > "$results/$name.log" 2>&1 || rc=$?
+    case $rc in
+    0) status=PASS ;;
+    77) status=SKIP ;;
+    *) status=FAIL ;;
+    esac
     secs=$(( $(date +%s) - start ))
-    echo "$status $t (${secs}s)"
+    if [ "$status" = SKIP ]; then
+        why=$(grep -m1 '^SKIP: ' "$results/$name.log" | sed 's/^SKIP: //')
+        echo "$status $t (${secs}s): ${why:-no reason given}"
+    else
+        echo "$status $t (${secs}s)"
+    fi
     if [ "$status" = FAIL ] || [ "${VERBOSE:-0}" = 1 ]; then
         sed 's/^/    | /' "$results/$name.log" | tail -n 60
     fi
@@ -44,5 +55,7 @@ export results top
 echo "$scripts" | grep . | xargs -P "$jobs" -I{} bash -c 'run_one {}'
 passed=$(cat "$results"/*.status 2>/dev/null | grep -c PASS)
 failed=$(cat "$results"/*.status 2>/dev/null | grep -c FAIL)
+skipped=$(cat "$results"/*.status 2>/dev/null | grep -c SKIP)
+echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

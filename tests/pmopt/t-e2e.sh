@@ -4,7 +4,7 @@
 # give the exact counts of the program's control flow.
 source "$PERFINST_TOP/tests/lib.sh"
 for f in "$PLUGIN" "$PILD" "$B/libperfinst.so"; do
-    [ -e "$f" ] || { echo "skip: $f is not built"; exit 0; }
+    [ -e "$f" ] || skip "$f is not built"
 done
 cat > loop.c <<'C'
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #    window 0xe00-0xfff of their pages (nm and .perfinst.reserve), the
 #    model's hit ratio rises from 0, and cachegrind's I1 misses are cut.
 . "$PERFINST_TOP/tests/lib.sh"
-command -v valgrind > /dev/null || { echo "SKIP: valgrind not installed"; exit 0; }
+command -v valgrind > /dev/null || skip "valgrind not installed"
 CG="valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --cachegrind-out-file=/dev/null"
 i1misses() { $CG "$@" 2>&1 >/dev/null | sed -n 's/.*I1  misses: *\([0-9,]*\).*/\1/p' | tr -d ,; }
 

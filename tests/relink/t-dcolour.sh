@@ -18,7 +18,7 @@
 #  - --dcache is checked, the L1d comes from sysfs type Data, and
 #    --reserve-sets=0 plans no colouring.
 . "$PERFINST_TOP/tests/lib.sh"
-command -v valgrind > /dev/null || { echo "SKIP: valgrind not installed"; exit 0; }
+command -v valgrind > /dev/null || skip "valgrind not installed"
 CG="valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --cachegrind-out-file=/dev/null"
 d1misses() { $CG "$@" 2>&1 >/dev/null | sed -n 's/.*D1  misses: *\([0-9,]*\).*/\1/p' | tr -d ,; }
 # hot lines per L1d set of the arrays h0..h79 of program $1 (nm -S): "set count"

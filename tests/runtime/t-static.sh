@@ -5,8 +5,8 @@
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/runtime/fixture.sh"
 
-[ -z "${PERFINST_SANITIZE:-}" ] || { ok "skipped: no fully static sanitizer runtime"; exit 0; }
-[ -e "$(gcc -print-file-name=libc.a)" ] || { ok "no libc.a: skipped"; exit 0; }
+[ -z "${PERFINST_SANITIZE:-}" ] || skip "no fully static sanitizer runtime"
+[ -e "$(gcc -print-file-name=libc.a)" ] || skip "no libc.a"
 gcc $CFIX -static -pthread -o full "$R/prog.c" "$B/libperfinst.a" \
     -Wl,-u,__pthread_create -Wl,-u,__execvpe 2> link.err || { cat link.err >&2; fail "static link"; }
 readelf -lW full | grep -q INTERP && fail "not fully static"

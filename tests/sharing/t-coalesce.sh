@@ -64,7 +64,7 @@ assert_contains "says what it expects" err "sharing-coalesce=maybe.*expected .ye
 
 # under valgrind the runtime maps smaller shadows and records (callgrind
 # counts of the inlined check are the deterministic cost measure, bench/)
-command -v valgrind > /dev/null || { echo "SKIP: valgrind not installed"; exit 0; }
+command -v valgrind > /dev/null || skip "valgrind not installed"
 PERFINST_SHARING_PERIOD=1 PERFINST_OUT=v.pit valgrind -q --tool=none ./cyes 200 > v.out 2> v.err
 assert_not_contains "valgrind: the shadows were mapped" v.err "cannot map"
 "$PMOPT" report --sharing cyes v.pit > v.rep
