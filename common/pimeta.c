@@ -13,10 +13,14 @@
  * that addr = symbol value + addend (an offset in the label's section) and
  * keeps the section index in range_shndx.
  *
- * The input is untrusted (the readers are fuzzed): every count is checked
- * against the bytes that hold it before anything is allocated, so memory is
- * bounded by a small multiple of the input size, and every loop is bounded
- * by the input.  Every message names the file, the section and the chunk.
+ * The chunks themselves are decoded and checked by common/piformat.c, the
+ * one decoder the runtime shares; this file finds the sections (libelf),
+ * relocates an object's, copies what the decoder checked, folds a unit
+ * that appears twice and cross-checks the whole (pi_meta_validate).
+ * The input is untrusted (the readers are fuzzed): the decoder checks
+ * every count against the bytes that hold it before anything is copied,
+ * so memory is bounded by a small multiple of the input size.  Every
+ * message names the file, the section and the chunk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "piformat.h"
 #include "pimeta.h"
 #include "piutil.h"
 
@@ -80,19 +85,6 @@ const char *pi_itype_name(unsigned t)
     return t < PI_NTYPES ? names[t] : "?";
 }
 
-const char *pi_site_kind_name(unsigned kind)
-{
-    switch (kind) {
-    case PI_SITE_BLOCK:
-        return "block";
-    case PI_SITE_DATA:
-        return "data";
-    case PI_SITE_CALL:
-        return "call";
-    }
-    return NULL;
-}
-
 char *pi_build_id_hex(const uint8_t *id, uint32_t len, char *buf)
 {
     static const char hex[] = "0123456789abcdef";
@@ -113,8 +105,7 @@ const char *pi_unit_str(const struct pi_unit_view *u, uint32_t off)
     return u->strtab + off;
 }
 
-/* ---------------------------------------------------------------------- */
-/* The chunk walk                                                            */
+/* The chunk walk: common/piformat.c decodes, this reader copies            */
 /* ---------------------------------------------------------------------- */
 
 /* A unit while the sections are walked: where it came from, for messages. */
@@ -146,36 +137,16 @@ struct section {
     const uint8_t *data;
     uint64_t size;
     const uint32_t *relshndx; /* ET_REL: section index per 8-byte slot, else NULL */
-    unsigned kinds;           /* bit (1 << kind) for each kind allowed here */
+    unsigned kinds;           /* PI_CHUNK_BIT of each kind allowed here */
 };
-
-#define KIND_BIT(k) (1u << (k))
-
-static const char *kind_name(unsigned kind)
-{
-    switch (kind) {
-    case PI_CHUNK_UNIT: return "UNIT";
-    case PI_CHUNK_CODE: return "CODE";
-    case PI_CHUNK_XLAT: return "XLAT";
-    case PI_CHUNK_LINK: return "LINK";
-    }
-    return "?";
-}
 
 /* The prefix of every chunk message: "path: section: chunk at offset 0x..: " */
 #define CHUNK_ERR(rd, sec, off, fmt, ...)                                          \
     pi_err_set((rd)->err, "%s: %s: chunk at offset 0x%llx: " fmt, (rd)->path,     \
                (sec)->name, (unsigned long long)(off), ##__VA_ARGS__)
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 /* Copy n elements of size sz at p into a fresh array (NULL for n == 0).
- * The caller has checked that n * sz bytes are there, so n is bounded by
+ * The decoder has checked that n * sz bytes are there, so n is bounded by
  * the input. */
 static void *copy_array(const uint8_t *p, uint64_t n, size_t sz, int *oom)
 {
@@ -199,143 +170,30 @@ static void unit_view_free(struct pi_unit_view *v)
     memset(v, 0, sizeof *v);
 }
 
-static int parse_unit(struct reader *rd, const struct section *s, uint64_t off,
-                      const uint8_t *c, uint32_t size)
+static int add_unit(struct reader *rd, const struct section *s, uint64_t off,
+                    const struct pi_unit_ref *u)
 {
-    struct pi_unit u;
-    if (size < sizeof(struct pi_chunk_hdr) + sizeof u)
-        return CHUNK_ERR(rd, s, off, "UNIT chunk is %u bytes, too small for its header", size);
-    memcpy(&u, c + sizeof(struct pi_chunk_hdr), sizeof u);
-    uint64_t o_funcs = sizeof(struct pi_chunk_hdr) + sizeof u;
-    uint64_t o_sites = o_funcs + (uint64_t)u.nfuncs * sizeof(struct pi_func);
-    uint64_t o_succs = o_sites + (uint64_t)u.nsites * sizeof(struct pi_site);
-    uint64_t o_str = o_succs + (uint64_t)u.nsuccs * 4;
-    uint64_t need = o_str + u.strtab_size;
-    if (ALIGN8(need) != size)
-        return CHUNK_ERR(rd, s, off,
-                         "UNIT 0x%016llx: chunk is %u bytes but its tables (%u funcs, %u sites, "
-                         "%u succs, %u-byte strtab) need %llu",
-                         (unsigned long long)u.unit_id, size, u.nfuncs, u.nsites, u.nsuccs,
-                         u.strtab_size, (unsigned long long)ALIGN8(need));
-    for (uint64_t i = need; i < size; i++)
-        if (c[i])
-            return CHUNK_ERR(rd, s, off, "UNIT 0x%016llx: non-zero padding at the chunk's end",
-                             (unsigned long long)u.unit_id);
-
-    const char *str = (const char *)c + o_str;
-    uint32_t ss = u.strtab_size;
-    if (ss == 0 || str[0] != 0 || str[ss - 1] != 0)
-        return CHUNK_ERR(rd, s, off,
-                         "UNIT 0x%016llx: string table must start and end with a NUL (%u bytes)",
-                         (unsigned long long)u.unit_id, ss);
-#define STR_OK(field, what, idx)                                                            \
-    do {                                                                                    \
-        if ((field) >= ss)                                                                  \
-            return CHUNK_ERR(rd, s, off,                                                    \
-                             "UNIT 0x%016llx: %s%s: string offset %u out of range (strtab is " \
-                             "%u bytes)",                                                   \
-                             (unsigned long long)u.unit_id, what, idx, (field), ss);        \
-    } while (0)
-    char where[48];
-    where[0] = 0;
-    STR_OK(u.source, "source", where);
-    STR_OK(u.producer, "producer", where);
-
     int oom = 0;
-    struct pi_unit_view v = { .hdr = u };
-    v.funcs = copy_array(c + o_funcs, u.nfuncs, sizeof(struct pi_func), &oom);
-    v.sites = copy_array(c + o_sites, u.nsites, sizeof(struct pi_site), &oom);
-    v.succs = copy_array(c + o_succs, u.nsuccs, 4, &oom);
-    v.strtab = copy_array(c + o_str, ss, 1, &oom);
-    if (oom) {
+    struct pi_unit_view v = { .hdr = u->hdr };
+    v.funcs = copy_array(u->funcs, u->hdr.nfuncs, sizeof(struct pi_func), &oom);
+    v.sites = copy_array(u->sites, u->hdr.nsites, sizeof(struct pi_site), &oom);
+    v.succs = copy_array(u->succs, u->hdr.nsuccs, 4, &oom);
+    v.strtab = copy_array((const uint8_t *)u->strtab, u->hdr.strtab_size, 1, &oom);
+    if (oom || pi_grow((void **)&rd->units, &rd->units_cap, rd->nunits, sizeof *rd->units)) {
         unit_view_free(&v);
         return pi_err_set(rd->err, "%s: out of memory", rd->path);
     }
-#undef STR_OK
-#define STR_OK(field, what, idx)                                                            \
-    do {                                                                                    \
-        if ((field) >= ss) {                                                                \
-            CHUNK_ERR(rd, s, off,                                                           \
-                      "UNIT 0x%016llx: %s%s: string offset %u out of range (strtab is %u "  \
-                      "bytes)",                                                             \
-                      (unsigned long long)u.unit_id, what, idx, (field), ss);               \
-            goto bad;                                                                       \
-        }                                                                                   \
-    } while (0)
-#define BAD(fmt, ...)                                                                       \
-    do {                                                                                    \
-        CHUNK_ERR(rd, s, off, "UNIT 0x%016llx: " fmt, (unsigned long long)u.unit_id,        \
-                  ##__VA_ARGS__);                                                           \
-        goto bad;                                                                           \
-    } while (0)
-
-    for (uint32_t i = 0; i < u.nfuncs; i++) {
-        const struct pi_func *f = &v.funcs[i];
-        snprintf(where, sizeof where, " %u", i);
-        STR_OK(f->name, "function", where);
-        STR_OK(f->file, "function", where);
-        if ((uint64_t)f->first_site + f->nsites > u.nsites)
-            BAD("function %u: sites %u..%llu out of range (%u sites)", i, f->first_site,
-                (unsigned long long)f->first_site + f->nsites, u.nsites);
-    }
-    for (uint32_t i = 0; i < u.nsites; i++) {
-        const struct pi_site *st = &v.sites[i];
-        snprintf(where, sizeof where, " %u", i);
-        STR_OK(st->file, "site", where);
-        STR_OK(st->region, "site", where);
-        STR_OK(st->handler, "site", where);
-        if (st->func >= u.nfuncs)
-            BAD("site %u: function %u out of range (%u functions)", i, st->func, u.nfuncs);
-        const struct pi_func *f = &v.funcs[st->func];
-        if (i < f->first_site || i - f->first_site >= f->nsites)
-            BAD("site %u: not among the sites of its function %u (%u..%llu)", i, st->func,
-                f->first_site, (unsigned long long)f->first_site + f->nsites);
-        if (st->counter != PI_NONE && st->counter >= u.ncounters)
-            BAD("site %u: counter %u out of range (%u counters)", i, st->counter, u.ncounters);
-        if ((uint64_t)st->succ_first + st->nsucc > u.nsuccs)
-            BAD("site %u: successors %u..%llu out of range (%u entries)", i, st->succ_first,
-                (unsigned long long)st->succ_first + st->nsucc, u.nsuccs);
-        if (!pi_site_kind_name(st->kind))
-            BAD("site %u: unknown site kind %u", i, st->kind);
-    }
-    for (uint32_t i = 0; i < u.nsuccs; i++)
-        if (v.succs[i] >= u.nsites)
-            BAD("successor entry %u: site %u out of range (%u sites)", i, v.succs[i], u.nsites);
-#undef BAD
-#undef STR_OK
-
-    if (pi_grow((void **)&rd->units, &rd->units_cap, rd->nunits, sizeof *rd->units)) {
-        pi_err_set(rd->err, "%s: out of memory", rd->path);
-        goto bad;
-    }
     rd->units[rd->nunits++] = (struct unit_tmp){ .v = v, .sec = s->name, .off = off };
     return 0;
-bad:
-    unit_view_free(&v);
-    return -1;
 }
 
-static int parse_code(struct reader *rd, const struct section *s, uint64_t off,
-                      const uint8_t *c, uint32_t size)
+static int add_ranges(struct reader *rd, const struct section *s, uint64_t off,
+                      const struct pi_code_ref *k)
 {
-    struct pi_code code;
-    uint64_t o_ranges = sizeof(struct pi_chunk_hdr) + sizeof code;
-    if (size < o_ranges)
-        return CHUNK_ERR(rd, s, off, "CODE chunk is %u bytes, too small for its header", size);
-    memcpy(&code, c + sizeof(struct pi_chunk_hdr), sizeof code);
-    uint64_t need = o_ranges + (uint64_t)code.nranges * sizeof(struct pi_range);
-    if (need != size)
-        return CHUNK_ERR(rd, s, off, "CODE chunk is %u bytes but its %u ranges need %llu", size,
-                         code.nranges, (unsigned long long)need);
-    for (uint32_t i = 0; i < code.nranges; i++) {
-        uint64_t ro = o_ranges + (uint64_t)i * sizeof(struct pi_range);
-        struct range_tmp t = { .shndx = 0 };
-        memcpy(&t.r, c + ro, sizeof t.r);
-        if (s->relshndx)
-            t.shndx = s->relshndx[(off + ro) / 8]; /* off and ro are multiples of 8 */
-        if (t.r.addr + t.r.length < t.r.addr)
-            return CHUNK_ERR(rd, s, off, "range %u: address 0x%llx + length %u wraps around", i,
-                             (unsigned long long)t.r.addr, t.r.length);
+    for (uint32_t i = 0; i < k->nranges; i++) {
+        struct range_tmp t = { .r = pi_get_range(k->ranges, i) };
+        if (s->relshndx) /* off and the range's offset are multiples of 8 */
+            t.shndx = s->relshndx[(off + PI_CODE_RANGE_OFF(i)) / 8];
         if (pi_grow((void **)&rd->ranges, &rd->ranges_cap, rd->nranges, sizeof *rd->ranges))
             return pi_err_set(rd->err, "%s: out of memory", rd->path);
         rd->ranges[rd->nranges++] = t;
@@ -343,209 +201,63 @@ static int parse_code(struct reader *rd, const struct section *s, uint64_t off,
     return 0;
 }
 
-static int is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
-
-static int parse_xlat(struct reader *rd, const struct section *s, uint64_t off,
-                      const uint8_t *c, uint32_t size)
+static int add_xlat(struct reader *rd, const struct pi_xlat_ref *x)
 {
     struct pi_meta *m = rd->m;
-    struct pi_xlat x;
-    if (m->has_xlat)
-        return CHUNK_ERR(rd, s, off, "a second XLAT chunk (a module has one translation table)");
-    uint64_t o_items = sizeof(struct pi_chunk_hdr) + sizeof x;
-    if (size < o_items)
-        return CHUNK_ERR(rd, s, off, "XLAT chunk is %u bytes, too small for its header", size);
-    memcpy(&x, c + sizeof(struct pi_chunk_hdr), sizeof x);
-    uint64_t o_blocks = o_items + (uint64_t)x.nitems * sizeof(struct pi_shadow_item);
-    uint64_t o_refs = o_blocks + (uint64_t)x.nblocks * sizeof(struct pi_xlat_block);
-    uint64_t need = o_refs + (uint64_t)x.nrefs * 4;
-    if (ALIGN8(need) != size)
-        return CHUNK_ERR(rd, s, off,
-                         "XLAT chunk is %u bytes but its tables (%u items, %u blocks, %u refs) "
-                         "need %llu",
-                         size, x.nitems, x.nblocks, x.nrefs, (unsigned long long)ALIGN8(need));
-    if (!is_pow2(x.line_size))
-        return CHUNK_ERR(rd, s, off, "XLAT line size %u is not a power of two", x.line_size);
-    if (x.lo > x.hi)
-        return CHUNK_ERR(rd, s, off, "XLAT span [0x%llx, 0x%llx) is reversed",
-                         (unsigned long long)x.lo, (unsigned long long)x.hi);
     int oom = 0;
-    struct pi_shadow_item *items = copy_array(c + o_items, x.nitems, sizeof *items, &oom);
-    struct pi_xlat_block *blocks = copy_array(c + o_blocks, x.nblocks, sizeof *blocks, &oom);
-    uint32_t *refs = copy_array(c + o_refs, x.nrefs, 4, &oom);
-    if (oom) {
-        pi_err_set(rd->err, "%s: out of memory", rd->path);
-        goto bad;
-    }
-#define BAD(fmt, ...)                                        \
-    do {                                                     \
-        CHUNK_ERR(rd, s, off, "XLAT: " fmt, ##__VA_ARGS__);  \
-        goto bad;                                            \
-    } while (0)
-    for (uint32_t i = 0; i < x.nitems; i++) {
-        const struct pi_shadow_item *it = &items[i];
-        if (i && it->addr < items[i - 1].addr)
-            BAD("item %u: address 0x%llx is below the previous item's (items are sorted by "
-                "address)", i, (unsigned long long)it->addr);
-        if (it->addr < x.lo || it->addr + it->length > x.hi || it->addr + it->length < it->addr)
-            BAD("item %u: [0x%llx, +%u) lies outside the span [0x%llx, 0x%llx)", i,
-                (unsigned long long)it->addr, it->length, (unsigned long long)x.lo,
-                (unsigned long long)x.hi);
-    }
-    for (uint32_t i = 0; i < x.nrefs; i++)
-        if (refs[i] >= x.nitems)
-            BAD("ref %u: item %u out of range (%u items)", i, refs[i], x.nitems);
-    for (uint32_t i = 0; i < x.nblocks; i++) {
-        const struct pi_xlat_block *b = &blocks[i];
-        if (i && b->block <= blocks[i - 1].block)
-            BAD("block %u: block 0x%llx not above the previous one (blocks are sorted)", i,
-                (unsigned long long)b->block);
-        if ((uint64_t)b->first_ref + b->nrefs > x.nrefs)
-            BAD("block %u: refs %u..%llu out of range (%u refs)", i, b->first_ref,
-                (unsigned long long)b->first_ref + b->nrefs, x.nrefs);
-        if (b->block > UINT64_MAX / x.line_size)
-            BAD("block %u: block number 0x%llx is too large", i, (unsigned long long)b->block);
-        uint64_t lo = b->block * x.line_size, hi = lo + x.line_size;
-        for (uint32_t k = 0; k < b->nrefs; k++) {
-            const struct pi_shadow_item *it = &items[refs[b->first_ref + k]];
-            if (it->addr >= hi || it->addr + it->length <= lo)
-                BAD("block %u (0x%llx..0x%llx): item %u [0x%llx, +%u) does not overlap the "
-                    "line", i, (unsigned long long)lo, (unsigned long long)hi,
-                    refs[b->first_ref + k], (unsigned long long)it->addr, it->length);
-        }
-    }
-#undef BAD
-    m->has_xlat = 1;
-    m->xlat = x;
-    m->items = items;
-    m->blocks = blocks;
-    m->refs = refs;
-    return 0;
-bad:
-    free(items);
-    free(blocks);
-    free(refs);
-    return -1;
+    m->items = copy_array(x->items, x->hdr.nitems, sizeof *m->items, &oom);
+    m->blocks = copy_array(x->blocks, x->hdr.nblocks, sizeof *m->blocks, &oom);
+    m->refs = copy_array(x->refs, x->hdr.nrefs, 4, &oom);
+    m->has_xlat = 1; /* (pi_meta_free frees what was copied) */
+    m->xlat = x->hdr;
+    return oom ? pi_err_set(rd->err, "%s: out of memory", rd->path) : 0;
 }
 
-static int parse_link(struct reader *rd, const struct section *s, uint64_t off,
-                      const uint8_t *c, uint32_t size)
+static int add_link(struct reader *rd, const struct pi_link_ref *l)
 {
     struct pi_meta *m = rd->m;
-    struct pi_link l;
-    if (m->has_link)
-        return CHUNK_ERR(rd, s, off, "a second LINK chunk (a program records one link)");
-    uint64_t o_inputs = sizeof(struct pi_chunk_hdr) + sizeof l;
-    if (size < o_inputs)
-        return CHUNK_ERR(rd, s, off, "LINK chunk is %u bytes, too small for its header", size);
-    memcpy(&l, c + sizeof(struct pi_chunk_hdr), sizeof l);
-    uint64_t o_str = o_inputs + (uint64_t)l.ninputs * sizeof(struct pi_link_input);
-    uint64_t need = o_str + l.strtab_size;
-    if (ALIGN8(need) != size)
-        return CHUNK_ERR(rd, s, off,
-                         "LINK chunk is %u bytes but its tables (%u inputs, %u-byte strtab) need "
-                         "%llu",
-                         size, l.ninputs, l.strtab_size, (unsigned long long)ALIGN8(need));
-    const char *str = (const char *)c + o_str;
-    uint32_t ss = l.strtab_size;
-    if (ss == 0 || str[0] != 0 || str[ss - 1] != 0)
-        return CHUNK_ERR(rd, s, off, "LINK: string table must start and end with a NUL (%u bytes)",
-                         ss);
-    if (l.cwd >= ss || l.output >= ss || l.argv >= ss)
-        return CHUNK_ERR(rd, s, off, "LINK: cwd/output/argv string offset out of range (strtab is "
-                         "%u bytes)", ss);
-    /* argc consecutive strings from argv: each takes at least one byte. */
-    if (l.argc > ss - l.argv)
-        return CHUNK_ERR(rd, s, off, "LINK: %u arguments cannot fit in the string table", l.argc);
-    uint32_t p = l.argv;
-    for (uint32_t i = 0; i < l.argc; i++) {
-        const char *z = memchr(str + p, 0, ss - p);
-        /* z is never NULL: the table ends with a NUL */
-        p = (uint32_t)(z - str) + 1;
-        if (p >= ss && i + 1 < l.argc)
-            return CHUNK_ERR(rd, s, off, "LINK: argument %u runs past the string table", i + 1);
-    }
     int oom = 0;
-    struct pi_link_input *inputs = copy_array(c + o_inputs, l.ninputs, sizeof *inputs, &oom);
-    char *strtab = copy_array(c + o_str, ss, 1, &oom);
-    if (oom) {
-        free(inputs);
-        free(strtab);
-        return pi_err_set(rd->err, "%s: out of memory", rd->path);
-    }
-    for (uint32_t i = 0; i < l.ninputs; i++) {
-        if (inputs[i].path >= ss || (inputs[i].argi != PI_NONE && inputs[i].argi >= l.argc)) {
-            free(inputs);
-            free(strtab);
-            return CHUNK_ERR(rd, s, off, "LINK: input %u: path offset %u or argument index %u out "
-                             "of range", i, inputs[i].path, inputs[i].argi);
-        }
-    }
+    m->inputs = copy_array(l->inputs, l->hdr.ninputs, sizeof *m->inputs, &oom);
+    m->link_strtab = copy_array((const uint8_t *)l->strtab, l->hdr.strtab_size, 1, &oom);
     m->has_link = 1;
-    m->link = l;
-    m->inputs = inputs;
-    m->link_strtab = strtab;
-    return 0;
+    m->link = l->hdr;
+    return oom ? pi_err_set(rd->err, "%s: out of memory", rd->path) : 0;
 }
 
 /* Walk one section's chunks. */
 static int walk_section(struct reader *rd, const struct section *s)
 {
-    uint64_t off = 0;
-    while (off < s->size) {
+    struct pi_chunk_cursor cur = { .sec = s->data, .size = s->size, .kinds = s->kinds };
+    struct pi_chunk_hdr h;
+    struct pi_dec_err e;
+    uint64_t off;
+    int more;
+    while ((more = pi_chunk_next(&cur, &h, &off, &e)) > 0) {
         const uint8_t *c = s->data + off;
-        uint64_t left = s->size - off;
-        if (left < 8 || rd32(c) == 0) {
-            /* padding between chunks: a zero magic word, skip 8 bytes */
-            uint64_t n = left < 8 ? left : 8;
-            for (uint64_t i = 0; i < n; i++)
-                if (c[i])
-                    return left < 8
-                        ? CHUNK_ERR(rd, s, off, "truncated chunk header (%llu bytes left)",
-                                    (unsigned long long)left)
-                        : CHUNK_ERR(rd, s, off, "non-zero bytes in the 8-byte padding that "
-                                    "starts with a zero magic word");
-            off += n;
-            continue;
-        }
-        if (left < sizeof(struct pi_chunk_hdr))
-            return CHUNK_ERR(rd, s, off, "truncated chunk header (%llu bytes left)",
-                             (unsigned long long)left);
-        struct pi_chunk_hdr h;
-        memcpy(&h, c, sizeof h);
-        if (h.magic != PI_CHUNK_MAGIC)
-            return CHUNK_ERR(rd, s, off, "bad magic 0x%08x (expected 0x%08x, \"PIT1\")", h.magic,
-                             PI_CHUNK_MAGIC);
-        if (h.version != PI_FORMAT_VERSION)
-            return CHUNK_ERR(rd, s, off, "version %u (this reader knows %u)", h.version,
-                             PI_FORMAT_VERSION);
-        uint32_t crc = pi_crc32(0, c, offsetof(struct pi_chunk_hdr, hdr_crc));
-        if (!PI_FUZZING && crc != h.hdr_crc)
-            return CHUNK_ERR(rd, s, off, "hdr_crc mismatch (stored 0x%08x, computed 0x%08x)",
-                             h.hdr_crc, crc);
-        if (h.size < sizeof h || h.size % 8)
-            return CHUNK_ERR(rd, s, off, "bad chunk size %u (at least 16, a multiple of 8)",
-                             h.size);
-        if (h.size > left)
-            return CHUNK_ERR(rd, s, off, "truncated chunk: size %u runs past the end of the "
-                             "section (%llu bytes left)", h.size, (unsigned long long)left);
-        if (h.kind < PI_CHUNK_UNIT || h.kind > PI_CHUNK_LINK)
-            return CHUNK_ERR(rd, s, off, "unknown chunk kind %u", h.kind);
-        if (!(s->kinds & KIND_BIT(h.kind)))
-            return CHUNK_ERR(rd, s, off, "a %s chunk does not belong in this section",
-                             kind_name(h.kind));
-        int r = 0;
-        switch (h.kind) {
-        case PI_CHUNK_UNIT: r = parse_unit(rd, s, off, c, h.size); break;
-        case PI_CHUNK_CODE: r = parse_code(rd, s, off, c, h.size); break;
-        case PI_CHUNK_XLAT: r = parse_xlat(rd, s, off, c, h.size); break;
-        case PI_CHUNK_LINK: r = parse_link(rd, s, off, c, h.size); break;
-        }
+        union {
+            struct pi_unit_ref u;
+            struct pi_code_ref k;
+            struct pi_xlat_ref x;
+            struct pi_link_ref l;
+        } v;
+        if (h.kind == PI_CHUNK_XLAT && rd->m->has_xlat)
+            return CHUNK_ERR(rd, s, off, "a second XLAT chunk (a module has one translation table)");
+        if (h.kind == PI_CHUNK_LINK && rd->m->has_link)
+            return CHUNK_ERR(rd, s, off, "a second LINK chunk (a program records one link)");
+        int bad = h.kind == PI_CHUNK_UNIT ? pi_unit_decode(c, h.size, &v.u, &e)
+                : h.kind == PI_CHUNK_CODE ? pi_code_decode(c, h.size, &v.k, &e)
+                : h.kind == PI_CHUNK_XLAT ? pi_xlat_decode(c, h.size, &v.x, &e)
+                                          : pi_link_decode(c, h.size, &v.l, &e);
+        if (bad)
+            return CHUNK_ERR(rd, s, off, "%s", e.msg);
+        int r = h.kind == PI_CHUNK_UNIT ? add_unit(rd, s, off, &v.u)
+              : h.kind == PI_CHUNK_CODE ? add_ranges(rd, s, off, &v.k)
+              : h.kind == PI_CHUNK_XLAT ? add_xlat(rd, &v.x)
+                                        : add_link(rd, &v.l);
         if (r)
             return r;
-        off += h.size;
     }
-    return 0;
+    return more < 0 ? CHUNK_ERR(rd, s, off, "%s", e.msg) : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -673,8 +385,7 @@ int pi_meta_parse(const char *path, const void *data, size_t size, struct pi_met
         .data = data,
         .size = size,
         /* in memory, any chunk kind is accepted (the fuzz harness reaches all) */
-        .kinds = KIND_BIT(PI_CHUNK_UNIT) | KIND_BIT(PI_CHUNK_CODE) | KIND_BIT(PI_CHUNK_XLAT) |
-                 KIND_BIT(PI_CHUNK_LINK),
+        .kinds = PI_CHUNKS_ALL,
     };
     m->path = strdup(path);
     m->elf_type = 0; /* ET_NONE: not from an ELF file */
@@ -853,11 +564,11 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
         }
         struct section s = { .name = name };
         if (!strcmp(name, PI_SECTION_META))
-            s.kinds = KIND_BIT(PI_CHUNK_UNIT) | KIND_BIT(PI_CHUNK_CODE);
+            s.kinds = PI_CHUNKS_META;
         else if (!strcmp(name, PI_SECTION_XLAT))
-            s.kinds = KIND_BIT(PI_CHUNK_XLAT);
+            s.kinds = PI_CHUNK_BIT(PI_CHUNK_XLAT);
         else if (!strcmp(name, PI_SECTION_LINK))
-            s.kinds = KIND_BIT(PI_CHUNK_LINK);
+            s.kinds = PI_CHUNK_BIT(PI_CHUNK_LINK);
         else
             continue;
         if (sh.sh_type != SHT_PROGBITS) {

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "perfinst-format.h"
+#include "piformat.h"
 #include "piutil.h"
 
 #ifdef __cplusplus
@@ -114,9 +115,6 @@ const char *pi_directive_names(uint32_t bits, char *buf, size_t size);
 
 /* "branch", "call", ... for enum pi_itype; "?" out of range. */
 const char *pi_itype_name(unsigned t);
-
-/* "block" for enum pi_site_kind; NULL for a kind this reader does not know. */
-const char *pi_site_kind_name(unsigned kind);
 
 /* Lowercase hex of a build-id; buf needs 2 * PI_BUILD_ID_MAX + 1 bytes.
  * Returns buf ("" for len 0). */

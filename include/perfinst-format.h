@@ -6,7 +6,12 @@
  *   perfinst-ld               writes  .perfinst.xlat (XLAT chunk) and
  *                                     .perfinst.link (LINK chunk) into the program
  *   libperfinst               writes  the trace (*.pit)
- *   pmopt                     reads all of them, writes merged traces
+ *   pmopt                     reads all of them, writes merged traces,
+ *                                     overlays (PERFINST_OVERLAY, text) and,
+ *                                     in a relinked program, .perfinst.reserve
+ *
+ * common/piformat.c is the one decoder of the chunks, the reserve table
+ * and the overlay's lines (libc only: the runtime links it too).
  *
  * docs/formats.md explains each field and the rules around them; keep the two
  * in step.  All integers are little-endian and naturally aligned; every
@@ -247,6 +252,43 @@ struct pi_link_input {
     uint64_t hash;        /* pi_hash64 of the file's contents */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_link_input) == 32, "pi_link_input is 32 bytes");
+
+/* ---- .perfinst.reserve (written by `pmopt relink`, docs/formats.md) -----
+ * The chase-tail reserved region of a relinked program: the window
+ * [window, window + size) of every page-byte page that the overflow
+ * functions were placed in, and where each of them went.  A non-allocated
+ * section made by the relink's linker script (BYTE/LONG/QUAD lines, so
+ * the addresses are the linker's); layout: pi_reserve_hdr, then
+ * pi_reserve_entry[n].  No chunk header: the section holds nothing else. */
+#define PI_SECTION_RESERVE ".perfinst.reserve"
+#define PI_RESERVE_MAGIC "PIRS" /* 4 bytes, no NUL */
+#define PI_RESERVE_VERSION 1u
+struct pi_reserve_hdr {
+    char magic[4];       /* PI_RESERVE_MAGIC */
+    uint32_t version;    /* PI_RESERVE_VERSION */
+    uint32_t page;       /* bytes, a power of two */
+    uint32_t window;     /* the window's offset in its page */
+    uint32_t size;       /* the window's bytes: window + size <= page */
+    uint32_t n;          /* entries that follow */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_reserve_hdr) == 24, "pi_reserve_hdr is 24 bytes");
+struct pi_reserve_entry {
+    uint64_t addr;       /* link-time address of an overflow function */
+    uint64_t len;        /* its bytes */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_reserve_entry) == 16, "pi_reserve_entry is 16 bytes");
+
+/* ---- the overlay (PERFINST_OVERLAY; written by `pmopt plan --hot` and
+ * `--expand-callers`, read by runtime/overlay.c) ---------------------------
+ * Text, at most PI_OVERLAY_MAX_BYTES bytes and PI_OVERLAY_MAX_RULES rules.
+ * The first line that is not blank is PI_OVERLAY_HEADER; then one rule a
+ * line, `on|off UNIT_ID FUNCTION|*` (UNIT_ID in hex, 0x optional; FUNCTION
+ * the index into the unit's funcs[], `*` every function); `#` starts a
+ * comment; later rules win. */
+#define PI_OVERLAY_HEADER "perfinst-overlay 1"
+#define PI_OVERLAY_MAX_BYTES (64 * 1024 - 1)
+#define PI_OVERLAY_MAX_RULES 4096
+#define PI_OVERLAY_ALL 0xffffffffu /* FUNCTION `*` */
 
 /* ------------------------------------------------------------------------ */
 /* The trace (*.pit), written by libperfinst                                  */

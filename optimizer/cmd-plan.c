@@ -43,10 +43,9 @@
 #include "plan-order.h"
 #include "piout.h"
 
-/* What the runtime accepts (runtime/overlay.c): a larger overlay is not
- * applied at all, so pmopt refuses to write one. */
-#define OVERLAY_MAX_BYTES (64 * 1024 - 1)
-#define OVERLAY_MAX_RULES 4096
+/* What the runtime accepts (PI_OVERLAY_MAX_BYTES, PI_OVERLAY_MAX_RULES in
+ * perfinst-format.h): a larger overlay is not applied at all, so pmopt
+ * refuses to write one. */
 
 #define PCT_SCALE 1000 /* PCT in thousandths of a percent */
 
@@ -208,21 +207,24 @@ static int note_foreign_code(const struct report *r)
 static void write_overlay(FILE *f, const struct report *r, const char *pctstr, size_t n,
                           uint64_t chosen, uint64_t total)
 {
-    fprintf(f, "perfinst-overlay 1\n# pmopt plan --hot=%s ", pctstr);
+    char rule[PI_OVERLAY_LINE_MAX];
+    fprintf(f, PI_OVERLAY_HEADER "\n# pmopt plan --hot=%s ", pctstr);
     comment_str(f, r->prog);
     fprintf(f, " (build-id %s), %d trace%s\n", r->bid, r->ntraces, r->ntraces == 1 ? "" : "s");
     fprintf(f, "# %zu of %zu functions, %llu of %llu %s (%.1f%%)\n", n, r->nfuncs,
             (unsigned long long)chosen, (unsigned long long)total, measure,
             percent(chosen, total));
     for (size_t i = 0; i < r->m.nunits; i++)
-        fprintf(f, "off 0x%016llx *\n", (unsigned long long)r->m.units[i].hdr.unit_id);
+        fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){ r->m.units[i].hdr.unit_id,
+                                                                    PI_OVERLAY_ALL, 0 }), f);
     for (size_t i = 0; i < n; i++) {
         const struct func_row *row = &r->funcs[i];
         fputs("# ", f);
         comment_str(f, pi_unit_str(row->u, row->u->funcs[row->func].name));
         fprintf(f, "  %llu  %.1f%%\n", (unsigned long long)row->blocks,
                 percent(row->blocks, total));
-        fprintf(f, "on 0x%016llx %u\n", (unsigned long long)row->u->hdr.unit_id, row->func);
+        fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){ row->u->hdr.unit_id,
+                                                                    row->func, 1 }), f);
     }
 }
 
@@ -626,9 +628,9 @@ int cmd_plan(int argc, char **argv)
             if (advise) {
                 fflush(stdout);
                 status = ferror(stdout) ? PM_ERROR : PM_OK;
-            } else if (len > OVERLAY_MAX_BYTES) {
+            } else if (len > PI_OVERLAY_MAX_BYTES) {
                 pm_error("%s: the overlay would be %zu bytes, the runtime reads at most %d", out,
-                         len, OVERLAY_MAX_BYTES);
+                         len, PI_OVERLAY_MAX_BYTES);
             } else if (write_atomically(out, text, len) == 0) {
                 status = PM_OK;
             }
@@ -664,10 +666,10 @@ int cmd_plan(int argc, char **argv)
         status = ferror(stdout) ? PM_ERROR : PM_OK;
         goto done;
     }
-    if (r.m.nunits + n > OVERLAY_MAX_RULES) {
+    if (r.m.nunits + n > PI_OVERLAY_MAX_RULES) {
         pm_error("%s: the overlay would have %zu rules, the runtime applies at most %d: "
                  "choose fewer functions (a lower --hot)", out, r.m.nunits + n,
-                 OVERLAY_MAX_RULES);
+                 PI_OVERLAY_MAX_RULES);
         goto done;
     }
     char *text = NULL;
@@ -683,9 +685,9 @@ int cmd_plan(int argc, char **argv)
         rep_oom();
         goto done;
     }
-    if (len > OVERLAY_MAX_BYTES)
+    if (len > PI_OVERLAY_MAX_BYTES)
         pm_error("%s: the overlay would be %zu bytes, the runtime reads at most %d: choose "
-                 "fewer functions (a lower --hot)", out, len, OVERLAY_MAX_BYTES);
+                 "fewer functions (a lower --hot)", out, len, PI_OVERLAY_MAX_BYTES);
     else if (write_atomically(out, text, len) == 0)
         status = PM_OK;
     free(text);

@@ -38,6 +38,7 @@
 
 #include "dcolour.h"
 #include "layout.h"
+#include "piformat.h"
 #include "pifeedback.h"
 #include "piout.h"
 #include "pmopt.h"
@@ -839,10 +840,13 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
         size_t l = e ? (size_t)(e - p + 1) : strlen(p);
         if (rv && no && !strncmp(p, "}\n", 2) && found[0]) {
             /* the end of SECTIONS: the table of the reserved region */
-            fprintf(f, "  .perfinst.reserve 0 (INFO) :\n  {\n"
-                       "    BYTE(0x50) BYTE(0x49) BYTE(0x52) BYTE(0x53) /* \"PIRS\" */\n"
+            /* struct pi_reserve_hdr, then pi_reserve_entry[no] */
+            const char *magic = PI_RESERVE_MAGIC;
+            fprintf(f, "  " PI_SECTION_RESERVE " 0 (INFO) :\n  {\n"
+                       "    BYTE(0x%02x) BYTE(0x%02x) BYTE(0x%02x) BYTE(0x%02x) /* \"%s\" */\n"
                        "    LONG(%u) LONG(0x%x) LONG(0x%x) LONG(0x%x) LONG(%zu)\n",
-                    RSV_TABLE_VERSION, rv->page, rv->window, rv->size, no);
+                    magic[0], magic[1], magic[2], magic[3], magic, PI_RESERVE_VERSION, rv->page,
+                    rv->window, rv->size, no);
             for (size_t i = 0; i < no; i++)
                 fprintf(f, "    QUAD(__perfinst_rsv_%zu) QUAD(0x%llx) /* %s */\n", i,
                         (unsigned long long)ov[i].size, ov[i].sym);
@@ -1051,11 +1055,14 @@ static long read_reserve(const char *path, struct reserve *rv, size_t *n)
             GElf_Shdr sh;
             const char *nm;
             if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(e, shstr, sh.sh_name)) ||
-                strcmp(nm, ".perfinst.reserve"))
+                strcmp(nm, PI_SECTION_RESERVE))
                 continue;
             Elf_Data *d = elf_getdata(scn, NULL);
-            if (d)
-                inwin = rsv_table_parse(d->d_buf, d->d_size, rv, n);
+            struct pi_reserve_hdr h;
+            if (d && (inwin = pi_reserve_decode(d->d_buf, d->d_size, &h)) >= 0) {
+                *rv = (struct reserve){ h.page, h.window, h.size };
+                *n = h.n;
+            }
             break;
         }
     }

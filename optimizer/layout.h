@@ -141,12 +141,8 @@ void rsv_pack(const struct reserve *r, const uint64_t *ssize, const uint64_t *sa
               const uint64_t *osize, const uint64_t *oalign, size_t no, uint64_t *soff,
               uint64_t *ooff, uint64_t *end);
 
-/* ---- reserve-table.c: the .perfinst.reserve table of a relinked program -- */
-
-#define RSV_TABLE_VERSION 1u
-/* The table's bytes (size of them): the region in *rv, the number of
- * entries in *n; returns how many entries' code lies wholly in the window,
- * or -1 for a malformed table. */
-long rsv_table_parse(const unsigned char *b, size_t size, struct reserve *rv, size_t *n);
+/* The .perfinst.reserve table of a relinked program: its format is
+ * perfinst-format.h's (struct pi_reserve_hdr), its decoder
+ * pi_reserve_decode (common/piformat.c). */
 
 #endif /* PERFINST_LAYOUT_H */

@@ -158,18 +158,20 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
             nadd += s[i][f].added;
         }
     FILE *f = NULL;
+    char rule[PI_OVERLAY_LINE_MAX];
     if (!status && !(f = advise ? stdout : open_memstream(text, len)))
         status = rep_oom();
     if (!status) {
         if (!advise) {
-            fprintf(f, "perfinst-overlay 1\n# pmopt plan --expand-callers=%d ", levels);
+            fprintf(f, PI_OVERLAY_HEADER "\n# pmopt plan --expand-callers=%d ", levels);
             comment_str(f, r->prog);
             fprintf(f, " (build-id %s), %d trace%s, %llu threshold events\n", r->bid, r->ntraces,
                     r->ntraces == 1 ? "" : "s", (unsigned long long)nthr);
             fprintf(f, "# %zu function%s selected before, %zu caller%s added\n", non,
                     non == 1 ? "" : "s", nadd, nadd == 1 ? "" : "s");
             for (size_t i = 0; i < m->nunits; i++)
-                fprintf(f, "off 0x%016llx *\n", (unsigned long long)m->units[i].hdr.unit_id);
+                fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){
+                                               m->units[i].hdr.unit_id, PI_OVERLAY_ALL, 0 }), f);
         } else {
             printf("pmopt plan --expand-callers=%d: %s (build-id %s), %d trace%s, %llu "
                    "threshold events\n", levels, r->prog, r->bid, r->ntraces,
@@ -202,7 +204,9 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
                     } else {
                         fputs("  selected", f);
                     }
-                    fprintf(f, "\non 0x%016llx %u\n", (unsigned long long)m->units[i].hdr.unit_id, fi);
+                    fputc('\n', f);
+                    fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){
+                                                   m->units[i].hdr.unit_id, fi, 1 }), f);
                 }
         if (!nadd && !missing)
             pm_note("no new caller: every function on the events' stacks in %s is selected "

@@ -41,6 +41,7 @@
  */
 #include "runtime.h"
 #include "env.h"
+#include "piformat.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -438,6 +439,7 @@ struct modmeta {
     struct pi_module *m;
     struct pi_fnmeta fm;
     const char *why;
+    struct pi_dec_err err; /* why may point here */
 };
 static struct modmeta *modmetas;
 static int meta_failed; /* some module's metadata could not be read */
@@ -452,7 +454,7 @@ static struct pi_fnmeta *module_meta_locked(struct pi_module *m)
     if (!mm)
         return NULL;
     mm->m = m;
-    mm->why = pi_fnmeta_read(m->file, &mm->fm);
+    mm->why = pi_fnmeta_read(m->file, &mm->fm, &mm->err);
     if (mm->why) {
         meta_failed = 1;
         pi_say("perfinst: ", m->path, ": metadata for counter combinations and dormant classes: ",

@@ -3,11 +3,13 @@
 # instrument itself.  Only the public API, the plugin ABI and the interposed
 # libc functions are exported (-fvisibility=hidden, PI_EXPORT in the sources).
 
-# common/xlat-blocks.c (the translation-table builder, shared with
-# perfinst-ld) is compiled in too, with the runtime's flags.
+# From common/, compiled in with the runtime's flags: xlat-blocks.c (the
+# translation-table builder, shared with perfinst-ld) and piformat.c (the
+# one decoder of the chunks and the overlay's lines, shared with the tools).
+RUNTIME_COMMON := xlat-blocks piformat
 RUNTIME_SRCS   := $(wildcard runtime/*.c)
 RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS)) \
-                  $(BUILD)/runtime/xlat-blocks.o
+                  $(RUNTIME_COMMON:%=$(BUILD)/runtime/%.o)
 RUNTIME_CFLAGS := $(filter-out -fplugin% -finstrument-functions% -pg -fprofile%,$(CFLAGS)) \
                   -fPIC -pthread -fvisibility=hidden
 
@@ -17,10 +19,11 @@ $(BUILD)/runtime/%.o: runtime/%.c runtime/runtime.h include/perfinst.h include/p
 	@mkdir -p $(@D)
 	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
 
-$(BUILD)/runtime/xlat-blocks.o: common/xlat-blocks.c common/xlat-blocks.h include/perfinst-format.h
+$(RUNTIME_COMMON:%=$(BUILD)/runtime/%.o): $(BUILD)/runtime/%.o: common/%.c common/%.h include/perfinst-format.h
 	@mkdir -p $(@D)
 	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
-$(BUILD)/runtime/loader.o: common/xlat-blocks.h
+$(BUILD)/runtime/loader.o: common/xlat-blocks.h common/piformat.h
+$(BUILD)/runtime/fnmeta.o $(BUILD)/runtime/overlay.o: common/piformat.h
 
 # idle-wrap.c interposes libc's blocking calls: shared runtime only
 # (docs/sampling-stacks.md); the sampling files share sample.h.

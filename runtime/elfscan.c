@@ -1,8 +1,9 @@
 /* elfscan.c — reading an ELF64 file in memory by hand (the runtime may use
- * only libc: no libelf): bounds, the build-id note, a section by name, and
- * the chunks of a .perfinst* section.  The loader stage (loader.c) and the
- * function metadata reader (fnmeta.c) share it; the fuzz harnesses link it
- * alone (it depends on nothing else of the runtime). */
+ * only libc: no libelf): bounds, the build-id note and a section by name.
+ * The loader stage (loader.c) and the function metadata reader (fnmeta.c)
+ * share it, and decode the section's chunks with common/piformat.c; the
+ * fuzz harnesses link it alone (it depends on nothing else of the
+ * runtime). */
 #include "runtime.h"
 
 #include <elf.h>
@@ -86,32 +87,3 @@ const char *pi_elf_section(const unsigned char *f, size_t size, const char *name
 #undef SHDR
     return NULL;
 }
-
-/* A section of chunks (8-byte zero words are padding): the chunk at *pos or
- * after it, its header checked, in *ch (*pos then points at it).  1, 0 at
- * the end, or -1 with *why.  fnmeta.c walks .perfinst with it. */
-int pi_chunk_next(const unsigned char *sec, uint64_t len, uint64_t *pos, struct pi_chunk_hdr *ch,
-                  const char **why)
-{
-    while (len - *pos >= 8) {
-        uint32_t magic;
-        memcpy(&magic, sec + *pos, 4);
-        if (!magic) {
-            *pos += 8;
-            continue;
-        }
-        if (len - *pos < sizeof *ch)
-            return *why = "truncated chunk header", -1;
-        memcpy(ch, sec + *pos, sizeof *ch);
-        if (ch->magic != PI_CHUNK_MAGIC ||
-            ch->hdr_crc != pi_crc32(0, ch, offsetof(struct pi_chunk_hdr, hdr_crc)))
-            return *why = "bad chunk header (magic or CRC)", -1;
-        if (ch->version != PI_FORMAT_VERSION)
-            return *why = "chunk of an unknown format version", -1;
-        if (ch->size < sizeof *ch || ch->size % 8 || ch->size > len - *pos)
-            return *why = "bad chunk size", -1;
-        return 1;
-    }
-    return 0;
-}
-

@@ -7,7 +7,8 @@
  * translation table (primary block = cache line -> the items overlapping it).
  * Nothing maps it at run time, so the first perfinst_shadow_lookup that
  * falls in a module reads the module's file (mmap, ELF64 headers parsed and
- * bounds-checked here: no libelf), validates the chunk, and maps the
+ * bounds-checked by elfscan.c: no libelf), decodes the chunk with
+ * common/piformat.c (the decoder pmopt and perfinst-ld use), and maps the
  * module's shadow segment: the items with run-time addresses and the block
  * table, rebuilt when the machine's line size differs from the table's.
  * A module without a valid section simply has no shadow segment
@@ -15,6 +16,7 @@
  * lookups take no lock.
  */
 #include "runtime.h"
+#include "piformat.h"
 #include "xlat-blocks.h"
 
 #include <elf.h>
@@ -66,14 +68,10 @@ unsigned pi_query_line_size(void)
 
 /* ---- reading .perfinst.xlat from the module's file ------------------------------ */
 
-struct xlat_view {
-    const unsigned char *chunk; /* the XLAT chunk, inside the mapped file */
-    struct pi_xlat x;
-};
-
-/* Find the section and its XLAT chunk; NULL, or why not. */
+/* Find the section and decode its XLAT chunk (common/piformat.c checks it
+ * as pmopt and perfinst-ld do); NULL, or why not (a constant or e->msg). */
 static const char *find_xlat(const unsigned char *f, size_t size, const struct pi_module *m,
-                             struct xlat_view *xv)
+                             struct pi_xlat_ref *xv, struct pi_dec_err *e)
 {
     Elf64_Shdr xs;
     int found;
@@ -94,30 +92,17 @@ static const char *find_xlat(const unsigned char *f, size_t size, const struct p
     if (!pi_in_file(xs.sh_offset, xs.sh_size, size))
         return ".perfinst.xlat lies outside the file";
 
-    const unsigned char *sec = f + xs.sh_offset;
+    struct pi_chunk_cursor cur = { .sec = f + xs.sh_offset, .size = xs.sh_size,
+                                   .kinds = PI_CHUNK_BIT(PI_CHUNK_XLAT) };
     struct pi_chunk_hdr ch;
-    uint64_t pos = 0;
-    int more;
-    while ((more = pi_chunk_next(sec, xs.sh_size, &pos, &ch, &why)) > 0) {
-        if (ch.kind != PI_CHUNK_XLAT) {
-            pos += ch.size;
-            continue;
-        }
-        if (ch.size < sizeof ch + sizeof xv->x)
-            return "XLAT chunk too small";
-        memcpy(&xv->x, sec + pos + sizeof ch, sizeof xv->x);
-        const struct pi_xlat *x = &xv->x;
-        uint64_t need = sizeof ch + sizeof *x + (uint64_t)x->nitems * sizeof(struct pi_shadow_item) +
-                        (uint64_t)x->nblocks * sizeof(struct pi_xlat_block) +
-                        (uint64_t)x->nrefs * sizeof(uint32_t);
-        if (need > ch.size)
-            return "XLAT arrays overrun the chunk";
-        if (!pow2(x->line_size))
-            return "XLAT line size is not a power of two";
-        xv->chunk = sec + pos;
+    uint64_t off;
+    int more = pi_chunk_next(&cur, &ch, &off, e);
+    if (more > 0 && !pi_xlat_decode(cur.sec + off, ch.size, xv, e))
         return NULL;
-    }
-    return more < 0 ? why : "no XLAT chunk in .perfinst.xlat";
+    if (!more)
+        return "no XLAT chunk in .perfinst.xlat";
+    pi_dec_where(e, PI_SECTION_XLAT, off);
+    return e->msg;
 }
 
 /* ---- building the shadow segment --------------------------------------------------- */
@@ -140,27 +125,21 @@ static const char *rebuild_blocks(const struct pi_shadow_item *fitems, uint32_t 
     return NULL;
 }
 
-static const char *build_shadow(const struct pi_module *m, const struct xlat_view *xv,
+static const char *build_shadow(const struct pi_module *m, const struct pi_xlat_ref *xv,
                                 unsigned L, struct pi_shadow *sh, int *rebuilt)
 {
-    const struct pi_xlat *x = &xv->x;
-    const unsigned char *p = xv->chunk + sizeof(struct pi_chunk_hdr) + sizeof *x;
-    const unsigned char *fblocks = p + (size_t)x->nitems * sizeof(struct pi_shadow_item);
-    const unsigned char *frefs = fblocks + (size_t)x->nblocks * sizeof(struct pi_xlat_block);
+    const struct pi_xlat *x = &xv->hdr;
     const char *why = NULL;
 
-    /* Items first, to a scratch array (the file's, aligned): validated. */
+    /* Items first, to a scratch array (the file's, aligned): inside the module? */
     struct pi_shadow_item *fitems = calloc(x->nitems ? x->nitems : 1, sizeof *fitems);
     if (!fitems)
         return "out of memory";
-    memcpy(fitems, p, (size_t)x->nitems * sizeof *fitems);
+    memcpy(fitems, xv->items, (size_t)x->nitems * sizeof *fitems);
     for (uint32_t i = 0; i < x->nitems && !why; i++) {
         const struct pi_shadow_item *f = &fitems[i];
         uint64_t a = f->addr + m->bias;
-        if (i && f->addr < fitems[i - 1].addr)
-            why = "items are not sorted by address";
-        else if (a < m->lo || a > m->hi || f->length > m->hi - a ||
-                 f->length > UINT64_MAX - f->addr)
+        if (a < m->lo || a > m->hi || f->length > m->hi - a)
             why = "an item lies outside the module (stale file?)";
     }
 
@@ -177,23 +156,6 @@ static const char *build_shadow(const struct pi_module *m, const struct xlat_vie
             why = "the table's size does not match its items";
         else
             why = rebuild_blocks(fitems, x->nitems, L, &pairs, &nrefs, &nblocks);
-    } else {
-        for (uint32_t i = 0; i < x->nblocks && !why; i++) {
-            struct pi_xlat_block b, prev;
-            memcpy(&b, fblocks + (size_t)i * sizeof b, sizeof b);
-            if (i)
-                memcpy(&prev, fblocks + (size_t)(i - 1) * sizeof b, sizeof b);
-            if (i && b.block <= prev.block)
-                why = "blocks are not sorted";
-            else if ((uint64_t)b.first_ref + b.nrefs > x->nrefs)
-                why = "a block's references overrun the table";
-        }
-        for (uint32_t i = 0; i < x->nrefs && !why; i++) {
-            uint32_t r;
-            memcpy(&r, frefs + (size_t)i * sizeof r, sizeof r);
-            if (r >= x->nitems)
-                why = "a reference names no item";
-        }
     }
     if (why) {
         free(fitems);
@@ -233,8 +195,8 @@ static const char *build_shadow(const struct pi_module *m, const struct xlat_vie
     if (pairs) {
         pi_xlat_fill(fitems, pairs, nrefs, sh->blocks, sh->refs);
     } else {
-        memcpy(sh->blocks, fblocks, sz_blocks);
-        memcpy(sh->refs, frefs, nrefs * sizeof(uint32_t));
+        memcpy(sh->blocks, xv->blocks, sz_blocks);
+        memcpy(sh->refs, xv->refs, nrefs * sizeof(uint32_t));
     }
     mprotect(seg, ro, PROT_READ);
     free(fitems);
@@ -244,16 +206,16 @@ static const char *build_shadow(const struct pi_module *m, const struct xlat_vie
 
 const char *pi_shadow_from_file(const unsigned char *f, size_t size, const struct pi_module *m,
                                 unsigned L, struct pi_shadow **out, uint32_t *file_line,
-                                int *rebuilt)
+                                int *rebuilt, struct pi_dec_err *e)
 {
-    struct xlat_view xv;
+    struct pi_xlat_ref xv;
     struct pi_shadow *sh;
-    const char *why = find_xlat(f, size, m, &xv);
+    const char *why = find_xlat(f, size, m, &xv, e);
     if (why)
         return why;
     if (!(sh = calloc(1, sizeof *sh)))
         return "out of memory";
-    *file_line = xv.x.line_size;
+    *file_line = xv.hdr.line_size;
     if ((why = build_shadow(m, &xv, L, sh, rebuilt))) {
         free(sh);
         return why;
@@ -274,6 +236,7 @@ static void load_module(struct pi_module *m)
 {
     const char *why = NULL;
     struct pi_shadow *sh = NULL;
+    struct pi_dec_err e;
     int rebuilt = 0;
     uint32_t file_line = 0;
     int fd = open(m->file, O_RDONLY | O_CLOEXEC);
@@ -287,7 +250,7 @@ static void load_module(struct pi_module *m)
             why = "cannot map the file";
         } else {
             why = pi_shadow_from_file(f, (size_t)st.st_size, m, pi.line_size, &sh, &file_line,
-                                      &rebuilt);
+                                      &rebuilt, &e);
             munmap(f, (size_t)st.st_size);
         }
     }

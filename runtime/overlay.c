@@ -23,6 +23,7 @@
  * written for another build of the program.
  */
 #include "runtime.h"
+#include "piformat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +31,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PI_OVERLAY_MAX 4096
-#define PI_OVERLAY_ALL 0xffffffffu
 
 struct overlay_rule {
     uint64_t unit_id;
@@ -67,6 +66,7 @@ static void bad_line(const char *path, unsigned line, const char *what)
            " (expected: on|off UNIT_ID FUNCTION|*); line ignored\n", NULL);
 }
 
+/* The file's lines (common/piformat.c decodes each). */
 static void parse(const char *path, char *text)
 {
     unsigned line = 0;
@@ -76,51 +76,26 @@ static void parse(const char *path, char *text)
         if (next)
             *next++ = 0;
         line++;
-        char *hash = strchr(p, '#');
-        if (hash)
-            *hash = 0;
-        char *w[4] = {0};
-        int n = 0;
-        for (char *tok = strtok(p, " \t\r"); tok; tok = strtok(NULL, " \t\r"))
-            if (n < 4)
-                w[n++] = tok;
-            else
-                n = 5;
-        if (n == 0)
+        struct pi_overlay_rule r;
+        const char *why;
+        int got = pi_overlay_line(p, !header, &r, &why);
+        if (got < 0) {
+            bad_line(path, line, why);
+            if (!header)
+                return;
+            continue;
+        }
+        if (!got)
             continue;
         if (!header) {
-            if (n != 2 || strcmp(w[0], "perfinst-overlay") != 0 || strcmp(w[1], "1") != 0) {
-                bad_line(path, line, "the first line must be 'perfinst-overlay 1'");
-                return;
-            }
             header = 1;
             continue;
         }
-        if (n != 3 || (strcmp(w[0], "on") != 0 && strcmp(w[0], "off") != 0)) {
-            bad_line(path, line, "not a rule");
-            continue;
-        }
-        char *end;
-        errno = 0;
-        unsigned long long unit = strtoull(w[1], &end, 16);
-        if (errno || *end || end == w[1]) {
-            bad_line(path, line, "bad unit id");
-            continue;
-        }
-        uint32_t func = PI_OVERLAY_ALL;
-        if (strcmp(w[2], "*") != 0) {
-            unsigned long f = strtoul(w[2], &end, 10);
-            if (*end || end == w[2] || f >= PI_OVERLAY_ALL) {
-                bad_line(path, line, "bad function number");
-                continue;
-            }
-            func = (uint32_t)f;
-        }
-        if (nrules == PI_OVERLAY_MAX) {
+        if (nrules == PI_OVERLAY_MAX_RULES) {
             bad_line(path, line, "too many rules");
             return;
         }
-        rules[nrules++] = (struct overlay_rule){unit, func, w[0][1] == 'n', line, 0};
+        rules[nrules++] = (struct overlay_rule){r.unit_id, r.func, r.on, line, 0};
     }
     if (!header)
         bad_line(path, line ? line : 1, "empty file");
@@ -131,7 +106,7 @@ static void parse(const char *path, char *text)
  * can feed it text directly. */
 void pi_overlay_parse(const char *path, char *text)
 {
-    if (!rules && !(rules = calloc(PI_OVERLAY_MAX, sizeof *rules)))
+    if (!rules && !(rules = calloc(PI_OVERLAY_MAX_RULES, sizeof *rules)))
         return;
     nrules = 0;
     size_t n = strlen(path);
@@ -209,9 +184,9 @@ void pi_overlay_init(void)
         pi_say("perfinst: PERFINST_OVERLAY ", path, ": ", strerror(errno), "; no overlay applied\n", NULL);
         return;
     }
-    size_t cap = 1 << 16, len = 0;
+    size_t cap = PI_OVERLAY_MAX_BYTES + 1, len = 0;
     char *text = malloc(cap + 1);
-    rules = calloc(PI_OVERLAY_MAX, sizeof *rules);
+    rules = calloc(PI_OVERLAY_MAX_RULES, sizeof *rules);
     ssize_t r;
     while (text && rules && (r = read(fd, text + len, cap - len)) > 0) {
         len += (size_t)r;

@@ -166,8 +166,10 @@ struct pi_fnmeta {
     uint32_t nunits;
     struct pi_fnmeta_unit *units;
 };
-const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm);  /* NULL, or why not */
-const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fnmeta *fm);
+struct pi_dec_err; /* common/piformat.h: a decoder's message */
+const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm, struct pi_dec_err *e); /* NULL, or why not */
+const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fnmeta *fm,
+                            struct pi_dec_err *e);
 void pi_fnmeta_free(struct pi_fnmeta *fm);
 
 /* armed.c: counter combinations and dormant classes */
@@ -195,8 +197,6 @@ uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uin
  * reads .eh_frame (fine in -O2 code); at most max frames, at least 1. */
 unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max);
 int pi_in_file(uint64_t off, uint64_t len, uint64_t size); /* elfscan.c: [off, off+len) in the file? */
-int pi_chunk_next(const unsigned char *sec, uint64_t len, uint64_t *pos, struct pi_chunk_hdr *ch,
-                  const char **why); /* elfscan.c: walk a section's chunks */
 const char *pi_elf_section(const unsigned char *f, size_t size, const char *name, Elf64_Shdr *out,
                            int *count, uint8_t *bid, uint32_t *bid_len);
 struct pi_shadow;
@@ -205,7 +205,7 @@ struct pi_shadow;
  * m's build-id and span (tests/runtime/fuzz-runtime.c calls it directly). */
 const char *pi_shadow_from_file(const unsigned char *f, size_t size, const struct pi_module *m,
                                 unsigned L, struct pi_shadow **out, uint32_t *file_line,
-                                int *rebuilt);
+                                int *rebuilt, struct pi_dec_err *e);
 void pi_shadow_free(struct pi_shadow *sh);  /* (the fuzz harness; the runtime keeps them) */
 
 /* thread.c */

@@ -1,4 +1,5 @@
-/* fuzz-tools-rt.c — the runtime half of fuzz-tools.c: runtime/fnmeta.c (with runtime/elfscan.c linked),
+/* fuzz-tools-rt.c — the runtime half of fuzz-tools.c: runtime/fnmeta.c (with runtime/elfscan.c and
+ * common/piformat.c linked),
  * the reader of a module's .perfinst that the runtime uses for counter
  * combinations and dormant classes.  fnmeta.c is included (not linked) so
  * that its static find_section (ELF64 headers, bounds-checked by hand: no
@@ -11,12 +12,13 @@
 int fuzz_fnmeta(const unsigned char *p, size_t n, int whole)
 {
     struct pi_fnmeta fm;
+    struct pi_dec_err e;
     memset(&fm, 0, sizeof fm);
     const unsigned char *sec = p;
     uint64_t len = n;
     const char *why = whole ? find_section(p, n, &sec, &len) : NULL;
     if (!why)
-        why = pi_fnmeta_parse(sec, len, &fm);
+        why = pi_fnmeta_parse(sec, len, &fm, &e);
     uint64_t sum = 0;
     if (!why)
         for (uint32_t i = 0; i < fm.nunits; i++)

@@ -21,7 +21,7 @@
  *      section-header walk, then pi_fnmeta_parse)
  *   4  an object file (or archive) through optimizer/objscan.c
  *      (oscan_read by path, memfd as above; then oscan_find)
- *   5  a .perfinst.reserve table (optimizer/reserve-table.c)
+ *   5  a .perfinst.reserve table (pi_reserve_decode, common/piformat.c)
  * Build and run: t-fuzz-tools.sh (with the exact command line).
  */
 #define _GNU_SOURCE /* memfd_create */
@@ -35,6 +35,7 @@
 #include <libelf.h>
 
 #include "layout.h"
+#include "piformat.h"
 #include "pidwarf.h"
 #include "piri.h"
 #include "pitrace.h"
@@ -227,11 +228,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         objscan(p, n);
         break;
     case 5: {
-        struct reserve rv;
-        size_t ne = 0;
-        long in = rsv_table_parse(p, n, &rv, &ne);
+        struct pi_reserve_hdr h = { .n = 0 };
+        long in = pi_reserve_decode(p, n, &h);
         if (verbose)
-            fprintf(stderr, "fuzz-tools: reserve: %ld of %zu in the window\n", in, ne);
+            fprintf(stderr, "fuzz-tools: reserve: %ld of %u in the window\n", in, in < 0 ? 0 : h.n);
         break;
     }
     }

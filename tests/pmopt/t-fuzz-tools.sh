@@ -5,7 +5,7 @@
 # (common/pidwarf.c, through libdwarf), the runtime's .perfinst reader for
 # combinations and dormant classes (runtime/fnmeta.c, section and whole
 # file), the relink's object scanner (optimizer/objscan.c) and the
-# .perfinst.reserve table (optimizer/reserve-table.c).  Seeds: a program
+# .perfinst.reserve table (pi_reserve_decode in common/piformat.c).  Seeds: a program
 # and object built with -g that write RI records, a trace with HOTSPOT
 # records, and a reserve table.  The inputs that once made a reader crash
 # or hang (fuzz-tools-regress/) are replayed first, then the fuzzer runs
@@ -19,8 +19,9 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer" \
     -I"$PERFINST_TOP/runtime" "$P/fuzz-tools.c" "$P/fuzz-tools-rt.c" "$PERFINST_TOP/runtime/elfscan.c" \
     "$PERFINST_TOP/common/pidwarf.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" \
+    "$PERFINST_TOP/common/piformat.c" \
     "$PERFINST_TOP/common/piri.c" "$PERFINST_TOP/common/pitrace.c" "$PERFINST_TOP/common/piout.c" \
-    "$PERFINST_TOP/optimizer/objscan.c" "$PERFINST_TOP/optimizer/reserve-table.c" \
+    "$PERFINST_TOP/optimizer/objscan.c" \
     -ldwarf -lelf -lz -o fuzz
 
 # A program with RI sample points, built with -g (DWARF functions, lines,

@@ -36,7 +36,7 @@ __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
 void pi_init(void) {}
 uint64_t pi_now_ns(void) { return 0; }
 uint64_t pi_tod_ns(void) { return 0; }
-const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm) { (void)path; (void)fm; return "fuzz"; }
+const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm, struct pi_dec_err *e) { (void)path; (void)fm; (void)e; return "fuzz"; }
 uint64_t pi_indicators_probe_cost(void) { return 0; }
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc) { (void)ev; (void)pc; }
 void pi_indicators_keep_event(const struct perfinst_event *ev) { (void)ev; }

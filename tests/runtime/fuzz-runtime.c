@@ -23,6 +23,7 @@
  *   ./fuzz CORPUS_DIR
  */
 #include "runtime.h"
+#include "piformat.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -118,7 +119,8 @@ static void fuzz_loader(const uint8_t *data, size_t n, unsigned L, uintptr_t bia
     struct pi_shadow *sh = NULL;
     uint32_t file_line = 0;
     int rebuilt = 0;
-    const char *why = pi_shadow_from_file(f, n, &m, L, &sh, &file_line, &rebuilt);
+    struct pi_dec_err e;
+    const char *why = pi_shadow_from_file(f, n, &m, L, &sh, &file_line, &rebuilt, &e);
     free(f);
     if (why) {
         if (verbose)

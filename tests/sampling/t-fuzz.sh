@@ -44,7 +44,8 @@ cp cpu.pit idle.pit corpus/
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
     "$T/sampling/fuzz-samples.c" "$PERFINST_TOP/common/pisample.c" "$PERFINST_TOP/common/pitrace.c" \
-    "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" "$PERFINST_TOP/common/piout.c" -lelf -o fuzz
+    "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" "$PERFINST_TOP/common/piout.c" \
+    "$PERFINST_TOP/common/piformat.c" -lelf -o fuzz
 ./fuzz -max_total_time="${FUZZ_SECONDS:-15}" -max_len=65536 -rss_limit_mb=1024 -timeout=5 \
     corpus > fuzz.log 2>&1 || { tail -40 fuzz.log; fail "the fuzzer found a problem"; }
 grep -E "^Done [0-9]+ runs" fuzz.log
