@@ -317,6 +317,9 @@ enum pi_trace_flags {
     PI_TF_MERGED = 1u << 0,   /* written by `pmopt merge`, not by a process */
     PI_TF_MODE_OFF = 1u << 1, /* the process ran with PERFINST_MODE=off */
     PI_TF_OVERLAY = 1u << 2,  /* a PERFINST_OVERLAY turned some functions off */
+    PI_TF_PARTIAL = 1u << 3,  /* written while the process went on counting (PERFINST_FLUSH,
+                                 perfinst_write_trace, a failed exec): a snapshot, not the
+                                 final counts; in a merged trace, some input was partial */
 };
 
 struct pi_rec_hdr {

@@ -108,11 +108,20 @@ static void print_counts(const struct pi_trace_rec *r, uint32_t n)
 
 static void flags_str(uint32_t flags, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%s%s%s%s", flags & PI_TF_MERGED ? "merged" : "",
-             (flags & PI_TF_MERGED) && (flags & PI_TF_MODE_OFF) ? "|" : "",
-             flags & PI_TF_MODE_OFF ? "mode_off" : "",
-             (flags & (PI_TF_MERGED | PI_TF_MODE_OFF)) && (flags & PI_TF_OVERLAY) ? "|" : "",
-             flags & PI_TF_OVERLAY ? "overlay" : "");
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {{PI_TF_MERGED, "merged"}, {PI_TF_MODE_OFF, "mode_off"}, {PI_TF_OVERLAY, "overlay"},
+                 {PI_TF_PARTIAL, "partial"}, {PI_TF_SHARING, "sharing"}};
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (flags & names[i].bit) {
+            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "|" : "", names[i].name);
+            flags &= ~names[i].bit;
+        }
+    if (flags) /* bits of a newer writer */
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s0x%x", len ? "|" : "", flags);
     if (!buf[0])
         snprintf(buf, n, "-");
 }

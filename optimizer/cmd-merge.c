@@ -11,7 +11,13 @@
  * by id, counts summed (saturating at 2^64-1), pid, ppid, start and end
  * times and load biases 0, no argv, no SIGNAL record; the header says
  * PI_TF_MERGED, PI_TF_MODE_OFF only if every input ran with
- * PERFINST_MODE=off, and the inputs' line size if they agree (else 0).
+ * PERFINST_MODE=off, PI_TF_PARTIAL if some input was partial, and the
+ * inputs' line size if they agree (else 0).
+ *
+ * One run given twice would count twice: two process traces with the same
+ * pid, start time and module build-ids (copies, or two snapshots of one
+ * run that PERFINST_FLUSH wrote), or two merged traces with the same bytes,
+ * are refused unless --force.
  *
  * The indicators' records are combined by pitrace (pi_trace_add_indicators):
  * SITESTATs per (unit, site, kind) — counts, executions and cycle sums
@@ -44,7 +50,8 @@ static void help(FILE *f)
             "usage: pmopt merge [--force] -o OUT TRACE...\n"
             "Sum traces of the same program (same module build-ids) into OUT.\n"
             "  -o, --output=OUT  the merged trace (written whole; a FIFO or device in place)\n"
-            "  --force           merge traces of different builds (kept as separate modules)\n");
+            "  --force           merge traces of different builds (kept as separate modules),\n"
+            "                    and the same run given twice (counted twice)\n");
 }
 
 /* A module as the merge sees it: its identity and where it came from. */
@@ -180,6 +187,43 @@ int cmd_merge(int argc, char **argv)
     return pm_merge_files(out, argv + optind, ntraces, force, 0);
 }
 
+/* Whether two files have the same bytes (merged traces carry no pid or
+ * start time to tell them apart). */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    char x[65536], y[65536];
+    while (same) {
+        size_t n = fread(x, 1, sizeof x, fa), m = fread(y, 1, sizeof y, fb);
+        same = n == m && !memcmp(x, y, n);
+        if (n < sizeof x)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* Whether traces x and y are the same run: the pid, start time and module
+ * build-ids of a process's trace, the bytes of a merged one. */
+static int same_run(const struct pi_trace *x, const struct pi_trace *y)
+{
+    if ((x->hdr.flags & PI_TF_MERGED) || (y->hdr.flags & PI_TF_MERGED))
+        return (x->hdr.flags & PI_TF_MERGED) && (y->hdr.flags & PI_TF_MERGED) &&
+               same_bytes(x->path, y->path);
+    if (x->hdr.pid != y->hdr.pid || x->hdr.start_ns != y->hdr.start_ns ||
+        x->nmodules != y->nmodules)
+        return 0;
+    for (size_t i = 0; i < x->nmodules; i++)
+        if (x->modules[i].build_id_len != y->modules[i].build_id_len ||
+            memcmp(x->modules[i].build_id, y->modules[i].build_id, x->modules[i].build_id_len))
+            return 0;
+    return 1;
+}
+
 int pm_merge_files(const char *out, char **paths, int ntraces, int force, int quiet)
 {
     int status = PM_ERROR;
@@ -208,6 +252,23 @@ int pm_merge_files(const char *out, char **paths, int ntraces, int force, int qu
         nuc += in[i].nunits;
     }
     pm_progress_clear();
+    for (int i = 0; i < ntraces; i++)
+        for (int j = 0; j < i; j++) {
+            if (!same_run(&in[j], &in[i]))
+                continue;
+            char when[64] = "";
+            if (!(in[i].hdr.flags & PI_TF_MERGED))
+                snprintf(when, sizeof when, " (pid %llu, started at %llu ns)",
+                         (unsigned long long)in[i].hdr.pid, (unsigned long long)in[i].hdr.start_ns);
+            if (!force) {
+                pm_error("%s is the same run as %s%s: its counts would be added twice "
+                         "(--force merges it anyway)", in[i].path, in[j].path, when);
+                goto out;
+            }
+            pm_note("%s is the same run as %s%s: counted twice (--force)", in[i].path, in[j].path,
+                    when);
+            break;
+        }
 
     /* modules: identities, the conflict check, then the merged list */
     mods = calloc(nmods ? nmods : 1, sizeof *mods);
@@ -346,18 +407,19 @@ int pm_merge_files(const char *out, char **paths, int ntraces, int force, int qu
                 dropped == 1 ? "" : "s");
 
     /* header and process: nothing that depends on one run or on the order */
-    int all_off = 1, any_overlay = 0;
+    int all_off = 1, any_overlay = 0, any_partial = 0;
     uint32_t line_size = in[0].hdr.line_size;
     uint64_t nthreads = 0;
     for (int i = 0; i < ntraces; i++) {
         all_off &= !!(in[i].hdr.flags & PI_TF_MODE_OFF);
         any_overlay |= !!(in[i].hdr.flags & PI_TF_OVERLAY);
+        any_partial |= !!(in[i].hdr.flags & PI_TF_PARTIAL);
         if (in[i].hdr.line_size != line_size)
             line_size = 0;
         nthreads += in[i].nthreads;
     }
     res.hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0) | (any_overlay ? PI_TF_OVERLAY : 0) |
-                    (any_sharing ? PI_TF_SHARING : 0);
+                    (any_sharing ? PI_TF_SHARING : 0) | (any_partial ? PI_TF_PARTIAL : 0);
     res.hdr.line_size = line_size;
     res.has_process = 1;
     res.nthreads = nthreads > UINT32_MAX ? UINT32_MAX : (uint32_t)nthreads;

@@ -442,9 +442,10 @@ static void print_json(const struct report *r)
         const struct trace_info *in = &r->infos[i];
         printf("%s\n    {\"path\": ", i ? "," : "");
         pm_json_str(stdout, in->path);
-        printf(", \"records\": %u, \"finished\": %s, \"truncated\": %s, \"merged\": %s, "
-               "\"mode_off\": %s}", in->nrecords, tf(in->finished), tf(in->truncated),
-               tf(in->flags & PI_TF_MERGED), tf(in->flags & PI_TF_MODE_OFF));
+        printf(", \"records\": %u, \"finished\": %s, \"truncated\": %s, \"partial\": %s, "
+               "\"merged\": %s, \"mode_off\": %s}", in->nrecords, tf(in->finished),
+               tf(in->truncated), tf(in->flags & PI_TF_PARTIAL), tf(in->flags & PI_TF_MERGED),
+               tf(in->flags & PI_TF_MODE_OFF));
     }
     printf("\n  ]");
     if (r->by & BY_SITE) {
@@ -564,8 +565,8 @@ static void print_text(const struct report *r)
            r->ntraces == 1 ? "" : "s");
     for (int i = 0; i < r->ntraces; i++) {
         const struct trace_info *in = &r->infos[i];
-        printf("  trace %s: %u records, %s%s%s\n", in->path, in->nrecords,
-               in->finished ? "finished" : "truncated", in->flags & PI_TF_MERGED ? ", merged" : "",
+        printf("  trace %s: %u records, %s%s%s\n", in->path, in->nrecords, pm_trace_state(in->finished, in->flags),
+               in->flags & PI_TF_MERGED ? ", merged" : "",
                in->flags & PI_TF_MODE_OFF ? ", PERFINST_MODE=off" : "");
     }
     if (r->hot)

@@ -48,6 +48,9 @@ const struct pi_trace_module *pm_guess_module(const struct pi_trace *t, const ch
 /* Print what the reader said about a trace (truncation, trailing bytes,
  * unknown records, PERFINST_MODE=off, a fatal signal) as notes. */
 void pm_trace_notes(const struct pi_trace *t);
+/* "finished", "partial" (PI_TF_PARTIAL: a snapshot of a process that went
+ * on counting) or "truncated", for a trace's state line */
+const char *pm_trace_state(int finished, uint32_t flags);
 
 /* JSON and CSV strings. */
 void pm_json_str(FILE *f, const char *s);

@@ -126,7 +126,7 @@ static void html_section_summary(FILE *f, const struct report *r)
         fputs("<tr><td>", f);
         esc(f, in->path);
         fprintf(f, "</td><td class=\"n\">%u</td><td>%s%s%s</td></tr>\n", in->nrecords,
-                in->finished ? "finished" : "truncated", in->flags & PI_TF_MERGED ? ", merged" : "",
+                pm_trace_state(in->finished, in->flags), in->flags & PI_TF_MERGED ? ", merged" : "",
                 in->flags & PI_TF_MODE_OFF ? ", PERFINST_MODE=off" : "");
     }
     fputs("</tbody>\n</table>\n</section>\n", f);

@@ -103,6 +103,13 @@ const struct pi_trace_module *pm_guess_module(const struct pi_trace *t, const ch
     return t->nmodules ? &t->modules[0] : NULL;
 }
 
+const char *pm_trace_state(int finished, uint32_t flags)
+{
+    if (!finished)
+        return "truncated";
+    return flags & PI_TF_PARTIAL ? "partial" : "finished";
+}
+
 void pm_trace_notes(const struct pi_trace *t)
 {
     if (t->truncated)
@@ -117,6 +124,12 @@ void pm_trace_notes(const struct pi_trace *t)
                 "off", t->path);
     if (t->hdr.flags & PI_TF_OVERLAY)
         pm_note("%s: a PERFINST_OVERLAY turned some functions off: they counted nothing", t->path);
+    if ((t->hdr.flags & PI_TF_PARTIAL) && (t->hdr.flags & PI_TF_MERGED))
+        pm_note("%s: partial: merged from traces of which some were partial (written while their "
+                "process went on counting)", t->path);
+    else if (t->hdr.flags & PI_TF_PARTIAL)
+        pm_note("%s: partial: written while the process went on counting (PERFINST_FLUSH, "
+                "perfinst_write_trace, or the last write failed): the counts up to then", t->path);
     if (t->has_signal) {
         const char *name = t->signal.signo > 0 && t->signal.signo < NSIG
                                ? sigabbrev_np(t->signal.signo) : NULL;

@@ -260,9 +260,11 @@ def cmd_trace(a):
     import os
     flags = 0
     for f in a.flags or []:
-        flags |= {"merged": 1, "mode_off": 2}[f]
+        flags |= {"merged": 1, "mode_off": 2, "partial": 8}[f]
+    # a pid of its own per file name: pmopt merge refuses one run given twice
+    pid = a.pid if a.pid is not None else 4242 + crc(os.path.basename(a.o).encode()) % 1000000
     hdr = a.magic.encode()[:8].ljust(8, b"\0") + struct.pack("<HHIQQQI", a.version, 48, flags,
-                                                             a.pid, 1, 1700000000000000000, 64)
+                                                             pid, 1, 1700000000000000000, 64)
     hdr += struct.pack("<I", crc(hdr) ^ (0xFFFFFFFF if a.bad_hdr_crc else 0))
     recs = []
     argv = a.argv.split(",") if a.argv else [a.prog]
@@ -381,8 +383,8 @@ def main():
     t.add_argument("--unit", action="append", help="ID=C0,C1,... for module 0")
     t.add_argument("--lib", action="append", help="PATH:BUILDIDHEX, modules 1...")
     t.add_argument("--lib-unit", action="append", help="ID=C0,... for module 1")
-    t.add_argument("--flags", action="append", choices=["merged", "mode_off"])
-    t.add_argument("--pid", type=int, default=4242)
+    t.add_argument("--flags", action="append", choices=["merged", "mode_off", "partial"])
+    t.add_argument("--pid", type=int, help="default: one per output file name")
     t.add_argument("--argv")
     t.add_argument("--signal", type=int)
     t.set_defaults(ind=None)

@@ -89,3 +89,38 @@ assert_eq "merge without traces: usage" 2 "$rc"
 run_pmopt merge -o z.pit a.pit missing.pit
 assert_eq "a missing input: error" 1 "$rc"
 assert_contains "a missing input is named" err "missing.pit: No such file"
+
+# ---- one run given twice is refused (its counts would be added twice)
+cp a.pit a-copy.pit
+for pair in "a.pit a.pit" "a.pit a-copy.pit" "b.pit a-copy.pit c.pit a.pit"; do
+    run_pmopt merge -o dup.pit $pair
+    assert_eq "$pair: refused" 1 "$rc"
+    assert_contains "$pair: says which" err "a(-copy)?\.pit is the same run as a(-copy)?\.pit \(pid 100, started at 1700000000000000000 ns\): its counts would be added twice \(--force merges it anyway\)"
+    [ ! -e dup.pit ] || fail "a refused merge left dup.pit"
+done
+run_pmopt merge --force -o dup.pit a.pit a-copy.pit
+assert_eq "--force: merged" 0 "$rc"
+assert_contains "--force: said" err "a-copy.pit is the same run as a.pit .*: counted twice \(--force\)"
+run_pmopt merge -o aa.pit a.pit
+run_pmopt merge -o aa-copy.pit a.pit
+run_pmopt merge -o aa2.pit aa.pit aa-copy.pit
+assert_eq "two merged traces with the same bytes: refused" 1 "$rc"
+assert_contains "... named" err "aa-copy.pit is the same run as aa.pit: its counts"
+run_pmopt merge -o aab.pit aa.pit b.pit
+assert_eq "a merged trace and another run: fine" 0 "$rc"
+
+# ---- a partial input (written while its process ran on) makes a partial merge
+pigen trace -o part.pit --prog prog --flags partial --unit "$UA=1,1,1,1,1,1,1,1"
+run_pmopt dump part.pit
+assert_contains "dump: partial" out "^header: version 1, flags 0x8 \(partial\)"
+run_pmopt report prog part.pit
+assert_contains "report: the trace is partial" out "trace part.pit: [0-9]+ records, partial$"
+assert_contains "report: a note says what partial means" err "part.pit: partial: written while the process went on counting"
+run_pmopt merge -o ap.pit a.pit part.pit
+run_pmopt dump ap.pit
+assert_contains "merge: partial" out "^header: version 1, flags 0x9 \(merged\|partial\)"
+run_pmopt report --format=json prog ap.pit
+python3 -c "
+import json; r=json.load(open('out')); assert r['traces'][0]['partial'] is True, r['traces']
+" || fail "json: partial"
+ok "json: partial"
