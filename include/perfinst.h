@@ -71,8 +71,9 @@ uint64_t perfinst_item_count(const struct perfinst_shadow_item *item);
 /* The cache-line size the loader stage uses (sysfs, or PERFINST_LINE_SIZE). */
 unsigned perfinst_line_size(void);
 
-/* Write the trace now (to PERFINST_OUT or the default name); counting goes
- * on and the trace is rewritten at exit.  Returns 0, or -1 with errno. */
+/* Write the trace now (to PERFINST_OUT or the default name), marked partial
+ * (PI_TF_PARTIAL: counting goes on); the trace is rewritten at exit.
+ * Returns 0, or -1 with errno. */
 int perfinst_write_trace(void);
 
 /* ---- indicators that act: handlers ------------------------------------

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+
 struct pi_state pi = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .mode = 1,
@@ -80,6 +81,51 @@ static void parse_env(void)
     v = secure_getenv("PERFINST_VERBOSE");
     if (v)
         pi_env_verbose(v, &pi.verbose);
+    v = secure_getenv("PERFINST_FLUSH");
+    if (v)
+        pi_env_flush(v, &pi.flush_s);
+}
+
+/* ---- PERFINST_FLUSH: a partial trace every so many seconds ---------------- */
+
+/* A thread of the runtime's own (not one of the program's: it is not in
+ * the thread list and runs no handler of the program's) writes a partial
+ * trace (PI_TF_PARTIAL) every pi.flush_s seconds, so that a process killed
+ * with SIGKILL keeps most of its counts.  It stops once the exit-time
+ * trace is out. */
+static void *flusher_main(void *arg)
+{
+    (void)arg;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (;;) {
+        next.tv_sec += pi.flush_s;
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+            ;
+        pthread_mutex_lock(&pi.lock);
+        int done = pi.exit_written;
+        if (!done && pi_trace_wanted()) {
+            pi_write_lock();
+            pi_trace_write(NULL, 0, 0);
+            pi_write_unlock();
+        }
+        pthread_mutex_unlock(&pi.lock);
+        if (done)
+            return NULL;
+    }
+}
+
+static void start_flusher(void)
+{
+    pthread_t th;
+    if (!pi.flush_s)
+        return;
+    if (pi_thread_create_raw(&th, flusher_main, NULL)) {
+        pi_say("perfinst: PERFINST_FLUSH: cannot start the flushing thread; no periodic flush\n",
+               NULL);
+        return;
+    }
+    pthread_detach(th);
 }
 
 /* ---- the process: pid, argv, names ----------------------------------------- */
@@ -202,6 +248,7 @@ static void fork_child(void)
     pi_indicators_after_fork();
     pi_icall_after_fork();
     pi_thread_after_fork_locked();
+    start_flusher(); /* threads do not survive fork */
 }
 
 /* ---- start-up and exit ------------------------------------------------------------ */
@@ -221,12 +268,20 @@ static void init_once(void)
     pi_signal_setup();
     __atomic_store_n(&pi_ready, 1, __ATOMIC_RELEASE);
     pi_sample_init(); /* after pi_ready: it may start threads */
+    start_flusher();
 }
 
 void pi_init(void)
 {
     if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE))
         pthread_once(&pi_once, init_once);
+}
+
+/* Whether there is anything to write: units registered, or records of the
+ * samplers or the sharing detector (async-signal-safe). */
+int pi_trace_wanted(void)
+{
+    return PI_LOAD(&pi.nunits) || pi_sample_active() || pi_sharing_active();
 }
 
 __attribute__((constructor(101))) static void pi_ctor(void)
@@ -239,7 +294,7 @@ __attribute__((constructor(101))) static void pi_ctor(void)
  * first; with libperfinst.so the program's destructors run before ours. */
 __attribute__((destructor(101))) static void pi_dtor(void)
 {
-    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || (!pi.nunits && !pi_sample_active() && !pi_sharing_active()))
+    if (!__atomic_load_n(&pi_ready, __ATOMIC_ACQUIRE) || !pi_trace_wanted())
         return;
     pthread_mutex_lock(&pi.lock);
     pi_overlay_report_unmatched_locked();
@@ -249,7 +304,7 @@ __attribute__((destructor(101))) static void pi_dtor(void)
         if (u->tls_get)
             pi_flush_add(u, u->tls_get());
     pi_write_lock();
-    pi_trace_write(NULL, 0);
+    pi_trace_write(NULL, 0, 1);
     pi.exit_written = 1;
     pi_write_unlock();
     pthread_mutex_unlock(&pi.lock);
@@ -495,7 +550,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {
             pi_write_lock();
-            pi_trace_write(NULL, 0);
+            pi_trace_write(NULL, 0, 1);
             pi_write_unlock();
         }
     }
@@ -542,5 +597,5 @@ PI_EXPORT void perfinst_disable(void)
 PI_EXPORT int perfinst_write_trace(void)
 {
     pi_init();
-    return pi_trace_write_now();
+    return pi_trace_write_now(0); /* the program goes on: partial */
 }

@@ -90,6 +90,16 @@ int pi_env_line_size(const char *v, unsigned *bytes)
     return bad("PERFINST_LINE_SIZE", v, "a power of two from 16 to 1024; ignored");
 }
 
+int pi_env_flush(const char *v, unsigned *seconds)
+{
+    uint64_t n;
+    if (!pi_env_u64(v, &n) && n >= 1 && n <= 86400) {
+        *seconds = (unsigned)n;
+        return 0;
+    }
+    return bad("PERFINST_FLUSH", v, "a number of seconds from 1 to 86400; no periodic flush");
+}
+
 int pi_env_verbose(const char *v, int *on)
 {
     if (!*v || !strcmp(v, "0") || !strcmp(v, "1")) {

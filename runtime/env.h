@@ -20,7 +20,8 @@ int pi_env_u64(const char *v, uint64_t *out);
 
 int pi_env_mode(const char *v, int *off);                 /* PERFINST_MODE: on|off */
 int pi_env_line_size(const char *v, unsigned *bytes);     /* PERFINST_LINE_SIZE */
-int pi_env_verbose(const char *v, int *on);               /* PERFINST_VERBOSE: 0|1 ("" is 0) */
+int pi_env_verbose(const char *v, int *on);
+int pi_env_flush(const char *v, unsigned *seconds);       /* PERFINST_FLUSH: 1..86400 */               /* PERFINST_VERBOSE: 0|1 ("" is 0) */
 int pi_env_dormant(const char *v, int *by_handler);       /* PERFINST_DORMANT: auto|handler */
 int pi_env_thresh_table(const char *v, uint64_t bits[3]); /* PERFINST_THRESH_TABLE: a,b,c */
 int pi_env_watch_gran(const char *v, unsigned *bytes);    /* PERFINST_WATCH_GRAN */

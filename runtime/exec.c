@@ -2,8 +2,9 @@
  *
  * execve, execv, execvp, execvpe and fexecve are interposed and call the
  * next definition (libc's) after writing the trace; execl, execlp and execle
- * are built over them.  If exec fails, counting goes on and the next write
- * replaces the trace with a fuller one.  posix_spawn, system and popen start
+ * are built over them.  That trace is final (PI_TF_PARTIAL clear); if exec
+ * fails, counting goes on, the trace is marked partial in place and the
+ * next write replaces it with a fuller one.  posix_spawn, system and popen start
  * a new process instead of replacing this one, so they need nothing.
  */
 #include "runtime.h"
@@ -15,14 +16,26 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* The trace before exec is final: the image ends.  If exec fails the
+ * process goes on counting, and that trace is marked partial until the
+ * next write replaces it. */
 static void before_exec(void)
 {
     int e = errno;
     pi_init();
     /* Not in a vfork child: it shares the parent's memory and trace. */
-    if (PI_LOAD(&pi.nunits) && getpid() == pi.pid)
-        pi_trace_write_now();
+    if (pi_trace_wanted() && getpid() == pi.pid)
+        pi_trace_write_now(1);
     errno = e;
+}
+
+static int exec_failed(int r)
+{
+    int e = errno;
+    if (getpid() == pi.pid)
+        pi_trace_mark_partial();
+    errno = e;
+    return r;
 }
 
 extern char **environ;
@@ -74,35 +87,35 @@ PI_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
     NEXT(execve, execve_fn, sys_execve);
     before_exec();
-    return real(path, argv, envp);
+    return exec_failed(real(path, argv, envp));
 }
 
 PI_EXPORT int execv(const char *path, char *const argv[])
 {
     NEXT(execv, execv_fn, sys_execv);
     before_exec();
-    return real(path, argv);
+    return exec_failed(real(path, argv));
 }
 
 PI_EXPORT int execvp(const char *file, char *const argv[])
 {
     NEXT(execvp, execv_fn, __execvpe ? static_execvp : NULL);
     before_exec();
-    return real(file, argv);
+    return exec_failed(real(file, argv));
 }
 
 PI_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
     NEXT(execvpe, execve_fn, __execvpe);
     before_exec();
-    return real(file, argv, envp);
+    return exec_failed(real(file, argv, envp));
 }
 
 PI_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
     NEXT(fexecve, fexecve_fn, sys_fexecve);
     before_exec();
-    return real(fd, argv, envp);
+    return exec_failed(real(fd, argv, envp));
 }
 
 /* execl*: collect the variadic arguments into an argv (and envp for execle). */

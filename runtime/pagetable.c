@@ -220,7 +220,7 @@ static void pt_on_segv(int sig, siginfo_t *si, void *uc)
         memset(&dfl, 0, sizeof dfl);
         dfl.sa_handler = SIG_DFL;
         sigemptyset(&dfl.sa_mask);
-        sigaction(sig, &dfl, NULL);
+        pi_sigaction_real(sig, &dfl, NULL);
     }
 }
 
@@ -236,7 +236,7 @@ static void pt_install_locked(void)
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigfillset(&sa.sa_mask);
     sigdelset(&sa.sa_mask, SIGSEGV);
-    sigaction(SIGSEGV, &sa, &pt_prev);
+    pi_sigaction_real(SIGSEGV, &sa, &pt_prev);
     pt_installed = 1;
 }
 

@@ -85,6 +85,7 @@ struct pi_state {
     /* environment, parsed once */
     const char *out;         /* PERFINST_OUT or NULL */
     int verbose;             /* PERFINST_VERBOSE=1 */
+    unsigned flush_s;        /* PERFINST_FLUSH: seconds between partial traces, 0 none */
     int mode_off_env;        /* PERFINST_MODE=off */
     unsigned line_size;      /* cache-line size of the loader stage (PERFINST_LINE_SIZE, else asked) */
 
@@ -184,6 +185,7 @@ void pi_sharing_regions_write(struct pi_rec_writer *w);
 
 /* core.c */
 void pi_init(void);
+int pi_trace_wanted(void);   /* units, samples or sharing records: a trace is due (signal-safe) */
 uint64_t pi_now_ns(void);
 void pi_start_clock(void);   /* pi.start_ns and pi.start_mono_ns, now */
 uint64_t pi_tod_ns(void);    /* the time of day, never going back (ri.c's group times) */
@@ -209,6 +211,9 @@ const char *pi_shadow_from_file(const unsigned char *f, size_t size, const struc
 void pi_shadow_free(struct pi_shadow *sh);  /* (the fuzz harness; the runtime keeps them) */
 
 /* thread.c */
+/* libc's pthread_create: a thread of the runtime's own, which the runtime
+ * does not count as one of the program's */
+int pi_thread_create_raw(pthread_t *th, void *(*fn)(void *), void *arg);
 extern __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
 void pi_thread_setup(void);                 /* key and main thread; in pi_init */
 struct pi_thread *pi_thread_self_locked(void);
@@ -221,8 +226,11 @@ uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p); /* p into totals, zero
 void pi_write_lock(void);     /* normal context */
 void pi_write_unlock(void);
 int pi_write_trylock_signal(void); /* 0: this thread is already writing */
-int pi_trace_write(const siginfo_t *si, int in_signal); /* write lock held */
-int pi_trace_write_now(void); /* normal context: takes both locks */
+/* final: the process counts no more (exit, a fatal signal, exec); else the
+ * trace is marked partial (PI_TF_PARTIAL) */
+int pi_trace_write(const siginfo_t *si, int in_signal, int final); /* write lock held */
+int pi_trace_write_now(int final); /* normal context: takes both locks */
+void pi_trace_mark_partial(void); /* the final trace on disk is not final after all (failed exec) */
 void pi_trace_after_fork(void);
 void pi_say(const char *s, ...) __attribute__((sentinel));
 char *pi_fmt_u64(char buf[24], uint64_t v, int base);
@@ -230,6 +238,9 @@ char *pi_fmt_unit(char buf[24], uint64_t id);
 
 /* signal.c */
 void pi_signal_setup(void);
+int pi_signal_terminates(int sig); /* caught, and by default fatal: the handler is for it */
+/* libc's sigaction, not the program's view of it (the runtime's own handlers) */
+int pi_sigaction_real(int sig, const struct sigaction *act, struct sigaction *old);
 void pi_altstack_enable(struct pi_thread *t);
 void pi_altstack_disable(struct pi_thread *t);
 

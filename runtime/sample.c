@@ -297,7 +297,7 @@ void pi_sample_init(void)
      * would not have them); the walk reads the interrupted stack anyway. */
     sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    sigaction(pi_sample_signo, &sa, NULL);
+    pi_sigaction_real(pi_sample_signo, &sa, NULL);
     pi_unwind_refresh();
     S.ready = 1;
     pthread_atfork(NULL, NULL, fork_child);

@@ -1,25 +1,80 @@
 /* signal.c — a trace from a process that dies of a signal.
  *
- * For the fatal signals, and for the terminating ones whose disposition is
- * still the default when the runtime starts, the handler writes the trace
- * (with a SIGNAL record), restores the default action and raises the signal
- * again, so the process dies as it would have (core dump, exit status).  It
- * runs on an alternate stack so that a stack overflow still gets its trace,
- * and does only async-signal-safe things: the trace writer reads the unit and
- * thread lists without locks and uses open/write/close, no malloc, no stdio.
- * A program that installed its own handler before us keeps it.
+ * Every signal that can be caught and whose default action ends the process
+ * (SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE,
+ * SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU,
+ * SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS and the real-time
+ * signals) gets the runtime's handler while its disposition is the default
+ * one.  The handler writes the trace (with a SIGNAL record), restores the
+ * default action and raises the signal again, so the process dies as it
+ * would have (core dump, exit status).  It runs on an alternate stack so
+ * that a stack overflow still gets its trace, and does only
+ * async-signal-safe things: the trace writer reads the unit and thread lists
+ * without locks and uses open/write/close, no malloc, no stdio.
+ *
+ * The program's own dispositions win, and it never sees ours: sigaction,
+ * signal, bsd_signal and sysv_signal are interposed.  Setting a handler or
+ * SIG_IGN installs it (ours is gone); setting SIG_DFL puts ours back; asking
+ * for the current action answers SIG_DFL (with the flags and mask the
+ * program gave) where ours stands in for the default.  A disposition
+ * inherited at start-up that is not the default (an inherited SIG_IGN, a
+ * handler installed by an earlier constructor) is left alone.  The runtime's
+ * own handlers (the page table's SIGSEGV, the sampler's signal) are
+ * installed with pi_sigaction_real.
  */
 #include "runtime.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-static const int handled[] = {
-    SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, /* fatal */
-    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGXCPU,                 /* terminating */
-};
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+
+/* A fully static program (libc.a) has no RTLD_NEXT: libc.a's own name. */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *) __attribute__((weak));
+
+static sigaction_fn real_sigaction;
+
+static sigaction_fn real_fn(void)
+{
+    sigaction_fn f = __atomic_load_n(&real_sigaction, __ATOMIC_RELAXED);
+    if (!f) {
+        f = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+        if (!f)
+            f = __sigaction;
+        __atomic_store_n(&real_sigaction, f, __ATOMIC_RELAXED);
+    }
+    return f;
+}
+
+int pi_sigaction_real(int sig, const struct sigaction *act, struct sigaction *old)
+{
+    sigaction_fn f = real_fn();
+    if (!f) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return f(sig, act, old);
+}
+
+/* 1 for the signals the handler is for: caught, and by default fatal. */
+int pi_signal_terminates(int sig)
+{
+    switch (sig) {
+    case SIGHUP: case SIGINT: case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT:
+    case SIGBUS: case SIGFPE: case SIGUSR1: case SIGSEGV: case SIGUSR2: case SIGPIPE:
+    case SIGALRM: case SIGTERM: case SIGSTKFLT: case SIGXCPU: case SIGXFSZ:
+    case SIGVTALRM: case SIGPROF: case SIGIO: case SIGPWR: case SIGSYS:
+        return 1;
+    }
+    return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
+
+static int ready;                     /* pi_signal_setup has run */
+static struct sigaction ours;         /* on_signal's action */
+static struct sigaction dfl_view[_NSIG]; /* what the program set, where ours stands for SIG_DFL */
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
@@ -27,31 +82,100 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     /* If this thread was writing when the signal came, that trace is lost:
      * die without touching it.  Otherwise the lock stays held as we die, so
      * no other thread replaces the trace that has the SIGNAL record. */
-    if (pi_write_trylock_signal() && (PI_LOAD(&pi.nunits) || pi_sample_active()))
-        pi_trace_write(si, 1);
+    if (pi_write_trylock_signal() && pi_trace_wanted())
+        pi_trace_write(si, 1, 1);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    pi_sigaction_real(sig, &dfl, NULL);
     raise(sig); /* pending until the handler returns and unblocks it */
     errno = saved;
 }
 
+static int is_ours(const struct sigaction *sa)
+{
+    return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_signal;
+}
+
 void pi_signal_setup(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_signal;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigfillset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+    ours.sa_sigaction = on_signal;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigfillset(&ours.sa_mask);
+    for (int sig = 1; sig < _NSIG; sig++) {
         struct sigaction old;
-        if (sigaction(handled[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-            old.sa_handler == SIG_DFL)
-            sigaction(handled[i], &sa, NULL);
+        if (!pi_signal_terminates(sig) || pi_sigaction_real(sig, NULL, &old) ||
+            old.sa_handler != SIG_DFL)
+            continue;
+        dfl_view[sig] = old;
+        pi_sigaction_real(sig, &ours, NULL);
     }
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
 }
+
+/* ---- the program's view (interposed) ------------------------------------- */
+
+PI_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE) || sig <= 0 || sig >= _NSIG ||
+        !pi_signal_terminates(sig))
+        return pi_sigaction_real(sig, act, old);
+    /* the default stays ours; anything else is the program's */
+    int dfl = act && act->sa_handler == SIG_DFL;
+    struct sigaction cur;
+    if (pi_sigaction_real(sig, dfl ? &ours : act, &cur))
+        return -1;
+    if (old)
+        *old = is_ours(&cur) ? dfl_view[sig] : cur;
+    if (dfl)
+        dfl_view[sig] = *act;
+    return 0;
+}
+
+/* signal(), as glibc's: BSD semantics (restart, the signal blocked in its
+ * handler); sysv_signal: one-shot, not restarted, not blocked. */
+static sighandler_t set_handler(int sig, sighandler_t h, int flags)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = h;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    if (h == SIG_ERR || sig <= 0 || sig >= _NSIG) {
+        errno = EINVAL;
+        return SIG_ERR;
+    }
+    if (!(flags & SA_NODEFER))
+        sigaddset(&sa.sa_mask, sig);
+    if (sigaction(sig, &sa, &old))
+        return SIG_ERR;
+    return old.sa_handler;
+}
+
+PI_EXPORT sighandler_t signal(int sig, sighandler_t h)
+{
+    return set_handler(sig, h, SA_RESTART);
+}
+
+PI_EXPORT sighandler_t bsd_signal(int sig, sighandler_t h)
+{
+    return set_handler(sig, h, SA_RESTART);
+}
+
+PI_EXPORT sighandler_t sysv_signal(int sig, sighandler_t h)
+{
+    return set_handler(sig, h, SA_RESETHAND | SA_NODEFER);
+}
+
+/* What signal() is with -std=c11 (glibc's <signal.h>).  Weak: libc.a
+ * defines it strongly, and a static link that pulls that in keeps it. */
+PI_EXPORT __attribute__((weak)) sighandler_t __sysv_signal(int sig, sighandler_t h)
+{
+    return set_handler(sig, h, SA_RESETHAND | SA_NODEFER);
+}
+
+/* ---- alternate stacks -------------------------------------------------------- */
 
 /* Give the thread an alternate signal stack, unless it has one already. */
 void pi_altstack_enable(struct pi_thread *t)

@@ -157,8 +157,7 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 extern int __pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *)
     __attribute__((weak));
 
-PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
-                             void *(*start)(void *), void *arg)
+static create_fn real_create(void)
 {
     static create_fn real;
     create_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
@@ -169,10 +168,33 @@ PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
         if (!f) {
             pi_say("perfinst: pthread_create: libc's is not linked in (a static program needs "
                    "-Wl,-u,__pthread_create)\n", NULL);
-            return EAGAIN;
+            return NULL;
         }
         __atomic_store_n(&real, f, __ATOMIC_RELAXED);
     }
+    return f;
+}
+
+/* With every signal blocked: the program's handlers never run in it. */
+int pi_thread_create_raw(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    create_fn f = real_create();
+    if (!f)
+        return EAGAIN;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = f(th, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*start)(void *), void *arg)
+{
+    create_fn f = real_create();
+    if (!f)
+        return EAGAIN;
     pi_init();
     struct pi_start *s = malloc(sizeof *s);
     if (!s)

@@ -266,17 +266,22 @@ static void put_counts(struct pi_unit_rt *u, int in_signal)
     rec_end();
 }
 
-static void put_trace(const siginfo_t *si, int in_signal)
+static struct pi_trace_hdr last_hdr; /* the header of the last trace written */
+static int last_final;               /* ... and it was final (not PI_TF_PARTIAL) */
+
+static void put_trace(const siginfo_t *si, int in_signal, int final)
 {
     struct pi_trace_hdr h = {.version = PI_TRACE_VERSION, .hdr_size = sizeof h,
                              .flags = (pi.mode_off_env ? PI_TF_MODE_OFF : 0u) |
                                       (pi_overlay_active() ? PI_TF_OVERLAY : 0u) |
-                                      (pi_sharing_active() ? PI_TF_SHARING : 0u),
+                                      (pi_sharing_active() ? PI_TF_SHARING : 0u) |
+                                      (final ? 0u : PI_TF_PARTIAL),
                              .pid = (uint64_t)pi.pid, .ppid = (uint64_t)pi.ppid,
                              .start_ns = pi.start_ns, .line_size = pi.line_size};
     memcpy(h.magic, PI_TRACE_MAGIC, sizeof h.magic);
     h.hdr_crc = pi_crc32(0, &h, offsetof(struct pi_trace_hdr, hdr_crc));
     out_raw(&h, sizeof h);
+    last_hdr = h;
 
     uint32_t nthreads = pi.threads_flushed;
     for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next)
@@ -469,15 +474,46 @@ static void say_failure(const char *path, int err)
            why ? why : pi_fmt_u64(b, (uint64_t)err, 10), "\n", NULL);
 }
 
-static int write_trace(const siginfo_t *si, int in_signal);
+static int write_trace(const siginfo_t *si, int in_signal, int final);
 
-/* Write the whole trace (si: the signal the process dies of, or NULL).
+/* The trace on disk was final, but the process goes on counting (a failed
+ * exec, a rewrite about to start): mark it partial in place, so that if
+ * the next write fails (a full disk, SIGKILL) it does not read as finished
+ * with stale counts.  Its header is rewritten where it is: no new block is
+ * needed.  (Async-signal-safe.) */
+static void mark_partial(void)
+{
+    if (!last_final || !trace_path[0] || trace_is_device)
+        return;
+    struct pi_trace_hdr h = last_hdr;
+    h.flags |= PI_TF_PARTIAL;
+    h.hdr_crc = pi_crc32(0, &h, offsetof(struct pi_trace_hdr, hdr_crc));
+    int fd = open(trace_path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h) {
+        last_hdr = h;
+        last_final = 0;
+    }
+    close(fd);
+}
+
+void pi_trace_mark_partial(void)
+{
+    pi_write_lock();
+    mark_partial();
+    pi_write_unlock();
+}
+
+/* Write the whole trace (si: the signal the process dies of, or NULL;
+ * final: the process will count no more — exit, a signal, exec — else the
+ * trace is marked partial).
  * The caller holds the write lock, and pi.lock unless in a signal handler.
  * A file-size limit (ulimit -f) must not kill the program for its trace or
  * for the message about it: SIGXFSZ is held meanwhile and the one a write
  * raised is taken back, so the write just fails with EFBIG, reported once
  * like a full disk.  (All async-signal-safe.) */
-int pi_trace_write(const siginfo_t *si, int in_signal)
+int pi_trace_write(const siginfo_t *si, int in_signal, int final)
 {
     sigset_t xfsz, old, pend;
     sigemptyset(&xfsz);
@@ -485,7 +521,7 @@ int pi_trace_write(const siginfo_t *si, int in_signal)
     pthread_sigmask(SIG_BLOCK, &xfsz, &old);
     sigpending(&pend);
     int before = sigismember(&pend, SIGXFSZ);
-    int r = write_trace(si, in_signal), e = errno;
+    int r = write_trace(si, in_signal, final), e = errno;
     sigpending(&pend);
     if (!before && sigismember(&pend, SIGXFSZ)) {
         struct timespec zero = {0, 0};
@@ -496,7 +532,7 @@ int pi_trace_write(const siginfo_t *si, int in_signal)
     return r;
 }
 
-static int write_trace(const siginfo_t *si, int in_signal)
+static int write_trace(const siginfo_t *si, int in_signal, int final)
 {
     if (getpid() != pi.pid) { /* a vfork child shares our memory: hands off */
         errno = ECHILD;
@@ -510,7 +546,7 @@ static int write_trace(const siginfo_t *si, int in_signal)
     else if (trace_is_device)
         fd = open(trace_path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     else
-        fd = create_temp(&tmp), shown = tmp.s;
+        mark_partial(), fd = create_temp(&tmp), shown = tmp.s;
     int in_place = first || trace_is_device;
     if (fd < 0) {
         int e = errno;
@@ -526,7 +562,7 @@ static int write_trace(const siginfo_t *si, int in_signal)
     out.nrecords = 0;
     if (!in_signal)
         pi_sharing_modules_locked(pi_note_module_locked);
-    put_trace(si, in_signal);
+    put_trace(si, in_signal, final);
     int err = out.err;
     if (close(fd) && !err)
         err = errno;
@@ -539,16 +575,17 @@ static int write_trace(const siginfo_t *si, int in_signal)
         errno = err;
         return -1;
     }
+    last_final = final;
     if (pi.verbose)
         pi_say("perfinst: trace written to ", trace_path, "\n", NULL);
     return 0;
 }
 
-int pi_trace_write_now(void)
+int pi_trace_write_now(int final)
 {
     pthread_mutex_lock(&pi.lock);
     pi_write_lock();
-    int r = pi_trace_write(NULL, 0), e = errno;
+    int r = pi_trace_write(NULL, 0, final), e = errno;
     pi_write_unlock();
     pthread_mutex_unlock(&pi.lock);
     errno = e;
@@ -559,6 +596,7 @@ void pi_trace_after_fork(void)
 {
     writer = 0;
     trace_path[0] = 0;
+    last_final = 0;
     trace_is_device = 0;
     failure_said = 0;
 }

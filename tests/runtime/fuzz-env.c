@@ -174,6 +174,7 @@ struct plain {
 GET(mode, int, (uint64_t)r) /* 1: off */
 GET(line_size, unsigned, r)
 GET(verbose, int, (uint64_t)r)
+GET(flush, unsigned, r)
 GET(dormant, int, (uint64_t)r) /* 1: handler */
 GET(watch_gran, unsigned, r)
 GET(sample_max_mb, uint64_t, r & 0xfffff ? UINT64_MAX : r >> 20) /* bytes */
@@ -199,6 +200,7 @@ static const struct plain plain[] = {
     [12] = {"PERFINST_SHARING_STACK", get_sharing_stack, {NULL}, 1, 8},
     [13] = {"PERFINST_SHARING_SAMPLE", get_sharing_sample, {NULL}, 0, UINT64_MAX},
     [14] = {"PERFINST_SHARING_PRIVATE", get_sharing_private, {NULL}, 0, UINT64_MAX},
+    [19] = {"PERFINST_FLUSH", get_flush, {NULL}, 1, 86400},
 };
 
 /* One plain value: its verdict, and a taken one read as the grammar says. */
@@ -357,7 +359,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     said[0] = 0;
     nsaid = 0;
     env_name = env_value = NULL;
-    one(data[0] % 19u, v);
+    one(data[0] % 20u, v);
     free(v);
     return 0;
 }

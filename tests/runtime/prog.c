@@ -8,6 +8,17 @@
  *     prog execfail N M     N, a failing execvp, then M
  *     prog vfork N          N, then vfork and execl /bin/true in the child
  *     prog segv N | overflow N | abort N | term N   N, then die
+ *     prog raise N SIG      N, then raise(SIG); exit 3 if still alive
+ *     prog pipe N           N, then print lines until stdout breaks (SIGPIPE)
+ *     prog own N SIG        signal(SIG, handler), N, raise: "caught SIG", exit 4
+ *     prog ownsa N SIG      the same with sigaction (SA_SIGINFO)
+ *     prog ignore N SIG     signal(SIG, SIG_IGN), N, raise, exit 5
+ *     prog restore N SIG    signal(SIG, handler) then the old one back, N, raise
+ *     prog query SIG        print the action sigaction and signal report (dfl/ign/other)
+ *     prog flushkill N PATH N, then wait until the trace PATH was written after
+ *                           that (PERFINST_FLUSH), then SIGKILL
+ *     prog fill N DIR W     N, W = write: perfinst_write_trace, W = exec: a failing
+ *                           exec; N more; DIR/filler written until ENOSPC; exit 0
  *     prog mode N           print the mode, count N, enable, count N, print
  *     prog write N STATUS   N, perfinst_write_trace twice, exit STATUS
  *     prog dlopen LIB K     dlopen, K calls, dlclose; twice; then 1 call in main
@@ -23,7 +34,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "fake-unit.h"
 
@@ -75,6 +90,23 @@ static void *lib_worker(void *p)
     pthread_barrier_wait(&barrier); /* counted */
     pthread_barrier_wait(&barrier); /* main has dlclose'd */
     return NULL;
+}
+
+static void on_own(int sig)
+{
+    char m[] = "caught 00\n";
+    m[7] = (char)('0' + sig / 10);
+    m[8] = (char)('0' + sig % 10);
+    write(1, m, sizeof m - 1);
+}
+static void on_own_info(int sig, siginfo_t *si, void *uc)
+{
+    (void)si, (void)uc;
+    on_own(sig);
+}
+static const char *what(void (*h)(int))
+{
+    return h == SIG_DFL ? "dfl" : h == SIG_IGN ? "ign" : "other";
 }
 
 static __thread uint64_t bad_ctr[1];
@@ -155,6 +187,78 @@ int main(int argc, char **argv)
         kill(getpid(), SIGTERM);
         sleep(1);
         return 14;
+    } else if (!strcmp(cmd, "raise")) {
+        count(n);
+        raise(atoi(argv[3]));
+        return 3;
+    } else if (!strcmp(cmd, "pipe")) {
+        count(n);
+        for (long i = 0;; i++)
+            printf("line %ld\n", i);
+    } else if (!strcmp(cmd, "own") || !strcmp(cmd, "ignore") || !strcmp(cmd, "restore")) {
+        int sig = atoi(argv[3]);
+        void (*old)(int) = signal(sig, cmd[0] == 'i' ? SIG_IGN : on_own);
+        if (old != SIG_DFL)
+            return 20;
+        if (cmd[0] == 'r' && signal(sig, old) != on_own)
+            return 21;
+        count(n);
+        raise(sig);
+        fflush(stdout);
+        return cmd[0] == 'i' ? 5 : 4;
+    } else if (!strcmp(cmd, "ownsa")) {
+        int sig = atoi(argv[3]);
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_own_info;
+        sa.sa_flags = SA_SIGINFO;
+        if (sigaction(sig, &sa, &old) || old.sa_handler != SIG_DFL)
+            return 20;
+        count(n);
+        raise(sig);
+        return 4;
+    } else if (!strcmp(cmd, "query")) {
+        int sig = (int)n;
+        struct sigaction cur;
+        if (sigaction(sig, NULL, &cur))
+            return 20;
+        printf("sigaction: %s", (cur.sa_flags & SA_SIGINFO) ? "other" : what(cur.sa_handler));
+        void (*h)(int) = signal(sig, SIG_IGN);
+        printf(" signal: %s", what(h));
+        h = signal(sig, h);
+        printf(" then: %s\n", what(h));
+    } else if (!strcmp(cmd, "flushkill")) {
+        count(n);
+        struct timespec done;
+        clock_gettime(CLOCK_REALTIME, &done);
+        for (;;) {
+            struct stat st;
+            if (!stat(argv[3], &st) && (st.st_mtim.tv_sec > done.tv_sec ||
+                                        (st.st_mtim.tv_sec == done.tv_sec && st.st_mtim.tv_nsec > done.tv_nsec)))
+                break;
+            usleep(20000);
+        }
+        raise(SIGKILL);
+    } else if (!strcmp(cmd, "fill")) {
+        count(n);
+        if (!strcmp(argv[4], "write")) {
+            if (perfinst_write_trace())
+                return 30;
+        } else {
+            char *args[] = {"no-such-program-perfinst", NULL};
+            execvp(args[0], args);
+        }
+        count(n);
+        char path[4096], buf[4096] = {0};
+        snprintf(path, sizeof path, "%s/filler", argv[3]);
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0)
+            return 31;
+        while (write(fd, buf, sizeof buf) > 0)
+            ;
+        if (errno != ENOSPC)
+            return 32;
+        close(fd);
     } else if (!strcmp(cmd, "mode")) {
         printf("before: mode=%d word=%d\n", perfinst_mode(), a_mode);
         count(n);

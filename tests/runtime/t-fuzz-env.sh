@@ -42,6 +42,7 @@ seed 16 '0:primary:0xa00f11/0x1000065,1:secondary:0xa00f11/0x1000065' '0:primary
 seed 17 on every=5000,rgs=3 cycles=100000 mode=none,directed=on events=call+ret+xfer+emit \
     full=drain buf=65536,cb=32,migrations=2 suppress=secondary start=10
 seed 18 task-clock cycles,instructions task-clock,page-faults,context-switches
+seed 19 1 60 86400
 
 # The seeds are taken without a word, and the harness says so.
 for s in corpus/*; do
