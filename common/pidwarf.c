@@ -61,6 +61,9 @@ struct dctx {
     Dwarf_Addr cu_base;
     char **srcfiles;
     Dwarf_Signed nsrcfiles;
+    const char *comp_dir;    /* DW_AT_comp_dir, NULL if none */
+    uint32_t cu;             /* its index in d->cus */
+    size_t cus_cap;
     Dwarf_Off last_die;      /* the walk's last DIE offset: preorder only grows */
     int bad_tree;            /* a link went backwards: the CU's walk stopped */
 };
@@ -103,31 +106,53 @@ static int next_sibling(struct dctx *c, Dwarf_Die die, Dwarf_Die *next, Dwarf_Er
 }
 
 static int add_func(struct pi_debug *d, size_t *cap, uint64_t lo, uint64_t hi, const char *name,
-                    const char *file, uint32_t line, int from_dwarf)
+                    const char *linkage, const char *file, uint32_t line, int from_dwarf)
 {
     if (hi <= lo)
         return 0;
     if (pi_grow((void **)&d->funcs, cap, d->nfuncs, sizeof *d->funcs))
         return -1;
     d->funcs[d->nfuncs++] = (struct pi_dfunc){ .lo = lo, .hi = hi, .name = name,
+                                               .linkage = linkage,
                                                .file = file ? file : "", .line = line,
                                                .from_dwarf = from_dwarf };
     return 0;
 }
 
-static uint32_t intern_file(struct dctx *c, const char *name)
+/* A file name of the current CU as one spelling: joined to the CU's
+ * DW_AT_comp_dir when relative, "//", "/./" and "NAME/.." folded
+ * (pi_path_join_clean), so that "weird.c" and "/src/weird.c" of two units
+ * are one file.  malloc'ed, NULL when out of memory. */
+static char *cu_path(struct dctx *c, const char *name)
+{
+    return pi_path_join_clean(c->comp_dir, name);
+}
+
+static const char *keep_path(struct dctx *c, const char *name)
+{
+    char *p = cu_path(c, name);
+    const char *k = keep(c->d, p ? p : name);
+    free(p);
+    return k;
+}
+
+static uint32_t intern_file(struct dctx *c, const char *raw)
 {
     struct pi_debug *d = c->d;
+    char *name = cu_path(c, raw);
+    if (!name)
+        return 0;
     /* files repeat from CU to CU in a small program; the list stays short */
     for (size_t i = d->nfiles; i-- > 0;)
-        if (!strcmp(d->files[i], name))
+        if (!strcmp(d->files[i], name)) {
+            free(name);
             return (uint32_t)i;
-    if (pi_grow((void **)&d->files, &c->files_cap, d->nfiles, sizeof *d->files))
+        }
+    if (pi_grow((void **)&d->files, &c->files_cap, d->nfiles, sizeof *d->files)) {
+        free(name);
         return 0;
-    char *s = strdup(name);
-    if (!s)
-        return 0;
-    d->files[d->nfiles] = s;
+    }
+    d->files[d->nfiles] = name;
     return (uint32_t)d->nfiles++;
 }
 
@@ -178,49 +203,72 @@ static void read_lines(struct dctx *c, Dwarf_Die cu)
         if (pi_grow((void **)&c->d->lines, &c->lines_cap, c->d->nlines, sizeof *c->d->lines))
             break;
         c->d->lines[c->d->nlines++] = (struct pi_dline){
-            .addr = addr, .file = last_file, .line = (uint32_t)lineno, .end_sequence = !!endseq };
+            .addr = addr, .file = last_file, .line = (uint32_t)lineno, .cu = c->cu,
+            .end_sequence = !!endseq };
     }
     dwarf_srclines_dealloc_b(ctx);
 }
 
-/* DW_AT_name, or the name of the DIE that DW_AT_abstract_origin or
- * DW_AT_specification points to (clones, out-of-line inline instances). */
-static const char *die_name(struct dctx *c, Dwarf_Die die, int depth)
+static Dwarf_Die die_origin(struct dctx *c, Dwarf_Die die, int k);
+static int has_attr(struct dctx *c, Dwarf_Die die, Dwarf_Half at);
+
+/* A string attribute of die: DW_AT_name through dwarf_diename (which
+ * also reads DW_FORM_strx), others through dwarf_formstring. */
+static int die_string(struct dctx *c, Dwarf_Die die, Dwarf_Half at, char **s, Dwarf_Error *e)
+{
+    if (at == DW_AT_name)
+        return dwarf_diename(die, s, e);
+    Dwarf_Attribute a = 0;
+    int res = dwarf_attr(die, at, &a, e);
+    if (res != DW_DLV_OK)
+        return res;
+    res = dwarf_formstring(a, s, e);
+    dwarf_dealloc_attribute(a);
+    return res;
+}
+
+/* Attribute `at` (DW_AT_name, DW_AT_linkage_name) of die, or of the DIE
+ * that DW_AT_abstract_origin or DW_AT_specification points to (clones,
+ * out-of-line inline instances, member functions defined outside their
+ * class); NULL if none has it. */
+static const char *die_attr_str(struct dctx *c, Dwarf_Die die, Dwarf_Half at, int depth)
 {
     Dwarf_Error e = 0;
     char *name = 0;
-    int res = dwarf_diename(die, &name, &e);
+    int res = die_string(c, die, at, &name, &e);
     if (res == DW_DLV_OK)
         return keep(c->d, name);
     if (res == DW_DLV_ERROR) {
-        dwarf_warn(c, "dwarf_diename", e);
+        dwarf_warn(c, at == DW_AT_name ? "dwarf_diename" : "DW_AT_linkage_name", e);
         return NULL;
     }
     if (depth > 4)
         return NULL;
-    static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
-    for (size_t k = 0; k < 2; k++) {
-        Dwarf_Attribute a = 0;
-        int res2 = dwarf_attr(die, refs[k], &a, &e);
-        if (res2 == DW_DLV_ERROR)
-            dwarf_warn(c, "dwarf_attr", e);
-        if (res2 != DW_DLV_OK)
+    for (int k = 0; k < 2; k++) {
+        Dwarf_Die o = die_origin(c, die, k);
+        if (!o)
             continue;
-        Dwarf_Off off;
-        Dwarf_Die o = 0;
-        const char *n = NULL;
-        if (dwarf_global_formref(a, &off, &e) == DW_DLV_OK &&
-            dwarf_offdie_b(c->dbg, off, 1, &o, &e) == DW_DLV_OK) {
-            n = die_name(c, o, depth + 1);
-            dwarf_dealloc_die(o);
-        } else if (e) {
-            dwarf_warn(c, "DW_AT_abstract_origin/DW_AT_specification", e);
-        }
-        dwarf_dealloc_attribute(a);
+        const char *n = die_attr_str(c, o, at, depth + 1);
+        dwarf_dealloc_die(o);
         if (n)
             return n;
     }
     return NULL;
+}
+
+static const char *die_name(struct dctx *c, Dwarf_Die die, int depth)
+{
+    return die_attr_str(c, die, DW_AT_name, depth);
+}
+
+/* DW_AT_linkage_name (DW_AT_MIPS_linkage_name before DWARF 4), through
+ * the same links; NULL for C, and for C++ functions GCC gives none
+ * (static ones, those of an anonymous namespace): the symbol table names
+ * those (read_symtab). */
+static const char *die_linkage(struct dctx *c, Dwarf_Die die)
+{
+    const char *l = die_attr_str(c, die, DW_AT_linkage_name, 0);
+    return l ? l : die_attr_str(c, die, DW_AT_MIPS_linkage_name, 0);
 }
 
 /* An unsigned attribute, 0 if absent (an unreadable one is reported). */
@@ -257,9 +305,51 @@ static uint64_t die_udata(struct dctx *c, Dwarf_Die die, Dwarf_Half at)
     return v;
 }
 
+/* The DIE that die's DW_AT_abstract_origin (k = 0) or DW_AT_specification
+ * (k = 1) points to, or 0. */
+static Dwarf_Die die_origin(struct dctx *c, Dwarf_Die die, int k)
+{
+    static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
+    Dwarf_Error e = 0;
+    Dwarf_Attribute a = 0;
+    int res = dwarf_attr(die, refs[k], &a, &e);
+    if (res == DW_DLV_ERROR)
+        dwarf_warn(c, "dwarf_attr", e);
+    if (res != DW_DLV_OK)
+        return 0;
+    Dwarf_Off off;
+    Dwarf_Die o = 0;
+    if (dwarf_global_formref(a, &off, &e) != DW_DLV_OK ||
+        dwarf_offdie_b(c->dbg, off, 1, &o, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_warn(c, "DW_AT_abstract_origin/DW_AT_specification", e);
+        o = 0;
+    }
+    dwarf_dealloc_attribute(a);
+    return o;
+}
+
+/* die_udata of die, or of the DIE its abstract origin or specification is
+ * (a concrete instance of an inline function, a clone, a member function
+ * defined outside its class keep DW_AT_decl_file and DW_AT_decl_line there). */
+static uint64_t die_udata_origin(struct dctx *c, Dwarf_Die die, Dwarf_Half at, int depth)
+{
+    if (has_attr(c, die, at) || depth > 4)
+        return die_udata(c, die, at);
+    for (int k = 0; k < 2; k++) {
+        Dwarf_Die o = die_origin(c, die, k);
+        if (!o)
+            continue;
+        uint64_t v = die_udata_origin(c, o, at, depth + 1);
+        dwarf_dealloc_die(o);
+        return v;
+    }
+    return 0;
+}
+
 /* Add one function per address range of a DW_AT_ranges attribute. */
 static void add_ranges(struct dctx *c, Dwarf_Die die, Dwarf_Attribute a, const char *name,
-                       const char *file, uint32_t line)
+                       const char *linkage, const char *file, uint32_t line)
 {
     Dwarf_Error e = 0;
     Dwarf_Half form = 0;
@@ -293,7 +383,7 @@ static void add_ranges(struct dctx *c, Dwarf_Die die, Dwarf_Attribute a, const c
             if (unavailable || code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
                 code == DW_RLE_base_addressx)
                 continue;
-            add_func(c->d, &c->funcs_cap, lo, hi, name, file, line, 1);
+            add_func(c->d, &c->funcs_cap, lo, hi, name, linkage, file, line, 1);
         }
         dwarf_dealloc_rnglists_head(head);
         return;
@@ -325,8 +415,8 @@ static void add_ranges(struct dctx *c, Dwarf_Die die, Dwarf_Attribute a, const c
             base = r[i].dwr_addr2;
             continue;
         }
-        add_func(c->d, &c->funcs_cap, base + r[i].dwr_addr1, base + r[i].dwr_addr2, name, file,
-                 line, 1);
+        add_func(c->d, &c->funcs_cap, base + r[i].dwr_addr1, base + r[i].dwr_addr2, name, linkage,
+                 file, line, 1);
     }
     dwarf_ranges_dealloc(c->dbg, r, n);
 }
@@ -352,14 +442,15 @@ static void subprogram(struct dctx *c, Dwarf_Die die)
     const char *name = die_name(c, die, 0);
     if (!name)
         name = keep(c->d, "?");
+    const char *linkage = die_linkage(c, die);
     const char *file = "";
-    uint64_t fi = die_udata(c, die, DW_AT_decl_file);
+    uint64_t fi = die_udata_origin(c, die, DW_AT_decl_file, 0);
     /* DWARF 5 numbers files from 0, earlier versions from 1 */
     if (c->version < 5)
         fi = fi ? fi - 1 : (uint64_t)-1;
     if (fi < (uint64_t)c->nsrcfiles)
-        file = keep(c->d, c->srcfiles[fi]);
-    uint32_t line = (uint32_t)die_udata(c, die, DW_AT_decl_line);
+        file = keep_path(c, c->srcfiles[fi]);
+    uint32_t line = (uint32_t)die_udata_origin(c, die, DW_AT_decl_line, 0);
     if (has_pc) {
         Dwarf_Half form = 0;
         enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
@@ -369,9 +460,9 @@ static void subprogram(struct dctx *c, Dwarf_Die die)
         }
         if (cls == DW_FORM_CLASS_CONSTANT)
             hi += lo;
-        add_func(c->d, &c->funcs_cap, lo, hi, name, file, line, 1);
+        add_func(c->d, &c->funcs_cap, lo, hi, name, linkage, file, line, 1);
     } else {
-        add_ranges(c, die, ranges, name, file, line);
+        add_ranges(c, die, ranges, name, linkage, file, line);
         dwarf_dealloc_attribute(ranges);
     }
 }
@@ -1310,6 +1401,33 @@ static int cu_lines_ok(struct dctx *c, Dwarf_Die cu, const struct line_tables *l
     return 0;
 }
 
+/* The CU's DW_AT_comp_dir (c->comp_dir), and with the functions and lines
+ * its name into d->cus (c->cu its index); -1 when out of memory. */
+static int add_cu(struct dctx *c, Dwarf_Die cu)
+{
+    struct pi_debug *d = c->d;
+    Dwarf_Error e = 0;
+    char *s = 0;
+    const char *dir = NULL, *name = "";
+    if (die_string(c, cu, DW_AT_comp_dir, &s, &e) == DW_DLV_OK)
+        dir = keep(d, s);
+    else if (e)
+        dwarf_warn(c, "DW_AT_comp_dir", e);
+    c->comp_dir = dir && *dir ? dir : NULL;
+    if (!(c->want & WANT_FUNCS))
+        return 0; /* pi_debug_read_vars: the units were read before */
+    if (pi_grow((void **)&d->cus, &c->cus_cap, d->ncus, sizeof *d->cus))
+        return -1;
+    e = 0;
+    if (dwarf_diename(cu, &s, &e) == DW_DLV_OK)
+        name = keep(d, s);
+    else if (e)
+        dwarf_warn(c, "the unit's DW_AT_name", e);
+    c->cu = (uint32_t)d->ncus;
+    d->cus[d->ncus++] = (struct pi_dcu){ .name = name ? name : "", .comp_dir = c->comp_dir };
+    return 0;
+}
+
 static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
 {
     struct dctx c = { .d = d, .want = want };
@@ -1361,6 +1479,8 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
         }
         c.srcfiles = 0;
         c.nsrcfiles = 0;
+        if (add_cu(&c, cu))
+            break;
         int lines_ok = cu_lines_ok(&c, cu, &lt);
         if (lines_ok && dwarf_srcfiles(cu, &c.srcfiles, &c.nsrcfiles, &e) != DW_DLV_OK) {
             if (e)
@@ -1419,7 +1539,8 @@ static int cmp_line(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* STT_FUNC symbols for addresses no DWARF function covers. */
+/* STT_FUNC symbols for addresses no DWARF function covers, and the
+ * linkage names DWARF did not give. */
 static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
 {
     size_t ndwarf = d->nfuncs;
@@ -1464,14 +1585,20 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
             else
                 b = m;
         }
-        if (a > 0 && lo < d->funcs[a - 1].hi)
-            continue;
         const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+        if (a > 0 && lo < d->funcs[a - 1].hi) {
+            /* a C++ function DWARF gave no linkage name (static, in an
+               anonymous namespace): its symbol says its scope */
+            for (size_t k = a; k > 0 && d->funcs[k - 1].lo == lo; k--)
+                if (!d->funcs[k - 1].linkage && name && !strncmp(name, "_Z", 2))
+                    d->funcs[k - 1].linkage = keep(d, name);
+            continue;
+        }
         if (!name || !*name)
             continue;
         const char *k = keep(d, name);
         if (k)
-            add_func(d, funcs_cap, lo, hi, k, "", 0, 0);
+            add_func(d, funcs_cap, lo, hi, k, k, "", 0, 0);
     }
 }
 
@@ -1585,6 +1712,7 @@ void pi_debug_close(struct pi_debug *d)
     free(d->path);
     free(d->funcs);
     free(d->lines);
+    free(d->cus);
     for (size_t i = 0; i < d->nfiles; i++)
         free(d->files[i]);
     free(d->files);
@@ -1616,7 +1744,8 @@ const struct pi_dfunc *pi_debug_func(const struct pi_debug *d, uint64_t addr)
     return NULL;
 }
 
-int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, uint32_t *line)
+/* The line-table row that holds addr, or NULL. */
+static const struct pi_dline *line_at(const struct pi_debug *d, uint64_t addr)
 {
     size_t a = 0, b = d->nlines;
     while (a < b) {
@@ -1626,12 +1755,23 @@ int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, ui
         else
             b = m;
     }
-    if (a == 0 || d->lines[a - 1].end_sequence)
+    return a == 0 || d->lines[a - 1].end_sequence ? NULL : &d->lines[a - 1];
+}
+
+int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, uint32_t *line)
+{
+    const struct pi_dline *l = line_at(d, addr);
+    if (!l)
         return 0;
-    const struct pi_dline *l = &d->lines[a - 1];
     *file = l->file < d->nfiles ? d->files[l->file] : "";
     *line = l->line;
     return 1;
+}
+
+const struct pi_dcu *pi_debug_cu_at(const struct pi_debug *d, uint64_t addr)
+{
+    const struct pi_dline *l = line_at(d, addr);
+    return l && l->cu < d->ncus ? &d->cus[l->cu] : NULL;
 }
 
 /* ---- variables ------------------------------------------------------------ */

@@ -7,7 +7,9 @@
  *     DW_AT_abstract_origin; then every STT_FUNC symbol of .symtab (or
  *     .dynsym) whose address no DWARF function covers — so a file without
  *     DWARF, or assembly without debug info, still gets names;
- *   - the line tables of every compilation unit, as sorted rows.
+ *   - the line tables of every compilation unit, as sorted rows, with the
+ *     units' names and DW_AT_comp_dir; file names are joined to it and
+ *     folded into one spelling (pi_path_join_clean);
  * and, only when asked (pi_debug_read_vars, for pmopt's watch view):
  *   - variables with a fixed address: DW_TAG_variable DIEs whose
  *     DW_AT_location is one DW_OP_addr (globals and statics, also the
@@ -39,8 +41,11 @@ extern "C" {
 
 struct pi_dfunc {
     uint64_t lo, hi;     /* [lo, hi) */
-    const char *name;    /* owned by the pi_debug */
-    const char *file;    /* declaration file, "" if unknown */
+    const char *name;    /* owned by the pi_debug: DW_AT_name (bare: "Get"), or the symbol */
+    const char *linkage; /* the linkage (assembler) name: DW_AT_linkage_name, else a
+                            mangled symbol at lo, else (C) NULL; the symbol for a
+                            function only the symbol table names */
+    const char *file;    /* declaration file (one spelling: cu_path), "" if unknown */
     uint32_t line;       /* declaration line, 0 if unknown */
     int from_dwarf;      /* 0: from the ELF symbol table */
 };
@@ -49,7 +54,14 @@ struct pi_dline {
     uint64_t addr;
     uint32_t file;       /* index into files[] */
     uint32_t line;
+    uint32_t cu;         /* index into cus[] */
     int end_sequence;    /* the row ends a sequence: addr is one past the end */
+};
+
+/* A compilation unit: what it was compiled as, and where. */
+struct pi_dcu {
+    const char *name;      /* DW_AT_name: the main source as given to the compiler ("" if none) */
+    const char *comp_dir;  /* DW_AT_comp_dir, NULL if none */
 };
 
 /* A variable with a fixed address (pi_debug_read_vars). */
@@ -87,7 +99,10 @@ struct pi_debug {
     size_t nlines;
     struct pi_dline *lines;  /* sorted by addr */
     size_t nfiles;
-    char **files;
+    char **files;            /* absolute where DW_AT_comp_dir allowed, "//", "/./",
+                                "NAME/.." folded (pi_path_join_clean) */
+    size_t ncus;
+    struct pi_dcu *cus;
     char warning[1024];      /* "" or why DWARF was (partly) unusable */
     size_t nsections;
     char **section_names;    /* by section index ("" for none) */
@@ -118,6 +133,9 @@ void pi_debug_close(struct pi_debug *d);
 const struct pi_dfunc *pi_debug_func(const struct pi_debug *d, uint64_t addr);
 /* The line-table row for addr: 1 and *file, *line set; 0 if none. */
 int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, uint32_t *line);
+
+/* The compilation unit whose line table holds addr, or NULL. */
+const struct pi_dcu *pi_debug_cu_at(const struct pi_debug *d, uint64_t addr);
 
 /* Read the variables and their types (see above) from d's file; once, later
  * calls return 0 at once.  -1 only when the file cannot be opened again

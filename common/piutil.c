@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "piutil.h"
 
@@ -30,4 +31,57 @@ int pi_err_set(struct pi_err *err, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+char *pi_path_join_clean(const char *dir, const char *path)
+{
+    int join = dir && *dir && path[0] != '/';
+    size_t n = (join ? strlen(dir) + 1 : 0) + strlen(path) + 1;
+    char *in = malloc(n), *out = malloc(n + 1);
+    if (!in || !out) {
+        free(in);
+        free(out);
+        return NULL;
+    }
+    snprintf(in, n, "%s%s%s", join ? dir : "", join ? "/" : "", path);
+    /* components of in, one at a time, onto out; out[0 .. root) is never
+       removed: "/" of an absolute path, "../.." a relative one starts with */
+    int abs = in[0] == '/';
+    size_t len = abs ? 1 : 0, root = len;
+    out[0] = '/';
+    for (const char *p = in; *p;) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t k = (size_t)(e - p);
+        if (k == 0 || (k == 1 && p[0] == '.')) {
+            /* nothing */
+        } else if (k == 2 && p[0] == '.' && p[1] == '.') {
+            if (len > root) { /* drop the last component */
+                while (len > root && out[len - 1] != '/')
+                    len--;
+                if (len > root)
+                    len--; /* its '/' */
+            } else if (!abs) { /* "..": kept at the front of a relative path */
+                if (len)
+                    out[len++] = '/';
+                out[len++] = '.';
+                out[len++] = '.';
+                root = len;
+            }
+        } else {
+            if (len && out[len - 1] != '/')
+                out[len++] = '/';
+            memcpy(out + len, p, k);
+            len += k;
+        }
+        p = e;
+    }
+    if (!len)
+        out[len++] = '.';
+    out[len] = 0;
+    free(in);
+    return out;
 }

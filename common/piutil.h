@@ -36,6 +36,14 @@ struct pi_err {
 int pi_err_set(struct pi_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A source path as one spelling: DIR (may be NULL or "") joined in front
+ * of a relative PATH, then "//" and "/./" folded and "NAME/.." removed
+ * (lexically: a symbolic link to a directory is not followed, as GCC and
+ * gcov do not).  A relative result keeps its leading "..".  malloc'ed, or
+ * NULL when out of memory.  "lib//compress/../common/mem.h" in /src:
+ * "/src/lib/common/mem.h". */
+char *pi_path_join_clean(const char *dir, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,5 @@
 # optimizer/ — pmopt: one file per subcommand (cmd-*.c), dispatch in pmopt.c.
+# libiberty (Debian libiberty-dev): the C++ demangler of names.c.
 
 PMOPT_SRCS := $(wildcard optimizer/*.c)
 PMOPT_OBJS := $(PMOPT_SRCS:optimizer/%.c=$(BUILD)/optimizer/%.o)
@@ -12,6 +13,6 @@ $(BUILD)/optimizer/%.o: optimizer/%.c | $(BUILD)/optimizer
 	$(CC) $(CFLAGS) -Ioptimizer -MMD -MP -c $< -o $@
 
 $(BUILD)/pmopt: $(PMOPT_OBJS) $(PICOMMON_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(PMOPT_OBJS) $(PICOMMON_LIB) $(PICOMMON_LDLIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $(PMOPT_OBJS) $(PICOMMON_LIB) $(PICOMMON_LDLIBS) -liberty -lm
 
 -include $(PMOPT_OBJS:.o=.d)

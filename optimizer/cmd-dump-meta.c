@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "pidwarf.h"
+#include "names.h"
 #include "pmopt.h"
 
 static void help(FILE *f)
@@ -56,7 +57,7 @@ static void where(const struct pi_meta *m, const struct pi_debug *d, size_t ri, 
     }
     const struct pi_dfunc *f = d ? pi_debug_func(d, r->addr) : NULL;
     if (f)
-        snprintf(buf, n, "%s+0x%llx", f->name, (unsigned long long)(r->addr - f->lo));
+        snprintf(buf, n, "%s+0x%llx", pm_dfunc_name(f), (unsigned long long)(r->addr - f->lo));
     else
         snprintf(buf, n, "?");
 }
@@ -80,7 +81,7 @@ static void range_row(const struct pi_meta *m, const struct pi_debug *d, size_t 
     if (u && r->site < u->hdr.nsites) {
         const struct pi_site *s = &u->sites[r->site];
         pi_directive_names(s->directives, fl, sizeof fl);
-        fn = pi_unit_str(u, u->funcs[s->func].name);
+        fn = pm_func_name(u, s->func);
         snprintf(loc, sizeof loc, "%s:%u", pi_unit_str(u, s->file), s->line);
     } else {
         snprintf(fl, sizeof fl, "?");
@@ -114,8 +115,10 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
            h->nfuncs, h->nsites, h->ncounters, h->nsuccs, h->strtab_size);
     for (uint32_t i = 0; i < h->nfuncs; i++) {
         const struct pi_func *f = &u->funcs[i];
-        printf("  function %u %s (%s:%u): sites %u..%u, directives %s, cfg 0x%016llx\n", i,
-               pi_unit_str(u, f->name), pi_unit_str(u, f->file), f->line, f->first_site,
+        const char *linkage = pi_unit_str(u, f->name), *shown = pm_func_name(u, i);
+        printf("  function %u %s%s%s%s (%s:%u): sites %u..%u, directives %s, cfg 0x%016llx\n", i,
+               shown, strcmp(shown, linkage) ? " [" : "", strcmp(shown, linkage) ? linkage : "",
+               strcmp(shown, linkage) ? "]" : "", pi_unit_str(u, f->file), f->line, f->first_site,
                f->first_site + f->nsites - (f->nsites ? 1 : 0),
                pi_directive_names(f->directives, fl, sizeof fl),
                (unsigned long long)f->cfg_checksum);
@@ -166,7 +169,7 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
         const struct pi_site *s = &u->sites[i];
         if (!missing++)
             printf("  sites without code (optimised away):\n");
-        printf("    site %u (%s, %s:%u)\n", i, pi_unit_str(u, u->funcs[s->func].name),
+        printf("    site %u (%s, %s:%u)\n", i, pm_func_name(u, s->func),
                pi_unit_str(u, s->file), s->line);
     }
     free(has);
@@ -184,6 +187,7 @@ static int dump_one(struct pi_meta *mp, struct Elf *elf, void *arg)
                                          : pi_debug_open_elf(m.path, elf, &dbg, &err) == 0;
     if (have_dbg && dbg.warning[0])
         pm_note("%s", dbg.warning);
+    pm_names_program(&m, have_dbg ? &dbg : NULL);
     const char *path = m.path;
     char bid[2 * PI_BUILD_ID_MAX + 1];
     printf("%s: %s, build-id %s, %zu units, %zu code ranges%s%s\n", path, etype_name(m.elf_type),

@@ -186,17 +186,18 @@ static int note_foreign_code(const struct report *r)
         if (fi >= u->hdr.nfuncs || holder[u - m->units][fi])
             continue;
         const struct pi_dfunc *df = pi_debug_func(&r->dbg, rg->addr);
-        if (df && strcmp(df->name, pi_unit_str(u, u->funcs[fi].name)))
-            holder[u - m->units][fi] = df->name;
+        if (df && strcmp(pm_fn_key(pm_dfunc_linkage(df)), pi_unit_str(u, u->funcs[fi].name)))
+            holder[u - m->units][fi] = pm_dfunc_name(df);
     }
     for (size_t i = 0; i < r->nfuncs && !status; i++) {
         const struct func_row *row = &r->funcs[i];
-        const char *h = holder[row->u - m->units][row->func];
-        const char *name = pi_unit_str(row->u, row->u->funcs[row->func].name);
+        const char *h = NULL;
+        for (uint32_t k = 0; k < row->ncopies && !h; k++)
+            h = holder[row->copies[k].u - m->units][row->copies[k].func];
         if (h && row->blocks)
             pm_note("%s has counted code in %s (inlined or a clone): that code follows %s's "
                     "switch or the global mode, not %s's, so the overlay's rule for %s does not "
-                    "reach it", name, h, h, name, name);
+                    "reach it", row->name, h, h, row->name, row->name);
     }
     for (size_t i = 0; i < m->nunits; i++)
         free(holder[i]);
@@ -220,11 +221,12 @@ static void write_overlay(FILE *f, const struct report *r, const char *pctstr, s
     for (size_t i = 0; i < n; i++) {
         const struct func_row *row = &r->funcs[i];
         fputs("# ", f);
-        comment_str(f, pi_unit_str(row->u, row->u->funcs[row->func].name));
+        comment_str(f, row->name);
         fprintf(f, "  %llu  %.1f%%\n", (unsigned long long)row->blocks,
                 percent(row->blocks, total));
-        fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){ row->u->hdr.unit_id,
-                                                                    row->func, 1 }), f);
+        for (uint32_t k = 0; k < row->ncopies; k++) /* every unit's copy */
+            fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){
+                      row->copies[k].u->hdr.unit_id, row->copies[k].func, 1 }), f);
     }
 }
 
@@ -240,21 +242,23 @@ static void print_advice(const struct report *r, const char *pctstr, size_t n, u
     for (size_t i = 0; i < n; i++) {
         const struct func_row *row = &r->funcs[i];
         wb = rep_widest(wb, rep_digits(row->blocks), 20);
-        wn = rep_widest(wn, (int)strlen(pi_unit_str(row->u, row->u->funcs[row->func].name)), 40);
+        wn = rep_widest(wn, (int)strlen(row->name), 40);
     }
     printf("  %*s  %7s  %10s  %-*s  %-20s  %s\n", wb, measure_col, "percent", "cumulative", wn,
            "function", "unit function", "file:line");
     uint64_t cum = 0;
     for (size_t i = 0; i < n; i++) {
         const struct func_row *row = &r->funcs[i];
-        const struct pi_func *fn = &row->u->funcs[row->func];
-        char uf[40];
+        char uf[64];
         cum = pm_sat_add(cum, row->blocks);
-        snprintf(uf, sizeof uf, "0x%016llx %u", (unsigned long long)row->u->hdr.unit_id,
-                 row->func);
+        int k = snprintf(uf, sizeof uf, "0x%016llx %u", (unsigned long long)row->u->hdr.unit_id,
+                         row->func);
+        if (row->ncopies > 1)
+            snprintf(uf + k, sizeof uf - (size_t)k, " +%u unit%s", row->ncopies - 1,
+                     row->ncopies == 2 ? "" : "s");
         printf("  %*llu  %6.1f%%  %9.1f%%  %-*s  %-20s  %s:%u\n", wb,
                (unsigned long long)row->blocks, percent(row->blocks, total), percent(cum, total),
-               wn, pi_unit_str(row->u, fn->name), uf, pi_unit_str(row->u, fn->file), fn->line);
+               wn, row->name, uf, row->file, row->line);
     }
     printf("The overlay (-o) turns every function of the program's %zu unit%s off, then these "
            "on.\n", r->m.nunits, r->m.nunits == 1 ? "" : "s");
@@ -398,8 +402,8 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
             pf_dynstats_print(stdout, "dynamic statistics of PROG (measured)", &d);
             printf("call arcs (caller -> callee: calls), hottest first:\n");
             for (size_t i = 0; i < narcs && arcs[i].count; i++)
-                printf("  %s -> %s: %llu\n", pi_unit_str(arcs[i].u, arcs[i].u->funcs[arcs[i].caller].name),
-                       *arcs[i].callee ? arcs[i].callee : "(indirect)",
+                printf("  %s -> %s: %llu\n", pm_func_name(arcs[i].u, arcs[i].caller),
+                       *arcs[i].callee ? pm_fn_name(arcs[i].callee) : "(indirect)",
                        (unsigned long long)arcs[i].count);
             free(arcs);
             status = PM_OK;

@@ -48,6 +48,9 @@ static void help(FILE *f)
             "  --tree                   the calling-context tree of sampled stacks (pmopt report --tree --help)\n"
             "  --callers                also the callers of marked code, from the stacks of\n"
             "                           threshold events (csv: that table)\n"
+            "  --units                  in text, under a function compiled in several units\n"
+            "                           (inline, template), each unit's counts (json and csv\n"
+            "                           always list the units)\n"
             "  --top=N                  the N hottest rows of each view\n"
             "  --hot[=PCT]              hot spots: the hottest sites, functions and lines\n"
             "                           that together have PCT percent (90) of their view's\n"
@@ -97,6 +100,7 @@ static int read_program(struct report *r)
         if (r->dbg.warning[0])
             pm_note("%s", r->dbg.warning);
     }
+    pm_names_program(m, r->have_dbg ? &r->dbg : NULL);
     if (m->build_id_len)
         pi_build_id_hex(m->build_id, m->build_id_len, r->bid);
     else
@@ -264,13 +268,50 @@ static int cmp_func_row(const void *a, const void *b)
         return x->blocks > y->blocks ? -1 : 1;
     if (x->entries != y->entries)
         return x->entries > y->entries ? -1 : 1;
-    int c = strcmp(pi_unit_str(x->u, x->u->funcs[x->func].name),
-                   pi_unit_str(y->u, y->u->funcs[y->func].name));
+    int c = strcmp(x->name, y->name);
     if (c)
+        return c;
+    if ((c = strcmp(x->key, y->key)))
         return c;
     if (x->u->hdr.unit_id != y->u->hdr.unit_id)
         return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
     return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* Copies of one function together: linkage key, file, line; then by unit. */
+static int cmp_copy(const void *a, const void *b)
+{
+    const struct func_copy *x = a, *y = b;
+    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
+    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
+        return c;
+    if (x->u->funcs[x->func].line != y->u->funcs[y->func].line)
+        return x->u->funcs[x->func].line < y->u->funcs[y->func].line ? -1 : 1;
+    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* r->copies (sorted by cmp_copy) as rows: one per function. */
+static void group_funcs(struct report *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncopies; i++) {
+        const struct func_copy *c = &r->copies[i];
+        const struct pi_func *fn = &c->u->funcs[c->func];
+        struct func_row *row = n ? &r->funcs[n - 1] : NULL;
+        if (!row || row->key != c->key || row->file != c->file || row->line != fn->line) {
+            row = &r->funcs[n++];
+            *row = (struct func_row){ .u = c->u, .func = c->func, .key = c->key,
+                                      .name = pm_func_name(c->u, c->func), .file = c->file,
+                                      .line = fn->line, .copies = c };
+        }
+        row->ncopies++;
+        row->has_entry |= c->has_entry;
+        row->entries = pm_sat_add(row->entries, c->entries);
+        row->blocks = pm_sat_add(row->blocks, c->blocks);
+    }
+    r->nfuncs = n;
 }
 
 static int cmp_line_key(const void *a, const void *b)
@@ -353,8 +394,9 @@ static int build_views(struct report *r)
     }
     r->sites = calloc(cap_sites ? cap_sites : 1, sizeof *r->sites);
     r->funcs = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->funcs);
+    r->copies = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->copies);
     r->lines = calloc(cap_sites ? cap_sites : 1, sizeof *r->lines);
-    if (!r->sites || !r->funcs || !r->lines)
+    if (!r->sites || !r->funcs || !r->copies || !r->lines)
         return oom();
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
@@ -368,12 +410,14 @@ static int build_views(struct report *r)
             row->u = u;
             row->site = k;
             row->count = COUNT(st->counter);
-            row->func = pi_unit_str(u, u->funcs[st->func].name);
-            row->file = pi_unit_str(u, st->file);
+            row->linkage = pi_unit_str(u, u->funcs[st->func].name);
+            row->func = pm_func_name(u, st->func);
+            row->file = pm_unit_file(u, st->file);
             row->line = st->line;
             row->addr = s->site_addr ? s->site_addr[k] : 0;
-            if (!row->line && row->addr && r->have_dbg) /* no line from the compiler: ask DWARF */
-                pi_debug_line(&r->dbg, row->addr, &row->file, &row->line);
+            if (!row->line && row->addr && r->have_dbg && /* no line from the compiler: ask DWARF */
+                pi_debug_line(&r->dbg, row->addr, &row->file, &row->line))
+                row->file = pm_file(NULL, row->file);
             if (row->line)
                 r->lines[r->nlines++] = (struct line_row){ .file = row->file, .line = row->line,
                                                            .count = row->count,
@@ -381,9 +425,11 @@ static int build_views(struct report *r)
         }
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             const struct pi_func *fn = &u->funcs[f];
-            struct func_row *row = &r->funcs[r->nfuncs++];
+            struct func_copy *row = &r->copies[r->ncopies++];
             row->u = u;
             row->func = f;
+            row->key = pm_fn_key(pi_unit_str(u, fn->name));
+            row->file = pm_func_file(u, f);
             if (fn->nsites && u->sites[fn->first_site].counter != PI_NONE) {
                 row->has_entry = 1;
                 row->entries = COUNT(u->sites[fn->first_site].counter);
@@ -394,6 +440,9 @@ static int build_views(struct report *r)
 #undef COUNT
     }
     group_lines(r);
+    if (r->ncopies)
+        qsort(r->copies, r->ncopies, sizeof *r->copies, cmp_copy);
+    group_funcs(r);
     if (r->nsites)
         qsort(r->sites, r->nsites, sizeof *r->sites, cmp_site_row);
     if (r->nfuncs)
@@ -433,10 +482,28 @@ int rep_load(struct report *r, char **traces)
 
 static const char *tf(int b) { return b ? "true" : "false"; }
 
+/* The sources of a function's units, ';' between them, as a csv field. */
+static void csv_units(const struct func_row *row)
+{
+    size_t len = 1;
+    for (uint32_t k = 0; k < row->ncopies; k++)
+        len += strlen(pm_unit_source(row->copies[k].u)) + 1;
+    char *buf = malloc(len);
+    if (!buf)
+        return;
+    len = 0;
+    for (uint32_t k = 0; k < row->ncopies; k++)
+        len += (size_t)sprintf(buf + len, "%s%s", k ? ";" : "", pm_unit_source(row->copies[k].u));
+    pm_csv_str(stdout, buf);
+    free(buf);
+}
+
 static void print_json(const struct report *r)
 {
     printf("{\n  \"program\": ");
     pm_json_str(stdout, r->prog);
+    printf(",\n  \"source_root\": ");
+    pm_json_str(stdout, pm_source_root());
     printf(",\n  \"build_id\": \"%s\",\n  \"traces\": [", r->m.build_id_len ? r->bid : "");
     for (int i = 0; i < r->ntraces; i++) {
         const struct trace_info *in = &r->infos[i];
@@ -456,6 +523,8 @@ static void print_json(const struct report *r)
             printf("%s\n    {\"unit\": \"0x%016llx\", \"site\": %u, \"function\": ", i ? "," : "",
                    (unsigned long long)row->u->hdr.unit_id, row->site);
             pm_json_str(stdout, row->func);
+            printf(", \"linkage\": ");
+            pm_json_str(stdout, row->linkage);
             printf(", \"file\": ");
             pm_json_str(stdout, row->file);
             printf(", \"line\": %u, \"column\": %u, \"bb\": %u, \"counter\": %u, "
@@ -471,15 +540,30 @@ static void print_json(const struct report *r)
             const struct pi_func *fn = &row->u->funcs[row->func];
             printf("%s\n    {\"unit\": \"0x%016llx\", \"function\": ", i ? "," : "",
                    (unsigned long long)row->u->hdr.unit_id);
+            pm_json_str(stdout, row->name);
+            printf(", \"linkage\": ");
             pm_json_str(stdout, pi_unit_str(row->u, fn->name));
             printf(", \"file\": ");
-            pm_json_str(stdout, pi_unit_str(row->u, fn->file));
-            printf(", \"line\": %u, \"sites\": %u, \"entries\": ", fn->line, fn->nsites);
+            pm_json_str(stdout, row->file);
+            printf(", \"line\": %u, \"sites\": %u, \"entries\": ", row->line, fn->nsites);
             if (row->has_entry)
                 printf("%llu", (unsigned long long)row->entries);
             else
                 printf("null");
-            printf(", \"blocks\": %llu}", (unsigned long long)row->blocks);
+            printf(", \"blocks\": %llu, \"units\": [", (unsigned long long)row->blocks);
+            for (uint32_t k = 0; k < row->ncopies; k++) {
+                const struct func_copy *c = &row->copies[k];
+                printf("%s{\"unit\": \"0x%016llx\", \"source\": ", k ? ", " : "",
+                       (unsigned long long)c->u->hdr.unit_id);
+                pm_json_str(stdout, pm_unit_source(c->u));
+                printf(", \"entries\": ");
+                if (c->has_entry)
+                    printf("%llu", (unsigned long long)c->entries);
+                else
+                    printf("null");
+                printf(", \"blocks\": %llu}", (unsigned long long)c->blocks);
+            }
+            printf("]}");
         }
         printf("%s]", r->nfuncs ? "\n  " : "");
     }
@@ -504,7 +588,7 @@ static void print_json(const struct report *r)
 static void print_csv(const struct report *r)
 {
     if (r->by == BY_SITE) {
-        printf("count,unit,site,function,file,line,column,bb,counter,address\n");
+        printf("count,unit,site,function,file,line,column,bb,counter,address,linkage\n");
         for (size_t i = 0; i < r->nsites; i++) {
             const struct site_row *row = &r->sites[i];
             const struct pi_site *st = &row->u->sites[row->site];
@@ -513,11 +597,13 @@ static void print_csv(const struct report *r)
             pm_csv_str(stdout, row->func);
             putchar(',');
             pm_csv_str(stdout, row->file);
-            printf(",%u,%u,%u,%u,0x%llx\n", row->line, st->column, st->bb, st->counter,
+            printf(",%u,%u,%u,%u,0x%llx,", row->line, st->column, st->bb, st->counter,
                    (unsigned long long)row->addr);
+            pm_csv_str(stdout, row->linkage);
+            putchar('\n');
         }
     } else if (r->by == BY_FUNCTION) {
-        printf("blocks,entries,unit,function,file,line,sites\n");
+        printf("blocks,entries,unit,function,file,line,sites,linkage,nunits,units\n");
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
             const struct pi_func *fn = &row->u->funcs[row->func];
@@ -525,10 +611,14 @@ static void print_csv(const struct report *r)
             if (row->has_entry)
                 printf("%llu", (unsigned long long)row->entries);
             printf(",0x%016llx,", (unsigned long long)row->u->hdr.unit_id);
-            pm_csv_str(stdout, pi_unit_str(row->u, fn->name));
+            pm_csv_str(stdout, row->name);
             putchar(',');
-            pm_csv_str(stdout, pi_unit_str(row->u, fn->file));
-            printf(",%u,%u\n", fn->line, fn->nsites);
+            pm_csv_str(stdout, row->file);
+            printf(",%u,%u,", row->line, fn->nsites);
+            pm_csv_str(stdout, pi_unit_str(row->u, fn->name));
+            printf(",%u,", row->ncopies);
+            csv_units(row);
+            putchar('\n');
         }
     } else if (r->by == BY_LINE) {
         printf("count,file,line\n");
@@ -595,23 +685,36 @@ static void print_text(const struct report *r)
         }
     }
     if (r->by & BY_FUNCTION) {
-        int we = 7, wb = 6, wn = 8;
+        int we = 7, wb = 6, wn = 8, wl = 9;
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
             we = rep_widest(we, rep_digits(row->entries), 20);
             wb = rep_widest(wb, rep_digits(row->blocks), 20);
-            wn = rep_widest(wn, (int)strlen(pi_unit_str(row->u, row->u->funcs[row->func].name)), 40);
+            wn = rep_widest(wn, (int)strlen(row->name), 40);
+            wl = rep_widest(wl, snprintf(loc, sizeof loc, "%s:%u", row->file, row->line), 60);
         }
-        printf("\nFunctions, by block executions (entries = count of the entry block)\n");
-        printf("  %*s  %*s  %-*s  %s\n", we, "entries", wb, "blocks", wn, "function", "file:line");
+        printf("\nFunctions, by block executions (entries = count of the entry block; a function "
+               "compiled in several units is one row, summed)\n");
+        printf("  %*s  %*s  %-*s  %-*s  %s\n", we, "entries", wb, "blocks", wn, "function", wl,
+               "file:line", "unit");
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
-            const struct pi_func *fn = &row->u->funcs[row->func];
-            char e[24] = "-";
+            char e[24] = "-", us[32];
             if (row->has_entry)
                 snprintf(e, sizeof e, "%llu", (unsigned long long)row->entries);
-            printf("  %*s  %*llu  %-*s  %s:%u\n", we, e, wb, (unsigned long long)row->blocks, wn,
-                   pi_unit_str(row->u, fn->name), pi_unit_str(row->u, fn->file), fn->line);
+            snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
+            snprintf(us, sizeof us, "%u units", row->ncopies);
+            printf("  %*s  %*llu  %-*s  %-*s  %s\n", we, e, wb, (unsigned long long)row->blocks, wn,
+                   row->name, wl, loc, row->ncopies == 1 ? pm_unit_source(row->u) : us);
+            for (uint32_t k = 0; r->units && row->ncopies > 1 && k < row->ncopies; k++) {
+                const struct func_copy *c = &row->copies[k];
+                char ce[24] = "-";
+                if (c->has_entry)
+                    snprintf(ce, sizeof ce, "%llu", (unsigned long long)c->entries);
+                printf("  %*s  %*llu  %*s  unit 0x%016llx %s\n", we, ce, wb,
+                       (unsigned long long)c->blocks, wn, "", (unsigned long long)c->u->hdr.unit_id,
+                       pm_unit_source(c->u));
+            }
         }
     }
     if (r->by & BY_LINE) {
@@ -646,6 +749,7 @@ void rep_free(struct report *r)
     free(r->infos);
     free(r->sites);
     free(r->funcs);
+    free(r->copies);
     free(r->lines);
     rind_free(r);
     rpages_free(r);
@@ -666,6 +770,7 @@ int cmd_report(int argc, char **argv)
         { "top", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'f' },
         { "callers", no_argument, NULL, 'c' },
+        { "units", no_argument, NULL, 'U' },
         { "html", required_argument, NULL, 'W' },
         { "hot", optional_argument, NULL, 'H' },
         { "record", no_argument, NULL, 'R' },
@@ -708,6 +813,7 @@ int cmd_report(int argc, char **argv)
             r.by_given = 1;
             break;
         case 'c': callers = 1; break;
+        case 'U': r.units = 1; break;
         case 't': {
             char *end;
             r.top = strtol(optarg, &end, 10);

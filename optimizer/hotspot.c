@@ -89,9 +89,10 @@ int rep_record_hotspots(const struct report *r, const char *path)
                 total = pm_sat_add(total, s->sums[c]);
         }
     }
-    size_t cap_out = end_off + 64 + r->nfuncs * (sizeof(struct pi_rec_hdr) + sizeof(struct pi_rec_hotspot) + 8);
-    for (size_t i = 0; i < r->nfuncs; i++)
-        cap_out += strlen(pi_unit_str(r->funcs[i].u, r->funcs[i].u->funcs[r->funcs[i].func].name)) + 8;
+    size_t cap_out = end_off + 64;
+    for (size_t i = 0; i < r->ncopies; i++) /* at most every function's every copy */
+        cap_out += sizeof(struct pi_rec_hdr) + sizeof(struct pi_rec_hotspot) + 16 +
+                   strlen(pi_unit_str(r->copies[i].u, r->copies[i].u->funcs[r->copies[i].func].name));
     char *out = malloc(cap_out);
     if (!out) {
         pi_trace_close(&f);
@@ -101,27 +102,31 @@ int rep_record_hotspots(const struct report *r, const char *path)
     memcpy(out, f.data, end_off);
     size_t len = end_off;
     uint32_t added = 0;
+    /* one record per unit's copy of a hot function, with the copy's counts */
     for (size_t i = 0; i < r->nfuncs; i++) {
-        const struct func_row *row = &r->funcs[i];
-        const struct pi_func *fn = &row->u->funcs[row->func];
-        struct pi_rec_hotspot h;
-        memset(&h, 0, sizeof h);
-        h.unit_id = row->u->hdr.unit_id;
-        h.cfg_checksum = fn->cfg_checksum;
-        h.func = row->func;
-        h.version = 1;
-        for (size_t j = 0; j < nseen; j++)
-            if (seen[j].unit_id == h.unit_id && seen[j].func == h.func && seen[j].version >= h.version)
-                h.version = seen[j].version + 1;
-        h.first_site = fn->first_site;
-        h.nsites = fn->nsites;
-        h.blocks = row->blocks;
-        h.total = total;
-        h.threshold = (uint32_t)r->hot;
-        const char *name = pi_unit_str(row->u, fn->name);
-        h.name_len = (uint32_t)strlen(name) + 1;
-        put_rec(&out, &len, PI_REC_HOTSPOT, &h, sizeof h, name, h.name_len);
-        added++;
+        for (uint32_t c = 0; c < r->funcs[i].ncopies; c++) {
+            const struct func_copy *row = &r->funcs[i].copies[c];
+            const struct pi_func *fn = &row->u->funcs[row->func];
+            struct pi_rec_hotspot h;
+            memset(&h, 0, sizeof h);
+            h.unit_id = row->u->hdr.unit_id;
+            h.cfg_checksum = fn->cfg_checksum;
+            h.func = row->func;
+            h.version = 1;
+            for (size_t j = 0; j < nseen; j++)
+                if (seen[j].unit_id == h.unit_id && seen[j].func == h.func &&
+                    seen[j].version >= h.version)
+                    h.version = seen[j].version + 1;
+            h.first_site = fn->first_site;
+            h.nsites = fn->nsites;
+            h.blocks = row->blocks;
+            h.total = total;
+            h.threshold = (uint32_t)r->hot;
+            const char *name = pi_unit_str(row->u, fn->name);
+            h.name_len = (uint32_t)strlen(name) + 1;
+            put_rec(&out, &len, PI_REC_HOTSPOT, &h, sizeof h, name, h.name_len);
+            added++;
+        }
     }
     struct pi_rec_end e = { nrecords + added, 0 };
     put_rec(&out, &len, PI_REC_END, &e, sizeof e, NULL, 0);

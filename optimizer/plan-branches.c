@@ -49,9 +49,14 @@ static int cmp_fn(const void *a, const void *b)
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
-static const char *fname(const struct fn *f)
+static const char *fname(const struct fn *f) /* the linkage name: the plan's key */
 {
     return pi_unit_str(f->u, f->u->funcs[f->func].name);
+}
+
+static const char *shown(const struct fn *f) /* in the advice */
+{
+    return pm_func_name(f->u, f->func);
 }
 
 static void common_args(struct plan *p, const struct fn *f)
@@ -69,11 +74,11 @@ static int tier(struct plan *p, const struct fn *f, const char *t, uint64_t tota
     plan_end(p);
     if (!strcmp(t, "cold"))
         plan_advice(p, n, "%s:%u: %s never ran in training: __attribute__((cold)) "
-                    "(.text.unlikely)", pi_unit_str(f->u, fn->file), fn->line, fname(f));
+                    "(.text.unlikely)", pm_unit_file(f->u, fn->file), fn->line, shown(f));
     else
         plan_advice(p, n, "%s:%u: %s has %.1f%% of the block executions: "
-                    "__attribute__((hot)) (.text.hot)", pi_unit_str(f->u, fn->file), fn->line,
-                    fname(f), total ? 100.0 * (double)f->weight / (double)total : 0.0);
+                    "__attribute__((hot)) (.text.hot)", pm_unit_file(f->u, fn->file), fn->line,
+                    shown(f), total ? 100.0 * (double)f->weight / (double)total : 0.0);
     return 0;
 }
 
@@ -116,7 +121,7 @@ static void advise_branches(struct plan *p, uint32_t n, const struct fn *f, cons
         const struct pi_site *s = &u->sites[pf->first + sk[i].block], *t = &u->sites[sk[i].to];
         plan_advice(p, n, "%s:%u: in %s the branch goes on at line %u in %.1f%% of %llu "
                     "executions: make that the expected path (__builtin_expect)",
-                    pi_unit_str(u, s->file), s->line, fname(f), t->line,
+                    pm_unit_file(u, s->file), s->line, shown(f), t->line,
                     100.0 * (double)sk[i].top / (double)sk[i].count,
                     (unsigned long long)sk[i].count);
     }
@@ -198,7 +203,7 @@ static int branch_profile(struct plan *p, const struct fn *f)
     const struct pi_func *fn = &u->funcs[f->func];
     plan_advice(p, first_number, "%s:%u: %s: block and edge counts (%llu block executions, "
                 "%u blocks, %u of %u edges estimated) for GCC's block layout and hot/cold split",
-                pi_unit_str(u, fn->file), fn->line, fname(f), (unsigned long long)pf.weight,
+                pm_unit_file(u, fn->file), fn->line, shown(f), (unsigned long long)pf.weight,
                 pf.nblocks, pf.nestimated, pf.nedges);
     advise_branches(p, first_number, f, &pf);
     pf_free(&pf);
@@ -329,7 +334,7 @@ int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FIL
         w[how] = pm_sat_add(w[how], weight);
         if (how)
             fprintf(out, "  %s %s (%s), %llu block executions\n", how == 1 ? "stale  " : "missing",
-                    fn, src, (unsigned long long)weight);
+                    pm_fn_name(fn), src, (unsigned long long)weight);
     }
     uint64_t total = w[0] + w[1] + w[2];
     fprintf(out, "%s: %u of %u function profiles match %s (%.1f%% of the profile's block "

@@ -58,8 +58,7 @@ static int find_func(const struct pi_meta *m, const char *name, size_t *ui, uint
 
 static const char *fname(const struct pi_meta *m, size_t ui, uint32_t fi)
 {
-    const struct pi_unit_view *u = &m->units[ui];
-    return pi_unit_str(u, u->funcs[fi].name);
+    return pm_func_name(&m->units[ui], fi);
 }
 
 static void comment_str(FILE *f, const char *s)
@@ -97,9 +96,9 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
         nthr++;
     }
     if (overlay)
-        for (size_t i = 0; i < r->nfuncs; i++)
-            if (r->funcs[i].blocks)
-                s[r->funcs[i].u - m->units][r->funcs[i].func].on = 1;
+        for (size_t i = 0; i < r->ncopies; i++)
+            if (r->copies[i].blocks)
+                s[r->copies[i].u - m->units][r->copies[i].func].on = 1;
     if (!nthr && !status) {
         pm_error("the traces hold no threshold event of %s: no stack to take callers from "
                  "(mark a function threshold(count=N))", r->prog);
@@ -125,13 +124,13 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
             size_t ui;
             uint32_t fi;
             int more;
-            if (!find_func(m, df->name, &ui, &fi, &more)) {
-                missing = df->name;
+            if (!find_func(m, pm_fn_key(pm_dfunc_linkage(df)), &ui, &fi, &more)) {
+                missing = pm_dfunc_name(df);
                 break;
             }
             if (more)
                 pm_note("several units of %s have a function %s: the first is chosen",
-                        r->prog, df->name);
+                        r->prog, pm_dfunc_name(df));
             if (ui == cu && fi == cf)
                 continue; /* recursion, or the marked function's own frames */
             struct sel *x = &s[ui][fi];

@@ -156,7 +156,7 @@ static int add_icall_arcs(struct po *p)
         if (!df || !df->name || df->lo != c->target)
             continue;
         long from = oscan_find(&p->s, OS_TEXT, pi_unit_str(u, u->funcs[site->func].name));
-        long to = oscan_find(&p->s, OS_TEXT, df->name);
+        long to = oscan_find(&p->s, OS_TEXT, pm_fn_key(pm_dfunc_linkage(df)));
         if (from < 0 || to < 0 || from == to || p->s.secs[from].cold || p->s.secs[to].cold)
             continue;
         p->arcs[p->narcs++] = (struct ord_arc){ (uint32_t)from, (uint32_t)to, c->count };

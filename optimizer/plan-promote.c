@@ -115,13 +115,14 @@ int plan_promote(struct plan *p)
                 k++;
         }
         const char *caller = pi_unit_str(u, fn->name);
+        const char *target = pm_fn_key(pm_dfunc_linkage(df)); /* what the plugin matches */
         uint32_t n = plan_begin(p, "promote-call");
         plan_arg(p, "fn", caller);
         plan_arg(p, "src", pi_unit_str(u, u->hdr.source));
         plan_arg_hex(p, "checksum", fn->cfg_checksum);
         plan_arg_u64(p, "block", s->arg - fn->first_site);
         plan_arg_u64(p, "call", k);
-        plan_arg(p, "target", df->name);
+        plan_arg(p, "target", target);
         if (df->file && *df->file)
             plan_arg(p, "target-file", df->file);
         plan_arg_u64(p, "calls", sc[i].top);
@@ -131,9 +132,9 @@ int plan_promote(struct plan *p)
         plan_advice(p, n, "%s:%u: in %s the call through a pointer went to %s in %.1f%% of %llu "
                     "calls: call %s directly when the pointer holds it (the rebuild promotes it: "
                     "a speculative call, the indirect call kept for the other targets)",
-                    pi_unit_str(u, s->file), s->line, caller, df->name,
-                    100.0 * (double)sc[i].top / (double)sc[i].total,
-                    (unsigned long long)sc[i].total, df->name);
+                    pm_unit_file(u, s->file), s->line, pm_func_name(u, s->func),
+                    pm_dfunc_name(df), 100.0 * (double)sc[i].top / (double)sc[i].total,
+                    (unsigned long long)sc[i].total, pm_dfunc_name(df));
         nrecs++;
     }
     fprintf(p->out, "promote: %zu indirect call sites ran; %zu promoted (a target with >= %ld.%03ld%% "

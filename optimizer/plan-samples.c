@@ -80,9 +80,8 @@ static int cmp_rows(const void *a, const void *b)
         return x->row.blocks > y->row.blocks ? -1 : 1;
     if (x->incl != y->incl)
         return x->incl > y->incl ? -1 : 1;
-    int c = strcmp(pi_unit_str(x->row.u, x->row.u->funcs[x->row.func].name),
-                   pi_unit_str(y->row.u, y->row.u->funcs[y->row.func].name));
-    if (c)
+    int c = strcmp(x->row.name, y->row.name);
+    if (c || (c = strcmp(x->row.key, y->row.key)))
         return c;
     if (x->row.u->hdr.unit_id != y->row.u->hdr.unit_id)
         return x->row.u->hdr.unit_id < y->row.u->hdr.unit_id ? -1 : 1;
@@ -112,8 +111,7 @@ int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_tota
     *sampled_total = t.nodes[0].total[STK_SAMPLED];
     for (size_t i = 0; i < n; i++) {
         struct func_row *row = &r->funcs[i];
-        const struct pi_func *fn = &row->u->funcs[row->func];
-        const char *name = pi_unit_str(row->u, fn->name), *file = pi_unit_str(row->u, fn->file);
+        const char *name = row->name, *file = row->file; /* the stacks' names are names.h's too */
         int named = 0;
         for (size_t k = 0; k < nsums; k++)
             named += !strcmp(sums[k].name, name);

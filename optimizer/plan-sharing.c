@@ -47,7 +47,7 @@
 
 struct rec {
     char kind[16];
-    char key[160];    /* name, type, or func */
+    char key[520];    /* name, type, or func (a C++ linkage name can be long) */
     char field[64];   /* pad-field */
     char file[256];   /* align-alloc */
     uint32_t line;

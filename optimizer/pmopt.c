@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "names.h"
 #include "pmopt.h"
 
 static const struct {
@@ -66,7 +67,10 @@ int main(int argc, char **argv)
         return PM_OK;
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(cmd, commands[i].name)) {
+            int status = commands[i].fn(argc - 1, argv + 1);
+            pm_names_free();
+            return status;
+        }
     return pm_usage_error(NULL, "unknown command '%s'", cmd);
 }

@@ -512,7 +512,8 @@ static int icall_arcs(const struct report *r, const struct pi_unit_view *u, uint
             continue;
         if (pi_grow((void **)arcs, cap, *n, sizeof **arcs))
             return -1;
-        (*arcs)[(*n)++] = (struct call_arc){ u, u->sites[site].func, site, df->name, c->count };
+        (*arcs)[(*n)++] = (struct call_arc){ u, u->sites[site].func, site,
+                                             pm_fn_key(pm_dfunc_linkage(df)), c->count };
         added++;
     }
     return added;

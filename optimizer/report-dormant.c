@@ -75,7 +75,7 @@ static void class_str(uint32_t arg, char *buf, size_t n)
 
 static const char *fname(const struct pi_unit_view *u, uint32_t site)
 {
-    return pi_unit_str(u, u->funcs[u->sites[site].func].name);
+    return pm_func_name(u, u->sites[site].func);
 }
 
 void rdorm_text(const struct report *r)
@@ -101,7 +101,7 @@ void rdorm_text(const struct report *r)
                    (unsigned long long)(d->has_hot ? d->hot.max : 1),
                    (unsigned long long)d->hot.count, (unsigned long long)d->sec.execs,
                    (unsigned long long)d->sec.count, cls, (unsigned long long)d->ter.count, cy,
-                   fname(d->u, d->site), pi_unit_str(d->u, s->file), s->line);
+                   fname(d->u, d->site), pm_unit_file(d->u, s->file), s->line);
         }
     }
     free(rows);
@@ -124,7 +124,7 @@ void rdorm_text(const struct report *r)
         uint64_t count = us->sums && s->counter < us->n ? us->sums[s->counter] : 0;
         printf("  %5llu  %10llu  %14llu  %-10s  %s:%u\n", (unsigned long long)x->max,
                (unsigned long long)x->count, (unsigned long long)count, fname(u, x->site),
-               pi_unit_str(u, s->file), s->line);
+               pm_unit_file(u, s->file), s->line);
     }
 }
 

@@ -113,7 +113,7 @@ static void html_section_summary(FILE *f, const struct report *r)
 {
     section_begin(f, "summary", "Summary", 1);
     const char *hot = r->nfuncs && r->funcs[0].blocks
-        ? pi_unit_str(r->funcs[0].u, r->funcs[0].u->funcs[r->funcs[0].func].name) : "-";
+        ? r->funcs[0].name : "-";
     fprintf(f, "<div class=\"cards\">\n<div class=\"card\">block executions<b>%llu</b></div>\n"
                "<div class=\"card\">functions<b>%zu</b></div>\n"
                "<div class=\"card\">traces<b>%d</b></div>\n<div class=\"card\">hottest function<b>",
@@ -157,7 +157,7 @@ static void bar_chart(FILE *f, const struct report *r)
         size_t y = gap + i * (bh + gap);
         fprintf(f, "<text x=\"%d\" y=\"%zu\" font-size=\"12\" text-anchor=\"end\" "
                    "font-family=\"monospace\">", label - 6, y + bh - 5);
-        esc(f, pi_unit_str(row->u, row->u->funcs[row->func].name));
+        esc(f, row->name);
         fprintf(f, "</text><rect x=\"%d\" y=\"%zu\" width=\"%d\" height=\"%d\" rx=\"2\" "
                    "fill=\"hsl(%d,85%%,50%%)\"/><text x=\"%d\" y=\"%zu\" font-size=\"12\">%llu</text>\n",
                 label, y, bw, bh, hue, label + bw + 6, y + bh - 5,
@@ -186,7 +186,6 @@ static void html_section_functions(FILE *f, const struct report *r)
     size_t n = r->nfuncs < HTML_MAX_ROWS ? r->nfuncs : HTML_MAX_ROWS;
     for (size_t i = 0; i < n; i++) {
         const struct func_row *row = &r->funcs[i];
-        const struct pi_func *fn = &row->u->funcs[row->func];
         double pct = total ? 100.0 * (double)row->blocks / (double)total : 0;
         fprintf(f, "<tr><td class=\"n\">%llu</td><td class=\"n\" data-v=\"%.4f\">"
                    "<span class=\"heat\" style=\"width:%dpx\"></span> %.1f%%</td>",
@@ -196,10 +195,10 @@ static void html_section_functions(FILE *f, const struct report *r)
         else
             fputs("<td class=\"n\" data-v=\"-1\">-</td>", f);
         fputs("<td><code>", f);
-        esc(f, pi_unit_str(row->u, fn->name));
+        esc(f, row->name);
         fputs("</code></td><td>", f);
-        esc(f, pi_unit_str(row->u, fn->file));
-        fprintf(f, ":%u</td></tr>\n", fn->line);
+        esc(f, row->file);
+        fprintf(f, ":%u</td></tr>\n", row->line);
     }
     fputs("</tbody>\n</table>\n", f);
     if (n < r->nfuncs)
@@ -210,7 +209,8 @@ static void html_section_functions(FILE *f, const struct report *r)
 /* Line `line` of file `path` (the hot lines' sources; NULL if unreadable). */
 static const char *source_line(const char *path, uint32_t line, char *buf, size_t size)
 {
-    FILE *s = fopen(path, "r");
+    char full[4096];
+    FILE *s = fopen(pm_source_path(path, full, sizeof full), "r");
     if (!s)
         return NULL;
     uint32_t at = 1;

@@ -375,7 +375,7 @@ static int cmp_ind(const void *a, const void *b)
 {
     const struct ind_row *x = a, *y = b;
     const struct pi_site *sx = &x->u->sites[x->st.site], *sy = &y->u->sites[y->st.site];
-    int c = strcmp(pi_unit_str(x->u, sx->file), pi_unit_str(y->u, sy->file));
+    int c = strcmp(pm_unit_file(x->u, sx->file), pm_unit_file(y->u, sy->file));
     if (c)
         return c;
     if (sx->line != sy->line)
@@ -442,7 +442,7 @@ static size_t cnode_get(struct ind_views *iv, size_t parent, const char *name)
 static const char *frame_name(const struct report *r, uint64_t addr)
 {
     const struct pi_dfunc *f = addr && r->have_dbg ? pi_debug_func(&r->dbg, addr) : NULL;
-    return f ? f->name : "?";
+    return f ? pm_dfunc_name(f) : "?";
 }
 
 static const struct ind_views *sort_iv; /* qsort has no context argument */
@@ -470,7 +470,7 @@ static int build_callers(struct report *r)
          * so the call is at the address before (a call may end a function) */
         const char *name = frame_name(r, e->frames[0]);
         if (!strcmp(name, "?"))
-            name = pi_unit_str(u, u->funcs[u->sites[e->ev.site].func].name);
+            name = pm_func_name(u, u->sites[e->ev.site].func);
         size_t node = cnode_get(iv, SIZE_MAX, name);
         if (node == SIZE_MAX)
             return rep_oom();
@@ -527,7 +527,7 @@ static int build_regions(struct report *r)
             if (s->directives & PI_D_REGION_BEGIN) {
                 g->visits = pm_sat_add(g->visits, c);
                 if (!g->bfile) {
-                    g->bfile = pi_unit_str(u, s->file);
+                    g->bfile = pm_unit_file(u, s->file);
                     g->bline = s->line;
                 }
                 continue;
@@ -535,7 +535,7 @@ static int build_regions(struct report *r)
             g->blocks = pm_sat_add(g->blocks, c);
             g->insns += dyn_insns(code_of(r, u, k), c, &g->approx);
             if (s->line && (!g->line || s->line < g->line)) {
-                g->file = pi_unit_str(u, s->file);
+                g->file = pm_unit_file(u, s->file);
                 g->line = s->line;
             }
         }
@@ -593,7 +593,7 @@ static int build_trace(struct report *r)
         const struct pi_site *ss = &su->sites[g->start_site];
         if (addr && r->have_dbg && pi_debug_line(&r->dbg, addr, &df, &dl) &&
             (dl != ss->line || strcmp(pm_basename(df), pm_basename(pi_unit_str(su, ss->file))))) {
-            row->dfile = df;
+            row->dfile = pm_file(NULL, df);
             row->dline = dl;
         }
         for (size_t k = 0; k < t->nsitestats; k++) {
@@ -722,7 +722,7 @@ static int cmp_wsite(const void *a, const void *b)
     if (x->accesses != y->accesses)
         return x->accesses > y->accesses ? -1 : 1;
     const struct pi_site *sx = &x->u->sites[x->site], *sy = &y->u->sites[y->site];
-    int c = strcmp(pi_unit_str(x->u, sx->file), pi_unit_str(y->u, sy->file));
+    int c = strcmp(pm_unit_file(x->u, sx->file), pm_unit_file(y->u, sy->file));
     if (c)
         return c;
     if (sx->line != sy->line)
@@ -890,7 +890,7 @@ static int has_cycles(uint32_t kind)
 
 static const char *func_name(const struct pi_unit_view *u, uint32_t func)
 {
-    return pi_unit_str(u, u->funcs[func].name);
+    return pm_func_name(u, func);
 }
 
 static void text_indicators(const struct report *r)
@@ -933,7 +933,7 @@ static void text_indicators(const struct report *r)
                      (unsigned long long)x->st.min, (unsigned long long)x->st.max);
         else
             snprintf(cy, sizeof cy, "-");
-        snprintf(loc, sizeof loc, "%s:%u", pi_unit_str(x->u, s->file), s->line);
+        snprintf(loc, sizeof loc, "%s:%u", pm_unit_file(x->u, s->file), s->line);
         printf("  %-9s  %*s  %-*s  %-*s  %-*s  %s\n", pi_trace_stat_kind_name(x->st.kind), wh, he,
                wt, th, wc, cy, wf, func_name(x->u, s->func), loc);
     }
@@ -1023,7 +1023,7 @@ static void text_trace(const struct report *r)
     for (size_t i = 0; i < iv->ntregs; i++) {
         const struct treg_row *t = &iv->tregs[i];
         const struct pi_site *s = &t->u->sites[t->site];
-        printf("  start %s %s:%u", func_name(t->u, s->func), pi_unit_str(t->u, s->file), s->line);
+        printf("  start %s %s:%u", func_name(t->u, s->func), pm_unit_file(t->u, s->file), s->line);
         if (t->dfile)
             printf(" (DWARF: %s:%u)", t->dfile, t->dline);
         printf(", unit:site %016llx:%u\n", (unsigned long long)t->u->hdr.unit_id, t->site);
@@ -1056,7 +1056,7 @@ static void text_trace(const struct report *r)
             if (f->has_entry)
                 snprintf(e, sizeof e, "%llu", (unsigned long long)f->entries);
             printf("    %*s  %*llu  %-*s  %s:%u\n", we, e, wb, (unsigned long long)f->blocks, wf,
-                   pi_unit_str(f->u, fn->name), pi_unit_str(f->u, fn->file), fn->line);
+                   pm_unit_fname(f->u, fn->name), pm_unit_file(f->u, fn->file), fn->line);
         }
     }
 }
@@ -1074,7 +1074,7 @@ static void text_types(const struct report *r)
     for (size_t i = 0; i < iv->ntypes; i++) {
         const struct types_fn *tf = &iv->types[i];
         const struct pi_func *fn = &tf->u->funcs[tf->func];
-        printf("  %s (%s:%u): types", pi_unit_str(tf->u, fn->name), pi_unit_str(tf->u, fn->file),
+        printf("  %s (%s:%u): types", pm_unit_fname(tf->u, fn->name), pm_unit_file(tf->u, fn->file),
                fn->line);
         const char *sep = " ";
         for (unsigned t = 0; t < PI_NTYPES; t++)
@@ -1105,7 +1105,7 @@ static void text_types(const struct report *r)
                     printf("  %12s", q);
                     tot[t] += ts->stat[t] * ts->count;
                 }
-            printf("  %5u  %s:%u\n", ts->site, pi_unit_str(tf->u, s->file), s->line);
+            printf("  %5u  %s:%u\n", ts->site, pm_unit_file(tf->u, s->file), s->line);
         }
         printf("    %12s", "total");
         qty_str(q, sizeof q, tot_i, tf->approx);
@@ -1208,7 +1208,7 @@ static void text_watch_sites(const struct report *r)
     for (size_t i = 0; i < iv->nwsites; i++) {
         const struct wsite *ws = &iv->wsites[i];
         const struct pi_site *s = &ws->u->sites[ws->site];
-        snprintf(loc, sizeof loc, "%s:%u", pi_unit_str(ws->u, s->file), s->line);
+        snprintf(loc, sizeof loc, "%s:%u", pm_unit_file(ws->u, s->file), s->line);
         printf("  %-*s  %-6s  %*llu  %*llu  %-*s  %s\n", wo, pi_unit_str(ws->u, s->region),
                access_str(s->arg, 0), wc, (unsigned long long)ws->accesses, ww,
                (unsigned long long)ws->words, wf, func_name(ws->u, s->func), loc);
@@ -1246,7 +1246,7 @@ static void json_where(const struct pi_unit_view *u, uint32_t site)
            site);
     pm_json_str(stdout, func_name(u, s->func));
     printf(", \"file\": ");
-    pm_json_str(stdout, pi_unit_str(u, s->file));
+    pm_json_str(stdout, pm_unit_file(u, s->file));
     printf(", \"line\": %u", s->line);
 }
 
@@ -1380,9 +1380,9 @@ void rind_json(const struct report *r)
             const struct pi_func *fn = &tf->u->funcs[tf->func];
             printf("%s\n    {\"unit\": \"0x%016llx\", \"function\": ", i ? "," : "",
                    (unsigned long long)tf->u->hdr.unit_id);
-            pm_json_str(stdout, pi_unit_str(tf->u, fn->name));
+            pm_json_str(stdout, pm_unit_fname(tf->u, fn->name));
             printf(", \"file\": ");
-            pm_json_str(stdout, pi_unit_str(tf->u, fn->file));
+            pm_json_str(stdout, pm_unit_file(tf->u, fn->file));
             printf(", \"line\": %u, \"types\": [", fn->line);
             const char *sep = "";
             for (unsigned t = 0; t < PI_NTYPES; t++)
@@ -1406,7 +1406,7 @@ void rind_json(const struct report *r)
                 const struct types_site *ts = &tf->sites[k];
                 const struct pi_site *s = &tf->u->sites[ts->site];
                 printf("%s\n      {\"site\": %u, \"file\": ", k ? "," : "", ts->site);
-                pm_json_str(stdout, pi_unit_str(tf->u, s->file));
+                pm_json_str(stdout, pm_unit_file(tf->u, s->file));
                 printf(", \"line\": %u, \"count\": %llu, \"ranges\": %u, \"insns\": ", s->line,
                        (unsigned long long)ts->count, ts->nranges);
                 put_qty(stdout, ts->insns);
@@ -1501,7 +1501,7 @@ void rind_csv(const struct report *r)
                    (unsigned long long)x->u->hdr.unit_id, x->st.site);
             pm_csv_str(stdout, func_name(x->u, s->func));
             putchar(',');
-            pm_csv_str(stdout, pi_unit_str(x->u, s->file));
+            pm_csv_str(stdout, pm_unit_file(x->u, s->file));
             printf(",%u,", s->line);
             struct thr t = threshold_of(s, x->st.kind);
             if (t.has)
@@ -1551,7 +1551,7 @@ void rind_csv(const struct report *r)
                 printf("0x%016llx,%u,", (unsigned long long)t->u->hdr.unit_id, t->site);
                 pm_csv_str(stdout, func_name(t->u, s->func));
                 putchar(',');
-                pm_csv_str(stdout, pi_unit_str(t->u, s->file));
+                pm_csv_str(stdout, pm_unit_file(t->u, s->file));
                 printf(",%u,%llu,%llu,%llu,", s->line,
                        (unsigned long long)(t->has_stat ? t->st.count : 0),
                        (unsigned long long)(t->has_stat ? t->st.sum : 0),
@@ -1586,7 +1586,7 @@ void rind_csv(const struct report *r)
                 printf("0x%016llx,", (unsigned long long)tf->u->hdr.unit_id);
                 pm_csv_str(stdout, func_name(tf->u, tf->func));
                 printf(",%u,", ts->site);
-                pm_csv_str(stdout, pi_unit_str(tf->u, s->file));
+                pm_csv_str(stdout, pm_unit_file(tf->u, s->file));
                 printf(",%u,%llu,%u,", s->line, (unsigned long long)ts->count, ts->nranges);
                 put_qty(stdout, ts->insns * ts->count);
                 for (unsigned t = 0; t < PI_NTYPES; t++) {
@@ -1618,7 +1618,7 @@ void rind_csv(const struct report *r)
                    ws->site);
             pm_csv_str(stdout, func_name(ws->u, s->func));
             putchar(',');
-            pm_csv_str(stdout, pi_unit_str(ws->u, s->file));
+            pm_csv_str(stdout, pm_unit_file(ws->u, s->file));
             printf(",%u\n", s->line);
         }
     }

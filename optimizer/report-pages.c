@@ -66,8 +66,7 @@ static void site_str(const struct report *r, uint64_t unit_id, uint32_t site, ch
     const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
     if (u && site < u->hdr.nsites) {
         const struct pi_site *s = &u->sites[site];
-        snprintf(buf, n, "%s %s:%u", pi_unit_str(u, u->funcs[s->func].name), pi_unit_str(u, s->file),
-                 s->line);
+        snprintf(buf, n, "%s %s:%u", pm_func_name(u, s->func), pm_unit_file(u, s->file), s->line);
     } else
         snprintf(buf, n, "unit 0x%016llx site %u", (unsigned long long)unit_id, site);
 }

@@ -68,7 +68,7 @@ void sh_site_where(const struct sh_analysis *a, uint64_t pc, char *buf, size_t n
     /* the return address is after the call: its line is the call's, almost always */
     if (a->have_dbg && a->mod && pi_debug_line(&a->dbg, link - 1, &file, &line)) {
         const struct pi_dfunc *f = pi_debug_func(&a->dbg, link - 1);
-        snprintf(buf, n, "%s:%u (%s)", pm_basename(file), line, f ? f->name : "?");
+        snprintf(buf, n, "%s:%u (%s)", pm_basename(file), line, f ? pm_dfunc_name(f) : "?");
     } else
         snprintf(buf, n, "pc 0x%llx", (unsigned long long)pc);
 }
@@ -173,10 +173,11 @@ static int object_of(struct sh_analysis *a, uint64_t b, size_t *cap)
     uint64_t pl = pc - a->bias - 1;
     if (a->have_dbg && a->mod && pi_debug_line(&a->dbg, pl, &file, &line)) {
         const struct pi_dfunc *f = pi_debug_func(&a->dbg, pl);
-        snprintf(o.file, sizeof o.file, "%s", file);
-        snprintf(o.func, sizeof o.func, "%s", f ? f->name : "?");
+        snprintf(o.file, sizeof o.file, "%s", pm_file(NULL, file));
+        snprintf(o.func, sizeof o.func, "%s", f ? pm_fn_key(pm_dfunc_linkage(f)) : "?");
         o.line = line;
-        snprintf(o.name, sizeof o.name, "heap object from %s:%u (%s)", pm_basename(file), line, o.func);
+        snprintf(o.name, sizeof o.name, "heap object from %s:%u (%s)", pm_basename(file), line,
+                 f ? pm_dfunc_name(f) : "?");
     } else
         snprintf(o.name, sizeof o.name, "heap object from pc 0x%llx", (unsigned long long)pc);
     return obj_add(a, &o, cap);
@@ -369,6 +370,7 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     }
     if (pi_debug_open(prog, &a->dbg, &err) == 0) {
         a->have_dbg = 1;
+        pm_names_program(&m, &a->dbg);
         if (pi_debug_read_vars(&a->dbg, &err))
             pm_note("%s", err.msg);
         if (a->dbg.warning[0])

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "names.h"
 #include "pidwarf.h"
 #include "pmopt.h"
 
@@ -41,16 +42,34 @@ struct site_row {
     const struct pi_unit_view *u;
     uint32_t site;
     uint64_t count;
-    const char *func, *file;
+    const char *func, *file;        /* as shown (names.h) */
+    const char *linkage;            /* the function's linkage name */
     uint32_t line;
     uint64_t addr;
 };
 
-struct func_row {
+/* One unit's copy of a function. */
+struct func_copy {
     const struct pi_unit_view *u;
     uint32_t func;
+    const char *key, *file;         /* as in struct func_row */
     int has_entry;
     uint64_t entries, blocks;
+};
+
+/* A function of the program: every unit's copy of it (an inline or
+ * template function, a static inline of a header: the same linkage name
+ * defined at the same file and line) in one row, summed. */
+struct func_row {
+    const struct pi_unit_view *u;   /* the first copy's (copies[0]) */
+    uint32_t func;
+    int has_entry;                  /* some copy has a counted entry block */
+    uint64_t entries, blocks;       /* summed over the copies */
+    const char *key;                /* the linkage name without clone suffixes (names.h) */
+    const char *name, *file;        /* as shown (names.h) */
+    uint32_t line;
+    uint32_t ncopies;               /* >= 1 */
+    const struct func_copy *copies; /* into report.copies, by unit id */
 };
 
 struct line_row {
@@ -83,6 +102,9 @@ struct report {
     struct func_row *funcs;
     struct line_row *lines;
     size_t nsites, nfuncs, nlines;
+    struct func_copy *copies;       /* the functions' copies, grouped by function */
+    size_t ncopies;
+    int units;                      /* --units: list each function's units in text */
     /* the indicators' views */
     struct ind_views *iv;
     /* the performance page table, per trace that has one (report-pages.c) */

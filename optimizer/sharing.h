@@ -24,7 +24,7 @@ struct sh_object {
     uint64_t link;             /* global: link-time address */
     const struct pi_dvar *var; /* global: its DWARF variable */
     const struct pi_share_alloc_v *alloc; /* heap: its allocation */
-    char func[128], file[256]; /* heap: the allocation site */
+    char func[512], file[256]; /* heap: the allocation site (func: its linkage name) */
     uint32_t line;
     char stype[64];            /* the struct the accesses name (from the sites' `what`), "" unknown */
     uint64_t ssize;            /* its size */

@@ -20,56 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "names.h"
 #include "pmopt.h"
 
 struct stk_sym {
     int tried, ok;
     struct pi_debug d;
 };
-
-/* ---- names ------------------------------------------------------------------------------------ */
-
-static char **interned;          /* open addressing by string hash; NULL: free */
-static size_t ninterned, interned_cap;
-
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-/* One copy of each name, so nodes compare names by pointer. */
-static const char *intern(const char *s)
-{
-    if (2 * (ninterned + 1) > interned_cap) {
-        size_t cap = interned_cap ? 2 * interned_cap : 1024;
-        char **n = calloc(cap, sizeof *n);
-        if (!n)
-            return "?";
-        for (size_t i = 0; i < interned_cap; i++)
-            if (interned[i]) {
-                size_t j = str_hash(interned[i]) & (cap - 1);
-                while (n[j])
-                    j = (j + 1) & (cap - 1);
-                n[j] = interned[i];
-            }
-        free(interned);
-        interned = n;
-        interned_cap = cap;
-    }
-    size_t j = str_hash(s) & (interned_cap - 1);
-    for (; interned[j]; j = (j + 1) & (interned_cap - 1))
-        if (!strcmp(interned[j], s))
-            return interned[j];
-    char *c = strdup(s);
-    if (!c)
-        return "?";
-    interned[j] = c;
-    ninterned++;
-    return c;
-}
 
 static int is_trace(const char *path)
 {
@@ -104,7 +61,7 @@ static void frame_name(struct stk_tree *t, const char *prog, const uint8_t *prog
     *line = 0;
     if (fr->obj == PI_SOBJ_NONE) {
         snprintf(buf, sizeof buf, "[0x%llx]", (unsigned long long)fr->addr);
-        *name = intern(buf);
+        *name = pm_intern(buf);
         return;
     }
     const struct pi_sobj *o = &t->ss.objs[fr->obj];
@@ -116,19 +73,21 @@ static void frame_name(struct stk_tree *t, const char *prog, const uint8_t *prog
             !memcmp(o->build_id, prog_id, prog_id_len))
             path = prog;
         struct pi_err err;
-        if (*path && strcmp(path, "linux-vdso.so.1") && !pi_debug_open(path, &s->d, &err))
+        if (*path && strcmp(path, "linux-vdso.so.1") && !pi_debug_open(path, &s->d, &err)) {
             s->ok = 1;
+            pm_names_add(&s->d); /* before any of its names is shown */
+        }
     }
     uint64_t a = innermost ? fr->addr : fr->addr - 1;
     const struct pi_dfunc *f = s->ok ? pi_debug_func(&s->d, a) : NULL;
     if (f) {
-        *name = intern(f->name);
-        *file = f->file ? intern(f->file) : "";
+        *name = pm_dfunc_name(f); /* interned (names.h) */
+        *file = f->file ? pm_intern(f->file) : "";
         *line = f->line;
         return;
     }
     snprintf(buf, sizeof buf, "[%s+0x%llx]", pm_basename(o->path), (unsigned long long)fr->addr);
-    *name = intern(buf);
+    *name = pm_intern(buf);
 }
 
 /* ---- the tree --------------------------------------------------------------------------------- */

@@ -53,7 +53,7 @@ PERFINST_OUT=fn.pit ./fn 10 > fn.out
 assert_eq "output" "sum 235
 events 2" "$(cat fn.out)"
 diff inl.out fn.out || fail "outputs differ"
-funcs() { "$PMOPT" report "$1" "$2" | awk '/^Functions/ { on = 1; next } on && /^$/ { exit } on && NF == 4 && $1 ~ /^[0-9]+$/ { print $3, $1, $2 }' | sort; }
+funcs() { "$PMOPT" report --format=csv --by=function "$1" "$2" | awk -F, 'NR > 1 { print $4, $2, $1 }' | sort; }
 funcs ./fn fn.pit > fn.funcs
 assert_contains "cell_info entered 10 times" fn.funcs '^cell_info 10 '
 assert_contains "parse_cell entered 10 times" fn.funcs '^parse_cell 10 10$'

@@ -29,10 +29,11 @@ assert_not_contains "a site without a counter is not a count row" out "a0a0a0a00
 # hottest first
 first=$(awk '/^Sites/ { getline; getline; print $1; exit }' out)
 assert_eq "hottest site first" 11 "$first"
-# ---- functions: entries = first site's count, blocks = sum of the sites
-assert_contains "classify: 10 entries, 24 block executions" out "^ +10 +24  classify +prog.c:8$"
-assert_contains "main: 1 entry, 24 block executions" out "^ +1 +24  main +prog.c:18$"
-assert_contains "work: 1 entry, 12 block executions" out "^ +1 +12  work +lib.c:4$"
+# ---- functions: entries = first site's count, blocks = sum of the sites;
+# the unit it comes from
+assert_contains "classify: 10 entries, 24 block executions" out "^ +10 +24  classify +prog.c:8 +prog.c$"
+assert_contains "main: 1 entry, 24 block executions" out "^ +1 +24  main +prog.c:18 +prog.c$"
+assert_contains "work: 1 entry, 12 block executions" out "^ +1 +12  work +lib.c:4 +lib.c$"
 # ---- lines: the largest count among the line's sites (the for line: 10, 11, 1 -> 11)
 assert_contains "loop line = largest of its blocks" out "^ +11  prog.c:$(line_of prog.c 4)$"
 assert_contains "line of one site" out "^ +4  prog.c:$(line_of prog.c 1)$"
@@ -76,13 +77,14 @@ ok "json counts equal the trace at the markers' lines"
 # ---- csv: a header row, then one row per site
 run_pmopt report --format=csv prog a.pit
 [ $rc = 0 ] || fail "csv exited $rc"
-assert_eq "csv header" "count,unit,site,function,file,line,column,bb,counter,address" "$(head -1 out)"
+assert_eq "csv header" "count,unit,site,function,file,line,column,bb,counter,address,linkage" "$(head -1 out)"
 assert_eq "csv rows" 11 "$(tail -n +2 out | wc -l)"
 python3 -c "import csv,sys; rows=list(csv.DictReader(open('out'))); assert rows[0]['count']=='11' and rows[0]['site']=='6', rows[0]" \
     || fail "csv does not read back"
 ok "csv reads back"
 run_pmopt report --format=csv --by=function prog a.pit
-assert_eq "csv functions header" "blocks,entries,unit,function,file,line,sites" "$(head -1 out)"
+assert_eq "csv functions header" "blocks,entries,unit,function,file,line,sites,linkage,nunits,units" "$(head -1 out)"
+assert_contains "csv function row" out "^12,1,0xb0b0b0b000000002,work,lib.c,4,3,work,1,lib.c$"
 run_pmopt report --format=csv --by=line prog a.pit
 assert_eq "csv lines header" "count,file,line" "$(head -1 out)"
 assert_eq "csv hottest line" "11,prog.c,$(line_of prog.c 4)" "$(sed -n 2p out)"
