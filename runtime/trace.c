@@ -10,7 +10,9 @@
  * Naming: the first write of a process creates its file with O_EXCL, so an
  * existing file or a symlink is never clobbered or followed: the name from
  * PERFINST_OUT (a template: %p pid, %e program, %% a percent sign) or
- * perfinst.<program>.<pid>.pit, else <name>.<pid>, else <name>.<pid>.<n>.
+ * perfinst.<program>.<pid>.pit, else <stem>.<pid><ext>, else
+ * <stem>.<pid>.<n><ext> (same.pit: same.<pid>.pit, which same's glob *.pit
+ * still finds).
  * Later writes go to a fresh temporary file beside it and are renamed over it.
  * A name that is a character device (PERFINST_OUT=/dev/null: no trace
  * wanted) is opened as it is and written in place each time, never given a
@@ -406,18 +408,34 @@ static int create_excl(const char *path)
     return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 }
 
-/* The process's first trace file: the base name, else <base>.<pid>, else
- * <base>.<pid>.<n>.  Sets trace_path. */
+/* Where a taken name gets its ".<pid>": before the extension, the last '.'
+ * of the last component unless that component starts with it (".pit" and
+ * "trace" have none, "same.pit" has ".pit"); the end of the name if none. */
+static size_t ext_at(const struct name *nm)
+{
+    for (size_t i = nm->n; i > 0; i--) {
+        if (nm->s[i - 1] == '/')
+            break;
+        if (nm->s[i - 1] == '.')
+            return i - 1 > 0 && nm->s[i - 2] != '/' ? i - 1 : nm->n;
+    }
+    return nm->n;
+}
+
+/* The process's first trace file: the base name, else <stem>.<pid><ext>,
+ * else <stem>.<pid>.<n><ext> (n < 100).  Sets trace_path. */
 static int create_first(const char **tried)
 {
     static struct name nm;
+    static char ext[PATH_MAX];
     base_name(&nm);
     *tried = nm.s;
     if (nm.overflow) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    size_t base = nm.n;
+    size_t base = ext_at(&nm);
+    memcpy(ext, nm.s + base, nm.n - base + 1);
     struct stat st;
     if (!lstat(nm.s, &st) && S_ISCHR(st.st_mode)) { /* lstat: async-signal-safe */
         int fd = open(nm.s, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -437,6 +455,7 @@ static int create_first(const char **tried)
             name_add(&nm, ".");
             name_add(&nm, pi_fmt_u64(b, (uint64_t)i, 10));
         }
+        name_add(&nm, ext);
         fd = nm.overflow ? (errno = ENAMETOOLONG, -1) : create_excl(nm.s);
     }
     if (fd >= 0)

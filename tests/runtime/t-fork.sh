@@ -21,12 +21,12 @@ for p in prog prog.static; do
 done
 
 # One PERFINST_OUT name for both: the child (which exits first) takes it,
-# the parent gets <name>.<pid>; neither overwrites the other.
+# the parent gets <stem>.<pid>.pit; neither overwrites the other.
 PERFINST_OUT=same.pit ./prog fork 1 2 3 > out
 parent=$(sed -n 's/^parent //p' out)
 child=$(sed -n 's/^child //p' out)
 dump same.pit
-dump "same.pit.$parent"
+dump "same.$parent.pit"
 assert_contains "child kept the name" same.pit.txt "^header .* pid=$child .*"
 assert_contains "child's counts" same.pit.txt "counts=2,0,0$"
-assert_contains "parent's counts" "same.pit.$parent.txt" "counts=4,0,0$"
+assert_contains "parent's counts" "same.$parent.pit.txt" "counts=4,0,0$"

@@ -20,13 +20,27 @@ PERFINST_OUT="$PWD/sub/abs.pit" ./prog count 2
 dump sub/abs.pit
 ok "absolute plain name used as is"
 
-# An existing file keeps its contents; the trace goes to <name>.<pid>.
+# An existing file keeps its contents; the trace goes to <stem>.<pid><ext>,
+# which the user's glob *.pit finds (and pmopt merge *.pit reads).
 echo precious > keep.pit
 PERFINST_OUT=keep.pit ./prog count 2
 assert_eq "existing file untouched" precious "$(cat keep.pit)"
-f=$(only_trace "keep.pit.*")
+f=$(only_trace "keep.*.pit")
 dump "$f"
-assert_eq "<name>.<pid>" "keep.pit.$(pid_of "$f.txt")" "$f"
+assert_eq "<stem>.<pid>.pit" "keep.$(pid_of "$f.txt").pit" "$f"
+assert_eq "*.pit finds it" "keep.$(pid_of "$f.txt").pit" "$(ls *.pit | grep '^keep\.[0-9]')"
+# No extension (or only a leading dot): .<pid> at the end.
+echo precious > plain
+PERFINST_OUT=plain ./prog count 2
+f=$(only_trace "plain.*")
+dump "$f"
+assert_eq "<name>.<pid> without an extension" "plain.$(pid_of "$f.txt")" "$f"
+mkdir dot.d
+echo precious > dot.d/.pit
+PERFINST_OUT=dot.d/.pit ./prog count 2
+f=$(cd dot.d && ls -a | grep '^\.pit\.[0-9]*$')
+dump "dot.d/$f"
+assert_eq "a leading dot is no extension" ".pit.$(pid_of "dot.d/$f.txt")" "$f"
 
 # A symlink at the name is not followed (nor a dangling one).
 echo target > target.txt
@@ -37,16 +51,16 @@ PERFINST_OUT=dangling.pit ./prog count 2
 assert_eq "symlink target untouched" target "$(cat target.txt)"
 [ -L link.pit ] && [ -L dangling.pit ] || fail "a symlink was replaced"
 [ -e missing.txt ] && fail "followed a dangling symlink"
-dump "$(only_trace "link.pit.*")"
-dump "$(only_trace "dangling.pit.*")"
+dump "$(only_trace "link.*.pit")"
+dump "$(only_trace "dangling.*.pit")"
 ok "symlinks not followed"
 
-# <name> and <name>.<pid> both taken: <name>.<pid>.1
-sh -c 'touch two.pit two.pit.$$; PERFINST_OUT=two.pit exec ./prog count 2'
-f=$(only_trace "two.pit.*.1")
+# <name> and <stem>.<pid><ext> both taken: <stem>.<pid>.1<ext>
+sh -c 'touch two.pit two.$$.pit; PERFINST_OUT=two.pit exec ./prog count 2'
+f=$(only_trace "two.*.1.pit")
 dump "$f"
-assert_eq "<name>.<pid>.1" "two.pit.$(pid_of "$f.txt").1" "$f"
-assert_eq "taken names untouched" "0" "$(cat two.pit two.pit.$(pid_of "$f.txt") | wc -c)"
+assert_eq "<stem>.<pid>.1.pit" "two.$(pid_of "$f.txt").1.pit" "$f"
+assert_eq "taken names untouched" "0" "$(cat two.pit two.$(pid_of "$f.txt").pit | wc -c)"
 
 # Rewritten in full, in the same file: two explicit writes and exit.
 st=0
