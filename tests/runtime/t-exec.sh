@@ -31,14 +31,18 @@ for p in prog prog.static; do
     fi
 
     ./$p exec 7 "$PWD/$p" count
-    f=$(only_trace "perfinst.$p.[0-9]*.pit")
+    # the second image of the same pid finds perfinst.PROG.PID.pit taken:
+    # perfinst.PROG.PID.PID.pit
+    f=$(ls | grep -E "^perfinst\.$p\.[0-9]+\.pit$")
+    [ "$(echo "$f" | wc -l)" = 1 ] || { ls -la; fail "$p: expected one perfinst.$p.PID.pit"; }
     pid=${f#perfinst.$p.}
     pid=${pid%.pit}
+    f2=perfinst.$p.$pid.$pid.pit
     dump "$f"
-    dump "$f.$pid"
+    dump "$f2"
     assert_contains "$p: first image" "$f.txt" "^counts unit=0xa11ce module=0 ncounters=3 counts=7,0,0$"
     assert_contains "$p: first image's argv" "$f.txt" "args=$PWD/$p\|exec\|7\|"
-    assert_contains "$p: second image, same pid" "$f.$pid.txt" "^header .* pid=$pid "
-    assert_contains "$p: second image's counts" "$f.$pid.txt" "^counts unit=0xa11ce module=0 ncounters=3 counts=0,1,0$"
+    assert_contains "$p: second image, same pid" "$f2.txt" "^header .* pid=$pid "
+    assert_contains "$p: second image's counts" "$f2.txt" "^counts unit=0xa11ce module=0 ncounters=3 counts=0,1,0$"
     rm -f perfinst.*
 done
