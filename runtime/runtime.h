@@ -232,9 +232,11 @@ int pi_trace_write(const siginfo_t *si, int in_signal, int final); /* write lock
 int pi_trace_write_now(int final); /* normal context: takes both locks */
 void pi_trace_mark_partial(void); /* the final trace on disk is not final after all (failed exec) */
 void pi_trace_after_fork(void);
-void pi_say(const char *s, ...) __attribute__((sentinel));
-char *pi_fmt_u64(char buf[24], uint64_t v, int base);
-char *pi_fmt_unit(char buf[24], uint64_t id);
+
+/* say.c: messages, async-signal-safe */
+void pi_say(const char *s, ...) __attribute__((sentinel)); /* one line to stderr from NULL-terminated pieces */
+char *pi_fmt_u64(char buf[24], uint64_t v, int base);      /* v in base 10 or 16, within buf */
+char *pi_fmt_unit(char buf[24], uint64_t id);              /* a unit id: 16 hex digits */
 
 /* signal.c */
 void pi_signal_setup(void);

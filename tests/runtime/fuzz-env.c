@@ -41,15 +41,10 @@ uint64_t pi_indicators_probe_cost(void) { return 0; }
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc) { (void)ev; (void)pc; }
 void pi_indicators_keep_event(const struct perfinst_event *ev) { (void)ev; }
 
-char *pi_fmt_u64(char buf[24], uint64_t v, int base)
-{
-    char *p = buf + 23;
-    *p = 0;
-    do
-        *--p = "0123456789abcdef"[v % (unsigned)base];
-    while (v /= (unsigned)base);
-    return p;
-}
+/* the runtime's own number formatting (say.c); its pi_say is replaced below */
+#define pi_say pi_say_unused
+#include "../../runtime/say.c"
+#undef pi_say
 
 /* What the runtime said for this input, and how many times. */
 static char said[1 << 20]; /* every message of one value: up to 256 tokens, each echoing the value (< 512 bytes) */

@@ -36,26 +36,15 @@ struct pi_state pi = {.lock = PTHREAD_MUTEX_INITIALIZER};
 __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
 
 void pi_init(void) {}
-void pi_say(const char *s, ...) { (void)s; }
+void pi_say(const char *s, ...) { (void)s; } /* quiet */
 struct pi_thread *pi_thread_self_locked(void) { return NULL; }
 uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index) { return NULL; }
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p) {}
 
-char *pi_fmt_u64(char buf[24], uint64_t v, int base)
-{
-    char *p = buf + 23;
-    *p = 0;
-    do
-        *--p = "0123456789abcdef"[v % (unsigned)base];
-    while (v /= (unsigned)base);
-    return p;
-}
-
-char *pi_fmt_unit(char buf[24], uint64_t id)
-{
-    snprintf(buf, 24, "%016llx", (unsigned long long)id);
-    return buf;
-}
+/* the runtime's own number formatting (say.c), its pi_say left out */
+#define pi_say pi_say_unused
+#include "../../runtime/say.c"
+#undef pi_say
 
 /* FUZZ_VERBOSE=1: say what each input led to (t-fuzz.sh checks the seeds). */
 static int verbose = -1;
