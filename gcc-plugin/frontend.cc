@@ -416,9 +416,61 @@ int pi_attr_directives(tree attrs, struct pi_directive_spec *out, int max)
     return n;
 }
 
+/* C++ lambdas.  A lambda's body is the operator() of an unnamed closure
+ * type (and the static thunk and conversion that call it), which the C++
+ * front end marks DECL_ARTIFICIAL like the functions it makes up itself;
+ * the body is the user's code all the same.  The closure type's name is an
+ * identifier with cp-tree.h's IDENTIFIER_LAMBDA_P bit (GCC 12: the
+ * identifier's protected_flag), which only cc1plus sets. */
+static tree lambda_closure(tree fndecl)
+{
+    if (!lang_GNU_CXX())
+        return NULL_TREE;
+    tree ctx = DECL_CONTEXT(fndecl);
+    if (!ctx || TREE_CODE(ctx) != RECORD_TYPE)
+        return NULL_TREE;
+    tree id = TYPE_IDENTIFIER(TYPE_MAIN_VARIANT(ctx));
+    return id && TREE_CODE(id) == IDENTIFIER_NODE && IDENTIFIER_NODE_CHECK(id)->base.protected_flag ? ctx
+                                                                                                     : NULL_TREE;
+}
+
+bool pi_is_lambda_function(tree fndecl)
+{
+    return lambda_closure(fndecl) != NULL_TREE;
+}
+
+/* The function a lambda is written in (its closure type's context), or
+ * NULL_TREE for a lambda outside any function. */
+static tree lambda_enclosing_function(tree fndecl)
+{
+    tree closure = lambda_closure(fndecl);
+    tree ctx = closure ? TYPE_CONTEXT(closure) : NULL_TREE;
+    return ctx && TREE_CODE(ctx) == FUNCTION_DECL ? ctx : NULL_TREE;
+}
+
+/* A declaration's directives.  A lambda without directives of its own is
+ * counted with the function it is written in: `count` and `types` of that
+ * function (or of the one around it, for a lambda in a lambda) apply to
+ * its body too, so that a sort comparator written as a lambda is counted
+ * with the function that sorts.  The other directives (trap, threshold,
+ * cycles, callret, sample, ...) stay on the function they were written on:
+ * they describe its executions; written on the lambda itself
+ * (`[](int a) __attribute__((perfinst("trap"))) {...}`) they apply there. */
 int pi_decl_directives(tree decl, struct pi_directive_spec *out, int max)
 {
-    return pi_attr_directives(DECL_ATTRIBUTES(decl), out, max);
+    int n = pi_attr_directives(DECL_ATTRIBUTES(decl), out, max);
+    if (n || TREE_CODE(decl) != FUNCTION_DECL)
+        return n;
+    for (tree outer = lambda_enclosing_function(decl); outer && !n; outer = lambda_enclosing_function(outer)) {
+        struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+        int k = pi_attr_directives(DECL_ATTRIBUTES(outer), specs, PI_MAX_DIRECTIVES);
+        for (int i = 0; i < k; i++)
+            if ((specs[i].kind & (PI_D_COUNT | PI_D_TYPES)) && n < max)
+                out[n++] = specs[i];
+        if (k)
+            break; /* the nearest function with directives decides */
+    }
+    return n;
 }
 
 uint32_t pi_directive_bits(tree attrs)

@@ -29,14 +29,6 @@
  */
 #include "plugin.h"
 
-static bool skip_function(tree fndecl)
-{
-    /* (not DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT: the C front end sets it on
-       every function when -finstrument-functions is off) */
-    return pi_is_own_decl(fndecl) || DECL_ARTIFICIAL(fndecl) ||
-           lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
-}
-
 /* Start a new block at g unless g already starts one; returns g's block. */
 static basic_block block_starting_at(gimple *g)
 {
@@ -498,7 +490,7 @@ static unsigned int execute_count(function *fun)
     uint32_t fn_dirs = 0;
     for (int i = 0; i < nspec; i++)
         fn_dirs |= fn_specs[i].kind;
-    bool skip = skip_function(fndecl);
+    bool skip = pi_skip_function(fndecl);
     bool marked = (fn_dirs & (PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES)) != 0;
     if (!skip && (pi_opt.all_count || (fn_dirs & PI_D_DORMANT)))
         fn_dirs |= PI_D_COUNT; /* (a dormant class is counted from the blocks' counts) */
@@ -559,8 +551,20 @@ static unsigned int execute_count(function *fun)
     }
     for (unsigned i = 0; i < marks.length(); i++) {
         const pi_stmt_directive *d = pi_stmt_directive_get(marks[i].id);
-        if (skip)
-            break;
+        if (skip) {
+            /* a statement directive in code the compiler outlined into a
+               function of its own (an OpenMP body): said, not dropped silently */
+            if (marks[i].what == PI_MARK_END)
+                continue;
+            if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
+                warning_at(d->loc, 0, "perfinst: directive %qs ignored: %qD is marked "
+                           "%<no_instrument_function%>", pi_directive_name(d->spec.kind), fndecl);
+            else
+                warning_at(d->loc, 0, "perfinst: directive %qs ignored: it is in %qD, a function the "
+                           "compiler made, which perfinst does not instrument",
+                           pi_directive_name(d->spec.kind), fndecl);
+            continue;
+        }
         if (marks[i].what == PI_MARK_POINT) {
             /* trace_start/stop: a probe where the marker stands, in a counted block */
             if (d->spec.kind & (PI_D_TRACE_START | PI_D_TRACE_STOP)) {

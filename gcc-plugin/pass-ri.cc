@@ -295,16 +295,11 @@ static bool only_return(basic_block bb)
     return false;
 }
 
-static bool skip_function(tree fndecl)
-{
-    return pi_is_own_decl(fndecl) || DECL_ARTIFICIAL(fndecl) ||
-           lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
-}
 
 static unsigned int execute_ri(function *fun)
 {
     tree fndecl = fun->decl;
-    if (skip_function(fndecl))
+    if (pi_skip_function(fndecl))
         return 0;
     struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
     int nspec = pi_decl_directives(fndecl, specs, PI_MAX_DIRECTIVES);

@@ -80,6 +80,8 @@ void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
+bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
+bool pi_is_lambda_function(tree fndecl); /* frontend.cc: a member of a C++ lambda's closure */
 void pi_unit_prepare(void);              /* while parsing: make the registration code */
 void pi_unit_finish(void);               /* at the start of IPA: sizes and the UNIT chunk */
 

@@ -168,6 +168,16 @@ bool pi_is_own_decl(tree decl)
     return strncmp(n, "__perfinst_", 11) == 0 || (DECL_ARTIFICIAL(decl) && strncmp(n, "_GLOBAL__", 9) == 0);
 }
 
+/* The gate of every instrumenting pass: never the plugin's own code,
+ * functions the compiler made up (implicit C++ members, static
+ * initialisers, OpenMP bodies), or no_instrument_function ones; a C++
+ * lambda is the user's code although GCC marks it artificial. */
+bool pi_skip_function(tree fndecl)
+{
+    return pi_is_own_decl(fndecl) || (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl)) ||
+           lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
+}
+
 /* The translation unit's context: file-scope decls we make must have it,
  * or the LTO streamer's free_lang_data falls over them. */
 static tree unit_context(void)
