@@ -186,6 +186,12 @@ static bool split_off_counting(cgraph_node *node)
         copy->externally_visible = true;
         copy->local = false;
     }
+    /* The counting copy of a COMDAT f (an inline or template function of
+       C++) joins f's group, as GCC's own local clones of it do: where the
+       linker keeps another object's f, it drops this f.count with it, and
+       its CODE chunks (pass-ranges.cc) with it. */
+    if (node->get_comdat_group() && !copy->get_comdat_group())
+        copy->add_to_same_comdat_group(node);
     if (!counting_copies)
         counting_copies = new hash_map<tree, tree>;
     counting_copies->put(copy->decl, decl);

@@ -14,9 +14,12 @@
  *     load, store, string, fp) from the final RTL,
  *   - writes a CODE chunk for the function into .perfinst (one per text
  *     section it occupies, linked to it so that --gc-sections keeps or
- *     drops it with the code):
+ *     drops it with the code, and in the function's COMDAT group when it
+ *     has one, so that a linker that discards the group's copy in this
+ *     object discards its ranges too):
  *
  *         .pushsection .perfinst,"o",@progbits,.L12,unique,7
+ *         (a COMDAT function: .pushsection .perfinst,"oG",@progbits,.L12,_Z5twicei,comdat,unique,7)
  *         .balign 8
  *         <pi_chunk_hdr> <pi_code>
  *         .quad .L12                # addr: resolved by the linker (R_X86_64_64)
@@ -183,9 +186,20 @@ static const char *label_name(char *buf, int num)
     return buf + (buf[0] == '*');
 }
 
+/* The COMDAT group of the function being compiled, or NULL. */
+static const char *comdat_group(void)
+{
+    tree g = current_function_decl ? DECL_COMDAT_GROUP(current_function_decl) : NULL_TREE;
+    return g ? IDENTIFIER_POINTER(g) : NULL;
+}
+
 /* One CODE chunk per text section a function's ranges are in.  The chunk's
  * section is SHF_LINK_ORDER-linked to that text section ("o"), so
- * --gc-sections keeps the ranges exactly when it keeps the code. */
+ * --gc-sections keeps the ranges exactly when it keeps the code.  A chunk
+ * of a function in a COMDAT group (an inline or template function of C++,
+ * its .cold part, its counting copy) is a member of that group ("G"): GNU
+ * ld drops a link-order section whose text was discarded, but gold refuses
+ * the relocation into the discarded text and lld the link to it. */
 static void emit_chunk(const range *ranges, unsigned n)
 {
     static unsigned unique_id;
@@ -198,8 +212,13 @@ static void emit_chunk(const range *ranges, unsigned n)
     h.size = sizeof h + sizeof(pi_code) + n * sizeof(pi_range);
     h.hdr_crc = pi_crc32(0, &h, 12);
     FILE *f = asm_out_file;
-    fprintf(f, "\t.pushsection " PI_SECTION_META ",\"o\",@progbits,%s,unique,%u\n\t.balign 8\n",
-            label_name(lab1, ranges[0].start_label), ++unique_id);
+    const char *group = comdat_group();
+    if (group)
+        fprintf(f, "\t.pushsection " PI_SECTION_META ",\"oG\",@progbits,%s,%s,comdat,unique,%u\n\t.balign 8\n",
+                label_name(lab1, ranges[0].start_label), group, ++unique_id);
+    else
+        fprintf(f, "\t.pushsection " PI_SECTION_META ",\"o\",@progbits,%s,unique,%u\n\t.balign 8\n",
+                label_name(lab1, ranges[0].start_label), ++unique_id);
     fprintf(f, "\t.long 0x%x\n\t.short %u, %u\n\t.long %u, 0x%x\n", h.magic, h.version, h.kind,
             h.size, h.hdr_crc);
     fprintf(f, "\t.long %u, 0\n", n);

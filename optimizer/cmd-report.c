@@ -22,10 +22,15 @@
  * (indicators, callers, regions, trace regions, types, watched data per
  * word and per access site), in report-ind.c.
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <libelf.h>
 
 #include "report.h"
 #include "stacks.h"
@@ -384,6 +389,66 @@ static size_t hot_prefix(const void *rows, size_t n, size_t size, size_t off, lo
     return k;
 }
 
+/* Functions whose code in PROG came from an object the plugin did not
+ * instrument.  An inline or template function of C++ is a COMDAT: every
+ * object that uses it has a copy and the linker keeps one; the ranges of
+ * the copies it discards go with them (pass-ranges.cc puts a CODE chunk in
+ * its function's group).  When the kept copy is an uninstrumented
+ * object's, none of the row's copies has a code range while PROG defines
+ * the function as a global or weak symbol: the row is "not instrumented in
+ * the kept copy", its counts unknown, rather than 0.  (A function
+ * optimised away has no range either, but PROG does not define it; a
+ * stripped PROG has no symbols to tell, and keeps the 0.) */
+static int has_code(const struct report *r, const struct func_copy *c)
+{
+    const struct pi_func *fn = &c->u->funcs[c->func];
+    const struct usum *s = &r->us[c->u - r->m.units];
+    for (uint32_t k = fn->first_site; s->site_addr && k < fn->first_site + fn->nsites; k++)
+        if (s->site_addr[k])
+            return 1;
+    return 0;
+}
+
+static int mark_uninstrumented(struct report *r)
+{
+    size_t candidates = 0;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        struct func_row *row = &r->funcs[i];
+        int code = !row->u->funcs[row->func].nsites;
+        for (uint32_t k = 0; k < row->ncopies && !code; k++)
+            code = has_code(r, &row->copies[k]);
+        row->uninstrumented = code ? 0 : -1; /* -1: a candidate, decided below */
+        candidates += !code;
+    }
+    if (!candidates)
+        return 0;
+    int fd = open(r->prog, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    struct pm_sym *syms = NULL;
+    size_t nsyms = 0;
+    int status = e && pm_elf_symbols(e, STT_FUNC, &syms, &nsyms) ? oom() : 0;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        struct func_row *row = &r->funcs[i];
+        if (row->uninstrumented != -1)
+            continue;
+        const char *name = pi_unit_str(row->u, row->u->funcs[row->func].name);
+        struct pm_sym key = { .name = name };
+        const struct pm_sym *sym = nsyms ? bsearch(&key, syms, nsyms, sizeof *syms, pm_sym_cmp) : NULL;
+        while (sym && sym > syms && !strcmp(sym[-1].name, name)) /* equal names are adjacent */
+            sym--;
+        int defined = 0;
+        for (; sym && sym < syms + nsyms && !strcmp(sym->name, name) && !defined; sym++)
+            defined = sym->bind == STB_GLOBAL || sym->bind == STB_WEAK;
+        row->uninstrumented = defined;
+    }
+    free(syms);
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return status;
+}
+
 static int build_views(struct report *r)
 {
     const struct pi_meta *m = &r->m;
@@ -443,6 +508,8 @@ static int build_views(struct report *r)
     if (r->ncopies)
         qsort(r->copies, r->ncopies, sizeof *r->copies, cmp_copy);
     group_funcs(r);
+    if (mark_uninstrumented(r))
+        return -1;
     if (r->nsites)
         qsort(r->sites, r->nsites, sizeof *r->sites, cmp_site_row);
     if (r->nfuncs)
@@ -546,22 +613,29 @@ static void print_json(const struct report *r)
             printf(", \"file\": ");
             pm_json_str(stdout, row->file);
             printf(", \"line\": %u, \"sites\": %u, \"entries\": ", row->line, fn->nsites);
-            if (row->has_entry)
+            if (row->has_entry && !row->uninstrumented)
                 printf("%llu", (unsigned long long)row->entries);
             else
                 printf("null");
-            printf(", \"blocks\": %llu, \"units\": [", (unsigned long long)row->blocks);
+            if (row->uninstrumented)
+                printf(", \"blocks\": null, \"instrumented\": false, \"units\": [");
+            else
+                printf(", \"blocks\": %llu, \"instrumented\": true, \"units\": [",
+                       (unsigned long long)row->blocks);
             for (uint32_t k = 0; k < row->ncopies; k++) {
                 const struct func_copy *c = &row->copies[k];
                 printf("%s{\"unit\": \"0x%016llx\", \"source\": ", k ? ", " : "",
                        (unsigned long long)c->u->hdr.unit_id);
                 pm_json_str(stdout, pm_unit_source(c->u));
                 printf(", \"entries\": ");
-                if (c->has_entry)
+                if (c->has_entry && !row->uninstrumented)
                     printf("%llu", (unsigned long long)c->entries);
                 else
                     printf("null");
-                printf(", \"blocks\": %llu}", (unsigned long long)c->blocks);
+                if (row->uninstrumented)
+                    printf(", \"blocks\": null}");
+                else
+                    printf(", \"blocks\": %llu}", (unsigned long long)c->blocks);
             }
             printf("]}");
         }
@@ -607,8 +681,10 @@ static void print_csv(const struct report *r)
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
             const struct pi_func *fn = &row->u->funcs[row->func];
-            printf("%llu,", (unsigned long long)row->blocks);
-            if (row->has_entry)
+            if (!row->uninstrumented)
+                printf("%llu", (unsigned long long)row->blocks);
+            putchar(',');
+            if (row->has_entry && !row->uninstrumented)
                 printf("%llu", (unsigned long long)row->entries);
             printf(",0x%016llx,", (unsigned long long)row->u->hdr.unit_id);
             pm_csv_str(stdout, row->name);
@@ -699,13 +775,16 @@ static void print_text(const struct report *r)
                "file:line", "unit");
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
-            char e[24] = "-", us[32];
-            if (row->has_entry)
+            char e[24] = "-", b[24] = "-", us[32];
+            if (row->has_entry && !row->uninstrumented)
                 snprintf(e, sizeof e, "%llu", (unsigned long long)row->entries);
+            if (!row->uninstrumented)
+                snprintf(b, sizeof b, "%llu", (unsigned long long)row->blocks);
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
             snprintf(us, sizeof us, "%u units", row->ncopies);
-            printf("  %*s  %*llu  %-*s  %-*s  %s\n", we, e, wb, (unsigned long long)row->blocks, wn,
-                   row->name, wl, loc, row->ncopies == 1 ? pm_unit_source(row->u) : us);
+            printf("  %*s  %*s  %-*s  %-*s  %s%s\n", we, e, wb, b, wn, row->name, wl, loc,
+                   row->ncopies == 1 ? pm_unit_source(row->u) : us,
+                   row->uninstrumented ? "  (not instrumented in the kept copy)" : "");
             for (uint32_t k = 0; r->units && row->ncopies > 1 && k < row->ncopies; k++) {
                 const struct func_copy *c = &row->copies[k];
                 char ce[24] = "-";

@@ -179,7 +179,7 @@ int dc_verify(const char *prog, const char *shown, const struct dc_item *it, siz
         status = -1;
     size_t ovf = 0, ovf_in = 0, st = 0, st_in = 0;
     for (size_t i = 0; i < n && !status; i++) {
-        struct pm_sym key = { it[i].sym, 0, 0 };
+        struct pm_sym key = { .name = it[i].sym };
         const struct pm_sym *s = nv ? bsearch(&key, v, nv, sizeof *v, pm_sym_cmp) : NULL;
         if (!s || (s > v && !strcmp(s[-1].name, s->name)) ||
             (s + 1 < v + nv && !strcmp(s[1].name, s->name)))

@@ -100,7 +100,7 @@ static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_i
     size_t nps = 0;
     int status = e && pm_elf_symbols(e, STT_OBJECT, &ps, &nps) ? -1 : 0;
     for (size_t i = 0; i < n && !status; i++) {
-        struct pm_sym key = { it[i].sym, 0, 0 };
+        struct pm_sym key = { .name = it[i].sym };
         const struct pm_sym *s = nps ? bsearch(&key, ps, nps, sizeof *ps, pm_sym_cmp) : NULL;
         if (s)
             status = add_object(L, g, s->addr, s->size ? s->size : it[i].size, it[i].weight,

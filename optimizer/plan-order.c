@@ -376,7 +376,7 @@ static int prog_lines(struct po *p, struct lines *L)
         const struct osec *o = &p->s.secs[i];
         if (o->kind != OS_TEXT || !o->samples)
             continue;
-        struct pm_sym key = { o->sym, 0, 0 };
+        struct pm_sym key = { .name = o->sym };
         const struct pm_sym *hit = nps ? bsearch(&key, ps, nps, sizeof *ps, pm_sym_cmp) : NULL;
         if (hit)
             status = add_section_lines(p, L, i, hit->addr);

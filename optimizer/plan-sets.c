@@ -288,7 +288,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
                 pm_error("out of memory");
                 goto done;
             }
-            struct pm_sym key = { name ? name : sym, 0, 0 };
+            struct pm_sym key = { .name = name ? name : sym };
             const struct pm_sym *hit = bsearch(&key, fs, nfs, sizeof *fs, pm_sym_cmp);
             if (hit && f[items[i]].nb)
                 ids[k] = items[i], at[k++] = hit->addr;

@@ -74,6 +74,7 @@ long pm_parse_pct(const char *s);
 struct pm_sym {
     const char *name;
     uint64_t addr, size;
+    int bind; /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 };
 /* Every symbol of type `type` (STT_FUNC, STT_OBJECT) with a non-zero value
  * in e's symbol tables, sorted by name (pm_sym_cmp) into *v (free it); -1

@@ -70,6 +70,7 @@ struct func_row {
     uint32_t line;
     uint32_t ncopies;               /* >= 1 */
     const struct func_copy *copies; /* into report.copies, by unit id */
+    int uninstrumented;             /* the linker kept another object's copy, not instrumented */
 };
 
 struct line_row {

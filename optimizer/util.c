@@ -261,7 +261,7 @@ int pm_elf_symbols(Elf *e, int type, struct pm_sym **v, size_t *n)
                 free(s);
                 return -1;
             }
-            s[ns++] = (struct pm_sym){ nm, sym.st_value, sym.st_size };
+            s[ns++] = (struct pm_sym){ nm, sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info) };
         }
     }
     if (ns)
