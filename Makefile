@@ -10,6 +10,8 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 MANDIR  ?= $(PREFIX)/share/man
+# where a setuid/setgid instrumented program reads perfinst.conf (docs/runtime.md)
+SYSCONFDIR ?= /etc
 BUILD   := build
 VERSION := 0.1.0
 

@@ -23,6 +23,8 @@ $(RUNTIME_COMMON:%=$(BUILD)/runtime/%.o): $(BUILD)/runtime/%.o: common/%.c commo
 	@mkdir -p $(@D)
 	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
 $(BUILD)/runtime/loader.o: common/xlat-blocks.h common/piformat.h
+# where a process in secure execution reads its configuration (docs/runtime.md)
+$(BUILD)/runtime/core.o: RUNTIME_CFLAGS += -DPI_SECURE_CONF='"$(SYSCONFDIR)/perfinst.conf"'
 $(BUILD)/runtime/fnmeta.o $(BUILD)/runtime/overlay.o: common/piformat.h
 
 # idle-wrap.c interposes libc's blocking calls: shared runtime only

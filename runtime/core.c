@@ -19,8 +19,15 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The configuration a process in secure execution reads (make SYSCONFDIR=). */
+#ifndef PI_SECURE_CONF
+#define PI_SECURE_CONF "/etc/perfinst.conf"
+#endif
 
 
 struct pi_state pi = {
@@ -84,6 +91,78 @@ static void parse_env(void)
     v = secure_getenv("PERFINST_FLUSH");
     if (v)
         pi_env_flush(v, &pi.flush_s);
+}
+
+/* ---- secure execution --------------------------------------------------------- */
+
+/* A setuid, setgid or file-capability program (AT_SECURE) is run by someone
+ * the program's owner does not trust: the caller chooses its working
+ * directory, argv[0], umask and environment (PERFINST_* are ignored:
+ * secure_getenv).  It writes no trace at all unless PI_SECURE_CONF — a
+ * regular file owned by root and writable by nobody else — names a
+ * directory for its traces with a line "trace-dir = /ABSOLUTE/DIR", that
+ * directory being owned by root and writable by nobody else.  Its traces
+ * are then DIR/perfinst.<executable's name>.<pid>.pit, mode 0600 (a umask
+ * can only narrow it).  A configuration that exists but fails a check is
+ * said once on stderr; no configuration is no trace, and nothing said. */
+static int root_only(const struct stat *st)
+{
+    return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+static void secure_conf(void)
+{
+    const char *conf = PI_SECURE_CONF;
+    int fd = open(conf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return; /* no configuration: no trace */
+    struct stat st;
+    char text[4096];
+    ssize_t n = 0;
+    const char *why = NULL;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if (!root_only(&st))
+        why = "not owned by root, or writable by others";
+    else if ((n = read(fd, text, sizeof text - 1)) < 0 || n == sizeof text - 1)
+        why = "unreadable, or longer than 4095 bytes";
+    close(fd);
+    text[why ? 0 : n] = 0;
+    char *dir = NULL;
+    for (char *line = text, *next; !why && *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next)
+            *next++ = 0;
+        line += strspn(line, " \t");
+        if (!*line || *line == '#')
+            continue;
+        size_t k = strcspn(line, " \t=");
+        char *v = line + k + strspn(line + k, " \t");
+        if (k != 9 || strncmp(line, "trace-dir", 9) || *v != '=') {
+            why = "a line is not 'trace-dir = /DIR'";
+            break;
+        }
+        v++;
+        v += strspn(v, " \t");
+        size_t len = strlen(v);
+        while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+            v[--len] = 0;
+        struct stat ds;
+        if (*v != '/')
+            why = "trace-dir is not an absolute name";
+        else if (lstat(v, &ds) || !S_ISDIR(ds.st_mode))
+            why = "trace-dir is not a directory";
+        else if (!root_only(&ds))
+            why = "trace-dir is not owned by root, or writable by others";
+        else
+            dir = v;
+    }
+    if (why) {
+        pi_say("perfinst: ", conf, ": ", why, "; no trace (secure execution)\n", NULL);
+        return;
+    }
+    if (dir)
+        pi.secure_dir = strdup(dir);
 }
 
 /* ---- PERFINST_FLUSH: a partial trace every so many seconds ---------------- */
@@ -206,8 +285,9 @@ static void read_process(void)
             pi.argc += pi.args[i] == 0;
     }
 
-    /* Trace names use argv[0]'s basename (what the user typed), else the exe's. */
-    const char *name = clen && *cmd ? cmd : pi.exe;
+    /* Trace names use argv[0]'s basename (what the user typed), else the
+     * exe's; in secure execution the exe's (the caller chose argv[0]). */
+    const char *name = clen && *cmd && !pi.secure ? cmd : pi.exe;
     const char *slash = strrchr(name, '/');
     pi.prog = strdup(slash ? slash + 1 : name);
     if (!pi.prog || !*pi.prog)
@@ -255,6 +335,9 @@ static void fork_child(void)
 
 static void init_once(void)
 {
+    pi.secure = getauxval(AT_SECURE) != 0;
+    if (pi.secure)
+        secure_conf();
     parse_env();
     if (!pi.line_size)
         pi.line_size = pi_query_line_size();

@@ -86,6 +86,8 @@ struct pi_state {
     const char *out;         /* PERFINST_OUT or NULL */
     int verbose;             /* PERFINST_VERBOSE=1 */
     unsigned flush_s;        /* PERFINST_FLUSH: seconds between partial traces, 0 none */
+    int secure;              /* secure execution (AT_SECURE: setuid, setgid, capabilities) */
+    char *secure_dir;        /* ... where its traces go (PI_SECURE_CONF), NULL: nowhere */
     int mode_off_env;        /* PERFINST_MODE=off */
     unsigned line_size;      /* cache-line size of the loader stage (PERFINST_LINE_SIZE, else asked) */
 

@@ -329,7 +329,11 @@ static void base_name(struct name *nm)
     nm->n = 0;
     nm->s[0] = 0;
     nm->overflow = 0;
-    if ((!t || *t != '/') && pi.cwd) {
+    if (pi.secure) { /* only where the root-owned configuration says (core.c) */
+        name_add(nm, pi.secure_dir);
+        name_add(nm, "/");
+        t = NULL;
+    } else if ((!t || *t != '/') && pi.cwd) {
         name_add(nm, pi.cwd);
         if (nm->n && nm->s[nm->n - 1] != '/')
             name_add(nm, "/");
@@ -359,7 +363,7 @@ static int trace_is_device; /* trace_path is a character device: written in plac
 
 static int create_excl(const char *path)
 {
-    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, pi.secure ? 0600 : 0666);
 }
 
 /* Where a taken name gets its ".<pid>": before the extension, the last '.'
@@ -509,6 +513,10 @@ static int write_trace(const siginfo_t *si, int in_signal, int final)
 {
     if (getpid() != pi.pid) { /* a vfork child shares our memory: hands off */
         errno = ECHILD;
+        return -1;
+    }
+    if (pi.secure && !pi.secure_dir) { /* secure execution, no trace-dir: none */
+        errno = EPERM;
         return -1;
     }
     static struct name tmp;

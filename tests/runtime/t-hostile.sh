@@ -1,16 +1,11 @@
 #!/bin/bash
-# A hostile environment.
-# 1. Secure execution (AT_SECURE): a setuid-root copy run by an unprivileged
-#    user ignores every PERFINST_* variable (secure_getenv): the trace goes
-#    to the default name, counting stays on, nothing is said; the same
-#    binary without the setuid bit, same user, same environment, obeys them.
-#    Needs root (to chown/chmod and setpriv); else skipped, saying so.
-# 2. A full file system (a 16 KiB tmpfs filled up): every write fails, the
+# A hostile environment (secure execution: t-secure.sh).
+# 1. A full file system (a 16 KiB tmpfs filled up): every write fails, the
 #    failure is reported once, the program's own output and exit status are
 #    what they would have been.  Needs root (mount); else skipped.
-# 3. A directory the process may not write (read-only mount; and mode 555
+# 2. A directory the process may not write (read-only mount; and mode 555
 #    for an unprivileged user): reported once, the program runs on.
-# 4. A file-size limit (ulimit -f 0): the writes fail with EFBIG instead of
+# 3. A file-size limit (ulimit -f 0): the writes fail with EFBIG instead of
 #    SIGXFSZ killing the program; reported once, the program runs on.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/runtime/fixture.sh"
@@ -33,35 +28,7 @@ if [ $root = 1 ] && command -v setpriv > /dev/null && id "$user" > /dev/null 2>&
     chmod 1777 "$d"
 fi
 
-# ---- 1. secure execution ----------------------------------------------------
-if [ $can_drop = 1 ]; then
-    cp secure "$d/suid"; chmod 4755 "$d/suid"
-    cp secure "$d/plain"; chmod 755 "$d/plain"
-    env_all() { as_user env PERFINST_OUT="$d/evil.%p.pit" PERFINST_MODE=off PERFINST_VERBOSE=1 \
-        PERFINST_LINE_SIZE=bogus PERFINST_OVERLAY=/etc/shadow "$@"; }
-    (cd "$d" && env_all ./suid 6 0 > "$OLDPWD/suid.out" 2> "$OLDPWD/suid.err")
-    assert_contains "the kernel says secure execution" suid.out "^secure=1$"
-    assert_contains "ran to the end" suid.out "^done$"
-    assert_eq "nothing said (PERFINST_VERBOSE, the bad line size, the overlay ignored)" "" "$(cat suid.err)"
-    [ -z "$(ls "$d" | grep evil)" ] || fail "PERFINST_OUT was obeyed: $(ls "$d")"
-    ok "PERFINST_OUT ignored"
-    f=$(cd "$d" && ls perfinst.suid.*.pit) || fail "no trace under the default name"
-    dump "$d/$f"
-    assert_contains "PERFINST_MODE=off ignored: counted" "$d/$f.txt" "^counts unit=0x5ec0 module=0 ncounters=1 counts=6$"
-    assert_contains "not in mode off" "$d/$f.txt" "^header version=1 flags=0x0 mode_off=0 "
-
-    (cd "$d" && env_all ./plain 6 0 > "$OLDPWD/plain.out" 2> "$OLDPWD/plain.err")
-    assert_contains "the control is not secure" plain.out "^secure=0$"
-    assert_contains "the control obeys PERFINST_VERBOSE" plain.err "perfinst: trace written to $d/evil\.[0-9]+\.pit"
-    assert_contains "the control reports the bad line size" plain.err "PERFINST_LINE_SIZE"
-    f=$(ls "$d"/evil.*.pit) || fail "the control did not obey PERFINST_OUT"
-    dump "$f"
-    assert_contains "the control obeys PERFINST_MODE=off" "$f.txt" "^header version=1 flags=0x2 mode_off=1 "
-else
-    ok "SKIPPED secure execution: needs root, setpriv and user $user to make and run a setuid copy"
-fi
-
-# ---- 2. a full file system, 3. an unwritable directory ----------------------
+# ---- 1. a full file system, 2. an unwritable directory ----------------------
 if [ $root = 1 ] && mkdir full ro && mount -t tmpfs -o size=16k tmpfs full 2> /dev/null; then
     trap 'umount "$PWD/full" "$PWD/ro" 2>/dev/null; rm -rf "${d:-/nonexistent}"' EXIT
     dd if=/dev/zero of=full/filler bs=4k 2> /dev/null || true   # until ENOSPC
@@ -105,7 +72,7 @@ if [ -n "$where" ]; then
     one_line err "^perfinst: cannot write the trace $where/t\.pit: Permission denied$"
 fi
 
-# ---- 4. a file-size limit ----------------------------------------------------
+# ---- 3. a file-size limit ----------------------------------------------------
 # The program's output goes through a pipe (a pipe has no size limit); its
 # stderr is a file under the limit too, so the message cannot be written
 # either — and must not kill the program.
