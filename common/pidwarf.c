@@ -16,6 +16,7 @@
 
 #include "pidwarf.h"
 #include "piutil.h"
+#include "piout.h"
 
 #define MAX_DIE_DEPTH 64 /* nesting of namespaces, classes, lexical blocks */
 
@@ -1652,6 +1653,7 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
         pi_err_set(err, "%s: %s", path, strerror(errno));
         goto bad;
     }
+    pi_input_note(path);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
         pi_err_set(err, "%s: not an ELF file%s%s", path, elf ? "" : ": ",

@@ -73,6 +73,7 @@ void pifb_free(struct pifb_file *fb)
     free(fb->recs);
     free(fb->path);
     free(fb->program);
+    free(fb->build_id);
     memset(fb, 0, sizeof *fb);
 }
 
@@ -174,8 +175,8 @@ int pifb_parse(const char *name, const char *data, size_t len, struct pifb_file 
             if (parse_u64(w[1], wl[1], &v) < 0)
                 return pi_err_set(err, "%s:%u: bad version '%.*s'", name, lineno, (int)wl[1],
                             w[1]);
-            if (v != PIFB_VERSION)
-                return pi_err_set(err, "%s:%u: feedback format version %llu, this perfinst reads %u: "
+            if (v < 1 || v > PIFB_VERSION)
+                return pi_err_set(err, "%s:%u: feedback format version %llu, this perfinst reads 1 to %u: "
                             "rerun `pmopt plan`",
                             name, lineno, (unsigned long long)v, PIFB_VERSION);
             seen_header = 1;
@@ -198,6 +199,16 @@ int pifb_parse(const char *name, const char *data, size_t len, struct pifb_file 
             continue;
         }
         crc = pi_crc32(crc, s, (size_t)(e - s) + 1);
+        if (word_is(w[0], wl[0], "build-id")) {
+            if (n != 2 || wl[1] > 2 * PI_BUILD_ID_MAX || wl[1] % 2 ||
+                strspn(w[1], "0123456789abcdef") < wl[1])
+                return pi_err_set(err, "%s:%u: 'build-id' takes one value: up to %u hex digits, "
+                            "an even number", name, lineno, 2 * PI_BUILD_ID_MAX);
+            free(fb->build_id);
+            if (!(fb->build_id = strndup(w[1], wl[1])))
+                return pi_err_set(err, "%s: out of memory", name);
+            continue;
+        }
         if (word_is(w[0], wl[0], "program") || word_is(w[0], wl[0], "build")) {
             if (n != 2)
                 return pi_err_set(err, "%s:%u: '%.*s' takes one value", name, lineno,
@@ -276,6 +287,7 @@ int pifb_read(const char *path, struct pifb_file *fb, struct pi_err *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return pi_err_set(err, "%s: %s", path, strerror(errno));
+    pi_input_note(path);
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -420,17 +432,15 @@ static void put_escaped(struct pifb_writer *w, const char *s)
 }
 
 int pifb_create(struct pifb_writer *w, const char *path, const char *program,
-                uint64_t build_hash)
+                const char *build_id, uint64_t build_hash, struct pi_err *err)
 {
     memset(w, 0, sizeof *w);
-    struct pi_err err;
-    if (pi_out_begin(&w->out, path, ".pifeedback.", &err))
-        return -1; /* errno says why */
+    if (pi_out_begin(&w->out, path, ".pifeedback.", err))
+        return -1;
     w->f = fopen(w->out.tmp, "wx");
     if (!w->f) {
-        int e = errno;
+        pi_err_set(err, "%s: cannot create %s: %s", path, w->out.tmp, strerror(errno));
         pi_out_end(&w->out);
-        errno = e;
         return -1;
     }
     char hdr[64];
@@ -439,6 +449,11 @@ int pifb_create(struct pifb_writer *w, const char *path, const char *program,
     if (program) {
         put(w, "program ", 8);
         put_escaped(w, program);
+        put(w, "\n", 1);
+    }
+    if (build_id && *build_id) {
+        put(w, "build-id ", 9);
+        put(w, build_id, strlen(build_id));
         put(w, "\n", 1);
     }
     if (build_hash) {

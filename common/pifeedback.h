@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define PIFB_MAGIC "perfinst-feedback"
-#define PIFB_VERSION 1u
+#define PIFB_VERSION 2u     /* 2: the build-id header line; version 1 files are read too */
 #define PIFB_MAX_LINE 65536u   /* longer lines are refused */
 #define PIFB_MAX_ARGS 64u      /* key=value pairs per recommendation */
 
@@ -46,6 +46,8 @@ struct pifb_file {
     char *program;       /* "program" header value, or NULL */
     uint64_t build_hash; /* "build" header value (pi_hash64 of the program's
                             .perfinst), 0 if absent */
+    char *build_id;      /* "build-id" header value: the program's NT_GNU_BUILD_ID in
+                            hex (version 2), or NULL */
     uint32_t nrecs;
     struct pifb_rec *recs; /* in file order */
 };
@@ -82,8 +84,10 @@ struct pifb_writer {
     uint32_t crc, nrecs, number;
     int failed;
 };
+/* program: the program's path; build_id: its NT_GNU_BUILD_ID in hex (NULL
+ * or "": none), which pmopt relink checks */
 int pifb_create(struct pifb_writer *w, const char *path, const char *program,
-                uint64_t build_hash);
+                const char *build_id, uint64_t build_hash, struct pi_err *err);
 void pifb_rec_begin(struct pifb_writer *w, const char *kind); /* numbered 1, 2, ... */
 void pifb_arg(struct pifb_writer *w, const char *key, const char *value);
 void pifb_arg_u64(struct pifb_writer *w, const char *key, uint64_t value);

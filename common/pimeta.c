@@ -36,6 +36,7 @@
 #include "piformat.h"
 #include "pimeta.h"
 #include "piutil.h"
+#include "piout.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "perfinst formats are little-endian; this reader assumes a little-endian host"
@@ -661,6 +662,7 @@ int pi_meta_read(const char *path, struct pi_meta *m, struct pi_err *err)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return pi_err_set(err, "%s: %s", path, strerror(errno));
+    pi_input_note(path);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf) {
         pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));
@@ -682,6 +684,7 @@ int pi_meta_read_each(const char *path, int (*fn)(struct pi_meta *m, struct Elf 
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return pi_err_set(err, "%s: %s", path, strerror(errno));
+    pi_input_note(path);
     Elf *ar = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!ar) {
         pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));

@@ -11,6 +11,64 @@
 
 #include "piout.h"
 
+/* ---- inputs ----------------------------------------------------------------- */
+
+static struct input {
+    dev_t dev;
+    ino_t ino;
+    char *path;
+} *inputs;
+static size_t ninputs, cap_inputs;
+
+void pi_input_note(const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
+        return;
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+            return;
+    if (ninputs == cap_inputs) {
+        size_t cap = cap_inputs ? 2 * cap_inputs : 16;
+        struct input *n = realloc(inputs, cap * sizeof *n);
+        if (!n)
+            return;
+        inputs = n;
+        cap_inputs = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return;
+    inputs[ninputs++] = (struct input){st.st_dev, st.st_ino, copy};
+}
+
+void pi_input_forget(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return;
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+            free(inputs[i].path);
+            inputs[i] = inputs[--ninputs];
+            return;
+        }
+}
+
+int pi_out_check(const char *path, struct pi_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode))
+        return 0;
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+            return pi_err_set(err, "%s: is the input %s (the same file): refusing to overwrite an "
+                              "input", path, inputs[i].path);
+    return 0;
+}
+
+/* ---- outputs ------------------------------------------------------------------ */
+
 int pi_out_in_place(const char *path)
 {
     struct stat st;
@@ -20,6 +78,8 @@ int pi_out_in_place(const char *path)
 int pi_out_begin(struct pi_out *o, const char *path, const char *tag, struct pi_err *err)
 {
     memset(o, 0, sizeof *o);
+    if (pi_out_check(path, err))
+        return -1;
     o->in_place = pi_out_in_place(path);
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;

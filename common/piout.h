@@ -46,13 +46,29 @@ struct pi_out {
     int in_place; /* path exists and is not a regular file */
 };
 
+/* Inputs.  Every reader of a file a tool takes (traces, programs and their
+ * debug information, feedback files, a link's inputs) notes it here, and
+ * an output that is one of them — the same file by device and inode: the
+ * same name, a second name, a hard or symbolic link — is refused, naming
+ * both, as gcc does ("pmopt plan -o prog prog t.pit" replaced the program
+ * with a text file).  pi_out_begin checks; writers that do not go through
+ * it call pi_out_check before they open their output. */
+void pi_input_note(const char *path);
+/* An output that updates an input on purpose (pmopt report --record
+ * appends to the trace it read): no longer an input for the check. */
+void pi_input_forget(const char *path);
+/* 0, or -1 with "OUT: is the input IN (the same file): refusing to
+ * overwrite an input" when path is a regular file noted as an input. */
+int pi_out_check(const char *path, struct pi_err *err);
+
 /* 1 when path exists (following symbolic links) and is not a regular file:
  * such an output is written in place. */
 int pi_out_in_place(const char *path);
 
 /* Make o's temporary directory, named <tag>XXXXXX (tag: the tool's, such
  * as ".perfinst-ld."), beside path or, when pi_out_in_place(path), in
- * $TMPDIR.  0, or -1 with a message naming path. */
+ * $TMPDIR.  0, or -1 with a message naming path (also when path is an
+ * input: pi_out_check). */
 int pi_out_begin(struct pi_out *o, const char *path, const char *tag, struct pi_err *err);
 
 /* o.tmp, written and closed by the caller, becomes the output: renamed over

@@ -168,6 +168,7 @@ int pi_trace_open(const char *path, struct pi_trace_file *f, struct pi_err *err)
         close(fd);
         return pi_err_set(err, "%s: not a regular file", path);
     }
+    pi_input_note(path);
     void *map = NULL;
     if (st.st_size > 0) {
         map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -7,7 +7,7 @@ PLUGIN_CXXFLAGS := -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wno-unused-para
 
 all: $(BUILD)/perfinst.so
 
-$(BUILD)/gcc-plugin/%.o: gcc-plugin/%.cc gcc-plugin/*.h include/perfinst-format.h
+$(BUILD)/gcc-plugin/%.o: gcc-plugin/%.cc gcc-plugin/*.h common/*.h include/perfinst-format.h
 	@mkdir -p $(@D)
 	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -c -o $@ $<
 

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "pild.h"
+#include "piout.h"
 
 /* ---- resolving -l ------------------------------------------------------- */
 
@@ -168,6 +169,7 @@ static int stat_and_hash(struct pild_input *in)
             close(fd);
         return -1;
     }
+    pi_input_note(in->path);
     in->size = (uint64_t)st.st_size;
     in->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     in->hash = PI_HASH64_INIT;

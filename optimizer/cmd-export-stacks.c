@@ -35,10 +35,7 @@ static FILE *open_out(const char *path)
 {
     if (!strcmp(path, "-"))
         return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        pm_error("%s: %s", path, strerror(errno));
-    return f;
+    return pm_create(path);
 }
 
 static int close_out(FILE *f, const char *path)

@@ -145,9 +145,8 @@ static int write_chrome(const char *trace, const char *out)
         pm_error("%s", err.msg);
         return -1;
     }
-    FILE *f = fopen(out, "w");
+    FILE *f = pm_create(out);
     if (!f) {
-        pm_error("%s: %m", out);
         pi_trace_close(&tf);
         return -1;
     }

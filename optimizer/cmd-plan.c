@@ -418,8 +418,9 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
                r.ntraces == 1 ? "" : "s");
     } else {
         char *abs = realpath(r.prog, NULL);
-        if (pifb_create(&w, out, abs ? abs : r.prog, 0)) {
-            pm_error("%s: cannot create the feedback file: %s", out, strerror(errno));
+        struct pi_err err;
+        if (pifb_create(&w, out, abs ? abs : r.prog, r.m.build_id_len ? r.bid : NULL, 0, &err)) {
+            pm_error("%s", err.msg);
             free(abs);
             goto done;
         }

@@ -50,7 +50,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
             "                    [--keep-script FILE] [--no-hot-rest] [--no-clones]\n"
-            "                    [--pad-front=N] [--verbose]\n"
+            "                    [--pad-front=N] [--force] [--verbose]\n"
             "Replay the link perfinst-ld recorded in PROG with a linker script that places\n"
             "the functions and data objects of the feedback file's order-functions,\n"
             "order-data, reserve and reserve-data recommendations (pmopt plan --order).  The\n"
@@ -68,6 +68,8 @@ static void help(FILE *f)
             "  --no-hot-rest        leave the hot-tier functions the plan does not name\n"
             "                       (.text.hot.*) where ld's default puts them, after the\n"
             "                       .text.unlikely parts (default: right after the plan's)\n"
+            "  --force              apply a plan made for another program (another\n"
+            "                       build-id) instead of refusing it\n"
             "  --verbose            show the commands run\n"
             "PERFINST_LD names perfinst-ld (default: beside pmopt, then PATH).\n");
 }
@@ -363,6 +365,7 @@ static int check_stale(const struct pi_meta *m, const char *prog)
             continue;
         struct stat st;
         const char *why = NULL;
+        pi_input_note(p); /* -o must not name one of the link's inputs */
         if (stat(p, &st))
             why = "is gone";
         else if ((uint64_t)st.st_size != in->size)
@@ -440,6 +443,7 @@ struct plan {
     struct names doverflow; /* reserve-data (dcolour.h) */
     int have_dreserve;
     struct reserve drv;
+    char *other;            /* made for another build: "PROGRAM, build-id HEX" (plan_is_for) */
 };
 
 /* Data colouring (reserve-data): the pieces and their offsets, set by
@@ -453,17 +457,73 @@ static const struct reserve *g_drv;
 
 static void plan_free(struct plan *pl)
 {
+    free(pl->other);
     names_free(&pl->funcs), names_free(&pl->objects), names_free(&pl->overflow);
     names_free(&pl->cold), names_free(&pl->doverflow);
 }
 
-static int read_plan(const char *path, const char *only, struct plan *pl)
+/* Whose plan it is: PROG's (its build-id), or another build's (pl->other,
+ * judged once the names are matched: plan_matches). */
+static int plan_is_for(const struct pifb_file *fb, const char *path, const struct pi_meta *m,
+                       const char *prog, struct plan *pl)
+{
+    char hex[2 * PI_BUILD_ID_MAX + 1];
+    pi_build_id_hex(m->build_id, m->build_id_len, hex);
+    if (!fb->build_id) {
+        pm_note("%s does not record its program's build-id (an older pmopt plan made it): not "
+                "checked against %s", path, prog);
+        return 0;
+    }
+    if (!strcmp(fb->build_id, hex))
+        return 0;
+    if (asprintf(&pl->other, "%s, build-id %s", fb->program ? fb->program : "a program",
+                 fb->build_id) < 0) {
+        pl->other = NULL;
+        return rep_oom_relink();
+    }
+    return 0;
+}
+
+/* A plan made for another build: the rebuild loop relinks the rebuilt
+ * program with the training build's plan (docs/layout.md), whose names
+ * are mostly found; a plan of another program finds almost none.  Refused
+ * when fewer than half of the planned functions and objects are in PROG's
+ * objects, unless --force. */
+static int plan_matches(const struct plan *pl, const char *path, const struct pi_meta *m,
+                        const char *prog, size_t found, size_t planned, int force)
+{
+    if (!pl->other)
+        return 0;
+    char hex[2 * PI_BUILD_ID_MAX + 1];
+    pi_build_id_hex(m->build_id, m->build_id_len, hex);
+    if (2 * found >= planned && found) {
+        pm_note("%s was made for another build (%s): %zu of its %zu functions and objects are "
+                "in %s", path, pl->other, found, planned, prog);
+        return 0;
+    }
+    if (!force) {
+        pm_error("%s was made for another program: %s; %s has build-id %s and only %zu of the "
+                 "plan's %zu functions and objects (--force applies it anyway)", path, pl->other,
+                 prog, m->build_id_len ? hex : "none", found, planned);
+        return -1;
+    }
+    pm_note("%s was made for another program (%s): applied to %s anyway (--force)", path,
+            pl->other, prog);
+    return 0;
+}
+
+static int read_plan(const char *path, const char *only, const struct pi_meta *m,
+                     const char *prog, struct plan *pl)
 {
     struct pifb_file fb;
     struct pi_err err;
     memset(&fb, 0, sizeof fb);
     if (pifb_read(path, &fb, &err) || (only && pifb_select(&fb, only, &err))) {
         pm_error("%s", err.msg);
+        pifb_free(&fb);
+        return -1;
+    }
+    if (plan_is_for(&fb, path, m, prog, pl)) {
         pifb_free(&fb);
         return -1;
     }
@@ -1121,11 +1181,12 @@ int cmd_relink(int argc, char **argv)
         { "no-hot-rest", no_argument, NULL, 'R' },
         { "pad-front", required_argument, NULL, 'P' },
         { "no-clones", no_argument, NULL, 'C' },
+        { "force", no_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *fbpath = NULL, *out = NULL, *only = NULL, *smoke = NULL, *keep = NULL;
-    int verbose = 0, c;
+    int verbose = 0, force = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
@@ -1137,6 +1198,7 @@ int cmd_relink(int argc, char **argv)
         case 'v': verbose = 1; break;
         case 'R': g_no_hot_rest = 1; break;
         case 'C': g_no_clones = 1; break;
+        case 'f': force = 1; break;
         case 'P': {
             char *e;
             g_pad_front = strtoul(optarg, &e, 0);
@@ -1184,7 +1246,7 @@ int cmd_relink(int argc, char **argv)
         goto done;
     }
     if (read_recipe(&m, prog, pild, &rc) || check_stale(&m, prog) ||
-        read_plan(fbpath, only, &pl))
+        read_plan(fbpath, only, &m, prog, &pl))
         goto done;
     if (!pl.funcs.n && !pl.objects.n && !pl.have_reserve) {
         pm_error("%s: no order-functions, order-data or reserve recommendation to apply%s",
@@ -1256,6 +1318,8 @@ int cmd_relink(int argc, char **argv)
         if (p.nsecs)
             dp[nd++] = p;
     }
+    if (plan_matches(&pl, fbpath, &m, prog, ns + no + nd, ns + no + missing + pl.objects.n, force))
+        goto done;
     if (pl.cold.n) { /* cold parts, after the planned functions */
         g_cold = calloc(pl.cold.n, sizeof *g_cold);
         g_cold_sym = calloc(pl.cold.n, sizeof *g_cold_sym);

@@ -136,6 +136,7 @@ int rep_record_hotspots(const struct report *r, const char *path)
     struct pi_out dst;
     struct pi_err werr;
     int status = -1;
+    pi_input_forget(path); /* the trace read is the one to update */
     if (pi_out_begin(&dst, path, ".pmopt-hotspot.", &werr)) {
         pm_error("%s", werr.msg);
         free(out);

@@ -12,6 +12,7 @@
 
 #include "layout.h"
 #include "pmopt.h"
+#include "piout.h"
 
 static const struct {
     const char *prefix;
@@ -317,6 +318,7 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
          * linker scripts (libm.so is one) have no sections to order */
         unsigned char h[18] = { 0 };
         FILE *f = fopen(paths[i], "rb");
+        pi_input_note(paths[i]);
         size_t got = f ? fread(h, 1, sizeof h, f) : 0;
         if (f)
             fclose(f);

@@ -878,8 +878,8 @@ int plan_order_main(struct report *r, const struct plan_order_opts *o, int advis
         status = plan_order(r, o, NULL, &number) ? PM_ERROR : PM_OK;
         goto done;
     }
-    if (pifb_create(&w, out, r->prog, 0)) {
-        pm_error("%s: cannot create the feedback file", out);
+    if (pifb_create(&w, out, r->prog, r->m.build_id_len ? r->bid : NULL, 0, &err)) {
+        pm_error("%s", err.msg);
         goto done;
     }
     if (plan_order(r, o, &w, &number)) {

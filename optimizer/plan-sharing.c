@@ -442,8 +442,8 @@ int cmd_plan_sharing(int argc, char **argv)
     } else {
         struct pifb_writer w;
         struct pi_err err;
-        if (pifb_create(&w, out, a.prog, 0) < 0) {
-            pm_error("%s: cannot create: %m", out);
+        if (pifb_create(&w, out, a.prog, a.bid, 0, &err) < 0) {
+            pm_error("%s", err.msg);
             status = PM_ERROR;
             goto done;
         }

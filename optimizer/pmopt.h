@@ -48,6 +48,10 @@ const struct pi_trace_module *pm_guess_module(const struct pi_trace *t, const ch
 /* Print what the reader said about a trace (truncation, trailing bytes,
  * unknown records, PERFINST_MODE=off, a fatal signal) as notes. */
 void pm_trace_notes(const struct pi_trace *t);
+/* fopen(path, "w") for an output not written through piout (exports,
+ * HTML, SVG), after refusing one that is an input (pi_out_check); NULL
+ * after a message */
+FILE *pm_create(const char *path);
 /* "finished", "partial" (PI_TF_PARTIAL: a snapshot of a process that went
  * on counting) or "truncated", for a trace's state line */
 const char *pm_trace_state(int finished, uint32_t flags);

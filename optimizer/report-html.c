@@ -456,11 +456,9 @@ static void html_section_sharing(FILE *f, const struct report *r)
 
 int rep_html_write(const struct report *r, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        pm_error("%s: cannot create: %s", path, strerror(errno));
+    FILE *f = pm_create(path);
+    if (!f)
         return -1;
-    }
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
     fputs("pmopt report: ", f);
     esc(f, pm_basename(r->prog));

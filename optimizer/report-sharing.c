@@ -368,6 +368,7 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
         pm_error("%s", err.msg);
         return -1;
     }
+    pi_build_id_hex(m.build_id, m.build_id_len, a->bid);
     if (pi_debug_open(prog, &a->dbg, &err) == 0) {
         a->have_dbg = 1;
         pm_names_program(&m, &a->dbg);
@@ -802,11 +803,9 @@ int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded)
 
 static int heatmap(const struct sh_analysis *a, const char *path, long top)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        pm_error("%s: cannot create: %m", path);
+    FILE *f = pm_create(path);
+    if (!f)
         return -1;
-    }
     if (sh_heatmap_svg(a, top, f, 0) | fclose(f)) {
         pm_error("%s: write failed: %m", path);
         return -1;

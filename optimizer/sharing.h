@@ -54,6 +54,7 @@ struct sh_line_row {
 
 struct sh_analysis {
     const char *prog, *trace;
+    char bid[2 * PI_BUILD_ID_MAX + 1]; /* prog's build-id in hex, "" if none */
     struct pi_debug dbg;
     int have_dbg;
     struct pi_trace t;

@@ -1,6 +1,7 @@
 /* util.c — messages, the one-operand command line, module matching and
  * output quoting shared by the subcommands of pmopt. */
 #define _GNU_SOURCE /* sigabbrev_np */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 
 #include "pmopt.h"
+#include "piout.h"
 
 void pm_error(const char *fmt, ...)
 {
@@ -101,6 +103,19 @@ const struct pi_trace_module *pm_guess_module(const struct pi_trace *t, const ch
         if (!pm_is_shared_lib(t->modules[i].path))
             return &t->modules[i];
     return t->nmodules ? &t->modules[0] : NULL;
+}
+
+FILE *pm_create(const char *path)
+{
+    struct pi_err err;
+    if (pi_out_check(path, &err)) {
+        pm_error("%s", err.msg);
+        return NULL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        pm_error("%s: cannot create: %s", path, strerror(errno));
+    return f;
 }
 
 const char *pm_trace_state(int finished, uint32_t flags)

@@ -12,8 +12,8 @@ int main(int argc, char **argv)
     struct pi_err err;
     if (argc == 3 && strcmp(argv[1], "write") == 0) {
         struct pifb_writer w;
-        if (pifb_create(&w, argv[2], "/tmp/a prog", 0x1234abcdull) < 0) {
-            perror(argv[2]);
+        if (pifb_create(&w, argv[2], "/tmp/a prog", NULL, 0x1234abcdull, &err) < 0) {
+            fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
         pifb_comment(&w, "advice for people\nsecond line");

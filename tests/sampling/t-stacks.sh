@@ -181,7 +181,7 @@ st=0; "$PMOPT" report --tree 2> err || st=$?
 assert_eq "report --tree without a trace: usage" 2 "$st"
 st=0; "$PMOPT" export --folded /nonexistent/dir/out s.pit 2> err || st=$?
 assert_eq "unwritable output: error" 1 "$st"
-assert_contains "names the file" err "^pmopt: /nonexistent/dir/out: No such file or directory$"
+assert_contains "names the file" err "^pmopt: /nonexistent/dir/out: cannot create: No such file or directory$"
 head -c 100 s.pit > cut.pit
 "$PMOPT" report --tree cut.pit > /dev/null 2> err
 assert_contains "a cut trace is read up to its last complete record" err "cut.pit: truncated after"
