@@ -38,7 +38,7 @@ static bool marked_blocking(tree fndecl)
     return false;
 }
 
-static unsigned int execute_blocking(function *fun)
+static unsigned int blocking_execute(function *fun)
 {
     if (!marked_blocking(fun->decl) || pi_is_own_decl(fun->decl))
         return 0;
@@ -78,18 +78,5 @@ static unsigned int execute_blocking(function *fun)
     return 0;
 }
 
-const pass_data blocking_pass_data = {
-    GIMPLE_PASS, "perfinst_blocking", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class blocking_pass : public gimple_opt_pass {
-public:
-    blocking_pass(gcc::context *ctxt) : gimple_opt_pass(blocking_pass_data, ctxt) {}
-    bool gate(function *) final override { return !seen_error(); }
-    unsigned int execute(function *fun) final override { return execute_blocking(fun); }
-};
-
-opt_pass *pi_make_blocking_pass(gcc::context *ctxt)
-{
-    return new blocking_pass(ctxt);
-}
+static bool blocking_gate(function *fun) { return !seen_error(); }
+PI_GIMPLE_PASS(blocking, PROP_cfg)

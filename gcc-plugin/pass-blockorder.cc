@@ -3,6 +3,15 @@
  * ("bbro"), in every function whose branch profile was applied
  * (pass-feedback.cc).  docs/layout.md, "Block order (Ext-TSP)".
  *
+ *   gcc -O2 -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=prog.fb \
+ *       [-fplugin-arg-perfinst-block-order=exttsp|gcc] -c x.c
+ *
+ *     bbro's order (counts)              after (Ext-TSP)
+ *     A   1000  -> B 990, E 10           A   1000
+ *     E     10  (between hot blocks)     B    990   (A falls through to B)
+ *     B    990  -> C 990                 C    990
+ *     C    990                           E     10   (after the hot chain)
+ *
  * GCC's bb-reorder (STC, software trace cache) chains the most frequent
  * successor as the fall-through and sorts traces in rounds by frequency,
  * but does not weigh distances: in a big function (SQLite's
@@ -446,7 +455,7 @@ static bool plan_order(function *fun, vec<basic_block> &order, vec<basic_block> 
     return use || rest_changed;
 }
 
-static unsigned int execute_blockorder(function *fun)
+static unsigned int blockorder_execute(function *fun)
 {
     auto_vec<basic_block> order, rest;
     if (!plan_order(fun, order, rest, true))
@@ -480,23 +489,10 @@ static unsigned int execute_blockorder(function *fun)
     return 0;
 }
 
-const pass_data blockorder_pass_data = {
-    RTL_PASS, "perfinst_blockorder", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class blockorder_pass : public rtl_opt_pass {
-public:
-    blockorder_pass(gcc::context *ctxt) : rtl_opt_pass(blockorder_pass_data, ctxt) {}
-    bool gate(function *fun) final override
-    {
-        return pi_feedback_path() && pi_opt.block_order == 0 && !seen_error() && optimize > 0 &&
-               (flag_reorder_blocks || flag_reorder_blocks_and_partition) &&
-               pi_feedback_applied(fun->decl);
-    }
-    unsigned int execute(function *fun) final override { return execute_blockorder(fun); }
-};
-
-opt_pass *pi_make_blockorder_pass(gcc::context *ctxt)
+static bool blockorder_gate(function *fun)
 {
-    return new blockorder_pass(ctxt);
+    return pi_feedback_path() && pi_opt.block_order == 0 && !seen_error() && optimize > 0 &&
+           (flag_reorder_blocks || flag_reorder_blocks_and_partition) &&
+           pi_feedback_applied(fun->decl);
 }
+PI_RTL_PASS(blockorder)

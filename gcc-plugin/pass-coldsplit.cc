@@ -4,6 +4,12 @@
  *   gcc -O2 -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=prog.fb \
  *       [-fplugin-arg-perfinst-split=2|3|gcc] [-fplugin-arg-perfinst-warm=PCT] -c x.c
  *
+ *     before (GCC's partitioning)        after (split=3, warm=1)
+ *     .text.f:  entry   1000             .text.f:          entry 1000, loop 990
+ *               loop     990             .text.unlikely.f: warm 3   (ran < 1 % of the entry)
+ *               warm       3                               copy 0   (threading's copy of a
+ *               copy       0 (guessed)                               zero block: judged zero)
+ *
  * GCC's hot/cold partitioning (-freorder-blocks-and-partition, the RTL
  * pass "bbpart", bb-reorder.cc) puts a block in the cold part (the
  * function's .cold piece in .text.unlikely.F) only when
@@ -77,7 +83,7 @@ static bool count_zero(profile_count c)
     return c.initialized_p() && c.to_gcov_type() == 0;
 }
 
-static unsigned int execute_coldsplit(function *fun)
+static unsigned int coldsplit_execute(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     kept.truncate(0);
@@ -156,7 +162,7 @@ static unsigned int execute_coldsplit(function *fun)
 }
 
 /* After bbpart: the warm blocks' counts back (their partition stays). */
-static unsigned int execute_restore(function *fun)
+static unsigned int coldsplit_restore_execute(function *fun)
 {
     unsigned nwarm = 0, ncold = 0;
     if (kept_fun != fun) {
@@ -187,34 +193,7 @@ static bool coldsplit_gate(function *fun)
            flag_reorder_blocks_and_partition && pi_feedback_applied(fun->decl);
 }
 
-const pass_data coldsplit_pass_data = {
-    RTL_PASS, "perfinst_coldsplit", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
+PI_RTL_PASS(coldsplit)
 
-class coldsplit_pass : public rtl_opt_pass {
-public:
-    coldsplit_pass(gcc::context *ctxt) : rtl_opt_pass(coldsplit_pass_data, ctxt) {}
-    bool gate(function *fun) final override { return coldsplit_gate(fun); }
-    unsigned int execute(function *fun) final override { return execute_coldsplit(fun); }
-};
-
-opt_pass *pi_make_coldsplit_pass(gcc::context *ctxt)
-{
-    return new coldsplit_pass(ctxt);
-}
-
-const pass_data coldsplit_restore_pass_data = {
-    RTL_PASS, "perfinst_coldsplit_restore", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class coldsplit_restore_pass : public rtl_opt_pass {
-public:
-    coldsplit_restore_pass(gcc::context *ctxt) : rtl_opt_pass(coldsplit_restore_pass_data, ctxt) {}
-    bool gate(function *fun) final override { return !kept.is_empty(); }
-    unsigned int execute(function *fun) final override { return execute_restore(fun); }
-};
-
-opt_pass *pi_make_coldsplit_restore_pass(gcc::context *ctxt)
-{
-    return new coldsplit_restore_pass(ctxt);
-}
+static bool coldsplit_restore_gate(function *fun) { return !kept.is_empty(); }
+PI_RTL_PASS(coldsplit_restore)

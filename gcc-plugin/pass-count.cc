@@ -482,7 +482,7 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
         }
 }
 
-static unsigned int execute_count(function *fun)
+static unsigned int count_execute(function *fun)
 {
     tree fndecl = fun->decl;
     struct pi_directive_spec fn_specs[PI_MAX_DIRECTIVES];
@@ -717,18 +717,5 @@ static unsigned int execute_count(function *fun)
     return 0;
 }
 
-const pass_data count_pass_data = {
-    GIMPLE_PASS, "perfinst_count", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class count_pass : public gimple_opt_pass {
-public:
-    count_pass(gcc::context *ctxt) : gimple_opt_pass(count_pass_data, ctxt) {}
-    bool gate(function *) final override { return !seen_error(); }
-    unsigned int execute(function *fun) final override { return execute_count(fun); }
-};
-
-opt_pass *pi_make_count_pass(gcc::context *ctxt)
-{
-    return new count_pass(ctxt);
-}
+static bool count_gate(function *fun) { return !seen_error(); }
+PI_GIMPLE_PASS(count, PROP_cfg)

@@ -66,16 +66,8 @@
 #include "tree-ssa-dce.h"
 #include "tm_p.h"
 
-/* f.count → f (decls live as long as the unit: not a GC root) */
-static hash_map<tree, tree> *counting_copies;
 /* the f that dispatch to their f.count */
 static hash_set<tree> *dispatching;
-
-tree pi_countfn_origin(tree decl)
-{
-    tree *f = counting_copies ? counting_copies->get(decl) : NULL;
-    return f ? *f : NULL_TREE;
-}
 
 static bool usable_signature(tree decl)
 {
@@ -192,9 +184,7 @@ static bool split_off_counting(cgraph_node *node)
        its CODE chunks (pass-ranges.cc) with it. */
     if (node->get_comdat_group() && !copy->get_comdat_group())
         copy->add_to_same_comdat_group(node);
-    if (!counting_copies)
-        counting_copies = new hash_map<tree, tree>;
-    counting_copies->put(copy->decl, decl);
+    pi_countfn_note(copy->decl, decl);
     if (!dispatching)
         dispatching = new hash_set<tree>;
     dispatching->add(decl);
@@ -235,7 +225,7 @@ static bool split_off_counting(cgraph_node *node)
     return true;
 }
 
-static unsigned int execute_countfn(void)
+static unsigned int countfn_execute(function *)
 {
     auto_vec<cgraph_node *> todo;
     cgraph_node *node;
@@ -275,7 +265,7 @@ static rtx_insn *only_set(unsigned p)
     return found;
 }
 
-static unsigned int execute_sibling_args(function *fun)
+static unsigned int countfn_args_execute(function *fun)
 {
     /* only where a parameter may have to live across a call: in a function
        without calls the change only moved registers around (cell_info in
@@ -365,38 +355,12 @@ static unsigned int execute_sibling_args(function *fun)
     return 0;
 }
 
-const pass_data sibling_args_pass_data = {
-    RTL_PASS, "perfinst_countfn_args", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
+static bool countfn_args_gate(function *fun) { return dispatching && dispatching->contains(fun->decl); }
+PI_RTL_PASS(countfn_args)
 
-class sibling_args_pass : public rtl_opt_pass {
-public:
-    sibling_args_pass(gcc::context *ctxt) : rtl_opt_pass(sibling_args_pass_data, ctxt) {}
-    bool gate(function *fun) final override { return dispatching && dispatching->contains(fun->decl); }
-    unsigned int execute(function *fun) final override { return execute_sibling_args(fun); }
-};
-
-opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt)
+static bool countfn_gate(function *fun)
 {
-    return new sibling_args_pass(ctxt);
+    return pi_opt.counting_function && !seen_error() && optimize && !optimize_debug &&
+           flag_optimize_sibling_calls && !in_lto_p && !(flag_lto && *flag_lto) && !pi_entry_jump_usable();
 }
-
-const pass_data countfn_pass_data = {
-    SIMPLE_IPA_PASS, "perfinst_countfn", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class countfn_pass : public simple_ipa_opt_pass {
-public:
-    countfn_pass(gcc::context *ctxt) : simple_ipa_opt_pass(countfn_pass_data, ctxt) {}
-    bool gate(function *) final override
-    {
-        return pi_opt.counting_function && !seen_error() && optimize && !optimize_debug &&
-               flag_optimize_sibling_calls && !in_lto_p && !(flag_lto && *flag_lto) && !pi_entry_jump_usable();
-    }
-    unsigned int execute(function *) final override { return execute_countfn(); }
-};
-
-opt_pass *pi_make_countfn_pass(gcc::context *ctxt)
-{
-    return new countfn_pass(ctxt);
-}
+PI_SIMPLE_IPA_PASS(countfn)

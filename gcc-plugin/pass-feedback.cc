@@ -290,7 +290,7 @@ bool pi_feedback_applied(tree decl)
     return r;
 }
 
-static unsigned int execute_feedback(function *fun)
+static unsigned int feedback_execute(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     set_tier(fun);
@@ -419,43 +419,18 @@ void pi_feedback_report(void)
            main_input_filename ? main_input_filename : "this unit", pct);
 }
 
-const pass_data feedback_pass_data = {
-    GIMPLE_PASS, "perfinst_feedback", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class feedback_pass : public gimple_opt_pass {
-public:
-    feedback_pass(gcc::context *ctxt) : gimple_opt_pass(feedback_pass_data, ctxt) {}
-    bool gate(function *) final override { return pi_feedback_path() && !seen_error(); }
-    unsigned int execute(function *fun) final override { return execute_feedback(fun); }
-};
-
-opt_pass *pi_make_feedback_pass(gcc::context *ctxt)
-{
-    return new feedback_pass(ctxt);
-}
+static bool feedback_gate(function *fun) { return pi_feedback_path() && !seen_error(); }
+PI_GIMPLE_PASS(feedback, PROP_cfg)
 
 /* Before expansion: the function-tier again (IPA may have recomputed the
  * node's frequency from its callers). */
-const pass_data tier_pass_data = {
-    GIMPLE_PASS, "perfinst_tier", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class tier_pass : public gimple_opt_pass {
-public:
-    tier_pass(gcc::context *ctxt) : gimple_opt_pass(tier_pass_data, ctxt) {}
-    bool gate(function *) final override { return pi_feedback_path() && !seen_error(); }
-    unsigned int execute(function *fun) final override
-    {
-        set_tier(fun);
-        return 0;
-    }
-};
-
-opt_pass *pi_make_tier_pass(gcc::context *ctxt)
+static bool tier_gate(function *fun) { return feedback_gate(fun); }
+static unsigned int tier_execute(function *fun)
 {
-    return new tier_pass(ctxt);
+    set_tier(fun);
+    return 0;
 }
+PI_GIMPLE_PASS(tier, PROP_cfg)
 
 /* feedback-quality=ipa: right after "profile_estimate" (which skipped the
  * function: PROFILE_GUESSED), a function whose profile was applied becomes
@@ -472,30 +447,18 @@ static bool applied_exactly(tree decl)
     return applied && applied->contains(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
 }
 
-const pass_data fbread_pass_data = {
-    GIMPLE_PASS, "perfinst_fbread", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class fbread_pass : public gimple_opt_pass {
-public:
-    fbread_pass(gcc::context *ctxt) : gimple_opt_pass(fbread_pass_data, ctxt) {}
-    bool gate(function *) final override { return ipa_state > 0 && !seen_error(); }
-    unsigned int execute(function *fun) final override
-    {
-        if (fun != cfun || !applied_exactly(fun->decl) || profile_status_for_fn(fun) != PROFILE_GUESSED ||
-            !ENTRY_BLOCK_PTR_FOR_FN(fun)->count.ipa_p() || !cgraph_node::get(fun->decl))
-            return 0;
-        profile_status_for_fn(fun) = PROFILE_READ;
-        compute_function_frequency();
-        set_tier(fun);
-        return 0;
-    }
-};
-
-opt_pass *pi_make_fbread_pass(gcc::context *ctxt)
+static bool fbread_gate(function *fun) { return ipa_state > 0 && !seen_error(); }
+static unsigned int fbread_execute(function *fun)
 {
-    return new fbread_pass(ctxt);
+    if (fun != cfun || !applied_exactly(fun->decl) || profile_status_for_fn(fun) != PROFILE_GUESSED ||
+        !ENTRY_BLOCK_PTR_FOR_FN(fun)->count.ipa_p() || !cgraph_node::get(fun->decl))
+        return 0;
+    profile_status_for_fn(fun) = PROFILE_READ;
+    compute_function_frequency();
+    set_tier(fun);
+    return 0;
 }
+PI_GIMPLE_PASS(fbread, PROP_cfg)
 
 /* feedback-quality=ipa: GCC's inliner asserts that IPA-quality counts come
  * from a read profile: in inline_small_functions, outside LTO, any call
@@ -508,46 +471,17 @@ opt_pass *pi_make_fbread_pass(gcc::context *ctxt)
  * restores the global options from its node when it becomes cfun).
  * From here on GCC's global-flag checks take the read-profile path: the
  * feedback thresholds of the tracer and of bb-reorder's traces. */
-const pass_data fbglobal_pass_data = {
-    SIMPLE_IPA_PASS, "perfinst_fbglobal", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class fbglobal_pass : public simple_ipa_opt_pass {
-public:
-    fbglobal_pass(gcc::context *ctxt) : simple_ipa_opt_pass(fbglobal_pass_data, ctxt) {}
-    bool gate(function *) final override { return ipa_state > 0 && !seen_error(); }
-    unsigned int execute(function *) final override
-    {
-        if (profile_info == &fb_summary)
-            flag_branch_probabilities = 1;
-        return 0;
-    }
-};
+static bool fbglobal_gate(function *fun) { return ipa_state > 0 && !seen_error(); }
+static unsigned int fbglobal_execute(function *fun)
+{
+    if (profile_info == &fb_summary)
+        flag_branch_probabilities = 1;
+    return 0;
+}
+PI_SIMPLE_IPA_PASS(fbglobal)
 
 /* the same before "inline", among the regular IPA passes (an IPA_PASS:
    GCC inserts a pass only next to one of its own type) */
-const pass_data fbglobal_ipa_pass_data = {
-    IPA_PASS, "perfinst_fbglobal_ipa", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class fbglobal_ipa_pass : public ipa_opt_pass_d {
-public:
-    fbglobal_ipa_pass(gcc::context *ctxt)
-        : ipa_opt_pass_d(fbglobal_ipa_pass_data, ctxt, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL)
-    {
-    }
-    bool gate(function *) final override { return ipa_state > 0 && !seen_error(); }
-    unsigned int execute(function *) final override
-    {
-        if (profile_info == &fb_summary)
-            flag_branch_probabilities = 1;
-        return 0;
-    }
-};
-
-opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt, bool regular)
-{
-    if (regular)
-        return new fbglobal_ipa_pass(ctxt);
-    return new fbglobal_pass(ctxt);
-}
+static bool fbglobal_ipa_gate(function *fun) { return fbglobal_gate(fun); }
+static unsigned int fbglobal_ipa_execute(function *fun) { return fbglobal_execute(fun); }
+PI_IPA_PASS(fbglobal_ipa)

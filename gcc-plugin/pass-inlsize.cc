@@ -1,6 +1,15 @@
 /* pass-inlsize.cc — the inliner sees counted functions at their
  * uninstrumented size (docs/design.md, "The inliner is told").
  *
+ *   gcc -O2 -fplugin=perfinst.so -fplugin-arg-perfinst-all=count -c x.c
+ *
+ *     static int get(struct s *p)        its summary's size    after this pass
+ *     {   return p->v;  }                S + 4 a counted       S: the size -O2's
+ *     (a site marker, a counter load,    block: too big for    inliner sees, so it
+ *      add and store in its one block)   the early inliner     is inlined as at -O2
+ *
+ * No code changes: only the size and time GCC's summaries say.
+ *
  * The count pass runs before inlining, so every counted block carries a
  * site marker (an asm: 1 size unit) and a counter update (load, add,
  * store: 3 more), and GCC's function summaries (ipa-fnsummary), from which
@@ -163,7 +172,7 @@ static void apply(cgraph_node *node, const inl_frac &f)
 
 /* ---- after every local-fnsummary: the current function -------------------- */
 
-static unsigned int execute_local(function *fun)
+static unsigned int inlsize_execute(function *fun)
 {
     cgraph_node *node = cgraph_node::get(fun->decl);
     inl_frac f;
@@ -172,21 +181,12 @@ static unsigned int execute_local(function *fun)
     return 0;
 }
 
-const pass_data inlsize_pass_data = {
-    GIMPLE_PASS, "perfinst_inlsize", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class inlsize_pass : public gimple_opt_pass {
-public:
-    inlsize_pass(gcc::context *ctxt) : gimple_opt_pass(inlsize_pass_data, ctxt) {}
-    opt_pass *clone() final override { return new inlsize_pass(m_ctxt); }
-    bool gate(function *) final override { return pi_inlsize_active && !seen_error() && ipa_fn_summaries; }
-    unsigned int execute(function *fun) final override { return execute_local(fun); }
-};
+static bool inlsize_gate(function *fun) { return pi_inlsize_active && !seen_error() && ipa_fn_summaries; }
+PI_GIMPLE_PASS_CLONABLE(inlsize, PROP_cfg)
 
 /* ---- after "fnsummary": every function, before the IPA inliner ----------- */
 
-static unsigned int execute_ipa(void)
+static unsigned int inlsize_ipa_execute(function *)
 {
     hash_map<cgraph_node *, inl_frac> fr;
     cgraph_node *node;
@@ -213,29 +213,8 @@ static unsigned int execute_ipa(void)
 
 /* An IPA_PASS (with no summaries of its own) only because GCC positions a
    new pass relative to one of the same type. */
-const pass_data inlsize_ipa_pass_data = {
-    IPA_PASS, "perfinst_inlsize_ipa", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class inlsize_ipa_pass : public ipa_opt_pass_d {
-public:
-    inlsize_ipa_pass(gcc::context *ctxt)
-        : ipa_opt_pass_d(inlsize_ipa_pass_data, ctxt, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL)
-    {
-    }
-    bool gate(function *) final override
-    {
-        return pi_inlsize_active && !seen_error() && ipa_fn_summaries && !in_lto_p;
-    }
-    unsigned int execute(function *) final override { return execute_ipa(); }
-};
-
-opt_pass *pi_make_inlsize_pass(gcc::context *ctxt)
+static bool inlsize_ipa_gate(function *fun)
 {
-    return new inlsize_pass(ctxt);
+    return pi_inlsize_active && !seen_error() && ipa_fn_summaries && !in_lto_p;
 }
-
-opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt)
-{
-    return new inlsize_ipa_pass(ctxt);
-}
+PI_IPA_PASS(inlsize_ipa)

@@ -100,7 +100,7 @@ static bool is_indirect_call(gimple *g)
     return gimple_call_fndecl(g) == NULL_TREE;
 }
 
-static unsigned int execute_find(function *fun)
+static unsigned int promote_find_execute(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     auto_vec<const struct pifb_rec *> recs;
@@ -244,7 +244,7 @@ static cgraph_node *target_node(const promotion &p, gimple *call, const char **w
     return n2;
 }
 
-static unsigned int execute_promote(void)
+static unsigned int promote_execute(function *)
 {
     if (proms.is_empty())
         return 0;
@@ -340,38 +340,9 @@ void pi_promote_report(void)
                "where promote-call is not applied");
 }
 
-const pass_data promote_find_pass_data = {
-    GIMPLE_PASS, "perfinst_promote_find", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class promote_find_pass : public gimple_opt_pass {
-public:
-    promote_find_pass(gcc::context *ctxt) : gimple_opt_pass(promote_find_pass_data, ctxt) {}
-    bool gate(function *) final override { return pi_feedback_path() && !seen_error(); }
-    unsigned int execute(function *fun) final override { return execute_find(fun); }
-};
-
-opt_pass *pi_make_promote_find_pass(gcc::context *ctxt)
-{
-    return new promote_find_pass(ctxt);
-}
+static bool promote_find_gate(function *fun) { return pi_feedback_path() && !seen_error(); }
+PI_GIMPLE_PASS(promote_find, PROP_cfg)
 
 /* an IPA_PASS: GCC inserts a pass only next to one of its own type */
-const pass_data promote_pass_data = {
-    IPA_PASS, "perfinst_promote", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class promote_pass : public ipa_opt_pass_d {
-public:
-    promote_pass(gcc::context *ctxt)
-        : ipa_opt_pass_d(promote_pass_data, ctxt, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL)
-    {
-    }
-    bool gate(function *) final override { return optimize && !proms.is_empty() && !seen_error(); }
-    unsigned int execute(function *) final override { return execute_promote(); }
-};
-
-opt_pass *pi_make_promote_pass(gcc::context *ctxt)
-{
-    return new promote_pass(ctxt);
-}
+static bool promote_gate(function *fun) { return optimize && !proms.is_empty() && !seen_error(); }
+PI_IPA_PASS(promote)

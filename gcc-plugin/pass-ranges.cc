@@ -1,4 +1,11 @@
 /* pass-ranges.cc — where each site's code ended up: labels and CODE chunks.
+ * The last step of every directive that makes sites (pass-count.cc).
+ *
+ *     before (RTL, just before "shorten")      after
+ *     (insn (asm "# perfinst site U 3"))       .L12:            (deleted-label note)
+ *     (insn (set (reg ax) (mem ...)))          movl (%rdi), %eax
+ *     (jump_insn (set pc ...))                 jne .L4
+ *                                              .L13:            + the CODE chunk below
  *
  * Runs late, just before branch shortening, when no pass will copy or move
  * instructions any more.  Each `# perfinst site UNIT N` asm that survived
@@ -234,7 +241,7 @@ static void emit_chunk(const range *ranges, unsigned n)
     fprintf(f, "\t.popsection\n");
 }
 
-static unsigned int execute_ranges(function *)
+static unsigned int ranges_execute(function *)
 {
     auto_vec<range> ranges;
     range *open = NULL;
@@ -288,17 +295,6 @@ static unsigned int execute_ranges(function *)
     return 0;
 }
 
-const pass_data ranges_pass_data = {
-    RTL_PASS, "perfinst_ranges", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class ranges_pass : public rtl_opt_pass {
-public:
-    ranges_pass(gcc::context *ctxt) : rtl_opt_pass(ranges_pass_data, ctxt) {}
-    unsigned int execute(function *fun) final override { return execute_ranges(fun); }
-};
-
-opt_pass *pi_make_ranges_pass(gcc::context *ctxt)
-{
-    return new ranges_pass(ctxt);
-}
+static bool ranges_gate(function *fun)
+{ return true; }
+PI_RTL_PASS(ranges)

@@ -807,7 +807,7 @@ static unsigned redirect_allocs(function *fun, bool record)
 
 bool pi_sharing_seen; /* a sharing directive was accepted in this unit (frontend) */
 
-static unsigned execute_sharing(function *fun)
+static unsigned sharing_execute(function *fun)
 {
     if (pi_is_own_decl(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
         return 0;
@@ -854,21 +854,8 @@ static unsigned execute_sharing(function *fun)
     return 0;
 }
 
-const pass_data sharing_pass_data = {
-    GIMPLE_PASS, "perfinst_sharing", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
-};
-
-class sharing_pass : public gimple_opt_pass {
-public:
-    sharing_pass(gcc::context *ctxt) : gimple_opt_pass(sharing_pass_data, ctxt) {}
-    bool gate(function *) final override
-    {
-        return !seen_error() && (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_path());
-    }
-    unsigned int execute(function *fun) final override { return execute_sharing(fun); }
-};
-
-opt_pass *pi_make_sharing_pass(gcc::context *ctxt)
+static bool sharing_gate(function *fun)
 {
-    return new sharing_pass(ctxt);
+    return !seen_error() && (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_path());
 }
+PI_GIMPLE_PASS(sharing, PROP_cfg)

@@ -66,153 +66,6 @@
 #include "tree-cfgcleanup.h"
 #include "tree-ssa-dce.h"
 
-static tree mode_register;
-
-tree pi_split_mode_register(void)
-{
-    if (!mode_register) {
-        mode_register = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__perfinst_on"),
-                                   integer_type_node);
-        DECL_EXTERNAL(mode_register) = 1;
-        TREE_PUBLIC(mode_register) = 1;
-        TREE_THIS_VOLATILE(mode_register) = 0;
-        DECL_ARTIFICIAL(mode_register) = 1;
-        DECL_IGNORED_P(mode_register) = 1;
-        varpool_node::get_create(mode_register);
-    }
-    return mode_register;
-}
-
-/* The counter array of any unit (LTO may have renamed it). */
-static bool is_counter_var(tree t)
-{
-    if (!t || TREE_CODE(t) != VAR_DECL || !DECL_THREAD_LOCAL_P(t) || !DECL_NAME(t))
-        return false;
-    return strncmp(IDENTIFIER_POINTER(DECL_NAME(t)), "__perfinst_ctr", 14) == 0;
-}
-
-static bool is_counter_store(gimple *g)
-{
-    return gimple_store_p(g) && gimple_assign_single_p(g) && is_counter_var(get_base_address(gimple_assign_lhs(g)));
-}
-
-static bool is_site_marker(gimple *g)
-{
-    return gimple_code(g) == GIMPLE_ASM &&
-           strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
-}
-
-/* A call to one of libperfinst's probes (include/perfinst.h's ABI list;
- * not the registration calls of the generated constructor). */
-static bool is_probe_call(gimple *g)
-{
-    static const char *const probes[] = {
-        "__perfinst_trap", "__perfinst_threshold", "__perfinst_cycles_begin", "__perfinst_cycles_end",
-        "__perfinst_trace_start", "__perfinst_trace_stop", "__perfinst_watch",
-        "__perfinst_fn_enter", "__perfinst_fn_exit", "__perfinst_spill", /* pass-fnprobe.cc, narrow.cc */
-        "__perfinst_icall", /* pass-count.cc: indirect-call targets */
-    };
-    tree fn = is_gimple_call(g) ? gimple_call_fndecl(g) : NULL_TREE;
-    if (!fn || !DECL_NAME(fn))
-        return false;
-    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
-        if (strcmp(IDENTIFIER_POINTER(DECL_NAME(fn)), probes[i]) == 0)
-            return true;
-    return false;
-}
-
-/* Two sweeps: statements that define nothing first (stores, markers, probe
- * calls without a result), then probe calls with a result (the cycles
- * start time), whose uses the first sweep removed.  Then the counters'
- * loads and adds, dead now (DEAD: the values stored, for
- * simple_dce_from_worklist once the SSA form is updated: until then the
- * counting copy's stores still use the clean copy's names), so that the
- * passes run again after the split (rerun_early_passes) see empty blocks
- * where the counters were. */
-static void strip_statements(const vec<basic_block> &bbs);
-
-void pi_split_strip(const vec<basic_block> &bbs, bitmap dead)
-{
-    for (unsigned i = 0; i < bbs.length(); i++)
-        for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi); gsi_next(&gsi))
-            if (is_counter_store(gsi_stmt(gsi)) && TREE_CODE(gimple_assign_rhs1(gsi_stmt(gsi))) == SSA_NAME)
-                bitmap_set_bit(dead, SSA_NAME_VERSION(gimple_assign_rhs1(gsi_stmt(gsi))));
-    strip_statements(bbs);
-}
-
-static void strip_statements(const vec<basic_block> &bbs)
-{
-    for (int sweep = 0; sweep < 2; sweep++)
-        for (unsigned i = 0; i < bbs.length(); i++)
-            for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi);) {
-                gimple *g = gsi_stmt(gsi);
-                bool probe = is_probe_call(g) && (sweep == 1) == (gimple_call_lhs(g) != NULL_TREE);
-                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g))) || probe) {
-                    unlink_stmt_vdef(g);
-                    gsi_remove(&gsi, true);
-                    release_defs(g);
-                } else
-                    gsi_next(&gsi);
-            }
-}
-
-/* The function whose switch a body tests: itself when this unit gave it
- * an entry; for a clone GCC made (ipa-cp's .constprop, ipa-sra's .isra,
- * ipa-split's .part), the function it was cloned from, so an overlay that
- * turns that function on or off covers its clones too, and the test is
- * the one-instruction `cmpb $0, __perfinst_fnon+F(%rip)` rather than a
- * load of the mode register (an int in libperfinst, reached through a copy
- * relocation) and a `test`.  -1: none (the mode register decides). */
-int pi_split_switch_index(tree decl)
-{
-    for (int depth = 0; depth < 8 && decl && TREE_CODE(decl) == FUNCTION_DECL; depth++) {
-        int fi = pi_unit_func_index(decl);
-        if (fi >= 0)
-            return fi;
-        decl = pi_clone_origin(decl);
-    }
-    return -1;
-}
-
-/* The function a clone GCC made was made from (one step), or NULL_TREE. */
-tree pi_clone_origin(tree decl)
-{
-    if (tree f = pi_countfn_origin(decl))
-        return f; /* f.count (pass-countfn.cc) */
-    cgraph_node *n = cgraph_node::get(decl);
-    tree up = n && n->former_clone_of ? n->former_clone_of
-              : n && n->clone_of      ? n->clone_of->decl
-                                      : DECL_ABSTRACT_ORIGIN(decl);
-    return up == decl ? NULL_TREE : up;
-}
-
-/* The early passes whose work counters prevent (a case block holding a
- * counter is not an empty forwarder) and that no later pass redoes: in
- * GCC 12, if-to-switch and switch conversion (a switch of constants into
- * a table load, an if-chain into a switch/bit test) run only before IPA.
- * GCC's own passes, run again on the function once its clean copy has no
- * counters; they leave the counting copy as it is (its case blocks are
- * not empty).  Returns the TODO flags still to do. */
-unsigned int pi_split_rerun_early_passes(function *fun)
-{
-    static opt_pass *passes[2];
-    if (!passes[0]) {
-        passes[0] = make_pass_if_to_switch(g);
-        passes[1] = make_pass_convert_switch(g);
-    }
-    unsigned int todo = 0;
-    for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++) {
-        if (!passes[i]->gate(fun))
-            continue;
-        if (todo & TODO_update_ssa_any)
-            update_ssa(todo & TODO_update_ssa_any);
-        if (todo & TODO_cleanup_cfg)
-            cleanup_tree_cfg();
-        todo = passes[i]->execute(fun) | passes[i]->todo_flags_finish;
-    }
-    return todo;
-}
-
 /* The entry's `jmp *SLOT(%rip)`, its slot in the module's __perfinst_jumps
  * section (starting at the counting copy, right after the jmp, as the
  * switch bytes start at 1) and the slot's perfinst-format.h struct
@@ -244,16 +97,6 @@ static gasm *jump_slot_asm(tree clean_label, int fi)
     return as;
 }
 
-/* entry=jump needs a plain `jmp *mem` in AT&T syntax: with indirect
- * branch tracking (-fcf-protection=branch: the targets would need endbr64),
- * retpolines (-mindirect-branch=thunk…) or -masm=intel the entries keep the
- * byte test. */
-bool pi_entry_jump_usable(void)
-{
-    return pi_opt.entry_jump && !(flag_cf_protection & CF_BRANCH) &&
-           ix86_indirect_branch == indirect_branch_keep && ix86_asm_dialect == ASM_ATT;
-}
-
 /* entry=jump: D's byte test `if (SWITCH != 0) goto E'; else goto E;`
  * becomes asm goto ("jmp *SLOT(%rip)" :::: E) falling through to E'.
  * SLOT is the address right after the jmp (counting) or E (clean): one
@@ -262,7 +105,7 @@ bool pi_entry_jump_usable(void)
  * between the copies is laid out after the counting block, inside the
  * range pmopt's cache model gives its site (a range runs to the next one:
  * optimizer/plan-order.c).  Returns the TODO flags still to do; leaves the
- * byte test if D is not as execute_split built it. */
+ * byte test if D is not as split_execute built it. */
 static unsigned int jump_dispatch(function *fun, int fi)
 {
     basic_block d = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
@@ -291,46 +134,7 @@ static unsigned int jump_dispatch(function *fun, int fi)
     return TODO_update_ssa;
 }
 
-/* Does FUN hold counter updates or probe calls? */
-bool pi_split_instrumented(function *fun)
-{
-    basic_block bb;
-    FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-        if (is_counter_store(gsi_stmt(gsi)) || is_probe_call(gsi_stmt(gsi)))
-            return true;
-    return false;
-}
-
-/* At the end of D, whose single successor edge becomes the false edge:
- * `if (SWITCH != 0) goto ON;` where SWITCH is the function's switch byte
- * FI, or the mode register when FI < 0.  Returns the new true edge. */
-edge pi_split_add_test(basic_block d, int fi, basic_block on)
-{
-    edge off = single_succ_edge(d);
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
-    tree src = fi >= 0 ? pi_fnon_ref(fi) : pi_split_mode_register();
-    tree flag = make_ssa_name(TREE_TYPE(src));
-    gsi_insert_after(&gsi, gimple_build_assign(flag, src), GSI_NEW_STMT);
-    gsi_insert_after(&gsi, gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(src)), NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
-    off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-    return make_edge(d, on, EDGE_TRUE_VALUE);
-}
-
-/* After a split's edits of FUN's blocks (copies, strips, the dispatch):
- * dominators and loops to be recomputed, the SSA form brought up to date. */
-void pi_split_update(function *fun)
-{
-    free_dominance_info(CDI_DOMINATORS);
-    free_dominance_info(CDI_POST_DOMINATORS);
-    if (current_loops)
-        loops_state_set(LOOPS_NEED_FIXUP);
-    mark_virtual_operands_for_renaming(fun);
-    update_ssa(TODO_update_ssa);
-}
-
-static unsigned int execute_split(function *fun)
+static unsigned int split_execute(function *fun)
 {
     if (pi_is_own_decl(fun->decl))
         return 0; /* the generated registration code is not instrumented */
@@ -405,18 +209,5 @@ static unsigned int execute_split(function *fun)
     return todo;
 }
 
-const pass_data split_pass_data = {
-    GIMPLE_PASS, "perfinst_split", OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0, 0, 0,
-};
-
-class split_pass : public gimple_opt_pass {
-public:
-    split_pass(gcc::context *ctxt) : gimple_opt_pass(split_pass_data, ctxt) {}
-    bool gate(function *) final override { return !seen_error(); }
-    unsigned int execute(function *fun) final override { return execute_split(fun); }
-};
-
-opt_pass *pi_make_split_pass(gcc::context *ctxt)
-{
-    return new split_pass(ctxt);
-}
+static bool split_gate(function *fun) { return !seen_error(); }
+PI_GIMPLE_PASS(split, PROP_cfg | PROP_ssa)

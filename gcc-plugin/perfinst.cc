@@ -340,25 +340,18 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_FINISH, finish_unit, NULL);
     register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
 
-    register_pass(pi_make_count_pass(g), "cfg", PASS_POS_INSERT_AFTER);
-    /* inserted right after "cfg" too, so it runs before the count pass,
-       which deletes the statement markers */
-    register_pass(pi_make_ri_pass(g), "cfg", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_feedback_pass(g), "perfinst_count", PASS_POS_INSERT_BEFORE);
-    register_pass(pi_make_tier_pass(g), "optimized", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_fbglobal_pass(g, false), "profile", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_fbglobal_pass(g, true), "inline", PASS_POS_INSERT_BEFORE);
-    register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_countfn_args_pass(g), "expand", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
+    /* The passes, in the order they run (-fdump-passes shows it).  Where
+       several go next to one of GCC's passes, each after the one before,
+       so that the order here is the order there. */
+    /* right after the CFG is built, before any inlining: */
     register_pass(pi_make_blocking_pass(g), "cfg", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_ri_pass(g), "perfinst_blocking", PASS_POS_INSERT_AFTER);
+    /* the feedback's profile and promote-call's call sites, read before
+       the count pass deletes the statement markers they use */
+    register_pass(pi_make_feedback_pass(g), "perfinst_ri", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_promote_find_pass(g), "perfinst_feedback", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_count_pass(g), "perfinst_promote_find", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_arrays_pass(g), "build_ssa_passes", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
-    register_pass(pi_make_coldsplit_pass(g), "bbpart", PASS_POS_INSERT_BEFORE);
-    register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
     {
         /* after every instance of local-fnsummary (0: all of them) */
         struct register_pass_info p;
@@ -368,10 +361,24 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         p.pos_op = PASS_POS_INSERT_AFTER;
         register_callback("perfinst", PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
     }
-    register_pass(pi_make_inlsize_ipa_pass(g), "fnsummary", PASS_POS_INSERT_AFTER);
-    /* promote-call (pass-promote.cc): find the calls beside the branch
-       profile, promote them in IPA before ipa-cp, as ipa-devirt does */
-    register_pass(pi_make_promote_find_pass(g), "perfinst_count", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);
+    /* IPA: */
+    register_pass(pi_make_fbglobal_pass(g), "profile", PASS_POS_INSERT_AFTER);
+    /* promote-call (pass-promote.cc): promoted in IPA before ipa-cp, as
+       ipa-devirt does */
     register_pass(pi_make_promote_pass(g), "cp", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_inlsize_ipa_pass(g), "fnsummary", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_fbglobal_ipa_pass(g), "inline", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
+    /* after IPA, GIMPLE: */
+    register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_tier_pass(g), "perfinst_sharing", PASS_POS_INSERT_AFTER);
+    /* RTL: */
+    register_pass(pi_make_countfn_args_pass(g), "expand", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_coldsplit_pass(g), "bbpart", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     return 0;
 }

@@ -4,6 +4,7 @@
 #define PERFINST_PLUGIN_H
 
 #include "gcc-compat.h"
+#include "pass-gen.h"
 #include "directives.h"
 #include "perfinst-format.h"
 
@@ -104,7 +105,8 @@ opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `block
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
-opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt, bool regular);
+opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt);     /* after "profile" */
+opt_pass *pi_make_fbglobal_ipa_pass(gcc::context *ctxt); /* before "inline" */
 bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this unit */
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
@@ -131,9 +133,10 @@ void pi_narrow_increment(basic_block bb, gimple_stmt_iterator *gsi, tree ref, un
 bool pi_fnprobe_wanted(const struct pi_directive_spec *specs, int nspec, bool marked);
 void pi_fnprobe_instrument(function *fun, basic_block entry, unsigned site,
                            const struct pi_directive_spec *specs, int nspec);
-/* pass-ri.cc: runtime instrumentation; emit(EXPR) as a call, or NULL_TREE
- * after an error (given at loc) */
+/* pass-ri.cc: runtime instrumentation */
 opt_pass *pi_make_ri_pass(gcc::context *ctxt);
+/* emit-expr.cc, from the pragma handler: emit(EXPR) as a call, or
+ * NULL_TREE after an error (given at loc) */
 tree pi_ri_emit_call(const char *expr, location_t loc);
 /* pass-sharing.cc: the sharing probes, late (after "optimized") */
 extern bool pi_sharing_seen;
@@ -159,8 +162,11 @@ gasm *pi_site_marker(unsigned site, location_t loc);
 basic_block pi_bare_return_block(function *fun, basic_block entry);
 void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc);
 void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
-tree pi_clone_origin(tree decl); /* pass-split.cc: a clone's origin, one step */
-/* pass-split.cc's pieces that pass-countfn.cc shares */
+/* copies.cc: the counting and the clean copy, what pass-split,
+ * pass-countfn and return-site share */
+tree pi_clone_origin(tree decl); /* a clone's origin, one step */
+void pi_countfn_note(tree copy, tree f); /* f.count.N (pass-countfn.cc) is f's */
+tree pi_countfn_origin(tree decl);       /* f for f.count.N, else NULL_TREE */
 bool pi_split_instrumented(function *fun);
 void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
@@ -172,6 +178,5 @@ unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; re
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */
-tree pi_countfn_origin(tree decl); /* f for f.count, else NULL_TREE */
 
 #endif

@@ -407,7 +407,7 @@ static void emit_facts(void)
     symtab->finalize_toplevel_asm(build_string(s.size(), s.c_str()));
 }
 
-static unsigned int execute_arrays(void)
+static unsigned int arrays_execute(function *)
 {
     collect();
     bool detecting = pi_opt.sharing == 2 || pi_sharing_seen;
@@ -434,23 +434,10 @@ static unsigned int execute_arrays(void)
     return 0;
 }
 
-const pass_data arrays_pass_data = {
-    SIMPLE_IPA_PASS, "perfinst_arrays", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
-};
-
-class arrays_pass : public simple_ipa_opt_pass {
-public:
-    arrays_pass(gcc::context *ctxt) : simple_ipa_opt_pass(arrays_pass_data, ctxt) {}
-    bool gate(function *) final override
-    {
-        unsigned it = 0;
-        return !seen_error() && !in_lto_p &&
-               (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_next("pad-array", &it));
-    }
-    unsigned int execute(function *) final override { return execute_arrays(); }
-};
-
-opt_pass *pi_make_arrays_pass(gcc::context *ctxt)
+static bool arrays_gate(function *fun)
 {
-    return new arrays_pass(ctxt);
+    unsigned it = 0;
+    return !seen_error() && !in_lto_p &&
+           (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_next("pad-array", &it));
 }
+PI_SIMPLE_IPA_PASS(arrays)
