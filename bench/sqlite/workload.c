@@ -6,7 +6,11 @@
  *       rows inserted and the number of O(log n) operations grow with it;
  *       the number of full-table operations is fixed, so time is ~linear.
  * MIX   "train" (default) or "test": a different seed and a different mix of
- *       operations, so a profile taken on one can be measured on the other.
+ *       operations, so a profile taken on one can be measured on the other;
+ *       "sort" (ORDER BY / GROUP BY over large result sets, indexed lookups
+ *       and joins: the sorter's comparator called through a pointer) and
+ *       "insert" (late inserts into indexed tables, point updates and
+ *       deletes): mixes unlike the other two.
  *
  * Everything runs on an in-memory database: bulk inserts in transactions,
  * then a shuffled stream of indexed and unindexed queries, a three-table
@@ -201,6 +205,7 @@ enum op {
     OP_DEL_POINT,   /* delete one order */
     OP_DEL_RANGE,   /* delete a set of orders */
     OP_INSERT,      /* late insert of a few orders */
+    OP_SORT,        /* ORDER BY over thousands of rows, text keys (the sorter's comparator) */
     N_OPS
 };
 
@@ -217,13 +222,26 @@ struct mix {
 static const struct mix mixes[] = {
     { "train", 0x7261696e5eedULL,
       { 16000, 2000, 120000 },
-      /* pk    idx    range scan like join group string upd_p upd_r del_p del_r ins */
-      { 40000, 10000, 300, 12,  8,   20,  2,    300,   20000, 120,  8000, 12,   3000 },
-      { 1,     1,     0,   0,   0,   0,   0,    1,     1,     0,    1,    0,    1 } },
+      /* pk    idx    range scan like join group string upd_p upd_r del_p del_r ins   sort */
+      { 40000, 10000, 300, 12,  8,   20,  2,    300,   20000, 120,  8000, 12,   3000, 0 },
+      { 1,     1,     0,   0,   0,   0,   0,    1,     1,     0,    1,    0,    1,    0 } },
     { "test", 0x746573745eedULL,
       { 20000, 3000, 110000 },
-      { 20000, 15000, 300, 16,  6,   25,  3,    900,   6000,  120,  3000, 12,   6000 },
-      { 1,     1,     0,   0,   0,   0,   0,    1,     1,     0,    1,    0,    1 } },
+      { 20000, 15000, 300, 16,  6,   25,  3,    900,   6000,  120,  3000, 12,   6000, 0 },
+      { 1,     1,     0,   0,   0,   0,   0,    1,     1,     0,    1,    0,    1,    0 } },
+    /* sort/aggregate-heavy: ORDER BY and GROUP BY over large result sets
+       (SQLite's sorter calls its comparator through a function pointer),
+       with indexed lookups and joins */
+    { "sort", 0x736f72745eedULL,
+      { 16000, 2000, 100000 },
+      { 8000,  4000,  200, 4,   0,   60,  12,   0,     0,     0,    0,    0,    0,    400 },
+      { 1,     1,     0,   0,   0,   0,   0,    0,     0,     0,    0,    0,    0,    0 } },
+    /* insert-heavy: late inserts into the indexed orders table, point
+       updates and deletes, few reads */
+    { "insert", 0x696e736572745eedULL,
+      { 8000, 1000, 30000 },
+      { 4000,  2000,  0,   0,   0,   0,   0,    0,     20000, 0,    10000, 4,   150000, 0 },
+      { 1,     1,     0,   0,   0,   0,   0,    0,     1,     0,    1,    0,    1,    0 } },
 };
 
 /* ---- optional per-phase timing (-DWORKLOAD_PROFILE), for tuning the mixes -- */
@@ -244,7 +262,7 @@ static void prof_report(void)
     static const char *const names[N_OPS + 3] = {
         "pk_lookup", "idx_lookup", "range", "scan", "like", "join", "group",
         "string", "upd_point", "upd_range", "del_point", "del_range", "insert",
-        "load", "summary", "(total)" };
+        "sort", "load", "summary", "(total)" };
     double t = 0;
     for (int i = 0; i < N_OPS + 2; i++)
         t += prof_sec[i];
@@ -334,6 +352,17 @@ static void prepare_ops(void)
         "UPDATE orders SET status = 'shipped', note = note || ' upd' "
         "WHERE day BETWEEN ?1 AND ?1 + 2 AND status = 'paid'");
     st_op[OP_DEL_POINT][0] = prep("DELETE FROM orders WHERE id = ?1");
+    st_op[OP_SORT][0] = prep(
+        "SELECT id, note, status FROM orders WHERE day BETWEEN ?1 AND ?1 + 40 "
+        "ORDER BY note, status DESC, id");
+    st_op[OP_SORT][1] = prep(
+        "SELECT name, email, balance FROM customers WHERE tier = ?1 ORDER BY email, name");
+    st_op[OP_SORT][2] = prep(
+        "SELECT c.name, o.note, o.qty FROM orders o JOIN customers c ON c.id = o.customer_id "
+        "WHERE c.city = ?1 ORDER BY c.name, o.note, o.id");
+    st_op[OP_SORT][3] = prep(
+        "SELECT note, count(*), sum(qty) FROM orders WHERE day BETWEEN ?1 AND ?1 + 60 "
+        "GROUP BY note ORDER BY 2 DESC, 1");
     st_op[OP_DEL_RANGE][0] = prep(
         "DELETE FROM orders WHERE day BETWEEN ?1 AND ?1 + 3 AND qty < ?2");
 }
@@ -537,6 +566,27 @@ static void do_op(enum op op)
     case OP_INSERT:
         insert_order(st_op[op][0], next_order_id++);
         break;
+    case OP_SORT:
+        switch (rnd(4)) {
+        case 0:
+            st = st_op[op][0];
+            bind_int(st, 1, rnd(N_DAYS));
+            break;
+        case 1:
+            st = st_op[op][1];
+            bind_int(st, 1, rnd(5));
+            break;
+        case 2:
+            st = st_op[op][2];
+            bind_text(st, 1, cities[rnd(N_OF(cities))]);
+            break;
+        default:
+            st = st_op[op][3];
+            bind_int(st, 1, rnd(N_DAYS));
+            break;
+        }
+        run(st);
+        break;
     case N_OPS:
         break;
     }
@@ -549,7 +599,7 @@ static void run_mix(const struct mix *m, double size)
     uint64_t left[N_OPS], total = 0;
     for (int i = 0; i < N_OPS; i++) {
         double c = m->count[i] * (m->scales[i] ? size : 1.0);
-        left[i] = c < 1.0 ? 1 : (uint64_t)c;
+        left[i] = m->count[i] == 0 ? 0 : c < 1.0 ? 1 : (uint64_t)c; /* (0: not in this mix) */
         total += left[i];
     }
     exec("BEGIN");
@@ -602,7 +652,7 @@ int main(int argc, char **argv)
         char *end;
         size = strtod(argv[1], &end);
         if (*end || !(size > 0) || size > 1000) {
-            fprintf(stderr, "usage: %s [SIZE [train|test]]  (SIZE a scale factor > 0)\n",
+            fprintf(stderr, "usage: %s [SIZE [train|test|sort|insert]]  (SIZE a scale factor > 0)\n",
                     argv[0]);
             return 2;
         }
@@ -614,7 +664,7 @@ int main(int argc, char **argv)
         if (strcmp(mixes[i].name, mixname) == 0)
             m = &mixes[i];
     if (!m || argc > 3) {
-        fprintf(stderr, "usage: %s [SIZE [train|test]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [SIZE [train|test|sort|insert]]\n", argv[0]);
         return 2;
     }
 

