@@ -133,9 +133,19 @@ static location_t first_location(basic_block bb)
 }
 
 /* A block's source location: its first located statement; for a block with
- * none (the merged return block, an empty jump target), the function's
- * closing brace if it returns, else the location of a predecessor's last
- * statement — where gcov would show it. */
+ * none, the function's closing brace if it returns; the block of a
+ * computed goto that GCC factored out of every `goto *p`
+ * (factor_computed_gotos: a threaded interpreter's dispatch) none at all,
+ * as in gcov, which counts it on no line (its site gets line 0: pmopt
+ * report puts it on no line); else (an empty jump target) the location of
+ * a predecessor's last statement — where gcov would show it. */
+static bool is_factored_computed_goto(basic_block bb)
+{
+    gimple *last = last_stmt(bb);
+    return last && gimple_code(last) == GIMPLE_GOTO && TREE_CODE(gimple_goto_dest(last)) != LABEL_DECL &&
+           first_location(bb) == UNKNOWN_LOCATION;
+}
+
 static location_t block_location(basic_block bb)
 {
     location_t loc = first_location(bb);
@@ -146,6 +156,8 @@ static location_t block_location(basic_block bb)
     FOR_EACH_EDGE(e, ei, bb->succs)
     if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
         return cfun->function_end_locus;
+    if (is_factored_computed_goto(bb))
+        return UNKNOWN_LOCATION;
     FOR_EACH_EDGE(e, ei, bb->preds)
     {
         gimple_stmt_iterator gsi = gsi_last_bb(e->src);
@@ -428,22 +440,88 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
     return cfg;
 }
 
-/* An indirect call: __perfinst_icall(UNIT, SITE, (void *)fnptr) before it,
- * so that the training run records its targets (runtime/icall.c; docs/
- * layout.md "Indirect calls").  pass-split removes it from the clean copy. */
-static void add_icall_probe(gimple_stmt_iterator *gsi, gimple *call, unsigned site)
+/* An indirect call's target profile: GCC's way (an inline check of the
+ * last target and a counter; the runtime only on a miss), so that the
+ * training build pays two instructions more per indirect call, not a
+ * call and a hash-table probe (docs/layout.md "Indirect calls"):
+ *
+ *     B:  ...                                   B:  ...
+ *         r = fnptr (args);            →            t = (void *) fnptr;
+ *                                                   if (__perfinst_ctr_icall[2k] == t) goto H; else goto M;
+ *                                               H:  __perfinst_ctr_icall[2k+1] += 1;    goto J;
+ *                                               M:  __perfinst_icall_miss (UNIT, SITE, t, &__perfinst_ctr_icall[2k]);
+ *                                               J:  r = fnptr (args);
+ *
+ * SITE is the call's PI_SITE_CALL site; the slot pair is thread-local
+ * (unit.cc); runtime/icall.c counts the pair (site, last target) with the
+ * hits when the target changes, when the thread ends and when the trace
+ * is written.  Done after the sites are numbered and the CFG checksum is
+ * taken, so H, M and J are no sites: J continues B (its count is B's),
+ * and the rebuild, which has no such blocks, keys on the same CFG.
+ * pass-split deletes the miss call and the hit counter from the clean
+ * copy, where the test is then dead. */
+struct icall_site {
+    gimple *call;
+    unsigned site;
+};
+
+static void add_icall_cache(const icall_site &ic)
 {
+    gimple *call = ic.call;
     tree fnptr = gimple_call_fn(call);
     if (!fnptr || TREE_CODE(fnptr) == OBJ_TYPE_REF || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
         return;
-    tree probe = runtime_probe("__perfinst_icall", void_type_node, uint64_type_node,
-                               unsigned_type_node, ptr_type_node);
-    tree tmp = create_tmp_var(ptr_type_node, "pi_icall");
-    gimple *cvt = gimple_build_assign(tmp, NOP_EXPR, fnptr);
-    insert_call_before(gsi, cvt, gimple_location(call));
-    insert_call_before(gsi, gimple_build_call(probe, 3, build_int_cst(uint64_type_node, pi_unit_id()),
-                                              build_int_cst(unsigned_type_node, site), tmp),
-                       gimple_location(call));
+    location_t loc = gimple_location(call);
+    unsigned k = pi_unit_add_icall();
+    basic_block b = gimple_bb(call);
+    gimple_stmt_iterator gsi = gsi_for_stmt(call);
+    gsi_prev(&gsi);
+    /* (B keeps its labels, site marker and counter: the call is never first) */
+    basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
+
+    tree t = create_tmp_reg(uint64_type_node, "pi_icall");
+    tree last = create_tmp_reg(uint64_type_node, "pi_icall");
+    gimple_seq seq = NULL;
+    gimple_seq_add_stmt(&seq, gimple_build_assign(t, NOP_EXPR, fnptr));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(last, pi_icall_slot_ref(k, 0)));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, last, t, NULL_TREE, NULL_TREE));
+    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
+        gimple_set_location(gsi_stmt(g), loc);
+    gimple_stmt_iterator end = gsi_last_bb(b);
+    if (gsi_end_p(end)) {
+        end = gsi_start_bb(b);
+        gsi_insert_seq_before(&end, seq, GSI_SAME_STMT);
+    } else
+        gsi_insert_seq_after(&end, seq, GSI_SAME_STMT);
+
+    edge hit = single_succ_edge(b);
+    hit->flags = (hit->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
+    hit->probability = profile_probability::likely();
+    basic_block h = split_edge(hit); /* first: B has one edge to J */
+    edge miss = make_edge(b, j, EDGE_FALSE_VALUE);
+    miss->probability = profile_probability::likely().invert();
+    basic_block m = split_edge(miss);
+
+    tree old = create_tmp_reg(uint64_type_node, "pi");
+    tree inc = create_tmp_reg(uint64_type_node, "pi");
+    seq = NULL;
+    gimple_seq_add_stmt(&seq, gimple_build_assign(old, pi_icall_slot_ref(k, 1)));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(pi_icall_slot_ref(k, 1), inc));
+    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
+        gimple_set_location(gsi_stmt(g), loc);
+    gimple_stmt_iterator hg = gsi_start_bb(h);
+    gsi_insert_seq_before(&hg, seq, GSI_SAME_STMT);
+
+    tree slot = pi_icall_slot_ref(k, 0);
+    tree missfn = runtime_probe("__perfinst_icall_miss", void_type_node, uint64_type_node, unsigned_type_node,
+                                uint64_type_node, ptr_type_node);
+    gimple *mc = gimple_build_call(missfn, 4, build_int_cst(uint64_type_node, pi_unit_id()),
+                                   build_int_cst(unsigned_type_node, ic.site), t,
+                                   build_fold_addr_expr_with_type(slot, ptr_type_node));
+    gimple_set_location(mc, loc);
+    gimple_stmt_iterator mg = gsi_start_bb(m);
+    gsi_insert_before(&mg, mc, GSI_SAME_STMT);
 }
 
 /* Call sites (PI_SITE_CALL) of a function counted whole: each call of
@@ -452,7 +530,8 @@ static void add_icall_probe(gimple_stmt_iterator *gsi, gimple *call, unsigned si
  * at no run-time cost.  Built-ins GCC declares itself (__builtin_expect,
  * ...) and internal calls are not calls; an indirect call is recorded with
  * an empty callee. */
-static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_of, unsigned func)
+static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_of, unsigned func,
+                           vec<icall_site> &icalls)
 {
     for (unsigned i = 0; i < order.length(); i++)
         for (gimple_stmt_iterator gsi = gsi_start_bb(order[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
@@ -477,8 +556,10 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
             s.region = pi_unit_str(callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
             s.arg = site_of[order[i]->index];
             unsigned call_site = pi_unit_add_site(&s);
-            if (!callee)
-                add_icall_probe(&gsi, g, call_site);
+            if (!callee) {
+                icall_site ic = {g, call_site};
+                icalls.safe_push(ic);
+            }
         }
 }
 
@@ -639,6 +720,8 @@ static unsigned int count_execute(function *fun)
         pi_site s;
         memset(&s, 0, sizeof s);
         expanded_location xl = expand_location(block_location(bb));
+        if (!xl.file) /* no line (a computed goto's dispatch): the function's file, line 0 */
+            xl.file = expand_location(DECL_SOURCE_LOCATION(fndecl)).file;
         s.func = func;
         s.counter = PI_NONE; /* set below, once the owner's site exists */
         s.file = pi_unit_str(xl.file);
@@ -671,8 +754,9 @@ static unsigned int count_execute(function *fun)
             pi_unit_add_succ(site_of[order[i]->index], site_of[e->dest->index]);
     }
     uint64_t cfg = pi_cfg_checksum(order);
+    auto_vec<icall_site> icalls;
     if (fn_dirs & PI_D_COUNT)
-        add_call_sites(order, site_of, func);
+        add_call_sites(order, site_of, func, icalls);
 
     /* probes, before the markers that locate their exits go away */
     for (unsigned i = 0; i < probes.length(); i++) {
@@ -713,6 +797,11 @@ static unsigned int count_execute(function *fun)
         pi_fnprobe_instrument(fun, entry, site_of[entry->index], fn_specs, nspec);
     if (watch)
         pi_watch_instrument(fun, func);
+    /* last: the caches split blocks, which no site may see (above) */
+    for (unsigned i = 0; i < icalls.length(); i++)
+        add_icall_cache(icalls[i]);
+    if (!icalls.is_empty())
+        free_dominance_info(CDI_DOMINATORS);
     pi_unit_func_done(func, cfg);
     return 0;
 }

@@ -80,6 +80,8 @@ const char *pi_fnon_asm_name(void);      /* its symbol, for the jump slots' asm;
 void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
+unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
+tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 (last target) or 1 (hits) */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
 bool pi_is_lambda_function(tree fndecl); /* frontend.cc: a member of a C++ lambda's closure */

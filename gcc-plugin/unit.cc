@@ -32,6 +32,8 @@ static tree mode_var;      /* __perfinst_mode */
 static tree nctr_var;      /* __perfinst_nctr */
 static tree fnon_var;      /* __perfinst_fnon: per function, 1 = the counting copy runs */
 static tree nfn_var;       /* __perfinst_nfn: its length */
+static tree icall_var;     /* __perfinst_ctr_icall: per indirect call, the last target and its hits */
+static unsigned nicalls;
 static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs */
 
 static vec<pi_func> funcs;
@@ -211,6 +213,29 @@ tree pi_counter_ref(unsigned counter)
     }
     return build4(ARRAY_REF, uint64_type_node, ctr_var, build_int_cst(sizetype, counter),
                   NULL_TREE, NULL_TREE);
+}
+
+/* The inline cache of indirect call K (pass-count.cc, add_icall_cache):
+ * word 0 the last target this thread called there, word 1 the calls to it
+ * since the runtime last saw them.  A thread-local array like the
+ * counters (so the hit path is two plain instructions and exact under
+ * threads), sized in pi_unit_finish; the runtime learns each slot's
+ * address from its first miss (runtime/icall.c).  Named like the counters
+ * so that the split and the summaries treat its updates as theirs. */
+unsigned pi_unit_add_icall(void)
+{
+    if (!icall_var) {
+        icall_var = static_var("__perfinst_ctr_icall", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
+        DECL_NONALIASED(icall_var) = 1;
+        set_decl_tls_model(icall_var, decl_default_tls_model(icall_var));
+    }
+    return nicalls++;
+}
+
+tree pi_icall_slot_ref(unsigned k, unsigned word)
+{
+    return build4(ARRAY_REF, uint64_type_node, icall_var, build_int_cst(sizetype, 2 * k + word), NULL_TREE,
+                  NULL_TREE);
 }
 
 /* A static function of no arguments, built the way cgraph_build_static_cdtor
@@ -442,6 +467,14 @@ void pi_unit_finish(void)
          * (an extern variable marked at its later definition): no registration
          * code was made, so the unit cannot register */
         gcc_assert(ncounters == 0);
+    }
+    if (icall_var) {
+        TREE_TYPE(icall_var) = build_array_type_nelts(uint64_type_node, 2 * nicalls);
+        relayout_decl(icall_var);
+        varpool_node::finalize_decl(icall_var);
+        varpool_node *iv = varpool_node::get(icall_var);
+        if (iv && !iv->analyzed)
+            iv->analyze();
     }
     std::string text = as_asm(unit_chunk(ncounters));
     symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));

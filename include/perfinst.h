@@ -281,8 +281,9 @@ void __perfinst_cycles_end(uint64_t unit_id, uint32_t site, uint64_t t0, uint64_
 void __perfinst_trace_start(uint64_t unit_id, uint32_t site);
 void __perfinst_trace_stop(uint64_t unit_id, uint32_t site);
 void __perfinst_watch(uint64_t unit_id, uint32_t site, const void *addr, uint32_t size, uint32_t what);
-/* The target of an indirect call in a function counted whole (runtime/icall.c). */
-void __perfinst_icall(uint64_t unit_id, uint32_t site, const void *target);
+/* An indirect call in a function counted whole whose target is not the one
+ * its thread-local inline cache SLOT holds (runtime/icall.c). */
+void __perfinst_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot);
 void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               uint32_t ncounters, uint64_t *(*tls_counters)(void),
                               int *mode);

@@ -2,12 +2,20 @@
  * (docs/layout.md "Indirect calls").
  *
  * In a function counted whole, the plugin puts before every call through a
- * pointer (gcc-plugin/pass-count.cc, only in the counting copy)
+ * pointer (gcc-plugin/pass-count.cc, only in the counting copy) an inline
+ * cache of one target, a thread-local slot pair of its unit:
  *
- *   __perfinst_icall(U, S, fnptr)     S: the call's PI_SITE_CALL site
+ *   if (slot[0] == fnptr) slot[1] += 1;
+ *   else __perfinst_icall_miss(U, S, fnptr, slot);   S: the call's PI_SITE_CALL site
  *
- * which counts the pair (site, target) in a fixed open-addressing table
- * updated with atomics (no lock: the fatal-signal path writes it too).
+ * so only a change of target comes here.  The miss adds the slot's hits to
+ * the pair (site, old target), counts this call for (site, fnptr) and makes
+ * fnptr the slot's target.  Pairs are counted in a fixed open-addressing
+ * table updated with atomics (no lock: the fatal-signal path writes it too).
+ * The hits still in the slots are added when their thread ends, when the
+ * trace is written (every thread's, as the counters are) and when their
+ * unit is unloaded: the runtime learns each slot at its thread's first miss
+ * there (slot[0] is 0 until then) and keeps it in the thread's list.
  * At exit every pair becomes an ICALL record (type 58) with the run-time
  * target; pmopt maps it to a function of the program and adds the arc
  * (caller, callee, calls) to the call graph it orders.  A pair that finds
@@ -16,7 +24,9 @@
  */
 #include "runtime.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PI_MAX_ICALLS 8192 /* power of two */
 
@@ -30,11 +40,10 @@ struct icall_slot {
 static struct icall_slot icalls[PI_MAX_ICALLS];
 static uint64_t icall_lost;
 
-PI_EXPORT void __perfinst_icall(uint64_t unit_id, uint32_t site, const void *target)
+static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n)
 {
-    uint64_t t = (uint64_t)(uintptr_t)target;
     /* a multiplicative mix, not the byte-wise FNV: this runs on every
-       indirect call of the training build */
+       change of target of the training build */
     uint64_t key = unit_id * 0x9e3779b97f4a7c15ull ^ (t + site) * 0xc2b2ae3d27d4eb4full;
     key = pi_slot_key(key ^ key >> 29);
     for (uint32_t i = 0; i < 64; i++) {
@@ -44,20 +53,129 @@ PI_EXPORT void __perfinst_icall(uint64_t unit_id, uint32_t site, const void *tar
             s->unit_id = unit_id;
             s->site = site;
             s->target = t;
-            __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&s->count, n, __ATOMIC_RELAXED);
             __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
             return;
         }
         if (k == key && s->unit_id == unit_id && s->site == site && s->target == t) {
-            __atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&s->count, n, __ATOMIC_RELAXED);
             return;
         }
     }
-    __atomic_fetch_add(&icall_lost, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&icall_lost, n, __ATOMIC_RELAXED);
+}
+
+/* The inline caches a thread has used: chunks on one list for all threads,
+ * each owned by one thread (owner 0: free for the next thread to take). */
+struct cache_ref {
+    uint64_t *slot; /* the thread's slot pair in its unit's TLS */
+    uint64_t unit_id;
+    uint32_t site;
+};
+#define CHUNK_REFS 126
+struct cache_chunk {
+    struct cache_chunk *next;
+    pid_t owner;    /* tid; 0 free */
+    uint32_t n;     /* refs[0..n) valid (release-stored after the ref) */
+    struct cache_ref refs[CHUNK_REFS];
+};
+static struct cache_chunk *chunks;
+static __thread struct cache_chunk *my_chunk __attribute__((tls_model("initial-exec")));
+
+static void remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
+{
+    struct cache_chunk *c = my_chunk;
+    if (!c || c->n == CHUNK_REFS) {
+        pid_t me = gettid(), free_ = 0;
+        struct cache_chunk *f;
+        for (f = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); f; f = f->next)
+            if (__atomic_load_n(&f->owner, __ATOMIC_RELAXED) == 0 &&
+                __atomic_compare_exchange_n(&f->owner, &free_, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+                break;
+        if (!f) {
+            f = calloc(1, sizeof *f);
+            if (!f) {
+                /* no memory: the slot stays unknown, so its hits are
+                   lost; count them as such, from now on, by not caching */
+                slot[0] = 0;
+                return;
+            }
+            f->owner = me;
+            struct cache_chunk *head = __atomic_load_n(&chunks, __ATOMIC_RELAXED);
+            do
+                f->next = head;
+            while (!__atomic_compare_exchange_n(&chunks, &head, f, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+        }
+        f->n = 0;
+        c = my_chunk = f;
+    }
+    c->refs[c->n] = (struct cache_ref){.slot = slot, .unit_id = unit_id, .site = site};
+    __atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
+}
+
+PI_EXPORT void __perfinst_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+{
+    if (slot[0] == 0)
+        remember(slot, unit_id, site);
+    else if (slot[1])
+        icall_add(unit_id, site, slot[0], slot[1]);
+    slot[1] = 0;
+    icall_add(unit_id, site, target, 1);
+    slot[0] = target;
+}
+
+/* The hits still in the slots go into the table: of every thread (the
+ * trace), or of the caches of one unit (its module is unloaded). */
+static void flush(int one_unit, uint64_t unit_id)
+{
+    for (struct cache_chunk *c = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
+        if (!__atomic_load_n(&c->owner, __ATOMIC_ACQUIRE))
+            continue;
+        uint32_t n = __atomic_load_n(&c->n, __ATOMIC_ACQUIRE);
+        for (uint32_t i = 0; i < n; i++) {
+            struct cache_ref *r = &c->refs[i];
+            if (!r->slot || (one_unit && r->unit_id != unit_id))
+                continue;
+            uint64_t hits = __atomic_exchange_n(&r->slot[1], 0, __ATOMIC_RELAXED);
+            if (hits)
+                icall_add(r->unit_id, r->site, __atomic_load_n(&r->slot[0], __ATOMIC_RELAXED), hits);
+            if (one_unit)
+                r->slot = NULL; /* its TLS goes away with the module */
+        }
+    }
+}
+
+void pi_icall_unit_gone(uint64_t unit_id)
+{
+    flush(1, unit_id);
+}
+
+/* The calling thread ends: its slots' hits are counted and its chunks
+ * freed for another thread. */
+void pi_icall_thread_exit(void)
+{
+    pid_t me = gettid();
+    for (struct cache_chunk *c = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
+        if (__atomic_load_n(&c->owner, __ATOMIC_RELAXED) != me)
+            continue;
+        for (uint32_t i = 0; i < c->n; i++) {
+            struct cache_ref *r = &c->refs[i];
+            if (!r->slot)
+                continue;
+            uint64_t hits = __atomic_exchange_n(&r->slot[1], 0, __ATOMIC_RELAXED);
+            if (hits)
+                icall_add(r->unit_id, r->site, r->slot[0], hits);
+            r->slot[0] = 0;
+        }
+        __atomic_store_n(&c->n, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->owner, 0, __ATOMIC_RELEASE);
+    }
+    my_chunk = NULL;
 }
 
 void pi_icall_write(struct pi_rec_writer *w)
 {
+    flush(0, 0);
     for (uint32_t i = 0; i < PI_MAX_ICALLS; i++) {
         struct icall_slot *s = &icalls[i];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
@@ -81,10 +199,25 @@ void pi_icall_write(struct pi_rec_writer *w)
 }
 
 /* In a fork child: the calls before the fork are the parent's (as the
- * counters are); the pairs stay, their counts start afresh. */
+ * counters are); the pairs stay, their counts start afresh.  Only the
+ * forking thread came along: the other threads' chunks are free again. */
 void pi_icall_after_fork(void)
 {
     for (uint32_t i = 0; i < PI_MAX_ICALLS; i++)
         icalls[i].count = 0;
     icall_lost = 0;
+    pid_t me = gettid();
+    for (struct cache_chunk *c = chunks; c; c = c->next) {
+        if (c->owner == 0)
+            continue;
+        if (c != my_chunk && (!my_chunk || c->owner != my_chunk->owner)) {
+            c->n = 0;
+            c->owner = 0;
+            continue;
+        }
+        c->owner = me;
+        for (uint32_t i = 0; i < c->n; i++)
+            if (c->refs[i].slot)
+                c->refs[i].slot[1] = 0;
+    }
 }

@@ -130,6 +130,8 @@ uint64_t pi_indicators_probe_cost(void);
 void pi_indicators_after_fork(void);                 /* in the fork child */
 void pi_icall_write(struct pi_rec_writer *w);       /* ICALL (icall.c) */
 void pi_icall_after_fork(void);                      /* in the fork child */
+void pi_icall_thread_exit(void);                     /* the calling thread ends */
+void pi_icall_unit_gone(uint64_t unit_id);           /* its module is unloaded */
 void pi_indicators_thread_exit(void);                /* the calling thread ends */
 uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code);
 

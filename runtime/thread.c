@@ -90,6 +90,7 @@ static void thread_leave(struct pi_thread *t)
      * thread's TLS block of a dlclose'd library, which an unregistering
      * thread reads under the lock (pi_flush_add). */
     pi_indicators_thread_exit();
+    pi_icall_thread_exit();
     if (!t || t != pi_self) {
         pthread_mutex_unlock(&pi.lock);
         return;

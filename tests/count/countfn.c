@@ -1,6 +1,6 @@
 /* counting=function (gcc-plugin/pass-countfn.cc): cell_info has no frame at
  * -O2 (a test and a sibling call through a function pointer), but its
- * counting copy calls a probe before the indirect call (__perfinst_icall)
+ * counting copy checks an inline cache before the indirect call (__perfinst_icall_miss)
  * and keeps the page and the callee in callee-saved registers across it.
  * sum_cells calls cell_info and pick N times each; parse_cell runs N
  * times, cell_info's early return never (i >= 0).  The threshold

@@ -43,7 +43,7 @@ assert_eq "gcc -O2: sum_cells starts with a push (the fixture is valid)" push "$
 insns fn.o sum_cells > fnsum.ins
 assert_eq "counting=function: sum_cells enters with cmpb + jne, then its prologue" "cmpb jne push" "$(head -3 fnsum.ins | xargs)"
 objdump -dr --no-show-raw-insn fn.o | awk '/<cell_info\.count\.[0-9]+>:/,/^$/' > count.s
-assert_contains "cell_info.count.N calls the indirect-call probe" count.s '__perfinst_icall'
+assert_contains "cell_info.count.N calls the indirect-call profile's miss path" count.s '__perfinst_icall_miss'
 assert_contains "cell_info.count.N keeps a frame (pushes)" count.s 'push '
 
 pi_ld -O2 -o inl inl.o

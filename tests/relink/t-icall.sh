@@ -1,6 +1,6 @@
 # Indirect calls in the call graph (icall.c: drive calls leaf only through
 # a function pointer).  The training build (all=count) records the target
-# of every indirect call (__perfinst_icall, ICALL records); pmopt merge
+# of every indirect call (an inline cache, __perfinst_icall_miss; ICALL records); pmopt merge
 # makes the targets link-time addresses; pmopt plan --order adds the arc
 # drive→leaf, so C3 and Ext-TSP place leaf right after drive, which they
 # do not without it (--no-indirect-calls; both with --no-tier-first: the

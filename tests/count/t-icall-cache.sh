@@ -1,0 +1,31 @@
+# The indirect-call profile of a training build is an inline cache of one
+# target per call site and thread (pass-count.cc add_icall_cache,
+# runtime/icall.c): the runtime sees only changes of target, yet every
+# pair (site, target) is counted exactly — with the target changing at
+# every call, under threads whose hits are added when they end, at exit
+# for the thread still running, and in a fork child (icallcache.c).
+. "$PERFINST_TOP/tests/lib.sh"
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/count/icallcache.c" -o icallcache.o
+pi_ld -O2 -o icallcache icallcache.o -lpthread
+objdump -d --no-show-raw-insn icallcache.o | awk '/<call\.count\.[0-9]+>:/,/^$/' > call.s
+assert_contains "the counting copy checks the cache inline" call.s 'cmp .*%fs:'
+assert_contains "and calls the runtime only on a miss" call.s '__perfinst_icall_miss|call '
+PERFINST_OUT=t.%p.pit ./icallcache > out || fail "icallcache failed"
+assert_eq "output" "sum 3179003" "$(cat out)"
+icalls() { # TRACE: "TARGET COUNT" per ICALL record, link-time targets
+    "$PMOPT" merge -o m.pit "$1" > /dev/null
+    "$PMOPT" dump m.pit | grep ' ICALL ' | sed 's/.* target \(0x[0-9a-f]*\) count \([0-9]*\)$/\1 \2/' | sort
+}
+parent="" child=""
+for t in t.*.pit; do
+    if [ "$(icalls "$t" | wc -l)" = 3 ]; then parent=$t; else child=$t; fi
+done
+[ -n "$parent" ] && [ -n "$child" ] || fail "want the parent's trace and the fork child's: $(ls t.*.pit)"
+for fn in f g h; do
+    eval "$fn=0x\$(nm icallcache | awk '\$3 == \"$fn\" { sub(/^0+/, \"\", \$1); print \$1 }')"
+done
+icalls "$parent" > got
+printf '%s\n' "$f 5000" "$g 1000" "$h 1200" | sort > want
+diff want got || fail "ICALL pairs: want f 4×1250, g 4×250, h 4×300"
+ok "f 5000, g 1000, h 1200 calls over 4 threads, exact"
+assert_eq "the fork child: its own 7 calls of h" "$h 7" "$(icalls "$child")"
