@@ -50,13 +50,17 @@
  * -O0/-Og or -fno-optimize-sibling-calls (no sibling call), -flto units,
  * entry=jump, variadic and nested functions, functions returning an
  * aggregate or a value not in registers, functions GCC cannot version or
- * whose blocks cannot be copied (setjmp, computed goto, nonlocal labels),
- * and the generated registration code.
+ * whose blocks cannot be copied (setjmp, nonlocal labels), and the
+ * generated registration code.  A function that keeps its labels'
+ * addresses in a static table (computed goto), which GCC refuses to
+ * version, is split here with a table of its own for the counting copy
+ * (copy_label_tables, below); pass-split cannot copy its blocks.
  */
 #include "plugin.h"
 #include "cfgloop.h"
 #include "cfganal.h"
 #include "tree-inline.h"
+#include "gimple-walk.h"
 #include "tree-dfa.h"
 #include "tree-into-ssa.h"
 #include "tree-ssanames.h"
@@ -84,16 +88,163 @@ static bool usable_signature(tree decl)
     return true;
 }
 
-/* Can FUN be split into f and f.count?  (cfun == FUN) */
+static bool has_forced_label(basic_block bb)
+{
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        glabel *l = dyn_cast<glabel *>(gsi_stmt(gsi));
+        if (!l)
+            break;
+        if (FORCED_LABEL(gimple_label_label(l)))
+            return true;
+    }
+    return false;
+}
+
+/* Can FUN be split into f and f.count?  (cfun == FUN)  A function that
+ * keeps addresses of its labels in a static table (computed goto: a
+ * threaded interpreter's dispatch) can, with a table of its own for the
+ * copy (copy_label_tables). */
 static bool splittable(function *fun)
 {
-    if (fun->calls_setjmp || fun->has_nonlocal_label || fun->has_forced_label_in_static ||
-        fun->can_throw_non_call_exceptions)
+    if (fun->calls_setjmp || fun->has_nonlocal_label || fun->can_throw_non_call_exceptions)
         return false;
-    auto_vec<basic_block> bbs;
+    /* (what GCC cannot duplicate within a function: a block with a label
+       whose address is taken is copied by versioning, which maps labels) */
     basic_block bb;
-    FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
-    return can_copy_bbs_p(bbs.address(), bbs.length());
+    FOR_EACH_BB_FN(bb, fun)
+    if (!can_duplicate_block_p(bb) && !has_forced_label(bb))
+        return false;
+    return true;
+}
+
+/* ---- label tables: computed goto ------------------------------------------
+ *
+ * GCC refuses to copy a function that stores the address of one of its
+ * labels in a static variable (`static const void *const table[] =
+ * { &&op_add, ... }`, then `goto *table[op]`): the copy would share the
+ * table and jump into the original.  The counting copy gets a table of
+ * its own instead, the same initializer with each label replaced by the
+ * copy's label of that name, and its body reads that one:
+ *
+ *     f:          goto *table[op]        table:       { &&op_add, ... }   (f's labels)
+ *     f.count.N:  goto *table.c[op]      table.c:     { &&op_add, ... }   (f.count.N's)
+ *
+ * So a threaded interpreter (Lua's luaV_execute) has a clean copy too,
+ * and PERFINST_MODE=off runs it uninstrumented. */
+
+struct label_map {
+    hash_map<tree, tree> *labels; /* f's LABEL_DECL -> the copy's */
+    bool missing;
+};
+
+static tree remap_label_addr(tree *tp, int *walk_subtrees, void *data)
+{
+    label_map *lm = (label_map *)data;
+    if (TREE_CODE(*tp) == LABEL_DECL) {
+        tree *nl = lm->labels->get(*tp);
+        if (nl)
+            *tp = *nl;
+        else
+            lm->missing = true;
+        *walk_subtrees = 0;
+    }
+    return NULL_TREE;
+}
+
+static tree has_label_addr(tree *tp, int *walk_subtrees, void *)
+{
+    if (TREE_CODE(*tp) == ADDR_EXPR && TREE_CODE(TREE_OPERAND(*tp, 0)) == LABEL_DECL)
+        return *tp;
+    if (TYPE_P(*tp))
+        *walk_subtrees = 0;
+    return NULL_TREE;
+}
+
+struct var_swap {
+    hash_map<tree, tree> *vars;
+};
+
+static tree swap_var(tree *tp, int *walk_subtrees, void *data)
+{
+    walk_stmt_info *wi = (walk_stmt_info *)data;
+    var_swap *vs = (var_swap *)wi->info;
+    if (VAR_P(*tp)) {
+        if (tree *nv = vs->vars->get(*tp))
+            *tp = *nv;
+    }
+    if (TYPE_P(*tp))
+        *walk_subtrees = 0;
+    return NULL_TREE;
+}
+
+/* The label tables of ORIG (static variables of its own whose initializer
+ * takes a label's address), copied for COPY with COPY's labels; COPY's
+ * body made to read them.  False (nothing changed) if a label has no
+ * counterpart of the same name in COPY. */
+static bool copy_label_tables(tree orig, tree copy)
+{
+    function *of = DECL_STRUCT_FUNCTION(orig), *cf = DECL_STRUCT_FUNCTION(copy);
+    auto_vec<tree> tables;
+    unsigned ix;
+    tree var;
+    FOR_EACH_LOCAL_DECL(of, ix, var)
+    if (VAR_P(var) && TREE_STATIC(var) && DECL_CONTEXT(var) == orig && DECL_INITIAL(var) &&
+        walk_tree_without_duplicates(&DECL_INITIAL(var), has_label_addr, NULL))
+        tables.safe_push(var);
+    if (tables.is_empty())
+        return true;
+    /* the copy's labels by name (labels whose address is taken are the
+       user's: named, one of each name per function) */
+    hash_map<tree, tree> by_name, labels;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, cf)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (glabel *l = dyn_cast<glabel *>(gsi_stmt(gsi)))
+            if (DECL_NAME(gimple_label_label(l)))
+                by_name.put(DECL_NAME(gimple_label_label(l)), gimple_label_label(l));
+    FOR_EACH_BB_FN(bb, of)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (glabel *l = dyn_cast<glabel *>(gsi_stmt(gsi)))
+            if (DECL_NAME(gimple_label_label(l)))
+                if (tree *nl = by_name.get(DECL_NAME(gimple_label_label(l))))
+                    labels.put(gimple_label_label(l), *nl);
+    label_map lm = {&labels, false};
+    auto_vec<tree> inits;
+    for (unsigned i = 0; i < tables.length(); i++) {
+        tree init = unshare_expr(DECL_INITIAL(tables[i]));
+        walk_tree(&init, remap_label_addr, &lm, NULL);
+        inits.safe_push(init);
+    }
+    if (lm.missing)
+        return false;
+    hash_map<tree, tree> vars;
+    for (unsigned i = 0; i < tables.length(); i++) {
+        tree nv = copy_node(tables[i]);
+        DECL_CONTEXT(nv) = copy;
+        DECL_INITIAL(nv) = inits[i];
+        SET_DECL_ASSEMBLER_NAME(nv, NULL_TREE);
+        SET_DECL_RTL(nv, NULL_RTX);
+        varpool_node::finalize_decl(nv);
+        varpool_node *vn = varpool_node::get(nv);
+        if (vn && !vn->analyzed)
+            vn->analyze();
+        add_local_decl(cf, nv);
+        vars.put(tables[i], nv);
+    }
+    var_swap vs = {&vars};
+    FOR_EACH_BB_FN(bb, cf)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        walk_stmt_info wi;
+        memset(&wi, 0, sizeof wi);
+        wi.info = &vs;
+        walk_gimple_op(gsi_stmt(gsi), swap_var, &wi);
+        update_stmt_if_modified(gsi_stmt(gsi));
+    }
+    push_cfun(cf);
+    cgraph_edge::rebuild_references();
+    pop_cfun();
+    cf->has_forced_label_in_static = 1;
+    return true;
 }
 
 /* In f (cfun): D at the entry, `if (SWITCH != 0) goto C; else goto
@@ -150,21 +301,35 @@ static bool split_off_counting(cgraph_node *node)
         node->get_untransformed_body();
     if (node->clone_of)
         return false;
-    if (pi_is_own_decl(decl) || !usable_signature(decl) || !tree_versionable_function_p(decl))
+    if (pi_is_own_decl(decl) || !usable_signature(decl))
         return false;
     node->get_body();
     function *fun = DECL_STRUCT_FUNCTION(decl);
     if (!fun || !fun->cfg)
         return false;
-    push_cfun(fun);
-    bool go = pi_split_instrumented(fun) && splittable(fun);
-    pop_cfun();
-    if (!go)
-        return false;
-
-    cgraph_node *copy = node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count");
+    /* a label table (copy_label_tables) is the one reason GCC's versioning
+       refuses that this pass overcomes: hidden from it while it copies */
+    bool tables = fun->has_forced_label_in_static;
+    fun->has_forced_label_in_static = 0;
+    fun->cannot_be_copied_set = 0;
+    fun->cannot_be_copied_reason = NULL;
+    bool go = tree_versionable_function_p(decl);
+    if (go) {
+        push_cfun(fun);
+        go = pi_split_instrumented(fun) && splittable(fun);
+        pop_cfun();
+    }
+    cgraph_node *copy = go ? node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count") : NULL;
+    fun->has_forced_label_in_static = tables;
+    fun->cannot_be_copied_set = 0;
+    fun->cannot_be_copied_reason = NULL;
     if (!copy)
         return false;
+    if (tables && !copy_label_tables(decl, copy->decl)) {
+        /* a label the copy lacks: leave f one counting body */
+        copy->remove();
+        return false;
+    }
     /* The counting copy of an exported f is exported too, so that a
        handler that names the pc's function with dladdr (-rdynamic) finds
        f.count.N where it found f; protected, so that f's call binds to it

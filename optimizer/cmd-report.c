@@ -480,7 +480,10 @@ static int build_views(struct report *r)
             row->file = pm_unit_file(u, st->file);
             row->line = st->line;
             row->addr = s->site_addr ? s->site_addr[k] : 0;
-            if (!row->line && row->addr && r->have_dbg && /* no line from the compiler: ask DWARF */
+            /* no line from the compiler: ask DWARF (a site with a file and
+               line 0 is a block gcov counts on no line: a computed goto's
+               dispatch, pass-count.cc block_location) */
+            if (!row->line && !st->file && row->addr && r->have_dbg &&
                 pi_debug_line(&r->dbg, row->addr, &row->file, &row->line))
                 row->file = pm_file(NULL, row->file);
             if (row->line)

@@ -1,0 +1,49 @@
+# A threaded interpreter (cgoto.c: computed goto through a static table
+# of label addresses, as in Lua's lvm.c) under all=count.
+#
+# Off mode covers it: GCC cannot copy a function that keeps its labels'
+# addresses in a static table, so it used to stay one counting body that
+# PERFINST_MODE=off could not turn off; pass-countfn.cc gives the counting
+# copy run.count.N a table of its own (copy_label_tables).
+#
+# Line counts equal gcov's.
+# GCC factors every `goto *p` into one dispatch block with no source line;
+# gcov counts it on no line, and so must pmopt report: it was put on a
+# predecessor's line (the first NEXT(), line 19: 4504 executions where
+# gcov says 1).  Every line pmopt report lists is compared with gcov -t of
+# the same program built with -O0 --coverage (whose blocks are the
+# source's, as the count pass sees them).
+. "$PERFINST_TOP/tests/lib.sh"
+command -v gcov > /dev/null || { echo "SKIP: gcov not installed"; exit 0; }
+src=$T/count/cgoto.c
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o cgoto.o
+pi_ld -O2 -o cgoto cgoto.o
+PERFINST_OUT=c.pit ./cgoto 1000 > out || fail "cgoto failed"
+assert_eq "output" 501000 "$(cat out)"
+cp "$src" cgoto.c
+gcc -O0 --coverage cgoto.c -o cov
+./cov 1000 > /dev/null
+gcov -t cov-cgoto.gcda 2> /dev/null | awk -F: '$3 != "" && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); print $2 + 0, c }' |
+    sort -n > gcov.lines
+[ "$(wc -l < gcov.lines)" -gt 20 ] || fail "gcov gave $(wc -l < gcov.lines) lines"
+"$PMOPT" report --by=line --format=csv cgoto c.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)cgoto\.c$/ { print $3, $1 }' |
+    sort -n > pi.lines
+n=$(wc -l < pi.lines)
+[ "$n" -ge 15 ] || fail "pmopt report lists $n lines of cgoto.c"
+awk 'NR == FNR { g[$1] = $2; next } !($1 in g) || g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov " ($1 in g ? g[$1] : "none") }' \
+    gcov.lines pi.lines > diff.txt
+[ ! -s diff.txt ] || { cat diff.txt; fail "per-line counts differ from gcov's"; }
+ok "the $n lines pmopt report lists have gcov's counts"
+assert_eq "no line has the dispatch block's 4504 executions" "" "$(awk '$2 == 4504' pi.lines)"
+assert_eq "one row per line (the file named once)" "$n" "$(cut -d' ' -f1 pi.lines | sort -u | wc -l)"
+
+nm cgoto > syms
+assert_contains "run has a counting copy" syms ' t run\.count\.[0-9]+$| T run\.count\.[0-9]+$'
+[ "$(grep -c ' [dDrR] table\.' syms)" = 2 ] || fail "want two label tables (run's and run.count.N's): $(grep table syms)"
+ok "two label tables"
+PERFINST_MODE=off PERFINST_OUT=off.pit ./cgoto 1000 > off.out || fail "cgoto failed with PERFINST_MODE=off"
+assert_eq "off: the same output" 501000 "$(cat off.out)"
+"$PMOPT" report --by=function cgoto off.pit 2> /dev/null | awk '$3 == "run"' > off.run
+assert_eq "off: run counted nothing" "0 0" "$(awk '{ print $1, $2 }' off.run)"
+"$PMOPT" report --by=function cgoto c.pit | awk '$3 == "run" { print $1, $2 }' > on.run
+assert_eq "on: run entered once, 17513 block executions" "1 17513" "$(cat on.run)"
