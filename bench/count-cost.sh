@@ -15,7 +15,10 @@
 #                    (gcc -S, no assembler) over every source of the
 #                    program, plain, with the plugin and no directives, and
 #                    with all=count (default 0: none); and the text size
-#   --work DIR       builds and outputs (default bench/.work/cost)
+#   --work DIR       builds and outputs (default bench/.work/cost); a
+#                    callgrind result is kept there while its program is
+#                    older (an interrupted run resumes), with its profile
+#                    (cg-PROG-WORKLOAD-VARIANT.out, for callgrind_annotate)
 #   --record         append the report to bench/RESULTS.md
 #
 # Variants: o2 (gcc -O2), pgen (-O2 -fprofile-generate), count (-O2 with
@@ -75,12 +78,16 @@ for p in $programs; do
         if [ $do_cg = 1 ]; then
             for v in $VARIANTS; do
                 d=$W/$p/$(build_of $v)
-                rm -f "$d"/*.gcda "$d"/*.pit
-                say "callgrind $p $wl $v"
-                s=$(wl_run "$p" "$wl" "$d" "$(wl_scale "$p" small)" env $(env_of $v) PERFINST_OUT="$d/t.pit" \
-                    valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$W/cg.log")
-                IR[$p/$wl/$v]=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$W/cg.log" | tail -1)
-                SUM[$p/$wl/$v]=${s%% *}
+                # kept while the program is older than the result (resumable)
+                res=$W/cg-$p-$wl-$v.txt
+                if [ ! -s "$res" ] || [ "$d/prog" -nt "$res" ]; then
+                    rm -f "$d"/*.gcda "$d"/*.pit
+                    say "callgrind $p $wl $v"
+                    s=$(wl_run "$p" "$wl" "$d" "$(wl_scale "$p" small)" env $(env_of $v) PERFINST_OUT="$d/t.pit" \
+                        valgrind --tool=callgrind --callgrind-out-file="$W/cg-$p-$wl-$v.out" --log-file="$W/cg.log")
+                    echo "$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$W/cg.log" | tail -1) ${s%% *}" > "$res"
+                fi
+                read -r IR[$p/$wl/$v] SUM[$p/$wl/$v] < "$res"
                 [ -n "${IR[$p/$wl/$v]}" ] || { say "$p $wl $v: no callgrind total"; failed=1; }
             done
         fi
