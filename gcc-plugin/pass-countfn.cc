@@ -291,6 +291,27 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
     return call;
 }
 
+/* counting-opt=fast: the counting copy without GCC's costliest optional
+ * passes (RTL GCSE, tree PRE, the second scheduling pass, the CSE rerun),
+ * as if compiled with -fno-gcse ...: its compile costs less, its code runs
+ * a little slower (bench/RESULTS.md).  Only where the function has no
+ * optimize attribute of its own. */
+static void fast_options(tree copy)
+{
+    if (DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) &&
+        DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) != optimization_default_node)
+        return;
+    cl_optimization saved;
+    cl_optimization_save(&saved, &global_options, &global_options_set);
+    flag_gcse = 0;
+    flag_gcse_after_reload = 0;
+    flag_tree_pre = 0;
+    flag_schedule_insns_after_reload = 0;
+    flag_rerun_cse_after_loop = 0;
+    DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) = build_optimization_node(&global_options, &global_options_set);
+    cl_optimization_restore(&global_options, &global_options_set, &saved);
+}
+
 /* NODE's f.count, and f made clean; false if NODE stays as it is. */
 static bool split_off_counting(cgraph_node *node)
 {
@@ -349,6 +370,8 @@ static bool split_off_counting(cgraph_node *node)
        its CODE chunks (pass-ranges.cc) with it. */
     if (node->get_comdat_group() && !copy->get_comdat_group())
         copy->add_to_same_comdat_group(node);
+    if (pi_opt.counting_fast)
+        fast_options(copy->decl);
     pi_countfn_note(copy->decl, decl);
     if (!dispatching)
         dispatching = new hash_set<tree>;

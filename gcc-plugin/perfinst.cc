@@ -32,6 +32,10 @@
  *   counting=inline|function  where a split function's counting copy lives: in the
  *                        function, after the dispatch, or in a function of its own,
  *                        f.count.N, entered by a sibling call (default; pass-countfn.cc)
+ *   counting-opt=full|fast  counting=function: f.count.N optimised as its function
+ *                        (default) or without GCC's costliest optional passes (RTL
+ *                        GCSE, tree PRE, the second scheduling pass): a cheaper compile
+ *                        (pass-countfn.cc, docs/design.md "Cost")
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -222,6 +226,14 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "counting-opt") == 0) {
+            if (v && (strcmp(v, "full") == 0 || strcmp(v, "fast") == 0))
+                pi_opt.counting_fast = strcmp(v, "fast") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-counting-opt=%s%>: expected %<full%> or %<fast%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "counting") == 0) {
             if (v && (strcmp(v, "inline") == 0 || strcmp(v, "function") == 0))
                 pi_opt.counting_function = strcmp(v, "function") == 0;
@@ -234,7 +246,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, help)", k);
             ok = false;
         }
     }

@@ -28,6 +28,7 @@ struct pi_options {
     bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
     int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
+    bool counting_fast;     /* counting-opt=fast: f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
 };
 extern struct pi_options pi_opt;
 
