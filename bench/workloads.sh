@@ -46,7 +46,7 @@ wl_workloads() {
 wl_scale() {
     case $1:$2 in
     sqlite:small) echo 0.1 ;; sqlite:big) echo 1 ;;
-    lua:small) echo 1 ;; lua:big) echo 3 ;;
+    lua:small) echo 2 ;; lua:big) echo 10 ;;
     zstd:small) echo 1 ;; zstd:big) echo 10 ;;
     esac
 }

@@ -52,8 +52,9 @@ function parts.tables()  -- arrays, hashes, insert/remove, next
   table.sort(keys)
   for _, k in ipairs(keys) do mixin(hsh[k]) end
   local q = {}
-  for i = 1, N * 10 do table.insert(q, 1 + rnd(#q + 1), i) end
-  for i = 1, N * 5 do table.remove(q, 1 + rnd(#q)) end
+  for i = 1, N * 10 do q[#q + 1] = i end
+  for i = 1, N * 5 do table.remove(q) end
+  for i = 1, 200 do table.insert(q, 1 + rnd(#q + 1), i) end  -- (a few: each moves the tail)
   mixin(#q); mixin(q[1]); mixin(q[#q])
 end
 
