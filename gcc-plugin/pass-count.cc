@@ -178,6 +178,16 @@ gasm *pi_site_marker(unsigned site, location_t loc)
     return marker;
 }
 
+/* `REF += 1` (a counter, an inline cache's hits), at the end of *SEQ. */
+static void add_increment(gimple_seq *seq, tree ref)
+{
+    tree old = create_tmp_reg(uint64_type_node, "pi");
+    tree inc = create_tmp_reg(uint64_type_node, "pi");
+    gimple_seq_add_stmt(seq, gimple_build_assign(old, ref));
+    gimple_seq_add_stmt(seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
+    gimple_seq_add_stmt(seq, gimple_build_assign(unshare_expr(ref), inc));
+}
+
 /* The site marker, and the counter update unless the block shares the
  * counter of a block that runs exactly as often (own_counter false). */
 static void instrument_block(basic_block bb, unsigned site, unsigned counter, bool own_counter,
@@ -189,14 +199,8 @@ static void instrument_block(basic_block bb, unsigned site, unsigned counter, bo
     location_t loc = block_location(bb);
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, pi_site_marker(site, loc));
-    if (own_counter) {
-        tree ref = pi_counter_ref(counter);
-        tree old = create_tmp_reg(uint64_type_node, "pi");
-        tree inc = create_tmp_reg(uint64_type_node, "pi");
-        gimple_seq_add_stmt(&seq, gimple_build_assign(old, ref));
-        gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
-        gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), inc));
-    }
+    if (own_counter)
+        add_increment(&seq, pi_counter_ref(counter));
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
@@ -502,12 +506,8 @@ static void add_icall_cache(const icall_site &ic)
     miss->probability = profile_probability::likely().invert();
     basic_block m = split_edge(miss);
 
-    tree old = create_tmp_reg(uint64_type_node, "pi");
-    tree inc = create_tmp_reg(uint64_type_node, "pi");
     seq = NULL;
-    gimple_seq_add_stmt(&seq, gimple_build_assign(old, pi_icall_slot_ref(k, 1)));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(pi_icall_slot_ref(k, 1), inc));
+    add_increment(&seq, pi_icall_slot_ref(k, 1));
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator hg = gsi_start_bb(h);
