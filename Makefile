@@ -42,6 +42,11 @@ include bench/build.mk
 $(BUILD):
 	mkdir -p $@
 
+# `make print-VAR`: a variable's value, for scripts that must link as the
+# build does (tests/unit/t-unit.sh reads PMOPT_LDLIBS).
+print-%:
+	@echo '$($*)'
+
 deps:
 	@scripts/deps.sh
 

@@ -12,7 +12,9 @@ $(BUILD)/optimizer:
 $(BUILD)/optimizer/%.o: optimizer/%.c | $(BUILD)/optimizer
 	$(CC) $(CFLAGS) -Ioptimizer -MMD -MP -c $< -o $@
 
+PMOPT_LDLIBS := $(PICOMMON_LDLIBS) -liberty -lm
+
 $(BUILD)/pmopt: $(PMOPT_OBJS) $(PICOMMON_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(PMOPT_OBJS) $(PICOMMON_LIB) $(PICOMMON_LDLIBS) -liberty -lm
+	$(CC) $(LDFLAGS) -o $@ $(PMOPT_OBJS) $(PICOMMON_LIB) $(PMOPT_LDLIBS)
 
 -include $(PMOPT_OBJS:.o=.d)

@@ -29,7 +29,7 @@ $(BUILD)/runtime/fnmeta.o $(BUILD)/runtime/overlay.o: common/piformat.h
 
 # idle-wrap.c interposes libc's blocking calls: shared runtime only
 # (docs/sampling-stacks.md); the sampling files share sample.h.
-$(RUNTIME_OBJS): runtime/sample.h
+$(RUNTIME_OBJS): runtime/sample.h runtime/sharing-model.h
 
 $(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o,$(RUNTIME_OBJS))
 	rm -f $@

@@ -32,6 +32,7 @@
  */
 #include "runtime.h"
 #include "env.h"
+#include "sharing-model.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -44,7 +45,6 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#define SH_LT 16              /* thread entries per shared line; more fold into the last */
 #define SH_MAXID 251          /* small thread ids 1..251; the 251st and later share one */
 #define SH_SOLO_ID 1          /* the first thread: alone until a second one has an id (solo phase) */
 #define SH_CLAIM_BYTE 0xfc    /* a line of a page the solo thread claimed, not touched yet */
@@ -56,32 +56,6 @@
 #define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
 #define SH_VALGRIND_BITS 31   /* ... under valgrind, whose client addresses lie below 2^37 */
 #define SH_BUSY (~0ull)
-/* an access's kind: bit 0 a write, bit 1 a read too (a read-modify-write the
- * plugin merged into one probe: PI bit 31 of the probe's info) */
-#define SH_WRITE 1
-#define SH_RMW 3
-#define is_read(kind) ((kind) != SH_WRITE)
-
-struct sh_te {                /* one thread on a shared line */
-    uint8_t id, seen;
-    uint8_t armed;            /* sampled mode: a window is open (its next access is judged) */
-    uint8_t armed_off;        /* the window's first access: offset, bytes, site */
-    uint32_t cpu;
-    uint64_t r, w, pending;
-    uint64_t reads, writes, rt, rf;
-    uint64_t armed_bytes, armed_pc;
-    const char *armed_what;
-};
-
-struct sh_ext {               /* a shared line's coherence state */
-    uint64_t valid;           /* thread bits (id % 64) holding a valid copy */
-    uint32_t n;
-    uint32_t windows;         /* sampled mode: windows open on the line */
-    uint32_t watch_calls;     /* calls not opening a window since the last one opened */
-    struct sh_te t[SH_LT];
-    uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS];
-};
-
 struct sh_line {
     uint64_t key;             /* line number + 1; 0: an unused record */
     uint32_t lock;
@@ -410,19 +384,6 @@ static void unlock(struct sh_line *l)
     __atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE);
 }
 
-static struct sh_te *entry(struct sh_ext *e, uint8_t id)
-{
-    for (uint32_t i = 0; i < e->n; i++)
-        if (e->t[i].id == id)
-            return &e->t[i];
-    if (e->n == SH_LT)
-        return &e->t[SH_LT - 1]; /* folded: counts stay, identity is the last entry's */
-    struct sh_te *t = &e->t[e->n++];
-    t->id = id;
-    t->cpu = ~0u;
-    return t;
-}
-
 /* One access (weight: accesses it stands for, 0 for none) and its reload
  * (rel 1 true, 2 false, each standing for rel_w) at a site. */
 static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t bytes, uint64_t weight, int rel,
@@ -468,27 +429,16 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
                           const char *what)
 {
     struct sh_ext *e = l->ext;
-    struct sh_te *t = entry(e, id);
-    uint64_t bit = 1ull << (id & 63);
-    int rel = 0;
-    if (t->seen && !(e->valid & bit)) {
-        rel = t->pending & bytes ? 1 : 2;
-        if (rel == 1) {
-            t->rt++;
-            e->area_true[off / 8]++;
-        } else {
-            t->rf++;
-            e->area_false[off / 8]++;
-        }
+    struct sh_te *t = sh_entry(e, id);
+    int rel = sh_coherence(e, t, id, bytes, write);
+    if (rel == SH_TRUE) {
+        t->rt++;
+        e->area_true[off / 8]++;
+    } else if (rel == SH_FALSE) {
+        t->rf++;
+        e->area_false[off / 8]++;
     }
-    t->seen = 1;
-    t->pending = 0;
-    e->valid |= bit;
     if (write) {
-        for (uint32_t i = 0; i < e->n; i++)
-            if (&e->t[i] != t)
-                e->t[i].pending |= bytes;
-        e->valid = bit;
         t->w |= bytes;
         t->writes++;
     } else {
@@ -520,8 +470,8 @@ static int judge(struct sh_ext *e, struct sh_te *t, uint64_t bytes, unsigned off
     e->windows--;
     if (e->valid & (1ull << (t->id & 63)))
         return 0;
-    int rel = t->pending & bytes ? 1 : 2;
-    if (rel == 1) {
+    int rel = sh_reload_kind(t, bytes);
+    if (rel == SH_TRUE) {
         t->rt += period;
         e->area_true[off / 8] += period;
     } else {
@@ -537,7 +487,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
                            uint64_t pc, const char *what, int fired)
 {
     struct sh_ext *e = l->ext;
-    struct sh_te *t = entry(e, id);
+    struct sh_te *t = sh_entry(e, id);
     uint64_t bit = 1ull << (id & 63);
     uint64_t at = (l->key - 1) * PI_SHARE_LINE;
     int sample = fired;
@@ -626,7 +576,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
         __lsan_ignore_object(e);
 #endif
         /* the owner, as it was: one valid copy, seen */
-        struct sh_te *o = entry(e, l->owner);
+        struct sh_te *o = sh_entry(e, l->owner);
         o->seen = 1;
         o->r = l->o_r;
         o->w = l->o_w;
@@ -636,7 +586,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
         if (solo_too && l->owner != SH_SOLO_ID) {
             /* the solo thread turned the claimed byte into its id after the
              * phase ended and this line's record was made: it touched it */
-            struct sh_te *s = entry(e, SH_SOLO_ID);
+            struct sh_te *s = sh_entry(e, SH_SOLO_ID);
             s->seen = 1;
             e->valid |= 1ull << (SH_SOLO_ID & 63);
         }

@@ -37,6 +37,35 @@ assert_not_contains() {
     if grep -Eq -- "$3" "$2"; then grep -E -- "$3" "$2" | head >&2; fail "$1: a line matches /$3/ in $2"; fi
     ok "$1"
 }
+# Golden files (tests/DIR/golden/NAME): where the order and the content of
+# an output matter, the test compares all of it with a file kept beside the
+# test, rather than grepping for lines.
+# golden_mask [SED-EXPR...]: stdin to stdout with what differs from build
+# to build named instead: build-ids (BUILD-ID), the test's scratch
+# directory (.), and whatever the sed expressions given replace.
+golden_mask() {
+    local args=(-E -e 's/[0-9a-f]{40}/BUILD-ID/g' -e "s|$(pwd)/|./|g") e
+    for e in "$@"; do args+=(-e "$e"); done
+    sed "${args[@]}"
+}
+# assert_golden WHAT FILE GOLDEN [SED-EXPR...]: FILE, masked, is GOLDEN
+# (a path under tests/) line for line; a difference fails with the diff.
+# PERFINST_GOLDEN=update writes GOLDEN instead (then review the diff in git).
+assert_golden() {
+    local what=$1 file=$2 golden=$T/$3
+    shift 3
+    golden_mask "$@" < "$file" > "$file.masked"
+    if [ "${PERFINST_GOLDEN:-}" = update ]; then
+        mkdir -p "$(dirname "$golden")"
+        cp "$file.masked" "$golden"
+        ok "$what: $golden written"
+        return
+    fi
+    [ -e "$golden" ] || fail "$what: no golden file $golden (PERFINST_GOLDEN=update writes it)"
+    diff -u "$golden" "$file.masked" >&2 || fail "$what: differs from ${golden#$T/}"
+    ok "$what = ${golden#$T/}"
+}
+
 # expect_fail WHAT CMD...: CMD must exit non-zero (its output goes to ./err).
 expect_fail() {
     local what=$1; shift
