@@ -6,6 +6,7 @@
  * feature that writes and applies it. */
 #include "plugin.h"
 #include "pifeedback.h"
+#include <string>
 
 static struct pifb_file fb;
 static bool loaded;
@@ -83,4 +84,102 @@ const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter)
 const char *pi_feedback_path(void)
 {
     return loaded ? fb.path : NULL;
+}
+
+/* Is R (a recommendation with src=) about this unit?  Its key (paths.cc),
+ * or the source as given to gcc, which plans written before keys wrote. */
+bool pi_feedback_for_unit(const struct pifb_rec *r)
+{
+    const char *src = pifb_get(r, "src");
+    return !src || strcmp(src, pi_unit_source()) == 0 ||
+           (main_input_filename && strcmp(src, main_input_filename) == 0);
+}
+
+/* ---- the feedback file as an input of the compile -----------------------
+ *
+ * A feedback file changes the object as a header does, so build tools must
+ * see it as one (docs/layout.md, "The feedback file is an input"):
+ *
+ *   - make: the file is added to the -MD/-MMD dependency list (deps_add_dep);
+ *   - ccache in depend mode hashes the files that list names;
+ *   - ccache in its default direct mode learns a compile's inputs from the
+ *     preprocessor's output (`gcc -E`, with this plugin loaded): each file
+ *     named by a line marker is hashed into the cached result's manifest,
+ *     and the text of the output is hashed into the result's key.  So,
+ *     before the main file's first line, the preprocessor reads
+ *
+ *         #line 1 "prog.fb"
+ *         #pragma perfinst_feedback 0x<pi_hash64 of prog.fb's bytes>
+ *         #line 1 "x.c"
+ *
+ *     which `gcc -E` writes out as a line marker naming prog.fb (a changed
+ *     file misses the manifest) and a line that changes with its content (a
+ *     changed file gets another result key, also when ccache runs without
+ *     direct mode).  The compile proper reads the same lines: the pragma
+ *     does nothing, the second #line puts the main file back at line 1.
+ *
+ * Not with preprocessed input (-fpreprocessed, a .i file): it already holds
+ * the lines, written by the `gcc -E` that made it. */
+
+/* The pragma's handler: the hash was for build tools; nothing to do. */
+static void handle_feedback_pragma(cpp_reader *)
+{
+    tree val;
+    location_t loc;
+    while (pragma_lex(&val, &loc) != CPP_EOF)
+        ;
+}
+
+/* PATH as a C string literal's contents */
+static std::string c_string(const char *path)
+{
+    std::string r;
+    for (const char *p = path; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            r += '\\';
+        r += *p;
+    }
+    return r;
+}
+
+static bool file_hash(const char *path, uint64_t *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char buf[65536];
+    size_t n;
+    *h = PI_HASH64_INIT;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        *h = pi_hash64(*h, buf, n);
+    bool ok = !ferror(f);
+    fclose(f);
+    return ok;
+}
+
+/* PLUGIN_PRAGMAS (the main file is open, nothing read from it yet; also in
+ * `gcc -E`). */
+void pi_feedback_as_input(void *, void *)
+{
+    if (c_register_pragma_with_expansion)
+        c_register_pragma_with_expansion(NULL, "perfinst_feedback", handle_feedback_pragma);
+    if (!loaded || !parse_in || !cpp_get_deps || !cpp_push_buffer || !cpp_get_options)
+        return;
+    if (class mkdeps *deps = cpp_get_deps(parse_in))
+        if (deps_add_dep)
+            deps_add_dep(deps, fb.path);
+    uint64_t h;
+    if (cpp_get_options(parse_in)->preprocessed || !main_input_filename)
+        return;
+    if (!file_hash(fb.path, &h)) {
+        error("perfinst: feedback file %qs: %m", fb.path);
+        return;
+    }
+    char hex[32];
+    snprintf(hex, sizeof hex, "0x%016llx", (unsigned long long)h);
+    std::string text = "#line 1 \"" + c_string(fb.path) + "\"\n#pragma perfinst_feedback " + hex +
+                       "\n#line 1 \"" + c_string(main_input_filename) + "\"\n";
+    /* libcpp keeps reading the buffer until the main file is done: never freed */
+    char *buf = xstrdup(text.c_str());
+    cpp_push_buffer(parse_in, (const unsigned char *)buf, text.size(), 0);
 }

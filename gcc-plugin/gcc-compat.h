@@ -65,6 +65,12 @@ extern tree add_stmt(tree) __attribute__((weak));
 extern tree lookup_name(tree) __attribute__((weak));
 extern void cpp_define(cpp_reader *, const char *) __attribute__((weak));
 extern cpp_reader *parse_in __attribute__((weak));
+/* the preprocessor (libcpp), for the feedback file as an input (feedback.cc);
+   deps_add_dep is libcpp's mkdeps.h, which the plugin headers lack */
+extern class mkdeps *cpp_get_deps(cpp_reader *) __attribute__((weak));
+extern void deps_add_dep(class mkdeps *, const char *) __attribute__((weak));
+extern cpp_buffer *cpp_push_buffer(cpp_reader *, const unsigned char *, size_t, int) __attribute__((weak));
+extern cpp_options *cpp_get_options(cpp_reader *) __attribute__((weak));
 
 static inline bool pi_have_c_frontend(void)
 {

@@ -548,7 +548,7 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
             expanded_location xl = expand_location(gimple_location(g));
             s.func = func;
             s.counter = PI_NONE;
-            s.file = pi_unit_str(xl.file);
+            s.file = pi_unit_file(xl.file);
             s.line = xl.line;
             s.column = xl.column > 0xffff ? 0xffff : xl.column;
             s.kind = PI_SITE_CALL;
@@ -724,7 +724,7 @@ static unsigned int count_execute(function *fun)
             xl.file = expand_location(DECL_SOURCE_LOCATION(fndecl)).file;
         s.func = func;
         s.counter = PI_NONE; /* set below, once the owner's site exists */
-        s.file = pi_unit_str(xl.file);
+        s.file = pi_unit_file(xl.file);
         s.line = xl.line;
         s.column = xl.column > 0xffff ? 0xffff : xl.column;
         s.kind = PI_SITE_BLOCK;

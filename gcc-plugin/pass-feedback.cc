@@ -47,20 +47,16 @@
 struct fb_stats {
     unsigned matched, stale, malformed;
     uint64_t w_matched, w_stale;
+    unsigned elsewhere;        /* functions of this unit profiled under another source key */
+    const char *elsewhere_src; /* the first such key */
     bool reported;
 };
 static struct fb_stats st;
 
-static bool same_src(const struct pifb_rec *r)
-{
-    const char *src = pifb_get(r, "src");
-    return !src || !main_input_filename || strcmp(src, main_input_filename) == 0;
-}
-
 static bool rec_for(const struct pifb_rec *r, const char *fn)
 {
     const char *name = pifb_get(r, "fn");
-    return name && strcmp(name, fn) == 0 && same_src(r);
+    return name && strcmp(name, fn) == 0 && pi_feedback_for_unit(r);
 }
 
 /* "1,2,3" into out (appending); false when malformed. */
@@ -290,10 +286,58 @@ bool pi_feedback_applied(tree decl)
     return r;
 }
 
+/* The function's blocks in pass-count's order, and its CFG checksum. */
+static uint64_t cfg_of(function *fun, vec<basic_block> &order)
+{
+    pi_cfg_split_markers(fun); /* the count pass's blocks (statement directives) */
+    basic_block entry = pi_cfg_entry(fun);
+    auto_sbitmap in(last_basic_block_for_fn(fun));
+    bitmap_clear(in);
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) bitmap_set_bit(in, bb->index);
+    pi_cfg_order(fun, entry, in, order);
+    return pi_cfg_checksum(order);
+}
+
+/* A function with no profile under this unit's key: is it in the profile
+ * under another key, with the same CFG (the same function, its file seen
+ * from elsewhere: a moved tree, another build directory)? */
+static void look_elsewhere(function *fun, const char *fn)
+{
+    unsigned iter = 0;
+    const struct pifb_rec *r;
+    const char *src = NULL;
+    while ((r = pi_feedback_next("branch-profile", &iter)) && !src) {
+        const char *name = pifb_get(r, "fn");
+        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src"))
+            src = pifb_get(r, "src");
+    }
+    if (!src)
+        return;
+    auto_vec<basic_block> order;
+    uint64_t cfg = cfg_of(fun, order), sum;
+    iter = 0;
+    while ((r = pi_feedback_next("branch-profile", &iter))) {
+        const char *name = pifb_get(r, "fn");
+        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && !pifb_get_u64(r, "checksum", &sum) &&
+            sum == cfg) {
+            if (!st.elsewhere++)
+                st.elsewhere_src = pifb_get(r, "src");
+            return;
+        }
+    }
+}
+
+/* The functions this unit compiled (assembler names: identifier strings). */
+static hash_set<nofree_string_hash> *compiled;
+
 static unsigned int feedback_execute(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     set_tier(fun);
+    if (!compiled)
+        compiled = new hash_set<nofree_string_hash>;
+    compiled->add(fn);
 
     /* the function's chunks */
     auto_vec<const struct pifb_rec *> recs;
@@ -302,18 +346,23 @@ static unsigned int feedback_execute(function *fun)
     while ((r = pi_feedback_next("branch-profile", &iter)))
         if (rec_for(r, fn))
             recs.safe_push(r);
-    if (recs.is_empty())
+    if (recs.is_empty()) {
+        look_elsewhere(fun, fn);
         return 0;
+    }
 
-    pi_cfg_split_markers(fun); /* the count pass's blocks (statement directives) */
-    basic_block entry = pi_cfg_entry(fun);
-    auto_sbitmap in(last_basic_block_for_fn(fun));
-    bitmap_clear(in);
-    basic_block bb;
-    FOR_EACH_BB_FN(bb, fun) bitmap_set_bit(in, bb->index);
     auto_vec<basic_block> order;
-    pi_cfg_order(fun, entry, in, order);
-    uint64_t cfg = pi_cfg_checksum(order);
+    uint64_t cfg = cfg_of(fun, order);
+    /* Two units may share a source key (recursive make: util.c in two
+       directories) and a function name (static helpers): keep the chunks
+       whose checksum is this function's, if any. */
+    uint64_t sum;
+    unsigned same = 0;
+    for (unsigned i = 0; i < recs.length(); i++)
+        if (!pifb_get_u64(recs[i], "checksum", &sum) && sum == cfg)
+            recs[same++] = recs[i];
+    if (same)
+        recs.truncate(same);
 
     uint64_t want, nsites, weight = 0;
     if (pifb_get_u64(recs[0], "checksum", &want) || pifb_get_u64(recs[0], "sites", &nsites)) {
@@ -403,20 +452,60 @@ static unsigned int feedback_execute(function *fun)
     return 0;
 }
 
-/* A note per unit: how much of the profile matched (docs/layout.md). */
+/* Per unit: how much of its profile matched (docs/layout.md, "Keys and
+ * staleness").  Its profile is the branch profiles under its source key of
+ * the functions it compiled (a function the profile has and the unit no
+ * longer defines, or another unit's under the same key, is for `pmopt plan
+ * --check` to count); their weights (block executions) are the measure.  Less than half of it
+ * matched is a warning; some stale or malformed, a note; all of it, a
+ * note with -fplugin-arg-perfinst-verbose.  A unit with no profile under
+ * its key whose functions are in the profile under another key (the tree
+ * moved) is a warning naming that key. */
 void pi_feedback_report(void)
 {
-    if (st.reported || !pi_feedback_path() || (!pi_opt.verbose && !st.stale && !st.malformed))
+    if (st.reported || !pi_feedback_path())
         return;
     st.reported = true;
-    uint64_t total = st.w_matched + st.w_stale;
-    char pct[32];
-    snprintf(pct, sizeof pct, "%.1f%%", total ? 100.0 * (double)st.w_matched / (double)total : 100.0);
-    inform(UNKNOWN_LOCATION,
-           "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s "
-           "(%s of the profile%'s block executions matched)",
-           pi_feedback_path(), st.matched, st.stale, st.malformed,
-           main_input_filename ? main_input_filename : "this unit", pct);
+    uint64_t total = 0, first;
+    unsigned nprofiles = 0, iter = 0;
+    const struct pifb_rec *r;
+    while ((r = pi_feedback_next("branch-profile", &iter)))
+        if (pi_feedback_for_unit(r) && !pifb_get_u64(r, "first", &first) && first == 0 && compiled &&
+            pifb_get(r, "fn") && compiled->contains(pifb_get(r, "fn"))) {
+            uint64_t w = 0;
+            pifb_get_u64(r, "weight", &w);
+            total += w;
+            nprofiles++;
+        }
+    const char *src = pi_unit_source();
+    if (!nprofiles) {
+        if (st.elsewhere)
+            warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: no function profile is keyed to this unit%'s source %qs, but %u of "
+                    "its functions are profiled under %qs: was the tree moved, or built from another "
+                    "directory? (keys are paths relative to the build directory; "
+                    "%<-fplugin-arg-perfinst-prefix-map=OLD=NEW%> spells this build%'s paths as the "
+                    "training build%'s)", pi_feedback_path(), src, st.elsewhere, st.elsewhere_src);
+        else if (pi_opt.verbose || st.malformed)
+            inform(UNKNOWN_LOCATION, "perfinst: %s: no function profile is keyed to this unit%'s source "
+                   "%qs (%u malformed)", pi_feedback_path(), src, st.malformed);
+        return;
+    }
+    bool most = total ? st.w_matched * 2 > total : st.matched * 2 > nprofiles;
+    if (most && !pi_opt.verbose && !st.stale && !st.malformed)
+        return;
+    char pct[64];
+    if (total)
+        snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (double)st.w_matched / (double)total);
+    else
+        snprintf(pct, sizeof pct, "none");
+    if (most)
+        inform(UNKNOWN_LOCATION, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s "
+               "(%s of the profile%'s block executions matched)", pi_feedback_path(), st.matched, st.stale,
+               st.malformed, src, pct);
+    else
+        warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s (%s of the "
+                "profile%'s block executions matched): the rebuild applies less than half of the profile",
+                pi_feedback_path(), st.matched, st.stale, st.malformed, src, pct);
 }
 
 static bool feedback_gate(function *fun) { return pi_feedback_path() && !seen_error(); }

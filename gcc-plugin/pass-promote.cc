@@ -77,12 +77,6 @@ static struct {
     bool reported;
 } ps;
 
-static bool same_src(const struct pifb_rec *r)
-{
-    const char *src = pifb_get(r, "src");
-    return !src || !main_input_filename || strcmp(src, main_input_filename) == 0;
-}
-
 static void warn_rec(const struct pifb_rec *r, const char *what)
 {
     warning(0, "perfinst: %s:%u: recommendation %u (%qs): %s; ignored", pi_feedback_path(),
@@ -108,7 +102,7 @@ static unsigned int promote_find_execute(function *fun)
     const struct pifb_rec *r;
     while ((r = pi_feedback_next("promote-call", &iter))) {
         const char *name = pifb_get(r, "fn");
-        if (name && strcmp(name, fn) == 0 && same_src(r))
+        if (name && strcmp(name, fn) == 0 && pi_feedback_for_unit(r))
             recs.safe_push(r);
     }
     if (recs.is_empty())
@@ -191,7 +185,7 @@ static bool never_ran(cgraph_node *fn)
     while ((r = pi_feedback_next("function-tier", &iter))) {
         const char *f = pifb_get(r, "fn"), *t = pifb_get(r, "tier");
         if (f && t && strlen(f) == len && strncmp(f, name, len) == 0 && strcmp(t, "cold") == 0 &&
-            same_src(r))
+            pi_feedback_for_unit(r))
             return true;
     }
     return false;
@@ -307,7 +301,7 @@ void pi_promote_report(void)
     unsigned iter = 0;
     const struct pifb_rec *r;
     while ((r = pi_feedback_next("promote-call", &iter)))
-        if (same_src(r))
+        if (pi_feedback_for_unit(r))
             ps.recs++;
     if (!ps.recs)
         return;

@@ -160,7 +160,7 @@ void pi_watch_instrument(function *fun, unsigned func)
         expanded_location xl = expand_location(gimple_location(acc[i].stmt));
         s.func = func;
         s.counter = PI_NONE;
-        s.file = pi_unit_str(xl.file);
+        s.file = pi_unit_file(xl.file);
         s.line = xl.line;
         s.column = xl.column > 0xffff ? 0xffff : xl.column;
         s.kind = PI_SITE_DATA;

@@ -8,6 +8,7 @@
  *   sharing=all|marked   which accesses the sharing detector instruments
  *   feedback=FILE        apply a `pmopt plan` feedback file
  *   feedback-only=LIST   apply only these recommendations (e.g. 1,3,5-7)
+ *   prefix-map=OLD=NEW   spell paths under OLD as under NEW in the unit's keys (paths.cc)
  *   record-link          (accepted; the link recipe is recorded by perfinst-ld)
  *   verbose              a note per unit with its sizes
  *   combine=marked|all   function probes that counter combinations can name
@@ -58,6 +59,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-sharing=all|marked\n"
     "  -fplugin-arg-perfinst-feedback=FILE    apply a pmopt plan\n"
     "  -fplugin-arg-perfinst-feedback-only=LIST   only these recommendations (1,3,5-7)\n"
+    "  -fplugin-arg-perfinst-prefix-map=OLD=NEW   keys of files under OLD as if under NEW\n"
     "  -fplugin-arg-perfinst-record-link\n"
     "  -fplugin-arg-perfinst-verbose\n"
     "  -fplugin-arg-perfinst-combine=marked|all  probes for PERFINST_COMBINE\n"
@@ -78,6 +80,25 @@ static struct plugin_info info = {
 };
 
 static const char *feedback_only;
+static const char *plugin_name = "perfinst"; /* the .so's base name: -fplugin-arg-NAME-... */
+
+/* ARG, an -fplugin-arg-NAME-KEY[=VALUE] of cc1's command line without its
+ * "-fplugin-arg-": true for one of this plugin's keys that names a file or
+ * changes no code (feedback=, prefix-map=, verbose, help), which the unit's
+ * identity leaves out (unit.cc). */
+bool pi_plugin_arg_is_local(const char *arg)
+{
+    size_t n = strlen(plugin_name);
+    if (strncmp(arg, plugin_name, n) != 0 || arg[n] != '-')
+        return false;
+    static const char *const local[] = {"feedback", "prefix-map", "verbose", "help"};
+    const char *key = arg + n + 1;
+    size_t klen = strcspn(key, "=");
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
+        if (strlen(local[i]) == klen && strncmp(key, local[i], klen) == 0)
+            return true;
+    return false;
+}
 
 /* A yes|no argument k=v into *flag (true for yes, or for no when
  * negate); false, with an error, for any other value. */
@@ -91,9 +112,28 @@ static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
     return true;
 }
 
+/* GCC 12 cuts an -fplugin-arg- value short by one character for each "="
+ * after the first (-fplugin-arg-perfinst-prefix-map=/a=b arrives as "/a="),
+ * so a value that holds "=" is taken whole from the option as given: the
+ * NTH -fplugin-arg-NAME-KEY=VALUE of cc1's command line (V if not found). */
+static const char *whole_value(const char *key, int nth, const char *v)
+{
+    size_t n = strlen(plugin_name), k = strlen(key);
+    for (unsigned i = 1; i < save_decoded_options_count; i++) {
+        const char *arg = save_decoded_options[i].arg;
+        if (save_decoded_options[i].opt_index != OPT_fplugin_arg_ || !arg || strncmp(arg, plugin_name, n) != 0 ||
+            arg[n] != '-' || strncmp(arg + n + 1, key, k) != 0 || arg[n + 1 + k] != '=')
+            continue;
+        if (nth-- == 0)
+            return arg + n + 1 + k + 1;
+    }
+    return v;
+}
+
 static bool parse_args(const struct plugin_name_args *a)
 {
     bool ok = true;
+    int nprefix_maps = 0;
     /* entry=test is the default: entry=jump runs fewer instructions but
      * took more CPU time on SQLite (docs/indicators.md, "Entering through
      * a jump slot") */
@@ -138,6 +178,13 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             } else
                 feedback_only = v;
+        } else if (strcmp(k, "prefix-map") == 0) {
+            v = whole_value(k, nprefix_maps++, v);
+            if (!pi_add_prefix_map(v)) {
+                error("perfinst: %<-fplugin-arg-perfinst-prefix-map=%s%>: expected OLD=NEW with OLD "
+                      "not empty", v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "record-link") == 0) {
             pi_opt.record_link = true;
         } else if (strcmp(k, "verbose") == 0) {
@@ -244,7 +291,7 @@ static bool parse_args(const struct plugin_name_args *a)
             }
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
-                  "feedback, feedback-only, record-link, verbose, combine, counter-width, sections, "
+                  "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
                   "entry, feedback-quality, counting, counting-opt, help)", k);
             ok = false;
@@ -289,8 +336,10 @@ static void compensate_inliner(int num, int den)
 
 static void start_unit(void *, void *)
 {
-    /* lets perfinst.h's macros expand to the directives */
-    if (cpp_define && parse_in)
+    /* lets perfinst.h's macros expand to the directives; not in preprocessed
+       input (-save-temps, a .i file), where they were expanded by the
+       `gcc -E` that made it and a #define is not read as one */
+    if (cpp_define && parse_in && !(cpp_get_options && cpp_get_options(parse_in)->preprocessed))
         cpp_define(parse_in, "__PERFINST__=1");
 }
 
@@ -324,6 +373,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
               "with the compiler that loads it", gcc_version.basever, version->basever);
         return 1;
     }
+    plugin_name = args->base_name;
     register_callback(args->base_name, PLUGIN_INFO, NULL, &info);
     if (!parse_args(args) || !pi_feedback_load(feedback_only))
         return 1;
@@ -340,6 +390,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
     if (pi_have_c_frontend()) {
         register_callback(args->base_name, PLUGIN_PRAGMAS, pi_register_pragmas, NULL);
+        register_callback(args->base_name, PLUGIN_PRAGMAS, pi_feedback_as_input, NULL);
         register_callback(args->base_name, PLUGIN_START_UNIT, start_unit, NULL);
         register_callback(args->base_name, PLUGIN_START_PARSE_FUNCTION, pi_pragma_start_function, NULL);
         register_callback(args->base_name, PLUGIN_FINISH_DECL, pi_pragma_finish_decl, NULL);

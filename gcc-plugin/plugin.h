@@ -42,6 +42,8 @@ bool pi_feedback_load(const char *only);
  * pifb_get_u64() (pifeedback.h). */
 const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter);
 const char *pi_feedback_path(void); /* for messages; NULL without a file */
+bool pi_feedback_for_unit(const struct pifb_rec *r); /* src= is this unit's */
+void pi_feedback_as_input(void *gcc_data, void *user_data); /* PLUGIN_PRAGMAS: -MD, ccache */
 
 /* ---- statement directives (pragmas inside function bodies) ------------
  * The pragma handler appends a marker call __perfinst_stmt_marker(ID, WHAT)
@@ -67,9 +69,16 @@ uint32_t pi_directive_bits(tree attrs); /* the PI_D_* bits of an attribute list 
  * must be declared before the directive), or NULL_TREE. */
 tree pi_handler_decl(const char *name);
 
+/* ---- paths (paths.cc): keys that do not depend on where the tree lies */
+bool pi_add_prefix_map(const char *arg); /* -fplugin-arg-perfinst-prefix-map=OLD=NEW */
+const char *pi_path_key(const char *path);
+const char *pi_unit_source(void);        /* the main source file's key */
+bool pi_plugin_arg_is_local(const char *arg); /* perfinst.cc: "perfinst-feedback=F": not in the unit id */
+
 /* ---- the unit (unit.cc) ---------------------------------------------- */
 uint64_t pi_unit_id(void);
 uint32_t pi_unit_str(const char *s);
+uint32_t pi_unit_file(const char *file); /* a source file name, as DWARF spells it */
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives);
 unsigned pi_unit_add_site(const struct pi_site *site);
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);

@@ -22,6 +22,7 @@
  * data seen): then it registers with what it has, possibly no counters.
  */
 #include "plugin.h"
+#include "file-prefix-map.h"
 #include <string>
 
 static uint64_t unit_id;
@@ -42,25 +43,73 @@ static vec<uint32_t> succs;
 static std::string strtab(1, '\0');
 static hash_map<nofree_string_hash, unsigned> *strmap;
 
-/* The unit's identity: the absolute source path and the options it was
- * compiled with.  Stable across identical builds, distinct for the same
- * file built twice with different options. */
+/* An option of cc1's command line that changes nothing of the generated
+ * code, or names a file only to say where something is written or found
+ * (output and dump names, cc1's temporary assembly file, dependency
+ * output, diagnostics' looks, the plugin's own location), is left out of
+ * the unit's identity. */
+static bool option_names_no_code(const struct cl_decoded_option *o)
+{
+    switch (o->opt_index) {
+    case OPT_SPECIAL_input_file: /* the source: hashed as its key */
+    case OPT_o: case OPT_dumpbase: case OPT_dumpbase_ext: case OPT_dumpdir:
+    case OPT_quiet: case OPT_v: case OPT_version:
+    case OPT_iplugindir_: case OPT_fplugin_:
+    case OPT_M: case OPT_MD: case OPT_MF: case OPT_MG: case OPT_MM: case OPT_MMD:
+    case OPT_MP: case OPT_MQ: case OPT_MT:
+    case OPT_fpreprocessed: case OPT_fworking_directory:
+    case OPT_ffile_prefix_map_: case OPT_fdebug_prefix_map_: case OPT_fmacro_prefix_map_:
+    case OPT_fprofile_prefix_map_: case OPT_fmessage_length_:
+        return true;
+    case OPT_fplugin_arg_:
+        /* -fplugin-arg-perfinst-feedback=FILE, -verbose, -prefix-map=...: a
+           path, or nothing the code depends on (a feedback rebuild is
+           another program: its units need not share the training build's
+           ids, and the same object is wanted in every checkout) */
+        return o->arg && pi_plugin_arg_is_local(o->arg);
+    default:
+        return o->orig_option_with_args_text &&
+               strncmp(o->orig_option_with_args_text, "-fdiagnostics-", 14) == 0;
+    }
+}
+
+/* Options whose argument is a path: hashed as the path's key. */
+static bool option_takes_path(size_t opt)
+{
+    return opt == OPT_I || opt == OPT_iquote || opt == OPT_isystem || opt == OPT_idirafter ||
+           opt == OPT_include || opt == OPT_imacros || opt == OPT_isysroot || opt == OPT__sysroot_ ||
+           opt == OPT_iprefix || opt == OPT_iwithprefix || opt == OPT_iwithprefixbefore;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return pi_hash64(h, s, strlen(s) + 1);
+}
+
+/* The unit's identity: its source key (paths.cc), its language and the
+ * options cc1 was given, less those that name no code (above), paths
+ * hashed as their keys.  So two identical compiles get one id wherever
+ * the tree lies and whatever cc1's temporary files are called (with or
+ * without -pipe), and the same file compiled twice with other options or
+ * definitions gets two, which perfinst-ld requires of objects linked
+ * together (docs/design.md, "Unit identity"). */
 uint64_t pi_unit_id(void)
 {
     if (unit_id_done)
         return unit_id;
-    uint64_t h = PI_HASH64_INIT;
-    const char *src = main_input_filename ? main_input_filename : "<stdin>";
-    if (src[0] != '/') {
-        const char *pwd = getpwd();
-        if (pwd)
-            h = pi_hash64(h, pwd, strlen(pwd) + 1);
-    }
-    h = pi_hash64(h, src, strlen(src) + 1);
+    uint64_t h = hash_str(PI_HASH64_INIT, pi_unit_source());
+    h = hash_str(h, lang_hooks.name);
     for (unsigned i = 1; i < save_decoded_options_count; i++) {
-        const char *o = save_decoded_options[i].orig_option_with_args_text;
-        if (o)
-            h = pi_hash64(h, o, strlen(o) + 1);
+        const struct cl_decoded_option *o = &save_decoded_options[i];
+        if (option_names_no_code(o))
+            continue;
+        if (option_takes_path(o->opt_index) && o->arg) {
+            h = hash_str(h, cl_options[o->opt_index].opt_text);
+            h = hash_str(h, pi_path_key(o->arg));
+            continue;
+        }
+        for (size_t k = 0; k < o->canonical_option_num_elements; k++)
+            h = hash_str(h, o->canonical_option[k]);
     }
     unit_id = h ? h : 1;
     unit_id_done = true;
@@ -79,6 +128,15 @@ uint32_t pi_unit_str(const char *s)
     strtab.append(s, strlen(s) + 1);
     strmap->put(xstrdup(s), off);
     return off;
+}
+
+/* A source file's name in the unit's tables: as GCC writes it into the
+ * debug information (-fdebug-prefix-map, -ffile-prefix-map applied), so
+ * that pmopt finds it spelled as DWARF spells it, and the object is as
+ * reproducible across build directories as GCC's own output. */
+uint32_t pi_unit_file(const char *file)
+{
+    return pi_unit_str(file ? remap_debug_filename(file) : file);
 }
 
 int pi_unit_func_index(tree fndecl)
@@ -109,7 +167,7 @@ unsigned pi_unit_add_func(tree fndecl, uint32_t directives)
     memset(&f, 0, sizeof f);
     expanded_location xl = expand_location(DECL_SOURCE_LOCATION(fndecl));
     f.name = pi_unit_str(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)));
-    f.file = pi_unit_str(xl.file);
+    f.file = pi_unit_file(xl.file);
     f.line = xl.line;
     f.first_site = sites.length();
     f.directives = directives;
@@ -379,7 +437,7 @@ static std::string unit_chunk(unsigned ncounters)
     u.nsites = sites.length();
     u.nsuccs = succs.length();
     u.ncounters = ncounters;
-    u.source = pi_unit_str(main_input_filename);
+    u.source = pi_unit_str(pi_unit_source()); /* the key, paths.cc */
     char producer[256];
     snprintf(producer, sizeof producer, "perfinst %s gcc %s -O%d", PERFINST_VERSION,
              version_string, optimize);

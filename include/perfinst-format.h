@@ -84,7 +84,7 @@ struct pi_unit {
     uint32_t nsuccs;      /* entries of succ[] */
     uint32_t ncounters;   /* length of the unit's counter array */
     uint32_t strtab_size; /* bytes, includes the leading "" at offset 0 */
-    uint32_t source;      /* strtab: the main source file as given to gcc */
+    uint32_t source;      /* strtab: the main source file's key (relative to the build directory) */
     uint32_t producer;    /* strtab: e.g. "perfinst 0.1 gcc 12.2.0 -O2" */
     uint32_t line_size;   /* cache-line size the plugin assumed (64) */
 };

@@ -2,7 +2,7 @@
 # Install the Debian packages perfinst needs, only those that are missing.
 # Used by `make demo` and by .ci/run.
 set -e
-pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db"
+pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -35,7 +35,13 @@ try "a bad tier" e6.fb "e6\.fb:2: recommendation 1 \(.function-tier.\): tier mus
 mkfb e7.fb "branch-profile fn=work src=$src sites=4 first=0 counts=1,1,0,1 edges=1,0"
 try "no checksum" e7.fb "no checksum= or sites="
 assert_contains "the note counts malformed profiles" err "0 function profiles matched, 0 stale, 1 malformed"
-# a profile of another source file does not apply here
+# a profile keyed to another source file does not apply here; that its
+# function is there, with this CFG, is a warning naming the other key
 mkfb e8.fb "branch-profile fn=work src=/elsewhere/branch.c checksum=$sum sites=4 first=0 weight=1 counts=1,1,0,1 edges=1,0"
-pi_cc -O2 -fplugin-arg-perfinst-feedback=e8.fb -fplugin-arg-perfinst-verbose -c "$src" -o x.o 2> err
-assert_contains "another source: nothing matched" err "0 function profiles matched, 0 stale, 0 malformed"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=e8.fb -c "$src" -o x.o 2> err
+assert_contains "another source: the function profiled elsewhere" err "warning: perfinst: e8\.fb: no function profile is keyed to this unit.s source .*branch\.c., but 1 of its functions are profiled under ./elsewhere/branch\.c."
+assert_not_contains "no \"0 matched (100%)\"" err "0 function profiles matched"
+mkfb e9.fb "branch-profile fn=other src=/elsewhere/other.c checksum=$sum sites=4 first=0 weight=1 counts=1,1,0,1 edges=1,0"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=e9.fb -fplugin-arg-perfinst-verbose -c "$src" -o x.o 2> err
+assert_contains "nothing of this unit: a note with verbose" err "note: perfinst: e9\.fb: no function profile is keyed to this unit.s source"
+assert_not_contains "and no warning" err "warning"

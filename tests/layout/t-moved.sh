@@ -1,0 +1,40 @@
+#!/bin/bash
+# A profile follows the code, not the place of the tree: a plan taken in
+# one checkout, whose build passes absolute source paths (as zstd's and
+# CMake's do), applies whole to a feedback rebuild in a second checkout of
+# the same tree, with byte-identical objects; a rebuild whose keys do not
+# match warns without being asked and names the key the profile has, and
+# -fplugin-arg-perfinst-prefix-map=OLD=NEW makes it match (docs/layout.md,
+# "Keys and staleness").
+. "$PERFINST_TOP/tests/lib.sh"
+. "$T/layout/layout-lib.sh"
+mkdir -p one/src one/build
+cp "$T/layout/branch.c" one/src/
+cd one/build
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$PWD/../src/branch.c" -o train.o
+pi_ld -O2 -o train train.o
+PERFINST_OUT=train.pit ./train > /dev/null
+"$PMOPT" plan -o plan.fb ./train train.pit > /dev/null
+assert_contains "the plan's keys are relative to the build directory" plan.fb " src=\.\./src/branch\.c "
+cd ../..
+cp -r one two
+for t in one two; do
+    (cd $t/build && pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-verbose \
+        -c "$PWD/../src/branch.c" -o rebuilt.o 2> rebuilt.err)
+    assert_contains "$t: every profile applies" $t/build/rebuilt.err "plan\.fb: 2 function profiles matched, 0 stale, 0 malformed in \.\./src/branch\.c \(100\.0% of the profile.s block executions matched\)"
+    assert_not_contains "$t: no warning" $t/build/rebuilt.err "warning"
+done
+cmp one/build/rebuilt.o two/build/rebuilt.o || fail "the two checkouts' rebuilds differ"
+ok "the two checkouts' rebuilds are byte-identical"
+
+# the same tree built from another directory: the keys differ
+cd two
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/branch.c" -o other.o 2> other.err
+assert_contains "unasked, a warning names the profile's key" other.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-prefix-map="$PWD=.." \
+    -fplugin-arg-perfinst-verbose -c "$PWD/src/branch.c" -o mapped.o 2> mapped.err
+assert_contains "prefix-map: every profile applies" mapped.err "2 function profiles matched, 0 stale, 0 malformed in \.\./src/branch\.c \(100\.0%"
+cmp mapped.o build/rebuilt.o || fail "the mapped rebuild differs from the rebuild in build/"
+ok "the mapped rebuild is the rebuild in build/"
+expect_fail "a prefix map without =" pi_cc -fplugin-arg-perfinst-prefix-map=nothing -c src/branch.c -o x.o
+assert_contains "says what it expects" err "prefix-map=nothing.*expected OLD=NEW"
