@@ -62,7 +62,11 @@ install: all
 	install -m 644 $(BUILD)/libperfinst.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libperfinst.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/perfinst.h include/perfinst-format.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' perfinst.pc.in \
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' linker/perfinst.specs.in \
+	  > $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.specs
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$${exec_prefix}/lib|g' \
+	  -e 's|@INCLUDEDIR@|$${prefix}/include|g' -e 's|@PLUGINDIR@|$${libdir}/perfinst|g' \
+	  -e 's|@BINDIR@|$${exec_prefix}/bin|g' -e 's|@VERSION@|$(VERSION)|g' perfinst.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/perfinst.pc
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 docs/man/pmopt.1 docs/man/perfinst-ld.1 $(DESTDIR)$(MANDIR)/man1/
@@ -70,7 +74,8 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/perfinst-ld $(DESTDIR)$(PREFIX)/bin/pmopt \
-	  $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.so $(DESTDIR)$(PREFIX)/lib/libperfinst.a \
+	  $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.so $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.specs \
+	  $(DESTDIR)$(PREFIX)/lib/libperfinst.a \
 	  $(DESTDIR)$(PREFIX)/lib/libperfinst.so $(DESTDIR)$(PREFIX)/include/perfinst.h \
 	  $(DESTDIR)$(PREFIX)/include/perfinst-format.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/perfinst.pc
 	rm -f $(DESTDIR)$(MANDIR)/man1/pmopt.1 $(DESTDIR)$(MANDIR)/man1/perfinst-ld.1 \

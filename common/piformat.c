@@ -93,8 +93,10 @@ int pi_chunk_next(struct pi_chunk_cursor *cur, struct pi_chunk_hdr *h, uint64_t 
         if (h->magic != PI_CHUNK_MAGIC)
             return bad(e, "bad magic 0x%08x (expected 0x%08x, \"PIT1\")", h->magic,
                        PI_CHUNK_MAGIC);
-        if (h->version != PI_FORMAT_VERSION)
-            return bad(e, "version %u (this reader knows %u)", h->version, PI_FORMAT_VERSION);
+        /* LINK chunks have their own version (1 is still read) */
+        uint16_t known = h->kind == PI_CHUNK_LINK ? PI_LINK_VERSION : PI_FORMAT_VERSION;
+        if (h->version != known && !(h->kind == PI_CHUNK_LINK && h->version == 1))
+            return bad(e, "version %u (this reader knows %u)", h->version, known);
         uint32_t crc = pi_crc32(0, c, offsetof(struct pi_chunk_hdr, hdr_crc));
         if (!PI_FUZZING && crc != h->hdr_crc)
             return bad(e, "hdr_crc mismatch (stored 0x%08x, computed 0x%08x)", h->hdr_crc, crc);
@@ -307,12 +309,22 @@ int pi_xlat_decode(const uint8_t *c, uint32_t size, struct pi_xlat_ref *v, struc
 
 /* ---- LINK -------------------------------------------------------------- */
 
+/* Version 1 (a 24-byte pi_link, a gcc command line) reads as level
+ * PI_LINK_DRIVER without environment. */
 int pi_link_decode(const uint8_t *c, uint32_t size, struct pi_link_ref *v, struct pi_dec_err *e)
 {
     struct pi_link l = { 0 };
-    if (body_header(c, size, &l, sizeof l, "LINK", e))
+    struct pi_chunk_hdr h;
+    memcpy(&h, c, sizeof h);
+    uint32_t lsize = h.version == 1 ? PI_LINK_V1_SIZE : (uint32_t)sizeof l;
+    if (body_header(c, size, &l, lsize, "LINK", e))
         return -1;
-    uint64_t o_inputs = sizeof(struct pi_chunk_hdr) + sizeof l;
+    if (h.version == 1)
+        l.level = PI_LINK_DRIVER;
+    else if (l.level != PI_LINK_COLLECT2)
+        return bad(e, "LINK: level %u (this reader knows %u, a collect2 command line)", l.level,
+                   PI_LINK_COLLECT2);
+    uint64_t o_inputs = sizeof(struct pi_chunk_hdr) + lsize;
     uint64_t o_str = o_inputs + (uint64_t)l.ninputs * sizeof(struct pi_link_input);
     uint64_t need = o_str + l.strtab_size;
     if (ALIGN8(need) != size)
@@ -322,19 +334,25 @@ int pi_link_decode(const uint8_t *c, uint32_t size, struct pi_link_ref *v, struc
     uint32_t ss = l.strtab_size;
     if (ss == 0 || str[0] != 0 || str[ss - 1] != 0)
         return bad(e, "LINK: string table must start and end with a NUL (%u bytes)", ss);
-    if (l.cwd >= ss || l.output >= ss || l.argv >= ss)
-        return bad(e, "LINK: cwd/output/argv string offset out of range (strtab is %u bytes)",
-                   ss);
-    /* argc consecutive strings from argv: each takes at least one byte. */
-    if (l.argc > ss - l.argv)
-        return bad(e, "LINK: %u arguments cannot fit in the string table", l.argc);
-    uint32_t p = l.argv;
-    for (uint32_t i = 0; i < l.argc; i++) {
-        const char *z = memchr(str + p, 0, ss - p);
-        /* z is never NULL: the table ends with a NUL */
-        p = (uint32_t)(z - str) + 1;
-        if (p >= ss && i + 1 < l.argc)
-            return bad(e, "LINK: argument %u runs past the string table", i + 1);
+    if (l.cwd >= ss || l.output >= ss || l.argv >= ss || (l.nenv && l.env >= ss))
+        return bad(e, "LINK: cwd/output/argv/env string offset out of range (strtab is %u "
+                   "bytes)", ss);
+    /* argc (nenv) consecutive strings from argv (env): each takes at least
+       one byte; an environment string has a '='. */
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = k ? l.nenv : l.argc, p = k ? l.env : l.argv;
+        const char *what = k ? "environment string" : "argument";
+        if (n > ss - p)
+            return bad(e, "LINK: %u %ss cannot fit in the string table", n, what);
+        for (uint32_t i = 0; i < n; i++) {
+            const char *z = memchr(str + p, 0, ss - p);
+            /* z is never NULL: the table ends with a NUL */
+            if (k && !memchr(str + p, '=', (size_t)(z - (str + p))))
+                return bad(e, "LINK: environment string %u has no '='", i);
+            p = (uint32_t)(z - str) + 1;
+            if (p >= ss && i + 1 < n)
+                return bad(e, "LINK: %s %u runs past the string table", what, i + 1);
+        }
     }
     *v = (struct pi_link_ref){ .hdr = l, .inputs = c + o_inputs, .strtab = str };
     for (uint32_t i = 0; i < l.ninputs; i++) {

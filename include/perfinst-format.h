@@ -33,7 +33,8 @@
 #define PI_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
-#define PI_FORMAT_VERSION 1u   /* .perfinst, .perfinst.xlat, .perfinst.link */
+#define PI_FORMAT_VERSION 1u   /* .perfinst and .perfinst.xlat chunks */
+#define PI_LINK_VERSION 2u     /* .perfinst.link chunks (version 1: see pi_link) */
 #define PI_TRACE_VERSION 1u    /* *.pit */
 #define PI_ABI_VERSION 1u      /* plugin-generated code <-> libperfinst */
 #define PI_NONE 0xffffffffu    /* "no index" in any uint32_t index field */
@@ -65,7 +66,7 @@ enum pi_chunk_kind {
 
 struct pi_chunk_hdr {
     uint32_t magic;   /* PI_CHUNK_MAGIC */
-    uint16_t version; /* PI_FORMAT_VERSION */
+    uint16_t version; /* PI_FORMAT_VERSION; PI_LINK_VERSION for a LINK chunk */
     uint16_t kind;    /* enum pi_chunk_kind */
     uint32_t size;    /* bytes of the whole chunk, this header included; multiple of 8 */
     uint32_t hdr_crc; /* CRC-32 (pi_crc32) of the 12 bytes above; guards against junk */
@@ -229,11 +230,32 @@ struct pi_xlat_block {
 };
 PI_STATIC_ASSERT(sizeof(struct pi_xlat_block) == 24, "pi_xlat_block is 24 bytes");
 
-/* ---- LINK chunk (section .perfinst.link, written by perfinst-ld) ---------
+/* ---- LINK chunk (section .perfinst.link, written by the link stage) -----
  * Everything `pmopt relink` needs to replay the link.
- * Layout: pi_chunk_hdr, pi_link, pi_link_input[ninputs], char strtab[],
- * zero pad.  argv is the driver command line exactly as run (argc strings,
- * consecutive NUL-terminated, starting at strtab offset argv). */
+ * Layout: pi_chunk_hdr (version PI_LINK_VERSION), pi_link,
+ * pi_link_input[ninputs], char strtab[], zero pad.  argv is the command
+ * line the link stage received (argc strings, consecutive NUL-terminated,
+ * starting at strtab offset argv): argv[0] the real collect2, then its
+ * arguments as gcc's driver gave them, the output as given and any
+ * --pi- option kept.  env: nenv "NAME=VALUE" strings likewise, the
+ * environment collect2 needs (COLLECT_GCC, COLLECT_GCC_OPTIONS,
+ * COLLECT_LTO_WRAPPER, COMPILER_PATH, LIBRARY_PATH, GCC_EXEC_PREFIX,
+ * PERFINST_LIB_DIR, those that were set).
+ *
+ * Version 1 (perfinst-ld before the link stage) had only the first 24
+ * bytes of pi_link, and argv was a gcc command line with perfinst-ld's own
+ * additions at its end; readers take it as level PI_LINK_DRIVER, no
+ * environment, and pmopt relink refuses it (link the program again). */
+enum pi_link_level {
+    PI_LINK_DRIVER = 1,   /* argv is a gcc command line (version 1 only) */
+    PI_LINK_COLLECT2 = 2, /* argv is a collect2 command line */
+};
+
+enum pi_link_flags {
+    PI_LF_RUNTIME = 1u << 0,        /* the link stage added libperfinst */
+    PI_LF_STATIC_RUNTIME = 1u << 1, /* ... as libperfinst.a */
+};
+
 struct pi_link {
     uint32_t argc;
     uint32_t argv;        /* strtab offset of the first argument */
@@ -241,12 +263,18 @@ struct pi_link {
     uint32_t output;      /* strtab: the -o argument as given */
     uint32_t ninputs;
     uint32_t strtab_size;
+    /* version 2 */
+    uint32_t level;       /* enum pi_link_level */
+    uint32_t flags;       /* enum pi_link_flags */
+    uint32_t nenv;
+    uint32_t env;         /* strtab offset of the first "NAME=VALUE" */
 };
-PI_STATIC_ASSERT(sizeof(struct pi_link) == 24, "pi_link is 24 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_link) == 40, "pi_link is 40 bytes");
+#define PI_LINK_V1_SIZE 24u /* bytes of pi_link in a version 1 chunk */
 
 struct pi_link_input {
     uint32_t path;        /* strtab: path as resolved at link time (absolute) */
-    uint32_t argi;        /* index of its argument in argv, or PI_NONE */
+    uint32_t argi;        /* index of its argument in argv, or PI_NONE (the runtime) */
     uint64_t size;        /* file size at link time */
     int64_t mtime_ns;     /* modification time at link time */
     uint64_t hash;        /* pi_hash64 of the file's contents */

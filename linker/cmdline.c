@@ -1,21 +1,18 @@
-/* cmdline.c — read a gcc link command line the way gcc and ld would.
+/* cmdline.c — read a gcc link command line the way gcc would (the link
+ * driver), and the --pi- options both fronts take.
  *
  * perfinst-ld takes exactly what `gcc` takes for a link, plus its own
- * --pi-* options.  From the rest it needs: the output (to link into a
- * temporary file beside it instead), the inputs (to check them first and
- * record them in the recipe), the -L directories and the static/dynamic
- * state at each -l (to resolve it as ld will), and whether this is a final
- * link at all (-c, -r, -print-... are passed to gcc untouched).
- *
- * Limits (docs/perfinst-ld.md): inputs named only inside -Wl,/-Xlinker
- * lists and @response files are linked but neither checked nor recorded.
+ * --pi-* options.  From the rest it needs: whether this is a final link at
+ * all (-c, -r, -print-... are passed to gcc untouched) and the inputs it
+ * names, to see whether they are C++ (then g++ links them).  Everything
+ * else is the link stage's business (ldline.c), which sees the command
+ * line collect2 gets.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pild.h"
-
 /* gcc options whose value is the next argument when not attached. */
 static const char *const separate_value[] = {
     "-o", "-x", "-L", "-l", "-I", "-D", "-U", "-T", "-u", "-e", "-z", "-B",
@@ -47,13 +44,6 @@ static int takes_separate_value(const char *a)
         if (strcmp(a, separate_value[i]) == 0)
             return 1;
     return 0;
-}
-
-static void push_arg(struct pild_cmd *c, const char *a)
-{
-    c->argv = pild_xrealloc(c->argv, (c->argc + 2) * sizeof *c->argv);
-    c->argv[c->argc++] = pild_xstrdup(a);
-    c->argv[c->argc] = NULL;
 }
 
 static void push_input(struct pild_cmd *c, enum pild_input_kind kind, const char *name,
@@ -104,19 +94,24 @@ static void linker_items(struct pild_cmd *c, const char *list, int *bstatic)
     free(copy);
 }
 
-static void usage(FILE *f)
+void pild_usage(FILE *f)
 {
     fprintf(f,
             "usage: " PILD_NAME " [--pi-OPTION...] GCC-LINK-ARGUMENTS...\n"
-            "Link like gcc, then add perfinst's translation table (.perfinst.xlat)\n"
-            "and the link recipe (.perfinst.link) to the output.\n"
+            "Link like gcc with perfinst's link stage (pkg-config --libs perfinst): the\n"
+            "runtime when the inputs use it, the translation table (.perfinst.xlat) and\n"
+            "the link recipe (.perfinst.link) in the output.  C++ inputs link with g++.\n"
             "\n"
-            "  --pi-cc=GCC           compiler driver to run (default $PERFINST_CC or gcc)\n"
+            "  --pi-cc=GCC           compiler driver to run (default $PERFINST_CC, else\n"
+            "                        gcc, or g++ when an input is C++)\n"
+            "  --pi-runtime          link the runtime even if no input uses it\n"
+            "                        (PERFINST_SAMPLE, PERFINST_IDLE on plain code)\n"
             "  --pi-static-runtime   link libperfinst.a instead of libperfinst.so\n"
             "  --pi-line-size=N      cache-line size of the translation table (default 64)\n"
             "  --pi-verbose          show the commands run and what was written\n"
             "  --help, --version\n"
             "\n"
+            "On the flags route give the same options as -Wl,--pi-OPTION.\n"
             "PERFINST_LIB_DIR overrides where libperfinst is found.\n"
             "Everything else goes to gcc unchanged (see docs/perfinst-ld.md).\n");
 }
@@ -133,89 +128,97 @@ static int parse_line_size(const char *s, uint32_t *out)
     return 0;
 }
 
+int pild_opt(const char *a, struct pild_opts *o, int driver)
+{
+    if (driver && !strncmp(a, "--pi-cc=", 8) && a[8])
+        o->cc = a + 8;
+    else if (!strcmp(a, "--pi-static-runtime"))
+        o->static_runtime = 1;
+    else if (!strcmp(a, "--pi-runtime"))
+        o->force_runtime = 1;
+    else if (!strncmp(a, "--pi-line-size=", 15))
+        return parse_line_size(a + 15, &o->line_size);
+    else if (!strcmp(a, "--pi-verbose"))
+        pild_verbose = 1;
+    else {
+        pild_err("unknown option %s (try " PILD_NAME " --help)", a);
+        return -1;
+    }
+    return 0;
+}
+
+/* C++ by the file name, as gcc decides the language of a source. */
+static int is_cplusplus_source(const char *a)
+{
+    static const char *const ext[] = {".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C",
+                                      ".ii", ".hh", ".hpp", ".hxx", ".H", ".tcc"};
+    const char *dot = strrchr(a, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (!strcmp(dot, ext[i]))
+            return 1;
+    return 0;
+}
+
 int pild_cmdline_parse(int argc, char **argv, struct pild_opts *o, struct pild_cmd *c)
 {
     const char *env_cc = getenv("PERFINST_CC");
-    o->cc = env_cc && *env_cc ? env_cc : "gcc";
+    o->cc = env_cc && *env_cc ? env_cc : NULL;
     o->line_size = 64;
     memset(c, 0, sizeof *c);
     c->final_link = 1;
 
-    /* First our own options, so that --pi-cc is known before argv[0]. */
+    int bstatic = 0, is_static = 0;
+    size_t nfiles = 0;
+    const char *lang = NULL; /* -x LANG in force */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {
-            usage(stdout);
+            pild_usage(stdout);
             return 1;
         }
         if (!strcmp(a, "--version")) {
-            printf(PILD_NAME " (perfinst) %s, format version %u\n", PERFINST_VERSION,
-                   PI_FORMAT_VERSION);
+            printf(PILD_NAME " (perfinst) %s, format version %u, link recipe version %u\n",
+                   PERFINST_VERSION, PI_FORMAT_VERSION, PI_LINK_VERSION);
             return 1;
         }
-        if (strncmp(a, "--pi-", 5) != 0)
-            continue;
-        if (!strncmp(a, "--pi-cc=", 8) && a[8])
-            o->cc = a + 8;
-        else if (!strcmp(a, "--pi-static-runtime"))
-            o->static_runtime = 1;
-        else if (!strncmp(a, "--pi-line-size=", 15)) {
-            if (parse_line_size(a + 15, &o->line_size))
+        if (!strncmp(a, "--pi-", 5)) {
+            if (pild_opt(a, o, 1))
                 return -1;
-        } else if (!strcmp(a, "--pi-verbose"))
-            pild_verbose = 1;
-        else {
-            pild_err("unknown option %s (try --help)", a);
-            return -1;
-        }
-    }
-
-    push_arg(c, o->cc);
-    int bstatic = 0, have_output = 0;
-    size_t nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strncmp(a, "--pi-", 5))
             continue;
-        size_t here = c->argc;
-        push_arg(c, a);
+        }
+        size_t here = c->args.n;
+        pild_argv_push(&c->args, a);
         const char *val = NULL; /* value of an option given as the next argument */
         if (a[0] == '-' && a[1] != '\0' && takes_separate_value(a) && i + 1 < argc) {
             val = argv[++i];
-            push_arg(c, val);
+            pild_argv_push(&c->args, val);
         }
         size_t vali = here + 1;
 
         if (a[0] != '-' || a[1] == '\0') {
             if (a[0] != '-' && a[0] != '@') { /* "-" is stdin; @file a response file */
+                if ((lang && strstr(lang, "c++")) || (!lang && is_cplusplus_source(a)))
+                    c->cplusplus_source = 1;
                 push_input(c, PILD_IN_FILE, a, here, 0);
                 nfiles++;
             }
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (!val) {
-                pild_err("%s needs a file name", a);
-                return -1;
-            }
-            c->output = val, c->out_argi = vali, c->out_prefix = "", have_output = 1;
-        } else if (!strncmp(a, "--output=", 9)) {
-            c->output = a + 9, c->out_argi = here, c->out_prefix = "--output=", have_output = 1;
-        } else if (!strncmp(a, "-o", 2)) {
-            c->output = a + 2, c->out_argi = here, c->out_prefix = "-o", have_output = 1;
+        } else if (!strcmp(a, "-x")) {
+            lang = val && strcmp(val, "none") ? val : NULL;
+        } else if (!strncmp(a, "-x", 2)) {
+            lang = strcmp(a + 2, "none") ? a + 2 : NULL;
         } else if (!strncmp(a, "-l", 2)) {
             const char *name = val ? val : a + 2;
             if (*name) {
-                push_input(c, PILD_IN_LIB, name, val ? vali : here, bstatic || c->is_static);
+                push_input(c, PILD_IN_LIB, name, val ? vali : here, bstatic || is_static);
                 nfiles++;
             }
         } else if (!strncmp(a, "-L", 2)) {
             if (val || a[2])
                 push_libdir(c, val ? val : a + 2);
-        } else if (!strncmp(a, "-T", 2) && !strchr(a, '=') && strncmp(a, "-Ttext", 6) &&
-                   strncmp(a, "-Tdata", 6) && strncmp(a, "-Tbss", 5)) {
-            if (val || a[2])
-                push_input(c, PILD_IN_SCRIPT, val ? val : a + 2, val ? vali : here, 0);
         } else if (!strcmp(a, "-static") || !strcmp(a, "-static-pie")) {
-            c->is_static = 1;
+            is_static = 1;
         } else if (!strncmp(a, "-Wl,", 4)) {
             linker_items(c, a + 4, &bstatic);
         } else if (!strcmp(a, "-Xlinker") && val) {
@@ -225,53 +228,11 @@ int pild_cmdline_parse(int argc, char **argv, struct pild_opts *o, struct pild_c
             c->final_link = 0;
         }
     }
-    c->bstatic_at_end = bstatic;
     /* -static applies to every -l, wherever it stands. */
     for (size_t k = 0; k < c->ninputs; k++)
-        if (c->is_static && c->inputs[k].kind == PILD_IN_LIB)
+        if (is_static && c->inputs[k].kind == PILD_IN_LIB)
             c->inputs[k].want_static = 1;
     if (nfiles == 0)
         c->final_link = 0; /* gcc -v, gcc with no inputs: nothing to link */
-    if (!have_output && c->final_link) {
-        c->output = "a.out";
-        push_arg(c, "-o");
-        c->out_argi = c->argc;
-        c->out_prefix = "";
-        push_arg(c, "a.out");
-    }
     return 0;
-}
-
-void pild_cmdline_finish(struct pild_cmd *c, const struct pild_opts *o)
-{
-    push_arg(c, "-Wl,--build-id");
-    push_libdir(c, o->libdir);
-    char *s = pild_xasprintf("-L%s", o->libdir);
-    push_arg(c, s);
-    free(s);
-    s = pild_xasprintf("-Wl,-rpath,%s", o->libdir);
-    push_arg(c, s);
-    free(s);
-    if (o->static_runtime) {
-        /* The archive by its full path: -Bstatic/-Bdynamic around -lperfinst
-         * would turn a -static link dynamic for the libraries gcc adds after. */
-        s = pild_xasprintf("%s/libperfinst.a", o->libdir);
-        push_input(c, PILD_IN_FILE, NULL, c->argc, 0);
-        push_arg(c, s);
-        c->inputs[c->ninputs - 1].name = c->argv[c->argc - 1];
-        free(s);
-    } else {
-        /* --no-as-needed: a program with no instrumented unit still loads
-         * the runtime (PERFINST_SAMPLE, PERFINST_IDLE: docs/sampling-stacks.md). */
-        push_arg(c, "-Wl,--push-state,--no-as-needed");
-        push_input(c, PILD_IN_LIB, "perfinst", c->argc, c->is_static || c->bstatic_at_end);
-        push_arg(c, "-lperfinst");
-        push_arg(c, "-Wl,--pop-state");
-    }
-    push_arg(c, "-pthread");
-}
-
-char *pild_output_arg(const struct pild_cmd *c, const char *file)
-{
-    return pild_xasprintf("%s%s", c->out_prefix, file);
 }

@@ -1,21 +1,32 @@
 /* inputs.c — the link's inputs, before the link.
  *
  * For each input of the command line (file operands, -l libraries, -T
- * scripts and the runtime perfinst-ld adds):
+ * scripts, the runtime):
  *   - resolve it to an absolute path, -l the way ld searches: the -L
- *     directories in order, then gcc's own library directories, each
- *     directory tried for libNAME.so then libNAME.a (only .a under -static or
- *     -Wl,-Bstatic), -l:FILE for FILE exactly; last `gcc -print-file-name`;
+ *     directories in order, each tried for libNAME.so then libNAME.a (only
+ *     .a under -static or -Bstatic), -l:FILE for FILE exactly; for the link
+ *     driver also gcc's own directories and `gcc -print-file-name`;
  *   - record its size, mtime and pi_hash64 for the recipe;
- *   - read and validate the .perfinst of a relocatable object or of each
- *     ELF member of an archive (pi_meta_read_elf, pi_meta_validate), so
- *     that corrupt or foreign metadata is refused naming the input, not the
- *     output.  A unit id defined with different contents by two objects of
- *     the command line is refused too; when an archive member is involved
- *     the member may not be linked at all, so that conflict is only
- *     remembered, to explain a refusal of the output later.
- * An input that cannot be found is left to gcc, which says so.
+ *   - read each relocatable object, and each ELF member of an archive, for
+ *     what the link stage needs to know before linking:
+ *       its .perfinst (pi_meta_read_elf, pi_meta_validate), so that corrupt
+ *       or foreign metadata is refused naming the input, not the output; a
+ *       unit id defined with different contents by two objects of the
+ *       command line is refused too (when an archive member is involved
+ *       the member may not be linked at all, so that conflict is only
+ *       remembered, to explain a refusal of the output later);
+ *       whether it refers to libperfinst (units, or an undefined __perfinst_*
+ *       or perfinst_* symbol): only then is the runtime linked;
+ *       whether it refers to libstdc++ or the C++ ABI (undefined _Z*,
+ *       __cxa_*, __gxx_*): the link driver then links with g++;
+ *       whether it is an -flto object compiled with the plugin (its LTO
+ *       symbol table names __perfinst_*): lto1 must load the plugin too;
+ *       whether it has perfinst units and executable-only TLS relocations
+ *       (R_X86_64_TPOFF32/64: compiled without -fPIC), which no shared
+ *       library can hold.
+ * An input that cannot be found is left to the linker, which says so.
  */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -26,7 +37,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pild.h"
@@ -34,60 +44,17 @@
 
 /* ---- resolving -l ------------------------------------------------------- */
 
-/* stdout of argv (NULL if it could not run or failed), at most 64 KiB. */
-static char *run_capture(char *const argv[])
-{
-    int p[2];
-    if (pipe(p) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]), close(p[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        dup2(p[1], 1);
-        close(p[0]), close(p[1]);
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0)
-            dup2(devnull, 2);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(p[1]);
-    size_t cap = 65536, len = 0;
-    char *out = pild_xmalloc(cap + 1);
-    ssize_t r;
-    while ((r = read(p[0], out + len, cap - len)) > 0 || (r < 0 && errno == EINTR))
-        if (r > 0)
-            len += (size_t)r;
-    close(p[0]);
-    out[len] = '\0';
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
 struct dirlist {
     char **v;
     size_t n;
-    int loaded;
 };
 
 /* The "libraries: =" line of `gcc -print-search-dirs`: what gcc passes to ld
  * as -L after the user's own. */
 static void load_gcc_dirs(struct dirlist *d, const char *cc)
 {
-    if (d->loaded)
-        return;
-    d->loaded = 1;
     char *argv[] = {(char *)cc, "-print-search-dirs", NULL};
-    char *out = run_capture(argv);
+    char *out = pild_run_capture(argv);
     if (!out)
         return;
     char *line = strstr(out, "libraries: =");
@@ -121,8 +88,7 @@ static char *find_in(char **dirs, size_t n, const char *const *names, size_t nna
     return NULL;
 }
 
-static char *resolve_lib(const struct pild_cmd *c, const struct pild_input *in, const char *cc,
-                         struct dirlist *gccdirs)
+char *pild_resolve_lib(const struct pild_input *in, char **dirs, size_t ndirs, const char *cc)
 {
     char *so = pild_xasprintf("lib%s.so", in->name), *a = pild_xasprintf("lib%s.a", in->name);
     const char *names[2];
@@ -134,15 +100,19 @@ static char *resolve_lib(const struct pild_cmd *c, const struct pild_input *in, 
             names[nnames++] = so;
         names[nnames++] = a;
     }
-    char *found = find_in(c->libdirs, c->nlibdirs, names, nnames);
-    if (!found) {
-        load_gcc_dirs(gccdirs, cc);
-        found = find_in(gccdirs->v, gccdirs->n, names, nnames);
+    char *found = find_in(dirs, ndirs, names, nnames);
+    if (!found && cc) {
+        struct dirlist gccdirs = {0};
+        load_gcc_dirs(&gccdirs, cc);
+        found = find_in(gccdirs.v, gccdirs.n, names, nnames);
+        for (size_t i = 0; i < gccdirs.n; i++)
+            free(gccdirs.v[i]);
+        free(gccdirs.v);
     }
-    for (size_t k = 0; !found && k < nnames; k++) {
+    for (size_t k = 0; !found && cc && k < nnames; k++) {
         char *arg = pild_xasprintf("-print-file-name=%s", names[k]);
         char *argv[] = {(char *)cc, arg, NULL};
-        char *out = run_capture(argv);
+        char *out = pild_run_capture(argv);
         if (out) {
             out[strcspn(out, "\n")] = '\0';
             if (out[0] == '/' && is_regular(out))
@@ -159,7 +129,7 @@ static char *resolve_lib(const struct pild_cmd *c, const struct pild_input *in, 
 
 /* ---- size, mtime, hash --------------------------------------------------- */
 
-static int stat_and_hash(struct pild_input *in)
+int pild_stat_and_hash(struct pild_input *in)
 {
     int fd = open(in->path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -187,7 +157,7 @@ static int stat_and_hash(struct pild_input *in)
     return 0;
 }
 
-/* ---- the metadata of objects and archive members -------------------------- */
+/* ---- what an object says ------------------------------------------------------ */
 
 static uint64_t unit_content_hash(const struct pi_unit_view *u)
 {
@@ -198,30 +168,121 @@ static uint64_t unit_content_hash(const struct pi_unit_view *u)
     return pi_hash64(h, u->strtab, u->hdr.strtab_size);
 }
 
-/* Read and cross-check one relocatable object's metadata (elf is an open
- * object or archive member); remember its units. */
-static int check_object(Elf *elf, const char *where, int always_linked, struct pild_seen *seen)
+static void first(char **slot, const char *where)
 {
-    struct pi_meta m;
-    struct pi_err err;
-    if (pi_meta_read_elf(where, elf, &m, &err) != 0 || pi_meta_validate(&m, &err) != 0) {
-        pild_err("refusing input %s", err.msg); /* err.msg starts with where */
+    if (!*slot)
+        *slot = pild_xstrdup(where);
+}
+
+static int refers_to_runtime(const char *name)
+{
+    return !strncmp(name, "__perfinst_", 11) || !strncmp(name, "perfinst_", 9);
+}
+
+static int refers_to_cplusplus(const char *name)
+{
+    return !strncmp(name, "_Z", 2) || !strncmp(name, "__cxa_", 6) || !strncmp(name, "__gxx_", 6);
+}
+
+/* An LTO symbol table (strings among binary fields): the names we look for. */
+static void scan_lto_symtab(const Elf_Data *d, const char *where, struct pild_facts *f)
+{
+    static const char *const cxx[] = {"__gxx_personality", "__cxa_", "_ZSt", "_ZNSt", "_ZNKSt",
+                                      "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv"};
+    if (!d || !d->d_buf)
+        return;
+    if (memmem(d->d_buf, d->d_size, "__perfinst_", 11)) {
+        first(&f->lto_perfinst, where);
+        first(&f->uses_runtime, where);
+    }
+    for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++)
+        if (memmem(d->d_buf, d->d_size, cxx[i], strlen(cxx[i])))
+            first(&f->cplusplus, where);
+}
+
+/* Relocations only the executable itself can have (local-exec TLS). */
+static int has_exec_tls(Elf *e, size_t shnum)
+{
+    for (size_t i = 1; i < shnum; i++) {
+        Elf_Scn *scn = elf_getscn(e, i);
+        GElf_Shdr sh;
+        if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = d ? d->d_size / sh.sh_entsize : 0;
+        for (size_t k = 0; k < n; k++) {
+            GElf_Rela r;
+            if (gelf_getrela(d, (int)k, &r) && (GELF_R_TYPE(r.r_info) == R_X86_64_TPOFF32 ||
+                                                GELF_R_TYPE(r.r_info) == R_X86_64_TPOFF64))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* One relocatable object (elf is an open object or archive member). */
+static int scan_object(Elf *e, const char *where, int member, int check, struct pild_facts *f)
+{
+    size_t nunits = 0;
+    if (check) {
+        struct pi_meta m;
+        struct pi_err err;
+        if (pi_meta_read_elf(where, e, &m, &err) != 0 || pi_meta_validate(&m, &err) != 0) {
+            pild_err("refusing input %s", err.msg); /* err.msg starts with where */
+            pi_meta_free(&m);
+            return -1;
+        }
+        nunits = m.nunits;
+        for (size_t i = 0; i < m.nunits; i++) {
+            if (f->nunits == f->cap) {
+                f->cap = f->cap ? 2 * f->cap : 16;
+                f->units = pild_xrealloc(f->units, f->cap * sizeof *f->units);
+            }
+            f->units[f->nunits++] = (struct pild_unit_seen){
+                .unit_id = m.units[i].hdr.unit_id,
+                .content = unit_content_hash(&m.units[i]),
+                .where = pild_xstrdup(where),
+                .always_linked = !member,
+            };
+        }
         pi_meta_free(&m);
+        if (nunits)
+            first(&f->uses_runtime, where);
+    }
+
+    size_t shnum, shstr;
+    if (elf_getshdrnum(e, &shnum) != 0 || elf_getshdrstrndx(e, &shstr) != 0) {
+        pild_err("%s: %s", where, elf_errmsg(-1));
         return -1;
     }
-    for (size_t i = 0; i < m.nunits; i++) {
-        if (seen->n == seen->cap) {
-            seen->cap = seen->cap ? 2 * seen->cap : 16;
-            seen->v = pild_xrealloc(seen->v, seen->cap * sizeof *seen->v);
+    for (size_t i = 1; i < shnum; i++) {
+        Elf_Scn *scn = elf_getscn(e, i);
+        GElf_Shdr sh;
+        if (!scn || !gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB && sh.sh_entsize) {
+            Elf_Data *d = elf_getdata(scn, NULL);
+            size_t n = d ? d->d_size / sh.sh_entsize : 0;
+            for (size_t k = 1; k < n; k++) {
+                GElf_Sym sym;
+                if (!gelf_getsym(d, (int)k, &sym) || sym.st_shndx != SHN_UNDEF)
+                    continue;
+                const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
+                if (!name)
+                    continue;
+                if (refers_to_runtime(name))
+                    first(&f->uses_runtime, where);
+                else if (refers_to_cplusplus(name))
+                    first(&f->cplusplus, where);
+            }
+        } else if (sh.sh_type == SHT_PROGBITS) {
+            const char *name = elf_strptr(e, shstr, sh.sh_name);
+            if (name && !strncmp(name, ".gnu.lto_.symtab", 16))
+                scan_lto_symtab(elf_getdata(scn, NULL), where, f);
         }
-        seen->v[seen->n++] = (struct pild_unit_seen){
-            .unit_id = m.units[i].hdr.unit_id,
-            .content = unit_content_hash(&m.units[i]),
-            .where = pild_xstrdup(where),
-            .always_linked = always_linked,
-        };
     }
-    pi_meta_free(&m);
+    if (nunits && f->want_tls && has_exec_tls(e, shnum))
+        first(member ? &f->tls_exec_member : &f->tls_exec, where);
     return 0;
 }
 
@@ -236,7 +297,7 @@ static int is_object(Elf *e, const char *where, int *yes)
     return 0;
 }
 
-static int check_archive(int fd, Elf *ar, const char *shown, struct pild_seen *seen)
+static int scan_archive(int fd, Elf *ar, const char *shown, int check, struct pild_facts *f)
 {
     Elf_Cmd cmd = ELF_C_READ_MMAP;
     Elf *e;
@@ -251,7 +312,7 @@ static int check_archive(int fd, Elf *ar, const char *shown, struct pild_seen *s
             int obj = 0;
             rc = is_object(e, where, &obj);
             if (rc == 0 && obj)
-                rc = check_object(e, where, 0, seen);
+                rc = scan_object(e, where, 1, check, f);
             free(where);
         }
         cmd = elf_next(e);
@@ -260,7 +321,7 @@ static int check_archive(int fd, Elf *ar, const char *shown, struct pild_seen *s
     return rc;
 }
 
-static int check_input(const char *path, const char *shown, struct pild_seen *seen)
+int pild_scan_file(const char *path, const char *shown, int check, struct pild_facts *f)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -273,18 +334,20 @@ static int check_input(const char *path, const char *shown, struct pild_seen *se
         pild_err("%s: elf_begin: %s", shown, elf_errmsg(-1));
         rc = -1;
     } else if (elf_kind(e) == ELF_K_AR) {
-        rc = check_archive(fd, e, shown, seen);
+        rc = scan_archive(fd, e, shown, check, f);
     } else if (elf_kind(e) == ELF_K_ELF) {
         int obj = 0;
         rc = is_object(e, shown, &obj);
         if (rc == 0 && obj)
-            rc = check_object(e, shown, 1, seen);
-    } /* linker scripts and other files: nothing to check */
+            rc = scan_object(e, shown, 0, check, f);
+    } /* linker scripts, sources and other files: nothing to read */
     if (e)
         elf_end(e);
     close(fd);
     return rc;
 }
+
+/* ---- units defined twice ------------------------------------------------------ */
 
 static int by_unit(const void *a, const void *b)
 {
@@ -293,12 +356,12 @@ static int by_unit(const void *a, const void *b)
 }
 
 /* Unit ids defined with different contents by two inputs. */
-static int conflicts(const struct pild_seen *seen, int report_all)
+static int conflicts(const struct pild_facts *f, int report_all)
 {
     int bad = 0;
-    for (size_t i = 0; i < seen->n; i++)
-        for (size_t k = i + 1; k < seen->n && seen->v[k].unit_id == seen->v[i].unit_id; k++) {
-            const struct pild_unit_seen *x = &seen->v[i], *y = &seen->v[k];
+    for (size_t i = 0; i < f->nunits; i++)
+        for (size_t k = i + 1; k < f->nunits && f->units[k].unit_id == f->units[i].unit_id; k++) {
+            const struct pild_unit_seen *x = &f->units[i], *y = &f->units[k];
             if (x->content == y->content)
                 continue;
             if (report_all)
@@ -314,38 +377,24 @@ static int conflicts(const struct pild_seen *seen, int report_all)
     return bad ? -1 : 0;
 }
 
-void pild_inputs_explain(const struct pild_seen *seen)
+int pild_facts_conflicts(struct pild_facts *f)
 {
-    conflicts(seen, 1);
+    if (f->nunits)
+        qsort(f->units, f->nunits, sizeof *f->units, by_unit);
+    return conflicts(f, 0);
 }
 
-int pild_inputs_scan(struct pild_cmd *c, const struct pild_opts *o, struct pild_seen *seen)
+void pild_facts_explain(const struct pild_facts *f)
 {
-    struct dirlist gccdirs = {0};
-    int rc = 0;
-    for (size_t i = 0; i < c->ninputs && rc == 0; i++) {
-        struct pild_input *in = &c->inputs[i];
-        in->path = in->kind == PILD_IN_LIB ? resolve_lib(c, in, o->cc, &gccdirs)
-                                           : realpath(in->name, NULL);
-        if (!in->path) {
-            if (pild_verbose)
-                pild_note("input %s%s not found; leaving it to gcc",
-                          in->kind == PILD_IN_LIB ? "-l" : "", in->name);
-            continue;
-        }
-        if (pild_verbose)
-            pild_note("input %s%s: %s", in->kind == PILD_IN_LIB ? "-l" : "", in->name,
-                      in->path);
-        rc = stat_and_hash(in);
-        if (rc == 0 && in->kind != PILD_IN_SCRIPT)
-            rc = check_input(in->path, in->kind == PILD_IN_LIB ? in->path : in->name, seen);
-    }
-    for (size_t i = 0; i < gccdirs.n; i++)
-        free(gccdirs.v[i]);
-    free(gccdirs.v);
-    if (rc != 0)
-        return rc;
-    if (seen->n)
-        qsort(seen->v, seen->n, sizeof *seen->v, by_unit);
-    return conflicts(seen, 0);
+    conflicts(f, 1);
+}
+
+void pild_facts_free(struct pild_facts *f)
+{
+    for (size_t i = 0; i < f->nunits; i++)
+        free(f->units[i].where);
+    free(f->units);
+    free(f->uses_runtime), free(f->cplusplus), free(f->lto_perfinst);
+    free(f->tls_exec), free(f->tls_exec_member);
+    memset(f, 0, sizeof *f);
 }

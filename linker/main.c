@@ -1,96 +1,34 @@
-/* main.c — perfinst-ld, the link driver.
+/* main.c — perfinst-ld: the link driver, and the dispatch to the link stage.
  *
  *   perfinst-ld [--pi-OPTION...] -o prog a.o b.o -lm ...
  *
- * 1. check the inputs' .perfinst before linking (inputs.c), so that a bad
- *    object is named as such;
- * 2. run `gcc ARGS -o TMP -Wl,--build-id -L$LIBDIR -Wl,-rpath,$LIBDIR
- *    -lperfinst -pthread`, TMP being a file in a fresh directory beside the
- *    output (same file system, same base name; common/piout.h, which puts
- *    it in TMPDIR for an output that is a device or a FIFO);
- * 3. read and validate what was linked (pi_meta_read, pi_meta_validate);
- * 4. append .perfinst.xlat (xlat.c) and .perfinst.link (recipe.c) to TMP
- *    (elfout.c), read it back, and only then rename TMP over the output
- *    (or write its bytes into a device or FIFO output).
- * Any failure removes TMP and leaves an existing output as it was.  A command
- * line that does not link (-c, -r, -print-..., no inputs) goes to gcc as is.
+ * runs
+ *
+ *   CC -specs=PLUGINDIR/perfinst.specs [-fplugin=PLUGINDIR/perfinst.so]
+ *      ARGS... [-Wl,--pi-OPTION...]
+ *
+ * with PERFINST_LIB_DIR set to where it found the runtime: the link goes
+ * through the link stage exactly as a build's own links do with
+ * `pkg-config --libs perfinst` (stage.c).  CC is --pi-cc, else
+ * $PERFINST_CC, else gcc — or g++ when an input is C++ (a C++ source, or an
+ * object or archive of the command line that refers to libstdc++ or the C++
+ * ABI), so that C++ objects get g++'s libraries.  -fplugin is added for an
+ * -flto link (lto1 must instrument what it compiles as cc1 did).  A command
+ * line that does not link (-c, -r, -print-..., no inputs) goes to CC as is.
+ *
+ * `perfinst-ld --pi-collect2 ...` is the link stage itself (perfinst.specs
+ * names it): pild_stage_main.
  */
 #include <errno.h>
 #include <libelf.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pild.h"
-#include "piout.h"
 
-/* ---- the temporary output ------------------------------------------------- */
-
-/* Made before the link starts (common/piout.h: beside the output, or in
- * TMPDIR for an output that is a device or a FIFO); its file and directory
- * go on any exit, also by a signal. */
-static struct pi_out tmp_out;
-
-static void remove_tmp(void)
-{
-    pi_out_end(&tmp_out);
-}
-
-static void on_signal(int sig)
-{
-    pi_out_remove_tmp(&tmp_out);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static int make_tmp(const char *output)
-{
-    struct pi_err err;
-    if (pi_out_begin(&tmp_out, output, ".perfinst-ld.", &err) == 0)
-        return 0;
-    pild_err("%s", err.msg);
-    return -1;
-}
-
-/* ---- running gcc -------------------------------------------------------- */
-
-static void show_command(char *const argv[])
-{
-    fprintf(stderr, PILD_NAME ": running");
-    for (size_t i = 0; argv[i]; i++)
-        fprintf(stderr, " %s", argv[i]);
-    fputc('\n', stderr);
-}
-
-/* Exit status of argv: its own, or 128 + the signal that killed it. */
-static int run(char *const argv[])
-{
-    if (pild_verbose)
-        show_command(argv);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        pild_err("fork: %s", strerror(errno));
-        return 1;
-    }
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        pild_err("cannot run %s: %s", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            pild_err("waitpid: %s", strerror(errno));
-            return 1;
-        }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* ---- where libperfinst is --------------------------------------------------- */
+/* ---- where perfinst's files are ------------------------------------------ */
 
 static int exists(const char *dir, const char *file)
 {
@@ -100,154 +38,155 @@ static int exists(const char *dir, const char *file)
     return r;
 }
 
-/* $PERFINST_LIB_DIR; else ../lib beside an installed binary; else the
- * binary's own directory (build/ holds perfinst-ld and libperfinst.so). */
-static const char *find_libdir(const char *argv0)
+/* The directory of this binary (symlinks resolved). */
+static char *self_dir(void)
 {
-    const char *env = getenv("PERFINST_LIB_DIR");
-    if (env && *env)
-        return env;
     char *self = realpath("/proc/self/exe", NULL);
     if (!self)
-        self = realpath(argv0, NULL);
-    if (!self)
-        return ".";
+        return pild_xstrdup(".");
     *strrchr(self, '/') = '\0';
-    char *lib = pild_xasprintf("%s/../lib", self);
-    char *real = realpath(lib, NULL);
-    free(lib);
-    if (real && (exists(real, "libperfinst.so") || exists(real, "libperfinst.a"))) {
-        free(self);
-        return real;
-    }
-    free(real);
     return self;
 }
 
-/* ---- reading what was linked --------------------------------------------- */
-
-/* The reader names the file it read, the temporary one: show the output. */
-static void err_about_output(const char *what, const char *msg, const char *output)
+/* DIR/REL if it holds FILE (realpath'ed), else NULL. */
+static char *beside(const char *dir, const char *rel, const char *file)
 {
-    size_t n = strlen(tmp_out.tmp);
-    if (strncmp(msg, tmp_out.tmp, n) == 0)
-        pild_err("%s%s%s", what, output, msg + n);
-    else
-        pild_err("%s%s: %s", what, output, msg);
+    char *p = pild_xasprintf("%s/%s", dir, rel);
+    char *real = realpath(p, NULL);
+    free(p);
+    if (real && exists(real, file))
+        return real;
+    free(real);
+    return NULL;
 }
 
-static int read_output(const char *output, struct pi_meta *m, const struct pild_seen *seen)
+const char *pild_libdir(void)
 {
-    struct pi_err err;
-    if (pi_meta_read(tmp_out.tmp, m, &err) != 0 || pi_meta_validate(m, &err) != 0) {
-        err_about_output("refusing the metadata linked into ", err.msg, output);
-        pild_inputs_explain(seen);
-        pi_meta_free(m);
-        return -1;
+    static char *dir;
+    const char *env = getenv("PERFINST_LIB_DIR");
+    if (env && *env)
+        return env;
+    if (!dir) {
+        char *self = self_dir();
+        dir = beside(self, "../lib", "libperfinst.so");
+        if (!dir)
+            dir = beside(self, "../lib", "libperfinst.a");
+        if (!dir)
+            dir = self;
+        else
+            free(self);
     }
-    if (m->has_xlat || m->has_link) {
-        pild_err("%s: the link already produced a %s section (an input carries one?); "
-                 "refusing to write a second",
-                 output, m->has_xlat ? PI_SECTION_XLAT : PI_SECTION_LINK);
-        pi_meta_free(m);
-        return -1;
-    }
-    return 0;
+    return dir;
 }
 
-/* What was written reads back through the one reader and passes its
- * cross-checks (XLAT items against the sites, nunits). */
-static int verify_output(const char *output)
+const char *pild_plugindir(void)
 {
-    struct pi_meta m;
-    struct pi_err err;
-    if (pi_meta_read(tmp_out.tmp, &m, &err) != 0 || pi_meta_validate(&m, &err) != 0) {
-        err_about_output("the output does not read back: ", err.msg, output);
-        pi_meta_free(&m);
-        return -1;
+    static char *dir;
+    if (!dir) {
+        char *self = self_dir();
+        dir = beside(self, "../lib/perfinst", "perfinst.specs");
+        if (!dir)
+            dir = self;
+        else
+            free(self);
     }
-    int ok = m.has_xlat && m.has_link;
-    pi_meta_free(&m);
-    if (!ok) {
-        pild_err("%s: the reader does not see the " PI_SECTION_XLAT " and " PI_SECTION_LINK
-                 " sections just written", output);
-        return -1;
-    }
-    return 0;
+    return dir;
 }
 
-/* ---- main ------------------------------------------------------------------ */
+/* ---- the link driver ------------------------------------------------------- */
 
-static int link_and_annotate(struct pild_cmd *c, const struct pild_opts *o)
+/* What the command line's own inputs say (C++, -flto with the plugin):
+ * objects and archives named, and -l libraries found in the -L directories
+ * given (the system's are not the user's code). */
+static void scan_cmdline_inputs(struct pild_cmd *c, struct pild_facts *f)
 {
-    struct pild_seen seen = {0};
-    if (pild_inputs_scan(c, o, &seen) != 0)
-        return 1;
-
-    if (make_tmp(c->output) != 0)
-        return 1;
-    char *real_arg = c->argv[c->out_argi];
-    c->argv[c->out_argi] = pild_output_arg(c, tmp_out.tmp);
-    int status = run(c->argv);
-    free(c->argv[c->out_argi]);
-    c->argv[c->out_argi] = real_arg; /* the recipe records the real output */
-    if (status != 0)
-        return status;
-
-    struct pi_meta m;
-    if (read_output(c->output, &m, &seen) != 0)
-        return 1;
-    struct pild_buf xlat = {0}, link = {0};
-    int rc = pild_xlat_build(&m, o->line_size, &xlat, c->output);
-    pi_meta_free(&m);
-    if (rc == 0)
-        rc = pild_recipe_build(c, &link);
-    if (rc == 0) {
-        struct pild_section s[] = {
-            {PI_SECTION_XLAT, xlat.p, xlat.len},
-            {PI_SECTION_LINK, link.p, link.len},
-        };
-        rc = pild_elf_append(tmp_out.tmp, c->output, s, 2);
+    for (size_t i = 0; i < c->ninputs; i++) {
+        struct pild_input *in = &c->inputs[i];
+        char *path = in->kind == PILD_IN_LIB ? pild_resolve_lib(in, c->libdirs, c->nlibdirs, NULL)
+                                             : realpath(in->name, NULL);
+        if (path)
+            pild_scan_file(path, path, 0, f); /* unreadable: gcc will say so */
+        free(path);
     }
-    if (rc == 0)
-        rc = verify_output(c->output);
-    free(xlat.p), free(link.p);
-    if (rc != 0)
-        return 1;
-
-    struct pi_err err;
-    if (pi_out_commit(&tmp_out, &err) != 0) {
-        pild_err("%s", err.msg);
-        return 1;
-    }
-    return 0;
 }
 
-int main(int argc, char **argv)
+static int driver_main(int argc, char **argv)
 {
     struct pild_opts o = {0};
     struct pild_cmd c;
     int r = pild_cmdline_parse(argc, argv, &o, &c);
     if (r != 0)
         return r > 0 ? 0 : 2;
+    struct pild_argv run = {0};
     if (!c.final_link) {
+        pild_argv_push(&run, o.cc ? o.cc : "gcc");
+        for (size_t i = 0; i < c.args.n; i++)
+            pild_argv_push(&run, c.args.v[i]);
         if (pild_verbose)
-            show_command(c.argv);
-        execvp(c.argv[0], c.argv);
-        pild_err("cannot run %s: %s", c.argv[0], strerror(errno));
+            pild_show_command(run.v);
+        execvp(run.v[0], run.v);
+        pild_err("cannot run %s: %s", run.v[0], strerror(errno));
         return 127;
     }
     if (elf_version(EV_CURRENT) == EV_NONE) {
         pild_err("libelf: %s", elf_errmsg(-1));
         return 1;
     }
-    o.libdir = find_libdir(argv[0]);
-    pild_cmdline_finish(&c, &o);
+    struct pild_facts f = {0};
+    scan_cmdline_inputs(&c, &f);
+    int lto = f.lto_perfinst != NULL;
+    for (size_t i = 0; i < c.args.n; i++)
+        if (!strncmp(c.args.v[i], "-flto", 5))
+            lto = 1;
+    const char *cc = o.cc;
+    if (!cc) {
+        cc = c.cplusplus_source || f.cplusplus ? "g++" : "gcc";
+        if (pild_verbose && strcmp(cc, "g++") == 0)
+            pild_note("linking with g++: %s is C++", f.cplusplus ? f.cplusplus : "a source");
+    }
+    const char *pdir = pild_plugindir();
+    char *specs = pild_xasprintf("%s/perfinst.specs", pdir);
+    if (access(specs, R_OK) != 0) {
+        pild_err("%s: %s (perfinst.specs, beside the plugin: make builds it)", specs,
+                 strerror(errno));
+        free(specs);
+        return 1;
+    }
+    pild_argv_push(&run, cc);
+    char *s = pild_xasprintf("-specs=%s", specs);
+    pild_argv_push(&run, s);
+    free(s);
+    if (lto) {
+        s = pild_xasprintf("-fplugin=%s/perfinst.so", pdir);
+        pild_argv_push(&run, s);
+        free(s);
+    }
+    for (size_t i = 0; i < c.args.n; i++)
+        pild_argv_push(&run, c.args.v[i]);
+    if (o.static_runtime)
+        pild_argv_push(&run, "-Wl,--pi-static-runtime");
+    if (o.force_runtime)
+        pild_argv_push(&run, "-Wl,--pi-runtime");
+    if (o.line_size != 64) {
+        s = pild_xasprintf("-Wl,--pi-line-size=%u", o.line_size);
+        pild_argv_push(&run, s);
+        free(s);
+    }
+    if (pild_verbose)
+        pild_argv_push(&run, "-Wl,--pi-verbose");
+    /* the link stage finds the runtime where this driver did */
+    setenv("PERFINST_LIB_DIR", pild_libdir(), 1);
+    if (pild_verbose)
+        pild_show_command(run.v);
+    fflush(NULL);
+    execvp(run.v[0], run.v);
+    pild_err("cannot run %s: %s", run.v[0], strerror(errno));
+    return 127;
+}
 
-    atexit(remove_tmp);
-    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        if (signal(sigs[i], on_signal) == SIG_IGN)
-            signal(sigs[i], SIG_IGN); /* stay immune where the caller made us */
-    return link_and_annotate(&c, &o);
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], PILD_STAGE_FLAG) == 0)
+        return pild_stage_main(argc, argv);
+    return driver_main(argc, argv);
 }

@@ -80,7 +80,7 @@ int pild_xlat_build(const struct pi_meta *m, uint32_t line_size, struct pild_buf
     x.nitems = (uint32_t)nitems;
     x.nblocks = (uint32_t)nblocks;
     x.nrefs = (uint32_t)npairs;
-    size_t start = pild_chunk_begin(out, PI_CHUNK_XLAT);
+    size_t start = pild_chunk_begin(out, PI_CHUNK_XLAT, PI_FORMAT_VERSION);
     pild_buf_add(out, &x, sizeof x);
     pild_buf_add(out, items, nitems * sizeof *items);
     pild_buf_add(out, blocks, nblocks * sizeof *blocks);

@@ -219,14 +219,24 @@ static int dump_one(struct pi_meta *mp, struct Elf *elf, void *arg)
     if (m.has_link) {
         const struct pi_link *l = &m.link;
         const char *st = m.link_strtab;
-        printf("\nlink recipe (%s): cwd %s, output %s, %u inputs\n  argv:", PI_SECTION_LINK,
-               st + l->cwd, st + l->output, l->ninputs);
+        printf("\nlink recipe (%s, %s): cwd %s, output %s, %u inputs%s%s\n  argv:",
+               PI_SECTION_LINK,
+               l->level == PI_LINK_COLLECT2 ? "collect2 command line"
+                                            : "version 1, a gcc command line",
+               st + l->cwd, st + l->output, l->ninputs,
+               l->flags & PI_LF_RUNTIME ? ", runtime linked" : "",
+               l->flags & PI_LF_STATIC_RUNTIME ? " (static)" : "");
         uint32_t p = l->argv;
         for (uint32_t i = 0; i < l->argc; i++) {
             printf(" %s", st + p);
             p += (uint32_t)strlen(st + p) + 1;
         }
         putchar('\n');
+        p = l->env;
+        for (uint32_t i = 0; i < l->nenv; i++) {
+            printf("  env %s\n", st + p);
+            p += (uint32_t)strlen(st + p) + 1;
+        }
         for (uint32_t i = 0; i < l->ninputs; i++) {
             const struct pi_link_input *in = &m.inputs[i];
             printf("  input %u: %s", i, st + in->path);

@@ -9,8 +9,9 @@ C reader on purpose).
         exactly the items overlapping its line, flags = OR of directives;
         a lookup of every byte of every item through the blocks finds it.
     check.py link PROG
-        Prints the LINK chunk (argv, cwd, output, inputs) one item a line,
-        after checking each input's size and pi_hash64 against the file.
+        Prints the LINK chunk (level, flags, argv, env, cwd, output, inputs)
+        one item a line, after checking each input's size, mtime and
+        pi_hash64 against the file (an input that is gone: "gone").
     check.py sections PROG
         Prints "NAME TYPE FLAGS" of the perfinst sections.
     check.py dump PROG SECTION
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import zlib
 
-MAGIC, VERSION = 0x31544950, 1
+MAGIC, VERSION, LINK_VERSION = 0x31544950, 1, 2
 XLAT, LINK = 3, 4
 NONE = 0xFFFFFFFF
 
@@ -54,7 +55,7 @@ def chunk(path, name, kind):
         fail("%s: no %s section" % (path, name))
     d = secs[name]["data"]
     magic, version, k, size, crc = struct.unpack_from("<IHHII", d, 0)
-    if magic != MAGIC or version != VERSION or k != kind:
+    if magic != MAGIC or version != (LINK_VERSION if kind == LINK else VERSION) or k != kind:
         fail("%s: %s: header magic %#x version %d kind %d" % (path, name, magic, version, k))
     if crc != zlib.crc32(d[:12]) & 0xFFFFFFFF:
         fail("%s: %s: header CRC" % (path, name))
@@ -157,8 +158,9 @@ def fnv1a(data):
 
 def check_link(path):
     d = chunk(path, ".perfinst.link", LINK)
-    argc, argv, cwd, output, ninputs, ss = struct.unpack_from("<IIIIII", d, 16)
-    o = 40
+    argc, argv, cwd, output, ninputs, ss, level, flags, nenv, env = \
+        struct.unpack_from("<IIIIIIIIII", d, 16)
+    o = 56
     inputs = [struct.unpack_from("<IIQqQ", d, o + 32 * i) for i in range(ninputs)]
     st = d[o + 32 * ninputs:o + 32 * ninputs + ss]
     if st[:1] != b"\0" or st[-1:] != b"\0":
@@ -166,18 +168,33 @@ def check_link(path):
 
     def s(off):
         return st[off:st.index(b"\0", off)].decode()
-    args, p = [], argv
-    for _ in range(argc):
-        args.append(s(p))
-        p += len(args[-1]) + 1
+
+    def strings(p, n):
+        out = []
+        for _ in range(n):
+            out.append(s(p))
+            p += len(out[-1]) + 1
+        return out
+    args = strings(argv, argc)
+    print("level %d" % level)
+    print("flags %s" % " ".join(f for b, f in ((1, "runtime"), (2, "static-runtime"))
+                                if flags & b))
     print("cwd %s" % s(cwd))
     print("output %s" % s(output))
     for i, a in enumerate(args):
         print("argv[%d] %s" % (i, a))
+    for e in strings(env, nenv):
+        if "=" not in e:
+            fail("environment string %r has no '='" % e)
+        print("env %s" % e)
     for path_off, argi, size, mtime, h in inputs:
         p = s(path_off)
         if not os.path.isabs(p):
             fail("input path %s is not absolute" % p)
+        arg = args[argi] if argi != NONE else "-"
+        if not os.path.exists(p):
+            print("input %s argi %d arg %s gone" % (p, argi, arg))
+            continue
         content = open(p, "rb").read()
         if size != len(content):
             fail("input %s: size %d, file has %d" % (p, size, len(content)))
@@ -185,8 +202,8 @@ def check_link(path):
             fail("input %s: hash %#x, file hashes to %#x" % (p, h, fnv1a(content)))
         if mtime != os.stat(p).st_mtime_ns:
             fail("input %s: mtime %d, file has %d" % (p, mtime, os.stat(p).st_mtime_ns))
-        print("input %s argi %d arg %s" % (p, argi, args[argi] if argi != NONE else "-"))
-    print("link ok: %d arguments, %d inputs" % (argc, ninputs))
+        print("input %s argi %d arg %s" % (p, argi if argi != NONE else -1, arg))
+    print("link ok: %d arguments, %d inputs, %d environment strings" % (argc, ninputs, nenv))
 
 
 def main():

@@ -12,7 +12,7 @@ stub_runtime() {
     mkdir -p rt
     echo 'int perfinst_stub_marker_so(void) { return 1; }' > rt/so.c
     echo 'int perfinst_stub_marker_a(void) { return 2; }' > rt/a.c
-    gcc -fPIC -c rt/so.c -o rt/so.o && gcc -shared -o rt/libperfinst.so rt/so.o
+    gcc -fPIC -c rt/so.c -o rt/so.o && gcc -shared -Wl,-soname,libperfinst.so -o rt/libperfinst.so rt/so.o
     gcc -fPIC -c rt/a.c -o rt/a.o && ar rcs rt/libperfinst.a rt/a.o
     export PERFINST_LIB_DIR=$PWD/rt
 }

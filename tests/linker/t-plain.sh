@@ -9,7 +9,7 @@ stub_runtime
 pi_ld --help > help
 assert_contains "--help" help '--pi-static-runtime'
 pi_ld --version > version
-assert_contains "--version" version '^perfinst-ld \(perfinst\) [0-9.]+, format version 1$'
+assert_contains "--version" version '^perfinst-ld \(perfinst\) [0-9.]+, format version 1, link recipe version 2$'
 expect_fail "unknown --pi- option" pi_ld --pi-frobnicate -o x nothing.o
 assert_contains "names the option" err 'unknown option --pi-frobnicate'
 
@@ -27,8 +27,14 @@ pi_ld -O1 -o hello hello.c
 check_xlat hello --units 0 > out
 assert_contains "empty translation table" out 'xlat ok: 0 items .* 0 units'
 check_link hello > rec
-assert_contains "recipe present" rec '^argv\[1\] -O1$'
-assert_contains "the C file is an input" rec 'input /.*/hello.c argi 4 arg hello.c'
+assert_contains "recipe present" rec '^argv\[0\] /.*/collect2$'
+# compiled and linked in one step: collect2 linked gcc's temporary object,
+# gone since (a relink needs the objects)
+assert_contains "gcc's temporary object is the input, gone" rec '^input /.*\.o argi [0-9]+ arg /.*\.o gone$'
+assert_contains "no runtime: nothing refers to it" rec '^flags $'
+readelf -dW hello > hello.d
+assert_not_contains "no DT_NEEDED libperfinst" hello.d 'libperfinst'
+assert_not_contains "no RUNPATH of ours" hello.d 'R(UN)?PATH'
 
 # An object that smuggles in a .perfinst.xlat section makes the output
 # carry one: refused, not doubled.

@@ -6,10 +6,10 @@
 . "$PERFINST_TOP/tests/lib.sh"
 
 gcc -O2 -g -c "$T/sampling/deep.c" -o deep.o
-pi_ld -O2 -o deep deep.o -pthread
+pi_ld --pi-runtime -O2 -o deep deep.o -pthread
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=cpu.pit ./deep 20000000 threads > /dev/null
 gcc -O2 -g -c "$T/sampling/blocker.c" -o blocker.o
-pi_ld -O2 -o blocker blocker.o -pthread
+pi_ld --pi-runtime -O2 -o blocker blocker.o -pthread
 PERFINST_IDLE=both PERFINST_OUT=idle.pit ./blocker 10 > /dev/null
 
 # a SAMPLES record whose nsamples is one more than it holds (CRCs fixed up)

@@ -9,7 +9,7 @@
 . "$PERFINST_TOP/tests/lib.sh"
 
 gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/blocker.c" -o blocker.o
-pi_ld -O2 -o blocker blocker.o -pthread
+pi_ld --pi-runtime -O2 -o blocker blocker.o -pthread
 
 for wait in sleep cond; do
     PERFINST_IDLE=both PERFINST_OUT=$wait.pit ./blocker 150 $wait > $wait.out
@@ -38,14 +38,14 @@ assert_contains "bad PERFINST_IDLE" err "^perfinst: PERFINST_IDLE=sometimes: exp
 # busy only: a program that never blocks gives no idle tick and no sample
 # (the samplers sleep while no monitored thread is blocked)
 gcc -O2 -g -c "$T/sampling/deep.c" -o deep.o
-pi_ld -O2 -o deep deep.o -pthread
+pi_ld --pi-runtime -O2 -o deep deep.o -pthread
 PERFINST_IDLE=both PERFINST_OUT=busy.pit ./deep 50000000 > /dev/null
 "$PMOPT" report --tree busy.pit > busy.tree
 assert_contains "busy only: nothing" busy.tree "^idle-transition stacks: ticks 0, idle 0, busy 0, skipped 0, lost 0 .*to-idle 0, from-idle 0;"
 
 # thread churn: 160 threads block and exit under both samplers
 gcc -O2 -g -c "$T/sampling/churn.c" -o churn.o
-pi_ld -O2 -o churn churn.o -pthread
+pi_ld --pi-runtime -O2 -o churn churn.o -pthread
 # A monitored thread between two sleeps counts as running even while other
 # processes keep it off the CPU, so when other programs crowd both CPUs a
 # whole run may see no idle tick (seen with two copies of this test at
@@ -65,7 +65,7 @@ assert_contains "idle samples of the short-lived threads" churn.tree "^ +[0-9]+ 
 # ran on must not count as busy for ever (it did: busy was about half the
 # ticks on 2 CPUs).  main's own moments between sleeps may catch a few ticks.
 gcc -O2 -g -c "$T/sampling/exited.c" -o exited.o
-pi_ld -O2 -o exited exited.o -pthread
+pi_ld --pi-runtime -O2 -o exited exited.o -pthread
 PERFINST_IDLE=both PERFINST_OUT=exited.pit ./exited 200 > exited.out
 "$PMOPT" report --tree exited.pit > exited.tree
 read -r ticks busy < <(sed -n 's/^idle-transition stacks: ticks \([0-9]*\), idle [0-9]*, busy \([0-9]*\),.*/\1 \2/p' exited.tree)

@@ -8,7 +8,7 @@
 . "$PERFINST_TOP/tests/lib.sh"
 
 gcc -O2 -g -fomit-frame-pointer -c "$T/sampling/deep.c" -o deep.o
-pi_ld -O2 -o deep deep.o -pthread
+pi_ld --pi-runtime -O2 -o deep deep.o -pthread
 # the chain really has no frame pointer: no function sets rbp from rsp
 # (main even uses rbp as an ordinary register)
 objdump -d deep | awk '/<(leaf_spin|mid_a|mid_b|main)>:/ {f=1} /^$/ {f=0} f && /mov +%rsp,%rbp/ {n++} END {exit n>0}' ||
@@ -20,6 +20,16 @@ PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s.pit ./deep 150000000 > /dev/null
 cat tree
 assert_contains "header" tree "^sampled stacks: cpu clock, period 1.000 ms: [0-9]+ samples for [0-9]+ periods, 0 truncated, 0 dropped, 1 threads$"
 assert_contains "tree: leaf under mid_b" tree "^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+ {14}leaf_spin  \(deep.c:[0-9]+\)$"
+# A program linked without the runtime (nothing in it refers to it) is
+# sampled with the runtime preloaded: the same tree.  (Not with a
+# sanitizer-built runtime, whose own runtime must come first.)
+if ! readelf -dW "$B/libperfinst.so" | grep -q 'lib[at]san'; then
+    gcc -O2 -o deep-plain deep.o -pthread
+    readelf -dW deep-plain | grep -q libperfinst && fail "deep-plain links the runtime"
+    LD_PRELOAD=$B/libperfinst.so PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=preload.pit ./deep-plain 150000000 > /dev/null
+    "$PMOPT" report --tree preload.pit > preload.tree
+    assert_contains "LD_PRELOAD: leaf under mid_b" preload.tree "^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+ {14}leaf_spin  \(deep.c:[0-9]+\)$"
+fi
 "$PMOPT" export --folded folded --flamegraph fg.svg s.pit
 python3 - folded tree <<'PY' || fail "folded stacks"
 import re, sys
@@ -67,7 +77,7 @@ ok "no trace without anything to write"
 # through a signal frame: glibc's __restore_rt has CFI made of DWARF
 # expressions; the walk from a signal handler gets back to main
 gcc -O2 -g -c "$T/sampling/handler.c" -o handler.o
-pi_ld -O2 -o handler handler.o
+pi_ld --pi-runtime -O2 -o handler handler.o
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=h.pit ./handler > /dev/null
 "$PMOPT" export --folded hfolded h.pit
 assert_contains "stack through the signal trampoline" hfolded "^_start;.*;main;raise;.*;on_usr1;spin [0-9]+$"
@@ -78,7 +88,7 @@ assert_contains "none truncated" htree " 0 truncated, "
 # thread's creator takes its timer signal): when rsp holds the return
 # address of a direct call the walk goes on; when it does not, it stops
 gcc -O2 -g -c "$T/sampling/nocfi.c" -o nocfi.o
-pi_ld -O2 -o nocfi nocfi.o
+pi_ld --pi-runtime -O2 -o nocfi nocfi.o
 a=$(nm nocfi | awk '$3 == "spin_nocfi" {print $1}')
 readelf --debug-dump=frames nocfi | python3 -c '
 import re, sys
@@ -108,7 +118,7 @@ assert_eq "spin_push only as a root" 1 "$(grep -c "spin_push" pfolded)"
 # is loaded, seen in CI-like runs)
 gcc -O2 -g -fPIC -shared -DCTOR_LIB "$T/sampling/ctor.c" -o libctor.so -L"$B" -lperfinst
 gcc -O2 -g -c "$T/sampling/ctor.c" -o ctor.o
-pi_ld -O2 -o ctor ctor.o -L. -lctor -Wl,-rpath,"$PWD"
+pi_ld --pi-runtime -O2 -o ctor ctor.o -L. -lctor -Wl,-rpath,"$PWD"
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=k.pit ./ctor > /dev/null
 "$PMOPT" report --tree k.pit > ktree
 assert_contains "a constructor's samples: none truncated" ktree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
@@ -144,7 +154,7 @@ cat walk
 assert_eq "every instruction of _init and _fini steps to its caller" "$(wc -w < walkargs)" \
     "$(grep -c ' frames 2 second 0x7e5700$' walk)"
 gcc -O2 -g -c "$T/sampling/initfini.c" -o initfini.o
-pi_ld -O2 -o initfini initfini.o
+pi_ld --pi-runtime -O2 -o initfini initfini.o
 objdump -d initfini --section=.fini | grep -q "call.*<fini_spin>" || fail "fini_spin is not called from .fini"
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=if.pit ./initfini > ifout
 assert_eq "both spins ran" 1 "$(cat ifout)"
@@ -165,7 +175,7 @@ for i in range(99, -1, -1):
 print("int main(void) { f0(150000000); return (int)(sink & 1); }")
 PY
 gcc -O2 -g -c chain.c -o chain.o
-pi_ld -O2 -o chain chain.o
+pi_ld --pi-runtime -O2 -o chain chain.o
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=c.pit ./chain || true
 "$PMOPT" export --folded cfolded c.pit
 assert_eq "one stack ends in f100" 1 "$(grep -c ";f100 [0-9]*$" cfolded)"
