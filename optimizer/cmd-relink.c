@@ -1,24 +1,27 @@
-/* pmopt relink PROG --feedback FILE -o OUT — replay the link perfinst-ld
- * recorded in PROG (.perfinst.link) with a generated linker script that
- * applies the feedback's order-functions, order-data and reserve
- * recommendations (docs/layout.md "Relink").
+/* pmopt relink PROG --feedback FILE -o OUT — replay the link recorded in
+ * PROG (.perfinst.link, written by perfinst's link stage) with the
+ * feedback's order-functions, order-data and reserve recommendations applied
+ * (docs/layout.md "Relink").
  *
- *  1. PROG's recipe: refused when absent, when an input changed since the
- *     link (size or hash: named), when the link used its own -T script.
- *  2. The objects' sections (objscan.c): every function the plan places
- *     must have a section of its own (-ffunction-sections), else refused
- *     naming the functions and objects.
- *  3. The default script of that link mode (`gcc MODE -Wl,--verbose` on an
- *     empty program), with the planned input sections inserted at the top
- *     of .text, .data, .bss and .rodata (GNU ld has no ordering file).
- *  4. perfinst-ld with the recorded arguments, the recorded compiler,
- *     runtime and working directory, -Wl,-T,SCRIPT, into a temporary
- *     directory beside OUT; the result is checked (the functions at
- *     increasing addresses in the planned order, overflow functions in
+ *  1. PROG's recipe: refused when absent or of version 1 (a gcc-level
+ *     recipe of the old perfinst-ld), when an input changed since the link
+ *     (size or hash: named), when the link used its own -T script.
+ *  2. The objects' sections (objscan.c): a function the plan places must
+ *     have a section of its own (-ffunction-sections); one that has none is
+ *     left where it is with a note, and the rest of the plan applied.
+ *  3. How the linker that made PROG takes an order: GNU ld (bfd) a linker
+ *     script, its default for that link mode (`ld --verbose MODE`) with the
+ *     planned input sections inserted at the top of .text, .data, .bss and
+ *     .rodata; gold a --section-ordering-file; lld a --symbol-ordering-file
+ *     (neither can place a reserved region: skipped with a note).
+ *  4. The link stage (perfinst-ld --pi-collect2) with the recorded collect2
+ *     arguments, environment and working directory plus the order, into a
+ *     temporary directory beside OUT; the result is checked (the functions
+ *     at increasing addresses in the planned order, overflow functions in
  *     their window), then optionally run against PROG on a smoke input
- *     (stdout and exit status compared), and renamed over OUT (or
- *     written into OUT when it is a FIFO or a device: common/piout.h).
- *     Any failure removes the temporary: OUT is never half-written.
+ *     (stdout and exit status compared), and renamed over OUT (or written
+ *     into OUT when it is a FIFO or a device: common/piout.h).  Any failure
+ *     removes the temporary: OUT is never half-written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,10 +54,12 @@ static void help(FILE *f)
             "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
             "                    [--keep-script FILE] [--no-hot-rest] [--no-clones]\n"
             "                    [--pad-front=N] [--force] [--verbose]\n"
-            "Replay the link perfinst-ld recorded in PROG with a linker script that places\n"
-            "the functions and data objects of the feedback file's order-functions,\n"
-            "order-data, reserve and reserve-data recommendations (pmopt plan --order).  The\n"
-            "objects must have been compiled with -ffunction-sections -fdata-sections.\n"
+            "Replay the link recorded in PROG (perfinst's link stage: pkg-config --libs\n"
+            "perfinst, or perfinst-ld) placing the functions and data objects of the feedback\n"
+            "file's order-functions, order-data, reserve and reserve-data recommendations\n"
+            "(pmopt plan --order): a linker script for GNU ld, an ordering file for gold and\n"
+            "lld.  The objects must have been compiled with -ffunction-sections\n"
+            "-fdata-sections; a function without a section of its own stays where it is.\n"
             "  --feedback FILE      the plan (pmopt plan --order=ALG -o FILE)\n"
             "  -o, --output OUT     the relinked program (written atomically)\n"
             "  --only LIST          apply only these recommendations (1,3,5-7)\n"
@@ -71,7 +76,7 @@ static void help(FILE *f)
             "  --force              apply a plan made for another program (another\n"
             "                       build-id) instead of refusing it\n"
             "  --verbose            show the commands run\n"
-            "PERFINST_LD names perfinst-ld (default: beside pmopt, then PATH).\n");
+            "PERFINST_LD names perfinst-ld, the link stage (default: beside pmopt, then PATH).\n");
 }
 
 /* ---- temporary directory, removed on any exit path ----------------------- */
@@ -135,10 +140,10 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Run argv (in dir if not NULL, with env var LIBDIR set if not NULL);
- * stdout into *out (malloc'd, *outlen) when out is not NULL.  Returns the
- * exit status, 128 + signal, or -1 if it could not run. */
-static int run(char *const argv[], const char *dir, const char *libdir, int verbose, char **out,
+/* Run argv (in dir if not NULL, with the "NAME=VALUE" strings of env set if
+ * not NULL); stdout into *out (malloc'd, *outlen) when out is not NULL.
+ * Returns the exit status, 128 + signal, or -1 if it could not run. */
+static int run(char *const argv[], const char *dir, char *const *env, int verbose, char **out,
                size_t *outlen, int quiet_stderr)
 {
     if (verbose) {
@@ -170,8 +175,8 @@ static int run(char *const argv[], const char *dir, const char *libdir, int verb
             fprintf(stderr, "pmopt: cannot enter %s: %s\n", dir, strerror(errno));
             _exit(127);
         }
-        if (libdir)
-            setenv("PERFINST_LIB_DIR", libdir, 1);
+        for (size_t i = 0; env && env[i]; i++)
+            putenv(env[i]);
         if (out && !quiet_stderr)
             setenv("PERFINST_OUT", "/dev/null", 1); /* a smoke run's trace is not wanted */
         execvp(argv[0], argv);
@@ -215,13 +220,17 @@ static int run(char *const argv[], const char *dir, const char *libdir, int verb
 /* ---- the recipe ---------------------------------------------------------- */
 
 struct recipe {
-    char **args;   /* NULL-terminated: what relink runs (perfinst-ld ...) */
+    char **args;   /* NULL-terminated: what relink runs (perfinst-ld --pi-collect2 ...) */
     size_t nargs, cap;
-    const char *cc, *libdir, *cwd;
+    char **env;    /* the recorded environment, "NAME=VALUE" */
+    size_t nenv, envcap;
+    const char *cc, *cwd; /* COLLECT_GCC (it names ld); the working directory */
     int out_i;     /* index in args of the output argument */
     const char *out_prefix;
-    char **mode;   /* the link-mode flags, for the default script */
-    size_t nmode;
+    int res_i;     /* index in args of -plugin-opt=-fresolution=FILE, or -1 */
+    char **mode;   /* ld's options that choose its default script */
+    size_t nmode, modecap;
+    const char *fuse_ld; /* collect2's -fuse-ld=X, or NULL */
     char **own;    /* the strings of args relink made (the others are m's) */
     size_t nown, owncap;
 };
@@ -247,7 +256,7 @@ static void recipe_free(struct recipe *rc)
 {
     for (size_t i = 0; i < rc->nown; i++)
         free(rc->own[i]);
-    free(rc->own), free(rc->args), free(rc->mode);
+    free(rc->own), free(rc->args), free(rc->mode), free(rc->env);
 }
 
 static const char *link_str(const struct pi_meta *m, uint32_t off)
@@ -255,11 +264,49 @@ static const char *link_str(const struct pi_meta *m, uint32_t off)
     return off < m->link.strtab_size ? m->link_strtab + off : "";
 }
 
-/* The recorded argv minus what perfinst-ld added; NULL after a message. */
+/* ld's own argument for its own script: a file in an earlier relink's
+ * temporary directory, dropped on the replay. */
+static int earlier_relink(const char *a)
+{
+    return a && strstr(a, TMPDIR_TAG) != NULL;
+}
+
+/* ld options (one or two dashes) that name a linker script or an order. */
+static const char *script_option(const char *a, const char *next, int *two)
+{
+    static const char *const names[] = {"T", "script", "dT", "default-script",
+                                        "section-ordering-file", "symbol-ordering-file"};
+    *two = 0;
+    if (a[0] != '-')
+        return NULL;
+    const char *n = a + 1 + (a[1] == '-');
+    if (!strncmp(a, "-T", 2) && a[2] && strncmp(a, "-Ttext", 6) && strncmp(a, "-Tdata", 6) &&
+        strncmp(a, "-Tbss", 5) && strncmp(a, "-Trodata", 8) && strncmp(a, "-Tldata", 7))
+        return a + 2; /* -TFILE */
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t l = strlen(names[i]);
+        if (!strncmp(n, names[i], l) && n[l] == '=')
+            return n + l + 1;
+        if (!strcmp(n, names[i]) && next)
+            return *two = 1, next;
+    }
+    return NULL;
+}
+
+/* The recorded collect2 command line, to run through the link stage again
+ * (perfinst-ld --pi-collect2, which adds the runtime again when the inputs
+ * need it); -1 after a message. */
 static int read_recipe(const struct pi_meta *m, const char *prog, const char *pild,
                        struct recipe *rc)
 {
     memset(rc, 0, sizeof *rc);
+    rc->out_i = rc->res_i = -1;
+    if (m->link.level != PI_LINK_COLLECT2) {
+        pm_error("%s: its link recipe is version 1, recorded by perfinst-ld before perfinst's link "
+                 "stage (a gcc command line): link %s again (pkg-config --libs perfinst, or "
+                 "perfinst-ld) to relink it", prog, prog);
+        return -1;
+    }
     uint32_t argc = m->link.argc;
     const char **argv = calloc(argc + 1, sizeof *argv);
     if (!argv)
@@ -269,71 +316,66 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
         argv[i] = link_str(m, off);
         off += (uint32_t)strlen(argv[i]) + 1;
     }
-    rc->cwd = link_str(m, m->link.cwd);
-    /* perfinst-ld's suffix: -Wl,--build-id -LDIR -Wl,-rpath,DIR RUNTIME -pthread,
-     * where RUNTIME is libperfinst.a's path, or -lperfinst between
-     * -Wl,--push-state,--no-as-needed and -Wl,--pop-state (linker/cmdline.c) */
-    uint32_t suf = 5;
-    if (argc >= 9 && !strcmp(argv[argc - 2], "-Wl,--pop-state") &&
-        !strcmp(argv[argc - 3], "-lperfinst") &&
-        !strcmp(argv[argc - 4], "-Wl,--push-state,--no-as-needed"))
-        suf = 7;
-    if (argc < suf + 2 || strcmp(argv[argc - suf], "-Wl,--build-id") ||
-        strncmp(argv[argc - suf + 1], "-L", 2) ||
-        strncmp(argv[argc - suf + 2], "-Wl,-rpath,", 11) ||
-        strcmp(argv[argc - 1], "-pthread")) {
-        pm_error("%s: the recorded link does not end with what perfinst-ld adds "
-                 "(-Wl,--build-id -L... -Wl,-rpath,... -lperfinst -pthread): not a recipe "
-                 "this pmopt can replay", prog);
-        free(argv);
-        return -1;
+    off = m->link.env;
+    size_t envcap = 0;
+    for (uint32_t i = 0; i < m->link.nenv; i++) {
+        const char *e = link_str(m, off);
+        push(&rc->env, &rc->nenv, &envcap, (char *)e);
+        if (!strncmp(e, "COLLECT_GCC=", 12))
+            rc->cc = e + 12;
+        off += (uint32_t)strlen(e) + 1;
     }
-    rc->libdir = argv[argc - suf + 1] + 2;
-    int static_rt = suf == 5 && strcmp(argv[argc - 2], "-lperfinst") != 0;
-    rc->cc = argv[0];
-    size_t mcap = 0;
+    if (!rc->cc)
+        rc->cc = "gcc";
+    rc->cwd = link_str(m, m->link.cwd);
     push(&rc->args, &rc->nargs, &rc->cap, (char *)pild);
-    push(&rc->args, &rc->nargs, &rc->cap, owned(rc, xasprintf("--pi-cc=%s", rc->cc)));
-    if (static_rt)
-        push(&rc->args, &rc->nargs, &rc->cap, "--pi-static-runtime");
-    rc->out_i = -1;
-    for (uint32_t i = 1; i < argc - suf; i++) {
-        const char *a = argv[i];
-        if (!strncmp(a, "-Wl,-T,", 7) && strstr(a, TMPDIR_TAG))
-            continue; /* the script of an earlier relink */
-        if ((!strncmp(a, "-T", 2) && strncmp(a, "-Ttext", 6) && strncmp(a, "-Tdata", 6) &&
-             strncmp(a, "-Tbss", 5)) ||
-            !strncmp(a, "-Wl,-T", 6) || !strncmp(a, "-Wl,--script", 12) ||
-            (!strcmp(a, "-Xlinker") && i + 1 < argc - suf && !strncmp(argv[i + 1], "-T", 2))) {
-            pm_error("%s was linked with a linker script of its own (%s): relink generates the "
-                     "whole script and cannot combine it with yours", prog, a);
+    push(&rc->args, &rc->nargs, &rc->cap, "--pi-collect2");
+    for (uint32_t i = 1; i < argc; i++) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        int two;
+        const char *sc = script_option(a, next, &two);
+        if (sc && earlier_relink(sc)) {
+            i += (uint32_t)two; /* the script or order of an earlier relink */
+            continue;
+        }
+        if (sc) {
+            pm_error("%s was linked with a linker script or order of its own (%s%s%s): relink "
+                     "generates them and cannot combine them with yours", prog, a,
+                     two ? " " : "", two ? next : "");
             free(argv);
             return -1;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc - suf) {
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && next) {
             push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
             rc->out_i = (int)rc->nargs, rc->out_prefix = "";
             push(&rc->args, &rc->nargs, &rc->cap, (char *)argv[++i]);
             continue;
         }
-        if (!strncmp(a, "--output=", 9) || (!strncmp(a, "-o", 2) && a[2])) {
+        if (!strncmp(a, "--output=", 9) || (!strncmp(a, "-o", 2) && a[2] && strcmp(a, "-oformat"))) {
             rc->out_i = (int)rc->nargs, rc->out_prefix = a[1] == 'o' ? "-o" : "--output=";
             push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
             continue;
         }
-        if (!strcmp(a, "-static") || !strcmp(a, "-static-pie") || !strcmp(a, "-pie") ||
-            !strcmp(a, "-no-pie") || !strcmp(a, "-shared") || !strncmp(a, "-Wl,-z,", 7) ||
-            !strcmp(a, "-r") || !strncmp(a, "-m", 2))
-            push(&rc->mode, &rc->nmode, &mcap, (char *)a);
+        if (!strncmp(a, "-plugin-opt=-fresolution=", 25))
+            rc->res_i = (int)rc->nargs;
+        else if (!strncmp(a, "-fuse-ld=", 9))
+            rc->fuse_ld = a + 9;
+        else if ((!strcmp(a, "-m") || !strcmp(a, "-z")) && next) {
+            push(&rc->mode, &rc->nmode, &rc->modecap, (char *)a);
+            push(&rc->mode, &rc->nmode, &rc->modecap, (char *)next);
+        } else if (!strcmp(a, "-pie") || !strcmp(a, "--pic-executable") || !strcmp(a, "-shared") ||
+                   !strcmp(a, "-Bshareable") || !strcmp(a, "-static") ||
+                   !strcmp(a, "--no-dynamic-linker") || (!strncmp(a, "-m", 2) && a[2]) ||
+                   (!strncmp(a, "-z", 2) && a[2])) {
+            push(&rc->mode, &rc->nmode, &rc->modecap, (char *)a);
+        }
         push(&rc->args, &rc->nargs, &rc->cap, (char *)a);
     }
+    free(argv); /* argv's strings live in m's strtab */
     if (rc->out_i < 0) {
         pm_error("%s: the recorded link has no output argument", prog);
-        free(argv);
         return -1;
     }
-    /* argv's strings live in m's strtab: the array itself can go */
-    free(argv);
     return 0;
 }
 
@@ -705,39 +747,19 @@ static char *between_rules(char *out, size_t len)
     return strdup(a + 1);
 }
 
-/* The fast way: `ld --verbose` with the mode gcc would give it (the
- * recorded -static/-shared/-pie/-no-pie, else PIE exactly when PROG is
- * ET_DYN; -z relro as gcc passes it here; the recorded -Wl,-z,X).  It
- * prints the same script as `gcc MODE -Wl,--verbose` for these modes
- * (checked with GNU ld 2.40); anything else (-static-pie, -m..., -fuse-ld)
- * takes the slow way. */
-static char *ld_script(const struct recipe *rc, int elf_type, int verbose)
+/* The default script of this link: GNU ld's `--verbose` with the recorded
+ * options that choose it (the emulation, -pie/-shared/-static, every -z);
+ * ld as the recorded gcc finds it (ld.bfd under -fuse-ld=bfd). */
+static char *default_script(const struct recipe *rc, int verbose)
 {
-    int is_static = 0, shared = 0, pie = elf_type == ET_DYN, relro = 1;
     char **argv = NULL;
     size_t n = 0, cap = 0;
-    for (size_t i = 0; i < rc->nmode; i++) {
-        const char *a = rc->mode[i];
-        if (!strcmp(a, "-static"))
-            is_static = 1;
-        else if (!strcmp(a, "-shared"))
-            shared = 1;
-        else if (!strcmp(a, "-pie"))
-            pie = 1;
-        else if (!strcmp(a, "-no-pie"))
-            pie = 0;
-        else if (!strncmp(a, "-Wl,-z,", 7)) {
-            if (!strcmp(a + 7, "norelro"))
-                relro = 0;
-        } else
-            return NULL;
-    }
-    for (size_t i = 1; rc->args[i]; i++)
-        if (!strncmp(rc->args[i], "-fuse-ld", 8) || !strncmp(rc->args[i], "-B", 2))
-            return NULL;
     char *ldpath = NULL;
     size_t len = 0;
-    char *q[] = { (char *)rc->cc, "-print-prog-name=ld", NULL };
+    char *q[] = { (char *)rc->cc,
+                  rc->fuse_ld && !strcmp(rc->fuse_ld, "bfd") ? "-print-prog-name=ld.bfd"
+                                                             : "-print-prog-name=ld",
+                  NULL };
     if (run(q, NULL, NULL, verbose, &ldpath, &len, 1) || !ldpath || !len) {
         free(ldpath);
         return NULL;
@@ -745,55 +767,80 @@ static char *ld_script(const struct recipe *rc, int elf_type, int verbose)
     ldpath[len - (ldpath[len - 1] == '\n')] = 0;
     push(&argv, &n, &cap, ldpath);
     push(&argv, &n, &cap, "--verbose");
-    if (shared)
-        push(&argv, &n, &cap, "-shared");
-    else if (is_static)
-        push(&argv, &n, &cap, "-static");
-    else if (pie)
-        push(&argv, &n, &cap, "-pie");
-    if (relro)
-        push(&argv, &n, &cap, "-z"), push(&argv, &n, &cap, "relro");
-    for (size_t i = 0; i < rc->nmode; i++)
-        if (!strncmp(rc->mode[i], "-Wl,-z,", 7) && !strchr(rc->mode[i] + 7, ','))
-            push(&argv, &n, &cap, "-z"), push(&argv, &n, &cap, rc->mode[i] + 7);
-    char *out = NULL;
-    len = 0;
-    run(argv, NULL, NULL, verbose, &out, &len, 1);
-    free(argv);
-    free(ldpath);
-    char *s = out ? between_rules(out, len) : NULL;
-    free(out);
-    return s;
-}
-
-static char *default_script(const struct recipe *rc, int elf_type, int verbose)
-{
-    char *fast = ld_script(rc, elf_type, verbose);
-    if (fast)
-        return fast;
-    char **argv = NULL;
-    size_t n = 0, cap = 0;
-    push(&argv, &n, &cap, (char *)rc->cc);
     for (size_t i = 0; i < rc->nmode; i++)
         push(&argv, &n, &cap, rc->mode[i]);
-    char *probe = xasprintf("%s/probe", g_tmpdir);
-    g_tmpfiles[2] = probe;
-    push(&argv, &n, &cap, "-nostdlib");
-    push(&argv, &n, &cap, "-Wl,--verbose");
-    push(&argv, &n, &cap, "-o");
-    push(&argv, &n, &cap, probe);
-    push(&argv, &n, &cap, "-x");
-    push(&argv, &n, &cap, "c");
-    push(&argv, &n, &cap, "/dev/null");
     char *out = NULL;
-    size_t len = 0;
-    run(argv, NULL, NULL, verbose, &out, &len, 1);
+    len = 0;
+    run(argv, rc->cwd, rc->env, verbose, &out, &len, 1);
     free(argv);
-    if (!out)
-        return NULL;
-    char *s = between_rules(out, len);
+    free(ldpath);
+    char *sc = out ? between_rules(out, len) : NULL;
     free(out);
-    return s;
+    return sc;
+}
+
+/* Which linker made PROG, from what it left in the file: gold its
+ * .note.gnu.gold-version, lld and mold their names in .comment. */
+enum linker { LK_BFD, LK_GOLD, LK_LLD, LK_OTHER };
+static const char *const linker_names[] = { "GNU ld", "gold", "lld", "another linker" };
+
+static enum linker linker_of(const char *prog)
+{
+    enum linker k = LK_BFD;
+    int fd = open(prog, O_RDONLY | O_CLOEXEC);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    size_t shstr;
+    if (e && !elf_getshdrstrndx(e, &shstr)) {
+        Elf_Scn *scn = NULL;
+        while ((scn = elf_nextscn(e, scn))) {
+            GElf_Shdr sh;
+            const char *nm;
+            if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(e, shstr, sh.sh_name)))
+                continue;
+            if (!strcmp(nm, ".note.gnu.gold-version")) {
+                k = LK_GOLD;
+                break;
+            }
+            Elf_Data *d;
+            if (!strcmp(nm, ".comment") && (d = elf_getdata(scn, NULL)) && d->d_buf) {
+                if (memmem(d->d_buf, d->d_size, "LLD ", 4)) /* "Linker: [Debian ]LLD 14" */
+                    k = LK_LLD;
+                else if (memmem(d->d_buf, d->d_size, "mold ", 5))
+                    k = LK_OTHER;
+            }
+        }
+    }
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return k;
+}
+
+/* gold's --section-ordering-file: the planned input sections, one a line,
+ * in order (the cold parts after them, then the rest of the hot tier);
+ * lld's --symbol-ordering-file: the symbols at their starts. */
+static void order_piece(FILE *f, enum linker k, const struct piece *p, const char *sym)
+{
+    if (k == LK_LLD)
+        fprintf(f, "%s\n", sym);
+    else
+        for (size_t j = 0; j < p->nsecs; j++)
+            fprintf(f, "%s\n", p->secs[j]);
+}
+
+static int write_order(FILE *f, enum linker k, const struct piece *st, size_t ns,
+                       const struct piece *dp, size_t nd)
+{
+    for (size_t i = 0; i < ns; i++)
+        order_piece(f, k, &st[i], st[i].sym);
+    for (size_t i = 0; i < g_ncold; i++)
+        order_piece(f, k, &g_cold[i], g_cold_sym[i]);
+    if (k == LK_GOLD && !g_no_hot_rest)
+        fputs(".text.hot.*\n", f);
+    for (size_t i = 0; i < nd; i++)
+        order_piece(f, k, &dp[i], dp[i].sym);
+    return ferror(f) ? -1 : 0;
 }
 
 /* The planned lines at the top of output section k of write_script. */
@@ -1239,15 +1286,35 @@ int cmd_relink(int argc, char **argv)
     size_t npaths = 0;
     struct piece *st = NULL, *ov = NULL, *dp = NULL;
     size_t ns = 0, no = 0, nd = 0;
-    char *pild = pild_path(), *def = NULL, *script = NULL, *tmpout = NULL;
+    char *pild = pild_path(), *def = NULL, *script = NULL, *tmpout = NULL, *resfile = NULL;
     if (!m.has_link) {
-        pm_error("%s has no recorded link (.perfinst.link): relink replays the link perfinst-ld "
-                 "recorded; link %s with perfinst-ld first", prog, prog);
+        pm_error("%s has no recorded link (.perfinst.link): relink replays the link perfinst's "
+                 "link stage recorded; link %s with the flags of pkg-config --libs perfinst (or "
+                 "with perfinst-ld) first", prog, prog);
         goto done;
     }
     if (read_recipe(&m, prog, pild, &rc) || check_stale(&m, prog) ||
         read_plan(fbpath, only, &m, prog, &pl))
         goto done;
+    enum linker lk = linker_of(prog);
+    if (lk == LK_OTHER) {
+        pm_error("%s was linked by a linker relink cannot order (GNU ld, gold and lld can: "
+                 "-fuse-ld=bfd|gold|lld)", prog);
+        goto done;
+    }
+    if (lk != LK_BFD) {
+        /* an ordering file has no addresses: what needs the script is skipped */
+        const char *what[3] = { pl.have_reserve ? "reserve" : NULL,
+                                pl.have_dreserve ? "reserve-data" : NULL,
+                                g_pad_front ? "--pad-front" : NULL };
+        for (int i = 0; i < 3; i++)
+            if (what[i])
+                pm_note("%s was linked by %s, which takes an order but no linker script of "
+                        "relink's: %s skipped (the functions and objects are placed in the "
+                        "plan's order)", prog, linker_names[lk], what[i]);
+        pl.have_reserve = pl.have_dreserve = 0;
+        g_pad_front = 0;
+    }
     if (!pl.funcs.n && !pl.objects.n && !pl.have_reserve) {
         pm_error("%s: no order-functions, order-data or reserve recommendation to apply%s",
                  fbpath, only ? " among those selected" : "");
@@ -1277,19 +1344,19 @@ int cmd_relink(int argc, char **argv)
                 clones++;
             }
             if (!p.nsecs) {
-                int sh = 0;
+                /* in a shared .text (no -ffunction-sections), or nowhere */
+                const char *where = NULL;
                 size_t l = strlen(nm->v[i]);
-                for (size_t k = 0; k < s.nshared; k++) {
+                for (size_t k = 0; k < s.nshared && !where; k++) {
                     const char *x = s.shared[k];
                     size_t xl = strlen(x);
                     if (xl > l + 2 && !strcmp(x + xl - l, nm->v[i]) && x[xl - l - 1] == ' ' &&
-                        x[xl - l - 2] == ':') {
-                        pm_error("%s: function %s is in the shared .text section", x, nm->v[i]);
-                        sh = 1;
-                    }
+                        x[xl - l - 2] == ':')
+                        where = x;
                 }
-                shared += sh;
-                missing += !sh;
+                if (where && shared++ < 5)
+                    pm_note("%s: in the shared .text section: left where it is", where);
+                missing += !where;
                 continue;
             }
             if (pass)
@@ -1298,13 +1365,12 @@ int cmd_relink(int argc, char **argv)
                 st[ns++] = p;
         }
     }
-    if (shared) {
-        pm_error("%s: %zu planned function%s not in a section of %s own: compile the objects "
-                 "with -ffunction-sections -fdata-sections (or the plugin's "
-                 "-fplugin-arg-perfinst-sections) and link again", prog, shared,
-                 shared == 1 ? " is" : "s are", shared == 1 ? "its" : "their");
-        goto done;
-    }
+    if (shared)
+        pm_note("%s: %zu planned function%s not in a section of %s own, left where %s: compile "
+                "the objects with -ffunction-sections -fdata-sections (or the plugin's "
+                "-fplugin-arg-perfinst-sections) and link again to place %s", prog, shared,
+                shared == 1 ? " is" : "s are", shared == 1 ? "its" : "their",
+                shared == 1 ? "it is" : "they are", shared == 1 ? "it" : "them");
     if (clones)
         pm_note("%zu planned function%s placed as %s GCC clone (F.isra.N, F.constprop.N, "
                 "F.part.N): the objects hold no F", clones, clones == 1 ? " is" : "s are",
@@ -1318,8 +1384,14 @@ int cmd_relink(int argc, char **argv)
         if (p.nsecs)
             dp[nd++] = p;
     }
-    if (plan_matches(&pl, fbpath, &m, prog, ns + no + nd, ns + no + missing + pl.objects.n, force))
+    if (plan_matches(&pl, fbpath, &m, prog, ns + no + nd,
+                     ns + no + missing + shared + pl.objects.n, force))
         goto done;
+    if (shared && !ns && !no && !nd) {
+        pm_error("%s: nothing of the plan can be placed: no planned function or object has a "
+                 "section of its own", prog);
+        goto done;
+    }
     if (pl.cold.n) { /* cold parts, after the planned functions */
         g_cold = calloc(pl.cold.n, sizeof *g_cold);
         g_cold_sym = calloc(pl.cold.n, sizeof *g_cold_sym);
@@ -1369,20 +1441,22 @@ int cmd_relink(int argc, char **argv)
         signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
         signal(SIGQUIT, on_signal), signal(SIGPIPE, on_signal);
     }
-    def = default_script(&rc, m.elf_type, verbose);
-    if (!def) {
-        pm_error("cannot get the default linker script of this link (%s -Wl,--verbose)", rc.cc);
+    /* the script (GNU ld) or the order (gold, lld) */
+    if (lk == LK_BFD && !(def = default_script(&rc, verbose))) {
+        pm_error("cannot get the default linker script of this link (ld --verbose, ld as %s "
+                 "-print-prog-name=ld names it)", rc.cc);
         goto done;
     }
-    script = xasprintf("%s/relink.ld", g_tmpdir);
+    script = xasprintf("%s/%s", g_tmpdir, lk == LK_BFD ? "relink.ld" : "relink.order");
     g_tmpfiles[0] = script;
     FILE *f = fopen(script, "w");
     if (!f) {
         pm_error("%s: %s", script, strerror(errno));
         goto done;
     }
-    int ws = write_script(f, def, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL, dp, nd,
-                          fbpath);
+    int ws = lk == LK_BFD ? write_script(f, def, st, ns, ov, no,
+                                         pl.have_reserve ? &pl.rv : NULL, dp, nd, fbpath)
+                          : write_order(f, lk, st, ns, dp, nd);
     if (fclose(f) || ws) {
         pm_error("%s: %s", script, ws == -2 ? "the default script has no .text output section"
                                             : "cannot write the linker script");
@@ -1395,12 +1469,20 @@ int cmd_relink(int argc, char **argv)
             goto done;
         }
     }
-    /* the link */
+    /* the link: the stage again, with the order */
     tmpout = g_out.tmp;
     rc.args[rc.out_i] = owned(&rc, xasprintf("%s%s", rc.out_prefix, tmpout));
-    push(&rc.args, &rc.nargs, &rc.cap, owned(&rc, xasprintf("-Wl,-T,%s", script)));
+    if (rc.res_i >= 0) /* the LTO plugin's resolution file, an output of the link */
+        rc.args[rc.res_i] = owned(&rc, xasprintf("-plugin-opt=-fresolution=%s/relink.res",
+                                                 g_tmpdir));
+    g_tmpfiles[3] = resfile = xasprintf("%s/relink.res", g_tmpdir);
+    push(&rc.args, &rc.nargs, &rc.cap,
+         lk == LK_BFD ? "-T" : lk == LK_GOLD ? "--section-ordering-file" : "--symbol-ordering-file");
+    push(&rc.args, &rc.nargs, &rc.cap, script);
+    if (lk == LK_LLD) /* a planned name the program no longer has is no news */
+        push(&rc.args, &rc.nargs, &rc.cap, "--no-warn-symbol-ordering");
     double tl = now();
-    int ls = run(rc.args, rc.cwd, rc.libdir, verbose, NULL, NULL, 0);
+    int ls = run(rc.args, rc.cwd, rc.env, verbose, NULL, NULL, 0);
     tl = now() - tl;
     if (ls) {
         pm_error("%s: the link failed (perfinst-ld exit status %d): %s is left as it was", prog,
@@ -1449,7 +1531,7 @@ done:
     free(g_cold_sym), free(script);
     g_cold = NULL, g_cold_sym = NULL, g_dc = NULL, g_ncold = 0, g_ndc = 0;
     recipe_free(&rc), plan_free(&pl);
-    free(def), free(pild), free(paths);
+    free(def), free(pild), free(paths), free(resfile);
     pi_meta_free(&m);
     oscan_free(&s);
     return status;

@@ -55,19 +55,33 @@ expect_fail "a shared object that is gone" "$PMOPT" relink withso --feedback so.
 assert_contains "gone shared object: named" err "input .*/libtiny\.so is gone since the link \(stale\)"
 unchanged "gone shared object"
 
-# functions in a shared .text
+# functions in a shared .text, and nothing else to place: refused (a
+# plan of which only some functions are in a shared .text is applied to the
+# rest: t-unplaceable.sh)
 pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/relink/hot.c" -o shared.o
 pi_ld -O2 -o shared shared.o
 expect_fail "shared .text" "$PMOPT" relink shared --feedback fb -o OUT
-assert_contains "shared .text: the function and object named" err "shared\.o: parse: function parse is in the shared \.text section"
+assert_contains "shared .text: the function and object named" err "shared\.o: parse: in the shared \.text section"
 assert_contains "shared .text: what to do" err "compile the objects with -ffunction-sections"
+assert_contains "shared .text: why refused" err "nothing of the plan can be placed"
 unchanged "shared .text"
+
+# a version 1 recipe (perfinst-ld before the link stage: a gcc command
+# line): still read (dump-meta), refused by relink with what to do
+python3 "$T/relink/link-v1.py" v1.bin "$PWD" old gcc -O2 -o old hot.o -Wl,--build-id -L"$B" \
+    -Wl,-rpath,"$B" -lperfinst -pthread
+objcopy --remove-section .perfinst.link --add-section .perfinst.link=v1.bin hot old
+"$PMOPT" dump-meta old > old.meta
+assert_contains "a version 1 recipe is read" old.meta 'link recipe \(\.perfinst\.link, version 1, a gcc command line\)'
+expect_fail "a version 1 recipe" "$PMOPT" relink old --feedback fb -o OUT
+assert_contains "version 1: why and what to do" err "old: its link recipe is version 1.*: link old again"
+unchanged "version 1 recipe"
 
 # a link with its own linker script
 ld --verbose | sed -n '/^=====/,/^=====/p' | sed '1d;$d' > own.ld
 pi_ld -O2 -o scripted hot.o -T own.ld
 expect_fail "own -T script" "$PMOPT" relink scripted --feedback fb -o OUT
-assert_contains "own -T script: named" err "linked with a linker script of its own \(-T\)"
+assert_contains "own -T script: named" err "linked with a linker script or order of its own \(-T own.ld\)"
 unchanged "own -T script"
 
 # a link that fails after writing half its output
