@@ -2,7 +2,10 @@
 # Install the Debian packages perfinst needs, only those that are missing.
 # Used by `make demo` and by .ci/run.
 set -e
-pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db"
+# autoconf, automake, cmake, meson, ninja-build: the build systems tests/adopt
+# builds projects with (the flags route); binutils has gold, lld the LLVM
+# linker (tests/relink/t-linkers.sh and the COMDAT tests).
+pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db autoconf automake cmake meson ninja-build"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

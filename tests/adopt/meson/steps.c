@@ -1,0 +1,14 @@
+/* steps N: walk() runs N times, step() 3 times per walk (walk.c). */
+#include <stdio.h>
+#include <stdlib.h>
+
+int walk(int seed);
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 10, s = 0;
+    for (int i = 0; i < n; i++)
+        s += walk(i);
+    printf("steps %d: %d\n", n, s);
+    return 0;
+}
