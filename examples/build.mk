@@ -1,12 +1,17 @@
-# The demo: the whole loop on examples/demo.c with the tools just built.
+# The demo: the whole loop on examples/demo.c with the tools just built,
+# through the flags a project's own build would take (docs/adopting.md):
+# pkg-config finds build/perfinst-uninstalled.pc.
 DEMO := $(BUILD)/demo
+PI_PC = PKG_CONFIG_PATH=$(abspath $(BUILD)) pkg-config
 .PHONY: run-demo
 run-demo: all
 	@mkdir -p $(DEMO)
+	@echo "== the flags: pkg-config --cflags / --libs perfinst"
+	$(PI_PC) --cflags --libs perfinst
 	@echo "== compile with the plugin"
-	gcc -O2 -g -fplugin=$(BUILD)/perfinst.so -Iinclude -c examples/demo.c -o $(DEMO)/demo.o
-	@echo "== link with perfinst-ld"
-	$(BUILD)/perfinst-ld -O2 -o $(DEMO)/demo $(DEMO)/demo.o -pthread
+	gcc -O2 -g $$($(PI_PC) --cflags perfinst) -c examples/demo.c -o $(DEMO)/demo.o
+	@echo "== link: gcc runs perfinst's link stage (runtime, translation table, recipe)"
+	gcc -O2 $$($(PI_PC) --libs perfinst) -o $(DEMO)/demo $(DEMO)/demo.o -pthread
 	@echo "== what the plugin recorded"
 	$(BUILD)/pmopt dump-meta $(DEMO)/demo | head -25
 	@echo "== run"
@@ -15,14 +20,14 @@ run-demo: all
 	@echo "== report"
 	$(BUILD)/pmopt report $(DEMO)/demo $(DEMO)/demo.pit --top=12
 	@echo "== train a counted build, plan, rebuild with the plan, relink in the planned order"
-	gcc -O2 -g -fplugin=$(BUILD)/perfinst.so -fplugin-arg-perfinst-all=count \
-	  -fplugin-arg-perfinst-sections -Iinclude -c examples/demo.c -o $(DEMO)/train.o
-	$(BUILD)/perfinst-ld -O2 -o $(DEMO)/train $(DEMO)/train.o -pthread
+	gcc -O2 -g $$($(PI_PC) --cflags perfinst) -fplugin-arg-perfinst-all=count \
+	  -fplugin-arg-perfinst-sections -c examples/demo.c -o $(DEMO)/train.o
+	gcc -O2 $$($(PI_PC) --libs perfinst) -o $(DEMO)/train $(DEMO)/train.o -pthread
 	rm -f $(DEMO)/train.pit
 	cd $(DEMO) && PERFINST_OUT=train.pit ./train > train.out
 	$(BUILD)/pmopt plan --order=exttsp --rebuild -o $(DEMO)/demo.fb $(DEMO)/train $(DEMO)/train.pit
-	gcc -O2 -g -fplugin=$(BUILD)/perfinst.so -fplugin-arg-perfinst-feedback=$(DEMO)/demo.fb -fplugin-arg-perfinst-verbose \
-	  -fplugin-arg-perfinst-sections -Iinclude -c examples/demo.c -o $(DEMO)/opt.o
-	$(BUILD)/perfinst-ld -O2 -o $(DEMO)/opt $(DEMO)/opt.o -pthread
+	gcc -O2 -g $$($(PI_PC) --cflags perfinst) -fplugin-arg-perfinst-feedback=$(DEMO)/demo.fb \
+	  -fplugin-arg-perfinst-verbose -fplugin-arg-perfinst-sections -c examples/demo.c -o $(DEMO)/opt.o
+	gcc -O2 $$($(PI_PC) --libs perfinst) -o $(DEMO)/opt $(DEMO)/opt.o -pthread
 	$(BUILD)/pmopt relink $(DEMO)/opt --feedback $(DEMO)/demo.fb -o $(DEMO)/demo.opt
 	cd $(DEMO) && ./demo.opt > opt.out && cmp train.out opt.out && echo "demo.opt: same output, laid out for its training run"
