@@ -19,8 +19,10 @@
  *       or perfinst_* symbol): only then is the runtime linked;
  *       whether it refers to libstdc++ or the C++ ABI (undefined _Z*,
  *       __cxa_*, __gxx_*): the link driver then links with g++;
- *       whether it is an -flto object compiled with the plugin (its LTO
- *       symbol table names __perfinst_*): lto1 must load the plugin too;
+ *       whether it is an -flto object compiled with the plugin (its
+ *       .gnu.lto_.opts, gcc's options as a string, load it): lto1 must
+ *       load the plugin too, and the code it makes may refer to the runtime
+ *       (an undefined __perfinst_* in its LTO symbol table says it does);
  *       whether it has perfinst units and executable-only TLS relocations
  *       (R_X86_64_TPOFF32/64: compiled without -fPIC), which no shared
  *       library can hold.
@@ -184,6 +186,23 @@ static int refers_to_cplusplus(const char *name)
     return !strncmp(name, "_Z", 2) || !strncmp(name, "__cxa_", 6) || !strncmp(name, "__gxx_", 6);
 }
 
+int pild_options_load_plugin(const char *opts, size_t len)
+{
+    static const char key[] = "'-fplugin=";
+    const char *p = opts, *end = opts + len;
+    while (p && (p = memmem(p, (size_t)(end - p), key, sizeof key - 1)) != NULL) {
+        const char *v = p + sizeof key - 1, *q = memchr(v, '\'', (size_t)(end - v));
+        const char *base = v;
+        for (const char *c = v; q && c < q; c++)
+            if (*c == '/')
+                base = c + 1;
+        if (q && (size_t)(q - base) >= 8 && !strncmp(base, "perfinst", 8))
+            return 1;
+        p = v;
+    }
+    return 0;
+}
+
 /* An LTO symbol table (strings among binary fields): the names we look for. */
 static void scan_lto_symtab(const Elf_Data *d, const char *where, struct pild_facts *f)
 {
@@ -191,10 +210,8 @@ static void scan_lto_symtab(const Elf_Data *d, const char *where, struct pild_fa
                                       "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv"};
     if (!d || !d->d_buf)
         return;
-    if (memmem(d->d_buf, d->d_size, "__perfinst_", 11)) {
-        first(&f->lto_perfinst, where);
+    if (memmem(d->d_buf, d->d_size, "__perfinst_", 11))
         first(&f->uses_runtime, where);
-    }
     for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++)
         if (memmem(d->d_buf, d->d_size, cxx[i], strlen(cxx[i])))
             first(&f->cplusplus, where);
@@ -277,8 +294,12 @@ static int scan_object(Elf *e, const char *where, int member, int check, struct 
             }
         } else if (sh.sh_type == SHT_PROGBITS) {
             const char *name = elf_strptr(e, shstr, sh.sh_name);
+            Elf_Data *d;
             if (name && !strncmp(name, ".gnu.lto_.symtab", 16))
                 scan_lto_symtab(elf_getdata(scn, NULL), where, f);
+            else if (name && !strcmp(name, ".gnu.lto_.opts") && (d = elf_getdata(scn, NULL)) &&
+                     d->d_buf && pild_options_load_plugin(d->d_buf, d->d_size))
+                first(&f->lto_perfinst, where); /* compiled with the plugin */
         }
     }
     if (nunits && f->want_tls && has_exec_tls(e, shnum))

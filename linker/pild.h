@@ -134,13 +134,18 @@ struct pild_facts {
     size_t nunits, cap;
     char *uses_runtime;    /* the first input that refers to libperfinst (or has units) */
     char *cplusplus;       /* the first input that refers to libstdc++/the C++ ABI */
-    char *lto_perfinst;    /* the first -flto object compiled with the plugin */
+    char *lto_perfinst;    /* the first -flto object compiled with the plugin: the code
+                              lto1 makes of it may refer to the runtime */
     char *tls_exec;        /* the first object named on the command line with perfinst
                               units and executable-only TLS (compiled without -fPIC) */
     char *tls_exec_member; /* the same in an archive member (maybe not linked) */
     int want_tls;          /* look for tls_exec (a -shared link) */
 };
 
+/* gcc's options as it quotes them ('-O2' '-fplugin=…/perfinst.so' …: in
+ * COLLECT_GCC_OPTIONS and an -flto object's .gnu.lto_.opts) load perfinst's
+ * plugin. */
+int pild_options_load_plugin(const char *opts, size_t len);
 /* Resolve -l the way ld does: the directories in order, each tried for
  * libNAME.so then libNAME.a (only .a when want_static), -l:FILE exactly;
  * else gcc's own directories when cc is not NULL (`CC -print-search-dirs`,

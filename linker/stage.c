@@ -16,8 +16,9 @@
  * 3. add libperfinst only when an input refers to it (or --pi-runtime):
  *    `-rpath LIBDIR --push-state --no-as-needed LIBDIR/libperfinst.so
  *    --pop-state`, or LIBDIR/libperfinst.a (--pi-static-runtime, -static),
- *    just before gcc's libgcc/libc sequence (ldline.c); --build-id if the
- *    command line has none;
+ *    just before gcc's libgcc/libc sequence (ldline.c); --as-needed for
+ *    -flto objects compiled with the plugin, whose code is made during the
+ *    link; --build-id if the command line has none;
  * 4. run collect2 with the output replaced by TMP, a file in a fresh
  *    directory beside the output (same file system, same base name;
  *    common/piout.h, which puts it in TMPDIR for an output that is a device
@@ -112,21 +113,12 @@ static char *find_collect2(void)
 
 /* ---- what the link needs ------------------------------------------------------ */
 
-/* gcc's options (COLLECT_GCC_OPTIONS, each in single quotes) load perfinst's
- * plugin, which lto1 then loads too. */
+/* gcc's options for this link load perfinst's plugin, which lto1 then
+ * loads too. */
 static int link_loads_plugin(void)
 {
     const char *o = getenv("COLLECT_GCC_OPTIONS");
-    for (const char *p = o; p && (p = strstr(p, "-fplugin=")); p += 9) {
-        const char *v = p + 9, *end = v + strcspn(v, "' ");
-        const char *base = v;
-        for (const char *q = v; q < end; q++)
-            if (*q == '/')
-                base = q + 1;
-        if (!strncmp(base, "perfinst", 8))
-            return 1;
-    }
-    return 0;
+    return o && pild_options_load_plugin(o, strlen(o));
 }
 
 static int is_runtime(const struct pild_input *in)
@@ -191,8 +183,11 @@ static int check_inputs(const struct pild_link *l, const struct pild_facts *f)
     return 0;
 }
 
-/* The arguments that link the runtime: 0, or -1 if it is not there. */
-static int runtime_args(struct pild_link *l, const struct pild_opts *o, struct pild_argv *add)
+/* The arguments that link the runtime: 0, or -1 if it is not there.
+ * as_needed: only if the linked code refers to it (-flto objects compiled
+ * with the plugin, whose code lto1 makes during the link). */
+static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_needed,
+                        struct pild_argv *add)
 {
     const char *libdir = pild_libdir();
     int is_static = o->static_runtime || l->is_static;
@@ -211,7 +206,7 @@ static int runtime_args(struct pild_link *l, const struct pild_opts *o, struct p
         pild_argv_push(add, "-rpath");
         pild_argv_push(add, libdir);
         pild_argv_push(add, "--push-state");
-        pild_argv_push(add, "--no-as-needed");
+        pild_argv_push(add, as_needed ? "--as-needed" : "--no-as-needed");
         pild_argv_push(add, path);
         pild_argv_push(add, "--pop-state");
     }
@@ -339,13 +334,14 @@ int pild_stage_main(int argc, char **argv)
         return 1;
     struct pild_argv add = {0};
     uint32_t flags = 0;
-    if ((o.force_runtime || f.uses_runtime) && !runtime_given) {
-        if (runtime_args(&l, &o, &add) != 0)
+    int maybe = !o.force_runtime && !f.uses_runtime && f.lto_perfinst && l.lto_plugin;
+    if ((o.force_runtime || f.uses_runtime || maybe) && !runtime_given) {
+        if (runtime_args(&l, &o, maybe, &add) != 0)
             return 1;
         flags = PI_LF_RUNTIME | (o.static_runtime || l.is_static ? PI_LF_STATIC_RUNTIME : 0);
         if (pild_verbose)
-            pild_note("linking the runtime: %s", o.force_runtime ? "--pi-runtime"
-                                                                 : f.uses_runtime);
+            pild_note("linking the runtime%s: %s", maybe ? " as needed" : "",
+                      o.force_runtime ? "--pi-runtime" : maybe ? f.lto_perfinst : f.uses_runtime);
     } else if (pild_verbose) {
         pild_note(runtime_given ? "the runtime is among the inputs already"
                                 : "no input refers to the runtime: not linked");

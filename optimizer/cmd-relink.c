@@ -365,7 +365,8 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
             push(&rc->mode, &rc->nmode, &rc->modecap, (char *)next);
         } else if (!strcmp(a, "-pie") || !strcmp(a, "--pic-executable") || !strcmp(a, "-shared") ||
                    !strcmp(a, "-Bshareable") || !strcmp(a, "-static") ||
-                   !strcmp(a, "--no-dynamic-linker") || (!strncmp(a, "-m", 2) && a[2]) ||
+                   !strcmp(a, "--no-dynamic-linker") || !strcmp(a, "-N") || !strcmp(a, "-n") ||
+                   !strcmp(a, "--omagic") || !strcmp(a, "--nmagic") || (!strncmp(a, "-m", 2) && a[2]) ||
                    (!strncmp(a, "-z", 2) && a[2])) {
             push(&rc->mode, &rc->nmode, &rc->modecap, (char *)a);
         }

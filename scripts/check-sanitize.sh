@@ -29,7 +29,9 @@ patterns=("$@")
 status=0
 
 # shim DIR FLAGS [FIRST]: DIR/gcc and DIR/cc add FLAGS to every link, and
-# FIRST before every other input of a link that names libperfinst.so.
+# FIRST before every other input of a link that names libperfinst.so or
+# goes through perfinst's link stage (-specs=…perfinst.specs, which adds the
+# runtime after the inputs, where it would follow libtsan).
 shim() {
     mkdir -p "$1"
     cat > "$1/gcc" <<SH
@@ -39,7 +41,7 @@ first=
 for a in "\$@"; do
     case "\$a" in
     -c|-S|-E|-M|-MM|-static|-fsyntax-only|-print-*|--version|-dumpversion|-v) exec /usr/bin/gcc "\$@" ;;
-    -lperfinst|*/libperfinst.so) first="${3:-}" ;;
+    -lperfinst|*/libperfinst.so|-specs=*perfinst.specs) first="${3:-}" ;;
     esac
 done
 exec /usr/bin/gcc \$first "\$@" $2
@@ -82,7 +84,7 @@ if [ "$mode" != tsan ]; then
     echo "== ASan+UBSan build in $B/"
     CFLAGS="-O1 -g -fno-omit-frame-pointer $san -fno-sanitize-recover=undefined" \
     LDFLAGS="$san" make -j2 BUILD=$B $B/libperfinst.so $B/libperfinst.a $B/pmopt $B/perfinst-ld \
-        >/dev/null || exit 1
+        $B/perfinst.specs >/dev/null || exit 1
     cp build/perfinst.so $B/
     shim "$top/$B/shim" "$san"
     logs=$top/$B/reports
@@ -103,7 +105,8 @@ if [ "$mode" != asan ]; then
     san="-fsanitize=thread"
     B=build-tsan
     echo "== TSan build of the runtime in $B/"
-    CFLAGS="-O1 -g $san" LDFLAGS="$san" make -j2 BUILD=$B $B/libperfinst.so $B/libperfinst.a >/dev/null || exit 1
+    CFLAGS="-O1 -g $san" LDFLAGS="$san" make -j2 BUILD=$B $B/libperfinst.so $B/libperfinst.a \
+        $B/perfinst.specs >/dev/null || exit 1
     cp build/perfinst.so build/pmopt build/perfinst-ld $B/
     # libperfinst.so before libtsan among the program's libraries: the
     # program's pthread_create must be libperfinst's, which reaches TSan's
@@ -111,7 +114,7 @@ if [ "$mode" != asan ]; then
     # runtime's (instrumented) one.  -fsanitize=thread at the link would
     # put libtsan first, so it is named as a library, last.
     shim "$top/$B/shim" "-Wl,--push-state,--no-as-needed $(gcc -print-file-name=libtsan.so) -Wl,--pop-state" \
-        "$top/$B/libperfinst.so"
+        "$top/$B/libperfinst.so -Wl,-rpath,$top/$B"
     logs=$top/$B/reports
     rm -rf "$logs"; mkdir -p "$logs"
     # die_after_fork=0: t-fork.sh's children start threads after a fork

@@ -15,6 +15,7 @@ import zlib
 
 CHUNK_MAGIC = 0x31544950   # PI_CHUNK_MAGIC
 FORMAT_VERSION = 1         # PI_FORMAT_VERSION
+LINK_VERSION = 2           # PI_LINK_VERSION
 UNIT, CODE, XLAT, LINK = 1, 2, 3, 4   # enum pi_chunk_kind
 PI_NONE = 0xFFFFFFFF
 
@@ -69,3 +70,23 @@ def asm_bytes(data):
     """Assembly lines that put these bytes into the current section."""
     return ["\t.byte " + ",".join("0x%02x" % b for b in data[i:i + 16])
             for i in range(0, len(data), 16)]
+
+
+def link_chunk(argv, cwd, output, inputs=(), env=(), flags=0, version=LINK_VERSION):
+    """A LINK chunk: argv, cwd, output, env ("NAME=VALUE"), inputs as (path,
+    argi, size, mtime_ns, hash).  version 1: the 24-byte pi_link of a
+    gcc-level recipe, without level, flags or environment."""
+    st = Strtab()
+    first = len(st.data)
+    st.data += b"".join(a.encode() + b"\0" for a in argv)   # consecutive, not deduplicated
+    envoff = len(st.data) if env else 0
+    st.data += b"".join(e.encode() + b"\0" for e in env)
+    cwd_off, out_off = st.add(cwd), st.add(output)
+    ins = [(st.add(p), argi, size, mtime, h) for p, argi, size, mtime, h in inputs]
+    body = struct.pack("<IIIIII", len(argv), first, cwd_off, out_off, len(ins), len(st.data))
+    if version >= 2:
+        body += struct.pack("<IIII", 2, flags, len(env), envoff)   # level PI_LINK_COLLECT2
+    for i in ins:
+        body += struct.pack("<IIQqQ", *i)
+    body = pad8(body + st.data)
+    return chunk_header(LINK, 16 + len(body), version=version) + body

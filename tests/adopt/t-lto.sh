@@ -19,3 +19,12 @@ assert_eq "flags route: step entered 9 times" 9 "$(function_entries steps run.pi
 "$PILD" -O2 -flto -o steps2 steps.o walk.o
 PERFINST_OUT=run2.pit ./steps2 3 > out
 assert_eq "perfinst-ld: step entered 9 times" 9 "$(function_entries steps2 run2.pit step)"
+# -flto objects compiled with the plugin but nothing to count (as in a
+# feedback rebuild): whether lto1's code refers to the runtime is known only
+# after the link, so it is linked as needed: no DT_NEEDED.
+gcc -O2 -flto $PI_CFLAGS -c "$A/auto/walk.c" -o plain-walk.o
+gcc -O2 -flto $PI_CFLAGS -c "$A/auto/steps.c" -o plain-steps.o
+gcc -O2 -flto $PI_LIBS -o plain plain-steps.o plain-walk.o
+readelf -dW plain > plain.d
+assert_not_contains "nothing counted: no DT_NEEDED libperfinst" plain.d 'NEEDED.*libperfinst'
+assert_eq "same output" "steps 3: 63" "$(./plain 3)"

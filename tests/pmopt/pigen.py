@@ -32,7 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.dont_write_bytecode = True
-from pifmt import (CODE, LINK, PI_NONE, UNIT, XLAT, Strtab, asm_bytes, chunk_header, crc, pad8,
+from pifmt import (CODE, LINK_VERSION, PI_NONE, UNIT, XLAT, Strtab, asm_bytes, chunk_header, crc, link_chunk, pad8,
                    unit_body)
 
 DIRECTIVES = ["count", "types", "trap", "threshold", "cycles", "trace_start",
@@ -205,18 +205,13 @@ def xlat_asm(spec, unit_id, ranges, sites):
 
 
 def link_asm(spec):
-    """A LINK chunk: argv, cwd, output and one input per argv entry ending in .o."""
-    st = Strtab()
+    """A LINK chunk (pifmt.link_chunk; link_version 1 for the old gcc-level
+    recipe): argv, cwd, output and one input per argv entry ending in .o."""
     argv = spec["link_argv"]
-    first = len(st.data)
-    st.data += b"".join(a.encode() + b"\0" for a in argv)   # consecutive, not deduplicated
-    cwd, output = st.add(spec.get("link_cwd", "/work")), st.add(argv[argv.index("-o") + 1])
-    inputs = [(st.add("/work/" + a), i) for i, a in enumerate(argv) if a.endswith(".o")]
-    body = struct.pack("<IIIIII", len(argv), first, cwd, output, len(inputs), len(st.data))
-    for k, (path, argi) in enumerate(inputs):
-        body += struct.pack("<IIQqQ", path, argi, 1000 + k, 1700000000123456789, 0x1111 * (k + 1))
-    body = pad8(body + st.data)
-    chunk = chunk_header(LINK, 16 + len(body)) + body
+    inputs = [("/work/" + a, i, 1000 + k, 1700000000123456789, 0x1111 * (k + 1))
+              for k, (i, a) in enumerate((i, a) for i, a in enumerate(argv) if a.endswith(".o"))]
+    chunk = link_chunk(argv, spec.get("link_cwd", "/work"), argv[argv.index("-o") + 1], inputs,
+                       spec.get("link_env", ()), version=spec.get("link_version", LINK_VERSION))
     out = ['\t.pushsection .perfinst.link,"",@progbits', "\t.balign 8"]
     out += asm_bytes(chunk)
     out.append("\t.popsection")

@@ -106,6 +106,7 @@ python3 -c "
 import json; s = json.load(open('$F/lib.json'))
 s['xlat_nunits'] = 2
 s['link_argv'] = ['gcc', '-o', 'progx', 'prog.o', 'libx.o']
+s['link_env'] = ['COLLECT_GCC=gcc', 'COMPILER_PATH=/usr/lib/gcc']
 json.dump(s, open('libx.json', 'w'))"
 cp lib.c libx.c
 gcc -S -g -O0 libx.c -o libx.s
@@ -116,8 +117,10 @@ run_pmopt dump-meta progx
 [ $rc = 0 ] || { cat err; fail "dump-meta progx exited $rc"; }
 assert_contains "header says so" out "^progx: .*, 2 units, 11 code ranges, translation table, link recipe$"
 assert_contains "xlat summary" out "^translation table \(\.perfinst\.xlat\): line size 64, 3 items, 0 blocks, 0 refs, 2 units, span \[0x[0-9a-f]+, 0x[0-9a-f]+\)$"
-assert_contains "link recipe" out "^link recipe \(\.perfinst\.link\): cwd /work, output progx, 2 inputs$"
+assert_contains "link recipe" out "^link recipe \(\.perfinst\.link, collect2 command line\): cwd /work, output progx, 2 inputs$"
 assert_contains "link argv" out "^  argv: gcc -o progx prog.o libx.o$"
+assert_contains "link environment" out "^  env COLLECT_GCC=gcc$"
+assert_contains "link environment, in order" out "^  env COMPILER_PATH=/usr/lib/gcc$"
 assert_contains "link input" out "^  input 1: /work/libx.o \(argv\[4\]\), 1001 bytes, mtime 1700000000.123456789, hash 0x0000000000002222$"
 # an XLAT chunk that miscounts the units is caught by the cross-checks
 python3 -c "
