@@ -114,7 +114,7 @@ if [ "$mode" != asan ]; then
     # runtime's (instrumented) one.  -fsanitize=thread at the link would
     # put libtsan first, so it is named as a library, last.
     shim "$top/$B/shim" "-Wl,--push-state,--no-as-needed $(gcc -print-file-name=libtsan.so) -Wl,--pop-state" \
-        "$top/$B/libperfinst.so -Wl,-rpath,$top/$B"
+        "-Wl,--push-state,--no-as-needed $top/$B/libperfinst.so -Wl,--pop-state -Wl,-rpath,$top/$B"
     logs=$top/$B/reports
     rm -rf "$logs"; mkdir -p "$logs"
     # die_after_fork=0: t-fork.sh's children start threads after a fork
