@@ -28,26 +28,31 @@ esac
 patterns=("$@")
 status=0
 
-# shim DIR FLAGS [FIRST]: DIR/gcc and DIR/cc add FLAGS to every link, and
-# FIRST before every other input of a link that names libperfinst.so or
-# goes through perfinst's link stage (-specs=…perfinst.specs, which adds the
-# runtime after the inputs, where it would follow libtsan).
+# shim DIR FLAGS [FIRST]: DIR/gcc, DIR/cc, DIR/g++ and DIR/c++ add FLAGS to
+# every link, and FIRST before every other input of a link that names
+# libperfinst.so or goes through perfinst's link stage
+# (-specs=…perfinst.specs, which adds the runtime after the inputs, where it
+# would follow libtsan).  g++ too: C++ programs link with it (perfinst-ld
+# picks it for C++ objects).
 shim() {
     mkdir -p "$1"
-    cat > "$1/gcc" <<SH
+    for cc in gcc g++; do
+        cat > "$1/$cc" <<SH
 #!/bin/sh
 # Added by scripts/check-sanitize.sh: sanitize every link, nothing else.
 first=
 for a in "\$@"; do
     case "\$a" in
-    -c|-S|-E|-M|-MM|-static|-fsyntax-only|-print-*|--version|-dumpversion|-v) exec /usr/bin/gcc "\$@" ;;
+    -c|-S|-E|-M|-MM|-static|-fsyntax-only|-print-*|--version|-dumpversion|-v) exec /usr/bin/$cc "\$@" ;;
     -lperfinst|*/libperfinst.so|-specs=*perfinst.specs) first="${3:-}" ;;
     esac
 done
-exec /usr/bin/gcc \$first "\$@" $2
+exec /usr/bin/$cc \$first "\$@" $2
 SH
-    chmod +x "$1/gcc"
+        chmod +x "$1/$cc"
+    done
     ln -sf gcc "$1/cc"
+    ln -sf g++ "$1/c++"
 }
 
 # reports DIR: print and count the sanitizer reports in DIR.  A leak report
@@ -84,7 +89,7 @@ if [ "$mode" != tsan ]; then
     echo "== ASan+UBSan build in $B/"
     CFLAGS="-O1 -g -fno-omit-frame-pointer $san -fno-sanitize-recover=undefined" \
     LDFLAGS="$san" make -j2 BUILD=$B $B/libperfinst.so $B/libperfinst.a $B/pmopt $B/perfinst-ld \
-        $B/perfinst.specs >/dev/null || exit 1
+        $B/perfinst.specs $B/perfinst-uninstalled.pc >/dev/null || exit 1
     cp build/perfinst.so $B/
     shim "$top/$B/shim" "$san"
     logs=$top/$B/reports
