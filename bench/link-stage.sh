@@ -22,12 +22,12 @@ rm -rf "$work"; mkdir -p "$work"; cd "$work"
 export PKG_CONFIG_PATH=$top/build
 PI_CFLAGS=$(pkg-config --cflags perfinst)
 PI_LIBS=$(pkg-config --libs perfinst)
-A=$top/tests/adopt/auto
-gcc -O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count -c "$A/steps.c" -o steps.o
-gcc -O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count -c "$A/walk.c" -o walk.o
-gcc -O2 -c "$A/steps.c" -o plain-steps.o
-gcc -O2 -c "$A/walk.c" -o plain-walk.o
-cp -r "$A" auto
+A=$top/tests/adopt
+gcc -O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count -c "$A/src/steps.c" -o steps.o
+gcc -O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count -c "$A/src/walk.c" -o walk.o
+gcc -O2 -c "$A/src/steps.c" -o plain-steps.o
+gcc -O2 -c "$A/src/walk.c" -o plain-walk.o
+mkdir auto && cp "$A"/auto/* "$A"/src/steps.c "$A"/src/walk.c auto/
 (cd auto && autoreconf -i > /dev/null 2>&1)
 
 # The variants: name, then the command (run with sh -c in $work).

@@ -7,7 +7,8 @@
 . "$PERFINST_TOP/tests/lib.sh"
 . "$PERFINST_TOP/tests/adopt/lib-adopt.sh"
 need autoreconf autoconf automake make
-cp -r "$A/auto" src
+# the project: its build files and the sources
+mkdir src && cp "$A"/auto/* "$A"/src/steps.c "$A"/src/walk.c src/
 cd src
 autoreconf -i > autoreconf.log 2>&1 || { cat autoreconf.log; fail "autoreconf"; }
 ./configure CFLAGS="-O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections" \

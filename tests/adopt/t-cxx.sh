@@ -5,9 +5,9 @@
 . "$PERFINST_TOP/tests/adopt/lib-adopt.sh"
 need g++
 flags="-O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count"
-g++ $flags -c "$A/cmake/sorted.cc" -o sorted.o
-gcc $flags -c "$A/cmake/steps.c" -o steps.o
-gcc $flags -c "$A/auto/walk.c" -o walk.o
+g++ $flags -c "$A/src/sorted.cc" -o sorted.o
+gcc $flags -DSTEPS_CXX -c "$A/src/steps.c" -o steps.o
+gcc $flags -c "$A/src/walk.c" -o walk.o
 "$PILD" --pi-verbose -O2 -o steps steps.o walk.o sorted.o 2> verbose
 assert_contains "perfinst-ld linked with g++" verbose 'running g\+\+ '
 assert_contains "and says why" verbose 'linking with g\+\+: .*sorted\.o is C\+\+'
@@ -15,7 +15,7 @@ PERFINST_OUT=run.pit ./steps 6 > out
 assert_eq "output" "steps 6: 207, sorted 10" "$(cat out)"
 assert_eq "sorted_sum entered once" 1 "$(function_entries steps run.pit sorted_sum)"
 # C objects alone: gcc
-"$PILD" --pi-verbose -O2 -o c-only "$A/auto/steps.c" walk.o 2> verbose
+"$PILD" --pi-verbose -O2 -o c-only "$A/src/steps.c" walk.o 2> verbose
 assert_contains "C alone: gcc" verbose 'running gcc '
 # the flags route: g++ links
 g++ -O2 $PI_LIBS -o steps2 steps.o walk.o sorted.o

@@ -5,8 +5,9 @@
 . "$PERFINST_TOP/tests/lib.sh"
 . "$PERFINST_TOP/tests/adopt/lib-adopt.sh"
 need meson ninja
+mkdir proj && cp "$A"/meson/meson.build "$A"/src/steps.c "$A"/src/walk.c proj/
 CFLAGS="-O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count" LDFLAGS="$PI_LIBS" \
-    meson setup build "$A/meson" > setup.log 2>&1 || { cat setup.log; cat build/meson-logs/meson-log.txt | tail -60; fail "meson setup"; }
+    meson setup build proj > setup.log 2>&1 || { cat setup.log; cat build/meson-logs/meson-log.txt | tail -60; fail "meson setup"; }
 assert_contains "meson: the C compiler works" setup.log 'C compiler for the host machine: '
 ninja -C build -v > ninja.log 2>&1 || { cat ninja.log; fail "ninja"; }
 assert_contains "linked with the link flags" ninja.log '-specs=.*perfinst\.specs.* -o steps|-o steps .*-specs=.*perfinst\.specs'

@@ -7,14 +7,14 @@
 . "$PERFINST_TOP/tests/lib.sh"
 . "$PERFINST_TOP/tests/adopt/lib-adopt.sh"
 base="-O2 $PI_CFLAGS -fplugin-arg-perfinst-sections"
-gcc $base -fplugin-arg-perfinst-all=count -c "$A/auto/walk.c" -o walk.o
-gcc $base -fplugin-arg-perfinst-all=count -c "$A/auto/steps.c" -o steps.o
+gcc $base -fplugin-arg-perfinst-all=count -c "$A/src/walk.c" -o walk.o
+gcc $base -fplugin-arg-perfinst-all=count -c "$A/src/steps.c" -o steps.o
 gcc $PI_LIBS -o train steps.o walk.o
 PERFINST_OUT=train.pit ./train 8 > train.out
 "$PMOPT" plan --order=exttsp --rebuild -o steps.fb train train.pit > plan.out
 grep -q '^[0-9]* branch-profile' steps.fb || { cat steps.fb; fail "no branch-profile in the plan"; }
-gcc $base -fplugin-arg-perfinst-feedback=steps.fb -c "$A/auto/walk.c" -o walk.opt.o
-gcc $base -fplugin-arg-perfinst-feedback=steps.fb -c "$A/auto/steps.c" -o steps.opt.o
+gcc $base -fplugin-arg-perfinst-feedback=steps.fb -c "$A/src/walk.c" -o walk.opt.o
+gcc $base -fplugin-arg-perfinst-feedback=steps.fb -c "$A/src/steps.c" -o steps.opt.o
 gcc $PI_LIBS -o opt steps.opt.o walk.opt.o
 readelf -dW opt > opt.d
 assert_not_contains "no DT_NEEDED libperfinst" opt.d 'libperfinst'
@@ -30,7 +30,7 @@ readelf -dW opt.relinked > rel.d
 assert_not_contains "the relinked rebuild: no DT_NEEDED libperfinst" rel.d 'libperfinst'
 
 # A rebuild that also counts (a directive in the source): the runtime stays.
-{ echo '#pragma perfinst count'; cat "$A/auto/walk.c"; } > counted.c
+{ echo '#pragma perfinst count'; cat "$A/src/walk.c"; } > counted.c
 gcc $base -I"$PERFINST_TOP/include" -fplugin-arg-perfinst-feedback=steps.fb -c counted.c -o counted.o
 gcc $PI_LIBS -o counted steps.opt.o counted.o
 readelf -dW counted > counted.d

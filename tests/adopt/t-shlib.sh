@@ -7,9 +7,9 @@
 . "$PERFINST_TOP/tests/adopt/lib-adopt.sh"
 CFLAGS="-O2 $PI_CFLAGS -fplugin-arg-perfinst-all=count"
 LDFLAGS="$PI_LIBS"
-gcc $CFLAGS -fPIC -c "$A/auto/walk.c" -o walk.o
+gcc $CFLAGS -fPIC -c "$A/src/walk.c" -o walk.o
 gcc -shared $LDFLAGS -o libwalk.so walk.o
-gcc $CFLAGS -c "$A/auto/steps.c" -o steps.o
+gcc $CFLAGS -c "$A/src/steps.c" -o steps.o
 gcc $LDFLAGS -o steps steps.o -L. -lwalk -Wl,-rpath,"$PWD"
 PERFINST_OUT=run.pit ./steps 4 > out
 assert_eq "output" "steps 4: 102" "$(cat out)"
@@ -24,7 +24,7 @@ for m in libwalk.so steps; do
 done
 
 # Without -fPIC: perfinst's message, naming the object and the remedy.
-gcc $CFLAGS -c "$A/auto/walk.c" -o nopic.o
+gcc $CFLAGS -c "$A/src/walk.c" -o nopic.o
 expect_fail "a -shared link of a non-PIC instrumented object" gcc -shared $LDFLAGS -o libbad.so nopic.o
 assert_contains "names the object and says -fPIC" err '^perfinst-ld: nopic\.o: compiled without -fPIC, and linked into a shared library \(-shared\).*compile it with -fPIC$'
 assert_not_contains "not ld's relocation error" err 'TPOFF32 against'
