@@ -174,10 +174,10 @@ static int check_inputs(const struct pild_link *l, const struct pild_facts *f)
     }
     if (f->lto_perfinst && l->lto_plugin && !link_loads_plugin()) {
         pild_err("%s: compiled with -flto and the perfinst plugin, but this link runs without "
-                 "the plugin: lto1 would compile its functions without their code ranges (their "
-                 "counts could not be found); give the link the plugin too: "
-                 "-fplugin=%s/perfinst.so (pkg-config --libs perfinst has it)", f->lto_perfinst,
-                 pild_plugindir());
+                 "the plugin: lto1, which compiles its code now, would leave out what the plugin "
+                 "does there (the code ranges its counts are found by, a plan's block layout); "
+                 "give the link the plugin too: -fplugin=%s/perfinst.so (pkg-config --libs "
+                 "perfinst has it)", f->lto_perfinst, pild_plugindir());
         return -1;
     }
     return 0;

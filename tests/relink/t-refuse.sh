@@ -60,7 +60,7 @@ unchanged "gone shared object"
 # rest: t-unplaceable.sh)
 pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/relink/hot.c" -o shared.o
 pi_ld -O2 -o shared shared.o
-expect_fail "shared .text" "$PMOPT" relink shared --feedback fb -o OUT
+expect_fail "shared .text" "$PMOPT" relink shared --feedback fb -o OUT --force
 assert_contains "shared .text: the function and object named" err "shared\.o: parse: in the shared \.text section"
 assert_contains "shared .text: what to do" err "compile the objects with -ffunction-sections"
 assert_contains "shared .text: why refused" err "nothing of the plan can be placed"
