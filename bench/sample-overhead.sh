@@ -4,7 +4,8 @@
 #   bench/sample-overhead.sh [--rounds N] [--size S] [--tokens T] [--record]
 #
 # Two programs, both built -O2 -g (no plugin, no frame pointers) and linked
-# with perfinst-ld so that libperfinst is loaded:
+# with perfinst-ld --pi-runtime so that libperfinst is loaded (nothing in
+# them refers to it):
 #   sqlite     bench/sqlite/workload.c on SQLite's amalgamation (SIZE, default 1)
 #   blockwork  bench/sampling/blockwork.c: a 4-thread condition-variable
 #              pipeline, T tokens (default 30000): threads block all the time
@@ -46,10 +47,10 @@ TIMEIT=$W/timeit
 if [ ! -x "$W/sqlite" ] || [ "$here/sqlite/workload.c" -nt "$W/sqlite" ]; then
     "$CC" -O2 -g -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I"$SQ" -c "$SQ/sqlite3.c" -o "$W/sqlite3.o"
     "$CC" -O2 -g -I"$SQ" -c "$here/sqlite/workload.c" -o "$W/workload.o"
-    "$B/perfinst-ld" -O2 -o "$W/sqlite" "$W/workload.o" "$W/sqlite3.o" -lm
+    "$B/perfinst-ld" --pi-runtime -O2 -o "$W/sqlite" "$W/workload.o" "$W/sqlite3.o" -lm
 fi
 "$CC" -O2 -g -c "$here/sampling/blockwork.c" -o "$W/blockwork.o"
-"$B/perfinst-ld" -O2 -o "$W/blockwork" "$W/blockwork.o" -pthread
+"$B/perfinst-ld" --pi-runtime -O2 -o "$W/blockwork" "$W/blockwork.o" -pthread
 
 variants=(base cpu1k wall1k idle1k)
 perf_ok=1
