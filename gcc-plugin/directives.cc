@@ -165,6 +165,11 @@ static bool number(struct scan *s, uint64_t *out, const char *what)
     errno = 0;
     char *end;
     unsigned long long v = strtoull(s->p, &end, base);
+    if (errno == ERANGE) {
+        fail(s, "%s: %.*s is out of range (at most 18446744073709551615)", what,
+             (int)strspn(start, "0123456789abcdefABCDEFxXbB"), start);
+        return false;
+    }
     /* accept the GNU/C2x integer suffixes a pragma token may carry */
     while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
         end++;

@@ -98,8 +98,62 @@ bool pi_is_marker_call(const gimple *g, unsigned *id, int *what)
 
 /* ---- the pragma ------------------------------------------------------- */
 
+/* The spelling of the number token about to be lexed, or of the number a
+ * macro about to be expanded stands for ("" if it is neither): the front
+ * end's INTEGER_CST of a constant too large for 64 bits is silently cut
+ * (99999999999999999999999999999999 read as 9632337040368467967, 2^64 as
+ * 0), so the directive parser reads the digits themselves.  The C
+ * parser's buffer is empty between two pragma_lex calls: the next token of
+ * the preprocessor is the one pragma_lex returns next.  (The C++ parser
+ * lexes the whole file first: there the value is all there is.) */
+static void number_spelling(cpp_reader *pfile, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (lang_GNU_CXX())
+        return;
+    const cpp_token *t = pfile && cpp_peek_token ? cpp_peek_token(pfile, 0) : NULL;
+    if (t && t->type == CPP_NAME && cpp_macro_p(t->val.node.node)) {
+        const cpp_macro *m = t->val.node.node->value.macro;
+        t = m && m->kind == cmk_macro && !m->lazy && !m->fun_like && m->count == 1
+                ? &m->exp.tokens[0] : NULL;
+    }
+    if (t && t->type == CPP_NUMBER && t->val.str.len < len)
+        snprintf(buf, len, "%.*s", (int)t->val.str.len, (const char *)t->val.str.text);
+}
+
+/* A C integer constant's spelling (decimal, 0x, octal, 0b; u/l suffixes)
+ * as a uint64_t: 0, or -1 when it does not fit, -2 when it is not one. */
+static int number_value(const char *s, uint64_t *v)
+{
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        base = 16, s += 2;
+    else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+        base = 2, s += 2;
+    else if (s[0] == '0')
+        base = 8;
+    uint64_t x = 0;
+    const char *p = s;
+    for (; *p; p++) {
+        int d = ISDIGIT(*p) ? *p - '0' : ISXDIGIT(*p) && base == 16 ? TOLOWER(*p) - 'a' + 10 : -1;
+        if (d < 0 || d >= base)
+            break;
+        if (x > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return -1;
+        x = x * (uint64_t)base + (uint64_t)d;
+    }
+    if (p == s && base != 8)
+        return -2;
+    while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
+        p++;
+    if (*p)
+        return -2;
+    *v = x;
+    return 0;
+}
+
 /* The pragma's tokens back to text for the directive parser. */
-static bool pragma_text(char *buf, size_t len, location_t *first_loc)
+static bool pragma_text(cpp_reader *pfile, char *buf, size_t len, location_t *first_loc)
 {
     size_t n = 0;
     tree val;
@@ -107,6 +161,8 @@ static bool pragma_text(char *buf, size_t len, location_t *first_loc)
     bool first = true;
     buf[0] = 0;
     for (;;) {
+        char spelling[128];
+        number_spelling(pfile, spelling, sizeof spelling);
         enum cpp_ttype t = pragma_lex(&val, &loc);
         if (t == CPP_EOF)
             break;
@@ -118,13 +174,25 @@ static bool pragma_text(char *buf, size_t len, location_t *first_loc)
         case CPP_NAME:
             snprintf(tok, sizeof tok, " %s", IDENTIFIER_POINTER(val));
             break;
-        case CPP_NUMBER:
-            if (TREE_CODE(val) != INTEGER_CST || !tree_fits_uhwi_p(val)) {
-                error_at(loc, "perfinst: expected a non-negative integer");
+        case CPP_NUMBER: {
+            uint64_t v = 0;
+            int r = spelling[0] ? number_value(spelling, &v) : -2;
+            if (r == -1) { /* at the pragma, not in a macro's definition */
+                error_at(linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL),
+                         "perfinst: %qs is out of range (at most 18446744073709551615)", spelling);
                 return false;
             }
-            snprintf(tok, sizeof tok, " %llu", (unsigned long long)tree_to_uhwi(val));
+            if (r == -2) { /* not a plain literal (a macro of several tokens): the value */
+                if (TREE_CODE(val) != INTEGER_CST || !tree_fits_uhwi_p(val) ||
+                    TYPE_PRECISION(TREE_TYPE(val)) > 64) {
+                    error_at(loc, "perfinst: expected a non-negative integer of at most 64 bits");
+                    return false;
+                }
+                v = tree_to_uhwi(val);
+            }
+            snprintf(tok, sizeof tok, " %llu", (unsigned long long)v);
             break;
+        }
         case CPP_OPEN_PAREN: strcpy(tok, "("); break;
         case CPP_CLOSE_PAREN: strcpy(tok, ")"); break;
         case CPP_COMMA: strcpy(tok, ","); break;
@@ -158,11 +226,11 @@ static bool pragma_text(char *buf, size_t len, location_t *first_loc)
     return true;
 }
 
-static void handle_pragma(cpp_reader *)
+static void handle_pragma(cpp_reader *pfile)
 {
     char text[512], err[512];
     location_t loc = input_location;
-    if (!pragma_text(text, sizeof text, &loc))
+    if (!pragma_text(pfile, text, sizeof text, &loc))
         return;
     struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
     int n = pi_parse_directives(text, specs, PI_MAX_DIRECTIVES, err, sizeof err);
@@ -254,6 +322,20 @@ void pi_finish_parse_function(void *gcc_data, void *)
     tree fndecl = (tree)gcc_data;
     if (!fndecl || decl_function_context(fndecl))
         return; /* nested functions: decided with their parent */
+    /* no_instrument_function is never instrumented (the gate's policy):
+     * a directive that asks for it to be is said, not dropped silently */
+    if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl))) {
+        struct pi_directive_spec specs[PI_MAX_DIRECTIVES];
+        int n = pi_decl_directives(fndecl, specs, PI_MAX_DIRECTIVES);
+        for (int i = 0; i < n; i++)
+            error_at(DECL_SOURCE_LOCATION(fndecl), "perfinst: directive %qs on %qD, which has "
+                     "attribute %<no_instrument_function%>: it is never instrumented",
+                     pi_directive_name(specs[i].kind), fndecl);
+        for (unsigned i = stmt_directives_seen; i < stmt_directives.length(); i++)
+            error_at(stmt_directives[i].loc, "perfinst: directive %qs in %qD, which has attribute "
+                     "%<no_instrument_function%>: it is never instrumented",
+                     pi_directive_name(stmt_directives[i].spec.kind), fndecl);
+    }
     bool need = pi_opt.all_count || pi_opt.all_sample || stmt_directives.length() != stmt_directives_seen;
     /* any directive on the function: the count pass may give it sites */
     if (lookup_attribute("perfinst", DECL_ATTRIBUTES(fndecl)))
@@ -291,15 +373,28 @@ static bool marker_expr(tree t, unsigned *id, int *what)
     return true;
 }
 
+/* The BEGIN markers a statement list took care of (wrapped or said), so
+ * that one standing alone (a function body holding nothing but the
+ * pragma is that call, not a list) is said too. */
+static hash_set<tree> *markers_seen;
+
 static tree wrap_walker(tree *tp, int *walk_subtrees, void *)
 {
+    unsigned id;
+    int what;
+    if (marker_expr(*tp, &id, &what)) {
+        const pi_stmt_directive *d = pi_stmt_directive_get(id);
+        if (what == PI_MARK_BEGIN && !markers_seen->add(*tp) && d)
+            error_at(d->loc, "perfinst: directive %qs is not followed by a statement",
+                     pi_directive_name(d->spec.kind));
+        return NULL_TREE;
+    }
     if (TREE_CODE(*tp) != STATEMENT_LIST)
         return NULL_TREE;
     for (tree_stmt_iterator it = tsi_start(*tp); !tsi_end_p(it); tsi_next(&it)) {
-        unsigned id;
-        int what;
         if (!marker_expr(tsi_stmt(it), &id, &what) || what != PI_MARK_BEGIN)
             continue;
+        markers_seen->add(tsi_stmt(it));
         tree_stmt_iterator next = it;
         tsi_next(&next);
         /* several directives on one pragma: the statement follows the last
@@ -316,6 +411,15 @@ static tree wrap_walker(tree *tp, int *walk_subtrees, void *)
             continue;
         }
         tree stmt = tsi_stmt(next);
+        if (TREE_CODE(stmt) == CASE_LABEL_EXPR || TREE_CODE(stmt) == LABEL_EXPR) {
+            /* wrapping the label alone would count nothing, and a case
+               label inside a try block leaves its switch */
+            error_at(d->loc, "perfinst: directive %qs is followed by a label (%s), not a "
+                     "statement: put the directive after the label", pi_directive_name(d->spec.kind),
+                     TREE_CODE(stmt) == CASE_LABEL_EXPR
+                         ? (CASE_LOW(stmt) ? "case" : "default") : "a goto label");
+            continue;
+        }
         tree end = build_call_expr_loc(d->loc, marker_fn, 2, build_int_cst(unsigned_type_node, id),
                                        build_int_cst(integer_type_node, PI_MARK_END));
         tree wrapped = build2(TRY_FINALLY_EXPR, void_type_node, stmt, end);
@@ -331,7 +435,10 @@ void pi_pre_genericize(void *gcc_data, void *)
     tree fndecl = (tree)gcc_data;
     if (!marker_fn || stmt_directives.is_empty() || !DECL_SAVED_TREE(fndecl))
         return;
+    hash_set<tree> seen;
+    markers_seen = &seen;
     walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), wrap_walker, NULL);
+    markers_seen = NULL;
 }
 
 /* ---- the attribute ------------------------------------------------------ */

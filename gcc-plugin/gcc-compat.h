@@ -71,6 +71,14 @@ extern class mkdeps *cpp_get_deps(cpp_reader *) __attribute__((weak));
 extern void deps_add_dep(class mkdeps *, const char *) __attribute__((weak));
 extern cpp_buffer *cpp_push_buffer(cpp_reader *, const unsigned char *, size_t, int) __attribute__((weak));
 extern cpp_options *cpp_get_options(cpp_reader *) __attribute__((weak));
+extern const cpp_token *cpp_peek_token(cpp_reader *, int) __attribute__((weak));
+/* The C front end's expression builders (cc1 only; c-typeck.cc): GCC's own
+ * type checks, conversions and diagnostics for emit(EXPR) (emit-expr.cc). */
+extern tree build_binary_op(location_t, enum tree_code, tree, tree, bool) __attribute__((weak));
+extern tree build_indirect_ref(location_t, tree, ref_operator) __attribute__((weak));
+extern tree build_component_ref(location_t, tree, tree, location_t) __attribute__((weak));
+extern tree build_array_ref(location_t, tree, tree) __attribute__((weak));
+extern tree c_fully_fold(tree, bool, bool *, bool) __attribute__((weak));
 
 static inline bool pi_have_c_frontend(void)
 {

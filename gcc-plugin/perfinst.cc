@@ -375,6 +375,13 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     }
     plugin_name = args->base_name;
     register_callback(args->base_name, PLUGIN_INFO, NULL, &info);
+    /* The runtime, the records and their relocations are LP64 x86-64:
+       -m32 and -mx32 would end in an assembler error on .quad labels. */
+    if (!TARGET_64BIT || POINTER_SIZE != 64) {
+        error("perfinst: x86-64 only: this compilation is for a %d-bit target (%s)",
+              (int)POINTER_SIZE, TARGET_X32 ? "-mx32" : "-m32");
+        return 1;
+    }
     if (!parse_args(args) || !pi_feedback_load(feedback_only))
         return 1;
     /* With all=count the counters are taken out of the inliner's summaries

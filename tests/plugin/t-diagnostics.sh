@@ -46,3 +46,10 @@ gcc -Wall -Werror -I"$PERFINST_TOP/include" m.c -o m.plain && ./m.plain
 ok "perfinst.h macros compile without the plugin"
 pi_cc -Wall -Werror -c m.c -o m.o
 ok "perfinst.h macros compile with the plugin"
+# -m32 and -mx32: a perfinst error, not an assembler error on its records
+echo 'int f(int x) { return x + 1; }' > narrow.c
+for m in -m32 -mx32; do
+    expect_fail "$m" pi_cc $m -fplugin-arg-perfinst-all=count -c narrow.c -o narrow.o
+    assert_contains "$m: perfinst says why" err "perfinst: x86-64 only: this compilation is for a 32-bit target \\($m\\)"
+    assert_not_contains "$m: no assembler error" err "Assembler|relocation"
+done

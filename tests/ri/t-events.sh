@@ -66,4 +66,4 @@ for opt in -O0 -O2; do
 done
 expect_fail "a bad emit expression" pi_cc -c "$T/ri/emit-bad.c" -o bad.o
 assert_contains "... unknown name at its line" err "emit-bad.c:4:.*error: perfinst: emit: 'nosuch' is not a variable, parameter or enumerator in scope"
-assert_contains "... a field of a non-struct at its line" err "emit-bad.c:6:.*error: perfinst: emit: '.' or '->' needs a struct or union"
+assert_contains "... a field of a non-struct at its line (GCC's own error)" err "emit-bad.c:6:.*error: request for member .field. in something not a structure or union"
