@@ -1,7 +1,9 @@
 /* piout.c — an output written whole or not at all; a device or a FIFO
  * written in place.  See piout.h. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,61 @@ int pi_out_check(const char *path, struct pi_err *err)
     return 0;
 }
 
+/* ---- leftovers of killed runs ----------------------------------------------- */
+
+/* Remove dir (an fd for it) and everything under it, never following a
+ * symbolic link. */
+static void remove_tree_at(int parent, const char *name)
+{
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        DIR *d = fdopendir(fd);
+        if (!d) {
+            close(fd);
+            return;
+        }
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+                unlinkat(dirfd(d), e->d_name, 0) && errno == EISDIR)
+                remove_tree_at(dirfd(d), e->d_name);
+        closedir(d);
+    }
+    unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* The temporary directories <tag><pid>.XXXXXX in dir whose process is gone
+ * (a run killed with SIGKILL leaves its directory behind): removed, when
+ * they are ours (same owner), directories (not links), and the pid is no
+ * process any more.  A name without a pid (made before this rule) or a
+ * pid that is alive is left alone. */
+static void remove_stale(const char *dir, const char *tag)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t tl = strlen(tag);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, tag, tl))
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(e->d_name + tl, &end, 10);
+        if (errno || end == e->d_name + tl || *end != '.' || strlen(end + 1) != 6 || pid <= 0 ||
+            pid == (long)getpid())
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive (or not ours to signal: alive) */
+        remove_tree_at(dirfd(d), e->d_name);
+    }
+    closedir(d);
+}
+
 /* ---- outputs ------------------------------------------------------------------ */
 
 int pi_out_in_place(const char *path)
@@ -101,9 +158,11 @@ int pi_out_begin(struct pi_out *o, const char *path, const char *tag, struct pi_
         return -1;
     }
     o->path = strdup(path);
+    if (dir)
+        remove_stale(dir, tag);
     if (!dir || !o->path || !*base ||
-        asprintf(&o->dir, "%s%s%s%s%sXXXXXX", cwd ? cwd : "", cwd ? "/" : "", dir,
-                 dir[strlen(dir) - 1] == '/' ? "" : "/", tag) < 0) {
+        asprintf(&o->dir, "%s%s%s%s%s%ld.XXXXXX", cwd ? cwd : "", cwd ? "/" : "", dir,
+                 dir[strlen(dir) - 1] == '/' ? "" : "/", tag, (long)getpid()) < 0) {
         o->dir = NULL;
         pi_err_set(err, "%s: %s", path, *base ? "out of memory" : "names a directory");
         free(dir), free(cwd);

@@ -65,9 +65,10 @@ int pi_out_check(const char *path, struct pi_err *err);
  * such an output is written in place. */
 int pi_out_in_place(const char *path);
 
-/* Make o's temporary directory, named <tag>XXXXXX (tag: the tool's, such
- * as ".perfinst-ld."), beside path or, when pi_out_in_place(path), in
- * $TMPDIR.  0, or -1 with a message naming path (also when path is an
+/* Make o's temporary directory, named <tag><pid>.XXXXXX (tag: the tool's,
+ * such as ".perfinst-ld."), beside path or, when pi_out_in_place(path), in
+ * $TMPDIR.  The directories of that tag there whose process is gone (a run
+ * killed with SIGKILL) and that belong to this user are removed first.  0, or -1 with a message naming path (also when path is an
  * input: pi_out_check). */
 int pi_out_begin(struct pi_out *o, const char *path, const char *tag, struct pi_err *err);
 
