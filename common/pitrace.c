@@ -39,6 +39,20 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_PERF: return "PERF";
     case PI_REC_ICALL: return "ICALL";
     case PI_REC_RANGE: return "RANGE";
+    case PI_REC_LOST: return "LOST";
+    }
+    return "?";
+}
+
+const char *pi_trace_lost_table_name(uint32_t table)
+{
+    switch (table) {
+    case PI_LOST_WATCH: return "watch";
+    case PI_LOST_SITESTAT: return "sitestat";
+    case PI_LOST_EVENTS: return "events";
+    case PI_LOST_TRACE_DEPTH: return "trace-depth";
+    case PI_LOST_PERF: return "perf";
+    case PI_LOST_FUNCTIONS: return "functions";
     }
     return "?";
 }
@@ -105,6 +119,15 @@ struct pi_perf_value pi_trace_perf_value(const struct pi_trace_rec *r, uint32_t 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
     return a + b < a ? UINT64_MAX : a + b;
+}
+
+void pi_trace_lost_add(struct pi_rec_lost *d, const struct pi_rec_lost *s)
+{
+    d->table = s->table;
+    d->flags |= s->flags;
+    d->capacity = s->capacity > d->capacity ? s->capacity : d->capacity;
+    d->lost = sat_add(d->lost, s->lost);
+    d->items = sat_add(d->items, s->items);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -379,6 +402,13 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
         if (n != sizeof r->u.icall)
             return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.icall);
         memcpy(&r->u.icall, p, sizeof r->u.icall);
+        return 0;
+    case PI_REC_LOST:
+        if (n != sizeof r->u.lost)
+            return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.lost);
+        memcpy(&r->u.lost, p, sizeof r->u.lost);
+        if (!r->u.lost.table)
+            return BAD("table 0");
         return 0;
     case PI_REC_RANGE: {
         struct pi_rec_range *g = &r->u.range;
@@ -724,6 +754,9 @@ int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, in
         }
         dst->icalls[dst->nicalls++] = c;
     }
+    for (uint32_t i = 1; i < PI_LOST_NTABLES; i++)
+        if (src->lost[i].table)
+            pi_trace_lost_add(&dst->lost[i], &src->lost[i]);
     if (fold(dst, name, err)) {
         /* say which input disagreed with what came before */
         char msg[sizeof err->msg];
@@ -967,6 +1000,12 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             if (pi_grow((void **)&t->icalls, &icap, t->nicalls, sizeof *t->icalls))
                 return pi_err_set(err, "%s: out of memory", t->path);
             t->icalls[t->nicalls++] = r.u.icall;
+            break;
+        case PI_REC_LOST:
+            if (r.u.lost.table >= PI_LOST_NTABLES)
+                t->nunknown++; /* a table of a newer runtime */
+            else
+                pi_trace_lost_add(&t->lost[r.u.lost.table], &r.u.lost);
             break;
         case PI_REC_RANGE: {
             if (pi_grow((void **)&t->ranges, &gcap, t->nranges, sizeof *t->ranges))
@@ -1247,6 +1286,9 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
     }
     for (size_t i = 0; i < t->nicalls; i++)
         put_record(&w, PI_REC_ICALL, &t->icalls[i], sizeof t->icalls[i], NULL, 0, NULL, 0);
+    for (uint32_t i = 1; i < PI_LOST_NTABLES; i++)
+        if (t->lost[i].table)
+            put_record(&w, PI_REC_LOST, &t->lost[i], sizeof t->lost[i], NULL, 0, NULL, 0);
     for (size_t i = 0; i < t->nranges; i++) {
         const struct pi_trace_range *g = &t->ranges[i];
         struct pi_rec_range r = { .module = g->module, .lo = g->lo, .hi = g->hi,

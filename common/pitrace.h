@@ -85,6 +85,7 @@ struct pi_trace_rec {
         struct pi_rec_perf perf;
         struct pi_rec_icall icall;
         struct pi_rec_range range;
+        struct pi_rec_lost lost;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path; HOTSPOT: the function's name;
@@ -118,6 +119,10 @@ void pi_trace_pages(const struct pi_trace_rec *r, struct pi_page_range *ranges,
                     struct pi_page_entry *pages, uint64_t *epoch_touches);
 struct pi_perf_value pi_trace_perf_value(const struct pi_trace_rec *r, uint32_t i);
 const char *pi_trace_rec_name(uint32_t type); /* "COUNTS", ...; "?" if unknown */
+/* "watch", "sitestat", ... for enum pi_lost_table; "?" otherwise. */
+const char *pi_trace_lost_table_name(uint32_t table);
+/* s into d (same table): lost and items added, the largest capacity. */
+void pi_trace_lost_add(struct pi_rec_lost *d, const struct pi_rec_lost *s);
 /* "trap", "threshold", "cycles", "trace", "watch" for enum pi_stat_kind; "?" otherwise. */
 const char *pi_trace_stat_kind_name(uint32_t kind);
 
@@ -201,6 +206,11 @@ struct pi_trace {
      * sorted by (unit_id, site, target), unique (counts summed) */
     size_t nicalls;
     struct pi_rec_icall *icalls;
+    /* what the runtime's tables could not hold (LOST), by table id (entry
+     * 0 unused; an id this reader does not know is counted in nunknown):
+     * lost and items added (saturating), capacity the largest, flags or'ed;
+     * table == 0 where there is none */
+    struct pi_rec_lost lost[PI_LOST_NTABLES];
     /* ranges added at run time (RANGE, perfinst_range_add), in file order;
      * module is a position in modules[] (pi_trace_write writes it as the
      * module's index, which is its position there). */
@@ -284,7 +294,7 @@ int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
 #define PI_TRACE_MODULE_SPAN (1ull << 32)
 int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, int link_frames,
                             struct pi_err *err);
-/* (pi_trace_add_indicators also adds src's ICALL records: with link_frames,
+/* (pi_trace_add_indicators also adds src's ICALL and LOST records: with link_frames,
  * a process's run-time targets become link-time addresses of the module of
  * the call site's unit, and a target outside it is dropped; merged traces'
  * are copied.) */

@@ -378,7 +378,36 @@ enum pi_rec_type {
     PI_REC_PERF = 16,   /* pi_rec_perf + pi_perf_value[nevents]: perf_event counts in a trace region */
     PI_REC_ICALL = 58,  /* pi_rec_icall: the targets of an indirect call site (layout) */
     PI_REC_RANGE = 55,  /* pi_rec_range + name: a range added at run time (perfinst_range_add) */
+    PI_REC_LOST = 60,   /* pi_rec_lost: what a runtime table could not hold */
 };
+
+/* What one of the runtime's fixed-size tables could not hold (one record
+ * per table that lost something), so that a report says that, and how
+ * much, its numbers leave out.  The tables' sizes are fixed at start-up
+ * (PERFINST_WATCH_WORDS, PERFINST_SITESTATS, PERFINST_EVENTS) and their
+ * lookups take a bounded number of probes whatever their fill; what finds
+ * no entry is counted here.  docs/runtime.md "Bounded tables". */
+enum pi_lost_table {
+    PI_LOST_WATCH = 1,       /* watched words: lost = accesses to words without an entry;
+                                items = those words (an estimate: PI_LOST_ESTIMATE) */
+    PI_LOST_SITESTAT = 2,    /* (unit, site, kind) statistics: lost = probe executions not counted */
+    PI_LOST_EVENTS = 3,      /* threshold events kept with their stacks: lost = events not kept
+                                (SITESTAT still counts them) */
+    PI_LOST_TRACE_DEPTH = 4, /* trace_start nested deeper than capacity: lost = intervals not measured */
+    PI_LOST_PERF = 5,        /* PERFINST_PERF's per-site sums: lost = intervals not recorded */
+    PI_LOST_FUNCTIONS = 6,   /* functions with function probes (combinations, dormant classes):
+                                lost = entries into functions beyond the table, not measured */
+};
+#define PI_LOST_NTABLES 7u       /* table ids are below this (readers keep unknown ones apart) */
+#define PI_LOST_ESTIMATE 1u      /* items is an estimate (linear counting of the lost items) */
+struct pi_rec_lost {
+    uint32_t table;      /* enum pi_lost_table */
+    uint32_t flags;      /* PI_LOST_ESTIMATE */
+    uint64_t capacity;   /* entries the table had */
+    uint64_t lost;       /* what was not counted (per table, above) */
+    uint64_t items;      /* distinct items that found no entry; 0: not known */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_lost) == 32, "pi_rec_lost is 32 bytes");
 
 /* A code range named at run time by perfinst_range_add: [lo, hi) as
  * link-time addresses of the module whose MODULE record has index `module`

@@ -233,6 +233,12 @@ int cmd_dump(int argc, char **argv)
                        (unsigned long long)r.u.icall.unit_id, r.u.icall.site,
                        (unsigned long long)r.u.icall.target, (unsigned long long)r.u.icall.count);
             break;
+        case PI_REC_LOST:
+            printf(" table %u (%s), capacity %llu, lost %llu, items %llu%s\n", r.u.lost.table,
+                   pi_trace_lost_table_name(r.u.lost.table), (unsigned long long)r.u.lost.capacity,
+                   (unsigned long long)r.u.lost.lost, (unsigned long long)r.u.lost.items,
+                   r.u.lost.flags & PI_LOST_ESTIMATE ? " (estimated)" : "");
+            break;
         case PI_REC_RANGE:
             printf(" \"%s\" module %u [0x%llx, 0x%llx)\n", r.strings, r.u.range.module,
                    (unsigned long long)r.u.range.lo, (unsigned long long)r.u.range.hi);

@@ -237,6 +237,7 @@ static int read_traces(struct report *r, char **paths)
         in->flags = t.hdr.flags;
         in->finished = t.has_end;
         in->truncated = t.truncated;
+        memcpy(in->lost, t.lost, sizeof in->lost);
         pi_trace_free(&t);
         if (bad)
             return -1;
@@ -580,9 +581,17 @@ static void print_json(const struct report *r)
         printf("%s\n    {\"path\": ", i ? "," : "");
         pm_json_str(stdout, in->path);
         printf(", \"records\": %u, \"finished\": %s, \"truncated\": %s, \"partial\": %s, "
-               "\"merged\": %s, \"mode_off\": %s}", in->nrecords, tf(in->finished),
+               "\"merged\": %s, \"mode_off\": %s", in->nrecords, tf(in->finished),
                tf(in->truncated), tf(in->flags & PI_TF_PARTIAL), tf(in->flags & PI_TF_MERGED),
                tf(in->flags & PI_TF_MODE_OFF));
+        printf(", \"lost\": [");
+        for (uint32_t k = 1, n = 0; k < PI_LOST_NTABLES; k++)
+            if (in->lost[k].table)
+                printf("%s{\"table\": \"%s\", \"capacity\": %llu, \"lost\": %llu, \"items\": %llu, "
+                       "\"estimated\": %s}", n++ ? ", " : "", pi_trace_lost_table_name(k),
+                       (unsigned long long)in->lost[k].capacity, (unsigned long long)in->lost[k].lost,
+                       (unsigned long long)in->lost[k].items, tf(in->lost[k].flags & PI_LOST_ESTIMATE));
+        printf("]}");
     }
     printf("\n  ]");
     if (r->by & BY_SITE) {
@@ -737,6 +746,9 @@ static void print_text(const struct report *r)
         printf("  trace %s: %u records, %s%s%s\n", in->path, in->nrecords, pm_trace_state(in->finished, in->flags),
                in->flags & PI_TF_MERGED ? ", merged" : "",
                in->flags & PI_TF_MODE_OFF ? ", PERFINST_MODE=off" : "");
+        for (uint32_t k = 1; k < PI_LOST_NTABLES; k++)
+            if (in->lost[k].table)
+                printf("    lost: %s\n", pm_lost_text(&in->lost[k]));
     }
     if (r->hot)
         printf("hot spots (--hot=%g): %zu sites, %zu functions, %zu lines\n",

@@ -52,6 +52,9 @@ void pm_trace_notes(const struct pi_trace *t);
  * HTML, SVG), after refusing one that is an input (pi_out_check); NULL
  * after a message */
 FILE *pm_create(const char *path);
+/* What a LOST record (a runtime table that could not hold everything)
+ * means, in words; a static buffer. */
+const char *pm_lost_text(const struct pi_rec_lost *l);
 /* "finished", "partial" (PI_TF_PARTIAL: a snapshot of a process that went
  * on counting) or "truncated", for a trace's state line */
 const char *pm_trace_state(int finished, uint32_t flags);

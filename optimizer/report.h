@@ -36,6 +36,7 @@ struct trace_info {         /* what the output says about each trace */
     char *path;
     uint32_t nrecords, flags;
     int finished, truncated;
+    struct pi_rec_lost lost[PI_LOST_NTABLES]; /* what the runtime's tables could not hold */
 };
 
 struct site_row {

@@ -118,6 +118,47 @@ FILE *pm_create(const char *path)
     return f;
 }
 
+/* What a LOST record means, in words (a static buffer). */
+const char *pm_lost_text(const struct pi_rec_lost *l)
+{
+    static char buf[512];
+    unsigned long long lost = l->lost, cap = l->capacity, items = l->items;
+    const char *est = l->flags & PI_LOST_ESTIMATE ? "about " : "";
+    switch (l->table) {
+    case PI_LOST_WATCH:
+        snprintf(buf, sizeof buf, "the runtime's table of watched words (%llu entries, "
+                 "PERFINST_WATCH_WORDS) was full: %s%llu more word%s were not counted, %llu "
+                 "access%s to them lost", cap, est, items, items == 1 ? "" : "s", lost,
+                 lost == 1 ? "" : "es");
+        break;
+    case PI_LOST_SITESTAT:
+        snprintf(buf, sizeof buf, "the runtime's table of indicator statistics (%llu entries, "
+                 "PERFINST_SITESTATS) was full: %llu probe execution%s not counted", cap, lost,
+                 lost == 1 ? "" : "s");
+        break;
+    case PI_LOST_EVENTS:
+        snprintf(buf, sizeof buf, "the runtime kept %llu threshold events with their stacks "
+                 "(PERFINST_EVENTS): %llu more were counted but not kept", cap, lost);
+        break;
+    case PI_LOST_TRACE_DEPTH:
+        snprintf(buf, sizeof buf, "trace_start was nested deeper than %llu: %llu interval%s not "
+                 "measured", cap, lost, lost == 1 ? "" : "s");
+        break;
+    case PI_LOST_PERF:
+        snprintf(buf, sizeof buf, "the runtime's table of perf_event sums (%llu trace_start sites) "
+                 "was full: %llu interval%s not recorded", cap, lost, lost == 1 ? "" : "s");
+        break;
+    case PI_LOST_FUNCTIONS:
+        snprintf(buf, sizeof buf, "more than %llu functions with function probes were entered: "
+                 "%llu entr%s not measured for combinations or dormant classes", cap, lost,
+                 lost == 1 ? "y" : "ies");
+        break;
+    default:
+        snprintf(buf, sizeof buf, "runtime table %u lost %llu", l->table, lost);
+    }
+    return buf;
+}
+
 const char *pm_trace_state(int finished, uint32_t flags)
 {
     if (!finished)
@@ -145,6 +186,9 @@ void pm_trace_notes(const struct pi_trace *t)
     else if (t->hdr.flags & PI_TF_PARTIAL)
         pm_note("%s: partial: written while the process went on counting (PERFINST_FLUSH, "
                 "perfinst_write_trace, or the last write failed): the counts up to then", t->path);
+    for (uint32_t i = 1; i < PI_LOST_NTABLES; i++)
+        if (t->lost[i].table)
+            pm_note("%s: %s", t->path, pm_lost_text(&t->lost[i]));
     if (t->has_signal) {
         const char *name = t->signal.signo > 0 && t->signal.signo < NSIG
                                ? sigabbrev_np(t->signal.signo) : NULL;

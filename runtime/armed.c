@@ -113,6 +113,7 @@ static pthread_mutex_t armed_lock = PTHREAD_MUTEX_INITIALIZER;
 static perfinst_handler vec_combine, vec_secondary;
 static int dormant_by_handler; /* PERFINST_DORMANT=handler: the runtime does not arm level 2 */
 static int table_full_said;
+static uint64_t fns_lost; /* entries into functions the full table could not take (LOST) */
 
 /* ---- per thread ------------------------------------------------------------ */
 
@@ -522,11 +523,14 @@ static struct fn *fn_get(uint64_t unit_id, uint32_t site, uint32_t dtypes, uint6
     struct fn *f = fn_find(unit_id, site);
     if (f)
         return PI_LOAD(&f->ready) ? f : NULL;
-    if (PI_LOAD(&table_full_said))
+    if (PI_LOAD(&table_full_said)) {
+        __atomic_fetch_add(&fns_lost, 1, __ATOMIC_RELAXED);
         return NULL;
+    }
     pthread_mutex_lock(&armed_lock);
     f = fn_find(unit_id, site);
     if (!f && nfns == PI_MAX_FNS) {
+        __atomic_fetch_add(&fns_lost, 1, __ATOMIC_RELAXED);
         if (!table_full_said)
             pi_say("perfinst: more than 256 functions with function probes were entered: the "
                    "others are not measured for combinations or dormant classes\n", NULL);
@@ -890,4 +894,5 @@ void pi_armed_write(struct pi_rec_writer *w, int in_signal)
                        ")\n", NULL);
             }
     }
+    pi_lost_write(w, PI_LOST_FUNCTIONS, PI_MAX_FNS, __atomic_load_n(&fns_lost, __ATOMIC_RELAXED), 0, 0);
 }

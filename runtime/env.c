@@ -144,6 +144,40 @@ int pi_env_watch_gran(const char *v, unsigned *bytes)
     return bad("PERFINST_WATCH_GRAN", v, "a power of two from 1 to 4096; using 8");
 }
 
+/* A table size: a power of two in [lo, hi] (0 also, with zero_ok). */
+static int table_size(const char *v, uint64_t lo, uint64_t hi, int zero_ok, uint32_t *n)
+{
+    uint64_t x;
+    if (pi_env_u64(v, &x) || x > hi || (x < lo && !(zero_ok && !x)) || (x & (x - 1)))
+        return -1;
+    *n = (uint32_t)x;
+    return 0;
+}
+
+int pi_env_watch_words(const char *v, uint32_t *n)
+{
+    if (!table_size(v, 1024, 1u << 28, 0, n))
+        return 0;
+    return bad("PERFINST_WATCH_WORDS", v, "a power of two from 1024 to 268435456; using 65536");
+}
+
+int pi_env_sitestats(const char *v, uint32_t *n)
+{
+    if (!table_size(v, 256, 1u << 24, 0, n))
+        return 0;
+    return bad("PERFINST_SITESTATS", v, "a power of two from 256 to 16777216; using 4096");
+}
+
+int pi_env_events(const char *v, uint32_t *n)
+{
+    uint64_t x;
+    if (!pi_env_u64(v, &x) && x <= (1u << 24)) {
+        *n = (uint32_t)x;
+        return 0;
+    }
+    return bad("PERFINST_EVENTS", v, "0 to 16777216 events; using 4096");
+}
+
 int pi_env_idle_period(const char *v, uint64_t *ns)
 {
     static const struct unit u[] = {{"us", 1000}, {"ms", 1000000}, {NULL, 0}};

@@ -25,6 +25,9 @@ int pi_env_flush(const char *v, unsigned *seconds);       /* PERFINST_FLUSH: 1..
 int pi_env_dormant(const char *v, int *by_handler);       /* PERFINST_DORMANT: auto|handler */
 int pi_env_thresh_table(const char *v, uint64_t bits[3]); /* PERFINST_THRESH_TABLE: a,b,c */
 int pi_env_watch_gran(const char *v, unsigned *bytes);    /* PERFINST_WATCH_GRAN */
+int pi_env_watch_words(const char *v, uint32_t *n);       /* PERFINST_WATCH_WORDS: 2^10..2^28 */
+int pi_env_sitestats(const char *v, uint32_t *n);         /* PERFINST_SITESTATS: 2^8..2^24 */
+int pi_env_events(const char *v, uint32_t *n);            /* PERFINST_EVENTS: 0..2^24 */
 int pi_env_idle_period(const char *v, uint64_t *ns);      /* PERFINST_IDLE_PERIOD: 100us..1000ms */
 /* PERFINST_SAMPLE: cpu[:PERIOD] | wall[:PERIOD] (10us..4s, 1ms), not "off"
  * or "" (the caller's: sampling stays off).  *kind 1 cpu, 2 wall. */

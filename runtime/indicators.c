@@ -19,10 +19,22 @@
  *
  * What the probes saw goes into the trace as SITESTAT records (per site and
  * kind: executions, hits, cycles sum/min/max), EVENT records (each threshold
- * event with its stack, up to PI_MAX_EVENTS) and TRACEREG records (per
+ * event with its stack, up to PERFINST_EVENTS) and TRACEREG records (per
  * trace_start site and unit, the summed counter differences).  Statistics
  * live in fixed tables updated with atomics, so the fatal-signal path can
  * write them without a lock.
+ *
+ * Bounded tables: the statistics and the watched words are open-addressed
+ * tables whose size is fixed at start-up (PERFINST_SITESTATS,
+ * PERFINST_WATCH_WORDS), and a lookup takes at most PI_PROBES probes
+ * whatever the fill — a word that finds no entry costs the same as one
+ * that does (a full table of 65,536 words used to make each untracked
+ * access scan all of it).  What finds no entry is counted, and the trace
+ * says so in LOST records (pmopt report prints them): for watched words
+ * the accesses lost exactly, and the words (linear counting of their
+ * addresses in a 2^18-bit sketch: within a few percent up to millions).
+ * Events past PERFINST_EVENTS, trace regions nested past PI_TRACE_DEPTH:
+ * counted the same way.  The per-thread threshold counters grow instead.
  */
 #include "runtime.h"
 #include "env.h"
@@ -30,6 +42,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unwind.h>
 #include <x86intrin.h>
 
@@ -48,15 +61,24 @@ PI_EXPORT perfinst_handler perfinst_set_handler(int kind, perfinst_handler h)
 
 /* ---- statistics per (unit, site, kind) ------------------------------------ */
 
-#define PI_MAX_STATS 4096 /* a power of two */
+#define PI_PROBES 32        /* the most slots a lookup of stats[] or words[] looks at */
+#define PI_STATS_DEFAULT 4096
 struct stat_slot {
     uint64_t key;        /* 0 free; else hash of (unit, site, kind) | 1 */
     uint64_t unit_id;
     uint32_t site, kind;
     uint64_t count, execs, sum, min, max;
 };
-static struct stat_slot stats[PI_MAX_STATS];
-static uint64_t stats_lost; /* updates that found the table full */
+static struct stat_slot stats_static[PI_STATS_DEFAULT];
+static struct stat_slot *stats = stats_static;
+static uint32_t stats_cap = PI_STATS_DEFAULT; /* a power of two (PERFINST_SITESTATS) */
+static uint64_t stats_lost; /* updates that found no slot */
+
+/* The slot of hash key among cap (a power of two): its high bits. */
+static inline uint32_t slot_of(uint64_t key, uint32_t cap)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
 
 /* The slot key: a multiply-xorshift mix (a dozen instructions; the byte-
  * wise FNV it replaces was ~100 of a trap's ~300).  Never 0 (free) or ~0
@@ -77,8 +99,9 @@ static int stats_used, words_used;
 static struct stat_slot *stat_get(uint64_t unit_id, uint32_t site, uint32_t kind)
 {
     uint64_t key = stat_key(unit_id, site, kind);
-    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
-        struct stat_slot *s = &stats[(key + i) & (PI_MAX_STATS - 1)];
+    uint32_t h = slot_of(key, stats_cap);
+    for (uint32_t i = 0; i < PI_PROBES; i++) {
+        struct stat_slot *s = &stats[(h + i) & (stats_cap - 1)];
         uint64_t k = pi_slot_take(&s->key);
         if (k == 0) {
             __atomic_store_n(&stats_used, 1, __ATOMIC_RELAXED);
@@ -153,20 +176,22 @@ static void take_stack(struct perfinst_event *ev, uintptr_t pc)
 
 /* ---- threshold events, kept for the trace --------------------------------- */
 
-#define PI_MAX_EVENTS 4096
+#define PI_EVENTS_DEFAULT 4096
 struct event_slot {
     int ready;
     uint32_t tid;
     struct perfinst_event ev;
 };
-static struct event_slot events[PI_MAX_EVENTS];
-static uint32_t nevents;
+static struct event_slot events_static[PI_EVENTS_DEFAULT];
+static struct event_slot *events = events_static;
+static uint32_t events_cap = PI_EVENTS_DEFAULT; /* PERFINST_EVENTS */
+static uint32_t nevents;  /* events seen; those past events_cap are counted, not kept */
 
 static void keep_event(const struct perfinst_event *ev)
 {
     uint32_t i = __atomic_fetch_add(&nevents, 1, __ATOMIC_RELAXED);
-    if (i >= PI_MAX_EVENTS)
-        return; /* counted in SITESTAT all the same */
+    if (i >= events_cap)
+        return; /* counted in SITESTAT all the same, and in the LOST record */
     events[i].ev = *ev;
     events[i].tid = (uint32_t)pi.pid; /* replaced below when the thread is known */
     if (pi_self)
@@ -224,7 +249,7 @@ PI_EXPORT int perfinst_event_stack(const struct perfinst_event *cev)
 
 /* Per-thread execution counts of threshold sites: a small open-addressed
  * table in TLS (the seeds' narrow per-instruction counter, reset on use). */
-#define PI_THR_SLOTS 64
+#define PI_THR_SLOTS 64 /* to start with: doubled when half full */
 struct thr_slot {
     uint64_t unit_id;
     uint32_t site;
@@ -234,26 +259,51 @@ struct thr_slot {
 /* Allocated on a thread's first threshold probe: libperfinst may arrive with
  * dlopen (as the dependency of an instrumented library), when its whole TLS
  * block must fit in glibc's small static-TLS reserve, so it keeps only
- * pointers there.  Freed when the thread ends (pi_indicators_thread_exit). */
+ * pointers there.  Freed when the thread ends (pi_indicators_thread_exit).
+ * Only its own thread touches it, so it grows (a thread that met more than
+ * 64 threshold sites used to lose the others' thresholds silently). */
 static __thread struct thr_slot *thr_table;
+static __thread uint32_t thr_cap, thr_used;
+
+static struct thr_slot *thr_find(struct thr_slot *tab, uint32_t cap, uint64_t unit_id, uint32_t site)
+{
+    uint32_t h = (uint32_t)(unit_id ^ (unit_id >> 32)) * 2654435761u + site;
+    for (uint32_t i = 0;; i++) { /* never full: at most half */
+        struct thr_slot *t = &tab[(h + i) & (cap - 1)];
+        if (!t->used || (t->unit_id == unit_id && t->site == site))
+            return t;
+    }
+}
 
 static struct thr_slot *thr_get(uint64_t unit_id, uint32_t site)
 {
-    if (!thr_table && !(thr_table = calloc(PI_THR_SLOTS, sizeof *thr_table)))
-        return NULL;
-    uint32_t h = (uint32_t)(unit_id ^ (unit_id >> 32)) * 2654435761u + site;
-    for (uint32_t i = 0; i < PI_THR_SLOTS; i++) {
-        struct thr_slot *t = &thr_table[(h + i) % PI_THR_SLOTS];
-        if (!t->used) {
-            t->used = 1;
-            t->unit_id = unit_id;
-            t->site = site;
-            return t;
-        }
-        if (t->unit_id == unit_id && t->site == site)
-            return t;
+    if (!thr_table) {
+        if (!(thr_table = calloc(PI_THR_SLOTS, sizeof *thr_table)))
+            return NULL;
+        thr_cap = PI_THR_SLOTS;
+        thr_used = 0;
     }
-    return NULL;
+    if (2 * (thr_used + 1) > thr_cap) {
+        struct thr_slot *n = calloc(2 * (size_t)thr_cap, sizeof *n);
+        if (n) {
+            for (uint32_t i = 0; i < thr_cap; i++)
+                if (thr_table[i].used)
+                    *thr_find(n, 2 * thr_cap, thr_table[i].unit_id, thr_table[i].site) = thr_table[i];
+            free(thr_table);
+            thr_table = n;
+            thr_cap *= 2;
+        } else if (thr_used + 1 >= thr_cap) {
+            return NULL;
+        }
+    }
+    struct thr_slot *t = thr_find(thr_table, thr_cap, unit_id, site);
+    if (!t->used) {
+        t->used = 1;
+        t->unit_id = unit_id;
+        t->site = site;
+        thr_used++;
+    }
+    return t;
 }
 
 PI_EXPORT void __perfinst_threshold(uint64_t unit_id, uint32_t site, uint64_t n, perfinst_handler h)
@@ -355,6 +405,7 @@ struct open_trace {
 };
 static __thread struct open_trace *open_traces; /* PI_TRACE_DEPTH, on first use */
 static __thread int trace_depth;
+static uint64_t trace_depth_lost; /* intervals opened deeper than PI_TRACE_DEPTH */
 
 PI_EXPORT void __perfinst_trace_start(uint64_t unit_id, uint32_t site)
 {
@@ -362,6 +413,7 @@ PI_EXPORT void __perfinst_trace_start(uint64_t unit_id, uint32_t site)
         return;
     if (trace_depth >= PI_TRACE_DEPTH) {
         trace_depth++; /* too deep: ignored, but keep start/stop balanced */
+        __atomic_fetch_add(&trace_depth_lost, 1, __ATOMIC_RELAXED);
         return;
     }
     struct open_trace *o = &open_traces[trace_depth++];
@@ -438,20 +490,69 @@ PI_EXPORT void __perfinst_trace_stop(uint64_t unit_id, uint32_t site)
 
 /* ---- watched data ----------------------------------------------------------- */
 
-#define PI_MAX_WORDS (1u << 16) /* a power of two */
+#define PI_WORDS_DEFAULT (1u << 16)
 struct word_slot {
     uint64_t addr;          /* 0 free, ~0 being filled */
     uint64_t reads, writes;
 };
-static struct word_slot words[PI_MAX_WORDS];
-static uint64_t words_lost;
+static struct word_slot words_static[PI_WORDS_DEFAULT];
+static struct word_slot *words = words_static;
+static uint32_t words_cap = PI_WORDS_DEFAULT; /* a power of two (PERFINST_WATCH_WORDS) */
+static uint64_t words_lost;  /* accesses to words that found no slot */
 static unsigned watch_gran = 8;
+/* The words that found no slot, by linear counting: bit (hash of the word)
+ * of 2^18 bits set for each; n ~ -m ln(zeros / m). */
+#define PI_SKETCH_BITS 18
+static uint64_t lost_sketch[(1u << PI_SKETCH_BITS) / 64];
+
+static void word_lost(uint64_t addr)
+{
+    __atomic_fetch_add(&words_lost, 1, __ATOMIC_RELAXED);
+    uint64_t x = addr / watch_gran; /* murmur3's fmix64: the estimator wants random bits */
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    uint32_t bit = (uint32_t)(x >> (64 - PI_SKETCH_BITS));
+    uint64_t m = 1ull << (bit % 64);
+    if (!(__atomic_load_n(&lost_sketch[bit / 64], __ATOMIC_RELAXED) & m))
+        __atomic_fetch_or(&lost_sketch[bit / 64], m, __ATOMIC_RELAXED);
+}
+
+/* ln x for x >= 1 with no libm: x = 2^e f, f in [1, 2), ln f = 2 atanh((f-1)/(f+1)). */
+static double ln_ge1(double x)
+{
+    int e = 0;
+    while (x >= 2) {
+        x /= 2;
+        e++;
+    }
+    double y = (x - 1) / (x + 1), y2 = y * y, term = y, sum = 0;
+    for (int k = 1; k < 40; k += 2) {
+        sum += term / k;
+        term *= y2;
+    }
+    return e * 0.69314718055994530942 + 2 * sum;
+}
+
+/* The distinct lost words, estimated (linear counting); all bits set: at
+ * least m ln m (the estimator's limit). */
+static uint64_t words_lost_estimate(void)
+{
+    const double m = (double)(1u << PI_SKETCH_BITS);
+    uint64_t ones = 0;
+    for (uint32_t i = 0; i < sizeof lost_sketch / sizeof lost_sketch[0]; i++)
+        ones += (uint64_t)__builtin_popcountll(__atomic_load_n(&lost_sketch[i], __ATOMIC_RELAXED));
+    double zeros = m - (double)ones;
+    return (uint64_t)(m * ln_ge1(m / (zeros > 0 ? zeros : 1)) + 0.5);
+}
 
 static struct word_slot *word_get(uint64_t addr, int create)
 {
-    uint64_t h = addr / watch_gran * 0x9e3779b97f4a7c15ull;
-    for (uint32_t i = 0; i < PI_MAX_WORDS; i++) {
-        struct word_slot *w = &words[(h + i) & (PI_MAX_WORDS - 1)];
+    uint32_t h = slot_of(addr / watch_gran, words_cap);
+    for (uint32_t i = 0; i < PI_PROBES; i++) {
+        struct word_slot *w = &words[(h + i) & (words_cap - 1)];
         uint64_t a = __atomic_load_n(&w->addr, __ATOMIC_ACQUIRE);
         if (a == 0) {
             if (!create)
@@ -470,7 +571,7 @@ static struct word_slot *word_get(uint64_t addr, int create)
             return w;
     }
     if (create)
-        __atomic_fetch_add(&words_lost, 1, __ATOMIC_RELAXED);
+        word_lost(addr);
     return NULL;
 }
 
@@ -501,6 +602,47 @@ PI_EXPORT void perfinst_data_count(const void *addr, uint64_t *reads, uint64_t *
 
 /* ---- set-up and the trace ------------------------------------------------- */
 
+/* A table of n entries of size bytes, zeroed (anonymous memory: pages
+ * cost nothing until used), or NULL after a message. */
+static void *table_map(const char *var, uint64_t n, size_t size)
+{
+    void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p != MAP_FAILED)
+        return p;
+    pi_say("perfinst: ", var, ": cannot map the table; keeping the default size\n", NULL);
+    return NULL;
+}
+
+/* The tables' sizes (a table some probe used before start-up keeps its
+ * default: its entries are not moved). */
+static void tables_init(void)
+{
+    uint32_t n;
+    void *p;
+    const char *v = secure_getenv("PERFINST_WATCH_WORDS");
+    if (v && !pi_env_watch_words(v, &n) && n != words_cap && !words_used &&
+        (p = table_map("PERFINST_WATCH_WORDS", n, sizeof *words))) {
+        words = p;
+        words_cap = n;
+    }
+    v = secure_getenv("PERFINST_SITESTATS");
+    if (v && !pi_env_sitestats(v, &n) && n != stats_cap && !stats_used &&
+        (p = table_map("PERFINST_SITESTATS", n, sizeof *stats))) {
+        stats = p;
+        stats_cap = n;
+    }
+    v = secure_getenv("PERFINST_EVENTS");
+    if (v && !pi_env_events(v, &n) && n != events_cap && !nevents) {
+        if (n <= PI_EVENTS_DEFAULT)
+            events_cap = n;
+        else if ((p = table_map("PERFINST_EVENTS", n, sizeof *events))) {
+            events = p;
+            events_cap = n;
+        }
+    }
+}
+
 /* PERFINST_THRESH_TABLE=a,b,c: the cycles meant by code bits 0, 1 and 2. */
 void pi_indicators_init(void)
 {
@@ -510,6 +652,7 @@ void pi_indicators_init(void)
     v = secure_getenv("PERFINST_WATCH_GRAN");
     if (v)
         pi_env_watch_gran(v, &watch_gran);
+    tables_init();
     /* the probe pair's own cost: the least of many empty measurements */
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 1000; i++) {
@@ -528,7 +671,7 @@ uint64_t pi_indicators_probe_cost(void)
 
 void pi_indicators_write(struct pi_rec_writer *w)
 {
-    for (uint32_t i = 0; i < PI_MAX_STATS && __atomic_load_n(&stats_used, __ATOMIC_ACQUIRE); i++) {
+    for (uint32_t i = 0; i < stats_cap && __atomic_load_n(&stats_used, __ATOMIC_ACQUIRE); i++) {
         struct stat_slot *s = &stats[i];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == 0 || k == ~0ULL)
@@ -546,7 +689,7 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->end();
     }
     uint32_t n = __atomic_load_n(&nevents, __ATOMIC_RELAXED);
-    for (uint32_t i = 0; i < n && i < PI_MAX_EVENTS; i++) {
+    for (uint32_t i = 0; i < n && i < events_cap; i++) {
         if (!__atomic_load_n(&events[i].ready, __ATOMIC_ACQUIRE))
             continue;
         const struct perfinst_event *ev = &events[i].ev;
@@ -562,7 +705,7 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->end();
     }
     uint32_t nw = 0;
-    for (uint32_t i = 0; i < PI_MAX_WORDS && __atomic_load_n(&words_used, __ATOMIC_ACQUIRE); i++) {
+    for (uint32_t i = 0; i < words_cap && __atomic_load_n(&words_used, __ATOMIC_ACQUIRE); i++) {
         uint64_t a = __atomic_load_n(&words[i].addr, __ATOMIC_ACQUIRE);
         nw += a != 0 && a != ~0ULL;
     }
@@ -575,7 +718,7 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->begin(PI_REC_WATCH);
         w->put(&r, sizeof r);
         uint32_t put = 0;
-        for (uint32_t i = 0; i < PI_MAX_WORDS && put < nw; i++) {
+        for (uint32_t i = 0; i < words_cap && put < nw; i++) {
             uint64_t a = __atomic_load_n(&words[i].addr, __ATOMIC_ACQUIRE);
             if (a == 0 || a == ~0ULL)
                 continue;
@@ -602,6 +745,14 @@ void pi_indicators_write(struct pi_rec_writer *w)
         w->put(a->sum, a->unit->ncounters * sizeof(uint64_t));
         w->end();
     }
+    uint64_t wl = __atomic_load_n(&words_lost, __ATOMIC_RELAXED);
+    if (wl)
+        pi_lost_write(w, PI_LOST_WATCH, words_cap, wl, words_lost_estimate(), PI_LOST_ESTIMATE);
+    pi_lost_write(w, PI_LOST_SITESTAT, stats_cap, __atomic_load_n(&stats_lost, __ATOMIC_RELAXED), 0, 0);
+    if (n > events_cap)
+        pi_lost_write(w, PI_LOST_EVENTS, events_cap, n - events_cap, 0, 0);
+    pi_lost_write(w, PI_LOST_TRACE_DEPTH, PI_TRACE_DEPTH,
+                  __atomic_load_n(&trace_depth_lost, __ATOMIC_RELAXED), 0, 0);
 }
 
 /* For armed.c: the same stacks and kept events as the threshold probe's. */
@@ -637,21 +788,23 @@ void pi_indicators_stat_add(uint64_t unit_id, uint32_t site, uint32_t kind, uint
  * regions (its counters were just zeroed). */
 void pi_indicators_after_fork(void)
 {
-    for (uint32_t i = 0; i < PI_MAX_STATS; i++) {
+    for (uint32_t i = 0; i < stats_cap && stats_used; i++) {
         stats[i].count = stats[i].execs = stats[i].sum = stats[i].max = 0;
         stats[i].min = UINT64_MAX;
     }
     stats_lost = 0;
-    for (uint32_t i = 0; i < PI_MAX_EVENTS; i++)
+    for (uint32_t i = 0; i < events_cap && i < nevents; i++)
         events[i].ready = 0;
     nevents = 0;
-    for (uint32_t i = 0; i < PI_MAX_WORDS; i++)
+    for (uint32_t i = 0; i < words_cap && words_used; i++)
         words[i].reads = words[i].writes = 0;
     words_lost = 0;
+    memset(lost_sketch, 0, sizeof lost_sketch);
+    trace_depth_lost = 0;
     for (struct trace_acc *a = trace_accs; a; a = a->next)
         memset(a->sum, 0, a->unit->ncounters * sizeof(uint64_t));
     if (thr_table)
-        for (uint32_t i = 0; i < PI_THR_SLOTS; i++)
+        for (uint32_t i = 0; i < thr_cap; i++)
             thr_table[i].count = 0;
     for (int d = 0; open_traces && d < trace_depth && d < PI_TRACE_DEPTH; d++) {
         struct open_trace *o = &open_traces[d];

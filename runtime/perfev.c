@@ -161,10 +161,12 @@ void pi_perf_start(int depth)
         perf_read_all(t, t->start[depth]);
 }
 
+static uint64_t perf_lost; /* intervals whose site found no slot */
+
 static struct perf_slot *perf_slot(uint64_t unit_id, uint32_t site)
 {
     uint64_t h = (unit_id ^ site * 0x9e3779b97f4a7c15ull) % PERF_SLOTS;
-    for (uint32_t i = 0; i < PERF_SLOTS; i++) {
+    for (uint32_t i = 0; i < 32; i++) { /* bounded, whatever the fill */
         struct perf_slot *s = &perf_slots[(h + i) % PERF_SLOTS];
         int u = PI_LOAD(&s->used);
         if (u == 0) {
@@ -182,6 +184,7 @@ static struct perf_slot *perf_slot(uint64_t unit_id, uint32_t site)
         if (s->unit_id == unit_id && s->site == site)
             return s;
     }
+    __atomic_fetch_add(&perf_lost, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -238,4 +241,5 @@ void pi_perf_write(struct pi_rec_writer *w)
         }
         w->end();
     }
+    pi_lost_write(w, PI_LOST_PERF, PERF_SLOTS, __atomic_load_n(&perf_lost, __ATOMIC_RELAXED), 0, 0);
 }

@@ -122,6 +122,9 @@ struct pi_rec_writer {
     void (*put)(const void *p, size_t len);
     void (*end)(void);
 };
+/* trace.c: a LOST record (what a table could not hold), when lost > 0 */
+void pi_lost_write(struct pi_rec_writer *w, uint32_t table, uint64_t capacity, uint64_t lost,
+                   uint64_t items, uint32_t flags);
 
 /* indicators.c */
 void pi_indicators_init(void);                       /* in pi_init */

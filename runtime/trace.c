@@ -222,6 +222,18 @@ static void put_counts(struct pi_unit_rt *u, int in_signal)
     rec_end();
 }
 
+void pi_lost_write(struct pi_rec_writer *w, uint32_t table, uint64_t capacity, uint64_t lost,
+                   uint64_t items, uint32_t flags)
+{
+    if (!lost)
+        return;
+    struct pi_rec_lost r = {.table = table, .flags = flags, .capacity = capacity, .lost = lost,
+                            .items = items};
+    w->begin(PI_REC_LOST);
+    w->put(&r, sizeof r);
+    w->end();
+}
+
 static struct pi_trace_hdr last_hdr; /* the header of the last trace written */
 static int last_final;               /* ... and it was final (not PI_TF_PARTIAL) */
 

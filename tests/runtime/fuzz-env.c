@@ -40,6 +40,8 @@ const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm, struct pi_dec
 uint64_t pi_indicators_probe_cost(void) { return 0; }
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc) { (void)ev; (void)pc; }
 void pi_indicators_keep_event(const struct perfinst_event *ev) { (void)ev; }
+void pi_lost_write(struct pi_rec_writer *w, uint32_t table, uint64_t capacity, uint64_t lost,
+                   uint64_t items, uint32_t flags) { (void)w, (void)table, (void)capacity, (void)lost, (void)items, (void)flags; }
 
 /* the runtime's own number formatting (say.c); its pi_say is replaced below */
 #define pi_say pi_say_unused
@@ -170,6 +172,9 @@ GET(mode, int, (uint64_t)r) /* 1: off */
 GET(line_size, unsigned, r)
 GET(verbose, int, (uint64_t)r)
 GET(flush, unsigned, r)
+GET(watch_words, uint32_t, r)
+GET(sitestats, uint32_t, r)
+GET(events, uint32_t, r)
 GET(dormant, int, (uint64_t)r) /* 1: handler */
 GET(watch_gran, unsigned, r)
 GET(sample_max_mb, uint64_t, r & 0xfffff ? UINT64_MAX : r >> 20) /* bytes */
@@ -196,6 +201,9 @@ static const struct plain plain[] = {
     [13] = {"PERFINST_SHARING_SAMPLE", get_sharing_sample, {NULL}, 0, UINT64_MAX},
     [14] = {"PERFINST_SHARING_PRIVATE", get_sharing_private, {NULL}, 0, UINT64_MAX},
     [19] = {"PERFINST_FLUSH", get_flush, {NULL}, 1, 86400},
+    [20] = {"PERFINST_WATCH_WORDS", get_watch_words, {NULL}, 1024, 1u << 28, 1},
+    [21] = {"PERFINST_SITESTATS", get_sitestats, {NULL}, 256, 1u << 24, 1},
+    [22] = {"PERFINST_EVENTS", get_events, {NULL}, 0, 1u << 24},
 };
 
 /* One plain value: its verdict, and a taken one read as the grammar says. */
@@ -354,7 +362,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     said[0] = 0;
     nsaid = 0;
     env_name = env_value = NULL;
-    one(data[0] % 20u, v);
+    one(data[0] % 23u, v);
     free(v);
     return 0;
 }

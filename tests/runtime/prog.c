@@ -19,6 +19,9 @@
  *                           that (PERFINST_FLUSH), then SIGKILL
  *     prog fill N DIR W     N, W = write: perfinst_write_trace, W = exec: a failing
  *                           exec; N more; DIR/filler written until ENOSPC; exit 0
+ *     prog tables N         the indicators' probes: 100 threshold sites reached once
+ *                           each (count=2, two executions), N trap sites, trace
+ *                           regions nested 10 deep
  *     prog mode N           print the mode, count N, enable, count N, print
  *     prog write N STATUS   N, perfinst_write_trace twice, exit STATUS
  *     prog dlopen LIB K     dlopen, K calls, dlclose; twice; then 1 call in main
@@ -259,6 +262,16 @@ int main(int argc, char **argv)
         if (errno != ENOSPC)
             return 32;
         close(fd);
+    } else if (!strcmp(cmd, "tables")) {
+        for (uint32_t s = 0; s < 100; s++)
+            for (int k = 0; k < 2; k++)
+                __perfinst_threshold(0xa11ceull, s, 2, NULL);
+        for (uint32_t s = 0; s < (uint32_t)n; s++)
+            __perfinst_trap(0xa11ceull, 1000 + s);
+        for (uint32_t d = 0; d < 10; d++)
+            __perfinst_trace_start(0xa11ceull, 5000 + d);
+        for (uint32_t d = 10; d-- > 0;)
+            __perfinst_trace_stop(0xa11ceull, 5000 + d);
     } else if (!strcmp(cmd, "mode")) {
         printf("before: mode=%d word=%d\n", perfinst_mode(), a_mode);
         count(n);

@@ -35,3 +35,17 @@ f=$(only_trace "perfinst.prog.*.pit")
 dump "$f"
 assert_not_contains "refused unit not in the trace" "$f.txt" "unit=0xbad"
 assert_contains "other units counted" "$f.txt" "^counts unit=0xa11ce module=0 ncounters=3 counts=3,0,0$"
+
+# Bounded tables (issue 16): what a table could not hold is counted in a
+# LOST record; the per-thread threshold counters grow (100 sites reached:
+# 100 events, where a thread used to stop at 64 sites silently).
+for p in prog prog.static; do
+    PERFINST_EVENTS=30 PERFINST_SITESTATS=256 PERFINST_OUT=tb.pit ./$p tables 500 > /dev/null
+    "$PMOPT" dump tb.pit > tb.txt
+    assert_eq "$p: 100 threshold sites, each reached once" 100 "$(grep -c ' SITESTAT .*kind threshold, count 1,' tb.txt)"
+    assert_eq "$p: PERFINST_EVENTS=30: 30 events kept" 30 "$(grep -c ' EVENT ' tb.txt)"
+    assert_contains "$p: ... 70 lost, said" tb.txt " LOST table 3 \(events\), capacity 30, lost 70, items 0$"
+    assert_contains "$p: PERFINST_SITESTATS=256: the probe executions that found no slot" tb.txt " LOST table 2 \(sitestat\), capacity 256, lost [1-9][0-9]*, items 0$"
+    assert_contains "$p: trace regions nested past 8: 2 intervals lost" tb.txt " LOST table 4 \(trace-depth\), capacity 8, lost 2, items 0$"
+    rm -f tb.pit
+done

@@ -43,6 +43,9 @@ seed 17 on every=5000,rgs=3 cycles=100000 mode=none,directed=on events=call+ret+
     full=drain buf=65536,cb=32,migrations=2 suppress=secondary start=10
 seed 18 task-clock cycles,instructions task-clock,page-faults,context-switches
 seed 19 1 60 86400
+seed 20 1024 65536 268435456
+seed 21 256 4096 16777216
+seed 22 0 4096 16777216
 
 # The seeds are taken without a word, and the harness says so.
 for s in corpus/*; do
