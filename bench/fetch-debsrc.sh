@@ -1,0 +1,48 @@
+#!/bin/bash
+# bench/fetch-debsrc.sh NAME[=VERSION]... — Debian source packages, fetched
+# once into a cache and unpacked there; prints each unpacked tree (one line
+# per NAME).  A VERSION pins the package (apt-get source NAME=VERSION): the
+# mirror may lack the newest one, and results should not move with it.
+#
+#   CACHE   the cache (default /work/cache if it exists, else bench/.cache);
+#           the packages go to $CACHE/debsrc
+#
+# apt-get source with a deb-src list of our own: a copy of the system's
+# /etc/apt/sources.list.d/debian.sources with Types: deb-src, in
+# $CACHE/debsrc/apt, and lists in $CACHE/debsrc/apt/lists — the system's apt
+# configuration is not touched (-o Dir::Etc::SourceList=/dev/null
+# -o Dir::Etc::SourceParts=... -o Dir::State::Lists=...).  dpkg-dev unpacks.
+# The trees are never built in: copy them (bench/projects.sh does).  Several
+# scripts may fetch at once: $CACHE/debsrc/.lock serialises them.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -gt 0 ] || { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+CACHE=${CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
+d=$CACHE/debsrc
+mkdir -p "$d/apt/lists/partial"
+command -v dpkg-source > /dev/null || { echo "fetch-debsrc: dpkg-source is missing (apt-get install dpkg-dev)" >&2; exit 1; }
+apt=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/apt"
+     -o Dir::State::Lists="$d/apt/lists" -o Dir::Cache::archives="$d/apt")
+
+tree() { ls -d "$d/$1"-[0-9]*/ 2> /dev/null | head -1 || true; }
+
+exec 9> "$d/.lock"
+flock 9
+for spec; do
+    name=${spec%%=*}
+    src=$(tree "$name")
+    if [ -z "$src" ]; then
+        if [ ! -s "$d/apt/debian-src.sources" ]; then
+            sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
+        fi
+        if ! ls "$d/apt/lists/"*Sources* > /dev/null 2>&1; then
+            apt-get "${apt[@]}" update > "$d/apt/update.log" 2>&1 ||
+                { echo "fetch-debsrc: apt-get update failed (see $d/apt/update.log)" >&2; exit 1; }
+        fi
+        (cd "$d" && apt-get "${apt[@]}" source "$spec" > "$d/apt/source-$name.log" 2>&1) ||
+            { echo "fetch-debsrc: apt-get source $spec failed (see $d/apt/source-$name.log)" >&2; exit 1; }
+        src=$(tree "$name")
+        [ -n "$src" ] || { echo "fetch-debsrc: apt-get source $name left no $d/$name-VERSION" >&2; exit 1; }
+    fi
+    echo "${src%/}"
+done

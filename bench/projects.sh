@@ -1,0 +1,426 @@
+#!/bin/bash
+# bench/projects.sh [--record] [--only NAME[,NAME...]] [--keep] — perfinst in
+# the programs people have (issue 14): real projects, fetched at run time as
+# Debian source packages (bench/fetch-debsrc.sh), each built by its own build
+# system with only perfinst's flags added to CFLAGS/CXXFLAGS/LDFLAGS.
+#
+# Per project (bench/projects/NAME.sh: how to build, test and run it):
+#   plain    CFLAGS=-O2 -g (the baseline)
+#   count    + the perfinst flags, -fplugin-arg-perfinst-all=count and
+#            -fplugin-arg-perfinst-sections: its tests (outputs compared with
+#            plain's), the training workload's trace, a sampled run
+#            (PERFINST_SAMPLE) read by pmopt report --tree
+#   cov      + --coverage: gcov's function counts of the training run, the
+#            oracle of the exact-count check (every function both count)
+#   pgogen   + -fprofile-generate (the counting overhead's other reference),
+#   pgouse   + -fprofile-use after the training run (GCC PGO)
+#   rebuild  + the perfinst flags and the feedback of `pmopt plan
+#            --order=exttsp --rebuild` on the training trace
+#   relink   the rebuild's programs by `pmopt relink --feedback`
+#   bolt     + -fno-reorder-blocks-and-partition, -Wl,--emit-relocs; llvm-bolt
+#            instrumented, trained, then -reorder-blocks=ext-tsp
+#            -reorder-functions=cdsort -split-functions (bench/lib.sh's)
+# and measures: build CPU time (count / plain), tests passed, callgrind
+# instructions of the held-out workload (count / plain, pgogen / plain),
+# cachegrind I1 misses of the held-out workload (each layout / plain),
+# with the geometric mean and the worst case over the projects.
+#
+#   --record   append the table to bench/RESULTS.md
+#   --only     these projects (lua zstd leveldb jq fribidi)
+#   --keep     keep the variants' trees already built (default: fresh copies)
+#   --table    only print the table of the last run
+#
+# A project is bench/projects/NAME.sh, sourced (the one place its recipe
+# lives, for other benchmarks to reuse):
+#   P_PKG        the Debian source package, pinned (NAME=VERSION)
+#   P_TREE       orig (upstream's tarball) or debian (the patched tree)
+#   P_EXES       the programs (or shared libraries) the workloads run, the
+#                first planned, all relinked; P_TESTEXES: globs of more the
+#                tests run, relinked too
+#   P_SPOT       a function whose count the training input determines
+#   P_VGSCALE    the workloads' scale under valgrind (P_SCALE; 1 otherwise)
+#   p_build      build in the current directory with the environment's CC,
+#                CXX, CFLAGS, CXXFLAGS, LDFLAGS by the project's own system
+#   p_test       run its tests; print "PASSED TOTAL"
+#   p_workload MIX [WRAPPER...]   the workload train or test, each program
+#                run under WRAPPER (valgrind); deterministic stdout
+#
+# The perfinst flags: `pkg-config --cflags/--libs perfinst` of perfinst
+# installed into the work directory (make install PREFIX=...; docs/adopting.md).  Work files: bench/.work/projects (never committed); sources:
+# $CACHE/debsrc (bench/fetch-debsrc.sh).  Run it niced: it builds about 40
+# trees on 2 CPUs.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+B=${PERFINST_BUILD:-$top/build}
+W=${W:-$here/.work/projects}
+GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+ALL="lua zstd leveldb jq fribidi"
+record=0 keep=0 only=$ALL table_only=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --record) record=1; shift ;;
+    --keep) keep=1; shift ;;
+    --table) table_only=1; shift ;;
+    --only) only=${2//,/ }; shift 2 ;;
+    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "projects.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$W"
+say() { echo "projects.sh: $(date -u +%T) $*" >&2; }
+
+# ---- the perfinst flags -------------------------------------------------------------------------
+# route: PI_CFLAGS, PI_LDFLAGS (pkg-config --cflags/--libs perfinst of
+# perfinst installed into $W/prefix, again when the build is newer) and PMOPT
+route() {
+    local prefix=$W/prefix
+    if [ ! -f "$prefix/.stamp" ] || [ -n "$(find "$B" -maxdepth 1 -newer "$prefix/.stamp" -type f | head -1)" ]; then
+        rm -rf "$prefix"
+        make -C "$top" -s install PREFIX="$prefix" > "$W/install.log" 2>&1 || { cat "$W/install.log" >&2; return 1; }
+        touch "$prefix/.stamp"
+    fi
+    export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+    PI_CFLAGS=$(pkg-config --cflags perfinst)
+    PI_LDFLAGS=$(pkg-config --libs perfinst)
+    PMOPT=$prefix/bin/pmopt
+}
+
+# variant_env V TREE: CC, CXX, CFLAGS, CXXFLAGS, LDFLAGS of variant V built in TREE
+variant_env() {
+    local v=$1 tree=$2 f=() l=()
+    CC=gcc CXX=g++
+    case $v in
+    plain) ;;
+    count) f=($PI_CFLAGS -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections); l=($PI_LDFLAGS) ;;
+    rebuild) f=($PI_CFLAGS -fplugin-arg-perfinst-feedback="$PW/fb" -fplugin-arg-perfinst-sections); l=($PI_LDFLAGS) ;;
+    cov) f=(--coverage); l=(--coverage) ;;
+    pgogen) f=(-fprofile-generate="$PW/pgo.prof" -fprofile-prefix-path="$tree"); l=(-fprofile-generate) ;;
+    pgouse) f=(-fprofile-use="$PW/pgo.prof" -fprofile-prefix-path="$tree" -Wno-missing-profile); ;;
+    bolt) f=(-fno-reorder-blocks-and-partition); l=(-Wl,--emit-relocs) ;;
+    esac
+    CFLAGS="-O2 -g ${f[*]}" CXXFLAGS="-O2 -g ${f[*]}" LDFLAGS="${l[*]}"
+    export CC CXX CFLAGS CXXFLAGS LDFLAGS
+}
+
+# ---- one project ------------------------------------------------------------------------------------
+# fresh_tree V: $PW/V, a fresh copy of the project's source
+fresh_tree() {
+    local t=$PW/$1
+    if [ "$keep" = 1 ] && [ -f "$t/.built" ]; then return 0; fi
+    rm -rf "$t"
+    if [ "$P_TREE" = orig ]; then
+        mkdir -p "$t"
+        tar -xf "$(ls "$(dirname "$SRC")/${P_PKG%%=*}"_*.orig.tar.* | head -1)" -C "$t" --strip-components=1
+    else
+        cp -a "$SRC" "$t"
+    fi
+}
+
+# build V: the variant's tree built; its CPU seconds (user + sys) in $PW/V.cpu
+build() {
+    local v=$1 t=$PW/$1
+    if [ "$keep" = 1 ] && [ -f "$t/.built" ]; then return 0; fi
+    fresh_tree "$v"
+    say "$NAME: building $v"
+    (
+        cd "$t"
+        variant_env "$v" "$t"
+        env | grep -E '^(CC|CXX|CFLAGS|CXXFLAGS|LDFLAGS)=' | sort > .env
+        TIMEFORMAT='%U %S'
+        { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log 2> /dev/null >&2; exit 1; }
+        awk '{ print $1 + $2 }' .time > "$PW/$v.cpu"
+        touch .built
+    )
+}
+
+# tests V: the project's tests in the variant's tree; "PASSED TOTAL" in $PW/V.tests
+tests() {
+    local v=$1
+    say "$NAME: testing $v"
+    rm -rf "$PW/$v.traces"; mkdir -p "$PW/$v.traces"
+    (cd "$(vdir "$v")" && PERFINST_OUT=$PW/$v.traces/%e.%p.pit p_test) > "$PW/$v.tests" 2> "$PW/$v.tests.err" || true
+    [ -s "$PW/$v.tests" ] || echo "0 ?" > "$PW/$v.tests"
+}
+
+# workload V MIX [WRAPPER...]: the workload's output in $PW/V.MIX.out
+workload() {
+    local v=$1 mix=$2; shift 2
+    (cd "$(vdir "$v")" && PERFINST_OUT=${PERFINST_OUT:-/dev/null} p_workload "$mix" "$@") > "$PW/$v.$mix.out" 2> "$PW/$v.$mix.err"
+}
+
+note() { echo "$*" >> "$PW/notes"; say "$NAME: $*"; }
+
+# traces_of FILE DIR: the traces in DIR that hold FILE (a module with its
+# build-id): a workload's other programs (zstd's datagen) leave traces
+# `pmopt report FILE` would refuse as another build's
+traces_of() {
+    local id t
+    id=$(readelf -n "$1" 2> /dev/null | sed -n 's/.*Build ID: *//p')
+    for t in "$2"/*.pit; do
+        [ -e "$t" ] || continue
+        "$PMOPT" dump "$t" 2> /dev/null | grep -q "MODULE index [0-9]*, build-id $id," && echo "$t"
+    done
+    return 0
+}
+
+# same_output V: the workloads' outputs of V are plain's
+same_output() {
+    local v=$1 mix ok=yes
+    for mix in train test; do
+        cmp -s "$PW/plain.$mix.out" "$PW/$v.$mix.out" || { ok=no; note "$v: the $mix workload's output differs from plain's"; }
+    done
+    echo "$ok" > "$PW/$v.same"
+}
+
+# vdir V: the tree variant V runs in (relink: the rebuild's, its programs
+# replaced by their relinked copies)
+vdir() { if [ "$1" = relink ]; then echo "$PW/rebuild"; else echo "$PW/$1"; fi; }
+
+# the ELF files of P_EXES in variant V's tree
+exes() { local e; for e in $P_EXES; do echo "$(vdir "$1")/$e"; done; }
+
+# relink_all: the rebuild's P_EXES and P_TESTEXES (globs) relinked with the
+# plan (each kept as FILE.rebuild, the relinked copy put in its place); 0
+# when every one was relinked
+relink_all() {
+    local e f ok=0
+    for e in $P_EXES ${P_TESTEXES:-}; do
+        for f in "$PW"/rebuild/$e; do
+            [ -f "$f" ] && [ ! -f "$f.rebuild" ] || continue
+            say "$NAME: relinking ${f#$PW/rebuild/}"
+            if "$PMOPT" relink "$f" --feedback "$PW/fb" -o "$f.relink" >> "$PW/relink.out" 2>> "$PW/relink.err"; then
+                mv "$f" "$f.rebuild" && mv "$f.relink" "$f"
+            else
+                note "pmopt relink ${f#$PW/rebuild/} failed: $(grep -m1 -iE 'error|refus' "$PW/relink.err" || tail -1 "$PW/relink.err")"
+                ok=1
+            fi
+        done
+    done
+    return $ok
+}
+
+# cg_instr V: callgrind's instruction count of the test workload, summed
+# over its processes (valgrind's messages in $PW/V.cg/, one file each)
+cg_instr() {
+    local v=$1
+    say "$NAME: callgrind $v"
+    rm -rf "$PW/$v.cg"; mkdir -p "$PW/$v.cg"
+    (cd "$(vdir "$v")" && PERFINST_OUT=/dev/null P_SCALE=$P_VGSCALE p_workload test valgrind --tool=callgrind \
+        --callgrind-out-file=/dev/null --log-file="$PW/$v.cg/%p.log") > /dev/null 2>&1 ||
+        { note "$v: callgrind failed"; echo "-"; return; }
+    cat "$PW/$v.cg"/*.log | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# cachegrind_i1 V: "I1MISSES IREFS" of the test workload, summed likewise
+cachegrind_i1() {
+    local v=$1
+    say "$NAME: cachegrind $v"
+    rm -rf "$PW/$v.cachegrind"; mkdir -p "$PW/$v.cachegrind"
+    (cd "$(vdir "$v")" && PERFINST_OUT=/dev/null P_SCALE=$P_VGSCALE p_workload test valgrind --tool=cachegrind --cache-sim=yes $GEOM \
+        --cachegrind-out-file=/dev/null --log-file="$PW/$v.cachegrind/%p.log") > /dev/null 2>&1 ||
+        { note "$v: cachegrind failed"; echo "- -"; return; }
+    cat "$PW/$v.cachegrind"/*.log |
+        awk '/I1 *misses:/ { gsub(",", "", $4); m += $4 } /I *refs:/ { gsub(",", "", $4); r += $4 } END { print m + 0, r + 0 }'
+}
+
+# spot_check: every function gcov and perfinst both count, entries compared
+# (the training run; gcov's execution_count is its entry block's count)
+spot_check() {
+    say "$NAME: spot check against gcov"
+    workload cov train || note "cov: the training workload failed"
+    python3 "$here/projects/gcov-entries.py" "$PW/cov" > "$PW/gcov.entries" 2> "$PW/gcov.err" ||
+        { note "gcov-entries failed: $(tail -1 "$PW/gcov.err")"; return; }
+    local e
+    : > "$PW/pi.entries"
+    for e in $(exes count); do
+        # shellcheck disable=SC2046
+        "$PMOPT" report --format=csv --by=function "$e" $(traces_of "$e" "$PW/count.train") 2>> "$PW/pi.err" |
+            python3 -c 'import csv,sys
+for r in csv.DictReader(sys.stdin):
+    if r["entries"]: print(r["linkage"], r["entries"])' >> "$PW/pi.entries"
+    done
+    python3 - "$PW/gcov.entries" "$PW/pi.entries" "$P_SPOT" > "$PW/spot" << 'PY'
+import sys
+def read(p):
+    d = {}
+    for l in open(p):
+        k, v = l.rsplit(None, 1)
+        d[k] = d.get(k, 0) + int(v)
+    return d
+g, p, spot = read(sys.argv[1]), read(sys.argv[2]), sys.argv[3]
+both = sorted(set(g) & set(p))
+same = [k for k in both if g[k] == p[k]]
+diff = [k for k in both if g[k] != p[k]]
+print("%d %d %s %s %s" % (len(same), len(both), spot, p.get(spot, "-"), g.get(spot, "-")))
+for k in diff[:20]:
+    print("differs: %s perfinst %d gcov %d" % (k, p[k], g[k]), file=sys.stderr)
+PY
+}
+
+# bolt_opt: the bolt variant's P_EXES instrumented, trained, optimised in place
+bolt_opt() {
+    local BOLT e
+    BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
+    [ -x "$BOLT" ] || { note "bolt: llvm-bolt not found"; return 1; }
+    for e in $(exes bolt); do
+        cp "$e" "$e.in"
+        "$BOLT" "$e.in" -instrument -instrumentation-file="$PW/bolt.fdata" -instrumentation-file-append-pid \
+            -o "$e" > "$PW/bolt-inst.log" 2>&1 || { note "bolt: instrumenting $e failed: $(tail -1 "$PW/bolt-inst.log")"; cp "$e.in" "$e"; return 1; }
+    done
+    rm -f "$PW"/bolt.fdata*
+    workload bolt train || { note "bolt: the instrumented training run failed"; }
+    for e in $(exes bolt); do
+        local fd=("$PW"/bolt.fdata*)
+        [ -e "${fd[0]}" ] || { note "bolt: no profile"; cp "$e.in" "$e"; return 1; }
+        /usr/lib/llvm-22/bin/merge-fdata "${fd[@]}" > "$PW/bolt.merged.fdata" 2> /dev/null || cp "${fd[0]}" "$PW/bolt.merged.fdata"
+        "$BOLT" "$e.in" -data="$PW/bolt.merged.fdata" -reorder-blocks=ext-tsp -reorder-functions=cdsort \
+            -split-functions -o "$e" > "$PW/bolt-opt.log" 2>&1 || { note "bolt: optimising $e failed: $(tail -1 "$PW/bolt-opt.log")"; cp "$e.in" "$e"; return 1; }
+    done
+}
+
+run_project() {
+    NAME=$1 PW=$W/$1
+    # shellcheck source=/dev/null
+    . "$here/projects/$NAME.sh"
+    P_DIR=$here/projects
+    mkdir -p "$PW"
+    : > "$PW/notes"
+    rm -f "$PW"/*.i1 "$PW"/*.instr "$PW"/*.tests "$PW"/*.same "$PW"/*.cpu "$PW/spot" "$PW/tree" "$PW/fb"
+    SRC=$("$here/fetch-debsrc.sh" "$P_PKG" | tail -1)
+    local v e
+    # the baseline, and the counting build with its runs
+    build plain || { note "plain build failed"; return 1; }
+    tests plain
+    workload plain train; workload plain test
+    if build count; then
+        tests count
+        rm -rf "$PW/count.train"; mkdir -p "$PW/count.train"
+        (cd "$PW/count" && PERFINST_OUT=$PW/count.train/%e.%p.pit p_workload train) > "$PW/count.train.out" 2> "$PW/count.train.err" ||
+            note "count: the training workload failed: $(tail -1 "$PW/count.train.err")"
+        workload count test
+        same_output count
+        rm -rf "$PW/sample"; mkdir -p "$PW/sample"
+        (cd "$PW/count" && PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=$PW/sample/%e.%p.pit p_workload test) > /dev/null 2>&1 ||
+            note "count: the sampled run failed"
+        # shellcheck disable=SC2046
+        "$PMOPT" report --tree $(exes count | head -1) $(traces_of "$(exes count | head -1)" "$PW/sample") \
+            > "$PW/tree" 2> "$PW/tree.err" ||
+            note "pmopt report --tree failed: $(tail -1 "$PW/tree.err")"
+        build cov && spot_check || note "cov build failed"
+        # the layout loop
+        local prog; prog=$(exes count | head -1)
+        # shellcheck disable=SC2046
+        "$PMOPT" plan --order=exttsp --rebuild -o "$PW/fb" "$prog" $(traces_of "$prog" "$PW/count.train") \
+            > "$PW/plan.out" 2> "$PW/plan.err" || note "pmopt plan failed: $(tail -1 "$PW/plan.err")"
+        if [ -s "$PW/fb" ] && build rebuild; then
+            tests rebuild; workload rebuild train; workload rebuild test; same_output rebuild
+            cachegrind_i1 rebuild > "$PW/rebuild.i1"
+            : > "$PW/relink.out"; : > "$PW/relink.err"
+            if relink_all; then
+                tests relink; workload relink train; workload relink test; same_output relink
+                cachegrind_i1 relink > "$PW/relink.i1"
+            fi
+        else
+            note "rebuild failed"
+        fi
+    else
+        note "count build failed: $(tail -3 "$PW/count/.build.out" 2> /dev/null | tr '\n' ' ')"
+    fi
+    # the references: -fprofile-generate, GCC PGO, BOLT
+    if build pgogen; then
+        rm -rf "$PW/pgo.prof"
+        workload pgogen train || note "pgogen: the training workload failed"
+        build pgouse && { workload pgouse test; tests pgouse; } || note "pgouse build failed"
+    else
+        note "pgogen build failed"
+    fi
+    if build bolt && bolt_opt; then workload bolt test; else rm -rf "$PW/bolt"; fi
+    # measurements
+    for v in plain count pgogen; do
+        [ -d "$PW/$v" ] && cg_instr $v > "$PW/$v.instr" || echo - > "$PW/$v.instr"
+    done
+    for v in plain pgouse bolt; do
+        [ -d "$PW/$v" ] && cachegrind_i1 $v > "$PW/$v.i1" || echo "- -" > "$PW/$v.i1"
+    done
+}
+
+# ---- the table ----------------------------------------------------------------------------------------
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == "" || b == "" || b == 0) print "-"; else printf "%.3f", a / b }'; }
+# geo RATIO...: "geomean (worst)"; worst is the largest (costs and misses: lower is better)
+geo() {
+    printf '%s\n' "$@" | awk '$1 != "-" { n++; s += log($1); if ($1 > w) w = $1 }
+        END { if (n) printf "%.3f (worst %.3f, %d)", exp(s / n), w, n; else print "-" }'
+}
+
+table() {
+    local n v f
+    echo "## $(date -u +%F' '%H:%M) bench/projects.sh: perfinst in real projects (issue 14)"
+    echo
+    local rec=; [ "$record" = 0 ] || rec=" --record"
+    echo "Command: \`nice bench/projects.sh$rec --only ${only// /,}\` at $(git -C "$top" rev-parse --short HEAD); gcc $(gcc -dumpfullversion)."
+    echo "Every variant adds its flags to CFLAGS=\"-O2 -g\" (CXXFLAGS alike) and LDFLAGS, perfinst's being"
+    echo "\$(pkg-config --cflags perfinst) -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections (the rebuild:"
+    echo "-fplugin-arg-perfinst-feedback=FB instead of all=count) and \$(pkg-config --libs perfinst); the build"
+    echo "commands are each project's own (bench/projects/NAME.sh). Instructions: callgrind, the held-out"
+    echo "workload; I1 misses: cachegrind $GEOM on the held-out workload (layouts trained on the other)."
+    echo "Build time: user+sys CPU of the whole build (configure and tests' programs included), under load."
+    echo "I1 ratios over a -O2 rate far below 1 miss per 1000 instructions (the hot code fits in L1i) are"
+    echo "ratios of a few thousand misses: read them with the rate beside them."
+    echo
+    echo "| project | build count/plain | tests plain | count | rebuild | relink | output same (count/rebuild/relink) | exact counts (= gcov) | spot: function perfinst/gcov | samples | instr count/plain | -fprofile-generate/plain | count/-fprofile-generate | -O2 I1 misses per 1000 instr | I1 rebuild | I1 relink | I1 PGO | I1 BOLT |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    local bt=() ic=() ip=() icp=() r1=() r2=() r3=() r4=()
+    for n in $only; do
+        local PW=$W/$n
+        [ -f "$PW/plain.cpu" ] || { echo "| $n | (not built) |"; continue; }
+        val() { [ -s "$PW/$1" ] && head -1 "$PW/$1" || echo "-"; }
+        tcol() { [ -s "$PW/$1.tests" ] && awk '{ print $1 "/" $2 }' "$PW/$1.tests" || echo -; }
+        local b; b=$(ratio "$(val count.cpu)" "$(val plain.cpu)"); bt+=("$b")
+        local pl co pg
+        pl=$(val plain.instr) co=$(val count.instr) pg=$(val pgogen.instr)
+        local x1 x2 x3; x1=$(ratio "$co" "$pl"); x2=$(ratio "$pg" "$pl"); x3=$(ratio "$co" "$pg")
+        ic+=("$x1"); ip+=("$x2"); icp+=("$x3")
+        local m0 mr ml mp mb
+        m0=$(cut -d' ' -f1 <<< "$(val plain.i1)")
+        local mpki; mpki=$(awk -v m="$m0" -v r="$(cut -d' ' -f2 <<< "$(val plain.i1)")" \
+            'BEGIN { if (m == "-" || r == "-" || r == 0) print "-"; else printf "%.3f", 1000 * m / r }')
+        mr=$(ratio "$(cut -d' ' -f1 <<< "$(val rebuild.i1)")" "$m0"); ml=$(ratio "$(cut -d' ' -f1 <<< "$(val relink.i1)")" "$m0")
+        mp=$(ratio "$(cut -d' ' -f1 <<< "$(val pgouse.i1)")" "$m0"); mb=$(ratio "$(cut -d' ' -f1 <<< "$(val bolt.i1)")" "$m0")
+        r1+=("$mr"); r2+=("$ml"); r3+=("$mp"); r4+=("$mb")
+        local spot='-' exact='-'
+        if [ -s "$PW/spot" ]; then
+            local s_same s_both s_fn s_pi s_gc
+            read -r s_same s_both s_fn s_pi s_gc < "$PW/spot" || true
+            exact="$s_same of $s_both"; spot="\`$s_fn\` $s_pi/$s_gc"
+        fi
+        local samples=
+        [ ! -s "$PW/tree" ] || samples=$(sed -n 's/.*: \([0-9]*\) samples for \([0-9]*\) periods.*/\2 periods/p' "$PW/tree" | head -1)
+        echo "| $n | $b | $(tcol plain) | $(tcol count) | $(tcol rebuild) | $(tcol relink) | $(val count.same)/$(val rebuild.same)/$(val relink.same) | $exact | $spot | ${samples:--} | $x1 | $x2 | $x3 | $mpki | $mr | $ml | $mp | $mb |"
+    done
+    echo "| geomean (worst) | $(geo "${bt[@]}") | | | | | | | | | $(geo "${ic[@]}") | $(geo "${ip[@]}") | $(geo "${icp[@]}") | | $(geo "${r1[@]}") | $(geo "${r2[@]}") | $(geo "${r3[@]}") | $(geo "${r4[@]}") |"
+    echo
+    for n in $only; do
+        [ -s "$W/$n/notes" ] || continue
+        echo "$n: $(sed 's/$/;/' "$W/$n/notes" | tr '\n' ' ')"
+        echo
+    done
+}
+
+# the whole run in one function, called on the file's last line: the file
+# can be edited while a run goes on
+main() {
+    route
+    for n in $only; do
+        [ -f "$here/projects/$n.sh" ] || { echo "projects.sh: no bench/projects/$n.sh" >&2; exit 2; }
+        [ "$table_only" = 1 ] || ( run_project "$n" ) || say "$n: stopped early (see $W/$n/notes)"
+    done
+    table > "$W/table.md"
+    cat "$W/table.md"
+    if [ "$record" = 1 ]; then
+        { echo; cat "$W/table.md"; } >> "$here/RESULTS.md"
+        say "appended to bench/RESULTS.md"
+    fi
+}
+
+main; exit
