@@ -52,8 +52,9 @@ static int walk(struct pi_trace_file *f, struct pi_share *s, struct pi_err *err)
             if (n < sizeof v.rec)
                 return bad(err, f->path, &r, "LINE record too short");
             memcpy(&v.rec, p, sizeof v.rec);
-            if (v.rec.nthreads == 0 || v.rec.nthreads > 4096 ||
-                n < sizeof v.rec + (size_t)v.rec.nthreads * sizeof(struct pi_share_thr))
+            /* entries of 64 bytes with epochs, or (older traces) 56 without */
+            size_t esz = v.rec.flags & PI_SHARE_LINE_EPOCHS ? sizeof(struct pi_share_thr) : PI_SHARE_THR_OLD_SIZE;
+            if (v.rec.nthreads == 0 || v.rec.nthreads > (1u << 20) || n < sizeof v.rec + (size_t)v.rec.nthreads * esz)
                 return bad(err, f->path, &r, "LINE record: thread count does not match its size");
             if (v.rec.addr % PI_SHARE_LINE)
                 return bad(err, f->path, &r, "LINE record: address not on a line boundary");
@@ -62,7 +63,13 @@ static int walk(struct pi_trace_file *f, struct pi_share *s, struct pi_err *err)
                 free(v.thr);
                 return pi_err_set(err, "%s: out of memory", f->path);
             }
-            memcpy(v.thr, p + sizeof v.rec, v.rec.nthreads * sizeof *v.thr);
+            for (uint32_t k = 0; k < v.rec.nthreads; k++) {
+                memset(&v.thr[k], 0, sizeof v.thr[k]);
+                memcpy(&v.thr[k], p + sizeof v.rec + k * esz, esz);
+                if (esz < sizeof(struct pi_share_thr))
+                    v.thr[k].epoch_first = v.thr[k].epoch_last = PI_SHARE_EPOCH_NONE;
+            }
+            v.rec.flags |= PI_SHARE_LINE_EPOCHS; /* as held in memory and written back */
             s->lines[s->nlines++] = v;
             break;
         }
@@ -85,12 +92,26 @@ static int walk(struct pi_trace_file *f, struct pi_share *s, struct pi_err *err)
             s->sites[s->nsites++] = v;
             break;
         }
-        case PI_REC_SHARE_THREAD:
-            if (n < sizeof(struct pi_rec_share_thread))
+        case PI_REC_SHARE_THREAD: {
+            struct pi_rec_share_thread t = {.death = PI_SHARE_EPOCH_NONE};
+            if (n < PI_SHARE_THREAD_OLD_SIZE)
                 return bad(err, f->path, &r, "THREAD record too short");
+            /* (a 16-byte record of an older trace: its epochs unknown) */
+            memcpy(&t, p, n < sizeof t ? PI_SHARE_THREAD_OLD_SIZE : sizeof t);
             if (GROW(s->threads, s->nthreads, ct))
                 return pi_err_set(err, "%s: out of memory", f->path);
-            memcpy(&s->threads[s->nthreads++], p, sizeof(struct pi_rec_share_thread));
+            s->threads[s->nthreads++] = t;
+            break;
+        }
+        case PI_REC_SHARE_STATS:
+            if (n < sizeof(struct pi_rec_share_stats))
+                return bad(err, f->path, &r, "STATS record too short");
+            {
+                struct pi_rec_share_stats st;
+                memcpy(&st, p, sizeof st);
+                pi_share_stats_add(&s->stats, &st);
+                s->has_stats = 1;
+            }
             break;
         case PI_REC_SHARE_ALLOC: {
             struct pi_share_alloc_v v;
@@ -193,6 +214,17 @@ uint32_t pi_share_tid(const struct pi_share *s, uint32_t thread)
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
     return a + b < a ? UINT64_MAX : a + b;
+}
+
+void pi_share_stats_add(struct pi_rec_share_stats *d, const struct pi_rec_share_stats *x)
+{
+#define MAXF(f) d->f = x->f > d->f ? x->f : d->f
+#define SUMF(f) d->f = sat_add(d->f, x->f)
+    MAXF(lines_max), SUMF(lines_lost), MAXF(sites_max), SUMF(sites_lost), MAXF(allocs_max), SUMF(allocs_lost);
+    MAXF(threads_max), SUMF(threads_lost), MAXF(private_max), SUMF(private_dropped);
+    SUMF(ids_recycled), SUMF(nofast_threads), SUMF(blocks);
+#undef MAXF
+#undef SUMF
 }
 
 static int same_identity(const struct pi_trace_module *x, const struct pi_trace_module *y)
@@ -299,45 +331,94 @@ static int tkey_add(struct tkey *k, uint64_t a, uint64_t b, uint64_t c, uint64_t
 }
 
 /* map[old id] = new id, for ids below nmap (ids are small: < 256 + slack) */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The position of thread number id in ids[0..n) (sorted, unique). */
+static size_t id_index(const uint32_t *ids, size_t n, uint32_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        if (ids[m] < id)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
 static int renumber(struct pi_share *s, size_t first_line, size_t first_site, size_t first_thread,
                     size_t first_alloc)
 {
-    enum { NMAP = 4096 };
-    struct tkey *keys = calloc(NMAP, sizeof *keys);
-    uint32_t *map = calloc(NMAP, sizeof *map);
+    /* the thread numbers that appear, sorted and unique */
+    size_t nids = 0, cap = 0;
+    uint32_t *ids = NULL;
     int rc = -1;
+    struct tkey *keys = NULL;
+    uint32_t *map = NULL;
+#define PUSH(v)                                                                   \
+    do {                                                                          \
+        if (nids == cap) {                                                        \
+            void *q_ = reallocarray_keep(ids, cap = cap ? 2 * cap : 64, sizeof *ids); \
+            if (!q_)                                                              \
+                goto out;                                                         \
+            ids = q_;                                                             \
+        }                                                                         \
+        ids[nids++] = (v);                                                        \
+    } while (0)
+    for (size_t i = first_site; i < s->nsites; i++)
+        PUSH(s->sites[i].rec.thread);
+    for (size_t i = first_line; i < s->nlines; i++)
+        for (uint32_t k = 0; k < s->lines[i].rec.nthreads; k++)
+            PUSH(s->lines[i].thr[k].thread);
+    for (size_t i = first_thread; i < s->nthreads; i++)
+        PUSH(s->threads[i].thread);
+#undef PUSH
+    if (nids)
+        qsort(ids, nids, sizeof *ids, cmp_u32);
+    size_t m = 0;
+    for (size_t i = 0; i < nids; i++)
+        if (!m || ids[m - 1] != ids[i])
+            ids[m++] = ids[i];
+    nids = m;
+    keys = calloc(nids ? nids : 1, sizeof *keys);
+    map = calloc(nids ? nids : 1, sizeof *map);
     if (!keys || !map)
         goto out;
-    for (uint32_t i = 0; i < NMAP; i++)
-        keys[i].id = i;
+    for (size_t i = 0; i < nids; i++)
+        keys[i].id = ids[i];
+#define KEY(id) (&keys[id_index(ids, nids, (id))])
     for (size_t i = first_site; i < s->nsites; i++) {
         const struct pi_rec_share_site *x = &s->sites[i].rec;
         int mod = PI_WATCH_MODULE(x->line) != 0;
-        if (x->thread < NMAP && tkey_add(&keys[x->thread], x->flags & PI_ACCESS_WRITE ? 0 : 1, x->pc,
-                                          mod ? x->line : 0, mod ? x->mask : 0))
+        if (tkey_add(KEY(x->thread), x->flags & PI_ACCESS_WRITE ? 0 : 1, x->pc, mod ? x->line : 0, mod ? x->mask : 0))
             goto out;
     }
     for (size_t i = first_line; i < s->nlines; i++) {
         const struct pi_share_line_v *l = &s->lines[i];
         int mod = PI_WATCH_MODULE(l->rec.addr) != 0;
         for (uint32_t k = 0; k < l->rec.nthreads; k++)
-            if (l->thr[k].thread < NMAP &&
-                tkey_add(&keys[l->thr[k].thread], 2, mod ? l->rec.addr : 0, mod ? l->thr[k].rmask : 0,
+            if (tkey_add(KEY(l->thr[k].thread), 2, mod ? l->rec.addr : 0, mod ? l->thr[k].rmask : 0,
                          mod ? l->thr[k].wmask : 0))
                 goto out;
     }
     for (size_t i = first_thread; i < s->nthreads; i++) /* threads without sites or lines still count */
-        if (s->threads[i].thread < NMAP && tkey_add(&keys[s->threads[i].thread], 3, 0, 0, 0))
+        if (tkey_add(KEY(s->threads[i].thread), 3, 0, 0, 0))
             goto out;
-    for (uint32_t i = 0; i < NMAP; i++)
+#undef KEY
+    for (size_t i = 0; i < nids; i++)
         if (keys[i].n)
             qsort(keys[i].t, keys[i].n, sizeof *keys[i].t, cmp_tuple);
-    qsort(keys, NMAP, sizeof *keys, cmp_tkey);
-    uint32_t next = 1;
-    for (uint32_t i = 0; i < NMAP; i++)
-        if (keys[i].n)
-            map[keys[i].id] = next++;
-#define MAP(id) ((id) < NMAP && map[id] ? map[id] : (id))
+    qsort(keys, nids, sizeof *keys, cmp_tkey);
+    /* map[index of the old number] = the new one */
+    for (size_t i = 0; i < nids; i++)
+        map[id_index(ids, nids, keys[i].id)] = (uint32_t)i + 1;
+#define MAP(id) (id_index(ids, nids, (id)) < nids && ids[id_index(ids, nids, (id))] == (id) \
+                     ? map[id_index(ids, nids, (id))] : (id))
     for (size_t i = first_site; i < s->nsites; i++)
         s->sites[i].rec.thread = MAP(s->sites[i].rec.thread);
     for (size_t i = first_line; i < s->nlines; i++)
@@ -351,10 +432,11 @@ static int renumber(struct pi_share *s, size_t first_line, size_t first_site, si
     rc = 0;
 out:
     if (keys)
-        for (uint32_t i = 0; i < NMAP; i++)
+        for (size_t i = 0; i < nids; i++)
             free(keys[i].t);
     free(keys);
     free(map);
+    free(ids);
     return rc;
 }
 
@@ -410,6 +492,10 @@ int pi_share_add(struct pi_share *dst, const struct pi_share *src, const struct 
     }
     for (size_t i = 0; i < src->nthreads; i++)
         dst->threads[dst->nthreads++] = src->threads[i];
+    if (src->has_stats) {
+        pi_share_stats_add(&dst->stats, &src->stats);
+        dst->has_stats = 1;
+    }
     for (size_t i = 0; i < src->nallocs; i++) {
         struct pi_share_alloc_v v = src->allocs[i];
         v.frames = malloc((v.rec.nframes ? v.rec.nframes : 1) * sizeof(uint64_t));
@@ -491,6 +577,18 @@ static int cmp_alloc(const void *x, const void *y)
     return c;
 }
 
+/* [first, last] widened by [f, l]; an unknown end (PI_SHARE_EPOCH_NONE)
+ * makes the result unknown. */
+static void epochs_widen(uint32_t *first, uint32_t *last, uint32_t f, uint32_t l)
+{
+    if (*first == PI_SHARE_EPOCH_NONE || f == PI_SHARE_EPOCH_NONE) {
+        *first = *last = PI_SHARE_EPOCH_NONE;
+        return;
+    }
+    *first = f < *first ? f : *first;
+    *last = l > *last ? l : *last;
+}
+
 /* Threads of line b added into line a (both sorted by thread). */
 static int fold_line(struct pi_share_line_v *a, struct pi_share_line_v *b)
 {
@@ -513,6 +611,7 @@ static int fold_line(struct pi_share_line_v *a, struct pi_share_line_v *b)
             d->writes = sat_add(d->writes, t[i].writes);
             d->reloads_true = sat_add(d->reloads_true, t[i].reloads_true);
             d->reloads_false = sat_add(d->reloads_false, t[i].reloads_false);
+            epochs_widen(&d->epoch_first, &d->epoch_last, t[i].epoch_first, t[i].epoch_last);
         } else
             t[m++] = t[i];
     }
@@ -521,7 +620,7 @@ static int fold_line(struct pi_share_line_v *a, struct pi_share_line_v *b)
     b->thr = NULL;
     a->thr = t;
     a->rec.nthreads = m;
-    a->rec.flags = 0;
+    a->rec.flags = PI_SHARE_LINE_EPOCHS;
     a->rec.reloads_true = sat_add(a->rec.reloads_true, b->rec.reloads_true);
     a->rec.reloads_false = sat_add(a->rec.reloads_false, b->rec.reloads_false);
     for (unsigned k = 0; k < PI_SHARE_AREAS; k++) {
@@ -576,6 +675,17 @@ int pi_share_fold(struct pi_share *s, struct pi_err *err)
                 d->cpu = ~0u;
             if (x->period > d->period)
                 d->period = x->period;
+            /* one program, several runs: the widest lifetime (the same in
+             * every run of a deterministic program) */
+            if ((d->flags & x->flags & PI_SHARE_THREAD_EPOCHS)) {
+                d->birth = x->birth < d->birth ? x->birth : d->birth;
+                d->death = x->death > d->death ? x->death : d->death;
+            } else {
+                d->birth = 0;
+                d->death = PI_SHARE_EPOCH_NONE;
+                d->flags &= ~(uint32_t)PI_SHARE_THREAD_EPOCHS;
+            }
+            d->flags |= x->flags & PI_SHARE_THREAD_FORKS;
         } else
             s->threads[m++] = s->threads[i];
     }
@@ -607,7 +717,7 @@ int pi_share_fold(struct pi_share *s, struct pi_err *err)
 
 int pi_share_records(const struct pi_share *s, struct pi_trace_extra **out, size_t *n)
 {
-    size_t total = s->nthreads + s->nallocs + s->nlines + s->nsites + s->nregions, k = 0;
+    size_t total = s->nthreads + s->nallocs + s->nlines + s->nsites + s->nregions + (s->has_stats != 0), k = 0;
     *out = NULL;
     *n = 0;
     if (!total)
@@ -630,6 +740,8 @@ int pi_share_records(const struct pi_share *s, struct pi_trace_extra **out, size
     for (size_t i = 0; i < s->nregions; i++)
         x[k++] = (struct pi_trace_extra){PI_REC_SHARE_REGION, &s->regions[i].rec, s->regions[i].path,
                                          sizeof s->regions[i].rec, s->regions[i].rec.path_len};
+    if (s->has_stats)
+        x[k++] = (struct pi_trace_extra){PI_REC_SHARE_STATS, &s->stats, NULL, sizeof s->stats, 0};
     *out = x;
     *n = k;
     return 0;

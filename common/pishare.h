@@ -47,7 +47,12 @@ struct pi_share {
     struct pi_share_alloc_v *allocs;
     size_t nregions;
     struct pi_share_region_v *regions; /* the writable mappings (PI_REC_SHARE_REGION) */
+    int has_stats;
+    struct pi_rec_share_stats stats;   /* the tables' sizes and losses (PI_REC_SHARE_STATS), summed */
 };
+
+/* d += x: losses summed, sizes the largest. */
+void pi_share_stats_add(struct pi_rec_share_stats *d, const struct pi_rec_share_stats *x);
 
 /* Read the sharing records of the trace at path into *s (zeroed first).
  * 0, or -1 with a message in err (not a trace, a malformed record).  A

@@ -34,6 +34,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_SHARE_THREAD: return "SHARE_THREAD";
     case PI_REC_SHARE_ALLOC: return "SHARE_ALLOC";
     case PI_REC_SHARE_REGION: return "SHARE_REGION";
+    case PI_REC_SHARE_STATS: return "SHARE_STATS";
     case PI_REC_HOTSPOT: return "HOTSPOT";
     case PI_REC_PAGES: return "PAGES";
     case PI_REC_PERF: return "PERF";
@@ -1037,7 +1038,7 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
         case PI_REC_IDLE_STATS:
             break; /* stack sampling: read by pisample.c, not kept here */
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
-        case PI_REC_SHARE_REGION:
+        case PI_REC_SHARE_REGION: case PI_REC_SHARE_STATS:
             break; /* common/pishare.c reads them */
         case PI_REC_HOTSPOT: /* (pmopt report reads them record by record) */
             break;

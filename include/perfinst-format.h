@@ -640,19 +640,29 @@ enum {
 struct pi_rec_share_line {
     uint64_t addr;            /* first byte of the line */
     uint32_t nthreads;        /* threads that touched the line: entries that follow */
-    uint32_t flags;           /* reserved, 0 */
+    uint32_t flags;           /* PI_SHARE_LINE_EPOCHS, else 0 */
     uint64_t reloads_true, reloads_false;
     uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS]; /* by the area the reloading access started in */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_line) == 160, "pi_rec_share_line is 160 bytes");
+/* The threads' fork/join epochs (below) follow each entry: entries are 64
+ * bytes.  Without the flag (traces before it) they are 56 bytes, the epochs
+ * unknown. */
+#define PI_SHARE_LINE_EPOCHS 1u
+#define PI_SHARE_THR_OLD_SIZE 56u
+/* A fork/join epoch: a count of the pthread_create and pthread_join calls
+ * made so far (the runtime's clock of which threads may run at once);
+ * PI_SHARE_EPOCH_NONE: unknown, or (a death) never joined. */
+#define PI_SHARE_EPOCH_NONE 0xffffffffu
 struct pi_share_thr {
-    uint32_t thread;          /* small thread id (PI_REC_SHARE_THREAD) */
+    uint32_t thread;          /* thread number (PI_REC_SHARE_THREAD) */
     uint32_t cpu;             /* CPU of its last access seen in the shared state, ~0u unknown */
     uint64_t rmask, wmask;    /* bytes of the line it read, wrote */
     uint64_t reads, writes;   /* its accesses to the line */
     uint64_t reloads_true, reloads_false;
+    uint32_t epoch_first, epoch_last; /* epochs of its first and last access seen (PI_SHARE_EPOCH_NONE: unknown) */
 };
-PI_STATIC_ASSERT(sizeof(struct pi_share_thr) == 56, "pi_share_thr is 56 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_share_thr) == 64, "pi_share_thr is 64 bytes");
 struct pi_rec_share_site {
     uint64_t pc;              /* return address of the probe call: the access site */
     uint64_t line;            /* the line's address */
@@ -669,17 +679,25 @@ PI_STATIC_ASSERT(sizeof(struct pi_rec_share_site) == 64, "pi_rec_share_site is 6
  * the field, its byte offset, the struct's size, where the field is
  * declared), e.g. "acc sx 0 40 prog.c 12". */
 struct pi_rec_share_thread {
-    uint32_t thread;          /* small id, 1.. */
+    uint32_t thread;          /* thread number, 1.. in the order of their first access */
     uint32_t tid;             /* the OS thread id */
     uint32_t cpu;             /* CPU when it was first seen */
     uint32_t period;          /* PERFINST_SHARING_PERIOD: 1 in `period` accesses to shared lines checked */
+    /* (traces before these fields have 16-byte THREAD records: epochs unknown) */
+    uint32_t birth, death;    /* epochs: of the pthread_create that made it (0: the first thread, or
+                                 unknown) and of the pthread_join that ended it (PI_SHARE_EPOCH_NONE: none) */
+    uint32_t flags;           /* PI_SHARE_THREAD_* */
+    uint32_t reserved;
 };
-PI_STATIC_ASSERT(sizeof(struct pi_rec_share_thread) == 16, "pi_rec_share_thread is 16 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_thread) == 32, "pi_rec_share_thread is 32 bytes");
+#define PI_SHARE_THREAD_OLD_SIZE 16u
+#define PI_SHARE_THREAD_FORKS 1u     /* it created or joined threads: its accesses' own epochs say when it ran */
+#define PI_SHARE_THREAD_EPOCHS 2u    /* birth and death are known (the runtime saw its pthread_create) */
 struct pi_rec_share_alloc {
     uint64_t addr, size;      /* the object */
     uint64_t seq;             /* allocation order (a later object at the same place wins) */
     uint32_t thread;          /* the allocating thread */
-    uint32_t kind;            /* 1 malloc, 2 calloc, 3 realloc, 4 aligned_alloc, 5 posix_memalign */
+    uint32_t kind;            /* 1 malloc, 2 calloc, 3 realloc, 4 aligned_alloc, 5 posix_memalign, 6 operator new */
     uint32_t freed;           /* 1: freed before the trace was written */
     uint32_t nframes;         /* frames[0]: the allocation call's return address */
 };
@@ -703,6 +721,22 @@ struct pi_rec_share_region {
     uint32_t path_len;
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_region) == 24, "pi_rec_share_region is 24 bytes");
+/* The sharing tables' sizes and what did not fit (runtime/sharing.c,
+ * docs/sharing.md "Limits"): every loss is counted and printed by pmopt
+ * report --sharing. */
+#define PI_REC_SHARE_STATS 48u
+struct pi_rec_share_stats {
+    uint64_t lines_max, lines_lost;     /* PERFINST_SHARING_LINES: line records; accesses to lines beyond */
+    uint64_t sites_max, sites_lost;     /* PERFINST_SHARING_SITES: (site, line, thread) records; beyond */
+    uint64_t allocs_max, allocs_lost;   /* PERFINST_SHARING_ALLOCS: allocation records; allocations beyond */
+    uint64_t threads_max, threads_lost; /* PERFINST_SHARING_THREADS: thread numbers; threads folded into the last */
+    uint64_t private_max, private_dropped; /* PERFINST_SHARING_PRIVATE: private lines written; not written */
+    uint64_t ids_recycled;              /* fast-path ids of ended threads given to new ones */
+    uint64_t nofast_threads;            /* threads that ran without a fast-path id (every access called) */
+    uint64_t blocks;                    /* block operations (memset, memcpy, ...) checked */
+    uint64_t reserved[3];
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_share_stats) == 128, "pi_rec_share_stats is 128 bytes");
 /* One hot-spot detection (seed 004 M21): a function whose block executions
  * reached the threshold share, with a copy of what identifies its metadata.
  * Appended to a trace by `pmopt report --hot --record`; a function detected

@@ -136,13 +136,15 @@ static void dump_share(const struct pi_trace_rec *r)
         memcpy(&l, p, sizeof l);
         printf(" line 0x%llx, %u threads, reloads %llu true %llu false\n", (unsigned long long)l.addr, l.nthreads,
                (unsigned long long)l.reloads_true, (unsigned long long)l.reloads_false);
-        for (uint32_t i = 0; i < l.nthreads && sizeof l + (i + 1) * sizeof(struct pi_share_thr) <= n; i++) {
-            struct pi_share_thr t;
-            memcpy(&t, p + sizeof l + i * sizeof t, sizeof t);
+        size_t esz = l.flags & PI_SHARE_LINE_EPOCHS ? sizeof(struct pi_share_thr) : PI_SHARE_THR_OLD_SIZE;
+        for (uint32_t i = 0; i < l.nthreads && sizeof l + (i + 1) * esz <= n; i++) {
+            struct pi_share_thr t = {.epoch_first = PI_SHARE_EPOCH_NONE, .epoch_last = PI_SHARE_EPOCH_NONE};
+            memcpy(&t, p + sizeof l + i * esz, esz);
             printf("    T%u cpu %d: read 0x%016llx written 0x%016llx, %llu reads %llu writes, reloads %llu true "
-                   "%llu false\n", t.thread, (int)t.cpu, (unsigned long long)t.rmask, (unsigned long long)t.wmask,
-                   (unsigned long long)t.reads, (unsigned long long)t.writes, (unsigned long long)t.reloads_true,
-                   (unsigned long long)t.reloads_false);
+                   "%llu false, epochs %d-%d\n", t.thread, (int)t.cpu, (unsigned long long)t.rmask,
+                   (unsigned long long)t.wmask, (unsigned long long)t.reads, (unsigned long long)t.writes,
+                   (unsigned long long)t.reloads_true, (unsigned long long)t.reloads_false, (int)t.epoch_first,
+                   (int)t.epoch_last);
         }
     } else if (r->hdr.type == PI_REC_SHARE_SITE && n >= sizeof(struct pi_rec_share_site)) {
         struct pi_rec_share_site s;
@@ -152,10 +154,22 @@ static void dump_share(const struct pi_trace_rec *r)
                (unsigned long long)s.accesses, (unsigned long long)s.reloads_true,
                (unsigned long long)s.reloads_false, s.what_len ? ", what " : "",
                (int)(s.what_len && s.what_len <= n - sizeof s ? s.what_len - 1 : 0), (const char *)p + sizeof s);
-    } else if (r->hdr.type == PI_REC_SHARE_THREAD && n >= sizeof(struct pi_rec_share_thread)) {
-        struct pi_rec_share_thread t;
+    } else if (r->hdr.type == PI_REC_SHARE_THREAD && n >= PI_SHARE_THREAD_OLD_SIZE) {
+        struct pi_rec_share_thread t = {.death = PI_SHARE_EPOCH_NONE};
+        memcpy(&t, p, n < sizeof t ? PI_SHARE_THREAD_OLD_SIZE : sizeof t);
+        printf(" T%u tid %u cpu %u, epochs %d-%d, flags %u\n", t.thread, t.tid, t.cpu, (int)t.birth, (int)t.death,
+               t.flags);
+    } else if (r->hdr.type == PI_REC_SHARE_STATS && n >= sizeof(struct pi_rec_share_stats)) {
+        struct pi_rec_share_stats t;
         memcpy(&t, p, sizeof t);
-        printf(" T%u tid %u cpu %u\n", t.thread, t.tid, t.cpu);
+        printf(" lines %llu lost %llu, sites %llu lost %llu, allocs %llu lost %llu, threads %llu lost %llu, "
+               "private %llu dropped %llu, ids recycled %llu, no-fast threads %llu, blocks %llu\n",
+               (unsigned long long)t.lines_max, (unsigned long long)t.lines_lost, (unsigned long long)t.sites_max,
+               (unsigned long long)t.sites_lost, (unsigned long long)t.allocs_max, (unsigned long long)t.allocs_lost,
+               (unsigned long long)t.threads_max, (unsigned long long)t.threads_lost,
+               (unsigned long long)t.private_max, (unsigned long long)t.private_dropped,
+               (unsigned long long)t.ids_recycled, (unsigned long long)t.nofast_threads,
+               (unsigned long long)t.blocks);
     } else if (r->hdr.type == PI_REC_SHARE_ALLOC && n >= sizeof(struct pi_rec_share_alloc)) {
         struct pi_rec_share_alloc a;
         memcpy(&a, p, sizeof a);
@@ -308,7 +322,7 @@ int cmd_dump(int argc, char **argv)
                 bad_groups = 1;
             break;
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
-        case PI_REC_SHARE_REGION:
+        case PI_REC_SHARE_REGION: case PI_REC_SHARE_STATS:
             dump_share(&r);
             break;
         case PI_REC_HOTSPOT: {

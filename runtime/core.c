@@ -268,7 +268,8 @@ static void read_process(void)
     pi.exe = read_link("/proc/self/exe");
     if (!pi.exe)
         pi.exe = "";
-    pi.cwd = getcwd(NULL, 0);
+    char cwd[4096]; /* (not getcwd(NULL, 0): libc's malloc, runtime.h) */
+    pi.cwd = getcwd(cwd, sizeof cwd) ? strdup(cwd) : NULL;
 
     size_t clen = 0;
     char *cmd = read_cmdline(&clen);
@@ -447,7 +448,9 @@ static struct pi_module *module_for_locked(uintptr_t addr)
     int main_prog = pr.found && !*pr.name;
     /* dlopen("./lib.so") leaves a relative name: make it absolute now,
      * before the program changes directory. */
-    char *path = !pr.found ? strdup("") : main_prog ? strdup(pi.exe) : realpath(pr.name, NULL);
+    char real[4096]; /* (not realpath(NAME, NULL): libc's malloc, runtime.h) */
+    char *path = !pr.found ? strdup("") : main_prog ? strdup(pi.exe)
+               : realpath(pr.name, real) ? strdup(real) : NULL;
     if (!path && pr.found && !main_prog)
         path = strdup(pr.name);
     if (!path)

@@ -50,7 +50,6 @@ REAL(pthread_cond_wait, "GLIBC_2.3.2")
 REAL(pthread_cond_timedwait, "GLIBC_2.3.2")
 REAL(sem_wait, NULL)
 REAL(sem_timedwait, NULL)
-REAL(pthread_join, NULL)
 REAL(nanosleep, NULL)
 REAL(clock_nanosleep, NULL)
 REAL(usleep, NULL)
@@ -151,12 +150,13 @@ PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
     return r;
 }
 
-PI_EXPORT int pthread_join(pthread_t th, void **ret)
+/* pthread_join itself is thread.c's (it ticks the fork/join clock too). */
+int pi_idle_join(pthread_t th, void **ret, int (*real)(pthread_t, void **), uintptr_t ra)
 {
     if (!ON())
-        return get_pthread_join()(th, ret);
-    ENTER(PI_BLK_JOIN);
-    int r = get_pthread_join()(th, ret);
+        return real(th, ret);
+    pi_block_enter(PI_BLK_JOIN, ra); /* ra: pthread_join's caller */
+    int r = real(th, ret);
     leave();
     return r;
 }

@@ -24,6 +24,37 @@
 #include "perfinst.h"
 #include "perfinst-format.h"
 
+/* rtalloc.c: the runtime's memory comes from its own mappings, never from
+ * the program's heap, so that an instrumented program's heap objects lie
+ * where the plain build puts them (docs/runtime.md).  Every runtime file
+ * that allocates includes this header; a call of libc's own is written
+ * (malloc)(n) (the allocation twins of sharing.c). */
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+void *pi_rt_malloc(size_t n);
+void *pi_rt_calloc(size_t n, size_t size);
+void *pi_rt_realloc(void *p, size_t n);
+void pi_rt_free(void *p);
+char *pi_rt_strdup(const char *s);
+/* (Under AddressSanitizer, and in the fuzz harnesses, libc's: so that the
+ * sanitizer checks the runtime's blocks.) */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && !defined(PI_RT_REAL_MALLOC)
+#define PI_RT_REAL_MALLOC
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(PI_RT_REAL_MALLOC)
+#define PI_RT_REAL_MALLOC
+#endif
+#ifndef PI_RT_REAL_MALLOC
+#define malloc(n) pi_rt_malloc(n)
+#define calloc(n, size) pi_rt_calloc(n, size)
+#define realloc(p, n) pi_rt_realloc(p, n)
+#define free(p) pi_rt_free(p)
+#define strdup(s) pi_rt_strdup(s)
+#endif
+
 /* Only the public API, the plugin ABI and the interposed libc functions leave
  * the library (it is built with -fvisibility=hidden). */
 #define PI_EXPORT __attribute__((visibility("default")))
@@ -265,6 +296,16 @@ void pi_sample_write(struct pi_rec_writer *w); /* SAMPLE_* and IDLE_STATS record
 int pi_sharing_active(void);                          /* some access was recorded */
 void pi_sharing_modules_locked(void (*note)(uintptr_t pc)); /* code addresses the records name */
 void pi_sharing_write(struct pi_rec_writer *w);       /* the PI_REC_SHARE_* records */
+/* the fork/join epochs (thread.c): pthread_create is about to start a
+ * thread (its birth epoch); the new thread starts; pthread_join(th)
+ * returned; the calling thread ends */
+uint32_t pi_sharing_fork(void);
+void pi_sharing_thread_start(uint32_t birth);
+void pi_sharing_joined(pthread_t th);
+void pi_sharing_thread_exit(void);
+/* idle-wrap.c (shared runtime only): pthread_join as a blocking point,
+ * called by pthread_join's caller at ra */
+int pi_idle_join(pthread_t th, void **ret, int (*real)(pthread_t, void **), uintptr_t ra);
 /* core.c: make sure the module holding code address pc is in the trace */
 void pi_note_module_locked(uintptr_t pc);
 /* pagetable.c: the performance page table (seed 004 M31) */

@@ -10,6 +10,9 @@
  * (pending & bytes), else FALSE sharing.  A first touch is a cold miss,
  * not a reload.
  *
+ * A line holds any number of threads: SH_TE_INLINE entries in place, then
+ * an array the caller grows (sh_entry asks for room by returning NULL).
+ *
  * Pure (no locks, no globals): sharing.c calls it under the line's lock,
  * tests/unit/sharing.c calls it on lines it builds.
  */
@@ -19,7 +22,7 @@
 #include <stdint.h>
 #include "perfinst-format.h"
 
-#define SH_LT 16              /* thread entries per shared line; more fold into the last */
+#define SH_TE_INLINE 4        /* thread entries a shared line holds in place */
 
 /* an access's kind: bit 0 a write, bit 1 a read too (a read-modify-write the
  * plugin merged into one probe: PI bit 31 of the probe's info) */
@@ -28,10 +31,13 @@
 #define is_read(kind) ((kind) != SH_WRITE)
 
 struct sh_te {                /* one thread on a shared line */
-    uint8_t id, seen;
+    uint32_t num;             /* its thread number */
+    uint8_t seen;
+    uint8_t valid;            /* its copy of the line is valid */
     uint8_t armed;            /* sampled mode: a window is open (its next access is judged) */
     uint8_t armed_off;        /* the window's first access: offset, bytes, site */
     uint32_t cpu;
+    uint32_t e_first, e_last; /* fork/join epochs of its first and last access seen */
     uint64_t r, w, pending;
     uint64_t reads, writes, rt, rf;
     uint64_t armed_bytes, armed_pc;
@@ -39,29 +45,38 @@ struct sh_te {                /* one thread on a shared line */
 };
 
 struct sh_ext {               /* a shared line's coherence state */
-    uint64_t valid;           /* thread bits (id % 64) holding a valid copy */
-    uint32_t n;
+    uint32_t n, cap;          /* thread entries used, room in t */
+    uint32_t written;         /* a thread wrote it since it became shared */
     uint32_t windows;         /* sampled mode: windows open on the line */
     uint32_t watch_calls;     /* calls not opening a window since the last one opened */
-    struct sh_te t[SH_LT];
+    struct sh_te *t;          /* t0, or a larger array once more threads came */
     uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS];
+    struct sh_te t0[SH_TE_INLINE];
 };
 
 enum sh_reload { SH_NO_RELOAD = 0, SH_TRUE = 1, SH_FALSE = 2 };
 
-/* The entry of thread `id` on line e, made on its first access; past SH_LT
- * threads the last entry stands for the rest (their counts stay, their
- * identity is the last entry's). */
-static inline struct sh_te *sh_entry(struct sh_ext *e, uint8_t id)
+/* A line's state, empty (e zeroed first). */
+static inline void sh_ext_init(struct sh_ext *e)
+{
+    e->t = e->t0;
+    e->cap = SH_TE_INLINE;
+}
+
+/* The entry of thread num on line e, made on its first access; NULL when
+ * the entries are full (the caller gives e->t more room and asks again). */
+static inline struct sh_te *sh_entry(struct sh_ext *e, uint32_t num)
 {
     for (uint32_t i = 0; i < e->n; i++)
-        if (e->t[i].id == id)
+        if (e->t[i].num == num)
             return &e->t[i];
-    if (e->n == SH_LT)
-        return &e->t[SH_LT - 1];
-    struct sh_te *t = &e->t[e->n++];
-    t->id = id;
+    if (e->n == e->cap)
+        return 0;
+    struct sh_te *t = &e->t[e->n];
+    t->num = num;
     t->cpu = ~0u;
+    t->e_first = PI_SHARE_EPOCH_NONE;
+    __atomic_store_n(&e->n, e->n + 1, __ATOMIC_RELEASE); /* (the trace writer reads n) */
     return t;
 }
 
@@ -72,22 +87,22 @@ static inline enum sh_reload sh_reload_kind(const struct sh_te *t, uint64_t byte
     return t->pending & bytes ? SH_TRUE : SH_FALSE;
 }
 
-/* The coherence step of an access by thread `id` (its entry t) to `bytes`
- * of line e; kind: SH_WRITE, SH_RMW, or 0 for a read.  Returns the reload
- * it is, and leaves t's copy valid (the only valid one after a write). */
-static inline enum sh_reload sh_coherence(struct sh_ext *e, struct sh_te *t, uint8_t id,
-                                          uint64_t bytes, int kind)
+/* The coherence step of an access by t to `bytes` of line e; kind:
+ * SH_WRITE (or SH_RMW), or 0 for a read.  Returns the reload it is, and
+ * leaves t's copy valid (the only valid one after a write). */
+static inline enum sh_reload sh_coherence(struct sh_ext *e, struct sh_te *t, uint64_t bytes, int kind)
 {
-    uint64_t bit = 1ull << (id & 63);
-    enum sh_reload rel = t->seen && !(e->valid & bit) ? sh_reload_kind(t, bytes) : SH_NO_RELOAD;
+    enum sh_reload rel = t->seen && !t->valid ? sh_reload_kind(t, bytes) : SH_NO_RELOAD;
     t->seen = 1;
     t->pending = 0;
-    e->valid |= bit;
+    t->valid = 1;
     if (kind) {
         for (uint32_t i = 0; i < e->n; i++)
-            if (&e->t[i] != t)
+            if (&e->t[i] != t) {
                 e->t[i].pending |= bytes;
-        e->valid = bit;
+                e->t[i].valid = 0;
+            }
+        e->written = 1;
     }
     return rel;
 }

@@ -24,11 +24,17 @@
  *
  * Counts go per line, per thread, per area (8-byte word the access starts
  * in) and per access site (the probe's return address) on shared lines.
- * Threads get small ids (1, 2, ... in order of their first access); the
- * trace maps them to OS thread ids.  Allocation calls in instrumented code
- * come here too (__perfinst_share_malloc & co.): objects are recorded with
- * their allocation site so that pmopt can name heap lines.  The records
- * (PI_REC_SHARE_*) are written with the trace (pi_sharing_write).
+ * Threads get numbers (1, 2, ... in order of their first access; the trace
+ * maps them to OS thread ids) and a fast-path id, the byte the inlined check
+ * compares (1..SH_MAXID, recycled from ended threads).  Each access seen
+ * notes the fork/join epoch (pthread_create and pthread_join calls so far),
+ * and each thread its birth and death in epochs, so that pmopt can tell
+ * which threads may run at once whatever the scheduler did.  Allocation
+ * calls in instrumented code come here too (__perfinst_share_malloc & co.):
+ * objects are recorded with their allocation site so that pmopt can name
+ * heap lines.  The records (PI_REC_SHARE_*) are written with the trace
+ * (pi_sharing_write).  Every table is bounded, its size configurable, and
+ * what did not fit is counted (PI_REC_SHARE_STATS; docs/sharing.md "Limits").
  */
 #include "runtime.h"
 #include "env.h"
@@ -45,8 +51,9 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#define SH_MAXID 251          /* small thread ids 1..251; the 251st and later share one */
+#define SH_MAXID 250          /* fast-path ids 1..250, recycled from ended threads */
 #define SH_SOLO_ID 1          /* the first thread: alone until a second one has an id (solo phase) */
+#define SH_NOFAST 0xfb        /* a thread without a fast-path id: no shadow byte is ever this (all its accesses call) */
 #define SH_CLAIM_BYTE 0xfc    /* a line of a page the solo thread claimed, not touched yet */
 #define SH_NO_ID 0xfe         /* a thread's id before its first probe call: never a shadow byte */
 #define SH_SHARED_BYTE 0xff   /* shadow byte of a shared line every access of which calls */
@@ -56,17 +63,18 @@
 #define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
 #define SH_VALGRIND_BITS 31   /* ... under valgrind, whose client addresses lie below 2^37 */
 #define SH_BUSY (~0ull)
+
 struct sh_line {
     uint64_t key;             /* line number + 1; 0: an unused record */
     uint32_t lock;
-    uint8_t owner;            /* the first thread's small id */
-    uint8_t shared;           /* a second thread touched it: ext is set */
-    uint16_t pad;
+    uint32_t owner;           /* the first thread's number */
     uint64_t o_r, o_w;        /* the owner's bytes while private */
-    uint64_t o_reads, o_writes;
+    uint32_t o_reads, o_writes; /* (saturating) */
+    uint32_t o_efirst, o_elast; /* epochs of its first and last access seen */
     struct sh_ext *ext;
-    uint64_t pad2;
+    uint8_t shared;           /* a second thread touched it: ext is set */
 } __attribute__((aligned(64)));
+_Static_assert(sizeof(struct sh_line) == 64, "a line record is one line");
 
 struct sh_site {
     uint64_t key;             /* hash of (pc, line, thread), 0 free, SH_BUSY claimed */
@@ -106,28 +114,62 @@ static uint32_t *ishadow;
  * (it cannot map terabytes; its client's addresses all lie below 2^37, so
  * the inlined check's index, masked to 41 bits, stays inside) */
 static uint64_t line_mask = (1ull << SH_SHADOW_BITS) - 1;
+#define SH_LINE_MASK line_mask
 static uint32_t nused, line_bits;
 static uint64_t lines_lost;
-#define SITE_BITS 16
+/* PERFINST_SHARING_SITES=N: the site table's capacity (a power of two,
+ * 2^16 by default) */
+static uint32_t site_bits = 16;
 static struct sh_site *sites;
 /* 1 + the index of each site claimed, in order: the trace writer walks
  * these, not the whole table (whose untouched pages would each fault) */
 static uint32_t *site_list, nsites_used;
 static uint64_t sites_lost;
-#define ALLOC_MAX (1u << 16)
+/* PERFINST_SHARING_ALLOCS=N: allocation records (2^16 by default) */
+static uint32_t allocs_max = 1u << 16;
 static struct sh_alloc *allocs;
 static uint32_t nallocs;
-/* address -> 1 + index of the latest object recorded there (free looks it up) */
-#define ALLOC_HASH_BITS 17
+/* address -> 1 + index of the latest object recorded there (free looks it
+ * up): twice the records, a power of two */
+static uint32_t alloc_hash_bits;
 static uint32_t *alloc_hash;
 static uint64_t alloc_seq, allocs_lost;
 
-static struct {
+/* Threads by number (1..threads_max; PERFINST_SHARING_THREADS, 4096 by
+ * default: later threads fold into the last number, counted). */
+struct sh_thread {
     uint32_t tid, cpu;
-} threads[SH_MAXID + 1];
+    uint32_t birth, death;    /* fork/join epochs (PI_REC_SHARE_THREAD) */
+    uint32_t flags;           /* PI_SHARE_THREAD_* */
+    uint8_t byte_id;          /* its fast-path id, SH_NOFAST for none */
+    pthread_t self;           /* pthread_join finds it by this */
+};
+static uint32_t threads_max = 4096;
+static struct sh_thread *threads;     /* [threads_max + 1] */
 static uint32_t nthreads_seen;
+static uint64_t threads_lost;
 static int sh_state;                  /* 0 untouched, 1 ready, 2 failed */
 static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Fast-path ids: fresh ones first (next_fresh), then those of ended
+ * threads (released[]): before one is given again, every shadow byte that
+ * still says it is cleared (recycle_id), so that the new thread's first
+ * access to those lines calls.  With none free a thread gets SH_NOFAST and
+ * every access of it calls (slower, still seen).  Id 1 is the solo
+ * thread's and never given again. */
+static pthread_mutex_t ids_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t next_fresh = SH_SOLO_ID + 1;
+static struct {
+    uint8_t id;
+    uint32_t num;             /* the ended thread that had it */
+} released[SH_MAXID + 1];
+static uint32_t nreleased;
+static uint64_t ids_recycled, nofast_threads, blocks_checked;
+
+/* The fork/join clock: pthread_create and pthread_join calls so far
+ * (pi_sharing_fork, pi_sharing_joined).  Threads whose lives in epochs
+ * overlap may run at once, whatever the scheduler did in this run. */
+static uint32_t epoch;
 
 /* The fast path the plugin inlines before each probe call (pass-sharing.cc):
  * a line whose shadow byte is the thread's id is private to that thread and
@@ -140,13 +182,18 @@ PI_EXPORT uint8_t *__perfinst_share_shadow;
 /* The thread's state the inlined check reads: one TLS object, so that one
  * address (a GOT load in a program linked with libperfinst.so) serves both:
  *     countdown  at +0: the sampling countdown (PERFINST_SHARING_PERIOD, below)
- *     id         at +4: the thread's small id */
+ *     id         at +4: the thread's fast-path id
+ * and, for the runtime only, its number, its birth in epochs and flags. */
 struct sh_tls {
     uint32_t countdown;
     uint8_t id;
+    uint8_t pad[3];
+    uint32_t num;             /* thread number, 0 before its first call */
+    uint32_t birth;           /* epoch of the pthread_create that made it */
+    uint32_t flags;           /* PI_SHARE_THREAD_*: EPOCHS once birth is known, FORKS */
 };
 PI_EXPORT __thread struct sh_tls __perfinst_share_tls __attribute__((tls_model("initial-exec"))) = {
-    SH_PERIOD_DEFAULT, SH_NO_ID};
+    SH_PERIOD_DEFAULT, SH_NO_ID, {0}, 0, 0, 0};
 _Static_assert(offsetof(struct sh_tls, countdown) == 0 && offsetof(struct sh_tls, id) == 4,
                "the layout pass-sharing.cc reads");
 /* The solo phase (docs/sharing.md, "First touches"): while one thread
@@ -168,6 +215,7 @@ static uint64_t *solo_pages;  /* the first line of each claimed page, in order *
 static uint32_t nsolo_pages;
 static void end_solo(void);
 #define my_id __perfinst_share_tls.id
+#define my_num __perfinst_share_tls.num
 #define __perfinst_share_countdown __perfinst_share_tls.countdown
 /* PERFINST_SHARING_SAMPLE=N: accesses of the owner seen before a private
  * line's byte is set (its footprint for the prediction) */
@@ -226,6 +274,17 @@ static void sh_init(void)
     v = secure_getenv("PERFINST_SHARING_SAMPLE");
     if (v)
         pi_env_sharing_sample(v, &footprint);
+    v = secure_getenv("PERFINST_SHARING_SITES");
+    if (v)
+        pi_env_sharing_sites(v, &site_bits);
+    v = secure_getenv("PERFINST_SHARING_ALLOCS");
+    if (v)
+        pi_env_sharing_allocs(v, &allocs_max);
+    v = secure_getenv("PERFINST_SHARING_THREADS");
+    if (v)
+        pi_env_sharing_threads(v, &threads_max);
+    for (alloc_hash_bits = 10; (1u << alloc_hash_bits) < 2 * allocs_max; alloc_hash_bits++)
+        ;
     lines = map(sizeof(struct sh_line) << line_bits);
     ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
     const char *pre = getenv("LD_PRELOAD");
@@ -234,11 +293,12 @@ static void sh_init(void)
         line_mask = (1ull << SH_VALGRIND_BITS) - 1;
         ishadow = map(sizeof(uint32_t) << SH_VALGRIND_BITS);
     }
-    sites = map(sizeof(struct sh_site) << SITE_BITS);
-    site_list = map(sizeof(uint32_t) << SITE_BITS);
-    allocs = map(sizeof(struct sh_alloc) * ALLOC_MAX);
-    alloc_hash = map(sizeof(uint32_t) << ALLOC_HASH_BITS);
+    sites = map(sizeof(struct sh_site) << site_bits);
+    site_list = map(sizeof(uint32_t) << site_bits);
+    allocs = map(sizeof(struct sh_alloc) * allocs_max);
+    alloc_hash = map(sizeof(uint32_t) << alloc_hash_bits);
     solo_pages = map(sizeof(uint64_t) * SOLO_PAGES_MAX);
+    threads = map(sizeof(struct sh_thread) * ((size_t)threads_max + 1));
     /* The inlined checks read the byte shadow without testing its address
      * (pass-sharing.cc): without it the instrumented code cannot run. */
     uint8_t *shadow = map(line_mask + 1);
@@ -247,7 +307,7 @@ static void sh_init(void)
                "ulimit -v?): a program built with sharing detection cannot run without it\n", NULL);
         _exit(127);
     }
-    int ok = lines && ishadow && sites && site_list && allocs && alloc_hash;
+    int ok = lines && ishadow && sites && site_list && allocs && alloc_hash && threads;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
@@ -265,14 +325,57 @@ PI_EXPORT void __perfinst_share_start(void)
         sh_init();
 }
 
+/* Fast-path id b of the ended thread num is given again: every shadow byte
+ * that still says b (lines private to num) is cleared first, so that the
+ * new thread's first access to them calls (ids_lock held). */
+static void recycle_id(uint8_t b, uint32_t num)
+{
+    uint32_t n = __atomic_load_n(&nused, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < n && i < (1u << line_bits); i++) {
+        struct sh_line *l = &lines[i];
+        uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
+        if (!k || l->owner != num)
+            continue;
+        uint8_t v = b;
+        __atomic_compare_exchange_n(&__perfinst_share_shadow[(k - 1) & SH_LINE_MASK], &v, 0, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED);
+    }
+    ids_recycled++;
+}
+
+/* The calling thread's number and fast-path id, on its first call. */
 static uint8_t new_id(void)
 {
     uint32_t n = __atomic_add_fetch(&nthreads_seen, 1, __ATOMIC_RELAXED);
-    uint8_t id = n > SH_MAXID ? SH_MAXID : (uint8_t)n;
-    if (n <= SH_MAXID) {
-        threads[id].tid = (uint32_t)gettid();
-        threads[id].cpu = (uint32_t)sched_getcpu();
+    if (n > threads_max) {
+        __atomic_fetch_add(&threads_lost, 1, __ATOMIC_RELAXED);
+        n = threads_max; /* folded into the last number */
     }
+    uint8_t id = SH_NOFAST;
+    pthread_mutex_lock(&ids_lock);
+    if (n == SH_SOLO_ID)
+        id = SH_SOLO_ID;
+    else if (next_fresh <= SH_MAXID)
+        id = (uint8_t)next_fresh++;
+    else if (nreleased) {
+        nreleased--;
+        id = released[nreleased].id;
+        recycle_id(id, released[nreleased].num);
+    } else
+        nofast_threads++;
+    struct sh_thread *t = &threads[n];
+    t->tid = (uint32_t)gettid();
+    t->cpu = (uint32_t)sched_getcpu();
+    t->byte_id = id;
+    t->self = pthread_self();
+    t->death = PI_SHARE_EPOCH_NONE;
+    /* born of a pthread_create the runtime saw, or the process's first thread */
+    if (!(__perfinst_share_tls.flags & PI_SHARE_THREAD_EPOCHS) && t->tid == (uint32_t)getpid())
+        __perfinst_share_tls.flags |= PI_SHARE_THREAD_EPOCHS;
+    t->birth = __perfinst_share_tls.birth;
+    t->flags = __perfinst_share_tls.flags;
+    pthread_mutex_unlock(&ids_lock);
+    my_num = n;
     my_id = id;
     __perfinst_share_countdown = next_countdown(); /* its first sample as random as the others */
     if (n > SH_SOLO_ID && __atomic_load_n(&solo, __ATOMIC_ACQUIRE))
@@ -280,16 +383,72 @@ static uint8_t new_id(void)
     return id;
 }
 
+/* ---- fork/join epochs (thread.c calls these) ------------------------------ */
+
+/* pthread_create is about to start a thread: its birth epoch. */
+uint32_t pi_sharing_fork(void)
+{
+    __perfinst_share_tls.flags |= PI_SHARE_THREAD_FORKS;
+    uint32_t num = my_num;
+    if (num && threads)
+        __atomic_fetch_or(&threads[num].flags, PI_SHARE_THREAD_FORKS, __ATOMIC_RELAXED);
+    return __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+}
+
+/* The new thread, before its start routine: born at that epoch. */
+void pi_sharing_thread_start(uint32_t birth)
+{
+    __perfinst_share_tls.birth = birth;
+    __perfinst_share_tls.flags |= PI_SHARE_THREAD_EPOCHS;
+}
+
+/* pthread_join(th) returned: th's death epoch. */
+void pi_sharing_joined(pthread_t th)
+{
+    uint32_t e = __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+    __perfinst_share_tls.flags |= PI_SHARE_THREAD_FORKS;
+    uint32_t num = my_num;
+    if (!threads || __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
+        return;
+    if (num)
+        __atomic_fetch_or(&threads[num].flags, PI_SHARE_THREAD_FORKS, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&ids_lock);
+    uint32_t n = __atomic_load_n(&nthreads_seen, __ATOMIC_RELAXED);
+    for (uint32_t i = n < threads_max ? n : threads_max; i >= 1; i--)
+        if (threads[i].death == PI_SHARE_EPOCH_NONE && pthread_equal(threads[i].self, th) &&
+            threads[i].tid) {
+            threads[i].death = e;
+            break;
+        }
+    pthread_mutex_unlock(&ids_lock);
+}
+
+/* The calling thread ends: its fast-path id may be given to a new thread
+ * (recycle_id, when the fresh ones are gone). */
+void pi_sharing_thread_exit(void)
+{
+    uint8_t id = my_id;
+    uint32_t num = my_num;
+    if (!num || id == SH_NO_ID || id == SH_NOFAST || id == SH_SOLO_ID)
+        return;
+    pthread_mutex_lock(&ids_lock);
+    if (nreleased < SH_MAXID + 1) {
+        released[nreleased].id = id;
+        released[nreleased].num = num;
+        nreleased++;
+    }
+    pthread_mutex_unlock(&ids_lock);
+    my_id = SH_NOFAST; /* (a destructor of another key may still run instrumented code) */
+}
+
 static inline uint64_t bytes_of(unsigned off, unsigned size)
 {
     return size >= 64 ? ~0ull << off : ((1ull << size) - 1) << off;
 }
 
-#define SH_LINE_MASK line_mask
-
 /* The record of line ln, made on first sight; NULL when the pool is full
  * (counted) or ln lies beyond 47-bit addresses and aliases another line. */
-static struct sh_line *line_get(uint64_t ln, uint8_t id)
+static struct sh_line *line_get(uint64_t ln, uint32_t num)
 {
     uint32_t *slot = &ishadow[ln & SH_LINE_MASK];
     uint32_t k = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -304,7 +463,8 @@ static struct sh_line *line_get(uint64_t ln, uint8_t id)
          * the second thread arrived): it was there first */
         uint8_t sb = __perfinst_share_shadow ? __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK],
                                                                __ATOMIC_ACQUIRE) : 0;
-        l->owner = sb == SH_SOLO_ID ? SH_SOLO_ID : id;
+        l->owner = sb == SH_SOLO_ID ? SH_SOLO_ID : num;
+        l->o_efirst = PI_SHARE_EPOCH_NONE;
         l->key = ln + 1;
         uint32_t none = 0;
         if (__atomic_compare_exchange_n(slot, &none, i + 1, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
@@ -384,14 +544,49 @@ static void unlock(struct sh_line *l)
     __atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE);
 }
 
+static uint32_t now_epoch(void)
+{
+    return __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+}
+
+static void note_epoch(uint32_t *first, uint32_t *last, uint32_t e)
+{
+    if (*first == PI_SHARE_EPOCH_NONE || e < *first)
+        *first = e;
+    if (e > *last)
+        *last = e;
+}
+
+/* Thread num's entry on a shared line (line lock held), made on first
+ * sight: the line's entries double as threads come (an array of the
+ * runtime's memory); NULL only when out of memory (the access is then not
+ * counted). */
+static struct sh_te *entry(struct sh_ext *e, uint32_t num)
+{
+    struct sh_te *t = sh_entry(e, num);
+    if (t)
+        return t;
+    struct sh_te *more = calloc(2 * (size_t)e->cap, sizeof *more);
+    if (!more)
+        return NULL;
+#ifdef __SANITIZE_ADDRESS__
+    __lsan_ignore_object(more); /* (as the line's extension) */
+#endif
+    memcpy(more, e->t, e->n * sizeof *more);
+    /* the old array is not freed: the trace writer may be reading it */
+    __atomic_store_n(&e->t, more, __ATOMIC_RELEASE);
+    e->cap *= 2;
+    return sh_entry(e, num);
+}
+
 /* One access (weight: accesses it stands for, 0 for none) and its reload
  * (rel 1 true, 2 false, each standing for rel_w) at a site. */
-static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t bytes, uint64_t weight, int rel,
+static void site_add(uint64_t pc, uint64_t ln, uint32_t num, int write, uint64_t bytes, uint64_t weight, int rel,
                      uint64_t rel_w, const char *what)
 {
-    uint64_t key = (pc * 0x9e3779b97f4a7c15ull) ^ (ln * 0xc2b2ae3d27d4eb4full) ^ id;
+    uint64_t key = (pc * 0x9e3779b97f4a7c15ull) ^ (ln * 0xc2b2ae3d27d4eb4full) ^ num;
     key = key == 0 || key == SH_BUSY ? 1 : key;
-    uint64_t mask = (1ull << SITE_BITS) - 1, h = key >> (64 - SITE_BITS);
+    uint64_t mask = (1ull << site_bits) - 1, h = key >> (64 - site_bits);
     for (uint32_t i = 0; i < 256; i++) {
         struct sh_site *s = &sites[(h + i) & mask];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
@@ -400,7 +595,7 @@ static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t b
             if (__atomic_compare_exchange_n(&s->key, &zero, SH_BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 s->pc = pc;
                 s->line = ln;
-                s->thread = id;
+                s->thread = num;
                 s->what = what;
                 __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
                 uint32_t n = __atomic_fetch_add(&nsites_used, 1, __ATOMIC_RELAXED);
@@ -411,7 +606,7 @@ static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t b
         }
         while (k == SH_BUSY)
             k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (k == key && s->pc == pc && s->line == ln && s->thread == id) {
+        if (k == key && s->pc == pc && s->line == ln && s->thread == num) {
             /* under the line's lock: one writer per (line, site) */
             s->flags |= (write & SH_WRITE ? PI_ACCESS_WRITE : 0) | (is_read(write) ? PI_ACCESS_READ : 0);
             s->accesses += weight;
@@ -425,12 +620,14 @@ static void site_add(uint64_t pc, uint64_t ln, uint8_t id, int write, uint64_t b
 }
 
 /* The shared state: coherence, classification, counts.  Line lock held. */
-static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigned off, int write, uint64_t pc,
+static void shared_access(struct sh_line *l, uint32_t num, uint64_t bytes, unsigned off, int write, uint64_t pc,
                           const char *what)
 {
     struct sh_ext *e = l->ext;
-    struct sh_te *t = sh_entry(e, id);
-    int rel = sh_coherence(e, t, id, bytes, write);
+    struct sh_te *t = entry(e, num);
+    if (!t)
+        return;
+    int rel = sh_coherence(e, t, bytes, write);
     if (rel == SH_TRUE) {
         t->rt++;
         e->area_true[off / 8]++;
@@ -438,6 +635,7 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
         t->rf++;
         e->area_false[off / 8]++;
     }
+    note_epoch(&t->e_first, &t->e_last, now_epoch());
     if (write) {
         t->w |= bytes;
         t->writes++;
@@ -447,7 +645,7 @@ static void shared_access(struct sh_line *l, uint8_t id, uint64_t bytes, unsigne
     }
     if (rel || t->cpu == ~0u) /* the CPU where the line moved to (asking costs; hits do not) */
         t->cpu = (uint32_t)sched_getcpu();
-    site_add(pc, (l->key - 1) * PI_SHARE_LINE, id, write, bytes, 1, rel, 1, what);
+    site_add(pc, (l->key - 1) * PI_SHARE_LINE, num, write, bytes, 1, rel, 1, what);
 }
 
 /* (Stored only when it changes: the shadow's line is read by every
@@ -468,7 +666,7 @@ static int judge(struct sh_ext *e, struct sh_te *t, uint64_t bytes, unsigned off
 {
     t->armed = 0;
     e->windows--;
-    if (e->valid & (1ull << (t->id & 63)))
+    if (t->valid)
         return 0;
     int rel = sh_reload_kind(t, bytes);
     if (rel == SH_TRUE) {
@@ -483,12 +681,13 @@ static int judge(struct sh_ext *e, struct sh_te *t, uint64_t bytes, unsigned off
 
 /* Sampled mode (period > 1), line lock held: a call for a shared line,
  * either a sample (the countdown reached 0) or an access during a window. */
-static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off, int write,
+static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes, unsigned off, int write,
                            uint64_t pc, const char *what, int fired)
 {
     struct sh_ext *e = l->ext;
-    struct sh_te *t = sh_entry(e, id);
-    uint64_t bit = 1ull << (id & 63);
+    struct sh_te *t = entry(e, num);
+    if (!t)
+        return;
     uint64_t at = (l->key - 1) * PI_SHARE_LINE;
     int sample = fired;
     if (!sample) { /* a call the countdown did not make (a window, a first touch): it counts too */
@@ -513,23 +712,17 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
         e->watch_calls = 0;
     }
     /* coherence, as in shared_access (a read-modify-write: its read judged
-     * above, then the write) */
-    t->seen = 1;
-    t->pending = 0;
-    e->valid |= bit;
+     * above, then the write; the reload, judged by the window, not here) */
+    sh_coherence(e, t, bytes, write & SH_WRITE);
+    note_epoch(&t->e_first, &t->e_last, now_epoch());
     if (is_read(write))
         t->r |= bytes;
-    if (write & SH_WRITE) {
-        for (uint32_t i = 0; i < e->n; i++)
-            if (&e->t[i] != t)
-                e->t[i].pending |= bytes;
-        e->valid = bit;
+    if (write & SH_WRITE)
         t->w |= bytes;
-    }
     if (rel || t->cpu == ~0u)
         t->cpu = (uint32_t)sched_getcpu();
     if (sample || rel)
-        site_add(pc, at, id, write, bytes, sample ? period : 0, rel, period, what);
+        site_add(pc, at, num, write, bytes, sample ? period : 0, rel, period, what);
     if (e->windows && !sample && ++e->watch_calls > SH_WATCH_MAX) {
         /* a window's thread has not come back (descheduled, or done with the
          * line): judge its next access as it stands now, with the bytes of
@@ -540,7 +733,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
                 continue;
             int r = judge(e, o, o->armed_bytes, o->armed_off);
             if (r)
-                site_add(o->armed_pc, at, o->id, 0, o->armed_bytes, 0, r, period, o->armed_what);
+                site_add(o->armed_pc, at, o->num, 0, o->armed_bytes, 0, r, period, o->armed_what);
         }
         e->windows = 0;
     }
@@ -552,16 +745,18 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t 
     set_byte(ln, e->windows ? SH_SHARED_BYTE : SH_SAMPLED_BYTE);
 }
 
-static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8_t id, uint64_t bytes, unsigned off,
-                                           int write, uint64_t pc, const char *what, int fired, int solo_too)
+static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes,
+                                           unsigned off, int write, uint64_t pc, const char *what, int fired,
+                                           int solo_too)
 {
     lock(l);
     if (!l->shared) {
-        if (l->owner == id && !solo_too) { /* a race with the line's creation: still private */
+        if (l->owner == num && !solo_too) { /* a race with the line's creation: still private */
             if (write & SH_WRITE)
-                l->o_w |= bytes, l->o_writes++;
+                l->o_w |= bytes, l->o_writes += l->o_writes != UINT32_MAX;
             if (is_read(write))
-                l->o_r |= bytes, l->o_reads++;
+                l->o_r |= bytes, l->o_reads += l->o_reads != UINT32_MAX;
+            note_epoch(&l->o_efirst, &l->o_elast, now_epoch());
             unlock(l);
             return;
         }
@@ -575,20 +770,23 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
          * LeakSanitizer does not scan. */
         __lsan_ignore_object(e);
 #endif
+        sh_ext_init(e);
         /* the owner, as it was: one valid copy, seen */
-        struct sh_te *o = sh_entry(e, l->owner);
+        struct sh_te *o = entry(e, l->owner);
         o->seen = 1;
+        o->valid = 1;
         o->r = l->o_r;
         o->w = l->o_w;
         o->reads = l->o_reads;
         o->writes = l->o_writes;
-        e->valid = 1ull << (l->owner & 63);
+        o->e_first = l->o_efirst;
+        o->e_last = l->o_elast;
         if (solo_too && l->owner != SH_SOLO_ID) {
             /* the solo thread turned the claimed byte into its id after the
              * phase ended and this line's record was made: it touched it */
-            struct sh_te *s = sh_entry(e, SH_SOLO_ID);
+            struct sh_te *s = entry(e, SH_SOLO_ID);
             s->seen = 1;
-            e->valid |= 1ull << (SH_SOLO_ID & 63);
+            s->valid = 1;
         }
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
@@ -596,11 +794,11 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint8
         set_byte(ln, period > 1 ? SH_SAMPLED_BYTE : SH_SHARED_BYTE);
     }
     if (period > 1)
-        sampled_access(l, ln, id, bytes, off, write, pc, what, fired);
+        sampled_access(l, ln, num, bytes, off, write, pc, what, fired);
     else {
         if (write == SH_RMW)
-            shared_access(l, id, bytes, off, 0, pc, what);
-        shared_access(l, id, bytes, off, write & SH_WRITE, pc, what);
+            shared_access(l, num, bytes, off, 0, pc, what);
+        shared_access(l, num, bytes, off, write & SH_WRITE, pc, what);
     }
     unlock(l);
 }
@@ -621,6 +819,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         }
         id = new_id();
     }
+    uint32_t num = my_num;
     uint64_t ln = a / PI_SHARE_LINE;
     unsigned off = (unsigned)(a % PI_SHARE_LINE);
     uint64_t bytes = bytes_of(off, size);
@@ -636,15 +835,15 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
     uint32_t k = __atomic_load_n(&ishadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE);
     struct sh_line *l = k ? &lines[k - 1] : NULL;
     if (__builtin_expect(!l || l->key != ln + 1, 0)) {
-        l = line_get(ln, id);
+        l = line_get(ln, num);
         if (!l)
             return;
     }
     int solo_too = 0;
-    if (__builtin_expect(l->owner == id && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
+    if (__builtin_expect(l->owner == num && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
         /* private: only this thread ever touched the line -- unless the solo
          * thread turned its claimed byte into its id meanwhile */
-        if (__builtin_expect(id != SH_SOLO_ID && __perfinst_share_shadow &&
+        if (__builtin_expect(num != SH_SOLO_ID && __perfinst_share_shadow &&
                              __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE) ==
                                  SH_SOLO_ID, 0)) {
             solo_too = 1;
@@ -653,14 +852,18 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         if (write & SH_WRITE) {
             if ((l->o_w & bytes) != bytes)
                 l->o_w |= bytes;
-            l->o_writes++;
+            l->o_writes += l->o_writes != UINT32_MAX;
         }
         if (is_read(write)) {
             if ((l->o_r & bytes) != bytes)
                 l->o_r |= bytes;
-            l->o_reads++;
+            l->o_reads += l->o_reads != UINT32_MAX;
         }
-        if (footprint && l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow) { /* an RMW counts 2 */
+        uint32_t ep = now_epoch();
+        if (l->o_efirst == PI_SHARE_EPOCH_NONE || ep > l->o_elast)
+            note_epoch(&l->o_efirst, &l->o_elast, ep);
+        if (footprint && (uint64_t)l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow &&
+            id != SH_NOFAST) { /* an RMW counts 2 */
             /* seen enough: the inlined check skips the call from now on,
              * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
             uint8_t none = 0;
@@ -677,7 +880,27 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         return;
     }
 shared:
-    slow(l, ln, id, bytes, off, write, pc, what, fired, solo_too);
+    slow(l, ln, num, bytes, off, write, pc, what, fired, solo_too);
+}
+
+/* Every line of [a, a + size) (a block operation's, or an access that
+ * crosses lines): each line's part, the first MiB standing for a larger
+ * block.  With check, the inlined check's decision is taken here, per
+ * line: a line private to this thread is skipped, a sampled shared one
+ * counts the countdown down. */
+static void access_range(uintptr_t a, size_t size, int kind, uint64_t pc, const char *what, int check)
+{
+    for (uintptr_t p = a, end = a + size; p < end;) {
+        uintptr_t next = (p / PI_SHARE_LINE + 1) * PI_SHARE_LINE;
+        unsigned part = (unsigned)((next < end ? next : end) - p);
+        uint8_t b = check && __perfinst_share_shadow ? __atomic_load_n(
+                        &__perfinst_share_shadow[(p / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_RELAXED) : 0;
+        if (!check || (b != my_id && (b != SH_SAMPLED_BYTE || --__perfinst_share_countdown == 0)))
+            access1(p, part, kind, pc, what);
+        p = next;
+        if (p - a > 1u << 20)
+            break; /* a huge block: the first MiB stands for it */
+    }
 }
 
 PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *what)
@@ -691,14 +914,42 @@ PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *wha
         return;
     }
     /* an access that crosses lines (or a large copy): each line's part */
-    for (uintptr_t p = a, end = a + size; p < end;) {
-        uintptr_t next = (p / PI_SHARE_LINE + 1) * PI_SHARE_LINE;
-        unsigned part = (unsigned)((next < end ? next : end) - p);
-        access1(p, part, kind, pc, what);
-        p = next;
-        if (p - a > 1u << 20)
-            break; /* a huge block copy: the first MiB stands for it */
+    access_range(a, size, kind, pc, what, 0);
+}
+
+/* A block operation's bytes from the call at pc (__perfinst_share_block,
+ * __perfinst_share_string). */
+static void block_at(const void *addr, size_t size, uint32_t kind, uint64_t pc)
+{
+    if (!size)
+        return;
+    if (__builtin_expect(my_id == SH_NO_ID, 0)) { /* its first call: an id, as access1 would */
+        if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1) {
+            sh_init();
+            if (sh_state != 1)
+                return;
+        }
+        new_id();
     }
+    __atomic_fetch_add(&blocks_checked, 1, __ATOMIC_RELAXED);
+    access_range((uintptr_t)addr, size, (int)(kind & 1), pc, NULL, 1);
+}
+
+/* A block operation the plugin found (memset, memcpy, memmove, bzero,
+ * GCC's inline expansions of them included): its bytes read (kind 0) or
+ * written (kind 1) -- memcpy is two calls.  No inlined check before it
+ * (the block may span many lines): the check is made here, line by line. */
+PI_EXPORT void __perfinst_share_block(const void *addr, size_t size, uint32_t kind)
+{
+    block_at(addr, size, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
+}
+
+/* A C string a string builtin reads or writes (strlen, strcpy, strcmp,
+ * ...): its bytes, the terminating NUL included. */
+PI_EXPORT void __perfinst_share_string(const char *s, uint32_t kind)
+{
+    if (s)
+        block_at(s, strlen(s) + 1, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
 /* ---- heap objects ------------------------------------------------------------ */
@@ -713,7 +964,7 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
             return;
     }
     uint32_t i = __atomic_fetch_add(&nallocs, 1, __ATOMIC_RELAXED);
-    if (i >= ALLOC_MAX) {
+    if (i >= allocs_max) {
         __atomic_fetch_add(&allocs_lost, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -730,11 +981,13 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
         o->nframes = 1;
     }
     o->kind = kind;
-    o->thread = my_id != SH_NO_ID ? my_id : new_id();
+    if (my_id == SH_NO_ID)
+        new_id();
+    o->thread = my_num;
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
-    uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - ALLOC_HASH_BITS);
+    uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - alloc_hash_bits);
     for (uint32_t k = 0; k < 64; k++) {
-        uint32_t *slot = &alloc_hash[(h + k) & ((1u << ALLOC_HASH_BITS) - 1)];
+        uint32_t *slot = &alloc_hash[(h + k) & ((1u << alloc_hash_bits) - 1)];
         uint32_t cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
         if (cur && allocs[cur - 1].addr != (uintptr_t)p && !allocs[cur - 1].freed)
             continue; /* another live object */
@@ -747,9 +1000,9 @@ static void note_free(uintptr_t p)
 {
     if (!p || __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
         return;
-    uint64_t h = (p * 0x9e3779b97f4a7c15ull) >> (64 - ALLOC_HASH_BITS);
+    uint64_t h = (p * 0x9e3779b97f4a7c15ull) >> (64 - alloc_hash_bits);
     for (uint32_t k = 0; k < 64; k++) {
-        uint32_t cur = __atomic_load_n(&alloc_hash[(h + k) & ((1u << ALLOC_HASH_BITS) - 1)], __ATOMIC_ACQUIRE);
+        uint32_t cur = __atomic_load_n(&alloc_hash[(h + k) & ((1u << alloc_hash_bits) - 1)], __ATOMIC_ACQUIRE);
         if (!cur)
             return;
         struct sh_alloc *o = &allocs[cur - 1];
@@ -764,14 +1017,14 @@ static void note_free(uintptr_t p)
 
 PI_EXPORT void *__perfinst_share_malloc(size_t size)
 {
-    void *p = malloc(size);
+    void *p = (malloc)(size); /* libc's: the program's object (runtime.h) */
     note_alloc(p, size, 1, PC);
     return p;
 }
 
 PI_EXPORT void *__perfinst_share_calloc(size_t n, size_t size)
 {
-    void *p = calloc(n, size);
+    void *p = (calloc)(n, size);
     note_alloc(p, n * size, 2, PC);
     return p;
 }
@@ -780,7 +1033,7 @@ PI_EXPORT void *__perfinst_share_realloc(void *old, size_t size)
 {
     /* marked freed first (a failed realloc keeps the object, rarely) */
     note_free((uintptr_t)old);
-    void *p = realloc(old, size);
+    void *p = (realloc)(old, size);
     note_alloc(p, size, 3, PC);
     return p;
 }
@@ -803,7 +1056,20 @@ PI_EXPORT int __perfinst_share_posix_memalign(void **out, size_t align, size_t s
 PI_EXPORT void __perfinst_share_free(void *p)
 {
     note_free((uintptr_t)p);
-    free(p);
+    (free)(p);
+}
+
+/* C++'s operator new and delete (and allocations the plugin sees only as a
+ * call returning fresh memory): the plugin notes the object after the call
+ * and before its release, the call left as it was. */
+PI_EXPORT void __perfinst_share_note_alloc(void *p, size_t size)
+{
+    note_alloc(p, size, 6, PC);
+}
+
+PI_EXPORT void __perfinst_share_note_free(void *p)
+{
+    note_free((uintptr_t)p);
 }
 
 /* The repair (align-alloc): the object starts a line and owns whole lines. */
@@ -838,7 +1104,7 @@ PI_EXPORT void *__perfinst_line_realloc(void *old, size_t size)
     if (!old)
         return __perfinst_line_malloc(size);
     if (!size) {
-        free(old);
+        (free)(old);
         return NULL;
     }
     void *p = __perfinst_line_malloc(size);
@@ -846,7 +1112,7 @@ PI_EXPORT void *__perfinst_line_realloc(void *old, size_t size)
         return NULL;
     size_t had = malloc_usable_size(old);
     memcpy(p, old, had < size ? had : size);
-    free(old);
+    (free)(old);
     return p;
 }
 
@@ -864,44 +1130,52 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
     if (!pi_sharing_active())
         return;
     uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
-    for (uint32_t j = 0; j < ns && j < (1u << SITE_BITS); j++) {
+    for (uint32_t j = 0; j < ns && j < (1u << site_bits); j++) {
         uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);
         uint64_t k = i ? __atomic_load_n(&sites[i - 1].key, __ATOMIC_ACQUIRE) : 0;
         if (k && k != SH_BUSY)
             note((uintptr_t)sites[i - 1].pc);
     }
     uint32_t n = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
-    for (uint32_t i = 0; i < n && i < ALLOC_MAX; i++)
+    for (uint32_t i = 0; i < n && i < allocs_max; i++)
         if (__atomic_load_n(&allocs[i].ready, __ATOMIC_ACQUIRE))
             for (uint32_t k = 0; k < allocs[i].nframes; k++)
                 note((uintptr_t)allocs[i].frames[k]);
 }
 
+/* (May run in a fatal-signal handler: no allocation, entries put one by one.) */
 static void put_line(struct pi_rec_writer *w, struct sh_line *l)
 {
-    struct pi_rec_share_line r = {.addr = (l->key - 1) * PI_SHARE_LINE};
-    struct pi_share_thr th[SH_LT];
-    uint32_t n = 0;
+    struct pi_rec_share_line r = {.addr = (l->key - 1) * PI_SHARE_LINE, .flags = PI_SHARE_LINE_EPOCHS};
     struct sh_ext *e = __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) ? l->ext : NULL;
+    uint32_t n = e ? __atomic_load_n(&e->n, __ATOMIC_ACQUIRE) : 1;
+    const struct sh_te *te = e ? __atomic_load_n(&e->t, __ATOMIC_ACQUIRE) : NULL;
     if (e) {
-        for (uint32_t i = 0; i < e->n && i < SH_LT; i++) {
-            const struct sh_te *t = &e->t[i];
-            th[n++] = (struct pi_share_thr){.thread = t->id, .cpu = t->cpu, .rmask = t->r, .wmask = t->w,
-                                            .reads = t->reads, .writes = t->writes,
-                                            .reloads_true = t->rt, .reloads_false = t->rf};
-            r.reloads_true += t->rt;
-            r.reloads_false += t->rf;
+        for (uint32_t i = 0; i < n; i++) {
+            r.reloads_true += te[i].rt;
+            r.reloads_false += te[i].rf;
         }
         memcpy(r.area_true, e->area_true, sizeof r.area_true);
         memcpy(r.area_false, e->area_false, sizeof r.area_false);
-    } else {
-        th[n++] = (struct pi_share_thr){.thread = l->owner, .cpu = ~0u, .rmask = l->o_r, .wmask = l->o_w,
-                                        .reads = l->o_reads, .writes = l->o_writes};
     }
     r.nthreads = n;
     w->begin(PI_REC_SHARE_LINE);
     w->put(&r, sizeof r);
-    w->put(th, n * sizeof th[0]);
+    for (uint32_t i = 0; i < n; i++) {
+        struct pi_share_thr th;
+        if (e)
+            th = (struct pi_share_thr){.thread = te[i].num, .cpu = te[i].cpu, .rmask = te[i].r, .wmask = te[i].w,
+                                       .reads = te[i].reads, .writes = te[i].writes, .reloads_true = te[i].rt,
+                                       .reloads_false = te[i].rf, .epoch_first = te[i].e_first,
+                                       .epoch_last = te[i].e_first == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
+                                                                                          : te[i].e_last};
+        else
+            th = (struct pi_share_thr){.thread = l->owner, .cpu = ~0u, .rmask = l->o_r, .wmask = l->o_w,
+                                       .reads = l->o_reads, .writes = l->o_writes, .epoch_first = l->o_efirst,
+                                       .epoch_last = l->o_efirst == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
+                                                                                        : l->o_elast};
+        w->put(&th, sizeof th);
+    }
     w->end();
 }
 
@@ -913,8 +1187,12 @@ void pi_sharing_write(struct pi_rec_writer *w)
     if (!pi_sharing_active())
         return;
     uint32_t nt = __atomic_load_n(&nthreads_seen, __ATOMIC_RELAXED);
-    for (uint32_t i = 1; i <= nt && i <= SH_MAXID; i++) {
-        struct pi_rec_share_thread r = {.thread = i, .tid = threads[i].tid, .cpu = threads[i].cpu, .period = period};
+    for (uint32_t i = 1; i <= nt && i <= threads_max; i++) {
+        const struct sh_thread *t = &threads[i];
+        struct pi_rec_share_thread r = {.thread = i, .tid = t->tid, .cpu = t->cpu, .period = period,
+                                        .birth = t->birth, .death = t->death, .flags = t->flags};
+        if (!(r.flags & PI_SHARE_THREAD_EPOCHS))
+            r.birth = 0, r.death = PI_SHARE_EPOCH_NONE;
         w->begin(PI_REC_SHARE_THREAD);
         w->put(&r, sizeof r);
         w->end();
@@ -927,7 +1205,7 @@ void pi_sharing_write(struct pi_rec_writer *w)
         if (v)
             pi_env_sharing_private(v, &private_max);
     }
-    uint64_t privates = 0;
+    uint64_t privates = 0, dropped = 0;
     uint32_t n = __atomic_load_n(&nused, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < n; i++) {
         if (i >= (1u << line_bits))
@@ -937,14 +1215,18 @@ void pi_sharing_write(struct pi_rec_writer *w)
         if (!k || k == SH_BUSY)
             continue;
         if (!__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
-            if (nt < 2 || privates >= private_max || !(l->o_reads + l->o_writes))
+            if (nt < 2 || !(l->o_reads + l->o_writes))
                 continue; /* (none: a line the solo thread touched, not since) */
+            if (privates >= private_max) {
+                dropped++;
+                continue;
+            }
             privates++;
         }
         put_line(w, l);
     }
     uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
-    for (uint32_t j = 0; j < ns && j < (1u << SITE_BITS); j++) {
+    for (uint32_t j = 0; j < ns && j < (1u << site_bits); j++) {
         uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);
         if (!i)
             continue;
@@ -966,7 +1248,7 @@ void pi_sharing_write(struct pi_rec_writer *w)
         w->end();
     }
     uint32_t na = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
-    for (uint32_t i = 0; nt >= 2 && i < na && i < ALLOC_MAX; i++) {
+    for (uint32_t i = 0; nt >= 2 && i < na && i < allocs_max; i++) {
         const struct sh_alloc *o = &allocs[i];
         if (!__atomic_load_n(&o->ready, __ATOMIC_ACQUIRE))
             continue;
@@ -977,10 +1259,17 @@ void pi_sharing_write(struct pi_rec_writer *w)
         w->put(o->frames, o->nframes * sizeof o->frames[0]);
         w->end();
     }
-    uint64_t lost = lines_lost + sites_lost + allocs_lost;
-    if (lost && pi.verbose) {
-        char b[24];
-        pi_say("perfinst: sharing: ", pi_fmt_u64(b, lost, 10),
-               " lines, sites or objects did not fit in the shadow (PERFINST_SHARING_LINES)\n", NULL);
-    }
+    struct pi_rec_share_stats st = {
+        .lines_max = 1ull << line_bits, .lines_lost = lines_lost,
+        .sites_max = 1ull << site_bits, .sites_lost = sites_lost,
+        .allocs_max = allocs_max, .allocs_lost = allocs_lost,
+        .threads_max = threads_max, .threads_lost = threads_lost,
+        .private_max = private_max, .private_dropped = dropped,
+        .ids_recycled = ids_recycled, .nofast_threads = nofast_threads, .blocks = blocks_checked};
+    w->begin(PI_REC_SHARE_STATS);
+    w->put(&st, sizeof st);
+    w->end();
+    if (lines_lost + sites_lost + allocs_lost + threads_lost)
+        pi_say("perfinst: sharing: a table was full, what did not fit is counted in the trace (pmopt report "
+               "--sharing says which; PERFINST_SHARING_LINES, _SITES, _ALLOCS, _THREADS)\n", NULL);
 }

@@ -1,4 +1,4 @@
-/* thread.c — the threads the runtime knows, and pthread_create.
+/* thread.c — the threads the runtime knows, pthread_create and pthread_join.
  *
  * Each unit's counters are a __thread array, so every thread has its own copy
  * and the runtime must learn where each copy is and add it into the unit's
@@ -9,6 +9,10 @@
  * same for pthread_exit, and for threads the runtime met another way (the
  * main thread, or any thread that registered a unit).  At process exit the
  * recorded addresses let the trace include threads that are still running.
+ *
+ * pthread_create and pthread_join also tick the sharing detector's
+ * fork/join clock (sharing.c): which threads may run at once follows from
+ * the program's creates and joins, not from what the scheduler did.
  */
 #include "runtime.h"
 
@@ -91,6 +95,7 @@ static void thread_leave(struct pi_thread *t)
      * thread reads under the lock (pi_flush_add). */
     pi_indicators_thread_exit();
     pi_icall_thread_exit();
+    pi_sharing_thread_exit();
     if (!t || t != pi_self) {
         pthread_mutex_unlock(&pi.lock);
         return;
@@ -132,12 +137,14 @@ void pi_thread_after_fork_locked(void)
 struct pi_start {
     void *(*fn)(void *);
     void *arg;
+    uint32_t birth;           /* its fork/join epoch */
 };
 
 static void *pi_thread_main(void *p)
 {
     struct pi_start s = *(struct pi_start *)p;
     free(p);
+    pi_sharing_thread_start(s.birth);
     pthread_mutex_lock(&pi.lock);
     struct pi_thread *t = pi_thread_self_locked();
     for (struct pi_unit_rt *u = pi.units; u && t; u = u->next)
@@ -202,8 +209,35 @@ PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
         return f(thread, attr, start, arg);
     s->fn = start;
     s->arg = arg;
+    s->birth = pi_sharing_fork();
     int rc = f(thread, attr, pi_thread_main, s);
     if (rc)
         free(s);
+    return rc;
+}
+
+typedef int (*join_fn)(pthread_t, void **);
+extern int __pthread_join(pthread_t, void **) __attribute__((weak)); /* libc.a's (-Wl,-u,__pthread_join) */
+/* (shared runtime: idle-wrap.c makes it a blocking point) */
+int pi_idle_join(pthread_t th, void **ret, int (*real)(pthread_t, void **), uintptr_t ra) __attribute__((weak));
+
+PI_EXPORT int pthread_join(pthread_t th, void **ret)
+{
+    static join_fn real;
+    join_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+    if (!f) {
+        f = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+        if (!f)
+            f = __pthread_join;
+        if (!f) {
+            pi_say("perfinst: pthread_join: libc's is not linked in (a static program needs "
+                   "-Wl,-u,__pthread_join)\n", NULL);
+            return EINVAL;
+        }
+        __atomic_store_n(&real, f, __ATOMIC_RELAXED);
+    }
+    int rc = pi_idle_join ? pi_idle_join(th, ret, f, (uintptr_t)__builtin_return_address(0)) : f(th, ret);
+    if (!rc)
+        pi_sharing_joined(th);
     return rc;
 }

@@ -1,14 +1,14 @@
 #!/bin/bash
 # A fully static program (libc.a) with libperfinst.a: threads, exec and
-# signals work when the link pulls in libc.a's own pthread_create and
-# execvpe (-Wl,-u,...), since there is no RTLD_NEXT to find them.
+# signals work when the link pulls in libc.a's own pthread_create,
+# pthread_join and execvpe (-Wl,-u,...), since there is no RTLD_NEXT to find them.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/runtime/fixture.sh"
 
 [ -z "${PERFINST_SANITIZE:-}" ] || skip "no fully static sanitizer runtime"
 [ -e "$(gcc -print-file-name=libc.a)" ] || skip "no libc.a"
 gcc $CFIX -static -pthread -o full "$R/prog.c" "$B/libperfinst.a" \
-    -Wl,-u,__pthread_create -Wl,-u,__execvpe 2> link.err || { cat link.err >&2; fail "static link"; }
+    -Wl,-u,__pthread_create -Wl,-u,__pthread_join -Wl,-u,__execvpe 2> link.err || { cat link.err >&2; fail "static link"; }
 readelf -lW full | grep -q INTERP && fail "not fully static"
 
 ./full threads 8 100000
