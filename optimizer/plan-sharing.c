@@ -1,41 +1,50 @@
 /* plan-sharing.c — pmopt plan --sharing (-o FEEDBACK | --advise) PROG TRACE:
- * false-sharing findings turned into recommendations the plugin applies on
- * a rebuild (-fplugin-arg-perfinst-feedback=FEEDBACK), or into source
- * advice (docs/sharing.md "Repair").
+ * the model's false-sharing verdicts (sharing-model.c) turned into
+ * recommendations the plugin applies on a rebuild
+ * (-fplugin-arg-perfinst-feedback=FEEDBACK), or into source advice; and
+ * pmopt plan --sharing --check REPAIRED TRACE, which checks a rebuild
+ * against what it was asked to do (docs/sharing.md "Repair").
  *
- * For each object the analysis (sh_analyze, report-sharing.c) found in
- * false sharing — seen in this run, or predicted at another placement:
+ * For each object in false sharing — at this run's placement, with its
+ * neighbours, or predicted at other placements:
  *
- *   - shared with OTHER objects (two globals, two heap objects on one
- *     line): the object gets lines of its own — `align-global name=VAR`
- *     (the plugin aligns it to a line, pads it to whole lines and moves it
- *     to a dedicated section) or `align-alloc func=F file=FILE line=N`
- *     (the allocation call becomes the runtime's line allocator);
- *   - threads writing different parts of the SAME object:
- *       * safe when the object starts a line (the prediction at +0 says
- *         so): the object is aligned as above;
+ *   - its writes take the line from other data's users (a flag beside
+ *     read-mostly globals): the object gets lines of its own, `align-global
+ *     name=VAR` or `align-alloc func=F file=FILE line=N`; data that is only
+ *     read beside it needs nothing once the writers are moved;
+ *   - threads write different parts of it:
+ *       * safe when it starts a line: aligned as above;
  *       * an array of structs (per-thread elements): `pad-field type=S
- *         field=*` (the struct's first field aligned to a line, so its
- *         alignment and size — the array stride — become whole lines) and
- *         the object aligned;
+ *         field=*` (the stride becomes whole lines), with `align-alloc` for
+ *         a heap array: the two depend on each other (group=G members=N:
+ *         applied together or not at all);
  *       * one struct whose fields different threads write: `pad-field
- *         type=S field=F` for each field only one thread writes and no
- *         other thread reloads as true sharing; a field several threads
- *         write, or one thread writes and others read fresh (true
- *         sharing), is never padded;
- *       * an array of scalars (`long c[2]`): `pad-array name=VAR file=F`
- *         when the plugin found it without an initializer and only
- *         indexed (the facts it wrote into .perfinst_share_arrays): the
- *         rebuild gives each element lines of its own
- *         (gcc-plugin/repair-arrays.cc; a global one is renamed too);
- *         otherwise advice, with the reason (its address escapes, ...).
+ *         type=S field=F` for each field only one thread writes (a field
+ *         several threads write, or one another thread reads fresh, is
+ *         true sharing and never padded);
+ *       * an array of scalars: `pad-array` when the plugin found it only
+ *         indexed (.perfinst_share_arrays);
+ *       * a placement that removes most of it (a matrix whose rows are
+ *         each thread's, misaligned): aligned;
+ *       * otherwise advice, with the reason.
+ *
+ * Every repair is checked in the model before it is written: the object
+ * laid out as the rebuild will lay it out must have no false sharing left
+ * (or, for a placement, at most half) and no pair of threads sharing a line
+ * that did not before.  A repair that fails the check becomes advice
+ * saying so.
  *
  * pad-field changes the type's layout for the whole program: every unit
  * that uses the type must be rebuilt with the same feedback file (the plan
  * says so in each such recommendation). */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <getopt.h>
+#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pifeedback.h"
 #include "report.h"
@@ -49,17 +58,41 @@ struct rec {
     char kind[16];
     char key[520];    /* name, type, or func (a C++ linkage name can be long) */
     char field[64];   /* pad-field */
-    char file[256];   /* align-alloc */
+    char file[256];   /* align-alloc, pad-array */
     uint32_t line;
-    uint64_t reloads; /* false reloads it addresses (seen or predicted) */
+    uint64_t reloads; /* the object's false reloads (the report's figure) */
     char why[1024];
     int advice_only;
+    int group;        /* recommendations that must be applied together share a group (0: none) */
+    int number;       /* in the file */
 };
 
 struct plan {
     struct rec *r;
     size_t n, cap;
+    int groups;
+    int *parent;      /* union-find over groups (a type padded for two arrays joins their groups) */
 };
+
+static int find(struct plan *p, int g)
+{
+    while (p->parent[g] != g)
+        g = p->parent[g] = p->parent[p->parent[g]];
+    return g;
+}
+
+static int new_group(struct plan *p)
+{
+    int *np = realloc(p->parent, (size_t)(p->groups + 2) * sizeof *np);
+    if (!np) {
+        rep_oom();
+        exit(PM_ERROR);
+    }
+    p->parent = np;
+    p->groups++;
+    p->parent[p->groups] = p->groups;
+    return p->groups;
+}
 
 static struct rec *add(struct plan *p, const struct rec *r)
 {
@@ -68,6 +101,10 @@ static struct rec *add(struct plan *p, const struct rec *r)
             p->r[i].line == r->line) {
             if (r->reloads > p->r[i].reloads)
                 p->r[i].reloads = r->reloads;
+            if (r->group && p->r[i].group) /* one group now */
+                p->parent[find(p, r->group)] = find(p, p->r[i].group);
+            else if (r->group)
+                p->r[i].group = r->group;
             return &p->r[i];
         }
     if (p->n == p->cap) {
@@ -83,29 +120,40 @@ static struct rec *add(struct plan *p, const struct rec *r)
     return &p->r[p->n++];
 }
 
-static void align_object(struct plan *p, const struct sh_object *o, uint64_t reloads, const char *why)
+static int alignable(const struct sh_object *o)
+{
+    return o->kind == SH_OBJ_GLOBAL || (o->kind == SH_OBJ_HEAP && o->line && o->func[0]);
+}
+
+static void align_rec(const struct sh_object *o, struct rec *r)
+{
+    if (o->kind == SH_OBJ_GLOBAL) {
+        snprintf(r->kind, sizeof r->kind, "align-global");
+        snprintf(r->key, sizeof r->key, "%s", o->name);
+    } else {
+        snprintf(r->kind, sizeof r->kind, "align-alloc");
+        snprintf(r->key, sizeof r->key, "%s", o->func);
+        snprintf(r->file, sizeof r->file, "%s", o->file);
+        r->line = o->line;
+    }
+}
+
+static void advice(struct plan *p, const struct sh_object *o, const char *fmt, const char *a1, const char *a2)
 {
     struct rec r;
     memset(&r, 0, sizeof r);
-    r.reloads = reloads;
-    snprintf(r.why, sizeof r.why, "%s", why);
-    if (o->kind == SH_OBJ_GLOBAL) {
-        snprintf(r.kind, sizeof r.kind, "align-global");
-        snprintf(r.key, sizeof r.key, "%s", o->name);
-    } else if (o->kind == SH_OBJ_HEAP && o->line) {
-        snprintf(r.kind, sizeof r.kind, "align-alloc");
-        snprintf(r.key, sizeof r.key, "%s", o->func);
-        snprintf(r.file, sizeof r.file, "%s", o->file);
-        r.line = o->line;
-    } else
-        return;
+    r.reloads = o->est_false;
+    r.advice_only = 1;
+    snprintf(r.kind, sizeof r.kind, "advice");
+    snprintf(r.key, sizeof r.key, "%.150s", o->name);
+    snprintf(r.why, sizeof r.why, fmt, a1, a2);
     add(p, &r);
 }
 
 /* Per field of struct S seen in o's sites: which threads wrote, touched it. */
 struct fld {
     char name[64];
-    uint64_t off;
+    uint64_t off, end;          /* bytes the sites touched */
     uint64_t writers, touchers; /* thread bits */
     uint64_t true_readers;      /* threads that reloaded it as true sharing */
 };
@@ -135,157 +183,253 @@ static int field_decl(const struct sh_analysis *a, const char *stype, const char
 static size_t fields_of(const struct sh_analysis *a, const struct sh_object *o, struct fld *f, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; i < a->s.nsites; i++) {
-        const struct pi_share_site_v *s = &a->s.sites[i];
-        char st[64], fname[64];
-        uint64_t fo, ss;
-        if (!sh_parse_what(s->what, st, sizeof st, fname, sizeof fname, &fo, &ss) || strcmp(st, o->stype))
-            continue;
-        uint64_t b = s->rec.line + (uint64_t)__builtin_ctzll(s->rec.mask ? s->rec.mask : 1);
-        if (b < o->addr || b >= o->addr + o->size)
-            continue;
-        size_t k;
-        for (k = 0; k < n && strcmp(f[k].name, fname); k++)
-            ;
-        if (k == n) {
-            if (n == max)
+    for (size_t ri = o->row0; o->row0 != SIZE_MAX && ri < o->row0 + o->nrows; ri++) {
+        const struct sh_line_row *row = &a->rows[ri];
+        for (size_t k = row->site0; k < row->site0 + row->nsite; k++) {
+            const struct pi_share_site_v *s = &a->s.sites[a->site_order[k]];
+            char st[64], fname[64];
+            uint64_t fo, ss;
+            if (!sh_parse_what(s->what, st, sizeof st, fname, sizeof fname, &fo, &ss) || strcmp(st, o->stype))
                 continue;
-            memset(&f[n], 0, sizeof f[n]);
-            snprintf(f[n].name, sizeof f[n].name, "%s", fname);
-            f[n].off = fo;
-            n++;
+            int b = __builtin_ctzll(s->rec.mask ? s->rec.mask : 1);
+            if (row->obj[b] != (int)(o - a->objs))
+                continue;
+            size_t j;
+            for (j = 0; j < n && strcmp(f[j].name, fname); j++)
+                ;
+            if (j == n) {
+                if (n == max)
+                    continue;
+                memset(&f[n], 0, sizeof f[n]);
+                snprintf(f[n].name, sizeof f[n].name, "%s", fname);
+                f[n].off = fo;
+                f[n].end = fo + (uint64_t)__builtin_popcountll(s->rec.mask);
+                n++;
+            }
+            uint64_t bit = 1ull << (s->rec.thread & 63);
+            f[j].touchers |= bit;
+            if (s->rec.flags & PI_ACCESS_WRITE)
+                f[j].writers |= bit;
+            if (s->rec.reloads_true)
+                f[j].true_readers |= bit;
         }
-        uint64_t bit = 1ull << (s->rec.thread & 63);
-        f[k].touchers |= bit;
-        if (s->rec.flags & PI_ACCESS_WRITE)
-            f[k].writers |= bit;
-        if (s->rec.reloads_true)
-            f[k].true_readers |= bit;
     }
     return n;
 }
 
-/* Bytes of o each thread wrote, touched (over all its lines): is the
- * sharing inside the object (two threads write it)?  Does it share lines
- * with other objects that other threads write? */
-static void inspect(const struct sh_analysis *a, const struct sh_object *o, int *intra, int *cross)
+static int cmp_fld(const void *x, const void *y)
 {
-    uint64_t writers = 0, touchers = 0;
-    *intra = *cross = 0;
-    for (size_t li = 0; li < a->s.nlines; li++) {
-        const struct pi_share_line_v *l = &a->s.lines[li];
-        if (l->rec.addr + PI_SHARE_LINE <= o->addr || l->rec.addr >= o->addr + o->size)
+    const struct fld *a = x, *b = y;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
+static uint64_t whole_lines(uint64_t n)
+{
+    return (n + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE;
+}
+
+/* The model's answer for a repair: its why text; 1 if it passes. */
+static int check_fix(struct sh_analysis *a, const struct sh_object *o, const struct sh_fix *fix, int partial,
+                     uint64_t before, char *why, size_t n)
+{
+    uint64_t bound, pairs;
+    int v = sh_predict_fixed(a, o, fix, &bound, &pairs);
+    uint64_t pairs_now = sh_pairs_now(a, o);
+    int clean = !(v & SH_V_FALSE);
+    if (pairs > pairs_now) {
+        snprintf(why, n, "the repaired layout would put %llu pairs of threads on shared lines where %llu are now",
+                 (unsigned long long)pairs, (unsigned long long)pairs_now);
+        return 0;
+    }
+    if (clean) {
+        snprintf(why, n, "predicted for the repaired layout: no false sharing");
+        return 1;
+    }
+    if (partial && bound * 2 <= before) {
+        snprintf(why, n, "predicted for the repaired layout: false reloads bound %llu, from %llu",
+                 (unsigned long long)bound, (unsigned long long)before);
+        return 1;
+    }
+    snprintf(why, n, "the repaired layout would still have false sharing (bound %llu, from %llu)",
+             (unsigned long long)bound, (unsigned long long)before);
+    return 0;
+}
+
+/* Does o share a line with an object the plan aligns because it writes
+ * beside others (so o, only read there, needs nothing)? */
+static int culprit_moves(const struct sh_analysis *a, const struct sh_object *o)
+{
+    for (size_t ri = o->row0; o->row0 != SIZE_MAX && ri < o->row0 + o->nrows; ri++) {
+        const struct sh_line_row *r = &a->rows[ri];
+        if (!(r->verdict & SH_V_FALSE))
             continue;
-        uint64_t mine = 0; /* bytes of the line inside o */
-        for (int b = 0; b < (int)PI_SHARE_LINE; b++)
-            if (l->rec.addr + (uint64_t)b >= o->addr && l->rec.addr + (uint64_t)b < o->addr + o->size)
-                mine |= 1ull << b;
-        for (uint32_t k = 0; k < l->rec.nthreads; k++) {
-            const struct pi_share_thr *t = &l->thr[k];
-            uint64_t bit = 1ull << (t->thread & 63);
-            if (t->wmask & mine)
-                writers |= bit;
-            if ((t->wmask | t->rmask) & mine)
-                touchers |= bit;
+        int moved = 0;
+        for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
+            int oi = r->obj[b];
+            if (oi >= 0 && &a->objs[oi] != o && (a->objs[oi].v_cross & SH_X_CULPRIT) && alignable(&a->objs[oi]))
+                moved = 1;
         }
-        if (!l->rec.reloads_false)
-            continue;
-        /* a thread that uses o reloads falsely while another writes other bytes of the line */
-        for (uint32_t k = 0; k < l->rec.nthreads; k++)
-            for (uint32_t j = 0; j < l->rec.nthreads; j++)
-                if (k != j && (l->thr[k].wmask & ~mine) && ((l->thr[j].wmask | l->thr[j].rmask) & mine) &&
-                    l->thr[j].reloads_false)
-                    *cross = 1;
+        if (!moved)
+            return 0;
     }
-    *intra = __builtin_popcountll(writers) >= 1 && __builtin_popcountll(touchers) >= 2 &&
-             (__builtin_popcountll(writers) >= 2 || o->pred[o->actual_off / 8] || o->rf);
+    return 1;
 }
 
-static uint64_t best_pred(const struct sh_object *o)
+static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_object *o)
 {
-    uint64_t m = 0;
-    for (unsigned k = 0; k < PI_SHARE_LINE / 8; k++)
-        m = o->pred[k] > m ? o->pred[k] : m;
-    return m;
-}
-
-static void plan_object(const struct sh_analysis *a, struct plan *p, const struct sh_object *o)
-{
-    uint64_t hidden = best_pred(o);
-    if (!o->rf && hidden < SH_PREDICT_MIN)
+    int hidden = 0;
+    uint64_t worst = 0;
+    for (unsigned k = 0; k < SH_PLACEMENTS; k++)
+        if (o->pv[k] & SH_V_FALSE) {
+            hidden = 1;
+            worst = o->pred[k] > worst ? o->pred[k] : worst;
+        }
+    if (o->plain_off >= 0 && (o->v_plain & SH_V_FALSE)) {
+        hidden = 1; /* at the plain build's placement */
+        worst = o->b_plain > worst ? o->b_plain : worst;
+    }
+    int intra = (o->v_here & SH_V_FALSE) || hidden;
+    if (!o->verdict_false && !hidden)
         return;
-    int intra, cross;
-    inspect(a, o, &intra, &cross);
-    uint64_t reloads = o->rf ? o->rf : hidden;
-    char why[512];
+    const char *seen = o->verdict_false ? "seen in this run" : "predicted at other placements";
+    char why[1024] = "", model[512];
+    struct rec r;
     if (o->kind == SH_OBJ_OTHER) { /* no allocation site to change */
-        struct rec r;
-        memset(&r, 0, sizeof r);
-        r.reloads = reloads;
-        r.advice_only = 1;
-        snprintf(r.kind, sizeof r.kind, "advice");
-        snprintf(r.key, sizeof r.key, "%.150s", o->name);
-        snprintf(r.why, sizeof r.why, "falsely shared, but allocated where perfinst did not see it: build the code "
-                 "that allocates it with the plugin (-fplugin-arg-perfinst-sharing=all) so that the plan can name "
-                 "its allocation site, or allocate it with aligned_alloc(64, size rounded up to 64)");
-        add(p, &r);
+        advice(p, o, "falsely shared, but allocated where perfinst did not see it: build the code that allocates "
+                     "it with the plugin (-fplugin-arg-perfinst-sharing=all) so that the plan can name its "
+                     "allocation site, or allocate it with aligned_alloc(64, size rounded up to 64)%s%s", "", "");
         return;
     }
-    if (cross) {
-        snprintf(why, sizeof why, "%s shares cache lines with data other threads write (%llu false-sharing "
-                 "reloads)", o->name, (unsigned long long)o->rf);
-        align_object(p, o, reloads, why);
+    /* with its neighbours: the writers move */
+    if ((o->v_cross & SH_X_CULPRIT) || (o->v_cross == SH_X_VICTIM && !culprit_moves(a, o))) {
+        if (alignable(o)) {
+            memset(&r, 0, sizeof r);
+            r.reloads = o->est_false;
+            align_rec(o, &r);
+            snprintf(r.why, sizeof r.why, "%s %s (%s): it gets cache lines of its own", o->name,
+                     o->v_cross & SH_X_CULPRIT ? "is written while threads use other data on its lines"
+                                               : "is used while other data on its lines is written",
+                     seen);
+            add(p, &r);
+        } else
+            advice(p, o, "it shares lines with data other threads write, but perfinst cannot align it (%s)%s",
+                   seen, "");
     }
     if (!intra)
         return;
-    const char *seen = o->rf ? "seen in this run" : "predicted at other placements";
-    if (o->pred[0] < SH_PREDICT_MIN) {
-        snprintf(why, sizeof why, "threads write different parts of %s; safe when it starts a cache line (%s)",
-                 o->name, seen);
-        align_object(p, o, reloads, why);
-        return;
-    }
-    struct rec r;
-    memset(&r, 0, sizeof r);
-    r.reloads = reloads;
-    if (o->stype[0] && o->ssize && o->ssize < o->size) {
-        snprintf(r.kind, sizeof r.kind, "pad-field");
-        snprintf(r.key, sizeof r.key, "%s", o->stype);
-        snprintf(r.field, sizeof r.field, "*");
-        field_decl(a, o->stype, NULL, r.file, sizeof r.file, &r.line);
-        snprintf(r.why, sizeof r.why, "per-thread elements of %s (struct %s, %llu bytes) share lines (%s): "
-                 "the type is aligned and padded to whole lines — this changes struct %s for the whole "
-                 "program, rebuild every unit that uses it", o->name, o->stype, (unsigned long long)o->ssize,
-                 seen, o->stype);
-        add(p, &r);
-        snprintf(why, sizeof why, "the array of padded struct %s must start a line", o->stype);
-        align_object(p, o, reloads, why);
-        return;
-    }
-    if (o->stype[0]) {
-        struct fld f[64];
-        size_t nf = fields_of(a, o, f, 64);
-        int padded = 0;
-        for (size_t i = 0; i < nf; i++) {
-            if (__builtin_popcountll(f[i].writers) != 1 || (f[i].true_readers & ~f[i].writers))
-                continue; /* truly shared (written by several, or read what one wrote), or read-only */
+    uint64_t before = (o->v_here & SH_V_FALSE) ? o->b_here : worst;
+    /* 1. safe when it starts a line */
+    if (alignable(o) && !(o->pv[0] & SH_V_FALSE)) {
+        struct sh_fix fix = {.kind = SH_FIX_ALIGN};
+        if (check_fix(a, o, &fix, 0, before, model, sizeof model)) {
             memset(&r, 0, sizeof r);
-            r.reloads = reloads;
+            r.reloads = o->est_false;
+            align_rec(o, &r);
+            snprintf(r.why, sizeof r.why, "threads write different parts of %s; safe when it starts a cache line "
+                     "(%s); %s", o->name, seen, model);
+            add(p, &r);
+            return;
+        }
+    }
+    int anon = !strcmp(o->stype, "<anonymous>");
+    int group = 0;
+    /* 2. an array of structs: each element on lines of its own */
+    if (o->stype[0] && !anon && o->ssize && o->ssize < o->size) {
+        struct sh_fix fix = {.kind = SH_FIX_STRIDE, .stride = o->ssize, .new_stride = whole_lines(o->ssize)};
+        if (check_fix(a, o, &fix, 0, before, model, sizeof model)) {
+            if (o->kind == SH_OBJ_HEAP)
+                group = new_group(p);
+            memset(&r, 0, sizeof r);
+            r.reloads = o->est_false;
+            r.group = group;
             snprintf(r.kind, sizeof r.kind, "pad-field");
             snprintf(r.key, sizeof r.key, "%s", o->stype);
-            snprintf(r.field, sizeof r.field, "%.63s", f[i].name);
-            field_decl(a, o->stype, f[i].name, r.file, sizeof r.file, &r.line);
-            snprintf(r.why, sizeof r.why, "field %.63s.%.63s is written by one thread beside data other threads use "
-                     "(%s): it starts a line of its own — this changes struct %s for the whole program, rebuild "
-                     "every unit that uses it", o->stype, f[i].name, seen, o->stype);
+            snprintf(r.field, sizeof r.field, "*");
+            field_decl(a, o->stype, NULL, r.file, sizeof r.file, &r.line);
+            snprintf(r.why, sizeof r.why, "per-thread elements of %s (struct %s, %llu bytes) share lines (%s): the "
+                     "type is aligned and padded to whole lines (%s) — this changes struct %s for the whole "
+                     "program, rebuild every unit that uses it", o->name, o->stype, (unsigned long long)o->ssize,
+                     seen, model, o->stype);
             add(p, &r);
-            padded++;
+            if (o->kind == SH_OBJ_HEAP) {
+                memset(&r, 0, sizeof r);
+                r.reloads = o->est_false;
+                r.group = group;
+                align_rec(o, &r);
+                snprintf(r.why, sizeof r.why, "the array of padded struct %s must start a line: applied with the "
+                         "padding or not at all", o->stype);
+                add(p, &r);
+            }
+            return;
+        }
+        snprintf(why, sizeof why, "%s", model);
+    }
+    /* 3. one struct (or an element larger than a line): the fields one
+     * thread writes, each on a line of its own */
+    if (o->stype[0] && !anon) {
+        struct fld f[64];
+        size_t nf = fields_of(a, o, f, 64);
+        qsort(f, nf, sizeof *f, cmp_fld);
+        struct sh_fix fix = {.kind = SH_FIX_FIELDS, .stride = o->ssize ? o->ssize : o->size};
+        uint64_t pos = 0, prev = 0;
+        int padded = 0;
+        char names[512] = "";
+        for (size_t i = 0; i <= nf && fix.nfields < 63; i++) {
+            int pad = i < nf && __builtin_popcountll(f[i].writers) == 1 && !(f[i].true_readers & ~f[i].writers) &&
+                      f[i].off > 0 && f[i].off < fix.stride;
+            if (i < nf && !pad)
+                continue;
+            uint64_t at = i < nf ? f[i].off : fix.stride;
+            /* [prev, at) moves together */
+            fix.old_off[fix.nfields] = prev;
+            fix.old_end[fix.nfields] = at;
+            fix.new_off[fix.nfields] = pos;
+            fix.nfields++;
+            pos += at - prev;
+            if (i < nf) {
+                pos = whole_lines(pos);
+                prev = at;
+                padded++;
+                size_t l = strlen(names);
+                snprintf(names + l, sizeof names - l, "%s%.60s", l ? ", " : "", f[i].name);
+            }
+        }
+        fix.new_stride = whole_lines(pos);
+        if (padded && check_fix(a, o, &fix, 0, before, model, sizeof model)) {
+            if (o->kind == SH_OBJ_HEAP)
+                group = new_group(p);
+            for (size_t i = 0; i < nf; i++) {
+                if (__builtin_popcountll(f[i].writers) != 1 || (f[i].true_readers & ~f[i].writers) || !f[i].off ||
+                    f[i].off >= fix.stride)
+                    continue; /* truly shared (written by several, or read what one wrote), or read-only */
+                memset(&r, 0, sizeof r);
+                r.reloads = o->est_false;
+                r.group = group;
+                snprintf(r.kind, sizeof r.kind, "pad-field");
+                snprintf(r.key, sizeof r.key, "%s", o->stype);
+                snprintf(r.field, sizeof r.field, "%.63s", f[i].name);
+                field_decl(a, o->stype, f[i].name, r.file, sizeof r.file, &r.line);
+                snprintf(r.why, sizeof r.why, "field %.63s.%.63s is written by one thread beside data other threads "
+                         "use (%s): it starts a line of its own (%s) — this changes struct %s for the whole program, "
+                         "rebuild every unit that uses it", o->stype, f[i].name, seen, model, o->stype);
+                add(p, &r);
+            }
+            if (o->kind == SH_OBJ_HEAP) {
+                memset(&r, 0, sizeof r);
+                r.reloads = o->est_false;
+                r.group = group;
+                align_rec(o, &r);
+                snprintf(r.why, sizeof r.why, "the padded struct %s (%s) must start a line: applied with the padding "
+                         "or not at all", o->stype, names);
+                add(p, &r);
+            }
+            return;
         }
         if (padded)
-            return;
+            snprintf(why, sizeof why, "%s", model);
     }
-    /* an array of scalars: its elements padded apart when the plugin found
-     * it only indexed (the facts of .perfinst_share_arrays) */
+    /* 4. an array of scalars: its elements padded apart when the plugin
+     * found it only indexed (the facts of .perfinst_share_arrays) */
     const struct pi_share_array *fact = NULL;
     int nfacts = 0;
     for (size_t i = 0; o->kind == SH_OBJ_GLOBAL && i < a->narrays; i++)
@@ -293,48 +437,71 @@ static void plan_object(const struct sh_analysis *a, struct plan *p, const struc
             fact = &a->arrays[i];
             nfacts++;
         }
-    memset(&r, 0, sizeof r);
-    r.reloads = reloads;
-    uint64_t stride = fact ? (fact->elem_size + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : 0;
+    uint64_t stride = fact ? whole_lines(fact->elem_size) : 0;
     int too_big = fact && stride * fact->count > SH_PAD_ARRAY_MAX; /* a buffer, not per-thread slots */
     if (nfacts == 1 && fact->ok && !too_big) {
-        snprintf(r.kind, sizeof r.kind, "pad-array");
-        snprintf(r.key, sizeof r.key, "%s", o->name);
-        snprintf(r.file, sizeof r.file, "%s", fact->file);
-        r.line = fact->line;
-        snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars that is "
-                 "only indexed in %.200s: each element gets cache lines of its own (stride %llu -> %llu bytes, the "
-                 "array %llu -> %llu bytes)", o->name, seen, fact->file, (unsigned long long)fact->elem_size,
-                 (unsigned long long)stride, (unsigned long long)o->size,
-                 (unsigned long long)(stride * fact->count));
-        if (!strcmp(fact->reason, "public")) {
-            size_t len = strlen(r.why);
-            snprintf(r.why + len, sizeof r.why - len, "; it is visible to other units: the padded array is renamed "
-                     "%.160s.perfinst_padded, so that a unit using it without this rebuild fails to link",
-                     o->name);
+        struct sh_fix fix = {.kind = SH_FIX_STRIDE, .stride = fact->elem_size, .new_stride = stride};
+        if (check_fix(a, o, &fix, 0, before, model, sizeof model)) {
+            memset(&r, 0, sizeof r);
+            r.reloads = o->est_false;
+            snprintf(r.kind, sizeof r.kind, "pad-array");
+            snprintf(r.key, sizeof r.key, "%s", o->name);
+            snprintf(r.file, sizeof r.file, "%s", fact->file);
+            r.line = fact->line;
+            snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars "
+                     "that is only indexed in %.200s: each element gets cache lines of its own (stride %llu -> %llu "
+                     "bytes, the array %llu -> %llu bytes; %.300s)", o->name, seen, fact->file,
+                     (unsigned long long)fact->elem_size, (unsigned long long)stride, (unsigned long long)o->size,
+                     (unsigned long long)(stride * fact->count), model);
+            if (!strcmp(fact->reason, "public")) {
+                size_t len = strlen(r.why);
+                snprintf(r.why + len, sizeof r.why - len, "; it is visible to other units: the padded array is "
+                         "renamed %.160s.perfinst_padded, so that a unit using it without this rebuild fails to link",
+                         o->name);
+            }
+            add(p, &r);
+            return;
         }
-        add(p, &r);
-        return;
     }
+    /* 5. a placement that removes most of it (the object aligned) */
+    if (alignable(o) && o->pred[0] * 2 <= before) {
+        struct sh_fix fix = {.kind = SH_FIX_ALIGN};
+        if (check_fix(a, o, &fix, 1, before, model, sizeof model)) {
+            memset(&r, 0, sizeof r);
+            r.reloads = o->est_false;
+            align_rec(o, &r);
+            snprintf(r.why, sizeof r.why, "threads write different parts of %s (%s); starting a cache line removes "
+                     "most of it: %s", o->name, seen, model);
+            add(p, &r);
+            return;
+        }
+    }
+    /* 6. advice, with the reason */
     char because[700];
-    if (nfacts == 1 && fact->ok)
+    if (anon)
+        snprintf(because, sizeof because, "its struct has no name the plugin can match (no tag, no typedef)");
+    else if (why[0] && o->stype[0])
+        snprintf(because, sizeof because, "%s", why);
+    else if (nfacts == 1 && fact->ok && too_big)
         snprintf(because, sizeof because, "not padded automatically: its %llu elements padded to lines would take "
                  "%llu bytes (more than %u)", (unsigned long long)fact->count,
                  (unsigned long long)(stride * fact->count), SH_PAD_ARRAY_MAX);
-    else if (nfacts == 1)
+    else if (nfacts == 1 && !fact->ok)
         snprintf(because, sizeof because, "not padded automatically: %s", fact->reason);
     else if (nfacts > 1)
         snprintf(because, sizeof because, "not padded automatically: several arrays are named %s", o->name);
+    else if (o->kind == SH_OBJ_HEAP)
+        snprintf(because, sizeof because, "a heap block without a struct layout the plugin can pad, and no placement "
+                 "of it removes the sharing");
+    else if (!a->narrays)
+        snprintf(because, sizeof because, "%s has no facts about its arrays (built without sharing detection?)",
+                 a->prog);
     else
-        snprintf(because, sizeof because, "no transparent repair known (%s was not built with sharing detection, "
-                 "or this is not an array the plugin can pad)", a->prog);
-    r.advice_only = 1;
-    snprintf(r.kind, sizeof r.kind, "advice");
-    snprintf(r.key, sizeof r.key, "%s", o->name);
-    snprintf(r.why, sizeof r.why, "threads write different elements of %.160s (%s), an array of scalars: %.600s; "
-             "give each thread's element a line of its own, e.g. an array of `struct { alignas(64) T v; }`",
-             o->name, seen, because);
-    add(p, &r);
+        snprintf(because, sizeof because, "not an array the plugin can pad, and no placement of it removes the "
+                 "sharing");
+    advice(p, o, "threads write different parts of it: %s; give each thread's part a line of its own, e.g. "
+                 "`alignas(64)` on each thread's element%s", because, "");
+    (void)why;
 }
 
 static int cmp_rec(const void *x, const void *y)
@@ -352,14 +519,21 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: pmopt plan --sharing (-o FEEDBACK | --advise) [--force] PROG TRACE...\n"
+            "   or: pmopt plan --sharing --check REPAIRED TRACE...\n"
             "Fixes for the false sharing `pmopt report --sharing PROG TRACE` finds (in this run or at\n"
             "other placements): a feedback file for the rebuild\n"
             "  gcc -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=FEEDBACK ...\n"
             "(kinds align-global, align-alloc, pad-field, pad-array; -fplugin-arg-perfinst-feedback-only=1,3\n"
-            "applies some), or the same fixes as source advice.  True sharing is never padded.\n"
+            "applies some), or the same fixes as source advice.  True sharing is never padded.  Each\n"
+            "repair is checked in the model first: none that would leave false sharing or put a new\n"
+            "pair of threads on a line.\n"
             "  -o, --output=FEEDBACK  the feedback file (written whole; a FIFO or device in place)\n"
             "  --advise               print source advice instead\n"
-            "  --force                read a trace of a different build of PROG\n");
+            "  --check                REPAIRED (built with the feedback file and sharing detection) and a\n"
+            "                         trace of it: was every recommendation applied, is false sharing gone?\n"
+            "  --plain=PLAIN          the build without perfinst: its globals' placements are judged too\n"
+            "  --force                read a trace of a different build of PROG\n"
+            "  --stats                the analysis' size and work on stderr\n");
 }
 
 static const char *at_line(uint32_t line)
@@ -369,7 +543,7 @@ static const char *at_line(uint32_t line)
     return buf;
 }
 
-static void advise_line(const struct sh_analysis *a, const struct rec *r, int num)
+static void advise_line(const struct rec *r, int num)
 {
     if (!strcmp(r->kind, "align-global"))
         printf("%d. at the definition of `%s`: `_Alignas(64)` it and pad it to a multiple of 64 bytes (or "
@@ -389,7 +563,164 @@ static void advise_line(const struct sh_analysis *a, const struct rec *r, int nu
                r->line ? ":" : "", r->line ? at_line(r->line) : "", r->key, r->field, r->why);
     else
         printf("%d. %s: %s\n", num, r->key, r->why);
-    (void)a;
+}
+
+/* ---- --check: a rebuild against its plan -------------------------------------- */
+
+/* The plugin's account of a feedback rebuild (section .perfinst_share_applied
+ * of REPAIRED, one text line per fact, units concatenated; docs/formats.md):
+ *   pi-share-rec N KIND KEY        a sharing recommendation of the plan
+ *   pi-share-applied N UNIT        applied in UNIT
+ *   pi-share-not-applied N UNIT REASON */
+struct applied {
+    uint32_t number;
+    char kind[32], key[256];
+    int applied;
+    char units[512];
+    char reasons[1024];
+};
+
+static int applied_read(const char *path, struct applied **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pm_error("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    size_t shstrndx, cap = 0;
+    int rc = 0;
+    if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+        pm_error("%s: not an ELF file", path);
+        rc = -1;
+        goto done;
+    }
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+            strcmp(name, ".perfinst_share_applied") || sh.sh_type == SHT_NOBITS)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        const char *p = d && d->d_buf ? d->d_buf : NULL, *end = p ? p + d->d_size : NULL;
+        while (p && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            char line[2048], what[32], a1[256], a2[1024];
+            unsigned num;
+            if (len < sizeof line) {
+                memcpy(line, p, len);
+                line[len] = 0;
+                int k = sscanf(line, "pi-share-%31s %u %255s %1023[^\n]", what, &num, a1, a2);
+                if (k >= 3) {
+                    size_t i;
+                    for (i = 0; i < *n && (*out)[i].number != num; i++)
+                        ;
+                    if (i == *n) {
+                        if (*n == cap) {
+                            cap = cap ? 2 * cap : 16;
+                            struct applied *na = realloc(*out, cap * sizeof *na);
+                            if (!na) {
+                                rc = rep_oom();
+                                goto done;
+                            }
+                            *out = na;
+                        }
+                        memset(&(*out)[i], 0, sizeof **out);
+                        (*out)[i].number = num;
+                        (*n)++;
+                    }
+                    struct applied *x = &(*out)[i];
+                    size_t l;
+                    if (!strcmp(what, "rec")) {
+                        snprintf(x->kind, sizeof x->kind, "%.31s", a1);
+                        snprintf(x->key, sizeof x->key, "%.255s", k == 4 ? a2 : "");
+                    } else if (!strcmp(what, "applied")) {
+                        x->applied = 1;
+                        l = strlen(x->units);
+                        if (!strstr(x->units, a1))
+                            snprintf(x->units + l, sizeof x->units - l, "%s%s", l ? ", " : "", a1);
+                    } else if (!strcmp(what, "not-applied")) {
+                        l = strlen(x->reasons);
+                        if (!strstr(x->reasons, a2))
+                            snprintf(x->reasons + l, sizeof x->reasons - l, "%s%s: %s", l ? "; " : "", a1,
+                                     k == 4 ? a2 : "?");
+                    }
+                }
+            }
+            p += len + 1;
+            while (p < end && !*p)
+                p++;
+        }
+    }
+done:
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return rc;
+}
+
+static int cmp_applied(const void *x, const void *y)
+{
+    const struct applied *a = x, *b = y;
+    return a->number < b->number ? -1 : a->number > b->number;
+}
+
+static int check(const char *repaired, char **traces, int ntraces, int force, int stats)
+{
+    struct applied *ap;
+    size_t nap;
+    if (applied_read(repaired, &ap, &nap))
+        return PM_ERROR;
+    qsort(ap, nap, sizeof *ap, cmp_applied);
+    int bad = 0;
+    if (!nap)
+        printf("%s: no account of a sharing repair (.perfinst_share_applied): was it built with "
+               "-fplugin-arg-perfinst-feedback=PLAN from pmopt plan --sharing?\n", repaired);
+    for (size_t i = 0; i < nap; i++) {
+        const struct applied *x = &ap[i];
+        if (x->applied)
+            printf("recommendation %u (%s %s): applied in %s\n", x->number, x->kind, x->key, x->units);
+        else {
+            printf("recommendation %u (%s %s): NOT applied: %s\n", x->number, x->kind, x->key,
+                   x->reasons[0] ? x->reasons : "no unit of the program had what it names");
+            bad++;
+        }
+    }
+    struct sh_analysis a;
+    memset(&a, 0, sizeof a);
+    if (sh_analyze_traces(&a, repaired, traces, ntraces, force)) {
+        free(ap);
+        sh_free(&a);
+        return PM_ERROR;
+    }
+    int left = 0;
+    for (size_t i = 0; i < a.nobjs; i++) {
+        const struct sh_object *o = &a.objs[i];
+        if (!o->verdict_false)
+            continue;
+        if (!left++)
+            printf("false sharing left in %s:\n", a.trace);
+        printf("  %s (%s, %llu bytes, at +%d of its line): %s; false reloads: %llu %s\n", o->name,
+               sh_kind_name(o->kind), (unsigned long long)o->size, o->actual_off, o->verdict,
+               (unsigned long long)o->est_false, o->est_observed ? "observed" : "(a bound)");
+    }
+    if (!left)
+        printf("no false sharing left in %s\n", a.trace);
+    if (stats)
+        sh_print_stats(&a);
+    if (bad || left || !nap)
+        printf("check FAILED: %d recommendation%s not applied, %d object%s still in false sharing\n", bad,
+               bad == 1 ? "" : "s", left, left == 1 ? "" : "s");
+    else
+        printf("check passed: every recommendation applied, no false sharing left\n");
+    free(ap);
+    sh_free(&a);
+    return bad || left || !nap ? PM_ERROR : PM_OK;
 }
 
 int cmd_plan_sharing(int argc, char **argv)
@@ -397,10 +728,12 @@ int cmd_plan_sharing(int argc, char **argv)
     static const struct option opts[] = {
         {"sharing", no_argument, NULL, 's'}, {"output", required_argument, NULL, 'o'},
         {"advise", no_argument, NULL, 'a'},  {"force", no_argument, NULL, 'f'},
+        {"check", no_argument, NULL, 'c'},   {"stats", no_argument, NULL, 'S'},
+        {"plain", required_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0},
     };
-    const char *out = NULL;
-    int advise = 0, force = 0, c;
+    const char *out = NULL, *plain = NULL;
+    int advise = 0, force = 0, do_check = 0, stats = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
@@ -412,9 +745,19 @@ int cmd_plan_sharing(int argc, char **argv)
             break;
         case 'a': advise = 1; break;
         case 'f': force = 1; break;
+        case 'c': do_check = 1; break;
+        case 'S': stats = 1; break;
+        case 'p': plain = optarg; break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }
+    }
+    if (do_check) {
+        if (advise || out)
+            return pm_usage_error("plan", "--check reads a repaired program and its trace: not with -o or --advise");
+        if (argc - optind < 2)
+            return pm_usage_error("plan", "--sharing --check needs REPAIRED and at least one TRACE");
+        return check(argv[optind], argv + optind + 1, argc - optind - 1, force, stats);
     }
     if (advise && out)
         return pm_usage_error("plan", "--advise prints the plan: not with -o");
@@ -424,21 +767,41 @@ int cmd_plan_sharing(int argc, char **argv)
         return pm_usage_error("plan", "--sharing needs PROG and at least one TRACE");
     struct sh_analysis a;
     memset(&a, 0, sizeof a);
+    a.plain = plain;
     if (sh_analyze_traces(&a, argv[optind], argv + optind + 1, argc - optind - 1, force)) {
         sh_free(&a);
         return PM_ERROR;
     }
     struct plan p = {0};
+    new_group(&p); /* (group 0 unused: the parent array has a slot for it) */
+    p.groups = 0;
     for (size_t i = 0; i < a.nobjs; i++)
         plan_object(&a, &p, &a.objs[i]);
     qsort(p.r, p.n, sizeof *p.r, cmp_rec);
+    /* groups numbered in the order of their first member; their sizes */
+    int *gnum = calloc((size_t)p.groups + 2, sizeof *gnum), *gsize = calloc((size_t)p.groups + 2, sizeof *gsize);
+    int ng = 0;
+    if (!gnum || !gsize) {
+        free(gnum);
+        free(gsize);
+        sh_free(&a);
+        return rep_oom();
+    }
+    for (size_t i = 0; i < p.n; i++)
+        if (p.r[i].group) {
+            int g = find(&p, p.r[i].group);
+            if (!gnum[g])
+                gnum[g] = ++ng;
+            p.r[i].group = gnum[g];
+            gsize[p.r[i].group]++;
+        }
     int status = PM_OK;
     if (advise) {
         if (!p.n)
             printf("no false sharing found in %s: nothing to fix\n", a.trace);
         int num = 1;
         for (size_t i = 0; i < p.n; i++)
-            advise_line(&a, &p.r[i], num++);
+            advise_line(&p.r[i], num++);
     } else {
         struct pifb_writer w;
         struct pi_err err;
@@ -471,6 +834,10 @@ int cmd_plan_sharing(int argc, char **argv)
                 pifb_arg(&w, "field", r->field);
                 pifb_arg(&w, "scope", "whole-program");
             }
+            if (r->group) {
+                pifb_arg_u64(&w, "group", (uint64_t)r->group);
+                pifb_arg_u64(&w, "members", (uint64_t)gsize[r->group]);
+            }
             pifb_arg_u64(&w, "reloads", r->reloads);
             pifb_arg(&w, "why", r->why);
             pifb_rec_end(&w);
@@ -480,8 +847,13 @@ int cmd_plan_sharing(int argc, char **argv)
             status = PM_ERROR;
         }
     }
+    if (stats)
+        sh_print_stats(&a);
 done:
+    free(gnum);
+    free(gsize);
     free(p.r);
+    free(p.parent);
     sh_free(&a);
     return status;
 }

@@ -369,19 +369,18 @@ static void sharing_trace(FILE *f, const struct sh_analysis *a, int idx)
     size_t nrel = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         rt += a->rows[i].rt, rf += a->rows[i].rf;
-        nrel += a->rows[i].rt + a->rows[i].rf != 0;
+        nrel += a->rows[i].verdict != 0;
     }
     fputs("<h3>", f);
     esc(f, a->trace);
-    fprintf(f, "</h3>\n<p>%zu threads; %zu lines touched by more than one thread, %zu with reloads; "
+    fprintf(f, "</h3>\n<p>%zu threads; %zu lines touched by threads, %zu with sharing; "
                "reloads: %llu true, %llu false.",
             a->s.nthreads, a->nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
-    if (a->s.nthreads && a->s.threads[0].period > 1)
-        fprintf(f, " Sampled: 1 in %u accesses to shared lines; counts on shared lines are estimates.",
-                a->s.threads[0].period);
+    if (a->period > 1)
+        fprintf(f, " Sampled: 1 in %u accesses to shared lines; counts on shared lines are estimates.", a->period);
     fputs(" Ranked by the estimated gain of a fix.</p>\n", f);
     if (!nrel) {
-        fputs("<p class=\"none\">no line with reloads</p>\n", f);
+        fputs("<p class=\"none\">no line with sharing</p>\n", f);
         return;
     }
     fprintf(f, "<table id=\"sharing-lines-%d\" class=\"sharing-lines\">\n<thead><tr>"
@@ -394,12 +393,12 @@ static void sharing_trace(FILE *f, const struct sh_analysis *a, int idx)
                "<th>objects</th><th>writes per thread</th></tr></thead>\n<tbody>\n", idx);
     size_t n = nrel < HTML_MAX_ROWS ? nrel : HTML_MAX_ROWS;
     for (size_t i = 0; i < n; i++) {
-        const struct sh_line_row *row = &a->rows[i];
+        const struct sh_line_row *row = &a->rows[a->rank[i]];
         char buf[2048];
         fprintf(f, "<tr><td class=\"n\">%zu</td><td><code>0x%llx</code></td><td>%s</td>"
                    "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%.0f</td>"
                    "<td class=\"n\">%.0f</td><td>",
-                i + 1, (unsigned long long)row->addr, sh_verdict(row->rt, row->rf),
+                i + 1, (unsigned long long)row->addr, sh_verdict(row->verdict),
                 (unsigned long long)row->rt, (unsigned long long)row->rf, row->cost, row->gain);
         sh_objects_of_row(a, row, buf, sizeof buf);
         esc(f, buf);

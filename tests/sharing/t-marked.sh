@@ -11,7 +11,7 @@ for opt in -O0 -O2; do   # at -O2 the marked function is inlined into its caller
     PERFINST_OUT=m.pit ./m > out
     assert_contains "$opt output" out "^200 200 200 200 200$"
     "$PMOPT" report --sharing m m.pit > rep
-    assert_contains "$opt: four marked lines, 4*2*(R-1) false reloads" rep "4 with reloads; reloads: 0 true, 792 false\)$"
+    assert_contains "$opt: four marked lines, 4*2*(R-1) false reloads" rep "4 with sharing; reloads: 0 true, 792 false\)$"
     for what in "pair_var\[1\]" "by_type.b" "by_field.y" "in_func\[1\]"; do
         assert_contains "$opt $what: its thread, 99 false reloads" rep "writes \[$what\]; reloads 0 true, 99 false$"
     done

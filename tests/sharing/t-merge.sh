@@ -66,8 +66,8 @@ assert_contains "heap, two runs: one line, summed" lr.rep "^#1  line heap\+0x[0-
 assert_contains "heap, two runs: still named by allocation site" lr.rep "objects: heap object from fixtures.c:[0-9]+ \(main\) \(heap, 80 bytes"
 assert_contains "heap, two runs: fields named" lr.rep "writes \[acc\[1\]\.sx, acc\[1\]\.sy, acc\[1\]\.sxx, acc\[1\]\.syy, acc\[1\]\.sxy\]; reloads 0 true, 1998 false$"
 "$PMOPT" plan --sharing -o lr.fb f lr1.pit lr2.pit
-assert_contains "heap, two runs: the plan pads the struct" lr.fb "pad-field type=acc field=\* scope=whole-program reloads=3996 "
-assert_contains "heap, two runs: and aligns the allocation" lr.fb "align-alloc func=main file=fixtures.c line=[0-9]+ reloads=3996 "
+assert_contains "heap, two runs: the plan pads the struct" lr.fb "pad-field type=acc field=\* scope=whole-program group=1 members=2 reloads=3996 "
+assert_contains "heap, two runs: and aligns the allocation" lr.fb "align-alloc func=main file=fixtures.c line=[0-9]+ group=1 members=2 reloads=3996 "
 
 # a trace of another program is refused, naming it
 gcc -O2 -pthread "$T/sharing/fixtures.c" -o other

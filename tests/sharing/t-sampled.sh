@@ -22,7 +22,7 @@ assert_contains "adjacent: verdict" adjacent.rep "^#1  line 0x[0-9a-f]+  FALSE s
 assert_contains "adjacent: both threads' elements" adjacent.rep "writes \[c\[1\]\]; reloads 0 true, [1-9][0-9]* false$"
 assert_contains "atomic: true sharing only" atomic.rep "reloads: [1-9][0-9]* true, 0 false\)$"
 assert_not_contains "atomic: never false" atomic.rep "FALSE"
-assert_contains "padded: no reloads" padded.rep "0 with reloads; reloads: 0 true, 0 false\)$"
+assert_contains "padded: no reloads" padded.rep "0 with sharing; reloads: 0 true, 0 false\)$"
 assert_contains "mixed: both kinds" mixed.rep "reloads: [1-9][0-9]* true, [1-9][0-9]* false\)$"
 assert_contains "mixed: private field a reloads false" mixed.rep "mixed.a: [0-9]+ accesses, reloads 0 true, [1-9][0-9]* false"
 assert_not_contains "mixed: shared field never false" mixed.rep "mixed.shared: [0-9]+ accesses, reloads [0-9]+ true, [1-9]"
@@ -37,7 +37,7 @@ n=$(sed -n 's/.*reloads: \([0-9]*\) true, 0 false)$/\1/p' atomic.rep)
 [ -n "$n" ] && [ "$n" -ge 20000 ] && [ "$n" -le 80000 ] || fail "atomic: estimated true reloads $n, expected about 39998"
 ok "atomic: estimated true reloads $n, about 2*(R-1) = 39998"
 # the prediction works on sampled lines and on private footprints
-assert_contains "adjacent: predicted too" adjacent.rep "c \(global, 16 bytes, .*\): false sharing \(seen in this run\)"
+assert_contains "adjacent: predicted too" adjacent.rep "c \(global, 16 bytes, .*\): FALSE sharing: threads write different parts of it; false reloads: [0-9]+ observed"
 assert_contains "hidden: predicted" hidden.rep "^  halves \(global, 128 bytes, at \+0 of its line this run\): HIDDEN false sharing"
 # the program's output does not depend on the instrumentation
 gcc -O2 -pthread "$T/sharing/fixtures.c" -o plain

@@ -1,0 +1,38 @@
+# The runtime's sharing tables are bounded, their sizes configurable, and
+# what does not fit is counted in the trace and printed by pmopt report
+# (threads.c): 360 threads over a run (more than the 250 fast-path ids:
+# ended threads' ids are given again, none lost, the verdict still found);
+# 20 threads on one line (all 20 kept); and each table made small enough
+# to lose something: threads, allocations, lines.
+. "$PERFINST_TOP/tests/lib.sh"
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/threads.c" -o t.o
+pi_ld -O2 -o th t.o
+gcc -O2 -pthread "$T/sharing/threads.c" -o plain
+for m in phases crowd; do
+    PERFINST_OUT=$m.pit ./th $m > $m.out
+    ./plain $m | diff - $m.out || fail "$m: output differs"
+    "$PMOPT" dump $m.pit > $m.dump
+    "$PMOPT" report --sharing th $m.pit > $m.rep
+done
+assert_contains "phases: 360 threads numbered, ids given again, none without one, none lost" phases.dump \
+    "SHARE_STATS .* threads 4096 lost 0, .* ids recycled [1-9][0-9]*, no-fast threads 0,"
+[ "$(grep -c 'SHARE_THREAD T' phases.dump)" -ge 360 ] || fail "phases: fewer than 360 THREAD records"
+ok "phases: every thread has its number"
+assert_contains "phases: the slots' false sharing" phases.rep "^  slot \(global, 96 bytes, .*\): FALSE sharing: threads write different parts of it"
+assert_not_contains "phases: no loss reported" phases.rep "^\(lost:"
+[ "$(grep -c '^    thread T' crowd.rep)" = 20 ] || fail "crowd: $(grep -c '^    thread T' crowd.rep) threads on the line, not 20"
+ok "crowd: 20 threads on one line, each its own entry"
+assert_contains "crowd: false sharing" crowd.rep "^  crowd \(global, 20 bytes, .*\): FALSE sharing"
+
+PERFINST_SHARING_THREADS=16 PERFINST_OUT=t16.pit ./th phases > /dev/null 2> t16.err
+"$PMOPT" report --sharing th t16.pit > t16.rep
+assert_contains "16 thread numbers: the rest counted" t16.rep "^\(lost: 345 threads beyond the 16 numbered, counted as the last: PERFINST_SHARING_THREADS\)"
+assert_contains "  ... and the run says a table was full" t16.err "perfinst: sharing: a table was full"
+PERFINST_SHARING_ALLOCS=1024 PERFINST_OUT=a.pit ./th allocs > /dev/null 2>&1
+"$PMOPT" report --sharing th a.pit > a.rep
+assert_contains "1024 allocation records: the rest counted" a.rep "^\(lost: 976 allocations beyond the 1024 recorded: PERFINST_SHARING_ALLOCS"
+PERFINST_SHARING_LINES=1024 PERFINST_OUT=l.pit ./th lines > /dev/null 2>&1
+"$PMOPT" report --sharing th l.pit > l.rep
+assert_contains "1024 line records: the accesses beyond counted" l.rep "^\(lost: [1-9][0-9]* accesses to lines beyond the 1024 line records: PERFINST_SHARING_LINES\)"
+PERFINST_SHARING_THREADS=7 PERFINST_OUT=bad.pit ./th crowd > /dev/null 2> bad.err
+assert_contains "a bad size is reported" bad.err "PERFINST_SHARING_THREADS"
