@@ -135,7 +135,12 @@ struct share_access {
     tree key;     /* the base: a pointer SSA name or a declaration */
     HOST_WIDE_INT off;    /* this access's byte offset from key */
     unsigned bytes;       /* and its size */
+    /* a block operation's bytes (block_call): addr and len (SH_BLOCK), or the
+     * C string at addr before the call (SH_STRING) or after it (SH_STRING_AFTER) */
+    int block;
+    tree len;
 };
+enum { SH_BLOCK = 1, SH_STRING = 2, SH_STRING_AFTER = 3 };
 
 static bool fn_marked;
 /* Merging a store with the load before it (find_accesses): candidates are
@@ -175,6 +180,99 @@ static void consider(vec<share_access> &out, gimple *g, tree op, bool store)
         }
     share_access a = {g, op, NULL_TREE, 0, store, false, cur_seg, -1, 0, 0, 0, NULL_TREE, 0, 0};
     out.safe_push(a);
+}
+
+/* Can another thread reach the memory pointer p points to? */
+static bool reachable_pointer(tree p)
+{
+    if (TREE_CODE(p) == ADDR_EXPR)
+        return reachable_memory(TREE_OPERAND(p, 0));
+    return POINTER_TYPE_P(TREE_TYPE(p));
+}
+
+/* The C library's block and string functions called by name (a unit built
+ * with -fno-builtin, or a declaration GCC does not know as a builtin). */
+static const struct {
+    const char *name;
+    enum built_in_function code;
+} block_names[] = {
+    {"memset", BUILT_IN_MEMSET},   {"memcpy", BUILT_IN_MEMCPY},   {"memmove", BUILT_IN_MEMMOVE},
+    {"mempcpy", BUILT_IN_MEMPCPY}, {"bzero", BUILT_IN_BZERO},     {"memcmp", BUILT_IN_MEMCMP},
+    {"bcmp", BUILT_IN_BCMP},       {"strlen", BUILT_IN_STRLEN},   {"strcmp", BUILT_IN_STRCMP},
+    {"strcpy", BUILT_IN_STRCPY},   {"stpcpy", BUILT_IN_STPCPY},   {"strcat", BUILT_IN_STRCAT},
+    {"strchr", BUILT_IN_STRCHR},   {"strrchr", BUILT_IN_STRRCHR},
+};
+
+/* memset, memcpy, memmove, bzero, memcmp and the string functions — GCC
+ * expands many of them inline (rep stos, vector stores) after this pass, so
+ * the bytes they read and write would otherwise go unseen: an access of
+ * their whole range each (the runtime checks it line by line).  True when g
+ * is one of them (its accesses pushed, if wanted). */
+static bool block_call(gimple *g, vec<share_access> &out)
+{
+    tree fn = gimple_call_fndecl(g);
+    if (!fn)
+        return false;
+    enum built_in_function code = END_BUILTINS;
+    if (gimple_call_builtin_p(g, BUILT_IN_NORMAL))
+        code = DECL_FUNCTION_CODE(fn);
+    else if (DECL_NAME(fn) && DECL_EXTERNAL(fn))
+        for (size_t i = 0; i < sizeof block_names / sizeof block_names[0]; i++)
+            if (!strcmp(IDENTIFIER_POINTER(DECL_NAME(fn)), block_names[i].name))
+                code = block_names[i].code;
+    unsigned n = gimple_call_num_args(g);
+    struct {
+        int block;
+        unsigned ptr, len;  /* argument numbers */
+        bool store;
+    } acc[2];
+    int k = 0;
+#define ACC(b, p, l, st) (acc[k].block = (b), acc[k].ptr = (p), acc[k].len = (l), acc[k].store = (st), k++)
+    switch (code) {
+    case BUILT_IN_MEMSET: case BUILT_IN_MEMSET_CHK:
+        ACC(SH_BLOCK, 0, 2, true);
+        break;
+    case BUILT_IN_BZERO:
+        ACC(SH_BLOCK, 0, 1, true);
+        break;
+    case BUILT_IN_MEMCPY: case BUILT_IN_MEMMOVE: case BUILT_IN_MEMPCPY:
+    case BUILT_IN_MEMCPY_CHK: case BUILT_IN_MEMMOVE_CHK: case BUILT_IN_MEMPCPY_CHK:
+        ACC(SH_BLOCK, 1, 2, false);
+        ACC(SH_BLOCK, 0, 2, true);
+        break;
+    case BUILT_IN_MEMCMP: case BUILT_IN_BCMP:
+        ACC(SH_BLOCK, 0, 2, false);
+        ACC(SH_BLOCK, 1, 2, false);
+        break;
+    case BUILT_IN_STRLEN: case BUILT_IN_STRCHR: case BUILT_IN_STRRCHR:
+        ACC(SH_STRING, 0, 0, false);
+        break;
+    case BUILT_IN_STRCMP:
+        ACC(SH_STRING, 0, 0, false);
+        ACC(SH_STRING, 1, 0, false);
+        break;
+    case BUILT_IN_STRCPY: case BUILT_IN_STPCPY: case BUILT_IN_STRCAT:
+    case BUILT_IN_STRCPY_CHK: case BUILT_IN_STPCPY_CHK: case BUILT_IN_STRCAT_CHK:
+        ACC(SH_STRING, 1, 0, false);
+        ACC(SH_STRING_AFTER, 0, 0, true); /* the string the call made */
+        break;
+    default:
+        return false;
+    }
+#undef ACC
+    if (pi_opt.sharing != 2 && !fn_marked && !inlined_from_marked(g))
+        return true;
+    for (int i = 0; i < k; i++) {
+        if (acc[i].ptr >= n || (acc[i].block == SH_BLOCK && acc[i].len >= n))
+            continue;
+        tree p = gimple_call_arg(g, acc[i].ptr);
+        if (!reachable_pointer(p))
+            continue;
+        share_access a = {g, NULL_TREE, p, 0, acc[i].store, false, cur_seg, -1, 0, 0, 0, NULL_TREE, 0, 0,
+                          acc[i].block, acc[i].block == SH_BLOCK ? gimple_call_arg(g, acc[i].len) : NULL_TREE};
+        out.safe_push(a);
+    }
+    return true;
 }
 
 /* __atomic_* and __sync_* builtins: their first argument is the address.
@@ -234,6 +332,8 @@ static void find_accesses(function *fun, vec<share_access> &out)
             tree addr;
             unsigned size;
             bool store;
+            if (block_call(g, out))
+                continue;
             if (atomic_access(g, &addr, &size, &store)) {
                 if (pi_opt.sharing == 2 || fn_marked || inlined_from_marked(g)) {
                     share_access a = {g, NULL_TREE, addr, size, store, false, cur_seg, -1, 0, 0, 0, NULL_TREE, 0, 0};
@@ -279,10 +379,10 @@ static tree what_of(tree ref)
         tree sz = TYPE_SIZE_UNIT(rec);
         if (!DECL_NAME(field) || !sz || !tree_fits_uhwi_p(sz) || TREE_CODE(DECL_FIELD_OFFSET(field)) != INTEGER_CST)
             return NULL_TREE;
-        tree tn = TYPE_NAME(rec);
-        const char *name = !tn ? "<anonymous>"
-                           : TREE_CODE(tn) == TYPE_DECL ? (DECL_NAME(tn) ? IDENTIFIER_POINTER(DECL_NAME(tn)) : "<anonymous>")
-                                                        : IDENTIFIER_POINTER(tn);
+        /* the tag, or the typedef of a struct without one (repair-sharing.cc) */
+        const char *name = pi_sharing_struct_name(TREE_TYPE(TREE_OPERAND(t, 0)));
+        if (!name)
+            name = "<anonymous>";
         char buf[512];
         expanded_location xl = expand_location(DECL_SOURCE_LOCATION(field));
         const char *file = xl.file && !strchr(xl.file, ' ') ? xl.file : "?";
@@ -488,8 +588,53 @@ static tree probe_ref(const share_access &a, unsigned *size)
     return r;
 }
 
+/* A block operation's probe: a call before it (after it, for the string it
+ * made), no inlined check (the runtime checks each line). */
+static void instrument_block(const share_access &a)
+{
+    static tree block_fn, string_fn;
+    if (!block_fn) {
+        block_fn = build_fn_decl("__perfinst_share_block",
+                                 build_function_type_list(void_type_node, const_ptr_type_node, size_type_node,
+                                                          unsigned_type_node, NULL_TREE));
+        string_fn = build_fn_decl("__perfinst_share_string",
+                                  build_function_type_list(void_type_node, const_ptr_type_node, unsigned_type_node,
+                                                           NULL_TREE));
+        for (tree d : {block_fn, string_fn}) {
+            TREE_NOTHROW(d) = 1;
+            DECL_ATTRIBUTES(d) = tree_cons(get_identifier("leaf"), NULL_TREE, DECL_ATTRIBUTES(d));
+        }
+    }
+    gimple_stmt_iterator gsi = gsi_for_stmt(a.stmt);
+    location_t loc = gimple_location(a.stmt);
+    tree addr = force_gimple_operand_gsi(&gsi, fold_convert(const_ptr_type_node, unshare_expr(a.addr)), true,
+                                         NULL_TREE, true, GSI_SAME_STMT);
+    tree kind = build_int_cst(unsigned_type_node, a.store ? 1 : 0);
+    gcall *call;
+    if (a.block == SH_BLOCK) {
+        tree len = force_gimple_operand_gsi(&gsi, fold_convert(size_type_node, unshare_expr(a.len)), true, NULL_TREE,
+                                            true, GSI_SAME_STMT);
+        call = gimple_build_call(block_fn, 3, addr, len, kind);
+    } else
+        call = gimple_build_call(string_fn, 2, addr, kind);
+    gimple_set_location(call, loc);
+    if (a.block == SH_STRING_AFTER && !stmt_ends_bb_p(a.stmt))
+        gsi_insert_after(&gsi, call, GSI_SAME_STMT);
+    else if (a.block == SH_STRING_AFTER) {
+        edge e = find_fallthru_edge(gimple_bb(a.stmt)->succs);
+        if (!e)
+            return;
+        gsi_insert_on_edge_immediate(e, call);
+    } else
+        gsi_insert_before(&gsi, call, GSI_SAME_STMT);
+}
+
 static void instrument(const share_access &a, tree skip)
 {
+    if (a.block) {
+        instrument_block(a);
+        return;
+    }
     gimple_stmt_iterator gsi = gsi_for_stmt(a.stmt);
     location_t loc = gimple_location(a.stmt);
     tree addr;
@@ -748,68 +893,297 @@ static tree runtime_fn(const char *name, tree like)
     return d;
 }
 
-/* The recommendation `align-alloc func=F line=N` for this call, if any. */
-static bool align_alloc_here(function *fun, gimple *g)
+/* ---- align-alloc: where the plan's allocation sites are ---------------------
+ *
+ * The plan names an allocation by function and file:line from the DWARF
+ * line table; a call written in a macro (its argument or its body) has
+ * several places: the one GCC reports, the macro's expansion point and the
+ * spelling location.  The site matches when the function matches (its
+ * name, its assembler name, or that of the function it was cloned from)
+ * and file:line is one of them.  A recommendation whose function this unit
+ * compiled but whose call was not found is reported (with the allocation
+ * calls the function has, as GCC sees them), at the end of the unit. */
+
+struct alloc_site {
+    const struct pifb_rec *rec;
+    bool fn_seen, matched;
+    char calls[300];          /* the allocation calls of its function: file:line, ... */
+};
+static vec<alloc_site> alloc_sites;
+static bool alloc_sites_ready;
+
+static alloc_site *alloc_site_of(const struct pifb_rec *r)
 {
-    unsigned it = 0;
-    const char *fname = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
-    expanded_location xl = expand_location(gimple_location(g));
-    while (const struct pifb_rec *r = pi_feedback_next("align-alloc", &it)) {
-        const char *f = pifb_get(r, "func");
-        const char *file = pifb_get(r, "file");
-        uint64_t line = 0;
-        if (!f || strcmp(f, fname) != 0 || pifb_get_u64(r, "line", &line) != 0 || line != (uint64_t)xl.line)
-            continue;
-        if (file && xl.file && strcmp(lbasename(file), lbasename(xl.file)) != 0)
-            continue;
+    for (unsigned i = 0; i < alloc_sites.length(); i++)
+        if (alloc_sites[i].rec == r)
+            return &alloc_sites[i];
+    return NULL;
+}
+
+static bool fn_named(function *fun, const char *f)
+{
+    tree d = fun->decl;
+    const char *asm_name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(d));
+    size_t n = strlen(f);
+    if (!strcmp(asm_name, f) || (!strncmp(asm_name, f, n) && asm_name[n] == '.')) /* f.constprop.0, f.part.1 */
         return true;
+    if (DECL_NAME(d) && !strcmp(IDENTIFIER_POINTER(DECL_NAME(d)), f))
+        return true;
+    /* C++: the names DWARF gives (Pool for Pool's constructor, A::f) */
+    for (int v = 0; v <= 2; v += 2) {
+        const char *p = lang_hooks.decl_printable_name(d, v);
+        if (p && !strcmp(p, f))
+            return true;
     }
     return false;
 }
 
+static bool loc_matches(location_t loc, const char *file, uint64_t line)
+{
+    location_t cand[3] = {loc, linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL),
+                          linemap_resolve_location(line_table, loc, LRK_SPELLING_LOCATION, NULL)};
+    for (location_t c : cand) {
+        expanded_location x = expand_location(c);
+        if ((uint64_t)x.line == line && (!file || !x.file || !strcmp(lbasename(file), lbasename(x.file))))
+            return true;
+    }
+    return false;
+}
+
+/* The recommendation `align-alloc func=F file=FILE line=N` for this call,
+ * if any (noting, for the report, that F was compiled). */
+static const struct pifb_rec *align_alloc_here(function *fun, gimple *g)
+{
+    unsigned it = 0;
+    while (const struct pifb_rec *r = pi_feedback_next("align-alloc", &it)) {
+        const char *f = pifb_get(r, "func");
+        uint64_t line = 0;
+        if (!f || !fn_named(fun, f) || pifb_get_u64(r, "line", &line) != 0)
+            continue;
+        if (loc_matches(gimple_location(g), pifb_get(r, "file"), line))
+            return r;
+    }
+    return NULL;
+}
+
+static bool is_new(tree fn)
+{
+    return fn && TREE_CODE(fn) == FUNCTION_DECL && DECL_IS_REPLACEABLE_OPERATOR_NEW_P(fn);
+}
+
+static bool is_delete(tree fn)
+{
+    return fn && TREE_CODE(fn) == FUNCTION_DECL && DECL_IS_OPERATOR_DELETE_P(fn);
+}
+
+/* C++: a call after (or before) g noting the object it allocated (or frees):
+ * operator new and delete are left as they are, and recorded. */
+static void note_call(gimple *g, bool alloc)
+{
+    static tree note_alloc_fn, note_free_fn;
+    if (!note_alloc_fn) {
+        note_alloc_fn = build_fn_decl("__perfinst_share_note_alloc",
+                                      build_function_type_list(void_type_node, ptr_type_node, size_type_node,
+                                                               NULL_TREE));
+        note_free_fn = build_fn_decl("__perfinst_share_note_free",
+                                     build_function_type_list(void_type_node, ptr_type_node, NULL_TREE));
+        TREE_NOTHROW(note_alloc_fn) = TREE_NOTHROW(note_free_fn) = 1;
+    }
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    if (!alloc) {
+        gcall *c = gimple_build_call(note_free_fn, 1, gimple_call_arg(g, 0));
+        gimple_set_location(c, gimple_location(g));
+        gsi_insert_before(&gsi, c, GSI_SAME_STMT);
+        return;
+    }
+    tree lhs = gimple_call_lhs(g);
+    if (!lhs || TREE_CODE(lhs) != SSA_NAME)
+        return;
+    gcall *c = gimple_build_call(note_alloc_fn, 2, lhs, gimple_call_arg(g, 0));
+    gimple_set_location(c, gimple_location(g));
+    if (!stmt_ends_bb_p(g))
+        gsi_insert_after(&gsi, c, GSI_SAME_STMT);
+    else { /* new may throw: the normal edge */
+        edge e = find_fallthru_edge(gimple_bb(g)->succs);
+        if (!e)
+            for (edge_iterator ei = ei_start(gimple_bb(g)->succs); !ei_end_p(ei); ei_next(&ei))
+                if (!(ei_edge(ei)->flags & (EDGE_EH | EDGE_ABNORMAL)))
+                    e = ei_edge(ei);
+        if (e)
+            gsi_insert_on_edge_immediate(e, c);
+    }
+}
+
+/* operator new(size) at an align-alloc site: its aligned form,
+ * operator new(size, std::align_val_t(64)) (C++17; libstdc++ allocates it
+ * with aligned_alloc, and operator delete frees it).  The new already
+ * aligned (a padded type asks for it): nothing to do. */
+static bool align_new(gimple *g)
+{
+    if (gimple_call_num_args(g) >= 2) {
+        tree al = gimple_call_arg(g, 1);
+        return TREE_CODE(al) == INTEGER_CST && tree_fits_uhwi_p(al) && tree_to_uhwi(al) >= 64;
+    }
+    tree fn = gimple_call_fndecl(g);
+    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+    const char *aligned = !strcmp(name, "_Znwm") ? "_ZnwmSt11align_val_t"
+                          : !strcmp(name, "_Znam") ? "_ZnamSt11align_val_t" : NULL;
+    if (!aligned || gimple_call_num_args(g) != 1)
+        return false;
+    tree d = build_fn_decl(aligned, build_function_type_list(ptr_type_node, size_type_node, size_type_node,
+                                                             NULL_TREE));
+    SET_DECL_ASSEMBLER_NAME(d, get_identifier(aligned));
+    gcall *c = as_a<gcall *>(g);
+    gcall *nc = gimple_build_call(d, 2, gimple_call_arg(c, 0), build_int_cst(size_type_node, 64));
+    gimple_call_set_lhs(nc, gimple_call_lhs(c));
+    gimple_set_location(nc, gimple_location(c));
+    gimple_call_set_nothrow(nc, gimple_call_nothrow_p(c));
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    gsi_replace(&gsi, nc, true);
+    return true;
+}
+
 /* Redirect allocation calls: to the line allocator at recommended sites,
- * else (instrumented functions) to the recording twins.  Returns the number
- * of calls changed. */
+ * else (instrumented functions) to the recording twins; C++'s new and
+ * delete noted.  Returns the number of calls changed. */
 static unsigned redirect_allocs(function *fun, bool record)
 {
+    if (!alloc_sites_ready) {
+        alloc_sites_ready = true;
+        unsigned it = 0;
+        while (const struct pifb_rec *r = pi_feedback_next("align-alloc", &it)) {
+            alloc_site a;
+            memset(&a, 0, sizeof a);
+            a.rec = r;
+            alloc_sites.safe_push(a);
+        }
+    }
+    for (unsigned i = 0; i < alloc_sites.length(); i++) {
+        const char *f = pifb_get(alloc_sites[i].rec, "func");
+        if (f && fn_named(fun, f))
+            alloc_sites[i].fn_seen = true;
+    }
     unsigned n = 0;
     basic_block bb;
+    auto_vec<gimple *> news, deletes;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
-        if (!is_gimple_call(g) || !gimple_call_builtin_p(g, BUILT_IN_NORMAL))
+        if (!is_gimple_call(g))
             continue;
         tree fn = gimple_call_fndecl(g);
-        const char *rec = NULL, *line = NULL;
-        switch (DECL_FUNCTION_CODE(fn)) {
-        case BUILT_IN_MALLOC: rec = "__perfinst_share_malloc"; line = "__perfinst_line_malloc"; break;
-        case BUILT_IN_CALLOC: rec = "__perfinst_share_calloc"; line = "__perfinst_line_calloc"; break;
-        case BUILT_IN_REALLOC: rec = "__perfinst_share_realloc"; line = "__perfinst_line_realloc"; break;
-        case BUILT_IN_ALIGNED_ALLOC: rec = "__perfinst_share_aligned_alloc"; break;
-        case BUILT_IN_POSIX_MEMALIGN: rec = "__perfinst_share_posix_memalign"; break;
-        case BUILT_IN_FREE: rec = "__perfinst_share_free"; break;
-        default: break;
-        }
-        const char *to = line && pi_feedback_path() && align_alloc_here(fun, g) ? line : record ? rec : NULL;
-        if (!to)
+        bool cxx_new = is_new(fn), cxx_delete = is_delete(fn);
+        if (!cxx_new && !cxx_delete && !gimple_call_builtin_p(g, BUILT_IN_NORMAL))
             continue;
-        if (to == line && pi_opt.verbose)
-            inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
-                   pi_feedback_path(), to);
-        gimple_call_set_fndecl(g, runtime_fn(to, fn));
+        const char *rec = NULL, *line = NULL;
+        if (!cxx_new && !cxx_delete)
+            switch (DECL_FUNCTION_CODE(fn)) {
+            case BUILT_IN_MALLOC: rec = "__perfinst_share_malloc"; line = "__perfinst_line_malloc"; break;
+            case BUILT_IN_CALLOC: rec = "__perfinst_share_calloc"; line = "__perfinst_line_calloc"; break;
+            case BUILT_IN_REALLOC: rec = "__perfinst_share_realloc"; line = "__perfinst_line_realloc"; break;
+            case BUILT_IN_ALIGNED_ALLOC: rec = "__perfinst_share_aligned_alloc"; break;
+            case BUILT_IN_POSIX_MEMALIGN: rec = "__perfinst_share_posix_memalign"; break;
+            case BUILT_IN_FREE: rec = "__perfinst_share_free"; break;
+            default: continue;
+            }
+        const struct pifb_rec *r = (line || cxx_new) && pi_feedback_path() ? align_alloc_here(fun, g) : NULL;
+        if (line || cxx_new) {
+            expanded_location x = expand_location(gimple_location(g));
+            char at[300];
+            snprintf(at, sizeof at, "%s:%d", x.file ? lbasename(x.file) : "?", x.line);
+            for (unsigned i = 0; i < alloc_sites.length(); i++) {
+                char *c = alloc_sites[i].calls;
+                size_t len = strlen(c);
+                if (alloc_sites[i].fn_seen && !strstr(c, at))
+                    snprintf(c + len, sizeof alloc_sites[i].calls - len, "%s%s", len ? ", " : "", at);
+            }
+        }
+        char why[600];
+        if (r && !pi_sharing_group_ready(r, true, why, sizeof why)) {
+            alloc_site *a = alloc_site_of(r);
+            if (a)
+                a->matched = true;
+            pi_sharing_not_applied(r, gimple_location(g), why);
+            r = NULL;
+        }
+        if (r) {
+            alloc_site *a = alloc_site_of(r);
+            if (a)
+                a->matched = true;
+            if (cxx_new) {
+                bool was = gimple_call_num_args(g) >= 2;
+                if (align_new(g)) {
+                    pi_sharing_applied(r);
+                    n += !was;
+                    if (pi_opt.verbose)
+                        inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
+                               pi_feedback_path(), was ? "already the aligned operator new" : "operator new(size, 64)");
+                } else
+                    pi_sharing_not_applied(r, gimple_location(g), "this operator new has no aligned form");
+                g = gsi_stmt(gsi);
+            } else {
+                if (pi_opt.verbose)
+                    inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
+                           pi_feedback_path(), line);
+                gimple_call_set_fndecl(g, runtime_fn(line, fn));
+                update_stmt(g);
+                pi_sharing_applied(r);
+                n++;
+                continue;
+            }
+        }
+        if (!record)
+            continue;
+        if (cxx_new || cxx_delete) {
+            (cxx_new ? news : deletes).safe_push(g);
+            continue;
+        }
+        gimple_call_set_fndecl(g, runtime_fn(rec, fn));
         update_stmt(g);
         n++;
     }
-    return n;
+    for (gimple *g : news)
+        note_call(g, true);
+    for (gimple *g : deletes)
+        note_call(g, false);
+    return n + news.length() + deletes.length();
+}
+
+/* The end of the unit: align-alloc recommendations whose function was
+ * compiled here but whose call was not found. */
+void pi_sharing_alloc_finish(void)
+{
+    for (unsigned i = 0; i < alloc_sites.length(); i++) {
+        const alloc_site &a = alloc_sites[i];
+        if (!a.fn_seen || a.matched)
+            continue;
+        char why[600];
+        snprintf(why, sizeof why, "no allocation call at %s:%s in %s (%s%s%s)",
+                 pifb_get(a.rec, "file") ? pifb_get(a.rec, "file") : "?",
+                 pifb_get(a.rec, "line") ? pifb_get(a.rec, "line") : "?", pifb_get(a.rec, "func"),
+                 a.calls[0] ? "its allocation calls: " : "it has none the plugin can align", a.calls,
+                 "");
+        pi_sharing_not_applied(a.rec, UNKNOWN_LOCATION, why);
+    }
 }
 
 /* ---- the pass ---------------------------------------------------------------------- */
 
 bool pi_sharing_seen; /* a sharing directive was accepted in this unit (frontend) */
 
+/* The plugin's own functions are not instrumented; C++'s static
+ * initialisation of the program's globals (_GLOBAL__sub_I_NAME, the
+ * objects' constructors inlined into it) is: the objects it allocates are
+ * the program's. */
+static bool own_function(tree decl)
+{
+    const char *n = DECL_NAME(decl) ? IDENTIFIER_POINTER(DECL_NAME(decl)) : "";
+    return pi_is_own_decl(decl) && strncmp(n, "_GLOBAL__sub_", 13) != 0;
+}
+
 static unsigned sharing_execute(function *fun)
 {
-    if (pi_is_own_decl(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
+    if (own_function(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
         return 0;
     fn_marked = pi_directive_bits(DECL_ATTRIBUTES(fun->decl)) & PI_D_SHARING;
     pta_valid = opt_for_fn(fun->decl, optimize) && opt_for_fn(fun->decl, flag_tree_pta) && fun->gimple_df &&

@@ -354,6 +354,7 @@ static void finish_unit(void *, void *)
         pi_pragma_finish_unit();
     pi_feedback_report();
     pi_promote_report();
+    pi_sharing_repair_finish();
 }
 
 static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)

@@ -153,8 +153,18 @@ tree pi_ri_emit_call(const char *expr, location_t loc);
 /* pass-sharing.cc: the sharing probes, late (after "optimized") */
 extern bool pi_sharing_seen;
 opt_pass *pi_make_sharing_pass(gcc::context *ctxt);
-/* repair-sharing.cc: align-global and pad-field, in the front end */
+void pi_sharing_alloc_finish(void); /* align-alloc sites not found, reported */
+/* repair-sharing.cc: align-global and pad-field, in the front end; the
+ * names of structs (a tag, or the typedef of an anonymous struct); the
+ * ledger of what a feedback rebuild applied (.perfinst_share_applied) */
 void pi_sharing_repair_register(const char *plugin_name);
+const char *pi_sharing_struct_name(tree type); /* NULL: no name */
+void pi_sharing_applied(const struct pifb_rec *r);
+void pi_sharing_not_applied(const struct pifb_rec *r, location_t loc, const char *why); /* warns once */
+/* May r be applied now?  Its group complete (not cut by feedback-only) and,
+ * with need_padding, the group's pad-field applied in this unit; else why. */
+bool pi_sharing_group_ready(const struct pifb_rec *r, bool need_padding, char *why, size_t n);
+void pi_sharing_repair_finish(void); /* end of the unit: errors for half repairs, the ledger's section */
 /* repair-arrays.cc: pad-array (arrays of scalars padded apart) and the
  * arrays' facts for the plan, once per unit after the SSA build */
 opt_pass *pi_make_arrays_pass(gcc::context *ctxt);

@@ -419,11 +419,13 @@ static unsigned int arrays_execute(function *)
         if (!r)
             continue;
         if (arrs[i].reason) {
-            warning_at(DECL_SOURCE_LOCATION(d), 0, "perfinst: %s:%u: %qD is not padded: %s; recommendation %u ignored",
-                       pi_feedback_path(), r->line, d, arrs[i].reason, r->number);
+            char why[700];
+            snprintf(why, sizeof why, "%s is not padded: %s", IDENTIFIER_POINTER(DECL_NAME(d)), arrs[i].reason);
+            pi_sharing_not_applied(r, DECL_SOURCE_LOCATION(d), why);
             continue;
         }
         pad(d);
+        pi_sharing_applied(r);
         if (pi_opt.verbose)
             inform(DECL_SOURCE_LOCATION(d), "perfinst: %s:%u: %qD padded: each element on a cache line of its own",
                    pi_feedback_path(), r->line, d);

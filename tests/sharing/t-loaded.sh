@@ -1,0 +1,53 @@
+# The verdict is a property of the program, not of one interleaving: every
+# sharing fixture (fixtures.c's patterns, verdict.c's, the C++ pool), run 10
+# times beside a busy thread per CPU (busy.c) in the default sampled mode,
+# gives the same verdict for every object each time — sampled reload counts
+# may vary, the verdict may not.
+# timeout: 900
+. "$PERFINST_TOP/tests/lib.sh"
+RUNS=${LOADED_RUNS:-10}
+gcc -O2 -pthread "$T/sharing/busy.c" -o busy
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/fixtures.c" -o f.o
+pi_ld -O2 -o f f.o
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -I"$T/sharing" -c "$T/sharing/verdict.c" -o v.o
+pi_ld -O2 -o v v.o
+pi_cc -x c++ -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/ctor-pool.cc" -o c.o
+pi_ld -O2 -o ctor c.o -lstdc++
+
+./busy &
+busy=$!
+trap 'kill $busy 2> /dev/null' EXIT
+
+# verdicts CASE: one line per object: its name, placement and verdict (the
+# figures after ';' left out)
+verdicts() {
+    sed -n '/^Objects:/,$p' "$1" | grep '^  [^ ]' | sed 's/; .*//' | sort
+}
+
+cases="f:adjacent:200 f:atomic:200 f:padded:200 f:mixed:200 f:linreg:200 f:hist:200 f:flags:200 f:locks:200 f:hidden:200 f:globals:200
+v:hist v:macro v:bzero v:matrix v:flag ctor:200000"
+for c in $cases; do
+    IFS=: read -r prog mode arg <<< "$c"
+    name=$prog-$mode
+    [ "$prog" != ctor ] || name=ctor
+    for i in $(seq 1 "$RUNS"); do
+        rm -f run.pit
+        PERFINST_OUT=run.pit ./$prog $mode $arg > /dev/null 2>&1 || fail "$name: run $i"
+        "$PMOPT" report --sharing $prog run.pit > $name.$i.rep
+        verdicts $name.$i.rep > $name.$i.v
+        if [ "$i" -gt 1 ] && ! cmp -s $name.1.v $name.$i.v; then
+            diff -u $name.1.v $name.$i.v >&2
+            fail "$name: run $i's verdict differs from run 1's (loaded machine)"
+        fi
+    done
+    [ -s $name.1.v ] || fail "$name: no verdict at all"
+    ok "$name: the same verdict in $RUNS runs beside a busy thread per CPU: $(tr '\n' '|' < $name.1.v | cut -c1-160)"
+done
+# and the verdicts are the ones expected (t-detect.sh and t-verdict.sh check their details)
+assert_contains "adjacent: false" f-adjacent.1.v "^  c \(global, 16 bytes, .*\): FALSE sharing: threads write different parts of it$"
+assert_not_contains "atomic: never false" f-atomic.1.v "FALSE"
+assert_not_contains "padded: no false sharing" f-padded.1.v "FALSE"
+assert_contains "padded: only through adjacent-line prefetch" f-padded.1.v "false sharing only through adjacent-line prefetch$"
+assert_contains "globals: both" f-globals.1.v "^  hits_a .*FALSE sharing"
+assert_contains "v-flag: the flag the writer" v-flag.1.v "^  modified .*: FALSE sharing: it is written while threads use other data on its lines$"
+assert_contains "v-bzero: bzero's writes" v-bzero.1.v "FALSE sharing: it is written while threads use other data on its lines$"

@@ -1,0 +1,147 @@
+/* Verdict fixtures: ./verdict MODE [ITERS] [THREADS].  Free-running
+ * threads (no barriers: how real programs run, and how a loaded machine
+ * serialises them), each on its own data, the patterns that real programs
+ * got wrong (issue 19):
+ *
+ *   hist    per-thread histograms in a heap array of a struct that has no
+ *           tag, only a typedef (3 threads, 48-byte elements at +16 of a
+ *           line: threads 1 and 2 share a line; aligned alone, 0 and 1
+ *           would too — the repair must pad the type and align the array
+ *           together)
+ *   macro   per-thread accumulators allocated inside a macro of a header
+ *           (verdict-defs.h, a CHECK_ERROR in the style of Phoenix's)
+ *   bzero   per-thread word buffers (malloc'ed one after the other)
+ *           cleared with bzero, which GCC expands inline, and only read
+ *           otherwise: the clearing is the only write
+ *   matrix  a 256 x 256 matrix of doubles from malloc (at +16 of a line),
+ *           each thread updating its own block of rows: the rows at the
+ *           blocks' boundary share a line; starting a line removes it
+ *   flag    read-mostly globals on one line with a flag every thread sets
+ *           (true sharing of the flag; the readers' false sharing ends when
+ *           the flag alone moves)
+ *
+ * Prints a checksum (the same in every build) on stdout and, on stderr,
+ * "addr T<k> <first> <last>" for each thread's written data, for the
+ * checks of a repaired build. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "verdict-defs.h"
+
+typedef struct {
+    unsigned long count[5];
+    int id;
+} hist_t;
+
+struct acc {
+    long sum, sumsq, n;
+};
+
+#define WORD 24 /* (malloc(24): chunks 32 bytes apart, two on a line) */
+
+#define N 256
+static struct {
+    const char *mode;
+    long iters;
+    int threads;
+    hist_t *hists;
+    struct acc *accs;
+    char *bufs[16];       /* each thread's buffer, allocated one after the other */
+    double *m;
+} ctl __attribute__((aligned(64)));
+
+/* the flag mode's globals: read-mostly data (set before the threads
+ * start), on one line with the flag */
+long num_points __attribute__((aligned(64)));
+long dims;
+volatile int modified;
+long num_means;
+
+static void addr_range(int me, const volatile void *lo, size_t n)
+{
+    fprintf(stderr, "addr T%d %p %p\n", me, (void *)lo, (void *)((const char *)lo + n - 1));
+}
+
+static void *worker(void *arg)
+{
+    int me = (int)(long)arg;
+    const char *mode = ctl.mode;
+    long iters = ctl.iters;
+    if (!strcmp(mode, "hist")) {
+        volatile hist_t *h = &ctl.hists[me];
+        h->id = me;
+        for (long i = 0; i < iters; i++)
+            h->count[i % 5]++;
+        addr_range(me, h, sizeof *h);
+    } else if (!strcmp(mode, "macro")) {
+        volatile struct acc *a = &ctl.accs[me];
+        for (long i = 0; i < iters; i++) {
+            a->sum += i;
+            a->sumsq += i * i;
+            a->n++;
+        }
+        addr_range(me, a, sizeof *a);
+    } else if (!strcmp(mode, "bzero")) {
+        char *w = ctl.bufs[me];
+        long s = 0;
+        for (long i = 0; i < iters; i++) {
+            bzero(w, WORD);
+            s += ((volatile char *)w)[i % WORD];
+        }
+        if (s)
+            w[0] = 1; /* (never: the buffer stays zero) */
+        addr_range(me, w, WORD);
+    } else if (!strcmp(mode, "matrix")) {
+        int nt = ctl.threads, lo = me * N / nt, hi = (me + 1) * N / nt;
+        volatile double *m = ctl.m;
+        for (long k = 0; k < iters / 4096; k++) /* (whole rows: each element) */
+            for (int r = lo; r < hi; r++)
+                for (int c = 0; c < N; c++)
+                    m[r * N + c] += 1.0;
+        addr_range(me, &m[lo * N], (size_t)(hi - lo) * N * sizeof *m);
+    } else if (!strcmp(mode, "flag")) {
+        long s = 0;
+        for (long i = 0; i < iters; i++) {
+            s += *(volatile long *)&num_points + *(volatile long *)&dims + *(volatile long *)&num_means;
+            if (i % 64 == 0)
+                modified = 1;
+        }
+        if (s < 0)
+            modified = 2;
+        addr_range(me, &modified, sizeof modified);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: verdict MODE [ITERS] [THREADS]\n");
+        return 2;
+    }
+    ctl.mode = argv[1];
+    ctl.iters = argc > 2 ? atol(argv[2]) : 200000;
+    ctl.threads = argc > 3 ? atoi(argv[3]) : !strcmp(ctl.mode, "hist") ? 3 : 2;
+    int nt = ctl.threads;
+    ctl.hists = calloc((size_t)nt, sizeof *ctl.hists);
+    ALLOC_CHECKED(ctl.accs, nt);
+    for (int i = 0; i < nt && i < 16; i++)
+        ctl.bufs[i] = malloc(WORD);
+    ctl.m = malloc(N * N * sizeof *ctl.m);
+    num_points = 1000, dims = 3, num_means = 8;
+    memset(ctl.m, 0, N * N * sizeof *ctl.m);
+    pthread_t t[16];
+    for (long i = 0; i < nt && i < 16; i++)
+        pthread_create(&t[i], NULL, worker, (void *)i);
+    for (int i = 0; i < nt && i < 16; i++)
+        pthread_join(t[i], NULL);
+    double ms = 0;
+    for (int i = 0; i < N * N; i++)
+        ms += ctl.m[i];
+    printf("%s: hist %lu %lu acc %ld %ld words %d matrix %.0f flag %d\n", ctl.mode, ctl.hists[0].count[1],
+           ctl.hists[nt - 1].count[2], ctl.accs[0].sum, ctl.accs[nt - 1].n, ctl.bufs[0][0], ms, modified);
+    return 0;
+}
