@@ -614,37 +614,6 @@ static int flush(struct sh_analysis *a, struct window *w, uint64_t *bound, uint6
     return v;
 }
 
-/* One footprint's part at object byte ob0.. (mask m over bytes ob0 ..
- * ob0+63), laid out: its new position (the fix moves runs of bytes). */
-static void lay_one(struct sh_analysis *a, const struct foot *f, uint64_t rm, uint64_t wm, int64_t pos,
-                    const struct layout *L, struct window ws[2], int *verdict, uint64_t *bound, uint64_t *pairs)
-{
-    int64_t v0 = floordiv(pos, L->win);
-    int off = (int)(pos - v0 * L->win);
-    uint64_t r0[2], r1[2], w0[2], w1[2];
-    place(rm, off, L->win, r0, r1);
-    place(wm, off, L->win, w0, w1);
-    for (int part = 0; part < 2; part++) {
-        const uint64_t *rr = part ? r1 : r0, *ww = part ? w1 : w0;
-        if (!(rr[0] | rr[1] | ww[0] | ww[1]))
-            continue;
-        int64_t v = v0 + part;
-        struct window *w = ws[0].v == v ? &ws[0] : ws[1].v == v ? &ws[1] : NULL;
-        if (!w) { /* a new window: those before it are complete */
-            for (int i = 0; i < 2; i++)
-                if (ws[i].v != INT64_MIN && ws[i].v < v)
-                    *verdict |= flush(a, &ws[i], bound, pairs);
-            w = ws[0].v == INT64_MIN ? &ws[0] : ws[1].v == INT64_MIN ? &ws[1] : NULL;
-            if (!w) { /* (out of order: cannot happen with sorted footprints) */
-                *verdict |= flush(a, &ws[0], bound, pairs);
-                w = &ws[0];
-            }
-            w->v = v;
-        }
-        win_add(a, w, f->thread, rr, ww, f->acc, f->wr, f->lo, f->hi);
-    }
-}
-
 /* Where object byte ob goes under fix (its position from the object's new
  * start); -1: nowhere known (a byte outside the fields). */
 static int64_t fixed_pos(const struct sh_fix *fix, int64_t ob)
@@ -662,10 +631,88 @@ static int64_t fixed_pos(const struct sh_fix *fix, int64_t ob)
     return (int64_t)(el * fix->new_stride + in); /* (padding: stays) */
 }
 
+/* The open windows of an evaluation, by index: all the footprints of one
+ * line land in a span of windows, and each line's footprints come after
+ * the previous line's (positions grow with the object byte, under any fix:
+ * fields keep their order); so a window is complete once the next line's
+ * first position lies beyond it. */
+struct open_windows {
+    struct window *w;
+    int n, cap;
+};
+
+static struct window *window_at(struct open_windows *ow, int64_t v)
+{
+    for (int i = 0; i < ow->n; i++)
+        if (ow->w[i].v == v)
+            return &ow->w[i];
+    if (ow->n == ow->cap) {
+        int nc = ow->cap ? 2 * ow->cap : 4;
+        struct window *nw = realloc(ow->w, (size_t)nc * sizeof *nw);
+        if (!nw) {
+            rep_oom();
+            exit(PM_ERROR);
+        }
+        memset(nw + ow->cap, 0, (size_t)(nc - ow->cap) * sizeof *nw);
+        ow->w = nw;
+        ow->cap = nc;
+    }
+    struct window *w = &ow->w[ow->n++];
+    w->v = v;
+    w->n = 0;
+    return w;
+}
+
+/* Judge and close the windows below v (all of them: INT64_MAX). */
+static int flush_below(struct sh_analysis *a, struct open_windows *ow, int64_t v, uint64_t *bound, uint64_t *pairs)
+{
+    int verdict = 0;
+    for (int i = 0; i < ow->n;) {
+        if (ow->w[i].v >= v) {
+            i++;
+            continue;
+        }
+        verdict |= flush(a, &ow->w[i], bound, pairs);
+        struct window t = ow->w[i]; /* (keep its thread array for reuse) */
+        ow->w[i] = ow->w[--ow->n];
+        ow->w[ow->n] = t;
+    }
+    return verdict;
+}
+
+/* One run of a footprint's bytes (masks over 64 bytes from pos) laid into
+ * the windows it covers (one or two). */
+static void lay_one(struct sh_analysis *a, const struct foot *f, uint64_t rm, uint64_t wm, int64_t pos,
+                    const struct layout *L, struct open_windows *ow)
+{
+    int64_t v0 = floordiv(pos, L->win);
+    int off = (int)(pos - v0 * L->win);
+    uint64_t r0[2], r1[2], w0[2], w1[2];
+    place(rm, off, L->win, r0, r1);
+    place(wm, off, L->win, w0, w1);
+    for (int part = 0; part < 2; part++) {
+        const uint64_t *rr = part ? r1 : r0, *ww = part ? w1 : w0;
+        if (!(rr[0] | rr[1] | ww[0] | ww[1]))
+            continue;
+        win_add(a, window_at(ow, v0 + part), f->thread, rr, ww, f->acc, f->wr, f->lo, f->hi);
+    }
+}
+
+/* Where footprint f's first byte goes (the start of its line under the
+ * layout). */
+static int64_t first_pos(const struct foot *f, const struct layout *L)
+{
+    uint64_t m = f->r | f->w;
+    if (!L->fix || L->fix->kind == SH_FIX_ALIGN)
+        return f->start + L->shift;
+    int k = m ? __builtin_ctzll(m) : 0;
+    return fixed_pos(L->fix, f->start + k) + L->shift;
+}
+
 static int evaluate(struct sh_analysis *a, const struct sh_object *o, const struct foot *f, size_t nf,
                     const struct layout *L, uint64_t *bound, uint64_t *pairs)
 {
-    struct window ws[2] = {{INT64_MIN, 0, 0, NULL}, {INT64_MIN, 0, 0, NULL}};
+    struct open_windows ow = {NULL, 0, 0};
     int verdict = 0;
     *bound = 0;
     if (pairs)
@@ -675,8 +722,10 @@ static int evaluate(struct sh_analysis *a, const struct sh_object *o, const stru
         uint64_t m = f[i].r | f[i].w;
         if (!m)
             continue;
+        if (!i || f[i].start != f[i - 1].start) /* a new line: the windows before it are complete */
+            verdict |= flush_below(a, &ow, floordiv(first_pos(&f[i], L), L->win), bound, pairs);
         if (!L->fix || L->fix->kind == SH_FIX_ALIGN) { /* the bytes move together */
-            lay_one(a, &f[i], f[i].r, f[i].w, f[i].start + L->shift, L, ws, &verdict, bound, pairs);
+            lay_one(a, &f[i], f[i].r, f[i].w, f[i].start + L->shift, L, &ow);
             continue;
         }
         /* the bytes move in runs: each run of bytes that stays together */
@@ -692,17 +741,14 @@ static int evaluate(struct sh_analysis *a, const struct sh_object *o, const stru
             uint64_t run = (j - k == 64 ? ~0ull : ((1ull << (j - k)) - 1)) << k;
             a->work++;
             if (p >= 0)
-                lay_one(a, &f[i], (f[i].r & run) >> k, (f[i].w & run) >> k, p + L->shift, L, ws, &verdict, bound,
-                        pairs);
+                lay_one(a, &f[i], (f[i].r & run) >> k, (f[i].w & run) >> k, p + L->shift, L, &ow);
             k = j;
         }
     }
-    /* (footprints of the fixed layout may come out of order across
-     * elements: windows are flushed as they complete, the rest here) */
-    for (int i = 0; i < 2; i++)
-        verdict |= flush(a, &ws[i], bound, pairs);
-    free(ws[0].t);
-    free(ws[1].t);
+    verdict |= flush_below(a, &ow, INT64_MAX, bound, pairs);
+    for (int i = 0; i < ow.cap; i++)
+        free(ow.w[i].t);
+    free(ow.w);
     (void)o;
     return verdict;
 }

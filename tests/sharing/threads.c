@@ -28,8 +28,8 @@ static void *worker(void *arg)
     if (!strcmp(mode, "phases"))
         for (int i = 0; i < 2000; i++)
             ((volatile long *)slot)[me] += i;
-    else if (!strcmp(mode, "crowd"))
-        for (int i = 0; i < 2000; i++)
+    else if (!strcmp(mode, "crowd")) /* (each thread sampled there at least once: more than 2 x 1024 accesses) */
+        for (int i = 0; i < 20000; i++)
             crowd[me] = (char)(crowd[me] + 1);
     else if (!strcmp(mode, "allocs"))
         for (int i = 0; i < 2000; i++)
