@@ -1,62 +1,63 @@
 #!/bin/bash
-# shellcheck disable=SC2086  # flag lists are word-split on purpose
-# sharing.sh — what the sharing repair gains and what detection costs.
-# See docs/sharing.md.
+# shellcheck disable=SC2086  # argument lists are word-split on purpose
+# sharing.sh — false sharing on programs that reproduce the patterns real
+# programs have (issue 19; Huron and Phoenix are not in the package
+# registries, so these are our own, each with its hand fix), and what
+# detection, analysis and repair cost and gain.  See docs/sharing.md.
 #
-#   bench/sharing.sh [--rounds N] [--iters N] [--detect-iters N]
-#                    [--sqlite-size S] [--no-sqlite] [--record]
+#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--only NAME,...] [--record]
 #
-#   --rounds N        interleaved rounds of every timed part (default 5)
-#   --iters N         iterations per thread of bench/sharing/fsbench.c (default 50000000)
-#   --detect-iters N  iterations per thread for the detection overhead (default 20000000:
-#                     at 2000000 the uninstrumented run takes 3 ms of CPU and the
-#                     runtime's fixed cost, about 2.5 ms, would be most of the ratio)
-#   --sqlite-size S   the SQLite workload's size for the detection overhead (default 0.2)
-#   --no-sqlite       leave SQLite out (its build with the plugin takes minutes)
-#   --callgrind       also count instructions under callgrind (deterministic, unlike
-#                     the times on a shared machine): fsbench at --cg-iters and the
-#                     SQLite workload at --cg-sqlite-size, each against gcc -O2
-#   --cg-iters N      iterations per thread under callgrind (default 2000000)
-#   --cg-sqlite-size S  the SQLite workload's size under callgrind (default 0.05)
-#   --record          append the result to bench/RESULTS.md
+#   --rounds N      paired rounds of every timed comparison (default 7)
+#   --quick         smaller inputs, 3 rounds (a smoke test of the script)
+#   --no-callgrind  leave out the instruction counts under callgrind
+#   --only LIST     only these programs (comma-separated names below)
+#   --record        append the result to bench/RESULTS.md
 #
-# 1. Repair.  Per fixture of fsbench.c (globals, mixed, linreg; 2 threads):
-#    the program as written (gcc -O2), automatically repaired (a detection
-#    run of the sharing=all build at --detect-iters, `pmopt plan --sharing`,
-#    then gcc -O2 -fplugin-arg-perfinst-feedback=PLAN) and hand-fixed
-#    (-DHAND_FIXED: alignas(64) in the source), run interleaved, the order
-#    rotated each round.  Median wall and CPU (user+sys) time; speedup over
-#    the original; the repair's share of the hand fix's speedup.
-# 2. Detection overhead of sharing=all, in its default (sampled) mode:
-#    fsbench at --detect-iters (the worst case: nothing but accesses to
-#    shared lines) and the SQLite workload (bench/sqlite/workload.c,
-#    single-threaded), each against gcc -O2, interleaved.
-# Every run of a fixture must print the same checksum in every variant.
+# The programs (bench/sharing/; -DHAND_FIXED is the fix a programmer writes):
+#   histogram   per-thread histograms, a typedef'd struct without a tag, in a heap array
+#   lu          LU factorisation by two threads of a matrix 16 bytes into a line
+#   strmatch    per-thread word buffers written only by bzero
+#   kmeans      threads made every iteration; read-mostly globals beside a shared flag
+#   wordcount   per-thread counters, a typedef'd struct in a heap array
+#   spinpool    C++: a pool of spin locks made by a global's constructor
+#   globals, mixed, linreg   fsbench.c's patterns (two globals; a struct with a
+#               shared field; per-thread accumulators in a heap array)
+# For each program:
+#   1. the verdict against the known answer: a detection run of the
+#      sharing=all build (perfinst-ld, default sampled mode), `pmopt report
+#      --sharing`: the known falsely shared object must be found FALSE;
+#   2. analysis time and peak memory of `pmopt report --sharing` and `pmopt
+#      plan --sharing` on that trace (and on a generated 100 MB trace,
+#      tests/sharing/gentrace.c);
+#   3. the automatic repair: gcc -O2 with -fplugin-arg-perfinst-feedback=PLAN;
+#      the original, the hand fix and the repair in paired rounds (rotated
+#      order), CPU and wall time: the repair's speedup against the hand fix's
+#      (bench/paired.py: the median of the per-round ratios, a bootstrap 95 %
+#      interval);
+#   4. the cost of detection: sharing=all against gcc -O2, CPU time in paired
+#      rounds and instructions under callgrind (deterministic).
+# Every variant of a program must print the same checksum.
+#
+# False sharing costs far less on a loaded machine (threads rarely run at
+# the same time): the result says the load average; timings taken under
+# load are to be taken again on a quiet machine.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 cmdline="bench/sharing.sh${*:+ $*}"
-rounds=5
-iters=50000000
-diters=20000000
-sqsize=0.2
-do_sqlite=1
+rounds=7
+quick=0
+do_cg=1
+only=
 record=0
-do_cg=0
-cgiters=2000000
-cgsq=0.05
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds=${2:?}; shift 2 ;;
-    --iters) iters=${2:?}; shift 2 ;;
-    --detect-iters) diters=${2:?}; shift 2 ;;
-    --sqlite-size) sqsize=${2:?}; shift 2 ;;
-    --no-sqlite) do_sqlite=0; shift ;;
+    --quick) quick=1; rounds=3; shift ;;
+    --no-callgrind) do_cg=0; shift ;;
+    --only) only=${2:?}; shift 2 ;;
     --record) record=1; shift ;;
-    --callgrind) do_cg=1; shift ;;
-    --cg-iters) cgiters=${2:?}; shift 2 ;;
-    --cg-sqlite-size) cgsq=${2:?}; shift 2 ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "sharing.sh: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -65,145 +66,181 @@ done
 B=${PERFINST_BUILD:-$top/build}
 W=$here/.work/sharing
 mkdir -p "$W"
-CC=${BENCH_CC:-gcc}
 PLUGIN=$B/perfinst.so PILD=$B/perfinst-ld PMOPT=$B/pmopt
 export PERFINST_LIB_DIR=$B
 die() { echo "sharing.sh: $*" >&2; exit 1; }
 for f in "$PLUGIN" "$PILD" "$PMOPT" "$B/libperfinst.a"; do [ -e "$f" ] || die "$f missing: run make"; done
 TIMEIT=$W/timeit
-[ -x "$TIMEIT" ] && [ ! "$here/timeit.c" -nt "$TIMEIT" ] || "$CC" -O2 -o "$TIMEIT" "$here/timeit.c" || die "timeit"
+[ -x "$TIMEIT" ] && [ ! "$here/timeit.c" -nt "$TIMEIT" ] || gcc -O2 -o "$TIMEIT" "$here/timeit.c" || die "timeit"
+cd "$W" || die "cannot enter $W"
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
-median() { # FILE FIELD
-    sed -n "s/.*\b$2=\([0-9.]*\).*/\1/p" "$1" | sort -g | awk '{a[NR]=$1} END {if (!NR) print "nan"; else if (NR%2) print a[(NR+1)/2]; else printf "%.6f\n", (a[NR/2]+a[NR/2+1])/2}'
+# NAME|SOURCE|COMPILER|RUN ARGS|QUICK RUN ARGS|DETECTION ARGS|CALLGRIND ARGS|KNOWN (report line of the falsely shared object)
+programs='
+histogram|histogram.c|gcc|48 3|8 3|4 3|1 3|^  heap object from histogram.c:[0-9]+ \(main\) \(heap, 144 bytes, .*\): (FALSE|HIDDEN)
+lu|lu.c|gcc|128 60|96 10|128 4|64 2|^  heap object from lu.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
+strmatch|strmatch.c|gcc|64 2|8 2|8 2|2 2|^  heap object from strmatch.c:[0-9]+ \(main\) \(heap, 24 bytes, .*\): FALSE sharing
+kmeans|kmeans.c|gcc|400000 2 20|100000 2 10|100000 2 5|20000 2 3|^  modified \(global, 4 bytes, .*\): FALSE sharing: it is written while threads use other data
+wordcount|wordcount.c|gcc|128 2|16 2|16 2|2 2|^  heap object from wordcount.c:[0-9]+ \(main\) \(heap, 48 bytes, .*\): FALSE sharing
+spinpool|spinpool.cc|g++|20000000 2|2000000 2|2000000 2|200000 2|^  heap object from spinpool.cc:[0-9]+ .*\(heap, 256 bytes, .*\): (FALSE|HIDDEN)
+globals|fsbench.c|gcc|globals 50000000|globals 5000000|globals 2000000|globals 500000|^  hits_[ab] \(global, 8 bytes, .*\): FALSE sharing
+mixed|fsbench.c|gcc|mixed 50000000|mixed 5000000|mixed 2000000|mixed 500000|^  mixed \(global, [0-9]+ bytes, .*\): FALSE sharing
+linreg|fsbench.c|gcc|linreg 50000000|linreg 5000000|linreg 2000000|linreg 500000|^  heap object from fsbench.c:[0-9]+ \(main\) \(heap, 80 bytes, .*\): FALSE sharing
+'
+
+# rounds_of FILE VARIANT...: paired rounds, the variants' order rotated each
+# round; "ROUND VARIANT WALL USER+SYS" lines into FILE (bench/paired.py);
+# each variant's output into VARIANT.out, compared with the first's
+rounds_of() {
+    local file=$1; shift
+    local vars=("$@") n=$#
+    echo "# variants $*" > "$file"
+    for r in $(seq 1 "$rounds"); do
+        for k in $(seq 0 $((n - 1))); do
+            local v=${vars[$(( (k + r) % n ))]}
+            rm -f t.times
+            PERFINST_OUT=$W/bench.pit "$TIMEIT" t.times ./$v $args > "$v.out" 2> /dev/null || status=1
+            rm -f "$W"/bench*.pit
+            awk -v r="$r" -v v="$v" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
+                 printf "%d %s %s %s\n", r, v, f["wall"], f["cpu"]}' t.times >> "$file"
+            cmp -s "${vars[0]}.out" "$v.out" || { echo "sharing.sh: $name: $v printed another checksum" >&2; status=1; }
+        done
+    done
+}
+# measure OUT CMD...: wall seconds and peak memory (MiB) of CMD into OUT ("S MIB")
+measure() {
+    local out=$1; shift
+    rm -f m.times
+    "$TIMEIT" m.times "$@" > /dev/null 2> m.err || { cat m.err >&2; status=1; }
+    awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
+          printf "%.2f %.0f\n", f["wall"], f["maxrss_kb"] / 1024}' m.times > "$out"
+}
+# irs CMD...: instructions of a run under callgrind (all threads)
+irs() {
+    PERFINST_OUT=$W/cg.pit valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
+        sed -n 's/.*I *refs: *//p' | tr -d ,
+    rm -f "$W"/cg.pit*
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-cd "$W" || die "cannot enter $W"
-S=$here/sharing/fsbench.c
-MODES="globals mixed linreg"
-
-# ---- builds -----------------------------------------------------------------
-"$CC" -O2 -g -pthread "$S" -o orig || die "build orig"
-"$CC" -O2 -pthread -DHAND_FIXED "$S" -o hand || die "build hand"
-"$CC" -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -I"$top/include" -c "$S" -o inst.o &&
-    "$PILD" -O2 -o inst inst.o || die "build inst"
-for m in $MODES; do
-    rm -f "$m.pit"
-    # every access checked (no private fast path), so that the threads overlap
-    PERFINST_SHARING_SAMPLE=0 PERFINST_OUT=$m.pit ./inst $m "$diters" > /dev/null || die "detection run $m"
-    "$PMOPT" plan --sharing -o "$m.fb" inst "$m.pit" || die "plan $m"
-    "$CC" -O2 -pthread -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback="$m.fb" "$S" "$B/libperfinst.a" \
-        -o "fixed-$m" || die "build fixed-$m"
-done
-
-# ---- 1. repair ------------------------------------------------------------------
 out=$W/result.md
-{
-echo "### False-sharing repair: fsbench.c, 2 threads, $iters iterations each, $rounds interleaved rounds"
-echo
-echo "| fixture | plan | variant | wall (median) | CPU (median) | speedup (wall) | speedup (CPU) |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-} > "$out"
 status=0
-for m in $MODES; do
-    rm -f "$m".*.times
-    variants="orig fixed-$m hand"
-    for r in $(seq 1 "$rounds"); do
-        set -- $variants
-        for k in $(seq 1 $(( (r - 1) % 3 ))); do set -- "$2" "$3" "$1"; done
-        for v in "$@"; do
-            "$TIMEIT" "$m.$v.times" ./$v $m "$iters" > "$m.$v.out" || status=1
-            cmp -s "$m.orig.out" "$m.$v.out" 2>/dev/null || [ ! -e "$m.orig.out" ] ||
-                { echo "sharing.sh: $m: $v printed another checksum" >&2; status=1; }
-        done
-    done
-    bw=$(median "$m.orig.times" wall) bc=$(median "$m.orig.times" cpu)
-    plan=$(grep -E '^[0-9]+ ' "$m.fb" | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s×%s", sep, $1, $2; sep=", "}')
-    for v in $variants; do
-        w=$(median "$m.$v.times" wall) c=$(median "$m.$v.times" cpu)
-        echo "| $m | ${plan:-none} | $v | ${w} s | ${c} s | $(ratio "$bw" "$w")× | $(ratio "$bc" "$c")× |" >> "$out"
-    done
-    hw=$(median "$m.hand.times" wall) fw=$(median "$m.fixed-$m.times" wall)
-    share=$(awk -v b="$bw" -v h="$hw" -v f="$fw" 'BEGIN { sh = b / h - 1; sf = b / f - 1; if (sh > 0.05) printf "%.0f %%", 100 * sf / sh; else print "n/a (the hand fix gained under 5 %)" }')
-    echo "| $m | | repair / hand fix speedup | $share | | | |" >> "$out"
-done
-
-# ---- 2. detection overhead -----------------------------------------------------------
-{
-echo
-echo "### Detection overhead of sharing=all, $rounds interleaved rounds (ratio to gcc -O2)"
-echo
-echo "| program | gcc -O2 wall | sharing=all wall | wall ratio | gcc -O2 CPU | sharing=all CPU | CPU ratio |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-} >> "$out"
-for m in $MODES; do
-    rm -f "d$m".*.times
-    for r in $(seq 1 "$rounds"); do
-        if [ $((r % 2)) = 1 ]; then order="orig inst"; else order="inst orig"; fi
-        for v in $order; do
-            PERFINST_OUT=$W/d.pit "$TIMEIT" "d$m.$v.times" ./$v $m "$diters" > /dev/null || status=1
-            rm -f "$W"/d.pit*
-        done
-    done
-    ow=$(median "d$m.orig.times" wall) iw=$(median "d$m.inst.times" wall)
-    oc=$(median "d$m.orig.times" cpu) ic=$(median "d$m.inst.times" cpu)
-    echo "| fsbench $m ($diters iterations) | $ow s | $iw s | $(ratio "$iw" "$ow")× | $oc s | $ic s | $(ratio "$ic" "$oc")× |" >> "$out"
-done
-if [ $do_sqlite = 1 ]; then
-    SQ=$("$here/fetch-sqlite.sh") || die "no SQLite"
-    D="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
-    [ -e sq-o2.o ] || "$CC" -O2 $D -I"$SQ" -c "$SQ/sqlite3.c" -o sq-o2.o || die "sqlite -O2"
-    [ -e sq-sh.o ] && [ ! "$PLUGIN" -nt sq-sh.o ] ||
-        "$CC" -O2 -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all $D -I"$SQ" -c "$SQ/sqlite3.c" -o sq-sh.o ||
-        die "sqlite sharing=all"
-    "$CC" -O2 -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o sq-w.o || die "workload"
-    "$CC" -O2 -o sq-o2 sq-w.o sq-o2.o -lm && "$PILD" -O2 -o sq-sh sq-w.o sq-sh.o -lm || die "sqlite link"
-    rm -f sq.*.times
-    for r in $(seq 1 "$rounds"); do
-        if [ $((r % 2)) = 1 ]; then order="o2 sh"; else order="sh o2"; fi
-        for v in $order; do
-            PERFINST_OUT=$W/sq.pit "$TIMEIT" "sq.$v.times" ./sq-$v "$sqsize" > "sq.$v.out" || status=1
-            rm -f "$W"/sq.pit*
-        done
-        cmp -s sq.o2.out sq.sh.out || { echo "sharing.sh: SQLite checksums differ" >&2; status=1; }
-    done
-    ow=$(median sq.o2.times wall) iw=$(median sq.sh.times wall)
-    oc=$(median sq.o2.times cpu) ic=$(median sq.sh.times cpu)
-    echo "| SQLite workload (size $sqsize, 1 thread) | $ow s | $iw s | $(ratio "$iw" "$ow")× | $oc s | $ic s | $(ratio "$ic" "$oc")× |" >> "$out"
-fi
-# ---- 3. instructions under callgrind (deterministic) -------------------------------
-if [ $do_cg = 1 ]; then
-    command -v valgrind > /dev/null || die "--callgrind: valgrind not installed"
-    # instructions of a run, all threads (the runtime maps smaller shadows
-    # under valgrind, so the inlined checks run as they do natively)
-    irs() { PERFINST_OUT=$W/cg.pit valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
-                sed -n 's/.*I *refs: *//p' | tr -d ,; rm -f "$W"/cg.pit*; }
-    {
-    echo
-    echo "### Instructions under callgrind (valgrind $(valgrind --version | sed 's/valgrind-//'); deterministic)"
-    echo
-    echo "| program | gcc -O2 Ir | sharing=all Ir | ratio |"
-    echo "| --- | --- | --- | --- |"
-    } >> "$out"
-    for m in $MODES; do
-        a=$(irs ./orig $m "$cgiters") b=$(irs ./inst $m "$cgiters")
-        echo "| fsbench $m ($cgiters iterations) | $a | $b | $(ratio "$b" "$a")× |" >> "$out"
-    done
-    if [ $do_sqlite = 1 ]; then
-        a=$(irs ./sq-o2 "$cgsq") b=$(irs ./sq-sh "$cgsq")
-        echo "| SQLite workload (size $cgsq, 1 thread) | $a | $b | $(ratio "$b" "$a")× |" >> "$out"
+: > verdicts.md
+: > repair.md
+: > overhead.md
+: > cost.md
+: > analysis.md
+while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
+    [ -n "$name" ] || continue
+    if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
+    [ $quick = 1 ] && run=$qrun
+    echo "sharing.sh: $(date -u +%T) $name" >&2
+    S=$here/sharing/$src
+    lib=
+    [ "$cc" = g++ ] && lib=-lstdc++
+    $cc -O2 -g -pthread "$S" -o $name-orig || die "build $name"
+    $cc -O2 -pthread -DHAND_FIXED "$S" -o $name-hand || die "build $name hand"
+    $cc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -I"$top/include" -c "$S" -o $name-inst.o &&
+        "$PILD" -O2 -o $name-inst $name-inst.o $lib || die "build $name inst"
+    # 1. the verdict
+    rm -f $name.pit
+    PERFINST_OUT=$name.pit ./$name-inst $drun > /dev/null || { echo "sharing.sh: $name: detection run failed" >&2; status=1; }
+    measure $name.rep.m "$PMOPT" report --sharing $name-inst $name.pit
+    "$PMOPT" report --sharing $name-inst $name.pit > $name.rep
+    measure $name.plan.m "$PMOPT" plan --sharing -o $name.fb $name-inst $name.pit
+    found=$(grep -E -m1 -- "$known" $name.rep | sed 's/^  //; s/; false reloads.*//')
+    if [ -n "$found" ]; then verdict="found: $found"; else verdict="**NOT FOUND** (expected /$known/)"; status=1; fi
+    truefalse=$(grep -c "^  .*TRUE sharing only" $name.rep)
+    plan=$(grep -E '^[0-9]+ ' $name.fb | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s×%s", sep, $1, $2; sep=", "}')
+    echo "| $name | $verdict | ${plan:-none} |" >> verdicts.md
+    read -r rs rm < $name.rep.m
+    read -r ps pm < $name.plan.m
+    echo "| $name | $(stat -c %s $name.pit) | $rs s, $rm MiB | $ps s, $pm MiB |" >> analysis.md
+    # 3. the repair
+    $cc -O2 -pthread -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$name.fb "$S" "$B/libperfinst.a" $lib \
+        -o $name-auto 2> $name.auto.err || { cat $name.auto.err >&2; die "build $name repaired"; }
+    grep -q "not applied" $name.auto.err && { echo "sharing.sh: $name: the rebuild did not apply everything" >&2; status=1; }
+    args=$run
+    rounds_of $name.repair.times $name-orig $name-hand $name-auto
+    python3 "$here/paired.py" --base $name-orig $name.repair.times > $name.repair.md || status=1
+    sed -n '/^| *'"$name"'-/p' $name.repair.md >> repair.md
+    # 4. detection's cost
+    rounds_of $name.cost.times $name-orig $name-inst
+    python3 "$here/paired.py" --base $name-orig $name.cost.times > $name.cost.md || status=1
+    ir_o=- ir_i=- irr=-
+    if [ $do_cg = 1 ] && command -v valgrind > /dev/null; then
+        ir_o=$(irs ./$name-orig $cgrun) ir_i=$(irs ./$name-inst $cgrun)
+        irr=$(ratio "$ir_i" "$ir_o")
     fi
-fi
-echo >> "$out"
-echo "Target: detection ≤ 3× (Predator: 5.4×); repair ≥ 95 % of the hand fix's speedup." >> "$out"
+    sed -n '/^| *'"$name"'-inst/p' $name.cost.md >> cost.md
+    echo "| $name ($cgrun) | $ir_o | $ir_i | $irr× |" >> overhead.md
+done 3<<< "$programs"
 
+# the analysis of a generated 100 MB trace
+gcc -O2 -I"$top/include" -I"$top/common" "$top/tests/sharing/gentrace.c" "$B/libpicommon.a" -lelf -lz -o gentrace &&
+    ./gentrace big.pit 100 > /dev/null || die "gentrace"
+gcc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -c "$top/tests/sharing/adjacent.c" -o adj.o &&
+    "$PILD" -O2 -o adj adj.o || die "build adjacent"
+measure big.rep.m "$PMOPT" report --sharing adj big.pit
+measure big.plan.m "$PMOPT" plan --sharing -o big.fb adj big.pit
+read -r rs rm < big.rep.m
+read -r ps pm < big.plan.m
+echo "| generated (tests/sharing/gentrace.c) | $(stat -c %s big.pit) | $rs s, $rm MiB | $ps s, $pm MiB |" >> analysis.md
+rm -f big.pit
+
+geo() { # geometric mean of the numbers on stdin
+    awk '$1 > 0 {s += log($1); n++} END {if (n) printf "%.2f", exp(s / n); else print "n/a"}'
+}
+{
+echo "### False sharing: verdicts, repair, cost (bench/sharing.sh, $rounds paired rounds)"
+echo
+echo "Load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end ($(nproc) CPUs): under load"
+echo "threads rarely run at once and false sharing costs little — take the timings again on a quiet machine."
+echo
+echo "Verdicts (the detection run, default sampled mode) against the known answer, and the plan:"
+echo
+echo "| program | verdict | plan |"
+echo "| --- | --- | --- |"
+cat verdicts.md
+echo
+echo "Analysis (\`pmopt report --sharing\`, \`pmopt plan --sharing\`): wall time and peak memory:"
+echo
+echo "| trace | bytes | report | plan |"
+echo "| --- | --- | --- | --- |"
+cat analysis.md
+echo
+echo "Repair: the original, the hand fix (-DHAND_FIXED) and the automatic repair, paired rounds; ratios to"
+echo "the original (median of the per-round ratios [bootstrap 95 %]; below 1: faster):"
+echo
+echo "| variant | rounds | wall (median) | CPU (median) | wall × original [95 % CI] | CPU × original [95 % CI] |"
+echo "| --- | --- | --- | --- | --- | --- |"
+cat repair.md
+echo
+echo "Cost of detection (sharing=all, perfinst-ld, default sampled mode): instructions under callgrind (valgrind"
+echo "$(valgrind --version 2>/dev/null | sed 's/valgrind-//'); deterministic):"
+echo
+echo "| program (callgrind args) | gcc -O2 Ir | sharing=all Ir | ratio |"
+echo "| --- | --- | --- | --- |"
+cat overhead.md
+echo
+echo "Geometric mean of the instruction ratios: $(awk -F'|' '{gsub(/[× ]/, "", $5); print $5}' overhead.md | geo)×."
+echo
+echo "... and CPU time in paired rounds (sharing=all against the original):"
+echo
+echo "| variant | rounds | wall (median) | CPU (median) | wall × original [95 % CI] | CPU × original [95 % CI] |"
+echo "| --- | --- | --- | --- | --- | --- |"
+cat cost.md
+echo
+echo "Geometric mean of the CPU ratios: $(awk -F'|' '{split($7, x, " "); print x[1]}' cost.md | geo)×"
+echo "(target: detection ≤ 3×; repair ≥ 100 % of the hand fix's speedup and never slower than the original)."
+} > "$out"
 cat "$out"
 if [ $record = 1 ]; then
     {
         echo
         echo "## $(date -u +%Y-%m-%d) — sharing: \`$cmdline\`"
         echo
-        echo "Machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+        echo "Machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
         echo
         cat "$out"
     } >> "$here/RESULTS.md"

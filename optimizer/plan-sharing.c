@@ -42,6 +42,7 @@
 #include <gelf.h>
 #include <getopt.h>
 #include <libelf.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,6 +137,23 @@ static void align_rec(const struct sh_object *o, struct rec *r)
         snprintf(r->file, sizeof r->file, "%s", o->file);
         r->line = o->line;
     }
+}
+
+/* The object on lines of its own (align-global or align-alloc), in group
+ * (0: none), why formatted. */
+static void __attribute__((format(printf, 4, 5))) add_align(struct plan *p, const struct sh_object *o, int group,
+                                                             const char *fmt, ...)
+{
+    struct rec r;
+    memset(&r, 0, sizeof r);
+    r.reloads = o->est_false;
+    r.group = group;
+    align_rec(o, &r);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r.why, sizeof r.why, fmt, ap);
+    va_end(ap);
+    add(p, &r);
 }
 
 static void advice(struct plan *p, const struct sh_object *o, const char *fmt, const char *a1, const char *a2)
@@ -302,16 +320,12 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
     }
     /* with its neighbours: the writers move */
     if ((o->v_cross & SH_X_CULPRIT) || (o->v_cross == SH_X_VICTIM && !culprit_moves(a, o))) {
-        if (alignable(o)) {
-            memset(&r, 0, sizeof r);
-            r.reloads = o->est_false;
-            align_rec(o, &r);
-            snprintf(r.why, sizeof r.why, "%s %s (%s): it gets cache lines of its own", o->name,
-                     o->v_cross & SH_X_CULPRIT ? "is written while threads use other data on its lines"
-                                               : "is used while other data on its lines is written",
-                     seen);
-            add(p, &r);
-        } else
+        if (alignable(o))
+            add_align(p, o, 0, "%s %s (%s): it gets cache lines of its own", o->name,
+                      o->v_cross & SH_X_CULPRIT ? "is written while threads use other data on its lines"
+                                                : "is used while other data on its lines is written",
+                      seen);
+        else
             advice(p, o, "it shares lines with data other threads write, but perfinst cannot align it (%s)%s",
                    seen, "");
     }
@@ -322,12 +336,8 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
     if (alignable(o) && !(o->pv[0] & SH_V_FALSE)) {
         struct sh_fix fix = {.kind = SH_FIX_ALIGN};
         if (check_fix(a, o, &fix, 0, before, model, sizeof model)) {
-            memset(&r, 0, sizeof r);
-            r.reloads = o->est_false;
-            align_rec(o, &r);
-            snprintf(r.why, sizeof r.why, "threads write different parts of %s; safe when it starts a cache line "
-                     "(%s); %s", o->name, seen, model);
-            add(p, &r);
+            add_align(p, o, 0, "threads write different parts of %s; safe when it starts a cache line (%s); %s",
+                      o->name, seen, model);
             return;
         }
     }
@@ -351,15 +361,9 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
                      "program, rebuild every unit that uses it", o->name, o->stype, (unsigned long long)o->ssize,
                      seen, model, o->stype);
             add(p, &r);
-            if (o->kind == SH_OBJ_HEAP) {
-                memset(&r, 0, sizeof r);
-                r.reloads = o->est_false;
-                r.group = group;
-                align_rec(o, &r);
-                snprintf(r.why, sizeof r.why, "the array of padded struct %s must start a line: applied with the "
-                         "padding or not at all", o->stype);
-                add(p, &r);
-            }
+            if (o->kind == SH_OBJ_HEAP)
+                add_align(p, o, group, "the array of padded struct %s must start a line: applied with the "
+                          "padding or not at all", o->stype);
             return;
         }
         snprintf(why, sizeof why, "%s", model);
@@ -414,15 +418,9 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
                          "rebuild every unit that uses it", o->stype, f[i].name, seen, model, o->stype);
                 add(p, &r);
             }
-            if (o->kind == SH_OBJ_HEAP) {
-                memset(&r, 0, sizeof r);
-                r.reloads = o->est_false;
-                r.group = group;
-                align_rec(o, &r);
-                snprintf(r.why, sizeof r.why, "the padded struct %s (%s) must start a line: applied with the padding "
-                         "or not at all", o->stype, names);
-                add(p, &r);
-            }
+            if (o->kind == SH_OBJ_HEAP)
+                add_align(p, o, group, "the padded struct %s (%s) must start a line: applied with the padding "
+                          "or not at all", o->stype, names);
             return;
         }
         if (padded)
@@ -467,12 +465,8 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
     if (alignable(o) && o->pred[0] * 2 <= before) {
         struct sh_fix fix = {.kind = SH_FIX_ALIGN};
         if (check_fix(a, o, &fix, 1, before, model, sizeof model)) {
-            memset(&r, 0, sizeof r);
-            r.reloads = o->est_false;
-            align_rec(o, &r);
-            snprintf(r.why, sizeof r.why, "threads write different parts of %s (%s); starting a cache line removes "
-                     "most of it: %s", o->name, seen, model);
-            add(p, &r);
+            add_align(p, o, 0, "threads write different parts of %s (%s); starting a cache line removes most of "
+                      "it: %s", o->name, seen, model);
             return;
         }
     }

@@ -15,19 +15,7 @@ gcc -O2 -pthread "$T/sharing/fixtures.c" -o plain
 # check_addrs FILE: lines "addr T<k> LO HI" -> each LO starts a line, the
 # threads' lines are disjoint
 check_addrs() {
-    python3 - "$1" <<'PY' || fail "$1: written data not on lines of their own"
-import sys
-lines = {}
-for l in open(sys.argv[1]):
-    w = l.split()
-    if w[0] != "addr":
-        continue
-    lo, hi = int(w[2], 16), int(w[3], 16)
-    assert lo % 64 == 0, "%s starts at +%d of its line" % (w[1], lo % 64)
-    lines[w[1]] = set(range(lo // 64, hi // 64 + 1))
-a, b = lines.values()
-assert not (a & b), "threads share line(s) %s" % sorted(a & b)
-PY
+    python3 "$T/sharing/check-addrs.py" "$1" || fail "$1: written data not on lines of their own"
     ok "$1: each thread's written data starts a line; no line shared"
 }
 

@@ -26,22 +26,7 @@ g++ -O2 -pthread "$T/sharing/ctor-pool.cc" -o ctor-plain
 # check_addrs FILE: lines "addr T<k> LO HI": each LO starts a line, no two
 # threads' data share a line
 check_addrs() {
-    python3 - "$1" <<'PY' || fail "$1: written data not on lines of their own"
-import sys
-lines = {}
-for l in open(sys.argv[1]):
-    w = l.split()
-    if w[0] != "addr":
-        continue
-    lo, hi = int(w[2], 16), int(w[3], 16)
-    assert lo % 64 == 0, "%s starts at +%d of its line" % (w[1], lo % 64)
-    lines[w[1]] = set(range(lo // 64, hi // 64 + 1))
-ts = sorted(lines)
-assert len(ts) >= 2, "fewer than two threads"
-for i in range(len(ts)):
-    for j in range(i + 1, len(ts)):
-        assert not (lines[ts[i]] & lines[ts[j]]), "%s and %s share line(s)" % (ts[i], ts[j])
-PY
+    python3 "$T/sharing/check-addrs.py" "$1" || fail "$1: written data not on lines of their own"
     ok "$1: each thread's written data starts a line; no line shared"
 }
 
