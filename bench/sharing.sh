@@ -103,6 +103,8 @@ rounds_of() {
             rm -f "$W"/bench*.pit
             awk -v r="$r" -v v="$v" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
                  printf "%d %s %s %s\n", r, v, f["wall"], f["cpu"]}' t.times >> "$file"
+        done
+        for v in "${vars[@]}"; do
             cmp -s "${vars[0]}.out" "$v.out" || { echo "sharing.sh: $name: $v printed another checksum" >&2; status=1; }
         done
     done

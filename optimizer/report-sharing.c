@@ -329,7 +329,7 @@ int cmd_report_sharing(int argc, char **argv)
     size_t n = top > 0 && (size_t)top < nrel ? (size_t)top : nrel;
     printf("Cache-line sharing in %s (%zu threads; %zu lines touched by more than one thread, %zu with sharing; "
            "reloads: %llu true, %llu false)\n",
-           a.trace, a.s.nthreads, (size_t)0 + count_shared(&a), nrel, (unsigned long long)rt, (unsigned long long)rf);
+           a.trace, a.s.nthreads, count_shared(&a), nrel, (unsigned long long)rt, (unsigned long long)rf);
     if (a.period > 1)
         printf("(sampled: 1 in %u accesses to shared lines, on average, and the next access of its thread judged "
                "(PERFINST_SHARING_PERIOD); access and reload counts on shared lines are estimates, scaled by %u)\n",

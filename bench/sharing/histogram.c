@@ -1,8 +1,9 @@
 /* histogram.c — bench/sharing.sh: per-thread histograms of an image (the
  * pattern of Huron's histogram): each thread counts the pixels of its
  * stripe into its own element of a heap array of a struct that has no tag,
- * only a typedef.  Three threads, 48-byte elements: at the allocator's +16
- * two of them share a line; aligned alone, another two would.
+ * only a typedef.  Three threads, 48-byte elements where glibc puts the
+ * first block (+32 of a line): neighbours share lines; aligned alone, two
+ * of them still would.
  *
  *     histogram [MEGAPIXELS] [THREADS]
  *

@@ -4,10 +4,10 @@
  * got wrong (issue 19):
  *
  *   hist    per-thread histograms in a heap array of a struct that has no
- *           tag, only a typedef (3 threads, 48-byte elements at +16 of a
- *           line: threads 1 and 2 share a line; aligned alone, 0 and 1
- *           would too — the repair must pad the type and align the array
- *           together)
+ *           tag, only a typedef (3 threads, 48-byte elements where glibc
+ *           puts the first block, +32 of a line: threads 0 and 1 share a
+ *           line, 1 and 2 another; aligned alone, 0 and 1 still would — the
+ *           repair must pad the type and align the array together)
  *   macro   per-thread accumulators allocated inside a macro of a header
  *           (verdict-defs.h, a CHECK_ERROR in the style of Phoenix's)
  *   bzero   per-thread word buffers (malloc'ed one after the other)
