@@ -485,7 +485,8 @@ static tree id_decl(void)
  * and covers every user address (47 bits: addr >> 6 is below 2^41), so the
  * check neither tests the shadow's address nor masks the index: the access
  * it guards would fault on an address the shadow does not cover. */
-static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc, tree skip)
+static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc, tree skip,
+                           bool read)
 {
     tree u8p = build_pointer_type(unsigned_char_type_node);
     tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
@@ -540,14 +541,36 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
 
     e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE; /* b == me: done */
-    edge e2t = make_edge(bb, chk2, EDGE_TRUE_VALUE);
+    basic_block from = bb; /* where the other-than-mine edge comes from */
+    if (read) { /* a read skips a line nobody wrote since it became shared */
+        basic_block ro = create_empty_bb(bb);
+        gcond *cr = gimple_build_cond(EQ_EXPR, b, build_int_cst(unsigned_char_type_node, PI_SHARE_RO_BYTE), NULL_TREE,
+                                      NULL_TREE);
+        gimple_set_location(cr, loc);
+        gimple_stmt_iterator gr = gsi_start_bb(ro);
+        gsi_insert_after(&gr, cr, GSI_NEW_STMT);
+        edge ert = make_edge(bb, ro, EDGE_TRUE_VALUE);
+        ert->probability = profile_probability::unlikely();
+        e->probability = ert->probability.invert();
+        ro->count = ert->count();
+        edge ery = make_edge(ro, join, EDGE_TRUE_VALUE);
+        ery->probability = profile_probability::even();
+        if (current_loops)
+            add_bb_to_loop(ro, bb->loop_father);
+        from = ro;
+    }
+    edge e2t = make_edge(from, chk2, read ? EDGE_FALSE_VALUE : EDGE_TRUE_VALUE);
     edge e3t = make_edge(chk2, cb, EDGE_TRUE_VALUE);
     edge e3f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
     edge e4t = make_edge(chk3, cb, EDGE_TRUE_VALUE);
     edge e4f = make_edge(chk3, join, EDGE_FALSE_VALUE);
     edge ec = make_edge(cb, join, EDGE_FALLTHRU);
-    e2t->probability = profile_probability::unlikely();
-    e->probability = e2t->probability.invert();
+    if (read)
+        e2t->probability = profile_probability::even();
+    else {
+        e2t->probability = profile_probability::unlikely();
+        e->probability = e2t->probability.invert();
+    }
     e3t->probability = profile_probability::unlikely();
     e3f->probability = e3t->probability.invert();
     e4t->probability = profile_probability::very_unlikely();
@@ -657,7 +680,7 @@ static void instrument(const share_access &a, tree skip)
     unsigned info = (unsigned)size << 1 | (a.store ? 1u : 0u) | (a.rmw ? 1u << 31 : 0u);
     gcall *call = gimple_build_call(probe_decl(), 3, addr, build_int_cst(unsigned_type_node, info), what);
     gimple_set_location(call, loc);
-    insert_guarded(&gsi, call, addr, loc, skip);
+    insert_guarded(&gsi, call, addr, loc, skip, !a.store);
 }
 
 /* ---- coalescing: one check for a block's accesses to one line ------------------
@@ -785,7 +808,7 @@ static const char *key_name(tree key)
 }
 
 /* The group check before h's statement (above); returns skip. */
-static tree insert_group_check(const share_access &h)
+static tree insert_group_check(const share_access &h, bool reads)
 {
     gimple_stmt_iterator gsi = gsi_for_stmt(h.stmt);
     location_t loc = gimple_location(h.stmt);
@@ -851,7 +874,25 @@ static tree insert_group_check(const share_access &h)
     edge es = e;
     edge esf = make_edge(bb, chk, EDGE_FALSE_VALUE);
     edge ey = make_edge(chk, join, EDGE_TRUE_VALUE);           /* mine: skip */
-    edge ecf = make_edge(chk, chk2, EDGE_FALSE_VALUE);
+    edge ecf, ero = NULL;
+    if (reads) { /* reads only: a line nobody wrote since it became shared is skipped too */
+        basic_block ro = create_empty_bb(chk);
+        g = gsi_start_bb(ro);
+        gsi_insert_after(&g, gimple_build_cond(EQ_EXPR, b, build_int_cst(unsigned_char_type_node, PI_SHARE_RO_BYTE),
+                                               NULL_TREE, NULL_TREE), GSI_NEW_STMT);
+        gimple_set_location(gsi_stmt(g), loc);
+        edge ecr = make_edge(chk, ro, EDGE_FALSE_VALUE);
+        ero = make_edge(ro, join, EDGE_TRUE_VALUE);            /* read-only shared: skip */
+        ecf = make_edge(ro, chk2, EDGE_FALSE_VALUE);
+        ey->probability = profile_probability::likely();
+        ecr->probability = ey->probability.invert();
+        ero->probability = profile_probability::even();
+        ecf->probability = ero->probability.invert();
+        ro->count = ecr->count();
+        if (current_loops)
+            add_bb_to_loop(ro, bb->loop_father);
+    } else
+        ecf = make_edge(chk, chk2, EDGE_FALSE_VALUE);
     edge e2 = make_edge(chk2, join, EDGE_TRUE_VALUE);          /* not sampled */
     edge e2f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
     edge e3 = make_edge(chk3, join, EDGE_TRUE_VALUE);          /* a sample among them */
@@ -859,8 +900,10 @@ static tree insert_group_check(const share_access &h)
     edge ed = make_edge(dec, join, EDGE_FALLTHRU);             /* counted: skip */
     es->probability = profile_probability::unlikely();
     esf->probability = es->probability.invert();
-    ey->probability = profile_probability::likely();
-    ecf->probability = ey->probability.invert();
+    if (!reads) {
+        ey->probability = profile_probability::likely();
+        ecf->probability = ey->probability.invert();
+    }
     e2->probability = profile_probability::unlikely();
     e2f->probability = e2->probability.invert();
     e3->probability = profile_probability::very_unlikely();
@@ -878,6 +921,8 @@ static tree insert_group_check(const share_access &h)
     gphi *phi = create_phi_node(skip, join);
     add_phi_arg(phi, boolean_false_node, es, loc);
     add_phi_arg(phi, boolean_true_node, ey, loc);
+    if (ero)
+        add_phi_arg(phi, boolean_true_node, ero, loc);
     add_phi_arg(phi, boolean_false_node, e2, loc);
     add_phi_arg(phi, boolean_false_node, e3, loc);
     add_phi_arg(phi, boolean_true_node, ed, loc);
@@ -1208,7 +1253,11 @@ static unsigned sharing_execute(function *fun)
                     inform(gimple_location(acc[i].stmt),
                            "perfinst: sharing: one check for %u accesses through %qs (bytes %wd to %wd)",
                            acc[i].members, key_name(acc[i].key), acc[i].lo, acc[i].hi - 1);
-                skips[i] = insert_group_check(acc[i]);
+                bool reads = true;
+                for (unsigned j = i; j < acc.length(); j++)
+                    if (acc[j].head == (int)i && acc[j].store)
+                        reads = false;
+                skips[i] = insert_group_check(acc[i], reads);
             }
             instrument(acc[i], h >= 0 ? skips[h] : NULL_TREE);
         }

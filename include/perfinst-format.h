@@ -630,6 +630,10 @@ PI_STATIC_ASSERT(sizeof(struct pi_rec_idle_stats) == 88, "pi_rec_idle_stats is 8
  * sampled (PERFINST_SHARING_PERIOD > 1), shared by the plugin's inlined
  * check (pass-sharing.cc) and the runtime (runtime/sharing.c). */
 #define PI_SHARE_SAMPLED_BYTE 0xfdu
+/* ... and of a shared line no thread wrote since it became shared: the
+ * inlined check of a read skips it (a write calls, and the line becomes
+ * sampled) */
+#define PI_SHARE_RO_BYTE 0xfau
 enum {
     PI_REC_SHARE_LINE = 40,   /* pi_rec_share_line + pi_share_thr[nthreads] */
     PI_REC_SHARE_SITE = 41,   /* pi_rec_share_site + char what[what_len]: one access site, line, thread */

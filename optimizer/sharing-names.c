@@ -56,39 +56,70 @@ const char *sh_kind_name(int kind)
     return kind == SH_OBJ_GLOBAL ? "global" : kind == SH_OBJ_HEAP ? "heap" : "unrecorded";
 }
 
-void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int lo, int hi, char *buf, size_t n)
+/* The names of a row's 64 bytes, made once per row (a row's threads and
+ * sites name the same bytes again and again): a global's byte by DWARF, a
+ * heap byte by the first site of the row that covers it and names a field
+ * (`what`), else its offset. */
+static struct {
+    const struct sh_analysis *a;
+    const struct sh_line_row *r;
+    char nm[PI_SHARE_LINE][160];
+} names_of_row;
+
+static void row_names(const struct sh_analysis *a, const struct sh_line_row *r)
 {
-    int oi = r->obj[lo];
-    uint64_t b = r->addr + (uint64_t)lo;
-    (void)hi;
-    if (oi < 0) {
-        snprintf(buf, n, "0x%llx", (unsigned long long)b);
+    if (names_of_row.a == a && names_of_row.r == r)
         return;
+    names_of_row.a = a;
+    names_of_row.r = r;
+    char (*nm)[160] = names_of_row.nm;
+    uint64_t named = 0;
+    for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
+        int oi = r->obj[b];
+        uint64_t at = r->addr + (uint64_t)b;
+        if (oi >= 0 && a->objs[oi].kind == SH_OBJ_GLOBAL) {
+            const struct sh_object *o = &a->objs[oi];
+            pi_debug_var_name(&a->dbg, o->var, o->link + (at - o->addr), nm[b], sizeof nm[b]);
+            named |= 1ull << b;
+        }
     }
-    const struct sh_object *o = &a->objs[oi];
-    uint64_t off = b - o->addr;
-    if (o->kind == SH_OBJ_GLOBAL) {
-        pi_debug_var_name(&a->dbg, o->var, o->link + off, buf, n);
-        return;
-    }
-    /* heap: the field from a site of this line whose bytes cover lo (memory
-     * without a recorded object: its start is unknown, so no index) */
-    for (size_t k = r->site0; k < r->site0 + r->nsite; k++) {
+    /* heap: the fields the sites name, each site's `what` parsed once */
+    for (size_t k = r->site0; k < r->site0 + r->nsite && named != ~0ull; k++) {
         const struct pi_share_site_v *s = &a->s.sites[a->site_order[k]];
         char st[64], fld[64];
-        uint64_t fo, ss;
-        if (!((s->rec.mask >> lo) & 1) || !sh_parse_what(s->what, st, sizeof st, fld, sizeof fld, &fo, &ss) || !ss)
+        uint64_t fo, ss, m = s->rec.mask & ~named;
+        if (!m || !sh_parse_what(s->what, st, sizeof st, fld, sizeof fld, &fo, &ss) || !ss)
             continue;
-        if (o->size > ss && o->kind == SH_OBJ_HEAP)
-            snprintf(buf, n, "%s[%llu].%s", st, (unsigned long long)(off / ss), fld);
-        else
-            snprintf(buf, n, "%s.%s", st, fld);
-        return;
+        for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
+            int oi = r->obj[b];
+            if (!((m >> b) & 1) || oi < 0)
+                continue;
+            const struct sh_object *o = &a->objs[oi];
+            uint64_t off = r->addr + (uint64_t)b - o->addr;
+            if (o->size > ss && o->kind == SH_OBJ_HEAP) /* (memory without a recorded object: no index) */
+                snprintf(nm[b], sizeof nm[b], "%s[%llu].%s", st, (unsigned long long)(off / ss), fld);
+            else
+                snprintf(nm[b], sizeof nm[b], "%s.%s", st, fld);
+            named |= 1ull << b;
+        }
     }
-    if (o->kind == SH_OBJ_HEAP)
-        snprintf(buf, n, "heap+0x%llx", (unsigned long long)off);
-    else
-        snprintf(buf, n, "0x%llx", (unsigned long long)b);
+    for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
+        if ((named >> b) & 1)
+            continue;
+        int oi = r->obj[b];
+        uint64_t at = r->addr + (uint64_t)b;
+        if (oi >= 0 && a->objs[oi].kind == SH_OBJ_HEAP)
+            snprintf(nm[b], sizeof nm[b], "heap+0x%llx", (unsigned long long)(at - a->objs[oi].addr));
+        else
+            snprintf(nm[b], sizeof nm[b], "0x%llx", (unsigned long long)at);
+    }
+}
+
+void sh_name_bytes(const struct sh_analysis *a, const struct sh_line_row *r, int lo, int hi, char *buf, size_t n)
+{
+    (void)hi;
+    row_names(a, r);
+    snprintf(buf, n, "%s", names_of_row.nm[lo]);
 }
 
 /* A name split for ranges: "PRE[N]POST" (the last index) or "PRE+0xN" or

@@ -51,13 +51,14 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#define SH_MAXID 250          /* fast-path ids 1..250, recycled from ended threads */
+#define SH_MAXID 249          /* fast-path ids 1..249, recycled from ended threads (0xfa: PI_SHARE_RO_BYTE) */
 #define SH_SOLO_ID 1          /* the first thread: alone until a second one has an id (solo phase) */
 #define SH_NOFAST 0xfb        /* a thread without a fast-path id: no shadow byte is ever this (all its accesses call) */
 #define SH_CLAIM_BYTE 0xfc    /* a line of a page the solo thread claimed, not touched yet */
 #define SH_NO_ID 0xfe         /* a thread's id before its first probe call: never a shadow byte */
 #define SH_SHARED_BYTE 0xff   /* shadow byte of a shared line every access of which calls */
 #define SH_SAMPLED_BYTE PI_SHARE_SAMPLED_BYTE /* ... of one whose accesses the inlined countdown samples */
+#define SH_RO_BYTE PI_SHARE_RO_BYTE /* ... of one nobody wrote since it became shared: reads skip it */
 #define SH_WATCH_MAX 64       /* calls of other threads that end a sampling window unresolved */
 #define SH_PERIOD_DEFAULT 1024 /* PERFINST_SHARING_PERIOD's default: see docs/sharing.md, Cost */
 #define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
@@ -659,6 +660,14 @@ static void set_byte(uint64_t ln, uint8_t b)
         __atomic_store_n(p, b, __ATOMIC_RELEASE);
 }
 
+/* The byte of a shared line without an open window: every access calls
+ * (exact mode); sampled; or, while no thread wrote it since it became
+ * shared, skipped by reads (a write calls and makes it sampled). */
+static uint8_t shared_byte(const struct sh_ext *e)
+{
+    return period == 1 ? SH_SHARED_BYTE : e->written ? SH_SAMPLED_BYTE : SH_RO_BYTE;
+}
+
 /* Judge a window: the access that closes it is a reload when another thread
  * wrote since the window opened (t's copy is invalid), true sharing when
  * they wrote bytes it touches.  Each judged access stands for `period`. */
@@ -742,7 +751,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
      * ends, not when it started: the access it stands for happens after
      * the call returns, so other threads' writes meanwhile precede it (and
      * do not invalidate its copy); their accesses meanwhile need not call. */
-    set_byte(ln, e->windows ? SH_SHARED_BYTE : SH_SAMPLED_BYTE);
+    set_byte(ln, e->windows ? SH_SHARED_BYTE : shared_byte(e));
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes,
@@ -791,7 +800,6 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
-        set_byte(ln, period > 1 ? SH_SAMPLED_BYTE : SH_SHARED_BYTE);
     }
     if (period > 1)
         sampled_access(l, ln, num, bytes, off, write, pc, what, fired);
@@ -799,6 +807,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         if (write == SH_RMW)
             shared_access(l, num, bytes, off, 0, pc, what);
         shared_access(l, num, bytes, off, write & SH_WRITE, pc, what);
+        set_byte(ln, SH_SHARED_BYTE);
     }
     unlock(l);
 }
@@ -872,8 +881,8 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
             /* a second thread may have made it shared meanwhile */
             if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
                 lock(l);
-                if (!l->ext || !l->ext->windows)
-                    set_byte(ln, period > 1 ? SH_SAMPLED_BYTE : SH_SHARED_BYTE);
+                if (l->ext && !l->ext->windows)
+                    set_byte(ln, shared_byte(l->ext));
                 unlock(l);
             }
         }
@@ -895,7 +904,8 @@ static void access_range(uintptr_t a, size_t size, int kind, uint64_t pc, const 
         unsigned part = (unsigned)((next < end ? next : end) - p);
         uint8_t b = check && __perfinst_share_shadow ? __atomic_load_n(
                         &__perfinst_share_shadow[(p / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_RELAXED) : 0;
-        if (!check || (b != my_id && (b != SH_SAMPLED_BYTE || --__perfinst_share_countdown == 0)))
+        if (!check || (b != my_id && !(b == SH_RO_BYTE && !(kind & SH_WRITE)) &&
+                       (b != SH_SAMPLED_BYTE || --__perfinst_share_countdown == 0)))
             access1(p, part, kind, pc, what);
         p = next;
         if (p - a > 1u << 20)
@@ -948,8 +958,26 @@ PI_EXPORT void __perfinst_share_block(const void *addr, size_t size, uint32_t ki
  * ...): its bytes, the terminating NUL included. */
 PI_EXPORT void __perfinst_share_string(const char *s, uint32_t kind)
 {
-    if (s)
+    if (!s)
+        return;
+    /* the inlined check's decision for its first line, before strlen: most
+     * strings lie in one line, and a line private to this thread, or one the
+     * countdown does not pick, needs nothing more */
+    uint8_t b = __perfinst_share_shadow ? __atomic_load_n(
+                    &__perfinst_share_shadow[((uintptr_t)s / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_RELAXED) : 0;
+    if (my_id == SH_NO_ID) { /* its first call: block_at makes the id */
         block_at(s, strlen(s) + 1, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
+        return;
+    }
+    if (b == my_id || (b == SH_RO_BYTE && !(kind & 1)) || (b == SH_SAMPLED_BYTE && --__perfinst_share_countdown != 0))
+        return;
+    /* the first line is checked (and counted down) already */
+    uintptr_t a = (uintptr_t)s, len = strlen(s) + 1, first = PI_SHARE_LINE - a % PI_SHARE_LINE;
+    uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
+    __atomic_fetch_add(&blocks_checked, 1, __ATOMIC_RELAXED);
+    access1(a, (unsigned)(len < first ? len : first), (int)(kind & 1), pc, NULL);
+    if (len > first)
+        access_range(a + first, len - first, (int)(kind & 1), pc, NULL, 1);
 }
 
 /* ---- heap objects ------------------------------------------------------------ */
