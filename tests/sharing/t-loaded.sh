@@ -19,9 +19,12 @@ busy=$!
 trap 'kill $busy 2> /dev/null' EXIT
 
 # verdicts CASE: one line per object: its name, placement and verdict (the
-# figures after ';' left out)
+# figures after ';' left out).  Objects libstdc++ allocates for std::thread
+# (a few accesses each, by three threads) are left out: in the sampled mode
+# a third thread's few accesses to a line already shared may not be seen
+# (docs/sharing.md, Known gaps).
 verdicts() {
-    sed -n '/^Objects:/,$p' "$1" | grep '^  [^ ]' | sed 's/; .*//' | sort
+    sed -n '/^Objects:/,$p' "$1" | grep '^  [^ ]' | grep -v '^  heap object from [^ ]* (std::' | sed 's/; .*//' | sort
 }
 
 cases="f:adjacent:200 f:atomic:200 f:padded:200 f:mixed:200 f:linreg:200 f:hist:200 f:flags:200 f:locks:200 f:hidden:200 f:globals:200
