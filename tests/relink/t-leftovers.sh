@@ -12,24 +12,36 @@ pi_ld -O2 -o hot hot.o -lm
 PERFINST_OUT=a.pit ./hot 2000 > /dev/null
 "$PMOPT" plan --order=c3 -o plan.fb hot a.pit > /dev/null
 
-# a real kill: perfinst-ld killed while its link runs (a gcc that waits)
+# a real kill: perfinst-ld killed while its link runs.  The link stage runs
+# the first collect2 on gcc's program path (COMPILER_PATH); -B puts one that
+# waits there when it links into the temporary directory.
 mkdir slowbin
-cat > slowbin/gcc <<'S'
+cat > slowbin/collect2 <<'S'
 #!/bin/sh
-# the link into the temporary directory waits; every other call is gcc's
 case "$*" in
 */.perfinst-ld.*) echo $$ > "$PWD/linking.tmp"; mv "$PWD/linking.tmp" "$PWD/linking"; exec sleep 600 ;;
 esac
-exec /usr/bin/gcc "$@"
+exec "$(/usr/bin/gcc -print-prog-name=collect2)" "$@"
 S
-chmod +x slowbin/gcc
+cat > slowbin/gcc <<S
+#!/bin/sh
+exec /usr/bin/gcc -B$PWD/slowbin/ "\$@"
+S
+chmod +x slowbin/collect2 slowbin/gcc
 PATH=$PWD/slowbin:$PATH "$PILD" -O2 -o killed hot.o -lm &
 ld_pid=$!
-while [ ! -e linking ]; do sleep 0.1; done
-kill -KILL $ld_pid
+while [ ! -e linking ]; do
+    kill -0 $ld_pid 2> /dev/null || fail "perfinst-ld finished without running the waiting collect2 (test broken?)"
+    sleep 0.1
+done
+# the link stage is the waiting collect2's parent (gcc's driver runs it)
+stage=$(ps -o ppid= -p "$(cat linking)" | tr -d ' ')
+tr '\0' ' ' < /proc/$stage/cmdline | grep -q -- --pi-collect2 ||
+    fail "the waiting collect2's parent is not the link stage (test broken?)"
+kill -KILL $stage
+kill "$(cat linking)" 2> /dev/null || true   # its collect2, orphaned
 wait $ld_pid 2> /dev/null || true
-kill "$(cat linking)" 2> /dev/null || true   # its gcc, orphaned
-left=$(ls -d .perfinst-ld.$ld_pid.* 2> /dev/null) || fail "the killed perfinst-ld left no directory (test broken?)"
+left=$(ls -d .perfinst-ld.$stage.* 2> /dev/null) || fail "the killed perfinst-ld left no directory (test broken?)"
 ok "a killed perfinst-ld left $left"
 
 # and made by hand: a dead pid, a live one, none, a symbolic link
@@ -53,7 +65,7 @@ fi
 
 pi_ld -O2 -o hot2 hot.o -lm
 assert_eq "perfinst-ld removed its kind whose process is gone" "" \
-    "$(ls -d .perfinst-ld.$ld_pid.* .perfinst-ld.$dead.zYxWvU 2> /dev/null)"
+    "$(ls -d .perfinst-ld.$stage.* .perfinst-ld.$dead.zYxWvU 2> /dev/null)"
 [ -d ".pmopt-relink.$dead.aBcDeF" ] || fail "perfinst-ld removed a relink's directory"
 ok "perfinst-ld left the relink's directories alone"
 "$PMOPT" relink hot --feedback plan.fb -o hot.rel > /dev/null
