@@ -43,7 +43,7 @@ $(BUILD):
 	mkdir -p $@
 
 # `make print-VAR`: a variable's value, for scripts that must link as the
-# build does (tests/unit/t-unit.sh reads PMOPT_LDLIBS).
+# build does (tests/unit/t-unit.sh reads PMOPT_LDLIBS and PMOPT_DIRS).
 print-%:
 	@echo '$($*)'
 

@@ -25,8 +25,9 @@ rm -rf "$W"
 mkdir -p "$W"/{train,fb,after,plain}
 cd "$W" || die "no $W"
 export PERFINST_LIB_DIR=$B
-SRCS="$(ls "$top"/common/*.c) $(ls "$top"/optimizer/*.c)"
-CF="-O2 -g -std=gnu11 -D_GNU_SOURCE -DPERFINST_VERSION=\"bench\" -I$top/include -I$top/common -I$top/optimizer -w"
+# pmopt's sources in the order of their file names, as when optimizer/ was flat
+SRCS="$(ls "$top"/common/*.c) $(ls "$top"/optimizer/*.c "$top"/optimizer/*/*.c | awk -F/ '{ print $NF, $0 }' | sort | cut -d' ' -f2)"
+CF="-O2 -g -std=gnu11 -D_GNU_SOURCE -DPERFINST_VERSION=\"bench\" -I$top/include -I$top/common $(for d in "$top"/optimizer "$top"/optimizer/*/; do printf ' -I%s' "${d%/}"; done) -w"
 compile() { # DIR FLAGS...
     local d=$1; shift
     for f in $SRCS; do gcc $CF "$@" -c "$f" -o "$d/$(basename "$f" .c).o" || die "compiling $f"; done

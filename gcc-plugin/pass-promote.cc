@@ -4,7 +4,7 @@
  *
  *   gcc -O2 -fplugin=perfinst.so -fplugin-arg-perfinst-feedback=prog.fb -c x.c
  *
- * Applies the recommendations (written by optimizer/plan-promote.c)
+ * Applies the recommendations (written by optimizer/plan/plan-promote.c)
  *
  *   promote-call fn=NAME src=FILE checksum=0x... block=B call=K target=T
  *                target-file=F calls=C total=N

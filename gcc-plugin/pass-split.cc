@@ -105,7 +105,7 @@ static gasm *jump_slot_asm(tree clean_label, int fi)
  * so that, as with the byte test, a body GCC's cross-jumping shares
  * between the copies is laid out after the counting block, inside the
  * range pmopt's cache model gives its site (a range runs to the next one:
- * optimizer/plan-order.c).  Returns the TODO flags still to do; leaves the
+ * optimizer/plan/plan-order.c).  Returns the TODO flags still to do; leaves the
  * byte test if D is not as split_execute built it. */
 static unsigned int jump_dispatch(function *fun, int fi)
 {

@@ -85,7 +85,7 @@ funcs ./fn ov.pit > ov.funcs
 assert_contains "overlay: cell_info not counted" ov.funcs '^cell_info 0 0$'
 assert_eq "overlay: every other function as without it" "$(grep -v '^cell_info ' fn.funcs)" "$(grep -v '^cell_info ' ov.funcs)"
 
-# pmopt plan reads F.count.N's profile as F's (optimizer/plan-order.c):
+# pmopt plan reads F.count.N's profile as F's (optimizer/plan/plan-order.c):
 # the order names the functions an uninstrumented build has
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=function \
     -fplugin-arg-perfinst-sections -c "$src" -o sec.o

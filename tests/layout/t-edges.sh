@@ -1,4 +1,4 @@
-# Block and edge counts (optimizer/profile.c) and the dynamic statistics:
+# Block and edge counts (optimizer/model/profile.c) and the dynamic statistics:
 #  - edges.c, built with all=count: f's edges follow from its block counts
 #    (a diamond and a loop), exactly;
 #  - k22 (a fixture with hand-made metadata, tests/pmopt/pigen.py): two

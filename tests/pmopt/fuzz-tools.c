@@ -19,7 +19,7 @@
  *   2  a .perfinst section through runtime/fnmeta.c (pi_fnmeta_parse)
  *   3  a module's whole file through runtime/fnmeta.c (its own ELF64
  *      section-header walk, then pi_fnmeta_parse)
- *   4  an object file (or archive) through optimizer/objscan.c
+ *   4  an object file (or archive) through optimizer/model/objscan.c
  *      (oscan_read by path, memfd as above; then oscan_find)
  *   5  a .perfinst.reserve table (pi_reserve_decode, common/piformat.c)
  * Build and run: t-fuzz-tools.sh (with the exact command line).

@@ -1,4 +1,4 @@
-# C++ names in every view (optimizer/names.c, docs/pmopt.md "Names of
+# C++ names in every view (optimizer/model/names.c, docs/pmopt.md "Names of
 # functions and files"): demangled and qualified (store::MemTable::Get and
 # store::Version::Get stay two functions, not one "Get"), overloads told
 # apart by their parameters, the anonymous namespace named, the linkage

@@ -1,4 +1,4 @@
-# One file, several spellings (optimizer/names.c, docs/pmopt.md "Names of
+# One file, several spellings (optimizer/model/names.c, docs/pmopt.md "Names of
 # functions and files"): tests/pmopt/spell compiled the way build systems
 # do — lib//compress/a.c reaches its header as lib//compress/../common/mem.h,
 # b.c (given by its absolute path, -I absolute) as /ABS/lib/common/mem.h;

@@ -4,7 +4,7 @@
 # (common/piri.c) behind the trace reader, DWARF and symbols
 # (common/pidwarf.c, through libdwarf), the runtime's .perfinst reader for
 # combinations and dormant classes (runtime/fnmeta.c, section and whole
-# file), the relink's object scanner (optimizer/objscan.c) and the
+# file), the relink's object scanner (optimizer/model/objscan.c) and the
 # .perfinst.reserve table (pi_reserve_decode in common/piformat.c).  Seeds: a program
 # and object built with -g that write RI records, a trace with HOTSPOT
 # records, and a reserve table.  The inputs that once made a reader crash
@@ -16,12 +16,12 @@ P=$T/pmopt
 need_libfuzzer
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
-    -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer" \
+    -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer/model" \
     -I"$PERFINST_TOP/runtime" "$P/fuzz-tools.c" "$P/fuzz-tools-rt.c" "$PERFINST_TOP/runtime/elfscan.c" \
     "$PERFINST_TOP/common/pidwarf.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" \
     "$PERFINST_TOP/common/piformat.c" \
     "$PERFINST_TOP/common/piri.c" "$PERFINST_TOP/common/pitrace.c" "$PERFINST_TOP/common/piout.c" \
-    "$PERFINST_TOP/optimizer/objscan.c" \
+    "$PERFINST_TOP/optimizer/model/objscan.c" \
     -ldwarf -lelf -lz -o fuzz
 
 # A program with RI sample points, built with -g (DWARF functions, lines,

@@ -1,4 +1,4 @@
-/* ordtool: the order algorithms (optimizer/order.c) on a graph read from
+/* ordtool: the order algorithms (optimizer/model/order.c) on a graph read from
  * stdin, for t-order.sh.  Lines: "node NAME SIZE SAMPLES" and
  * "arc FROM TO WEIGHT" (names).  Prints one line per algorithm:
  * "ALG: name name ... score S". */

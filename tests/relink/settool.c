@@ -1,4 +1,4 @@
-/* settool: the set-pressure order (optimizer/order-sets.c) on functions
+/* settool: the set-pressure order (optimizer/model/order-sets.c) on functions
  * read from stdin, for t-sets.sh.  Lines: "cache SETS WAYS LINE",
  * "fn NAME SIZE ALIGN", "blk NAME LO HI COUNT" (an executed range of NAME),
  * "arc FROM TO WEIGHT".  The functions in input order are the starting

@@ -1,7 +1,7 @@
-# The set-pressure order (optimizer/order-sets.c, docs/layout.md "Set
+# The set-pressure order (optimizer/model/order-sets.c, docs/layout.md "Set
 # pressure") on fixture functions whose best layouts are worked out by hand.
 . "$PERFINST_TOP/tests/lib.sh"
-O=$PERFINST_TOP/optimizer
+O=$PERFINST_TOP/optimizer/model
 gcc -std=gnu11 -Wall -Werror -I"$O" "$T/relink/settool.c" "$O/order-sets.c" "$O/order.c" -lm -o settool
 
 # A cache of 4 sets of 1 way (64-byte lines, a 256-byte period).  A, B, C, D

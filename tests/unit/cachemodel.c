@@ -1,4 +1,4 @@
-/* cachemodel.c — the cache model of optimizer/cachemodel.c (cm_simulate:
+/* cachemodel.c — the cache model of optimizer/model/cachemodel.c (cm_simulate:
  * LRU sets, the hot lines fetched round after round) and the reserved
  * region's packing (rsv_pack), on geometries small enough to follow by
  * hand (docs/layout.md "Chase-tail reserved regions"). */

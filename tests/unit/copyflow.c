@@ -1,4 +1,4 @@
-/* copyflow.c — the bounds of optimizer/copyflow.c (cf_fallthrough): how
+/* copyflow.c — the bounds of optimizer/model/copyflow.c (cf_fallthrough): how
  * much of each edge falls through in a layout where blocks have several
  * copies (docs/layout.md "Copied blocks"), on functions laid out by hand.
  * No code is read (text NULL): a copy leaves by falling through or by an

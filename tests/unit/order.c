@@ -1,4 +1,4 @@
-/* order.c — the function orders of optimizer/order.c: C3 and Ext-TSP on
+/* order.c — the function orders of optimizer/model/order.c: C3 and Ext-TSP on
  * call graphs small enough to work out by hand (docs/layout.md "Function
  * order"), and the Ext-TSP score of a given order. */
 #include "unit.h"

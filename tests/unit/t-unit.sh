@@ -6,15 +6,18 @@
 # shown, and any FAIL fails this script.
 . "$PERFINST_TOP/tests/lib.sh"
 U=$T/unit
-libs="$B/libpicommon.a $(make -s --no-print-directory -C "$PERFINST_TOP" print-PMOPT_LDLIBS)"
-objs=$(ls "$B"/optimizer/*.o | grep -v '/pmopt\.o$')
+mk() { make -s --no-print-directory -C "$PERFINST_TOP" "print-$1"; }
+libs="$B/libpicommon.a $(mk PMOPT_LDLIBS)"
+inc=$(for d in $(mk PMOPT_DIRS); do printf ' -I%s/%s' "$PERFINST_TOP" "$d"; done)
+# the objects the build links into pmopt (not a stale one of a moved file), but pmopt.o
+objs=$(for o in $(mk PMOPT_OBJS); do o=$B/${o#*/}; [ "$o" = "$B/optimizer/pmopt.o" ] || echo "$o"; done)
 [ -n "$objs" ] || fail "no objects in $B/optimizer: run make first"
 status=0
 for src in "$U"/*.c; do
     name=$(basename "$src" .c)
     [ "$name" = unit ] && continue
     gcc -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -I"$PERFINST_TOP/include" \
-        -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer" -I"$PERFINST_TOP/runtime" -I"$U" \
+        -I"$PERFINST_TOP/common" $inc -I"$PERFINST_TOP/runtime" -I"$U" \
         "$src" "$U/unit.c" $objs $libs -o "$name" || fail "$name: does not build"
     echo "== $name"
     ./"$name" || status=1
