@@ -1209,7 +1209,7 @@ int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, in
     const char *dir = getenv("TMPDIR");
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s/pmopt-sharing.%ld.pit", dir && *dir ? dir : "/tmp", (long)getpid());
-    if (pm_merge_files(tmp, traces, ntraces, force, 1) != PM_OK) {
+    if (pm_merge_files(tmp, traces, NULL, ntraces, force, 1) != PM_OK) {
         unlink(tmp);
         return -1;
     }
