@@ -26,6 +26,7 @@ static const struct {
     { "dump-meta", cmd_dump_meta, "print the .perfinst metadata of an object or program" },
     { "report", cmd_report, "counts per site, function and line; what indicators saw" },
     { "merge", cmd_merge, "sum traces of the same program into one trace" },
+    { "diff", cmd_diff, "counts and sampled time before and after, per function and line" },
     { "plan", cmd_plan, "feedback files (rebuild, order, sharing) and overlays (hot, callers)" },
     { "dump", cmd_dump, "print every record of a trace" },
     { "export", cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },

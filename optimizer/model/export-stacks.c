@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "stacks.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,9 @@ static int by_name_tree_cmp(const void *a, const void *b, void *ctx)
 struct fg {
     const struct stk_tree *t;
     const int *w;
+    const struct stk_tree *base; /* a differential graph: the tree compared with */
+    double base_scale;           /* base's counts times this */
+    double maxdelta;             /* the largest |new - base| of a frame drawn */
     double scale;               /* pixels per sample */
     uint32_t maxdepth;
     double height;
@@ -123,7 +127,37 @@ static uint32_t max_depth(const struct stk_tree *t, const int *w, uint32_t n)
     return d;
 }
 
-static void fg_node(struct fg *g, uint32_t n, double x)
+/* The node of g->base on the same path of names as node n of g->t (whose
+ * parent's is bp), UINT32_MAX if none. */
+static uint32_t base_node(const struct fg *g, uint32_t n, uint32_t bp)
+{
+    if (!n)
+        return 0;
+    if (bp == UINT32_MAX)
+        return UINT32_MAX;
+    uint32_t b = stk_find(g->base, bp, g->t->nodes[n].name);
+    return b ? b : UINT32_MAX;
+}
+
+static double base_count(const struct fg *g, uint32_t bn)
+{
+    return bn == UINT32_MAX ? 0 : (double)stk_count(&g->base->nodes[bn], g->w, 0) * g->base_scale;
+}
+
+/* The largest change of a frame that will be drawn. */
+static void max_delta(struct fg *g, uint32_t n, uint32_t bn)
+{
+    double cnt = (double)stk_count(&g->t->nodes[n], g->w, 0);
+    if (cnt * g->scale < 0.1)
+        return;
+    double d = fabs(cnt - base_count(g, bn));
+    if (n && d > g->maxdelta)
+        g->maxdelta = d;
+    for (uint32_t c = g->t->nodes[n].first_child; c; c = g->t->nodes[c].next_sibling)
+        max_delta(g, c, base_node(g, c, bn));
+}
+
+static void fg_node(struct fg *g, uint32_t n, double x, uint32_t bn)
 {
     const struct stk_node *nd = &g->t->nodes[n];
     uint64_t cnt = stk_count(nd, g->w, 0);
@@ -133,6 +167,13 @@ static void fg_node(struct fg *g, uint32_t n, double x)
     double y = g->height - FG_PAD - FG_FRAME * (nd->depth + 1);
     uint32_t h = name_hash(nd->name);
     int r = 205 + (int)(h % 50), gr = 60 + (int)((h >> 8) % 150), b = 40 + (int)((h >> 16) % 40);
+    double before = 0, delta = 0;
+    if (g->base) { /* red grew, blue shrank, white the same */
+        before = base_count(g, bn);
+        delta = (double)cnt - before;
+        int v = 245 - (int)(g->maxdelta > 0 ? 200.0 * fabs(delta) / g->maxdelta : 0);
+        r = delta > 0 ? 255 : v, gr = v, b = delta < 0 ? 255 : v;
+    }
     if (n == 0)
         r = 200, gr = 200, b = 200;
     fprintf(g->f, "<g>\n<title>");
@@ -142,8 +183,14 @@ static void fg_node(struct fg *g, uint32_t n, double x)
         xml_text(g->f, pm_basename(nd->file));
         fprintf(g->f, ":%u)", nd->line);
     }
-    fprintf(g->f, ": %llu samples, %.2f%%</title>\n", (unsigned long long)cnt,
-            g->all ? 100.0 * (double)cnt / (double)g->all : 0.0);
+    if (g->base && before > 0)
+        fprintf(g->f, ": %.0f samples before, %llu after, %+.0f (%+.1f%%)</title>\n", before,
+                (unsigned long long)cnt, delta, 100.0 * delta / before);
+    else if (g->base)
+        fprintf(g->f, ": 0 samples before, %llu after (new)</title>\n", (unsigned long long)cnt);
+    else
+        fprintf(g->f, ": %llu samples, %.2f%%</title>\n", (unsigned long long)cnt,
+                g->all ? 100.0 * (double)cnt / (double)g->all : 0.0);
     fprintf(g->f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"rgb(%d,%d,%d)\" "
                   "rx=\"2\" ry=\"2\"/>\n", x, y, wpx, FG_FRAME - 1, r, gr, b);
     /* as many characters as fit (about 7 px each at 12 px) */
@@ -169,24 +216,40 @@ static void fg_node(struct fg *g, uint32_t n, double x)
         return;
     qsort_r(c, nc, sizeof *c, by_name_tree_cmp, (void *)g->t);
     for (size_t i = 0; i < nc; i++) {
-        fg_node(g, c[i], x);
+        fg_node(g, c[i], x, g->base ? base_node(g, c[i], bn) : UINT32_MAX);
         x += (double)stk_count(&g->t->nodes[c[i]], g->w, 0) * g->scale;
     }
     free(c);
 }
+
+static int flamegraph(const struct stk_tree *t, const struct stk_tree *base, double base_scale,
+                      const int *w, const char *title, FILE *f, int embedded);
 
 int export_flamegraph(const struct stk_tree *t, const int *w, const char *title, FILE *f)
 {
     return export_flamegraph_svg(t, w, title, f, 0);
 }
 
-/* The one flame graph writer: a standalone file (with the XML declaration)
- * or, with embedded, an <svg> element for an HTML page (pmopt report
- * --html, report-html.c).  Its style rules are scoped to svg.pi-flame, so
- * that inside a page they style this picture only. */
 int export_flamegraph_svg(const struct stk_tree *t, const int *w, const char *title, FILE *f, int embedded)
 {
-    struct fg g = {.t = t, .w = w, .f = f};
+    return flamegraph(t, NULL, 1, w, title, f, embedded);
+}
+
+int export_flamegraph_diff(const struct stk_tree *base, const struct stk_tree *t, const int *w,
+                           double base_scale, const char *title, FILE *f)
+{
+    return flamegraph(t, base, base_scale, w, title, f, 0);
+}
+
+/* The one flame graph writer: a standalone file (with the XML declaration)
+ * or, with embedded, an <svg> element for an HTML page (pmopt report
+ * --html, report-html.c); with base, coloured by the change from base
+ * (pmopt diff).  Its style rules are scoped to svg.pi-flame, so that inside
+ * a page they style this picture only. */
+static int flamegraph(const struct stk_tree *t, const struct stk_tree *base, double base_scale,
+                      const int *w, const char *title, FILE *f, int embedded)
+{
+    struct fg g = {.t = t, .w = w, .f = f, .base = base, .base_scale = base_scale};
     g.all = stk_count(&t->nodes[0], w, 0);
     g.maxdepth = max_depth(t, w, 0);
     g.height = FG_TOP + FG_FRAME * (g.maxdepth + 1) + 2 * FG_PAD;
@@ -204,8 +267,10 @@ int export_flamegraph_svg(const struct stk_tree *t, const int *w, const char *ti
             FG_WIDTH / 2);
     xml_text(f, title);
     fprintf(f, "</text>\n");
+    if (base && g.all)
+        max_delta(&g, 0, 0);
     if (g.all)
-        fg_node(&g, 0, FG_PAD);
+        fg_node(&g, 0, FG_PAD, 0);
     fprintf(f, "</svg>\n");
     return ferror(f) ? -1 : 0;
 }

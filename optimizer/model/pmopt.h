@@ -19,6 +19,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_export_stacks(int argc, char **argv); /* cmd-export-stacks.c: export --flamegraph/--folded */
 int cmd_relink(int argc, char **argv);
+int cmd_diff(int argc, char **argv);        /* report-diff.c */
 
 /* "pmopt: ..." on stderr; pm_usage_error also says "try --help", returns PM_USAGE. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

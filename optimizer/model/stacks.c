@@ -176,6 +176,9 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
         memcpy(prog_id, m.build_id, prog_id_len);
         pi_meta_free(&m);
     }
+    t->prog = prog;
+    t->prog_id_len = prog_id_len;
+    memcpy(t->prog_id, prog_id, prog_id_len);
     t->syms = calloc(t->ss.nobjs ? t->ss.nobjs : 1, sizeof *t->syms);
     t->cap = 1024;
     t->nodes = calloc(t->cap, sizeof *t->nodes);
@@ -208,6 +211,41 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
             t->nodes[n].total[k] += w;
         }
         t->nodes[n].self[k] += w;
+    }
+    return 0;
+}
+
+uint32_t stk_find(const struct stk_tree *t, uint32_t parent, const char *name)
+{
+    if (!t->hcap)
+        return 0;
+    for (size_t j = hkey(parent, name) & (t->hcap - 1); t->hash[j]; j = (j + 1) & (t->hcap - 1)) {
+        uint32_t n = t->hash[j] - 1;
+        if (t->nodes[n].parent == parent && t->nodes[n].name == name)
+            return n;
+    }
+    return 0;
+}
+
+int stk_sampled_leaves(struct stk_tree *t,
+                       void (*visit)(void *ctx, const char *func, const char *file, uint32_t line,
+                                     uint64_t periods),
+                       void *ctx)
+{
+    for (size_t i = 0; i < t->ss.n; i++) {
+        const struct pi_sample *s = &t->ss.s[i];
+        if (s->kind == PI_SK_IDLE_TO || s->kind == PI_SK_IDLE_FROM || !s->nframes)
+            continue;
+        const struct pi_sframe *fr = &s->frames[0];
+        const char *name, *dfile, *file = NULL;
+        uint32_t dline, line = 0;
+        frame_name(t, t->prog, t->prog_id, t->prog_id_len, fr, 1, &name, &dfile, &dline);
+        if (fr->obj != PI_SOBJ_NONE && t->syms[fr->obj].ok &&
+            pi_debug_line(&t->syms[fr->obj].d, fr->addr, &file, &line))
+            file = pm_file(NULL, file);
+        else
+            file = NULL, line = 0;
+        visit(ctx, name, file, line, s->weight);
     }
     return 0;
 }

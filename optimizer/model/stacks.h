@@ -37,6 +37,9 @@ struct stk_tree {
     struct stk_sym *syms;        /* per ss.objs */
     uint64_t truncated;          /* samples marked truncated */
     int have[STK_NKINDS];        /* any samples of the kind */
+    const char *prog;            /* stk_load's prog, and its build-id */
+    uint8_t prog_id[PI_BUILD_ID_MAX];
+    uint32_t prog_id_len;
 };
 
 /* Read the traces' samples and build the tree.  prog (may be NULL): the
@@ -49,6 +52,18 @@ void stk_free(struct stk_tree *t);
 uint32_t *stk_children(const struct stk_tree *t, uint32_t n, const int *w, size_t *nout);
 /* Weighted count of node n: sum over kinds k of w[k] * (total or self). */
 uint64_t stk_count(const struct stk_node *n, const int *w, int self);
+
+/* The child of `parent` named `name` (interned), 0 if none (a tree
+ * built in this process: names are interned across trees). */
+uint32_t stk_find(const struct stk_tree *t, uint32_t parent, const char *name);
+/* Each timer sample's innermost frame: visit(ctx, function as the tree
+ * names it, source file (pm_file's spelling) and line of the sampled pc
+ * (NULL and 0 when the debug information has none), timer periods).
+ * 0 (the visits cannot fail). */
+int stk_sampled_leaves(struct stk_tree *t,
+                       void (*visit)(void *ctx, const char *func, const char *file, uint32_t line,
+                                     uint64_t periods),
+                       void *ctx);
 
 /* The operands of report --tree and export: [PROG] TRACE...; PROG is a
  * first operand that is not a trace.  Sets *prog (or NULL), *traces. */
@@ -63,5 +78,12 @@ int export_flamegraph(const struct stk_tree *t, const int *w, const char *title,
 /* The same picture as an <svg> element to embed in an HTML page (embedded:
  * no XML declaration); export_flamegraph is this with embedded = 0. */
 int export_flamegraph_svg(const struct stk_tree *t, const int *w, const char *title, FILE *f, int embedded);
+/* A differential flame graph (pmopt diff --flamegraph): new's frames,
+ * each as wide as its count in new, coloured by how its count changed
+ * from base (the same stack of names): red grew, blue shrank, the
+ * stronger the larger the change; base's counts scaled by base_scale
+ * (1, or new's total over base's with --normalize). */
+int export_flamegraph_diff(const struct stk_tree *base, const struct stk_tree *t, const int *w,
+                           double base_scale, const char *title, FILE *f);
 
 #endif /* PERFINST_STACKS_H */

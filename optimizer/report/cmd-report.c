@@ -63,6 +63,8 @@ static void help(FILE *f)
             "  --record                 with --hot and one TRACE: append a versioned HOTSPOT\n"
             "                           record per hot function to TRACE\n"
             "  --force                  read traces of a different build of PROG\n"
+            "  --annotate=FILE          FILE's source with each line's count beside it, as gcov\n"
+            "                           shows it (##### for a line whose code never ran)\n"
             "  --html=FILE              write the report as one self-contained HTML page\n"
             "                           (hot functions and lines, call tree, flame graph of\n"
             "                           stack samples, cache-line sharing) to FILE\n");
@@ -520,6 +522,13 @@ static int build_views(struct report *r)
         qsort(r->funcs, r->nfuncs, sizeof *r->funcs, cmp_func_row);
     if (r->nlines)
         qsort(r->lines, r->nlines, sizeof *r->lines, cmp_line_row);
+    for (size_t i = 0; i < r->nsites; i++)
+        r->total_sites = pm_sat_add(r->total_sites, r->sites[i].count);
+    for (size_t i = 0; i < r->nfuncs; i++)
+        if (!r->funcs[i].uninstrumented)
+            r->total_funcs = pm_sat_add(r->total_funcs, r->funcs[i].blocks);
+    for (size_t i = 0; i < r->nlines; i++)
+        r->total_lines = pm_sat_add(r->total_lines, r->lines[i].count);
     if (r->hot > 0) { /* hot spots: the shortest prefix of each view with --hot of its total */
         r->nsites = hot_prefix(r->sites, r->nsites, sizeof *r->sites,
                                offsetof(struct site_row, count), r->hot);
@@ -730,6 +739,15 @@ int rep_digits(uint64_t v)
     return d;
 }
 
+const char *rep_pct(char *buf, size_t n, uint64_t v, uint64_t total)
+{
+    if (!total)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.1f%%", 100.0 * (double)v / (double)total);
+    return buf;
+}
+
 int rep_widest(int have, int len, int cap)
 {
     if (len > cap)
@@ -762,17 +780,18 @@ static void print_text(const struct report *r)
             wl = rep_widest(wl, snprintf(loc, sizeof loc, "%s:%u", r->sites[i].file,
                                      r->sites[i].line), 60);
         }
-        printf("\nSites, hottest first\n");
-        printf("  %*s  %-*s  %-*s  %-21s  %s\n", wc, "count", wf, "function", wl, "file:line",
-               "unit:site", "block");
+        printf("\nSites, hottest first (%% of all the sites' counts)\n");
+        printf("  %*s  %6s  %-*s  %-*s  %-21s  %s\n", wc, "count", "%", wf, "function", wl,
+               "file:line", "unit:site", "block");
         for (size_t i = 0; i < r->nsites; i++) {
             const struct site_row *row = &r->sites[i];
-            char us[32];
+            char us[32], p[16];
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
             snprintf(us, sizeof us, "%016llx:%u", (unsigned long long)row->u->hdr.unit_id,
                      row->site);
-            printf("  %*llu  %-*s  %-*s  %-21s  bb %u\n", wc, (unsigned long long)row->count, wf,
-                   row->func, wl, loc, us, row->u->sites[row->site].bb);
+            printf("  %*llu  %6s  %-*s  %-*s  %-21s  bb %u\n", wc, (unsigned long long)row->count,
+                   rep_pct(p, sizeof p, row->count, r->total_sites), wf, row->func, wl, loc, us,
+                   row->u->sites[row->site].bb);
         }
     }
     if (r->by & BY_FUNCTION) {
@@ -785,19 +804,21 @@ static void print_text(const struct report *r)
             wl = rep_widest(wl, snprintf(loc, sizeof loc, "%s:%u", row->file, row->line), 60);
         }
         printf("\nFunctions, by block executions (entries = count of the entry block; a function "
-               "compiled in several units is one row, summed)\n");
-        printf("  %*s  %*s  %-*s  %-*s  %s\n", we, "entries", wb, "blocks", wn, "function", wl,
-               "file:line", "unit");
+               "compiled in several units is one row, summed; %% of all block executions)\n");
+        printf("  %*s  %*s  %6s  %-*s  %-*s  %s\n", we, "entries", wb, "blocks", "%", wn,
+               "function", wl, "file:line", "unit");
         for (size_t i = 0; i < r->nfuncs; i++) {
             const struct func_row *row = &r->funcs[i];
-            char e[24] = "-", b[24] = "-", us[32];
+            char e[24] = "-", b[24] = "-", us[32], p[16] = "-";
             if (row->has_entry && !row->uninstrumented)
                 snprintf(e, sizeof e, "%llu", (unsigned long long)row->entries);
-            if (!row->uninstrumented)
+            if (!row->uninstrumented) {
                 snprintf(b, sizeof b, "%llu", (unsigned long long)row->blocks);
+                rep_pct(p, sizeof p, row->blocks, r->total_funcs);
+            }
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
             snprintf(us, sizeof us, "%u units", row->ncopies);
-            printf("  %*s  %*s  %-*s  %-*s  %s%s\n", we, e, wb, b, wn, row->name, wl, loc,
+            printf("  %*s  %*s  %6s  %-*s  %-*s  %s%s\n", we, e, wb, b, p, wn, row->name, wl, loc,
                    row->ncopies == 1 ? pm_unit_source(row->u) : us,
                    row->uninstrumented ? "  (not instrumented in the kept copy)" : "");
             for (uint32_t k = 0; r->units && row->ncopies > 1 && k < row->ncopies; k++) {
@@ -805,8 +826,8 @@ static void print_text(const struct report *r)
                 char ce[24] = "-";
                 if (c->has_entry)
                     snprintf(ce, sizeof ce, "%llu", (unsigned long long)c->entries);
-                printf("  %*s  %*llu  %*s  unit 0x%016llx %s\n", we, ce, wb,
-                       (unsigned long long)c->blocks, wn, "", (unsigned long long)c->u->hdr.unit_id,
+                printf("  %*s  %*llu  %6s  %*s  unit 0x%016llx %s\n", we, ce, wb,
+                       (unsigned long long)c->blocks, "", wn, "", (unsigned long long)c->u->hdr.unit_id,
                        pm_unit_source(c->u));
             }
         }
@@ -816,11 +837,14 @@ static void print_text(const struct report *r)
         for (size_t i = 0; i < r->nlines; i++)
             wc = rep_widest(wc, rep_digits(r->lines[i].count), 20);
         printf("\nLines, hottest first (a line's count is the largest count among its blocks, "
-               "as gcov shows it)\n");
-        printf("  %*s  %s\n", wc, "count", "file:line");
-        for (size_t i = 0; i < r->nlines; i++)
-            printf("  %*llu  %s:%u\n", wc, (unsigned long long)r->lines[i].count,
-                   r->lines[i].file, r->lines[i].line);
+               "as gcov shows it; %% of all the lines' counts)\n");
+        printf("  %*s  %6s  %s\n", wc, "count", "%", "file:line");
+        for (size_t i = 0; i < r->nlines; i++) {
+            char p[16];
+            printf("  %*llu  %6s  %s:%u\n", wc, (unsigned long long)r->lines[i].count,
+                   rep_pct(p, sizeof p, r->lines[i].count, r->total_lines), r->lines[i].file,
+                   r->lines[i].line);
+        }
     }
     rind_text(r);
     rranges_text(r);
@@ -866,6 +890,7 @@ int cmd_report(int argc, char **argv)
         { "callers", no_argument, NULL, 'c' },
         { "units", no_argument, NULL, 'U' },
         { "html", required_argument, NULL, 'W' },
+        { "annotate", required_argument, NULL, 'A' },
         { "hot", optional_argument, NULL, 'H' },
         { "record", no_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
@@ -882,7 +907,7 @@ int cmd_report(int argc, char **argv)
         if (!strcmp(argv[i], "--sharing"))
             return cmd_report_sharing(argc, argv);
     int callers = 0, record = 0;
-    const char *html = NULL;
+    const char *html = NULL, *annotate = NULL;
     struct report r;
     memset(&r, 0, sizeof r);
     int c;
@@ -917,6 +942,7 @@ int cmd_report(int argc, char **argv)
         }
         case 'f': r.force = 1; break;
         case 'W': html = optarg; break;
+        case 'A': annotate = optarg; break;
         case 'H':
             r.hot = optarg ? pm_parse_pct(optarg) : 90000;
             if (r.hot < 0)
@@ -930,6 +956,18 @@ int cmd_report(int argc, char **argv)
     }
     if (argc - optind < 2)
         return pm_usage_error("report", "expected PROG and at least one TRACE");
+    if (annotate && (r.fmt != FMT_TEXT || r.by || callers || r.top || r.hot || html))
+        return pm_usage_error("report", "--annotate shows one file's lines in text: not with "
+                              "--format, --by, --callers, --top, --hot or --html");
+    if (annotate) {
+        r.prog = argv[optind];
+        r.ntraces = argc - optind - 1;
+        r.by = BY_LINE;
+        int st = rep_load(&r, argv + optind + 1) || rep_annotate(&r, annotate) ? PM_ERROR : PM_OK;
+        fflush(stdout);
+        rep_free(&r);
+        return st;
+    }
     if (record && (!r.hot || argc - optind != 2 || r.top))
         return pm_usage_error("report", "--record needs --hot, one TRACE, and no --top");
     if (r.fmt == FMT_CSV && callers && r.by_given && r.by != BY_CALLERS)

@@ -104,6 +104,7 @@ struct report {
     struct func_row *funcs;
     struct line_row *lines;
     size_t nsites, nfuncs, nlines;
+    uint64_t total_sites, total_funcs, total_lines; /* each view's total, before --top/--hot cut it */
     struct func_copy *copies;       /* the functions' copies, grouped by function */
     size_t ncopies;
     int units;                      /* --units: list each function's units in text */
@@ -182,6 +183,12 @@ int rep_load(struct report *r, char **traces);
  * *sampled_total: all sampled periods.  0, or -1 after a message. */
 int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_total);
 void rep_free(struct report *r);
+
+/* report-annotate.c: --annotate=FILE, FILE's source with each line's count
+ * (after rep_load).  0, or -1 after an error message. */
+int rep_annotate(const struct report *r, const char *path);
+/* "12.5%" of total into buf ("-" when total is 0). */
+const char *rep_pct(char *buf, size_t n, uint64_t v, uint64_t total);
 
 /* hotspot.c: --hot --record: HOTSPOT records for r->funcs (the hot view)
  * inserted before the END record of the trace at path. */

@@ -43,7 +43,7 @@ assert_contains "run has a counting copy" syms ' t run\.count\.[0-9]+$| T run\.c
 ok "two label tables"
 PERFINST_MODE=off PERFINST_OUT=off.pit ./cgoto 1000 > off.out || fail "cgoto failed with PERFINST_MODE=off"
 assert_eq "off: the same output" 501000 "$(cat off.out)"
-"$PMOPT" report --by=function cgoto off.pit 2> /dev/null | awk '$3 == "run"' > off.run
+"$PMOPT" report --by=function cgoto off.pit 2> /dev/null | awk '$4 == "run"' > off.run
 assert_eq "off: run counted nothing" "0 0" "$(awk '{ print $1, $2 }' off.run)"
-"$PMOPT" report --by=function cgoto c.pit | awk '$3 == "run" { print $1, $2 }' > on.run
+"$PMOPT" report --by=function cgoto c.pit | awk '$4 == "run" { print $1, $2 }' > on.run
 assert_eq "on: run entered once, 17513 block executions" "1 17513" "$(cat on.run)"

@@ -46,7 +46,7 @@ for L in bfd gold lld; do
     assert_eq "$L: sum_b() still counted" "$SUM 1" "$(count rep.json $SUM)"
 done
 "$PMOPT" report --by=function mixed run.pit > rep.txt
-assert_contains "text report says so" rep.txt "^ +- +- +twice .*\(not instrumented in the kept copy\)"
+assert_contains "text report says so" rep.txt "^ +- +- +- +twice .*\(not instrumented in the kept copy\)"
 "$PMOPT" report --by=function --format=csv mixed run.pit > rep.csv
 assert_contains "csv: empty counts" rep.csv "^,,0x[0-9a-f]+,twice,.*,_Z5twicei,"
 # and the other way round: the instrumented copy kept, every call counted

@@ -20,7 +20,7 @@ assert_eq "output" 721 "$(cat out)"
 "$PMOPT" report --by=function --units prog c.pit > fn.txt
 cat fn.txt
 row() { # ENTRIES FUNCTION FILE:LINE UNIT
-    assert_contains "$2: $1 entries ($4)" fn.txt "^ +$1 +[0-9]+  $2 +$3 +$4$"
+    assert_contains "$2: $1 entries ($4)" fn.txt "^ +$1 +[0-9]+ +[0-9.]+%  $2 +$3 +$4$"
 }
 row 3 'store::MemTable::Get' 'a\.cc:[0-9]+' 'a\.cc'
 row 5 'store::Version::Get' 'b\.cc:[0-9]+' 'b\.cc'

@@ -56,9 +56,9 @@ assert files == {"lib/common/mem.h", "lib/compress/a.c", "b.c", "weird.h", "x.c"
 print("ok: one spelling per file; mem_read and weird_add summed over 2 units; 2 helpers")
 PY
 assert_not_contains "no spelling with // or .. or the root" all.txt "//|/\.\./|$A/"
-assert_contains "--by=function: a_sum's unit" fn.txt "^ +1 +[0-9]+  a_sum +lib/compress/a\.c:3 +lib/compress/a\.c$"
-assert_contains "--by=function: helper of y.c" fn.txt "^ +6 +[0-9]+  helper +y\.c:3 +y\.c$"
-assert_contains "--by=function: mem_read in 2 units" fn.txt "^ +8 +8  mem_read +lib/common/mem\.h:3 +2 units$"
+assert_contains "--by=function: a_sum's unit" fn.txt "^ +1 +[0-9]+ +[0-9.]+%  a_sum +lib/compress/a\.c:3 +lib/compress/a\.c$"
+assert_contains "--by=function: helper of y.c" fn.txt "^ +6 +[0-9]+ +[0-9.]+%  helper +y\.c:3 +y\.c$"
+assert_contains "--by=function: mem_read in 2 units" fn.txt "^ +8 +8 +[0-9.]+%  mem_read +lib/common/mem\.h:3 +2 units$"
 # the html report reads the hot lines' source through the root
 "$PMOPT" report --html=r.html prog s.pit
 assert_contains "html: a hot line's source" r.html "return p\[i\] \* 2;"

@@ -71,7 +71,12 @@ run_pmopt report --by=function prog a.pit
 assert_not_contains "--by=function: no sites section" out "^Sites"
 assert_contains "--by=function: functions" out "^Functions"
 run_pmopt report --by=line --top=2 prog a.pit
-assert_eq "--top=2 lines" 2 "$(grep -cE '^ +[0-9]+  (prog|lib)\.c:' out)"
+assert_eq "--top=2 lines" 2 "$(grep -cE '^ +[0-9]+ +[0-9.]+%  (prog|lib)\.c:' out)"
+# the percentages are of the whole view, also when --top cuts it: 24 of 60
+# block executions, 11 of the lines' 49
+assert_contains "--top=2 lines: % of all the lines" out "^ +11 +22\.4%  prog\.c:22$"
+run_pmopt report --by=function --top=1 prog a.pit
+assert_contains "--top=1 functions: % of all block executions" out "^ +10 +24 +40\.0%  classify  prog\.c:8 "
 run_pmopt report --format=json --by=site --top=3 prog a.pit
 python3 -c "import json; r=json.load(open('out')); assert len(r['sites'])==3 and 'lines' not in r" \
     || fail "json --by=site --top=3"
