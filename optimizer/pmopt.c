@@ -3,6 +3,7 @@
  *   pmopt dump-meta FILE                 the .perfinst metadata of an object or program
  *   pmopt report PROG TRACE...           counts per site, function and line; indicators
  *   pmopt merge -o OUT TRACE...          sum traces of one program into one
+ *   pmopt diff PROG BASE.pit NEW.pit     what changed between two runs or builds (report-diff.c)
  *   pmopt plan --hot -o OVERLAY PROG TRACE...  an overlay counting only the hot functions
  *   pmopt dump TRACE                     every record of a trace
  *   pmopt export --chrome OUT TRACE      other tools' formats (cmd-export.c)
