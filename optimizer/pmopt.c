@@ -1,15 +1,24 @@
-/* pmopt — the perfinst analysis tool: one subcommand per file (cmd-*.c).
+/* pmopt — the perfinst analysis tool.  This file is the command table:
+ * every command, and every mode of a command that has options and
+ * operands of its own, is a row, and nothing else calls a cmd_* function
+ * (docs/design.md "pmopt's layers").
  *
  *   pmopt dump-meta FILE                 the .perfinst metadata of an object or program
  *   pmopt report PROG TRACE...           counts per site, function and line; indicators
+ *   pmopt report --tree [PROG] TRACE...  the calling-context tree of sampled stacks
+ *   pmopt report --sharing PROG TRACE... cache-line sharing, true and false
  *   pmopt merge -o OUT TRACE...          sum traces of one program into one
  *   pmopt diff PROG BASE.pit NEW.pit     what changed between two runs or builds (report-diff.c)
- *   pmopt plan --hot -o OVERLAY PROG TRACE...  an overlay counting only the hot functions
+ *   pmopt plan -o FEEDBACK PROG TRACE... feedback for the rebuild; --hot, --expand-callers:
+ *                                        overlays; --order, --check: modes of plan's options
+ *   pmopt plan --sharing (-o F | --advise) PROG TRACE...  the false-sharing repairs
  *   pmopt dump TRACE                     every record of a trace
  *   pmopt export --chrome OUT TRACE      other tools' formats (cmd-export.c)
  *   pmopt export --flamegraph OUT [PROG] TRACE...  stack samples as a flame graph (or --folded)
  *   pmopt relink PROG --feedback F -o OUT  replay the link with the planned order
  *
+ * A mode's row is chosen when its option is among the arguments (before a
+ * "--"), as itself or with "=VALUE"; the command's own row otherwise.
  * Exit status: 0 success, 1 an error (a bad or mismatched input), 2 a usage
  * error.  docs/pmopt.md is the manual.
  */
@@ -21,17 +30,23 @@
 
 static const struct {
     const char *name;
+    const char *mode;    /* the option that chooses this row, or NULL: the command's own row */
     int (*fn)(int, char **);
-    const char *summary;
+    const char *summary; /* for `pmopt --help`: the command's own rows */
 } commands[] = {
-    { "dump-meta", cmd_dump_meta, "print the .perfinst metadata of an object or program" },
-    { "report", cmd_report, "counts per site, function and line; what indicators saw" },
-    { "merge", cmd_merge, "sum traces of the same program into one trace" },
-    { "diff", cmd_diff, "counts and sampled time before and after, per function and line" },
-    { "plan", cmd_plan, "feedback files (rebuild, order, sharing) and overlays (hot, callers)" },
-    { "dump", cmd_dump, "print every record of a trace" },
-    { "export", cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },
-    { "relink", cmd_relink, "replay PROG's link with the planned function and data order" },
+    { "dump-meta", NULL, cmd_dump_meta, "print the .perfinst metadata of an object or program" },
+    { "report", "--tree", cmd_report_tree, NULL },
+    { "report", "--sharing", cmd_report_sharing, NULL },
+    { "report", NULL, cmd_report, "counts per site, function and line; what indicators saw" },
+    { "merge", NULL, cmd_merge, "sum traces of the same program into one trace" },
+    { "diff", NULL, cmd_diff, "counts and sampled time before and after, per function and line" },
+    { "plan", "--sharing", cmd_plan_sharing, NULL },
+    { "plan", NULL, cmd_plan, "feedback files (rebuild, order, sharing) and overlays (hot, callers)" },
+    { "dump", NULL, cmd_dump, "print every record of a trace" },
+    { "export", "--flamegraph", cmd_export_stacks, NULL },
+    { "export", "--folded", cmd_export_stacks, NULL },
+    { "export", NULL, cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },
+    { "relink", NULL, cmd_relink, "replay PROG's link with the planned function and data order" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -39,9 +54,39 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: pmopt [--help] [--version] COMMAND [ARGS...]\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        if (!commands[i].mode)
+            fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'pmopt COMMAND --help' describes a command.  Exit status: 0 success, "
                "1 error, 2 usage error.\n");
+}
+
+/* Is the option `mode` among args[1..n) before a "--" (alone or "=VALUE")? */
+static int has_mode(int n, char **args, const char *mode)
+{
+    size_t len = strlen(mode);
+    for (int i = 1; i < n && strcmp(args[i], "--"); i++)
+        if (!strncmp(args[i], mode, len) && (!args[i][len] || args[i][len] == '='))
+            return 1;
+    return 0;
+}
+
+/* The row of command `name` for arguments args[0..n) (args[0] the name):
+ * the first of its mode rows whose option is given, else its own row; -1
+ * if there is no such command. */
+static int find_row(const char *name, int n, char **args)
+{
+    int own = -1;
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(name, commands[i].name))
+            continue;
+        if (!commands[i].mode) {
+            own = (int)i;
+            continue;
+        }
+        if (has_mode(n, args, commands[i].mode))
+            return (int)i;
+    }
+    return own;
 }
 
 int main(int argc, char **argv)
@@ -53,12 +98,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         if (!strcmp(cmd, "help") && argc > 2) {
-            for (size_t i = 0; i < NCOMMANDS; i++)
-                if (!strcmp(argv[2], commands[i].name)) {
-                    char *a[] = { argv[2], "--help", NULL };
-                    return commands[i].fn(2, a);
-                }
-            return pm_usage_error(NULL, "unknown command '%s'", argv[2]);
+            char *a[] = { argv[2], "--help", NULL };
+            int row = find_row(argv[2], 2, a);
+            if (row < 0)
+                return pm_usage_error(NULL, "unknown command '%s'", argv[2]);
+            return commands[row].fn(2, a);
         }
         usage(stdout);
         return PM_OK;
@@ -68,11 +112,10 @@ int main(int argc, char **argv)
                PI_FORMAT_VERSION, PI_TRACE_VERSION);
         return PM_OK;
     }
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(cmd, commands[i].name)) {
-            int status = commands[i].fn(argc - 1, argv + 1);
-            pm_names_free();
-            return status;
-        }
-    return pm_usage_error(NULL, "unknown command '%s'", cmd);
+    int row = find_row(cmd, argc - 1, argv + 1);
+    if (row < 0)
+        return pm_usage_error(NULL, "unknown command '%s'", cmd);
+    int status = commands[row].fn(argc - 1, argv + 1);
+    pm_names_free();
+    return status;
 }

@@ -177,10 +177,6 @@ static int write_chrome(const char *trace, const char *out)
 
 int cmd_export(int argc, char **argv)
 {
-    /* Stack samples have their own options and arguments: hand them over. */
-    for (int i = 1; i < argc; i++)
-        if (!strncmp(argv[i], "--flamegraph", 12) || !strncmp(argv[i], "--folded", 8))
-            return cmd_export_stacks(argc, argv);
     struct option opts[NFORMATS + 2];
     const char *outs[NFORMATS] = {0};
     for (size_t i = 0; i < NFORMATS; i++)

@@ -194,14 +194,11 @@ int sh_parse_what(const char *what, char *st, size_t stn, char *field, size_t fn
 /* The heat map of the top lines with reloads as SVG (embedded: an element
  * for an HTML page, no XML declaration); 0, or -1 on a write error. */
 int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded);
-int cmd_report_sharing(int argc, char **argv);
 /* pmopt merge's work (cmd-merge.c): the traces at paths[0..n), each one's counts
  * times weights[i] (weights NULL: 1), merged into out; quiet: no summary line.
  * PM_OK or PM_ERROR after a message.  Also
  * how report/plan --sharing read several traces. */
 int pm_merge_files(const char *out, char **paths, const uint64_t *weights, int ntraces,
                    int force, int quiet);
-/* pmopt plan --sharing (plan-sharing.c); argv as given to `plan`. */
-int cmd_plan_sharing(int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 /* stacks.h — sampled call stacks in pmopt: the calling-context tree built
- * from a trace's stack samples (stacks.c: `pmopt report --tree`), and the
+ * from a trace's stack samples (stacks.c; `pmopt report --tree` prints
+ * it, report-tree.c), and the
  * exports of it (export-stacks.c: flame graph SVG, folded stacks; the
  * `pmopt export` options --flamegraph and --folded, cmd-export-stacks.c).
  * docs/sampling-stacks.md.
@@ -68,9 +69,6 @@ int stk_sampled_leaves(struct stk_tree *t,
 /* The operands of report --tree and export: [PROG] TRACE...; PROG is a
  * first operand that is not a trace.  Sets *prog (or NULL), *traces. */
 void stk_operands(int argc, char **argv, const char **prog, char ***traces, int *ntraces);
-
-/* `pmopt report --tree` (cmd-report.c hands its arguments over). */
-int stk_report_main(int argc, char **argv);
 
 /* export-stacks.c: w chooses the counts (--what), as in stk_count. */
 int export_folded(const struct stk_tree *t, const int *w, FILE *f);

@@ -38,7 +38,6 @@
 #include "plan.h"
 #include "profile.h"
 #include "report.h"
-#include "sharing.h"
 #include "order.h"
 #include "plan-order.h"
 #include "piout.h"
@@ -482,9 +481,6 @@ int cmd_plan(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    for (int i = 1; i < argc; i++) /* --sharing: its own planner (plan-sharing.c) */
-        if (!strcmp(argv[i], "--sharing"))
-            return cmd_plan_sharing(argc, argv);
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
     int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
     struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4 };

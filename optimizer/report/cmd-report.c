@@ -33,8 +33,6 @@
 #include <libelf.h>
 
 #include "report.h"
-#include "stacks.h"
-#include "sharing.h"
 
 static void help(FILE *f)
 {
@@ -879,9 +877,6 @@ void rep_free(struct report *r)
 
 int cmd_report(int argc, char **argv)
 {
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--tree")) /* the calling-context tree of sampled stacks: stacks.c */
-            return stk_report_main(argc, argv);
     static const struct option opts[] = {
         { "format", required_argument, NULL, 'F' },
         { "by", required_argument, NULL, 'b' },
@@ -903,9 +898,6 @@ int cmd_report(int argc, char **argv)
         { "watch", BY_WATCH | BY_WATCH_SITES }, { "watch-sites", BY_WATCH_SITES },
         { "pages", BY_PAGES }, { "perf", BY_PERF },
     };
-    for (int i = 1; i < argc; i++) /* --sharing: its own view (report-sharing.c) */
-        if (!strcmp(argv[i], "--sharing"))
-            return cmd_report_sharing(argc, argv);
     int callers = 0, record = 0;
     const char *html = NULL, *annotate = NULL;
     struct report r;
