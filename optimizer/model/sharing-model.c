@@ -32,9 +32,9 @@
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report.h"
+#include "merge.h"
 #include "sharing.h"
 
 struct sh_seg {
@@ -1094,7 +1094,11 @@ static int build_rows(struct sh_analysis *a)
     return 0;
 }
 
-int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int force)
+/* sh_analyze of trace, or with merged != NULL of traces already combined
+ * in memory (*merged, *mshare: moved into a, freed on every path); trace
+ * then names them. */
+static int analyze(struct sh_analysis *a, const char *prog, const char *trace, int force,
+                   struct pi_trace *merged, struct pi_share *mshare)
 {
     struct pi_err err;
     double cycles = a->reload_cycles; /* the caller's --reload-cycles, or 0 */
@@ -1104,6 +1108,10 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     a->trace = trace;
     a->reload_cycles = cycles > 0 ? cycles : 100;
     struct pi_meta m;
+    if (merged) { /* a owns them now: sh_free frees them */
+        a->t = *merged;
+        a->s = *mshare;
+    }
     if (pi_meta_read(prog, &m, &err)) {
         pm_error("%s", err.msg);
         return -1;
@@ -1129,7 +1137,7 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
         }
         a->have_plain = 1;
     }
-    if (pi_trace_read(trace, &a->t, &err)) {
+    if (!merged && pi_trace_read(trace, &a->t, &err)) {
         pm_error("%s", err.msg);
         pi_meta_free(&m);
         return -1;
@@ -1147,7 +1155,7 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     a->bias = a->mod ? a->mod->load_bias : 0;
     if (a->mod && (a->t.hdr.flags & PI_TF_MERGED)) /* module-relative, tagged (pi_share_add) */
         a->bias = (uint64_t)(a->mod->index + 1) << PI_WATCH_MODULE_SHIFT;
-    if (pi_share_read(trace, &a->s, &err) || pi_share_fold(&a->s, &err)) {
+    if ((!merged && pi_share_read(trace, &a->s, &err)) || pi_share_fold(&a->s, &err)) {
         pm_error("%s", err.msg);
         return -1;
     }
@@ -1172,6 +1180,11 @@ int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int f
     qsort_r(a->rank, a->nrows, sizeof *a->rank, cmp_rank, a->rows);
     a->work += a->nrows * 20;
     return 0;
+}
+
+int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int force)
+{
+    return analyze(a, prog, trace, force, NULL, NULL);
 }
 
 int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, int ntraces, int force)
@@ -1203,31 +1216,28 @@ int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, in
         }
     }
     pi_meta_free(&m);
-    double cycles = a->reload_cycles;
-    const char *plain = a->plain;
-    memset(a, 0, sizeof *a);
-    const char *dir = getenv("TMPDIR");
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s/pmopt-sharing.%ld.pit", dir && *dir ? dir : "/tmp", (long)getpid());
-    if (pm_merge_files(tmp, traces, NULL, ntraces, force, 1) != PM_OK) {
-        unlink(tmp);
+    struct pi_trace res;
+    struct pi_share share;
+    if (pm_merge_traces(traces, NULL, ntraces, force, &res, &share) != PM_OK) {
+        pm_merge_free(&res, &share);
         return -1;
     }
     size_t len = 0;
     for (int i = 0; i < ntraces; i++)
         len += strlen(traces[i]) + 3;
     char *label = malloc(len + 1);
-    if (!label) {
-        unlink(tmp);
+    if (label) {
+        label[0] = 0;
+        for (int i = 0; i < ntraces; i++)
+            strcat(strcat(label, i ? " + " : ""), traces[i]);
+        res.path = strdup(label); /* the notes about the combined trace name the inputs */
+    }
+    if (!res.path) {
+        free(label);
+        pm_merge_free(&res, &share);
         return rep_oom();
     }
-    label[0] = 0;
-    for (int i = 0; i < ntraces; i++)
-        strcat(strcat(label, i ? " + " : ""), traces[i]);
-    a->reload_cycles = cycles;
-    a->plain = plain;
-    int rc = sh_analyze(a, prog, tmp, force);
-    unlink(tmp);
+    int rc = analyze(a, prog, label, force, &res, &share);
     a->trace = a->trace_label = label;
     return rc;
 }

@@ -137,8 +137,9 @@ struct sh_analysis {
  * build whose globals' placements are judged too).  0, or -1 after an
  * error message. */
 int sh_analyze(struct sh_analysis *a, const char *prog, const char *trace, int force);
-/* The same for one or more traces: several are merged first (pm_merge_files,
- * into a temporary file), a->trace then names them all. */
+/* The same for one or more traces: several are combined in memory first
+ * (pm_merge_traces, as `pmopt merge` combines them); a->trace then names
+ * them all ("A + B"). */
 int sh_analyze_traces(struct sh_analysis *a, const char *prog, char **traces, int ntraces, int force);
 void sh_free(struct sh_analysis *a);
 /* "sharing analysis: ... work N" on stderr (--stats). */
@@ -194,11 +195,5 @@ int sh_parse_what(const char *what, char *st, size_t stn, char *field, size_t fn
 /* The heat map of the top lines with reloads as SVG (embedded: an element
  * for an HTML page, no XML declaration); 0, or -1 on a write error. */
 int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded);
-/* pmopt merge's work (cmd-merge.c): the traces at paths[0..n), each one's counts
- * times weights[i] (weights NULL: 1), merged into out; quiet: no summary line.
- * PM_OK or PM_ERROR after a message.  Also
- * how report/plan --sharing read several traces. */
-int pm_merge_files(const char *out, char **paths, const uint64_t *weights, int ntraces,
-                   int force, int quiet);
 
 #endif
