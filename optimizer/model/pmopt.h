@@ -70,6 +70,14 @@ void pm_json_str(FILE *f, const char *s);
 void pm_csv_str(FILE *f, const char *s);
 
 uint64_t pm_sat_add(uint64_t a, uint64_t b);
+/* "pmopt: out of memory"; returns -1. */
+int rep_oom(void);
+/* Text columns: the digits of v; a column's width, have widened to len,
+ * at most cap. */
+int rep_digits(uint64_t v);
+int rep_widest(int have, int len, int cap);
+/* "12.5%" of total into buf ("-" when total is 0). */
+const char *rep_pct(char *buf, size_t n, uint64_t v, uint64_t total);
 
 /* progress.c: "pmopt: WHAT DONE/TOTAL (P%)" on one line of stderr, only when
  * stderr is a terminal (TOTAL 0: "WHAT…"); pm_progress_clear erases it (the

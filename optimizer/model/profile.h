@@ -13,7 +13,7 @@
 #define PERFINST_PROFILE_H
 
 #include <stdint.h>
-#include "report.h"
+#include "model.h"
 
 struct fprof {
     const struct pi_unit_view *u;

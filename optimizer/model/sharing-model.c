@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "model.h"
 #include "merge.h"
 #include "sharing.h"
 

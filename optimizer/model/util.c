@@ -329,3 +329,35 @@ int pm_elf_symbols(Elf *e, int type, struct pm_sym **v, size_t *n)
     *n = ns;
     return 0;
 }
+
+int rep_oom(void)
+{
+    pm_error("out of memory");
+    return -1;
+}
+
+int rep_digits(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+const char *rep_pct(char *buf, size_t n, uint64_t v, uint64_t total)
+{
+    if (!total)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.1f%%", 100.0 * (double)v / (double)total);
+    return buf;
+}
+
+int rep_widest(int have, int len, int cap)
+{
+    if (len > cap)
+        len = cap;
+    return len > have ? len : have;
+}

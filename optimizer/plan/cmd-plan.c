@@ -11,7 +11,7 @@
  * counts just those).
  *
  * The counts are read exactly as `pmopt report` reads them (rep_load in
- * cmd-report.c: summed over the traces, a trace of another build refused
+ * model.c: summed over the traces, a trace of another build refused
  * unless --force) and the functions ranked as its function view ranks
  * them: by block executions (the sum of the function's sites' counts),
  * then entries, name, unit, function number.  The plan is the shortest
@@ -37,7 +37,6 @@
 
 #include "plan.h"
 #include "profile.h"
-#include "report.h"
 #include "order.h"
 #include "plan-order.h"
 #include "piout.h"

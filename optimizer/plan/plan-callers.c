@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "plan.h"
 
 struct sel {
     uint8_t on;        /* selected before this plan */

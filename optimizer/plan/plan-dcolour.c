@@ -22,7 +22,7 @@
 
 #include "dcolour.h"
 #include "pmopt.h"
-#include "report.h"
+#include "plan.h"
 
 #define DC_COVER 99 /* percent of the modelled accesses the hot lines hold */
 

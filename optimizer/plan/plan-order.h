@@ -4,7 +4,7 @@
 #define PERFINST_PLAN_ORDER_H
 
 #include "pifeedback.h"
-#include "report.h"
+#include "model.h"
 
 struct plan_order_opts {
     int alg;            /* enum ord_alg (order.h) */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "plan.h"
 #include "stacks.h"
 
 struct fsum {

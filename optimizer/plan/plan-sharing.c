@@ -48,7 +48,7 @@
 #include <unistd.h>
 
 #include "pifeedback.h"
-#include "report.h"
+#include "model.h"
 #include "sharing.h"
 
 /* pad-array only while the padded array stays this small: a big array

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "pifeedback.h"
-#include "report.h"
+#include "model.h"
 
 struct plan {
     struct report *r;        /* PROG and the counts summed over the traces */
@@ -39,6 +39,14 @@ void plan_end(struct plan *p);
  * "# N. TEXT" in the feedback file. */
 void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* plan-callers.c: pmopt plan --expand-callers=levels; the overlay's text
+ * in *text (malloc'ed), or with advise the choice on stdout.  0 or -1. */
+int plan_expand_callers(struct report *r, int levels, int advise, char **text, size_t *len);
+/* plan-samples.c: re-rank r->funcs by sampled self time (each row's blocks
+ * become its self timer periods; ties by inclusive periods, then name);
+ * *sampled_total: all sampled periods.  0, or -1 after a message. */
+int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_total);
 
 /* The planners.  0, or -1 after an error message. */
 int plan_branches(struct plan *p);  /* plan-branches.c: branch-profile, function-tier */

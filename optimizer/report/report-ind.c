@@ -30,26 +30,15 @@
  * their mean, and every figure built from it is marked approximate; so is
  * one built from an executed site without any range.
  *
- * Records are matched to PROG by unit id (they carry no module); records of
- * units PROG does not have are ignored with a note.  Event frames are
- * turned into link-time addresses of PROG (pi_trace_add_indicators), so
- * traces of different runs and merged traces combine.  Watched words are
- * classified per trace (pi_trace_watch_module): a word of PROG's module
- * inside PROG's image is keyed by its link-time address, any other by its
- * run-time address (or, from a merged trace, its module-relative one);
- * words of other modules are ignored with a note.
+ * The records are combined by the model (model.c: r->ir), matched to
+ * PROG by unit id, event frames at link-time addresses, watched words
+ * keyed by link-time, run-time or module-relative address.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "piutil.h"
 #include "report.h"
-
-struct site_code {          /* a site's code: its ranges that survived the link */
-    uint32_t nranges;
-    uint64_t insns;         /* summed over the ranges */
-    uint64_t ntype[PI_NTYPES];
-};
 
 struct ind_row {
     const struct pi_unit_view *u;
@@ -116,21 +105,6 @@ struct cnode {                      /* the callers' tree */
     size_t *kids;
 };
 
-enum wclass {                       /* how a watched word is keyed */
-    W_PROG = 0,                     /* PROG's image: its link-time address */
-    W_RUNTIME = 1,                  /* outside PROG: a run-time address */
-    W_RELATIVE = 2,                 /* outside PROG's image, from a merged trace: relative
-                                       to PROG's load address */
-};
-
-struct wword {
-    int cls;                        /* enum wclass */
-    uint64_t addr;
-    uint64_t reads, writes;
-    char *name;                     /* "table[2]", "heap/stack", "?" (after building) */
-    int is_var;
-};
-
 struct wsite {
     const struct pi_unit_view *u;
     uint32_t site;
@@ -138,8 +112,6 @@ struct wsite {
 };
 
 struct ind_views {
-    struct site_code **code;        /* per unit of PROG, per site */
-    struct pi_trace ind;            /* the traces' indicator records, combined */
     struct ind_row *inds;
     size_t ninds;
     struct region_row *regions;
@@ -154,10 +126,7 @@ struct ind_views {
     size_t nroots, rcap;
     uint64_t nevents;
     uint64_t nevents_other;         /* of them, not threshold events (combinations, dormant) */
-    uint32_t wgran;                 /* bytes per watched word; 0: no WATCH record */
-    struct wword *wwords;
-    size_t nwwords, wcap;
-    size_t wnamed;                  /* wwords[0 .. wnamed) own their names */
+    size_t wnamed;                  /* r->ir.wwords[0 .. wnamed) own their names */
     struct wsite *wsites;
     size_t nwsites;
 };
@@ -170,45 +139,6 @@ static const char *const stat_hits[] = {
     [PI_STAT_COMBINE] = "fires of evaluations",
 };
 
-/* ---------------------------------------------------------------------- */
-/* Gathering                                                                 */
-/* ---------------------------------------------------------------------- */
-
-const struct pi_trace *rind_combined(const struct report *r)
-{
-    return r->iv ? &r->iv->ind : NULL;
-}
-
-int rind_init(struct report *r)
-{
-    const struct pi_meta *m = &r->m;
-    struct ind_views *iv = calloc(1, sizeof *iv);
-    if (!iv)
-        return rep_oom();
-    r->iv = iv;
-    iv->code = calloc(m->nunits ? m->nunits : 1, sizeof *iv->code);
-    if (!iv->code)
-        return rep_oom();
-    for (size_t i = 0; i < m->nunits; i++) {
-        iv->code[i] = calloc(m->units[i].hdr.nsites ? m->units[i].hdr.nsites : 1,
-                             sizeof **iv->code);
-        if (!iv->code[i])
-            return rep_oom();
-    }
-    for (size_t i = 0; i < m->nranges; i++) {
-        const struct pi_range *rg = &m->ranges[i];
-        const struct pi_unit_view *u = pi_meta_unit(m, rg->unit_id);
-        if (!rg->addr || !u || rg->site >= u->hdr.nsites)
-            continue; /* discarded by the linker */
-        struct site_code *c = &iv->code[u - m->units][rg->site];
-        c->nranges++;
-        c->insns += rg->ninsns;
-        for (unsigned t = 0; t < PI_NTYPES; t++)
-            c->ntype[t] += rg->ntype[t];
-    }
-    return 0;
-}
-
 /* The order of a folded trace's SITESTATs (pitrace): (unit, site, kind). */
 static int cmp_stat_key(const void *a, const void *b)
 {
@@ -220,106 +150,6 @@ static int cmp_stat_key(const void *a, const void *b)
     return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
-static const struct pi_unit_view *prog_unit(const struct report *r, uint64_t unit_id,
-                                            uint32_t site)
-{
-    const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
-    return u && site < u->hdr.nsites ? u : NULL;
-}
-
-/* Is a link-time address inside PROG's image?  (Without section headers:
- * assume so.) */
-static int in_image(const struct report *r, uint64_t link)
-{
-    if (!r->have_dbg || r->dbg.alloc_hi <= r->dbg.alloc_lo)
-        return 1;
-    return link >= r->dbg.alloc_lo && link < r->dbg.alloc_hi;
-}
-
-/* Trace t's watched words, keyed (enum wclass), into iv->wwords. */
-static int add_words(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
-{
-    struct ind_views *iv = r->iv;
-    if (!t->nwords)
-        return 0;
-    if (iv->wgran && t->watch_gran != iv->wgran) {
-        pm_error("%s: watched words of %u bytes, but an earlier trace has %u-byte words "
-                 "(PERFINST_WATCH_GRAN differed)", t->path, t->watch_gran, iv->wgran);
-        return -1;
-    }
-    iv->wgran = t->watch_gran;
-    size_t other = 0;
-    int merged = !!(t->hdr.flags & PI_TF_MERGED);
-    for (size_t i = 0; i < t->nwords; i++) {
-        const struct pi_watch_word *w = &t->words[i];
-        uint64_t link;
-        const struct pi_trace_module *m = pi_trace_watch_module(t, w->addr, &link);
-        struct wword x = { .cls = W_RUNTIME, .addr = w->addr, .reads = w->reads,
-                           .writes = w->writes };
-        if (m && m != mod) {
-            other++;
-            continue;
-        }
-        if (m && in_image(r, link)) {
-            x.cls = W_PROG;
-            x.addr = link;
-        } else if (m && merged) {
-            x.cls = W_RELATIVE;
-            x.addr = link;
-        }
-        if (pi_grow((void **)&iv->wwords, &iv->wcap, iv->nwwords, sizeof *iv->wwords))
-            return rep_oom();
-        iv->wwords[iv->nwwords++] = x;
-    }
-    if (other)
-        pm_note("%s: %zu watched word%s in modules that are not %s: ignored", t->path, other,
-                other == 1 ? "" : "s", r->prog);
-    return 0;
-}
-
-int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
-{
-    struct ind_views *iv = r->iv;
-    if (!mod)
-        return 0;
-    size_t foreign = 0;
-    for (size_t i = 0; i < t->nsitestats; i++)
-        foreign += !prog_unit(r, t->sitestats[i].unit_id, t->sitestats[i].site);
-    for (size_t i = 0; i < t->nevents; i++)
-        foreign += !prog_unit(r, t->events[i].ev.unit_id, t->events[i].ev.site);
-    for (size_t i = 0; i < t->ntraceregs; i++) {
-        const struct pi_trace_tracereg *g = &t->traceregs[i];
-        const struct pi_unit_view *u = pi_meta_unit(&r->m, g->unit_id);
-        if (!prog_unit(r, g->start_unit, g->start_site) || !u) {
-            foreign++;
-            continue;
-        }
-        if (g->ncounters != u->hdr.ncounters) {
-            if (!r->force) {
-                pm_error("%s: trace region of site %u: unit 0x%016llx (%s) has %u counters, but "
-                         "%s says %u", t->path, g->start_site, (unsigned long long)g->unit_id,
-                         pi_unit_str(u, u->hdr.source), g->ncounters, r->prog, u->hdr.ncounters);
-                return -1;
-            }
-            pm_note("%s: trace region of site %u: unit 0x%016llx has %u counters, %s says %u: "
-                    "using the first %u", t->path, g->start_site, (unsigned long long)g->unit_id,
-                    g->ncounters, r->prog, u->hdr.ncounters,
-                    g->ncounters < u->hdr.ncounters ? g->ncounters : u->hdr.ncounters);
-        }
-    }
-    if (foreign)
-        pm_note("%s: %zu indicator record%s of units that are not in %s: ignored", t->path,
-                foreign, foreign == 1 ? "" : "s", r->prog);
-    if (add_words(r, t, mod))
-        return -1;
-    struct pi_err err;
-    if (pi_trace_add_indicators(&iv->ind, t, 1, &err)) {
-        pm_error("%s", err.msg);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Instruction counts                                                        */
 /* ---------------------------------------------------------------------- */
@@ -327,7 +157,7 @@ int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_t
 static const struct site_code *code_of(const struct report *r, const struct pi_unit_view *u,
                                        uint32_t site)
 {
-    return &r->iv->code[u - r->m.units][site];
+    return &r->ir.code[u - r->m.units][site];
 }
 
 /* Instructions that `count` executions of a site ran. */
@@ -390,12 +220,12 @@ static int cmp_ind(const void *a, const void *b)
 static int build_indicators(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    iv->inds = calloc(iv->ind.nsitestats ? iv->ind.nsitestats : 1, sizeof *iv->inds);
+    iv->inds = calloc(r->ir.ind.nsitestats ? r->ir.ind.nsitestats : 1, sizeof *iv->inds);
     if (!iv->inds)
         return rep_oom();
-    for (size_t i = 0; i < iv->ind.nsitestats; i++) {
-        const struct pi_rec_sitestat *s = &iv->ind.sitestats[i];
-        const struct pi_unit_view *u = prog_unit(r, s->unit_id, s->site);
+    for (size_t i = 0; i < r->ir.ind.nsitestats; i++) {
+        const struct pi_rec_sitestat *s = &r->ir.ind.sitestats[i];
+        const struct pi_unit_view *u = rep_prog_unit(r, s->unit_id, s->site);
         if (u && s->kind != PI_STAT_WATCH && /* the watch views show those */
             !(s->kind >= PI_STAT_HOT && s->kind <= PI_STAT_SPILL)) /* and report-dormant.c those */
             iv->inds[iv->ninds++] = (struct ind_row){ .u = u, .st = *s };
@@ -459,9 +289,9 @@ static int cmp_cnode(const void *a, const void *b)
 static int build_callers(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    for (size_t i = 0; i < iv->ind.nevents; i++) {
-        const struct pi_trace_event *e = &iv->ind.events[i];
-        const struct pi_unit_view *u = prog_unit(r, e->ev.unit_id, e->ev.site);
+    for (size_t i = 0; i < r->ir.ind.nevents; i++) {
+        const struct pi_trace_event *e = &r->ir.ind.events[i];
+        const struct pi_unit_view *u = rep_prog_unit(r, e->ev.unit_id, e->ev.site);
         if (!u || !e->ev.nframes)
             continue;
         iv->nevents++;
@@ -562,7 +392,7 @@ static int build_trace(struct report *r)
 {
     struct ind_views *iv = r->iv;
     const struct pi_meta *m = &r->m;
-    const struct pi_trace *t = &iv->ind;
+    const struct pi_trace *t = &r->ir.ind;
     size_t nfuncs = 0;
     for (size_t i = 0; i < m->nunits; i++)
         nfuncs += m->units[i].hdr.nfuncs;
@@ -576,7 +406,7 @@ static int build_trace(struct report *r)
         while (j < t->ntraceregs && t->traceregs[j].start_unit == g->start_unit &&
                t->traceregs[j].start_site == g->start_site)
             j++;
-        const struct pi_unit_view *su = prog_unit(r, g->start_unit, g->start_site);
+        const struct pi_unit_view *su = rep_prog_unit(r, g->start_unit, g->start_site);
         if (!su) {
             i = j;
             continue;
@@ -738,21 +568,21 @@ static int build_watch(struct report *r)
     const struct pi_meta *m = &r->m;
     /* words: one per key, summed, then named */
     size_t n = 0;
-    if (iv->nwwords)
-        qsort(iv->wwords, iv->nwwords, sizeof *iv->wwords, cmp_wword_key);
-    for (size_t i = 0; i < iv->nwwords; i++) {
-        struct wword *d = n ? &iv->wwords[n - 1] : NULL;
-        if (d && !cmp_wword_key(d, &iv->wwords[i])) {
-            d->reads = pm_sat_add(d->reads, iv->wwords[i].reads);
-            d->writes = pm_sat_add(d->writes, iv->wwords[i].writes);
+    if (r->ir.nwwords)
+        qsort(r->ir.wwords, r->ir.nwwords, sizeof *r->ir.wwords, cmp_wword_key);
+    for (size_t i = 0; i < r->ir.nwwords; i++) {
+        struct wword *d = n ? &r->ir.wwords[n - 1] : NULL;
+        if (d && !cmp_wword_key(d, &r->ir.wwords[i])) {
+            d->reads = pm_sat_add(d->reads, r->ir.wwords[i].reads);
+            d->writes = pm_sat_add(d->writes, r->ir.wwords[i].writes);
             continue;
         }
-        iv->wwords[n++] = iv->wwords[i];
+        r->ir.wwords[n++] = r->ir.wwords[i];
     }
-    iv->nwwords = n;
+    r->ir.nwwords = n;
     int have_vars = 0;
-    for (size_t i = 0; i < iv->nwwords && r->have_dbg && !have_vars; i++)
-        if (iv->wwords[i].cls == W_PROG) {
+    for (size_t i = 0; i < r->ir.nwwords && r->have_dbg && !have_vars; i++)
+        if (r->ir.wwords[i].cls == W_PROG) {
             struct pi_err err;
             int had_warning = r->dbg.warning[0] != 0;
             if (pi_debug_read_vars(&r->dbg, &err))
@@ -762,11 +592,11 @@ static int build_watch(struct report *r)
             if (!had_warning && r->dbg.warning[0])
                 pm_note("%s", r->dbg.warning);
         }
-    for (size_t i = 0; i < iv->nwwords; i++) {
-        struct wword *w = &iv->wwords[i];
+    for (size_t i = 0; i < r->ir.nwwords; i++) {
+        struct wword *w = &r->ir.wwords[i];
         char name[512] = "heap/stack";
         if (w->cls == W_PROG) {
-            const struct pi_dvar *v = have_vars ? pi_debug_var(&r->dbg, w->addr, w->addr + iv->wgran)
+            const struct pi_dvar *v = have_vars ? pi_debug_var(&r->dbg, w->addr, w->addr + r->ir.wgran)
                                                 : NULL;
             if (v) {
                 pi_debug_var_name(&r->dbg, v, w->addr > v->addr ? w->addr : v->addr, name,
@@ -780,8 +610,8 @@ static int build_watch(struct report *r)
             return rep_oom();
         iv->wnamed = i + 1;
     }
-    if (iv->nwwords)
-        qsort(iv->wwords, iv->nwwords, sizeof *iv->wwords, cmp_wword);
+    if (r->ir.nwwords)
+        qsort(r->ir.wwords, r->ir.nwwords, sizeof *r->ir.wwords, cmp_wword);
 
     /* sites: every data site of PROG, with its PI_STAT_WATCH record if any */
     size_t cap = 0;
@@ -800,7 +630,7 @@ static int build_watch(struct report *r)
             struct pi_rec_sitestat key = { .unit_id = u->hdr.unit_id, .site = k,
                                            .kind = PI_STAT_WATCH };
             const struct pi_rec_sitestat *st =
-                iv->ind.nsitestats ? bsearch(&key, iv->ind.sitestats, iv->ind.nsitestats,
+                r->ir.ind.nsitestats ? bsearch(&key, r->ir.ind.sitestats, r->ir.ind.nsitestats,
                                              sizeof key, cmp_stat_key)
                                    : NULL;
             if (st) {
@@ -816,6 +646,8 @@ static int build_watch(struct report *r)
 
 int rind_build(struct report *r)
 {
+    if (!r->iv && !(r->iv = calloc(1, sizeof *r->iv)))
+        return rep_oom();
     if (build_indicators(r) || build_callers(r) || build_regions(r) || build_trace(r) ||
         build_types(r) || build_watch(r))
         return -1;
@@ -823,7 +655,7 @@ int rind_build(struct report *r)
     if (r->top > 0) {
         size_t top = (size_t)r->top;
         iv->ninds = iv->ninds < top ? iv->ninds : top;
-        iv->nwwords = iv->nwwords < top ? iv->nwwords : top; /* wnamed still frees all */
+        r->ir.nwwords = r->ir.nwwords < top ? r->ir.nwwords : top; /* wnamed still frees all */
         iv->nwsites = iv->nwsites < top ? iv->nwsites : top;
     }
     return 0;
@@ -1145,19 +977,18 @@ static const char *access_str(uint32_t arg, int word)
 
 static void text_watch(const struct report *r)
 {
-    const struct ind_views *iv = r->iv;
-    if (!iv->nwwords && !r->by_given)
+    if (!r->ir.nwwords && !r->by_given)
         return;
-    if (!iv->nwwords) {
+    if (!r->ir.nwwords) {
         printf("\nWatched data per word\n  (none: no WATCH record for PROG)\n");
         return;
     }
     printf("\nWatched data per %u-byte word, most accessed first (reads and writes as the source "
-           "performs them)\n", iv->wgran);
+           "performs them)\n", r->ir.wgran);
     char a[64];
     int wn = 6, wa = 7, wr = 5, ww = 6, outside = 0, relative = 0;
-    for (size_t i = 0; i < iv->nwwords; i++) {
-        const struct wword *w = &iv->wwords[i];
+    for (size_t i = 0; i < r->ir.nwwords; i++) {
+        const struct wword *w = &r->ir.wwords[i];
         wn = rep_widest(wn, (int)strlen(w->name), 60);
         waddr_str(w, a, sizeof a);
         wa = rep_widest(wa, (int)strlen(a), 24);
@@ -1167,8 +998,8 @@ static void text_watch(const struct report *r)
         relative |= w->cls == W_RELATIVE;
     }
     printf("  %-*s  %-*s  %*s  %*s\n", wn, "object", wa, "address", wr, "reads", ww, "writes");
-    for (size_t i = 0; i < iv->nwwords; i++) {
-        const struct wword *w = &iv->wwords[i];
+    for (size_t i = 0; i < r->ir.nwwords; i++) {
+        const struct wword *w = &r->ir.wwords[i];
         waddr_str(w, a, sizeof a);
         printf("  %-*s  %-*s  %*llu  %*llu\n", wn, w->name, wa, a, wr, (unsigned long long)w->reads,
                ww, (unsigned long long)w->writes);
@@ -1434,13 +1265,13 @@ void rind_json(const struct report *r)
     }
     if (r->by & BY_WATCH) {
         printf(",\n  \"watch_word_size\": ");
-        if (iv->wgran)
-            printf("%u", iv->wgran);
+        if (r->ir.wgran)
+            printf("%u", r->ir.wgran);
         else
             printf("null");
         printf(",\n  \"watch_words\": [");
-        for (size_t i = 0; i < iv->nwwords; i++) {
-            const struct wword *w = &iv->wwords[i];
+        for (size_t i = 0; i < r->ir.nwwords; i++) {
+            const struct wword *w = &r->ir.wwords[i];
             printf("%s\n    {\"object\": ", i ? "," : "");
             pm_json_str(stdout, w->name);
             printf(", \"kind\": \"%s\", \"address\": \"0x%llx\", \"address_is\": \"%s\", "
@@ -1449,7 +1280,7 @@ void rind_json(const struct report *r)
                    (unsigned long long)w->addr, waddr_kind(w), (unsigned long long)w->reads,
                    (unsigned long long)w->writes);
         }
-        printf("%s]", iv->nwwords ? "\n  " : "");
+        printf("%s]", r->ir.nwwords ? "\n  " : "");
     }
     if (r->by & BY_WATCH_SITES) {
         printf(",\n  \"watch_sites\": [");
@@ -1599,8 +1430,8 @@ void rind_csv(const struct report *r)
         }
     } else if (r->by == BY_WATCH) {
         printf("object,kind,address,address_is,reads,writes\n");
-        for (size_t i = 0; i < iv->nwwords; i++) {
-            const struct wword *w = &iv->wwords[i];
+        for (size_t i = 0; i < r->ir.nwwords; i++) {
+            const struct wword *w = &r->ir.wwords[i];
             pm_csv_str(stdout, w->name);
             printf(",%s,0x%llx,%s,%llu,%llu\n",
                    w->is_var ? "variable" : w->cls == W_PROG ? "unknown" : "heap/stack",
@@ -1629,11 +1460,6 @@ void rind_free(struct report *r)
     struct ind_views *iv = r->iv;
     if (!iv)
         return;
-    if (iv->code)
-        for (size_t i = 0; i < r->m.nunits; i++)
-            free(iv->code[i]);
-    free(iv->code);
-    pi_trace_free(&iv->ind);
     free(iv->inds);
     free(iv->regions);
     for (size_t i = 0; i < iv->ntregs; i++)
@@ -1646,24 +1472,13 @@ void rind_free(struct report *r)
         free(iv->nodes[i].kids);
     free(iv->nodes);
     free(iv->roots);
-    for (size_t i = 0; i < iv->wnamed; i++)
-        free(iv->wwords[i].name);
-    free(iv->wwords);
+    for (size_t i = 0; i < iv->wnamed; i++) {
+        free(r->ir.wwords[i].name);
+        r->ir.wwords[i].name = NULL;
+    }
     free(iv->wsites);
     free(iv);
     r->iv = NULL;
-}
-
-size_t rind_events(const struct report *r, const struct pi_trace_event **ev)
-{
-    *ev = r->iv ? r->iv->ind.events : NULL;
-    return r->iv ? r->iv->ind.nevents : 0;
-}
-
-size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st)
-{
-    *st = r->iv ? r->iv->ind.sitestats : NULL;
-    return r->iv ? r->iv->ind.nsitestats : 0;
 }
 
 /* The callers' tree, depth first, for other writers (report-html.c). */

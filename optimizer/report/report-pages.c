@@ -18,48 +18,6 @@
 
 #include "report.h"
 
-struct rpages {
-    char *path;
-    struct pi_rec_pages h;
-    struct pi_page_range *ranges;
-    uint64_t *epochs;
-};
-
-struct rperf {
-    uint64_t unit_id;
-    uint32_t site;
-    uint32_t event;
-    uint64_t intervals, value;
-};
-
-static int rperf_add_trace(struct report *r, const struct pi_trace *t)
-{
-    for (size_t k = 0; k < t->nperfs; k++) {
-        const struct pi_trace_perf *p = &t->perfs[k];
-        for (uint32_t i = 0; i < p->h.nevents; i++) {
-            struct rperf *x = NULL;
-            for (size_t j = 0; j < r->nperfs && !x; j++)
-                if (r->perfs[j].unit_id == p->h.unit_id && r->perfs[j].site == p->h.site &&
-                    r->perfs[j].event == p->v[i].event)
-                    x = &r->perfs[j];
-            if (!x) {
-                struct rperf *a = realloc(r->perfs, (r->nperfs + 1) * sizeof *a);
-                if (!a)
-                    return rep_oom();
-                r->perfs = a;
-                x = &a[r->nperfs++];
-                memset(x, 0, sizeof *x);
-                x->unit_id = p->h.unit_id;
-                x->site = p->h.site;
-                x->event = p->v[i].event;
-            }
-            x->intervals = pm_sat_add(x->intervals, p->h.intervals);
-            x->value = pm_sat_add(x->value, p->v[i].value);
-        }
-    }
-    return 0;
-}
-
 /* "function file:line" of a trace_start site, or the unit and site. */
 static void site_str(const struct report *r, uint64_t unit_id, uint32_t site, char *buf, size_t n)
 {
@@ -106,30 +64,6 @@ void rperf_json(const struct report *r)
                (unsigned long long)x->value);
     }
     printf("\n  ]");
-}
-
-int rpages_add_trace(struct report *r, const struct pi_trace *t)
-{
-    if (rperf_add_trace(r, t))
-        return -1;
-    if (!t->has_pages)
-        return 0;
-    struct rpages *a = realloc(r->pages, (r->npages + 1) * sizeof *a);
-    if (!a)
-        return rep_oom();
-    r->pages = a;
-    struct rpages *p = &a[r->npages];
-    memset(p, 0, sizeof *p);
-    p->h = t->pages;
-    p->path = strdup(t->path);
-    p->ranges = calloc(t->pages.nranges + 1, sizeof *p->ranges);
-    p->epochs = calloc(t->pages.nepochs + 1, sizeof *p->epochs);
-    r->npages++;
-    if (!p->path || !p->ranges || !p->epochs)
-        return rep_oom();
-    memcpy(p->ranges, t->page_ranges, t->pages.nranges * sizeof *p->ranges);
-    memcpy(p->epochs, t->epoch_touches, t->pages.nepochs * sizeof *p->epochs);
-    return 0;
 }
 
 static double hit_rate(const struct pi_rec_pages *h)
@@ -199,19 +133,4 @@ void rpages_json(const struct report *r)
         printf("]}");
     }
     printf("\n  ]");
-}
-
-void rpages_free(struct report *r)
-{
-    for (size_t k = 0; k < r->npages; k++) {
-        free(r->pages[k].path);
-        free(r->pages[k].ranges);
-        free(r->pages[k].epochs);
-    }
-    free(r->pages);
-    r->pages = NULL;
-    r->npages = 0;
-    free(r->perfs);
-    r->perfs = NULL;
-    r->nperfs = 0;
 }

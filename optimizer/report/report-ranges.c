@@ -33,54 +33,10 @@
 #include "profile.h"
 #include "report.h"
 
-struct rrange {
-    char *name;
-    uint64_t lo, hi;
-    int done;
-    uint64_t visits, blocks, partial_blocks;
-    long double insns;
-    int approx;
-    uint32_t nsites, npartial;
-};
-
 struct scode {
     uint32_t nr, nin, nover;
     uint64_t insns;
 };
-
-int rranges_add_trace(struct report *r, const struct pi_trace *t)
-{
-    if (!t->nranges)
-        return 0;
-    /* PROG's module in t: the one whose COUNTS hold a unit of PROG */
-    uint32_t mpos = UINT32_MAX;
-    for (size_t k = 0; k < t->nunits && mpos == UINT32_MAX; k++)
-        if (pi_meta_unit(&r->m, t->units[k].unit_id))
-            mpos = t->units[k].module;
-    for (size_t i = 0; i < t->nranges; i++) {
-        const struct pi_trace_range *g = &t->ranges[i];
-        if (g->module != mpos) {
-            pm_note("%s: range \"%s\" lies in module %s, not %s: ignored", t->path, g->name,
-                    t->modules[g->module].path, r->prog);
-            continue;
-        }
-        int dup = 0;
-        for (size_t j = 0; j < r->nrranges && !dup; j++)
-            dup = r->rranges[j].lo == g->lo && r->rranges[j].hi == g->hi &&
-                  !strcmp(r->rranges[j].name, g->name);
-        if (dup)
-            continue;
-        struct rrange *a = realloc(r->rranges, (r->nrranges + 1) * sizeof *a);
-        if (!a)
-            return rep_oom();
-        r->rranges = a;
-        a[r->nrranges] = (struct rrange){ .name = strdup(g->name), .lo = g->lo, .hi = g->hi };
-        if (!a[r->nrranges].name)
-            return rep_oom();
-        r->nrranges++;
-    }
-    return 0;
-}
 
 #define IN(sc) ((sc).nr && (sc).nin == (sc).nr)
 
@@ -269,13 +225,4 @@ void rranges_csv(const struct report *r)
         printf(",,,,0,%u,runtime,0x%llx,0x%llx\n", g->nsites, (unsigned long long)g->lo,
                (unsigned long long)g->hi);
     }
-}
-
-void rranges_free(struct report *r)
-{
-    for (size_t i = 0; i < r->nrranges; i++)
-        free(r->rranges[i].name);
-    free(r->rranges);
-    r->rranges = NULL;
-    r->nrranges = 0;
 }

@@ -1,0 +1,813 @@
+/* model.c — a program and its traces as pmopt's commands see them
+ * (model.h): PROG's metadata and debug information read once, each trace
+ * read once and everything of PROG's in it kept — the counters summed, the
+ * indicators' records combined (SITESTAT, EVENT, TRACEREG, ICALL: frames
+ * at link-time addresses, pi_trace_add_indicators), the watched words
+ * keyed, the page tables, perf_event counts and ranges added at run time —
+ * and the three count views built.
+ *
+ * A trace's module is matched to PROG by build-id: a trace of a different
+ * build is refused (--force takes the module with PROG's file name
+ * instead), other modules — shared libraries — are ignored with a note.
+ *
+ * Three count views, hottest first:
+ *   sites      one row per site that has a counter: its count;
+ *   functions  entries = the count of the function's first site (its entry
+ *              block), blocks = the sum of its sites' counts (block
+ *              executions);
+ *   lines      per source line the LARGEST count among the line's sites of
+ *              one unit — what gcov prints: a `for` line spans the init, test
+ *              and increment blocks, and users expect the test's count
+ *              (n+1), not their sum (2n+1).  Copies of a line in different
+ *              units (a header's inline function) are separate code: their
+ *              counts are added.
+ *
+ * Indicator records are matched to PROG by unit id (they carry no module);
+ * records of units PROG does not have are ignored with a note.  Watched
+ * words are classified per trace (pi_trace_watch_module): a word of PROG's
+ * module inside PROG's image is keyed by its link-time address, any other
+ * by its run-time address (or, from a merged trace, its module-relative
+ * one); words of other modules are ignored with a note.
+ */
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include "model.h"
+#include "piutil.h"
+
+#define oom rep_oom
+
+const struct pi_unit_view *rep_prog_unit(const struct report *r, uint64_t unit_id, uint32_t site)
+{
+    const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
+    return u && site < u->hdr.nsites ? u : NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The indicators' records                                                   */
+/* ---------------------------------------------------------------------- */
+
+const struct pi_trace *rind_combined(const struct report *r)
+{
+    return r->ir.code ? &r->ir.ind : NULL;
+}
+
+static int rind_init(struct report *r)
+{
+    const struct pi_meta *m = &r->m;
+    struct ind_records *iv = &r->ir;
+    iv->code = calloc(m->nunits ? m->nunits : 1, sizeof *iv->code);
+    if (!iv->code)
+        return rep_oom();
+    for (size_t i = 0; i < m->nunits; i++) {
+        iv->code[i] = calloc(m->units[i].hdr.nsites ? m->units[i].hdr.nsites : 1,
+                             sizeof **iv->code);
+        if (!iv->code[i])
+            return rep_oom();
+    }
+    for (size_t i = 0; i < m->nranges; i++) {
+        const struct pi_range *rg = &m->ranges[i];
+        const struct pi_unit_view *u = pi_meta_unit(m, rg->unit_id);
+        if (!rg->addr || !u || rg->site >= u->hdr.nsites)
+            continue; /* discarded by the linker */
+        struct site_code *c = &iv->code[u - m->units][rg->site];
+        c->nranges++;
+        c->insns += rg->ninsns;
+        for (unsigned t = 0; t < PI_NTYPES; t++)
+            c->ntype[t] += rg->ntype[t];
+    }
+    return 0;
+}
+
+/* Is a link-time address inside PROG's image?  (Without section headers:
+ * assume so.) */
+static int in_image(const struct report *r, uint64_t link)
+{
+    if (!r->have_dbg || r->dbg.alloc_hi <= r->dbg.alloc_lo)
+        return 1;
+    return link >= r->dbg.alloc_lo && link < r->dbg.alloc_hi;
+}
+
+/* Trace t's watched words, keyed (enum wclass), into iv->wwords. */
+static int add_words(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
+{
+    struct ind_records *iv = &r->ir;
+    if (!t->nwords)
+        return 0;
+    if (iv->wgran && t->watch_gran != iv->wgran) {
+        pm_error("%s: watched words of %u bytes, but an earlier trace has %u-byte words "
+                 "(PERFINST_WATCH_GRAN differed)", t->path, t->watch_gran, iv->wgran);
+        return -1;
+    }
+    iv->wgran = t->watch_gran;
+    size_t other = 0;
+    int merged = !!(t->hdr.flags & PI_TF_MERGED);
+    for (size_t i = 0; i < t->nwords; i++) {
+        const struct pi_watch_word *w = &t->words[i];
+        uint64_t link;
+        const struct pi_trace_module *m = pi_trace_watch_module(t, w->addr, &link);
+        struct wword x = { .cls = W_RUNTIME, .addr = w->addr, .reads = w->reads,
+                           .writes = w->writes };
+        if (m && m != mod) {
+            other++;
+            continue;
+        }
+        if (m && in_image(r, link)) {
+            x.cls = W_PROG;
+            x.addr = link;
+        } else if (m && merged) {
+            x.cls = W_RELATIVE;
+            x.addr = link;
+        }
+        if (pi_grow((void **)&iv->wwords, &iv->wcap, iv->nwwords, sizeof *iv->wwords))
+            return rep_oom();
+        iv->wwords[iv->nwwords++] = x;
+    }
+    if (other)
+        pm_note("%s: %zu watched word%s in modules that are not %s: ignored", t->path, other,
+                other == 1 ? "" : "s", r->prog);
+    return 0;
+}
+
+static int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
+{
+    struct ind_records *iv = &r->ir;
+    if (!mod)
+        return 0;
+    size_t foreign = 0;
+    for (size_t i = 0; i < t->nsitestats; i++)
+        foreign += !rep_prog_unit(r, t->sitestats[i].unit_id, t->sitestats[i].site);
+    for (size_t i = 0; i < t->nevents; i++)
+        foreign += !rep_prog_unit(r, t->events[i].ev.unit_id, t->events[i].ev.site);
+    for (size_t i = 0; i < t->ntraceregs; i++) {
+        const struct pi_trace_tracereg *g = &t->traceregs[i];
+        const struct pi_unit_view *u = pi_meta_unit(&r->m, g->unit_id);
+        if (!rep_prog_unit(r, g->start_unit, g->start_site) || !u) {
+            foreign++;
+            continue;
+        }
+        if (g->ncounters != u->hdr.ncounters) {
+            if (!r->force) {
+                pm_error("%s: trace region of site %u: unit 0x%016llx (%s) has %u counters, but "
+                         "%s says %u", t->path, g->start_site, (unsigned long long)g->unit_id,
+                         pi_unit_str(u, u->hdr.source), g->ncounters, r->prog, u->hdr.ncounters);
+                return -1;
+            }
+            pm_note("%s: trace region of site %u: unit 0x%016llx has %u counters, %s says %u: "
+                    "using the first %u", t->path, g->start_site, (unsigned long long)g->unit_id,
+                    g->ncounters, r->prog, u->hdr.ncounters,
+                    g->ncounters < u->hdr.ncounters ? g->ncounters : u->hdr.ncounters);
+        }
+    }
+    if (foreign)
+        pm_note("%s: %zu indicator record%s of units that are not in %s: ignored", t->path,
+                foreign, foreign == 1 ? "" : "s", r->prog);
+    if (add_words(r, t, mod))
+        return -1;
+    struct pi_err err;
+    if (pi_trace_add_indicators(&iv->ind, t, 1, &err)) {
+        pm_error("%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+size_t rind_events(const struct report *r, const struct pi_trace_event **ev)
+{
+    *ev = r->ir.code ? r->ir.ind.events : NULL;
+    return r->ir.code ? r->ir.ind.nevents : 0;
+}
+
+size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st)
+{
+    *st = r->ir.code ? r->ir.ind.sitestats : NULL;
+    return r->ir.code ? r->ir.ind.nsitestats : 0;
+}
+
+static void free_records(struct report *r)
+{
+    if (r->ir.code)
+        for (size_t i = 0; i < r->m.nunits; i++)
+            free(r->ir.code[i]);
+    free(r->ir.code);
+    r->ir.code = NULL;
+    pi_trace_free(&r->ir.ind);
+    free(r->ir.wwords);
+    r->ir.wwords = NULL;
+    r->ir.nwwords = r->ir.wcap = 0;
+    for (size_t k = 0; k < r->npages; k++) {
+        free(r->pages[k].path);
+        free(r->pages[k].ranges);
+        free(r->pages[k].epochs);
+    }
+    free(r->pages);
+    r->pages = NULL;
+    r->npages = 0;
+    free(r->perfs);
+    r->perfs = NULL;
+    r->nperfs = 0;
+    for (size_t i = 0; i < r->nrranges; i++)
+        free(r->rranges[i].name);
+    free(r->rranges);
+    r->rranges = NULL;
+    r->nrranges = 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Page tables, perf_event counts, ranges added at run time                 */
+/* ---------------------------------------------------------------------- */
+
+static int rperf_add_trace(struct report *r, const struct pi_trace *t)
+{
+    for (size_t k = 0; k < t->nperfs; k++) {
+        const struct pi_trace_perf *p = &t->perfs[k];
+        for (uint32_t i = 0; i < p->h.nevents; i++) {
+            struct rperf *x = NULL;
+            for (size_t j = 0; j < r->nperfs && !x; j++)
+                if (r->perfs[j].unit_id == p->h.unit_id && r->perfs[j].site == p->h.site &&
+                    r->perfs[j].event == p->v[i].event)
+                    x = &r->perfs[j];
+            if (!x) {
+                struct rperf *a = realloc(r->perfs, (r->nperfs + 1) * sizeof *a);
+                if (!a)
+                    return rep_oom();
+                r->perfs = a;
+                x = &a[r->nperfs++];
+                memset(x, 0, sizeof *x);
+                x->unit_id = p->h.unit_id;
+                x->site = p->h.site;
+                x->event = p->v[i].event;
+            }
+            x->intervals = pm_sat_add(x->intervals, p->h.intervals);
+            x->value = pm_sat_add(x->value, p->v[i].value);
+        }
+    }
+    return 0;
+}
+
+static int rpages_add_trace(struct report *r, const struct pi_trace *t)
+{
+    if (rperf_add_trace(r, t))
+        return -1;
+    if (!t->has_pages)
+        return 0;
+    struct rpages *a = realloc(r->pages, (r->npages + 1) * sizeof *a);
+    if (!a)
+        return rep_oom();
+    r->pages = a;
+    struct rpages *p = &a[r->npages];
+    memset(p, 0, sizeof *p);
+    p->h = t->pages;
+    p->path = strdup(t->path);
+    p->ranges = calloc(t->pages.nranges + 1, sizeof *p->ranges);
+    p->epochs = calloc(t->pages.nepochs + 1, sizeof *p->epochs);
+    r->npages++;
+    if (!p->path || !p->ranges || !p->epochs)
+        return rep_oom();
+    memcpy(p->ranges, t->page_ranges, t->pages.nranges * sizeof *p->ranges);
+    memcpy(p->epochs, t->epoch_touches, t->pages.nepochs * sizeof *p->epochs);
+    return 0;
+}
+
+static int rranges_add_trace(struct report *r, const struct pi_trace *t)
+{
+    if (!t->nranges)
+        return 0;
+    /* PROG's module in t: the one whose COUNTS hold a unit of PROG */
+    uint32_t mpos = UINT32_MAX;
+    for (size_t k = 0; k < t->nunits && mpos == UINT32_MAX; k++)
+        if (pi_meta_unit(&r->m, t->units[k].unit_id))
+            mpos = t->units[k].module;
+    for (size_t i = 0; i < t->nranges; i++) {
+        const struct pi_trace_range *g = &t->ranges[i];
+        if (g->module != mpos) {
+            pm_note("%s: range \"%s\" lies in module %s, not %s: ignored", t->path, g->name,
+                    t->modules[g->module].path, r->prog);
+            continue;
+        }
+        int dup = 0;
+        for (size_t j = 0; j < r->nrranges && !dup; j++)
+            dup = r->rranges[j].lo == g->lo && r->rranges[j].hi == g->hi &&
+                  !strcmp(r->rranges[j].name, g->name);
+        if (dup)
+            continue;
+        struct rrange *a = realloc(r->rranges, (r->nrranges + 1) * sizeof *a);
+        if (!a)
+            return rep_oom();
+        r->rranges = a;
+        a[r->nrranges] = (struct rrange){ .name = strdup(g->name), .lo = g->lo, .hi = g->hi };
+        if (!a[r->nrranges].name)
+            return rep_oom();
+        r->nrranges++;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                   */
+/* ---------------------------------------------------------------------- */
+
+#define oom rep_oom
+
+/* PROG's metadata, debug info, and where each site's code starts. */
+static int read_program(struct report *r)
+{
+    struct pi_err err;
+    struct pi_meta *m = &r->m;
+    if (pi_meta_read(r->prog, m, &err)) {
+        pm_error("%s", err.msg);
+        return -1;
+    }
+    if (!m->nunits) {
+        pm_error("%s: no perfinst metadata (no %s section): was it built with the plugin?",
+                 r->prog, PI_SECTION_META);
+        return -1;
+    }
+    if (pi_meta_validate(m, &err)) {
+        pm_error("%s", err.msg);
+        return -1;
+    }
+    pm_progress("reading the debug information of the program", 0, 0);
+    int dbg = pi_debug_open(r->prog, &r->dbg, &err);
+    pm_progress_clear();
+    if (dbg == 0) {
+        r->have_dbg = 1;
+        if (r->dbg.warning[0])
+            pm_note("%s", r->dbg.warning);
+    }
+    pm_names_program(m, r->have_dbg ? &r->dbg : NULL);
+    if (m->build_id_len)
+        pi_build_id_hex(m->build_id, m->build_id_len, r->bid);
+    else
+        snprintf(r->bid, sizeof r->bid, "(none)");
+
+    r->us = calloc(m->nunits, sizeof *r->us);
+    if (!r->us)
+        return oom();
+    for (size_t i = 0; i < m->nunits; i++) {
+        if (!m->units[i].hdr.nsites)
+            continue;
+        r->us[i].site_addr = calloc(m->units[i].hdr.nsites, sizeof *r->us[i].site_addr);
+        if (!r->us[i].site_addr)
+            return oom();
+    }
+    for (size_t i = 0; i < m->nranges; i++) { /* sorted by address: the first wins */
+        const struct pi_range *rg = &m->ranges[i];
+        const struct pi_unit_view *u = pi_meta_unit(m, rg->unit_id);
+        if (!rg->addr || !u || rg->site >= u->hdr.nsites)
+            continue;
+        struct usum *s = &r->us[u - m->units];
+        if (!s->site_addr[rg->site])
+            s->site_addr[rg->site] = rg->addr;
+    }
+    return 0;
+}
+
+/* The module of trace t that holds PROG, NULL if none (then nothing of t
+ * is counted), or -1 through *refused when t is another build. */
+static const struct pi_trace_module *program_module(const struct report *r,
+                                                    const struct pi_trace *t, int *refused)
+{
+    *refused = 0;
+    const struct pi_trace_module *mod = pm_match_module(t, r->m.build_id, r->m.build_id_len);
+    if (mod)
+        return mod;
+    if (!t->nmodules) {
+        /* cut short before its first MODULE record: it counted nothing we can see */
+        pm_note("%s has no MODULE records: nothing of it is counted", t->path);
+        return NULL;
+    }
+    const struct pi_trace_module *g = pm_guess_module(t, r->prog);
+    char tb[2 * PI_BUILD_ID_MAX + 1] = "(none)";
+    if (g->build_id_len)
+        pi_build_id_hex(g->build_id, g->build_id_len, tb);
+    if (!r->force) {
+        pm_error("%s is not a trace of %s: %s has build-id %s, the trace's %s has %s "
+                 "(--force reads it anyway)", t->path, r->prog, r->prog, r->bid, g->path, tb);
+        *refused = 1;
+        return NULL;
+    }
+    pm_note("%s: reading module %s (build-id %s) as %s (build-id %s) because of --force",
+            t->path, g->path, tb, r->prog, r->bid);
+    return g;
+}
+
+/* Add trace t's counts of PROG's module into r->us. */
+static int add_trace(struct report *r, const struct pi_trace *t)
+{
+    int refused;
+    const struct pi_trace_module *mod = program_module(r, t, &refused);
+    if (refused)
+        return -1;
+    for (size_t i = 0; i < t->nmodules; i++) {
+        const struct pi_trace_module *o = &t->modules[i];
+        if (o == mod)
+            continue;
+        int has_counts = 0;
+        for (size_t k = 0; k < t->nunits && !has_counts; k++)
+            has_counts = t->units[k].module == i;
+        if (has_counts)
+            pm_note("%s: module %s is not %s (another build-id)%s: ignored", t->path, o->path,
+                    r->prog, pm_is_shared_lib(o->path) ? ", a shared library" : "");
+    }
+    uint32_t mpos = mod ? (uint32_t)(mod - t->modules) : UINT32_MAX;
+    for (size_t k = 0; k < t->nunits; k++) {
+        const struct pi_trace_unit *tu = &t->units[k];
+        if (tu->module != mpos)
+            continue;
+        const struct pi_unit_view *u = pi_meta_unit(&r->m, tu->unit_id);
+        if (!u) {
+            pm_note("%s: unit 0x%016llx is not in %s's metadata: ignored", t->path,
+                    (unsigned long long)tu->unit_id, r->prog);
+            continue;
+        }
+        uint32_t shorter = tu->ncounters < u->hdr.ncounters ? tu->ncounters : u->hdr.ncounters;
+        if (tu->ncounters != u->hdr.ncounters) {
+            if (!r->force) {
+                pm_error("%s: unit 0x%016llx (%s) has %u counters, but %s says %u", t->path,
+                         (unsigned long long)tu->unit_id, pi_unit_str(u, u->hdr.source),
+                         tu->ncounters, r->prog, u->hdr.ncounters);
+                return -1;
+            }
+            pm_note("%s: unit 0x%016llx has %u counters, %s says %u: using the first %u",
+                    t->path, (unsigned long long)tu->unit_id, tu->ncounters, r->prog,
+                    u->hdr.ncounters, shorter);
+        }
+        struct usum *s = &r->us[u - r->m.units];
+        if (!s->sums) {
+            /* sized by the trace's record (bounded by its size), not by what
+             * the metadata claims */
+            s->n = shorter;
+            s->sums = calloc(s->n ? s->n : 1, sizeof *s->sums);
+            if (!s->sums)
+                return oom();
+        }
+        uint32_t n = tu->ncounters < s->n ? tu->ncounters : s->n;
+        for (uint32_t i = 0; i < n; i++)
+            s->sums[i] = pm_sat_add(s->sums[i], tu->counts[i]);
+    }
+    return rind_add_trace(r, t, mod);
+}
+
+static int read_traces(struct report *r, char **paths)
+{
+    for (int i = 0; i < r->ntraces; i++) {
+        struct pi_err err;
+        struct pi_trace t;
+        pm_progress("reading traces", (size_t)i, (size_t)r->ntraces);
+        if (pi_trace_read(paths[i], &t, &err)) {
+            pm_error("%s", err.msg);
+            return -1;
+        }
+        pm_trace_notes(&t);
+        int bad = add_trace(r, &t) || rpages_add_trace(r, &t) || rranges_add_trace(r, &t);
+        struct trace_info *in = &r->infos[i];
+        in->path = strdup(t.path);
+        in->nrecords = t.nrecords;
+        in->flags = t.hdr.flags;
+        in->finished = t.has_end;
+        in->truncated = t.truncated;
+        memcpy(in->lost, t.lost, sizeof in->lost);
+        pi_trace_free(&t);
+        if (bad)
+            return -1;
+        if (!in->path)
+            return oom();
+    }
+    pm_progress_clear();
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The views                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static int cmp_site_row(const void *a, const void *b)
+{
+    const struct site_row *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    int c = strcmp(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->site < y->site ? -1 : x->site > y->site;
+}
+
+static int cmp_func_row(const void *a, const void *b)
+{
+    const struct func_row *x = a, *y = b;
+    if (x->blocks != y->blocks)
+        return x->blocks > y->blocks ? -1 : 1;
+    if (x->entries != y->entries)
+        return x->entries > y->entries ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    if ((c = strcmp(x->key, y->key)))
+        return c;
+    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* Copies of one function together: linkage key, file, line; then by unit. */
+static int cmp_copy(const void *a, const void *b)
+{
+    const struct func_copy *x = a, *y = b;
+    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
+    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
+        return c;
+    if (x->u->funcs[x->func].line != y->u->funcs[y->func].line)
+        return x->u->funcs[x->func].line < y->u->funcs[y->func].line ? -1 : 1;
+    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
+        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* r->copies (sorted by cmp_copy) as rows: one per function. */
+static void group_funcs(struct report *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncopies; i++) {
+        const struct func_copy *c = &r->copies[i];
+        const struct pi_func *fn = &c->u->funcs[c->func];
+        struct func_row *row = n ? &r->funcs[n - 1] : NULL;
+        if (!row || row->key != c->key || row->file != c->file || row->line != fn->line) {
+            row = &r->funcs[n++];
+            *row = (struct func_row){ .u = c->u, .func = c->func, .key = c->key,
+                                      .name = pm_func_name(c->u, c->func), .file = c->file,
+                                      .line = fn->line, .copies = c };
+        }
+        row->ncopies++;
+        row->has_entry |= c->has_entry;
+        row->entries = pm_sat_add(row->entries, c->entries);
+        row->blocks = pm_sat_add(row->blocks, c->blocks);
+    }
+    r->nfuncs = n;
+}
+
+static int cmp_line_key(const void *a, const void *b)
+{
+    const struct line_row *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->unit_id < y->unit_id ? -1 : x->unit_id > y->unit_id;
+}
+
+static int cmp_line_row(const void *a, const void *b)
+{
+    const struct line_row *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    int c = strcmp(x->file, y->file);
+    if (c)
+        return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Lines: the largest count per (file, line, unit), then the sum over units. */
+static void group_lines(struct report *r)
+{
+    struct line_row *l = r->lines;
+    size_t n = 0;
+    if (r->nlines)
+        qsort(l, r->nlines, sizeof *l, cmp_line_key);
+    for (size_t i = 0; i < r->nlines; i++) {
+        if (n && !cmp_line_key(&l[n - 1], &l[i])) {
+            if (l[i].count > l[n - 1].count)
+                l[n - 1].count = l[i].count;
+            continue;
+        }
+        l[n++] = l[i];
+    }
+    r->nlines = n;
+    n = 0;
+    for (size_t i = 0; i < r->nlines; i++) {
+        if (n && !strcmp(l[n - 1].file, l[i].file) && l[n - 1].line == l[i].line) {
+            l[n - 1].count = pm_sat_add(l[n - 1].count, l[i].count);
+            continue;
+        }
+        l[n++] = l[i];
+    }
+    r->nlines = n;
+}
+
+/* The rows of a view sorted hottest first (count at offset off) that
+ * together reach pct thousandths of a percent of the view's total. */
+static size_t hot_prefix(const void *rows, size_t n, size_t size, size_t off, long pct)
+{
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t total = 0, cum = 0, v;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&v, (const char *)rows + i * size + off, sizeof v);
+        total = pm_sat_add(total, v);
+    }
+    size_t k = 0;
+    while (k < n && (u128)cum * 100000 < (u128)total * (u128)pct) {
+        memcpy(&v, (const char *)rows + k * size + off, sizeof v);
+        if (!v)
+            break;
+        cum = pm_sat_add(cum, v);
+        k++;
+    }
+    return k;
+}
+
+/* Functions whose code in PROG came from an object the plugin did not
+ * instrument.  An inline or template function of C++ is a COMDAT: every
+ * object that uses it has a copy and the linker keeps one; the ranges of
+ * the copies it discards go with them (pass-ranges.cc puts a CODE chunk in
+ * its function's group).  When the kept copy is an uninstrumented
+ * object's, none of the row's copies has a code range while PROG defines
+ * the function as a global or weak symbol: the row is "not instrumented in
+ * the kept copy", its counts unknown, rather than 0.  (A function
+ * optimised away has no range either, but PROG does not define it; a
+ * stripped PROG has no symbols to tell, and keeps the 0.) */
+static int has_code(const struct report *r, const struct func_copy *c)
+{
+    const struct pi_func *fn = &c->u->funcs[c->func];
+    const struct usum *s = &r->us[c->u - r->m.units];
+    for (uint32_t k = fn->first_site; s->site_addr && k < fn->first_site + fn->nsites; k++)
+        if (s->site_addr[k])
+            return 1;
+    return 0;
+}
+
+static int mark_uninstrumented(struct report *r)
+{
+    size_t candidates = 0;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        struct func_row *row = &r->funcs[i];
+        int code = !row->u->funcs[row->func].nsites;
+        for (uint32_t k = 0; k < row->ncopies && !code; k++)
+            code = has_code(r, &row->copies[k]);
+        row->uninstrumented = code ? 0 : -1; /* -1: a candidate, decided below */
+        candidates += !code;
+    }
+    if (!candidates)
+        return 0;
+    int fd = open(r->prog, O_RDONLY);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    struct pm_sym *syms = NULL;
+    size_t nsyms = 0;
+    int status = e && pm_elf_symbols(e, STT_FUNC, &syms, &nsyms) ? oom() : 0;
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        struct func_row *row = &r->funcs[i];
+        if (row->uninstrumented != -1)
+            continue;
+        const char *name = pi_unit_str(row->u, row->u->funcs[row->func].name);
+        struct pm_sym key = { .name = name };
+        const struct pm_sym *sym = nsyms ? bsearch(&key, syms, nsyms, sizeof *syms, pm_sym_cmp) : NULL;
+        while (sym && sym > syms && !strcmp(sym[-1].name, name)) /* equal names are adjacent */
+            sym--;
+        int defined = 0;
+        for (; sym && sym < syms + nsyms && !strcmp(sym->name, name) && !defined; sym++)
+            defined = sym->bind == STB_GLOBAL || sym->bind == STB_WEAK;
+        row->uninstrumented = defined;
+    }
+    free(syms);
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return status;
+}
+
+static int build_views(struct report *r)
+{
+    const struct pi_meta *m = &r->m;
+    size_t cap_sites = 0, cap_funcs = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        cap_sites += m->units[i].hdr.nsites;
+        cap_funcs += m->units[i].hdr.nfuncs;
+    }
+    r->sites = calloc(cap_sites ? cap_sites : 1, sizeof *r->sites);
+    r->funcs = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->funcs);
+    r->copies = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->copies);
+    r->lines = calloc(cap_sites ? cap_sites : 1, sizeof *r->lines);
+    if (!r->sites || !r->funcs || !r->copies || !r->lines)
+        return oom();
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *u = &m->units[i];
+        const struct usum *s = &r->us[i];
+#define COUNT(counter) ((counter) != PI_NONE && s->sums && (counter) < s->n ? s->sums[counter] : 0)
+        for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+            const struct pi_site *st = &u->sites[k];
+            if (st->counter == PI_NONE)
+                continue;
+            struct site_row *row = &r->sites[r->nsites++];
+            row->u = u;
+            row->site = k;
+            row->count = COUNT(st->counter);
+            row->linkage = pi_unit_str(u, u->funcs[st->func].name);
+            row->func = pm_func_name(u, st->func);
+            row->file = pm_unit_file(u, st->file);
+            row->line = st->line;
+            row->addr = s->site_addr ? s->site_addr[k] : 0;
+            /* no line from the compiler: ask DWARF (a site with a file and
+               line 0 is a block gcov counts on no line: a computed goto's
+               dispatch, pass-count.cc block_location) */
+            if (!row->line && !st->file && row->addr && r->have_dbg &&
+                pi_debug_line(&r->dbg, row->addr, &row->file, &row->line))
+                row->file = pm_file(NULL, row->file);
+            if (row->line)
+                r->lines[r->nlines++] = (struct line_row){ .file = row->file, .line = row->line,
+                                                           .count = row->count,
+                                                           .unit_id = u->hdr.unit_id };
+        }
+        for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
+            const struct pi_func *fn = &u->funcs[f];
+            struct func_copy *row = &r->copies[r->ncopies++];
+            row->u = u;
+            row->func = f;
+            row->key = pm_fn_key(pi_unit_str(u, fn->name));
+            row->file = pm_func_file(u, f);
+            if (fn->nsites && u->sites[fn->first_site].counter != PI_NONE) {
+                row->has_entry = 1;
+                row->entries = COUNT(u->sites[fn->first_site].counter);
+            }
+            for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++)
+                row->blocks = pm_sat_add(row->blocks, COUNT(u->sites[k].counter));
+        }
+#undef COUNT
+    }
+    group_lines(r);
+    if (r->ncopies)
+        qsort(r->copies, r->ncopies, sizeof *r->copies, cmp_copy);
+    group_funcs(r);
+    if (mark_uninstrumented(r))
+        return -1;
+    if (r->nsites)
+        qsort(r->sites, r->nsites, sizeof *r->sites, cmp_site_row);
+    if (r->nfuncs)
+        qsort(r->funcs, r->nfuncs, sizeof *r->funcs, cmp_func_row);
+    if (r->nlines)
+        qsort(r->lines, r->nlines, sizeof *r->lines, cmp_line_row);
+    for (size_t i = 0; i < r->nsites; i++)
+        r->total_sites = pm_sat_add(r->total_sites, r->sites[i].count);
+    for (size_t i = 0; i < r->nfuncs; i++)
+        if (!r->funcs[i].uninstrumented)
+            r->total_funcs = pm_sat_add(r->total_funcs, r->funcs[i].blocks);
+    for (size_t i = 0; i < r->nlines; i++)
+        r->total_lines = pm_sat_add(r->total_lines, r->lines[i].count);
+    if (r->hot > 0) { /* hot spots: the shortest prefix of each view with --hot of its total */
+        r->nsites = hot_prefix(r->sites, r->nsites, sizeof *r->sites,
+                               offsetof(struct site_row, count), r->hot);
+        r->nfuncs = hot_prefix(r->funcs, r->nfuncs, sizeof *r->funcs,
+                               offsetof(struct func_row, blocks), r->hot);
+        r->nlines = hot_prefix(r->lines, r->nlines, sizeof *r->lines,
+                               offsetof(struct line_row, count), r->hot);
+    }
+    if (r->top > 0) {
+        size_t top = (size_t)r->top;
+        r->nsites = r->nsites < top ? r->nsites : top;
+        r->nfuncs = r->nfuncs < top ? r->nfuncs : top;
+        r->nlines = r->nlines < top ? r->nlines : top;
+    }
+    return 0;
+}
+
+int rep_load(struct report *r, char **traces)
+{
+    r->infos = calloc(r->ntraces > 0 ? (size_t)r->ntraces : 1, sizeof *r->infos);
+    if (!r->infos)
+        return oom();
+    if (read_program(r) || rind_init(r) || read_traces(r, traces) || build_views(r))
+        return -1;
+    return 0;
+}
+
+void rep_free(struct report *r)
+{
+    if (r->us)
+        for (size_t i = 0; i < r->m.nunits; i++) {
+            free(r->us[i].sums);
+            free(r->us[i].site_addr);
+        }
+    free(r->us);
+    for (int i = 0; r->infos && i < r->ntraces; i++)
+        free(r->infos[i].path);
+    free(r->infos);
+    free(r->sites);
+    free(r->funcs);
+    free(r->copies);
+    free(r->lines);
+    free_records(r);
+    if (r->have_dbg)
+        pi_debug_close(&r->dbg);
+    pi_meta_free(&r->m);
+}
+
