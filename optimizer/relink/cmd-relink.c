@@ -81,15 +81,10 @@ static void help(FILE *f)
 
 /* ---- temporary directory, removed on any exit path ----------------------- */
 
-static int rep_oom_relink(void)
-{
-    pm_error("out of memory");
-    return -1;
-}
-
 /* OUT's temporary directory (common/piout.h: beside OUT, or in TMPDIR when
  * OUT is a device or a FIFO) holds the relinked program, the script and
- * the probe. */
+ * the probe.  File-scope because the signal handler removes them; the
+ * rest of the relink's state is a struct relink passed down. */
 static struct pi_out g_out;
 static char *g_tmpdir; /* g_out.dir */
 static char *g_tmpfiles[8];
@@ -310,7 +305,7 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
     uint32_t argc = m->link.argc;
     const char **argv = calloc(argc + 1, sizeof *argv);
     if (!argv)
-        return rep_oom_relink();
+        return rep_oom();
     uint32_t off = m->link.argv;
     for (uint32_t i = 0; i < argc; i++) {
         argv[i] = link_str(m, off);
@@ -489,14 +484,23 @@ struct plan {
     char *other;            /* made for another build: "PROGRAM, build-id HEX" (plan_is_for) */
 };
 
-/* Data colouring (reserve-data): the pieces and their offsets, set by
- * cmd_relink for insert_lists and verify. */
-static struct dc_item *g_dc;
-static unsigned long g_pad_front; /* --pad-front=BYTES: a measurement aid */
-static int g_no_hot_rest; /* --no-hot-rest: the unplanned .text.hot where ld's default puts it */
-static int g_no_clones;   /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
-static size_t g_ndc;
-static const struct reserve *g_drv;
+/* What cmd_relink hands to the script's writers and to verify: options
+ * and what it made of the plan. */
+struct relink {
+    unsigned long pad_front; /* --pad-front=BYTES: a measurement aid */
+    int no_hot_rest;         /* --no-hot-rest: the unplanned .text.hot where ld's default puts it */
+    int no_clones;           /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
+    /* data colouring (reserve-data): the pieces and their offsets */
+    struct dc_item *dc;
+    size_t ndc;
+    const struct reserve *drv;
+    /* the cold parts placed right after the planned functions; cold_sym[i]:
+     * the symbol at cold part i's start (NAME.cold, or NAME for a function
+     * wholly cold) */
+    struct piece *cold;
+    char **cold_sym;
+    size_t ncold;
+};
 
 static void plan_free(struct plan *pl)
 {
@@ -522,7 +526,7 @@ static int plan_is_for(const struct pifb_file *fb, const char *path, const struc
     if (asprintf(&pl->other, "%s, build-id %s", fb->program ? fb->program : "a program",
                  fb->build_id) < 0) {
         pl->other = NULL;
-        return rep_oom_relink();
+        return rep_oom();
     }
     return 0;
 }
@@ -689,12 +693,6 @@ static void cold_piece_of(const struct oscan *s, const char *sym, struct piece *
     }
 }
 
-/* The cold parts placed right after the planned functions (set by
- * cmd_relink for insert_lists and verify); g_cold_sym[i]: the symbol at
- * cold part i's start (NAME.cold, or NAME for a function wholly cold). */
-static struct piece *g_cold;
-static char **g_cold_sym;
-static size_t g_ncold;
 
 /* The GCC clone of a planned function the objects hold under another
  * name: F absent, `F.isra.N`, `F.constprop.N`, `F.part.N` or
@@ -830,14 +828,14 @@ static void order_piece(FILE *f, enum linker k, const struct piece *p, const cha
             fprintf(f, "%s\n", p->secs[j]);
 }
 
-static int write_order(FILE *f, enum linker k, const struct piece *st, size_t ns,
-                       const struct piece *dp, size_t nd)
+static int write_order(const struct relink *rl, FILE *f, enum linker k, const struct piece *st,
+                       size_t ns, const struct piece *dp, size_t nd)
 {
     for (size_t i = 0; i < ns; i++)
         order_piece(f, k, &st[i], st[i].sym);
-    for (size_t i = 0; i < g_ncold; i++)
-        order_piece(f, k, &g_cold[i], g_cold_sym[i]);
-    if (k == LK_GOLD && !g_no_hot_rest)
+    for (size_t i = 0; i < rl->ncold; i++)
+        order_piece(f, k, &rl->cold[i], rl->cold_sym[i]);
+    if (k == LK_GOLD && !rl->no_hot_rest)
         fputs(".text.hot.*\n", f);
     for (size_t i = 0; i < nd; i++)
         order_piece(f, k, &dp[i], dp[i].sym);
@@ -845,9 +843,9 @@ static int write_order(FILE *f, enum linker k, const struct piece *st, size_t ns
 }
 
 /* The planned lines at the top of output section k of write_script. */
-static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *st, size_t ns,
-                        const struct piece *ov, size_t no, const struct reserve *rv,
-                        const struct piece *dp, size_t nd)
+static int insert_lists(const struct relink *rl, FILE *f, int k, const char *prefix,
+                        const struct piece *st, size_t ns, const struct piece *ov, size_t no,
+                        const struct reserve *rv, const struct piece *dp, size_t nd)
 {
     if (k == 0) {
         fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
@@ -855,8 +853,8 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
         if (!rv) {
             /* from a line boundary, as the plan's set pressure assumes */
             fputs("    . = ALIGN(0x40);\n", f);
-            if (g_pad_front) /* shift everything after by BYTES (layout sensitivity) */
-                fprintf(f, "    . = . + 0x%lx;\n", g_pad_front);
+            if (rl->pad_front) /* shift everything after by BYTES (layout sensitivity) */
+                fprintf(f, "    . = . + 0x%lx;\n", rl->pad_front);
             for (size_t i = 0; i < ns; i++)
                 put_piece(f, &st[i]);
             /* the rest of the hot tier (the rebuild's .text.hot: functions
@@ -866,7 +864,7 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
                (docs/layout.md "Relink"; ld takes the first match); after
                the planned cold parts when there are some, where the set
                model (order=sets) does not expect code */
-            if (!g_no_hot_rest && !g_ncold)
+            if (!rl->no_hot_rest && !rl->ncold)
                 fputs("    *(.text.hot .text.hot.*)\n", f);
         } else {
             uint64_t *a = calloc(6 * (ns + no) + 1, sizeof *a), end;
@@ -898,13 +896,13 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
             fprintf(f, "    __perfinst_reserve_end = .;\n");
             free(a);
         }
-        if (g_ncold)
-            fprintf(f, "    /* pmopt relink: %zu cold parts after them */\n", g_ncold);
-        for (size_t i = 0; i < g_ncold; i++)
-            put_piece(f, &g_cold[i]);
-        if (!rv && g_ncold && !g_no_hot_rest)
+        if (rl->ncold)
+            fprintf(f, "    /* pmopt relink: %zu cold parts after them */\n", rl->ncold);
+        for (size_t i = 0; i < rl->ncold; i++)
+            put_piece(f, &rl->cold[i]);
+        if (!rv && rl->ncold && !rl->no_hot_rest)
             fputs("    *(.text.hot .text.hot.*)\n", f);
-    } else if (g_dc && dc_script(f, k - 1, g_dc, g_ndc, g_drv)) {
+    } else if (rl->dc && dc_script(f, k - 1, rl->dc, rl->ndc, rl->drv)) {
         /* the coloured data of this output section (dcolour.c) */
     } else {
         size_t pl = strlen(prefix);
@@ -927,8 +925,8 @@ static int insert_lists(FILE *f, int k, const char *prefix, const struct piece *
 
 /* Writes the script: the default with our lists at the top of .text (and
  * of .data, .bss, .rodata). */
-static int write_script(FILE *f, const char *def, const struct piece *st, size_t ns,
-                        const struct piece *ov, size_t no, const struct reserve *rv,
+static int write_script(const struct relink *rl, FILE *f, const char *def, const struct piece *st,
+                        size_t ns, const struct piece *ov, size_t no, const struct reserve *rv,
                         const struct piece *dp, size_t nd, const char *fbpath)
 {
     static const struct {
@@ -990,7 +988,7 @@ static int write_script(FILE *f, const char *def, const struct piece *st, size_t
         }
         fwrite(p, 1, (size_t)(brace - p) + 1, f);
         fputc('\n', f);
-        if (insert_lists(f, k, outs[k].prefix, st, ns, ov, no, rv, dp, nd))
+        if (insert_lists(rl, f, k, outs[k].prefix, st, ns, ov, no, rv, dp, nd))
             return -1;
         /* the rest of the line after "{" */
         l -= (size_t)(brace - p) + 1;
@@ -1055,8 +1053,8 @@ static const struct fsym *find_fsym(const struct fsym *v, size_t n, const char *
 
 /* Functions of the plan at increasing addresses in the planned order;
  * overflow functions inside their window.  0, or -1 with a message. */
-static int verify(const char *tmp, const char *out, const struct piece *st, size_t ns,
-                  const struct piece *ov, size_t no, const struct reserve *rv)
+static int verify(const struct relink *rl, const char *tmp, const char *out, const struct piece *st,
+                  size_t ns, const struct piece *ov, size_t no, const struct reserve *rv)
 {
     size_t n;
     struct fsym *v = read_funcs(tmp, &n);
@@ -1096,23 +1094,23 @@ static int verify(const char *tmp, const char *out, const struct piece *st, size
             hi = f->addr + ov[i].size;
     }
     prevname = NULL;
-    for (size_t i = 0; i < g_ncold && !status; i++) {
-        const struct fsym *f = find_fsym(v, n, g_cold_sym[i]);
+    for (size_t i = 0; i < rl->ncold && !status; i++) {
+        const struct fsym *f = find_fsym(v, n, rl->cold_sym[i]);
         if (!f || f->n != 1)
             continue;
         if ((prevname && f->addr < cprev) || (checked && f->addr < hi)) {
             pm_error("%s: the linker did not follow the script: cold part %s (0x%llx) before "
-                     "%s (0x%llx)", out, g_cold_sym[i], (unsigned long long)f->addr,
+                     "%s (0x%llx)", out, rl->cold_sym[i], (unsigned long long)f->addr,
                      prevname ? prevname : "the end of the planned functions",
                      (unsigned long long)(prevname ? cprev : hi));
             status = -1;
             break;
         }
-        cprev = f->addr, prevname = g_cold_sym[i];
+        cprev = f->addr, prevname = rl->cold_sym[i];
         if (f->addr < clo)
             clo = f->addr;
-        if (f->addr + g_cold[i].size > chi)
-            chi = f->addr + g_cold[i].size;
+        if (f->addr + rl->cold[i].size > chi)
+            chi = f->addr + rl->cold[i].size;
         cchecked++;
     }
     if (!status && cchecked)
@@ -1235,6 +1233,7 @@ int cmd_relink(int argc, char **argv)
     };
     const char *fbpath = NULL, *out = NULL, *only = NULL, *smoke = NULL, *keep = NULL;
     int verbose = 0, force = 0, c;
+    struct relink rel = {0}, *rl = &rel;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
@@ -1244,13 +1243,13 @@ int cmd_relink(int argc, char **argv)
         case 'S': smoke = optarg; break;
         case 'K': keep = optarg; break;
         case 'v': verbose = 1; break;
-        case 'R': g_no_hot_rest = 1; break;
-        case 'C': g_no_clones = 1; break;
+        case 'R': rl->no_hot_rest = 1; break;
+        case 'C': rl->no_clones = 1; break;
         case 'f': force = 1; break;
         case 'P': {
             char *e;
-            g_pad_front = strtoul(optarg, &e, 0);
-            if (*e || !*optarg || g_pad_front > (1ul << 24))
+            rl->pad_front = strtoul(optarg, &e, 0);
+            if (*e || !*optarg || rl->pad_front > (1ul << 24))
                 return pm_usage_error("relink", "--pad-front: '%s' is not a byte count up to 16 MiB",
                                       optarg);
             break;
@@ -1307,14 +1306,14 @@ int cmd_relink(int argc, char **argv)
         /* an ordering file has no addresses: what needs the script is skipped */
         const char *what[3] = { pl.have_reserve ? "reserve" : NULL,
                                 pl.have_dreserve ? "reserve-data" : NULL,
-                                g_pad_front ? "--pad-front" : NULL };
+                                rl->pad_front ? "--pad-front" : NULL };
         for (int i = 0; i < 3; i++)
             if (what[i])
                 pm_note("%s was linked by %s, which takes an order but no linker script of "
                         "relink's: %s skipped (the functions and objects are placed in the "
                         "plan's order)", prog, linker_names[lk], what[i]);
         pl.have_reserve = pl.have_dreserve = 0;
-        g_pad_front = 0;
+        rl->pad_front = 0;
     }
     if (!pl.funcs.n && !pl.objects.n && !pl.have_reserve) {
         pm_error("%s: no order-functions, order-data or reserve recommendation to apply%s",
@@ -1328,7 +1327,7 @@ int cmd_relink(int argc, char **argv)
     ov = calloc(pl.overflow.n + 1, sizeof *ov);
     dp = calloc(pl.objects.n + 1, sizeof *dp);
     if (!st || !ov || !dp) {
-        rep_oom_relink();
+        rep_oom();
         goto done;
     }
     size_t missing = 0, shared = 0, clones = 0;
@@ -1339,7 +1338,7 @@ int cmd_relink(int argc, char **argv)
                 continue;
             struct piece p;
             piece_of(&s, nm->v[i], 1, &p);
-            const char *cl = p.nsecs || g_no_clones ? NULL : clone_of(&s, nm->v[i]);
+            const char *cl = p.nsecs || rl->no_clones ? NULL : clone_of(&s, nm->v[i]);
             if (cl && !in_names(&pl.funcs, cl) && !in_names(&pl.overflow, cl)) {
                 piece_of(&s, cl, 1, &p);
                 clones++;
@@ -1394,10 +1393,10 @@ int cmd_relink(int argc, char **argv)
         goto done;
     }
     if (pl.cold.n) { /* cold parts, after the planned functions */
-        g_cold = calloc(pl.cold.n, sizeof *g_cold);
-        g_cold_sym = calloc(pl.cold.n, sizeof *g_cold_sym);
-        if (!g_cold || !g_cold_sym) {
-            rep_oom_relink();
+        rl->cold = calloc(pl.cold.n, sizeof *rl->cold);
+        rl->cold_sym = calloc(pl.cold.n, sizeof *rl->cold_sym);
+        if (!rl->cold || !rl->cold_sym) {
+            rep_oom();
             goto done;
         }
         size_t cmissing = 0;
@@ -1409,10 +1408,10 @@ int cmd_relink(int argc, char **argv)
                 continue;
             }
             piece_of(&s, pl.cold.v[i], 1, &h);
-            g_cold_sym[g_ncold] = h.nsecs ? xasprintf("%s.cold", pl.cold.v[i])
+            rl->cold_sym[rl->ncold] = h.nsecs ? xasprintf("%s.cold", pl.cold.v[i])
                                           : xasprintf("%s", pl.cold.v[i]);
             free(h.secs);
-            g_cold[g_ncold++] = p;
+            rl->cold[rl->ncold++] = p;
         }
         if (cmissing)
             pm_note("%zu planned cold part%s not in the objects of the link (no "
@@ -1421,12 +1420,12 @@ int cmd_relink(int argc, char **argv)
     }
     if (pl.have_dreserve) { /* reserve-data: the data colouring's offsets */
         uint64_t send;
-        if (dc_items(&s, pl.objects.v, pl.objects.n, pl.doverflow.v, pl.doverflow.n, NULL, &g_dc,
-                     &g_ndc) || dc_layout(&pl.drv, g_dc, g_ndc, &send)) {
-            rep_oom_relink();
+        if (dc_items(&s, pl.objects.v, pl.objects.n, pl.doverflow.v, pl.doverflow.n, NULL, &rl->dc,
+                     &rl->ndc) || dc_layout(&pl.drv, rl->dc, rl->ndc, &send)) {
+            rep_oom();
             goto done;
         }
-        g_drv = &pl.drv;
+        rl->drv = &pl.drv;
         if (!pl.objects.n)
             pm_note("%s: reserve-data without order-data: no data object to colour", fbpath);
     }
@@ -1455,9 +1454,9 @@ int cmd_relink(int argc, char **argv)
         pm_error("%s: %s", script, strerror(errno));
         goto done;
     }
-    int ws = lk == LK_BFD ? write_script(f, def, st, ns, ov, no,
+    int ws = lk == LK_BFD ? write_script(rl, f, def, st, ns, ov, no,
                                          pl.have_reserve ? &pl.rv : NULL, dp, nd, fbpath)
-                          : write_order(f, lk, st, ns, dp, nd);
+                          : write_order(rl, f, lk, st, ns, dp, nd);
     if (fclose(f) || ws) {
         pm_error("%s: %s", script, ws == -2 ? "the default script has no .text output section"
                                             : "cannot write the linker script");
@@ -1490,9 +1489,9 @@ int cmd_relink(int argc, char **argv)
                  ls, out);
         goto done;
     }
-    if (verify(tmpout, out, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL))
+    if (verify(rl, tmpout, out, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL))
         goto done;
-    if (g_dc && dc_verify(tmpout, out, g_dc, g_ndc, g_drv))
+    if (rl->dc && dc_verify(tmpout, out, rl->dc, rl->ndc, rl->drv))
         goto done;
     if (smoke) {
         char *o1 = NULL, *o2 = NULL;
@@ -1524,13 +1523,12 @@ int cmd_relink(int argc, char **argv)
 done:
     cleanup();
     pieces_free(st, ns), pieces_free(ov, no), pieces_free(dp, nd);
-    pieces_free(g_cold, g_ncold);
-    if (g_cold_sym)
-        for (size_t i = 0; i < g_ncold; i++)
-            free(g_cold_sym[i]);
-    dc_items_free(g_dc, g_ndc);
-    free(g_cold_sym), free(script);
-    g_cold = NULL, g_cold_sym = NULL, g_dc = NULL, g_ncold = 0, g_ndc = 0;
+    pieces_free(rl->cold, rl->ncold);
+    if (rl->cold_sym)
+        for (size_t i = 0; i < rl->ncold; i++)
+            free(rl->cold_sym[i]);
+    dc_items_free(rl->dc, rl->ndc);
+    free(rl->cold_sym), free(script);
     recipe_free(&rc), plan_free(&pl);
     free(def), free(pild), free(paths), free(resfile);
     pi_meta_free(&m);
