@@ -533,3 +533,41 @@ int pifb_commit(struct pifb_writer *w, struct pi_err *err)
     memset(w, 0, sizeof *w);
     return rc;
 }
+
+/* ---- the kinds pmopt writes (pifeedback.h) ------------------------------ */
+
+static const struct pifb_kind kinds[] = {
+    { PIFB_BRANCH_PROFILE, PIFB_REBUILD, "fn src checksum sites first weight counts edges" },
+    { PIFB_FUNCTION_TIER, PIFB_REBUILD, "fn src tier" },
+    { PIFB_PROMOTE_CALL, PIFB_REBUILD,
+      "fn src checksum block call target target-file calls total line" },
+    { PIFB_ORDER_FUNCTIONS, PIFB_RELINK, "alg functions cold" },
+    { PIFB_ORDER_DATA, PIFB_RELINK, "objects" },
+    { PIFB_RESERVE, PIFB_RELINK, "page window size overflow" },
+    { PIFB_RESERVE_DATA, PIFB_RELINK, "page window size overflow" },
+    { PIFB_ALIGN_GLOBAL, PIFB_SHARING, "name group members reloads why" },
+    { PIFB_ALIGN_ALLOC, PIFB_SHARING, "func file line group members reloads why" },
+    { PIFB_PAD_FIELD, PIFB_SHARING, "type field scope group members reloads why" },
+    { PIFB_PAD_ARRAY, PIFB_SHARING, "name file group members reloads why" },
+};
+
+const struct pifb_kind *pifb_kind(const char *name)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kinds[i].name, name) == 0)
+            return &kinds[i];
+    return NULL;
+}
+
+int pifb_kind_has_key(const struct pifb_kind *k, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *s = k->keys; *s;) {
+        size_t w = strcspn(s, " ");
+        if (w == n && strncmp(s, key, n) == 0)
+            return 1;
+        s += w;
+        s += *s == ' ';
+    }
+    return 0;
+}

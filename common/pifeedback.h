@@ -74,6 +74,37 @@ const char *pifb_get(const struct pifb_rec *rec, const char *key);
  * and well-formed, -1 otherwise. */
 int pifb_get_u64(const struct pifb_rec *rec, const char *key, uint64_t *v);
 
+/* ---- the kinds pmopt writes: one definition ----------------------------
+ * Each kind's name, its keys (in the order pmopt plan writes them; some
+ * only when they apply) and the loop that applies it: the rebuild (the
+ * plugin's passes), the sharing repair (the plugin's), the relink (pmopt
+ * relink).  The planners write only these keys (optimizer/plan/recs.c
+ * checks); the plugin (gcc-plugin/feedback.cc) and pmopt relink decide
+ * from the loop what they apply.  The reader and writer below stay
+ * generic: they know nothing of what the kinds mean.  docs/formats.md
+ * ("Feedback files") documents each kind's keys. */
+#define PIFB_BRANCH_PROFILE "branch-profile"
+#define PIFB_FUNCTION_TIER "function-tier"
+#define PIFB_PROMOTE_CALL "promote-call"
+#define PIFB_ORDER_FUNCTIONS "order-functions"
+#define PIFB_ORDER_DATA "order-data"
+#define PIFB_RESERVE "reserve"
+#define PIFB_RESERVE_DATA "reserve-data"
+#define PIFB_ALIGN_GLOBAL "align-global"
+#define PIFB_ALIGN_ALLOC "align-alloc"
+#define PIFB_PAD_FIELD "pad-field"
+#define PIFB_PAD_ARRAY "pad-array"
+enum pifb_loop { PIFB_REBUILD = 1, PIFB_SHARING = 2, PIFB_RELINK = 3 };
+struct pifb_kind {
+    const char *name;
+    enum pifb_loop loop;
+    const char *keys; /* space-separated */
+};
+/* The kind named name, or NULL when pmopt writes no such kind. */
+const struct pifb_kind *pifb_kind(const char *name);
+/* Is key one of k's keys? */
+int pifb_kind_has_key(const struct pifb_kind *k, const char *key);
+
 /* Writing: pifb_create() opens PATH.tmp and writes the header;
  * pifb_rec_begin/arg/end write one recommendation; pifb_commit() writes the
  * trailer, flushes and renames over PATH (atomically: a failed plan never

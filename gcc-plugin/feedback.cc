@@ -11,37 +11,6 @@
 static struct pifb_file fb;
 static bool loaded;
 
-/* The kinds some pass of this plugin applies.  A recommendation of another
- * kind is reported once and ignored (a newer plan, or one meant for
- * `pmopt relink` only). */
-static const char *const applied_kinds[] = {
-    "align-global", /* repair-sharing.cc */
-    "pad-field",    /* repair-sharing.cc */
-    "align-alloc",  /* pass-sharing.cc */
-    "pad-array",    /* repair-arrays.cc */
-    "branch-profile", /* pass-feedback.cc: block and edge counts */
-    "function-tier",  /* pass-feedback.cc: .text.hot / .text.unlikely */
-    "promote-call",   /* pass-promote.cc: speculative direct calls */
-    NULL,
-};
-
-/* Kinds that only `pmopt relink` applies: accepted silently. */
-static const char *const relink_kinds[] = {
-    "order-functions", /* pmopt relink (docs/layout.md) */
-    "order-data",
-    "reserve",
-    "reserve-data",
-    NULL,
-};
-
-static bool in_list(const char *const *list, const char *kind)
-{
-    for (; *list; list++)
-        if (strcmp(*list, kind) == 0)
-            return true;
-    return false;
-}
-
 bool pi_feedback_load(const char *only)
 {
     struct pi_err err;
@@ -61,7 +30,13 @@ bool pi_feedback_load(const char *only)
     }
     for (uint32_t r = 0; r < fb.nrecs; r++) {
         const struct pifb_rec *rec = &fb.recs[r];
-        if (!in_list(applied_kinds, rec->kind) && !in_list(relink_kinds, rec->kind))
+        /* the kinds of every loop (pifeedback.h): the rebuild's and the
+           sharing repair's are applied by this plugin's passes
+           (pass-feedback.cc, pass-promote.cc, repair-sharing.cc,
+           pass-sharing.cc, repair-arrays.cc), the relink's only by `pmopt
+           relink`: accepted silently.  Another kind is reported once and
+           ignored (a newer plan). */
+        if (!pifb_kind(rec->kind))
             warning(0, "perfinst: %s:%u: recommendation %u (%qs) is not one this plugin "
                     "applies; ignored", fb.path, rec->line, rec->number, rec->kind);
     }

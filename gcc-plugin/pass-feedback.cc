@@ -120,7 +120,7 @@ static uint64_t profile_max_count(void)
     uint64_t maxc = 0;
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("branch-profile", &iter))) {
+    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter))) {
         const char *s = pifb_get(r, "counts");
         while (s && *s) {
             char *end;
@@ -244,7 +244,7 @@ static void set_tier(function *fun)
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("function-tier", &iter)))
+    while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
         if (rec_for(r, fn)) {
             const char *t = pifb_get(r, "tier");
             if (t && strcmp(t, "hot") == 0)
@@ -307,7 +307,7 @@ static void look_elsewhere(function *fun, const char *fn)
     unsigned iter = 0;
     const struct pifb_rec *r;
     const char *src = NULL;
-    while ((r = pi_feedback_next("branch-profile", &iter)) && !src) {
+    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)) && !src) {
         const char *name = pifb_get(r, "fn");
         if (name && strcmp(name, fn) == 0 && pifb_get(r, "src"))
             src = pifb_get(r, "src");
@@ -317,7 +317,7 @@ static void look_elsewhere(function *fun, const char *fn)
     auto_vec<basic_block> order;
     uint64_t cfg = cfg_of(fun, order), sum;
     iter = 0;
-    while ((r = pi_feedback_next("branch-profile", &iter))) {
+    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter))) {
         const char *name = pifb_get(r, "fn");
         if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && !pifb_get_u64(r, "checksum", &sum) &&
             sum == cfg) {
@@ -343,7 +343,7 @@ static unsigned int feedback_execute(function *fun)
     auto_vec<const struct pifb_rec *> recs;
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("branch-profile", &iter)))
+    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)))
         if (rec_for(r, fn))
             recs.safe_push(r);
     if (recs.is_empty()) {
@@ -469,7 +469,7 @@ void pi_feedback_report(void)
     uint64_t total = 0, first;
     unsigned nprofiles = 0, iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("branch-profile", &iter)))
+    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)))
         if (pi_feedback_for_unit(r) && !pifb_get_u64(r, "first", &first) && first == 0 && compiled &&
             pifb_get(r, "fn") && compiled->contains(pifb_get(r, "fn"))) {
             uint64_t w = 0;

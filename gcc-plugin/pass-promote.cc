@@ -100,7 +100,7 @@ static unsigned int promote_find_execute(function *fun)
     auto_vec<const struct pifb_rec *> recs;
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("promote-call", &iter))) {
+    while ((r = pi_feedback_next(PIFB_PROMOTE_CALL, &iter))) {
         const char *name = pifb_get(r, "fn");
         if (name && strcmp(name, fn) == 0 && pi_feedback_for_unit(r))
             recs.safe_push(r);
@@ -182,7 +182,7 @@ static bool never_ran(cgraph_node *fn)
     size_t len = dot && dot != name ? (size_t)(dot - name) : strlen(name);
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("function-tier", &iter))) {
+    while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter))) {
         const char *f = pifb_get(r, "fn"), *t = pifb_get(r, "tier");
         if (f && t && strlen(f) == len && strncmp(f, name, len) == 0 && strcmp(t, "cold") == 0 &&
             pi_feedback_for_unit(r))
@@ -300,7 +300,7 @@ void pi_promote_report(void)
     ps.reported = true;
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next("promote-call", &iter)))
+    while ((r = pi_feedback_next(PIFB_PROMOTE_CALL, &iter)))
         if (pi_feedback_for_unit(r))
             ps.recs++;
     if (!ps.recs)

@@ -1000,7 +1000,7 @@ static bool loc_matches(location_t loc, const char *file, uint64_t line)
 static const struct pifb_rec *align_alloc_here(function *fun, gimple *g)
 {
     unsigned it = 0;
-    while (const struct pifb_rec *r = pi_feedback_next("align-alloc", &it)) {
+    while (const struct pifb_rec *r = pi_feedback_next(PIFB_ALIGN_ALLOC, &it)) {
         const char *f = pifb_get(r, "func");
         uint64_t line = 0;
         if (!f || !fn_named(fun, f) || pifb_get_u64(r, "line", &line) != 0)
@@ -1096,7 +1096,7 @@ static unsigned redirect_allocs(function *fun, bool record)
     if (!alloc_sites_ready) {
         alloc_sites_ready = true;
         unsigned it = 0;
-        while (const struct pifb_rec *r = pi_feedback_next("align-alloc", &it)) {
+        while (const struct pifb_rec *r = pi_feedback_next(PIFB_ALIGN_ALLOC, &it)) {
             alloc_site a;
             memset(&a, 0, sizeof a);
             a.rec = r;

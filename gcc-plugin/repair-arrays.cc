@@ -372,7 +372,7 @@ static const struct pifb_rec *rec_for(tree d)
     unsigned it = 0;
     const char *name = IDENTIFIER_POINTER(DECL_NAME(d));
     const char *file = lbasename(DECL_SOURCE_FILE(d));
-    while (const struct pifb_rec *r = pi_feedback_next("pad-array", &it)) {
+    while (const struct pifb_rec *r = pi_feedback_next(PIFB_PAD_ARRAY, &it)) {
         const char *n = pifb_get(r, "name"), *f = pifb_get(r, "file");
         if (n && !strcmp(n, name) && (!f || !strcmp(lbasename(f), file)))
             return r;
@@ -440,6 +440,6 @@ static bool arrays_gate(function *fun)
 {
     unsigned it = 0;
     return !seen_error() && !in_lto_p &&
-           (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_next("pad-array", &it));
+           (pi_opt.sharing == 2 || pi_sharing_seen || pi_feedback_next(PIFB_PAD_ARRAY, &it));
 }
 PI_SIMPLE_IPA_PASS(arrays)

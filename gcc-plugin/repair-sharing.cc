@@ -111,7 +111,7 @@ static void ledger_init(void)
     if (ledger_ready)
         return;
     ledger_ready = true;
-    for (const char *k : {"align-global", "align-alloc", "pad-field", "pad-array"}) {
+    for (const char *k : {PIFB_ALIGN_GLOBAL, PIFB_ALIGN_ALLOC, PIFB_PAD_FIELD, PIFB_PAD_ARRAY}) {
         unsigned it = 0;
         while (const struct pifb_rec *r = pi_feedback_next(k, &it)) {
             entry e = {r, false, NULL};
@@ -167,7 +167,7 @@ bool pi_sharing_group_ready(const struct pifb_rec *r, bool need_padding, char *w
         if (gi != g)
             continue;
         present++;
-        if (need_padding && !strcmp(ledger[i].rec->kind, "pad-field") && !ledger[i].applied) {
+        if (need_padding && !strcmp(ledger[i].rec->kind, PIFB_PAD_FIELD) && !ledger[i].applied) {
             snprintf(why, n, "it depends on recommendation %u (pad-field type=%s), which this unit did not apply%s%s",
                      ledger[i].rec->number, pifb_get(ledger[i].rec, "type") ? pifb_get(ledger[i].rec, "type") : "?",
                      ledger[i].reason ? ": " : "", ledger[i].reason ? ledger[i].reason : "");
@@ -188,11 +188,11 @@ static std::string key_of(const struct pifb_rec *r)
 {
     const char *k = r->kind;
     auto get = [r](const char *key) { const char *v = pifb_get(r, key); return std::string(v ? v : "?"); };
-    if (!strcmp(k, "align-global"))
+    if (!strcmp(k, PIFB_ALIGN_GLOBAL))
         return "name=" + get("name");
-    if (!strcmp(k, "pad-array"))
+    if (!strcmp(k, PIFB_PAD_ARRAY))
         return "name=" + get("name") + " file=" + get("file");
-    if (!strcmp(k, "pad-field"))
+    if (!strcmp(k, PIFB_PAD_FIELD))
         return "type=" + get("type") + " field=" + get("field");
     return "func=" + get("func") + " file=" + get("file") + " line=" + get("line");
 }
@@ -260,7 +260,7 @@ static bool named(tree decl, const char *name)
 static void align_global(tree decl)
 {
     unsigned it = 0;
-    while (const struct pifb_rec *r = pi_feedback_next("align-global", &it)) {
+    while (const struct pifb_rec *r = pi_feedback_next(PIFB_ALIGN_GLOBAL, &it)) {
         const char *name = pifb_get(r, "name");
         if (!name || !named(decl, name))
             continue;
@@ -328,7 +328,7 @@ static void pad_fields(tree t, const char *tn, location_t loc)
 {
     bool changed = false;
     unsigned it = 0;
-    while (const struct pifb_rec *r = pi_feedback_next("pad-field", &it)) {
+    while (const struct pifb_rec *r = pi_feedback_next(PIFB_PAD_FIELD, &it)) {
         const char *type = pifb_get(r, "type"), *field = pifb_get(r, "field");
         if (!type || !field || strcmp(type, tn) != 0)
             continue;

@@ -284,56 +284,6 @@ static int write_atomically(const char *path, const char *text, size_t len)
     return rc;
 }
 
-/* ---- the feedback file: plumbing shared by the planners (plan.h) ---- */
-
-uint32_t plan_begin(struct plan *p, const char *kind)
-{
-    if (p->w)
-        pifb_rec_begin(p->w, kind);
-    return ++p->number;
-}
-
-void plan_arg(struct plan *p, const char *key, const char *value)
-{
-    if (p->w)
-        pifb_arg(p->w, key, value);
-}
-
-void plan_arg_u64(struct plan *p, const char *key, uint64_t value)
-{
-    if (p->w)
-        pifb_arg_u64(p->w, key, value);
-}
-
-void plan_arg_hex(struct plan *p, const char *key, uint64_t value)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)value);
-    plan_arg(p, key, buf);
-}
-
-void plan_end(struct plan *p)
-{
-    if (p->w)
-        pifb_rec_end(p->w);
-}
-
-void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
-{
-    char text[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    if (p->advice) {
-        fprintf(p->advice, "%u. %s\n", n, text);
-    } else if (p->w) {
-        char line[2100];
-        snprintf(line, sizeof line, "%u. %s", n, text);
-        pifb_comment(p->w, line);
-    }
-}
-
 static int plan_check(int argc, char **argv, const char *path)
 {
     if (argc - optind != 1)

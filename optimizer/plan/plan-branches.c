@@ -68,7 +68,7 @@ static void common_args(struct plan *p, const struct fn *f)
 static int tier(struct plan *p, const struct fn *f, const char *t, uint64_t total)
 {
     const struct pi_func *fn = &f->u->funcs[f->func];
-    uint32_t n = plan_begin(p, "function-tier");
+    uint32_t n = plan_begin(p, PIFB_FUNCTION_TIER);
     common_args(p, f);
     plan_arg(p, "tier", t);
     plan_end(p);
@@ -171,7 +171,7 @@ static int branch_profile(struct plan *p, const struct fn *f)
     for (uint32_t b = 0; b <= pf.nblocks; b++) {
         int flush = b == pf.nblocks || cs.len + es.len > CHUNK_CHARS;
         if (flush && b > first) {
-            uint32_t n = plan_begin(p, "branch-profile");
+            uint32_t n = plan_begin(p, PIFB_BRANCH_PROFILE);
             if (!first_number)
                 first_number = n;
             common_args(p, f);
@@ -305,7 +305,7 @@ int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FIL
     uint32_t n[3] = { 0, 0, 0 };
     for (uint32_t i = 0; i < fb->nrecs; i++) {
         const struct pifb_rec *rec = &fb->recs[i];
-        if (strcmp(rec->kind, "branch-profile"))
+        if (strcmp(rec->kind, PIFB_BRANCH_PROFILE))
             continue;
         const char *fn = pifb_get(rec, "fn"), *src = pifb_get(rec, "src");
         uint64_t sum, weight = 0;

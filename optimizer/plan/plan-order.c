@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "order.h"
 #include "plan-order.h"
+#include "plan.h"
 #include "plan-sets.h"
 
 #define LIST_MAX 60000 /* bytes of a name list in one recommendation */
@@ -457,22 +458,6 @@ static char *name_list(const struct po *p, const uint32_t *ids, size_t n, size_t
     return s;
 }
 
-/* kv: key, value, ..., NULL */
-static void emit_rec(struct out *o, const char *kind, const char *comment, const char *const *kv)
-{
-    if (o->w) {
-        pifb_comment(o->w, comment);
-        pifb_rec_begin(o->w, kind);
-        for (size_t i = 0; kv[i]; i += 2)
-            pifb_arg(o->w, kv[i], kv[i + 1]);
-        pifb_rec_end(o->w);
-        ++*o->number; /* the writer numbers the same way (pmopt plan --rebuild counts on) */
-        return;
-    }
-    printf("%u. %s: %s\n", ++*o->number, kind, comment);
-    for (size_t i = 0; kv[i]; i += 2)
-        printf("     %s=%.200s%s\n", kv[i], kv[i + 1], strlen(kv[i + 1]) > 200 ? "..." : "");
-}
 
 static const struct po *dens_ctx;
 static int by_density_desc(const void *a, const void *b)
@@ -771,7 +756,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
                 snprintf(c + l, sizeof c - l, ", then the cold parts of %zu that ran", ckept);
             }
         }
-        emit_rec(&out, "order-functions", c, kv);
+        plan_rec(out.w, out.number, PIFB_ORDER_FUNCTIONS, c, kv);
     }
     /* data objects referenced by executed blocks, by affinity: grouped by
        the function that references each most, in the function order */
@@ -800,7 +785,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
                  "grouped by the function that references each most, in the function order",
                  kept);
         const char *kv[] = { "objects", list, NULL };
-        emit_rec(&out, "order-data", c, kv);
+        plan_rec(out.w, out.number, PIFB_ORDER_DATA, c, kv);
     }
     if (use_reserve) {
         free(list);
@@ -817,7 +802,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
                  rv.window / p.g.line - 1, kept, rv.window / p.g.line, p.g.sets - 1, cm_hit_ratio(&ca),
                  cm_hit_ratio(&cr));
         const char *kv[] = { "page", pg, "window", win, "size", sz, "overflow", list, NULL };
-        emit_rec(&out, "reserve", c, kv);
+        plan_rec(out.w, out.number, PIFB_RESERVE, c, kv);
     }
     if (dcp.use) { /* data colouring (docs/layout.md "Data colouring") */
         free(list);
@@ -841,7 +826,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
                  "%.3f -> %.3f)", dcp.ns, dcp.rv.window / dcp.g.line - 1, dcp.no,
                  dcp.rv.window / dcp.g.line, dcp.g.sets - 1, dcp.before, dcp.coloured);
         const char *kv[] = { "page", pg, "window", win, "size", sz, "overflow", list, NULL };
-        emit_rec(&out, "reserve-data", c, kv);
+        plan_rec(out.w, out.number, PIFB_RESERVE_DATA, c, kv);
     }
     status = 0;
 done:

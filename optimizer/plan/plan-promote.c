@@ -116,7 +116,7 @@ int plan_promote(struct plan *p)
         }
         const char *caller = pi_unit_str(u, fn->name);
         const char *target = pm_fn_key(pm_dfunc_linkage(df)); /* what the plugin matches */
-        uint32_t n = plan_begin(p, "promote-call");
+        uint32_t n = plan_begin(p, PIFB_PROMOTE_CALL);
         plan_arg(p, "fn", caller);
         plan_arg(p, "src", pi_unit_str(u, u->hdr.source));
         plan_arg_hex(p, "checksum", fn->cfg_checksum);

@@ -48,7 +48,7 @@
 #include <unistd.h>
 
 #include "pifeedback.h"
-#include "model.h"
+#include "plan.h"
 #include "sharing.h"
 
 /* pad-array only while the padded array stays this small: a big array
@@ -68,21 +68,21 @@ struct rec {
     int number;       /* in the file */
 };
 
-struct plan {
+struct sh_plan {
     struct rec *r;
     size_t n, cap;
     int groups;
     int *parent;      /* union-find over groups (a type padded for two arrays joins their groups) */
 };
 
-static int find(struct plan *p, int g)
+static int find(struct sh_plan *p, int g)
 {
     while (p->parent[g] != g)
         g = p->parent[g] = p->parent[p->parent[g]];
     return g;
 }
 
-static int new_group(struct plan *p)
+static int new_group(struct sh_plan *p)
 {
     int *np = realloc(p->parent, (size_t)(p->groups + 2) * sizeof *np);
     if (!np) {
@@ -95,7 +95,7 @@ static int new_group(struct plan *p)
     return p->groups;
 }
 
-static struct rec *add(struct plan *p, const struct rec *r)
+static struct rec *add(struct sh_plan *p, const struct rec *r)
 {
     for (size_t i = 0; i < p->n; i++)
         if (!strcmp(p->r[i].kind, r->kind) && !strcmp(p->r[i].key, r->key) && !strcmp(p->r[i].field, r->field) &&
@@ -129,10 +129,10 @@ static int alignable(const struct sh_object *o)
 static void align_rec(const struct sh_object *o, struct rec *r)
 {
     if (o->kind == SH_OBJ_GLOBAL) {
-        snprintf(r->kind, sizeof r->kind, "align-global");
+        snprintf(r->kind, sizeof r->kind, PIFB_ALIGN_GLOBAL);
         snprintf(r->key, sizeof r->key, "%s", o->name);
     } else {
-        snprintf(r->kind, sizeof r->kind, "align-alloc");
+        snprintf(r->kind, sizeof r->kind, PIFB_ALIGN_ALLOC);
         snprintf(r->key, sizeof r->key, "%s", o->func);
         snprintf(r->file, sizeof r->file, "%s", o->file);
         r->line = o->line;
@@ -141,7 +141,7 @@ static void align_rec(const struct sh_object *o, struct rec *r)
 
 /* The object on lines of its own (align-global or align-alloc), in group
  * (0: none), why formatted. */
-static void __attribute__((format(printf, 4, 5))) add_align(struct plan *p, const struct sh_object *o, int group,
+static void __attribute__((format(printf, 4, 5))) add_align(struct sh_plan *p, const struct sh_object *o, int group,
                                                              const char *fmt, ...)
 {
     struct rec r;
@@ -156,7 +156,7 @@ static void __attribute__((format(printf, 4, 5))) add_align(struct plan *p, cons
     add(p, &r);
 }
 
-static void advice(struct plan *p, const struct sh_object *o, const char *fmt, const char *a1, const char *a2)
+static void advice(struct sh_plan *p, const struct sh_object *o, const char *fmt, const char *a1, const char *a2)
 {
     struct rec r;
     memset(&r, 0, sizeof r);
@@ -293,7 +293,7 @@ static int culprit_moves(const struct sh_analysis *a, const struct sh_object *o)
     return 1;
 }
 
-static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_object *o)
+static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct sh_object *o)
 {
     int hidden = 0;
     uint64_t worst = 0;
@@ -352,7 +352,7 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
             memset(&r, 0, sizeof r);
             r.reloads = o->est_false;
             r.group = group;
-            snprintf(r.kind, sizeof r.kind, "pad-field");
+            snprintf(r.kind, sizeof r.kind, PIFB_PAD_FIELD);
             snprintf(r.key, sizeof r.key, "%s", o->stype);
             snprintf(r.field, sizeof r.field, "*");
             field_decl(a, o->stype, NULL, r.file, sizeof r.file, &r.line);
@@ -409,7 +409,7 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
                 memset(&r, 0, sizeof r);
                 r.reloads = o->est_false;
                 r.group = group;
-                snprintf(r.kind, sizeof r.kind, "pad-field");
+                snprintf(r.kind, sizeof r.kind, PIFB_PAD_FIELD);
                 snprintf(r.key, sizeof r.key, "%s", o->stype);
                 snprintf(r.field, sizeof r.field, "%.63s", f[i].name);
                 field_decl(a, o->stype, f[i].name, r.file, sizeof r.file, &r.line);
@@ -442,7 +442,7 @@ static void plan_object(struct sh_analysis *a, struct plan *p, const struct sh_o
         if (check_fix(a, o, &fix, 0, before, model, sizeof model)) {
             memset(&r, 0, sizeof r);
             r.reloads = o->est_false;
-            snprintf(r.kind, sizeof r.kind, "pad-array");
+            snprintf(r.kind, sizeof r.kind, PIFB_PAD_ARRAY);
             snprintf(r.key, sizeof r.key, "%s", o->name);
             snprintf(r.file, sizeof r.file, "%s", fact->file);
             r.line = fact->line;
@@ -540,20 +540,20 @@ static const char *at_line(uint32_t line)
 
 static void advise_line(const struct rec *r, int num)
 {
-    if (!strcmp(r->kind, "align-global"))
+    if (!strcmp(r->kind, PIFB_ALIGN_GLOBAL))
         printf("%d. at the definition of `%s`: `_Alignas(64)` it and pad it to a multiple of 64 bytes (or "
                "`__attribute__((aligned(64)))`) — %s\n", num, r->key, r->why);
-    else if (!strcmp(r->kind, "align-alloc"))
+    else if (!strcmp(r->kind, PIFB_ALIGN_ALLOC))
         printf("%d. %s:%u (in %s): allocate with `aligned_alloc(64, size rounded up to 64)` — %s\n", num,
                pm_basename(r->file), r->line, r->key, r->why);
-    else if (!strcmp(r->kind, "pad-field") && !strcmp(r->field, "*"))
+    else if (!strcmp(r->kind, PIFB_PAD_FIELD) && !strcmp(r->field, "*"))
         printf("%d. %s%s%sstruct %s: `alignas(64)` its first member (the struct becomes a multiple of 64 bytes) "
                "— %s\n", num, r->line ? pm_basename(r->file) : "", r->line ? ":" : "", r->line ? at_line(r->line) : "",
                r->key, r->why);
-    else if (!strcmp(r->kind, "pad-array"))
+    else if (!strcmp(r->kind, PIFB_PAD_ARRAY))
         printf("%d. %s:%u: `%s`: give each element a line of its own, e.g. an array of `struct { alignas(64) T v; }` "
                "(and index .v) — %s\n", num, pm_basename(r->file), r->line, r->key, r->why);
-    else if (!strcmp(r->kind, "pad-field"))
+    else if (!strcmp(r->kind, PIFB_PAD_FIELD))
         printf("%d. %s%s%sstruct %s: `alignas(64)` on member `%s` — %s\n", num, r->line ? pm_basename(r->file) : "",
                r->line ? ":" : "", r->line ? at_line(r->line) : "", r->key, r->field, r->why);
     else
@@ -671,11 +671,11 @@ static int repairs(const struct applied *x, const struct sh_object *o)
 {
     char v[256], file[256];
     unsigned line;
-    if (!strcmp(x->kind, "align-global") || !strcmp(x->kind, "pad-array"))
+    if (!strcmp(x->kind, PIFB_ALIGN_GLOBAL) || !strcmp(x->kind, PIFB_PAD_ARRAY))
         return o->kind == SH_OBJ_GLOBAL && sscanf(x->key, "name=%255s", v) == 1 && !strcmp(v, o->name);
-    if (!strcmp(x->kind, "pad-field"))
+    if (!strcmp(x->kind, PIFB_PAD_FIELD))
         return sscanf(x->key, "type=%255s", v) == 1 && !strcmp(v, o->stype);
-    if (!strcmp(x->kind, "align-alloc"))
+    if (!strcmp(x->kind, PIFB_ALIGN_ALLOC))
         return o->kind == SH_OBJ_HEAP && sscanf(x->key, "func=%*s file=%255s line=%u", file, &line) == 2 &&
                line == o->line && !strcmp(pm_basename(file), pm_basename(o->file));
     return 0;
@@ -793,7 +793,7 @@ int cmd_plan_sharing(int argc, char **argv)
         sh_free(&a);
         return PM_ERROR;
     }
-    struct plan p = {0};
+    struct sh_plan p = {0};
     new_group(&p); /* (group 0 unused: the parent array has a slot for it) */
     p.groups = 0;
     for (size_t i = 0; i < a.nobjs; i++)
@@ -832,6 +832,7 @@ int cmd_plan_sharing(int argc, char **argv)
             goto done;
         }
         pifb_comment(&w, "perfinst sharing plan: false sharing repaired on rebuild (docs/sharing.md)");
+        struct plan wp = { .w = &w };
         for (size_t i = 0; i < p.n; i++) {
             const struct rec *r = &p.r[i];
             if (r->advice_only) {
@@ -840,28 +841,28 @@ int cmd_plan_sharing(int argc, char **argv)
                 pifb_comment(&w, text);
                 continue;
             }
-            pifb_rec_begin(&w, r->kind);
-            if (!strcmp(r->kind, "align-global"))
-                pifb_arg(&w, "name", r->key);
-            else if (!strcmp(r->kind, "align-alloc")) {
-                pifb_arg(&w, "func", r->key);
-                pifb_arg(&w, "file", pm_basename(r->file));
-                pifb_arg_u64(&w, "line", r->line);
-            } else if (!strcmp(r->kind, "pad-array")) {
-                pifb_arg(&w, "name", r->key);
-                pifb_arg(&w, "file", pm_basename(r->file));
+            plan_begin(&wp, r->kind);
+            if (!strcmp(r->kind, PIFB_ALIGN_GLOBAL))
+                plan_arg(&wp, "name", r->key);
+            else if (!strcmp(r->kind, PIFB_ALIGN_ALLOC)) {
+                plan_arg(&wp, "func", r->key);
+                plan_arg(&wp, "file", pm_basename(r->file));
+                plan_arg_u64(&wp, "line", r->line);
+            } else if (!strcmp(r->kind, PIFB_PAD_ARRAY)) {
+                plan_arg(&wp, "name", r->key);
+                plan_arg(&wp, "file", pm_basename(r->file));
             } else {
-                pifb_arg(&w, "type", r->key);
-                pifb_arg(&w, "field", r->field);
-                pifb_arg(&w, "scope", "whole-program");
+                plan_arg(&wp, "type", r->key);
+                plan_arg(&wp, "field", r->field);
+                plan_arg(&wp, "scope", "whole-program");
             }
             if (r->group) {
-                pifb_arg_u64(&w, "group", (uint64_t)r->group);
-                pifb_arg_u64(&w, "members", (uint64_t)gsize[r->group]);
+                plan_arg_u64(&wp, "group", (uint64_t)r->group);
+                plan_arg_u64(&wp, "members", (uint64_t)gsize[r->group]);
             }
-            pifb_arg_u64(&w, "reloads", r->reloads);
-            pifb_arg(&w, "why", r->why);
-            pifb_rec_end(&w);
+            plan_arg_u64(&wp, "reloads", r->reloads);
+            plan_arg(&wp, "why", r->why);
+            plan_end(&wp);
         }
         if (pifb_commit(&w, &err) < 0) {
             pm_error("%s", err.msg);

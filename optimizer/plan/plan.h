@@ -27,8 +27,9 @@ struct plan {
     uint64_t promote_min;    /* plan-promote: ... and at least these calls */
 };
 
-/* One recommendation: plan_begin returns its number; then arguments, then
- * plan_end.  With --advise nothing is written, but numbers are counted the
+/* recs.c, the one writer of recommendations (kinds and keys:
+ * common/pifeedback's table).  One recommendation: plan_begin returns its
+ * number; then arguments, then plan_end.  With --advise nothing is written, but numbers are counted the
  * same way, so advice N is recommendation N of the file. */
 uint32_t plan_begin(struct plan *p, const char *kind);
 void plan_arg(struct plan *p, const char *key, const char *value);
@@ -39,6 +40,12 @@ void plan_end(struct plan *p);
  * "# N. TEXT" in the feedback file. */
 void plan_advice(struct plan *p, uint32_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* One recommendation with its keys kv (key, value, ..., NULL, as the
+ * order's planner makes them) after a comment: written to w ("# COMMENT",
+ * then the record), or without w printed on stdout as "N. KIND: COMMENT"
+ * and one "key=value" line per key; numbered *number + 1. */
+void plan_rec(struct pifb_writer *w, uint32_t *number, const char *kind, const char *comment,
+              const char *const *kv);
 
 /* plan-callers.c: pmopt plan --expand-callers=levels; the overlay's text
  * in *text (malloc'ed), or with advise the choice on stdout.  0 or -1. */

@@ -472,7 +472,7 @@ static int in_names(const struct names *n, const char *s)
     return 0;
 }
 
-struct plan {
+struct relink_plan {
     struct names funcs, objects, overflow;
     struct names cold;      /* order-functions cold=: their .text.unlikely parts */
     int have_reserve;
@@ -502,7 +502,7 @@ struct relink {
     size_t ncold;
 };
 
-static void plan_free(struct plan *pl)
+static void plan_free(struct relink_plan *pl)
 {
     free(pl->other);
     names_free(&pl->funcs), names_free(&pl->objects), names_free(&pl->overflow);
@@ -512,7 +512,7 @@ static void plan_free(struct plan *pl)
 /* Whose plan it is: PROG's (its build-id), or another build's (pl->other,
  * judged once the names are matched: plan_matches). */
 static int plan_is_for(const struct pifb_file *fb, const char *path, const struct pi_meta *m,
-                       const char *prog, struct plan *pl)
+                       const char *prog, struct relink_plan *pl)
 {
     char hex[2 * PI_BUILD_ID_MAX + 1];
     pi_build_id_hex(m->build_id, m->build_id_len, hex);
@@ -536,7 +536,7 @@ static int plan_is_for(const struct pifb_file *fb, const char *path, const struc
  * are mostly found; a plan of another program finds almost none.  Refused
  * when fewer than half of the planned functions and objects are in PROG's
  * objects, unless --force. */
-static int plan_matches(const struct plan *pl, const char *path, const struct pi_meta *m,
+static int plan_matches(const struct relink_plan *pl, const char *path, const struct pi_meta *m,
                         const char *prog, size_t found, size_t planned, int force)
 {
     if (!pl->other)
@@ -560,7 +560,7 @@ static int plan_matches(const struct plan *pl, const char *path, const struct pi
 }
 
 static int read_plan(const char *path, const char *only, const struct pi_meta *m,
-                     const char *prog, struct plan *pl)
+                     const char *prog, struct relink_plan *pl)
 {
     struct pifb_file fb;
     struct pi_err err;
@@ -577,14 +577,14 @@ static int read_plan(const char *path, const char *only, const struct pi_meta *m
     int status = 0;
     for (uint32_t i = 0; i < fb.nrecs && !status; i++) {
         const struct pifb_rec *r = &fb.recs[i];
-        if (!strcmp(r->kind, "order-functions")) {
+        if (!strcmp(r->kind, PIFB_ORDER_FUNCTIONS)) {
             split_names(pifb_get(r, "functions"), &pl->funcs);
             split_names(pifb_get(r, "cold"), &pl->cold);
             pl->applied++;
-        } else if (!strcmp(r->kind, "order-data")) {
+        } else if (!strcmp(r->kind, PIFB_ORDER_DATA)) {
             split_names(pifb_get(r, "objects"), &pl->objects);
             pl->applied++;
-        } else if (!strcmp(r->kind, "reserve")) {
+        } else if (!strcmp(r->kind, PIFB_RESERVE)) {
             uint64_t pg, win, sz;
             if (pifb_get_u64(r, "page", &pg) || pifb_get_u64(r, "window", &win) ||
                 pifb_get_u64(r, "size", &sz) || !pg || pg > (1u << 20) || (pg & (pg - 1)) ||
@@ -599,7 +599,7 @@ static int read_plan(const char *path, const char *only, const struct pi_meta *m
             pl->have_reserve = 1;
             split_names(pifb_get(r, "overflow"), &pl->overflow);
             pl->applied++;
-        } else if (!strcmp(r->kind, "reserve-data")) {
+        } else if (!strcmp(r->kind, PIFB_RESERVE_DATA)) {
             uint64_t pg, win, sz;
             if (pifb_get_u64(r, "page", &pg) || pifb_get_u64(r, "window", &win) ||
                 pifb_get_u64(r, "size", &sz) || !pg || pg > (1u << 20) || (pg & (pg - 1)) ||
@@ -614,8 +614,7 @@ static int read_plan(const char *path, const char *only, const struct pi_meta *m
             pl->have_dreserve = 1;
             split_names(pifb_get(r, "overflow"), &pl->doverflow);
             pl->applied++;
-        } else if (!strcmp(r->kind, "branch-profile") || !strcmp(r->kind, "function-tier") ||
-                   !strcmp(r->kind, "promote-call")) {
+        } else if (pifb_kind(r->kind) && pifb_kind(r->kind)->loop == PIFB_REBUILD) {
             pl->rebuild++; /* the plugin's (pmopt plan --order --rebuild): one note below */
         } else {
             pm_note("%s:%u: recommendation %u (%s) is not one relink applies; ignored", path,
@@ -1277,7 +1276,7 @@ int cmd_relink(int argc, char **argv)
     }
     int status = PM_ERROR;
     struct recipe rc;
-    struct plan pl;
+    struct relink_plan pl;
     struct oscan s;
     memset(&rc, 0, sizeof rc);
     memset(&pl, 0, sizeof pl);
@@ -1304,8 +1303,8 @@ int cmd_relink(int argc, char **argv)
     }
     if (lk != LK_BFD) {
         /* an ordering file has no addresses: what needs the script is skipped */
-        const char *what[3] = { pl.have_reserve ? "reserve" : NULL,
-                                pl.have_dreserve ? "reserve-data" : NULL,
+        const char *what[3] = { pl.have_reserve ? PIFB_RESERVE : NULL,
+                                pl.have_dreserve ? PIFB_RESERVE_DATA : NULL,
                                 rl->pad_front ? "--pad-front" : NULL };
         for (int i = 0; i < 3; i++)
             if (what[i])
