@@ -179,9 +179,12 @@ int pild_cmdline_parse(int argc, char **argv, struct pild_opts *o, struct pild_c
             return 1;
         }
         if (!strcmp(a, "--version")) {
+            /* then the compiler's own --version (not a link: run by the
+             * driver), as a build system used as CC=perfinst-ld expects:
+             * meson knows gcc by it ("Free Software Foundation") */
             printf(PILD_NAME " (perfinst) %s, format version %u, link recipe version %u\n",
                    PERFINST_VERSION, PI_FORMAT_VERSION, PI_LINK_VERSION);
-            return 1;
+            fflush(stdout);
         }
         if (!strncmp(a, "--pi-", 5)) {
             if (pild_opt(a, o, 1))
