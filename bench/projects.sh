@@ -79,7 +79,12 @@ route() {
         rm -rf "$prefix"
         make -C "$top" -s install PREFIX="$prefix" > "$W/install.log" 2>&1 || { cat "$W/install.log" >&2; return 1; }
         touch "$prefix/.stamp"
+        { git -C "$top" rev-parse --short HEAD; git -C "$top" diff --quiet HEAD -- . ':!bench' || echo "(with changes)"; } |
+            tr '\n' ' ' > "$prefix/.commit"
     fi
+    # what a build with the flags uses (not pmopt): the key of count and rebuild trees
+    [ -s "$prefix/.key" ] ||
+        (cd "$prefix" && md5sum bin/perfinst-ld include/*.h lib/libperfinst.* lib/perfinst/* lib/pkgconfig/* | md5sum) > "$prefix/.key"
     export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
     PI_CFLAGS=$(pkg-config --cflags perfinst)
     PI_LDFLAGS=$(pkg-config --libs perfinst)
@@ -107,7 +112,6 @@ variant_env() {
 # fresh_tree V: $PW/V, a fresh copy of the project's source
 fresh_tree() {
     local t=$PW/$1
-    if [ "$keep" = 1 ] && [ -f "$t/.built" ]; then return 0; fi
     rm -rf "$t"
     if [ "$P_TREE" = orig ]; then
         mkdir -p "$t"
@@ -117,10 +121,26 @@ fresh_tree() {
     fi
 }
 
+# vkey V: what variant V's build depends on besides the project's source
+# and this script: perfinst's installed files (count, rebuild) and the
+# feedback file (rebuild); --keep keeps a tree built with the same key
+vkey() {
+    case $1 in
+    count) cat "$W/prefix/.key" ;;
+    rebuild) cat "$W/prefix/.key"; md5sum < "$PW/fb" ;;
+    *) echo "$1" ;;
+    esac
+}
+
 # build V: the variant's tree built; its CPU seconds (user + sys) in $PW/V.cpu
+# (with --keep, a tree built before with the same vkey is kept, with its time)
 build() {
     local v=$1 t=$PW/$1
-    if [ "$keep" = 1 ] && [ -f "$t/.built" ]; then return 0; fi
+    if [ "$keep" = 1 ] && [ -f "$t/.built" ] && [ -f "$t/.cpu" ] && cmp -s "$t/.built" <(vkey "$v"); then
+        say "$NAME: keeping $v (built before)"
+        cp "$t/.cpu" "$PW/$v.cpu"
+        return 0
+    fi
     fresh_tree "$v"
     say "$NAME: building $v"
     (
@@ -129,8 +149,9 @@ build() {
         env | grep -E '^(CC|CXX|CFLAGS|CXXFLAGS|LDFLAGS)=' | sort > .env
         TIMEFORMAT='%U %S'
         { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log 2> /dev/null >&2; exit 1; }
-        awk '{ print $1 + $2 }' .time > "$PW/$v.cpu"
-        touch .built
+        awk '{ print $1 + $2 }' .time > .cpu
+        cp .cpu "$PW/$v.cpu"
+        vkey "$v" > .built
     )
 }
 
@@ -159,7 +180,8 @@ traces_of() {
     id=$(readelf -n "$1" 2> /dev/null | sed -n 's/.*Build ID: *//p')
     for t in "$2"/*.pit; do
         [ -e "$t" ] || continue
-        "$PMOPT" dump "$t" 2> /dev/null | grep -q "MODULE index [0-9]*, build-id $id," && echo "$t"
+        # all of dump's output read: grep -q would stop it early (SIGPIPE, which pipefail reports)
+        "$PMOPT" dump "$t" 2> /dev/null | grep -c "MODULE index [0-9]*, build-id $id," > /dev/null && echo "$t"
     done
     return 0
 }
@@ -180,6 +202,39 @@ vdir() { if [ "$1" = relink ]; then echo "$PW/rebuild"; else echo "$PW/$1"; fi; 
 # the ELF files of P_EXES in variant V's tree
 exes() { local e; for e in $P_EXES; do echo "$(vdir "$1")/$e"; done; }
 
+# plan_all: each of P_EXES planned from its own traces of the training run
+# (a trace names the build-ids of the program and the libraries it ran,
+# and pmopt plan refuses another build's: zstd's datagen is no trace of
+# libzstd.so) into $PW/fb.N; the first's plan is $PW/fb, the rebuild's
+# feedback.  A program the training run did not run has no plan of its own.
+plan_all() {
+    local e i=0 tr
+    for e in $(exes count); do
+        tr=$(traces_of "$e" "$PW/count.train")
+        if [ -z "$tr" ]; then
+            [ "$i" != 0 ] || note "pmopt plan: no trace of ${e#$PW/count/} in the training run"
+        else
+            say "$NAME: planning ${e#$PW/count/}"
+            # shellcheck disable=SC2086
+            "$PMOPT" plan --order=exttsp --rebuild -o "$PW/fb.$i" "$e" $tr > "$PW/plan.$i.out" 2> "$PW/plan.$i.err" ||
+                note "pmopt plan ${e#$PW/count/} failed: $(tail -1 "$PW/plan.$i.err")"
+        fi
+        i=$((i + 1))
+    done
+    [ ! -s "$PW/fb.0" ] || cp "$PW/fb.0" "$PW/fb"
+}
+
+# plan_of E: the plan a relink of E (a P_EXES or P_TESTEXES entry) applies:
+# its own, else the first program's (the tests' programs share its library)
+plan_of() {
+    local x i=0
+    for x in $P_EXES; do
+        if [ "$x" = "$1" ] && [ -s "$PW/fb.$i" ]; then echo "$PW/fb.$i"; return; fi
+        i=$((i + 1))
+    done
+    echo "$PW/fb"
+}
+
 # relink_all: the rebuild's P_EXES and P_TESTEXES (globs) relinked with the
 # plan (each kept as FILE.rebuild, the relinked copy put in its place); 0
 # when every one was relinked
@@ -189,7 +244,7 @@ relink_all() {
         for f in "$PW"/rebuild/$e; do
             [ -f "$f" ] && [ ! -f "$f.rebuild" ] || continue
             say "$NAME: relinking ${f#$PW/rebuild/}"
-            if "$PMOPT" relink "$f" --feedback "$PW/fb" -o "$f.relink" >> "$PW/relink.out" 2>> "$PW/relink.err"; then
+            if "$PMOPT" relink "$f" --feedback "$(plan_of "$e")" -o "$f.relink" >> "$PW/relink.out" 2>> "$PW/relink.err"; then
                 mv "$f" "$f.rebuild" && mv "$f.relink" "$f"
             else
                 note "pmopt relink ${f#$PW/rebuild/} failed: $(grep -m1 -iE 'error|refus' "$PW/relink.err" || tail -1 "$PW/relink.err")"
@@ -228,6 +283,7 @@ cachegrind_i1() {
 # (the training run; gcov's execution_count is its entry block's count)
 spot_check() {
     say "$NAME: spot check against gcov"
+    find "$PW/cov" -name '*.gcda' -delete       # this run's counts only (a kept tree has the last run's)
     workload cov train || note "cov: the training workload failed"
     python3 "$here/projects/gcov-entries.py" "$PW/cov" > "$PW/gcov.entries" 2> "$PW/gcov.err" ||
         { note "gcov-entries failed: $(tail -1 "$PW/gcov.err")"; return; }
@@ -264,7 +320,7 @@ bolt_opt() {
     BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
     [ -x "$BOLT" ] || { note "bolt: llvm-bolt not found"; return 1; }
     for e in $(exes bolt); do
-        cp "$e" "$e.in"
+        [ -f "$e.in" ] || cp "$e" "$e.in"      # a kept tree's program was optimised before
         "$BOLT" "$e.in" -instrument -instrumentation-file="$PW/bolt.fdata" -instrumentation-file-append-pid \
             -o "$e" > "$PW/bolt-inst.log" 2>&1 || { note "bolt: instrumenting $e failed: $(tail -1 "$PW/bolt-inst.log")"; cp "$e.in" "$e"; return 1; }
     done
@@ -286,7 +342,7 @@ run_project() {
     P_DIR=$here/projects
     mkdir -p "$PW"
     : > "$PW/notes"
-    rm -f "$PW"/*.i1 "$PW"/*.instr "$PW"/*.tests "$PW"/*.same "$PW"/*.cpu "$PW/spot" "$PW/tree" "$PW/fb"
+    rm -f "$PW"/*.i1 "$PW"/*.instr "$PW"/*.tests "$PW"/*.same "$PW"/*.cpu "$PW/spot" "$PW/tree" "$PW"/fb "$PW"/fb.*
     SRC=$("$here/fetch-debsrc.sh" "$P_PKG" | tail -1)
     local v e
     # the baseline, and the counting build with its runs
@@ -309,10 +365,7 @@ run_project() {
             note "pmopt report --tree failed: $(tail -1 "$PW/tree.err")"
         build cov && spot_check || note "cov build failed"
         # the layout loop
-        local prog; prog=$(exes count | head -1)
-        # shellcheck disable=SC2046
-        "$PMOPT" plan --order=exttsp --rebuild -o "$PW/fb" "$prog" $(traces_of "$prog" "$PW/count.train") \
-            > "$PW/plan.out" 2> "$PW/plan.err" || note "pmopt plan failed: $(tail -1 "$PW/plan.err")"
+        plan_all
         if [ -s "$PW/fb" ] && build rebuild; then
             tests rebuild; workload rebuild train; workload rebuild test; same_output rebuild
             cachegrind_i1 rebuild > "$PW/rebuild.i1"
@@ -358,7 +411,7 @@ table() {
     echo "## $(date -u +%F' '%H:%M) bench/projects.sh: perfinst in real projects (issue 14)"
     echo
     local rec=; [ "$record" = 0 ] || rec=" --record"
-    echo "Command: \`nice bench/projects.sh$rec --only ${only// /,}\` at $(git -C "$top" rev-parse --short HEAD); gcc $(gcc -dumpfullversion)."
+    echo "Command: \`nice bench/projects.sh$rec --only ${only// /,}\` at $(git -C "$top" rev-parse --short HEAD), perfinst installed from $(cat "$W/prefix/.commit" 2> /dev/null || echo ?); gcc $(gcc -dumpfullversion)."
     echo "Every variant adds its flags to CFLAGS=\"-O2 -g\" (CXXFLAGS alike) and LDFLAGS, perfinst's being"
     echo "\$(pkg-config --cflags perfinst) -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections (the rebuild:"
     echo "-fplugin-arg-perfinst-feedback=FB instead of all=count) and \$(pkg-config --libs perfinst); the build"
@@ -410,7 +463,7 @@ table() {
 # the whole run in one function, called on the file's last line: the file
 # can be edited while a run goes on
 main() {
-    route
+    [ "$table_only" = 1 ] || route
     for n in $only; do
         [ -f "$here/projects/$n.sh" ] || { echo "projects.sh: no bench/projects/$n.sh" >&2; exit 2; }
         [ "$table_only" = 1 ] || ( run_project "$n" ) || say "$n: stopped early (see $W/$n/notes)"

@@ -18,9 +18,9 @@ P_VGSCALE=0.1
 
 p_build() {
     {
-        make -C lib libzstd-mt &&
-            make -C programs zstd-dll ZSTDLIB_LOCAL_SRC="xxhash.c pool.c threading.c zstd_common.c error_private.c" &&
-            make -C tests datagen
+        make -C lib -j2 libzstd-mt &&
+            make -C programs -j2 zstd-dll ZSTDLIB_LOCAL_SRC="xxhash.c pool.c threading.c zstd_common.c error_private.c" &&
+            make -C tests -j2 datagen
     } > build.log 2>&1
 }
 
