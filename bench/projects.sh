@@ -41,6 +41,8 @@
 #   P_VGSCALE    the workloads' scale under valgrind (P_SCALE; 1 otherwise)
 #   p_build      build in the current directory with the environment's CC,
 #                CXX, CFLAGS, CXXFLAGS, LDFLAGS by the project's own system
+#                ($P_VARIANT: the variant; cov, pgogen, pgouse and bolt
+#                only run the workloads, whose programs may be all they build)
 #   p_test       run its tests; print "PASSED TOTAL"
 #   p_workload MIX [WRAPPER...]   the workload train or test, each program
 #                run under WRAPPER (valgrind); deterministic stdout
@@ -72,19 +74,26 @@ say() { echo "projects.sh: $(date -u +%T) $*" >&2; }
 
 # ---- the perfinst flags -------------------------------------------------------------------------
 # route: PI_CFLAGS, PI_LDFLAGS (pkg-config --cflags/--libs perfinst of
-# perfinst installed into $W/prefix, again when the build is newer) and PMOPT
+# perfinst installed into $W/prefix, again when the build's files differ)
+# and PMOPT.  Several runs (--only) may share the prefix: a lock, and no
+# reinstall of the same files (a tree built with them is kept by --keep)
 route() {
-    local prefix=$W/prefix
-    if [ ! -f "$prefix/.stamp" ] || [ -n "$(find "$B" -maxdepth 1 -newer "$prefix/.stamp" -type f | head -1)" ]; then
+    local prefix=$W/prefix srckey
+    exec 8> "$W/.route.lock"
+    flock 8
+    srckey=$(cd "$top" && md5sum "$B"/perfinst-ld "$B"/pmopt "$B"/perfinst.so "$B"/libperfinst.* \
+        linker/perfinst.specs.in perfinst.pc.in include/*.h | md5sum)
+    if [ ! -f "$prefix/.srckey" ] || [ "$srckey" != "$(cat "$prefix/.srckey")" ]; then
         rm -rf "$prefix"
         make -C "$top" -s install PREFIX="$prefix" > "$W/install.log" 2>&1 || { cat "$W/install.log" >&2; return 1; }
-        touch "$prefix/.stamp"
         { git -C "$top" rev-parse --short HEAD; git -C "$top" diff --quiet HEAD -- . ':!bench' || echo "(with changes)"; } |
             tr '\n' ' ' > "$prefix/.commit"
+        echo "$srckey" > "$prefix/.srckey"
     fi
     # what a build with the flags uses (not pmopt): the key of count and rebuild trees
     [ -s "$prefix/.key" ] ||
         (cd "$prefix" && md5sum bin/perfinst-ld include/*.h lib/libperfinst.* lib/perfinst/* lib/pkgconfig/* | md5sum) > "$prefix/.key"
+    flock -u 8
     export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
     PI_CFLAGS=$(pkg-config --cflags perfinst)
     PI_LDFLAGS=$(pkg-config --libs perfinst)
@@ -146,6 +155,7 @@ build() {
     (
         cd "$t"
         variant_env "$v" "$t"
+        export P_VARIANT=$v
         env | grep -E '^(CC|CXX|CFLAGS|CXXFLAGS|LDFLAGS)=' | sort > .env
         TIMEFORMAT='%U %S'
         { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log 2> /dev/null >&2; exit 1; }
@@ -314,6 +324,21 @@ for k in diff[:20]:
 PY
 }
 
+# sample_tree: the call tree of the sampled run (pmopt report --tree) of
+# the first of P_EXES it ran (fribidi's test workload runs the second)
+sample_tree() {
+    local e tr
+    for e in $(exes count); do
+        tr=$(traces_of "$e" "$PW/sample")
+        [ -n "$tr" ] || continue
+        # shellcheck disable=SC2086
+        "$PMOPT" report --tree "$e" $tr > "$PW/tree" 2> "$PW/tree.err" ||
+            note "pmopt report --tree failed: $(tail -1 "$PW/tree.err")"
+        return
+    done
+    note "pmopt report --tree: no trace of the sampled run names P_EXES"
+}
+
 # bolt_opt: the bolt variant's P_EXES instrumented, trained, optimised in place
 bolt_opt() {
     local BOLT e
@@ -359,10 +384,7 @@ run_project() {
         rm -rf "$PW/sample"; mkdir -p "$PW/sample"
         (cd "$PW/count" && PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=$PW/sample/%e.%p.pit p_workload test) > /dev/null 2>&1 ||
             note "count: the sampled run failed"
-        # shellcheck disable=SC2046
-        "$PMOPT" report --tree $(exes count | head -1) $(traces_of "$(exes count | head -1)" "$PW/sample") \
-            > "$PW/tree" 2> "$PW/tree.err" ||
-            note "pmopt report --tree failed: $(tail -1 "$PW/tree.err")"
+        sample_tree
         build cov && spot_check || note "cov build failed"
         # the layout loop
         plan_all
@@ -384,7 +406,7 @@ run_project() {
     if build pgogen; then
         rm -rf "$PW/pgo.prof"
         workload pgogen train || note "pgogen: the training workload failed"
-        build pgouse && { workload pgouse test; tests pgouse; } || note "pgouse build failed"
+        build pgouse && workload pgouse test || note "pgouse build failed"
     else
         note "pgogen build failed"
     fi
