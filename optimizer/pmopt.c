@@ -13,7 +13,8 @@
  *                                        overlays; --order, --check: modes of plan's options
  *   pmopt plan --sharing (-o F | --advise) PROG TRACE...  the false-sharing repairs
  *   pmopt dump TRACE                     every record of a trace
- *   pmopt export --chrome OUT TRACE      other tools' formats (cmd-export.c)
+ *   pmopt export --FORMAT OUT [PROG] TRACE...  other tools' formats: pprof, callgrind, lcov,
+ *                                        gcovr, speedscope, Chrome (inspect/cmd-export.c)
  *   pmopt export --flamegraph OUT [PROG] TRACE...  stack samples as a flame graph (or --folded)
  *   pmopt relink PROG --feedback F -o OUT  replay the link with the planned order
  *
@@ -45,7 +46,7 @@ static const struct {
     { "dump", NULL, cmd_dump, "print every record of a trace" },
     { "export", "--flamegraph", cmd_export_stacks, NULL },
     { "export", "--folded", cmd_export_stacks, NULL },
-    { "export", NULL, cmd_export, "Chrome/Perfetto JSON, flame graph SVG, folded stacks" },
+    { "export", NULL, cmd_export, "pprof, callgrind, lcov, gcovr, speedscope, Chrome JSON, flame graph" },
     { "relink", NULL, cmd_relink, "replay PROG's link with the planned function and data order" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

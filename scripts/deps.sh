@@ -4,8 +4,13 @@
 set -e
 # autoconf, automake, cmake, meson, ninja-build: the build systems tests/adopt
 # builds projects with (the flags route); binutils has gold, lld the LLVM
-# linker (tests/relink/t-linkers.sh and the COMDAT tests).
-pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db autoconf automake cmake meson ninja-build"
+# linker (tests/relink/t-linkers.sh and the COMDAT tests).  The readers of
+# pmopt export's files (tests/export): golang-go and
+# golang-github-google-pprof-dev (pprof, built from its source), nodejs
+# with its npm (pprof-format and speedscope from the npm registry, into a
+# cache),
+# lcov (genhtml), gcovr, tesseract-ocr (reads the speedscope screenshots).
+pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db autoconf automake cmake meson ninja-build golang-go golang-github-google-pprof-dev nodejs lcov gcovr tesseract-ocr"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

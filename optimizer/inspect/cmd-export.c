@@ -1,176 +1,191 @@
-/* pmopt export — a trace in formats other tools read.
+/* pmopt export --FORMAT OUT [--FORMAT OUT...] [PROG] TRACE...
  *
- *   pmopt export --chrome OUT.json TRACE     Chrome/Perfetto trace-event JSON
- *   pmopt export --flamegraph OUT.svg | --folded OUT [PROG] TRACE...
- *                                            stack samples (cmd-export-stacks.c)
+ * PROG's counts and the traces' stack samples in the formats other tools
+ * read, one file per format asked (docs/exports.md):
  *
- * Several format options may be given at once; each writes its own file.
+ *   --pprof OUT       gzip'ed profile.proto (pprof, Pyroscope, Parca)     export-pprof.c
+ *   --callgrind OUT   callgrind format (KCachegrind, callgrind_annotate)   export-callgrind.c
+ *   --lcov OUT        an lcov tracefile (genhtml, lcov)                    export-lcov.c
+ *   --gcovr OUT       gcovr's JSON tracefile (gcovr --add-tracefile)       export-gcovr.c
+ *   --speedscope OUT  speedscope's file format                             export-speedscope.c
+ *   --chrome OUT      Chrome/Perfetto trace-event JSON                     export-chrome.c
+ *   --flamegraph OUT, --folded OUT: the stack samples' flame graph SVG and
+ *                     folded stacks, with their own options (cmd-export-stacks.c)
  *
- * How this file is built (and how to add a format):
+ * PROG is the first operand when it is not a trace; without it only the
+ * stack samples are exported (named through each sampled object's file).
+ * The input is read once for every format (struct exp_in, export.h).
  *
- *   - formats[] maps each option to a writer
- *         int writer(const char *trace, const char *out)   0, or -1 (said)
- *     A new format is one line in formats[] and its writer in its own file
- *     (export-FORMAT.c), declared in pmopt.h.  The option dispatch below
- *     needs no change: every entry is a `--NAME FILE` option.
- *   - The Chrome writer is here.  It walks the trace record by record and
- *     turns each record type it knows into trace events (chrome_record);
- *     other record types are skipped.  To show another record type in
- *     Chrome (samples, say), add a case to chrome_record.
- *
- * Chrome trace events (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU):
- * one process (the trace's pid), one track per thread; each report group
- * is an instant event named by why it was taken ("count", "cycles",
- * "directed"), at its TOD relative to the process start, with the CPU,
- * capability, version, units and the body's records in args.  Values
- * emitted with emit(EXPR) are also a counter track ("emit"), at the time
- * of the report group that carried them (the collection buffer has no
- * time of its own), oldest first.
+ * A new format is one line in formats[] and its writer in its own file
+ * (export-FORMAT.c), declared in export.h: every entry is a `--NAME FILE`
+ * option, the dispatch needs no change.
  */
 #include <getopt.h>
-#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "piri.h"
-#include "pmopt.h"
-
-static int write_chrome(const char *trace, const char *out);
+#include "export.h"
 
 static const struct {
     const char *name;   /* the option: --NAME FILE */
-    int (*write)(const char *trace, const char *out);
+    int (*write)(struct exp_in *in, const char *out);
+    int counts;         /* needs PROG's counts or stack samples (0: neither, chrome) */
     const char *what;
 } formats[] = {
-    { "chrome", write_chrome, "Chrome/Perfetto trace-event JSON (report groups)" },
+    { "pprof", export_pprof, 1, "gzip'ed profile.proto: pprof, Pyroscope, Parca" },
+    { "callgrind", export_callgrind, 1, "callgrind format: KCachegrind, callgrind_annotate" },
+    { "lcov", export_lcov, 1, "lcov tracefile (.info): genhtml, lcov (needs PROG's counts)" },
+    { "gcovr", export_gcovr, 1, "gcovr's JSON tracefile: gcovr --add-tracefile (PROG's counts)" },
+    { "speedscope", export_speedscope, 1, "speedscope JSON (stack samples; else the counts)" },
+    { "chrome", export_chrome, 0, "Chrome/Perfetto trace-event JSON (report groups, samples)" },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: pmopt export --FORMAT OUT [--FORMAT OUT...] TRACE\n"
-               "Write a perfinst trace (*.pit) in other tools' formats:\n");
+    fprintf(f, "usage: pmopt export --FORMAT OUT [--FORMAT OUT...] [PROG] TRACE...\n"
+               "PROG's exact counts and the traces' stack samples in other tools' formats,\n"
+               "one file per format:\n");
     for (size_t i = 0; i < NFORMATS; i++)
-        fprintf(f, "  --%-12s FILE  %s\n", formats[i].name, formats[i].what);
-    fprintf(f, "   or: pmopt export (--flamegraph OUT.svg | --folded OUT) [--what=W] [PROG] TRACE...\n"
+        fprintf(f, "  --%-12s OUT  %s\n", formats[i].name, formats[i].what);
+    fprintf(f, "PROG: the instrumented program (its counts; without it, only stack samples).\n"
+               "   or: pmopt export (--flamegraph OUT.svg | --folded OUT) [--what=W] [PROG] TRACE...\n"
                "Stack samples (PERFINST_SAMPLE, PERFINST_IDLE) as a flame graph or folded stacks;\n"
-               "`pmopt export --flamegraph x --help` for its options.\n");
+               "`pmopt export --flamegraph x --help` for its options.  docs/exports.md.\n");
 }
 
-/* ---- Chrome trace-event JSON --------------------------------------------- */
+/* ---- the input ------------------------------------------------------------- */
 
-struct chrome {
-    FILE *f;
-    uint64_t pid, start_ns;
-    int nevents;
-};
-
-static void event_sep(struct chrome *c)
+uint64_t exp_sample_period(const struct exp_in *in)
 {
-    fputs(c->nevents++ ? ",\n" : "\n", c->f);
+    return in->t.ss.has_stats ? in->t.ss.stats.period_ns : 0;
 }
 
-static double ts_us(const struct chrome *c, uint64_t ns)
+uint64_t exp_idle_period(const struct exp_in *in)
 {
-    return ns >= c->start_ns ? (double)(ns - c->start_ns) / 1000.0 : 0.0;
+    return in->t.ss.has_idle ? in->t.ss.idle.period_ns : 0;
 }
 
-static void chrome_groups(struct chrome *c, const struct pi_trace_rec *rec)
+const char *exp_open_path(const char *shown)
 {
-    const struct pi_rec_ri *h = &rec->u.ri;
-    uint32_t nrec = PI_RI_GROUP_RECORDS(h->rgs);
-    event_sep(c);
-    fprintf(c->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%llu,\"tid\":%u,"
-                  "\"args\":{\"name\":\"thread %u\"}}",
-            (unsigned long long)c->pid, h->tid, h->tid);
-    for (uint32_t g = 0; g < h->ngroups; g++) {
-        const uint8_t *grp = rec->groups + (size_t)g * PI_RI_GROUP_BYTES(h->rgs);
-        struct pi_ri_rec hd = pi_ri_record(grp, 0), x = pi_ri_record(grp, nrec - 2),
-                         in = pi_ri_record(grp, nrec - 1);
-        double ts = ts_us(c, pi_ri_val(&hd));
-        const char *why = in.flags & PI_RI_IF_DIRECTED ? "directed"
-                          : in.flags & PI_RI_IF_CYCLES ? "cycles" : "count";
-        event_sep(c);
-        fprintf(c->f, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"report-group\",\"name\":\"%s\","
-                      "\"pid\":%llu,\"tid\":%u,\"ts\":%.3f,\"args\":{",
-                why, (unsigned long long)c->pid, h->tid, ts);
-        fprintf(c->f, "\"buffer\":%u,\"group\":%u,\"addr\":\"0x%llx\",\"units\":%llu,", h->seq, g,
-                (unsigned long long)pi_ri_addr(&in), (unsigned long long)pi_ri_val(&in));
-        if (x.type == PI_RI_EXTRA && x.flags == PI_RI_EXTRA_SYSINFO)
-            fprintf(c->f, "\"cpu\":%u,\"capability\":\"%s\",\"signature\":\"0x%08x\","
-                          "\"microcode\":\"0x%x\",",
-                    (unsigned)pi_ri_le(x.a, 2), x.b[4] ? "secondary" : "primary",
-                    (unsigned)pi_ri_le(x.a + 2, 4), (unsigned)pi_ri_le(x.b, 4));
-        fprintf(c->f, "\"halted\":%s,\"records\":[",
-                hd.type == PI_RI_BEGIN && (hd.flags & PI_RI_HF_HALTED) ? "true" : "false");
-        int n = 0;
-        for (uint32_t i = 1; i + 2 < nrec; i++) {
-            struct pi_ri_rec r = pi_ri_record(grp, i);
-            if (r.type == PI_RI_FILLER)
-                break;
-            fprintf(c->f, "%s\"%s 0x%llx %s 0x%llx\"", n++ ? "," : "", pi_ri_rec_name(r.type),
-                    (unsigned long long)pi_ri_addr(&r), r.type == PI_RI_EMIT ? "value" : "->",
-                    (unsigned long long)pi_ri_val(&r));
+    char buf[PATH_MAX], cwd[PATH_MAX], abs[2 * PATH_MAX + 2];
+    if (!*shown)
+        return "";
+    const char *p = pm_source_path(shown, buf, sizeof buf);
+    if (*p == '/' || !*p || !getcwd(cwd, sizeof cwd))
+        return pm_intern(p);
+    snprintf(abs, sizeof abs, "%s/%s", cwd, p);
+    return pm_intern(abs);
+}
+
+const struct func_row *exp_func_by_key(struct exp_in *in, const char *key)
+{
+    if (!in->counts || !key)
+        return NULL;
+    if (!in->fkeys.n) /* the rows by key (interned), the first row of a key */
+        for (size_t i = 0; i < in->r.nfuncs; i++) {
+            uint32_t *id = exp_tab_slot(&in->fkeys, (uintptr_t)in->r.funcs[i].key, 0);
+            if (id && !*id)
+                *id = (uint32_t)i + 1;
         }
-        fputs("]}}", c->f);
-        /* emitted values, oldest first (the body is newest first) */
-        for (uint32_t i = nrec - 3; i >= 1; i--) {
-            struct pi_ri_rec r = pi_ri_record(grp, i);
-            if (r.type != PI_RI_EMIT)
+    uint32_t id = exp_tab_get(&in->fkeys, (uintptr_t)pm_intern(key), 0);
+    return id ? &in->r.funcs[id - 1] : NULL;
+}
+
+/* ---- tables: (key, key) -> id ------------------------------------------------- */
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull) * 0xff51afd7ed558ccdull;
+    return h ^ h >> 29;
+}
+
+uint32_t *exp_tab_slot(struct exp_tab *t, uint64_t a, uint64_t b)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        uint64_t *ka = calloc(cap, sizeof *ka), *kb = calloc(cap, sizeof *kb);
+        uint32_t *id = calloc(cap, sizeof *id);
+        if (!ka || !kb || !id) {
+            free(ka), free(kb), free(id);
+            return NULL;
+        }
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->id[i])
                 continue;
-            event_sep(c);
-            fprintf(c->f, "{\"ph\":\"C\",\"name\":\"emit\",\"pid\":%llu,\"tid\":%u,\"ts\":%.3f,"
-                          "\"args\":{\"value\":%llu}}",
-                    (unsigned long long)c->pid, h->tid, ts, (unsigned long long)pi_ri_val(&r));
+            size_t j = mix(t->ka[i], t->kb[i]) & (cap - 1);
+            while (id[j])
+                j = (j + 1) & (cap - 1);
+            ka[j] = t->ka[i], kb[j] = t->kb[i], id[j] = t->id[i];
         }
+        free(t->ka), free(t->kb), free(t->id);
+        t->ka = ka, t->kb = kb, t->id = id, t->cap = cap;
     }
+    size_t j = mix(a, b) & (t->cap - 1);
+    while (t->id[j] && (t->ka[j] != a || t->kb[j] != b))
+        j = (j + 1) & (t->cap - 1);
+    if (!t->id[j]) /* new: the caller sets the id */
+        t->ka[j] = a, t->kb[j] = b, t->n++;
+    return &t->id[j];
 }
 
-/* One record of the trace as trace events; other types are skipped. */
-static void chrome_record(struct chrome *c, const struct pi_trace_rec *r)
+uint32_t exp_tab_get(const struct exp_tab *t, uint64_t a, uint64_t b)
 {
-    switch (r->hdr.type) {
-    case PI_REC_RI:
-        chrome_groups(c, r);
-        break;
-    default:
-        break;
-    }
+    if (!t->cap)
+        return 0;
+    size_t j = mix(a, b) & (t->cap - 1);
+    while (t->id[j] && (t->ka[j] != a || t->kb[j] != b))
+        j = (j + 1) & (t->cap - 1);
+    return t->id[j];
 }
 
-static int write_chrome(const char *trace, const char *out)
+void exp_tab_free(struct exp_tab *t)
 {
+    free(t->ka), free(t->kb), free(t->id);
+}
+
+/* Does PROG have .perfinst metadata (else it is read for its symbols only)? */
+static int has_meta(const char *prog)
+{
+    struct pi_meta m;
     struct pi_err err;
-    struct pi_trace_file tf;
-    if (pi_trace_open(trace, &tf, &err)) {
-        pm_error("%s", err.msg);
-        return -1;
+    if (pi_meta_read(prog, &m, &err))
+        return 0;
+    int n = m.nunits > 0;
+    pi_meta_free(&m);
+    return n;
+}
+
+static int load(struct exp_in *in, const char *prog, char **traces, int ntraces)
+{
+    memset(in, 0, sizeof *in);
+    in->prog = prog;
+    in->traces = traces;
+    in->ntraces = ntraces;
+    if (prog && has_meta(prog)) {
+        in->r.fmt = FMT_JSON;
+        in->r.by = BY_SITE | BY_FUNCTION | BY_LINE;
+        in->r.prog = prog;
+        in->r.ntraces = ntraces;
+        if (rep_load(&in->r, traces) || pf_call_arcs(&in->r, &in->arcs, &in->narcs))
+            return -1;
+        for (size_t i = 0; i < in->r.m.nunits && !in->counts; i++)
+            in->counts = in->r.us[i].sums != NULL;
+        if (!in->counts)
+            pm_note("the traces hold no counts of %s", prog);
     }
-    FILE *f = pm_create(out);
-    if (!f) {
-        pi_trace_close(&tf);
-        return -1;
-    }
-    struct chrome c = {f, tf.hdr.pid, tf.hdr.start_ns, 0};
-    fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
-    event_sep(&c);
-    fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%llu,\"args\":{\"name\":\"pid %llu\"}}",
-            (unsigned long long)c.pid, (unsigned long long)c.pid);
-    struct pi_trace_rec r;
-    int k;
-    while ((k = pi_trace_next(&tf, &r, &err)) == 1)
-        chrome_record(&c, &r);
-    fputs("\n]}\n", f);
-    int bad = k < 0;
-    if (bad)
-        pm_error("%s", err.msg);
-    else if (tf.warning[0])
-        pm_note("%s", tf.warning);
-    if (fclose(f) && !bad) {
-        pm_error("%s: %m", out);
-        bad = 1;
-    }
-    pi_trace_close(&tf);
-    return bad ? -1 : 0;
+    return stk_load(&in->t, prog, traces, ntraces);
+}
+
+static void unload(struct exp_in *in)
+{
+    if (in->r.prog)
+        rep_free(&in->r);
+    free(in->arcs);
+    exp_tab_free(&in->fkeys);
+    stk_free(&in->t);
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -183,26 +198,42 @@ int cmd_export(int argc, char **argv)
         opts[i] = (struct option){ formats[i].name, required_argument, NULL, (int)(256 + i) };
     opts[NFORMATS] = (struct option){ "help", no_argument, NULL, 'h' };
     opts[NFORMATS + 1] = (struct option){ NULL, 0, NULL, 0 };
-    int c, any = 0;
+    int c, any = 0, need = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
         if (c == 'h') {
             help(stdout);
             return PM_OK;
         }
         if (c < 256 || c >= 256 + (int)NFORMATS)
-            return pm_usage_error(argv[0], "unknown option");
+            return pm_usage_error(argv[0], "unknown or incomplete option '%s'", argv[optind - 1]);
         outs[c - 256] = optarg;
+        need |= formats[c - 256].counts;
         any = 1;
     }
     if (!any)
-        return pm_usage_error(argv[0], "nothing to export: no format given (--chrome OUT, "
-                                       "--flamegraph OUT or --folded OUT)");
-    if (argc - optind != 1)
-        return pm_usage_error(argv[0], "expected one TRACE");
+        return pm_usage_error(argv[0], "nothing to export: no format given (--pprof OUT, "
+                                       "--callgrind OUT, --lcov OUT, --gcovr OUT, --speedscope OUT, "
+                                       "--chrome OUT, --flamegraph OUT or --folded OUT)");
+    const char *prog;
+    char **traces;
+    int ntraces;
+    stk_operands(argc - optind, argv + optind, &prog, &traces, &ntraces);
+    if (!ntraces)
+        return pm_usage_error(argv[0], "no TRACE given");
+    struct exp_in in;
+    if (load(&in, prog, traces, ntraces)) {
+        unload(&in);
+        return PM_ERROR;
+    }
     int status = PM_OK;
+    if (need && !in.counts && !in.t.ss.n)
+        pm_note("no counts%s and no stack samples in the traces: the exports are empty",
+                prog ? "" : " (no PROG given)");
     for (size_t i = 0; i < NFORMATS; i++)
-        if (outs[i] && formats[i].write(argv[optind], outs[i]))
+        if (outs[i] && formats[i].write(&in, outs[i]))
             status = PM_ERROR;
+    unload(&in);
     return status;
 }

@@ -278,7 +278,7 @@ static const char *canonical(const char *dir, const char *path)
 
 static const char *shown(const char *canon)
 {
-    size_t n = strlen(root);
+    size_t n = root ? strlen(root) : 0; /* no root before pm_names_program */
     if (n && !strncmp(canon, root, n) && canon[n] == '/' && canon[n + 1])
         return canon + n + 1;
     return canon;

@@ -49,17 +49,15 @@ void stk_operands(int argc, char **argv, const char **prog, char ***traces, int 
     *ntraces = argc;
 }
 
-/* The name of frame fr (innermost: the interrupted pc, else a return address). */
-static void frame_name(struct stk_tree *t, const char *prog, const uint8_t *prog_id,
-                       uint32_t prog_id_len, const struct pi_sframe *fr, int innermost,
-                       const char **name, const char **file, uint32_t *line)
+/* Frame fr named (stacks.h). */
+void stk_frame(struct stk_tree *t, const struct pi_sframe *fr, int innermost, struct stk_frame *out)
 {
     char buf[512];
-    *file = "";
-    *line = 0;
+    memset(out, 0, sizeof *out);
+    out->file = out->src = "";
     if (fr->obj == PI_SOBJ_NONE) {
         snprintf(buf, sizeof buf, "[0x%llx]", (unsigned long long)fr->addr);
-        *name = pm_intern(buf);
+        out->name = pm_intern(buf);
         return;
     }
     const struct pi_sobj *o = &t->ss.objs[fr->obj];
@@ -67,9 +65,9 @@ static void frame_name(struct stk_tree *t, const char *prog, const uint8_t *prog
     if (!s->tried) {
         s->tried = 1;
         const char *path = o->path;
-        if (prog && prog_id_len && o->build_id_len == prog_id_len &&
-            !memcmp(o->build_id, prog_id, prog_id_len))
-            path = prog;
+        if (t->prog && t->prog_id_len && o->build_id_len == t->prog_id_len &&
+            !memcmp(o->build_id, t->prog_id, t->prog_id_len))
+            path = t->prog;
         struct pi_err err;
         if (*path && strcmp(path, "linux-vdso.so.1") && !pi_debug_open(path, &s->d, &err)) {
             s->ok = 1;
@@ -79,13 +77,21 @@ static void frame_name(struct stk_tree *t, const char *prog, const uint8_t *prog
     uint64_t a = innermost ? fr->addr : fr->addr - 1;
     const struct pi_dfunc *f = s->ok ? pi_debug_func(&s->d, a) : NULL;
     if (f) {
-        *name = pm_dfunc_name(f); /* interned (names.h) */
-        *file = f->file ? pm_intern(f->file) : "";
-        *line = f->line;
+        out->name = pm_dfunc_name(f); /* interned (names.h) */
+        const char *linkage = pm_dfunc_linkage(f);
+        out->linkage = linkage ? pm_intern(linkage) : NULL;
+        out->file = f->file ? pm_file(NULL, f->file) : "";
+        out->line = f->line;
+        out->lo = f->lo;
+        const char *src;
+        /* a function only the symbol table knows has no lines (a lookup
+           would find another function's) */
+        if (f->from_dwarf && pi_debug_line(&s->d, a, &src, &out->src_line))
+            out->src = pm_file(NULL, src);
         return;
     }
     snprintf(buf, sizeof buf, "[%s+0x%llx]", pm_basename(o->path), (unsigned long long)fr->addr);
-    *name = pm_intern(buf);
+    out->name = pm_intern(buf);
 }
 
 /* ---- the tree --------------------------------------------------------------------------------- */
@@ -161,8 +167,7 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
             pm_note("%s", warn);
     }
     /* the program's build-id, to prefer PROG's file for its own frames */
-    uint8_t prog_id[PI_BUILD_ID_MAX];
-    uint32_t prog_id_len = 0;
+    t->prog = prog;
     if (prog) {
         struct pi_meta m;
         struct pi_err err;
@@ -170,13 +175,10 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
             pm_error("%s", err.msg);
             return -1;
         }
-        prog_id_len = m.build_id_len;
-        memcpy(prog_id, m.build_id, prog_id_len);
+        t->prog_id_len = m.build_id_len;
+        memcpy(t->prog_id, m.build_id, m.build_id_len);
         pi_meta_free(&m);
     }
-    t->prog = prog;
-    t->prog_id_len = prog_id_len;
-    memcpy(t->prog_id, prog_id, prog_id_len);
     t->syms = calloc(t->ss.nobjs ? t->ss.nobjs : 1, sizeof *t->syms);
     t->cap = 1024;
     t->nodes = calloc(t->cap, sizeof *t->nodes);
@@ -189,8 +191,7 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
     t->nodes[0].file = "";
     for (size_t i = 0; i < t->ss.n; i++) {
         const struct pi_sample *s = &t->ss.s[i];
-        int k = s->kind == PI_SK_IDLE_TO ? STK_TO : s->kind == PI_SK_IDLE_FROM ? STK_FROM
-                : STK_SAMPLED;
+        int k = stk_kind(s);
         uint64_t w = k == STK_SAMPLED ? s->weight : 1;
         t->have[k] = 1;
         if (s->flags & PI_SF_TRUNCATED)
@@ -198,10 +199,9 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
         uint32_t n = 0;
         t->nodes[0].total[k] += w;
         for (uint32_t j = s->nframes; j-- > 0;) {
-            const char *name, *file;
-            uint32_t line;
-            frame_name(t, prog, prog_id, prog_id_len, &s->frames[j], j == 0, &name, &file, &line);
-            n = child(t, n, name, file, line);
+            struct stk_frame fr;
+            stk_frame(t, &s->frames[j], j == 0, &fr);
+            n = child(t, n, fr.name, fr.file, fr.line);
             if (!n) {
                 pm_error("out of memory");
                 return -1;
@@ -232,18 +232,11 @@ int stk_sampled_leaves(struct stk_tree *t,
 {
     for (size_t i = 0; i < t->ss.n; i++) {
         const struct pi_sample *s = &t->ss.s[i];
-        if (s->kind == PI_SK_IDLE_TO || s->kind == PI_SK_IDLE_FROM || !s->nframes)
+        if (stk_kind(s) != STK_SAMPLED || !s->nframes)
             continue;
-        const struct pi_sframe *fr = &s->frames[0];
-        const char *name, *dfile, *file = NULL;
-        uint32_t dline, line = 0;
-        frame_name(t, t->prog, t->prog_id, t->prog_id_len, fr, 1, &name, &dfile, &dline);
-        if (fr->obj != PI_SOBJ_NONE && t->syms[fr->obj].ok &&
-            pi_debug_line(&t->syms[fr->obj].d, fr->addr, &file, &line))
-            file = pm_file(NULL, file);
-        else
-            file = NULL, line = 0;
-        visit(ctx, name, file, line, s->weight);
+        struct stk_frame fr;
+        stk_frame(t, &s->frames[0], 1, &fr);
+        visit(ctx, fr.name, *fr.src ? fr.src : NULL, fr.src_line, s->weight);
     }
     return 0;
 }

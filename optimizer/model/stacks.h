@@ -15,6 +15,11 @@
 
 /* Counts per node, by what the samples were. */
 enum { STK_SAMPLED = 0, STK_TO = 1, STK_FROM = 2, STK_NKINDS = 3 };
+/* What a sample counts as: timer samples (cpu, wall), to-idle, from-idle. */
+static inline int stk_kind(const struct pi_sample *s)
+{
+    return s->kind == PI_SK_IDLE_TO ? STK_TO : s->kind == PI_SK_IDLE_FROM ? STK_FROM : STK_SAMPLED;
+}
 
 struct stk_node {
     uint32_t parent;             /* 0 for the root's children; the root is node 0 */
@@ -38,7 +43,7 @@ struct stk_tree {
     struct stk_sym *syms;        /* per ss.objs */
     uint64_t truncated;          /* samples marked truncated */
     int have[STK_NKINDS];        /* any samples of the kind */
-    const char *prog;            /* stk_load's prog, and its build-id */
+    const char *prog;            /* stk_load's prog (may be NULL) and its build-id */
     uint8_t prog_id[PI_BUILD_ID_MAX];
     uint32_t prog_id_len;
 };
@@ -48,6 +53,21 @@ struct stk_tree {
  * each map's own path is opened).  0, or -1 after an error message. */
 int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces);
 void stk_free(struct stk_tree *t);
+
+/* A frame of a sample named through its object's symbols and DWARF (a
+ * return address, innermost 0, is looked up one byte back, inside its
+ * call).  A frame in no known function is named "[0xADDR]" or
+ * "[OBJ+0xADDR]", with linkage NULL.  Strings are interned (names.h). */
+struct stk_frame {
+    const char *name;            /* as shown (names.h) */
+    const char *linkage;         /* what metadata and plans call it; NULL if unknown */
+    const char *file;            /* the function's declaration, shown (pm_file; "" if unknown) */
+    uint32_t line;
+    uint64_t lo;                 /* the function's first address (0 if unknown) */
+    const char *src;             /* the address's source file, shown (pm_file; "" if unknown) */
+    uint32_t src_line;
+};
+void stk_frame(struct stk_tree *t, const struct pi_sframe *fr, int innermost, struct stk_frame *out);
 /* Children of n, sorted by decreasing total of `w` (weights per kind, or
  * NULL: all kinds), ties by name; *nout children (malloc'ed, free it). */
 uint32_t *stk_children(const struct stk_tree *t, uint32_t n, const int *w, size_t *nout);

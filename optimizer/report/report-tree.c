@@ -75,7 +75,7 @@ static void print_breakdown(const struct stk_tree *t, const int *w, int idle)
     size_t nth = 0, ncpu = 0;
     for (size_t i = 0; i < t->ss.n; i++) {
         const struct pi_sample *s = &t->ss.s[i];
-        int k = s->kind == PI_SK_IDLE_TO ? STK_TO : s->kind == PI_SK_IDLE_FROM ? STK_FROM : STK_SAMPLED;
+        int k = stk_kind(s);
         if (!w[k])
             continue;
         uint64_t wt = k == STK_SAMPLED ? s->weight : 1;

@@ -1,0 +1,75 @@
+# tests/export/setup.sh — sourced by the tests of `pmopt export` after
+# tests/lib.sh: the fixture, and the readers of the exported files.
+#
+# build_work: compile work.c (copied here: its file is ./work.c) with the
+# plugin (every function counted) and link it (a PIE); run_work OUT ROUNDS N [ENV...]: run it into trace OUT.
+# The known counts of `./work 200 2000000` (work.c says why):
+#   entries: spinner 200, middle 200, outer 1, main 1
+#   the loop test, work.c:21: (2000000+1)*100 + (1000000+1)*100 = 300000200
+#   the loop body, work.c:22: 300000000
+#   calls: middle -> spinner 100 at line 29 and 100 at line 30;
+#          outer -> middle 200 at line 36; main -> outer 1 at line 43
+#
+# The readers that are not Debian programs are put into a cache, once:
+#   EXPORT_CACHE  ${PERFINST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perfinst}
+#   need_npm PKG@VERSION   the npm registry's package under $EXPORT_CACHE/npm
+#                          (NODE_PATH is set to find it)
+#   need_pprof             pprof (github.com/google/pprof) built from Debian's
+#                          golang-github-google-pprof-dev source into
+#                          $EXPORT_CACHE/pprof; sets PPROF.  (`go tool pprof`
+#                          does not read build-ids: Go's own file reader has
+#                          none.)
+# Each skips the test (exit 77, SKIP) when the tool cannot be had here.
+EXPORT_CACHE=${PERFINST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perfinst}
+
+build_work() {
+    for f in "$PLUGIN" "$PILD" "$B/libperfinst.so"; do
+        [ -e "$f" ] || skip "$f is not built"
+    done
+    cp "$T/export/work.c" .
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c work.c -o work.o
+    pi_ld -g -O2 -o work work.o
+    readelf -hW work | grep -q 'DYN' || fail "work is not a PIE"
+}
+
+run_work() {
+    local out=$1 rounds=$2 n=$3
+    shift 3
+    env "$@" PERFINST_OUT="$out" ./work "$rounds" "$n" > /dev/null
+}
+
+# Serialise the installs of concurrent tests.
+cache_lock() {
+    mkdir -p "$EXPORT_CACHE"
+    exec 9> "$EXPORT_CACHE/.lock"
+    flock 9
+}
+
+need_npm() {
+    local spec=$1 name=${1%@*}
+    command -v node > /dev/null || skip "node is not installed (scripts/deps.sh installs nodejs)"
+    export NODE_PATH=$EXPORT_CACHE/npm/node_modules
+    [ -e "$NODE_PATH/$name/package.json" ] && return 0
+    command -v npm > /dev/null || skip "npm is not installed, and $name is not in $EXPORT_CACHE/npm"
+    cache_lock
+    if [ ! -e "$NODE_PATH/$name/package.json" ]; then
+        timeout 120 npm install --prefix "$EXPORT_CACHE/npm" --no-audit --no-fund --prefer-offline \
+            "$spec" > npm.log 2>&1 || { tail -5 npm.log; skip "npm could not install $spec"; }
+    fi
+    exec 9>&-
+}
+
+need_pprof() {
+    PPROF=$EXPORT_CACHE/pprof
+    [ -x "$PPROF" ] && return 0
+    local src=/usr/share/gocode/src/github.com/google/pprof
+    command -v go > /dev/null || skip "go is not installed (scripts/deps.sh installs golang-go)"
+    [ -e "$src/pprof.go" ] || skip "no pprof source (scripts/deps.sh installs golang-github-google-pprof-dev)"
+    cache_lock
+    if [ ! -x "$PPROF" ]; then
+        (cd "$src" && GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE="$EXPORT_CACHE/gocache" \
+            timeout 300 go build -o "$PPROF.tmp" .) > go.log 2>&1 || { tail -5 go.log; skip "pprof does not build"; }
+        mv "$PPROF.tmp" "$PPROF"
+    fi
+    exec 9>&-
+}
