@@ -3,9 +3,10 @@
 # the exact counts of programs built with all=count, and for a stack
 # profile of at least 100,000 timer samples.
 #
-#   bench/export.sh [--programs "sqlite lua zstd"] [--reps N] [--work DIR] [--record]
+#   bench/export.sh [--programs "sqlite lua zstd"] [--no-stacks] [--reps N] [--work DIR] [--record]
 #
-#   --programs LIST  the programs of bench/workloads.sh (default: all)
+#   --programs LIST  the programs of bench/workloads.sh (default: all; "" for none)
+#   --no-stacks      no stack profile
 #   --reps N         runs of each export; the median CPU time is reported (3)
 #   --work DIR       builds, traces and exports (default bench/.work/export)
 #   --record         append the report to bench/RESULTS.md
@@ -17,9 +18,11 @@
 # gcovr, speedscope, chrome) and `pmopt report --format=json` once beside
 # them (what reading PROG and the trace costs): CPU time (user + sys,
 # bench/timeit.c) and the output's size.  The stack profile: SQLite's sort
-# mix at scale 1 sampled with PERFINST_SAMPLE=cpu:10us (its counts too), so
-# that the trace holds at least 100,000 samples; the same formats plus the
-# flame graph and folded stacks.  Times are CPU time under whatever load the
+# mix at scale 1 sampled with PERFINST_SAMPLE=wall:50us (its counts too: a
+# cpu timer ticks with the kernel's clock, and gives few samples of many
+# periods each), so that the trace holds at least 100,000 samples; the same
+# formats plus the flame graph and folded stacks.  bench/export-report.py
+# makes the table.  Times are CPU time under whatever load the
 # machine has (the report says the load average); sizes are exact.
 # Environment: PERFINST_BUILD (default build/).
 set -uo pipefail
@@ -28,11 +31,12 @@ top=$(cd "$here/.." && pwd)
 cmdline="bench/export.sh${*:+ $*}"
 . "$here/workloads.sh"
 
-programs=$WL_PROGRAMS reps=3 record=0 W=$here/.work/export
+programs=$WL_PROGRAMS reps=3 record=0 stacks=1 W=$here/.work/export
 while [ $# -gt 0 ]; do
     case $1 in
-    --programs) programs=${2:?}; shift 2 ;;
+    --programs) programs=${2?}; shift 2 ;;
     --reps) reps=${2:?}; shift 2 ;;
+    --no-stacks) stacks=0; shift ;;
     --work) W=${2:?}; shift 2 ;;
     --record) record=1; shift ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -91,55 +95,24 @@ for p in $programs; do
     done
 done
 
-# the stack profile: SQLite's sort mix sampled every 10 us of CPU time
-wl_fetch sqlite || exit 1
-d=$W/sqlite
-wl_build sqlite "$d" pild -O2 -g -fplugin="$B/perfinst.so" -fplugin-arg-perfinst-all=count || exit 1
-say "sqlite sort at 1, PERFINST_SAMPLE=cpu:10us"
-rm -f "$d/stacks.pit"
-wl_run sqlite sort "$d" 1 env PERFINST_OUT="$d/stacks.pit" PERFINST_SAMPLE=cpu:10us > /dev/null || exit 1
-head=$("$B/pmopt" report --tree "$d/prog" "$d/stacks.pit" | head -1)
-nsamples=$(echo "$head" | sed -n 's/.*: \([0-9]*\) samples for.*/\1/p')
-[ "${nsamples:-0}" -ge 100000 ] || { echo "export: only ${nsamples:-0} samples: $head" >&2; exit 1; }
-measure "stacks" "$d" "$d/stacks.pit" $FORMATS flamegraph folded >> "$rows" || exit 1
+# the stack profile: SQLite's sort mix sampled every 50 us of wall time
+head=
+if [ $stacks = 1 ]; then
+    wl_fetch sqlite || exit 1
+    d=$W/sqlite
+    wl_build sqlite "$d" pild -O2 -g -fplugin="$B/perfinst.so" -fplugin-arg-perfinst-all=count || exit 1
+    say "sqlite sort at 1, PERFINST_SAMPLE=wall:50us"
+    rm -f "$d/stacks.pit"
+    wl_run sqlite sort "$d" 1 env PERFINST_OUT="$d/stacks.pit" PERFINST_SAMPLE=wall:50us > /dev/null || exit 1
+    head=$("$B/pmopt" report --tree "$d/prog" "$d/stacks.pit" | head -1)
+    nsamples=$(echo "$head" | sed -n 's/.*: \([0-9]*\) samples for.*/\1/p')
+    [ "${nsamples:-0}" -ge 100000 ] || { echo "export: only ${nsamples:-0} samples: $head" >&2; exit 1; }
+    measure "stacks" "$d" "$d/stacks.pit" $FORMATS flamegraph folded >> "$rows" || exit 1
+fi
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 report=$W/report.md
-python3 - "$rows" "$cmdline" "$reps" "$load_start" "$load_end" "$head" > "$report" <<'PY'
-import math, sys, collections
-rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-cmd, reps, l0, l1, head = sys.argv[2:7]
-by = collections.OrderedDict()
-for label, fmt, t, size in rows:
-    by.setdefault(label, {})[fmt] = (float(t), int(size))
-fmts = [f for f in ["pprof", "callgrind", "lcov", "gcovr", "speedscope", "chrome", "flamegraph", "folded"]
-        if any(f in v for v in by.values())]
-print("## pmopt export: time and size of each format (%s)" % __import__("time").strftime("%Y-%m-%d"))
-print()
-print("`%s` — CPU time (user + sys, median of %s runs) and output size of `pmopt export --FORMAT OUT PROG TRACE`," % (cmd, reps))
-print("one format per run, beside `pmopt report --format=json` on the same trace (its column: the trace's size).")
-print("Programs built -O2 -g with all=count, one trace per workload at the small scale; `stacks`: SQLite's sort mix")
-print("at scale 1 with PERFINST_SAMPLE=cpu:10us (%s)." % head.strip())
-print("Load average %s at the start, %s at the end (2 CPUs): times are CPU time under that load." % (l0, l1))
-print()
-print("| trace | report (s) | trace | " + " | ".join("%s (s) | size" % f for f in fmts) + " |")
-print("| --- | ---: | ---: | " + " | ".join("---: | ---:" for f in fmts) + " |")
-def sz(n):
-    return "%.1f MB" % (n / 1e6) if n >= 1e6 else "%.1f kB" % (n / 1e3)
-for label, v in by.items():
-    r = v["report-json"]
-    cells = ["%.3f | %s" % (v[f][0], sz(v[f][1])) if f in v else "— | —" for f in fmts]
-    print("| %s | %.3f | %s | %s |" % (label, r[0], sz(r[1]), " | ".join(cells)))
-counts = [v for k, v in by.items() if k != "stacks"]
-if counts:
-    print()
-    print("Over the %d count traces, export time / report time (reading PROG and the trace is most of it):" % len(counts))
-    for f in fmts:
-        rs = [v[f][0] / v["report-json"][0] for v in counts if f in v and v["report-json"][0] > 0]
-        if rs:
-            g = math.exp(sum(math.log(x) for x in rs) / len(rs))
-            print("- %s: geometric mean %.2fx, worst %.2fx" % (f, g, max(rs)))
-PY
+python3 "$here/export-report.py" "$rows" "$cmdline" "$reps" "$load_start" "$load_end" "$head" > "$report" || exit 1
 cat "$report"
 if [ "$record" = 1 ]; then
     { echo; cat "$report"; } >> "$here/RESULTS.md"
