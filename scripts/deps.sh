@@ -7,17 +7,20 @@ set -e
 # linker (tests/relink/t-linkers.sh and the COMDAT tests).  The readers of
 # pmopt export's files (tests/export): golang-go and
 # golang-github-google-pprof-dev (pprof, built from its source), nodejs
-# with its npm (pprof-format and speedscope from the npm registry, into a
-# cache),
+# with its npm (pprof-format and speedscope from the npm registry, put into
+# a cache by scripts/readers.sh, below),
 # lcov (genhtml), gcovr, tesseract-ocr (reads the speedscope screenshots).
 pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 clang libclang-rt-14-dev chromium groff-base man-db autoconf automake cmake meson ninja-build golang-go golang-github-google-pprof-dev nodejs lcov gcovr tesseract-ocr"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "deps: installing$missing"
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+if [ -n "$missing" ]; then
+    echo "deps: installing$missing"
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+# the export readers that are not Debian programs (npm packages, pprof)
+"$(dirname "$0")/readers.sh"

@@ -10,16 +10,14 @@
 #   calls: middle -> spinner 100 at line 29 and 100 at line 30;
 #          outer -> middle 200 at line 36; main -> outer 1 at line 43
 #
-# The readers that are not Debian programs are put into a cache, once:
+# The readers that are not Debian programs are put into a cache by the
+# install step (scripts/readers.sh, run by scripts/deps.sh), never by a test:
 #   EXPORT_CACHE  ${PERFINST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perfinst}
-#   need_npm PKG@VERSION   the npm registry's package under $EXPORT_CACHE/npm
-#                          (NODE_PATH is set to find it)
-#   need_pprof             pprof (github.com/google/pprof) built from Debian's
-#                          golang-github-google-pprof-dev source into
-#                          $EXPORT_CACHE/pprof; sets PPROF.  (`go tool pprof`
-#                          does not read build-ids: Go's own file reader has
-#                          none.)
-# Each skips the test (exit 77, SKIP) when the tool cannot be had here.
+#   need_npm PKG  the npm registry's package under $EXPORT_CACHE/npm (NODE_PATH
+#                 is set to find it)
+#   need_pprof    pprof built from Debian's golang-github-google-pprof-dev
+#                 source, $EXPORT_CACHE/pprof; sets PPROF
+# Each skips the test (exit 77, SKIP) when its reader is not there.
 EXPORT_CACHE=${PERFINST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perfinst}
 
 build_work() {
@@ -38,38 +36,15 @@ run_work() {
     env "$@" PERFINST_OUT="$out" ./work "$rounds" "$n" > /dev/null
 }
 
-# Serialise the installs of concurrent tests.
-cache_lock() {
-    mkdir -p "$EXPORT_CACHE"
-    exec 9> "$EXPORT_CACHE/.lock"
-    flock 9
-}
-
 need_npm() {
-    local spec=$1 name=${1%@*}
+    local name=$1
     command -v node > /dev/null || skip "node is not installed (scripts/deps.sh installs nodejs)"
     export NODE_PATH=$EXPORT_CACHE/npm/node_modules
-    [ -e "$NODE_PATH/$name/package.json" ] && return 0
-    command -v npm > /dev/null || skip "npm is not installed, and $name is not in $EXPORT_CACHE/npm"
-    cache_lock
-    if [ ! -e "$NODE_PATH/$name/package.json" ]; then
-        timeout 120 npm install --prefix "$EXPORT_CACHE/npm" --no-audit --no-fund --prefer-offline \
-            "$spec" > npm.log 2>&1 || { tail -5 npm.log; skip "npm could not install $spec"; }
-    fi
-    exec 9>&-
+    [ -e "$NODE_PATH/$name/package.json" ] ||
+        skip "$name is not in $EXPORT_CACHE/npm (scripts/readers.sh puts it there)"
 }
 
 need_pprof() {
     PPROF=$EXPORT_CACHE/pprof
-    [ -x "$PPROF" ] && return 0
-    local src=/usr/share/gocode/src/github.com/google/pprof
-    command -v go > /dev/null || skip "go is not installed (scripts/deps.sh installs golang-go)"
-    [ -e "$src/pprof.go" ] || skip "no pprof source (scripts/deps.sh installs golang-github-google-pprof-dev)"
-    cache_lock
-    if [ ! -x "$PPROF" ]; then
-        (cd "$src" && GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE="$EXPORT_CACHE/gocache" \
-            timeout 300 go build -o "$PPROF.tmp" .) > go.log 2>&1 || { tail -5 go.log; skip "pprof does not build"; }
-        mv "$PPROF.tmp" "$PPROF"
-    fi
-    exec 9>&-
+    [ -x "$PPROF" ] || skip "no $PPROF (scripts/readers.sh builds it from golang-github-google-pprof-dev)"
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # pmopt export --pprof: a gzip'ed profile.proto decoded by an independent
-# reader, the npm registry's pprof-format package run by node (installed
-# into a cache by setup.sh; SKIP when it cannot be), holds the fixture's
+# reader, the npm registry's pprof-format package run by node (put
+# into a cache by scripts/readers.sh; SKIP when it is not), holds the fixture's
 # exact counts (block executions per function and line, entries, call
 # arcs per call site), its timer samples (in periods and nanoseconds,
 # under main;outer;middle;spinner) and the mappings with build-ids and the
@@ -14,7 +14,7 @@ source "$PERFINST_TOP/tests/lib.sh"
 source "$T/export/setup.sh"
 build_work
 run_work w.pit 200 2000000 PERFINST_SAMPLE=cpu:1ms
-need_npm pprof-format@2.3.2
+need_npm pprof-format
 
 "$PMOPT" export --pprof w.pb.gz ./work w.pit > out 2> err || { cat err; fail "export --pprof"; }
 assert_eq "nothing on stdout" "" "$(cat out)"

@@ -48,7 +48,7 @@ ok "speedscope profile and Chrome timeline"
 
 command -v chromium > /dev/null || skip "chromium is not installed (scripts/deps.sh installs it)"
 command -v tesseract > /dev/null || skip "tesseract is not installed (scripts/deps.sh installs tesseract-ocr)"
-need_npm speedscope@1.25.0
+need_npm speedscope
 ss=$NODE_PATH/speedscope/dist/release/index.html
 [ -e "$ss" ] || fail "no $ss in the speedscope package"
 # shot FILE NAME: open FILE in speedscope as its command line does (a script
