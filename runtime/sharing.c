@@ -759,6 +759,18 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
                                            int solo_too)
 {
     lock(l);
+    if (period > 1 && !l->shared && l->owner == SH_SOLO_ID && num != SH_SOLO_ID && !solo_too && !l->o_r && !l->o_w &&
+        !l->o_reads && !l->o_writes && l->o_efirst == PI_SHARE_EPOCH_NONE) {
+        /* the solo thread touched the line only in the solo phase (end_solo's
+         * record: no bytes), before any other thread existed: nothing it did
+         * there runs at once with this thread.  The line becomes this
+         * thread's, private, with a first touch's footprint -- so that which
+         * thread reaches a line main initialised first (a scheduler's
+         * choice) does not decide whose bytes are recorded.  (The exact
+         * mode sees every access: it keeps the solo thread's copy, whose
+         * reload it counts.) */
+        l->owner = num;
+    }
     if (!l->shared) {
         if (l->owner == num && !solo_too) { /* a race with the line's creation: still private */
             if (write & SH_WRITE)
@@ -858,16 +870,25 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
             solo_too = 1;
             goto shared;
         }
+        int fresh = 0;
         if (write & SH_WRITE) {
             if ((l->o_w & bytes) != bytes)
-                l->o_w |= bytes;
+                l->o_w |= bytes, fresh = 1;
             l->o_writes += l->o_writes != UINT32_MAX;
         }
         if (is_read(write)) {
             if ((l->o_r & bytes) != bytes)
-                l->o_r |= bytes;
+                l->o_r |= bytes, fresh = 1;
             l->o_reads += l->o_reads != UINT32_MAX;
         }
+        /* bytes of a struct the owner touches for the first time: their site
+         * (it names the struct and field, should the line be shared later or
+         * the object be predicted at other placements), while the site table
+         * is less than half full (private lines must not crowd out shared
+         * ones); the key holds the thread: no other writer.  (The exact
+         * mode records every access of a shared line: it needs none.) */
+        if (fresh && what && period > 1 && __atomic_load_n(&nsites_used, __ATOMIC_RELAXED) < (1u << site_bits) / 2)
+            site_add(pc, ln * PI_SHARE_LINE, num, write, bytes, 1, 0, period, what);
         uint32_t ep = now_epoch();
         if (l->o_efirst == PI_SHARE_EPOCH_NONE || ep > l->o_elast)
             note_epoch(&l->o_efirst, &l->o_elast, ep);

@@ -382,7 +382,51 @@ static int heap_object(struct sh_analysis *a, size_t ai, struct obj_maps *m)
                  f ? pm_dfunc_name(f) : "?");
     } else
         snprintf(o.name, sizeof o.name, "heap object from pc 0x%llx", (unsigned long long)pc);
+    o.stack_as = -1;
     return m->alloc[ai] = obj_add(a, &o, m);
+}
+
+/* Heap objects of one name (blocks from one allocation call: per-thread
+ * buffers allocated in a loop) are told apart by their order: ", block K
+ * of N"; one whose allocation stack is the first block's prints none of
+ * its own. */
+static int cmp_heap_twins(const void *x, const void *y, void *ctx)
+{
+    const struct sh_object *objs = ctx, *p = &objs[*(const size_t *)x], *q = &objs[*(const size_t *)y];
+    int c = strcmp(p->name, q->name);
+    if (c)
+        return c;
+    return (p->alloc->rec.seq > q->alloc->rec.seq) - (p->alloc->rec.seq < q->alloc->rec.seq);
+}
+
+static int number_heap_twins(struct sh_analysis *a)
+{
+    size_t n = 0, *ix = malloc((a->nobjs ? a->nobjs : 1) * sizeof *ix);
+    if (!ix)
+        return rep_oom();
+    for (size_t i = 0; i < a->nobjs; i++)
+        if (a->objs[i].kind == SH_OBJ_HEAP)
+            ix[n++] = i;
+    qsort_r(ix, n, sizeof *ix, cmp_heap_twins, a->objs);
+    a->work += n * 20;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && !strcmp(a->objs[ix[j]].name, a->objs[ix[i]].name); j++)
+            ;
+        if (j - i < 2)
+            continue;
+        const struct pi_share_alloc_v *first = a->objs[ix[i]].alloc;
+        for (size_t k = i; k < j; k++) {
+            struct sh_object *o = &a->objs[ix[k]];
+            size_t len = strlen(o->name);
+            snprintf(o->name + len, sizeof o->name - len, ", block %zu of %zu", k - i + 1, j - i);
+            if (k > i && o->alloc->rec.nframes == first->rec.nframes &&
+                !memcmp(o->alloc->frames, first->frames, first->rec.nframes * sizeof *first->frames))
+                o->stack_as = (int)ix[i];
+            a->work += o->alloc->rec.nframes;
+        }
+    }
+    free(ix);
+    return 0;
 }
 
 /* The object holding byte b, made on first sight, or -1 (padding between
@@ -1164,7 +1208,7 @@ static int analyze(struct sh_analysis *a, const char *prog, const char *trace, i
     if (!(a->t.hdr.flags & PI_TF_SHARING))
         pm_note("%s has no sharing records: was %s built with -fplugin-arg-perfinst-sharing=all or a "
                 "`sharing` directive?", trace, prog);
-    if (build_threads(a) || build_segments(a) || build_rows(a))
+    if (build_threads(a) || build_segments(a) || build_rows(a) || number_heap_twins(a))
         return -1;
     for (size_t i = 0; i < a->nobjs; i++)
         judge_object(a, (int)i);

@@ -226,11 +226,21 @@ void sh_names_of(const struct sh_analysis *a, const struct sh_line_row *r, uint6
 void sh_objects_of_row(const struct sh_analysis *a, const struct sh_line_row *r, char *buf, size_t n)
 {
     size_t len = 0;
+    uint64_t touched = 0;
+    for (int k = 0; k < r->nthr; k++)
+        touched |= r->thr[k].rmask | r->thr[k].wmask;
     buf[0] = 0;
     for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
         int oi = r->obj[b];
         if (oi < 0 || (b && r->obj[b - 1] == oi))
             continue;
+        if (a->objs[oi].kind == SH_OBJ_OTHER) { /* unrecorded memory (a heap block's header): only if touched */
+            int t = 0;
+            for (int c = b; c < (int)PI_SHARE_LINE && !t; c++)
+                t = r->obj[c] == oi && (touched >> c & 1);
+            if (!t)
+                continue;
+        }
         int seen = 0;
         for (int c = 0; c < b; c++)
             seen |= r->obj[c] == oi;

@@ -68,11 +68,13 @@ struct sh_line_row {
 /* A data object some analysed line holds bytes of. */
 struct sh_object {
     int kind;                  /* SH_OBJ_* */
-    char name[160];            /* global: its name; heap: "heap object from FILE:LINE (FUNC)" */
+    char name[160];            /* global: its name; heap: "heap object from FILE:LINE (FUNC)", and
+                                * ", block K of N" when N objects of the trace have that name */
     uint64_t addr, size;       /* run-time address, bytes (0: unknown) */
     uint64_t link;             /* global: link-time address */
     const struct pi_dvar *var; /* global: its DWARF variable */
     const struct pi_share_alloc_v *alloc; /* heap: its allocation */
+    int stack_as;              /* heap: the object whose allocation stack, the same, stands for its own */
     const struct pi_share_region_v *region; /* other: the mapping it lies in, if known */
     char func[512], file[256]; /* heap: the allocation site (func: its linkage name) */
     uint32_t line;

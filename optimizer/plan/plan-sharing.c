@@ -293,6 +293,20 @@ static int culprit_moves(const struct sh_analysis *a, const struct sh_object *o)
     return 1;
 }
 
+/* An object the implementation owns: allocated by a function of the C++
+ * standard library (std::, __gnu_cxx::: inlined into the program from its
+ * headers, std::thread's state), or of a struct whose name is reserved to
+ * the implementation (_State, __foo): its layout is the library's ABI. */
+static int implementation_owned(const struct sh_object *o)
+{
+    static const char *const std_prefixes[] = {"_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx"};
+    if (o->kind == SH_OBJ_HEAP)
+        for (size_t i = 0; i < sizeof std_prefixes / sizeof *std_prefixes; i++)
+            if (!strncmp(o->func, std_prefixes[i], strlen(std_prefixes[i])))
+                return 1;
+    return o->stype[0] == '_' && (o->stype[1] == '_' || (o->stype[1] >= 'A' && o->stype[1] <= 'Z'));
+}
+
 static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct sh_object *o)
 {
     int hidden = 0;
@@ -316,6 +330,11 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
         advice(p, o, "falsely shared, but allocated where perfinst did not see it: build the code that allocates "
                      "it with the plugin (-fplugin-arg-perfinst-sharing=all) so that the plan can name its "
                      "allocation site, or allocate it with aligned_alloc(64, size rounded up to 64)%s%s", "", "");
+        return;
+    }
+    if (implementation_owned(o)) {
+        advice(p, o, "falsely shared (%s), but the C++ standard library allocates it or defines its type: its "
+                     "layout is the library's, perfinst does not change it%s", seen, "");
         return;
     }
     /* with its neighbours: the writers move */

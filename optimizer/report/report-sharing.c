@@ -26,6 +26,93 @@ static void print_figures(const struct sh_line_row *r, const struct sh_analysis 
     (void)a;
 }
 
+/* A row's sites, one line per source place, thread, access kind and bytes:
+ * two sites of one source line (a loop's head and its body, say) that
+ * touch the same bytes are one line, their counts summed. */
+struct site_line {
+    char *text;
+    size_t first;
+    unsigned long long acc, rt, rf;
+};
+
+static int by_text(const void *x, const void *y)
+{
+    const struct site_line *p = x, *q = y;
+    int c = strcmp(p->text, q->text);
+    return c ? c : (p->first > q->first) - (p->first < q->first);
+}
+
+static int by_first(const void *x, const void *y)
+{
+    const struct site_line *p = x, *q = y;
+    return (p->first > q->first) - (p->first < q->first);
+}
+
+static void print_sites(const struct sh_analysis *a, const struct sh_line_row *r)
+{
+    if (!r->nsite)
+        return;
+    struct site_line *v = calloc(r->nsite, sizeof *v);
+    if (!v) {
+        rep_oom();
+        exit(PM_ERROR);
+    }
+    for (size_t i = 0; i < r->nsite; i++) {
+        const struct pi_share_site_v *s = &a->s.sites[a->site_order[r->site0 + i]];
+        char where[512], nm[1024], line[1700];
+        sh_site_where(a, s->rec.pc, where, sizeof where);
+        sh_names_of(a, r, s->rec.mask, nm, sizeof nm);
+        snprintf(line, sizeof line, "at %s: T%u %s %s", where, s->rec.thread,
+                 s->rec.flags & PI_ACCESS_WRITE ? (s->rec.flags & PI_ACCESS_READ ? "reads+writes" : "writes") : "reads",
+                 nm);
+        v[i] = (struct site_line){.text = strdup(line), .first = i, .acc = s->rec.accesses,
+                                  .rt = s->rec.reloads_true, .rf = s->rec.reloads_false};
+        if (!v[i].text) {
+            rep_oom();
+            exit(PM_ERROR);
+        }
+    }
+    qsort(v, r->nsite, sizeof *v, by_text);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nsite; i++) {
+        if (n && !strcmp(v[n - 1].text, v[i].text)) {
+            v[n - 1].acc += v[i].acc;
+            v[n - 1].rt += v[i].rt;
+            v[n - 1].rf += v[i].rf;
+            free(v[i].text);
+            continue;
+        }
+        v[n++] = v[i];
+    }
+    qsort(v, n, sizeof *v, by_first);
+    for (size_t i = 0; i < n; i++) {
+        printf("    %s: %llu accesses, reloads %llu true, %llu false\n", v[i].text, v[i].acc, v[i].rt, v[i].rf);
+        free(v[i].text);
+    }
+    free(v);
+}
+
+/* A heap object's allocation stack, once: where the object (or another
+ * with the same stack) first appears. */
+static void print_stack(const struct sh_analysis *a, int oi, char *stack_shown)
+{
+    if (oi < 0 || a->objs[oi].kind != SH_OBJ_HEAP)
+        return;
+    if (a->objs[oi].stack_as >= 0)
+        oi = a->objs[oi].stack_as;
+    if (stack_shown[oi])
+        return;
+    stack_shown[oi] = 1;
+    const struct pi_share_alloc_v *al = a->objs[oi].alloc;
+    printf("    allocated at:");
+    for (uint32_t k = 0; k < al->rec.nframes; k++) {
+        char where[512];
+        sh_site_where(a, al->frames[k], where, sizeof where);
+        printf("%s %s", k ? " <-" : "", where);
+    }
+    printf("\n");
+}
+
 static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, int rank, char *stack_shown)
 {
     char buf[2048], ln[300];
@@ -33,20 +120,8 @@ static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, 
     print_figures(r, a);
     sh_objects_of_row(a, r, buf, sizeof buf);
     printf("    objects: %s\n", buf);
-    for (int b = 0; b < (int)PI_SHARE_LINE; b++) { /* heap objects: the allocation's call stack, once */
-        int oi = r->obj[b];
-        if (oi < 0 || stack_shown[oi] || a->objs[oi].kind != SH_OBJ_HEAP)
-            continue;
-        stack_shown[oi] = 1;
-        const struct pi_share_alloc_v *al = a->objs[oi].alloc;
-        printf("    allocated at:");
-        for (uint32_t k = 0; k < al->rec.nframes; k++) {
-            char where[512];
-            sh_site_where(a, al->frames[k], where, sizeof where);
-            printf("%s %s", k ? " <-" : "", where);
-        }
-        printf("\n");
-    }
+    for (int b = 0; b < (int)PI_SHARE_LINE; b++) /* heap objects: the allocation's call stack, once */
+        print_stack(a, r->obj[b], stack_shown);
     for (int k = 0; k < r->nthr; k++) {
         const struct sh_thr_row *t = &r->thr[k];
         char rn[1024], wn[1024], cpu[24] = "?";
@@ -65,16 +140,7 @@ static void print_row(const struct sh_analysis *a, const struct sh_line_row *r, 
             printf(" +%u: %llu true %llu false;", k * (PI_SHARE_LINE / PI_SHARE_AREAS),
                    (unsigned long long)r->area_true[k], (unsigned long long)r->area_false[k]);
     printf("\n");
-    for (size_t i = r->site0; i < r->site0 + r->nsite; i++) {
-        const struct pi_share_site_v *s = &a->s.sites[a->site_order[i]];
-        char where[512], nm[1024];
-        sh_site_where(a, s->rec.pc, where, sizeof where);
-        sh_names_of(a, r, s->rec.mask, nm, sizeof nm);
-        printf("    at %s: T%u %s %s: %llu accesses, reloads %llu true, %llu false\n", where, s->rec.thread,
-               s->rec.flags & PI_ACCESS_WRITE ? (s->rec.flags & PI_ACCESS_READ ? "reads+writes" : "writes") : "reads",
-               nm, (unsigned long long)s->rec.accesses, (unsigned long long)s->rec.reloads_true,
-               (unsigned long long)s->rec.reloads_false);
-    }
+    print_sites(a, r);
 }
 
 /* One verdict per object: those two or more threads use, and those in
@@ -104,16 +170,7 @@ static void print_objects(const struct sh_analysis *a, char *stack_shown)
             printf("; at the plain build's placement (+%d): %s", o->plain_off,
                    (o->v_plain & SH_V_FALSE) ? "FALSE sharing" : "no false sharing");
         printf("\n");
-        if (o->kind == SH_OBJ_HEAP && !stack_shown[i]) {
-            stack_shown[i] = 1;
-            printf("    allocated at:");
-            for (uint32_t k = 0; k < o->alloc->rec.nframes; k++) {
-                char where[512];
-                sh_site_where(a, o->alloc->frames[k], where, sizeof where);
-                printf("%s %s", k ? " <-" : "", where);
-            }
-            printf("\n");
-        }
+        print_stack(a, (int)i, stack_shown);
         if (nline) {
             printf("    line placements:");
             for (unsigned k = 0; k < SH_PLACEMENTS; k++)

@@ -2,7 +2,8 @@
 # sharing fixture (fixtures.c's patterns, verdict.c's, the C++ pool), run 10
 # times beside a busy thread per CPU (busy.c) in the default sampled mode,
 # gives the same verdict for every object each time — sampled reload counts
-# may vary, the verdict may not.
+# may vary, the verdict may not; and the report's messages agree
+# (check-messages.py).
 # timeout: 900
 . "$PERFINST_TOP/tests/lib.sh"
 RUNS=${LOADED_RUNS:-10}
@@ -28,7 +29,7 @@ verdicts() {
 }
 
 cases="f:adjacent:200 f:atomic:200 f:padded:200 f:mixed:200 f:linreg:200 f:hist:200 f:flags:200 f:locks:200 f:hidden:200 f:globals:200
-v:hist v:macro v:bzero v:matrix v:flag ctor:200000"
+v:hist v:macro v:bzero v:copy v:matrix v:flag ctor:200000"
 for c in $cases; do
     IFS=: read -r prog mode arg <<< "$c"
     name=$prog-$mode
@@ -44,6 +45,7 @@ for c in $cases; do
         fi
     done
     [ -s $name.1.v ] || fail "$name: no verdict at all"
+    python3 "$T/sharing/check-messages.py" $name.1.rep > /dev/null || fail "$name: the report contradicts itself"
     ok "$name: the same verdict in $RUNS runs beside a busy thread per CPU: $(tr '\n' '|' < $name.1.v | cut -c1-160)"
 done
 # and the verdicts are the ones expected (t-detect.sh and t-verdict.sh check their details)

@@ -7,11 +7,14 @@
 #           apply only half fails to build
 #   macro   an allocation inside a header's macro: found where GCC sees it
 #   bzero   buffers written only by bzero (expanded inline): detected
+#   copy    buffers written by memcpy, memmove (expanded inline) and strcpy,
+#           read by strlen and strcmp: each seen at its source line
 #   matrix  rows of a line-misaligned matrix: the placement that removes it
 #   flag    read-mostly globals beside a flag all threads set: only the flag
 #           moves (true sharing of the flag is never padded)
 #   ctor    a C++ pool of spin locks allocated by a global's constructor:
 #           recorded, named by its site, padded
+# The report's and the plan's messages agree (check-messages.py).
 # Every repaired build prints what the plain build prints, its threads'
 # data start lines of their own, and `pmopt plan --sharing --check` passes
 # on a run of it built with detection too.
@@ -62,20 +65,33 @@ repaired() {
     assert_contains "$m: check: every recommendation applied, no false sharing left" $m.check "^check passed"
 }
 
-for m in hist macro bzero matrix flag; do
+for m in hist macro bzero copy matrix flag; do
     echo "$m" > $m.args
     detect $m v plain $m
 done
 echo 200000 > ctor.args
 detect ctor ctor ctor-plain 200000
 
+# the messages agree: one verdict and one figure per object, the plan's
+# reloads= the report's, ranges, each allocation stack and `at` line once
+for m in hist macro bzero copy matrix flag ctor; do
+    python3 "$T/sharing/check-messages.py" $m.rep $m.fb || fail "$m: the report and the plan contradict each other"
+done
+ok "the reports' and plans' messages agree"
+
 # the verdicts
 assert_contains "hist: named through its typedef" hist.rep "reads\+writes hist_t\[[0-9]\]\.count"
 assert_contains "hist: false sharing inside the array" hist.rep \
     "^  heap object from verdict.c:[0-9]+ \(main\) \(heap, 144 bytes, at \+[0-9]+ of its line this run\): FALSE sharing: threads write different parts of it"
 assert_contains "macro: false sharing" macro.rep "^  heap object from verdict.c:[0-9]+ \(main\) \(heap, 48 bytes, .*\): FALSE sharing"
-assert_contains "bzero: bzero's writes seen" bzero.rep "^  heap object from verdict.c:[0-9]+ \(main\) \(heap, 24 bytes, .*\): FALSE sharing: it is written while threads use other data on its lines"
+assert_contains "bzero: bzero's writes seen" bzero.rep "^  heap object from verdict.c:[0-9]+ \(main\), block [12] of 2 \(heap, 24 bytes, .*\): FALSE sharing: it is written while threads use other data on its lines"
 assert_contains "bzero: ... at the bzero" bzero.rep "at verdict.c:[0-9]+ \(worker\): T[0-9] writes"
+for op in memcpy memmove strcpy strlen strcmp; do
+    n=$(grep -n "/\* copy: $op" "$T/sharing/verdict.c" | cut -d: -f1)
+    case $op in strlen | strcmp) how=reads ;; *) how=writes ;; esac
+    assert_contains "copy: $op's ${how} seen at its line" copy.rep "^    at verdict.c:$n \(worker\): T[0-9]+ $how heap\+"
+done
+assert_contains "copy: false sharing" copy.rep "^  heap object from verdict.c:[0-9]+ \(main\), block [12] of 2 \(heap, 24 bytes, .*\): FALSE sharing"
 assert_contains "matrix: false sharing at the blocks' boundary" matrix.rep "^  heap object from verdict.c:[0-9]+ \(main\) \(heap, 524288 bytes, at \+16 of its line this run\): FALSE sharing"
 assert_contains "matrix: none when it starts a line" matrix.rep "line placements: \+0:0 "
 assert_contains "flag: the flag is the writer" flag.rep "^  modified \(global, 4 bytes, .*\): FALSE sharing: it is written while threads use other data on its lines"
@@ -90,13 +106,14 @@ assert_contains "hist: with the array's alignment, one group" hist.fb "^[12] ali
 assert_not_contains "hist: no <anonymous>" hist.fb "anonymous"
 assert_contains "macro: the allocation in the macro" macro.fb "align-alloc func=main file=verdict.c line=[0-9]+ "
 assert_contains "bzero: the buffers aligned" bzero.fb "^1 align-alloc func=main file=verdict.c line=[0-9]+ "
+assert_contains "copy: the buffers aligned" copy.fb "^1 align-alloc func=main file=verdict.c line=[0-9]+ "
 assert_contains "matrix: the placement that removes it" matrix.fb "^1 align-alloc func=main file=verdict.c line=[0-9]+ "
 assert_contains "flag: the flag moves" flag.fb "^1 align-global name=modified "
 assert_not_contains "flag: the read-mostly globals stay" flag.fb "align-global name=(dims|num_means|num_points)"
 assert_contains "ctor: the lock struct padded" ctor.fb "pad-field type=Spin field=\* "
 
 # the repairs
-for m in hist macro bzero matrix; do
+for m in hist macro bzero copy matrix; do
     repaired $m "$T/sharing/verdict.c" gcc
     [ $m = flag ] || check_addrs $m.addr
 done

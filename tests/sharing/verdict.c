@@ -13,6 +13,9 @@
  *   bzero   per-thread word buffers (malloc'ed one after the other)
  *           cleared with bzero, which GCC expands inline, and only read
  *           otherwise: the clearing is the only write
+ *   copy    the same buffers' first 16 bytes written by memcpy and memmove
+ *           (expanded inline) and strcpy, and read by strlen and strcmp,
+ *           of data made at run time: each is seen, at its source line
  *   matrix  a 256 x 256 matrix of doubles from malloc (at +16 of a line),
  *           each thread updating its own block of rows: the rows at the
  *           blocks' boundary share a line; starting a line removes it
@@ -51,6 +54,7 @@ static struct {
     struct acc *accs;
     char *bufs[16];       /* each thread's buffer, allocated one after the other */
     double *m;
+    char text[32];        /* copy's sources, made at run time: "abcdefg", "wxyz", ... */
 } ctl __attribute__((aligned(64)));
 
 /* the flag mode's globals: read-mostly data (set before the threads
@@ -94,6 +98,20 @@ static void *worker(void *arg)
         if (s)
             w[0] = 1; /* (never: the buffer stays zero) */
         addr_range(me, w, WORD);
+    } else if (!strcmp(mode, "copy")) {
+        char *w = ctl.bufs[me];
+        long s = 0;
+        w[8] = 0;
+        for (long i = 0; i < iters; i++) {
+            s += (long)strlen(w + 8);                  /* copy: strlen (the last round's string) */
+            memcpy(w, ctl.text + (i & 3), 4);          /* copy: memcpy */
+            memmove(w + 2, w, 4);                      /* copy: memmove */
+            strcpy(w + 8, ctl.text + 8 + (i & 3));     /* copy: strcpy */
+            s += !strcmp(w, ctl.text + 16 + (i & 1));  /* copy: strcmp */
+        }
+        if (s == 12345)
+            w[0] = 1; /* (never: s is 4 or 5 an iteration) */
+        addr_range(me, w, 16);
     } else if (!strcmp(mode, "matrix")) {
         int nt = ctl.threads, lo = me * N / nt, hi = (me + 1) * N / nt;
         volatile double *m = ctl.m;
@@ -132,6 +150,9 @@ int main(int argc, char **argv)
         ctl.bufs[i] = malloc(WORD);
     ctl.m = malloc(N * N * sizeof *ctl.m);
     num_points = 1000, dims = 3, num_means = 8;
+    snprintf(ctl.text, sizeof ctl.text, "%.8s", "abcdefgh");
+    snprintf(ctl.text + 8, 8, "%s", "wxyz");
+    snprintf(ctl.text + 16, 8, "%s", argv[1]);
     memset(ctl.m, 0, N * N * sizeof *ctl.m);
     pthread_t t[16];
     for (long i = 0; i < nt && i < 16; i++)
