@@ -15,7 +15,11 @@
 #
 # The programs (bench/sharing/; -DHAND_FIXED is the fix a programmer writes):
 #   histogram   per-thread histograms, a typedef'd struct without a tag, in a heap array
-#   lu          LU factorisation by two threads of a matrix 16 bytes into a line
+#   lu          blocked LU factorisation (Splash-2's lu_ncb) by two threads of a
+#               matrix 32 bytes into a line, block columns given out by thread
+#   lurow       LU factorisation by rows given out cyclically (Phoenix/Splash
+#               lu's other pattern): the prediction cannot show the aligned
+#               placement's gain (docs/sharing.md, Known gaps): advice only
 #   strmatch    per-thread word buffers written only by bzero
 #   kmeans      threads made every iteration; read-mostly globals beside a shared flag
 #   wordcount   per-thread counters, a typedef'd struct in a heap array
@@ -25,10 +29,14 @@
 # For each program:
 #   1. the verdict against the known answer: a detection run of the
 #      sharing=all build (perfinst-ld, default sampled mode), `pmopt report
-#      --sharing`: the known falsely shared object must be found FALSE;
-#   2. analysis time and peak memory of `pmopt report --sharing` and `pmopt
-#      plan --sharing` on that trace (and on a generated 100 MB trace,
-#      tests/sharing/gentrace.c);
+#      --sharing --plain=ORIGINAL`: the known falsely shared object must be
+#      found FALSE (and where the plain build puts it elsewhere, its verdict
+#      there too);
+#   2. analysis time (wall and CPU) and peak memory of `pmopt report
+#      --sharing` and `pmopt plan --sharing` on that trace, on traces of the
+#      sizes issue 19 measured (histogram of a 12 MB image, lu at n=256 and
+#      n=1536, lurow at n=256; not with --quick) and on a generated 100 MB
+#      trace (tests/sharing/gentrace.c);
 #   3. the automatic repair: gcc -O2 with -fplugin-arg-perfinst-feedback=PLAN;
 #      the original, the hand fix and the repair in paired rounds (rotated
 #      order), CPU and wall time: the repair's speedup against the hand fix's
@@ -78,8 +86,9 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 # NAME|SOURCE|COMPILER|RUN ARGS|QUICK RUN ARGS|DETECTION ARGS|CALLGRIND ARGS|KNOWN (report line of the falsely shared object)
 programs='
 histogram|histogram.c|gcc|48 3|8 3|4 3|1 3|^  heap object from histogram.c:[0-9]+ \(main\) \(heap, 144 bytes, .*\): (FALSE|HIDDEN)
-lu|lu.c|gcc|128 60|96 10|128 4|64 2|^  heap object from lu.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
-strmatch|strmatch.c|gcc|64 2|8 2|8 2|2 2|^  heap object from strmatch.c:[0-9]+ \(main\) \(heap, 24 bytes, .*\): FALSE sharing
+lu|lu.c|gcc|256 100|128 20|128 4|64 2|^  heap object from lu.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
+lurow|lurow.c|gcc|128 60|96 10|128 4|64 2|^  heap object from lurow.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
+strmatch|strmatch.c|gcc|64 2|8 2|8 2|2 2|^  heap object from strmatch.c:[0-9]+ \(main\)(, block [0-9]+ of [0-9]+)? \(heap, 24 bytes, .*\): FALSE sharing
 kmeans|kmeans.c|gcc|400000 2 20|100000 2 10|100000 2 5|20000 2 3|^  modified \(global, 4 bytes, .*\): FALSE sharing: it is written while threads use other data
 wordcount|wordcount.c|gcc|128 2|16 2|16 2|2 2|^  heap object from wordcount.c:[0-9]+ \(main\) \(heap, 48 bytes, .*\): FALSE sharing
 spinpool|spinpool.cc|g++|20000000 2|2000000 2|2000000 2|200000 2|^  heap object from spinpool.cc:[0-9]+ .*\(heap, 256 bytes, .*\): (FALSE|HIDDEN)
@@ -109,19 +118,28 @@ rounds_of() {
         done
     done
 }
-# measure OUT CMD...: wall seconds and peak memory (MiB) of CMD into OUT ("S MIB")
+# measure OUT CMD...: wall and CPU seconds and peak memory (MiB) of CMD into OUT ("WALL CPU MIB")
 measure() {
     local out=$1; shift
     rm -f m.times
     "$TIMEIT" m.times "$@" > /dev/null 2> m.err || { cat m.err >&2; status=1; }
     awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
-          printf "%.2f %.0f\n", f["wall"], f["maxrss_kb"] / 1024}' m.times > "$out"
+          printf "%.2f %.2f %.0f\n", f["wall"], f["cpu"], f["maxrss_kb"] / 1024}' m.times > "$out"
 }
 # irs CMD...: instructions of a run under callgrind (all threads)
 irs() {
     PERFINST_OUT=$W/cg.pit valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
         sed -n 's/.*I *refs: *//p' | tr -d ,
     rm -f "$W"/cg.pit*
+}
+# analysed LABEL PROG TRACE: a row of the analysis table from $W/big.{rep,plan}.m
+# or NAME.{rep,plan}.m
+analysed() {
+    local m=big
+    [ -e "$1.rep.m" ] && m=$1
+    read -r rw rc rm < $m.rep.m
+    read -r pw pc pm < $m.plan.m
+    echo "| $1 | $(stat -c %s "$3") | $rc s ($rw s), $rm MiB | $pc s ($pw s), $pm MiB |" >> analysis.md
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
@@ -148,16 +166,15 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     rm -f $name.pit
     PERFINST_OUT=$name.pit ./$name-inst $drun > /dev/null || { echo "sharing.sh: $name: detection run failed" >&2; status=1; }
     measure $name.rep.m "$PMOPT" report --sharing $name-inst $name.pit
-    "$PMOPT" report --sharing $name-inst $name.pit > $name.rep
+    "$PMOPT" report --sharing --plain=$name-orig $name-inst $name.pit > $name.rep
     measure $name.plan.m "$PMOPT" plan --sharing -o $name.fb $name-inst $name.pit
-    found=$(grep -E -m1 -- "$known" $name.rep | sed 's/^  //; s/; false reloads.*//')
+    found=$(grep -E -m1 -- "$known" $name.rep | sed 's/^  //; s/; false reloads: [^;]*//')
     if [ -n "$found" ]; then verdict="found: $found"; else verdict="**NOT FOUND** (expected /$known/)"; status=1; fi
     truefalse=$(grep -c "^  .*TRUE sharing only" $name.rep)
     plan=$(grep -E '^[0-9]+ ' $name.fb | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s×%s", sep, $1, $2; sep=", "}')
+    [ -n "$plan" ] || { grep -q '^# advice' $name.fb && plan="advice only"; }
     echo "| $name | $verdict | ${plan:-none} |" >> verdicts.md
-    read -r rs rm < $name.rep.m
-    read -r ps pm < $name.plan.m
-    echo "| $name | $(stat -c %s $name.pit) | $rs s, $rm MiB | $ps s, $pm MiB |" >> analysis.md
+    analysed $name $name-inst $name.pit
     # 3. the repair
     $cc -O2 -pthread -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$name.fb "$S" "$B/libperfinst.a" $lib \
         -o $name-auto 2> $name.auto.err || { cat $name.auto.err >&2; die "build $name repaired"; }
@@ -178,6 +195,19 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     echo "| $name ($cgrun) | $ir_o | $ir_i | $irr× |" >> overhead.md
 done 3<<< "$programs"
 
+# the analysis at the sizes issue 19 measured
+if [ $quick = 0 ]; then
+    for big in "histogram 12 3" "lu 256 1" "lu 1536 1" "lurow 256 1"; do
+        set -- $big
+        [ -x "$1-inst" ] || continue
+        echo "sharing.sh: $(date -u +%T) analysis of $big" >&2
+        rm -f big.pit
+        PERFINST_OUT=big.pit ./$1-inst $2 $3 > /dev/null || { echo "sharing.sh: $big: detection run failed" >&2; status=1; }
+        measure big.rep.m "$PMOPT" report --sharing $1-inst big.pit
+        measure big.plan.m "$PMOPT" plan --sharing -o big.fb $1-inst big.pit
+        analysed "$big" $1-inst big.pit
+    done
+fi
 # the analysis of a generated 100 MB trace
 gcc -O2 -I"$top/include" -I"$top/common" "$top/tests/sharing/gentrace.c" "$B/libpicommon.a" -lelf -lz -o gentrace &&
     ./gentrace big.pit 100 > /dev/null || die "gentrace"
@@ -185,9 +215,7 @@ gcc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -c "$top/tests/s
     "$PILD" -O2 -o adj adj.o || die "build adjacent"
 measure big.rep.m "$PMOPT" report --sharing adj big.pit
 measure big.plan.m "$PMOPT" plan --sharing -o big.fb adj big.pit
-read -r rs rm < big.rep.m
-read -r ps pm < big.plan.m
-echo "| generated (tests/sharing/gentrace.c) | $(stat -c %s big.pit) | $rs s, $rm MiB | $ps s, $pm MiB |" >> analysis.md
+analysed "generated (tests/sharing/gentrace.c)" adj big.pit
 rm -f big.pit
 
 geo() { # geometric mean of the numbers on stdin
@@ -205,7 +233,8 @@ echo "| program | verdict | plan |"
 echo "| --- | --- | --- |"
 cat verdicts.md
 echo
-echo "Analysis (\`pmopt report --sharing\`, \`pmopt plan --sharing\`): wall time and peak memory:"
+echo "Analysis (\`pmopt report --sharing\`, \`pmopt plan --sharing\`): CPU time (wall time), peak memory; the"
+echo "detection run's arguments for the sizes issue 19 measured (target: under 10 s and 1 GiB; 60 s for 100 MB):"
 echo
 echo "| trace | bytes | report | plan |"
 echo "| --- | --- | --- | --- |"

@@ -1,19 +1,25 @@
-/* lu.c — bench/sharing.sh: LU factorisation of a matrix by two threads
- * (the pattern of Phoenix/Splash lu): rows are given out cyclically, each
- * thread updates its own rows below the pivot at every step.  The matrix
- * comes from malloc, 16 bytes into a line, so every row boundary's line
- * holds the end of one thread's row and the start of the other's.
+/* lu.c — bench/sharing.sh: LU factorisation (no pivoting) of an N x N
+ * matrix of doubles by threads, in blocks of 8 x 8 (the pattern of
+ * Splash-2's lu_ncb, "non-contiguous blocks"): the matrix is stored by
+ * rows and each block column belongs to one thread (J % THREADS).  When
+ * the matrix starts a line, each line of a row is a piece of one block;
+ * malloc puts it 32 bytes into a line (16 when it comes from mmap), so
+ * every line of a row holds the end of one thread's block and the start
+ * of the next thread's.
  *
- *     lu [N] [REPEATS]
+ *     lu [N] [REPEATS] [THREADS]     (N a multiple of 8)
  *
- * -DHAND_FIXED: aligned_alloc(64, ...) (rows of N doubles are whole lines).
- * Prints a checksum that must not change. */
+ * Each repetition copies every thread's own blocks back from the original.
+ * -DHAND_FIXED: aligned_alloc(64, ...).  Prints a checksum that must not
+ * change (every element sees the same operations in the same order,
+ * whatever the threads). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int n, repeats;
+#define BS 8
+static int n, nb, repeats, nthreads;
 static double *a, *orig;
 static pthread_barrier_t bar;
 
@@ -21,29 +27,54 @@ static void *worker(void *arg)
 {
     int me = (int)(long)arg;
     for (int rep = 0; rep < repeats; rep++) {
-        for (int k = 0; k < n - 1; k++) {
-            for (int i = k + 1; i < n; i++) {
-                if (i % 2 != me)
+        for (int J = me; J < nb; J += nthreads)
+            for (int i = 0; i < n; i++)
+                memcpy(&a[i * n + J * BS], &orig[i * n + J * BS], BS * sizeof *a);
+        pthread_barrier_wait(&bar);
+        for (int K = 0; K < nb; K++) {
+            int k0 = K * BS;
+            if (K % nthreads == me) /* the panel: block column K, from the diagonal down */
+                for (int k = k0; k < k0 + BS; k++)
+                    for (int i = k + 1; i < n; i++) {
+                        double f = a[i * n + k] / a[k * n + k];
+                        a[i * n + k] = f;
+                        for (int j = k + 1; j < k0 + BS; j++)
+                            a[i * n + j] -= f * a[k * n + j];
+                    }
+            pthread_barrier_wait(&bar);
+            for (int J = K + 1; J < nb; J++) {
+                if (J % nthreads != me)
                     continue;
-                double f = a[i * n + k] / a[k * n + k];
-                a[i * n + k] = f;
-                for (int j = k + 1; j < n; j++)
-                    a[i * n + j] -= f * a[k * n + j];
+                int j0 = J * BS;
+                for (int k = k0; k < k0 + BS; k++) /* U of block (K, J) */
+                    for (int i = k + 1; i < k0 + BS; i++) {
+                        double f = a[i * n + k];
+                        for (int j = j0; j < j0 + BS; j++)
+                            a[i * n + j] -= f * a[k * n + j];
+                    }
+                for (int i = k0 + BS; i < n; i++) /* the blocks (I, J) below it */
+                    for (int k = k0; k < k0 + BS; k++) {
+                        double f = a[i * n + k];
+                        for (int j = j0; j < j0 + BS; j++)
+                            a[i * n + j] -= f * a[k * n + j];
+                    }
             }
             pthread_barrier_wait(&bar);
         }
-        pthread_barrier_wait(&bar);
-        if (me == 0)
-            memcpy(a, orig, (size_t)n * n * sizeof *a);
-        pthread_barrier_wait(&bar);
     }
     return NULL;
 }
 
 int main(int argc, char **argv)
 {
-    n = argc > 1 ? atoi(argv[1]) : 96;
-    repeats = argc > 2 ? atoi(argv[2]) : 40;
+    n = argc > 1 ? atoi(argv[1]) : 128;
+    repeats = argc > 2 ? atoi(argv[2]) : 10;
+    nthreads = argc > 3 ? atoi(argv[3]) : 2;
+    if (n < BS || n % BS || nthreads < 1 || nthreads > 64) {
+        fprintf(stderr, "usage: lu [N (a multiple of %d)] [REPEATS] [THREADS (1-64)]\n", BS);
+        return 2;
+    }
+    nb = n / BS;
     size_t bytes = (size_t)n * n * sizeof *a;
 #ifdef HAND_FIXED
     a = aligned_alloc(64, (bytes + 63) / 64 * 64);
@@ -54,24 +85,15 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             orig[i * n + j] = i == j ? n + 1.0 : 1.0 / (1 + i + j);
-    memcpy(a, orig, bytes);
-    pthread_barrier_init(&bar, NULL, 2);
-    pthread_t t[2];
-    for (long i = 0; i < 2; i++)
+    pthread_barrier_init(&bar, NULL, (unsigned)nthreads);
+    pthread_t t[64];
+    for (long i = 0; i < nthreads; i++)
         pthread_create(&t[i], NULL, worker, (void *)i);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < nthreads; i++)
         pthread_join(t[i], NULL);
-    /* the last factorisation, before the copy back: redo it once alone */
-    for (int k = 0; k < n - 1; k++)
-        for (int i = k + 1; i < n; i++) {
-            double f = a[i * n + k] / a[k * n + k];
-            a[i * n + k] = f;
-            for (int j = k + 1; j < n; j++)
-                a[i * n + j] -= f * a[k * n + j];
-        }
     double s = 0;
     for (int i = 0; i < n * n; i++)
-        s += a[i];
-    printf("lu %.6e\n", s);
+        s += a[i] * (1 + i % 7);
+    printf("lu %.9e\n", s);
     return 0;
 }

@@ -1,8 +1,10 @@
 /* strmatch.c — bench/sharing.sh: each thread looks for keys in its share
  * of a text (the pattern of Huron's string_match), clearing its word
  * buffer with bzero before each word.  The buffers are allocated one after
- * the other by the main thread, 24 bytes each: neighbours share a line,
- * and bzero (expanded inline by GCC) is what writes them.
+ * the other by the main thread, 24 bytes each, right after the array that
+ * holds them: glibc's chunks are 32 bytes apart and the first buffer
+ * starts a line (+0), so neighbours share a line, and bzero (expanded
+ * inline by GCC) is what writes them.
  *
  *     strmatch [MEGABYTES] [THREADS]
  *
@@ -18,7 +20,7 @@
 static char *text;
 static size_t len;
 static int nthreads;
-static char *bufs[64];
+static char **bufs;
 static long matches[64 * 8];
 static const char *keys[] = {"helloworld", "howareyou", "ferrari", "whotheman"};
 
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
         }
     }
     text[len] = 0;
+    bufs = malloc((size_t)nthreads * sizeof *bufs);
     for (int i = 0; i < nthreads && i < 64; i++) {
 #ifdef HAND_FIXED
         bufs[i] = aligned_alloc(64, 64);
