@@ -38,6 +38,9 @@
 #      n=1536, lurow at n=256; not with --quick) and on a generated 100 MB
 #      trace (tests/sharing/gentrace.c);
 #   3. the automatic repair: gcc -O2 with -fplugin-arg-perfinst-feedback=PLAN;
+#      without the clock: the repaired build with detection too, its run
+#      judged by `pmopt plan --sharing --check`, and the hand fix with
+#      detection, whether the known object is still falsely shared;
 #      the original, the hand fix and the repair in paired rounds (rotated
 #      order), CPU and wall time: the repair's speedup against the hand fix's
 #      (bench/paired.py: the median of the per-round ratios, a bootstrap 95 %
@@ -173,12 +176,31 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     truefalse=$(grep -c "^  .*TRUE sharing only" $name.rep)
     plan=$(grep -E '^[0-9]+ ' $name.fb | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s×%s", sep, $1, $2; sep=", "}')
     [ -n "$plan" ] || { grep -q '^# advice' $name.fb && plan="advice only"; }
-    echo "| $name | $verdict | ${plan:-none} |" >> verdicts.md
     analysed $name $name-inst $name.pit
     # 3. the repair
     $cc -O2 -pthread -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$name.fb "$S" "$B/libperfinst.a" $lib \
         -o $name-auto 2> $name.auto.err || { cat $name.auto.err >&2; die "build $name repaired"; }
     grep -q "not applied" $name.auto.err && { echo "sharing.sh: $name: the rebuild did not apply everything" >&2; status=1; }
+    # ... judged without the clock: the repaired build and the hand fix, each
+    # with detection, run as the detection run was; the repair's run by
+    # `pmopt plan --sharing --check`, the hand fix's report for the known object
+    checked="no repair"
+    if grep -qE '^[0-9]+ ' $name.fb; then
+        $cc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-feedback=$name.fb \
+            -I"$top/include" -c "$S" -o $name-ai.o 2> /dev/null && "$PILD" -O2 -o $name-ai $name-ai.o $lib ||
+            die "build $name repaired with detection"
+        rm -f $name-ai.pit
+        PERFINST_OUT=$name-ai.pit ./$name-ai $drun > /dev/null || status=1
+        "$PMOPT" plan --sharing --check $name-ai $name-ai.pit > $name.check 2>&1
+        checked=$(grep -m1 -E '^check (passed|FAILED)' $name.check || echo "check: no verdict")
+    fi
+    $cc -O2 -g -DHAND_FIXED -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -I"$top/include" -c "$S" -o $name-hi.o &&
+        "$PILD" -O2 -o $name-hi $name-hi.o $lib || die "build $name hand fix with detection"
+    rm -f $name-hi.pit
+    PERFINST_OUT=$name-hi.pit ./$name-hi $drun > /dev/null || status=1
+    "$PMOPT" report --sharing $name-hi $name-hi.pit > $name-hi.rep
+    if grep -qE -- "$known" $name-hi.rep; then hand_left="still FALSE"; else hand_left="gone"; fi
+    echo "| $name | $verdict | ${plan:-none} | $checked | $hand_left |" >> verdicts.md
     args=$run
     rounds_of $name.repair.times $name-orig $name-hand $name-auto
     python3 "$here/paired.py" --base $name-orig $name.repair.times > $name.repair.md || status=1
@@ -229,8 +251,8 @@ echo "threads rarely run at once and false sharing costs little — take the tim
 echo
 echo "Verdicts (the detection run, default sampled mode) against the known answer, and the plan:"
 echo
-echo "| program | verdict | plan |"
-echo "| --- | --- | --- |"
+echo "| program | verdict | plan | repaired build's run (\`plan --sharing --check\`) | known object in the hand fix's run |"
+echo "| --- | --- | --- | --- | --- |"
 cat verdicts.md
 echo
 echo "Analysis (\`pmopt report --sharing\`, \`pmopt plan --sharing\`): CPU time (wall time), peak memory; the"
