@@ -18,8 +18,9 @@
 #   lu          blocked LU factorisation (Splash-2's lu_ncb) by two threads of a
 #               matrix 32 bytes into a line, block columns given out by thread
 #   lurow       LU factorisation by rows given out cyclically (Phoenix/Splash
-#               lu's other pattern): the prediction cannot show the aligned
-#               placement's gain (docs/sharing.md, Known gaps): advice only
+#               lu's other pattern): pivot rows written in earlier phases look
+#               like false sharing at every placement (docs/sharing.md, Known
+#               gaps); aligning removes most of it
 #   strmatch    per-thread word buffers written only by bzero
 #   kmeans      threads made every iteration; read-mostly globals beside a shared flag
 #   wordcount   per-thread counters, a typedef'd struct in a heap array
