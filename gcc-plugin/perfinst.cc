@@ -357,14 +357,20 @@ static void finish_unit(void *, void *)
     pi_sharing_repair_finish();
 }
 
-static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)
+/* PASS next to instance N of REF (0: next to every instance, each a clone) */
+static void register_pass_at(opt_pass *pass, const char *ref, int n, enum pass_positioning_ops pos)
 {
     struct register_pass_info p;
     p.pass = pass;
     p.reference_pass_name = ref;
-    p.ref_pass_instance_number = 1;
+    p.ref_pass_instance_number = n;
     p.pos_op = pos;
     register_callback("perfinst", PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
+}
+
+static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)
+{
+    register_pass_at(pass, ref, 1, pos);
 }
 
 int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *version)
@@ -410,6 +416,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
     register_callback(args->base_name, PLUGIN_FINISH, finish_unit, NULL);
     register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
+    pi_quiet_counting_copies(args->base_name); /* no warnings of F.count.N */
 
     /* The passes, in the order they run (-fdump-passes shows it).  Where
        several go next to one of GCC's passes, each after the one before,
@@ -423,15 +430,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_promote_find_pass(g), "perfinst_feedback", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_count_pass(g), "perfinst_promote_find", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_arrays_pass(g), "build_ssa_passes", PASS_POS_INSERT_AFTER);
-    {
-        /* after every instance of local-fnsummary (0: all of them) */
-        struct register_pass_info p;
-        p.pass = pi_make_inlsize_pass(g);
-        p.reference_pass_name = "local-fnsummary";
-        p.ref_pass_instance_number = 0;
-        p.pos_op = PASS_POS_INSERT_AFTER;
-        register_callback("perfinst", PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
-    }
+    /* after every instance of local-fnsummary */
+    register_pass_at(pi_make_inlsize_pass(g), "local-fnsummary", 0, PASS_POS_INSERT_AFTER);
     register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);
     /* IPA: */
     register_pass(pi_make_fbglobal_pass(g), "profile", PASS_POS_INSERT_AFTER);
@@ -443,6 +443,10 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
     /* after IPA, GIMPLE: */
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
+    /* around every instance of the late "uninit" (instance 0: all):
+       no -Wmaybe-uninitialized of the counters' own (pass-uninit.cc) */
+    register_pass_at(pi_make_uninit_off_pass(g), "uninit", 0, PASS_POS_INSERT_BEFORE);
+    register_pass_at(pi_make_uninit_on_pass(g), "uninit", 0, PASS_POS_INSERT_AFTER);
     register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_tier_pass(g), "perfinst_sharing", PASS_POS_INSERT_AFTER);
     /* RTL: */

@@ -198,6 +198,11 @@ void pi_split_update(function *fun); /* after a split's edits: dominators, loops
 bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
+/* pass-uninit.cc: no warnings of a counting copy; no -Wmaybe-uninitialized
+   around "uninit" in a function with counter updates */
+void pi_quiet_counting_copies(const char *plugin_name);
+opt_pass *pi_make_uninit_off_pass(gcc::context *ctxt);
+opt_pass *pi_make_uninit_on_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */
 

@@ -1,0 +1,72 @@
+#!/bin/bash
+# Instrumentation adds no warning of its own (gcc-plugin/pass-uninit.cc,
+# docs/adopting.md "Warnings"): each fixture in tests/plugin/warn compiled
+# with -Wall -Wextra, without the plugin and with it under all=count, gives
+# the same warnings (sorted: the plugin compiles functions in another
+# order), line for line, and a -Werror build succeeds or fails
+# alike.
+#   twice.c (-O2): the program's own warnings (-Wmaybe-uninitialized,
+#     -Warray-bounds) once each, under the function's name — GCC gave each
+#     again in the counting copy ("In function 'twice.count.0'"), which
+#     exists (nm) and is still counted.
+#   errcode.c (-O1, reduced from zstd's legacy decoder): no warning without
+#     the plugin; with it (both copies in one function, the counter updates
+#     between the error check and the use) GCC said "'data' may be used
+#     uninitialized", and a -Werror build failed.  The function is counted.
+#   -Wuninitialized (a use on every path) stays in a counted function.
+source "$PERFINST_TOP/tests/lib.sh"
+W=$T/plugin/warn
+warnings() { grep -E ': warning: ' "$1" | sed 's|^.*/||' | sort || true; }
+
+# same_warnings WHAT FILE FLAGS...: the warnings with and without the plugin
+same_warnings() {
+    local what=$1 f=$2; shift 2
+    gcc -c -Wall -Wextra "$@" "$f" -o plain.o 2> plain.err || true
+    pi_cc -c -Wall -Wextra -fplugin-arg-perfinst-all=count "$@" "$f" -o pi.o 2> pi.err || true
+    warnings plain.err > plain.w
+    warnings pi.err > pi.w
+    if ! cmp -s plain.w pi.w; then
+        echo "without the plugin:" >&2; cat plain.err >&2
+        echo "with it:" >&2; cat pi.err >&2
+        fail "$what: the warnings differ"
+    fi
+    assert_not_contains "$what: no internal copy named" pi.err '\.count\.[0-9]'
+    # -Werror: the same outcome
+    local p=0 q=0
+    gcc -c -Wall -Wextra -Werror "$@" "$f" -o /dev/null 2> /dev/null || p=$?
+    pi_cc -c -Wall -Wextra -Werror -fplugin-arg-perfinst-all=count "$@" "$f" -o /dev/null 2> /dev/null || q=$?
+    assert_eq "$what: -Werror gives the same status" "$p" "$q"
+    ok "$what: $(wc -l < plain.w) warnings, the same"
+}
+
+same_warnings "twice.c -O2" "$W/twice.c" -O2
+assert_eq "twice.c: two warnings" 2 "$(wc -l < pi.w)"
+assert_contains "the maybe-uninitialized one" pi.w "twice.c:15:16: warning: .x. may be used uninitialized"
+assert_contains "the array-bounds one" pi.w "twice.c:24:9: warning: .memcpy. .* \[-Warray-bounds\]"
+assert_contains "given in twice, the function written" pi.err "In function .twice.:"
+nm pi.o > syms
+assert_contains "the counting copy exists" syms ' twice\.count\.0$'
+assert_contains "and counts" syms ' copy8\.count\.0$'
+
+same_warnings "errcode.c -O1" "$W/errcode.c" -O1
+assert_eq "errcode.c -O1: no warning" 0 "$(wc -l < pi.w)"
+pi_cc -c -O1 -fplugin-arg-perfinst-all=count -fdump-tree-optimized=opt.txt "$W/errcode.c" -o pi.o
+sed -n '/^;; Function decode_all /,/^;; Function /p' opt.txt > decode_all.txt
+assert_contains "decode_all holds its counter updates" decode_all.txt "__perfinst_ctr\\["
+same_warnings "errcode.c -Og" "$W/errcode.c" -Og
+
+# a use on every path: -Wuninitialized stays, at -O1 (both copies in one
+# function) and -O2 (the counting copy)
+cat > always.c << 'C'
+int always(int n)
+{
+    int x;
+    for (int i = 0; i < n; i++)
+        n -= i;
+    return x + n;
+}
+C
+for O in -O1 -O2; do
+    same_warnings "always.c $O" always.c $O
+    assert_contains "always.c $O: is used uninitialized" pi.w "always.c:6:14: warning: .x. is used uninitialized"
+done
