@@ -1,6 +1,7 @@
 # bench/lib.sh — what the layout benchmarks share (sourced by
 # bench/layout-all.sh, layout-relink.sh, layout-sets.sh, layout-split.sh and
-# layout-rebuild.sh): options, the SQLite builds and runs, interleaved timing.
+# layout-rebuild.sh): options, the SQLite builds and runs, interleaved timing;
+# and by bench/projects.sh and warnings.sh: a fresh copy of a project's tree.
 #
 # bench_opts NAME "$@": the common options --record, --rounds N, --train S,
 # --test S, --size S (and -h/--help: the calling script's header comment)
@@ -191,4 +192,20 @@ paired_report() {
     [ $# -gt 0 ] || set -- O2 bolt
     for b; do args+=(--base "$b"); done
     python3 "$here/paired.py" "${args[@]}" "$out"
+}
+
+# project_tree SRC PKG TREE DEST: a fresh copy of a Debian source package's
+# project in DEST (removed first): upstream's tarball beside SRC when TREE
+# is orig, else SRC itself, the unpacked and patched tree
+# (bench/fetch-debsrc.sh prints SRC; bench/projects/NAME.sh sets P_PKG and
+# P_TREE).
+project_tree() {
+    local src=$1 pkg=$2 tree=$3 dest=$4
+    rm -rf "$dest"
+    if [ "$tree" = orig ]; then
+        mkdir -p "$dest"
+        tar -xf "$(ls "$(dirname "$src")/${pkg%%=*}"_*.orig.tar.* | head -1)" -C "$dest" --strip-components=1
+    else
+        cp -a "$src" "$dest"
+    fi
 }

@@ -56,6 +56,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 B=${PERFINST_BUILD:-$top/build}
 W=${W:-$here/.work/projects}
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 ALL="lua zstd leveldb jq fribidi"
 record=0 keep=0 only=$ALL table_only=0
@@ -121,13 +123,7 @@ variant_env() {
 # fresh_tree V: $PW/V, a fresh copy of the project's source
 fresh_tree() {
     local t=$PW/$1
-    rm -rf "$t"
-    if [ "$P_TREE" = orig ]; then
-        mkdir -p "$t"
-        tar -xf "$(ls "$(dirname "$SRC")/${P_PKG%%=*}"_*.orig.tar.* | head -1)" -C "$t" --strip-components=1
-    else
-        cp -a "$SRC" "$t"
-    fi
+    project_tree "$SRC" "$P_PKG" "$P_TREE" "$t"
 }
 
 # vkey V: what variant V's build depends on besides the project's source
