@@ -92,6 +92,53 @@ def jump_kinds(prog):
     return kinds
 
 
+def file_addresses(prog, targets):
+    """A function from callgrind's positions to PROG's addresses.  Valgrind
+    subtracts one load bias per object; in a program with more than one
+    executable segment at unusual addresses (BOLT's output: the new .text at
+    0x400000 beside the old one) it can miss a segment (its code is then
+    object "???", at run-time addresses) or be off by a constant.  The calls' targets are functions' entries: per executable
+    section, the offset most of its functions' entries show (position −
+    symbol address) is taken back."""
+    try:
+        syms = subprocess.run(["nm", "--defined-only", prog], check=True, capture_output=True,
+                              text=True).stdout
+        secs = subprocess.run(["readelf", "-SW", prog], check=True, capture_output=True,
+                              text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return lambda a: a
+    addr = {}
+    for line in syms.splitlines():
+        w = line.split()
+        if len(w) == 3 and w[1] in "TtWw":
+            addr.setdefault(w[2], int(w[0], 16))
+    ranges = []                # executable sections: (start, end)
+    for m in re.finditer(r"\]\s+\S+\s+PROGBITS\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*X\S*)",
+                         secs):
+        a, n = int(m.group(1), 16), int(m.group(2), 16)
+        if n:
+            ranges.append((a, a + n))
+    votes = {}                 # section -> {offset: calls}
+    for name, pos in targets:
+        a = addr.get(name)
+        if a is None:
+            continue
+        for r in ranges:
+            if r[0] <= a < r[1]:
+                v = votes.setdefault(r, {})
+                v[pos - a] = v.get(pos - a, 0) + 1
+    off = {r: max(v.items(), key=lambda x: (x[1], -abs(x[0])))[0] for r, v in votes.items()}
+    if not any(off.values()):
+        return lambda a: a
+
+    def to_file(p):
+        for r, d in off.items():
+            if r[0] <= p - d < r[1]:
+                return p - d
+        return p
+    return to_file
+
+
 def same_file(a, b):
     try:
         return os.path.samefile(a, b)
@@ -122,8 +169,10 @@ def main(argv):
         die("%s: %s" % (data, e.strerror))
     npos = 1
     names = {}                 # (kind, id) -> name
-    ob = fn = None
+    ob = fn = cob = cfn = None
     ob_is_prog = {}            # object name -> bool
+    arcs = []                  # (kind, count, source position) of PROG's arc records
+    targets = []               # (object, callee, position of its entry) of calls
     last = [0, 0]
     pending = None             # (kind, count) of the arc whose source comes next
     total = {"cond": 0, "uncond": 0}
@@ -175,10 +224,13 @@ def main(argv):
             if key == "ob":
                 ob = name_of("ob", val)
             elif key in ("cob",):
-                name_of("ob", val)
+                cob = name_of("ob", val)
             elif key == "fn":
                 fn = name_of("fn", val)
-            elif key in ("cfn", "jfn", "cfi", "cfl", "jfi"):
+                cob = cfn = None
+            elif key == "cfn":
+                cfn = name_of("fn", val)
+            elif key in ("jfn", "cfi", "cfl", "jfi"):
                 name_of("fn" if key.endswith("fn") else "fl", val)
             elif key in ("fl", "fi", "fe"):
                 name_of("fl", val)
@@ -188,7 +240,9 @@ def main(argv):
                     count = int(words[0].split("/")[0])
                 else:
                     count = int(words[0])
-                parse_pos(words[1:], False)     # the target: not needed
+                target = parse_pos(words[1:], False)[0]
+                if key == "calls" and cfn is not None:
+                    targets.append((cob or ob, cfn, target))
                 pending = (key, count)
                 if key != "calls":
                     any_arcs = True     # calls= appear without --collect-jumps too
@@ -201,19 +255,29 @@ def main(argv):
                 pending = None
                 if ob not in ob_is_prog:
                     ob_is_prog[ob] = ob is not None and same_file(ob, prog)
-                if not ob_is_prog[ob] or count == 0:
+                if not (ob_is_prog[ob] or ob == "???") or count == 0:
                     continue
-                insn = kinds.get(addr)
-                if insn is None:    # a call, a return, a rep-prefixed instruction
-                    other += count
-                    continue
-                kind, name = insn
-                total[kind] += count
-                if key == "calls":
-                    entry += count
-                per_fn[name] = per_fn.get(name, 0) + count
+                arcs.append((ob, key, count, addr))
             continue
     f.close()
+    # arcs of code valgrind could not name ("???": a segment it did not map
+    # to the file) count only once calls into PROG's functions there say
+    # where it is
+    to_file = {o: file_addresses(prog, [(n, t) for x, n, t in targets if x == o])
+               if ob_is_prog[o] or any(x == o for x, n, t in targets) else (lambda a: None)
+               for o in set(a[0] for a in arcs)}
+    for ob, key, count, addr in arcs:
+        insn = kinds.get(to_file[ob](addr))
+        if insn is None and not ob_is_prog[ob]:
+            continue        # unknown code that is not PROG's
+        if insn is None:    # a call, a return, a rep-prefixed instruction
+            other += count
+            continue
+        kind, name = insn
+        total[kind] += count
+        if key == "calls":
+            entry += count
+        per_fn[name] = per_fn.get(name, 0) + count
     if not seen_header:
         die("%s: not a callgrind profile (no positions: line)" % data)
     if not any_arcs:
