@@ -36,7 +36,12 @@
  * then lays out the most frequent successor as the fall-through.  A
  * function-tier sets the call-graph node's frequency (hot: .text.hot,
  * cold: .text.unlikely), here and again before expansion (IPA passes may
- * recompute it).
+ * recompute it).  A cold function (it never ran in training) keeps its
+ * frequency by default and gets the section .text.unlikely.NAME right
+ * before "final": it is placed with the cold code but compiled as any
+ * other function, since a workload unlike the training one may run it
+ * (with cold-tier=size its frequency is set here, and GCC compiles it for
+ * size, as -fprofile-use does with a function that never ran).
  */
 #include "plugin.h"
 #include "pifeedback.h"
@@ -236,7 +241,22 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
     profile_status_for_fn(fun) = PROFILE_GUESSED;
 }
 
-static void set_tier(function *fun)
+/* The function's tier: hot ones early (GCC optimizes them for speed and
+ * puts them in .text.hot), cold ones early with cold-tier=size (the node's
+ * frequency: compiled for size, in .text.unlikely) and otherwise LATE,
+ * right before final: only the section, .text.unlikely.NAME, which
+ * default_function_section would have chosen for an unlikely function
+ * (the node's frequency would also make final's output templates choose
+ * for size).  A section the program gave the function stays. */
+static void set_cold_section(tree decl)
+{
+    if (lookup_attribute("section", DECL_ATTRIBUTES(decl)))
+        return;
+    const char *name = targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+    set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
+}
+
+static void set_tier(function *fun, bool late)
 {
     cgraph_node *node = cgraph_node::get(fun->decl);
     if (!node)
@@ -247,11 +267,15 @@ static void set_tier(function *fun)
     while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
         if (rec_for(r, fn)) {
             const char *t = pifb_get(r, "tier");
-            if (t && strcmp(t, "hot") == 0)
-                node->frequency = NODE_FREQUENCY_HOT;
-            else if (t && strcmp(t, "cold") == 0)
-                node->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
-            else
+            if (t && strcmp(t, "hot") == 0) {
+                if (!late)
+                    node->frequency = NODE_FREQUENCY_HOT;
+            } else if (t && strcmp(t, "cold") == 0) {
+                if (!late && pi_opt.cold_tier_size)
+                    node->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
+                else if (late && !pi_opt.cold_tier_size)
+                    set_cold_section(fun->decl);
+            } else if (!late)
                 warn_rec(r, "tier must be hot or cold");
         }
 }
@@ -334,7 +358,7 @@ static hash_set<nofree_string_hash> *compiled;
 static unsigned int feedback_execute(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
-    set_tier(fun);
+    set_tier(fun, false);
     if (!compiled)
         compiled = new hash_set<nofree_string_hash>;
     compiled->add(fn);
@@ -516,10 +540,21 @@ PI_GIMPLE_PASS(feedback, PROP_cfg)
 static bool tier_gate(function *fun) { return feedback_gate(fun); }
 static unsigned int tier_execute(function *fun)
 {
-    set_tier(fun);
+    set_tier(fun, false);
     return 0;
 }
 PI_GIMPLE_PASS(tier, PROP_cfg)
+
+/* Right before final: the cold tier's functions go to .text.unlikely.NAME
+ * (final picks the section when it starts the function), after being
+ * compiled as any other. */
+static bool tier_late_gate(function *fun) { return !pi_opt.cold_tier_size && feedback_gate(fun); }
+static unsigned int tier_late_execute(function *fun)
+{
+    set_tier(fun, true);
+    return 0;
+}
+PI_RTL_PASS(tier_late)
 
 /* feedback-quality=ipa: right after "profile_estimate" (which skipped the
  * function: PROFILE_GUESSED), a function whose profile was applied becomes
@@ -544,7 +579,7 @@ static unsigned int fbread_execute(function *fun)
         return 0;
     profile_status_for_fn(fun) = PROFILE_READ;
     compute_function_frequency();
-    set_tier(fun);
+    set_tier(fun, false);
     return 0;
 }
 PI_GIMPLE_PASS(fbread, PROP_cfg)

@@ -37,6 +37,9 @@
  *                        (default) or without GCC's costliest optional passes (RTL
  *                        GCSE, tree PRE, the second scheduling pass): a cheaper compile
  *                        (pass-countfn.cc, docs/design.md "Cost")
+ *   cold-tier=place|size  with feedback: a function that never ran goes to .text.unlikely
+ *                        compiled as any other (default), or also compiled for size
+ *                        (pass-feedback.cc, docs/layout.md "Tiers")
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -76,7 +79,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-feedback-quality=local|ipa  feedback counts as local guesses (default)\n"
     "                            or as an IPA-quality profile (a read profile's counts)\n"
     "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n"
-    "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function or its own (default)\n",
+    "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function or its own (default)\n"
+    "  -fplugin-arg-perfinst-cold-tier=place|size  never-run functions: to .text.unlikely (default),\n"
+    "                            or also compiled for size\n",
 };
 
 static const char *feedback_only;
@@ -273,6 +278,14 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "cold-tier") == 0) {
+            if (v && (strcmp(v, "place") == 0 || strcmp(v, "size") == 0))
+                pi_opt.cold_tier_size = strcmp(v, "size") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-cold-tier=%s%>: expected %<place%> or %<size%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "counting-opt") == 0) {
             if (v && (strcmp(v, "full") == 0 || strcmp(v, "fast") == 0))
                 pi_opt.counting_fast = strcmp(v, "fast") == 0;
@@ -293,7 +306,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, help)", k);
             ok = false;
         }
     }
@@ -455,5 +468,6 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_tier_late_pass(g), "final", PASS_POS_INSERT_BEFORE);
     return 0;
 }

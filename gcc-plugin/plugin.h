@@ -29,6 +29,7 @@ struct pi_options {
     int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
     bool counting_fast;     /* counting-opt=fast: f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
+    bool cold_tier_size;    /* cold-tier=size: never-run functions also compiled for size (pass-feedback.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -116,6 +117,7 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
+opt_pass *pi_make_tier_late_pass(gcc::context *ctxt); /* before "final": the cold tier's section */
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
 opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt);     /* after "profile" */
 opt_pass *pi_make_fbglobal_ipa_pass(gcc::context *ctxt); /* before "inline" */

@@ -35,6 +35,23 @@ readelf -SW r.o > secs
 assert_contains "work's hot part in .text.hot" secs "\.text\.hot\.work "
 assert_contains "work's never-run block in its cold part" secs "\.text\.unlikely\.work "
 assert_contains "report cold" secs "\.text\.unlikely\.report "
+# the cold tier is a place, not a way of compiling (cold-tier=place, the
+# default): report, which never ran, is plain -O2's code byte for byte;
+# with cold-tier=size it is compiled for size, as -fprofile-use would
+code() { objdump -d -j "$2" "$1" | grep '^ '; }
+gcc -O2 -ffunction-sections -fdata-sections -c "$T/relink/loop.c" -o plain.o
+code plain.o .text.report > plain.report
+code r.o .text.unlikely.report > r.report
+cmp plain.report r.report || { diff plain.report r.report; fail "report is not compiled as plain -O2 compiles it"; }
+ok "report (cold tier): -O2's code in .text.unlikely.report"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-sections \
+    -fplugin-arg-perfinst-cold-tier=size -c "$T/relink/loop.c" -o s.o
+code s.o .text.unlikely.report > s.report
+if cmp -s plain.report s.report; then fail "cold-tier=size: report compiled as -O2"; fi
+ok "cold-tier=size: report compiled for size"
+expect_fail "a bad cold-tier" pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-cold-tier=small \
+    -c "$T/relink/loop.c" -o bad.o
+assert_contains "the error names the values" err "cold-tier=small.: expected .place. or .size."
 pi_ld -O2 -o r r.o
 "$PMOPT" relink r --feedback loop.fb -o r.opt --smoke 100 > rel.out 2> rel.err
 cat rel.out rel.err
