@@ -96,6 +96,8 @@ static void help(FILE *f)
             "                       the cache sets); plan data order and reserved regions\n"
             "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
             "                       objects (the rebuilt program the relink will place)\n"
+            "  --no-model-check     write the order even when the cache model predicts it\n"
+            "                       to hit less than the layout it replaces (for comparison)\n"
             "  --sets-passes=N      with --order=sets: passes of the search (4; 0: only\n"
             "                       print the set pressure of the orders and the target)\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
@@ -423,6 +425,7 @@ int cmd_plan(int argc, char **argv)
         { "no-tier-first", no_argument, NULL, 'N' },
         { "target", required_argument, NULL, 'G' },
         { "sets-passes", required_argument, NULL, 'P' },
+        { "no-model-check", no_argument, NULL, 'M' },
         { "promote-share", required_argument, NULL, 'p' },
         { "promote-min-calls", required_argument, NULL, 'm' },
         { "no-promote-calls", no_argument, NULL, 'n' },
@@ -473,6 +476,7 @@ int cmd_plan(int argc, char **argv)
         case 'F': tier_first = 1; break;
         case 'N': tier_first = 0; break;
         case 'G': po.target = optarg; break;
+        case 'M': po.no_model_check = 1; break;
         case 'P': {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -541,6 +545,7 @@ int cmd_plan(int argc, char **argv)
         if (rebuild) {
             if (stats)
                 return pm_usage_error("plan", "--stats: not with --order --rebuild");
+            po.rebuild_tier = tier_hot;
             return plan_feedback(argc, argv, out, advise, 0, r.force, tier_hot, &po);
         }
         return plan_order_main(&r, &po, advise, out, argc - optind, argv + optind);

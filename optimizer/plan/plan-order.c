@@ -534,6 +534,26 @@ static size_t tier_first(const struct po *p, uint32_t *order, size_t n, long tie
     return nt;
 }
 
+/* The rebuilt program's layout as GNU ld's default script makes it (the
+ * rebuild's .text.hot parts, then its .text parts, each group in the order
+ * of the link's inputs): the ordered functions of the hot tier (tier_hot,
+ * the rule of the function-tier recommendations), then the others, each in
+ * section (link) order, from 0.  tmp and scratch have room for n. */
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int rebuild_lines(struct po *p, const uint32_t *order, size_t n, long tier_hot,
+                         uint32_t *tmp, uint32_t *scratch, struct lines *L)
+{
+    memcpy(tmp, order, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, by_u32);
+    tier_first(p, tmp, n, tier_hot, scratch);
+    return order_lines(p, tmp, n, L);
+}
+
 /* The chase-tail plan: stable = the densest hot functions that fit the
  * stable sets' capacity, keeping their place in the order; overflow = the
  * rest, into the reserved window of every page.  Returns the model's
@@ -619,7 +639,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     size_t npaths = 0;
     uint32_t *order = NULL, *tmp = NULL, *stable = NULL, *ovf = NULL, *data = NULL, *cold = NULL;
     size_t ncold = 0;
-    struct lines before = { 0 }, after = { 0 };
+    struct lines before = { 0 }, after = { 0 }, reb = { 0 };
     char *list = NULL, *list2 = NULL;
     struct dc_plan_out dcp = { 0 };
     if (!r->m.has_link) {
@@ -720,6 +740,36 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
         use_reserve = cr.hits > ca.hits && no > 0;
         if (!use_reserve)
             printf("  the reserved region would not help: not planned\n");
+    }
+    /* the model's check: the planned layout against the one it replaces
+       (PROG's own; with --rebuild the rebuilt program's, as GNU ld's
+       default script lays out its tiers); an order predicted to hit less
+       is not written, and pmopt relink keeps that layout */
+    struct cm_result ck = cb;
+    const char *kept_what = "PROG's own layout";
+    if (o->rebuild_tier > 0 && n) {
+        if (rebuild_lines(&p, order, n, o->rebuild_tier, tmp, data, &reb))
+            goto done;
+        keep_hot(&reb, p.hot_min);
+        if (cm_simulate(&p.g, reb.v, reb.n, &ck, NULL, NULL, 0)) {
+            rep_oom();
+            goto done;
+        }
+        cm_print_result("the rebuild (predicted)", "hit ratio", "fetches", &p.g, &ck);
+        kept_what = "the rebuilt program's own layout (predicted: the hot tier, then the other "
+                    "executed functions, in link order)";
+    }
+    const struct cm_result *planned = use_reserve ? &cr : &ca;
+    int worse = n && !o->no_model_check && (__extension__(unsigned __int128)planned->hits * (ck.fetches ? ck.fetches : 1) <
+                      (__extension__(unsigned __int128)ck.hits * (planned->fetches ? planned->fetches : 1)));
+    if (n && o->no_model_check && cm_hit_ratio(planned) < cm_hit_ratio(&ck))
+        printf("  the planned order is predicted to hit less than %s (hit ratio %.3f against %.3f): "
+               "written anyway (--no-model-check)\n", kept_what, cm_hit_ratio(planned), cm_hit_ratio(&ck));
+    if (worse) {
+        printf("  the planned order is predicted to hit less than %s (hit ratio %.3f against %.3f): "
+               "not written, pmopt relink keeps that layout\n", kept_what, cm_hit_ratio(planned),
+               cm_hit_ratio(&ck));
+        n = 0, use_reserve = 0, ncold = 0;
     }
     /* recommendations */
     char c[512];
@@ -833,7 +883,7 @@ done:
     dc_plan_free(&dcp);
     free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
         free(list2), free(cold);
-    free(before.v), free(after.v);
+    free(before.v), free(after.v), free(reb.v);
     free(p.nodes), free(p.arcs), free(p.count), free(p.data_w), free(p.drefs), free(p.home);
     free(p.fold), free(p.copy);
     oscan_free(&p.s);

@@ -18,13 +18,18 @@ struct plan_order_opts {
     const char *target; /* --target=PROG2: with --order=sets, the sizes of PROG2's
                            objects (the program the relink will place) */
     int sets_passes;    /* --sets-passes: the search's passes (4; 0: none) */
+    int no_model_check; /* --no-model-check: write the order even when predicted worse */
+    long rebuild_tier;  /* with --rebuild: --tier-hot (thousandths of a percent), the
+                           hot tier the rebuilt program will have; 0: not a rebuild plan */
 };
 
 /* After rep_load(r): writes the recommendations order-functions,
  * order-data and reserve into w, or prints them numbered from *number + 1
  * when w is NULL (--advise), updating *number.  Prints the orders' scores
- * and the cache model's ratios before and after on stdout.  0, or -1 after
- * an error message. */
+ * and the cache model's ratios before and after on stdout.  An order the
+ * model predicts to hit less than the layout it replaces (PROG's own, or
+ * with rebuild_tier the rebuilt program's) is not written: the relink then
+ * keeps that layout.  0, or -1 after an error message. */
 int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_writer *w,
                uint32_t *number);
 

@@ -846,7 +846,13 @@ static int insert_lists(const struct relink *rl, FILE *f, int k, const char *pre
                         const struct piece *st, size_t ns, const struct piece *ov, size_t no,
                         const struct reserve *rv, const struct piece *dp, size_t nd)
 {
-    if (k == 0) {
+    if (k == 0 && !ns && !no && !g_ncold) {
+        /* no function order (the plan kept the program's own): .text as
+           the default script has it, shifted by --pad-front */
+        fputs("    /* pmopt relink: no function order */\n", f);
+        if (g_pad_front)
+            fprintf(f, "    . = ALIGN(0x40);\n    . = . + 0x%lx;\n", g_pad_front);
+    } else if (k == 0) {
         fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
                 rv ? ", with a reserved region" : "");
         if (!rv) {
