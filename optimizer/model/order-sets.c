@@ -155,6 +155,14 @@ static double che_set(const uint64_t *v, size_t nv, uint32_t ways, double F)
     return m;
 }
 
+double ord_che_set(const uint64_t *v, size_t nv, uint32_t ways)
+{
+    double F = 0;
+    for (size_t i = 0; i < nv; i++)
+        F += (double)v[i];
+    return F > 0 ? che_set(v, nv, ways, F) : 0;
+}
+
 double ord_lru_misses(const struct ord_fn *f, const uint32_t *ids, const uint64_t *at, size_t n,
                       const struct ord_cache *c)
 {

@@ -52,6 +52,10 @@ uint64_t ord_set_pressure(const struct ord_fn *f, const uint32_t *ids, const uin
 double ord_lru_misses(const struct ord_fn *f, const uint32_t *ids, const uint64_t *at, size_t n,
                       const struct ord_cache *c);
 
+/* Che's approximation for one set: the misses of its lines, fetched
+ * v[0..nv) times each, under LRU with `ways` ways (0 when they fit). */
+double ord_che_set(const uint64_t *v, size_t nv, uint32_t ways);
+
 /* The same for ids[0..n) laid out contiguously from 0 (each at its
  * alignment), as the relink places the planned functions. */
 uint64_t ord_set_pressure_seq(const struct ord_fn *f, const uint32_t *ids, size_t n,

@@ -18,6 +18,7 @@
 #include "dcolour.h"
 #include "layout.h"
 #include "order.h"
+#include "order-sets.h"
 #include "plan-order.h"
 #include "plan.h"
 #include "plan-sets.h"
@@ -362,6 +363,35 @@ static void fold_lines(struct lines *L)
     L->n = cm_fold_lines(L->v, L->n);
 }
 
+/* Che's approximation of the LRU misses of the hot lines L (order-sets.h
+ * ord_che_set, per set): lines referenced independently at rates in
+ * proportion to their fetches, where the cyclic stream has every line of an
+ * overfull set miss on every fetch.  -1 when out of memory. */
+static double che_misses(const struct cgeom *g, const struct lines *L)
+{
+    size_t *at = calloc((size_t)g->sets + 1, sizeof *at);
+    uint64_t *v = malloc((L->n ? L->n : 1) * sizeof *v);
+    double m = -1;
+    if (at && v) {
+        for (size_t i = 0; i < L->n; i++)
+            at[(L->v[i].addr / g->line) % g->sets + 1]++;
+        for (uint32_t s = 0; s < g->sets; s++)
+            at[s + 1] += at[s];
+        size_t *fill = malloc(((size_t)g->sets + 1) * sizeof *fill);
+        if (fill) {
+            memcpy(fill, at, ((size_t)g->sets + 1) * sizeof *fill);
+            for (size_t i = 0; i < L->n; i++)
+                v[fill[(L->v[i].addr / g->line) % g->sets]++] = L->v[i].fetches;
+            m = 0;
+            for (uint32_t s = 0; s < g->sets; s++)
+                m += ord_che_set(v + at[s], at[s + 1] - at[s], g->ways);
+            free(fill);
+        }
+    }
+    free(at), free(v);
+    return m;
+}
+
 static int prog_lines(struct po *p, struct lines *L)
 {
     int fd = open(p->r->prog, O_RDONLY);
@@ -560,7 +590,7 @@ static int rebuild_lines(struct po *p, const uint32_t *order, size_t n, long tie
  * result in *res, the lists in stable/ovf. */
 static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *order, size_t n,
                         uint32_t *stable, size_t *ns, uint32_t *ovf, size_t *no,
-                        struct cm_result *res)
+                        struct cm_result *res, double *che)
 {
     uint64_t cap = (uint64_t)rv->window * p->g.ways; /* stable bytes that stay */
     uint32_t *byd = malloc((n ? n : 1) * sizeof *byd);
@@ -620,7 +650,7 @@ static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *
     if (!status) {
         fold_lines(&L);
         keep_hot(&L, p->hot_min);
-        if (cm_simulate(&p->g, L.v, L.n, res, NULL, NULL, 0))
+        if (cm_simulate(&p->g, L.v, L.n, res, NULL, NULL, 0) || (*che = che_misses(&p->g, &L)) < 0)
             status = rep_oom();
     }
     free(L.v), free(byd), free(isst), free(a);
@@ -729,12 +759,17 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     size_t ns = 0, no = 0;
     struct reserve rv = { p.g.sets * p.g.line, 0, 0 };
     struct cm_result cr = ca;
+    double che_b = che_misses(&p.g, &before), che_a = che_misses(&p.g, &after), che_r = che_a;
+    if (che_b < 0 || che_a < 0) {
+        rep_oom();
+        goto done;
+    }
     int use_reserve = 0;
     uint32_t rsets = o->reserve_sets >= 0 ? (uint32_t)o->reserve_sets : p.g.sets / 8;
     if (rsets > 0 && rsets < p.g.sets && ca.overfull_sets) {
         rv.size = rsets * p.g.line;
         rv.window = rv.page - rv.size;
-        if (plan_reserve(&p, &rv, order, n, stable, &ns, ovf, &no, &cr))
+        if (plan_reserve(&p, &rv, order, n, stable, &ns, ovf, &no, &cr, &che_r))
             goto done;
         cm_print_result("with a reserved region", "hit ratio", "fetches", &p.g, &cr);
         use_reserve = cr.hits > ca.hits && no > 0;
@@ -743,15 +778,19 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     }
     /* the model's check: the planned layout against the one it replaces
        (PROG's own; with --rebuild the rebuilt program's, as GNU ld's
-       default script lays out its tiers); an order predicted to hit less
-       is not written, and pmopt relink keeps that layout */
+       default script lays out its tiers); an order the cyclic stream
+       predicts to hit less -- or, where it cannot tell the two apart (all
+       hot lines fit, or every set overflows), Che's estimate to miss more
+       -- is not written, and pmopt relink keeps that layout
+       (docs/layout.md "The model's check") */
     struct cm_result ck = cb;
+    double che_k = che_b;
     const char *kept_what = "PROG's own layout";
     if (o->rebuild_tier > 0 && n) {
         if (rebuild_lines(&p, order, n, o->rebuild_tier, tmp, data, &reb))
             goto done;
         keep_hot(&reb, p.hot_min);
-        if (cm_simulate(&p.g, reb.v, reb.n, &ck, NULL, NULL, 0)) {
+        if (cm_simulate(&p.g, reb.v, reb.n, &ck, NULL, NULL, 0) || (che_k = che_misses(&p.g, &reb)) < 0) {
             rep_oom();
             goto done;
         }
@@ -760,16 +799,21 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
                     "executed functions, in link order)";
     }
     const struct cm_result *planned = use_reserve ? &cr : &ca;
-    int worse = n && !o->no_model_check && (__extension__(unsigned __int128)planned->hits * (ck.fetches ? ck.fetches : 1) <
-                      (__extension__(unsigned __int128)ck.hits * (planned->fetches ? planned->fetches : 1)));
-    if (n && o->no_model_check && cm_hit_ratio(planned) < cm_hit_ratio(&ck))
-        printf("  the planned order is predicted to hit less than %s (hit ratio %.3f against %.3f): "
-               "written anyway (--no-model-check)\n", kept_what, cm_hit_ratio(planned), cm_hit_ratio(&ck));
+    double che_p = use_reserve ? che_r : che_a;
+    printf("  independent references (Che's approximation of LRU): %s %.0f misses, the plan %.0f\n",
+           o->rebuild_tier > 0 && n ? "the rebuild (predicted)" : "before (PROG)", che_k, che_p);
+    __extension__ typedef unsigned __int128 u128;
+    u128 hp = (u128)planned->hits * (ck.fetches ? ck.fetches : 1),
+         hk = (u128)ck.hits * (planned->fetches ? planned->fetches : 1);
+    int worse = n && (hp < hk || (hp == hk && che_p > che_k * (1 + 1e-9)));
     if (worse) {
-        printf("  the planned order is predicted to hit less than %s (hit ratio %.3f against %.3f): "
-               "not written, pmopt relink keeps that layout\n", kept_what, cm_hit_ratio(planned),
-               cm_hit_ratio(&ck));
-        n = 0, use_reserve = 0, ncold = 0;
+        printf("  the planned order is predicted to miss more than %s (cyclic stream: hit ratio %.3f "
+               "against %.3f; independent references: %.0f misses against %.0f): %s\n", kept_what,
+               cm_hit_ratio(planned), cm_hit_ratio(&ck), che_p, che_k,
+               o->no_model_check ? "written anyway (--no-model-check)"
+                                 : "not written, pmopt relink keeps that layout");
+        if (!o->no_model_check)
+            n = 0, use_reserve = 0, ncold = 0;
     }
     /* recommendations */
     char c[512];
