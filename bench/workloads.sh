@@ -2,19 +2,23 @@
 # (bench/count-cost.sh) and the layout suite (bench/suite.sh) share.  Sourced;
 # needs `here` (bench/) set by the caller.
 #
-#   WL_PROGRAMS               sqlite lua zstd
+#   WL_PROGRAMS               sqlite lua zstd (bench/suite.sh also builds
+#                             speedtest1: sqlite3.c + SQLite's test/speedtest1.c)
 #   wl_workloads PROG         the workloads of PROG (sqlite: train sort insert;
 #                             lua: all; zstd: compress decompress)
 #   wl_fetch PROG             the sources, fetched once into $WL_CACHE (default
 #                             /work/cache if it exists, else bench/.cache):
 #                             SQLite from npm (bench/fetch-sqlite.sh), lua5.4 and
-#                             zstd as Debian source packages (wl_debsrc); sets
-#                             WL_SRC (the unpacked tree, never built in)
+#                             zstd as Debian source packages (wl_debsrc),
+#                             speedtest1.c from the sqlite3 source package
+#                             (wl_speedtest1); sets WL_SRC (the unpacked tree,
+#                             never built in)
 #   wl_sources PROG           the C files a build compiles (after wl_fetch)
 #   wl_cflags PROG            the program's own -D/-I flags
 #   wl_build PROG DIR LINK CFLAGS...
 #                             compile every source into DIR (objects kept while
-#                             their stamp — flags, plugin, source — is unchanged)
+#                             their stamp — flags, plugin, feedback file, source
+#                             — is unchanged)
 #                             and link DIR/prog with gcc (LINK=gcc: CFLAGS too) or
 #                             perfinst-ld (LINK=pild; $B/perfinst-ld)
 #   wl_run PROG WORKLOAD DIR SCALE [WRAPPER...]
@@ -28,7 +32,9 @@
 # sorter's comparator called through a pointer, indexed lookups, joins;
 # insert: late inserts into indexed tables, point updates and deletes);
 # Lua 5.4 (Debian's lua5.4, whose source package ships no test scripts)
-# running bench/lua/workload.lua; zstd 1.5.4 (Debian's libzstd source, built
+# running bench/lua/workload.lua (WORKLOAD: its MIX, all or one part);
+# speedtest1 (WORKLOAD: a --testset, SCALE: --size, an in-memory database;
+# the checksum is its --verify hash); zstd 1.5.4 (Debian's libzstd source, built
 # single-threaded) compressing a generated 24 MiB corpus at -3 once per unit
 # of scale, and decompressing it five times per unit, in one process.
 
@@ -58,17 +64,47 @@ wl_debsrc() {
     local d=$WL_CACHE/debsrc name=$1 src
     src=$(ls -d "$d/$name"-[0-9]*/ 2> /dev/null | head -1)
     if [ -z "$src" ]; then
-        mkdir -p "$d/apt/lists/partial"
-        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
-        local a=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/apt" -o Dir::State::Lists="$d/apt/lists")
-        [ -n "$(ls "$d/apt/lists/"*Sources* 2> /dev/null)" ] || apt-get "${a[@]}" update > "$d/apt/update.log" 2>&1 ||
-            { echo "workloads: apt-get update failed ($d/apt/update.log)" >&2; return 1; }
-        (cd "$d" && apt-get "${a[@]}" source "$name" > "$d/apt/source-$name.log" 2>&1) ||
+        wl_debsrc_lists || return 1
+        (cd "$d" && apt-get "${WL_APT[@]}" source "$name" > "$d/apt/source-$name.log" 2>&1) ||
             { echo "workloads: apt-get source $name failed ($d/apt/source-$name.log)" >&2; return 1; }
         src=$(ls -d "$d/$name"-[0-9]*/ 2> /dev/null | head -1)
     fi
     [ -n "$src" ] || { echo "workloads: no $name source in $d" >&2; return 1; }
     echo "${src%/}"
+}
+
+# wl_debsrc_lists: the private deb-src list under $WL_CACHE/debsrc/apt (a
+# deb-src copy of the system's debian.sources, its own lists, updated once);
+# WL_APT: apt-get's options that use it
+wl_debsrc_lists() {
+    local d=$WL_CACHE/debsrc
+    WL_APT=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/apt" -o Dir::State::Lists="$d/apt/lists")
+    mkdir -p "$d/apt/lists/partial"
+    [ -s "$d/apt/debian-src.sources" ] ||
+        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
+    [ -n "$(ls "$d/apt/lists/"*Sources* 2> /dev/null)" ] || apt-get "${WL_APT[@]}" update > "$d/apt/update.log" 2>&1 ||
+        { echo "workloads: apt-get update failed ($d/apt/update.log)" >&2; return 1; }
+}
+
+# wl_speedtest1: test/speedtest1.c of the sqlite3 Debian source package,
+# extracted once into $WL_CACHE/debsrc (apt-get source --download-only with
+# the private deb-src list of wl_debsrc); prints its path
+wl_speedtest1() {
+    local d=$WL_CACHE/debsrc f
+    f=$(ls "$d"/speedtest1-*.c 2> /dev/null | head -1)
+    if [ -z "$f" ]; then
+        wl_debsrc_lists || return 1
+        (cd "$d" && apt-get "${WL_APT[@]}" source --download-only sqlite3 > "$d/apt/source-sqlite3.log" 2>&1) ||
+            { echo "workloads: apt-get source sqlite3 failed ($d/apt/source-sqlite3.log)" >&2; return 1; }
+        local t v
+        t=$(ls "$d"/sqlite3_*.orig.tar.* 2> /dev/null | grep -v -- '-www' | head -1)
+        v=${t##*/sqlite3_}; v=${v%%.orig.tar.*}
+        [ -n "$t" ] && tar -xf "$t" --wildcards '*/test/speedtest1.c' -O > "$d/speedtest1-$v.c.tmp" &&
+            [ -s "$d/speedtest1-$v.c.tmp" ] || { echo "workloads: no test/speedtest1.c in $t" >&2; return 1; }
+        mv "$d/speedtest1-$v.c.tmp" "$d/speedtest1-$v.c"
+        f=$d/speedtest1-$v.c
+    fi
+    echo "$f"
 }
 
 wl_fetch() {
@@ -80,6 +116,11 @@ wl_fetch() {
         mkdir -p "$WL_CACHE/bench/lua-include"
         echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' > "$WL_CACHE/bench/lua-include/lua5.4-deb-multiarch.h" ;;
     zstd) WL_SRC=$(wl_debsrc libzstd) ;;
+    speedtest1)
+        # the amalgamation (npm, as for sqlite) and test/speedtest1.c of the
+        # sqlite3 Debian source package (downloaded, that one file extracted)
+        wl_fetch sqlite || return 1
+        wl_speedtest1 > /dev/null || return 1 ;;
     *) echo "workloads: unknown program $1" >&2; return 1 ;;
     esac
     [ -n "$WL_SRC" ]
@@ -88,6 +129,7 @@ wl_fetch() {
 wl_sources() {
     case $1 in
     sqlite) echo "$WL_SRC/sqlite3.c $here/sqlite/workload.c" ;;
+    speedtest1) echo "$WL_SRC/sqlite3.c $(wl_speedtest1)" ;;
     lua) ls "$WL_SRC"/src/*.c | grep -v -e '/luac\.c$' ;;
     zstd)
         ls "$WL_SRC"/lib/common/*.c "$WL_SRC"/lib/compress/*.c "$WL_SRC"/lib/decompress/*.c \
@@ -103,7 +145,7 @@ wl_sources() {
 
 wl_cflags() {
     case $1 in
-    sqlite) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
+    sqlite|speedtest1) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
     lua) echo "-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$WL_CACHE/bench/lua-include" ;;
     zstd) echo "-I$WL_SRC/lib -I$WL_SRC/lib/common -I$WL_SRC/programs -DXXH_NAMESPACE=ZSTD_ -DZSTD_LEGACY_SUPPORT=0" ;;
     esac
@@ -111,7 +153,7 @@ wl_cflags() {
 
 wl_libs() {
     case $1 in
-    sqlite) echo "-lm" ;;
+    sqlite|speedtest1) echo "-lm" ;;
     lua) echo "-lm -ldl" ;;
     zstd) echo "" ;;
     esac
@@ -121,7 +163,10 @@ wl_stamp() { # FILE CFLAGS...
     local f=$1 a; shift
     echo "$*"
     for a in "$@"; do
-        case $a in -fplugin=*) sha256sum "${a#-fplugin=}" ;; esac
+        case $a in
+        -fplugin=*) sha256sum "${a#-fplugin=}" ;;
+        -fplugin-arg-perfinst-feedback=*) sha256sum "${a#-fplugin-arg-perfinst-feedback=}" ;;
+        esac
     done
     sha256sum "$f"
 }
@@ -201,7 +246,11 @@ wl_run() {
     local prog=$1 wl=$2 d=$3 scale=$4; shift 4
     case $prog in
     sqlite) (cd "$d" && "$@" ./prog "$scale" "$wl") | tail -1 ;;
-    lua) (cd "$d" && "$@" ./prog "$here/lua/workload.lua" "$scale") | tail -1 ;;
+    lua) (cd "$d" && "$@" ./prog "$here/lua/workload.lua" "$scale" "$wl") | tail -1 ;;
+    speedtest1)
+        # SQLite's own benchmark; its timings vary, its verification hash does not
+        (cd "$d" && "$@" ./prog --testset "$wl" --size "$scale" --memdb --nosync --verify) |
+            sed -n "s/^Verification Hash: [0-9]* \([0-9a-f]*\)$/checksum=\1 testset=$wl size=$scale/p" ;;
     zstd)
         local c n i files=()
         c=$(wl_zstd_corpus 1) || return 1
