@@ -33,8 +33,9 @@ bool pi_feedback_load(const char *only)
         /* the kinds of every loop (pifeedback.h): the rebuild's and the
            sharing repair's are applied by this plugin's passes
            (pass-feedback.cc, pass-promote.cc, repair-sharing.cc,
-           pass-sharing.cc, repair-arrays.cc), the relink's only by `pmopt
-           relink`: accepted silently.  Another kind is reported once and
+           pass-sharing.cc, repair-arrays.cc), the relink's by `pmopt
+           relink` (order-functions by pass-feedback.cc too: .text.sorted),
+           the others accepted silently.  Another kind is reported once and
            ignored (a newer plan). */
         if (!pifb_kind(rec->kind))
             warning(0, "perfinst: %s:%u: recommendation %u (%qs) is not one this plugin "

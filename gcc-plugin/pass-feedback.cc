@@ -256,11 +256,12 @@ static void set_cold_section(tree decl)
     set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
 }
 
-static void set_tier(function *fun, bool late)
+static bool set_tier(function *fun, bool late)
 {
     cgraph_node *node = cgraph_node::get(fun->decl);
+    bool cold = false;
     if (!node)
-        return;
+        return false;
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     unsigned iter = 0;
     const struct pifb_rec *r;
@@ -275,9 +276,74 @@ static void set_tier(function *fun, bool late)
                     node->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
                 else if (late && !pi_opt.cold_tier_size)
                     set_cold_section(fun->decl);
+                cold = true;
             } else if (!late)
                 warn_rec(r, "tier must be hot or cold");
         }
+    return cold;
+}
+
+/* The function order (order-functions, the plan's order of the executed
+ * functions): the rank of each name, 1 for the first. */
+static hash_map<nofree_string_hash, unsigned> *ranks;
+
+static unsigned order_rank(const char *fn)
+{
+    if (!ranks) {
+        ranks = new hash_map<nofree_string_hash, unsigned>;
+        unsigned iter = 0, n = 0;
+        const struct pifb_rec *r;
+        while ((r = pi_feedback_next("order-functions", &iter))) {
+            const char *s = pifb_get(r, "functions");
+            while (s && *s) {
+                const char *e = strchr(s, ',');
+                size_t l = e ? (size_t)(e - s) : strlen(s);
+                if (l) {
+                    char *name = xstrndup(s, l); /* kept: the map's key */
+                    bool existed;
+                    unsigned &slot = ranks->get_or_insert(name, &existed);
+                    if (!existed)
+                        slot = ++n;
+                    else
+                        free(name);
+                }
+                s = e ? e + 1 : NULL;
+            }
+        }
+    }
+    unsigned *r = ranks->get(fn);
+    return r ? *r : 0;
+}
+
+/* Right before final, a function of the plan's order goes to
+ * .text.sorted.RANK.NAME (RANK ten digits): GNU ld's default script places
+ * *(SORT(.text.sorted.*)) after .text.hot, sorted by name, so the rebuilt
+ * program has the plan's function order across all its objects without a
+ * relink.  The section is marked implicit, as -ffunction-sections' own
+ * names are, so that the function's cold part still gets
+ * .text.unlikely.NAME (get_named_text_section), and a hot-tier function
+ * becomes normal (default_function_section would otherwise choose
+ * .text.hot.NAME: the hot tier's work is done, the code is generated).
+ * (-ffunction-sections may have named it .text.NAME already, implicitly.)
+ * Left alone: a section the program chose, main and constructors
+ * (.text.startup), destructors (.text.exit), functions-order=none. */
+static void set_order_section(function *fun)
+{
+    cgraph_node *node = cgraph_node::get(fun->decl);
+    if (!node || pi_opt.function_order_none || (DECL_SECTION_NAME(fun->decl) && !node->implicit_section) ||
+        lookup_attribute("section", DECL_ATTRIBUTES(fun->decl)) || node->only_called_at_startup ||
+        node->only_called_at_exit || MAIN_NAME_P(DECL_NAME(fun->decl)))
+        return;
+    const char *name = targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)));
+    unsigned rank = order_rank(name);
+    if (!rank)
+        return;
+    char num[32];
+    snprintf(num, sizeof num, ".text.sorted.%010u.", rank);
+    set_decl_section_name(fun->decl, ACONCAT((num, name, NULL)));
+    node->implicit_section = true;
+    if (node->frequency == NODE_FREQUENCY_HOT)
+        node->frequency = NODE_FREQUENCY_NORMAL;
 }
 
 /* The functions whose branch profile was applied, by assembler name, for
@@ -545,13 +611,14 @@ static unsigned int tier_execute(function *fun)
 }
 PI_GIMPLE_PASS(tier, PROP_cfg)
 
-/* Right before final: the cold tier's functions go to .text.unlikely.NAME
- * (final picks the section when it starts the function), after being
- * compiled as any other. */
-static bool tier_late_gate(function *fun) { return !pi_opt.cold_tier_size && feedback_gate(fun); }
+/* Right before final (final picks the section when it starts the
+ * function): the cold tier's functions go to .text.unlikely.NAME, after
+ * being compiled as any other; the ordered ones to .text.sorted.RANK.NAME. */
+static bool tier_late_gate(function *fun) { return feedback_gate(fun); }
 static unsigned int tier_late_execute(function *fun)
 {
-    set_tier(fun, true);
+    if (!set_tier(fun, true))
+        set_order_section(fun);
     return 0;
 }
 PI_RTL_PASS(tier_late)

@@ -40,6 +40,10 @@
  *   cold-tier=place|size  with feedback: a function that never ran goes to .text.unlikely
  *                        compiled as any other (default), or also compiled for size
  *                        (pass-feedback.cc, docs/layout.md "Tiers")
+ *   function-order=plan|none  with feedback: the plan's order-functions as
+ *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
+ *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
+ *                        "Function order in the rebuild")
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -81,7 +85,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n"
     "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function or its own (default)\n"
     "  -fplugin-arg-perfinst-cold-tier=place|size  never-run functions: to .text.unlikely (default),\n"
-    "                            or also compiled for size\n",
+    "                            or also compiled for size\n"
+    "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
+    "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n",
 };
 
 static const char *feedback_only;
@@ -286,6 +292,14 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "function-order") == 0) {
+            if (v && (strcmp(v, "plan") == 0 || strcmp(v, "none") == 0))
+                pi_opt.function_order_none = strcmp(v, "none") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-function-order=%s%>: expected %<plan%> or %<none%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "counting-opt") == 0) {
             if (v && (strcmp(v, "full") == 0 || strcmp(v, "fast") == 0))
                 pi_opt.counting_fast = strcmp(v, "fast") == 0;
@@ -306,7 +320,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, help)", k);
             ok = false;
         }
     }

@@ -30,6 +30,7 @@ struct pi_options {
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
     bool counting_fast;     /* counting-opt=fast: f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
     bool cold_tier_size;    /* cold-tier=size: never-run functions also compiled for size (pass-feedback.cc) */
+    bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
 };
 extern struct pi_options pi_opt;
 

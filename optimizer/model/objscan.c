@@ -28,6 +28,19 @@ static const struct {
 
 const char *oscan_sym_of(const char *name, int *kind, int *cold)
 {
+    /* .text.sorted.RANK.NAME: a function the rebuild placed in the plan's
+       order (gcc-plugin/pass-feedback.cc) */
+    static const char sorted[] = ".text.sorted.";
+    if (!strncmp(name, sorted, sizeof sorted - 1)) {
+        const char *p = name + sizeof sorted - 1, *d = p;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d > p && *d == '.' && d[1]) {
+            *kind = OS_TEXT;
+            *cold = 0;
+            return d + 1;
+        }
+    }
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t l = strlen(prefixes[i].prefix);
         if (!strncmp(name, prefixes[i].prefix, l) && name[l]) {

@@ -1,7 +1,8 @@
 # The one loop (docs/layout.md "One loop: rebuild and relink"): a training
 # build of loop.c, `pmopt plan --order=exttsp --rebuild` writes ONE feedback
 # file with the rebuild kinds then the order kinds; the rebuild applies it
-# (the plugin skips the order kinds silently) and moves work's never-run
+# (the function order too: work in .text.sorted.0000000002.work, the other
+# order kinds skipped silently) and moves work's never-run
 # block to work.cold and report to .text.unlikely; `pmopt relink` applies
 # the order kinds of the same file (a note counts the rebuild kinds it
 # skips).  The relinked program has main, work, mix contiguous in the
@@ -32,7 +33,7 @@ cat cc.err
 if grep -q "not one this plugin applies" cc.err; then fail "the plugin warned about the order kinds"; fi
 ok "the plugin applies the combined file without warnings"
 readelf -SW r.o > secs
-assert_contains "work's hot part in .text.hot" secs "\.text\.hot\.work "
+assert_contains "work's hot part in the plan's order (rank 2 after main)" secs "\.text\.sorted\.0000000002\.work "
 assert_contains "work's never-run block in its cold part" secs "\.text\.unlikely\.work "
 assert_contains "report cold" secs "\.text\.unlikely\.report "
 # the cold tier is a place, not a way of compiling (cold-tier=place, the

@@ -1,0 +1,67 @@
+# The rebuild's function order (gcc-plugin/pass-feedback.cc, docs/layout.md
+# "Function order in the rebuild"): sorted-a.c and sorted-b.c, a chain
+# main -> f1 -> f2 -> f3 -> f4 split over two objects.  The plan orders
+# the executed functions main f1 f2 f3 f4; the rebuild puts f1..f4 in
+# .text.sorted.RANK.NAME (main stays in .text.startup), f1's never-run
+# block still in .text.unlikely.f1, rare (never ran) in .text.unlikely.rare;
+# GNU ld's SORT(.text.sorted.*) lays the chain out f1 f2 f3 f4 across the
+# objects, where function-order=none leaves it in object order (f1 f3 f2
+# f4).  pmopt relink of the rebuild finds the sorted sections (its order
+# is the rebuild's own); the output is plain -O2's.
+. "$PERFINST_TOP/tests/lib.sh"
+for u in a b; do
+    pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/layout/sorted-$u.c" -o t$u.o
+done
+pi_ld -O2 -o t ta.o tb.o
+PERFINST_OUT=t.pit ./t 5000 > /dev/null
+"$PMOPT" plan --order=exttsp --rebuild -o s.fb t t.pit > plan.out
+grep '^[0-9]' s.fb | cut -c1-100
+assert_contains "the plan's order" s.fb "^[0-9]* order-functions alg=exttsp functions=main,f1,f2,f3,f4$"
+
+# hotchain PROG: the names of f1..f4 in address order
+hotchain() { nm -n "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^f[1-4]$/ {print $3}' | paste -sd' '; }
+build() { # NAME PLUGIN-ARGS...
+    local n=$1 u; shift
+    for u in a b; do
+        pi_cc -O2 -fplugin-arg-perfinst-feedback=s.fb -fplugin-arg-perfinst-sections "$@" \
+            -c "$T/layout/sorted-$u.c" -o $n$u.o 2>> $n.err
+    done
+    pi_ld -O2 -o $n ${n}a.o ${n}b.o
+}
+build r
+cat r.err
+assert_not_contains "no warning about the order kind" r.err "not one this plugin applies"
+readelf -SW ra.o rb.o > secs
+for s in ".text.sorted.0000000002.f1" ".text.sorted.0000000004.f3" ".text.sorted.0000000003.f2" \
+         ".text.sorted.0000000005.f4" ".text.unlikely.f1" ".text.unlikely.rare" ".text.startup.main"; do
+    assert_contains "section $s" secs " ${s//./\\.} "
+done
+assert_not_contains "no .text.hot part left for the ordered functions" secs "\.text\.hot\."
+assert_eq "the rebuilt program: the chain in the plan's order" "f1 f2 f3 f4" "$(hotchain r)"
+nm -n r | awk '$2 ~ /^[tT]$/ {print $3}' > syms
+for c in f1.cold rare; do
+    grep -qx "$c" syms || fail "$c missing from the rebuilt program"
+done
+[ "$(grep -n -x -e f4 -e f1.cold syms | cut -d: -f2 | paste -sd' ')" = "f1.cold f4" ] ||
+    fail "f1.cold is not before the ordered functions (.text.unlikely precedes .text.sorted)"
+ok "f1.cold and rare in .text.unlikely, before the ordered chain"
+
+build n -fplugin-arg-perfinst-function-order=none
+assert_eq "function-order=none: object order" "f1 f3 f2 f4" "$(hotchain n)"
+expect_fail "a bad function-order" pi_cc -O2 -fplugin-arg-perfinst-feedback=s.fb \
+    -fplugin-arg-perfinst-function-order=random -c "$T/layout/sorted-b.c" -o bad.o
+assert_contains "the error names the values" err "function-order=random.: expected .plan. or .none."
+
+"$PMOPT" relink r --feedback s.fb -o r.opt > rel.out 2> rel.err
+cat rel.out rel.err
+assert_contains "relink finds the sorted sections" rel.out "^pmopt relink: 5 functions in the planned order"
+assert_eq "the relinked program: the same order" "f1 f2 f3 f4" "$(hotchain r.opt)"
+gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
+for in in 5000 -3 ""; do
+    for p in r n r.opt; do
+        ./plain $in > a.out
+        ./$p $in > b.out
+        cmp a.out b.out || fail "$p: output differs from plain -O2 on '$in'"
+    done
+done
+ok "output identical to plain -O2 (the rare path included)"
