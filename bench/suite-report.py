@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""bench/suite-report.py — the tables of bench/suite.sh from its work directory.
+
+    bench/suite-report.py --work DIR --variants "O2 pgo bolt ..." --pads "0 1024 ..."
+                          [--no-timing] [--nice N] PROGRAMS
+
+PROGRAMS has one line per program, "PROGRAM NAME TRAIN S_TRAIN S_CG S_TIME
+TEST...".  Read from DIR/NAME/cg/: VARIANT-WL-PAD.txt ("IREFS I1MISSES",
+cachegrind, the layout shifted by PAD bytes), VARIANT-WL-taken.txt (taken
+branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
+Printed (Markdown): per program a table of every (test workload, variant) —
+I1 misses as the mean over the shifts, × O2 and × BOLT, the range over the
+shifts, instructions and taken branches × O2, user CPU time × O2 and × BOLT
+(median of the per-round ratios, bootstrap 95 % interval) — then per variant
+the geometric mean over the program's pairs and the worst pair; last the
+same over every pair of every program, and the issue's targets pair by pair
+(the loop's I1 misses and CPU time at most BOLT's; the relink's misses at
+most the rebuild's).
+"""
+import math
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paired  # noqa: E402  (median, interval)
+
+
+def die(msg):
+    sys.stderr.write("suite-report: %s\n" % msg)
+    sys.exit(1)
+
+
+def read_words(path):
+    try:
+        with open(path) as f:
+            return f.read().split()
+    except OSError:
+        return None
+
+
+def geo(xs):
+    xs = [x for x in xs if x is not None and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def fmt(x, d=3):
+    return "—" if x is None else "%.*f" % (d, x)
+
+
+def read_times(path):
+    """variant -> {round: user}, and the comment lines"""
+    runs, notes = {}, []
+    try:
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if not w:
+                    continue
+                if w[0].startswith("#"):
+                    if w[:2] != ["#", "variants"]:
+                        notes.append(line.strip("# \n"))
+                    continue
+                runs.setdefault(w[1], {})[int(w[0])] = float(w[3])
+    except OSError:
+        return None, []
+    return runs, notes
+
+
+def cpu_ratio(runs, v, base):
+    """median of the per-round user CPU ratios v/base and its interval"""
+    if not runs or v not in runs or base not in runs:
+        return None
+    common = sorted(set(runs[v]) & set(runs[base]))
+    r = [runs[v][k] / runs[base][k] for k in common if runs[base][k] > 0]
+    if not r:
+        return None
+    lo, hi = paired.interval(r, random.Random(1), 10000)
+    return (paired.median(r), lo, hi)
+
+
+def fmt_ci(c):
+    return "—" if c is None else "%.3f [%.3f–%.3f]" % c
+
+
+def main(argv):
+    work, variants, pads, timing, nice, progfile = None, None, None, True, "10", None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--work", "--variants", "--pads", "--nice"):
+            if i + 1 >= len(argv):
+                die("%s needs a value" % a)
+            v = argv[i + 1]
+            if a == "--work":
+                work = v
+            elif a == "--variants":
+                variants = v.split()
+            elif a == "--pads":
+                pads = v.split()
+            else:
+                nice = v
+            i += 2
+        elif a == "--no-timing":
+            timing = False
+            i += 1
+        else:
+            progfile = a
+            i += 1
+    if not (work and variants and pads and progfile):
+        die("usage: suite-report.py --work DIR --variants LIST --pads LIST PROGRAMS")
+    progs = []
+    with open(progfile) as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] == "PROGRAM":
+                progs.append((w[1], w[2], w[3], w[4], w[5], w[6:]))
+    ours = [v for v in variants if v not in ("O2", "pgo", "bolt")]
+    allpairs = {v: [] for v in variants}  # v -> [(pair name, i1 ×O2, i1 ×bolt, ir, tb, cpu×O2, cpu×bolt)]
+    loads = []
+    for name, train, s_train, s_cg, s_time, tests in progs:
+        print("### %s: trained on `%s` (scale %s), measured on %s" %
+              (name, train, s_train, ", ".join("`%s`" % t for t in tests)))
+        print()
+        print("cachegrind at scale %s: I1 misses the mean over the layout shifted by %s bytes "
+              "(instructions: unshifted); taken branches: the program's own jmp and taken jcc "
+              "(callgrind, bench/taken-branches.py)%s." %
+              (s_cg, ", ".join(pads),
+               "; user CPU time at scale %s, paired rounds (median of the per-round ratios, "
+               "bootstrap 95 %% interval), under `nice -n %s`" % (s_time, nice) if timing else ""))
+        print()
+        print("| workload | variant | I1 misses | × O2 | × BOLT | shifts × O2 | instructions × O2 | "
+              "taken × O2 | user CPU × O2 | user CPU × BOLT |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for wl in tests:
+            m = {}
+            for v in variants:
+                i1s, ir = [], None
+                for p in pads:
+                    w = read_words(os.path.join(work, name, "cg", "%s-%s-%s.txt" % (v, wl, p)))
+                    if w and len(w) == 2:
+                        i1s.append(int(w[1]))
+                        if p == "0":
+                            ir = int(w[0])
+                tb = read_words(os.path.join(work, name, "cg", "%s-%s-taken.txt" % (v, wl)))
+                m[v] = (sum(i1s) / len(i1s) if len(i1s) == len(pads) else None,
+                        (min(i1s), max(i1s)) if i1s else None, ir, int(tb[0]) if tb else None)
+            runs, notes = read_times(os.path.join(work, name, "times-%s.txt" % wl)) if timing else (None, [])
+            if notes:
+                loads.append("%s/%s: %s" % (name, wl, "; ".join(notes)))
+            o2, bo = m["O2"], m.get("bolt")
+
+            def rel(x, y):
+                return x / y if x is not None and y else None
+            for v in variants:
+                i1, rng, ir, tb = m[v]
+                c_o2, c_bo = cpu_ratio(runs, v, "O2"), cpu_ratio(runs, v, "bolt")
+                print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    wl, v, "—" if i1 is None else "%.0f" % i1, fmt(rel(i1, o2[0])),
+                    fmt(rel(i1, bo[0] if bo else None)),
+                    "—" if rng is None or not o2[0] else "%.3f–%.3f" % (rng[0] / o2[0], rng[1] / o2[0]),
+                    fmt(rel(ir, o2[2])), fmt(rel(tb, o2[3])),
+                    fmt_ci(c_o2) if v != "O2" else "1", fmt_ci(c_bo) if v != "bolt" else "1"))
+                allpairs[v].append(("%s/%s" % (name, wl), rel(i1, o2[0]), rel(i1, bo[0] if bo else None),
+                                    rel(ir, o2[2]), rel(tb, o2[3]), c_o2[0] if c_o2 else None,
+                                    c_bo[0] if c_bo else None, i1))
+        print()
+        summary([(v, [x for x in allpairs[v] if x[0].startswith(name + "/")]) for v in variants],
+                "%s, %d pairs" % (name, len(tests)))
+    print("### All programs: %d pairs" % len(allpairs["O2"]))
+    print()
+    summary([(v, allpairs[v]) for v in variants], "every pair")
+    targets(allpairs, ours)
+    if loads:
+        print("Load average around the timing rounds: " + "; ".join(loads) + ".")
+        print()
+
+
+def summary(rows, what):
+    print("| variant (%s) | I1 × O2 geo mean | worst | I1 × BOLT geo mean | worst | instructions × O2 | "
+          "taken × O2 | CPU × O2 geo mean | CPU × BOLT geo mean | worst |" % what)
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for v, ps in rows:
+        def worst(k):
+            c = [(x[k], x[0]) for x in ps if x[k] is not None]
+            return "—" if not c else "%.3f (%s)" % max(c)
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            v, fmt(geo(x[1] for x in ps)), worst(1), fmt(geo(x[2] for x in ps)) if v != "bolt" else "1",
+            worst(2) if v != "bolt" else "—", fmt(geo(x[3] for x in ps)), fmt(geo(x[4] for x in ps)),
+            fmt(geo(x[5] for x in ps)), fmt(geo(x[6] for x in ps)) if v != "bolt" else "1",
+            worst(6) if v != "bolt" else "—"))
+    print()
+
+
+def targets(allpairs, ours):
+    """the issue's targets, pair by pair, for each loop variant"""
+    for v in ours:
+        ps = allpairs[v]
+        n = len(ps)
+        i1 = [x for x in ps if x[2] is not None]
+        ok = [x for x in i1 if x[2] <= 1.0]
+        cpu = [x for x in ps if x[6] is not None]
+        cok = [x for x in cpu if x[6] <= 1.0]
+        line = "- %s: I1 misses ≤ BOLT's on %d of %d pairs" % (v, len(ok), n)
+        bad = [x[0] for x in i1 if x[2] > 1.0]
+        if bad:
+            line += " (not on %s)" % ", ".join(bad)
+        if cpu:
+            line += "; user CPU time ≤ BOLT's (median ratio) on %d of %d" % (len(cok), len(cpu))
+        if v.endswith("relink"):
+            base = "rebuild" if v == "relink" else v[: -len("+relink")]
+            if base not in allpairs:
+                base = "rebuild"    # an order of its own for the same rebuild
+            if base in allpairs:
+                worse = [a[0] for a, b in zip(ps, allpairs[base])
+                         if a[7] is not None and b[7] is not None and a[7] > b[7]]
+                line += "; misses above %s's on %d of %d%s" % (
+                    base, len(worse), n, " (%s)" % ", ".join(worse) if worse else "")
+        print(line)
+    print()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

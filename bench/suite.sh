@@ -1,0 +1,378 @@
+#!/bin/bash
+# shellcheck disable=SC2086  # flag lists are word-split on purpose
+# bench/suite.sh — layout that generalizes (issue 15): several programs, each
+# trained on one workload and measured on the others, for -O2, GCC PGO, BOLT
+# and the rebuild loop (docs/layout.md "Benchmarks"; results in bench/RESULTS.md
+# with --record).
+#
+#   bench/suite.sh [--record] [--quick] [--programs "P..."] [--work DIR]
+#                  [--rounds N] [--no-timing] [--no-taken] [--timing-only] [--pads "0 1024 ..."]
+#                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS]]...
+#
+# Programs and workloads (bench/workloads.sh builds and runs them):
+#   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
+#               measured on mixes test, sort, insert
+#   speedtest1  sqlite3.c + SQLite's own test/speedtest1.c (the sqlite3 Debian
+#               source package): trained on --testset main, measured on cte,
+#               fp, orm
+#   lua         Lua 5.4 (Debian's lua5.4) running bench/lua/workload.lua:
+#               trained on its part tables, measured on calls, strings, sort,
+#               objects, coro
+#   zstd        zstd 1.5.4 (Debian's libzstd): trained on compressing a
+#               generated corpus at -3, measured on decompressing it
+# Variants, all from the same sources and flags (-O2):
+#   O2       gcc -O2
+#   pgo      gcc -O2 -fprofile-generate, trained, gcc -O2 -fprofile-use
+#   bolt     gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs;
+#            llvm-bolt -instrument, trained; llvm-bolt -reorder-blocks=ext-tsp
+#            -reorder-functions=cdsort -split-functions (bolt-22)
+#   rebuild  the training build (-fplugin-arg-perfinst-all=count
+#            -fplugin-arg-perfinst-sections, linked by perfinst-ld) trained;
+#            `pmopt plan --order=exttsp --rebuild -o fb`; -O2
+#            -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
+#   relink   `pmopt relink rebuild --feedback fb`: the same file's order
+#   --extra NAME=PLAN-ARGS|PLUGIN-ARGS adds a loop NAME (rebuild) and
+#            NAME+relink with `pmopt plan --order=exttsp --rebuild PLAN-ARGS`
+#            and the plugin arguments PLUGIN-ARGS (to compare defaults);
+#            without PLUGIN-ARGS (--extra NAME=PLAN-ARGS) only NAME+relink:
+#            the rebuild relinked with NAME's plan (the plugin reads the same
+#            rebuild kinds from both files)
+# Measured for every (program, test workload) pair and variant:
+#   - I1 misses: cachegrind --I1=32768,8,64 --D1=32768,8,64
+#     --LL=8388608,16,64, the mean over the layout shifted by each of --pads
+#     bytes (0 1024 2048 3072): the program's code moved against libc and the
+#     PLT as bench/layout-shifts.sh does — a padding section linked first
+#     (O2, pgo, rebuild), `pmopt relink --pad-front` (relink), llvm-bolt
+#     --pad-funcs-before on the first hot function (bolt); one count per
+#     layout ranks layouts only beyond about ±15 % on SQLite
+#     (docs/layout.md "Layout noise and determinism");
+#   - instructions (cachegrind's I refs, unshifted);
+#   - taken branches of the program's own code (callgrind --collect-jumps
+#     --dump-instr, bench/taken-branches.py);
+#   - user CPU and wall time: --rounds (5) paired rounds at the timing scale,
+#     every variant once per round in rotated order (bench/paired.py: median
+#     of the per-round ratios, bootstrap 95 % interval).  The whole script
+#     runs under `nice -n 10` (--nice); times taken on a loaded machine are
+#     labelled so.
+# Every run's checksum must be -O2's.  The report (one table per program, the
+# geometric mean over its pairs and the worst pair, then all pairs together)
+# is WORK/report.md; --record appends it to bench/RESULTS.md.
+# --quick: the first test workload of each program, two shifts (0 2048), 3
+# rounds.  --no-timing: the deterministic counts only; --no-taken: no
+# callgrind runs (taken branches).  --timing-only: no
+# build and no valgrind: the timing rounds of the programs an earlier run built
+# in WORK (default bench/.work/suite), then the report with that run's counts
+# — for a quiet machine:
+#     bench/suite.sh --timing-only --nice 0 --rounds 15 --record
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+B=${PERFINST_BUILD:-$top/build}
+cmdline="bench/suite.sh${*:+ $*}"
+W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10
+programs="sqlite speedtest1 lua zstd"
+extra=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --record) record=1; shift ;;
+    --quick) quick=1; shift ;;
+    --no-timing) timing=0; shift ;;
+    --no-taken) taken=0; shift ;;
+    --timing-only) timing_only=1; shift ;;
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra)
+        [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
+        case $1 in
+        --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;; --pads) pads=$2 ;;
+        --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
+        esac
+        shift 2 ;;
+    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "suite: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+[ -n "$rounds" ] || rounds=$([ $quick = 1 ] && echo 3 || echo 5)
+[ -n "$pads" ] || pads=$([ $quick = 1 ] && echo "0 2048" || echo "0 1024 2048 3072")
+[ "$nicev" = 0 ] || renice -n "$nicev" -p $$ > /dev/null
+. "$here/workloads.sh"
+. "$here/lib.sh"
+say() { echo "suite: $(date -u +%T) $*" >&2; }
+die() { say "error: $*"; exit 1; }
+mkdir -p "$W"
+W=$(cd "$W" && pwd)
+
+# ---- the programs' workloads and scales ------------------------------------------
+declare -A TRAIN TESTS S_TRAIN S_CG S_TIME
+TRAIN[sqlite]=train      TESTS[sqlite]="test sort insert"
+S_TRAIN[sqlite]=0.3      S_CG[sqlite]=0.1      S_TIME[sqlite]=1
+TRAIN[speedtest1]=main   TESTS[speedtest1]="cte fp orm"
+S_TRAIN[speedtest1]=10   S_CG[speedtest1]=10   S_TIME[speedtest1]=60
+TRAIN[lua]=tables        TESTS[lua]="calls strings sort objects coro"
+S_TRAIN[lua]=1           S_CG[lua]=1           S_TIME[lua]=4
+TRAIN[zstd]=compress     TESTS[zstd]="decompress"
+S_TRAIN[zstd]=1          S_CG[zstd]=1          S_TIME[zstd]=2
+for p in $programs; do
+    [ -n "${TRAIN[$p]:-}" ] || die "unknown program $p (one of ${!TRAIN[*]})"
+    [ $quick = 0 ] || TESTS[$p]=${TESTS[$p]%% *}
+done
+
+# the variants: name -> directory; the loop's extras after the standard ones
+V=(O2 pgo bolt rebuild relink)
+declare -A DIR=([O2]=o2 [pgo]=pgo [bolt]=bolt [rebuild]=rebuild [relink]=relink)
+declare -A XPLAN XPLUG
+for x in "${extra[@]}"; do
+    n=${x%%=*} a=${x#*=}
+    [[ $n =~ ^[a-z0-9-]+$ ]] && [ "$n" != "$x" ] || die "--extra $x: expected NAME=PLAN-ARGS[|PLUGIN-ARGS]"
+    XPLAN[$n]=${a%%|*}
+    XPLUG[$n]=$([[ $a == *"|"* ]] && echo "${a#*|}" || true)
+    if [ -n "${XPLUG[$n]}" ]; then
+        V+=("$n" "$n+relink")
+        DIR[$n]=x-$n
+    else
+        V+=("$n+relink")
+        DIR[$n]=rebuild    # the same rebuild: only the order differs
+    fi
+    DIR[$n+relink]=x-$n-relink
+done
+PI=(-fplugin="$B/perfinst.so")
+export PERFINST_LIB_DIR=$B
+BOLT=
+bolt_setup "$W/apt.log"
+[ -x "$BOLT" ] || die "no llvm-bolt"
+GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+
+# ---- helpers ---------------------------------------------------------------------
+# logged CMD...: run CMD, its line appended to $P_DIR/commands.txt
+logged() { echo "$*" >> "$PD/commands.txt"; "$@"; }
+# objs P D: the objects wl_build made in D, in wl_sources order
+objs() { local f; for f in $(wl_sources "$1"); do echo "$2/obj/$(basename "${f%.*}").o"; done; }
+# pad_obj PAD: an object whose one section, .text.unlikely.zz_pad, is PAD bytes;
+# linked first it precedes every other .text input in ld's default script
+pad_obj() {
+    local o=$W/pad-$1.o
+    [ -f "$o" ] || printf '.section .text.unlikely.zz_pad,"ax",@progbits\n.skip %d, 0xcc\n.section .note.GNU-stack,"",@progbits\n' "$1" |
+        as -o "$o" -
+    echo "$o"
+}
+# checked P WL D SCALE [WRAPPER...]: wl_run, the checksum compared with O2's
+# (the first one recorded for the pair)
+checked() {
+    local p=$1 wl=$2 d=$3 s=$4 out ref; shift 4
+    out=$(wl_run "$p" "$wl" "$d" "$s" "$@") || { say "$d: $wl failed"; return 1; }
+    ref=$W/$p/sum-$wl-$s
+    [ -s "$ref" ] || echo "$out" > "$ref"
+    [ "$out" = "$(cat "$ref")" ] || { say "$d on $wl at $s printed '$out', not '$(cat "$ref")'"; return 1; }
+}
+
+# ---- building one program's variants ---------------------------------------------
+build_program() {
+    local p=$1 tr=${TRAIN[$1]} ts=${S_TRAIN[$1]}
+    PD=$W/$p
+    mkdir -p "$PD"
+    : > "$PD/commands.txt"
+    wl_fetch "$p" || die "cannot fetch $p"
+    say "$p: building O2, pgo, bolt and the training build"
+    { logged wl_build "$p" "$PD/o2" gcc -O2
+      logged wl_build "$p" "$PD/bolt-in" gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs
+    } > "$PD/build1.log" 2>&1 &
+    local j1=$!
+    { logged wl_build "$p" "$PD/train" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections
+      if [ ! -f "$PD/pgo/used" ]; then
+          rm -f "$PD"/pgo/obj/*.gcda
+          logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-generate
+          logged wl_run "$p" "$tr" "$PD/pgo" "$ts" > /dev/null
+      fi
+    } > "$PD/build2.log" 2>&1 &
+    local j2=$!
+    wait $j1 || { tail "$PD/build1.log" >&2; die "$p: O2/bolt build"; }
+    wait $j2 || { tail "$PD/build2.log" >&2; die "$p: training/pgo build"; }
+    say "$p: training runs on $tr at $ts"
+    mkdir -p "$PD/bolt-inst" "$PD/bolt"
+    if [ ! -f "$PD/bolt/prog" ] || [ "$PD/bolt/prog" -ot "$PD/bolt-in/prog" ]; then
+        logged "$BOLT" "$PD/bolt-in/prog" -instrument -instrumentation-file="$PD/bolt/prof.fdata" \
+            -o "$PD/bolt-inst/prog" > "$PD/bolt/inst.log" 2>&1 || { tail "$PD/bolt/inst.log" >&2; die "$p: bolt -instrument"; }
+        rm -f "$PD/bolt/prof.fdata"
+        logged wl_run "$p" "$tr" "$PD/bolt-inst" "$ts" > /dev/null || die "$p: bolt training run"
+        bolt_opt "$PD/bolt/prog" || die "$p: llvm-bolt"
+    fi
+    rm -f "$PD/train/t.pit"
+    logged wl_run "$p" "$tr" "$PD/train" "$ts" env PERFINST_OUT="$PD/train/t.pit" > /dev/null ||
+        die "$p: training run"
+    loop "$p" rebuild relink "" ""
+    local n
+    for n in "${!XPLAN[@]}"; do loop "$p" "$n" "$n+relink" "${XPLAN[$n]}" "${XPLUG[$n]}"; done
+    { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile && touch "$PD/pgo/used"; } \
+        > "$PD/build3.log" 2>&1 || { tail "$PD/build3.log" >&2; die "$p: pgo use build"; }
+    say "$p: shifted layouts ($pads)"
+    shifts "$p"
+}
+# bolt_opt OUT [BOLT-ARGS...]: llvm-bolt on bolt-in/prog with the training profile
+bolt_opt() {
+    local out=$1; shift
+    logged "$BOLT" "$PD/bolt-in/prog" -data="$PD/bolt/prof.fdata" -reorder-blocks=ext-tsp \
+        -reorder-functions=cdsort -split-functions "$@" -o "$out" > "$out.log" 2>&1 || { tail "$out.log" >&2; return 1; }
+}
+# bolt_shifted OUT FIRST PAD: BOLT's layout shifted by PAD bytes: PAD bytes
+# of padding before FIRST, the first function of its hot text (BOLT names a
+# local function NAME/N: the names are tried until FIRST moved)
+bolt_shifted() {
+    local out=$1 first=$2 pad=$3 hot a n
+    hot=$(nm "$PD/bolt/prog" | awk -v f="$first" '$3 == f { print $1; exit }')
+    for n in "$first" "$first/1" "$first/2" "$first/3"; do
+        bolt_opt "$out" --pad-funcs-before="$n:$pad" || return 1
+        a=$(nm "$out" | awk -v f="$first" '$3 == f { print $1; exit }')
+        [ "$((16#$a - 16#$hot))" != "$pad" ] || return 0
+    done
+    say "llvm-bolt did not pad before $first"
+    return 1
+}
+# loop P REBUILD RELINK PLAN-ARGS PLUGIN-ARGS: the plan (RELINK's directory
+# .fb), the rebuild (unless it is the default one, already built) and its relink
+loop() {
+    local p=$1 rb=${DIR[$2]} rl=${DIR[$3]} pa=$4 pl=$5
+    say "$p: plan, $2, $3"
+    logged "$B/pmopt" plan --order=exttsp --rebuild $pa -o "$PD/$rl.fb" "$PD/train/prog" "$PD/train/t.pit" \
+        > "$PD/$rl.plan" 2>&1 || { tail "$PD/$rl.plan" >&2; die "$p: pmopt plan"; }
+    if [ "$2" = rebuild ] || [ "$rb" != rebuild ]; then
+        logged wl_build "$p" "$PD/$rb" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-feedback="$PD/$rl.fb" \
+            -fplugin-arg-perfinst-sections $pl > "$PD/$rb.log" 2>&1 || { tail "$PD/$rb.log" >&2; die "$p: $2 build"; }
+    fi
+    mkdir -p "$PD/$rl"
+    logged "$B/pmopt" relink "$PD/$rb/prog" --feedback "$PD/$rl.fb" -o "$PD/$rl/prog" > "$PD/$rl/relink.out" 2>&1 ||
+        { tail "$PD/$rl/relink.out" >&2; die "$p: pmopt relink ($3)"; }
+}
+# shifts P: VARIANT/sPAD/prog for every variant and pad but 0 (VARIANT/prog)
+shifts() {
+    local p=$1 v pad d first
+    first=$(nm "$PD/bolt/prog" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
+        END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && (f[2] == "T" || f[2] == "t")) { print f[3]; exit } } }')
+    [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
+    for v in "${V[@]}"; do
+        for pad in $pads; do
+            [ "$pad" != 0 ] || continue
+            d=$PD/${DIR[$v]}/s$pad
+            mkdir -p "$d"
+            [ -x "$d/prog" ] && [ "$d/prog" -nt "$PD/${DIR[$v]}/prog" ] && continue
+            rm -f "$d/prog"
+            case $v in
+            bolt) bolt_shifted "$d/prog" "$first" "$pad" || die "$p: bolt shifted by $pad" ;;
+            relink|*+relink)
+                local rb=${v%+relink}
+                [ "$v" != relink ] || rb=rebuild
+                logged "$B/pmopt" relink "$PD/${DIR[$rb]}/prog" --feedback "$PD/${DIR[$v]}.fb" --pad-front="$pad" \
+                        -o "$d/prog" > "$d/relink.out" 2>&1 || { tail "$d/relink.out" >&2; die "$p: $v shifted by $pad"; } ;;
+            O2|pgo)
+                logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs "$p" "$PD/${DIR[$v]}") $(wl_libs "$p") ||
+                    die "$p: $v shifted by $pad" ;;
+            *)  # a rebuild: linked by perfinst-ld as wl_build links it
+                (cd "$d" && logged "$B/perfinst-ld" -O2 -o prog "$(pad_obj "$pad")" \
+                    $(objs "$p" "$PD/${DIR[$v]}") $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
+                    { tail "$d/link.log" >&2; die "$p: $v shifted by $pad"; } ;;
+            esac
+        done
+    done
+}
+
+# ---- measuring --------------------------------------------------------------------
+# run_jobs FILE: every line of FILE is a command for `eval`; $jobs at a time
+run_jobs() {
+    local line n=0 fail=0
+    while IFS= read -r line; do
+        eval "$line" &
+        n=$((n + 1))
+        if [ $n -ge "$jobs" ]; then wait -n || fail=1; n=$((n - 1)); fi
+    done < "$1"
+    while [ $n -gt 0 ]; do wait -n || fail=1; n=$((n - 1)); done
+    return $fail
+}
+# cg_one P WL VARIANT PAD: one cachegrind count into $W/P/cg/VARIANT-WL-PAD.txt:
+# "IREFS I1MISSES"
+cg_one() {
+    local p=$1 wl=$2 v=$3 pad=$4 d f
+    d=$W/$p/${DIR[$v]}
+    [ "$pad" = 0 ] || d=$d/s$pad
+    f=$W/$p/cg/$v-$wl-$pad
+    [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ] && return 0
+    checked "$p" "$wl" "$d" "${S_CG[$p]}" valgrind --tool=cachegrind --cache-sim=yes $GEOM \
+        --cachegrind-out-file=/dev/null 2> "$f.err" || return 1
+    echo "$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" \
+        "$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" > "$f.txt"
+}
+# tb_one P WL VARIANT: taken branches into $W/P/cg/VARIANT-WL-taken.txt
+tb_one() {
+    local p=$1 wl=$2 v=$3 d f
+    d=$W/$p/${DIR[$v]} f=$W/$p/cg/$v-$wl-taken
+    [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ] && return 0
+    checked "$p" "$wl" "$d" "${S_CG[$p]}" valgrind --tool=callgrind --collect-jumps=yes --dump-instr=yes \
+        --callgrind-out-file="$f.data" 2> "$f.err" || return 1
+    python3 "$here/taken-branches.py" --by-function "$d/prog" "$f.data" > "$f.by" || return 1
+    rm -f "$f.data"
+    awk 'NR == 1 { print $3 }' "$f.by" > "$f.txt"
+}
+measure_program() {
+    local p=$1 wl v pad
+    mkdir -p "$W/$p/cg"
+    : > "$W/$p/cg/jobs"
+    for wl in ${TESTS[$p]}; do
+        for v in "${V[@]}"; do
+            for pad in $pads; do echo "cg_one $p $wl $v $pad" >> "$W/$p/cg/jobs"; done
+            [ $taken = 0 ] || echo "tb_one $p $wl $v" >> "$W/$p/cg/jobs"
+        done
+    done
+    # O2's unshifted runs first: they record the reference checksums
+    for wl in ${TESTS[$p]}; do cg_one "$p" "$wl" O2 0 || die "$p: O2 on $wl"; done
+    say "$p: $(wc -l < "$W/$p/cg/jobs") valgrind runs, $jobs at a time"
+    run_jobs "$W/$p/cg/jobs" || die "$p: a valgrind run failed"
+}
+# time_program P: --rounds paired rounds per test workload at the timing scale
+time_program() {
+    local p=$1 wl r k v t tm ti=$W/timeit
+    [ -x "$ti" ] || gcc -O2 -o "$ti" "$here/timeit.c" || die "timeit"
+    t=$(mktemp "$W/time.XXXXXX")
+    for wl in ${TESTS[$p]}; do
+        local out=$W/$p/times-$wl.txt
+        say "$p: timing $rounds rounds on $wl at ${S_TIME[$p]}"
+        # a first run of O2 records the checksum at this scale (and warms the caches)
+        checked "$p" "$wl" "$W/$p/o2" "${S_TIME[$p]}" > /dev/null || die "$p: O2 on $wl"
+        { echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, nice $nicev"
+          echo "# variants ${V[*]}"; } > "$out"
+        for r in $(seq "$rounds"); do
+            for k in $(seq 0 $((${#V[@]} - 1))); do
+                v=${V[$(( (k + r) % ${#V[@]} ))]}
+                : > "$t"
+                checked "$p" "$wl" "$W/$p/${DIR[$v]}" "${S_TIME[$p]}" "$ti" "$t" || die "$p: $v on $wl"
+                tm=$(sed -n 's/^wall=\([0-9.]*\) user=\([0-9.]*\) .*/\1 \2/p' "$t")
+                echo "$r $v $tm" >> "$out"
+            done
+        done
+        echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" >> "$out"
+    done
+    rm -f "$t"
+}
+
+# ---- the run --------------------------------------------------------------------------
+t0=$(date +%s)
+if [ $timing_only = 0 ]; then
+    for p in $programs; do build_program "$p"; done
+    for p in $programs; do measure_program "$p"; done
+fi
+if [ $timing = 1 ]; then
+    for p in $programs; do time_program "$p"; done
+fi
+say "done in $(( $(date +%s) - t0 )) s"
+
+# ---- the report ------------------------------------------------------------------------
+{
+    echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — \`$cmdline\`"
+    echo
+    echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+    echo "- compiler: $(gcc --version | head -1); $(valgrind --version); $("$BOLT" --version 2> /dev/null | grep -m1 -i 'llvm version' | sed 's/^ *//')"
+    echo "- tree: $(cd "$top" && git rev-parse --short HEAD)$(cd "$top" && git diff --quiet HEAD -- . ':!bench/RESULTS.md' || echo ' (with uncommitted changes)')"
+    echo "- work directory: $W; the commands of each program in $W/PROGRAM/commands.txt"
+    echo
+    for p in $programs; do
+        echo "PROGRAM $p ${TRAIN[$p]} ${S_TRAIN[$p]} ${S_CG[$p]} ${S_TIME[$p]} ${TESTS[$p]}"
+    done > "$W/programs.txt"
+    python3 "$here/suite-report.py" --work "$W" --variants "${V[*]}" --pads "$pads" \
+        $([ $timing = 1 ] || echo --no-timing) --nice "$nicev" "$W/programs.txt"
+} > "$W/report.md"
+bench_record "$W/report.md"
