@@ -846,12 +846,12 @@ static int insert_lists(const struct relink *rl, FILE *f, int k, const char *pre
                         const struct piece *st, size_t ns, const struct piece *ov, size_t no,
                         const struct reserve *rv, const struct piece *dp, size_t nd)
 {
-    if (k == 0 && !ns && !no && !g_ncold) {
+    if (k == 0 && !ns && !no && !rl->ncold) {
         /* no function order (the plan kept the program's own): .text as
            the default script has it, shifted by --pad-front */
         fputs("    /* pmopt relink: no function order */\n", f);
-        if (g_pad_front)
-            fprintf(f, "    . = ALIGN(0x40);\n    . = . + 0x%lx;\n", g_pad_front);
+        if (rl->pad_front)
+            fprintf(f, "    . = ALIGN(0x40);\n    . = . + 0x%lx;\n", rl->pad_front);
     } else if (k == 0) {
         fprintf(f, "    /* pmopt relink: %zu hot functions%s */\n", ns + no,
                 rv ? ", with a reserved region" : "");
@@ -1186,6 +1186,41 @@ static long read_reserve(const char *path, struct reserve *rv, size_t *n)
     return inwin;
 }
 
+/* The rank of p's .text.sorted.RANK.NAME section (a rebuild that applied
+ * the plan's function order, gcc-plugin/pass-feedback.cc); 0 if none. */
+static unsigned long sorted_rank(const struct piece *p)
+{
+    static const char pre[] = ".text.sorted.";
+    for (size_t j = 0; j < p->nsecs; j++)
+        if (!strncmp(p->secs[j], pre, sizeof pre - 1))
+            return strtoul(p->secs[j] + sizeof pre - 1, NULL, 10);
+    return 0;
+}
+
+/* Does the program already have the plan's function order?  Every planned
+ * function is in a .text.sorted section, ranks rising in the plan's order,
+ * or only in .text.startup / .text.exit (main, constructors, destructors:
+ * the plugin leaves them there).  The sorted pieces go to sorted[] (for
+ * verify). */
+static int already_sorted(const struct piece *st, size_t ns, struct piece *sorted, size_t *nsorted)
+{
+    unsigned long prev = 0, r;
+    *nsorted = 0;
+    for (size_t i = 0; i < ns; i++) {
+        if ((r = sorted_rank(&st[i]))) {
+            if (r <= prev)
+                return 0;
+            prev = r;
+            sorted[(*nsorted)++] = st[i];
+            continue;
+        }
+        for (size_t j = 0; j < st[i].nsecs; j++)
+            if (strncmp(st[i].secs[j], ".text.startup.", 14) && strncmp(st[i].secs[j], ".text.exit.", 11))
+                return 0;
+    }
+    return *nsorted > 0;
+}
+
 /* Run prog with args (shell words) from the current directory. */
 static int smoke_run(const char *prog, const char *args, int verbose, char **out, size_t *len)
 {
@@ -1289,8 +1324,9 @@ int cmd_relink(int argc, char **argv)
     memset(&s, 0, sizeof s);
     char **paths = NULL;
     size_t npaths = 0;
-    struct piece *st = NULL, *ov = NULL, *dp = NULL;
-    size_t ns = 0, no = 0, nd = 0;
+    struct piece *st = NULL, *ov = NULL, *dp = NULL, *sorted = NULL;
+    size_t ns = 0, no = 0, nd = 0, nsorted = 0;
+    int kept = 0; /* the program has the plan's function order already */
     char *pild = pild_path(), *def = NULL, *script = NULL, *tmpout = NULL, *resfile = NULL;
     if (!m.has_link) {
         pm_error("%s has no recorded link (.perfinst.link): relink replays the link perfinst's "
@@ -1397,6 +1433,19 @@ int cmd_relink(int argc, char **argv)
                  "section of its own", prog);
         goto done;
     }
+    /* A rebuild that applied the plan's function order (.text.sorted,
+       which GNU ld's default script sorts) keeps .text as linked: the
+       relink never undoes the rebuild's layout (docs/layout.md "Function
+       order in the rebuild"); what it checks is that order in the output */
+    if (lk == LK_BFD && ns && !pl.have_reserve && !pl.cold.n) {
+        if (!(sorted = calloc(ns, sizeof *sorted))) {
+            rep_oom();
+            goto done;
+        }
+        if ((kept = already_sorted(st, ns, sorted, &nsorted)))
+            pm_note("%s: the planned functions are already in the plan's order (the rebuild's "
+                    ".text.sorted sections): .text kept as linked", prog);
+    }
     if (pl.cold.n) { /* cold parts, after the planned functions */
         rl->cold = calloc(pl.cold.n, sizeof *rl->cold);
         rl->cold_sym = calloc(pl.cold.n, sizeof *rl->cold_sym);
@@ -1459,7 +1508,7 @@ int cmd_relink(int argc, char **argv)
         pm_error("%s: %s", script, strerror(errno));
         goto done;
     }
-    int ws = lk == LK_BFD ? write_script(rl, f, def, st, ns, ov, no,
+    int ws = lk == LK_BFD ? write_script(rl, f, def, st, kept ? 0 : ns, ov, no,
                                          pl.have_reserve ? &pl.rv : NULL, dp, nd, fbpath)
                           : write_order(rl, f, lk, st, ns, dp, nd);
     if (fclose(f) || ws) {
@@ -1494,7 +1543,8 @@ int cmd_relink(int argc, char **argv)
                  ls, out);
         goto done;
     }
-    if (verify(rl, tmpout, out, st, ns, ov, no, pl.have_reserve ? &pl.rv : NULL))
+    if (verify(rl, tmpout, out, kept ? sorted : st, kept ? nsorted : ns, ov, no,
+               pl.have_reserve ? &pl.rv : NULL))
         goto done;
     if (rl->dc && dc_verify(tmpout, out, rl->dc, rl->ndc, rl->drv))
         goto done;
@@ -1528,6 +1578,7 @@ int cmd_relink(int argc, char **argv)
 done:
     cleanup();
     pieces_free(st, ns), pieces_free(ov, no), pieces_free(dp, nd);
+    free(sorted); /* its pieces are st's */
     pieces_free(rl->cold, rl->ncold);
     if (rl->cold_sym)
         for (size_t i = 0; i < rl->ncold; i++)

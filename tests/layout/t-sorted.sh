@@ -6,8 +6,9 @@
 # block still in .text.unlikely.f1, rare (never ran) in .text.unlikely.rare;
 # GNU ld's SORT(.text.sorted.*) lays the chain out f1 f2 f3 f4 across the
 # objects, where function-order=none leaves it in object order (f1 f3 f2
-# f4).  pmopt relink of the rebuild finds the sorted sections (its order
-# is the rebuild's own); the output is plain -O2's.
+# f4).  pmopt relink of the rebuild sees the order in place and keeps .text
+# as linked (the same addresses); of the function-order=none rebuild it
+# places the order; the output is plain -O2's.
 . "$PERFINST_TOP/tests/lib.sh"
 for u in a b; do
     pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/layout/sorted-$u.c" -o t$u.o
@@ -52,13 +53,23 @@ expect_fail "a bad function-order" pi_cc -O2 -fplugin-arg-perfinst-feedback=s.fb
     -fplugin-arg-perfinst-function-order=random -c "$T/layout/sorted-b.c" -o bad.o
 assert_contains "the error names the values" err "function-order=random.: expected .plan. or .none."
 
+# the relink of the rebuild: the order is there already, .text is kept as
+# linked (the same addresses), the order checked in the output
 "$PMOPT" relink r --feedback s.fb -o r.opt > rel.out 2> rel.err
 cat rel.out rel.err
-assert_contains "relink finds the sorted sections" rel.out "^pmopt relink: 5 functions in the planned order"
-assert_eq "the relinked program: the same order" "f1 f2 f3 f4" "$(hotchain r.opt)"
+assert_contains "relink sees the rebuild's order" rel.err "r: the planned functions are already in the plan.s order .* kept as linked$"
+assert_contains "and checks it in the output (f1..f4; main is in .text.startup)" rel.out "^pmopt relink: 4 functions in the planned order"
+addrs() { nm "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(f[1-4]|f1\.cold|rare|main)$/ {print $3, $1}' | sort; }
+assert_eq "the relinked program: the rebuild's addresses" "$(addrs r | paste -sd' ')" "$(addrs r.opt | paste -sd' ')"
+# the relink of the rebuild without the order applies it
+"$PMOPT" relink n --feedback s.fb -o n.opt > reln.out 2> reln.err
+cat reln.out reln.err
+assert_not_contains "function-order=none: no order to keep" reln.err "already in the plan's order"
+assert_contains "function-order=none: relink places the 5 functions" reln.out "^pmopt relink: 5 functions in the planned order"
+assert_eq "function-order=none, relinked: the plan's order" "f1 f2 f3 f4" "$(hotchain n.opt)"
 gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
 for in in 5000 -3 ""; do
-    for p in r n r.opt; do
+    for p in r n r.opt n.opt; do
         ./plain $in > a.out
         ./$p $in > b.out
         cmp a.out b.out || fail "$p: output differs from plain -O2 on '$in'"

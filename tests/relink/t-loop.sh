@@ -3,8 +3,8 @@
 # file with the rebuild kinds then the order kinds; the rebuild applies it
 # (the function order too: work in .text.sorted.0000000002.work, the other
 # order kinds skipped silently) and moves work's never-run
-# block to work.cold and report to .text.unlikely; `pmopt relink` applies
-# the order kinds of the same file (a note counts the rebuild kinds it
+# block to work.cold and report to .text.unlikely; `pmopt relink` of a
+# rebuild made with function-order=none applies the order kinds of the same file (a note counts the rebuild kinds it
 # skips).  The relinked program has main, work, mix contiguous in the
 # planned order, the cold parts after them, and the output of plain -O2.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -53,7 +53,11 @@ ok "cold-tier=size: report compiled for size"
 expect_fail "a bad cold-tier" pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-cold-tier=small \
     -c "$T/relink/loop.c" -o bad.o
 assert_contains "the error names the values" err "cold-tier=small.: expected .place. or .size."
-pi_ld -O2 -o r r.o
+# the relink places the order itself when the rebuild left it to the relink
+# (function-order=none; a rebuild with the order keeps it: t-sorted.sh)
+pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-sections \
+    -fplugin-arg-perfinst-function-order=none -c "$T/relink/loop.c" -o rn.o
+pi_ld -O2 -o r rn.o
 "$PMOPT" relink r --feedback loop.fb -o r.opt --smoke 100 > rel.out 2> rel.err
 cat rel.out rel.err
 assert_contains "relink skips the rebuild kinds with one note" rel.err "6 recommendations of the rebuild loop .* skipped"
