@@ -272,9 +272,9 @@ static bool set_tier(function *fun, bool late)
                 if (!late)
                     node->frequency = NODE_FREQUENCY_HOT;
             } else if (t && strcmp(t, "cold") == 0) {
-                if (!late && pi_opt.cold_tier_size)
+                if (!late && pi_opt.cold_tier == PI_COLD_SIZE)
                     node->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
-                else if (late && !pi_opt.cold_tier_size)
+                else if (late && pi_opt.cold_tier == PI_COLD_PLACE)
                     set_cold_section(fun->decl);
                 cold = true;
             } else if (!late)

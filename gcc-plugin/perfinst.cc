@@ -37,9 +37,10 @@
  *                        (default) or without GCC's costliest optional passes (RTL
  *                        GCSE, tree PRE, the second scheduling pass): a cheaper compile
  *                        (pass-countfn.cc, docs/design.md "Cost")
- *   cold-tier=place|size  with feedback: a function that never ran goes to .text.unlikely
- *                        compiled as any other (default), or also compiled for size
- *                        (pass-feedback.cc, docs/layout.md "Tiers")
+ *   cold-tier=place|size|keep  with feedback: a function that never ran goes to
+ *                        .text.unlikely compiled as any other (default), or also compiled
+ *                        for size, or stays where -O2 puts it (pass-feedback.cc,
+ *                        docs/layout.md "Tiers")
  *   function-order=plan|none  with feedback: the plan's order-functions as
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
@@ -84,8 +85,8 @@ static struct plugin_info info = {
     "                            or as an IPA-quality profile (a read profile's counts)\n"
     "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n"
     "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function or its own (default)\n"
-    "  -fplugin-arg-perfinst-cold-tier=place|size  never-run functions: to .text.unlikely (default),\n"
-    "                            or also compiled for size\n"
+    "  -fplugin-arg-perfinst-cold-tier=place|size|keep  never-run functions: to .text.unlikely\n"
+    "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
     "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n",
 };
@@ -285,10 +286,11 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             }
         } else if (strcmp(k, "cold-tier") == 0) {
-            if (v && (strcmp(v, "place") == 0 || strcmp(v, "size") == 0))
-                pi_opt.cold_tier_size = strcmp(v, "size") == 0;
+            if (v && (strcmp(v, "place") == 0 || strcmp(v, "size") == 0 || strcmp(v, "keep") == 0))
+                pi_opt.cold_tier = strcmp(v, "size") == 0 ? PI_COLD_SIZE
+                                   : strcmp(v, "keep") == 0 ? PI_COLD_KEEP : PI_COLD_PLACE;
             else {
-                error("perfinst: %<-fplugin-arg-perfinst-cold-tier=%s%>: expected %<place%> or %<size%>",
+                error("perfinst: %<-fplugin-arg-perfinst-cold-tier=%s%>: expected %<place%>, %<size%> or %<keep%>",
                       v ? v : "");
                 ok = false;
             }

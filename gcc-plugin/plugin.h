@@ -9,6 +9,11 @@
 #include "perfinst-format.h"
 
 /* -fplugin-arg-perfinst-KEY=VALUE (docs/directives.md) */
+/* What the rebuild does with a function that never ran in training
+ * (function-tier tier=cold): places it in .text.unlikely.NAME, compiles it
+ * for size there too, or leaves it where -O2 puts it. */
+enum { PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP };
+
 struct pi_options {
     bool all_count;         /* all=count: instrument every function */
     int sharing;            /* sharing=all|marked: 2 all, 1 marked (default) */
@@ -29,7 +34,7 @@ struct pi_options {
     int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
     bool counting_fast;     /* counting-opt=fast: f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
-    bool cold_tier_size;    /* cold-tier=size: never-run functions also compiled for size (pass-feedback.cc) */
+    int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
 };
 extern struct pi_options pi_opt;

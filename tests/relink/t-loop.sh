@@ -50,9 +50,16 @@ pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-sections 
 code s.o .text.unlikely.report > s.report
 if cmp -s plain.report s.report; then fail "cold-tier=size: report compiled as -O2"; fi
 ok "cold-tier=size: report compiled for size"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-sections \
+    -fplugin-arg-perfinst-cold-tier=keep -c "$T/relink/loop.c" -o k.o
+readelf -SW k.o > ksecs
+assert_not_contains "cold-tier=keep: report not moved" ksecs "\.text\.unlikely\.report "
+code k.o .text.report > k.report
+cmp plain.report k.report || { diff plain.report k.report; fail "cold-tier=keep: report is not -O2's code in .text.report"; }
+ok "cold-tier=keep: report is -O2's code where -O2 puts it (.text.report)"
 expect_fail "a bad cold-tier" pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-cold-tier=small \
     -c "$T/relink/loop.c" -o bad.o
-assert_contains "the error names the values" err "cold-tier=small.: expected .place. or .size."
+assert_contains "the error names the values" err "cold-tier=small.: expected .place., .size. or .keep."
 # the relink places the order itself when the rebuild left it to the relink
 # (function-order=none; a rebuild with the order keeps it: t-sorted.sh)
 pi_cc -O2 -fplugin-arg-perfinst-feedback=loop.fb -fplugin-arg-perfinst-sections \
