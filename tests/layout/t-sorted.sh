@@ -8,7 +8,9 @@
 # objects, where function-order=none leaves it in object order (f1 f3 f2
 # f4).  pmopt relink of the rebuild sees the order in place and keeps .text
 # as linked (the same addresses); of the function-order=none rebuild it
-# places the order; the output is plain -O2's.
+# places the order.  A clone the plan does not name (trained with
+# -fno-ipa-cp, the plan orders g; the rebuild makes g.constprop.0) takes
+# the rank of the function it was cloned from.  The output is plain -O2's.
 . "$PERFINST_TOP/tests/lib.sh"
 for u in a b; do
     pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/layout/sorted-$u.c" -o t$u.o
@@ -17,10 +19,10 @@ pi_ld -O2 -o t ta.o tb.o
 PERFINST_OUT=t.pit ./t 5000 > /dev/null
 "$PMOPT" plan --order=exttsp --rebuild -o s.fb t t.pit > plan.out
 grep '^[0-9]' s.fb | cut -c1-100
-assert_contains "the plan's order" s.fb "^[0-9]* order-functions alg=exttsp functions=main,f1,f2,f3,f4$"
+assert_contains "the plan's order" s.fb "^[0-9]* order-functions alg=exttsp functions=main,f1,g.constprop.0,f2,f3,f4$"
 
 # hotchain PROG: the names of f1..f4 in address order
-hotchain() { nm -n "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^f[1-4]$/ {print $3}' | paste -sd' '; }
+hotchain() { nm -n "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(f[1-4]|g\.constprop\.0)$/ {print $3}' | paste -sd' '; }
 build() { # NAME PLUGIN-ARGS...
     local n=$1 u; shift
     for u in a b; do
@@ -33,12 +35,12 @@ build r
 cat r.err
 assert_not_contains "no warning about the order kind" r.err "not one this plugin applies"
 readelf -SW ra.o rb.o > secs
-for s in ".text.sorted.0000000002.f1" ".text.sorted.0000000004.f3" ".text.sorted.0000000003.f2" \
-         ".text.sorted.0000000005.f4" ".text.unlikely.f1" ".text.unlikely.rare" ".text.startup.main"; do
+for s in ".text.sorted.0000000002.f1" ".text.sorted.0000000005.f3" ".text.sorted.0000000004.f2" \
+         ".text.sorted.0000000006.f4" ".text.sorted.0000000003.g.constprop.0" ".text.unlikely.f1" ".text.unlikely.rare" ".text.startup.main"; do
     assert_contains "section $s" secs " ${s//./\\.} "
 done
 assert_not_contains "no .text.hot part left for the ordered functions" secs "\.text\.hot\."
-assert_eq "the rebuilt program: the chain in the plan's order" "f1 f2 f3 f4" "$(hotchain r)"
+assert_eq "the rebuilt program: the chain in the plan's order" "f1 g.constprop.0 f2 f3 f4" "$(hotchain r)"
 nm -n r | awk '$2 ~ /^[tT]$/ {print $3}' > syms
 for c in f1.cold rare; do
     grep -qx "$c" syms || fail "$c missing from the rebuilt program"
@@ -48,7 +50,7 @@ done
 ok "f1.cold and rare in .text.unlikely, before the ordered chain"
 
 build n -fplugin-arg-perfinst-function-order=none
-assert_eq "function-order=none: object order" "f1 f3 f2 f4" "$(hotchain n)"
+assert_eq "function-order=none: object order" "f1 f3 g.constprop.0 f2 f4" "$(hotchain n)"
 expect_fail "a bad function-order" pi_cc -O2 -fplugin-arg-perfinst-feedback=s.fb \
     -fplugin-arg-perfinst-function-order=random -c "$T/layout/sorted-b.c" -o bad.o
 assert_contains "the error names the values" err "function-order=random.: expected .plan. or .none."
@@ -58,15 +60,28 @@ assert_contains "the error names the values" err "function-order=random.: expect
 "$PMOPT" relink r --feedback s.fb -o r.opt > rel.out 2> rel.err
 cat rel.out rel.err
 assert_contains "relink sees the rebuild's order" rel.err "r: the planned functions are already in the plan.s order .* kept as linked$"
-assert_contains "and checks it in the output (f1..f4; main is in .text.startup)" rel.out "^pmopt relink: 4 functions in the planned order"
-addrs() { nm "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(f[1-4]|f1\.cold|rare|main)$/ {print $3, $1}' | sort; }
+assert_contains "and checks it in the output (f1..f4, g; main is in .text.startup)" rel.out "^pmopt relink: 5 functions in the planned order"
+addrs() { nm "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(f[1-4]|g\.constprop\.0|f1\.cold|rare|main)$/ {print $3, $1}' | sort; }
 assert_eq "the relinked program: the rebuild's addresses" "$(addrs r | paste -sd' ')" "$(addrs r.opt | paste -sd' ')"
 # the relink of the rebuild without the order applies it
 "$PMOPT" relink n --feedback s.fb -o n.opt > reln.out 2> reln.err
 cat reln.out reln.err
 assert_not_contains "function-order=none: no order to keep" reln.err "already in the plan's order"
-assert_contains "function-order=none: relink places the 5 functions" reln.out "^pmopt relink: 5 functions in the planned order"
-assert_eq "function-order=none, relinked: the plan's order" "f1 f2 f3 f4" "$(hotchain n.opt)"
+assert_contains "function-order=none: relink places the 6 functions" reln.out "^pmopt relink: 6 functions in the planned order"
+assert_eq "function-order=none, relinked: the plan's order" "f1 g.constprop.0 f2 f3 f4" "$(hotchain n.opt)"
+# a clone the plan does not name: trained without IPA-CP, the plan orders g;
+# the rebuild (with IPA-CP) has g.constprop.0, which takes g's rank
+for u in a b; do
+    pi_cc -O2 -fno-ipa-cp -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+        -c "$T/layout/sorted-$u.c" -o c$u.o
+done
+pi_ld -O2 -o c ca.o cb.o
+PERFINST_OUT=c.pit ./c 5000 > /dev/null
+"$PMOPT" plan --order=exttsp --rebuild -o c.fb c c.pit > cplan.out
+assert_contains "trained without IPA-CP: the plan names g" c.fb "^[0-9]* order-functions alg=exttsp functions=main,f1,g,f2,f3,f4$"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -c "$T/layout/sorted-b.c" -o rc.o
+readelf -SW rc.o > csecs
+assert_contains "the rebuild's clone g.constprop.0 takes g's rank" csecs " \.text\.sorted\.0000000003\.g\.constprop\.0 "
 gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
 for in in 5000 -3 ""; do
     for p in r n r.opt n.opt; do
