@@ -52,7 +52,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
-            "                    [--keep-script FILE] [--no-hot-rest] [--no-clones]\n"
+            "                    [--keep-script FILE] [--no-hot-rest] [--no-clones] [--keep-sorted]\n"
             "                    [--pad-front=N] [--force] [--verbose]\n"
             "Replay the link recorded in PROG (perfinst's link stage: pkg-config --libs\n"
             "perfinst, or perfinst-ld) placing the functions and data objects of the feedback\n"
@@ -68,6 +68,9 @@ static void help(FILE *f)
             "  --keep-script FILE   also write the generated linker script to FILE\n"
             "  --no-clones          place a planned F only under its own name, not as its\n"
             "                       GCC clone F.isra.N/F.constprop.N/F.part.N (default)\n"
+            "  --keep-sorted        a program that already has the plan's function order\n"
+            "                       (the rebuild's .text.sorted sections) keeps .text as\n"
+            "                       linked (default: the order is placed again at the top)\n"
             "  --pad-front=BYTES    BYTES of padding before the planned functions: shifts\n"
             "                       the layout after them (to measure its sensitivity)\n"
             "  --no-hot-rest        leave the hot-tier functions the plan does not name\n"
@@ -490,6 +493,7 @@ struct relink {
     unsigned long pad_front; /* --pad-front=BYTES: a measurement aid */
     int no_hot_rest;         /* --no-hot-rest: the unplanned .text.hot where ld's default puts it */
     int no_clones;           /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
+    int keep_sorted;         /* --keep-sorted: the rebuild's .text.sorted order kept as linked */
     /* data colouring (reserve-data): the pieces and their offsets */
     struct dc_item *dc;
     size_t ndc;
@@ -1267,6 +1271,7 @@ int cmd_relink(int argc, char **argv)
         { "no-hot-rest", no_argument, NULL, 'R' },
         { "pad-front", required_argument, NULL, 'P' },
         { "no-clones", no_argument, NULL, 'C' },
+        { "keep-sorted", no_argument, NULL, 'k' },
         { "force", no_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -1285,6 +1290,7 @@ int cmd_relink(int argc, char **argv)
         case 'v': verbose = 1; break;
         case 'R': rl->no_hot_rest = 1; break;
         case 'C': rl->no_clones = 1; break;
+        case 'k': rl->keep_sorted = 1; break;
         case 'f': force = 1; break;
         case 'P': {
             char *e;
@@ -1433,11 +1439,12 @@ int cmd_relink(int argc, char **argv)
                  "section of its own", prog);
         goto done;
     }
-    /* A rebuild that applied the plan's function order (.text.sorted,
-       which GNU ld's default script sorts) keeps .text as linked: the
-       relink never undoes the rebuild's layout (docs/layout.md "Function
-       order in the rebuild"); what it checks is that order in the output */
-    if (lk == LK_BFD && ns && !pl.have_reserve && !pl.cold.n) {
+    /* --keep-sorted: a rebuild that applied the plan's function order
+       (.text.sorted, which GNU ld's default script sorts) keeps .text as
+       linked, so the relink cannot undo the rebuild's layout
+       (docs/layout.md "Function order in the rebuild"); what it checks is
+       that order in the output */
+    if (rl->keep_sorted && lk == LK_BFD && ns && !pl.have_reserve && !pl.cold.n) {
         if (!(sorted = calloc(ns, sizeof *sorted))) {
             rep_oom();
             goto done;
