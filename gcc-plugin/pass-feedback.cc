@@ -312,18 +312,6 @@ static unsigned order_rank(const char *fn)
         }
     }
     unsigned *r = ranks->get(fn);
-    if (r)
-        return *r;
-    /* a clone or split part of a planned function (F.isra.0,
-       F.constprop.0, F.part.0: the name up to the first dot) takes F's
-       rank: the training build may not have made the same clones, and
-       pmopt relink places such a clone for F too */
-    const char *dot = strchr(fn, '.');
-    if (!dot || dot == fn)
-        return 0;
-    char *base = xstrndup(fn, (size_t)(dot - fn));
-    r = ranks->get(base);
-    free(base);
     return r ? *r : 0;
 }
 
@@ -337,8 +325,8 @@ static unsigned order_rank(const char *fn)
  * becomes normal (default_function_section would otherwise choose
  * .text.hot.NAME: the hot tier's work is done, the code is generated).
  * (-ffunction-sections may have named it .text.NAME already, implicitly.)
- * A clone F.isra.N (F.constprop.N, F.part.N) the list does not name gets
- * F's rank: .text.sorted.RANK.F.isra.N sorts right after F's own section.
+ * A clone F.isra.N (F.constprop.N, F.part.N) the list does not name stays
+ * where it is: giving it F's rank measured worse on SQLite (bench/RESULTS.md).
  * Left alone: a section the program chose, main and constructors
  * (.text.startup), destructors (.text.exit), functions-order=none. */
 static void set_order_section(function *fun)
