@@ -147,12 +147,15 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
     uint64_t o_funcs = sizeof(struct pi_chunk_hdr) + sizeof u;
     uint64_t o_sites = o_funcs + (uint64_t)u.nfuncs * sizeof(struct pi_func);
     uint64_t o_succs = o_sites + (uint64_t)u.nsites * sizeof(struct pi_site);
-    uint64_t o_str = o_succs + (uint64_t)u.nsuccs * 4;
+    uint64_t o_arcs = o_succs + (uint64_t)u.nsuccs * 4;
+    uint64_t o_lines = o_arcs + (uint64_t)u.narcs * sizeof(struct pi_arc);
+    uint64_t o_str = o_lines + (uint64_t)u.nlines * sizeof(struct pi_line);
     uint64_t need = o_str + u.strtab_size;
     if (ALIGN8(need) != size)
         return bad(e, "UNIT 0x%016llx: chunk is %u bytes but its tables (%u funcs, %u sites, "
-                   "%u succs, %u-byte strtab) need %llu", id, size, u.nfuncs, u.nsites, u.nsuccs,
-                   u.strtab_size, (unsigned long long)ALIGN8(need));
+                   "%u succs, %u arcs, %u lines, %u-byte strtab) need %llu", id, size, u.nfuncs,
+                   u.nsites, u.nsuccs, u.narcs, u.nlines, u.strtab_size,
+                   (unsigned long long)ALIGN8(need));
     if (!zero_tail(c, need, size))
         return bad(e, "UNIT 0x%016llx: non-zero padding at the chunk's end", id);
 
@@ -172,7 +175,8 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
     STR_OK(u.source, "source", where);
     STR_OK(u.producer, "producer", where);
     *v = (struct pi_unit_ref){ .hdr = u, .funcs = c + o_funcs, .sites = c + o_sites,
-                               .succs = c + o_succs, .strtab = str };
+                               .succs = c + o_succs, .arcs = c + o_arcs, .lines = c + o_lines,
+                               .strtab = str };
 
     for (uint32_t i = 0; i < u.nfuncs; i++) {
         struct pi_func f = pi_get_func(v->funcs, i);
@@ -183,6 +187,27 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
             return bad(e, "UNIT 0x%016llx: function %u: sites %u..%llu out of range (%u sites)",
                        id, i, f.first_site, (unsigned long long)f.first_site + f.nsites,
                        u.nsites);
+        if ((uint64_t)f.first_arc + f.narcs > u.narcs)
+            return bad(e, "UNIT 0x%016llx: function %u: arcs %u..%llu out of range (%u arcs)",
+                       id, i, f.first_arc, (unsigned long long)f.first_arc + f.narcs, u.narcs);
+        for (uint32_t k = f.first_arc; k < f.first_arc + f.narcs; k++) {
+            struct pi_arc a = pi_get_arc(v->arcs, k);
+            snprintf(where, sizeof where, " %u", k);
+            STR_OK(a.file, "arc", where);
+            uint32_t end[2] = { a.src, a.dst };
+            for (int j = 0; j < 2; j++)
+                if (end[j] != PI_NONE && (end[j] < f.first_site || end[j] - f.first_site >= f.nsites))
+                    return bad(e, "UNIT 0x%016llx: arc %u: %s %u is not a site of its function %u "
+                               "(%u..%llu)", id, k, j ? "destination" : "source", end[j], i,
+                               f.first_site, (unsigned long long)f.first_site + f.nsites);
+            if (a.src == PI_NONE && a.dst == PI_NONE)
+                return bad(e, "UNIT 0x%016llx: arc %u: from the entry to the exit", id, k);
+            if (a.counter != PI_NONE && a.counter >= u.ncounters)
+                return bad(e, "UNIT 0x%016llx: arc %u: counter %u out of range (%u counters)", id,
+                           k, a.counter, u.ncounters);
+            if (a.flags & ~(uint32_t)(PI_ARC_FAKE | PI_ARC_BLOCK))
+                return bad(e, "UNIT 0x%016llx: arc %u: unknown flags 0x%x", id, k, a.flags);
+        }
     }
     for (uint32_t i = 0; i < u.nsites; i++) {
         struct pi_site st = pi_get_site(v->sites, i);
@@ -207,6 +232,14 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
                        (unsigned long long)st.succ_first + st.nsucc, u.nsuccs);
         if (!pi_site_kind_name(st.kind))
             return bad(e, "UNIT 0x%016llx: site %u: unknown site kind %u", id, i, st.kind);
+        if ((uint64_t)st.line_first + st.nlines > u.nlines)
+            return bad(e, "UNIT 0x%016llx: site %u: lines %u..%llu out of range (%u entries)", id,
+                       i, st.line_first, (unsigned long long)st.line_first + st.nlines, u.nlines);
+    }
+    for (uint32_t i = 0; i < u.nlines; i++) {
+        struct pi_line l = pi_get_line(v->lines, i);
+        snprintf(where, sizeof where, " %u", i);
+        STR_OK(l.file, "line", where);
     }
 #undef STR_OK
     for (uint32_t i = 0; i < u.nsuccs; i++) {

@@ -63,13 +63,17 @@ const char *pi_chunk_kind_name(unsigned kind);
 /* ---- UNIT ----------------------------------------------------------------
  * c: the whole chunk (header included), size bytes.  Checked: the tables
  * fill the chunk exactly (zero padding to 8), the string table starts and
- * ends with a NUL, every string offset, a function's sites, a site's
- * function, counter, successors and kind, every successor entry. */
+ * ends with a NUL, every string offset, a function's sites and arcs, a
+ * site's function, counter, successors, kind and lines, every successor
+ * entry, each arc's ends (sites of its function, or PI_NONE for the entry
+ * and the exit, not both), counter and flags. */
 struct pi_unit_ref {
     struct pi_unit hdr;
     const uint8_t *funcs;  /* hdr.nfuncs struct pi_func */
     const uint8_t *sites;  /* hdr.nsites struct pi_site */
     const uint8_t *succs;  /* hdr.nsuccs uint32_t */
+    const uint8_t *arcs;   /* hdr.narcs struct pi_arc */
+    const uint8_t *lines;  /* hdr.nlines struct pi_line */
     const char *strtab;    /* hdr.strtab_size bytes, NUL-terminated strings */
 };
 int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *u, struct pi_dec_err *e);
@@ -124,6 +128,8 @@ int pi_link_decode(const uint8_t *c, uint32_t size, struct pi_link_ref *l, struc
 PI_DEC_GET(struct pi_func, pi_get_func, p)
 PI_DEC_GET(struct pi_site, pi_get_site, p)
 PI_DEC_GET(uint32_t, pi_get_u32, p)
+PI_DEC_GET(struct pi_arc, pi_get_arc, p)
+PI_DEC_GET(struct pi_line, pi_get_line, p)
 PI_DEC_GET(struct pi_range, pi_get_range, p)
 PI_DEC_GET(struct pi_shadow_item, pi_get_item, p)
 PI_DEC_GET(struct pi_xlat_block, pi_get_block, p)

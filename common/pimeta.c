@@ -167,6 +167,8 @@ static void unit_view_free(struct pi_unit_view *v)
     free(v->funcs);
     free(v->sites);
     free(v->succs);
+    free(v->arcs);
+    free(v->lines);
     free(v->strtab);
     memset(v, 0, sizeof *v);
 }
@@ -179,6 +181,8 @@ static int add_unit(struct reader *rd, const struct section *s, uint64_t off,
     v.funcs = copy_array(u->funcs, u->hdr.nfuncs, sizeof(struct pi_func), &oom);
     v.sites = copy_array(u->sites, u->hdr.nsites, sizeof(struct pi_site), &oom);
     v.succs = copy_array(u->succs, u->hdr.nsuccs, 4, &oom);
+    v.arcs = copy_array(u->arcs, u->hdr.narcs, sizeof(struct pi_arc), &oom);
+    v.lines = copy_array(u->lines, u->hdr.nlines, sizeof(struct pi_line), &oom);
     v.strtab = copy_array((const uint8_t *)u->strtab, u->hdr.strtab_size, 1, &oom);
     if (oom || pi_grow((void **)&rd->units, &rd->units_cap, rd->nunits, sizeof *rd->units)) {
         unit_view_free(&v);
@@ -296,7 +300,8 @@ static int same_unit(const struct pi_unit_view *a, const struct pi_unit_view *b)
 #define SAME(f, n, sz) ((n) == 0 || memcmp(a->f, b->f, (size_t)(n) * (sz)) == 0)
     return SAME(funcs, a->hdr.nfuncs, sizeof(struct pi_func)) &&
            SAME(sites, a->hdr.nsites, sizeof(struct pi_site)) &&
-           SAME(succs, a->hdr.nsuccs, 4) && SAME(strtab, a->hdr.strtab_size, 1);
+           SAME(succs, a->hdr.nsuccs, 4) && SAME(arcs, a->hdr.narcs, sizeof(struct pi_arc)) &&
+           SAME(lines, a->hdr.nlines, sizeof(struct pi_line)) && SAME(strtab, a->hdr.strtab_size, 1);
 #undef SAME
 }
 

@@ -34,6 +34,8 @@ struct pi_unit_view {
     struct pi_func *funcs;   /* hdr.nfuncs */
     struct pi_site *sites;   /* hdr.nsites */
     uint32_t *succs;         /* hdr.nsuccs */
+    struct pi_arc *arcs;     /* hdr.narcs */
+    struct pi_line *lines;   /* hdr.nlines */
     char *strtab;            /* hdr.strtab_size bytes, NUL-terminated strings */
 };
 

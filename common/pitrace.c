@@ -40,6 +40,7 @@ const char *pi_trace_rec_name(uint32_t type)
     case PI_REC_PERF: return "PERF";
     case PI_REC_ICALL: return "ICALL";
     case PI_REC_RANGE: return "RANGE";
+    case PI_REC_STOPPED: return "STOPPED";
     case PI_REC_LOST: return "LOST";
     }
     return "?";
@@ -411,6 +412,11 @@ static int decode(struct pi_trace_file *f, struct pi_trace_rec *r, struct pi_err
         if (!r->u.lost.table)
             return BAD("table 0");
         return 0;
+    case PI_REC_STOPPED:
+        if (n != sizeof r->u.stopped)
+            return BAD("%llu bytes, expected %zu", (unsigned long long)n, sizeof r->u.stopped);
+        memcpy(&r->u.stopped, p, sizeof r->u.stopped);
+        return 0;
     case PI_REC_RANGE: {
         struct pi_rec_range *g = &r->u.range;
         if (n < sizeof *g)
@@ -508,6 +514,7 @@ void pi_trace_free(struct pi_trace *t)
     for (size_t i = 0; i < t->nranges; i++)
         free(t->ranges[i].name);
     free(t->ranges);
+    free(t->stopped);
     memset(t, 0, sizeof *t);
 }
 
@@ -767,6 +774,31 @@ int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, in
     return 0;
 }
 
+static int cmp_stopped(const void *a, const void *b)
+{
+    const struct pi_rec_stopped *x = a, *y = b;
+    if (x->module != y->module)
+        return x->module < y->module ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+void pi_trace_fold_stopped(struct pi_trace *t)
+{
+    if (!t->nstopped)
+        return;
+    qsort(t->stopped, t->nstopped, sizeof *t->stopped, cmp_stopped);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nstopped; i++) {
+        if (n && !cmp_stopped(&t->stopped[n - 1], &t->stopped[i])) {
+            uint32_t c = t->stopped[n - 1].count + t->stopped[i].count;
+            t->stopped[n - 1].count = c < t->stopped[i].count ? UINT32_MAX : c;
+            continue;
+        }
+        t->stopped[n++] = t->stopped[i];
+    }
+    t->nstopped = n;
+}
+
 /* The module with file index `index` (modules sorted by index), or NULL. */
 static const struct pi_trace_module *find_module_index(const struct pi_trace *t, uint32_t index)
 {
@@ -873,7 +905,7 @@ static int copy_u64(uint64_t **out, const void *src, uint32_t n)
 
 static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_err *err)
 {
-    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0, icap = 0, gcap = 0;
+    size_t mcap = 0, ucap = 0, scap = 0, ecap = 0, rcap = 0, wcap = 0, icap = 0, gcap = 0, tcap = 0;
     struct pi_trace_rec r;
     int k;
     /* counts[] hold the file's module index until the end, then a position */
@@ -1021,6 +1053,11 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             t->nranges++;
             break;
         }
+        case PI_REC_STOPPED:
+            if (pi_grow((void **)&t->stopped, &tcap, t->nstopped, sizeof *t->stopped))
+                return pi_err_set(err, "%s: out of memory", t->path);
+            t->stopped[t->nstopped++] = r.u.stopped;
+            break;
         case PI_REC_SIGNAL:
             if (!t->has_signal) {
                 t->has_signal = 1;
@@ -1075,6 +1112,16 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
                               "record", t->path, t->ranges[i].name, t->ranges[i].module);
         t->ranges[i].module = (uint32_t)(m - t->modules);
     }
+    /* where threads stopped: module index -> position, sorted, summed */
+    for (size_t i = 0; i < t->nstopped; i++) {
+        const struct pi_trace_module *m = find_module_index(t, t->stopped[i].module);
+        if (!m)
+            return pi_err_set(err, "%s: STOPPED at 0x%llx names module %u, which has no MODULE "
+                              "record", t->path, (unsigned long long)t->stopped[i].pc,
+                              t->stopped[i].module);
+        t->stopped[i].module = (uint32_t)(m - t->modules);
+    }
+    pi_trace_fold_stopped(t);
     /* counts: module index -> position, then sum duplicates */
     for (size_t i = 0; i < t->nunits; i++) {
         struct pi_trace_unit *u = &t->units[i];
@@ -1296,6 +1343,8 @@ int pi_trace_write(const char *path, const struct pi_trace *t, struct pi_err *er
                                   .name_len = (uint32_t)strlen(g->name) + 1 };
         put_record(&w, PI_REC_RANGE, &r, sizeof r, g->name, r.name_len, NULL, 0);
     }
+    for (size_t i = 0; i < t->nstopped; i++)
+        put_record(&w, PI_REC_STOPPED, &t->stopped[i], sizeof t->stopped[i], NULL, 0, NULL, 0);
     for (size_t i = 0; i < t->nextra; i++)
         put_record(&w, t->extra[i].type, t->extra[i].a, t->extra[i].na, t->extra[i].b, t->extra[i].nb,
                    NULL, 0);

@@ -86,6 +86,7 @@ struct pi_trace_rec {
         struct pi_rec_icall icall;
         struct pi_rec_range range;
         struct pi_rec_lost lost;
+        struct pi_rec_stopped stopped;
     } u;
     const char *strings;     /* PROCESS: argc consecutive NUL-terminated strings;
                                 MODULE: the path; HOTSPOT: the function's name;
@@ -220,6 +221,10 @@ struct pi_trace {
         uint64_t lo, hi;                 /* link-time, lo < hi */
         char *name;
     } *ranges;
+    /* where threads were stopped (STOPPED), sorted by (module, pc), unique
+     * (counts summed); module is a position in modules[] as for ranges */
+    size_t nstopped;
+    struct pi_rec_stopped *stopped;     /* (pi_trace_fold_stopped sorts and sums them) */
     /* Records pi_trace_write appends verbatim before END (not read, not
      * freed here: the caller owns them; `pmopt merge`'s sharing records,
      * pi_share_records).  Each: type, then payload a (na bytes) and b (nb),
@@ -279,6 +284,8 @@ const struct pi_trace_module *pi_trace_watch_module(const struct pi_trace *t, ui
  * (message naming t->path) when two TRACEREGs of one key have different
  * ncounters. */
 int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
+/* t->stopped sorted by (module, pc), one entry each, counts summed. */
+void pi_trace_fold_stopped(struct pi_trace *t);
 
 /* Add copies of src's indicator records to dst and fold them in.  With
  * link_frames, EVENT frames of a trace written by a process (not merged)

@@ -188,15 +188,14 @@ static void add_increment(gimple_seq *seq, tree ref)
     gimple_seq_add_stmt(seq, gimple_build_assign(unshare_expr(ref), inc));
 }
 
-/* The site marker, and the counter update unless the block shares the
- * counter of a block that runs exactly as often (own_counter false). */
-static void instrument_block(basic_block bb, unsigned site, unsigned counter, bool own_counter,
-                             unsigned width = 64)
+/* The site marker, and the update of the block's own counter (-1: none,
+ * the block shares a counter or its count comes from the arcs). */
+static void instrument_block(basic_block bb, unsigned site, int counter, unsigned width, location_t loc)
 {
+    bool own_counter = counter >= 0;
     bool narrow = own_counter && width < 64;
     if (narrow)
         own_counter = false; /* narrow.cc updates it, after the marker */
-    location_t loc = block_location(bb);
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, pi_site_marker(site, loc));
     if (own_counter)
@@ -248,17 +247,45 @@ static bool can_leave_between(basic_block a, basic_block b)
 }
 
 /* rep[i]: the block whose counter block i uses (i itself if its own). */
-static int counter_block(function *fun, basic_block b, sbitmap in, vec<int> &rep)
+static int counter_block(function *fun, basic_block b, sbitmap in, const vec<unsigned> &width,
+                         vec<int> &rep)
 {
     if (rep[b->index] >= 0)
         return rep[b->index];
     rep[b->index] = b->index;
     basic_block a = get_immediate_dominator(CDI_DOMINATORS, b);
     if (a && a != ENTRY_BLOCK_PTR_FOR_FN(fun) && bitmap_bit_p(in, a->index) && current_loops &&
-        a->loop_father == b->loop_father && dominated_by_p(CDI_POST_DOMINATORS, a, b) &&
-        !can_leave_between(a, b))
-        rep[b->index] = counter_block(fun, a, in, rep);
+        width[a->index] == width[b->index] && a->loop_father == b->loop_father &&
+        dominated_by_p(CDI_POST_DOMINATORS, a, b) && !can_leave_between(a, b))
+        rep[b->index] = counter_block(fun, a, in, width, rep);
     return rep[b->index];
+}
+
+/* A counter per block of ORDER, in functions without arcs: the one its
+ * site reads (site_counter), its own or that of a block that runs exactly
+ * as often (counter_block); own_counter the one it updates, or -1. */
+static void block_counters(function *fun, const vec<basic_block> &order, sbitmap in,
+                           const vec<unsigned> &width, vec<int> &site_counter, vec<int> &own_counter)
+{
+    auto_vec<int> rep, owner_counter;
+    rep.safe_grow(last_basic_block_for_fn(fun));
+    owner_counter.safe_grow(last_basic_block_for_fn(fun));
+    for (unsigned i = 0; i < rep.length(); i++)
+        rep[i] = owner_counter[i] = -1;
+    calculate_dominance_info(CDI_DOMINATORS);
+    calculate_dominance_info(CDI_POST_DOMINATORS);
+    for (unsigned i = 0; i < order.length(); i++)
+        counter_block(fun, order[i], in, width, rep);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    site_counter.safe_grow(order.length());
+    own_counter.safe_grow(order.length());
+    for (unsigned i = 0; i < order.length(); i++) {
+        int r = rep[order[i]->index];
+        if (owner_counter[r] < 0)
+            owner_counter[r] = pi_unit_add_counter();
+        site_counter[i] = owner_counter[r];
+        own_counter[i] = r == order[i]->index ? owner_counter[r] : -1;
+    }
 }
 
 /* ---- probes: trap, threshold, cycles, trace ------------------------------ */
@@ -524,6 +551,40 @@ static void add_icall_cache(const icall_site &ic)
     gsi_insert_before(&mg, mc, GSI_SAME_STMT);
 }
 
+/* Blocks that may be left without taking one of their edges (the fake
+ * arcs of arcs.cc): a statement that may not return (a call, a volatile
+ * asm; not the statement markers, which go), and the blocks that are to
+ * get a probe whose handler may do the same: the probes' first blocks and
+ * exits, trace_start and trace_stop, the function probes' entry and
+ * returns. */
+static void may_leave(function *fun, const vec<probe_region *> &probes, const vec<marker> &marks,
+                      bool fnprobe, basic_block entry, sbitmap leave)
+{
+    bitmap_clear(leave);
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        unsigned id;
+        int what;
+        if (is_gimple_debug(g) || pi_is_marker_call(g, &id, &what))
+            continue;
+        if (stmt_can_terminate_bb_p(g) || (fnprobe && gimple_code(g) == GIMPLE_RETURN))
+            bitmap_set_bit(leave, bb->index);
+    }
+    for (unsigned i = 0; i < probes.length(); i++) {
+        bitmap_set_bit(leave, probes[i]->first->index);
+        for (unsigned k = 0; k < probes[i]->exits.length(); k++)
+            bitmap_set_bit(leave, gimple_bb(probes[i]->exits[k])->index);
+    }
+    for (unsigned i = 0; i < marks.length(); i++)
+        if (marks[i].what == PI_MARK_POINT &&
+            (pi_stmt_directive_get(marks[i].id)->spec.kind & (PI_D_TRACE_START | PI_D_TRACE_STOP)))
+            bitmap_set_bit(leave, gimple_bb(marks[i].stmt)->index);
+    if (fnprobe)
+        bitmap_set_bit(leave, entry->index);
+}
+
 /* Call sites (PI_SITE_CALL) of a function counted whole: each call of
  * another function, with its block, so that a profile gives the call
  * graph's arcs (caller, callee, the block's count) for function ordering,
@@ -599,6 +660,7 @@ static unsigned int count_execute(function *fun)
 
     /* The entry site must run once per call: when the first block is also a
        loop head (a body that starts with a loop), give the entry its own. */
+    basic_block first = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun)); /* gcov's first block */
     basic_block entry = pi_cfg_entry(fun);
 
     auto_sbitmap in(last_basic_block_for_fn(fun));
@@ -706,20 +768,21 @@ static unsigned int count_execute(function *fun)
         site_of[i] = -1;
     auto_vec<basic_block> order;
     pi_cfg_order(fun, entry, in, order);
-    auto_vec<int> rep;
-    rep.safe_grow(last_basic_block_for_fn(fun));
-    for (unsigned i = 0; i < rep.length(); i++)
-        rep[i] = -1;
-    calculate_dominance_info(CDI_DOMINATORS);
-    calculate_dominance_info(CDI_POST_DOMINATORS);
-    for (unsigned i = 0; i < order.length(); i++)
-        counter_block(fun, order[i], in, rep);
-    free_dominance_info(CDI_POST_DOMINATORS);
+    auto_vec<location_t> locs; /* (taken before the counters change the CFG) */
+    auto_vec<unsigned> width;  /* per block index */
+    width.safe_grow_cleared(last_basic_block_for_fn(fun));
+    bool whole = true;
+    FOR_EACH_BB_FN(bb, fun) whole &= bitmap_bit_p(in, bb->index);
+    for (unsigned i = 0; i < order.length(); i++) {
+        locs.safe_push(block_location(order[i]));
+        width[order[i]->index] = block_width(order[i], region_width, fn_specs, nspec);
+        whole &= width[order[i]->index] == 64;
+    }
     for (unsigned i = 0; i < order.length(); i++) {
         bb = order[i];
         pi_site s;
         memset(&s, 0, sizeof s);
-        expanded_location xl = expand_location(block_location(bb));
+        expanded_location xl = expand_location(locs[i]);
         if (!xl.file) /* no line (a computed goto's dispatch): the function's file, line 0 */
             xl.file = expand_location(DECL_SOURCE_LOCATION(fndecl)).file;
         s.func = func;
@@ -738,14 +801,11 @@ static unsigned int count_execute(function *fun)
                 s.arg |= fn_specs[k].arg;
             else if (fn_specs[k].kind == PI_D_DORMANT && bb == entry)
                 s.arg |= (fn_specs[k].arg & 0xffu) << 16; /* PI_SITE_DORMANT_TYPES */
-        unsigned w = block_width(bb, region_width, fn_specs, nspec);
+        unsigned w = width[bb->index];
         if (w < 64)
             s.arg |= w << 24; /* PI_SITE_COUNTER_BITS */
         site_of[bb->index] = pi_unit_add_site(&s);
     }
-    /* a counter's index is the site index of the block that owns it */
-    for (unsigned i = 0; i < order.length(); i++)
-        pi_unit_set_counter(site_of[order[i]->index], site_of[rep[order[i]->index]]);
     for (unsigned i = 0; i < order.length(); i++) {
         edge e;
         edge_iterator ei;
@@ -754,6 +814,33 @@ static unsigned int count_execute(function *fun)
             pi_unit_add_succ(site_of[order[i]->index], site_of[e->dest->index]);
     }
     uint64_t cfg = pi_cfg_checksum(order);
+
+    /* The counters.  A function counted whole: on the arcs off a spanning
+       tree of its flow graph (arcs.cc), with the lines gcov would give its
+       blocks (lines.cc); else (statement regions, narrow counters) one per
+       block, shared by blocks that run exactly as often. */
+    bool fnprobe = !skip && (fn_dirs & code_dirs) && bitmap_bit_p(in, entry->index) &&
+                   pi_fnprobe_wanted(fn_specs, nspec, marked);
+    basic_block bare_ret = pi_bare_return_block(fun, entry);
+    auto_vec<int> site_counter, own_counter;
+    bool arcs = false;
+    if (whole && !skip && (fn_dirs & PI_D_COUNT)) {
+        pi_lines_record(fun, first, site_of);
+        auto_sbitmap leave(last_basic_block_for_fn(fun));
+        may_leave(fun, probes, marks, fnprobe, entry, leave);
+        auto_vec<bool> live;
+        live.safe_grow(order.length());
+        for (unsigned i = 0; i < order.length(); i++)
+            live[i] = fnprobe; /* armed.c reads every block's counter while running */
+        arcs = pi_arcs_instrument(fun, order, site_of, leave, live, bare_ret, own_counter);
+        if (arcs)
+            site_counter.safe_splice(own_counter);
+    }
+    if (!arcs)
+        block_counters(fun, order, in, width, site_counter, own_counter);
+    for (unsigned i = 0; i < order.length(); i++)
+        pi_unit_set_counter(site_of[order[i]->index], site_counter[i] >= 0 ? site_counter[i] : PI_NONE);
+
     auto_vec<icall_site> icalls;
     if (fn_dirs & PI_D_COUNT)
         add_call_sites(order, site_of, func, icalls);
@@ -780,20 +867,22 @@ static unsigned int count_execute(function *fun)
         gsi_remove(&gsi, true);
     }
     /* a bare return block stays bare for ipa-split (return-site.cc) */
-    basic_block bare_ret = pi_bare_return_block(fun, entry);
     for (unsigned i = 0; i < order.length(); i++) {
-        int own = rep[order[i]->index] == order[i]->index;
-        unsigned w = block_width(order[i], region_width, fn_specs, nspec);
+        unsigned w = width[order[i]->index];
+        /* the marker's location: its first statement's now (a probe's,
+           where one was put first), else what it was before the edits */
+        location_t loc = first_location(order[i]);
+        if (loc != UNKNOWN_LOCATION)
+            locs[i] = loc;
         if (order[i] == bare_ret && w == 64) {
             unsigned site = site_of[order[i]->index];
-            pi_return_site_instrument(order[i], site, own ? pi_counter_ref(site) : NULL_TREE,
-                                      block_location(order[i]));
+            pi_return_site_instrument(order[i], site, own_counter[i] >= 0 ? pi_counter_ref(own_counter[i]) : NULL_TREE,
+                                      locs[i]);
             continue;
         }
-        instrument_block(order[i], site_of[order[i]->index], site_of[rep[order[i]->index]], own, w);
+        instrument_block(order[i], site_of[order[i]->index], own_counter[i], w, locs[i]);
     }
-    if (!skip && (fn_dirs & code_dirs) && bitmap_bit_p(in, entry->index) &&
-        pi_fnprobe_wanted(fn_specs, nspec, marked))
+    if (fnprobe)
         pi_fnprobe_instrument(fun, entry, site_of[entry->index], fn_specs, nspec);
     if (watch)
         pi_watch_instrument(fun, func);

@@ -91,6 +91,9 @@ unsigned pi_unit_add_site(const struct pi_site *site);
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
+unsigned pi_unit_add_counter(void);      /* a new counter's index */
+void pi_unit_add_arc(const struct pi_arc *a);  /* an arc of the last function added */
+void pi_unit_add_line(unsigned site, uint32_t file, unsigned line); /* file: strtab; line 0: a gcov block ends */
 int pi_unit_func_index(tree fndecl);     /* -1 if fndecl has no entry (or no switches) */
 tree pi_fnon_ref(unsigned func);         /* __perfinst_fnon[func] */
 const char *pi_fnon_asm_name(void);      /* its symbol, for the jump slots' asm; NULL: none */
@@ -142,6 +145,15 @@ basic_block pi_cfg_entry(function *fun);
 void pi_cfg_order(function *fun, basic_block entry, sbitmap in, vec<basic_block> &order);
 uint64_t pi_cfg_checksum(const vec<basic_block> &order);
 void pi_cfg_split_markers(function *fun);
+/* arcs.cc and lines.cc, run from the count pass: a function counted whole
+ * gets its flow graph and counters on the arcs off a spanning tree
+ * (block_counter: per block of order, its own counter or -1); false when
+ * it cannot (it then counts its blocks as before, without arcs) */
+bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<int> &site_of,
+                        sbitmap leave, const vec<bool> &live, basic_block bare_ret,
+                        vec<int> &block_counter);
+void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of);
+bool pi_edge_line(edge e, uint32_t *file, uint32_t *line); /* gcov's block on e (its line, 0 if none) */
 /* pass-watch.cc, run from the count pass */
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);

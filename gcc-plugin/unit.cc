@@ -2,8 +2,8 @@
  * from them once every function has been instrumented.
  *
  * While the lowering pass instruments functions (pass-count.cc) it adds
- * functions, sites and successor lists here.  At the start of IPA
- * (pi_unit_finish) this file
+ * functions, sites, successor lists, counters, arcs (arcs.cc) and source
+ * lines (lines.cc) here.  At the start of IPA (pi_unit_finish) this file
  *   - gives the per-thread counter array its size:
  *         static __thread uint64_t __perfinst_ctr[NCOUNTERS];
  *   - generates the getter, the mode word and the constructor/destructor
@@ -40,6 +40,9 @@ static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs 
 static vec<pi_func> funcs;
 static vec<pi_site> sites;
 static vec<uint32_t> succs;
+static vec<pi_arc> arcs;
+static vec<pi_line> lines;
+static unsigned ncounters;
 static std::string strtab(1, '\0');
 static hash_map<nofree_string_hash, unsigned> *strmap;
 
@@ -197,6 +200,32 @@ void pi_unit_add_succ(unsigned site, unsigned succ_site)
 void pi_unit_set_counter(unsigned site, unsigned counter)
 {
     sites[site].counter = counter;
+}
+
+unsigned pi_unit_add_counter(void)
+{
+    return ncounters++;
+}
+
+/* An arc of the last function added (its arcs are consecutive). */
+void pi_unit_add_arc(const struct pi_arc *a)
+{
+    if (funcs.last().narcs == 0)
+        funcs.last().first_arc = arcs.length();
+    gcc_assert(funcs.last().first_arc + funcs.last().narcs == arcs.length());
+    funcs.last().narcs++;
+    arcs.safe_push(*a);
+}
+
+/* A source line of site SITE (a site's lines are consecutive). */
+void pi_unit_add_line(unsigned site, uint32_t file, unsigned line)
+{
+    if (sites[site].nlines == 0)
+        sites[site].line_first = lines.length();
+    gcc_assert(sites[site].line_first + sites[site].nlines == lines.length());
+    sites[site].nlines++;
+    pi_line l = { line ? file : 0, line };
+    lines.safe_push(l);
 }
 
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d)
@@ -425,7 +454,7 @@ static void put(std::string &blob, const void *p, size_t n)
     blob.append((const char *)p, n);
 }
 
-static std::string unit_chunk(unsigned ncounters)
+static std::string unit_chunk(void)
 {
     std::string blob;
     struct pi_chunk_hdr h;
@@ -436,6 +465,8 @@ static std::string unit_chunk(unsigned ncounters)
     u.nfuncs = funcs.length();
     u.nsites = sites.length();
     u.nsuccs = succs.length();
+    u.narcs = arcs.length();
+    u.nlines = lines.length();
     u.ncounters = ncounters;
     u.source = pi_unit_str(pi_unit_source()); /* the key, paths.cc */
     char producer[256];
@@ -445,7 +476,8 @@ static std::string unit_chunk(unsigned ncounters)
     u.line_size = 64;
     u.strtab_size = strtab.size();
     size_t size = sizeof h + sizeof u + funcs.length() * sizeof(pi_func) +
-                  sites.length() * sizeof(pi_site) + succs.length() * 4 + strtab.size();
+                  sites.length() * sizeof(pi_site) + succs.length() * 4 + arcs.length() * sizeof(pi_arc) +
+                  lines.length() * sizeof(pi_line) + strtab.size();
     size = (size + 7) & ~(size_t)7;
     h.magic = PI_CHUNK_MAGIC;
     h.version = PI_FORMAT_VERSION;
@@ -460,6 +492,10 @@ static std::string unit_chunk(unsigned ncounters)
         put(blob, sites.address(), sites.length() * sizeof(pi_site));
     if (succs.length())
         put(blob, succs.address(), succs.length() * 4);
+    if (arcs.length())
+        put(blob, arcs.address(), arcs.length() * sizeof(pi_arc));
+    if (lines.length())
+        put(blob, lines.address(), lines.length() * sizeof(pi_line));
     put(blob, strtab.data(), strtab.size());
     blob.resize(size, '\0');
     return blob;
@@ -490,10 +526,6 @@ void pi_unit_finish(void)
     if (done || in_lto_p || seen_error() || (sites.is_empty() && !ctr_var))
         return;
     done = true;
-    unsigned ncounters = 0;
-    for (unsigned i = 0; i < sites.length(); i++)
-        if (sites[i].counter != PI_NONE && sites[i].counter + 1 > ncounters)
-            ncounters = sites[i].counter + 1;
     if (ctr_var && nctr_var) {
         TREE_TYPE(ctr_var) = build_array_type_nelts(uint64_type_node, ncounters ? ncounters : 1);
         SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);
@@ -534,13 +566,14 @@ void pi_unit_finish(void)
         if (iv && !iv->analyzed)
             iv->analyze();
     }
-    std::string text = as_asm(unit_chunk(ncounters));
+    std::string text = as_asm(unit_chunk());
     symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));
     if (pi_opt.verbose)
     {
         char msg[160];
-        snprintf(msg, sizeof msg, "unit %016llx: %u functions, %u sites, %u counters",
-                 (unsigned long long)pi_unit_id(), funcs.length(), sites.length(), ncounters);
+        snprintf(msg, sizeof msg, "unit %016llx: %u functions, %u sites, %u arcs, %u counters",
+                 (unsigned long long)pi_unit_id(), funcs.length(), sites.length(), arcs.length(),
+                 ncounters);
         inform(UNKNOWN_LOCATION, "perfinst: %s", msg);
     }
 }

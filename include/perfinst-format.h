@@ -33,7 +33,7 @@
 #define PI_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
-#define PI_FORMAT_VERSION 1u   /* .perfinst and .perfinst.xlat chunks */
+#define PI_FORMAT_VERSION 2u   /* .perfinst and .perfinst.xlat chunks (2: arcs and lines in UNIT) */
 #define PI_LINK_VERSION 2u     /* .perfinst.link chunks (version 1: see pi_link) */
 #define PI_TRACE_VERSION 1u    /* *.pit */
 #define PI_ABI_VERSION 1u      /* plugin-generated code <-> libperfinst */
@@ -75,7 +75,8 @@ PI_STATIC_ASSERT(sizeof(struct pi_chunk_hdr) == 16, "chunk header is 16 bytes");
 
 /* ---- UNIT chunk ---------------------------------------------------------
  * Layout: pi_chunk_hdr, pi_unit, pi_func[nfuncs], pi_site[nsites],
- * uint32_t succ[nsuccs], char strtab[strtab_size], zero padding to 8.
+ * uint32_t succ[nsuccs], pi_arc arc[narcs], pi_line line[nlines],
+ * char strtab[strtab_size], zero padding to 8.
  * Written by the plugin at the end of the translation unit (as top-level
  * assembly, so that -flto carries it to the final object unchanged). */
 struct pi_unit {
@@ -88,8 +89,10 @@ struct pi_unit {
     uint32_t source;      /* strtab: the main source file's key (relative to the build directory) */
     uint32_t producer;    /* strtab: e.g. "perfinst 0.1 gcc 12.2.0 -O2" */
     uint32_t line_size;   /* cache-line size the plugin assumed (64) */
+    uint32_t narcs;       /* entries of arc[] */
+    uint32_t nlines;      /* entries of line[] */
 };
-PI_STATIC_ASSERT(sizeof(struct pi_unit) == 40, "pi_unit is 40 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_unit) == 48, "pi_unit is 48 bytes");
 
 /* Directive bits: which directives apply to a site or function. */
 enum pi_directive {
@@ -119,8 +122,10 @@ struct pi_func {
     uint32_t nsites;     /* sites[first_site] is the entry block */
     uint32_t directives; /* enum pi_directive bits given on the function */
     uint64_t cfg_checksum; /* hash of the CFG shape (blocks, successors, lines) */
+    uint32_t first_arc;  /* its flow graph: arc[first_arc .. first_arc+narcs); */
+    uint32_t narcs;      /*   none (0): each block site has its own counter */
 };
-PI_STATIC_ASSERT(sizeof(struct pi_func) == 32, "pi_func is 32 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_func) == 40, "pi_func is 40 bytes");
 
 enum pi_site_kind {
     PI_SITE_BLOCK = 1, /* a basic block of a marked function or statement region */
@@ -138,7 +143,8 @@ enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 
 struct pi_site {
     uint32_t func;       /* index into funcs[] */
-    uint32_t counter;    /* index into the unit's counters, or PI_NONE */
+    uint32_t counter;    /* index into the unit's counters, or PI_NONE: a block of a
+                            function with arcs counted from them, a trap-only site */
     uint32_t file;       /* strtab: source file of the block's first statement */
     uint32_t line;       /* its line (0 if unknown) */
     uint16_t column;
@@ -152,8 +158,49 @@ struct pi_site {
     uint32_t arg;        /* directive arguments: bits 0..7 types mask (1 << PI_T_*),
                             bits 8..10 the cycles code (PI_SITE_CYCLES_CODE) */
     uint32_t handler;    /* strtab: handler= function named by the directive ("" if none) */
+    uint32_t line_first; /* the source lines of the block's statements, as gcov */
+    uint32_t nlines;     /*   records them: line[line_first .. +nlines) */
 };
-PI_STATIC_ASSERT(sizeof(struct pi_site) == 56, "pi_site is 56 bytes");
+PI_STATIC_ASSERT(sizeof(struct pi_site) == 64, "pi_site is 64 bytes");
+
+/* The flow graph of a function counted whole (pi_func.narcs > 0): every
+ * edge between its block sites, from the caller into its entry site, and
+ * out to the caller; counters sit on the arcs off a spanning tree (and on
+ * the blocks that need a live count at run time: pi_site.counter), and a
+ * reader solves every block's and arc's count from the flow equations
+ * (common/piflow.c): a block's count is the sum of its incoming arcs and
+ * the sum of its outgoing ones.  A fake arc stands for what no edge
+ * shows: from a block that may be left without taking an edge (a call
+ * that may not return: exit, longjmp, an exception; a block with no
+ * successor) to the exit, from the entry to a block entered abnormally
+ * (a computed goto's or setjmp's target, an exception handler).  Arcs are
+ * grouped by source (the entry's first), real arcs in the order of GCC's
+ * edges, a block's fake arc after them. */
+enum pi_arc_flags {
+    PI_ARC_FAKE = 1u << 0,  /* not an edge: a way in or out that the graph cannot show */
+    PI_ARC_BLOCK = 1u << 1, /* gcov has a block on this edge, on line `line` (0: none) */
+};
+struct pi_arc {
+    uint32_t src;        /* site (in the function), or PI_NONE: the function's entry */
+    uint32_t dst;        /* site (in the function), or PI_NONE: the function's exit */
+    uint32_t counter;    /* its own counter, or PI_NONE: solved from the flow */
+    uint32_t flags;      /* enum pi_arc_flags */
+    uint32_t file;       /* strtab, with line: the line of gcov's block on this edge (an */
+    uint32_t line;       /*   edge whose goto has a line of its own, profile.cc); 0 if none */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_arc) == 24, "pi_arc is 24 bytes");
+
+/* A block's source lines, as GCC's coverage notes record them for gcov
+ * (profile.cc output_location): the function's line on its first block,
+ * then each statement's line, a repeat of the line before left out, and
+ * the line of a goto the CFG dropped.  line 0 ends a gcov block inside
+ * the site: GCC splits a block after each call that may not return, and
+ * gcov counts the pieces as blocks of their own (file is then 0). */
+struct pi_line {
+    uint32_t file;       /* strtab */
+    uint32_t line;
+};
+PI_STATIC_ASSERT(sizeof(struct pi_line) == 8, "pi_line is 8 bytes");
 
 /* ---- CODE chunk ---------------------------------------------------------
  * Layout: pi_chunk_hdr, pi_code, pi_range[nranges].
@@ -379,6 +426,7 @@ enum pi_rec_type {
     PI_REC_ICALL = 58,  /* pi_rec_icall: the targets of an indirect call site (layout) */
     PI_REC_RANGE = 55,  /* pi_rec_range + name: a range added at run time (perfinst_range_add) */
     PI_REC_LOST = 60,   /* pi_rec_lost: what a runtime table could not hold */
+    PI_REC_STOPPED = 59, /* pi_rec_stopped: where a thread was stopped when the trace was written */
 };
 
 /* What one of the runtime's fixed-size tables could not hold (one record
@@ -408,6 +456,19 @@ struct pi_rec_lost {
     uint64_t items;      /* distinct items that found no entry; 0: not known */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_lost) == 32, "pi_rec_lost is 32 bytes");
+
+/* Where the thread that took the fatal signal was interrupted (the
+ * instruction's link-time address in its module): a block there was
+ * entered and never left.  The reader counts it as one execution that
+ * left the function there, so that the counts of a function whose arcs
+ * carry the counters stay exact (common/piflow.h).  `count` is 1 in a
+ * process's trace, the sum over the inputs in a merged one. */
+struct pi_rec_stopped {
+    uint32_t module;     /* pi_rec_module.index */
+    uint32_t count;
+    uint64_t pc;         /* link-time address: run-time address minus the module's load bias */
+};
+PI_STATIC_ASSERT(sizeof(struct pi_rec_stopped) == 16, "pi_rec_stopped is 16 bytes");
 
 /* A code range named at run time by perfinst_range_add: [lo, hi) as
  * link-time addresses of the module whose MODULE record has index `module`

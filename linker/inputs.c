@@ -167,6 +167,8 @@ static uint64_t unit_content_hash(const struct pi_unit_view *u)
     h = pi_hash64(h, u->funcs, u->hdr.nfuncs * sizeof *u->funcs);
     h = pi_hash64(h, u->sites, u->hdr.nsites * sizeof *u->sites);
     h = pi_hash64(h, u->succs, u->hdr.nsuccs * sizeof *u->succs);
+    h = pi_hash64(h, u->arcs, u->hdr.narcs * sizeof *u->arcs);
+    h = pi_hash64(h, u->lines, u->hdr.nlines * sizeof *u->lines);
     return pi_hash64(h, u->strtab, u->hdr.strtab_size);
 }
 

@@ -434,38 +434,6 @@ static inline struct fn *fn_find(uint64_t unit_id, uint32_t site)
     return NULL;
 }
 
-/* Metadata, read once per module. */
-struct modmeta {
-    struct modmeta *next;
-    struct pi_module *m;
-    struct pi_fnmeta fm;
-    const char *why;
-    struct pi_dec_err err; /* why may point here */
-};
-static struct modmeta *modmetas;
-static int meta_failed; /* some module's metadata could not be read */
-
-static struct pi_fnmeta *module_meta_locked(struct pi_module *m)
-{
-    struct modmeta *mm;
-    for (mm = modmetas; mm; mm = mm->next)
-        if (mm->m == m)
-            return mm->why ? NULL : &mm->fm;
-    mm = calloc(1, sizeof *mm);
-    if (!mm)
-        return NULL;
-    mm->m = m;
-    mm->why = pi_fnmeta_read(m->file, &mm->fm, &mm->err);
-    if (mm->why) {
-        meta_failed = 1;
-        pi_say("perfinst: ", m->path, ": metadata for counter combinations and dormant classes: ",
-               mm->why, "\n", NULL);
-    }
-    mm->next = modmetas;
-    modmetas = mm;
-    return mm->why ? NULL : &mm->fm;
-}
-
 static void fill_locked(struct fn *f)
 {
     struct pi_unit_rt *u = NULL;
@@ -474,7 +442,8 @@ static void fill_locked(struct fn *f)
             u = v;
     snprintf(f->name, sizeof f->name, "?%u", f->site);
     f->u = u;
-    struct pi_fnmeta *fm = u && u->module ? module_meta_locked(u->module) : NULL;
+    const struct pi_fnmeta *fm =
+        u && u->module ? pi_fnmeta_of_locked(u->module, "counter combinations and dormant classes") : NULL;
     const struct pi_fnmeta_unit *mu = NULL;
     for (uint32_t i = 0; fm && i < fm->nunits; i++)
         if (fm->units[i].unit_id == f->unit_id)
@@ -499,8 +468,8 @@ static void fill_locked(struct fn *f)
         uint32_t s = fn->first_site + i;
         const struct pi_fnmeta_code *c = &mu->code[s];
         f->counter[i] = mu->sites[s].counter;
-        /* a narrow counter (its owner's width): differences modulo 2^N */
-        uint32_t bits = f->counter[i] < mu->nsites ? PI_SITE_COUNTER_BITS(mu->sites[f->counter[i]].arg) : 0;
+        /* a narrow counter (its width, the sharing blocks' too): differences modulo 2^N */
+        uint32_t bits = PI_SITE_COUNTER_BITS(mu->sites[s].arg);
         f->mask[i] = bits && bits < 64 ? (1ull << bits) - 1 : ~0ull;
         /* per execution: a site copied n times (unrolled, duplicated) runs
            one copy per execution; the copies' mean (rounded) */
@@ -890,7 +859,7 @@ void pi_armed_write(struct pi_rec_writer *w, int in_signal)
                 pi_say("perfinst: combination ", c->name, ": ", c->terms[k].func,
                        " was never entered through a function probe, so its terms stayed 0 (is it "
                        "built with -fplugin-arg-perfinst-combine=marked|all, and called?",
-                       meta_failed ? " Function names come from the metadata, which could not be read" : "",
+                       pi_fnmeta_failed ? " Function names come from the metadata, which could not be read" : "",
                        ")\n", NULL);
             }
     }

@@ -6,7 +6,7 @@
 # From common/, compiled in with the runtime's flags: xlat-blocks.c (the
 # translation-table builder, shared with perfinst-ld) and piformat.c (the
 # one decoder of the chunks and the overlay's lines, shared with the tools).
-RUNTIME_COMMON := xlat-blocks piformat
+RUNTIME_COMMON := xlat-blocks piformat piflow
 RUNTIME_SRCS   := $(wildcard runtime/*.c)
 RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS)) \
                   $(RUNTIME_COMMON:%=$(BUILD)/runtime/%.o)
@@ -22,7 +22,7 @@ $(BUILD)/runtime/%.o: runtime/%.c runtime/runtime.h include/perfinst.h include/p
 $(RUNTIME_COMMON:%=$(BUILD)/runtime/%.o): $(BUILD)/runtime/%.o: common/%.c common/%.h include/perfinst-format.h
 	@mkdir -p $(@D)
 	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
-$(BUILD)/runtime/loader.o: common/xlat-blocks.h common/piformat.h
+$(BUILD)/runtime/loader.o: common/xlat-blocks.h common/piformat.h common/piflow.h
 # where a process in secure execution reads its configuration (docs/runtime.md)
 $(BUILD)/runtime/core.o: RUNTIME_CFLAGS += -DPI_SECURE_CONF='"$(SYSCONFDIR)/perfinst.conf"'
 $(BUILD)/runtime/fnmeta.o $(BUILD)/runtime/overlay.o: common/piformat.h

@@ -185,7 +185,7 @@ static void *flusher_main(void *arg)
         int done = pi.exit_written;
         if (!done && pi_trace_wanted()) {
             pi_write_lock();
-            pi_trace_write(NULL, 0, 0);
+            pi_trace_write(NULL, NULL, 0, 0);
             pi_write_unlock();
         }
         pthread_mutex_unlock(&pi.lock);
@@ -388,7 +388,7 @@ __attribute__((destructor(101))) static void pi_dtor(void)
         if (u->tls_get)
             pi_flush_add(u, u->tls_get());
     pi_write_lock();
-    pi_trace_write(NULL, 0, 1);
+    pi_trace_write(NULL, NULL, 0, 1);
     pi.exit_written = 1;
     pi_write_unlock();
     pthread_mutex_unlock(&pi.lock);
@@ -637,7 +637,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {
             pi_write_lock();
-            pi_trace_write(NULL, 0, 1);
+            pi_trace_write(NULL, NULL, 0, 1);
             pi_write_unlock();
         }
     }

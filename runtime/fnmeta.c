@@ -1,9 +1,10 @@
 /* fnmeta.c — what the runtime needs of a module's .perfinst metadata to
- * evaluate counter combinations and dormant classes (runtime/armed.c):
- * per unit its functions (name, entry site, sites) and each site's counter
- * index, and per site the static instruction counts of its code ranges
- * (total and per type) — the plugin's static counts that, times block
- * executions, stand in for an "instructions" hardware counter.
+ * evaluate counter combinations and dormant classes (runtime/armed.c) and
+ * to count a block from its function's arcs (perfinst_item_count,
+ * loader.c): per unit its functions (name, entry site, sites, arcs) and
+ * each site's counter index, and per site the static instruction counts of
+ * its code ranges (total and per type) — the plugin's static counts that,
+ * times block executions, stand in for an "instructions" hardware counter.
  *
  * Like loader.c's reader of .perfinst.xlat it reads the module's file
  * (mmap, ELF64 headers parsed and bounds-checked by elfscan.c; no libelf
@@ -65,16 +66,19 @@ static const char *add_unit(struct pi_fnmeta *fm, const struct pi_unit_ref *r)
     u->nsites = h->nsites;
     u->ncounters = h->ncounters;
     u->strtab_size = h->strtab_size;
+    u->narcs = h->narcs;
     u->funcs = malloc((h->nfuncs ? h->nfuncs : 1) * sizeof *u->funcs);
     u->sites = malloc((h->nsites ? h->nsites : 1) * sizeof *u->sites);
+    u->arcs = malloc((h->narcs ? h->narcs : 1) * sizeof *u->arcs);
     u->strtab = malloc(h->strtab_size);
     u->code = calloc(h->nsites ? h->nsites : 1, sizeof *u->code);
-    if (!u->funcs || !u->sites || !u->strtab || !u->code) {
-        free(u->funcs), free(u->sites), free(u->strtab), free(u->code);
+    if (!u->funcs || !u->sites || !u->arcs || !u->strtab || !u->code) {
+        free(u->funcs), free(u->sites), free(u->arcs), free(u->strtab), free(u->code);
         return "out of memory";
     }
     memcpy(u->funcs, r->funcs, (size_t)h->nfuncs * sizeof *u->funcs);
     memcpy(u->sites, r->sites, (size_t)h->nsites * sizeof *u->sites);
+    memcpy(u->arcs, r->arcs, (size_t)h->narcs * sizeof *u->arcs);
     memcpy(u->strtab, r->strtab, h->strtab_size);
     fm->nunits++;
     return NULL;
@@ -134,6 +138,7 @@ void pi_fnmeta_free(struct pi_fnmeta *fm)
     for (uint32_t i = 0; i < fm->nunits; i++) {
         free(fm->units[i].funcs);
         free(fm->units[i].sites);
+        free(fm->units[i].arcs);
         free(fm->units[i].strtab);
         free(fm->units[i].code);
     }
@@ -167,3 +172,4 @@ const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm, struct pi_dec
         pi_fnmeta_free(fm);
     return why;
 }
+

@@ -17,6 +17,7 @@
  */
 #include "runtime.h"
 #include "piformat.h"
+#include "piflow.h"
 #include "xlat-blocks.h"
 
 #include <elf.h>
@@ -323,9 +324,73 @@ PI_EXPORT const struct perfinst_shadow_item *perfinst_shadow_lookup(const void *
     return NULL;
 }
 
+/* Metadata, read once per module. */
+struct modmeta {
+    struct modmeta *next;
+    struct pi_module *m;
+    struct pi_fnmeta fm;
+    const char *why;
+    struct pi_dec_err err; /* why may point here */
+};
+static struct modmeta *modmetas;
+int pi_fnmeta_failed;
+
+const struct pi_fnmeta *pi_fnmeta_of_locked(struct pi_module *m, const char *what)
+{
+    struct modmeta *mm;
+    for (mm = modmetas; mm; mm = mm->next)
+        if (mm->m == m)
+            return mm->why ? NULL : &mm->fm;
+    mm = calloc(1, sizeof *mm);
+    if (!mm)
+        return NULL;
+    mm->m = m;
+    mm->why = pi_fnmeta_read(m->file, &mm->fm, &mm->err);
+    if (mm->why) {
+        pi_fnmeta_failed = 1;
+        pi_say("perfinst: ", m->path, ": metadata for ", what, ": ", mm->why, "\n", NULL);
+    }
+    mm->next = modmetas;
+    modmetas = mm;
+    return mm->why ? NULL : &mm->fm;
+}
+
+/* The count of a block whose function counts its arcs (the item has no
+ * counter): solved from the function's counters as they are now, the
+ * unit's totals and the calling thread's own (common/piflow.c). */
+static uint64_t solved_count(struct pi_module *m, struct pi_unit_rt *u, const uint64_t *own,
+                             const struct perfinst_shadow_item *item)
+{
+    uint64_t count = 0;
+    pthread_mutex_lock(&pi.lock);
+    const struct pi_fnmeta *fm = pi_fnmeta_of_locked(m, "block counts from arcs");
+    const struct pi_fnmeta_unit *mu = NULL;
+    for (uint32_t i = 0; fm && i < fm->nunits; i++)
+        if (fm->units[i].unit_id == item->unit_id)
+            mu = &fm->units[i];
+    const struct pi_func *fn = mu && item->site < mu->nsites ? &mu->funcs[mu->sites[item->site].func] : NULL;
+    if (fn && fn->narcs && mu->ncounters == u->ncounters) {
+        uint64_t *ctr = malloc((u->ncounters ? u->ncounters : 1) * sizeof *ctr);
+        uint64_t *sites = malloc(mu->nsites * sizeof *sites);
+        uint64_t *arcs = malloc((mu->narcs ? mu->narcs : 1) * sizeof *arcs);
+        struct pi_flow_stat st = {0, 0};
+        if (ctr && sites && arcs) {
+            for (uint32_t c = 0; c < u->ncounters; c++)
+                ctr[c] = __atomic_load_n(&u->totals[c], __ATOMIC_RELAXED) + (own ? own[c] : 0);
+            if (!pi_flow_func(fn, mu->sites, mu->arcs, ctr, u->ncounters, NULL, sites, arcs, &st))
+                count = sites[item->site];
+        }
+        free(ctr);
+        free(sites);
+        free(arcs);
+    }
+    pthread_mutex_unlock(&pi.lock);
+    return count;
+}
+
 PI_EXPORT uint64_t perfinst_item_count(const struct perfinst_shadow_item *item)
 {
-    if (!item || item->counter == PI_NONE)
+    if (!item)
         return 0;
     struct pi_module *m;
     struct pi_shadow *sh = NULL;
@@ -355,7 +420,11 @@ PI_EXPORT uint64_t perfinst_item_count(const struct perfinst_shadow_item *item)
         }
         pthread_mutex_unlock(&pi.lock);
     }
-    if (!u || item->counter >= u->ncounters)
+    if (!u)
+        return 0;
+    if (item->counter == PI_NONE)
+        return solved_count(m, u, own, item);
+    if (item->counter >= u->ncounters)
         return 0;
     return __atomic_load_n(&u->totals[item->counter], __ATOMIC_RELAXED) +
            (own ? own[item->counter] : 0);

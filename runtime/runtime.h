@@ -195,9 +195,10 @@ struct pi_fnmeta_code {
 };
 struct pi_fnmeta_unit {
     uint64_t unit_id;
-    uint32_t nfuncs, nsites, ncounters, strtab_size;
+    uint32_t nfuncs, nsites, ncounters, strtab_size, narcs;
     struct pi_func *funcs;
     struct pi_site *sites;
+    struct pi_arc *arcs;         /* the flow graphs of functions counted whole */
     char *strtab;
     struct pi_fnmeta_code *code; /* per site */
 };
@@ -210,6 +211,11 @@ const char *pi_fnmeta_read(const char *path, struct pi_fnmeta *fm, struct pi_dec
 const char *pi_fnmeta_parse(const unsigned char *sec, uint64_t len, struct pi_fnmeta *fm,
                             struct pi_dec_err *e);
 void pi_fnmeta_free(struct pi_fnmeta *fm);
+/* loader.c: module m's metadata, read on first need and kept (under pi.lock); NULL if
+ * it cannot be read (said once, with what it was wanted for). */
+struct pi_module;
+const struct pi_fnmeta *pi_fnmeta_of_locked(struct pi_module *m, const char *what);
+extern int pi_fnmeta_failed;   /* some module's metadata could not be read */
 
 /* armed.c: counter combinations and dormant classes */
 void pi_armed_init(void);                            /* in pi_init: PERFINST_COMBINE */
@@ -266,7 +272,8 @@ void pi_write_unlock(void);
 int pi_write_trylock_signal(void); /* 0: this thread is already writing */
 /* final: the process counts no more (exit, a fatal signal, exec); else the
  * trace is marked partial (PI_TF_PARTIAL) */
-int pi_trace_write(const siginfo_t *si, int in_signal, int final); /* write lock held */
+/* write lock held; uc: the context the signal interrupted, or NULL */
+int pi_trace_write(const siginfo_t *si, const void *uc, int in_signal, int final);
 int pi_trace_write_now(int final); /* normal context: takes both locks */
 void pi_trace_mark_partial(void); /* the final trace on disk is not final after all (failed exec) */
 void pi_trace_after_fork(void);

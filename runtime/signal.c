@@ -83,7 +83,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
      * die without touching it.  Otherwise the lock stays held as we die, so
      * no other thread replaces the trace that has the SIGNAL record. */
     if (pi_write_trylock_signal() && pi_trace_wanted())
-        pi_trace_write(si, 1, 1);
+        pi_trace_write(si, uc, 1, 1);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;

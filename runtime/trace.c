@@ -33,6 +33,7 @@
 #include <stdio.h> /* rename(), a system call: no stdio is used */
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/ucontext.h>
 #include <unistd.h>
 
 /* ---- the write lock ------------------------------------------------------------------- */
@@ -237,7 +238,7 @@ void pi_lost_write(struct pi_rec_writer *w, uint32_t table, uint64_t capacity, u
 static struct pi_trace_hdr last_hdr; /* the header of the last trace written */
 static int last_final;               /* ... and it was final (not PI_TF_PARTIAL) */
 
-static void put_trace(const siginfo_t *si, int in_signal, int final)
+static void put_trace(const siginfo_t *si, const void *uc, int in_signal, int final)
 {
     struct pi_trace_hdr h = {.version = PI_TRACE_VERSION, .hdr_size = sizeof h,
                              .flags = (pi.mode_off_env ? PI_TF_MODE_OFF : 0u) |
@@ -285,6 +286,19 @@ static void put_trace(const siginfo_t *si, int in_signal, int final)
     pi_icall_write(&w);
     pi_ranges_write(&w);
 
+    if (uc) {
+        /* where this thread was interrupted: that block was entered and not
+           left (a reader counts it as left there, common/piflow.h) */
+        uint64_t pc = (uint64_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+        for (struct pi_module *m = PI_LOAD(&pi.modules); m; m = m->next)
+            if (pc >= m->lo && pc < m->hi) {
+                struct pi_rec_stopped st = {.module = m->index, .count = 1, .pc = pc - m->bias};
+                rec_begin(PI_REC_STOPPED);
+                out_put(&st, sizeof st);
+                rec_end();
+                break;
+            }
+    }
     if (si) {
         /* si_addr means something only for a fault the kernel raised */
         int fault = si->si_code > 0 &&
@@ -463,7 +477,7 @@ static void say_failure(const char *path, int err)
            why ? why : pi_fmt_u64(b, (uint64_t)err, 10), "\n", NULL);
 }
 
-static int write_trace(const siginfo_t *si, int in_signal, int final);
+static int write_trace(const siginfo_t *si, const void *uc, int in_signal, int final);
 
 /* The trace on disk was final, but the process goes on counting (a failed
  * exec, a rewrite about to start): mark it partial in place, so that if
@@ -494,7 +508,8 @@ void pi_trace_mark_partial(void)
     pi_write_unlock();
 }
 
-/* Write the whole trace (si: the signal the process dies of, or NULL;
+/* Write the whole trace (si: the signal the process dies of, or NULL; uc:
+ * the context that signal interrupted, or NULL;
  * final: the process will count no more — exit, a signal, exec — else the
  * trace is marked partial).
  * The caller holds the write lock, and pi.lock unless in a signal handler.
@@ -502,7 +517,7 @@ void pi_trace_mark_partial(void)
  * for the message about it: SIGXFSZ is held meanwhile and the one a write
  * raised is taken back, so the write just fails with EFBIG, reported once
  * like a full disk.  (All async-signal-safe.) */
-int pi_trace_write(const siginfo_t *si, int in_signal, int final)
+int pi_trace_write(const siginfo_t *si, const void *uc, int in_signal, int final)
 {
     sigset_t xfsz, old, pend;
     sigemptyset(&xfsz);
@@ -510,7 +525,7 @@ int pi_trace_write(const siginfo_t *si, int in_signal, int final)
     pthread_sigmask(SIG_BLOCK, &xfsz, &old);
     sigpending(&pend);
     int before = sigismember(&pend, SIGXFSZ);
-    int r = write_trace(si, in_signal, final), e = errno;
+    int r = write_trace(si, uc, in_signal, final), e = errno;
     sigpending(&pend);
     if (!before && sigismember(&pend, SIGXFSZ)) {
         struct timespec zero = {0, 0};
@@ -521,7 +536,7 @@ int pi_trace_write(const siginfo_t *si, int in_signal, int final)
     return r;
 }
 
-static int write_trace(const siginfo_t *si, int in_signal, int final)
+static int write_trace(const siginfo_t *si, const void *uc, int in_signal, int final)
 {
     if (getpid() != pi.pid) { /* a vfork child shares our memory: hands off */
         errno = ECHILD;
@@ -555,7 +570,7 @@ static int write_trace(const siginfo_t *si, int in_signal, int final)
     out.nrecords = 0;
     if (!in_signal)
         pi_sharing_modules_locked(pi_note_module_locked);
-    put_trace(si, in_signal, final);
+    put_trace(si, uc, in_signal, final);
     int err = out.err;
     if (close(fd) && !err)
         err = errno;
@@ -578,7 +593,7 @@ int pi_trace_write_now(int final)
 {
     pthread_mutex_lock(&pi.lock);
     pi_write_lock();
-    int r = pi_trace_write(NULL, 0, final), e = errno;
+    int r = pi_trace_write(NULL, NULL, 0, final), e = errno;
     pi_write_unlock();
     pthread_mutex_unlock(&pi.lock);
     errno = e;

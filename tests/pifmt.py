@@ -14,7 +14,7 @@ import struct
 import zlib
 
 CHUNK_MAGIC = 0x31544950   # PI_CHUNK_MAGIC
-FORMAT_VERSION = 1         # PI_FORMAT_VERSION
+FORMAT_VERSION = 2         # PI_FORMAT_VERSION
 LINK_VERSION = 2           # PI_LINK_VERSION
 UNIT, CODE, XLAT, LINK = 1, 2, 3, 4   # enum pi_chunk_kind
 PI_NONE = 0xFFFFFFFF
@@ -48,21 +48,29 @@ class Strtab:
         return self.offs[s]
 
 
-def unit_body(unit_id, ncounters, strtab, source, producer, funcs, sites, succs, line_size=64):
+def unit_body(unit_id, ncounters, strtab, source, producer, funcs, sites, succs, line_size=64,
+              arcs=(), lines=()):
     """A UNIT chunk after its header, unpadded: pi_unit, pi_func[], pi_site[],
-    succ[] and the string table (a Strtab).  funcs and sites are dicts keyed
-    by the field names of pi_func (cfg for cfg_checksum) and pi_site."""
-    body = struct.pack("<QIIIIIIII", unit_id, len(funcs), len(sites), len(succs), ncounters,
-                       len(strtab.data), source, producer, line_size)
+    succ[], arc[], line[] and the string table (a Strtab).  funcs, sites and
+    arcs are dicts keyed by the field names of pi_func (cfg for
+    cfg_checksum), pi_site and pi_arc (fields left out are 0); lines are
+    (file, line) pairs."""
+    body = struct.pack("<QIIIIIIIIII", unit_id, len(funcs), len(sites), len(succs), ncounters,
+                       len(strtab.data), source, producer, line_size, len(arcs), len(lines))
     for f in funcs:
-        body += struct.pack("<IIIIIIQ", f["name"], f["file"], f["line"], f["first_site"],
-                            f["nsites"], f["directives"], f["cfg"])
+        body += struct.pack("<IIIIIIQII", f["name"], f["file"], f["line"], f["first_site"],
+                            f["nsites"], f["directives"], f["cfg"], f.get("first_arc", 0),
+                            f.get("narcs", 0))
     for s in sites:
-        body += struct.pack("<IIIIHHIIIIIQII", s["func"], s["counter"], s["file"], s["line"],
+        body += struct.pack("<IIIIHHIIIIIQIIII", s["func"], s["counter"], s["file"], s["line"],
                             s["column"], s["kind"], s["directives"], s["bb"], s["succ_first"],
                             s["nsucc"], s["region"], s["threshold"], s["arg"],
-                            s.get("handler", 0))
+                            s.get("handler", 0), s.get("line_first", 0), s.get("nlines", 0))
     body += b"".join(struct.pack("<I", x) for x in succs)
+    for a in arcs:
+        body += struct.pack("<IIIIII", a["src"], a["dst"], a.get("counter", PI_NONE),
+                            a.get("flags", 0), a.get("file", 0), a.get("line", 0))
+    body += b"".join(struct.pack("<II", f, l) for f, l in lines)
     return body + strtab.data
 
 

@@ -111,8 +111,9 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
     printf("\nunit 0x%016llx  source %s\n", (unsigned long long)h->unit_id,
            pi_unit_str(u, h->source));
     printf("  producer \"%s\", line size %u\n", pi_unit_str(u, h->producer), h->line_size);
-    printf("  %u functions, %u sites, %u counters, %u successor entries, %u-byte string table\n",
-           h->nfuncs, h->nsites, h->ncounters, h->nsuccs, h->strtab_size);
+    printf("  %u functions, %u sites, %u counters, %u successor entries, %u arcs, %u lines, "
+           "%u-byte string table\n", h->nfuncs, h->nsites, h->ncounters, h->nsuccs, h->narcs,
+           h->nlines, h->strtab_size);
     for (uint32_t i = 0; i < h->nfuncs; i++) {
         const struct pi_func *f = &u->funcs[i];
         const char *linkage = pi_unit_str(u, f->name), *shown = pm_func_name(u, i);
@@ -122,6 +123,26 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
                f->first_site + f->nsites - (f->nsites ? 1 : 0),
                pi_directive_names(f->directives, fl, sizeof fl),
                (unsigned long long)f->cfg_checksum);
+        for (uint32_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
+            const struct pi_arc *x = &u->arcs[a];
+            printf("    arc %u: ", a);
+            if (x->src == PI_NONE)
+                printf("entry");
+            else
+                printf("%u", x->src);
+            printf(" -> ");
+            if (x->dst == PI_NONE)
+                printf("exit");
+            else
+                printf("%u", x->dst);
+            if (x->counter != PI_NONE)
+                printf(", counter %u", x->counter);
+            if (x->flags & PI_ARC_FAKE)
+                printf(", fake");
+            if (x->flags & PI_ARC_BLOCK)
+                printf(", gcov block %s:%u", x->line ? pi_unit_str(u, x->file) : "-", x->line);
+            putchar('\n');
+        }
     }
     for (uint32_t i = 0; i < h->nsites; i++) {
         const struct pi_site *s = &u->sites[i];
@@ -145,6 +166,21 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             printf(" -");
         for (uint32_t k = 0; k < s->nsucc; k++)
             printf(" %u", u->succs[s->succ_first + k]);
+        if (s->nlines) {
+            printf(", lines");
+            const char *file = NULL;
+            for (uint32_t k = s->line_first; k < s->line_first + s->nlines; k++) {
+                const struct pi_line *l = &u->lines[k];
+                if (!l->line) {
+                    printf(" |");
+                    file = NULL;
+                } else if (!file || strcmp(file, pi_unit_str(u, l->file))) {
+                    file = pi_unit_str(u, l->file);
+                    printf(" %s:%u", file, l->line);
+                } else
+                    printf(" %u", l->line);
+            }
+        }
         putchar('\n');
     }
 

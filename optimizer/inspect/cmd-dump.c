@@ -257,6 +257,10 @@ int cmd_dump(int argc, char **argv)
             printf(" \"%s\" module %u [0x%llx, 0x%llx)\n", r.strings, r.u.range.module,
                    (unsigned long long)r.u.range.lo, (unsigned long long)r.u.range.hi);
             break;
+        case PI_REC_STOPPED:
+            printf(" module %u pc 0x%llx count %u\n", r.u.stopped.module,
+                   (unsigned long long)r.u.stopped.pc, r.u.stopped.count);
+            break;
         case PI_REC_SIGNAL: {
             const char *name = r.u.signal.signo > 0 && r.u.signal.signo < NSIG
                                    ? sigabbrev_np(r.u.signal.signo) : NULL;

@@ -13,7 +13,7 @@
  * --weight=N multiplies the counts of the inputs that follow it (until the
  * next --weight; 1 before the first): block counts, the SITESTAT counts,
  * executions and cycle sums, TRACEREG counts, WATCH reads and writes and
- * ICALL counts (saturating).  Threshold EVENTs (each a stack) and the
+ * ICALL counts, STOPPED counts (saturating).  Threshold EVENTs (each a stack) and the
  * sharing records are not scaled.  For fleets where each machine counted
  * a different share of its runs.
  *
@@ -162,6 +162,22 @@ static int add_ranges(struct pi_trace *res, const struct pi_trace *in)
     return 0;
 }
 
+/* Where threads stopped, by (module, pc), counts summed. */
+static int add_stopped(struct pi_trace *res, const struct pi_trace *in)
+{
+    for (size_t j = 0; j < in->nstopped; j++) {
+        struct pi_rec_stopped *a = realloc(res->stopped, (res->nstopped + 1) * sizeof *a);
+        if (!a)
+            return -1;
+        res->stopped = a;
+        a[res->nstopped] = in->stopped[j];
+        a[res->nstopped].module = (uint32_t)merged_module(res, &in->modules[in->stopped[j].module]);
+        res->nstopped++;
+    }
+    pi_trace_fold_stopped(res);
+    return 0;
+}
+
 static uint64_t sat_mul(uint64_t a, uint64_t w)
 {
     return w && a > UINT64_MAX / w ? UINT64_MAX : a * w;
@@ -190,6 +206,10 @@ static void scale(struct pi_trace *t, uint64_t w)
     }
     for (size_t i = 0; i < t->nicalls; i++)
         t->icalls[i].count = sat_mul(t->icalls[i].count, w);
+    for (size_t i = 0; i < t->nstopped; i++) {
+        uint64_t c = sat_mul(t->stopped[i].count, w);
+        t->stopped[i].count = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    }
 }
 
 /* Whether two files have the same bytes (merged traces carry no pid or
@@ -473,7 +493,7 @@ int pm_merge_traces(char **paths, const uint64_t *weights, int ntraces, int forc
             pm_error("%s", err.msg);
             goto out;
         }
-        if (add_ranges(res, &t)) {
+        if (add_ranges(res, &t) || add_stopped(res, &t)) {
             pm_error("out of memory");
             goto out;
         }

@@ -11,7 +11,10 @@
  * instead), other modules — shared libraries — are ignored with a note.
  *
  * Three count views, hottest first:
- *   sites      one row per site that has a counter: its count;
+ *   sites      one row per counted site (a counter of its own, or a block of a
+ *              function whose arcs carry the counters): its count, solved by
+ *              flow conservation (rep_solve, common/piflow.c; a STOPPED
+ *              record stands for the exit a stopped thread missed);
  *   functions  entries = the count of the function's first site (its entry
  *              block), blocks = the sum of its sites' counts (block
  *              executions);
@@ -20,7 +23,8 @@
  *              and increment blocks, and users expect the test's count
  *              (n+1), not their sum (2n+1).  Copies of a line in different
  *              units (a header's inline function) are separate code: their
- *              counts are added.
+ *              counts are added.  In a function whose arcs carry the
+ *              counters, lines are counted by gcov's rule (gcov-lines.c).
  *
  * Indicator records are matched to PROG by unit id (they carry no module);
  * records of units PROG does not have are ignored with a note.  Watched
@@ -39,6 +43,7 @@
 #include <libelf.h>
 
 #include "model.h"
+#include "piflow.h"
 #include "piutil.h"
 
 #define oom rep_oom
@@ -398,6 +403,46 @@ static const struct pi_trace_module *program_module(const struct report *r,
     return g;
 }
 
+/* The site whose code holds link-time address a (the latest range to
+ * start at or before it that covers it); 0 if none. */
+static int site_at(const struct pi_meta *m, uint64_t a, const struct pi_unit_view **u, uint32_t *site)
+{
+    size_t lo = 0, hi = m->nranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->ranges[mid].addr <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0 && lo - i <= 64;) {
+        const struct pi_range *rg = &m->ranges[i];
+        if (rg->addr && a - rg->addr < rg->length && (*u = pi_meta_unit(m, rg->unit_id)) &&
+            rg->site < (*u)->hdr.nsites) {
+            *site = rg->site;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The threads trace t says were stopped in PROG's code (module mpos). */
+static int add_stopped(struct report *r, const struct pi_trace *t, uint32_t mpos)
+{
+    for (size_t i = 0; i < t->nstopped; i++) {
+        const struct pi_rec_stopped *x = &t->stopped[i];
+        const struct pi_unit_view *u;
+        uint32_t site;
+        if (x->module != mpos || !site_at(&r->m, x->pc, &u, &site))
+            continue;
+        struct usum *s = &r->us[u - r->m.units];
+        if (!s->stop && !(s->stop = calloc(u->hdr.nsites, sizeof *s->stop)))
+            return oom();
+        s->stop[site] += x->count;
+    }
+    return 0;
+}
+
 /* Add trace t's counts of PROG's module into r->us. */
 static int add_trace(struct report *r, const struct pi_trace *t)
 {
@@ -452,7 +497,51 @@ static int add_trace(struct report *r, const struct pi_trace *t)
         for (uint32_t i = 0; i < n; i++)
             s->sums[i] = pm_sat_add(s->sums[i], tu->counts[i]);
     }
+    if (mod && add_stopped(r, t, mpos))
+        return -1;
     return rind_add_trace(r, t, mod);
+}
+
+int rep_site_counted(const struct pi_unit_view *u, uint32_t k)
+{
+    const struct pi_site *s = &u->sites[k];
+    return s->counter != PI_NONE || (s->kind == PI_SITE_BLOCK && u->funcs[s->func].narcs);
+}
+
+uint64_t rep_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k)
+{
+    const struct usum *s = &r->us[u - r->m.units];
+    return s->site && k < u->hdr.nsites ? s->site[k] : 0;
+}
+
+int rep_solve(const struct pi_unit_view *u, const uint64_t *ctr, uint32_t n, const uint64_t *stop,
+              uint64_t **site, uint64_t **arc)
+{
+    *site = calloc(u->hdr.nsites ? u->hdr.nsites : 1, sizeof **site);
+    *arc = calloc(u->hdr.narcs ? u->hdr.narcs : 1, sizeof **arc);
+    struct pi_flow_stat st = { 0 };
+    if (!*site || !*arc ||
+        pi_flow_unit(&u->hdr, u->funcs, u->sites, u->arcs, ctr, n, stop, *site, *arc, &st)) {
+        free(*site), free(*arc);
+        *site = *arc = NULL;
+        return oom();
+    }
+    if (st.nunsolved)
+        pm_note("unit 0x%016llx (%s): %llu block and arc counts do not follow from its counters "
+                "(shown as 0)", (unsigned long long)u->hdr.unit_id, pi_unit_str(u, u->hdr.source),
+                (unsigned long long)st.nunsolved);
+    return 0;
+}
+
+/* Every unit's sites' and arcs' counts from the summed counters. */
+static int solve_counts(struct report *r)
+{
+    for (size_t i = 0; i < r->m.nunits; i++) {
+        struct usum *s = &r->us[i];
+        if (s->sums && rep_solve(&r->m.units[i], s->sums, s->n, s->stop, &s->site, &s->arc))
+            return -1;
+    }
+    return 0;
 }
 
 static int read_traces(struct report *r, char **paths)
@@ -697,21 +786,22 @@ static int build_views(struct report *r)
     r->sites = calloc(cap_sites ? cap_sites : 1, sizeof *r->sites);
     r->funcs = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->funcs);
     r->copies = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->copies);
-    r->lines = calloc(cap_sites ? cap_sites : 1, sizeof *r->lines);
+    size_t cap_lines = cap_sites ? cap_sites : 1;
+    r->lines = calloc(cap_lines, sizeof *r->lines);
     if (!r->sites || !r->funcs || !r->copies || !r->lines)
         return oom();
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
         const struct usum *s = &r->us[i];
-#define COUNT(counter) ((counter) != PI_NONE && s->sums && (counter) < s->n ? s->sums[counter] : 0)
+#define COUNT(k) (s->site ? s->site[k] : 0)
         for (uint32_t k = 0; k < u->hdr.nsites; k++) {
             const struct pi_site *st = &u->sites[k];
-            if (st->counter == PI_NONE)
+            if (!rep_site_counted(u, k))
                 continue;
             struct site_row *row = &r->sites[r->nsites++];
             row->u = u;
             row->site = k;
-            row->count = COUNT(st->counter);
+            row->count = COUNT(k);
             row->linkage = pi_unit_str(u, u->funcs[st->func].name);
             row->func = pm_func_name(u, st->func);
             row->file = pm_unit_file(u, st->file);
@@ -723,11 +813,14 @@ static int build_views(struct report *r)
             if (!row->line && !st->file && row->addr && r->have_dbg &&
                 pi_debug_line(&r->dbg, row->addr, &row->file, &row->line))
                 row->file = pm_file(NULL, row->file);
-            if (row->line)
+            /* lines: gcov's rule where the arcs give it (rep_gcov_lines) */
+            if (row->line && !u->funcs[st->func].narcs)
                 r->lines[r->nlines++] = (struct line_row){ .file = row->file, .line = row->line,
                                                            .count = row->count,
                                                            .unit_id = u->hdr.unit_id };
         }
+        if (u->hdr.narcs && rep_gcov_lines(r, u, &r->lines, &r->nlines, &cap_lines))
+            return -1;
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             const struct pi_func *fn = &u->funcs[f];
             struct func_copy *row = &r->copies[r->ncopies++];
@@ -735,12 +828,13 @@ static int build_views(struct report *r)
             row->func = f;
             row->key = pm_fn_key(pi_unit_str(u, fn->name));
             row->file = pm_func_file(u, f);
-            if (fn->nsites && u->sites[fn->first_site].counter != PI_NONE) {
+            if (fn->nsites && rep_site_counted(u, fn->first_site)) {
                 row->has_entry = 1;
-                row->entries = COUNT(u->sites[fn->first_site].counter);
+                row->entries = COUNT(fn->first_site);
             }
             for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++)
-                row->blocks = pm_sat_add(row->blocks, COUNT(u->sites[k].counter));
+                if (u->sites[k].kind == PI_SITE_BLOCK)
+                    row->blocks = pm_sat_add(row->blocks, COUNT(k));
         }
 #undef COUNT
     }
@@ -785,7 +879,7 @@ int rep_load(struct report *r, char **traces)
     r->infos = calloc(r->ntraces > 0 ? (size_t)r->ntraces : 1, sizeof *r->infos);
     if (!r->infos)
         return oom();
-    if (read_program(r) || rind_init(r) || read_traces(r, traces) || build_views(r))
+    if (read_program(r) || rind_init(r) || read_traces(r, traces) || solve_counts(r) || build_views(r))
         return -1;
     return 0;
 }
@@ -795,6 +889,9 @@ void rep_free(struct report *r)
     if (r->us)
         for (size_t i = 0; i < r->m.nunits; i++) {
             free(r->us[i].sums);
+            free(r->us[i].stop);
+            free(r->us[i].site);
+            free(r->us[i].arc);
             free(r->us[i].site_addr);
         }
     free(r->us);

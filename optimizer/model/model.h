@@ -26,8 +26,11 @@ enum {
 };
 
 struct usum {               /* per unit of PROG */
-    uint64_t *sums;         /* NULL until a trace has counts for the unit */
+    uint64_t *sums;         /* its counters summed over the traces; NULL until a trace has counts */
     uint32_t n;
+    uint64_t *stop;         /* per site: threads stopped inside it (STOPPED), NULL if none */
+    uint64_t *site;         /* per site: its count, solved from sums (common/piflow.h) */
+    uint64_t *arc;          /* per arc: its count */
     uint64_t *site_addr;    /* first range address per site, 0 if none */
 };
 
@@ -186,6 +189,23 @@ struct report {
  * report's views first: rind_free). */
 int rep_load(struct report *r, char **traces);
 void rep_free(struct report *r);
+
+/* The count of site k of unit u (0 when no trace counted the unit), and
+ * whether the site is counted at all: a block with a counter of its own,
+ * or one of a function whose arcs carry the counters. */
+uint64_t rep_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k);
+int rep_site_counted(const struct pi_unit_view *u, uint32_t k);
+/* Sites' and arcs' counts of unit u from the counter values ctr[0..n) (a
+ * trace region's deltas, say) and the threads stopped in its blocks (stop,
+ * per site, or NULL): site[u->hdr.nsites], arc[u->hdr.narcs], allocated;
+ * 0, or -1 after a message. */
+int rep_solve(const struct pi_unit_view *u, const uint64_t *ctr, uint32_t n, const uint64_t *stop,
+              uint64_t **site, uint64_t **arc);
+
+/* gcov-lines.c: the lines of unit u's functions that have arcs, counted
+ * by gcov's rule, appended to *rows (n of them, room for *cap; grown). */
+int rep_gcov_lines(const struct report *r, const struct pi_unit_view *u, struct line_row **rows,
+                   size_t *n, size_t *cap);
 
 /* PROG's unit of that id if it has that site, else NULL. */
 const struct pi_unit_view *rep_prog_unit(const struct report *r, uint64_t unit_id, uint32_t site);

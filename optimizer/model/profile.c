@@ -5,13 +5,6 @@
 
 #include "profile.h"
 
-uint64_t pf_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k)
-{
-    const struct usum *s = &r->us[u - r->m.units];
-    uint32_t c = u->sites[k].counter;
-    return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
-}
-
 void pf_free(struct fprof *p)
 {
     free(p->count);
@@ -62,6 +55,31 @@ static int propagate(struct fprof *p, const uint32_t *in_first, const uint32_t *
     return changed;
 }
 
+/* The successor edges that are arcs of the function's flow graph (all
+ * but abnormal ones), with their solved counts.  A block's arcs are in its
+ * edges' order, so its j-th arc to a site is its j-th successor. */
+static void exact_edges(const struct report *r, const struct pi_unit_view *u,
+                        const struct pi_func *fn, struct fprof *p)
+{
+    const struct usum *s = &r->us[u - r->m.units];
+    if (!fn->narcs || !s->arc)
+        return;
+    for (uint32_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
+        const struct pi_arc *x = &u->arcs[a];
+        if ((x->flags & PI_ARC_FAKE) || x->src == PI_NONE || x->dst == PI_NONE)
+            continue;
+        uint32_t b = x->src - p->first;
+        if (b >= p->nblocks)
+            continue;
+        const struct pi_site *st = &u->sites[x->src];
+        for (uint32_t j = 0; j < st->nsucc; j++)
+            if (u->succs[st->succ_first + j] == x->dst) {
+                p->edge[p->eoff[b] + j] = s->arc[a];
+                break;
+            }
+    }
+}
+
 int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func, struct fprof *p)
 {
     memset(p, 0, sizeof *p);
@@ -79,7 +97,7 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
         goto oom;
     for (uint32_t b = 0; b < nb; b++) {
         const struct pi_site *s = &u->sites[p->first + b];
-        p->count[b] = pf_site_count(r, u, p->first + b);
+        p->count[b] = rep_site_count(r, u, p->first + b);
         p->weight = pm_sat_add(p->weight, p->count[b]);
         p->eoff[b + 1] = p->eoff[b] + s->nsucc;
         for (uint32_t j = 0; j < s->nsucc; j++) {
@@ -109,10 +127,13 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
     /* in_first[t] .. in_first[t+1] now index in_edge for destination t */
     for (uint32_t e = 0; e < p->nedges; e++)
         p->edge[e] = UNKNOWN;
+    exact_edges(r, u, fn, p);
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t n = p->eoff[b + 1] - p->eoff[b];
         for (uint32_t e = p->eoff[b]; e < p->eoff[b + 1]; e++)
-            if (!p->count[b])
+            if (p->edge[e] != UNKNOWN)
+                continue;               /* an arc's */
+            else if (!p->count[b])
                 p->edge[e] = 0;         /* never left */
             else if (n == 1)
                 p->edge[e] = p->count[b];
@@ -120,7 +141,8 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
     for (uint32_t t = 0; t < nb; t++)
         if (!p->count[t] && t)
             for (uint32_t i = in_first[t]; i < in_first[t + 1]; i++)
-                p->edge[in_edge[i]] = 0;  /* never entered */
+                if (p->edge[in_edge[i]] == UNKNOWN)
+                    p->edge[in_edge[i]] = 0;  /* never entered */
     for (int round = 0;; round++) {
         while (propagate(p, in_first, in_edge))
             ;
@@ -335,7 +357,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
         for (uint32_t k = 0; k < ns; k++) {
             uint32_t nr = rfirst[k + 1] - rfirst[k];
             if (nr && ni[k]) {
-                long double x = (long double)pf_site_count(r, u, k) * ni[k] / nr;
+                long double x = (long double)rep_site_count(r, u, k) * ni[k] / nr;
                 insns_lo += x;
                 insns_hi += x;
                 insns += x;
@@ -541,7 +563,7 @@ int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
                 return rep_oom();
             }
             (*arcs)[(*n)++] = (struct call_arc){ u, s->func, k, callee,
-                                                 pf_site_count(r, u, s->arg) };
+                                                 rep_site_count(r, u, s->arg) };
         }
     }
     if (*n)

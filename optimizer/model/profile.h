@@ -2,13 +2,16 @@
  * of `pmopt report`/`pmopt plan` (rep_load), and the layout's dynamic
  * statistics.  docs/layout.md ("The profile") explains the edge solver.
  *
- * Block counts are exact (each block site has a counter, or shares the
- * counter of a block that runs exactly as often).  Edge counts follow from
- * them by flow conservation wherever the CFG determines them: a block's
- * count is the sum of its outgoing edges, and (but for the entry) the sum
- * of its incoming ones.  What the equations leave open (two blocks that
- * both branch to the same two joins) is split in proportion to what the
- * destinations still need, and counted in nestimated. */
+ * Block counts are exact (rep_site_count).  In a function whose arcs
+ * carry the counters (common/piflow.h) every edge's count is exact too:
+ * the solved arc's.  Elsewhere (a function with a counter per block; an
+ * abnormal edge, a computed goto's, which no arc shows) edge counts follow
+ * from the block counts by flow conservation wherever the CFG determines
+ * them: a block's count is the sum of its outgoing edges, and (but for the
+ * entry) the sum of its incoming ones.  What the equations leave open
+ * (two blocks that both branch to the same two joins) is split in
+ * proportion to what the destinations still need, and counted in
+ * nestimated. */
 #ifndef PERFINST_PROFILE_H
 #define PERFINST_PROFILE_H
 
@@ -31,9 +34,6 @@ struct fprof {
  * message (out of memory).  pf_free frees it. */
 int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func, struct fprof *p);
 void pf_free(struct fprof *p);
-
-/* The count of site k of unit u under r (0 without a counter or counts). */
-uint64_t pf_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k);
 
 /* The call graph's arcs under r's counts: one per call site (PI_SITE_CALL)
  * of a function counted whole, its count the calling block's.  *arcs is

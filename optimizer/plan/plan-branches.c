@@ -233,7 +233,7 @@ int plan_branches(struct plan *p)
             x->has_counts = r->us[i].sums != NULL;
             for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++)
                 if (u->sites[k].kind == PI_SITE_BLOCK)
-                    x->weight = pm_sat_add(x->weight, pf_site_count(r, u, k));
+                    x->weight = pm_sat_add(x->weight, rep_site_count(r, u, k));
             total = pm_sat_add(total, x->weight);
         }
     }

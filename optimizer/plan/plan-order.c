@@ -91,12 +91,10 @@ static uint64_t range_count(struct po *p, const struct orange *rg, int *own)
     *own = 0;
     if (!u || rg->site >= u->hdr.nsites)
         return 0;
-    const struct usum *s = &p->r->us[u - p->r->m.units];
     const struct pi_site *site = &u->sites[rg->site];
-    uint32_t c = site->counter;
     if (site->func < u->hdr.nfuncs)
         *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[p->fold[rg->sec]].sym);
-    return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
+    return rep_site_count(p->r, u, rg->site);
 }
 
 /* The range of section sec that holds offset off, or -1 (code GCC

@@ -82,12 +82,9 @@ int rep_record_hotspots(const struct report *r, const char *path)
     uint64_t total = 0;
     for (size_t i = 0; i < r->m.nunits; i++) {
         const struct pi_unit_view *u = &r->m.units[i];
-        const struct usum *s = &r->us[i];
-        for (uint32_t k2 = 0; k2 < u->hdr.nsites; k2++) {
-            uint32_t c = u->sites[k2].counter;
-            if (c != PI_NONE && s->sums && c < s->n)
-                total = pm_sat_add(total, s->sums[c]);
-        }
+        for (uint32_t k2 = 0; k2 < u->hdr.nsites; k2++)
+            if (u->sites[k2].kind == PI_SITE_BLOCK)
+                total = pm_sat_add(total, rep_site_count(r, u, k2));
     }
     size_t cap_out = end_off + 64;
     for (size_t i = 0; i < r->ncopies; i++) /* at most every function's every copy */

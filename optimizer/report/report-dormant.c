@@ -120,8 +120,7 @@ void rdorm_text(const struct report *r)
         if (x->kind != PI_STAT_SPILL || !u)
             continue;
         const struct pi_site *s = &u->sites[x->site];
-        const struct usum *us = &r->us[u - r->m.units];
-        uint64_t count = us->sums && s->counter < us->n ? us->sums[s->counter] : 0;
+        uint64_t count = rep_site_count(r, u, x->site);
         printf("  %5llu  %10llu  %14llu  %-10s  %s:%u\n", (unsigned long long)x->max,
                (unsigned long long)x->count, (unsigned long long)count, fname(u, x->site),
                pm_unit_file(u, s->file), s->line);

@@ -61,13 +61,6 @@ int qty_str(char *buf, size_t n, long double v, int approx)
     return snprintf(buf, n, "%s%.2Lf", approx ? "~" : "", v);
 }
 
-uint64_t count_of(const struct report *r, const struct pi_unit_view *u, uint32_t site)
-{
-    const struct usum *s = &r->us[u - r->m.units];
-    uint32_t c = u->sites[site].counter;
-    return c != PI_NONE && s->sums && c < s->n ? s->sums[c] : 0;
-}
-
 int rind_build(struct report *r)
 {
     if (!r->iv && !(r->iv = calloc(1, sizeof *r->iv)))

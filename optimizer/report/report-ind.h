@@ -108,7 +108,6 @@ const struct site_code *code_of(const struct report *r, const struct pi_unit_vie
 long double dyn_insns(const struct site_code *c, uint64_t count, int *approx);
 void put_qty(FILE *f, long double v);
 int qty_str(char *buf, size_t n, long double v, int approx);
-uint64_t count_of(const struct report *r, const struct pi_unit_view *u, uint32_t site);
 const char *func_name(const struct pi_unit_view *u, uint32_t func);
 void json_where(const struct pi_unit_view *u, uint32_t site);
 

@@ -35,7 +35,7 @@ int build_regions(struct report *r)
                 *g = (struct region_row){ .u = u, .func = s->func, .name = name };
             }
             g->nsites++;
-            uint64_t c = count_of(r, u, k);
+            uint64_t c = rep_site_count(r, u, k);
             if (s->directives & PI_D_REGION_BEGIN) {
                 g->visits = pm_sat_add(g->visits, c);
                 if (!g->bfile) {

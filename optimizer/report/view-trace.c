@@ -71,8 +71,11 @@ int build_trace(struct report *r)
                 continue;
             }
             uint32_t n = x->ncounters < u->hdr.ncounters ? x->ncounters : u->hdr.ncounters;
-#define DELTA(site) (u->sites[site].counter != PI_NONE && u->sites[site].counter < n \
-                     ? x->counts[u->sites[site].counter] : 0)
+            uint64_t *delta, *arcs;
+            if (rep_solve(u, x->counts, n, NULL, &delta, &arcs))
+                return -1;
+            free(arcs);
+#define DELTA(site) (u->sites[site].kind == PI_SITE_BLOCK ? delta[site] : 0)
             for (uint32_t k = 0; k < u->hdr.nsites; k++) {
                 uint64_t c = DELTA(k);
                 row->blocks = pm_sat_add(row->blocks, c);
@@ -86,13 +89,14 @@ int build_trace(struct report *r)
                 if (!tf.blocks)
                     continue;
                 /* sites[first_site] is the entry block of a function marked as a whole */
-                if (fn->nsites && fn->directives && u->sites[fn->first_site].counter != PI_NONE) {
+                if (fn->nsites && fn->directives && rep_site_counted(u, fn->first_site)) {
                     tf.has_entry = 1;
                     tf.entries = DELTA(fn->first_site);
                 }
                 row->funcs[row->nfuncs++] = tf;
             }
 #undef DELTA
+            free(delta);
         }
         if (row->nfuncs)
             qsort(row->funcs, row->nfuncs, sizeof *row->funcs, cmp_treg_func);

@@ -43,12 +43,12 @@ int build_types(struct report *r)
             if (!tf->sites)
                 return rep_oom();
             for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++) {
-                if (u->sites[k].counter == PI_NONE)
+                if (!rep_site_counted(u, k))
                     continue;
                 const struct site_code *c = code_of(r, u, k);
                 struct types_site *ts = &tf->sites[tf->nsites++];
                 ts->site = k;
-                ts->count = count_of(r, u, k);
+                ts->count = rep_site_count(r, u, k);
                 ts->nranges = c->nranges;
                 if (ts->count && c->nranges != 1)
                     tf->approx = 1;

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import zlib
 
-MAGIC, VERSION, LINK_VERSION = 0x31544950, 1, 2
+MAGIC, VERSION, LINK_VERSION = 0x31544950, 2, 2
 XLAT, LINK = 3, 4
 NONE = 0xFFFFFFFF
 

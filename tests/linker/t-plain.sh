@@ -9,7 +9,7 @@ stub_runtime
 pi_ld --help > help
 assert_contains "--help" help '--pi-static-runtime'
 pi_ld --version > version
-assert_contains "--version" version '^perfinst-ld \(perfinst\) [0-9.]+, format version 1, link recipe version 2$'
+assert_contains "--version" version '^perfinst-ld \(perfinst\) [0-9.]+, format version 2, link recipe version 2$'
 assert_contains "--version: then gcc's" version '^gcc .*[0-9]+\.[0-9]+\.[0-9]+'
 expect_fail "unknown --pi- option" pi_ld --pi-frobnicate -o x nothing.o
 assert_contains "names the option" err 'unknown option --pi-frobnicate'

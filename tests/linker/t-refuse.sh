@@ -24,7 +24,7 @@ for how in version crc magic kind site succ; do
     assert_contains "$how: names the member" err "refusing input libbad$how\\.a\\(bad$how\\.o\\): "
 done
 pi_ld -o prog main.o ok1.o badversion.o > err 2>&1 || true
-assert_contains "version message" err 'version 7 \(this reader knows 1\)'
+assert_contains "version message" err 'version 7 \(this reader knows 2\)'
 pi_ld -o prog main.o ok1.o badcrc.o > err 2>&1 || true
 assert_contains "crc message" err 'hdr_crc mismatch'
 

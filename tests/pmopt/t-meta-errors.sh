@@ -34,7 +34,7 @@ check() { # CORRUPTION REGEX
     assert_contains "$c: report names the program" err "^pmopt: prog-$c: \.perfinst: chunk at offset $unit_off: $re"
 }
 check magic "bad magic 0xdeadbeef \(expected 0x31544950, \"PIT1\"\)"
-check version "version 7 \(this reader knows 1\)"
+check version "version 7 \(this reader knows 2\)"
 check crc "hdr_crc mismatch \(stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\)"
 check truncate "truncated chunk: size [0-9]+ runs past the end of the section \([0-9]+ bytes left\)"
 check stroff "UNIT 0xb0b0b0b000000002: source: string offset [0-9]+ out of range \(strtab is [0-9]+ bytes\)"

@@ -1,0 +1,312 @@
+/* arcs.cc — a function counted whole gets its counters on the edges off a
+ * spanning tree of its flow graph (Knuth; what GCC's -fprofile-arcs does,
+ * profile.cc), called from the count pass (pass-count.cc).
+ *
+ *     int f(int n) {                      bb 2 (entry)     bb 2:  s = 0; i = 0
+ *         int s = 0;                        |                     goto bb 4
+ *         for (int i = 0; i < n; i++)     bb 4 <--+        bb 3:  s = s + i; i = i + 1
+ *             s += i;                      |  \    |       bb 4:  if (i < n) goto bb 3
+ *         return s;                       bb 5  bb 3              else { __perfinst_ctr[0] += 1;
+ *     }                                                                  goto bb 5; }
+ *                                                          bb 5:  return s;
+ *
+ * One counter on the loop's exit edge instead of one per block: the
+ * entry, the loop's blocks and the return are solved by the reader from
+ * the flow equations (common/piflow.c) — bb 2 runs as often as f is
+ * called, bb 5 as often, bb 4 = calls + bb 3, bb 3 = bb 4 - exits, and
+ * the calls are the exits.
+ *
+ * The graph (UNIT arcs, include/perfinst-format.h): the block sites, an
+ * arc from the entry, one per CFG edge but abnormal and EH ones (a
+ * computed goto's, setjmp's, an exception's: they cannot hold code), and
+ * fake arcs for what the edges do not show — from a block that may be
+ * left without taking an edge (a call that may not return: exit,
+ * longjmp, an exception; a probe whose handler may do the same; no
+ * successor) to the exit, and from the entry to a block entered by an
+ * abnormal or EH edge — so that the equations hold however a call ends.
+ * The tree is taken on the graph whose vertices are each block's in and
+ * out, joined by the block itself, so that a block can hold the counter
+ * (at its start, where a site's counter always was) as well as an edge:
+ *
+ *   - fake arcs, and what must stay bare (a bare return block and its
+ *     edge to the exit, return-site.cc), go on the tree first;
+ *   - a block whose count the runtime reads while the program runs (the
+ *     function probes of combinations and dormant classes,
+ *     pass-fnprobe.cc) keeps a counter of its own: its edge is never on
+ *     the tree;
+ *   - then the others, the most often executed first (a static guess:
+ *     loops run ten times, branches split evenly, a block that ends in a
+ *     call that does not return is cold), an edge whose counter would
+ *     need a block of its own (a critical edge) counted twice as dear.
+ *
+ * The edges left off the tree get counters: a block's at its start, an
+ * edge's where GCC's gsi_insert_on_edge puts code (the start of its
+ * destination if it has one predecessor, else the end of its source if it
+ * has one successor, else a new block on the edge).  The new blocks are no
+ * sites: the CFG the profile is keyed on (pi_cfg_checksum) and the
+ * sites' successor lists were taken before.
+ */
+#include "plugin.h"
+#include "cfgloop.h"
+#include "cfganal.h"
+
+/* An edge of the split graph: vertex 0 is the entry and exit, 1 + 2i and
+ * 2 + 2i the in and the out of the i-th block of the site order. */
+struct cand {
+    unsigned a, b;
+    double key;      /* estimated executions x the counter's cost: high goes on the tree first */
+    int block;       /* >= 0: that block's own edge (in to out), else an arc */
+    int arc;         /* index into the arc list */
+    bool must_tree;  /* cannot hold a counter */
+    bool never_tree; /* must hold a counter (a live block count) */
+    bool on_tree;
+};
+
+static unsigned find(vec<unsigned> &up, unsigned x)
+{
+    while (up[x] != x) {
+        up[x] = up[up[x]];
+        x = up[x];
+    }
+    return x;
+}
+
+static int cmp_cand(const void *p, const void *q)
+{
+    const cand *x = *(const cand *const *)p, *y = *(const cand *const *)q;
+    if (x->key != y->key)
+        return x->key > y->key ? -1 : 1;
+    return x < y ? -1 : x > y; /* stable: the order they were made in */
+}
+
+/* Does E leave the loop its source is in? */
+static bool exits_loop(edge e)
+{
+    return e->src->loop_father && e->dest->loop_father && !flow_bb_inside_loop_p(e->src->loop_father, e->dest);
+}
+
+/* A static guess of how often control takes E when its source runs: an
+ * even split, but an edge that leaves a loop a tenth of the rest. */
+static double edge_prob(edge e)
+{
+    unsigned nout = 0, nexit = 0;
+    edge x;
+    edge_iterator xi;
+    FOR_EACH_EDGE(x, xi, e->src->succs)
+    {
+        nout++;
+        nexit += exits_loop(x);
+    }
+    if (!nexit || nexit == nout)
+        return 1.0 / nout;
+    return exits_loop(e) ? 0.1 / nexit : 0.9 / (nout - nexit);
+}
+
+/* A static guess of each block's executions per call, from the loop
+ * nesting and the guessed branches (no profile exists this early): in
+ * reverse post-order, a block gets what its forward edges bring, a loop
+ * header ten times that; a block that ends in a call that does not return
+ * (an error path) next to nothing. */
+static void guess_freq(function *fun, vec<double> &freq)
+{
+    int n = n_basic_blocks_for_fn(fun);
+    int *rpo = XNEWVEC(int, n);
+    int nrpo = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
+    mark_dfs_back_edges(fun);
+    freq.safe_grow_cleared(last_basic_block_for_fn(fun));
+    for (int i = 0; i < nrpo; i++) {
+        basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
+        double f = 0;
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, bb->preds)
+        if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fun))
+            f += 1;
+        else if (!(e->flags & EDGE_DFS_BACK))
+            f += freq[e->src->index] * edge_prob(e);
+        if (bb->loop_father && bb->loop_father->header == bb && bb->loop_father->num)
+            f *= 10;
+        if (EDGE_COUNT(bb->succs) == 0)
+            f *= 0.01;
+        freq[bb->index] = f > 1e12 ? 1e12 : f;
+    }
+    XDELETEVEC(rpo);
+}
+
+static double edge_freq(function *fun, const vec<double> &freq, edge e)
+{
+    if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fun))
+        return 1;
+    double f = freq[e->src->index] * edge_prob(e);
+    if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun) && freq[e->dest->index] < f)
+        f = freq[e->dest->index];
+    return f;
+}
+
+/* Where gsi_insert_on_edge puts an edge's code: in a block of its own
+ * (a critical edge) costs a jump more. */
+static double edge_cost(function *fun, edge e)
+{
+    if (single_pred_p(e->dest) && e->dest != EXIT_BLOCK_PTR_FOR_FN(fun))
+        return 1;
+    if (single_succ_p(e->src) && e->src != ENTRY_BLOCK_PTR_FOR_FN(fun))
+        return 1;
+    return 2;
+}
+
+/* `REF += 1` as a statement sequence. */
+static gimple_seq increment(unsigned counter)
+{
+    gimple_seq seq = NULL;
+    tree ref = pi_counter_ref(counter);
+    tree old = create_tmp_reg(uint64_type_node, "pi");
+    tree inc = create_tmp_reg(uint64_type_node, "pi");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(old, ref));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), inc));
+    return seq;
+}
+
+bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<int> &site_of,
+                        sbitmap leave, const vec<bool> &live, basic_block bare_ret,
+                        vec<int> &block_counter)
+{
+    unsigned n = order.length();
+    basic_block entry_bb = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fun));
+    if (!n || order[0] != entry_bb)
+        return false;
+    auto_vec<int> pos; /* bb index -> position in order, -1 */
+    pos.safe_grow(last_basic_block_for_fn(fun));
+    for (unsigned i = 0; i < pos.length(); i++)
+        pos[i] = -1;
+    for (unsigned i = 0; i < n; i++)
+        pos[order[i]->index] = i;
+
+    /* the arcs, grouped by source: the entry's, then each block's; ends
+       as positions in order (-1: the entry or the exit) until registered */
+    struct arc_tmp {
+        int src, dst;
+        unsigned flags;
+        edge e;            /* NULL for a fake arc */
+        unsigned counter;
+    };
+    auto_vec<arc_tmp> arcs;
+    auto_vec<bool> fake_in, fake_out;
+    fake_in.safe_grow_cleared(n);
+    fake_out.safe_grow_cleared(n);
+    for (unsigned i = 0; i < n; i++) {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, order[i]->succs)
+        if (e->flags & (EDGE_ABNORMAL | EDGE_EH)) {
+            fake_out[i] = true;
+            if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun)) {
+                if (pos[e->dest->index] < 0)
+                    return false;
+                fake_in[pos[e->dest->index]] = true;
+            }
+        } else if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun) && pos[e->dest->index] < 0)
+            return false; /* an edge out of the sites: not a function counted whole */
+        if (EDGE_COUNT(order[i]->succs) == 0 || bitmap_bit_p(leave, order[i]->index))
+            fake_out[i] = true;
+    }
+    arc_tmp t = {-1, 0, 0, single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), PI_NONE};
+    arcs.safe_push(t);
+    for (unsigned i = 0; i < n; i++)
+        if (fake_in[i]) {
+            t = (arc_tmp){-1, (int)i, PI_ARC_FAKE, NULL, PI_NONE};
+            arcs.safe_push(t);
+        }
+    for (unsigned i = 0; i < n; i++) {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, order[i]->succs)
+        if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH))) {
+            t = (arc_tmp){(int)i, e->dest == EXIT_BLOCK_PTR_FOR_FN(fun) ? -1 : pos[e->dest->index], 0, e,
+                          PI_NONE};
+            arcs.safe_push(t);
+        }
+        if (fake_out[i]) {
+            t = (arc_tmp){(int)i, -1, PI_ARC_FAKE, NULL, PI_NONE};
+            arcs.safe_push(t);
+        }
+    }
+
+    /* the split graph's edges: each block's, each arc's */
+    auto_vec<double> freq;
+    guess_freq(fun, freq);
+    auto_vec<cand> cands;
+    cands.safe_grow_cleared(n + arcs.length());
+    for (unsigned i = 0; i < n; i++) {
+        cand &c = cands[i];
+        c.a = 1 + 2 * i;
+        c.b = 2 + 2 * i;
+        c.block = i;
+        c.arc = -1;
+        c.key = freq[order[i]->index];
+        c.must_tree = order[i] == bare_ret;
+        c.never_tree = live[i];
+    }
+    for (unsigned k = 0; k < arcs.length(); k++) {
+        const arc_tmp &x = arcs[k];
+        cand &c = cands[n + k];
+        c.a = x.src < 0 ? 0 : 2 + 2 * x.src;
+        c.b = x.dst < 0 ? 0 : 1 + 2 * x.dst;
+        c.block = -1;
+        c.arc = k;
+        c.must_tree = !x.e || (bare_ret && x.src >= 0 && order[x.src] == bare_ret);
+        c.key = x.e ? edge_freq(fun, freq, x.e) * edge_cost(fun, x.e) : 0;
+    }
+
+    /* Kruskal: what must be on the tree, then the rest, hottest first */
+    auto_vec<unsigned> up;
+    up.safe_grow(2 * n + 1);
+    for (unsigned v = 0; v < up.length(); v++)
+        up[v] = v;
+    for (unsigned k = 0; k < cands.length(); k++) {
+        cand &c = cands[k];
+        if (!c.must_tree)
+            continue;
+        unsigned ra = find(up, c.a), rb = find(up, c.b);
+        if (ra == rb)
+            return false; /* a cycle of what cannot be counted: count the blocks */
+        up[ra] = rb;
+        c.on_tree = true;
+    }
+    auto_vec<cand *> rest;
+    for (unsigned k = 0; k < cands.length(); k++)
+        if (!cands[k].must_tree && !cands[k].never_tree)
+            rest.safe_push(&cands[k]);
+    rest.qsort(cmp_cand);
+    for (unsigned k = 0; k < rest.length(); k++) {
+        unsigned ra = find(up, rest[k]->a), rb = find(up, rest[k]->b);
+        if (ra != rb) {
+            up[ra] = rb;
+            rest[k]->on_tree = true;
+        }
+    }
+
+    /* counters for what is off the tree; the arcs into the unit */
+    block_counter.safe_grow(n);
+    for (unsigned i = 0; i < n; i++)
+        block_counter[i] = cands[i].on_tree ? -1 : (int)pi_unit_add_counter();
+    for (unsigned k = 0; k < arcs.length(); k++) {
+        arc_tmp &x = arcs[k];
+        if (!cands[n + k].on_tree)
+            x.counter = pi_unit_add_counter();
+        pi_arc a;
+        memset(&a, 0, sizeof a);
+        a.src = x.src < 0 ? PI_NONE : site_of[order[x.src]->index];
+        a.dst = x.dst < 0 ? PI_NONE : site_of[order[x.dst]->index];
+        a.counter = x.counter;
+        a.flags = x.flags;
+        if (x.e && x.src >= 0 && pi_edge_line(x.e, &a.file, &a.line))
+            a.flags |= PI_ARC_BLOCK;
+        pi_unit_add_arc(&a);
+    }
+    for (unsigned k = 0; k < arcs.length(); k++)
+        if (arcs[k].counter != PI_NONE)
+            gsi_insert_seq_on_edge(arcs[k].e, increment(arcs[k].counter));
+    gsi_commit_edge_inserts();
+    return true;
+}

@@ -1,0 +1,397 @@
+/* gcov-lines.c — the model's line counts, by gcov's rule, for the
+ * functions whose arcs carry the counters (docs/pmopt.md, "Lines").
+ *
+ * gcov (GCC's gcov.cc) puts each block on every line it records for it
+ * (the plugin records them as GCC does for gcov: pi_site.line_first,
+ * gcc-plugin/lines.cc) and lists the block under the last line of each
+ * run of lines of one file.  A line that lists blocks counts the arcs
+ * that enter them from blocks it does not list, plus the executions of
+ * the loops that stay among its blocks (elementary cycles, each counted
+ * by its least-taken arc, which it then uses up: Hawick and James's
+ * enumeration, in gcov's order); a line that lists none counts the
+ * executions of the blocks that pass over it.  gcov's blocks are the
+ * sites cut after every call that may not return (the line 0 entries)
+ * and the blocks GCC puts on edges whose goto has a line of its own
+ * (PI_ARC_BLOCK); their counts are the solved site and arc counts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+struct garc {
+    uint32_t src, dst;      /* gcov blocks; src UINT32_MAX: the function's entry */
+    uint64_t count;
+    int64_t cs;             /* what cycles have not used up yet */
+};
+
+struct gblk {
+    uint64_t count;
+    uint32_t pred_first, npred, succ_first, nsucc; /* into the arc lists */
+};
+
+struct gline {              /* one (file, line) entry of a block */
+    uint32_t file, line, block;
+    int last;               /* the last line of its run of one file: the block is listed there */
+};
+
+struct graph {
+    struct gblk *b;
+    size_t nb, capb;
+    struct garc *a;
+    size_t na, capa;
+    uint32_t *pred, *succ;  /* arc indices, grouped by block */
+    struct gline *l;
+    size_t nl, capl;
+};
+
+static int grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 64;
+    void *q = realloc(*p, c * sz);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int add_block(struct graph *g, uint64_t count, uint32_t *id)
+{
+    if (grow((void **)&g->b, &g->capb, g->nb, sizeof *g->b))
+        return -1;
+    memset(&g->b[g->nb], 0, sizeof *g->b);
+    g->b[g->nb].count = count;
+    *id = (uint32_t)g->nb++;
+    return 0;
+}
+
+static int add_arc(struct graph *g, uint32_t src, uint32_t dst, uint64_t count)
+{
+    if (grow((void **)&g->a, &g->capa, g->na, sizeof *g->a))
+        return -1;
+    g->a[g->na++] = (struct garc){ src, dst, count, 0 };
+    return 0;
+}
+
+static int add_line(struct graph *g, uint32_t file, uint32_t line, uint32_t block)
+{
+    if (grow((void **)&g->l, &g->capl, g->nl, sizeof *g->l))
+        return -1;
+    /* the previous entry of the block, in another file: it ended a run */
+    if (g->nl && g->l[g->nl - 1].block == block && g->l[g->nl - 1].file != file)
+        g->l[g->nl - 1].last = 1;
+    g->l[g->nl++] = (struct gline){ file, line, block, 0 };
+    return 0;
+}
+
+static void end_lines(struct graph *g, uint32_t block)
+{
+    if (g->nl && g->l[g->nl - 1].block == block)
+        g->l[g->nl - 1].last = 1;
+}
+
+/* gcov's blocks and arcs of function f (which has arcs). */
+static int add_function(struct graph *g, const struct pi_unit_view *u, const struct pi_func *fn,
+                        const uint64_t *site, const uint64_t *arc)
+{
+    uint32_t *first = malloc((fn->nsites ? fn->nsites : 1) * sizeof *first);
+    uint32_t *last = malloc((fn->nsites ? fn->nsites : 1) * sizeof *last);
+    if (!first || !last)
+        goto oom;
+    for (uint32_t k = 0; k < fn->nsites; k++) {
+        const struct pi_site *s = &u->sites[fn->first_site + k];
+        uint64_t c = site[fn->first_site + k];
+        uint32_t b;
+        first[k] = last[k] = UINT32_MAX;
+        if (s->kind != PI_SITE_BLOCK)
+            continue;
+        if (add_block(g, c, &b))
+            goto oom;
+        first[k] = b;
+        for (uint32_t i = s->line_first; i < s->line_first + s->nlines; i++) {
+            const struct pi_line *l = &u->lines[i];
+            if (l->line) {
+                if (add_line(g, l->file, l->line, b))
+                    goto oom;
+                continue;
+            }
+            /* a call that may not return ends a gcov block */
+            end_lines(g, b);
+            uint32_t nb;
+            if (add_block(g, c, &nb) || add_arc(g, b, nb, c))
+                goto oom;
+            b = nb;
+        }
+        end_lines(g, b);
+        last[k] = b;
+    }
+    for (uint32_t i = fn->first_arc; i < fn->first_arc + fn->narcs; i++) {
+        const struct pi_arc *x = &u->arcs[i];
+        uint32_t s = x->src == PI_NONE ? UINT32_MAX : x->src - fn->first_site;
+        uint32_t d = x->dst == PI_NONE ? UINT32_MAX : x->dst - fn->first_site;
+        if (d == UINT32_MAX || (s != UINT32_MAX && last[s] == UINT32_MAX) || first[d] == UINT32_MAX)
+            continue; /* to the exit: no line is entered */
+        uint32_t from = s == UINT32_MAX ? UINT32_MAX : last[s];
+        if (x->flags & PI_ARC_BLOCK) { /* gcov's block on the edge */
+            uint32_t e;
+            if (add_block(g, arc[i], &e) || add_arc(g, from, e, arc[i]))
+                goto oom;
+            if (x->line && add_line(g, x->file, x->line, e))
+                goto oom;
+            end_lines(g, e);
+            from = e;
+        }
+        if (add_arc(g, from, first[d], arc[i]))
+            goto oom;
+    }
+    free(first);
+    free(last);
+    return 0;
+oom:
+    free(first);
+    free(last);
+    return -1;
+}
+
+/* Arcs by destination and by source (counting sort). */
+static int index_arcs(struct graph *g)
+{
+    g->pred = malloc((g->na ? g->na : 1) * sizeof *g->pred);
+    g->succ = malloc((g->na ? g->na : 1) * sizeof *g->succ);
+    if (!g->pred || !g->succ)
+        return -1;
+    for (size_t i = 0; i < g->na; i++) {
+        if (g->a[i].src != UINT32_MAX)
+            g->b[g->a[i].src].nsucc++;
+        g->b[g->a[i].dst].npred++;
+    }
+    uint32_t p = 0, s = 0;
+    for (size_t k = 0; k < g->nb; k++) {
+        g->b[k].pred_first = p;
+        g->b[k].succ_first = s;
+        p += g->b[k].npred;
+        s += g->b[k].nsucc;
+        g->b[k].npred = g->b[k].nsucc = 0;
+    }
+    for (size_t i = 0; i < g->na; i++) { /* (in arc order: gcov's order of a block's arcs) */
+        struct gblk *d = &g->b[g->a[i].dst];
+        g->pred[d->pred_first + d->npred++] = (uint32_t)i;
+        if (g->a[i].src != UINT32_MAX) {
+            struct gblk *o = &g->b[g->a[i].src];
+            g->succ[o->succ_first + o->nsucc++] = (uint32_t)i;
+        }
+    }
+    return 0;
+}
+
+/* ---- the loops within a line (gcov.cc get_cycles_count) ------------------- */
+
+struct cycles {
+    const struct graph *g;
+    const uint32_t *line_blocks;    /* the line's blocks, sorted */
+    size_t n;
+    uint32_t *path;                 /* arcs */
+    size_t npath;
+    uint32_t *blocked;              /* blocks, with their lists */
+    uint32_t **lists;
+    size_t *nlist;
+    size_t nblocked;
+    int64_t count;
+};
+
+static int on_line(const struct cycles *c, uint32_t b)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->line_blocks[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->n && c->line_blocks[lo] == b;
+}
+
+static long find_blocked(const struct cycles *c, uint32_t b)
+{
+    for (size_t i = 0; i < c->nblocked; i++)
+        if (c->blocked[i] == b)
+            return (long)i;
+    return -1;
+}
+
+static void unblock(struct cycles *c, uint32_t u)
+{
+    long i = find_blocked(c, u);
+    if (i < 0)
+        return;
+    uint32_t *list = c->lists[i];
+    size_t n = c->nlist[i];
+    memmove(&c->blocked[i], &c->blocked[i + 1], (c->nblocked - i - 1) * sizeof *c->blocked);
+    memmove(&c->lists[i], &c->lists[i + 1], (c->nblocked - i - 1) * sizeof *c->lists);
+    memmove(&c->nlist[i], &c->nlist[i + 1], (c->nblocked - i - 1) * sizeof *c->nlist);
+    c->nblocked--;
+    for (size_t k = 0; k < n; k++)
+        unblock(c, list[k]);
+    free(list);
+}
+
+static int circuit(struct cycles *c, uint32_t v, uint32_t start)
+{
+    struct garc *a = c->g->a;
+    const struct gblk *bv = &c->g->b[v];
+    int found = 0;
+    c->blocked[c->nblocked] = v;
+    c->lists[c->nblocked] = NULL;
+    c->nlist[c->nblocked] = 0;
+    c->nblocked++;
+    for (uint32_t k = 0; k < bv->nsucc; k++) {
+        uint32_t e = c->g->succ[bv->succ_first + k], w = a[e].dst;
+        if (w < start || a[e].cs <= 0 || !on_line(c, w))
+            continue;
+        c->path[c->npath++] = e;
+        if (w == start) { /* a cycle: its least-taken arc counts it, and is used up */
+            int64_t m = INT64_MAX;
+            for (size_t i = 0; i < c->npath; i++)
+                if (a[c->path[i]].cs < m)
+                    m = a[c->path[i]].cs;
+            c->count += m;
+            for (size_t i = 0; i < c->npath; i++)
+                a[c->path[i]].cs -= m;
+            found = 1;
+        } else {
+            int used_up = 0;
+            for (size_t i = 0; i < c->npath; i++)
+                used_up |= a[c->path[i]].cs <= 0;
+            if (!used_up && find_blocked(c, w) < 0)
+                found |= circuit(c, w, start);
+        }
+        c->npath--;
+    }
+    if (found)
+        unblock(c, v);
+    else
+        for (uint32_t k = 0; k < bv->nsucc; k++) {
+            uint32_t e = c->g->succ[bv->succ_first + k], w = a[e].dst;
+            if (w < start || a[e].cs <= 0 || !on_line(c, w))
+                continue;
+            long i = find_blocked(c, w);
+            if (i < 0)
+                continue;
+            int there = 0;
+            for (size_t j = 0; j < c->nlist[i]; j++)
+                there |= c->lists[i][j] == v;
+            if (!there) {
+                uint32_t *l = realloc(c->lists[i], (c->nlist[i] + 1) * sizeof *l);
+                if (l) {
+                    c->lists[i] = l;
+                    l[c->nlist[i]++] = v;
+                }
+            }
+        }
+    return found;
+}
+
+/* The count of the line whose blocks are bl[0..n) (sorted). */
+static uint64_t line_count(struct graph *g, const uint32_t *bl, size_t n)
+{
+    struct cycles c = { .g = g, .line_blocks = bl, .n = n };
+    int64_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct gblk *b = &g->b[bl[i]];
+        for (uint32_t k = 0; k < b->npred; k++) {
+            const struct garc *x = &g->a[g->pred[b->pred_first + k]];
+            if (x->src == UINT32_MAX || !on_line(&c, x->src))
+                count += (int64_t)x->count;
+        }
+        for (uint32_t k = 0; k < b->nsucc; k++) {
+            struct garc *x = &g->a[g->succ[b->succ_first + k]];
+            x->cs = (int64_t)x->count;
+        }
+    }
+    /* a path visits each block once: n arcs and n blocked entries at most */
+    c.path = malloc((n + 1) * sizeof *c.path);
+    c.blocked = malloc((n + 1) * sizeof *c.blocked);
+    c.lists = malloc((n + 1) * sizeof *c.lists);
+    c.nlist = malloc((n + 1) * sizeof *c.nlist);
+    if (c.path && c.blocked && c.lists && c.nlist)
+        for (size_t i = 0; i < n; i++) {
+            c.npath = c.nblocked = 0;
+            circuit(&c, bl[i], bl[i]);
+            for (size_t k = 0; k < c.nblocked; k++)
+                free(c.lists[k]);
+        }
+    free(c.path);
+    free(c.blocked);
+    free(c.lists);
+    free(c.nlist);
+    count += c.count;
+    return count > 0 ? (uint64_t)count : 0;
+}
+
+static int cmp_gline(const void *p, const void *q)
+{
+    const struct gline *x = p, *y = q;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+int rep_gcov_lines(const struct report *r, const struct pi_unit_view *u, struct line_row **rows,
+                   size_t *nrows, size_t *cap)
+{
+    const struct usum *s = &r->us[u - r->m.units];
+    struct graph g;
+    memset(&g, 0, sizeof g);
+    uint64_t *none = NULL;
+    const uint64_t *site = s->site, *arc = s->arc;
+    if (!site || !arc) { /* no trace counted the unit: every count 0 */
+        none = calloc((u->hdr.nsites > u->hdr.narcs ? u->hdr.nsites : u->hdr.narcs) + 1, sizeof *none);
+        if (!none)
+            return rep_oom();
+        site = arc = none;
+    }
+    int status = 0;
+    for (uint32_t f = 0; f < u->hdr.nfuncs && !status; f++)
+        if (u->funcs[f].narcs)
+            status = add_function(&g, u, &u->funcs[f], site, arc);
+    if (!status && g.nl)
+        status = index_arcs(&g);
+    uint32_t *bl = NULL;
+    if (!status && g.nl) {
+        qsort(g.l, g.nl, sizeof *g.l, cmp_gline);
+        bl = malloc(g.nl * sizeof *bl);
+        status = !bl;
+    }
+    for (size_t i = 0; !status && i < g.nl;) {
+        size_t j = i, n = 0;
+        uint64_t spans = 0; /* (a line with no block of its own) */
+        for (; j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line; j++) {
+            spans = pm_sat_add(spans, g.b[g.l[j].block].count);
+            if (g.l[j].last && (!n || bl[n - 1] != g.l[j].block))
+                bl[n++] = g.l[j].block;
+        }
+        if (grow((void **)rows, cap, *nrows, sizeof **rows)) {
+            status = -1;
+            break;
+        }
+        (*rows)[(*nrows)++] = (struct line_row){ .file = pm_unit_file(u, g.l[i].file),
+                                                 .line = g.l[i].line,
+                                                 .count = n ? line_count(&g, bl, n) : spans,
+                                                 .unit_id = u->hdr.unit_id };
+        i = j;
+    }
+    free(bl);
+    free(none);
+    free(g.b);
+    free(g.a);
+    free(g.pred);
+    free(g.succ);
+    free(g.l);
+    return status ? rep_oom() : 0;
+}
