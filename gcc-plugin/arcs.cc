@@ -22,7 +22,8 @@
  * fake arcs for what the edges do not show — from a block that may be
  * left without taking an edge (a call that may not return: exit,
  * longjmp, an exception; a probe whose handler may do the same; no
- * successor) to the exit, and from the entry to a block entered by an
+ * successor) to the exit (none from a block with an edge to the exit:
+ * that arc's count is then both ways out, whose split nothing needs), and from the entry to a block entered by an
  * abnormal or EH edge — so that the equations hold however a call ends.
  * The tree is taken on the graph whose vertices are each block's in and
  * out, joined by the block itself, so that a block can hold the counter
@@ -37,7 +38,10 @@
  *   - then the others, the most often executed first (a static guess:
  *     loops run ten times, branches split evenly, a block that ends in a
  *     call that does not return is cold), an edge whose counter would
- *     need a block of its own (a critical edge) counted twice as dear.
+ *     need a block of its own (a critical edge) counted twice as dear; of
+ *     two as often executed, a block's counter before an edge's (the code
+ *     after a counter at a block's start stays common to the counting and
+ *     the clean copy, and GCC shares it).
  *
  * The edges left off the tree get counters: a block's at its start, an
  * edge's where GCC's gsi_insert_on_edge puts code (the start of its
@@ -76,6 +80,11 @@ static int cmp_cand(const void *p, const void *q)
     const cand *x = *(const cand *const *)p, *y = *(const cand *const *)q;
     if (x->key != y->key)
         return x->key > y->key ? -1 : 1;
+    /* a tie: the block's own counter (at its start) rather than an edge's,
+       so that the code after it stays the same in the counting and the
+       clean copy, which GCC's cross-jumping can then share */
+    if ((x->block >= 0) != (y->block >= 0))
+        return x->block >= 0 ? 1 : -1;
     return x < y ? -1 : x > y; /* stable: the order they were made in */
 }
 
@@ -209,6 +218,14 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
             return false; /* an edge out of the sites: not a function counted whole */
         if (EDGE_COUNT(order[i]->succs) == 0 || bitmap_bit_p(leave, order[i]->index))
             fake_out[i] = true;
+        /* a block that returns: its arc to the exit stands for both ways
+           out (the flow cannot tell them apart, and needs no counter to
+           know their sum) */
+        edge x;
+        edge_iterator xi;
+        FOR_EACH_EDGE(x, xi, order[i]->succs)
+        if (x->dest == EXIT_BLOCK_PTR_FOR_FN(fun) && !(x->flags & (EDGE_ABNORMAL | EDGE_EH)))
+            fake_out[i] = false;
     }
     arc_tmp t = {-1, 0, 0, single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), PI_NONE};
     arcs.safe_push(t);

@@ -70,7 +70,7 @@ struct line_list {
                 return;
         streamed_file.safe_push(file);
         streamed_line.safe_push(line);
-        pi_line l = {pi_unit_str(file), line};
+        pi_line l = {pi_unit_file(file), line};
         v.safe_push(l);
     }
     void end_block(void)
@@ -146,7 +146,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
                 continue;
             edge_line el = {e, {0, 0}};
             if (!seen.contains(e->goto_locus) && gx.file) {
-                el.line.file = pi_unit_str(gx.file);
+                el.line.file = pi_unit_file(gx.file);
                 el.line.line = gx.line ? gx.line : 1;
             }
             edge_lines.safe_push(el);

@@ -824,7 +824,7 @@ static unsigned int count_execute(function *fun)
     basic_block bare_ret = pi_bare_return_block(fun, entry);
     auto_vec<int> site_counter, own_counter;
     bool arcs = false;
-    if (whole && !skip && (fn_dirs & PI_D_COUNT)) {
+    if (whole && !skip && (fn_dirs & PI_D_COUNT) && !pi_opt.counters_blocks) {
         pi_lines_record(fun, first, site_of);
         auto_sbitmap leave(last_basic_block_for_fn(fun));
         may_leave(fun, probes, marks, fnprobe, entry, leave);

@@ -45,6 +45,10 @@
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
  *                        "Function order in the rebuild")
+ *   counters=arcs|blocks  where a function counted whole keeps its counters: on the
+ *                        arcs off a spanning tree of its flow graph, the rest solved
+ *                        by the readers (default; arcs.cc), or one per block, as
+ *                        statement regions have them
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -88,7 +92,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-cold-tier=place|size|keep  never-run functions: to .text.unlikely\n"
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
-    "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n",
+    "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n"
+    "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
+    "                            or one per block\n",
 };
 
 static const char *feedback_only;
@@ -310,6 +316,14 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "counters") == 0) {
+            if (v && (strcmp(v, "arcs") == 0 || strcmp(v, "blocks") == 0))
+                pi_opt.counters_blocks = strcmp(v, "blocks") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-counters=%s%>: expected %<arcs%> or %<blocks%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "counting") == 0) {
             if (v && (strcmp(v, "inline") == 0 || strcmp(v, "function") == 0))
                 pi_opt.counting_function = strcmp(v, "function") == 0;
@@ -322,7 +336,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, counters, help)", k);
             ok = false;
         }
     }

@@ -36,6 +36,7 @@ struct pi_options {
     bool counting_fast;     /* counting-opt=fast: f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
+    bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
 };
 extern struct pi_options pi_opt;
 

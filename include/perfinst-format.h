@@ -165,15 +165,18 @@ PI_STATIC_ASSERT(sizeof(struct pi_site) == 64, "pi_site is 64 bytes");
 
 /* The flow graph of a function counted whole (pi_func.narcs > 0): every
  * edge between its block sites, from the caller into its entry site, and
- * out to the caller; counters sit on the arcs off a spanning tree (and on
- * the blocks that need a live count at run time: pi_site.counter), and a
+ * out to the caller; counters sit on the arcs and blocks off a spanning
+ * tree (a block's in pi_site.counter; a block whose count the runtime
+ * reads while running always has one), and a
  * reader solves every block's and arc's count from the flow equations
  * (common/piflow.c): a block's count is the sum of its incoming arcs and
  * the sum of its outgoing ones.  A fake arc stands for what no edge
  * shows: from a block that may be left without taking an edge (a call
  * that may not return: exit, longjmp, an exception; a block with no
  * successor) to the exit, from the entry to a block entered abnormally
- * (a computed goto's or setjmp's target, an exception handler).  Arcs are
+ * (a computed goto's or setjmp's target, an exception handler).  A block
+ * with an arc to the exit has no fake arc: that arc counts every way out
+ * of it (their split is never needed).  Arcs are
  * grouped by source (the entry's first), real arcs in the order of GCC's
  * edges, a block's fake arc after them. */
 enum pi_arc_flags {

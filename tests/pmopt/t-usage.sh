@@ -10,7 +10,7 @@ for c in dump-meta report merge plan dump; do assert_contains "--help lists $c" 
 run_pmopt --version
 assert_eq "--version: status" 0 "$rc"
 assert_contains "--version" out "^pmopt \(perfinst\) [0-9]+\.[0-9]+\.[0-9]+$"
-assert_contains "--version: format versions" out "^formats: metadata 1, trace 1$"
+assert_contains "--version: format versions" out "^formats: metadata 2, trace 1$"
 for c in dump-meta report merge plan dump; do
     run_pmopt $c --help
     assert_eq "$c --help: status" 0 "$rc"

@@ -35,8 +35,9 @@ int main(int argc, char **argv)
     long n = argc > 1 ? atol(argv[1]) : 40000;
     f(n);
     g(n / 2);
+    long c = 0; /* (no executed block reads a cold array) */
     if (argc > 2)
-        cold1[1] = cold2[1] + cold3[1] + cold4[1];
-    printf("%ld %ld %ld %ld\n", a1, a2, b1, cold1[1]);
+        c = cold1[1] = cold2[1] + cold3[1] + cold4[1];
+    printf("%ld %ld %ld %ld\n", a1, a2, b1, c);
     return 0;
 }

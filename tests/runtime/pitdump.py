@@ -21,7 +21,7 @@ import zlib
 
 HDR = struct.Struct('<8sHHIQQQII')
 REC = struct.Struct('<IIII')
-TYPES = {1: 'process', 2: 'module', 3: 'counts', 4: 'signal', 5: 'end'}
+TYPES = {1: 'process', 2: 'module', 3: 'counts', 4: 'signal', 5: 'end', 59: 'stopped'}
 
 
 def fail(msg, status=1):
@@ -88,6 +88,11 @@ def main():
         elif name == 'signal':
             signo, code, addr = struct.unpack_from('<iiQ', pay)
             print('signal signo=%d code=%d addr=0x%x' % (signo, code, addr))
+        elif name == 'stopped':
+            if size != 16:
+                fail('stopped record: %d bytes, expected 16' % size)
+            mod, count, pc = struct.unpack_from('<IIQ', pay)
+            print('stopped module=%d count=%d pc=0x%x' % (mod, count, pc))
         elif name == 'end':
             (nrec,) = struct.unpack_from('<I', pay)
             if nrec != n:
