@@ -22,8 +22,9 @@
  * fake arcs for what the edges do not show — from a block that may be
  * left without taking an edge (a call that may not return: exit,
  * longjmp, an exception; a probe whose handler may do the same; no
- * successor) to the exit (none from a block with an edge to the exit:
- * that arc's count is then both ways out, whose split nothing needs), and from the entry to a block entered by an
+ * successor) to the exit (none from a block with an edge to the exit
+ * that gcov does not split after a call: that arc's count is then both
+ * ways out, whose split nothing needs), and from the entry to a block entered by an
  * abnormal or EH edge — so that the equations hold however a call ends.
  * The tree is taken on the graph whose vertices are each block's in and
  * out, joined by the block itself, so that a block can hold the counter
@@ -220,11 +221,13 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
             fake_out[i] = true;
         /* a block that returns: its arc to the exit stands for both ways
            out (the flow cannot tell them apart, and needs no counter to
-           know their sum) */
+           know their sum) -- unless gcov splits it after a call that may
+           not return, whose pieces' counts need the split (lines.cc) */
         edge x;
         edge_iterator xi;
         FOR_EACH_EDGE(x, xi, order[i]->succs)
-        if (x->dest == EXIT_BLOCK_PTR_FOR_FN(fun) && !(x->flags & (EDGE_ABNORMAL | EDGE_EH)))
+        if (x->dest == EXIT_BLOCK_PTR_FOR_FN(fun) && !(x->flags & (EDGE_ABNORMAL | EDGE_EH)) &&
+            !pi_lines_split(order[i]))
             fake_out[i] = false;
     }
     arc_tmp t = {-1, 0, 0, single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), PI_NONE};

@@ -111,6 +111,25 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
         if (add_block(g, c, &b))
             goto oom;
         first[k] = b;
+        /* what left the block without an arc (its fake arc's count), taken
+           to have left it at its last call that may not return but is not
+           its last statement: the last piece runs that much less (exact
+           with one such call; a block without successors ends in the call
+           that did not return, and every piece ran) */
+        uint64_t gone = 0, fake = 0;
+        uint32_t nsplit = 0;
+        int real_out = 0;
+        for (uint32_t i = s->line_first; i < s->line_first + s->nlines; i++)
+            nsplit += !u->lines[i].line;
+        for (uint32_t a = fn->first_arc; nsplit && a < fn->first_arc + fn->narcs; a++)
+            if (u->arcs[a].src == fn->first_site + k) {
+                if (u->arcs[a].flags & PI_ARC_FAKE)
+                    fake = arc[a];
+                else
+                    real_out = 1;
+            }
+        if (real_out)
+            gone = fake < c ? fake : c;
         for (uint32_t i = s->line_first; i < s->line_first + s->nlines; i++) {
             const struct pi_line *l = &u->lines[i];
             if (l->line) {
@@ -121,7 +140,8 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
             /* a call that may not return ends a gcov block */
             end_lines(g, b);
             uint32_t nb;
-            if (add_block(g, c, &nb) || add_arc(g, b, nb, c))
+            uint64_t nc = --nsplit ? c : c - gone;
+            if (add_block(g, nc, &nb) || add_arc(g, b, nb, nc))
                 goto oom;
             b = nb;
         }

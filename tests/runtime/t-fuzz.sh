@@ -57,7 +57,9 @@ rm corpus/*.log
 #       smaller line size); refused: the item lies outside the table's
 #       span (common/piformat.c, the decoder pmopt shares; before it, the
 #       loader's own check that the file's unused table must still match
-#       its items refused it, and still guards the rebuild).
+#       its items refused it, and still guards the rebuild).  Its XLAT
+#       chunk's version was raised to 2 (header CRC recomputed) with
+#       PI_FORMAT_VERSION.
 for r in "$R"/fuzz-regress/*; do
     FUZZ_VERBOSE=1 FUZZ_MAX_SPAN=0xffffffffffffffff ./fuzz -timeout=5 -rss_limit_mb=1024 "$r" \
         > regress.log 2>&1 || { tail -40 regress.log; fail "regression input $r crashes"; }
