@@ -222,12 +222,13 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
         /* a block that returns: its arc to the exit stands for both ways
            out (the flow cannot tell them apart, and needs no counter to
            know their sum) -- unless gcov splits it after a call that may
-           not return, whose pieces' counts need the split (lines.cc) */
+           not return, whose pieces' counts need the split (lines.cc); a
+           volatile asm, after which gcov splits too, is taken to return */
         edge x;
         edge_iterator xi;
         FOR_EACH_EDGE(x, xi, order[i]->succs)
         if (x->dest == EXIT_BLOCK_PTR_FOR_FN(fun) && !(x->flags & (EDGE_ABNORMAL | EDGE_EH)) &&
-            !pi_lines_split(order[i]))
+            !pi_lines_split_by_call(order[i]))
             fake_out[i] = false;
     }
     arc_tmp t = {-1, 0, 0, single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), PI_NONE};

@@ -55,14 +55,14 @@ static bool ends_with_fake_exit(basic_block bb)
     return last && stmt_can_terminate_bb_p(last);
 }
 
-bool pi_lines_split(basic_block bb)
+bool pi_lines_split_by_call(basic_block bb)
 {
     gimple *last = last_real(bb);
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
         if (g == last)
             break;
-        if (!lines_skip(g) && stmt_can_terminate_bb_p(g))
+        if (!lines_skip(g) && is_gimple_call(g) && stmt_can_terminate_bb_p(g))
             return true;
     }
     return false;

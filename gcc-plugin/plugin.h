@@ -155,7 +155,8 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
                         vec<int> &block_counter);
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of);
 bool pi_edge_line(edge e, uint32_t *file, uint32_t *line); /* gcov's block on e (its line, 0 if none) */
-bool pi_lines_split(basic_block bb); /* gcov splits bb after a call that may not return */
+bool pi_lines_split_by_call(basic_block bb); /* gcov splits bb after a call that may not return
+                                                (not only after a volatile asm) */
 /* pass-watch.cc, run from the count pass */
 extern bool pi_watch_seen;
 bool pi_watch_any(function *fun);
