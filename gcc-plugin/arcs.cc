@@ -164,19 +164,6 @@ static double edge_cost(function *fun, edge e)
     return 2;
 }
 
-/* `REF += 1` as a statement sequence. */
-static gimple_seq increment(unsigned counter)
-{
-    gimple_seq seq = NULL;
-    tree ref = pi_counter_ref(counter);
-    tree old = create_tmp_reg(uint64_type_node, "pi");
-    tree inc = create_tmp_reg(uint64_type_node, "pi");
-    gimple_seq_add_stmt(&seq, gimple_build_assign(old, ref));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), inc));
-    return seq;
-}
-
 bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<int> &site_of,
                         sbitmap leave, const vec<bool> &live, basic_block bare_ret,
                         vec<int> &block_counter)
@@ -326,8 +313,11 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
         pi_unit_add_arc(&a);
     }
     for (unsigned k = 0; k < arcs.length(); k++)
-        if (arcs[k].counter != PI_NONE)
-            gsi_insert_seq_on_edge(arcs[k].e, increment(arcs[k].counter));
+        if (arcs[k].counter != PI_NONE) {
+            gimple_seq seq = NULL;
+            pi_add_increment(&seq, pi_counter_ref(arcs[k].counter));
+            gsi_insert_seq_on_edge(arcs[k].e, seq);
+        }
     gsi_commit_edge_inserts();
     return true;
 }

@@ -178,8 +178,9 @@ gasm *pi_site_marker(unsigned site, location_t loc)
     return marker;
 }
 
-/* `REF += 1` (a counter, an inline cache's hits), at the end of *SEQ. */
-static void add_increment(gimple_seq *seq, tree ref)
+/* `REF += 1` (a counter, an inline cache's hits, an arc's counter:
+ * arcs.cc), at the end of *SEQ. */
+void pi_add_increment(gimple_seq *seq, tree ref)
 {
     tree old = create_tmp_reg(uint64_type_node, "pi");
     tree inc = create_tmp_reg(uint64_type_node, "pi");
@@ -199,7 +200,7 @@ static void instrument_block(basic_block bb, unsigned site, int counter, unsigne
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, pi_site_marker(site, loc));
     if (own_counter)
-        add_increment(&seq, pi_counter_ref(counter));
+        pi_add_increment(&seq, pi_counter_ref(counter));
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
@@ -534,7 +535,7 @@ static void add_icall_cache(const icall_site &ic)
     basic_block m = split_edge(miss);
 
     seq = NULL;
-    add_increment(&seq, pi_icall_slot_ref(k, 1));
+    pi_add_increment(&seq, pi_icall_slot_ref(k, 1));
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator hg = gsi_start_bb(h);

@@ -150,6 +150,7 @@ void pi_cfg_split_markers(function *fun);
  * gets its flow graph and counters on the arcs off a spanning tree
  * (block_counter: per block of order, its own counter or -1); false when
  * it cannot (it then counts its blocks as before, without arcs) */
+void pi_add_increment(gimple_seq *seq, tree ref); /* pass-count.cc: `REF += 1` at the end of *seq */
 bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<int> &site_of,
                         sbitmap leave, const vec<bool> &live, basic_block bare_ret,
                         vec<int> &block_counter);
