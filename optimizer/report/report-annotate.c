@@ -75,11 +75,9 @@ static void inside_blocks(const struct report *r, const char *file, uint64_t *co
         const struct pi_unit_view *u = pi_meta_unit(&r->m, rg->unit_id);
         if (!rg->addr || !rg->length || !u || rg->site >= u->hdr.nsites)
             continue;
-        const struct usum *s = &r->us[u - r->m.units];
-        uint32_t counter = u->sites[rg->site].counter;
-        if (counter == PI_NONE)
+        if (!rep_site_counted(u, rg->site))
             continue;
-        uint64_t c = s->sums && counter < s->n ? s->sums[counter] : 0;
+        uint64_t c = rep_site_count(r, u, rg->site); /* (solved from the arcs, if its function has them) */
         /* the first row at or before addr, then every row inside the range */
         size_t lo = 0, hi = d->nlines;
         while (lo < hi) {
