@@ -520,7 +520,7 @@ void pi_trace_free(struct pi_trace *t)
 
 /* ---- the indicators' records ---------------------------------------------- */
 
-static int cmp_sitestat(const void *a, const void *b)
+int pi_sitestat_cmp(const void *a, const void *b)
 {
     const struct pi_rec_sitestat *x = a, *y = b;
     if (x->unit_id != y->unit_id)
@@ -611,9 +611,9 @@ static int fold(struct pi_trace *t, const char *name, struct pi_err *err)
     fold_icalls(t);
     size_t n = 0;
     if (t->nsitestats)
-        qsort(t->sitestats, t->nsitestats, sizeof *t->sitestats, cmp_sitestat);
+        qsort(t->sitestats, t->nsitestats, sizeof *t->sitestats, pi_sitestat_cmp);
     for (size_t i = 0; i < t->nsitestats; i++) {
-        if (n && !cmp_sitestat(&t->sitestats[n - 1], &t->sitestats[i]))
+        if (n && !pi_sitestat_cmp(&t->sitestats[n - 1], &t->sitestats[i]))
             sitestat_add(&t->sitestats[n - 1], &t->sitestats[i]);
         else
             t->sitestats[n++] = t->sitestats[i];

@@ -287,6 +287,10 @@ int pi_trace_fold_indicators(struct pi_trace *t, struct pi_err *err);
 /* t->stopped sorted by (module, pc), one entry each, counts summed. */
 void pi_trace_fold_stopped(struct pi_trace *t);
 
+/* The order of a folded trace's SITESTATs (struct pi_indicators.sitestats):
+ * (unit_id, site, kind); a qsort/bsearch comparator. */
+int pi_sitestat_cmp(const void *a, const void *b);
+
 /* Add copies of src's indicator records to dst and fold them in.  With
  * link_frames, EVENT frames of a trace written by a process (not merged)
  * become link-time addresses: each frame in the module of the event's unit

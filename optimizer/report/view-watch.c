@@ -11,17 +11,6 @@
 
 #include "report-ind.h"
 
-/* The order of a folded trace's SITESTATs (pitrace): (unit, site, kind). */
-static int cmp_stat_key(const void *a, const void *b)
-{
-    const struct pi_rec_sitestat *x = a, *y = b;
-    if (x->unit_id != y->unit_id)
-        return x->unit_id < y->unit_id ? -1 : 1;
-    if (x->site != y->site)
-        return x->site < y->site ? -1 : 1;
-    return x->kind < y->kind ? -1 : x->kind > y->kind;
-}
-
 static int cmp_wword_key(const void *a, const void *b)
 {
     const struct wword *x = a, *y = b;
@@ -124,7 +113,7 @@ int build_watch(struct report *r)
                                            .kind = PI_STAT_WATCH };
             const struct pi_rec_sitestat *st =
                 r->ir.ind.nsitestats ? bsearch(&key, r->ir.ind.sitestats, r->ir.ind.nsitestats,
-                                             sizeof key, cmp_stat_key)
+                                             sizeof key, pi_sitestat_cmp)
                                    : NULL;
             if (st) {
                 ws->accesses = st->execs;
