@@ -15,14 +15,20 @@
 #include "pmopt.h"
 #include "piout.h"
 
+/* "PREFIX MESSAGE" on stderr, after the progress line is erased. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+    pm_progress_clear();
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void pm_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pm_progress_clear();
-    fputs("pmopt: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say("pmopt: ", fmt, ap);
     va_end(ap);
 }
 
@@ -30,10 +36,7 @@ void pm_note(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pm_progress_clear();
-    fputs("pmopt: note: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say("pmopt: note: ", fmt, ap);
     va_end(ap);
 }
 
