@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "names.h"
+#include "commands.h"
 #include "pmopt.h"
 
 static const struct {

@@ -20,6 +20,7 @@
 
 #include "pidwarf.h"
 #include "names.h"
+#include "commands.h"
 #include "pmopt.h"
 
 static void help(FILE *f)

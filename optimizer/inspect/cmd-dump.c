@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "pisample.h"
+#include "commands.h"
 #include "pmopt.h"
 
 /* PAGES: the page table's totals, then a line per range, per page and the

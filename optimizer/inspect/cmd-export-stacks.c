@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands.h"
 #include "pmopt.h"
 #include "stacks.h"
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "export.h"
 
 static const struct {
@@ -85,13 +86,13 @@ const struct func_row *exp_func_by_key(struct exp_in *in, const char *key)
     if (!in->counts || !key)
         return NULL;
     if (!in->fkeys.n) /* the rows by key (interned), the first row of a key */
-        for (size_t i = 0; i < in->r.nfuncs; i++) {
-            uint32_t *id = exp_tab_slot(&in->fkeys, (uintptr_t)in->r.funcs[i].key, 0);
+        for (size_t i = 0; i < in->md.nfuncs; i++) {
+            uint32_t *id = exp_tab_slot(&in->fkeys, (uintptr_t)in->md.funcs[i].key, 0);
             if (id && !*id)
                 *id = (uint32_t)i + 1;
         }
     uint32_t id = exp_tab_get(&in->fkeys, (uintptr_t)pm_intern(key), 0);
-    return id ? &in->r.funcs[id - 1] : NULL;
+    return id ? &in->md.funcs[id - 1] : NULL;
 }
 
 /* ---- tables: (key, key) -> id ------------------------------------------------- */
@@ -165,14 +166,12 @@ static int load(struct exp_in *in, const char *prog, char **traces, int ntraces)
     in->traces = traces;
     in->ntraces = ntraces;
     if (prog && has_meta(prog)) {
-        in->r.fmt = FMT_JSON;
-        in->r.by = BY_SITE | BY_FUNCTION | BY_LINE;
-        in->r.prog = prog;
-        in->r.ntraces = ntraces;
-        if (rep_load(&in->r, traces) || pf_call_arcs(&in->r, &in->arcs, &in->narcs))
+        in->md.prog = prog;
+        in->md.ntraces = ntraces;
+        if (model_load(&in->md, traces) || pf_call_arcs(&in->md, &in->arcs, &in->narcs))
             return -1;
-        for (size_t i = 0; i < in->r.m.nunits && !in->counts; i++)
-            in->counts = in->r.us[i].sums != NULL;
+        for (size_t i = 0; i < in->md.m.nunits && !in->counts; i++)
+            in->counts = in->md.us[i].sums != NULL;
         if (!in->counts)
             pm_note("the traces hold no counts of %s", prog);
     }
@@ -181,8 +180,8 @@ static int load(struct exp_in *in, const char *prog, char **traces, int ntraces)
 
 static void unload(struct exp_in *in)
 {
-    if (in->r.prog)
-        rep_free(&in->r);
+    if (in->md.prog)
+        model_free(&in->md);
     free(in->arcs);
     exp_tab_free(&in->fkeys);
     stk_free(&in->t);

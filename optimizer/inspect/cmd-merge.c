@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "commands.h"
 #include "pmopt.h"
 
 static void help(FILE *f)

@@ -109,18 +109,18 @@ static struct cg_cost *cg_cost(struct cg *g, uint32_t fn, uint32_t callee, const
 
 static void cg_counts(struct cg *g)
 {
-    const struct report *r = &g->in->r;
+    const struct model *md = &g->in->md;
     g->have[E_BLOCKS] = 1;
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        const struct func_row *row = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs; i++) {
+        const struct func_row *row = &md->funcs[i];
         if (row->uninstrumented)
             continue;
         uint32_t f = cg_fn(g, row->name, row->file);
         if (!g->oom && row->has_entry)
             g->fns[f].entries += row->entries;
     }
-    for (size_t i = 0; i < r->nsites; i++) {
-        const struct site_row *row = &r->sites[i];
+    for (size_t i = 0; i < md->nsites; i++) {
+        const struct site_row *row = &md->sites[i];
         if (!row->count)
             continue;
         const struct pi_site *st = &row->u->sites[row->site];

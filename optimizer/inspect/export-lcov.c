@@ -55,11 +55,11 @@ static int by_file(const void *a, const void *b)
 }
 
 /* The branches of one function copy. */
-static int lc_branches(struct exp_cov *l, const struct report *r, const struct func_copy *c,
+static int lc_branches(struct exp_cov *l, const struct model *md, const struct func_copy *c,
                        uint32_t *block)
 {
     struct fprof p;
-    if (pf_load(r, c->u, c->func, &p))
+    if (pf_load(md, c->u, c->func, &p))
         return -1;
     for (uint32_t b = 0; b < p.nblocks && !l->oom; b++) {
         if (p.eoff[b + 1] - p.eoff[b] < 2)
@@ -132,10 +132,10 @@ int exp_coverage(struct exp_in *in, const char *out, struct exp_cov *cov)
                  "(built with the plugin, run with counting on)", out);
         return -1;
     }
-    const struct report *r = &in->r;
+    const struct model *md = &in->md;
     struct exp_cov *l = cov;
-    for (size_t i = 0; i < r->nfuncs && !l->oom; i++) {
-        const struct func_row *row = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs && !l->oom; i++) {
+        const struct func_row *row = &md->funcs[i];
         if (row->uninstrumented || !row->has_entry)
             continue;
         struct exp_cov_rec *x = lc_add(l, row->file, COV_FN, row->line);
@@ -144,15 +144,15 @@ int exp_coverage(struct exp_in *in, const char *out, struct exp_cov *cov)
             x->count = row->entries;
         }
     }
-    for (size_t i = 0; i < r->nlines && !l->oom; i++) {
-        struct exp_cov_rec *x = lc_add(l, r->lines[i].file, COV_LINE, r->lines[i].line);
+    for (size_t i = 0; i < md->nlines && !l->oom; i++) {
+        struct exp_cov_rec *x = lc_add(l, md->lines[i].file, COV_LINE, md->lines[i].line);
         if (x)
-            x->count = r->lines[i].count;
+            x->count = md->lines[i].count;
     }
     /* one numbering of branching blocks for the whole file: unique in each source too */
     uint32_t block = 0;
-    for (size_t i = 0; i < r->ncopies && !l->oom; i++)
-        if (lc_branches(l, r, &r->copies[i], &block)) {
+    for (size_t i = 0; i < md->ncopies && !l->oom; i++)
+        if (lc_branches(l, md, &md->copies[i], &block)) {
             free(l->v);
             return -1;
         }

@@ -276,8 +276,8 @@ static void mappings(struct prof *p)
     struct exp_in *in = p->in;
     uint32_t next = 1;
     if (in->prog) {
-        const uint8_t *bid = in->counts ? in->r.m.build_id : in->t.prog_id;
-        uint32_t len = in->counts ? in->r.m.build_id_len : in->t.prog_id_len;
+        const uint8_t *bid = in->counts ? in->md.m.build_id : in->t.prog_id;
+        uint32_t len = in->counts ? in->md.m.build_id_len : in->t.prog_id_len;
         p->prog_mapping = mapping(p, next++, in->prog, bid, len);
     }
     for (size_t i = 0; i < in->t.ss.nobjs; i++) {
@@ -294,9 +294,9 @@ static void mappings(struct prof *p)
 
 static uint32_t site_location(struct prof *p, const struct pi_unit_view *u, uint32_t k)
 {
-    const struct report *r = &p->in->r;
+    const struct model *md = &p->in->md;
     const struct pi_site *st = &u->sites[k];
-    const struct usum *us = &r->us[u - r->m.units];
+    const struct usum *us = &md->us[u - md->m.units];
     const struct pi_func *fn = &u->funcs[st->func];
     uint32_t f = function(p, pm_func_name(u, st->func), pi_unit_str(u, fn->name),
                           pm_func_file(u, st->func), fn->line);
@@ -308,9 +308,9 @@ static uint32_t site_location(struct prof *p, const struct pi_unit_view *u, uint
 
 static void counts(struct prof *p)
 {
-    const struct report *r = &p->in->r;
-    for (size_t i = 0; i < r->nsites; i++) {
-        const struct site_row *row = &r->sites[i];
+    const struct model *md = &p->in->md;
+    for (size_t i = 0; i < md->nsites; i++) {
+        const struct site_row *row = &md->sites[i];
         if (!row->count)
             continue;
         const struct pi_site *st = &row->u->sites[row->site];

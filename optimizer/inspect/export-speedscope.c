@@ -139,17 +139,17 @@ static int ss_samples(struct ss *s, struct exp_in *in)
     return 0;
 }
 
-static void ss_counts(struct ss *s, const struct report *r)
+static void ss_counts(struct ss *s, const struct model *md)
 {
-    uint64_t *w = malloc((r->nfuncs ? r->nfuncs : 1) * sizeof *w);
+    uint64_t *w = malloc((md->nfuncs ? md->nfuncs : 1) * sizeof *w);
     if (!w) {
         s->oom = 1;
         return;
     }
     profile_begin(s, "block executions (exact counts, per function)", "none");
     size_t m = 0;
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        const struct func_row *row = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs; i++) {
+        const struct func_row *row = &md->funcs[i];
         if (row->uninstrumented || !row->blocks)
             continue;
         fprintf(s->f, "%s[%u]", m ? "," : "", ss_frame(s, row->name, row->file, row->line));
@@ -173,7 +173,7 @@ int export_speedscope(struct exp_in *in, const char *out)
     if (ss_samples(&s, in))
         s.oom = 1;
     if (in->counts)
-        ss_counts(&s, &in->r);
+        ss_counts(&s, &in->md);
     fputs("\n ],\n \"shared\": {\"frames\": [", s.f);
     for (size_t i = 0; i < s.nframes; i++) {
         fprintf(s.f, "%s\n  {\"name\": ", i ? "," : "");

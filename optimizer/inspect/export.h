@@ -6,7 +6,7 @@
  *
  * The input is PROG and its traces, read once for every format asked:
  *   - the exact counts (when PROG has .perfinst metadata and the traces
- *     count something): `pmopt report`'s views (rep_load: sites,
+ *     count something): `pmopt report`'s views (model_load: sites,
  *     functions, lines) and the call arcs (pf_call_arcs);
  *   - the stack samples (timer and idle-transition samples) as
  *     `pmopt report --tree` reads them (stk_load), frames named by
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "profile.h"
-#include "report.h"
+#include "model.h"
 #include "stacks.h"
 
 /* A table of ids by a key of two words (pointers to interned strings,
@@ -37,8 +37,8 @@ struct exp_in {
     const char *prog;            /* NULL: only stack samples */
     char **traces;
     int ntraces;
-    int counts;                  /* r and arcs hold PROG's counts */
-    struct report r;
+    int counts;                  /* md and arcs hold PROG's counts */
+    struct model md;
     struct call_arc *arcs;
     size_t narcs;
     struct stk_tree t;           /* the stack samples (t.ss.n may be 0) */
@@ -55,7 +55,7 @@ uint64_t exp_idle_period(const struct exp_in *in);
 const char *exp_open_path(const char *shown);
 
 /* The function of PROG whose linkage name (clone suffixes dropped) is key:
- * its row in r.funcs, NULL if PROG has none (a library function). */
+ * its row in md.funcs, NULL if PROG has none (a library function). */
 const struct func_row *exp_func_by_key(struct exp_in *in, const char *key);
 
 /* Coverage (export-lcov.c, for export-lcov.c and export-gcovr.c): the

@@ -362,10 +362,10 @@ static int cmp_gline(const void *p, const void *q)
     return x->block < y->block ? -1 : x->block > y->block;
 }
 
-int rep_gcov_lines(const struct report *r, const struct pi_unit_view *u, struct line_row **rows,
+int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct line_row **rows,
                    size_t *nrows, size_t *cap)
 {
-    const struct usum *s = &r->us[u - r->m.units];
+    const struct usum *s = &md->us[u - md->m.units];
     struct graph g;
     memset(&g, 0, sizeof g);
     uint64_t *none = NULL;

@@ -48,9 +48,9 @@
 
 #define oom rep_oom
 
-const struct pi_unit_view *rep_prog_unit(const struct report *r, uint64_t unit_id, uint32_t site)
+const struct pi_unit_view *rep_prog_unit(const struct model *md, uint64_t unit_id, uint32_t site)
 {
-    const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
+    const struct pi_unit_view *u = pi_meta_unit(&md->m, unit_id);
     return u && site < u->hdr.nsites ? u : NULL;
 }
 
@@ -58,15 +58,15 @@ const struct pi_unit_view *rep_prog_unit(const struct report *r, uint64_t unit_i
 /* The indicators' records                                                   */
 /* ---------------------------------------------------------------------- */
 
-const struct pi_trace *rind_combined(const struct report *r)
+const struct pi_trace *rind_combined(const struct model *md)
 {
-    return r->ir.code ? &r->ir.ind : NULL;
+    return md->ir.code ? &md->ir.ind : NULL;
 }
 
-static int rind_init(struct report *r)
+static int rind_init(struct model *md)
 {
-    const struct pi_meta *m = &r->m;
-    struct ind_records *iv = &r->ir;
+    const struct pi_meta *m = &md->m;
+    struct ind_records *iv = &md->ir;
     iv->code = calloc(m->nunits ? m->nunits : 1, sizeof *iv->code);
     if (!iv->code)
         return rep_oom();
@@ -92,17 +92,17 @@ static int rind_init(struct report *r)
 
 /* Is a link-time address inside PROG's image?  (Without section headers:
  * assume so.) */
-static int in_image(const struct report *r, uint64_t link)
+static int in_image(const struct model *md, uint64_t link)
 {
-    if (!r->have_dbg || r->dbg.alloc_hi <= r->dbg.alloc_lo)
+    if (!md->have_dbg || md->dbg.alloc_hi <= md->dbg.alloc_lo)
         return 1;
-    return link >= r->dbg.alloc_lo && link < r->dbg.alloc_hi;
+    return link >= md->dbg.alloc_lo && link < md->dbg.alloc_hi;
 }
 
 /* Trace t's watched words, keyed (enum wclass), into iv->wwords. */
-static int add_words(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
+static int add_words(struct model *md, const struct pi_trace *t, const struct pi_trace_module *mod)
 {
-    struct ind_records *iv = &r->ir;
+    struct ind_records *iv = &md->ir;
     if (!t->nwords)
         return 0;
     if (iv->wgran && t->watch_gran != iv->wgran) {
@@ -123,7 +123,7 @@ static int add_words(struct report *r, const struct pi_trace *t, const struct pi
             other++;
             continue;
         }
-        if (m && in_image(r, link)) {
+        if (m && in_image(md, link)) {
             x.cls = W_PROG;
             x.addr = link;
         } else if (m && merged) {
@@ -136,44 +136,44 @@ static int add_words(struct report *r, const struct pi_trace *t, const struct pi
     }
     if (other)
         pm_note("%s: %zu watched word%s in modules that are not %s: ignored", t->path, other,
-                other == 1 ? "" : "s", r->prog);
+                other == 1 ? "" : "s", md->prog);
     return 0;
 }
 
-static int rind_add_trace(struct report *r, const struct pi_trace *t, const struct pi_trace_module *mod)
+static int rind_add_trace(struct model *md, const struct pi_trace *t, const struct pi_trace_module *mod)
 {
-    struct ind_records *iv = &r->ir;
+    struct ind_records *iv = &md->ir;
     if (!mod)
         return 0;
     size_t foreign = 0;
     for (size_t i = 0; i < t->nsitestats; i++)
-        foreign += !rep_prog_unit(r, t->sitestats[i].unit_id, t->sitestats[i].site);
+        foreign += !rep_prog_unit(md, t->sitestats[i].unit_id, t->sitestats[i].site);
     for (size_t i = 0; i < t->nevents; i++)
-        foreign += !rep_prog_unit(r, t->events[i].ev.unit_id, t->events[i].ev.site);
+        foreign += !rep_prog_unit(md, t->events[i].ev.unit_id, t->events[i].ev.site);
     for (size_t i = 0; i < t->ntraceregs; i++) {
         const struct pi_trace_tracereg *g = &t->traceregs[i];
-        const struct pi_unit_view *u = pi_meta_unit(&r->m, g->unit_id);
-        if (!rep_prog_unit(r, g->start_unit, g->start_site) || !u) {
+        const struct pi_unit_view *u = pi_meta_unit(&md->m, g->unit_id);
+        if (!rep_prog_unit(md, g->start_unit, g->start_site) || !u) {
             foreign++;
             continue;
         }
         if (g->ncounters != u->hdr.ncounters) {
-            if (!r->force) {
+            if (!md->force) {
                 pm_error("%s: trace region of site %u: unit 0x%016llx (%s) has %u counters, but "
                          "%s says %u", t->path, g->start_site, (unsigned long long)g->unit_id,
-                         pi_unit_str(u, u->hdr.source), g->ncounters, r->prog, u->hdr.ncounters);
+                         pi_unit_str(u, u->hdr.source), g->ncounters, md->prog, u->hdr.ncounters);
                 return -1;
             }
             pm_note("%s: trace region of site %u: unit 0x%016llx has %u counters, %s says %u: "
                     "using the first %u", t->path, g->start_site, (unsigned long long)g->unit_id,
-                    g->ncounters, r->prog, u->hdr.ncounters,
+                    g->ncounters, md->prog, u->hdr.ncounters,
                     g->ncounters < u->hdr.ncounters ? g->ncounters : u->hdr.ncounters);
         }
     }
     if (foreign)
         pm_note("%s: %zu indicator record%s of units that are not in %s: ignored", t->path,
-                foreign, foreign == 1 ? "" : "s", r->prog);
-    if (add_words(r, t, mod))
+                foreign, foreign == 1 ? "" : "s", md->prog);
+    if (add_words(md, t, mod))
         return -1;
     struct pi_err err;
     if (pi_trace_add_indicators(&iv->ind, t, 1, &err)) {
@@ -183,67 +183,67 @@ static int rind_add_trace(struct report *r, const struct pi_trace *t, const stru
     return 0;
 }
 
-size_t rind_events(const struct report *r, const struct pi_trace_event **ev)
+size_t rind_events(const struct model *md, const struct pi_trace_event **ev)
 {
-    *ev = r->ir.code ? r->ir.ind.events : NULL;
-    return r->ir.code ? r->ir.ind.nevents : 0;
+    *ev = md->ir.code ? md->ir.ind.events : NULL;
+    return md->ir.code ? md->ir.ind.nevents : 0;
 }
 
-size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st)
+size_t rind_sitestats(const struct model *md, const struct pi_rec_sitestat **st)
 {
-    *st = r->ir.code ? r->ir.ind.sitestats : NULL;
-    return r->ir.code ? r->ir.ind.nsitestats : 0;
+    *st = md->ir.code ? md->ir.ind.sitestats : NULL;
+    return md->ir.code ? md->ir.ind.nsitestats : 0;
 }
 
-static void free_records(struct report *r)
+static void free_records(struct model *md)
 {
-    if (r->ir.code)
-        for (size_t i = 0; i < r->m.nunits; i++)
-            free(r->ir.code[i]);
-    free(r->ir.code);
-    r->ir.code = NULL;
-    pi_trace_free(&r->ir.ind);
-    free(r->ir.wwords);
-    r->ir.wwords = NULL;
-    r->ir.nwwords = r->ir.wcap = 0;
-    for (size_t k = 0; k < r->npages; k++) {
-        free(r->pages[k].path);
-        free(r->pages[k].ranges);
-        free(r->pages[k].epochs);
+    if (md->ir.code)
+        for (size_t i = 0; i < md->m.nunits; i++)
+            free(md->ir.code[i]);
+    free(md->ir.code);
+    md->ir.code = NULL;
+    pi_trace_free(&md->ir.ind);
+    free(md->ir.wwords);
+    md->ir.wwords = NULL;
+    md->ir.nwwords = md->ir.wcap = 0;
+    for (size_t k = 0; k < md->npages; k++) {
+        free(md->pages[k].path);
+        free(md->pages[k].ranges);
+        free(md->pages[k].epochs);
     }
-    free(r->pages);
-    r->pages = NULL;
-    r->npages = 0;
-    free(r->perfs);
-    r->perfs = NULL;
-    r->nperfs = 0;
-    for (size_t i = 0; i < r->nrranges; i++)
-        free(r->rranges[i].name);
-    free(r->rranges);
-    r->rranges = NULL;
-    r->nrranges = 0;
+    free(md->pages);
+    md->pages = NULL;
+    md->npages = 0;
+    free(md->perfs);
+    md->perfs = NULL;
+    md->nperfs = 0;
+    for (size_t i = 0; i < md->nrranges; i++)
+        free(md->rranges[i].name);
+    free(md->rranges);
+    md->rranges = NULL;
+    md->nrranges = 0;
 }
 
 /* ---------------------------------------------------------------------- */
 /* Page tables, perf_event counts, ranges added at run time                 */
 /* ---------------------------------------------------------------------- */
 
-static int rperf_add_trace(struct report *r, const struct pi_trace *t)
+static int rperf_add_trace(struct model *md, const struct pi_trace *t)
 {
     for (size_t k = 0; k < t->nperfs; k++) {
         const struct pi_trace_perf *p = &t->perfs[k];
         for (uint32_t i = 0; i < p->h.nevents; i++) {
             struct rperf *x = NULL;
-            for (size_t j = 0; j < r->nperfs && !x; j++)
-                if (r->perfs[j].unit_id == p->h.unit_id && r->perfs[j].site == p->h.site &&
-                    r->perfs[j].event == p->v[i].event)
-                    x = &r->perfs[j];
+            for (size_t j = 0; j < md->nperfs && !x; j++)
+                if (md->perfs[j].unit_id == p->h.unit_id && md->perfs[j].site == p->h.site &&
+                    md->perfs[j].event == p->v[i].event)
+                    x = &md->perfs[j];
             if (!x) {
-                struct rperf *a = realloc(r->perfs, (r->nperfs + 1) * sizeof *a);
+                struct rperf *a = realloc(md->perfs, (md->nperfs + 1) * sizeof *a);
                 if (!a)
                     return rep_oom();
-                r->perfs = a;
-                x = &a[r->nperfs++];
+                md->perfs = a;
+                x = &a[md->nperfs++];
                 memset(x, 0, sizeof *x);
                 x->unit_id = p->h.unit_id;
                 x->site = p->h.site;
@@ -256,23 +256,23 @@ static int rperf_add_trace(struct report *r, const struct pi_trace *t)
     return 0;
 }
 
-static int rpages_add_trace(struct report *r, const struct pi_trace *t)
+static int rpages_add_trace(struct model *md, const struct pi_trace *t)
 {
-    if (rperf_add_trace(r, t))
+    if (rperf_add_trace(md, t))
         return -1;
     if (!t->has_pages)
         return 0;
-    struct rpages *a = realloc(r->pages, (r->npages + 1) * sizeof *a);
+    struct rpages *a = realloc(md->pages, (md->npages + 1) * sizeof *a);
     if (!a)
         return rep_oom();
-    r->pages = a;
-    struct rpages *p = &a[r->npages];
+    md->pages = a;
+    struct rpages *p = &a[md->npages];
     memset(p, 0, sizeof *p);
     p->h = t->pages;
     p->path = strdup(t->path);
     p->ranges = calloc(t->pages.nranges + 1, sizeof *p->ranges);
     p->epochs = calloc(t->pages.nepochs + 1, sizeof *p->epochs);
-    r->npages++;
+    md->npages++;
     if (!p->path || !p->ranges || !p->epochs)
         return rep_oom();
     memcpy(p->ranges, t->page_ranges, t->pages.nranges * sizeof *p->ranges);
@@ -280,36 +280,36 @@ static int rpages_add_trace(struct report *r, const struct pi_trace *t)
     return 0;
 }
 
-static int rranges_add_trace(struct report *r, const struct pi_trace *t)
+static int rranges_add_trace(struct model *md, const struct pi_trace *t)
 {
     if (!t->nranges)
         return 0;
     /* PROG's module in t: the one whose COUNTS hold a unit of PROG */
     uint32_t mpos = UINT32_MAX;
     for (size_t k = 0; k < t->nunits && mpos == UINT32_MAX; k++)
-        if (pi_meta_unit(&r->m, t->units[k].unit_id))
+        if (pi_meta_unit(&md->m, t->units[k].unit_id))
             mpos = t->units[k].module;
     for (size_t i = 0; i < t->nranges; i++) {
         const struct pi_trace_range *g = &t->ranges[i];
         if (g->module != mpos) {
             pm_note("%s: range \"%s\" lies in module %s, not %s: ignored", t->path, g->name,
-                    t->modules[g->module].path, r->prog);
+                    t->modules[g->module].path, md->prog);
             continue;
         }
         int dup = 0;
-        for (size_t j = 0; j < r->nrranges && !dup; j++)
-            dup = r->rranges[j].lo == g->lo && r->rranges[j].hi == g->hi &&
-                  !strcmp(r->rranges[j].name, g->name);
+        for (size_t j = 0; j < md->nrranges && !dup; j++)
+            dup = md->rranges[j].lo == g->lo && md->rranges[j].hi == g->hi &&
+                  !strcmp(md->rranges[j].name, g->name);
         if (dup)
             continue;
-        struct rrange *a = realloc(r->rranges, (r->nrranges + 1) * sizeof *a);
+        struct rrange *a = realloc(md->rranges, (md->nrranges + 1) * sizeof *a);
         if (!a)
             return rep_oom();
-        r->rranges = a;
-        a[r->nrranges] = (struct rrange){ .name = strdup(g->name), .lo = g->lo, .hi = g->hi };
-        if (!a[r->nrranges].name)
+        md->rranges = a;
+        a[md->nrranges] = (struct rrange){ .name = strdup(g->name), .lo = g->lo, .hi = g->hi };
+        if (!a[md->nrranges].name)
             return rep_oom();
-        r->nrranges++;
+        md->nrranges++;
     }
     return 0;
 }
@@ -321,17 +321,17 @@ static int rranges_add_trace(struct report *r, const struct pi_trace *t)
 #define oom rep_oom
 
 /* PROG's metadata, debug info, and where each site's code starts. */
-static int read_program(struct report *r)
+static int read_program(struct model *md)
 {
     struct pi_err err;
-    struct pi_meta *m = &r->m;
-    if (pi_meta_read(r->prog, m, &err)) {
+    struct pi_meta *m = &md->m;
+    if (pi_meta_read(md->prog, m, &err)) {
         pm_error("%s", err.msg);
         return -1;
     }
     if (!m->nunits) {
         pm_error("%s: no perfinst metadata (no %s section): was it built with the plugin?",
-                 r->prog, PI_SECTION_META);
+                 md->prog, PI_SECTION_META);
         return -1;
     }
     if (pi_meta_validate(m, &err)) {
@@ -339,27 +339,27 @@ static int read_program(struct report *r)
         return -1;
     }
     pm_progress("reading the debug information of the program", 0, 0);
-    int dbg = pi_debug_open(r->prog, &r->dbg, &err);
+    int dbg = pi_debug_open(md->prog, &md->dbg, &err);
     pm_progress_clear();
     if (dbg == 0) {
-        r->have_dbg = 1;
-        if (r->dbg.warning[0])
-            pm_note("%s", r->dbg.warning);
+        md->have_dbg = 1;
+        if (md->dbg.warning[0])
+            pm_note("%s", md->dbg.warning);
     }
-    pm_names_program(m, r->have_dbg ? &r->dbg : NULL);
+    pm_names_program(m, md->have_dbg ? &md->dbg : NULL);
     if (m->build_id_len)
-        pi_build_id_hex(m->build_id, m->build_id_len, r->bid);
+        pi_build_id_hex(m->build_id, m->build_id_len, md->bid);
     else
-        snprintf(r->bid, sizeof r->bid, "(none)");
+        snprintf(md->bid, sizeof md->bid, "(none)");
 
-    r->us = calloc(m->nunits, sizeof *r->us);
-    if (!r->us)
+    md->us = calloc(m->nunits, sizeof *md->us);
+    if (!md->us)
         return oom();
     for (size_t i = 0; i < m->nunits; i++) {
         if (!m->units[i].hdr.nsites)
             continue;
-        r->us[i].site_addr = calloc(m->units[i].hdr.nsites, sizeof *r->us[i].site_addr);
-        if (!r->us[i].site_addr)
+        md->us[i].site_addr = calloc(m->units[i].hdr.nsites, sizeof *md->us[i].site_addr);
+        if (!md->us[i].site_addr)
             return oom();
     }
     for (size_t i = 0; i < m->nranges; i++) { /* sorted by address: the first wins */
@@ -367,7 +367,7 @@ static int read_program(struct report *r)
         const struct pi_unit_view *u = pi_meta_unit(m, rg->unit_id);
         if (!rg->addr || !u || rg->site >= u->hdr.nsites)
             continue;
-        struct usum *s = &r->us[u - m->units];
+        struct usum *s = &md->us[u - m->units];
         if (!s->site_addr[rg->site])
             s->site_addr[rg->site] = rg->addr;
     }
@@ -376,11 +376,11 @@ static int read_program(struct report *r)
 
 /* The module of trace t that holds PROG, NULL if none (then nothing of t
  * is counted), or -1 through *refused when t is another build. */
-static const struct pi_trace_module *program_module(const struct report *r,
+static const struct pi_trace_module *program_module(const struct model *md,
                                                     const struct pi_trace *t, int *refused)
 {
     *refused = 0;
-    const struct pi_trace_module *mod = pm_match_module(t, r->m.build_id, r->m.build_id_len);
+    const struct pi_trace_module *mod = pm_match_module(t, md->m.build_id, md->m.build_id_len);
     if (mod)
         return mod;
     if (!t->nmodules) {
@@ -388,18 +388,18 @@ static const struct pi_trace_module *program_module(const struct report *r,
         pm_note("%s has no MODULE records: nothing of it is counted", t->path);
         return NULL;
     }
-    const struct pi_trace_module *g = pm_guess_module(t, r->prog);
+    const struct pi_trace_module *g = pm_guess_module(t, md->prog);
     char tb[2 * PI_BUILD_ID_MAX + 1] = "(none)";
     if (g->build_id_len)
         pi_build_id_hex(g->build_id, g->build_id_len, tb);
-    if (!r->force) {
+    if (!md->force) {
         pm_error("%s is not a trace of %s: %s has build-id %s, the trace's %s has %s "
-                 "(--force reads it anyway)", t->path, r->prog, r->prog, r->bid, g->path, tb);
+                 "(--force reads it anyway)", t->path, md->prog, md->prog, md->bid, g->path, tb);
         *refused = 1;
         return NULL;
     }
     pm_note("%s: reading module %s (build-id %s) as %s (build-id %s) because of --force",
-            t->path, g->path, tb, r->prog, r->bid);
+            t->path, g->path, tb, md->prog, md->bid);
     return g;
 }
 
@@ -427,15 +427,15 @@ static int site_at(const struct pi_meta *m, uint64_t a, const struct pi_unit_vie
 }
 
 /* The threads trace t says were stopped in PROG's code (module mpos). */
-static int add_stopped(struct report *r, const struct pi_trace *t, uint32_t mpos)
+static int add_stopped(struct model *md, const struct pi_trace *t, uint32_t mpos)
 {
     for (size_t i = 0; i < t->nstopped; i++) {
         const struct pi_rec_stopped *x = &t->stopped[i];
         const struct pi_unit_view *u;
         uint32_t site;
-        if (x->module != mpos || !site_at(&r->m, x->pc, &u, &site))
+        if (x->module != mpos || !site_at(&md->m, x->pc, &u, &site))
             continue;
-        struct usum *s = &r->us[u - r->m.units];
+        struct usum *s = &md->us[u - md->m.units];
         if (!s->stop && !(s->stop = calloc(u->hdr.nsites, sizeof *s->stop)))
             return oom();
         s->stop[site] += x->count;
@@ -443,11 +443,11 @@ static int add_stopped(struct report *r, const struct pi_trace *t, uint32_t mpos
     return 0;
 }
 
-/* Add trace t's counts of PROG's module into r->us. */
-static int add_trace(struct report *r, const struct pi_trace *t)
+/* Add trace t's counts of PROG's module into md->us. */
+static int add_trace(struct model *md, const struct pi_trace *t)
 {
     int refused;
-    const struct pi_trace_module *mod = program_module(r, t, &refused);
+    const struct pi_trace_module *mod = program_module(md, t, &refused);
     if (refused)
         return -1;
     for (size_t i = 0; i < t->nmodules; i++) {
@@ -459,32 +459,32 @@ static int add_trace(struct report *r, const struct pi_trace *t)
             has_counts = t->units[k].module == i;
         if (has_counts)
             pm_note("%s: module %s is not %s (another build-id)%s: ignored", t->path, o->path,
-                    r->prog, pm_is_shared_lib(o->path) ? ", a shared library" : "");
+                    md->prog, pm_is_shared_lib(o->path) ? ", a shared library" : "");
     }
     uint32_t mpos = mod ? (uint32_t)(mod - t->modules) : UINT32_MAX;
     for (size_t k = 0; k < t->nunits; k++) {
         const struct pi_trace_unit *tu = &t->units[k];
         if (tu->module != mpos)
             continue;
-        const struct pi_unit_view *u = pi_meta_unit(&r->m, tu->unit_id);
+        const struct pi_unit_view *u = pi_meta_unit(&md->m, tu->unit_id);
         if (!u) {
             pm_note("%s: unit 0x%016llx is not in %s's metadata: ignored", t->path,
-                    (unsigned long long)tu->unit_id, r->prog);
+                    (unsigned long long)tu->unit_id, md->prog);
             continue;
         }
         uint32_t shorter = tu->ncounters < u->hdr.ncounters ? tu->ncounters : u->hdr.ncounters;
         if (tu->ncounters != u->hdr.ncounters) {
-            if (!r->force) {
+            if (!md->force) {
                 pm_error("%s: unit 0x%016llx (%s) has %u counters, but %s says %u", t->path,
                          (unsigned long long)tu->unit_id, pi_unit_str(u, u->hdr.source),
-                         tu->ncounters, r->prog, u->hdr.ncounters);
+                         tu->ncounters, md->prog, u->hdr.ncounters);
                 return -1;
             }
             pm_note("%s: unit 0x%016llx has %u counters, %s says %u: using the first %u",
-                    t->path, (unsigned long long)tu->unit_id, tu->ncounters, r->prog,
+                    t->path, (unsigned long long)tu->unit_id, tu->ncounters, md->prog,
                     u->hdr.ncounters, shorter);
         }
-        struct usum *s = &r->us[u - r->m.units];
+        struct usum *s = &md->us[u - md->m.units];
         if (!s->sums) {
             /* sized by the trace's record (bounded by its size), not by what
              * the metadata claims */
@@ -497,9 +497,9 @@ static int add_trace(struct report *r, const struct pi_trace *t)
         for (uint32_t i = 0; i < n; i++)
             s->sums[i] = pm_sat_add(s->sums[i], tu->counts[i]);
     }
-    if (mod && add_stopped(r, t, mpos))
+    if (mod && add_stopped(md, t, mpos))
         return -1;
-    return rind_add_trace(r, t, mod);
+    return rind_add_trace(md, t, mod);
 }
 
 int rep_site_counted(const struct pi_unit_view *u, uint32_t k)
@@ -508,9 +508,9 @@ int rep_site_counted(const struct pi_unit_view *u, uint32_t k)
     return s->counter != PI_NONE || (s->kind == PI_SITE_BLOCK && u->funcs[s->func].narcs);
 }
 
-uint64_t rep_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k)
+uint64_t rep_site_count(const struct model *md, const struct pi_unit_view *u, uint32_t k)
 {
-    const struct usum *s = &r->us[u - r->m.units];
+    const struct usum *s = &md->us[u - md->m.units];
     return s->site && k < u->hdr.nsites ? s->site[k] : 0;
 }
 
@@ -534,29 +534,29 @@ int rep_solve(const struct pi_unit_view *u, const uint64_t *ctr, uint32_t n, con
 }
 
 /* Every unit's sites' and arcs' counts from the summed counters. */
-static int solve_counts(struct report *r)
+static int solve_counts(struct model *md)
 {
-    for (size_t i = 0; i < r->m.nunits; i++) {
-        struct usum *s = &r->us[i];
-        if (s->sums && rep_solve(&r->m.units[i], s->sums, s->n, s->stop, &s->site, &s->arc))
+    for (size_t i = 0; i < md->m.nunits; i++) {
+        struct usum *s = &md->us[i];
+        if (s->sums && rep_solve(&md->m.units[i], s->sums, s->n, s->stop, &s->site, &s->arc))
             return -1;
     }
     return 0;
 }
 
-static int read_traces(struct report *r, char **paths)
+static int read_traces(struct model *md, char **paths)
 {
-    for (int i = 0; i < r->ntraces; i++) {
+    for (int i = 0; i < md->ntraces; i++) {
         struct pi_err err;
         struct pi_trace t;
-        pm_progress("reading traces", (size_t)i, (size_t)r->ntraces);
+        pm_progress("reading traces", (size_t)i, (size_t)md->ntraces);
         if (pi_trace_read(paths[i], &t, &err)) {
             pm_error("%s", err.msg);
             return -1;
         }
         pm_trace_notes(&t);
-        int bad = add_trace(r, &t) || rpages_add_trace(r, &t) || rranges_add_trace(r, &t);
-        struct trace_info *in = &r->infos[i];
+        int bad = add_trace(md, &t) || rpages_add_trace(md, &t) || rranges_add_trace(md, &t);
+        struct trace_info *in = &md->infos[i];
         in->path = strdup(t.path);
         in->nrecords = t.nrecords;
         in->flags = t.hdr.flags;
@@ -623,16 +623,16 @@ static int cmp_copy(const void *a, const void *b)
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
-/* r->copies (sorted by cmp_copy) as rows: one per function. */
-static void group_funcs(struct report *r)
+/* md->copies (sorted by cmp_copy) as rows: one per function. */
+static void group_funcs(struct model *md)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->ncopies; i++) {
-        const struct func_copy *c = &r->copies[i];
+    for (size_t i = 0; i < md->ncopies; i++) {
+        const struct func_copy *c = &md->copies[i];
         const struct pi_func *fn = &c->u->funcs[c->func];
-        struct func_row *row = n ? &r->funcs[n - 1] : NULL;
+        struct func_row *row = n ? &md->funcs[n - 1] : NULL;
         if (!row || row->key != c->key || row->file != c->file || row->line != fn->line) {
-            row = &r->funcs[n++];
+            row = &md->funcs[n++];
             *row = (struct func_row){ .u = c->u, .func = c->func, .key = c->key,
                                       .name = pm_func_name(c->u, c->func), .file = c->file,
                                       .line = fn->line, .copies = c };
@@ -642,7 +642,7 @@ static void group_funcs(struct report *r)
         row->entries = pm_sat_add(row->entries, c->entries);
         row->blocks = pm_sat_add(row->blocks, c->blocks);
     }
-    r->nfuncs = n;
+    md->nfuncs = n;
 }
 
 static int cmp_line_key(const void *a, const void *b)
@@ -668,13 +668,13 @@ static int cmp_line_row(const void *a, const void *b)
 }
 
 /* Lines: the largest count per (file, line, unit), then the sum over units. */
-static void group_lines(struct report *r)
+static void group_lines(struct model *md)
 {
-    struct line_row *l = r->lines;
+    struct line_row *l = md->lines;
     size_t n = 0;
-    if (r->nlines)
-        qsort(l, r->nlines, sizeof *l, cmp_line_key);
-    for (size_t i = 0; i < r->nlines; i++) {
+    if (md->nlines)
+        qsort(l, md->nlines, sizeof *l, cmp_line_key);
+    for (size_t i = 0; i < md->nlines; i++) {
         if (n && !cmp_line_key(&l[n - 1], &l[i])) {
             if (l[i].count > l[n - 1].count)
                 l[n - 1].count = l[i].count;
@@ -682,16 +682,16 @@ static void group_lines(struct report *r)
         }
         l[n++] = l[i];
     }
-    r->nlines = n;
+    md->nlines = n;
     n = 0;
-    for (size_t i = 0; i < r->nlines; i++) {
+    for (size_t i = 0; i < md->nlines; i++) {
         if (n && !strcmp(l[n - 1].file, l[i].file) && l[n - 1].line == l[i].line) {
             l[n - 1].count = pm_sat_add(l[n - 1].count, l[i].count);
             continue;
         }
         l[n++] = l[i];
     }
-    r->nlines = n;
+    md->nlines = n;
 }
 
 /* The rows of a view sorted hottest first (count at offset off) that
@@ -725,36 +725,36 @@ static size_t hot_prefix(const void *rows, size_t n, size_t size, size_t off, lo
  * the kept copy", its counts unknown, rather than 0.  (A function
  * optimised away has no range either, but PROG does not define it; a
  * stripped PROG has no symbols to tell, and keeps the 0.) */
-static int has_code(const struct report *r, const struct func_copy *c)
+static int has_code(const struct model *md, const struct func_copy *c)
 {
     const struct pi_func *fn = &c->u->funcs[c->func];
-    const struct usum *s = &r->us[c->u - r->m.units];
+    const struct usum *s = &md->us[c->u - md->m.units];
     for (uint32_t k = fn->first_site; s->site_addr && k < fn->first_site + fn->nsites; k++)
         if (s->site_addr[k])
             return 1;
     return 0;
 }
 
-static int mark_uninstrumented(struct report *r)
+static int mark_uninstrumented(struct model *md)
 {
     size_t candidates = 0;
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        struct func_row *row = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs; i++) {
+        struct func_row *row = &md->funcs[i];
         int code = !row->u->funcs[row->func].nsites;
         for (uint32_t k = 0; k < row->ncopies && !code; k++)
-            code = has_code(r, &row->copies[k]);
+            code = has_code(md, &row->copies[k]);
         row->uninstrumented = code ? 0 : -1; /* -1: a candidate, decided below */
         candidates += !code;
     }
     if (!candidates)
         return 0;
-    int fd = open(r->prog, O_RDONLY);
+    int fd = open(md->prog, O_RDONLY);
     Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
     struct pm_sym *syms = NULL;
     size_t nsyms = 0;
     int status = e && pm_elf_symbols(e, STT_FUNC, &syms, &nsyms) ? oom() : 0;
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        struct func_row *row = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs; i++) {
+        struct func_row *row = &md->funcs[i];
         if (row->uninstrumented != -1)
             continue;
         const char *name = pi_unit_str(row->u, row->u->funcs[row->func].name);
@@ -775,30 +775,30 @@ static int mark_uninstrumented(struct report *r)
     return status;
 }
 
-static int build_views(struct report *r)
+static int build_views(struct model *md)
 {
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &md->m;
     size_t cap_sites = 0, cap_funcs = 0;
     for (size_t i = 0; i < m->nunits; i++) {
         cap_sites += m->units[i].hdr.nsites;
         cap_funcs += m->units[i].hdr.nfuncs;
     }
-    r->sites = calloc(cap_sites ? cap_sites : 1, sizeof *r->sites);
-    r->funcs = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->funcs);
-    r->copies = calloc(cap_funcs ? cap_funcs : 1, sizeof *r->copies);
+    md->sites = calloc(cap_sites ? cap_sites : 1, sizeof *md->sites);
+    md->funcs = calloc(cap_funcs ? cap_funcs : 1, sizeof *md->funcs);
+    md->copies = calloc(cap_funcs ? cap_funcs : 1, sizeof *md->copies);
     size_t cap_lines = cap_sites ? cap_sites : 1;
-    r->lines = calloc(cap_lines, sizeof *r->lines);
-    if (!r->sites || !r->funcs || !r->copies || !r->lines)
+    md->lines = calloc(cap_lines, sizeof *md->lines);
+    if (!md->sites || !md->funcs || !md->copies || !md->lines)
         return oom();
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
-        const struct usum *s = &r->us[i];
+        const struct usum *s = &md->us[i];
 #define COUNT(k) (s->site ? s->site[k] : 0)
         for (uint32_t k = 0; k < u->hdr.nsites; k++) {
             const struct pi_site *st = &u->sites[k];
             if (!rep_site_counted(u, k))
                 continue;
-            struct site_row *row = &r->sites[r->nsites++];
+            struct site_row *row = &md->sites[md->nsites++];
             row->u = u;
             row->site = k;
             row->count = COUNT(k);
@@ -810,20 +810,20 @@ static int build_views(struct report *r)
             /* no line from the compiler: ask DWARF (a site with a file and
                line 0 is a block gcov counts on no line: a computed goto's
                dispatch, pass-count.cc block_location) */
-            if (!row->line && !st->file && row->addr && r->have_dbg &&
-                pi_debug_line(&r->dbg, row->addr, &row->file, &row->line))
+            if (!row->line && !st->file && row->addr && md->have_dbg &&
+                pi_debug_line(&md->dbg, row->addr, &row->file, &row->line))
                 row->file = pm_file(NULL, row->file);
             /* lines: gcov's rule where the arcs give it (rep_gcov_lines) */
             if (row->line && !u->funcs[st->func].narcs)
-                r->lines[r->nlines++] = (struct line_row){ .file = row->file, .line = row->line,
+                md->lines[md->nlines++] = (struct line_row){ .file = row->file, .line = row->line,
                                                            .count = row->count,
                                                            .unit_id = u->hdr.unit_id };
         }
-        if (u->hdr.narcs && rep_gcov_lines(r, u, &r->lines, &r->nlines, &cap_lines))
+        if (u->hdr.narcs && rep_gcov_lines(md, u, &md->lines, &md->nlines, &cap_lines))
             return -1;
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             const struct pi_func *fn = &u->funcs[f];
-            struct func_copy *row = &r->copies[r->ncopies++];
+            struct func_copy *row = &md->copies[md->ncopies++];
             row->u = u;
             row->func = f;
             row->key = pm_fn_key(pi_unit_str(u, fn->name));
@@ -838,73 +838,73 @@ static int build_views(struct report *r)
         }
 #undef COUNT
     }
-    group_lines(r);
-    if (r->ncopies)
-        qsort(r->copies, r->ncopies, sizeof *r->copies, cmp_copy);
-    group_funcs(r);
-    if (mark_uninstrumented(r))
+    group_lines(md);
+    if (md->ncopies)
+        qsort(md->copies, md->ncopies, sizeof *md->copies, cmp_copy);
+    group_funcs(md);
+    if (mark_uninstrumented(md))
         return -1;
-    if (r->nsites)
-        qsort(r->sites, r->nsites, sizeof *r->sites, cmp_site_row);
-    if (r->nfuncs)
-        qsort(r->funcs, r->nfuncs, sizeof *r->funcs, cmp_func_row);
-    if (r->nlines)
-        qsort(r->lines, r->nlines, sizeof *r->lines, cmp_line_row);
-    for (size_t i = 0; i < r->nsites; i++)
-        r->total_sites = pm_sat_add(r->total_sites, r->sites[i].count);
-    for (size_t i = 0; i < r->nfuncs; i++)
-        if (!r->funcs[i].uninstrumented)
-            r->total_funcs = pm_sat_add(r->total_funcs, r->funcs[i].blocks);
-    for (size_t i = 0; i < r->nlines; i++)
-        r->total_lines = pm_sat_add(r->total_lines, r->lines[i].count);
-    if (r->hot > 0) { /* hot spots: the shortest prefix of each view with --hot of its total */
-        r->nsites = hot_prefix(r->sites, r->nsites, sizeof *r->sites,
-                               offsetof(struct site_row, count), r->hot);
-        r->nfuncs = hot_prefix(r->funcs, r->nfuncs, sizeof *r->funcs,
-                               offsetof(struct func_row, blocks), r->hot);
-        r->nlines = hot_prefix(r->lines, r->nlines, sizeof *r->lines,
-                               offsetof(struct line_row, count), r->hot);
+    if (md->nsites)
+        qsort(md->sites, md->nsites, sizeof *md->sites, cmp_site_row);
+    if (md->nfuncs)
+        qsort(md->funcs, md->nfuncs, sizeof *md->funcs, cmp_func_row);
+    if (md->nlines)
+        qsort(md->lines, md->nlines, sizeof *md->lines, cmp_line_row);
+    for (size_t i = 0; i < md->nsites; i++)
+        md->total_sites = pm_sat_add(md->total_sites, md->sites[i].count);
+    for (size_t i = 0; i < md->nfuncs; i++)
+        if (!md->funcs[i].uninstrumented)
+            md->total_funcs = pm_sat_add(md->total_funcs, md->funcs[i].blocks);
+    for (size_t i = 0; i < md->nlines; i++)
+        md->total_lines = pm_sat_add(md->total_lines, md->lines[i].count);
+    if (md->hot > 0) { /* hot spots: the shortest prefix of each view with --hot of its total */
+        md->nsites = hot_prefix(md->sites, md->nsites, sizeof *md->sites,
+                               offsetof(struct site_row, count), md->hot);
+        md->nfuncs = hot_prefix(md->funcs, md->nfuncs, sizeof *md->funcs,
+                               offsetof(struct func_row, blocks), md->hot);
+        md->nlines = hot_prefix(md->lines, md->nlines, sizeof *md->lines,
+                               offsetof(struct line_row, count), md->hot);
     }
-    if (r->top > 0) {
-        size_t top = (size_t)r->top;
-        r->nsites = r->nsites < top ? r->nsites : top;
-        r->nfuncs = r->nfuncs < top ? r->nfuncs : top;
-        r->nlines = r->nlines < top ? r->nlines : top;
+    if (md->top > 0) {
+        size_t top = (size_t)md->top;
+        md->nsites = md->nsites < top ? md->nsites : top;
+        md->nfuncs = md->nfuncs < top ? md->nfuncs : top;
+        md->nlines = md->nlines < top ? md->nlines : top;
     }
     return 0;
 }
 
-int rep_load(struct report *r, char **traces)
+int model_load(struct model *md, char **traces)
 {
-    r->infos = calloc(r->ntraces > 0 ? (size_t)r->ntraces : 1, sizeof *r->infos);
-    if (!r->infos)
+    md->infos = calloc(md->ntraces > 0 ? (size_t)md->ntraces : 1, sizeof *md->infos);
+    if (!md->infos)
         return oom();
-    if (read_program(r) || rind_init(r) || read_traces(r, traces) || solve_counts(r) || build_views(r))
+    if (read_program(md) || rind_init(md) || read_traces(md, traces) || solve_counts(md) || build_views(md))
         return -1;
     return 0;
 }
 
-void rep_free(struct report *r)
+void model_free(struct model *md)
 {
-    if (r->us)
-        for (size_t i = 0; i < r->m.nunits; i++) {
-            free(r->us[i].sums);
-            free(r->us[i].stop);
-            free(r->us[i].site);
-            free(r->us[i].arc);
-            free(r->us[i].site_addr);
+    if (md->us)
+        for (size_t i = 0; i < md->m.nunits; i++) {
+            free(md->us[i].sums);
+            free(md->us[i].stop);
+            free(md->us[i].site);
+            free(md->us[i].arc);
+            free(md->us[i].site_addr);
         }
-    free(r->us);
-    for (int i = 0; r->infos && i < r->ntraces; i++)
-        free(r->infos[i].path);
-    free(r->infos);
-    free(r->sites);
-    free(r->funcs);
-    free(r->copies);
-    free(r->lines);
-    free_records(r);
-    if (r->have_dbg)
-        pi_debug_close(&r->dbg);
-    pi_meta_free(&r->m);
+    free(md->us);
+    for (int i = 0; md->infos && i < md->ntraces; i++)
+        free(md->infos[i].path);
+    free(md->infos);
+    free(md->sites);
+    free(md->funcs);
+    free(md->copies);
+    free(md->lines);
+    free_records(md);
+    if (md->have_dbg)
+        pi_debug_close(&md->dbg);
+    pi_meta_free(&md->m);
 }
 

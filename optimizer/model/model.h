@@ -11,20 +11,6 @@
 #include "pidwarf.h"
 #include "pmopt.h"
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
-/* Views (--by=NAME; --callers adds BY_CALLERS; --by=watch is BY_WATCH and
- * BY_WATCH_SITES, in csv BY_WATCH alone). */
-enum {
-    BY_SITE = 1, BY_FUNCTION = 2, BY_LINE = 4,
-    BY_INDICATORS = 8, BY_REGIONS = 16, BY_TRACE = 32, BY_TYPES = 64, BY_CALLERS = 128,
-    BY_WATCH = 256,          /* watched data per word */
-    BY_WATCH_SITES = 512,    /* watched data per access site */
-    BY_PAGES = 1 << 16,      /* the performance page table (report-pages.c) */
-    BY_PERF = 1 << 17,       /* perf_event counts of trace regions (report-pages.c) */
-    /* the default of text and json (callers: --callers) */
-    BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256 | 512,
-};
-
 struct usum {               /* per unit of PROG */
     uint64_t *sums;         /* its counters summed over the traces; NULL until a trace has counts */
     uint32_t n;
@@ -72,7 +58,7 @@ struct func_row {
     const char *name, *file;        /* as shown (names.h) */
     uint32_t line;
     uint32_t ncopies;               /* >= 1 */
-    const struct func_copy *copies; /* into report.copies, by unit id */
+    const struct func_copy *copies; /* into model.copies, by unit id */
     int uninstrumented;             /* the linker kept another object's copy, not instrumented */
 };
 
@@ -140,37 +126,34 @@ struct rrange {
     uint32_t nsites, npartial;
 };
 
-struct ind_views;           /* report-ind.c */
-
-struct report {
-    /* options */
-    enum fmt fmt;
-    int by, force;
-    int by_given;                   /* --by named the views: print them even when empty */
-    long top;
-    long hot;                       /* --hot=PCT in thousandths of a percent; 0: off */
+/* PROG and its traces, loaded (model_load): what every command of pmopt
+ * reads.  A command fills in what to read (prog, ntraces) and how (force,
+ * top, hot: its options' values); its other options are its own (struct
+ * report in report.h, struct plan in plan.h, ...). */
+struct model {
+    /* what to read */
     const char *prog;
+    int ntraces;
+    int force;                      /* read traces of another build of PROG */
+    long top;                       /* cut each count view to its N hottest rows; 0: all */
+    long hot;                       /* ... to its hot spots (thousandths of a percent); 0: off */
     /* inputs */
     struct pi_meta m;
     char bid[2 * PI_BUILD_ID_MAX + 1];
     struct pi_debug dbg;
     int have_dbg;
     struct usum *us;                /* m.nunits */
-    int ntraces;
     struct trace_info *infos;       /* ntraces */
     /* the three count views */
     struct site_row *sites;
     struct func_row *funcs;
     struct line_row *lines;
     size_t nsites, nfuncs, nlines;
-    uint64_t total_sites, total_funcs, total_lines; /* each view's total, before --top/--hot cut it */
+    uint64_t total_sites, total_funcs, total_lines; /* each view's total, before top/hot cut it */
     struct func_copy *copies;       /* the functions' copies, grouped by function */
     size_t ncopies;
-    int units;                      /* --units: list each function's units in text */
     /* the indicators' records, combined */
     struct ind_records ir;
-    /* the indicators' views (report-ind.c) */
-    struct ind_views *iv;
     /* the performance page table, per trace that has one (report-pages.c) */
     struct rpages *pages;
     size_t npages;
@@ -180,20 +163,19 @@ struct report {
     size_t nrranges;
 };
 
-/* With r->prog, r->ntraces and the options set, read PROG and the traces
- * (a trace of another build is refused unless r->force), sum the counts,
- * combine the indicators' records (r->ir), keep the page tables, perf
+/* With md->prog, md->ntraces, force, top and hot set, read PROG and the traces
+ * (a trace of another build is refused unless md->force), sum the counts,
+ * combine the indicators' records (md->ir), keep the page tables, perf
  * counts and run-time ranges, and build the count views (sites, functions,
- * lines: sorted hottest first, cut to r->hot and r->top).  0, or -1 after
- * an error message.  rep_free frees what it made, also after -1 (the
- * report's views first: rind_free). */
-int rep_load(struct report *r, char **traces);
-void rep_free(struct report *r);
+ * lines: sorted hottest first, cut to md->hot and md->top).  0, or -1 after
+ * an error message.  model_free frees what it made, also after -1. */
+int model_load(struct model *md, char **traces);
+void model_free(struct model *md);
 
 /* The count of site k of unit u (0 when no trace counted the unit), and
  * whether the site is counted at all: a block with a counter of its own,
  * or one of a function whose arcs carry the counters. */
-uint64_t rep_site_count(const struct report *r, const struct pi_unit_view *u, uint32_t k);
+uint64_t rep_site_count(const struct model *md, const struct pi_unit_view *u, uint32_t k);
 int rep_site_counted(const struct pi_unit_view *u, uint32_t k);
 /* Sites' and arcs' counts of unit u from the counter values ctr[0..n) (a
  * trace region's deltas, say) and the threads stopped in its blocks (stop,
@@ -204,17 +186,17 @@ int rep_solve(const struct pi_unit_view *u, const uint64_t *ctr, uint32_t n, con
 
 /* gcov-lines.c: the lines of unit u's functions that have arcs, counted
  * by gcov's rule, appended to *rows (n of them, room for *cap; grown). */
-int rep_gcov_lines(const struct report *r, const struct pi_unit_view *u, struct line_row **rows,
+int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct line_row **rows,
                    size_t *n, size_t *cap);
 
 /* PROG's unit of that id if it has that site, else NULL. */
-const struct pi_unit_view *rep_prog_unit(const struct report *r, uint64_t unit_id, uint32_t site);
+const struct pi_unit_view *rep_prog_unit(const struct model *md, uint64_t unit_id, uint32_t site);
 /* The traces' indicator records combined (frames and ICALL targets at
- * link-time addresses), after rep_load; NULL before. */
-const struct pi_trace *rind_combined(const struct report *r);
-/* The traces' threshold events (frames at link-time addresses), after rep_load. */
-size_t rind_events(const struct report *r, const struct pi_trace_event **ev);
-/* The traces' SITESTAT records, folded (sorted by unit, site, kind), after rep_load. */
-size_t rind_sitestats(const struct report *r, const struct pi_rec_sitestat **st);
+ * link-time addresses), after model_load; NULL before. */
+const struct pi_trace *rind_combined(const struct model *md);
+/* The traces' threshold events (frames at link-time addresses), after model_load. */
+size_t rind_events(const struct model *md, const struct pi_trace_event **ev);
+/* The traces' SITESTAT records, folded (sorted by unit, site, kind), after model_load. */
+size_t rind_sitestats(const struct model *md, const struct pi_rec_sitestat **st);
 
 #endif /* PERFINST_MODEL_H */

@@ -1,4 +1,5 @@
-/* pmopt.h — what the subcommands of pmopt share (pmopt.c, util.c). */
+/* pmopt.h — what the subcommands of pmopt share (util.c); the commands
+ * themselves are in commands.h. */
 #ifndef PERFINST_PMOPT_H
 #define PERFINST_PMOPT_H
 
@@ -9,22 +10,6 @@
 
 /* Exit statuses (docs/pmopt.md). */
 enum { PM_OK = 0, PM_ERROR = 1, PM_USAGE = 2 };
-
-/* One function per row of the command table (pmopt.c, its only caller),
- * called with argv[0] = the command's name and every argument as given
- * (a mode's option, such as report's --tree, among them). */
-int cmd_dump_meta(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_report_tree(int argc, char **argv);    /* report-tree.c: report --tree */
-int cmd_report_sharing(int argc, char **argv); /* report-sharing.c: report --sharing */
-int cmd_merge(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
-int cmd_plan_sharing(int argc, char **argv);   /* plan-sharing.c: plan --sharing */
-int cmd_dump(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_export_stacks(int argc, char **argv);  /* cmd-export-stacks.c: export --flamegraph/--folded */
-int cmd_relink(int argc, char **argv);
-int cmd_diff(int argc, char **argv);           /* report-diff.c */
 
 /* "pmopt: ..." on stderr; pm_usage_error also says "try --help", returns PM_USAGE. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -58,10 +58,10 @@ static int propagate(struct fprof *p, const uint32_t *in_first, const uint32_t *
 /* The successor edges that are arcs of the function's flow graph (all
  * but abnormal ones), with their solved counts.  A block's arcs are in its
  * edges' order, so its j-th arc to a site is its j-th successor. */
-static void exact_edges(const struct report *r, const struct pi_unit_view *u,
+static void exact_edges(const struct model *md, const struct pi_unit_view *u,
                         const struct pi_func *fn, struct fprof *p)
 {
-    const struct usum *s = &r->us[u - r->m.units];
+    const struct usum *s = &md->us[u - md->m.units];
     if (!fn->narcs || !s->arc)
         return;
     for (uint32_t a = fn->first_arc; a < fn->first_arc + fn->narcs; a++) {
@@ -80,7 +80,7 @@ static void exact_edges(const struct report *r, const struct pi_unit_view *u,
     }
 }
 
-int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func, struct fprof *p)
+int pf_load(const struct model *md, const struct pi_unit_view *u, uint32_t func, struct fprof *p)
 {
     memset(p, 0, sizeof *p);
     const struct pi_func *fn = &u->funcs[func];
@@ -97,7 +97,7 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
         goto oom;
     for (uint32_t b = 0; b < nb; b++) {
         const struct pi_site *s = &u->sites[p->first + b];
-        p->count[b] = rep_site_count(r, u, p->first + b);
+        p->count[b] = rep_site_count(md, u, p->first + b);
         p->weight = pm_sat_add(p->weight, p->count[b]);
         p->eoff[b + 1] = p->eoff[b] + s->nsucc;
         for (uint32_t j = 0; j < s->nsucc; j++) {
@@ -127,7 +127,7 @@ int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func,
     /* in_first[t] .. in_first[t+1] now index in_edge for destination t */
     for (uint32_t e = 0; e < p->nedges; e++)
         p->edge[e] = UNKNOWN;
-    exact_edges(r, u, fn, p);
+    exact_edges(md, u, fn, p);
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t n = p->eoff[b + 1] - p->eoff[b];
         for (uint32_t e = p->eoff[b]; e < p->eoff[b + 1]; e++)
@@ -264,12 +264,12 @@ static void copy_insns(const struct pi_meta *m, const uint32_t *rix, const uint6
     }
 }
 
-int pf_dynstats(const struct report *r, struct dynstats *d)
+int pf_dynstats(const struct model *md, struct dynstats *d)
 {
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &md->m;
     memset(d, 0, sizeof *d);
     long double insns_lo = 0, insns_hi = 0, insns = 0;
-    struct cf_text *text = r->prog ? cf_text_load(r->prog) : NULL;
+    struct cf_text *text = md->prog ? cf_text_load(md->prog) : NULL;
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
         /* per site: its ranges (rix[rfirst[s] .. rfirst[s+1])), instructions */
@@ -303,7 +303,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
            ranges' mean */
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             struct fprof p;
-            if (pf_load(r, u, f, &p))
+            if (pf_load(md, u, f, &p))
                 goto fail;
             uint32_t base = rfirst[p.first], ncopies = rfirst[p.first + p.nblocks] - base;
             ftlo = calloc(p.nedges ? p.nedges : 1, sizeof *ftlo);
@@ -357,7 +357,7 @@ int pf_dynstats(const struct report *r, struct dynstats *d)
         for (uint32_t k = 0; k < ns; k++) {
             uint32_t nr = rfirst[k + 1] - rfirst[k];
             if (nr && ni[k]) {
-                long double x = (long double)rep_site_count(r, u, k) * ni[k] / nr;
+                long double x = (long double)rep_site_count(md, u, k) * ni[k] / nr;
                 insns_lo += x;
                 insns_hi += x;
                 insns += x;
@@ -407,11 +407,11 @@ static uint32_t chain_head(uint32_t *head, uint32_t b)
  * hottest first, link from -> to when from has no layout successor yet,
  * to no layout predecessor, to is not the entry, and they are in different
  * chains.  The linked flow falls through. */
-int pf_dynstats_predicted(const struct report *r, struct dynstats *d)
+int pf_dynstats_predicted(const struct model *md, struct dynstats *d)
 {
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &md->m;
     struct dynstats before;
-    if (pf_dynstats(r, &before))
+    if (pf_dynstats(md, &before))
         return -1;
     *d = before;
     d->taken = 0;
@@ -428,7 +428,7 @@ int pf_dynstats_predicted(const struct report *r, struct dynstats *d)
         }
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             struct fprof p;
-            if (pf_load(r, u, f, &p)) {
+            if (pf_load(md, u, f, &p)) {
                 free(nr);
                 return -1;
             }
@@ -518,18 +518,18 @@ static int cmp_arc(const void *a, const void *b)
 /* An indirect call site's recorded targets (ICALL records, docs/layout.md
  * "Indirect calls") as arcs with the exact calls; the number added, -1 when
  * out of memory. */
-static int icall_arcs(const struct report *r, const struct pi_unit_view *u, uint32_t site,
+static int icall_arcs(const struct model *md, const struct pi_unit_view *u, uint32_t site,
                       struct call_arc **arcs, size_t *cap, size_t *n)
 {
-    const struct pi_trace *t = rind_combined(r);
+    const struct pi_trace *t = rind_combined(md);
     int added = 0;
-    if (!t || !r->have_dbg)
+    if (!t || !md->have_dbg)
         return 0;
     for (size_t i = 0; i < t->nicalls; i++) {
         const struct pi_rec_icall *c = &t->icalls[i];
         if (c->unit_id != u->hdr.unit_id || c->site != site || !c->count)
             continue;
-        const struct pi_dfunc *df = pi_debug_func(&r->dbg, c->target);
+        const struct pi_dfunc *df = pi_debug_func(&md->dbg, c->target);
         if (!df || !df->name || df->lo != c->target)
             continue;
         if (pi_grow((void **)arcs, cap, *n, sizeof **arcs))
@@ -541,9 +541,9 @@ static int icall_arcs(const struct report *r, const struct pi_unit_view *u, uint
     return added;
 }
 
-int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
+int pf_call_arcs(const struct model *md, struct call_arc **arcs, size_t *n)
 {
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &md->m;
     size_t cap = 0;
     *arcs = NULL;
     *n = 0;
@@ -554,7 +554,7 @@ int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
             if (s->kind != PI_SITE_CALL || s->arg >= u->hdr.nsites)
                 continue;
             const char *callee = pi_unit_str(u, s->region);
-            int targets = *callee ? 0 : icall_arcs(r, u, k, arcs, &cap, n);
+            int targets = *callee ? 0 : icall_arcs(md, u, k, arcs, &cap, n);
             if (targets > 0)
                 continue; /* the recorded targets replace the unknown callee */
             if (targets < 0 || pi_grow((void **)arcs, &cap, *n, sizeof **arcs)) {
@@ -563,7 +563,7 @@ int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n)
                 return rep_oom();
             }
             (*arcs)[(*n)++] = (struct call_arc){ u, s->func, k, callee,
-                                                 rep_site_count(r, u, s->arg) };
+                                                 rep_site_count(md, u, s->arg) };
         }
     }
     if (*n)

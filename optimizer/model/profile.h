@@ -1,5 +1,5 @@
 /* profile.h — a function's block and edge counts under the summed traces
- * of `pmopt report`/`pmopt plan` (rep_load), and the layout's dynamic
+ * of `pmopt report`/`pmopt plan` (model_load), and the layout's dynamic
  * statistics.  docs/layout.md ("The profile") explains the edge solver.
  *
  * Block counts are exact (rep_site_count).  In a function whose arcs
@@ -32,7 +32,7 @@ struct fprof {
 
 /* The profile of function `func` of unit u; 0, or -1 after an error
  * message (out of memory).  pf_free frees it. */
-int pf_load(const struct report *r, const struct pi_unit_view *u, uint32_t func, struct fprof *p);
+int pf_load(const struct model *md, const struct pi_unit_view *u, uint32_t func, struct fprof *p);
 void pf_free(struct fprof *p);
 
 /* The call graph's arcs under r's counts: one per call site (PI_SITE_CALL)
@@ -46,7 +46,7 @@ struct call_arc {
     const char *callee;        /* assembler name */
     uint64_t count;
 };
-int pf_call_arcs(const struct report *r, struct call_arc **arcs, size_t *n);
+int pf_call_arcs(const struct model *md, struct call_arc **arcs, size_t *n);
 
 /* BOLT-style dynamic statistics of PROG's layout under r's counts
  * (docs/layout.md "Dynamic statistics"). */
@@ -60,11 +60,11 @@ struct dynstats {
     uint64_t unplaced;         /* edge executions where a block has no code range */
     uint32_t functions;        /* functions with executed edges */
 };
-int pf_dynstats(const struct report *r, struct dynstats *d);
+int pf_dynstats(const struct model *md, struct dynstats *d);
 /* The same, predicted for a layout in which each function's blocks are
  * chained greedily along their hottest edges (what the branch profile asks
  * GCC for): taken = flow - chained flow. */
-int pf_dynstats_predicted(const struct report *r, struct dynstats *d);
+int pf_dynstats_predicted(const struct model *md, struct dynstats *d);
 void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d);
 
 /* Code of a block that starts where code of another ends, up to this many

@@ -1,6 +1,6 @@
 /* pmopt plan -o FEEDBACK PROG TRACE... — the feedback file of the rebuild
  * loop (docs/layout.md): options are parsed here, PROG and the traces read
- * once (rep_load), and each planner (plan.h: plan-branches.c, ...) adds its
+ * once (model_load), and each planner (plan.h: plan-branches.c, ...) adds its
  * numbered recommendations to one pifb_writer — or, with --advise, prints
  * them as advice with the same numbers.  --stats prints only the dynamic
  * statistics of PROG's layout under the traces (to measure a rebuilt
@@ -10,7 +10,7 @@
  * only the hot functions (the seeds' autonomic selection: the next run
  * counts just those).
  *
- * The counts are read exactly as `pmopt report` reads them (rep_load in
+ * The counts are read exactly as `pmopt report` reads them (model_load in
  * model.c: summed over the traces, a trace of another build refused
  * unless --force) and the functions ranked as its function view ranks
  * them: by block executions (the sum of the function's sites' counts),
@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "plan.h"
 #include "profile.h"
 #include "order.h"
@@ -143,16 +144,16 @@ static void comment_str(FILE *f, const char *s)
         fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
 }
 
-/* The number of hot functions: the shortest prefix of r->funcs (hottest
+/* The number of hot functions: the shortest prefix of md->funcs (hottest
  * first) with at least pct thousandths of a percent of the total. */
-static size_t choose(const struct report *r, long pct, uint64_t total, uint64_t *chosen)
+static size_t choose(const struct model *md, long pct, uint64_t total, uint64_t *chosen)
 {
     __extension__ typedef unsigned __int128 u128;
     u128 want = (u128)total * (u128)pct; /* compared with cum * 100 * PCT_SCALE */
     uint64_t cum = 0;
     size_t n = 0;
-    while (n < r->nfuncs && (u128)cum * (100 * PCT_SCALE) < want && r->funcs[n].blocks) {
-        cum = pm_sat_add(cum, r->funcs[n].blocks);
+    while (n < md->nfuncs && (u128)cum * (100 * PCT_SCALE) < want && md->funcs[n].blocks) {
+        cum = pm_sat_add(cum, md->funcs[n].blocks);
         n++;
     }
     *chosen = cum;
@@ -164,10 +165,10 @@ static size_t choose(const struct report *r, long pct, uint64_t total, uint64_t 
  * or the global mode register, not the function's own, so the overlay's
  * rule for the function does not reach it.  Needs PROG's symbols or DWARF;
  * said as a note per function that executed blocks. */
-static int note_foreign_code(const struct report *r)
+static int note_foreign_code(const struct model *md)
 {
-    const struct pi_meta *m = &r->m;
-    if (!r->have_dbg || m->range_shndx)
+    const struct pi_meta *m = &md->m;
+    if (!md->have_dbg || m->range_shndx)
         return 0;
     const char ***holder = calloc(m->nunits ? m->nunits : 1, sizeof *holder);
     if (!holder)
@@ -185,12 +186,12 @@ static int note_foreign_code(const struct report *r)
         uint32_t fi = u->sites[rg->site].func;
         if (fi >= u->hdr.nfuncs || holder[u - m->units][fi])
             continue;
-        const struct pi_dfunc *df = pi_debug_func(&r->dbg, rg->addr);
+        const struct pi_dfunc *df = pi_debug_func(&md->dbg, rg->addr);
         if (df && strcmp(pm_fn_key(pm_dfunc_linkage(df)), pi_unit_str(u, u->funcs[fi].name)))
             holder[u - m->units][fi] = pm_dfunc_name(df);
     }
-    for (size_t i = 0; i < r->nfuncs && !status; i++) {
-        const struct func_row *row = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs && !status; i++) {
+        const struct func_row *row = &md->funcs[i];
         const char *h = NULL;
         for (uint32_t k = 0; k < row->ncopies && !h; k++)
             h = holder[row->copies[k].u - m->units][row->copies[k].func];
@@ -205,21 +206,21 @@ static int note_foreign_code(const struct report *r)
     return status;
 }
 
-static void write_overlay(FILE *f, const struct report *r, const char *pctstr, size_t n,
+static void write_overlay(FILE *f, const struct model *md, const char *pctstr, size_t n,
                           uint64_t chosen, uint64_t total)
 {
     char rule[PI_OVERLAY_LINE_MAX];
     fprintf(f, PI_OVERLAY_HEADER "\n# pmopt plan --hot=%s ", pctstr);
-    comment_str(f, r->prog);
-    fprintf(f, " (build-id %s), %d trace%s\n", r->bid, r->ntraces, r->ntraces == 1 ? "" : "s");
-    fprintf(f, "# %zu of %zu functions, %llu of %llu %s (%.1f%%)\n", n, r->nfuncs,
+    comment_str(f, md->prog);
+    fprintf(f, " (build-id %s), %d trace%s\n", md->bid, md->ntraces, md->ntraces == 1 ? "" : "s");
+    fprintf(f, "# %zu of %zu functions, %llu of %llu %s (%.1f%%)\n", n, md->nfuncs,
             (unsigned long long)chosen, (unsigned long long)total, measure,
             percent(chosen, total));
-    for (size_t i = 0; i < r->m.nunits; i++)
-        fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){ r->m.units[i].hdr.unit_id,
+    for (size_t i = 0; i < md->m.nunits; i++)
+        fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){ md->m.units[i].hdr.unit_id,
                                                                     PI_OVERLAY_ALL, 0 }), f);
     for (size_t i = 0; i < n; i++) {
-        const struct func_row *row = &r->funcs[i];
+        const struct func_row *row = &md->funcs[i];
         fputs("# ", f);
         comment_str(f, row->name);
         fprintf(f, "  %llu  %.1f%%\n", (unsigned long long)row->blocks,
@@ -230,17 +231,17 @@ static void write_overlay(FILE *f, const struct report *r, const char *pctstr, s
     }
 }
 
-static void print_advice(const struct report *r, const char *pctstr, size_t n, uint64_t chosen,
+static void print_advice(const struct model *md, const char *pctstr, size_t n, uint64_t chosen,
                          uint64_t total)
 {
-    printf("pmopt plan --hot=%s: %s (build-id %s), %d trace%s\n", pctstr, r->prog, r->bid,
-           r->ntraces, r->ntraces == 1 ? "" : "s");
+    printf("pmopt plan --hot=%s: %s (build-id %s), %d trace%s\n", pctstr, md->prog, md->bid,
+           md->ntraces, md->ntraces == 1 ? "" : "s");
     printf("%zu of %zu functions have %llu of %llu %s (%.1f%%, at least %s%%):\n",
-           n, r->nfuncs, (unsigned long long)chosen, (unsigned long long)total, measure,
+           n, md->nfuncs, (unsigned long long)chosen, (unsigned long long)total, measure,
            percent(chosen, total), pctstr);
     int wb = 6, wn = 8;
     for (size_t i = 0; i < n; i++) {
-        const struct func_row *row = &r->funcs[i];
+        const struct func_row *row = &md->funcs[i];
         wb = rep_widest(wb, rep_digits(row->blocks), 20);
         wn = rep_widest(wn, (int)strlen(row->name), 40);
     }
@@ -248,7 +249,7 @@ static void print_advice(const struct report *r, const char *pctstr, size_t n, u
            "function", "unit function", "file:line");
     uint64_t cum = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct func_row *row = &r->funcs[i];
+        const struct func_row *row = &md->funcs[i];
         char uf[64];
         cum = pm_sat_add(cum, row->blocks);
         int k = snprintf(uf, sizeof uf, "0x%016llx %u", (unsigned long long)row->u->hdr.unit_id,
@@ -261,7 +262,7 @@ static void print_advice(const struct report *r, const char *pctstr, size_t n, u
                wn, row->name, uf, row->file, row->line);
     }
     printf("The overlay (-o) turns every function of the program's %zu unit%s off, then these "
-           "on.\n", r->m.nunits, r->m.nunits == 1 ? "" : "s");
+           "on.\n", md->m.nunits, md->m.nunits == 1 ? "" : "s");
 }
 
 /* text (len bytes) to path, whole or not at all (common/piout.h). */
@@ -333,22 +334,21 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
         return pm_usage_error("plan", "expected -o FEEDBACK, --advise or --stats (or --hot)");
     if (argc - optind < 2)
         return pm_usage_error("plan", "expected PROG and at least one TRACE");
-    struct report r;
-    memset(&r, 0, sizeof r);
-    r.force = force;
-    r.prog = argv[optind];
-    r.ntraces = argc - optind - 1;
-    r.by = BY_FUNCTION;
+    struct model md;
+    memset(&md, 0, sizeof md);
+    md.force = force;
+    md.prog = argv[optind];
+    md.ntraces = argc - optind - 1;
     int status = PM_ERROR;
     struct pifb_writer w;
     int have_w = 0;
-    if (rep_load(&r, argv + optind + 1) != 0)
+    if (model_load(&md, argv + optind + 1) != 0)
         goto done;
     if (stats) {
         struct dynstats d;
         struct call_arc *arcs;
         size_t narcs;
-        if (pf_dynstats(&r, &d) == 0 && pf_call_arcs(&r, &arcs, &narcs) == 0) {
+        if (pf_dynstats(&md, &d) == 0 && pf_call_arcs(&md, &arcs, &narcs) == 0) {
             pf_dynstats_print(stdout, "dynamic statistics of PROG (measured)", &d);
             printf("call arcs (caller -> callee: calls), hottest first:\n");
             for (size_t i = 0; i < narcs && arcs[i].count; i++)
@@ -360,16 +360,16 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
         }
         goto done;
     }
-    struct plan p = { .r = &r, .out = stdout, .tier_hot = tier_hot,
+    struct plan p = { .md = &md, .out = stdout, .tier_hot = tier_hot,
                       .promote_share = promote_calls ? promote_share : 0, .promote_min = promote_min };
     if (advise) {
         p.advice = stdout;
-        printf("pmopt plan --advise: %s (build-id %s), %d trace%s\n", r.prog, r.bid, r.ntraces,
-               r.ntraces == 1 ? "" : "s");
+        printf("pmopt plan --advise: %s (build-id %s), %d trace%s\n", md.prog, md.bid, md.ntraces,
+               md.ntraces == 1 ? "" : "s");
     } else {
-        char *abs = realpath(r.prog, NULL);
+        char *abs = realpath(md.prog, NULL);
         struct pi_err err;
-        if (pifb_create(&w, out, abs ? abs : r.prog, r.m.build_id_len ? r.bid : NULL, 0, &err)) {
+        if (pifb_create(&w, out, abs ? abs : md.prog, md.m.build_id_len ? md.bid : NULL, 0, &err)) {
             pm_error("%s", err.msg);
             free(abs);
             goto done;
@@ -383,7 +383,7 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
         goto done;
     if (plan_promote(&p))
         goto done;
-    if (po && plan_order(&r, po, p.w, &p.number))
+    if (po && plan_order(&md, po, p.w, &p.number))
         goto done;
     if (have_w) {
         struct pi_err err;
@@ -399,7 +399,7 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
 done:
     if (have_w)
         pifb_abort(&w);
-    rep_free(&r);
+    model_free(&md);
     return status;
 }
 
@@ -438,8 +438,8 @@ int cmd_plan(int argc, char **argv)
     struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4 };
     const char *check = NULL;
     const char *out = NULL;
-    struct report r;
-    memset(&r, 0, sizeof r);
+    struct model md;
+    memset(&md, 0, sizeof md);
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
@@ -505,7 +505,7 @@ int cmd_plan(int argc, char **argv)
         }
         case 'n': promote_calls = 0; break;
         case 'c': promote_calls = 1; break;
-        case 'f': r.force = 1; break;
+        case 'f': md.force = 1; break;
         case 's': by_samples = 1; break;
         case 'O':
             if ((po.alg = ord_parse(optarg)) < 0)
@@ -546,9 +546,9 @@ int cmd_plan(int argc, char **argv)
             if (stats)
                 return pm_usage_error("plan", "--stats: not with --order --rebuild");
             po.rebuild_tier = tier_hot;
-            return plan_feedback(argc, argv, out, advise, 0, r.force, tier_hot, &po);
+            return plan_feedback(argc, argv, out, advise, 0, md.force, tier_hot, &po);
         }
-        return plan_order_main(&r, &po, advise, out, argc - optind, argv + optind);
+        return plan_order_main(&md, &po, advise, out, argc - optind, argv + optind);
     }
     if (pct >= 0 && expand >= 0)
         return pm_usage_error("plan", "--hot and --expand-callers: one plan at a time");
@@ -556,7 +556,7 @@ int cmd_plan(int argc, char **argv)
         return pm_usage_error("plan", "--rebuild: only with --order (the rebuild kinds are "
                               "written without it anyway)");
     if (pct < 0 && expand < 0)
-        return plan_feedback(argc, argv, out, advise, stats, r.force, tier_hot, NULL);
+        return plan_feedback(argc, argv, out, advise, stats, md.force, tier_hot, NULL);
     if (stats)
         return pm_usage_error("plan", "--stats: not with --hot or --expand-callers");
     if (pct < 0)
@@ -567,19 +567,18 @@ int cmd_plan(int argc, char **argv)
         return pm_usage_error("plan", "expected -o OVERLAY (or --advise)");
     if (argc - optind < 2)
         return pm_usage_error("plan", "expected PROG and at least one TRACE");
-    r.prog = argv[optind];
-    r.ntraces = argc - optind - 1;
-    r.by = BY_FUNCTION;
+    md.prog = argv[optind];
+    md.ntraces = argc - optind - 1;
     char pctstr[32];
     fmt_pct(pctstr, sizeof pctstr, pct);
 
     int status = PM_ERROR;
-    if (rep_load(&r, argv + optind + 1) != 0)
+    if (model_load(&md, argv + optind + 1) != 0)
         goto done;
     if (expand >= 0) {
         char *text = NULL;
         size_t len = 0;
-        if (plan_expand_callers(&r, (int)expand, advise, advise ? NULL : &text, &len) == 0) {
+        if (plan_expand_callers(&md, (int)expand, advise, advise ? NULL : &text, &len) == 0) {
             if (advise) {
                 fflush(stdout);
                 status = ferror(stdout) ? PM_ERROR : PM_OK;
@@ -595,35 +594,35 @@ int cmd_plan(int argc, char **argv)
     }
     uint64_t total = 0, chosen, sampled = 0;
     if (by_samples) {
-        if (plan_rank_by_samples(&r, argv + optind + 1, &sampled))
+        if (plan_rank_by_samples(&md, argv + optind + 1, &sampled))
             goto done;
         measure = "sampled periods (self)";
         measure_col = "periods";
     }
-    for (size_t i = 0; i < r.nfuncs; i++)
-        total = pm_sat_add(total, r.funcs[i].blocks);
+    for (size_t i = 0; i < md.nfuncs; i++)
+        total = pm_sat_add(total, md.funcs[i].blocks);
     if (by_samples && !total) {
         pm_error("none of the %llu sampled periods fell in an instrumented function of %s",
-                 (unsigned long long)sampled, r.prog);
+                 (unsigned long long)sampled, md.prog);
         goto done;
     }
     if (!total) {
         pm_error("the traces counted no block of %s: nothing to choose from (was it run with "
-                 "PERFINST_MODE=off, or an overlay that turned everything off?)", r.prog);
+                 "PERFINST_MODE=off, or an overlay that turned everything off?)", md.prog);
         goto done;
     }
-    size_t n = choose(&r, pct, total, &chosen);
-    if (note_foreign_code(&r))
+    size_t n = choose(&md, pct, total, &chosen);
+    if (note_foreign_code(&md))
         goto done;
     if (advise) {
-        print_advice(&r, pctstr, n, chosen, total);
+        print_advice(&md, pctstr, n, chosen, total);
         fflush(stdout);
         status = ferror(stdout) ? PM_ERROR : PM_OK;
         goto done;
     }
-    if (r.m.nunits + n > PI_OVERLAY_MAX_RULES) {
+    if (md.m.nunits + n > PI_OVERLAY_MAX_RULES) {
         pm_error("%s: the overlay would have %zu rules, the runtime applies at most %d: "
-                 "choose fewer functions (a lower --hot)", out, r.m.nunits + n,
+                 "choose fewer functions (a lower --hot)", out, md.m.nunits + n,
                  PI_OVERLAY_MAX_RULES);
         goto done;
     }
@@ -634,7 +633,7 @@ int cmd_plan(int argc, char **argv)
         rep_oom();
         goto done;
     }
-    write_overlay(f, &r, pctstr, n, chosen, total);
+    write_overlay(f, &md, pctstr, n, chosen, total);
     if (fclose(f) || !text) {
         free(text);
         rep_oom();
@@ -647,6 +646,6 @@ int cmd_plan(int argc, char **argv)
         status = PM_OK;
     free(text);
 done:
-    rep_free(&r);
+    model_free(&md);
     return status;
 }

@@ -156,7 +156,7 @@ static void put_u64(struct buf *b, uint64_t v)
 static int branch_profile(struct plan *p, const struct fn *f)
 {
     struct fprof pf;
-    if (pf_load(p->r, f->u, f->func, &pf))
+    if (pf_load(p->md, f->u, f->func, &pf))
         return -1;
     const struct pi_unit_view *u = f->u;
     int multi = 0;
@@ -212,8 +212,8 @@ static int branch_profile(struct plan *p, const struct fn *f)
 
 int plan_branches(struct plan *p)
 {
-    const struct report *r = p->r;
-    const struct pi_meta *m = &r->m;
+    const struct model *md = p->md;
+    const struct pi_meta *m = &md->m;
     size_t cap = 0, n = 0;
     for (size_t i = 0; i < m->nunits; i++)
         cap += m->units[i].hdr.nfuncs;
@@ -230,17 +230,17 @@ int plan_branches(struct plan *p)
             struct fn *x = &fns[n++];
             x->u = u;
             x->func = f;
-            x->has_counts = r->us[i].sums != NULL;
+            x->has_counts = md->us[i].sums != NULL;
             for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++)
                 if (u->sites[k].kind == PI_SITE_BLOCK)
-                    x->weight = pm_sat_add(x->weight, rep_site_count(r, u, k));
+                    x->weight = pm_sat_add(x->weight, rep_site_count(md, u, k));
             total = pm_sat_add(total, x->weight);
         }
     }
     qsort(fns, n, sizeof *fns, cmp_fn);
 
     struct dynstats before, predicted;
-    if (pf_dynstats(r, &before) || pf_dynstats_predicted(r, &predicted)) {
+    if (pf_dynstats(md, &before) || pf_dynstats_predicted(md, &predicted)) {
         free(fns);
         return -1;
     }

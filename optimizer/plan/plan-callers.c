@@ -67,14 +67,14 @@ static void comment_str(FILE *f, const char *s)
         fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
 }
 
-int plan_expand_callers(struct report *r, int levels, int advise, char **text, size_t *len)
+int plan_expand_callers(struct model *md, int levels, int advise, char **text, size_t *len)
 {
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &md->m;
     const struct pi_trace_event *ev;
-    size_t nev = rind_events(r, &ev);
-    if (!r->have_dbg) {
+    size_t nev = rind_events(md, &ev);
+    if (!md->have_dbg) {
         pm_error("%s: neither DWARF nor a symbol table: the callers in the events' stacks "
-                 "cannot be named", r->prog);
+                 "cannot be named", md->prog);
         return -1;
     }
     struct sel **s = calloc(m->nunits ? m->nunits : 1, sizeof *s);
@@ -85,8 +85,8 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
         if (!(s[i] = calloc(m->units[i].hdr.nfuncs ? m->units[i].hdr.nfuncs : 1, sizeof **s)))
             status = rep_oom();
     int overlay = 0;
-    for (int i = 0; i < r->ntraces; i++)
-        overlay |= (r->infos[i].flags & PI_TF_OVERLAY) != 0;
+    for (int i = 0; i < md->ntraces; i++)
+        overlay |= (md->infos[i].flags & PI_TF_OVERLAY) != 0;
     uint64_t nthr = 0;
     for (size_t i = 0; i < nev && !status; i++) {
         const struct pi_unit_view *u = pi_meta_unit(m, ev[i].ev.unit_id);
@@ -96,12 +96,12 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
         nthr++;
     }
     if (overlay)
-        for (size_t i = 0; i < r->ncopies; i++)
-            if (r->copies[i].blocks)
-                s[r->copies[i].u - m->units][r->copies[i].func].on = 1;
+        for (size_t i = 0; i < md->ncopies; i++)
+            if (md->copies[i].blocks)
+                s[md->copies[i].u - m->units][md->copies[i].func].on = 1;
     if (!nthr && !status) {
         pm_error("the traces hold no threshold event of %s: no stack to take callers from "
-                 "(mark a function threshold(count=N))", r->prog);
+                 "(mark a function threshold(count=N))", md->prog);
         status = -1;
     }
     /* the stacks, outwards from the marked code */
@@ -116,7 +116,7 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
         int added = 0;
         for (uint32_t k = 1; k < ev[i].ev.nframes && added < levels; k++) {
             uint64_t a = ev[i].frames[k] ? ev[i].frames[k] - 1 : 0;
-            const struct pi_dfunc *df = a ? pi_debug_func(&r->dbg, a) : NULL;
+            const struct pi_dfunc *df = a ? pi_debug_func(&md->dbg, a) : NULL;
             if (!df) {
                 unnamed++;
                 break; /* outside PROG (libc's start, a library) */
@@ -130,7 +130,7 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
             }
             if (more)
                 pm_note("several units of %s have a function %s: the first is chosen",
-                        r->prog, pm_dfunc_name(df));
+                        md->prog, pm_dfunc_name(df));
             if (ui == cu && fi == cf)
                 continue; /* recursion, or the marked function's own frames */
             struct sel *x = &s[ui][fi];
@@ -148,7 +148,7 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
     if (missing)
         pm_note("%s calls marked or selected code but is not instrumented in %s: an overlay "
                 "only switches functions the plugin compiled in (build with "
-                "-fplugin-arg-perfinst-all=count or mark it)", missing, r->prog);
+                "-fplugin-arg-perfinst-all=count or mark it)", missing, md->prog);
     (void)unnamed;
     size_t non = 0, nadd = 0;
     for (size_t i = 0; i < m->nunits; i++)
@@ -163,9 +163,9 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
     if (!status) {
         if (!advise) {
             fprintf(f, PI_OVERLAY_HEADER "\n# pmopt plan --expand-callers=%d ", levels);
-            comment_str(f, r->prog);
-            fprintf(f, " (build-id %s), %d trace%s, %llu threshold events\n", r->bid, r->ntraces,
-                    r->ntraces == 1 ? "" : "s", (unsigned long long)nthr);
+            comment_str(f, md->prog);
+            fprintf(f, " (build-id %s), %d trace%s, %llu threshold events\n", md->bid, md->ntraces,
+                    md->ntraces == 1 ? "" : "s", (unsigned long long)nthr);
             fprintf(f, "# %zu function%s selected before, %zu caller%s added\n", non,
                     non == 1 ? "" : "s", nadd, nadd == 1 ? "" : "s");
             for (size_t i = 0; i < m->nunits; i++)
@@ -173,8 +173,8 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
                                                m->units[i].hdr.unit_id, PI_OVERLAY_ALL, 0 }), f);
         } else {
             printf("pmopt plan --expand-callers=%d: %s (build-id %s), %d trace%s, %llu "
-                   "threshold events\n", levels, r->prog, r->bid, r->ntraces,
-                   r->ntraces == 1 ? "" : "s", (unsigned long long)nthr);
+                   "threshold events\n", levels, md->prog, md->bid, md->ntraces,
+                   md->ntraces == 1 ? "" : "s", (unsigned long long)nthr);
             printf("%zu function%s selected before, %zu caller%s added:\n", non,
                    non == 1 ? "" : "s", nadd, nadd == 1 ? "" : "s");
         }
@@ -209,7 +209,7 @@ int plan_expand_callers(struct report *r, int levels, int advise, char **text, s
                 }
         if (!nadd && !missing)
             pm_note("no new caller: every function on the events' stacks in %s is selected "
-                    "already", r->prog);
+                    "already", md->prog);
         if (!advise && (fclose(f) || !*text))
             status = rep_oom();
     }

@@ -27,7 +27,7 @@
 
 struct po {
     const struct plan_order_opts *o;
-    struct report *r;
+    struct model *md;
     struct oscan s;
     struct ord_node *nodes;  /* per osec (only text is hot) */
     struct ord_arc *arcs;
@@ -87,14 +87,14 @@ static int counting_copies(struct po *p)
  * copy inlined into another). */
 static uint64_t range_count(struct po *p, const struct orange *rg, int *own)
 {
-    const struct pi_unit_view *u = pi_meta_unit(&p->r->m, rg->unit_id);
+    const struct pi_unit_view *u = pi_meta_unit(&p->md->m, rg->unit_id);
     *own = 0;
     if (!u || rg->site >= u->hdr.nsites)
         return 0;
     const struct pi_site *site = &u->sites[rg->site];
     if (site->func < u->hdr.nfuncs)
         *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[p->fold[rg->sec]].sym);
-    return rep_site_count(p->r, u, rg->site);
+    return rep_site_count(p->md, u, rg->site);
 }
 
 /* The range of section sec that holds offset off, or -1 (code GCC
@@ -136,9 +136,9 @@ static int by_arc(const void *a, const void *b)
  * function of PROG's objects (a shared library, the runtime) gives none. */
 static int add_icall_arcs(struct po *p)
 {
-    const struct pi_trace *t = rind_combined(p->r);
+    const struct pi_trace *t = rind_combined(p->md);
     p->nicall_arcs = 0;
-    if (!t || !t->nicalls || !p->r->have_dbg || p->o->no_icalls)
+    if (!t || !t->nicalls || !p->md->have_dbg || p->o->no_icalls)
         return 0;
     struct ord_arc *a = realloc(p->arcs, (p->s.nrefs + t->nicalls) * sizeof *a);
     if (!a)
@@ -146,13 +146,13 @@ static int add_icall_arcs(struct po *p)
     p->arcs = a;
     for (size_t i = 0; i < t->nicalls; i++) {
         const struct pi_rec_icall *c = &t->icalls[i];
-        const struct pi_unit_view *u = pi_meta_unit(&p->r->m, c->unit_id);
+        const struct pi_unit_view *u = pi_meta_unit(&p->md->m, c->unit_id);
         if (!u || c->site >= u->hdr.nsites || !c->count)
             continue;
         const struct pi_site *site = &u->sites[c->site];
         if (site->kind != PI_SITE_CALL || site->func >= u->hdr.nfuncs)
             continue;
-        const struct pi_dfunc *df = pi_debug_func(&p->r->dbg, c->target);
+        const struct pi_dfunc *df = pi_debug_func(&p->md->dbg, c->target);
         if (!df || !df->name || df->lo != c->target)
             continue;
         long from = oscan_find(&p->s, OS_TEXT, pi_unit_str(u, u->funcs[site->func].name));
@@ -392,7 +392,7 @@ static double che_misses(const struct cgeom *g, const struct lines *L)
 
 static int prog_lines(struct po *p, struct lines *L)
 {
-    int fd = open(p->r->prog, O_RDONLY);
+    int fd = open(p->md->prog, O_RDONLY);
     Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
     struct pm_sym *ps = NULL;
     size_t nps = 0;
@@ -655,12 +655,12 @@ static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *
     return status;
 }
 
-int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_writer *w,
+int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_writer *w,
                uint32_t *number)
 {
     struct po p;
     memset(&p, 0, sizeof p);
-    p.o = o, p.r = r;
+    p.o = o, p.md = md;
     struct out out = { w, number };
     int status = -1;
     char **paths = NULL;
@@ -670,14 +670,14 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     struct lines before = { 0 }, after = { 0 }, reb = { 0 };
     char *list = NULL, *list2 = NULL;
     struct dc_plan_out dcp = { 0 };
-    if (!r->m.has_link) {
+    if (!md->m.has_link) {
         pm_error("%s has no recorded link (.perfinst.link): function order reads the objects "
-                 "it was linked from; link it with perfinst-ld", r->prog);
+                 "it was linked from; link it with perfinst-ld", md->prog);
         return -1;
     }
     if (cm_geometry(o->cache, &p.g))
         return -1;
-    if (oscan_link_inputs(&r->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths) ||
+    if (oscan_link_inputs(&md->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths) ||
         build_graph(&p))
         goto done;
     size_t nn = p.s.nsecs;
@@ -696,11 +696,11 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     if (!nhot) {
         pm_error("no function of the objects of %s executed a counted block: nothing to order "
                  "(were they compiled with -fplugin-arg-perfinst-all=count and "
-                 "-ffunction-sections?)", r->prog);
+                 "-ffunction-sections?)", md->prog);
         goto done;
     }
     printf("pmopt plan --order=%s: %s, %zu objects, %zu hot functions, %zu call arcs (%zu "
-           "indirect-call targets)\n", ord_name(o->alg), r->prog, p.s.nobjs, nhot, p.narcs,
+           "indirect-call targets)\n", ord_name(o->alg), md->prog, p.s.nobjs, nhot, p.narcs,
            p.nicall_arcs);
     /* every algorithm, for comparison; the chosen one is used */
     size_t n = 0;
@@ -864,7 +864,7 @@ int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_wr
     pos_ctx = tmp;
     qsort(data, nd, sizeof *data, by_affinity_cmp);
     /* the data half of the chase-tail plan (plan-dcolour.c) */
-    struct dc_plan_in dci = { r->prog, &p.s, p.data_w, data, nd, o->dcache, o->reserve_sets };
+    struct dc_plan_in dci = { md->prog, &p.s, p.data_w, data, nd, o->dcache, o->reserve_sets };
     if (dc_plan(&dci, &dcp))
         goto done;
     if (nd) {
@@ -932,7 +932,7 @@ done:
     return status;
 }
 
-int plan_order_main(struct report *r, const struct plan_order_opts *o, int advise,
+int plan_order_main(struct model *md, const struct plan_order_opts *o, int advise,
                     const char *out, int nargs, char **args)
 {
     if (advise && out)
@@ -941,25 +941,24 @@ int plan_order_main(struct report *r, const struct plan_order_opts *o, int advis
         return pm_usage_error("plan", "expected -o FEEDBACK (or --advise)");
     if (nargs < 2)
         return pm_usage_error("plan", "expected PROG and at least one TRACE");
-    r->prog = args[0];
-    r->ntraces = nargs - 1;
-    r->by = BY_FUNCTION;
+    md->prog = args[0];
+    md->ntraces = nargs - 1;
     int status = PM_ERROR;
     uint32_t number = 0;
     struct pifb_writer w;
     struct pi_err err;
-    if (rep_load(r, args + 1) != 0)
+    if (model_load(md, args + 1) != 0)
         goto done;
     if (advise) {
         printf("Recommendations (apply with pmopt plan -o FILE, then pmopt relink --only LIST):\n");
-        status = plan_order(r, o, NULL, &number) ? PM_ERROR : PM_OK;
+        status = plan_order(md, o, NULL, &number) ? PM_ERROR : PM_OK;
         goto done;
     }
-    if (pifb_create(&w, out, r->prog, r->m.build_id_len ? r->bid : NULL, 0, &err)) {
+    if (pifb_create(&w, out, md->prog, md->m.build_id_len ? md->bid : NULL, 0, &err)) {
         pm_error("%s", err.msg);
         goto done;
     }
-    if (plan_order(r, o, &w, &number)) {
+    if (plan_order(md, o, &w, &number)) {
         pifb_abort(&w);
         goto done;
     }
@@ -971,6 +970,6 @@ int plan_order_main(struct report *r, const struct plan_order_opts *o, int advis
     status = PM_OK;
 done:
     fflush(stdout);
-    rep_free(r);
+    model_free(md);
     return status;
 }

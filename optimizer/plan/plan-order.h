@@ -23,20 +23,20 @@ struct plan_order_opts {
                            hot tier the rebuilt program will have; 0: not a rebuild plan */
 };
 
-/* After rep_load(r): writes the recommendations order-functions,
+/* After model_load(md): writes the recommendations order-functions,
  * order-data and reserve into w, or prints them numbered from *number + 1
  * when w is NULL (--advise), updating *number.  Prints the orders' scores
  * and the cache model's ratios before and after on stdout.  An order the
  * model predicts to hit less than the layout it replaces (PROG's own, or
  * with rebuild_tier the rebuilt program's) is not written: the relink then
  * keeps that layout.  0, or -1 after an error message. */
-int plan_order(struct report *r, const struct plan_order_opts *o, struct pifb_writer *w,
+int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_writer *w,
                uint32_t *number);
 
 /* `pmopt plan --order=ALG [--advise | -o FEEDBACK] PROG TRACE...` after
  * cmd-plan.c parsed the options: reads PROG and the traces, plans, writes
  * the feedback file atomically.  Returns the exit status. */
-int plan_order_main(struct report *r, const struct plan_order_opts *o, int advise,
+int plan_order_main(struct model *md, const struct plan_order_opts *o, int advise,
                     const char *out, int nargs, char **args);
 
 #endif /* PERFINST_PLAN_ORDER_H */

@@ -56,13 +56,13 @@ static int cmp_hot(const void *a, const void *b)
 
 int plan_promote(struct plan *p)
 {
-    const struct report *r = p->r;
-    const struct pi_trace *t = rind_combined(r);
+    const struct model *md = p->md;
+    const struct pi_trace *t = rind_combined(md);
     if (!p->promote_share || !t || !t->nicalls)
         return 0;
-    if (!r->have_dbg) {
+    if (!md->have_dbg) {
         fprintf(p->out, "promote: no symbols or DWARF in %s: indirect-call targets cannot be named\n",
-                r->prog);
+                md->prog);
         return 0;
     }
     struct pi_rec_icall *ic = malloc(t->nicalls * sizeof *ic);
@@ -80,7 +80,7 @@ int plan_promote(struct plan *p)
         uint64_t total = 0;
         while (j < t->nicalls && ic[j].unit_id == ic[i].unit_id && ic[j].site == ic[i].site)
             total = pm_sat_add(total, ic[j++].count);
-        const struct pi_unit_view *u = ic[i].site == PI_NONE ? NULL : pi_meta_unit(&r->m, ic[i].unit_id);
+        const struct pi_unit_view *u = ic[i].site == PI_NONE ? NULL : pi_meta_unit(&md->m, ic[i].unit_id);
         if (u && ic[i].site < u->hdr.nsites && u->sites[ic[i].site].kind == PI_SITE_CALL && total) {
             nsites++;
             /* ic[i]: the site's most frequent target (sorted by count) */
@@ -98,7 +98,7 @@ int plan_promote(struct plan *p)
     for (size_t i = 0; i < ns; i++) {
         const struct pi_unit_view *u = sc[i].u;
         const struct pi_site *s = &u->sites[sc[i].site];
-        const struct pi_dfunc *df = pi_debug_func(&r->dbg, sc[i].target);
+        const struct pi_dfunc *df = pi_debug_func(&md->dbg, sc[i].target);
         if (s->func >= u->hdr.nfuncs || !df || !df->name || df->lo != sc[i].target) {
             nforeign++; /* a library's function, the runtime's, or not at an entry */
             continue;

@@ -88,21 +88,21 @@ static int cmp_rows(const void *a, const void *b)
     return x->row.func < y->row.func ? -1 : x->row.func > y->row.func;
 }
 
-int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_total)
+int plan_rank_by_samples(struct model *md, char **traces, uint64_t *sampled_total)
 {
     struct stk_tree t;
     int rc = -1;
-    if (stk_load(&t, r->prog, traces, r->ntraces))
+    if (stk_load(&t, md->prog, traces, md->ntraces))
         goto out;
     if (!t.have[STK_SAMPLED]) {
-        pm_error("the traces have no timer samples (run %s with PERFINST_SAMPLE=cpu:1ms)", r->prog);
+        pm_error("the traces have no timer samples (run %s with PERFINST_SAMPLE=cpu:1ms)", md->prog);
         goto out;
     }
     if (walk(&t, 0)) {
         rep_oom();
         goto out;
     }
-    size_t n = r->nfuncs;
+    size_t n = md->nfuncs;
     struct ranked *rk = calloc(n ? n : 1, sizeof *rk);
     if (!rk) {
         rep_oom();
@@ -110,7 +110,7 @@ int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_tota
     }
     *sampled_total = t.nodes[0].total[STK_SAMPLED];
     for (size_t i = 0; i < n; i++) {
-        struct func_row *row = &r->funcs[i];
+        struct func_row *row = &md->funcs[i];
         const char *name = row->name, *file = row->file; /* the stacks' names are names.h's too */
         int named = 0;
         for (size_t k = 0; k < nsums; k++)
@@ -127,7 +127,7 @@ int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_tota
     }
     qsort(rk, n, sizeof *rk, cmp_rows);
     for (size_t i = 0; i < n; i++)
-        r->funcs[i] = rk[i].row;
+        md->funcs[i] = rk[i].row;
     free(rk);
     rc = 0;
 out:

@@ -47,6 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "pifeedback.h"
 #include "plan.h"
 #include "sharing.h"

@@ -1,5 +1,5 @@
 /* plan.h — what the planners of `pmopt plan` share.  cmd-plan.c parses the
- * options, reads PROG and the traces once (rep_load), and calls each
+ * options, reads PROG and the traces once (model_load), and calls each
  * planner (plan-branches.c, and others beside it) with the same struct
  * plan; each adds its numbered recommendations to the feedback file, or
  * with --advise prints them as advice for the programmer, with the same
@@ -13,7 +13,7 @@
 #include "model.h"
 
 struct plan {
-    struct report *r;        /* PROG and the counts summed over the traces */
+    struct model *md;        /* PROG and the counts summed over the traces */
     struct pifb_writer *w;   /* the feedback file; NULL with --advise */
     FILE *advice;            /* --advise: where advice goes (stdout); else NULL */
     FILE *out;               /* the plan's summary (stdout, or stderr with -o -) */
@@ -49,11 +49,11 @@ void plan_rec(struct pifb_writer *w, uint32_t *number, const char *kind, const c
 
 /* plan-callers.c: pmopt plan --expand-callers=levels; the overlay's text
  * in *text (malloc'ed), or with advise the choice on stdout.  0 or -1. */
-int plan_expand_callers(struct report *r, int levels, int advise, char **text, size_t *len);
-/* plan-samples.c: re-rank r->funcs by sampled self time (each row's blocks
+int plan_expand_callers(struct model *md, int levels, int advise, char **text, size_t *len);
+/* plan-samples.c: re-rank md->funcs by sampled self time (each row's blocks
  * become its self timer periods; ties by inclusive periods, then name);
  * *sampled_total: all sampled periods.  0, or -1 after a message. */
-int plan_rank_by_samples(struct report *r, char **traces, uint64_t *sampled_total);
+int plan_rank_by_samples(struct model *md, char **traces, uint64_t *sampled_total);
 
 /* The planners.  0, or -1 after an error message. */
 int plan_branches(struct plan *p);  /* plan-branches.c: branch-profile, function-tier */

@@ -44,6 +44,7 @@
 #include "piformat.h"
 #include "pifeedback.h"
 #include "piout.h"
+#include "commands.h"
 #include "pmopt.h"
 
 #define TMPDIR_TAG "/.pmopt-relink." /* the directory's name: "/" and pi_out_begin's tag */

@@ -1,6 +1,6 @@
 /* pmopt report PROG TRACE... — counts per site, function and source line.
  *
- * rep_load (model.c) reads PROG and the traces, sums the counts and builds
+ * model_load (model.c) reads PROG and the traces, sums the counts and builds
  * the three count views (sites, functions, lines, hottest first); this
  * file parses the options and prints those views in text, JSON and CSV,
  * with the views of the indicators' records and the instruction counts
@@ -19,6 +19,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "commands.h"
 #include "report.h"
 
 static void help(FILE *f)
@@ -80,12 +81,12 @@ static void csv_units(const struct func_row *row)
 static void print_json(const struct report *r)
 {
     printf("{\n  \"program\": ");
-    pm_json_str(stdout, r->prog);
+    pm_json_str(stdout, r->md.prog);
     printf(",\n  \"source_root\": ");
     pm_json_str(stdout, pm_source_root());
-    printf(",\n  \"build_id\": \"%s\",\n  \"traces\": [", r->m.build_id_len ? r->bid : "");
-    for (int i = 0; i < r->ntraces; i++) {
-        const struct trace_info *in = &r->infos[i];
+    printf(",\n  \"build_id\": \"%s\",\n  \"traces\": [", r->md.m.build_id_len ? r->md.bid : "");
+    for (int i = 0; i < r->md.ntraces; i++) {
+        const struct trace_info *in = &r->md.infos[i];
         printf("%s\n    {\"path\": ", i ? "," : "");
         pm_json_str(stdout, in->path);
         printf(", \"records\": %u, \"finished\": %s, \"truncated\": %s, \"partial\": %s, "
@@ -104,8 +105,8 @@ static void print_json(const struct report *r)
     printf("\n  ]");
     if (r->by & BY_SITE) {
         printf(",\n  \"sites\": [");
-        for (size_t i = 0; i < r->nsites; i++) {
-            const struct site_row *row = &r->sites[i];
+        for (size_t i = 0; i < r->md.nsites; i++) {
+            const struct site_row *row = &r->md.sites[i];
             const struct pi_site *st = &row->u->sites[row->site];
             printf("%s\n    {\"unit\": \"0x%016llx\", \"site\": %u, \"function\": ", i ? "," : "",
                    (unsigned long long)row->u->hdr.unit_id, row->site);
@@ -118,12 +119,12 @@ static void print_json(const struct report *r)
                    "\"address\": \"0x%llx\", \"count\": %llu}", row->line, st->column, st->bb,
                    st->counter, (unsigned long long)row->addr, (unsigned long long)row->count);
         }
-        printf("%s]", r->nsites ? "\n  " : "");
+        printf("%s]", r->md.nsites ? "\n  " : "");
     }
     if (r->by & BY_FUNCTION) {
         printf(",\n  \"functions\": [");
-        for (size_t i = 0; i < r->nfuncs; i++) {
-            const struct func_row *row = &r->funcs[i];
+        for (size_t i = 0; i < r->md.nfuncs; i++) {
+            const struct func_row *row = &r->md.funcs[i];
             const struct pi_func *fn = &row->u->funcs[row->func];
             printf("%s\n    {\"unit\": \"0x%016llx\", \"function\": ", i ? "," : "",
                    (unsigned long long)row->u->hdr.unit_id);
@@ -159,17 +160,17 @@ static void print_json(const struct report *r)
             }
             printf("]}");
         }
-        printf("%s]", r->nfuncs ? "\n  " : "");
+        printf("%s]", r->md.nfuncs ? "\n  " : "");
     }
     if (r->by & BY_LINE) {
         printf(",\n  \"lines\": [");
-        for (size_t i = 0; i < r->nlines; i++) {
+        for (size_t i = 0; i < r->md.nlines; i++) {
             printf("%s\n    {\"file\": ", i ? "," : "");
-            pm_json_str(stdout, r->lines[i].file);
-            printf(", \"line\": %u, \"count\": %llu}", r->lines[i].line,
-                   (unsigned long long)r->lines[i].count);
+            pm_json_str(stdout, r->md.lines[i].file);
+            printf(", \"line\": %u, \"count\": %llu}", r->md.lines[i].line,
+                   (unsigned long long)r->md.lines[i].count);
         }
-        printf("%s]", r->nlines ? "\n  " : "");
+        printf("%s]", r->md.nlines ? "\n  " : "");
     }
     rind_json(r);
     rranges_json(r);
@@ -183,8 +184,8 @@ static void print_csv(const struct report *r)
 {
     if (r->by == BY_SITE) {
         printf("count,unit,site,function,file,line,column,bb,counter,address,linkage\n");
-        for (size_t i = 0; i < r->nsites; i++) {
-            const struct site_row *row = &r->sites[i];
+        for (size_t i = 0; i < r->md.nsites; i++) {
+            const struct site_row *row = &r->md.sites[i];
             const struct pi_site *st = &row->u->sites[row->site];
             printf("%llu,0x%016llx,%u,", (unsigned long long)row->count,
                    (unsigned long long)row->u->hdr.unit_id, row->site);
@@ -198,8 +199,8 @@ static void print_csv(const struct report *r)
         }
     } else if (r->by == BY_FUNCTION) {
         printf("blocks,entries,unit,function,file,line,sites,linkage,nunits,units\n");
-        for (size_t i = 0; i < r->nfuncs; i++) {
-            const struct func_row *row = &r->funcs[i];
+        for (size_t i = 0; i < r->md.nfuncs; i++) {
+            const struct func_row *row = &r->md.funcs[i];
             const struct pi_func *fn = &row->u->funcs[row->func];
             if (!row->uninstrumented)
                 printf("%llu", (unsigned long long)row->blocks);
@@ -218,10 +219,10 @@ static void print_csv(const struct report *r)
         }
     } else if (r->by == BY_LINE) {
         printf("count,file,line\n");
-        for (size_t i = 0; i < r->nlines; i++) {
-            printf("%llu,", (unsigned long long)r->lines[i].count);
-            pm_csv_str(stdout, r->lines[i].file);
-            printf(",%u\n", r->lines[i].line);
+        for (size_t i = 0; i < r->md.nlines; i++) {
+            printf("%llu,", (unsigned long long)r->md.lines[i].count);
+            pm_csv_str(stdout, r->md.lines[i].file);
+            printf(",%u\n", r->md.lines[i].line);
         }
     } else {
         rind_csv(r);
@@ -230,10 +231,10 @@ static void print_csv(const struct report *r)
 
 static void print_text(const struct report *r)
 {
-    printf("pmopt report: %s (build-id %s), %d trace%s\n", r->prog, r->bid, r->ntraces,
-           r->ntraces == 1 ? "" : "s");
-    for (int i = 0; i < r->ntraces; i++) {
-        const struct trace_info *in = &r->infos[i];
+    printf("pmopt report: %s (build-id %s), %d trace%s\n", r->md.prog, r->md.bid, r->md.ntraces,
+           r->md.ntraces == 1 ? "" : "s");
+    for (int i = 0; i < r->md.ntraces; i++) {
+        const struct trace_info *in = &r->md.infos[i];
         printf("  trace %s: %u records, %s%s%s\n", in->path, in->nrecords, pm_trace_state(in->finished, in->flags),
                in->flags & PI_TF_MERGED ? ", merged" : "",
                in->flags & PI_TF_MODE_OFF ? ", PERFINST_MODE=off" : "");
@@ -241,36 +242,36 @@ static void print_text(const struct report *r)
             if (in->lost[k].table)
                 printf("    lost: %s\n", pm_lost_text(&in->lost[k]));
     }
-    if (r->hot)
+    if (r->md.hot)
         printf("hot spots (--hot=%g): %zu sites, %zu functions, %zu lines\n",
-               (double)r->hot / 1000, r->nsites, r->nfuncs, r->nlines);
+               (double)r->md.hot / 1000, r->md.nsites, r->md.nfuncs, r->md.nlines);
     char loc[4096];
     if (r->by & BY_SITE) {
         int wc = 5, wf = 8, wl = 9;
-        for (size_t i = 0; i < r->nsites; i++) {
-            wc = rep_widest(wc, rep_digits(r->sites[i].count), 20);
-            wf = rep_widest(wf, (int)strlen(r->sites[i].func), 40);
-            wl = rep_widest(wl, snprintf(loc, sizeof loc, "%s:%u", r->sites[i].file,
-                                     r->sites[i].line), 60);
+        for (size_t i = 0; i < r->md.nsites; i++) {
+            wc = rep_widest(wc, rep_digits(r->md.sites[i].count), 20);
+            wf = rep_widest(wf, (int)strlen(r->md.sites[i].func), 40);
+            wl = rep_widest(wl, snprintf(loc, sizeof loc, "%s:%u", r->md.sites[i].file,
+                                     r->md.sites[i].line), 60);
         }
         printf("\nSites, hottest first (%% of all the sites' counts)\n");
         printf("  %*s  %6s  %-*s  %-*s  %-21s  %s\n", wc, "count", "%", wf, "function", wl,
                "file:line", "unit:site", "block");
-        for (size_t i = 0; i < r->nsites; i++) {
-            const struct site_row *row = &r->sites[i];
+        for (size_t i = 0; i < r->md.nsites; i++) {
+            const struct site_row *row = &r->md.sites[i];
             char us[32], p[16];
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
             snprintf(us, sizeof us, "%016llx:%u", (unsigned long long)row->u->hdr.unit_id,
                      row->site);
             printf("  %*llu  %6s  %-*s  %-*s  %-21s  bb %u\n", wc, (unsigned long long)row->count,
-                   rep_pct(p, sizeof p, row->count, r->total_sites), wf, row->func, wl, loc, us,
+                   rep_pct(p, sizeof p, row->count, r->md.total_sites), wf, row->func, wl, loc, us,
                    row->u->sites[row->site].bb);
         }
     }
     if (r->by & BY_FUNCTION) {
         int we = 7, wb = 6, wn = 8, wl = 9;
-        for (size_t i = 0; i < r->nfuncs; i++) {
-            const struct func_row *row = &r->funcs[i];
+        for (size_t i = 0; i < r->md.nfuncs; i++) {
+            const struct func_row *row = &r->md.funcs[i];
             we = rep_widest(we, rep_digits(row->entries), 20);
             wb = rep_widest(wb, rep_digits(row->blocks), 20);
             wn = rep_widest(wn, (int)strlen(row->name), 40);
@@ -280,14 +281,14 @@ static void print_text(const struct report *r)
                "compiled in several units is one row, summed; %% of all block executions)\n");
         printf("  %*s  %*s  %6s  %-*s  %-*s  %s\n", we, "entries", wb, "blocks", "%", wn,
                "function", wl, "file:line", "unit");
-        for (size_t i = 0; i < r->nfuncs; i++) {
-            const struct func_row *row = &r->funcs[i];
+        for (size_t i = 0; i < r->md.nfuncs; i++) {
+            const struct func_row *row = &r->md.funcs[i];
             char e[24] = "-", b[24] = "-", us[32], p[16] = "-";
             if (row->has_entry && !row->uninstrumented)
                 snprintf(e, sizeof e, "%llu", (unsigned long long)row->entries);
             if (!row->uninstrumented) {
                 snprintf(b, sizeof b, "%llu", (unsigned long long)row->blocks);
-                rep_pct(p, sizeof p, row->blocks, r->total_funcs);
+                rep_pct(p, sizeof p, row->blocks, r->md.total_funcs);
             }
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
             snprintf(us, sizeof us, "%u units", row->ncopies);
@@ -307,16 +308,16 @@ static void print_text(const struct report *r)
     }
     if (r->by & BY_LINE) {
         int wc = 5;
-        for (size_t i = 0; i < r->nlines; i++)
-            wc = rep_widest(wc, rep_digits(r->lines[i].count), 20);
+        for (size_t i = 0; i < r->md.nlines; i++)
+            wc = rep_widest(wc, rep_digits(r->md.lines[i].count), 20);
         printf("\nLines, hottest first (a line's count is the largest count among its blocks, "
                "as gcov shows it; %% of all the lines' counts)\n");
         printf("  %*s  %6s  %s\n", wc, "count", "%", "file:line");
-        for (size_t i = 0; i < r->nlines; i++) {
+        for (size_t i = 0; i < r->md.nlines; i++) {
             char p[16];
-            printf("  %*llu  %6s  %s:%u\n", wc, (unsigned long long)r->lines[i].count,
-                   rep_pct(p, sizeof p, r->lines[i].count, r->total_lines), r->lines[i].file,
-                   r->lines[i].line);
+            printf("  %*llu  %6s  %s:%u\n", wc, (unsigned long long)r->md.lines[i].count,
+                   rep_pct(p, sizeof p, r->md.lines[i].count, r->md.total_lines), r->md.lines[i].file,
+                   r->md.lines[i].line);
         }
     }
     rind_text(r);
@@ -379,17 +380,17 @@ int cmd_report(int argc, char **argv)
         case 'U': r.units = 1; break;
         case 't': {
             char *end;
-            r.top = strtol(optarg, &end, 10);
-            if (!*optarg || *end || r.top < 0)
+            r.md.top = strtol(optarg, &end, 10);
+            if (!*optarg || *end || r.md.top < 0)
                 return pm_usage_error("report", "--top: '%s' is not a count", optarg);
             break;
         }
-        case 'f': r.force = 1; break;
+        case 'f': r.md.force = 1; break;
         case 'W': html = optarg; break;
         case 'A': annotate = optarg; break;
         case 'H':
-            r.hot = optarg ? pm_parse_pct(optarg) : 90000;
-            if (r.hot < 0)
+            r.md.hot = optarg ? pm_parse_pct(optarg) : 90000;
+            if (r.md.hot < 0)
                 return pm_usage_error("report", "--hot: '%s' is not a percentage in (0, 100]",
                                       optarg);
             break;
@@ -400,25 +401,25 @@ int cmd_report(int argc, char **argv)
     }
     if (argc - optind < 2)
         return pm_usage_error("report", "expected PROG and at least one TRACE");
-    if (annotate && (r.fmt != FMT_TEXT || r.by || callers || r.top || r.hot || html))
+    if (annotate && (r.fmt != FMT_TEXT || r.by || callers || r.md.top || r.md.hot || html))
         return pm_usage_error("report", "--annotate shows one file's lines in text: not with "
                               "--format, --by, --callers, --top, --hot or --html");
     if (annotate) {
-        r.prog = argv[optind];
-        r.ntraces = argc - optind - 1;
+        r.md.prog = argv[optind];
+        r.md.ntraces = argc - optind - 1;
         r.by = BY_LINE;
-        int st = rep_load(&r, argv + optind + 1) || rep_annotate(&r, annotate) ? PM_ERROR : PM_OK;
+        int st = model_load(&r.md, argv + optind + 1) || rep_annotate(&r, annotate) ? PM_ERROR : PM_OK;
         fflush(stdout);
-        rep_free(&r);
+        model_free(&r.md);
         return st;
     }
-    if (record && (!r.hot || argc - optind != 2 || r.top))
+    if (record && (!r.md.hot || argc - optind != 2 || r.md.top))
         return pm_usage_error("report", "--record needs --hot, one TRACE, and no --top");
     if (r.fmt == FMT_CSV && callers && r.by_given && r.by != BY_CALLERS)
         return pm_usage_error("report", "csv shows one table: --callers or --by, not both");
     if (callers)
         r.by = r.fmt == FMT_CSV ? BY_CALLERS : (r.by ? r.by : BY_ALL) | BY_CALLERS;
-    if (!r.by && r.hot)
+    if (!r.by && r.md.hot)
         r.by = r.fmt == FMT_CSV ? BY_FUNCTION : BY_SITE | BY_FUNCTION | BY_LINE;
     if (!r.by)
         r.by = r.fmt == FMT_CSV ? BY_SITE : BY_ALL;
@@ -428,11 +429,11 @@ int cmd_report(int argc, char **argv)
         return pm_usage_error("report", "--by=pages and --by=perf are shown in text and json only");
     if (!r.by_given && r.fmt != FMT_CSV)
         r.by |= BY_PAGES | BY_PERF; /* when a trace has them */
-    r.prog = argv[optind];
-    r.ntraces = argc - optind - 1;
+    r.md.prog = argv[optind];
+    r.md.ntraces = argc - optind - 1;
 
     int status = PM_ERROR;
-    if (rep_load(&r, argv + optind + 1) == 0 && rind_build(&r) == 0) {
+    if (model_load(&r.md, argv + optind + 1) == 0 && rind_build(&r) == 0) {
         /* nothing is printed before every input was accepted */
         if (html)
             status = rep_html_write(&r, html) ? PM_ERROR : PM_OK;
@@ -449,6 +450,6 @@ int cmd_report(int argc, char **argv)
     }
     fflush(stdout);
     rind_free(&r);
-    rep_free(&r);
+    model_free(&r.md);
     return status;
 }

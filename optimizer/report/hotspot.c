@@ -80,16 +80,16 @@ int rep_record_hotspots(const struct report *r, const char *path)
         return -1;
     }
     uint64_t total = 0;
-    for (size_t i = 0; i < r->m.nunits; i++) {
-        const struct pi_unit_view *u = &r->m.units[i];
+    for (size_t i = 0; i < r->md.m.nunits; i++) {
+        const struct pi_unit_view *u = &r->md.m.units[i];
         for (uint32_t k2 = 0; k2 < u->hdr.nsites; k2++)
             if (u->sites[k2].kind == PI_SITE_BLOCK)
-                total = pm_sat_add(total, rep_site_count(r, u, k2));
+                total = pm_sat_add(total, rep_site_count(&r->md, u, k2));
     }
     size_t cap_out = end_off + 64;
-    for (size_t i = 0; i < r->ncopies; i++) /* at most every function's every copy */
+    for (size_t i = 0; i < r->md.ncopies; i++) /* at most every function's every copy */
         cap_out += sizeof(struct pi_rec_hdr) + sizeof(struct pi_rec_hotspot) + 16 +
-                   strlen(pi_unit_str(r->copies[i].u, r->copies[i].u->funcs[r->copies[i].func].name));
+                   strlen(pi_unit_str(r->md.copies[i].u, r->md.copies[i].u->funcs[r->md.copies[i].func].name));
     char *out = malloc(cap_out);
     if (!out) {
         pi_trace_close(&f);
@@ -100,9 +100,9 @@ int rep_record_hotspots(const struct report *r, const char *path)
     size_t len = end_off;
     uint32_t added = 0;
     /* one record per unit's copy of a hot function, with the copy's counts */
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        for (uint32_t c = 0; c < r->funcs[i].ncopies; c++) {
-            const struct func_copy *row = &r->funcs[i].copies[c];
+    for (size_t i = 0; i < r->md.nfuncs; i++) {
+        for (uint32_t c = 0; c < r->md.funcs[i].ncopies; c++) {
+            const struct func_copy *row = &r->md.funcs[i].copies[c];
             const struct pi_func *fn = &row->u->funcs[row->func];
             struct pi_rec_hotspot h;
             memset(&h, 0, sizeof h);
@@ -118,7 +118,7 @@ int rep_record_hotspots(const struct report *r, const char *path)
             h.nsites = fn->nsites;
             h.blocks = row->blocks;
             h.total = total;
-            h.threshold = (uint32_t)r->hot;
+            h.threshold = (uint32_t)r->md.hot;
             const char *name = pi_unit_str(row->u, fn->name);
             h.name_len = (uint32_t)strlen(name) + 1;
             put_rec(&out, &len, PI_REC_HOTSPOT, &h, sizeof h, name, h.name_len);

@@ -37,8 +37,8 @@ static const char *find_file(const struct report *r, const char *path)
     }
     const char *by_name = NULL, *last = NULL;
     int ambiguous = 0;
-    for (size_t i = 0; i < r->nlines; i++) {
-        const char *f = r->lines[i].file;
+    for (size_t i = 0; i < r->md.nlines; i++) {
+        const char *f = r->md.lines[i].file;
         if (f == last)
             continue;
         last = f;
@@ -53,9 +53,9 @@ static const char *find_file(const struct report *r, const char *path)
         return by_name;
     if (by_name)
         pm_error("%s: several files of %s have this name: give the path the report shows "
-                 "(pmopt report --by=line)", path, r->prog);
+                 "(pmopt report --by=line)", path, r->md.prog);
     else
-        pm_error("%s: no counted line of %s is in this file", path, r->prog);
+        pm_error("%s: no counted line of %s is in this file", path, r->md.prog);
     return NULL;
 }
 
@@ -65,19 +65,19 @@ static const char *find_file(const struct report *r, const char *path)
 static void inside_blocks(const struct report *r, const char *file, uint64_t *count,
                           unsigned char *has, uint32_t maxline)
 {
-    const struct pi_debug *d = &r->dbg;
+    const struct pi_debug *d = &r->md.dbg;
     /* DWARF file index -> is it `file`? (computed once per index) */
     signed char *is = calloc(d->nfiles ? d->nfiles : 1, 1);
     if (!is)
         return;
-    for (size_t i = 0; i < r->m.nranges; i++) {
-        const struct pi_range *rg = &r->m.ranges[i];
-        const struct pi_unit_view *u = pi_meta_unit(&r->m, rg->unit_id);
+    for (size_t i = 0; i < r->md.m.nranges; i++) {
+        const struct pi_range *rg = &r->md.m.ranges[i];
+        const struct pi_unit_view *u = pi_meta_unit(&r->md.m, rg->unit_id);
         if (!rg->addr || !rg->length || !u || rg->site >= u->hdr.nsites)
             continue;
         if (!rep_site_counted(u, rg->site))
             continue;
-        uint64_t c = rep_site_count(r, u, rg->site); /* (solved from the arcs, if its function has them) */
+        uint64_t c = rep_site_count(&r->md, u, rg->site); /* (solved from the arcs, if its function has them) */
         /* the first row at or before addr, then every row inside the range */
         size_t lo = 0, hi = d->nlines;
         while (lo < hi) {
@@ -117,12 +117,12 @@ int rep_annotate(const struct report *r, const char *path)
     }
     /* counts by line number */
     uint32_t maxline = 0;
-    for (size_t i = 0; i < r->nlines; i++)
-        if (r->lines[i].file == file && r->lines[i].line > maxline)
-            maxline = r->lines[i].line;
-    for (size_t i = 0; r->have_dbg && i < r->dbg.nlines; i++)
-        if (r->dbg.lines[i].line > maxline)
-            maxline = r->dbg.lines[i].line; /* any file's: an upper bound */
+    for (size_t i = 0; i < r->md.nlines; i++)
+        if (r->md.lines[i].file == file && r->md.lines[i].line > maxline)
+            maxline = r->md.lines[i].line;
+    for (size_t i = 0; r->md.have_dbg && i < r->md.dbg.nlines; i++)
+        if (r->md.dbg.lines[i].line > maxline)
+            maxline = r->md.dbg.lines[i].line; /* any file's: an upper bound */
     uint64_t *count = calloc((size_t)maxline + 1, sizeof *count);
     unsigned char *has = calloc((size_t)maxline + 1, 1);
     if (!count || !has) {
@@ -131,24 +131,24 @@ int rep_annotate(const struct report *r, const char *path)
         fclose(src);
         return rep_oom();
     }
-    if (r->have_dbg)
+    if (r->md.have_dbg)
         inside_blocks(r, file, count, has, maxline);
-    for (size_t i = 0; i < r->nfuncs; i++) { /* a declaration's line: the entries, as gcov */
-        const struct func_row *f = &r->funcs[i];
+    for (size_t i = 0; i < r->md.nfuncs; i++) { /* a declaration's line: the entries, as gcov */
+        const struct func_row *f = &r->md.funcs[i];
         if (f->file == file && f->has_entry && !f->uninstrumented && f->line <= maxline &&
             !has[f->line]) {
             count[f->line] = f->entries;
             has[f->line] = 1;
         }
     }
-    for (size_t i = 0; i < r->nlines; i++)
-        if (r->lines[i].file == file) {
-            count[r->lines[i].line] = r->lines[i].count;
-            has[r->lines[i].line] = 1;
+    for (size_t i = 0; i < r->md.nlines; i++)
+        if (r->md.lines[i].file == file) {
+            count[r->md.lines[i].line] = r->md.lines[i].count;
+            has[r->md.lines[i].line] = 1;
         }
     printf("%9s:%5u:Source:%s\n", "-", 0u, file);
-    printf("%9s:%5u:Program:%s\n", "-", 0u, r->prog);
-    printf("%9s:%5u:Traces:%d\n", "-", 0u, r->ntraces);
+    printf("%9s:%5u:Program:%s\n", "-", 0u, r->md.prog);
+    printf("%9s:%5u:Traces:%d\n", "-", 0u, r->md.ntraces);
     char *text = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -171,7 +171,7 @@ int rep_annotate(const struct report *r, const char *path)
         last--;
     if (no < last)
         pm_note("%s has %u lines, but %s counted line %u of %s: is it the source PROG was built "
-                "from?", path, no, r->prog, last, file);
+                "from?", path, no, r->md.prog, last, file);
     free(text);
     free(count);
     free(has);

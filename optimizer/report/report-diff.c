@@ -4,7 +4,7 @@
  *   pmopt diff [OPTIONS] PROG BASE.pit NEW.pit
  *   pmopt diff [OPTIONS] BASE_PROG BASE.pit NEW_PROG NEW.pit
  *
- * Each side is loaded as `pmopt report` loads it (rep_load: PROG's
+ * Each side is loaded as `pmopt report` loads it (model_load: PROG's
  * metadata and debug information, the trace's counts; a trace of another
  * build than its PROG is refused unless --force), and its timer samples
  * as `report --tree` reads them (stk_load).  Then, per function and per
@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "report.h"
 #include "stacks.h"
 
@@ -155,7 +156,7 @@ static void add_leaf(void *ctx, const char *func, const char *file, uint32_t lin
 struct side {
     const char *prog;
     char *trace;
-    struct report r;
+    struct model md;
     struct stk_tree st;
     char bid[2 * PI_BUILD_ID_MAX + 1];
     struct trace_info info;
@@ -163,19 +164,18 @@ struct side {
 
 static int add_side(struct diff *d, struct side *s, int force)
 {
-    struct report *r = &s->r;
-    r->prog = s->prog;
-    r->ntraces = 1;
-    r->force = force;
-    r->by = BY_SITE | BY_FUNCTION | BY_LINE;
-    if (rep_load(r, &s->trace))
+    struct model *md = &s->md;
+    md->prog = s->prog;
+    md->ntraces = 1;
+    md->force = force;
+    if (model_load(md, &s->trace))
         return -1;
-    memcpy(s->bid, r->bid, sizeof s->bid);
-    s->info = r->infos[0];
+    memcpy(s->bid, md->bid, sizeof s->bid);
+    s->info = md->infos[0];
     if (!(s->info.path = strdup(s->info.path)))
         return rep_oom();
-    for (size_t i = 0; i < r->nfuncs; i++) {
-        const struct func_row *fr = &r->funcs[i];
+    for (size_t i = 0; i < md->nfuncs; i++) {
+        const struct func_row *fr = &md->funcs[i];
         struct drow *row = row_of(d, fr->name, NULL, 0);
         if (!row)
             return rep_oom();
@@ -193,12 +193,12 @@ static int add_side(struct diff *d, struct side *s, int force)
         row->has_entry[d->side] |= fr->has_entry;
         row->entries[d->side] = pm_sat_add(row->entries[d->side], fr->entries);
     }
-    for (size_t i = 0; i < r->nlines; i++) {
-        struct drow *row = row_of(d, NULL, r->lines[i].file, r->lines[i].line);
+    for (size_t i = 0; i < md->nlines; i++) {
+        struct drow *row = row_of(d, NULL, md->lines[i].file, md->lines[i].line);
         if (!row)
             return rep_oom();
         row->has[d->side] = 1;
-        row->count[d->side] = r->lines[i].count;
+        row->count[d->side] = md->lines[i].count;
     }
     /* the stacks, named while this side's program is the names' program */
     if (stk_load(&s->st, s->prog, &s->trace, 1))
@@ -318,7 +318,7 @@ static void json_side(const char *what, const struct side *s)
 {
     printf("  \"%s\": {\"program\": ", what);
     pm_json_str(stdout, s->prog);
-    printf(", \"build_id\": \"%s\", \"trace\": ", s->r.m.build_id_len ? s->bid : "");
+    printf(", \"build_id\": \"%s\", \"trace\": ", s->md.m.build_id_len ? s->bid : "");
     pm_json_str(stdout, s->info.path);
     printf("},\n");
 }
@@ -533,7 +533,7 @@ out:
     free(lv.rows);
     for (int k = 0; k < 2; k++) {
         free(s[k].info.path);
-        rep_free(&s[k].r);
+        model_free(&s[k].md);
         stk_free(&s[k].st);
     }
     free(d.rows);

@@ -25,7 +25,7 @@ struct drow {
 
 static const struct pi_unit_view *unit_site(const struct report *r, uint64_t unit_id, uint32_t site)
 {
-    const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
+    const struct pi_unit_view *u = pi_meta_unit(&r->md.m, unit_id);
     return u && site < u->hdr.nsites ? u : NULL;
 }
 
@@ -34,7 +34,7 @@ static const struct pi_unit_view *unit_site(const struct report *r, uint64_t uni
 static struct drow *dormant_rows(const struct report *r, size_t *n)
 {
     const struct pi_rec_sitestat *st;
-    size_t ns = rind_sitestats(r, &st), k = 0;
+    size_t ns = rind_sitestats(&r->md, &st), k = 0;
     struct drow *rows = calloc(ns ? ns : 1, sizeof *rows);
     *n = 0;
     if (!rows)
@@ -106,7 +106,7 @@ void rdorm_text(const struct report *r)
     }
     free(rows);
     const struct pi_rec_sitestat *st;
-    size_t ns = rind_sitestats(r, &st), nsp = 0;
+    size_t ns = rind_sitestats(&r->md, &st), nsp = 0;
     for (size_t i = 0; i < ns; i++)
         nsp += st[i].kind == PI_STAT_SPILL && unit_site(r, st[i].unit_id, st[i].site);
     if (!nsp)
@@ -120,7 +120,7 @@ void rdorm_text(const struct report *r)
         if (x->kind != PI_STAT_SPILL || !u)
             continue;
         const struct pi_site *s = &u->sites[x->site];
-        uint64_t count = rep_site_count(r, u, x->site);
+        uint64_t count = rep_site_count(&r->md, u, x->site);
         printf("  %5llu  %10llu  %14llu  %-10s  %s:%u\n", (unsigned long long)x->max,
                (unsigned long long)x->count, (unsigned long long)count, fname(u, x->site),
                pm_unit_file(u, s->file), s->line);
@@ -151,7 +151,7 @@ void rdorm_json(const struct report *r)
     printf("%s]", n ? "\n  " : "");
     free(rows);
     const struct pi_rec_sitestat *st;
-    size_t ns = rind_sitestats(r, &st), k = 0;
+    size_t ns = rind_sitestats(&r->md, &st), k = 0;
     printf(",\n  \"spills\": [");
     for (size_t i = 0; i < ns; i++) {
         const struct pi_rec_sitestat *x = &st[i];

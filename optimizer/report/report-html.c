@@ -104,25 +104,25 @@ static void not_collected(FILE *f, const char *why)
 static uint64_t total_blocks(const struct report *r)
 {
     uint64_t t = 0;
-    for (size_t i = 0; i < r->nfuncs; i++)
-        t = pm_sat_add(t, r->funcs[i].blocks);
+    for (size_t i = 0; i < r->md.nfuncs; i++)
+        t = pm_sat_add(t, r->md.funcs[i].blocks);
     return t;
 }
 
 static void html_section_summary(FILE *f, const struct report *r)
 {
     section_begin(f, "summary", "Summary", 1);
-    const char *hot = r->nfuncs && r->funcs[0].blocks
-        ? r->funcs[0].name : "-";
+    const char *hot = r->md.nfuncs && r->md.funcs[0].blocks
+        ? r->md.funcs[0].name : "-";
     fprintf(f, "<div class=\"cards\">\n<div class=\"card\">block executions<b>%llu</b></div>\n"
                "<div class=\"card\">functions<b>%zu</b></div>\n"
                "<div class=\"card\">traces<b>%d</b></div>\n<div class=\"card\">hottest function<b>",
-            (unsigned long long)total_blocks(r), r->nfuncs, r->ntraces);
+            (unsigned long long)total_blocks(r), r->md.nfuncs, r->md.ntraces);
     esc(f, hot);
     fputs("</b></div>\n</div>\n<table>\n<thead><tr><th>trace</th><th class=\"n\">records</th>"
           "<th>state</th></tr></thead>\n<tbody>\n", f);
-    for (int i = 0; i < r->ntraces; i++) {
-        const struct trace_info *in = &r->infos[i];
+    for (int i = 0; i < r->md.ntraces; i++) {
+        const struct trace_info *in = &r->md.infos[i];
         fputs("<tr><td>", f);
         esc(f, in->path);
         fprintf(f, "</td><td class=\"n\">%u</td><td>%s%s%s</td></tr>\n", in->nrecords,
@@ -136,18 +136,18 @@ static void html_section_summary(FILE *f, const struct report *r)
 
 static void bar_chart(FILE *f, const struct report *r)
 {
-    size_t n = r->nfuncs < HTML_MAX_BARS ? r->nfuncs : HTML_MAX_BARS;
-    while (n && !r->funcs[n - 1].blocks)
+    size_t n = r->md.nfuncs < HTML_MAX_BARS ? r->md.nfuncs : HTML_MAX_BARS;
+    while (n && !r->md.funcs[n - 1].blocks)
         n--;
     if (!n)
         return;
     const int w = 900, label = 260, bh = 18, gap = 4;
-    uint64_t max = r->funcs[0].blocks;
+    uint64_t max = r->md.funcs[0].blocks;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
                "role=\"img\" aria-label=\"block executions per function\">\n",
             w, n * (bh + gap) + gap);
     for (size_t i = 0; i < n; i++) {
-        const struct func_row *row = &r->funcs[i];
+        const struct func_row *row = &r->md.funcs[i];
         double frac = (double)row->blocks / (double)max;
         int bw = (int)(frac * (w - label - 120));
         if (bw < 1)
@@ -169,8 +169,8 @@ static void bar_chart(FILE *f, const struct report *r)
 static void html_section_functions(FILE *f, const struct report *r)
 {
     uint64_t total = total_blocks(r);
-    section_begin(f, "hot-functions", "Hot functions (block executions)", r->nfuncs > 0);
-    if (!r->nfuncs) {
+    section_begin(f, "hot-functions", "Hot functions (block executions)", r->md.nfuncs > 0);
+    if (!r->md.nfuncs) {
         not_collected(f, "PROG has no counted functions");
         fputs("</section>\n", f);
         return;
@@ -183,9 +183,9 @@ static void html_section_functions(FILE *f, const struct report *r)
           "<th class=\"n\" onclick=\"piSort(this)\">entries</th>"
           "<th onclick=\"piSort(this)\">function</th><th onclick=\"piSort(this)\">file:line</th>"
           "</tr></thead>\n<tbody>\n", f);
-    size_t n = r->nfuncs < HTML_MAX_ROWS ? r->nfuncs : HTML_MAX_ROWS;
+    size_t n = r->md.nfuncs < HTML_MAX_ROWS ? r->md.nfuncs : HTML_MAX_ROWS;
     for (size_t i = 0; i < n; i++) {
-        const struct func_row *row = &r->funcs[i];
+        const struct func_row *row = &r->md.funcs[i];
         double pct = total ? 100.0 * (double)row->blocks / (double)total : 0;
         fprintf(f, "<tr><td class=\"n\">%llu</td><td class=\"n\" data-v=\"%.4f\">"
                    "<span class=\"heat\" style=\"width:%dpx\"></span> %.1f%%</td>",
@@ -201,8 +201,8 @@ static void html_section_functions(FILE *f, const struct report *r)
         fprintf(f, ":%u</td></tr>\n", row->line);
     }
     fputs("</tbody>\n</table>\n", f);
-    if (n < r->nfuncs)
-        fprintf(f, "<p class=\"none\">%zu more in the text report</p>\n", r->nfuncs - n);
+    if (n < r->md.nfuncs)
+        fprintf(f, "<p class=\"none\">%zu more in the text report</p>\n", r->md.nfuncs - n);
     fputs("</section>\n", f);
 }
 
@@ -234,18 +234,18 @@ static const char *source_line(const char *path, uint32_t line, char *buf, size_
 static void html_section_lines(FILE *f, const struct report *r)
 {
     section_begin(f, "hot-lines", "Hot lines (a line's count is the largest count among its "
-                  "blocks, as gcov shows it)", r->nlines > 0);
-    if (!r->nlines) {
+                  "blocks, as gcov shows it)", r->md.nlines > 0);
+    if (!r->md.nlines) {
         not_collected(f, "no site has a source line");
         fputs("</section>\n", f);
         return;
     }
     fputs("<table id=\"lines\">\n<thead><tr><th class=\"n\" onclick=\"piSort(this)\">count</th>"
           "<th onclick=\"piSort(this)\">file:line</th><th>source</th></tr></thead>\n<tbody>\n", f);
-    size_t n = r->nlines < HTML_MAX_ROWS ? r->nlines : HTML_MAX_ROWS;
+    size_t n = r->md.nlines < HTML_MAX_ROWS ? r->md.nlines : HTML_MAX_ROWS;
     char buf[512];
     for (size_t i = 0; i < n; i++) {
-        const struct line_row *l = &r->lines[i];
+        const struct line_row *l = &r->md.lines[i];
         fprintf(f, "<tr><td class=\"n\">%llu</td><td>", (unsigned long long)l->count);
         esc(f, l->file);
         fprintf(f, ":%u</td><td class=\"src\">", l->line);
@@ -313,14 +313,14 @@ static void html_section_calltree(FILE *f, const struct report *r)
  * them, else idle-transition samples, as export chooses. */
 static void html_section_flamegraph(FILE *f, const struct report *r)
 {
-    char **paths = malloc((r->ntraces ? (size_t)r->ntraces : 1) * sizeof *paths);
+    char **paths = malloc((r->md.ntraces ? (size_t)r->md.ntraces : 1) * sizeof *paths);
     struct stk_tree t;
     memset(&t, 0, sizeof t);
     int loaded = 0;
     if (paths) {
-        for (int i = 0; i < r->ntraces; i++)
-            paths[i] = r->infos[i].path;
-        loaded = !stk_load(&t, r->prog, paths, r->ntraces);
+        for (int i = 0; i < r->md.ntraces; i++)
+            paths[i] = r->md.infos[i].path;
+        loaded = !stk_load(&t, r->md.prog, paths, r->md.ntraces);
     }
     int w[STK_NKINDS] = {0, 0, 0};
     const char *what = "sampled";
@@ -348,7 +348,7 @@ static void html_section_flamegraph(FILE *f, const struct report *r)
             fprintf(f, "<p>%llu %s samples. Hover a frame for its counts.</p>\n", (unsigned long long)all,
                     what);
         char title[512];
-        snprintf(title, sizeof title, "%s stacks of %s", what, pm_basename(r->prog));
+        snprintf(title, sizeof title, "%s stacks of %s", what, pm_basename(r->md.prog));
         fputs("<div class=\"svgbox\">\n", f);
         export_flamegraph_svg(&t, w, title, f, 1);
         fputs("</div>\n", f);
@@ -426,12 +426,12 @@ static void html_section_sharing(FILE *f, const struct report *r)
     size_t size = 0;
     FILE *m = open_memstream(&body, &size);
     int shown = 0, failed = 0;
-    for (int i = 0; m && i < r->ntraces; i++) {
-        if (!(r->infos[i].flags & PI_TF_SHARING))
+    for (int i = 0; m && i < r->md.ntraces; i++) {
+        if (!(r->md.infos[i].flags & PI_TF_SHARING))
             continue;
         struct sh_analysis a;
         memset(&a, 0, sizeof a);
-        if (sh_analyze(&a, r->prog, r->infos[i].path, r->force))
+        if (sh_analyze(&a, r->md.prog, r->md.infos[i].path, r->md.force))
             failed++;
         else
             sharing_trace(m, &a, shown++);
@@ -460,11 +460,11 @@ int rep_html_write(const struct report *r, const char *path)
         return -1;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
     fputs("pmopt report: ", f);
-    esc(f, pm_basename(r->prog));
+    esc(f, pm_basename(r->md.prog));
     fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n<body>\n<header>\n"
                "<h1>pmopt report: ", css, js);
-    esc(f, r->prog);
-    fprintf(f, "</h1>\n<p>build-id %s · perfinst %s</p>\n</header>\n<main>\n", r->bid,
+    esc(f, r->md.prog);
+    fprintf(f, "</h1>\n<p>build-id %s · perfinst %s</p>\n</header>\n<main>\n", r->md.bid,
             PERFINST_VERSION);
     html_section_summary(f, r);
     html_section_functions(f, r);

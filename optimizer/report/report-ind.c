@@ -12,7 +12,7 @@
  * their mean, and every figure built from it is marked approximate; so is
  * one built from an executed site without any range.
  *
- * The records are combined by the model (model.c: r->ir), matched to
+ * The records are combined by the model (model.c: r->md.ir), matched to
  * PROG by unit id, event frames at link-time addresses, watched words
  * keyed by link-time, run-time or module-relative address.
  */
@@ -28,7 +28,7 @@
 
 const struct site_code *code_of(const struct report *r, const struct pi_unit_view *u, uint32_t site)
 {
-    return &r->ir.code[u - r->m.units][site];
+    return &r->md.ir.code[u - r->md.m.units][site];
 }
 
 /* Instructions that `count` executions of a site ran. */
@@ -69,10 +69,10 @@ int rind_build(struct report *r)
         build_types(r) || build_watch(r))
         return -1;
     struct ind_views *iv = r->iv;
-    if (r->top > 0) {
-        size_t top = (size_t)r->top;
+    if (r->md.top > 0) {
+        size_t top = (size_t)r->md.top;
         iv->ninds = iv->ninds < top ? iv->ninds : top;
-        r->ir.nwwords = r->ir.nwwords < top ? r->ir.nwwords : top; /* wnamed still frees all */
+        r->md.ir.nwwords = r->md.ir.nwwords < top ? r->md.ir.nwwords : top; /* wnamed still frees all */
         iv->nwsites = iv->nwsites < top ? iv->nwsites : top;
     }
     return 0;
@@ -168,8 +168,8 @@ void rind_free(struct report *r)
     free(iv->nodes);
     free(iv->roots);
     for (size_t i = 0; i < iv->wnamed; i++) {
-        free(r->ir.wwords[i].name);
-        r->ir.wwords[i].name = NULL;
+        free(r->md.ir.wwords[i].name);
+        r->md.ir.wwords[i].name = NULL;
     }
     free(iv->wsites);
     free(iv);

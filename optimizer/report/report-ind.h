@@ -98,7 +98,7 @@ struct ind_views {
     size_t nroots, rcap;
     uint64_t nevents;
     uint64_t nevents_other;         /* of them, not threshold events (combinations, dormant) */
-    size_t wnamed;                  /* r->ir.wwords[0 .. wnamed) own their names */
+    size_t wnamed;                  /* r->md.ir.wwords[0 .. wnamed) own their names */
     struct wsite *wsites;
     size_t nwsites;
 };

@@ -21,7 +21,7 @@
 /* "function file:line" of a trace_start site, or the unit and site. */
 static void site_str(const struct report *r, uint64_t unit_id, uint32_t site, char *buf, size_t n)
 {
-    const struct pi_unit_view *u = pi_meta_unit(&r->m, unit_id);
+    const struct pi_unit_view *u = pi_meta_unit(&r->md.m, unit_id);
     if (u && site < u->hdr.nsites) {
         const struct pi_site *s = &u->sites[site];
         snprintf(buf, n, "%s %s:%u", pm_func_name(u, s->func), pm_unit_file(u, s->file), s->line);
@@ -31,17 +31,17 @@ static void site_str(const struct report *r, uint64_t unit_id, uint32_t site, ch
 
 void rperf_text(const struct report *r)
 {
-    if (!(r->by & BY_PERF) || (!r->nperfs && !r->by_given))
+    if (!(r->by & BY_PERF) || (!r->md.nperfs && !r->by_given))
         return;
     printf("\nperf_event counts in trace regions (PERFINST_PERF), summed over the intervals\n");
-    if (!r->nperfs) {
+    if (!r->md.nperfs) {
         printf("  (none: no PERF record)\n");
         return;
     }
     printf("  %-18s  %10s  %20s  %s\n", "event", "intervals", "value", "trace_start");
     char where[512];
-    for (size_t i = 0; i < r->nperfs; i++) {
-        const struct rperf *x = &r->perfs[i];
+    for (size_t i = 0; i < r->md.nperfs; i++) {
+        const struct rperf *x = &r->md.perfs[i];
         const char *nm = pi_perf_event_name(x->event);
         site_str(r, x->unit_id, x->site, where, sizeof where);
         printf("  %-18s  %10llu  %20llu  %s\n", nm ? nm : "?", (unsigned long long)x->intervals,
@@ -51,11 +51,11 @@ void rperf_text(const struct report *r)
 
 void rperf_json(const struct report *r)
 {
-    if (!(r->by & BY_PERF) || !r->nperfs)
+    if (!(r->by & BY_PERF) || !r->md.nperfs)
         return;
     printf(",\n  \"perf\": [");
-    for (size_t i = 0; i < r->nperfs; i++) {
-        const struct rperf *x = &r->perfs[i];
+    for (size_t i = 0; i < r->md.nperfs; i++) {
+        const struct rperf *x = &r->md.perfs[i];
         const char *nm = pi_perf_event_name(x->event);
         printf("%s\n    {\"unit\": \"0x%016llx\", \"site\": %u, \"event\": ", i ? "," : "",
                (unsigned long long)x->unit_id, x->site);
@@ -76,8 +76,8 @@ void rpages_text(const struct report *r)
 {
     if (!(r->by & BY_PAGES))
         return;
-    for (size_t k = 0; k < r->npages; k++) {
-        const struct rpages *p = &r->pages[k];
+    for (size_t k = 0; k < r->md.npages; k++) {
+        const struct rpages *p = &r->md.pages[k];
         printf("\nPerformance page table (%s): %llu epoch%s, %u page%s of %u bytes\n", p->path,
                (unsigned long long)p->h.epochs, p->h.epochs == 1 ? "" : "s", p->h.npages,
                p->h.npages == 1 ? "" : "s", p->h.page_size);
@@ -107,11 +107,11 @@ void rpages_text(const struct report *r)
 
 void rpages_json(const struct report *r)
 {
-    if (!(r->by & BY_PAGES) || !r->npages)
+    if (!(r->by & BY_PAGES) || !r->md.npages)
         return;
     printf(",\n  \"pages\": [");
-    for (size_t k = 0; k < r->npages; k++) {
-        const struct rpages *p = &r->pages[k];
+    for (size_t k = 0; k < r->md.npages; k++) {
+        const struct rpages *p = &r->md.pages[k];
         printf("%s\n    {\"trace\": ", k ? "," : "");
         pm_json_str(stdout, p->path);
         printf(", \"epochs\": %llu, \"page_size\": %u, \"pages\": %u, \"lookaside_hits\": %llu, "

@@ -43,7 +43,7 @@ struct scode {
 /* Fill in g's figures from r's counts. */
 static int resolve(const struct report *r, struct rrange *g)
 {
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &r->md.m;
     struct scode **code = calloc(m->nunits ? m->nunits : 1, sizeof *code);
     int rc = -1;
     if (!code)
@@ -70,14 +70,14 @@ static int resolve(const struct report *r, struct rrange *g)
        are not visits */
     struct call_arc *arcs = NULL;
     size_t narcs = 0;
-    if (pf_call_arcs(r, &arcs, &narcs))
+    if (pf_call_arcs(&r->md, &arcs, &narcs))
         goto out;
     for (size_t ui = 0; ui < m->nunits; ui++) {
         const struct pi_unit_view *u = &m->units[ui];
         const struct scode *sc = code[ui];
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             struct fprof p;
-            if (pf_load(r, u, f, &p)) {
+            if (pf_load(&r->md, u, f, &p)) {
                 free(arcs);
                 goto out;
             }
@@ -142,8 +142,8 @@ out:
 
 static int resolve_all(const struct report *r)
 {
-    for (size_t i = 0; i < r->nrranges; i++)
-        if (!r->rranges[i].done && resolve(r, &r->rranges[i]))
+    for (size_t i = 0; i < r->md.nrranges; i++)
+        if (!r->md.rranges[i].done && resolve(r, &r->md.rranges[i]))
             return -1;
     return 0;
 }
@@ -155,18 +155,18 @@ static void qty(char *buf, size_t n, long double v, int approx)
 
 void rranges_text(const struct report *r)
 {
-    if (!(r->by & BY_REGIONS) || (!r->nrranges && !r->by_given) || resolve_all(r))
+    if (!(r->by & BY_REGIONS) || (!r->md.nrranges && !r->by_given) || resolve_all(r))
         return;
     printf("\nRanges added at run time (perfinst_range_add; visits = entries from outside; "
            "blocks and instructions executed inside; ~ approximate)\n");
-    if (!r->nrranges) {
+    if (!r->md.nrranges) {
         printf("  (none: the traces have no RANGE record)\n");
         return;
     }
     char q[64];
     int wv = 6, wb = 6, wi = 12, wn = 5;
-    for (size_t i = 0; i < r->nrranges; i++) {
-        const struct rrange *g = &r->rranges[i];
+    for (size_t i = 0; i < r->md.nrranges; i++) {
+        const struct rrange *g = &r->md.rranges[i];
         qty(q, sizeof q, g->insns, g->approx);
         wv = rep_widest(wv, rep_digits(g->visits), 20);
         wb = rep_widest(wb, rep_digits(g->blocks), 20);
@@ -175,8 +175,8 @@ void rranges_text(const struct report *r)
     }
     printf("  %*s  %*s  %*s  %-*s  %-28s  %s\n", wv, "visits", wb, "blocks", wi, "instructions",
            wn, "range", "[lo, hi) link-time", "sites (partly inside: left out)");
-    for (size_t i = 0; i < r->nrranges; i++) {
-        const struct rrange *g = &r->rranges[i];
+    for (size_t i = 0; i < r->md.nrranges; i++) {
+        const struct rrange *g = &r->md.rranges[i];
         char span[64];
         qty(q, sizeof q, g->insns, g->approx);
         snprintf(span, sizeof span, "[0x%llx, 0x%llx)", (unsigned long long)g->lo,
@@ -195,8 +195,8 @@ void rranges_json(const struct report *r)
     if (!(r->by & BY_REGIONS) || resolve_all(r))
         return;
     printf(",\n  \"runtime_ranges\": [");
-    for (size_t i = 0; i < r->nrranges; i++) {
-        const struct rrange *g = &r->rranges[i];
+    for (size_t i = 0; i < r->md.nrranges; i++) {
+        const struct rrange *g = &r->md.rranges[i];
         printf("%s\n    {\"range\": ", i ? "," : "");
         pm_json_str(stdout, g->name);
         printf(", \"lo\": %llu, \"hi\": %llu, \"sites\": %u, \"partial_sites\": %u, "
@@ -208,15 +208,15 @@ void rranges_json(const struct report *r)
         qty(q, sizeof q, g->insns, 0);
         printf("%s, \"approximate\": %s}", q, g->approx ? "true" : "false");
     }
-    printf("%s]", r->nrranges ? "\n  " : "");
+    printf("%s]", r->md.nrranges ? "\n  " : "");
 }
 
 void rranges_csv(const struct report *r)
 {
     if (resolve_all(r))
         return;
-    for (size_t i = 0; i < r->nrranges; i++) {
-        const struct rrange *g = &r->rranges[i];
+    for (size_t i = 0; i < r->md.nrranges; i++) {
+        const struct rrange *g = &r->md.rranges[i];
         char q[64];
         qty(q, sizeof q, g->insns, 0);
         printf("%llu,%llu,%s,%d,", (unsigned long long)g->visits, (unsigned long long)g->blocks, q,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "report.h"
 #include "sharing.h"
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "pmopt.h"
 #include "stacks.h"
 

@@ -2,13 +2,41 @@
  * count views: sites, functions, lines; report-ind.c: the views of the
  * indicators' records; report-dormant.c, report-pages.c, report-ranges.c,
  * report-html.c, report-annotate.c, report-diff.c, hotspot.c), over the
- * model of PROG and its traces that rep_load builds (model.h). */
+ * model of PROG and its traces that model_load builds (model.h, r->md). */
 #ifndef PERFINST_REPORT_H
 #define PERFINST_REPORT_H
 
 #include "model.h"
 
-/* report-ind.c: the indicators' views, built from r->ir after rep_load. */
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+/* Views (--by=NAME; --callers adds BY_CALLERS; --by=watch is BY_WATCH and
+ * BY_WATCH_SITES, in csv BY_WATCH alone). */
+enum {
+    BY_SITE = 1, BY_FUNCTION = 2, BY_LINE = 4,
+    BY_INDICATORS = 8, BY_REGIONS = 16, BY_TRACE = 32, BY_TYPES = 64, BY_CALLERS = 128,
+    BY_WATCH = 256,          /* watched data per word */
+    BY_WATCH_SITES = 512,    /* watched data per access site */
+    BY_PAGES = 1 << 16,      /* the performance page table (report-pages.c) */
+    BY_PERF = 1 << 17,       /* perf_event counts of trace regions (report-pages.c) */
+    /* the default of text and json (callers: --callers) */
+    BY_ALL = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256 | 512,
+};
+
+struct ind_views;           /* report-ind.c */
+
+/* pmopt report: the model of PROG and its traces and the report's options. */
+struct report {
+    struct model md;                /* PROG and its traces (model.h) */
+    /* options */
+    enum fmt fmt;
+    int by;
+    int by_given;                   /* --by named the views: print them even when empty */
+    int units;                      /* --units: list each function's units in text */
+    /* the indicators' views (report-ind.c) */
+    struct ind_views *iv;
+};
+
+/* report-ind.c: the indicators' views, built from r->md.ir after model_load. */
 int rind_build(struct report *r);
 void rind_text(const struct report *r);
 void rind_json(const struct report *r); /* members after the count views' ones */
@@ -45,10 +73,10 @@ void rranges_csv(const struct report *r);   /* rows of the regions table, kind "
 
 
 /* report-annotate.c: --annotate=FILE, FILE's source with each line's count
- * (after rep_load).  0, or -1 after an error message. */
+ * (after model_load).  0, or -1 after an error message. */
 int rep_annotate(const struct report *r, const char *path);
 
-/* hotspot.c: --hot --record: HOTSPOT records for r->funcs (the hot view)
+/* hotspot.c: --hot --record: HOTSPOT records for r->md.funcs (the hot view)
  * inserted before the END record of the trace at path. */
 int rep_record_hotspots(const struct report *r, const char *path);
 

@@ -43,7 +43,7 @@ static size_t cnode_get(struct ind_views *iv, size_t parent, const char *name)
 /* A link-time address of PROG as a function name; "?" outside PROG. */
 static const char *frame_name(const struct report *r, uint64_t addr)
 {
-    const struct pi_dfunc *f = addr && r->have_dbg ? pi_debug_func(&r->dbg, addr) : NULL;
+    const struct pi_dfunc *f = addr && r->md.have_dbg ? pi_debug_func(&r->md.dbg, addr) : NULL;
     return f ? pm_dfunc_name(f) : "?";
 }
 
@@ -61,9 +61,9 @@ static int cmp_cnode(const void *a, const void *b)
 int build_callers(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    for (size_t i = 0; i < r->ir.ind.nevents; i++) {
-        const struct pi_trace_event *e = &r->ir.ind.events[i];
-        const struct pi_unit_view *u = rep_prog_unit(r, e->ev.unit_id, e->ev.site);
+    for (size_t i = 0; i < r->md.ir.ind.nevents; i++) {
+        const struct pi_trace_event *e = &r->md.ir.ind.events[i];
+        const struct pi_unit_view *u = rep_prog_unit(&r->md, e->ev.unit_id, e->ev.site);
         if (!u || !e->ev.nframes)
             continue;
         iv->nevents++;

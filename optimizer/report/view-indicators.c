@@ -36,12 +36,12 @@ static int cmp_ind(const void *a, const void *b)
 int build_indicators(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    iv->inds = calloc(r->ir.ind.nsitestats ? r->ir.ind.nsitestats : 1, sizeof *iv->inds);
+    iv->inds = calloc(r->md.ir.ind.nsitestats ? r->md.ir.ind.nsitestats : 1, sizeof *iv->inds);
     if (!iv->inds)
         return rep_oom();
-    for (size_t i = 0; i < r->ir.ind.nsitestats; i++) {
-        const struct pi_rec_sitestat *s = &r->ir.ind.sitestats[i];
-        const struct pi_unit_view *u = rep_prog_unit(r, s->unit_id, s->site);
+    for (size_t i = 0; i < r->md.ir.ind.nsitestats; i++) {
+        const struct pi_rec_sitestat *s = &r->md.ir.ind.sitestats[i];
+        const struct pi_unit_view *u = rep_prog_unit(&r->md, s->unit_id, s->site);
         if (u && s->kind != PI_STAT_WATCH && /* the watch views show those */
             !(s->kind >= PI_STAT_HOT && s->kind <= PI_STAT_SPILL)) /* and report-dormant.c those */
             iv->inds[iv->ninds++] = (struct ind_row){ .u = u, .st = *s };

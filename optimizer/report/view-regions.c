@@ -11,7 +11,7 @@
 int build_regions(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &r->md.m;
     size_t cap = 0;
     for (size_t i = 0; i < m->nunits; i++)
         cap += m->units[i].hdr.nsites;
@@ -35,7 +35,7 @@ int build_regions(struct report *r)
                 *g = (struct region_row){ .u = u, .func = s->func, .name = name };
             }
             g->nsites++;
-            uint64_t c = rep_site_count(r, u, k);
+            uint64_t c = rep_site_count(&r->md, u, k);
             if (s->directives & PI_D_REGION_BEGIN) {
                 g->visits = pm_sat_add(g->visits, c);
                 if (!g->bfile) {

@@ -20,8 +20,8 @@ static int cmp_treg_func(const void *a, const void *b)
 int build_trace(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    const struct pi_meta *m = &r->m;
-    const struct pi_trace *t = &r->ir.ind;
+    const struct pi_meta *m = &r->md.m;
+    const struct pi_trace *t = &r->md.ir.ind;
     size_t nfuncs = 0;
     for (size_t i = 0; i < m->nunits; i++)
         nfuncs += m->units[i].hdr.nfuncs;
@@ -35,7 +35,7 @@ int build_trace(struct report *r)
         while (j < t->ntraceregs && t->traceregs[j].start_unit == g->start_unit &&
                t->traceregs[j].start_site == g->start_site)
             j++;
-        const struct pi_unit_view *su = rep_prog_unit(r, g->start_unit, g->start_site);
+        const struct pi_unit_view *su = rep_prog_unit(&r->md, g->start_unit, g->start_site);
         if (!su) {
             i = j;
             continue;
@@ -45,12 +45,12 @@ int build_trace(struct report *r)
         row->funcs = calloc(nfuncs ? nfuncs : 1, sizeof *row->funcs);
         if (!row->funcs)
             return rep_oom();
-        uint64_t addr = r->us[su - m->units].site_addr ? r->us[su - m->units].site_addr[g->start_site]
+        uint64_t addr = r->md.us[su - m->units].site_addr ? r->md.us[su - m->units].site_addr[g->start_site]
                                                         : 0;
         const char *df;
         uint32_t dl;
         const struct pi_site *ss = &su->sites[g->start_site];
-        if (addr && r->have_dbg && pi_debug_line(&r->dbg, addr, &df, &dl) &&
+        if (addr && r->md.have_dbg && pi_debug_line(&r->md.dbg, addr, &df, &dl) &&
             (dl != ss->line || strcmp(pm_basename(df), pm_basename(pi_unit_str(su, ss->file))))) {
             row->dfile = pm_file(NULL, df);
             row->dline = dl;
@@ -132,7 +132,7 @@ void text_trace(const struct report *r)
                t->approx ? " (approximate)" : "");
         if (t->foreign)
             printf("    and %llu block executions in units that are not in %s\n",
-                   (unsigned long long)t->foreign, r->prog);
+                   (unsigned long long)t->foreign, r->md.prog);
         if (!t->nfuncs)
             continue;
         int we = 7, wb = 6, wf = 8;

@@ -23,7 +23,7 @@ static uint32_t types_mask(const struct pi_unit_view *u, const struct pi_func *f
 int build_types(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &r->md.m;
     size_t cap = 0;
     for (size_t i = 0; i < m->nunits; i++)
         cap += m->units[i].hdr.nfuncs;
@@ -48,7 +48,7 @@ int build_types(struct report *r)
                 const struct site_code *c = code_of(r, u, k);
                 struct types_site *ts = &tf->sites[tf->nsites++];
                 ts->site = k;
-                ts->count = rep_site_count(r, u, k);
+                ts->count = rep_site_count(&r->md, u, k);
                 ts->nranges = c->nranges;
                 if (ts->count && c->nranges != 1)
                     tf->approx = 1;

@@ -47,41 +47,41 @@ static int cmp_wsite(const void *a, const void *b)
 int build_watch(struct report *r)
 {
     struct ind_views *iv = r->iv;
-    const struct pi_meta *m = &r->m;
+    const struct pi_meta *m = &r->md.m;
     /* words: one per key, summed, then named */
     size_t n = 0;
-    if (r->ir.nwwords)
-        qsort(r->ir.wwords, r->ir.nwwords, sizeof *r->ir.wwords, cmp_wword_key);
-    for (size_t i = 0; i < r->ir.nwwords; i++) {
-        struct wword *d = n ? &r->ir.wwords[n - 1] : NULL;
-        if (d && !cmp_wword_key(d, &r->ir.wwords[i])) {
-            d->reads = pm_sat_add(d->reads, r->ir.wwords[i].reads);
-            d->writes = pm_sat_add(d->writes, r->ir.wwords[i].writes);
+    if (r->md.ir.nwwords)
+        qsort(r->md.ir.wwords, r->md.ir.nwwords, sizeof *r->md.ir.wwords, cmp_wword_key);
+    for (size_t i = 0; i < r->md.ir.nwwords; i++) {
+        struct wword *d = n ? &r->md.ir.wwords[n - 1] : NULL;
+        if (d && !cmp_wword_key(d, &r->md.ir.wwords[i])) {
+            d->reads = pm_sat_add(d->reads, r->md.ir.wwords[i].reads);
+            d->writes = pm_sat_add(d->writes, r->md.ir.wwords[i].writes);
             continue;
         }
-        r->ir.wwords[n++] = r->ir.wwords[i];
+        r->md.ir.wwords[n++] = r->md.ir.wwords[i];
     }
-    r->ir.nwwords = n;
+    r->md.ir.nwwords = n;
     int have_vars = 0;
-    for (size_t i = 0; i < r->ir.nwwords && r->have_dbg && !have_vars; i++)
-        if (r->ir.wwords[i].cls == W_PROG) {
+    for (size_t i = 0; i < r->md.ir.nwwords && r->md.have_dbg && !have_vars; i++)
+        if (r->md.ir.wwords[i].cls == W_PROG) {
             struct pi_err err;
-            int had_warning = r->dbg.warning[0] != 0;
-            if (pi_debug_read_vars(&r->dbg, &err))
-                pm_note("%s: watched words are not named: %s", r->prog, err.msg);
+            int had_warning = r->md.dbg.warning[0] != 0;
+            if (pi_debug_read_vars(&r->md.dbg, &err))
+                pm_note("%s: watched words are not named: %s", r->md.prog, err.msg);
             else
                 have_vars = 1;
-            if (!had_warning && r->dbg.warning[0])
-                pm_note("%s", r->dbg.warning);
+            if (!had_warning && r->md.dbg.warning[0])
+                pm_note("%s", r->md.dbg.warning);
         }
-    for (size_t i = 0; i < r->ir.nwwords; i++) {
-        struct wword *w = &r->ir.wwords[i];
+    for (size_t i = 0; i < r->md.ir.nwwords; i++) {
+        struct wword *w = &r->md.ir.wwords[i];
         char name[512] = "heap/stack";
         if (w->cls == W_PROG) {
-            const struct pi_dvar *v = have_vars ? pi_debug_var(&r->dbg, w->addr, w->addr + r->ir.wgran)
+            const struct pi_dvar *v = have_vars ? pi_debug_var(&r->md.dbg, w->addr, w->addr + r->md.ir.wgran)
                                                 : NULL;
             if (v) {
-                pi_debug_var_name(&r->dbg, v, w->addr > v->addr ? w->addr : v->addr, name,
+                pi_debug_var_name(&r->md.dbg, v, w->addr > v->addr ? w->addr : v->addr, name,
                                   sizeof name);
                 w->is_var = 1;
             } else {
@@ -92,8 +92,8 @@ int build_watch(struct report *r)
             return rep_oom();
         iv->wnamed = i + 1;
     }
-    if (r->ir.nwwords)
-        qsort(r->ir.wwords, r->ir.nwwords, sizeof *r->ir.wwords, cmp_wword);
+    if (r->md.ir.nwwords)
+        qsort(r->md.ir.wwords, r->md.ir.nwwords, sizeof *r->md.ir.wwords, cmp_wword);
 
     /* sites: every data site of PROG, with its PI_STAT_WATCH record if any */
     size_t cap = 0;
@@ -112,7 +112,7 @@ int build_watch(struct report *r)
             struct pi_rec_sitestat key = { .unit_id = u->hdr.unit_id, .site = k,
                                            .kind = PI_STAT_WATCH };
             const struct pi_rec_sitestat *st =
-                r->ir.ind.nsitestats ? bsearch(&key, r->ir.ind.sitestats, r->ir.ind.nsitestats,
+                r->md.ir.ind.nsitestats ? bsearch(&key, r->md.ir.ind.sitestats, r->md.ir.ind.nsitestats,
                                              sizeof key, pi_sitestat_cmp)
                                    : NULL;
             if (st) {
@@ -152,18 +152,18 @@ static const char *access_str(uint32_t arg, int word)
 
 void text_watch(const struct report *r)
 {
-    if (!r->ir.nwwords && !r->by_given)
+    if (!r->md.ir.nwwords && !r->by_given)
         return;
-    if (!r->ir.nwwords) {
+    if (!r->md.ir.nwwords) {
         printf("\nWatched data per word\n  (none: no WATCH record for PROG)\n");
         return;
     }
     printf("\nWatched data per %u-byte word, most accessed first (reads and writes as the source "
-           "performs them)\n", r->ir.wgran);
+           "performs them)\n", r->md.ir.wgran);
     char a[64];
     int wn = 6, wa = 7, wr = 5, ww = 6, outside = 0, relative = 0;
-    for (size_t i = 0; i < r->ir.nwwords; i++) {
-        const struct wword *w = &r->ir.wwords[i];
+    for (size_t i = 0; i < r->md.ir.nwwords; i++) {
+        const struct wword *w = &r->md.ir.wwords[i];
         wn = rep_widest(wn, (int)strlen(w->name), 60);
         waddr_str(w, a, sizeof a);
         wa = rep_widest(wa, (int)strlen(a), 24);
@@ -173,19 +173,19 @@ void text_watch(const struct report *r)
         relative |= w->cls == W_RELATIVE;
     }
     printf("  %-*s  %-*s  %*s  %*s\n", wn, "object", wa, "address", wr, "reads", ww, "writes");
-    for (size_t i = 0; i < r->ir.nwwords; i++) {
-        const struct wword *w = &r->ir.wwords[i];
+    for (size_t i = 0; i < r->md.ir.nwwords; i++) {
+        const struct wword *w = &r->md.ir.wwords[i];
         waddr_str(w, a, sizeof a);
         printf("  %-*s  %-*s  %*llu  %*llu\n", wn, w->name, wa, a, wr, (unsigned long long)w->reads,
                ww, (unsigned long long)w->writes);
     }
     if (outside)
         printf("  (heap/stack: a word outside %s's variables, of a heap or stack object; its address "
-               "is where it was in one run (run-time) and changes from run to run%s)\n", r->prog,
+               "is where it was in one run (run-time) and changes from run to run%s)\n", r->md.prog,
                relative ? "; base+: from a merged trace, relative to the program's load address"
                         : "");
     printf("  (addresses in %s are link-time addresses; a word is named by its first byte that "
-           "belongs to a variable)\n", r->prog);
+           "belongs to a variable)\n", r->md.prog);
 }
 
 void text_watch_sites(const struct report *r)
@@ -224,13 +224,13 @@ void text_watch_sites(const struct report *r)
 void json_watch(const struct report *r)
 {
     printf(",\n  \"watch_word_size\": ");
-    if (r->ir.wgran)
-        printf("%u", r->ir.wgran);
+    if (r->md.ir.wgran)
+        printf("%u", r->md.ir.wgran);
     else
         printf("null");
     printf(",\n  \"watch_words\": [");
-    for (size_t i = 0; i < r->ir.nwwords; i++) {
-        const struct wword *w = &r->ir.wwords[i];
+    for (size_t i = 0; i < r->md.ir.nwwords; i++) {
+        const struct wword *w = &r->md.ir.wwords[i];
         printf("%s\n    {\"object\": ", i ? "," : "");
         pm_json_str(stdout, w->name);
         printf(", \"kind\": \"%s\", \"address\": \"0x%llx\", \"address_is\": \"%s\", "
@@ -239,14 +239,14 @@ void json_watch(const struct report *r)
                (unsigned long long)w->addr, waddr_kind(w), (unsigned long long)w->reads,
                (unsigned long long)w->writes);
     }
-    printf("%s]", r->ir.nwwords ? "\n  " : "");
+    printf("%s]", r->md.ir.nwwords ? "\n  " : "");
 }
 
 void csv_watch(const struct report *r)
 {
     printf("object,kind,address,address_is,reads,writes\n");
-    for (size_t i = 0; i < r->ir.nwwords; i++) {
-        const struct wword *w = &r->ir.wwords[i];
+    for (size_t i = 0; i < r->md.ir.nwwords; i++) {
+        const struct wword *w = &r->md.ir.wwords[i];
         pm_csv_str(stdout, w->name);
         printf(",%s,0x%llx,%s,%llu,%llu\n",
                w->is_var ? "variable" : w->cls == W_PROG ? "unknown" : "heap/stack",
