@@ -4,9 +4,11 @@
 # libc functions are exported (-fvisibility=hidden, PI_EXPORT in the sources).
 
 # From common/, compiled in with the runtime's flags: xlat-blocks.c (the
-# translation-table builder, shared with perfinst-ld) and piformat.c (the
-# one decoder of the chunks and the overlay's lines, shared with the tools).
-RUNTIME_COMMON := xlat-blocks piformat piflow
+# translation-table builder, shared with perfinst-ld), piformat.c (the
+# one decoder of the chunks and the overlay's lines, shared with the tools),
+# piflow.c (counts solved from the arcs' counters) and pifd.c (a file
+# descriptor read to its end, shared with pmopt relink).
+RUNTIME_COMMON := xlat-blocks piformat piflow pifd
 RUNTIME_SRCS   := $(wildcard runtime/*.c)
 RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS)) \
                   $(RUNTIME_COMMON:%=$(BUILD)/runtime/%.o)
@@ -26,6 +28,7 @@ $(BUILD)/runtime/loader.o: common/xlat-blocks.h common/piformat.h common/piflow.
 # where a process in secure execution reads its configuration (docs/runtime.md)
 $(BUILD)/runtime/core.o: RUNTIME_CFLAGS += -DPI_SECURE_CONF='"$(SYSCONFDIR)/perfinst.conf"'
 $(BUILD)/runtime/fnmeta.o $(BUILD)/runtime/overlay.o: common/piformat.h
+$(BUILD)/runtime/core.o: common/pifd.h
 
 # idle-wrap.c interposes libc's blocking calls: shared runtime only
 # (docs/sampling-stacks.md); the sampling files share sample.h.

@@ -12,6 +12,7 @@
  */
 #include "runtime.h"
 #include "env.h"
+#include "pifd.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -233,29 +234,8 @@ static char *read_cmdline(size_t *len)
     int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (n == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
+    char *buf = pi_read_fd(fd, len);
     close(fd);
-    *len = n;
     return buf;
 }
 

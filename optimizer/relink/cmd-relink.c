@@ -41,6 +41,7 @@
 
 #include "dcolour.h"
 #include "layout.h"
+#include "pifd.h"
 #include "piformat.h"
 #include "pifeedback.h"
 #include "piout.h"
@@ -184,30 +185,8 @@ static int run(char *const argv[], const char *dir, char *const *env, int verbos
     }
     if (out) {
         close(pfd[1]);
-        size_t cap = 4096, n = 0;
-        char *buf = malloc(cap);
-        for (;;) {
-            if (!buf)
-                break;
-            if (n == cap) {
-                char *t = realloc(buf, cap *= 2);
-                if (!t) {
-                    free(buf);
-                    buf = NULL;
-                    break;
-                }
-                buf = t;
-            }
-            ssize_t r = read(pfd[0], buf + n, cap - n);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0)
-                break;
-            n += (size_t)r;
-        }
+        *out = pi_read_fd(pfd[0], outlen);
         close(pfd[0]);
-        *out = buf;
-        *outlen = n;
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
