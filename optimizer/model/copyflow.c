@@ -55,8 +55,8 @@ struct cf_text *cf_text_load(const char *path)
         free(t);
         return NULL;
     }
-    int fd = open(path, O_RDONLY);
-    Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+    int fd;
+    Elf *e = pm_elf_open(path, &fd);
     size_t nph = 0;
     if (e && elf_getphdrnum(e, &nph) == 0) {
         for (size_t i = 0; i < nph && t->n < 16; i++) {
@@ -74,10 +74,7 @@ struct cf_text *cf_text_load(const char *path)
             t->seg[t->n++].bytes = b;
         }
     }
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return t;
 }
 

@@ -167,8 +167,8 @@ size_t dc_script(FILE *f, int out, const struct dc_item *it, size_t n, const str
 int dc_verify(const char *prog, const char *shown, const struct dc_item *it, size_t n,
               const struct reserve *rv)
 {
-    int fd = open(prog, O_RDONLY);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(prog, &fd);
     struct pm_sym *v = NULL;
     size_t nv = 0;
     int status = 0;
@@ -207,9 +207,6 @@ int dc_verify(const char *prog, const char *shown, const struct dc_item *it, siz
             status = -1;
     }
     free(v);
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return status;
 }

@@ -748,8 +748,8 @@ static int mark_uninstrumented(struct model *md)
     }
     if (!candidates)
         return 0;
-    int fd = open(md->prog, O_RDONLY);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(md->prog, &fd);
     struct pm_sym *syms = NULL;
     size_t nsyms = 0;
     int status = e && pm_elf_symbols(e, STT_FUNC, &syms, &nsyms) ? oom() : 0;
@@ -768,10 +768,7 @@ static int mark_uninstrumented(struct model *md)
         row->uninstrumented = defined;
     }
     free(syms);
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return status;
 }
 

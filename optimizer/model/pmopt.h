@@ -87,5 +87,10 @@ struct pm_sym {
  * when memory ran out (*v NULL, *n 0). */
 int pm_elf_symbols(struct Elf *e, int type, struct pm_sym **v, size_t *n);
 int pm_sym_cmp(const void *a, const void *b);
+/* An ELF file opened for reading: the descriptor in *fd (-1 when the file
+ * cannot be opened), the handle returned (NULL when it cannot be opened or
+ * read as ELF).  pm_elf_close(e, fd) closes what was opened. */
+struct Elf *pm_elf_open(const char *path, int *fd);
+void pm_elf_close(struct Elf *e, int fd);
 
 #endif /* PERFINST_PMOPT_H */

@@ -2,11 +2,13 @@
  * output quoting shared by the subcommands of pmopt. */
 #define _GNU_SOURCE /* sigabbrev_np */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gelf.h>
 #include <libelf.h>
@@ -299,6 +301,21 @@ long pm_parse_pct(const char *s)
 int pm_sym_cmp(const void *a, const void *b)
 {
     return strcmp(((const struct pm_sym *)a)->name, ((const struct pm_sym *)b)->name);
+}
+
+Elf *pm_elf_open(const char *path, int *fd)
+{
+    elf_version(EV_CURRENT);
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    return *fd < 0 ? NULL : elf_begin(*fd, ELF_C_READ, NULL);
+}
+
+void pm_elf_close(Elf *e, int fd)
+{
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
 }
 
 int pm_elf_symbols(Elf *e, int type, struct pm_sym **v, size_t *n)

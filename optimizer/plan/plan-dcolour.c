@@ -94,8 +94,8 @@ static int simulate(const struct cgeom *g, struct dlines *L, uint64_t min, struc
 static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it,
                       size_t n, struct dlines *L)
 {
-    int fd = open(prog, O_RDONLY);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(prog, &fd);
     struct pm_sym *ps = NULL;
     size_t nps = 0;
     int status = e && pm_elf_symbols(e, STT_OBJECT, &ps, &nps) ? -1 : 0;
@@ -107,10 +107,7 @@ static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_i
                                 (uint32_t)i);
     }
     free(ps);
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return status;
 }
 

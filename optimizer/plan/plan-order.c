@@ -392,8 +392,8 @@ static double che_misses(const struct cgeom *g, const struct lines *L)
 
 static int prog_lines(struct po *p, struct lines *L)
 {
-    int fd = open(p->md->prog, O_RDONLY);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(p->md->prog, &fd);
     struct pm_sym *ps = NULL;
     size_t nps = 0;
     int status = 0;
@@ -413,10 +413,7 @@ static int prog_lines(struct po *p, struct lines *L)
     fold_lines(L);
 out:
     free(ps);
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return status;
 }
 

@@ -769,8 +769,8 @@ static const char *const linker_names[] = { "GNU ld", "gold", "lld", "another li
 static enum linker linker_of(const char *prog)
 {
     enum linker k = LK_BFD;
-    int fd = open(prog, O_RDONLY | O_CLOEXEC);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(prog, &fd);
     size_t shstr;
     if (e && !elf_getshdrstrndx(e, &shstr)) {
         Elf_Scn *scn = NULL;
@@ -792,10 +792,7 @@ static enum linker linker_of(const char *prog)
             }
         }
     }
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return k;
 }
 
@@ -1009,8 +1006,8 @@ static int by_fsym(const void *a, const void *b)
 
 static struct fsym *read_funcs(const char *path, size_t *n)
 {
-    int fd = open(path, O_RDONLY);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(path, &fd);
     struct pm_sym *ps = NULL;
     size_t nps = 0;
     struct fsym *v = NULL;
@@ -1027,10 +1024,7 @@ static struct fsym *read_funcs(const char *path, size_t *n)
         }
     }
     free(ps);
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     return v;
 }
 
@@ -1140,8 +1134,8 @@ static int verify(const struct relink *rl, const char *tmp, const char *out, con
  * -1 with a message for a missing or malformed table. */
 static long read_reserve(const char *path, struct reserve *rv, size_t *n)
 {
-    int fd = open(path, O_RDONLY);
-    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = pm_elf_open(path, &fd);
     size_t shstr;
     long inwin = -1;
     Elf_Scn *scn = NULL;
@@ -1161,10 +1155,7 @@ static long read_reserve(const char *path, struct reserve *rv, size_t *n)
             break;
         }
     }
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
+    pm_elf_close(e, fd);
     if (inwin < 0)
         pm_error("%s: no well-formed .perfinst.reserve table", path);
     return inwin;
