@@ -659,21 +659,35 @@ out:
     return r;
 }
 
+/* path opened for reading (an input of the build: pi_input_note) and
+ * begun as ELF, its descriptor in *fd; NULL after setting err. */
+static Elf *open_input(const char *path, int *fd, struct pi_err *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        pi_err_set(err, "%s: libelf is out of date: %s", path, elf_errmsg(-1));
+        return NULL;
+    }
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0) {
+        pi_err_set(err, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    pi_input_note(path);
+    Elf *elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+    if (!elf) {
+        pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));
+        close(*fd);
+    }
+    return elf;
+}
+
 int pi_meta_read(const char *path, struct pi_meta *m, struct pi_err *err)
 {
     memset(m, 0, sizeof *m);
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return pi_err_set(err, "%s: libelf is out of date: %s", path, elf_errmsg(-1));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return pi_err_set(err, "%s: %s", path, strerror(errno));
-    pi_input_note(path);
-    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (!elf) {
-        pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));
-        close(fd);
+    int fd;
+    Elf *elf = open_input(path, &fd, err);
+    if (!elf)
         return -1;
-    }
     int r = pi_meta_read_elf(path, elf, m, err);
     elf_end(elf);
     close(fd);
@@ -684,18 +698,10 @@ int pi_meta_read_each(const char *path, int (*fn)(struct pi_meta *m, struct Elf 
                       void *arg,
                       struct pi_err *err)
 {
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return pi_err_set(err, "%s: libelf is out of date: %s", path, elf_errmsg(-1));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return pi_err_set(err, "%s: %s", path, strerror(errno));
-    pi_input_note(path);
-    Elf *ar = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (!ar) {
-        pi_err_set(err, "%s: elf_begin: %s", path, elf_errmsg(-1));
-        close(fd);
+    int fd;
+    Elf *ar = open_input(path, &fd, err);
+    if (!ar)
         return -1;
-    }
     int r = 0;
     struct pi_meta m;
     if (elf_kind(ar) != ELF_K_AR) {

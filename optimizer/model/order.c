@@ -304,6 +304,18 @@ static uint64_t *layout(const struct ord_node *nodes, size_t nn, const uint32_t 
     return at;
 }
 
+/* An arc between two nodes the layout at places, and where it leaves
+ * from (the middle of its caller). */
+static int placed_arc(const struct ord_arc *a, const uint64_t *at)
+{
+    return a->from != a->to && at[a->from] != UINT64_MAX && at[a->to] != UINT64_MAX;
+}
+
+static uint64_t arc_source(const struct ord_node *nodes, const uint64_t *at, const struct ord_arc *a)
+{
+    return at[a->from] + sz(&nodes[a->from]) / 2;
+}
+
 double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
                         size_t na, const uint32_t *order, size_t n)
 {
@@ -313,9 +325,8 @@ double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct or
         return -1;
     for (size_t k = 0; k < na; k++) {
         const struct ord_arc *a = &arcs[k];
-        if (a->from == a->to || at[a->from] == UINT64_MAX || at[a->to] == UINT64_MAX)
-            continue;
-        s += arc_score(a->weight, at[a->from] + sz(&nodes[a->from]) / 2, at[a->to]);
+        if (placed_arc(a, at))
+            s += arc_score(a->weight, arc_source(nodes, at, a), at[a->to]);
     }
     free(at);
     return s;
@@ -330,9 +341,9 @@ double ord_call_distance(const struct ord_node *nodes, size_t nn, const struct o
         return -1;
     for (size_t k = 0; k < na; k++) {
         const struct ord_arc *a = &arcs[k];
-        if (a->from == a->to || at[a->from] == UINT64_MAX || at[a->to] == UINT64_MAX)
+        if (!placed_arc(a, at))
             continue;
-        uint64_t m = at[a->from] + sz(&nodes[a->from]) / 2, t = at[a->to];
+        uint64_t m = arc_source(nodes, at, a), t = at[a->to];
         s += (double)a->weight * (double)(t > m ? t - m : m - t);
         w += (double)a->weight;
     }

@@ -15,6 +15,27 @@ void pf_free(struct fprof *p)
 
 #define UNKNOWN UINT64_MAX
 
+/* Edges lo..hi-1 of a block (through map, if not NULL) that together
+ * carry count: when one of them is unknown it gets what the others leave
+ * over.  Returns whether it did. */
+static int settle(struct fprof *p, uint64_t count, const uint32_t *map, uint32_t lo, uint32_t hi)
+{
+    uint32_t unknown = 0, which = 0;
+    uint64_t known = 0;
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t e = map ? map[i] : i;
+        if (p->edge[e] == UNKNOWN) {
+            unknown++;
+            which = e;
+        } else
+            known += p->edge[e];
+    }
+    if (unknown != 1)
+        return 0;
+    p->edge[which] = count > known ? count - known : 0;
+    return 1;
+}
+
 /* Flow conservation, to a fixed point: a block whose outgoing edges are
  * all known but one gives that one; so does a block (not the entry) whose
  * incoming edges are all known but one.  Returns whether it changed. */
@@ -22,35 +43,10 @@ static int propagate(struct fprof *p, const uint32_t *in_first, const uint32_t *
 {
     int changed = 0;
     for (uint32_t b = 0; b < p->nblocks; b++) {
-        uint32_t unknown = 0, which = 0;
-        uint64_t known = 0;
-        for (uint32_t e = p->eoff[b]; e < p->eoff[b + 1]; e++) {
-            if (p->edge[e] == UNKNOWN) {
-                unknown++;
-                which = e;
-            } else
-                known += p->edge[e];
-        }
-        if (unknown == 1) {
-            p->edge[which] = p->count[b] > known ? p->count[b] - known : 0;
-            changed = 1;
-        }
+        changed |= settle(p, p->count[b], NULL, p->eoff[b], p->eoff[b + 1]);
         if (b == 0)
             continue; /* the entry: entered from outside */
-        unknown = 0;
-        known = 0;
-        for (uint32_t i = in_first[b]; i < in_first[b + 1]; i++) {
-            uint32_t e = in_edge[i];
-            if (p->edge[e] == UNKNOWN) {
-                unknown++;
-                which = e;
-            } else
-                known += p->edge[e];
-        }
-        if (unknown == 1) {
-            p->edge[which] = p->count[b] > known ? p->count[b] - known : 0;
-            changed = 1;
-        }
+        changed |= settle(p, p->count[b], in_edge, in_first[b], in_first[b + 1]);
     }
     return changed;
 }
