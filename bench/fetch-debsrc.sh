@@ -1,8 +1,11 @@
 #!/bin/bash
-# bench/fetch-debsrc.sh NAME[=VERSION]... — Debian source packages, fetched
-# once into a cache and unpacked there; prints each unpacked tree (one line
-# per NAME).  A VERSION pins the package (apt-get source NAME=VERSION): the
-# mirror may lack the newest one, and results should not move with it.
+# bench/fetch-debsrc.sh [--download-only] NAME[=VERSION]... — Debian source
+# packages, fetched once into a cache and unpacked there; prints each
+# unpacked tree (one line per NAME).  A VERSION pins the package (apt-get
+# source NAME=VERSION): the mirror may lack the newest one, and results
+# should not move with it.  --download-only: the package's files (the
+# .dsc and its tarballs) downloaded, not unpacked; prints the folder that
+# holds them ($CACHE/debsrc), once per NAME.
 #
 #   CACHE   the cache (default /work/cache if it exists, else bench/.cache);
 #           the packages go to $CACHE/debsrc
@@ -16,6 +19,8 @@
 # scripts may fetch at once: $CACHE/debsrc/.lock serialises them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+dl=
+[ "${1:-}" != --download-only ] || { dl=--download-only; shift; }
 [ $# -gt 0 ] || { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 CACHE=${CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
 d=$CACHE/debsrc
@@ -26,21 +31,37 @@ apt=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/apt"
 
 tree() { ls -d "$d/$1"-[0-9]*/ 2> /dev/null | head -1 || true; }
 
+# the private deb-src list and its lists, updated once
+lists() {
+    if [ ! -s "$d/apt/debian-src.sources" ]; then
+        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
+    fi
+    if ! ls "$d/apt/lists/"*Sources* > /dev/null 2>&1; then
+        apt-get "${apt[@]}" update > "$d/apt/update.log" 2>&1 ||
+            { echo "fetch-debsrc: apt-get update failed (see $d/apt/update.log)" >&2; exit 1; }
+    fi
+}
+
+# apt-get source [--download-only] SPEC in $d
+get() {
+    (cd "$d" && apt-get "${apt[@]}" source $dl "$1" > "$d/apt/source-${1%%=*}.log" 2>&1) ||
+        { echo "fetch-debsrc: apt-get source $1 failed (see $d/apt/source-${1%%=*}.log)" >&2; exit 1; }
+}
+
 exec 9> "$d/.lock"
 flock 9
 for spec; do
     name=${spec%%=*}
+    if [ -n "$dl" ]; then
+        lists
+        get "$spec"
+        echo "$d"
+        continue
+    fi
     src=$(tree "$name")
     if [ -z "$src" ]; then
-        if [ ! -s "$d/apt/debian-src.sources" ]; then
-            sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
-        fi
-        if ! ls "$d/apt/lists/"*Sources* > /dev/null 2>&1; then
-            apt-get "${apt[@]}" update > "$d/apt/update.log" 2>&1 ||
-                { echo "fetch-debsrc: apt-get update failed (see $d/apt/update.log)" >&2; exit 1; }
-        fi
-        (cd "$d" && apt-get "${apt[@]}" source "$spec" > "$d/apt/source-$name.log" 2>&1) ||
-            { echo "fetch-debsrc: apt-get source $spec failed (see $d/apt/source-$name.log)" >&2; exit 1; }
+        lists
+        get "$spec"
         src=$(tree "$name")
         [ -n "$src" ] || { echo "fetch-debsrc: apt-get source $name left no $d/$name-VERSION" >&2; exit 1; }
     fi

@@ -58,44 +58,19 @@ wl_scale() {
 }
 
 # wl_debsrc NAME: the unpacked Debian source package NAME under
-# $WL_CACHE/debsrc (apt-get source with a private deb-src list; the system's
-# apt configuration is not touched); prints its directory
+# $WL_CACHE/debsrc (bench/fetch-debsrc.sh); prints its directory
 wl_debsrc() {
-    local d=$WL_CACHE/debsrc name=$1 src
-    src=$(ls -d "$d/$name"-[0-9]*/ 2> /dev/null | head -1)
-    if [ -z "$src" ]; then
-        wl_debsrc_lists || return 1
-        (cd "$d" && apt-get "${WL_APT[@]}" source "$name" > "$d/apt/source-$name.log" 2>&1) ||
-            { echo "workloads: apt-get source $name failed ($d/apt/source-$name.log)" >&2; return 1; }
-        src=$(ls -d "$d/$name"-[0-9]*/ 2> /dev/null | head -1)
-    fi
-    [ -n "$src" ] || { echo "workloads: no $name source in $d" >&2; return 1; }
-    echo "${src%/}"
-}
-
-# wl_debsrc_lists: the private deb-src list under $WL_CACHE/debsrc/apt (a
-# deb-src copy of the system's debian.sources, its own lists, updated once);
-# WL_APT: apt-get's options that use it
-wl_debsrc_lists() {
-    local d=$WL_CACHE/debsrc
-    WL_APT=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/apt" -o Dir::State::Lists="$d/apt/lists")
-    mkdir -p "$d/apt/lists/partial"
-    [ -s "$d/apt/debian-src.sources" ] ||
-        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$d/apt/debian-src.sources"
-    [ -n "$(ls "$d/apt/lists/"*Sources* 2> /dev/null)" ] || apt-get "${WL_APT[@]}" update > "$d/apt/update.log" 2>&1 ||
-        { echo "workloads: apt-get update failed ($d/apt/update.log)" >&2; return 1; }
+    CACHE=$WL_CACHE "$here/fetch-debsrc.sh" "$1"
 }
 
 # wl_speedtest1: test/speedtest1.c of the sqlite3 Debian source package,
-# extracted once into $WL_CACHE/debsrc (apt-get source --download-only with
-# the private deb-src list of wl_debsrc); prints its path
+# extracted once into $WL_CACHE/debsrc (bench/fetch-debsrc.sh
+# --download-only); prints its path
 wl_speedtest1() {
     local d=$WL_CACHE/debsrc f
     f=$(ls "$d"/speedtest1-*.c 2> /dev/null | head -1)
     if [ -z "$f" ]; then
-        wl_debsrc_lists || return 1
-        (cd "$d" && apt-get "${WL_APT[@]}" source --download-only sqlite3 > "$d/apt/source-sqlite3.log" 2>&1) ||
-            { echo "workloads: apt-get source sqlite3 failed ($d/apt/source-sqlite3.log)" >&2; return 1; }
+        CACHE=$WL_CACHE "$here/fetch-debsrc.sh" --download-only sqlite3 > /dev/null || return 1
         local t v
         t=$(ls "$d"/sqlite3_*.orig.tar.* 2> /dev/null | grep -v -- '-www' | head -1)
         v=${t##*/sqlite3_}; v=${v%%.orig.tar.*}
