@@ -328,7 +328,7 @@ static unsigned order_rank(const char *fn)
  * A clone F.isra.N (F.constprop.N, F.part.N) the list does not name stays
  * where it is: giving it F's rank measured worse on SQLite (bench/RESULTS.md).
  * Left alone: a section the program chose, main and constructors
- * (.text.startup), destructors (.text.exit), functions-order=none. */
+ * (.text.startup), destructors (.text.exit), function-order=none. */
 static void set_order_section(function *fun)
 {
     cgraph_node *node = cgraph_node::get(fun->decl);

@@ -9,8 +9,10 @@ text) and checks, against the tracked files of TOP (default: this tree):
   files     a path under one of the tree's folders (`runtime/loader.c`,
             [link](../include/perfinst-format.h)) exists; a file named
             in the first column of a table (`pass-split.cc`) exists
-            somewhere; every gcc-plugin/ and runtime/ source file is named
-            in docs/design.md or docs/runtime.md (their file tables)
+            somewhere; every gcc-plugin/ and runtime/ source file and
+            every unit test (tests/unit/*.c) is named in the first column
+            of a table of docs/design.md, docs/runtime.md or
+            docs/testing.md (their file tables)
   plugin    every -fplugin-arg-perfinst-KEY is a key plugin_init knows
   options   every --option of a `pmopt ...` or `perfinst-ld ...` command
             line (in backticks or a code block) is an option of that tool
@@ -115,15 +117,29 @@ for doc in docs:
                 if extra not in basenames:
                     problem(doc, n, f"no file named {extra} in the tree")
 
-# every plugin and runtime source is in its table
-design, runtime = read("docs/design.md"), read("docs/runtime.md")
+# every plugin and runtime source is in its table, every unit test in
+# testing.md's: named in the first column of a table row
+def first_column(doc):
+    names = set()
+    for _, line, fenced in lines_of(doc):
+        m = re.match(r"\|([^|]*)\|", line)
+        if m and not fenced:
+            names.update(re.findall(r"`([^`]+)`", m.group(1)))
+    return names
+
+
+tables = {doc: first_column(doc) for doc in ("docs/design.md", "docs/runtime.md", "docs/testing.md")}
 for f in files:
+    base = os.path.basename(f)
     if f.startswith("gcc-plugin/") and f.endswith((".cc", ".h")):
-        if f"`{os.path.basename(f)}`" not in design:
+        if base not in tables["docs/design.md"]:
             problem("docs/design.md", 1, f"{f} is not in the plugin's file table")
     if f.startswith("runtime/") and f.endswith(".c"):
-        if f"`{os.path.basename(f)}`" not in runtime:
+        if base not in tables["docs/runtime.md"]:
             problem("docs/runtime.md", 1, f"{f} is not in the runtime's file table")
+    if f.startswith("tests/unit/") and f.endswith(".c") and base != "unit.c":
+        if base not in tables["docs/testing.md"]:
+            problem("docs/testing.md", 1, f"{f} is not in the unit tests' table")
 
 # ---- plugin arguments
 keys = set(re.findall(r'strcmp\(k, "([\w-]+)"\)', plugin_src))
