@@ -30,7 +30,9 @@
 #            -fplugin-arg-perfinst-sections, linked by perfinst-ld) trained;
 #            `pmopt plan --order=exttsp --rebuild -o fb`; -O2
 #            -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
-#   relink   `pmopt relink rebuild --feedback fb`: the same file's order
+#   relink   `pmopt relink rebuild --feedback fb`: the same file; the rebuild
+#            has its order already, so .text is kept as linked (the data
+#            order applied)
 #   --extra NAME=PLAN-ARGS|PLUGIN-ARGS adds a loop NAME (rebuild) and
 #            NAME+relink with `pmopt plan --order=exttsp --rebuild PLAN-ARGS`
 #            and the plugin arguments PLUGIN-ARGS (to compare defaults);

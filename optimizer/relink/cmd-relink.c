@@ -54,7 +54,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
-            "                    [--keep-script FILE] [--no-hot-rest] [--no-clones] [--keep-sorted]\n"
+            "                    [--keep-script FILE] [--no-hot-rest] [--no-clones] [--place-sorted]\n"
             "                    [--pad-front=N] [--force] [--verbose]\n"
             "Replay the link recorded in PROG (perfinst's link stage: pkg-config --libs\n"
             "perfinst, or perfinst-ld) placing the functions and data objects of the feedback\n"
@@ -70,9 +70,10 @@ static void help(FILE *f)
             "  --keep-script FILE   also write the generated linker script to FILE\n"
             "  --no-clones          place a planned F only under its own name, not as its\n"
             "                       GCC clone F.isra.N/F.constprop.N/F.part.N (default)\n"
-            "  --keep-sorted        a program that already has the plan's function order\n"
-            "                       (the rebuild's .text.sorted sections) keeps .text as\n"
-            "                       linked (default: the order is placed again at the top)\n"
+            "  --place-sorted       place the order again at the top of .text in a program\n"
+            "                       that already has it (the rebuild's .text.sorted\n"
+            "                       sections); by default such a program keeps .text as\n"
+            "                       linked (a reserve or cold list of the plan is skipped)\n"
             "  --pad-front=BYTES    BYTES of padding before the planned functions: shifts\n"
             "                       the layout after them (to measure its sensitivity)\n"
             "  --no-hot-rest        leave the hot-tier functions the plan does not name\n"
@@ -473,7 +474,7 @@ struct relink {
     unsigned long pad_front; /* --pad-front=BYTES: a measurement aid */
     int no_hot_rest;         /* --no-hot-rest: the unplanned .text.hot where ld's default puts it */
     int no_clones;           /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
-    int keep_sorted;         /* --keep-sorted: the rebuild's .text.sorted order kept as linked */
+    int place_sorted;        /* --place-sorted: the rebuild's .text.sorted order placed again */
     /* data colouring (reserve-data): the pieces and their offsets */
     struct dc_item *dc;
     size_t ndc;
@@ -1172,26 +1173,23 @@ static unsigned long sorted_rank(const struct piece *p)
     return 0;
 }
 
-/* Does the program already have the plan's function order?  Every planned
- * function is in a .text.sorted section, ranks rising in the plan's order,
- * or only in .text.startup / .text.exit (main, constructors, destructors:
- * the plugin leaves them there).  The sorted pieces go to sorted[] (for
- * verify). */
+/* Does the program already have the plan's function order?  The planned
+ * functions in .text.sorted sections have ranks rising in the plan's order;
+ * the others are where the plugin left them (main, constructors and
+ * destructors in .text.startup / .text.exit, a clone the rebuild made of a
+ * planned function, a function the program gave a section).  The sorted
+ * pieces go to sorted[] (for verify). */
 static int already_sorted(const struct piece *st, size_t ns, struct piece *sorted, size_t *nsorted)
 {
     unsigned long prev = 0, r;
     *nsorted = 0;
     for (size_t i = 0; i < ns; i++) {
-        if ((r = sorted_rank(&st[i]))) {
-            if (r <= prev)
-                return 0;
-            prev = r;
-            sorted[(*nsorted)++] = st[i];
+        if (!(r = sorted_rank(&st[i])))
             continue;
-        }
-        for (size_t j = 0; j < st[i].nsecs; j++)
-            if (strncmp(st[i].secs[j], ".text.startup.", 14) && strncmp(st[i].secs[j], ".text.exit.", 11))
-                return 0;
+        if (r <= prev)
+            return 0;
+        prev = r;
+        sorted[(*nsorted)++] = st[i];
     }
     return *nsorted > 0;
 }
@@ -1242,7 +1240,7 @@ int cmd_relink(int argc, char **argv)
         { "no-hot-rest", no_argument, NULL, 'R' },
         { "pad-front", required_argument, NULL, 'P' },
         { "no-clones", no_argument, NULL, 'C' },
-        { "keep-sorted", no_argument, NULL, 'k' },
+        { "place-sorted", no_argument, NULL, 'k' },
         { "force", no_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -1261,7 +1259,7 @@ int cmd_relink(int argc, char **argv)
         case 'v': verbose = 1; break;
         case 'R': rl->no_hot_rest = 1; break;
         case 'C': rl->no_clones = 1; break;
-        case 'k': rl->keep_sorted = 1; break;
+        case 'k': rl->place_sorted = 1; break;
         case 'f': force = 1; break;
         case 'P': {
             char *e;
@@ -1410,19 +1408,27 @@ int cmd_relink(int argc, char **argv)
                  "section of its own", prog);
         goto done;
     }
-    /* --keep-sorted: a rebuild that applied the plan's function order
-       (.text.sorted, which GNU ld's default script sorts) keeps .text as
-       linked, so the relink cannot undo the rebuild's layout
-       (docs/layout.md "Function order in the rebuild"); what it checks is
-       that order in the output */
-    if (rl->keep_sorted && lk == LK_BFD && ns && !pl.have_reserve && !pl.cold.n) {
+    /* a rebuild that applied the plan's function order (.text.sorted,
+       which GNU ld's default script sorts) keeps .text as linked, so the
+       relink cannot raise the rebuild's misses (placed again, the order
+       had more on the suite: docs/layout.md "Function order in the
+       rebuild"); a reserve or cold list, which only relink's script can
+       lay out, is skipped; what it checks is the order in the output */
+    if (!rl->place_sorted && lk == LK_BFD && ns) {
         if (!(sorted = calloc(ns, sizeof *sorted))) {
             rep_oom();
             goto done;
         }
-        if ((kept = already_sorted(st, ns, sorted, &nsorted)))
+        if ((kept = already_sorted(st, ns, sorted, &nsorted))) {
             pm_note("%s: the planned functions are already in the plan's order (the rebuild's "
-                    ".text.sorted sections): .text kept as linked", prog);
+                    ".text.sorted sections): .text kept as linked%s", prog,
+                    pl.have_reserve || pl.cold.n ? ", the plan's reserve and cold list skipped "
+                                                   "(--place-sorted applies them)" : "");
+            pl.have_reserve = 0;
+            names_free(&pl.cold);
+            memset(&pl.cold, 0, sizeof pl.cold);
+            no = 0;
+        }
     }
     if (pl.cold.n) { /* cold parts, after the planned functions */
         rl->cold = calloc(pl.cold.n, sizeof *rl->cold);

@@ -6,12 +6,13 @@
 # block still in .text.unlikely.f1, rare (never ran) in .text.unlikely.rare;
 # GNU ld's SORT(.text.sorted.*) lays the chain out f1 f2 f3 f4 across the
 # objects, where function-order=none leaves it in object order (f1 f3 f2
-# f4).  pmopt relink of the rebuild places the order again; with
-# --keep-sorted it sees the order in place and keeps .text as linked (the
-# same addresses), and of the function-order=none rebuild it places the
-# order.  A clone the plan does not name (trained with -fno-ipa-cp, the
-# plan orders g; the rebuild makes g.constprop.0) keeps its place.  The
-# output is plain -O2's.
+# f4).  pmopt relink of the rebuild sees the order in place and keeps
+# .text as linked (the same addresses: the relink cannot raise the
+# rebuild's misses); with --place-sorted it places the order again, and of
+# the function-order=none rebuild it places the order.  A clone the plan
+# does not name (trained with -fno-ipa-cp, the plan orders g; the rebuild
+# makes g.constprop.0) keeps its place, in the rebuild and in its relink.
+# The output is plain -O2's.
 . "$PERFINST_TOP/tests/lib.sh"
 for u in a b; do
     pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/layout/sorted-$u.c" -o t$u.o
@@ -56,22 +57,22 @@ expect_fail "a bad function-order" pi_cc -O2 -fplugin-arg-perfinst-feedback=s.fb
     -fplugin-arg-perfinst-function-order=random -c "$T/layout/sorted-b.c" -o bad.o
 assert_contains "the error names the values" err "function-order=random.: expected .plan. or .none."
 
-# the relink of the rebuild places the order again at the top of .text
-"$PMOPT" relink r --feedback s.fb -o r.re > re.out 2> re.err
+# --place-sorted: the relink of the rebuild places the order again at the top of .text
+"$PMOPT" relink r --feedback s.fb --place-sorted -o r.re > re.out 2> re.err
 cat re.out re.err
-assert_not_contains "by default the relink does not keep the rebuild's layout" re.err "already in the plan's order"
+assert_not_contains "with --place-sorted the relink does not keep the rebuild's layout" re.err "already in the plan's order"
 assert_contains "it finds the sorted sections and places the 6 functions" re.out "^pmopt relink: 6 functions in the planned order"
 assert_eq "the relinked program: the plan's order" "f1 g.constprop.0 f2 f3 f4" "$(hotchain r.re)"
-# --keep-sorted: the order is there already, .text is kept as linked (the
+# by default: the order is there already, .text is kept as linked (the
 # same addresses), the order checked in the output
-"$PMOPT" relink r --feedback s.fb --keep-sorted -o r.opt > rel.out 2> rel.err
+"$PMOPT" relink r --feedback s.fb -o r.opt > rel.out 2> rel.err
 cat rel.out rel.err
 assert_contains "relink sees the rebuild's order" rel.err "r: the planned functions are already in the plan.s order .* kept as linked$"
 assert_contains "and checks it in the output (f1..f4, g; main is in .text.startup)" rel.out "^pmopt relink: 5 functions in the planned order"
 addrs() { nm "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(f[1-4]|g\.constprop\.0|f1\.cold|rare|main)$/ {print $3, $1}' | sort; }
 assert_eq "the relinked program: the rebuild's addresses" "$(addrs r | paste -sd' ')" "$(addrs r.opt | paste -sd' ')"
 # the relink of the rebuild without the order applies it
-"$PMOPT" relink n --feedback s.fb --keep-sorted -o n.opt > reln.out 2> reln.err
+"$PMOPT" relink n --feedback s.fb -o n.opt > reln.out 2> reln.err
 cat reln.out reln.err
 assert_not_contains "function-order=none: no order to keep" reln.err "already in the plan's order"
 assert_contains "function-order=none: relink places the 6 functions" reln.out "^pmopt relink: 6 functions in the planned order"
@@ -90,9 +91,16 @@ pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -c 
 readelf -SW rc.o > csecs
 assert_contains "f2 has its rank" csecs " \.text\.sorted\.0000000004\.f2 "
 assert_not_contains "the rebuild's clone g.constprop.0 is not sorted" csecs "\.text\.sorted\.[0-9]*\.g\.constprop\.0"
+# its relink keeps .text as linked: the clone of a planned g is where the rebuild left it
+pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -c "$T/layout/sorted-a.c" -o ra2.o
+pi_ld -O2 -o rc ra2.o rc.o
+"$PMOPT" relink rc --feedback c.fb -o rc.opt > relc.out 2> relc.err
+cat relc.out relc.err
+assert_contains "the clone does not hide the rebuild's order" relc.err "rc: the planned functions are already in the plan.s order .* kept as linked$"
+assert_eq "the relinked program: the rebuild's addresses" "$(addrs rc | paste -sd' ')" "$(addrs rc.opt | paste -sd' ')"
 gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
 for in in 5000 -3 ""; do
-    for p in r n r.re r.opt n.opt; do
+    for p in r n r.re r.opt n.opt rc.opt; do
         ./plain $in > a.out
         ./$p $in > b.out
         cmp a.out b.out || fail "$p: output differs from plain -O2 on '$in'"
