@@ -45,6 +45,10 @@
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
  *                        "Function order in the rebuild")
+ *   pad=gcc|none         with feedback: GCC's alignment padding before loops and jump
+ *                        targets (default), or none (-fno-align-loops -fno-align-jumps
+ *                        -fno-align-labels: the hot code in fewer lines, as BOLT strips
+ *                        nops; docs/layout.md "Padding")
  *   counters=arcs|blocks  where a function counted whole keeps its counters: on the
  *                        arcs off a spanning tree of its flow graph, the rest solved
  *                        by the readers (default; arcs.cc), or one per block, as
@@ -93,6 +97,8 @@ static struct plugin_info info = {
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
     "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n"
+    "  -fplugin-arg-perfinst-pad=gcc|none     with feedback: GCC's alignment padding inside\n"
+    "                            functions (default) or none\n"
     "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
     "                            or one per block\n",
 };
@@ -308,6 +314,14 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "pad") == 0) {
+            if (v && (strcmp(v, "gcc") == 0 || strcmp(v, "none") == 0))
+                pi_opt.pad_none = strcmp(v, "none") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-pad=%s%>: expected %<gcc%> or %<none%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "counting-opt") == 0) {
             if (v && (strcmp(v, "full") == 0 || strcmp(v, "fast") == 0))
                 pi_opt.counting_fast = strcmp(v, "fast") == 0;
@@ -336,7 +350,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, pad, counters, help)", k);
             ok = false;
         }
     }
@@ -434,6 +448,12 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     }
     if (!parse_args(args) || !pi_feedback_load(feedback_only))
         return 1;
+    /* pad=none: no padding before loops, jump targets and labels, as
+       -fno-align-loops -fno-align-jumps -fno-align-labels (set before
+       process_options, so the target supplies no default alignment);
+       functions keep -falign-functions */
+    if (pi_opt.pad_none && pi_opt.feedback)
+        flag_align_loops = flag_align_jumps = flag_align_labels = 0;
     /* With all=count the counters are taken out of the inliner's summaries
        (pass-inlsize.cc) unless the IPA inliner will run in lto1 on
        summaries streamed before that.  (Functions marked one by one keep

@@ -37,6 +37,7 @@ struct pi_options {
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
+    bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
 };
 extern struct pi_options pi_opt;
 
