@@ -44,7 +44,8 @@
 #     --LL=8388608,16,64, the mean over the layout shifted by each of --pads
 #     bytes (0 1024 2048 3072): the program's code moved against libc and the
 #     PLT as bench/layout-shifts.sh does — a padding section linked first
-#     (O2, pgo, rebuild), `pmopt relink --pad-front` (relink), llvm-bolt
+#     (O2, pgo, rebuild), `pmopt relink --pad-front` (a relink that places
+#     an order; one that keeps the rebuild's relinks the shifted rebuild), llvm-bolt
 #     --pad-funcs-before on the first hot function (bolt); one count per
 #     layout ranks layouts only beyond about ±15 % on SQLite
 #     (docs/layout.md "Layout noise and determinism");
@@ -258,9 +259,17 @@ shifts() {
             case $v in
             bolt) bolt_shifted "$d/prog" "$first" "$pad" || die "$p: bolt shifted by $pad" ;;
             relink|*+relink)
-                local rb=${v%+relink}
+                local rb=${v%+relink} from shift
                 [ "$v" != relink ] || rb=rebuild
-                logged "$B/pmopt" relink "$PD/${DIR[$rb]}/prog" --feedback "$PD/${DIR[$v]}.fb" --pad-front="$pad" \
+                # a relink that keeps the rebuild's layout starts from the
+                # rebuild shifted by PAD (the same addresses); one that
+                # places an order shifts what it places (--pad-front)
+                if grep -q 'kept as linked' "$PD/${DIR[$v]}/relink.out"; then
+                    from=$PD/${DIR[$rb]}/s$pad/prog shift=
+                else
+                    from=$PD/${DIR[$rb]}/prog shift=--pad-front=$pad
+                fi
+                logged "$B/pmopt" relink "$from" --feedback "$PD/${DIR[$v]}.fb" $shift \
                         -o "$d/prog" > "$d/relink.out" 2>&1 || { tail "$d/relink.out" >&2; die "$p: $v shifted by $pad"; } ;;
             O2|pgo)
                 logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs "$p" "$PD/${DIR[$v]}") $(wl_libs "$p") ||
