@@ -60,7 +60,7 @@ W=${W:-$here/.work/projects}
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 ALL="lua zstd leveldb jq fribidi"
-record=0 keep=0 only=$ALL table_only=0
+record=0 keep=0 only=$ALL table_only=0 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
     --record) record=1; shift ;;
@@ -426,10 +426,19 @@ geo() {
 
 table() {
     local n v f
-    echo "## $(date -u +%F' '%H:%M) bench/projects.sh: perfinst in real projects (issue 14)"
+    # the runs' facts as they were (NAME/run, NAME/finished), so that --table prints the table recorded
+    local runs last
+    runs=$(for n in $only; do cat "$W/$n/run" 2> /dev/null || echo "(no record of its run)"; done | sort -u)
+    last=$(for n in $only; do cat "$W/$n/finished" 2> /dev/null || true; done | sort | tail -1)
+    echo "## ${last:-?} UTC bench/projects.sh: perfinst in real projects (issue 14)"
     echo
-    local rec=; [ "$record" = 0 ] || rec=" --record"
-    echo "Command: \`nice bench/projects.sh$rec --only ${only// /,}\` at $(git -C "$top" rev-parse --short HEAD), perfinst installed from $(cat "$W/prefix/.commit" 2> /dev/null || echo ?); gcc $(gcc -dumpfullversion)."
+    if [ "$(wc -l <<< "$runs")" = 1 ]; then
+        echo "Command: $runs."
+    else
+        echo "Commands (the projects ran in several runs):"
+        for n in $only; do echo "- $n: $(cat "$W/$n/run" 2> /dev/null || echo "(no record of its run)")."; done
+        echo
+    fi
     echo "Every variant adds its flags to CFLAGS=\"-O2 -g\" (CXXFLAGS alike) and LDFLAGS, perfinst's being"
     echo "\$(pkg-config --cflags perfinst) -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections (the rebuild:"
     echo "-fplugin-arg-perfinst-feedback=FB instead of all=count) and \$(pkg-config --libs perfinst); the build"
@@ -481,10 +490,18 @@ table() {
 # the whole run in one function, called on the file's last line: the file
 # can be edited while a run goes on
 main() {
-    [ "$table_only" = 1 ] || route
+    local run
+    if [ "$table_only" = 0 ]; then
+        route
+        run="\`$([ "$(nice)" = 0 ] || echo "nice -n $(nice) ")bench/projects.sh${cmdargs:+ $cmdargs}\` at $(git -C "$top" rev-parse --short HEAD)"
+        run+=", perfinst installed from $(sed 's/ *$//' "$W/prefix/.commit"), gcc $(gcc -dumpfullversion), started $(date -u +'%F %H:%M') UTC"
+    fi
     for n in $only; do
         [ -f "$here/projects/$n.sh" ] || { echo "projects.sh: no bench/projects/$n.sh" >&2; exit 2; }
-        [ "$table_only" = 1 ] || ( run_project "$n" ) || say "$n: stopped early (see $W/$n/notes)"
+        [ "$table_only" = 0 ] || continue
+        mkdir -p "$W/$n"; echo "$run" > "$W/$n/run"
+        ( run_project "$n" ) || say "$n: stopped early (see $W/$n/notes)"
+        date -u +'%F %H:%M' > "$W/$n/finished"
     done
     table > "$W/table.md"
     cat "$W/table.md"
