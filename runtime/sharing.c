@@ -379,6 +379,8 @@ static uint8_t new_id(void)
     my_num = n;
     my_id = id;
     __perfinst_share_countdown = next_countdown(); /* its first sample as random as the others */
+    /* (every later thread too: end_solo holds solo_lock until the phase is
+     * over, so no other thread touches a line before its bytes are cleared) */
     if (n > SH_SOLO_ID && __atomic_load_n(&solo, __ATOMIC_ACQUIRE))
         end_solo();
     return id;
@@ -460,11 +462,7 @@ static struct sh_line *line_get(uint64_t ln, uint32_t num)
             return NULL;
         }
         struct sh_line *l = &lines[i];
-        /* a byte the solo thread set inline (a claimed line it touched while
-         * the second thread arrived): it was there first */
-        uint8_t sb = __perfinst_share_shadow ? __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK],
-                                                               __ATOMIC_ACQUIRE) : 0;
-        l->owner = sb == SH_SOLO_ID ? SH_SOLO_ID : num;
+        l->owner = num;
         l->o_efirst = PI_SHARE_EPOCH_NONE;
         l->key = ln + 1;
         uint32_t none = 0;
@@ -508,14 +506,20 @@ static int solo_touch(uint64_t ln)
  * page the solo thread touched gets its record (owner the solo thread,
  * seen: a later reload of it is one), and every byte of those pages is
  * cleared, so that from now on each line's first accesses call as on any
- * line (the solo thread's footprint, then the byte again).  A claimed byte
- * the solo thread turns into its id meanwhile is caught below (CAS) or, if
- * it turns it after this, by line_get and access1 (it touched the line). */
+ * line (the solo thread's footprint, then the byte again).  The phase is
+ * over only when this is done: solo_lock is held throughout and `solo`
+ * cleared at the end, so every other thread that gets an id meanwhile
+ * waits here (new_id) before its first access -- a line it touched before
+ * its byte was cleared would otherwise look shared with the solo thread,
+ * and a third thread's first access to it would only be sampled (the
+ * verdict would depend on how fast this loop ran).  The solo thread's own
+ * claimed bytes race with the loop only through compare-and-swap (access1):
+ * a byte it turned into its id is the loop's to record, one it found
+ * cleared is an access after the phase. */
 static void end_solo(void)
 {
     pthread_mutex_lock(&solo_lock);
     if (__atomic_load_n(&solo, __ATOMIC_RELAXED)) {
-        __atomic_store_n(&solo, 0, __ATOMIC_RELEASE);
         for (uint32_t k = 0; k < nsolo_pages; k++)
             for (unsigned i = 0; i < SH_PAGE_LINES; i++) {
                 uint64_t ln = solo_pages[k] + i;
@@ -526,9 +530,10 @@ static void end_solo(void)
                 if (v != SH_SOLO_ID)
                     continue;
                 line_get(ln, SH_SOLO_ID);
-                __atomic_compare_exchange_n(b, &v, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+                __atomic_store_n(b, 0, __ATOMIC_RELEASE);
             }
         nsolo_pages = 0;
+        __atomic_store_n(&solo, 0, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&solo_lock);
 }
@@ -755,11 +760,10 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes,
-                                           unsigned off, int write, uint64_t pc, const char *what, int fired,
-                                           int solo_too)
+                                           unsigned off, int write, uint64_t pc, const char *what, int fired)
 {
     lock(l);
-    if (period > 1 && !l->shared && l->owner == SH_SOLO_ID && num != SH_SOLO_ID && !solo_too && !l->o_r && !l->o_w &&
+    if (period > 1 && !l->shared && l->owner == SH_SOLO_ID && num != SH_SOLO_ID && !l->o_r && !l->o_w &&
         !l->o_reads && !l->o_writes && l->o_efirst == PI_SHARE_EPOCH_NONE) {
         /* the solo thread touched the line only in the solo phase (end_solo's
          * record: no bytes), before any other thread existed: nothing it did
@@ -772,7 +776,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         l->owner = num;
     }
     if (!l->shared) {
-        if (l->owner == num && !solo_too) { /* a race with the line's creation: still private */
+        if (l->owner == num) { /* a race with the line's creation: still private */
             if (write & SH_WRITE)
                 l->o_w |= bytes, l->o_writes += l->o_writes != UINT32_MAX;
             if (is_read(write))
@@ -802,13 +806,6 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         o->writes = l->o_writes;
         o->e_first = l->o_efirst;
         o->e_last = l->o_elast;
-        if (solo_too && l->owner != SH_SOLO_ID) {
-            /* the solo thread turned the claimed byte into its id after the
-             * phase ended and this line's record was made: it touched it */
-            struct sh_te *s = entry(e, SH_SOLO_ID);
-            s->seen = 1;
-            s->valid = 1;
-        }
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
@@ -846,10 +843,9 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
     uint64_t bytes = bytes_of(off, size);
     if (id == SH_SOLO_ID && __atomic_load_n(&solo, __ATOMIC_ACQUIRE) && footprint && __perfinst_share_shadow) {
         uint8_t *b = &__perfinst_share_shadow[ln & SH_LINE_MASK];
-        if (__atomic_load_n(b, __ATOMIC_RELAXED) == SH_CLAIM_BYTE) { /* a line of a claimed page: touched */
-            __atomic_store_n(b, SH_SOLO_ID, __ATOMIC_RELEASE);
+        uint8_t v = SH_CLAIM_BYTE; /* a line of a claimed page: touched (unless end_solo cleared it) */
+        if (__atomic_compare_exchange_n(b, &v, SH_SOLO_ID, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
             return;
-        }
         if (solo_touch(ln))
             return;
     }
@@ -860,16 +856,8 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         if (!l)
             return;
     }
-    int solo_too = 0;
     if (__builtin_expect(l->owner == num && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
-        /* private: only this thread ever touched the line -- unless the solo
-         * thread turned its claimed byte into its id meanwhile */
-        if (__builtin_expect(num != SH_SOLO_ID && __perfinst_share_shadow &&
-                             __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE) ==
-                                 SH_SOLO_ID, 0)) {
-            solo_too = 1;
-            goto shared;
-        }
+        /* private: only this thread ever touched the line */
         int fresh = 0;
         if (write & SH_WRITE) {
             if ((l->o_w & bytes) != bytes)
@@ -909,8 +897,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
         }
         return;
     }
-shared:
-    slow(l, ln, num, bytes, off, write, pc, what, fired, solo_too);
+    slow(l, ln, num, bytes, off, write, pc, what, fired);
 }
 
 /* Every line of [a, a + size) (a block operation's, or an access that

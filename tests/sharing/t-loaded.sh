@@ -28,13 +28,8 @@ verdicts() {
     sed -n '/^Objects:/,$p' "$1" | grep '^  [^ ]' | grep -v '^  heap object from [^ ]* (std::' | sed 's/; .*//' | sort
 }
 
-# Not here: verdict.c's matrix.  Under load its verdict still changes from
-# run to run (FALSE sharing at +16 in most runs, HIDDEN in some: the two
-# threads' rows at the block boundary are not always seen to overlap), an
-# open gap of issue 19 (docs/sharing.md, Known gaps); t-verdict.sh checks
-# its verdict and repair on a single run.
 cases="f:adjacent:200 f:atomic:200 f:padded:200 f:mixed:200 f:linreg:200 f:hist:200 f:flags:200 f:locks:200 f:hidden:200 f:globals:200
-v:hist v:macro v:bzero v:copy v:flag ctor:200000"
+v:hist v:macro v:bzero v:copy v:matrix v:flag ctor:200000"
 for c in $cases; do
     IFS=: read -r prog mode arg <<< "$c"
     name=$prog-$mode
