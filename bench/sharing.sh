@@ -5,11 +5,13 @@
 # registries, so these are our own, each with its hand fix), and what
 # detection, analysis and repair cost and gain.  See docs/sharing.md.
 #
-#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--only NAME,...] [--record]
+#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--only NAME,...] [--record]
 #
 #   --rounds N      paired rounds of every timed comparison (default 7)
 #   --quick         smaller inputs, 3 rounds (a smoke test of the script)
 #   --no-callgrind  leave out the instruction counts under callgrind
+#   --cost-only     only detection's instructions under callgrind (step 4's
+#                   deterministic part): no verdicts, analysis, repair or rounds
 #   --only LIST     only these programs (comma-separated names below)
 #   --record        append the result to bench/RESULTS.md
 #
@@ -63,11 +65,13 @@ quick=0
 do_cg=1
 only=
 record=0
+cost_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds=${2:?}; shift 2 ;;
     --quick) quick=1; rounds=3; shift ;;
     --no-callgrind) do_cg=0; shift ;;
+    --cost-only) cost_only=1; shift ;;
     --only) only=${2:?}; shift 2 ;;
     --record) record=1; shift ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -146,6 +150,21 @@ analysed() {
     echo "| $1 | $(stat -c %s "$3") | $rc s ($rw s), $rm MiB | $pc s ($pw s), $pm MiB |" >> analysis.md
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+geo() { # geometric mean of the numbers on stdin
+    awk '$1 > 0 {s += log($1); n++} END {if (n) printf "%.2f", exp(s / n); else print "n/a"}'
+}
+# overhead_table: detection's instructions (overhead.md) as the result's section
+overhead_table() {
+    echo "Cost of detection (sharing=all, perfinst-ld, default sampled mode): instructions under callgrind (valgrind"
+    echo "$(valgrind --version 2>/dev/null | sed 's/valgrind-//'); deterministic):"
+    echo
+    echo "| program (callgrind args) | gcc -O2 Ir | sharing=all Ir | ratio |"
+    echo "| --- | --- | --- | --- |"
+    cat overhead.md
+    echo
+    echo "Geometric mean of the instruction ratios: $(awk -F'|' '{gsub(/[× ]/, "", $5); print $5}' overhead.md | geo)×;"
+    echo "worst: $(awk -F'|' '{r = $5; gsub(/[× ]/, "", r); if (r + 0 > m) {m = r + 0; w = $2}} END {gsub(/^ +| +$/, "", w); print w ", " m "×"}' overhead.md)."
+}
 
 out=$W/result.md
 status=0
@@ -166,6 +185,11 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     $cc -O2 -pthread -DHAND_FIXED "$S" -o $name-hand || die "build $name hand"
     $cc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -I"$top/include" -c "$S" -o $name-inst.o &&
         "$PILD" -O2 -o $name-inst $name-inst.o $lib || die "build $name inst"
+    if [ $cost_only = 1 ]; then
+        ir_o=$(irs ./$name-orig $cgrun) ir_i=$(irs ./$name-inst $cgrun)
+        echo "| $name ($cgrun) | $ir_o | $ir_i | $(ratio "$ir_i" "$ir_o")× |" >> overhead.md
+        continue
+    fi
     # 1. the verdict
     rm -f $name.pit
     PERFINST_OUT=$name.pit ./$name-inst $drun > /dev/null || { echo "sharing.sh: $name: detection run failed" >&2; status=1; }
@@ -219,7 +243,7 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
 done 3<<< "$programs"
 
 # the analysis at the sizes issue 19 measured
-if [ $quick = 0 ]; then
+if [ $quick = 0 ] && [ $cost_only = 0 ]; then
     for big in "histogram 12 3" "lu 256 1" "lu 1536 1" "lurow 256 1"; do
         set -- $big
         [ -x "$1-inst" ] || continue
@@ -232,6 +256,7 @@ if [ $quick = 0 ]; then
     done
 fi
 # the analysis of a generated 100 MB trace
+[ $cost_only = 1 ] || {
 gcc -O2 -I"$top/include" -I"$top/common" "$top/tests/sharing/gentrace.c" "$B/libpicommon.a" -lelf -lz -o gentrace &&
     ./gentrace big.pit 100 > /dev/null || die "gentrace"
 gcc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -c "$top/tests/sharing/adjacent.c" -o adj.o &&
@@ -240,10 +265,11 @@ measure big.rep.m "$PMOPT" report --sharing adj big.pit
 measure big.plan.m "$PMOPT" plan --sharing -o big.fb adj big.pit
 analysed "generated (tests/sharing/gentrace.c)" adj big.pit
 rm -f big.pit
-
-geo() { # geometric mean of the numbers on stdin
-    awk '$1 > 0 {s += log($1); n++} END {if (n) printf "%.2f", exp(s / n); else print "n/a"}'
 }
+
+if [ $cost_only = 1 ]; then
+    overhead_table > "$out"
+else
 {
 echo "### False sharing: verdicts, repair, cost (bench/sharing.sh, $rounds paired rounds)"
 echo
@@ -270,14 +296,7 @@ echo "| variant | rounds | wall (median) | CPU (median) | wall × original [95 %
 echo "| --- | --- | --- | --- | --- | --- |"
 cat repair.md
 echo
-echo "Cost of detection (sharing=all, perfinst-ld, default sampled mode): instructions under callgrind (valgrind"
-echo "$(valgrind --version 2>/dev/null | sed 's/valgrind-//'); deterministic):"
-echo
-echo "| program (callgrind args) | gcc -O2 Ir | sharing=all Ir | ratio |"
-echo "| --- | --- | --- | --- |"
-cat overhead.md
-echo
-echo "Geometric mean of the instruction ratios: $(awk -F'|' '{gsub(/[× ]/, "", $5); print $5}' overhead.md | geo)×."
+overhead_table
 echo
 echo "... and CPU time in paired rounds (sharing=all against the original):"
 echo
@@ -288,6 +307,7 @@ echo
 echo "Geometric mean of the CPU ratios: $(awk -F'|' '{split($7, x, " "); print x[1]}' cost.md | geo)×"
 echo "(target: detection ≤ 3×; repair ≥ 100 % of the hand fix's speedup and never slower than the original)."
 } > "$out"
+fi
 cat "$out"
 if [ $record = 1 ]; then
     {

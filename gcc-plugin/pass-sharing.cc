@@ -612,10 +612,14 @@ static tree probe_ref(const share_access &a, unsigned *size)
 }
 
 /* A block operation's probe: a call before it (after it, for the string it
- * made), no inlined check (the runtime checks each line). */
+ * made).  A string read before the call gets the inlined check of its first
+ * line (most strings lie in one line: a line private to this thread, or one
+ * the countdown does not pick, costs no call) and calls
+ * __perfinst_share_string_checked; otherwise no inlined check (the runtime
+ * checks each line). */
 static void instrument_block(const share_access &a)
 {
-    static tree block_fn, string_fn;
+    static tree block_fn, string_fn, string_checked_fn;
     if (!block_fn) {
         block_fn = build_fn_decl("__perfinst_share_block",
                                  build_function_type_list(void_type_node, const_ptr_type_node, size_type_node,
@@ -623,7 +627,8 @@ static void instrument_block(const share_access &a)
         string_fn = build_fn_decl("__perfinst_share_string",
                                   build_function_type_list(void_type_node, const_ptr_type_node, unsigned_type_node,
                                                            NULL_TREE));
-        for (tree d : {block_fn, string_fn}) {
+        string_checked_fn = build_fn_decl("__perfinst_share_string_checked", TREE_TYPE(string_fn));
+        for (tree d : {block_fn, string_fn, string_checked_fn}) {
             TREE_NOTHROW(d) = 1;
             DECL_ATTRIBUTES(d) = tree_cons(get_identifier("leaf"), NULL_TREE, DECL_ATTRIBUTES(d));
         }
@@ -638,6 +643,11 @@ static void instrument_block(const share_access &a)
         tree len = force_gimple_operand_gsi(&gsi, fold_convert(size_type_node, unshare_expr(a.len)), true, NULL_TREE,
                                             true, GSI_SAME_STMT);
         call = gimple_build_call(block_fn, 3, addr, len, kind);
+    } else if (a.block == SH_STRING) {
+        call = gimple_build_call(string_checked_fn, 2, addr, kind);
+        gimple_set_location(call, loc);
+        insert_guarded(&gsi, call, addr, loc, NULL_TREE, !a.store);
+        return;
     } else
         call = gimple_build_call(string_fn, 2, addr, kind);
     gimple_set_location(call, loc);

@@ -221,6 +221,10 @@ static void end_solo(void);
 /* PERFINST_SHARING_SAMPLE=N: accesses of the owner seen before a private
  * line's byte is set (its footprint for the prediction) */
 static uint64_t footprint = 64;
+/* __perfinst_share's fast path takes an access while its line's counts stay
+ * below this: the footprint, or (PERFINST_SHARING_SAMPLE=0: no byte is ever
+ * set) a bound that keeps the saturating counts far from saturation */
+static uint64_t footprint_fast = 64;
 /* PERFINST_SHARING_PERIOD=N: sample one in N accesses to shared lines (the
  * seed's periodic checking; docs/sharing.md).  1: exact, every access
  * calls.  N > 1: a shared line's shadow byte is SH_SAMPLED_BYTE and the
@@ -275,6 +279,7 @@ static void sh_init(void)
     v = secure_getenv("PERFINST_SHARING_SAMPLE");
     if (v)
         pi_env_sharing_sample(v, &footprint);
+    footprint_fast = footprint ? footprint : 1u << 30;
     v = secure_getenv("PERFINST_SHARING_SITES");
     if (v)
         pi_env_sharing_sites(v, &site_bits);
@@ -821,7 +826,53 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
     unlock(l);
 }
 
-static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const char *what)
+/* An access of the owner to its private line (only this thread ever
+ * touched it): its bytes and counts, while its footprint is taken. */
+static inline __attribute__((always_inline)) void private_access(struct sh_line *l, uint64_t ln, uint32_t num,
+                                                                 uint8_t id, uint64_t bytes, int write, uint64_t pc,
+                                                                 const char *what)
+{
+    int fresh = 0;
+    if (write & SH_WRITE) {
+        if ((l->o_w & bytes) != bytes)
+            l->o_w |= bytes, fresh = 1;
+        l->o_writes += l->o_writes != UINT32_MAX;
+    }
+    if (is_read(write)) {
+        if ((l->o_r & bytes) != bytes)
+            l->o_r |= bytes, fresh = 1;
+        l->o_reads += l->o_reads != UINT32_MAX;
+    }
+    /* bytes of a struct the owner touches for the first time: their site
+     * (it names the struct and field, should the line be shared later or
+     * the object be predicted at other placements), while the site table
+     * is less than half full (private lines must not crowd out shared
+     * ones); the key holds the thread: no other writer.  (The exact
+     * mode records every access of a shared line: it needs none.) */
+    if (__builtin_expect(fresh && what != NULL, 0) && period > 1 &&
+        __atomic_load_n(&nsites_used, __ATOMIC_RELAXED) < (1u << site_bits) / 2)
+        site_add(pc, ln * PI_SHARE_LINE, num, write, bytes, 1, 0, period, what);
+    uint32_t ep = now_epoch();
+    if (__builtin_expect(ep > l->o_elast || l->o_efirst == PI_SHARE_EPOCH_NONE, 0))
+        note_epoch(&l->o_efirst, &l->o_elast, ep);
+    if (__builtin_expect((uint64_t)l->o_reads + l->o_writes - footprint <= 1, 0) && footprint &&
+        __perfinst_share_shadow && id != SH_NOFAST) { /* an RMW counts 2 */
+        /* seen enough: the inlined check skips the call from now on,
+         * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
+        uint8_t none = 0;
+        __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], &none, id, 0, __ATOMIC_RELEASE,
+                                    __ATOMIC_RELAXED);
+        /* a second thread may have made it shared meanwhile */
+        if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
+            lock(l);
+            if (l->ext && !l->ext->windows)
+                set_byte(ln, shared_byte(l->ext));
+            unlock(l);
+        }
+    }
+}
+
+static __attribute__((noinline)) void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const char *what)
 {
     /* the inlined countdown reached 0: this access is a sample (restart it
      * here whatever the line turns out to be, or it would wrap) */
@@ -857,44 +908,7 @@ static void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const ch
             return;
     }
     if (__builtin_expect(l->owner == num && !__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE), 1)) {
-        /* private: only this thread ever touched the line */
-        int fresh = 0;
-        if (write & SH_WRITE) {
-            if ((l->o_w & bytes) != bytes)
-                l->o_w |= bytes, fresh = 1;
-            l->o_writes += l->o_writes != UINT32_MAX;
-        }
-        if (is_read(write)) {
-            if ((l->o_r & bytes) != bytes)
-                l->o_r |= bytes, fresh = 1;
-            l->o_reads += l->o_reads != UINT32_MAX;
-        }
-        /* bytes of a struct the owner touches for the first time: their site
-         * (it names the struct and field, should the line be shared later or
-         * the object be predicted at other placements), while the site table
-         * is less than half full (private lines must not crowd out shared
-         * ones); the key holds the thread: no other writer.  (The exact
-         * mode records every access of a shared line: it needs none.) */
-        if (fresh && what && period > 1 && __atomic_load_n(&nsites_used, __ATOMIC_RELAXED) < (1u << site_bits) / 2)
-            site_add(pc, ln * PI_SHARE_LINE, num, write, bytes, 1, 0, period, what);
-        uint32_t ep = now_epoch();
-        if (l->o_efirst == PI_SHARE_EPOCH_NONE || ep > l->o_elast)
-            note_epoch(&l->o_efirst, &l->o_elast, ep);
-        if (footprint && (uint64_t)l->o_reads + l->o_writes - footprint <= 1 && __perfinst_share_shadow &&
-            id != SH_NOFAST) { /* an RMW counts 2 */
-            /* seen enough: the inlined check skips the call from now on,
-             * unless another thread arrives (the byte becomes SH_SHARED_BYTE) */
-            uint8_t none = 0;
-            __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], &none, id, 0,
-                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-            /* a second thread may have made it shared meanwhile */
-            if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
-                lock(l);
-                if (l->ext && !l->ext->windows)
-                    set_byte(ln, shared_byte(l->ext));
-                unlock(l);
-            }
-        }
+        private_access(l, ln, num, id, bytes, write, pc, what);
         return;
     }
     slow(l, ln, num, bytes, off, write, pc, what, fired);
@@ -921,6 +935,17 @@ static void access_range(uintptr_t a, size_t size, int kind, uint64_t pc, const 
     }
 }
 
+/* __perfinst_share's cases other than its fast one (kept out of it, so that
+ * it needs no stack frame) */
+static __attribute__((noinline)) void share_general(uintptr_t a, unsigned size, int kind, uint64_t pc,
+                                                    const char *what)
+{
+    if (__builtin_expect(a % PI_SHARE_LINE + size <= PI_SHARE_LINE, 1))
+        access1(a, size, kind, pc, what);
+    else /* an access that crosses lines (or a large copy): each line's part */
+        access_range(a, size, kind, pc, what, 0);
+}
+
 PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *what)
 {
     uintptr_t a = (uintptr_t)addr;
@@ -928,11 +953,40 @@ PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *wha
     int kind = (int)(info & 1) | (int)(info >> 31) << 1;
     uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
     if (__builtin_expect(a % PI_SHARE_LINE + size <= PI_SHARE_LINE, 1)) {
-        access1(a, size, kind, pc, what);
-        return;
+        /* the most frequent call: an access of a line's owner while its
+         * footprint is taken (a thread's first accesses to each line it
+         * touches) that adds nothing but its bytes and counts -- access1's
+         * private case without its other tests (countdown, first call,
+         * solo phase: none applies to a line that has a record with this
+         * thread as owner and a countdown > 0), and nothing to store
+         * before it knows that none of access1's rarer work is due: a
+         * struct's bytes touched for the first time (their site), a later
+         * epoch, the footprint's end */
+        uint64_t ln = a / PI_SHARE_LINE;
+        uint32_t num = my_num; /* (0 before its first call, which maps the shadows) */
+        if (__builtin_expect(num != 0, 1)) {
+            uint32_t k = __atomic_load_n(&ishadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE);
+            struct sh_line *l = &lines[k - 1];
+            if (__builtin_expect(k != 0 && l->key == ln + 1 && l->owner == num &&
+                                     !__atomic_load_n(&l->shared, __ATOMIC_RELAXED), 1) &&
+                __perfinst_share_countdown != 0 && !__atomic_load_n(&solo, __ATOMIC_RELAXED)) {
+                uint64_t bytes = ((2ull << (size - 1)) - 1) << (a % PI_SHARE_LINE); /* (size 1..64) */
+                uint64_t ow = l->o_w, or = l->o_r;
+                uint32_t writes = l->o_writes, reads = l->o_reads;
+                if (kind & SH_WRITE)
+                    ow |= bytes, writes++;
+                if (kind != SH_WRITE)
+                    or |= bytes, reads++;
+                if (__builtin_expect((!what || (ow == l->o_w && or == l->o_r)) && l->o_elast >= now_epoch() &&
+                                         l->o_efirst != PI_SHARE_EPOCH_NONE &&
+                                         (uint64_t)reads + writes < footprint_fast, 1)) {
+                    l->o_w = ow, l->o_r = or, l->o_writes = writes, l->o_reads = reads;
+                    return;
+                }
+            }
+        }
     }
-    /* an access that crosses lines (or a large copy): each line's part */
-    access_range(a, size, kind, pc, what, 0);
+    share_general(a, size, kind, pc, what);
 }
 
 /* A block operation's bytes from the call at pc (__perfinst_share_block,
@@ -962,6 +1016,17 @@ PI_EXPORT void __perfinst_share_block(const void *addr, size_t size, uint32_t ki
     block_at(addr, size, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
+/* A string's bytes from the call at pc, its first line checked (and
+ * counted down) already. */
+static void string_at(const char *s, uint32_t kind, uint64_t pc)
+{
+    uintptr_t a = (uintptr_t)s, len = strlen(s) + 1, first = PI_SHARE_LINE - a % PI_SHARE_LINE;
+    __atomic_fetch_add(&blocks_checked, 1, __ATOMIC_RELAXED);
+    access1(a, (unsigned)(len < first ? len : first), (int)(kind & 1), pc, NULL);
+    if (len > first)
+        access_range(a + first, len - first, (int)(kind & 1), pc, NULL, 1);
+}
+
 /* A C string a string builtin reads or writes (strlen, strcpy, strcmp,
  * ...): its bytes, the terminating NUL included. */
 PI_EXPORT void __perfinst_share_string(const char *s, uint32_t kind)
@@ -979,13 +1044,20 @@ PI_EXPORT void __perfinst_share_string(const char *s, uint32_t kind)
     }
     if (b == my_id || (b == SH_RO_BYTE && !(kind & 1)) || (b == SH_SAMPLED_BYTE && --__perfinst_share_countdown != 0))
         return;
-    /* the first line is checked (and counted down) already */
-    uintptr_t a = (uintptr_t)s, len = strlen(s) + 1, first = PI_SHARE_LINE - a % PI_SHARE_LINE;
-    uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
-    __atomic_fetch_add(&blocks_checked, 1, __ATOMIC_RELAXED);
-    access1(a, (unsigned)(len < first ? len : first), (int)(kind & 1), pc, NULL);
-    if (len > first)
-        access_range(a + first, len - first, (int)(kind & 1), pc, NULL, 1);
+    string_at(s, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
+}
+
+/* The same, behind the plugin's inlined check of the string's first line
+ * (the string a call reads, before the call): the check was made. */
+PI_EXPORT void __perfinst_share_string_checked(const char *s, uint32_t kind)
+{
+    if (!s)
+        return;
+    if (my_id == SH_NO_ID) { /* its first call: block_at makes the id */
+        block_at(s, strlen(s) + 1, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
+        return;
+    }
+    string_at(s, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
 /* ---- heap objects ------------------------------------------------------------ */
