@@ -1517,10 +1517,8 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
 static int cmp_func(const void *a, const void *b)
 {
     const struct pi_dfunc *x = a, *y = b;
-    if (x->lo != y->lo)
-        return x->lo < y->lo ? -1 : 1;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
+    PI_CMP_RET(x->lo, y->lo);
+    PI_CMP_RET(x->hi, y->hi);
     return y->from_dwarf - x->from_dwarf; /* DWARF first */
 }
 
@@ -1533,8 +1531,7 @@ struct line_sort {
 static int cmp_line(const void *a, const void *b)
 {
     const struct line_sort *x = a, *y = b;
-    if (x->l.addr != y->l.addr)
-        return x->l.addr < y->l.addr ? -1 : 1;
+    PI_CMP_RET(x->l.addr, y->l.addr);
     if (x->l.end_sequence != y->l.end_sequence)
         return y->l.end_sequence - x->l.end_sequence;
     return x->order < y->order ? -1 : x->order > y->order;
@@ -1781,12 +1778,10 @@ const struct pi_dcu *pi_debug_cu_at(const struct pi_debug *d, uint64_t addr)
 static int cmp_var(const void *a, const void *b)
 {
     const struct pi_dvar *x = a, *y = b;
-    if (x->addr != y->addr)
-        return x->addr < y->addr ? -1 : 1;
+    PI_CMP_RET(x->addr, y->addr);
     if (x->from_dwarf != y->from_dwarf)
         return y->from_dwarf - x->from_dwarf; /* DWARF first */
-    if (x->size != y->size)
-        return x->size > y->size ? -1 : 1;
+    PI_CMP_RET(y->size, x->size);
     return strcmp(x->name, y->name);
 }
 

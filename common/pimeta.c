@@ -272,11 +272,9 @@ static int walk_section(struct reader *rd, const struct section *s)
 static int cmp_unit_tmp(const void *a, const void *b)
 {
     const struct unit_tmp *x = a, *y = b;
-    if (x->v.hdr.unit_id != y->v.hdr.unit_id)
-        return x->v.hdr.unit_id < y->v.hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(x->v.hdr.unit_id, y->v.hdr.unit_id);
     /* equal ids: keep the order of appearance (for the message) */
-    if (x->off != y->off)
-        return x->off < y->off ? -1 : 1;
+    PI_CMP_RET(x->off, y->off);
     return 0;
 }
 
@@ -764,8 +762,7 @@ static int cmp_range_idx(const void *a, const void *b)
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     uint32_t si = sort_meta->range_shndx ? sort_meta->range_shndx[i] : 0;
     uint32_t sj = sort_meta->range_shndx ? sort_meta->range_shndx[j] : 0;
-    if (si != sj)
-        return si < sj ? -1 : 1;
+    PI_CMP_RET(si, sj);
     return i < j ? -1 : i > j;
 }
 

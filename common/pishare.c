@@ -299,8 +299,7 @@ static int cmp_tuple(const void *x, const void *y)
 {
     const uint64_t *a = x, *b = y;
     for (int i = 0; i < 4; i++)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
+        PI_CMP_RET(a[i], b[i]);
     return 0;
 }
 
@@ -312,8 +311,7 @@ static int cmp_tkey(const void *x, const void *y)
         if (c)
             return c;
     }
-    if (a->n != b->n)
-        return a->n < b->n ? -1 : 1;
+    PI_CMP_RET(a->n, b->n);
     return a->id < b->id ? -1 : a->id > b->id;
 }
 

@@ -523,10 +523,8 @@ void pi_trace_free(struct pi_trace *t)
 int pi_sitestat_cmp(const void *a, const void *b)
 {
     const struct pi_rec_sitestat *x = a, *y = b;
-    if (x->unit_id != y->unit_id)
-        return x->unit_id < y->unit_id ? -1 : 1;
-    if (x->site != y->site)
-        return x->site < y->site ? -1 : 1;
+    PI_CMP_RET(x->unit_id, y->unit_id);
+    PI_CMP_RET(x->site, y->site);
     return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
@@ -585,10 +583,8 @@ static void sitestat_add(struct pi_rec_sitestat *x, const struct pi_rec_sitestat
 static int cmp_icall(const void *a, const void *b)
 {
     const struct pi_rec_icall *x = a, *y = b;
-    if (x->unit_id != y->unit_id)
-        return x->unit_id < y->unit_id ? -1 : 1;
-    if (x->site != y->site)
-        return x->site < y->site ? -1 : 1;
+    PI_CMP_RET(x->unit_id, y->unit_id);
+    PI_CMP_RET(x->site, y->site);
     return x->target < y->target ? -1 : x->target > y->target;
 }
 
@@ -777,8 +773,7 @@ int pi_trace_add_indicators(struct pi_trace *dst, const struct pi_trace *src, in
 static int cmp_stopped(const void *a, const void *b)
 {
     const struct pi_rec_stopped *x = a, *y = b;
-    if (x->module != y->module)
-        return x->module < y->module ? -1 : 1;
+    PI_CMP_RET(x->module, y->module);
     return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
@@ -882,10 +877,8 @@ static int cmp_module(const void *a, const void *b)
 static int cmp_unit(const void *a, const void *b)
 {
     const struct pi_trace_unit *x = a, *y = b;
-    if (x->module != y->module)
-        return x->module < y->module ? -1 : 1;
-    if (x->unit_id != y->unit_id)
-        return x->unit_id < y->unit_id ? -1 : 1;
+    PI_CMP_RET(x->module, y->module);
+    PI_CMP_RET(x->unit_id, y->unit_id);
     return 0;
 }
 

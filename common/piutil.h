@@ -14,6 +14,14 @@
 #define PI_FUZZING 0
 #endif
 
+/* In a qsort/bsearch comparator: when keys a and b differ, return their
+ * order (-1 or 1).  PI_CMP_RET(y->k, x->k) orders by k descending. */
+#define PI_CMP_RET(a, b)                                                                          \
+    do {                                                                                          \
+        if ((a) != (b))                                                                           \
+            return (a) < (b) ? -1 : 1;                                                            \
+    } while (0)
+
 /* x rounded up to a multiple of 8 (chunks and records are 8-aligned). */
 #define ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
 

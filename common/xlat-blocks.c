@@ -3,6 +3,7 @@
  * libperfinst, so libc only. */
 #include <stdlib.h>
 
+#include "piutil.h"
 #include "xlat-blocks.h"
 
 static uint64_t first_line(const struct pi_shadow_item *it, uint32_t line_size)
@@ -19,8 +20,7 @@ static uint64_t last_line(const struct pi_shadow_item *it, uint32_t line_size)
 static int by_block(const void *a, const void *b)
 {
     const struct pi_xlat_pair *x = a, *y = b;
-    if (x->block != y->block)
-        return x->block < y->block ? -1 : 1;
+    PI_CMP_RET(x->block, y->block);
     return x->item < y->item ? -1 : x->item > y->item;
 }
 

@@ -218,8 +218,7 @@ static int by_caller(const void *a, const void *b, void *ctx)
 {
     const struct cg_cost *c = ctx;
     const struct cg_cost *x = &c[*(const uint32_t *)a], *y = &c[*(const uint32_t *)b];
-    if (x->fn != y->fn)
-        return x->fn < y->fn ? -1 : 1;
+    PI_CMP_RET(x->fn, y->fn);
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
@@ -268,12 +267,10 @@ static int by_position(const void *a, const void *b, void *ctx)
 {
     const struct cg_cost *c = ctx;
     const struct cg_cost *x = &c[*(const uint32_t *)a], *y = &c[*(const uint32_t *)b];
-    if (x->fn != y->fn)
-        return x->fn < y->fn ? -1 : 1;
+    PI_CMP_RET(x->fn, y->fn);
     if (x->file != y->file) /* the function's own file first */
         return x->file == NULL ? -1 : strcmp(x->file, y->file);
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
+    PI_CMP_RET(x->line, y->line);
     return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
 

@@ -145,12 +145,9 @@ static const struct pi_sample *sort_s;
 static int by_thread_time(const void *a, const void *b)
 {
     const struct pi_sample *x = &sort_s[*(const uint32_t *)a], *y = &sort_s[*(const uint32_t *)b];
-    if (x->trace != y->trace)
-        return x->trace < y->trace ? -1 : 1;
-    if (x->tid != y->tid)
-        return x->tid < y->tid ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
+    PI_CMP_RET(x->trace, y->trace);
+    PI_CMP_RET(x->tid, y->tid);
+    PI_CMP_RET(x->ts, y->ts);
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 

@@ -43,14 +43,10 @@ static int by_file(const void *a, const void *b)
     int c = x->file == y->file ? 0 : strcmp(x->file, y->file);
     if (c)
         return c;
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
-    if (x->block != y->block)
-        return x->block < y->block ? -1 : 1;
-    if (x->branch != y->branch)
-        return x->branch < y->branch ? -1 : 1;
+    PI_CMP_RET(x->kind, y->kind);
+    PI_CMP_RET(x->line, y->line);
+    PI_CMP_RET(x->block, y->block);
+    PI_CMP_RET(x->branch, y->branch);
     return x->name && y->name ? strcmp(x->name, y->name) : 0;
 }
 

@@ -344,16 +344,12 @@ static int by_stack(const void *a, const void *b)
 {
     const struct pi_sample *x = &sort_s[*(const uint32_t *)a], *y = &sort_s[*(const uint32_t *)b];
     int kx = stk_kind(x), ky = stk_kind(y);
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
-    if (x->nframes != y->nframes)
-        return x->nframes < y->nframes ? -1 : 1;
+    PI_CMP_RET(kx, ky);
+    PI_CMP_RET(x->nframes, y->nframes);
     for (uint32_t j = 0; j < x->nframes; j++) {
         const struct pi_sframe *f = &x->frames[j], *g = &y->frames[j];
-        if (f->obj != g->obj)
-            return f->obj < g->obj ? -1 : 1;
-        if (f->addr != g->addr)
-            return f->addr < g->addr ? -1 : 1;
+        PI_CMP_RET(f->obj, g->obj);
+        PI_CMP_RET(f->addr, g->addr);
     }
     return 0;
 }

@@ -84,14 +84,12 @@ static int by_thread_time(const void *a, const void *b)
 {
     const struct pi_sample *x = &sort_s[*(const uint32_t *)a], *y = &sort_s[*(const uint32_t *)b];
     int kx = stk_kind(x), ky = stk_kind(y);
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
+    PI_CMP_RET(kx, ky);
     if (kx == STK_SAMPLED && x->trace != y->trace)
         return x->trace < y->trace ? -1 : 1;
     if (kx == STK_SAMPLED && x->tid != y->tid)
         return x->tid < y->tid ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
+    PI_CMP_RET(x->ts, y->ts);
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 

@@ -355,10 +355,8 @@ static uint64_t line_count(struct graph *g, const uint32_t *bl, size_t n)
 static int cmp_gline(const void *p, const void *q)
 {
     const struct gline *x = p, *y = q;
-    if (x->file != y->file)
-        return x->file < y->file ? -1 : 1;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
+    PI_CMP_RET(x->file, y->file);
+    PI_CMP_RET(x->line, y->line);
     return x->block < y->block ? -1 : x->block > y->block;
 }
 

@@ -80,8 +80,7 @@ struct input {
 static int cmp_mod(const void *a, const void *b)
 {
     const struct mod *x = a, *y = b;
-    if (x->build_id_len != y->build_id_len)
-        return x->build_id_len < y->build_id_len ? -1 : 1;
+    PI_CMP_RET(x->build_id_len, y->build_id_len);
     int c = memcmp(x->build_id, y->build_id, x->build_id_len);
     if (c)
         return c;
@@ -124,12 +123,9 @@ static size_t merged_module(const struct pi_trace *res, const struct pi_trace_mo
 static int cmp_range(const void *a, const void *b)
 {
     const struct pi_trace_range *x = a, *y = b;
-    if (x->module != y->module)
-        return x->module < y->module ? -1 : 1;
-    if (x->lo != y->lo)
-        return x->lo < y->lo ? -1 : 1;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
+    PI_CMP_RET(x->module, y->module);
+    PI_CMP_RET(x->lo, y->lo);
+    PI_CMP_RET(x->hi, y->hi);
     return strcmp(x->name, y->name);
 }
 

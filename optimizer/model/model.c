@@ -580,32 +580,26 @@ static int read_traces(struct model *md, char **paths)
 static int cmp_site_row(const void *a, const void *b)
 {
     const struct site_row *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    PI_CMP_RET(y->count, x->count);
     int c = strcmp(x->file, y->file);
     if (c)
         return c;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
-    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
-        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(x->line, y->line);
+    PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->site < y->site ? -1 : x->site > y->site;
 }
 
 static int cmp_func_row(const void *a, const void *b)
 {
     const struct func_row *x = a, *y = b;
-    if (x->blocks != y->blocks)
-        return x->blocks > y->blocks ? -1 : 1;
-    if (x->entries != y->entries)
-        return x->entries > y->entries ? -1 : 1;
+    PI_CMP_RET(y->blocks, x->blocks);
+    PI_CMP_RET(y->entries, x->entries);
     int c = strcmp(x->name, y->name);
     if (c)
         return c;
     if ((c = strcmp(x->key, y->key)))
         return c;
-    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
-        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
@@ -616,10 +610,8 @@ static int cmp_copy(const void *a, const void *b)
     int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
     if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
         return c;
-    if (x->u->funcs[x->func].line != y->u->funcs[y->func].line)
-        return x->u->funcs[x->func].line < y->u->funcs[y->func].line ? -1 : 1;
-    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
-        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(x->u->funcs[x->func].line, y->u->funcs[y->func].line);
+    PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
@@ -651,16 +643,14 @@ static int cmp_line_key(const void *a, const void *b)
     int c = strcmp(x->file, y->file);
     if (c)
         return c;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
+    PI_CMP_RET(x->line, y->line);
     return x->unit_id < y->unit_id ? -1 : x->unit_id > y->unit_id;
 }
 
 static int cmp_line_row(const void *a, const void *b)
 {
     const struct line_row *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    PI_CMP_RET(y->count, x->count);
     int c = strcmp(x->file, y->file);
     if (c)
         return c;

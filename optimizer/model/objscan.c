@@ -266,16 +266,14 @@ out:
 static int by_sec_off(const void *a, const void *b)
 {
     const struct orange *x = a, *y = b;
-    if (x->sec != y->sec)
-        return x->sec < y->sec ? -1 : 1;
+    PI_CMP_RET(x->sec, y->sec);
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
 static int by_clean(const void *a, const void *b)
 {
     const struct oclean *x = a, *y = b;
-    if (x->sec != y->sec)
-        return x->sec < y->sec ? -1 : 1;
+    PI_CMP_RET(x->sec, y->sec);
     return x->off < y->off ? -1 : x->off > y->off;
 }
 

@@ -383,10 +383,8 @@ struct cedge {
 static int cmp_cedge(const void *a, const void *b)
 {
     const struct cedge *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
+    PI_CMP_RET(y->count, x->count);
+    PI_CMP_RET(x->from, y->from);
     return x->to < y->to ? -1 : x->to > y->to;
 }
 
@@ -504,8 +502,7 @@ void pf_dynstats_print(FILE *f, const char *title, const struct dynstats *d)
 static int cmp_arc(const void *a, const void *b)
 {
     const struct call_arc *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    PI_CMP_RET(y->count, x->count);
     if (x->u != y->u)
         return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
     return x->site < y->site ? -1 : x->site > y->site;

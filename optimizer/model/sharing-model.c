@@ -174,8 +174,7 @@ struct ev {
 static int cmp_ev(const void *x, const void *y)
 {
     const struct ev *a = x, *b = y;
-    if (a->at != b->at)
-        return a->at < b->at ? -1 : 1;
+    PI_CMP_RET(a->at, b->at);
     return a->start - b->start; /* ends first */
 }
 
@@ -514,10 +513,8 @@ static int cmp_site_line(const void *x, const void *y, void *ctx)
 {
     const struct pi_share *s = ctx;
     const struct pi_rec_share_site *a = &s->sites[*(const size_t *)x].rec, *b = &s->sites[*(const size_t *)y].rec;
-    if (a->line != b->line)
-        return a->line < b->line ? -1 : 1;
-    if (a->pc != b->pc)
-        return a->pc < b->pc ? -1 : 1;
+    PI_CMP_RET(a->line, b->line);
+    PI_CMP_RET(a->pc, b->pc);
     return a->thread < b->thread ? -1 : a->thread > b->thread;
 }
 
@@ -527,10 +524,8 @@ static int cmp_rank(const void *x, const void *y, void *ctx)
     const struct sh_line_row *a = &rows[*(const size_t *)x], *b = &rows[*(const size_t *)y];
     if ((a->verdict != 0) != (b->verdict != 0)) /* lines with sharing first */
         return a->verdict ? -1 : 1;
-    if (a->gain != b->gain)
-        return a->gain > b->gain ? -1 : 1;
-    if (a->cost != b->cost)
-        return a->cost > b->cost ? -1 : 1;
+    PI_CMP_RET(b->gain, a->gain);
+    PI_CMP_RET(b->cost, a->cost);
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 

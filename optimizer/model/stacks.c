@@ -270,8 +270,7 @@ static int by_total(const void *a, const void *b)
     const struct stk_node *x = &sort_tree->nodes[*(const uint32_t *)a];
     const struct stk_node *y = &sort_tree->nodes[*(const uint32_t *)b];
     uint64_t cx = stk_count(x, sort_w, 0), cy = stk_count(y, sort_w, 0);
-    if (cx != cy)
-        return cx > cy ? -1 : 1;
+    PI_CMP_RET(cy, cx);
     return strcmp(x->name, y->name);
 }
 

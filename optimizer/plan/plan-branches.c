@@ -42,10 +42,8 @@ struct fn {
 static int cmp_fn(const void *a, const void *b)
 {
     const struct fn *x = a, *y = b;
-    if (x->weight != y->weight)
-        return x->weight > y->weight ? -1 : 1;
-    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
-        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(y->weight, x->weight);
+    PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
@@ -91,8 +89,7 @@ struct skew {
 static int cmp_skew(const void *a, const void *b)
 {
     const struct skew *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    PI_CMP_RET(y->count, x->count);
     return x->block < y->block ? -1 : x->block > y->block;
 }
 

@@ -124,8 +124,7 @@ static long range_at(const struct po *p, uint32_t sec, uint64_t off)
 static int by_arc(const void *a, const void *b)
 {
     const struct ord_arc *x = a, *y = b;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
+    PI_CMP_RET(x->from, y->from);
     return x->to < y->to ? -1 : x->to > y->to;
 }
 
@@ -491,8 +490,7 @@ static int by_density_desc(const void *a, const void *b)
                       *y = &dens_ctx->s.secs[*(const uint32_t *)b];
     __extension__ typedef unsigned __int128 u128;
     u128 l = (u128)x->samples * (y->size ? y->size : 1), r = (u128)y->samples * (x->size ? x->size : 1);
-    if (l != r)
-        return l > r ? -1 : 1;
+    PI_CMP_RET(r, l);
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
@@ -507,11 +505,9 @@ static int by_affinity_cmp(const void *a, const void *b)
     uint32_t hi = dens_ctx->home[i], hj = dens_ctx->home[j];
     uint32_t pi = hi == UINT32_MAX ? UINT32_MAX : pos_ctx[hi];
     uint32_t pj = hj == UINT32_MAX ? UINT32_MAX : pos_ctx[hj];
-    if (pi != pj)
-        return pi < pj ? -1 : 1;
+    PI_CMP_RET(pi, pj);
     uint64_t x = dens_ctx->data_w[i], y = dens_ctx->data_w[j];
-    if (x != y)
-        return x > y ? -1 : 1;
+    PI_CMP_RET(y, x);
     return i < j ? -1 : 1;
 }
 

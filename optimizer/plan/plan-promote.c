@@ -35,22 +35,17 @@ struct site_calls {
 static int cmp_icall(const void *a, const void *b)
 {
     const struct pi_rec_icall *x = a, *y = b;
-    if (x->unit_id != y->unit_id)
-        return x->unit_id < y->unit_id ? -1 : 1;
-    if (x->site != y->site)
-        return x->site < y->site ? -1 : 1;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    PI_CMP_RET(x->unit_id, y->unit_id);
+    PI_CMP_RET(x->site, y->site);
+    PI_CMP_RET(y->count, x->count);
     return x->target < y->target ? -1 : x->target > y->target;
 }
 
 static int cmp_hot(const void *a, const void *b)
 {
     const struct site_calls *x = a, *y = b;
-    if (x->top != y->top)
-        return x->top > y->top ? -1 : 1;
-    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
-        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(y->top, x->top);
+    PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->site < y->site ? -1 : x->site > y->site;
 }
 

@@ -76,15 +76,12 @@ struct ranked {
 static int cmp_rows(const void *a, const void *b)
 {
     const struct ranked *x = a, *y = b;
-    if (x->row.blocks != y->row.blocks)
-        return x->row.blocks > y->row.blocks ? -1 : 1;
-    if (x->incl != y->incl)
-        return x->incl > y->incl ? -1 : 1;
+    PI_CMP_RET(y->row.blocks, x->row.blocks);
+    PI_CMP_RET(y->incl, x->incl);
     int c = strcmp(x->row.name, y->row.name);
     if (c || (c = strcmp(x->row.key, y->row.key)))
         return c;
-    if (x->row.u->hdr.unit_id != y->row.u->hdr.unit_id)
-        return x->row.u->hdr.unit_id < y->row.u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(x->row.u->hdr.unit_id, y->row.u->hdr.unit_id);
     return x->row.func < y->row.func ? -1 : x->row.func > y->row.func;
 }
 

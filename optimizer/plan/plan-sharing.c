@@ -523,8 +523,7 @@ static int cmp_rec(const void *x, const void *y)
     const struct rec *a = x, *b = y;
     if (a->advice_only != b->advice_only)
         return a->advice_only - b->advice_only;
-    if (a->reloads != b->reloads)
-        return a->reloads > b->reloads ? -1 : 1;
+    PI_CMP_RET(b->reloads, a->reloads);
     int c = strcmp(a->kind, b->kind);
     return c ? c : strcmp(a->key, b->key) ? strcmp(a->key, b->key) : strcmp(a->field, b->field);
 }

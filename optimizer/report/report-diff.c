@@ -223,8 +223,7 @@ static int cmp_rows(const void *a, const void *b)
     for (int k = 0; k < 2; k++) {
         int samples = sort_samples ? !k : k;
         uint64_t mx = mag(change(x, samples)), my = mag(change(y, samples));
-        if (mx != my)
-            return mx > my ? -1 : 1;
+        PI_CMP_RET(my, mx);
     }
     if (x->name != y->name && x->name && y->name)
         return strcmp(x->name, y->name);

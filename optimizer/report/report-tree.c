@@ -65,8 +65,7 @@ static int tally_cmp(const void *a, const void *b)
 {
     const struct tally *x = a, *y = b;
     uint64_t cx = x->n[0] + x->n[1] + x->n[2], cy = y->n[0] + y->n[1] + y->n[2];
-    if (cx != cy)
-        return cx > cy ? -1 : 1;
+    PI_CMP_RET(cy, cx);
     return x->key < y->key ? -1 : x->key > y->key;
 }
 

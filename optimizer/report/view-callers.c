@@ -53,8 +53,7 @@ static int cmp_cnode(const void *a, const void *b)
 {
     const struct cnode *x = &sort_iv->nodes[*(const size_t *)a];
     const struct cnode *y = &sort_iv->nodes[*(const size_t *)b];
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    PI_CMP_RET(y->count, x->count);
     return strcmp(x->name, y->name);
 }
 

@@ -24,12 +24,9 @@ static int cmp_ind(const void *a, const void *b)
     int c = strcmp(pm_unit_file(x->u, sx->file), pm_unit_file(y->u, sy->file));
     if (c)
         return c;
-    if (sx->line != sy->line)
-        return sx->line < sy->line ? -1 : 1;
-    if (x->st.unit_id != y->st.unit_id)
-        return x->st.unit_id < y->st.unit_id ? -1 : 1;
-    if (x->st.site != y->st.site)
-        return x->st.site < y->st.site ? -1 : 1;
+    PI_CMP_RET(sx->line, sy->line);
+    PI_CMP_RET(x->st.unit_id, y->st.unit_id);
+    PI_CMP_RET(x->st.site, y->st.site);
     return x->st.kind < y->st.kind ? -1 : x->st.kind > y->st.kind;
 }
 

@@ -10,10 +10,8 @@
 static int cmp_treg_func(const void *a, const void *b)
 {
     const struct treg_func *x = a, *y = b;
-    if (x->blocks != y->blocks)
-        return x->blocks > y->blocks ? -1 : 1;
-    if (x->u != y->u)
-        return x->u < y->u ? -1 : 1;
+    PI_CMP_RET(y->blocks, x->blocks);
+    PI_CMP_RET(x->u, y->u);
     return x->func < y->func ? -1 : x->func > y->func;
 }
 

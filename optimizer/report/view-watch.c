@@ -14,8 +14,7 @@
 static int cmp_wword_key(const void *a, const void *b)
 {
     const struct wword *x = a, *y = b;
-    if (x->cls != y->cls)
-        return x->cls < y->cls ? -1 : 1;
+    PI_CMP_RET(x->cls, y->cls);
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
@@ -23,24 +22,20 @@ static int cmp_wword(const void *a, const void *b)
 {
     const struct wword *x = a, *y = b;
     uint64_t tx = pm_sat_add(x->reads, x->writes), ty = pm_sat_add(y->reads, y->writes);
-    if (tx != ty)
-        return tx > ty ? -1 : 1;
+    PI_CMP_RET(ty, tx);
     return cmp_wword_key(a, b);
 }
 
 static int cmp_wsite(const void *a, const void *b)
 {
     const struct wsite *x = a, *y = b;
-    if (x->accesses != y->accesses)
-        return x->accesses > y->accesses ? -1 : 1;
+    PI_CMP_RET(y->accesses, x->accesses);
     const struct pi_site *sx = &x->u->sites[x->site], *sy = &y->u->sites[y->site];
     int c = strcmp(pm_unit_file(x->u, sx->file), pm_unit_file(y->u, sy->file));
     if (c)
         return c;
-    if (sx->line != sy->line)
-        return sx->line < sy->line ? -1 : 1;
-    if (x->u->hdr.unit_id != y->u->hdr.unit_id)
-        return x->u->hdr.unit_id < y->u->hdr.unit_id ? -1 : 1;
+    PI_CMP_RET(sx->line, sy->line);
+    PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->site < y->site ? -1 : x->site > y->site;
 }
 
