@@ -83,6 +83,16 @@ const char *func_name(const struct pi_unit_view *u, uint32_t func)
     return pm_func_name(u, func);
 }
 
+int rep_text_heading(const struct report *r, size_t nrows, const char *title, const char *why)
+{
+    if (!nrows && !r->by_given)
+        return 0;
+    printf("\n%s\n", title);
+    if (!nrows)
+        printf("  (none: %s)\n", why);
+    return nrows != 0;
+}
+
 void rind_text(const struct report *r)
 {
     if (r->by & BY_INDICATORS) {

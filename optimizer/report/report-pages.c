@@ -31,13 +31,10 @@ static void site_str(const struct report *r, uint64_t unit_id, uint32_t site, ch
 
 void rperf_text(const struct report *r)
 {
-    if (!(r->by & BY_PERF) || (!r->md.nperfs && !r->by_given))
+    if (!(r->by & BY_PERF) ||
+        !rep_text_heading(r, r->md.nperfs, "perf_event counts in trace regions (PERFINST_PERF), "
+                          "summed over the intervals", "no PERF record"))
         return;
-    printf("\nperf_event counts in trace regions (PERFINST_PERF), summed over the intervals\n");
-    if (!r->md.nperfs) {
-        printf("  (none: no PERF record)\n");
-        return;
-    }
     printf("  %-18s  %10s  %20s  %s\n", "event", "intervals", "value", "trace_start");
     char where[512];
     for (size_t i = 0; i < r->md.nperfs; i++) {

@@ -155,14 +155,11 @@ static void qty(char *buf, size_t n, long double v, int approx)
 
 void rranges_text(const struct report *r)
 {
-    if (!(r->by & BY_REGIONS) || (!r->md.nrranges && !r->by_given) || resolve_all(r))
+    if (!(r->by & BY_REGIONS) || (!r->md.nrranges && !r->by_given) || resolve_all(r) ||
+        !rep_text_heading(r, r->md.nrranges, "Ranges added at run time (perfinst_range_add; visits "
+                          "= entries from outside; blocks and instructions executed inside; ~ "
+                          "approximate)", "the traces have no RANGE record"))
         return;
-    printf("\nRanges added at run time (perfinst_range_add; visits = entries from outside; "
-           "blocks and instructions executed inside; ~ approximate)\n");
-    if (!r->md.nrranges) {
-        printf("  (none: the traces have no RANGE record)\n");
-        return;
-    }
     char q[64];
     int wv = 6, wb = 6, wi = 12, wn = 5;
     for (size_t i = 0; i < r->md.nrranges; i++) {

@@ -43,6 +43,11 @@ void rind_json(const struct report *r); /* members after the count views' ones *
 void rind_csv(const struct report *r);  /* r->by is one of the indicators' views */
 void rind_free(struct report *r);
 
+/* A text view's heading (after rind_build): nothing when the view has no
+ * row and --by did not name it; "\nTITLE\n", and "  (none: WHY)" when it has
+ * no row.  Whether its rows follow. */
+int rep_text_heading(const struct report *r, size_t nrows, const char *title, const char *why);
+
 /* report-dormant.c: dormant classes and secondary metrics (HOT, SECONDARY,
  * TERTIARY records) and narrow counters' spills, in the indicators' views. */
 void rdorm_text(const struct report *r);

@@ -106,14 +106,11 @@ static int has_cycles(uint32_t kind)
 void text_indicators(const struct report *r)
 {
     const struct ind_views *iv = r->iv;
-    if (!iv->ninds && !r->by_given)
+    if (!rep_text_heading(r, iv->ninds, "Indicators (hits: trap = handler calls, threshold = "
+                          "events, cycles = executions over the threshold, trace = intervals, "
+                          "combine = combinations fired of evaluations)",
+                          "no SITESTAT record for PROG's sites"))
         return;
-    printf("\nIndicators (hits: trap = handler calls, threshold = events, cycles = executions "
-           "over the threshold, trace = intervals, combine = combinations fired of evaluations)\n");
-    if (!iv->ninds) {
-        printf("  (none: no SITESTAT record for PROG's sites)\n");
-        return;
-    }
     char he[64], th[128], cy[96], loc[4096];
     int wh = 13, wt = 9, wc = 19, wf = 8;
     for (size_t i = 0; i < iv->ninds; i++) {

@@ -63,14 +63,10 @@ int build_regions(struct report *r)
 void text_regions(const struct report *r)
 {
     const struct ind_views *iv = r->iv;
-    if (!iv->nregions && !r->by_given)
+    if (!rep_text_heading(r, iv->nregions, "Regions (visits = entries into the region; blocks "
+                          "and instructions executed inside; ~ approximate)",
+                          "PROG has no named region"))
         return;
-    printf("\nRegions (visits = entries into the region; blocks and instructions executed "
-           "inside; ~ approximate)\n");
-    if (!iv->nregions) {
-        printf("  (none: PROG has no named region)\n");
-        return;
-    }
     char q[64];
     int wv = 6, wb = 6, wi = 12, wn = 6, wf = 8;
     for (size_t i = 0; i < iv->nregions; i++) {

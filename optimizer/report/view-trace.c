@@ -105,11 +105,9 @@ int build_trace(struct report *r)
 void text_trace(const struct report *r)
 {
     const struct ind_views *iv = r->iv;
-    if (!iv->ntregs && !r->by_given)
+    if (!rep_text_heading(r, iv->ntregs, "Trace regions (trace_start .. trace_stop: counts "
+                          "summed over the intervals)", "no TRACEREG record for PROG's sites"))
         return;
-    printf("\nTrace regions (trace_start .. trace_stop: counts summed over the intervals)\n");
-    if (!iv->ntregs)
-        printf("  (none: no TRACEREG record for PROG's sites)\n");
     char q[64];
     for (size_t i = 0; i < iv->ntregs; i++) {
         const struct treg_row *t = &iv->tregs[i];

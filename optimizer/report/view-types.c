@@ -66,12 +66,10 @@ int build_types(struct report *r)
 void text_types(const struct report *r)
 {
     const struct ind_views *iv = r->iv;
-    if (!iv->ntypes && !r->by_given)
+    if (!rep_text_heading(r, iv->ntypes, "Types (dynamic count = the static count of the type "
+                          "in the site's code × the site's count; ~ approximate)",
+                          "no function of PROG is marked types(...)"))
         return;
-    printf("\nTypes (dynamic count = the static count of the type in the site's code × the "
-           "site's count; ~ approximate)\n");
-    if (!iv->ntypes)
-        printf("  (none: no function of PROG is marked types(...))\n");
     char q[64];
     for (size_t i = 0; i < iv->ntypes; i++) {
         const struct types_fn *tf = &iv->types[i];

@@ -186,14 +186,10 @@ void text_watch(const struct report *r)
 void text_watch_sites(const struct report *r)
 {
     const struct ind_views *iv = r->iv;
-    if (!iv->nwsites && !r->by_given)
+    if (!rep_text_heading(r, iv->nwsites, "Watched data per access site (accesses = executions "
+                          "of the access; words = the words they touched)",
+                          "PROG has no access to watched data"))
         return;
-    printf("\nWatched data per access site (accesses = executions of the access; words = the "
-           "words they touched)\n");
-    if (!iv->nwsites) {
-        printf("  (none: PROG has no access to watched data)\n");
-        return;
-    }
     char loc[4096];
     int wo = 6, wc = 8, ww = 5, wf = 8;
     for (size_t i = 0; i < iv->nwsites; i++) {
