@@ -106,6 +106,17 @@ static int next_sibling(struct dctx *c, Dwarf_Die die, Dwarf_Die *next, Dwarf_Er
     return DW_DLV_NO_ENTRY;
 }
 
+/* *die replaced by its next sibling (the old one freed): next_sibling's
+ * result. */
+static int to_sibling(struct dctx *c, Dwarf_Die *die, Dwarf_Error *e)
+{
+    Dwarf_Die next = 0;
+    int res = next_sibling(c, *die, &next, e);
+    dwarf_dealloc_die(*die);
+    *die = next;
+    return res;
+}
+
 static int add_func(struct pi_debug *d, size_t *cap, uint64_t lo, uint64_t hi, const char *name,
                     const char *linkage, const char *file, uint32_t line, int from_dwarf)
 {
@@ -701,10 +712,7 @@ static void read_members(struct dctx *c, Dwarf_Die sdie, uint32_t type, int dept
             if (pi_grow((void **)&tmp, &cap, n, sizeof *tmp) == 0)
                 tmp[n++] = x;
         }
-        Dwarf_Die next = 0;
-        res = next_sibling(c, m, &next, &e);
-        dwarf_dealloc_die(m);
-        m = next;
+        res = to_sibling(c, &m, &e);
     }
     if (res == DW_DLV_ERROR && e)
         dwarf_dealloc_error(c->dbg, e);
@@ -786,10 +794,7 @@ static uint32_t type_at(struct dctx *c, Dwarf_Off off, int depth)
                     n = (uint64_t)(hi - lo) + 1;
                 counts[ndims++] = n;
             }
-            Dwarf_Die next = 0;
-            res = next_sibling(c, sr, &next, &e);
-            dwarf_dealloc_die(sr);
-            sr = next;
+            res = to_sibling(c, &sr, &e);
         }
         if (res == DW_DLV_ERROR && e)
             dwarf_dealloc_error(c->dbg, e);
@@ -1537,25 +1542,34 @@ static int cmp_line(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* STT_FUNC symbols for addresses no DWARF function covers, and the
- * linkage names DWARF did not give. */
-static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
+/* The symbol table, else the dynamic one, else NULL; NULL with *broken
+ * set when a section header cannot be read (elf_errmsg says why). */
+static Elf_Scn *symbol_section(Elf *elf, int *broken)
 {
-    size_t ndwarf = d->nfuncs;
-    Elf_Scn *scn = NULL, *dyn = NULL, *use = NULL;
+    Elf_Scn *scn = NULL, *use = NULL, *dyn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh)) {
-            warn(d, "%s: gelf_getshdr: %s", d->path, elf_errmsg(-1));
-            return;
+            *broken = 1;
+            return NULL;
         }
         if (sh.sh_type == SHT_SYMTAB)
             use = scn;
         else if (sh.sh_type == SHT_DYNSYM)
             dyn = scn;
     }
-    if (!use)
-        use = dyn;
+    return use ? use : dyn;
+}
+
+/* STT_FUNC symbols for addresses no DWARF function covers, and the
+ * linkage names DWARF did not give. */
+static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
+{
+    size_t ndwarf = d->nfuncs;
+    int broken = 0;
+    Elf_Scn *use = symbol_section(elf, &broken);
+    if (broken)
+        warn(d, "%s: gelf_getshdr: %s", d->path, elf_errmsg(-1));
     if (!use)
         return;
     GElf_Shdr sh;
@@ -1804,18 +1818,10 @@ static size_t var_floor(const struct pi_dvar *vars, size_t n, uint64_t addr)
 static void read_objects(struct pi_debug *d, Elf *elf)
 {
     size_t ndwarf = d->nvars;
-    Elf_Scn *scn = NULL, *use = NULL, *dyn = NULL;
-    while ((scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh))
-            return;
-        if (sh.sh_type == SHT_SYMTAB)
-            use = scn;
-        else if (sh.sh_type == SHT_DYNSYM)
-            dyn = scn;
-    }
-    if (!use)
-        use = dyn;
+    int broken = 0;
+    Elf_Scn *use = symbol_section(elf, &broken);
+    if (broken)
+        return;
     GElf_Shdr sh;
     Elf_Data *data = use ? elf_getdata(use, NULL) : NULL;
     if (!data || !gelf_getshdr(use, &sh))

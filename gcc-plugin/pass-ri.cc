@@ -134,34 +134,31 @@ static tree insert_here_pc(gimple_stmt_iterator *gsi, location_t loc)
  * may pass before one matters (runtime/ri.c).  Kept alive by its varpool
  * node. */
 static tree budget_var;
-static tree budget_decl(void)
+
+/* *var, made on first use: an external initial-exec TLS variable of the
+ * runtime, NAME of TYPE. */
+static tree runtime_tls(tree *var, const char *name, tree type)
 {
-    if (!budget_var) {
-        tree d = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_ri_budget"),
-                            long_integer_type_node);
+    if (!*var) {
+        tree d = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name), type);
         DECL_EXTERNAL(d) = 1;
         TREE_PUBLIC(d) = 1;
         DECL_ARTIFICIAL(d) = 1;
         set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
         varpool_node::get_create(d);
-        budget_var = d;
+        *var = d;
     }
-    return budget_var;
+    return *var;
+}
+
+static tree budget_decl(void)
+{
+    return runtime_tls(&budget_var, "__perfinst_ri_budget", long_integer_type_node);
 }
 
 static tree skip_decl(void)
 {
-    if (!skip_var) {
-        tree d = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_ri_skip"),
-                            unsigned_type_node);
-        DECL_EXTERNAL(d) = 1;
-        TREE_PUBLIC(d) = 1;
-        DECL_ARTIFICIAL(d) = 1;
-        set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
-        varpool_node::get_create(d);
-        skip_var = d;
-    }
-    return skip_var;
+    return runtime_tls(&skip_var, "__perfinst_ri_skip", unsigned_type_node);
 }
 
 /* A unit at the start of bb (or after the statement `after`):

@@ -78,6 +78,17 @@ static void leave(void)
     errno = e;
 }
 
+/* Whether a call that was interrupted (as the call reports EINTR) was
+ * interrupted by the idle sampler's signal (hits moved since h): then it
+ * is counted and made again, as SA_RESTART would have restarted it. */
+static int restart(int interrupted, unsigned h)
+{
+    if (!interrupted || hits() == h)
+        return 0;
+    pi_idle_count_eintr();
+    return 1;
+}
+
 PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
     if (!ON())
@@ -118,15 +129,11 @@ PI_EXPORT int sem_wait(sem_t *s)
         return get_sem_wait()(s);
     ENTER(PI_BLK_SEM);
     int r;
-    for (;;) {
-        unsigned h = hits();
+    unsigned h;
+    do {
+        h = hits();
         r = get_sem_wait()(s);
-        if (r && errno == EINTR && hits() != h) {
-            pi_idle_count_eintr();
-            continue;
-        }
-        break;
-    }
+    } while (restart(r && errno == EINTR, h));
     leave();
     return r;
 }
@@ -137,15 +144,11 @@ PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
         return get_sem_timedwait()(s, ts);
     ENTER(PI_BLK_SEM);
     int r;
-    for (;;) {
-        unsigned h = hits();
+    unsigned h;
+    do {
+        h = hits();
         r = get_sem_timedwait()(s, ts); /* absolute time: restarting is exact */
-        if (r && errno == EINTR && hits() != h) {
-            pi_idle_count_eintr();
-            continue;
-        }
-        break;
-    }
+    } while (restart(r && errno == EINTR, h));
     leave();
     return r;
 }
@@ -169,12 +172,9 @@ static int do_nanosleep(const struct timespec *req, struct timespec *rem, uintpt
     for (;;) {
         unsigned h = hits();
         r = get_nanosleep()(&left, &r2);
-        if (r && errno == EINTR && hits() != h) {
-            pi_idle_count_eintr();
-            left = r2;
-            continue;
-        }
-        break;
+        if (!restart(r && errno == EINTR, h))
+            break;
+        left = r2;
     }
     if (r && rem)
         *rem = r2;
@@ -200,13 +200,10 @@ PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *r
     for (;;) {
         unsigned h = hits();
         r = get_clock_nanosleep()(clk, flags, &left, &r2);
-        if (r == EINTR && hits() != h) {
-            pi_idle_count_eintr();
-            if (!(flags & TIMER_ABSTIME))
-                left = r2;
-            continue;
-        }
-        break;
+        if (!restart(r == EINTR, h))
+            break;
+        if (!(flags & TIMER_ABSTIME))
+            left = r2;
     }
     if (r == EINTR && rem)
         *rem = r2;
@@ -258,15 +255,11 @@ PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
         return get_poll()(fds, n, timeout);
     ENTER(PI_BLK_POLL);
     int r;
-    for (;;) {
-        unsigned h = hits();
+    unsigned h;
+    do {
+        h = hits();
         r = get_poll()(fds, n, timeout);
-        if (r < 0 && errno == EINTR && hits() != h) {
-            pi_idle_count_eintr();
-            continue;
-        }
-        break;
-    }
+    } while (restart(r < 0 && errno == EINTR, h));
     leave();
     return r;
 }
@@ -277,15 +270,11 @@ PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
         return get_epoll_wait()(ep, ev, max, timeout);
     ENTER(PI_BLK_POLL);
     int r;
-    for (;;) {
-        unsigned h = hits();
+    unsigned h;
+    do {
+        h = hits();
         r = get_epoll_wait()(ep, ev, max, timeout);
-        if (r < 0 && errno == EINTR && hits() != h) {
-            pi_idle_count_eintr();
-            continue;
-        }
-        break;
-    }
+    } while (restart(r < 0 && errno == EINTR, h));
     leave();
     return r;
 }
