@@ -81,6 +81,47 @@ need_libfuzzer() {
         fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
 }
 
+# build_hot: the relink tests' program, tests/relink/hot.c counted whole
+# with a section per function and datum, linked as ./hot.
+build_hot() {
+    pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
+        -c "$T/relink/hot.c" -o hot.o
+    pi_ld -O2 -o hot hot.o -lm   # libm.so is a linker script: not an object to scan
+}
+
+# off_counts_nothing PROG WANT: with PERFINST_MODE=off ./PROG still prints
+# WANT, and its trace counts nothing (pmopt report, by function).
+off_counts_nothing() {
+    PERFINST_MODE=off PERFINST_OUT=off.pit ./"$1" > out
+    assert_eq "output, mode off" "$2" "$(cat out)"
+    assert_eq "nothing counted with the mode off" "" \
+        "$("$PMOPT" report ./"$1" off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
+}
+
+# screenshot PAGE W,H: headless chromium draws the HTML file PAGE (in the
+# current directory) at W×H into shot.png, which must not be blank
+# (pmopt/pngstat.py).
+screenshot() {
+    command -v chromium > /dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
+    # --no-sandbox: the sandbox refuses to run as root, as CI does
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$PWD/profile" \
+        --screenshot="$PWD/shot.png" --window-size="$2" "file://$PWD/$1" > chromium.log 2>&1 ||
+        { tail chromium.log; fail "chromium could not open the page"; }
+    [ -s shot.png ] || { tail chromium.log; fail "no screenshot"; }
+    python3 "$T/pmopt/pngstat.py" shot.png > png.out || { cat png.out; fail "the screenshot is blank"; }
+    ok "screenshot: $(cat png.out)"
+}
+
+# fuzz_cc ARGS...: clang building a libFuzzer harness with ASan and UBSan
+# (every report fatal), as OSS-Fuzz builds one
+# (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION: readers accept wrong CRCs),
+# include/ and common/ on the include path.
+fuzz_cc() {
+    clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+        -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
+        -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" "$@"
+}
+
 # Outputs that are not regular files (common/piout.h): written to, never
 # replaced.
 # through_fifo FIFO COPY CMD...: make the FIFO, read it into COPY in the

@@ -28,6 +28,19 @@ def pad8(b):
     return b + b"\0" * (-len(b) % 8)
 
 
+def trace_record(rtype, payload, bad_crc=False):
+    """A trace record: its header (type, size, payload CRC, header CRC) and
+    the payload as given (not padded: a test may want it odd)."""
+    h = struct.pack("<III", rtype, len(payload), crc(payload) ^ (1 if bad_crc else 0))
+    return h + struct.pack("<I", crc(h)) + payload
+
+
+def trace_header(flags=0, pid=1, tid=1, time=0, version=1, magic=b"PERFINST"):
+    """A trace's 48-byte header (pitrace.h), its CRC last."""
+    h = magic + struct.pack("<HHIQQQI", version, 48, flags, pid, tid, time, 64)
+    return h + struct.pack("<I", crc(h))
+
+
 def chunk_header(kind, size, version=FORMAT_VERSION, magic=CHUNK_MAGIC, crc_xor=0):
     """pi_chunk_hdr; a crc_xor other than 0 makes hdr_crc wrong on purpose."""
     h = struct.pack("<IHHI", magic, version, kind, size)

@@ -17,7 +17,4 @@ assert_eq "output" "140 132" "$(cat out)"
 "$PMOPT" report ./ip ip.pit --format=csv | awk -F, '$4 == "pick" { print $6 ":" $1 }' | sort -t: -k1,1n > pick
 assert_eq "pick's blocks by line (entry, the five tests and their bodies, return)" \
     "16:40 17:20 18:40 19:16 20:40 21:16 22:40 23:8 24:40 25:0 26:40" "$(tr '\n' ' ' < pick | sed 's/ $//')"
-PERFINST_MODE=off PERFINST_OUT=off.pit ./ip > out
-assert_eq "output, mode off" "140 132" "$(cat out)"
-assert_eq "nothing counted with the mode off" "" \
-    "$("$PMOPT" report ./ip off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
+off_counts_nothing ip "140 132"

@@ -37,7 +37,4 @@ PERFINST_OUT=pi.pit ./pi > out
 assert_eq "output" 647 "$(cat out)"
 python3 "$T/count/check-counts.py" --all "$PMOPT" ./pi "$T/count/partial-inline.c" pi.pit ||
     fail "get's counts after the split"
-PERFINST_MODE=off PERFINST_OUT=off.pit ./pi > out
-assert_eq "output, mode off" 647 "$(cat out)"
-assert_eq "nothing counted with the mode off" "" \
-    "$("$PMOPT" report ./pi off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
+off_counts_nothing pi 647

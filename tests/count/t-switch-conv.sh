@@ -36,7 +36,4 @@ PERFINST_OUT=pi.pit ./pi > out
 assert_eq "output" 1248 "$(cat out)"
 python3 "$T/count/check-counts.py" --all "$PMOPT" ./pi "$T/count/switch-conv.c" pi.pit ||
     fail "the counting copy's counts"
-PERFINST_MODE=off PERFINST_OUT=off.pit ./pi > out
-assert_eq "output, mode off" 1248 "$(cat out)"
-assert_eq "nothing counted with the mode off" "" \
-    "$("$PMOPT" report ./pi off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
+off_counts_nothing pi 1248

@@ -63,13 +63,7 @@ class Full(ch.Page):
 
 
 p = Full()
-src = open(sys.argv[1], encoding='utf-8').read()
-p.feed(src)
-p.close()
-if p.stack:
-    errors.append(f'unclosed at the end: {p.stack}')
-if not src.startswith('<!DOCTYPE html>'):
-    errors.append('no <!DOCTYPE html>')
+src = ch.read_page(p, sys.argv[1])
 if '<?xml' in src:
     errors.append('an XML declaration inside the page (an embedded SVG written as a file)')
 want = {'summary': 'collected', 'hot-functions': 'collected', 'hot-lines': 'collected',

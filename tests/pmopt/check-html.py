@@ -69,15 +69,22 @@ class Page(HTMLParser):
             self.tree[-1][1] += d
 
 
-if __name__ == '__main__':  # check-html-full.py imports Page and errors
-    p = Page()
-    src = open(sys.argv[1], encoding='utf-8').read()
+def read_page(p, path):
+    """Feed the page at path to parser p; the checks every page gets (tags
+    closed, a doctype).  Its text."""
+    src = open(path, encoding='utf-8').read()
     p.feed(src)
     p.close()
     if p.stack:
         errors.append(f'unclosed at the end: {p.stack}')
     if not src.startswith('<!DOCTYPE html>'):
         errors.append('no <!DOCTYPE html>')
+    return src
+
+
+if __name__ == '__main__':  # check-html-full.py imports Page, read_page and errors
+    p = Page()
+    src = read_page(p, sys.argv[1])
     want = {'summary': 'collected', 'hot-functions': 'collected', 'hot-lines': 'collected',
             'call-tree': 'collected', 'flame-graph': 'not-collected', 'sharing': 'not-collected'}
     if p.sections != want:

@@ -36,3 +36,17 @@ line_of() {
 # run_pmopt ARGS...: pmopt with stdout in ./out and stderr in ./err; the
 # status in $rc (does not stop the script).
 run_pmopt() { rc=0; "$PMOPT" "$@" > out 2> err || rc=$?; }
+
+# refused PROG FILE REGEX: pmopt dump, merge and report (of PROG) refuse
+# the trace FILE (exit status 1); dump's message matches REGEX.
+refused() {
+    local prog=$1
+    shift
+    run_pmopt dump "$1"
+    assert_eq "$1: dump exit status" 1 "$rc"
+    assert_contains "$1: message" err "$2"
+    run_pmopt merge -o m.pit "$1"
+    assert_eq "$1: merge exit status" 1 "$rc"
+    run_pmopt report "$prog" "$1"
+    assert_eq "$1: report exit status" 1 "$rc"
+}

@@ -33,7 +33,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.dont_write_bytecode = True
 from pifmt import (CODE, LINK_VERSION, PI_NONE, UNIT, XLAT, Strtab, asm_bytes, chunk_header, crc, link_chunk, pad8,
-                   unit_body)
+                   trace_record, unit_body)
 
 DIRECTIVES = ["count", "types", "trap", "threshold", "cycles", "trace_start",
               "trace_stop", "region_begin", "region_end", "callret", "watch",
@@ -240,10 +240,7 @@ def elf_build_id(path):
 
 
 def record(rtype, payload, bad_crc=False):
-    payload = pad8(payload)
-    c = crc(payload) ^ (1 if bad_crc else 0)
-    h = struct.pack("<III", rtype, len(payload), c)
-    return h + struct.pack("<I", crc(h)) + payload
+    return trace_record(rtype, pad8(payload), bad_crc)
 
 
 def parse_unit_arg(s):

@@ -47,16 +47,13 @@ ok "only prog's counts"
 
 # ---- a program module found by build-id even when it is not the first module
 python3 - "$bid" <<'PY'
-import struct, zlib, sys
+import os, struct, sys
+sys.path.insert(0, os.path.join(os.environ["PERFINST_TOP"], "tests"))
+from pifmt import pad8, trace_header, trace_record
 # modules: a library first (index 0), prog second (index 5); counts of prog name index 5
 bid = bytes.fromhex(sys.argv[1])
-crc = lambda b: zlib.crc32(b) & 0xffffffff
-def rec(t, p):
-    p += b"\0" * (-len(p) % 8)
-    h = struct.pack("<III", t, len(p), crc(p))
-    return h + struct.pack("<I", crc(h)) + p
-hdr = b"PERFINST" + struct.pack("<HHIQQQI", 1, 48, 0, 1, 1, 0, 64)
-hdr += struct.pack("<I", crc(hdr))
+rec = lambda t, p: trace_record(t, pad8(p))
+hdr = trace_header()
 def mod(i, b, path):
     path = path.encode() + b"\0"
     return rec(2, struct.pack("<II", i, len(b)) + b.ljust(32, b"\0") + struct.pack("<QII", 0, len(path), 0) + path)

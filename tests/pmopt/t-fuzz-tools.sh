@@ -14,9 +14,7 @@
 . "$PERFINST_TOP/tests/lib.sh"
 P=$T/pmopt
 need_libfuzzer
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
-    -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/optimizer/model" \
+fuzz_cc -I"$PERFINST_TOP/optimizer/model" \
     -I"$PERFINST_TOP/runtime" "$P/fuzz-tools.c" "$P/fuzz-tools-rt.c" "$PERFINST_TOP/runtime/elfscan.c" \
     "$PERFINST_TOP/common/pidwarf.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" \
     "$PERFINST_TOP/common/piformat.c" \

@@ -34,8 +34,7 @@ PERFINST_PERF=task-clock,context-switches PERFINST_OUT=perf.pit ./perf > /dev/nu
 pi_cc -O1 -c "$T/indicators/rangeadd.c" -o rangeadd.o && pi_ld -O1 -o rangeadd rangeadd.o
 PERFINST_OUT=ranges.pit ./rangeadd 10 10 > /dev/null
 { printf '\001'; cat ranges.pit; } > corpus/trace-ranges
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
+fuzz_cc \
     "$F/fuzz-readers.c" "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/pitrace.c" \
     "$PERFINST_TOP/common/piutil.c" "$PERFINST_TOP/common/pifeedback.c" "$PERFINST_TOP/common/pishare.c" \
     "$PERFINST_TOP/common/piout.c" "$PERFINST_TOP/common/piformat.c" \

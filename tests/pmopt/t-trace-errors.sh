@@ -90,13 +90,10 @@ refuse "missing file" nosuch.pit "nosuch.pit: No such file"
 
 # ---- a record that is consistent with its CRC but not with itself: hard error
 python3 - <<'PY'
-import struct, zlib
-crc = lambda b: zlib.crc32(b) & 0xffffffff
-def rec(t, p):
-    h = struct.pack("<III", t, len(p), crc(p))
-    return h + struct.pack("<I", crc(h)) + p
-hdr = b"PERFINST" + struct.pack("<HHIQQQI", 1, 48, 0, 1, 1, 0, 64)
-hdr += struct.pack("<I", crc(hdr))
+import os, struct, sys
+sys.path.insert(0, os.path.join(os.environ["PERFINST_TOP"], "tests"))
+from pifmt import trace_header, trace_record as rec
+hdr = trace_header()
 # COUNTS says 9 counters but carries 2
 open("liar.pit", "wb").write(hdr + rec(3, struct.pack("<QII", 1, 0, 9) + bytes(16)))
 # an unknown record type is skipped

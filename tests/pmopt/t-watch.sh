@@ -185,14 +185,10 @@ assert_contains "16-byte words: table[0] and [1] in one word, named by the first
 
 # ---- WATCH records that contradict themselves are refused
 python3 - <<'PY'
-import struct, zlib
-crc = lambda b: zlib.crc32(b) & 0xffffffff
-def rec(t, p):
-    h = struct.pack("<III", t, len(p), crc(p))
-    return h + struct.pack("<I", crc(h)) + p
-def hdr(flags=0):
-    h = b"PERFINST" + struct.pack("<HHIQQQI", 1, 48, flags, 1, 1, 0, 64)
-    return h + struct.pack("<I", crc(h))
+import os, struct, sys
+sys.path.insert(0, os.path.join(os.environ["PERFINST_TOP"], "tests"))
+from pifmt import trace_header, trace_record as rec
+hdr = trace_header
 word = struct.pack("<QQQ", 0x555555558040, 1, 2)
 open("w-gran3.pit", "wb").write(hdr() + rec(9, struct.pack("<II", 3, 1) + word))
 open("w-gran0.pit", "wb").write(hdr() + rec(9, struct.pack("<II", 0, 1) + word))
@@ -206,15 +202,7 @@ open("w-mixed.pit", "wb").write(hdr() + rec(9, struct.pack("<II", 8, 1) + word) 
 tagged = struct.pack("<QQQ", (5 << 56) | 0x4040, 1, 1)
 open("w-tag.pit", "wb").write(hdr(1) + rec(9, struct.pack("<II", 8, 1) + tagged))
 PY
-refuse() { # FILE REGEX
-    run_pmopt dump "$1"
-    assert_eq "$1: dump exit status" 1 "$rc"
-    assert_contains "$1: message" err "$2"
-    run_pmopt merge -o m.pit "$1"
-    assert_eq "$1: merge exit status" 1 "$rc"
-    run_pmopt report watched "$1"
-    assert_eq "$1: report exit status" 1 "$rc"
-}
+refuse() { refused watched "$@"; } # FILE REGEX
 refuse w-gran3.pit "w-gran3.pit: record 0 \(WATCH\) at offset 0x30: word size 3 is not a power of two from 1 to 4096"
 refuse w-gran0.pit "w-gran0.pit: record 0 \(WATCH\) at offset 0x30: word size 0 is not a power of two from 1 to 4096"
 refuse w-gran8192.pit "w-gran8192.pit: record 0 \(WATCH\) at offset 0x30: word size 8192 is not a power of two"

@@ -11,9 +11,7 @@
 # loop) and refuses one of another program (fewer than half of its names
 # found) unless --force; it says so for a plan of format 1, which has none.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
-    -c "$T/relink/hot.c" -o hot.o
-pi_ld -O2 -o hot hot.o -lm
+build_hot
 PERFINST_OUT=a.pit ./hot 2000 > /dev/null
 PERFINST_OUT=b.pit ./hot 777 banner > /dev/null
 PERFINST_SAMPLE=cpu:100us PERFINST_OUT=s.pit ./hot 20000 > /dev/null

@@ -6,9 +6,7 @@
 # process is alive, not a symbolic link, not one without a pid in its name,
 # not another user's.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
-    -c "$T/relink/hot.c" -o hot.o
-pi_ld -O2 -o hot hot.o -lm
+build_hot
 PERFINST_OUT=a.pit ./hot 2000 > /dev/null
 "$PMOPT" plan --order=c3 -o plan.fb hot a.pit > /dev/null
 

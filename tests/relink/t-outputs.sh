@@ -9,9 +9,7 @@
 # writes nothing into the FIFO; to a regular file it leaves no temporary
 # directory.  (perfinst-ld's own output: linker/t-plain.sh.)
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
-    -c "$T/relink/hot.c" -o hot.o
-pi_ld -O2 -o hot hot.o -lm
+build_hot
 PERFINST_OUT=a.pit ./hot 2000 > /dev/null
 PERFINST_OUT=b.pit ./hot 777 banner > /dev/null
 

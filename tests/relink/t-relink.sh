@@ -7,9 +7,7 @@
 # --advise prints the same recommendations, numbered; --only applies a
 # selection.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
-    -c "$T/relink/hot.c" -o hot.o
-pi_ld -O2 -o hot hot.o -lm   # libm.so is a linker script: not an object to scan
+build_hot
 PERFINST_OUT=train.pit ./hot 2000 > /dev/null
 for alg in c3 exttsp; do
     "$PMOPT" plan --order=$alg -o $alg.fb hot train.pit > plan.out

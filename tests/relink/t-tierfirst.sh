@@ -4,9 +4,7 @@
 # the algorithm gave them, and the other executed functions follow in
 # theirs; the default, as --no-tier-first, is the algorithm's order alone.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
-    -c "$T/relink/hot.c" -o hot.o
-pi_ld -O2 -o hot hot.o -lm
+build_hot
 PERFINST_OUT=train.pit ./hot 2000 > /dev/null
 fns() { sed -n 's/^[0-9]* order-functions alg=[a-z0-9]* functions=//p' "$1" | tr , ' '; }
 "$PMOPT" plan --order=exttsp --no-tier-first -o plain.fb hot train.pit > plain.out

@@ -11,9 +11,7 @@
 R=$T/runtime
 need_libfuzzer
 
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
-    -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/runtime" \
+fuzz_cc -I"$PERFINST_TOP/runtime" \
     "$R/fuzz-env.c" "$R/fuzz-env-armed.c" "$R/fuzz-env-ri.c" "$R/fuzz-env-perf.c" \
     "$PERFINST_TOP/runtime/env.c" -o fuzz
 

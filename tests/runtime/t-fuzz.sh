@@ -11,9 +11,7 @@
 R=$T/runtime
 need_libfuzzer
 
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread \
-    -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" -I"$PERFINST_TOP/runtime" \
+fuzz_cc -I"$PERFINST_TOP/runtime" \
     "$R/fuzz-runtime.c" "$PERFINST_TOP/runtime/loader.c" "$PERFINST_TOP/runtime/elfscan.c" "$PERFINST_TOP/runtime/overlay.c" \
     "$PERFINST_TOP/runtime/fnmeta.c" "$PERFINST_TOP/common/piflow.c" \
     "$PERFINST_TOP/common/xlat-blocks.c" "$PERFINST_TOP/common/piformat.c" -o fuzz

@@ -41,8 +41,7 @@ cp cpu.pit idle.pit corpus/
 # -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION: wrong CRCs accepted (piutil.h),
 # so that mutated records reach pisample (without it, as until now, nearly
 # every mutation was refused by the trace reader's CRC check)
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$PERFINST_TOP/include" -I"$PERFINST_TOP/common" \
+fuzz_cc \
     "$T/sampling/fuzz-samples.c" "$PERFINST_TOP/common/pisample.c" "$PERFINST_TOP/common/pitrace.c" \
     "$PERFINST_TOP/common/pimeta.c" "$PERFINST_TOP/common/piutil.c" "$PERFINST_TOP/common/piout.c" \
     "$PERFINST_TOP/common/piformat.c" -lelf -o fuzz
