@@ -81,6 +81,16 @@ need_libfuzzer() {
         fail "clang with libFuzzer is not installed (scripts/deps.sh installs clang and libclang-rt-14-dev)"
 }
 
+# build_thresh OPT: tests/indicators/thresh.c built at OPT (with -g, and
+# -rdynamic so that the runtime names the handlers' callers) as ./th and
+# run once (th.pit, out): 3 threshold events and 7 traps.
+build_thresh() {
+    pi_cc $1 -g -c "$T/indicators/thresh.c" -o th.o
+    pi_ld $1 -rdynamic -o th th.o -ldl
+    PERFINST_OUT=th.pit ./th > out
+    assert_contains "$1: 3 threshold events, 7 traps" out "^events 3, traps 7, sum 1682$"
+}
+
 # build_hot: the relink tests' program, tests/relink/hot.c counted whole
 # with a section per function and datum, linked as ./hot.
 build_hot() {

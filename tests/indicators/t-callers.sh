@@ -5,10 +5,7 @@
 # differ: the frames are kept as link-time addresses).  At -O0 and -O2.
 . "$PERFINST_TOP/tests/lib.sh"
 for opt in -O0 -O2; do
-    pi_cc $opt -g -c "$T/indicators/thresh.c" -o th.o
-    pi_ld $opt -rdynamic -o th th.o -ldl
-    PERFINST_OUT=th.pit ./th > out
-    assert_contains "$opt: the program saw 3 events, 7 traps" out "^events 3, traps 7, sum 1682$"
+    build_thresh $opt
     "$PMOPT" dump-meta th > meta
     assert_contains "$opt: dump-meta names C's handler" meta "^  site [0-9]+: block, .*thresh\.c:[0-9]+:[0-9]+, .*count\|threshold, threshold 13, handler on_hot,"
     "$PMOPT" report --callers th th.pit > rep 2> err

@@ -4,10 +4,7 @@
 # off, neither runs.  At -O0 and -O2.
 . "$PERFINST_TOP/tests/lib.sh"
 for opt in -O0 -O2; do
-    pi_cc $opt -g -c "$T/indicators/thresh.c" -o th.o
-    pi_ld $opt -rdynamic -o th th.o -ldl
-    PERFINST_OUT=th.pit ./th > out
-    assert_contains "$opt: 3 threshold events, 7 traps" out "^events 3, traps 7, sum 1682$"
+    build_thresh $opt
     assert_contains "$opt: fired on reaching 13, 26, 39 (not 12, 24, 36)" out "^fired at executions 13 26 39$"
     for i in 1 2 3; do
         assert_contains "$opt: event $i stack" out "^event $i: C<B<A<main$"

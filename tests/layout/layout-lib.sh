@@ -1,17 +1,46 @@
 # tests/layout/layout-lib.sh — helpers of the layout tests (sourced after lib.sh).
 
-# arms OBJ FUNC: "HOT COLD JCC" — the addresses of the hot arm's marker
-# constant (0x5151), the cold arm's (0x7777), and the target of the first
-# conditional jump in FUNC's disassembly (hex, as objdump prints them).
-arms() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '
+# in_func OBJ FUNC [-v NAME=VALUE...] PROGRAM: the awk PROGRAM run over
+# FUNC's disassembly in OBJ, its lines marked by `on`
+in_func() {
+    local obj=$1 fn=$2
+    shift 2
+    objdump -d --no-show-raw-insn "$obj" | awk -v f="<$fn>:" "${@:1:$#-1}" '
         $2 == f { on = 1; next }
         on && /^$/ { on = 0 }
-        on && /\$0x5151,/ && !hot { hot = $1 }
+        '"${!#}"
+}
+
+# arms OBJ FUNC [before]: "HOT COLD JCC" — the addresses of the hot arm's
+# marker constant (0x5151), the cold arm's (0x7777), and the target of the
+# first conditional jump in FUNC's disassembly, or with `before` of the
+# last one before the hot arm's constant (hex, as objdump prints them).
+arms() {
+    in_func "$1" "$2" -v before="${3:-}" '
+        on && /\$0x5151,/ && !hot { hot = $1; if (before) jcc = last }
         on && /\$0x7777,/ && !cold { cold = $1 }
-        on && $2 ~ /^j/ && $2 != "jmp" && !jcc { jcc = $3 }
+        on && $2 ~ /^j/ && $2 != "jmp" { if (!jcc && !before) jcc = $3; if (!hot) last = $3 }
         END { sub(":", "", hot); sub(":", "", cold); print hot, cold, jcc }'
 }
+# train_and_plan SRC: SRC built with all=count as ./train, run once
+# (train.pit, train.out), and its plan in plan.fb (pmopt's output in
+# plan.out)
+train_and_plan() {
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$1" -o train.o
+    pi_ld -O2 -o train train.o
+    PERFINST_OUT=train.pit ./train > train.out
+    "$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+}
+
+# same_output OBJ: the rebuilt object linked plainly prints what the
+# training run printed
+same_output() {
+    gcc -O2 -o fb "$1"
+    ./fb > fb.out
+    cmp train.out fb.out || fail "the rebuilt program prints something else"
+    ok "same output"
+}
+
 # hexlt A B: is hex A < hex B?
 hexlt() { [ $((16#$1)) -lt $((16#$2)) ]; }
 

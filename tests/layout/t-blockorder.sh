@@ -15,9 +15,7 @@ src=$T/layout/blockorder.c
 # case 1's marker (0x2222), and the number of direct jmp instructions
 # between the join's marker and the dispatch
 marks() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '
-        $2 == f { on = 1; next }
-        on && /^$/ { on = 0 }
+    in_func "$1" "$2" '
         on && /\$0xffffffffffff999a,/ && !c5 { c5 = $1 }
         on && /\$0x13579,/ && !join { join = $1 }
         on && $2 == "jmp" && $3 ~ /^\*/ && !disp { disp = $1 }
@@ -30,19 +28,14 @@ marks() {
 # between addresses A and B
 others_between() {
     local n=0 at
-    for at in $(objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '
-        $2 == f { on = 1; next }
-        on && /^$/ { on = 0 }
+    for at in $(in_func "$1" "$2" '
         on && /0x1111|0x3333|0x4444|0x5555|0x7777|0x8888/ { sub(":", "", $1); print $1 }'); do
         if hexlt "$3" "$at" && hexlt "$at" "$4"; then n=$((n + 1)); fi
     done
     echo $n
 }
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+train_and_plan "$src"
 assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*weight="
 
 # GCC's block order alone (the profile applied, the pass off)
@@ -64,10 +57,7 @@ hexlt "$c5" "$join" && hexlt "$join" "$disp" && hexlt "$disp" "$c1" ||
 assert_eq "direct jumps between the join and the dispatch" 0 "$nj"
 assert_eq "other cases between case 5 and case 1" 0 "$(others_between fb.o run "$c5" "$c1")"
 ok "rebuilt: case 5 -> join -> dispatch -> case 1 contiguous, the join falls through"
-gcc -O2 -o fb fb.o
-./fb > fb.out
-cmp train.out fb.out || fail "the rebuilt program prints something else"
-ok "same output"
+same_output fb.o
 
 # no branch profile, no reordering: only run's tier applied, or no feedback
 n=$(awk '$2 == "function-tier" && $3 == "fn=run" { print $1 }' plan.fb)

@@ -17,10 +17,7 @@ hexlt "$cold" "$jcc" && ! hexlt "$hot" "$jcc" || fail "plain -O2: the conditiona
 ok "plain -O2: the hot arm is out of line (the branch to it is taken 95%)"
 
 # training: all=count, one run
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+train_and_plan "$src"
 sum=$("$PMOPT" dump-meta train | awk '$1 == "function" && $3 == "work" { print $NF }')
 assert_eq "work's block and edge counts" \
     "branch-profile fn=work checksum=$sum sites=4 first=0 weight=3000 counts=1000,950,50,1000 edges=950,50" \
@@ -38,10 +35,7 @@ hexlt "$hot" "$jcc" && ! hexlt "$cold" "$jcc" || fail "after the rebuild the con
 ok "rebuilt: the hot arm is the fall-through, the jump goes to the 5% arm"
 objdump -t fb.o | grep -E '\.text\.hot.* work$' > /dev/null || { objdump -t fb.o; fail "work is not in .text.hot"; }
 ok "work is in .text.hot"
-gcc -O2 -o fb fb.o
-./fb > fb.out
-cmp train.out fb.out || fail "the rebuilt program prints something else"
-ok "same output"
+same_output fb.o
 
 # selectively: only the tier of work (recommendation 1) -> the layout stays GCC's
 n=$(awk '$2 == "function-tier" && $3 == "fn=work" { print $1 }' plan.fb)

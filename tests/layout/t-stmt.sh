@@ -13,15 +13,7 @@ src=$T/layout/stmt.c
 # target of the last conditional jump before the hot arm's constant (the
 # branch of the if; the rebuild's function starts with mode off's switch
 # to its instrumented copy, so the first jcc is not it)
-jump_before() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '
-        $2 == f { on = 1; next }
-        on && /^$/ { on = 0 }
-        on && /\$0x5151,/ && !hot { hot = $1; jcc = last }
-        on && /\$0x7777,/ && !cold { cold = $1 }
-        on && $2 ~ /^j/ && $2 != "jmp" && !hot { last = $3 }
-        END { sub(":", "", hot); sub(":", "", cold); print hot, cold, jcc }'
-}
+jump_before() { arms "$1" "$2" before; }
 
 gcc -O2 -c "$src" -o plain.o
 read -r hot cold jcc <<< "$(jump_before plain.o work)"
@@ -29,10 +21,7 @@ echo "plain -O2: hot arm at $hot, cold arm at $cold, the if's jcc to $jcc"
 hexlt "$cold" "$hot" && ! hexlt "$hot" "$jcc" || fail "plain -O2 should jump to the hot arm, laid out after the cold one"
 ok "plain -O2: the hot arm is out of line"
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+train_and_plan "$src"
 sum=$("$PMOPT" dump-meta train | awk '$1 == "function" && $3 == "work" { print $NF }')
 assert_eq "work's block and edge counts (the if split from the statements before it)" \
     "branch-profile fn=work checksum=$sum sites=6 first=0 weight=5000 counts=1000,1000,1000,950,50,1000 edges=950,50" \
