@@ -5,7 +5,7 @@
 # registries, so these are our own, each with its hand fix), and what
 # detection, analysis and repair cost and gain.  See docs/sharing.md.
 #
-#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--only NAME,...] [--record]
+#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--only NAME,...] [--zstd] [--record]
 #
 #   --rounds N      paired rounds of every timed comparison (default 7)
 #   --quick         smaller inputs, 3 rounds (a smoke test of the script)
@@ -13,6 +13,12 @@
 #   --cost-only     only detection's instructions under callgrind (step 4's
 #                   deterministic part): no verdicts, analysis, repair or rounds
 #   --only LIST     only these programs (comma-separated names below)
+#   --zstd          also a threaded real project: zstd 1.5.4's multi-threaded
+#                   compression (-T2), Debian's source (bench/fetch-debsrc.sh,
+#                   built by bench/projects/zstd.sh's recipe) plain and with
+#                   sharing=all: the objects judged, detection's instructions
+#                   under callgrind, the analysis' time and memory (with
+#                   --only '' the suite is left out)
 #   --record        append the result to bench/RESULTS.md
 #
 # The programs (bench/sharing/; -DHAND_FIXED is the fix a programmer writes):
@@ -63,16 +69,18 @@ cmdline="bench/sharing.sh${*:+ $*}"
 rounds=7
 quick=0
 do_cg=1
-only=
+only=all
 record=0
 cost_only=0
+zstd=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds=${2:?}; shift 2 ;;
     --quick) quick=1; rounds=3; shift ;;
     --no-callgrind) do_cg=0; shift ;;
     --cost-only) cost_only=1; shift ;;
-    --only) only=${2:?}; shift 2 ;;
+    --zstd) zstd=1; shift ;;
+    --only) only=${2?}; shift 2 ;;
     --record) record=1; shift ;;
     -h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "sharing.sh: unknown argument $1" >&2; exit 2 ;;
@@ -175,7 +183,7 @@ status=0
 : > analysis.md
 while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     [ -n "$name" ] || continue
-    if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
+    if [ "$only" != all ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
     [ $quick = 1 ] && run=$qrun
     echo "sharing.sh: $(date -u +%T) $name" >&2
     S=$here/sharing/$src
@@ -267,8 +275,63 @@ analysed "generated (tests/sharing/gentrace.c)" adj big.pit
 rm -f big.pit
 }
 
+# 5. a threaded real project: zstd -T2 (bench/projects/zstd.sh's recipe)
+: > zstd.md
+if [ $zstd = 1 ]; then
+    echo "sharing.sh: $(date -u +%T) zstd" >&2
+    (
+        . "$here/lib.sh"
+        . "$here/projects/zstd.sh"
+        SRC=$("$here/fetch-debsrc.sh" "$P_PKG" | tail -1) || exit 1
+        export PKG_CONFIG_PATH=$B
+        # (a tree built with the same perfinst is kept)
+        stamp=$(cat "$here/sharing.sh" "$B/perfinst.so" "$B/perfinst-ld" "$B"/libperfinst.* | md5sum)
+        for v in plain inst; do
+            [ "$(cat "$W/zstd-$v/.stamp" 2> /dev/null)" != "$stamp" ] || continue
+            project_tree "$SRC" "$P_PKG" "$P_TREE" "$W/zstd-$v"
+            CC=gcc CXX=g++ CFLAGS="-O2 -g" LDFLAGS=
+            [ $v = plain ] || CFLAGS="-O2 -g $(pkg-config --cflags perfinst-uninstalled) -fplugin-arg-perfinst-sharing=all" \
+                LDFLAGS=$(pkg-config --libs perfinst-uninstalled)
+            export CC CXX CFLAGS LDFLAGS
+            (cd "$W/zstd-$v" && p_build) || { tail -20 "$W/zstd-$v/build.log" >&2; exit 1; }
+            echo "$stamp" > "$W/zstd-$v/.stamp"
+        done
+        # a corpus of 4 MB (datagen, seed 1), compressed at level 3 by two workers
+        "$W/zstd-plain/tests/datagen" -g4M -s1 -P50 > zstd.corpus
+        run() { LD_LIBRARY_PATH=$W/zstd-$1/lib "$W/zstd-$1/programs/zstd" -q -T2 -3 -f -c zstd.corpus; }
+        rm -f zstd.pit
+        run plain > zstd.plain.zst && PERFINST_OUT=$W/zstd.pit run inst > zstd.inst.zst &&
+            cmp -s zstd.plain.zst zstd.inst.zst ||
+            { echo "sharing.sh: zstd: the instrumented build compressed differently" >&2; exit 1; }
+        # PROG: the CLI, which holds the thread pool (pool.c, threading.c) and
+        # the allocations' call sites
+        measure zstd.rep.m "$PMOPT" report --sharing "$W/zstd-inst/programs/zstd" zstd.pit
+        "$PMOPT" report --sharing "$W/zstd-inst/programs/zstd" zstd.pit > zstd.rep 2>&1
+        read -r rw rc rm < zstd.rep.m
+        objs=$(sed -n '/^Objects:/,$p' zstd.rep | grep -E '^  [^ ]' | sed 's/^  //; s/; .*//' | head -8 |
+            awk '{printf "%s%s", sep, $0; sep="<br>"}')
+        ir_p=- ir_i=- irr=-
+        if [ $do_cg = 1 ] && command -v valgrind > /dev/null; then
+            ir_p=$(LD_LIBRARY_PATH="$W/zstd-plain/lib" irs "$W/zstd-plain/programs/zstd" -q -T2 -3 -f -c zstd.corpus)
+            ir_i=$(LD_LIBRARY_PATH="$W/zstd-inst/lib" irs "$W/zstd-inst/programs/zstd" -q -T2 -3 -f -c zstd.corpus)
+            irr=$(ratio "$ir_i" "$ir_p")
+        fi
+        {
+            echo "A threaded real project: zstd ${P_PKG#*=} (Debian's source, its own makefiles; bench/projects/zstd.sh's"
+            echo "build), \`zstd -q -T2 -3\` on a 4 MB datagen corpus (seed 1): the plain build and the one with"
+            echo "\`-fplugin-arg-perfinst-sharing=all\` (the library and the CLI; same output), its report's objects,"
+            echo "detection's instructions under callgrind (all threads) and the analysis (\`pmopt report --sharing\`"
+            echo "with the CLI as PROG):"
+            echo
+            echo "| run | objects judged (verdict) | plain Ir | sharing=all Ir | ratio | trace | report: CPU (wall), memory |"
+            echo "| --- | --- | --- | --- | --- | --- | --- |"
+            echo "| zstd -T2 -3, 4 MB | ${objs:-none: no line two threads used at once with a writer} | $ir_p | $ir_i | $irr× | $(stat -c %s zstd.pit) bytes | $rc s ($rw s), $rm MiB |"
+        } > zstd.md
+    ) || status=1
+fi
+
 if [ $cost_only = 1 ]; then
-    overhead_table > "$out"
+    { overhead_table; [ -s zstd.md ] && { echo; cat zstd.md; }; } > "$out"
 else
 {
 echo "### False sharing: verdicts, repair, cost (bench/sharing.sh, $rounds paired rounds)"
@@ -306,6 +369,7 @@ cat cost.md
 echo
 echo "Geometric mean of the CPU ratios: $(awk -F'|' '{split($7, x, " "); print x[1]}' cost.md | geo)×"
 echo "(target: detection ≤ 3×; repair ≥ 100 % of the hand fix's speedup and never slower than the original)."
+[ -s zstd.md ] && { echo; cat zstd.md; }
 } > "$out"
 fi
 cat "$out"
