@@ -33,7 +33,7 @@ struct pi_options {
     bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
     int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
-    bool counting_fast;     /* counting-opt=fast: f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
+    bool counting_fast;     /* counting-opt=fast (the default): f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */

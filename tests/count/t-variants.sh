@@ -1,7 +1,7 @@
 # Exact block counts of a program with known control flow (loops.c), for
 # every way of building it: -O0/-O2/-O3, PIE and non-PIE, -flto, the static
-# runtime, and all=count on top of the directives (its counting copies also
-# with counting-opt=fast).
+# runtime, and all=count on top of the directives (its counting copies
+# compiled with counting-opt=fast, the default, and with counting-opt=full).
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/loops.c
 variants=(
@@ -13,7 +13,7 @@ variants=(
   "lto|-O2 -flto|-flto -fplugin=$PLUGIN"
   "static-runtime|-O2|--pi-static-runtime"
   "all|-O2 -fplugin-arg-perfinst-all=count|"
-  "fast|-O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=fast|"
+  "full|-O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=full|"
 )
 for v in "${variants[@]}"; do
     IFS='|' read -r name cflags ldflags <<< "$v"
@@ -22,7 +22,7 @@ for v in "${variants[@]}"; do
     out=$(PERFINST_OUT="$name.pit" ./"$name")
     assert_eq "$name: program output" 822 "$out"
     all=""
-    [ "$name" = all ] || [ "$name" = fast ] && all=--all
+    [ "$name" = all ] || [ "$name" = full ] && all=--all
     python3 "$T/count/check-counts.py" $all "$PMOPT" "./$name" "$src" "$name.pit" > "$name.check" ||
         { cat "$name.check" >&2; fail "$name: counts differ"; }
     ok "$name: $(tail -1 "$name.check")"
