@@ -243,7 +243,7 @@ int export_flamegraph_diff(const struct stk_tree *base, const struct stk_tree *t
 
 /* The one flame graph writer: a standalone file (with the XML declaration)
  * or, with embedded, an <svg> element for an HTML page (pmopt report
- * --html, report-html.c); with base, coloured by the change from base
+ * --html, report-tree.c); with base, coloured by the change from base
  * (pmopt diff).  Its style rules are scoped to svg.pi-flame, so that inside
  * a page they style this picture only. */
 static int flamegraph(const struct stk_tree *t, const struct stk_tree *base, double base_scale,

@@ -7,7 +7,9 @@
  * (indicators, callers, regions, trace regions, types, watched data per
  * word and per access site: report-ind.c), the page tables and perf
  * counts (report-pages.c), the ranges added at run time (report-ranges.c)
- * and dormant classes (report-dormant.c).
+ * and dormant classes (report-dormant.c); and the summary and the
+ * functions' and lines' views in HTML, sections of report --html's page
+ * (report-html.c).
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -21,6 +23,7 @@
 
 #include "commands.h"
 #include "report.h"
+#include "report-html.h"
 
 static void help(FILE *f)
 {
@@ -324,6 +327,167 @@ static void print_text(const struct report *r)
     rranges_text(r);
     rpages_text(r);
     rperf_text(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* HTML (report --html, report-html.c's page): the summary, functions and  */
+/* lines sections                                                          */
+/* ---------------------------------------------------------------------- */
+
+#define HTML_MAX_BARS 20    /* bars in the functions' chart */
+
+static uint64_t total_blocks(const struct report *r)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < r->md.nfuncs; i++)
+        t = pm_sat_add(t, r->md.funcs[i].blocks);
+    return t;
+}
+
+void html_section_summary(FILE *f, const struct report *r)
+{
+    html_section_begin(f, "summary", "Summary", 1);
+    const char *hot = r->md.nfuncs && r->md.funcs[0].blocks
+        ? r->md.funcs[0].name : "-";
+    fprintf(f, "<div class=\"cards\">\n<div class=\"card\">block executions<b>%llu</b></div>\n"
+               "<div class=\"card\">functions<b>%zu</b></div>\n"
+               "<div class=\"card\">traces<b>%d</b></div>\n<div class=\"card\">hottest function<b>",
+            (unsigned long long)total_blocks(r), r->md.nfuncs, r->md.ntraces);
+    html_esc(f, hot);
+    fputs("</b></div>\n</div>\n<table>\n<thead><tr><th>trace</th><th class=\"n\">records</th>"
+          "<th>state</th></tr></thead>\n<tbody>\n", f);
+    for (int i = 0; i < r->md.ntraces; i++) {
+        const struct trace_info *in = &r->md.infos[i];
+        fputs("<tr><td>", f);
+        html_esc(f, in->path);
+        fprintf(f, "</td><td class=\"n\">%u</td><td>%s%s%s</td></tr>\n", in->nrecords,
+                pm_trace_state(in->finished, in->flags), in->flags & PI_TF_MERGED ? ", merged" : "",
+                in->flags & PI_TF_MODE_OFF ? ", PERFINST_MODE=off" : "");
+    }
+    fputs("</tbody>\n</table>\n</section>\n", f);
+}
+
+/* ---- hot functions and lines ---------------------------------------------- */
+
+static void bar_chart(FILE *f, const struct report *r)
+{
+    size_t n = r->md.nfuncs < HTML_MAX_BARS ? r->md.nfuncs : HTML_MAX_BARS;
+    while (n && !r->md.funcs[n - 1].blocks)
+        n--;
+    if (!n)
+        return;
+    const int w = 900, label = 260, bh = 18, gap = 4;
+    uint64_t max = r->md.funcs[0].blocks;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+               "role=\"img\" aria-label=\"block executions per function\">\n",
+            w, n * (bh + gap) + gap);
+    for (size_t i = 0; i < n; i++) {
+        const struct func_row *row = &r->md.funcs[i];
+        double frac = (double)row->blocks / (double)max;
+        int bw = (int)(frac * (w - label - 120));
+        if (bw < 1)
+            bw = 1;
+        /* hotter is redder: hue 45 (yellow) down to 0 (red) */
+        int hue = (int)(45 * (1 - frac));
+        size_t y = gap + i * (bh + gap);
+        fprintf(f, "<text x=\"%d\" y=\"%zu\" font-size=\"12\" text-anchor=\"end\" "
+                   "font-family=\"monospace\">", label - 6, y + bh - 5);
+        html_esc(f, row->name);
+        fprintf(f, "</text><rect x=\"%d\" y=\"%zu\" width=\"%d\" height=\"%d\" rx=\"2\" "
+                   "fill=\"hsl(%d,85%%,50%%)\"/><text x=\"%d\" y=\"%zu\" font-size=\"12\">%llu</text>\n",
+                label, y, bw, bh, hue, label + bw + 6, y + bh - 5,
+                (unsigned long long)row->blocks);
+    }
+    fputs("</svg>\n", f);
+}
+
+void html_section_functions(FILE *f, const struct report *r)
+{
+    uint64_t total = total_blocks(r);
+    html_section_begin(f, "hot-functions", "Hot functions (block executions)", r->md.nfuncs > 0);
+    if (!r->md.nfuncs) {
+        html_not_collected(f, "PROG has no counted functions");
+        fputs("</section>\n", f);
+        return;
+    }
+    bar_chart(f, r);
+    fputs("<input type=\"search\" placeholder=\"filter functions\" "
+          "oninput=\"piFilter(this,'functions')\">\n<table id=\"functions\">\n<thead><tr>"
+          "<th class=\"n\" onclick=\"piSort(this)\">blocks</th>"
+          "<th class=\"n\" onclick=\"piSort(this)\">share</th>"
+          "<th class=\"n\" onclick=\"piSort(this)\">entries</th>"
+          "<th onclick=\"piSort(this)\">function</th><th onclick=\"piSort(this)\">file:line</th>"
+          "</tr></thead>\n<tbody>\n", f);
+    size_t n = r->md.nfuncs < HTML_MAX_ROWS ? r->md.nfuncs : HTML_MAX_ROWS;
+    for (size_t i = 0; i < n; i++) {
+        const struct func_row *row = &r->md.funcs[i];
+        double pct = total ? 100.0 * (double)row->blocks / (double)total : 0;
+        fprintf(f, "<tr><td class=\"n\">%llu</td><td class=\"n\" data-v=\"%.4f\">"
+                   "<span class=\"heat\" style=\"width:%dpx\"></span> %.1f%%</td>",
+                (unsigned long long)row->blocks, pct, (int)(pct * 0.6) + 1, pct);
+        if (row->has_entry)
+            fprintf(f, "<td class=\"n\">%llu</td>", (unsigned long long)row->entries);
+        else
+            fputs("<td class=\"n\" data-v=\"-1\">-</td>", f);
+        fputs("<td><code>", f);
+        html_esc(f, row->name);
+        fputs("</code></td><td>", f);
+        html_esc(f, row->file);
+        fprintf(f, ":%u</td></tr>\n", row->line);
+    }
+    fputs("</tbody>\n</table>\n", f);
+    if (n < r->md.nfuncs)
+        fprintf(f, "<p class=\"none\">%zu more in the text report</p>\n", r->md.nfuncs - n);
+    fputs("</section>\n", f);
+}
+
+/* Line `line` of file `path` (the hot lines' sources; NULL if unreadable). */
+static const char *source_line(const char *path, uint32_t line, char *buf, size_t size)
+{
+    char full[4096];
+    FILE *s = fopen(pm_source_path(path, full, sizeof full), "r");
+    if (!s)
+        return NULL;
+    uint32_t at = 1;
+    const char *got = NULL;
+    while (fgets(buf, (int)size, s)) {
+        size_t len = strlen(buf);
+        int whole = len && buf[len - 1] == '\n';
+        if (at == line) {
+            if (whole)
+                buf[len - 1] = 0;
+            got = buf;
+            break;
+        }
+        if (whole)
+            at++;
+    }
+    fclose(s);
+    return got;
+}
+
+void html_section_lines(FILE *f, const struct report *r)
+{
+    html_section_begin(f, "hot-lines", "Hot lines (a line's count is the largest count among its "
+                  "blocks, as gcov shows it)", r->md.nlines > 0);
+    if (!r->md.nlines) {
+        html_not_collected(f, "no site has a source line");
+        fputs("</section>\n", f);
+        return;
+    }
+    fputs("<table id=\"lines\">\n<thead><tr><th class=\"n\" onclick=\"piSort(this)\">count</th>"
+          "<th onclick=\"piSort(this)\">file:line</th><th>source</th></tr></thead>\n<tbody>\n", f);
+    size_t n = r->md.nlines < HTML_MAX_ROWS ? r->md.nlines : HTML_MAX_ROWS;
+    char buf[512];
+    for (size_t i = 0; i < n; i++) {
+        const struct line_row *l = &r->md.lines[i];
+        fprintf(f, "<tr><td class=\"n\">%llu</td><td>", (unsigned long long)l->count);
+        html_esc(f, l->file);
+        fprintf(f, ":%u</td><td class=\"src\">", l->line);
+        html_esc(f, source_line(l->file, l->line, buf, sizeof buf));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n</section>\n", f);
 }
 
 /* ---------------------------------------------------------------------- */

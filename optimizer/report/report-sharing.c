@@ -3,7 +3,8 @@
  * field, allocation site and source line (docs/sharing.md).  A view of the
  * model (sharing-model.c): the lines ranked by the estimated gain of a fix,
  * then one verdict per object with its prediction at other placements, and
- * the heat map (--heatmap, and pmopt report --html).
+ * the heat map (--heatmap); and the same lines and heat map as the sharing
+ * section of pmopt report --html's page.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "commands.h"
 #include "report.h"
+#include "report-html.h"
 #include "sharing.h"
 
 /* The figure of a row: observed reloads, or a bound when none was observed. */
@@ -237,8 +239,8 @@ static void svg_text(FILE *f, const char *s)
 }
 
 /* The one heat map writer: a standalone SVG file (--heatmap) or, with
- * embedded, an <svg> element for an HTML page (pmopt report --html,
- * report-html.c).  The top lines with reloads; 0, or -1 on a write error. */
+ * embedded, an <svg> element for an HTML page (pmopt report --html's
+ * sharing section, below).  The top lines with reloads; 0, or -1 on a write error. */
 int sh_heatmap_svg(const struct sh_analysis *a, long top, FILE *f, int embedded)
 {
     static const char *const colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
@@ -307,6 +309,99 @@ static int heatmap(const struct sh_analysis *a, const char *path, long top)
         return -1;
     }
     return 0;
+}
+
+#define HTML_HEATMAP_LINES 20   /* lines in each embedded heat map */
+
+/* One trace's ranked sharing lines (report-sharing.c analyses them, as for
+ * `pmopt report --sharing`) as a table, then their heat map (the same SVG
+ * as --heatmap, embedded). */
+static void sharing_trace(FILE *f, const struct sh_analysis *a, int idx)
+{
+    uint64_t rt = 0, rf = 0;
+    size_t nrel = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        rt += a->rows[i].rt, rf += a->rows[i].rf;
+        nrel += a->rows[i].verdict != 0;
+    }
+    fputs("<h3>", f);
+    html_esc(f, a->trace);
+    fprintf(f, "</h3>\n<p>%zu threads; %zu lines touched by threads, %zu with sharing; "
+               "reloads: %llu true, %llu false.",
+            a->s.nthreads, a->nrows, nrel, (unsigned long long)rt, (unsigned long long)rf);
+    if (a->period > 1)
+        fprintf(f, " Sampled: 1 in %u accesses to shared lines; counts on shared lines are estimates.", a->period);
+    fputs(" Ranked by the estimated gain of a fix.</p>\n", f);
+    if (!nrel) {
+        fputs("<p class=\"none\">no line with sharing</p>\n", f);
+        return;
+    }
+    fprintf(f, "<table id=\"sharing-lines-%d\" class=\"sharing-lines\">\n<thead><tr>"
+               "<th class=\"n\" onclick=\"piSort(this)\">#</th><th onclick=\"piSort(this)\">line</th>"
+               "<th onclick=\"piSort(this)\">verdict</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">true</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">false</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">est. cycles</th>"
+               "<th class=\"n\" onclick=\"piSort(this)\">gain of a fix</th>"
+               "<th>objects</th><th>writes per thread</th></tr></thead>\n<tbody>\n", idx);
+    size_t n = nrel < HTML_MAX_ROWS ? nrel : HTML_MAX_ROWS;
+    for (size_t i = 0; i < n; i++) {
+        const struct sh_line_row *row = &a->rows[a->rank[i]];
+        char buf[2048];
+        fprintf(f, "<tr><td class=\"n\">%zu</td><td><code>0x%llx</code></td><td>%s</td>"
+                   "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%.0f</td>"
+                   "<td class=\"n\">%.0f</td><td>",
+                i + 1, (unsigned long long)row->addr, sh_verdict(row->verdict),
+                (unsigned long long)row->rt, (unsigned long long)row->rf, row->cost, row->gain);
+        sh_objects_of_row(a, row, buf, sizeof buf);
+        html_esc(f, buf);
+        fputs("</td><td>", f);
+        for (int k = 0; k < row->nthr; k++) {
+            sh_names_of(a, row, row->thr[k].wmask, buf, sizeof buf);
+            fprintf(f, "%sT%u: <code>", k ? "<br>" : "", row->thr[k].thread);
+            html_esc(f, buf[0] ? buf : "-");
+            fputs("</code>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
+    if (n < nrel)
+        fprintf(f, "<p class=\"none\">%zu more in pmopt report --sharing</p>\n", nrel - n);
+    fputs("<div class=\"svgbox\">\n", f);
+    sh_heatmap_svg(a, HTML_HEATMAP_LINES, f, 1);
+    fputs("</div>\n", f);
+}
+
+/* Cache-line sharing: per trace with sharing records (PI_TF_SHARING). */
+void html_section_sharing(FILE *f, const struct report *r)
+{
+    char *body = NULL;
+    size_t size = 0;
+    FILE *m = open_memstream(&body, &size);
+    int shown = 0, failed = 0;
+    for (int i = 0; m && i < r->md.ntraces; i++) {
+        if (!(r->md.infos[i].flags & PI_TF_SHARING))
+            continue;
+        struct sh_analysis a;
+        memset(&a, 0, sizeof a);
+        if (sh_analyze(&a, r->md.prog, r->md.infos[i].path, r->md.force))
+            failed++;
+        else
+            sharing_trace(m, &a, shown++);
+        sh_free(&a);
+    }
+    if (m)
+        fclose(m);
+    html_section_begin(f, "sharing", "Cache-line sharing", shown > 0);
+    if (shown)
+        fwrite(body, 1, size, f);
+    else
+        html_not_collected(f, !m ? "out of memory"
+                         : failed ? "the traces' sharing records could not be read (the message above says why)"
+                                  : "the traces have no sharing records (build with "
+                                    "-fplugin-arg-perfinst-sharing=all or a `sharing` directive)");
+    free(body);
+    fputs("</section>\n", f);
 }
 
 static void help(FILE *f)

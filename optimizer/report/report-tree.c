@@ -1,6 +1,8 @@
 /* report-tree.c — `pmopt report --tree`: the calling-context tree of
  * sampled stacks (stacks.c builds it), printed as text (docs/pmopt.md,
- * docs/sampling-stacks.md).
+ * docs/sampling-stacks.md); and the same stacks as a flame graph, the
+ * flame-graph section of report --html's page (export-stacks.c draws the
+ * SVG; model/ cannot hold a report section, so it is here).
  *
  *   pmopt report --tree [--what=sampled|idle|to|from] [--min=PCT] [PROG] TRACE...
  */
@@ -11,6 +13,7 @@
 
 #include "commands.h"
 #include "pmopt.h"
+#include "report-html.h"
 #include "stacks.h"
 
 static void print_sampled(const struct stk_tree *t, uint32_t n, const int *w, uint64_t all, double min_pct)
@@ -119,6 +122,57 @@ static void print_breakdown(const struct stk_tree *t, const int *w, int idle)
 out:
     free(th);
     free(cpu);
+}
+
+/* The flame graph of sampled call stacks (stacks.c builds the tree from the
+ * traces' SAMPLE records, export-stacks.c draws it: the same SVG as `pmopt
+ * export --flamegraph`, embedded).  Timer samples when the traces have
+ * them, else idle-transition samples, as export chooses. */
+void html_section_flamegraph(FILE *f, const struct report *r)
+{
+    char **paths = malloc((r->md.ntraces ? (size_t)r->md.ntraces : 1) * sizeof *paths);
+    struct stk_tree t;
+    memset(&t, 0, sizeof t);
+    int loaded = 0;
+    if (paths) {
+        for (int i = 0; i < r->md.ntraces; i++)
+            paths[i] = r->md.infos[i].path;
+        loaded = !stk_load(&t, r->md.prog, paths, r->md.ntraces);
+    }
+    int w[STK_NKINDS] = {0, 0, 0};
+    const char *what = "sampled";
+    if (t.have[STK_SAMPLED])
+        w[STK_SAMPLED] = 1;
+    else
+        w[STK_TO] = w[STK_FROM] = 1, what = "idle-transition";
+    uint64_t all = loaded ? stk_count(&t.nodes[0], w, 0) : 0;
+    html_section_begin(f, "flame-graph", "Flame graph (sampled call stacks)", all > 0);
+    if (!all) {
+        html_not_collected(f, !paths ? "out of memory"
+                         : !loaded ? "the traces' stack samples could not be read (the message above says why)"
+                                   : "the traces have no sampled call stacks (run with PERFINST_SAMPLE=cpu:1ms "
+                                     "or PERFINST_IDLE=both)");
+    } else {
+        if (w[STK_SAMPLED] && t.ss.has_stats)
+            fprintf(f, "<p>%s clock samples every %.3f ms: %llu samples for %llu periods "
+                       "(%llu truncated, %llu dropped), %llu threads. Width is time; hover a frame "
+                       "for its counts.</p>\n",
+                    pi_sample_kind_name(t.ss.stats.kind), t.ss.stats.period_ns / 1e6,
+                    (unsigned long long)t.ss.stats.taken, (unsigned long long)all,
+                    (unsigned long long)t.ss.stats.truncated, (unsigned long long)t.ss.stats.dropped,
+                    (unsigned long long)t.ss.stats.threads);
+        else
+            fprintf(f, "<p>%llu %s samples. Hover a frame for its counts.</p>\n", (unsigned long long)all,
+                    what);
+        char title[512];
+        snprintf(title, sizeof title, "%s stacks of %s", what, pm_basename(r->md.prog));
+        fputs("<div class=\"svgbox\">\n", f);
+        export_flamegraph_svg(&t, w, title, f, 1);
+        fputs("</div>\n", f);
+    }
+    fputs("</section>\n", f);
+    stk_free(&t);
+    free(paths);
 }
 
 static void help(FILE *f)

@@ -1,8 +1,9 @@
 /* report.h — the views of `pmopt report` (cmd-report.c: options and the
  * count views: sites, functions, lines; report-ind.c: the views of the
  * indicators' records; report-dormant.c, report-pages.c, report-ranges.c,
- * report-html.c, report-annotate.c, report-diff.c, hotspot.c), over the
- * model of PROG and its traces that model_load builds (model.h, r->md). */
+ * report-html.c (the page; report-html.h), report-annotate.c,
+ * report-diff.c, hotspot.c), over the model of PROG and its traces that
+ * model_load builds (model.h, r->md). */
 #ifndef PERFINST_REPORT_H
 #define PERFINST_REPORT_H
 
@@ -53,14 +54,8 @@ int rep_text_heading(const struct report *r, size_t nrows, const char *title, co
 void rdorm_text(const struct report *r);
 void rdorm_json(const struct report *r);  /* members ", dormant: [...], spills: [...]" */
 
-/* The callers' tree (after rind_build), depth first: visit(ctx, depth, name,
- * events) with depth 0 for the marked functions, deeper for their callers.
- * Returns the number of threshold events the tree was made from. */
-uint64_t rind_callers_walk(const struct report *r, void (*visit)(void *, int, const char *, uint64_t),
-                           void *ctx);
-
-/* report-html.c: pmopt report --html=FILE, one self-contained page. 0, or
- * -1 after an error message. */
+/* report-html.c: pmopt report --html=FILE, one self-contained page (each
+ * view writes its section: report-html.h). 0, or -1 after an error message. */
 int rep_html_write(const struct report *r, const char *path);
 
 /* report-pages.c: the page table's view (PAGES records), per trace, and

@@ -1,10 +1,12 @@
 /* view-callers.c — `pmopt report`'s view of the callers (--callers): the
  * stacks of the threshold events as a tree of arcs `caller → callee  count`,
  * rooted at the marked function. Its text, JSON and CSV are here together
- * (report-ind.c calls them). */
+ * (report-ind.c calls them), and its HTML, the call-tree section of
+ * report --html's page (report-html.c calls it). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "report-html.h"
 #include "report-ind.h"
 
 /* The callers' tree: a child of `parent` (SIZE_MAX: a root) named name. */
@@ -152,7 +154,9 @@ static void csv_cnode(const struct ind_views *iv, size_t id, const char *callee,
         csv_cnode(iv, n->kids[i], n->name, root, depth + 1);
 }
 
-/* The callers' tree, depth first, for other writers (report-html.c). */
+/* The callers' tree, depth first: visit(ctx, depth, name, events) with
+ * depth 0 for the marked functions, deeper for their callers.  Returns the
+ * number of threshold events the tree was made from. */
 static void walk_cnode(const struct ind_views *iv, size_t id, int depth,
                        void (*visit)(void *, int, const char *, uint64_t), void *ctx)
 {
@@ -162,8 +166,8 @@ static void walk_cnode(const struct ind_views *iv, size_t id, int depth,
         walk_cnode(iv, n->kids[i], depth + 1, visit, ctx);
 }
 
-uint64_t rind_callers_walk(const struct report *r, void (*visit)(void *, int, const char *, uint64_t),
-                           void *ctx)
+static uint64_t rind_callers_walk(const struct report *r,
+                                  void (*visit)(void *, int, const char *, uint64_t), void *ctx)
 {
     const struct ind_views *iv = r->iv;
     for (size_t i = 0; iv && i < iv->nroots; i++)
@@ -198,4 +202,54 @@ void csv_callers(const struct report *r)
         for (size_t k = 0; k < n->nkids; k++)
             csv_cnode(iv, n->kids[k], n->name, n->name, 1);
     }
+}
+
+/* The callers' tree in HTML (report --html's call-tree section), as nested
+ * <details>. */
+struct tree_out {
+    FILE *f;
+    int depth;              /* of the last node written; -1 before the first */
+};
+
+static void tree_node(void *ctx, int depth, const char *name, uint64_t count)
+{
+    struct tree_out *t = ctx;
+    /* close the nodes that are not ancestors of this one */
+    for (; t->depth >= depth; t->depth--)
+        fputs("</details>\n", t->f);
+    fputs("<details open><summary><code>", t->f);
+    html_esc(t->f, name);
+    fprintf(t->f, "</code> — %llu event%s%s</summary>\n", (unsigned long long)count,
+            count == 1 ? "" : "s", depth ? "" : " (marked)");
+    t->depth = depth;
+}
+
+void html_section_calltree(FILE *f, const struct report *r)
+{
+    /* rendered into memory first: the section's status depends on it */
+    char *body = NULL;
+    size_t size = 0;
+    FILE *m = open_memstream(&body, &size);
+    if (!m) {
+        html_section_begin(f, "call-tree", "Call tree", 0);
+        html_not_collected(f, "out of memory");
+        fputs("</section>\n", f);
+        return;
+    }
+    struct tree_out t = {m, -1};
+    uint64_t events = rind_callers_walk(r, tree_node, &t);
+    for (; t.depth >= 0; t.depth--)
+        fputs("</details>\n", m);
+    fclose(m);
+    html_section_begin(f, "call-tree", "Call tree (callers of marked code)", size > 0);
+    if (size) {
+        fprintf(f, "<p>From the stacks of %llu threshold event%s: each marked function, "
+                   "then who called it.</p>\n", (unsigned long long)events, events == 1 ? "" : "s");
+        fwrite(body, 1, size, f);
+    } else {
+        html_not_collected(f, "no threshold event with a stack for PROG (mark a function "
+                         "threshold(count=N) to see who calls it)");
+    }
+    free(body);
+    fputs("</section>\n", f);
 }
