@@ -15,8 +15,9 @@
  *     prog ignore N SIG     signal(SIG, SIG_IGN), N, raise, exit 5
  *     prog restore N SIG    signal(SIG, handler) then the old one back, N, raise
  *     prog query SIG        print the action sigaction and signal report (dfl/ign/other)
- *     prog flushkill N PATH N, then wait until the trace PATH was written after
- *                           that (PERFINST_FLUSH), then SIGKILL
+ *     prog flushkill N PATH N, then wait until the trace PATH was rewritten
+ *                           after that (PERFINST_FLUSH: a new file renamed over
+ *                           it, so whole), then SIGKILL
  *     prog fill N DIR W     N, W = write: perfinst_write_trace, W = exec: a failing
  *                           exec; N more; DIR/filler written until ENOSPC; exit 0
  *     prog tables N         the indicators' probes: 100 threshold sites reached once
@@ -232,13 +233,21 @@ int main(int argc, char **argv)
         printf(" then: %s\n", what(h));
     } else if (!strcmp(cmd, "flushkill")) {
         count(n);
+        /* The first flush writes the file in place (it claims the name), and
+         * a kill while it writes would leave a torn file; a rewrite is a
+         * new file renamed over it: wait for a file other than the first
+         * seen (another inode), written after the count. */
         struct timespec done;
         clock_gettime(CLOCK_REALTIME, &done);
+        ino_t first = 0;
         for (;;) {
             struct stat st;
-            if (!stat(argv[3], &st) && (st.st_mtim.tv_sec > done.tv_sec ||
-                                        (st.st_mtim.tv_sec == done.tv_sec && st.st_mtim.tv_nsec > done.tv_nsec)))
-                break;
+            if (!stat(argv[3], &st) && st.st_ino != first) {
+                if (first && (st.st_mtim.tv_sec > done.tv_sec ||
+                              (st.st_mtim.tv_sec == done.tv_sec && st.st_mtim.tv_nsec > done.tv_nsec)))
+                    break;
+                first = st.st_ino;
+            }
             usleep(20000);
         }
         raise(SIGKILL);
