@@ -469,7 +469,7 @@ static const char *source_line(const char *path, uint32_t line, char *buf, size_
 void html_section_lines(FILE *f, const struct report *r)
 {
     html_section_begin(f, "hot-lines", "Hot lines (a line's count is the largest count among its "
-                  "blocks, as gcov shows it)", r->md.nlines > 0);
+                       "blocks, as gcov shows it)", r->md.nlines > 0);
     if (!r->md.nlines) {
         html_not_collected(f, "no site has a source line");
         fputs("</section>\n", f);

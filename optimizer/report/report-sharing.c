@@ -397,9 +397,9 @@ void html_section_sharing(FILE *f, const struct report *r)
         fwrite(body, 1, size, f);
     else
         html_not_collected(f, !m ? "out of memory"
-                         : failed ? "the traces' sharing records could not be read (the message above says why)"
-                                  : "the traces have no sharing records (build with "
-                                    "-fplugin-arg-perfinst-sharing=all or a `sharing` directive)");
+                              : failed ? "the traces' sharing records could not be read (the message above says why)"
+                                       : "the traces have no sharing records (build with "
+                                         "-fplugin-arg-perfinst-sharing=all or a `sharing` directive)");
     free(body);
     fputs("</section>\n", f);
 }

@@ -149,9 +149,9 @@ void html_section_flamegraph(FILE *f, const struct report *r)
     html_section_begin(f, "flame-graph", "Flame graph (sampled call stacks)", all > 0);
     if (!all) {
         html_not_collected(f, !paths ? "out of memory"
-                         : !loaded ? "the traces' stack samples could not be read (the message above says why)"
-                                   : "the traces have no sampled call stacks (run with PERFINST_SAMPLE=cpu:1ms "
-                                     "or PERFINST_IDLE=both)");
+                              : !loaded ? "the traces' stack samples could not be read (the message above says why)"
+                                        : "the traces have no sampled call stacks (run with PERFINST_SAMPLE=cpu:1ms "
+                                          "or PERFINST_IDLE=both)");
     } else {
         if (w[STK_SAMPLED] && t.ss.has_stats)
             fprintf(f, "<p>%s clock samples every %.3f ms: %llu samples for %llu periods "

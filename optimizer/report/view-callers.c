@@ -248,7 +248,7 @@ void html_section_calltree(FILE *f, const struct report *r)
         fwrite(body, 1, size, f);
     } else {
         html_not_collected(f, "no threshold event with a stack for PROG (mark a function "
-                         "threshold(count=N) to see who calls it)");
+                              "threshold(count=N) to see who calls it)");
     }
     free(body);
     fputs("</section>\n", f);
