@@ -84,11 +84,19 @@ static void *worker(void *arg)
         work();
     }
     /* the samplers pinned this thread to one CPU for each stack they took,
-     * and must have given its affinity back */
-    struct timespec settle = {0, 20000000};
-    nanosleep(&settle, NULL);
-    sched_getaffinity(0, sizeof after, &after);
-    mask_kept = CPU_EQUAL(&before, &after);
+     * and must have given its affinity back.  A to-idle sampler checks that
+     * the thread is blocked, pins it, then signals it, and its handler gives
+     * the mask back: a thread that wakes between the pin and the signal can
+     * read the pinned mask once (the signal is taken on that very system
+     * call's return).  So the mask must come back, within a second, not be
+     * back at one instant. */
+    for (int i = 0; i < 100; i++) {
+        struct timespec settle = {0, 10000000};
+        nanosleep(&settle, NULL);
+        sched_getaffinity(0, sizeof after, &after);
+        if ((mask_kept = CPU_EQUAL(&before, &after)))
+            break;
+    }
     return NULL;
 }
 
