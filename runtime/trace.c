@@ -2,18 +2,20 @@
  *
  * The trace is rewritten in full each time: at exit, on perfinst_write_trace,
  * before exec, and from the fatal-signal handler.  All of it is
- * async-signal-safe: a static buffer, open/write/pwrite/rename/close, no
+ * async-signal-safe: a static buffer, open/write/pwrite/link/rename/close, no
  * malloc, no stdio; the strings it needs were prepared at start-up.  The write
  * lock (an owner thread id, not a mutex) lets a handler see that its own
  * thread is the writer and give up instead of deadlocking.
  *
- * Naming: the first write of a process creates its file with O_EXCL, so an
- * existing file or a symlink is never clobbered or followed: the name from
+ * Naming: every write goes to a fresh temporary file beside the trace's
+ * name, so a trace is whole or absent.  The first one is then linked to
+ * its name (link() fails on an existing file or symlink, which is never
+ * clobbered or followed): the name from
  * PERFINST_OUT (a template: %p pid, %e program, %% a percent sign) or
  * perfinst.<program>.<pid>.pit, else <stem>.<pid><ext>, else
  * <stem>.<pid>.<n><ext> (same.pit: same.<pid>.pit, which same's glob *.pit
  * still finds).
- * Later writes go to a fresh temporary file beside it and are renamed over it.
+ * Later writes are renamed over it.
  * A name that is a character device (PERFINST_OUT=/dev/null: no trace
  * wanted) is opened as it is and written in place each time, never given a
  * file of its own beside it.
@@ -406,49 +408,95 @@ static size_t ext_at(const struct name *nm)
     return nm->n;
 }
 
-/* The process's first trace file: the base name, else <stem>.<pid><ext>,
- * else <stem>.<pid>.<n><ext> (n < 100).  Sets trace_path. */
-static int create_first(const char **tried)
+/* The first trace's name as asked for, in first_nm (first_base: where a
+ * taken name gets its pid, first_ext: what follows there).  Returns an fd
+ * when that name is a character device, written in place; else -1, with
+ * errno 0 unless the name is too long. */
+static struct name first_nm;
+static char first_ext[PATH_MAX];
+static size_t first_base;
+
+static int first_name(const char **tried)
 {
-    static struct name nm;
-    static char ext[PATH_MAX];
-    base_name(&nm);
-    *tried = nm.s;
-    if (nm.overflow) {
+    struct name *nm = &first_nm;
+    base_name(nm);
+    *tried = nm->s;
+    errno = 0;
+    if (nm->overflow) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    size_t base = ext_at(&nm);
-    memcpy(ext, nm.s + base, nm.n - base + 1);
+    first_base = ext_at(nm);
+    memcpy(first_ext, nm->s + first_base, nm->n - first_base + 1);
     struct stat st;
-    if (!lstat(nm.s, &st) && S_ISCHR(st.st_mode)) { /* lstat: async-signal-safe */
-        int fd = open(nm.s, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (!lstat(nm->s, &st) && S_ISCHR(st.st_mode)) { /* lstat: async-signal-safe */
+        int fd = open(nm->s, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
         if (fd >= 0) {
             trace_is_device = 1;
-            memcpy(trace_path, nm.s, nm.n + 1);
+            memcpy(trace_path, nm->s, nm->n + 1);
         }
         return fd;
     }
-    int fd = create_excl(nm.s);
-    for (int i = 0; fd < 0 && errno == EEXIST && i < 100; i++) {
-        char b[24];
-        nm.n = base;
-        name_add(&nm, ".");
-        name_add_pid(&nm);
-        if (i) {
-            name_add(&nm, ".");
-            name_add(&nm, pi_fmt_u64(b, (uint64_t)i, 10));
-        }
-        name_add(&nm, ext);
-        fd = nm.overflow ? (errno = ENAMETOOLONG, -1) : create_excl(nm.s);
-    }
-    if (fd >= 0)
-        memcpy(trace_path, nm.s, nm.n + 1);
-    return fd;
+    errno = 0;
+    return -1;
 }
 
-/* A temporary file beside trace_path, for a rewrite. */
-static int create_temp(struct name *tmp)
+/* Candidate i of the first trace's name: 0 the name asked for, 1
+ * <stem>.<pid><ext>, i > 1 <stem>.<pid>.<i-1><ext>. */
+static void first_candidate(int i)
+{
+    struct name *nm = &first_nm;
+    char b[24];
+    nm->n = first_base;
+    nm->overflow = 0;
+    if (i) {
+        name_add(nm, ".");
+        name_add_pid(nm);
+    }
+    if (i > 1) {
+        name_add(nm, ".");
+        name_add(nm, pi_fmt_u64(b, (uint64_t)(i - 1), 10));
+    }
+    name_add(nm, first_ext);
+}
+
+/* Give the first trace, written whole to tmp, its name: the first free
+ * candidate (n < 100), taken with link(), which neither replaces an
+ * existing file nor follows a symlink; where the file system has no hard
+ * links, the name is claimed with O_EXCL and tmp renamed over it.  Sets
+ * trace_path; *tried: the name that failed.  tmp is removed either way. */
+static int claim_first(const char *tmp, const char **tried)
+{
+    int r = -1;
+    errno = EEXIST;
+    for (int i = 0; r < 0 && errno == EEXIST && i < 101; i++) {
+        first_candidate(i);
+        *tried = first_nm.s;
+        if (first_nm.overflow) {
+            errno = ENAMETOOLONG;
+            break;
+        }
+        r = link(tmp, first_nm.s);
+        if (r < 0 && (errno == EPERM || errno == EOPNOTSUPP)) {
+            int fd = create_excl(first_nm.s);
+            if (fd >= 0) {
+                close(fd);
+                r = rename(tmp, first_nm.s);
+            }
+        }
+    }
+    int e = errno;
+    unlink(tmp);
+    if (r < 0) {
+        errno = e;
+        return -1;
+    }
+    memcpy(trace_path, first_nm.s, first_nm.n + 1);
+    return 0;
+}
+
+/* A temporary file beside the file named `beside`, for a write. */
+static int create_temp(struct name *tmp, const char *beside)
 {
     int fd = -1;
     errno = EEXIST;
@@ -456,7 +504,7 @@ static int create_temp(struct name *tmp)
         char b[24];
         tmp->n = 0;
         tmp->overflow = 0;
-        name_add(tmp, trace_path);
+        name_add(tmp, beside);
         name_add(tmp, ".tmp");
         if (i) {
             name_add(tmp, ".");
@@ -548,14 +596,15 @@ static int write_trace(const siginfo_t *si, const void *uc, int in_signal, int f
     }
     static struct name tmp;
     const char *shown = trace_path;
-    int first = !trace_path[0], fd;
-    if (first)
-        fd = create_first(&shown);
-    else if (trace_is_device)
+    int first = !trace_path[0], fd = -1;
+    if (first) {
+        fd = first_name(&shown);
+        if (fd < 0 && !errno)
+            fd = create_temp(&tmp, first_nm.s); /* shown: the name asked for */
+    } else if (trace_is_device)
         fd = open(trace_path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     else
-        mark_partial(), fd = create_temp(&tmp), shown = tmp.s;
-    int in_place = first || trace_is_device;
+        mark_partial(), fd = create_temp(&tmp, trace_path), shown = tmp.s;
     if (fd < 0) {
         int e = errno;
         say_failure(shown, e);
@@ -574,12 +623,19 @@ static int write_trace(const siginfo_t *si, const void *uc, int in_signal, int f
     int err = out.err;
     if (close(fd) && !err)
         err = errno;
-    if (!in_place && !err && rename(tmp.s, trace_path))
+    if (trace_is_device) {
+        shown = trace_path;
+    } else if (err) {
+        unlink(tmp.s);
+    } else if (first) {
+        if (claim_first(tmp.s, &shown))
+            err = errno;
+    } else if (rename(tmp.s, trace_path)) {
         err = errno;
+        unlink(tmp.s);
+    }
     if (err) {
-        if (!in_place)
-            unlink(tmp.s);
-        say_failure(in_place ? trace_path : shown, err);
+        say_failure(shown, err);
         errno = err;
         return -1;
     }

@@ -233,21 +233,16 @@ int main(int argc, char **argv)
         printf(" then: %s\n", what(h));
     } else if (!strcmp(cmd, "flushkill")) {
         count(n);
-        /* The first flush writes the file in place (it claims the name), and
-         * a kill while it writes would leave a torn file; a rewrite is a
-         * new file renamed over it: wait for a file other than the first
-         * seen (another inode), written after the count. */
+        /* Every flush is a whole file given its name at once: wait for one
+         * written after the count (a flush's time is the kernel's coarse
+         * clock, which can lag: a flush that reads as before is waited past). */
         struct timespec done;
         clock_gettime(CLOCK_REALTIME, &done);
-        ino_t first = 0;
         for (;;) {
             struct stat st;
-            if (!stat(argv[3], &st) && st.st_ino != first) {
-                if (first && (st.st_mtim.tv_sec > done.tv_sec ||
-                              (st.st_mtim.tv_sec == done.tv_sec && st.st_mtim.tv_nsec > done.tv_nsec)))
-                    break;
-                first = st.st_ino;
-            }
+            if (!stat(argv[3], &st) && (st.st_mtim.tv_sec > done.tv_sec ||
+                                        (st.st_mtim.tv_sec == done.tv_sec && st.st_mtim.tv_nsec > done.tv_nsec)))
+                break;
             usleep(20000);
         }
         raise(SIGKILL);

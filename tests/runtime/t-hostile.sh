@@ -6,7 +6,8 @@
 # 2. A directory the process may not write (read-only mount; and mode 555
 #    for an unprivileged user): reported once, the program runs on.
 # 3. A file-size limit (ulimit -f 0): the writes fail with EFBIG instead of
-#    SIGXFSZ killing the program; reported once, the program runs on.
+#    SIGXFSZ killing the program; reported once, the program runs on; a
+#    write cut short midway leaves no torn file under the trace's name.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/runtime/fixture.sh"
 gcc $CFIX -pthread -o secure "$R/secure.c" "$B/libperfinst.a"
@@ -83,3 +84,13 @@ assert_eq "size limit: no temporary file left" "" "$(ls lim*.tmp 2>/dev/null)"
 # again with stderr through a pipe: the failure is said once
 { (ulimit -f 0; PERFINST_OUT="$PWD/lim.pit" exec ./secure 5 3 7 2>&1 >/dev/null) || true; } | cat > lim.err
 one_line lim.err "^perfinst: cannot write the trace $PWD/lim(\.[0-9]+)?\.pit: File too large$"
+# a write cut short midway (a 1 KiB limit; a long argument makes the
+# trace's PROCESS record longer than that): a trace is whole or absent, so
+# nothing is left under the name, and no temporary file
+long=$(printf 'x%.0s' $(seq 3000))
+PERFINST_OUT="$PWD/whole.pit" ./secure 5 1 7 "$long" > /dev/null 2>&1 || true
+size=$(stat -c %s whole.pit)
+[ "$size" -gt 2048 ] || fail "the control trace is only $size bytes: the limit would not cut it"
+{ (ulimit -f 1; PERFINST_OUT="$PWD/cut.pit" exec ./secure 5 1 7 "$long") 2> cut.err || true; } | cat > cut.out
+assert_eq "cut short: the program ran on" "secure=0 write failed done" "$(echo $(cat cut.out))"
+assert_eq "cut short: no torn trace, no temporary file" "" "$(ls cut* 2>/dev/null | grep -v '^cut\.\(err\|out\)$')"
