@@ -659,6 +659,18 @@ static void piece_of(const struct oscan *s, const char *sym, int text, struct pi
     }
 }
 
+/* Is sym a data object of the link in relro data (.data.rel.ro*, which
+ * piece_of leaves where the default script puts it)? */
+static int in_relro(const struct oscan *s, const char *sym)
+{
+    for (size_t i = 0; i < s->nsecs; i++) {
+        const struct osec *o = &s->secs[i];
+        if (o->kind != OS_TEXT && !strcmp(o->sym, sym) && !strncmp(o->name, ".data.rel.ro", 12))
+            return 1;
+    }
+    return 0;
+}
+
 /* The cold part of sym (order-functions cold=): its .text.unlikely.sym
  * sections.  Its symbol is sym.cold when sym has a hot part (GCC's
  * partitioning), else sym (a whole function in the cold section). */
@@ -1394,13 +1406,22 @@ int cmd_relink(int argc, char **argv)
     if (missing)
         pm_note("%zu planned function%s not in the objects of the link (inlined, in a library, "
                 "or renamed): left where they are", missing, missing == 1 ? " is" : "s are");
+    size_t relro = 0;
     for (size_t i = 0; i < pl.objects.n; i++) {
         struct piece p;
         piece_of(&s, pl.objects.v[i], 0, &p);
         if (p.nsecs)
             dp[nd++] = p;
+        else
+            relro += in_relro(&s, pl.objects.v[i]);
     }
-    if (plan_matches(&pl, fbpath, &m, prog, ns + no + nd,
+    if (relro)
+        pm_note("%s: %zu planned data object%s in relro data (.data.rel.ro), left where the "
+                "default script puts %s", prog, relro, relro == 1 ? " is" : "s are",
+                relro == 1 ? "it" : "them");
+    /* whose plan: what PROG's objects hold, placeable or not (Lua's plan
+       is mostly luaL_Reg arrays in .data.rel.ro, which the rebuild has) */
+    if (plan_matches(&pl, fbpath, &m, prog, ns + no + nd + shared + relro,
                      ns + no + missing + shared + pl.objects.n, force))
         goto done;
     if (shared && !ns && !no && !nd) {
