@@ -54,6 +54,7 @@
 #include "gimple-fold.h"
 #include "cfgloop.h"
 #include "tree-dfa.h"
+#include "builtins.h"
 
 /* ---- which accesses ------------------------------------------------------- */
 
@@ -468,6 +469,170 @@ static tree id_decl(void)
     return tls_field(unsigned_char_type_node, 4);
 }
 
+/* What the footprint path of one access needs to know: whether it has one
+ * (on), and the access's kind, size and whether the plugin names a struct
+ * field for it. */
+struct fp_access {
+    bool on;
+    bool read, write;
+    bool what;
+    unsigned size;
+};
+
+/* A block after `after` holding seq (which ends in a condition): its true
+ * edge to `to`, unlikely; returns the block (its false edge is the caller's). */
+static class loop *join_loop; /* (the check's loop) */
+static basic_block fp_block(basic_block after, gimple_seq seq, location_t loc, basic_block to)
+{
+    basic_block bb = create_empty_bb(after);
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gimple_stmt_iterator g = gsi_start_bb(bb);
+    gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
+    edge e = make_edge(bb, to, EDGE_TRUE_VALUE);
+    e->probability = profile_probability::unlikely();
+    if (current_loops)
+        add_bb_to_loop(bb, join_loop);
+    return bb;
+}
+
+static void fp_chain(basic_block from, basic_block next)
+{
+    edge e = make_edge(from, next, EDGE_FALSE_VALUE);
+    e->probability = profile_probability::likely();
+    next->count = e->count();
+}
+
+/* The footprint path, for a byte that is not the thread's id, nor a shared
+ * line's that the check skips or counts down (runtime/sharing.c, struct
+ * sh_line's fp_id):
+ *
+ *     head = the words below __perfinst_share_shadow (runtime/sharing.c, struct sh_head);
+ *     rec = head->recs + head->index[addr >> 6] * 64;
+ *     if (rec->fp_id != id) goto call;              (not this thread's, or closed)
+ *     if (rec->fp_epoch != head->epoch) goto call;
+ *     m = bytes << (addr & 63);
+ *     if (what && ((rec->o_r & rec->o_w) & m) != m) goto call;  (new bytes of a field: their site)
+ *     left = rec->fp_left - cost; if (left <= 0) goto call;      (the footprint's end)
+ *     rec->fp_left = left; rec->o_r |= m; rec->o_reads++;        (or o_w, o_writes; both)
+ *     goto done;
+ *
+ * what __perfinst_share's own short path did for the owner's first
+ * accesses to a line (a call each, about 100 instructions), in about 20.
+ * Only a line in its owner's footprint has the owner's id as fp_id (the
+ * runtime sets it while the byte is 0, and clears it before the byte
+ * becomes another: shared, or an id given again), so the byte need not be
+ * tested for 0: any other byte's record has another fp_id, or is record 0.
+ * Returns the path's first block, whose every way out goes to cb or join. */
+static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree idx, tree shadow, location_t loc,
+                           basic_block cb, basic_block join)
+{
+    tree u8 = unsigned_char_type_node, u8p = build_pointer_type(u8), u32 = unsigned_type_node;
+    tree u16 = short_unsigned_type_node, u64 = long_long_unsigned_type_node;
+    auto field = [&](tree rec, tree type, unsigned off) {
+        return build2(MEM_REF, type, rec, build_int_cst(u8p, off));
+    };
+    join_loop = join->loop_father;
+    gimple_seq seq = NULL;
+    tree u32p = build_pointer_type(u32);
+    auto head = [&](tree type, unsigned below) {
+        return build2(MEM_REF, type, shadow, build_int_cst(u8p, -(HOST_WIDE_INT)below));
+    };
+    tree ib = make_temp_ssa_name(u32p, NULL, "pi_index");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(ib, head(u32p, PI_SHARE_HEAD_INDEX)));
+    tree ioff = gimple_build(&seq, loc, MULT_EXPR, sizetype, gimple_convert(&seq, loc, sizetype, idx),
+                             size_int(4));
+    tree ip = gimple_build(&seq, loc, POINTER_PLUS_EXPR, TREE_TYPE(ib), ib, ioff);
+    tree k = make_temp_ssa_name(u32, NULL, "pi_rec");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(k, build2(MEM_REF, u32, ip, build_int_cst(u8p, 0))));
+    tree rb = make_temp_ssa_name(u8p, NULL, "pi_recs");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(rb, head(u8p, PI_SHARE_HEAD_RECS)));
+    tree roff = gimple_build(&seq, loc, LSHIFT_EXPR, sizetype, gimple_convert(&seq, loc, sizetype, k),
+                             build_int_cst(integer_type_node, 6));
+    tree rec = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, rb, roff);
+    /* the id against the thread's id as a 32-bit word (its 3 bytes after it
+     * are 0): not the check's own load of it, which GCC would then keep in a
+     * register instead of comparing with memory, an instruction more on the
+     * hot path */
+    tree rid = make_temp_ssa_name(u8, NULL, "pi_fp_id");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(rid, field(rec, u8, PI_SHARE_REC_FP_ID)));
+    tree me32 = make_temp_ssa_name(u32, NULL, "pi_me32");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me32, tls_field(u32, 4)));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, gimple_convert(&seq, loc, u32, rid), me32, NULL_TREE,
+                                                NULL_TREE));
+    basic_block f1 = fp_block(after, seq, loc, cb);
+
+    seq = NULL;
+    tree re = make_temp_ssa_name(u32, NULL, "pi_fp_epoch");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(re, field(rec, u32, PI_SHARE_REC_FP_EPOCH)));
+    tree ge = make_temp_ssa_name(u32, NULL, "pi_epoch");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(ge, head(u32, PI_SHARE_HEAD_EPOCH)));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, re, ge, NULL_TREE, NULL_TREE));
+    basic_block f2 = fp_block(f1, seq, loc, cb);
+    fp_chain(f1, f2);
+
+    seq = NULL;
+    tree sh = gimple_build(&seq, loc, BIT_AND_EXPR, u32, gimple_convert(&seq, loc, u32, a), build_int_cst(u32, 63));
+    unsigned HOST_WIDE_INT ones = fa.size >= 64 ? HOST_WIDE_INT_M1U : (HOST_WIDE_INT_1U << fa.size) - 1;
+    tree m = gimple_build(&seq, loc, LSHIFT_EXPR, u64, build_int_cstu(u64, ones), sh);
+    basic_block last = f2;
+    if (fa.what) {
+        tree have = build_int_cstu(u64, HOST_WIDE_INT_M1U);
+        if (fa.read) {
+            tree r = make_temp_ssa_name(u64, NULL, "pi_or");
+            gimple_seq_add_stmt(&seq, gimple_build_assign(r, field(rec, u64, PI_SHARE_REC_OR)));
+            have = r;
+        }
+        if (fa.write) {
+            tree w = make_temp_ssa_name(u64, NULL, "pi_ow");
+            gimple_seq_add_stmt(&seq, gimple_build_assign(w, field(rec, u64, PI_SHARE_REC_OW)));
+            have = fa.read ? gimple_build(&seq, loc, BIT_AND_EXPR, u64, have, w) : w;
+        }
+        tree t = gimple_build(&seq, loc, BIT_AND_EXPR, u64, have, m);
+        gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, t, m, NULL_TREE, NULL_TREE));
+        basic_block f3 = fp_block(last, seq, loc, cb);
+        fp_chain(last, f3);
+        last = f3;
+        seq = NULL;
+    }
+    tree left = make_temp_ssa_name(u16, NULL, "pi_fp_left");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(left, field(rec, u16, PI_SHARE_REC_FP_LEFT)));
+    unsigned cost = (fa.read ? 1 : 0) + (fa.write ? 1 : 0);
+    tree nl = gimple_build(&seq, loc, MINUS_EXPR, integer_type_node, gimple_convert(&seq, loc, integer_type_node, left),
+                           build_int_cst(integer_type_node, cost));
+    gimple_seq_add_stmt(&seq, gimple_build_cond(LE_EXPR, nl, integer_zero_node, NULL_TREE, NULL_TREE));
+    basic_block f4 = fp_block(last, seq, loc, cb);
+    fp_chain(last, f4);
+
+    seq = NULL;
+    gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u16, PI_SHARE_REC_FP_LEFT),
+                                                  gimple_convert(&seq, loc, u16, nl)));
+    for (int kind = 0; kind < 2; kind++) {
+        if (!(kind ? fa.write : fa.read))
+            continue;
+        unsigned mo = kind ? PI_SHARE_REC_OW : PI_SHARE_REC_OR, no = kind ? PI_SHARE_REC_WRITES : PI_SHARE_REC_READS;
+        tree old = make_temp_ssa_name(u64, NULL, "pi_mask");
+        gimple_seq_add_stmt(&seq, gimple_build_assign(old, field(rec, u64, mo)));
+        tree nm = gimple_build(&seq, loc, BIT_IOR_EXPR, u64, old, m);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u64, mo), nm));
+        tree n = make_temp_ssa_name(u32, NULL, "pi_count");
+        gimple_seq_add_stmt(&seq, gimple_build_assign(n, field(rec, u32, no)));
+        tree n1 = gimple_build(&seq, loc, PLUS_EXPR, u32, n, build_int_cst(u32, 1));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u32, no), n1));
+    }
+    basic_block f5 = create_empty_bb(f4);
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gimple_stmt_iterator g = gsi_start_bb(f5);
+    gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
+    if (current_loops)
+        add_bb_to_loop(f5, join->loop_father);
+    fp_chain(f4, f5);
+    edge ej = make_edge(f5, join, EDGE_FALLTHRU);
+    ej->probability = profile_probability::always();
+    return f1;
+}
+
 /* Insert CALL before the statement at *GSI behind the fast path:
  *
  *     b = __perfinst_share_shadow[addr >> 6];
@@ -486,7 +651,7 @@ static tree id_decl(void)
  * check neither tests the shadow's address nor masks the index: the access
  * it guards would fault on an address the shadow does not cover. */
 static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc, tree skip,
-                           bool read)
+                           bool read, const fp_access &fa)
 {
     tree u8p = build_pointer_type(unsigned_char_type_node);
     tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
@@ -560,7 +725,9 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
         from = ro;
     }
     edge e2t = make_edge(from, chk2, read ? EDGE_FALSE_VALUE : EDGE_TRUE_VALUE);
-    edge e3t = make_edge(chk2, cb, EDGE_TRUE_VALUE);
+    /* not sampled: the footprint path, or the call */
+    basic_block fp = fa.on ? fp_path(chk3, fa, a, idx, base, loc, cb, join) : NULL;
+    edge e3t = make_edge(chk2, fp ? fp : cb, EDGE_TRUE_VALUE);
     edge e3f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
     edge e4t = make_edge(chk3, cb, EDGE_TRUE_VALUE);
     edge e4f = make_edge(chk3, join, EDGE_FALSE_VALUE);
@@ -578,6 +745,8 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     ec->probability = profile_probability::always();
     chk2->count = e2t->count();
     chk3->count = e3f->count();
+    if (fp)
+        fp->count = e3t->count();
     cb->count = e3t->count() + e4t->count();
     if (current_loops) {
         add_bb_to_loop(chk2, bb->loop_father);
@@ -646,7 +815,7 @@ static void instrument_block(const share_access &a)
     } else if (a.block == SH_STRING) {
         call = gimple_build_call(string_checked_fn, 2, addr, kind);
         gimple_set_location(call, loc);
-        insert_guarded(&gsi, call, addr, loc, NULL_TREE, !a.store);
+        insert_guarded(&gsi, call, addr, loc, NULL_TREE, !a.store, fp_access());
         return;
     } else
         call = gimple_build_call(string_fn, 2, addr, kind);
@@ -672,8 +841,10 @@ static void instrument(const share_access &a, tree skip)
     location_t loc = gimple_location(a.stmt);
     tree addr;
     unsigned size = a.size;
+    unsigned align = a.ref ? 0 : get_pointer_alignment(a.addr); /* (bits) */
     if (a.ref) {
         tree r = probe_ref(a, &size);
+        align = get_object_alignment(r);
         tree base = get_base_address(r);
         if (base && DECL_P(base))
             TREE_ADDRESSABLE(base) = 1;
@@ -690,7 +861,17 @@ static void instrument(const share_access &a, tree skip)
     unsigned info = (unsigned)size << 1 | (a.store ? 1u : 0u) | (a.rmw ? 1u << 31 : 0u);
     gcall *call = gimple_build_call(probe_decl(), 3, addr, build_int_cst(unsigned_type_node, info), what);
     gimple_set_location(call, loc);
-    insert_guarded(&gsi, call, addr, loc, skip, !a.store);
+    /* the footprint path, for an access that cannot cross a line: a byte, or
+     * a power of two up to 64 bytes aligned to its size */
+    fp_access fa = fp_access();
+    if (!pi_opt.sharing_fp_call && size >= 1 && size <= 64 && !(size & (size - 1)) && align / BITS_PER_UNIT >= size) {
+        fa.on = true;
+        fa.read = !a.store || a.rmw;
+        fa.write = a.store;
+        fa.what = !integer_zerop(what);
+        fa.size = size;
+    }
+    insert_guarded(&gsi, call, addr, loc, skip, !a.store, fa);
 }
 
 /* ---- coalescing: one check for a block's accesses to one line ------------------

@@ -19,6 +19,7 @@
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
+ *   sharing-footprint=inline|call  a line's first accesses recorded by the inlined check (default) or by a call
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
  *   bare-return=yes|no   the return block left bare so ipa-split can split counted functions (default no)
  *   switch-again=yes|no  if-to-switch and switch conversion again on split functions (default no)
@@ -85,6 +86,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
+    "  -fplugin-arg-perfinst-sharing-footprint=inline|call  a line's first accesses recorded by the inlined\n"
+    "                            check (default) or by a runtime call each\n"
     "  -fplugin-arg-perfinst-sharing-locals=escaped|addressable  check accesses to locals whose address\n"
     "                            escaped (GCC's points-to sets; default), or to every addressable one\n"
     "  -fplugin-arg-perfinst-bare-return=yes|no  return blocks left bare for ipa-split (default no)\n"
@@ -279,6 +282,14 @@ static bool parse_args(const struct plugin_name_args *a)
                 pi_opt.warm_pct = p;
         } else if (strcmp(k, "sharing-coalesce") == 0) {
             ok = yes_no(k, v, true, &pi_opt.sharing_no_coalesce) && ok;
+        } else if (strcmp(k, "sharing-footprint") == 0) {
+            if (v && (strcmp(v, "inline") == 0 || strcmp(v, "call") == 0))
+                pi_opt.sharing_fp_call = strcmp(v, "call") == 0;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-sharing-footprint=%s%>: expected %<inline%> or %<call%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "sharing-locals") == 0) {
             if (v && (strcmp(v, "escaped") == 0 || strcmp(v, "addressable") == 0))
                 pi_opt.sharing_all_locals = strcmp(v, "addressable") == 0;
@@ -358,7 +369,7 @@ static bool parse_args(const struct plugin_name_args *a)
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, sharing-coalesce, sharing-locals, bare-return, switch-again, "
+                  "block-order, split, warm, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
                   "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, pad, counters, help)", k);
             ok = false;
         }

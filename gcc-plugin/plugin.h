@@ -28,6 +28,7 @@ struct pi_options {
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
     bool sharing_all_locals;  /* sharing-locals=addressable: no points-to filter (pass-sharing.cc) */
+    bool sharing_fp_call;     /* sharing-footprint=call: no inlined footprint path (pass-sharing.cc) */
     bool bare_return;       /* bare-return=yes: return block left bare for ipa-split (return-site.cc) */
     bool switch_again;      /* switch-again=yes: switch passes again after the split (pass-split.cc) */
     bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */

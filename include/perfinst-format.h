@@ -698,6 +698,25 @@ PI_STATIC_ASSERT(sizeof(struct pi_rec_idle_stats) == 88, "pi_rec_idle_stats is 8
  * inlined check of a read skips it (a write calls, and the line becomes
  * sampled) */
 #define PI_SHARE_RO_BYTE 0xfau
+/* Not on disk either: what the inlined check's footprint path reads below
+ * the byte shadow (bytes below __perfinst_share_shadow; runtime/sharing.c,
+ * struct sh_head): the index shadow (uint32_t *, a record number per line),
+ * the records (a pointer to record 0), the fork/join clock (uint32_t) ... */
+#define PI_SHARE_HEAD_INDEX 8u
+#define PI_SHARE_HEAD_RECS 16u
+#define PI_SHARE_HEAD_EPOCH 20u
+/* ... and where a line's record (64 bytes; struct sh_line) keeps the
+ * owner's read and write byte masks (uint64_t), its reads and writes
+ * (uint32_t), the owner's id while the path is open (uint8_t, 0: closed),
+ * the accesses left to it (uint16_t), the clock's value it is open at
+ * (uint32_t). */
+#define PI_SHARE_REC_OR 16u
+#define PI_SHARE_REC_OW 24u
+#define PI_SHARE_REC_READS 32u
+#define PI_SHARE_REC_WRITES 36u
+#define PI_SHARE_REC_FP_ID 57u
+#define PI_SHARE_REC_FP_LEFT 58u
+#define PI_SHARE_REC_FP_EPOCH 60u
 enum {
     PI_REC_SHARE_LINE = 40,   /* pi_rec_share_line + pi_share_thr[nthreads] */
     PI_REC_SHARE_SITE = 41,   /* pi_rec_share_site + char what[what_len]: one access site, line, thread */

@@ -74,8 +74,25 @@ struct sh_line {
     uint32_t o_efirst, o_elast; /* epochs of its first and last access seen */
     struct sh_ext *ext;
     uint8_t shared;           /* a second thread touched it: ext is set */
+    /* The inlined check's footprint path (pass-sharing.cc): while fp_id is
+     * the owner's fast-path id, the owner's check itself takes an access to
+     * the line whose byte is 0 -- it ORs the bytes into o_r / o_w and counts
+     * o_reads / o_writes -- when the fork/join epoch is still fp_epoch, the
+     * access costs less than fp_left (an RMW 2, else 1; fp_left -= cost)
+     * and, for an access the plugin names a struct field of, it adds no new
+     * byte (a new one needs its site).  0: every access calls (fp_arm). */
+    uint8_t fp_id;
+    uint16_t fp_left;
+    uint32_t fp_epoch;
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct sh_line) == 64, "a line record is one line");
+_Static_assert(offsetof(struct sh_line, o_r) == PI_SHARE_REC_OR && offsetof(struct sh_line, o_w) == PI_SHARE_REC_OW &&
+                   offsetof(struct sh_line, o_reads) == PI_SHARE_REC_READS &&
+                   offsetof(struct sh_line, o_writes) == PI_SHARE_REC_WRITES &&
+                   offsetof(struct sh_line, fp_id) == PI_SHARE_REC_FP_ID &&
+                   offsetof(struct sh_line, fp_left) == PI_SHARE_REC_FP_LEFT &&
+                   offsetof(struct sh_line, fp_epoch) == PI_SHARE_REC_FP_EPOCH,
+               "the record layout pass-sharing.cc's footprint path writes");
 
 struct sh_site {
     uint64_t key;             /* hash of (pc, line, thread), 0 free, SH_BUSY claimed */
@@ -180,6 +197,24 @@ static uint32_t epoch;
  * SH_SHARED_BYTE) when a second thread arrives.  The shadow is mapped on
  * the first probe call. */
 PI_EXPORT uint8_t *__perfinst_share_shadow;
+/* What the inlined footprint path reads (pass-sharing.cc, fp_path), just
+ * below the byte shadow, so that the check reaches it from the shadow's
+ * address it holds already (no variable of the runtime's in the program:
+ * a copy relocation would move the program's globals): the index shadow,
+ * the record pool as the path sees it (the index's record k is recs[k];
+ * record 0 an empty one, fp_id 0, so that a line without a record needs no
+ * test), and a copy of the fork/join clock (epoch_publish). */
+struct sh_head {
+    uint32_t pad;
+    uint32_t epoch;
+    struct sh_line *recs;
+    uint32_t *index;
+};
+_Static_assert(sizeof(struct sh_head) - offsetof(struct sh_head, index) == PI_SHARE_HEAD_INDEX &&
+                   sizeof(struct sh_head) - offsetof(struct sh_head, recs) == PI_SHARE_HEAD_RECS &&
+                   sizeof(struct sh_head) - offsetof(struct sh_head, epoch) == PI_SHARE_HEAD_EPOCH,
+               "the offsets below the shadow pass-sharing.cc reads");
+static struct sh_head *head;
 /* The thread's state the inlined check reads: one TLS object, so that one
  * address (a GOT load in a program linked with libperfinst.so) serves both:
  *     countdown  at +0: the sampling countdown (PERFINST_SHARING_PERIOD, below)
@@ -188,7 +223,7 @@ PI_EXPORT uint8_t *__perfinst_share_shadow;
 struct sh_tls {
     uint32_t countdown;
     uint8_t id;
-    uint8_t pad[3];
+    uint8_t pad[3];           /* 0: the footprint path reads id as a 32-bit word */
     uint32_t num;             /* thread number, 0 before its first call */
     uint32_t birth;           /* epoch of the pthread_create that made it */
     uint32_t flags;           /* PI_SHARE_THREAD_*: EPOCHS once birth is known, FORKS */
@@ -250,6 +285,22 @@ static uint32_t next_countdown(void)
     return 1 + x % (2 * period - 1);
 }
 
+static uint32_t now_epoch(void)
+{
+    return __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+}
+
+/* The clock moved to e: the footprint path's copy follows (never back) */
+static void epoch_publish(uint32_t e)
+{
+    struct sh_head *h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
+    if (!h)
+        return;
+    uint32_t cur = __atomic_load_n(&h->epoch, __ATOMIC_RELAXED);
+    while (cur < e && !__atomic_compare_exchange_n(&h->epoch, &cur, e, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
+}
+
 static void *map(size_t bytes)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -291,7 +342,8 @@ static void sh_init(void)
         pi_env_sharing_threads(v, &threads_max);
     for (alloc_hash_bits = 10; (1u << alloc_hash_bits) < 2 * allocs_max; alloc_hash_bits++)
         ;
-    lines = map(sizeof(struct sh_line) << line_bits);
+    struct sh_line *pool = map(sizeof(struct sh_line) * ((1ul << line_bits) + 1));
+    lines = pool ? pool + 1 : NULL;
     ishadow = map(sizeof(uint32_t) << SH_SHADOW_BITS);
     const char *pre = getenv("LD_PRELOAD");
     if (!ishadow && pre && strstr(pre, "/vgpreload_core-")) {
@@ -305,17 +357,28 @@ static void sh_init(void)
     alloc_hash = map(sizeof(uint32_t) << alloc_hash_bits);
     solo_pages = map(sizeof(uint64_t) * SOLO_PAGES_MAX);
     threads = map(sizeof(struct sh_thread) * ((size_t)threads_max + 1));
-    /* The inlined checks read the byte shadow without testing its address
-     * (pass-sharing.cc): without it the instrumented code cannot run. */
-    uint8_t *shadow = map(line_mask + 1);
-    if (!shadow) {
-        pi_say("perfinst: sharing: cannot map the byte shadow the inlined checks read (2 TiB of address space; "
-               "ulimit -v?): a program built with sharing detection cannot run without it\n", NULL);
+    /* The inlined checks read the byte shadow, and on a byte of 0 the index
+     * shadow, without testing their addresses (pass-sharing.cc): without
+     * them the instrumented code cannot run. */
+    uint8_t *shadow = map(line_mask + 1 + 4096);
+    if (shadow)
+        shadow += 4096; /* (struct sh_head below it) */
+    if (!shadow || !ishadow) {
+        pi_say("perfinst: sharing: cannot map the byte shadow and the line index the inlined checks read (10 TiB "
+               "of address space; ulimit -v?): a program built with sharing detection cannot run without them\n",
+               NULL);
         _exit(127);
     }
-    int ok = lines && ishadow && sites && site_list && allocs && alloc_hash && threads;
+    int ok = lines && sites && site_list && allocs && alloc_hash && threads;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
+    /* (without the pool no record is made: every index is 0, the empty
+     * record's) */
+    static struct sh_line no_records;
+    head = (struct sh_head *)shadow - 1;
+    head->recs = ok ? pool : &no_records;
+    head->index = ishadow;
+    epoch_publish(now_epoch());
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
     __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
@@ -342,6 +405,7 @@ static void recycle_id(uint8_t b, uint32_t num)
         uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
         if (!k || l->owner != num)
             continue;
+        __atomic_store_n(&l->fp_id, 0, __ATOMIC_RELEASE); /* (nor its footprint path) */
         uint8_t v = b;
         __atomic_compare_exchange_n(&__perfinst_share_shadow[(k - 1) & SH_LINE_MASK], &v, 0, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_RELAXED);
@@ -400,7 +464,9 @@ uint32_t pi_sharing_fork(void)
     uint32_t num = my_num;
     if (num && threads)
         __atomic_fetch_or(&threads[num].flags, PI_SHARE_THREAD_FORKS, __ATOMIC_RELAXED);
-    return __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+    uint32_t e = __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+    epoch_publish(e);
+    return e;
 }
 
 /* The new thread, before its start routine: born at that epoch. */
@@ -414,6 +480,7 @@ void pi_sharing_thread_start(uint32_t birth)
 void pi_sharing_joined(pthread_t th)
 {
     uint32_t e = __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+    epoch_publish(e);
     __perfinst_share_tls.flags |= PI_SHARE_THREAD_FORKS;
     uint32_t num = my_num;
     if (!threads || __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
@@ -555,10 +622,6 @@ static void unlock(struct sh_line *l)
     __atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE);
 }
 
-static uint32_t now_epoch(void)
-{
-    return __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
-}
 
 static void note_epoch(uint32_t *first, uint32_t *last, uint32_t e)
 {
@@ -790,6 +853,9 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
             unlock(l);
             return;
         }
+        /* the owner's inlined checks call from now on (its byte changes at
+         * the end of this call) */
+        __atomic_store_n(&l->fp_id, 0, __ATOMIC_RELEASE);
         struct sh_ext *e = calloc(1, sizeof *e);
         if (!e) {
             unlock(l);
@@ -826,6 +892,22 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
     unlock(l);
 }
 
+/* Let the owner's inlined checks take its next footprint accesses to l
+ * themselves (struct sh_line, fp_id): the `count` accesses seen so far, of
+ * `footprint`, the last noted in epoch ep.  Not in the solo phase, nor for
+ * a thread without a fast-path id, nor when no byte is ever set
+ * (PERFINST_SHARING_SAMPLE=0: every access calls); the access that ends the
+ * footprint calls (the byte is set there). */
+static inline void fp_arm(struct sh_line *l, uint8_t id, uint32_t ep, uint64_t count)
+{
+    if (count >= footprint || id == SH_NOFAST || __atomic_load_n(&solo, __ATOMIC_RELAXED))
+        return;
+    uint64_t left = footprint - count;
+    l->fp_left = (uint16_t)(left > UINT16_MAX ? UINT16_MAX : left);
+    l->fp_epoch = ep;
+    __atomic_store_n(&l->fp_id, id, __ATOMIC_RELEASE);
+}
+
 /* An access of the owner to its private line (only this thread ever
  * touched it): its bytes and counts, while its footprint is taken. */
 static inline __attribute__((always_inline)) void private_access(struct sh_line *l, uint64_t ln, uint32_t num,
@@ -855,6 +937,7 @@ static inline __attribute__((always_inline)) void private_access(struct sh_line 
     uint32_t ep = now_epoch();
     if (__builtin_expect(ep > l->o_elast || l->o_efirst == PI_SHARE_EPOCH_NONE, 0))
         note_epoch(&l->o_efirst, &l->o_elast, ep);
+    fp_arm(l, id, ep, (uint64_t)l->o_reads + l->o_writes);
     if (__builtin_expect((uint64_t)l->o_reads + l->o_writes - footprint <= 1, 0) && footprint &&
         __perfinst_share_shadow && id != SH_NOFAST) { /* an RMW counts 2 */
         /* seen enough: the inlined check skips the call from now on,
@@ -977,10 +1060,12 @@ PI_EXPORT void __perfinst_share(const void *addr, uint32_t info, const char *wha
                     ow |= bytes, writes++;
                 if (kind != SH_WRITE)
                     or |= bytes, reads++;
-                if (__builtin_expect((!what || (ow == l->o_w && or == l->o_r)) && l->o_elast >= now_epoch() &&
+                uint32_t ep = now_epoch();
+                if (__builtin_expect((!what || (ow == l->o_w && or == l->o_r)) && l->o_elast >= ep &&
                                          l->o_efirst != PI_SHARE_EPOCH_NONE &&
                                          (uint64_t)reads + writes < footprint_fast, 1)) {
                     l->o_w = ow, l->o_r = or, l->o_writes = writes, l->o_reads = reads;
+                    fp_arm(l, my_id, ep, (uint64_t)reads + writes);
                     return;
                 }
             }

@@ -1,0 +1,88 @@
+/* The inlined footprint path (pass-sharing.cc, fp_path): ./footprint [KIB]
+ *
+ * main fills a buffer of KIB KiB (64 by default) byte by byte before any
+ * other thread exists; two workers each read their half of it byte by byte
+ * (a line's first 64 accesses are its footprint: every access of the pass)
+ * and count into their own element of a heap array of a struct, field by
+ * field (the plugin names the fields: new bytes of a field call), the two
+ * elements on one line: false sharing.  Each worker also writes and reads
+ * a buffer of its own with 2-, 4- and 8-byte accesses, aligned (the path)
+ * and one 4-byte access at an odd address in a packed struct (no path: it
+ * may cross a line).  Prints the sums. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct acc {
+    long bytes;
+    long spaces;
+    long odd;
+    long pad;
+};
+struct __attribute__((packed)) unaligned {
+    char c;
+    uint32_t v;
+};
+
+static unsigned char *buf;
+static size_t len;
+static struct acc *accs;
+volatile void *kept[2][2]; /* (the workers' buffers escape: their accesses are checked) */
+
+static void *worker(void *arg)
+{
+    int me = (int)(long)arg;
+    struct acc *a = &accs[me];
+    for (size_t i = len / 2 * (size_t)me; i < len / 2 * (size_t)(me + 1); i++) {
+        a->bytes++;
+        if (buf[i] == ' ')
+            a->spaces++;
+        if (buf[i] & 1)
+            a->odd++;
+    }
+    /* a buffer of its own: aligned 2-, 4- and 8-byte accesses */
+    volatile uint64_t *w = aligned_alloc(64, 4096);
+    volatile uint32_t *h = (volatile uint32_t *)(w + 256);
+    volatile uint16_t *s = (volatile uint16_t *)(h + 256);
+    volatile struct unaligned *u = aligned_alloc(64, 64 * sizeof *u);
+    if (!w || !u)
+        return NULL;
+    kept[me][0] = w, kept[me][1] = u;
+    for (int i = 0; i < 256; i++)
+        w[i] = (uint64_t)i, h[i] = (uint32_t)i, s[i] = (uint16_t)i;
+    for (int i = 0; i < 64; i++)
+        u[i].v = (uint32_t)i;
+    uint64_t sum = 0;
+    for (int i = 0; i < 256; i++)
+        sum += w[i] + h[i] + s[i];
+    for (int i = 0; i < 64; i++)
+        sum += u[i].v;
+    a->pad = (long)sum; /* (w and u not freed: another worker's would reuse their lines) */
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    len = (size_t)(argc > 1 ? atol(argv[1]) : 64) << 10;
+    buf = aligned_alloc(64, len); /* (each worker's half on lines of its own) */
+    accs = aligned_alloc(64, 2 * sizeof *accs); /* (one line, the two elements' halves) */
+    if (!buf || !accs)
+        return 1;
+    for (int i = 0; i < 2; i++)
+        accs[i] = (struct acc){0, 0, 0, 0};
+    unsigned x = 1;
+    for (size_t i = 0; i < len; i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (x >> 16) % 9 == 0 ? ' ' : (unsigned char)('a' + (x >> 20) % 26);
+    }
+    pthread_t t[2];
+    for (long i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, worker, (void *)i);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++)
+        printf("worker %d: %ld bytes, %ld spaces, %ld odd, sum %ld\n", i, accs[i].bytes, accs[i].spaces, accs[i].odd,
+               accs[i].pad);
+    return 0;
+}
