@@ -122,6 +122,10 @@ static int solve(const struct pi_func *fn, const struct pi_site *sites, const st
         if (t->counter != PI_NONE) {
             s.v[k].known = 1;
             s.v[k].count = t->counter < nctr ? ctr[t->counter] : 0;
+            /* a counter at the block's end missed the executions stopped
+               before it */
+            if (stop && (t->arg & PI_SITE_COUNTER_AT_END))
+                s.v[k].count += stop[fn->first_site + k];
         }
         push(&s, k);
     }

@@ -44,7 +44,8 @@ struct pi_flow_stat {
  * is 0.  stop (NULL: none), per site of the unit: executions known to
  * have stopped inside the block (a thread interrupted there by the
  * signal that ended the process: a STOPPED record), which left it
- * without an arc.  Returns 0, or -1 when out of memory (the counts are
+ * without an arc (and, for a site whose counter sits at its block's end,
+ * PI_SITE_COUNTER_AT_END, had not reached the counter).  Returns 0, or -1 when out of memory (the counts are
  * then 0). */
 int pi_flow_func(const struct pi_func *fn, const struct pi_site *sites, const struct pi_arc *arcs,
                  const uint64_t *ctr, uint32_t nctr, const uint64_t *stop, uint64_t *site_count,

@@ -44,7 +44,8 @@
  *     after a counter at a block's start stays common to the counting and
  *     the clean copy, and GCC shares it).
  *
- * The edges left off the tree get counters: a block's at its start, an
+ * The edges left off the tree get counters: a block's at its start (at
+ * its end when nothing inside can leave it: pass-count.cc), an
  * edge's where GCC's gsi_insert_on_edge puts code (the start of its
  * destination if it has one predecessor, else the end of its source if it
  * has one successor, else a new block on the edge).  The new blocks are no

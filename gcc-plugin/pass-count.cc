@@ -28,6 +28,7 @@
  * under threads, and never share a cache line with another thread.
  */
 #include "plugin.h"
+#include "tree-eh.h"
 
 /* Start a new block at g unless g already starts one; returns g's block. */
 static basic_block block_starting_at(gimple *g)
@@ -189,14 +190,77 @@ void pi_add_increment(gimple_seq *seq, tree ref)
     gimple_seq_add_stmt(seq, gimple_build_assign(unshare_expr(ref), inc));
 }
 
+/* Can BB be left other than through its last statement's edges, or run
+ * code of which the count pass knows nothing?  A call (which may not
+ * return, or may read the count while running), an asm, a statement that
+ * may throw, an exception or abnormal edge.  A block with none of these
+ * is left only by its edges, or by a fault or a signal that ends the
+ * process, which the trace's STOPPED record tells: its counter can go at
+ * its end (counter_at_end). */
+static bool may_leave_inside(basic_block bb)
+{
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (is_gimple_call(g) || gimple_code(g) == GIMPLE_ASM || stmt_could_throw_p(cfun, g) ||
+            stmt_can_terminate_bb_p(g))
+            return true;
+    }
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->succs)
+    if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
+        return true;
+    return false;
+}
+
+/* Where a block's own counter goes in a function counted on arcs: at the
+ * block's end when nothing inside can leave it (may_leave_inside).  At its
+ * start, GCC 12's store motion of the counter out of a loop whose only
+ * block it opens re-issues every later store of the iteration at the
+ * loop's exit (tree-ssa-loop-im's ordered store sequence), keeping their
+ * addresses and values live through the loop (zstd's histogram);
+ * last, nothing follows it.  A thread stopped inside the block had not
+ * reached the update: readers add the STOPPED count back
+ * (PI_SITE_COUNTER_AT_END, common/piflow.c). */
+static bool counter_at_end(basic_block bb)
+{
+    return !may_leave_inside(bb);
+}
+
+/* `REF += 1` at BB's end: before the statement that ends it, if any (a
+ * jump, a return, an exception dispatch). */
+static void add_increment_at_end(basic_block bb, tree ref, location_t loc)
+{
+    gimple_seq seq = NULL;
+    pi_add_increment(&seq, ref);
+    gimple_stmt_iterator gsi = gsi_last_nondebug_bb(bb);
+    bool before = !gsi_end_p(gsi) && stmt_ends_bb_p(gsi_stmt(gsi));
+    if (before && gimple_location(gsi_stmt(gsi)) != UNKNOWN_LOCATION)
+        loc = gimple_location(gsi_stmt(gsi));
+    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
+        gimple_set_location(gsi_stmt(g), loc);
+    if (before)
+        gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+    else {
+        gsi = gsi_last_bb(bb); /* (GSI_SAME_STMT needs a statement: the block may be empty) */
+        gsi_insert_seq_after(&gsi, seq, GSI_CONTINUE_LINKING);
+    }
+}
+
 /* The site marker, and the update of the block's own counter (-1: none,
- * the block shares a counter or its count comes from the arcs). */
-static void instrument_block(basic_block bb, unsigned site, int counter, unsigned width, location_t loc)
+ * the block shares a counter or its count comes from the arcs), at the
+ * block's start or, AT_END, its end. */
+static void instrument_block(basic_block bb, unsigned site, int counter, unsigned width, location_t loc,
+                             bool at_end)
 {
     bool own_counter = counter >= 0;
     bool narrow = own_counter && width < 64;
     if (narrow)
         own_counter = false; /* narrow.cc updates it, after the marker */
+    if (own_counter && at_end) {
+        add_increment_at_end(bb, pi_counter_ref(counter), loc);
+        own_counter = false;
+    }
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, pi_site_marker(site, loc));
     if (own_counter)
@@ -824,6 +888,8 @@ static unsigned int count_execute(function *fun)
                    pi_fnprobe_wanted(fn_specs, nspec, marked);
     basic_block bare_ret = pi_bare_return_block(fun, entry);
     auto_vec<int> site_counter, own_counter;
+    auto_sbitmap at_end(last_basic_block_for_fn(fun)); /* blocks whose counter goes at their end */
+    bitmap_clear(at_end);
     bool arcs = false;
     if (whole && !skip && (fn_dirs & PI_D_COUNT) && !pi_opt.counters_blocks) {
         pi_lines_record(fun, first, site_of);
@@ -834,8 +900,17 @@ static unsigned int count_execute(function *fun)
         for (unsigned i = 0; i < order.length(); i++)
             live[i] = fnprobe; /* armed.c reads every block's counter while running */
         arcs = pi_arcs_instrument(fun, order, site_of, leave, live, bare_ret, own_counter);
-        if (arcs)
+        if (arcs) {
             site_counter.safe_splice(own_counter);
+            /* (a block a probe's handler may leave is in `leave`; the
+               statement markers still in the blocks are calls) */
+            for (unsigned i = 0; i < order.length(); i++)
+                if (own_counter[i] >= 0 && !live[i] && order[i] != bare_ret &&
+                    !bitmap_bit_p(leave, order[i]->index) && counter_at_end(order[i])) {
+                    bitmap_set_bit(at_end, order[i]->index);
+                    pi_unit_set_counter_at_end(site_of[order[i]->index]);
+                }
+        }
     }
     if (!arcs)
         block_counters(fun, order, in, width, site_counter, own_counter);
@@ -881,7 +956,8 @@ static unsigned int count_execute(function *fun)
                                       locs[i]);
             continue;
         }
-        instrument_block(order[i], site_of[order[i]->index], own_counter[i], w, locs[i]);
+        instrument_block(order[i], site_of[order[i]->index], own_counter[i], w, locs[i],
+                         bitmap_bit_p(at_end, order[i]->index));
     }
     if (fnprobe)
         pi_fnprobe_instrument(fun, entry, site_of[entry->index], fn_specs, nspec);

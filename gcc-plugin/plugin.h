@@ -94,6 +94,7 @@ unsigned pi_unit_add_site(const struct pi_site *site);
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
+void pi_unit_set_counter_at_end(unsigned site);
 unsigned pi_unit_add_counter(void);      /* a new counter's index */
 void pi_unit_add_arc(const struct pi_arc *a);  /* an arc of the last function added */
 void pi_unit_add_line(unsigned site, uint32_t file, unsigned line); /* file: strtab; line 0: a gcov block ends */

@@ -202,6 +202,12 @@ void pi_unit_set_counter(unsigned site, unsigned counter)
     sites[site].counter = counter;
 }
 
+/* The site's own counter is updated at its block's end (pass-count.cc). */
+void pi_unit_set_counter_at_end(unsigned site)
+{
+    sites[site].arg |= PI_SITE_COUNTER_AT_END;
+}
+
 unsigned pi_unit_add_counter(void)
 {
     return ncounters++;

@@ -140,6 +140,10 @@ enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 #define PI_SITE_CYCLES_CODE(arg) (((arg) >> 8) & 7u)
 #define PI_SITE_DORMANT_TYPES(arg) (((arg) >> 16) & 0xffu) /* entry site of a dormant(types=...) function */
 #define PI_SITE_COUNTER_BITS(arg) (((arg) >> 24) & 0xffu)  /* a narrow counter's width (8, 16, 32); 0: 64 */
+/* the block's own counter is updated at its end, not its start: it counts
+   the executions that got there (a block that calls nothing; a thread
+   stopped inside had not: readers add the STOPPED count back) */
+#define PI_SITE_COUNTER_AT_END (1u << 11)
 
 struct pi_site {
     uint32_t func;       /* index into funcs[] */
@@ -156,7 +160,9 @@ struct pi_site {
     uint32_t region;     /* strtab: name of the region the site is in ("" if none) */
     uint64_t threshold;  /* count/cycle threshold given by the directive, 0 if none */
     uint32_t arg;        /* directive arguments: bits 0..7 types mask (1 << PI_T_*),
-                            bits 8..10 the cycles code (PI_SITE_CYCLES_CODE) */
+                            bits 8..10 the cycles code (PI_SITE_CYCLES_CODE); bit 11
+                            PI_SITE_COUNTER_AT_END; bits 16..31 PI_SITE_DORMANT_TYPES
+                            and PI_SITE_COUNTER_BITS */
     uint32_t handler;    /* strtab: handler= function named by the directive ("" if none) */
     uint32_t line_first; /* the source lines of the block's statements, as gcov */
     uint32_t nlines;     /*   records them: line[line_first .. +nlines) */

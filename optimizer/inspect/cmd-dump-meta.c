@@ -152,7 +152,7 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
         if (s->counter == PI_NONE)
             printf("-");
         else
-            printf("%u", s->counter);
+            printf("%u%s", s->counter, s->arg & PI_SITE_COUNTER_AT_END ? " at end" : "");
         printf(", %s", pi_directive_names(s->directives, fl, sizeof fl));
         if (s->threshold)
             printf(", threshold %llu", (unsigned long long)s->threshold);

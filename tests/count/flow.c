@@ -101,6 +101,28 @@ __attribute__((noinline)) void raise_in(int n)
             sink += i;
 }
 
+/* A loop that opens the function: its first block is empty (a jump to
+ * the loop's test), and its counter, at the block's end, the block's only
+ * statement (PI_SITE_COUNTER_AT_END). */
+struct seqs {
+    int *len;
+    unsigned pos, size;
+};
+
+__attribute__((noinline)) void consume(struct seqs *s, long n)
+{
+    while (n > 0 && s->pos < s->size) {    // expect-count: 6
+        int *p = s->len + s->pos;          // expect-count: 5
+        if (n <= *p) {                     // expect-count: 5
+            *p -= n;                       // expect-count: 1
+            return;                        // expect-count: 1
+        }
+        n -= *p;                           // expect-count: 4
+        *p = 0;                            // expect-count: 4
+        s->pos++;                          // expect-count: 4
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -114,6 +136,11 @@ int main(int argc, char **argv)
         total += jumper();
     else
         jumped = 1;
+    int len[4] = {3, 4, 5, 6};
+    struct seqs sq = {len, 0, 4};
+    consume(&sq, 9);
+    consume(&sq, 100);
+    total += sq.pos;
     printf("total %d jumped %d\n", total, jumped);
     fflush(stdout);
     if (!strcmp(mode, "exit"))

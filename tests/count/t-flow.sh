@@ -2,7 +2,9 @@
 # block (counters=blocks) on flow.c's known control flow — loops, a
 # switch, early returns, longjmp, exit() three calls deep with the loops
 # that called it still active, SIGTERM raised inside a loop, and SIGSEGV
-# in a block that calls nothing: every block's count solved from the arcs
+# in a block that calls nothing (whose counter sits at the block's end, so
+# the STOPPED record is added back), a function that opens with a loop (an
+# empty first block): every block's count solved from the arcs
 # equals the one counted directly, at -O0 and -O2, and the lines are
 # gcov's (the expect-count comments are gcov 12's counts of an -O0
 # --coverage build).  flow-exc.cc does the same for C++ exceptions.
@@ -20,6 +22,10 @@ for O in -O0 -O2; do
     done
     narcs=$("$PMOPT" dump-meta flow.arcs | grep -c '^    arc ' || true)
     [ "$narcs" -gt 0 ] || fail "$O: counters=arcs: no arcs in the metadata"
+    # blocks that call nothing keep their counter at their end (poke's
+    # last, where SIGSEGV stops it; consume's first, an empty block)
+    "$PMOPT" dump-meta flow.arcs > meta
+    grep -q '^  site [0-9]*: block, .*counter [0-9]* at end' meta || fail "$O: no counter at a block's end"
     assert_eq "$O: counters=blocks: no arcs" 0 "$("$PMOPT" dump-meta flow.blocks | grep -c '^    arc ' || true)"
     for mode in ret exit term segv; do
         for m in arcs blocks; do
