@@ -13,7 +13,12 @@
 #   cov      + --coverage: gcov's function counts of the training run, the
 #            oracle of the exact-count check (every function both count)
 #   pgogen   + -fprofile-generate (the counting overhead's other reference),
-#   pgouse   + -fprofile-use after the training run (GCC PGO)
+#   pgouse   + -fprofile-use after the training run (GCC PGO); both in the
+#            folder pgo, one after the other: GCC's profile holds a checksum
+#            of each function's source file name, which is absolute when the
+#            build system passes absolute paths (CMake), and
+#            -fprofile-prefix-path does not reach it ("source locations for
+#            function ... have changed" in another folder)
 #   rebuild  + the perfinst flags and the feedback of `pmopt plan
 #            --order=exttsp --rebuild` on the training trace
 #   relink   the rebuild's programs by `pmopt relink --feedback`
@@ -122,7 +127,7 @@ variant_env() {
 # ---- one project ------------------------------------------------------------------------------------
 # fresh_tree V: $PW/V, a fresh copy of the project's source
 fresh_tree() {
-    local t=$PW/$1
+    local t; t=$(vdir "$1")
     project_tree "$SRC" "$P_PKG" "$P_TREE" "$t"
 }
 
@@ -140,7 +145,7 @@ vkey() {
 # build V: the variant's tree built; its CPU seconds (user + sys) in $PW/V.cpu
 # (with --keep, a tree built before with the same vkey is kept, with its time)
 build() {
-    local v=$1 t=$PW/$1
+    local v=$1 t; t=$(vdir "$1")
     if [ "$keep" = 1 ] && [ -f "$t/.built" ] && [ -f "$t/.cpu" ] && cmp -s "$t/.built" <(vkey "$v"); then
         say "$NAME: keeping $v (built before)"
         # a kept rebuild's programs as built: the relink of the last run undone
@@ -203,9 +208,16 @@ same_output() {
     echo "$ok" > "$PW/$v.same"
 }
 
-# vdir V: the tree variant V runs in (relink: the rebuild's, its programs
-# replaced by their relinked copies)
-vdir() { if [ "$1" = relink ]; then echo "$PW/rebuild"; else echo "$PW/$1"; fi; }
+# vdir V: the tree variant V is built and runs in (relink: the rebuild's,
+# its programs replaced by their relinked copies; pgogen and pgouse: pgo,
+# the same absolute source paths for GCC's profile)
+vdir() {
+    case $1 in
+    relink) echo "$PW/rebuild" ;;
+    pgogen|pgouse) echo "$PW/pgo" ;;
+    *) echo "$PW/$1" ;;
+    esac
+}
 
 # the ELF files of P_EXES in variant V's tree
 exes() { local e; for e in $P_EXES; do echo "$(vdir "$1")/$e"; done; }
@@ -405,20 +417,22 @@ run_project() {
         note "count build failed: $(tail -3 "$PW/count/.build.out" 2> /dev/null | tr '\n' ' ')"
     fi
     # the references: -fprofile-generate, GCC PGO, BOLT
+    echo - > "$PW/pgogen.instr"
     if build pgogen; then
         rm -rf "$PW/pgo.prof"
         workload pgogen train || note "pgogen: the training workload failed"
-        build pgouse && workload pgouse test || note "pgouse build failed"
+        cg_instr pgogen > "$PW/pgogen.instr"    # now: pgouse replaces its tree
+        build pgouse && workload pgouse test || { note "pgouse build failed"; rm -rf "$(vdir pgouse)"; }
     else
-        note "pgogen build failed"
+        note "pgogen build failed"; rm -rf "$(vdir pgogen)"
     fi
     if build bolt && bolt_opt; then workload bolt test; else rm -rf "$PW/bolt"; fi
     # measurements
-    for v in plain count pgogen; do
-        [ -d "$PW/$v" ] && cg_instr $v > "$PW/$v.instr" || echo - > "$PW/$v.instr"
+    for v in plain count; do
+        [ -d "$(vdir $v)" ] && cg_instr $v > "$PW/$v.instr" || echo - > "$PW/$v.instr"
     done
     for v in plain pgouse bolt; do
-        [ -d "$PW/$v" ] && cachegrind_i1 $v > "$PW/$v.i1" || echo "- -" > "$PW/$v.i1"
+        [ -d "$(vdir $v)" ] && cachegrind_i1 $v > "$PW/$v.i1" || echo "- -" > "$PW/$v.i1"
     done
 }
 
