@@ -315,6 +315,48 @@ static unsigned order_rank(const char *fn)
     return r ? *r : 0;
 }
 
+/* The cold part of a function of the plan's order (cold-parts=, docs/layout.md
+ * "Cold parts in the rebuild").  GCC names the section of F's cold part in
+ * the target hook function_section (default_function_section, asked with
+ * the frequency "unlikely executed"): .text.unlikely.F for a function whose
+ * section is implicit.  GNU ld's default script places every .text.unlikely
+ * input in the objects' order, before .text.hot and .text.sorted, among the
+ * functions that never ran.  The hook is wrapped: for a function in
+ * .text.sorted.RANK.F it answers
+ *   cold-parts=sorted  .text.sorted.cRANK.F  (after every ordered function,
+ *                      the cold parts in the plan's order)
+ *   cold-parts=beside  .text.sorted.RANKc.F  (right after F itself)
+ * which the script's SORT(.text.sorted.*) sorts by name with the hot parts
+ * ('c' sorts after the digits, '.' before 'c'). */
+static section *(*gcc_function_section)(tree, enum node_frequency, bool, bool);
+
+static int cold_parts_mode(void)
+{
+    return pi_opt.cold_parts ? pi_opt.cold_parts : PI_COLDPARTS_LINK;
+}
+
+static section *cold_part_section(tree decl, enum node_frequency freq, bool startup, bool exit)
+{
+    static const char pre[] = ".text.sorted.";
+    cgraph_node *node = decl ? cgraph_node::get(decl) : NULL;
+    const char *sec = decl ? DECL_SECTION_NAME(decl) : NULL;
+    if (freq == NODE_FREQUENCY_UNLIKELY_EXECUTED && node && node->implicit_section && sec &&
+        strncmp(sec, pre, sizeof pre - 1) == 0) {
+        const char *rank = sec + sizeof pre - 1, *dot = strchr(rank, '.');
+        if (dot && dot > rank) {
+            char *name = XNEWVEC(char, strlen(sec) + 2);
+            if (cold_parts_mode() == PI_COLDPARTS_SORTED)
+                sprintf(name, "%sc%s", pre, rank);
+            else
+                sprintf(name, "%s%.*sc%s", pre, (int)(dot - rank), rank, dot);
+            section *r = get_named_section(decl, name, 0);
+            XDELETEVEC(name);
+            return r;
+        }
+    }
+    return gcc_function_section(decl, freq, startup, exit);
+}
+
 /* Right before final, a function of the plan's order goes to
  * .text.sorted.RANK.NAME (RANK ten digits): GNU ld's default script places
  * *(SORT(.text.sorted.*)) after .text.hot, sorted by name, so the rebuilt
@@ -344,6 +386,11 @@ static void set_order_section(function *fun)
     snprintf(num, sizeof num, ".text.sorted.%010u.", rank);
     set_decl_section_name(fun->decl, ACONCAT((num, name, NULL)));
     node->implicit_section = true;
+    if (cold_parts_mode() != PI_COLDPARTS_LINK && !gcc_function_section &&
+        targetm.asm_out.function_section) {
+        gcc_function_section = targetm.asm_out.function_section;
+        targetm.asm_out.function_section = cold_part_section;
+    }
     if (node->frequency == NODE_FREQUENCY_HOT)
         node->frequency = NODE_FREQUENCY_NORMAL;
 }

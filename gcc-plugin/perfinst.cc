@@ -46,6 +46,11 @@
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
  *                        "Function order in the rebuild")
+ *   cold-parts=link|sorted|beside  with feedback: the cold part of a function of the
+ *                        plan's order in .text.unlikely.NAME (GNU ld: the objects' order,
+ *                        before the hot code), after every ordered function in the plan's
+ *                        order, or right after its function (pass-feedback.cc,
+ *                        docs/layout.md "Cold parts in the rebuild")
  *   pad=gcc|none         with feedback: GCC's alignment padding before loops and jump
  *                        targets (default), or none (-fno-align-loops -fno-align-jumps
  *                        -fno-align-labels: the hot code in fewer lines, as BOLT strips
@@ -102,6 +107,8 @@ static struct plugin_info info = {
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
     "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n"
+    "  -fplugin-arg-perfinst-cold-parts=link|sorted|beside  cold parts of ordered functions: in\n"
+    "                            .text.unlikely, after the ordered functions, or beside each\n"
     "  -fplugin-arg-perfinst-pad=gcc|none     with feedback: GCC's alignment padding inside\n"
     "                            functions (default) or none\n"
     "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
@@ -334,6 +341,17 @@ static bool parse_args(const struct plugin_name_args *a)
                       v ? v : "");
                 ok = false;
             }
+        } else if (strcmp(k, "cold-parts") == 0) {
+            if (v && (strcmp(v, "link") == 0 || strcmp(v, "sorted") == 0 || strcmp(v, "beside") == 0))
+                pi_opt.cold_parts = strcmp(v, "link") == 0     ? PI_COLDPARTS_LINK
+                                    : strcmp(v, "sorted") == 0 ? PI_COLDPARTS_SORTED
+                                                               : PI_COLDPARTS_BESIDE;
+            else {
+                error("perfinst: %<-fplugin-arg-perfinst-cold-parts=%s%>: expected %<link%>, %<sorted%> or "
+                      "%<beside%>",
+                      v ? v : "");
+                ok = false;
+            }
         } else if (strcmp(k, "pad") == 0) {
             if (v && (strcmp(v, "gcc") == 0 || strcmp(v, "none") == 0))
                 pi_opt.pad_none = strcmp(v, "none") == 0;
@@ -370,7 +388,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, pad, counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, help)", k);
             ok = false;
         }
     }

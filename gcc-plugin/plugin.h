@@ -13,6 +13,11 @@
  * (function-tier tier=cold): places it in .text.unlikely.NAME, compiles it
  * for size there too, or leaves it where -O2 puts it. */
 enum { PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP };
+/* Where the rebuild puts the cold part (F.cold) of a function of the
+ * plan's order: .text.unlikely.F (GNU ld: in the objects' order, before
+ * the hot code), after all the ordered functions in their order, or right
+ * after F (pass-feedback.cc, docs/layout.md "Cold parts in the rebuild"). */
+enum { PI_COLDPARTS_DEFAULT, PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE };
 
 struct pi_options {
     bool all_count;         /* all=count: instrument every function */
@@ -37,6 +42,7 @@ struct pi_options {
     bool counting_fast;     /* counting-opt=fast (the default): f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
+    int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
 };

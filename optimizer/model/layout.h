@@ -81,6 +81,10 @@ int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n);
 long oscan_find(const struct oscan *s, int kind, const char *sym);
 /* "f" for ".text.f", ".text.hot.f", NULL if the name holds no symbol. */
 const char *oscan_sym_of(const char *secname, int *kind, int *cold);
+/* A function's cold part (F.cold, or a function wholly cold): a cold text
+ * section .text.unlikely.F, or the rebuild's .text.sorted.cRANK.F and
+ * .text.sorted.RANKc.F (cold-parts=sorted, beside); not .text.exit. */
+int oscan_cold_part(const struct osec *o);
 
 /* ---- cachemodel.c: a set-associative LRU cache and the chase-tail model -- */
 

@@ -29,15 +29,20 @@ static const struct {
 const char *oscan_sym_of(const char *name, int *kind, int *cold)
 {
     /* .text.sorted.RANK.NAME: a function the rebuild placed in the plan's
-       order (gcc-plugin/pass-feedback.cc) */
+       order (gcc-plugin/pass-feedback.cc); .text.sorted.cRANK.NAME and
+       .text.sorted.RANKc.NAME: its cold part (cold-parts=sorted, beside) */
     static const char sorted[] = ".text.sorted.";
     if (!strncmp(name, sorted, sizeof sorted - 1)) {
-        const char *p = name + sizeof sorted - 1, *d = p;
+        const char *p = name + sizeof sorted - 1, *d;
+        int c = *p == 'c';
+        d = p += c;
         while (*d >= '0' && *d <= '9')
             d++;
+        if (d > p && !c && *d == 'c')
+            c = 1, d++;
         if (d > p && *d == '.' && d[1]) {
             *kind = OS_TEXT;
-            *cold = 0;
+            *cold = c;
             return d + 1;
         }
     }
@@ -54,6 +59,12 @@ const char *oscan_sym_of(const char *name, int *kind, int *cold)
         }
     }
     return NULL;
+}
+
+int oscan_cold_part(const struct osec *o)
+{
+    return o->kind == OS_TEXT && o->cold &&
+           (!strncmp(o->name, ".text.unlikely.", 15) || !strncmp(o->name, ".text.sorted.", 13));
 }
 
 struct scan_ctx {

@@ -24,14 +24,6 @@
 #include "plan-sets.h"
 #include "pmopt.h"
 
-/* A cold part the relink places: the section .text.unlikely.F (GCC's
- * F.cold, or a whole function of the cold tier). */
-#define COLD_PREFIX ".text.unlikely."
-
-static int is_cold_part(const struct osec *o)
-{
-    return o->kind == OS_TEXT && o->cold && !strncmp(o->name, COLD_PREFIX, strlen(COLD_PREFIX));
-}
 
 /* Size and alignment of every non-cold text section of sym in t (cold = 0),
  * or of every .text.unlikely.sym (cold = 1), as the relink packs them
@@ -42,7 +34,7 @@ static uint64_t target_size(const struct oscan *t, const char *sym, int cold, ui
     *align = 1;
     for (size_t i = 0; i < t->nsecs; i++) {
         const struct osec *o = &t->secs[i];
-        if (o->kind != OS_TEXT || strcmp(o->sym, sym) || (cold ? !is_cold_part(o) : o->cold))
+        if (o->kind != OS_TEXT || strcmp(o->sym, sym) || (cold ? !oscan_cold_part(o) : o->cold))
             continue;
         uint64_t a = o->align ? o->align : 1;
         size = (size + a - 1) / a * a + o->size;
@@ -195,7 +187,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
         for (size_t i = 0; i < (pass ? nn : n); i++) {
             for (size_t k = pass ? i : 0; k < (pass ? i + 1 : nn); k++) {
                 const struct osec *o = &s->secs[k];
-                if (incold[k] || !is_cold_part(o) || (!pass && strcmp(o->sym, s->secs[order[i]].sym)) ||
+                if (incold[k] || !oscan_cold_part(o) || (!pass && strcmp(o->sym, s->secs[order[i]].sym)) ||
                     !section_ran(s, in->count, (uint32_t)k))
                     continue;
                 int dup = 0;

@@ -672,18 +672,17 @@ static int in_relro(const struct oscan *s, const char *sym)
 }
 
 /* The cold part of sym (order-functions cold=): its .text.unlikely.sym
- * sections.  Its symbol is sym.cold when sym has a hot part (GCC's
- * partitioning), else sym (a whole function in the cold section). */
+ * sections (or the rebuild's .text.sorted cold parts, oscan_cold_part).
+ * Its symbol is sym.cold when sym has a hot part (GCC's partitioning),
+ * else sym (a whole function in the cold section). */
 static void cold_piece_of(const struct oscan *s, const char *sym, struct piece *p)
 {
-    static const char pre[] = ".text.unlikely.";
     memset(p, 0, sizeof *p);
     p->sym = sym;
     p->align = 1;
     for (size_t i = 0; i < s->nsecs; i++) {
         const struct osec *o = &s->secs[i];
-        if (o->kind != OS_TEXT || !o->cold || strncmp(o->name, pre, sizeof pre - 1) ||
-            strcmp(o->sym, sym))
+        if (!oscan_cold_part(o) || strcmp(o->sym, sym))
             continue;
         piece_add(p, o);
     }
@@ -1474,7 +1473,7 @@ int cmd_relink(int argc, char **argv)
         }
         if (cmissing)
             pm_note("%zu planned cold part%s not in the objects of the link (no "
-                    ".text.unlikely.NAME section): left where %s", cmissing,
+                    ".text.unlikely.NAME or .text.sorted cold part): left where %s", cmissing,
                     cmissing == 1 ? " is" : "s are", cmissing == 1 ? "it is" : "they are");
     }
     if (pl.have_dreserve) { /* reserve-data: the data colouring's offsets */

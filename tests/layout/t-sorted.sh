@@ -98,9 +98,51 @@ pi_ld -O2 -o rc ra2.o rc.o
 cat relc.out relc.err
 assert_contains "the clone does not hide the rebuild's order" relc.err "rc: the planned functions are already in the plan.s order .* kept as linked$"
 assert_eq "the relinked program: the rebuild's addresses" "$(addrs rc | paste -sd' ')" "$(addrs rc.opt | paste -sd' ')"
+# cold-parts= (docs/layout.md "Cold parts in the rebuild"): the cold part
+# of an ordered function in .text.unlikely (link: before the ordered
+# functions), after all of them in the plan's order (sorted), or right
+# after its function (beside); a function that never ran (rare) stays in
+# .text.unlikely.  pmopt reads both names as f1's cold part: a relink
+# keeps the rebuild's layout, and --place-sorted puts f1.cold after the
+# planned functions.
+python3 - "$(sed -n 's/^[0-9]* \(order-functions .*\)$/\1/p' s.fb) cold=f1" << 'PY'
+import sys, zlib
+body = "perfinst-feedback 1\n1 %s\n" % sys.argv[1]
+open("sc.fb", "w").write(body + "end 1 0x%08x\n" % zlib.crc32(body.encode()))
+PY
+coldchain() { nm -n "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(f[1-4]|g\.constprop\.0|f1\.cold)$/ {print $3}' | paste -sd' '; }
+for m in link sorted beside; do
+    build c$m -fplugin-arg-perfinst-cold-parts=$m
+    readelf -SW c${m}a.o > c$m.secs
+    assert_contains "cold-parts=$m: rare (never ran) in .text.unlikely" c$m.secs " \.text\.unlikely\.rare "
+done
+assert_contains "cold-parts=link: f1's cold part in .text.unlikely.f1" clink.secs " \.text\.unlikely\.f1 "
+assert_contains "cold-parts=sorted: f1's cold part in .text.sorted.cRANK.f1" csorted.secs " \.text\.sorted\.c0000000002\.f1 "
+assert_contains "cold-parts=beside: f1's cold part in .text.sorted.RANKc.f1" cbeside.secs " \.text\.sorted\.0000000002c\.f1 "
+assert_not_contains "cold-parts=sorted: no .text.unlikely.f1" csorted.secs "\.text\.unlikely\.f1 "
+assert_eq "cold-parts=link: f1.cold before the chain" "f1.cold f1 g.constprop.0 f2 f3 f4" "$(coldchain clink)"
+assert_eq "cold-parts=sorted: f1.cold after the chain" "f1 g.constprop.0 f2 f3 f4 f1.cold" "$(coldchain csorted)"
+assert_eq "cold-parts=beside: f1.cold right after f1" "f1 f1.cold g.constprop.0 f2 f3 f4" "$(coldchain cbeside)"
+for m in sorted beside; do
+    "$PMOPT" relink c$m --feedback s.fb -o c$m.opt > c$m.rel.out 2> c$m.rel.err
+    assert_contains "cold-parts=$m: relink keeps the rebuild's layout" c$m.rel.err "the planned functions are already in the plan.s order .* kept as linked$"
+    assert_eq "cold-parts=$m, relinked: the rebuild's addresses" "$(addrs c$m | paste -sd' ')" "$(addrs c$m.opt | paste -sd' ')"
+    "$PMOPT" relink c$m --feedback s.fb --place-sorted -o c$m.re > c$m.re.out 2> c$m.re.err
+    assert_contains "cold-parts=$m, --place-sorted: the 6 functions placed (the cold part is not f1's hot piece)" \
+        c$m.re.out "^pmopt relink: 6 functions in the planned order at 0x[0-9a-f]*-0x[0-9a-f]* \(232 bytes\)"
+    assert_eq "cold-parts=$m, --place-sorted: f1.cold after the chain" "f1 g.constprop.0 f2 f3 f4 f1.cold" "$(coldchain c$m.re)"
+    # a plan's cold list (order-functions cold=, --order=sets) finds f1's cold part under its new name
+    "$PMOPT" relink c$m --feedback sc.fb --place-sorted -o c$m.rc > c$m.rc.out 2> c$m.rc.err
+    cat c$m.rc.err
+    assert_contains "cold-parts=$m: the cold list's f1 is f1.cold" c$m.rc.out "^pmopt relink: 1 cold parts in the planned order after them"
+done
+expect_fail "a bad cold-parts" pi_cc -O2 -fplugin-arg-perfinst-feedback=s.fb \
+    -fplugin-arg-perfinst-cold-parts=near -c "$T/layout/sorted-b.c" -o bad.o
+assert_contains "the error names the values" err "cold-parts=near.: expected .link., .sorted. or .beside."
+
 gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
 for in in 5000 -3 ""; do
-    for p in r n r.re r.opt n.opt rc.opt; do
+    for p in r n r.re r.opt n.opt rc.opt clink csorted cbeside csorted.opt cbeside.opt csorted.re cbeside.re csorted.rc cbeside.rc; do
         ./plain $in > a.out
         ./$p $in > b.out
         cmp a.out b.out || fail "$p: output differs from plain -O2 on '$in'"
