@@ -572,7 +572,13 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
     fp_chain(f1, f2);
 
     seq = NULL;
-    tree sh = gimple_build(&seq, loc, BIT_AND_EXPR, u32, gimple_convert(&seq, loc, u32, a), build_int_cst(u32, 63));
+    /* the bytes' offset in the line, as (addr - rec) & 63 (records are
+     * 64-byte aligned): from a value loaded here, so that GCC does not
+     * compute the mask of a loop-invariant address before the loop and hold
+     * it in a register the hot path needs */
+    tree d = gimple_build(&seq, loc, MINUS_EXPR, pointer_sized_int_node, a,
+                          gimple_convert(&seq, loc, pointer_sized_int_node, rec));
+    tree sh = gimple_build(&seq, loc, BIT_AND_EXPR, u32, gimple_convert(&seq, loc, u32, d), build_int_cst(u32, 63));
     unsigned HOST_WIDE_INT ones = fa.size >= 64 ? HOST_WIDE_INT_M1U : (HOST_WIDE_INT_1U << fa.size) - 1;
     tree m = gimple_build(&seq, loc, LSHIFT_EXPR, u64, build_int_cstu(u64, ones), sh);
     basic_block last = f2;

@@ -997,6 +997,29 @@ static __attribute__((noinline)) void access1(uintptr_t a, unsigned size, int wr
     slow(l, ln, num, bytes, off, write, pc, what, fired);
 }
 
+/* The inlined check's footprint path (pass-sharing.cc, fp_path) for the
+ * runtime's own checks of a block's or a string's lines: an access of the
+ * line's owner during its footprint, its bytes and counts into the record
+ * without access1.  Returns 0 when the path is closed (the caller calls
+ * access1).  (What a block touches names no struct field.) */
+static inline int fp_take(uintptr_t a, unsigned size, int kind)
+{
+    struct sh_head *h = head;
+    if (!h)
+        return 0;
+    struct sh_line *l = &h->recs[h->index[(a / PI_SHARE_LINE) & SH_LINE_MASK]];
+    unsigned cost = (is_read(kind) ? 1 : 0) + (kind & SH_WRITE ? 1 : 0);
+    if (l->fp_id != my_id || l->fp_epoch != __atomic_load_n(&h->epoch, __ATOMIC_RELAXED) || l->fp_left <= cost)
+        return 0;
+    uint64_t bytes = bytes_of((unsigned)(a % PI_SHARE_LINE), size);
+    l->fp_left = (uint16_t)(l->fp_left - cost);
+    if (is_read(kind))
+        l->o_r |= bytes, l->o_reads++;
+    if (kind & SH_WRITE)
+        l->o_w |= bytes, l->o_writes++;
+    return 1;
+}
+
 /* Every line of [a, a + size) (a block operation's, or an access that
  * crosses lines): each line's part, the first MiB standing for a larger
  * block.  With check, the inlined check's decision is taken here, per
@@ -1010,7 +1033,8 @@ static void access_range(uintptr_t a, size_t size, int kind, uint64_t pc, const 
         uint8_t b = check && __perfinst_share_shadow ? __atomic_load_n(
                         &__perfinst_share_shadow[(p / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_RELAXED) : 0;
         if (!check || (b != my_id && !(b == SH_RO_BYTE && !(kind & SH_WRITE)) &&
-                       (b != SH_SAMPLED_BYTE || --__perfinst_share_countdown == 0)))
+                       (b != SH_SAMPLED_BYTE || --__perfinst_share_countdown == 0) &&
+                       (b == SH_SAMPLED_BYTE || what || !fp_take(p, part, kind))))
             access1(p, part, kind, pc, what);
         p = next;
         if (p - a > 1u << 20)
@@ -1107,7 +1131,8 @@ static void string_at(const char *s, uint32_t kind, uint64_t pc)
 {
     uintptr_t a = (uintptr_t)s, len = strlen(s) + 1, first = PI_SHARE_LINE - a % PI_SHARE_LINE;
     __atomic_fetch_add(&blocks_checked, 1, __ATOMIC_RELAXED);
-    access1(a, (unsigned)(len < first ? len : first), (int)(kind & 1), pc, NULL);
+    if (!fp_take(a, (unsigned)(len < first ? len : first), (int)(kind & 1)))
+        access1(a, (unsigned)(len < first ? len : first), (int)(kind & 1), pc, NULL);
     if (len > first)
         access_range(a + first, len - first, (int)(kind & 1), pc, NULL, 1);
 }

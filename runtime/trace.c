@@ -122,7 +122,7 @@ static void out_put(const void *p, size_t len)
         pi_crc32_tables8(crc_tab);
         crc_tab_ready = 1;
     }
-    out.crc = pi_crc32_8((const uint32_t(*)[256])crc_tab, out.crc, p, len);
+    out.crc = pi_crc32_fast((const uint32_t(*)[256])crc_tab, out.crc, p, len);
     out.rec_size += (uint32_t)len;
     out_raw(p, len);
 }
@@ -175,7 +175,11 @@ static void rec_end(void)
     if (out.rec_size % 8)
         out_put(pad, 8 - out.rec_size % 8);
     struct pi_rec_hdr h = {.type = out.rec_type, .size = out.rec_size, .crc = out.crc};
-    h.hcrc = pi_crc32(0, &h, offsetof(struct pi_rec_hdr, hcrc));
+    if (!crc_tab_ready) {
+        pi_crc32_tables8(crc_tab);
+        crc_tab_ready = 1;
+    }
+    h.hcrc = pi_crc32_8((const uint32_t(*)[256])crc_tab, 0, &h, offsetof(struct pi_rec_hdr, hcrc));
     if (out.rec_at >= out.off) {
         memcpy(out.buf + (out.rec_at - out.off), &h, sizeof h);
     } else {
