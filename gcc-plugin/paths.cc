@@ -144,6 +144,8 @@ const char *pi_unit_source(void)
 {
     static const char *key;
     if (!key)
-        key = pi_path_key(main_input_filename ? main_input_filename : "<stdin>");
+        /* a copy of our own: pi_path_key's string is GC memory, and a static
+           pointer is no GC root (a collection during the unit freed it) */
+        key = xstrdup(pi_path_key(main_input_filename ? main_input_filename : "<stdin>"));
     return key;
 }

@@ -31,6 +31,12 @@ ok "the two checkouts' rebuilds are byte-identical"
 cd two
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/branch.c" -o other.o 2> other.err
 assert_contains "unasked, a warning names the profile's key" other.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+# the unit's key outlives GCC's garbage collections (collected at every
+# chance here: the key was GC memory, and the warning printed freed bytes)
+pi_cc -O2 --param ggc-min-expand=0 --param ggc-min-heapsize=0 -fplugin-arg-perfinst-feedback=build/plan.fb \
+    -c "$PWD/src/branch.c" -o gc.o 2> gc.err
+assert_contains "after collections the warning still names the unit's key" gc.err \
+    "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-prefix-map="$PWD=.." \
     -fplugin-arg-perfinst-verbose -c "$PWD/src/branch.c" -o mapped.o 2> mapped.err
 assert_contains "prefix-map: every profile applies" mapped.err "2 function profiles matched, 0 stale, 0 malformed in \.\./src/branch\.c \(100\.0%"
