@@ -13,7 +13,8 @@
 #   cov      + --coverage: gcov's function counts of the training run, the
 #            oracle of the exact-count check (every function both count)
 #   pgogen   + -fprofile-generate (the counting overhead's other reference),
-#   pgouse   + -fprofile-use after the training run (GCC PGO); both in the
+#   pgouse   + -fprofile-use -fprofile-correction after the training run
+#            (GCC PGO); both in the
 #            folder pgo, one after the other: GCC's profile holds a checksum
 #            of each function's source file name, which is absolute when the
 #            build system passes absolute paths (CMake), and
@@ -117,7 +118,9 @@ variant_env() {
     rebuild) f=($PI_CFLAGS -fplugin-arg-perfinst-feedback="$PW/fb" -fplugin-arg-perfinst-sections); l=($PI_LDFLAGS) ;;
     cov) f=(--coverage); l=(--coverage) ;;
     pgogen) f=(-fprofile-generate="$PW/pgo.prof" -fprofile-prefix-path="$tree"); l=(-fprofile-generate) ;;
-    pgouse) f=(-fprofile-use="$PW/pgo.prof" -fprofile-prefix-path="$tree" -Wno-missing-profile); ;;
+    # -fprofile-correction: a threaded training run (leveldb's compactions) races on the
+    # counters, and GCC refuses such a profile ("profile data is not flow-consistent")
+    pgouse) f=(-fprofile-use="$PW/pgo.prof" -fprofile-prefix-path="$tree" -Wno-missing-profile -fprofile-correction); ;;
     bolt) f=(-fno-reorder-blocks-and-partition); l=(-Wl,--emit-relocs) ;;
     esac
     CFLAGS="-O2 -g ${f[*]}" CXXFLAGS="-O2 -g ${f[*]}" LDFLAGS="${l[*]}"
