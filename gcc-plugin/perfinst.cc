@@ -138,14 +138,32 @@ bool pi_plugin_arg_is_local(const char *arg)
 
 /* A yes|no argument k=v into *flag (true for yes, or for no when
  * negate); false, with an error, for any other value. */
+/* V is one of WORDS (NULL-terminated, in the order the message names
+ * them): returns its position; else says "expected ‹a›, ‹b› or ‹c›" for
+ * -fplugin-arg-perfinst-K=V and returns -1.  (The message's format is
+ * made here, each word quoted as %<...%>: the words hold no '%'.) */
+static int one_of(const char *k, const char *v, const char *const *words)
+{
+    int n = 0;
+    for (; words[n]; n++)
+        if (v && strcmp(v, words[n]) == 0)
+            return n;
+    char fmt[512];
+    size_t at = (size_t)snprintf(fmt, sizeof fmt, "perfinst: %%<-fplugin-arg-perfinst-%%s=%%s%%>: expected ");
+    for (int i = 0; i < n && at < sizeof fmt; i++)
+        at += (size_t)snprintf(fmt + at, sizeof fmt - at, "%s%%<%s%%>", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                               words[i]);
+    error(fmt, k, v ? v : "");
+    return -1;
+}
+
 static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
 {
-    if (!v || (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)) {
-        error("perfinst: %<-fplugin-arg-perfinst-%s=%s%>: expected %<yes%> or %<no%>", k, v ? v : "");
-        return false;
-    }
-    *flag = (strcmp(v, "yes") == 0) != negate;
-    return true;
+    static const char *const words[] = {"yes", "no", NULL};
+    int i = one_of(k, v, words);
+    if (i >= 0)
+        *flag = (i == 0) != negate;
+    return i >= 0;
 }
 
 /* GCC 12 cuts an -fplugin-arg- value short by one character for each "="
@@ -188,24 +206,21 @@ static bool parse_args(const struct plugin_name_args *a)
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (strcmp(k, "all") == 0) {
-            if (v && strcmp(v, "sample") == 0) {
-                pi_opt.all_sample = true;
-            } else if (!v || strcmp(v, "count") != 0) {
-                error("perfinst: %<-fplugin-arg-perfinst-all=%s%>: expected %<count%> or %<sample%>",
-                      v ? v : "");
+            static const char *const words[] = {"count", "sample", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            } else
+            else if (c == 1)
+                pi_opt.all_sample = true;
+            else
                 pi_opt.all_count = true;
         } else if (strcmp(k, "sharing") == 0) {
-            if (v && strcmp(v, "all") == 0)
-                pi_opt.sharing = 2;
-            else if (v && strcmp(v, "marked") == 0)
-                pi_opt.sharing = 1;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-sharing=%s%>: expected %<all%> or %<marked%>",
-                      v ? v : "");
+            static const char *const words[] = {"all", "marked", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.sharing = 2 - c /* all 2, marked 1 */;
         } else if (strcmp(k, "feedback") == 0) {
             if (!v || !*v) {
                 error("perfinst: %<-fplugin-arg-perfinst-feedback%> needs a file name");
@@ -233,15 +248,12 @@ static bool parse_args(const struct plugin_name_args *a)
         } else if (strcmp(k, "verbose") == 0) {
             pi_opt.verbose = true;
         } else if (strcmp(k, "combine") == 0) {
-            if (v && strcmp(v, "all") == 0)
-                pi_opt.combine = 2;
-            else if (v && strcmp(v, "marked") == 0)
-                pi_opt.combine = 1;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-combine=%s%>: expected %<marked%> or %<all%>",
-                      v ? v : "");
+            static const char *const words[] = {"marked", "all", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.combine = c + 1 /* marked 1, all 2 */;
         } else if (strcmp(k, "counter-width") == 0) {
             if (v && (!strcmp(v, "8") || !strcmp(v, "16") || !strcmp(v, "32") || !strcmp(v, "64")))
                 pi_opt.counter_width = (unsigned)atoi(v);
@@ -257,27 +269,19 @@ static bool parse_args(const struct plugin_name_args *a)
             flag_function_sections = 1;
             flag_data_sections = 1;
         } else if (strcmp(k, "block-order") == 0) {
-            if (v && strcmp(v, "exttsp") == 0)
-                pi_opt.block_order = 0;
-            else if (v && strcmp(v, "gcc") == 0)
-                pi_opt.block_order = 1;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-block-order=%s%>: expected %<exttsp%> or %<gcc%>",
-                      v ? v : "");
+            static const char *const words[] = {"exttsp", "gcc", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.block_order = c;
         } else if (strcmp(k, "split") == 0) {
-            if (v && strcmp(v, "gcc") == 0)
-                pi_opt.split = 1;
-            else if (v && strcmp(v, "2") == 0)
-                pi_opt.split = 2;
-            else if (v && strcmp(v, "3") == 0)
-                pi_opt.split = 3;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-split=%s%>: expected %<2%>, %<3%> or %<gcc%>",
-                      v ? v : "");
+            static const char *const words[] = {"2", "3", "gcc", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.split = c == 2 ? 1 : c + 2 /* gcc 1 */;
         } else if (strcmp(k, "warm") == 0) {
             char *end = NULL;
             double p = v ? strtod(v, &end) : 0.0;
@@ -290,100 +294,86 @@ static bool parse_args(const struct plugin_name_args *a)
         } else if (strcmp(k, "sharing-coalesce") == 0) {
             ok = yes_no(k, v, true, &pi_opt.sharing_no_coalesce) && ok;
         } else if (strcmp(k, "sharing-footprint") == 0) {
-            if (v && (strcmp(v, "inline") == 0 || strcmp(v, "call") == 0))
-                pi_opt.sharing_fp_call = strcmp(v, "call") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-sharing-footprint=%s%>: expected %<inline%> or %<call%>",
-                      v ? v : "");
+            static const char *const words[] = {"inline", "call", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.sharing_fp_call = c == 1;
         } else if (strcmp(k, "sharing-locals") == 0) {
-            if (v && (strcmp(v, "escaped") == 0 || strcmp(v, "addressable") == 0))
-                pi_opt.sharing_all_locals = strcmp(v, "addressable") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-sharing-locals=%s%>: expected %<escaped%> or "
-                      "%<addressable%>", v ? v : "");
+            static const char *const words[] = {"escaped", "addressable", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.sharing_all_locals = c == 1;
         } else if (strcmp(k, "bare-return") == 0) {
             ok = yes_no(k, v, false, &pi_opt.bare_return) && ok;
         } else if (strcmp(k, "switch-again") == 0) {
             ok = yes_no(k, v, false, &pi_opt.switch_again) && ok;
         } else if (strcmp(k, "entry") == 0) {
-            if (v && (strcmp(v, "jump") == 0 || strcmp(v, "test") == 0))
-                pi_opt.entry_jump = strcmp(v, "jump") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-entry=%s%>: expected %<jump%> or %<test%>", v ? v : "");
+            static const char *const words[] = {"jump", "test", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.entry_jump = c == 0;
         } else if (strcmp(k, "feedback-quality") == 0) {
-            if (v && (strcmp(v, "local") == 0 || strcmp(v, "ipa") == 0))
-                pi_opt.feedback_quality = strcmp(v, "ipa") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-feedback-quality=%s%>: expected %<local%> or %<ipa%>",
-                      v ? v : "");
+            static const char *const words[] = {"local", "ipa", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.feedback_quality = c == 1;
         } else if (strcmp(k, "cold-tier") == 0) {
-            if (v && (strcmp(v, "place") == 0 || strcmp(v, "size") == 0 || strcmp(v, "keep") == 0))
-                pi_opt.cold_tier = strcmp(v, "size") == 0 ? PI_COLD_SIZE
-                                   : strcmp(v, "keep") == 0 ? PI_COLD_KEEP : PI_COLD_PLACE;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-cold-tier=%s%>: expected %<place%>, %<size%> or %<keep%>",
-                      v ? v : "");
+            static const char *const words[] = {"place", "size", "keep", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.cold_tier = c /* PI_COLD_PLACE, _SIZE, _KEEP */;
         } else if (strcmp(k, "function-order") == 0) {
-            if (v && (strcmp(v, "plan") == 0 || strcmp(v, "none") == 0))
-                pi_opt.function_order_none = strcmp(v, "none") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-function-order=%s%>: expected %<plan%> or %<none%>",
-                      v ? v : "");
+            static const char *const words[] = {"plan", "none", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.function_order_none = c == 1;
         } else if (strcmp(k, "cold-parts") == 0) {
-            if (v && (strcmp(v, "link") == 0 || strcmp(v, "sorted") == 0 || strcmp(v, "beside") == 0))
-                pi_opt.cold_parts = strcmp(v, "link") == 0     ? PI_COLDPARTS_LINK
-                                    : strcmp(v, "sorted") == 0 ? PI_COLDPARTS_SORTED
-                                                               : PI_COLDPARTS_BESIDE;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-cold-parts=%s%>: expected %<link%>, %<sorted%> or "
-                      "%<beside%>",
-                      v ? v : "");
+            static const char *const words[] = {"link", "sorted", "beside", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.cold_parts = PI_COLDPARTS_LINK + c /* _LINK, _SORTED, _BESIDE */;
         } else if (strcmp(k, "pad") == 0) {
-            if (v && (strcmp(v, "gcc") == 0 || strcmp(v, "none") == 0))
-                pi_opt.pad_none = strcmp(v, "none") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-pad=%s%>: expected %<gcc%> or %<none%>",
-                      v ? v : "");
+            static const char *const words[] = {"gcc", "none", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.pad_none = c == 1;
         } else if (strcmp(k, "counting-opt") == 0) {
-            if (v && (strcmp(v, "full") == 0 || strcmp(v, "fast") == 0))
-                pi_opt.counting_fast = strcmp(v, "fast") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-counting-opt=%s%>: expected %<full%> or %<fast%>",
-                      v ? v : "");
+            static const char *const words[] = {"full", "fast", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.counting_fast = c == 1;
         } else if (strcmp(k, "counters") == 0) {
-            if (v && (strcmp(v, "arcs") == 0 || strcmp(v, "blocks") == 0))
-                pi_opt.counters_blocks = strcmp(v, "blocks") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-counters=%s%>: expected %<arcs%> or %<blocks%>",
-                      v ? v : "");
+            static const char *const words[] = {"arcs", "blocks", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.counters_blocks = c == 1;
         } else if (strcmp(k, "counting") == 0) {
-            if (v && (strcmp(v, "inline") == 0 || strcmp(v, "function") == 0))
-                pi_opt.counting_function = strcmp(v, "function") == 0;
-            else {
-                error("perfinst: %<-fplugin-arg-perfinst-counting=%s%>: expected %<inline%> or %<function%>",
-                      v ? v : "");
+            static const char *const words[] = {"inline", "function", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
                 ok = false;
-            }
+            else
+                pi_opt.counting_function = c == 1;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
