@@ -87,6 +87,13 @@ tree pi_marker_decl(void)
     return marker_fn;
 }
 
+/* No statement directive in the unit: no body holds a marker, and the
+ * passes need not look for one. */
+bool pi_markers_made(void)
+{
+    return marker_fn != NULL_TREE;
+}
+
 bool pi_is_marker_call(const gimple *g, unsigned *id, int *what)
 {
     if (!marker_fn || !is_gimple_call(g) || gimple_call_fndecl(g) != marker_fn)

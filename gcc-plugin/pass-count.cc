@@ -66,6 +66,8 @@ static void split_at_markers(const vec<marker> &marks)
 
 static void collect_markers(function *fun, vec<marker> &marks)
 {
+    if (!pi_markers_made())
+        return;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {

@@ -548,7 +548,7 @@ PI_RTL_PASS(countfn_args)
 
 static bool countfn_gate(function *fun)
 {
-    return pi_opt.counting_function && !seen_error() && optimize && !optimize_debug &&
+    return pi_opt.counting_function && !seen_error() && pi_unit_instrumented() && optimize && !optimize_debug &&
            flag_optimize_sibling_calls && !in_lto_p && !(flag_lto && *flag_lto) && !pi_entry_jump_usable();
 }
 PI_SIMPLE_IPA_PASS(countfn)

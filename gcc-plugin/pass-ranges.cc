@@ -295,6 +295,6 @@ static unsigned int ranges_execute(function *)
     return 0;
 }
 
-static bool ranges_gate(function *fun)
-{ return true; }
+/* only where site markers can be (pi_unit_instrumented) */
+static bool ranges_gate(function *fun) { return pi_unit_instrumented(); }
 PI_RTL_PASS(ranges)

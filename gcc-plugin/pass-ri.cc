@@ -323,8 +323,9 @@ static unsigned int ri_execute(function *fun)
     };
     auto_vec<region> regions;
     basic_block bb;
+    /* (markers only where a statement directive made them) */
     FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); pi_markers_made() && !gsi_end_p(gsi); gsi_next(&gsi)) {
         unsigned id;
         int what;
         if (!pi_is_marker_call(gsi_stmt(gsi), &id, &what) || what != PI_MARK_BEGIN)

@@ -210,5 +210,5 @@ static unsigned int split_execute(function *fun)
     return todo;
 }
 
-static bool split_gate(function *fun) { return !seen_error(); }
+static bool split_gate(function *fun) { return !seen_error() && pi_unit_instrumented(); }
 PI_GIMPLE_PASS(split, PROP_cfg | PROP_ssa)

@@ -82,7 +82,10 @@ void pi_quiet_counting_copies(const char *plugin_name)
 
 static int saved = -1; /* the user's -Wmaybe-uninitialized while it is off */
 
-static bool uninit_off_gate(function *) { return warn_maybe_uninitialized && !seen_error(); }
+static bool uninit_off_gate(function *)
+{
+    return warn_maybe_uninitialized && !seen_error() && pi_unit_instrumented();
+}
 
 static unsigned int uninit_off_execute(function *fun)
 {

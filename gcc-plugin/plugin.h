@@ -73,6 +73,7 @@ unsigned pi_stmt_directive_add(const struct pi_directive_spec *spec, location_t 
 const struct pi_stmt_directive *pi_stmt_directive_get(unsigned id);
 tree pi_marker_decl(void);
 bool pi_is_marker_call(const gimple *g, unsigned *id, int *what);
+bool pi_markers_made(void);            /* was any statement directive's marker made? */
 
 /* The directives given on a declaration: the "perfinst" attributes' strings,
  * parsed.  Returns the number stored (diagnostics were given when the
@@ -109,6 +110,7 @@ tree pi_fnon_ref(unsigned func);         /* __perfinst_fnon[func] */
 const char *pi_fnon_asm_name(void);      /* its symbol, for the jump slots' asm; NULL: none */
 void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
+bool pi_unit_instrumented(void);       /* may a function body hold instrumentation? */
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 (last target) or 1 (hits) */

@@ -255,6 +255,20 @@ unsigned pi_unit_nsites(void)
     return sites.length();
 }
 
+/* May a function body of this compile hold instrumentation (counter
+ * updates, site markers, probe calls)?  In lto1 any may: the bodies come
+ * from other units.  In cc1 only if this unit made sites or counters, or
+ * was prepared for registration (pi_unit_prepare) — all of which happens
+ * while parsing and lowering, before IPA.  The passes that would
+ * otherwise visit every function whatever the directives (the counting
+ * copies, the split, the code ranges, the uninit guard) ask this first,
+ * so that a unit with nothing to instrument is compiled exactly as
+ * without the plugin (tests/plugin/t-no-directives.sh). */
+bool pi_unit_instrumented(void)
+{
+    return in_lto_p || !sites.is_empty() || ncounters || ctr_var || icall_var || mode_var;
+}
+
 bool pi_is_own_decl(tree decl)
 {
     if (!decl || !DECL_NAME(decl))
