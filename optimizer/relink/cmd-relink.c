@@ -72,8 +72,9 @@ static void help(FILE *f)
             "                       GCC clone F.isra.N/F.constprop.N/F.part.N (default)\n"
             "  --place-sorted       place the order again at the top of .text in a program\n"
             "                       that already has it (the rebuild's .text.sorted\n"
-            "                       sections); by default such a program keeps .text as\n"
-            "                       linked (a reserve or cold list of the plan is skipped)\n"
+            "                       sections), or another plan's order (with a plan of\n"
+            "                       pmopt plan --rebuild); by default such a program keeps\n"
+            "                       .text as linked (a reserve or cold list is skipped)\n"
             "  --pad-front=BYTES    BYTES of padding before the planned functions: shifts\n"
             "                       the layout after them (to measure its sensitivity)\n"
             "  --no-hot-rest        leave the hot-tier functions the plan does not name\n"
@@ -462,6 +463,7 @@ struct relink_plan {
     int have_reserve;
     struct reserve rv;
     uint32_t applied, ignored, rebuild;
+    int loop;               /* the file has rebuild kinds (pmopt plan --order --rebuild), selected or not */
     struct names doverflow; /* reserve-data (dcolour.h) */
     int have_dreserve;
     struct reserve drv;
@@ -550,7 +552,15 @@ static int read_plan(const char *path, const char *only, const struct pi_meta *m
     struct pifb_file fb;
     struct pi_err err;
     memset(&fb, 0, sizeof fb);
-    if (pifb_read(path, &fb, &err) || (only && pifb_select(&fb, only, &err))) {
+    if (pifb_read(path, &fb, &err)) {
+        pm_error("%s", err.msg);
+        pifb_free(&fb);
+        return -1;
+    }
+    for (uint32_t i = 0; i < fb.nrecs; i++)
+        if (pifb_kind(fb.recs[i].kind) && pifb_kind(fb.recs[i].kind)->loop == PIFB_REBUILD)
+            pl->loop = 1;
+    if (only && pifb_select(&fb, only, &err)) {
         pm_error("%s", err.msg);
         pifb_free(&fb);
         return -1;
@@ -1205,6 +1215,28 @@ static int already_sorted(const struct piece *st, size_t ns, struct piece *sorte
     return *nsorted > 0;
 }
 
+/* The program's planned functions in .text.sorted sections (a rebuild that
+ * applied a function order) when their ranks do not rise in this plan's
+ * order: a rebuild made with another plan's order (bench/projects.sh's zstd
+ * CLI, compiled with its library's plan and relinked with its own).  The
+ * sorted pieces go to sorted[] in rank order, the order the default script
+ * gives them (for verify); their number is returned. */
+static int by_rank(const void *a, const void *b)
+{
+    unsigned long x = sorted_rank(a), y = sorted_rank(b);
+    return x < y ? -1 : x > y;
+}
+
+static size_t other_order(const struct piece *st, size_t ns, struct piece *sorted)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (sorted_rank(&st[i]))
+            sorted[k++] = st[i];
+    qsort(sorted, k, sizeof *sorted, by_rank);
+    return k;
+}
+
 /* Run prog with args (shell words) from the current directory. */
 static int smoke_run(const char *prog, const char *args, int verbose, char **out, size_t *len)
 {
@@ -1444,6 +1476,18 @@ int cmd_relink(int argc, char **argv)
                     ".text.sorted sections): .text kept as linked%s", prog,
                     pl.have_reserve || pl.cold.n ? ", the plan's reserve and cold list skipped "
                                                    "(--place-sorted applies them)" : "");
+        } else if (pl.loop && (nsorted = other_order(st, ns, sorted))) {
+            /* a plan of the one-file loop (pmopt plan --rebuild) checked its
+               order against the rebuild of that order; this program was
+               rebuilt with another plan's, which is the loop's earlier step:
+               placed over it, this order would be checked against nothing */
+            kept = 1;
+            pm_note("%s: its rebuild applied another plan's function order (%zu planned functions "
+                    "in .text.sorted sections, not in %s's order): .text kept as linked, so the "
+                    "relink cannot raise the rebuild's misses (--place-sorted places this "
+                    "plan's order)", prog, nsorted, fbpath);
+        }
+        if (kept) {
             pl.have_reserve = 0;
             names_free(&pl.cold);
             memset(&pl.cold, 0, sizeof pl.cold);

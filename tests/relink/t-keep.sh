@@ -69,3 +69,50 @@ assert_contains "every set overflows for both layouts" m.out "^  the rebuild \(p
 assert_contains "Che's estimate decides: the rebuild's layout is kept" m.out \
     "hit ratio 0\.000 against 0\.000; independent references: 177206 misses against 175254\): not written"
 assert_not_contains "no order-functions" m.fb "^[0-9]+ order-functions"
+
+# A rebuild made with another plan's order (bench/projects.sh's zstd CLI:
+# compiled with its library's plan, whose order names the library sources
+# the CLI compiles too, then relinked with a plan of its own).  In a 32 KiB
+# 8-way model cache every hot line fits, both estimates predict no miss for
+# any order, and the check writes each plan's order: A by samples (a1 a2 a3
+# a4 run b1 b2 b3 b4), B Ext-TSP's (b3 b2 b1 b4 run a1 a2 a3 a4).  The
+# program is A's rebuild (.text.sorted sections in A's order); B's check
+# compared B's order with the rebuild B would make, not with this one, so
+# the relink with B keeps A's rebuild's .text as linked and says so.
+# Placed anyway (--place-sorted), B's order has more cachegrind I1 misses
+# in the 4 KiB direct-mapped cache than A's rebuild kept.  A plan without
+# the rebuild kinds (made on the program itself, as relink2's) is placed.
+for a in none exttsp; do
+    "$PMOPT" plan --order=$a --rebuild --cache=32768,8,64 --reserve-sets=0 -o $a.fb t t.pit > $a.out
+    assert_contains "$a: both estimates predict no miss" $a.out \
+        "independent references \(Che's approximation of LRU\): the rebuild \(predicted\) 0 misses, the plan 0$"
+done
+assert_contains "A: the check writes the order by samples" none.fb \
+    "^[0-9]+ order-functions alg=none functions=a1,a2,a3,a4,run,b1,b2,b3,b4,main( |$)"
+assert_contains "B: the check writes Ext-TSP's order" exttsp.fb \
+    "^[0-9]+ order-functions alg=exttsp functions=main,b3,b2,b1,b4,run,a1,a2,a3,a4( |$)"
+pi_cc $F -fplugin-arg-perfinst-feedback=none.fb -fplugin-arg-perfinst-sections -c "$T/relink/keep.c" -o ra.o
+pi_ld -O2 -o ra ra.o
+readelf -SW ra.o | grep -q '\.text\.sorted\.0000000002\.a2 ' || fail "A's rebuild has no .text.sorted.0000000002.a2"
+order() { nm -n "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(run|a[1-4]|b[1-4])$/ {printf "%s ", $3}'; }
+assert_eq "A's rebuild has A's order" "a1 a2 a3 a4 run b1 b2 b3 b4 " "$(order ra)"
+"$PMOPT" relink ra --feedback exttsp.fb -o ra.b --smoke 100 > rb.out 2> rb.err
+cat rb.out rb.err
+assert_contains "the relink says why it keeps the rebuild's order" rb.err \
+    "ra: its rebuild applied another plan's function order \(9 planned functions in \.text\.sorted sections, not in exttsp\.fb's order\): \.text kept as linked"
+fns ra > ra.syms
+fns ra.b > rab.syms
+cmp ra.syms rab.syms || { diff ra.syms rab.syms; fail "the relink moved functions of A's rebuild"; }
+ok "the relink with B's plan has every function where A's rebuild has it"
+"$PMOPT" relink ra --feedback exttsp.fb --place-sorted -o ra.placed --smoke 100 > /dev/null 2> placed.err
+assert_eq "--place-sorted places B's order" "b3 b2 b1 b4 run a1 a2 a3 a4 " "$(order ra.placed)"
+"$PMOPT" plan --order=exttsp --cache=32768,8,64 --reserve-sets=0 -o c.fb t t.pit > c.out
+assert_not_contains "C (no --rebuild) has no rebuild kinds" c.fb "^[0-9]+ branch-profile"
+"$PMOPT" relink ra --feedback c.fb -o ra.c --smoke 100 > /dev/null 2> c.err
+assert_eq "a plan made on a program, not for a rebuild, is placed over A's order" \
+    "b3 b2 b1 b4 run a1 a2 a3 a4 " "$(order ra.c)"
+if command -v valgrind > /dev/null; then
+    kept=$(cg ./ra.b) placed=$(cg ./ra.placed)
+    [ "$placed" -gt "$kept" ] || fail "cachegrind: B's order placed has $placed I1 misses, A's rebuild kept $kept"
+    ok "cachegrind (4 KiB direct-mapped I1): A's rebuild kept $kept misses, B's order placed over it $placed"
+fi
