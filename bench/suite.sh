@@ -20,6 +20,12 @@
 #               objects, coro
 #   zstd        zstd 1.5.4 (Debian's libzstd): trained on compressing a
 #               generated corpus at -3, measured on decompressing it
+#   leveldb     LevelDB 1.23's db_bench (Debian's leveldb, C++): trained on
+#               fillseq,fillrandom,readrandom, measured on overwrite
+#               (fillrandom,overwrite,readrandom), reverse
+#               (fillseq,readseq,readreverse) and seek
+#               (fillrandom,seekrandom,deleterandom); one thread, but its
+#               compactions run in a thread of their own
 # Variants, all from the same sources and flags (-O2):
 #   O2       gcc -O2
 #   pgo      gcc -O2 -fprofile-generate, trained, gcc -O2 -fprofile-use
@@ -73,7 +79,7 @@ top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10
-programs="sqlite speedtest1 lua zstd"
+programs="sqlite speedtest1 lua zstd leveldb"
 extra=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -113,6 +119,11 @@ TRAIN[lua]=tables        TESTS[lua]="calls strings sort objects coro"
 S_TRAIN[lua]=1           S_CG[lua]=1           S_TIME[lua]=4
 TRAIN[zstd]=compress     TESTS[zstd]="decompress"
 S_TRAIN[zstd]=1          S_CG[zstd]=1          S_TIME[zstd]=2
+TRAIN[leveldb]=train     TESTS[leveldb]="overwrite reverse seek"
+S_TRAIN[leveldb]=50000   S_CG[leveldb]=5000    S_TIME[leveldb]=100000
+# -fprofile-use: a threaded training run races on gcov's counters, and GCC
+# refuses a profile that is not flow-consistent without this
+declare -A PGO_USE=([leveldb]=-fprofile-correction)
 for p in $programs; do
     [ -n "${TRAIN[$p]:-}" ] || die "unknown program $p (one of ${!TRAIN[*]})"
     [ $quick = 0 ] || TESTS[$p]=${TESTS[$p]%% *}
@@ -203,7 +214,7 @@ build_program() {
     loop "$p" rebuild relink "" ""
     local n
     for n in "${!XPLAN[@]}"; do loop "$p" "$n" "$n+relink" "${XPLAN[$n]}" "${XPLUG[$n]}"; done
-    { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile && touch "$PD/pgo/used"; } \
+    { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile ${PGO_USE[$p]:-} && touch "$PD/pgo/used"; } \
         > "$PD/build3.log" 2>&1 || { tail "$PD/build3.log" >&2; die "$p: pgo use build"; }
     say "$p: shifted layouts ($pads)"
     shifts "$p"

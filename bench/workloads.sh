@@ -3,13 +3,14 @@
 # needs `here` (bench/) set by the caller.
 #
 #   WL_PROGRAMS               sqlite lua zstd (bench/suite.sh also builds
-#                             speedtest1: sqlite3.c + SQLite's test/speedtest1.c)
+#                             speedtest1: sqlite3.c + SQLite's test/speedtest1.c,
+#                             and leveldb: LevelDB 1.23's db_bench)
 #   wl_workloads PROG         the workloads of PROG (sqlite: train sort insert;
 #                             lua: all; zstd: compress decompress)
 #   wl_fetch PROG             the sources, fetched once into $WL_CACHE (default
 #                             /work/cache if it exists, else bench/.cache):
 #                             SQLite from npm (bench/fetch-sqlite.sh), lua5.4 and
-#                             zstd as Debian source packages (wl_debsrc),
+#                             zstd and leveldb as Debian source packages (wl_debsrc),
 #                             speedtest1.c from the sqlite3 source package
 #                             (wl_speedtest1); sets WL_SRC (the unpacked tree,
 #                             never built in)
@@ -36,7 +37,12 @@
 # speedtest1 (WORKLOAD: a --testset, SCALE: --size, an in-memory database;
 # the checksum is its --verify hash); zstd 1.5.4 (Debian's libzstd source, built
 # single-threaded) compressing a generated 24 MiB corpus at -3 once per unit
-# of scale, and decompressing it five times per unit, in one process.
+# of scale, and decompressing it five times per unit, in one process;
+# leveldb 1.23 (Debian's, C++: its library, util/histogram.cc,
+# util/testutil.cc and benchmarks/db_bench.cc, as its CMake build compiles
+# db_bench, without snappy and crc32c) running db_bench (WORKLOAD: a mix of
+# its benchmarks, SCALE: --num; one thread, a fresh database in DIR; the
+# checksum is the benchmarks' names and found counts).
 
 WL_PROGRAMS="sqlite lua zstd"
 WL_CACHE=${WL_CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
@@ -91,6 +97,13 @@ wl_fetch() {
         mkdir -p "$WL_CACHE/bench/lua-include"
         echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' > "$WL_CACHE/bench/lua-include/lua5.4-deb-multiarch.h" ;;
     zstd) WL_SRC=$(wl_debsrc libzstd) ;;
+    leveldb)
+        WL_SRC=$(wl_debsrc leveldb) || return 1
+        # what its CMake build generates (port/port_config.h.in): fdatasync
+        # and O_CLOEXEC (Linux), no crc32c, no snappy
+        mkdir -p "$WL_CACHE/bench/leveldb-include/port"
+        printf '#define HAVE_FDATASYNC 1\n#define HAVE_FULLFSYNC 0\n#define HAVE_O_CLOEXEC 1\n#define HAVE_CRC32C 0\n#define HAVE_SNAPPY 0\n' \
+            > "$WL_CACHE/bench/leveldb-include/port/port_config.h" ;;
     speedtest1)
         # the amalgamation (npm, as for sqlite) and test/speedtest1.c of the
         # sqlite3 Debian source package (downloaded, that one file extracted)
@@ -115,6 +128,20 @@ wl_sources() {
         done
         ls "$WL_SRC"/lib/dictBuilder/*.c
         ;;
+    leveldb)
+        # the library (CMakeLists.txt's leveldb target on POSIX), then db_bench's own
+        local f
+        for f in db/builder db/c db/db_impl db/db_iter db/dbformat db/dumpfile db/filename \
+            db/log_reader db/log_writer db/memtable db/repair db/table_cache db/version_edit \
+            db/version_set db/write_batch helpers/memenv/memenv table/block table/block_builder \
+            table/filter_block table/format table/iterator table/merger table/table \
+            table/table_builder table/two_level_iterator util/arena util/bloom util/cache \
+            util/coding util/comparator util/crc32c util/env util/env_posix util/filter_policy \
+            util/hash util/logging util/options util/status util/histogram util/testutil \
+            benchmarks/db_bench; do
+            echo "$WL_SRC/$f.cc"
+        done
+        ;;
     esac
 }
 
@@ -123,6 +150,7 @@ wl_cflags() {
     sqlite|speedtest1) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
     lua) echo "-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$WL_CACHE/bench/lua-include" ;;
     zstd) echo "-I$WL_SRC/lib -I$WL_SRC/lib/common -I$WL_SRC/programs -DXXH_NAMESPACE=ZSTD_ -DZSTD_LEGACY_SUPPORT=0" ;;
+    leveldb) echo "-std=c++11 -fno-exceptions -DNDEBUG -DLEVELDB_PLATFORM_POSIX=1 -I$WL_CACHE/bench/leveldb-include -I$WL_SRC -I$WL_SRC/include" ;;
     esac
 }
 
@@ -131,6 +159,7 @@ wl_libs() {
     sqlite|speedtest1) echo "-lm" ;;
     lua) echo "-lm -ldl" ;;
     zstd) echo "" ;;
+    leveldb) echo "-lgmock -lgtest -lstdc++ -lm -lpthread" ;;
     esac
 }
 
@@ -241,6 +270,26 @@ wl_run() {
             return 1
         echo "checksum=$(cksum < "$d/out" | cut -d' ' -f1) scale=$scale $wl"
         rm -f "$d/out"
+        ;;
+    leveldb)
+        local b
+        case $wl in
+        train) b=fillseq,fillrandom,readrandom ;;
+        overwrite) b=fillrandom,overwrite,readrandom ;;
+        reverse) b=fillseq,readseq,readreverse ;;
+        seek) b=fillrandom,seekrandom,deleterandom ;;
+        *) echo "workloads: leveldb has no workload $wl" >&2; return 1 ;;
+        esac
+        # a database and an output of its own (the suite runs two at a time in one
+        # DIR); its results are on stdout, its progress on stderr (dropped; WRAPPER's kept)
+        local t
+        t=$(mktemp -d "$d/run.XXXXXX") || return 1
+        { (cd "$d" && "$@" ./prog --benchmarks=$b --num="$scale" --db="$t/db" --threads=1) 2>&1 > "$t/out" |
+            tr '\r' '\n' | sed '/^\.\.\. finished [0-9]* ops/d' >&2; } || { rm -rf "$t"; return 1; }
+        # the benchmarks' names and found counts (their timings vary)
+        echo "checksum=$(tr '\r' '\n' < "$t/out" | sed -n 's/^\([a-z]*\) *: .*\(([0-9]* of [0-9]* found)\).*/\1 \2/p; t; s/^\([a-z]*\) *: .*micros.op.*/\1/p' |
+            cksum | cut -d' ' -f1) scale=$scale $wl"
+        rm -rf "$t"
         ;;
     esac
 }
