@@ -258,7 +258,7 @@ loop() {
 shifts() {
     local p=$1 v pad d first
     first=$(nm "$PD/bolt/prog" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
-        END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && (f[2] == "T" || f[2] == "t")) { print f[3]; exit } } }')
+        END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }')
     [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
     for v in "${V[@]}"; do
         for pad in $pads; do
