@@ -420,7 +420,10 @@ static tree shadow_decl(void)
 
 /* Once per assembly file: an .init_array entry calling the runtime's
  * __perfinst_share_start, which maps the shadow before main (or the
- * library's users) run.  The inlined checks read the shadow without testing
+ * library's users) run.  The entry is a stub of the unit's own that calls
+ * it: the call's return address tells the runtime which module has
+ * instrumented units, listed in the trace even when no site or allocation
+ * names its code (the lines of its globals are named through it).  The inlined checks read the shadow without testing
  * its address, so the entry has priority 100 (.init_array.00100, a priority
  * reserved to the implementation): the linker puts it before every
  * constructor of default or user priority (101 and up) of the module, and
@@ -433,7 +436,11 @@ static void ensure_started(void)
     if (!asm_out_file || done_for == asm_out_file)
         return;
     done_for = asm_out_file;
-    fprintf(asm_out_file, "\t.pushsection .init_array.00100,\"aw\"\n\t.p2align 3\n\t.quad __perfinst_share_start\n\t.popsection\n");
+    fprintf(asm_out_file, "\t.pushsection .text,\"ax\",@progbits\n\t.p2align 4\n"
+                          ".Lperfinst_share_start:\n\tsubq $8, %%rsp\n\tcall __perfinst_share_start@PLT\n"
+                          "\taddq $8, %%rsp\n\tret\n\t.popsection\n"
+                          "\t.pushsection .init_array.00100,\"aw\"\n\t.p2align 3\n"
+                          "\t.quad .Lperfinst_share_start\n\t.popsection\n");
 }
 
 /* The thread's state, one TLS object (runtime/sharing.c, struct sh_tls):

@@ -238,9 +238,10 @@ _Static_assert(offsetof(struct sh_tls, countdown) == 0 && offsetof(struct sh_tls
  * other free bytes SH_CLAIM_BYTE; its first call for a claimed line turns
  * the byte into its id at the top of access1 (no lock, no record) -- one
  * short call per line instead of `footprint` calls, and no record: the
- * byte says the line was touched.  When a second thread gets an id, end_solo
- * makes the records of the lines the solo thread touched (owner: the solo
- * thread, seen, counts from then on) and clears every byte of the claimed
+ * byte says the line was touched.  When a thread is created
+ * (pi_sharing_fork), or a second thread gets an id, end_solo makes the
+ * records of the lines the solo thread touched (owner: the solo thread,
+ * seen, counts from then on) and clears every byte of the claimed
  * pages, so that coherence and classification go on as if every access had
  * called; only the solo thread's accesses before that are not counted. */
 static int solo = 1;
@@ -388,10 +389,22 @@ static void sh_init(void)
  * (pass-sharing.cc): the shadow is mapped before the program's loops run,
  * whose inlined checks load its address once (a loop that began before it
  * was mapped would call on every access). */
+static uintptr_t unit_pcs[64]; /* a code address of each module with a unit that called it */
+static uint32_t nunit_pcs;
+
 PI_EXPORT void __perfinst_share_start(void)
 {
     if (!__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE))
         sh_init();
+    /* its module is listed in the trace even when no site or allocation
+     * names code in it: the lines of its globals are named through it
+     * (constructors run one at a time) */
+    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    uint32_t n = __atomic_load_n(&nunit_pcs, __ATOMIC_RELAXED);
+    if (n < sizeof unit_pcs / sizeof *unit_pcs) {
+        unit_pcs[n] = pc;
+        __atomic_store_n(&nunit_pcs, n + 1, __ATOMIC_RELEASE);
+    }
 }
 
 /* Fast-path id b of the ended thread num is given again: every shadow byte
@@ -457,9 +470,16 @@ static uint8_t new_id(void)
 
 /* ---- fork/join epochs (thread.c calls these) ------------------------------ */
 
-/* pthread_create is about to start a thread: its birth epoch. */
+/* pthread_create is about to start a thread: its birth epoch.  The solo
+ * phase ends here, in program order: the creating thread's accesses from
+ * now on are counted whenever the new thread first runs (ending it at the
+ * new thread's first call left the accesses in between to the scheduler).
+ * (new_id still ends it for a thread started where the runtime did not see
+ * pthread_create.) */
 uint32_t pi_sharing_fork(void)
 {
+    if (__atomic_load_n(&solo, __ATOMIC_ACQUIRE))
+        end_solo();
     __perfinst_share_tls.flags |= PI_SHARE_THREAD_FORKS;
     uint32_t num = my_num;
     if (num && threads)
@@ -574,9 +594,10 @@ static int solo_touch(uint64_t ln)
     return 1;
 }
 
-/* A second thread has an id: the solo phase ends.  Every line of a claimed
- * page the solo thread touched gets its record (owner the solo thread,
- * seen: a later reload of it is one), and every byte of those pages is
+/* A thread is created (or a second thread has an id): the solo phase ends.
+ * Every line of a claimed page the solo thread touched gets its record
+ * (owner the solo thread, seen: a later reload of it is one), and every
+ * byte of those pages is
  * cleared, so that from now on each line's first accesses call as on any
  * line (the solo thread's footprint, then the byte again).  The phase is
  * over only when this is done: solo_lock is held throughout and `solo`
@@ -1347,6 +1368,8 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
 {
     if (!pi_sharing_active())
         return;
+    for (uint32_t j = 0, n = __atomic_load_n(&nunit_pcs, __ATOMIC_ACQUIRE); j < n; j++)
+        note(unit_pcs[j]);
     uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
     for (uint32_t j = 0; j < ns && j < (1u << site_bits); j++) {
         uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);

@@ -19,10 +19,13 @@ assert_contains "the private loop's four: one check" cyes.notes \
     "coalesce.c:44:[0-9]+: note: perfinst: sharing: one check for 4 accesses through .q. \(bytes 0 to 31\)"
 assert_not_contains "sharing-coalesce=no: no groups" cno.notes "one check for"
 # the .init_array entry that maps the shadow at start-up, before the
-# unit's own constructors (priority 100; t-check.sh runs one)
-objdump -r cyes.o | grep -A3 "RELOCATION RECORDS FOR \[.init_array.00100\]" | grep -q __perfinst_share_start ||
-    fail "no .init_array.00100 entry calling __perfinst_share_start in the object"
-ok "the shadow is mapped at start-up (.init_array.00100 -> __perfinst_share_start)"
+# unit's own constructors (priority 100; t-check.sh runs one): a stub in
+# the unit's .text that calls __perfinst_share_start
+objdump -r cyes.o | grep -A3 "RELOCATION RECORDS FOR \[.init_array.00100\]" | grep -q "R_X86_64_64 *\.text" ||
+    fail "no .init_array.00100 entry pointing into the unit's .text"
+objdump -r -j .text cyes.o | grep -q "R_X86_64_PLT32 *__perfinst_share_start" ||
+    fail "no call of __perfinst_share_start in the unit's .text"
+ok "the shadow is mapped at start-up (.init_array.00100 -> the unit's stub -> __perfinst_share_start)"
 
 # exact mode: the same report, count for count, as a check per access
 mask() { sed -E 's/0x[0-9a-f]+//g; s/tid [0-9]+//; s/cpu [0-9]+//; s/ in e(yes|no)\.pit//; s/T[23]/T/g' "$1" | sort; }

@@ -22,6 +22,11 @@
  *   flag    read-mostly globals on one line with a flag every thread sets
  *           (true sharing of the flag; the readers' false sharing ends when
  *           the flag alone moves)
+ *   late    main writes one half of a global pair right after
+ *           pthread_create, the worker the other half after its setup
+ *           (10 ms asleep): they run at once by program order, whenever
+ *           the scheduler lets the worker in (the verdict once depended
+ *           on whether main's writes came before the worker's first access)
  *
  * Prints a checksum (the same in every build) on stdout and, on stderr,
  * "addr T<k> <first> <last>" for each thread's written data, for the
@@ -31,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "verdict-defs.h"
 
@@ -64,6 +70,11 @@ long dims;
 volatile int modified;
 long num_means;
 
+/* the late mode's pair: main writes a, the worker b */
+static struct {
+    volatile long a, b;
+} pair __attribute__((aligned(64)));
+
 static void addr_range(int me, const volatile void *lo, size_t n)
 {
     fprintf(stderr, "addr T%d %p %p\n", me, (void *)lo, (void *)((const char *)lo + n - 1));
@@ -72,6 +83,13 @@ static void addr_range(int me, const volatile void *lo, size_t n)
 static void *worker(void *arg)
 {
     int me = (int)(long)arg;
+    if (me < 0) { /* the late mode's worker (its first access after the sleep) */
+        usleep(10000);
+        for (long i = 0; i < ctl.iters; i++)
+            pair.b++;
+        addr_range(1, &pair.b, sizeof pair.b);
+        return NULL;
+    }
     const char *mode = ctl.mode;
     long iters = ctl.iters;
     if (!strcmp(mode, "hist")) {
@@ -155,8 +173,16 @@ int main(int argc, char **argv)
     snprintf(ctl.text + 16, 8, "%s", argv[1]);
     memset(ctl.m, 0, N * N * sizeof *ctl.m);
     pthread_t t[16];
-    for (long i = 0; i < nt && i < 16; i++)
-        pthread_create(&t[i], NULL, worker, (void *)i);
+    if (!strcmp(ctl.mode, "late")) {
+        pthread_create(&t[0], NULL, worker, (void *)-1L);
+        for (long i = 0; i < ctl.iters; i++)
+            pair.a++;
+        addr_range(0, &pair.a, sizeof pair.a);
+        nt = 1;
+    } else {
+        for (long i = 0; i < nt && i < 16; i++)
+            pthread_create(&t[i], NULL, worker, (void *)i);
+    }
     for (int i = 0; i < nt && i < 16; i++)
         pthread_join(t[i], NULL);
     double ms = 0;
@@ -165,7 +191,8 @@ int main(int argc, char **argv)
     /* the buffers hold what a mode wrote only in bzero and copy (malloc's
        bytes are undefined, and a repaired build's allocation differs) */
     int words = !strcmp(ctl.mode, "bzero") || !strcmp(ctl.mode, "copy") ? ctl.bufs[0][0] : 0;
-    printf("%s: hist %lu %lu acc %ld %ld words %d matrix %.0f flag %d\n", ctl.mode, ctl.hists[0].count[1],
-           ctl.hists[nt - 1].count[2], ctl.accs[0].sum, ctl.accs[nt - 1].n, words, ms, modified);
+    printf("%s: hist %lu %lu acc %ld %ld words %d matrix %.0f flag %d pair %ld %ld\n", ctl.mode,
+           ctl.hists[0].count[1], ctl.hists[nt - 1].count[2], ctl.accs[0].sum, ctl.accs[nt - 1].n, words, ms,
+           modified, pair.a, pair.b);
     return 0;
 }
