@@ -59,7 +59,7 @@ install: all
 	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BUILD)/perfinst-ld $(BUILD)/pmopt $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(BUILD)/perfinst.so $(DESTDIR)$(PREFIX)/lib/perfinst/
-	install -m 644 $(BUILD)/libperfinst.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libperfinst.a $(BUILD)/libperfinst-line.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libperfinst.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/perfinst.h include/perfinst-format.h $(DESTDIR)$(PREFIX)/include/
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' linker/perfinst.specs.in \
@@ -75,7 +75,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/perfinst-ld $(DESTDIR)$(PREFIX)/bin/pmopt \
 	  $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.so $(DESTDIR)$(PREFIX)/lib/perfinst/perfinst.specs \
-	  $(DESTDIR)$(PREFIX)/lib/libperfinst.a \
+	  $(DESTDIR)$(PREFIX)/lib/libperfinst.a $(DESTDIR)$(PREFIX)/lib/libperfinst-line.a \
 	  $(DESTDIR)$(PREFIX)/lib/libperfinst.so $(DESTDIR)$(PREFIX)/include/perfinst.h \
 	  $(DESTDIR)$(PREFIX)/include/perfinst-format.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/perfinst.pc
 	rm -f $(DESTDIR)$(MANDIR)/man1/pmopt.1 $(DESTDIR)$(MANDIR)/man1/perfinst-ld.1 \

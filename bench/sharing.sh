@@ -5,13 +5,16 @@
 # registries, so these are our own, each with its hand fix), and what
 # detection, analysis and repair cost and gain.  See docs/sharing.md.
 #
-#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--only NAME,...] [--zstd] [--record]
+#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--repair-only] [--only NAME,...]
+#                    [--zstd] [--record]
 #
 #   --rounds N      paired rounds of every timed comparison (default 7)
 #   --quick         smaller inputs, 3 rounds (a smoke test of the script)
 #   --no-callgrind  leave out the instruction counts under callgrind
 #   --cost-only     only detection's instructions under callgrind (step 4's
 #                   deterministic part): no verdicts, analysis, repair or rounds
+#   --repair-only   only the verdicts and the repair (steps 1 and 3): no
+#                   analysis at issue 19's sizes, no detection cost
 #   --only LIST     only these programs (comma-separated names below)
 #   --zstd          also a threaded real project: zstd 1.5.4's multi-threaded
 #                   compression (-T2), Debian's source (bench/fetch-debsrc.sh,
@@ -72,6 +75,7 @@ do_cg=1
 only=all
 record=0
 cost_only=0
+repair_only=0
 zstd=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -79,6 +83,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; rounds=3; shift ;;
     --no-callgrind) do_cg=0; shift ;;
     --cost-only) cost_only=1; shift ;;
+    --repair-only) repair_only=1; shift ;;
     --zstd) zstd=1; shift ;;
     --only) only=${2?}; shift 2 ;;
     --record) record=1; shift ;;
@@ -211,8 +216,11 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     [ -n "$plan" ] || { grep -q '^# advice' $name.fb && plan="advice only"; }
     analysed $name $name-inst $name.pit
     # 3. the repair
-    $cc -O2 -pthread -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$name.fb "$S" "$B/libperfinst.a" $lib \
-        -o $name-auto 2> $name.auto.err || { cat $name.auto.err >&2; die "build $name repaired"; }
+    # (linked by the link stage, as a user's build with perfinst's flags is:
+    # libperfinst-line.a for align-alloc's allocators, no runtime)
+    { $cc -O2 -pthread -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$name.fb -c "$S" -o $name-auto.o &&
+        "$PILD" -O2 -o $name-auto $name-auto.o $lib; } 2> $name.auto.err ||
+        { cat $name.auto.err >&2; die "build $name repaired"; }
     grep -q "not applied" $name.auto.err && { echo "sharing.sh: $name: the rebuild did not apply everything" >&2; status=1; }
     # ... judged without the clock: the repaired build and the hand fix, each
     # with detection, run as the detection run was; the repair's run by
@@ -238,6 +246,7 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     rounds_of $name.repair.times $name-orig $name-hand $name-auto
     python3 "$here/paired.py" --base $name-orig $name.repair.times > $name.repair.md || status=1
     sed -n '/^| *'"$name"'-/p' $name.repair.md >> repair.md
+    [ $repair_only = 0 ] || continue
     # 4. detection's cost
     rounds_of $name.cost.times $name-orig $name-inst
     python3 "$here/paired.py" --base $name-orig $name.cost.times > $name.cost.md || status=1
@@ -251,7 +260,7 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
 done 3<<< "$programs"
 
 # the analysis at the sizes issue 19 measured
-if [ $quick = 0 ] && [ $cost_only = 0 ]; then
+if [ $quick = 0 ] && [ $cost_only = 0 ] && [ $repair_only = 0 ]; then
     for big in "histogram 12 3" "lu 256 1" "lu 1536 1" "lurow 256 1"; do
         set -- $big
         [ -x "$1-inst" ] || continue
@@ -264,7 +273,7 @@ if [ $quick = 0 ] && [ $cost_only = 0 ]; then
     done
 fi
 # the analysis of a generated 100 MB trace
-[ $cost_only = 1 ] || {
+[ $cost_only = 1 ] || [ $repair_only = 1 ] || {
 gcc -O2 -I"$top/include" -I"$top/common" "$top/tests/sharing/gentrace.c" "$B/libpicommon.a" -lelf -lz -o gentrace &&
     ./gentrace big.pit 100 > /dev/null || die "gentrace"
 gcc -O2 -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-sharing=all -c "$top/tests/sharing/adjacent.c" -o adj.o &&
@@ -345,6 +354,7 @@ echo "| program | verdict | plan | repaired build's run (\`plan --sharing --chec
 echo "| --- | --- | --- | --- | --- |"
 cat verdicts.md
 echo
+[ $repair_only = 1 ] || {
 echo "Analysis (\`pmopt report --sharing\`, \`pmopt plan --sharing\`): CPU time (wall time), peak memory; the"
 echo "detection run's arguments for the sizes issue 19 measured (target: under 10 s and 1 GiB; 60 s for 100 MB):"
 echo
@@ -352,6 +362,7 @@ echo "| trace | bytes | report | plan |"
 echo "| --- | --- | --- | --- |"
 cat analysis.md
 echo
+}
 echo "Repair: the original, the hand fix (-DHAND_FIXED) and the automatic repair, paired rounds; ratios to"
 echo "the original (median of the per-round ratios [bootstrap 95 %]; below 1: faster):"
 echo
@@ -359,6 +370,7 @@ echo "| variant | rounds | wall (median) | CPU (median) | wall × original [95 %
 echo "| --- | --- | --- | --- | --- | --- |"
 cat repair.md
 echo
+[ $repair_only = 1 ] || {
 overhead_table
 echo
 echo "... and CPU time in paired rounds (sharing=all against the original):"
@@ -368,6 +380,7 @@ echo "| --- | --- | --- | --- | --- | --- |"
 cat cost.md
 echo
 echo "Geometric mean of the CPU ratios: $(awk -F'|' '{split($7, x, " "); print x[1]}' cost.md | geo)×"
+}
 echo "(target: detection ≤ 3×; repair ≥ 100 % of the hand fix's speedup and never slower than the original)."
 [ -s zstd.md ] && { echo; cat zstd.md; }
 } > "$out"

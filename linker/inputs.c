@@ -16,7 +16,9 @@
  *       the member may not be linked at all, so that conflict is only
  *       remembered, to explain a refusal of the output later);
  *       whether it refers to libperfinst (units, or an undefined __perfinst_*
- *       or perfinst_* symbol): only then is the runtime linked;
+ *       or perfinst_* symbol): only then is the runtime linked; an input
+ *       that refers only to __perfinst_line_* (a repaired build's
+ *       allocators) gets libperfinst-line.a, those alone;
  *       whether it refers to libstdc++ or the C++ ABI (undefined _Z*,
  *       __cxa_*, __gxx_*): the link driver then links with g++;
  *       whether it is an -flto object compiled with the plugin (its
@@ -183,6 +185,13 @@ static int refers_to_runtime(const char *name)
     return !strncmp(name, "__perfinst_", 11) || !strncmp(name, "perfinst_", 9);
 }
 
+/* The allocators of a repaired build (align-alloc), which libperfinst-line.a
+ * has without the rest of the runtime. */
+static int refers_to_line_alloc(const char *name)
+{
+    return !strncmp(name, "__perfinst_line_", 16);
+}
+
 static int refers_to_cplusplus(const char *name)
 {
     return !strncmp(name, "_Z", 2) || !strncmp(name, "__cxa_", 6) || !strncmp(name, "__gxx_", 6);
@@ -289,7 +298,9 @@ static int scan_object(Elf *e, const char *where, int member, int check, struct 
                 const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
                 if (!name)
                     continue;
-                if (refers_to_runtime(name))
+                if (refers_to_line_alloc(name))
+                    first(&f->uses_line_alloc, where);
+                else if (refers_to_runtime(name))
                     first(&f->uses_runtime, where);
                 else if (refers_to_cplusplus(name))
                     first(&f->cplusplus, where);
@@ -417,7 +428,7 @@ void pild_facts_free(struct pild_facts *f)
     for (size_t i = 0; i < f->nunits; i++)
         free(f->units[i].where);
     free(f->units);
-    free(f->uses_runtime), free(f->cplusplus), free(f->lto_perfinst);
+    free(f->uses_runtime), free(f->uses_line_alloc), free(f->cplusplus), free(f->lto_perfinst);
     free(f->tls_exec), free(f->tls_exec_member);
     memset(f, 0, sizeof *f);
 }

@@ -133,6 +133,8 @@ struct pild_facts {
     struct pild_unit_seen *units;  /* sorted by unit id after the scan */
     size_t nunits, cap;
     char *uses_runtime;    /* the first input that refers to libperfinst (or has units) */
+    char *uses_line_alloc; /* the first input that refers to __perfinst_line_* (a repaired
+                              build's allocators: libperfinst-line.a, if nothing else) */
     char *cplusplus;       /* the first input that refers to libstdc++/the C++ ABI */
     char *lto_perfinst;    /* the first -flto object compiled with the plugin: the code
                               lto1 makes of it may refer to the runtime */

@@ -13,7 +13,9 @@
  *    compiled without -fPIC in a -shared link, and -flto objects compiled
  *    with the plugin when this link runs without it, are refused with what
  *    to do instead of ld's relocation error or a silent loss of code ranges;
- * 3. add libperfinst only when an input refers to it (or --pi-runtime):
+ * 3. add libperfinst only when an input refers to it (or --pi-runtime;
+ *    libperfinst-line.a when it refers only to a repaired build's
+ *    allocators, __perfinst_line_*):
  *    `-rpath LIBDIR --push-state --no-as-needed LIBDIR/libperfinst.so
  *    --pop-state`, or LIBDIR/libperfinst.a (--pi-static-runtime, -static),
  *    just before gcc's libgcc/libc sequence (ldline.c); --as-needed for
@@ -185,13 +187,17 @@ static int check_inputs(const struct pild_link *l, const struct pild_facts *f)
 
 /* The arguments that link the runtime: 0, or -1 if it is not there.
  * as_needed: only if the linked code refers to it (-flto objects compiled
- * with the plugin, whose code lto1 makes during the link). */
-static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_needed,
+ * with the plugin, whose code lto1 makes during the link).  line_only: the
+ * inputs refer to nothing of perfinst but a repaired build's allocators
+ * (__perfinst_line_*): libperfinst-line.a, those alone -- the repair adds no
+ * runtime (start-up, interposed pthread_create) to the program. */
+static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_needed, int line_only,
                         struct pild_argv *add)
 {
     const char *libdir = pild_libdir();
-    int is_static = o->static_runtime || l->is_static;
-    char *path = pild_xasprintf("%s/libperfinst.%s", libdir, is_static ? "a" : "so");
+    int is_static = o->static_runtime || l->is_static || line_only;
+    char *path = line_only ? pild_xasprintf("%s/libperfinst-line.a", libdir)
+                           : pild_xasprintf("%s/libperfinst.%s", libdir, is_static ? "a" : "so");
     if (access(path, R_OK) != 0) {
         pild_err("%s: %s (the runtime; PERFINST_LIB_DIR says where it is)", path,
                  strerror(errno));
@@ -335,11 +341,16 @@ int pild_stage_main(int argc, char **argv)
     struct pild_argv add = {0};
     uint32_t flags = 0;
     int maybe = !o.force_runtime && !f.uses_runtime && f.lto_perfinst && l.lto_plugin;
-    if ((o.force_runtime || f.uses_runtime || maybe) && !runtime_given) {
-        if (runtime_args(&l, &o, maybe, &add) != 0)
+    int line_only = !o.force_runtime && !f.uses_runtime && !maybe && f.uses_line_alloc;
+    if ((o.force_runtime || f.uses_runtime || maybe || line_only) && !runtime_given) {
+        if (runtime_args(&l, &o, maybe, line_only, &add) != 0)
             return 1;
-        flags = PI_LF_RUNTIME | (o.static_runtime || l.is_static ? PI_LF_STATIC_RUNTIME : 0);
-        if (pild_verbose)
+        if (!line_only)
+            flags = PI_LF_RUNTIME | (o.static_runtime || l.is_static ? PI_LF_STATIC_RUNTIME : 0);
+        if (pild_verbose && line_only)
+            pild_note("linking the repaired build's allocators alone (libperfinst-line.a): %s",
+                      f.uses_line_alloc);
+        else if (pild_verbose)
             pild_note("linking the runtime%s: %s", maybe ? " as needed" : "",
                       o.force_runtime ? "--pi-runtime" : maybe ? f.lto_perfinst : f.uses_runtime);
     } else if (pild_verbose) {

@@ -15,7 +15,7 @@ RUNTIME_OBJS   := $(patsubst runtime/%.c,$(BUILD)/runtime/%.o,$(RUNTIME_SRCS)) \
 RUNTIME_CFLAGS := $(filter-out -fplugin% -finstrument-functions% -pg -fprofile%,$(CFLAGS)) \
                   -fPIC -pthread -fvisibility=hidden
 
-all: $(BUILD)/libperfinst.a $(BUILD)/libperfinst.so
+all: $(BUILD)/libperfinst.a $(BUILD)/libperfinst.so $(BUILD)/libperfinst-line.a
 
 $(BUILD)/runtime/%.o: runtime/%.c runtime/runtime.h include/perfinst.h include/perfinst-format.h
 	@mkdir -p $(@D)
@@ -35,6 +35,12 @@ $(BUILD)/runtime/core.o: common/pifd.h
 $(RUNTIME_OBJS): runtime/sample.h runtime/sharing-model.h
 
 $(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o,$(RUNTIME_OBJS))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# The repaired program's allocators alone (line-alloc.c): what the link
+# stage links when a program refers to nothing else of perfinst.
+$(BUILD)/libperfinst-line.a: $(BUILD)/runtime/line-alloc.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

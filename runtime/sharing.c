@@ -1311,50 +1311,6 @@ PI_EXPORT void __perfinst_share_note_free(void *p)
     note_free((uintptr_t)p);
 }
 
-/* The repair (align-alloc): the object starts a line and owns whole lines. */
-static size_t whole_lines(size_t n)
-{
-    return n ? (n + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : PI_SHARE_LINE;
-}
-
-PI_EXPORT void *__perfinst_line_malloc(size_t size)
-{
-    if (size > SIZE_MAX - PI_SHARE_LINE) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return aligned_alloc(PI_SHARE_LINE, whole_lines(size));
-}
-
-PI_EXPORT void *__perfinst_line_calloc(size_t n, size_t size)
-{
-    if (size && n > (SIZE_MAX - PI_SHARE_LINE) / size) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    void *p = __perfinst_line_malloc(n * size);
-    if (p)
-        memset(p, 0, whole_lines(n * size));
-    return p;
-}
-
-PI_EXPORT void *__perfinst_line_realloc(void *old, size_t size)
-{
-    if (!old)
-        return __perfinst_line_malloc(size);
-    if (!size) {
-        (free)(old);
-        return NULL;
-    }
-    void *p = __perfinst_line_malloc(size);
-    if (!p)
-        return NULL;
-    size_t had = malloc_usable_size(old);
-    memcpy(p, old, had < size ? had : size);
-    (free)(old);
-    return p;
-}
-
 /* ---- the trace ------------------------------------------------------------------- */
 
 int pi_sharing_active(void)

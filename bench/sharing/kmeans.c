@@ -6,7 +6,8 @@
  *
  *     kmeans [POINTS] [THREADS] [ITERATIONS]
  *
- * -DHAND_FIXED: the flag on a line of its own.  Prints a checksum. */
+ * -DHAND_FIXED: the flag on a line of its own (aligned and padded).  Prints
+ * a checksum. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +18,16 @@ long num_points;
 long dim;
 long num_means;
 #ifdef HAND_FIXED
-_Alignas(64)
-#endif
+/* the flag on a line of its own: aligned, and padded to the line's end
+ * (aligned alone, the globals after it would share its line) */
+static struct {
+    volatile int v;
+    char pad[64 - sizeof(int)];
+} modified_line __attribute__((aligned(64)));
+#define modified modified_line.v
+#else
 volatile int modified;
+#endif
 static int *points, *means, *cluster;
 static int nthreads;
 

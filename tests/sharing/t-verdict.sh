@@ -50,9 +50,18 @@ detect() {
 repaired() {
     local m=$1 src=$2 cc=$3
     shift 3
-    $cc -O2 -pthread -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$m.fb -I"$T/sharing" "$src" \
-        "$B/libperfinst.a" "$@" -o $m.fixed 2> $m.build || { cat $m.build >&2; fail "$m: repaired build"; }
+    { $cc -O2 -pthread -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=$m.fb -I"$T/sharing" -c "$src" \
+        -o $m.fixed.o && pi_ld -O2 -o $m.fixed $m.fixed.o "$@"; } 2> $m.build || { cat $m.build >&2; fail "$m: repaired build"; }
     assert_not_contains "$m: the repaired build applied everything" $m.build "not applied"
+    # the link stage adds no runtime to a repaired build: the allocators of
+    # align-alloc alone (libperfinst-line.a), no start-up, libc's pthread_create
+    nm $m.fixed > $m.nm
+    readelf -d $m.fixed > $m.dyn
+    assert_not_contains "$m: no runtime linked (no libperfinst.so)" $m.dyn "libperfinst"
+    assert_not_contains "$m: no runtime linked (libc's pthread_create, no start-up)" $m.nm " T (pthread_create|__perfinst_share_start)$"
+    if grep -q "align-alloc" $m.fb && [ "$cc" = gcc ]; then
+        assert_contains "$m: align-alloc's allocators linked" $m.nm " T __perfinst_line_(malloc|calloc|realloc)$"
+    fi
     ./$m.fixed $(cat $m.args) > $m.got 2> $m.addr
     diff -u $m.want $m.got || fail "$m: the repaired program's output differs"
     ok "$m: output unchanged after the repair"

@@ -1,0 +1,66 @@
+/* line-alloc.c — the allocators a repaired program calls (align-alloc,
+ * docs/sharing.md "Repair"): the plugin turns the malloc, calloc or realloc
+ * call at a planned site into __perfinst_line_malloc, _calloc or _realloc,
+ * whose object starts a cache line and owns whole lines.
+ *
+ * Nothing else of the runtime: besides libperfinst this file alone makes
+ * libperfinst-line.a, which the link stage links into a program that refers
+ * to these and to nothing else of perfinst (a repaired build without
+ * detection), so that the repair adds no runtime -- no start-up, no
+ * interposed pthread_create -- to the program it repairs. */
+#include <errno.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfinst-format.h"
+#include "perfinst.h"
+
+/* (not runtime.h: its malloc is the runtime's own allocator; these are
+ * the program's heap) */
+#define PI_EXPORT __attribute__((visibility("default")))
+
+/* The repair (align-alloc): the object starts a line and owns whole lines. */
+static size_t whole_lines(size_t n)
+{
+    return n ? (n + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : PI_SHARE_LINE;
+}
+
+PI_EXPORT void *__perfinst_line_malloc(size_t size)
+{
+    if (size > SIZE_MAX - PI_SHARE_LINE) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return aligned_alloc(PI_SHARE_LINE, whole_lines(size));
+}
+
+PI_EXPORT void *__perfinst_line_calloc(size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - PI_SHARE_LINE) / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = __perfinst_line_malloc(n * size);
+    if (p)
+        memset(p, 0, whole_lines(n * size));
+    return p;
+}
+
+PI_EXPORT void *__perfinst_line_realloc(void *old, size_t size)
+{
+    if (!old)
+        return __perfinst_line_malloc(size);
+    if (!size) {
+        free(old);
+        return NULL;
+    }
+    void *p = __perfinst_line_malloc(size);
+    if (!p)
+        return NULL;
+    size_t had = malloc_usable_size(old);
+    memcpy(p, old, had < size ? had : size);
+    free(old);
+    return p;
+}
