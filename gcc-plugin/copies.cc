@@ -239,3 +239,166 @@ void pi_split_update(function *fun)
     mark_virtual_operands_for_renaming(fun);
     update_ssa(TODO_update_ssa);
 }
+
+/* ---- the counting copy's counter updates as one instruction each ---------
+ *
+ * In the counting copy f.count.N (pass-countfn.cc) a counter update
+ *
+ *     _1 = __perfinst_ctr[K];  _2 = _1 + 1;  __perfinst_ctr[K] = _2;
+ *
+ * becomes what GCC's RTL made of it anyway, one read-modify-write:
+ *
+ *     __asm__ __volatile__ ("addq $1, %0" : : "m" (__perfinst_ctr[K]));
+ *
+ * The three statements were two memory references in the virtual-operand
+ * web of every late pass: each program load and store of the copy was
+ * walked past every counter store by the alias oracle, each counter load
+ * value-numbered, each update's value given a register by IRA.  The asm
+ * reads the counter's address only (a VUSE, no VDEF): the walks pass
+ * over nothing, and the counting copy compiles nearly as a copy without
+ * counters would (bench/RESULTS.md, 2026-11-29 ccost).  It runs exactly as
+ * often as its block (a volatile asm is neither deleted, merged with
+ * another, nor moved out of its loop); the memory it changes is one no
+ * statement of the copy reads or writes otherwise: a counter K is
+ * converted only when every reference to it in the function is such an
+ * update (a chain load -> additions of constants -> store in one block, each
+ * value used once), so no load of K can be CSEd across the asm and no
+ * store motion keeps K in a register.  The operand spells the address in
+ * the counter array's TLS model (local-exec %fs:OFF, initial-exec through
+ * the GOT, the dynamic models through __tls_get_addr).  Returns the
+ * number of updates converted. */
+
+struct ctr_update {
+    gimple *load, *store;
+    HOST_WIDE_INT add;
+};
+
+/* The update that ends with STORE (`ctr[K] = V`): V = LOAD(ctr[K]) + C1 + C2...,
+ * each value used once, all in STORE's block. */
+static bool match_update(gimple *store, tree ctr, ctr_update *u)
+{
+    tree lhs = gimple_assign_lhs(store), v = gimple_assign_rhs1(store);
+    HOST_WIDE_INT add = 0;
+    while (TREE_CODE(v) == SSA_NAME && has_single_use(v)) {
+        gimple *d = SSA_NAME_DEF_STMT(v);
+        if (!is_gimple_assign(d) || gimple_bb(d) != gimple_bb(store))
+            return false;
+        if (gimple_assign_rhs_code(d) == PLUS_EXPR && TREE_CODE(gimple_assign_rhs2(d)) == INTEGER_CST &&
+            tree_fits_shwi_p(gimple_assign_rhs2(d))) {
+            add += tree_to_shwi(gimple_assign_rhs2(d));
+            v = gimple_assign_rhs1(d);
+            continue;
+        }
+        if (gimple_assign_single_p(d) && gimple_vuse(d) && operand_equal_p(gimple_assign_rhs1(d), lhs, 0) &&
+            get_base_address(gimple_assign_rhs1(d)) == ctr) {
+            /* nothing else touches the counter between the two */
+            for (gimple_stmt_iterator g = gsi_for_stmt(d); gsi_stmt(g) != store; gsi_next(&g)) {
+                gimple *x = gsi_stmt(g);
+                if (x != d && gimple_vdef(x) && is_gimple_assign(x) && operand_equal_p(gimple_assign_lhs(x), lhs, 0))
+                    return false;
+                if (x != d && gimple_vuse(x) && is_gimple_assign(x) && gimple_assign_single_p(x) &&
+                    operand_equal_p(gimple_assign_rhs1(x), lhs, 0))
+                    return false;
+            }
+            u->load = d;
+            u->store = store;
+            u->add = add;
+            return add > 0 && add <= 0x7fffffff; /* addq's immediate */
+        }
+        return false;
+    }
+    return false;
+}
+
+static tree mentions(tree *tp, int *walk_subtrees, void *ctr)
+{
+    if (*tp == (tree)ctr)
+        return *tp;
+    if (TYPE_P(*tp))
+        *walk_subtrees = 0;
+    return NULL_TREE;
+}
+
+/* The counter index of a reference to CTR, or -1. */
+static HOST_WIDE_INT counter_index(tree ref, tree ctr)
+{
+    if (TREE_CODE(ref) != ARRAY_REF || TREE_OPERAND(ref, 0) != ctr || !tree_fits_shwi_p(TREE_OPERAND(ref, 1)))
+        return -1;
+    return tree_to_shwi(TREE_OPERAND(ref, 1));
+}
+
+unsigned pi_counters_as_asm(function *fun)
+{
+    tree ctr = pi_counter_decl();
+    if (!ctr)
+        return 0;
+    /* every reference to the array, by counter: K -> its loads and stores */
+    hash_map<int_hash<HOST_WIDE_INT, -1, -2>, unsigned> refs;  /* K -> references */
+    hash_set<int_hash<HOST_WIDE_INT, -1, -2>> unsafe;          /* K read or written otherwise */
+    auto_vec<ctr_update> updates;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        /* every mention of the array: a plain load or store of one
+           counter, else (its address taken, a variable index, an asm or
+           call operand) nothing of the array is converted */
+        for (unsigned i = 0; i < gimple_num_ops(g); i++) {
+            tree op = gimple_op(g, i);
+            if (!op || !walk_tree_without_duplicates(&op, mentions, ctr))
+                continue;
+            HOST_WIDE_INT k = counter_index(op, ctr);
+            if (k < 0 || !is_gimple_assign(g) || !gimple_assign_single_p(g) || i > 1)
+                return 0;
+            refs.get_or_insert(k)++;
+        }
+        if (is_gimple_assign(g) && gimple_assign_single_p(g) && gimple_vdef(g) &&
+            counter_index(gimple_assign_lhs(g), ctr) >= 0) {
+            ctr_update u;
+            if (match_update(g, ctr, &u))
+                updates.safe_push(u);
+            else
+                unsafe.add(counter_index(gimple_assign_lhs(g), ctr));
+        }
+    }
+    /* a counter whose references are all matched updates (two each) */
+    hash_map<int_hash<HOST_WIDE_INT, -1, -2>, unsigned> matched;
+    for (unsigned i = 0; i < updates.length(); i++)
+        matched.get_or_insert(counter_index(gimple_assign_lhs(updates[i].store), ctr)) += 2;
+    unsigned n = 0;
+    for (unsigned i = 0; i < updates.length(); i++) {
+        ctr_update &u = updates[i];
+        tree ref = gimple_assign_lhs(u.store);
+        HOST_WIDE_INT k = counter_index(ref, ctr);
+        if (unsafe.contains(k) || !refs.get(k) || *refs.get(k) != *matched.get(k))
+            continue;
+        char text[64];
+        snprintf(text, sizeof text, "{addq $%lld, %%0|add %%0, %lld}", (long long)u.add, (long long)u.add);
+        vec<tree, va_gc> *inputs = NULL;
+        vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "m")), unshare_expr(ref)));
+        gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
+        gimple_asm_set_volatile(a, true);
+        gimple_set_location(a, gimple_location(u.store));
+        gimple_stmt_iterator gsi = gsi_for_stmt(u.store);
+        gsi_insert_before(&gsi, a, GSI_SAME_STMT);
+        /* the store, then the chain up to the load (each value used once) */
+        tree v = gimple_assign_rhs1(u.store);
+        unlink_stmt_vdef(u.store);
+        reset_debug_uses(u.store);
+        gsi_remove(&gsi, true);
+        release_defs(u.store);
+        while (TREE_CODE(v) == SSA_NAME) {
+            gimple *d = SSA_NAME_DEF_STMT(v);
+            tree next = d == u.load ? NULL_TREE : gimple_assign_rhs1(d);
+            gimple_stmt_iterator dg = gsi_for_stmt(d);
+            reset_debug_uses(d);
+            gsi_remove(&dg, true);
+            release_defs(d);
+            if (!next)
+                break;
+            v = next;
+        }
+        n++;
+    }
+    return n;
+}

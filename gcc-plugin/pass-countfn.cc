@@ -295,7 +295,8 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * passes (RTL GCSE, tree PRE, the second scheduling pass, the CSE rerun),
  * as if compiled with -fno-gcse ...: its compile costs less, its code runs
  * a little slower (bench/RESULTS.md).  Only where the function has no
- * optimize attribute of its own. */
+ * optimize attribute of its own.  (fast also turns the copy's counter
+ * updates into one asm each: split_off_counting, pi_counters_as_asm.) */
 static void fast_options(tree copy)
 {
     if (DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) &&
@@ -385,6 +386,9 @@ static bool split_off_counting(cgraph_node *node)
         basic_block bb;
         FOR_EACH_BB_FN(bb, cfun) bbs.safe_push(bb);
         pi_return_site_mark(cfun, bbs);
+        /* counting-opt=fast: its counter updates as one asm each */
+        if (pi_opt.counting_fast && pi_counters_as_asm(cfun))
+            pi_split_update(cfun);
     }
     pop_cfun();
 

@@ -36,8 +36,10 @@
  *                        f.count.N, entered by a sibling call (default; pass-countfn.cc)
  *   counting-opt=full|fast  counting=function: f.count.N optimised as its function,
  *                        or without GCC's costliest optional passes (RTL GCSE, tree
- *                        PRE, the CSE rerun, the second scheduling pass): a cheaper
- *                        compile (default; pass-countfn.cc, docs/design.md "Cost")
+ *                        PRE, the CSE rerun, the second scheduling pass) and with its
+ *                        counter updates as one asm instruction each (copies.cc,
+ *                        pi_counters_as_asm): a cheaper compile (default;
+ *                        pass-countfn.cc, docs/design.md "Cost")
  *   cold-tier=place|size|keep  with feedback: a function that never ran goes to
  *                        .text.unlikely compiled as any other (default), or also compiled
  *                        for size, or stays where -O2 puts it (pass-feedback.cc,
@@ -102,7 +104,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n"
     "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function or its own (default)\n"
     "  -fplugin-arg-perfinst-counting-opt=full|fast  counting copies with all of -O's passes, or\n"
-    "                            without RTL GCSE, tree PRE, the CSE rerun and sched2 (default)\n"
+    "                            without RTL GCSE, tree PRE, the CSE rerun and sched2, counter\n"
+    "                            updates as one asm instruction each (default)\n"
     "  -fplugin-arg-perfinst-cold-tier=place|size|keep  never-run functions: to .text.unlikely\n"
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"

@@ -112,6 +112,7 @@ void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 bool pi_unit_instrumented(void);       /* may a function body hold instrumentation? */
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
+tree pi_counter_decl(void);              /* that array (NULL_TREE before the first counter) */
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 (last target) or 1 (hits) */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
@@ -229,6 +230,7 @@ void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
 edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH != 0) goto ON */
+unsigned pi_counters_as_asm(function *fun);
 void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
 bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */

@@ -322,6 +322,12 @@ tree pi_counter_ref(unsigned counter)
                   NULL_TREE, NULL_TREE);
 }
 
+/* __perfinst_ctr, or NULL_TREE before the first counter. */
+tree pi_counter_decl(void)
+{
+    return ctr_var;
+}
+
 /* The inline cache of indirect call K (pass-count.cc, add_icall_cache):
  * word 0 the last target this thread called there, word 1 the calls to it
  * since the runtime last saw them.  A thread-local array like the

@@ -1,7 +1,9 @@
 # Exact block counts of a program with known control flow (loops.c), for
 # every way of building it: -O0/-O2/-O3, PIE and non-PIE, -flto, the static
 # runtime, and all=count on top of the directives (its counting copies
-# compiled with counting-opt=fast, the default, and with counting-opt=full).
+# compiled with counting-opt=fast, the default, and with counting-opt=full;
+# fast's counter updates are one asm each, whose memory operand spells the
+# counters' TLS address as -fPIC's dynamic model and -masm=intel need it).
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/loops.c
 variants=(
@@ -14,6 +16,8 @@ variants=(
   "static-runtime|-O2|--pi-static-runtime"
   "all|-O2 -fplugin-arg-perfinst-all=count|"
   "full|-O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=full|"
+  "allpic|-O2 -fPIC -fplugin-arg-perfinst-all=count|"
+  "allintel|-O2 -masm=intel -fplugin-arg-perfinst-all=count|"
 )
 for v in "${variants[@]}"; do
     IFS='|' read -r name cflags ldflags <<< "$v"
@@ -22,11 +26,16 @@ for v in "${variants[@]}"; do
     out=$(PERFINST_OUT="$name.pit" ./"$name")
     assert_eq "$name: program output" 822 "$out"
     all=""
-    [ "$name" = all ] || [ "$name" = full ] && all=--all
+    case $name in all*|full) all=--all ;; esac
     python3 "$T/count/check-counts.py" $all "$PMOPT" "./$name" "$src" "$name.pit" > "$name.check" ||
         { cat "$name.check" >&2; fail "$name: counts differ"; }
     ok "$name: $(tail -1 "$name.check")"
 done
+# fast: the counting copies' updates are asm statements; full: GCC's own code
+asm_updates() { pi_cc -O2 -fplugin-arg-perfinst-all=count "$@" -S "$src" -o - |
+    awk '/^#APP/ { a = 1 } /^#NO_APP/ { a = 0 } a && /addq \$[0-9]+, /' | wc -l; }
+[ "$(asm_updates)" -gt 0 ] || fail "counting-opt=fast: no counter update as an asm"
+assert_eq "counting-opt=full: counter updates as asm" 0 "$(asm_updates -fplugin-arg-perfinst-counting-opt=full)"
 # PIE vs non-PIE really differ in kind, and no dynamic relocation comes from perfinst
 readelf -h pie | grep -q "DYN" || fail "pie is not ET_DYN"
 readelf -h nopie | grep -q "EXEC" || fail "nopie is not ET_EXEC"
