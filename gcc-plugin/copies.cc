@@ -248,15 +248,17 @@ void pi_split_update(function *fun)
  *
  * becomes what GCC's RTL made of it anyway, one read-modify-write:
  *
- *     __asm__ __volatile__ ("addq $1, %0" : : "m" (__perfinst_ctr[K]));
+ *     __asm__ __volatile__ ("addq $1, %fs:__perfinst_ctr@tpoff+8*K");
  *
  * The three statements were two memory references in the virtual-operand
  * web of every late pass: each program load and store of the copy was
  * walked past every counter store by the alias oracle, each counter load
  * value-numbered, each update's value given a register by IRA.  The asm
- * reads the counter's address only (a VUSE, no VDEF): the walks pass
- * over nothing, and the counting copy compiles nearly as a copy without
- * counters would (bench/RESULTS.md, 2026-11-29 ccost).  It runs exactly as
+ * has no operand (no VUSE, no VDEF, no register: with the counter as an
+ * "m" operand GCC kept __perfinst_ctr@tpoff in a register across the
+ * copy, and zstd's encoder spilled more): the walks pass over nothing, and
+ * the counting copy compiles nearly as a copy without counters would
+ * (bench/RESULTS.md, 2026-11-29 04:00).  It runs exactly as
  * often as its block (a volatile asm is neither deleted, merged with
  * another, nor moved out of its loop); the memory it changes is one no
  * statement of the copy reads or writes otherwise: a counter K is
@@ -264,10 +266,8 @@ void pi_split_update(function *fun)
  * update (a chain load -> additions of constants -> store in one block, each
  * value used once), so no load of K can be CSEd across the asm and no
  * store motion keeps K in a register.  Updates inside a loop that calls
- * nothing stay GCC's (call_free_loops): there store motion pays.  The operand spells the address in
- * the counter array's TLS model (local-exec %fs:OFF, initial-exec through
- * the GOT, the dynamic models through __tls_get_addr).  Returns the
- * number of updates converted. */
+ * nothing stay GCC's (call_free_loops): there store motion pays.  Returns
+ * the number of updates converted. */
 
 struct ctr_update {
     gimple *load, *store;
@@ -343,7 +343,7 @@ static void call_free_loops(function *fun, bitmap blocks)
             continue;
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
             gimple *g = gsi_stmt(gsi);
-            if (is_gimple_call(g) && !gimple_call_internal_p(g) && !(gimple_call_flags(g) & (ECF_CONST | ECF_PURE))) {
+            if (is_gimple_call(g) && gimple_vdef(g)) { /* (not const, pure or a prefetch) */
                 for (class loop *l = bb->loop_father; l; l = loop_outer(l))
                     bitmap_set_bit(calling, l->num);
                 break;
@@ -358,8 +358,13 @@ static void call_free_loops(function *fun, bitmap blocks)
 unsigned pi_counters_as_asm(function *fun)
 {
     tree ctr = pi_counter_decl();
-    if (!ctr || !loops_for_fn(fun))
+    /* local-exec only (executables, PIE or not): the offset is a constant
+       the assembler and the linker resolve, so the asm names the array by
+       its symbol and needs no operand; elsewhere (-fPIC's dynamic models)
+       the updates stay GCC's */
+    if (!ctr || !loops_for_fn(fun) || DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC)
         return 0;
+    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     auto_bitmap in_loop;
     call_free_loops(fun, in_loop);
     /* every reference to the array, by counter: K -> its loads and stores */
@@ -402,11 +407,11 @@ unsigned pi_counters_as_asm(function *fun)
         HOST_WIDE_INT k = counter_index(ref, ctr);
         if (unsafe.contains(k) || !refs.get(k) || *refs.get(k) != *matched.get(k))
             continue;
-        char text[64];
-        snprintf(text, sizeof text, "{addq $%lld, %%0|add %%0, %lld}", (long long)u.add, (long long)u.add);
-        vec<tree, va_gc> *inputs = NULL;
-        vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "m")), unshare_expr(ref)));
-        gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
+        char text[256];
+        unsigned long long off = (unsigned long long)k * 8;
+        snprintf(text, sizeof text, "{addq $%lld, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %lld}",
+                 (long long)u.add, name, off, name, off, (long long)u.add);
+        gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
         gimple_asm_set_volatile(a, true);
         gimple_set_location(a, gimple_location(u.store));
         gimple_stmt_iterator gsi = gsi_for_stmt(u.store);

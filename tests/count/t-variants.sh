@@ -2,8 +2,9 @@
 # every way of building it: -O0/-O2/-O3, PIE and non-PIE, -flto, the static
 # runtime, and all=count on top of the directives (its counting copies
 # compiled with counting-opt=fast, the default, and with counting-opt=full;
-# fast's counter updates are one asm each, whose memory operand spells the
-# counters' TLS address as -fPIC's dynamic model and -masm=intel need it).
+# fast's counter updates are one asm each, in the local-exec TLS model of
+# executables, spelled for -masm=intel too; -fPIC's dynamic models keep
+# GCC's own updates).
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/loops.c
 variants=(
@@ -36,6 +37,7 @@ asm_updates() { pi_cc -O2 -fplugin-arg-perfinst-all=count "$@" -S "$src" -o - |
     awk '/^#APP/ { a = 1 } /^#NO_APP/ { a = 0 } a && /addq \$[0-9]+, /' | wc -l; }
 [ "$(asm_updates)" -gt 0 ] || fail "counting-opt=fast: no counter update as an asm"
 assert_eq "counting-opt=full: counter updates as asm" 0 "$(asm_updates -fplugin-arg-perfinst-counting-opt=full)"
+assert_eq "-fPIC (a dynamic TLS model): counter updates as asm" 0 "$(asm_updates -fPIC)"
 # PIE vs non-PIE really differ in kind, and no dynamic relocation comes from perfinst
 readelf -h pie | grep -q "DYN" || fail "pie is not ET_DYN"
 readelf -h nopie | grep -q "EXEC" || fail "nopie is not ET_EXEC"
