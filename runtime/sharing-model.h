@@ -36,6 +36,9 @@ struct sh_te {                /* one thread on a shared line */
     uint8_t valid;            /* its copy of the line is valid */
     uint8_t armed;            /* sampled mode: a window is open (its next access is judged) */
     uint8_t armed_off;        /* the window's first access: offset, bytes, site */
+    uint8_t fp_state;         /* sampled mode: 0 new, 1 its first accesses call (bytes kept, not
+                                 counted), 2 done (sharing.c, "a newcomer's footprint") */
+    uint8_t fp_left;          /* ... accesses left of that footprint */
     uint32_t cpu;
     uint32_t e_first, e_last; /* fork/join epochs of its first and last access seen */
     uint64_t r, w, pending;
@@ -49,6 +52,8 @@ struct sh_ext {               /* a shared line's coherence state */
     uint32_t written;         /* a thread wrote it since it became shared */
     uint32_t windows;         /* sampled mode: windows open on the line */
     uint32_t watch_calls;     /* calls not opening a window since the last one opened */
+    uint32_t footprints;      /* sampled mode: threads whose first accesses call (fp_state 1) */
+    uint32_t fp_calls;        /* ... calls of other threads since the last one opened */
     struct sh_te *t;          /* t0, or a larger array once more threads came */
     uint64_t area_true[PI_SHARE_AREAS], area_false[PI_SHARE_AREAS];
     struct sh_te t0[SH_TE_INLINE];

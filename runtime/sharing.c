@@ -60,6 +60,8 @@
 #define SH_SAMPLED_BYTE PI_SHARE_SAMPLED_BYTE /* ... of one whose accesses the inlined countdown samples */
 #define SH_RO_BYTE PI_SHARE_RO_BYTE /* ... of one nobody wrote since it became shared: reads skip it */
 #define SH_WATCH_MAX 64       /* calls of other threads that end a sampling window unresolved */
+#define SH_NEWCOMER_FP 2      /* a thread's first accesses to a shared line that call (sampled mode) */
+#define SH_NEWCOMER_WAIT 4    /* calls of other threads that close the footprints open on a line */
 #define SH_PERIOD_DEFAULT 1024 /* PERFINST_SHARING_PERIOD's default: see docs/sharing.md, Cost */
 #define SH_SHADOW_BITS 41     /* the byte shadow covers 2^41 lines: 47-bit addresses */
 #define SH_VALGRIND_BITS 31   /* ... under valgrind, whose client addresses lie below 2^37 */
@@ -800,6 +802,37 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
         } else
             __perfinst_share_countdown--;
     }
+    /* A newcomer's footprint: a thread's first call on a shared line, when
+     * it writes (the access that made it shared, or a sample), lets its
+     * next accesses call too, SH_NEWCOMER_FP of them, their bytes and sites kept
+     * but not counted (the countdown stands for them, as in a window): the
+     * fields a thread touches once a turn right after the one that brought
+     * it there (a struct's own field after its shared counter) are seen in
+     * every run, not only when sampled.  Other threads' accesses call
+     * meanwhile (the byte is per line): SH_NEWCOMER_WAIT of their calls
+     * close it.  A thread that came to read (a pivot row, read-mostly
+     * data) opens none. */
+    int newcomer = 0;
+    if (t->fp_state == 0) {
+        t->fp_state = 2;
+        if (write & SH_WRITE) {
+            t->fp_state = 1;
+            t->fp_left = SH_NEWCOMER_FP;
+            e->footprints++;
+            e->fp_calls = 0;
+        }
+    } else if (t->fp_state == 1) {
+        newcomer = 1;
+        if (!--t->fp_left) {
+            t->fp_state = 2;
+            e->footprints--;
+        }
+    } else if (e->footprints && ++e->fp_calls > SH_NEWCOMER_WAIT) {
+        for (uint32_t i = 0; i < e->n; i++) /* (their threads went away: closed) */
+            if (e->t[i].fp_state == 1)
+                e->t[i].fp_state = 2;
+        e->footprints = 0;
+    }
     int rel = t->armed ? judge(e, t, bytes, off) : 0;
     if (sample) {
         if (write & SH_WRITE)
@@ -824,7 +857,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
         t->w |= bytes;
     if (rel || t->cpu == ~0u)
         t->cpu = (uint32_t)sched_getcpu();
-    if (sample || rel)
+    if (sample || rel || newcomer)
         site_add(pc, at, num, write, bytes, sample ? period : 0, rel, period, what);
     if (e->windows && !sample && ++e->watch_calls > SH_WATCH_MAX) {
         /* a window's thread has not come back (descheduled, or done with the
@@ -845,7 +878,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
      * ends, not when it started: the access it stands for happens after
      * the call returns, so other threads' writes meanwhile precede it (and
      * do not invalidate its copy); their accesses meanwhile need not call. */
-    set_byte(ln, e->windows ? SH_SHARED_BYTE : shared_byte(e));
+    set_byte(ln, e->windows || e->footprints ? SH_SHARED_BYTE : shared_byte(e));
 }
 
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes,
@@ -898,6 +931,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         o->writes = l->o_writes;
         o->e_first = l->o_efirst;
         o->e_last = l->o_elast;
+        o->fp_state = 2; /* (its footprint: the private phase's) */
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
@@ -969,7 +1003,7 @@ static inline __attribute__((always_inline)) void private_access(struct sh_line 
         /* a second thread may have made it shared meanwhile */
         if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
             lock(l);
-            if (l->ext && !l->ext->windows)
+            if (l->ext && !l->ext->windows && !l->ext->footprints)
                 set_byte(ln, shared_byte(l->ext));
             unlock(l);
         }

@@ -2,9 +2,10 @@
 # sharing fixture of tests/sharing (fixtures.c's patterns, verdict.c's,
 # arrays.c's, threads.c's, the C++ pool and the single-pattern programs),
 # run 10 times beside a busy thread per CPU (busy.c) in the default sampled
-# mode, gives the same verdict for every object each time -- sampled reload
-# counts may vary, the verdict may not; and the report's messages agree
-# (check-messages.py).  verdict.c's `late` case fails when the solo phase
+# mode, gives the same verdict for every object and the same plan (the
+# recommendations, without their figures) each time -- sampled reload
+# counts may vary, the verdict and the repair may not; and the report's
+# messages agree (check-messages.py).  verdict.c's `late` case fails when the solo phase
 # ends at the second thread's first access instead of at pthread_create.
 # timeout: 1200
 . "$PERFINST_TOP/tests/lib.sh"
@@ -47,6 +48,12 @@ verdicts() {
         sed -E 's/0x[0-9a-f]+/0x_/g' | sort
 }
 
+# plan_of FEEDBACK: its recommendations without their figures (reloads=,
+# why=): the same repair in every run
+plan_of() {
+    grep -E '^[0-9]+ ' "$1" | sed -E 's/^[0-9]+ /plan: /; s/ (reloads|why)=[^ ]*//g' | sort
+}
+
 cases="f:adjacent:200 f:atomic:200 f:padded:200 f:mixed:200 f:linreg:200 f:hist:200 f:flags:200 f:locks:200 f:hidden:200 f:globals:200
 v:hist v:macro v:bzero v:copy v:matrix v:flag v:late:200 pool::200000
 a:scalars a:flags a:hist a:locks a:escape a:pointer a:global a:big th:phases th:crowd th:allocs th:lines
@@ -58,7 +65,8 @@ for c in $cases; do
         rm -f run.pit
         PERFINST_OUT=run.pit ./$prog $mode $arg > /dev/null 2>&1 || fail "$name: run $i"
         "$PMOPT" report --sharing $prog run.pit > $name.$i.rep
-        verdicts $name.$i.rep > $name.$i.v
+        "$PMOPT" plan --sharing -o $name.$i.fb $prog run.pit
+        { verdicts $name.$i.rep; plan_of $name.$i.fb; } > $name.$i.v
         if [ "$i" -gt 1 ] && ! cmp -s $name.1.v $name.$i.v; then
             diff -u $name.1.v $name.$i.v >&2
             fail "$name: run $i's verdict differs from run 1's (loaded machine)"
