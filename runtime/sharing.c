@@ -40,6 +40,7 @@
 #include "env.h"
 #include "sharing-model.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <sched.h>
@@ -391,7 +392,8 @@ static void sh_init(void)
  * (pass-sharing.cc): the shadow is mapped before the program's loops run,
  * whose inlined checks load its address once (a loop that began before it
  * was mapped would call on every access). */
-static uintptr_t unit_pcs[64]; /* a code address of each module with a unit that called it */
+static uintptr_t unit_pcs[64]; /* a code address in each module with a unit that called it */
+static const void *unit_bases[64]; /* ... and where that module is loaded (dladdr) */
 static uint32_t nunit_pcs;
 
 PI_EXPORT void __perfinst_share_start(void)
@@ -402,9 +404,15 @@ PI_EXPORT void __perfinst_share_start(void)
      * names code in it: the lines of its globals are named through it
      * (constructors run one at a time) */
     uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    Dl_info di;
+    const void *base = dladdr((void *)pc, &di) ? di.dli_fbase : NULL;
     uint32_t n = __atomic_load_n(&nunit_pcs, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < n && base; i++)
+        if (unit_bases[i] == base)
+            return; /* (a program's many units: one entry for their module) */
     if (n < sizeof unit_pcs / sizeof *unit_pcs) {
         unit_pcs[n] = pc;
+        unit_bases[n] = base;
         __atomic_store_n(&nunit_pcs, n + 1, __ATOMIC_RELEASE);
     }
 }
