@@ -95,6 +95,22 @@ struct line_list {
     }
 };
 
+/* E's gcov block gets LINE of FILE, unless it has a line already (one
+ * line per edge block: a second is left out) */
+static void phi_edge_line(edge e, const char *file, unsigned line)
+{
+    for (unsigned i = 0; i < edge_lines.length(); i++)
+        if (edge_lines[i].e == e) {
+            if (!edge_lines[i].line.file) {
+                edge_lines[i].line.file = pi_unit_file(file);
+                edge_lines[i].line.line = line ? line : 1;
+            }
+            return;
+        }
+    edge_line el = {e, {pi_unit_file(file), line ? line : 1}};
+    edge_lines.safe_push(el);
+}
+
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
 {
     edge_lines.truncate(0);
@@ -163,6 +179,36 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
                 el.line.line = gx.line ? gx.line : 1;
             }
             edge_lines.safe_push(el);
+        }
+    }
+    /* lines the early optimisations folded into PHI arguments (count-at=
+       late: `return 10;` a constant on the edge into the return block):
+       such a line runs as often as its argument's edge, so it goes to the
+       edge's source block when that has one way out, else to the edge's own
+       gcov block (as a goto's line does above); only a location no statement
+       holds, so that a line the statements still show is not counted twice */
+    loc_set stmt_locus; /* (the statements' locations without their inline blocks) */
+    for (loc_set::iterator it = seen.begin(); it != seen.end(); ++it)
+        if (!RESERVED_LOCATION_P(LOCATION_LOCUS(*it)))
+            stmt_locus.add(LOCATION_LOCUS(*it));
+    FOR_EACH_BB_FN(bb, fun)
+    for (gphi_iterator pi = gsi_start_phis(bb); !gsi_end_p(pi); gsi_next(&pi)) {
+        gphi *phi = pi.phi();
+        for (unsigned i = 0; i < gimple_phi_num_args(phi); i++) {
+            location_t loc = gimple_phi_arg_location(phi, i);
+            edge e = gimple_phi_arg_edge(phi, i);
+            unsigned *k = slot.get(e->src->index);
+            if (RESERVED_LOCATION_P(LOCATION_LOCUS(loc)) || stmt_locus.contains(LOCATION_LOCUS(loc)) || !k)
+                continue;
+            expanded_location x = expand_location(loc);
+            if (!x.file)
+                continue;
+            bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;
+            if (EDGE_COUNT(e->src->succs) + fake <= 1) {
+                lists[*k]->add(x.file, x.line);
+                continue;
+            }
+            phi_edge_line(e, x.file, x.line);
         }
     }
     /* into the unit, site by site (a site's lines are consecutive) */

@@ -32,8 +32,8 @@ void pi_narrow_increment(basic_block bb, gimple_stmt_iterator *gsi, tree ref, un
     tree var = TREE_OPERAND(ref, 0);
     tree off = build_int_cst(build_pointer_type(char_type_node), (HOST_WIDE_INT)counter * 8);
     tree mem = build2(MEM_REF, type, build_fold_addr_expr(var), off);
-    tree old = create_tmp_reg(type, "pi_n");
-    tree inc = create_tmp_reg(type, "pi_n");
+    tree old = pi_tmp_reg(type, "pi_n");
+    tree inc = pi_tmp_reg(type, "pi_n");
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, gimple_build_assign(old, mem));
     gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(type, 1)));

@@ -29,6 +29,9 @@
  */
 #include "plugin.h"
 #include "tree-eh.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa.h"
+#include "tree-cfgcleanup.h"
 
 /* Start a new block at g unless g already starts one; returns g's block. */
 static basic_block block_starting_at(gimple *g)
@@ -181,12 +184,19 @@ gasm *pi_site_marker(unsigned site, location_t loc)
     return marker;
 }
 
+/* A temporary: an SSA name once the function is in SSA form (count-at=late) */
+tree pi_tmp_reg(tree type, const char *name)
+{
+    return gimple_in_ssa_p(cfun) ? make_ssa_name(type) : create_tmp_reg(type, name);
+}
+
 /* `REF += 1` (a counter, an inline cache's hits, an arc's counter:
  * arcs.cc), at the end of *SEQ. */
+
 void pi_add_increment(gimple_seq *seq, tree ref)
 {
-    tree old = create_tmp_reg(uint64_type_node, "pi");
-    tree inc = create_tmp_reg(uint64_type_node, "pi");
+    tree old = pi_tmp_reg(uint64_type_node, "pi");
+    tree inc = pi_tmp_reg(uint64_type_node, "pi");
     gimple_seq_add_stmt(seq, gimple_build_assign(old, ref));
     gimple_seq_add_stmt(seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
     gimple_seq_add_stmt(seq, gimple_build_assign(unshare_expr(ref), inc));
@@ -577,8 +587,8 @@ static void add_icall_cache(const icall_site &ic)
     /* (B keeps its labels, site marker and counter: the call is never first) */
     basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
 
-    tree t = create_tmp_reg(uint64_type_node, "pi_icall");
-    tree last = create_tmp_reg(uint64_type_node, "pi_icall");
+    tree t = pi_tmp_reg(uint64_type_node, "pi_icall");
+    tree last = pi_tmp_reg(uint64_type_node, "pi_icall");
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, gimple_build_assign(t, NOP_EXPR, fnptr));
     gimple_seq_add_stmt(&seq, gimple_build_assign(last, pi_icall_slot_ref(k, 0)));
@@ -691,6 +701,24 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
         }
 }
 
+/* count-at=late: functions marked one by one, with statement regions or
+ * watched data are instrumented at `cfg` as before (their counters must
+ * follow their code into callers that are not counted); the rest of an
+ * all=count unit after the early inliner (count_late_execute).  (decls
+ * live as long as the unit: not a GC root) */
+static bool late_phase;
+static hash_set<tree> *early_done;
+
+static bool holds_site_marker(basic_block bb)
+{
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM &&
+            strncmp(gimple_asm_string(as_a<gasm *>(gsi_stmt(gsi))), PI_MARKER_PREFIX,
+                    sizeof PI_MARKER_PREFIX - 1) == 0)
+            return true;
+    return false;
+}
+
 static unsigned int count_execute(function *fun)
 {
     tree fndecl = fun->decl;
@@ -712,6 +740,18 @@ static unsigned int count_execute(function *fun)
     bool watch = !skip && pi_watch_any(fun);
     if (!(fn_dirs & code_dirs) && marks.is_empty() && !watch)
         return 0;
+    if (pi_opt.count_late) {
+        bool own = marked || (fn_dirs & PI_D_DORMANT) || !marks.is_empty() || watch;
+        if (!late_phase && !own)
+            return 0; /* (the late pass's) */
+        if (late_phase && early_done && early_done->contains(fndecl))
+            return 0;
+        if (!late_phase) {
+            if (!early_done)
+                early_done = new hash_set<tree>;
+            early_done->add(fndecl);
+        }
+    }
     pair_named_regions(marks);
 
     /* region boundaries start blocks: split before every marker, and after
@@ -740,7 +780,8 @@ static unsigned int count_execute(function *fun)
     bitmap_clear(in);
     auto_delete_vec<probe_region> probes;
     if (!skip && (fn_dirs & code_dirs)) {
-        FOR_EACH_BB_FN(bb, fun) bitmap_set_bit(in, bb->index);
+        /* late: not the blocks of a function instrumented early and inlined here */
+        FOR_EACH_BB_FN(bb, fun) if (!late_phase || !holds_site_marker(bb)) bitmap_set_bit(in, bb->index);
         for (int i = 0; i < nspec; i++) {
             if (!has_probe(fn_specs[i].kind))
                 continue;
@@ -976,3 +1017,57 @@ static unsigned int count_execute(function *fun)
 
 static bool count_gate(function *fun) { return !seen_error(); }
 PI_GIMPLE_PASS(count, PROP_cfg)
+
+/* count-at=late: the count pass over every function once the early
+ * inliner and the early optimisations are done, where GCC's own
+ * -fprofile-arcs instruments (tree-profile.cc, the "profile" pass):
+ * each function's counters then sit on its inlined body.  As there, the
+ * pure/const flags the early passes found are dropped (the body now
+ * stores), calls are updated and the call graph's edges rebuilt; GCC's
+ * IPA mod/ref recomputes its summaries from these bodies
+ * (modref_generate) before any later pass reads them. */
+static bool count_late_gate(function *) { return !seen_error() && pi_opt.count_late; }
+
+static unsigned int count_late_execute(function *)
+{
+    cgraph_node *node;
+    auto_vec<cgraph_node *> done;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        if (!gimple_has_body_p(node->decl) || (node->clone_of && node->decl == node->clone_of->decl))
+            continue;
+        if (DECL_SOURCE_LOCATION(node->decl) == BUILTINS_LOCATION)
+            continue;
+        push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+        unsigned before = pi_unit_nsites();
+        late_phase = true;
+        count_execute(cfun);
+        late_phase = false;
+        free_dominance_info(CDI_DOMINATORS);
+        free_dominance_info(CDI_POST_DOMINATORS);
+        if (pi_unit_nsites() != before)
+            done.safe_push(node);
+        pop_cfun();
+    }
+    for (unsigned i = 0; i < done.length(); i++) {
+        node = done[i];
+        node->set_const_flag(false, false);
+        node->set_pure_flag(false, false);
+    }
+    for (unsigned i = 0; i < done.length(); i++) {
+        node = done[i];
+        push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, cfun)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+            if (is_gimple_call(gsi_stmt(gsi)))
+                update_stmt(gsi_stmt(gsi));
+        mark_virtual_operands_for_renaming(cfun);
+        update_ssa(TODO_update_ssa);
+        cgraph_edge::rebuild_edges();
+        pop_cfun();
+    }
+    pi_unit_finish();
+    return 0;
+}
+PI_SIMPLE_IPA_PASS(count_late)

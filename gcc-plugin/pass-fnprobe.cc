@@ -56,7 +56,7 @@ void pi_fnprobe_instrument(function *fun, basic_block entry, unsigned site,
     gimple_stmt_iterator gsi = gsi_after_labels(entry);
     if (!gsi_end_p(gsi) && gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
         gsi_next(&gsi);
-    tree t0 = create_tmp_reg(u64, "pi_fn");
+    tree t0 = pi_tmp_reg(u64, "pi_fn");
     gcall *enter = gimple_build_call(probe_decl("__perfinst_fn_enter", u64, u64, u32, u32, u64), 4, id, st,
                                      build_int_cst(u32, dtypes), build_int_cst(u64, dthr));
     gimple_call_set_lhs(enter, t0);

@@ -61,6 +61,10 @@
  *                        arcs off a spanning tree of its flow graph, the rest solved
  *                        by the readers (default; arcs.cc), or one per block, as
  *                        statement regions have them
+ *   count-at=cfg|late    where all=count's count pass runs: right after cfg, before
+ *                        the early inliner (default), or after the early inliner and
+ *                        optimisations, where -fprofile-generate instruments (pass-count.cc;
+ *                        functions marked one by one stay at cfg)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -115,7 +119,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-pad=gcc|none     with feedback: GCC's alignment padding inside\n"
     "                            functions (default) or none\n"
     "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
-    "                            or one per block\n",
+    "                            or one per block\n"
+    "  -fplugin-arg-perfinst-count-at=cfg|late  all=count's counters placed before the early inliner\n"
+    "                            (default) or after it, where -fprofile-generate places its own\n",
 };
 
 static const char *feedback_only;
@@ -377,11 +383,18 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             else
                 pi_opt.counting_function = c == 1;
+        } else if (strcmp(k, "count-at") == 0) {
+            static const char *const words[] = {"cfg", "late", NULL};
+            int c = one_of(k, v, words);
+            if (c < 0)
+                ok = false;
+            else
+                pi_opt.count_late = c == 1;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, count-at, help)", k);
             ok = false;
         }
     }
@@ -433,7 +446,8 @@ static void start_unit(void *, void *)
 
 static void ipa_start(void *, void *)
 {
-    pi_unit_finish();
+    if (!pi_opt.count_late) /* (else at the end of the late count pass) */
+        pi_unit_finish();
 }
 
 static void finish_unit(void *, void *)
@@ -524,6 +538,9 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_promote_find_pass(g), "perfinst_feedback", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_count_pass(g), "perfinst_promote_find", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_arrays_pass(g), "build_ssa_passes", PASS_POS_INSERT_AFTER);
+    /* count-at=late: after the early inliner and optimisations, where
+       GCC's own profile instrumentation is */
+    register_pass(pi_make_count_late_pass(g), "profile", PASS_POS_INSERT_BEFORE);
     /* after every instance of local-fnsummary */
     register_pass_at(pi_make_inlsize_pass(g), "local-fnsummary", 0, PASS_POS_INSERT_AFTER);
     register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);

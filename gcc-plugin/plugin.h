@@ -45,6 +45,7 @@ struct pi_options {
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
+    bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
 };
 extern struct pi_options pi_opt;
 
@@ -134,6 +135,8 @@ void pi_finish_parse_function(void *gcc_data, void *user_data);
 void pi_pre_genericize(void *gcc_data, void *user_data);
 void pi_register_attributes(void *gcc_data, void *user_data);
 opt_pass *pi_make_count_pass(gcc::context *ctxt);
+opt_pass *pi_make_count_late_pass(gcc::context *ctxt); /* SIMPLE_IPA, before "profile" */
+tree pi_tmp_reg(tree type, const char *name);
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
 opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */

@@ -82,8 +82,8 @@ void pi_return_site_instrument(basic_block r, unsigned site, tree counter, locat
     FOR_EACH_EDGE(e, ei, r->preds)
     {
         gimple_seq seq = NULL;
-        tree old = create_tmp_reg(uint64_type_node, "pi");
-        tree inc = create_tmp_reg(uint64_type_node, "pi");
+        tree old = pi_tmp_reg(uint64_type_node, "pi");
+        tree inc = pi_tmp_reg(uint64_type_node, "pi");
         gimple_seq_add_stmt(&seq, gimple_build_assign(old, unshare_expr(counter)));
         gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old, build_int_cst(uint64_type_node, 1)));
         gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(counter), inc));
