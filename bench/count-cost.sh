@@ -4,10 +4,16 @@
 # (bench/workloads.sh: SQLite's train, sort and insert mixes, Lua 5.4, zstd
 # -3 compression and decompression), beside gcc -O2 and -fprofile-generate.
 #
-#   bench/count-cost.sh [--programs "sqlite lua zstd"] [--rounds N]
+#   bench/count-cost.sh [--programs "sqlite lua zstd"] [--workloads LIST]
+#                       [--count-flags FLAGS] [--rounds N]
 #                       [--no-callgrind] [--compile N] [--work DIR] [--record]
 #
 #   --programs LIST  the programs (default: all of bench/workloads.sh)
+#   --workloads LIST only these of the programs' workloads (e.g. "sort
+#                    compress decompress all"; default: every one)
+#   --count-flags FLAGS  more plugin arguments for the all=count variant
+#                    (e.g. -fplugin-arg-perfinst-count-at=late); also in
+#                    the compile rounds
 #   --rounds N       interleaved CPU-time rounds at the big scale (default 0:
 #                    none; each round runs every variant once per workload)
 #   --no-callgrind   no instruction counts
@@ -35,10 +41,12 @@ top=$(cd "$here/.." && pwd)
 cmdline="bench/count-cost.sh${*:+ $*}"
 . "$here/workloads.sh"
 
-programs=$WL_PROGRAMS rounds=0 do_cg=1 crounds=0 record=0 W=$here/.work/cost
+programs=$WL_PROGRAMS only="" cflags_count="" rounds=0 do_cg=1 crounds=0 record=0 W=$here/.work/cost
 while [ $# -gt 0 ]; do
     case $1 in
     --programs) programs=${2:?}; shift 2 ;;
+    --workloads) only=${2:?}; shift 2 ;;
+    --count-flags) cflags_count=${2:?}; shift 2 ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --no-callgrind) do_cg=0; shift ;;
     --compile) crounds=${2:?}; shift 2 ;;
@@ -58,10 +66,17 @@ say() { echo "count-cost: $(date -u +%T) $*" >&2; }
 failed=0
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 PLUGIN="-fplugin=$B/perfinst.so"
-declare -A FLAGS=([o2]="-O2" [pgen]="-O2 -fprofile-generate" [count]="-O2 $PLUGIN -fplugin-arg-perfinst-all=count")
+declare -A FLAGS=([o2]="-O2" [pgen]="-O2 -fprofile-generate" [count]="-O2 $PLUGIN -fplugin-arg-perfinst-all=count $cflags_count")
 declare -A LINKER=([o2]=gcc [pgen]=gcc [count]=pild)
 VARIANTS="o2 pgen count off"
 build_of() { [ "$1" = off ] && echo count || echo "$1"; }
+# the workloads of program $1 that --workloads keeps
+workloads_of() {
+    local w
+    for w in $(wl_workloads "$1"); do
+        [ -z "$only" ] || [[ " $only " == *" $w "* ]] && echo "$w"
+    done
+}
 env_of() { [ "$1" = off ] && echo "PERFINST_MODE=off" || echo "PERFINST_MODE=on"; }
 
 R=$W/report.md
@@ -74,7 +89,7 @@ for p in $programs; do
         say "building $p/$v"
         wl_build "$p" "$W/$p/$v" "${LINKER[$v]}" ${FLAGS[$v]} || { say "build of $p/$v failed"; failed=1; }
     done
-    for wl in $(wl_workloads "$p"); do
+    for wl in $(workloads_of "$p"); do
         if [ $do_cg = 1 ]; then
             for v in $VARIANTS; do
                 d=$W/$p/$(build_of $v)
@@ -122,7 +137,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
         echo "| program | workload | -O2 instructions | -fprofile-generate | all=count | all=count, off | checksums |"
         echo "| --- | --- | --- | --- | --- | --- | --- |"
         for p in $programs; do
-            for wl in $(wl_workloads "$p"); do
+            for wl in $(workloads_of "$p"); do
                 b=${IR[$p/$wl/o2]:-}
                 same=same
                 for v in $VARIANTS; do [ "${SUM[$p/$wl/$v]:-}" = "${SUM[$p/$wl/o2]:-x}" ] || same="**differ**"; done
@@ -146,7 +161,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
         echo "User CPU time at the big scale, $rounds interleaved rounds, × gcc -O2 (median of per-round ratios [95 % interval]; the machine is shared and loaded: load average at the start $load_start):"
         echo
         for p in $programs; do
-            for wl in $(wl_workloads "$p"); do
+            for wl in $(workloads_of "$p"); do
                 echo "$p $wl (scale $(wl_scale "$p" big)):"
                 echo
                 python3 "$here/paired.py" --base o2 "$W/$p-$wl.times"
@@ -158,7 +173,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
 
 # ---- compile cost: user CPU of cc1 ----------------------------------------------
 if [ "$crounds" -gt 0 ]; then
-    declare -A CFL=([plain]="-O2" [plugin]="-O2 $PLUGIN" [count]="-O2 $PLUGIN -fplugin-arg-perfinst-all=count")
+    declare -A CFL=([plain]="-O2" [plugin]="-O2 $PLUGIN" [count]="-O2 $PLUGIN -fplugin-arg-perfinst-all=count $cflags_count")
     {
         echo "Compile cost: user CPU of \`gcc -S\` (cc1 alone: no assembler) over every C source of the program, $crounds interleaved round(s), median; text size of the linked programs (\`size\`):"
         echo

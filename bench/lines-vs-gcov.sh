@@ -2,7 +2,9 @@
 # lines-vs-gcov.sh — pmopt report's line counts against gcov's, on a real
 # program (tests/count/t-cgoto.sh does the same on a small fixture).
 #
-#   bench/lines-vs-gcov.sh [PROG [WORKLOAD [FILE]]]    (default: lua all lvm.c)
+#   bench/lines-vs-gcov.sh [PROG [WORKLOAD [FILE [FLAG...]]]]   (default: lua all lvm.c)
+#
+# FLAGs go to the all=count build (e.g. -fplugin-arg-perfinst-count-at=late).
 #
 # Builds PROG (bench/workloads.sh) twice into bench/.work/lines/: with
 # all=count and -g (linked by perfinst-ld), and with -O0 --coverage (gcov's
@@ -18,6 +20,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/workloads.sh"
 prog=${1:-lua} wl=${2:-all} file=${3:-lvm.c}
+shift $(($# < 3 ? $# : 3))
+extra=("$@")
 B=${PERFINST_BUILD:-$top/build}
 W=$here/.work/lines/$prog
 wl_fetch "$prog" || exit 1
@@ -26,7 +30,7 @@ wl_fetch "$prog" || exit 1
 # between the two builds; a fixed seed makes them the same
 det=()
 [ "$prog" = lua ] && det=('-Dluai_makeseed(L)=0u')
-wl_build "$prog" "$W/count" pild -O2 -g -fplugin="$B/perfinst.so" -fplugin-arg-perfinst-all=count "${det[@]}" || exit 1
+wl_build "$prog" "$W/count" pild -O2 -g -fplugin="$B/perfinst.so" -fplugin-arg-perfinst-all=count "${extra[@]}" "${det[@]}" || exit 1
 wl_build "$prog" "$W/cov" gcc -O0 --coverage "${det[@]}" || exit 1
 scale=$(wl_scale "$prog" small)
 rm -f "$W"/count/*.pit "$W"/cov/obj/*.gcda

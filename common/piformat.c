@@ -59,6 +59,7 @@ const char *pi_site_kind_name(unsigned kind)
     case PI_SITE_BLOCK: return "block";
     case PI_SITE_DATA: return "data";
     case PI_SITE_CALL: return "call";
+    case PI_SITE_INLINE: return "inline";
     }
     return NULL;
 }

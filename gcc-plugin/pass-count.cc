@@ -701,6 +701,106 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
         }
 }
 
+/* Can bb be entered again from a block it dominates (a loop's header)? */
+static bool enters_again(basic_block bb)
+{
+    calculate_dominance_info(CDI_DOMINATORS);
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->preds)
+    if (dominated_by_p(CDI_DOMINATORS, e->src, bb))
+        return true;
+    return false;
+}
+
+/* count-at=late: an inlined call's entries (PI_SITE_INLINE).  By then the
+ * early inliner has put helpers' bodies into their callers, where they
+ * are counted on the caller's arcs; a helper inlined everywhere has no
+ * function of its own whose entry block counts its calls.  Each inlined
+ * body (a BLOCK whose origin is the callee, inlined_function_outer_scope_p)
+ * gets a site naming the callee, whose count is the count of the block it
+ * is entered in: the block holding its inline entry marker (GCC's `DEBUG
+ * INLINE_ENTRY`, with -g), else the nearest block that dominates every one
+ * of its statements unless that block can be entered again from inside (a
+ * loop of the body: such a body gets no site).  A body the early
+ * optimisations folded away whole (no statement left, nor a marker) has
+ * none either.  Not for a callee counted at cfg (EARLY: marked one by
+ * one, whose inlined counters count it) nor one never counted.
+ * find_inline_entries: the bodies that get a site, in the order met
+ * (BODIES), each with the block it is entered in (ENTRY). */
+static void find_inline_entries(const vec<basic_block> &order, const vec<int> &site_of, hash_set<tree> *early,
+                                vec<tree> &bodies, hash_map<tree, basic_block> &entry)
+{
+    hash_map<tree, basic_block> marked_at, common; /* inlined body (its outer BLOCK) -> block */
+    auto_vec<tree> met, markers;                   /* (in the order met) */
+    for (unsigned i = 0; i < order.length(); i++)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(order[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if (gimple_debug_inline_entry_p(g)) {
+                if (!marked_at.put(gimple_block(g), order[i]))
+                    markers.safe_push(gimple_block(g));
+                continue;
+            }
+            if (is_gimple_debug(g))
+                continue;
+            for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b)) {
+                if (!inlined_function_outer_scope_p(b))
+                    continue;
+                bool existed;
+                basic_block &slot = common.get_or_insert(b, &existed);
+                if (!existed) {
+                    met.safe_push(b);
+                    slot = order[i];
+                } else if (slot != order[i]) {
+                    calculate_dominance_info(CDI_DOMINATORS);
+                    slot = nearest_common_dominator(CDI_DOMINATORS, slot, order[i]);
+                }
+            }
+        }
+    /* a body whose statements all went (folded into the caller's) and
+       left its marker */
+    for (unsigned i = 0; i < markers.length(); i++)
+        if (!common.get(markers[i]) && inlined_function_outer_scope_p(markers[i])) {
+            met.safe_push(markers[i]);
+            common.put(markers[i], *marked_at.get(markers[i]));
+        }
+    for (unsigned i = 0; i < met.length(); i++) {
+        tree callee = block_ultimate_origin(met[i]);
+        basic_block *m = marked_at.get(met[i]);
+        basic_block bb = m ? *m : *common.get(met[i]);
+        if (!callee || TREE_CODE(callee) != FUNCTION_DECL || DECL_IS_UNDECLARED_BUILTIN(callee) ||
+            pi_is_own_decl(callee) || pi_skip_function(callee) || (early && early->contains(callee)) ||
+            (unsigned)bb->index >= site_of.length() || site_of[bb->index] < 0)
+            continue;
+        if (!m && enters_again(bb))
+            continue; /* (a loop of the body: its first block runs more often than the body) */
+        bodies.safe_push(met[i]);
+        entry.put(met[i], bb);
+    }
+}
+
+static void add_inline_sites(const vec<tree> &bodies, hash_map<tree, basic_block> &entry, const vec<int> &site_of,
+                             unsigned func)
+{
+    for (unsigned i = 0; i < bodies.length(); i++) {
+        tree callee = block_ultimate_origin(bodies[i]);
+        basic_block bb = *entry.get(bodies[i]);
+        pi_site s;
+        memset(&s, 0, sizeof s);
+        expanded_location xl = expand_location(DECL_SOURCE_LOCATION(callee));
+        s.func = func;
+        s.counter = PI_NONE;
+        s.file = pi_unit_file(xl.file);
+        s.line = xl.line;
+        s.column = xl.column > 0xffff ? 0xffff : xl.column;
+        s.kind = PI_SITE_INLINE;
+        s.bb = bb->index;
+        s.region = pi_unit_str(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
+        s.arg = site_of[bb->index];
+        pi_unit_add_site(&s);
+    }
+}
+
 /* count-at=late: functions marked one by one, with statement regions or
  * watched data are instrumented at `cfg` as before (their counters must
  * follow their code into callers that are not counted); the rest of an
@@ -934,6 +1034,12 @@ static unsigned int count_execute(function *fun)
     auto_sbitmap at_end(last_basic_block_for_fn(fun)); /* blocks whose counter goes at their end */
     bitmap_clear(at_end);
     bool arcs = false;
+    /* count-at=late: the bodies the early inliner put here, and where each
+       is entered (before the arcs add blocks on edges) */
+    auto_vec<tree> inline_bodies;
+    hash_map<tree, basic_block> inline_entry;
+    if ((fn_dirs & PI_D_COUNT) && late_phase)
+        find_inline_entries(order, site_of, early_done, inline_bodies, inline_entry);
     if (whole && !skip && (fn_dirs & PI_D_COUNT) && !pi_opt.counters_blocks) {
         pi_lines_record(fun, first, site_of);
         auto_sbitmap leave(last_basic_block_for_fn(fun));
@@ -963,6 +1069,8 @@ static unsigned int count_execute(function *fun)
     auto_vec<icall_site> icalls;
     if (fn_dirs & PI_D_COUNT)
         add_call_sites(order, site_of, func, icalls);
+    if (!inline_bodies.is_empty())
+        add_inline_sites(inline_bodies, inline_entry, site_of, func);
 
     /* probes, before the markers that locate their exits go away */
     for (unsigned i = 0; i < probes.length(); i++) {

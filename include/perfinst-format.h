@@ -134,6 +134,11 @@ enum pi_site_kind {
     PI_SITE_CALL = 7,  /* a call in a counted block: region names the callee's assembler
                           name ("" for an indirect call), arg = the site index of the
                           block that makes the call (its count is the call's); no counter */
+    PI_SITE_INLINE = 8, /* count-at=late: a body the early inliner put into this function:
+                          region names the inlined function's assembler name, file and
+                          line its definition, arg = the site index of the block where
+                          the body is entered (its count is the inlined call's entries);
+                          no counter */
 };
 enum pi_access { PI_ACCESS_READ = 1, PI_ACCESS_WRITE = 2 };
 #define PI_SITE_TYPES(arg) ((arg) & 0xffu)

@@ -16,8 +16,12 @@
  *              flow conservation (rep_solve, common/piflow.c; a STOPPED
  *              record stands for the exit a stopped thread missed);
  *   functions  entries = the count of the function's first site (its entry
- *              block), blocks = the sum of its sites' counts (block
- *              executions);
+ *              block), plus the entries of its bodies inlined into other
+ *              functions where those were counted after the early inliner
+ *              (count-at=late: PI_SITE_INLINE, the count of the block each
+ *              is entered in; a function inlined everywhere gets a row of
+ *              its own with no blocks), blocks = the sum of its sites'
+ *              counts (block executions);
  *   lines      per source line the LARGEST count among the line's sites of
  *              one unit — what gcov prints: a `for` line spans the init, test
  *              and increment blocks, and users expect the test's count
@@ -627,7 +631,8 @@ static void group_funcs(struct model *md)
             row = &md->funcs[n++];
             *row = (struct func_row){ .u = c->u, .func = c->func, .key = c->key,
                                       .name = pm_func_name(c->u, c->func), .file = c->file,
-                                      .line = fn->line, .copies = c };
+                                      .line = fn->line, .copies = c,
+                                      .linkage = pi_unit_str(c->u, fn->name) };
         }
         row->ncopies++;
         row->has_entry |= c->has_entry;
@@ -635,6 +640,61 @@ static void group_funcs(struct model *md)
         row->blocks = pm_sat_add(row->blocks, c->blocks);
     }
     md->nfuncs = n;
+}
+
+/* count-at=late: an inlined body's entries (a PI_SITE_INLINE site) */
+struct inl_entry {
+    const struct pi_unit_view *u;
+    uint32_t caller;                /* the function it was inlined into */
+    const char *key, *linkage, *file;
+    uint32_t line;
+    uint64_t entries;
+};
+
+/* by function: key, file, line (group_funcs' order of rows) */
+static int cmp_inl(const void *a, const void *b)
+{
+    const struct inl_entry *x = a, *y = b;
+    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
+    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
+        return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int cmp_inl_row(const void *a, const void *b)
+{
+    const struct inl_entry *x = a;
+    const struct func_row *y = b;
+    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
+    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
+        return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The inlined bodies' entries into their functions' rows (md->funcs, in
+ * group_funcs' order); a function with no row (inlined everywhere) gets
+ * one, inlined_only, after the others. */
+static void add_inlined(struct model *md, struct inl_entry *inl, size_t ninl)
+{
+    if (!ninl)
+        return;
+    qsort(inl, ninl, sizeof *inl, cmp_inl);
+    size_t n0 = md->nfuncs;
+    struct func_row *last = NULL;
+    for (size_t i = 0; i < ninl; i++) {
+        const struct inl_entry *e = &inl[i];
+        struct func_row *row = bsearch(e, md->funcs, n0, sizeof *md->funcs, cmp_inl_row);
+        if (!row && last && !cmp_inl_row(e, last))
+            row = last;
+        if (!row) {
+            row = last = &md->funcs[md->nfuncs++];
+            *row = (struct func_row){ .u = e->u, .func = e->caller, .key = e->key,
+                                      .name = pm_fn_name(e->linkage), .file = e->file,
+                                      .line = e->line, .linkage = e->linkage, .inlined_only = 1 };
+        }
+        row->has_entry = 1;
+        row->entries = pm_sat_add(row->entries, e->entries);
+    }
 }
 
 static int cmp_line_key(const void *a, const void *b)
@@ -730,7 +790,7 @@ static int mark_uninstrumented(struct model *md)
     size_t candidates = 0;
     for (size_t i = 0; i < md->nfuncs; i++) {
         struct func_row *row = &md->funcs[i];
-        int code = !row->u->funcs[row->func].nsites;
+        int code = row->inlined_only || !row->u->funcs[row->func].nsites;
         for (uint32_t k = 0; k < row->ncopies && !code; k++)
             code = has_code(md, &row->copies[k]);
         row->uninstrumented = code ? 0 : -1; /* -1: a candidate, decided below */
@@ -765,18 +825,26 @@ static int mark_uninstrumented(struct model *md)
 static int build_views(struct model *md)
 {
     const struct pi_meta *m = &md->m;
-    size_t cap_sites = 0, cap_funcs = 0;
+    size_t cap_sites = 0, cap_funcs = 0, cap_inl = 0, ninl = 0;
     for (size_t i = 0; i < m->nunits; i++) {
         cap_sites += m->units[i].hdr.nsites;
         cap_funcs += m->units[i].hdr.nfuncs;
+        for (uint32_t k = 0; k < m->units[i].hdr.nsites; k++)
+            cap_inl += m->units[i].sites[k].kind == PI_SITE_INLINE;
     }
+    struct inl_entry *inl = calloc(cap_inl ? cap_inl : 1, sizeof *inl);
+    if (!inl)
+        return oom();
+    cap_funcs += cap_inl; /* (rows of functions inlined everywhere) */
     md->sites = calloc(cap_sites ? cap_sites : 1, sizeof *md->sites);
     md->funcs = calloc(cap_funcs ? cap_funcs : 1, sizeof *md->funcs);
     md->copies = calloc(cap_funcs ? cap_funcs : 1, sizeof *md->copies);
     size_t cap_lines = cap_sites ? cap_sites : 1;
     md->lines = calloc(cap_lines, sizeof *md->lines);
-    if (!md->sites || !md->funcs || !md->copies || !md->lines)
+    if (!md->sites || !md->funcs || !md->copies || !md->lines) {
+        free(inl);
         return oom();
+    }
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *u = &m->units[i];
         const struct usum *s = &md->us[i];
@@ -806,8 +874,10 @@ static int build_views(struct model *md)
                                                            .count = row->count,
                                                            .unit_id = u->hdr.unit_id };
         }
-        if (u->hdr.narcs && rep_gcov_lines(md, u, &md->lines, &md->nlines, &cap_lines))
+        if (u->hdr.narcs && rep_gcov_lines(md, u, &md->lines, &md->nlines, &cap_lines)) {
+            free(inl);
             return -1;
+        }
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++) {
             const struct pi_func *fn = &u->funcs[f];
             struct func_copy *row = &md->copies[md->ncopies++];
@@ -823,12 +893,23 @@ static int build_views(struct model *md)
                 if (u->sites[k].kind == PI_SITE_BLOCK)
                     row->blocks = pm_sat_add(row->blocks, COUNT(k));
         }
+        for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+            const struct pi_site *st = &u->sites[k];
+            if (st->kind != PI_SITE_INLINE || st->arg >= u->hdr.nsites)
+                continue;
+            const char *linkage = pi_unit_str(u, st->region);
+            inl[ninl++] = (struct inl_entry){ .u = u, .caller = st->func, .key = pm_fn_key(linkage),
+                                              .linkage = linkage, .file = pm_unit_file(u, st->file),
+                                              .line = st->line, .entries = COUNT(st->arg) };
+        }
 #undef COUNT
     }
     group_lines(md);
     if (md->ncopies)
         qsort(md->copies, md->ncopies, sizeof *md->copies, cmp_copy);
     group_funcs(md);
+    add_inlined(md, inl, ninl);
+    free(inl);
     if (mark_uninstrumented(md))
         return -1;
     if (md->nsites)

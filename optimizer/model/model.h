@@ -60,6 +60,10 @@ struct func_row {
     uint32_t ncopies;               /* >= 1 */
     const struct func_copy *copies; /* into model.copies, by unit id */
     int uninstrumented;             /* the linker kept another object's copy, not instrumented */
+    const char *linkage;            /* the assembler name (the first copy's) */
+    int inlined_only;               /* no copy: only bodies the early inliner put into other
+                                       functions (PI_SITE_INLINE), whose entries are the row's;
+                                       u and func are then the first such caller's */
 };
 
 struct line_row {

@@ -128,15 +128,15 @@ static void print_json(const struct report *r)
         printf(",\n  \"functions\": [");
         for (size_t i = 0; i < r->md.nfuncs; i++) {
             const struct func_row *row = &r->md.funcs[i];
-            const struct pi_func *fn = &row->u->funcs[row->func];
+            uint32_t nsites = row->inlined_only ? 0 : row->u->funcs[row->func].nsites;
             printf("%s\n    {\"unit\": \"0x%016llx\", \"function\": ", i ? "," : "",
                    (unsigned long long)row->u->hdr.unit_id);
             pm_json_str(stdout, row->name);
             printf(", \"linkage\": ");
-            pm_json_str(stdout, pi_unit_str(row->u, fn->name));
+            pm_json_str(stdout, row->linkage);
             printf(", \"file\": ");
             pm_json_str(stdout, row->file);
-            printf(", \"line\": %u, \"sites\": %u, \"entries\": ", row->line, fn->nsites);
+            printf(", \"line\": %u, \"sites\": %u, \"entries\": ", row->line, nsites);
             if (row->has_entry && !row->uninstrumented)
                 printf("%llu", (unsigned long long)row->entries);
             else
@@ -204,7 +204,7 @@ static void print_csv(const struct report *r)
         printf("blocks,entries,unit,function,file,line,sites,linkage,nunits,units\n");
         for (size_t i = 0; i < r->md.nfuncs; i++) {
             const struct func_row *row = &r->md.funcs[i];
-            const struct pi_func *fn = &row->u->funcs[row->func];
+            uint32_t nsites = row->inlined_only ? 0 : row->u->funcs[row->func].nsites;
             if (!row->uninstrumented)
                 printf("%llu", (unsigned long long)row->blocks);
             putchar(',');
@@ -214,8 +214,8 @@ static void print_csv(const struct report *r)
             pm_csv_str(stdout, row->name);
             putchar(',');
             pm_csv_str(stdout, row->file);
-            printf(",%u,%u,", row->line, fn->nsites);
-            pm_csv_str(stdout, pi_unit_str(row->u, fn->name));
+            printf(",%u,%u,", row->line, nsites);
+            pm_csv_str(stdout, row->linkage);
             printf(",%u,", row->ncopies);
             csv_units(row);
             putchar('\n');
@@ -296,7 +296,7 @@ static void print_text(const struct report *r)
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
             snprintf(us, sizeof us, "%u units", row->ncopies);
             printf("  %*s  %*s  %6s  %-*s  %-*s  %s%s\n", we, e, wb, b, p, wn, row->name, wl, loc,
-                   row->ncopies == 1 ? pm_unit_source(row->u) : us,
+                   row->inlined_only ? "(inlined)" : row->ncopies == 1 ? pm_unit_source(row->u) : us,
                    row->uninstrumented ? "  (not instrumented in the kept copy)" : "");
             for (uint32_t k = 0; r->units && row->ncopies > 1 && k < row->ncopies; k++) {
                 const struct func_copy *c = &row->copies[k];

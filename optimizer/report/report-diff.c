@@ -186,7 +186,7 @@ static int add_side(struct diff *d, struct side *s, int force)
         if (fr->uninstrumented)
             continue;
         /* static functions of one name in several files: one row, summed */
-        if (!row->has[d->side])
+        if (!row->has[d->side] && !fr->inlined_only)
             row->cfg[d->side] = fr->u->funcs[fr->func].cfg_checksum;
         row->has[d->side] = 1;
         row->count[d->side] = pm_sat_add(row->count[d->side], fr->blocks);

@@ -1,0 +1,44 @@
+# count-at=late: the count pass after GCC's early inliner (late.c).
+# Helpers inlined everywhere (sq, sum_to, outer, which inlines both) have
+# no function of their own left to count their entries on; each inlined
+# body gets a PI_SITE_INLINE site whose count is the count of the block it
+# is entered in, and pmopt report adds those to the function's entries
+# (a row of its own for a function inlined everywhere).  Every function's
+# entries must equal count-at=cfg's, where each function is counted on its
+# own entry block before inlining.  With -g the entry is GCC's inline entry
+# marker; without it, the block that dominates the body's statements, unless
+# the body's first block heads a loop of the body (sum_to: no site, its
+# entries not counted, docs/design.md Known gaps).
+. "$PERFINST_TOP/tests/lib.sh"
+src=$T/count/late.c
+# fn PROG TRACE: "linkage entries" per function
+fn() { "$PMOPT" report --by=function --format=csv "$1" "$2" | awk -F, 'NR > 1 { print $8, $2 }' | sort; }
+for g in -g ""; do
+    for at in cfg late; do
+        pi_cc -O2 $g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=$at -c "$src" -o $at.o
+        pi_ld -O2 -o $at$g $at.o
+        rm -f $at.pit
+        PERFINST_OUT=$at.pit ./$at$g 30 > $at.out
+        fn ./$at$g $at.pit > $at.fn
+    done
+    assert_eq "${g:-no -g}: the same output" "$(cat cfg.out)" "$(cat late.out)"
+    nm late$g > syms
+    for f in sq sum_to outer; do
+        ! grep -q " $f\$" syms || fail "${g:-no -g}: $f has a function of its own in the late build (the fixture wants it inlined everywhere)"
+        grep -q "^$f [0-9]" cfg.fn || fail "${g:-no -g}: count-at=cfg counts no entries of $f"
+    done
+    "$PMOPT" dump-meta late$g > meta
+    grep -q '^  site [0-9]*: inline, .*region sq,' meta || fail "${g:-no -g}: no inline site of sq"
+    if [ "$g" = -g ]; then
+        diff cfg.fn late.fn > d || { cat d; fail "-g: entries differ from count-at=cfg's"; }
+        ok "-g: the entries of $(wc -l < late.fn) functions (sq, sum_to, outer inlined everywhere) equal count-at=cfg's"
+    else
+        grep -v '^sum_to ' cfg.fn > want
+        diff want late.fn > d || { cat d; fail "no -g: entries differ from count-at=cfg's"; }
+        ok "no -g: $(wc -l < late.fn) functions' entries equal count-at=cfg's (sum_to's loop body has none)"
+    fi
+done
+# the text report shows a function inlined everywhere as such (sq: 30
+# iterations of work, and outer once in three of them)
+"$PMOPT" report --by=function ./late late.pit > rep.txt
+assert_contains "text report: sq is inlined everywhere, 40 entries" rep.txt '^ +40 +0 .* sq +.*late\.c:[0-9]+ +\(inlined\)$'
