@@ -662,6 +662,27 @@ static void may_leave(function *fun, const vec<probe_region *> &probes, const ve
         bitmap_set_bit(leave, entry->index);
 }
 
+/* A site of KIND (PI_SITE_CALL, PI_SITE_INLINE) of function FUNC that
+ * says something of block BB (arg: its site) at LOC, naming REGION: no
+ * counter, no code. */
+static unsigned add_block_note(unsigned func, unsigned kind, location_t loc, basic_block bb, const vec<int> &site_of,
+                               const char *region)
+{
+    pi_site s;
+    memset(&s, 0, sizeof s);
+    expanded_location xl = expand_location(loc);
+    s.func = func;
+    s.counter = PI_NONE;
+    s.file = pi_unit_file(xl.file);
+    s.line = xl.line;
+    s.column = xl.column > 0xffff ? 0xffff : xl.column;
+    s.kind = kind;
+    s.bb = bb->index;
+    s.region = pi_unit_str(region);
+    s.arg = site_of[bb->index];
+    return pi_unit_add_site(&s);
+}
+
 /* Call sites (PI_SITE_CALL) of a function counted whole: each call of
  * another function, with its block, so that a profile gives the call
  * graph's arcs (caller, callee, the block's count) for function ordering,
@@ -681,19 +702,8 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
             tree callee = gimple_call_fndecl(g);
             if (callee && (DECL_IS_UNDECLARED_BUILTIN(callee) || pi_is_own_decl(callee)))
                 continue;
-            pi_site s;
-            memset(&s, 0, sizeof s);
-            expanded_location xl = expand_location(gimple_location(g));
-            s.func = func;
-            s.counter = PI_NONE;
-            s.file = pi_unit_file(xl.file);
-            s.line = xl.line;
-            s.column = xl.column > 0xffff ? 0xffff : xl.column;
-            s.kind = PI_SITE_CALL;
-            s.bb = order[i]->index;
-            s.region = pi_unit_str(callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
-            s.arg = site_of[order[i]->index];
-            unsigned call_site = pi_unit_add_site(&s);
+            unsigned call_site = add_block_note(func, PI_SITE_CALL, gimple_location(g), order[i], site_of,
+                                                callee ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)) : "");
             if (!callee) {
                 icall_site ic = {g, call_site};
                 icalls.safe_push(ic);
@@ -784,20 +794,8 @@ static void add_inline_sites(const vec<tree> &bodies, hash_map<tree, basic_block
 {
     for (unsigned i = 0; i < bodies.length(); i++) {
         tree callee = block_ultimate_origin(bodies[i]);
-        basic_block bb = *entry.get(bodies[i]);
-        pi_site s;
-        memset(&s, 0, sizeof s);
-        expanded_location xl = expand_location(DECL_SOURCE_LOCATION(callee));
-        s.func = func;
-        s.counter = PI_NONE;
-        s.file = pi_unit_file(xl.file);
-        s.line = xl.line;
-        s.column = xl.column > 0xffff ? 0xffff : xl.column;
-        s.kind = PI_SITE_INLINE;
-        s.bb = bb->index;
-        s.region = pi_unit_str(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
-        s.arg = site_of[bb->index];
-        pi_unit_add_site(&s);
+        add_block_note(func, PI_SITE_INLINE, DECL_SOURCE_LOCATION(callee), *entry.get(bodies[i]), site_of,
+                       IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
     }
 }
 
