@@ -265,9 +265,9 @@ void pi_split_update(function *fun)
  * converted only when every reference to it in the function is such an
  * update (a chain load -> additions of constants -> store in one block, each
  * value used once), so no load of K can be CSEd across the asm and no
- * store motion keeps K in a register.  Updates inside a loop that calls
- * nothing stay GCC's (call_free_loops): there store motion pays.  Returns
- * the number of updates converted. */
+ * store motion keeps K in a register.  Updates inside a loop none of whose
+ * calls writes memory stay GCC's (call_free_loops): there store motion
+ * pays.  Returns the number of updates converted. */
 
 struct ctr_update {
     gimple *load, *store;
@@ -328,7 +328,7 @@ static HOST_WIDE_INT counter_index(tree ref, tree ctr)
     return tree_to_shwi(TREE_OPERAND(ref, 1));
 }
 
-/* Blocks of a loop with no call that may write memory: there GCC's store
+/* Blocks of a loop with no call that writes memory: there GCC's store
  * motion keeps a counter in a register, and scalar evolution often turns
  * it into one add after the loop, which an asm would forbid (zstd -3 ran
  * 8.5 % more instructions with every update an asm). */
