@@ -669,14 +669,7 @@ static unsigned add_block_note(unsigned func, unsigned kind, location_t loc, bas
                                const char *region)
 {
     pi_site s;
-    memset(&s, 0, sizeof s);
-    expanded_location xl = expand_location(loc);
-    s.func = func;
-    s.counter = PI_NONE;
-    s.file = pi_unit_file(xl.file);
-    s.line = xl.line;
-    s.column = xl.column > 0xffff ? 0xffff : xl.column;
-    s.kind = kind;
+    pi_site_init(&s, func, kind, expand_location(loc));
     s.bb = bb->index;
     s.region = pi_unit_str(region);
     s.arg = site_of[bb->index];
@@ -986,17 +979,11 @@ static unsigned int count_execute(function *fun)
     }
     for (unsigned i = 0; i < order.length(); i++) {
         bb = order[i];
-        pi_site s;
-        memset(&s, 0, sizeof s);
         expanded_location xl = expand_location(locs[i]);
         if (!xl.file) /* no line (a computed goto's dispatch): the function's file, line 0 */
             xl.file = expand_location(DECL_SOURCE_LOCATION(fndecl)).file;
-        s.func = func;
-        s.counter = PI_NONE; /* set below, once the owner's site exists */
-        s.file = pi_unit_file(xl.file);
-        s.line = xl.line;
-        s.column = xl.column > 0xffff ? 0xffff : xl.column;
-        s.kind = PI_SITE_BLOCK;
+        pi_site s; /* its counter is set below, once the owner's site exists */
+        pi_site_init(&s, func, PI_SITE_BLOCK, xl);
         /* probe bits go on the probe's own site (pi_unit_set_probe) */
         s.directives = ((fn_dirs | region_dirs[bb->index]) & ~(PI_D_SHARING | PI_D_WATCH | PI_D_TRAP |
                                                                PI_D_THRESHOLD | PI_D_CYCLES)) | PI_D_COUNT;

@@ -156,14 +156,7 @@ void pi_watch_instrument(function *fun, unsigned func)
     for (unsigned i = 0; i < acc.length(); i++) {
         gimple_stmt_iterator gsi = gsi_for_stmt(acc[i].stmt);
         pi_site s;
-        memset(&s, 0, sizeof s);
-        expanded_location xl = expand_location(gimple_location(acc[i].stmt));
-        s.func = func;
-        s.counter = PI_NONE;
-        s.file = pi_unit_file(xl.file);
-        s.line = xl.line;
-        s.column = xl.column > 0xffff ? 0xffff : xl.column;
-        s.kind = PI_SITE_DATA;
+        pi_site_init(&s, func, PI_SITE_DATA, expand_location(gimple_location(acc[i].stmt)));
         s.directives = PI_D_WATCH;
         s.bb = gimple_bb(acc[i].stmt)->index;
         s.region = pi_unit_str(acc[i].name);

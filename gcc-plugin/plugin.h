@@ -99,6 +99,8 @@ uint32_t pi_unit_str(const char *s);
 uint32_t pi_unit_file(const char *file); /* a source file name, as DWARF spells it */
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives);
 unsigned pi_unit_add_site(const struct pi_site *site);
+/* S zeroed, then a site of KIND of function FUNC at XL, with no counter yet */
+void pi_site_init(struct pi_site *s, unsigned func, unsigned kind, expanded_location xl);
 void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);

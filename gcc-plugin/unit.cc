@@ -178,6 +178,17 @@ unsigned pi_unit_add_func(tree fndecl, uint32_t directives)
     return funcs.length() - 1;
 }
 
+void pi_site_init(pi_site *s, unsigned func, unsigned kind, expanded_location xl)
+{
+    memset(s, 0, sizeof *s);
+    s->func = func;
+    s->counter = PI_NONE;
+    s->file = pi_unit_file(xl.file);
+    s->line = xl.line;
+    s->column = xl.column > 0xffff ? 0xffff : xl.column;
+    s->kind = kind;
+}
+
 unsigned pi_unit_add_site(const struct pi_site *site)
 {
     pi_site s = *site;
