@@ -192,7 +192,6 @@ tree pi_tmp_reg(tree type, const char *name)
 
 /* `REF += 1` (a counter, an inline cache's hits, an arc's counter:
  * arcs.cc), at the end of *SEQ. */
-
 void pi_add_increment(gimple_seq *seq, tree ref)
 {
     tree old = pi_tmp_reg(uint64_type_node, "pi");

@@ -145,8 +145,6 @@ bool pi_plugin_arg_is_local(const char *arg)
     return false;
 }
 
-/* A yes|no argument k=v into *flag (true for yes, or for no when
- * negate); false, with an error, for any other value. */
 /* V is one of WORDS (NULL-terminated, in the order the message names
  * them): returns its position; else says "expected ‹a›, ‹b› or ‹c›" for
  * -fplugin-arg-perfinst-K=V and returns -1.  (The message's format is
@@ -166,6 +164,8 @@ static int one_of(const char *k, const char *v, const char *const *words)
     return -1;
 }
 
+/* A yes|no argument k=v into *flag (true for yes, or for no when
+ * negate); false, with an error, for any other value. */
 static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
 {
     static const char *const words[] = {"yes", "no", NULL};

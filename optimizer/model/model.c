@@ -607,14 +607,23 @@ static int cmp_func_row(const void *a, const void *b)
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
-/* Copies of one function together: linkage key, file, line; then by unit. */
+/* A function's place in the rows' order: by linkage key, file, line */
+static int cmp_fn_place(const char *xkey, const char *xfile, uint32_t xline, const char *ykey, const char *yfile,
+                        uint32_t yline)
+{
+    int c = xkey == ykey ? 0 : strcmp(xkey, ykey);
+    if (c || (xfile != yfile && (c = strcmp(xfile, yfile))))
+        return c;
+    return xline < yline ? -1 : xline > yline;
+}
+
+/* Copies of one function together (cmp_fn_place); then by unit. */
 static int cmp_copy(const void *a, const void *b)
 {
     const struct func_copy *x = a, *y = b;
-    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
-    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
+    int c = cmp_fn_place(x->key, x->file, x->u->funcs[x->func].line, y->key, y->file, y->u->funcs[y->func].line);
+    if (c)
         return c;
-    PI_CMP_RET(x->u->funcs[x->func].line, y->u->funcs[y->func].line);
     PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->func < y->func ? -1 : x->func > y->func;
 }
@@ -655,20 +664,14 @@ struct inl_entry {
 static int cmp_inl(const void *a, const void *b)
 {
     const struct inl_entry *x = a, *y = b;
-    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
-    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
-        return c;
-    return x->line < y->line ? -1 : x->line > y->line;
+    return cmp_fn_place(x->key, x->file, x->line, y->key, y->file, y->line);
 }
 
 static int cmp_inl_row(const void *a, const void *b)
 {
     const struct inl_entry *x = a;
     const struct func_row *y = b;
-    int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
-    if (c || (x->file != y->file && (c = strcmp(x->file, y->file))))
-        return c;
-    return x->line < y->line ? -1 : x->line > y->line;
+    return cmp_fn_place(x->key, x->file, x->line, y->key, y->file, y->line);
 }
 
 /* The inlined bodies' entries into their functions' rows (md->funcs, in
