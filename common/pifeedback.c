@@ -537,10 +537,10 @@ int pifb_commit(struct pifb_writer *w, struct pi_err *err)
 /* ---- the kinds pmopt writes (pifeedback.h) ------------------------------ */
 
 static const struct pifb_kind kinds[] = {
-    { PIFB_BRANCH_PROFILE, PIFB_REBUILD, "fn src checksum sites first weight counts edges" },
+    { PIFB_BRANCH_PROFILE, PIFB_REBUILD, "fn src checksum at sites first weight counts edges" },
     { PIFB_FUNCTION_TIER, PIFB_REBUILD, "fn src tier" },
     { PIFB_PROMOTE_CALL, PIFB_REBUILD,
-      "fn src checksum block call target target-file calls total line" },
+      "fn src checksum at block call target target-file calls total line" },
     { PIFB_ORDER_FUNCTIONS, PIFB_RELINK, "alg functions cold" },
     { PIFB_ORDER_DATA, PIFB_RELINK, "objects" },
     { PIFB_RESERVE, PIFB_RELINK, "page window size overflow" },

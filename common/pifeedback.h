@@ -24,7 +24,8 @@ extern "C" {
 #endif
 
 #define PIFB_MAGIC "perfinst-feedback"
-#define PIFB_VERSION 2u     /* 2: the build-id header line; version 1 files are read too */
+#define PIFB_VERSION 3u     /* 2: the build-id header line; 3: at=late (branch-profile, promote-call);
+                               versions 1 and 2 are read too */
 #define PIFB_MAX_LINE 65536u   /* longer lines are refused */
 #define PIFB_MAX_ARGS 64u      /* key=value pairs per recommendation */
 

@@ -71,6 +71,17 @@ bool pi_feedback_for_unit(const struct pifb_rec *r)
            (main_input_filename && strcmp(src, main_input_filename) == 0);
 }
 
+/* Where a branch-profile's or promote-call's CFG was taken: 0 right after
+ * `cfg` (no at=: every plan before format 3), 1 after the early inliner
+ * (at=late), -1 an at= this plugin does not know */
+int pi_feedback_point(const struct pifb_rec *r)
+{
+    const char *at = pifb_get(r, "at");
+    if (!at)
+        return 0;
+    return strcmp(at, "late") == 0 ? 1 : -1;
+}
+
 /* ---- the feedback file as an input of the compile -----------------------
  *
  * A feedback file changes the object as a header does, so build tools must

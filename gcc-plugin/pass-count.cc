@@ -1103,7 +1103,7 @@ static unsigned int count_execute(function *fun)
         add_icall_cache(icalls[i]);
     if (!icalls.is_empty())
         free_dominance_info(CDI_DOMINATORS);
-    pi_unit_func_done(func, cfg);
+    pi_unit_func_done(func, cfg, late_phase);
     return 0;
 }
 

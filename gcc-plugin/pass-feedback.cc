@@ -51,6 +51,8 @@
 
 struct fb_stats {
     unsigned matched, stale, malformed;
+    unsigned stale_late;       /* of stale: taken after the early inliner (at=late) */
+    unsigned other_point;      /* of stale: taken at cfg, say the plan, but matching after the early inliner */
     uint64_t w_matched, w_stale;
     unsigned elsewhere;        /* functions of this unit profiled under another source key */
     const char *elsewhere_src; /* the first such key */
@@ -440,15 +442,16 @@ static uint64_t cfg_of(function *fun, vec<basic_block> &order)
 
 /* A function with no profile under this unit's key: is it in the profile
  * under another key, with the same CFG (the same function, its file seen
- * from elsewhere: a moved tree, another build directory)? */
-static void look_elsewhere(function *fun, const char *fn)
+ * from elsewhere: a moved tree, another build directory)?  Only records
+ * taken at this point (LATE) are compared. */
+static void look_elsewhere(function *fun, const char *fn, bool late)
 {
     unsigned iter = 0;
     const struct pifb_rec *r;
     const char *src = NULL;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)) && !src) {
         const char *name = pifb_get(r, "fn");
-        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src"))
+        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late)
             src = pifb_get(r, "src");
     }
     if (!src)
@@ -458,8 +461,8 @@ static void look_elsewhere(function *fun, const char *fn)
     iter = 0;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter))) {
         const char *name = pifb_get(r, "fn");
-        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && !pifb_get_u64(r, "checksum", &sum) &&
-            sum == cfg) {
+        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late &&
+            !pifb_get_u64(r, "checksum", &sum) && sum == cfg) {
             if (!st.elsewhere++)
                 st.elsewhere_src = pifb_get(r, "src");
             return;
@@ -470,26 +473,49 @@ static void look_elsewhere(function *fun, const char *fn)
 /* The functions this unit compiled (assembler names: identifier strings). */
 static hash_set<nofree_string_hash> *compiled;
 
-static unsigned int feedback_execute(function *fun)
+static void note_compiled(const char *fn)
 {
-    const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
-    set_tier(fun, false);
     if (!compiled)
         compiled = new hash_set<nofree_string_hash>;
     compiled->add(fn);
+}
 
-    /* the function's chunks */
-    auto_vec<const struct pifb_rec *> recs;
+/* The function's branch-profile chunks taken at this point (LATE) into
+ * recs; whether it has any taken at the other point.  A chunk whose at=
+ * is unknown is malformed (warned once, at cfg). */
+static bool profile_recs(const char *fn, bool late, vec<const struct pifb_rec *> &recs)
+{
+    bool other = false;
     unsigned iter = 0;
     const struct pifb_rec *r;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)))
-        if (rec_for(r, fn))
-            recs.safe_push(r);
-    if (recs.is_empty()) {
-        look_elsewhere(fun, fn);
-        return 0;
-    }
+        if (rec_for(r, fn)) {
+            int at = pi_feedback_point(r);
+            if (at < 0) {
+                if (!late) {
+                    warn_rec(r, "at= must be late (or absent: cfg)");
+                    st.malformed++;
+                }
+            } else if (at == late)
+                recs.safe_push(r);
+            else
+                other = true;
+        }
+    return other;
+}
 
+/* Functions whose profile taken at cfg (so the plan says) was stale
+ * there, with its checksum: compared again after the early inliner, to
+ * name the reason (a plan of a count-at=late build written before the
+ * at= key existed). */
+static hash_map<nofree_string_hash, uint64_t> *stale_at_cfg;
+
+/* The function's profile (RECS, its chunks taken at this point, LATE)
+ * against its CFG here: applied, or counted stale or malformed.  True
+ * when applied. */
+static bool match_profile(function *fun, const char *fn, vec<const struct pifb_rec *> &recs, bool late)
+{
+    const struct pifb_rec *r;
     auto_vec<basic_block> order;
     uint64_t cfg = cfg_of(fun, order);
     /* Two units may share a source key (recursive make: util.c in two
@@ -507,22 +533,29 @@ static unsigned int feedback_execute(function *fun)
     if (pifb_get_u64(recs[0], "checksum", &want) || pifb_get_u64(recs[0], "sites", &nsites)) {
         warn_rec(recs[0], "no checksum= or sites=");
         st.malformed++;
-        return 0;
+        return false;
     }
     pifb_get_u64(recs[0], "weight", &weight);
     if (want != cfg || nsites != order.length()) {
         st.stale++;
         st.w_stale += weight;
+        if (late)
+            st.stale_late++;
+        else {
+            if (!stale_at_cfg)
+                stale_at_cfg = new hash_map<nofree_string_hash, uint64_t>;
+            stale_at_cfg->put(fn, want);
+        }
         if (pi_opt.verbose) {
             char why[160];
             snprintf(why, sizeof why, "CFG checksum 0x%016llx, %u blocks; the profile's 0x%016llx, %llu blocks",
                      (unsigned long long)cfg, order.length(), (unsigned long long)want,
                      (unsigned long long)nsites);
             inform(DECL_SOURCE_LOCATION(fun->decl),
-                   "perfinst: %s: the profile of %qs is stale (%s): GCC%'s estimate is kept",
-                   pi_feedback_path(), fn, why);
+                   "perfinst: %s: the profile of %qs is stale (%s %s): GCC%'s estimate is kept",
+                   pi_feedback_path(), fn, late ? "after the early inliner:" : "at cfg:", why);
         }
-        return 0;
+        return false;
     }
 
     /* counts and edges by site, from the chunks (any order) */
@@ -549,7 +582,7 @@ static unsigned int feedback_execute(function *fun)
             first > order.length() || cs.length() > order.length() - first) {
             warn_rec(r, "malformed (first=, counts=, edges= or checksum= do not fit the function)");
             st.malformed++;
-            return 0;
+            return false;
         }
         unsigned want_edges = 0;
         for (unsigned i = 0; i < cs.length(); i++) {
@@ -559,7 +592,7 @@ static unsigned int feedback_execute(function *fun)
         if (es.length() != want_edges) {
             warn_rec(r, "edges= has the wrong number of entries for these blocks");
             st.malformed++;
-            return 0;
+            return false;
         }
         unsigned k = 0;
         for (unsigned i = 0; i < cs.length(); i++) {
@@ -567,7 +600,7 @@ static unsigned int feedback_execute(function *fun)
             if (bitmap_bit_p(seen, s)) {
                 warn_rec(r, "a block is given twice");
                 st.malformed++;
-                return 0;
+                return false;
             }
             bitmap_set_bit(seen, s);
             covered++;
@@ -581,15 +614,118 @@ static unsigned int feedback_execute(function *fun)
     if (covered != order.length()) {
         warn_rec(recs[0], "the chunks do not cover every block of the function");
         st.malformed++;
-        return 0;
+        return false;
     }
     ipa_quality();
     apply(fun, order, counts, edges);
     note_applied(fn);
     st.matched++;
     st.w_matched += weight;
+    return true;
+}
+
+/* Right after `cfg`: the function's tier, and its profile taken there. */
+static unsigned int feedback_execute(function *fun)
+{
+    const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
+    set_tier(fun, false);
+    note_compiled(fn);
+    auto_vec<const struct pifb_rec *> recs;
+    bool late = profile_recs(fn, false, recs);
+    if (!recs.is_empty())
+        match_profile(fun, fn, recs, false);
+    else if (!late)
+        look_elsewhere(fun, fn, false);
     return 0;
 }
+
+/* After the early inliner and the early optimisations, before GCC's
+ * `profile` (where count-at=late took its counts, pass-count.cc
+ * count_late, and where -fprofile-use reads its own): the profiles taken
+ * there (at=late), and the promote-call recommendations taken there.  The
+ * counts are given as at `cfg`; the call graph's counts are then taken
+ * from the blocks (as cgraph_edge::rebuild_edges does after GCC's own
+ * profile pass), so every IPA pass (ipa-cp, the inliner, ipa-split's
+ * feedback run, the hot/cold decisions) sees them; the early inliner and
+ * the early ipa-split saw GCC's guesses, as with -fprofile-use.  A
+ * function whose profile, taken at cfg, was stale there but matches here
+ * is counted (the unit's note says why). */
+static void late_extras(function *fun)
+{
+    cgraph_node *node = cgraph_node::get(fun->decl);
+    if (!node)
+        return;
+    node->count = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+        if (e->call_stmt)
+            e->count = gimple_bb(e->call_stmt)->count;
+    for (cgraph_edge *e = node->indirect_calls; e; e = e->next_callee)
+        if (e->call_stmt)
+            e->count = gimple_bb(e->call_stmt)->count;
+    /* feedback-quality=ipa: what perfinst_fbread does after profile_estimate */
+    if (ipa_state > 0 && ENTRY_BLOCK_PTR_FOR_FN(fun)->count.ipa_p()) {
+        profile_status_for_fn(fun) = PROFILE_READ;
+        compute_function_frequency();
+        set_tier(fun, false);
+    }
+}
+
+static bool any_late_recs(void)
+{
+    static int any = -1;
+    if (any < 0) {
+        any = 0;
+        const char *kinds[] = {PIFB_BRANCH_PROFILE, PIFB_PROMOTE_CALL};
+        for (unsigned k = 0; k < 2 && !any; k++) {
+            unsigned iter = 0;
+            const struct pifb_rec *r;
+            while (!any && (r = pi_feedback_next(kinds[k], &iter)))
+                any = pi_feedback_point(r) > 0 && pi_feedback_for_unit(r);
+        }
+    }
+    return any;
+}
+
+static bool fblate_gate(function *)
+{
+    return pi_feedback_path() && !seen_error() && (any_late_recs() || stale_at_cfg);
+}
+
+static unsigned int fblate_execute(function *)
+{
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        if (!gimple_has_body_p(node->decl) || (node->clone_of && node->decl == node->clone_of->decl))
+            continue;
+        const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(node->decl));
+        uint64_t *was = stale_at_cfg ? stale_at_cfg->get(fn) : NULL;
+        auto_vec<const struct pifb_rec *> recs;
+        bool has_other = profile_recs(fn, true, recs);
+        push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+        if (!recs.is_empty()) {
+            note_compiled(fn); /* (a .part function the early ipa-split made) */
+            if (match_profile(cfun, fn, recs, true))
+                late_extras(cfun);
+        } else if (was) {
+            auto_vec<basic_block> order;
+            if (cfg_of(cfun, order) == *was) {
+                st.other_point++;
+                if (pi_opt.verbose)
+                    inform(DECL_SOURCE_LOCATION(node->decl),
+                           "perfinst: %s: the profile of %qs matches its CFG after the early inliner, not "
+                           "at cfg where the plan says it was taken", pi_feedback_path(), fn);
+            }
+        } else if (!has_other)
+            look_elsewhere(cfun, fn, true);
+        pi_promote_find_late(cfun);
+        free_dominance_info(CDI_DOMINATORS);
+        free_dominance_info(CDI_POST_DOMINATORS);
+        pop_cfun();
+    }
+    return 0;
+}
+PI_SIMPLE_IPA_PASS(fblate)
 
 /* Per unit: how much of its profile matched (docs/layout.md, "Keys and
  * staleness").  Its profile is the branch profiles under its source key of
@@ -637,14 +773,28 @@ void pi_feedback_report(void)
         snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (double)st.w_matched / (double)total);
     else
         snprintf(pct, sizeof pct, "none");
+    /* why profiles taken after the early inliner were stale */
+    char why[400] = "";
+    if (st.other_point)
+        snprintf(why, sizeof why, "; %u of the stale ones, taken at cfg as the plan says, match this build's CFG "
+                 "after the early inliner: the plan was written for a count-at=late build before feedback "
+                 "format 3 (run `pmopt plan` again)", st.other_point);
+    if (st.stale_late)
+        snprintf(why + strlen(why), sizeof why - strlen(why),
+                 "; %u of the stale ones were taken after the early inliner (count-at=late): %s",
+                 st.stale_late, pi_opt.all_count && !pi_opt.count_late
+                                    ? "this build counts before it (count-at=cfg), which changes what it "
+                                      "inlines (count with count-at=late)"
+                                    : "this build inlined differently before that point (another -O level "
+                                      "or inline parameters) or the function changed");
     if (most)
         inform(UNKNOWN_LOCATION, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s "
-               "(%s of the profile%'s block executions matched)", pi_feedback_path(), st.matched, st.stale,
-               st.malformed, src, pct);
+               "(%s of the profile%'s block executions matched)%s", pi_feedback_path(), st.matched, st.stale,
+               st.malformed, src, pct, why);
     else
         warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s (%s of the "
-                "profile%'s block executions matched): the rebuild applies less than half of the profile",
-                pi_feedback_path(), st.matched, st.stale, st.malformed, src, pct);
+                "profile%'s block executions matched): the rebuild applies less than half of the profile%s",
+                pi_feedback_path(), st.matched, st.stale, st.malformed, src, pct, why);
 }
 
 static bool feedback_gate(function *fun) { return pi_feedback_path() && !seen_error(); }

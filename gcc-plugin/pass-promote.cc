@@ -94,7 +94,10 @@ static bool is_indirect_call(gimple *g)
     return gimple_call_fndecl(g) == NULL_TREE;
 }
 
-static unsigned int promote_find_execute(function *fun)
+/* The recommendations for FUN taken at this point: right after `cfg`
+ * (LATE false: the pass below) or after the early inliner (at=late:
+ * pass-feedback.cc's perfinst_fblate, for each function). */
+static void promote_find(function *fun, bool late)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     auto_vec<const struct pifb_rec *> recs;
@@ -102,11 +105,11 @@ static unsigned int promote_find_execute(function *fun)
     const struct pifb_rec *r;
     while ((r = pi_feedback_next(PIFB_PROMOTE_CALL, &iter))) {
         const char *name = pifb_get(r, "fn");
-        if (name && strcmp(name, fn) == 0 && pi_feedback_for_unit(r))
+        if (name && strcmp(name, fn) == 0 && pi_feedback_for_unit(r) && pi_feedback_point(r) == (int)late)
             recs.safe_push(r);
     }
     if (recs.is_empty())
-        return 0;
+        return;
 
     pi_cfg_split_markers(fun); /* the blocks pass-count numbers */
     basic_block entry = pi_cfg_entry(fun);
@@ -136,7 +139,8 @@ static unsigned int promote_find_execute(function *fun)
             if (pi_opt.verbose)
                 inform(DECL_SOURCE_LOCATION(fun->decl),
                        "perfinst: %s: recommendation %u: %qs changed since training (CFG "
-                       "checksum): its call is not promoted", pi_feedback_path(), r->number, fn);
+                       "checksum %s): its call is not promoted", pi_feedback_path(), r->number, fn,
+                       late ? "after the early inliner" : "at cfg");
             continue;
         }
         gimple *call = NULL;
@@ -170,7 +174,17 @@ static unsigned int promote_find_execute(function *fun)
             p.why = "the call has no source position";
         proms.safe_push(p);
     }
+}
+
+static unsigned int promote_find_execute(function *fun)
+{
+    promote_find(fun, false);
     return 0;
+}
+
+void pi_promote_find_late(function *fun)
+{
+    promote_find(fun, true);
 }
 
 /* Did the plan find that FN (or the function it was split or cloned from:

@@ -405,7 +405,10 @@ static bool parse_args(const struct plugin_name_args *a)
  * which the inliner counts as code: functions look ~2.5x bigger and many
  * small ones stop being inlined, in the clean copy as much as in the
  * counting one (the split happens after inlining).  The limits are scaled
- * by NUM/DEN unless the user set them.
+ * by NUM/DEN unless the user set them; the early inliner's
+ * (early-inlining-insns) only when EARLY: with count-at=late it sees no
+ * counters, and it must inline as the rebuild does (no all=count there),
+ * since the profile is keyed on the CFG it leaves (pass-feedback.cc).
  *
  * Where pass-inlsize.cc takes the counters out of GCC's summaries (cc1,
  * no -flto) the factor is 2: what remains is what counters do to the
@@ -420,13 +423,13 @@ static bool parse_args(const struct plugin_name_args *a)
  * before the correction; all=sample) it is 2.5, the factor that was best
  * on its own (x2, x2.5, x3 measured: PERFINST_MODE=off within 1 %,
  * counting up to 3 % apart). */
-static void compensate_inliner(int num, int den)
+static void compensate_inliner(int num, int den, bool early)
 {
     struct {
         int *value;
         int set;
     } p[] = {
-        {&param_early_inlining_insns, global_options_set.x_param_early_inlining_insns},
+        {&param_early_inlining_insns, global_options_set.x_param_early_inlining_insns || !early},
         {&param_max_inline_insns_auto, global_options_set.x_param_max_inline_insns_auto},
         {&param_max_inline_insns_single, global_options_set.x_param_max_inline_insns_single},
     };
@@ -505,9 +508,9 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
        their counters' size: what stays out of line keeps its own switch.) */
     pi_inlsize_active = pi_opt.all_count && pi_have_c_frontend() && !(flag_lto && *flag_lto);
     if (pi_inlsize_active)
-        compensate_inliner(2, 1);
+        compensate_inliner(2, 1, !pi_opt.count_late);
     else if (pi_opt.all_count || pi_opt.all_sample)
-        compensate_inliner(5, 2);
+        compensate_inliner(5, 2, !pi_opt.count_late);
 
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
     if (pi_have_c_frontend()) {
@@ -541,6 +544,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     /* count-at=late: after the early inliner and optimisations, where
        GCC's own profile instrumentation is */
     register_pass(pi_make_count_late_pass(g), "profile", PASS_POS_INSERT_BEFORE);
+    /* the profiles taken there, applied there before it counts */
+    register_pass(pi_make_fblate_pass(g), "perfinst_count_late", PASS_POS_INSERT_BEFORE);
     /* after every instance of local-fnsummary */
     register_pass_at(pi_make_inlsize_pass(g), "local-fnsummary", 0, PASS_POS_INSERT_AFTER);
     register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);

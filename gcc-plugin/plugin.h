@@ -60,6 +60,7 @@ bool pi_feedback_load(const char *only);
 const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter);
 const char *pi_feedback_path(void); /* for messages; NULL without a file */
 bool pi_feedback_for_unit(const struct pifb_rec *r); /* src= is this unit's */
+int pi_feedback_point(const struct pifb_rec *r);    /* at=: 0 cfg, 1 late, -1 unknown */
 void pi_feedback_as_input(void *gcc_data, void *user_data); /* PLUGIN_PRAGMAS: -MD, ccache */
 
 /* ---- statement directives (pragmas inside function bodies) ------------
@@ -101,7 +102,7 @@ unsigned pi_unit_add_func(tree fndecl, uint32_t directives);
 unsigned pi_unit_add_site(const struct pi_site *site);
 /* S zeroed, then a site of KIND of function FUNC at XL, with no counter yet */
 void pi_site_init(struct pi_site *s, unsigned func, unsigned kind, expanded_location xl);
-void pi_unit_func_done(unsigned func, uint64_t cfg_checksum);
+void pi_unit_func_done(unsigned func, uint64_t cfg_checksum, bool late); /* late: PI_FUNC_LATE */
 void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
 void pi_unit_set_counter_at_end(unsigned site);
@@ -146,6 +147,8 @@ opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
 opt_pass *pi_make_tier_late_pass(gcc::context *ctxt); /* before "final": the cold tier's section */
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
+opt_pass *pi_make_fblate_pass(gcc::context *ctxt); /* pass-feedback.cc: profiles taken at=late, before "profile" */
+void pi_promote_find_late(function *fun);          /* pass-promote.cc: promote-call at=late (from fblate) */
 opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt);     /* after "profile" */
 opt_pass *pi_make_fbglobal_ipa_pass(gcc::context *ctxt); /* before "inline" */
 bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this unit */

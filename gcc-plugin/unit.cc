@@ -256,9 +256,11 @@ void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d)
         sites[site].handler = pi_unit_str(d->name);
 }
 
-void pi_unit_func_done(unsigned func, uint64_t cfg_checksum)
+void pi_unit_func_done(unsigned func, uint64_t cfg_checksum, bool late)
 {
     funcs[func].cfg_checksum = cfg_checksum;
+    if (late)
+        funcs[func].directives |= PI_FUNC_LATE;
 }
 
 unsigned pi_unit_nsites(void)

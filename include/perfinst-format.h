@@ -120,12 +120,18 @@ struct pi_func {
     uint32_t line;       /* line of the definition */
     uint32_t first_site; /* its sites are sites[first_site .. first_site+nsites) */
     uint32_t nsites;     /* sites[first_site] is the entry block */
-    uint32_t directives; /* enum pi_directive bits given on the function */
+    uint32_t directives; /* enum pi_directive bits given on the function, and PI_FUNC_LATE */
     uint64_t cfg_checksum; /* hash of the CFG shape (blocks, successors, lines) */
     uint32_t first_arc;  /* its flow graph: arc[first_arc .. first_arc+narcs); */
     uint32_t narcs;      /*   none (0): each block site has its own counter */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_func) == 40, "pi_func is 40 bytes");
+/* In pi_func.directives, not a directive: the function's sites were taken
+ * after GCC's early inliner and early optimisations (count-at=late), so its
+ * blocks, and the CFG its cfg_checksum hashes, are those of that point; clear:
+ * right after `cfg`, as in every file written before the bit existed.  A
+ * profile keyed on it is applied by the rebuild at the same point. */
+#define PI_FUNC_LATE (1u << 31)
 
 enum pi_site_kind {
     PI_SITE_BLOCK = 1, /* a basic block of a marked function or statement region */

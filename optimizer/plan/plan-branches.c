@@ -172,7 +172,7 @@ static int branch_profile(struct plan *p, const struct fn *f)
             if (!first_number)
                 first_number = n;
             common_args(p, f);
-            plan_arg_hex(p, "checksum", u->funcs[f->func].cfg_checksum);
+            plan_arg_cfg(p, &u->funcs[f->func]);
             plan_arg_u64(p, "sites", pf.nblocks);
             plan_arg_u64(p, "first", first);
             plan_arg_u64(p, "weight", pf.weight);
@@ -316,6 +316,8 @@ int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FIL
             continue; /* another chunk of the same function */
         seen[nseen++] = (struct seen){ fn, src };
         pifb_get_u64(rec, "weight", &weight);
+        const char *at = pifb_get(rec, "at");
+        int late = at && !strcmp(at, "late");
         int how = 2;
         for (size_t k = 0; k < m->nunits && how == 2; k++) {
             const struct pi_unit_view *u = &m->units[k];
@@ -323,7 +325,8 @@ int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FIL
                 continue;
             for (uint32_t f = 0; f < u->hdr.nfuncs; f++)
                 if (!strcmp(pi_unit_str(u, u->funcs[f].name), fn)) {
-                    how = u->funcs[f].cfg_checksum == sum ? 0 : 1;
+                    how = u->funcs[f].cfg_checksum == sum &&
+                                  !(u->funcs[f].directives & PI_FUNC_LATE) == !late ? 0 : 1;
                     break;
                 }
         }

@@ -114,7 +114,7 @@ int plan_promote(struct plan *p)
         uint32_t n = plan_begin(p, PIFB_PROMOTE_CALL);
         plan_arg(p, "fn", caller);
         plan_arg(p, "src", pi_unit_str(u, u->hdr.source));
-        plan_arg_hex(p, "checksum", fn->cfg_checksum);
+        plan_arg_cfg(p, fn);
         plan_arg_u64(p, "block", s->arg - fn->first_site);
         plan_arg_u64(p, "call", k);
         plan_arg(p, "target", target);

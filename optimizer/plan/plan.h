@@ -35,6 +35,7 @@ uint32_t plan_begin(struct plan *p, const char *kind);
 void plan_arg(struct plan *p, const char *key, const char *value);
 void plan_arg_u64(struct plan *p, const char *key, uint64_t value);
 void plan_arg_hex(struct plan *p, const char *key, uint64_t value);
+void plan_arg_cfg(struct plan *p, const struct pi_func *fn); /* checksum= and at= */
 void plan_end(struct plan *p);
 /* Advice about recommendation n: "N. TEXT" on p->advice, or a comment
  * "# N. TEXT" in the feedback file. */

@@ -66,6 +66,15 @@ void plan_arg_hex(struct plan *p, const char *key, uint64_t value)
     plan_arg(p, key, buf);
 }
 
+/* A function's CFG key: its checksum, and at=late when its sites were
+ * taken after the early inliner (the rebuild applies the record there) */
+void plan_arg_cfg(struct plan *p, const struct pi_func *fn)
+{
+    plan_arg_hex(p, "checksum", fn->cfg_checksum);
+    if (fn->directives & PI_FUNC_LATE)
+        plan_arg(p, "at", "late");
+}
+
 void plan_end(struct plan *p)
 {
     if (p->w)

@@ -49,3 +49,15 @@ hexlt() { [ $((16#$1)) -lt $((16#$2)) ]; }
 rec() {
     awk -v k="$2" -v f="fn=$3" '$2 == k && $3 == f' "$1" | sed 's/^[0-9]* //; s/ src=[^ ]*//'
 }
+
+# reseal BODY OUT: a feedback file's lines (BODY, without its trailer)
+# edited by a test, sealed again with the trailer its CRC needs
+reseal() {
+    python3 - "$1" "$2" <<'PY'
+import sys, zlib
+body = open(sys.argv[1]).read()
+n = sum(1 for l in body.splitlines() if l and l[0].isdigit())
+crc = zlib.crc32("".join(l + "\n" for l in body.splitlines() if l and not l.startswith("#")).encode())
+open(sys.argv[2], "w").write(body + "end %d 0x%08x\n" % (n, crc))
+PY
+}

@@ -68,7 +68,7 @@ ok "a.pit has the HOTSPOT records"
 
 # ---- a plan records its program's build-id; relink checks it
 bid() { readelf -n "$1" | sed -n 's/.*Build ID: *//p'; }
-assert_contains "the plan is format 2" plan.fb "^perfinst-feedback 2$"
+assert_contains "the plan is format 3" plan.fb "^perfinst-feedback 3$"
 assert_contains "the plan names its program's build-id" plan.fb "^build-id $(bid hot)$"
 # another build of the same sources (the rebuild loop relinks the rebuilt
 # program with the training build's plan): applied, with a note

@@ -1,0 +1,79 @@
+# The rebuild loop with a profile taken after the early inliner
+# (count-at=late; docs/layout.md "Where the profile is taken"): late.c's
+# step is inlined into work before the count pass runs, so work's sites
+# are its blocks with step's branch in them (dump-meta: "after the early
+# inliner") and the plan's records say at=late; the rebuild applies them
+# at the same point, every function matches, and step's 95% arm becomes
+# work's fall-through.  A profile taken at cfg (no at=) is still applied
+# at cfg.  A plan that says cfg for a profile taken late (a plan written
+# before feedback format 3) and a rebuild that counts at cfg with a late
+# profile are stale, with the reason named; pmopt plan --check compares
+# where the profile was taken too.
+. "$PERFINST_TOP/tests/lib.sh"
+. "$T/layout/layout-lib.sh"
+src=$T/layout/late.c
+
+gcc -O2 -c "$src" -o plain.o
+read -r hot cold jcc <<< "$(arms plain.o work)"
+hexlt "$cold" "$hot" || fail "plain -O2 should lay the hot arm after the cold one"
+ok "plain -O2: step's hot arm is out of line in work"
+
+for at in late cfg; do
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=$at -c "$src" -o train-$at.o
+    pi_ld -O2 -o train-$at train-$at.o
+    PERFINST_OUT=train-$at.pit ./train-$at > train-$at.out
+    "$PMOPT" plan -o plan-$at.fb ./train-$at train-$at.pit > plan-$at.out
+done
+cmp train-late.out train-cfg.out || fail "the two training builds print different things"
+cp train-late.out train.out # (same_output)
+
+"$PMOPT" dump-meta train-late | grep '^  function' > meta-late
+assert_contains "late: work's sites were taken after the early inliner" meta-late "^  function [0-9]+ work .*sites [0-9]+\.\.[0-9]+, directives count, cfg 0x[0-9a-f]+ \(after the early inliner\)$"
+assert_not_contains "late: step is no function of its own (inlined before counting)" meta-late " step "
+sum=$(awk '$3 == "work" { print $(NF-4) }' meta-late)
+assert_eq "late: work's profile, with step's branch, at=late" \
+    "branch-profile fn=work checksum=$sum at=late sites=4 first=0 weight=3000 counts=1000,950,50,1000 edges=950,50" \
+    "$(rec plan-late.fb branch-profile work)"
+"$PMOPT" dump-meta train-cfg | grep '^  function' > meta-cfg
+assert_not_contains "cfg: no function taken after the early inliner" meta-cfg "after the early inliner"
+sum=$("$PMOPT" dump-meta train-cfg | awk '$1 == "function" && $3 == "step" { print $NF }')
+assert_eq "cfg: step's own profile, no at=" \
+    "branch-profile fn=step checksum=$sum sites=4 first=0 weight=3000 counts=1000,950,50,1000 edges=950,50" \
+    "$(rec plan-cfg.fb branch-profile step)"
+
+for at in late cfg; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=plan-$at.fb -fplugin-arg-perfinst-verbose -c "$src" -o fb-$at.o 2> fb-$at.err
+    assert_contains "$at: every profile matches" fb-$at.err "plan-$at.fb: 2 function profiles matched, 0 stale, 0 malformed .*\(100\.0% of the profile.s block executions matched\)$"
+    read -r hot cold jcc <<< "$(arms fb-$at.o work)"
+    hexlt "$hot" "$cold" || fail "$at: after the rebuild the hot arm should come first"
+    ok "$at: the rebuild makes step's hot arm work's fall-through"
+    same_output fb-$at.o
+done
+
+"$PMOPT" plan --check=plan-late.fb ./train-late > check.out
+assert_contains "plan --check: the late plan matches its program" check.out "plan-late.fb: 2 of 2 function profiles match"
+"$PMOPT" plan --check=plan-late.fb ./train-cfg > check2.out
+assert_contains "plan --check: not the program counted at cfg" check2.out "plan-late.fb: 0 of 2 function profiles match .*; 2 stale \(100\.0%\), 0 missing"
+
+# the late plan as a plan written before at= existed (format 2)
+grep -v '^end' plan-late.fb | sed 's/ at=late//; s/^perfinst-feedback 3$/perfinst-feedback 2/' > v2.body
+reseal v2.body v2.fb
+pi_cc -O2 -fplugin-arg-perfinst-feedback=v2.fb -c "$src" -o v2.o 2> v2.err
+assert_contains "format 2 plan of a late profile: stale, the reason named" v2.err "v2.fb: 0 function profiles matched, 2 stale, 0 malformed .*; 2 of the stale ones, taken at cfg as the plan says, match this build's CFG after the early inliner: the plan was written for a count-at=late build before feedback format 3 \(run .pmopt plan. again\)$"
+
+# counted again with the late profile: at late it matches (and takes fewer
+# branches); at cfg the counters change what the early inliner sees
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg \
+    -fplugin-arg-perfinst-feedback=plan-late.fb -c "$src" -o after-cfg.o 2> after-cfg.err
+assert_contains "counted at cfg: the late profile is stale, the reason named" after-cfg.err "plan-late.fb: 0 function profiles matched, 2 stale, 0 malformed .*; 2 of the stale ones were taken after the early inliner \(count-at=late\): this build counts before it \(count-at=cfg\), which changes what it inlines \(count with count-at=late\)$"
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=late \
+    -fplugin-arg-perfinst-feedback=plan-late.fb -fplugin-arg-perfinst-verbose -c "$src" -o after.o 2> after.err
+assert_contains "counted at late: the profile matches" after.err "plan-late.fb: 2 function profiles matched, 0 stale"
+pi_ld -O2 -o after after.o
+PERFINST_OUT=after.pit ./after > after.out
+cmp train.out after.out || fail "the counted rebuild prints something else"
+"$PMOPT" plan --stats ./train-late train-late.pit > before.stats
+"$PMOPT" plan --stats ./after after.pit > after.stats
+tb() { awk '/taken branches/ { print $3 }' "$1"; }
+[ "$(tb after.stats)" -lt "$(tb before.stats)" ] || fail "the rebuild should take fewer branches ($(tb before.stats) -> $(tb after.stats))"
+ok "fewer taken branches after the rebuild ($(tb before.stats) -> $(tb after.stats))"
