@@ -793,12 +793,89 @@ static tree probe_ref(const share_access &a, unsigned *size)
     return r;
 }
 
+/* A block operation of a constant length of at most a line, before its
+ * call of __perfinst_share_block: the runtime's decision for each of its
+ * (one or two) lines, inlined (access_range: a line private to this thread,
+ * or one nobody wrote since it became shared when the block only reads it,
+ * needs nothing; a sampled shared one counts the countdown down, and the
+ * access that reaches 0 is the sample):
+ *
+ *     l0 = addr >> 6; l1 = (addr + len - 1) >> 6;
+ *     b0 = __perfinst_share_shadow[l0]; b1 = __perfinst_share_shadow[l1];
+ *     n = (b0 == SAMPLED) + (l1 != l0 && b1 == SAMPLED);
+ *     ok = (b0 == id || b0 == SAMPLED [|| b0 == RO]) && (the same of b1) && countdown > n;
+ *     countdown = ok ? countdown - n : countdown;
+ *     if (!ok) __perfinst_share_block(addr, len, kind);
+ *
+ * — the runtime then does what it did for every line (the countdown as it
+ * was); when the check skips the call, the call would have done nothing
+ * but count the countdown down by n.  A 64-byte memcpy costs about 25
+ * instructions instead of a call of about 500 (lu's blocks). */
+static void insert_block_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, unsigned HOST_WIDE_INT len,
+                                 bool read, location_t loc)
+{
+    tree u8 = unsigned_char_type_node, u8p = build_pointer_type(u8), u32 = unsigned_type_node;
+    tree uptr = pointer_sized_int_node, bt = boolean_type_node;
+    gimple_seq seq = NULL;
+    tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(base, shadow_decl()));
+    tree a = gimple_convert(&seq, loc, uptr, addr);
+    tree six = build_int_cst(integer_type_node, 6);
+    tree l0 = gimple_build(&seq, loc, RSHIFT_EXPR, uptr, a, six);
+    tree last = gimple_build(&seq, loc, PLUS_EXPR, uptr, a, build_int_cst(uptr, len - 1));
+    tree l1 = gimple_build(&seq, loc, RSHIFT_EXPR, uptr, last, six);
+    tree me = make_temp_ssa_name(u8, NULL, "pi_me");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
+    tree sampled = build_int_cst(u8, PI_SHARE_SAMPLED_BYTE), ro = build_int_cst(u8, PI_SHARE_RO_BYTE);
+    tree good = NULL_TREE, n = NULL_TREE;
+    for (tree l : {l0, l1}) {
+        tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, gimple_convert(&seq, loc, sizetype, l));
+        tree b = make_temp_ssa_name(u8, NULL, "pi_owner");
+        gimple_seq_add_stmt(&seq, gimple_build_assign(b, build2(MEM_REF, u8, p, build_int_cst(u8p, 0))));
+        tree s = gimple_build(&seq, loc, EQ_EXPR, bt, b, sampled);
+        tree g = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, gimple_build(&seq, loc, EQ_EXPR, bt, b, me), s);
+        if (read)
+            g = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, g, gimple_build(&seq, loc, EQ_EXPR, bt, b, ro));
+        good = good ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, good, g) : g;
+        if (l == l1) /* the second line counts only if it is another */
+            s = gimple_build(&seq, loc, BIT_AND_EXPR, bt, s, gimple_build(&seq, loc, NE_EXPR, bt, l0, l1));
+        tree si = gimple_convert(&seq, loc, u32, s);
+        n = n ? gimple_build(&seq, loc, PLUS_EXPR, u32, n, si) : si;
+    }
+    tree cd = make_temp_ssa_name(u32, NULL, "pi_cd");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(cd, countdown_decl()));
+    tree ok = gimple_build(&seq, loc, BIT_AND_EXPR, bt, good, gimple_build(&seq, loc, GT_EXPR, bt, cd, n));
+    tree cdn = gimple_build(&seq, loc, COND_EXPR, u32, ok, gimple_build(&seq, loc, MINUS_EXPR, u32, cd, n), cd);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cdn));
+    gcond *c = gimple_build_cond(EQ_EXPR, ok, boolean_false_node, NULL_TREE, NULL_TREE);
+    gimple_seq_add_stmt(&seq, c);
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
+    basic_block bb = gimple_bb(c);
+    edge e = split_block(bb, c); /* bb: ... c | join: the block operation */
+    basic_block join = e->dest;
+    basic_block cb = create_empty_bb(bb);
+    gimple_stmt_iterator g = gsi_start_bb(cb);
+    gsi_insert_after(&g, call, GSI_NEW_STMT);
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE; /* ok: no call */
+    edge et = make_edge(bb, cb, EDGE_TRUE_VALUE);
+    edge ec = make_edge(cb, join, EDGE_FALLTHRU);
+    et->probability = profile_probability::unlikely();
+    e->probability = et->probability.invert();
+    ec->probability = profile_probability::always();
+    cb->count = et->count();
+    if (current_loops)
+        add_bb_to_loop(cb, bb->loop_father);
+}
+
 /* A block operation's probe: a call before it (after it, for the string it
  * made).  A string read before the call gets the inlined check of its first
  * line (most strings lie in one line: a line private to this thread, or one
  * the countdown does not pick, costs no call) and calls
- * __perfinst_share_string_checked; otherwise no inlined check (the runtime
- * checks each line). */
+ * __perfinst_share_string_checked; a block of a constant length of at most
+ * a line gets the inlined check of its lines (insert_block_guarded);
+ * otherwise no inlined check (the runtime checks each line). */
 static void instrument_block(const share_access &a)
 {
     static tree block_fn, string_fn, string_checked_fn;
@@ -825,6 +902,12 @@ static void instrument_block(const share_access &a)
         tree len = force_gimple_operand_gsi(&gsi, fold_convert(size_type_node, unshare_expr(a.len)), true, NULL_TREE,
                                             true, GSI_SAME_STMT);
         call = gimple_build_call(block_fn, 3, addr, len, kind);
+        if (!pi_opt.sharing_no_coalesce && TREE_CODE(len) == INTEGER_CST && tree_fits_uhwi_p(len) && tree_to_uhwi(len) >= 1 &&
+            tree_to_uhwi(len) <= PI_SHARE_LINE) {
+            gimple_set_location(call, loc);
+            insert_block_guarded(&gsi, call, addr, tree_to_uhwi(len), !a.store, loc);
+            return;
+        }
     } else if (a.block == SH_STRING) {
         call = gimple_build_call(string_checked_fn, 2, addr, kind);
         gimple_set_location(call, loc);
