@@ -33,6 +33,10 @@
  *                                   if (!skip) <a->sy's own check and probe>
  *                                   a->sy = a->sy + y;
  *
+ * and a short loop's accesses, one check before the loop (find_loop_groups);
+ * a block operation of a constant length of at most a line gets the
+ * runtime's decision for its lines inlined (insert_block_guarded).
+ *
  * Atomic builtins count as a store of their operand (a read-modify-write),
  * __atomic_load as a load.  Bit-fields count as the bytes of their
  * representative.  The probe's return address is the access site.
@@ -55,6 +59,10 @@
 #include "cfgloop.h"
 #include "tree-dfa.h"
 #include "builtins.h"
+#include "tree-scalar-evolution.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-ssa-address.h"
 
 /* ---- which accesses ------------------------------------------------------- */
 
@@ -140,6 +148,11 @@ struct share_access {
      * C string at addr before the call (SH_STRING) or after it (SH_STRING_AFTER) */
     int block;
     tree len;
+    /* a loop group's member (find_loop_groups): the group's number + 1, and
+     * its address in the loop's i-th iteration, lbase + lstep * i */
+    unsigned lgroup;
+    tree lbase;
+    HOST_WIDE_INT lstep;
 };
 enum { SH_BLOCK = 1, SH_STRING = 2, SH_STRING_AFTER = 3 };
 
@@ -1013,7 +1026,7 @@ static bool ssa_defined_before(tree name, gimple *g)
 /* The base and constant byte offset of the bytes a's probe names, or false. */
 static bool group_key(share_access &a)
 {
-    if (!a.ref)
+    if (!a.ref || a.lgroup)
         return false;
     unsigned size;
     tree r = probe_ref(a, &size);
@@ -1213,6 +1226,268 @@ static tree insert_group_check(const share_access &h, bool reads)
     add_phi_arg(phi, boolean_false_node, e2, loc);
     add_phi_arg(phi, boolean_false_node, e3, loc);
     add_phi_arg(phi, boolean_true_node, ed, loc);
+    return skip;
+}
+
+/* ---- loop groups: one check before a short loop for all its accesses ---------------
+ *
+ * An innermost loop without calls or asm, one exit and a trip count GCC
+ * knows (a constant, at most SH_LOOP_MAX iterations), whose accesses run
+ * once an iteration (their block dominates the exit's, which dominates the
+ * latch) at addresses that move by a constant step (GCC's scalar
+ * evolutions: base + step * i), gets one check before it — the group
+ * check of the block's accesses above, over the bytes each access walks
+ * in the loop, which may lie on two lines:
+ *
+ *     for (j = j0; j < j0 + 8; j++)         skip = <for each access: its first and last
+ *         a[i*n + j] -= f * a[k*n + j];            line (at most one apart), both private to
+ *                                                  this thread (or read-only shared, for a
+ *                                                  load), or both sampled>
+ *                                                  && countdown > K;
+ *                                           countdown = skip ? countdown - K : countdown;
+ *                                           for (...) { if (!skip) <own check> ... }
+ *
+ * where K is the number of the loop's accesses to sampled lines (each
+ * access's iterations).  When skip is false every access is checked alone,
+ * as without the group: the exact mode (a shared line's byte is 0xff), a
+ * line's first accesses, the access the countdown picks and a loop whose
+ * bytes lie on a private and a sampled line take exactly the calls they
+ * took, and the countdown is consumed access by access.  The difference,
+ * as for the block's groups: another thread that makes a line shared, or
+ * opens a window on it, while the loop runs is seen from the next check
+ * on.  (lu's blocks: 8 iterations of two accesses, every line shared.) */
+#ifndef SH_LOOP_MAX
+#define SH_LOOP_MAX 64
+#endif
+
+struct loop_group {
+    class loop *loop;
+    unsigned HOST_WIDE_INT iters; /* each member's accesses per entry */
+    unsigned members;
+    location_t loc;
+};
+
+/* The affine form of x in loop l (x = base + step * i at its i-th
+ * iteration, base invariant in l), in pointer-sized integers: GCC's scalar
+ * evolutions of each SSA name, combined here through the arithmetic they
+ * are used in (they do not look into ivopts' TARGET_MEM_REFs). */
+static bool iv_of(class loop *l, tree x, tree *base, HOST_WIDE_INT *step)
+{
+    tree uptr = pointer_sized_int_node;
+    switch (TREE_CODE(x)) {
+    case INTEGER_CST:
+    case ADDR_EXPR:
+        if (!is_gimple_min_invariant(x))
+            return false;
+        *base = fold_convert(uptr, x);
+        *step = 0;
+        return true;
+    case SSA_NAME: {
+        affine_iv iv;
+        if (!simple_iv(l, l, x, &iv, false) || !tree_fits_shwi_p(iv.step))
+            return false;
+        *base = fold_convert(uptr, iv.base);
+        *step = tree_to_shwi(iv.step);
+        return true;
+    }
+    case MULT_EXPR: {
+        tree c = TREE_OPERAND(x, 1);
+        if (TREE_CODE(c) != INTEGER_CST || !tree_fits_shwi_p(c) || !iv_of(l, TREE_OPERAND(x, 0), base, step))
+            return false;
+        *base = fold_build2(MULT_EXPR, uptr, *base, fold_convert(uptr, c));
+        *step *= tree_to_shwi(c);
+        return true;
+    }
+    case PLUS_EXPR:
+    case POINTER_PLUS_EXPR: {
+        tree b1;
+        HOST_WIDE_INT s1;
+        if (!iv_of(l, TREE_OPERAND(x, 0), base, step) || !iv_of(l, TREE_OPERAND(x, 1), &b1, &s1))
+            return false;
+        *base = fold_build2(PLUS_EXPR, uptr, *base, b1);
+        *step += s1;
+        return true;
+    }
+    CASE_CONVERT:
+        return (INTEGRAL_TYPE_P(TREE_TYPE(TREE_OPERAND(x, 0))) || POINTER_TYPE_P(TREE_TYPE(TREE_OPERAND(x, 0)))) &&
+               iv_of(l, TREE_OPERAND(x, 0), base, step);
+    default:
+        return false;
+    }
+}
+
+/* The affine form of &r in loop l (iv_of). */
+static bool addr_iv(class loop *l, tree r, tree *base, HOST_WIDE_INT *step)
+{
+    poly_int64 bitsize, bitpos;
+    tree offset;
+    machine_mode mode;
+    int unsignedp, reversep, volatilep = 0;
+    tree ref = get_inner_reference(r, &bitsize, &bitpos, &offset, &mode, &unsignedp, &reversep, &volatilep);
+    HOST_WIDE_INT bp;
+    if (!bitpos.is_constant(&bp) || bp % BITS_PER_UNIT)
+        return false;
+    tree a;
+    if (TREE_CODE(ref) == TARGET_MEM_REF)
+        a = tree_mem_ref_addr(ptr_type_node, ref);
+    else if (TREE_CODE(ref) == MEM_REF && tree_fits_shwi_p(TREE_OPERAND(ref, 1)))
+        a = fold_build_pointer_plus_hwi(TREE_OPERAND(ref, 0), tree_to_shwi(TREE_OPERAND(ref, 1)));
+    else if (DECL_P(ref))
+        a = build_fold_addr_expr(ref);
+    else
+        return false;
+    if (offset)
+        a = fold_build_pointer_plus(a, fold_convert(sizetype, offset));
+    a = fold_build_pointer_plus_hwi(a, bp / BITS_PER_UNIT);
+    return iv_of(l, a, base, step);
+}
+
+/* Find the loop groups (acc[i].lgroup, .lbase, .lstep). */
+static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_group> &groups)
+{
+    /* loops with a call or an asm (a callee may be instrumented, or create
+     * or join threads): none of their accesses is grouped */
+    auto_vec<bool> bad;
+    bad.safe_grow_cleared(number_of_loops(fun));
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (is_gimple_call(gsi_stmt(gsi)) || gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
+            for (class loop *l = bb->loop_father; l; l = loop_outer(l))
+                bad[l->num] = true;
+    for (unsigned i = 0; i < acc.length(); i++) {
+        share_access &a = acc[i];
+        if (!a.ref || a.block)
+            continue;
+        basic_block ab = gimple_bb(a.stmt);
+        class loop *l = ab->loop_father;
+        if (!loop_outer(l) || l->inner || bad[l->num])
+            continue;
+        edge ex = single_exit(l);
+        if (!ex || !dominated_by_p(CDI_DOMINATORS, ex->src, ab) || !dominated_by_p(CDI_DOMINATORS, l->latch, ex->src))
+            continue;
+        tree n = number_of_latch_executions(l);
+        if (!n || TREE_CODE(n) != INTEGER_CST || !tree_fits_uhwi_p(n) || tree_to_uhwi(n) >= SH_LOOP_MAX)
+            continue;
+        unsigned size;
+        tree r = probe_ref(a, &size);
+        if (size > PI_SHARE_LINE)
+            continue;
+        tree lbase;
+        HOST_WIDE_INT step;
+        if (!addr_iv(l, r, &lbase, &step))
+            continue;
+        unsigned HOST_WIDE_INT iters = tree_to_uhwi(n) + 1;
+        if (absu_hwi(step) > PI_SHARE_LINE ||
+            (unsigned HOST_WIDE_INT)absu_hwi(step) * (iters - 1) + size > PI_SHARE_LINE + 1)
+            continue; /* (65 bytes or fewer lie on at most two lines) */
+        unsigned k;
+        for (k = 0; k < groups.length() && groups[k].loop != l; k++)
+            ;
+        if (k == groups.length()) {
+            loop_group g = {l, iters, 0, gimple_location(a.stmt)};
+            groups.safe_push(g);
+        }
+        groups[k].members++;
+        a.lgroup = k + 1;
+        a.lbase = lbase;
+        a.lstep = step;
+    }
+    /* too few accesses to pay for the check before the loop: alone */
+    for (unsigned i = 0; i < acc.length(); i++)
+        if (acc[i].lgroup && groups[acc[i].lgroup - 1].iters * groups[acc[i].lgroup - 1].members < SH_GROUP_MIN + 1)
+            acc[i].lgroup = 0;
+    for (unsigned k = 0; k < groups.length(); k++)
+        if (groups[k].iters * groups[k].members < SH_GROUP_MIN + 1)
+            groups[k].members = 0;
+}
+
+/* The check of group gi before its loop (above); returns skip.  First the
+ * common case, every line private to this thread (a compare of each byte,
+ * no countdown), then the general one, straight-line:
+ *
+ *     skip = (b0 == id && b1 == id && ...);        (each access's first and last line)
+ *     if (!skip) {
+ *         ok = (b0 == b1 && (b0 == id || b0 == SAMPLED [|| b0 == RO])) && ... ;
+ *         K = (b0 == SAMPLED ? iterations : 0) + ...;
+ *         skip = ok && countdown > K;
+ *         countdown = skip ? countdown - K : countdown;
+ *     } */
+static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access> &acc)
+{
+    location_t loc = g.loc;
+    tree u8 = unsigned_char_type_node, u8p = build_pointer_type(u8), u32 = unsigned_type_node;
+    tree uptr = pointer_sized_int_node, bt = boolean_type_node;
+    gimple_seq seq = NULL, slow = NULL;
+    tree shadow = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(shadow, shadow_decl()));
+    tree me = make_temp_ssa_name(u8, NULL, "pi_me");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
+    tree sampled = build_int_cst(u8, PI_SHARE_SAMPLED_BYTE), ro = build_int_cst(u8, PI_SHARE_RO_BYTE);
+    tree six = build_int_cst(integer_type_node, 6);
+    tree mine = NULL_TREE, ok = NULL_TREE, k = build_int_cst(u32, 0);
+    for (unsigned i = 0; i < acc.length(); i++) {
+        const share_access &a = acc[i];
+        if (a.lgroup != gi + 1)
+            continue;
+        unsigned size;
+        probe_ref(a, &size);
+        gimple_seq bs = NULL; /* (force_gimple_operand starts a sequence of its own) */
+        tree a0 = force_gimple_operand(fold_convert(uptr, unshare_expr(a.lbase)), &bs, true, NULL_TREE);
+        gimple_seq_add_seq(&seq, bs);
+        HOST_WIDE_INT walk = a.lstep * (HOST_WIDE_INT)(g.iters - 1);
+        tree lo = walk < 0 ? gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, walk)) : a0;
+        tree hi = gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, (walk > 0 ? walk : 0) + size - 1));
+        tree b[2];
+        for (int j = 0; j < 2; j++) {
+            tree l = gimple_build(&seq, loc, RSHIFT_EXPR, uptr, j ? hi : lo, six);
+            tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, shadow, gimple_convert(&seq, loc, sizetype, l));
+            b[j] = make_temp_ssa_name(u8, NULL, "pi_owner");
+            gimple_seq_add_stmt(&seq, gimple_build_assign(b[j], build2(MEM_REF, u8, p, build_int_cst(u8p, 0))));
+            tree m = gimple_build(&seq, loc, EQ_EXPR, bt, b[j], me);
+            mine = mine ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, mine, m) : m;
+        }
+        /* (the general case) */
+        tree same = gimple_build(&slow, loc, EQ_EXPR, bt, b[0], b[1]);
+        tree sv = gimple_build(&slow, loc, EQ_EXPR, bt, b[0], sampled);
+        tree gv = gimple_build(&slow, loc, BIT_IOR_EXPR, bt, gimple_build(&slow, loc, EQ_EXPR, bt, b[0], me), sv);
+        if (!a.store)
+            gv = gimple_build(&slow, loc, BIT_IOR_EXPR, bt, gv, gimple_build(&slow, loc, EQ_EXPR, bt, b[0], ro));
+        tree m = gimple_build(&slow, loc, BIT_AND_EXPR, bt, same, gv);
+        ok = ok ? gimple_build(&slow, loc, BIT_AND_EXPR, bt, ok, m) : m;
+        k = gimple_build(&slow, loc, PLUS_EXPR, u32, k,
+                         gimple_build(&slow, loc, COND_EXPR, u32, sv, build_int_cst(u32, g.iters), build_int_cst(u32, 0)));
+    }
+    gcond *c = gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE, NULL_TREE);
+    gimple_seq_add_stmt(&seq, c);
+    tree cd = make_temp_ssa_name(u32, NULL, "pi_cd");
+    gimple_seq_add_stmt(&slow, gimple_build_assign(cd, countdown_decl()));
+    ok = gimple_build(&slow, loc, BIT_AND_EXPR, bt, ok, gimple_build(&slow, loc, GT_EXPR, bt, cd, k));
+    tree cdn = gimple_build(&slow, loc, COND_EXPR, u32, ok, gimple_build(&slow, loc, MINUS_EXPR, u32, cd, k), cd);
+    gimple_seq_add_stmt(&slow, gimple_build_assign(countdown_decl(), cdn));
+    for (gimple_seq *q : {&seq, &slow})
+        for (gimple_stmt_iterator i = gsi_start(*q); !gsi_end_p(i); gsi_next(&i))
+            gimple_set_location(gsi_stmt(i), loc);
+    gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), seq);
+    basic_block bb = gimple_bb(c);
+    edge e = split_block(bb, c); /* bb: ... c | join: (the loop's preheader) */
+    basic_block join = e->dest;
+    basic_block sb = create_empty_bb(bb);
+    gimple_stmt_iterator gs = gsi_start_bb(sb);
+    gsi_insert_seq_after(&gs, slow, GSI_NEW_STMT);
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE; /* every line this thread's: skip */
+    edge es = make_edge(bb, sb, EDGE_FALSE_VALUE);
+    edge ej = make_edge(sb, join, EDGE_FALLTHRU);
+    e->probability = profile_probability::likely();
+    es->probability = e->probability.invert();
+    ej->probability = profile_probability::always();
+    sb->count = es->count();
+    if (current_loops)
+        add_bb_to_loop(sb, bb->loop_father);
+    tree skip = make_temp_ssa_name(bt, NULL, "pi_skip");
+    gphi *phi = create_phi_node(skip, join);
+    add_phi_arg(phi, boolean_true_node, e, loc);
+    add_phi_arg(phi, ok, ej, loc);
     return skip;
 }
 
@@ -1524,8 +1799,32 @@ static unsigned sharing_execute(function *fun)
     unsigned changed = 0;
     if (on) {
         auto_vec<share_access> acc;
+        auto_vec<loop_group> loops;
+        auto_vec<tree> lskips;
+        bool loops_on = !pi_opt.sharing_no_coalesce && opt_for_fn(fun->decl, optimize) && gimple_in_ssa_p(fun);
+        if (loops_on)
+            loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
         renumber_gimple_stmt_uids(fun);
         find_accesses(fun, acc);
+        if (loops_on) {
+            calculate_dominance_info(CDI_DOMINATORS);
+            scev_initialize();
+            find_loop_groups(fun, acc, loops);
+            scev_finalize();
+            free_dominance_info(CDI_DOMINATORS);
+            for (unsigned g = 0; g < loops.length(); g++) {
+                if (!loops[g].members) {
+                    lskips.safe_push(NULL_TREE);
+                    continue;
+                }
+                if (pi_opt.verbose)
+                    inform(loops[g].loc, "perfinst: sharing: one check before a loop of %wu iterations for its %u accesses",
+                           loops[g].iters, loops[g].members);
+                lskips.safe_push(insert_loop_check(loops[g], g, acc));
+            }
+            loop_optimizer_finalize();
+            renumber_gimple_stmt_uids(fun);
+        }
         if (!pi_opt.sharing_no_coalesce) {
             calculate_dominance_info(CDI_DOMINATORS);
             coalesce_groups(acc);
@@ -1534,6 +1833,10 @@ static unsigned sharing_execute(function *fun)
         auto_vec<tree> skips;
         skips.safe_grow_cleared(acc.length());
         for (unsigned i = 0; i < acc.length(); i++) {
+            if (acc[i].lgroup) {
+                instrument(acc[i], lskips[acc[i].lgroup - 1]);
+                continue;
+            }
             int h = acc[i].head;
             if (h == (int)i) {
                 if (pi_opt.verbose)

@@ -1,19 +1,28 @@
 # checks made once for several accesses (pass-sharing.cc), beyond a
-# block's accesses through one base (t-coalesce.sh): a block operation of
-# a constant length of at most a line (memset of 16 bytes) gets the
-# inlined check of its lines, so the runtime sees it only while the check
-# would not skip it.  What the runtime records is what it recorded with a
-# call each (sharing-coalesce=no): the same report in the exact mode; and
-# the number of block operations that reached the runtime (SHARE_STATS
-# blocks) is known exactly: in the exact mode every one on the shared line
-# (2 a round) and, on each worker's own line, those of its footprint
-# (PERFINST_SHARING_SAMPLE=64 accesses, two a round: 32 rounds), then none.
+# block's accesses through one base (t-coalesce.sh):
+#  - a block operation of a constant length of at most a line (memset of
+#    16 bytes) gets the inlined check of its lines, so the runtime sees it
+#    only while the check would not skip it;
+#  - a loop of a known trip count whose accesses walk at most two lines
+#    each (8 doubles, 32 bytes into a line) gets one check before it.
+# What the runtime records is what it recorded with a check and a call per
+# access (sharing-coalesce=no): the same report in the exact mode.  The
+# number of block operations that reached the runtime (SHARE_STATS blocks)
+# is known exactly: in the exact mode every one on the shared line (2 a
+# round), main's memset of 192 bytes, and on each worker's own line those
+# of its footprint (PERFINST_SHARING_SAMPLE=64 accesses, two a round: 32
+# rounds), then none.  The loop's check is counted by callgrind: the
+# workers' instructions on their own lines, with and without it.
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/sharing/loops.c
 for v in yes no; do
-    pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-sharing-coalesce=$v -c "$src" -o l$v.o
+    pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-sharing-coalesce=$v \
+        -fplugin-arg-perfinst-verbose -c "$src" -o l$v.o 2> l$v.notes
     pi_ld -O2 -o l$v l$v.o
 done
+assert_contains "the loop: one check before it" lyes.notes \
+    "loops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check before a loop of 8 iterations for its 2 accesses"
+assert_not_contains "sharing-coalesce=no: no loop checks" lno.notes "one check before a loop"
 blocks() { "$PMOPT" dump "$1" | sed -n 's/.* SHARE_STATS .*, blocks \([0-9]*\)$/\1/p'; }
 mask() { sed -E 's/0x[0-9a-f]+//g; s/tid [0-9]+//; s/cpu [0-9]+//; s/ in e(yes|no)[0-9]*\.pit//; s/T[23]/T/g' "$1" | sort; }
 for R in 1000 2000; do
@@ -22,16 +31,34 @@ for R in 1000 2000; do
         "$PMOPT" report --sharing l$v e$v$R.pit > e$v$R.rep
     done
     cmp -s eyes$R.out eno$R.out || fail "the program's output differs between the builds"
-    assert_contains "exact, R=$R: the shared line's false sharing" eyes$R.rep \
+    assert_contains "exact, R=$R: the memset line's false sharing" eyes$R.rep \
         "objects: heap object from loops.c:[0-9]+ \(main\) \(heap, 64 bytes"
-    assert_contains "exact, R=$R: 2*(R-1) false reloads" eyes$R.rep "reloads: 0 true, $((2 * R - 2)) false\)$"
+    assert_contains "exact, R=$R: the loop's line's false sharing" eyes$R.rep \
+        "objects: heap object from loops.c:[0-9]+ \(main\) \(heap, 192 bytes"
+    assert_eq "exact, R=$R: lines with 2*(R-1) false reloads" 2 \
+        "$(grep -c "FALSE sharing  reloads: 0 true, $((2 * R - 2)) false " eyes$R.rep)"
     mask eyes$R.rep > eyes$R.m
     mask eno$R.rep > eno$R.m
-    diff -u eno$R.m eyes$R.m || fail "exact mode, R=$R: the inlined block check changed the report"
-    assert_eq "exact, R=$R: block operations seen with a call each" $((4 * R)) "$(blocks eno$R.pit)"
-    assert_eq "exact, R=$R: block operations seen behind the inlined check" $((2 * R + 64)) "$(blocks eyes$R.pit)"
+    diff -u eno$R.m eyes$R.m || fail "exact mode, R=$R: the inlined checks changed the report"
+    assert_eq "exact, R=$R: block operations seen with a call each" $((4 * R + 1)) "$(blocks eno$R.pit)"
+    assert_eq "exact, R=$R: block operations seen behind the inlined check" $((2 * R + 64 + 1)) "$(blocks eyes$R.pit)"
 done
-# sampled mode (the default period): the same verdict
+# sampled mode (the default period): the same verdicts
 PERFINST_OUT=s.pit ./lyes > /dev/null
 "$PMOPT" report --sharing lyes s.pit > s.rep
-assert_contains "sampled: the shared line's false sharing" s.rep "^#1  line 0x[0-9a-f]+  FALSE sharing"
+assert_eq "sampled: the two lines' false sharing" 2 "$(grep -c '^#[0-9]*  line 0x[0-9a-f]*  FALSE sharing' s.rep)"
+
+# the loop's check: the workers' own instructions (callgrind, exact) on
+# their own lines, 2*R loops of 16 accesses: a check per access costs 5
+# instructions or more, the loop's check with a test per access fewer
+command -v valgrind > /dev/null || skip "valgrind not installed"
+R=1000
+for v in yes no; do
+    PERFINST_OUT=cg$v.pit valgrind --tool=callgrind --callgrind-out-file=cg.$v ./l$v $R private > cg$v.out 2>&1
+    callgrind_annotate cg.$v > cg$v.txt 2> /dev/null
+    eval ir_$v=$(grep -m1 "loops.c:worker \[" cg$v.txt | awk "{print \$1}" | tr -d ,)
+done
+[ -n "$ir_yes" ] && [ -n "$ir_no" ] || fail "no callgrind count of the workers"
+[ $((ir_no - ir_yes)) -ge $((2 * R * 8)) ] ||
+    fail "the loop's check: the workers ran $ir_yes instructions, $ir_no with a check per access"
+ok "the loop's check: the workers ran $ir_yes instructions, $ir_no with a check per access"
