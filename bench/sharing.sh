@@ -27,11 +27,13 @@
 # The programs (bench/sharing/; -DHAND_FIXED is the fix a programmer writes):
 #   histogram   per-thread histograms, a typedef'd struct without a tag, in a heap array
 #   lu          blocked LU factorisation (Splash-2's lu_ncb) by two threads of a
-#               matrix 32 bytes into a line, block columns given out by thread
+#               matrix 32 bytes into a line, block columns given out by thread;
+#               aligned, every line of a row lies beside another thread's: the
+#               plan advises (predicted not to pay, docs/sharing.md)
 #   lurow       LU factorisation by rows given out cyclically (Phoenix/Splash
 #               lu's other pattern): pivot rows written in earlier phases look
 #               like false sharing at every placement (docs/sharing.md, Known
-#               gaps); aligning removes most of it
+#               gaps); aligned, the rows' ends stay on neighbouring lines: advice
 #   strmatch    per-thread word buffers written only by bzero
 #   kmeans      threads made every iteration; read-mostly globals beside a shared flag
 #   wordcount   per-thread counters, a typedef'd struct in a heap array

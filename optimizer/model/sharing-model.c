@@ -678,6 +678,7 @@ static int64_t fixed_pos(const struct sh_fix *fix, int64_t ob)
 struct open_windows {
     struct window *w;
     int n, cap;
+    uint64_t nfalse;           /* windows judged with false sharing */
 };
 
 static struct window *window_at(struct open_windows *ow, int64_t v)
@@ -711,7 +712,9 @@ static int flush_below(struct sh_analysis *a, struct open_windows *ow, int64_t v
             i++;
             continue;
         }
-        verdict |= flush(a, &ow->w[i], bound, pairs);
+        int v = flush(a, &ow->w[i], bound, pairs);
+        ow->nfalse += (v & SH_V_FALSE) != 0;
+        verdict |= v;
         struct window t = ow->w[i]; /* (keep its thread array for reuse) */
         ow->w[i] = ow->w[--ow->n];
         ow->w[ow->n] = t;
@@ -748,10 +751,13 @@ static int64_t first_pos(const struct foot *f, const struct layout *L)
     return fixed_pos(L->fix, f->start + k) + L->shift;
 }
 
-static int evaluate(struct sh_analysis *a, const struct sh_object *o, const struct foot *f, size_t nf,
-                    const struct layout *L, uint64_t *bound, uint64_t *pairs)
+/* The verdict of object o's footprints laid out by L (windows of L->win
+ * bytes), the false reloads' bound, the pairs of threads on shared windows
+ * and the windows in false sharing (*nfalse; each may be NULL). */
+static int evaluate_windows(struct sh_analysis *a, const struct sh_object *o, const struct foot *f, size_t nf,
+                            const struct layout *L, uint64_t *bound, uint64_t *pairs, uint64_t *nfalse)
 {
-    struct open_windows ow = {NULL, 0, 0};
+    struct open_windows ow = {NULL, 0, 0, 0};
     int verdict = 0;
     *bound = 0;
     if (pairs)
@@ -788,8 +794,16 @@ static int evaluate(struct sh_analysis *a, const struct sh_object *o, const stru
     for (int i = 0; i < ow.cap; i++)
         free(ow.w[i].t);
     free(ow.w);
+    if (nfalse)
+        *nfalse = ow.nfalse;
     (void)o;
     return verdict;
+}
+
+static int evaluate(struct sh_analysis *a, const struct sh_object *o, const struct foot *f, size_t nf,
+                    const struct layout *L, uint64_t *bound, uint64_t *pairs)
+{
+    return evaluate_windows(a, o, f, nf, L, bound, pairs, NULL);
 }
 
 int sh_predict_fixed(struct sh_analysis *a, const struct sh_object *o, const struct sh_fix *fix, uint64_t *bound,
@@ -801,6 +815,17 @@ int sh_predict_fixed(struct sh_analysis *a, const struct sh_object *o, const str
     int v = evaluate(a, o, f, nf, &L, bound, pairs);
     free(f);
     return v;
+}
+
+uint64_t sh_false_windows(struct sh_analysis *a, const struct sh_object *o, const struct sh_fix *fix, int shift, int win)
+{
+    struct foot *f;
+    size_t nf = footprints(a, (int)(o - a->objs), &f);
+    struct layout L = {fix, shift, win};
+    uint64_t bound, n;
+    evaluate_windows(a, o, f, nf, &L, &bound, NULL, &n);
+    free(f);
+    return n;
 }
 
 uint64_t sh_pairs_now(struct sh_analysis *a, const struct sh_object *o)

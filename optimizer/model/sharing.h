@@ -166,6 +166,12 @@ struct sh_fix {
  * pair").  Counts work. */
 int sh_predict_fixed(struct sh_analysis *a, const struct sh_object *o, const struct sh_fix *fix, uint64_t *bound,
                      uint64_t *pairs);
+/* The windows of `win` bytes (64: lines; 128: two neighbouring lines) in
+ * which o's bytes are in false sharing, o laid out by fix (NULL: as it is)
+ * from byte `shift` of a window: a count from the bytes each thread reads
+ * and writes and the epochs alone, the same in every run (no reload counts). */
+uint64_t sh_false_windows(struct sh_analysis *a, const struct sh_object *o, const struct sh_fix *fix, int shift,
+                          int win);
 /* The thread pairs that share a line holding o's bytes as it lies now. */
 uint64_t sh_pairs_now(struct sh_analysis *a, const struct sh_object *o);
 

@@ -28,10 +28,17 @@
  *         each thread's, misaligned): aligned;
  *       * otherwise advice, with the reason.
  *
+ *     An object bigger than an L1 data cache is aligned only when that
+ *     also takes the threads' writes apart on neighbouring lines (the
+ *     prefetcher brings each missed line's neighbour): lu_ncb's matrix,
+ *     whose block columns of 64 bytes are each thread's, gets advice.
+ *
  * Every repair is checked in the model before it is written: the object
  * laid out as the rebuild will lay it out must have no false sharing left
- * (or, for a placement, at most half) and no pair of threads sharing a line
- * that did not before.  A repair that fails the check becomes advice
+ * (or, for a placement, at most half of its lines) and no pair of threads
+ * sharing a line that did not before, counted from the bytes each thread
+ * touches and the epochs, never from sampled reload counts: the same plan
+ * in every run.  A repair that fails the check becomes advice
  * saying so.
  *
  * pad-field changes the type's layout for the whole program: every unit
@@ -247,7 +254,11 @@ static uint64_t whole_lines(uint64_t n)
     return (n + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE;
 }
 
-/* The model's answer for a repair: its why text; 1 if it passes. */
+/* The model's answer for a repair: its why text; 1 if it passes.  A
+ * partial repair (a placement that removes most of it) passes when the
+ * lines in false sharing are at most half of `before` (counted from the
+ * bytes and epochs: the same in every run); otherwise `before` is the bound
+ * of the false reloads, for the message. */
 static int check_fix(struct sh_analysis *a, const struct sh_object *o, const struct sh_fix *fix, int partial,
                      uint64_t before, char *why, size_t n)
 {
@@ -264,13 +275,64 @@ static int check_fix(struct sh_analysis *a, const struct sh_object *o, const str
         snprintf(why, n, "predicted for the repaired layout: no false sharing");
         return 1;
     }
-    if (partial && bound * 2 <= before) {
-        snprintf(why, n, "predicted for the repaired layout: false reloads bound %llu, from %llu",
-                 (unsigned long long)bound, (unsigned long long)before);
-        return 1;
+    if (partial) {
+        uint64_t left = sh_false_windows(a, o, fix, 0, PI_SHARE_LINE);
+        snprintf(why, n, "%s for the repaired layout: false sharing on %llu of its lines, from %llu",
+                 left * 2 <= before ? "predicted" : "too little gained", (unsigned long long)left,
+                 (unsigned long long)before);
+        return left * 2 <= before;
     }
     snprintf(why, n, "the repaired layout would still have false sharing (bound %llu, from %llu)",
              (unsigned long long)bound, (unsigned long long)before);
+    return 0;
+}
+
+/* An object larger than an L1 data cache is streamed through the caches:
+ * each line a thread misses comes with its neighbour (the prefetcher), so
+ * two threads writing neighbouring lines pass them back and forth much as
+ * if they shared one.  The windows of two neighbouring lines (either
+ * parity) in false sharing, o at byte `off` of a line. */
+#define SH_STREAMED ((uint64_t)32 << 10)
+
+static uint64_t neighbours_false(struct sh_analysis *a, const struct sh_object *o, int off)
+{
+    return sh_false_windows(a, o, NULL, off, 2 * PI_SHARE_LINE) +
+           sh_false_windows(a, o, NULL, off + PI_SHARE_LINE, 2 * PI_SHARE_LINE);
+}
+
+/* o's false sharing where it lies (or, hidden, at its worst placement),
+ * counted in lines (win 64) or neighbouring lines (128): the same in every
+ * run. */
+static uint64_t false_now(struct sh_analysis *a, const struct sh_object *o, int win)
+{
+    if (o->v_here & SH_V_FALSE)
+        return win == PI_SHARE_LINE ? sh_false_windows(a, o, NULL, o->actual_off, win)
+                                    : neighbours_false(a, o, o->actual_off);
+    uint64_t worst = 0;
+    for (unsigned k = 0; k < SH_PLACEMENTS; k++)
+        if (o->pv[k] & SH_V_FALSE) {
+            uint64_t n = win == PI_SHARE_LINE ? sh_false_windows(a, o, NULL, 8 * (int)k, win)
+                                              : neighbours_false(a, o, 8 * (int)k);
+            worst = n > worst ? n : worst;
+        }
+    return worst;
+}
+
+/* Does starting a line pay for a streamed object?  Only when it also takes
+ * the threads' writes apart on neighbouring lines (at least half of those
+ * pairs of lines); otherwise *why says so (advice: predicted not to pay). */
+static int aligned_pays(struct sh_analysis *a, const struct sh_object *o, char *why, size_t n)
+{
+    if (o->size <= SH_STREAMED)
+        return 1;
+    uint64_t now = false_now(a, o, 2 * PI_SHARE_LINE), after = neighbours_false(a, o, 0);
+    if (after * 2 <= now)
+        return 1;
+    snprintf(why, n, "starting a cache line would leave %llu pairs of neighbouring lines with different threads' "
+             "writes (%llu now): an object of %llu bytes (more than an L1 data cache, %llu) is streamed through "
+             "the caches, and the prefetcher brings each line's neighbour with it: predicted not to pay, not "
+             "aligned", (unsigned long long)after, (unsigned long long)now, (unsigned long long)o->size,
+             (unsigned long long)SH_STREAMED);
     return 0;
 }
 
@@ -352,8 +414,12 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
     if (!intra)
         return;
     uint64_t before = (o->v_here & SH_V_FALSE) ? o->b_here : worst;
+    /* (a streamed object whose aligned lines stay beside other threads'
+     * lines: no alignment, step 1 or 5) */
+    char notpay[700] = "";
+    int pays = !alignable(o) || aligned_pays(a, o, notpay, sizeof notpay);
     /* 1. safe when it starts a line */
-    if (alignable(o) && !(o->pv[0] & SH_V_FALSE)) {
+    if (alignable(o) && !(o->pv[0] & SH_V_FALSE) && pays) {
         struct sh_fix fix = {.kind = SH_FIX_ALIGN};
         if (check_fix(a, o, &fix, 0, before, model, sizeof model)) {
             add_align(p, o, 0, "threads write different parts of %s; safe when it starts a cache line (%s); %s",
@@ -481,10 +547,12 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
             return;
         }
     }
-    /* 5. a placement that removes most of it (the object aligned) */
-    if (alignable(o) && o->pred[0] * 2 <= before) {
+    /* 5. a placement that removes most of it (the object aligned): at most
+     * half of its lines in false sharing left, counted from the bytes (the
+     * same in every run; the reload counts are sampled) */
+    if (alignable(o) && pays) {
         struct sh_fix fix = {.kind = SH_FIX_ALIGN};
-        if (check_fix(a, o, &fix, 1, before, model, sizeof model)) {
+        if (check_fix(a, o, &fix, 1, false_now(a, o, PI_SHARE_LINE), model, sizeof model)) {
             add_align(p, o, 0, "threads write different parts of %s (%s); starting a cache line removes most of "
                       "it: %s", o->name, seen, model);
             return;
@@ -492,7 +560,9 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
     }
     /* 6. advice, with the reason */
     char because[700];
-    if (anon)
+    if (notpay[0])
+        snprintf(because, sizeof because, "%s", notpay);
+    else if (anon)
         snprintf(because, sizeof because, "its struct has no name the plugin can match (no tag, no typedef)");
     else if (why[0] && o->stype[0])
         snprintf(because, sizeof because, "%s", why);
@@ -513,8 +583,12 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
     else
         snprintf(because, sizeof because, "not an array the plugin can pad, and no placement of it removes the "
                  "sharing");
-    advice(p, o, "threads write different parts of it: %s; give each thread's part a line of its own, e.g. "
-                 "`alignas(64)` on each thread's element%s", because, "");
+    if (notpay[0])
+        advice(p, o, "threads write different parts of it: %s; give each thread's part two lines or more, apart "
+                     "from the others' (e.g. blocks of 128 bytes from a 128-byte boundary)%s", because, "");
+    else
+        advice(p, o, "threads write different parts of it: %s; give each thread's part a line of its own, e.g. "
+                     "`alignas(64)` on each thread's element%s", because, "");
     (void)why;
 }
 
