@@ -1650,6 +1650,50 @@ static bool align_new(gimple *g)
     return true;
 }
 
+/* malloc(n) at a planned site becomes aligned_alloc(64, n rounded up to
+ * whole lines): what a programmer writes (bench/sharing's hand fixes), with
+ * no allocator of perfinst's between -- the repaired program imports what
+ * the hand-fixed one imports, and its code lies where that one's does; in a
+ * build with detection, the recording twin of aligned_alloc.  A size that
+ * would wrap becomes SIZE_MAX, so that the call fails as malloc's would. */
+static void line_malloc(function *fun, gimple *g, bool record)
+{
+    gcall *c = as_a<gcall *>(g);
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    tree n = gimple_call_arg(c, 0), size;
+    tree ones = build_all_ones_cst(size_type_node);
+    if (TREE_CODE(n) == INTEGER_CST && tree_fits_uhwi_p(n)) {
+        unsigned HOST_WIDE_INT v = tree_to_uhwi(n), line = PI_SHARE_LINE;
+        size = v > tree_to_uhwi(ones) - (line - 1) ? ones
+                                                  : build_int_cst(size_type_node, v ? (v + line - 1) & -line : line);
+    } else {
+        bool ssa = gimple_in_ssa_p(fun);
+        tree t[4];
+        for (int i = 0; i < 4; i++)
+            t[i] = ssa ? make_ssa_name(i == 2 ? boolean_type_node : size_type_node)
+                       : create_tmp_reg(i == 2 ? boolean_type_node : size_type_node);
+        gimple *s[5];
+        s[0] = gimple_build_assign(t[0], NOP_EXPR, n);
+        s[1] = gimple_build_assign(t[1], PLUS_EXPR, t[0], build_int_cst(size_type_node, PI_SHARE_LINE - 1));
+        s[2] = gimple_build_assign(t[2], LT_EXPR, t[1], t[0]); /* wrapped */
+        s[3] = gimple_build_assign(t[3], BIT_AND_EXPR, t[1], build_int_cst(size_type_node, -(HOST_WIDE_INT)PI_SHARE_LINE));
+        size = ssa ? make_ssa_name(size_type_node) : create_tmp_reg(size_type_node);
+        s[4] = gimple_build_assign(size, COND_EXPR, t[2], ones, t[3]);
+        for (int i = 0; i < 5; i++) {
+            gimple_set_location(s[i], gimple_location(g));
+            gsi_insert_before(&gsi, s[i], GSI_SAME_STMT);
+        }
+    }
+    tree fn = builtin_decl_explicit(BUILT_IN_ALIGNED_ALLOC);
+    if (record)
+        fn = runtime_fn("__perfinst_share_aligned_alloc", fn);
+    gcall *nc = gimple_build_call(fn, 2, build_int_cst(size_type_node, PI_SHARE_LINE), size);
+    gimple_call_set_lhs(nc, gimple_call_lhs(c));
+    gimple_set_location(nc, gimple_location(c));
+    gimple_call_set_nothrow(nc, gimple_call_nothrow_p(c));
+    gsi_replace(&gsi, nc, true);
+}
+
 /* Redirect allocation calls: to the line allocator at recommended sites,
  * else (instrumented functions) to the recording twins; C++'s new and
  * delete noted.  Returns the number of calls changed. */
@@ -1729,11 +1773,16 @@ static unsigned redirect_allocs(function *fun, bool record)
                     pi_sharing_not_applied(r, gimple_location(g), "this operator new has no aligned form");
                 g = gsi_stmt(gsi);
             } else {
+                bool is_malloc = DECL_FUNCTION_CODE(fn) == BUILT_IN_MALLOC;
                 if (pi_opt.verbose)
                     inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
-                           pi_feedback_path(), line);
-                gimple_call_set_fndecl(g, runtime_fn(line, fn));
-                update_stmt(g);
+                           pi_feedback_path(), is_malloc ? "aligned_alloc(64, whole lines)" : line);
+                if (is_malloc)
+                    line_malloc(fun, g, record);
+                else {
+                    gimple_call_set_fndecl(g, runtime_fn(line, fn));
+                    update_stmt(g);
+                }
                 pi_sharing_applied(r);
                 n++;
                 continue;

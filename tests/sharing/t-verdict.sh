@@ -60,7 +60,8 @@ repaired() {
     assert_not_contains "$m: no runtime linked (no libperfinst.so)" $m.dyn "libperfinst"
     assert_not_contains "$m: no runtime linked (libc's pthread_create, no start-up)" $m.nm " T (pthread_create|__perfinst_share_start)$"
     if grep -q "align-alloc" $m.fb && [ "$cc" = gcc ]; then
-        assert_contains "$m: align-alloc's allocators linked" $m.nm " T __perfinst_line_(malloc|calloc|realloc)$"
+        assert_contains "$m: align-alloc applied: libc's aligned_alloc called, or the line allocators linked" $m.nm \
+            "( U aligned_alloc@| T __perfinst_line_(calloc|realloc)$)"
     fi
     ./$m.fixed $(cat $m.args) > $m.got 2> $m.addr
     diff -u $m.want $m.got || fail "$m: the repaired program's output differs"
@@ -125,6 +126,10 @@ assert_contains "ctor: the lock struct padded" ctor.fb "pad-field type=Spin fiel
 for m in hist macro bzero copy matrix; do
     repaired $m "$T/sharing/verdict.c" gcc
     [ $m = flag ] || check_addrs $m.addr
+done
+for m in bzero matrix; do
+    assert_contains "$m: the repaired malloc is libc's aligned_alloc(64, ...)" $m.nm " U aligned_alloc@"
+    assert_not_contains "$m: no allocator of perfinst's linked" $m.nm "__perfinst_line_"
 done
 repaired flag "$T/sharing/verdict.c" gcc
 nm flag.fixed | awk '$3 ~ /^(modified|dims|num_means)$/ {print $1, $3}' > flag.nm
