@@ -1,3 +1,4 @@
+# timeout: 1200
 # The verdict is a property of the program, not of one interleaving: every
 # sharing fixture of tests/sharing (fixtures.c's patterns, verdict.c's,
 # arrays.c's, threads.c's, the C++ pool and the single-pattern programs),
@@ -7,7 +8,6 @@
 # counts may vary, the verdict and the repair may not; and the report's
 # messages agree (check-messages.py).  verdict.c's `late` case fails when the solo phase
 # ends at the second thread's first access instead of at pthread_create.
-# timeout: 1200
 . "$PERFINST_TOP/tests/lib.sh"
 RUNS=${LOADED_RUNS:-10}
 gcc -O2 -pthread "$T/sharing/busy.c" -o busy

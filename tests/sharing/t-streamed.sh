@@ -1,3 +1,4 @@
+# timeout: 600
 # A streamed object's alignment is planned from the bytes, not from the
 # reload counts, and only where it pays: bench/sharing's lu (Splash-2's
 # lu_ncb: block columns of 8 doubles given out by thread, a matrix 16 or
@@ -12,7 +13,6 @@
 # align-alloc, and lurow align-alloc or advice depending on the run (a
 # threshold on sampled bounds).  verdict.c's matrix (a thread per block of
 # rows: one boundary) is still aligned (t-verdict.sh).
-# timeout: 600
 . "$PERFINST_TOP/tests/lib.sh"
 RUNS=${LOADED_RUNS:-10}
 S=$PERFINST_TOP/bench/sharing
