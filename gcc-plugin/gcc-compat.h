@@ -79,6 +79,9 @@ extern tree build_indirect_ref(location_t, tree, ref_operator) __attribute__((we
 extern tree build_component_ref(location_t, tree, tree, location_t) __attribute__((weak));
 extern tree build_array_ref(location_t, tree, tree) __attribute__((weak));
 extern tree c_fully_fold(tree, bool, bool *, bool) __attribute__((weak));
+/* c-common.cc: an optimize attribute's arguments applied to global_options
+   (the counting copies' options, pass-countfn.cc) */
+extern bool parse_optimize_options(tree, bool) __attribute__((weak));
 
 static inline bool pi_have_c_frontend(void)
 {

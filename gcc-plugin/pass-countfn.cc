@@ -291,19 +291,38 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
     return call;
 }
 
-/* counting-opt=fast: the counting copy without GCC's costliest optional
- * passes (RTL GCSE, tree PRE, the second scheduling pass, the CSE rerun),
- * as if compiled with -fno-gcse ...: its compile costs less, its code runs
- * a little slower (bench/RESULTS.md).  Only where the function has no
- * optimize attribute of its own.  (fast also turns the copy's counter
- * updates into one asm each: split_off_counting, pi_counters_as_asm.) */
-static void fast_options(tree copy)
+/* counting-opt=fast and lean: the counting copy compiled with cheaper
+ * options than its function (DECL_FUNCTION_SPECIFIC_OPTIMIZATION, as
+ * GCC's optimize attribute sets it; GCC switches global_options to them
+ * whenever the copy becomes cfun, so every per-function pass after IPA
+ * sees them).  The copy runs only while counting, so what a pass gains at
+ * run time matters less there than what it costs the compile.
+ * fast: without RTL GCSE, tree PRE, the second scheduling pass and the
+ * CSE rerun (as with -fno-gcse ...).
+ * lean: fast at -O1, as __attribute__((optimize("O1"))) gives it (no VRP,
+ * jump threading, peephole2, caller-saves ... either), with the unit's
+ * -fstrict-aliasing (-O1 has none: the alias oracle's type rules are
+ * cheap and count at run time); the -f options given on the command line
+ * keep their values, as under the attribute.  On Lua's lvm.c and lparser.c and zstd's zstd_compress.c
+ * cc1 ran 12-13 % fewer instructions than with fast; zstd -3 counted in
+ * 4 % more (bench/RESULTS.md 2026-11-29 07:00).
+ * Only where the function has no optimize attribute of its own.  (Both
+ * also turn the copy's counter updates into one asm each:
+ * split_off_counting, pi_counters_as_asm.) */
+static void copy_options(tree copy)
 {
     if (DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) &&
         DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) != optimization_default_node)
         return;
     cl_optimization saved;
     cl_optimization_save(&saved, &global_options, &global_options_set);
+    if (pi_opt.counting_opt == PI_COPT_LEAN && parse_optimize_options) {
+        /* (the C family's parser of optimize attributes: cc1 and cc1plus
+           have it; pass-countfn never runs in lto1) */
+        int strict_aliasing = flag_strict_aliasing;
+        parse_optimize_options(build_tree_list(NULL_TREE, build_string(2, "O1")), true);
+        flag_strict_aliasing = strict_aliasing;
+    }
     flag_gcse = 0;
     flag_gcse_after_reload = 0;
     flag_tree_pre = 0;
@@ -371,8 +390,8 @@ static bool split_off_counting(cgraph_node *node)
        its CODE chunks (pass-ranges.cc) with it. */
     if (node->get_comdat_group() && !copy->get_comdat_group())
         copy->add_to_same_comdat_group(node);
-    if (pi_opt.counting_fast)
-        fast_options(copy->decl);
+    if (pi_opt.counting_opt != PI_COPT_FULL)
+        copy_options(copy->decl);
     pi_countfn_note(copy->decl, decl);
     if (!dispatching)
         dispatching = new hash_set<tree>;
@@ -386,8 +405,8 @@ static bool split_off_counting(cgraph_node *node)
         basic_block bb;
         FOR_EACH_BB_FN(bb, cfun) bbs.safe_push(bb);
         pi_return_site_mark(cfun, bbs);
-        /* counting-opt=fast: its counter updates as one asm each */
-        if (pi_opt.counting_fast && pi_counters_as_asm(cfun))
+        /* counting-opt=fast or lean: its counter updates as one asm each */
+        if (pi_opt.counting_opt != PI_COPT_FULL && pi_counters_as_asm(cfun))
             pi_split_update(cfun);
     }
     pop_cfun();

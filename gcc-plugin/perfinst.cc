@@ -34,12 +34,13 @@
  *   counting=inline|function  where a split function's counting copy lives: in the
  *                        function, after the dispatch, or in a function of its own,
  *                        f.count.N, entered by a sibling call (default; pass-countfn.cc)
- *   counting-opt=full|fast  counting=function: f.count.N optimised as its function,
+ *   counting-opt=full|fast|lean  counting=function: f.count.N optimised as its function,
  *                        or without GCC's costliest optional passes (RTL GCSE, tree
  *                        PRE, the CSE rerun, the second scheduling pass) and with its
  *                        counter updates as one asm instruction each (copies.cc,
  *                        pi_counters_as_asm): a cheaper compile (default;
- *                        pass-countfn.cc, docs/design.md "Cost")
+ *                        pass-countfn.cc, docs/design.md "Cost"); lean: that at
+ *                        -O1 (with -fstrict-aliasing), cheaper still
  *   cold-tier=place|size|keep  with feedback: a function that never ran goes to
  *                        .text.unlikely compiled as any other (default), or also compiled
  *                        for size, or stays where -O2 puts it (pass-feedback.cc,
@@ -107,9 +108,9 @@ static struct plugin_info info = {
     "                            or as an IPA-quality profile (a read profile's counts)\n"
     "  -fplugin-arg-perfinst-entry=test|jump  split functions' entry: switch test (default) or jump slot\n"
     "  -fplugin-arg-perfinst-counting=inline|function  counting copy in the function or its own (default)\n"
-    "  -fplugin-arg-perfinst-counting-opt=full|fast  counting copies with all of -O's passes, or\n"
-    "                            without RTL GCSE, tree PRE, the CSE rerun and sched2, counter\n"
-    "                            updates as one asm instruction each (default)\n"
+    "  -fplugin-arg-perfinst-counting-opt=full|fast|lean  counting copies with all of -O's passes,\n"
+    "                            or without RTL GCSE, tree PRE, the CSE rerun and sched2, counter\n"
+    "                            updates as one asm instruction each (default), or that at -O1\n"
     "  -fplugin-arg-perfinst-cold-tier=place|size|keep  never-run functions: to .text.unlikely\n"
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
@@ -211,7 +212,7 @@ static bool parse_args(const struct plugin_name_args *a)
      * 1.749x against 1.757x, SQLite's sort mix 1.270x against 1.274x) and
      * sqlite3.c compiled in about a fifth less time (bench/RESULTS.md,
      * 2026-11-28 22:40) */
-    pi_opt.counting_fast = true;
+    pi_opt.counting_opt = PI_COPT_FAST;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (strcmp(k, "all") == 0) {
@@ -363,12 +364,12 @@ static bool parse_args(const struct plugin_name_args *a)
             else
                 pi_opt.pad_none = c == 1;
         } else if (strcmp(k, "counting-opt") == 0) {
-            static const char *const words[] = {"full", "fast", NULL};
+            static const char *const words[] = {"full", "fast", "lean", NULL};
             int c = one_of(k, v, words);
             if (c < 0)
                 ok = false;
             else
-                pi_opt.counting_fast = c == 1;
+                pi_opt.counting_opt = PI_COPT_FULL + c /* _FULL, _FAST, _LEAN */;
         } else if (strcmp(k, "counters") == 0) {
             static const char *const words[] = {"arcs", "blocks", NULL};
             int c = one_of(k, v, words);

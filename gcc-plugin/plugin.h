@@ -39,7 +39,7 @@ struct pi_options {
     bool entry_jump;        /* entry=jump: split functions enter through a jump slot (pass-split.cc) */
     int feedback_quality;   /* feedback-quality=local|ipa: 0 GUESSED_LOCAL counts (default), 1 IPA (pass-feedback.cc) */
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
-    bool counting_fast;     /* counting-opt=fast (the default): f.count.N without GCC's costliest optional passes (pass-countfn.cc) */
+    int counting_opt;       /* counting-opt=full|fast|lean: PI_COPT_*, f.count.N's options (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
@@ -48,6 +48,9 @@ struct pi_options {
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
 };
 extern struct pi_options pi_opt;
+/* counting-opt=: the counting copies with the unit's options; without
+   GCC's costliest optional passes; with fewer still (pass-countfn.cc) */
+enum { PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN };
 
 /* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
 struct pifb_rec;
