@@ -1398,8 +1398,13 @@ static void put_line(struct pi_rec_writer *w, struct sh_line *l)
         memcpy(r.area_false, e->area_false, sizeof r.area_false);
     }
     r.nthreads = n;
+    /* the payload put in pieces of up to 8 entries, not entry by entry: a
+     * put costs a CRC pass and a copy of its own (most lines have one or
+     * two entries: one put) */
+    unsigned char buf[sizeof r + 8 * sizeof(struct pi_share_thr)];
+    size_t at = sizeof r;
+    memcpy(buf, &r, sizeof r);
     w->begin(PI_REC_SHARE_LINE);
-    w->put(&r, sizeof r);
     for (uint32_t i = 0; i < n; i++) {
         struct pi_share_thr th;
         if (e)
@@ -1413,8 +1418,14 @@ static void put_line(struct pi_rec_writer *w, struct sh_line *l)
                                        .reads = l->o_reads, .writes = l->o_writes, .epoch_first = l->o_efirst,
                                        .epoch_last = l->o_efirst == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
                                                                                         : l->o_elast};
-        w->put(&th, sizeof th);
+        if (at + sizeof th > sizeof buf) {
+            w->put(buf, at);
+            at = 0;
+        }
+        memcpy(buf + at, &th, sizeof th);
+        at += sizeof th;
     }
+    w->put(buf, at);
     w->end();
 }
 
