@@ -300,12 +300,13 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * fast: without RTL GCSE, tree PRE, the second scheduling pass and the
  * CSE rerun (as with -fno-gcse ...).
  * lean: fast at -O1, as __attribute__((optimize("O1"))) gives it (no VRP,
- * jump threading, peephole2, caller-saves ... either), with the unit's
- * -fstrict-aliasing (-O1 has none: the alias oracle's type rules are
- * cheap and count at run time); the -f options given on the command line
- * keep their values, as under the attribute.  On Lua's lvm.c and lparser.c and zstd's zstd_compress.c
- * cc1 ran 12-13 % fewer instructions than with fast; zstd -3 counted in
- * 4 % more (bench/RESULTS.md 2026-11-29 07:00).
+ * jump threading, peephole2, caller-saves ... either), keeping the unit's
+ * -fstrict-aliasing (which -O1 lacks); -f options given on the command
+ * line keep their values, as under the attribute.  On Lua's lvm.c and
+ * lparser.c and zstd's zstd_compress.c cc1 ran 10-17 % fewer
+ * instructions than with fast; zstd -3 counted in 4 % more, above
+ * -fprofile-generate, so fast stays the default (bench/RESULTS.md
+ * 2026-11-29 07:00).
  * Only where the function has no optimize attribute of its own.  (Both
  * also turn the copy's counter updates into one asm each:
  * split_off_counting, pi_counters_as_asm.) */
