@@ -703,15 +703,53 @@ static void add_call_sites(const vec<basic_block> &order, const vec<int> &site_o
         }
 }
 
-/* Can bb be entered again from a block it dominates (a loop's header)? */
-static bool enters_again(basic_block bb)
+/* Is G a statement of the inlined body BODY (its outer BLOCK)? */
+static bool in_body(gimple *g, tree body)
+{
+    for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+        if (b == body)
+            return true;
+    return false;
+}
+
+/* Can BB, the block an inlined BODY is entered in, be entered again from
+ * inside the body: does it head a loop of the body's own, whose blocks
+ * hold the body's statements only?  A loop of the caller that BB heads
+ * (a comparator inlined into `while (comp(*i, pivot)) ++i;`) runs the
+ * body's entry once per iteration, as the body runs. */
+static bool enters_again(basic_block bb, tree body)
 {
     calculate_dominance_info(CDI_DOMINATORS);
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->preds)
-    if (dominated_by_p(CDI_DOMINATORS, e->src, bb))
-        return true;
+    {
+        if (!dominated_by_p(CDI_DOMINATORS, e->src, bb))
+            continue;
+        /* the natural loop of the back edge e: the blocks that reach its
+           source without passing BB */
+        auto_vec<basic_block> work;
+        auto_bitmap seen;
+        bool callers = false;
+        bitmap_set_bit(seen, bb->index);
+        if (bitmap_set_bit(seen, e->src->index))
+            work.safe_push(e->src);
+        while (!work.is_empty() && !callers) {
+            basic_block b = work.pop();
+            for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi) && !callers; gsi_next(&gsi)) {
+                gimple *g = gsi_stmt(gsi);
+                if (!is_gimple_debug(g) && gimple_code(g) != GIMPLE_LABEL && !in_body(g, body))
+                    callers = true;
+            }
+            edge p;
+            edge_iterator pi;
+            FOR_EACH_EDGE(p, pi, b->preds)
+            if (p->src != ENTRY_BLOCK_PTR_FOR_FN(cfun) && bitmap_set_bit(seen, p->src->index))
+                work.safe_push(p->src);
+        }
+        if (!callers)
+            return true;
+    }
     return false;
 }
 
@@ -724,7 +762,8 @@ static bool enters_again(basic_block bb)
  * is entered in: the block holding its inline entry marker (GCC's `DEBUG
  * INLINE_ENTRY`, with -g), else the nearest block that dominates every one
  * of its statements unless that block can be entered again from inside (a
- * loop of the body: such a body gets no site).  A body the early
+ * loop of the body's own: such a body gets no site; a loop of the caller
+ * that the block heads runs the body once per iteration).  A body the early
  * optimisations folded away whole (no statement left, nor a marker) has
  * none either.  Not for a callee counted at cfg (EARLY: marked one by
  * one, whose inlined counters count it) nor one never counted.
@@ -774,7 +813,7 @@ static void find_inline_entries(const vec<basic_block> &order, const vec<int> &s
             pi_is_own_decl(callee) || pi_skip_function(callee) || (early && early->contains(callee)) ||
             (unsigned)bb->index >= site_of.length() || site_of[bb->index] < 0)
             continue;
-        if (!m && enters_again(bb))
+        if (!m && enters_again(bb, met[i]))
             continue; /* (a loop of the body: its first block runs more often than the body) */
         bodies.safe_push(met[i]);
         entry.put(met[i], bb);

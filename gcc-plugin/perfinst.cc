@@ -63,8 +63,8 @@
  *                        by the readers (default; arcs.cc), or one per block, as
  *                        statement regions have them
  *   count-at=cfg|late    where all=count's count pass runs: right after cfg, before
- *                        the early inliner (default), or after the early inliner and
- *                        optimisations, where -fprofile-generate instruments (pass-count.cc;
+ *                        the early inliner, or after the early inliner and optimisations,
+ *                        where -fprofile-generate instruments (default; pass-count.cc;
  *                        functions marked one by one stay at cfg)
  *   help                 print this list
  *
@@ -122,7 +122,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
     "                            or one per block\n"
     "  -fplugin-arg-perfinst-count-at=cfg|late  all=count's counters placed before the early inliner\n"
-    "                            (default) or after it, where -fprofile-generate places its own\n",
+    "                            or after it, where -fprofile-generate places its own (default)\n",
 };
 
 static const char *feedback_only;
@@ -213,6 +213,13 @@ static bool parse_args(const struct plugin_name_args *a)
      * sqlite3.c compiled in about a fifth less time (bench/RESULTS.md,
      * 2026-11-28 22:40) */
     pi_opt.counting_opt = PI_COPT_FAST;
+    /* count-at=late is the default: the counters after the early inliner,
+     * where -fprofile-generate puts its own, cost at most 1.25x -O2's CPU
+     * time on SQLite, Lua and zstd, below -fprofile-generate on each, where
+     * count-at=cfg cost 1.45x and 1.88x on zstd (bench/RESULTS.md,
+     * 2026-11-29 04:47); the rebuild applies such a profile at the same
+     * point (pass-feedback.cc) */
+    pi_opt.count_late = true;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (strcmp(k, "all") == 0) {

@@ -118,13 +118,13 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
     for (uint32_t i = 0; i < h->nfuncs; i++) {
         const struct pi_func *f = &u->funcs[i];
         const char *linkage = pi_unit_str(u, f->name), *shown = pm_func_name(u, i);
-        printf("  function %u %s%s%s%s (%s:%u): sites %u..%u, directives %s, cfg 0x%016llx%s\n", i,
+        printf("  function %u %s%s%s%s (%s:%u): sites %u..%u, directives %s, %scfg 0x%016llx\n", i,
                shown, strcmp(shown, linkage) ? " [" : "", strcmp(shown, linkage) ? linkage : "",
                strcmp(shown, linkage) ? "]" : "", pi_unit_str(u, f->file), f->line, f->first_site,
                f->first_site + f->nsites - (f->nsites ? 1 : 0),
                pi_directive_names(f->directives & ~PI_FUNC_LATE, fl, sizeof fl),
-               (unsigned long long)f->cfg_checksum,
-               f->directives & PI_FUNC_LATE ? " (after the early inliner)" : "");
+               f->directives & PI_FUNC_LATE ? "after the early inliner, " : "",
+               (unsigned long long)f->cfg_checksum);
         for (uint32_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
             const struct pi_arc *x = &u->arcs[a];
             printf("    arc %u: ", a);

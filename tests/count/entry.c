@@ -20,6 +20,7 @@ __attribute__((noinline)) int branchy(int x)
 }
 
 static volatile int stop;
+static volatile long sink;
 static void *worker(void *arg)
 {
     long s = 0;
@@ -48,6 +49,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < 2; i++)
             pthread_join(t[i], NULL);
         perfinst_enable();
+        sink = s; /* (else -O2 drops the calls of branchy, a const function) */
         printf("flipped\n");
         return 0;
     }

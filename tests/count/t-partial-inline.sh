@@ -9,7 +9,11 @@
 # site marker and the counter stay in the return block, ipa-split finds no
 # return block, and get is not split.
 # The split function still counts exactly (the return block's count is
-# the sum of its edges'), and PERFINST_MODE=off counts nothing.
+# the sum of its edges'), and PERFINST_MODE=off counts nothing.  All this
+# counted at cfg (count-at=cfg); counted after the early inliner
+# (count-at=late, the default) ipa-split runs before any counter, as at
+# -O2, whatever bare-return says: the program still runs and the off mode
+# counts nothing.
 . "$PERFINST_TOP/tests/lib.sh"
 # (get.part.0's counting copy, get.part.0.count.N, is not another part)
 parts() { nm "$1" | grep -cE ' get\.part\.[0-9]+$' || true; }
@@ -25,9 +29,9 @@ callers() {
 gcc -O2 -c "$T/count/partial-inline.c" -o o2.o
 assert_eq "gcc -O2 splits get (the fixture is valid)" 1 "$(parts o2.o)"
 assert_eq "gcc -O2: no call of get left" 0 "$(calls o2.o get)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/partial-inline.c" -o default.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/count/partial-inline.c" -o default.o
 assert_eq "all=count, default: get is not split" 0 "$(parts default.o)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-bare-return=yes \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-bare-return=yes \
     -c "$T/count/partial-inline.c" -o pi.o
 assert_eq "all=count, bare-return=yes: get is split too" 1 "$(parts pi.o)"
 assert_eq "all=count: no call of get left either" 0 "$(calls pi.o get)"
@@ -38,3 +42,9 @@ assert_eq "output" 647 "$(cat out)"
 python3 "$T/count/check-counts.py" --all "$PMOPT" ./pi "$T/count/partial-inline.c" pi.pit ||
     fail "get's counts after the split"
 off_counts_nothing pi 647
+
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/partial-inline.c" -o late.o
+pi_ld -O2 -o late late.o
+PERFINST_OUT=late.pit ./late > out
+assert_eq "late: output" 647 "$(cat out)"
+off_counts_nothing late 647

@@ -7,7 +7,10 @@
 # them; pass-split runs them again once the clean copy has no counters
 # (before, an all=count build kept a jump table and a compare chain there).
 # The counting copy keeps its case blocks and counts exactly; with
-# PERFINST_MODE=off nothing is counted.  With entry=jump the
+# PERFINST_MODE=off nothing is counted.  All this counted at cfg
+# (count-at=cfg); counted after the early inliner (count-at=late, the
+# default) both copies get -O2's table and bit test, whatever switch-again
+# says: the early passes convert the switches before any counter exists.  With entry=jump the
 # passes run before the entry's byte test becomes the slot's jmp (with the
 # jmp in place first, if-to-switch left odd_pick's chain alone).
 . "$PERFINST_TOP/tests/lib.sh"
@@ -16,9 +19,9 @@ bittests() { objdump -d --no-show-raw-insn "$1" | grep -cE $'\tbt +' || true; }
 gcc -O2 -c "$T/count/switch-conv.c" -o o2.o
 assert_eq "gcc -O2 converts the switch (the fixture is valid)" 1 "$(tables o2.o)"
 assert_eq "gcc -O2 tests bits for the if-chain" 1 "$(bittests o2.o)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/switch-conv.c" -o default.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/count/switch-conv.c" -o default.o
 assert_eq "all=count, default: no table (switch-again=no)" 0 "$(tables default.o)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-switch-again=yes \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
     -fplugin-arg-perfinst-entry=jump -c "$T/count/switch-conv.c" -o pi.o
 assert_eq "all=count: the clean copy loads from a table too" 1 "$(tables pi.o)"
 assert_eq "all=count: the clean copy tests bits too" 1 "$(bittests pi.o)"
@@ -27,7 +30,7 @@ assert_eq "all=count: the clean copy tests bits too" 1 "$(bittests pi.o)"
 objdump -d --no-show-raw-insn pi.o | awk '/<odd_pick>:/ { getline; print; exit }' > entry.s
 assert_contains "all=count: odd_pick enters through its jump slot" entry.s $'\tjmp +[*]0x0[(]%rip[)]'
 # the same with the default entry=test
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-switch-again=yes \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
     -c "$T/count/switch-conv.c" -o pt.o
 assert_eq "all=count, entry=test: the clean copy loads from a table too" 1 "$(tables pt.o)"
 assert_eq "all=count, entry=test: the clean copy tests bits too" 1 "$(bittests pt.o)"
@@ -37,3 +40,11 @@ assert_eq "output" 1248 "$(cat out)"
 python3 "$T/count/check-counts.py" --all "$PMOPT" ./pi "$T/count/switch-conv.c" pi.pit ||
     fail "the counting copy's counts"
 off_counts_nothing pi 1248
+
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/switch-conv.c" -o late.o
+assert_eq "late: one table" 1 "$(tables late.o)"
+assert_eq "late: both copies test bits" 2 "$(bittests late.o)"
+pi_ld -O2 -o late late.o
+PERFINST_OUT=late.pit ./late > out
+assert_eq "late: output" 1248 "$(cat out)"
+off_counts_nothing late 1248

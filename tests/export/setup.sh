@@ -1,8 +1,11 @@
 # tests/export/setup.sh — sourced by the tests of `pmopt export` after
 # tests/lib.sh: the fixture, and the readers of the exported files.
 #
-# build_work: compile work.c (copied here: its file is ./work.c) with the
-# plugin (every function counted) and link it (a PIE); run_work OUT ROUNDS N [ENV...]: run it into trace OUT.
+# build_work [COUNT-AT]: compile work.c (copied here: its file is ./work.c)
+# with the plugin (every function counted, right after cfg unless COUNT-AT
+# is late: the known counts below are of the source's blocks, which the
+# early optimisations change) and link it (a PIE);
+# run_work OUT ROUNDS N [ENV...]: run it into trace OUT.
 # The known counts of `./work 200 2000000` (work.c says why):
 #   entries: spinner 200, middle 200, outer 1, main 1
 #   the loop test, work.c:21: (2000000+1)*100 + (1000000+1)*100 = 300000200
@@ -25,7 +28,7 @@ build_work() {
         [ -e "$f" ] || skip "$f is not built"
     done
     cp "$T/export/work.c" .
-    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c work.c -o work.o
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at="${1:-cfg}" -c work.c -o work.o
     pi_ld -g -O2 -o work work.o
     readelf -hW work | grep -q 'DYN' || fail "work is not a PIE"
 }

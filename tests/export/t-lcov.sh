@@ -54,6 +54,34 @@ print("ok: %d lines equal pmopt report's" % len(rep))
 PY
 ok "lines, branches and functions"
 
+# counted after the early inliner (count-at=late): the tracefile still has
+# pmopt report's lines and the functions' entries
+mkdir late && cd late
+build_work late
+run_work c.pit 10 1000
+"$PMOPT" export --lcov c.info ./work c.pit 2> err || { cat err; fail "export --lcov (late)"; }
+"$PMOPT" report --format=csv --by=line ./work c.pit > lines.csv
+python3 - <<'PY' || fail "the tracefile (late)"
+import csv
+da, fnda = {}, {}
+for l in open("c.info"):
+    k, _, v = l.strip().partition(":")
+    if k == "SF":
+        sf = v.rsplit("/", 1)[-1]
+    elif k == "DA":
+        n, c = v.split(",")
+        da[(sf, int(n))] = int(c)
+    elif k == "FNDA" and sf == "work.c":
+        c, name = v.split(",")
+        fnda[name] = int(c)
+rep = {(r["file"].rsplit("/", 1)[-1], int(r["line"])): int(r["count"]) for r in csv.DictReader(open("lines.csv"))}
+assert da == rep, (sorted(da.items()), sorted(rep.items()))
+assert fnda == {"spinner": 10, "middle": 10, "outer": 1, "main": 1}, fnda
+print("ok: late: %d lines equal pmopt report's" % len(rep))
+PY
+ok "late: lines and functions"
+cd ..
+
 command -v genhtml > /dev/null || skip "genhtml is not installed (scripts/deps.sh installs lcov)"
 genhtml --branch-coverage -o html c.info > genhtml.out 2>&1 || { cat genhtml.out; fail "genhtml"; }
 assert_contains "genhtml: every line hit" genhtml.out "lines\.+: 100\.0% \(21 of 21 lines\)"

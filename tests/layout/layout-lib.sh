@@ -22,11 +22,12 @@ arms() {
         on && $2 ~ /^j/ && $2 != "jmp" { if (!jcc && !before) jcc = $3; if (!hot) last = $3 }
         END { sub(":", "", hot); sub(":", "", cold); print hot, cold, jcc }'
 }
-# train_and_plan SRC: SRC built with all=count as ./train, run once
+# train_and_plan SRC: SRC built with all=count as ./train (count-at=cfg:
+# the fixtures' expected counts are of the source's blocks), run once
 # (train.pit, train.out), and its plan in plan.fb (pmopt's output in
 # plan.out)
 train_and_plan() {
-    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$1" -o train.o
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$1" -o train.o
     pi_ld -O2 -o train train.o
     PERFINST_OUT=train.pit ./train > train.out
     "$PMOPT" plan -o plan.fb ./train train.pit > plan.out

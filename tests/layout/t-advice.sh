@@ -2,7 +2,7 @@
 # numbered source advice, with the same numbers as in the file (so that
 # -fplugin-arg-perfinst-feedback-only=LIST picks what the advice names).
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/layout/branch.c" -o train.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/layout/branch.c" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > /dev/null
 "$PMOPT" plan -o plan.fb ./train train.pit > /dev/null

@@ -3,7 +3,7 @@
 # error; the function keeps GCC's estimate and the note counts them.
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/layout/branch.c
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o train.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src" -o train.o
 sum=$("$PMOPT" dump-meta train.o | awk '$1 == "function" && $3 == "work" { print $NF }')
 [ -n "$sum" ] || fail "no checksum for work"
 mkfb() { # OUT LINE...: a well-formed feedback file with these recommendations

@@ -47,7 +47,7 @@ ok "feedback-only=$n applies the tier alone"
 
 # counted again with the profile applied (how the "after" statistics are
 # measured): the profile still matches, and fewer branches are taken
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback=plan.fb \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-feedback=plan.fb \
     -fplugin-arg-perfinst-verbose -c "$src" -o after.o 2> after.err
 assert_contains "counted rebuild: the profile matches" after.err "2 function profiles matched, 0 stale"
 pi_ld -O2 -o after after.o

@@ -3,7 +3,7 @@
 # pmopt plan --stats lists the arcs with their exact counts, an indirect
 # call with the target the training run recorded for it (ICALL: inc).
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/layout/calls.c" -o calls.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/layout/calls.c" -o calls.o
 pi_ld -O2 -o calls calls.o
 PERFINST_OUT=run.pit ./calls > /dev/null
 "$PMOPT" dump-meta calls > meta

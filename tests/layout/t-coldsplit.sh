@@ -22,7 +22,7 @@ has() { dis "$1" "$2" | grep -c -e "$3" || true; }
 # syms OBJ: the text symbols of OBJ, sorted
 syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src" -o train.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > train.out
 ./train 3 > train3.out

@@ -10,7 +10,7 @@
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/layout/edges.c" -o edges.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/layout/edges.c" -o edges.o
 pi_ld -O2 -o edges edges.o
 PERFINST_OUT=a.pit ./edges 1000 > /dev/null
 PERFINST_OUT=b.pit ./edges 3000 > /dev/null

@@ -3,7 +3,7 @@
 # versioned HOTSPOT record of each detection in the trace (seed 004 M21):
 # a function detected again gets the next version, the older record stays.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/layout/edges.c" -o edges.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/layout/edges.c" -o edges.o
 pi_ld -O2 -o edges edges.o
 PERFINST_OUT=run.pit ./edges 1000 > /dev/null
 # block executions: f 6998, g 5000, main 2005, atoi 1 (of 14004)

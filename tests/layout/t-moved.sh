@@ -11,7 +11,7 @@
 mkdir -p one/src one/build
 cp "$T/layout/branch.c" one/src/
 cd one/build
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$PWD/../src/branch.c" -o train.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$PWD/../src/branch.c" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > /dev/null
 "$PMOPT" plan -o plan.fb ./train train.pit > /dev/null

@@ -7,7 +7,7 @@
 # same output; without a feedback file pad=none changes nothing.
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/layout/blockorder.c
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$src" -o train.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > train.out
 "$PMOPT" plan -o plan.fb ./train train.pit > plan.out

@@ -12,8 +12,8 @@
 a=$T/layout/promote.c b=$T/layout/promote-b.c
 # function sections: the relink step at the end orders functions (without
 # them its plan had only main's .text.startup to order)
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -ffunction-sections -c "$a" -o ta.o
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -ffunction-sections -c "$b" -o tb.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -ffunction-sections -c "$a" -o ta.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -ffunction-sections -c "$b" -o tb.o
 pi_ld -O2 -o train ta.o tb.o
 PERFINST_OUT=t.pit ./train > train.out
 gcc -O2 -o o2 "$a" "$b"
@@ -110,7 +110,7 @@ assert_contains "calls > total: refused at file:line" bad.err "bad\.fb:3: recomm
 assert_contains "malformed: counted" bad.err "0 call promotions applied \(0 call edges, 0 cold ones left indirect\), 2 skipped \(0 stale, 0 target not usable, 0 site not found, 2 malformed"
 
 # the counted rebuild (all=count with the same plan) promotes too and counts right
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-feedback=fb -c "$a" -o ca.o 2> ca.err
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-feedback=fb -c "$a" -o ca.o 2> ca.err
 assert_contains "counted rebuild: promoted" ca.err "2 call promotions applied \(2 call edges, 1 cold ones left indirect\), 1 skipped"
 pi_ld -O2 -o counted ca.o tb.o
 PERFINST_OUT=c.pit ./counted > counted.out

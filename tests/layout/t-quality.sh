@@ -9,7 +9,7 @@
 # GCC's own -fprofile-use, with which ipa quality is refused.
 . "$PERFINST_TOP/tests/lib.sh"
 cp "$T/layout/quality.c" quality.c
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$PWD/quality.c" -o train.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$PWD/quality.c" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > /dev/null
 "$PMOPT" plan -o plan.fb ./train train.pit > /dev/null
@@ -60,7 +60,7 @@ assert_not_contains "mixed: no internal error" mixed.err "internal compiler erro
 gcc -O2 -o mixed mixed.o
 assert_eq "mixed: the program's output" "$want" "$(./mixed)"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-feedback-quality=ipa \
-    -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$PWD/quality.c" -o counted.o 2> counted.err ||
+    -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-sections -c "$PWD/quality.c" -o counted.o 2> counted.err ||
     { cat counted.err; fail "all=count with ipa quality does not compile"; }
 pi_ld -O2 -o counted counted.o
 assert_eq "all=count + ipa quality: the program's output" "$want" "$(PERFINST_OUT=c.pit ./counted)"

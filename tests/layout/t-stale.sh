@@ -5,7 +5,7 @@
 # executions, 40.1%).
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/layout/branch.c" -o train.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/layout/branch.c" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > /dev/null
 "$PMOPT" plan -o plan.fb ./train train.pit > /dev/null
@@ -30,7 +30,7 @@ gcc -O2 -o stale stale.o
 ok "the rebuild with a partly stale profile runs"
 
 # pmopt plan --check on an all=count build of the edited program
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$PWD/edited/branch.c" -o new.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$PWD/edited/branch.c" -o new.o
 pi_ld -O2 -o new new.o
 "$PMOPT" plan --check=moved.fb ./new > check.out
 assert_contains "--check: the summary" check.out "moved.fb: 1 of 2 function profiles match \./new \(40\.1% of the profile.s block executions\); 1 stale \(59\.9%\), 0 missing \(0\.0%\)"

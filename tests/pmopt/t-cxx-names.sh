@@ -5,12 +5,13 @@
 # name kept as the key in json and csv; a template and an inline function
 # compiled in two units are one row each, summed, with their units listed
 # (json, csv, --units).  Exact counts from tests/pmopt/cxx (main: run_a 3
-# iterations, run_b 5).  The views: report text/csv/json/html, plan
+# iterations, run_b 5; counted at cfg, count-at=cfg, so that inline
+# functions are functions of their own).  The views: report text/csv/json/html, plan
 # --advise, dump-meta, --tree, folded stacks, the flame graph.
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/pmopt/cxx
 for f in a b main; do
-    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$src/$f.cc" -o $f.o
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src/$f.cc" -o $f.o
 done
 pi_ld --pi-cc=g++ -o prog a.o b.o main.o
 PERFINST_OUT=c.pit ./prog > out

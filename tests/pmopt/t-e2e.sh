@@ -1,7 +1,8 @@
 #!/bin/bash
 # End to end with the real plugin, perfinst-ld and runtime (skipped until
 # they are built): compile, link, run twice, then dump-meta, report and merge
-# give the exact counts of the program's control flow.
+# give the exact counts of the program's control flow (counted at cfg,
+# count-at=cfg: every function on its own blocks, before the early inliner).
 source "$PERFINST_TOP/tests/lib.sh"
 for f in "$PLUGIN" "$PILD" "$B/libperfinst.so"; do
     [ -e "$f" ] || skip "$f is not built"
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c loop.c -o loop.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c loop.c -o loop.o
 pi_ld -g -o loop loop.o
 PERFINST_OUT=a.pit ./loop 10 > /dev/null
 PERFINST_OUT=b.pit ./loop 5 > /dev/null

@@ -6,11 +6,13 @@
 # shows one spelling, relative to the source root, and sums the header's
 # static inline function over its units; two static functions of one name
 # in two files stay two rows; --by=function names each row's unit.
+# (Counted at cfg, count-at=cfg: the header's static inline function is a
+# function of its own in each unit.)
 . "$PERFINST_TOP/tests/lib.sh"
 cp -r "$T/pmopt/spell" src
 cd src
 A=$PWD
-cc() { pi_cc -O2 -g -fplugin-arg-perfinst-all=count "$@"; }
+cc() { pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg "$@"; }
 cc -c lib//compress/a.c -o a.o
 cc -I"$A/lib/common" -c "$A/b.c" -o b.o
 cc -c x.c -o x.o
