@@ -717,7 +717,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
                "executed after them\n", (double)o->tier_hot / 1000.0, nt, n - nt);
     }
     if (o->alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
-        struct plan_sets_in si = { &p.s, p.count, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
+        struct plan_sets_in si = { &p.s, p.count, p.copy, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
                                    ORD_EXTTSP, o->sets_passes };
         if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
             if (!cold)

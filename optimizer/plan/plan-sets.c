@@ -61,16 +61,19 @@ static size_t first_range(const struct oscan *s, uint32_t sec)
 /* Section sec's executed ranges (a block runs to the next range), scaled
  * from the profiled section's size onto tsize: appended to blk[*nb..). */
 static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint32_t sec,
-                             uint64_t tsize, struct ord_block *blk, size_t *nb)
+                             uint64_t tsize, int whole, struct ord_block *blk, size_t *nb)
 {
     const struct osec *o = &s->secs[sec];
     uint64_t psize = o->size ? o->size : 1;
     size_t n0 = *nb, lo0 = first_range(s, sec);
     /* the ranges' extent: a counted function holds a clean and a
        counting copy (docs/design.md), the ranges are the counting
-       copy's; scaled to another build, the extent maps onto it whole */
+       copy's; scaled to another build, the extent maps onto it whole.
+       A counting copy of its own (F.count.N, counting=function) is
+       scaled whole onto F's section, as the cache model does
+       (plan-order.c add_section_lines) */
     uint64_t rmin = 0, rmax = psize;
-    if (tsize != psize) {
+    if (tsize != psize && !whole) {
         rmin = UINT64_MAX, rmax = 0;
         for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++) {
             const struct orange *x = &s->ranges[k];
@@ -132,6 +135,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
     uint32_t *items = malloc((n + nn + 1) * sizeof *items),
              *base = malloc((n + nn + 1) * sizeof *base), *ids = NULL;
     uint64_t *at = NULL;
+    uint32_t *src = malloc((nn ? nn : 1) * sizeof *src);
     char *incold = calloc(nn ? nn : 1, 1), *name = NULL;
     struct pi_meta tm;
     struct oscan t;
@@ -142,7 +146,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
     Elf *e = NULL;
     *ncold = 0;
     memset(&t, 0, sizeof t);
-    if (!f || !blk || !items || !base || !incold) {
+    if (!f || !blk || !items || !base || !incold || !src) {
         pm_error("out of memory");
         goto done;
     }
@@ -162,6 +166,33 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
             goto done;
         have_t = 1;
     }
+    /* counting=function: a function's ranges are its counting copy's
+       (F.count.N), those of its cold part the copy's cold part's
+       (.text.unlikely.F.count.N); src[k] is the section whose ranges are
+       k's, and a copy's cold part is no item of its own */
+    for (size_t k = 0; k < nn; k++)
+        src[k] = (uint32_t)k;
+    for (size_t k = 0; k < nn && in->copy; k++) {
+        uint32_t c = in->copy[k];
+        if (c == UINT32_MAX)
+            continue;
+        src[k] = c;
+        long fc = -1, cc = -1;
+        for (size_t j = 0; j < nn; j++) {
+            const struct osec *o = &s->secs[j];
+            if (o->obj != s->secs[k].obj || !oscan_cold_part(o))
+                continue;
+            if (!strcmp(o->sym, s->secs[k].sym))
+                fc = (long)j;
+            else if (!strcmp(o->sym, s->secs[c].sym))
+                cc = (long)j;
+        }
+        if (cc >= 0) {
+            incold[cc] = 1;
+            if (fc >= 0)
+                src[fc] = (uint32_t)cc;
+        }
+    }
     /* every ordered function's executed ranges, scaled to the target */
     size_t nb = 0;
     for (size_t i = 0; i < n; i++) {
@@ -176,7 +207,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
         }
         f[sec].size = tsize, f[sec].align = talign ? talign : 1;
         f[sec].b = blk + nb;
-        f[sec].nb = section_ranges(s, in->count, sec, tsize, blk, &nb);
+        f[sec].nb = section_ranges(s, in->count, src[sec], tsize, src[sec] != sec, blk, &nb);
     }
     /* the cold parts that ran (split=3's warm blocks, or blocks judged
        cold that ran after all): the relink places them right after the
@@ -188,7 +219,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
             for (size_t k = pass ? i : 0; k < (pass ? i + 1 : nn); k++) {
                 const struct osec *o = &s->secs[k];
                 if (incold[k] || !oscan_cold_part(o) || (!pass && strcmp(o->sym, s->secs[order[i]].sym)) ||
-                    !section_ran(s, in->count, (uint32_t)k))
+                    !section_ran(s, in->count, src[k]))
                     continue;
                 int dup = 0;
                 for (size_t j = 0; j < nc && !dup; j++)
@@ -203,7 +234,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
                 }
                 f[k].size = tsize, f[k].align = talign ? talign : 1;
                 f[k].b = blk + nb;
-                f[k].nb = section_ranges(s, in->count, (uint32_t)k, tsize, blk, &nb);
+                f[k].nb = section_ranges(s, in->count, src[k], tsize, src[k] != k, blk, &nb);
                 items[n + nc++] = (uint32_t)k;
             }
         }
@@ -298,7 +329,7 @@ done:
     if (fd >= 0)
         close(fd);
     free(fs), free(ids), free(at), free(f), free(blk), free(items), free(base), free(paths);
-    free(incold), free(name);
+    free(incold), free(name), free(src);
     if (have_t)
         oscan_free(&t);
     if (have_tm)

@@ -112,6 +112,35 @@ if command -v valgrind > /dev/null; then
     ok "cachegrind I1 misses: Ext-TSP's relink $e, spread $s"
 fi
 
+# The same with the default counting=function: a counted function's ranges
+# are in its counting copy's section (F.count.N), and the model takes them
+# as F's, scaled onto F's section (as the cache model does: plan-order.c
+# add_section_lines).  Without that the model saw no executed line of any
+# ordered function (pressure 0: nothing to spread).  Planned for the plain
+# -O2 build (--target) and relinked: the big functions spread as above.
+pi_cc -O2 -fplugin-arg-perfinst-all=count -ffunction-sections -fdata-sections \
+    -falign-functions=64 -c "$T/relink/sets.c" -o setsf.o
+pi_ld -O2 -o setsf setsf.o
+PERFINST_OUT=setsf.pit ./setsf 100 > /dev/null
+nm setsf | grep -q ' big0\.count\.' || fail "the counting=function build has no counting copy big0.count.N"
+gcc -O2 -ffunction-sections -fdata-sections -falign-functions=64 -c "$T/relink/sets.c" -o setsp.o
+pi_ld -O2 -o setsp setsp.o
+"$PMOPT" plan --order=sets --no-tier-first --cache=32768,8,64 --target=setsp -o setsf.fb setsf setsf.pit > setsf.plan
+cat setsf.plan
+line=$(grep 'set pressure (fetches beyond' setsf.plan)
+fep=$(echo "$line" | sed -n 's/.*exttsp order \([0-9]*\), spread \([0-9]*\).*/\1/p')
+fsp=$(echo "$line" | sed -n 's/.*exttsp order \([0-9]*\), spread \([0-9]*\).*/\2/p')
+[ -n "$fep" ] && [ "$fep" -gt 0 ] || fail "counting=function: Ext-TSP's order has no set pressure ($line): the counting copies' lines are not modelled"
+ok "counting=function: Ext-TSP's order has set pressure $fep"
+assert_eq "counting=function: spread, no set over its ways" 0 "$fsp"
+"$PMOPT" relink setsp --feedback setsf.fb -o setsp.sets --smoke 30 > setsf.rel || fail "relink setsp"
+./setsp.sets 100 | cmp - train.out || fail "the relinked plain build prints something else"
+m=$(permax setsp.sets)
+[ "$m" -le 8 ] || fail "nm: the spread relink of the plain build starts $m big functions in one set"
+ok "nm: the spread relink of the plain build starts at most $m big functions in one set"
+"$PMOPT" plan --order=sets --no-tier-first --cache=32768,8,64 --sets-passes=0 --target=setsp.sets --advise setsf setsf.pit > t3
+assert_contains "counting=function: the relinked plain build as linked: pressure 0" t3 "set pressure of the target as linked: 0 "
+
 # Cold parts (setscold.c): rebuilt with the profile, split=3 (the default)
 # sends each wN's warm branch (one call in 256) to wN.cold.  The profile is
 # the counted rebuild's, whose blocks are in the rebuilt layout; the plan
