@@ -5,7 +5,7 @@
                           [--no-timing] [--nice N] PROGRAMS
 
 PROGRAMS has one line per program, "PROGRAM NAME TRAIN S_TRAIN S_CG S_TIME
-TEST...".  Read from DIR/NAME/cg/: VARIANT-WL-PAD.txt ("IREFS I1MISSES",
+TEST...", and "PADS NAME PAD..." for a program whose shifts are not --pads.  Read from DIR/NAME/cg/: VARIANT-WL-PAD.txt ("IREFS I1MISSES",
 cachegrind, the layout shifted by PAD bytes), VARIANT-WL-taken.txt (taken
 branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
 Printed (Markdown): per program a table of every (test workload, variant) —
@@ -109,16 +109,20 @@ def main(argv):
             i += 1
     if not (work and variants and pads and progfile):
         die("usage: suite-report.py --work DIR --variants LIST --pads LIST PROGRAMS")
-    progs = []
+    progs, ppads = [], {}
     with open(progfile) as f:
         for line in f:
             w = line.split()
             if w and w[0] == "PROGRAM":
                 progs.append((w[1], w[2], w[3], w[4], w[5], w[6:]))
+            elif w and w[0] == "PADS":  # one program's own shifts
+                ppads[w[1]] = w[2:]
+    allpads = pads
     ours = [v for v in variants if v not in ("O2", "pgo", "bolt")]
     allpairs = {v: [] for v in variants}  # v -> [(pair name, i1 ×O2, i1 ×bolt, ir, tb, cpu×O2, cpu×bolt)]
     loads = []
     for name, train, s_train, s_cg, s_time, tests in progs:
+        pads = ppads.get(name, allpads)
         print("### %s: trained on `%s` (scale %s), measured on %s" %
               (name, train, s_train, ", ".join("`%s`" % t for t in tests)))
         print()

@@ -7,6 +7,7 @@
 #
 #   bench/suite.sh [--record] [--quick] [--programs "P..."] [--work DIR]
 #                  [--rounds N] [--no-timing] [--no-taken] [--timing-only] [--pads "0 1024 ..."]
+#                  [--pads PROGRAM="0 256 ..."]...
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS]]...
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
@@ -48,7 +49,8 @@
 # Measured for every (program, test workload) pair and variant:
 #   - I1 misses: cachegrind --I1=32768,8,64 --D1=32768,8,64
 #     --LL=8388608,16,64, the mean over the layout shifted by each of --pads
-#     bytes (0 1024 2048 3072): the program's code moved against libc and the
+#     bytes (0 1024 2048 3072; --pads PROGRAM=LIST sets one program's, e.g.
+#     Lua's sixteen, every set offset): the program's code moved against libc and the
 #     PLT as bench/layout-shifts.sh does — a padding section linked first
 #     (O2, pgo, rebuild), `pmopt relink --pad-front` (a relink that places
 #     an order; one that keeps the rebuild's relinks the shifted rebuild), llvm-bolt
@@ -81,6 +83,7 @@ cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=()
+declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
 while [ $# -gt 0 ]; do
     case $1 in
     --record) record=1; shift ;;
@@ -91,7 +94,8 @@ while [ $# -gt 0 ]; do
     --programs|--work|--rounds|--pads|--jobs|--nice|--extra)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
-        --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;; --pads) pads=$2 ;;
+        --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
+        --pads) case $2 in *=*) PPADS[${2%%=*}]=${2#*=} ;; *) pads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
         esac
         shift 2 ;;
@@ -128,6 +132,11 @@ for p in $programs; do
     [ -n "${TRAIN[$p]:-}" ] || die "unknown program $p (one of ${!TRAIN[*]})"
     [ $quick = 0 ] || TESTS[$p]=${TESTS[$p]%% *}
 done
+for p in "${!PPADS[@]}"; do
+    [ -n "${TRAIN[$p]:-}" ] || die "--pads $p=...: unknown program $p (one of ${!TRAIN[*]})"
+done
+# pads_of P: the shifts of program P
+pads_of() { echo "${PPADS[$1]:-$pads}"; }
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
@@ -216,7 +225,7 @@ build_program() {
     for n in "${!XPLAN[@]}"; do loop "$p" "$n" "$n+relink" "${XPLAN[$n]}" "${XPLUG[$n]}"; done
     { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile ${PGO_USE[$p]:-} && touch "$PD/pgo/used"; } \
         > "$PD/build3.log" 2>&1 || { tail "$PD/build3.log" >&2; die "$p: pgo use build"; }
-    say "$p: shifted layouts ($pads)"
+    say "$p: shifted layouts ($(pads_of "$p"))"
     shifts "$p"
 }
 # bolt_opt OUT [BOLT-ARGS...]: llvm-bolt on bolt-in/prog with the training profile
@@ -261,7 +270,7 @@ shifts() {
         END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }')
     [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
     for v in "${V[@]}"; do
-        for pad in $pads; do
+        for pad in $(pads_of "$p"); do
             [ "$pad" != 0 ] || continue
             d=$PD/${DIR[$v]}/s$pad
             mkdir -p "$d"
@@ -336,7 +345,7 @@ measure_program() {
     : > "$W/$p/cg/jobs"
     for wl in ${TESTS[$p]}; do
         for v in "${V[@]}"; do
-            for pad in $pads; do echo "cg_one $p $wl $v $pad" >> "$W/$p/cg/jobs"; done
+            for pad in $(pads_of "$p"); do echo "cg_one $p $wl $v $pad" >> "$W/$p/cg/jobs"; done
             [ $taken = 0 ] || echo "tb_one $p $wl $v" >> "$W/$p/cg/jobs"
         done
     done
@@ -393,6 +402,7 @@ say "done in $(( $(date +%s) - t0 )) s"
     echo
     for p in $programs; do
         echo "PROGRAM $p ${TRAIN[$p]} ${S_TRAIN[$p]} ${S_CG[$p]} ${S_TIME[$p]} ${TESTS[$p]}"
+        [ -z "${PPADS[$p]:-}" ] || echo "PADS $p ${PPADS[$p]}"
     done > "$W/programs.txt"
     python3 "$here/suite-report.py" --work "$W" --variants "${V[*]}" --pads "$pads" \
         $([ $timing = 1 ] || echo --no-timing) --nice "$nicev" "$W/programs.txt"
