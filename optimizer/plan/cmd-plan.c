@@ -97,6 +97,10 @@ static void help(FILE *f)
             "                       the cache sets); plan data order and reserved regions\n"
             "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
             "                       objects (the rebuilt program the relink will place)\n"
+            "  --rebuild-split      with --rebuild: model each function as the rebuild's\n"
+            "                       split will leave its hot part (its blocks that ran at\n"
+            "                       least 1%% of its entry's count, packed), not as the\n"
+            "                       training build's section\n"
             "  --no-model-check     write the order even when the cache model predicts it\n"
             "                       to hit less than the layout it replaces (for comparison)\n"
             "  --sets-passes=N      with --order=sets: passes of the search (4; 0: only\n"
@@ -426,6 +430,7 @@ int cmd_plan(int argc, char **argv)
         { "target", required_argument, NULL, 'G' },
         { "sets-passes", required_argument, NULL, 'P' },
         { "no-model-check", no_argument, NULL, 'M' },
+        { "rebuild-split", no_argument, NULL, 'X' },
         { "promote-share", required_argument, NULL, 'p' },
         { "promote-min-calls", required_argument, NULL, 'm' },
         { "no-promote-calls", no_argument, NULL, 'n' },
@@ -477,6 +482,7 @@ int cmd_plan(int argc, char **argv)
         case 'N': tier_first = 0; break;
         case 'G': po.target = optarg; break;
         case 'M': po.no_model_check = 1; break;
+        case 'X': po.rebuild_split = 1; break;
         case 'P': {
             char *end;
             long v = strtol(optarg, &end, 10);

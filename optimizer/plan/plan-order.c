@@ -42,6 +42,10 @@ struct po {
     uint32_t *home;          /* per data osec: the text osec that references it most */
     uint32_t *fold;          /* per osec: itself, or F's for F.count.N (counting_copies) */
     uint32_t *copy;          /* per osec: its counting copy F.count.N, or UINT32_MAX */
+    /* with --rebuild: per osec, the hot part the rebuild is predicted to
+       give it (predict_rebuild); the models then lay out these */
+    struct ord_fn *pred;
+    struct ord_block *pblk;
 };
 
 /* counting=function (gcc-plugin/pass-countfn.cc): F's counting copy is the
@@ -271,10 +275,91 @@ struct lines {
     size_t n, cap;
 };
 
+static int add_line(struct po *p, struct lines *L, uint64_t a, uint64_t fetches, uint32_t region)
+{
+    if (L->n && L->v[L->n - 1].addr == a && L->v[L->n - 1].region == region) {
+        L->v[L->n - 1].fetches = pm_sat_add(L->v[L->n - 1].fetches, fetches);
+        return 0;
+    }
+    if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
+        return rep_oom();
+    L->v[L->n++] = (struct cm_line){ a, fetches, region };
+    return 0;
+}
+
+/* The share of a function's entry count below which the split sends a
+ * block that ran to the cold part (the plugin's split=3, warm=1: docs/layout.md
+ * "The split"). */
+#define REBUILD_WARM_PCT 1
+
+/* With --rebuild the order is applied by the rebuild, whose functions are
+ * not the training build's: the split moves every block that never ran,
+ * and every block that ran less than REBUILD_WARM_PCT % of the function's
+ * entry count, to the function's cold part, and has no counters.  So the
+ * models lay out each function as its predicted hot part: the executed
+ * ranges at or above that share (the entry: the section's first range), in
+ * their order and packed, their bytes scaled from the counted code onto
+ * the clean section's size (a counting copy's onto F's).  On SQLite the
+ * rebuild's hot parts are 29 % of the training build's sections. */
+static int predict_rebuild(struct po *p)
+{
+    size_t nn = p->s.nsecs, nb = 0;
+    p->pred = calloc(nn ? nn : 1, sizeof *p->pred);
+    p->pblk = malloc((p->s.nranges ? p->s.nranges : 1) * sizeof *p->pblk);
+    if (!p->pred || !p->pblk)
+        return rep_oom();
+    for (uint32_t sec = 0; sec < nn; sec++) {
+        const struct osec *o = &p->s.secs[sec];
+        p->pred[sec] = (struct ord_fn){ o->size ? o->size : 1, o->align ? o->align : 1, NULL, 0 };
+        if (o->kind != OS_TEXT || o->cold || p->fold[sec] != sec) /* a copy: its F's */
+            continue;
+        uint32_t src = p->copy[sec] != UINT32_MAX ? p->copy[sec] : sec;
+        uint64_t num = 1, den = 1;
+        if (src != sec && p->s.secs[src].size)
+            num = o->size, den = p->s.secs[src].size;
+        size_t lo0 = 0, hi0 = p->s.nranges; /* src's first range */
+        while (lo0 < hi0) {
+            size_t mid = (lo0 + hi0) / 2;
+            if (p->s.ranges[mid].sec < src)
+                lo0 = mid + 1;
+            else
+                hi0 = mid;
+        }
+        if (lo0 >= p->s.nranges || p->s.ranges[lo0].sec != src || !p->count[lo0])
+            continue;
+        uint64_t thr = (p->count[lo0] * REBUILD_WARM_PCT + 99) / 100, at = 0;
+        p->pred[sec].b = p->pblk + nb;
+        for (size_t i = lo0; i < p->s.nranges && p->s.ranges[i].sec == src; i++) {
+            if (!p->count[i] || p->count[i] < thr)
+                continue;
+            uint64_t len = oscan_range_end(&p->s, i) - p->s.ranges[i].off;
+            len = len * num / den;
+            if (!len)
+                len = 1;
+            p->pblk[nb++] = (struct ord_block){ at, at + len, p->count[i] };
+            at += len;
+        }
+        p->pred[sec].nb = (size_t)(p->pblk + nb - p->pred[sec].b);
+        if (at)
+            p->pred[sec].size = at;
+    }
+    return 0;
+}
+
 /* Adds the hot blocks of section sec placed at base: those of its ranges,
- * or of its counting copy's scaled to its size. */
+ * or of its counting copy's scaled to its size; with --rebuild, those of
+ * its predicted hot part. */
 static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64_t base)
 {
+    if (p->pred) {
+        const struct ord_fn *f = &p->pred[sec];
+        for (size_t i = 0; i < f->nb; i++)
+            for (uint64_t a = (base + f->b[i].lo) / p->g.line * p->g.line; a < base + f->b[i].hi;
+                 a += p->g.line)
+                if (add_line(p, L, a, f->b[i].count, sec))
+                    return -1;
+        return 0;
+    }
     const struct osec *o = &p->s.secs[sec];
     uint32_t region = sec;
     uint64_t num = 1, den = 1;
@@ -303,15 +388,9 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
             hi = o->size;
         if (hi <= lo)
             hi = lo + 1;
-        for (uint64_t a = (base + lo) / p->g.line * p->g.line; a < base + hi; a += p->g.line) {
-            if (L->n && L->v[L->n - 1].addr == a && L->v[L->n - 1].region == region) {
-                L->v[L->n - 1].fetches = pm_sat_add(L->v[L->n - 1].fetches, p->count[i]);
-                continue;
-            }
-            if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
-                return rep_oom();
-            L->v[L->n++] = (struct cm_line){ a, p->count[i], region };
-        }
+        for (uint64_t a = (base + lo) / p->g.line * p->g.line; a < base + hi; a += p->g.line)
+            if (add_line(p, L, a, p->count[i], region))
+                return -1;
     }
     return 0;
 }
@@ -391,6 +470,8 @@ static double che_misses(const struct cgeom *g, const struct lines *L)
 
 static int prog_lines(struct po *p, struct lines *L)
 {
+    struct ord_fn *pred = p->pred; /* PROG as linked: its own sections */
+    p->pred = NULL;
     int fd;
     Elf *e = pm_elf_open(p->md->prog, &fd);
     struct pm_sym *ps = NULL;
@@ -413,6 +494,7 @@ static int prog_lines(struct po *p, struct lines *L)
 out:
     free(ps);
     pm_elf_close(e, fd);
+    p->pred = pred;
     return status;
 }
 
@@ -430,7 +512,7 @@ static int order_lines(struct po *p, const uint32_t *order, size_t n, struct lin
         at = align_up(at, o->align);
         if (add_section_lines(p, L, order[i], at))
             return -1;
-        at += o->size;
+        at += p->pred ? p->pred[order[i]].size : o->size;
     }
     fold_lines(L);
     return 0;
@@ -614,9 +696,11 @@ static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *
                 ovf[(*no)++] = order[i];
         }
         for (size_t i = 0; i < *ns; i++)
-            ss[i] = p->s.secs[stable[i]].size, sa[i] = p->s.secs[stable[i]].align;
+            ss[i] = p->pred ? p->pred[stable[i]].size : p->s.secs[stable[i]].size,
+            sa[i] = p->s.secs[stable[i]].align;
         for (size_t i = 0; i < *no; i++)
-            os[i] = p->s.secs[ovf[i]].size, oa[i] = p->s.secs[ovf[i]].align;
+            os[i] = p->pred ? p->pred[ovf[i]].size : p->s.secs[ovf[i]].size,
+            oa[i] = p->s.secs[ovf[i]].align;
         rsv_pack(rv, ss, sa, *ns, os, oa, *no, so, oo, &end);
         /* the packing leaves gaps: the stable code must still span at most
          * `ways` pages, or its sets overflow */
@@ -695,6 +779,17 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     printf("pmopt plan --order=%s: %s, %zu objects, %zu hot functions, %zu call arcs (%zu "
            "indirect-call targets)\n", ord_name(o->alg), md->prog, p.s.nobjs, nhot, p.narcs,
            p.nicall_arcs);
+    if (o->rebuild_tier > 0 && o->rebuild_split) {
+        if (predict_rebuild(&p))
+            goto done;
+        uint64_t was = 0, now = 0;
+        for (size_t i = 0; i < nn; i++)
+            if (p.nodes[i].samples && p.s.secs[i].kind == OS_TEXT)
+                was += p.s.secs[i].size, now += p.pred[i].size;
+        printf("  the rebuild's split (--rebuild-split): the hot functions' hot parts predicted "
+               "%llu bytes (%llu in the training build's sections)\n", (unsigned long long)now,
+               (unsigned long long)was);
+    }
     /* every algorithm, for comparison; the chosen one is used */
     size_t n = 0;
     for (int alg = ORD_NONE; alg <= ORD_EXTTSP; alg++) {
@@ -717,7 +812,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
                "executed after them\n", (double)o->tier_hot / 1000.0, nt, n - nt);
     }
     if (o->alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
-        struct plan_sets_in si = { &p.s, p.count, p.copy, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
+        struct plan_sets_in si = { &p.s, p.count, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
                                    ORD_EXTTSP, o->sets_passes };
         if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
             if (!cold)
@@ -757,7 +852,12 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     int use_reserve = 0;
     uint32_t rsets = o->reserve_sets >= 0 ? (uint32_t)o->reserve_sets : p.g.sets / 8;
-    if (rsets > 0 && rsets < p.g.sets && ca.overfull_sets) {
+    /* the one-file loop lays out no reserved region: the plugin places no
+       reserve, and pmopt relink keeps the rebuild's .text (with its order)
+       or applies no order at all, so the check must not count one */
+    if (o->rebuild_tier > 0 && rsets > 0 && ca.overfull_sets)
+        printf("  no reserved region: the rebuild lays out none\n");
+    else if (rsets > 0 && rsets < p.g.sets && ca.overfull_sets) {
         rv.size = rsets * p.g.line;
         rv.window = rv.page - rv.size;
         if (plan_reserve(&p, &rv, order, n, stable, &ns, ovf, &no, &cr, &che_r))
@@ -920,7 +1020,7 @@ done:
         free(list2), free(cold);
     free(before.v), free(after.v), free(reb.v);
     free(p.nodes), free(p.arcs), free(p.count), free(p.data_w), free(p.drefs), free(p.home);
-    free(p.fold), free(p.copy);
+    free(p.fold), free(p.copy), free(p.pred), free(p.pblk);
     oscan_free(&p.s);
     return status;
 }

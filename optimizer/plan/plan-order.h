@@ -21,6 +21,9 @@ struct plan_order_opts {
     int no_model_check; /* --no-model-check: write the order even when predicted worse */
     long rebuild_tier;  /* with --rebuild: --tier-hot (thousandths of a percent), the
                            hot tier the rebuilt program will have; 0: not a rebuild plan */
+    int rebuild_split;  /* --rebuild-split: with rebuild_tier, the models lay out each
+                           function as the rebuild's hot part (plan-order.c
+                           predict_rebuild), not as the training build's section */
 };
 
 /* After model_load(md): writes the recommendations order-functions,

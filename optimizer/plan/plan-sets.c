@@ -205,6 +205,10 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
             f[sec] = (struct ord_fn){ 0, 1, NULL, 0 };
             continue;
         }
+        if (!have_t && in->pred) { /* the rebuild's hot part */
+            f[sec] = in->pred[sec];
+            continue;
+        }
         f[sec].size = tsize, f[sec].align = talign ? talign : 1;
         f[sec].b = blk + nb;
         f[sec].nb = section_ranges(s, in->count, src[sec], tsize, src[sec] != sec, blk, &nb);
@@ -214,7 +218,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
        ordered functions, first those of the ordered functions in their
        order, then the others; one per name, as the relink's script names
        them */
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < (!have_t && in->pred ? 0 : 2); pass++) {
         for (size_t i = 0; i < (pass ? nn : n); i++) {
             for (size_t k = pass ? i : 0; k < (pass ? i + 1 : nn); k++) {
                 const struct osec *o = &s->secs[k];

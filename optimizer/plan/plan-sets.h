@@ -14,6 +14,8 @@ struct plan_sets_in {
     const uint64_t *count;        /* per range of s: its block's executions */
     const uint32_t *copy;         /* per section of s: its counting copy F.count.N, whose
                                      ranges are F's (counting=function), or UINT32_MAX */
+    const struct ord_fn *pred;    /* per section of s: the rebuild's predicted hot part
+                                     (--rebuild-split), or NULL; then no cold parts */
     const struct ord_node *nodes; /* per section of s */
     size_t nn;
     const struct ord_arc *arcs;
