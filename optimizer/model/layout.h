@@ -75,6 +75,9 @@ void oscan_free(struct oscan *s);
  * starts (a body shared by cross-jumping), and at least over its own
  * length. */
 uint64_t oscan_range_end(const struct oscan *s, size_t k);
+/* The index of section sec's first range (ranges are sorted by section),
+ * or of the first range after it when it has none. */
+size_t oscan_first_range(const struct oscan *s, uint32_t sec);
 /* The inputs of a program's recorded link (ordered by argv). */
 int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n);
 /* Text section of function name, or -1 (first one if static duplicates). */

@@ -288,6 +288,19 @@ static int by_clean(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
+size_t oscan_first_range(const struct oscan *s, uint32_t sec)
+{
+    size_t lo = 0, hi = s->nranges;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->ranges[mid].sec < sec)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 uint64_t oscan_range_end(const struct oscan *s, size_t k)
 {
     const struct orange *x = &s->ranges[k];

@@ -317,14 +317,7 @@ static int predict_rebuild(struct po *p)
         uint64_t num = 1, den = 1;
         if (src != sec && p->s.secs[src].size)
             num = o->size, den = p->s.secs[src].size;
-        size_t lo0 = 0, hi0 = p->s.nranges; /* src's first range */
-        while (lo0 < hi0) {
-            size_t mid = (lo0 + hi0) / 2;
-            if (p->s.ranges[mid].sec < src)
-                lo0 = mid + 1;
-            else
-                hi0 = mid;
-        }
+        size_t lo0 = oscan_first_range(&p->s, src);
         if (lo0 >= p->s.nranges || p->s.ranges[lo0].sec != src || !p->count[lo0])
             continue;
         uint64_t thr = (p->count[lo0] * REBUILD_WARM_PCT + 99) / 100, at = 0;
@@ -367,15 +360,7 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
         num = o->size, den = p->s.secs[p->copy[sec]].size;
         sec = p->copy[sec];
     }
-    /* ranges of sec are contiguous in the sorted array; find the first */
-    size_t lo0 = 0, hi0 = p->s.nranges;
-    while (lo0 < hi0) {
-        size_t mid = (lo0 + hi0) / 2;
-        if (p->s.ranges[mid].sec < sec)
-            lo0 = mid + 1;
-        else
-            hi0 = mid;
-    }
+    size_t lo0 = oscan_first_range(&p->s, sec); /* sec's ranges are contiguous */
     for (size_t i = lo0; i < p->s.nranges && p->s.ranges[i].sec == sec; i++) {
         if (!p->count[i])
             continue;
@@ -696,11 +681,9 @@ static int plan_reserve(struct po *p, const struct reserve *rv, const uint32_t *
                 ovf[(*no)++] = order[i];
         }
         for (size_t i = 0; i < *ns; i++)
-            ss[i] = p->pred ? p->pred[stable[i]].size : p->s.secs[stable[i]].size,
-            sa[i] = p->s.secs[stable[i]].align;
+            ss[i] = p->s.secs[stable[i]].size, sa[i] = p->s.secs[stable[i]].align;
         for (size_t i = 0; i < *no; i++)
-            os[i] = p->pred ? p->pred[ovf[i]].size : p->s.secs[ovf[i]].size,
-            oa[i] = p->s.secs[ovf[i]].align;
+            os[i] = p->s.secs[ovf[i]].size, oa[i] = p->s.secs[ovf[i]].align;
         rsv_pack(rv, ss, sa, *ns, os, oa, *no, so, oo, &end);
         /* the packing leaves gaps: the stable code must still span at most
          * `ways` pages, or its sets overflow */

@@ -44,20 +44,6 @@ static uint64_t target_size(const struct oscan *t, const char *sym, int cold, ui
     return size;
 }
 
-/* The first of s's ranges (sorted by section) in section sec. */
-static size_t first_range(const struct oscan *s, uint32_t sec)
-{
-    size_t lo = 0, hi = s->nranges;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->ranges[mid].sec < sec)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Section sec's executed ranges (a block runs to the next range), scaled
  * from the profiled section's size onto tsize: appended to blk[*nb..). */
 static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint32_t sec,
@@ -65,7 +51,7 @@ static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint3
 {
     const struct osec *o = &s->secs[sec];
     uint64_t psize = o->size ? o->size : 1;
-    size_t n0 = *nb, lo0 = first_range(s, sec);
+    size_t n0 = *nb, lo0 = oscan_first_range(s, sec);
     /* the ranges' extent: a counted function holds a clean and a
        counting copy (docs/design.md), the ranges are the counting
        copy's; scaled to another build, the extent maps onto it whole.
@@ -116,7 +102,7 @@ static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint3
 /* Whether section sec has an executed range. */
 static int section_ran(const struct oscan *s, const uint64_t *count, uint32_t sec)
 {
-    size_t lo0 = first_range(s, sec);
+    size_t lo0 = oscan_first_range(s, sec);
     for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++)
         if (count[k])
             return 1;
