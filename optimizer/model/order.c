@@ -27,12 +27,15 @@ int ord_parse(const char *name)
         return ORD_NONE;
     if (!strcmp(name, "sets"))
         return ORD_SETS;
+    if (!strcmp(name, "auto"))
+        return ORD_AUTO;
     return -1;
 }
 
 const char *ord_name(int alg)
 {
-    return alg == ORD_C3 ? "c3" : alg == ORD_EXTTSP ? "exttsp" : alg == ORD_SETS ? "sets" : "none";
+    return alg == ORD_C3 ? "c3" : alg == ORD_EXTTSP ? "exttsp" : alg == ORD_SETS ? "sets"
+           : alg == ORD_AUTO ? "auto" : "none";
 }
 
 static uint64_t sz(const struct ord_node *n)

@@ -17,7 +17,8 @@
 #include <stdint.h>
 
 enum ord_alg { ORD_NONE = 0, ORD_C3 = 1, ORD_EXTTSP = 2,
-               ORD_SETS = 3 /* Ext-TSP, then spread over cache sets (order-sets.h) */ };
+               ORD_SETS = 3 /* Ext-TSP, then spread over cache sets (order-sets.h) */,
+               ORD_AUTO = 4 /* the plan's choice of the two (plan-order.c): not for ord_compute */ };
 
 struct ord_node {
     uint64_t size;    /* bytes (0 is treated as 1) */

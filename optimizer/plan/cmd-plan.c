@@ -92,9 +92,11 @@ static void help(FILE *f)
             "(1) found on the threshold events' stacks (docs/indicators.md).\n"
             "Function order, data order and chase-tail (docs/layout.md): with --order, -o\n"
             "names a feedback file for `pmopt relink` (with --rebuild too, one file for both).\n"
-            "  --order=ALG          c3, exttsp, sets or none: order the hot functions by\n"
-            "                       call-graph affinity (sets: Ext-TSP's order spread over\n"
-            "                       the cache sets); plan data order and reserved regions\n"
+            "  --order=ALG          c3, exttsp, sets, auto or none: order the hot functions\n"
+            "                       by call-graph affinity (sets: Ext-TSP's order spread\n"
+            "                       over the cache sets; auto: sets when Ext-TSP's hot lines\n"
+            "                       fit the cache but overfill some sets, else exttsp);\n"
+            "                       plan data order and reserved regions\n"
             "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
             "                       objects (the rebuilt program the relink will place)\n"
             "  --rebuild-split      with --rebuild: model each function as the rebuild's\n"
@@ -515,7 +517,7 @@ int cmd_plan(int argc, char **argv)
         case 's': by_samples = 1; break;
         case 'O':
             if ((po.alg = ord_parse(optarg)) < 0)
-                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp, sets or none",
+                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp, sets, auto or none",
                                       optarg);
             order = 1;
             break;

@@ -784,7 +784,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         printf("  order %-7s Ext-TSP score %.0f, mean call distance %.0f bytes\n", ord_name(alg),
                ord_exttsp_score(p.nodes, nn, p.arcs, p.narcs, tmp, k),
                ord_call_distance(p.nodes, nn, p.arcs, p.narcs, tmp, k));
-        if (alg == o->alg || (o->alg == ORD_SETS && alg == ORD_EXTTSP)) {
+        if (alg == o->alg || ((o->alg == ORD_SETS || o->alg == ORD_AUTO) && alg == ORD_EXTTSP)) {
             memcpy(order, tmp, k * sizeof *order);
             n = k;
         }
@@ -794,7 +794,31 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         printf("  the hot tier (%.3g%% of the samples): %zu functions first, the other %zu "
                "executed after them\n", (double)o->tier_hot / 1000.0, nt, n - nt);
     }
-    if (o->alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
+    /* --order=auto: Ext-TSP's order spread over the sets where the set
+       model holds -- its hot lines fit L1i but overfill some sets (there the
+       spread keeps every hot line resident); Ext-TSP's order where they fit
+       without overfilling a set (nothing to spread) or do not fit (the
+       model does not rank such layouts as cachegrind does: docs/layout.md
+       "Known gaps") */
+    int alg = o->alg;
+    if (alg == ORD_AUTO) {
+        struct lines b0 = { 0 }, a0 = { 0 };
+        struct cm_result r0;
+        int st = prog_lines(&p, &b0) || order_lines(&p, order, n, &a0);
+        if (!st) {
+            keep_hot(&a0, cover_threshold(b0.v, b0.n));
+            st = cm_simulate(&p.g, a0.v, a0.n, &r0, NULL, NULL, 0) ? rep_oom() : 0;
+        }
+        free(b0.v), free(a0.v);
+        if (st)
+            goto done;
+        int fits = (uint64_t)r0.lines <= (uint64_t)p.g.sets * p.g.ways;
+        alg = fits && r0.overfull_sets ? ORD_SETS : ORD_EXTTSP;
+        printf("  --order=auto: Ext-TSP's order has %u hot lines, %s, %u of %u sets over %u ways: %s\n",
+               r0.lines, fits ? "they fit" : "they do not fit", r0.overfull_sets, p.g.sets, p.g.ways,
+               alg == ORD_SETS ? "spread over the sets (sets)" : "kept (exttsp)");
+    }
+    if (alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
         struct plan_sets_in si = { &p.s, p.count, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
                                    ORD_EXTTSP, o->sets_passes };
         if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
@@ -898,8 +922,8 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
             goto done;
         }
         snprintf(c, sizeof c, "place %zu hot functions contiguously in %s order "
-                 "(model hit ratio %.3f -> %.3f)", kept, ord_name(o->alg), cm_hit_ratio(&cb), cm_hit_ratio(&ca));
-        const char *kv[] = { "alg", ord_name(o->alg), "functions", list, NULL, NULL, NULL };
+                 "(model hit ratio %.3f -> %.3f)", kept, ord_name(alg), cm_hit_ratio(&cb), cm_hit_ratio(&ca));
+        const char *kv[] = { "alg", ord_name(alg), "functions", list, NULL, NULL, NULL };
         size_t ckept = 0;
         if (ncold) { /* the cold parts that ran, after them (plan-sets.c) */
             if (!(list2 = name_list(&p, cold, ncold, &ckept))) {
