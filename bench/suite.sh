@@ -35,13 +35,13 @@
 #            -reorder-functions=cdsort -split-functions (bolt-22)
 #   rebuild  the training build (-fplugin-arg-perfinst-all=count
 #            -fplugin-arg-perfinst-sections, linked by perfinst-ld) trained;
-#            `pmopt plan --order=exttsp --rebuild -o fb`; -O2
+#            `pmopt plan --order=auto --rebuild -o fb`; -O2
 #            -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
 #   relink   `pmopt relink rebuild --feedback fb`: the same file; the rebuild
 #            has its order already, so .text is kept as linked (the data
 #            order applied)
 #   --extra NAME=PLAN-ARGS|PLUGIN-ARGS adds a loop NAME (rebuild) and
-#            NAME+relink with `pmopt plan --order=exttsp --rebuild PLAN-ARGS`
+#            NAME+relink with `pmopt plan --order=auto --rebuild PLAN-ARGS`
 #            and the plugin arguments PLUGIN-ARGS (to compare defaults);
 #            without PLUGIN-ARGS (--extra NAME=PLAN-ARGS) only NAME+relink:
 #            the rebuild relinked with NAME's plan (the plugin reads the same
@@ -253,7 +253,7 @@ bolt_shifted() {
 loop() {
     local p=$1 rb=${DIR[$2]} rl=${DIR[$3]} pa=$4 pl=$5
     say "$p: plan, $2, $3"
-    logged "$B/pmopt" plan --order=exttsp --rebuild $pa -o "$PD/$rl.fb" "$PD/train/prog" "$PD/train/t.pit" \
+    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb" "$PD/train/prog" "$PD/train/t.pit" \
         > "$PD/$rl.plan" 2>&1 || { tail "$PD/$rl.plan" >&2; die "$p: pmopt plan"; }
     if [ "$2" = rebuild ] || [ "$rb" != rebuild ]; then
         logged wl_build "$p" "$PD/$rb" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-feedback="$PD/$rl.fb" \
@@ -281,10 +281,13 @@ shifts() {
             relink|*+relink)
                 local rb=${v%+relink} from shift
                 [ "$v" != relink ] || rb=rebuild
-                # a relink that keeps the rebuild's layout starts from the
-                # rebuild shifted by PAD (the same addresses); one that
-                # places an order shifts what it places (--pad-front)
-                if grep -q 'kept as linked' "$PD/${DIR[$v]}/relink.out"; then
+                # a relink that keeps the rebuild's layout (its order, or
+                # a plan without one: .text as the default script makes
+                # it) starts from the rebuild shifted by PAD (the same
+                # addresses); one that places an order shifts what it
+                # places (--pad-front)
+                if grep -q 'kept as linked' "$PD/${DIR[$v]}/relink.out" ||
+                   ! grep -q '^[0-9]* order-functions ' "$PD/${DIR[$v]}.fb"; then
                     from=$PD/${DIR[$rb]}/s$pad/prog shift=
                 else
                     from=$PD/${DIR[$rb]}/prog shift=--pad-front=$pad

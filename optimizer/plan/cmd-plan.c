@@ -95,7 +95,7 @@ static void help(FILE *f)
             "  --order=ALG          c3, exttsp, sets, auto or none: order the hot functions\n"
             "                       by call-graph affinity (sets: Ext-TSP's order spread\n"
             "                       over the cache sets; auto: sets when Ext-TSP's hot lines\n"
-            "                       fit the cache but overfill some sets, else exttsp);\n"
+            "                       overfill some sets of the cache, else exttsp);\n"
             "                       plan data order and reserved regions\n"
             "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
             "                       objects (the rebuilt program the relink will place)\n"

@@ -794,12 +794,11 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         printf("  the hot tier (%.3g%% of the samples): %zu functions first, the other %zu "
                "executed after them\n", (double)o->tier_hot / 1000.0, nt, n - nt);
     }
-    /* --order=auto: Ext-TSP's order spread over the sets where the set
-       model holds -- its hot lines fit L1i but overfill some sets (there the
-       spread keeps every hot line resident); Ext-TSP's order where they fit
-       without overfilling a set (nothing to spread) or do not fit (the
-       model does not rank such layouts as cachegrind does: docs/layout.md
-       "Known gaps") */
+    /* --order=auto: Ext-TSP's order spread over the sets where its hot
+       lines overfill some sets; Ext-TSP's order where they overfill none:
+       there is nothing to spread, and the search would only trade call
+       locality for a spread of lukewarm lines (docs/layout.md "The
+       algorithms") */
     int alg = o->alg;
     if (alg == ORD_AUTO) {
         struct lines b0 = { 0 }, a0 = { 0 };
@@ -812,10 +811,9 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         free(b0.v), free(a0.v);
         if (st)
             goto done;
-        int fits = (uint64_t)r0.lines <= (uint64_t)p.g.sets * p.g.ways;
-        alg = fits && r0.overfull_sets ? ORD_SETS : ORD_EXTTSP;
-        printf("  --order=auto: Ext-TSP's order has %u hot lines, %s, %u of %u sets over %u ways: %s\n",
-               r0.lines, fits ? "they fit" : "they do not fit", r0.overfull_sets, p.g.sets, p.g.ways,
+        alg = r0.overfull_sets ? ORD_SETS : ORD_EXTTSP;
+        printf("  --order=auto: Ext-TSP's order has %u hot lines, %u of %u sets over %u ways: %s\n",
+               r0.lines, r0.overfull_sets, p.g.sets, p.g.ways,
                alg == ORD_SETS ? "spread over the sets (sets)" : "kept (exttsp)");
     }
     if (alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
