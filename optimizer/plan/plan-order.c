@@ -817,8 +817,8 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
                alg == ORD_SETS ? "spread over the sets (sets)" : "kept (exttsp)");
     }
     if (alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
-        struct plan_sets_in si = { &p.s, p.count, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs, &p.g, o->target,
-                                   ORD_EXTTSP, o->sets_passes };
+        struct plan_sets_in si = { &p.s, p.count, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs,
+                                   &p.g, o->target, ORD_EXTTSP, o->sets_passes };
         if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
             if (!cold)
                 rep_oom();
