@@ -788,6 +788,32 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     }
 }
 
+/* Splits C's block after C, the condition just inserted, and puts SEQ in
+ * a block of its own, entered (unlikely) when C goes to SIDE
+ * (EDGE_TRUE_VALUE or EDGE_FALSE_VALUE) and falling through into the rest
+ * of the block; returns the edge that goes round SEQ, into the rest (its
+ * dest), and in *INTO_REST the side block's edge into the rest. */
+static edge side_block(gcond *c, gimple_seq seq, int side, edge *into_rest)
+{
+    basic_block bb = gimple_bb(c);
+    edge e = split_block(bb, c); /* bb: ... c | e->dest: the rest */
+    basic_block sb = create_empty_bb(bb);
+    gimple_stmt_iterator gs = gsi_start_bb(sb);
+    gsi_insert_seq_after(&gs, seq, GSI_NEW_STMT);
+    e->flags = (e->flags & ~EDGE_FALLTHRU) | (side == EDGE_TRUE_VALUE ? EDGE_FALSE_VALUE : EDGE_TRUE_VALUE);
+    edge es = make_edge(bb, sb, side);
+    edge ej = make_edge(sb, e->dest, EDGE_FALLTHRU);
+    es->probability = profile_probability::unlikely();
+    e->probability = es->probability.invert();
+    ej->probability = profile_probability::always();
+    sb->count = es->count();
+    if (current_loops)
+        add_bb_to_loop(sb, bb->loop_father);
+    if (into_rest)
+        *into_rest = ej;
+    return e;
+}
+
 /* The bytes the probe of a (a.ref) names: the reference (a bit-field's
  * representative, a part's whole) and its size. */
 static tree probe_ref(const share_access &a, unsigned *size)
@@ -864,21 +890,8 @@ static void insert_block_guarded(gimple_stmt_iterator *gsi, gcall *call, tree ad
     for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
         gimple_set_location(gsi_stmt(i), loc);
     gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
-    basic_block bb = gimple_bb(c);
-    edge e = split_block(bb, c); /* bb: ... c | join: the block operation */
-    basic_block join = e->dest;
-    basic_block cb = create_empty_bb(bb);
-    gimple_stmt_iterator g = gsi_start_bb(cb);
-    gsi_insert_after(&g, call, GSI_NEW_STMT);
-    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE; /* ok: no call */
-    edge et = make_edge(bb, cb, EDGE_TRUE_VALUE);
-    edge ec = make_edge(cb, join, EDGE_FALLTHRU);
-    et->probability = profile_probability::unlikely();
-    e->probability = et->probability.invert();
-    ec->probability = profile_probability::always();
-    cb->count = et->count();
-    if (current_loops)
-        add_bb_to_loop(cb, bb->loop_father);
+    /* not ok: the call, then the block operation; ok: the block operation */
+    side_block(c, gimple_seq_alloc_with_stmt(call), EDGE_TRUE_VALUE, NULL);
 }
 
 /* A block operation's probe: a call before it (after it, for the string it
@@ -1468,23 +1481,11 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
         for (gimple_stmt_iterator i = gsi_start(*q); !gsi_end_p(i); gsi_next(&i))
             gimple_set_location(gsi_stmt(i), loc);
     gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), seq);
-    basic_block bb = gimple_bb(c);
-    edge e = split_block(bb, c); /* bb: ... c | join: (the loop's preheader) */
-    basic_block join = e->dest;
-    basic_block sb = create_empty_bb(bb);
-    gimple_stmt_iterator gs = gsi_start_bb(sb);
-    gsi_insert_seq_after(&gs, slow, GSI_NEW_STMT);
-    e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE; /* every line this thread's: skip */
-    edge es = make_edge(bb, sb, EDGE_FALSE_VALUE);
-    edge ej = make_edge(sb, join, EDGE_FALLTHRU);
-    e->probability = profile_probability::likely();
-    es->probability = e->probability.invert();
-    ej->probability = profile_probability::always();
-    sb->count = es->count();
-    if (current_loops)
-        add_bb_to_loop(sb, bb->loop_father);
+    /* every line this thread's: skip (into the loop's preheader); else the slow check */
+    edge ej;
+    edge e = side_block(c, slow, EDGE_FALSE_VALUE, &ej);
     tree skip = make_temp_ssa_name(bt, NULL, "pi_skip");
-    gphi *phi = create_phi_node(skip, join);
+    gphi *phi = create_phi_node(skip, e->dest);
     add_phi_arg(phi, boolean_true_node, e, loc);
     add_phi_arg(phi, ok, ej, loc);
     return skip;
