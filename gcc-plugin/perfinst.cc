@@ -165,15 +165,57 @@ static int one_of(const char *k, const char *v, const char *const *words)
     return -1;
 }
 
-/* A yes|no argument k=v into *flag (true for yes, or for no when
- * negate); false, with an error, for any other value. */
-static bool yes_no(const char *k, const char *v, bool negate, bool *flag)
+/* The arguments whose value is one of a few words, each word setting one
+ * field of pi_opt: an int (IVAL) or a bool (BVAL) to the word's VALUES
+ * entry.  The words in the order the error message names them. */
+struct word_arg {
+    const char *key;
+    const char *const words[4];
+    int values[3];
+    int *ival;
+    bool *bval;
+};
+static const struct word_arg word_args[] = {
+    {"sharing", {"all", "marked"}, {2, 1}, &pi_opt.sharing, NULL},
+    {"combine", {"marked", "all"}, {1, 2}, &pi_opt.combine, NULL},
+    {"block-order", {"exttsp", "gcc"}, {0, 1}, &pi_opt.block_order, NULL},
+    {"split", {"2", "3", "gcc"}, {2, 3, 1}, &pi_opt.split, NULL},
+    {"sharing-coalesce", {"yes", "no"}, {0, 1}, NULL, &pi_opt.sharing_no_coalesce},
+    {"sharing-footprint", {"inline", "call"}, {0, 1}, NULL, &pi_opt.sharing_fp_call},
+    {"sharing-locals", {"escaped", "addressable"}, {0, 1}, NULL, &pi_opt.sharing_all_locals},
+    {"bare-return", {"yes", "no"}, {1, 0}, NULL, &pi_opt.bare_return},
+    {"switch-again", {"yes", "no"}, {1, 0}, NULL, &pi_opt.switch_again},
+    {"entry", {"jump", "test"}, {1, 0}, NULL, &pi_opt.entry_jump},
+    {"feedback-quality", {"local", "ipa"}, {0, 1}, &pi_opt.feedback_quality, NULL},
+    {"cold-tier", {"place", "size", "keep"}, {PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP}, &pi_opt.cold_tier, NULL},
+    {"function-order", {"plan", "none"}, {0, 1}, NULL, &pi_opt.function_order_none},
+    {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
+     &pi_opt.cold_parts, NULL},
+    {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},
+    {"counting-opt", {"full", "fast", "lean"}, {PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN}, &pi_opt.counting_opt, NULL},
+    {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},
+    {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},
+    {"count-at", {"cfg", "late"}, {0, 1}, NULL, &pi_opt.count_late},
+};
+
+/* K=V when K is one of word_args: sets its field (true), or says what V
+ * should have been (false, *OK false); false, *OK untouched, for any other K. */
+static bool word_arg(const char *k, const char *v, bool *ok)
 {
-    static const char *const words[] = {"yes", "no", NULL};
-    int i = one_of(k, v, words);
-    if (i >= 0)
-        *flag = (i == 0) != negate;
-    return i >= 0;
+    for (size_t i = 0; i < sizeof word_args / sizeof word_args[0]; i++) {
+        const struct word_arg *w = &word_args[i];
+        if (strcmp(k, w->key) != 0)
+            continue;
+        int c = one_of(k, v, w->words);
+        if (c < 0)
+            *ok = false;
+        else if (w->ival)
+            *w->ival = w->values[c];
+        else
+            *w->bval = w->values[c] != 0;
+        return true;
+    }
+    return false;
 }
 
 /* GCC 12 cuts an -fplugin-arg- value short by one character for each "="
@@ -222,6 +264,8 @@ static bool parse_args(const struct plugin_name_args *a)
     pi_opt.count_late = true;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
+        if (word_arg(k, v, &ok))
+            continue;
         if (strcmp(k, "all") == 0) {
             static const char *const words[] = {"count", "sample", NULL};
             int c = one_of(k, v, words);
@@ -231,13 +275,6 @@ static bool parse_args(const struct plugin_name_args *a)
                 pi_opt.all_sample = true;
             else
                 pi_opt.all_count = true;
-        } else if (strcmp(k, "sharing") == 0) {
-            static const char *const words[] = {"all", "marked", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.sharing = 2 - c /* all 2, marked 1 */;
         } else if (strcmp(k, "feedback") == 0) {
             if (!v || !*v) {
                 error("perfinst: %<-fplugin-arg-perfinst-feedback%> needs a file name");
@@ -264,13 +301,6 @@ static bool parse_args(const struct plugin_name_args *a)
             pi_opt.record_link = true;
         } else if (strcmp(k, "verbose") == 0) {
             pi_opt.verbose = true;
-        } else if (strcmp(k, "combine") == 0) {
-            static const char *const words[] = {"marked", "all", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.combine = c + 1 /* marked 1, all 2 */;
         } else if (strcmp(k, "counter-width") == 0) {
             if (v && (!strcmp(v, "8") || !strcmp(v, "16") || !strcmp(v, "32") || !strcmp(v, "64")))
                 pi_opt.counter_width = (unsigned)atoi(v);
@@ -285,20 +315,6 @@ static bool parse_args(const struct plugin_name_args *a)
             /* pmopt relink orders input sections: one per function and object */
             flag_function_sections = 1;
             flag_data_sections = 1;
-        } else if (strcmp(k, "block-order") == 0) {
-            static const char *const words[] = {"exttsp", "gcc", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.block_order = c;
-        } else if (strcmp(k, "split") == 0) {
-            static const char *const words[] = {"2", "3", "gcc", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.split = c == 2 ? 1 : c + 2 /* gcc 1 */;
         } else if (strcmp(k, "warm") == 0) {
             char *end = NULL;
             double p = v ? strtod(v, &end) : 0.0;
@@ -308,96 +324,6 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             } else
                 pi_opt.warm_pct = p;
-        } else if (strcmp(k, "sharing-coalesce") == 0) {
-            ok = yes_no(k, v, true, &pi_opt.sharing_no_coalesce) && ok;
-        } else if (strcmp(k, "sharing-footprint") == 0) {
-            static const char *const words[] = {"inline", "call", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.sharing_fp_call = c == 1;
-        } else if (strcmp(k, "sharing-locals") == 0) {
-            static const char *const words[] = {"escaped", "addressable", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.sharing_all_locals = c == 1;
-        } else if (strcmp(k, "bare-return") == 0) {
-            ok = yes_no(k, v, false, &pi_opt.bare_return) && ok;
-        } else if (strcmp(k, "switch-again") == 0) {
-            ok = yes_no(k, v, false, &pi_opt.switch_again) && ok;
-        } else if (strcmp(k, "entry") == 0) {
-            static const char *const words[] = {"jump", "test", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.entry_jump = c == 0;
-        } else if (strcmp(k, "feedback-quality") == 0) {
-            static const char *const words[] = {"local", "ipa", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.feedback_quality = c == 1;
-        } else if (strcmp(k, "cold-tier") == 0) {
-            static const char *const words[] = {"place", "size", "keep", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.cold_tier = c /* PI_COLD_PLACE, _SIZE, _KEEP */;
-        } else if (strcmp(k, "function-order") == 0) {
-            static const char *const words[] = {"plan", "none", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.function_order_none = c == 1;
-        } else if (strcmp(k, "cold-parts") == 0) {
-            static const char *const words[] = {"link", "sorted", "beside", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.cold_parts = PI_COLDPARTS_LINK + c /* _LINK, _SORTED, _BESIDE */;
-        } else if (strcmp(k, "pad") == 0) {
-            static const char *const words[] = {"gcc", "none", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.pad_none = c == 1;
-        } else if (strcmp(k, "counting-opt") == 0) {
-            static const char *const words[] = {"full", "fast", "lean", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.counting_opt = PI_COPT_FULL + c /* _FULL, _FAST, _LEAN */;
-        } else if (strcmp(k, "counters") == 0) {
-            static const char *const words[] = {"arcs", "blocks", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.counters_blocks = c == 1;
-        } else if (strcmp(k, "counting") == 0) {
-            static const char *const words[] = {"inline", "function", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.counting_function = c == 1;
-        } else if (strcmp(k, "count-at") == 0) {
-            static const char *const words[] = {"cfg", "late", NULL};
-            int c = one_of(k, v, words);
-            if (c < 0)
-                ok = false;
-            else
-                pi_opt.count_late = c == 1;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "

@@ -143,6 +143,7 @@ for f in files:
 
 # ---- plugin arguments
 keys = set(re.findall(r'strcmp\(k, "([\w-]+)"\)', plugin_src))
+keys |= set(re.findall(r'^\s*\{"([\w-]+)", \{"', plugin_src, re.M))  # the word_args table
 for doc in docs:
     for n, line, _ in lines_of(doc):
         for k in re.findall(r"-fplugin-arg-perfinst-([a-z][\w-]*)", line):
