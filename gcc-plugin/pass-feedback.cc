@@ -656,12 +656,11 @@ static void late_extras(function *fun)
     if (!node)
         return;
     node->count = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
-    for (cgraph_edge *e = node->callees; e; e = e->next_callee)
-        if (e->call_stmt)
-            e->count = gimple_bb(e->call_stmt)->count;
-    for (cgraph_edge *e = node->indirect_calls; e; e = e->next_callee)
-        if (e->call_stmt)
-            e->count = gimple_bb(e->call_stmt)->count;
+    cgraph_edge *lists[] = {node->callees, node->indirect_calls};
+    for (unsigned i = 0; i < 2; i++)
+        for (cgraph_edge *e = lists[i]; e; e = e->next_callee)
+            if (e->call_stmt)
+                e->count = gimple_bb(e->call_stmt)->count;
     /* feedback-quality=ipa: what perfinst_fbread does after profile_estimate */
     if (ipa_state > 0 && ENTRY_BLOCK_PTR_FOR_FN(fun)->count.ipa_p()) {
         profile_status_for_fn(fun) = PROFILE_READ;
