@@ -46,10 +46,16 @@
  * runtime's __perfinst_share_* twins, which record each object and its
  * allocation site.
  *
- * Repair (feedback=FILE, kind `align-alloc`): calls to malloc, calloc or
- * realloc at a recommended allocation site (function and line) become
- * __perfinst_line_malloc & co.: the object starts a line and owns whole
- * lines.  The global and type repairs are in repair-sharing.cc.
+ * Repair (feedback=FILE, kind `align-alloc`): at a recommended allocation
+ * site (function and line) the object starts a line and owns whole lines:
+ *
+ *     p = malloc(n);       →   p = aligned_alloc(64, n rounded up to whole lines);
+ *     p = calloc(n, s);    →   p = aligned_alloc(64, n * s rounded up ...);
+ *                              if (p) memset(p, 0, n * s);
+ *     p = realloc(q, n);   →   p = __perfinst_line_realloc(q, n);   (libperfinst-line.a)
+ *     p = new T;           →   p = operator new(sizeof(T), std::align_val_t(64));
+ *
+ * The global and type repairs are in repair-sharing.cc.
  */
 #include "plugin.h"
 #include "pifeedback.h"
@@ -1650,48 +1656,114 @@ static bool align_new(gimple *g)
     return true;
 }
 
-/* malloc(n) at a planned site becomes aligned_alloc(64, n rounded up to
- * whole lines): what a programmer writes (bench/sharing's hand fixes), with
- * no allocator of perfinst's between -- the repaired program imports what
- * the hand-fixed one imports, and its code lies where that one's does; in a
- * build with detection, the recording twin of aligned_alloc.  A size that
- * would wrap becomes SIZE_MAX, so that the call fails as malloc's would. */
-static void line_malloc(function *fun, gimple *g, bool record)
+/* N rounded up to whole lines, in size_t (statements into SEQ); a size
+ * that would wrap becomes SIZE_MAX, so that the allocation fails as
+ * malloc's would.  0 stays 0 (aligned_alloc(64, 0), as malloc(0)). */
+static tree whole_lines(gimple_seq *seq, location_t loc, tree n)
 {
-    gcall *c = as_a<gcall *>(g);
-    gimple_stmt_iterator gsi = gsi_for_stmt(g);
-    tree n = gimple_call_arg(c, 0), size;
-    tree ones = build_all_ones_cst(size_type_node);
+    tree st = size_type_node, ones = build_all_ones_cst(st);
+    n = gimple_convert(seq, loc, st, n);
     if (TREE_CODE(n) == INTEGER_CST && tree_fits_uhwi_p(n)) {
         unsigned HOST_WIDE_INT v = tree_to_uhwi(n), line = PI_SHARE_LINE;
-        size = v > tree_to_uhwi(ones) - (line - 1) ? ones
-                                                  : build_int_cst(size_type_node, v ? (v + line - 1) & -line : line);
-    } else {
-        bool ssa = gimple_in_ssa_p(fun);
-        tree t[4];
-        for (int i = 0; i < 4; i++)
-            t[i] = ssa ? make_ssa_name(i == 2 ? boolean_type_node : size_type_node)
-                       : create_tmp_reg(i == 2 ? boolean_type_node : size_type_node);
-        gimple *s[5];
-        s[0] = gimple_build_assign(t[0], NOP_EXPR, n);
-        s[1] = gimple_build_assign(t[1], PLUS_EXPR, t[0], build_int_cst(size_type_node, PI_SHARE_LINE - 1));
-        s[2] = gimple_build_assign(t[2], LT_EXPR, t[1], t[0]); /* wrapped */
-        s[3] = gimple_build_assign(t[3], BIT_AND_EXPR, t[1], build_int_cst(size_type_node, -(HOST_WIDE_INT)PI_SHARE_LINE));
-        size = ssa ? make_ssa_name(size_type_node) : create_tmp_reg(size_type_node);
-        s[4] = gimple_build_assign(size, COND_EXPR, t[2], ones, t[3]);
-        for (int i = 0; i < 5; i++) {
-            gimple_set_location(s[i], gimple_location(g));
-            gsi_insert_before(&gsi, s[i], GSI_SAME_STMT);
-        }
+        return v > tree_to_uhwi(ones) - (line - 1) ? ones : build_int_cst(st, (v + line - 1) & -line);
     }
+    tree up = gimple_build(seq, loc, PLUS_EXPR, st, n, build_int_cst(st, PI_SHARE_LINE - 1));
+    tree wrapped = gimple_build(seq, loc, LT_EXPR, boolean_type_node, up, n);
+    tree lines = gimple_build(seq, loc, BIT_AND_EXPR, st, up, build_int_cst(st, -(HOST_WIDE_INT)PI_SHARE_LINE));
+    return gimple_build(seq, loc, COND_EXPR, st, wrapped, ones, lines);
+}
+
+/* The call G at a planned site becomes aligned_alloc(64, SIZE) (SIZE in
+ * SEQ's statements, inserted before it); in a build with detection, the
+ * recording twin of aligned_alloc.  Returns the new call. */
+static gcall *to_aligned_alloc(gimple *g, gimple_seq seq, tree size, bool record)
+{
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), gimple_location(g));
+    gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
     tree fn = builtin_decl_explicit(BUILT_IN_ALIGNED_ALLOC);
     if (record)
         fn = runtime_fn("__perfinst_share_aligned_alloc", fn);
     gcall *nc = gimple_build_call(fn, 2, build_int_cst(size_type_node, PI_SHARE_LINE), size);
-    gimple_call_set_lhs(nc, gimple_call_lhs(c));
-    gimple_set_location(nc, gimple_location(c));
-    gimple_call_set_nothrow(nc, gimple_call_nothrow_p(c));
+    tree lhs = gimple_call_lhs(g);
+    gimple_call_set_lhs(nc, lhs);
+    gimple_set_location(nc, gimple_location(g));
+    gimple_call_set_nothrow(nc, gimple_call_nothrow_p(as_a<gcall *>(g)));
     gsi_replace(&gsi, nc, true);
+    if (lhs && TREE_CODE(lhs) == SSA_NAME && POINTER_TYPE_P(TREE_TYPE(lhs)))
+        set_ptr_info_alignment(get_ptr_info(lhs), PI_SHARE_LINE, 0);
+    return nc;
+}
+
+/* malloc(n) at a planned site becomes aligned_alloc(64, n rounded up to
+ * whole lines): what a programmer writes (bench/sharing's hand fixes), with
+ * no allocator of perfinst's between -- the repaired program imports what
+ * the hand-fixed one imports, and its code lies where that one's does. */
+static void line_malloc(gimple *g, bool record)
+{
+    gimple_seq seq = NULL;
+    tree size = whole_lines(&seq, gimple_location(g), gimple_call_arg(g, 0));
+    to_aligned_alloc(g, seq, size, record);
+}
+
+/* calloc(n, size) at a planned site: p = aligned_alloc(64, n * size rounded
+ * up to whole lines); if (p) memset(p, 0, n * size) -- calloc's promise,
+ * written as a programmer writes it (a product that would wrap asks for
+ * SIZE_MAX, which fails as calloc does).  The memset is put in by
+ * calloc_zero once the function's calls are all seen (it splits the
+ * block).  Returns the new call. */
+static gcall *line_calloc(gimple *g, bool record, tree *total)
+{
+    location_t loc = gimple_location(g);
+    tree st = size_type_node, ones = build_all_ones_cst(st);
+    gimple_seq seq = NULL;
+    tree n = gimple_convert(&seq, loc, st, gimple_call_arg(g, 0));
+    tree sz = gimple_convert(&seq, loc, st, gimple_call_arg(g, 1));
+    if (TREE_CODE(n) == INTEGER_CST && TREE_CODE(sz) == INTEGER_CST) {
+        wi::overflow_type ovf;
+        wide_int prod = wi::umul(wi::to_wide(n), wi::to_wide(sz), &ovf);
+        *total = ovf ? ones : wide_int_to_tree(st, prod);
+    } else {
+        /* wraps: size != 0 && n > SIZE_MAX / size (folded when size is a sizeof) */
+        tree prod = gimple_build(&seq, loc, MULT_EXPR, st, n, sz);
+        tree nz = gimple_build(&seq, loc, NE_EXPR, boolean_type_node, sz, build_zero_cst(st));
+        tree big = gimple_build(&seq, loc, GT_EXPR, boolean_type_node, n,
+                                gimple_build(&seq, loc, TRUNC_DIV_EXPR, st, ones, sz));
+        tree wraps = gimple_build(&seq, loc, BIT_AND_EXPR, boolean_type_node, nz, big);
+        *total = gimple_build(&seq, loc, COND_EXPR, st, wraps, ones, prod);
+    }
+    tree size = whole_lines(&seq, loc, *total);
+    return to_aligned_alloc(g, seq, size, record);
+}
+
+/* After line_calloc's call C: if (p) memset(p, 0, TOTAL). */
+static void calloc_zero(gcall *c, tree total)
+{
+    tree p = gimple_call_lhs(c);
+    if (!p)
+        return;
+    gimple_stmt_iterator gsi = gsi_for_stmt(c);
+    if (!is_gimple_reg(p)) { /* (-O0: a call's result may be stored to memory) */
+        tree r = create_tmp_reg(TREE_TYPE(p));
+        gimple_call_set_lhs(c, r);
+        update_stmt(c);
+        gimple *cp = gimple_build_assign(p, r);
+        gimple_set_location(cp, gimple_location(c));
+        gsi_insert_after(&gsi, cp, GSI_NEW_STMT);
+        p = r;
+    }
+    gcond *cnd = gimple_build_cond(EQ_EXPR, p, build_zero_cst(TREE_TYPE(p)), NULL_TREE, NULL_TREE);
+    gimple_set_location(cnd, gimple_location(c));
+    gsi_insert_after(&gsi, cnd, GSI_NEW_STMT);
+    gcall *z = gimple_build_call(builtin_decl_explicit(BUILT_IN_MEMSET), 3, p, integer_zero_node, total);
+    gimple_set_location(z, gimple_location(c));
+    edge round = side_block(cnd, gimple_seq_alloc_with_stmt(z), EDGE_FALSE_VALUE, NULL);
+    /* (the memset is the likely side: only a failed allocation goes round) */
+    edge into = EDGE_SUCC(round->src, EDGE_SUCC(round->src, 0) == round ? 1 : 0);
+    round->probability = profile_probability::very_unlikely();
+    into->probability = round->probability.invert();
+    into->dest->count = into->count();
 }
 
 /* Redirect allocation calls: to the line allocator at recommended sites,
@@ -1717,6 +1789,8 @@ static unsigned redirect_allocs(function *fun, bool record)
     unsigned n = 0;
     basic_block bb;
     auto_vec<gimple *> news, deletes;
+    auto_vec<gcall *> zeroes; /* repaired callocs, to be followed by their memset */
+    auto_vec<tree> totals;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
@@ -1773,13 +1847,23 @@ static unsigned redirect_allocs(function *fun, bool record)
                     pi_sharing_not_applied(r, gimple_location(g), "this operator new has no aligned form");
                 g = gsi_stmt(gsi);
             } else {
-                bool is_malloc = DECL_FUNCTION_CODE(fn) == BUILT_IN_MALLOC;
+                built_in_function code = DECL_FUNCTION_CODE(fn);
+                /* (a calloc that ends its block -- it could throw -- leaves
+                 * no place for the memset after it: the line allocator) */
+                bool inline_calloc = code == BUILT_IN_CALLOC && !stmt_ends_bb_p(g);
                 if (pi_opt.verbose)
                     inform(gimple_location(g), "perfinst: %s: this allocation gets cache lines of its own (%s)",
-                           pi_feedback_path(), is_malloc ? "aligned_alloc(64, whole lines)" : line);
-                if (is_malloc)
-                    line_malloc(fun, g, record);
-                else {
+                           pi_feedback_path(),
+                           code == BUILT_IN_MALLOC ? "aligned_alloc(64, whole lines)"
+                           : inline_calloc         ? "aligned_alloc(64, whole lines) and memset"
+                                                   : line);
+                if (code == BUILT_IN_MALLOC)
+                    line_malloc(g, record);
+                else if (inline_calloc) {
+                    tree total;
+                    zeroes.safe_push(line_calloc(g, record, &total));
+                    totals.safe_push(total);
+                } else {
                     gimple_call_set_fndecl(g, runtime_fn(line, fn));
                     update_stmt(g);
                 }
@@ -1798,6 +1882,8 @@ static unsigned redirect_allocs(function *fun, bool record)
         update_stmt(g);
         n++;
     }
+    for (unsigned i = 0; i < zeroes.length(); i++)
+        calloc_zero(zeroes[i], totals[i]);
     for (gimple *g : news)
         note_call(g, true);
     for (gimple *g : deletes)

@@ -1,7 +1,10 @@
 /* line-alloc.c — the allocators a repaired program calls (align-alloc,
- * docs/sharing.md "Repair"): the plugin turns the malloc, calloc or realloc
- * call at a planned site into __perfinst_line_malloc, _calloc or _realloc,
- * whose object starts a cache line and owns whole lines.
+ * docs/sharing.md "Repair"): the plugin turns the realloc call at a planned
+ * site into __perfinst_line_realloc (libc has no aligned realloc), and a
+ * calloc call that ends its basic block into __perfinst_line_calloc, whose
+ * object starts a cache line and owns whole lines.  (A planned malloc, and
+ * any other calloc, becomes aligned_alloc in the program itself;
+ * __perfinst_line_malloc stays for programs built before.)
  *
  * Nothing else of the runtime: besides libperfinst this file alone makes
  * libperfinst-line.a, which the link stage links into a program that refers

@@ -127,8 +127,8 @@ for m in hist macro bzero copy matrix; do
     repaired $m "$T/sharing/verdict.c" gcc
     [ $m = flag ] || check_addrs $m.addr
 done
-for m in bzero matrix; do
-    assert_contains "$m: the repaired malloc is libc's aligned_alloc(64, ...)" $m.nm " U aligned_alloc@"
+for m in hist macro bzero matrix; do
+    assert_contains "$m: the repaired malloc or calloc is libc's aligned_alloc(64, ...)" $m.nm " U aligned_alloc@"
     assert_not_contains "$m: no allocator of perfinst's linked" $m.nm "__perfinst_line_"
 done
 repaired flag "$T/sharing/verdict.c" gcc
