@@ -543,6 +543,16 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
                          "renamed %.160s.perfinst_padded, so that a unit using it without this rebuild fails to link",
                          o->name);
             }
+            /* its elements aligned, the padded array starts a line and ends
+             * one: it takes the place of the align-global its neighbours
+             * asked for above (the plugin places an array it pads itself,
+             * and pads none moved to a section) */
+            for (size_t i = 0; i < p->n; i++)
+                if (!strcmp(p->r[i].kind, PIFB_ALIGN_GLOBAL) && !strcmp(p->r[i].key, o->name)) {
+                    r.reloads = r.reloads > p->r[i].reloads ? r.reloads : p->r[i].reloads;
+                    p->r[i] = r;
+                    return;
+                }
             add(p, &r);
             return;
         }

@@ -1,0 +1,62 @@
+# timeout: 600
+# A thread that joins a line two others already share (joiner.c: workers
+# writing trio.a and trio.b, then a third thread writing trio.c eight
+# times -- far fewer accesses than a sampling period) is seen there in
+# every run: its first accesses to sampled lines call (a thread's
+# introduction, docs/sharing.md).  Ten runs beside a busy thread per CPU in
+# the default sampled mode: the joiner's write of trio.c in every report,
+# the same verdicts and the same plan each time (align trio, pad b and c:
+# one writer each); the repaired build's fields each start a line of their
+# own (by address) and `plan --sharing --check` passes.  Before, the
+# joiner was missed in most runs and the plan left c on b's line.
+. "$PERFINST_TOP/tests/lib.sh"
+RUNS=${LOADED_RUNS:-10}
+src=$T/sharing/joiner.c
+gcc -O2 -pthread "$T/sharing/busy.c" -o busy
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$src" -o j.o
+pi_ld -O2 -o j j.o
+gcc -O2 -pthread "$src" -o plain
+./plain 200000 > want 2> /dev/null
+./busy &
+busy=$!
+trap 'kill $busy 2> /dev/null' EXIT
+
+verdicts() {
+    sed -n '/^Objects:/,$p' "$1" | grep '^  [^ ]' | sed 's/; .*//' | sort
+}
+plan_of() {
+    grep -E '^[0-9]+ ' "$1" | sed -E 's/^[0-9]+ /plan: /; s/ (reloads|why)=[^ ]*//g' | sort
+}
+for i in $(seq 1 "$RUNS"); do
+    rm -f run.pit
+    PERFINST_OUT=run.pit ./j 200000 > out 2> /dev/null || fail "run $i"
+    diff -u want out || fail "run $i: the output differs"
+    "$PMOPT" report --sharing j run.pit > $i.rep
+    "$PMOPT" plan --sharing -o $i.fb j run.pit
+    assert_contains "run $i: the joiner's write of trio.c seen" $i.rep "^    thread T[0-9]+ .* writes \[trio\.c\]"
+    { verdicts $i.rep; plan_of $i.fb; } > $i.v
+    if [ "$i" -gt 1 ] && ! cmp -s 1.v $i.v; then
+        diff -u 1.v $i.v >&2
+        fail "run $i's verdicts or plan differ from run 1's (loaded machine)"
+    fi
+done
+ok "the same verdicts and plan in $RUNS runs beside a busy thread per CPU"
+assert_contains "trio: false sharing" 1.rep "^  trio \(global, 24 bytes, .*\): FALSE sharing: threads write different parts of it"
+assert_contains "trio aligned" 1.fb "^[0-9]+ align-global name=trio "
+assert_contains "b padded" 1.fb "^[0-9]+ pad-field type=trio field=b "
+assert_contains "c padded (the joiner's field)" 1.fb "^[0-9]+ pad-field type=trio field=c "
+
+# the repaired build: each thread's field starts a line of its own
+gcc -O2 -pthread -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=1.fb "$src" -o fixed 2> fixed.err ||
+    { cat fixed.err >&2; fail "repaired build"; }
+assert_not_contains "the repaired build applied everything" fixed.err "not applied"
+./fixed 200000 > got 2> addr
+diff -u want got || fail "the repaired program's output differs"
+python3 "$T/sharing/check-addrs.py" addr || fail "addr: written data not on lines of their own"
+ok "repaired: trio.a, trio.b and trio.c each start a line of their own"
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-feedback=1.fb -c "$src" -o r.o
+pi_ld -O2 -o r r.o
+rm -f r.pit
+PERFINST_OUT=r.pit ./r 200000 > /dev/null 2>&1
+"$PMOPT" plan --sharing --check r r.pit > check || { cat check >&2; fail "check of the repair"; }
+assert_contains "check: every recommendation applied, no false sharing left" check "^check passed"
