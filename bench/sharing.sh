@@ -5,8 +5,8 @@
 # registries, so these are our own, each with its hand fix), and what
 # detection, analysis and repair cost and gain.  See docs/sharing.md.
 #
-#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--repair-only] [--only NAME,...]
-#                    [--zstd] [--record]
+#   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--repair-only] [--layout]
+#                    [--only NAME,...] [--zstd] [--record]
 #
 #   --rounds N      paired rounds of every timed comparison (default 7)
 #   --quick         smaller inputs, 3 rounds (a smoke test of the script)
@@ -15,6 +15,12 @@
 #                   deterministic part): no verdicts, analysis, repair or rounds
 #   --repair-only   only the verdicts and the repair (steps 1 and 3): no
 #                   analysis at issue 19's sizes, no detection cost
+#   --layout        also the repaired build against the hand fix where time can
+#                   go without another algorithm (bench/sharing-layout.py): the
+#                   worker's address, its instructions (addresses left out)
+#                   and its loops' 32- and 64-byte blocks, and the instructions
+#                   of the original, the hand fix and the repair under callgrind
+#                   (total, main, worker) at the callgrind arguments
 #   --only LIST     only these programs (comma-separated names below)
 #   --zstd          also a threaded real project: zstd 1.5.4's multi-threaded
 #                   compression (-T2), Debian's source (bench/fetch-debsrc.sh,
@@ -78,6 +84,7 @@ only=all
 record=0
 cost_only=0
 repair_only=0
+layout=0
 zstd=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -86,6 +93,7 @@ while [ $# -gt 0 ]; do
     --no-callgrind) do_cg=0; shift ;;
     --cost-only) cost_only=1; shift ;;
     --repair-only) repair_only=1; shift ;;
+    --layout) layout=1; shift ;;
     --zstd) zstd=1; shift ;;
     --only) only=${2?}; shift 2 ;;
     --record) record=1; shift ;;
@@ -188,6 +196,8 @@ status=0
 : > overhead.md
 : > cost.md
 : > analysis.md
+: > layout.md
+: > layout-ir.md
 while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     [ -n "$name" ] || continue
     if [ "$only" != all ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
@@ -244,6 +254,24 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     "$PMOPT" report --sharing $name-hi $name-hi.pit > $name-hi.rep
     if grep -qE -- "$known" $name-hi.rep; then hand_left="still FALSE"; else hand_left="gone"; fi
     echo "| $name | $verdict | ${plan:-none} | $checked | $hand_left |" >> verdicts.md
+    if [ $layout = 1 ]; then
+        fn=worker
+        [ $name = spinpool ] && fn=_ZL6workeril
+        python3 "$here/sharing-layout.py" $fn $name-hand $name-auto | sed "s/^| /| $name: /" >> layout.md || status=1
+        row="| $name ($cgrun)"
+        for v in orig hand auto; do
+            PERFINST_OUT=$W/cg.pit valgrind --tool=callgrind --callgrind-out-file=cg.$v ./$name-$v $cgrun > /dev/null 2>&1
+            # (a function's lines summed: with -g, what was inlined into it
+            # is listed under the inlined function's file)
+            row="$row | $(callgrind_annotate --auto=no --threshold=100 cg.$v 2> /dev/null | awk -v f="$fn" '
+                {n = $1; gsub(/,/, "", n)}
+                / PROGRAM TOTALS/ {t = n} $0 ~ ":main( |$)" {m += n}
+                index($0, ":" f " ") || $0 ~ ":" f "$" || ($0 ~ /worker\(int, long\)/ && f ~ /^_Z/) {w += n}
+                END {printf "%d, %d, %d", t, m, w}')"
+            rm -f cg.$v "$W"/cg.pit*
+        done
+        echo "$row |" >> layout-ir.md
+    fi
     args=$run
     rounds_of $name.repair.times $name-orig $name-hand $name-auto
     python3 "$here/paired.py" --base $name-orig $name.repair.times > $name.repair.md || status=1
@@ -363,6 +391,24 @@ echo
 echo "| trace | bytes | report | plan |"
 echo "| --- | --- | --- | --- |"
 cat analysis.md
+echo
+}
+[ $layout = 0 ] || {
+echo "Layout (\`--layout\`, bench/sharing-layout.py): the hot function of the hand fix and of the repair, its"
+echo "address, its instructions (addresses of globals and branch targets left out), and each loop's 32-byte"
+echo "blocks and 64-byte lines (hand → repair):"
+echo
+echo "| program: function at hand / repair | instructions | loops (offset, bytes: blocks hand → repair) |"
+echo "| --- | --- | --- |"
+cat layout.md
+echo
+echo "Instructions under callgrind (all threads; total, main, the hot function; the original is built with"
+echo "-g, so what was inlined into main is counted there too; a few hundred of the totals move from run to"
+echo "run in libc's thread start):"
+echo
+echo "| program (callgrind args) | original | hand fix | repair |"
+echo "| --- | --- | --- | --- |"
+cat layout-ir.md
 echo
 }
 echo "Repair: the original, the hand fix (-DHAND_FIXED) and the automatic repair, paired rounds; ratios to"
