@@ -1051,8 +1051,6 @@ static inline __attribute__((always_inline)) void private_access(struct sh_line 
 
 static __attribute__((noinline)) void access1(uintptr_t a, unsigned size, int write, uint64_t pc, const char *what)
 {
-    /* the inlined countdown reached 0: this access is a sample (restart it
-     * here whatever the line turns out to be, or it would wrap) */
     uint8_t id = my_id;
     if (__builtin_expect(id == SH_NO_ID, 0)) { /* (its countdown, and its introduction, start here) */
         if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1) {
@@ -1062,8 +1060,11 @@ static __attribute__((noinline)) void access1(uintptr_t a, unsigned size, int wr
         }
         id = new_id();
     }
+    /* the inlined countdown reached 0: this access is a sample, or one of
+     * the thread's introduction (restart it here whatever the line turns
+     * out to be, or it would wrap) */
     int fired = __perfinst_share_countdown == 0;
-    if (fired && __perfinst_share_tls.intro) /* its introduction (sampled_access): not a sample */
+    if (fired && __perfinst_share_tls.intro) /* (sampled_access): not a sample */
         fired = 2, __perfinst_share_countdown = --__perfinst_share_tls.intro ? 1 : next_countdown();
     else if (fired)
         __perfinst_share_countdown = next_countdown();
