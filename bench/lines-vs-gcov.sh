@@ -3,23 +3,25 @@
 # program (tests/count/t-cgoto.sh does the same on a small fixture).
 #
 #   bench/lines-vs-gcov.sh [--cov-opt LEVEL] [--work DIR]
-#                          [PROG [WORKLOAD [FILE [FLAG...]]]]   (default: lua all lvm.c)
+#                          [PROG [WORKLOAD [FILES [FLAG...]]]]   (default: lua all lvm.c)
 #
-# FLAGs go to the all=count build (e.g. -fplugin-arg-perfinst-count-at=cfg).
-# --cov-opt: the gcov build's optimisation (default -O0; -O2 is the level
-# of the all=count build, whose CFG count-at=late counts as GCC's own
-# profile pass does).  --work: where the builds go (default
-# bench/.work/lines/PROG).
+# FILES: one source file's base name, several separated by commas, or
+# `all` (every C and C++ source of PROG).  FLAGs go to the all=count build
+# (e.g. -fplugin-arg-perfinst-count-at=cfg).  --cov-opt: the gcov build's
+# optimisation (default -O0; -O2 is the level of the all=count build,
+# whose CFG count-at=late counts as GCC's own profile pass does).
+# --work: where the builds go (default bench/.work/lines/PROG).
 #
 # Builds PROG (bench/workloads.sh) twice: with all=count and -g (linked by
-# perfinst-ld), and with -O0 --coverage (gcov's blocks are then the
-# source's, as the count pass at cfg sees them); runs WORKLOAD
-# at the small scale in both; compares, for every line of FILE that
-# `pmopt report --by=line` lists, its count with gcov's.  Prints the number
-# of lines compared, equal and different (the differences listed), and the
-# lines gcov counts that pmopt does not list (a block's second and later
-# lines, label lines: pmopt gives a block its first line only).  Lua is
-# built with a fixed string-hash seed (both runs take the same paths).
+# perfinst-ld), and with --coverage at LEVEL; runs WORKLOAD at the small
+# scale in both; compares, for every line of each file that `pmopt report
+# --by=line` lists, its count with gcov's.  Prints per file the lines
+# pmopt lists, those gcov lists no code on (with -O2: lines the early
+# optimisations folded into PHI arguments, which pmopt counts on their
+# edge, as gcov at -O0 does), the rest equal to gcov's or different (the
+# differences listed), and the lines gcov counts that pmopt does not list;
+# then the sums over the files.  Lua is built with a fixed string-hash
+# seed (both runs take the same paths).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -32,11 +34,12 @@ while [ $# -gt 0 ]; do
     *) break ;;
     esac
 done
-prog=${1:-lua} wl=${2:-all} file=${3:-lvm.c}
+prog=${1:-lua} wl=${2:-all} files=${3:-lvm.c}
 shift $(($# < 3 ? $# : 3))
 extra=("$@")
 B=${PERFINST_BUILD:-$top/build}
 W=${W:-$here/.work/lines/$prog}
+mkdir -p "$W" && W=$(cd "$W" && pwd)
 wl_fetch "$prog" || exit 1
 # the two runs must take the same paths: Lua seeds its string hashes from
 # the time and from addresses (lstate.c luai_makeseed), which differ
@@ -49,14 +52,25 @@ scale=$(wl_scale "$prog" small)
 rm -f "$W"/count/*.pit "$W"/cov/obj/*.gcda
 wl_run "$prog" "$wl" "$W/count" "$scale" env PERFINST_OUT="$W/count/t.pit" > /dev/null || exit 1
 wl_run "$prog" "$wl" "$W/cov" "$scale" > /dev/null || exit 1
-base=${file%.c}
-(cd "$W/cov/obj" && gcov -t "$base.gcda" 2> /dev/null) |
-    awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
-    sort -n > "$W/gcov.lines"
-"$B/pmopt" report --by=line --format=csv "$W/count/prog" "$W/count/t.pit" |
-    awk -F, -v f="$file" 'NR > 1 && $2 ~ ("(^|/)" f "$") { print $3, $1 }' | sort -n > "$W/pi.lines"
-awk 'NR == FNR { g[$1] = $2; next }
-     { n++; if (($1 in g) && g[$1] == $2) eq++; else d[++nd] = "line " $1 ": pmopt " $2 ", gcov " (($1 in g) ? g[$1] : "none") }
-     END { printf "'"$file"': %d lines listed by pmopt report, %d equal to gcov'"'"'s, %d different\n", n, eq, nd
-           for (i = 1; i <= nd; i++) print "  " d[i] }' "$W/gcov.lines" "$W/pi.lines"
-echo "gcov counts $(wc -l < "$W/gcov.lines") lines of $file, executed or not (pmopt lists a block's first line only)"
+if [ "$files" = all ]; then
+    files=$(for f in $(wl_sources "$prog"); do case $f in *.c | *.cc) basename "$f" ;; esac; done)
+else
+    files=${files//,/ }
+fi
+"$B/pmopt" report --by=line --format=csv "$W/count/prog" "$W/count/t.pit" > "$W/pi.csv" || exit 1
+: > "$W/summary"
+for file in $files; do
+    base=${file%.*}
+    (cd "$W/cov/obj" && gcov -t "$base.gcda" 2> /dev/null) |
+        awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
+        sort -n > "$W/gcov.lines"
+    awk -F, -v f="$file" 'NR > 1 && $2 ~ ("(^|/)" f "$") { print $3, $1 }' "$W/pi.csv" | sort -n > "$W/pi.lines"
+    awk -v f="$file" 'NR == FNR { g[$1] = $2; ng++; next }
+         { n++; if (!($1 in g)) none++; else if (g[$1] == $2) eq++; else d[++nd] = "line " $1 ": pmopt " $2 ", gcov " g[$1]; seen[$1] = 1 }
+         END { for (l in g) if (!(l in seen)) miss++
+               printf "%s: %d lines listed by pmopt report, %d of them gcov lists no code on; of the rest %d equal to gcov'"'"'s, %d different; %d lines gcov counts that pmopt does not list\n", f, n, none, eq, nd, miss
+               for (i = 1; i <= nd; i++) print "  " d[i]
+               printf "%d %d %d %d %d\n", n, none, eq, nd, miss > "/dev/stderr" }' "$W/gcov.lines" "$W/pi.lines" 2>> "$W/summary"
+done
+set -- $(awk '{ for (i = 1; i <= 5; i++) t[i] += $i } END { print t[1] + 0, t[2] + 0, t[3] + 0, t[4] + 0, t[5] + 0 }' "$W/summary")
+echo "all $(wc -l < "$W/summary") files: $1 lines listed by pmopt, $2 of them gcov lists no code on; of the rest $3 equal to gcov's, $4 different; $5 lines gcov counts that pmopt does not list"

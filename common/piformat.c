@@ -206,7 +206,7 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
             if (a.counter != PI_NONE && a.counter >= u.ncounters)
                 return bad(e, "UNIT 0x%016llx: arc %u: counter %u out of range (%u counters)", id,
                            k, a.counter, u.ncounters);
-            if (a.flags & ~(uint32_t)(PI_ARC_FAKE | PI_ARC_BLOCK))
+            if (a.flags & ~(uint32_t)(PI_ARC_FAKE | PI_ARC_BLOCK | PI_ARC_LAST))
                 return bad(e, "UNIT 0x%016llx: arc %u: unknown flags 0x%x", id, k, a.flags);
         }
     }
@@ -241,6 +241,8 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
         struct pi_line l = pi_get_line(v->lines, i);
         snprintf(where, sizeof where, " %u", i);
         STR_OK(l.file, "line", where);
+        if (!l.file && l.line > PI_LINE_LAST)
+            return bad(e, "UNIT 0x%016llx: line %u: unknown mark %u (file 0)", id, i, l.line);
     }
 #undef STR_OK
     for (uint32_t i = 0; i < u.nsuccs; i++) {

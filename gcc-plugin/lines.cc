@@ -21,6 +21,15 @@
  * block's last statement's is a gcov block of its own, whose line is that
  * goto's (none if a statement had the goto's location): pi_edge_line
  * says so, for the arc (arcs.cc, PI_ARC_BLOCK).
+ *
+ * count-at=late sees what GCC's early ipa-split made of a function F that
+ * -fprofile-generate keeps whole (ipa-split.cc's gate): F's header, which
+ * the early inliner puts into callers, and F.part.N, the rest.  Their lines
+ * are recorded as gcov records F's: F.part.N's first block without F's
+ * own line (it is a block in the middle of F), and in a caller an inlined
+ * header's statements a gcov block of their own (gcov's caller calls F and
+ * is cut after the call), which opens, once per inlined copy, with F's
+ * line; the call's line goes to the caller's block before it.
  */
 #include "plugin.h"
 
@@ -29,6 +38,8 @@ typedef hash_set<int_hash<location_t, UNKNOWN_LOCATION, BUILTINS_LOCATION>> loc_
 struct edge_line {
     edge e;
     pi_line line;
+    bool split;   /* GCC splits the edge (a goto's line), not only a PHI line's */
+    bool last;    /* its block is the function's last in GCC's numbering */
 };
 static vec<edge_line> edge_lines; /* of the function last recorded */
 
@@ -88,7 +99,7 @@ struct line_list {
     }
     void end_block(void)
     {
-        pi_line l = {0, 0};
+        pi_line l = {0, PI_LINE_END};
         v.safe_push(l);
         streamed_file.truncate(0);
         streamed_line.truncate(0);
@@ -107,13 +118,107 @@ static void phi_edge_line(edge e, const char *file, unsigned line)
             }
             return;
         }
-    edge_line el = {e, {pi_unit_file(file), line ? line : 1}};
+    edge_line el = {e, {pi_unit_file(file), line ? line : 1}, false, false};
     edge_lines.safe_push(el);
+}
+
+/* The functions the early ipa-split cut in two (the origins of the parts). */
+static void split_functions(hash_set<tree> &split)
+{
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    if (pi_split_part(node->decl))
+        split.add(DECL_ORIGIN(node->decl));
+}
+
+/* The inlined header of a split function that G is a statement of (its
+ * outer BLOCK), or NULL. */
+static tree split_header(gimple *g, hash_set<tree> &split)
+{
+    if (split.is_empty())
+        return NULL_TREE;
+    for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+        if (inlined_function_outer_scope_p(b)) {
+            tree origin = block_ultimate_origin(b);
+            if (origin && split.contains(origin))
+                return b;
+        }
+    return NULL_TREE;
+}
+
+/* Does X (a block; an edge's block when X < 0: edge_lines[-X - 1]) fall
+ * into DEST by an edge that is not complex (split_edge_bb_loc's test)?
+ * SPLIT: the edges split so far, which go to their blocks now. */
+static bool falls_into(function *fun, int x, basic_block dest, hash_set<edge> &split)
+{
+    if (x < 0)
+        return edge_lines[-x - 1].e->dest == dest;
+    basic_block b = BASIC_BLOCK_FOR_FN(fun, x);
+    if (dest == EXIT_BLOCK_PTR_FOR_FN(fun) && (ends_with_fake_exit(b) || EDGE_COUNT(b->succs) == 0))
+        return true; /* (its fake edge to the exit, flow_call_edges_add's) */
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, b->succs)
+    if (e->dest == dest && !(e->flags & EDGE_COMPLEX) && !split.contains(e))
+        return true;
+    return false;
+}
+
+/* gcov takes a function's last block (the highest number once profile.cc
+ * has split blocks and edges and compacted them) for its exit block and
+ * lists it under no line (gcov.cc add_line_counts): its lines count only
+ * where a line has no block of its own.  Which block that is, by GCC's
+ * steps: blocks in chain order, a call's split-off piece right after its
+ * block, an edge's block placed as split_edge_bb_loc places it.  Returns
+ * the block whose last piece is last, or NULL when an edge's block is
+ * (marked in edge_lines) or there is no block. */
+static basic_block last_gcov_block(function *fun)
+{
+    auto_vec<int> chain; /* block index, or -(edge_lines index + 1) */
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    chain.safe_push(bb->index);
+    hash_set<edge> split;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, bb->succs)
+        for (unsigned k = 0; k < edge_lines.length(); k++) {
+            if (edge_lines[k].e != e || !edge_lines[k].split)
+                continue;
+            int at = -1; /* dest's place in the chain (the exit: past the end) */
+            for (unsigned i = 0; i < chain.length() && at < 0; i++)
+                if (chain[i] == e->dest->index)
+                    at = (int)i;
+            if (e->dest == EXIT_BLOCK_PTR_FOR_FN(fun))
+                at = (int)chain.length();
+            int after = -1;
+            if (at > 0)
+                after = falls_into(fun, chain[at - 1], e->dest, split) ? bb->index : chain[at - 1];
+            split.add(e);
+            int pos = -1;
+            for (unsigned i = 0; i < chain.length() && pos < 0; i++)
+                if (chain[i] == after)
+                    pos = (int)i;
+            if (pos >= 0)
+                chain.safe_insert(pos + 1, -(int)k - 1);
+        }
+    }
+    if (chain.is_empty())
+        return NULL;
+    if (chain.last() < 0) {
+        edge_lines[-chain.last() - 1].last = true;
+        return NULL;
+    }
+    return BASIC_BLOCK_FOR_FN(fun, chain.last());
 }
 
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
 {
     edge_lines.truncate(0);
+    hash_set<tree> split, opened; /* (opened: the inlined headers given their function's line) */
+    split_functions(split);
     loc_set seen;
     hash_map<int_hash<int, -1, -2>, unsigned> slot; /* bb index -> index into lists */
     auto_delete_vec<line_list> lists;
@@ -125,7 +230,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
         line_list *l = new line_list;
         slot.put(bb->index, lists.length());
         lists.safe_push(l);
-        if (bb == first) {
+        if (bb == first && !pi_split_part(fun->decl)) {
             location_t loc = DECL_SOURCE_LOCATION(fun->decl);
             if (!RESERVED_LOCATION_P(loc)) {
                 seen.add(loc);
@@ -134,10 +239,28 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             }
         }
         gimple *last = last_real(bb);
+        tree header = NULL_TREE; /* the inlined header of a split function being recorded */
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
             gimple *g = gsi_stmt(gsi);
             if (lines_skip(g))
                 continue;
+            tree h = split_header(g, split);
+            if (h != header) {
+                bool open = h && !opened.add(h);
+                location_t call = open ? BLOCK_SOURCE_LOCATION(h) : UNKNOWN_LOCATION;
+                if (!RESERVED_LOCATION_P(call)) { /* the call's line, in the caller's gcov block */
+                    seen.add(call);
+                    expanded_location x = expand_location(call);
+                    l->add(x.file, x.line);
+                }
+                if (!l->streamed_line.is_empty())
+                    l->end_block(); /* (gcov's caller is cut after the call) */
+                header = h;
+                if (open) {
+                    expanded_location x = expand_location(DECL_SOURCE_LOCATION(block_ultimate_origin(h)));
+                    l->add(x.file, x.line);
+                }
+            }
             location_t loc = gimple_location(g);
             if (!RESERVED_LOCATION_P(loc)) {
                 seen.add(loc);
@@ -173,7 +296,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             expanded_location gx = expand_location(e->goto_locus);
             if (gx.line == lx.line && gx.file && lx.file && !strcmp(gx.file, lx.file))
                 continue;
-            edge_line el = {e, {0, 0}};
+            edge_line el = {e, {0, 0}, true, false};
             if (!seen.contains(e->goto_locus) && gx.file) {
                 el.line.file = pi_unit_file(gx.file);
                 el.line.line = gx.line ? gx.line : 1;
@@ -185,12 +308,16 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
        late: `return 10;` a constant on the edge into the return block):
        such a line runs as often as its argument's edge, so it goes to the
        edge's source block when that has one way out, else to the edge's own
-       gcov block (as a goto's line does above); only a location no statement
-       holds, so that a line the statements still show is not counted twice */
-    loc_set stmt_locus; /* (the statements' locations without their inline blocks) */
-    for (loc_set::iterator it = seen.begin(); it != seen.end(); ++it)
-        if (!RESERVED_LOCATION_P(LOCATION_LOCUS(*it)))
-            stmt_locus.add(LOCATION_LOCUS(*it));
+       gcov block (as a goto's line does above); only a line no statement of
+       the function is on: gcov counts a line the statements still show by
+       its statements' blocks alone (a `for` line's `n = 1` folded into the
+       loop's PHI is not counted again on the edge) */
+    hash_set<int_hash<uint64_t, 0, UINT64_MAX>> stmt_lines; /* (file << 32 | line) */
+    for (loc_set::iterator it = seen.begin(); it != seen.end(); ++it) {
+        expanded_location x = expand_location(*it);
+        if (x.file)
+            stmt_lines.add((uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1));
+    }
     FOR_EACH_BB_FN(bb, fun)
     for (gphi_iterator pi = gsi_start_phis(bb); !gsi_end_p(pi); gsi_next(&pi)) {
         gphi *phi = pi.phi();
@@ -198,10 +325,10 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             location_t loc = gimple_phi_arg_location(phi, i);
             edge e = gimple_phi_arg_edge(phi, i);
             unsigned *k = slot.get(e->src->index);
-            if (RESERVED_LOCATION_P(LOCATION_LOCUS(loc)) || stmt_locus.contains(LOCATION_LOCUS(loc)) || !k)
+            if (RESERVED_LOCATION_P(LOCATION_LOCUS(loc)) || !k)
                 continue;
             expanded_location x = expand_location(loc);
-            if (!x.file)
+            if (!x.file || stmt_lines.contains((uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1)))
                 continue;
             bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;
             if (EDGE_COUNT(e->src->succs) + fake <= 1) {
@@ -211,25 +338,33 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             phi_edge_line(e, x.file, x.line);
         }
     }
+    /* GCC's last block, which gcov lists under no line */
+    basic_block last_bb = last_gcov_block(fun);
     /* into the unit, site by site (a site's lines are consecutive) */
     FOR_EACH_BB_FN(bb, fun)
     if (unsigned *k = slot.get(bb->index)) {
         line_list *l = lists[*k];
         while (!l->v.is_empty() && !l->v.last().line)
             l->v.pop(); /* (a trailing end: nothing follows) */
+        if (bb == last_bb && !l->v.is_empty()) {
+            pi_line mark = {0, PI_LINE_LAST};
+            l->v.safe_push(mark);
+        }
         for (unsigned i = 0; i < l->v.length(); i++)
             pi_unit_add_line(site_of[bb->index], l->v[i].file, l->v[i].line);
     }
 }
 
-bool pi_edge_line(edge e, uint32_t *file, uint32_t *line)
+bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last)
 {
     for (unsigned i = 0; i < edge_lines.length(); i++)
         if (edge_lines[i].e == e) {
             *file = edge_lines[i].line.file;
             *line = edge_lines[i].line.line;
+            *last = edge_lines[i].last;
             return true;
         }
     *file = *line = 0;
+    *last = false;
     return false;
 }

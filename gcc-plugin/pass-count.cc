@@ -856,7 +856,9 @@ static unsigned int count_execute(function *fun)
     uint32_t fn_dirs = 0;
     for (int i = 0; i < nspec; i++)
         fn_dirs |= fn_specs[i].kind;
-    bool skip = pi_skip_function(fndecl);
+    /* (the part the early ipa-split cut off a function is counted as the
+       function is, and its lines as gcov's, which sees it unsplit: lines.cc) */
+    bool skip = pi_skip_function(pi_split_part(fndecl) ? DECL_ORIGIN(fndecl) : fndecl);
     bool marked = (fn_dirs & (PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES)) != 0;
     if (!skip && (pi_opt.all_count || (fn_dirs & PI_D_DORMANT)))
         fn_dirs |= PI_D_COUNT; /* (a dormant class is counted from the blocks' counts) */

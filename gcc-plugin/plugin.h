@@ -124,6 +124,7 @@ unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (un
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 (last target) or 1 (hits) */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
+bool pi_split_part(tree fndecl);         /* F.part.N of the early ipa-split (count-at=late) */
 bool pi_is_lambda_function(tree fndecl); /* frontend.cc: a member of a C++ lambda's closure */
 void pi_unit_prepare(void);              /* while parsing: make the registration code */
 void pi_unit_finish(void);               /* at the start of IPA: sizes and the UNIT chunk */
@@ -178,7 +179,7 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
                         sbitmap leave, const vec<bool> &live, basic_block bare_ret,
                         vec<int> &block_counter);
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of);
-bool pi_edge_line(edge e, uint32_t *file, uint32_t *line); /* gcov's block on e (its line, 0 if none) */
+bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last); /* gcov's block on e (its line, 0 if none; LAST: gcov lists it under no line) */
 bool pi_lines_split_by_call(basic_block bb); /* gcov splits bb after a call that may not return
                                                 (not only after a volatile asm) */
 /* pass-watch.cc, run from the count pass */

@@ -261,6 +261,8 @@ void pi_unit_func_done(unsigned func, uint64_t cfg_checksum, bool late)
     funcs[func].cfg_checksum = cfg_checksum;
     if (late)
         funcs[func].directives |= PI_FUNC_LATE;
+    if (pi_split_part(current_function_decl))
+        funcs[func].directives |= PI_FUNC_PART;
 }
 
 unsigned pi_unit_nsites(void)
@@ -298,6 +300,15 @@ bool pi_skip_function(tree fndecl)
 {
     return pi_is_own_decl(fndecl) || (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl)) ||
            lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
+}
+
+/* A part GCC's early ipa-split cut off a function (F.part.N: artificial,
+ * its origin F), counted as F is (count-at=late meets it; at cfg it does
+ * not exist yet). */
+bool pi_split_part(tree fndecl)
+{
+    cgraph_node *node = cgraph_node::get(fndecl);
+    return node && node->split_part && DECL_ABSTRACT_ORIGIN(fndecl);
 }
 
 /* The translation unit's context: file-scope decls we make must have it,

@@ -132,6 +132,11 @@ PI_STATIC_ASSERT(sizeof(struct pi_func) == 40, "pi_func is 40 bytes");
  * right after `cfg`, as in every file written before the bit existed.  A
  * profile keyed on it is applied by the rebuild at the same point. */
 #define PI_FUNC_LATE (1u << 31)
+/* Also not a directive: the function is a part GCC's early ipa-split cut
+ * off another (F.part.N, count-at=late): its blocks are F's, its entry
+ * block runs once per call of F that goes on past F's first test, not once
+ * per call of F (F's entries are counted on F and its inlined copies). */
+#define PI_FUNC_PART (1u << 30)
 
 enum pi_site_kind {
     PI_SITE_BLOCK = 1, /* a basic block of a marked function or statement region */
@@ -199,6 +204,7 @@ PI_STATIC_ASSERT(sizeof(struct pi_site) == 64, "pi_site is 64 bytes");
 enum pi_arc_flags {
     PI_ARC_FAKE = 1u << 0,  /* not an edge: a way in or out that the graph cannot show */
     PI_ARC_BLOCK = 1u << 1, /* gcov has a block on this edge, on line `line` (0: none) */
+    PI_ARC_LAST = 1u << 2,  /* with PI_ARC_BLOCK: that block is the function's last, which gcov lists under no line */
 };
 struct pi_arc {
     uint32_t src;        /* site (in the function), or PI_NONE: the function's entry */
@@ -217,8 +223,12 @@ PI_STATIC_ASSERT(sizeof(struct pi_arc) == 24, "pi_arc is 24 bytes");
  * the site: GCC splits a block after each call that may not return, and
  * gcov counts the pieces as blocks of their own (file is then 0). */
 struct pi_line {
-    uint32_t file;       /* strtab */
+    uint32_t file;       /* strtab; 0: a mark, by `line`: */
     uint32_t line;
+};
+enum {
+    PI_LINE_END = 0,     /* the gcov block ends here (a call that may not return) */
+    PI_LINE_LAST = 1,    /* the gcov block ending here is the function's last, which gcov lists under no line */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_line) == 8, "pi_line is 8 bytes");
 

@@ -118,12 +118,13 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
     for (uint32_t i = 0; i < h->nfuncs; i++) {
         const struct pi_func *f = &u->funcs[i];
         const char *linkage = pi_unit_str(u, f->name), *shown = pm_func_name(u, i);
-        printf("  function %u %s%s%s%s (%s:%u): sites %u..%u, directives %s, %scfg 0x%016llx\n", i,
+        printf("  function %u %s%s%s%s (%s:%u): sites %u..%u, directives %s, %s%scfg 0x%016llx\n", i,
                shown, strcmp(shown, linkage) ? " [" : "", strcmp(shown, linkage) ? linkage : "",
                strcmp(shown, linkage) ? "]" : "", pi_unit_str(u, f->file), f->line, f->first_site,
                f->first_site + f->nsites - (f->nsites ? 1 : 0),
-               pi_directive_names(f->directives & ~PI_FUNC_LATE, fl, sizeof fl),
+               pi_directive_names(f->directives & ~(PI_FUNC_LATE | PI_FUNC_PART), fl, sizeof fl),
                f->directives & PI_FUNC_LATE ? "after the early inliner, " : "",
+               f->directives & PI_FUNC_PART ? "a part the early ipa-split cut off, " : "",
                (unsigned long long)f->cfg_checksum);
         for (uint32_t a = f->first_arc; a < f->first_arc + f->narcs; a++) {
             const struct pi_arc *x = &u->arcs[a];
@@ -142,7 +143,8 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             if (x->flags & PI_ARC_FAKE)
                 printf(", fake");
             if (x->flags & PI_ARC_BLOCK)
-                printf(", gcov block %s:%u", x->line ? pi_unit_str(u, x->file) : "-", x->line);
+                printf(", gcov block %s:%u%s", x->line ? pi_unit_str(u, x->file) : "-", x->line,
+                       x->flags & PI_ARC_LAST ? " (last)" : "");
             putchar('\n');
         }
     }
@@ -173,8 +175,8 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             const char *file = NULL;
             for (uint32_t k = s->line_first; k < s->line_first + s->nlines; k++) {
                 const struct pi_line *l = &u->lines[k];
-                if (!l->line) {
-                    printf(" |");
+                if (!l->file) {
+                    printf(l->line == PI_LINE_LAST ? " (last)" : " |");
                     file = NULL;
                 } else if (!file || strcmp(file, pi_unit_str(u, l->file))) {
                     file = pi_unit_str(u, l->file);

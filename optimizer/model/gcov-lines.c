@@ -3,16 +3,21 @@
  *
  * gcov (GCC's gcov.cc) puts each block on every line it records for it
  * (the plugin records them as GCC does for gcov: pi_site.line_first,
- * gcc-plugin/lines.cc) and lists the block under the last line of each
- * run of lines of one file.  A line that lists blocks counts the arcs
+ * gcc-plugin/lines.cc) and lists the block under the largest line of
+ * each run of lines of one file (gcov sorts a run's lines, then takes
+ * the last: a goto's line after the block's statements is not where the
+ * block is listed when it is smaller).  A line that lists blocks counts the arcs
  * that enter them from blocks it does not list, plus the executions of
  * the loops that stay among its blocks (elementary cycles, each counted
  * by its least-taken arc, which it then uses up: Hawick and James's
  * enumeration, in gcov's order); a line that lists none counts the
  * executions of the blocks that pass over it.  gcov's blocks are the
- * sites cut after every call that may not return (the line 0 entries)
+ * sites cut after every call that may not return (the PI_LINE_END marks)
  * and the blocks GCC puts on edges whose goto has a line of its own
- * (PI_ARC_BLOCK); their counts are the solved site and arc counts.
+ * (PI_ARC_BLOCK); their counts are the solved site and arc counts.  The
+ * function's last block in GCC's numbering (PI_LINE_LAST, PI_ARC_LAST)
+ * gcov takes for the exit block: it lists it under no line, its lines
+ * count it only where they list no block.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +32,13 @@ struct garc {
 
 struct gblk {
     uint64_t count;
+    int unlisted;           /* GCC's last block: gcov lists it under no line */
     uint32_t pred_first, npred, succ_first, nsucc; /* into the arc lists */
 };
 
 struct gline {              /* one (file, line) entry of a block */
     uint32_t file, line, block;
-    int last;               /* the last line of its run of one file: the block is listed there */
+    int last;               /* the largest line of its run of one file: the block is listed there */
 };
 
 struct graph {
@@ -43,6 +49,7 @@ struct graph {
     uint32_t *pred, *succ;  /* arc indices, grouped by block */
     struct gline *l;
     size_t nl, capl;
+    size_t run;             /* the first entry of the run of lines being added */
 };
 
 static int grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -76,13 +83,28 @@ static int add_arc(struct graph *g, uint32_t src, uint32_t dst, uint64_t count)
     return 0;
 }
 
+/* The run of one file's lines that ends here lists its block under its
+ * largest line (gcov sorts each run's lines, then lists the block under
+ * the last). */
+static void end_run(struct graph *g)
+{
+    size_t top = g->run;
+    if (top >= g->nl)
+        return;
+    for (size_t i = g->run + 1; i < g->nl; i++)
+        if (g->l[i].line > g->l[top].line)
+            top = i;
+    g->l[top].last = 1;
+    g->run = g->nl;
+}
+
 static int add_line(struct graph *g, uint32_t file, uint32_t line, uint32_t block)
 {
     if (grow((void **)&g->l, &g->capl, g->nl, sizeof *g->l))
         return -1;
     /* the previous entry of the block, in another file: it ended a run */
     if (g->nl && g->l[g->nl - 1].block == block && g->l[g->nl - 1].file != file)
-        g->l[g->nl - 1].last = 1;
+        end_run(g);
     g->l[g->nl++] = (struct gline){ file, line, block, 0 };
     return 0;
 }
@@ -90,7 +112,8 @@ static int add_line(struct graph *g, uint32_t file, uint32_t line, uint32_t bloc
 static void end_lines(struct graph *g, uint32_t block)
 {
     if (g->nl && g->l[g->nl - 1].block == block)
-        g->l[g->nl - 1].last = 1;
+        end_run(g);
+    g->run = g->nl;
 }
 
 /* gcov's blocks and arcs of function f (which has arcs). */
@@ -120,7 +143,7 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
         uint32_t nsplit = 0;
         int real_out = 0;
         for (uint32_t i = s->line_first; i < s->line_first + s->nlines; i++)
-            nsplit += !u->lines[i].line;
+            nsplit += !u->lines[i].file && u->lines[i].line == PI_LINE_END;
         for (uint32_t a = fn->first_arc; nsplit && a < fn->first_arc + fn->narcs; a++)
             if (u->arcs[a].src == fn->first_site + k) {
                 if (u->arcs[a].flags & PI_ARC_FAKE)
@@ -132,9 +155,13 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
             gone = fake < c ? fake : c;
         for (uint32_t i = s->line_first; i < s->line_first + s->nlines; i++) {
             const struct pi_line *l = &u->lines[i];
-            if (l->line) {
+            if (l->file) {
                 if (add_line(g, l->file, l->line, b))
                     goto oom;
+                continue;
+            }
+            if (l->line == PI_LINE_LAST) {
+                g->b[b].unlisted = 1;
                 continue;
             }
             /* a call that may not return ends a gcov block */
@@ -159,6 +186,7 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
             uint32_t e;
             if (add_block(g, arc[i], &e) || add_arc(g, from, e, arc[i]))
                 goto oom;
+            g->b[e].unlisted = !!(x->flags & PI_ARC_LAST);
             if (x->line && add_line(g, x->file, x->line, e))
                 goto oom;
             end_lines(g, e);
@@ -391,7 +419,7 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
         uint64_t spans = 0; /* (a line with no block of its own) */
         for (; j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line; j++) {
             spans = pm_sat_add(spans, g.b[g.l[j].block].count);
-            if (g.l[j].last && (!n || bl[n - 1] != g.l[j].block))
+            if (g.l[j].last && !g.b[g.l[j].block].unlisted && (!n || bl[n - 1] != g.l[j].block))
                 bl[n++] = g.l[j].block;
         }
         if (grow((void **)rows, cap, *nrows, sizeof **rows)) {

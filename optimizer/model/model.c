@@ -624,6 +624,7 @@ static int cmp_copy(const void *a, const void *b)
     int c = cmp_fn_place(x->key, x->file, x->u->funcs[x->func].line, y->key, y->file, y->u->funcs[y->func].line);
     if (c)
         return c;
+    PI_CMP_RET(x->part, y->part);
     PI_CMP_RET(x->u->hdr.unit_id, y->u->hdr.unit_id);
     return x->func < y->func ? -1 : x->func > y->func;
 }
@@ -644,6 +645,7 @@ static void group_funcs(struct model *md)
                                       .linkage = pi_unit_str(c->u, fn->name) };
         }
         row->ncopies++;
+        row->nunits += !c->part;
         row->has_entry |= c->has_entry;
         row->entries = pm_sat_add(row->entries, c->entries);
         row->blocks = pm_sat_add(row->blocks, c->blocks);
@@ -888,7 +890,8 @@ static int build_views(struct model *md)
             row->func = f;
             row->key = pm_fn_key(pi_unit_str(u, fn->name));
             row->file = pm_func_file(u, f);
-            if (fn->nsites && rep_site_counted(u, fn->first_site)) {
+            row->part = !!(fn->directives & PI_FUNC_PART);
+            if (fn->nsites && rep_site_counted(u, fn->first_site) && !row->part) {
                 row->has_entry = 1;
                 row->entries = COUNT(fn->first_site);
             }

@@ -43,6 +43,7 @@ struct func_copy {
     uint32_t func;
     const char *key, *file;         /* as in struct func_row */
     int has_entry;
+    int part;                       /* F.part.N of the early ipa-split (PI_FUNC_PART): no entries */
     uint64_t entries, blocks;
 };
 
@@ -58,7 +59,8 @@ struct func_row {
     const char *name, *file;        /* as shown (names.h) */
     uint32_t line;
     uint32_t ncopies;               /* >= 1 */
-    const struct func_copy *copies; /* into model.copies, by unit id */
+    uint32_t nunits;                /* the copies that are not parts (F.part.N): the units */
+    const struct func_copy *copies; /* into model.copies, by unit id, parts last */
     int uninstrumented;             /* the linker kept another object's copy, not instrumented */
     const char *linkage;            /* the assembler name (the first copy's) */
     int inlined_only;               /* no copy: only bodies the early inliner put into other

@@ -65,18 +65,19 @@ static void help(FILE *f)
 
 static const char *tf(int b) { return b ? "true" : "false"; }
 
-/* The sources of a function's units, ';' between them, as a csv field. */
+/* The sources of a function's units, ';' between them, as a csv field
+ * (its parts, F.part.N, last among its copies, are in their function's unit). */
 static void csv_units(const struct func_row *row)
 {
     size_t len = 1;
-    for (uint32_t k = 0; k < row->ncopies; k++)
+    for (uint32_t k = 0; k < row->nunits; k++)
         len += strlen(pm_unit_source(row->copies[k].u)) + 1;
     char *buf = malloc(len);
     if (!buf)
         return;
     buf[0] = 0; /* (a function inlined everywhere has no copy: count-at=late) */
     len = 0;
-    for (uint32_t k = 0; k < row->ncopies; k++)
+    for (uint32_t k = 0; k < row->nunits; k++)
         len += (size_t)sprintf(buf + len, "%s%s", k ? ";" : "", pm_unit_source(row->copies[k].u));
     pm_csv_str(stdout, buf);
     free(buf);
@@ -217,7 +218,7 @@ static void print_csv(const struct report *r)
             pm_csv_str(stdout, row->file);
             printf(",%u,%u,", row->line, nsites);
             pm_csv_str(stdout, row->linkage);
-            printf(",%u,", row->ncopies);
+            printf(",%u,", row->nunits);
             csv_units(row);
             putchar('\n');
         }
@@ -295,11 +296,11 @@ static void print_text(const struct report *r)
                 rep_pct(p, sizeof p, row->blocks, r->md.total_funcs);
             }
             snprintf(loc, sizeof loc, "%s:%u", row->file, row->line);
-            snprintf(us, sizeof us, "%u units", row->ncopies);
+            snprintf(us, sizeof us, "%u units", row->nunits);
             printf("  %*s  %*s  %6s  %-*s  %-*s  %s%s\n", we, e, wb, b, p, wn, row->name, wl, loc,
-                   row->inlined_only ? "(inlined)" : row->ncopies == 1 ? pm_unit_source(row->u) : us,
+                   row->inlined_only ? "(inlined)" : row->nunits <= 1 ? pm_unit_source(row->u) : us,
                    row->uninstrumented ? "  (not instrumented in the kept copy)" : "");
-            for (uint32_t k = 0; r->units && row->ncopies > 1 && k < row->ncopies; k++) {
+            for (uint32_t k = 0; r->units && row->nunits > 1 && k < row->ncopies; k++) {
                 const struct func_copy *c = &row->copies[k];
                 char ce[24] = "-";
                 if (c->has_entry)

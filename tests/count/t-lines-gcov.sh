@@ -1,0 +1,71 @@
+# pmopt report's line counts equal gcov's at -O2 under count-at=late (the
+# default), on the shapes of Lua's lvm.c and zstd's zstd_double_fast.c
+# where they used to differ (gcovlines.c says which rule each needs):
+#   prep    a block whose last line (its goto's) is not its largest: gcov
+#           lists the block under the largest line of each run (it sorts
+#           them), not under the last
+#   concat  GCC's early ipa-split cuts concat in two and the early inliner
+#           puts the front into main; -fprofile-generate splits nothing
+#           early: the part is counted (it was not), its first block
+#           without concat's line, and the inlined front is a gcov block
+#           of its own that opens with concat's line
+#   rep     the function's last block in GCC's numbering, which gcov
+#           takes for the exit block and lists under no line
+# and lines folded into PHI arguments: counted on their edge only where no
+# statement of the function is on the line (concat's `for` line); those
+# gcov -O2 lists no code on have gcov -O0's counts.
+# Every line pmopt report lists is compared with gcov -t of the same
+# program built with -O2 --coverage (GCC's own profile pass, at the same
+# point of the pipeline), every line gcov lists must be listed, and the
+# counts the control flow fixes are checked by hand.
+. "$PERFINST_TOP/tests/lib.sh"
+command -v gcov > /dev/null || skip "gcov not installed"
+cp "$T/count/gcovlines.c" "$T/count/gcovlines.h" .
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c gcovlines.c -o gl.o
+pi_ld -O2 -o gl gl.o
+PERFINST_OUT=gl.pit ./gl 100 > out || fail "gcovlines failed"
+gcc -O2 --coverage gcovlines.c -o cov2
+./cov2 100 > cov2.out
+assert_eq "the same output as the gcov build" "$(cat cov2.out)" "$(cat out)"
+# the shape concat needs is there (else the fixture tests nothing)
+nm gl > syms
+grep -q ' concat\.part\.0$' syms || fail "GCC did not split concat early (the fixture wants concat.part.0)"
+
+# LINES GCDA: "line count" of gcovlines.c, gcov -t's
+lines() {
+    gcov -t "$1" 2> /dev/null |
+        awk -F: '/^ *-: *0:Source:/ { src = $4 } src ~ /(^|\/)gcovlines\.c$/ && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
+        sort -n
+}
+lines cov2-gcovlines.gcda > gcov2.lines
+gcc -O0 --coverage gcovlines.c -o cov0
+./cov0 100 > /dev/null
+lines cov0-gcovlines.gcda > gcov0.lines
+[ "$(wc -l < gcov2.lines)" -gt 40 ] || fail "gcov -O2 gave $(wc -l < gcov2.lines) lines"
+"$PMOPT" report --by=line --format=csv gl gl.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)gcovlines\.c$/ { print $3, $1 }' |
+    sort -n > pi.lines
+awk 'NR == FNR { g[$1] = $2; next } ($1 in g) && g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov -O2 " g[$1] }' \
+    gcov2.lines pi.lines > diff.txt
+awk 'NR == FNR { p[$1] = 1; next } !($1 in p) { print "line " $1 ": gcov -O2 " $2 ", pmopt none" }' \
+    pi.lines gcov2.lines >> diff.txt
+[ ! -s diff.txt ] || { cat diff.txt; fail "line counts differ from gcov -O2's"; }
+ok "the $(wc -l < gcov2.lines) lines gcov -O2 lists: pmopt report lists each with gcov's count"
+# lines gcov -O2 lists no code on (folded into PHI arguments): gcov -O0's
+awk 'NR == FNR { g[$1] = 1; next } !($1 in g)' gcov2.lines pi.lines > phi.lines
+[ "$(wc -l < phi.lines)" -ge 3 ] || fail "want the fixture's lines folded into PHI arguments, got: $(cat phi.lines)"
+awk 'NR == FNR { g[$1] = $2; next } !($1 in g) || g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov -O0 " (($1 in g) ? g[$1] : "none") }' \
+    gcov0.lines phi.lines > diff0.txt
+[ ! -s diff0.txt ] || { cat diff0.txt; fail "the lines folded into PHI arguments differ from gcov -O0's"; }
+ok "the $(wc -l < phi.lines) lines gcov -O2 lists no code on have gcov -O0's counts"
+
+# the counts the control flow fixes: prep's test and concat's own line once
+# per call (100 calls each)
+count() { awk -v l="$(grep -n -F -- "$1" gcovlines.c | head -1 | cut -d: -f1)" '$1 == l { print $2 }' pi.lines; }
+assert_eq "prep's if line: once per call" 100 "$(count 'if (init->tag == 1 && limit->tag == 1)')"
+assert_eq "concat's own line: once per call (inlined front or not)" 100 "$(count 'void concat(struct val *top, int total)')"
+assert_eq "concat's test: once per call" 100 "$(count 'if (total == 1)')"
+"$PMOPT" dump-meta gl > meta
+assert_contains "dump-meta marks rep's last block" meta '^  site [0-9]+: block, .* \(last\)$'
+# the function view: concat's part adds its blocks, not entries nor a unit
+"$PMOPT" report --by=function --format=csv gl gl.pit | awk -F, 'NR > 1 && $8 == "concat" { print $2, $9, $10 }' > concat.fn
+assert_eq "concat: 100 entries, one unit" "100 1 gcovlines.c" "$(cat concat.fn)"
