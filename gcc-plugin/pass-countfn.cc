@@ -421,7 +421,7 @@ static bool split_off_counting(cgraph_node *node)
     add_dispatch(fun, copy->decl, pi_split_switch_index(decl));
     pi_split_update(fun);
     /* switch-again=yes: as pass-split does for its clean copy */
-    if (pi_opt.switch_again) {
+    if (pi_opt.switch_again && !pi_counted_late(decl)) {
         simple_dce_from_worklist(dead);
         cleanup_tree_cfg();
         unsigned int todo = pi_split_rerun_early_passes(fun);

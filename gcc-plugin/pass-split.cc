@@ -200,7 +200,7 @@ static unsigned int split_execute(function *fun)
     pi_split_update(fun);
     unsigned int todo = TODO_cleanup_cfg;
     /* switch-again=yes (-O0, -Og: GCC's early optimisations did not run) */
-    if (pi_opt.switch_again && optimize && !optimize_debug) {
+    if (pi_opt.switch_again && optimize && !optimize_debug && !pi_counted_late(fun->decl)) {
         simple_dce_from_worklist(dead);
         cleanup_tree_cfg();
         todo |= pi_split_rerun_early_passes(fun);

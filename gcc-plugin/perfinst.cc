@@ -430,6 +430,17 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     }
     if (!parse_args(args) || !pi_feedback_load(feedback_only))
         return 1;
+    /* switch-again and bare-return redo or enable what GCC's early passes
+       do, for counters put in before them (count-at=cfg); counted late,
+       a function has been through them before any counter */
+    for (int i = 0; i < 2; i++)
+        if ((i ? pi_opt.bare_return : pi_opt.switch_again) && pi_opt.all_count && pi_opt.count_late)
+            inform(UNKNOWN_LOCATION,
+                   "perfinst: %qs applies to functions counted at %<cfg%> only "
+                   "(%<-fplugin-arg-perfinst-count-at=cfg%>, or marked one by one): with "
+                   "%<count-at=late%>, the default of %<all=count%>, GCC%'s early switch conversion and "
+                   "%<ipa-split%> run before any counter, as at %<-O2%>",
+                   i ? "bare-return=yes" : "switch-again=yes");
     /* pad=none: no padding before loops, jump targets and labels, as
        -fno-align-loops -fno-align-jumps -fno-align-labels (set before
        process_options, so the target supplies no default alignment);

@@ -125,6 +125,7 @@ tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 (last target) o
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
 bool pi_split_part(tree fndecl);         /* F.part.N of the early ipa-split (count-at=late) */
+bool pi_counted_late(tree fndecl);      /* pass-count.cc: counted after the early inliner */
 bool pi_is_lambda_function(tree fndecl); /* frontend.cc: a member of a C++ lambda's closure */
 void pi_unit_prepare(void);              /* while parsing: make the registration code */
 void pi_unit_finish(void);               /* at the start of IPA: sizes and the UNIT chunk */
