@@ -241,7 +241,7 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
         struct pi_line l = pi_get_line(v->lines, i);
         snprintf(where, sizeof where, " %u", i);
         STR_OK(l.file, "line", where);
-        if (!l.file && l.line > PI_LINE_LAST)
+        if (!l.file && l.line > PI_LINE_RUN)
             return bad(e, "UNIT 0x%016llx: line %u: unknown mark %u (file 0)", id, i, l.line);
     }
 #undef STR_OK

@@ -14,13 +14,16 @@
  * (an -O0 build, which gcov users compare with, has none); a statement
  * that may not return (stmt_can_terminate_bb_p: a call, a volatile asm)
  * and is not the block's last ends a gcov block there (GCC splits the
- * block after it, gimple_flow_call_edges_add): a line 0 in the list; and
+ * block after it, gimple_flow_call_edges_add): a PI_LINE_END mark; and
  * the line of the goto that the CFG replaced by the block's only edge,
  * unless a statement already had that location.  An edge out of a block
  * with several (a fake one counted) whose goto has a line other than the
  * block's last statement's is a gcov block of its own, whose line is that
  * goto's (none if a statement had the goto's location): pi_edge_line
- * says so, for the arc (arcs.cc, PI_ARC_BLOCK).
+ * says so, for the arc (arcs.cc, PI_ARC_BLOCK).  The function's last block
+ * in GCC's numbering, which gcov lists under no line, gets a PI_LINE_LAST
+ * mark (PI_ARC_LAST when it is an edge's block); a line folded into a PHI
+ * argument goes after a PI_LINE_RUN mark.
  *
  * count-at=late sees what GCC's early ipa-split made of a function F that
  * -fprofile-generate keeps whole (ipa-split.cc's gate): F's header, which
@@ -84,18 +87,32 @@ struct line_list {
     auto_vec<const char *> streamed_file; /* what the current gcov block has */
     auto_vec<unsigned> streamed_line;
 
-    void add(const char *file, unsigned line)
+    bool has(const char *file, unsigned line)
     {
-        if (!file)
-            return;
-        line = line ? line : 1; /* (profile.cc: MAX (1, line)) */
         for (unsigned i = 0; i < streamed_line.length(); i++)
             if (streamed_line[i] == line && !strcmp(streamed_file[i], file))
-                return;
+                return true;
+        return false;
+    }
+    void add(const char *file, unsigned line)
+    {
+        line = line ? line : 1; /* (profile.cc: MAX (1, line)) */
+        if (!file || has(file, line))
+            return;
         streamed_file.safe_push(file);
         streamed_line.safe_push(line);
         pi_line l = {pi_unit_file(file), line};
         v.safe_push(l);
+    }
+    /* LINE in a run of its own (a line gcov does not know: where gcov
+       lists the block stays as it was) */
+    void add_run(const char *file, unsigned line)
+    {
+        if (!file || has(file, line ? line : 1))
+            return;
+        pi_line mark = {0, PI_LINE_RUN};
+        v.safe_push(mark);
+        add(file, line);
     }
     void end_block(void)
     {
@@ -307,7 +324,8 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     /* lines the early optimisations folded into PHI arguments (count-at=
        late: `return 10;` a constant on the edge into the return block):
        such a line runs as often as its argument's edge, so it goes to the
-       edge's source block when that has one way out, else to the edge's own
+       edge's source block when that has one way out (in a run of its own,
+       so that it does not move where the block is listed), else to the edge's own
        gcov block (as a goto's line does above); only a line no statement of
        the function is on: gcov counts a line the statements still show by
        its statements' blocks alone (a `for` line's `n = 1` folded into the
@@ -332,7 +350,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
                 continue;
             bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;
             if (EDGE_COUNT(e->src->succs) + fake <= 1) {
-                lists[*k]->add(x.file, x.line);
+                lists[*k]->add_run(x.file, x.line);
                 continue;
             }
             phi_edge_line(e, x.file, x.line);

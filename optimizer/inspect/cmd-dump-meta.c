@@ -176,7 +176,7 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             for (uint32_t k = s->line_first; k < s->line_first + s->nlines; k++) {
                 const struct pi_line *l = &u->lines[k];
                 if (!l->file) {
-                    printf(l->line == PI_LINE_LAST ? " (last)" : " |");
+                    printf(l->line == PI_LINE_LAST ? " (last)" : l->line == PI_LINE_RUN ? " /" : " |");
                     file = NULL;
                 } else if (!file || strcmp(file, pi_unit_str(u, l->file))) {
                     file = pi_unit_str(u, l->file);

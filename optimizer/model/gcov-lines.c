@@ -164,6 +164,11 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
                 g->b[b].unlisted = 1;
                 continue;
             }
+            if (l->line == PI_LINE_RUN) {
+                if (g->nl && g->l[g->nl - 1].block == b)
+                    end_run(g);
+                continue;
+            }
             /* a call that may not return ends a gcov block */
             end_lines(g, b);
             uint32_t nb;
