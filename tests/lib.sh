@@ -108,6 +108,26 @@ off_counts_nothing() {
         "$("$PMOPT" report ./"$1" off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
 }
 
+# cfg_only_option KEY=VALUE SRC: an option that applies to functions
+# counted at cfg only (switch-again, bare-return): with all=count at late
+# (the default) the compiler notes so and SRC's code is the same instruction
+# for instruction with it as without (the unit's id, which hashes the
+# options, masked); at cfg no note.
+cfg_only_option() {
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$2" -o cfgonly-late.o
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-"$1" -c "$2" -o cfgonly-opt.o 2> cfgonly-opt.err
+    assert_contains "late, $1: the note" cfgonly-opt.err "note: perfinst: .$1. applies to functions counted at .cfg. only"
+    for o in late opt; do
+        objdump -d --no-show-raw-insn cfgonly-$o.o | tail -n +3 |
+            sed -E 's/movabs \$0x[0-9a-f]{16}/movabs $UNIT_ID/' > cfgonly-$o.s
+    done
+    cmp -s cfgonly-late.s cfgonly-opt.s || { diff cfgonly-late.s cfgonly-opt.s | head; fail "late: $1 changed the code"; }
+    ok "late: $1 changes no instruction"
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-"$1" \
+        -c "$2" -o cfgonly-cfg.o 2> cfgonly-cfg.err
+    assert_not_contains "cfg, $1: no note" cfgonly-cfg.err "applies to functions counted at"
+}
+
 # screenshot PAGE W,H: headless chromium draws the HTML file PAGE (in the
 # current directory) at W×H into shot.png, which must not be blank
 # (pmopt/pngstat.py).

@@ -48,16 +48,6 @@ pi_ld -O2 -o late late.o
 PERFINST_OUT=late.pit ./late > out
 assert_eq "late: output" 1248 "$(cat out)"
 off_counts_nothing late 1248
-# switch-again applies to functions counted at cfg only: counted late it
-# changes no instruction, and the compiler says so (a note); at cfg no note
-# (the unit's id, which hashes the options, masked)
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-switch-again=yes \
-    -c "$T/count/switch-conv.c" -o late-again.o 2> late-again.err
-assert_contains "late, switch-again=yes: the note" late-again.err "note: perfinst: .switch-again=yes. applies to functions counted at .cfg. only"
-objdump -d --no-show-raw-insn late.o | tail -n +3 | sed -E 's/movabs \$0x[0-9a-f]{16}/movabs $UNIT_ID/' > late.s
-objdump -d --no-show-raw-insn late-again.o | tail -n +3 | sed -E 's/movabs \$0x[0-9a-f]{16}/movabs $UNIT_ID/' > late-again.s
-cmp -s late.s late-again.s || { diff late.s late-again.s | head; fail "late: switch-again=yes changed the code"; }
-ok "late: switch-again=yes changes no instruction"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
-    -c "$T/count/switch-conv.c" -o cfg-again.o 2> cfg-again.err
-assert_not_contains "cfg, switch-again=yes: no note" cfg-again.err "applies to functions counted at"
+# switch-again applies to functions counted at cfg only: counted late it changes
+# no instruction, and the compiler says so in a note (none at cfg)
+cfg_only_option switch-again=yes "$T/count/switch-conv.c"
