@@ -69,6 +69,7 @@
 #include "tree-ssa-loop.h"
 #include "tree-ssa-loop-niter.h"
 #include "tree-ssa-address.h"
+#include "cfgloopmanip.h"
 
 /* ---- which accesses ------------------------------------------------------- */
 
@@ -1249,40 +1250,52 @@ static tree insert_group_check(const share_access &h, bool reads)
 
 /* ---- loop groups: one check before a short loop for all its accesses ---------------
  *
- * An innermost loop without calls or asm, one exit and a trip count GCC
- * knows (a constant, at most SH_LOOP_MAX iterations), whose accesses run
+ * An innermost loop without calls or asm, with one exit, whose accesses run
  * once an iteration (their block dominates the exit's, which dominates the
  * latch) at addresses that move by a constant step (GCC's scalar
- * evolutions: base + step * i), gets one check before it — the group
- * check of the block's accesses above, over the bytes each access walks
- * in the loop, which may lie on two lines:
+ * evolutions: base + step * i), and whose trip count GCC can compute before
+ * it runs — a constant below SH_LOOP_MAX, or an expression of values set
+ * before the loop (`for (j = k + 1; j < n; j++)`), checked at run time to
+ * be below SH_LOOP_MAX — gets one check before it, of the lines each
+ * access walks in the loop (at most 8 lines each: one 8-byte load of the
+ * shadow's bytes for them):
  *
- *     for (j = j0; j < j0 + 8; j++)         skip = <for each access: its first and last
- *         a[i*n + j] -= f * a[k*n + j];            line (at most one apart), both private to
- *                                                  this thread (or read-only shared, for a
- *                                                  load), or both sampled>
+ *     for (j = j0; j < j0 + 8; j++)         skip = iterations < SH_LOOP_MAX && <for each access:
+ *         a[i*n + j] -= f * a[k*n + j];            its lines (at most 8) all private to this thread
+ *                                                  (or read-only shared, for a load), or all
+ *                                                  sampled>
  *                                                  && countdown > K;
  *                                           countdown = skip ? countdown - K : countdown;
- *                                           for (...) { if (!skip) <own check> ... }
+ *                                           if (skip) <the loop as it was: no checks>
+ *                                           else <the loop, each access checked alone>
  *
  * where K is the number of the loop's accesses to sampled lines (each
- * access's iterations).  When skip is false every access is checked alone,
- * as without the group: the exact mode (a shared line's byte is 0xff), a
- * line's first accesses, the access the countdown picks and a loop whose
- * bytes lie on a private and a sampled line take exactly the calls they
- * took, and the countdown is consumed access by access.  The difference,
- * as for the block's groups: another thread that makes a line shared, or
- * opens a window on it, while the loop runs is seen from the next check
- * on.  (lu's blocks: 8 iterations of two accesses, every line shared.) */
+ * access's iterations).  The loop is versioned (GCC's loop_version) when
+ * every access of it the pass instruments is in the group: the copy that
+ * runs when skip holds has no checks at all; otherwise each access's check
+ * starts with `if (skip) goto done`.  When skip is false every access is
+ * checked alone, as without the group: the exact mode (a shared line's
+ * byte is 0xff), a line's first accesses, the access the countdown picks
+ * and a loop whose bytes lie on a private and a sampled line take exactly
+ * the calls they took, and the countdown is consumed access by access.  The
+ * difference, as for the block's groups: another thread that makes a line
+ * shared, or opens a window on it, while the loop runs (at most
+ * SH_LOOP_MAX iterations) is seen from the next check on.  (lu's blocks: 8
+ * iterations of two accesses, every line shared; lurow's rows: n - k - 1
+ * iterations.) */
 #ifndef SH_LOOP_MAX
 #define SH_LOOP_MAX 64
 #endif
+#define SH_LOOP_LINES 8 /* lines an access may walk in a loop: one 8-byte load of their bytes */
 
 struct loop_group {
     class loop *loop;
-    unsigned HOST_WIDE_INT iters; /* each member's accesses per entry */
+    unsigned HOST_WIDE_INT iters; /* each member's accesses per entry (a constant trip count), or 0 */
+    tree niter, mbz, assume;      /* else the latch's executions, when they are 0 instead (or NULL),
+                                   * and what must hold for niter to be right (or NULL) */
     unsigned members;
     location_t loc;
+    bool whole;                   /* every instrumented access of the loop is a member: version it */
 };
 
 /* The affine form of x in loop l (x = base + step * i at its i-th
@@ -1360,33 +1373,109 @@ static bool addr_iv(class loop *l, tree r, tree *base, HOST_WIDE_INT *step)
     return iv_of(l, a, base, step);
 }
 
+/* Can the check before loop l compute t, a trip count's expression (or
+ * its may-be-zero condition), as straight-line code?  Values set before
+ * the loop, constants, and arithmetic that cannot trap or branch. */
+static bool before_loop_expr(class loop *l, tree t)
+{
+    switch (TREE_CODE(t)) {
+    case INTEGER_CST:
+        return true;
+    case SSA_NAME:
+        return SSA_NAME_IS_DEFAULT_DEF(t) || !gimple_bb(SSA_NAME_DEF_STMT(t)) ||
+               !flow_bb_inside_loop_p(l, gimple_bb(SSA_NAME_DEF_STMT(t)));
+    case ADDR_EXPR:
+        return is_gimple_min_invariant(t);
+    case TRUNC_DIV_EXPR: case EXACT_DIV_EXPR: case FLOOR_DIV_EXPR: case CEIL_DIV_EXPR:
+    case TRUNC_MOD_EXPR: case FLOOR_MOD_EXPR:
+        return TREE_CODE(TREE_OPERAND(t, 1)) == INTEGER_CST && !integer_zerop(TREE_OPERAND(t, 1)) &&
+               before_loop_expr(l, TREE_OPERAND(t, 0));
+    case LSHIFT_EXPR: case RSHIFT_EXPR:
+        return TREE_CODE(TREE_OPERAND(t, 1)) == INTEGER_CST && before_loop_expr(l, TREE_OPERAND(t, 0));
+    case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR: case POINTER_DIFF_EXPR:
+    case BIT_AND_EXPR: case BIT_IOR_EXPR: case BIT_XOR_EXPR: case MIN_EXPR: case MAX_EXPR:
+    case TRUTH_AND_EXPR: case TRUTH_OR_EXPR: case TRUTH_XOR_EXPR:
+    case LT_EXPR: case LE_EXPR: case GT_EXPR: case GE_EXPR: case EQ_EXPR: case NE_EXPR:
+        return before_loop_expr(l, TREE_OPERAND(t, 0)) && before_loop_expr(l, TREE_OPERAND(t, 1));
+    case NEGATE_EXPR: case BIT_NOT_EXPR: case TRUTH_NOT_EXPR: case NON_LVALUE_EXPR:
+    CASE_CONVERT:
+        return before_loop_expr(l, TREE_OPERAND(t, 0));
+    default:
+        return false;
+    }
+}
+
+/* Loop l's trip count as the group needs it: a constant (*iters, the
+ * latch's executions + 1, below SH_LOOP_MAX) or an expression the check
+ * computes (g->niter, g->mbz, and g->assume: what GCC's count assumes, a
+ * loop `p != end` walking by 8 that end - p is a multiple of 8); false if
+ * neither. */
+static bool loop_trips(class loop *l, edge ex, loop_group *g)
+{
+    class tree_niter_desc nd;
+    g->iters = 0;
+    g->niter = g->mbz = g->assume = NULL_TREE;
+    if (!number_of_iterations_exit_assumptions(l, ex, &nd, NULL) || !nd.niter || integer_zerop(nd.assumptions))
+        return false;
+    if (!integer_nonzerop(nd.assumptions)) {
+        if (!before_loop_expr(l, nd.assumptions))
+            return false;
+        g->assume = nd.assumptions;
+    }
+    if (integer_nonzerop(nd.may_be_zero) && !g->assume) {
+        g->iters = 1;
+        return true;
+    }
+    if (integer_zerop(nd.may_be_zero) && TREE_CODE(nd.niter) == INTEGER_CST && !g->assume) {
+        if (!tree_fits_uhwi_p(nd.niter) || tree_to_uhwi(nd.niter) >= SH_LOOP_MAX)
+            return false;
+        g->iters = tree_to_uhwi(nd.niter) + 1;
+        return true;
+    }
+    if (!INTEGRAL_TYPE_P(TREE_TYPE(nd.niter)) || !before_loop_expr(l, nd.niter) ||
+        !(integer_zerop(nd.may_be_zero) || before_loop_expr(l, nd.may_be_zero)))
+        return false;
+    g->niter = nd.niter;
+    g->mbz = integer_zerop(nd.may_be_zero) ? NULL_TREE : nd.may_be_zero;
+    return true;
+}
+
 /* Find the loop groups (acc[i].lgroup, .lbase, .lstep). */
 static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_group> &groups)
 {
     /* loops with a call or an asm (a callee may be instrumented, or create
      * or join threads): none of their accesses is grouped */
-    auto_vec<bool> bad;
-    bad.safe_grow_cleared(number_of_loops(fun));
+    auto_vec<char> state; /* per loop: 0 not seen, 1 a group, 2 none */
+    state.safe_grow_cleared(number_of_loops(fun));
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
         if (is_gimple_call(gsi_stmt(gsi)) || gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
             for (class loop *l = bb->loop_father; l; l = loop_outer(l))
-                bad[l->num] = true;
+                state[l->num] = 2;
     for (unsigned i = 0; i < acc.length(); i++) {
         share_access &a = acc[i];
         if (!a.ref || a.block)
             continue;
         basic_block ab = gimple_bb(a.stmt);
         class loop *l = ab->loop_father;
-        if (!loop_outer(l) || l->inner || bad[l->num])
+        if (!loop_outer(l) || l->inner || state[l->num] == 2)
             continue;
         edge ex = single_exit(l);
         if (!ex || !dominated_by_p(CDI_DOMINATORS, ex->src, ab) || !dominated_by_p(CDI_DOMINATORS, l->latch, ex->src))
             continue;
-        tree n = number_of_latch_executions(l);
-        if (!n || TREE_CODE(n) != INTEGER_CST || !tree_fits_uhwi_p(n) || tree_to_uhwi(n) >= SH_LOOP_MAX)
-            continue;
+        unsigned k;
+        for (k = 0; k < groups.length() && groups[k].loop != l; k++)
+            ;
+        if (k == groups.length()) {
+            loop_group g = {l, 0, NULL_TREE, NULL_TREE, NULL_TREE, 0, gimple_location(a.stmt), false};
+            if (!loop_trips(l, ex, &g)) {
+                state[l->num] = 2;
+                continue;
+            }
+            state[l->num] = 1;
+            groups.safe_push(g);
+        }
         unsigned size;
         tree r = probe_ref(a, &size);
         if (size > PI_SHARE_LINE)
@@ -1395,55 +1484,220 @@ static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_gro
         HOST_WIDE_INT step;
         if (!addr_iv(l, r, &lbase, &step))
             continue;
-        unsigned HOST_WIDE_INT iters = tree_to_uhwi(n) + 1;
+        unsigned HOST_WIDE_INT iters = groups[k].iters;
         if (absu_hwi(step) > PI_SHARE_LINE ||
-            (unsigned HOST_WIDE_INT)absu_hwi(step) * (iters - 1) + size > PI_SHARE_LINE + 1)
-            continue; /* (65 bytes or fewer lie on at most two lines) */
-        unsigned k;
-        for (k = 0; k < groups.length() && groups[k].loop != l; k++)
-            ;
-        if (k == groups.length()) {
-            loop_group g = {l, iters, 0, gimple_location(a.stmt)};
-            groups.safe_push(g);
-        }
+            (iters && (unsigned HOST_WIDE_INT)absu_hwi(step) * (iters - 1) + size > (SH_LOOP_LINES - 1) * PI_SHARE_LINE + 1))
+            continue; /* (449 bytes or fewer lie on at most 8 lines) */
         groups[k].members++;
         a.lgroup = k + 1;
         a.lbase = lbase;
         a.lstep = step;
     }
     /* too few accesses to pay for the check before the loop: alone */
+    auto few = [&](const loop_group &g) { return g.iters && g.iters * g.members < SH_GROUP_MIN + 1; };
     for (unsigned i = 0; i < acc.length(); i++)
-        if (acc[i].lgroup && groups[acc[i].lgroup - 1].iters * groups[acc[i].lgroup - 1].members < SH_GROUP_MIN + 1)
+        if (acc[i].lgroup && few(groups[acc[i].lgroup - 1]))
+            acc[i].lgroup = 0;
+    for (unsigned k = 0; k < groups.length(); k++) {
+        if (few(groups[k]))
+            groups[k].members = 0;
+        groups[k].whole = groups[k].members > 0;
+    }
+    /* a loop with an access the group does not cover keeps its checks in
+     * every copy: not versioned */
+    for (unsigned i = 0; i < acc.length(); i++) {
+        class loop *l = gimple_bb(acc[i].stmt)->loop_father;
+        for (unsigned k = 0; k < groups.length(); k++)
+            if (groups[k].loop == l && acc[i].lgroup != k + 1)
+                groups[k].whole = false;
+    }
+    /* ... and a loop of a trip count known only when it runs, whose
+     * iterations could all pay for the test of skip and seldom skip (a
+     * pass over a whole buffer), none: its accesses checked alone */
+    for (unsigned i = 0; i < acc.length(); i++)
+        if (acc[i].lgroup && !groups[acc[i].lgroup - 1].iters && !groups[acc[i].lgroup - 1].whole)
             acc[i].lgroup = 0;
     for (unsigned k = 0; k < groups.length(); k++)
-        if (groups[k].iters * groups[k].members < SH_GROUP_MIN + 1)
+        if (!groups[k].iters && !groups[k].whole)
             groups[k].members = 0;
 }
 
+/* One member's part of a loop's check (insert_loop_check): the lines of
+ * the first bytes of its accesses in iterations 0 to n, from a0 on (the
+ * line each access's own check reads), l0 to l0 + d, and w the shadow's 8
+ * bytes from l0 on (d < 8, else the member fails).  Into FAST (c->mine):
+ * every one of those lines this thread's.  Into UNI (c->ok_u, c->k_u): all
+ * of them this thread's, or all sampled (or, for a load, all read-only
+ * shared), and the accesses the checks would count down (all or none).
+ * Into MIXED (c->ok_m, c->k_m), for a step that divides a line (lurow's
+ * rows: their middle lines the owner's, the lines at their ends shared with
+ * the neighbouring rows): each line this thread's, sampled or read-only
+ * shared, and the accesses to the sampled ones, line by line; for another
+ * step, the uniform answer.  Returns whether MIXED has anything of its own. */
+struct member_answer {
+    tree mine, ok_u, k_u, ok_m, k_m;
+};
+static bool member_check(gimple_seq *fast, gimple_seq *uni, gimple_seq *mixed, location_t loc, const share_access &a,
+                         tree a0, tree n, tree iters, tree shadow, tree me8, member_answer *c)
+{
+    tree u8 = unsigned_char_type_node, u8p = build_pointer_type(u8), u32 = unsigned_type_node;
+    tree u64 = long_long_unsigned_type_node, uptr = pointer_sized_int_node, bt = boolean_type_node;
+    tree u64u = build_aligned_type(u64, BITS_PER_UNIT); /* (the shadow's bytes of up to 8 lines, unaligned) */
+    auto bytes8 = [&](unsigned v) { return build_int_cstu(u64, (unsigned HOST_WIDE_INT)v * 0x0101010101010101ull); };
+    tree six = build_int_cst(integer_type_node, 6), zero64 = build_int_cst(u64, 0), zero = build_int_cst(u32, 0);
+    unsigned HOST_WIDE_INT st = absu_hwi(a.lstep);
+    tree walk = gimple_build(fast, loc, MULT_EXPR, uptr, n, build_int_cst(uptr, st));
+    tree lo = a.lstep < 0 ? gimple_build(fast, loc, MINUS_EXPR, uptr, a0, walk) : a0;
+    tree hi = a.lstep > 0 ? gimple_build(fast, loc, PLUS_EXPR, uptr, a0, walk) : a0;
+    tree l0 = gimple_build(fast, loc, RSHIFT_EXPR, uptr, lo, six);
+    tree d = gimple_build(fast, loc, MINUS_EXPR, uptr, gimple_build(fast, loc, RSHIFT_EXPR, uptr, hi, six), l0);
+    tree valid = gimple_build(fast, loc, LE_EXPR, bt, d, build_int_cst(uptr, SH_LOOP_LINES - 1));
+    tree dm = gimple_build(fast, loc, MIN_EXPR, uptr, d, build_int_cst(uptr, SH_LOOP_LINES - 1));
+    tree sh = gimple_build(fast, loc, MULT_EXPR, u32,
+                           gimple_build(fast, loc, MINUS_EXPR, u32, build_int_cst(u32, SH_LOOP_LINES - 1),
+                                        gimple_convert(fast, loc, u32, dm)),
+                           build_int_cst(u32, 8));
+    tree m = gimple_build(fast, loc, RSHIFT_EXPR, u64, build_int_cstu(u64, HOST_WIDE_INT_M1U), sh);
+    tree p = gimple_build(fast, loc, POINTER_PLUS_EXPR, u8p, shadow, gimple_convert(fast, loc, sizetype, l0));
+    tree w = make_temp_ssa_name(u64, NULL, "pi_owners");
+    gimple_seq_add_stmt(fast, gimple_build_assign(w, build2(MEM_REF, u64u, p, build_int_cst(u8p, 0))));
+    auto all = [&](gimple_seq *q, tree x) { /* the bytes of x in m all 0 */
+        return gimple_build(q, loc, EQ_EXPR, bt, gimple_build(q, loc, BIT_AND_EXPR, u64, x, m), zero64);
+    };
+    tree xme = gimple_build(fast, loc, BIT_XOR_EXPR, u64, w, me8);
+    c->mine = gimple_build(fast, loc, BIT_AND_EXPR, bt, valid, all(fast, xme));
+    /* all alike */
+    tree xs = gimple_build(uni, loc, BIT_XOR_EXPR, u64, w, bytes8(PI_SHARE_SAMPLED_BYTE));
+    tree alls = all(uni, xs);
+    tree good = gimple_build(uni, loc, BIT_IOR_EXPR, bt, c->mine, alls);
+    if (!a.store)
+        good = gimple_build(uni, loc, BIT_IOR_EXPR, bt, good,
+                            all(uni, gimple_build(uni, loc, BIT_XOR_EXPR, u64, w, bytes8(PI_SHARE_RO_BYTE))));
+    c->ok_u = gimple_build(uni, loc, BIT_AND_EXPR, bt, valid, good);
+    c->k_u = gimple_build(uni, loc, COND_EXPR, u32, alls, iters, zero);
+    c->ok_m = c->ok_u;
+    c->k_m = c->k_u;
+    if (!(a.lstep > 0 && st <= PI_SHARE_LINE && !(PI_SHARE_LINE % st)))
+        return false;
+    /* line by line: zb(x), 0x80 in each byte of x that is 0 */
+    tree lo7 = bytes8(0x7f), hi1 = bytes8(0x80);
+    auto zb = [&](tree x) {
+        tree t = gimple_build(mixed, loc, PLUS_EXPR, u64, gimple_build(mixed, loc, BIT_AND_EXPR, u64, x, lo7), lo7);
+        t = gimple_build(mixed, loc, BIT_IOR_EXPR, u64, gimple_build(mixed, loc, BIT_IOR_EXPR, u64, t, x), lo7);
+        return gimple_build(mixed, loc, BIT_NOT_EXPR, u64, t);
+    };
+    tree m80 = gimple_build(mixed, loc, BIT_AND_EXPR, u64, m, hi1);
+    tree zs = gimple_build(mixed, loc, BIT_AND_EXPR, u64, zb(xs), m80);
+    tree any = gimple_build(mixed, loc, BIT_IOR_EXPR, u64, zb(xme), zs);
+    if (!a.store)
+        any = gimple_build(mixed, loc, BIT_IOR_EXPR, u64, any,
+                           zb(gimple_build(mixed, loc, BIT_XOR_EXPR, u64, w, bytes8(PI_SHARE_RO_BYTE))));
+    c->ok_m = gimple_build(mixed, loc, BIT_AND_EXPR, bt, valid,
+                           gimple_build(mixed, loc, EQ_EXPR, bt, gimple_build(mixed, loc, BIT_AND_EXPR, u64, any, m80),
+                                        m80));
+    auto bit = [&](tree byte) { /* is line l0 + byte (a u64) sampled? */
+        tree sh8 = gimple_build(mixed, loc, PLUS_EXPR, u32,
+                                gimple_build(mixed, loc, MULT_EXPR, u32, gimple_convert(mixed, loc, u32, byte),
+                                             build_int_cst(u32, 8)),
+                                build_int_cst(u32, 7));
+        tree t = gimple_build(mixed, loc, BIT_AND_EXPR, u64, gimple_build(mixed, loc, RSHIFT_EXPR, u64, zs, sh8),
+                              build_int_cst(u64, 1));
+        return gimple_build(mixed, loc, NE_EXPR, bt, t, zero64);
+    };
+    /* the first line holds c0 = ceil(r / st) of the accesses (r = 64 -
+     * (a0 & 63)), each line between 64 / st, the last (l0 + d) the rest */
+    tree s0 = bit(build_int_cst(u64, 0));
+    tree r = gimple_build(mixed, loc, MINUS_EXPR, u32, build_int_cst(u32, PI_SHARE_LINE),
+                          gimple_build(mixed, loc, BIT_AND_EXPR, u32, gimple_convert(mixed, loc, u32, a0),
+                                       build_int_cst(u32, PI_SHARE_LINE - 1)));
+    tree c0 = gimple_build(mixed, loc, TRUNC_DIV_EXPR, u32,
+                           gimple_build(mixed, loc, PLUS_EXPR, u32, r, build_int_cst(u32, st - 1)), build_int_cst(u32, st));
+    tree per = build_int_cst(u32, PI_SHARE_LINE / st);
+    tree d32 = gimple_convert(mixed, loc, u32, dm);
+    tree one = gimple_build(mixed, loc, EQ_EXPR, bt, d32, zero);
+    /* the middle lines' sampled bytes counted: (a bit at each 8j) * 0x0101.. >> 56 */
+    tree ends = gimple_build(mixed, loc, BIT_IOR_EXPR, u64, build_int_cst(u64, 0x80),
+                             gimple_build(mixed, loc, LSHIFT_EXPR, u64, build_int_cst(u64, 0x80),
+                                          gimple_build(mixed, loc, MULT_EXPR, u32, d32, build_int_cst(u32, 8))));
+    tree mid = gimple_build(mixed, loc, BIT_AND_EXPR, u64, zs, gimple_build(mixed, loc, BIT_NOT_EXPR, u64, ends));
+    tree nmid = gimple_build(mixed, loc, RSHIFT_EXPR, u64,
+                             gimple_build(mixed, loc, MULT_EXPR, u64,
+                                          gimple_build(mixed, loc, RSHIFT_EXPR, u64, mid, build_int_cst(integer_type_node, 7)),
+                                          bytes8(1)),
+                             build_int_cst(integer_type_node, 56));
+    tree kmid = gimple_build(mixed, loc, MULT_EXPR, u32, gimple_convert(mixed, loc, u32, nmid), per);
+    tree before_last = gimple_build(mixed, loc, PLUS_EXPR, u32, c0,
+                                    gimple_build(mixed, loc, MULT_EXPR, u32,
+                                                 gimple_build(mixed, loc, MINUS_EXPR, u32, d32, build_int_cst(u32, 1)), per));
+    tree klast = gimple_build(mixed, loc, COND_EXPR, u32, bit(dm),
+                              gimple_build(mixed, loc, MINUS_EXPR, u32, iters, before_last), zero);
+    tree kfirst = gimple_build(mixed, loc, COND_EXPR, u32, s0, c0, zero);
+    tree kmany = gimple_build(mixed, loc, PLUS_EXPR, u32, gimple_build(mixed, loc, PLUS_EXPR, u32, kfirst, kmid), klast);
+    c->k_m = gimple_build(mixed, loc, COND_EXPR, u32, one, gimple_build(mixed, loc, COND_EXPR, u32, s0, iters, zero), kmany);
+    return true;
+}
+
 /* The check of group gi before its loop (above); returns skip.  First the
- * common case, every line private to this thread (a compare of each byte,
- * no countdown), then the general one, straight-line:
+ * common case, every line private to this thread (no countdown), then the
+ * general one, straight-line.  With n the latch's executions (below
+ * SH_LOOP_MAX, or the check fails), each access's lines from its first
+ * byte's to its last's over the loop, l0 to l0 + d (d < 8), and w the
+ * shadow's 8 bytes from l0 on, m the mask of the d + 1 bytes of them:
  *
- *     skip = (b0 == id && b1 == id && ...);        (each access's first and last line)
+ *     skip = n < SH_LOOP_MAX && (d <= 7 && ((w ^ id * 0x0101..01) & m) == 0) && ...;
  *     if (!skip) {
- *         ok = (b0 == b1 && (b0 == id || b0 == SAMPLED [|| b0 == RO])) && ... ;
- *         K = (b0 == SAMPLED ? iterations : 0) + ...;
+ *         ok = n < SH_LOOP_MAX && (d <= 7 && (<w's bytes in m all id> || <all SAMPLED>
+ *                                             [|| <all RO>, a load])) && ... ;
+ *         K = (<all SAMPLED> ? n + 1 : 0) + ...;
  *         skip = ok && countdown > K;
  *         countdown = skip ? countdown - K : countdown;
- *     } */
+ *     }
+ *
+ * The addresses are those of the loop's first min(n, SH_LOOP_MAX - 1) + 1
+ * iterations, which it makes (its accesses dominate its exit): the
+ * shadow's bytes read are those of lines the loop touches, and up to 7
+ * after them (the runtime maps a page beyond the shadow's end). */
 static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access> &acc)
 {
     location_t loc = g.loc;
     tree u8 = unsigned_char_type_node, u8p = build_pointer_type(u8), u32 = unsigned_type_node;
-    tree uptr = pointer_sized_int_node, bt = boolean_type_node;
-    gimple_seq seq = NULL, slow = NULL;
+    tree u64 = long_long_unsigned_type_node, uptr = pointer_sized_int_node, bt = boolean_type_node;
+    gimple_seq pre = NULL, seq = NULL, uni = NULL, mixed = NULL;
     tree shadow = make_temp_ssa_name(u8p, NULL, "pi_shadow");
     gimple_seq_add_stmt(&seq, gimple_build_assign(shadow, shadow_decl()));
     tree me = make_temp_ssa_name(u8, NULL, "pi_me");
     gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
-    tree sampled = build_int_cst(u8, PI_SHARE_SAMPLED_BYTE), ro = build_int_cst(u8, PI_SHARE_RO_BYTE);
-    tree six = build_int_cst(integer_type_node, 6);
-    tree mine = NULL_TREE, ok = NULL_TREE, k = build_int_cst(u32, 0);
+    auto bytes8 = [&](unsigned v) { return build_int_cstu(u64, (unsigned HOST_WIDE_INT)v * 0x0101010101010101ull); };
+    tree me8 = gimple_build(&seq, loc, MULT_EXPR, u64, gimple_convert(&seq, loc, u64, me), bytes8(1));
+    /* n: the latch's executions; one known only at run time is tested
+     * first (pre: a loop of SH_LOOP_MAX iterations or more, or whose count
+     * GCC's assumption does not hold, is not checked) */
+    tree n;
+    gcond *c0 = NULL;
+    if (g.niter) {
+        gimple_seq s = NULL;
+        n = force_gimple_operand(fold_convert(uptr, unshare_expr(g.niter)), &s, true, NULL_TREE);
+        gimple_seq_add_seq(&pre, s);
+        if (g.mbz) {
+            s = NULL;
+            tree z = force_gimple_operand(fold_convert(bt, unshare_expr(g.mbz)), &s, true, NULL_TREE);
+            gimple_seq_add_seq(&pre, s);
+            n = gimple_build(&pre, loc, COND_EXPR, uptr, z, build_int_cst(uptr, 0), n);
+        }
+        tree inrange = gimple_build(&pre, loc, LT_EXPR, bt, n, build_int_cst(uptr, SH_LOOP_MAX));
+        if (g.assume) {
+            s = NULL;
+            tree as = force_gimple_operand(fold_convert(bt, unshare_expr(g.assume)), &s, true, NULL_TREE);
+            gimple_seq_add_seq(&pre, s);
+            inrange = gimple_build(&pre, loc, BIT_AND_EXPR, bt, inrange, as);
+        }
+        c0 = gimple_build_cond(NE_EXPR, inrange, boolean_false_node, NULL_TREE, NULL_TREE);
+        gimple_seq_add_stmt(&pre, c0);
+    } else
+        n = build_int_cst(uptr, g.iters - 1);
+    tree iters = gimple_build(&uni, loc, PLUS_EXPR, u32, gimple_convert(&uni, loc, u32, n), build_int_cst(u32, 1));
+    tree mine = NULL_TREE, ok_u = NULL_TREE, ok_m = NULL_TREE, k_u = build_int_cst(u32, 0), k_m = k_u;
+    bool any_mixed = false;
     for (unsigned i = 0; i < acc.length(); i++) {
         const share_access &a = acc[i];
         if (a.lgroup != gi + 1)
@@ -1453,48 +1707,101 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
         gimple_seq bs = NULL; /* (force_gimple_operand starts a sequence of its own) */
         tree a0 = force_gimple_operand(fold_convert(uptr, unshare_expr(a.lbase)), &bs, true, NULL_TREE);
         gimple_seq_add_seq(&seq, bs);
-        HOST_WIDE_INT walk = a.lstep * (HOST_WIDE_INT)(g.iters - 1);
-        tree lo = walk < 0 ? gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, walk)) : a0;
-        tree hi = gimple_build(&seq, loc, PLUS_EXPR, uptr, a0, build_int_cst(uptr, (walk > 0 ? walk : 0) + size - 1));
-        tree b[2];
-        for (int j = 0; j < 2; j++) {
-            tree l = gimple_build(&seq, loc, RSHIFT_EXPR, uptr, j ? hi : lo, six);
-            tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, shadow, gimple_convert(&seq, loc, sizetype, l));
-            b[j] = make_temp_ssa_name(u8, NULL, "pi_owner");
-            gimple_seq_add_stmt(&seq, gimple_build_assign(b[j], build2(MEM_REF, u8, p, build_int_cst(u8p, 0))));
-            tree m = gimple_build(&seq, loc, EQ_EXPR, bt, b[j], me);
-            mine = mine ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, mine, m) : m;
-        }
-        /* (the general case) */
-        tree same = gimple_build(&slow, loc, EQ_EXPR, bt, b[0], b[1]);
-        tree sv = gimple_build(&slow, loc, EQ_EXPR, bt, b[0], sampled);
-        tree gv = gimple_build(&slow, loc, BIT_IOR_EXPR, bt, gimple_build(&slow, loc, EQ_EXPR, bt, b[0], me), sv);
-        if (!a.store)
-            gv = gimple_build(&slow, loc, BIT_IOR_EXPR, bt, gv, gimple_build(&slow, loc, EQ_EXPR, bt, b[0], ro));
-        tree m = gimple_build(&slow, loc, BIT_AND_EXPR, bt, same, gv);
-        ok = ok ? gimple_build(&slow, loc, BIT_AND_EXPR, bt, ok, m) : m;
-        k = gimple_build(&slow, loc, PLUS_EXPR, u32, k,
-                         gimple_build(&slow, loc, COND_EXPR, u32, sv, build_int_cst(u32, g.iters), build_int_cst(u32, 0)));
+        member_answer c;
+        any_mixed |= member_check(&seq, &uni, &mixed, loc, a, a0, n, iters, shadow, me8, &c);
+        mine = mine ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, mine, c.mine) : c.mine;
+        ok_u = ok_u ? gimple_build(&uni, loc, BIT_AND_EXPR, bt, ok_u, c.ok_u) : c.ok_u;
+        k_u = gimple_build(&uni, loc, PLUS_EXPR, u32, k_u, c.k_u);
+        ok_m = ok_m ? gimple_build(&mixed, loc, BIT_AND_EXPR, bt, ok_m, c.ok_m) : c.ok_m;
+        k_m = gimple_build(&mixed, loc, PLUS_EXPR, u32, k_m, c.k_m);
     }
     gcond *c = gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE, NULL_TREE);
     gimple_seq_add_stmt(&seq, c);
-    tree cd = make_temp_ssa_name(u32, NULL, "pi_cd");
-    gimple_seq_add_stmt(&slow, gimple_build_assign(cd, countdown_decl()));
-    ok = gimple_build(&slow, loc, BIT_AND_EXPR, bt, ok, gimple_build(&slow, loc, GT_EXPR, bt, cd, k));
-    tree cdn = gimple_build(&slow, loc, COND_EXPR, u32, ok, gimple_build(&slow, loc, MINUS_EXPR, u32, cd, k), cd);
-    gimple_seq_add_stmt(&slow, gimple_build_assign(countdown_decl(), cdn));
-    for (gimple_seq *q : {&seq, &slow})
+    for (gimple_seq *q : {&pre, &seq, &uni, &mixed})
         for (gimple_stmt_iterator i = gsi_start(*q); !gsi_end_p(i); gsi_next(&i))
             gimple_set_location(gsi_stmt(i), loc);
-    gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), seq);
-    /* every line this thread's: skip (into the loop's preheader); else the slow check */
+    edge e0 = NULL;
+    if (c0) { /* if (n < SH_LOOP_MAX) <the check, in a block of its own>, else skip = false */
+        gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), pre);
+        basic_block b0 = gimple_bb(c0);
+        e0 = split_block(b0, c0);
+        basic_block b1 = create_empty_bb(b0);
+        gimple_stmt_iterator g1 = gsi_start_bb(b1);
+        gsi_insert_seq_after(&g1, seq, GSI_NEW_STMT);
+        e0->flags = (e0->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+        edge et = make_edge(b0, b1, EDGE_TRUE_VALUE);
+        edge eb = make_edge(b1, e0->dest, EDGE_FALLTHRU);
+        et->probability = profile_probability::likely();
+        e0->probability = et->probability.invert();
+        eb->probability = profile_probability::always();
+        b1->count = et->count();
+        if (current_loops)
+            add_bb_to_loop(b1, b0->loop_father);
+    } else
+        gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), seq);
+    /* every line this thread's: skip (into the loop's preheader); else the
+     * lines all alike, or line by line */
     edge ej;
-    edge e = side_block(c, slow, EDGE_FALSE_VALUE, &ej);
+    edge e = side_block(c, uni, EDGE_FALSE_VALUE, &ej);
+    basic_block ub = ej->src, rest = ej->src;
+    tree ok = ok_u, k = k_u;
+    if (any_mixed) {
+        gcond *cu = gimple_build_cond(NE_EXPR, ok_u, boolean_false_node, NULL_TREE, NULL_TREE);
+        gimple_set_location(cu, loc);
+        gimple_stmt_iterator gu = gsi_last_bb(ub);
+        gsi_insert_after(&gu, cu, GSI_NEW_STMT);
+        edge em;
+        edge eu = side_block(cu, mixed, EDGE_FALSE_VALUE, &em);
+        rest = eu->dest;
+        ok = make_temp_ssa_name(bt, NULL, "pi_ok");
+        gphi *po = create_phi_node(ok, rest);
+        add_phi_arg(po, ok_u, eu, loc);
+        add_phi_arg(po, ok_m, em, loc);
+        k = make_temp_ssa_name(u32, NULL, "pi_k");
+        gphi *pk = create_phi_node(k, rest);
+        add_phi_arg(pk, k_u, eu, loc);
+        add_phi_arg(pk, k_m, em, loc);
+    }
+    gimple_seq cnt = NULL;
+    tree cd = make_temp_ssa_name(u32, NULL, "pi_cd");
+    gimple_seq_add_stmt(&cnt, gimple_build_assign(cd, countdown_decl()));
+    tree ok2 = gimple_build(&cnt, loc, BIT_AND_EXPR, bt, ok, gimple_build(&cnt, loc, GT_EXPR, bt, cd, k));
+    tree cdn = gimple_build(&cnt, loc, COND_EXPR, u32, ok2, gimple_build(&cnt, loc, MINUS_EXPR, u32, cd, k), cd);
+    gimple_seq_add_stmt(&cnt, gimple_build_assign(countdown_decl(), cdn));
+    for (gimple_stmt_iterator i = gsi_start(cnt); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    if (rest == ub) {
+        gimple_stmt_iterator gr = gsi_last_bb(rest);
+        gsi_insert_seq_after(&gr, cnt, GSI_NEW_STMT);
+    } else {
+        gimple_stmt_iterator gr = gsi_after_labels(rest);
+        gsi_insert_seq_before(&gr, cnt, GSI_SAME_STMT);
+    }
     tree skip = make_temp_ssa_name(bt, NULL, "pi_skip");
     gphi *phi = create_phi_node(skip, e->dest);
     add_phi_arg(phi, boolean_true_node, e, loc);
-    add_phi_arg(phi, ok, ej, loc);
-    return skip;
+    add_phi_arg(phi, ok2, single_succ_edge(rest), loc);
+    if (!c0)
+        return skip;
+    tree skip0 = make_temp_ssa_name(bt, NULL, "pi_skip");
+    gphi *phi0 = create_phi_node(skip0, e0->dest);
+    add_phi_arg(phi0, boolean_false_node, e0, loc);
+    add_phi_arg(phi0, skip, single_succ_edge(e->dest), loc);
+    return skip0;
+}
+
+/* The loop of group g in two copies (GCC's loop versioning): the loop as it
+ * is, whose accesses get their checks, entered when skip is false, and a
+ * copy without checks, entered when it holds.  False if GCC cannot copy
+ * it (the accesses then test skip each). */
+static bool version_loop(const loop_group &g, tree skip)
+{
+    initialize_original_copy_tables();
+    class loop *copy = loop_version(g.loop, build2(EQ_EXPR, boolean_type_node, skip, boolean_false_node), NULL,
+                                    profile_probability::unlikely(), profile_probability::likely(),
+                                    profile_probability::unlikely(), profile_probability::likely(), true);
+    free_original_copy_tables();
+    return copy != NULL;
 }
 
 /* ---- allocation calls ------------------------------------------------------------- */
@@ -1947,15 +2254,39 @@ static unsigned sharing_execute(function *fun)
             find_loop_groups(fun, acc, loops);
             scev_finalize();
             free_dominance_info(CDI_DOMINATORS);
+            bool versioned = false;
             for (unsigned g = 0; g < loops.length(); g++) {
                 if (!loops[g].members) {
                     lskips.safe_push(NULL_TREE);
                     continue;
                 }
-                if (pi_opt.verbose)
+                if (pi_opt.verbose && loops[g].iters)
                     inform(loops[g].loc, "perfinst: sharing: one check before a loop of %wu iterations for its %u accesses",
                            loops[g].iters, loops[g].members);
+                else if (pi_opt.verbose)
+                    inform(loops[g].loc, "perfinst: sharing: one check before a loop of up to %d iterations "
+                           "(counted before it) for its %u accesses", SH_LOOP_MAX, loops[g].members);
                 lskips.safe_push(insert_loop_check(loops[g], g, acc));
+            }
+            /* a loop whose every access is in its group: a copy without checks */
+            calculate_dominance_info(CDI_DOMINATORS);
+            for (unsigned g = 0; g < loops.length(); g++)
+                if (loops[g].members && loops[g].whole && version_loop(loops[g], lskips[g])) {
+                    if (pi_opt.verbose)
+                        inform(loops[g].loc, "perfinst: sharing: the loop without checks when that check passes");
+                    lskips[g] = NULL_TREE;
+                    versioned = true;
+                    /* the copy with checks runs when the loop's check failed:
+                     * its accesses are checked as if there were no group (a
+                     * block's accesses through one base, one check) */
+                    for (unsigned i = 0; i < acc.length(); i++)
+                        if (acc[i].lgroup == g + 1)
+                            acc[i].lgroup = 0;
+                }
+            free_dominance_info(CDI_DOMINATORS);
+            if (versioned) {
+                mark_virtual_operands_for_renaming(fun);
+                update_ssa(TODO_update_ssa);
             }
             loop_optimizer_finalize();
             renumber_gimple_stmt_uids(fun);

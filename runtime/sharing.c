@@ -368,7 +368,7 @@ static void sh_init(void)
     /* The inlined checks read the byte shadow, and on a byte of 0 the index
      * shadow, without testing their addresses (pass-sharing.cc): without
      * them the instrumented code cannot run. */
-    uint8_t *shadow = map(line_mask + 1 + 4096);
+    uint8_t *shadow = map(line_mask + 1 + 4096 + 4096); /* (a page beyond it: a loop's check reads 8 bytes) */
     if (shadow)
         shadow += 4096; /* (struct sh_head below it) */
     if (!shadow || !ishadow) {

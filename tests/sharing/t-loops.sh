@@ -4,7 +4,15 @@
 #    16 bytes) gets the inlined check of its lines, so the runtime sees it
 #    only while the check would not skip it;
 #  - a loop of a known trip count whose accesses walk at most two lines
-#    each (8 doubles, 32 bytes into a line) gets one check before it.
+#    each (8 doubles, 32 bytes into a line) gets one check before it;
+#  - a loop whose trip count is known only when it runs (rowloops.c: parts
+#    of rows whose middle lines are the worker's own and whose end lines
+#    are shared, sampled) gets one check before it and, when it passes, runs
+#    a copy without checks: before each such loop the fixture counts, from
+#    the shadow's bytes, what the per-access checks would take off the
+#    countdown, and compares it with what the loop took off (none may
+#    differ); the exact-mode reports of both builds are the same, and the
+#    workers' instructions show that the copy without checks ran.
 # What the runtime records is what it recorded with a check and a call per
 # access (sharing-coalesce=no): the same report in the exact mode.  The
 # number of block operations that reached the runtime (SHARE_STATS blocks)
@@ -48,6 +56,35 @@ PERFINST_OUT=s.pit ./lyes > /dev/null
 "$PMOPT" report --sharing lyes s.pit > s.rep
 assert_eq "sampled: the two lines' false sharing" 2 "$(grep -c '^#[0-9]*  line 0x[0-9a-f]*  FALSE sharing' s.rep)"
 
+# loops of a trip count known when they run (rowloops.c)
+src=$T/sharing/rowloops.c
+for v in yes no; do
+    pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-sharing-coalesce=$v \
+        -fplugin-arg-perfinst-verbose -c "$src" -o r$v.o 2> r$v.notes
+    pi_ld -O2 -o r$v r$v.o
+done
+assert_contains "rowloops: one check before the loop" ryes.notes \
+    "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check before a loop of up to 64 iterations \(counted before it\) for its 2 accesses"
+assert_contains "rowloops: a copy without checks" ryes.notes \
+    "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: the loop without checks when that check passes"
+for v in yes no; do
+    PERFINST_OUT=r$v.pit ./r$v > r$v.out || fail "rowloops ($v) failed"
+    sed -n 's/^verified \([0-9]*\) \([0-9]*\) wrong \([0-9]*\) \([0-9]*\) counted.*/\1 \2 \3 \4/p' r$v.out > r$v.v
+    read -r v0 v1 w0 w1 < r$v.v || fail "rowloops ($v): no verification line"
+    # 2 x 4 rows x 6 starts x 11 lengths, less those past a row's end
+    [ "$v0" -ge 100 ] && [ "$v1" -ge 100 ] || fail "rowloops ($v): only $v0 and $v1 loops verified"
+    assert_eq "rowloops ($v): loops whose countdown differs from their checks'" "0 0" "$w0 $w1"
+done
+cmp -s ryes.out rno.out || fail "rowloops: the builds' results differ: $(cat ryes.out) / $(cat rno.out)"
+ok "rowloops: $(sed -n 's/^verified/verified/p' ryes.out) (the same with a check per access)"
+for v in yes no; do
+    PERFINST_SHARING_PERIOD=1 PERFINST_OUT=re$v.pit ./r$v 4 > /dev/null
+    "$PMOPT" report --sharing r$v re$v.pit > re$v.rep
+    sed -E 's/0x[0-9a-f]+//g; s/tid [0-9]+//; s/cpu [0-9]+//; s/ in re(yes|no)\.pit//; s/T[23]/T/g' re$v.rep | sort > re$v.m
+done
+grep -q "FALSE sharing" reyes.rep || fail "rowloops, exact: no false sharing found"
+diff -u reno.m reyes.m || fail "rowloops, exact mode: the loop's check changed the report"
+
 # the loop's check: the workers' own instructions (callgrind, exact) on
 # their own lines, 2*R loops of 16 accesses: a check per access costs 5
 # instructions or more, the loop's check with a test per access fewer
@@ -62,3 +99,18 @@ done
 [ $((ir_no - ir_yes)) -ge $((2 * R * 8)) ] ||
     fail "the loop's check: the workers ran $ir_yes instructions, $ir_no with a check per access"
 ok "the loop's check: the workers ran $ir_yes instructions, $ir_no with a check per access"
+# rowloops: the copy without checks ran (a check per access costs 5
+# instructions or more, the loop's check about 100 — 150 on lines of
+# different kinds; the loops that fit the check, 8 to 47 iterations: one
+# instruction an access fewer at least)
+for v in yes no; do
+    PERFINST_OUT=cgr$v.pit valgrind --tool=callgrind --callgrind-out-file=cgr.$v ./r$v 12 short > cgr$v.out 2>&1
+    callgrind_annotate cgr.$v > cgr$v.txt 2> /dev/null
+    eval irr_$v=$(grep -m1 -E "rowloops.c:axpy[. ].*\[" cgr$v.txt | awk "{print \$1}" | tr -d ,)
+done
+[ -n "$irr_yes" ] && [ -n "$irr_no" ] || fail "no callgrind count of rowloops' loops"
+n_acc=$(sed -n 's/^accesses //p' cgryes.out)
+[ -n "$n_acc" ] || fail "rowloops: no count of the loops' accesses"
+[ $((irr_no - irr_yes)) -ge $((n_acc)) ] ||
+    fail "rowloops: the loops ran $irr_yes instructions, $irr_no with a check per access"
+ok "rowloops: the loops ran $irr_yes instructions, $irr_no with a check per access"
