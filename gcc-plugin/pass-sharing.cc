@@ -33,9 +33,11 @@
  *                                   if (!skip) <a->sy's own check and probe>
  *                                   a->sy = a->sy + y;
  *
- * and a short loop's accesses, one check before the loop (find_loop_groups);
- * a block operation of a constant length of at most a line gets the
- * runtime's decision for its lines inlined (insert_block_guarded).
+ * a short loop's accesses, one check before the loop, and a copy of the
+ * loop without checks when it passes (find_loop_groups); a long loop's,
+ * one check every 64 iterations (find_chunk_groups); a block operation of a
+ * constant length of at most a line gets the runtime's decision for its
+ * lines inlined (insert_block_guarded).
  *
  * Atomic builtins count as a store of their operand (a read-modify-write),
  * __atomic_load as a load.  Bit-fields count as the bytes of their
@@ -160,6 +162,9 @@ struct share_access {
     unsigned lgroup;
     tree lbase;
     HOST_WIDE_INT lstep;
+    HOST_WIDE_INT lspan;  /* an element of an array at a variable index: its first byte up to lspan past */
+    /* a chunk group's member (find_chunk_groups): the group's number + 1, its bit */
+    unsigned cgroup, cbit;
 };
 enum { SH_BLOCK = 1, SH_STRING = 2, SH_STRING_AFTER = 3 };
 
@@ -1045,7 +1050,7 @@ static bool ssa_defined_before(tree name, gimple *g)
 /* The base and constant byte offset of the bytes a's probe names, or false. */
 static bool group_key(share_access &a)
 {
-    if (!a.ref || a.lgroup)
+    if (!a.ref || a.lgroup || a.cgroup)
         return false;
     unsigned size;
     tree r = probe_ref(a, &size);
@@ -1373,6 +1378,30 @@ static bool addr_iv(class loop *l, tree r, tree *base, HOST_WIDE_INT *step)
     return iv_of(l, a, base, step);
 }
 
+/* Where a's accesses lie in loop l: the first byte at lbase + step * i in
+ * its i-th iteration, or up to *span bytes past it for an element of an
+ * array of a constant size at a variable index (histogram's
+ * h->bins[image[i] >> 6]: the array's bytes; not an array at a struct's
+ * end, which may be longer than declared).  *size: the access's bytes. */
+static bool member_affine(class loop *l, const share_access &a, tree *lbase, HOST_WIDE_INT *step, HOST_WIDE_INT *span,
+                          unsigned *size)
+{
+    tree r = probe_ref(a, size);
+    *span = 0;
+    if (*size > PI_SHARE_LINE)
+        return false;
+    if (addr_iv(l, r, lbase, step))
+        return true;
+    if (TREE_CODE(r) != ARRAY_REF || TREE_CODE(TREE_OPERAND(r, 1)) == INTEGER_CST || array_at_struct_end_p(r))
+        return false;
+    tree arr = TREE_OPERAND(r, 0), tsz = TYPE_SIZE_UNIT(TREE_TYPE(arr));
+    if (!tsz || !tree_fits_uhwi_p(tsz) || tree_to_uhwi(tsz) > PI_SHARE_LINE || tree_to_uhwi(tsz) < *size ||
+        !addr_iv(l, arr, lbase, step))
+        return false;
+    *span = (HOST_WIDE_INT)tree_to_uhwi(tsz) - *size;
+    return true;
+}
+
 /* Can the check before loop l compute t, a trip count's expression (or
  * its may-be-zero condition), as straight-line code?  Values set before
  * the loop, constants, and arithmetic that cannot trap or branch. */
@@ -1409,8 +1438,8 @@ static bool before_loop_expr(class loop *l, tree t)
  * latch's executions + 1, below SH_LOOP_MAX) or an expression the check
  * computes (g->niter, g->mbz, and g->assume: what GCC's count assumes, a
  * loop `p != end` walking by 8 that end - p is a multiple of 8); false if
- * neither. */
-static bool loop_trips(class loop *l, edge ex, loop_group *g)
+ * neither.  With long_ok, a constant of SH_LOOP_MAX or more too. */
+static bool loop_trips(class loop *l, edge ex, loop_group *g, bool long_ok = false)
 {
     class tree_niter_desc nd;
     g->iters = 0;
@@ -1427,9 +1456,9 @@ static bool loop_trips(class loop *l, edge ex, loop_group *g)
         return true;
     }
     if (integer_zerop(nd.may_be_zero) && TREE_CODE(nd.niter) == INTEGER_CST && !g->assume) {
-        if (!tree_fits_uhwi_p(nd.niter) || tree_to_uhwi(nd.niter) >= SH_LOOP_MAX)
+        if (!tree_fits_uhwi_p(nd.niter) || (tree_to_uhwi(nd.niter) >= SH_LOOP_MAX && !long_ok))
             return false;
-        g->iters = tree_to_uhwi(nd.niter) + 1;
+        g->iters = MIN(tree_to_uhwi(nd.niter), HOST_WIDE_INT_MAX - 1) + 1;
         return true;
     }
     if (!INTEGRAL_TYPE_P(TREE_TYPE(nd.niter)) || !before_loop_expr(l, nd.niter) ||
@@ -1477,21 +1506,20 @@ static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_gro
             groups.safe_push(g);
         }
         unsigned size;
-        tree r = probe_ref(a, &size);
-        if (size > PI_SHARE_LINE)
-            continue;
         tree lbase;
-        HOST_WIDE_INT step;
-        if (!addr_iv(l, r, &lbase, &step))
+        HOST_WIDE_INT step, span;
+        if (!member_affine(l, a, &lbase, &step, &span, &size))
             continue;
         unsigned HOST_WIDE_INT iters = groups[k].iters;
         if (absu_hwi(step) > PI_SHARE_LINE ||
-            (iters && (unsigned HOST_WIDE_INT)absu_hwi(step) * (iters - 1) + size > (SH_LOOP_LINES - 1) * PI_SHARE_LINE + 1))
+            (iters && (unsigned HOST_WIDE_INT)absu_hwi(step) * (iters - 1) + span + size >
+                          (SH_LOOP_LINES - 1) * PI_SHARE_LINE + 1))
             continue; /* (449 bytes or fewer lie on at most 8 lines) */
         groups[k].members++;
         a.lgroup = k + 1;
         a.lbase = lbase;
         a.lstep = step;
+        a.lspan = span;
     }
     /* too few accesses to pay for the check before the loop: alone */
     auto few = [&](const loop_group &g) { return g.iters && g.iters * g.members < SH_GROUP_MIN + 1; };
@@ -1529,7 +1557,8 @@ static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_gro
  * every one of those lines this thread's.  Into UNI (c->ok_u, c->k_u): all
  * of them this thread's, or all sampled (or, for a load, all read-only
  * shared), and the accesses the checks would count down (all or none).
- * Into MIXED (c->ok_m, c->k_m), for a step that divides a line (lurow's
+ * Into MIXED (if not NULL: c->ok_m, c->k_m), for a step that divides a
+ * line and an access at one place an iteration (lurow's
  * rows: their middle lines the owner's, the lines at their ends shared with
  * the neighbouring rows): each line this thread's, sampled or read-only
  * shared, and the accesses to the sampled ones, line by line; for another
@@ -1549,6 +1578,8 @@ static bool member_check(gimple_seq *fast, gimple_seq *uni, gimple_seq *mixed, l
     tree walk = gimple_build(fast, loc, MULT_EXPR, uptr, n, build_int_cst(uptr, st));
     tree lo = a.lstep < 0 ? gimple_build(fast, loc, MINUS_EXPR, uptr, a0, walk) : a0;
     tree hi = a.lstep > 0 ? gimple_build(fast, loc, PLUS_EXPR, uptr, a0, walk) : a0;
+    if (a.lspan)
+        hi = gimple_build(fast, loc, PLUS_EXPR, uptr, hi, build_int_cst(uptr, a.lspan));
     tree l0 = gimple_build(fast, loc, RSHIFT_EXPR, uptr, lo, six);
     tree d = gimple_build(fast, loc, MINUS_EXPR, uptr, gimple_build(fast, loc, RSHIFT_EXPR, uptr, hi, six), l0);
     tree valid = gimple_build(fast, loc, LE_EXPR, bt, d, build_int_cst(uptr, SH_LOOP_LINES - 1));
@@ -1577,7 +1608,7 @@ static bool member_check(gimple_seq *fast, gimple_seq *uni, gimple_seq *mixed, l
     c->k_u = gimple_build(uni, loc, COND_EXPR, u32, alls, iters, zero);
     c->ok_m = c->ok_u;
     c->k_m = c->k_u;
-    if (!(a.lstep > 0 && st <= PI_SHARE_LINE && !(PI_SHARE_LINE % st)))
+    if (!mixed || a.lspan || !(a.lstep > 0 && st <= PI_SHARE_LINE && !(PI_SHARE_LINE % st)))
         return false;
     /* line by line: zb(x), 0x80 in each byte of x that is 0 */
     tree lo7 = bytes8(0x7f), hi1 = bytes8(0x80);
@@ -1802,6 +1833,289 @@ static bool version_loop(const loop_group &g, tree skip)
                                     profile_probability::unlikely(), profile_probability::likely(), true);
     free_original_copy_tables();
     return copy != NULL;
+}
+
+/* ---- chunk groups: a long loop's accesses checked once in 64 iterations ------------
+ *
+ * An innermost loop without calls or asm, with one exit, of any trip count
+ * (none GCC knows, or more iterations than a loop group takes), with an
+ * access at one address — or one line — in every iteration (histogram's
+ * h->pixels++ and h->bins[image[i] >> 6]++, a thread's counter in fsbench):
+ * its accesses that run once an iteration at addresses that move by a
+ * constant step (up to a line) are checked together once every C
+ * iterations (C = 64, fewer for steps that would walk more than 8 lines),
+ * at the top of the loop's header:
+ *
+ *     it, lim, mask, ks: 0 on entry          (it: the iteration; it = lim: a new chunk)
+ *     if (it >= lim) {
+ *         for each access j: its lines in iterations it .. it + C - 1;
+ *         free_j = all this thread's (or read-only shared, for a load);
+ *         samp_j = all sampled;
+ *         K = C * (the number of samp_j);
+ *         take = every access free or sampled && countdown > K;
+ *         countdown -= take ? K : 0;  ks = take ? (the number of samp_j) : 0;
+ *         mask = (free_j || (samp_j && take)) << j, ...;  lim = it + C;
+ *     }
+ *     if (mask == all ones) <a copy of the loop's body without checks (only when
+ *                            every access has one address: one that moves would
+ *                            need its pointer in both copies, which costs more
+ *                            registers than the checks' tests, histogram's loop)>
+ *     else ... each access j: if (mask & 1 << j) <no check>, else its own check ...
+ *     (the latch: it++)
+ *     (the exit: countdown += (lim - it - 1) * ks: the chunk's iterations not run)
+ *
+ * A line this thread owns, or a read-only shared line read, needs nothing
+ * of its accesses' checks, so those accesses skip alone; the countdown is
+ * taken for a chunk's accesses to sampled lines only when every access of
+ * the chunk skips (none then counts down by itself, and the exit gives back
+ * what the chunk did not run), so that the countdown goes down access by
+ * access as without the group.  As for the loop groups, another thread
+ * that makes a line shared, or opens a window on it, is seen from the next
+ * chunk on (at most C iterations later).  A loop without an access at one
+ * address is a pass over data (wordcount's text, a first pass over a
+ * buffer: lines in their footprint, which the chunk never skips): the test
+ * per access would cost in every iteration, so it has no chunk group. */
+#ifndef SH_CHUNK_MAX
+#define SH_CHUNK_MAX 64
+#endif
+#define SH_CHUNK_MIN 8 /* fewer iterations a chunk: not worth it */
+
+struct chunk_group {
+    class loop *loop;
+    unsigned HOST_WIDE_INT iters; /* a chunk's iterations */
+    tree niter, mbz, assume;      /* the loop's trip count (loop_group), or NULL: a constant */
+    unsigned members;
+    bool fixed;                   /* a member at one place */
+    bool all_fixed;               /* ... every member */
+    location_t loc;
+};
+
+/* Find the chunk groups (acc[i].cgroup, .cbit, .lbase, .lstep, .lspan) in
+ * loops without a loop group. */
+static void find_chunk_groups(function *fun, vec<share_access> &acc, vec<chunk_group> &groups)
+{
+    auto_vec<char> state; /* per loop: 0 not seen, 1 a group, 2 none */
+    state.safe_grow_cleared(number_of_loops(fun));
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (is_gimple_call(gsi_stmt(gsi)) || gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
+            for (class loop *l = bb->loop_father; l; l = loop_outer(l))
+                state[l->num] = 2;
+    for (unsigned i = 0; i < acc.length(); i++)
+        if (acc[i].lgroup)
+            state[gimple_bb(acc[i].stmt)->loop_father->num] = 2;
+    for (unsigned i = 0; i < acc.length(); i++) {
+        share_access &a = acc[i];
+        if (!a.ref || a.block)
+            continue;
+        basic_block ab = gimple_bb(a.stmt);
+        class loop *l = ab->loop_father;
+        if (!loop_outer(l) || l->inner || state[l->num] == 2)
+            continue;
+        edge ex = single_exit(l);
+        if (!ex || !dominated_by_p(CDI_DOMINATORS, ex->src, ab) || !dominated_by_p(CDI_DOMINATORS, l->latch, ex->src))
+            continue;
+        unsigned size;
+        tree lbase;
+        HOST_WIDE_INT step, span;
+        if (!member_affine(l, a, &lbase, &step, &span, &size) || absu_hwi(step) > PI_SHARE_LINE)
+            continue;
+        unsigned k;
+        for (k = 0; k < groups.length() && groups[k].loop != l; k++)
+            ;
+        if (k == groups.length()) {
+            /* a trip count GCC knows before the loop: the chunks are taken only
+             * when it has two or more (a check every few iterations of a short
+             * loop would cost more than the checks it stands for) */
+            loop_group t;
+            if (!loop_trips(l, ex, &t, true) || (t.iters && t.iters < 2 * SH_CHUNK_MAX)) {
+                state[l->num] = 2;
+                continue;
+            }
+            chunk_group g = {l, SH_CHUNK_MAX, t.niter, t.mbz, t.assume, 0, false, true, gimple_location(a.stmt)};
+            groups.safe_push(g);
+            state[l->num] = 1;
+        }
+        if (groups[k].members == 32)
+            continue;
+        unsigned HOST_WIDE_INT c =
+            step ? ((SH_LOOP_LINES - 1) * PI_SHARE_LINE - (unsigned HOST_WIDE_INT)span) / absu_hwi(step) + 1 : SH_CHUNK_MAX;
+        groups[k].iters = MIN(groups[k].iters, c);
+        groups[k].fixed |= !step;
+        groups[k].all_fixed &= !step;
+        a.cgroup = k + 1;
+        a.cbit = groups[k].members++;
+        a.lbase = lbase;
+        a.lstep = step;
+        a.lspan = span;
+    }
+    for (unsigned k = 0; k < groups.length(); k++)
+        if (!groups[k].fixed || groups[k].iters < SH_CHUNK_MIN)
+            groups[k].members = 0;
+    for (unsigned i = 0; i < acc.length(); i++)
+        if (acc[i].cgroup && !groups[acc[i].cgroup - 1].members)
+            acc[i].cgroup = 0;
+}
+
+/* The chunk check of group gi (above); returns the mask, valid from the
+ * top of the loop's body on. */
+static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_access> &acc)
+{
+    class loop *l = g.loop;
+    location_t loc = g.loc;
+    tree u8 = unsigned_char_type_node, u8p = build_pointer_type(u8), u32 = unsigned_type_node;
+    tree u64 = long_long_unsigned_type_node, uptr = pointer_sized_int_node, bt = boolean_type_node;
+    edge pre = loop_preheader_edge(l), back = loop_latch_edge(l), ex = single_exit(l);
+    basic_block h = l->header;
+    tree lim0 = build_int_cst(uptr, 0);
+    if (g.niter) { /* fewer than two chunks' iterations (or GCC's count not right): no chunks */
+        gimple_seq s = NULL, q = NULL;
+        tree n = force_gimple_operand(fold_convert(uptr, unshare_expr(g.niter)), &s, true, NULL_TREE);
+        gimple_seq_add_seq(&q, s);
+        tree few = gimple_build(&q, loc, LT_EXPR, bt, n, build_int_cst(uptr, 2 * g.iters));
+        if (g.mbz) {
+            s = NULL;
+            tree z = force_gimple_operand(fold_convert(bt, unshare_expr(g.mbz)), &s, true, NULL_TREE);
+            gimple_seq_add_seq(&q, s);
+            few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few, z);
+        }
+        if (g.assume) {
+            s = NULL;
+            tree as = force_gimple_operand(fold_convert(bt, unshare_expr(g.assume)), &s, true, NULL_TREE);
+            gimple_seq_add_seq(&q, s);
+            few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few, gimple_build(&q, loc, BIT_NOT_EXPR, bt, as));
+        }
+        lim0 = gimple_build(&q, loc, COND_EXPR, uptr, few, build_int_cst(uptr, -1), lim0);
+        for (gimple_stmt_iterator i = gsi_start(q); !gsi_end_p(i); gsi_next(&i))
+            gimple_set_location(gsi_stmt(i), loc);
+        gsi_insert_seq_on_edge_immediate(pre, q);
+        pre = loop_preheader_edge(l);
+    }
+    tree it = make_temp_ssa_name(uptr, NULL, "pi_it"), lim = make_temp_ssa_name(uptr, NULL, "pi_lim");
+    tree mask = make_temp_ssa_name(u32, NULL, "pi_mask"), ks = make_temp_ssa_name(u32, NULL, "pi_ks");
+    gphi *pit = create_phi_node(it, h), *plim = create_phi_node(lim, h);
+    gphi *pmask = create_phi_node(mask, h), *pks = create_phi_node(ks, h);
+    add_phi_arg(pit, build_int_cst(uptr, 0), pre, loc);
+    add_phi_arg(plim, lim0, pre, loc);
+    add_phi_arg(pmask, build_int_cst(u32, 0), pre, loc);
+    add_phi_arg(pks, build_int_cst(u32, 0), pre, loc);
+    gcond *c = gimple_build_cond(GE_EXPR, it, lim, NULL_TREE, NULL_TREE);
+    gimple_set_location(c, loc);
+    gimple_stmt_iterator gh = gsi_after_labels(h);
+    gsi_insert_before(&gh, c, GSI_SAME_STMT);
+    /* the chunk's check */
+    gimple_seq seq = NULL;
+    tree shadow = make_temp_ssa_name(u8p, NULL, "pi_shadow");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(shadow, shadow_decl()));
+    tree me = make_temp_ssa_name(u8, NULL, "pi_me");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
+    tree me8 = gimple_build(&seq, loc, MULT_EXPR, u64, gimple_convert(&seq, loc, u64, me),
+                            build_int_cstu(u64, 0x0101010101010101ull));
+    tree n = build_int_cst(uptr, g.iters - 1), iters = build_int_cst(u32, g.iters), zero = build_int_cst(u32, 0);
+    tree all = NULL_TREE, kk = zero, ns = zero;
+    auto_vec<tree> frees, samps;
+    for (unsigned i = 0; i < acc.length(); i++) {
+        const share_access &a = acc[i];
+        if (a.cgroup != gi + 1)
+            continue;
+        gimple_seq bs = NULL;
+        tree b0 = force_gimple_operand(fold_convert(uptr, unshare_expr(a.lbase)), &bs, true, NULL_TREE);
+        gimple_seq_add_seq(&seq, bs);
+        tree a0 = a.lstep ? gimple_build(&seq, loc, PLUS_EXPR, uptr, b0,
+                                         gimple_build(&seq, loc, MULT_EXPR, uptr, it, build_int_cst(uptr, a.lstep)))
+                          : b0;
+        member_answer ma;
+        member_check(&seq, &seq, NULL, loc, a, a0, n, iters, shadow, me8, &ma);
+        tree samp = gimple_build(&seq, loc, BIT_AND_EXPR, bt, ma.ok_u, gimple_build(&seq, loc, NE_EXPR, bt, ma.k_u, zero));
+        tree fre = gimple_build(&seq, loc, BIT_AND_EXPR, bt, ma.ok_u, gimple_build(&seq, loc, EQ_EXPR, bt, ma.k_u, zero));
+        all = all ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, all, ma.ok_u) : ma.ok_u;
+        ns = gimple_build(&seq, loc, PLUS_EXPR, u32, ns, gimple_convert(&seq, loc, u32, samp));
+        frees.safe_push(fre);
+        samps.safe_push(samp);
+    }
+    kk = gimple_build(&seq, loc, MULT_EXPR, u32, ns, iters);
+    tree cd = make_temp_ssa_name(u32, NULL, "pi_cd");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(cd, countdown_decl()));
+    tree take = gimple_build(&seq, loc, BIT_AND_EXPR, bt, all, gimple_build(&seq, loc, GT_EXPR, bt, cd, kk));
+    tree cdn = gimple_build(&seq, loc, COND_EXPR, u32, take, gimple_build(&seq, loc, MINUS_EXPR, u32, cd, kk), cd);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cdn));
+    tree ks_r = gimple_build(&seq, loc, COND_EXPR, u32, take, ns, zero);
+    tree mask_r = zero;
+    for (unsigned j = 0; j < frees.length(); j++) {
+        tree b = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, frees[j],
+                              gimple_build(&seq, loc, BIT_AND_EXPR, bt, samps[j], take));
+        mask_r = gimple_build(&seq, loc, BIT_IOR_EXPR, u32, mask_r,
+                              gimple_build(&seq, loc, LSHIFT_EXPR, u32, gimple_convert(&seq, loc, u32, b),
+                                           build_int_cst(integer_type_node, j)));
+    }
+    tree lim_r = gimple_build(&seq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, g.iters));
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    edge ej;
+    edge e = side_block(c, seq, EDGE_TRUE_VALUE, &ej);
+    basic_block t = e->dest;
+    auto join = [&](tree old, tree nw, const char *name) {
+        tree v = make_temp_ssa_name(TREE_TYPE(old), NULL, name);
+        gphi *p = create_phi_node(v, t);
+        add_phi_arg(p, old, e, loc);
+        add_phi_arg(p, nw, ej, loc);
+        return v;
+    };
+    tree mask_t = join(mask, mask_r, "pi_mask"), lim_t = join(lim, lim_r, "pi_lim"), ks_t = join(ks, ks_r, "pi_ks");
+    /* the latch: the next iteration */
+    gimple_seq lseq = NULL;
+    tree it1 = gimple_build(&lseq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, 1));
+    gimple_stmt_iterator gl = gsi_after_labels(back->src);
+    gsi_insert_seq_before(&gl, lseq, GSI_SAME_STMT);
+    add_phi_arg(pit, it1, back, loc);
+    add_phi_arg(plim, lim_t, back, loc);
+    add_phi_arg(pmask, mask_t, back, loc);
+    add_phi_arg(pks, ks_t, back, loc);
+    /* the exit: what the chunk did not run back into the countdown */
+    gimple_seq xseq = NULL;
+    tree left = gimple_build(&xseq, loc, MINUS_EXPR, uptr, gimple_build(&xseq, loc, MINUS_EXPR, uptr, lim_t, it),
+                             build_int_cst(uptr, 1));
+    tree back_k = gimple_build(&xseq, loc, MULT_EXPR, u32, gimple_convert(&xseq, loc, u32, left), ks_t);
+    tree cx = make_temp_ssa_name(u32, NULL, "pi_cd");
+    gimple_seq_add_stmt(&xseq, gimple_build_assign(cx, countdown_decl()));
+    gimple_seq_add_stmt(&xseq, gimple_build_assign(countdown_decl(), gimple_build(&xseq, loc, PLUS_EXPR, u32, cx, back_k)));
+    for (gimple_stmt_iterator i = gsi_start(xseq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gsi_insert_seq_on_edge_immediate(ex, xseq);
+    /* a chunk whose every access skips runs a copy of the loop's body
+     * without checks (the counter and the test of the mask stay): for
+     * accesses at one address each */
+    if (!g.all_fixed)
+        return mask_t;
+    edge st = split_block_after_labels(t);
+    calculate_dominance_info(CDI_DOMINATORS); /* (get_loop_body's) */
+    basic_block hn = st->dest, *body = get_loop_body(l);
+    auto_vec<basic_block> region;
+    for (unsigned i = 0; i < l->num_nodes; i++)
+        if (body[i] != h && body[i] != t && body[i] != ej->src && body[i] != l->latch)
+            region.safe_push(body[i]);
+    free(body);
+    free_dominance_info(CDI_DOMINATORS);
+    if (!can_copy_bbs_p(region.address(), region.length()))
+        return mask_t;
+    auto_vec<basic_block> copies;
+    copies.safe_grow(region.length());
+    initialize_original_copy_tables();
+    copy_bbs(region.address(), region.length(), copies.address(), NULL, 0, NULL, l, l->latch, false);
+    add_phi_args_after_copy(copies.address(), copies.length(), NULL);
+    basic_block hn2 = get_bb_copy(hn);
+    free_original_copy_tables();
+    gcond *ca = gimple_build_cond(EQ_EXPR, mask_t, build_int_cst(u32, g.members >= 32 ? 0xffffffffu : (1u << g.members) - 1),
+                                  NULL_TREE, NULL_TREE);
+    gimple_set_location(ca, loc);
+    gimple_stmt_iterator gt = gsi_last_bb(t);
+    gsi_insert_after(&gt, ca, GSI_NEW_STMT);
+    st->flags = (st->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+    edge et = make_edge(t, hn2, EDGE_TRUE_VALUE);
+    et->probability = profile_probability::likely();
+    st->probability = et->probability.invert();
+    return mask_t;
 }
 
 /* ---- allocation calls ------------------------------------------------------------- */
@@ -2242,7 +2556,8 @@ static unsigned sharing_execute(function *fun)
     if (on) {
         auto_vec<share_access> acc;
         auto_vec<loop_group> loops;
-        auto_vec<tree> lskips;
+        auto_vec<tree> lskips, cmasks;
+        auto_vec<chunk_group> chunks;
         bool loops_on = !pi_opt.sharing_no_coalesce && opt_for_fn(fun->decl, optimize) && gimple_in_ssa_p(fun);
         if (loops_on)
             loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
@@ -2288,6 +2603,26 @@ static unsigned sharing_execute(function *fun)
                 mark_virtual_operands_for_renaming(fun);
                 update_ssa(TODO_update_ssa);
             }
+            /* long loops: a check once in a chunk of iterations */
+            calculate_dominance_info(CDI_DOMINATORS);
+            scev_initialize();
+            find_chunk_groups(fun, acc, chunks);
+            scev_finalize();
+            free_dominance_info(CDI_DOMINATORS);
+            for (unsigned g = 0; g < chunks.length(); g++) {
+                if (!chunks[g].members) {
+                    cmasks.safe_push(NULL_TREE);
+                    continue;
+                }
+                if (pi_opt.verbose)
+                    inform(chunks[g].loc, "perfinst: sharing: one check every %wu iterations of a loop for its %u accesses",
+                           chunks[g].iters, chunks[g].members);
+                cmasks.safe_push(insert_chunk_check(chunks[g], g, acc));
+            }
+            if (cmasks.length()) { /* (the bodies copied without checks) */
+                mark_virtual_operands_for_renaming(fun);
+                update_ssa(TODO_update_ssa);
+            }
             loop_optimizer_finalize();
             renumber_gimple_stmt_uids(fun);
         }
@@ -2301,6 +2636,17 @@ static unsigned sharing_execute(function *fun)
         for (unsigned i = 0; i < acc.length(); i++) {
             if (acc[i].lgroup) {
                 instrument(acc[i], lskips[acc[i].lgroup - 1]);
+                continue;
+            }
+            if (acc[i].cgroup) { /* skip = mask & 1 << bit */
+                gimple_seq q = NULL;
+                location_t loc = gimple_location(acc[i].stmt);
+                tree m = gimple_build(&q, loc, BIT_AND_EXPR, unsigned_type_node, cmasks[acc[i].cgroup - 1],
+                                      build_int_cst(unsigned_type_node, 1u << acc[i].cbit));
+                tree sk = gimple_build(&q, loc, NE_EXPR, boolean_type_node, m, build_int_cst(unsigned_type_node, 0));
+                gimple_stmt_iterator gi = gsi_for_stmt(acc[i].stmt);
+                gsi_insert_seq_before(&gi, q, GSI_SAME_STMT);
+                instrument(acc[i], sk);
                 continue;
             }
             int h = acc[i].head;

@@ -21,11 +21,16 @@
  * nothing else would happen.  It sets the countdown to 1000000, runs the
  * loop, and compares what the loop took off with that count: the loop's
  * check must take exactly what the checks it stands for take (the sampled
- * lines at the rows' ends, the owner's lines between).  Prints the loops
+ * lines at the rows' ends, the owner's lines between).  The same for loops
+ * of 130 to 256 iterations adding a vector of its own into its sum, which
+ * shares a line with the other worker's (sampled): checked once every 64
+ * iterations (chunk groups), the countdown given back for the iterations a
+ * chunk did not run; and loops adding into the sum alone (a copy of the
+ * loop without checks runs the chunks).  Prints the loops
  * verified, those that took another count, the accesses counted down, and
- * the loops' accesses.  With `short`, only the loops of 8 to 47
- * iterations (their accesses on at most 7 lines each) run after the
- * writes. */
+ * the loops' accesses and the long loops' iterations.  With `short`, only
+ * the row loops of 8 to 47 iterations (their accesses on at most 7 lines
+ * each) run after the writes. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +52,10 @@ static double *m;
 static pthread_barrier_t bar;
 static const int los[] = {0, 3, 17, 9, 0, 1};
 static const int lens[] = {1, 5, 8, 13, 30, 47, 63, 64, 65, 70, 90};
-static long verified[2], wrong[2], counted[2], accesses[2];
+static long verified[2], wrong[2], counted[2], accesses[2], chunked[2];
+static double warmed[2];
+static volatile long *sums; /* one line: each worker's sum, sampled once both wrote it */
+static const int longs[] = {130, 200, 256};
 
 /* The countdown the per-access checks of len accesses from x (a store) and
  * y (a load), 8 bytes apart, would take off, or -1 when one of their
@@ -83,13 +91,59 @@ static __attribute__((noinline)) void axpy(double *x, const double *y, double f,
         x[j] += f * y[j];
 }
 
+/* a long loop (the chunk groups): the sum at one address, y walked */
+static __attribute__((noinline)) void sum_into(volatile long *s, const double *y, int len)
+{
+    for (int j = 0; j < len; j++)
+        *s += (long)y[j];
+}
+
+/* a long loop at one address (the chunk groups' copy of the body without
+ * checks) */
+static __attribute__((noinline)) void bump(volatile long *s, int len)
+{
+    for (int j = 0; j < len; j++)
+        *s += j;
+}
+
+static __attribute__((noinline, no_instrument_function)) long expected_bump(volatile long *s, int len)
+{
+    unsigned char b = __perfinst_share_shadow[(unsigned long)s >> 6];
+    return b == SAMPLED ? len : b == __perfinst_share_tls.id ? 0 : -1;
+}
+
+/* y read (its lines past their footprint) */
+static __attribute__((noinline)) double warm(const double *y)
+{
+    double s = 0;
+    for (int j = 0; j < 256; j++)
+        s += y[j];
+    return s;
+}
+
+/* What sum_into's per-access checks take off the countdown (as expected()) */
+static __attribute__((noinline, no_instrument_function)) long expected_sum(volatile long *s, const double *y, int len)
+{
+    unsigned char me = __perfinst_share_tls.id;
+    long k = 0;
+    for (int j = 0; j < len; j++)
+        for (int t = 0; t < 2; t++) {
+            unsigned char b = __perfinst_share_shadow[(unsigned long)(t ? (const volatile void *)(y + j) : s) >> 6];
+            if (b == SAMPLED)
+                k++;
+            else if (b != me)
+                return -1;
+        }
+    return k;
+}
+
 static void *worker(void *arg)
 {
     int me = (int)(long)arg;
-    double *y = aligned_alloc(64, 128 * sizeof *y);
+    double *y = aligned_alloc(64, 256 * sizeof *y);
     if (!y)
         return NULL;
-    for (int j = 0; j < 128; j++)
+    for (int j = 0; j < 256; j++)
         y[j] = j;
     for (int p = 0; p < passes; p++)
         for (int t = 0; t < 2; t++) { /* in turns: the same reloads in every run */
@@ -97,8 +151,9 @@ static void *worker(void *arg)
                 for (int i = me; i < ROWS; i += 2)
                     for (int j = 0; j < COLS; j++)
                         m[i * COLS + j] += p + j;
-                for (int j = 0; j < 128; j++)
+                for (int j = 0; j < 256; j++)
                     y[j] += 1;
+                sums[me] += p;
             }
             pthread_barrier_wait(&bar);
         }
@@ -122,6 +177,29 @@ static void *worker(void *arg)
                             counted[me] += got;
                         }
                     }
+            for (int w = 0; t == me && w < 10; w++) /* y's lines past the footprint */
+                warmed[me] += warm(y);
+            for (unsigned b = 0; t == me && b < sizeof longs / sizeof longs[0]; b++) {
+                long k = expected_sum(&sums[me], y, longs[b]);
+                set_countdown(1000000);
+                sum_into(&sums[me], y, longs[b]);
+                long got = 1000000 - (long)countdown();
+                chunked[me] += longs[b];
+                if (k >= 0) {
+                    verified[me]++;
+                    wrong[me] += got != k;
+                    counted[me] += got;
+                }
+                k = expected_bump(&sums[me], longs[b]);
+                set_countdown(1000000);
+                bump(&sums[me], longs[b]);
+                got = 1000000 - (long)countdown();
+                if (k >= 0) {
+                    verified[me]++;
+                    wrong[me] += got != k;
+                    counted[me] += got;
+                }
+            }
         pthread_barrier_wait(&bar);
     }
     return NULL;
@@ -137,6 +215,10 @@ int main(int argc, char **argv)
         return 1;
     memset(block, 0, ROWS * COLS * sizeof *m + 64);
     m = (double *)(block + 16);
+    sums = aligned_alloc(64, 64);
+    if (!sums)
+        return 1;
+    sums[0] = sums[1] = 0;
     pthread_barrier_init(&bar, NULL, 2);
     pthread_t t[2];
     for (long i = 0; i < 2; i++)
@@ -150,5 +232,6 @@ int main(int argc, char **argv)
     printf("verified %ld %ld wrong %ld %ld counted %ld %ld\n", verified[0], verified[1], wrong[0], wrong[1],
            counted[0], counted[1]);
     printf("accesses %ld\n", accesses[0] + accesses[1]);
+    printf("chunked %ld\n", chunked[0] + chunked[1]);
     return 0;
 }

@@ -12,7 +12,13 @@
 #    the shadow's bytes, what the per-access checks would take off the
 #    countdown, and compares it with what the loop took off (none may
 #    differ); the exact-mode reports of both builds are the same, and the
-#    workers' instructions show that the copy without checks ran.
+#    workers' instructions show that the copy without checks ran;
+#  - a long loop with an access at one address (rowloops.c's sum, on a
+#    line both workers write) is checked once every 57 iterations: the
+#    same comparison of the countdown, the chunks' iterations not run given
+#    back at the loop's exit (130 and 200 iterations), and its instructions;
+#    a long loop adding into the sum alone runs its chunks in a copy without
+#    checks (the same comparison).
 # What the runtime records is what it recorded with a check and a call per
 # access (sharing-coalesce=no): the same report in the exact mode.  The
 # number of block operations that reached the runtime (SHARE_STATS blocks)
@@ -67,6 +73,11 @@ assert_contains "rowloops: one check before the loop" ryes.notes \
     "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check before a loop of up to 64 iterations \(counted before it\) for its 2 accesses"
 assert_contains "rowloops: a copy without checks" ryes.notes \
     "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: the loop without checks when that check passes"
+assert_contains "rowloops: the long loop checked in chunks" ryes.notes \
+    "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check every 57 iterations of a loop for its 2 accesses"
+assert_contains "rowloops: the long loop at one address checked in chunks" ryes.notes \
+    "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check every 64 iterations of a loop for its 1 accesses"
+assert_not_contains "sharing-coalesce=no: no chunks" rno.notes "one check every"
 for v in yes no; do
     PERFINST_OUT=r$v.pit ./r$v > r$v.out || fail "rowloops ($v) failed"
     sed -n 's/^verified \([0-9]*\) \([0-9]*\) wrong \([0-9]*\) \([0-9]*\) counted.*/\1 \2 \3 \4/p' r$v.out > r$v.v
@@ -107,6 +118,7 @@ for v in yes no; do
     PERFINST_OUT=cgr$v.pit valgrind --tool=callgrind --callgrind-out-file=cgr.$v ./r$v 12 short > cgr$v.out 2>&1
     callgrind_annotate cgr.$v > cgr$v.txt 2> /dev/null
     eval irr_$v=$(grep -m1 -E "rowloops.c:axpy[. ].*\[" cgr$v.txt | awk "{print \$1}" | tr -d ,)
+    eval irs_$v=$(grep -m1 -E "rowloops.c:sum_into[. ].*\[" cgr$v.txt | awk "{print \$1}" | tr -d ,)
 done
 [ -n "$irr_yes" ] && [ -n "$irr_no" ] || fail "no callgrind count of rowloops' loops"
 n_acc=$(sed -n 's/^accesses //p' cgryes.out)
@@ -114,3 +126,12 @@ n_acc=$(sed -n 's/^accesses //p' cgryes.out)
 [ $((irr_no - irr_yes)) -ge $((n_acc)) ] ||
     fail "rowloops: the loops ran $irr_yes instructions, $irr_no with a check per access"
 ok "rowloops: the loops ran $irr_yes instructions, $irr_no with a check per access"
+# the long loop: its own line, sampled, and the vector, its own: the check
+# of each chunk of 57 iterations stands for 114 checks, the counter and a
+# test per access stay (an instruction an iteration fewer at least; with
+# no chunk skipped, more)
+n_it=$(sed -n 's/^chunked //p' cgryes.out)
+[ -n "$irs_yes" ] && [ -n "$irs_no" ] && [ -n "$n_it" ] || fail "no callgrind count of rowloops' long loops"
+[ $((irs_no - irs_yes)) -ge $((n_it)) ] ||
+    fail "rowloops: the long loops ran $irs_yes instructions, $irs_no with a check per access ($n_it iterations)"
+ok "rowloops: the long loops ran $irs_yes instructions, $irs_no with a check per access ($n_it iterations)"
