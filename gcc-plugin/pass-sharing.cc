@@ -801,11 +801,12 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
 }
 
 /* Splits C's block after C, the condition just inserted, and puts SEQ in
- * a block of its own, entered (unlikely) when C goes to SIDE
+ * a block of its own, entered (with probability P, unlikely) when C goes to SIDE
  * (EDGE_TRUE_VALUE or EDGE_FALSE_VALUE) and falling through into the rest
  * of the block; returns the edge that goes round SEQ, into the rest (its
  * dest), and in *INTO_REST the side block's edge into the rest. */
-static edge side_block(gcond *c, gimple_seq seq, int side, edge *into_rest)
+static edge side_block(gcond *c, gimple_seq seq, int side, edge *into_rest,
+                       profile_probability p = profile_probability::unlikely())
 {
     basic_block bb = gimple_bb(c);
     edge e = split_block(bb, c); /* bb: ... c | e->dest: the rest */
@@ -815,7 +816,7 @@ static edge side_block(gcond *c, gimple_seq seq, int side, edge *into_rest)
     e->flags = (e->flags & ~EDGE_FALLTHRU) | (side == EDGE_TRUE_VALUE ? EDGE_FALSE_VALUE : EDGE_TRUE_VALUE);
     edge es = make_edge(bb, sb, side);
     edge ej = make_edge(sb, e->dest, EDGE_FALLTHRU);
-    es->probability = profile_probability::unlikely();
+    es->probability = p;
     e->probability = es->probability.invert();
     ej->probability = profile_probability::always();
     sb->count = es->count();
@@ -1469,12 +1470,11 @@ static bool loop_trips(class loop *l, edge ex, loop_group *g, bool long_ok = fal
     return true;
 }
 
-/* Find the loop groups (acc[i].lgroup, .lbase, .lstep). */
-static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_group> &groups)
+/* Per loop of fun: 0 (not seen yet), or 2 when it has a call or an asm (a
+ * callee may be instrumented, or create or join threads): none of its
+ * accesses is grouped. */
+static void loop_states(function *fun, auto_vec<char> &state)
 {
-    /* loops with a call or an asm (a callee may be instrumented, or create
-     * or join threads): none of their accesses is grouped */
-    auto_vec<char> state; /* per loop: 0 not seen, 1 a group, 2 none */
     state.safe_grow_cleared(number_of_loops(fun));
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
@@ -1482,16 +1482,36 @@ static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_gro
         if (is_gimple_call(gsi_stmt(gsi)) || gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
             for (class loop *l = bb->loop_father; l; l = loop_outer(l))
                 state[l->num] = 2;
+}
+
+/* The innermost loop a's access runs in once an iteration (its block
+ * dominates the loop's one exit, which dominates the latch), and that exit;
+ * NULL if none or the loop's state is 2. */
+static class loop *member_loop(const share_access &a, const auto_vec<char> &state, edge *ex)
+{
+    if (!a.ref || a.block)
+        return NULL;
+    basic_block ab = gimple_bb(a.stmt);
+    class loop *l = ab->loop_father;
+    if (!loop_outer(l) || l->inner || state[l->num] == 2)
+        return NULL;
+    *ex = single_exit(l);
+    if (!*ex || !dominated_by_p(CDI_DOMINATORS, (*ex)->src, ab) ||
+        !dominated_by_p(CDI_DOMINATORS, l->latch, (*ex)->src))
+        return NULL;
+    return l;
+}
+
+/* Find the loop groups (acc[i].lgroup, .lbase, .lstep). */
+static void find_loop_groups(function *fun, vec<share_access> &acc, vec<loop_group> &groups)
+{
+    auto_vec<char> state; /* per loop: 0 not seen, 1 a group, 2 none */
+    loop_states(fun, state);
     for (unsigned i = 0; i < acc.length(); i++) {
         share_access &a = acc[i];
-        if (!a.ref || a.block)
-            continue;
-        basic_block ab = gimple_bb(a.stmt);
-        class loop *l = ab->loop_father;
-        if (!loop_outer(l) || l->inner || state[l->num] == 2)
-            continue;
-        edge ex = single_exit(l);
-        if (!ex || !dominated_by_p(CDI_DOMINATORS, ex->src, ab) || !dominated_by_p(CDI_DOMINATORS, l->latch, ex->src))
+        edge ex;
+        class loop *l = member_loop(a, state, &ex);
+        if (!l)
             continue;
         unsigned k;
         for (k = 0; k < groups.length() && groups[k].loop != l; k++)
@@ -1754,20 +1774,8 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
     edge e0 = NULL;
     if (c0) { /* if (n < SH_LOOP_MAX) <the check, in a block of its own>, else skip = false */
         gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), pre);
-        basic_block b0 = gimple_bb(c0);
-        e0 = split_block(b0, c0);
-        basic_block b1 = create_empty_bb(b0);
-        gimple_stmt_iterator g1 = gsi_start_bb(b1);
-        gsi_insert_seq_after(&g1, seq, GSI_NEW_STMT);
-        e0->flags = (e0->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-        edge et = make_edge(b0, b1, EDGE_TRUE_VALUE);
-        edge eb = make_edge(b1, e0->dest, EDGE_FALLTHRU);
-        et->probability = profile_probability::likely();
-        e0->probability = et->probability.invert();
-        eb->probability = profile_probability::always();
-        b1->count = et->count();
-        if (current_loops)
-            add_bb_to_loop(b1, b0->loop_father);
+        edge eb; /* (the check's block ends in its test: side_block below splits it) */
+        e0 = side_block(c0, seq, EDGE_TRUE_VALUE, &eb, profile_probability::likely());
     } else
         gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), seq);
     /* every line this thread's: skip (into the loop's preheader); else the
@@ -1895,26 +1903,15 @@ struct chunk_group {
 static void find_chunk_groups(function *fun, vec<share_access> &acc, vec<chunk_group> &groups)
 {
     auto_vec<char> state; /* per loop: 0 not seen, 1 a group, 2 none */
-    state.safe_grow_cleared(number_of_loops(fun));
-    basic_block bb;
-    FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-        if (is_gimple_call(gsi_stmt(gsi)) || gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
-            for (class loop *l = bb->loop_father; l; l = loop_outer(l))
-                state[l->num] = 2;
+    loop_states(fun, state);
     for (unsigned i = 0; i < acc.length(); i++)
         if (acc[i].lgroup)
             state[gimple_bb(acc[i].stmt)->loop_father->num] = 2;
     for (unsigned i = 0; i < acc.length(); i++) {
         share_access &a = acc[i];
-        if (!a.ref || a.block)
-            continue;
-        basic_block ab = gimple_bb(a.stmt);
-        class loop *l = ab->loop_father;
-        if (!loop_outer(l) || l->inner || state[l->num] == 2)
-            continue;
-        edge ex = single_exit(l);
-        if (!ex || !dominated_by_p(CDI_DOMINATORS, ex->src, ab) || !dominated_by_p(CDI_DOMINATORS, l->latch, ex->src))
+        edge ex;
+        class loop *l = member_loop(a, state, &ex);
+        if (!l)
             continue;
         unsigned size;
         tree lbase;

@@ -11,8 +11,8 @@
  *
  * Before the turns, each thread also updates a struct it allocated, on a
  * line no other thread touches, PRIVATE_ROUNDS times (four fields through
- * one pointer: a group on a private line, which the check skips once the
- * runtime has seen the line's first accesses). */
+ * one pointer in a long loop: checked once every 64 iterations, which skips
+ * them once the runtime has seen the line's first accesses). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
