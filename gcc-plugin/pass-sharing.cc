@@ -1688,26 +1688,31 @@ static bool member_check(gimple_seq *fast, gimple_seq *uni, gimple_seq *mixed, l
     return true;
 }
 
-/* The check of group gi before its loop (above); returns skip.  First the
- * common case, every line private to this thread (no countdown), then the
- * general one, straight-line.  With n the latch's executions (below
- * SH_LOOP_MAX, or the check fails), each access's lines from its first
- * byte's to its last's over the loop, l0 to l0 + d (d < 8), and w the
- * shadow's 8 bytes from l0 on, m the mask of the d + 1 bytes of them:
+/* The check of group gi before its loop (above); returns skip.  A trip
+ * count known only when the loop runs is tested first (n, the latch's
+ * executions, below SH_LOOP_MAX, and GCC's assumption); then three tiers,
+ * each straight-line (member_check): every line this thread's (no
+ * countdown), every access's lines all alike, its lines line by line.
+ * With each access's lines (of its accesses' first bytes) l0 to l0 + d
+ * (d < 8), w the shadow's 8 bytes from l0 on and m the mask of the d + 1
+ * of them:
  *
- *     skip = n < SH_LOOP_MAX && (d <= 7 && ((w ^ id * 0x0101..01) & m) == 0) && ...;
- *     if (!skip) {
- *         ok = n < SH_LOOP_MAX && (d <= 7 && (<w's bytes in m all id> || <all SAMPLED>
- *                                             [|| <all RO>, a load])) && ... ;
- *         K = (<all SAMPLED> ? n + 1 : 0) + ...;
- *         skip = ok && countdown > K;
- *         countdown = skip ? countdown - K : countdown;
- *     }
+ *     if (n < SH_LOOP_MAX) {                          (a count known when it runs)
+ *         skip = (d <= 7 && ((w ^ id * 0x0101..01) & m) == 0) && ...;
+ *         if (!skip) {
+ *             ok = (d <= 7 && (<w's bytes in m all id> || <all SAMPLED>
+ *                              [|| <all RO>, a load])) && ... ;
+ *             K = (<all SAMPLED> ? n + 1 : 0) + ...;
+ *             if (!ok)  ok, K = <each line id, SAMPLED [or RO]>, <the accesses to the SAMPLED ones>;
+ *             skip = ok && countdown > K;
+ *             countdown = skip ? countdown - K : countdown;
+ *         }
+ *     } else skip = false;
  *
- * The addresses are those of the loop's first min(n, SH_LOOP_MAX - 1) + 1
- * iterations, which it makes (its accesses dominate its exit): the
- * shadow's bytes read are those of lines the loop touches, and up to 7
- * after them (the runtime maps a page beyond the shadow's end). */
+ * The addresses are those of the loop's n + 1 iterations, which it makes
+ * (its accesses dominate its exit): the shadow's bytes read are those of
+ * lines the loop touches, and up to 7 after them (the runtime maps a page
+ * beyond the shadow's end). */
 static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access> &acc)
 {
     location_t loc = g.loc;
