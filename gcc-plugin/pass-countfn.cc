@@ -299,16 +299,21 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * run time matters less there than what it costs the compile.
  * fast: without RTL GCSE, tree PRE, the second scheduling pass and the
  * CSE rerun (as with -fno-gcse ...).
- * lean: fast at -O1, as __attribute__((optimize("O1"))) gives it (no VRP,
- * jump threading, peephole2, caller-saves ... either), keeping the unit's
- * -fstrict-aliasing (which -O1 lacks); -f options given on the command
- * line keep their values, as under the attribute.  On Lua's lvm.c and
- * lparser.c and zstd's zstd_compress.c cc1 ran 10-17 % fewer
- * instructions than with fast; zstd -3 counted in 4 % more, above
- * -fprofile-generate, so fast stays the default (bench/RESULTS.md
- * 2026-11-29 07:00).
- * Only where the function has no optimize attribute of its own.  (Both
- * also turn the copy's counter updates into one asm each:
+ * lean (the default): fast at -O1, as __attribute__((optimize("O1")))
+ * gives it (no VRP, jump threading, peephole2, caller-saves ...), keeping
+ * four of the unit's options that -O1 lacks: -fstrict-aliasing,
+ * -fexpensive-optimizations, -free (redundant extension elimination) and
+ * -fipa-ra (without it the copy records no register usage, and every
+ * caller of f, which tail-calls f.count, assumes all call-clobbered
+ * registers clobbered: the clean code around the call spills more, and
+ * the off mode pays for it).
+ * At plain -O1 zstd -3 counted in 4 % more instructions than with fast,
+ * above -fprofile-generate; those two RTL options give back 3.5 of the 4
+ * (VRP and jump threading in the copy cost instructions there), at a
+ * compile cost near -O1's (bench/RESULTS.md 2026-11-29 10:00).  -f
+ * options given on the command line keep their values, as under the
+ * attribute.  Only where the function has no optimize attribute of its
+ * own.  (Both also turn the copy's counter updates into one asm each:
  * split_off_counting, pi_counters_as_asm.) */
 static void copy_options(tree copy)
 {
@@ -321,8 +326,12 @@ static void copy_options(tree copy)
         /* (the C family's parser of optimize attributes: cc1 and cc1plus
            have it; pass-countfn never runs in lto1) */
         int strict_aliasing = flag_strict_aliasing;
+        int expensive = flag_expensive_optimizations, ree = flag_ree, ipa_ra = flag_ipa_ra;
         parse_optimize_options(build_tree_list(NULL_TREE, build_string(2, "O1")), true);
         flag_strict_aliasing = strict_aliasing;
+        flag_expensive_optimizations = expensive;
+        flag_ree = ree;
+        flag_ipa_ra = ipa_ra;
     }
     flag_gcse = 0;
     flag_gcse_after_reload = 0;

@@ -248,13 +248,15 @@ static bool parse_args(const struct plugin_name_args *a)
      * prologue (SQLite with the mode off: 1.019x -O2's instructions, 1.010x
      * its CPU time, against 1.046x with the copies in one function) */
     pi_opt.counting_function = true;
-    /* counting-opt=fast is the default: without RTL GCSE, tree PRE, the CSE
-     * rerun and the second scheduling pass the counting copies ran as many
-     * instructions (callgrind: zstd -3 1.689x -O2 against 1.677x, zstd -d
-     * 1.749x against 1.757x, SQLite's sort mix 1.270x against 1.274x) and
-     * sqlite3.c compiled in about a fifth less time (bench/RESULTS.md,
-     * 2026-11-28 22:40) */
-    pi_opt.counting_opt = PI_COPT_FAST;
+    /* counting-opt=lean is the default: with the counting copies at -O1
+     * (plus -fexpensive-optimizations and -free) cc1 runs 8-12 % fewer
+     * instructions than with fast (Lua's lvm.c and lparser.c, zstd's
+     * zstd_compress.c) and all=count compiles Lua, zstd and leveldb in
+     * 3-13 % less CPU time, while counting stays under -fprofile-generate
+     * on every workload of bench/count-cost.sh (zstd -3 1.145x -O2 against
+     * fast's 1.139x and -fprofile-generate's 1.163x; bench/RESULTS.md,
+     * 2026-11-29 10:00) */
+    pi_opt.counting_opt = PI_COPT_LEAN;
     /* count-at=late is the default: the counters after the early inliner,
      * where -fprofile-generate puts its own, cost at most 1.25x -O2's CPU
      * time on SQLite, Lua and zstd, below -fprofile-generate on each, where

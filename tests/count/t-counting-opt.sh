@@ -1,35 +1,49 @@
 # counting-opt= (gcc-plugin/pass-countfn.cc): the counting copies f.count.N
 # get options of their own, and GCC honours them.  A pass a copy's options
 # turn off leaves the copy out of its dump while the clean f is in it:
-# fast (the default) drops the second scheduling pass (sched2) but keeps
-# VRP; lean drops both; full keeps every pass of -O2.  Whatever the
+# fast drops the second scheduling pass (sched2) but keeps VRP; lean (the
+# default) drops both but keeps redundant extension elimination (ree),
+# which plain -O1 lacks; full keeps every pass of -O2.  Whatever the
 # options, the counts are exact (loops.c's expect-count lines) and the
 # output is the program's.
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/loops.c
 # the functions in the dump of pass $2 of a compile with counting-opt=$1
+# (default: no counting-opt= argument)
 dumped() {
+    local arg=-fplugin-arg-perfinst-counting-opt="$1"
+    [ "$1" = default ] && arg=
     rm -rf "d-$1" && mkdir "d-$1"
-    pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt="$1" \
-        -fdump-tree-vrp2 -fdump-rtl-sched2 -dumpdir "d-$1/" -c "$src" -o "d-$1/o.o" ||
+    pi_cc -O2 -fplugin-arg-perfinst-all=count $arg \
+        -fdump-tree-vrp2 -fdump-rtl-sched2 -fdump-rtl-ree -dumpdir "d-$1/" -c "$src" -o "d-$1/o.o" ||
         fail "counting-opt=$1: compile failed"
     sed -n 's/^;; Function \([^ ]*\) .*/\1/p' "d-$1"/*."$2" | sort
 }
-for opt in full fast lean; do
-    for pass in vrp2 sched2; do
+for opt in full fast lean default; do
+    for pass in vrp2 sched2 ree; do
         dumped "$opt" "$pass" > "$opt.$pass"
         grep -qx sum_to "$opt.$pass" || fail "counting-opt=$opt: the clean sum_to is not in the $pass dump"
     done
 done
-for pass in vrp2 sched2; do
+for pass in vrp2 sched2 ree; do
     assert_contains "counting-opt=full: sum_to's counting copy goes through $pass" "full.$pass" '^sum_to\.count\.[0-9]+$'
+    cmp -s "lean.$pass" "default.$pass" || fail "no counting-opt= argument is not counting-opt=lean ($pass dump)"
 done
 assert_contains "counting-opt=fast: the counting copy goes through VRP" fast.vrp2 '^sum_to\.count\.[0-9]+$'
 assert_not_contains "counting-opt=fast: no counting copy goes through sched2" fast.sched2 '\.count\.[0-9]+$'
 for pass in vrp2 sched2; do
     assert_not_contains "counting-opt=lean: no counting copy goes through $pass" "lean.$pass" '\.count\.[0-9]+$'
 done
-ok "the counting copies' options: full every pass, fast no sched2, lean no sched2 and no VRP"
+assert_contains "counting-opt=lean: the counting copy goes through ree" lean.ree '^sum_to\.count\.[0-9]+$'
+ok "the counting copies' options: full every pass, fast no sched2, lean (the default) no sched2 and no VRP but ree"
+
+# lean keeps the unit's -fipa-ra: the clean caller of a counted function
+# saves as many registers as with fast (ipa-ra.c says why)
+pushes() {
+    pi_cc -O2 -fplugin-arg-perfinst-all=count "$@" -S "$T/count/ipa-ra.c" -o - |
+        awk '/^caller:/ { f = 1 } f && /push/ { n++ } /^\t\.size\tcaller,/ { f = 0 } END { print n + 0 }'
+}
+assert_eq "registers the clean caller saves with lean, as with fast" "$(pushes -fplugin-arg-perfinst-counting-opt=fast)" "$(pushes)"
 
 # exact counts with the lean copies (full and fast: t-variants.sh)
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=lean -c "$src" -o lean.o
