@@ -8,7 +8,7 @@
 #   bench/suite.sh [--record] [--quick] [--programs "P..."] [--work DIR]
 #                  [--rounds N] [--no-timing] [--no-taken] [--timing-only] [--pads "0 1024 ..."]
 #                  [--pads PROGRAM="0 256 ..."]...
-#                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS]]...
+#                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -45,7 +45,11 @@
 #            and the plugin arguments PLUGIN-ARGS (to compare defaults);
 #            without PLUGIN-ARGS (--extra NAME=PLAN-ARGS) only NAME+relink:
 #            the rebuild relinked with NAME's plan (the plugin reads the same
-#            rebuild kinds from both files)
+#            rebuild kinds from both files); with TRAIN-ARGS
+#            (--extra NAME=PLAN-ARGS|PLUGIN-ARGS|TRAIN-ARGS) NAME has a
+#            training build of its own, train-NAME (the training build's
+#            flags and TRAIN-ARGS, e.g. -fplugin-arg-perfinst-count-at=cfg),
+#            trained on the same workload, and is planned and rebuilt from it
 # Measured for every (program, test workload) pair and variant:
 #   - I1 misses: cachegrind --I1=32768,8,64 --D1=32768,8,64
 #     --LL=8388608,16,64, the mean over the layout shifted by each of --pads
@@ -141,13 +145,15 @@ pads_of() { echo "${PPADS[$1]:-$pads}"; }
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
 declare -A DIR=([O2]=o2 [pgo]=pgo [bolt]=bolt [rebuild]=rebuild [relink]=relink)
-declare -A XPLAN XPLUG
+declare -A XPLAN XPLUG XTRAIN
 for x in "${extra[@]}"; do
     n=${x%%=*} a=${x#*=}
-    [[ $n =~ ^[a-z0-9-]+$ ]] && [ "$n" != "$x" ] || die "--extra $x: expected NAME=PLAN-ARGS[|PLUGIN-ARGS]"
+    [[ $n =~ ^[a-z0-9-]+$ ]] && [ "$n" != "$x" ] || die "--extra $x: expected NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]"
     XPLAN[$n]=${a%%|*}
-    XPLUG[$n]=$([[ $a == *"|"* ]] && echo "${a#*|}" || true)
-    if [ -n "${XPLUG[$n]}" ]; then
+    a=$([[ $a == *"|"* ]] && echo "${a#*|}" || true)
+    XPLUG[$n]=${a%%|*}
+    XTRAIN[$n]=$([[ $a == *"|"* ]] && echo "${a#*|}" || true)
+    if [ -n "${XPLUG[$n]}" ] || [ -n "${XTRAIN[$n]}" ]; then
         V+=("$n" "$n+relink")
         DIR[$n]=x-$n
     else
@@ -220,8 +226,18 @@ build_program() {
     rm -f "$PD/train/t.pit"
     logged wl_run "$p" "$tr" "$PD/train" "$ts" env PERFINST_OUT="$PD/train/t.pit" > /dev/null ||
         die "$p: training run"
-    loop "$p" rebuild relink "" ""
     local n
+    for n in "${!XTRAIN[@]}"; do
+        [ -n "${XTRAIN[$n]}" ] || continue
+        say "$p: $n's training build and run"
+        logged wl_build "$p" "$PD/train-$n" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count \
+            -fplugin-arg-perfinst-sections ${XTRAIN[$n]} > "$PD/train-$n.log" 2>&1 ||
+            { tail "$PD/train-$n.log" >&2; die "$p: $n's training build"; }
+        rm -f "$PD/train-$n/t.pit"
+        logged wl_run "$p" "$tr" "$PD/train-$n" "$ts" env PERFINST_OUT="$PD/train-$n/t.pit" > /dev/null ||
+            die "$p: $n's training run"
+    done
+    loop "$p" rebuild relink "" ""
     for n in "${!XPLAN[@]}"; do loop "$p" "$n" "$n+relink" "${XPLAN[$n]}" "${XPLUG[$n]}"; done
     { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile ${PGO_USE[$p]:-} && touch "$PD/pgo/used"; } \
         > "$PD/build3.log" 2>&1 || { tail "$PD/build3.log" >&2; die "$p: pgo use build"; }
@@ -251,9 +267,10 @@ bolt_shifted() {
 # loop P REBUILD RELINK PLAN-ARGS PLUGIN-ARGS: the plan (RELINK's directory
 # .fb), the rebuild (unless it is the default one, already built) and its relink
 loop() {
-    local p=$1 rb=${DIR[$2]} rl=${DIR[$3]} pa=$4 pl=$5
+    local p=$1 rb=${DIR[$2]} rl=${DIR[$3]} pa=$4 pl=$5 tr=train
+    [ -z "${XTRAIN[$2]:-}" ] || tr=train-$2
     say "$p: plan, $2, $3"
-    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb" "$PD/train/prog" "$PD/train/t.pit" \
+    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb" "$PD/$tr/prog" "$PD/$tr/t.pit" \
         > "$PD/$rl.plan" 2>&1 || { tail "$PD/$rl.plan" >&2; die "$p: pmopt plan"; }
     if [ "$2" = rebuild ] || [ "$rb" != rebuild ]; then
         logged wl_build "$p" "$PD/$rb" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-feedback="$PD/$rl.fb" \
