@@ -1210,6 +1210,7 @@ static unsigned int count_late_execute(function *)
         pop_cfun();
     }
     pi_unit_finish();
+    pi_scale_inline_limits(); /* the early passes saw -O's limits (perfinst.cc) */
     return 0;
 }
 PI_SIMPLE_IPA_PASS(count_late)

@@ -342,9 +342,16 @@ static bool parse_args(const struct plugin_name_args *a)
  * small ones stop being inlined, in the clean copy as much as in the
  * counting one (the split happens after inlining).  The limits are scaled
  * by NUM/DEN unless the user set them; the early inliner's
- * (early-inlining-insns) only when EARLY: with count-at=late it sees no
- * counters, and it must inline as the rebuild does (no all=count there),
- * since the profile is keyed on the CFG it leaves (pass-feedback.cc).
+ * (early-inlining-insns) only when EARLY.  With count-at=late (not EARLY)
+ * the early passes see no counters, and they must leave the CFG the
+ * rebuild (no all=count there) leaves, since the profile is keyed on it
+ * (pass-feedback.cc): max-inline-insns-auto and -single are scaled only
+ * at the late point, when the counters are in (pi_scale_inline_limits).
+ * The early ipa-split ("fnsplit", GCC's ipa-split.cc consider_split)
+ * reads them too: scaled from the start, it split functions the rebuild
+ * does not and the early inliner inlined their heads into their callers,
+ * so these functions' profiles were stale in the rebuild (SQLite: 23 of
+ * 808, 2.1 % of the block executions; bench/RESULTS.md, 2026-11-29).
  *
  * Where pass-inlsize.cc takes the counters out of GCC's summaries (cc1,
  * no -flto) the factor is 2: what remains is what counters do to the
@@ -359,19 +366,52 @@ static bool parse_args(const struct plugin_name_args *a)
  * before the correction; all=sample) it is 2.5, the factor that was best
  * on its own (x2, x2.5, x3 measured: PERFINST_MODE=off within 1 %,
  * counting up to 3 % apart). */
+static int late_num, late_den; /* count-at=late: the scale still to apply */
+
 static void compensate_inliner(int num, int den, bool early)
 {
+    if (!early) {
+        late_num = num;
+        late_den = den;
+        return;
+    }
     struct {
         int *value;
         int set;
     } p[] = {
-        {&param_early_inlining_insns, global_options_set.x_param_early_inlining_insns || !early},
+        {&param_early_inlining_insns, global_options_set.x_param_early_inlining_insns},
         {&param_max_inline_insns_auto, global_options_set.x_param_max_inline_insns_auto},
         {&param_max_inline_insns_single, global_options_set.x_param_max_inline_insns_single},
     };
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (!p[i].set)
             *p[i].value = *p[i].value * num / den;
+}
+
+/* count-at=late, at the late point (pass-count.cc, count_late_execute):
+ * the IPA inliner's limits scaled, in the options and in the default
+ * optimization node, which IPA reads them from (opt_for_fn).  A function
+ * with optimize attributes of its own keeps its node's limits. */
+void pi_scale_inline_limits(void)
+{
+    if (!late_den)
+        return;
+    struct cl_optimization *o = TREE_OPTIMIZATION(optimization_default_node);
+    struct {
+        int *value, *node;
+        int set;
+    } p[] = {
+        {&param_max_inline_insns_auto, &o->x_param_max_inline_insns_auto,
+         global_options_set.x_param_max_inline_insns_auto},
+        {&param_max_inline_insns_single, &o->x_param_max_inline_insns_single,
+         global_options_set.x_param_max_inline_insns_single},
+    };
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        if (!p[i].set) {
+            *p[i].node = *p[i].node * late_num / late_den;
+            *p[i].value = *p[i].node;
+        }
+    late_den = 0;
 }
 
 static void start_unit(void *, void *)
@@ -454,10 +494,12 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
        summaries streamed before that.  (Functions marked one by one keep
        their counters' size: what stays out of line keeps its own switch.) */
     pi_inlsize_active = pi_opt.all_count && pi_have_c_frontend() && !(flag_lto && *flag_lto);
+    /* (lto1 runs no early pass: its limits are scaled from the start) */
+    bool early = !pi_opt.count_late || !pi_have_c_frontend();
     if (pi_inlsize_active)
-        compensate_inliner(2, 1, !pi_opt.count_late);
+        compensate_inliner(2, 1, early);
     else if (pi_opt.all_count || pi_opt.all_sample)
-        compensate_inliner(5, 2, !pi_opt.count_late);
+        compensate_inliner(5, 2, early);
 
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
     if (pi_have_c_frontend()) {

@@ -252,6 +252,8 @@ unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; re
    around "uninit" in a function with counter updates */
 void pi_quiet_counting_copies(const char *plugin_name);
 opt_pass *pi_make_uninit_off_pass(gcc::context *ctxt);
+/* perfinst.cc: count-at=late's inliner limits, scaled at the late point */
+void pi_scale_inline_limits(void);
 opt_pass *pi_make_uninit_on_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */

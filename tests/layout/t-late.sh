@@ -9,7 +9,9 @@
 # before feedback format 3) and a rebuild that counts at cfg with a late
 # profile are stale, with the reason named; pmopt plan --check compares
 # where the profile was taken too.  promote-call records are found after
-# the early inliner too.
+# the early inliner too.  The training build's early ipa-split decides as
+# the rebuild's does (late-split.c: the split -O2's limits refuse and
+# all=count's scaled ones would take; the profile matches).
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 src=$T/layout/late.c
@@ -78,6 +80,28 @@ cmp train.out after.out || fail "the counted rebuild prints something else"
 tb() { awk '/taken branches/ { print $3 }' "$1"; }
 [ "$(tb after.stats)" -lt "$(tb before.stats)" ] || fail "the rebuild should take fewer branches ($(tb before.stats) -> $(tb after.stats))"
 ok "fewer taken branches after the rebuild ($(tb before.stats) -> $(tb after.stats))"
+
+# the early ipa-split sees -O2's inliner limits in the training build, as
+# in the rebuild (late-split.c: lookup's head is split off only with
+# all=count's scaled limits; scaled from the start they made lookup's
+# profile stale)
+ls=$T/layout/late-split.c
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$ls" -o ls-train.o
+pi_ld -O2 -o ls-train ls-train.o
+PERFINST_OUT=ls.pit ./ls-train > ls-train.out
+"$PMOPT" plan -o ls.fb ./ls-train ls.pit > ls-plan.out
+sites=$(rec ls.fb branch-profile lookup | sed -n 's/.* sites=\([0-9]*\) .*/\1/p')
+pi_cc -O2 -g -fplugin-arg-perfinst-feedback=ls.fb -fplugin-arg-perfinst-verbose -c "$ls" -o ls-fb.o 2> ls-fb.err
+assert_contains "late-split.c: lookup's profile and main's match the rebuild's CFGs" ls-fb.err \
+    "ls.fb: 2 function profiles matched, 0 stale, 0 malformed .*\(100\.0% of the profile.s block executions matched\)$"
+gcc -O2 -g -c "$ls" -o ls-plain.o -fdump-tree-fnsplit-details=ls-plain.fnsplit
+assert_contains "plain -O2 refuses to split lookup (the head is too large)" ls-plain.fnsplit "Refused: header size is too large for inline candidate"
+assert_not_contains "plain -O2 splits nothing" ls-plain.fnsplit "Accepted"
+gcc -O2 -g --param max-inline-insns-auto=30 -c "$ls" -o ls-x2.o -fdump-tree-fnsplit-details=ls-x2.fnsplit
+assert_contains "with the limit doubled the split is accepted (what the training build did)" ls-x2.fnsplit "Accepted"
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$ls" -o ls-train2.o -fdump-tree-fnsplit-details=ls-train.fnsplit
+assert_not_contains "the training build splits nothing either" ls-train.fnsplit "Accepted"
+assert_eq "lookup's profile has the unsplit function's 5 blocks" 5 "$sites"
 
 # promote-call taken after the early inliner (the default): found there
 # (t-promote.sh has the same program counted at cfg: apply, inlined into
