@@ -1269,7 +1269,61 @@ PI_EXPORT void __perfinst_share_string_checked(const char *s, uint32_t kind)
 
 /* ---- heap objects ------------------------------------------------------------ */
 
-static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
+/* A new object is recorded over bytes [p, p + size): what the lines'
+ * records hold of those bytes was done to an earlier object there (heap
+ * reuse: freed, perhaps by another thread, and given to this one) and is
+ * forgotten, so that each object is judged by its own life's accesses
+ * (docs/sharing.md, "Heap reuse").  Each thread's read, write and pending
+ * bytes there are cleared; a thread left with no byte on a shared line
+ * also loses its epochs there (its other counts and the reloads observed
+ * stay).  A private line's owner ORs its bytes in without the lock: the
+ * clear is atomic, so a race keeps old bytes (as before), never loses new
+ * ones.  Cost: one index load per line of the object, or a scan of the
+ * records in use when they are fewer; nothing on the access path. */
+static void retire_bytes(uint64_t p, uint64_t size)
+{
+    if (!size || p + size < p)
+        return;
+    uint64_t first = p / PI_SHARE_LINE, last = (p + size - 1) / PI_SHARE_LINE;
+    uint32_t used = __atomic_load_n(&nused, __ATOMIC_ACQUIRE);
+    if (used > (1u << line_bits))
+        used = 1u << line_bits;
+    int scan = last - first >= used;
+    for (uint64_t x = 0, n = scan ? used : last - first + 1; x < n; x++) {
+        struct sh_line *l;
+        if (scan) {
+            l = &lines[x];
+            uint64_t key = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
+            if (key <= first || key > last + 1)
+                continue;
+        } else {
+            uint32_t k = __atomic_load_n(&ishadow[(first + x) & SH_LINE_MASK], __ATOMIC_ACQUIRE);
+            if (!k || lines[k - 1].key != first + x + 1)
+                continue;
+            l = &lines[k - 1];
+        }
+        uint64_t base = (l->key - 1) * PI_SHARE_LINE;
+        uint64_t lo = p > base ? p - base : 0, hi = p + size - base < PI_SHARE_LINE ? p + size - base : PI_SHARE_LINE;
+        uint64_t keep = ~bytes_of((unsigned)lo, (unsigned)(hi - lo));
+        lock(l);
+        if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
+            struct sh_ext *e = l->ext;
+            for (uint32_t i = 0; i < e->n; i++) {
+                struct sh_te *t = &e->t[i];
+                t->r &= keep, t->w &= keep, t->pending &= keep;
+                if (!t->r && !t->w)
+                    t->e_first = PI_SHARE_EPOCH_NONE, t->e_last = 0;
+            }
+        } else {
+            __atomic_fetch_and(&l->o_r, keep, __ATOMIC_RELAXED);
+            __atomic_fetch_and(&l->o_w, keep, __ATOMIC_RELAXED);
+        }
+        unlock(l);
+    }
+}
+
+/* (fresh 0: a realloc in place, the same object, whose accesses stay) */
+static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc, int fresh)
 {
     if (!p)
         return;
@@ -1278,6 +1332,8 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
         if (sh_state != 1)
             return;
     }
+    if (fresh)
+        retire_bytes((uintptr_t)p, size);
     uint32_t i = __atomic_fetch_add(&nallocs, 1, __ATOMIC_RELAXED);
     if (i >= allocs_max) {
         __atomic_fetch_add(&allocs_lost, 1, __ATOMIC_RELAXED);
@@ -1333,14 +1389,14 @@ static void note_free(uintptr_t p)
 PI_EXPORT void *__perfinst_share_malloc(size_t size)
 {
     void *p = (malloc)(size); /* libc's: the program's object (runtime.h) */
-    note_alloc(p, size, 1, PC);
+    note_alloc(p, size, 1, PC, 1);
     return p;
 }
 
 PI_EXPORT void *__perfinst_share_calloc(size_t n, size_t size)
 {
     void *p = (calloc)(n, size);
-    note_alloc(p, n * size, 2, PC);
+    note_alloc(p, n * size, 2, PC, 1);
     return p;
 }
 
@@ -1349,14 +1405,14 @@ PI_EXPORT void *__perfinst_share_realloc(void *old, size_t size)
     /* marked freed first (a failed realloc keeps the object, rarely) */
     note_free((uintptr_t)old);
     void *p = (realloc)(old, size);
-    note_alloc(p, size, 3, PC);
+    note_alloc(p, size, 3, PC, p != old);
     return p;
 }
 
 PI_EXPORT void *__perfinst_share_aligned_alloc(size_t align, size_t size)
 {
     void *p = aligned_alloc(align, size);
-    note_alloc(p, size, 4, PC);
+    note_alloc(p, size, 4, PC, 1);
     return p;
 }
 
@@ -1364,7 +1420,7 @@ PI_EXPORT int __perfinst_share_posix_memalign(void **out, size_t align, size_t s
 {
     int rc = posix_memalign(out, align, size);
     if (!rc)
-        note_alloc(*out, size, 5, PC);
+        note_alloc(*out, size, 5, PC, 1);
     return rc;
 }
 
@@ -1379,7 +1435,7 @@ PI_EXPORT void __perfinst_share_free(void *p)
  * and before its release, the call left as it was. */
 PI_EXPORT void __perfinst_share_note_alloc(void *p, size_t size)
 {
-    note_alloc(p, size, 6, PC);
+    note_alloc(p, size, 6, PC, 1);
 }
 
 PI_EXPORT void __perfinst_share_note_free(void *p)

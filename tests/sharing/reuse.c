@@ -1,0 +1,78 @@
+/* Heap reuse between threads that run at once (t-reuse.sh, t-loaded.sh):
+ * thread A mallocs a block, writes its first word and frees it; thread B
+ * then mallocs a block of the same size -- glibc gives it the same
+ * address (one arena for both, a size above the per-thread caches) -- and
+ * writes its second word.  The two words lie on one line, written by two
+ * threads whose lives overlap, but by two objects one after the other: no
+ * sharing.  Meanwhile A writes pair.a and B pair.b, one line: false
+ * sharing.  Prints "reuse same" when B's block is A's old address
+ * ("reuse moved" else) on stderr, with the addresses. */
+#include <malloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SIZE 2048              /* above glibc's tcache and fastbin sizes */
+#define ROUNDS 20000
+
+struct pair {
+    long a, b;
+};
+struct pair pair;
+/* (each on a line of its own: no other sharing; both flags' lines are
+ * shared before A's malloc, so that the runtime's own allocations for a
+ * newly shared line do not come between A's free and B's malloc) */
+static int ready __attribute__((aligned(64)));
+static int freed __attribute__((aligned(64)));
+static void *a_block __attribute__((aligned(64)));
+static void *b_block __attribute__((aligned(64)));
+
+static void *thread_a(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+        sched_yield();
+    if (__atomic_load_n(&freed, __ATOMIC_ACQUIRE))
+        abort();
+    volatile long *p = malloc(SIZE);
+    for (int i = 0; i < 64; i++)
+        p[0] = p[0] * 3 + i;
+    a_block = (void *)p;
+    free((void *)p);
+    __atomic_store_n(&freed, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < ROUNDS; i++)
+        pair.a = pair.a * 5 + i;
+    return NULL;
+}
+
+static void *thread_b(void *arg)
+{
+    (void)arg;
+    int f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    while (!f)
+        f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE), sched_yield();
+    volatile long *q = malloc(SIZE);
+    for (int i = 0; i < 64; i++)
+        q[1] = q[1] * 3 + i;
+    b_block = (void *)q;
+    for (int i = 0; i < ROUNDS; i++)
+        pair.b = pair.b * 7 + i;
+    long v = q[1];
+    free((void *)q);
+    return (void *)v;
+}
+
+int main(void)
+{
+    mallopt(M_ARENA_MAX, 1);
+    pthread_t a, b;
+    pthread_create(&a, NULL, thread_a, NULL);
+    pthread_create(&b, NULL, thread_b, NULL);
+    void *v;
+    pthread_join(a, NULL);
+    pthread_join(b, &v);
+    printf("pair %ld %ld %ld\n", pair.a, pair.b, (long)v);
+    fprintf(stderr, "reuse %s %p %p\n", a_block == b_block ? "same" : "moved", a_block, b_block);
+    return 0;
+}
