@@ -1291,18 +1291,20 @@ static void retire_bytes(uint64_t p, uint64_t size)
     int scan = last - first >= used;
     for (uint64_t x = 0, n = scan ? used : last - first + 1; x < n; x++) {
         struct sh_line *l;
+        uint64_t ln;
         if (scan) {
             l = &lines[x];
-            uint64_t key = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
-            if (key <= first || key > last + 1)
+            ln = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE) - 1;
+            if (ln < first || ln > last) /* (also an unused record: key 0) */
                 continue;
         } else {
-            uint32_t k = __atomic_load_n(&ishadow[(first + x) & SH_LINE_MASK], __ATOMIC_ACQUIRE);
-            if (!k || lines[k - 1].key != first + x + 1)
+            ln = first + x;
+            uint32_t k = __atomic_load_n(&ishadow[ln & SH_LINE_MASK], __ATOMIC_ACQUIRE);
+            if (!k || lines[k - 1].key != ln + 1)
                 continue;
             l = &lines[k - 1];
         }
-        uint64_t base = (l->key - 1) * PI_SHARE_LINE;
+        uint64_t base = ln * PI_SHARE_LINE;
         uint64_t lo = p > base ? p - base : 0, hi = p + size - base < PI_SHARE_LINE ? p + size - base : PI_SHARE_LINE;
         uint64_t keep = ~bytes_of((unsigned)lo, (unsigned)(hi - lo));
         lock(l);
