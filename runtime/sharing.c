@@ -1276,11 +1276,15 @@ PI_EXPORT void __perfinst_share_string_checked(const char *s, uint32_t kind)
  * (docs/sharing.md, "Heap reuse").  Each thread's read, write and pending
  * bytes there are cleared; a thread left with no byte on a shared line
  * also loses its epochs there (its other counts and the reloads observed
- * stay).  A private line's owner ORs its bytes in without the lock: the
- * clear is atomic, so a race keeps old bytes (as before), never loses new
- * ones.  Cost: one index load per line of the object, or a scan of the
- * records in use when they are fewer; nothing on the access path. */
-static void retire_bytes(uint64_t p, uint64_t size)
+ * stay).  A line private to the allocating thread itself keeps them: its
+ * own earlier objects share nothing with it, and once the line's
+ * footprint is taken its accesses to the new object are not recorded
+ * (forgetting would leave it no byte there).  A private line's owner ORs
+ * its bytes in without the lock: the clear is atomic, so a race keeps old
+ * bytes (as before), never loses new ones.  Cost: one index load per line
+ * of the object, or a scan of the records in use when they are fewer;
+ * nothing on the access path. */
+static void retire_bytes(uint64_t p, uint64_t size, uint32_t num)
 {
     if (!size || p + size < p)
         return;
@@ -1316,7 +1320,7 @@ static void retire_bytes(uint64_t p, uint64_t size)
                 if (!t->r && !t->w)
                     t->e_first = PI_SHARE_EPOCH_NONE, t->e_last = 0;
             }
-        } else {
+        } else if (l->owner != num) {
             __atomic_fetch_and(&l->o_r, keep, __ATOMIC_RELAXED);
             __atomic_fetch_and(&l->o_w, keep, __ATOMIC_RELAXED);
         }
@@ -1334,8 +1338,10 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc, int fre
         if (sh_state != 1)
             return;
     }
+    if (my_id == SH_NO_ID)
+        new_id();
     if (fresh)
-        retire_bytes((uintptr_t)p, size);
+        retire_bytes((uintptr_t)p, size, my_num);
     uint32_t i = __atomic_fetch_add(&nallocs, 1, __ATOMIC_RELAXED);
     if (i >= allocs_max) {
         __atomic_fetch_add(&allocs_lost, 1, __ATOMIC_RELAXED);
@@ -1354,8 +1360,6 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc, int fre
         o->nframes = 1;
     }
     o->kind = kind;
-    if (my_id == SH_NO_ID)
-        new_id();
     o->thread = my_num;
     __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
     uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - alloc_hash_bits);

@@ -21,7 +21,8 @@ struct pair {
 struct pair pair;
 /* (each on a line of its own: no other sharing; both flags' lines are
  * shared before A's malloc, so that the runtime's own allocations for a
- * newly shared line do not come between A's free and B's malloc) */
+ * newly shared line do not come between A's free and B's malloc; ready is
+ * 2 once B has its block) */
 static int ready __attribute__((aligned(64)));
 static int freed __attribute__((aligned(64)));
 static void *a_block __attribute__((aligned(64)));
@@ -42,17 +43,25 @@ static void *thread_a(void *arg)
     __atomic_store_n(&freed, 1, __ATOMIC_RELEASE);
     for (int i = 0; i < ROUNDS; i++)
         pair.a = pair.a * 5 + i;
+    /* (alive until B has its block: a thread's exit frees memory of its
+     * own into the arena, which could merge with the freed block) */
+    while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) != 2)
+        sched_yield();
     return NULL;
 }
 
 static void *thread_b(void *arg)
 {
     (void)arg;
+    /* (B's first malloc makes its thread cache: now, not from A's block) */
+    void *volatile warm = malloc(16);
+    free(warm);
     int f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE);
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
     while (!f)
         f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE), sched_yield();
     volatile long *q = malloc(SIZE);
+    __atomic_store_n(&ready, 2, __ATOMIC_RELEASE);
     for (int i = 0; i < 64; i++)
         q[1] = q[1] * 3 + i;
     b_block = (void *)q;
