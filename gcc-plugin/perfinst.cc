@@ -248,15 +248,14 @@ static bool parse_args(const struct plugin_name_args *a)
      * prologue (SQLite with the mode off: 1.019x -O2's instructions, 1.010x
      * its CPU time, against 1.046x with the copies in one function) */
     pi_opt.counting_function = true;
-    /* counting-opt=lean is the default: with the counting copies at -O1
-     * (plus -fexpensive-optimizations and -free) cc1 runs 8-12 % fewer
-     * instructions than with fast (Lua's lvm.c and lparser.c, zstd's
-     * zstd_compress.c) and all=count compiles Lua, zstd and leveldb in
-     * 3-13 % less CPU time, while counting stays under -fprofile-generate
-     * on every workload of bench/count-cost.sh (zstd -3 1.145x -O2 against
-     * fast's 1.139x and -fprofile-generate's 1.163x; bench/RESULTS.md,
-     * 2026-11-29 10:00) */
-    pi_opt.counting_opt = PI_COPT_LEAN;
+    /* counting-opt=fast is the default.  lean (the copies at -O1 plus
+     * -fexpensive-optimizations, -free and -fipa-ra) compiles in 8-12 % fewer
+     * cc1 instructions and counts nearly as cheaply (bench/RESULTS.md,
+     * 2026-11-29 10:00), but a training build's copies are what pmopt plan
+     * models the rebuild's code from: SQLite trained with lean copies was
+     * laid out with 0.997x BOLT's I1 misses on its test mix, with fast
+     * copies 0.842x (eight shifts; 2026-11-29 10:46) */
+    pi_opt.counting_opt = PI_COPT_FAST;
     /* count-at=late is the default: the counters after the early inliner,
      * where -fprofile-generate puts its own, cost at most 1.25x -O2's CPU
      * time on SQLite, Lua and zstd, below -fprofile-generate on each, where
