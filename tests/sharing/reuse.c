@@ -36,6 +36,9 @@ static void *thread_a(void *arg)
     if (__atomic_load_n(&freed, __ATOMIC_ACQUIRE))
         abort();
     volatile long *p = malloc(SIZE);
+    if (!p)
+        abort();
+    p[0] = 1;
     for (int i = 0; i < 64; i++)
         p[0] = p[0] * 3 + i;
     a_block = (void *)p;
@@ -62,6 +65,9 @@ static void *thread_b(void *arg)
         f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE), sched_yield();
     volatile long *q = malloc(SIZE);
     __atomic_store_n(&ready, 2, __ATOMIC_RELEASE);
+    if (!q)
+        abort();
+    q[1] = 1;
     for (int i = 0; i < 64; i++)
         q[1] = q[1] * 3 + i;
     b_block = (void *)q;
