@@ -297,9 +297,9 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * whenever the copy becomes cfun, so every per-function pass after IPA
  * sees them).  The copy runs only while counting, so what a pass gains at
  * run time matters less there than what it costs the compile.
- * fast: without RTL GCSE, tree PRE, the second scheduling pass and the
- * CSE rerun (as with -fno-gcse ...).
- * lean (the default): fast at -O1, as __attribute__((optimize("O1")))
+ * fast (the default): without RTL GCSE, tree PRE, the second scheduling
+ * pass and the CSE rerun (as with -fno-gcse ...).
+ * lean: fast at -O1, as __attribute__((optimize("O1")))
  * gives it (no VRP, jump threading, peephole2, caller-saves ...), keeping
  * four of the unit's options that -O1 lacks: -fstrict-aliasing,
  * -fexpensive-optimizations, -free (redundant extension elimination) and
