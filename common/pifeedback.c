@@ -542,7 +542,7 @@ static const struct pifb_kind kinds[] = {
     { PIFB_PROMOTE_CALL, PIFB_REBUILD,
       "fn src checksum at block call target target-file calls total line" },
     { PIFB_ORDER_FUNCTIONS, PIFB_RELINK, "alg functions cold" },
-    { PIFB_ORDER_DATA, PIFB_RELINK, "objects" },
+    { PIFB_ORDER_DATA, PIFB_RELINK, "objects weights dcache" },
     { PIFB_RESERVE, PIFB_RELINK, "page window size overflow" },
     { PIFB_RESERVE_DATA, PIFB_RELINK, "page window size overflow" },
     { PIFB_ALIGN_GLOBAL, PIFB_SHARING, "name group members reloads why" },

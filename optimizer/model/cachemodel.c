@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "order-sets.h"
 #include "pmopt.h"
 
 static int pow2(uint32_t v)
@@ -227,6 +228,42 @@ size_t cm_fold_lines(struct cm_line *v, size_t n)
 double cm_hit_ratio(const struct cm_result *c)
 {
     return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
+}
+
+double cm_che_misses(const struct cgeom *g, const struct cm_line *v, size_t n)
+{
+    size_t *at = calloc((size_t)g->sets + 1, sizeof *at);
+    size_t *fill = malloc(((size_t)g->sets + 1) * sizeof *fill);
+    uint64_t *f = malloc((n ? n : 1) * sizeof *f);
+    double m = -1;
+    if (at && fill && f) {
+        for (size_t i = 0; i < n; i++)
+            at[(v[i].addr / g->line) % g->sets + 1]++;
+        for (uint32_t s = 0; s < g->sets; s++)
+            at[s + 1] += at[s];
+        memcpy(fill, at, ((size_t)g->sets + 1) * sizeof *fill);
+        for (size_t i = 0; i < n; i++)
+            f[fill[(v[i].addr / g->line) % g->sets]++] = v[i].fetches;
+        m = 0;
+        for (uint32_t s = 0; s < g->sets; s++)
+            m += ord_che_set(f + at[s], at[s + 1] - at[s], g->ways);
+    }
+    free(at), free(fill), free(f);
+    return m;
+}
+
+int cm_compare(const struct cm_result *a, double che_a, const struct cm_result *b, double che_b)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 ha = (u128)a->hits * (b->fetches ? b->fetches : 1),
+         hb = (u128)b->hits * (a->fetches ? a->fetches : 1);
+    if (ha != hb)
+        return ha > hb ? 1 : -1;
+    if (che_a > che_b * (1 + 1e-9))
+        return -1;
+    if (che_a < che_b * (1 - 1e-9))
+        return 1;
+    return 0;
 }
 
 void cm_print_result(const char *what, const char *ratio_name, const char *events,

@@ -210,3 +210,80 @@ int dc_verify(const char *prog, const char *shown, const struct dc_item *it, siz
     pm_elf_close(e, fd);
     return status;
 }
+
+/* ---- the data model: the plan's and the relink's check ----------------------- */
+
+int dc_add_object(struct dc_lines *L, const struct cgeom *g, uint64_t addr, uint64_t size,
+                  uint64_t weight, uint32_t region)
+{
+    if (!size || !weight)
+        return 0;
+    uint64_t first = addr / g->line, last = (addr + size - 1) / g->line;
+    uint64_t nl = last - first + 1, per = weight / nl + (weight % nl != 0);
+    for (uint64_t l = first; l <= last; l++) {
+        if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
+            return -1;
+        L->v[L->n++] = (struct cm_line){ l * g->line, per, region };
+    }
+    return 0;
+}
+
+int dc_prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it, size_t n,
+                  struct dc_lines *L)
+{
+    int fd;
+    Elf *e = pm_elf_open(prog, &fd);
+    struct pm_sym *ps = NULL;
+    size_t nps = 0;
+    int status = e && pm_elf_symbols(e, STT_OBJECT, &ps, &nps) ? -1 : 0;
+    for (size_t i = 0; i < n && !status; i++) {
+        struct pm_sym key = { .name = it[i].sym };
+        const struct pm_sym *s = nps ? bsearch(&key, ps, nps, sizeof *ps, pm_sym_cmp) : NULL;
+        if (s)
+            status = dc_add_object(L, g, s->addr, s->size ? s->size : it[i].size, it[i].weight,
+                                   (uint32_t)i);
+    }
+    free(ps);
+    pm_elf_close(e, fd);
+    return status;
+}
+
+static int by_u64_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+uint64_t dc_cover(struct dc_lines *L)
+{
+    L->n = cm_fold_lines(L->v, L->n); /* two objects in one line: one line, both weights */
+    uint64_t *f = malloc((L->n ? L->n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
+    if (!f)
+        return 1;
+    for (size_t i = 0; i < L->n; i++)
+        f[i] = L->v[i].fetches, total = pm_sat_add(total, f[i]);
+    qsort(f, L->n, sizeof *f, by_u64_desc);
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t i = 0; i < L->n; i++) {
+        cum = pm_sat_add(cum, f[i]);
+        t = f[i];
+        if ((u128)cum * 100 >= (u128)total * DC_COVER)
+            break;
+    }
+    free(f);
+    return t ? t : 1;
+}
+
+int dc_simulate(const struct cgeom *g, struct dc_lines *L, uint64_t min, struct cm_result *r,
+                double *che)
+{
+    size_t k = 0;
+    L->n = cm_fold_lines(L->v, L->n);
+    for (size_t i = 0; i < L->n; i++)
+        if (L->v[i].fetches >= min)
+            L->v[k++] = L->v[i];
+    L->n = k;
+    if (cm_simulate(g, L->v, L->n, r, NULL, NULL, 0))
+        return -1;
+    return (*che = cm_che_misses(g, L->v, L->n)) < 0 ? -1 : 0;
+}

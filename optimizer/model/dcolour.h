@@ -58,6 +58,33 @@ size_t dc_script(FILE *f, int out, const struct dc_item *it, size_t n, const str
 int dc_verify(const char *prog, const char *shown, const struct dc_item *it, size_t n,
               const struct reserve *rv);
 
+/* ---- the data model (docs/layout.md "Data colouring"): the plan's and the
+ * relink's check -------------------------------------------------------------- */
+
+#define DC_COVER 99 /* percent of the modelled accesses the hot lines hold */
+
+struct dc_lines {
+    struct cm_line *v;
+    size_t n, cap;
+};
+
+/* The lines of [addr, addr + size), each with its share of weight.  0, or
+ * -1 out of memory. */
+int dc_add_object(struct dc_lines *L, const struct cgeom *g, uint64_t addr, uint64_t size,
+                  uint64_t weight, uint32_t region);
+/* The lines of the pieces it[0..n) where the linked program prog has them
+ * (its object symbols; a piece whose name it lacks adds none).  0, or -1
+ * out of memory. */
+int dc_prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it, size_t n,
+                  struct dc_lines *L);
+/* Folds L (two objects in one line: one line, both weights) and returns the
+ * smallest weight of the lines that hold DC_COVER % of all: the hot lines. */
+uint64_t dc_cover(struct dc_lines *L);
+/* Folds L, keeps the lines of weight at least min and models them: the
+ * cyclic stream into r, Che's estimate into *che.  0, or -1 out of memory. */
+int dc_simulate(const struct cgeom *g, struct dc_lines *L, uint64_t min, struct cm_result *r,
+                double *che);
+
 /* ---- plan-dcolour.c: the model and the plan ----------------------------------- */
 
 struct dc_plan_in {
@@ -68,9 +95,12 @@ struct dc_plan_in {
     size_t nd;
     const char *dcache;       /* --dcache=SIZE,WAYS,LINE or NULL (sysfs, type Data) */
     int reserve_sets;         /* -1: sets / 8; 0: never */
+    int no_model_check;       /* --no-model-check: written even when not predicted better */
 };
 
 struct dc_plan_out {
+    int write;                /* the data order (coloured or not) predicted to miss less than
+                                 PROG's data layout: written (or --no-model-check) */
     int use;                  /* colouring planned */
     struct reserve rv;
     char **ovf;               /* the overflow objects' names (borrowed), no of them */

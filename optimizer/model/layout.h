@@ -130,6 +130,17 @@ double cm_hit_ratio(const struct cm_result *c);
  * sets, "<ratio_name> X, M misses of N <events>". */
 void cm_print_result(const char *what, const char *ratio_name, const char *events,
                      const struct cgeom *g, const struct cm_result *c);
+/* Che's approximation of the LRU misses of the lines v[0..n) (order-sets.h
+ * ord_che_set, per set): lines referenced independently at rates in
+ * proportion to their fetches, where the cyclic stream has every line of
+ * an overfull set miss on every fetch.  -1 when out of memory. */
+double cm_che_misses(const struct cgeom *g, const struct cm_line *v, size_t n);
+/* The model's check (docs/layout.md "The model's check"): a layout a
+ * (cyclic stream a, Che's estimate che_a) against layout b: 1 when a is
+ * predicted to miss less, -1 more, 0 when neither estimate tells them
+ * apart.  The cyclic stream decides (hit ratios: the two layouts' hot
+ * lines may hold different fetches); where it ties, Che's estimate. */
+int cm_compare(const struct cm_result *a, double che_a, const struct cm_result *b, double che_b);
 
 /* ---- the reserved region (feedback kind "reserve") ----------------------- */
 

@@ -24,93 +24,6 @@
 #include "pmopt.h"
 #include "plan.h"
 
-#define DC_COVER 99 /* percent of the modelled accesses the hot lines hold */
-
-struct dlines {
-    struct cm_line *v;
-    size_t n, cap;
-};
-
-/* The lines of [addr, addr + size), each with its share of weight. */
-static int add_object(struct dlines *L, const struct cgeom *g, uint64_t addr, uint64_t size,
-                      uint64_t weight, uint32_t region)
-{
-    if (!size || !weight)
-        return 0;
-    uint64_t first = addr / g->line, last = (addr + size - 1) / g->line;
-    uint64_t nl = last - first + 1, per = weight / nl + (weight % nl != 0);
-    for (uint64_t l = first; l <= last; l++) {
-        if (pi_grow((void **)&L->v, &L->cap, L->n, sizeof *L->v))
-            return -1;
-        L->v[L->n++] = (struct cm_line){ l * g->line, per, region };
-    }
-    return 0;
-}
-
-/* Two objects in one line: one line, both weights. */
-static void fold(struct dlines *L)
-{
-    L->n = cm_fold_lines(L->v, L->n);
-}
-
-static int by_u64_desc(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x > y ? -1 : x < y;
-}
-
-/* The smallest weight of the lines that hold DC_COVER % of all. */
-static uint64_t cover(const struct dlines *L)
-{
-    uint64_t *f = malloc((L->n ? L->n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
-    if (!f)
-        return 1;
-    for (size_t i = 0; i < L->n; i++)
-        f[i] = L->v[i].fetches, total = pm_sat_add(total, f[i]);
-    qsort(f, L->n, sizeof *f, by_u64_desc);
-    __extension__ typedef unsigned __int128 u128;
-    for (size_t i = 0; i < L->n; i++) {
-        cum = pm_sat_add(cum, f[i]);
-        t = f[i];
-        if ((u128)cum * 100 >= (u128)total * DC_COVER)
-            break;
-    }
-    free(f);
-    return t ? t : 1;
-}
-
-static int simulate(const struct cgeom *g, struct dlines *L, uint64_t min, struct cm_result *r)
-{
-    size_t k = 0;
-    fold(L);
-    for (size_t i = 0; i < L->n; i++)
-        if (L->v[i].fetches >= min)
-            L->v[k++] = L->v[i];
-    L->n = k;
-    return cm_simulate(g, L->v, L->n, r, NULL, NULL, 0);
-}
-
-/* The hot data lines of PROG as linked. */
-static int prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it,
-                      size_t n, struct dlines *L)
-{
-    int fd;
-    Elf *e = pm_elf_open(prog, &fd);
-    struct pm_sym *ps = NULL;
-    size_t nps = 0;
-    int status = e && pm_elf_symbols(e, STT_OBJECT, &ps, &nps) ? -1 : 0;
-    for (size_t i = 0; i < n && !status; i++) {
-        struct pm_sym key = { .name = it[i].sym };
-        const struct pm_sym *s = nps ? bsearch(&key, ps, nps, sizeof *ps, pm_sym_cmp) : NULL;
-        if (s)
-            status = add_object(L, g, s->addr, s->size ? s->size : it[i].size, it[i].weight,
-                                (uint32_t)i);
-    }
-    free(ps);
-    pm_elf_close(e, fd);
-    return status;
-}
-
 /* Output section k's pieces from its own page-aligned base (1 TiB apart:
  * where .rodata, .data and .bss start relative to each other is the
  * linker's; each planned run starts at the top of its section). */
@@ -135,7 +48,7 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
     char **names = malloc((in->nd ? in->nd : 1) * sizeof *names);
     struct dc_item *it = NULL;
     size_t ni = 0, *byd = NULL;
-    struct dlines Lb = { 0 }, La = { 0 }, Lc = { 0 };
+    struct dc_lines Lb = { 0 }, La = { 0 }, Lc = { 0 };
     int status = -1;
     if (!names)
         goto oom;
@@ -148,7 +61,7 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
         goto done;
     }
     /* before: PROG; after: each output section's pieces in the data order */
-    if (prog_lines(in->prog, g, it, ni, &Lb))
+    if (dc_prog_lines(in->prog, g, it, ni, &Lb))
         goto oom;
     uint64_t at[DC_NOUT], hot_bytes = 0;
     for (int k = 0; k < DC_NOUT; k++)
@@ -156,15 +69,15 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
     for (size_t i = 0; i < ni; i++) {
         uint64_t a = it[i].align > 1 ? (at[it[i].out] + it[i].align - 1) / it[i].align * it[i].align
                                      : at[it[i].out];
-        if (add_object(&La, g, a, it[i].size, it[i].weight, (uint32_t)i))
+        if (dc_add_object(&La, g, a, it[i].size, it[i].weight, (uint32_t)i))
             goto oom;
         at[it[i].out] = a + it[i].size;
         hot_bytes += it[i].size;
     }
-    fold(&Lb);
-    uint64_t min = cover(&Lb);
-    struct cm_result rb, ra, rc;
-    if (simulate(g, &Lb, min, &rb) || simulate(g, &La, min, &ra))
+    uint64_t min = dc_cover(&Lb);
+    struct cm_result rb, ra, rc = { 0 };
+    double cb, ca, cc = 0;
+    if (dc_simulate(g, &Lb, min, &rb, &cb) || dc_simulate(g, &La, min, &ra, &ca))
         goto oom;
     printf("data cache model: L1d %u KiB, %u ways, %u-byte lines, %u sets; %zu data objects "
            "(%llu bytes) referenced by executed blocks, block counts x references spread over "
@@ -215,10 +128,10 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
         }
         for (size_t i = 0; i < ni; i++) {
             uint64_t a = out_base(it[i].out) + it[i].off;
-            if (add_object(&Lc, g, a, it[i].size, it[i].weight, (uint32_t)i))
+            if (dc_add_object(&Lc, g, a, it[i].size, it[i].weight, (uint32_t)i))
                 goto oom;
         }
-        if (simulate(g, &Lc, min, &rc))
+        if (dc_simulate(g, &Lc, min, &rc, &cc))
             goto oom;
         cm_print_result("with coloured data", "D1 hit ratio", "accesses", g, &rc);
         o->rv = rv;
@@ -250,6 +163,26 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
     }
     printf("  modelled D1 hit ratio of the hot data: %.3f before, %.3f after%s\n", o->before,
            o->use ? o->coloured : o->after, o->use ? " (coloured)" : " (data order)");
+    /* the model's check, as for code (plan-order.c): the planned data
+       layout is written only when it is predicted to miss less than PROG's
+       own; one that only moves data (every hot line fits either way) moves
+       what the model cannot see -- the strings libc's string functions
+       read, whose paths depend on their addresses -- for no predicted
+       gain (docs/layout.md "Data order") */
+    const struct cm_result *rp = o->use ? &rc : &ra;
+    double cp = o->use ? cc : ca;
+    o->write = cm_compare(rp, cp, &rb, cb) > 0;
+    if (!o->write) {
+        printf("  the data order is not predicted to miss less than PROG's own data layout (D1 "
+               "cyclic stream: hit ratio %.3f against %.3f; independent references: %.0f misses "
+               "against %.0f): %s\n", cm_hit_ratio(rp), cm_hit_ratio(&rb), cp, cb,
+               in->no_model_check ? "written anyway (--no-model-check)"
+                                  : "not written, pmopt relink keeps the data as linked");
+        if (in->no_model_check)
+            o->write = 1;
+        else
+            o->use = 0;
+    }
     status = 0;
     goto done;
 oom:

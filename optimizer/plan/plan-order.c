@@ -424,33 +424,11 @@ static void fold_lines(struct lines *L)
     L->n = cm_fold_lines(L->v, L->n);
 }
 
-/* Che's approximation of the LRU misses of the hot lines L (order-sets.h
- * ord_che_set, per set): lines referenced independently at rates in
- * proportion to their fetches, where the cyclic stream has every line of an
- * overfull set miss on every fetch.  -1 when out of memory. */
+/* Che's approximation of the LRU misses of the hot lines L (cachemodel.c);
+ * -1 when out of memory. */
 static double che_misses(const struct cgeom *g, const struct lines *L)
 {
-    size_t *at = calloc((size_t)g->sets + 1, sizeof *at);
-    uint64_t *v = malloc((L->n ? L->n : 1) * sizeof *v);
-    double m = -1;
-    if (at && v) {
-        for (size_t i = 0; i < L->n; i++)
-            at[(L->v[i].addr / g->line) % g->sets + 1]++;
-        for (uint32_t s = 0; s < g->sets; s++)
-            at[s + 1] += at[s];
-        size_t *fill = malloc(((size_t)g->sets + 1) * sizeof *fill);
-        if (fill) {
-            memcpy(fill, at, ((size_t)g->sets + 1) * sizeof *fill);
-            for (size_t i = 0; i < L->n; i++)
-                v[fill[(L->v[i].addr / g->line) % g->sets]++] = L->v[i].fetches;
-            m = 0;
-            for (uint32_t s = 0; s < g->sets; s++)
-                m += ord_che_set(v + at[s], at[s + 1] - at[s], g->ways);
-            free(fill);
-        }
-    }
-    free(at), free(v);
-    return m;
+    return cm_che_misses(g, L->v, L->n);
 }
 
 static int prog_lines(struct po *p, struct lines *L)
@@ -549,6 +527,46 @@ static char *name_list(const struct po *p, const uint32_t *ids, size_t n, size_t
     return s;
 }
 
+/* The weights of the names of list (name_list's, which it may cut to fit
+ * the line): each the sum of data_w over the sections secs[ids[0..n)] of
+ * that name, in list's order. */
+static char *weight_list(const struct po *p, const uint32_t *ids, size_t n, char *list)
+{
+    size_t cap = 64, len = 0;
+    char *w = malloc(cap);
+    if (!w)
+        return NULL;
+    w[0] = 0;
+    for (char *nm = list, *e; *nm; nm = *e ? e + 1 : e) {
+        e = nm + strcspn(nm, ",");
+        uint64_t sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *s = p->s.secs[ids[i]].sym;
+            if (strlen(s) == (size_t)(e - nm) && !strncmp(s, nm, (size_t)(e - nm)))
+                sum = pm_sat_add(sum, p->data_w[ids[i]]);
+        }
+        if (len + 24 > cap) {
+            char *t = realloc(w, cap *= 2);
+            if (!t) {
+                free(w);
+                return NULL;
+            }
+            w = t;
+        }
+        len += (size_t)sprintf(w + len, "%s%llu", len ? "," : "", (unsigned long long)sum);
+        /* one line holds both lists (PIFB_MAX_LINE): the names past the
+           room are cut, with their weights */
+        if ((size_t)(e - list) + len + 2 > LIST_MAX) {
+            *nm = 0;
+            if (nm > list)
+                nm[-1] = 0;
+            len -= strlen(strrchr(w, ',') ? strrchr(w, ',') : w);
+            w[len] = 0;
+            break;
+        }
+    }
+    return w;
+}
 
 static const struct po *dens_ctx;
 static int by_density_desc(const void *a, const void *b)
@@ -898,10 +916,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     double che_p = use_reserve ? che_r : che_a;
     printf("  independent references (Che's approximation of LRU): %s %.0f misses, the plan %.0f\n",
            o->rebuild_tier > 0 && n ? "the rebuild (predicted)" : "before (PROG)", che_k, che_p);
-    __extension__ typedef unsigned __int128 u128;
-    u128 hp = (u128)planned->hits * (ck.fetches ? ck.fetches : 1),
-         hk = (u128)ck.hits * (planned->fetches ? planned->fetches : 1);
-    int worse = n && (hp < hk || (hp == hk && che_p > che_k * (1 + 1e-9)));
+    int worse = n && cm_compare(planned, che_p, &ck, che_k) < 0;
     if (worse) {
         printf("  the planned order is predicted to miss more than %s (cyclic stream: hit ratio %.3f "
                "against %.3f; independent references: %.0f misses against %.0f): %s\n", kept_what,
@@ -962,20 +977,30 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     pos_ctx = tmp;
     qsort(data, nd, sizeof *data, by_affinity_cmp);
     /* the data half of the chase-tail plan (plan-dcolour.c) */
-    struct dc_plan_in dci = { md->prog, &p.s, p.data_w, data, nd, o->dcache, o->reserve_sets };
+    struct dc_plan_in dci = { md->prog, &p.s, p.data_w, data, nd, o->dcache, o->reserve_sets,
+                              o->no_model_check };
     if (dc_plan(&dci, &dcp))
         goto done;
-    if (nd) {
+    if (nd && dcp.write) {
         free(list);
-        if (!(list = name_list(&p, data, nd, &kept))) {
+        char *wl = NULL, geom[64];
+        if (!(list = name_list(&p, data, nd, &kept)) || !(wl = weight_list(&p, data, nd, list))) {
+            free(wl);
             rep_oom();
             goto done;
         }
+        kept = *list != 0; /* weight_list may have cut the list */
+        for (const char *q = strchr(list, ','); q; q = strchr(q + 1, ','))
+            kept++;
         snprintf(c, sizeof c, "place %zu data objects referenced by hot code together, "
                  "grouped by the function that references each most, in the function order",
                  kept);
-        const char *kv[] = { "objects", list, NULL };
+        /* the weights and the geometry the model used: pmopt relink checks
+           the order with them against the program it relinks */
+        snprintf(geom, sizeof geom, "%u,%u,%u", dcp.g.size, dcp.g.ways, dcp.g.line);
+        const char *kv[] = { "objects", list, "weights", wl, "dcache", geom, NULL };
         plan_rec(out.w, out.number, PIFB_ORDER_DATA, c, kv);
+        free(wl);
     }
     if (use_reserve) {
         free(list);

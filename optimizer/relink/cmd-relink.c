@@ -55,7 +55,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: pmopt relink PROG --feedback FILE -o OUT [--only LIST] [--smoke 'ARGS']\n"
             "                    [--keep-script FILE] [--no-hot-rest] [--no-clones] [--place-sorted]\n"
-            "                    [--pad-front=N] [--force] [--verbose]\n"
+            "                    [--pad-front=N] [--no-model-check] [--force] [--verbose]\n"
             "Replay the link recorded in PROG (perfinst's link stage: pkg-config --libs\n"
             "perfinst, or perfinst-ld) placing the functions and data objects of the feedback\n"
             "file's order-functions, order-data, reserve and reserve-data recommendations\n"
@@ -80,6 +80,9 @@ static void help(FILE *f)
             "  --no-hot-rest        leave the hot-tier functions the plan does not name\n"
             "                       (.text.hot.*) where ld's default puts them, after the\n"
             "                       .text.unlikely parts (default: right after the plan's)\n"
+            "  --no-model-check     apply the data order even when the plan's data model\n"
+            "                       (order-data's weights= and dcache=) does not predict\n"
+            "                       the relinked program to miss less than PROG\n"
             "  --force              apply a plan made for another program (another\n"
             "                       build-id) instead of refusing it\n"
             "  --verbose            show the commands run\n"
@@ -464,6 +467,9 @@ struct relink_plan {
     struct reserve rv;
     uint32_t applied, ignored, rebuild;
     int loop;               /* the file has rebuild kinds (pmopt plan --order --rebuild), selected or not */
+    uint64_t *dweights;     /* order-data weights=: the plan's modelled accesses per object */
+    size_t ndweights, dwcap;
+    char *dcache;           /* order-data dcache=: the geometry the plan modelled */
     struct names doverflow; /* reserve-data (dcolour.h) */
     int have_dreserve;
     struct reserve drv;
@@ -477,6 +483,7 @@ struct relink {
     int no_hot_rest;         /* --no-hot-rest: the unplanned .text.hot where ld's default puts it */
     int no_clones;           /* --no-clones: a planned F absent from the objects is not matched to F.isra.N */
     int place_sorted;        /* --place-sorted: the rebuild's .text.sorted order placed again */
+    int no_model_check;      /* --no-model-check: the data order applied without the check */
     /* data colouring (reserve-data): the pieces and their offsets */
     struct dc_item *dc;
     size_t ndc;
@@ -491,7 +498,7 @@ struct relink {
 
 static void plan_free(struct relink_plan *pl)
 {
-    free(pl->other);
+    free(pl->other), free(pl->dweights), free(pl->dcache);
     names_free(&pl->funcs), names_free(&pl->objects), names_free(&pl->overflow);
     names_free(&pl->cold), names_free(&pl->doverflow);
 }
@@ -546,6 +553,35 @@ static int plan_matches(const struct relink_plan *pl, const char *path, const st
     return 0;
 }
 
+/* order-data's weights= (one decimal per object of its objects=, appended
+ * to pl->dweights): 0, or -1 after a message naming the record. */
+static int read_weights(const char *path, const struct pifb_rec *r, const char *w, size_t nobj,
+                        struct relink_plan *pl)
+{
+    size_t n = 0;
+    for (const char *p = w; *p; n++) {
+        char *e;
+        errno = 0;
+        unsigned long long v = strtoull(p, &e, 10);
+        if (e == p || errno || (*e && *e != ',') || *p == '-') {
+            pm_error("%s:%u: recommendation %u (order-data): weights= is not a list of "
+                     "decimal counts", path, r->line, r->number);
+            return -1;
+        }
+        if (pi_grow((void **)&pl->dweights, &pl->dwcap, pl->ndweights,
+                    sizeof *pl->dweights))
+            return rep_oom(), -1;
+        pl->dweights[pl->ndweights++] = v;
+        p = *e ? e + 1 : e;
+    }
+    if (n != nobj) {
+        pm_error("%s:%u: recommendation %u (order-data): %zu weights for %zu objects", path,
+                 r->line, r->number, n, nobj);
+        return -1;
+    }
+    return 0;
+}
+
 static int read_plan(const char *path, const char *only, const struct pi_meta *m,
                      const char *prog, struct relink_plan *pl)
 {
@@ -577,7 +613,15 @@ static int read_plan(const char *path, const char *only, const struct pi_meta *m
             split_names(pifb_get(r, "cold"), &pl->cold);
             pl->applied++;
         } else if (!strcmp(r->kind, PIFB_ORDER_DATA)) {
+            size_t before = pl->objects.n;
             split_names(pifb_get(r, "objects"), &pl->objects);
+            const char *w = pifb_get(r, "weights"), *g = pifb_get(r, "dcache");
+            if (w && (status = read_weights(path, r, w, pl->objects.n - before, pl)))
+                break;
+            if (g) {
+                free(pl->dcache);
+                pl->dcache = strdup(g);
+            }
             pl->applied++;
         } else if (!strcmp(r->kind, PIFB_RESERVE)) {
             uint64_t pg, win, sz;
@@ -1011,6 +1055,18 @@ static int write_script(const struct relink *rl, FILE *f, const char *def, const
     return found[0] ? 0 : -2;
 }
 
+/* The data kept as linked: no order-data or reserve-data applied. */
+static void drop_data(struct relink *rl, struct relink_plan *pl, struct piece *dp, size_t *nd)
+{
+    for (size_t i = 0; i < *nd; i++)
+        free(dp[i].secs);
+    *nd = 0;
+    pl->applied -= 1 + (uint32_t)pl->have_dreserve;
+    pl->have_dreserve = 0;
+    dc_items_free(rl->dc, rl->ndc);
+    rl->dc = NULL, rl->ndc = 0, rl->drv = NULL;
+}
+
 /* ---- checking the result ----------------------------------------------------- */
 
 static long read_reserve(const char *path, struct reserve *rv, size_t *n);
@@ -1150,6 +1206,57 @@ static int verify(const struct relink *rl, const char *tmp, const char *out, con
     return status;
 }
 
+/* The model's check of the data order (docs/layout.md "Data order"): the
+ * plan's data model (order-data's weights= and dcache=) of the relinked
+ * program's hot data lines against PROG's as linked, each object at its
+ * symbol's address.  1: predicted to miss less (said); 0: not (said: the
+ * caller links again without the data order); -1: error. */
+static int data_check(const char *prog, const char *tmpout, const struct oscan *s,
+                      const struct relink_plan *pl)
+{
+    struct cgeom g;
+    if (cm_geometry_type(pl->dcache, "Data", &g))
+        return -1;
+    struct dc_item *it = NULL;
+    size_t ni = 0;
+    struct dc_lines lb = { 0 }, la = { 0 };
+    struct cm_result rb, ra;
+    double cb, ca;
+    int status = -1;
+    if (dc_items(s, pl->objects.v, pl->objects.n, NULL, 0, NULL, &it, &ni))
+        goto oom;
+    for (size_t i = 0; i < ni; i++)
+        for (size_t j = 0; j < pl->objects.n; j++)
+            if (!strcmp(pl->objects.v[j], it[i].sym)) {
+                it[i].weight = pl->dweights[j];
+                break;
+            }
+    if (dc_prog_lines(prog, &g, it, ni, &lb) || dc_prog_lines(tmpout, &g, it, ni, &la))
+        goto oom;
+    uint64_t min = dc_cover(&lb);
+    if (dc_simulate(&g, &lb, min, &rb, &cb) || dc_simulate(&g, &la, min, &ra, &ca))
+        goto oom;
+    status = cm_compare(&ra, ca, &rb, cb) > 0;
+    if (status)
+        printf("pmopt relink: the data order is predicted to miss less than %s's data as linked "
+               "(D1 %u,%u,%u, cyclic stream: hit ratio %.3f against %.3f; independent "
+               "references: %.0f misses against %.0f): applied\n", prog, g.size, g.ways, g.line,
+               cm_hit_ratio(&ra), cm_hit_ratio(&rb), ca, cb);
+    else
+        pm_note("%s: the data order is not predicted to miss less than its data as linked (D1 "
+                "%u,%u,%u, cyclic stream: hit ratio %.3f against %.3f; independent "
+                "references: %.0f misses against %.0f): the data kept as linked "
+                "(--no-model-check applies it)", prog, g.size, g.ways, g.line, cm_hit_ratio(&ra),
+                cm_hit_ratio(&rb), ca, cb);
+    goto done;
+oom:
+    rep_oom();
+done:
+    dc_items_free(it, ni);
+    free(lb.v), free(la.v);
+    return status;
+}
+
 /* The reserved-region table of a relinked program (section
  * .perfinst.reserve, docs/layout.md): header and n (addr, len) pairs.
  * Returns the number of entries whose whole code lies in the window, or
@@ -1284,6 +1391,7 @@ int cmd_relink(int argc, char **argv)
         { "pad-front", required_argument, NULL, 'P' },
         { "no-clones", no_argument, NULL, 'C' },
         { "place-sorted", no_argument, NULL, 'k' },
+        { "no-model-check", no_argument, NULL, 'M' },
         { "force", no_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -1303,6 +1411,7 @@ int cmd_relink(int argc, char **argv)
         case 'R': rl->no_hot_rest = 1; break;
         case 'C': rl->no_clones = 1; break;
         case 'k': rl->place_sorted = 1; break;
+        case 'M': rl->no_model_check = 1; break;
         case 'f': force = 1; break;
         case 'P': {
             char *e;
@@ -1374,11 +1483,18 @@ int cmd_relink(int argc, char **argv)
         pl.have_reserve = pl.have_dreserve = 0;
         rl->pad_front = 0;
     }
-    if (!pl.funcs.n && !pl.objects.n && !pl.have_reserve) {
+    /* a plan of the one-file loop whose model kept every layout (no order
+       was predicted to miss less) relinks PROG as it is */
+    int as_is = !pl.funcs.n && !pl.objects.n && !pl.have_reserve;
+    if (as_is && (!pl.loop || only)) {
         pm_error("%s: no order-functions, order-data or reserve recommendation to apply%s",
                  fbpath, only ? " among those selected" : "");
         goto done;
     }
+    if (as_is)
+        pm_note("%s: no order-functions, order-data or reserve recommendation (the plan "
+                "predicted no order to miss less than the rebuild's layout): %s relinked as it "
+                "is", fbpath, prog);
     if (oscan_link_inputs(&m, &paths, &npaths) || oscan_read(&s, paths, npaths))
         goto done;
     /* the pieces, and the refusal of functions without a section of their own */
@@ -1452,8 +1568,8 @@ int cmd_relink(int argc, char **argv)
                 relro == 1 ? "it" : "them");
     /* whose plan: what PROG's objects hold, placeable or not (Lua's plan
        is mostly luaL_Reg arrays in .data.rel.ro, which the rebuild has) */
-    if (plan_matches(&pl, fbpath, &m, prog, ns + no + nd + shared + relro,
-                     ns + no + missing + shared + pl.objects.n, force))
+    if (!as_is && plan_matches(&pl, fbpath, &m, prog, ns + no + nd + shared + relro,
+                               ns + no + missing + shared + pl.objects.n, force))
         goto done;
     if (shared && !ns && !no && !nd) {
         pm_error("%s: nothing of the plan can be placed: no planned function or object has a "
@@ -1520,6 +1636,14 @@ int cmd_relink(int argc, char **argv)
                     ".text.unlikely.NAME or .text.sorted cold part): left where %s", cmissing,
                     cmissing == 1 ? " is" : "s are", cmissing == 1 ? "it is" : "they are");
     }
+    /* a data order without the plan's weights (an older plan's) cannot be
+       checked: not applied, it could only move what no model ranked */
+    if (nd && pl.ndweights != pl.objects.n && !rl->no_model_check) {
+        pm_note("%s: order-data has no weights= (an older pmopt plan made it): the data order "
+                "cannot be checked against %s's data, which are kept as linked "
+                "(--no-model-check applies it; pmopt plan writes the weights)", fbpath, prog);
+        drop_data(rl, &pl, dp, &nd);
+    }
     if (pl.have_dreserve) { /* reserve-data: the data colouring's offsets */
         uint64_t send;
         if (dc_items(&s, pl.objects.v, pl.objects.n, pl.doverflow.v, pl.doverflow.n, NULL, &rl->dc,
@@ -1543,7 +1667,7 @@ int cmd_relink(int argc, char **argv)
         signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
         signal(SIGQUIT, on_signal), signal(SIGPIPE, on_signal);
     }
-    /* the script (GNU ld) or the order (gold, lld) */
+    /* the script (GNU ld) or the order (gold, lld), the link with it */
     if (lk == LK_BFD && !(def = default_script(&rc, verbose))) {
         pm_error("cannot get the default linker script of this link (ld --verbose, ld as %s "
                  "-print-prog-name=ld names it)", rc.cc);
@@ -1551,27 +1675,6 @@ int cmd_relink(int argc, char **argv)
     }
     script = xasprintf("%s/%s", g_tmpdir, lk == LK_BFD ? "relink.ld" : "relink.order");
     g_tmpfiles[0] = script;
-    FILE *f = fopen(script, "w");
-    if (!f) {
-        pm_error("%s: %s", script, strerror(errno));
-        goto done;
-    }
-    int ws = lk == LK_BFD ? write_script(rl, f, def, st, kept ? 0 : ns, ov, no,
-                                         pl.have_reserve ? &pl.rv : NULL, dp, nd, fbpath)
-                          : write_order(rl, f, lk, st, ns, dp, nd);
-    if (fclose(f) || ws) {
-        pm_error("%s: %s", script, ws == -2 ? "the default script has no .text output section"
-                                            : "cannot write the linker script");
-        goto done;
-    }
-    if (keep) {
-        char *cp[] = { "cp", script, (char *)keep, NULL };
-        if (run(cp, NULL, NULL, 0, NULL, NULL, 0)) {
-            pm_error("%s: cannot copy the linker script there", keep);
-            goto done;
-        }
-    }
-    /* the link: the stage again, with the order */
     tmpout = g_out.tmp;
     rc.args[rc.out_i] = owned(&rc, xasprintf("%s%s", rc.out_prefix, tmpout));
     if (rc.res_i >= 0) /* the LTO plugin's resolution file, an output of the link */
@@ -1583,13 +1686,47 @@ int cmd_relink(int argc, char **argv)
     push(&rc.args, &rc.nargs, &rc.cap, script);
     if (lk == LK_LLD) /* a planned name the program no longer has is no news */
         push(&rc.args, &rc.nargs, &rc.cap, "--no-warn-symbol-ordering");
-    double tl = now();
-    int ls = run(rc.args, rc.cwd, rc.env, verbose, NULL, NULL, 0);
-    tl = now() - tl;
-    if (ls) {
-        pm_error("%s: the link failed (perfinst-ld exit status %d): %s is left as it was", prog,
-                 ls, out);
-        goto done;
+    double tl;
+    for (;;) {
+        FILE *f = fopen(script, "w");
+        if (!f) {
+            pm_error("%s: %s", script, strerror(errno));
+            goto done;
+        }
+        int ws = lk == LK_BFD ? write_script(rl, f, def, st, kept ? 0 : ns, ov, no,
+                                             pl.have_reserve ? &pl.rv : NULL, dp, nd, fbpath)
+                              : write_order(rl, f, lk, st, ns, dp, nd);
+        if (fclose(f) || ws) {
+            pm_error("%s: %s", script, ws == -2 ? "the default script has no .text output section"
+                                                : "cannot write the linker script");
+            goto done;
+        }
+        if (keep) {
+            char *cp[] = { "cp", script, (char *)keep, NULL };
+            if (run(cp, NULL, NULL, 0, NULL, NULL, 0)) {
+                pm_error("%s: cannot copy the linker script there", keep);
+                goto done;
+            }
+        }
+        tl = now();
+        int ls = run(rc.args, rc.cwd, rc.env, verbose, NULL, NULL, 0);
+        tl = now() - tl;
+        if (ls) {
+            pm_error("%s: the link failed (perfinst-ld exit status %d): %s is left as it was",
+                     prog, ls, out);
+            goto done;
+        }
+        /* the model's check of the data order, on the program as linked:
+           one not predicted to miss less than PROG's data is not kept --
+           linked again without it, the data are where PROG has them */
+        if (!nd || rl->no_model_check)
+            break;
+        int dk = data_check(prog, tmpout, &s, &pl);
+        if (dk < 0)
+            goto done;
+        if (dk)
+            break;
+        drop_data(rl, &pl, dp, &nd);
     }
     if (verify(rl, tmpout, out, kept ? sorted : st, kept ? nsorted : ns, ov, no,
                pl.have_reserve ? &pl.rv : NULL))

@@ -36,6 +36,8 @@ readelf -SW r.o | grep -q '\.text\.hot\.b4 ' || fail "b4 is not in the rebuild's
 "$PMOPT" relink r --feedback keep.fb -o r.opt --smoke 100 > rel.out 2> rel.err
 cat rel.out rel.err
 fns() { nm "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(run|a[1-4]|b[1-4]|main)$/ {print $3, $1}' | sort; }
+assert_contains "the relink says the plan keeps the rebuild's layout" rel.err \
+    "^pmopt: note: keep.fb: no order-functions, order-data or reserve recommendation \(the plan predicted no order to miss less than the rebuild's layout\): r relinked as it is$"
 fns r > r.syms
 fns r.opt > opt.syms
 cat r.syms

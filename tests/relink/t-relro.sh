@@ -12,9 +12,11 @@ build() { # build OPT OUT
 }
 build -O2 relro
 PERFINST_OUT=train.pit ./relro > want.out
-"$PMOPT" plan --order=c3 -o plan.fb relro train.pit > plan.out
+# --no-model-check: total alone is a tie for the data model (every line
+# fits), and this test is about the relro names, not the model's verdict
+"$PMOPT" plan --order=c3 --no-model-check -o plan.fb relro train.pit > plan.out
 assert_contains "the plan orders the six tables and total" plan.fb \
-    "^[0-9]+ order-data objects=total(,names_[a-f]){6}$"
+    "^[0-9]+ order-data objects=total(,names_[a-f]){6} weights=[0-9]+(,[0-9]+){6} dcache=[0-9]+,[0-9]+,[0-9]+$"
 readelf -SW relro.o > secs
 for x in a b c d e f; do
     assert_contains "names_$x is relro data" secs "\.data\.rel\.ro(\.local)?\.names_$x "
