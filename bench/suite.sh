@@ -6,7 +6,7 @@
 # with --record).
 #
 #   bench/suite.sh [--record] [--quick] [--programs "P..."] [--work DIR]
-#                  [--rounds N] [--no-timing] [--no-taken] [--timing-only] [--pads "0 1024 ..."]
+#                  [--rounds N] [--no-timing] [--no-taken] [--no-relink] [--timing-only] [--pads "0 1024 ..."]
 #                  [--pads PROGRAM="0 256 ..."]...
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #
@@ -84,7 +84,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
-W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10
+W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=()
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -94,6 +94,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --no-timing) timing=0; shift ;;
     --no-taken) taken=0; shift ;;
+    --no-relink) relinks=0; shift ;;
     --timing-only) timing_only=1; shift ;;
     --programs|--work|--rounds|--pads|--jobs|--nice|--extra)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
@@ -157,11 +158,17 @@ for x in "${extra[@]}"; do
         V+=("$n" "$n+relink")
         DIR[$n]=x-$n
     else
+        [ $relinks = 1 ] || die "--extra $x: a plan alone is measured through its relink (no --no-relink)"
         V+=("$n+relink")
         DIR[$n]=rebuild    # the same rebuild: only the order differs
     fi
     DIR[$n+relink]=x-$n-relink
 done
+if [ $relinks = 0 ]; then
+    VV=()
+    for v in "${V[@]}"; do [[ $v == relink || $v == *+relink ]] || VV+=("$v"); done
+    V=("${VV[@]}")
+fi
 PI=(-fplugin="$B/perfinst.so")
 export PERFINST_LIB_DIR=$B
 BOLT=
@@ -276,6 +283,7 @@ loop() {
         logged wl_build "$p" "$PD/$rb" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-feedback="$PD/$rl.fb" \
             -fplugin-arg-perfinst-sections $pl > "$PD/$rb.log" 2>&1 || { tail "$PD/$rb.log" >&2; die "$p: $2 build"; }
     fi
+    [ $relinks = 1 ] || return 0
     mkdir -p "$PD/$rl"
     logged "$B/pmopt" relink "$PD/$rb/prog" --feedback "$PD/$rl.fb" -o "$PD/$rl/prog" > "$PD/$rl/relink.out" 2>&1 ||
         { tail "$PD/$rl/relink.out" >&2; die "$p: pmopt relink ($3)"; }
