@@ -230,6 +230,31 @@ double cm_hit_ratio(const struct cm_result *c)
     return c->fetches ? (double)c->hits / (double)c->fetches : 1.0;
 }
 
+static int by_fetches_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+uint64_t cm_cover(const struct cm_line *v, size_t n, int percent)
+{
+    uint64_t *f = malloc((n ? n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
+    if (!f)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        f[i] = v[i].fetches, total = pm_sat_add(total, v[i].fetches);
+    qsort(f, n, sizeof *f, by_fetches_desc);
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t i = 0; i < n; i++) {
+        cum = pm_sat_add(cum, f[i]);
+        t = f[i];
+        if ((u128)cum * 100 >= (u128)total * (unsigned)percent)
+            break;
+    }
+    free(f);
+    return t ? t : 1;
+}
+
 double cm_che_misses(const struct cgeom *g, const struct cm_line *v, size_t n)
 {
     size_t *at = calloc((size_t)g->sets + 1, sizeof *at);

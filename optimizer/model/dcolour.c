@@ -248,30 +248,10 @@ int dc_prog_lines(const char *prog, const struct cgeom *g, const struct dc_item 
     return status;
 }
 
-static int by_u64_desc(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x > y ? -1 : x < y;
-}
-
 uint64_t dc_cover(struct dc_lines *L)
 {
     L->n = cm_fold_lines(L->v, L->n); /* two objects in one line: one line, both weights */
-    uint64_t *f = malloc((L->n ? L->n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
-    if (!f)
-        return 1;
-    for (size_t i = 0; i < L->n; i++)
-        f[i] = L->v[i].fetches, total = pm_sat_add(total, f[i]);
-    qsort(f, L->n, sizeof *f, by_u64_desc);
-    __extension__ typedef unsigned __int128 u128;
-    for (size_t i = 0; i < L->n; i++) {
-        cum = pm_sat_add(cum, f[i]);
-        t = f[i];
-        if ((u128)cum * 100 >= (u128)total * DC_COVER)
-            break;
-    }
-    free(f);
-    return t ? t : 1;
+    return cm_cover(L->v, L->n, DC_COVER);
 }
 
 int dc_simulate(const struct cgeom *g, struct dc_lines *L, uint64_t min, struct cm_result *r,

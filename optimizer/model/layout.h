@@ -130,6 +130,10 @@ double cm_hit_ratio(const struct cm_result *c);
  * sets, "<ratio_name> X, M misses of N <events>". */
 void cm_print_result(const char *what, const char *ratio_name, const char *events,
                      const struct cgeom *g, const struct cm_result *c);
+/* The smallest fetch count of the lines v[0..n) that hold percent % of
+ * their fetches, hottest first: the model's hot lines (1 when out of
+ * memory). */
+uint64_t cm_cover(const struct cm_line *v, size_t n, int percent);
 /* Che's approximation of the LRU misses of the lines v[0..n) (order-sets.h
  * ord_che_set, per set): lines referenced independently at rates in
  * proportion to their fetches, where the cyclic stream has every line of

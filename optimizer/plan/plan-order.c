@@ -380,31 +380,11 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
     return 0;
 }
 
-static int by_fetches_desc(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x > y ? -1 : x < y;
-}
-
 /* The smallest fetch count of the lines that cover MODEL_COVER % of L's
  * fetches, hottest first. */
 static uint64_t cover_threshold(const struct cm_line *v, size_t n)
 {
-    uint64_t *f = malloc((n ? n : 1) * sizeof *f), total = 0, cum = 0, t = 1;
-    if (!f)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        f[i] = v[i].fetches, total = pm_sat_add(total, v[i].fetches);
-    qsort(f, n, sizeof *f, by_fetches_desc);
-    __extension__ typedef unsigned __int128 u128;
-    for (size_t i = 0; i < n; i++) {
-        cum = pm_sat_add(cum, f[i]);
-        t = f[i];
-        if ((u128)cum * 100 >= (u128)total * MODEL_COVER)
-            break;
-    }
-    free(f);
-    return t ? t : 1;
+    return cm_cover(v, n, MODEL_COVER);
 }
 
 /* Lines shared by two blocks (or two functions) count once, with both

@@ -16,6 +16,7 @@
 # (n), b ^= i in every fourth of f and every one of g (n/2 + 2n), and
 # main's printf reads each once (+1).
 . "$PERFINST_TOP/tests/lib.sh"
+. "$PERFINST_TOP/tests/layout/layout-lib.sh"   # reseal
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/relink/datakeep.c" -o t.o
 pi_ld -O2 -o t t.o
 PERFINST_OUT=t.pit ./t > want.out
@@ -69,6 +70,22 @@ assert_contains "the relink says why it keeps the data" forced.err \
     "^pmopt: note: r: the data order is not predicted to miss less than its data as linked \(D1 128,1,64, cyclic stream: hit ratio 0\.182 against 1\.000; independent references: $che misses against 0\): the data kept as linked \(--no-model-check applies it\)$"
 assert_contains "... and counts only the function order as applied" forced.rel \
     "^pmopt relink: wrote r\.forced \(1 recommendation applied, 0 ignored\)"
+
+# an order-data without weights= (an older plan's) cannot be checked: kept
+grep -v '^end ' forced.fb | sed 's/ weights=[0-9,]* dcache=[0-9,]*$//' > old.body
+reseal old.body old.fb
+"$PMOPT" relink r --feedback old.fb -o r.old > old.rel 2> old.err
+assert_contains "no weights: the data kept, and why" old.err \
+    "^pmopt: note: old.fb: order-data has no weights= \(an older pmopt plan made it\): the data order cannot be checked against r's data, which are kept as linked \(--no-model-check applies it; pmopt plan writes the weights\)$"
+diff r.syms <(syms r.old) || fail "no weights: the relinked program's objects moved"
+ok "no weights: every function and object at the rebuild's address"
+# weights that do not match the objects: an error naming the record
+grep -v '^end ' forced.fb | sed 's/ weights=[0-9,]*/ weights=1,2/' > bad.body
+reseal bad.body bad.fb
+expect_fail "two weights for three objects" "$PMOPT" relink r --feedback bad.fb -o r.bad
+assert_contains "the error names the file, line and record" err \
+    "^pmopt: bad.fb:[0-9]+: recommendation 7 \(order-data\): 2 weights for 3 objects$"
+[ ! -e r.bad ] || fail "bad weights: an output was written"
 
 # applied anyway: a, big, b from a line boundary, a and b 0x80 apart
 "$PMOPT" relink r --feedback forced.fb --no-model-check -o r.placed > placed.rel 2> placed.err
