@@ -69,6 +69,9 @@
 #     of the per-round ratios, bootstrap 95 % interval).  The whole script
 #     runs under `nice -n 10` (--nice); times taken on a loaded machine are
 #     labelled so.
+# The valgrind runs run each program as ./prog from a directory of its own
+# whose path has the same length for every variant (the path is in the
+# initial stack, and moves what libc's startup and string functions do).
 # Every run's checksum must be -O2's.  The report (one table per program, the
 # geometric mean over its pairs and the worst pair, then all pairs together)
 # is WORK/report.md; --record appends it to bench/RESULTS.md.
@@ -343,26 +346,43 @@ run_jobs() {
     while [ $n -gt 0 ]; do wait -n || fail=1; n=$((n - 1)); done
     return $fail
 }
+# run_dir D: a directory of its own holding D/prog (a hard link), whose
+# path has the same length for every variant: the program's path is in its
+# initial stack (valgrind's too), and a path one byte longer changed
+# speedtest1's count by 250 instructions and 2 I1 misses, as much as the
+# relink's data order (bench/RESULTS.md, 2026-11-29 11:30)
+run_dir() {
+    local r
+    r=$(mktemp -d "$W/run.XXXXXX") || return 1
+    ln "$1/prog" "$r/prog" 2> /dev/null || cp "$1/prog" "$r/prog" || { rm -rf "$r"; return 1; }
+    echo "$r"
+}
 # cg_one P WL VARIANT PAD: one cachegrind count into $W/P/cg/VARIANT-WL-PAD.txt:
 # "IREFS I1MISSES"
 cg_one() {
-    local p=$1 wl=$2 v=$3 pad=$4 d f
+    local p=$1 wl=$2 v=$3 pad=$4 d f r st=0
     d=$W/$p/${DIR[$v]}
     [ "$pad" = 0 ] || d=$d/s$pad
     f=$W/$p/cg/$v-$wl-$pad
     [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ] && return 0
-    checked "$p" "$wl" "$d" "${S_CG[$p]}" valgrind --tool=cachegrind --cache-sim=yes $GEOM \
-        --cachegrind-out-file=/dev/null 2> "$f.err" || return 1
+    r=$(run_dir "$d") || return 1
+    checked "$p" "$wl" "$r" "${S_CG[$p]}" valgrind --tool=cachegrind --cache-sim=yes $GEOM \
+        --cachegrind-out-file=/dev/null 2> "$f.err" || st=1
+    rm -rf "$r"
+    [ $st = 0 ] || return 1
     echo "$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" \
         "$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" > "$f.txt"
 }
 # tb_one P WL VARIANT: taken branches into $W/P/cg/VARIANT-WL-taken.txt
 tb_one() {
-    local p=$1 wl=$2 v=$3 d f
+    local p=$1 wl=$2 v=$3 d f r st=0
     d=$W/$p/${DIR[$v]} f=$W/$p/cg/$v-$wl-taken
     [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ] && return 0
-    checked "$p" "$wl" "$d" "${S_CG[$p]}" valgrind --tool=callgrind --collect-jumps=yes --dump-instr=yes \
-        --callgrind-out-file="$f.data" 2> "$f.err" || return 1
+    r=$(run_dir "$d") || return 1
+    checked "$p" "$wl" "$r" "${S_CG[$p]}" valgrind --tool=callgrind --collect-jumps=yes --dump-instr=yes \
+        --callgrind-out-file="$f.data" 2> "$f.err" || st=1
+    rm -rf "$r"
+    [ $st = 0 ] || return 1
     python3 "$here/taken-branches.py" --by-function "$d/prog" "$f.data" > "$f.by" || return 1
     rm -f "$f.data"
     awk 'NR == 1 { print $3 }' "$f.by" > "$f.txt"
