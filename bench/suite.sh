@@ -38,8 +38,10 @@
 #            `pmopt plan --order=auto --rebuild -o fb`; -O2
 #            -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
 #   relink   `pmopt relink rebuild --feedback fb`: the same file; the rebuild
-#            has its order already, so .text is kept as linked (the data
-#            order applied)
+#            has its order already, so .text is kept as linked, and the
+#            data order is applied only where the L1d model predicts it to
+#            miss less (on SQLite, speedtest1 and zstd nowhere: the relink
+#            is then the rebuild)
 #   --extra NAME=PLAN-ARGS|PLUGIN-ARGS adds a loop NAME (rebuild) and
 #            NAME+relink with `pmopt plan --order=auto --rebuild PLAN-ARGS`
 #            and the plugin arguments PLUGIN-ARGS (to compare defaults);
