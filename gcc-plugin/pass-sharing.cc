@@ -165,6 +165,11 @@ struct share_access {
     HOST_WIDE_INT lspan;  /* an element of an array at a variable index: its first byte up to lspan past */
     /* a chunk group's member (find_chunk_groups): the group's number + 1, its bit */
     unsigned cgroup, cbit;
+    /* a streaming access's run (find_runs): the variable holding the end of
+     * the bytes its footprint path took ahead, the end of its bytes in the
+     * loop (computed before it), its step; run_var NULL: none */
+    tree run_var, run_end;
+    HOST_WIDE_INT run_step;
 };
 enum { SH_BLOCK = 1, SH_STRING = 2, SH_STRING_AFTER = 3 };
 
@@ -509,6 +514,11 @@ struct fp_access {
     bool read, write;
     bool what;
     unsigned size;
+    /* a streaming access's run (find_runs): the path takes the accesses it
+     * will make on the line at once, up to run_end, and stores where they
+     * end in run_var */
+    tree run_var, run_end;
+    HOST_WIDE_INT run_step;
 };
 
 /* A block after `after` holding seq (which ends in a condition): its true
@@ -533,6 +543,49 @@ static void fp_chain(basic_block from, basic_block next)
     edge e = make_edge(from, next, EDGE_FALSE_VALUE);
     e->probability = profile_probability::likely();
     next->count = e->count();
+}
+
+/* A streaming access's run (find_runs), in the footprint path's last
+ * block: the accesses its loop will make on this line from this one on —
+ * each a step further, up to the line's end and to the loop's (run_end),
+ * and fewer than the footprint has left, so that its last access still
+ * calls — are recorded at once:
+ *
+ *     take = MIN((64 - off) / step, (run_end - a) / step, (left - 1) / cost);
+ *     m = the take * step bytes from off;  run_var = a + take * step;
+ *
+ * (the caller records take accesses, m and left - take * cost), and the
+ * check of the next take - 1 skips them (insert_guarded: a < run_var).
+ * Returns take; *m becomes the run's bytes. */
+static tree fp_run(gimple_seq *seq, location_t loc, const fp_access &fa, tree a, tree off, tree left, unsigned cost,
+                   tree *m)
+{
+    tree u32 = unsigned_type_node, u64 = long_long_unsigned_type_node, uptr = pointer_sized_int_node;
+    tree lg = build_int_cst(integer_type_node, exact_log2(fa.run_step));
+    tree lim_line = gimple_build(seq, loc, RSHIFT_EXPR, u32,
+                                 gimple_build(seq, loc, MINUS_EXPR, u32, build_int_cst(u32, PI_SHARE_LINE), off), lg);
+    /* the loop's accesses from this one: (run_end - a) / step, 1 if run_end
+     * is not above a (a count GCC's assumption did not hold for) */
+    tree end = make_temp_ssa_name(uptr, NULL, "pi_run_end");
+    gimple_seq_add_stmt(seq, gimple_build_assign(end, fa.run_end));
+    tree d = gimple_build(seq, loc, RSHIFT_EXPR, uptr, gimple_build(seq, loc, MINUS_EXPR, uptr, end, a), lg);
+    tree above = gimple_build(seq, loc, GT_EXPR, boolean_type_node, end, a);
+    d = gimple_build(seq, loc, COND_EXPR, uptr, above, gimple_build(seq, loc, MIN_EXPR, uptr, d,
+                                                                       build_int_cst(uptr, PI_SHARE_LINE)),
+                     build_int_cst(uptr, 1));
+    tree lim_fp = gimple_build(seq, loc, TRUNC_DIV_EXPR, u32,
+                               gimple_build(seq, loc, MINUS_EXPR, u32, gimple_convert(seq, loc, u32, left),
+                                            build_int_cst(u32, 1)),
+                               build_int_cst(u32, cost));
+    tree take = gimple_build(seq, loc, MIN_EXPR, u32, lim_line, gimple_convert(seq, loc, u32, d));
+    take = gimple_build(seq, loc, MIN_EXPR, u32, take, lim_fp);
+    tree nb = gimple_build(seq, loc, LSHIFT_EXPR, u32, take, lg); /* 1 to 64 bytes */
+    tree ones = gimple_build(seq, loc, RSHIFT_EXPR, u64, build_int_cstu(u64, HOST_WIDE_INT_M1U),
+                             gimple_build(seq, loc, MINUS_EXPR, u32, build_int_cst(u32, 64), nb));
+    *m = gimple_build(seq, loc, LSHIFT_EXPR, u64, ones, off);
+    tree upto = gimple_build(seq, loc, PLUS_EXPR, uptr, a, gimple_convert(seq, loc, uptr, nb));
+    gimple_seq_add_stmt(seq, gimple_build_assign(fa.run_var, upto));
+    return take;
 }
 
 /* The footprint path, for a byte that is not the thread's id, nor a shared
@@ -643,6 +696,14 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
     fp_chain(last, f4);
 
     seq = NULL;
+    tree take = build_int_cst(u32, 1);
+    if (fa.run_var) { /* a run: this access and the next ones on the line (fp_run) */
+        take = fp_run(&seq, loc, fa, a, sh, left, cost, &m);
+        nl = gimple_build(&seq, loc, MINUS_EXPR, integer_type_node, gimple_convert(&seq, loc, integer_type_node, left),
+                          gimple_build(&seq, loc, MULT_EXPR, integer_type_node,
+                                       gimple_convert(&seq, loc, integer_type_node, take),
+                                       build_int_cst(integer_type_node, cost)));
+    }
     gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u16, PI_SHARE_REC_FP_LEFT),
                                                   gimple_convert(&seq, loc, u16, nl)));
     for (int kind = 0; kind < 2; kind++) {
@@ -655,7 +716,7 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
         gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u64, mo), nm));
         tree n = make_temp_ssa_name(u32, NULL, "pi_count");
         gimple_seq_add_stmt(&seq, gimple_build_assign(n, field(rec, u32, no)));
-        tree n1 = gimple_build(&seq, loc, PLUS_EXPR, u32, n, build_int_cst(u32, 1));
+        tree n1 = gimple_build(&seq, loc, PLUS_EXPR, u32, n, take);
         gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u32, no), n1));
     }
     basic_block f5 = create_empty_bb(f4);
@@ -750,6 +811,24 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
      * load that is not on its thread's line is seldom on a read-only one,
      * bench/RESULTS.md), then the footprint path, or the call */
     basic_block fp = fa.on ? fp_path(chk3, fa, a, idx, base, loc, cb, join) : NULL;
+    if (fp && fa.run_var) { /* a streaming access: skip what its run took (fp_run) */
+        basic_block rk = create_empty_bb(chk3);
+        seq = NULL;
+        tree t = make_temp_ssa_name(pointer_sized_int_node, NULL, "pi_run");
+        gimple_seq_add_stmt(&seq, gimple_build_assign(t, fa.run_var));
+        gimple_seq_add_stmt(&seq, gimple_build_cond(LT_EXPR, a, t, NULL_TREE, NULL_TREE));
+        for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+            gimple_set_location(gsi_stmt(i), loc);
+        gimple_stmt_iterator gk = gsi_start_bb(rk);
+        gsi_insert_seq_after(&gk, seq, GSI_NEW_STMT);
+        edge rt = make_edge(rk, join, EDGE_TRUE_VALUE);
+        edge rf = make_edge(rk, fp, EDGE_FALSE_VALUE);
+        rt->probability = profile_probability::likely();
+        rf->probability = rt->probability.invert();
+        if (current_loops)
+            add_bb_to_loop(rk, bb->loop_father);
+        fp = rk;
+    }
     basic_block not_sampled = fp ? fp : cb;
     edge ery = NULL, erf = NULL;
     if (read) {
@@ -1004,6 +1083,11 @@ static void instrument(const share_access &a, tree skip)
         fa.write = a.store;
         fa.what = !integer_zerop(what);
         fa.size = size;
+        if (a.run_var && !fa.what && (HOST_WIDE_INT)size == a.run_step) {
+            fa.run_var = a.run_var;
+            fa.run_end = a.run_end;
+            fa.run_step = a.run_step;
+        }
     }
     insert_guarded(&gsi, call, addr, loc, skip, !a.store, fa);
 }
@@ -2120,6 +2204,116 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
     return mask_t;
 }
 
+/* ---- runs: a streaming access's footprint a line at a time ------------------------
+ *
+ * A pass over data another thread made (a histogram's image, a word
+ * count's text) reads every line in its footprint: each access took the
+ * footprint path (about 30 instructions) to record its bytes.  An access in
+ * an innermost loop without calls or asm, run once an iteration, whose
+ * address moves by its own size (a power of two up to a line: its bytes
+ * are contiguous from one iteration to the next), in a loop whose trip
+ * count is known before it runs and whose every other instrumented access
+ * has one address in it, gets a run: where its footprint path records an
+ * access, it records at once the accesses the loop will make on that line
+ * from this one on (fp_run: up to the line's end, the loop's end, and one
+ * fewer than the footprint has left, so that its last access still calls),
+ * and the checks of the next ones skip them (the byte not the thread's id
+ * and the address below the run's end).  Before the loop:
+ *
+ *     run = 0;  end = <the access's address in the iteration after the last>;
+ *
+ * The bytes, counts and footprint recorded are those the accesses would
+ * have recorded one by one; as for a group, another thread that makes the
+ * line shared, or opens a window on it, while a run lasts (at most 64
+ * iterations) is seen from the run's end on. */
+#define SH_RUN_MIN 16 /* the fewest iterations of a constant trip count a run is made for */
+
+static void find_runs(function *fun, vec<share_access> &acc)
+{
+    auto_vec<char> state;
+    loop_states(fun, state);
+    tree uptr = pointer_sized_int_node;
+    /* each access's loop and whether it moves in it (or may: not affine) */
+    auto_vec<int> lnum;
+    auto_vec<char> moves;
+    for (unsigned i = 0; i < acc.length(); i++) {
+        class loop *l = gimple_bb(acc[i].stmt)->loop_father;
+        lnum.safe_push(l->num);
+        tree lbase;
+        HOST_WIDE_INT step = 1, span;
+        unsigned size;
+        bool fixed = loop_outer(l) && acc[i].ref && !acc[i].block && member_affine(l, acc[i], &lbase, &step, &span, &size) &&
+                     step == 0;
+        moves.safe_push(!fixed);
+    }
+    for (unsigned i = 0; i < acc.length(); i++) {
+        share_access &a = acc[i];
+        edge ex;
+        class loop *l = member_loop(a, state, &ex);
+        if (!l)
+            continue;
+        unsigned size;
+        tree lbase;
+        HOST_WIDE_INT step, span;
+        if (!member_affine(l, a, &lbase, &step, &span, &size) || span || step <= 0 || step != (HOST_WIDE_INT)size ||
+            step > PI_SHARE_LINE || exact_log2(step) < 0)
+            continue;
+        /* (the footprint path's: aligned to its size, no struct field named) */
+        if (get_object_alignment(probe_ref(a, &size)) / BITS_PER_UNIT < size || what_of(a.ref))
+            continue;
+        bool alone = true;
+        for (unsigned j = 0; j < acc.length() && alone; j++)
+            alone = j == i || lnum[j] != l->num || !moves[j];
+        loop_group g;
+        /* (a loop of a few iterations would pay the lines before it for nothing) */
+        if (!alone || !loop_trips(l, ex, &g, true) || (g.iters && g.iters < SH_RUN_MIN))
+            continue;
+        /* end = lbase + step * (the iterations: latch's executions + 1; none
+         * when GCC's assumption does not hold) */
+        location_t loc = gimple_location(a.stmt);
+        gimple_seq seq = NULL, s = NULL;
+        tree cnt;
+        if (g.iters)
+            cnt = build_int_cstu(uptr, g.iters);
+        else {
+            tree n = force_gimple_operand(fold_convert(uptr, unshare_expr(g.niter)), &s, true, NULL_TREE);
+            gimple_seq_add_seq(&seq, s);
+            if (g.mbz) {
+                s = NULL;
+                tree z = force_gimple_operand(fold_convert(boolean_type_node, unshare_expr(g.mbz)), &s, true, NULL_TREE);
+                gimple_seq_add_seq(&seq, s);
+                n = gimple_build(&seq, loc, COND_EXPR, uptr, z, build_int_cst(uptr, 0), n);
+            }
+            cnt = gimple_build(&seq, loc, PLUS_EXPR, uptr, n, build_int_cst(uptr, 1));
+        }
+        if (g.assume) {
+            s = NULL;
+            tree as = force_gimple_operand(fold_convert(boolean_type_node, unshare_expr(g.assume)), &s, true, NULL_TREE);
+            gimple_seq_add_seq(&seq, s);
+            cnt = gimple_build(&seq, loc, COND_EXPR, uptr, as, cnt, build_int_cst(uptr, 0));
+        }
+        s = NULL;
+        tree b0 = force_gimple_operand(fold_convert(uptr, unshare_expr(lbase)), &s, true, NULL_TREE);
+        gimple_seq_add_seq(&seq, s);
+        tree end = gimple_build(&seq, loc, PLUS_EXPR, uptr, b0,
+                                gimple_build(&seq, loc, MULT_EXPR, uptr, cnt, build_int_cst(uptr, step)));
+        /* both in memory: no register held across the loop for a path
+         * taken once a line, and no SSA form to keep across the checks' blocks */
+        tree rv = create_tmp_var(uptr, "pi_run"), re = create_tmp_var(uptr, "pi_run_end");
+        TREE_ADDRESSABLE(rv) = TREE_ADDRESSABLE(re) = 1;
+        gimple_seq_add_stmt(&seq, gimple_build_assign(rv, build_int_cst(uptr, 0)));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(re, end));
+        for (gimple_stmt_iterator gi = gsi_start(seq); !gsi_end_p(gi); gsi_next(&gi))
+            gimple_set_location(gsi_stmt(gi), loc);
+        gsi_insert_seq_on_edge_immediate(loop_preheader_edge(l), seq);
+        a.run_var = rv;
+        a.run_end = re;
+        a.run_step = step;
+        if (pi_opt.verbose)
+            inform(loc, "perfinst: sharing: a run of %wd-byte accesses: its footprint recorded a line at a time", step);
+    }
+}
+
 /* ---- allocation calls ------------------------------------------------------------- */
 
 static tree runtime_fn(const char *name, tree like)
@@ -2624,6 +2818,14 @@ static unsigned sharing_execute(function *fun)
             if (cmasks.length()) { /* (the bodies copied without checks) */
                 mark_virtual_operands_for_renaming(fun);
                 update_ssa(TODO_update_ssa);
+            }
+            /* streaming accesses: their footprint a line at a time */
+            if (!pi_opt.sharing_fp_call) {
+                calculate_dominance_info(CDI_DOMINATORS);
+                scev_initialize();
+                find_runs(fun, acc);
+                scev_finalize();
+                free_dominance_info(CDI_DOMINATORS);
             }
             loop_optimizer_finalize();
             renumber_gimple_stmt_uids(fun);

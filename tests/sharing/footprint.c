@@ -8,7 +8,11 @@
  * elements on one line: false sharing.  Each worker also writes and reads
  * a buffer of its own with 2-, 4- and 8-byte accesses, aligned (the path)
  * and one 4-byte access at an odd address in a packed struct (no path: it
- * may cross a line).  Prints the sums. */
+ * may cross a line).  Then passes over a third buffer of its own that start
+ * and end inside lines, by 1-, 2-, 4- and 8-byte steps, reads and
+ * read-modify-writes: the runs (pass-sharing.cc, find_runs) record a line's
+ * accesses at once, and must record what the accesses one by one do.
+ * Prints the sums. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +33,24 @@ static unsigned char *buf;
 static size_t len;
 static struct acc *accs;
 volatile void *kept[2][2]; /* (the workers' buffers escape: their accesses are checked) */
+
+/* passes from byte lo, n elements each, over r (4096 bytes, its thread's) */
+static uint64_t runs(unsigned char *r, size_t lo, size_t n)
+{
+    uint64_t sum = 0;
+    for (size_t i = lo; i < lo + n; i++) /* 1-byte reads */
+        sum += r[i];
+    uint16_t *h = (uint16_t *)(r + 1024);
+    for (size_t i = lo / 2; i < lo / 2 + n; i++) /* 2-byte read-modify-writes */
+        h[i] += 3;
+    uint32_t *w = (uint32_t *)(r + 2048);
+    for (size_t i = lo / 4; i < lo / 4 + n / 2; i++) /* 4-byte writes */
+        w[i] = (uint32_t)i;
+    uint64_t *d = (uint64_t *)(r + 3072);
+    for (size_t i = lo / 8; i < lo / 8 + n / 8; i++) /* 8-byte reads */
+        sum += d[i];
+    return sum;
+}
 
 static void *worker(void *arg)
 {
@@ -58,6 +80,12 @@ static void *worker(void *arg)
         sum += w[i] + h[i] + s[i];
     for (int i = 0; i < 64; i++)
         sum += u[i].v;
+    unsigned char *r = calloc(1, 4096);
+    if (!r)
+        return NULL;
+    kept[me][1] = r;
+    for (size_t k = 0; k < 6; k++) /* passes of 5 to 225 elements from byte 3 + 131 k on */
+        sum += runs(r, 3 + 131 * k, 5 + 44 * k);
     a->pad = (long)sum; /* (w and u not freed: another worker's would reuse their lines) */
     return NULL;
 }

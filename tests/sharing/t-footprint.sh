@@ -8,11 +8,19 @@
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/sharing/footprint.c
 for v in inline call; do
-    pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-sharing-footprint=$v -c "$src" -o f$v.o
+    pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-sharing-footprint=$v \
+        -fplugin-arg-perfinst-verbose -c "$src" -o f$v.o 2> f$v.notes
     pi_ld -O2 -o f$v f$v.o
 done
+# the runs (find_runs): runs()'s four passes, one of each step; none
+# without the path
+for step in 1 2 4 8; do
+    assert_contains "a run of $step-byte accesses" finline.notes \
+        "footprint.c:[0-9]+:[0-9]+: note: perfinst: sharing: a run of $step-byte accesses"
+done
+assert_not_contains "sharing-footprint=call: no runs" fcall.notes "a run of"
 # the records of the lines of the fixture's buffers (the 64 KiB input, the
-# workers' 4096- and 320-byte ones): each thread's masks and counts, sorted
+# workers' 4096- and 320-byte ones: the runs' buffer among them): each thread's masks and counts, sorted
 # (addresses and thread numbers masked: the workers may come in either
 # order; epochs too: whether a worker's access came before or after main
 # made the other worker is the scheduler's), the lines one thread accessed
