@@ -48,3 +48,13 @@ for p in lu lurow; do
         "^# advice \(not applied automatically\): heap object from $p.c:[0-9]+ \(main\): threads write different parts of it: starting a cache line would leave [0-9]+ pairs of neighbouring lines with different threads' writes \([0-9]+ now\): an object of 131072 bytes .*predicted not to pay, not aligned; give each thread's part two lines or more"
     ok "$p: the same plan in $RUNS runs beside a busy thread per CPU"
 done
+# lu's counts, exactly: 128 x 128 doubles in blocks of 8 given out J % 2
+# (each block a line's bytes, the two threads' in turn along a row):
+# starting a line, its 2048 lines make 2047 pairs of neighbouring lines and
+# every one holds both threads' writes; where it lies (16 or 32 bytes into
+# a line, 2049 lines) all 2048 pairs do: no placement of the matrix takes
+# the threads apart on neighbouring lines (bench/RESULTS.md, 2026-11-29
+# 12:00)
+assert_contains "lu: every pair of neighbouring lines mixed, at either placement" lu.1.fb \
+    "starting a cache line would leave 2047 pairs of neighbouring lines with different threads' writes \(2048 now\)"
+
