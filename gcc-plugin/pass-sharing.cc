@@ -1519,6 +1519,17 @@ static bool before_loop_expr(class loop *l, tree t)
     }
 }
 
+/* t, an expression before_loop_expr accepts, as a value of type (the
+ * statements computing it added to *seq: force_gimple_operand starts a
+ * sequence of its own). */
+static tree before_loop_value(gimple_seq *seq, tree type, tree t)
+{
+    gimple_seq s = NULL;
+    tree v = force_gimple_operand(fold_convert(type, unshare_expr(t)), &s, true, NULL_TREE);
+    gimple_seq_add_seq(seq, s);
+    return v;
+}
+
 /* Loop l's trip count as the group needs it: a constant (*iters, the
  * latch's executions + 1, below SH_LOOP_MAX) or an expression the check
  * computes (g->niter, g->mbz, and g->assume: what GCC's count assumes, a
@@ -1815,22 +1826,12 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
     tree n;
     gcond *c0 = NULL;
     if (g.niter) {
-        gimple_seq s = NULL;
-        n = force_gimple_operand(fold_convert(uptr, unshare_expr(g.niter)), &s, true, NULL_TREE);
-        gimple_seq_add_seq(&pre, s);
-        if (g.mbz) {
-            s = NULL;
-            tree z = force_gimple_operand(fold_convert(bt, unshare_expr(g.mbz)), &s, true, NULL_TREE);
-            gimple_seq_add_seq(&pre, s);
-            n = gimple_build(&pre, loc, COND_EXPR, uptr, z, build_int_cst(uptr, 0), n);
-        }
+        n = before_loop_value(&pre, uptr, g.niter);
+        if (g.mbz)
+            n = gimple_build(&pre, loc, COND_EXPR, uptr, before_loop_value(&pre, bt, g.mbz), build_int_cst(uptr, 0), n);
         tree inrange = gimple_build(&pre, loc, LT_EXPR, bt, n, build_int_cst(uptr, SH_LOOP_MAX));
-        if (g.assume) {
-            s = NULL;
-            tree as = force_gimple_operand(fold_convert(bt, unshare_expr(g.assume)), &s, true, NULL_TREE);
-            gimple_seq_add_seq(&pre, s);
-            inrange = gimple_build(&pre, loc, BIT_AND_EXPR, bt, inrange, as);
-        }
+        if (g.assume)
+            inrange = gimple_build(&pre, loc, BIT_AND_EXPR, bt, inrange, before_loop_value(&pre, bt, g.assume));
         c0 = gimple_build_cond(NE_EXPR, inrange, boolean_false_node, NULL_TREE, NULL_TREE);
         gimple_seq_add_stmt(&pre, c0);
     } else
@@ -1844,9 +1845,7 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
             continue;
         unsigned size;
         probe_ref(a, &size);
-        gimple_seq bs = NULL; /* (force_gimple_operand starts a sequence of its own) */
-        tree a0 = force_gimple_operand(fold_convert(uptr, unshare_expr(a.lbase)), &bs, true, NULL_TREE);
-        gimple_seq_add_seq(&seq, bs);
+        tree a0 = before_loop_value(&seq, uptr, a.lbase);
         member_answer c;
         any_mixed |= member_check(&seq, &uni, &mixed, loc, a, a0, n, iters, shadow, me8, &c);
         mine = mine ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, mine, c.mine) : c.mine;
@@ -2056,22 +2055,14 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
     basic_block h = l->header;
     tree lim0 = build_int_cst(uptr, 0);
     if (g.niter) { /* fewer than two chunks' iterations (or GCC's count not right): no chunks */
-        gimple_seq s = NULL, q = NULL;
-        tree n = force_gimple_operand(fold_convert(uptr, unshare_expr(g.niter)), &s, true, NULL_TREE);
-        gimple_seq_add_seq(&q, s);
+        gimple_seq q = NULL;
+        tree n = before_loop_value(&q, uptr, g.niter);
         tree few = gimple_build(&q, loc, LT_EXPR, bt, n, build_int_cst(uptr, 2 * g.iters));
-        if (g.mbz) {
-            s = NULL;
-            tree z = force_gimple_operand(fold_convert(bt, unshare_expr(g.mbz)), &s, true, NULL_TREE);
-            gimple_seq_add_seq(&q, s);
-            few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few, z);
-        }
-        if (g.assume) {
-            s = NULL;
-            tree as = force_gimple_operand(fold_convert(bt, unshare_expr(g.assume)), &s, true, NULL_TREE);
-            gimple_seq_add_seq(&q, s);
-            few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few, gimple_build(&q, loc, BIT_NOT_EXPR, bt, as));
-        }
+        if (g.mbz)
+            few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few, before_loop_value(&q, bt, g.mbz));
+        if (g.assume)
+            few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few,
+                               gimple_build(&q, loc, BIT_NOT_EXPR, bt, before_loop_value(&q, bt, g.assume)));
         lim0 = gimple_build(&q, loc, COND_EXPR, uptr, few, build_int_cst(uptr, -1), lim0);
         for (gimple_stmt_iterator i = gsi_start(q); !gsi_end_p(i); gsi_next(&i))
             gimple_set_location(gsi_stmt(i), loc);
@@ -2105,9 +2096,7 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
         const share_access &a = acc[i];
         if (a.cgroup != gi + 1)
             continue;
-        gimple_seq bs = NULL;
-        tree b0 = force_gimple_operand(fold_convert(uptr, unshare_expr(a.lbase)), &bs, true, NULL_TREE);
-        gimple_seq_add_seq(&seq, bs);
+        tree b0 = before_loop_value(&seq, uptr, a.lbase);
         tree a0 = a.lstep ? gimple_build(&seq, loc, PLUS_EXPR, uptr, b0,
                                          gimple_build(&seq, loc, MULT_EXPR, uptr, it, build_int_cst(uptr, a.lstep)))
                           : b0;
@@ -2271,30 +2260,21 @@ static void find_runs(function *fun, vec<share_access> &acc)
         /* end = lbase + step * (the iterations: latch's executions + 1; none
          * when GCC's assumption does not hold) */
         location_t loc = gimple_location(a.stmt);
-        gimple_seq seq = NULL, s = NULL;
-        tree cnt;
+        gimple_seq seq = NULL;
+        tree cnt, bt = boolean_type_node;
         if (g.iters)
             cnt = build_int_cstu(uptr, g.iters);
         else {
-            tree n = force_gimple_operand(fold_convert(uptr, unshare_expr(g.niter)), &s, true, NULL_TREE);
-            gimple_seq_add_seq(&seq, s);
-            if (g.mbz) {
-                s = NULL;
-                tree z = force_gimple_operand(fold_convert(boolean_type_node, unshare_expr(g.mbz)), &s, true, NULL_TREE);
-                gimple_seq_add_seq(&seq, s);
-                n = gimple_build(&seq, loc, COND_EXPR, uptr, z, build_int_cst(uptr, 0), n);
-            }
+            tree n = before_loop_value(&seq, uptr, g.niter);
+            if (g.mbz)
+                n = gimple_build(&seq, loc, COND_EXPR, uptr, before_loop_value(&seq, bt, g.mbz), build_int_cst(uptr, 0),
+                                 n);
             cnt = gimple_build(&seq, loc, PLUS_EXPR, uptr, n, build_int_cst(uptr, 1));
         }
-        if (g.assume) {
-            s = NULL;
-            tree as = force_gimple_operand(fold_convert(boolean_type_node, unshare_expr(g.assume)), &s, true, NULL_TREE);
-            gimple_seq_add_seq(&seq, s);
-            cnt = gimple_build(&seq, loc, COND_EXPR, uptr, as, cnt, build_int_cst(uptr, 0));
-        }
-        s = NULL;
-        tree b0 = force_gimple_operand(fold_convert(uptr, unshare_expr(lbase)), &s, true, NULL_TREE);
-        gimple_seq_add_seq(&seq, s);
+        if (g.assume)
+            cnt = gimple_build(&seq, loc, COND_EXPR, uptr, before_loop_value(&seq, bt, g.assume), cnt,
+                               build_int_cst(uptr, 0));
+        tree b0 = before_loop_value(&seq, uptr, lbase);
         tree end = gimple_build(&seq, loc, PLUS_EXPR, uptr, b0,
                                 gimple_build(&seq, loc, MULT_EXPR, uptr, cnt, build_int_cst(uptr, step)));
         /* both in memory: no register held across the loop for a path
