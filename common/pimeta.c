@@ -130,6 +130,8 @@ struct reader {
     size_t nunits, units_cap;
     struct range_tmp *ranges;
     size_t nranges, ranges_cap;
+    struct range_tmp *cranges; /* .perfinst.clean's */
+    size_t ncranges, cranges_cap;
 };
 
 /* One section being walked. */
@@ -139,6 +141,7 @@ struct section {
     uint64_t size;
     const uint32_t *relshndx; /* ET_REL: section index per 8-byte slot, else NULL */
     unsigned kinds;           /* PI_CHUNK_BIT of each kind allowed here */
+    int clean;                /* .perfinst.clean: its ranges are the clean copies' */
 };
 
 /* The prefix of every chunk message: "path: section: chunk at offset 0x..: " */
@@ -199,9 +202,11 @@ static int add_ranges(struct reader *rd, const struct section *s, uint64_t off,
         struct range_tmp t = { .r = pi_get_range(k->ranges, i) };
         if (s->relshndx) /* off and the range's offset are multiples of 8 */
             t.shndx = s->relshndx[(off + PI_CODE_RANGE_OFF(i)) / 8];
-        if (pi_grow((void **)&rd->ranges, &rd->ranges_cap, rd->nranges, sizeof *rd->ranges))
+        struct range_tmp **v = s->clean ? &rd->cranges : &rd->ranges;
+        size_t *n = s->clean ? &rd->ncranges : &rd->nranges;
+        if (pi_grow((void **)v, s->clean ? &rd->cranges_cap : &rd->ranges_cap, *n, sizeof **v))
             return pi_err_set(rd->err, "%s: out of memory", rd->path);
-        rd->ranges[rd->nranges++] = t;
+        (*v)[(*n)++] = t;
     }
     return 0;
 }
@@ -309,9 +314,30 @@ static void reader_free(struct reader *rd)
         unit_view_free(&rd->units[i].v);
     free(rd->units);
     free(rd->ranges);
+    free(rd->cranges);
     rd->units = NULL;
-    rd->ranges = NULL;
-    rd->nunits = rd->nranges = 0;
+    rd->ranges = rd->cranges = NULL;
+    rd->nunits = rd->nranges = rd->ncranges = 0;
+}
+
+/* The n ranges t, sorted, into *out (and their sections into *shndx). */
+static int hand_ranges(struct reader *rd, struct range_tmp *t, size_t n, int want_shndx,
+                       struct pi_range **out, uint32_t **shndx)
+{
+    if (!n)
+        return 0;
+    qsort(t, n, sizeof *t, cmp_range_tmp);
+    *out = malloc(n * sizeof **out);
+    if (want_shndx)
+        *shndx = malloc(n * sizeof **shndx);
+    if (!*out || (want_shndx && !*shndx))
+        return pi_err_set(rd->err, "%s: out of memory", rd->path);
+    for (size_t i = 0; i < n; i++) {
+        (*out)[i] = t[i].r;
+        if (want_shndx)
+            (*shndx)[i] = t[i].shndx;
+    }
+    return 0;
 }
 
 static int reader_finish(struct reader *rd, int want_shndx)
@@ -344,20 +370,11 @@ static int reader_finish(struct reader *rd, int want_shndx)
         m->nunits = n;
         rd->nunits = 0; /* ownership moved */
     }
-    if (rd->nranges) {
-        qsort(rd->ranges, rd->nranges, sizeof *rd->ranges, cmp_range_tmp);
-        m->ranges = malloc(rd->nranges * sizeof *m->ranges);
-        if (want_shndx)
-            m->range_shndx = malloc(rd->nranges * sizeof *m->range_shndx);
-        if (!m->ranges || (want_shndx && !m->range_shndx))
-            return pi_err_set(rd->err, "%s: out of memory", rd->path);
-        for (size_t i = 0; i < rd->nranges; i++) {
-            m->ranges[i] = rd->ranges[i].r;
-            if (want_shndx)
-                m->range_shndx[i] = rd->ranges[i].shndx;
-        }
-        m->nranges = rd->nranges;
-    }
+    if (hand_ranges(rd, rd->ranges, rd->nranges, want_shndx, &m->ranges, &m->range_shndx) ||
+        hand_ranges(rd, rd->cranges, rd->ncranges, want_shndx, &m->cranges, &m->crange_shndx))
+        return -1;
+    m->nranges = rd->nranges;
+    m->ncranges = rd->ncranges;
     return 0;
 }
 
@@ -371,6 +388,8 @@ void pi_meta_free(struct pi_meta *m)
     free(m->units);
     free(m->ranges);
     free(m->range_shndx);
+    free(m->cranges);
+    free(m->crange_shndx);
     free(m->items);
     free(m->blocks);
     free(m->refs);
@@ -573,6 +592,8 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
             s.kinds = PI_CHUNK_BIT(PI_CHUNK_XLAT);
         else if (!strcmp(name, PI_SECTION_LINK))
             s.kinds = PI_CHUNK_BIT(PI_CHUNK_LINK);
+        else if (!strcmp(name, PI_SECTION_CLEAN))
+            s.kinds = PI_CHUNK_BIT(PI_CHUNK_CODE), s.clean = 1;
         else
             continue;
         if (sh.sh_type != SHT_PROGBITS) {

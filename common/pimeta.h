@@ -55,6 +55,12 @@ struct pi_meta {
     size_t nranges;
     struct pi_range *ranges;      /* sorted by (addr, unit_id, site) */
     uint32_t *range_shndx;        /* ET_REL only: section of each range (else NULL) */
+    /* .perfinst.clean (objects only): the clean copies' ranges, for the
+       layout models (pmopt plan), sorted as ranges; not validated beyond
+       their chunks' decoding */
+    size_t ncranges;
+    struct pi_range *cranges;
+    uint32_t *crange_shndx;
 
     /* .perfinst.xlat (programs linked by perfinst-ld), or has_xlat = 0 */
     int has_xlat;

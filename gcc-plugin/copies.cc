@@ -28,14 +28,24 @@
 #include "tree-ssanames.h"
 #include "tree-cfgcleanup.h"
 
-/* f.count -> f (decls live as long as the unit: not a GC root) */
+/* f.count -> f (decls live as long as the unit: not a GC root), and the
+ * f that have one */
 static hash_map<tree, tree> *counting_copies;
+static hash_set<tree> *counted_fns;
 
 void pi_countfn_note(tree copy, tree f)
 {
     if (!counting_copies)
         counting_copies = new hash_map<tree, tree>;
     counting_copies->put(copy, f);
+    if (!counted_fns)
+        counted_fns = new hash_set<tree>;
+    counted_fns->add(f);
+}
+
+bool pi_countfn_has_copy(tree f)
+{
+    return counted_fns && counted_fns->contains(f);
 }
 
 tree pi_countfn_origin(tree decl)

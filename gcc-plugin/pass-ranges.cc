@@ -35,6 +35,20 @@
  *         .long .L13-.L12           # length, computed by the assembler
  *         .short 4, 1,0,0,1,1,0,0   # instructions, then per type
  *         .popsection
+ *
+ * The clean copy f of a counted function (counting=function: f dispatches
+ * to f.count.N, pass-countfn.cc) has no markers: its code is -O2's.  Its
+ * ranges come from the source positions instead.  While f.count.N's ranges
+ * are made, each instruction's position (INSN_LOCATION without its block)
+ * is noted as its site's (the first site seen keeps a position); f.count.N
+ * is expanded before f, its caller.  In f, a range starts at each
+ * instruction whose position names another site than the open range's,
+ * and code of positions no site noted stays in the open range.  Those
+ * ranges go into CODE chunks of their own section, .perfinst.clean
+ * (SHF_EXCLUDE: read by `pmopt plan` from the objects, never linked), so
+ * that the plan models f's lines as the user's options laid f out,
+ * whatever options f.count.N was compiled with (counting-opt=).  The
+ * labels are deleted-label notes, as above: f's code is unchanged.
  */
 #include "plugin.h"
 
@@ -206,8 +220,9 @@ static const char *comdat_group(void)
  * of a function in a COMDAT group (an inline or template function of C++,
  * its .cold part, its counting copy) is a member of that group ("G"): GNU
  * ld drops a link-order section whose text was discarded, but gold refuses
- * the relocation into the discarded text and lld the link to it. */
-static void emit_chunk(const range *ranges, unsigned n)
+ * the relocation into the discarded text and lld the link to it.  A clean
+ * copy's chunk (clean) goes to .perfinst.clean, excluded from the link. */
+static void emit_chunk(const range *ranges, unsigned n, bool clean)
 {
     static unsigned unique_id;
     char lab1[64], lab2[64];
@@ -220,7 +235,13 @@ static void emit_chunk(const range *ranges, unsigned n)
     h.hdr_crc = pi_crc32(0, &h, 12);
     FILE *f = asm_out_file;
     const char *group = comdat_group();
-    if (group)
+    if (clean && group)
+        fprintf(f, "\t.pushsection " PI_SECTION_CLEAN ",\"eG\",@progbits,%s,comdat,unique,%u\n\t.balign 8\n",
+                group, ++unique_id);
+    else if (clean)
+        fprintf(f, "\t.pushsection " PI_SECTION_CLEAN ",\"e\",@progbits,unique,%u\n\t.balign 8\n",
+                ++unique_id);
+    else if (group)
         fprintf(f, "\t.pushsection " PI_SECTION_META ",\"oG\",@progbits,%s,%s,comdat,unique,%u\n\t.balign 8\n",
                 label_name(lab1, ranges[0].start_label), group, ++unique_id);
     else
@@ -241,8 +262,94 @@ static void emit_chunk(const range *ranges, unsigned n)
     fprintf(f, "\t.popsection\n");
 }
 
+/* ---- the clean copies' ranges ------------------------------------------ */
+
+struct site_ref {
+    uint64_t unit_id;
+    unsigned site;
+};
+/* (DECL_UID of f) << 32 | source position -> the site of f.count.N's code there */
+typedef hash_map<int_hash<uint64_t, UINT64_MAX, UINT64_MAX - 1>, site_ref> position_map;
+static position_map *positions;
+
+static uint64_t position_key(tree f, rtx_insn *insn)
+{
+    return (uint64_t)DECL_UID(f) << 32 | (uint32_t)LOCATION_LOCUS(INSN_LOCATION(insn));
+}
+
+/* Whether insn is an instruction of the program or an asm statement (not a
+ * note, use or clobber); a range counts only the instructions (classify). */
+static bool is_insn_or_asm(rtx_insn *insn)
+{
+    return NONDEBUG_INSN_P(insn) && GET_CODE(PATTERN(insn)) != USE &&
+           GET_CODE(PATTERN(insn)) != CLOBBER;
+}
+
+/* f.count.N's instruction or asm statement insn, in the range of site r:
+ * its position is r's. */
+static void note_position(tree f, rtx_insn *insn, const range *r)
+{
+    if (LOCATION_LOCUS(INSN_LOCATION(insn)) == UNKNOWN_LOCATION)
+        return;
+    if (!positions)
+        positions = new position_map;
+    bool existed;
+    site_ref &v = positions->get_or_insert(position_key(f, insn), &existed);
+    if (!existed)
+        v = site_ref{ r->unit_id, r->site };
+}
+
+/* The clean copy f's ranges, by the positions f.count.N noted. */
+static void clean_ranges(tree f)
+{
+    auto_vec<range> ranges;
+    range *open = NULL;
+    unsigned group = 0;
+    for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+        if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS) {
+            if (open)
+                open->end_label = label_before(insn);
+            open = NULL;
+            group++;
+            continue;
+        }
+        if (!is_insn_or_asm(insn))
+            continue;
+        site_ref *s = LOCATION_LOCUS(INSN_LOCATION(insn)) == UNKNOWN_LOCATION ? NULL
+                      : positions->get(position_key(f, insn));
+        if (s && (!open || open->unit_id != s->unit_id || open->site != s->site)) {
+            if (open)
+                open->end_label = label_before(insn);
+            range r;
+            memset(&r, 0, sizeof r);
+            r.group = group;
+            r.unit_id = s->unit_id;
+            r.site = s->site;
+            r.start_label = label_before(insn);
+            r.end_label = -1;
+            ranges.safe_push(r);
+            open = &ranges.last();
+        }
+        if (open && !asm_template(insn))
+            classify(insn, open);
+    }
+    if (open)
+        open->end_label = label_after(get_last_insn());
+    for (unsigned i = 0, j; i < ranges.length(); i = j) {
+        for (j = i; j < ranges.length() && ranges[j].group == ranges[i].group; j++)
+            ;
+        emit_chunk(&ranges[i], j - i, true);
+    }
+}
+
 static unsigned int ranges_execute(function *)
 {
+    tree decl = current_function_decl;
+    if (positions && pi_countfn_has_copy(decl)) {
+        clean_ranges(decl);
+        return 0;
+    }
+    tree counted = pi_countfn_origin(decl); /* f of f.count.N, or NULL */
     auto_vec<range> ranges;
     range *open = NULL;
     unsigned group = 0;
@@ -276,8 +383,12 @@ static unsigned int ranges_execute(function *)
             open = NULL;
             continue;
         }
-        if (!NONDEBUG_INSN_P(insn) || GET_CODE(PATTERN(insn)) == USE ||
-            GET_CODE(PATTERN(insn)) == CLOBBER || asm_template(insn))
+        if (!is_insn_or_asm(insn))
+            continue;
+        /* an asm statement's position too (sets.c's `.skip 4040`) */
+        if (counted)
+            note_position(counted, insn, open);
+        if (asm_template(insn))
             continue;
         classify(insn, open);
         if (JUMP_P(insn)) {
@@ -290,7 +401,7 @@ static unsigned int ranges_execute(function *)
     for (unsigned i = 0, j; i < ranges.length(); i = j) {
         for (j = i; j < ranges.length() && ranges[j].group == ranges[i].group; j++)
             ;
-        emit_chunk(&ranges[i], j - i);
+        emit_chunk(&ranges[i], j - i, false);
     }
     return 0;
 }

@@ -238,6 +238,7 @@ void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
 tree pi_clone_origin(tree decl); /* a clone's origin, one step */
 void pi_countfn_note(tree copy, tree f); /* f.count.N (pass-countfn.cc) is f's */
 tree pi_countfn_origin(tree decl);       /* f for f.count.N, else NULL_TREE */
+bool pi_countfn_has_copy(tree f);        /* f is the clean copy of an f.count.N */
 bool pi_split_instrumented(function *fun);
 void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);

@@ -50,6 +50,11 @@
 #define PI_SECTION_META ".perfinst"
 #define PI_SECTION_XLAT ".perfinst.xlat"
 #define PI_SECTION_LINK ".perfinst.link"
+/* CODE chunks of the clean copies of counted functions (counting=function:
+ * f beside f.count.N), for `pmopt plan`'s models only: each range is code
+ * of f that GCC made from the same source positions as the site's code in
+ * f.count.N.  SHF_EXCLUDE: in relocatable objects only, never linked. */
+#define PI_SECTION_CLEAN ".perfinst.clean"
 
 /* A section is a sequence of chunks.  The linker concatenates the .perfinst
  * sections of all inputs, so a reader walks chunk by chunk; between chunks

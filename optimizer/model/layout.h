@@ -53,6 +53,12 @@ struct oscan {
     size_t nrefs;
     struct orange *ranges; /* sorted by (sec, off) */
     size_t nranges;
+    /* the clean copies' ranges (.perfinst.clean: a counted function f's
+       code by the sites of f.count.N whose source positions it has,
+       gcc-plugin/pass-ranges.cc), sorted by (sec, off); contiguous, each
+       range's code is its own length */
+    struct orange *cranges;
+    size_t ncranges;
     /* the clean copies' entries, from the `clean` fields of the objects'
      * __perfinst_jumpinfo (perfinst-format.h), sorted by (sec, off) */
     struct oclean *cleans;
@@ -78,6 +84,8 @@ uint64_t oscan_range_end(const struct oscan *s, size_t k);
 /* The index of section sec's first range (ranges are sorted by section),
  * or of the first range after it when it has none. */
 size_t oscan_first_range(const struct oscan *s, uint32_t sec);
+/* The same in any array r[0..n) sorted by (sec, off) (s->cranges). */
+size_t oscan_first_of(const struct orange *r, size_t n, uint32_t sec);
 /* The inputs of a program's recorded link (ordered by argv). */
 int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n);
 /* Text section of function name, or -1 (first one if static duplicates). */

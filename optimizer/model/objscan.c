@@ -69,7 +69,7 @@ int oscan_cold_part(const struct osec *o)
 
 struct scan_ctx {
     struct oscan *s;
-    size_t cap_secs, cap_refs, cap_ranges, cap_shared, cap_objs, cap_cleans;
+    size_t cap_secs, cap_refs, cap_ranges, cap_cranges, cap_shared, cap_objs, cap_cleans;
     struct pi_err *err;
 };
 
@@ -268,6 +268,19 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
                                                    m->ranges[i].unit_id, m->ranges[i].site,
                                                    m->ranges[i].length };
     }
+    /* the clean copies' ranges (.perfinst.clean) */
+    for (size_t i = 0; m->crange_shndx && i < m->ncranges; i++) {
+        uint32_t sh = m->crange_shndx[i];
+        if (sh >= shnum || map[sh] == UINT32_MAX)
+            continue;
+        if (pi_grow((void **)&s->cranges, &c->cap_cranges, s->ncranges, sizeof *s->cranges)) {
+            status = oom(c);
+            goto out;
+        }
+        s->cranges[s->ncranges++] = (struct orange){ map[sh], m->cranges[i].addr,
+                                                     m->cranges[i].unit_id, m->cranges[i].site,
+                                                     m->cranges[i].length };
+    }
 out:
     free(map);
     pi_meta_free(m);
@@ -290,10 +303,15 @@ static int by_clean(const void *a, const void *b)
 
 size_t oscan_first_range(const struct oscan *s, uint32_t sec)
 {
-    size_t lo = 0, hi = s->nranges;
+    return oscan_first_of(s->ranges, s->nranges, sec);
+}
+
+size_t oscan_first_of(const struct orange *r, size_t n, uint32_t sec)
+{
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (s->ranges[mid].sec < sec)
+        if (r[mid].sec < sec)
             lo = mid + 1;
         else
             hi = mid;
@@ -369,6 +387,8 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
     }
     if (s->nranges) /* qsort(NULL, 0, ...) is undefined */
         qsort(s->ranges, s->nranges, sizeof *s->ranges, by_sec_off);
+    if (s->ncranges)
+        qsort(s->cranges, s->ncranges, sizeof *s->cranges, by_sec_off);
     if (s->ncleans)
         qsort(s->cleans, s->ncleans, sizeof *s->cleans, by_clean);
     /* resolve references by global name: the text (or data) section whose
@@ -414,7 +434,7 @@ void oscan_free(struct oscan *s)
         free(s->refs[i].to_name);
     for (size_t i = 0; i < s->nshared; i++)
         free(s->shared[i]);
-    free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->shared), free(s->cleans);
+    free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->cranges), free(s->shared), free(s->cleans);
     memset(s, 0, sizeof *s);
 }
 

@@ -33,6 +33,7 @@ struct po {
     struct ord_arc *arcs;
     size_t narcs;
     uint64_t *count;         /* per orange: its block's executions */
+    uint64_t *ccount;        /* per clean range (s.cranges): its site's executions */
     uint64_t *data_w;        /* per osec: references from executed blocks */
     struct cgeom g;
     uint64_t hot_min;        /* the model's hot lines have at least these fetches */
@@ -168,16 +169,53 @@ static int add_icall_arcs(struct po *p)
     return 0;
 }
 
+/* The executions of each range r[0..n) (sorted by section) into count; with
+ * samples, added to its (folded) section's samples.  A site inlined into
+ * several functions has one counter for all its copies: a copy in another
+ * function's section is estimated as the count of that function's own
+ * block before it (its entry block when none precedes), at most the site's
+ * total (docs/layout.md). */
+static void count_ranges(struct po *p, const struct orange *r, size_t n, uint64_t *count,
+                         int samples)
+{
+    for (size_t i = 0; i < n;) {
+        uint32_t sec = r[i].sec;
+        size_t end = i;
+        uint64_t first_own = UINT64_MAX;
+        while (end < n && r[end].sec == sec)
+            end++;
+        int own;
+        for (size_t k = i; k < end; k++) {
+            count[k] = range_count(p, &r[k], &own);
+            if (own && first_own == UINT64_MAX)
+                first_own = count[k];
+        }
+        uint64_t last_own = first_own;
+        for (size_t k = i; k < end; k++) {
+            range_count(p, &r[k], &own);
+            if (own)
+                last_own = count[k];
+            else if (last_own != UINT64_MAX && count[k] > last_own)
+                count[k] = last_own;
+            struct osec *o = &p->s.secs[p->fold[sec]];
+            if (samples)
+                o->samples = pm_sat_add(o->samples, count[k]);
+        }
+        i = end;
+    }
+}
+
 static int build_graph(struct po *p)
 {
     size_t n = p->s.nsecs;
     p->nodes = calloc(n ? n : 1, sizeof *p->nodes);
     p->count = calloc(p->s.nranges ? p->s.nranges : 1, sizeof *p->count);
+    p->ccount = calloc(p->s.ncranges ? p->s.ncranges : 1, sizeof *p->ccount);
     p->data_w = calloc(n ? n : 1, sizeof *p->data_w);
     p->arcs = calloc(p->s.nrefs ? p->s.nrefs : 1, sizeof *p->arcs);
     p->drefs = calloc(p->s.nrefs ? p->s.nrefs : 1, sizeof *p->drefs);
     p->home = malloc((n ? n : 1) * sizeof *p->home);
-    if (!p->nodes || !p->count || !p->data_w || !p->arcs || !p->drefs || !p->home)
+    if (!p->nodes || !p->count || !p->ccount || !p->data_w || !p->arcs || !p->drefs || !p->home)
         return rep_oom();
     if (counting_copies(p))
         return -1;
@@ -185,34 +223,8 @@ static int build_graph(struct po *p)
         p->home[i] = UINT32_MAX;
     for (size_t i = 0; i < n; i++)
         p->nodes[i].size = p->s.secs[i].size;
-    /* A site inlined into several functions has one counter for all its
-     * copies: a copy in another function's section is estimated as the
-     * count of that function's own block before it (its entry block when
-     * none precedes), at most the site's total (docs/layout.md). */
-    for (size_t i = 0; i < p->s.nranges;) {
-        uint32_t sec = p->s.ranges[i].sec;
-        size_t end = i;
-        uint64_t first_own = UINT64_MAX;
-        while (end < p->s.nranges && p->s.ranges[end].sec == sec)
-            end++;
-        int own;
-        for (size_t k = i; k < end; k++) {
-            p->count[k] = range_count(p, &p->s.ranges[k], &own);
-            if (own && first_own == UINT64_MAX)
-                first_own = p->count[k];
-        }
-        uint64_t last_own = first_own;
-        for (size_t k = i; k < end; k++) {
-            range_count(p, &p->s.ranges[k], &own);
-            if (own)
-                last_own = p->count[k];
-            else if (last_own != UINT64_MAX && p->count[k] > last_own)
-                p->count[k] = last_own;
-            struct osec *o = &p->s.secs[p->fold[sec]];
-            o->samples = pm_sat_add(o->samples, p->count[k]);
-        }
-        i = end;
-    }
+    count_ranges(p, p->s.ranges, p->s.nranges, p->count, 1);
+    count_ranges(p, p->s.cranges, p->s.ncranges, p->ccount, 0);
     for (size_t i = 0; i < n; i++)
         if (p->s.secs[i].kind == OS_TEXT && !p->s.secs[i].cold)
             p->nodes[i].samples = p->s.secs[i].samples;
@@ -287,6 +299,20 @@ static int add_line(struct po *p, struct lines *L, uint64_t a, uint64_t fetches,
     return 0;
 }
 
+/* Section sec's clean ranges, s.cranges[*lo..*hi), or 0 when it has none:
+ * a counted function's own code, compiled with the user's options, by the
+ * sites of its counting copy (layout.h).  The models lay out such a
+ * function from them rather than from the copy's ranges scaled to its
+ * size, so that the copy's options (counting-opt=) do not move the plan. */
+static int clean_of(const struct po *p, uint32_t sec, size_t *lo, size_t *hi)
+{
+    size_t a = oscan_first_of(p->s.cranges, p->s.ncranges, sec), b = a;
+    while (b < p->s.ncranges && p->s.cranges[b].sec == sec)
+        b++;
+    *lo = a, *hi = b;
+    return b > a;
+}
+
 /* The share of a function's entry count below which the split sends a
  * block that ran to the cold part (the plugin's split=3, warm=1: docs/layout.md
  * "The split"). */
@@ -298,14 +324,15 @@ static int add_line(struct po *p, struct lines *L, uint64_t a, uint64_t fetches,
  * entry count, to the function's cold part, and has no counters.  So the
  * models lay out each function as its predicted hot part: the executed
  * ranges at or above that share (the entry: the section's first range), in
- * their order and packed, their bytes scaled from the counted code onto
- * the clean section's size (a counting copy's onto F's).  On SQLite the
- * rebuild's hot parts are 29 % of the training build's sections. */
+ * their order and packed, their bytes the clean copy's (clean_of), else
+ * scaled from the counted code onto the clean section's size (a counting
+ * copy's onto F's).  On SQLite the rebuild's hot parts are 29 % of the
+ * training build's sections. */
 static int predict_rebuild(struct po *p)
 {
     size_t nn = p->s.nsecs, nb = 0;
     p->pred = calloc(nn ? nn : 1, sizeof *p->pred);
-    p->pblk = malloc((p->s.nranges ? p->s.nranges : 1) * sizeof *p->pblk);
+    p->pblk = malloc((p->s.nranges + p->s.ncranges + 1) * sizeof *p->pblk);
     if (!p->pred || !p->pblk)
         return rep_oom();
     for (uint32_t sec = 0; sec < nn; sec++) {
@@ -322,7 +349,16 @@ static int predict_rebuild(struct po *p)
             continue;
         uint64_t thr = (p->count[lo0] * REBUILD_WARM_PCT + 99) / 100, at = 0;
         p->pred[sec].b = p->pblk + nb;
-        for (size_t i = lo0; i < p->s.nranges && p->s.ranges[i].sec == src; i++) {
+        size_t clo, chi;
+        int clean = clean_of(p, sec, &clo, &chi);
+        for (size_t i = clo; i < chi; i++) {
+            if (!p->ccount[i] || p->ccount[i] < thr)
+                continue;
+            uint64_t len = p->s.cranges[i].len ? p->s.cranges[i].len : 1;
+            p->pblk[nb++] = (struct ord_block){ at, at + len, p->ccount[i] };
+            at += len;
+        }
+        for (size_t i = lo0; !clean && i < p->s.nranges && p->s.ranges[i].sec == src; i++) {
             if (!p->count[i] || p->count[i] < thr)
                 continue;
             uint64_t len = oscan_range_end(&p->s, i) - p->s.ranges[i].off;
@@ -339,9 +375,9 @@ static int predict_rebuild(struct po *p)
     return 0;
 }
 
-/* Adds the hot blocks of section sec placed at base: those of its ranges,
- * or of its counting copy's scaled to its size; with --rebuild, those of
- * its predicted hot part. */
+/* Adds the hot blocks of section sec placed at base: those of its clean
+ * ranges (clean_of), else of its ranges, or of its counting copy's scaled
+ * to its size; with --rebuild-split, those of its predicted hot part. */
 static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64_t base)
 {
     if (p->pred) {
@@ -356,6 +392,19 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
     const struct osec *o = &p->s.secs[sec];
     uint32_t region = sec;
     uint64_t num = 1, den = 1;
+    size_t clo, chi;
+    if (clean_of(p, sec, &clo, &chi)) {
+        for (size_t i = clo; i < chi; i++) {
+            const struct orange *x = &p->s.cranges[i];
+            uint64_t hi = x->off + x->len > o->size ? o->size : x->off + x->len;
+            if (!p->ccount[i] || hi <= x->off)
+                continue;
+            for (uint64_t a = (base + x->off) / p->g.line * p->g.line; a < base + hi; a += p->g.line)
+                if (add_line(p, L, a, p->ccount[i], region))
+                    return -1;
+        }
+        return 0;
+    }
     if (p->copy[sec] != UINT32_MAX && p->s.secs[p->copy[sec]].size) {
         num = o->size, den = p->s.secs[p->copy[sec]].size;
         sec = p->copy[sec];
@@ -815,7 +864,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
                alg == ORD_SETS ? "spread over the sets (sets)" : "kept (exttsp)");
     }
     if (alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
-        struct plan_sets_in si = { &p.s, p.count, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs,
+        struct plan_sets_in si = { &p.s, p.count, p.ccount, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs,
                                    &p.g, o->target, ORD_EXTTSP, o->sets_passes };
         if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
             if (!cold)
@@ -1029,7 +1078,7 @@ done:
     free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
         free(list2), free(cold);
     free(before.v), free(after.v), free(reb.v);
-    free(p.nodes), free(p.arcs), free(p.count), free(p.data_w), free(p.drefs), free(p.home);
+    free(p.nodes), free(p.arcs), free(p.count), free(p.ccount), free(p.data_w), free(p.drefs), free(p.home);
     free(p.fold), free(p.copy), free(p.pred), free(p.pblk);
     oscan_free(&p.s);
     return status;

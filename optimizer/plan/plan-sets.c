@@ -99,6 +99,44 @@ static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint3
     return *nb - n0;
 }
 
+/* Section sec's clean ranges (layout.h: a counted function's own code by
+ * its counting copy's sites), the executed ones scaled from its size onto
+ * tsize, appended to blk[*nb..); -1 when it has none (then its ranges, or
+ * its counting copy's, stand for it). */
+static long clean_ranges(const struct oscan *s, const uint64_t *ccount, uint32_t sec,
+                         uint64_t tsize, struct ord_block *blk, size_t *nb)
+{
+    size_t lo0 = oscan_first_of(s->cranges, s->ncranges, sec), n0 = *nb;
+    uint64_t psize = s->secs[sec].size ? s->secs[sec].size : 1;
+    if (!ccount || lo0 >= s->ncranges || s->cranges[lo0].sec != sec)
+        return -1;
+    for (size_t k = lo0; k < s->ncranges && s->cranges[k].sec == sec; k++) {
+        const struct orange *x = &s->cranges[k];
+        uint64_t hi = x->off + x->len > psize ? psize : x->off + x->len;
+        if (!ccount[k] || hi <= x->off)
+            continue;
+        __extension__ typedef unsigned __int128 u128;
+        uint64_t a = (uint64_t)((u128)x->off * tsize / psize), b = (uint64_t)((u128)hi * tsize / psize);
+        if (b <= a)
+            b = a + 1;
+        if (b > tsize)
+            b = tsize;
+        if (a < b)
+            blk[(*nb)++] = (struct ord_block){ a, b, ccount[k] };
+    }
+    return (long)(*nb - n0);
+}
+
+/* Whether section sec has an executed clean range. */
+static int clean_ran(const struct oscan *s, const uint64_t *ccount, uint32_t sec)
+{
+    for (size_t k = oscan_first_of(s->cranges, s->ncranges, sec);
+         ccount && k < s->ncranges && s->cranges[k].sec == sec; k++)
+        if (ccount[k])
+            return 1;
+    return 0;
+}
+
 /* Whether section sec has an executed range. */
 static int section_ran(const struct oscan *s, const uint64_t *count, uint32_t sec)
 {
@@ -117,7 +155,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
     struct ord_cache c = { g->sets, g->ways, g->line };
     size_t nn = in->nn;
     struct ord_fn *f = calloc(nn ? nn : 1, sizeof *f);
-    struct ord_block *blk = malloc((s->nranges ? s->nranges : 1) * sizeof *blk);
+    struct ord_block *blk = malloc((s->nranges + s->ncranges + 1) * sizeof *blk);
     uint32_t *items = malloc((n + nn + 1) * sizeof *items),
              *base = malloc((n + nn + 1) * sizeof *base), *ids = NULL;
     uint64_t *at = NULL;
@@ -197,7 +235,9 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
         }
         f[sec].size = tsize, f[sec].align = talign ? talign : 1;
         f[sec].b = blk + nb;
-        f[sec].nb = section_ranges(s, in->count, src[sec], tsize, src[sec] != sec, blk, &nb);
+        long nc = clean_ranges(s, in->ccount, sec, tsize, blk, &nb);
+        f[sec].nb = nc >= 0 ? (size_t)nc
+                            : section_ranges(s, in->count, src[sec], tsize, src[sec] != sec, blk, &nb);
     }
     /* the cold parts that ran (split=3's warm blocks, or blocks judged
        cold that ran after all): the relink places them right after the
@@ -209,7 +249,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
             for (size_t k = pass ? i : 0; k < (pass ? i + 1 : nn); k++) {
                 const struct osec *o = &s->secs[k];
                 if (incold[k] || !oscan_cold_part(o) || (!pass && strcmp(o->sym, s->secs[order[i]].sym)) ||
-                    !section_ran(s, in->count, src[k]))
+                    !(section_ran(s, in->count, src[k]) || clean_ran(s, in->ccount, (uint32_t)k)))
                     continue;
                 int dup = 0;
                 for (size_t j = 0; j < nc && !dup; j++)
@@ -224,7 +264,9 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
                 }
                 f[k].size = tsize, f[k].align = talign ? talign : 1;
                 f[k].b = blk + nb;
-                f[k].nb = section_ranges(s, in->count, src[k], tsize, src[k] != k, blk, &nb);
+                long cn = clean_ranges(s, in->ccount, (uint32_t)k, tsize, blk, &nb);
+                f[k].nb = cn >= 0 ? (size_t)cn
+                                  : section_ranges(s, in->count, src[k], tsize, src[k] != k, blk, &nb);
                 items[n + nc++] = (uint32_t)k;
             }
         }

@@ -12,6 +12,7 @@
 struct plan_sets_in {
     const struct oscan *s;        /* the profiled build's sections and CODE ranges */
     const uint64_t *count;        /* per range of s: its block's executions */
+    const uint64_t *ccount;       /* per clean range of s (s->cranges): its site's executions */
     const uint32_t *copy;         /* per section of s: its counting copy F.count.N, whose
                                      ranges are F's (counting=function), or UINT32_MAX */
     const struct ord_fn *pred;    /* per section of s: the rebuild's predicted hot part
