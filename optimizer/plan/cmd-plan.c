@@ -103,6 +103,8 @@ static void help(FILE *f)
             "                       split will leave its hot part (its blocks that ran at\n"
             "                       least 1%% of its entry's count, packed), not as the\n"
             "                       training build's section\n"
+            "  --clean-ranges       model a counted function from its clean copy's ranges\n"
+            "                       (.perfinst.clean), not its counting copy's scaled\n"
             "  --no-model-check     write the order even when the cache model predicts it\n"
             "                       to hit less than the layout it replaces, and the data\n"
             "                       order when the L1d model does not predict it to miss\n"
@@ -435,6 +437,7 @@ int cmd_plan(int argc, char **argv)
         { "sets-passes", required_argument, NULL, 'P' },
         { "no-model-check", no_argument, NULL, 'M' },
         { "rebuild-split", no_argument, NULL, 'X' },
+        { "clean-ranges", no_argument, NULL, 'L' },
         { "promote-share", required_argument, NULL, 'p' },
         { "promote-min-calls", required_argument, NULL, 'm' },
         { "no-promote-calls", no_argument, NULL, 'n' },
@@ -487,6 +490,7 @@ int cmd_plan(int argc, char **argv)
         case 'G': po.target = optarg; break;
         case 'M': po.no_model_check = 1; break;
         case 'X': po.rebuild_split = 1; break;
+        case 'L': po.clean_ranges = 1; break;
         case 'P': {
             char *end;
             long v = strtol(optarg, &end, 10);

@@ -784,8 +784,11 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     if (cm_geometry(o->cache, &p.g))
         return -1;
-    if (oscan_link_inputs(&md->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths) ||
-        build_graph(&p))
+    if (oscan_link_inputs(&md->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths))
+        goto done;
+    if (!o->clean_ranges)
+        p.s.ncranges = 0; /* (oscan_free frees them) */
+    if (build_graph(&p))
         goto done;
     size_t nn = p.s.nsecs;
     order = malloc((nn ? nn : 1) * sizeof *order);

@@ -24,6 +24,9 @@ struct plan_order_opts {
     int rebuild_split;  /* --rebuild-split: with rebuild_tier, the models lay out each
                            function as the rebuild's hot part (plan-order.c
                            predict_rebuild), not as the training build's section */
+    int clean_ranges;   /* --clean-ranges: the models lay out a counted function from
+                           its clean copy's ranges (.perfinst.clean; plan-order.c
+                           clean_of), not from its counting copy's scaled onto it */
 };
 
 /* After model_load(md): writes the recommendations order-functions,
