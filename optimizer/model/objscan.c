@@ -79,6 +79,23 @@ static int oom(struct scan_ctx *c)
     return -1;
 }
 
+/* The n ranges r (in sections shndx) of sections that map keeps, appended
+ * to *out as oranges. */
+static int add_oranges(struct scan_ctx *c, const struct pi_range *r, const uint32_t *shndx, size_t n,
+                       const uint32_t *map, size_t shnum, struct orange **out, size_t *nout,
+                       size_t *cap)
+{
+    for (size_t i = 0; shndx && i < n; i++) {
+        if (shndx[i] >= shnum || map[shndx[i]] == UINT32_MAX)
+            continue;
+        if (pi_grow((void **)out, cap, *nout, sizeof **out))
+            return oom(c);
+        (*out)[(*nout)++] = (struct orange){ map[shndx[i]], r[i].addr, r[i].unit_id, r[i].site,
+                                             r[i].length };
+    }
+    return 0;
+}
+
 static int one(struct pi_meta *m, Elf *e, void *arg)
 {
     struct scan_ctx *c = arg;
@@ -255,32 +272,13 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
             s->refs[s->nrefs++] = (struct oref){ from, to, to_name, r.r_offset, call };
         }
     }
-    /* CODE ranges: offsets within their sections */
-    for (size_t i = 0; m->range_shndx && i < m->nranges; i++) {
-        uint32_t sh = m->range_shndx[i];
-        if (sh >= shnum || map[sh] == UINT32_MAX)
-            continue;
-        if (pi_grow((void **)&s->ranges, &c->cap_ranges, s->nranges, sizeof *s->ranges)) {
-            status = oom(c);
-            goto out;
-        }
-        s->ranges[s->nranges++] = (struct orange){ map[sh], m->ranges[i].addr,
-                                                   m->ranges[i].unit_id, m->ranges[i].site,
-                                                   m->ranges[i].length };
-    }
-    /* the clean copies' ranges (.perfinst.clean) */
-    for (size_t i = 0; m->crange_shndx && i < m->ncranges; i++) {
-        uint32_t sh = m->crange_shndx[i];
-        if (sh >= shnum || map[sh] == UINT32_MAX)
-            continue;
-        if (pi_grow((void **)&s->cranges, &c->cap_cranges, s->ncranges, sizeof *s->cranges)) {
-            status = oom(c);
-            goto out;
-        }
-        s->cranges[s->ncranges++] = (struct orange){ map[sh], m->cranges[i].addr,
-                                                     m->cranges[i].unit_id, m->cranges[i].site,
-                                                     m->cranges[i].length };
-    }
+    /* CODE ranges, and the clean copies' (.perfinst.clean): offsets
+       within their sections */
+    if (add_oranges(c, m->ranges, m->range_shndx, m->nranges, map, shnum, &s->ranges, &s->nranges,
+                    &c->cap_ranges) ||
+        add_oranges(c, m->cranges, m->crange_shndx, m->ncranges, map, shnum, &s->cranges,
+                    &s->ncranges, &c->cap_cranges))
+        status = -1;
 out:
     free(map);
     pi_meta_free(m);
