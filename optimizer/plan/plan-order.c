@@ -301,9 +301,10 @@ static int add_line(struct po *p, struct lines *L, uint64_t a, uint64_t fetches,
 
 /* Section sec's clean ranges, s.cranges[*lo..*hi), or 0 when it has none:
  * a counted function's own code, compiled with the user's options, by the
- * sites of its counting copy (layout.h).  The models lay out such a
- * function from them rather than from the copy's ranges scaled to its
- * size, so that the copy's options (counting-opt=) do not move the plan. */
+ * sites of its counting copy (layout.h); none without --clean-ranges.  The
+ * models lay out such a function from them rather than from the copy's
+ * ranges scaled to its size, so that the copy's options (counting-opt=) do
+ * not move the plan. */
 static int clean_of(const struct po *p, uint32_t sec, size_t *lo, size_t *hi)
 {
     size_t a = oscan_first_of(p->s.cranges, p->s.ncranges, sec), b = a;
