@@ -102,8 +102,9 @@ struct sh_site {
     uint64_t key;             /* hash of (pc, line, thread), 0 free, SH_BUSY claimed */
     uint64_t pc, line;
     uint32_t thread, flags;
-    uint64_t accesses, rt, rf, mask;
+    uint64_t accesses, rt, rf, mask; /* (mask 0: retired with its bytes, not written) */
     const char *what;
+    uint32_t next;            /* 1 + the index of the line's next site, 0 for none (line_sites) */
 };
 
 #define SH_MAX_FRAMES 8
@@ -146,6 +147,10 @@ static struct sh_site *sites;
 /* 1 + the index of each site claimed, in order: the trace writer walks
  * these, not the whole table (whose untouched pages would each fault) */
 static uint32_t *site_list, nsites_used;
+/* 1 + the index of the latest site of each line record (by the record's
+ * index; each site's `next` the one before): a new object's allocation
+ * retires the sites of the old object's bytes on its lines (retire_bytes) */
+static uint32_t *line_sites;
 static uint64_t sites_lost;
 /* PERFINST_SHARING_ALLOCS=N: allocation records (2^16 by default) */
 static uint32_t allocs_max = 1u << 16;
@@ -361,6 +366,7 @@ static void sh_init(void)
     }
     sites = map(sizeof(struct sh_site) << site_bits);
     site_list = map(sizeof(uint32_t) << site_bits);
+    line_sites = map(sizeof(uint32_t) << line_bits);
     allocs = map(sizeof(struct sh_alloc) * allocs_max);
     alloc_hash = map(sizeof(uint32_t) << alloc_hash_bits);
     solo_pages = map(sizeof(uint64_t) * SOLO_PAGES_MAX);
@@ -377,7 +383,7 @@ static void sh_init(void)
                NULL);
         _exit(127);
     }
-    int ok = lines && sites && site_list && allocs && alloc_hash && threads;
+    int ok = lines && sites && site_list && line_sites && allocs && alloc_hash && threads;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     /* (without the pool no record is made: every index is 0, the empty
@@ -712,7 +718,18 @@ static void site_add(uint64_t pc, uint64_t ln, uint32_t num, int write, uint64_t
                 s->what = what;
                 __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
                 uint32_t n = __atomic_fetch_add(&nsites_used, 1, __ATOMIC_RELAXED);
-                __atomic_store_n(&site_list[n], (uint32_t)((h + i) & mask) + 1, __ATOMIC_RELEASE);
+                uint32_t me = (uint32_t)((h + i) & mask) + 1;
+                __atomic_store_n(&site_list[n], me, __ATOMIC_RELEASE);
+                /* on its line's list (a private line's owner adds without
+                 * the line's lock: pushed with compare-and-swap) */
+                uint32_t r = __atomic_load_n(&ishadow[(ln / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_ACQUIRE);
+                if (r && lines[r - 1].key == ln / PI_SHARE_LINE + 1) {
+                    uint32_t top = __atomic_load_n(&line_sites[r - 1], __ATOMIC_ACQUIRE);
+                    do
+                        s->next = top;
+                    while (!__atomic_compare_exchange_n(&line_sites[r - 1], &top, me, 0, __ATOMIC_RELEASE,
+                                                        __ATOMIC_ACQUIRE));
+                }
                 k = key;
             } else
                 k = zero;
@@ -723,7 +740,8 @@ static void site_add(uint64_t pc, uint64_t ln, uint32_t num, int write, uint64_t
             /* under the line's lock: one writer per (line, site) */
             s->flags |= (write & SH_WRITE ? PI_ACCESS_WRITE : 0) | (is_read(write) ? PI_ACCESS_READ : 0);
             s->accesses += weight;
-            s->mask |= bytes;
+            if ((__atomic_load_n(&s->mask, __ATOMIC_RELAXED) & bytes) != bytes) /* (atomic: retire_bytes) */
+                __atomic_fetch_or(&s->mask, bytes, __ATOMIC_RELAXED);
             s->rt += rel == 1 ? rel_w : 0;
             s->rf += rel == 2 ? rel_w : 0;
             return;
@@ -1323,7 +1341,16 @@ static void retire_bytes(uint64_t p, uint64_t size, uint32_t num)
         } else if (l->owner != num) {
             __atomic_fetch_and(&l->o_r, keep, __ATOMIC_RELAXED);
             __atomic_fetch_and(&l->o_w, keep, __ATOMIC_RELAXED);
+        } else {
+            unlock(l);
+            continue; /* (its sites stay with its bytes) */
         }
+        /* the sites go with the bytes: a site left without a byte is the
+         * old object's alone and is not written (its struct would name the
+         * new object) */
+        for (uint32_t si = __atomic_load_n(&line_sites[l - lines], __ATOMIC_ACQUIRE); si;
+             si = sites[si - 1].next)
+            __atomic_fetch_and(&sites[si - 1].mask, keep, __ATOMIC_RELAXED);
         unlock(l);
     }
 }
@@ -1578,8 +1605,8 @@ void pi_sharing_write(struct pi_rec_writer *w)
             continue;
         const struct sh_site *s = &sites[i - 1];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (!k || k == SH_BUSY)
-            continue;
+        if (!k || k == SH_BUSY || !__atomic_load_n(&s->mask, __ATOMIC_RELAXED))
+            continue; /* (mask 0: retired, retire_bytes) */
         struct pi_rec_share_site r = {.pc = s->pc, .line = s->line, .thread = s->thread, .flags = s->flags,
                                       .accesses = s->accesses, .reloads_true = s->rt,
                                       .reloads_false = s->rf, .mask = s->mask};

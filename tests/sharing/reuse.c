@@ -1,12 +1,13 @@
 /* Heap reuse between threads that run at once (t-reuse.sh, t-loaded.sh):
- * thread A mallocs a block, writes its first word and frees it; thread B
- * then mallocs a block of the same size -- glibc gives it the same
- * address (one arena for both, a size above the per-thread caches) -- and
- * writes its second word.  The two words lie on one line, written by two
- * threads whose lives overlap, but by two objects one after the other: no
- * sharing.  Meanwhile A writes pair.a and B pair.b, one line: false
- * sharing.  Prints "reuse same" when B's block is A's old address
- * ("reuse moved" else) on stderr, with the addresses. */
+ * thread A mallocs a block (a struct old_blk), writes its first word and
+ * frees it; thread B then mallocs a block of the same size -- glibc gives
+ * it the same address (one arena for both, a size above the per-thread
+ * caches) -- as a struct new_blk, and writes its second word.  The two
+ * words lie on one line, written by two threads whose lives overlap, but
+ * by two objects one after the other: no sharing.  Meanwhile A writes
+ * pair.a and B pair.b, one line: false sharing.  Prints "reuse same" when
+ * B's block is A's old address ("reuse moved" else) on stderr, with the
+ * addresses. */
 #include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,6 +18,17 @@
 
 struct pair {
     long a, b;
+};
+/* A's object and B's, of two types: the sites of A's accesses (a struct
+ * field names its struct) must go with A's bytes when B's object is
+ * allocated over them, or B's object would be named old_blk */
+struct old_blk {
+    long first, second;
+    char rest[SIZE - 16];
+};
+struct new_blk {
+    long x, y;
+    char rest[SIZE - 16];
 };
 struct pair pair;
 /* (each on a line of its own: no other sharing; both flags' lines are
@@ -35,12 +47,12 @@ static void *thread_a(void *arg)
         sched_yield();
     if (__atomic_load_n(&freed, __ATOMIC_ACQUIRE))
         abort();
-    volatile long *p = malloc(SIZE);
+    volatile struct old_blk *p = malloc(sizeof *p);
     if (!p)
         abort();
-    p[0] = 1;
+    p->first = 1;
     for (int i = 0; i < 64; i++)
-        p[0] = p[0] * 3 + i;
+        p->first = p->first * 3 + i;
     a_block = (void *)p;
     free((void *)p);
     __atomic_store_n(&freed, 1, __ATOMIC_RELEASE);
@@ -63,17 +75,17 @@ static void *thread_b(void *arg)
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
     while (!f)
         f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE), sched_yield();
-    volatile long *q = malloc(SIZE);
+    volatile struct new_blk *q = malloc(sizeof *q);
     __atomic_store_n(&ready, 2, __ATOMIC_RELEASE);
     if (!q)
         abort();
-    q[1] = 1;
+    q->y = 1;
     for (int i = 0; i < 64; i++)
-        q[1] = q[1] * 3 + i;
+        q->y = q->y * 3 + i;
     b_block = (void *)q;
     for (int i = 0; i < ROUNDS; i++)
         pair.b = pair.b * 7 + i;
-    long v = q[1];
+    long v = q->y;
     free((void *)q);
     return (void *)v;
 }

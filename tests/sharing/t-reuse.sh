@@ -6,7 +6,8 @@
 # block is not called shared (it was "FALSE sharing: threads write
 # different parts of it" while the line kept both objects' bytes), and
 # the false sharing of `pair` beside it is still reported -- in the exact
-# and the sampled mode, in every run.
+# and the sampled mode, in every run.  The sites of A's accesses go with
+# its bytes (a site names its struct: old_blk would name B's object).
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/reuse.c" -o reuse.o
 pi_ld -O2 -o reuse reuse.o
@@ -29,5 +30,9 @@ for period in 1 1024 1 1024 1 1024; do
     assert_contains "period $period: B's word on the block's line" block "read 0x[0-9a-f]+ written $bmask,"
     other=$(grep -oE '(read|written) 0x[0-9a-f]+' block | grep -v -e ' 0x0000000000000000$' -e " $bmask\$" || true)
     assert_eq "period $period: no other byte of the line (A's word forgotten)" "" "$other"
+    # A's site (old_blk.first: in the sampled mode a private line keeps the
+    # site of a struct's bytes first touched) went with A's bytes
+    n=$(grep -c "SHARE_SITE.* line $line, .*what old_blk" dump || true)
+    assert_eq "period $period: no site of A's object on the line" 0 "$n"
 done
 ok "reuse: the reused block never shared, pair false sharing, in 6 runs"
