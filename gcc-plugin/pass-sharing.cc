@@ -476,13 +476,14 @@ static void ensure_started(void)
 /* The thread's state, one TLS object (runtime/sharing.c, struct sh_tls):
  * at +0 its countdown to its next sampled access to a shared line
  * (PERFINST_SHARING_PERIOD; the runtime restarts it at a jittered value),
- * at +4 its small id.  One object: one TLS address for both. */
+ * at +4 its small id, at PI_SHARE_TLS_KNOWN its known lines (known_lines).
+ * One object: one TLS address for all. */
 static tree tls_decl(void)
 {
     static tree decl;
     if (!decl) {
         decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__perfinst_share_tls"),
-                          build_array_type_nelts(unsigned_type_node, 2));
+                          build_array_type_nelts(unsigned_type_node, 8));
         TREE_PUBLIC(decl) = 1;
         DECL_EXTERNAL(decl) = 1;
         set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
@@ -504,6 +505,52 @@ static tree countdown_decl(void)
 static tree id_decl(void)
 {
     return tls_field(unsigned_char_type_node, 4);
+}
+
+/* The bits of the runtime's known lines (known_lines): a read 1, a write
+ * 2.  An access needs one: a read-modify-write the write's. */
+#define SH_KNOWN_READ 1u
+#define SH_KNOWN_WRITE 2u
+
+/* Has the runtime seen this thread read, or write, each of the lines from
+ * l0 on that `lanes` asks about: a byte per line (`width` of them, 1, 2
+ * or 8), the bits SH_KNOWN_READ and SH_KNOWN_WRITE in a line's byte the
+ * access needs (0 for a line not asked about)?  The thread's known lines
+ * are a byte per line at the byte shadow's address (shadow) plus the TLS
+ * offset (runtime/sharing.c, known_map): an access to a sampled shared
+ * line whose bit is clear calls, so that each thread's first read and
+ * first write of each shared line is seen in every run.
+ *
+ *     k = *(uintN_t *)(shadow + __perfinst_share_tls.known + l0);   (unaligned)
+ *     (k & lanes) == lanes */
+/* The same of one line whose byte shadow's byte is at p, one bit:
+ *     (*(uint8_t *)(p + __perfinst_share_tls.known) & bit) != 0 */
+static tree known_at(gimple_seq *seq, location_t loc, tree p, unsigned bit)
+{
+    tree u8 = unsigned_char_type_node;
+    tree koff = make_temp_ssa_name(sizetype, NULL, "pi_known");
+    gimple_seq_add_stmt(seq, gimple_build_assign(koff, tls_field(sizetype, PI_SHARE_TLS_KNOWN)));
+    tree q = gimple_build(seq, loc, POINTER_PLUS_EXPR, TREE_TYPE(p), p, koff);
+    tree k = make_temp_ssa_name(u8, NULL, "pi_kl");
+    gimple_seq_add_stmt(seq, gimple_build_assign(k, build2(MEM_REF, u8, q, build_int_cst(TREE_TYPE(p), 0))));
+    return gimple_build(seq, loc, NE_EXPR, boolean_type_node,
+                        gimple_build(seq, loc, BIT_AND_EXPR, u8, k, build_int_cst(u8, bit)), build_int_cst(u8, 0));
+}
+
+static tree known_lines(gimple_seq *seq, location_t loc, tree shadow, tree l0, tree lanes, unsigned width)
+{
+    tree u8p = TREE_TYPE(shadow), u64 = long_long_unsigned_type_node, bt = boolean_type_node;
+    tree koff = make_temp_ssa_name(sizetype, NULL, "pi_known");
+    gimple_seq_add_stmt(seq, gimple_build_assign(koff, tls_field(sizetype, PI_SHARE_TLS_KNOWN)));
+    tree kb = gimple_build(seq, loc, POINTER_PLUS_EXPR, u8p, shadow, koff);
+    tree p = gimple_build(seq, loc, POINTER_PLUS_EXPR, u8p, kb, gimple_convert(seq, loc, sizetype, l0));
+    tree lt = width == 1 ? unsigned_char_type_node : width == 2 ? short_unsigned_type_node : u64;
+    tree w = make_temp_ssa_name(lt, NULL, "pi_kl");
+    gimple_seq_add_stmt(seq, gimple_build_assign(w, build2(MEM_REF, build_aligned_type(lt, BITS_PER_UNIT), p,
+                                                           build_int_cst(u8p, 0))));
+    tree wt = TREE_TYPE(lanes);
+    tree got = gimple_build(seq, loc, BIT_AND_EXPR, wt, gimple_convert(seq, loc, wt, w), lanes);
+    return gimple_build(seq, loc, EQ_EXPR, bt, got, lanes);
 }
 
 /* What the footprint path of one access needs to know: whether it has one
@@ -737,7 +784,8 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
  *     b = __perfinst_share_shadow[addr >> 6];
  *     if (b == __perfinst_share_id) goto done;    (a line private to this thread)
  *     if (b != PI_SHARE_SAMPLED_BYTE) goto call;  (new, another's, or watched)
- *     if (--__perfinst_share_countdown != 0) goto done;   (a shared line: sampled)
+ *     if (--__perfinst_share_countdown != 0       (a shared line: sampled ...
+ *         && <line known to the runtime for this thread>) goto done;   ... once seen there)
  *   call:
  *     __perfinst_share(addr, info, what);
  *   done:
@@ -750,7 +798,7 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
  * check neither tests the shadow's address nor masks the index: the access
  * it guards would fault on an address the shadow does not cover. */
 static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, location_t loc, tree skip,
-                           bool read, const fp_access &fa)
+                           bool read, const fp_access &fa, unsigned fa_need)
 {
     tree u8p = build_pointer_type(unsigned_char_type_node);
     tree base = make_temp_ssa_name(u8p, NULL, "pi_shadow");
@@ -801,6 +849,15 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
         gimple_set_location(gsi_stmt(i), loc);
     gimple_stmt_iterator g3 = gsi_start_bb(chk3);
     gsi_insert_seq_after(&g3, seq, GSI_NEW_STMT);
+    /* chk4: the line known to the runtime for this thread? */
+    basic_block chk4 = create_empty_bb(chk3);
+    seq = NULL;
+    tree kn = known_at(&seq, loc, p, fa_need);
+    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, kn, boolean_false_node, NULL_TREE, NULL_TREE));
+    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+    gimple_stmt_iterator g4 = gsi_start_bb(chk4);
+    gsi_insert_seq_after(&g4, seq, GSI_NEW_STMT);
     gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
     gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
 
@@ -849,7 +906,9 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     edge e3t = make_edge(chk2, not_sampled, EDGE_TRUE_VALUE);
     edge e3f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
     edge e4t = make_edge(chk3, cb, EDGE_TRUE_VALUE);
-    edge e4f = make_edge(chk3, join, EDGE_FALSE_VALUE);
+    edge e4f = make_edge(chk3, chk4, EDGE_FALSE_VALUE);
+    edge e5t = make_edge(chk4, join, EDGE_TRUE_VALUE);
+    edge e5f = make_edge(chk4, cb, EDGE_FALSE_VALUE);
     edge ec = make_edge(cb, join, EDGE_FALLTHRU);
     e2t->probability = profile_probability::unlikely();
     e->probability = e2t->probability.invert();
@@ -857,16 +916,20 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     e3f->probability = e3t->probability.invert();
     e4t->probability = profile_probability::very_unlikely();
     e4f->probability = e4t->probability.invert();
+    e5t->probability = profile_probability::very_likely();
+    e5f->probability = e5t->probability.invert();
     ec->probability = profile_probability::always();
     chk2->count = e2t->count();
     chk3->count = e3f->count();
     not_sampled->count = e3t->count();
     if (read && fp)
         fp->count = erf->count();
-    cb->count = e3t->count() + e4t->count();
+    chk4->count = e4f->count();
+    cb->count = e3t->count() + e4t->count() + e5f->count();
     if (current_loops) {
         add_bb_to_loop(chk2, bb->loop_father);
         add_bb_to_loop(chk3, bb->loop_father);
+        add_bb_to_loop(chk4, bb->loop_father);
         add_bb_to_loop(cb, bb->loop_father);
     }
     if (cs) { /* before it all: if (skip) goto done */
@@ -933,7 +996,7 @@ static tree probe_ref(const share_access &a, unsigned *size)
  *     l0 = addr >> 6; l1 = (addr + len - 1) >> 6;
  *     b0 = __perfinst_share_shadow[l0]; b1 = __perfinst_share_shadow[l1];
  *     n = (b0 == SAMPLED) + (l1 != l0 && b1 == SAMPLED);
- *     ok = (b0 == id || b0 == SAMPLED [|| b0 == RO]) && (the same of b1) && countdown > n;
+ *     ok = (b0 == id || (b0 == SAMPLED && <l0 known>) [|| b0 == RO]) && (the same of b1) && countdown > n;
  *     countdown = ok ? countdown - n : countdown;
  *     if (!ok) __perfinst_share_block(addr, len, kind);
  *
@@ -958,12 +1021,20 @@ static void insert_block_guarded(gimple_stmt_iterator *gsi, gcall *call, tree ad
     gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
     tree sampled = build_int_cst(u8, PI_SHARE_SAMPLED_BYTE), ro = build_int_cst(u8, PI_SHARE_RO_BYTE);
     tree good = NULL_TREE, n = NULL_TREE;
+    /* (both lines known: the second asked about only when it is another) */
+    unsigned need = read ? SH_KNOWN_READ : SH_KNOWN_WRITE;
+    tree lanes = gimple_build(&seq, loc, BIT_IOR_EXPR, u32, build_int_cst(u32, need),
+                              gimple_build(&seq, loc, MULT_EXPR, u32,
+                                           gimple_convert(&seq, loc, u32, gimple_build(&seq, loc, NE_EXPR, bt, l0, l1)),
+                                           build_int_cst(u32, need << 8)));
+    tree known = known_lines(&seq, loc, base, l0, lanes, 2);
     for (tree l : {l0, l1}) {
         tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, gimple_convert(&seq, loc, sizetype, l));
         tree b = make_temp_ssa_name(u8, NULL, "pi_owner");
         gimple_seq_add_stmt(&seq, gimple_build_assign(b, build2(MEM_REF, u8, p, build_int_cst(u8p, 0))));
         tree s = gimple_build(&seq, loc, EQ_EXPR, bt, b, sampled);
-        tree g = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, gimple_build(&seq, loc, EQ_EXPR, bt, b, me), s);
+        tree g = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, gimple_build(&seq, loc, EQ_EXPR, bt, b, me),
+                              gimple_build(&seq, loc, BIT_AND_EXPR, bt, s, known));
         if (read)
             g = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, g, gimple_build(&seq, loc, EQ_EXPR, bt, b, ro));
         good = good ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, good, g) : g;
@@ -1028,7 +1099,8 @@ static void instrument_block(const share_access &a)
     } else if (a.block == SH_STRING) {
         call = gimple_build_call(string_checked_fn, 2, addr, kind);
         gimple_set_location(call, loc);
-        insert_guarded(&gsi, call, addr, loc, NULL_TREE, !a.store, fp_access());
+        insert_guarded(&gsi, call, addr, loc, NULL_TREE, !a.store, fp_access(),
+                       a.store ? SH_KNOWN_WRITE : SH_KNOWN_READ);
         return;
     } else
         call = gimple_build_call(string_fn, 2, addr, kind);
@@ -1089,7 +1161,8 @@ static void instrument(const share_access &a, tree skip)
             fa.run_step = a.run_step;
         }
     }
-    insert_guarded(&gsi, call, addr, loc, skip, !a.store, fa);
+    insert_guarded(&gsi, call, addr, loc, skip, !a.store, fa,
+                   a.store ? SH_KNOWN_WRITE : SH_KNOWN_READ);
 }
 
 /* ---- coalescing: one check for a block's accesses to one line ------------------
@@ -1107,7 +1180,7 @@ static void instrument(const share_access &a, tree skip)
  *     if (b == __perfinst_share_id) goto yes;       (private to this thread)
  *     if (b != PI_SHARE_SAMPLED_BYTE) goto done;    (new, another's, watched)
  *     cd = __perfinst_share_countdown;
- *     if (cd <= K) goto done;                       (a sample among the K)
+ *     if (cd <= K || <line not known>) goto done;   (a sample among the K, a first access)
  *     __perfinst_share_countdown = cd - K;          (K accesses counted down)
  *   yes:
  *     skip = true;
@@ -1217,7 +1290,7 @@ static const char *key_name(tree key)
 }
 
 /* The group check before h's statement (above); returns skip. */
-static tree insert_group_check(const share_access &h, bool reads)
+static tree insert_group_check(const share_access &h, bool reads, unsigned need)
 {
     gimple_stmt_iterator gsi = gsi_for_stmt(h.stmt);
     location_t loc = gimple_location(h.stmt);
@@ -1266,8 +1339,16 @@ static tree insert_group_check(const share_access &h, bool reads)
     tree cd = make_temp_ssa_name(unsigned_type_node, NULL, "pi_cd");
     g = gsi_start_bb(chk3);
     gsi_insert_after(&g, gimple_build_assign(cd, countdown_decl()), GSI_NEW_STMT);
-    gsi_insert_after(&g, gimple_build_cond(LE_EXPR, cd, build_int_cst(unsigned_type_node, h.members), NULL_TREE,
-                                           NULL_TREE), GSI_NEW_STMT);
+    seq = NULL;
+    tree nokn = gimple_build(&seq, loc, EQ_EXPR, boolean_type_node,
+                             known_lines(&seq, loc, base, idx, build_int_cst(unsigned_type_node, need), 1),
+                             boolean_false_node);
+    tree few = gimple_build(&seq, loc, BIT_IOR_EXPR, boolean_type_node,
+                            gimple_build(&seq, loc, LE_EXPR, boolean_type_node, cd,
+                                         build_int_cst(unsigned_type_node, h.members)),
+                            nokn);
+    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, few, boolean_false_node, NULL_TREE, NULL_TREE));
+    gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
     /* dec: count them down */
     basic_block dec = create_empty_bb(chk3);
     seq = NULL;
@@ -1353,7 +1434,8 @@ static tree insert_group_check(const share_access &h, bool reads)
  *     for (j = j0; j < j0 + 8; j++)         skip = iterations < SH_LOOP_MAX && <for each access:
  *         a[i*n + j] -= f * a[k*n + j];            its lines (at most 8) all private to this thread
  *                                                  (or read-only shared, for a load), or all
- *                                                  sampled>
+ *                                                  sampled, each read (written) by this thread
+ *                                                  before as far as the runtime saw (known_lines)>
  *                                                  && countdown > K;
  *                                           countdown = skip ? countdown - K : countdown;
  *                                           if (skip) <the loop as it was: no checks>
@@ -1715,7 +1797,13 @@ static bool member_check(gimple_seq *fast, gimple_seq *uni, gimple_seq *mixed, l
     /* all alike */
     tree xs = gimple_build(uni, loc, BIT_XOR_EXPR, u64, w, bytes8(PI_SHARE_SAMPLED_BYTE));
     tree alls = all(uni, xs);
-    tree good = gimple_build(uni, loc, BIT_IOR_EXPR, bt, c->mine, alls);
+    /* sampled lines only once the runtime has seen this thread read (write)
+     * each (a line its own has its bit too, once its footprint is taken) */
+    tree known = known_lines(uni, loc, shadow, l0,
+                             gimple_build(uni, loc, BIT_AND_EXPR, u64, m,
+                                          bytes8(a.store ? SH_KNOWN_WRITE : SH_KNOWN_READ)),
+                             SH_LOOP_LINES);
+    tree good = gimple_build(uni, loc, BIT_IOR_EXPR, bt, c->mine, gimple_build(uni, loc, BIT_AND_EXPR, bt, alls, known));
     if (!a.store)
         good = gimple_build(uni, loc, BIT_IOR_EXPR, bt, good,
                             all(uni, gimple_build(uni, loc, BIT_XOR_EXPR, u64, w, bytes8(PI_SHARE_RO_BYTE))));
@@ -1738,7 +1826,13 @@ static bool member_check(gimple_seq *fast, gimple_seq *uni, gimple_seq *mixed, l
     if (!a.store)
         any = gimple_build(mixed, loc, BIT_IOR_EXPR, u64, any,
                            zb(gimple_build(mixed, loc, BIT_XOR_EXPR, u64, w, bytes8(PI_SHARE_RO_BYTE))));
-    c->ok_m = gimple_build(mixed, loc, BIT_AND_EXPR, bt, valid,
+    /* (its sampled lines known: zs's 0x80s moved to the bit a line needs) */
+    tree known_m = known_lines(mixed, loc, shadow, l0,
+                               gimple_build(mixed, loc, MULT_EXPR, u64,
+                                            gimple_build(mixed, loc, RSHIFT_EXPR, u64, zs, build_int_cst(integer_type_node, 7)),
+                                            build_int_cst(u64, a.store ? SH_KNOWN_WRITE : SH_KNOWN_READ)),
+                               SH_LOOP_LINES);
+    c->ok_m = gimple_build(mixed, loc, BIT_AND_EXPR, bt, gimple_build(mixed, loc, BIT_AND_EXPR, bt, valid, known_m),
                            gimple_build(mixed, loc, EQ_EXPR, bt, gimple_build(mixed, loc, BIT_AND_EXPR, u64, any, m80),
                                         m80));
     auto bit = [&](tree byte) { /* is line l0 + byte (a u64) sampled? */
@@ -1945,8 +2039,8 @@ static bool version_loop(const loop_group &g, tree skip)
  *     it, lim, mask, ks: 0 on entry          (it: the iteration; it = lim: a new chunk)
  *     if (it >= lim) {
  *         for each access j: its lines in iterations it .. it + C - 1;
- *         free_j = all this thread's (or read-only shared, for a load);
- *         samp_j = all sampled;
+ *         free_j = all this thread's (or read-only shared, for a load, each known);
+ *         samp_j = all sampled (each known: known_lines);
  *         K = C * (the number of samp_j);
  *         take = every access free or sampled && countdown > K;
  *         countdown -= take ? K : 0;  ks = take ? (the number of samp_j) : 0;
@@ -2840,10 +2934,15 @@ static unsigned sharing_execute(function *fun)
                            "perfinst: sharing: one check for %u accesses through %qs (bytes %wd to %wd)",
                            acc[i].members, key_name(acc[i].key), acc[i].lo, acc[i].hi - 1);
                 bool reads = true;
+                unsigned need = 0; /* (the known lines' bits its members need) */
                 for (unsigned j = i; j < acc.length(); j++)
-                    if (acc[j].head == (int)i && acc[j].store)
-                        reads = false;
-                skips[i] = insert_group_check(acc[i], reads);
+                    if (acc[j].head == (int)i) {
+                        if (acc[j].store)
+                            reads = false, need |= SH_KNOWN_WRITE;
+                        else
+                            need |= SH_KNOWN_READ;
+                    }
+                skips[i] = insert_group_check(acc[i], reads, need);
             }
             instrument(acc[i], h >= 0 ? skips[h] : NULL_TREE);
         }

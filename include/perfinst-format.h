@@ -750,6 +750,14 @@ PI_STATIC_ASSERT(sizeof(struct pi_rec_idle_stats) == 88, "pi_rec_idle_stats is 8
 #define PI_SHARE_REC_FP_ID 57u
 #define PI_SHARE_REC_FP_LEFT 58u
 #define PI_SHARE_REC_FP_EPOCH 60u
+/* Not on disk: where the thread's state (__perfinst_share_tls) keeps its
+ * known lines (int64_t: the distance from __perfinst_share_shadow to a map
+ * of a byte per line, bit 0 of line ln's set once the runtime has seen the
+ * thread read it, bit 1 once it saw it write it): the inlined check of an
+ * access to a sampled shared line calls unless the line's bit for its kind
+ * is set, so that a thread's first read and first write of each shared line
+ * are seen in every run (docs/sharing.md, "Sampling shared lines"). */
+#define PI_SHARE_TLS_KNOWN 24u
 enum {
     PI_REC_SHARE_LINE = 40,   /* pi_rec_share_line + pi_share_thr[nthreads] */
     PI_REC_SHARE_SITE = 41,   /* pi_rec_share_site + char what[what_len]: one access site, line, thread */

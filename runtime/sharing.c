@@ -170,6 +170,7 @@ struct sh_thread {
     uint32_t flags;           /* PI_SHARE_THREAD_* */
     uint8_t byte_id;          /* its fast-path id, SH_NOFAST for none */
     pthread_t self;           /* pthread_join finds it by this */
+    uint8_t *known;           /* its known lines (known_get), NULL for none (or once it ended) */
 };
 static uint32_t threads_max = 4096;
 static struct sh_thread *threads;     /* [threads_max + 1] */
@@ -237,13 +238,42 @@ struct sh_tls {
     uint32_t birth;           /* epoch of the pthread_create that made it */
     uint32_t flags;           /* PI_SHARE_THREAD_*: EPOCHS once birth is known, FORKS */
     uint32_t intro;           /* sampled mode: calls left of its introduction (sampled_access) */
+    int64_t known;            /* its known lines: the bitmap's distance from the byte shadow (known_get) */
 };
 /* (a countdown of 1 before its first call: a new thread's first access to
  * a sampled line calls, and gets it an id and its introduction) */
 PI_EXPORT __thread struct sh_tls __perfinst_share_tls __attribute__((tls_model("initial-exec"))) = {
-    1, SH_NO_ID, {0}, 0, 0, 0, 0};
-_Static_assert(offsetof(struct sh_tls, countdown) == 0 && offsetof(struct sh_tls, id) == 4,
+    1, SH_NO_ID, {0}, 0, 0, 0, 0, 0};
+_Static_assert(offsetof(struct sh_tls, countdown) == 0 && offsetof(struct sh_tls, id) == 4 &&
+                   offsetof(struct sh_tls, known) == PI_SHARE_TLS_KNOWN,
                "the layout pass-sharing.cc reads");
+/* A thread's known lines (sampled mode): a byte per line, as the byte
+ * shadow, bit SH_KNOWN_READ of line ln's set once the runtime has seen the
+ * thread read the line, SH_KNOWN_WRITE once it saw it write it -- in a call
+ * of its for the line while the line was shared, or in its footprint of a
+ * line private to it.  The inlined check of an access to a sampled line
+ * whose bit is clear calls (after counting the countdown down): a thread's
+ * first read and first write of each shared line are seen in every run,
+ * whenever they come, not only when a sample falls on them.  (A read of a
+ * read-only shared line is still skipped: those are the hot reads of
+ * read-mostly data.)  (The bits are cleared when a new
+ * object's allocation retires the thread's bytes there: its first access
+ * to the new object calls too.)  One map per thread alive (2^41 bytes,
+ * 2 TiB of MAP_NORESERVE address space as the byte shadow, touched only
+ * where the thread has shared lines: 4 KiB per 256 KiB of them), kept for
+ * the next thread when one ends (cleared).  The inlined check reaches it as
+ * the byte shadow's address plus tls.known: 0 before the thread's first
+ * call (the byte shadow itself: a check of a sampled line calls then
+ * anyway, its countdown being 1), known_none's distance for a thread
+ * without one (no fast-path id, or no address space left: every access it
+ * makes to a shared line calls). */
+#define SH_KNOWN_READ 1u      /* (pass-sharing.cc's) */
+#define SH_KNOWN_WRITE 2u
+static __thread uint8_t *known_map __attribute__((tls_model("initial-exec")));
+static uint8_t *known_none;           /* all clear, read-only */
+static size_t known_size;             /* a map's bytes (and a page beyond: a loop's check reads 8) */
+static uint8_t *known_spare[8];       /* maps of ended threads, for new ones (ids_lock) */
+static uint32_t nknown_spare;
 /* The solo phase (docs/sharing.md, "First touches"): while one thread
  * alone has an id, its first call for a line of a page it had not touched
  * claims the page: the line's byte becomes its id (touched), the page's
@@ -377,13 +407,17 @@ static void sh_init(void)
     uint8_t *shadow = map(line_mask + 1 + 4096 + 4096); /* (a page beyond it: a loop's check reads 8 bytes) */
     if (shadow)
         shadow += 4096; /* (struct sh_head below it) */
+    known_size = line_mask + 1 + 4096;
+    known_none = mmap(NULL, known_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (known_none == MAP_FAILED)
+        known_none = NULL;
     if (!shadow || !ishadow) {
         pi_say("perfinst: sharing: cannot map the byte shadow and the line index the inlined checks read (10 TiB "
                "of address space; ulimit -v?): a program built with sharing detection cannot run without them\n",
                NULL);
         _exit(127);
     }
-    int ok = lines && sites && site_list && line_sites && allocs && alloc_hash && threads;
+    int ok = lines && sites && site_list && line_sites && allocs && alloc_hash && threads && known_none;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     /* (without the pool no record is made: every index is 0, the empty
@@ -425,6 +459,54 @@ PI_EXPORT void __perfinst_share_start(void)
         unit_bases[n] = base;
         __atomic_store_n(&nunit_pcs, n + 1, __ATOMIC_RELEASE);
     }
+}
+
+/* A bitmap of known lines for a new thread with fast-path id `id` (ids_lock
+ * held): an ended thread's, cleared, or a new one; NULL for none (a thread
+ * without a fast-path id, or no address space: its checks read known_none,
+ * and every access it makes to a shared line calls). */
+static uint8_t *known_get(uint8_t id)
+{
+    if (id == SH_NOFAST || !known_none || period == 1)
+        return NULL;
+    if (nknown_spare) {
+        uint8_t *m = known_spare[--nknown_spare];
+        madvise(m, known_size, MADV_DONTNEED); /* (private anonymous memory: zero again) */
+        return m;
+    }
+    return map(known_size);
+}
+
+/* The known lines' bits an access of kind `write` (SH_WRITE, SH_RMW or 0) needs. */
+static inline uint8_t known_bits(int write)
+{
+    return (uint8_t)((is_read(write) ? SH_KNOWN_READ : 0) | (write & SH_WRITE ? SH_KNOWN_WRITE : 0));
+}
+
+/* Has the runtime seen this thread on line ln as an access of `kind` is
+ * (a write, a read-modify-write's included; or a read)? */
+static inline int known_test(uint64_t ln, int kind)
+{
+    uint8_t *m = known_map, k = kind & SH_WRITE ? SH_KNOWN_WRITE : SH_KNOWN_READ;
+    return m && (__atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED) & k) == k;
+}
+
+/* (Atomic: another thread's retire_bytes may clear the byte.) */
+static inline void known_set(uint64_t ln, uint8_t k)
+{
+    uint8_t *m = known_map;
+    if (m && k && (__atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED) & k) != k)
+        __atomic_fetch_or(&m[ln & SH_LINE_MASK], k, __ATOMIC_RELAXED);
+}
+
+/* Thread num's bits of line ln cleared: its next read and write there call.
+ * (Of a thread that ended meanwhile, perhaps in a map another thread has
+ * now: a call more.) */
+static void known_clear(uint32_t num, uint64_t ln)
+{
+    uint8_t *m = num && num <= threads_max ? __atomic_load_n(&threads[num].known, __ATOMIC_ACQUIRE) : NULL;
+    if (m && __atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED))
+        __atomic_store_n(&m[ln & SH_LINE_MASK], 0, __ATOMIC_RELAXED);
 }
 
 /* Fast-path id b of the ended thread num is given again: every shadow byte
@@ -472,6 +554,8 @@ static uint8_t new_id(void)
     t->byte_id = id;
     t->self = pthread_self();
     t->death = PI_SHARE_EPOCH_NONE;
+    uint8_t *km = known_get(id);
+    __atomic_store_n(&t->known, km, __ATOMIC_RELEASE);
     /* born of a pthread_create the runtime saw, or the process's first thread */
     if (!(__perfinst_share_tls.flags & PI_SHARE_THREAD_EPOCHS) && t->tid == (uint32_t)getpid())
         __perfinst_share_tls.flags |= PI_SHARE_THREAD_EPOCHS;
@@ -480,6 +564,9 @@ static uint8_t new_id(void)
     pthread_mutex_unlock(&ids_lock);
     my_num = n;
     my_id = id;
+    known_map = km;
+    if (__perfinst_share_shadow && known_none)
+        __perfinst_share_tls.known = (km ? km : known_none) - __perfinst_share_shadow;
     __perfinst_share_countdown = next_countdown(); /* its first sample as random as the others */
     if (period > 1) { /* (sampled_access, "a thread's introduction") */
         __perfinst_share_tls.intro = SH_INTRO_CALLS;
@@ -556,6 +643,14 @@ void pi_sharing_thread_exit(void)
         released[nreleased].num = num;
         nreleased++;
     }
+    __atomic_store_n(&threads[num].known, NULL, __ATOMIC_RELEASE);
+    if (known_map && nknown_spare < sizeof known_spare / sizeof *known_spare)
+        known_spare[nknown_spare++] = known_map;
+    else if (known_map)
+        munmap(known_map, known_size);
+    known_map = NULL;
+    if (known_none)
+        __perfinst_share_tls.known = known_none - __perfinst_share_shadow;
     pthread_mutex_unlock(&ids_lock);
     my_id = SH_NOFAST; /* (a destructor of another key may still run instrumented code) */
 }
@@ -833,8 +928,8 @@ static int judge(struct sh_ext *e, struct sh_te *t, uint64_t bytes, unsigned off
  * at most.  (A variant that went on past that while the calls found lines
  * new to the thread, opened newcomers' footprints and kept the site of
  * every call meanwhile cost kmeans 3 % and lu 8 % more instructions.)  A
- * thread that first touches a shared line after its introduction is seen
- * there when sampled. */
+ * thread's first read, and first write, of a shared line after its
+ * introduction call through its known lines (known_map): fired 3. */
 static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes, unsigned off, int write,
                            uint64_t pc, const char *what, int fired)
 {
@@ -849,9 +944,13 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
      * site, as does its first write here, which opens no newcomer's
      * footprint: its next accesses call anyway) */
     int intro = fired == 2 || __perfinst_share_tls.intro;
-    int intro_new = (fired == 2 && (bytes & ~(t->r | t->w)) != 0) ||
+    /* (fired 3: a call of the inlined check for a line whose bit is clear
+     * in the thread's known lines, after it counted the countdown down:
+     * the thread's first read or first write of the line, or of a new
+     * object on it -- its bytes and site kept, as in the introduction) */
+    int intro_new = ((fired == 2 || fired == 3) && (bytes & ~(t->r | t->w)) != 0) ||
                     (intro && t->fp_state == 0 && (write & SH_WRITE));
-    if (!sample && !intro) { /* a call the countdown did not make (a window, a first touch): it counts too */
+    if (!sample && !intro && fired != 3) { /* a call the countdown did not make (a window, a first touch): it counts too */
         if (__perfinst_share_countdown <= 1) {
             sample = 1;
             __perfinst_share_countdown = next_countdown();
@@ -993,9 +1092,10 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
     }
-    if (period > 1)
+    if (period > 1) {
         sampled_access(l, ln, num, bytes, off, write, pc, what, fired);
-    else {
+        known_set(ln, known_bits(write)); /* (seen here: its next accesses of this kind need only be sampled) */
+    } else {
         if (write == SH_RMW)
             shared_access(l, num, bytes, off, 0, pc, what);
         shared_access(l, num, bytes, off, write & SH_WRITE, pc, what);
@@ -1057,6 +1157,7 @@ static inline __attribute__((always_inline)) void private_access(struct sh_line 
         uint8_t none = 0;
         __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], &none, id, 0, __ATOMIC_RELEASE,
                                     __ATOMIC_RELAXED);
+        known_set(ln, (uint8_t)((l->o_r ? SH_KNOWN_READ : 0) | (l->o_w ? SH_KNOWN_WRITE : 0))); /* (its footprint) */
         /* a second thread may have made it shared meanwhile */
         if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
             lock(l);
@@ -1090,6 +1191,10 @@ static __attribute__((noinline)) void access1(uintptr_t a, unsigned size, int wr
     uint64_t ln = a / PI_SHARE_LINE;
     unsigned off = (unsigned)(a % PI_SHARE_LINE);
     uint64_t bytes = bytes_of(off, size);
+    if (!fired && period > 1 && __perfinst_share_shadow &&
+        __atomic_load_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], __ATOMIC_RELAXED) == SH_SAMPLED_BYTE &&
+        !known_test(ln, write))
+        fired = 3; /* (a first touch the check counted down: sampled_access) */
     if (id == SH_SOLO_ID && __atomic_load_n(&solo, __ATOMIC_ACQUIRE) && footprint && __perfinst_share_shadow) {
         uint8_t *b = &__perfinst_share_shadow[ln & SH_LINE_MASK];
         uint8_t v = SH_CLAIM_BYTE; /* a line of a claimed page: touched (unless end_solo cleared it) */
@@ -1145,11 +1250,21 @@ static void access_range(uintptr_t a, size_t size, int kind, uint64_t pc, const 
     for (uintptr_t p = a, end = a + size; p < end;) {
         uintptr_t next = (p / PI_SHARE_LINE + 1) * PI_SHARE_LINE;
         unsigned part = (unsigned)((next < end ? next : end) - p);
+        uint64_t ln = p / PI_SHARE_LINE;
         uint8_t b = check && __perfinst_share_shadow ? __atomic_load_n(
-                        &__perfinst_share_shadow[(p / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_RELAXED) : 0;
-        if (!check || (b != my_id && !(b == SH_RO_BYTE && !(kind & SH_WRITE)) &&
-                       (b != SH_SAMPLED_BYTE || --__perfinst_share_countdown == 0) &&
-                       (b == SH_SAMPLED_BYTE || what || !fp_take(p, part, kind))))
+                        &__perfinst_share_shadow[ln & SH_LINE_MASK], __ATOMIC_RELAXED) : 0;
+        int skip = 0; /* (the inlined check's decision, with the thread's known lines) */
+        if (!check)
+            skip = 0;
+        else if (b == my_id)
+            skip = 1;
+        else if (b == SH_RO_BYTE && !(kind & SH_WRITE))
+            skip = 1;
+        else if (b == SH_SAMPLED_BYTE)
+            skip = --__perfinst_share_countdown != 0 && known_test(ln, kind);
+        else
+            skip = !what && fp_take(p, part, kind);
+        if (!skip)
             access1(p, part, kind, pc, what);
         p = next;
         if (p - a > 1u << 20)
@@ -1267,7 +1382,9 @@ PI_EXPORT void __perfinst_share_string(const char *s, uint32_t kind)
         block_at(s, strlen(s) + 1, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
         return;
     }
-    if (b == my_id || (b == SH_RO_BYTE && !(kind & 1)) || (b == SH_SAMPLED_BYTE && --__perfinst_share_countdown != 0))
+    uint64_t ln = (uintptr_t)s / PI_SHARE_LINE;
+    if (b == my_id || (b == SH_RO_BYTE && !(kind & 1)) ||
+        (b == SH_SAMPLED_BYTE && --__perfinst_share_countdown != 0 && known_test(ln, (int)(kind & 1))))
         return;
     string_at(s, kind, (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
@@ -1337,10 +1454,12 @@ static void retire_bytes(uint64_t p, uint64_t size, uint32_t num)
                 t->r &= keep, t->w &= keep, t->pending &= keep;
                 if (!t->r && !t->w)
                     t->e_first = PI_SHARE_EPOCH_NONE, t->e_last = 0;
+                known_clear(t->num, ln); /* (its first accesses to the new object call) */
             }
         } else if (l->owner != num) {
             __atomic_fetch_and(&l->o_r, keep, __ATOMIC_RELAXED);
             __atomic_fetch_and(&l->o_w, keep, __ATOMIC_RELAXED);
+            known_clear(l->owner, ln);
         } else {
             unlock(l);
             continue; /* (its sites stay with its bytes) */
