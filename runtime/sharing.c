@@ -499,6 +499,18 @@ static inline void known_set(uint64_t ln, uint8_t k)
         __atomic_fetch_or(&m[ln & SH_LINE_MASK], k, __ATOMIC_RELAXED);
 }
 
+/* Thread num's bits k of line ln set, by another thread (the owner's
+ * private bytes are recorded when its line becomes shared).  (A race of a
+ * few instructions with num's end and another thread's start could set the
+ * bit in the map the new thread took: its first access of that line would
+ * then be seen only when sampled.) */
+static void known_or(uint32_t num, uint64_t ln, uint8_t k)
+{
+    uint8_t *m = num && num <= threads_max ? __atomic_load_n(&threads[num].known, __ATOMIC_ACQUIRE) : NULL;
+    if (m && k && (__atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED) & k) != k)
+        __atomic_fetch_or(&m[ln & SH_LINE_MASK], k, __ATOMIC_RELAXED);
+}
+
 /* Thread num's bits of line ln cleared: its next read and write there call.
  * (Of a thread that ended meanwhile, perhaps in a map another thread has
  * now: a call more.) */
@@ -1088,6 +1100,10 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         o->e_first = l->o_efirst;
         o->e_last = l->o_elast;
         o->fp_state = 2; /* (its footprint: the private phase's) */
+        /* (what it read and wrote there is recorded: its known lines say so,
+         * and its next read or write of the line need not call) */
+        if (period > 1)
+            known_or(l->owner, ln, (uint8_t)((o->r ? SH_KNOWN_READ : 0) | (o->w ? SH_KNOWN_WRITE : 0)));
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
