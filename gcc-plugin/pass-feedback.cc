@@ -54,7 +54,8 @@ struct fb_stats {
     unsigned stale_late;       /* of stale: taken after the early inliner (at=late) */
     unsigned other_point;      /* of stale: taken at cfg, say the plan, but matching after the early inliner */
     uint64_t w_matched, w_stale;
-    unsigned elsewhere;        /* functions of this unit profiled under another source key */
+    unsigned elsewhere;        /* functions of this unit profiled under another source key, same CFG */
+    unsigned named, looked;    /* ... under that key by name only; functions looked up there */
     const char *elsewhere_src; /* the first such key */
     bool reported;
 };
@@ -441,14 +442,18 @@ static uint64_t cfg_of(function *fun, vec<basic_block> &order)
 }
 
 /* A function with no profile under this unit's key: is it in the profile
- * under another key, with the same CFG (the same function, its file seen
- * from elsewhere: a moved tree, another build directory)?  Only records
- * taken at this point (LATE) are compared. */
+ * under another key (its file seen from elsewhere: a moved tree, another
+ * build directory), with the same CFG or by name only?  By name counts
+ * too: a unit whose keys miss also misses its tiers, and a function whose
+ * callees' tiers differ inlines differently before the late point, so no
+ * late profile matches its CFG (sqlite3.c built from another directory
+ * matched none).  Only records taken at this point (LATE) are compared. */
 static void look_elsewhere(function *fun, const char *fn, bool late)
 {
     unsigned iter = 0;
     const struct pifb_rec *r;
     const char *src = NULL;
+    st.looked++;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)) && !src) {
         const char *name = pifb_get(r, "fn");
         if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late)
@@ -456,6 +461,8 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
     }
     if (!src)
         return;
+    if (!st.named++ && !st.elsewhere)
+        st.elsewhere_src = src;
     auto_vec<basic_block> order;
     uint64_t cfg = cfg_of(fun, order), sum;
     iter = 0;
@@ -734,7 +741,8 @@ PI_SIMPLE_IPA_PASS(fblate)
  * matched is a warning; some stale or malformed, a note; all of it, a
  * note with -fplugin-arg-perfinst-verbose.  A unit with no profile under
  * its key whose functions are in the profile under another key (the tree
- * moved) is a warning naming that key. */
+ * moved: one with the same CFG, or most of them by name) is a warning
+ * naming that key. */
 void pi_feedback_report(void)
 {
     if (st.reported || !pi_feedback_path())
@@ -753,12 +761,14 @@ void pi_feedback_report(void)
         }
     const char *src = pi_unit_source();
     if (!nprofiles) {
-        if (st.elsewhere)
+        /* by name only: most of the unit's functions, so that a new file
+           whose static `init` another unit's profile has is not "moved" */
+        if (st.elsewhere || (st.named >= 2 && st.named * 2 >= st.looked))
             warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: no function profile is keyed to this unit%'s source %qs, but %u of "
                     "its functions are profiled under %qs: was the tree moved, or built from another "
                     "directory? (keys are paths relative to the build directory; "
                     "%<-fplugin-arg-perfinst-prefix-map=OLD=NEW%> spells this build%'s paths as the "
-                    "training build%'s)", pi_feedback_path(), src, st.elsewhere, st.elsewhere_src);
+                    "training build%'s)", pi_feedback_path(), src, st.named, st.elsewhere_src);
         else if (pi_opt.verbose || st.malformed)
             inform(UNKNOWN_LOCATION, "perfinst: %s: no function profile is keyed to this unit%'s source "
                    "%qs (%u malformed)", pi_feedback_path(), src, st.malformed);

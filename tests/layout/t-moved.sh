@@ -31,6 +31,16 @@ ok "the two checkouts' rebuilds are byte-identical"
 cd two
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/branch.c" -o other.o 2> other.err
 assert_contains "unasked, a warning names the profile's key" other.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+# ... also when its functions changed too (by name: none has the profile's
+# CFG; sqlite3.c's late profiles built from another directory matched none)
+sed -e 's/acc\[3\] -= i;/acc[3] -= i; if (i == 12345) acc[0] = 1;/' \
+    -e 's/return 0;/if (n == 7) puts("seven");\n    return 0;/' src/branch.c > src/edited.c
+grep -q 12345 src/edited.c && grep -q seven src/edited.c || fail "the edit of branch.c"
+cp src/edited.c src/branch.c
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-verbose -c "$PWD/src/branch.c" -o edited.o 2> edited.err
+assert_not_contains "edited: no profile matches its CFG elsewhere" edited.err "profile of .* matches"
+assert_contains "edited: the warning names the profile's key all the same" edited.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+cp ../one/src/branch.c src/branch.c
 # the unit's key outlives GCC's garbage collections (collected at every
 # chance here: the key was GC memory, and the warning printed freed bytes)
 pi_cc -O2 --param ggc-min-expand=0 --param ggc-min-heapsize=0 -fplugin-arg-perfinst-feedback=build/plan.fb \
