@@ -176,12 +176,12 @@ static void advice(struct sh_plan *p, const struct sh_object *o, const char *fmt
     add(p, &r);
 }
 
-/* Per field of struct S seen in o's sites: which threads wrote, touched it. */
+/* Per field of struct S named in o's sites: which threads wrote, touched it. */
 struct fld {
     char name[64];
-    uint64_t off, end;          /* bytes the sites touched */
+    uint64_t off, end;          /* its bytes in the struct (the sites' `what`) */
     uint64_t writers, touchers; /* thread bits */
-    uint64_t true_readers;      /* threads that reloaded it as true sharing */
+    uint64_t true_readers;      /* threads that read it while another wrote it */
 };
 
 /* Where field F of struct S is declared (F NULL: the first field the sites
@@ -206,9 +206,25 @@ static int field_decl(const struct sh_analysis *a, const char *stype, const char
     return found;
 }
 
+static int cmp_fld(const void *x, const void *y)
+{
+    const struct fld *a = x, *b = y;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* The fields of o's struct and who wrote, touched and truly shared each.
+ * The fields (names, offsets) come from the sites' `what`, any thread's:
+ * the struct's layout; a field's bytes are those its sites touched, up to
+ * the next field.  Who did what comes from each thread's
+ * bytes of each line and when it used the line, the facts that are the
+ * same in every run: not from which threads' sites the runtime recorded
+ * nor from the reloads it happened to see (a thread whose sites are
+ * missing, or a field read while its writer was descheduled, gave another
+ * plan in another run: fsbench's `mixed`, tests/sharing/t-fields.sh). */
 static size_t fields_of(const struct sh_analysis *a, const struct sh_object *o, struct fld *f, size_t max)
 {
     size_t n = 0;
+    int oi = (int)(o - a->objs);
     for (size_t ri = o->row0; o->row0 != SIZE_MAX && ri < o->row0 + o->nrows; ri++) {
         const struct sh_line_row *row = &a->rows[ri];
         for (size_t k = row->site0; k < row->site0 + row->nsite; k++) {
@@ -218,35 +234,68 @@ static size_t fields_of(const struct sh_analysis *a, const struct sh_object *o, 
             if (!sh_parse_what(s->what, st, sizeof st, fname, sizeof fname, &fo, &ss) || strcmp(st, o->stype))
                 continue;
             int b = __builtin_ctzll(s->rec.mask ? s->rec.mask : 1);
-            if (row->obj[b] != (int)(o - a->objs))
+            if (row->obj[b] != oi)
                 continue;
+            uint64_t end = fo + (uint64_t)__builtin_popcountll(s->rec.mask); /* (the access's size) */
             size_t j;
             for (j = 0; j < n && strcmp(f[j].name, fname); j++)
                 ;
-            if (j == n) {
-                if (n == max)
-                    continue;
-                memset(&f[n], 0, sizeof f[n]);
-                snprintf(f[n].name, sizeof f[n].name, "%s", fname);
-                f[n].off = fo;
-                f[n].end = fo + (uint64_t)__builtin_popcountll(s->rec.mask);
-                n++;
+            if (j < n) {
+                f[j].end = end > f[j].end ? end : f[j].end;
+                continue;
             }
-            uint64_t bit = 1ull << (s->rec.thread & 63);
-            f[j].touchers |= bit;
-            if (s->rec.flags & PI_ACCESS_WRITE)
-                f[j].writers |= bit;
-            if (s->rec.reloads_true)
-                f[j].true_readers |= bit;
+            if (n == max)
+                continue;
+            memset(&f[n], 0, sizeof f[n]);
+            snprintf(f[n].name, sizeof f[n].name, "%s", fname);
+            f[n].off = fo;
+            f[n].end = end;
+            n++;
+        }
+    }
+    qsort(f, n, sizeof *f, cmp_fld);
+    for (size_t j = 0; j + 1 < n; j++)
+        f[j].end = f[j].end < f[j + 1].off ? f[j].end : f[j + 1].off;
+    uint64_t stride = o->ssize ? o->ssize : o->size;
+    for (size_t ri = o->row0; n && stride && o->row0 != SIZE_MAX && ri < o->row0 + o->nrows; ri++) {
+        const struct sh_line_row *row = &a->rows[ri];
+        int fld[PI_SHARE_LINE]; /* per byte of the line: the field, or -1 */
+        for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
+            fld[b] = -1;
+            if (row->obj[b] != oi)
+                continue;
+            uint64_t in = (row->addr + (uint64_t)b - o->addr) % stride;
+            for (size_t j = 0; j < n && fld[b] < 0; j++)
+                if (in >= f[j].off && in < f[j].end)
+                    fld[b] = (int)j;
+        }
+        for (int t = 0; t < row->nthr; t++) {
+            const struct sh_thr_row *tt = &row->thr[t];
+            uint64_t bit = 1ull << (tt->thread & 63);
+            int forks = 0;
+            for (size_t h = 0; h < a->nthr; h++)
+                forks |= a->thr[h].thread == tt->thread && a->thr[h].forks;
+            for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
+                if (fld[b] < 0 || !(((tt->rmask | tt->wmask) >> b) & 1))
+                    continue;
+                struct fld *fj = &f[fld[b]];
+                fj->touchers |= bit;
+                if ((tt->wmask >> b) & 1)
+                    fj->writers |= bit;
+                /* it reads a byte another thread writes while it uses the
+                 * line (not a thread that creates or joins others: its
+                 * period there runs from its first to its last access of
+                 * the whole line, main polling a flag beside the field and
+                 * reading the results after the joins) */
+                for (int u = 0; u < row->nthr && ((tt->rmask >> b) & 1) && !forks; u++) {
+                    const struct sh_thr_row *tu = &row->thr[u];
+                    if (u != t && ((tu->wmask >> b) & 1) && tt->lo < tu->hi && tu->lo < tt->hi)
+                        fj->true_readers |= bit;
+                }
+            }
         }
     }
     return n;
-}
-
-static int cmp_fld(const void *x, const void *y)
-{
-    const struct fld *a = x, *b = y;
-    return a->off < b->off ? -1 : a->off > b->off;
 }
 
 static uint64_t whole_lines(uint64_t n)
