@@ -166,7 +166,9 @@ static location_t block_location(basic_block bb)
         return UNKNOWN_LOCATION;
     FOR_EACH_EDGE(e, ei, bb->preds)
     {
-        gimple_stmt_iterator gsi = gsi_last_bb(e->src);
+        /* (not a debug bind, which only -g makes: the line, and so the
+           CFG checksum, must not depend on -g) */
+        gimple_stmt_iterator gsi = gsi_last_nondebug_bb(e->src);
         if (!gsi_end_p(gsi) && gimple_location(gsi_stmt(gsi)) != UNKNOWN_LOCATION)
             return gimple_location(gsi_stmt(gsi));
     }

@@ -11,7 +11,10 @@
 # where the profile was taken too.  promote-call records are found after
 # the early inliner too.  The training build's early ipa-split decides as
 # the rebuild's does (late-split.c: the split -O2's limits refuse and
-# all=count's scaled ones would take; the profile matches).
+# all=count's scaled ones would take; the profile matches).  -g changes
+# no checksum either way (late-g.c: a statement-less join block, whose
+# line is its first predecessor's last statement's, which -g made a debug
+# bind).
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 src=$T/layout/late.c
@@ -117,3 +120,19 @@ assert_eq "three promote-calls, each at=late" 3 "$(grep -c ' at=late ' precs)"
 assert_contains "drive's call: twice" precs " promote-call fn=drive .* at=late .* target=twice .* calls=9900 total=10000 "
 pi_cc -O2 -fplugin-arg-perfinst-feedback=pfb -c "$a" -o preb.o 2> preb.err
 assert_contains "the rebuild promotes drive's and hot_user's calls, not far's (hidden is another unit's static)" preb.err "pfb: 2 call promotions applied \(2 call edges, [0-9]+ cold ones left indirect\), 1 skipped \(0 stale, 1 target not usable, 0 site not found, 0 malformed, 0 gone before IPA, 0 function not in the unit\)"
+
+# trained without -g, rebuilt with it, and the other way round: every
+# profile matches (late-g.c's join block; before, with -g its line was a
+# debug bind's and both functions were stale)
+lg=$T/layout/late-g.c
+for g in nog g; do
+    gflag=; [ $g = g ] && gflag=-g
+    pi_cc -O2 $gflag -fplugin-arg-perfinst-all=count -c "$lg" -o lg-train-$g.o
+    pi_ld -O2 -o lg-train-$g lg-train-$g.o
+    PERFINST_OUT=lg-$g.pit ./lg-train-$g > lg-$g.out
+    "$PMOPT" plan -o lg-$g.fb ./lg-train-$g lg-$g.pit > /dev/null
+    other=-g; [ $g = g ] && other=
+    pi_cc -O2 $other -fplugin-arg-perfinst-feedback=lg-$g.fb -fplugin-arg-perfinst-verbose -c "$lg" -o lg-fb-$g.o 2> lg-fb-$g.err
+    assert_contains "trained ${gflag:-without -g}, rebuilt ${other:-without -g}: every profile matches" lg-fb-$g.err \
+        "lg-$g.fb: 2 function profiles matched, 0 stale, 0 malformed .*\(100\.0% of the profile.s block executions matched\)$"
+done

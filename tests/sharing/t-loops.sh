@@ -86,7 +86,10 @@ for v in yes no; do
     [ "$v0" -ge 100 ] && [ "$v1" -ge 100 ] || fail "rowloops ($v): only $v0 and $v1 loops verified"
     assert_eq "rowloops ($v): loops whose countdown differs from their checks'" "0 0" "$w0 $w1"
 done
-cmp -s ryes.out rno.out || fail "rowloops: the builds' results differ: $(cat ryes.out) / $(cat rno.out)"
+# the result; not the verified loops' numbers, which depend on the lines'
+# states when each loop starts (a sampling window the other worker left
+# open at the barrier: 222 against 223 once under load)
+[ "$(head -1 ryes.out)" = "$(head -1 rno.out)" ] || fail "rowloops: the builds' results differ: $(cat ryes.out) / $(cat rno.out)"
 ok "rowloops: $(sed -n 's/^verified/verified/p' ryes.out) (the same with a check per access)"
 for v in yes no; do
     PERFINST_SHARING_PERIOD=1 PERFINST_OUT=re$v.pit ./r$v 4 > /dev/null
