@@ -25,11 +25,18 @@ gcc -O2 -pthread "$src" -o plain
 busy=$!
 trap 'kill $busy 2> /dev/null' EXIT
 
+# trio's and pre's verdicts and repairs, the subject: the helper globals on
+# pre's line (the start flags, `rounds`, `late`) meet the known gaps
+# (docs/sharing.md): a flag worker 1 writes after its first 64 accesses
+# before another thread made the line shared, reads of a line nobody wrote
+# since, are seen only when sampled, and their verdicts varied (one run in
+# about twenty under make check's load)
 verdicts() {
-    sed -n '/^Objects:/,$p' "$1" | grep '^  [^ ]' | sed 's/; .*//' | sort
+    sed -n '/^Objects:/,$p' "$1" | grep -E '^  (trio|pre) ' | sed 's/; .*//' | sort
 }
 plan_of() {
-    grep -E '^[0-9]+ ' "$1" | sed -E 's/^[0-9]+ /plan: /; s/ (reloads|why)=[^ ]*//g' | sort
+    grep -E '^[0-9]+ ' "$1" | grep -E ' (name|type)=(trio|pre) ' |
+        sed -E 's/^[0-9]+ /plan: /; s/ (reloads|why)=[^ ]*//g' | sort
 }
 for mode in early late; do
     ./plain 200000 $mode > want 2> /dev/null
