@@ -55,7 +55,7 @@ struct fb_stats {
     unsigned other_point;      /* of stale: taken at cfg, say the plan, but matching after the early inliner */
     uint64_t w_matched, w_stale;
     unsigned elsewhere;        /* functions of this unit profiled under another source key, same CFG */
-    unsigned named, looked;    /* ... under that key by name only; functions looked up there */
+    unsigned named[2], looked[2]; /* by name only; functions looked up (at cfg, after the early inliner) */
     const char *elsewhere_src; /* the first such key */
     bool reported;
 };
@@ -453,7 +453,7 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
     unsigned iter = 0;
     const struct pifb_rec *r;
     const char *src = NULL;
-    st.looked++;
+    st.looked[late]++;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)) && !src) {
         const char *name = pifb_get(r, "fn");
         if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late)
@@ -461,8 +461,9 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
     }
     if (!src)
         return;
-    if (!st.named++ && !st.elsewhere)
+    if (!st.named[0] && !st.named[1] && !st.elsewhere)
         st.elsewhere_src = src;
+    st.named[late]++;
     auto_vec<basic_block> order;
     uint64_t cfg = cfg_of(fun, order), sum;
     iter = 0;
@@ -676,18 +677,26 @@ static void late_extras(function *fun)
     }
 }
 
+/* Has the late pass work here: records taken late under this unit's key,
+ * or none under its key at all and some taken late under another (where
+ * look_elsewhere finds a moved tree's functions)? */
 static bool any_late_recs(void)
 {
     static int any = -1;
     if (any < 0) {
-        any = 0;
+        bool own = false, own_late = false, other_late = false;
         const char *kinds[] = {PIFB_BRANCH_PROFILE, PIFB_PROMOTE_CALL};
-        for (unsigned k = 0; k < 2 && !any; k++) {
+        for (unsigned k = 0; k < 2; k++) {
             unsigned iter = 0;
             const struct pifb_rec *r;
-            while (!any && (r = pi_feedback_next(kinds[k], &iter)))
-                any = pi_feedback_point(r) > 0 && pi_feedback_for_unit(r);
+            while ((r = pi_feedback_next(kinds[k], &iter))) {
+                bool mine = pi_feedback_for_unit(r), late = pi_feedback_point(r) > 0;
+                own |= mine;
+                own_late |= mine && late;
+                other_late |= !mine && late;
+            }
         }
+        any = own_late || (!own && other_late);
     }
     return any;
 }
@@ -761,14 +770,18 @@ void pi_feedback_report(void)
         }
     const char *src = pi_unit_source();
     if (!nprofiles) {
-        /* by name only: most of the unit's functions, so that a new file
-           whose static `init` another unit's profile has is not "moved" */
-        if (st.elsewhere || (st.named >= 2 && st.named * 2 >= st.looked))
+        /* by name only: most of the unit's functions looked up at one
+           point (a late profile's functions inlined away are looked up at
+           cfg only), so that a new file whose static `init` another unit's
+           profile has is not "moved" */
+        int at = st.named[1] > st.named[0];
+        unsigned by_name = st.named[at];
+        if (st.elsewhere || (by_name >= 2 && by_name * 2 >= st.looked[at]))
             warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: no function profile is keyed to this unit%'s source %qs, but %u of "
                     "its functions are profiled under %qs: was the tree moved, or built from another "
                     "directory? (keys are paths relative to the build directory; "
                     "%<-fplugin-arg-perfinst-prefix-map=OLD=NEW%> spells this build%'s paths as the "
-                    "training build%'s)", pi_feedback_path(), src, st.named, st.elsewhere_src);
+                    "training build%'s)", pi_feedback_path(), src, st.elsewhere > by_name ? st.elsewhere : by_name, st.elsewhere_src);
         else if (pi_opt.verbose || st.malformed)
             inform(UNKNOWN_LOCATION, "perfinst: %s: no function profile is keyed to this unit%'s source "
                    "%qs (%u malformed)", pi_feedback_path(), src, st.malformed);

@@ -5,7 +5,10 @@
 # the same tree, with byte-identical objects; a rebuild whose keys do not
 # match warns without being asked and names the key the profile has, and
 # -fplugin-arg-perfinst-prefix-map=OLD=NEW makes it match (docs/layout.md,
-# "Keys and staleness").
+# "Keys and staleness"); so does one whose functions were edited as well
+# (by name), trained at cfg or after the early inliner (where the unit's
+# functions are fewer: moved-late.c; before, a late plan's moved unit
+# never ran the late pass and said nothing).
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 mkdir -p one/src one/build
@@ -54,3 +57,21 @@ cmp mapped.o build/rebuilt.o || fail "the mapped rebuild differs from the rebuil
 ok "the mapped rebuild is the rebuild in build/"
 expect_fail "a prefix map without =" pi_cc -fplugin-arg-perfinst-prefix-map=nothing -c src/branch.c -o x.o
 assert_contains "says what it expects" err "prefix-map=nothing.*expected OLD=NEW"
+
+# trained after the early inliner (the default): moved-late.c's `twice` is
+# inlined before the late point, so the moved build looks up three
+# functions at cfg and two after it; the two late profiles, by name, warn
+# (edited too: no CFG matches)
+cd ..
+mkdir -p late/src late/build
+cp "$T/layout/moved-late.c" late/src/
+(cd late/build && pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$PWD/../src/moved-late.c" -o train.o &&
+    pi_ld -O2 -o train train.o && PERFINST_OUT=train.pit ./train > /dev/null &&
+    "$PMOPT" plan -o plan.fb ./train train.pit > /dev/null) || fail "the late training build"
+assert_contains "late: the plan's profiles are late" late/build/plan.fb " fn=work src=\.\./src/moved-late\.c .* at=late "
+cd late
+sed -i 's/return i - 1;/return i - 3;\n    if (i == 12345) return 9;/; s/printf("%d\\n", s);/if (n == 7) puts("seven");\n    printf("%d\\n", s);/' src/moved-late.c
+grep -q 12345 src/moved-late.c && grep -q seven src/moved-late.c || fail "the edit of moved-late.c"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/moved-late.c" -o other.o 2> other.err
+assert_contains "late, edited, from another directory: the warning names the profile's key" other.err \
+    "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/moved-late\.c., but 2 of its functions are profiled under .\.\./src/moved-late\.c.: was the tree moved"
