@@ -523,20 +523,6 @@ static tree id_decl(void)
  *
  *     k = *(uintN_t *)(shadow + __perfinst_share_tls.known + l0);   (unaligned)
  *     (k & lanes) == lanes */
-/* The same of one line whose byte shadow's byte is at p, one bit:
- *     (*(uint8_t *)(p + __perfinst_share_tls.known) & bit) != 0 */
-static tree known_at(gimple_seq *seq, location_t loc, tree p, unsigned bit)
-{
-    tree u8 = unsigned_char_type_node;
-    tree koff = make_temp_ssa_name(sizetype, NULL, "pi_known");
-    gimple_seq_add_stmt(seq, gimple_build_assign(koff, tls_field(sizetype, PI_SHARE_TLS_KNOWN)));
-    tree q = gimple_build(seq, loc, POINTER_PLUS_EXPR, TREE_TYPE(p), p, koff);
-    tree k = make_temp_ssa_name(u8, NULL, "pi_kl");
-    gimple_seq_add_stmt(seq, gimple_build_assign(k, build2(MEM_REF, u8, q, build_int_cst(TREE_TYPE(p), 0))));
-    return gimple_build(seq, loc, NE_EXPR, boolean_type_node,
-                        gimple_build(seq, loc, BIT_AND_EXPR, u8, k, build_int_cst(u8, bit)), build_int_cst(u8, 0));
-}
-
 static tree known_lines(gimple_seq *seq, location_t loc, tree shadow, tree l0, tree lanes, unsigned width)
 {
     tree u8p = TREE_TYPE(shadow), u64 = long_long_unsigned_type_node, bt = boolean_type_node;
@@ -551,6 +537,12 @@ static tree known_lines(gimple_seq *seq, location_t loc, tree shadow, tree l0, t
     tree wt = TREE_TYPE(lanes);
     tree got = gimple_build(seq, loc, BIT_AND_EXPR, wt, gimple_convert(seq, loc, wt, w), lanes);
     return gimple_build(seq, loc, EQ_EXPR, bt, got, lanes);
+}
+
+/* The same of one line whose byte shadow's byte is at p, one bit. */
+static tree known_at(gimple_seq *seq, location_t loc, tree p, unsigned bit)
+{
+    return known_lines(seq, loc, p, size_zero_node, build_int_cst(unsigned_char_type_node, bit), 1);
 }
 
 /* What the footprint path of one access needs to know: whether it has one
@@ -574,8 +566,7 @@ static class loop *join_loop; /* (the check's loop) */
 static basic_block fp_block(basic_block after, gimple_seq seq, location_t loc, basic_block to)
 {
     basic_block bb = create_empty_bb(after);
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator g = gsi_start_bb(bb);
     gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
     edge e = make_edge(bb, to, EDGE_TRUE_VALUE);
@@ -767,8 +758,7 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
         gimple_seq_add_stmt(&seq, gimple_build_assign(field(rec, u32, no), n1));
     }
     basic_block f5 = create_empty_bb(f4);
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator g = gsi_start_bb(f5);
     gsi_insert_seq_after(&g, seq, GSI_NEW_STMT);
     if (current_loops)
@@ -822,8 +812,7 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     gimple_seq_add_stmt(&seq, gimple_build_assign(me, id_decl()));
     gcond *c1 = gimple_build_cond(NE_EXPR, b, me, NULL_TREE, NULL_TREE);
     gimple_seq_add_stmt(&seq, c1);
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
     basic_block bb = gimple_bb(c1);
     edge e = split_block(bb, c1); /* bb: ... c1 | join: the access */
@@ -845,8 +834,7 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cd1));
     gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, cd1, build_int_cst(unsigned_type_node, 0), NULL_TREE,
                                                 NULL_TREE));
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator g3 = gsi_start_bb(chk3);
     gsi_insert_seq_after(&g3, seq, GSI_NEW_STMT);
     /* chk4: the line known to the runtime for this thread? */
@@ -854,8 +842,7 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     seq = NULL;
     tree kn = known_at(&seq, loc, p, fa_need);
     gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, kn, boolean_false_node, NULL_TREE, NULL_TREE));
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator g4 = gsi_start_bb(chk4);
     gsi_insert_seq_after(&g4, seq, GSI_NEW_STMT);
     gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
@@ -874,8 +861,7 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
         tree t = make_temp_ssa_name(pointer_sized_int_node, NULL, "pi_run");
         gimple_seq_add_stmt(&seq, gimple_build_assign(t, fa.run_var));
         gimple_seq_add_stmt(&seq, gimple_build_cond(LT_EXPR, a, t, NULL_TREE, NULL_TREE));
-        for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-            gimple_set_location(gsi_stmt(i), loc);
+        gimple_seq_set_location(seq, loc);
         gimple_stmt_iterator gk = gsi_start_bb(rk);
         gsi_insert_seq_after(&gk, seq, GSI_NEW_STMT);
         edge rt = make_edge(rk, join, EDGE_TRUE_VALUE);
@@ -1050,8 +1036,7 @@ static void insert_block_guarded(gimple_stmt_iterator *gsi, gcall *call, tree ad
     gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cdn));
     gcond *c = gimple_build_cond(EQ_EXPR, ok, boolean_false_node, NULL_TREE, NULL_TREE);
     gimple_seq_add_stmt(&seq, c);
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
     /* not ok: the call, then the block operation; ok: the block operation */
     side_block(c, gimple_seq_alloc_with_stmt(call), EDGE_TRUE_VALUE, NULL);
@@ -1307,8 +1292,7 @@ static tree insert_group_check(const share_access &h, bool reads, unsigned need)
     /* span: one line? */
     gcond *c0 = gimple_build_cond(GE_EXPR, x, build_int_cst(uptr, PI_SHARE_LINE), NULL_TREE, NULL_TREE);
     gimple_seq_add_stmt(&seq, c0);
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
     basic_block bb = gimple_bb(c0);
     edge e = split_block(bb, c0);
@@ -1647,6 +1631,18 @@ static bool loop_trips(class loop *l, edge ex, loop_group *g, bool long_ok = fal
     return true;
 }
 
+/* The latch's executions of a loop whose trip count loop_trips gave as an
+ * expression (g.niter), as a value computed before it: 0 when g.mbz holds. */
+static tree latch_value(gimple_seq *seq, location_t loc, const loop_group &g)
+{
+    tree uptr = pointer_sized_int_node;
+    tree n = before_loop_value(seq, uptr, g.niter);
+    if (g.mbz)
+        n = gimple_build(seq, loc, COND_EXPR, uptr, before_loop_value(seq, boolean_type_node, g.mbz),
+                         build_int_cst(uptr, 0), n);
+    return n;
+}
+
 /* Per loop of fun: 0 (not seen yet), or 2 when it has a call or an asm (a
  * callee may be instrumented, or create or join threads): none of its
  * accesses is grouped. */
@@ -1920,9 +1916,7 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
     tree n;
     gcond *c0 = NULL;
     if (g.niter) {
-        n = before_loop_value(&pre, uptr, g.niter);
-        if (g.mbz)
-            n = gimple_build(&pre, loc, COND_EXPR, uptr, before_loop_value(&pre, bt, g.mbz), build_int_cst(uptr, 0), n);
+        n = latch_value(&pre, loc, g);
         tree inrange = gimple_build(&pre, loc, LT_EXPR, bt, n, build_int_cst(uptr, SH_LOOP_MAX));
         if (g.assume)
             inrange = gimple_build(&pre, loc, BIT_AND_EXPR, bt, inrange, before_loop_value(&pre, bt, g.assume));
@@ -1951,8 +1945,7 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
     gcond *c = gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE, NULL_TREE);
     gimple_seq_add_stmt(&seq, c);
     for (gimple_seq *q : {&pre, &seq, &uni, &mixed})
-        for (gimple_stmt_iterator i = gsi_start(*q); !gsi_end_p(i); gsi_next(&i))
-            gimple_set_location(gsi_stmt(i), loc);
+        gimple_seq_set_location(*q, loc);
     edge e0 = NULL;
     if (c0) { /* if (n < SH_LOOP_MAX) <the check, in a block of its own>, else skip = false */
         gsi_insert_seq_on_edge_immediate(loop_preheader_edge(g.loop), pre);
@@ -1989,8 +1982,7 @@ static tree insert_loop_check(const loop_group &g, unsigned gi, vec<share_access
     tree ok2 = gimple_build(&cnt, loc, BIT_AND_EXPR, bt, ok, gimple_build(&cnt, loc, GT_EXPR, bt, cd, k));
     tree cdn = gimple_build(&cnt, loc, COND_EXPR, u32, ok2, gimple_build(&cnt, loc, MINUS_EXPR, u32, cd, k), cd);
     gimple_seq_add_stmt(&cnt, gimple_build_assign(countdown_decl(), cdn));
-    for (gimple_stmt_iterator i = gsi_start(cnt); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(cnt, loc);
     if (rest == ub) {
         gimple_stmt_iterator gr = gsi_last_bb(rest);
         gsi_insert_seq_after(&gr, cnt, GSI_NEW_STMT);
@@ -2158,8 +2150,7 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
             few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few,
                                gimple_build(&q, loc, BIT_NOT_EXPR, bt, before_loop_value(&q, bt, g.assume)));
         lim0 = gimple_build(&q, loc, COND_EXPR, uptr, few, build_int_cst(uptr, -1), lim0);
-        for (gimple_stmt_iterator i = gsi_start(q); !gsi_end_p(i); gsi_next(&i))
-            gimple_set_location(gsi_stmt(i), loc);
+        gimple_seq_set_location(q, loc);
         gsi_insert_seq_on_edge_immediate(pre, q);
         pre = loop_preheader_edge(l);
     }
@@ -2219,8 +2210,7 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
                                            build_int_cst(integer_type_node, j)));
     }
     tree lim_r = gimple_build(&seq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, g.iters));
-    for (gimple_stmt_iterator i = gsi_start(seq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(seq, loc);
     edge ej;
     edge e = side_block(c, seq, EDGE_TRUE_VALUE, &ej);
     basic_block t = e->dest;
@@ -2249,8 +2239,7 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
     tree cx = make_temp_ssa_name(u32, NULL, "pi_cd");
     gimple_seq_add_stmt(&xseq, gimple_build_assign(cx, countdown_decl()));
     gimple_seq_add_stmt(&xseq, gimple_build_assign(countdown_decl(), gimple_build(&xseq, loc, PLUS_EXPR, u32, cx, back_k)));
-    for (gimple_stmt_iterator i = gsi_start(xseq); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
+    gimple_seq_set_location(xseq, loc);
     gsi_insert_seq_on_edge_immediate(ex, xseq);
     /* a chunk whose every access skips runs a copy of the loop's body
      * without checks (the counter and the test of the mask stay): for
@@ -2359,11 +2348,7 @@ static void find_runs(function *fun, vec<share_access> &acc)
         if (g.iters)
             cnt = build_int_cstu(uptr, g.iters);
         else {
-            tree n = before_loop_value(&seq, uptr, g.niter);
-            if (g.mbz)
-                n = gimple_build(&seq, loc, COND_EXPR, uptr, before_loop_value(&seq, bt, g.mbz), build_int_cst(uptr, 0),
-                                 n);
-            cnt = gimple_build(&seq, loc, PLUS_EXPR, uptr, n, build_int_cst(uptr, 1));
+            cnt = gimple_build(&seq, loc, PLUS_EXPR, uptr, latch_value(&seq, loc, g), build_int_cst(uptr, 1));
         }
         if (g.assume)
             cnt = gimple_build(&seq, loc, COND_EXPR, uptr, before_loop_value(&seq, bt, g.assume), cnt,
@@ -2377,8 +2362,7 @@ static void find_runs(function *fun, vec<share_access> &acc)
         TREE_ADDRESSABLE(rv) = TREE_ADDRESSABLE(re) = 1;
         gimple_seq_add_stmt(&seq, gimple_build_assign(rv, build_int_cst(uptr, 0)));
         gimple_seq_add_stmt(&seq, gimple_build_assign(re, end));
-        for (gimple_stmt_iterator gi = gsi_start(seq); !gsi_end_p(gi); gsi_next(&gi))
-            gimple_set_location(gsi_stmt(gi), loc);
+        gimple_seq_set_location(seq, loc);
         gsi_insert_seq_on_edge_immediate(loop_preheader_edge(l), seq);
         a.run_var = rv;
         a.run_end = re;
