@@ -262,6 +262,31 @@ static void emit_chunk(const range *ranges, unsigned n, bool clean)
     fprintf(f, "\t.popsection\n");
 }
 
+/* A range of site (unit, site) in text group `group`, starting before
+ * insn, pushed on ranges; returns it (open: no end yet). */
+static range *open_range(vec<range> &ranges, unsigned group, uint64_t unit, unsigned site, rtx_insn *insn)
+{
+    range r;
+    memset(&r, 0, sizeof r);
+    r.group = group;
+    r.unit_id = unit;
+    r.site = site;
+    r.start_label = label_before(insn);
+    r.end_label = -1;
+    ranges.safe_push(r);
+    return &ranges.last();
+}
+
+/* One CODE chunk per text group (hot, cold) of ranges. */
+static void emit_chunks(const vec<range> &ranges, bool clean)
+{
+    for (unsigned i = 0, j; i < ranges.length(); i = j) {
+        for (j = i; j < ranges.length() && ranges[j].group == ranges[i].group; j++)
+            ;
+        emit_chunk(&ranges[i], j - i, clean);
+    }
+}
+
 /* ---- the clean copies' ranges ------------------------------------------ */
 
 struct site_ref {
@@ -320,26 +345,14 @@ static void clean_ranges(tree f)
         if (s && (!open || open->unit_id != s->unit_id || open->site != s->site)) {
             if (open)
                 open->end_label = label_before(insn);
-            range r;
-            memset(&r, 0, sizeof r);
-            r.group = group;
-            r.unit_id = s->unit_id;
-            r.site = s->site;
-            r.start_label = label_before(insn);
-            r.end_label = -1;
-            ranges.safe_push(r);
-            open = &ranges.last();
+            open = open_range(ranges, group, s->unit_id, s->site, insn);
         }
         if (open && !asm_template(insn))
             classify(insn, open);
     }
     if (open)
         open->end_label = label_after(get_last_insn());
-    for (unsigned i = 0, j; i < ranges.length(); i = j) {
-        for (j = i; j < ranges.length() && ranges[j].group == ranges[i].group; j++)
-            ;
-        emit_chunk(&ranges[i], j - i, true);
-    }
+    emit_chunks(ranges, true);
 }
 
 static unsigned int ranges_execute(function *)
@@ -361,16 +374,8 @@ static unsigned int ranges_execute(function *)
         if (is_marker(insn, &unit, &site)) {
             if (open)
                 open->end_label = label_before(insn);
-            range r;
-            memset(&r, 0, sizeof r);
-            r.group = group;
-            r.unit_id = unit;
-            r.site = site;
-            r.start_label = label_before(insn);
-            r.end_label = -1;
+            open = open_range(ranges, group, unit, site, insn);
             delete_insn(insn);
-            ranges.safe_push(r);
-            open = &ranges.last();
             continue;
         }
         if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
@@ -398,11 +403,7 @@ static unsigned int ranges_execute(function *)
     }
     if (open)
         open->end_label = label_after(get_last_insn());
-    for (unsigned i = 0, j; i < ranges.length(); i = j) {
-        for (j = i; j < ranges.length() && ranges[j].group == ranges[i].group; j++)
-            ;
-        emit_chunk(&ranges[i], j - i, false);
-    }
+    emit_chunks(ranges, false);
     return 0;
 }
 
