@@ -491,12 +491,24 @@ static inline int known_test(uint64_t ln, int kind)
     return m && (__atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED) & k) == k;
 }
 
-/* (Atomic: another thread's retire_bytes may clear the byte.) */
-static inline void known_set(uint64_t ln, uint8_t k)
+/* The bits k of line ln set in map m (NULL: none).  (Atomic: another
+ * thread's retire_bytes may clear the byte.) */
+static inline void known_add(uint8_t *m, uint64_t ln, uint8_t k)
 {
-    uint8_t *m = known_map;
     if (m && k && (__atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED) & k) != k)
         __atomic_fetch_or(&m[ln & SH_LINE_MASK], k, __ATOMIC_RELAXED);
+}
+
+/* This thread's bits k of line ln set. */
+static inline void known_set(uint64_t ln, uint8_t k)
+{
+    known_add(known_map, ln, k);
+}
+
+/* Thread num's map, read by another thread (NULL: none). */
+static uint8_t *known_of(uint32_t num)
+{
+    return num && num <= threads_max ? __atomic_load_n(&threads[num].known, __ATOMIC_ACQUIRE) : NULL;
 }
 
 /* Thread num's bits k of line ln set, by another thread (the owner's
@@ -506,9 +518,7 @@ static inline void known_set(uint64_t ln, uint8_t k)
  * then be seen only when sampled.) */
 static void known_or(uint32_t num, uint64_t ln, uint8_t k)
 {
-    uint8_t *m = num && num <= threads_max ? __atomic_load_n(&threads[num].known, __ATOMIC_ACQUIRE) : NULL;
-    if (m && k && (__atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED) & k) != k)
-        __atomic_fetch_or(&m[ln & SH_LINE_MASK], k, __ATOMIC_RELAXED);
+    known_add(known_of(num), ln, k);
 }
 
 /* Thread num's bits of line ln cleared: its next read and write there call.
@@ -516,9 +526,15 @@ static void known_or(uint32_t num, uint64_t ln, uint8_t k)
  * now: a call more.) */
 static void known_clear(uint32_t num, uint64_t ln)
 {
-    uint8_t *m = num && num <= threads_max ? __atomic_load_n(&threads[num].known, __ATOMIC_ACQUIRE) : NULL;
+    uint8_t *m = known_of(num);
     if (m && __atomic_load_n(&m[ln & SH_LINE_MASK], __ATOMIC_RELAXED))
         __atomic_store_n(&m[ln & SH_LINE_MASK], 0, __ATOMIC_RELAXED);
+}
+
+/* The bits of bytes read r and written w. */
+static inline uint8_t known_rw(uint64_t r, uint64_t w)
+{
+    return (uint8_t)((r ? SH_KNOWN_READ : 0) | (w ? SH_KNOWN_WRITE : 0));
 }
 
 /* Fast-path id b of the ended thread num is given again: every shadow byte
@@ -1103,7 +1119,7 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
         /* (what it read and wrote there is recorded: its known lines say so,
          * and its next read or write of the line need not call) */
         if (period > 1)
-            known_or(l->owner, ln, (uint8_t)((o->r ? SH_KNOWN_READ : 0) | (o->w ? SH_KNOWN_WRITE : 0)));
+            known_or(l->owner, ln, known_rw(o->r, o->w));
         l->ext = e;
         __atomic_store_n(&l->shared, 1, __ATOMIC_RELEASE);
         /* every thread's accesses to it call now, or are sampled */
@@ -1173,7 +1189,7 @@ static inline __attribute__((always_inline)) void private_access(struct sh_line 
         uint8_t none = 0;
         __atomic_compare_exchange_n(&__perfinst_share_shadow[ln & SH_LINE_MASK], &none, id, 0, __ATOMIC_RELEASE,
                                     __ATOMIC_RELAXED);
-        known_set(ln, (uint8_t)((l->o_r ? SH_KNOWN_READ : 0) | (l->o_w ? SH_KNOWN_WRITE : 0))); /* (its footprint) */
+        known_set(ln, known_rw(l->o_r, l->o_w)); /* (its footprint) */
         /* a second thread may have made it shared meanwhile */
         if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
             lock(l);
