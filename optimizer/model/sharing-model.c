@@ -44,7 +44,7 @@ struct sh_seg {
 
 /* ---- threads and epochs ----------------------------------------------------- */
 
-static const struct sh_thread *thread_of(const struct sh_analysis *a, uint32_t num)
+const struct sh_thread *sh_thread_of(const struct sh_analysis *a, uint32_t num)
 {
     size_t lo = 0, hi = a->nthr;
     while (lo < hi) {
@@ -60,7 +60,7 @@ static const struct sh_thread *thread_of(const struct sh_analysis *a, uint32_t n
 void sh_thread_span(const struct sh_analysis *a, uint32_t thread, uint32_t e_first, uint32_t e_last, uint32_t *lo,
                     uint32_t *hi)
 {
-    const struct sh_thread *t = thread_of(a, thread);
+    const struct sh_thread *t = sh_thread_of(a, thread);
     *lo = 0;
     *hi = UINT32_MAX;
     if (!t || !t->known)
@@ -531,7 +531,7 @@ static int cmp_rank(const void *x, const void *y, void *ctx)
 
 static void thr_row(const struct sh_analysis *a, const struct pi_share_thr *t, struct sh_thr_row *r)
 {
-    const struct sh_thread *th = thread_of(a, t->thread);
+    const struct sh_thread *th = sh_thread_of(a, t->thread);
     /* (sampled counts are 0 for a thread the countdown never picked on this
      * line: its bytes say it read or wrote at least once) */
     uint64_t reads = t->reads ? t->reads : t->rmask != 0, writes = t->writes ? t->writes : t->wmask != 0;

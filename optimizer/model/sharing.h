@@ -147,6 +147,9 @@ void sh_free(struct sh_analysis *a);
 /* "sharing analysis: ... work N" on stderr (--stats). */
 void sh_print_stats(const struct sh_analysis *a);
 
+/* Thread number num of the trace, or NULL. */
+const struct sh_thread *sh_thread_of(const struct sh_analysis *a, uint32_t num);
+
 /* A thread's life on a line: [lo, hi) in epochs. */
 void sh_thread_span(const struct sh_analysis *a, uint32_t thread, uint32_t e_first, uint32_t e_last, uint32_t *lo,
                     uint32_t *hi);

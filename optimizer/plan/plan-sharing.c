@@ -272,9 +272,8 @@ static size_t fields_of(const struct sh_analysis *a, const struct sh_object *o, 
         for (int t = 0; t < row->nthr; t++) {
             const struct sh_thr_row *tt = &row->thr[t];
             uint64_t bit = 1ull << (tt->thread & 63);
-            int forks = 0;
-            for (size_t h = 0; h < a->nthr; h++)
-                forks |= a->thr[h].thread == tt->thread && a->thr[h].forks;
+            const struct sh_thread *th = sh_thread_of(a, tt->thread);
+            int forks = th && th->forks;
             for (int b = 0; b < (int)PI_SHARE_LINE; b++) {
                 if (fld[b] < 0 || !(((tt->rmask | tt->wmask) >> b) & 1))
                     continue;
