@@ -299,6 +299,15 @@ static int add_line(struct po *p, struct lines *L, uint64_t a, uint64_t fetches,
     return 0;
 }
 
+/* The lines of the bytes [lo, hi), each fetched `fetches` times (add_line). */
+static int add_span(struct po *p, struct lines *L, uint64_t lo, uint64_t hi, uint64_t fetches, uint32_t region)
+{
+    for (uint64_t a = lo / p->g.line * p->g.line; a < hi; a += p->g.line)
+        if (add_line(p, L, a, fetches, region))
+            return -1;
+    return 0;
+}
+
 /* Section sec's clean ranges, s.cranges[*lo..*hi), or 0 when it has none:
  * a counted function's own code, compiled with the user's options, by the
  * sites of its counting copy (layout.h); none without --clean-ranges.  The
@@ -384,10 +393,8 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
     if (p->pred) {
         const struct ord_fn *f = &p->pred[sec];
         for (size_t i = 0; i < f->nb; i++)
-            for (uint64_t a = (base + f->b[i].lo) / p->g.line * p->g.line; a < base + f->b[i].hi;
-                 a += p->g.line)
-                if (add_line(p, L, a, f->b[i].count, sec))
-                    return -1;
+            if (add_span(p, L, base + f->b[i].lo, base + f->b[i].hi, f->b[i].count, sec))
+                return -1;
         return 0;
     }
     const struct osec *o = &p->s.secs[sec];
@@ -398,11 +405,8 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
         for (size_t i = clo; i < chi; i++) {
             const struct orange *x = &p->s.cranges[i];
             uint64_t hi = x->off + x->len > o->size ? o->size : x->off + x->len;
-            if (!p->ccount[i] || hi <= x->off)
-                continue;
-            for (uint64_t a = (base + x->off) / p->g.line * p->g.line; a < base + hi; a += p->g.line)
-                if (add_line(p, L, a, p->ccount[i], region))
-                    return -1;
+            if (p->ccount[i] && hi > x->off && add_span(p, L, base + x->off, base + hi, p->ccount[i], region))
+                return -1;
         }
         return 0;
     }
@@ -423,9 +427,8 @@ static int add_section_lines(struct po *p, struct lines *L, uint32_t sec, uint64
             hi = o->size;
         if (hi <= lo)
             hi = lo + 1;
-        for (uint64_t a = (base + lo) / p->g.line * p->g.line; a < base + hi; a += p->g.line)
-            if (add_line(p, L, a, p->count[i], region))
-                return -1;
+        if (add_span(p, L, base + lo, base + hi, p->count[i], region))
+            return -1;
     }
     return 0;
 }

@@ -44,6 +44,23 @@ static uint64_t target_size(const struct oscan *t, const char *sym, int cold, ui
     return size;
 }
 
+/* The bytes [lo, hi) of the extent [rmin, rmax) scaled onto [0, tsize) (at
+ * least a byte, within tsize), executed count times: appended to
+ * blk[*nb..) unless empty. */
+static void add_scaled(uint64_t lo, uint64_t hi, uint64_t rmin, uint64_t rmax, uint64_t tsize, uint64_t count,
+                       struct ord_block *blk, size_t *nb)
+{
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t a = (uint64_t)((u128)(lo - rmin) * tsize / (rmax - rmin)),
+             b = (uint64_t)((u128)(hi - rmin) * tsize / (rmax - rmin));
+    if (b <= a)
+        b = a + 1;
+    if (b > tsize)
+        b = tsize;
+    if (a < b)
+        blk[(*nb)++] = (struct ord_block){ a, b, count };
+}
+
 /* Section sec's executed ranges (a block runs to the next range), scaled
  * from the profiled section's size onto tsize: appended to blk[*nb..). */
 static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint32_t sec,
@@ -85,16 +102,7 @@ static size_t section_ranges(const struct oscan *s, const uint64_t *count, uint3
             hi = rmax;
         if (lo < rmin || lo >= rmax)
             continue;
-        __extension__ typedef unsigned __int128 u128;
-        uint64_t a = (uint64_t)((u128)(lo - rmin) * tsize / (rmax - rmin)),
-                 b = (uint64_t)((u128)(hi - rmin) * tsize / (rmax - rmin));
-        if (b <= a)
-            b = a + 1;
-        if (b > tsize)
-            b = tsize;
-        if (a >= b)
-            continue;
-        blk[(*nb)++] = (struct ord_block){ a, b, count[k] };
+        add_scaled(lo, hi, rmin, rmax, tsize, count[k], blk, nb);
     }
     return *nb - n0;
 }
@@ -115,33 +123,16 @@ static long clean_ranges(const struct oscan *s, const uint64_t *ccount, uint32_t
         uint64_t hi = x->off + x->len > psize ? psize : x->off + x->len;
         if (!ccount[k] || hi <= x->off)
             continue;
-        __extension__ typedef unsigned __int128 u128;
-        uint64_t a = (uint64_t)((u128)x->off * tsize / psize), b = (uint64_t)((u128)hi * tsize / psize);
-        if (b <= a)
-            b = a + 1;
-        if (b > tsize)
-            b = tsize;
-        if (a < b)
-            blk[(*nb)++] = (struct ord_block){ a, b, ccount[k] };
+        add_scaled(x->off, hi, 0, psize, tsize, ccount[k], blk, nb);
     }
     return (long)(*nb - n0);
 }
 
-/* Whether section sec has an executed clean range. */
-static int clean_ran(const struct oscan *s, const uint64_t *ccount, uint32_t sec)
+/* Whether section sec has an executed range among r[0..n) (sorted by
+ * section; count: per range, NULL for none). */
+static int section_ran(const struct orange *r, size_t n, const uint64_t *count, uint32_t sec)
 {
-    for (size_t k = oscan_first_of(s->cranges, s->ncranges, sec);
-         ccount && k < s->ncranges && s->cranges[k].sec == sec; k++)
-        if (ccount[k])
-            return 1;
-    return 0;
-}
-
-/* Whether section sec has an executed range. */
-static int section_ran(const struct oscan *s, const uint64_t *count, uint32_t sec)
-{
-    size_t lo0 = oscan_first_range(s, sec);
-    for (size_t k = lo0; k < s->nranges && s->ranges[k].sec == sec; k++)
+    for (size_t k = oscan_first_of(r, n, sec); count && k < n && r[k].sec == sec; k++)
         if (count[k])
             return 1;
     return 0;
@@ -249,7 +240,8 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
             for (size_t k = pass ? i : 0; k < (pass ? i + 1 : nn); k++) {
                 const struct osec *o = &s->secs[k];
                 if (incold[k] || !oscan_cold_part(o) || (!pass && strcmp(o->sym, s->secs[order[i]].sym)) ||
-                    !(section_ran(s, in->count, src[k]) || clean_ran(s, in->ccount, (uint32_t)k)))
+                    !(section_ran(s->ranges, s->nranges, in->count, src[k]) ||
+                      section_ran(s->cranges, s->ncranges, in->ccount, (uint32_t)k)))
                     continue;
                 int dup = 0;
                 for (size_t j = 0; j < nc && !dup; j++)
