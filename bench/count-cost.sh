@@ -2,13 +2,15 @@
 # shellcheck disable=SC2086  # flag lists are word-split on purpose
 # count-cost.sh — what counting costs on several programs and workloads
 # (bench/workloads.sh: SQLite's train, sort and insert mixes, Lua 5.4, zstd
-# -3 compression and decompression), beside gcc -O2 and -fprofile-generate.
+# -3 compression and decompression, gawk's field aggregation, regexps and
+# numeric loops, ninja's dry run and command listing, C++), beside gcc -O2
+# and -fprofile-generate.
 #
-#   bench/count-cost.sh [--programs "sqlite lua zstd"] [--workloads LIST]
+#   bench/count-cost.sh [--programs "sqlite lua zstd gawk ninja"] [--workloads LIST]
 #                       [--count-flags FLAGS] [--rounds N]
 #                       [--no-callgrind] [--compile N] [--work DIR] [--record]
 #
-#   --programs LIST  the programs (default: all of bench/workloads.sh)
+#   --programs LIST  the programs (default: bench/workloads.sh's, gawk and ninja)
 #   --workloads LIST only these of the programs' workloads (e.g. "sort
 #                    compress decompress all"; default: every one)
 #   --count-flags FLAGS  more plugin arguments for the all=count variant
@@ -41,7 +43,7 @@ top=$(cd "$here/.." && pwd)
 cmdline="bench/count-cost.sh${*:+ $*}"
 . "$here/workloads.sh"
 
-programs=$WL_PROGRAMS only="" cflags_count="" rounds=0 do_cg=1 crounds=0 record=0 W=$here/.work/cost
+programs="$WL_PROGRAMS gawk ninja" only="" cflags_count="" rounds=0 do_cg=1 crounds=0 record=0 W=$here/.work/cost
 while [ $# -gt 0 ]; do
     case $1 in
     --programs) programs=${2:?}; shift 2 ;;
@@ -175,7 +177,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
 if [ "$crounds" -gt 0 ]; then
     declare -A CFL=([plain]="-O2" [plugin]="-O2 $PLUGIN" [count]="-O2 $PLUGIN -fplugin-arg-perfinst-all=count $cflags_count")
     {
-        echo "Compile cost: user CPU of \`gcc -S\` (cc1 alone: no assembler) over every C source of the program, $crounds interleaved round(s), median; text size of the linked programs (\`size\`):"
+        echo "Compile cost: user CPU of \`gcc -S\` (cc1 or cc1plus alone: no assembler) over every C and C++ source of the program, $crounds interleaved round(s), median; text size of the linked programs (\`size\`):"
         echo
         echo "| program | plain -O2 | plugin, no directives | × plain | all=count | × plain | text -O2 | text all=count | × |"
         echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -191,8 +193,8 @@ if [ "$crounds" -gt 0 ]; then
                 say "compile $p $v round $((r + 1))"
                 rm -f "$W/ct"
                 for f in $(wl_sources "$p"); do
-                    [ "${f##*.}" = c ] || continue
-                    "$TIMEIT" "$W/ct" gcc ${CFL[$v]} -std=gnu11 $own -S "$f" -o /dev/null 2> /dev/null || { say "compile of $f ($v) failed"; failed=1; }
+                    case $f in *.c) std=-std=gnu11 ;; *.cc) std= ;; *) continue ;; esac
+                    "$TIMEIT" "$W/ct" gcc ${CFL[$v]} $std $own -S "$f" -o /dev/null 2> /dev/null || { say "compile of $f ($v) failed"; failed=1; }
                 done
                 CT[$v]="${CT[$v]:-} $(awk -F'user=' '{ split($2, a, " "); s += a[1] } END { printf "%.2f", s }' "$W/ct")"
             done

@@ -42,7 +42,19 @@
 # util/testutil.cc and benchmarks/db_bench.cc, as its CMake build compiles
 # db_bench, without snappy and crc32c) running db_bench (WORKLOAD: a mix of
 # its benchmarks, SCALE: --num; one thread, a fresh database in DIR; the
-# checksum is the benchmarks' names and found counts).
+# checksum is the benchmarks' names and found counts); gawk 5.2.1 (Debian's,
+# autotools: ./configure run once in a copy for its config.h, without MPFR,
+# readline, NLS and the persistent heap; the sources its Makefile compiles)
+# running bench/gawk/WORKLOAD.awk (fields: splitting and aggregation in
+# associative arrays, over SCALE × 100,000 generated comma-separated
+# records; regex: matches with captures, substitutions, dynamic regexps,
+# over SCALE × 25,000 of them; numeric: loops of integer and floating
+# arithmetic, no input; in the C locale); ninja 1.11.1 (Debian's
+# ninja-build, C++: the sources its configure.py compiles on Linux, without
+# browse) on a generated manifest of SCALE × 4,000 compile edges in 40
+# directories with their link and phony edges (dryrun: `ninja -n`, every
+# edge dirty; commands: `-t commands all`, every edge's command line with
+# its variables expanded).
 
 WL_PROGRAMS="sqlite lua zstd"
 WL_CACHE=${WL_CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
@@ -52,6 +64,8 @@ wl_workloads() {
     sqlite) echo "train sort insert" ;;
     lua) echo "all" ;;
     zstd) echo "compress decompress" ;;
+    gawk) echo "fields regex numeric" ;;
+    ninja) echo "dryrun commands" ;;
     esac
 }
 
@@ -60,6 +74,8 @@ wl_scale() {
     sqlite:small) echo 0.1 ;; sqlite:big) echo 1 ;;
     lua:small) echo 2 ;; lua:big) echo 10 ;;
     zstd:small) echo 1 ;; zstd:big) echo 10 ;;
+    gawk:small) echo 0.2 ;; gawk:big) echo 2 ;;
+    ninja:small) echo 2 ;; ninja:big) echo 20 ;;
     esac
 }
 
@@ -104,6 +120,18 @@ wl_fetch() {
         mkdir -p "$WL_CACHE/bench/leveldb-include/port"
         printf '#define HAVE_FDATASYNC 1\n#define HAVE_FULLFSYNC 0\n#define HAVE_O_CLOEXEC 1\n#define HAVE_CRC32C 0\n#define HAVE_SNAPPY 0\n' \
             > "$WL_CACHE/bench/leveldb-include/port/port_config.h" ;;
+    gawk)
+        WL_SRC=$(wl_debsrc gawk) || return 1
+        # config.h of ./configure, run once in a copy (the tree is never built in)
+        local cfg=$WL_CACHE/bench/gawk-config
+        if [ ! -s "$cfg/config.h" ]; then
+            rm -rf "$cfg.tmp" && mkdir -p "$WL_CACHE/bench" && cp -r "$WL_SRC" "$cfg.tmp" &&
+                (cd "$cfg.tmp" && ./configure --disable-mpfr --disable-pma --disable-nls --without-readline) \
+                    > "$WL_CACHE/bench/gawk-configure.log" 2>&1 &&
+                rm -rf "$cfg" && mkdir -p "$cfg" && cp "$cfg.tmp/config.h" "$cfg/" && rm -rf "$cfg.tmp" ||
+                { echo "workloads: gawk's configure failed ($WL_CACHE/bench/gawk-configure.log)" >&2; return 1; }
+        fi ;;
+    ninja) WL_SRC=$(wl_debsrc ninja-build) ;;
     speedtest1)
         # the amalgamation (npm, as for sqlite) and test/speedtest1.c of the
         # sqlite3 Debian source package (downloaded, that one file extracted)
@@ -128,6 +156,25 @@ wl_sources() {
         done
         ls "$WL_SRC"/lib/dictBuilder/*.c
         ;;
+    gawk)
+        local f
+        for f in array awkgram builtin cint_array command debug eval ext field floatcomp gawkapi gawkmisc \
+            int_array io main mpfr msg node profile re replace str_array symbol version \
+            support/dfa support/getopt support/getopt1 support/localeinfo support/random support/regex \
+            support/malloc/dynarray_at_failure support/malloc/dynarray_emplace_enlarge \
+            support/malloc/dynarray_finalize support/malloc/dynarray_resize support/malloc/dynarray_resize_clear; do
+            echo "$WL_SRC/$f.c"
+        done
+        ;;
+    ninja)
+        # configure.py's objects on Linux, then ninja.cc
+        local f
+        for f in build build_log clean clparser debug_flags depfile_parser deps_log disk_interface dyndep \
+            dyndep_parser edit_distance eval_env graph graphviz json lexer line_printer manifest_parser \
+            metrics missing_deps parser state status string_piece_util util version subprocess-posix ninja; do
+            echo "$WL_SRC/src/$f.cc"
+        done
+        ;;
     leveldb)
         # the library (CMakeLists.txt's leveldb target on POSIX), then db_bench's own
         local f
@@ -151,6 +198,10 @@ wl_cflags() {
     lua) echo "-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$WL_CACHE/bench/lua-include" ;;
     zstd) echo "-I$WL_SRC/lib -I$WL_SRC/lib/common -I$WL_SRC/programs -DXXH_NAMESPACE=ZSTD_ -DZSTD_LEGACY_SUPPORT=0" ;;
     leveldb) echo "-std=c++11 -fno-exceptions -DNDEBUG -DLEVELDB_PLATFORM_POSIX=1 -I$WL_CACHE/bench/leveldb-include -I$WL_SRC -I$WL_SRC/include" ;;
+    # the Makefile's DEFS (support/'s are a subset); DEFPATH as Debian installs it
+    gawk) echo "-DNDEBUG -DGAWK -DHAVE_CONFIG_H -DDEFPATH=\".:/usr/share/awk\" -DDEFLIBPATH=\"/usr/lib/x86_64-linux-gnu/gawk\" -DSHLIBEXT=\"so\" -DLOCALEDIR=\"/usr/share/locale\" -I$WL_CACHE/bench/gawk-config -I$WL_SRC -I$WL_SRC/support" ;;
+    # configure.py's flags on Linux (no -fvisibility=hidden: one program)
+    ninja) echo "-std=c++11 -fno-rtti -fno-exceptions -DNDEBUG -D_FILE_OFFSET_BITS=64 -Wno-deprecated" ;;
     esac
 }
 
@@ -160,6 +211,8 @@ wl_libs() {
     lua) echo "-lm -ldl" ;;
     zstd) echo "" ;;
     leveldb) echo "-lgmock -lgtest -lstdc++ -lm -lpthread" ;;
+    gawk) echo "-lm -ldl" ;;
+    ninja) echo "-lstdc++" ;;
     esac
 }
 
@@ -246,6 +299,86 @@ EOF
     echo "$f"
 }
 
+# wl_gawk_data SCALE: gawk's input, SCALE × 100,000 generated comma-separated
+# records (id, user, city, category, amount, quantity, date, a phrase), the
+# same bytes on every machine
+wl_gawk_data() {
+    local f=$WL_CACHE/bench/gawk-data-$1
+    if [ ! -s "$f" ]; then
+        mkdir -p "$WL_CACHE/bench"
+        python3 - "$1" > "$f.tmp" << 'EOF' || return 1
+import sys
+n = int(float(sys.argv[1]) * 100000)
+words = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu the of and "
+         "to in a an on or").split()
+cities = ["Oslo", "Lima", "Pune", "Kyiv", "Quito", "Perth", "Dakar", "Hanoi", "Bergen", "Tromso"]
+cats = ["books", "garden", "tools", "music", "games", "food", "toys"]
+x = 0x2545F4914F6CDD1D
+def rnd():
+    global x
+    x ^= (x << 13) & 0xffffffffffffffff; x ^= x >> 7; x ^= (x << 17) & 0xffffffffffffffff
+    return x
+out = ["id,user,city,category,amount,qty,date,note"]
+for i in range(n):
+    r = rnd(); s = rnd()
+    phrase = " ".join(words[(s >> (5 * k)) % len(words)] for k in range(3 + r % 8))
+    out.append("%d,user%05d,%s,%s,%d.%02d,%d,20%02d-%02d-%02d,%s" % (
+        i, (r >> 8) % 5000, cities[(r >> 24) % len(cities)], cats[(r >> 32) % len(cats)],
+        (r >> 36) % 400, (r >> 48) % 100, 1 + (r >> 56) % 9, 10 + s % 15, 1 + (s >> 50) % 12,
+        1 + (s >> 40) % 28, phrase))
+sys.stdout.write("\n".join(out) + "\n")
+EOF
+        mv "$f.tmp" "$f"
+    fi
+    echo "$f"
+}
+
+# wl_ninja_manifest SCALE: ninja's manifest, SCALE × 4,000 compile edges in
+# 40 directories (each source generated from seed.txt by an edge of its
+# own; a depfile, an implicit and an order-only dependency), one archive
+# per directory, 10 programs linking groups of them, phony aliases; the
+# same bytes on every machine
+wl_ninja_manifest() {
+    local f=$WL_CACHE/bench/ninja-$1.ninja
+    if [ ! -s "$f" ]; then
+        mkdir -p "$WL_CACHE/bench"
+        python3 - "$1" > "$f.tmp" << 'EOF' || return 1
+import sys
+n = int(float(sys.argv[1]) * 4000)
+dirs = 40
+o = []
+w = o.append
+w("ninja_required_version = 1.5\nbuilddir = out\ncflags = -O2 -Wall -Iinclude\nldflags = -L out/lib\n")
+w("rule gen\n  command = python3 gen.py $in $out --name $name\n  description = GEN $out\n")
+w("rule cc\n  command = gcc -MMD -MF $out.d $cflags $extra -c $in -o $out\n  depfile = $out.d\n  deps = gcc\n  description = CC $out\n")
+w("rule ar\n  command = rm -f $out && ar crs $out $in\n  description = AR $out\n")
+w("rule link\n  command = gcc $ldflags -o $out $in $libs\n  description = LINK $out\n")
+w("pool linkpool\n  depth = 2\n")
+w("build include/config.h: gen seed.txt\n  name = config\n")
+for d in range(dirs):
+    objs = []
+    for i in range(d, n, dirs):
+        src = "src/d%02d/file%05d.c" % (d, i)
+        obj = "$builddir/obj/d%02d/file%05d.o" % (d, i)
+        w("build %s: gen seed.txt\n  name = f%d\n" % (src, i))
+        w("build %s: cc %s | include/config.h || include/config.h\n" % (obj, src))
+        if i % 3:
+            w("  extra = -DUNIT=%d -DDIR=%d\n" % (i, d))
+        objs.append(obj)
+    w("build $builddir/lib/libd%02d.a: ar %s\n" % (d, " ".join(objs)))
+    w("build d%02d: phony $builddir/lib/libd%02d.a\n" % (d, d))
+for p in range(10):
+    libs = " ".join("$builddir/lib/libd%02d.a" % d for d in range(dirs) if (d * 7 + p) % 10 < 4)
+    w("build bin/prog%d: link %s\n  pool = linkpool\n  libs = -lm -lpthread\n" % (p, libs))
+w("build all: phony %s\ndefault all\n" % " ".join("bin/prog%d" % p for p in range(10)))
+sys.stdout.write("".join(o))
+EOF
+        mv "$f.tmp" "$f"
+    fi
+    echo "$f"
+}
+
 wl_run() {
     local prog=$1 wl=$2 d=$3 scale=$4; shift 4
     case $prog in
@@ -270,6 +403,35 @@ wl_run() {
             return 1
         echo "checksum=$(cksum < "$d/out" | cut -d' ' -f1) scale=$scale $wl"
         rm -f "$d/out"
+        ;;
+    gawk)
+        local data=
+        # regex over a quarter of the records (its matches with captures cost
+        # about eight times what fields costs a record)
+        case $wl in
+        fields) data=$(wl_gawk_data "$scale") || return 1 ;;
+        regex) data=$(wl_gawk_data "$(awk -v s="$scale" 'BEGIN { print s / 4 }')") || return 1 ;;
+        esac
+        # shellcheck disable=SC2086  # no input file for numeric
+        (cd "$d" && LC_ALL=C "$@" ./prog -v scale="$scale" -f "$here/gawk/$wl.awk" $data > "$d/out") || return 1
+        echo "checksum=$(cksum < "$d/out" | cut -d' ' -f1) scale=$scale $wl"
+        rm -f "$d/out"
+        ;;
+    ninja)
+        # in a folder of its own with the manifest and the one source file
+        # (no output exists: every edge is dirty; -n writes no log)
+        local m t
+        m=$(wl_ninja_manifest "$scale") || return 1
+        t=$d/ninja-run
+        mkdir -p "$t" && cp "$m" "$t/build.ninja" && : > "$t/seed.txt" || return 1
+        case $wl in
+        dryrun) (cd "$t" && "$@" ../prog -n -j1 > "$d/out") || return 1 ;;
+        # every edge's command, its variables expanded
+        commands) (cd "$t" && "$@" ../prog -t commands all > "$d/out") || return 1 ;;
+        *) echo "workloads: ninja has no workload $wl" >&2; return 1 ;;
+        esac
+        echo "checksum=$(cksum < "$d/out" | cut -d' ' -f1) scale=$scale $wl"
+        rm -rf "$d/out" "$t"
         ;;
     leveldb)
         local b
