@@ -98,7 +98,7 @@ static bool is_probe_call(gimple *g)
         "__perfinst_trap", "__perfinst_threshold", "__perfinst_cycles_begin", "__perfinst_cycles_end",
         "__perfinst_trace_start", "__perfinst_trace_stop", "__perfinst_watch",
         "__perfinst_fn_enter", "__perfinst_fn_exit", "__perfinst_spill", /* pass-fnprobe.cc, narrow.cc */
-        "__perfinst_icall_miss", /* pass-count.cc: indirect-call targets */
+        "__perfinst_icall_miss2", /* pass-count.cc: indirect-call targets */
     };
     tree fn = is_gimple_call(g) ? gimple_call_fndecl(g) : NULL_TREE;
     if (!fn || !DECL_NAME(fn))

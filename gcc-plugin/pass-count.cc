@@ -549,50 +549,47 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
     return cfg;
 }
 
-/* An indirect call's target profile: GCC's way (an inline check of the
- * last target and a counter; the runtime only on a miss), so that the
- * training build pays two instructions more per indirect call, not a
- * call and a hash-table probe (docs/layout.md "Indirect calls"):
+/* An indirect call's target profile: an inline cache of two targets per
+ * call site and thread, the runtime called only when the target is
+ * neither, so that the training build pays two or four instructions more
+ * per indirect call, not a call and a hash-table probe (docs/layout.md
+ * "Indirect calls"):
  *
- *     B:  ...                                   B:  ...
- *         r = fnptr (args);            →            t = (void *) fnptr;
- *                                                   if (__perfinst_ctr_icall[2k] == t) goto H; else goto M;
- *                                               H:  __perfinst_ctr_icall[2k+1] += 1;    goto J;
- *                                               M:  __perfinst_icall_miss (UNIT, SITE, t, &__perfinst_ctr_icall[2k]);
- *                                               J:  r = fnptr (args);
+ *     B:  ...                           B:  ...
+ *         r = fnptr (args);      →          t = (uint64) fnptr;
+ *                                           if (__perfinst_ctr_icall[4k] == t) goto H0; else goto C;
+ *                                       C:  if (__perfinst_ctr_icall[4k+2] == t) goto H1; else goto M;
+ *                                       H0: __perfinst_ctr_icall[4k+1] += 1;    goto J;
+ *                                       H1: __perfinst_ctr_icall[4k+3] += 1;    goto J;
+ *                                       M:  __perfinst_icall_miss2 (UNIT, SITE, t, &__perfinst_ctr_icall[4k]);
+ *                                       J:  r = fnptr (args);
  *
- * SITE is the call's PI_SITE_CALL site; the slot pair is thread-local
- * (unit.cc); runtime/icall.c counts the pair (site, last target) with the
- * hits when the target changes, when the thread ends and when the trace
- * is written.  Done after the sites are numbered and the CFG checksum is
- * taken, so H, M and J are no sites: J continues B (its count is B's),
- * and the rebuild, which has no such blocks, keys on the same CFG.
- * pass-split deletes the miss call and the hit counter from the clean
- * copy, where the test is then dead. */
+ * Two ways, not one: a call site that alternates between two targets (an
+ * interpreter's array lookup through its type's table, gawk's str_array
+ * and cint_array; a comparator of two kinds) missed a one-target cache at
+ * every call (bench/RESULTS.md, 2026-11-29 15:00, gawk).  SITE is the
+ * call's PI_SITE_CALL site; the slot is thread-local (unit.cc);
+ * runtime/icall.c counts the pairs (site, target) with the hits when a
+ * target leaves the cache, when the thread ends and when the trace is
+ * written.  Done after the sites are numbered and the CFG checksum is
+ * taken, so C, H0, H1, M and J are no sites: J continues B (its count is
+ * B's), and the rebuild, which has no such blocks, keys on the same CFG.
+ * pass-split deletes the miss call and the hit counters from the clean
+ * copy, where the tests are then dead. */
 struct icall_site {
     gimple *call;
     unsigned site;
 };
 
-static void add_icall_cache(const icall_site &ic)
+/* `if (WAY's target == T)` at the end of B, whose one edge goes to J: the
+ * hit block (WAY's hits += 1) on the true edge, returned with the new
+ * block on the false edge, *OTHER. */
+static void add_icall_test(basic_block b, basic_block j, unsigned k, unsigned way, tree t, location_t loc,
+                           basic_block *other)
 {
-    gimple *call = ic.call;
-    tree fnptr = gimple_call_fn(call);
-    if (!fnptr || TREE_CODE(fnptr) == OBJ_TYPE_REF || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
-        return;
-    location_t loc = gimple_location(call);
-    unsigned k = pi_unit_add_icall();
-    basic_block b = gimple_bb(call);
-    gimple_stmt_iterator gsi = gsi_for_stmt(call);
-    gsi_prev(&gsi);
-    /* (B keeps its labels, site marker and counter: the call is never first) */
-    basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
-
-    tree t = pi_tmp_reg(uint64_type_node, "pi_icall");
     tree last = pi_tmp_reg(uint64_type_node, "pi_icall");
     gimple_seq seq = NULL;
-    gimple_seq_add_stmt(&seq, gimple_build_assign(t, NOP_EXPR, fnptr));
-    gimple_seq_add_stmt(&seq, gimple_build_assign(last, pi_icall_slot_ref(k, 0)));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(last, pi_icall_slot_ref(k, 2 * way)));
     gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, last, t, NULL_TREE, NULL_TREE));
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
@@ -609,17 +606,45 @@ static void add_icall_cache(const icall_site &ic)
     basic_block h = split_edge(hit); /* first: B has one edge to J */
     edge miss = make_edge(b, j, EDGE_FALSE_VALUE);
     miss->probability = profile_probability::likely().invert();
-    basic_block m = split_edge(miss);
+    *other = split_edge(miss);
 
     seq = NULL;
-    pi_add_increment(&seq, pi_icall_slot_ref(k, 1));
+    pi_add_increment(&seq, pi_icall_slot_ref(k, 2 * way + 1));
     for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
         gimple_set_location(gsi_stmt(g), loc);
     gimple_stmt_iterator hg = gsi_start_bb(h);
     gsi_insert_seq_before(&hg, seq, GSI_SAME_STMT);
+}
+
+static void add_icall_cache(const icall_site &ic)
+{
+    gimple *call = ic.call;
+    tree fnptr = gimple_call_fn(call);
+    if (!fnptr || TREE_CODE(fnptr) == OBJ_TYPE_REF || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
+        return;
+    location_t loc = gimple_location(call);
+    unsigned k = pi_unit_add_icall();
+    basic_block b = gimple_bb(call);
+    gimple_stmt_iterator gsi = gsi_for_stmt(call);
+    gsi_prev(&gsi);
+    /* (B keeps its labels, site marker and counter: the call is never first) */
+    basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
+
+    tree t = pi_tmp_reg(uint64_type_node, "pi_icall");
+    gimple *conv = gimple_build_assign(t, NOP_EXPR, fnptr);
+    gimple_set_location(conv, loc);
+    gimple_stmt_iterator end = gsi_last_bb(b);
+    if (gsi_end_p(end)) {
+        end = gsi_start_bb(b);
+        gsi_insert_before(&end, conv, GSI_SAME_STMT);
+    } else
+        gsi_insert_after(&end, conv, GSI_SAME_STMT);
+    basic_block c, m;
+    add_icall_test(b, j, k, 0, t, loc, &c);
+    add_icall_test(c, j, k, 1, t, loc, &m);
 
     tree slot = pi_icall_slot_ref(k, 0);
-    tree missfn = runtime_probe("__perfinst_icall_miss", void_type_node, uint64_type_node, unsigned_type_node,
+    tree missfn = runtime_probe("__perfinst_icall_miss2", void_type_node, uint64_type_node, unsigned_type_node,
                                 uint64_type_node, ptr_type_node);
     gimple *mc = gimple_build_call(missfn, 4, build_int_cst(uint64_type_node, pi_unit_id()),
                                    build_int_cst(unsigned_type_node, ic.site), t,

@@ -121,7 +121,7 @@ bool pi_unit_instrumented(void);       /* may a function body hold instrumentati
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
 tree pi_counter_decl(void);              /* that array (NULL_TREE before the first counter) */
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
-tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 (last target) or 1 (hits) */
+tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
 bool pi_split_part(tree fndecl);         /* F.part.N of the early ipa-split (count-at=late) */

@@ -353,8 +353,9 @@ tree pi_counter_decl(void)
 }
 
 /* The inline cache of indirect call K (pass-count.cc, add_icall_cache):
- * word 0 the last target this thread called there, word 1 the calls to it
- * since the runtime last saw them.  A thread-local array like the
+ * two ways of two words, a target this thread called there and the calls
+ * to it since the runtime last saw them (words 0 and 1: the newer target;
+ * 2 and 3: the one before it).  A thread-local array like the
  * counters (so the hit path is two plain instructions and exact under
  * threads), sized in pi_unit_finish; the runtime learns each slot's
  * address from its first miss (runtime/icall.c).  Named like the counters
@@ -371,7 +372,7 @@ unsigned pi_unit_add_icall(void)
 
 tree pi_icall_slot_ref(unsigned k, unsigned word)
 {
-    return build4(ARRAY_REF, uint64_type_node, icall_var, build_int_cst(sizetype, 2 * k + word), NULL_TREE,
+    return build4(ARRAY_REF, uint64_type_node, icall_var, build_int_cst(sizetype, 4 * k + word), NULL_TREE,
                   NULL_TREE);
 }
 
@@ -609,7 +610,7 @@ void pi_unit_finish(void)
         gcc_assert(ncounters == 0);
     }
     if (icall_var) {
-        TREE_TYPE(icall_var) = build_array_type_nelts(uint64_type_node, 2 * nicalls);
+        TREE_TYPE(icall_var) = build_array_type_nelts(uint64_type_node, 4 * nicalls);
         relayout_decl(icall_var);
         varpool_node::finalize_decl(icall_var);
         varpool_node *iv = varpool_node::get(icall_var);

@@ -281,9 +281,11 @@ void __perfinst_cycles_end(uint64_t unit_id, uint32_t site, uint64_t t0, uint64_
 void __perfinst_trace_start(uint64_t unit_id, uint32_t site);
 void __perfinst_trace_stop(uint64_t unit_id, uint32_t site);
 void __perfinst_watch(uint64_t unit_id, uint32_t site, const void *addr, uint32_t size, uint32_t what);
-/* An indirect call in a function counted whole whose target is not the one
- * its thread-local inline cache SLOT holds (runtime/icall.c). */
-void __perfinst_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot);
+/* An indirect call in a function counted whole whose target is neither of
+ * the two its thread-local inline cache SLOT holds (runtime/icall.c; 2: a
+ * slot of four words, not the one-target pair of before, whose objects
+ * then fail to link rather than have their slots overrun). */
+void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot);
 void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               uint32_t ncounters, uint64_t *(*tls_counters)(void),
                               int *mode);

@@ -3,19 +3,23 @@
  *
  * In a function counted whole, the plugin puts before every call through a
  * pointer (gcc-plugin/pass-count.cc, only in the counting copy) an inline
- * cache of one target, a thread-local slot pair of its unit:
+ * cache of two targets, a thread-local slot of four words of its unit:
  *
  *   if (slot[0] == fnptr) slot[1] += 1;
- *   else __perfinst_icall_miss(U, S, fnptr, slot);   S: the call's PI_SITE_CALL site
+ *   else if (slot[2] == fnptr) slot[3] += 1;
+ *   else __perfinst_icall_miss2(U, S, fnptr, slot);   S: the call's PI_SITE_CALL site
  *
- * so only a change of target comes here.  The miss adds the slot's hits to
- * the pair (site, old target), counts this call for (site, fnptr) and makes
- * fnptr the slot's target.  Pairs are counted in a fixed open-addressing
+ * so only a target that is neither of the last two comes here (a site
+ * that alternates between two never does).  The miss adds the hits of
+ * the older way to the pair (site, its target), moves the newer way to
+ * the older, and makes fnptr the newer with this call as its one hit: one
+ * table update per miss at most.  Pairs are counted in a fixed open-addressing
  * table updated with atomics (no lock: the fatal-signal path writes it too).
  * The hits still in the slots are added when their thread ends, when the
  * trace is written (every thread's, as the counters are) and when their
  * unit is unloaded: the runtime learns each slot at its thread's first miss
- * there (slot[0] is 0 until then) and keeps it in the thread's list.
+ * there (slot[0] is 0 until then, and slot[2] with it) and keeps it in the
+ * thread's list.
  * At exit every pair becomes an ICALL record (type 58) with the run-time
  * target; pmopt maps it to a function of the program and adds the arc
  * (caller, callee, calls) to the call graph it orders.  A pair that finds
@@ -68,7 +72,7 @@ static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n)
 /* The inline caches a thread has used: chunks on one list for all threads,
  * each owned by one thread (owner 0: free for the next thread to take). */
 struct cache_ref {
-    uint64_t *slot; /* the thread's slot pair in its unit's TLS */
+    uint64_t *slot; /* the thread's slot (four words) in its unit's TLS */
     uint64_t unit_id;
     uint32_t site;
 };
@@ -113,15 +117,31 @@ static void remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
     __atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
 }
 
-PI_EXPORT void __perfinst_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
 {
     if (slot[0] == 0)
         remember(slot, unit_id, site);
-    else if (slot[1])
-        icall_add(unit_id, site, slot[0], slot[1]);
-    slot[1] = 0;
-    icall_add(unit_id, site, target, 1);
+    else {
+        if (slot[3])
+            icall_add(unit_id, site, slot[2], slot[3]);
+        slot[2] = slot[0];
+        slot[3] = slot[1];
+    }
     slot[0] = target;
+    slot[1] = 1;
+}
+
+/* The hits of one slot's ways go into the table (RESET: and the slot is
+ * emptied, its thread ending). */
+static void flush_slot(const struct cache_ref *r, int reset)
+{
+    for (int w = 0; w < 4; w += 2) {
+        uint64_t hits = __atomic_exchange_n(&r->slot[w + 1], 0, __ATOMIC_RELAXED);
+        if (hits)
+            icall_add(r->unit_id, r->site, __atomic_load_n(&r->slot[w], __ATOMIC_RELAXED), hits);
+        if (reset)
+            r->slot[w] = 0;
+    }
 }
 
 /* The hits still in the slots go into the table: of every thread (the
@@ -136,9 +156,7 @@ static void flush(int one_unit, uint64_t unit_id)
             struct cache_ref *r = &c->refs[i];
             if (!r->slot || (one_unit && r->unit_id != unit_id))
                 continue;
-            uint64_t hits = __atomic_exchange_n(&r->slot[1], 0, __ATOMIC_RELAXED);
-            if (hits)
-                icall_add(r->unit_id, r->site, __atomic_load_n(&r->slot[0], __ATOMIC_RELAXED), hits);
+            flush_slot(r, 0);
             if (one_unit)
                 r->slot = NULL; /* its TLS goes away with the module */
         }
@@ -160,12 +178,8 @@ void pi_icall_thread_exit(void)
             continue;
         for (uint32_t i = 0; i < c->n; i++) {
             struct cache_ref *r = &c->refs[i];
-            if (!r->slot)
-                continue;
-            uint64_t hits = __atomic_exchange_n(&r->slot[1], 0, __ATOMIC_RELAXED);
-            if (hits)
-                icall_add(r->unit_id, r->site, r->slot[0], hits);
-            r->slot[0] = 0;
+            if (r->slot)
+                flush_slot(r, 1);
         }
         __atomic_store_n(&c->n, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&c->owner, 0, __ATOMIC_RELEASE);
@@ -218,6 +232,6 @@ void pi_icall_after_fork(void)
         c->owner = me;
         for (uint32_t i = 0; i < c->n; i++)
             if (c->refs[i].slot)
-                c->refs[i].slot[1] = 0;
+                c->refs[i].slot[1] = c->refs[i].slot[3] = 0;
     }
 }

@@ -1,15 +1,18 @@
-# The indirect-call profile of a training build is an inline cache of one
-# target per call site and thread (pass-count.cc add_icall_cache,
-# runtime/icall.c): the runtime sees only changes of target, yet every
-# pair (site, target) is counted exactly — with the target changing at
-# every call, under threads whose hits are added when they end, at exit
-# for the thread still running, and in a fork child (icallcache.c).
+# The indirect-call profile of a training build is an inline cache of two
+# targets per call site and thread (pass-count.cc add_icall_cache,
+# runtime/icall.c): the runtime sees only targets that are neither of the
+# last two, yet every pair (site, target) is counted exactly — with the
+# target changing at every call, under threads whose hits are added when
+# they end, at exit for the thread still running, and in a fork child
+# (icallcache.c); and (under callgrind) a site alternating between two
+# targets calls the runtime once per new target, not at every call.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/count/icallcache.c" -o icallcache.o
 pi_ld -O2 -o icallcache icallcache.o -lpthread
 objdump -d --no-show-raw-insn icallcache.o | awk '/<call\.count\.[0-9]+>:/,/^$/' > call.s
 assert_contains "the counting copy checks the cache inline" call.s 'cmp .*%fs:'
-assert_contains "and calls the runtime only on a miss" call.s '__perfinst_icall_miss|call '
+assert_contains "and calls the runtime only on a miss" call.s '__perfinst_icall_miss2|call '
+assert_eq "two ways: two compares with the thread's slot" 2 "$(grep -c 'cmp .*%fs:' call.s)"
 PERFINST_OUT=t.%p.pit ./icallcache > out || fail "icallcache failed"
 assert_eq "output" "sum 3179003" "$(cat out)"
 icalls() { # TRACE: "TARGET COUNT" per ICALL record, link-time targets
@@ -29,3 +32,19 @@ printf '%s\n' "$f 5000" "$g 1000" "$h 1200" | sort > want
 diff want got || fail "ICALL pairs: want f 4×1250, g 4×250, h 4×300"
 ok "f 5000, g 1000, h 1200 calls over 4 threads, exact"
 assert_eq "the fork child: its own 7 calls of h" "$h 7" "$(icalls "$child")"
+
+# the misses: per thread f, then g (f and g alternating hit both ways),
+# then h; the fork child's h hits the slot it inherited.  A one-target
+# cache missed at every change (about 500 a thread).
+command -v valgrind > /dev/null || skip "no valgrind for the miss count"
+rm -f t.*.pit
+PERFINST_OUT=v.%p.pit valgrind --tool=callgrind --callgrind-out-file=cg.%p.out ./icallcache > /dev/null 2> vg.err ||
+    { cat vg.err >&2; fail "icallcache under callgrind"; }
+# (callgrind's profile of the fork child starts with the parent's counts)
+misses=$(for f in cg.*.out; do
+    awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
+         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
+         /^calls=/ && callee == "__perfinst_icall_miss2" { split($1, c, "="); n += c[2] }
+         END { print n + 0 }' "$f"
+done | tr '\n' ' ')
+assert_eq "calls of the miss path: 3 per thread, 4 threads (parent; the child inherited them, none of its own)" "12 12 " "$misses"
