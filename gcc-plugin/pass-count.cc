@@ -186,10 +186,12 @@ gasm *pi_site_marker(unsigned site, location_t loc)
     return marker;
 }
 
-/* A temporary: an SSA name once the function is in SSA form (count-at=late) */
+/* A temporary: an SSA name once the function is in SSA form (count-at=late),
+ * named NAME either way (pass-inlsize.cc tells the indirect-call caches'
+ * statements by their "pi_icall" names) */
 tree pi_tmp_reg(tree type, const char *name)
 {
-    return gimple_in_ssa_p(cfun) ? make_ssa_name(type) : create_tmp_reg(type, name);
+    return gimple_in_ssa_p(cfun) ? make_temp_ssa_name(type, NULL, name) : create_tmp_reg(type, name);
 }
 
 /* `REF += 1` (a counter, an inline cache's hits, an arc's counter:
