@@ -6,7 +6,8 @@
 #                          [PROG [WORKLOAD [FILES [FLAG...]]]]   (default: lua all lvm.c)
 #
 # FILES: one source file's base name, several separated by commas, or
-# `all` (every C and C++ source of PROG).  FLAGs go to the all=count build
+# `all` (every C and C++ source of PROG); a file that #line names (gawk's
+# awkgram.y) is compared under its unit's base name.  FLAGs go to the all=count build
 # (e.g. -fplugin-arg-perfinst-count-at=cfg).  --cov-opt: the gcov build's
 # optimisation (default -O0; -O2 is the level of the all=count build,
 # whose CFG count-at=late counts as GCC's own profile pass does).
@@ -51,7 +52,8 @@ wl_build "$prog" "$W/cov" gcc "$covopt" --coverage "${det[@]}" || exit 1
 scale=$(wl_scale "$prog" small)
 rm -f "$W"/count/*.pit "$W"/cov/obj/*.gcda
 wl_run "$prog" "$wl" "$W/count" "$scale" env PERFINST_OUT="$W/count/t.pit" > /dev/null || exit 1
-wl_run "$prog" "$wl" "$W/cov" "$scale" > /dev/null || exit 1
+# (the same environment: a program may read all of it, gawk's ENVIRON)
+wl_run "$prog" "$wl" "$W/cov" "$scale" env PERFINST_OUT="$W/count/t.pit" > /dev/null || exit 1
 if [ "$files" = all ]; then
     files=$(for f in $(wl_sources "$prog"); do case $f in *.c | *.cc) basename "$f" ;; esac; done)
 else
@@ -61,11 +63,13 @@ fi
 : > "$W/summary"
 for file in $files; do
     base=${file%.*}
-    (cd "$W/cov/obj" && gcov -t "$base.gcda" 2> /dev/null) |
+    # from the source tree: a file named by a relative #line (a parser
+    # bison made: gawk's awkgram.c, `#line 4574 "awkgram.c"`) is found there
+    (cd "$WL_SRC" && gcov -t -o "$W/cov/obj" "$base.gcda" 2> /dev/null) |
         awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
         sort -n > "$W/gcov.lines"
     awk -F, -v f="$file" 'NR > 1 && $2 ~ ("(^|/)" f "$") { print $3, $1 }' "$W/pi.csv" | sort -n > "$W/pi.lines"
-    awk -v f="$file" 'NR == FNR { g[$1] = $2; ng++; next }
+    awk -v f="$file" -v gf="$W/gcov.lines" 'FILENAME == gf { g[$1] = $2; ng++; next }
          { n++; if (!($1 in g)) none++; else if (g[$1] == $2) eq++; else d[++nd] = "line " $1 ": pmopt " $2 ", gcov " g[$1]; seen[$1] = 1 }
          END { for (l in g) if (!(l in seen)) miss++
                printf "%s: %d lines listed by pmopt report, %d of them gcov lists no code on; of the rest %d equal to gcov'"'"'s, %d different; %d lines gcov counts that pmopt does not list\n", f, n, none, eq, nd, miss
