@@ -3,7 +3,9 @@
 # packages, fetched once into a cache and unpacked there; prints each
 # unpacked tree (one line per NAME).  A VERSION pins the package (apt-get
 # source NAME=VERSION): the mirror may lack the newest one, and results
-# should not move with it.  --download-only: the package's files (the
+# should not move with it; an unpinned NAME the mirror lists but cannot
+# serve at its newest version is fetched at the next one listed, with a
+# message.  --download-only: the package's files (the
 # .dsc and its tarballs) downloaded, not unpacked; prints the folder that
 # holds them ($CACHE/debsrc), once per NAME.
 #
@@ -42,10 +44,24 @@ lists() {
     fi
 }
 
-# apt-get source [--download-only] SPEC in $d
+# apt-get source [--download-only] SPEC in $d.  An unpinned NAME whose
+# newest version the mirror lists but no longer serves (a security update
+# replaced on the mirror: 404) is fetched at the next version the lists
+# name, newest first, and says so.
 get() {
-    (cd "$d" && apt-get "${apt[@]}" source $dl "$1" > "$d/apt/source-${1%%=*}.log" 2>&1) ||
-        { echo "fetch-debsrc: apt-get source $1 failed (see $d/apt/source-${1%%=*}.log)" >&2; exit 1; }
+    local log=$d/apt/source-${1%%=*}.log v
+    (cd "$d" && apt-get "${apt[@]}" source $dl "$1" > "$log" 2>&1) && return 0
+    if [ "$1" = "${1%%=*}" ]; then
+        for v in $(apt-cache "${apt[@]}" showsrc "$1" 2> /dev/null | sed -n 's/^Version: //p' |
+                   sort -u | sort -r -V | tail -n +2); do
+            if (cd "$d" && apt-get "${apt[@]}" source $dl "$1=$v" >> "$log" 2>&1); then
+                echo "fetch-debsrc: $1: the newest version could not be fetched (see $log); took $v" >&2
+                return 0
+            fi
+        done
+    fi
+    echo "fetch-debsrc: apt-get source $1 failed (see $log)" >&2
+    exit 1
 }
 
 exec 9> "$d/.lock"
