@@ -6,7 +6,7 @@
 # detection, analysis and repair cost and gain.  See docs/sharing.md.
 #
 #   bench/sharing.sh [--rounds N] [--quick] [--no-callgrind] [--cost-only] [--repair-only] [--layout]
-#                    [--only NAME,...] [--zstd] [--record]
+#                    [--analysis-only] [--only NAME,...] [--zstd] [--record]
 #
 #   --rounds N      paired rounds of every timed comparison (default 7)
 #   --quick         smaller inputs, 3 rounds (a smoke test of the script)
@@ -15,6 +15,9 @@
 #                   deterministic part): no verdicts, analysis, repair or rounds
 #   --repair-only   only the verdicts and the repair (steps 1 and 3): no
 #                   analysis at issue 19's sizes, no detection cost
+#   --analysis-only only the verdicts and the analysis' time and memory (steps 1
+#                   and 2, the sizes issue 19 measured and the generated trace
+#                   included): no repair, no rounds, no detection cost
 #   --layout        also the repaired build against the hand fix where time can
 #                   go without another algorithm (bench/sharing-layout.py): the
 #                   worker's address, its instructions (addresses left out)
@@ -84,6 +87,7 @@ only=all
 record=0
 cost_only=0
 repair_only=0
+analysis_only=0
 layout=0
 zstd=0
 while [ $# -gt 0 ]; do
@@ -93,6 +97,7 @@ while [ $# -gt 0 ]; do
     --no-callgrind) do_cg=0; shift ;;
     --cost-only) cost_only=1; shift ;;
     --repair-only) repair_only=1; shift ;;
+    --analysis-only) analysis_only=1; shift ;;
     --layout) layout=1; shift ;;
     --zstd) zstd=1; shift ;;
     --only) only=${2?}; shift 2 ;;
@@ -227,6 +232,10 @@ while IFS='|' read -r name src cc run qrun drun cgrun known <&3; do
     plan=$(grep -E '^[0-9]+ ' $name.fb | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s×%s", sep, $1, $2; sep=", "}')
     [ -n "$plan" ] || { grep -q '^# advice' $name.fb && plan="advice only"; }
     analysed $name $name-inst $name.pit
+    if [ $analysis_only = 1 ]; then
+        echo "| $name | $verdict | ${plan:-none} | (--analysis-only) | (--analysis-only) |" >> verdicts.md
+        continue
+    fi
     # 3. the repair
     # (linked by the link stage, as a user's build with perfinst's flags is:
     # libperfinst-line.a for align-alloc's allocators, no runtime)
@@ -393,6 +402,7 @@ echo "| --- | --- | --- | --- |"
 cat analysis.md
 echo
 }
+if [ $analysis_only = 0 ]; then
 [ $layout = 0 ] || {
 echo "Layout (\`--layout\`, bench/sharing-layout.py): the hot function of the hand fix and of the repair, its"
 echo "address, its instructions (addresses of globals and branch targets left out), and each loop's 32-byte"
@@ -430,6 +440,7 @@ echo
 echo "Geometric mean of the CPU ratios: $(awk -F'|' '{split($7, x, " "); print x[1]}' cost.md | geo)×"
 }
 echo "(target: detection ≤ 3×; repair ≥ 100 % of the hand fix's speedup and never slower than the original)."
+fi
 [ -s zstd.md ] && { echo; cat zstd.md; }
 } > "$out"
 fi

@@ -825,11 +825,17 @@ struct pi_rec_share_alloc {
     uint64_t addr, size;      /* the object */
     uint64_t seq;             /* allocation order (a later object at the same place wins) */
     uint32_t thread;          /* the allocating thread */
-    uint32_t kind;            /* 1 malloc, 2 calloc, 3 realloc, 4 aligned_alloc, 5 posix_memalign, 6 operator new */
+    uint32_t kind;            /* 1 malloc, 2 calloc, 3 realloc, 4 aligned_alloc, 5 posix_memalign, 6 operator new,
+                               * 7 PI_SHARE_ALLOC_UNRECORDED */
     uint32_t freed;           /* 1: freed before the trace was written */
     uint32_t nframes;         /* frames[0]: the allocation call's return address */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_share_alloc) == 40, "pi_rec_share_alloc is 40 bytes");
+/* An allocation outside instrumented code (libc's strdup, a library's
+ * malloc) over bytes an earlier object's accesses left on the lines: those
+ * were forgotten, and the block is no recorded object -- its bytes are
+ * named by the mapping they lie in (nframes 0). */
+#define PI_SHARE_ALLOC_UNRECORDED 7u
 /* A writable mapping of the process when the trace was written (from
  * /proc/self/maps), so that pmopt can say what memory a line lies in when
  * no global and no recorded allocation holds it: heap allocated by

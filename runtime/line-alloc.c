@@ -10,7 +10,12 @@
  * libperfinst-line.a, which the link stage links into a program that refers
  * to these and to nothing else of perfinst (a repaired build without
  * detection), so that the repair adds no runtime -- no start-up, no
- * interposed pthread_create -- to the program it repairs. */
+ * interposed pthread_create -- to the program it repairs.
+ *
+ * In a build with sharing detection too (the full runtime linked), the
+ * object is recorded at the program's call site, as the recording twins
+ * record theirs (pi_sharing_line_alloc, sharing.c: a weak reference, 0 in
+ * libperfinst-line.a alone). */
 #include <errno.h>
 #include <malloc.h>
 #include <stdint.h>
@@ -24,13 +29,22 @@
  * the program's heap) */
 #define PI_EXPORT __attribute__((visibility("default")))
 
+extern void pi_sharing_line_alloc(void *p, size_t size, void *old, uint32_t kind, uint64_t pc)
+    __attribute__((weak, visibility("hidden")));
+#define PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
+#define NOTE(p, size, old, kind)                                                              \
+    do {                                                                                     \
+        if (pi_sharing_line_alloc)                                                           \
+            pi_sharing_line_alloc((p), (size), (old), (kind), PC);                           \
+    } while (0)
+
 /* The repair (align-alloc): the object starts a line and owns whole lines. */
 static size_t whole_lines(size_t n)
 {
     return n ? (n + PI_SHARE_LINE - 1) / PI_SHARE_LINE * PI_SHARE_LINE : PI_SHARE_LINE;
 }
 
-PI_EXPORT void *__perfinst_line_malloc(size_t size)
+static void *line_malloc(size_t size)
 {
     if (size > SIZE_MAX - PI_SHARE_LINE) {
         errno = ENOMEM;
@@ -39,31 +53,38 @@ PI_EXPORT void *__perfinst_line_malloc(size_t size)
     return aligned_alloc(PI_SHARE_LINE, whole_lines(size));
 }
 
+PI_EXPORT void *__perfinst_line_malloc(size_t size)
+{
+    void *p = line_malloc(size);
+    NOTE(p, size, NULL, 1);
+    return p;
+}
+
 PI_EXPORT void *__perfinst_line_calloc(size_t n, size_t size)
 {
     if (size && n > (SIZE_MAX - PI_SHARE_LINE) / size) {
         errno = ENOMEM;
         return NULL;
     }
-    void *p = __perfinst_line_malloc(n * size);
+    void *p = line_malloc(n * size);
     if (p)
         memset(p, 0, whole_lines(n * size));
+    NOTE(p, n * size, NULL, 2);
     return p;
 }
 
 PI_EXPORT void *__perfinst_line_realloc(void *old, size_t size)
 {
+    void *p = NULL;
     if (!old)
-        return __perfinst_line_malloc(size);
-    if (!size) {
+        p = line_malloc(size);
+    else if (!size)
         free(old);
-        return NULL;
+    else if ((p = line_malloc(size))) {
+        size_t had = malloc_usable_size(old);
+        memcpy(p, old, had < size ? had : size);
+        free(old);
     }
-    void *p = __perfinst_line_malloc(size);
-    if (!p)
-        return NULL;
-    size_t had = malloc_usable_size(old);
-    memcpy(p, old, had < size ? had : size);
-    free(old);
+    NOTE(p, size, p || !size ? old : NULL, 3); /* (failed: the old block stays) */
     return p;
 }

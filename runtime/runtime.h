@@ -301,6 +301,12 @@ int pi_sample_active(void);          /* a trace is to be written even without un
 void pi_sample_write(struct pi_rec_writer *w); /* SAMPLE_* and IDLE_STATS records */
 /* sharing.c: cache-line sharing detection (docs/sharing.md) */
 int pi_sharing_active(void);                          /* some access was recorded */
+/* heap-wrap.c: an allocation outside the recording twins (libc's, a
+ * library's) while sharing detection runs: its bytes' old accesses are
+ * forgotten (docs/sharing.md, "Heap reuse") */
+extern int pi_sharing_heap_watch;
+void pi_sharing_heap_reused(void *p, size_t size, uint64_t pc);
+void pi_sharing_line_alloc(void *p, size_t size, void *old, uint32_t kind, uint64_t pc); /* line-alloc.c's */
 void pi_sharing_modules_locked(void (*note)(uintptr_t pc)); /* code addresses the records name */
 void pi_sharing_write(struct pi_rec_writer *w);       /* the PI_REC_SHARE_* records */
 /* the fork/join epochs (thread.c): pthread_create is about to start a

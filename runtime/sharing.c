@@ -171,12 +171,15 @@ struct sh_thread {
     uint8_t byte_id;          /* its fast-path id, SH_NOFAST for none */
     pthread_t self;           /* pthread_join finds it by this */
     uint8_t *known;           /* its known lines (known_get), NULL for none (or once it ended) */
+    uint8_t ended;            /* pi_sharing_thread_exit ran */
 };
 static uint32_t threads_max = 4096;
 static struct sh_thread *threads;     /* [threads_max + 1] */
 static uint32_t nthreads_seen;
 static uint64_t threads_lost;
 static int sh_state;                  /* 0 untouched, 1 ready, 2 failed */
+int pi_sharing_heap_watch;            /* sh_state 1: heap-wrap.c tells us every allocation */
+static __thread volatile uint8_t in_twin __attribute__((tls_model("initial-exec"))); /* (heap-wrap.c: told by the twin; volatile: GCC knows malloc reads no variable of ours) */
 static pthread_mutex_t sh_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Fast-path ids: fresh ones first (next_fresh), then those of ended
@@ -428,6 +431,7 @@ static void sh_init(void)
     head->index = ishadow;
     epoch_publish(now_epoch());
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
+    __atomic_store_n(&pi_sharing_heap_watch, ok, __ATOMIC_RELEASE);
     __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
 }
@@ -663,6 +667,8 @@ void pi_sharing_thread_exit(void)
 {
     uint8_t id = my_id;
     uint32_t num = my_num;
+    if (num && threads && num <= threads_max)
+        __atomic_store_n(&threads[num].ended, 1, __ATOMIC_RELEASE);
     if (!num || id == SH_NO_ID || id == SH_NOFAST || id == SH_SOLO_ID)
         return;
     pthread_mutex_lock(&ids_lock);
@@ -1450,11 +1456,31 @@ PI_EXPORT void __perfinst_share_string_checked(const char *s, uint32_t kind)
  * its bytes in without the lock: the clear is atomic, so a race keeps old
  * bytes (as before), never loses new ones.  Cost: one index load per line
  * of the object, or a scan of the records in use when they are fewer;
- * nothing on the access path. */
-static void retire_bytes(uint64_t p, uint64_t size, uint32_t num)
+ * nothing on the access path.  Returns the number of lines where another
+ * thread's bytes were forgotten.
+ *
+ * live_only (an allocation outside instrumented code, heap-wrap.c): only
+ * the bytes of other threads still running are forgotten -- the threads
+ * whose accesses to the old object could be mixed with the new one's.
+ * Those of ended threads stay: libc's own allocations after the workers
+ * are joined (printf's buffer over their freed data) would otherwise take
+ * the freed objects' verdicts with them, and the ended threads run at
+ * once with no later one. */
+static int retires(uint32_t t, uint32_t num, int live_only)
 {
+    if (!live_only)
+        return 1;
+    if (t == num || !t || t > threads_max)
+        return 0;
+    return !__atomic_load_n(&threads[t].ended, __ATOMIC_ACQUIRE) &&
+           __atomic_load_n(&threads[t].death, __ATOMIC_ACQUIRE) == PI_SHARE_EPOCH_NONE;
+}
+
+static uint32_t retire_bytes(uint64_t p, uint64_t size, uint32_t num, int live_only)
+{
+    uint32_t retired = 0;
     if (!size || p + size < p)
-        return;
+        return 0;
     uint64_t first = p / PI_SHARE_LINE, last = (p + size - 1) / PI_SHARE_LINE;
     uint32_t used = __atomic_load_n(&nused, __ATOMIC_ACQUIRE);
     if (used > (1u << line_bits))
@@ -1478,19 +1504,23 @@ static void retire_bytes(uint64_t p, uint64_t size, uint32_t num)
         uint64_t base = ln * PI_SHARE_LINE;
         uint64_t lo = p > base ? p - base : 0, hi = p + size - base < PI_SHARE_LINE ? p + size - base : PI_SHARE_LINE;
         uint64_t keep = ~bytes_of((unsigned)lo, (unsigned)(hi - lo));
+        int had = 0;
         lock(l);
         if (__atomic_load_n(&l->shared, __ATOMIC_ACQUIRE)) {
             struct sh_ext *e = l->ext;
             for (uint32_t i = 0; i < e->n; i++) {
                 struct sh_te *t = &e->t[i];
+                if (!retires(t->num, num, live_only))
+                    continue;
+                had |= t->num != num && ((t->r | t->w | t->pending) & ~keep) != 0;
                 t->r &= keep, t->w &= keep, t->pending &= keep;
                 if (!t->r && !t->w)
                     t->e_first = PI_SHARE_EPOCH_NONE, t->e_last = 0;
                 known_clear(t->num, ln); /* (its first accesses to the new object call) */
             }
-        } else if (l->owner != num) {
-            __atomic_fetch_and(&l->o_r, keep, __ATOMIC_RELAXED);
-            __atomic_fetch_and(&l->o_w, keep, __ATOMIC_RELAXED);
+        } else if (l->owner != num && retires(l->owner, num, live_only)) {
+            had = ((__atomic_fetch_and(&l->o_r, keep, __ATOMIC_RELAXED) |
+                    __atomic_fetch_and(&l->o_w, keep, __ATOMIC_RELAXED)) & ~keep) != 0;
             known_clear(l->owner, ln);
         } else {
             unlock(l);
@@ -1501,8 +1531,50 @@ static void retire_bytes(uint64_t p, uint64_t size, uint32_t num)
          * new object) */
         for (uint32_t si = __atomic_load_n(&line_sites[l - lines], __ATOMIC_ACQUIRE); si;
              si = sites[si - 1].next)
-            __atomic_fetch_and(&sites[si - 1].mask, keep, __ATOMIC_RELAXED);
+            if (retires(sites[si - 1].thread, num, live_only))
+                __atomic_fetch_and(&sites[si - 1].mask, keep, __ATOMIC_RELAXED);
         unlock(l);
+        retired += had;
+    }
+    return retired;
+}
+
+/* An allocation record (the allocation's call stack from pc; kind
+ * PI_SHARE_ALLOC_UNRECORDED: none). */
+static void record_alloc(void *p, size_t size, uint32_t kind, uint64_t pc)
+{
+    uint32_t i = __atomic_fetch_add(&nallocs, 1, __ATOMIC_RELAXED);
+    if (i >= allocs_max) {
+        __atomic_fetch_add(&allocs_lost, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    struct sh_alloc *o = &allocs[i];
+    o->addr = (uintptr_t)p;
+    o->size = size;
+    o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
+    if (kind == PI_SHARE_ALLOC_UNRECORDED)
+        o->nframes = 0;
+    else {
+        uint32_t seen = __atomic_fetch_add(
+            &stack_site_allocs[(pc * 0x9e3779b97f4a7c15ull) >> (64 - SH_STACK_SITES_BITS)], 1, __ATOMIC_RELAXED);
+        if (seen < SH_STACKS_FULL || seen % SH_STACKS_FULL == 0 || stack_frames == 1)
+            o->nframes = pi_stack_from(pc, o->frames, stack_frames);
+        else {
+            o->frames[0] = pc;
+            o->nframes = 1;
+        }
+    }
+    o->kind = kind;
+    o->thread = my_num;
+    __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
+    uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - alloc_hash_bits);
+    for (uint32_t k = 0; k < 64; k++) {
+        uint32_t *slot = &alloc_hash[(h + k) & ((1u << alloc_hash_bits) - 1)];
+        uint32_t cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+        if (cur && allocs[cur - 1].addr != (uintptr_t)p && !allocs[cur - 1].freed)
+            continue; /* another live object */
+        __atomic_store_n(slot, i + 1, __ATOMIC_RELEASE);
+        break;
     }
 }
 
@@ -1519,36 +1591,24 @@ static void note_alloc(void *p, size_t size, uint32_t kind, uint64_t pc, int fre
     if (my_id == SH_NO_ID)
         new_id();
     if (fresh)
-        retire_bytes((uintptr_t)p, size, my_num);
-    uint32_t i = __atomic_fetch_add(&nallocs, 1, __ATOMIC_RELAXED);
-    if (i >= allocs_max) {
-        __atomic_fetch_add(&allocs_lost, 1, __ATOMIC_RELAXED);
+        retire_bytes((uintptr_t)p, size, my_num, 0);
+    record_alloc(p, size, kind, pc);
+}
+
+/* heap-wrap.c's: an allocation made outside the recording twins (libc's
+ * own, a library's) while detection runs.  Its bytes' old accesses are
+ * forgotten as for a recorded object -- those of other threads still
+ * running (retire_bytes' live_only); when some were, the
+ * block is recorded as unrecorded memory (PI_SHARE_ALLOC_UNRECORDED:
+ * pmopt names its bytes by their mapping, not by the earlier object at
+ * the address).  A block whose lines held nothing of another thread's is
+ * not recorded: libc's allocations do not fill the allocation table. */
+void pi_sharing_heap_reused(void *p, size_t size, uint64_t pc)
+{
+    if (in_twin || __atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
         return;
-    }
-    struct sh_alloc *o = &allocs[i];
-    o->addr = (uintptr_t)p;
-    o->size = size;
-    o->seq = __atomic_add_fetch(&alloc_seq, 1, __ATOMIC_RELAXED);
-    uint32_t seen = __atomic_fetch_add(
-        &stack_site_allocs[(pc * 0x9e3779b97f4a7c15ull) >> (64 - SH_STACK_SITES_BITS)], 1, __ATOMIC_RELAXED);
-    if (seen < SH_STACKS_FULL || seen % SH_STACKS_FULL == 0 || stack_frames == 1)
-        o->nframes = pi_stack_from(pc, o->frames, stack_frames);
-    else {
-        o->frames[0] = pc;
-        o->nframes = 1;
-    }
-    o->kind = kind;
-    o->thread = my_num;
-    __atomic_store_n(&o->ready, 1, __ATOMIC_RELEASE);
-    uint64_t h = ((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - alloc_hash_bits);
-    for (uint32_t k = 0; k < 64; k++) {
-        uint32_t *slot = &alloc_hash[(h + k) & ((1u << alloc_hash_bits) - 1)];
-        uint32_t cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-        if (cur && allocs[cur - 1].addr != (uintptr_t)p && !allocs[cur - 1].freed)
-            continue; /* another live object */
-        __atomic_store_n(slot, i + 1, __ATOMIC_RELEASE);
-        break;
-    }
+    if (retire_bytes((uintptr_t)p, size, my_num, 1))
+        record_alloc(p, size, PI_SHARE_ALLOC_UNRECORDED, pc);
 }
 
 static void note_free(uintptr_t p)
@@ -1572,14 +1632,18 @@ static void note_free(uintptr_t p)
 
 PI_EXPORT void *__perfinst_share_malloc(size_t size)
 {
+    in_twin = 1; /* (heap-wrap.c's malloc leaves it to us) */
     void *p = (malloc)(size); /* libc's: the program's object (runtime.h) */
+    in_twin = 0;
     note_alloc(p, size, 1, PC, 1);
     return p;
 }
 
 PI_EXPORT void *__perfinst_share_calloc(size_t n, size_t size)
 {
+    in_twin = 1;
     void *p = (calloc)(n, size);
+    in_twin = 0;
     note_alloc(p, n * size, 2, PC, 1);
     return p;
 }
@@ -1588,21 +1652,27 @@ PI_EXPORT void *__perfinst_share_realloc(void *old, size_t size)
 {
     /* marked freed first (a failed realloc keeps the object, rarely) */
     note_free((uintptr_t)old);
+    in_twin = 1;
     void *p = (realloc)(old, size);
+    in_twin = 0;
     note_alloc(p, size, 3, PC, p != old);
     return p;
 }
 
 PI_EXPORT void *__perfinst_share_aligned_alloc(size_t align, size_t size)
 {
+    in_twin = 1;
     void *p = aligned_alloc(align, size);
+    in_twin = 0;
     note_alloc(p, size, 4, PC, 1);
     return p;
 }
 
 PI_EXPORT int __perfinst_share_posix_memalign(void **out, size_t align, size_t size)
 {
+    in_twin = 1;
     int rc = posix_memalign(out, align, size);
+    in_twin = 0;
     if (!rc)
         note_alloc(*out, size, 5, PC, 1);
     return rc;
@@ -1612,6 +1682,18 @@ PI_EXPORT void __perfinst_share_free(void *p)
 {
     note_free((uintptr_t)p);
     (free)(p);
+}
+
+/* line-alloc.c's allocators (a repaired realloc, a calloc that ends its
+ * block) in a build with detection: the object at the program's call
+ * site, the old block freed.  (Only once detection runs: a repaired
+ * program with the runtime for other reasons maps no shadow for it.) */
+void pi_sharing_line_alloc(void *p, size_t size, void *old, uint32_t kind, uint64_t pc)
+{
+    if (__atomic_load_n(&sh_state, __ATOMIC_ACQUIRE) != 1)
+        return;
+    note_free((uintptr_t)old);
+    note_alloc(p, size, kind, pc, 1);
 }
 
 /* C++'s operator new and delete (and allocations the plugin sees only as a

@@ -163,7 +163,7 @@ static int win_eval(struct sh_analysis *a, const struct window *w, uint64_t *bou
 /* ---- objects: the heap's segments -------------------------------------------- */
 
 /* The heap cut into segments, each owned by the latest allocation (largest
- * seq) holding it: a sweep over the allocations' starts and ends with a
+ * seq) holding it, none where that is an unrecorded one: a sweep over the allocations' starts and ends with a
  * heap of the open ones by seq (lazy deletion). */
 struct ev {
     uint64_t at;
@@ -242,7 +242,10 @@ static int build_segments(struct sh_analysis *a)
                 heap[m] = heap[c], heap[c] = t, c = m;
             }
         }
-        if (hn && e < 2 * n) {
+        /* (an allocation outside instrumented code over an earlier
+         * object's bytes, PI_SHARE_ALLOC_UNRECORDED: no segment, its bytes
+         * named by their mapping) */
+        if (hn && e < 2 * n && a->s.allocs[heap[0]].rec.kind != PI_SHARE_ALLOC_UNRECORDED) {
             struct sh_seg *last = a->nsegs ? &a->segs[a->nsegs - 1] : NULL;
             if (last && last->hi == at && last->alloc == heap[0])
                 last->hi = ev[e].at;

@@ -7,11 +7,14 @@
  * by two objects one after the other: no sharing.  Meanwhile A writes
  * pair.a and B pair.b, one line: false sharing.  Prints "reuse same" when
  * B's block is A's old address ("reuse moved" else) on stderr, with the
- * addresses. */
+ * addresses.  `reuse strdup`: B's block comes from libc's strdup, an
+ * allocation no instrumented call makes (the runtime sees it through
+ * libperfinst.so's malloc, docs/sharing.md "Heap reuse"). */
 #include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define SIZE 2048              /* above glibc's tcache and fastbin sizes */
 #define ROUNDS 20000
@@ -39,6 +42,8 @@ static int ready __attribute__((aligned(64)));
 static int freed __attribute__((aligned(64)));
 static void *a_block __attribute__((aligned(64)));
 static void *b_block __attribute__((aligned(64)));
+static int use_strdup;
+static char text[SIZE];        /* SIZE - 1 letters: strdup mallocs SIZE bytes */
 
 static void *thread_a(void *arg)
 {
@@ -75,7 +80,7 @@ static void *thread_b(void *arg)
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
     while (!f)
         f = __atomic_load_n(&freed, __ATOMIC_ACQUIRE), sched_yield();
-    volatile struct new_blk *q = malloc(sizeof *q);
+    volatile struct new_blk *q = use_strdup ? (void *)strdup(text) : malloc(sizeof *q);
     __atomic_store_n(&ready, 2, __ATOMIC_RELEASE);
     if (!q)
         abort();
@@ -90,8 +95,10 @@ static void *thread_b(void *arg)
     return (void *)v;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    use_strdup = argc > 1 && !strcmp(argv[1], "strdup");
+    memset(text, 'x', SIZE - 1);
     mallopt(M_ARENA_MAX, 1);
     pthread_t a, b;
     pthread_create(&a, NULL, thread_a, NULL);

@@ -57,7 +57,7 @@ plan_of() {
 cases="f:adjacent:200 f:atomic:200 f:padded:200 f:mixed:200 f:linreg:200 f:hist:200 f:flags:200 f:locks:200 f:hidden:200 f:globals:200
 v:hist v:macro v:bzero v:copy v:matrix v:flag v:late:200 pool::200000
 a:scalars a:flags a:hist a:locks a:escape a:pointer a:global a:big th:phases th:crowd th:allocs th:lines
-adjacent coalesce footprint locals foreign marked solo ctor reuse"
+adjacent coalesce footprint locals foreign marked solo ctor reuse reuse:strdup"
 for c in $cases; do
     IFS=: read -r prog mode arg <<< "$c"
     name=$prog${mode:+-$mode}
@@ -89,4 +89,6 @@ assert_contains "adjacent: c named by DWARF in every run (its module listed with
 assert_contains "foreign: the object a library allocated named by its mapping" foreign.1.v "^  memory 0x_-0x_ \(the heap, allocated outside instrumented code\)"
 assert_contains "reuse: pair's false sharing" reuse.1.v "^  pair \(global, 16 bytes, .*\): FALSE sharing: threads write different parts of it$"
 assert_not_contains "reuse: the block B got from A's free is not shared" reuse.1.v "^  heap object from reuse"
+assert_contains "reuse strdup: pair's false sharing" reuse-strdup.1.v "^  pair \(global, 16 bytes, .*\): FALSE sharing: threads write different parts of it$"
+assert_not_contains "reuse strdup: the block libc's strdup got from A's free is not shared" reuse-strdup.1.v "^  (heap object from reuse|memory )"
 assert_contains "v-bzero: bzero's writes" v-bzero.1.v "FALSE sharing: it is written while threads use other data on its lines$"

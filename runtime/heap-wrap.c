@@ -1,0 +1,115 @@
+/* heap-wrap.c — every allocation of the process, for sharing detection's
+ * heap reuse (docs/sharing.md, "Heap reuse"): libperfinst.so defines
+ * malloc, calloc, realloc, memalign, aligned_alloc, posix_memalign, valloc
+ * and pvalloc, so that a program linked with it — and glibc itself, whose
+ * own allocations (strdup's, fopen's buffer, a library's malloc) go through
+ * the global symbols — calls ours, which calls glibc's allocator
+ * (__libc_malloc & co., the same heap: glibc's free releases the block)
+ * and, while sharing detection runs, tells sharing.c the block's bytes
+ * (pi_sharing_heap_reused): what the line records hold of them was done
+ * to an earlier object and is forgotten, as for an allocation instrumented
+ * code makes.  Allocations the plugin sent to sharing.c's recording twins
+ * are told there, not here (the twin marks itself for its own call).
+ *
+ * Cost without sharing detection: a call and a load with a predictable
+ * branch per allocation.  free is not wrapped: glibc's own frees the
+ * blocks ours hand out, and a free forgets nothing (docs/sharing.md).
+ *
+ * Only in the shared runtime (runtime/build.mk leaves this file out of
+ * libperfinst.a: a static link meets libc.a's malloc, which cannot be
+ * replaced so), and not in the sanitizer builds (ASan and TSan define
+ * malloc themselves, first in the link).
+ */
+#include "runtime.h"
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+
+#include <errno.h>
+
+/* runtime.h turns malloc & co. into the runtime's own allocator */
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+extern void *__libc_memalign(size_t align, size_t size);
+extern void *__libc_valloc(size_t size);
+extern void *__libc_pvalloc(size_t size);
+
+#define PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
+#define TELL(p, size)                                                                        \
+    do {                                                                                     \
+        if (__builtin_expect(pi_sharing_heap_watch, 0) && (p))                               \
+            pi_sharing_heap_reused((p), (size), PC);                                         \
+    } while (0)
+
+PI_EXPORT void *malloc(size_t size)
+{
+    void *p = __libc_malloc(size);
+    TELL(p, size);
+    return p;
+}
+
+PI_EXPORT void *calloc(size_t n, size_t size)
+{
+    void *p = __libc_calloc(n, size);
+    TELL(p, n * size); /* (no overflow: it did not fail) */
+    return p;
+}
+
+PI_EXPORT void *realloc(void *old, size_t size)
+{
+    void *p = __libc_realloc(old, size);
+    if (p != old) /* (in place: the same object) */
+        TELL(p, size);
+    return p;
+}
+
+PI_EXPORT void *memalign(size_t align, size_t size)
+{
+    void *p = __libc_memalign(align, size);
+    TELL(p, size);
+    return p;
+}
+
+PI_EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+    void *p = __libc_memalign(align, size);
+    TELL(p, size);
+    return p;
+}
+
+PI_EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+    /* glibc's checks: a power of two, a multiple of sizeof (void *) */
+    if (align % sizeof(void *) || (align & (align - 1)) || !align)
+        return EINVAL;
+    int e = errno;
+    void *p = __libc_memalign(align, size);
+    if (!p) {
+        errno = e;
+        return ENOMEM;
+    }
+    TELL(p, size);
+    *out = p;
+    return 0;
+}
+
+PI_EXPORT void *valloc(size_t size)
+{
+    void *p = __libc_valloc(size);
+    TELL(p, size);
+    return p;
+}
+
+PI_EXPORT void *pvalloc(size_t size)
+{
+    void *p = __libc_pvalloc(size);
+    TELL(p, size);
+    return p;
+}
+
+#endif
