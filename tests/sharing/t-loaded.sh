@@ -6,7 +6,8 @@
 # mode, gives the same verdict for every object and the same plan (the
 # recommendations, without their figures) each time -- sampled reload
 # counts may vary, the verdict and the repair may not; and the report's
-# messages agree (check-messages.py).  verdict.c's `late` case fails when the solo phase
+# messages agree with each other and with the plan's (check-messages.py:
+# one figure per object, the plan's reloads=).  verdict.c's `late` case fails when the solo phase
 # ends at the second thread's first access instead of at pthread_create.
 . "$PERFINST_TOP/tests/lib.sh"
 RUNS=${LOADED_RUNS:-10}
@@ -74,7 +75,8 @@ for c in $cases; do
     done
     # (threads.c's allocs: the two objects lie on lines of their own)
     [ -s $name.1.v ] || [ $name = th-allocs ] || fail "$name: no verdict at all"
-    python3 "$T/sharing/check-messages.py" $name.1.rep > /dev/null || fail "$name: the report contradicts itself"
+    python3 "$T/sharing/check-messages.py" $name.1.rep $name.1.fb > /dev/null ||
+        fail "$name: the report contradicts itself or the plan"
     ok "$name: the same verdict in $RUNS runs beside a busy thread per CPU: $(tr '\n' '|' < $name.1.v | cut -c1-160)"
 done
 # and the verdicts are the ones expected (t-detect.sh and t-verdict.sh check their details)
