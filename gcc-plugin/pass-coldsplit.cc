@@ -51,6 +51,12 @@
  *            bb 9 [count 0 (guessed)]             (bb 9 moved)
  *     f.cold: bb 7 [count 0 (precise)]   f.cold:  bb 7, bb 9
  *
+ * dispatch=whole: a dispatch loop is not split at all (dispatch_loop below):
+ * its never-run blocks get a guessed zero for bbpart alone (their precise
+ * zero back after it), so they stay in the hot part, where bb-reorder puts
+ * them after the blocks that ran — as llvm-bolt leaves luaV_execute and
+ * sqlite3VdbeExec whole.
+ *
  * With -fplugin-arg-perfinst-verbose a note per function says how many
  * blocks went where. */
 #include "plugin.h"
@@ -65,6 +71,13 @@ struct cs_keep {
 };
 static vec<cs_keep> kept;
 static function *kept_fun;
+static bool kept_whole; /* kept: the never-run blocks of a dispatch loop kept whole */
+/* dispatch=whole: an edge into a kept block whose probability was never(),
+ * by its ends' indices (bbpart adds no edge where nothing is cold) */
+struct cs_edge {
+    int src, dest;
+};
+static vec<cs_edge> kept_edges;
 
 /* The split mode (1 gcc, 2, 3) with the default applied. */
 static int split_mode(void)
@@ -83,16 +96,94 @@ static bool count_zero(profile_count c)
     return c.initialized_p() && c.to_gcov_type() == 0;
 }
 
+/* A dispatch loop (dispatch=whole): an interpreter's opcode dispatch, whose
+ * blocks run once per instruction interpreted and whose entry count is once
+ * per call, so that split=3's share of the entry count says nothing of a
+ * block's share of the work, and the opcodes one workload never ran are the
+ * next workload's hot code.  The function has a block that jumps through a
+ * table (a switch's tablejump) or a computed goto to at least
+ * DISPATCH_SUCCS blocks, and its dispatch blocks together ran at least
+ * DISPATCH_RATIO times per entry.  *succs and *ratio: the most successors
+ * of one such block, the runs per entry. */
+enum { DISPATCH_SUCCS = 8 };
+static const double DISPATCH_RATIO = 16.0;
+
+static bool dispatch_loop(function *fun, double ecount, unsigned *succs, double *ratio)
+{
+    double runs = 0.0;
+    unsigned most = 0;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) {
+        rtx_insn *end = BB_END(bb);
+        if (!JUMP_P(end) || EDGE_COUNT(bb->succs) < DISPATCH_SUCCS || !bb->count.initialized_p())
+            continue;
+        if (!computed_jump_p(end) && !tablejump_p(end, NULL, NULL))
+            continue;
+        runs += (double)bb->count.to_gcov_type();
+        most = MAX(most, EDGE_COUNT(bb->succs));
+    }
+    *succs = most;
+    *ratio = ecount > 0.0 ? runs / ecount : 0.0;
+    return most > 0 && ecount > 0.0 && runs >= DISPATCH_RATIO * ecount;
+}
+
+/* dispatch=whole on a dispatch loop: every block bbpart would move to the
+ * cold part gets a guessed zero until after bbpart (kept, kept_whole), and
+ * every edge into one of them whose probability is never() a guessed never
+ * (kept_edges): bbpart first marks every block that only such edges reach
+ * a precise zero again (propagate_unlikely_bbs_forward). */
+static unsigned keep_whole(function *fun)
+{
+    unsigned n = 0;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) {
+        if (!probably_never_executed_bb_p(fun, bb))
+            continue;
+        cs_keep k = {bb, bb->index, bb->count};
+        kept.safe_push(k);
+        n++;
+    }
+    for (unsigned i = 0; i < kept.length(); i++) {
+        kept[i].bb->count = profile_count::guessed_zero();
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, kept[i].bb->preds)
+        if (e->probability == profile_probability::never()) {
+            cs_edge k = {e->src->index, e->dest->index};
+            kept_edges.safe_push(k);
+            e->probability = profile_probability::guessed_never();
+        }
+    }
+    kept_whole = true;
+    return n;
+}
+
 static unsigned int coldsplit_execute(function *fun)
 {
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     kept.truncate(0);
+    kept_edges.truncate(0);
     kept_fun = fun;
+    kept_whole = false;
     basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(fun);
     if (!single_succ_p(entry) || count_zero(single_succ(entry)->count) ||
         !single_succ(entry)->count.initialized_p())
         return 0; /* a function that never ran: GCC's business (its tier) */
     double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
+    unsigned dsuccs;
+    double dratio;
+    if (pi_opt.dispatch_whole && dispatch_loop(fun, ecount, &dsuccs, &dratio)) {
+        unsigned n = keep_whole(fun);
+        if (pi_opt.verbose) {
+            char r[32];
+            snprintf(r, sizeof r, "%.1f", dratio);
+            inform(DECL_SOURCE_LOCATION(fun->decl),
+                   "perfinst: split of %qs: a dispatch loop (%u successors, %s runs per entry): "
+                   "kept whole (dispatch=whole), %u blocks that never ran stay in it",
+                   fn, dsuccs, r, n);
+        }
+        return 0;
+    }
     double warm_below = split_mode() == 3 ? ecount * warm_pct() / 100.0 : 0.0;
     /* feedback-quality=ipa (pass-feedback.cc): the counts are the
        program's, and GCC's own hot-block threshold (what ipa-profile set
@@ -169,6 +260,17 @@ static unsigned int coldsplit_restore_execute(function *fun)
         kept.truncate(0);
         return 0;
     }
+    bool whole = kept_whole;
+    kept_whole = false;
+    for (unsigned i = 0; i < kept_edges.length(); i++) {
+        int n = last_basic_block_for_fn(fun);
+        basic_block src = kept_edges[i].src < n ? BASIC_BLOCK_FOR_FN(fun, kept_edges[i].src) : NULL;
+        basic_block dest = kept_edges[i].dest < n ? BASIC_BLOCK_FOR_FN(fun, kept_edges[i].dest) : NULL;
+        edge e = src && dest ? find_edge(src, dest) : NULL;
+        if (e && e->probability == profile_probability::guessed_never())
+            e->probability = profile_probability::never();
+    }
+    kept_edges.truncate(0);
     for (unsigned i = 0; i < kept.length(); i++) {
         basic_block bb = kept[i].bb;
         if (kept[i].index >= last_basic_block_for_fn(fun) ||
@@ -179,7 +281,11 @@ static unsigned int coldsplit_restore_execute(function *fun)
             ncold++;
         nwarm++;
     }
-    if (pi_opt.verbose && nwarm)
+    if (pi_opt.verbose && whole)
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: split of %qs: %u blocks that never ran given back their zero, %u of them "
+               "in the cold part", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), nwarm, ncold);
+    else if (pi_opt.verbose && nwarm)
         inform(DECL_SOURCE_LOCATION(fun->decl),
                "perfinst: split of %qs: %u warm blocks, %u of them in the cold part",
                IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), nwarm, ncold);

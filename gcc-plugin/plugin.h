@@ -31,6 +31,7 @@ struct pi_options {
     int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
+    bool dispatch_whole;    /* dispatch=whole: a dispatch loop is not split (pass-coldsplit.cc) */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
     bool sharing_all_locals;  /* sharing-locals=addressable: no points-to filter (pass-sharing.cc) */
     bool sharing_fp_call;     /* sharing-footprint=call: no inlined footprint path (pass-sharing.cc) */

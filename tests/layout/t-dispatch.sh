@@ -1,0 +1,82 @@
+# A dispatch loop kept whole (-fplugin-arg-perfinst-dispatch=whole,
+# gcc-plugin/pass-coldsplit.cc, docs/layout.md "The split"), on
+# dispatch.c trained with opcodes 0-3 of 16:
+# - run() switches once per interpreted instruction, 64 per call: with the
+#   default (dispatch=split) its 12 never-run opcodes are in run.cold; with
+#   dispatch=whole run has no cold part, every opcode's constant is in run,
+#   and the note gives the dispatch's 16 successors and 64 runs per entry;
+# - once() switches once per call: split alike with either value (its
+#   never-run cases in once.cold);
+# - every build prints what -O2 prints on the training input and on all
+#   16 opcodes, at -O2 and -O3 with GCC's checking; a bad value is refused.
+. "$PERFINST_TOP/tests/lib.sh"
+src=$T/layout/dispatch.c
+
+dis() {
+    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on'
+}
+has() { dis "$1" "$2" | grep -c -e "$3" || true; }
+syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
+
+gcc -O2 -o o2 "$src"
+./o2 > o2.out
+./o2 2 > o2-2.out
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$src" -o train.o
+pi_ld -O2 -o train train.o
+PERFINST_OUT=train.pit ./train > train.out
+cmp o2.out train.out || fail "the training build prints something else"
+"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*counts="
+assert_contains "once has a branch profile" plan.fb "branch-profile fn=once .*counts="
+
+for d in split whole; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
+        -fplugin-arg-perfinst-verbose -c "$src" -o $d.o 2> $d.err || { cat $d.err; fail "dispatch=$d"; }
+    echo "dispatch=$d: $(syms $d.o)"
+done
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$src" -o def.o
+objdump -d split.o | sed 1,3d > split.dis
+objdump -d def.o | sed 1,3d > def.dis
+cmp split.dis def.dis || fail "dispatch=split should be the default"
+ok "dispatch=split is the default"
+
+# the default: run's never-run opcodes are cold
+assert_contains "split: run's note" split.err "split of .run.: 13 blocks never ran"
+assert_eq "split: opcode 4 in run.cold" 1 "$(has split.o run.cold '0x4444')"
+assert_eq "split: opcode 15 in run.cold" 1 "$(has split.o run.cold '0xf0f0')"
+assert_eq "split: opcode 4 not in run" 0 "$(has split.o run '0x4444')"
+ok "dispatch=split: run's 12 never-run opcodes are in run.cold"
+
+# dispatch=whole: run is one piece, once is split as before
+assert_contains "whole: run is a dispatch loop" whole.err \
+    "split of .run.: a dispatch loop \(16 successors, 64.0 runs per entry\): kept whole \(dispatch=whole\), 13 blocks that never ran stay in it"
+assert_contains "whole: they got their zero back, none cold" whole.err \
+    "split of .run.: 13 blocks that never ran given back their zero, 0 of them in the cold part"
+case " $(syms whole.o) " in *" run.cold "*) fail "dispatch=whole: run should have no cold part" ;; esac
+for k in 0x4444 0x5555 0x6606 0x7707 0x8808 0x9909 0xa0a0 0xb0b0 0xc0c0 0xd0d0 0xe0e0 0xf0f0; do
+    assert_eq "whole: opcode constant $k in run" 1 "$(has whole.o run "$k")"
+done
+ok "dispatch=whole: run keeps its 12 never-run opcodes"
+assert_not_contains "whole: once is no dispatch loop" whole.err "split of .once.: a dispatch loop"
+assert_eq "whole: once's case 4 in once.cold" 1 "$(has whole.o once.cold '0x14444')"
+sizes() { nm -S "$1" | awk '$4 == "once" || $4 == "once.cold" { print $4, $2 }'; }
+assert_eq "whole: once and once.cold as large as with split" "$(sizes split.o)" "$(sizes whole.o)"
+assert_eq "whole: once's note as with split" "$(grep "split of .once." split.err)" "$(grep "split of .once." whole.err)"
+ok "dispatch=whole: once (one switch per call, 1 run per entry) is split as before"
+
+for O in -O2 -O3; do
+    for d in split whole; do
+        pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
+            -c "$src" -o c$d.o 2> c$d.err || { cat c$d.err; fail "$O dispatch=$d with checking"; }
+        assert_not_contains "$O dispatch=$d: no diagnostic" c$d.err "error|internal|verify"
+        gcc -o c$d c$d.o
+        ./c$d > c$d.out
+        ./c$d 2 > c$d-2.out
+        cmp o2.out c$d.out || fail "$O dispatch=$d prints something else"
+        cmp o2-2.out c$d-2.out || fail "$O dispatch=$d prints something else on all 16 opcodes"
+    done
+    ok "$O with checking: both values print what -O2 prints, never-run opcodes run or not"
+done
+
+expect_fail "dispatch=none is refused" pi_cc -O2 -fplugin-arg-perfinst-dispatch=none -c "$src" -o bad.o
+assert_contains "it says what is expected" err "dispatch=none.*expected .split. or .whole."
