@@ -195,7 +195,10 @@ wl_sources() {
 wl_cflags() {
     case $1 in
     sqlite|speedtest1) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
-    lua) echo "-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$WL_CACHE/bench/lua-include" ;;
+    # luai_makeseed fixed: Lua seeds its string hashes with time(NULL) and the addresses of
+    # the state, a local and lua_newstate, so every run and every layout of one program hashed
+    # differently (one binary's counts moved by up to 19 % from run to run; RESULTS.md 2026-11-29 14:20)
+    lua) echo "-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -Dluai_makeseed(L)=0x5eedu -I$WL_CACHE/bench/lua-include" ;;
     zstd) echo "-I$WL_SRC/lib -I$WL_SRC/lib/common -I$WL_SRC/programs -DXXH_NAMESPACE=ZSTD_ -DZSTD_LEGACY_SUPPORT=0" ;;
     leveldb) echo "-std=c++11 -fno-exceptions -DNDEBUG -DLEVELDB_PLATFORM_POSIX=1 -I$WL_CACHE/bench/leveldb-include -I$WL_SRC -I$WL_SRC/include" ;;
     # the Makefile's DEFS (support/'s are a subset); DEFPATH as Debian installs it
