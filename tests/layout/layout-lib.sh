@@ -62,3 +62,12 @@ crc = zlib.crc32("".join(l + "\n" for l in body.splitlines() if l and not l.star
 open(sys.argv[2], "w").write(body + "end %d 0x%08x\n" % (n, crc))
 PY
 }
+
+# dis OBJ SYM: SYM's disassembly in OBJ
+dis() {
+    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on'
+}
+# has OBJ SYM PATTERN: how many lines of SYM's disassembly match PATTERN
+has() { dis "$1" "$2" | grep -c -e "$3" || true; }
+# syms OBJ: the text symbols of OBJ, sorted
+syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }

@@ -11,16 +11,9 @@
 # - without a branch profile (only a tier applied, or no feedback) the code
 #   is the same byte for byte whatever split= says; bad values are refused.
 . "$PERFINST_TOP/tests/lib.sh"
+. "$T/layout/layout-lib.sh"
 src=$T/layout/coldsplit.c
 
-# dis OBJ SYM: SYM's disassembly in OBJ
-dis() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on'
-}
-# has OBJ SYM PATTERN: how many lines of SYM's disassembly match PATTERN
-has() { dis "$1" "$2" | grep -c -e "$3" || true; }
-# syms OBJ: the text symbols of OBJ, sorted
-syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
 
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src" -o train.o
 pi_ld -O2 -o train train.o

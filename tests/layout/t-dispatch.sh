@@ -10,13 +10,9 @@
 # - every build prints what -O2 prints on the training input and on all
 #   16 opcodes, at -O2 and -O3 with GCC's checking; a bad value is refused.
 . "$PERFINST_TOP/tests/lib.sh"
+. "$T/layout/layout-lib.sh"
 src=$T/layout/dispatch.c
 
-dis() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on'
-}
-has() { dis "$1" "$2" | grep -c -e "$3" || true; }
-syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
 
 gcc -O2 -o o2 "$src"
 ./o2 > o2.out
