@@ -165,11 +165,17 @@ struct share_access {
     HOST_WIDE_INT lspan;  /* an element of an array at a variable index: its first byte up to lspan past */
     /* a chunk group's member (find_chunk_groups): the group's number + 1, its bit */
     unsigned cgroup, cbit;
+    /* ... one at one address that need not run every iteration (a branch's
+     * counter): the variable counting its runs in the chunk, NULL: none */
+    tree ccnt;
     /* a streaming access's run (find_runs): the variable holding the end of
      * the bytes its footprint path took ahead, the end of its bytes in the
      * loop (computed before it), its step; run_var NULL: none */
     tree run_var, run_end;
     HOST_WIDE_INT run_step;
+    /* its line known to the runtime for this thread when it runs (known_after):
+     * its check tests no known line */
+    bool known;
 };
 enum { SH_BLOCK = 1, SH_STRING = 2, SH_STRING_AFTER = 3 };
 
@@ -837,14 +843,17 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator g3 = gsi_start_bb(chk3);
     gsi_insert_seq_after(&g3, seq, GSI_NEW_STMT);
-    /* chk4: the line known to the runtime for this thread? */
-    basic_block chk4 = create_empty_bb(chk3);
-    seq = NULL;
-    tree kn = known_at(&seq, loc, p, fa_need);
-    gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, kn, boolean_false_node, NULL_TREE, NULL_TREE));
-    gimple_seq_set_location(seq, loc);
-    gimple_stmt_iterator g4 = gsi_start_bb(chk4);
-    gsi_insert_seq_after(&g4, seq, GSI_NEW_STMT);
+    /* chk4: the line known to the runtime for this thread?  (fa_need 0: a
+     * check before this one, of the same bytes, made sure: known_after) */
+    basic_block chk4 = fa_need ? create_empty_bb(chk3) : NULL;
+    if (chk4) {
+        seq = NULL;
+        tree kn = known_at(&seq, loc, p, fa_need);
+        gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, kn, boolean_false_node, NULL_TREE, NULL_TREE));
+        gimple_seq_set_location(seq, loc);
+        gimple_stmt_iterator g4 = gsi_start_bb(chk4);
+        gsi_insert_seq_after(&g4, seq, GSI_NEW_STMT);
+    }
     gimple_stmt_iterator gcall_it = gsi_start_bb(cb);
     gsi_insert_after(&gcall_it, call, GSI_NEW_STMT);
 
@@ -892,9 +901,9 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     edge e3t = make_edge(chk2, not_sampled, EDGE_TRUE_VALUE);
     edge e3f = make_edge(chk2, chk3, EDGE_FALSE_VALUE);
     edge e4t = make_edge(chk3, cb, EDGE_TRUE_VALUE);
-    edge e4f = make_edge(chk3, chk4, EDGE_FALSE_VALUE);
-    edge e5t = make_edge(chk4, join, EDGE_TRUE_VALUE);
-    edge e5f = make_edge(chk4, cb, EDGE_FALSE_VALUE);
+    edge e4f = make_edge(chk3, chk4 ? chk4 : join, EDGE_FALSE_VALUE);
+    edge e5t = chk4 ? make_edge(chk4, join, EDGE_TRUE_VALUE) : NULL;
+    edge e5f = chk4 ? make_edge(chk4, cb, EDGE_FALSE_VALUE) : NULL;
     edge ec = make_edge(cb, join, EDGE_FALLTHRU);
     e2t->probability = profile_probability::unlikely();
     e->probability = e2t->probability.invert();
@@ -902,20 +911,24 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     e3f->probability = e3t->probability.invert();
     e4t->probability = profile_probability::very_unlikely();
     e4f->probability = e4t->probability.invert();
-    e5t->probability = profile_probability::very_likely();
-    e5f->probability = e5t->probability.invert();
+    if (chk4) {
+        e5t->probability = profile_probability::very_likely();
+        e5f->probability = e5t->probability.invert();
+    }
     ec->probability = profile_probability::always();
     chk2->count = e2t->count();
     chk3->count = e3f->count();
     not_sampled->count = e3t->count();
     if (read && fp)
         fp->count = erf->count();
-    chk4->count = e4f->count();
-    cb->count = e3t->count() + e4t->count() + e5f->count();
+    if (chk4)
+        chk4->count = e4f->count();
+    cb->count = e3t->count() + e4t->count() + (chk4 ? e5f->count() : profile_count::zero());
     if (current_loops) {
         add_bb_to_loop(chk2, bb->loop_father);
         add_bb_to_loop(chk3, bb->loop_father);
-        add_bb_to_loop(chk4, bb->loop_father);
+        if (chk4)
+            add_bb_to_loop(chk4, bb->loop_father);
         add_bb_to_loop(cb, bb->loop_father);
     }
     if (cs) { /* before it all: if (skip) goto done */
@@ -1147,7 +1160,112 @@ static void instrument(const share_access &a, tree skip)
         }
     }
     insert_guarded(&gsi, call, addr, loc, skip, !a.store, fa,
-                   a.store ? SH_KNOWN_WRITE : SH_KNOWN_READ);
+                   a.known ? 0 : a.store ? SH_KNOWN_WRITE : SH_KNOWN_READ);
+}
+
+/* ---- known lines made sure by an earlier check --------------------------------------
+ *
+ * A thread's first read and first write of each sampled shared line call
+ * (its known lines, insert_guarded's chk4): once the runtime has seen it,
+ * the line's bit stays set (only an allocation, a call, clears it).  So an
+ * access whose every path from an earlier access of the same bytes and
+ * kind — a check that dominates it — has no call or asm (a loop's latch
+ * test `j < dim` after the guard `0 < dim` before the loop, kmeans's
+ * volatile bounds) needs no test of its own: when its line is sampled there
+ * and was at the earlier check, that check tested the bit or called.  (A
+ * line that became shared, or was first written after being read-only,
+ * between the two is tested again at the earlier check's next run.) */
+#define SH_KNOWN_PAIRS 256 /* the region walks a function may take */
+
+/* Has every block on a path from `from` to `to` no call (but an atomic
+ * builtin) and no asm?  (the blocks reachable from `from` that reach `to`,
+ * both included, all their statements) */
+static bool call_free_between(function *fun, basic_block from, basic_block to)
+{
+    auto_sbitmap fw(last_basic_block_for_fn(fun)), bw(last_basic_block_for_fn(fun));
+    bitmap_clear(fw);
+    bitmap_clear(bw);
+    /* the blocks reachable from b forward (succs) or backward (preds), into
+     * seen, within `within` when given; false when one has a call or an asm
+     * and calls is set */
+    auto walk = [&](basic_block b0, bool forward, sbitmap seen, sbitmap within, bool calls) {
+        auto_vec<basic_block> work;
+        work.safe_push(b0);
+        bitmap_set_bit(seen, b0->index);
+        while (!work.is_empty()) {
+            basic_block b = work.pop();
+            tree ad;
+            unsigned sz;
+            bool st;
+            for (gimple_stmt_iterator gsi = gsi_start_bb(b); calls && !gsi_end_p(gsi); gsi_next(&gsi))
+                if ((is_gimple_call(gsi_stmt(gsi)) && !atomic_access(gsi_stmt(gsi), &ad, &sz, &st)) ||
+                    gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
+                    return false;
+            if (!forward && b == from)
+                continue;
+            edge e;
+            edge_iterator ei;
+            FOR_EACH_EDGE(e, ei, forward ? b->succs : b->preds)
+            {
+                basic_block n = forward ? e->dest : e->src;
+                if (n != EXIT_BLOCK_PTR_FOR_FN(fun) && n != ENTRY_BLOCK_PTR_FOR_FN(fun) &&
+                    (!within || bitmap_bit_p(within, n->index)) && bitmap_set_bit(seen, n->index))
+                    work.safe_push(n);
+            }
+        }
+        return true;
+    };
+    walk(from, true, fw, NULL, false);
+    return walk(to, false, bw, fw, true);
+}
+
+/* Is x before y in their block? */
+static bool stmt_before(gimple *x, gimple *y)
+{
+    for (gimple_stmt_iterator gsi = gsi_for_stmt(x); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (gsi_stmt(gsi) == y)
+            return x != y;
+    return false;
+}
+
+/* Mark the accesses whose line an earlier check made known (above). */
+static void known_after(function *fun, vec<share_access> &acc)
+{
+    unsigned walks = 0;
+    auto_vec<tree> refs;
+    auto_vec<unsigned> sizes;
+    auto_vec<hashval_t> hashes;
+    for (unsigned i = 0; i < acc.length(); i++) {
+        unsigned size = 0;
+        tree r = acc[i].ref && !acc[i].block ? probe_ref(acc[i], &size) : NULL_TREE;
+        refs.safe_push(r);
+        sizes.safe_push(size);
+        hashes.safe_push(r ? iterative_hash_expr(r, size) : 0);
+    }
+    for (unsigned i = 0; i < acc.length() && walks < SH_KNOWN_PAIRS; i++) {
+        share_access &b = acc[i];
+        if (!refs[i])
+            continue;
+        basic_block bb = gimple_bb(b.stmt);
+        for (unsigned j = 0; j < acc.length() && walks < SH_KNOWN_PAIRS; j++) {
+            const share_access &a = acc[j];
+            if (j == i || !refs[j] || hashes[j] != hashes[i] || sizes[j] != sizes[i] || a.store != b.store)
+                continue;
+            basic_block ab = gimple_bb(a.stmt);
+            if (ab == bb ? !stmt_before(a.stmt, b.stmt) : !dominated_by_p(CDI_DOMINATORS, bb, ab))
+                continue;
+            if (!operand_equal_p(refs[j], refs[i], OEP_MATCH_SIDE_EFFECTS))
+                continue;
+            walks++;
+            if (call_free_between(fun, ab, bb)) {
+                b.known = true;
+                if (pi_opt.verbose)
+                    inform(gimple_location(b.stmt), "perfinst: sharing: no known-line test: the check at line %d made sure",
+                           LOCATION_LINE(gimple_location(a.stmt)));
+                break;
+            }
+        }
+    }
 }
 
 /* ---- coalescing: one check for a block's accesses to one line ------------------
@@ -1645,14 +1763,21 @@ static tree latch_value(gimple_seq *seq, location_t loc, const loop_group &g)
 
 /* Per loop of fun: 0 (not seen yet), or 2 when it has a call or an asm (a
  * callee may be instrumented, or create or join threads): none of its
- * accesses is grouped. */
-static void loop_states(function *fun, auto_vec<char> &state)
+ * accesses is grouped.  With atomics_ok (chunk groups) an __atomic or
+ * __sync builtin is not a call: GCC expands it inline, and it is one of the
+ * loop's accesses (fsbench's mixed: a shared counter bumped once in 1024
+ * iterations). */
+static void loop_states(function *fun, auto_vec<char> &state, bool atomics_ok = false)
 {
     state.safe_grow_cleared(number_of_loops(fun));
     basic_block bb;
+    tree ad;
+    unsigned sz;
+    bool st;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-        if (is_gimple_call(gsi_stmt(gsi)) || gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
+        if ((is_gimple_call(gsi_stmt(gsi)) && !(atomics_ok && atomic_access(gsi_stmt(gsi), &ad, &sz, &st))) ||
+            gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM)
             for (class loop *l = bb->loop_father; l; l = loop_outer(l))
                 state[l->num] = 2;
 }
@@ -1660,7 +1785,7 @@ static void loop_states(function *fun, auto_vec<char> &state)
 /* The innermost loop a's access runs in once an iteration (its block
  * dominates the loop's one exit, which dominates the latch), and that exit;
  * NULL if none or the loop's state is 2. */
-static class loop *member_loop(const share_access &a, const auto_vec<char> &state, edge *ex)
+static class loop *member_loop(const share_access &a, const auto_vec<char> &state, edge *ex, bool *cond = NULL)
 {
     if (!a.ref || a.block)
         return NULL;
@@ -1669,9 +1794,16 @@ static class loop *member_loop(const share_access &a, const auto_vec<char> &stat
     if (!loop_outer(l) || l->inner || state[l->num] == 2)
         return NULL;
     *ex = single_exit(l);
-    if (!*ex || !dominated_by_p(CDI_DOMINATORS, (*ex)->src, ab) ||
-        !dominated_by_p(CDI_DOMINATORS, l->latch, (*ex)->src))
+    if (!*ex || !dominated_by_p(CDI_DOMINATORS, l->latch, (*ex)->src))
         return NULL;
+    if (!dominated_by_p(CDI_DOMINATORS, (*ex)->src, ab)) {
+        /* with cond: an access that may not run in an iteration, and runs
+         * at most once in one (a block of an innermost loop without an
+         * irreducible region) */
+        if (!cond || (ab->flags & BB_IRREDUCIBLE_LOOP))
+            return NULL;
+        *cond = true;
+    }
     return l;
 }
 
@@ -2019,32 +2151,41 @@ static bool version_loop(const loop_group &g, tree skip)
 
 /* ---- chunk groups: a long loop's accesses checked once in 64 iterations ------------
  *
- * An innermost loop without calls or asm, with one exit, of any trip count
- * (none GCC knows, or more iterations than a loop group takes), with an
- * access at one address — or one line — in every iteration (histogram's
- * h->pixels++ and h->bins[image[i] >> 6]++, a thread's counter in fsbench):
- * its accesses that run once an iteration at addresses that move by a
- * constant step (up to a line) are checked together once every C
- * iterations (C = 64, fewer for steps that would walk more than 8 lines),
- * at the top of the loop's header:
+ * An innermost loop without calls or asm (an __atomic or __sync builtin is
+ * an access, not a call), with one exit, of any trip count (none GCC knows,
+ * or more iterations than a loop group takes), with an access at one
+ * address — or one line — (histogram's h->pixels++ and
+ * h->bins[image[i] >> 6]++, a thread's counter in fsbench): its accesses
+ * that run once an iteration at addresses that move by a constant step (up
+ * to a line), and those at one address that run in some iterations only
+ * (fsbench's mixed: `if (me) mixed.b++; else mixed.a++`), are checked
+ * together once every C iterations (C = 64, fewer for steps that would
+ * walk more than 8 lines), at the top of the loop's header:
  *
- *     it, lim, mask, ks: 0 on entry          (it: the iteration; it = lim: a new chunk)
- *     if (it >= lim) {
+ *     it, lim, mask, ks, kc: 0 on entry        (it: the iteration; lim -1: no chunk,
+ *                                              a loop counted to run fewer than two)
+ *     if (it >= lim) {                         (a new chunk; members at one address only:
+ *                                               left 1 on entry, if (--left == 0), in memory)
+ *         countdown += (C - runs_j) for each member j that need not run every
+ *                      iteration and was taken for in the last chunk (kc), runs_j = 0;
  *         for each access j: its lines in iterations it .. it + C - 1;
  *         free_j = all this thread's (or read-only shared, for a load, each known);
  *         samp_j = all sampled (each known: known_lines);
  *         K = C * (the number of samp_j);
  *         take = every access free or sampled && countdown > K;
- *         countdown -= take ? K : 0;  ks = take ? (the number of samp_j) : 0;
- *         mask = (free_j || (samp_j && take)) << j, ...;  lim = it + C;
+ *         countdown -= take ? K : 0;  ks = take ? (the number of samp_j that run every iteration) : 0;
+ *         kc = take ? (samp_j << j of the others) : 0;
+ *         mask = (free_j || (samp_j && take)) << j, ...;  lim = it + C;  (or left = C)
  *     }
  *     if (mask == all ones) <a copy of the loop's body without checks (only when
  *                            every access has one address: one that moves would
  *                            need its pointer in both copies, which costs more
  *                            registers than the checks' tests, histogram's loop)>
  *     else ... each access j: if (mask & 1 << j) <no check>, else its own check ...
+ *     (a member j that need not run every iteration: runs_j++ where it runs, in both copies)
  *     (the latch: it++)
- *     (the exit: countdown += (lim - it - 1) * ks: the chunk's iterations not run)
+ *     (the exit: countdown += (lim - it - 1) * ks (or (left - 1) * ks) + the runs not made,
+ *      as at a chunk's start: the chunk's iterations not run)
  *
  * A line this thread owns, or a read-only shared line read, needs nothing
  * of its accesses' checks, so those accesses skip alone; the countdown is
@@ -2077,20 +2218,21 @@ struct chunk_group {
 static void find_chunk_groups(function *fun, vec<share_access> &acc, vec<chunk_group> &groups)
 {
     auto_vec<char> state; /* per loop: 0 not seen, 1 a group, 2 none */
-    loop_states(fun, state);
+    loop_states(fun, state, true);
     for (unsigned i = 0; i < acc.length(); i++)
         if (acc[i].lgroup)
             state[gimple_bb(acc[i].stmt)->loop_father->num] = 2;
     for (unsigned i = 0; i < acc.length(); i++) {
         share_access &a = acc[i];
         edge ex;
-        class loop *l = member_loop(a, state, &ex);
+        bool cond = false;
+        class loop *l = member_loop(a, state, &ex, &cond);
         if (!l)
             continue;
         unsigned size;
         tree lbase;
         HOST_WIDE_INT step, span;
-        if (!member_affine(l, a, &lbase, &step, &span, &size) || absu_hwi(step) > PI_SHARE_LINE)
+        if (!member_affine(l, a, &lbase, &step, &span, &size) || absu_hwi(step) > PI_SHARE_LINE || (cond && step))
             continue;
         unsigned k;
         for (k = 0; k < groups.length() && groups[k].loop != l; k++)
@@ -2117,6 +2259,9 @@ static void find_chunk_groups(function *fun, vec<share_access> &acc, vec<chunk_g
         groups[k].all_fixed &= !step;
         a.cgroup = k + 1;
         a.cbit = groups[k].members++;
+        a.ccnt = cond ? create_tmp_var(unsigned_type_node, "pi_ccnt") : NULL_TREE;
+        if (cond)
+            TREE_ADDRESSABLE(a.ccnt) = 1; /* (in memory: no SSA form to keep across the branches) */
         a.lbase = lbase;
         a.lstep = step;
         a.lspan = span;
@@ -2139,7 +2284,10 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
     tree u64 = long_long_unsigned_type_node, uptr = pointer_sized_int_node, bt = boolean_type_node;
     edge pre = loop_preheader_edge(l), back = loop_latch_edge(l), ex = single_exit(l);
     basic_block h = l->header;
-    tree lim0 = build_int_cst(uptr, 0);
+    /* down: members at one address only (their copy without checks):
+     * the chunk's counter counts down in memory */
+    bool down = g.all_fixed;
+    tree left0 = build_int_cst(uptr, down ? 1 : 0);
     if (g.niter) { /* fewer than two chunks' iterations (or GCC's count not right): no chunks */
         gimple_seq q = NULL;
         tree n = before_loop_value(&q, uptr, g.niter);
@@ -2149,23 +2297,84 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
         if (g.assume)
             few = gimple_build(&q, loc, BIT_IOR_EXPR, bt, few,
                                gimple_build(&q, loc, BIT_NOT_EXPR, bt, before_loop_value(&q, bt, g.assume)));
-        lim0 = gimple_build(&q, loc, COND_EXPR, uptr, few, build_int_cst(uptr, -1), lim0);
+        left0 = gimple_build(&q, loc, COND_EXPR, uptr, few, build_int_cst(uptr, down ? 0 : -1), left0);
         gimple_seq_set_location(q, loc);
         gsi_insert_seq_on_edge_immediate(pre, q);
         pre = loop_preheader_edge(l);
     }
-    tree it = make_temp_ssa_name(uptr, NULL, "pi_it"), lim = make_temp_ssa_name(uptr, NULL, "pi_lim");
+    /* the members that need not run every iteration: each one's runs in the
+     * chunk counted where it runs (0 before the loop; the counts put in the
+     * members' blocks at the end, in the copy without checks too) */
+    auto_vec<basic_block> cond_blocks;
+    auto_vec<tree> cond_vars;
+    auto count_runs = [&](basic_block b, tree var) {
+        gimple_seq r = NULL;
+        tree c0 = make_temp_ssa_name(u32, NULL, "pi_ccnt");
+        gimple_seq_add_stmt(&r, gimple_build_assign(c0, var));
+        gimple_seq_add_stmt(&r, gimple_build_assign(var, gimple_build(&r, loc, PLUS_EXPR, u32, c0, build_int_cst(u32, 1))));
+        gimple_seq_set_location(r, loc);
+        gimple_stmt_iterator ga = gsi_after_labels(b);
+        gsi_insert_seq_before(&ga, r, GSI_SAME_STMT);
+    };
+    {
+        gimple_seq q = NULL;
+        for (unsigned i = 0; i < acc.length(); i++)
+            if (acc[i].cgroup == gi + 1 && acc[i].ccnt) {
+                gimple_seq_add_stmt(&q, gimple_build_assign(acc[i].ccnt, build_int_cst(u32, 0)));
+                cond_blocks.safe_push(gimple_bb(acc[i].stmt));
+                cond_vars.safe_push(acc[i].ccnt);
+            }
+        if (q) {
+            gimple_seq_set_location(q, loc);
+            gsi_insert_seq_on_edge_immediate(pre, q);
+            pre = loop_preheader_edge(l);
+        }
+    }
+    /* down: left, the chunk's iterations left, this one included, in memory
+     * (a decrement and its test an iteration: two instructions; the
+     * iteration's number and its comparison with the chunk's end took
+     * four).  Otherwise it, the iteration, and lim, the chunk's end (a
+     * member that moves needs it at the check; histogram's loop spilled its
+     * image pointer with the counter in memory: 4.33x against 4.13x). */
+    tree left = down ? create_tmp_var(uptr, "pi_left") : NULL_TREE;
+    if (down) {
+        TREE_ADDRESSABLE(left) = 1;
+        gimple_seq q = NULL;
+        gimple_seq_add_stmt(&q, gimple_build_assign(left, left0));
+        gimple_seq_set_location(q, loc);
+        gsi_insert_seq_on_edge_immediate(pre, q);
+        pre = loop_preheader_edge(l);
+    }
+    tree it = down ? build_int_cst(uptr, 0) : make_temp_ssa_name(uptr, NULL, "pi_it");
+    tree lim = down ? NULL_TREE : make_temp_ssa_name(uptr, NULL, "pi_lim");
+    gphi *pit = down ? NULL : create_phi_node(it, h), *plim = down ? NULL : create_phi_node(lim, h);
+    if (!down) {
+        add_phi_arg(pit, build_int_cst(uptr, 0), pre, loc);
+        add_phi_arg(plim, left0, pre, loc);
+    }
     tree mask = make_temp_ssa_name(u32, NULL, "pi_mask"), ks = make_temp_ssa_name(u32, NULL, "pi_ks");
-    gphi *pit = create_phi_node(it, h), *plim = create_phi_node(lim, h);
+    /* (kc only with members that need not run every iteration) */
+    tree kc = cond_blocks.length() ? make_temp_ssa_name(u32, NULL, "pi_kc") : build_int_cst(u32, 0);
     gphi *pmask = create_phi_node(mask, h), *pks = create_phi_node(ks, h);
-    add_phi_arg(pit, build_int_cst(uptr, 0), pre, loc);
-    add_phi_arg(plim, lim0, pre, loc);
+    gphi *pkc = cond_blocks.length() ? create_phi_node(kc, h) : NULL;
     add_phi_arg(pmask, build_int_cst(u32, 0), pre, loc);
     add_phi_arg(pks, build_int_cst(u32, 0), pre, loc);
-    gcond *c = gimple_build_cond(GE_EXPR, it, lim, NULL_TREE, NULL_TREE);
-    gimple_set_location(c, loc);
+    if (pkc)
+        add_phi_arg(pkc, build_int_cst(u32, 0), pre, loc);
+    gimple_seq hs = NULL;
+    gcond *c;
+    if (down) {
+        tree lv = make_temp_ssa_name(uptr, NULL, "pi_left");
+        gimple_seq_add_stmt(&hs, gimple_build_assign(lv, left));
+        tree left1 = gimple_build(&hs, loc, MINUS_EXPR, uptr, lv, build_int_cst(uptr, 1));
+        gimple_seq_add_stmt(&hs, gimple_build_assign(left, left1));
+        c = gimple_build_cond(EQ_EXPR, left1, build_int_cst(uptr, 0), NULL_TREE, NULL_TREE);
+    } else
+        c = gimple_build_cond(GE_EXPR, it, lim, NULL_TREE, NULL_TREE);
+    gimple_seq_add_stmt(&hs, c);
+    gimple_seq_set_location(hs, loc);
     gimple_stmt_iterator gh = gsi_after_labels(h);
-    gsi_insert_before(&gh, c, GSI_SAME_STMT);
+    gsi_insert_seq_before(&gh, hs, GSI_SAME_STMT);
     /* the chunk's check */
     gimple_seq seq = NULL;
     tree shadow = make_temp_ssa_name(u8p, NULL, "pi_shadow");
@@ -2175,7 +2384,27 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
     tree me8 = gimple_build(&seq, loc, MULT_EXPR, u64, gimple_convert(&seq, loc, u64, me),
                             build_int_cstu(u64, 0x0101010101010101ull));
     tree n = build_int_cst(uptr, g.iters - 1), iters = build_int_cst(u32, g.iters), zero = build_int_cst(u32, 0);
-    tree all = NULL_TREE, kk = zero, ns = zero;
+    tree all = NULL_TREE, kk = zero, ns = zero, ns_u = zero, kc_r = zero;
+    /* the previous chunk's countdown back for the runs its members that need
+     * not run every iteration did not make (iters each was taken for) */
+    auto cond_back = [&](gimple_seq *q, tree kcv) {
+        tree gb = zero;
+        for (unsigned i = 0; i < acc.length(); i++)
+            if (acc[i].cgroup == gi + 1 && acc[i].ccnt) {
+                tree c0 = make_temp_ssa_name(u32, NULL, "pi_ccnt");
+                gimple_seq_add_stmt(q, gimple_build_assign(c0, acc[i].ccnt));
+                tree bit = gimple_build(q, loc, BIT_AND_EXPR, u32,
+                                        gimple_build(q, loc, RSHIFT_EXPR, u32, kcv, build_int_cst(integer_type_node, acc[i].cbit)),
+                                        build_int_cst(u32, 1));
+                gb = gimple_build(q, loc, PLUS_EXPR, u32, gb,
+                                  gimple_build(q, loc, MULT_EXPR, u32, bit, gimple_build(q, loc, MINUS_EXPR, u32, iters, c0)));
+            }
+        return gb;
+    };
+    tree gb = cond_back(&seq, kc);
+    for (unsigned i = 0; i < acc.length(); i++)
+        if (acc[i].cgroup == gi + 1 && acc[i].ccnt)
+            gimple_seq_add_stmt(&seq, gimple_build_assign(acc[i].ccnt, zero));
     auto_vec<tree> frees, samps;
     for (unsigned i = 0; i < acc.length(); i++) {
         const share_access &a = acc[i];
@@ -2191,16 +2420,24 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
         tree fre = gimple_build(&seq, loc, BIT_AND_EXPR, bt, ma.ok_u, gimple_build(&seq, loc, EQ_EXPR, bt, ma.k_u, zero));
         all = all ? gimple_build(&seq, loc, BIT_AND_EXPR, bt, all, ma.ok_u) : ma.ok_u;
         ns = gimple_build(&seq, loc, PLUS_EXPR, u32, ns, gimple_convert(&seq, loc, u32, samp));
+        if (a.ccnt)
+            kc_r = gimple_build(&seq, loc, BIT_IOR_EXPR, u32, kc_r,
+                                gimple_build(&seq, loc, LSHIFT_EXPR, u32, gimple_convert(&seq, loc, u32, samp),
+                                             build_int_cst(integer_type_node, a.cbit)));
+        else
+            ns_u = gimple_build(&seq, loc, PLUS_EXPR, u32, ns_u, gimple_convert(&seq, loc, u32, samp));
         frees.safe_push(fre);
         samps.safe_push(samp);
     }
     kk = gimple_build(&seq, loc, MULT_EXPR, u32, ns, iters);
-    tree cd = make_temp_ssa_name(u32, NULL, "pi_cd");
-    gimple_seq_add_stmt(&seq, gimple_build_assign(cd, countdown_decl()));
+    tree cd0 = make_temp_ssa_name(u32, NULL, "pi_cd");
+    gimple_seq_add_stmt(&seq, gimple_build_assign(cd0, countdown_decl()));
+    tree cd = gb == zero ? cd0 : gimple_build(&seq, loc, PLUS_EXPR, u32, cd0, gb);
     tree take = gimple_build(&seq, loc, BIT_AND_EXPR, bt, all, gimple_build(&seq, loc, GT_EXPR, bt, cd, kk));
     tree cdn = gimple_build(&seq, loc, COND_EXPR, u32, take, gimple_build(&seq, loc, MINUS_EXPR, u32, cd, kk), cd);
     gimple_seq_add_stmt(&seq, gimple_build_assign(countdown_decl(), cdn));
-    tree ks_r = gimple_build(&seq, loc, COND_EXPR, u32, take, ns, zero);
+    tree ks_r = gimple_build(&seq, loc, COND_EXPR, u32, take, ns_u, zero);
+    kc_r = kc_r == zero ? zero : gimple_build(&seq, loc, COND_EXPR, u32, take, kc_r, zero);
     tree mask_r = zero;
     for (unsigned j = 0; j < frees.length(); j++) {
         tree b = gimple_build(&seq, loc, BIT_IOR_EXPR, bt, frees[j],
@@ -2209,7 +2446,9 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
                               gimple_build(&seq, loc, LSHIFT_EXPR, u32, gimple_convert(&seq, loc, u32, b),
                                            build_int_cst(integer_type_node, j)));
     }
-    tree lim_r = gimple_build(&seq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, g.iters));
+    tree lim_r = down ? NULL_TREE : gimple_build(&seq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, g.iters));
+    if (down)
+        gimple_seq_add_stmt(&seq, gimple_build_assign(left, build_int_cst(uptr, g.iters)));
     gimple_seq_set_location(seq, loc);
     edge ej;
     edge e = side_block(c, seq, EDGE_TRUE_VALUE, &ej);
@@ -2221,21 +2460,36 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
         add_phi_arg(p, nw, ej, loc);
         return v;
     };
-    tree mask_t = join(mask, mask_r, "pi_mask"), lim_t = join(lim, lim_r, "pi_lim"), ks_t = join(ks, ks_r, "pi_ks");
+    tree mask_t = join(mask, mask_r, "pi_mask"), ks_t = join(ks, ks_r, "pi_ks");
+    tree lim_t = down ? NULL_TREE : join(lim, lim_r, "pi_lim");
+    tree kc_t = pkc ? join(kc, kc_r, "pi_kc") : kc;
     /* the latch: the next iteration */
-    gimple_seq lseq = NULL;
-    tree it1 = gimple_build(&lseq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, 1));
-    gimple_stmt_iterator gl = gsi_after_labels(back->src);
-    gsi_insert_seq_before(&gl, lseq, GSI_SAME_STMT);
-    add_phi_arg(pit, it1, back, loc);
-    add_phi_arg(plim, lim_t, back, loc);
+    if (!down) {
+        gimple_seq lseq = NULL;
+        tree it1 = gimple_build(&lseq, loc, PLUS_EXPR, uptr, it, build_int_cst(uptr, 1));
+        gimple_stmt_iterator gl = gsi_after_labels(back->src);
+        gsi_insert_seq_before(&gl, lseq, GSI_SAME_STMT);
+        add_phi_arg(pit, it1, back, loc);
+        add_phi_arg(plim, lim_t, back, loc);
+    }
     add_phi_arg(pmask, mask_t, back, loc);
     add_phi_arg(pks, ks_t, back, loc);
+    if (pkc)
+        add_phi_arg(pkc, kc_t, back, loc);
     /* the exit: what the chunk did not run back into the countdown */
     gimple_seq xseq = NULL;
-    tree left = gimple_build(&xseq, loc, MINUS_EXPR, uptr, gimple_build(&xseq, loc, MINUS_EXPR, uptr, lim_t, it),
-                             build_int_cst(uptr, 1));
-    tree back_k = gimple_build(&xseq, loc, MULT_EXPR, u32, gimple_convert(&xseq, loc, u32, left), ks_t);
+    tree rest;
+    if (down) {
+        tree lx = make_temp_ssa_name(uptr, NULL, "pi_left");
+        gimple_seq_add_stmt(&xseq, gimple_build_assign(lx, left));
+        rest = gimple_build(&xseq, loc, MINUS_EXPR, uptr, lx, build_int_cst(uptr, 1));
+    } else
+        rest = gimple_build(&xseq, loc, MINUS_EXPR, uptr, gimple_build(&xseq, loc, MINUS_EXPR, uptr, lim_t, it),
+                            build_int_cst(uptr, 1));
+    tree back_k = gimple_build(&xseq, loc, MULT_EXPR, u32, gimple_convert(&xseq, loc, u32, rest), ks_t);
+    tree gx = cond_back(&xseq, kc_t);
+    if (gx != zero)
+        back_k = gimple_build(&xseq, loc, PLUS_EXPR, u32, back_k, gx);
     tree cx = make_temp_ssa_name(u32, NULL, "pi_cd");
     gimple_seq_add_stmt(&xseq, gimple_build_assign(cx, countdown_decl()));
     gimple_seq_add_stmt(&xseq, gimple_build_assign(countdown_decl(), gimple_build(&xseq, loc, PLUS_EXPR, u32, cx, back_k)));
@@ -2244,8 +2498,11 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
     /* a chunk whose every access skips runs a copy of the loop's body
      * without checks (the counter and the test of the mask stay): for
      * accesses at one address each */
-    if (!g.all_fixed)
+    if (!g.all_fixed) {
+        for (unsigned j = 0; j < cond_blocks.length(); j++)
+            count_runs(cond_blocks[j], cond_vars[j]);
         return mask_t;
+    }
     edge st = split_block_after_labels(t);
     calculate_dominance_info(CDI_DOMINATORS); /* (get_loop_body's) */
     basic_block hn = st->dest, *body = get_loop_body(l);
@@ -2255,14 +2512,21 @@ static tree insert_chunk_check(const chunk_group &g, unsigned gi, vec<share_acce
             region.safe_push(body[i]);
     free(body);
     free_dominance_info(CDI_DOMINATORS);
-    if (!can_copy_bbs_p(region.address(), region.length()))
+    if (!can_copy_bbs_p(region.address(), region.length())) {
+        for (unsigned j = 0; j < cond_blocks.length(); j++)
+            count_runs(cond_blocks[j], cond_vars[j]);
         return mask_t;
+    }
     auto_vec<basic_block> copies;
     copies.safe_grow(region.length());
     initialize_original_copy_tables();
     copy_bbs(region.address(), region.length(), copies.address(), NULL, 0, NULL, l, l->latch, false);
     add_phi_args_after_copy(copies.address(), copies.length(), NULL);
     basic_block hn2 = get_bb_copy(hn);
+    for (unsigned j = 0; j < cond_blocks.length(); j++) {
+        count_runs(cond_blocks[j], cond_vars[j]);
+        count_runs(get_bb_copy(cond_blocks[j]), cond_vars[j]);
+    }
     free_original_copy_tables();
     gcond *ca = gimple_build_cond(EQ_EXPR, mask_t, build_int_cst(u32, g.members >= 32 ? 0xffffffffu : (1u << g.members) - 1),
                                   NULL_TREE, NULL_TREE);
@@ -2893,6 +3157,9 @@ static unsigned sharing_execute(function *fun)
             coalesce_groups(acc);
             free_dominance_info(CDI_DOMINATORS);
         }
+        calculate_dominance_info(CDI_DOMINATORS);
+        known_after(fun, acc);
+        free_dominance_info(CDI_DOMINATORS);
         auto_vec<tree> skips;
         skips.safe_grow_cleared(acc.length());
         for (unsigned i = 0; i < acc.length(); i++) {

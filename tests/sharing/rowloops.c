@@ -26,7 +26,9 @@
  * shares a line with the other worker's (sampled): checked once every 64
  * iterations (chunk groups), the countdown given back for the iterations a
  * chunk did not run; and loops adding into the sum alone (a copy of the
- * loop without checks runs the chunks).  Prints the loops
+ * loop without checks runs the chunks); and loops whose access to the sum
+ * runs in some iterations only (every 2nd or 7th; in turns with one to its
+ * own vector).  Prints the loops
  * verified, those that took another count, the accesses counted down, and
  * the loops' accesses and the long loops' iterations.  With `short`, only
  * the row loops of 8 to 47 iterations (their accesses on at most 7 lines
@@ -52,7 +54,7 @@ static double *m;
 static pthread_barrier_t bar;
 static const int los[] = {0, 3, 17, 9, 0, 1};
 static const int lens[] = {1, 5, 8, 13, 30, 47, 63, 64, 65, 70, 90};
-static long verified[2], wrong[2], counted[2], accesses[2], chunked[2];
+static long verified[2], wrong[2], counted[2], accesses[2], chunked[2], some[2];
 static double warmed[2];
 static volatile long *sums; /* one line: each worker's sum, sampled once both wrote it */
 static const int longs[] = {130, 200, 256};
@@ -112,6 +114,43 @@ static __attribute__((noinline, no_instrument_function)) long expected_bump(vola
     return b == SAMPLED ? len : b == __perfinst_share_tls.id ? 0 : -1;
 }
 
+/* long loops whose accesses at one address run in some iterations only
+ * (a chunk's members counted where they run, the countdown given back for
+ * the runs they did not make): the sum every `every` iterations; the sum
+ * and the worker's own vector in turns */
+static __attribute__((noinline)) void bump_some(volatile long *s, int len, int every)
+{
+    for (int j = 0; j < len; j++)
+        if (j % every == 0)
+            *s += j;
+}
+
+static __attribute__((noinline)) void bump_alt(volatile long *s, volatile double *o, int len)
+{
+    for (int j = 0; j < len; j++) {
+        if (j & 1)
+            *s += j;
+        else
+            *o += 1;
+    }
+}
+
+static __attribute__((noinline, no_instrument_function)) long expected_some(volatile long *s, int len, int every)
+{
+    unsigned char b = __perfinst_share_shadow[(unsigned long)s >> 6];
+    return b == SAMPLED ? (len + every - 1) / every : b == __perfinst_share_tls.id ? 0 : -1;
+}
+
+static __attribute__((noinline, no_instrument_function)) long expected_alt(volatile long *s, volatile double *o,
+                                                                           int len)
+{
+    unsigned char me = __perfinst_share_tls.id, bs = __perfinst_share_shadow[(unsigned long)s >> 6],
+                  bo = __perfinst_share_shadow[(unsigned long)o >> 6];
+    if ((bs != SAMPLED && bs != me) || (bo != SAMPLED && bo != me))
+        return -1;
+    return (bs == SAMPLED ? len / 2 : 0) + (bo == SAMPLED ? (len + 1) / 2 : 0);
+}
+
 /* y read (its lines past their footprint) */
 static __attribute__((noinline)) double warm(const double *y)
 {
@@ -135,6 +174,17 @@ static __attribute__((noinline, no_instrument_function)) long expected_sum(volat
                 return -1;
         }
     return k;
+}
+
+/* A loop's count against its checks' (k < 0: not verified) */
+static void tally(int me, long k, long got, int some_loop)
+{
+    if (k < 0)
+        return;
+    verified[me]++;
+    some[me] += some_loop;
+    wrong[me] += got != k;
+    counted[me] += got;
 }
 
 static void *worker(void *arg)
@@ -171,11 +221,7 @@ static void *worker(void *arg)
                         axpy(x, y, 0.5, len);
                         long got = 1000000 - (long)countdown();
                         accesses[me] += 2 * len;
-                        if (k >= 0) {
-                            verified[me]++;
-                            wrong[me] += got != k;
-                            counted[me] += got;
-                        }
+                        tally(me, k, got, 0);
                     }
             for (int w = 0; t == me && w < 10; w++) /* y's lines past the footprint */
                 warmed[me] += warm(y);
@@ -185,20 +231,21 @@ static void *worker(void *arg)
                 sum_into(&sums[me], y, longs[b]);
                 long got = 1000000 - (long)countdown();
                 chunked[me] += longs[b];
-                if (k >= 0) {
-                    verified[me]++;
-                    wrong[me] += got != k;
-                    counted[me] += got;
-                }
+                tally(me, k, got, 0);
                 k = expected_bump(&sums[me], longs[b]);
                 set_countdown(1000000);
                 bump(&sums[me], longs[b]);
-                got = 1000000 - (long)countdown();
-                if (k >= 0) {
-                    verified[me]++;
-                    wrong[me] += got != k;
-                    counted[me] += got;
+                tally(me, k, 1000000 - (long)countdown(), 0);
+                for (int every = 2; every <= 7; every += 5) {
+                    k = expected_some(&sums[me], longs[b], every);
+                    set_countdown(1000000);
+                    bump_some(&sums[me], longs[b], every);
+                    tally(me, k, 1000000 - (long)countdown(), 1);
                 }
+                k = expected_alt(&sums[me], y, longs[b]);
+                set_countdown(1000000);
+                bump_alt(&sums[me], y, longs[b]);
+                tally(me, k, 1000000 - (long)countdown(), 1);
             }
         pthread_barrier_wait(&bar);
     }
@@ -233,5 +280,6 @@ int main(int argc, char **argv)
            counted[0], counted[1]);
     printf("accesses %ld\n", accesses[0] + accesses[1]);
     printf("chunked %ld\n", chunked[0] + chunked[1]);
+    printf("some %ld\n", some[0] + some[1]);
     return 0;
 }

@@ -18,7 +18,10 @@
 #    same comparison of the countdown, the chunks' iterations not run given
 #    back at the loop's exit (130 and 200 iterations), and its instructions;
 #    a long loop adding into the sum alone runs its chunks in a copy without
-#    checks (the same comparison).
+#    checks (the same comparison); so do long loops whose access to the sum
+#    runs in some iterations only (every 2nd or 7th, or in turns with one to
+#    the worker's own vector): each counted where it runs, the countdown
+#    given back for the runs it did not make.
 # What the runtime records is what it recorded with a check and a call per
 # access (sharing-coalesce=no): the same report in the exact mode.  The
 # number of block operations that reached the runtime (SHARE_STATS blocks)
@@ -77,6 +80,8 @@ assert_contains "rowloops: the long loop checked in chunks" ryes.notes \
     "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check every 57 iterations of a loop for its 2 accesses"
 assert_contains "rowloops: the long loop at one address checked in chunks" ryes.notes \
     "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check every 64 iterations of a loop for its 1 accesses"
+assert_contains "rowloops: accesses in some iterations only, checked in chunks" ryes.notes \
+    "rowloops.c:[0-9]+:[0-9]+: note: perfinst: sharing: one check every 64 iterations of a loop for its 2 accesses"
 assert_not_contains "sharing-coalesce=no: no chunks" rno.notes "one check every"
 for v in yes no; do
     PERFINST_OUT=r$v.pit ./r$v > r$v.out || fail "rowloops ($v) failed"
@@ -86,6 +91,8 @@ for v in yes no; do
     [ "$v0" -ge 100 ] && [ "$v1" -ge 100 ] || fail "rowloops ($v): only $v0 and $v1 loops verified"
     assert_eq "rowloops ($v): loops whose countdown differs from their checks'" "0 0" "$w0 $w1"
 done
+n_some=$(sed -n 's/^some //p' ryes.out)
+[ "${n_some:-0}" -ge 1 ] || fail "rowloops: no loop with accesses in some iterations only verified"
 # the result; not the verified loops' numbers, which depend on the lines'
 # states when each loop starts (a sampling window the other worker left
 # open at the barrier: 222 against 223 once under load)
@@ -98,6 +105,14 @@ for v in yes no; do
 done
 grep -q "FALSE sharing" reyes.rep || fail "rowloops, exact: no false sharing found"
 diff -u reno.m reyes.m || fail "rowloops, exact mode: the loop's check changed the report"
+
+# an access after a check of the same bytes and kind with no call between
+# tests no known line (bench/sharing/kmeans.c: the inner loops' volatile
+# bounds, read before each loop and at each iteration's end)
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -fplugin-arg-perfinst-verbose -c "$PERFINST_TOP/bench/sharing/kmeans.c" \
+    -o km.o 2> km.notes
+assert_eq "kmeans: the loops' bounds' known-line tests left out" 2 \
+    "$(grep -cE 'kmeans.c:(40|42):[0-9]+: note: perfinst: sharing: no known-line test: the check at line (40|42) made sure' km.notes)"
 
 # the loop's check: the workers' own instructions (callgrind, exact) on
 # their own lines, 2*R loops of 16 accesses: a check per access costs 5
