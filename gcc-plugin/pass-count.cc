@@ -622,7 +622,11 @@ static void add_icall_cache(const icall_site &ic)
 {
     gimple *call = ic.call;
     tree fnptr = gimple_call_fn(call);
-    if (!fnptr || TREE_CODE(fnptr) == OBJ_TYPE_REF || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
+    /* a C++ virtual call: the pointer it loaded from the vtable (the call
+       keeps its OBJ_TYPE_REF, so devirtualization still sees it) */
+    if (fnptr && TREE_CODE(fnptr) == OBJ_TYPE_REF)
+        fnptr = OBJ_TYPE_REF_EXPR(fnptr);
+    if (!fnptr || !POINTER_TYPE_P(TREE_TYPE(fnptr)))
         return;
     location_t loc = gimple_location(call);
     unsigned k = pi_unit_add_icall();
