@@ -222,6 +222,56 @@ bool pi_split_instrumented(function *fun)
     return false;
 }
 
+/* clean-copies=loops|none (not the default): does FUN keep one body, the
+ * counting one, whatever the mode?  Every function split into a clean and a
+ * counting copy is compiled twice after IPA, which no option of the
+ * counting copy brings under 1.5x plain -O2's compile (bench/RESULTS.md,
+ * 2026-11-29 12:40); a function compiled once counts as
+ * -fprofile-generate's functions do, also with PERFINST_MODE=off, an
+ * overlay or perfinst_disable() (its counts go on; docs/design.md "Cost").
+ * none: every function that only counts; loops: those with no loop
+ * (no back edge after inlining: entered, they run a bounded number of
+ * blocks, so counting them in place costs a few adds per call).  A
+ * function with a probe (trap, threshold, cycles, combinations' and
+ * dormant classes' function probes, watch, a narrow counter's spill, an
+ * indirect call's target) keeps both copies: its probes must stop when
+ * it is off. */
+bool pi_single_body(function *fun)
+{
+    if (pi_opt.clean_copies == PI_CLEAN_ALL)
+        return false;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (is_probe_call(gsi_stmt(gsi)))
+            return false;
+    return pi_opt.clean_copies == PI_CLEAN_NONE || !mark_dfs_back_edges(fun);
+}
+
+/* FUN (cfun), a function that keeps one body (pi_single_body, or one
+ * whose blocks cannot be copied): its return blocks' deferred site
+ * markers (return-site.cc); with clean-copies and counting-opt=fast or
+ * lean its counter updates as one asm each, as in a counting copy
+ * (pi_counters_as_asm). */
+static hash_set<tree> *single_bodies; /* (decls live as long as the unit) */
+
+void pi_single_body_finish(function *fun, const vec<basic_block> &bbs)
+{
+    if (!single_bodies)
+        single_bodies = new hash_set<tree>;
+    single_bodies->add(fun->decl);
+    pi_return_site_mark(fun, bbs);
+    if (pi_opt.clean_copies != PI_CLEAN_ALL && pi_opt.counting_opt != PI_COPT_FULL && pi_counters_as_asm(fun))
+        pi_split_update(fun);
+}
+
+/* Did pi_single_body_finish keep DECL's one body (its updates may be asm
+ * now, which pi_split_instrumented does not see)? */
+bool pi_kept_one_body(tree decl)
+{
+    return single_bodies && single_bodies->contains(decl);
+}
+
 /* At the end of D, whose single successor edge becomes the false edge:
  * `if (SWITCH != 0) goto ON;` where SWITCH is the function's switch byte
  * FI, or the mode register when FI < 0.  Returns the new true edge. */

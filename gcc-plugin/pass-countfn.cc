@@ -367,7 +367,9 @@ static bool split_off_counting(cgraph_node *node)
     bool go = tree_versionable_function_p(decl);
     if (go) {
         push_cfun(fun);
-        go = pi_split_instrumented(fun) && splittable(fun);
+        /* (clean-copies=loops|none: a function that keeps one body is
+           pass-split's, which leaves it whole) */
+        go = pi_split_instrumented(fun) && splittable(fun) && !pi_single_body(fun);
         pop_cfun();
     }
     cgraph_node *copy = go ? node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count") : NULL;

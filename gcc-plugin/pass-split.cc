@@ -144,6 +144,12 @@ static unsigned int split_execute(function *fun)
     if (!pi_split_instrumented(fun))
         return 0;
     basic_block bb;
+    if (pi_single_body(fun)) { /* clean-copies=loops|none: one, counting body */
+        auto_vec<basic_block> bbs;
+        FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
+        pi_single_body_finish(fun, bbs);
+        return 0;
+    }
 
     /* a fresh empty entry block E, so the copy's entry has no PHIs */
     basic_block e = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));

@@ -27,7 +27,8 @@
  *    marker, so in a function that still holds counter updates or probe
  *    calls (both copies in one function: -O1, -Og, counting=inline, a
  *    function pass-countfn cannot take; a caller into which counted code
- *    was inlined) paths stay tangled that the plain build untangles, and
+ *    was inlined; one counting body, clean-copies=loops|none, whose
+ *    updates may be asm statements by then) paths stay tangled that the plain build untangles, and
  *    the warning fires where the plain build's does not: an error return
  *    before an out-parameter is set, checked by the caller (zstd's legacy
  *    decoders at -O1).  For such a function -Wmaybe-uninitialized is off
@@ -89,7 +90,7 @@ static bool uninit_off_gate(function *)
 
 static unsigned int uninit_off_execute(function *fun)
 {
-    if (pi_split_instrumented(fun)) {
+    if (pi_split_instrumented(fun) || pi_kept_one_body(fun->decl)) {
         saved = warn_maybe_uninitialized;
         warn_maybe_uninitialized = 0;
     }

@@ -68,6 +68,11 @@
  *                        the early inliner, or after the early inliner and optimisations,
  *                        where -fprofile-generate instruments (default; pass-count.cc;
  *                        functions marked one by one stay at cfg)
+ *   clean-copies=all|loops|none  which counting functions are compiled twice, a clean
+ *                        copy for the off mode and a counting copy: every one (default),
+ *                        those with a loop, or none; the others keep one body that counts
+ *                        whatever the mode, compiled once (copies.cc, pi_single_body;
+ *                        docs/design.md "Cost")
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -125,7 +130,10 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
     "                            or one per block\n"
     "  -fplugin-arg-perfinst-count-at=cfg|late  all=count's counters placed before the early inliner\n"
-    "                            or after it, where -fprofile-generate places its own (default)\n",
+    "                            or after it, where -fprofile-generate places its own (default)\n"
+    "  -fplugin-arg-perfinst-clean-copies=all|loops|none  which counting functions get a clean\n"
+    "                            copy for the off mode: all (default), those with a loop, none\n"
+    "                            (the others count in place whatever the mode: a cheaper compile)\n",
 };
 
 static const char *feedback_only;
@@ -200,6 +208,7 @@ static const struct word_arg word_args[] = {
     {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},
     {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},
     {"count-at", {"cfg", "late"}, {0, 1}, NULL, &pi_opt.count_late},
+    {"clean-copies", {"all", "loops", "none"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE}, &pi_opt.clean_copies, NULL},
 };
 
 /* K=V when K is one of word_args: sets its field (true), or says what V
@@ -333,7 +342,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, count-at, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, count-at, clean-copies, help)", k);
             ok = false;
         }
     }
@@ -499,9 +508,14 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     pi_inlsize_active = pi_opt.all_count && pi_have_c_frontend() && !(flag_lto && *flag_lto);
     /* (lto1 runs no early pass: its limits are scaled from the start) */
     bool early = !pi_opt.count_late || !pi_have_c_frontend();
-    if (pi_inlsize_active)
-        compensate_inliner(2, 1, early);
-    else if (pi_opt.all_count || pi_opt.all_sample)
+    if (pi_inlsize_active) {
+        /* clean-copies=none: no clean copy to inline as -O2 would, and
+           the doubled limits cost 20 % of the compile on lparser.c
+           (bench/RESULTS.md, 2026-11-29 16:00): -O's own limits, as
+           -fprofile-generate has them */
+        if (pi_opt.clean_copies != PI_CLEAN_NONE)
+            compensate_inliner(2, 1, early);
+    } else if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner(5, 2, early);
 
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);

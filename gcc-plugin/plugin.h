@@ -47,11 +47,15 @@ struct pi_options {
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
+    int clean_copies;       /* clean-copies=all|loops|none: PI_CLEAN_*, which counting functions get a clean copy (copies.cc) */
 };
 extern struct pi_options pi_opt;
 /* counting-opt=: the counting copies with the unit's options; without
    GCC's costliest optional passes; with fewer still (pass-countfn.cc) */
 enum { PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN };
+/* clean-copies=: every counting function split in a clean and a counting
+   copy; only those with a loop; none (copies.cc, pi_single_body) */
+enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE };
 
 /* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
 struct pifb_rec;
@@ -241,6 +245,9 @@ void pi_countfn_note(tree copy, tree f); /* f.count.N (pass-countfn.cc) is f's *
 tree pi_countfn_origin(tree decl);       /* f for f.count.N, else NULL_TREE */
 bool pi_countfn_has_copy(tree f);        /* f is the clean copy of an f.count.N */
 bool pi_split_instrumented(function *fun);
+bool pi_single_body(function *fun); /* clean-copies=loops|none: FUN keeps one, counting body */
+void pi_single_body_finish(function *fun, const vec<basic_block> &bbs); /* its return site, its updates as asm */
+bool pi_kept_one_body(tree decl);        /* pi_single_body_finish kept DECL's one body */
 void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);

@@ -182,7 +182,8 @@ void pm_trace_notes(const struct pi_trace *t)
                 t->nunknown);
     if (t->hdr.flags & PI_TF_MODE_OFF)
         pm_note("%s: the process ran with PERFINST_MODE=off: nothing was counted while it was "
-                "off", t->path);
+                "off but in functions compiled with one body (clean-copies=loops|none, setjmp)",
+                t->path);
     if (t->hdr.flags & PI_TF_OVERLAY)
         pm_note("%s: a PERFINST_OVERLAY turned some functions off: they counted nothing", t->path);
     if ((t->hdr.flags & PI_TF_PARTIAL) && (t->hdr.flags & PI_TF_MERGED))
