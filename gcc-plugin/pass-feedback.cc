@@ -453,6 +453,13 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
     unsigned iter = 0;
     const struct pifb_rec *r;
     const char *src = NULL;
+    /* a function defined in a header (an inline, template or static one)
+       is compiled by every unit that includes it: its profile under
+       another unit's key says nothing of a move (snappy's tests, whose
+       units only share the library's header helpers) */
+    const char *file = DECL_SOURCE_FILE(fun->decl);
+    if (!main_input_filename || !file || strcmp(file, main_input_filename) != 0)
+        return;
     st.looked[late]++;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)) && !src) {
         const char *name = pifb_get(r, "fn");

@@ -75,3 +75,20 @@ grep -q 12345 src/moved-late.c && grep -q seven src/moved-late.c || fail "the ed
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/moved-late.c" -o other.o 2> other.err
 assert_contains "late, edited, from another directory: the warning names the profile's key" other.err \
     "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/moved-late\.c., but 2 of its functions are profiled under .\.\./src/moved-late\.c.: was the tree moved"
+
+# a unit whose functions never ran shares a header's helper with one that
+# did (snappy's tests and its library): the helper's profile under the
+# other unit's key is no sign of a move, and the unit says nothing
+cd ..
+mkdir hdr && cd hdr
+cp "$T/layout/moved-hdr.h" "$T/layout/moved-hdr-a.c" "$T/layout/moved-hdr-b.c" .
+for u in a b; do pi_cc -O2 -fplugin-arg-perfinst-all=count -c moved-hdr-$u.c -o $u.o || fail "compile $u"; done
+pi_ld -O2 -o train a.o b.o && PERFINST_OUT=train.pit ./train > /dev/null && "$PMOPT" plan -o plan.fb ./train train.pit > /dev/null ||
+    fail "the header helper's training"
+assert_contains "the helper is profiled under a's key" plan.fb " fn=hdr_mix src=moved-hdr-a\.c "
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c moved-hdr-b.c -o b2.o 2> b2.err || fail "rebuild b"
+assert_not_contains "a unit sharing only a header's helper: no warning" b2.err "warning"
+mkdir other && cp moved-hdr.h moved-hdr-a.c other/
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$PWD/other/moved-hdr-a.c" -o a2.o 2> a2.err || fail "rebuild a elsewhere"
+assert_contains "a's own main, from another directory, still warns" a2.err \
+    "warning: perfinst: plan\.fb: no function profile is keyed to this unit.s source .other/moved-hdr-a\.c., but 1 of its functions are profiled under .moved-hdr-a\.c.: was the tree moved"
