@@ -2905,6 +2905,18 @@ static void calloc_zero(gcall *c, tree total)
     into->dest->count = into->count();
 }
 
+/* The recording twin's call G is no tail call: the twin names the object
+ * by its return address, the allocation call's own, and a wrapper's
+ * `return malloc(n)` (which the tail-call pass, before this one, marked)
+ * would jump to it and name the wrapper's caller, where no call can be
+ * aligned (xz's lzma_alloc: the plan's align-alloc not applied, and its
+ * group refused). */
+static void no_tail_call(gimple *g)
+{
+    if (gcall *c = dyn_cast<gcall *>(g))
+        gimple_call_set_tail(c, false);
+}
+
 /* Redirect allocation calls: to the line allocator at recommended sites,
  * else (instrumented functions) to the recording twins; C++'s new and
  * delete noted.  Returns the number of calls changed. */
@@ -3019,6 +3031,8 @@ static unsigned redirect_allocs(function *fun, bool record)
         }
         gimple_call_set_fndecl(g, runtime_fn(rec, fn));
         update_stmt(g);
+        if (DECL_FUNCTION_CODE(fn) != BUILT_IN_FREE)
+            no_tail_call(g);
         n++;
     }
     for (unsigned i = 0; i < zeroes.length(); i++)
