@@ -1667,8 +1667,8 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
     pi_input_note(path);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        pi_err_set(err, "%s: not an ELF file%s%s", path, elf ? "" : ": ",
-                   elf ? "" : elf_errmsg(-1));
+        pi_err_set(err, "%s: not an ELF file%s%s%s", path, elf ? "" : ": ",
+                   elf ? "" : elf_errmsg(-1), pi_not_elf_why(path));
         if (elf)
             elf_end(elf);
         close(fd);
@@ -1708,7 +1708,7 @@ int pi_debug_open_elf(const char *name, struct Elf *elf, struct pi_debug *d, str
     if (!d->path)
         return pi_err_set(err, "%s: out of memory", name);
     if (elf_kind(elf) != ELF_K_ELF) {
-        pi_err_set(err, "%s: not an ELF file", name);
+        pi_err_set(err, "%s: not an ELF file%s", name, pi_not_elf_why(name));
         pi_debug_close(d);
         return -1;
     }
@@ -1871,7 +1871,7 @@ int pi_debug_read_vars(struct pi_debug *d, struct pi_err *err)
         if (elf)
             elf_end(elf);
         close(fd);
-        return pi_err_set(err, "%s: not an ELF file", d->path);
+        return pi_err_set(err, "%s: not an ELF file%s", d->path, pi_not_elf_why(d->path));
     }
     read_dwarf(d, fd, NULL, WANT_VARS);
     if (d->nvars)

@@ -537,9 +537,9 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
         goto out;
     }
     if (elf_kind(elf) != ELF_K_ELF) {
-        pi_err_set(err, "%s: %s", path, elf_kind(elf) == ELF_K_AR
+        pi_err_set(err, "%s: %s%s", path, elf_kind(elf) == ELF_K_AR
                    ? "is an ar archive; read its members one by one"
-                   : "not an ELF file");
+                   : "not an ELF file", elf_kind(elf) == ELF_K_AR ? "" : pi_not_elf_why(path));
         goto out;
     }
     GElf_Ehdr eh;

@@ -798,7 +798,7 @@ int pi_share_arrays_read(const char *path, struct pi_share_array **out, size_t *
     size_t shstrndx;
     int rc = 0;
     if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
-        rc = pi_err_set(err, "%s: not an ELF file", path);
+        rc = pi_err_set(err, "%s: not an ELF file%s", path, pi_not_elf_why(path));
         goto done;
     }
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {

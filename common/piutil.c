@@ -85,3 +85,28 @@ char *pi_path_join_clean(const char *dir, const char *path)
     free(in);
     return out;
 }
+
+const char *pi_not_elf_why(const char *path)
+{
+    static char why[4200];
+    char head[4096];
+    static const char mark[] = " - temporary wrapper script for ";
+    why[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return why;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = 0;
+    const char *m = n > 2 && head[0] == '#' && head[1] == '!' ? strstr(head, mark) : NULL;
+    if (!m)
+        return why;
+    m += sizeof mark - 1;
+    size_t l = strcspn(m, "\r\n");
+    const char *slash = strrchr(path, '/');
+    int dir = slash ? (int)(slash - path + 1) : 0;
+    if (l && l < 1024)
+        snprintf(why, sizeof why, "; it is libtool's wrapper script, the program is %.*s%.*s", dir, path,
+                 (int)l, m);
+    return why;
+}

@@ -34,6 +34,12 @@ extern "C" {
  * (the array and capacity are then unchanged). */
 int pi_grow(void **arr, size_t *cap, size_t n, size_t elem);
 
+/* What follows "PATH: not an ELF file" when PATH is libtool's wrapper
+ * script of a program not installed: "; it is libtool's wrapper script,
+ * the program is DIR/.libs/NAME" (the script's own words); else "".  A
+ * static buffer, overwritten by the next call. */
+const char *pi_not_elf_why(const char *path);
+
 /* What a reader says when it refuses its input: a message that names the
  * file and the problem. */
 struct pi_err {

@@ -741,7 +741,7 @@ static int applied_read(const char *path, struct applied **out, size_t *n)
     size_t shstrndx, cap = 0;
     int rc = 0;
     if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
-        pm_error("%s: not an ELF file", path);
+        pm_error("%s: not an ELF file%s", path, pi_not_elf_why(path));
         rc = -1;
         goto done;
     }

@@ -1,0 +1,41 @@
+# bench/projects/snappy.sh — Snappy 1.1.9 (C++, CMake) for bench/projects.sh:
+# CMake with the flags in the environment and Debian's options (a shared
+# library and a static one, googletest from the system; the benchmark off),
+# zlib's comparison off (HAVE_LIBZ=0: snappy_test_tool would spend most of
+# its time in zlib).  Tests: ctest (snappy_unittest).  Workloads:
+# snappy_test_tool, which compresses and uncompresses each file given to it
+# in 10 MB worth of repetitions (train: the text and HTML files of
+# testdata/; test: the others), its sizes and ratios on stdout (the speeds
+# dropped); it has no scale.
+P_PKG=snappy=1.1.9-3
+P_TREE=debian
+P_LANG="c++"
+P_EXES="build/libsnappy.so.1.1.9 build/snappy_test_tool build/libsnappy_test_support.so"
+P_TESTEXES=build/snappy_unittest
+P_SPOT=_ZN6snappy8internal16CompressFragmentEPKcmPcPti   # once per 64 KiB fragment
+P_VGSCALE=1
+
+p_build() {
+    {
+        cmake -S . -B build -DBUILD_SHARED_LIBS=ON -DSNAPPY_USE_BUNDLED_GTEST=OFF \
+            -DSNAPPY_USE_BUNDLED_BENCHMARK_LIB=OFF -DSNAPPY_BUILD_BENCHMARKS=OFF -DHAVE_LIBZ=0 &&
+            cmake --build build -j2
+    } > build.log 2>&1
+}
+
+p_test() {
+    (cd build && ctest -j2 > ../test-ctest.out 2>&1)
+    sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' test-ctest.out |
+        awk '{ print $2 - $1, $2 }'
+}
+
+p_workload() {
+    local mix=$1; shift
+    local files
+    case $mix in
+    train) files="testdata/alice29.txt testdata/html testdata/urls.10K testdata/lcet10.txt" ;;
+    test) files="testdata/asyoulik.txt testdata/geo.protodata testdata/kppkn.gtb testdata/paper-100k.pdf testdata/fireworks.jpeg testdata/html_x_4" ;;
+    esac
+    # shellcheck disable=SC2086
+    LD_LIBRARY_PATH=build "$@" build/snappy_test_tool $files 2>&1 | sed -n 's/^\(SNAPPY: .*%\).*/\1/p; /^testdata/p'
+}
