@@ -53,7 +53,9 @@ struct po {
  * section of F.count.N of the same object, and its profile is F's: the
  * plan orders F (what an uninstrumented build has), with F.count.N's
  * samples and arcs, and models F's lines from the copy's ranges, scaled to
- * F's size (docs/layout.md). */
+ * F's size (docs/layout.md).  The copy's data sections named after it
+ * (its jump tables, .rodata.F.count.N) fold onto F's likewise: the plan
+ * never names F.count.N, which a rebuild does not have. */
 static int counting_copies(struct po *p)
 {
     size_t n = p->s.nsecs;
@@ -65,7 +67,7 @@ static int counting_copies(struct po *p)
         p->fold[i] = (uint32_t)i, p->copy[i] = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         const struct osec *c = &p->s.secs[i];
-        const char *d = c->kind == OS_TEXT && !c->cold ? strstr(c->sym, ".count.") : NULL;
+        const char *d = !c->cold ? strstr(c->sym, ".count.") : NULL;
         for (; d && strstr(d + 1, ".count."); d = strstr(d + 1, ".count."))
             ;
         if (!d || d == c->sym || !d[7] || strspn(d + 7, "0123456789") != strlen(d + 7))
@@ -73,9 +75,14 @@ static int counting_copies(struct po *p)
         size_t l = (size_t)(d - c->sym);
         for (size_t k = 0; k < n; k++) {
             const struct osec *f = &p->s.secs[k];
-            if (k != i && f->kind == OS_TEXT && !f->cold && f->obj == c->obj && strlen(f->sym) == l &&
+            if (k != i && f->kind == c->kind && !f->cold && f->obj == c->obj && strlen(f->sym) == l &&
                 !strncmp(f->sym, c->sym, l)) {
-                p->fold[i] = (uint32_t)k, p->copy[k] = (uint32_t)i;
+                /* (data: F.count.N's jump table, .rodata.F.count.N with
+                   -ffunction-sections, is F's .rodata.F in the rebuild;
+                   it has no copy of its own to model) */
+                p->fold[i] = (uint32_t)k;
+                if (c->kind == OS_TEXT)
+                    p->copy[k] = (uint32_t)i;
                 break;
             }
         }

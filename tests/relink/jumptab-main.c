@@ -1,0 +1,2 @@
+int jmain(int, char **);
+int main(int argc, char **argv) { return jmain(argc, argv); }
