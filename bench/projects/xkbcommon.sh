@@ -2,15 +2,16 @@
 # bench/projects.sh: meson setup with the flags in the environment (the
 # shared library, its tools and tests; X11, Wayland, the registry and the
 # docs off), ninja, meson test.  Workloads: the keymap compiler
-# (compile-keymap, linked to the shared library) on the test suite's own
+# (compile-keymap, which holds the library's code: meson links the tools
+# to an internal static library, not to the .so) on the test suite's own
 # XKB data (test/data: the system's xkb-data is not read), each keymap's
 # checksum on stdout (train: single layouts with options; test: layout
 # groups and variants), repeated by the scale.
 P_PKG=libxkbcommon=1.5.0-1
 P_TREE=debian
 P_LANG=c
-P_EXES="build/libxkbcommon.so.0.0.0 build/compile-keymap"
-P_TESTEXES="build/test-*"             # relinked too (the library's plan, --force)
+P_EXES=build/compile-keymap           # the tools link the library's code statically (not the .so)
+P_TESTEXES="build/test-*"             # relinked too (compile-keymap's plan, --force)
 P_SPOT=xkb_keymap_new_from_names       # once per compiled keymap
 P_VGSCALE=0.1
 
