@@ -209,3 +209,17 @@ project_tree() {
         cp -a "$src" "$dest"
     fi
 }
+
+# meson_passed, ctest_passed: a bench/projects/NAME.sh p_test's "PASSED
+# TOTAL" of `meson test` (test-meson.out) or ctest (test-ctest.out), run in
+# the project's build/ (bench/projects.sh)
+meson_passed() {
+    meson test -C build --print-errorlogs > test-meson.out 2>&1
+    awk '/^Ok:/ { ok = $2 } /^Fail:/ { f = $2 } /^Expected Fail:/ { xf = $3 } /^Unexpected Pass:/ { up = $3 }
+         /^Timeout:/ { to = $2 } END { print ok + 0, ok + f + xf + up + to }' test-meson.out
+}
+ctest_passed() {
+    (cd build && ctest -j2 > ../test-ctest.out 2>&1)
+    sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' test-ctest.out |
+        awk '{ print $2 - $1, $2 }'
+}

@@ -24,11 +24,7 @@ p_build() {
     } > build.log 2>&1
 }
 
-p_test() {
-    (cd build && ctest -j2 > ../test-ctest.out 2>&1)
-    sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' test-ctest.out |
-        awk '{ print $2 - $1, $2 }'
-}
+p_test() { ctest_passed; }   # bench/lib.sh
 
 p_workload() {
     local mix=$1; shift

@@ -23,11 +23,7 @@ p_build() {
     } > build.log 2>&1
 }
 
-p_test() {
-    meson test -C build --print-errorlogs > test-meson.out 2>&1
-    awk '/^Ok:/ { ok = $2 } /^Fail:/ { f = $2 } /^Expected Fail:/ { xf = $3 } /^Unexpected Pass:/ { up = $3 }
-         /^Timeout:/ { to = $2 } END { print ok + 0, ok + f + xf + up + to }' test-meson.out
-}
+p_test() { meson_passed; }   # bench/lib.sh
 
 p_workload() {
     local mix=$1; shift
