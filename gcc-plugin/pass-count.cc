@@ -252,8 +252,7 @@ static void add_increment_at_end(basic_block bb, tree ref, location_t loc)
     bool before = !gsi_end_p(gsi) && stmt_ends_bb_p(gsi_stmt(gsi));
     if (before && gimple_location(gsi_stmt(gsi)) != UNKNOWN_LOCATION)
         loc = gimple_location(gsi_stmt(gsi));
-    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
-        gimple_set_location(gsi_stmt(g), loc);
+    gimple_seq_set_location(seq, loc);
     if (before)
         gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
     else {
@@ -280,8 +279,7 @@ static void instrument_block(basic_block bb, unsigned site, int counter, unsigne
     gimple_seq_add_stmt(&seq, pi_site_marker(site, loc));
     if (own_counter)
         pi_add_increment(&seq, pi_counter_ref(counter));
-    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
-        gimple_set_location(gsi_stmt(g), loc);
+    gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
     if (narrow)
@@ -583,6 +581,18 @@ struct icall_site {
     unsigned site;
 };
 
+/* SEQ after the last statement of B, or as
+ * its only statements when it has none. */
+static void append_to_block(basic_block b, gimple_seq seq)
+{
+    gimple_stmt_iterator end = gsi_last_bb(b);
+    if (gsi_end_p(end)) {
+        end = gsi_start_bb(b);
+        gsi_insert_seq_before(&end, seq, GSI_SAME_STMT);
+    } else
+        gsi_insert_seq_after(&end, seq, GSI_SAME_STMT);
+}
+
 /* `if (WAY's target == T)` at the end of B, whose one edge goes to J: the
  * hit block (WAY's hits += 1) on the true edge, returned with the new
  * block on the false edge, *OTHER. */
@@ -593,14 +603,8 @@ static void add_icall_test(basic_block b, basic_block j, unsigned k, unsigned wa
     gimple_seq seq = NULL;
     gimple_seq_add_stmt(&seq, gimple_build_assign(last, pi_icall_slot_ref(k, 2 * way)));
     gimple_seq_add_stmt(&seq, gimple_build_cond(EQ_EXPR, last, t, NULL_TREE, NULL_TREE));
-    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
-        gimple_set_location(gsi_stmt(g), loc);
-    gimple_stmt_iterator end = gsi_last_bb(b);
-    if (gsi_end_p(end)) {
-        end = gsi_start_bb(b);
-        gsi_insert_seq_before(&end, seq, GSI_SAME_STMT);
-    } else
-        gsi_insert_seq_after(&end, seq, GSI_SAME_STMT);
+    gimple_seq_set_location(seq, loc);
+    append_to_block(b, seq);
 
     edge hit = single_succ_edge(b);
     hit->flags = (hit->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
@@ -612,8 +616,7 @@ static void add_icall_test(basic_block b, basic_block j, unsigned k, unsigned wa
 
     seq = NULL;
     pi_add_increment(&seq, pi_icall_slot_ref(k, 2 * way + 1));
-    for (gimple_stmt_iterator g = gsi_start(seq); !gsi_end_p(g); gsi_next(&g))
-        gimple_set_location(gsi_stmt(g), loc);
+    gimple_seq_set_location(seq, loc);
     gimple_stmt_iterator hg = gsi_start_bb(h);
     gsi_insert_seq_before(&hg, seq, GSI_SAME_STMT);
 }
@@ -639,12 +642,7 @@ static void add_icall_cache(const icall_site &ic)
     tree t = pi_tmp_reg(uint64_type_node, "pi_icall");
     gimple *conv = gimple_build_assign(t, NOP_EXPR, fnptr);
     gimple_set_location(conv, loc);
-    gimple_stmt_iterator end = gsi_last_bb(b);
-    if (gsi_end_p(end)) {
-        end = gsi_start_bb(b);
-        gsi_insert_before(&end, conv, GSI_SAME_STMT);
-    } else
-        gsi_insert_after(&end, conv, GSI_SAME_STMT);
+    append_to_block(b, gimple_seq_alloc_with_stmt(conv));
     basic_block c, m;
     add_icall_test(b, j, k, 0, t, loc, &c);
     add_icall_test(c, j, k, 1, t, loc, &m);
