@@ -387,8 +387,11 @@ static bool split_off_counting(cgraph_node *node)
        handler that names the pc's function with dladdr (-rdynamic) finds
        f.count.N where it found f; protected, so that f's call binds to it
        locally (no PLT, no interposition).  Of a static, hidden, weak or
-       comdat f it stays local, as create_version_clone_with_body makes it. */
-    if (TREE_PUBLIC(decl) && DECL_VISIBILITY(decl) == VISIBILITY_DEFAULT && !DECL_WEAK(decl) &&
+       comdat f it stays local, as create_version_clone_with_body makes it;
+       and in code for a shared object (-fPIC): a library's dynamic symbol
+       table is its interface, which counting must not change (its
+       .symtab still names the copy, for pmopt; dladdr then finds no name). */
+    if (!flag_shlib && TREE_PUBLIC(decl) && DECL_VISIBILITY(decl) == VISIBILITY_DEFAULT && !DECL_WEAK(decl) &&
         !DECL_COMDAT(decl) && !DECL_ONE_ONLY(decl) && !DECL_EXTERNAL(decl)) {
         TREE_PUBLIC(copy->decl) = 1;
         DECL_VISIBILITY(copy->decl) = VISIBILITY_PROTECTED;

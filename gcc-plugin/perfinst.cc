@@ -571,6 +571,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass_at(pi_make_uninit_on_pass(g), "uninit", 0, PASS_POS_INSERT_AFTER);
     register_pass(pi_make_sharing_pass(g), "optimized", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_tier_pass(g), "perfinst_sharing", PASS_POS_INSERT_AFTER);
+    /* the last GIMPLE pass: -fPIC counters through %fs (pass-tls.cc) */
+    register_pass(pi_make_tls_pass(g), "perfinst_tier", PASS_POS_INSERT_AFTER);
     /* RTL: */
     register_pass(pi_make_countfn_args_pass(g), "expand", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_coldsplit_pass(g), "bbpart", PASS_POS_INSERT_BEFORE);

@@ -125,6 +125,7 @@ unsigned pi_unit_nsites(void);
 bool pi_unit_instrumented(void);       /* may a function body hold instrumentation? */
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
 tree pi_counter_decl(void);              /* that array (NULL_TREE before the first counter) */
+tree pi_counter_offset_decl(void);       /* -fPIC: its offset from %fs:0 when static, or NULL_TREE */
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
@@ -155,6 +156,7 @@ opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
+opt_pass *pi_make_tls_pass(gcc::context *ctxt);
 opt_pass *pi_make_tier_late_pass(gcc::context *ctxt); /* before "final": the cold tier's section */
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
 opt_pass *pi_make_fblate_pass(gcc::context *ctxt); /* pass-feedback.cc: profiles taken at=late, before "profile" */

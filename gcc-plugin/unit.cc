@@ -34,6 +34,7 @@ static tree nctr_var;      /* __perfinst_nctr */
 static tree fnon_var;      /* __perfinst_fnon: per function, 1 = the counting copy runs */
 static tree nfn_var;       /* __perfinst_nfn: its length */
 static tree icall_var;     /* __perfinst_ctr_icall: per indirect call, the last target and its hits */
+static tree ctr_off_var;   /* __perfinst_ctr_off: -fPIC, the counters' offset from %fs:0 if static (pass-tls.cc) */
 static unsigned nicalls;
 static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs */
 
@@ -352,6 +353,15 @@ tree pi_counter_decl(void)
     return ctr_var;
 }
 
+/* __perfinst_ctr_off, or NULL_TREE: a unit compiled for a shared object
+ * (-fPIC: the counters' TLS model is a dynamic one) that registers with the
+ * runtime, whose constructor sets it (pi_unit_prepare) and whose counting
+ * code adds to %fs:__perfinst_ctr_off+8*K while it is not 0 (pass-tls.cc). */
+tree pi_counter_offset_decl(void)
+{
+    return ctr_off_var;
+}
+
 /* The inline cache of indirect call K (pass-count.cc, add_icall_cache):
  * two ways of two words, a target this thread called there and the calls
  * to it since the runtime last saw them (words 0 and 1: the newer target;
@@ -464,6 +474,23 @@ void pi_unit_prepare(void)
     TREE_SIDE_EFFECTS(nctr) = 1;
     tree ctor = build_call_expr(reg, 5, build_int_cst(u32, PI_ABI_VERSION), id, nctr, getter,
                                 build_fold_addr_expr(mode_var));
+    /* -fPIC: the counters' offset from the thread pointer when they are in
+       the static TLS block, the same in every thread (pass-tls.cc) */
+    if (optimize && (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC ||
+                     DECL_TLS_MODEL(ctr_var) == TLS_MODEL_LOCAL_DYNAMIC)) {
+        ctr_off_var = static_var("__perfinst_ctr_off", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
+        /* read only by code pass-tls.cc adds after IPA: kept, and its store
+           too (IPA would drop a store to a variable nothing reads) */
+        DECL_PRESERVE_P(ctr_off_var) = 1;
+        varpool_node::finalize_decl(ctr_off_var);
+        varpool_node::get(ctr_off_var)->force_output = 1;
+        tree offfn = runtime_fn("__perfinst_tls_static_offset",
+                                build_function_type_list(pointer_sized_int_node, const_ptr_type_node, NULL_TREE));
+        tree call = build_call_expr(offfn, 1, fold_convert(const_ptr_type_node, build_fold_addr_expr(ctr_var)));
+        ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
+                      build2(MODIFY_EXPR, pointer_sized_int_node, ctr_off_var,
+                             fold_convert(pointer_sized_int_node, call)));
+    }
     /* then the per-function switches the split functions test at entry */
     tree regfn = runtime_fn("__perfinst_register_functions",
                             build_function_type_list(void_type_node, u64, ptr_type_node, u32, NULL_TREE));

@@ -291,6 +291,9 @@ void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               int *mode);
 void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void));
 void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs);
+/* ADDR (the calling thread's counters of a -fPIC unit) minus the thread
+ * pointer when it lies in the static TLS block, else 0 (runtime/thread.c). */
+intptr_t __perfinst_tls_static_offset(const void *addr);
 /* The module's jump slots (perfinst-format.h, runtime/jumps.c). */
 void __perfinst_register_jumps(uint64_t unit_id, void *start, void *stop);
 /* runtime instrumentation probes (pass-ri.cc) */

@@ -241,3 +241,36 @@ PI_EXPORT int pthread_join(pthread_t th, void **ret)
         pi_sharing_joined(th);
     return rc;
 }
+
+/* The unit's constructor, for counters of a shared object compiled -fPIC
+ * (gcc-plugin/pass-tls.cc): ADDR, the calling thread's copy of the unit's
+ * counter array, minus the thread pointer when the array lies in the
+ * static TLS block — then every thread has its copy at that same offset
+ * from its own thread pointer (the block of a module loaded at start-up, or
+ * placed in the static surplus by a dlopen), and the counting code adds to
+ * %fs:OFFSET+8*K with no call; else 0, and the counting code takes
+ * __tls_get_addr's address as before (a dlopen'ed module whose TLS glibc
+ * allocates per thread on first use).  x86-64 glibc keeps the static
+ * block right below the thread pointer (TLS variant II): its size less the
+ * thread control block (struct pthread) that follows it, as glibc's
+ * private _dl_get_tls_static_info and _thread_db_sizeof_pthread say;
+ * without them (another libc, a static link) the answer is 0. */
+PI_EXPORT intptr_t __perfinst_tls_static_offset(const void *addr)
+{
+#if defined(__x86_64__) && defined(__GLIBC__)
+    void (*info)(size_t *, size_t *) = (void (*)(size_t *, size_t *))dlsym(RTLD_DEFAULT, "_dl_get_tls_static_info");
+    const uint32_t *tcb = (const uint32_t *)dlsym(RTLD_DEFAULT, "_thread_db_sizeof_pthread");
+    if (!info || !tcb || !addr)
+        return 0;
+    size_t size = 0, align = 0;
+    info(&size, &align);
+    uintptr_t tp, a = (uintptr_t)addr;
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+    if (size <= *tcb || a >= tp || a < tp - (size - *tcb))
+        return 0;
+    return (intptr_t)(a - tp);
+#else
+    (void)addr;
+    return 0;
+#endif
+}

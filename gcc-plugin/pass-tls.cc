@@ -1,0 +1,146 @@
+/* pass-tls.cc — the counters of a shared object without __tls_get_addr.
+ *
+ * The counters are `static __thread` (unit.cc).  In an executable GCC
+ * gives them the local-exec model: `addq $1, %fs:__perfinst_ctr@tpoff+8*K`.
+ * Compiled -fPIC for a shared object they get a dynamic model (local- or
+ * global-dynamic), whose address is a call of __tls_get_addr: GCC makes
+ * one on each path to a counter update, so a counting copy called often
+ * spends more in __tls_get_addr than in its own code (libyaml: 30 % of the
+ * counting run, bench/RESULTS.md).
+ *
+ * Here, the last GIMPLE pass, a function's counter loads and stores at a
+ * constant offset K become %fs-relative (GCC's __seg_fs address space)
+ * from one offset computed where it dominates them all, outside any loop:
+ *
+ *     off = __perfinst_ctr_off;                 mov __perfinst_ctr_off(%rip), %rax
+ *     if (off == 0)                             test %rax, %rax; je .Lslow
+ *         off = &__perfinst_ctr - %fs:0;        (.Lslow: __tls_get_addr, sub %fs:0)
+ *     ... *(__seg_fs uint64_t *)(off + 8*K) += 1 ...     addq $1, %fs:8*K(%rax)
+ *
+ * __perfinst_ctr_off is a plain static the unit's constructor sets to the
+ * offset from the thread pointer when the runtime finds the array in the
+ * static TLS block (__perfinst_tls_static_offset, runtime/thread.c): a
+ * module loaded at start-up, or one a dlopen placed in the static surplus,
+ * has its block at the same offset from every thread's pointer.
+ * Otherwise (a dlopen'ed module glibc gives per-thread blocks, code that
+ * runs before the constructor, a runtime that cannot tell) it stays 0 and
+ * the address comes from GCC's own model, once per call of the function.
+ * Either way the counters are the thread's own, where the runtime reads
+ * them through the unit's getter (which keeps GCC's model).
+ *
+ * Left to GCC's model: a reference at a variable offset, the address
+ * taken (the getter, the inline cache's miss call), -flto (units share a
+ * partition), -O0, functions calling setjmp or with nonlocal labels.
+ */
+#include "plugin.h"
+#include "cfgloop.h"
+#include "tree-dfa.h"
+#include "tm_p.h"
+
+/* REF (a load's or a store's memory operand) at a constant byte offset in
+ * CTR: that offset in *OFF. */
+static bool counter_offset(tree ref, tree ctr, HOST_WIDE_INT *off)
+{
+    if (!ref || TREE_CODE(ref) == SSA_NAME || is_gimple_min_invariant(ref) || (DECL_P(ref) && ref != ctr))
+        return false;
+    poly_int64 p;
+    tree base = get_addr_base_and_unit_offset(ref, &p);
+    return base == ctr && p.is_constant(off) && *off >= 0;
+}
+
+static bool tls_gate(function *fun)
+{
+    return optimize && !seen_error() && pi_counter_offset_decl() && !pi_is_own_decl(fun->decl) &&
+           !fun->calls_setjmp && !fun->has_nonlocal_label;
+}
+
+static unsigned int tls_execute(function *fun)
+{
+    tree ctr = pi_counter_decl(), offv = pi_counter_offset_decl();
+    struct use {
+        gimple *g;
+        unsigned op;
+        HOST_WIDE_INT off;
+    };
+    auto_vec<use> uses;
+    calculate_dominance_info(CDI_DOMINATORS);
+    basic_block bb, dom = NULL;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
+            continue;
+        for (unsigned i = 0; i < 2; i++) {
+            HOST_WIDE_INT off;
+            if (counter_offset(gimple_op(g, i), ctr, &off)) {
+                uses.safe_push({g, i, off});
+                dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+            }
+        }
+    }
+    if (uses.is_empty())
+        return 0;
+    /* out of every loop: once per call, not per iteration */
+    if (loops_for_fn(fun) && !loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
+        while (dom->loop_father && loop_outer(dom->loop_father))
+            dom = get_immediate_dominator(CDI_DOMINATORS, dom->loop_father->header);
+    if (dom == ENTRY_BLOCK_PTR_FOR_FN(fun))
+        dom = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+
+    tree uptr = pointer_sized_int_node;
+    addr_space_t fs = DEFAULT_TLS_SEG_REG;
+    location_t loc = DECL_SOURCE_LOCATION(fun->decl);
+    gimple_stmt_iterator gsi = gsi_after_labels(dom);
+    tree off_fast = make_ssa_name(uptr);
+    gimple *load = gimple_build_assign(off_fast, offv);
+    gimple_set_location(load, loc);
+    gsi_insert_before(&gsi, load, GSI_SAME_STMT);
+    gcond *test = gimple_build_cond(EQ_EXPR, off_fast, build_zero_cst(uptr), NULL_TREE, NULL_TREE);
+    gimple_set_location(test, loc);
+    basic_block slow = insert_cond_bb(dom, load, test, profile_probability::very_unlikely());
+    edge fast_e = find_edge(dom, single_succ(slow));
+    basic_block join = single_succ(slow);
+
+    /* slow: off = &__perfinst_ctr - %fs:0 (GCC's model for the address) */
+    gimple_stmt_iterator sg = gsi_start_bb(slow);
+    tree addr = make_ssa_name(build_pointer_type(TREE_TYPE(ctr)));
+    gsi_insert_after(&sg, gimple_build_assign(addr, build_fold_addr_expr(ctr)), GSI_CONTINUE_LINKING);
+    tree a = make_ssa_name(uptr);
+    gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
+    tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(fs));
+    tree fs_uptr_ptr = build_pointer_type(fs_uptr);
+    tree tp = make_ssa_name(uptr);
+    tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
+    TREE_THIS_NOTRAP(tpref) = 1; /* (-fnon-call-exceptions: no EH edge wanted) */
+    gsi_insert_after(&sg, gimple_build_assign(tp, tpref), GSI_CONTINUE_LINKING);
+    tree off_slow = make_ssa_name(uptr);
+    gsi_insert_after(&sg, gimple_build_assign(off_slow, MINUS_EXPR, a, tp), GSI_CONTINUE_LINKING);
+    for (gimple_stmt_iterator i = gsi_start_bb(slow); !gsi_end_p(i); gsi_next(&i))
+        gimple_set_location(gsi_stmt(i), loc);
+
+    /* join: the offset, as a pointer into %fs */
+    tree off = make_ssa_name(uptr);
+    gphi *phi = create_phi_node(off, join);
+    add_phi_arg(phi, off_fast, fast_e, UNKNOWN_LOCATION);
+    add_phi_arg(phi, off_slow, single_succ_edge(slow), UNKNOWN_LOCATION);
+    tree fs_char_ptr = build_pointer_type(build_qualified_type(char_type_node, ENCODE_QUAL_ADDR_SPACE(fs)));
+    tree base = make_ssa_name(fs_char_ptr);
+    gimple_stmt_iterator jg = gsi_after_labels(join);
+    gsi_insert_before(&jg, gimple_build_assign(base, NOP_EXPR, off), GSI_SAME_STMT);
+
+    for (const use &u : uses) {
+        tree ref = gimple_op(u.g, u.op);
+        tree type = TREE_TYPE(ref);
+        tree fs_type = build_qualified_type(type, TYPE_QUALS(type) | ENCODE_QUAL_ADDR_SPACE(fs));
+        tree mem = build2(MEM_REF, fs_type, base, build_int_cst(reference_alias_ptr_type(ref), u.off));
+        TREE_THIS_VOLATILE(mem) = TREE_THIS_VOLATILE(ref);
+        TREE_SIDE_EFFECTS(mem) = TREE_SIDE_EFFECTS(ref);
+        TREE_THIS_NOTRAP(mem) = 1;
+        gimple_set_op(u.g, u.op, mem);
+        update_stmt(u.g);
+    }
+    /* (the two new loads need their virtual uses) */
+    return TODO_update_ssa_only_virtuals;
+}
+
+PI_GIMPLE_PASS(tls, PROP_cfg | PROP_ssa)

@@ -1,0 +1,76 @@
+# A shared library built -fPIC with the plugin (its thread-local counters
+# get a dynamic TLS model), used by a program linked to it and by one that
+# dlopens it, each calling it from two threads: exact counts in both, the
+# same results as an uninstrumented build; linked at start-up, the counting
+# copies reach their counters through %fs with no call of __tls_get_addr
+# (gcc-plugin/pass-tls.cc); the copies are not exported.
+. "$PERFINST_TOP/tests/lib.sh"
+pi_cc -O2 -g -fPIC -c "$T/count/shlib.c" -o shlib.o
+pi_ld -shared -o libshlib.so shlib.o
+mkdir -p plain
+gcc -O2 -fPIC -shared -I"$PERFINST_TOP/include" "$T/count/shlib.c" -o plain/libshlib.so
+# the programs themselves are not instrumented: the runtime comes first, so
+# that its pthread_create is the one called and the second thread is known
+# (docs/runtime.md, "Threads")
+rt="-L$B -Wl,--no-as-needed -lperfinst -Wl,--as-needed -Wl,-rpath,$B"
+gcc -O2 -DLINKED "$T/count/shlibmain.c" -o linked $rt -L. -lshlib -Wl,-rpath,'$ORIGIN' -pthread
+gcc -O2 -DLINKED "$T/count/shlibmain.c" -o plain/linked -Lplain -lshlib -Wl,-rpath,'$ORIGIN' -pthread
+gcc -O2 "$T/count/shlibmain.c" -o opened $rt -ldl -pthread
+
+./plain/linked > want
+PERFINST_OUT=linked.pit ./linked > got1
+PERFINST_OUT=opened.pit ./opened ./libshlib.so > got2
+cmp -s want got1 || fail "linked: $(cat got1), uninstrumented: $(cat want)"
+cmp -s want got2 || fail "dlopen'ed: $(cat got2), uninstrumented: $(cat want)"
+ok "the results of the uninstrumented build: $(cat want)"
+for m in linked opened; do
+    python3 "$T/count/check-counts.py" "$PMOPT" ./libshlib.so "$T/count/shlib.c" $m.pit > c || { cat c; fail "$m: counts"; }
+    ok "$m, two threads: $(tail -1 c)"
+done
+
+# the counters through %fs: in the assembly, no counter read or written at
+# __tls_get_addr's result (x@dtpoff(%reg)), at most one call of it in each
+# counting copy (the path taken when the block is not static)
+pi_cc -O2 -fPIC -S "$T/count/shlib.c" -o shlib.s
+awk '/^[A-Za-z_][A-Za-z0-9_.]*:/ { fn = $1 } /call.*__tls_get_addr/ && fn ~ /\.count\./ { n[fn]++ }
+     END { for (f in n) if (n[f] > 1) print f, n[f] }' shlib.s > many
+[ ! -s many ] || fail "counting copies with more than one __tls_get_addr call: $(cat many)"
+grep -v '^[[:space:]]*lea' shlib.s > shlib.mem
+assert_not_contains "no counter read or written at __tls_get_addr's result" shlib.mem '__perfinst_ctr@dtpoff\('
+grep -q '%fs:' shlib.s || fail "no %fs-relative counter update in shlib.s"
+
+# linked at start-up the block is static: no __tls_get_addr call from a
+# counting copy in a run (callgrind's call counts: deterministic)
+if command -v valgrind > /dev/null; then
+    PERFINST_OUT=vg.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./linked > /dev/null 2> vg.err ||
+        { cat vg.err; fail "valgrind"; }
+    python3 - cg.out > calls << 'PY'
+import re, sys
+names, fn, cfn, n = {}, "", "", 0
+def name(v):
+    m = re.match(r"\((\d+)\)(?: (.*))?", v)
+    if not m:
+        return v
+    if m.group(2):
+        names[m.group(1)] = m.group(2)
+    return names.get(m.group(1), "")
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if line.startswith("fn="):
+        fn = name(line[3:])
+    elif line.startswith("cfn="):
+        cfn = name(line[4:])
+    elif line.startswith("calls=") and ".count." in fn and cfn == "__tls_get_addr":
+        n += int(line[6:].split()[0])
+print(n)
+PY
+    assert_eq "__tls_get_addr calls from counting copies, linked" 0 "$(cat calls)"
+else
+    echo "(no valgrind: the run-time check of __tls_get_addr calls is not made)"
+fi
+
+# the counting copies stay in .symtab (pmopt reads them) but not in .dynsym
+nm libshlib.so | grep -q 'lib_work\.count\.' || fail "no lib_work.count.N in .symtab"
+nm -D --defined-only libshlib.so | grep '\.count\.' > exported || true
+[ ! -s exported ] || fail "counting copies exported: $(tr '\n' ' ' < exported)"
+ok "counting copies not in the dynamic symbol table"
