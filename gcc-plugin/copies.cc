@@ -27,6 +27,7 @@
 #include "tree-into-ssa.h"
 #include "tree-ssanames.h"
 #include "tree-cfgcleanup.h"
+#include "sreal.h"
 
 /* f.count -> f (decls live as long as the unit: not a GC root), and the
  * f that have one */
@@ -495,5 +496,357 @@ unsigned pi_counters_as_asm(function *fun)
         }
         n++;
     }
+    return n;
+}
+
+/* ---- a loop's counters in registers (loop-counters=register) -------------
+ *
+ * In the counting copy, a counter updated in a loop's own blocks
+ *
+ *     loop:  _1 = __perfinst_ctr[K];  _2 = _1 + 1;  __perfinst_ctr[K] = _2;
+ *
+ * counts into a register instead: its increments since the loop was
+ * entered (a delta, as LLVM's counter promotion keeps, so that a recursive
+ * call's own increments of K are never overwritten), added to memory where
+ * the loop is left and before every call in it:
+ *
+ *     entry edges:        d = 0
+ *     loop:               _1 = d;  _2 = _1 + 1;  d = _2;
+ *     exit edges, and
+ *     before each call:   _3 = __perfinst_ctr[K];  _4 = _3 + d;  __perfinst_ctr[K] = _4;  d = 0
+ *
+ * An update of memory is a read-modify-write: in a tight loop it is a
+ * store-to-load dependency through memory at every iteration, which costs
+ * more time than its one instruction (gawk's tree_clear, hash-chain walks:
+ * bench/RESULTS.md 2026-11-29 16:35); GCC's own store motion does not take
+ * it out of a loop with a call (the call may read or write the counters),
+ * and the update written as an asm (pi_counters_as_asm) never moves.
+ *
+ * The memory is exact wherever the program can look at it: at every call
+ * (the runtime's dump, the mode switch, exit, a longjmp out of a callee,
+ * fork, exec, a thread's end all happen in calls), and after the loop.  A
+ * call GCC knows as a leaf built-in that returns (memcmp, strlen, memcpy)
+ * is not such a point; an asm other than a site marker is.  What is lost:
+ * a thread stopped by a signal inside the loop (a fault, SIGINT) leaves
+ * the counts of the loop's iterations since it was entered or since its
+ * last call out of its trace (the readers solve such a trace as a mid-run
+ * one: piflow.c counts its few negative arcs); LLVM loses that and the
+ * counts of a dump from a call inside the loop.  docs/design.md, "Counters
+ * in registers".
+ *
+ * Not promoted: a loop with an abnormal edge (setjmp, computed or nonlocal
+ * goto), or an exception edge from a statement that is not a call; a loop
+ * none of whose exits is an edge (left only by signals); a loop where every
+ * iteration makes a call (a call dominates a latch: the write-back would
+ * cost what it saves); a loop whose calls, weighted by GCC's estimated
+ * frequencies, would write back more counters than its iterations update
+ * (an interpreter's dispatch loop, where most cases call).  At most
+ * MAX_PROMOTED counters a loop (the hottest), fewer when it has many
+ * exits. */
+
+enum { MAX_PROMOTED = 16, MAX_EXIT_UPDATES = 64 };
+#define SYNC_WEIGHT 0.5
+
+/* Must the loop's counters be in memory before G runs? */
+static bool counter_sync_point(gimple *g)
+{
+    if (is_gimple_call(g)) {
+        if (gimple_call_internal_p(g))
+            return false;
+        tree fn = gimple_call_fndecl(g);
+        int flags = gimple_call_flags(g);
+        return !(fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL) && (flags & ECF_LEAF) &&
+                 !(flags & (ECF_NORETURN | ECF_RETURNS_TWICE)));
+    }
+    if (gimple_code(g) == GIMPLE_ASM)
+        return strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) != 0;
+    return false;
+}
+
+/* Does every use of the array CTR in FUN name one counter, in a plain load
+ * or store? */
+static bool plain_counter_refs(function *fun, tree ctr)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        for (unsigned i = 0; i < gimple_num_ops(g); i++) {
+            tree op = gimple_op(g, i);
+            if (op && walk_tree_without_duplicates(&op, mentions, ctr) &&
+                (counter_index(op, ctr) < 0 || !is_gimple_assign(g) || !gimple_assign_single_p(g) || i > 1))
+                return false;
+        }
+    }
+    return true;
+}
+
+static double rel_freq(basic_block bb, basic_block header)
+{
+    bool known = false;
+    sreal f = bb->count.to_sreal_scale(header->count, &known);
+    return known ? f.to_double() : 1.0;
+}
+
+/* `ctr[K] += D` (then `D = 0` if RESET), as a sequence: in the local-exec
+ * TLS model one asm with D as its operand (as pi_counters_as_asm writes an
+ * update), which no later pass moves, merges or reads memory for; in the
+ * other models volatile accesses (else GCC's code hoisting lifts the
+ * write-backs' loads of the counters into the loop's every iteration). */
+static gimple_seq write_back(tree ctr, HOST_WIDE_INT k, tree d, bool reset, location_t loc)
+{
+    gimple_seq seq = NULL;
+    if (DECL_TLS_MODEL(ctr) == TLS_MODEL_LOCAL_EXEC) {
+        const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
+        char text[256];
+        unsigned long long off = (unsigned long long)k * 8;
+        snprintf(text, sizeof text, "{addq %%0, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %%0}", name, off,
+                 name, off);
+        vec<tree, va_gc> *inputs = NULL;
+        vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "re")), d));
+        gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
+        gimple_asm_set_volatile(a, true);
+        gimple_seq_add_stmt(&seq, a);
+    } else {
+        tree ref = pi_counter_ref(k);
+        TREE_THIS_VOLATILE(ref) = 1;
+        tree old = pi_tmp_reg(uint64_type_node, "pi"), sum = pi_tmp_reg(uint64_type_node, "pi");
+        gimple_seq_add_stmt(&seq, gimple_build_assign(old, ref));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(sum, PLUS_EXPR, old, d));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), sum));
+    }
+    if (reset)
+        gimple_seq_add_stmt(&seq, gimple_build_assign(d, build_zero_cst(uint64_type_node)));
+    gimple_seq_set_location(seq, loc);
+    return seq;
+}
+
+/* The counters updated in LOOP's own blocks (UPS, in block order) into
+ * registers, if LOOP may have them (above).  Returns how many. */
+static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_update> &ups, tree ctr)
+{
+    /* the write-back points: the calls in LOOP's own blocks, and the
+       entries of its inner loops that call (LOOP's counters do not change
+       inside those: one write-back before them does) */
+    basic_block *body = get_loop_body(loop);
+    auto_vec<gimple *> syncs;
+    auto_vec<edge> sync_edges;
+    auto_vec<basic_block> sync_blocks;
+    auto_bitmap calling; /* inner loops (by number) with a call */
+    bool ok = true, writes = false;
+    for (unsigned i = 0; ok && i < loop->num_nodes; i++) {
+        basic_block b = body[i];
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, b->preds)
+        if (e->flags & EDGE_ABNORMAL || (b == loop->header && (e->flags & EDGE_EH)))
+            ok = false;
+        FOR_EACH_EDGE(e, ei, b->succs)
+        if (e->flags & EDGE_ABNORMAL)
+            ok = false;
+        else if (e->flags & EDGE_EH) {
+            /* thrown by a call the counters were written back before */
+            gimple *last = last_stmt(b);
+            if (!last || !is_gimple_call(last) || !counter_sync_point(last))
+                ok = false;
+        }
+        for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            writes |= is_gimple_call(gsi_stmt(gsi)) && gimple_vdef(gsi_stmt(gsi));
+            if (!counter_sync_point(gsi_stmt(gsi)))
+                continue;
+            if (b->loop_father == loop) {
+                syncs.safe_push(gsi_stmt(gsi));
+                sync_blocks.safe_push(b);
+            } else
+                for (class loop *l = b->loop_father; l != loop; l = loop_outer(l))
+                    if (loop_outer(l) == loop)
+                        bitmap_set_bit(calling, l->num);
+        }
+    }
+    free(body);
+    for (class loop *in = loop->inner; in; in = in->next)
+        if (bitmap_bit_p(calling, in->num)) {
+            sync_blocks.safe_push(in->header);
+            edge e;
+            edge_iterator ei;
+            FOR_EACH_EDGE(e, ei, in->header->preds)
+            if (!flow_bb_inside_loop_p(in, e->src))
+                sync_edges.safe_push(e);
+        }
+    auto_vec<edge> exits = get_loop_exit_edges(loop);
+    unsigned nexits = 0;
+    for (unsigned i = 0; i < exits.length(); i++)
+        nexits += !(exits[i]->flags & EDGE_EH);
+    /* (a loop none of whose calls writes memory: GCC's store motion keeps
+       its counters in registers, pi_counters_as_asm leaves them to it) */
+    if (!ok || !writes || nexits == 0)
+        return 0;
+    /* every iteration calls: nothing to gain */
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, loop->header->preds)
+    if (flow_bb_inside_loop_p(loop, e->src))
+        for (unsigned i = 0; i < sync_blocks.length(); i++)
+            if (dominated_by_p(CDI_DOMINATORS, e->src, sync_blocks[i]))
+                return 0;
+
+    /* the counters, hottest first: by the estimated frequency of their
+       updates that no call follows in the block (before a call the
+       write-back would follow the update at once) */
+    auto_vec<HOST_WIDE_INT> ks;
+    auto_vec<double> heat;
+    for (unsigned i = 0; i < ups.length(); i++) {
+        HOST_WIDE_INT k = counter_index(gimple_assign_lhs(ups[i].store), ctr);
+        double f = rel_freq(gimple_bb(ups[i].store), loop->header);
+        for (gimple_stmt_iterator gsi = gsi_for_stmt(ups[i].store); !gsi_end_p(gsi); gsi_next(&gsi))
+            if (counter_sync_point(gsi_stmt(gsi)))
+                f = 0;
+        unsigned j = 0;
+        while (j < ks.length() && ks[j] != k)
+            j++;
+        if (j == ks.length()) {
+            ks.safe_push(k);
+            heat.safe_push(0);
+        }
+        heat[j] += f;
+    }
+    for (unsigned i = 1; i < ks.length(); i++)
+        for (unsigned j = i; j > 0 && heat[j] > heat[j - 1]; j--) {
+            std::swap(ks[j], ks[j - 1]);
+            std::swap(heat[j], heat[j - 1]);
+        }
+    unsigned n = MIN(ks.length(), (unsigned)MAX_PROMOTED);
+    n = MIN(n, MAX_EXIT_UPDATES / nexits);
+    while (n > 0 && heat[n - 1] <= 0)
+        n--;
+    /* the write-backs at the calls against the updates kept in registers */
+    double calls = 0, saved = 0;
+    for (unsigned i = 0; i < syncs.length(); i++)
+        calls += rel_freq(gimple_bb(syncs[i]), loop->header);
+    for (unsigned i = 0; i < sync_edges.length(); i++) {
+        bool known = false;
+        sreal f = sync_edges[i]->count().to_sreal_scale(loop->header->count, &known);
+        calls += known ? f.to_double() : 1.0;
+    }
+    for (unsigned i = 0; i < n; i++)
+        saved += heat[i];
+    while (n > 0 && calls * n * SYNC_WEIGHT > saved) {
+        n--;
+        saved -= heat[n];
+    }
+    if (n == 0) {
+        if (pi_opt.verbose && !ks.is_empty())
+            inform(gimple_location(ups[0].store), "perfinst: %qD: the counters of the loop at line %d stay in memory "
+                   "(%u calls, %d in 100 iterations)", fun->decl, LOCATION_LINE(gimple_location(ups[0].store)),
+                   syncs.length() + sync_edges.length(), (int)(calls * 100));
+        return 0;
+    }
+
+    location_t loc = gimple_location(ups[0].store);
+    for (unsigned c = 0; c < n; c++) {
+        HOST_WIDE_INT k = ks[c];
+        tree d = create_tmp_reg(uint64_type_node, "pi_loop");
+        for (unsigned i = 0; i < ups.length(); i++) {
+            if (counter_index(gimple_assign_lhs(ups[i].store), ctr) != k)
+                continue;
+            gimple *ld = ups[i].load, *st = ups[i].store;
+            gimple_set_vuse(ld, NULL_TREE);
+            gimple_assign_set_rhs1(ld, d);
+            update_stmt(ld);
+            unlink_stmt_vdef(st);
+            tree vdef = gimple_vdef(st);
+            gimple_set_vdef(st, NULL_TREE);
+            gimple_set_vuse(st, NULL_TREE);
+            if (vdef && TREE_CODE(vdef) == SSA_NAME)
+                release_ssa_name(vdef);
+            gimple_assign_set_lhs(st, d);
+            update_stmt(st);
+        }
+        FOR_EACH_EDGE(e, ei, loop->header->preds)
+        if (!flow_bb_inside_loop_p(loop, e->src)) {
+            gimple *z = gimple_build_assign(d, build_zero_cst(uint64_type_node));
+            gimple_set_location(z, loc);
+            gsi_insert_on_edge(e, z);
+        }
+        for (unsigned i = 0; i < exits.length(); i++)
+            if (!(exits[i]->flags & EDGE_EH))
+                gsi_insert_seq_on_edge(exits[i], write_back(ctr, k, d, false, loc));
+        for (unsigned i = 0; i < syncs.length(); i++) {
+            gimple_stmt_iterator gsi = gsi_for_stmt(syncs[i]);
+            gsi_insert_seq_before(&gsi, write_back(ctr, k, d, true, gimple_location(syncs[i])), GSI_SAME_STMT);
+        }
+        for (unsigned i = 0; i < sync_edges.length(); i++)
+            gsi_insert_seq_on_edge(sync_edges[i], write_back(ctr, k, d, true, loc));
+    }
+    if (pi_opt.verbose)
+        inform(loc, "perfinst: %qD: %u counters of the loop at line %d in registers (of %u; %u exits, %u calls, "
+               "%d in 100 iterations)", fun->decl, n, LOCATION_LINE(gimple_location(ups[0].store)), ks.length(), nexits,
+               syncs.length() + sync_edges.length(), (int)(calls * 100));
+    return n;
+}
+
+/* FUN (cfun), a counting copy: the counters of its loops in registers
+ * (above).  Returns how many; pi_split_update must follow. */
+unsigned pi_promote_loop_counters(function *fun)
+{
+    tree ctr = pi_counter_decl();
+    if (pi_opt.loop_counters_memory || !ctr || !loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP) ||
+        !plain_counter_refs(fun, ctr))
+        return 0;
+    /* each loop's updates in its own blocks, of the counters referred to
+       nowhere else in the function: no statement GCC sees reads or writes
+       such a counter once it is in a register, so the write-back may be an
+       asm GCC does not see write memory (write_back) */
+    auto_vec<ctr_update> ups;
+    auto_vec<int> ups_loop;
+    hash_map<int_hash<HOST_WIDE_INT, -1, -2>, int> where; /* K -> the loop of its updates, or -1 */
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        class loop *l = bb->loop_father;
+        int num = l && loop_outer(l) ? l->num : -1;
+        auto_vec<gimple *> matched;
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            ctr_update u;
+            if (num >= 0 && is_gimple_assign(g) && gimple_assign_single_p(g) && gimple_vdef(g) &&
+                counter_index(gimple_assign_lhs(g), ctr) >= 0 && match_update(g, ctr, &u)) {
+                ups.safe_push(u);
+                ups_loop.safe_push(num);
+                matched.safe_push(u.load);
+                matched.safe_push(u.store);
+            }
+        }
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
+                continue;
+            HOST_WIDE_INT k = counter_index(gimple_assign_lhs(g), ctr);
+            if (k < 0)
+                k = counter_index(gimple_assign_rhs1(g), ctr);
+            if (k < 0)
+                continue;
+            bool existed;
+            int &w = where.get_or_insert(k, &existed);
+            if (!matched.contains(g) || (existed && w != num))
+                w = -1;
+            else if (!existed)
+                w = num;
+        }
+    }
+    if (ups.is_empty())
+        return 0;
+    calculate_dominance_info(CDI_DOMINATORS);
+    unsigned n = 0;
+    for (auto loop : loops_list(fun, 0)) {
+        auto_vec<ctr_update> mine;
+        for (unsigned i = 0; i < ups.length(); i++)
+            if (ups_loop[i] == loop->num && *where.get(counter_index(gimple_assign_lhs(ups[i].store), ctr)) == loop->num)
+                mine.safe_push(ups[i]);
+        if (!mine.is_empty())
+            n += promote_loop(fun, loop, mine, ctr);
+    }
+    if (n)
+        gsi_commit_edge_inserts();
     return n;
 }

@@ -420,6 +420,9 @@ static bool split_off_counting(cgraph_node *node)
         basic_block bb;
         FOR_EACH_BB_FN(bb, cfun) bbs.safe_push(bb);
         pi_return_site_mark(cfun, bbs);
+        /* loop-counters=register: a loop's counters in registers */
+        if (pi_promote_loop_counters(cfun))
+            pi_split_update(cfun);
         /* counting-opt=fast or lean: its counter updates as one asm each */
         if (pi_opt.counting_opt != PI_COPT_FULL && pi_counters_as_asm(cfun))
             pi_split_update(cfun);

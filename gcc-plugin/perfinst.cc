@@ -73,6 +73,10 @@
  *                        those with a loop, or none; the others keep one body that counts
  *                        whatever the mode, compiled once (copies.cc, pi_single_body;
  *                        docs/design.md "Cost")
+ *   loop-counters=register|memory  in a counting copy f.count.N, the counters of a loop
+ *                        counted in registers and added to memory at its exits and before
+ *                        its calls (default; copies.cc, pi_promote_loop_counters), or
+ *                        updated in memory at every iteration
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -133,7 +137,10 @@ static struct plugin_info info = {
     "                            or after it, where -fprofile-generate places its own (default)\n"
     "  -fplugin-arg-perfinst-clean-copies=all|loops|none  which counting functions get a clean\n"
     "                            copy for the off mode: all (default), those with a loop, none\n"
-    "                            (the others count in place whatever the mode: a cheaper compile)\n",
+    "                            (the others count in place whatever the mode: a cheaper compile)\n"
+    "  -fplugin-arg-perfinst-loop-counters=register|memory  a counting copy's loop counts in\n"
+    "                            registers, added to memory at its exits and calls (default),\n"
+    "                            or in memory at every iteration\n",
 };
 
 static const char *feedback_only;
@@ -209,6 +216,7 @@ static const struct word_arg word_args[] = {
     {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},
     {"count-at", {"cfg", "late"}, {0, 1}, NULL, &pi_opt.count_late},
     {"clean-copies", {"all", "loops", "none"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE}, &pi_opt.clean_copies, NULL},
+    {"loop-counters", {"register", "memory"}, {0, 1}, NULL, &pi_opt.loop_counters_memory},
 };
 
 /* K=V when K is one of word_args: sets its field (true), or says what V
@@ -342,7 +350,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, count-at, clean-copies, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }

@@ -48,6 +48,7 @@ struct pi_options {
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
     int clean_copies;       /* clean-copies=all|loops|none: PI_CLEAN_*, which counting functions get a clean copy (copies.cc) */
+    bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
 };
 extern struct pi_options pi_opt;
 /* counting-opt=: the counting copies with the unit's options; without
@@ -255,6 +256,7 @@ int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
 edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH != 0) goto ON */
 unsigned pi_counters_as_asm(function *fun);
+unsigned pi_promote_loop_counters(function *fun); /* loop-counters=register: a loop's counters in registers */
 void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
 bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
