@@ -544,7 +544,7 @@ unsigned pi_counters_as_asm(function *fun)
  * MAX_PROMOTED counters a loop (the hottest), fewer when it has many
  * exits. */
 
-enum { MAX_PROMOTED = 16, MAX_EXIT_UPDATES = 64 };
+enum { MAX_PROMOTED = 4, MAX_EXIT_UPDATES = 16 };
 #define SYNC_WEIGHT 0.5
 
 /* Must the loop's counters be in memory before G runs? */

@@ -74,9 +74,9 @@
  *                        whatever the mode, compiled once (copies.cc, pi_single_body;
  *                        docs/design.md "Cost")
  *   loop-counters=register|memory  in a counting copy f.count.N, the counters of a loop
- *                        counted in registers and added to memory at its exits and before
- *                        its calls (default; copies.cc, pi_promote_loop_counters), or
- *                        updated in memory at every iteration
+ *                        with a call counted in registers and added to memory at its exits
+ *                        and before its calls (copies.cc, pi_promote_loop_counters), or
+ *                        updated in memory at every iteration (default)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -139,8 +139,8 @@ static struct plugin_info info = {
     "                            copy for the off mode: all (default), those with a loop, none\n"
     "                            (the others count in place whatever the mode: a cheaper compile)\n"
     "  -fplugin-arg-perfinst-loop-counters=register|memory  a counting copy's loop counts in\n"
-    "                            registers, added to memory at its exits and calls (default),\n"
-    "                            or in memory at every iteration\n",
+    "                            registers, added to memory at its exits and calls, or in\n"
+    "                            memory at every iteration (default)\n",
 };
 
 static const char *feedback_only;
@@ -284,6 +284,11 @@ static bool parse_args(const struct plugin_name_args *a)
      * 2026-11-29 04:47); the rebuild applies such a profile at the same
      * point (pass-feedback.cc) */
     pi_opt.count_late = true;
+    /* loop-counters=memory is the default: a loop's counters in registers
+     * ran gawk's field aggregation in 2.6 % less CPU time but its regexp
+     * workload in 3-4 % more, and every workload in more instructions
+     * (bench/RESULTS.md, 2026-11-29 "a loop's counters in registers") */
+    pi_opt.loop_counters_memory = true;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (word_arg(k, v, &ok))

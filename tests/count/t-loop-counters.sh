@@ -1,4 +1,4 @@
-# loop-counters=register (the default; copies.cc, pi_promote_loop_counters):
+# loop-counters=register (copies.cc, pi_promote_loop_counters; memory is the default):
 # in a counting copy f.count.N a loop's counters count in registers and are
 # added to memory where the loop is left and before each call in it.
 # loopctr.c's five loops (several exits; a call that writes the trace in
@@ -22,6 +22,8 @@ for f in $loops; do
     assert_contains "$f: its loop's counters in registers" register.notes "$f\.count\.0.: [0-9]+ counters of the loop at line [0-9]+ in registers"
 done
 assert_not_contains "loop-counters=memory: none in registers" memory.notes 'in registers'
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-verbose -c "$src" -o default.o 2> default.notes
+assert_not_contains "the default: none in registers" default.notes 'in registers'
 
 # the %fs: instructions between a function's first backward conditional
 # jump and its target: the loop's hot path as GCC lays it out
