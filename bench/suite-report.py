@@ -9,7 +9,8 @@ TEST...", and "PADS NAME PAD..." for a program whose shifts are not --pads.  Rea
 cachegrind, the layout shifted by PAD bytes), VARIANT-WL-taken.txt (taken
 branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
 Printed (Markdown): per program a table of every (test workload, variant) —
-I1 misses as the mean over the shifts, × O2 and × BOLT, the range over the
+I1 misses as the mean over the shifts, × O2 and × BOLT, the median over the
+shifts × BOLT's median (a mean is often one or two bad shifts), the range over the
 shifts, instructions and taken branches × O2, user CPU time × O2 and × BOLT
 (median of the per-round ratios, bootstrap 95 % interval) — then per variant
 the geometric mean over the program's pairs and the worst pair; last the
@@ -19,6 +20,7 @@ most the rebuild's).
 """
 import math
 import os
+import statistics
 import random
 import sys
 
@@ -133,9 +135,9 @@ def main(argv):
                "; user CPU time at scale %s, paired rounds (median of the per-round ratios, "
                "bootstrap 95 %% interval), under `nice -n %s`" % (s_time, nice) if timing else ""))
         print()
-        print("| workload | variant | I1 misses | × O2 | × BOLT | shifts × O2 | instructions × O2 | "
-              "taken × O2 | user CPU × O2 | user CPU × BOLT |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| workload | variant | I1 misses | × O2 | × BOLT | median × BOLT | shifts × O2 | "
+              "instructions × O2 | taken × O2 | user CPU × O2 | user CPU × BOLT |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for wl in tests:
             m = {}
             for v in variants:
@@ -147,8 +149,10 @@ def main(argv):
                         if p == "0":
                             ir = int(w[0])
                 tb = read_words(os.path.join(work, name, "cg", "%s-%s-taken.txt" % (v, wl)))
-                m[v] = (sum(i1s) / len(i1s) if len(i1s) == len(pads) else None,
-                        (min(i1s), max(i1s)) if i1s else None, ir, int(tb[0]) if tb else None)
+                full = len(i1s) == len(pads)
+                m[v] = (sum(i1s) / len(i1s) if full else None,
+                        (min(i1s), max(i1s)) if i1s else None, ir, int(tb[0]) if tb else None,
+                        statistics.median(i1s) if full else None)
             runs, notes = read_times(os.path.join(work, name, "times-%s.txt" % wl)) if timing else (None, [])
             if notes:
                 loads.append("%s/%s: %s" % (name, wl, "; ".join(notes)))
@@ -157,17 +161,17 @@ def main(argv):
             def rel(x, y):
                 return x / y if x is not None and y else None
             for v in variants:
-                i1, rng, ir, tb = m[v]
+                i1, rng, ir, tb, med = m[v]
                 c_o2, c_bo = cpu_ratio(runs, v, "O2"), cpu_ratio(runs, v, "bolt")
-                print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     wl, v, "—" if i1 is None else "%.0f" % i1, fmt(rel(i1, o2[0])),
-                    fmt(rel(i1, bo[0] if bo else None)),
+                    fmt(rel(i1, bo[0] if bo else None)), fmt(rel(med, bo[4] if bo else None)),
                     "—" if rng is None or not o2[0] else "%.3f–%.3f" % (rng[0] / o2[0], rng[1] / o2[0]),
                     fmt(rel(ir, o2[2])), fmt(rel(tb, o2[3])),
                     fmt_ci(c_o2) if v != "O2" else "1", fmt_ci(c_bo) if v != "bolt" else "1"))
                 allpairs[v].append(("%s/%s" % (name, wl), rel(i1, o2[0]), rel(i1, bo[0] if bo else None),
                                     rel(ir, o2[2]), rel(tb, o2[3]), c_o2[0] if c_o2 else None,
-                                    c_bo[0] if c_bo else None, i1))
+                                    c_bo[0] if c_bo else None, i1, rel(med, bo[4] if bo else None)))
         print()
         summary([(v, [x for x in allpairs[v] if x[0].startswith(name + "/")]) for v in variants],
                 "%s, %d pairs" % (name, len(tests)))
@@ -181,16 +185,17 @@ def main(argv):
 
 
 def summary(rows, what):
-    print("| variant (%s) | I1 × O2 geo mean | worst | I1 × BOLT geo mean | worst | instructions × O2 | "
-          "taken × O2 | CPU × O2 geo mean | CPU × BOLT geo mean | worst |" % what)
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| variant (%s) | I1 × O2 geo mean | worst | I1 × BOLT geo mean | worst | median × BOLT geo mean | "
+          "worst | instructions × O2 | taken × O2 | CPU × O2 geo mean | CPU × BOLT geo mean | worst |" % what)
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for v, ps in rows:
         def worst(k):
             c = [(x[k], x[0]) for x in ps if x[k] is not None]
             return "—" if not c else "%.3f (%s)" % max(c)
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             v, fmt(geo(x[1] for x in ps)), worst(1), fmt(geo(x[2] for x in ps)) if v != "bolt" else "1",
-            worst(2) if v != "bolt" else "—", fmt(geo(x[3] for x in ps)), fmt(geo(x[4] for x in ps)),
+            worst(2) if v != "bolt" else "—", fmt(geo(x[8] for x in ps)) if v != "bolt" else "1",
+            worst(8) if v != "bolt" else "—", fmt(geo(x[3] for x in ps)), fmt(geo(x[4] for x in ps)),
             fmt(geo(x[5] for x in ps)), fmt(geo(x[6] for x in ps)) if v != "bolt" else "1",
             worst(6) if v != "bolt" else "—"))
     print()

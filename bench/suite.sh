@@ -74,8 +74,10 @@
 # The valgrind runs run each program as ./prog from a directory of its own
 # whose path has the same length for every variant (the path is in the
 # initial stack, and moves what libc's startup and string functions do).
-# Every run's checksum must be -O2's.  The report (one table per program, the
-# geometric mean over its pairs and the worst pair, then all pairs together)
+# Every run's checksum must be -O2's.  The report (one table per program —
+# the mean over the shifts, and the median against BOLT's median: one or two
+# bad shifts make a mean — the geometric mean over its pairs and the worst
+# pair, then all pairs together)
 # is WORK/report.md; --record appends it to bench/RESULTS.md.
 # --quick: the first test workload of each program, two shifts (0 2048), 3
 # rounds.  --no-timing: the deterministic counts only; --no-taken: no
