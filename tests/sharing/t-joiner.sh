@@ -62,6 +62,28 @@ for mode in early late; do
     assert_contains "$mode: c padded (the joiner's field)" $mode.1.fb "^[0-9]+ pad-field type=trio field=c "
 done
 
+# newfield.c: a thread's first accesses to a line while every access to it
+# calls (a newcomer's footprint open; semaphores fix the order, no timing):
+# each call for a struct's field with bytes new to the thread keeps its
+# site (runtime/sharing.c, sampled_access), so the plan knows
+# s.b and s.c and pads both, every run (before: no site named them, no
+# padding, advice -- the way found for joiner.c's early mode to plan
+# `align-global trio` alone, once in about 70 runs under make check: a
+# worker's window open as the joiner came)
+pi_cc -O2 -g -fplugin-arg-perfinst-sharing=all -c "$T/sharing/newfield.c" -o nf.o
+pi_ld -O2 -o nf nf.o
+for i in $(seq 1 "$RUNS"); do
+    rm -f nf.pit
+    PERFINST_OUT=nf.pit ./nf > nf.out 2> /dev/null || fail "newfield: run $i"
+    grep -qx "newfield 4950 1 1 6 19900 4950" nf.out || fail "newfield: run $i: the output differs"
+    "$PMOPT" plan --sharing -o nf.$i.fb nf nf.pit
+    for f in b c; do
+        grep -Eq "^[0-9]+ pad-field type=s3 field=$f " nf.$i.fb ||
+            { cat nf.$i.fb >&2; fail "newfield: run $i: s.$f not padded"; }
+    done
+done
+ok "newfield: s.b and s.c (a field only a call in a newcomer's footprint saw) padded in $RUNS runs"
+
 # the repaired build: each thread's field starts a line of its own
 ./plain 200000 > want 2> /dev/null
 gcc -O2 -pthread -g -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=early.1.fb "$src" -o fixed 2> fixed.err ||
