@@ -376,11 +376,21 @@ static int aligned_pays(struct sh_analysis *a, const struct sh_object *o, char *
     uint64_t now = false_now(a, o, 2 * PI_SHARE_LINE), after = neighbours_false(a, o, 0);
     if (after * 2 <= now)
         return 1;
+    /* the prediction's figures (the report's placements): what a line
+     * start takes away on lines, and what it leaves on pairs of lines */
+    unsigned kp = (unsigned)(o->addr % (2 * PI_SHARE_LINE)) / 8;
+    uint64_t line_now = (o->v_here & SH_V_FALSE) ? o->b_here : 0, line0 = (o->pv[0] & SH_V_FALSE) ? o->pred[0] : 0;
+    uint64_t pair_now = (o->pv_pair[kp] & SH_V_FALSE) ? o->pred_pair[kp] : 0;
+    uint64_t pair0 = (o->pv_pair[0] & SH_V_FALSE) ? o->pred_pair[0] : 0;
+    uint64_t pair64 = (o->pv_pair[8] & SH_V_FALSE) ? o->pred_pair[8] : 0;
     snprintf(why, n, "starting a cache line would leave %llu pairs of neighbouring lines with different threads' "
              "writes (%llu now): an object of %llu bytes (more than an L1 data cache, %llu) is streamed through "
              "the caches, and the prefetcher brings each line's neighbour with it: predicted not to pay, not "
-             "aligned", (unsigned long long)after, (unsigned long long)now, (unsigned long long)o->size,
-             (unsigned long long)SH_STREAMED);
+             "aligned (the prediction: at a line's start its lines' false reloads go from %llu to %llu, its "
+             "128-byte pairs' from %llu to %llu or %llu)", (unsigned long long)after, (unsigned long long)now,
+             (unsigned long long)o->size, (unsigned long long)SH_STREAMED, (unsigned long long)line_now,
+             (unsigned long long)line0, (unsigned long long)pair_now, (unsigned long long)pair0,
+             (unsigned long long)pair64);
     return 0;
 }
 
@@ -464,7 +474,7 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
     uint64_t before = (o->v_here & SH_V_FALSE) ? o->b_here : worst;
     /* (a streamed object whose aligned lines stay beside other threads'
      * lines: no alignment, step 1 or 5) */
-    char notpay[700] = "";
+    char notpay[1024] = "";
     int pays = !alignable(o) || aligned_pays(a, o, notpay, sizeof notpay);
     /* 1. safe when it starts a line */
     if (alignable(o) && !(o->pv[0] & SH_V_FALSE) && pays) {
@@ -617,7 +627,7 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
         }
     }
     /* 6. advice, with the reason */
-    char because[700];
+    char because[1024];
     if (notpay[0])
         snprintf(because, sizeof because, "%s", notpay);
     else if (anon)
