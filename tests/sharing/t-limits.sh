@@ -34,6 +34,19 @@ assert_contains "  ... and the run says a table was full" t16.err "perfinst: sha
 PERFINST_SHARING_ALLOCS=1024 PERFINST_OUT=a.pit ./th allocs > /dev/null 2>&1
 "$PMOPT" report --sharing th a.pit > a.rep
 assert_contains "1024 allocation records: the rest counted" a.rep "^\(lost: 976 allocations beyond the 1024 recorded: PERFINST_SHARING_ALLOCS"
+# every line of big shared (main reads each after the workers wrote it):
+# 16,384 shared lines' states, more than one of the runtime's 4 MiB pools
+# holds (6,553 each, runtime/sharing.c ext_new), each line's own -- the
+# exact mode's records of all of them (and of their sites: a bigger table)
+PERFINST_SHARING_PERIOD=1 PERFINST_SHARING_SITES=131072 PERFINST_OUT=all.pit ./th lines > /dev/null
+"$PMOPT" report --sharing th all.pit > all.rep
+"$PMOPT" dump all.pit > all.dump
+assert_contains "16,384 shared lines and more, none lost" all.rep \
+    "^Cache-line sharing in all.pit \(3 threads; 1638[4-9] lines touched by more than one thread"
+assert_not_contains "  ... none lost" all.rep "^\(lost:"
+n=$(grep -c 'SHARE_LINE .* 2 threads' all.dump || true)
+[ "$n" -ge 16384 ] || { grep -m3 SHARE_LINE all.dump >&2; fail "$n line records with 2 threads, not 16384 or more"; }
+ok "  ... a record with both threads for each"
 PERFINST_SHARING_LINES=1024 PERFINST_OUT=l.pit ./th lines > /dev/null 2>&1
 "$PMOPT" report --sharing th l.pit > l.rep
 assert_contains "1024 line records: the accesses beyond counted" l.rep "^\(lost: [1-9][0-9]* accesses to lines beyond the 1024 line records: PERFINST_SHARING_LINES\)"
