@@ -11,8 +11,9 @@
  * code makes.  Allocations the plugin sent to sharing.c's recording twins
  * are told there, not here (the twin marks itself for its own call).
  *
- * Cost without sharing detection: a call and a load with a predictable
- * branch per allocation.  free is not wrapped: glibc's own frees the
+ * Cost without sharing detection: a load, a predictable branch and a
+ * tail jump to glibc's function per allocation (WATCHING below), 4
+ * instructions and the PLT's jump over a plain malloc.  free is not wrapped: glibc's own frees the
  * blocks ours hand out, and a free forgets nothing (docs/sharing.md).
  *
  * Only in the shared runtime (runtime/build.mk leaves this file out of
@@ -39,15 +40,21 @@ extern void *__libc_memalign(size_t align, size_t size);
 extern void *__libc_valloc(size_t size);
 extern void *__libc_pvalloc(size_t size);
 
+/* Is sharing detection watching the heap?  When not (every run but a
+ * sharing run's), each wrapper is a tail jump to glibc's function: GCC
+ * keeps the call out of the frame only when it is the branch's return. */
+#define WATCHING __builtin_expect(pi_sharing_heap_watch, 0)
 #define PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
 #define TELL(p, size)                                                                        \
     do {                                                                                     \
-        if (__builtin_expect(pi_sharing_heap_watch, 0) && (p))                               \
+        if (WATCHING && (p))                                                                 \
             pi_sharing_heap_reused((p), (size), PC);                                         \
     } while (0)
 
 PI_EXPORT void *malloc(size_t size)
 {
+    if (!WATCHING)
+        return __libc_malloc(size);
     void *p = __libc_malloc(size);
     TELL(p, size);
     return p;
@@ -55,6 +62,8 @@ PI_EXPORT void *malloc(size_t size)
 
 PI_EXPORT void *calloc(size_t n, size_t size)
 {
+    if (!WATCHING)
+        return __libc_calloc(n, size);
     void *p = __libc_calloc(n, size);
     TELL(p, n * size); /* (no overflow: it did not fail) */
     return p;
@@ -62,6 +71,8 @@ PI_EXPORT void *calloc(size_t n, size_t size)
 
 PI_EXPORT void *realloc(void *old, size_t size)
 {
+    if (!WATCHING)
+        return __libc_realloc(old, size);
     void *p = __libc_realloc(old, size);
     if (p != old) /* (in place: the same object) */
         TELL(p, size);
@@ -70,6 +81,8 @@ PI_EXPORT void *realloc(void *old, size_t size)
 
 PI_EXPORT void *memalign(size_t align, size_t size)
 {
+    if (!WATCHING)
+        return __libc_memalign(align, size);
     void *p = __libc_memalign(align, size);
     TELL(p, size);
     return p;
@@ -77,6 +90,8 @@ PI_EXPORT void *memalign(size_t align, size_t size)
 
 PI_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
+    if (!WATCHING)
+        return __libc_memalign(align, size);
     void *p = __libc_memalign(align, size);
     TELL(p, size);
     return p;
