@@ -424,7 +424,13 @@ static tree build_function(const char *name, tree rettype, tree value, char whic
         DECL_SAVED_TREE(decl) = build1(RETURN_EXPR, void_type_node,
                                        build2(MODIFY_EXPR, rettype, resdecl, value));
     }
+    /* the gimplifier gives statements input_location, which may be a
+       statement's of the function being compiled, with its BLOCK: one
+       this function's tree does not have (-fchecking's verify_gimple) */
+    location_t saved_loc = input_location;
+    input_location = BUILTINS_LOCATION;
     gimplify_function_tree(decl);
+    input_location = saved_loc;
     cgraph_node::add_new_function(decl, false); /* still parsing: finalizes it */
     set_cfun(NULL);
     current_function_decl = saved_decl;
@@ -521,7 +527,7 @@ void pi_unit_prepare(void)
                                      "\t.balign 4\n\t.zero " PI_JUMP_INFO_SIZE_STR "\n\t.popsection\n";
     symtab->finalize_toplevel_asm(build_string(sizeof empty_slot - 1, empty_slot));
     build_function("__perfinst_ctor", void_type_node, ctor, 'I');
-    tree dtor = build_call_expr(unreg, 2, id, getter);
+    tree dtor = build_call_expr(unreg, 2, id, unshare_expr(getter)); /* (a tree of its own: see build_function) */
     build_function("__perfinst_dtor", void_type_node, dtor, 'D');
 }
 
@@ -594,6 +600,22 @@ static std::string as_asm(const std::string &blob)
     return s;
 }
 
+/* A variable whose size is known only now (pi_unit_finish), finalized
+ * this late: analyzed by hand, or the symbol table never outputs it; and
+ * not "body removed": while it was not yet a definition, the unreachable-
+ * node removal marked it so (-fchecking's symtab verifier refuses a
+ * definition with that mark). */
+static void finalize_late(tree var)
+{
+    varpool_node::finalize_decl(var);
+    varpool_node *vn = varpool_node::get(var);
+    if (vn) {
+        vn->body_removed = false;
+        if (!vn->analyzed)
+            vn->analyze();
+    }
+}
+
 void pi_unit_finish(void)
 {
     static bool done;
@@ -609,12 +631,7 @@ void pi_unit_finish(void)
         SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);
         DECL_USER_ALIGN(ctr_var) = 1;
         relayout_decl(ctr_var);
-        /* Finalized this late (the size was unknown), the variable must also be
-           analyzed by hand, or the symbol table never outputs it. */
-        varpool_node::finalize_decl(ctr_var);
-        varpool_node *vn = varpool_node::get(ctr_var);
-        if (vn && !vn->analyzed)
-            vn->analyze();
+        finalize_late(ctr_var);
         DECL_INITIAL(nctr_var) = build_int_cst(unsigned_type_node, ncounters);
         /* every function starts on (its counting copy), until the runtime says */
         unsigned nf = funcs.length() ? funcs.length() : 1;
@@ -625,10 +642,7 @@ void pi_unit_finish(void)
         TREE_TYPE(fnon_var) = ftype;
         DECL_INITIAL(fnon_var) = init;
         relayout_decl(fnon_var);
-        varpool_node::finalize_decl(fnon_var);
-        varpool_node *fv = varpool_node::get(fnon_var);
-        if (fv && !fv->analyzed)
-            fv->analyze();
+        finalize_late(fnon_var);
         DECL_INITIAL(nfn_var) = build_int_cst(unsigned_type_node, funcs.length());
     } else {
         /* only data sites of functions parsed before the watch directive
@@ -639,10 +653,7 @@ void pi_unit_finish(void)
     if (icall_var) {
         TREE_TYPE(icall_var) = build_array_type_nelts(uint64_type_node, 4 * nicalls);
         relayout_decl(icall_var);
-        varpool_node::finalize_decl(icall_var);
-        varpool_node *iv = varpool_node::get(icall_var);
-        if (iv && !iv->analyzed)
-            iv->analyze();
+        finalize_late(icall_var);
     }
     std::string text = as_asm(unit_chunk());
     symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));
