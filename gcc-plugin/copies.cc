@@ -85,6 +85,16 @@ static bool is_counter_store(gimple *g)
     return gimple_store_p(g) && gimple_assign_single_p(g) && is_counter_var(get_base_address(gimple_assign_lhs(g)));
 }
 
+/* A counter update made one asm (pi_counters_as_asm, below). */
+static bool is_counter_asm(gimple *g)
+{
+    if (gimple_code(g) != GIMPLE_ASM)
+        return false;
+    const char *t = gimple_asm_string(as_a<gasm *>(g));
+    return strncmp(t, "{addq $", 7) == 0 && strstr(t, "__perfinst_ctr") && gimple_asm_ninputs(as_a<gasm *>(g)) == 0 &&
+           gimple_asm_noutputs(as_a<gasm *>(g)) == 0;
+}
+
 static bool is_site_marker(gimple *g)
 {
     return gimple_code(g) == GIMPLE_ASM &&
@@ -136,7 +146,7 @@ static void strip_statements(const vec<basic_block> &bbs)
             for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi);) {
                 gimple *g = gsi_stmt(gsi);
                 bool probe = is_probe_call(g) && (sweep == 1) == (gimple_call_lhs(g) != NULL_TREE);
-                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g))) || probe) {
+                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g) || is_counter_asm(g))) || probe) {
                     unlink_stmt_vdef(g);
                     gsi_remove(&gsi, true);
                     release_defs(g);
@@ -241,6 +251,10 @@ bool pi_single_body(function *fun)
 {
     if (pi_opt.clean_copies == PI_CLEAN_ALL)
         return false;
+    /* late: one body through every GIMPLE pass, split into f and f.count.N
+       just before expansion (pass-countfn.cc, latecopy), where it can be */
+    if (pi_opt.clean_copies == PI_CLEAN_LATE)
+        return pi_countfn_late_ok(fun);
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))

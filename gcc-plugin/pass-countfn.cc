@@ -69,6 +69,8 @@
 #include "tree-cfgcleanup.h"
 #include "tree-ssa-dce.h"
 #include "tm_p.h"
+#include "regset.h"
+#include "dumpfile.h"
 
 /* the f that dispatch to their f.count */
 static hash_set<tree> *dispatching;
@@ -342,6 +344,67 @@ static void copy_options(tree copy)
     cl_optimization_restore(&global_options, &global_options_set, &saved);
 }
 
+static void copy_decl_finish(cgraph_node *node, cgraph_node *copy);
+static bool countfn_gate(function *fun);
+
+/* Label tables hidden from GCC's versioning (copy_label_tables: the one
+ * reason it refuses that this pass overcomes), then restored. */
+static bool hide_tables(function *fun)
+{
+    bool tables = fun->has_forced_label_in_static;
+    fun->has_forced_label_in_static = 0;
+    fun->cannot_be_copied_set = 0;
+    fun->cannot_be_copied_reason = NULL;
+    return tables;
+}
+
+static void restore_tables(function *fun, bool tables)
+{
+    fun->has_forced_label_in_static = tables;
+    fun->cannot_be_copied_set = 0;
+    fun->cannot_be_copied_reason = NULL;
+}
+
+/* NODE's body versioned as f.count.N, with label tables of its own; NULL
+ * (nothing made) if it cannot be or GO (asked with cfun == FUN) says no. */
+static cgraph_node *version_counting(cgraph_node *node, function *fun, bool (*go)(function *))
+{
+    tree decl = node->decl;
+    bool tables = hide_tables(fun);
+    bool ok = tree_versionable_function_p(decl);
+    if (ok) {
+        push_cfun(fun);
+        ok = go(fun);
+        pop_cfun();
+    }
+    cgraph_node *copy = ok ? node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count") : NULL;
+    restore_tables(fun, tables);
+    if (copy && tables && !copy_label_tables(decl, copy->decl)) {
+        /* a label the copy lacks: leave f one counting body */
+        copy->remove();
+        copy = NULL;
+    }
+    return copy;
+}
+
+static bool split_now(function *fun)
+{
+    return pi_split_instrumented(fun) && splittable(fun) && !pi_single_body(fun);
+}
+
+/* clean-copies=late: will FUN (cfun, after IPA) be split by latecopy? */
+bool pi_countfn_late_ok(function *fun)
+{
+    tree decl = fun->decl;
+    if (!countfn_gate(fun) || pi_is_own_decl(decl) || pi_countfn_origin(decl) || !usable_signature(decl) ||
+        !splittable(fun))
+        return false;
+    bool tables = hide_tables(fun);
+    bool ok = tree_versionable_function_p(decl);
+    restore_tables(fun, tables);
+    return ok;
+}
+
 /* NODE's f.count, and f made clean; false if NODE stays as it is. */
 static bool split_off_counting(cgraph_node *node)
 {
@@ -358,59 +421,12 @@ static bool split_off_counting(cgraph_node *node)
     function *fun = DECL_STRUCT_FUNCTION(decl);
     if (!fun || !fun->cfg)
         return false;
-    /* a label table (copy_label_tables) is the one reason GCC's versioning
-       refuses that this pass overcomes: hidden from it while it copies */
-    bool tables = fun->has_forced_label_in_static;
-    fun->has_forced_label_in_static = 0;
-    fun->cannot_be_copied_set = 0;
-    fun->cannot_be_copied_reason = NULL;
-    bool go = tree_versionable_function_p(decl);
-    if (go) {
-        push_cfun(fun);
-        /* (clean-copies=loops|none: a function that keeps one body is
-           pass-split's, which leaves it whole) */
-        go = pi_split_instrumented(fun) && splittable(fun) && !pi_single_body(fun);
-        pop_cfun();
-    }
-    cgraph_node *copy = go ? node->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, "count") : NULL;
-    fun->has_forced_label_in_static = tables;
-    fun->cannot_be_copied_set = 0;
-    fun->cannot_be_copied_reason = NULL;
+    /* (clean-copies=loops|none: a function that keeps one body is
+       pass-split's, which leaves it whole; late: latecopy's) */
+    cgraph_node *copy = version_counting(node, fun, split_now);
     if (!copy)
         return false;
-    if (tables && !copy_label_tables(decl, copy->decl)) {
-        /* a label the copy lacks: leave f one counting body */
-        copy->remove();
-        return false;
-    }
-    /* The counting copy of an exported f is exported too, so that a
-       handler that names the pc's function with dladdr (-rdynamic) finds
-       f.count.N where it found f; protected, so that f's call binds to it
-       locally (no PLT, no interposition).  Of a static, hidden, weak or
-       comdat f it stays local, as create_version_clone_with_body makes it;
-       and in code for a shared object (-fPIC): a library's dynamic symbol
-       table is its interface, which counting must not change (its
-       .symtab still names the copy, for pmopt; dladdr then finds no name). */
-    if (!flag_shlib && TREE_PUBLIC(decl) && DECL_VISIBILITY(decl) == VISIBILITY_DEFAULT && !DECL_WEAK(decl) &&
-        !DECL_COMDAT(decl) && !DECL_ONE_ONLY(decl) && !DECL_EXTERNAL(decl)) {
-        TREE_PUBLIC(copy->decl) = 1;
-        DECL_VISIBILITY(copy->decl) = VISIBILITY_PROTECTED;
-        DECL_VISIBILITY_SPECIFIED(copy->decl) = 1;
-        copy->externally_visible = true;
-        copy->local = false;
-    }
-    /* The counting copy of a COMDAT f (an inline or template function of
-       C++) joins f's group, as GCC's own local clones of it do: where the
-       linker keeps another object's f, it drops this f.count with it, and
-       its CODE chunks (pass-ranges.cc) with it. */
-    if (node->get_comdat_group() && !copy->get_comdat_group())
-        copy->add_to_same_comdat_group(node);
-    if (pi_opt.counting_opt != PI_COPT_FULL)
-        copy_options(copy->decl);
-    pi_countfn_note(copy->decl, decl);
-    if (!dispatching)
-        dispatching = new hash_set<tree>;
-    dispatching->add(decl);
+    copy_decl_finish(node, copy);
 
     /* the counting copy: f's return blocks get their deferred site
        marker (return-site.cc), as pass-split's counting copy does */
@@ -452,6 +468,41 @@ static bool split_off_counting(cgraph_node *node)
     if (pi_opt.verbose)
         inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD", decl, copy->decl);
     return true;
+}
+
+/* NODE's version COPY, its counting copy, declared as such: linkage, comdat
+ * group, options (counting-opt=), f.count.N -> f noted, f dispatching. */
+static void copy_decl_finish(cgraph_node *node, cgraph_node *copy)
+{
+    tree decl = node->decl;
+    /* The counting copy of an exported f is exported too, so that a
+       handler that names the pc's function with dladdr (-rdynamic) finds
+       f.count.N where it found f; protected, so that f's call binds to it
+       locally (no PLT, no interposition).  Of a static, hidden, weak or
+       comdat f it stays local, as create_version_clone_with_body makes it;
+       and in code for a shared object (-fPIC): a library's dynamic symbol
+       table is its interface, which counting must not change (its
+       .symtab still names the copy, for pmopt; dladdr then finds no name). */
+    if (!flag_shlib && TREE_PUBLIC(decl) && DECL_VISIBILITY(decl) == VISIBILITY_DEFAULT && !DECL_WEAK(decl) &&
+        !DECL_COMDAT(decl) && !DECL_ONE_ONLY(decl) && !DECL_EXTERNAL(decl)) {
+        TREE_PUBLIC(copy->decl) = 1;
+        DECL_VISIBILITY(copy->decl) = VISIBILITY_PROTECTED;
+        DECL_VISIBILITY_SPECIFIED(copy->decl) = 1;
+        copy->externally_visible = true;
+        copy->local = false;
+    }
+    /* The counting copy of a COMDAT f (an inline or template function of
+       C++) joins f's group, as GCC's own local clones of it do: where the
+       linker keeps another object's f, it drops this f.count with it, and
+       its CODE chunks (pass-ranges.cc) with it. */
+    if (node->get_comdat_group() && !copy->get_comdat_group())
+        copy->add_to_same_comdat_group(node);
+    if (pi_opt.counting_opt != PI_COPT_FULL)
+        copy_options(copy->decl);
+    pi_countfn_note(copy->decl, decl);
+    if (!dispatching)
+        dispatching = new hash_set<tree>;
+    dispatching->add(decl);
 }
 
 static unsigned int countfn_execute(function *)
@@ -593,3 +644,112 @@ static bool countfn_gate(function *fun)
            flag_optimize_sibling_calls && !in_lto_p && !(flag_lto && *flag_lto) && !pi_entry_jump_usable();
 }
 PI_SIMPLE_IPA_PASS(countfn)
+
+/* ---- clean-copies=late: the copies split at the end of GIMPLE -------------
+ *
+ * With the default, f.count.N is made above, right after IPA, and each copy
+ * then goes through every late GIMPLE pass and the RTL passes: two full
+ * compiles of each counted function (2.2x plain -O2's cc1 instructions on
+ * Lua's lparser.c).  With clean-copies=late f keeps its one, counting body
+ * through the GIMPLE passes (pass-split leaves it whole, its updates one
+ * asm each, as clean-copies=none does), and this pass, the last before
+ * "expand", splits that optimised body:
+ *
+ *   - f.count.N is a version of it as it is (counters, site markers,
+ *     return sites: the counts and the profile's CFG are the one body's,
+ *     those of clean-copies=none);
+ *   - f loses its counters, markers and probes, gets the dispatch of
+ *     add_dispatch, and what the counters kept alive goes (DCE, CFG
+ *     cleanup), then goes on to expand;
+ *   - f.count.N is compiled right away, before f, from "expand" on
+ *     (pass_startwith: GCC's passes up to expand skip it, as for a
+ *     __GIMPLE function of the C front end, but those that provide a
+ *     property, lowerings with nothing left to lower), so that f's callers
+ *     know what registers f uses (-fipa-ra, as with callees expanded
+ *     first).
+ *
+ * So the GIMPLE passes run once per function and only expansion and the
+ * RTL passes twice.  The clean f is the counting body optimised with its
+ * counters, then without them: off mode runs code that GCC optimised
+ * around asm statements (no if-conversion or vectorisation of a block that
+ * counted), not -O2's own.  Computed goto: f.count.N's label tables of its
+ * own, as above. */
+
+/* COPY (a function of its own, made during f's passes) compiled now:
+ * from "expand" on, then f's RTL state made anew, as before its passes. */
+static void expand_now(cgraph_node *copy, function *f)
+{
+    opt_pass *pass = current_pass;
+    FILE *df = dump_file;
+    dump_flags_t flags = dump_flags;
+    const char *dname = dump_file_name;
+    location_t loc = input_location;
+    bitmap_obstack regs = reg_obstack; /* (expand initialises and releases it) */
+    DECL_STRUCT_FUNCTION(copy->decl)->pass_startwith = xstrdup("expand");
+    copy->process = 0;
+    copy->expand();
+    reg_obstack = regs;
+    current_pass = pass;
+    dump_file = df;
+    dump_flags = flags;
+    dump_file_name = dname;
+    input_location = loc;
+    if (cfun != f)
+        set_cfun(f);
+    current_function_decl = f->decl;
+    init_function_start(f->decl);
+}
+
+static bool true_gate(function *) { return true; }
+
+static unsigned int latecopy_execute(function *fun)
+{
+    tree decl = fun->decl;
+    cgraph_node *node = cgraph_node::get(decl);
+    if (!node || !pi_countfn_late_ok(fun))
+        return 0;
+    /* (the late passes leave calls they made without a call graph edge,
+       which versioning wants) */
+    cgraph_edge::rebuild_edges();
+    cgraph_node *copy = version_counting(node, fun, true_gate);
+    if (!copy) {
+        if (pi_opt.verbose)
+            inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD keeps one, counting body", decl);
+        return 0;
+    }
+    copy_decl_finish(node, copy);
+    {
+        auto_vec<basic_block> bbs;
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
+        auto_bitmap dead;
+        pi_split_strip(bbs, dead);
+        add_dispatch(fun, copy->decl, pi_split_switch_index(decl));
+        pi_split_update(fun);
+        simple_dce_from_worklist(dead);
+        cleanup_tree_cfg();
+        /* what the counters alone used: an inline cache's loads and
+           compares, a counter kept in a register across a loop */
+        static opt_pass *dce;
+        if (!dce)
+            dce = make_pass_dce(g);
+        unsigned int todo = dce->execute(fun);
+        if (todo & TODO_update_ssa_any)
+            update_ssa(todo & TODO_update_ssa_any);
+        if (todo & TODO_cleanup_cfg)
+            cleanup_tree_cfg();
+        cgraph_edge::rebuild_edges();
+    }
+    if (pi_opt.verbose)
+        inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD, split after the GIMPLE passes", decl,
+               copy->decl);
+    expand_now(copy, fun);
+    return 0;
+}
+
+static bool latecopy_gate(function *fun)
+{
+    return pi_opt.clean_copies == PI_CLEAN_LATE && !seen_error() && pi_kept_one_body(fun->decl) &&
+           !pi_countfn_origin(fun->decl);
+}
+PI_GIMPLE_PASS(latecopy, PROP_cfg | PROP_ssa)

@@ -47,7 +47,7 @@ struct pi_options {
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
-    int clean_copies;       /* clean-copies=all|loops|none: PI_CLEAN_*, which counting functions get a clean copy (copies.cc) */
+    int clean_copies;       /* clean-copies=all|loops|none|late: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
 };
 extern struct pi_options pi_opt;
@@ -55,8 +55,9 @@ extern struct pi_options pi_opt;
    GCC's costliest optional passes; with fewer still (pass-countfn.cc) */
 enum { PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN };
 /* clean-copies=: every counting function split in a clean and a counting
-   copy; only those with a loop; none (copies.cc, pi_single_body) */
-enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE };
+   copy; only those with a loop; none (copies.cc, pi_single_body); every
+   one, split at the end of the GIMPLE passes (pass-countfn.cc, latecopy) */
+enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE };
 
 /* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
 struct pifb_rec;
@@ -261,6 +262,8 @@ void pi_split_update(function *fun); /* after a split's edits: dominators, loops
 bool pi_entry_jump_usable(void);
 unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; returns TODO flags */
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
+bool pi_countfn_late_ok(function *fun); /* clean-copies=late: can FUN (cfun) be split at the end of GIMPLE? */
+opt_pass *pi_make_latecopy_pass(gcc::context *ctxt); /* clean-copies=late: after "optimized" */
 /* pass-uninit.cc: no warnings of a counting copy; no -Wmaybe-uninitialized
    around "uninit" in a function with counter updates */
 void pi_quiet_counting_copies(const char *plugin_name);

@@ -15,7 +15,8 @@
 #     uninitialized", and a -Werror build failed.  The function is counted.
 #   -Wuninitialized (a use on every path) stays in a counted function.
 #   errcode.c again with clean-copies=none (one counting body, updates as
-#     asm statements: the same warning at -O1 until pass-uninit quieted it).
+#     asm statements: the same warning at -O1 until pass-uninit quieted it),
+#     and with clean-copies=late (that body through the GIMPLE passes).
 source "$PERFINST_TOP/tests/lib.sh"
 W=$T/plugin/warn
 warnings() { grep -E ': warning: ' "$1" | sed 's|^.*/||' | sort || true; }
@@ -61,6 +62,8 @@ same_warnings "errcode.c -Og" "$W/errcode.c" -Og
 for O in -O1 -O2; do
     PI_EXTRA=-fplugin-arg-perfinst-clean-copies=none same_warnings "errcode.c $O, clean-copies=none" "$W/errcode.c" $O
 done
+# the same body split only after the GIMPLE passes (clean-copies=late)
+PI_EXTRA=-fplugin-arg-perfinst-clean-copies=late same_warnings "errcode.c -O2, clean-copies=late" "$W/errcode.c" -O2
 
 # a use on every path: -Wuninitialized stays, at -O1 (both copies in one
 # function) and -O2 (the counting copy)
