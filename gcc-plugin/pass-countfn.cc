@@ -730,14 +730,25 @@ static unsigned int latecopy_execute(function *fun)
         cleanup_tree_cfg();
         /* what the counters alone used: an inline cache's loads and
            compares, a counter kept in a register across a loop */
-        static opt_pass *dce;
-        if (!dce)
+        static opt_pass *dce, *tailc;
+        if (!dce) {
             dce = make_pass_dce(g);
+            tailc = make_pass_tail_calls(g);
+        }
         unsigned int todo = dce->execute(fun);
         if (todo & TODO_update_ssa_any)
             update_ssa(todo & TODO_update_ssa_any);
         if (todo & TODO_cleanup_cfg)
             cleanup_tree_cfg();
+        /* a call the counters kept from the tail (a return site's marker
+           after it) is a sibling call again, as at -O2: GCC's "tailc" */
+        if (tailc->gate(fun)) {
+            todo = tailc->execute(fun);
+            if (todo & TODO_update_ssa_any)
+                update_ssa(todo & TODO_update_ssa_any);
+            if (todo & TODO_cleanup_cfg)
+                cleanup_tree_cfg();
+        }
         cgraph_edge::rebuild_edges();
     }
     if (pi_opt.verbose)

@@ -8,7 +8,9 @@
 # function included); the clean copies hold no counter, marker or probe;
 # the split is late: GCC's last GIMPLE pass (-fdump-tree-optimized) sees
 # each function once, with its counters, and no f.count.N, which expansion
-# (-fdump-rtl-expand) sees; indirect calls' targets counted as by default.
+# (-fdump-rtl-expand) sees; a call kept from the tail by the counters is a
+# sibling call again in the clean copy; indirect calls' targets counted as
+# by default.
 . "$PERFINST_TOP/tests/lib.sh"
 LATE="-fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=late"
 lines() { "$PMOPT" report "$1" "$2" --by=line --format=csv 2> /dev/null |
@@ -53,6 +55,20 @@ for f in flat loopy main; do
     assert_contains "late: $f tests its switch" $f.clean 'cmpb[[:space:]]+\$0, [0-9]*\+?__perfinst_fnon'
     assert_contains "late: $f.count.N counts" $f.counting '__perfinst_ctr'
 done
+
+# 2b. a call the counters kept from the tail (cell_info's indirect call,
+# before its return site) is a sibling call again in the clean copy: after
+# the switch test, cell_info is gcc -O2's code (t-countfn.sh's check)
+insns() { objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
+    awk -F'\t' 'NF >= 2 { split($2, w, " "); if (w[1] !~ /^(nop|data16|cs|xchg)/) print w[1] }'; }
+gcc -O2 -I"$PERFINST_TOP/include" -c "$T/count/countfn.c" -o o2.o
+pi_cc -O2 $LATE -c "$T/count/countfn.c" -o fn.o
+insns o2.o cell_info > o2.ins
+insns fn.o cell_info > fn.ins
+assert_eq "cell_info enters with cmpb + jne" "cmpb jne" "$(head -2 fn.ins | xargs)"
+sed '1,2d;$d' fn.ins > fn.body
+diff o2.ins fn.body || fail "cell_info after the test is not gcc -O2's code"
+ok "cell_info after the test is gcc -O2's code ($(wc -l < fn.body) instructions)"
 
 # 3. loops.c (statement regions, marked functions and all=count together)
 pi_cc -O2 -g $LATE -c "$T/count/loops.c" -o loops.o
