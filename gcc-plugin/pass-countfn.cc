@@ -69,6 +69,7 @@
 #include "tree-cfgcleanup.h"
 #include "tree-ssa-dce.h"
 #include "tm_p.h"
+#include "except.h"
 #include "regset.h"
 #include "dumpfile.h"
 
@@ -398,6 +399,12 @@ bool pi_countfn_late_ok(function *fun)
     tree decl = fun->decl;
     if (!countfn_gate(fun) || pi_is_own_decl(decl) || pi_countfn_origin(decl) || !usable_signature(decl) ||
         !splittable(fun))
+        return false;
+    /* Exception regions: GCC's versioning of a body after the GIMPLE
+       passes failed on them (cc1plus: duplicate_eh_regions_1, on
+       tests/count/flow-exc.cc), so such a function is split right after
+       IPA, as by default */
+    if (fun->eh && fun->eh->region_tree)
         return false;
     bool tables = hide_tables(fun);
     bool ok = tree_versionable_function_p(decl);

@@ -105,9 +105,28 @@ for v in late all; do
     # shellcheck disable=SC2086
     pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=$v -c "$T/count/icallcache.c" -o ic-$v.o
     pi_ld -O2 -o ic-$v ic-$v.o -lpthread
+    rm -rf $v
     (mkdir -p $v && cd $v && PERFINST_OUT=t.%p.pit ../ic-$v > out) || fail "icallcache ($v) failed"
     "$PMOPT" merge -o $v.pit $v/t.*.pit > /dev/null
     "$PMOPT" dump $v.pit | grep -c ' ICALL ' > $v.n
 done
 assert_eq "icall: output" "sum 3179003" "$(cat late/out)"
 assert_eq "icall: ICALL records as by the default" "$(cat all.n)" "$(cat late.n)"
+
+# 6. C++ exceptions through counted frames (flow-exc.cc): a function with
+# exception regions is split right after IPA, as by default (GCC's
+# versioning failed on them after the GIMPLE passes); the others late
+if command -v g++ > /dev/null; then
+    pi_cc -x c++ -O2 -g $LATE -fplugin-arg-perfinst-verbose -c "$T/count/flow-exc.cc" -o exc.o 2> exc.err
+    pi_ld --pi-cc=g++ -O2 -o exc exc.o
+    assert_eq "exceptions: output" "caught 4 sum 80" "$(PERFINST_OUT=exc.pit ./exc)"
+    python3 "$T/count/check-counts.py" --all "$PMOPT" ./exc "$T/count/flow-exc.cc" exc.pit > exc.check ||
+        { cat exc.check >&2; fail "exceptions: line counts"; }
+    ok "exceptions: $(tail -1 exc.check)"
+    assert_contains "exceptions: twice split late" exc.err "twice.*counts in.*split after the GIMPLE passes"
+    assert_not_contains "exceptions: main (a try) split right after IPA" exc.err "main.*counts in.*split after"
+    assert_eq "exceptions: PERFINST_MODE=off output" "caught 4 sum 80" "$(PERFINST_MODE=off PERFINST_OUT=exc-off.pit ./exc)"
+    assert_eq "exceptions: lines counted with PERFINST_MODE=off" "" "$(lines ./exc exc-off.pit)"
+else
+    echo "g++ not installed: the C++ part not run"
+fi
