@@ -412,6 +412,31 @@ bool pi_countfn_late_ok(function *fun)
     return ok;
 }
 
+/* FUN (cfun) made the clean f of its counting copy COPY: counters, markers
+ * and probes deleted (DEAD: the values the counters stored), the dispatch
+ * to COPY at its entry. */
+static void make_clean(function *fun, tree copy, bitmap dead)
+{
+    auto_vec<basic_block> bbs;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
+    pi_split_strip(bbs, dead);
+    add_dispatch(fun, copy, pi_split_switch_index(fun->decl));
+    pi_split_update(fun);
+}
+
+/* One of GCC's GIMPLE passes run on FUN (cfun) here, its TODOs done. */
+static void run_pass(opt_pass *pass, function *fun)
+{
+    if (!pass->gate(fun))
+        return;
+    unsigned int todo = pass->execute(fun) | pass->todo_flags_finish;
+    if (todo & TODO_update_ssa_any)
+        update_ssa(todo & TODO_update_ssa_any);
+    if (todo & TODO_cleanup_cfg)
+        cleanup_tree_cfg();
+}
+
 /* NODE's f.count, and f made clean; false if NODE stays as it is. */
 static bool split_off_counting(cgraph_node *node)
 {
@@ -453,13 +478,8 @@ static bool split_off_counting(cgraph_node *node)
     pop_cfun();
 
     push_cfun(fun);
-    auto_vec<basic_block> bbs;
-    basic_block bb;
-    FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
     auto_bitmap dead;
-    pi_split_strip(bbs, dead);
-    add_dispatch(fun, copy->decl, pi_split_switch_index(decl));
-    pi_split_update(fun);
+    make_clean(fun, copy->decl, dead);
     /* switch-again=yes: as pass-split does for its clean copy */
     if (pi_opt.switch_again && !pi_counted_late(decl)) {
         simple_dce_from_worklist(dead);
@@ -726,36 +746,22 @@ static unsigned int latecopy_execute(function *fun)
     }
     copy_decl_finish(node, copy);
     {
-        auto_vec<basic_block> bbs;
-        basic_block bb;
-        FOR_EACH_BB_FN(bb, fun) bbs.safe_push(bb);
         auto_bitmap dead;
-        pi_split_strip(bbs, dead);
-        add_dispatch(fun, copy->decl, pi_split_switch_index(decl));
-        pi_split_update(fun);
+        make_clean(fun, copy->decl, dead);
         simple_dce_from_worklist(dead);
         cleanup_tree_cfg();
-        /* what the counters alone used: an inline cache's loads and
-           compares, a counter kept in a register across a loop */
         static opt_pass *dce, *tailc;
         if (!dce) {
             dce = make_pass_dce(g);
             tailc = make_pass_tail_calls(g);
         }
-        unsigned int todo = dce->execute(fun);
-        if (todo & TODO_update_ssa_any)
-            update_ssa(todo & TODO_update_ssa_any);
-        if (todo & TODO_cleanup_cfg)
-            cleanup_tree_cfg();
-        /* a call the counters kept from the tail (a return site's marker
-           after it) is a sibling call again, as at -O2: GCC's "tailc" */
-        if (tailc->gate(fun)) {
-            todo = tailc->execute(fun);
-            if (todo & TODO_update_ssa_any)
-                update_ssa(todo & TODO_update_ssa_any);
-            if (todo & TODO_cleanup_cfg)
-                cleanup_tree_cfg();
-        }
+        /* what the counters alone used (an inline cache's loads and
+           compares, a counter kept in a register across a loop), then a
+           call the counters kept from the tail (a return site's marker
+           after it) made a sibling call again, as at -O2: GCC's DCE and
+           "tailc" */
+        run_pass(dce, fun);
+        run_pass(tailc, fun);
         cgraph_edge::rebuild_edges();
     }
     if (pi_opt.verbose)
