@@ -764,6 +764,17 @@ static unsigned int latecopy_execute(function *fun)
         run_pass(tailc, fun);
         cgraph_edge::rebuild_edges();
     }
+    /* the one GIMPLE pass after this one that the copy needs: its counters
+       through %fs in -fPIC code (pass-tls.cc; the copy skips the passes up
+       to expand) */
+    {
+        static opt_pass *tls;
+        if (!tls)
+            tls = pi_make_tls_pass(g);
+        push_cfun(DECL_STRUCT_FUNCTION(copy->decl));
+        run_pass(tls, cfun);
+        pop_cfun();
+    }
     if (pi_opt.verbose)
         inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD, split after the GIMPLE passes", decl,
                copy->decl);
