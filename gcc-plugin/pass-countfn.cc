@@ -725,6 +725,7 @@ static void expand_now(cgraph_node *copy, function *f)
         set_cfun(f);
     current_function_decl = f->decl;
     init_function_start(f->decl);
+    gimple_register_cfg_hooks(); /* (the copy's RTL passes left RTL's) */
 }
 
 static bool true_gate(function *) { return true; }

@@ -2,7 +2,7 @@
 # GCC's own consistency checks (-fchecking: verify_gimple, the symbol
 # table's verifier) pass on what the plugin builds: every count, C++ and
 # sharing fixture compiles with -fchecking under all=count (-O2, -O0,
-# -fPIC) and sharing=all.  Two faults they found: the constructor's and
+# -fPIC, clean-copies=late) and sharing=all.  Two faults they found: the constructor's and
 # destructor's calls shared one getter-address tree, which took a location
 # from the function being compiled ("location references block not in
 # block tree"), and the late-sized arrays (__perfinst_fnon & co.) were
@@ -26,6 +26,9 @@ check() { # CC ARGS... -- SOURCES: each compiles with -fchecking, no error
 check gcc -O2 -fplugin-arg-perfinst-all=count -- "$T"/count/*.c
 check gcc -O0 -fplugin-arg-perfinst-all=count -- "$T"/count/*.c
 check gcc -O2 -fPIC -fplugin-arg-perfinst-all=count -- "$T"/count/*.c
+# clean-copies=late: the copy compiled nested in f's last GIMPLE pass (f's
+# GIMPLE CFG hooks restored after it: "BB_RTL flag not set" before)
+check gcc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=late -- "$T"/count/*.c
 check g++ -O2 -fplugin-arg-perfinst-all=count -- "$T"/cxx/*.cc
 check gcc -O2 -fplugin-arg-perfinst-sharing=all -- "$T"/sharing/*.c
 ok "$n compiles pass GCC's -fchecking"
