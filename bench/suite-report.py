@@ -2,10 +2,14 @@
 """bench/suite-report.py — the tables of bench/suite.sh from its work directory.
 
     bench/suite-report.py --work DIR --variants "O2 pgo bolt ..." --pads "0 1024 ..."
-                          [--no-timing] [--nice N] PROGRAMS
+                          [--counted "O2 bolt ..."] [--no-timing] [--nice N] PROGRAMS
 
 PROGRAMS has one line per program, "PROGRAM NAME TRAIN S_TRAIN S_CG S_TIME
-TEST...", and "PADS NAME PAD..." for a program whose shifts are not --pads.  Read from DIR/NAME/cg/: VARIANT-WL-PAD.txt ("IREFS I1MISSES",
+TEST...", "PADS NAME PAD..." for a program whose shifts are not --pads, and
+"BASEPADS NAME PAD..." for a program whose O2 and pgo are counted at other
+shifts than its own (bench/suite.sh --baseline-pads).  --counted: the
+variants counted (default all of --variants; it must hold O2); the others
+are listed as not measured, never as 0.  Read from DIR/NAME/cg/: VARIANT-WL-PAD.txt ("IREFS I1MISSES",
 cachegrind, the layout shifted by PAD bytes), VARIANT-WL-taken.txt (taken
 branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
 Printed (Markdown): per program a table of every (test workload, variant) —
@@ -16,7 +20,8 @@ shifts, instructions and taken branches × O2, user CPU time × O2 and × BOLT
 the geometric mean over the program's pairs and the worst pair; last the
 same over every pair of every program, and the issue's targets pair by pair
 (the loop's I1 misses and CPU time at most BOLT's; the relink's misses at
-most the rebuild's).
+most the rebuild's).  When the variants' means are over different shifts,
+each program's heading says which variant's mean is over which.
 """
 import math
 import os
@@ -86,11 +91,11 @@ def fmt_ci(c):
 
 
 def main(argv):
-    work, variants, pads, timing, nice, progfile = None, None, None, True, "10", None
+    work, variants, pads, timing, nice, progfile, counted = None, None, None, True, "10", None, None
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--work", "--variants", "--pads", "--nice"):
+        if a in ("--work", "--variants", "--pads", "--nice", "--counted"):
             if i + 1 >= len(argv):
                 die("%s needs a value" % a)
             v = argv[i + 1]
@@ -100,6 +105,8 @@ def main(argv):
                 variants = v.split()
             elif a == "--pads":
                 pads = v.split()
+            elif a == "--counted":
+                counted = v.split()
             else:
                 nice = v
             i += 2
@@ -111,7 +118,13 @@ def main(argv):
             i += 1
     if not (work and variants and pads and progfile):
         die("usage: suite-report.py --work DIR --variants LIST --pads LIST PROGRAMS")
-    progs, ppads = [], {}
+    counted = variants if counted is None else counted
+    for v in counted:
+        if v not in variants:
+            die("--counted: %s is not one of --variants (%s)" % (v, " ".join(variants)))
+    if "O2" not in counted:
+        die("--counted: O2 must be counted (every × O2 ratio is its)")
+    progs, ppads, bpads = [], {}, {}
     with open(progfile) as f:
         for line in f:
             w = line.split()
@@ -119,21 +132,25 @@ def main(argv):
                 progs.append((w[1], w[2], w[3], w[4], w[5], w[6:]))
             elif w and w[0] == "PADS":  # one program's own shifts
                 ppads[w[1]] = w[2:]
+            elif w and w[0] == "BASEPADS":  # one program's O2 and pgo shifts
+                bpads[w[1]] = w[2:]
     allpads = pads
     ours = [v for v in variants if v not in ("O2", "pgo", "bolt")]
     allpairs = {v: [] for v in variants}  # v -> [(pair name, i1 ×O2, i1 ×bolt, ir, tb, cpu×O2, cpu×bolt)]
     loads = []
     for name, train, s_train, s_cg, s_time, tests in progs:
         pads = ppads.get(name, allpads)
+        vpads = {v: (bpads.get(name, pads) if v in ("O2", "pgo") else pads) for v in variants}
+        over, note = shifts_text(pads, vpads, variants, counted)
         print("### %s: trained on `%s` (scale %s), measured on %s" %
               (name, train, s_train, ", ".join("`%s`" % t for t in tests)))
         print()
-        print("cachegrind at scale %s: I1 misses the mean over the layout shifted by %s bytes "
+        print("cachegrind at scale %s: I1 misses the mean over the layout shifted by %s "
               "(instructions: unshifted); taken branches: the program's own jmp and taken jcc "
               "(callgrind, bench/taken-branches.py)%s." %
-              (s_cg, ", ".join(pads),
+              (s_cg, over,
                "; user CPU time at scale %s, paired rounds (median of the per-round ratios, "
-               "bootstrap 95 %% interval), under `nice -n %s`" % (s_time, nice) if timing else ""))
+               "bootstrap 95 %% interval), under `nice -n %s`" % (s_time, nice) if timing else "") + note)
         print()
         print("| workload | variant | I1 misses | × O2 | × BOLT | median × BOLT | shifts × O2 | "
               "instructions × O2 | taken × O2 | user CPU × O2 | user CPU × BOLT |")
@@ -142,14 +159,14 @@ def main(argv):
             m = {}
             for v in variants:
                 i1s, ir = [], None
-                for p in pads:
+                for p in vpads[v] if v in counted else []:
                     w = read_words(os.path.join(work, name, "cg", "%s-%s-%s.txt" % (v, wl, p)))
                     if w and len(w) == 2:
                         i1s.append(int(w[1]))
                         if p == "0":
                             ir = int(w[0])
                 tb = read_words(os.path.join(work, name, "cg", "%s-%s-taken.txt" % (v, wl)))
-                full = len(i1s) == len(pads)
+                full = v in counted and len(i1s) == len(vpads[v])
                 m[v] = (sum(i1s) / len(i1s) if full else None,
                         (min(i1s), max(i1s)) if i1s else None, ir, int(tb[0]) if tb else None,
                         statistics.median(i1s) if full else None)
@@ -162,6 +179,10 @@ def main(argv):
                 return x / y if x is not None and y else None
             for v in variants:
                 i1, rng, ir, tb, med = m[v]
+                if v not in counted:
+                    print("| %s | %s | not measured |%s" % (wl, v, " — |" * 8))
+                    allpairs[v].append(("%s/%s" % (name, wl),) + (None,) * 8)
+                    continue
                 c_o2, c_bo = cpu_ratio(runs, v, "O2"), cpu_ratio(runs, v, "bolt")
                 print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     wl, v, "—" if i1 is None else "%.0f" % i1, fmt(rel(i1, o2[0])),
@@ -174,17 +195,44 @@ def main(argv):
                                     c_bo[0] if c_bo else None, i1, rel(med, bo[4] if bo else None)))
         print()
         summary([(v, [x for x in allpairs[v] if x[0].startswith(name + "/")]) for v in variants],
-                "%s, %d pairs" % (name, len(tests)))
+                "%s, %d pairs" % (name, len(tests)), counted)
     print("### All programs: %d pairs" % len(allpairs["O2"]))
     print()
-    summary([(v, allpairs[v]) for v in variants], "every pair")
-    targets(allpairs, ours)
+    summary([(v, allpairs[v]) for v in variants], "every pair", counted)
+    targets(allpairs, ours, counted)
     if loads:
         print("Load average around the timing rounds: " + "; ".join(loads) + ".")
         print()
 
 
-def summary(rows, what):
+def shifts_text(pads, vpads, variants, counted):
+    """(the shifts the means are over, a note to the heading): "0, 1024
+    bytes" when every counted variant's are the program's, else which
+    variant's mean is over which"""
+    sets = []   # [(shifts, [variant...])] in the variants' order
+    for v in variants:
+        if v not in counted:
+            continue
+        for ps, vs in sets:
+            if ps == vpads[v]:
+                vs.append(v)
+                break
+        else:
+            sets.append((vpads[v], [v]))
+    note = ""
+    if len(sets) > 1 or sets[0][0] != pads:
+        over = "; ".join("%s bytes for %s" % (", ".join(ps), ", ".join(vs)) for ps, vs in sets)
+        note += (" The variants' means are over different shifts: × O2, × BOLT and the median "
+                 "× BOLT compare them as they are.")
+    else:
+        over = "%s bytes" % ", ".join(pads)
+    missing = [v for v in variants if v not in counted]
+    if missing:
+        note += " Not measured (`--variants`): %s." % ", ".join(missing)
+    return over, note
+
+
+def summary(rows, what, counted):
     print("| variant (%s) | I1 × O2 geo mean | worst | I1 × BOLT geo mean | worst | median × BOLT geo mean | "
           "worst | instructions × O2 | taken × O2 | CPU × O2 geo mean | CPU × BOLT geo mean | worst |" % what)
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -192,6 +240,9 @@ def summary(rows, what):
         def worst(k):
             c = [(x[k], x[0]) for x in ps if x[k] is not None]
             return "—" if not c else "%.3f (%s)" % max(c)
+        if v not in counted:
+            print("| %s | not measured |%s" % (v, " — |" * 10))
+            continue
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             v, fmt(geo(x[1] for x in ps)), worst(1), fmt(geo(x[2] for x in ps)) if v != "bolt" else "1",
             worst(2) if v != "bolt" else "—", fmt(geo(x[8] for x in ps)) if v != "bolt" else "1",
@@ -201,16 +252,22 @@ def summary(rows, what):
     print()
 
 
-def targets(allpairs, ours):
+def targets(allpairs, ours, counted):
     """the issue's targets, pair by pair, for each loop variant"""
     for v in ours:
         ps = allpairs[v]
         n = len(ps)
+        if v not in counted:
+            print("- %s: not measured" % v)
+            continue
         i1 = [x for x in ps if x[2] is not None]
         ok = [x for x in i1 if x[2] <= 1.0]
         cpu = [x for x in ps if x[6] is not None]
         cok = [x for x in cpu if x[6] <= 1.0]
-        line = "- %s: I1 misses ≤ BOLT's on %d of %d pairs" % (v, len(ok), n)
+        if "bolt" in counted:
+            line = "- %s: I1 misses ≤ BOLT's on %d of %d pairs" % (v, len(ok), n)
+        else:
+            line = "- %s: BOLT not measured" % v
         bad = [x[0] for x in i1 if x[2] > 1.0]
         if bad:
             line += " (not on %s)" % ", ".join(bad)
@@ -220,7 +277,9 @@ def targets(allpairs, ours):
             base = "rebuild" if v == "relink" else v[: -len("+relink")]
             if base not in allpairs:
                 base = "rebuild"    # an order of its own for the same rebuild
-            if base in allpairs:
+            if base in allpairs and base not in counted:
+                line += "; %s not measured" % base
+            elif base in allpairs:
                 worse = [a[0] for a, b in zip(ps, allpairs[base])
                          if a[7] is not None and b[7] is not None and a[7] > b[7]]
                 line += "; misses above %s's on %d of %d%s" % (

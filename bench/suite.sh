@@ -9,6 +9,8 @@
 #                  [--rounds N] [--no-timing] [--no-taken] [--no-relink] [--timing-only] [--pads "0 1024 ..."]
 #                  [--pads PROGRAM="0 256 ..."]...
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
+#                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
+#                  [--baseline-pads PROGRAM="0 ..."]...
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -79,6 +81,19 @@
 # bad shifts make a mean — the geometric mean over its pairs and the worst
 # pair, then all pairs together)
 # is WORK/report.md; --record appends it to bench/RESULTS.md.
+# --variants LIST: only these variants are counted (shifted, cachegrind,
+# callgrind, timed); every variant is still built, and the report lists the
+# others as "not measured" (never as 0).  LIST must hold O2 (the checksums
+# and every × O2 ratio are -O2's), e.g. --variants "O2 bolt rebuild" for
+# the issue's targets without PGO and the relink.
+# --baseline-pads LIST (--baseline-pads PROGRAM=LIST for one program): the
+# shifts at which O2 and pgo are counted, which must include 0 (their
+# instructions are counted unshifted); default: the program's --pads.  -O2
+# and PGO are not compared pair by pair with BOLT in the issue's targets, so
+# fewer shifts for them save runs: Lua at sixteen shifts with
+# --baseline-pads "0 2048" is 52 cachegrind runs per workload instead of 80.
+# The report then says over which shifts each variant's mean is (its × O2
+# ratios compare means over different shifts).
 # --quick: the first test workload of each program, two shifts (0 2048), 3
 # rounds.  --no-timing: the deterministic counts only; --no-taken: no
 # callgrind runs (taken branches).  --timing-only: no
@@ -93,8 +108,9 @@ B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1
 programs="sqlite speedtest1 lua zstd leveldb"
-extra=()
+extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
+declare -A PBPADS   # --baseline-pads PROGRAM=LIST: that program's O2 and pgo shifts
 while [ $# -gt 0 ]; do
     case $1 in
     --record) record=1; shift ;;
@@ -103,12 +119,14 @@ while [ $# -gt 0 ]; do
     --no-taken) taken=0; shift ;;
     --no-relink) relinks=0; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
         --pads) case $2 in *=*) PPADS[${2%%=*}]=${2#*=} ;; *) pads=$2 ;; esac ;;
+        --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
+        --variants) counted=$2 ;;
         esac
         shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -147,8 +165,17 @@ done
 for p in "${!PPADS[@]}"; do
     [ -n "${TRAIN[$p]:-}" ] || die "--pads $p=...: unknown program $p (one of ${!TRAIN[*]})"
 done
+for p in "${!PBPADS[@]}"; do
+    [ -n "${TRAIN[$p]:-}" ] || die "--baseline-pads $p=...: unknown program $p (one of ${!TRAIN[*]})"
+done
 # pads_of P: the shifts of program P
 pads_of() { echo "${PPADS[$1]:-$pads}"; }
+# bpads_of P: the shifts at which program P's O2 and pgo are counted
+bpads_of() { echo "${PBPADS[$1]:-${bpads:-$(pads_of "$1")}}"; }
+for p in $programs; do
+    [[ " $(bpads_of "$p") " == *" 0 "* ]] ||
+        die "--baseline-pads: $p's O2 and pgo shifts ($(bpads_of "$p")) must include 0 (instructions are counted unshifted)"
+done
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
@@ -176,6 +203,18 @@ if [ $relinks = 0 ]; then
     for v in "${V[@]}"; do [[ $v == relink || $v == *+relink ]] || VV+=("$v"); done
     V=("${VV[@]}")
 fi
+# C: the variants counted (--variants), in V's order
+[ -n "$counted" ] || counted="${V[*]}"
+for v in $counted; do
+    [[ " ${V[*]} " == *" $v "* ]] || die "--variants: unknown variant $v (one of ${V[*]})"
+done
+[[ " $counted " == *" O2 "* ]] || die "--variants: O2 must be counted (the checksums and every × O2 ratio are its)"
+C=()
+for v in "${V[@]}"; do [[ " $counted " != *" $v "* ]] || C+=("$v"); done
+# is_counted VARIANT
+is_counted() { [[ " ${C[*]} " == *" $1 "* ]]; }
+# vpads_of P VARIANT: the shifts at which VARIANT of program P is counted
+vpads_of() { case $2 in O2|pgo) bpads_of "$1" ;; *) pads_of "$1" ;; esac; }
 PI=(-fplugin="$B/perfinst.so")
 export PERFINST_LIB_DIR=$B
 BOLT=
@@ -301,8 +340,19 @@ shifts() {
     first=$(nm "$PD/bolt/prog" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
         END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }')
     [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
+    local need r rb
     for v in "${V[@]}"; do
-        for pad in $(pads_of "$p"); do
+        # a counted variant, or the rebuild a counted relink may start from
+        need=0
+        is_counted "$v" && need=1
+        for r in "${C[@]}"; do
+            [[ $r == relink || $r == *+relink ]] || continue
+            rb=${r%+relink}
+            [ "$r" != relink ] || rb=rebuild
+            [ "${DIR[$rb]}" != "${DIR[$v]}" ] || need=1
+        done
+        [ $need = 1 ] || continue
+        for pad in $(vpads_of "$p" "$v"); do
             [ "$pad" != 0 ] || continue
             d=$PD/${DIR[$v]}/s$pad
             mkdir -p "$d"
@@ -396,8 +446,8 @@ measure_program() {
     mkdir -p "$W/$p/cg"
     : > "$W/$p/cg/jobs"
     for wl in ${TESTS[$p]}; do
-        for v in "${V[@]}"; do
-            for pad in $(pads_of "$p"); do echo "cg_one $p $wl $v $pad" >> "$W/$p/cg/jobs"; done
+        for v in "${C[@]}"; do
+            for pad in $(vpads_of "$p" "$v"); do echo "cg_one $p $wl $v $pad" >> "$W/$p/cg/jobs"; done
             [ $taken = 0 ] || echo "tb_one $p $wl $v" >> "$W/$p/cg/jobs"
         done
     done
@@ -417,10 +467,10 @@ time_program() {
         # a first run of O2 records the checksum at this scale (and warms the caches)
         checked "$p" "$wl" "$W/$p/o2" "${S_TIME[$p]}" > /dev/null || die "$p: O2 on $wl"
         { echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, nice $nicev"
-          echo "# variants ${V[*]}"; } > "$out"
+          echo "# variants ${C[*]}"; } > "$out"
         for r in $(seq "$rounds"); do
-            for k in $(seq 0 $((${#V[@]} - 1))); do
-                v=${V[$(( (k + r) % ${#V[@]} ))]}
+            for k in $(seq 0 $((${#C[@]} - 1))); do
+                v=${C[$(( (k + r) % ${#C[@]} ))]}
                 : > "$t"
                 checked "$p" "$wl" "$W/$p/${DIR[$v]}" "${S_TIME[$p]}" "$ti" "$t" || die "$p: $v on $wl"
                 tm=$(sed -n 's/^wall=\([0-9.]*\) user=\([0-9.]*\) .*/\1 \2/p' "$t")
@@ -455,8 +505,9 @@ say "done in $(( $(date +%s) - t0 )) s"
     for p in $programs; do
         echo "PROGRAM $p ${TRAIN[$p]} ${S_TRAIN[$p]} ${S_CG[$p]} ${S_TIME[$p]} ${TESTS[$p]}"
         [ -z "${PPADS[$p]:-}" ] || echo "PADS $p ${PPADS[$p]}"
+        [ "$(bpads_of "$p")" = "$(pads_of "$p")" ] || echo "BASEPADS $p $(bpads_of "$p")"
     done > "$W/programs.txt"
-    python3 "$here/suite-report.py" --work "$W" --variants "${V[*]}" --pads "$pads" \
+    python3 "$here/suite-report.py" --work "$W" --variants "${V[*]}" --counted "${C[*]}" --pads "$pads" \
         $([ $timing = 1 ] || echo --no-timing) --nice "$nicev" "$W/programs.txt"
 } > "$W/report.md"
 bench_record "$W/report.md"

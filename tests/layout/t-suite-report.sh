@@ -1,0 +1,59 @@
+# bench/suite-report.py (bench/suite.sh's tables) on canned counts, no
+# valgrind and no download: one program, lua, measured on two workloads.
+# With every variant counted at the same four shifts (the default) the
+# tables are the golden file's.  With `--variants`/`--baseline-pads`
+# (suite.sh's --counted, BASEPADS): relink not counted is "not measured" in
+# every table and target, never 0; O2's and pgo's means are over 0 and 2048
+# only (their counts at 1024 and 3072, left from an earlier run, are not
+# read), and the heading says which variant's mean is over which shifts.
+. "$PERFINST_TOP/tests/lib.sh"
+R="python3 $PERFINST_TOP/bench/suite-report.py"
+V="O2 pgo bolt rebuild relink"
+# cg VARIANT WL IREFS I1@0 I1@1024 I1@2048 I1@3072
+cg() {
+    local v=$1 wl=$2 ir=$3 p; shift 3
+    for p in 0 1024 2048 3072; do echo "$ir $1" > "w/lua/cg/$v-$wl-$p.txt"; shift; done
+}
+mkdir -p w/lua/cg
+cg O2      calls   1000000 1000 9000 1200 9000
+cg pgo     calls    900000  900 9000 1100 9000
+cg bolt    calls    950000  800  900 1000 1100
+cg rebuild calls    940000  700  800  900 1000
+cg relink  calls    940000    0    0    0    0
+cg O2      strings 2000000 2000 9000 2200 9000
+cg pgo     strings 1800000 2000 9000 2000 9000
+cg bolt    strings 1900000 1000 1000 1000 1000
+cg rebuild strings 1900000 1100 1100 1100 1100
+cg relink  strings 1900000    0    0    0    0
+for v in O2 pgo bolt rebuild relink; do echo 500 > w/lua/cg/$v-calls-taken.txt; done
+echo 400 > w/lua/cg/rebuild-calls-taken.txt
+echo "PROGRAM lua tables 1 1 4 calls strings" > programs.txt
+
+# the default: every variant at every shift (relink's zeros are counts)
+$R --work w --variants "$V" --pads "0 1024 2048 3072" --no-timing programs.txt > all.md
+assert_golden "every variant counted" all.md layout/golden/suite-report-all.md
+
+# relink not counted; O2 and pgo at 0 and 2048
+echo "BASEPADS lua 0 2048" >> programs.txt
+$R --work w --variants "$V" --counted "O2 pgo bolt rebuild" --pads "0 1024 2048 3072" \
+    --no-timing programs.txt > some.md
+assert_golden "relink not counted, O2 and pgo at two shifts" some.md layout/golden/suite-report-some.md
+assert_contains "the heading names each variant's shifts" some.md \
+    'shifted by 0, 2048 bytes for O2, pgo; 0, 1024, 2048, 3072 bytes for bolt, rebuild \(instructions'
+assert_contains "the missing variant named in the heading" some.md 'Not measured \(`--variants`\): relink\.'
+# O2 on calls: (1000 + 1200) / 2; pgo (900 + 1100) / 2 = 1000, × O2 0.909,
+# × BOLT (mean 950) 1.053
+assert_contains "O2's mean over its two shifts" some.md '^\| calls \| O2 \| 1100 \| 1\.000 \| 1\.158 \|'
+assert_contains "pgo's mean over its two shifts" some.md '^\| calls \| pgo \| 1000 \| 0\.909 \| 1\.053 \|'
+assert_contains "rebuild over four shifts" some.md '^\| calls \| rebuild \| 850 \| 0\.773 \| 0\.895 \| 0\.895 \|'
+assert_eq "relink rows: not measured" 2 "$(grep -c '^| [a-z]* | relink | not measured |' some.md)"
+assert_eq "relink summary rows: not measured" 2 "$(grep -c '^| relink | not measured |' some.md)"
+assert_contains "relink's target: not measured" some.md '^- relink: not measured$'
+assert_contains "rebuild's target" some.md "^- rebuild: I1 misses ≤ BOLT's on 1 of 2 pairs \(not on lua/strings\)$"
+assert_not_contains "no relink figure" some.md '\| relink \| [0-9]'
+
+# O2 must be counted; --counted names variants of --variants
+expect_fail "O2 not counted" $R --work w --variants "$V" --counted "bolt rebuild" --pads 0 programs.txt
+assert_contains "why" err 'O2 must be counted'
+expect_fail "unknown variant" $R --work w --variants "$V" --counted "O2 bolt2" --pads 0 programs.txt
+assert_contains "why" err 'bolt2 is not one of --variants'
