@@ -391,13 +391,32 @@ static int heap_object(struct sh_analysis *a, size_t ai, struct obj_maps *m)
 /* Heap objects of one name (blocks from one allocation call: per-thread
  * buffers allocated in a loop) are told apart by their order: ", block K
  * of N"; one whose allocation stack is the first block's prints none of
- * its own. */
+ * its own.  The order is one the scheduler cannot change: by the
+ * allocating thread's birth (the epoch of the pthread_create that made it:
+ * creation order; the first thread 0), then by that thread's own
+ * allocation order.  (The process-wide allocation order interleaves
+ * threads allocating at the same call at once as the scheduler ran them:
+ * xz -T2's workers' buffers were "block 8 of 27" in one run and "block 14
+ * of 27" in the next.)  Threads of unknown birth, or born at one epoch,
+ * fall back to their numbers (order of first access). */
+static uint64_t twin_birth(const struct sh_analysis *a, const struct sh_object *o)
+{
+    const struct sh_thread *t = sh_thread_of(a, o->alloc->rec.thread);
+    return t && t->known ? t->birth : 0;
+}
+
 static int cmp_heap_twins(const void *x, const void *y, void *ctx)
 {
-    const struct sh_object *objs = ctx, *p = &objs[*(const size_t *)x], *q = &objs[*(const size_t *)y];
+    const struct sh_analysis *a = ctx;
+    const struct sh_object *p = &a->objs[*(const size_t *)x], *q = &a->objs[*(const size_t *)y];
     int c = strcmp(p->name, q->name);
     if (c)
         return c;
+    uint64_t bp = twin_birth(a, p), bq = twin_birth(a, q);
+    if (bp != bq)
+        return bp < bq ? -1 : 1;
+    if (p->alloc->rec.thread != q->alloc->rec.thread)
+        return p->alloc->rec.thread < q->alloc->rec.thread ? -1 : 1;
     return (p->alloc->rec.seq > q->alloc->rec.seq) - (p->alloc->rec.seq < q->alloc->rec.seq);
 }
 
@@ -409,7 +428,7 @@ static int number_heap_twins(struct sh_analysis *a)
     for (size_t i = 0; i < a->nobjs; i++)
         if (a->objs[i].kind == SH_OBJ_HEAP)
             ix[n++] = i;
-    qsort_r(ix, n, sizeof *ix, cmp_heap_twins, a->objs);
+    qsort_r(ix, n, sizeof *ix, cmp_heap_twins, a);
     a->work += n * 20;
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && !strcmp(a->objs[ix[j]].name, a->objs[ix[i]].name); j++)
@@ -420,7 +439,8 @@ static int number_heap_twins(struct sh_analysis *a)
         for (size_t k = i; k < j; k++) {
             struct sh_object *o = &a->objs[ix[k]];
             size_t len = strlen(o->name);
-            snprintf(o->name + len, sizeof o->name - len, ", block %zu of %zu", k - i + 1, j - i);
+            o->twin = k - i + 1;
+            snprintf(o->name + len, sizeof o->name - len, ", block %zu of %zu", o->twin, j - i);
             if (k > i && o->alloc->rec.nframes == first->rec.nframes &&
                 !memcmp(o->alloc->frames, first->frames, first->rec.nframes * sizeof *first->frames))
                 o->stack_as = (int)ix[i];

@@ -75,6 +75,7 @@ struct sh_object {
     const struct pi_dvar *var; /* global: its DWARF variable */
     const struct pi_share_alloc_v *alloc; /* heap: its allocation */
     int stack_as;              /* heap: the object whose allocation stack, the same, stands for its own */
+    size_t twin;               /* heap: K of ", block K of N" (0: the only object of its name) */
     const struct pi_share_region_v *region; /* other: the mapping it lies in, if known */
     char func[512], file[256]; /* heap: the allocation site (func: its linkage name) */
     uint32_t line;

@@ -74,6 +74,7 @@ struct rec {
     int advice_only;
     int group;        /* recommendations that must be applied together share a group (0: none) */
     int number;       /* in the file */
+    size_t twin;      /* align-alloc: the heap block `why` describes (sh_object.twin) */
 };
 
 struct sh_plan {
@@ -110,6 +111,13 @@ static struct rec *add(struct sh_plan *p, const struct rec *r)
             p->r[i].line == r->line) {
             if (r->reloads > p->r[i].reloads)
                 p->r[i].reloads = r->reloads;
+            /* blocks of one call (one align-alloc): the lowest-numbered
+             * block's reason, whatever order the objects came in */
+            if (!strcmp(r->kind, PIFB_ALIGN_ALLOC) &&
+                (r->twin < p->r[i].twin || (r->twin == p->r[i].twin && strcmp(r->why, p->r[i].why) < 0))) {
+                p->r[i].twin = r->twin;
+                memcpy(p->r[i].why, r->why, sizeof r->why);
+            }
             if (r->group && p->r[i].group) /* one group now */
                 p->parent[find(p, r->group)] = find(p, p->r[i].group);
             else if (r->group)
@@ -144,6 +152,7 @@ static void align_rec(const struct sh_object *o, struct rec *r)
         snprintf(r->key, sizeof r->key, "%s", o->func);
         snprintf(r->file, sizeof r->file, "%s", o->file);
         r->line = o->line;
+        r->twin = o->twin;
     }
 }
 
