@@ -433,11 +433,12 @@ tb_one() {
     d=$W/$p/${DIR[$v]} f=$W/$p/cg/$v-$wl-taken
     [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ] && return 0
     r=$(run_dir "$d") || return 1
+    # the profile names the run directory's program: read it while it is there
     checked "$p" "$wl" "$r" "${S_CG[$p]}" valgrind --tool=callgrind --collect-jumps=yes --dump-instr=yes \
-        --callgrind-out-file="$f.data" 2> "$f.err" || st=1
+        --callgrind-out-file="$f.data" 2> "$f.err" &&
+        python3 "$here/taken-branches.py" --by-function "$r/prog" "$f.data" > "$f.by" || st=1
     rm -rf "$r"
     [ $st = 0 ] || return 1
-    python3 "$here/taken-branches.py" --by-function "$d/prog" "$f.data" > "$f.by" || return 1
     rm -f "$f.data"
     awk 'NR == 1 { print $3 }' "$f.by" > "$f.txt"
 }
