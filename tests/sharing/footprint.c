@@ -80,10 +80,14 @@ static void *worker(void *arg)
         sum += w[i] + h[i] + s[i];
     for (int i = 0; i < 64; i++)
         sum += u[i].v;
-    unsigned char *r = calloc(1, 4096);
-    if (!r)
+    /* r on a line's start, whichever arena malloc took it from (the
+       threads' own or a shared one, as they happen to start): the runs'
+       line records are then the same in every run */
+    unsigned char *raw = calloc(1, 4096 + 64);
+    if (!raw)
         return NULL;
-    kept[me][1] = r;
+    kept[me][1] = raw;
+    unsigned char *r = raw + (-(uintptr_t)raw & 63);
     for (size_t k = 0; k < 6; k++) /* passes of 5 to 225 elements from byte 3 + 131 k on */
         sum += runs(r, 3 + 131 * k, 5 + 44 * k);
     a->pad = (long)sum; /* (w and u not freed: another worker's would reuse their lines) */

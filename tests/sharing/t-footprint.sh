@@ -20,7 +20,7 @@ for step in 1 2 4 8; do
 done
 assert_not_contains "sharing-footprint=call: no runs" fcall.notes "a run of"
 # the records of the lines of the fixture's buffers (the 64 KiB input, the
-# workers' 4096- and 320-byte ones: the runs' buffer among them): each thread's masks and counts, sorted
+# workers' 4096- and 320-byte ones and the runs' 4160-byte one): each thread's masks and counts, sorted
 # (addresses and thread numbers masked: the workers may come in either
 # order; epochs too: whether a worker's access came before or after main
 # made the other worker is the scheduler's), the lines one thread accessed
@@ -30,7 +30,7 @@ import re, sys
 dump = sys.stdin.read().splitlines()
 bufs = []
 for l in dump:
-    m = re.search(r" SHARE_ALLOC (0x[0-9a-f]+), (65536|4096|320) bytes", l)
+    m = re.search(r" SHARE_ALLOC (0x[0-9a-f]+), (65536|4096|4160|320) bytes", l)
     if m:
         bufs.append((int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2))))
 out, entries, mine = [], [], False
