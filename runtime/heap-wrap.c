@@ -50,23 +50,24 @@ extern void *__libc_pvalloc(size_t size);
         if (WATCHING && (p))                                                                 \
             pi_sharing_heap_reused((p), (size), PC);                                         \
     } while (0)
+/* The body of a wrapper that returns CALL's block of SIZE bytes. */
+#define WRAPPED(call, size)                                                                  \
+    do {                                                                                     \
+        if (!WATCHING)                                                                       \
+            return call;                                                                     \
+        void *p_ = call;                                                                     \
+        TELL(p_, size);                                                                      \
+        return p_;                                                                           \
+    } while (0)
 
 PI_EXPORT void *malloc(size_t size)
 {
-    if (!WATCHING)
-        return __libc_malloc(size);
-    void *p = __libc_malloc(size);
-    TELL(p, size);
-    return p;
+    WRAPPED(__libc_malloc(size), size);
 }
 
 PI_EXPORT void *calloc(size_t n, size_t size)
 {
-    if (!WATCHING)
-        return __libc_calloc(n, size);
-    void *p = __libc_calloc(n, size);
-    TELL(p, n * size); /* (no overflow: it did not fail) */
-    return p;
+    WRAPPED(__libc_calloc(n, size), n * size); /* (no overflow: it did not fail) */
 }
 
 PI_EXPORT void *realloc(void *old, size_t size)
@@ -81,20 +82,12 @@ PI_EXPORT void *realloc(void *old, size_t size)
 
 PI_EXPORT void *memalign(size_t align, size_t size)
 {
-    if (!WATCHING)
-        return __libc_memalign(align, size);
-    void *p = __libc_memalign(align, size);
-    TELL(p, size);
-    return p;
+    WRAPPED(__libc_memalign(align, size), size);
 }
 
 PI_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
-    if (!WATCHING)
-        return __libc_memalign(align, size);
-    void *p = __libc_memalign(align, size);
-    TELL(p, size);
-    return p;
+    WRAPPED(__libc_memalign(align, size), size);
 }
 
 PI_EXPORT int posix_memalign(void **out, size_t align, size_t size)
@@ -115,16 +108,12 @@ PI_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 
 PI_EXPORT void *valloc(size_t size)
 {
-    void *p = __libc_valloc(size);
-    TELL(p, size);
-    return p;
+    WRAPPED(__libc_valloc(size), size);
 }
 
 PI_EXPORT void *pvalloc(size_t size)
 {
-    void *p = __libc_pvalloc(size);
-    TELL(p, size);
-    return p;
+    WRAPPED(__libc_pvalloc(size), size);
 }
 
 #endif
