@@ -406,8 +406,46 @@ static HOST_WIDE_INT counter_index(tree ref, tree ctr)
 /* Blocks of a loop with no call that writes memory: there GCC's store
  * motion keeps a counter in a register, and scalar evolution often turns
  * it into one add after the loop, which an asm would forbid (zstd -3 ran
- * 8.5 % more instructions with every update an asm). */
-static void call_free_loops(function *fun, bitmap blocks)
+ * 8.5 % more instructions with every update an asm).
+ *
+ * Only while the counters are few: store motion takes every counter of
+ * such a loop nest out of its outermost call-free loop, each one then a
+ * register live through the whole nest.  In a large branchy loop (a
+ * scanner's character loop with a dozen conditions, each arm counted)
+ * they outnumber the free registers: the counters, and the loop's own
+ * values with them, are spilled to the stack, and the copy runs more
+ * instructions than the asm's one add to memory per update would cost
+ * (libyaml's yaml_emitter_analyze_scalar, inlined into
+ * yaml_emitter_emit: 2.0x -O2's instructions; bench/RESULTS.md).  A nest
+ * with more than MAX_MOVED_COUNTERS counters gets the asm. */
+enum { MAX_MOVED_COUNTERS = 4 };
+
+struct nest_ctr {
+    int nest;        /* the outermost call-free loop */
+    HOST_WIDE_INT k; /* a counter updated in it */
+    location_t loc;
+};
+
+static int by_nest_ctr(const void *a, const void *b)
+{
+    const nest_ctr *x = (const nest_ctr *)a, *y = (const nest_ctr *)b;
+    return x->nest != y->nest ? (x->nest > y->nest) - (x->nest < y->nest) : (x->k > y->k) - (x->k < y->k);
+}
+
+/* The outermost loop around BB that holds no call writing memory (none of
+ * CALLING, by number) and is inside every loop that does, if BB's own loop
+ * is such a loop; else NULL. */
+static class loop *call_free_nest(basic_block bb, bitmap calling)
+{
+    class loop *l = bb->loop_father;
+    if (!l || !loop_outer(l) || bitmap_bit_p(calling, l->num))
+        return NULL;
+    while (loop_outer(loop_outer(l)) && !bitmap_bit_p(calling, loop_outer(l)->num))
+        l = loop_outer(l);
+    return l;
+}
+
+static void call_free_loops(function *fun, tree ctr, bitmap blocks)
 {
     /* the loops (by number) holding such a call, and those around them */
     auto_bitmap calling;
@@ -425,9 +463,42 @@ static void call_free_loops(function *fun, bitmap blocks)
             }
         }
     }
+    /* each call-free loop's outermost call-free loop (the nest store
+       motion takes the counters out of), and the counters updated in each
+       nest: (nest, K) pairs */
+    auto_vec<nest_ctr> nest_ctrs;
     FOR_EACH_BB_FN(bb, fun)
-    if (bb->loop_father && loop_outer(bb->loop_father) && !bitmap_bit_p(calling, bb->loop_father->num))
-        bitmap_set_bit(blocks, bb->index);
+    {
+        class loop *l = call_free_nest(bb, calling);
+        if (!l)
+            continue;
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            HOST_WIDE_INT k;
+            if (is_gimple_assign(g) && gimple_assign_single_p(g) && gimple_vdef(g) &&
+                (k = counter_index(gimple_assign_lhs(g), ctr)) >= 0)
+                nest_ctrs.safe_push({l->num, k, gimple_location(g)});
+        }
+    }
+    nest_ctrs.qsort(by_nest_ctr);
+    auto_bitmap crowded; /* nests with more than MAX_MOVED_COUNTERS counters */
+    for (unsigned i = 0, n = 0; i < nest_ctrs.length(); i++) {
+        if (i > 0 && nest_ctrs[i].nest != nest_ctrs[i - 1].nest)
+            n = 0;
+        if (i == 0 || nest_ctrs[i].nest != nest_ctrs[i - 1].nest || nest_ctrs[i].k != nest_ctrs[i - 1].k)
+            n++;
+        if (n > MAX_MOVED_COUNTERS && bitmap_set_bit(crowded, nest_ctrs[i].nest) && pi_opt.verbose)
+            inform(nest_ctrs[i].loc,
+                   "perfinst: %qD: a loop updating more than %d counters and calling nothing that writes memory: "
+                   "its updates are %<asm%>, not moved out of the loop",
+                   fun->decl, (int)MAX_MOVED_COUNTERS);
+    }
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        class loop *l = call_free_nest(bb, calling);
+        if (l && !bitmap_bit_p(crowded, l->num))
+            bitmap_set_bit(blocks, bb->index);
+    }
 }
 
 unsigned pi_counters_as_asm(function *fun)
@@ -441,7 +512,7 @@ unsigned pi_counters_as_asm(function *fun)
         return 0;
     const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     auto_bitmap in_loop;
-    call_free_loops(fun, in_loop);
+    call_free_loops(fun, ctr, in_loop);
     /* every reference to the array, by counter: K -> its loads and stores */
     hash_map<int_hash<HOST_WIDE_INT, -1, -2>, unsigned> refs;  /* K -> references */
     hash_set<int_hash<HOST_WIDE_INT, -1, -2>> unsafe;          /* K read or written otherwise */
