@@ -669,14 +669,26 @@ static void plan_object(struct sh_analysis *a, struct sh_plan *p, const struct s
     (void)why;
 }
 
+/* The plan's order (and so its numbers): repairs, then advice, each by
+ * what it names -- kind, name, field, file, line -- never by the figures:
+ * sampled reload counts vary between runs of the same program, and two
+ * traces with the same verdicts must give the same plan
+ * (tests/sharing/t-order.sh). */
 static int cmp_rec(const void *x, const void *y)
 {
     const struct rec *a = x, *b = y;
     if (a->advice_only != b->advice_only)
         return a->advice_only - b->advice_only;
-    PI_CMP_RET(b->reloads, a->reloads);
     int c = strcmp(a->kind, b->kind);
-    return c ? c : strcmp(a->key, b->key) ? strcmp(a->key, b->key) : strcmp(a->field, b->field);
+    if (!c)
+        c = strcmp(a->key, b->key);
+    if (!c)
+        c = strcmp(a->field, b->field);
+    if (!c)
+        c = strcmp(a->file, b->file);
+    if (!c)
+        c = (a->line > b->line) - (a->line < b->line);
+    return c ? c : strcmp(a->why, b->why);
 }
 
 static void help(FILE *f)
