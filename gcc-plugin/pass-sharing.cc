@@ -545,11 +545,6 @@ static tree known_lines(gimple_seq *seq, location_t loc, tree shadow, tree l0, t
     return gimple_build(seq, loc, EQ_EXPR, bt, got, lanes);
 }
 
-/* The same of one line whose byte shadow's byte is at p, one bit. */
-static tree known_at(gimple_seq *seq, location_t loc, tree p, unsigned bit)
-{
-    return known_lines(seq, loc, p, size_zero_node, build_int_cst(unsigned_char_type_node, bit), 1);
-}
 
 /* What the footprint path of one access needs to know: whether it has one
  * (on), and the access's kind, size and whether the plugin names a struct
@@ -705,11 +700,17 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
      * 64-byte aligned): from a value loaded here, so that GCC does not
      * compute the mask of a loop-invariant address before the loop and hold
      * it in a register the hot path needs */
-    tree d = gimple_build(&seq, loc, MINUS_EXPR, pointer_sized_int_node, a,
-                          gimple_convert(&seq, loc, pointer_sized_int_node, rec));
-    tree sh = gimple_build(&seq, loc, BIT_AND_EXPR, u32, gimple_convert(&seq, loc, u32, d), build_int_cst(u32, 63));
     unsigned HOST_WIDE_INT ones = fa.size >= 64 ? HOST_WIDE_INT_M1U : (HOST_WIDE_INT_1U << fa.size) - 1;
-    tree m = gimple_build(&seq, loc, LSHIFT_EXPR, u64, build_int_cstu(u64, ones), sh);
+    auto mask = [&](gimple_seq *q, tree *shp) {
+        tree d = gimple_build(q, loc, MINUS_EXPR, pointer_sized_int_node, a,
+                              gimple_convert(q, loc, pointer_sized_int_node, rec));
+        *shp = gimple_build(q, loc, BIT_AND_EXPR, u32, gimple_convert(q, loc, u32, d), build_int_cst(u32, 63));
+        return gimple_build(q, loc, LSHIFT_EXPR, u64, build_int_cstu(u64, ones), *shp);
+    };
+    /* (without a field to test, the mask is made after the footprint's
+     * test, just before its use: GCC then needs no register to hold it
+     * across the test, a copy less on the path) */
+    tree sh = NULL_TREE, m = fa.what || fa.run_var ? mask(&seq, &sh) : NULL_TREE;
     basic_block last = f2;
     if (fa.what) {
         tree have = build_int_cstu(u64, HOST_WIDE_INT_M1U);
@@ -741,6 +742,8 @@ static basic_block fp_path(basic_block after, const fp_access &fa, tree a, tree 
 
     seq = NULL;
     tree take = build_int_cst(u32, 1);
+    if (!m)
+        m = mask(&seq, &sh);
     if (fa.run_var) { /* a run: this access and the next ones on the line (fp_run) */
         take = fp_run(&seq, loc, fa, a, sh, left, cost, &m);
         nl = gimple_build(&seq, loc, MINUS_EXPR, integer_type_node, gimple_convert(&seq, loc, integer_type_node, left),
@@ -810,6 +813,9 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     tree idx = gimple_build(&seq, loc, RSHIFT_EXPR, pointer_sized_int_node, a,
                             build_int_cst(integer_type_node, 6));
     tree off = gimple_convert(&seq, loc, sizetype, idx);
+    /* (p is the fast path's alone: the known-line test below computes its
+     * own address from base and off -- a p it shared would be kept live
+     * out of the fast path, an instruction more (lea) on every check) */
     tree p = gimple_build(&seq, loc, POINTER_PLUS_EXPR, u8p, base, off);
     tree b = make_temp_ssa_name(unsigned_char_type_node, NULL, "pi_owner");
     gimple_seq_add_stmt(&seq, gimple_build_assign(b, build2(MEM_REF, unsigned_char_type_node, p,
@@ -848,7 +854,7 @@ static void insert_guarded(gimple_stmt_iterator *gsi, gcall *call, tree addr, lo
     basic_block chk4 = fa_need ? create_empty_bb(chk3) : NULL;
     if (chk4) {
         seq = NULL;
-        tree kn = known_at(&seq, loc, p, fa_need);
+        tree kn = known_lines(&seq, loc, base, off, build_int_cst(unsigned_char_type_node, fa_need), 1);
         gimple_seq_add_stmt(&seq, gimple_build_cond(NE_EXPR, kn, boolean_false_node, NULL_TREE, NULL_TREE));
         gimple_seq_set_location(seq, loc);
         gimple_stmt_iterator g4 = gsi_start_bb(chk4);
