@@ -123,7 +123,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 programs='
 histogram|histogram.c|gcc|48 3|8 3|4 3|1 3|^  heap object from histogram.c:[0-9]+ \(main\) \(heap, 144 bytes, .*\): (FALSE|HIDDEN)
 lu|lu.c|gcc|256 100|128 20|128 4|64 2|^  heap object from lu.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
-lurow|lurow.c|gcc|128 60|96 10|128 4|64 2|^  heap object from lurow.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
+lurow|lurow.c|gcc|256 200|96 10|128 4|64 2|^  heap object from lurow.c:[0-9]+ \(main\) \(heap, 131072 bytes, .*\): FALSE sharing
 strmatch|strmatch.c|gcc|64 2|8 2|8 2|2 2|^  heap object from strmatch.c:[0-9]+ \(main\)(, block [0-9]+ of [0-9]+)? \(heap, 24 bytes, .*\): FALSE sharing
 kmeans|kmeans.c|gcc|400000 2 20|100000 2 10|100000 2 5|20000 2 3|^  modified \(global, 4 bytes, .*\): FALSE sharing: it is written while threads use other data
 wordcount|wordcount.c|gcc|128 2|16 2|16 2|2 2|^  heap object from wordcount.c:[0-9]+ \(main\) \(heap, 48 bytes, .*\): FALSE sharing
