@@ -335,6 +335,22 @@ static void copy_options(tree copy)
         flag_expensive_optimizations = expensive;
         flag_ree = ree;
         flag_ipa_ra = ipa_ra;
+        /* and without six RTL passes of -O1's, unless given on the command
+           line: fwprop, both if-conversions, loop2's invariant motion, RTL
+           DSE and the hard-register copy propagation */
+        struct {
+            int *flag, set;
+        } off[] = {
+            {&flag_forward_propagate, global_options_set.x_flag_forward_propagate},
+            {&flag_if_conversion, global_options_set.x_flag_if_conversion},
+            {&flag_if_conversion2, global_options_set.x_flag_if_conversion2},
+            {&flag_move_loop_invariants, global_options_set.x_flag_move_loop_invariants},
+            {&flag_dse, global_options_set.x_flag_dse},
+            {&flag_cprop_registers, global_options_set.x_flag_cprop_registers},
+        };
+        for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+            if (!off[i].set)
+                *off[i].flag = 0;
     }
     flag_gcse = 0;
     flag_gcse_after_reload = 0;
