@@ -55,7 +55,8 @@
  * its never-run blocks get a guessed zero for bbpart alone (their precise
  * zero back after it), so they stay in the hot part, where bb-reorder puts
  * them after the blocks that ran — as llvm-bolt leaves luaV_execute and
- * sqlite3VdbeExec whole.
+ * sqlite3VdbeExec whole.  dispatch=small keeps whole only a dispatch loop
+ * of at most DISPATCH_SMALL_INSNS instructions and splits a larger one.
  *
  * With -fplugin-arg-perfinst-verbose a note per function says how many
  * blocks went where. */
@@ -127,6 +128,26 @@ static bool dispatch_loop(function *fun, double ecount, unsigned *succs, double 
     return most > 0 && ecount > 0.0 && runs >= DISPATCH_RATIO * ecount;
 }
 
+/* dispatch=small: a dispatch loop is kept whole when it has at most this
+ * many instructions (RTL, before register allocation; 5,461): half a
+ * 32 KiB L1i at about 3 bytes an instruction.  On the suite: Lua's
+ * luaV_execute (4,016 instructions, 11.2 KB compiled whole) is kept whole,
+ * SQLite's sqlite3VdbeExec (7,254, 36.5 KB whole, more than the L1i) is
+ * split (docs/layout.md "Dispatch loops"). */
+enum { DISPATCH_SMALL_INSNS = 16384 / 3 };
+
+static unsigned insn_count(function *fun)
+{
+    unsigned n = 0;
+    basic_block bb;
+    rtx_insn *insn;
+    FOR_EACH_BB_FN(bb, fun)
+    FOR_BB_INSNS(bb, insn)
+    if (NONDEBUG_INSN_P(insn))
+        n++;
+    return n;
+}
+
 /* dispatch=whole on a dispatch loop: every block bbpart would move to the
  * cold part gets a guessed zero until after bbpart (kept, kept_whole), and
  * every edge into one of them whose probability is never() a guessed never
@@ -172,17 +193,29 @@ static unsigned int coldsplit_execute(function *fun)
     double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
     unsigned dsuccs;
     double dratio;
-    if (pi_opt.dispatch_whole && dispatch_loop(fun, ecount, &dsuccs, &dratio)) {
-        unsigned n = keep_whole(fun);
-        if (pi_opt.verbose) {
-            char r[32];
-            snprintf(r, sizeof r, "%.1f", dratio);
-            inform(DECL_SOURCE_LOCATION(fun->decl),
-                   "perfinst: split of %qs: a dispatch loop (%u successors, %s runs per entry): "
-                   "kept whole (dispatch=whole), %u blocks that never ran stay in it",
-                   fn, dsuccs, r, n);
+    if (pi_opt.dispatch != PI_DISPATCH_SPLIT && dispatch_loop(fun, ecount, &dsuccs, &dratio)) {
+        char r[32];
+        snprintf(r, sizeof r, "%.1f", dratio);
+        unsigned insns = 0;
+        if (pi_opt.dispatch == PI_DISPATCH_SMALL && (insns = insn_count(fun)) > DISPATCH_SMALL_INSNS) {
+            if (pi_opt.verbose)
+                inform(DECL_SOURCE_LOCATION(fun->decl),
+                       "perfinst: split of %qs: a dispatch loop (%u successors, %s runs per entry) of %u "
+                       "instructions, more than %u: split (dispatch=small)", fn, dsuccs, r, insns,
+                       (unsigned)DISPATCH_SMALL_INSNS);
+        } else {
+            unsigned n = keep_whole(fun);
+            if (pi_opt.verbose) {
+                char size[64] = "";
+                if (insns)
+                    snprintf(size, sizeof size, " of %u instructions", insns);
+                inform(DECL_SOURCE_LOCATION(fun->decl),
+                       "perfinst: split of %qs: a dispatch loop (%u successors, %s runs per entry)%s: "
+                       "kept whole (dispatch=%s), %u blocks that never ran stay in it",
+                       fn, dsuccs, r, size, insns ? "small" : "whole", n);
+            }
+            return 0;
         }
-        return 0;
     }
     double warm_below = split_mode() == 3 ? ecount * warm_pct() / 100.0 : 0.0;
     /* feedback-quality=ipa (pass-feedback.cc): the counts are the

@@ -18,8 +18,8 @@
  *   split=2|3|gcc        with feedback: every never-run block cold (2), warm blocks
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
- *   dispatch=split|whole with feedback: a dispatch loop (an interpreter's) split as any
- *                        function (default) or kept whole (pass-coldsplit.cc)
+ *   dispatch=split|whole|small  with feedback: a dispatch loop (an interpreter's) split as
+ *                        any function (default), kept whole, or kept whole when small (pass-coldsplit.cc)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
  *   sharing-footprint=inline|call  a line's first accesses recorded by the inlined check (default) or by a call
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
@@ -109,7 +109,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
-    "  -fplugin-arg-perfinst-dispatch=split|whole  a dispatch loop split (default) or kept whole\n"
+    "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split (default), kept whole, or kept whole\n"
+    "                       when small (about 16 KiB at most)\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
     "  -fplugin-arg-perfinst-sharing-footprint=inline|call  a line's first accesses recorded by the inlined\n"
     "                            check (default) or by a runtime call each\n"
@@ -200,7 +201,7 @@ static const struct word_arg word_args[] = {
     {"combine", {"marked", "all"}, {1, 2}, &pi_opt.combine, NULL},
     {"block-order", {"exttsp", "gcc"}, {0, 1}, &pi_opt.block_order, NULL},
     {"split", {"2", "3", "gcc"}, {2, 3, 1}, &pi_opt.split, NULL},
-    {"dispatch", {"split", "whole"}, {0, 1}, NULL, &pi_opt.dispatch_whole},
+    {"dispatch", {"split", "whole", "small"}, {PI_DISPATCH_SPLIT, PI_DISPATCH_WHOLE, PI_DISPATCH_SMALL}, &pi_opt.dispatch, NULL},
     {"sharing-coalesce", {"yes", "no"}, {0, 1}, NULL, &pi_opt.sharing_no_coalesce},
     {"sharing-footprint", {"inline", "call"}, {0, 1}, NULL, &pi_opt.sharing_fp_call},
     {"sharing-locals", {"escaped", "addressable"}, {0, 1}, NULL, &pi_opt.sharing_all_locals},

@@ -8,7 +8,11 @@
 # - once() switches once per call: split alike with either value (its
 #   never-run cases in once.cold);
 # - every build prints what -O2 prints on the training input and on all
-#   16 opcodes, at -O2 and -O3 with GCC's checking; a bad value is refused.
+#   16 opcodes, at -O2 and -O3 with GCC's checking; a bad value is refused;
+# - dispatch=small keeps run (a few hundred instructions) whole, as
+#   dispatch=whole does, and splits dispatch-big.c's big(), a dispatch loop
+#   of more instructions than its limit (16 opcodes of 96 mixing steps), as
+#   dispatch=split does.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 src=$T/layout/dispatch.c
@@ -25,7 +29,7 @@ cmp o2.out train.out || fail "the training build prints something else"
 assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*counts="
 assert_contains "once has a branch profile" plan.fb "branch-profile fn=once .*counts="
 
-for d in split whole; do
+for d in split whole small; do
     pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
         -fplugin-arg-perfinst-verbose -c "$src" -o $d.o 2> $d.err || { cat $d.err; fail "dispatch=$d"; }
     echo "dispatch=$d: $(syms $d.o)"
@@ -75,4 +79,38 @@ for O in -O2 -O3; do
 done
 
 expect_fail "dispatch=none is refused" pi_cc -O2 -fplugin-arg-perfinst-dispatch=none -c "$src" -o bad.o
-assert_contains "it says what is expected" err "dispatch=none.*expected .split. or .whole."
+assert_contains "it says what is expected" err "dispatch=none.*expected .split., .whole. or .small."
+
+# dispatch=small: run is small, kept whole as with dispatch=whole
+assert_contains "small: run is a small dispatch loop, kept whole" small.err \
+    "split of .run.: a dispatch loop \(16 successors, 64.0 runs per entry\) of [0-9]+ instructions: kept whole \(dispatch=small\), 13 blocks that never ran stay in it"
+objdump -d whole.o | sed 1,3d > whole.dis
+objdump -d small.o | sed 1,3d > small.dis
+cmp whole.dis small.dis || fail "dispatch=small should compile dispatch.c as dispatch=whole does"
+ok "dispatch=small: run kept whole, the same code as dispatch=whole"
+
+# dispatch-big.c: big() is a dispatch loop over the limit, split as by default
+big=$T/layout/dispatch-big.c
+gcc -O2 -o bo2 "$big"
+./bo2 2 > bo2-2.out
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$big" -o btrain.o
+pi_ld -O2 -o btrain btrain.o
+PERFINST_OUT=btrain.pit ./btrain > /dev/null
+"$PMOPT" plan -o bplan.fb ./btrain btrain.pit > /dev/null
+for d in split whole small; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=bplan.fb -fplugin-arg-perfinst-dispatch=$d \
+        -fplugin-arg-perfinst-verbose -c "$big" -o b$d.o 2> b$d.err || { cat b$d.err; fail "big: dispatch=$d"; }
+    objdump -d b$d.o | sed 1,3d > b$d.dis
+done
+assert_contains "small: big is split, its size named" bsmall.err \
+    "split of .big.: a dispatch loop \(16 successors, 64.0 runs per entry\) of [0-9]+ instructions, more than 5461: split \(dispatch=small\)"
+n=$(sed -n 's/.*split of .big.: a dispatch loop .* of \([0-9]*\) instructions, more.*/\1/p' bsmall.err)
+[ "$n" -gt 5461 ] || fail "big's instruction count $n should be over 5461"
+cmp bsplit.dis bsmall.dis || fail "dispatch=small should compile big as dispatch=split does"
+case " $(syms bsmall.o) " in *" big.cold "*) ;; *) fail "dispatch=small: big should have a cold part" ;; esac
+case " $(syms bwhole.o) " in *" big.cold "*) fail "dispatch=whole: big should have no cold part" ;; esac
+assert_eq "small: opcode 15's first step in big.cold" 1 "$(has bsmall.o big.cold '0xf000')"
+gcc -o bsmall bsmall.o
+./bsmall 2 > bsmall-2.out
+cmp bo2-2.out bsmall-2.out || fail "dispatch=small's big prints something else on all 16 opcodes"
+ok "dispatch=small: big ($n instructions) split as by default, the same code as dispatch=split"
