@@ -342,7 +342,50 @@ void pi_split_update(function *fun)
  * value used once), so no load of K can be CSEd across the asm and no
  * store motion keeps K in a register.  Updates inside a loop none of whose
  * calls writes memory stay GCC's (call_free_loops): there store motion
- * pays.  Returns the number of updates converted. */
+ * pays.  (With counter-address=base the last GIMPLE pass, pass-tls.cc,
+ * later gives a function's asms one register operand, the counters'
+ * base: 6 bytes each, not 10.)
+ * Returns the number of updates converted. */
+
+/* The update's two forms: at the array's absolute offset from %fs:0 (as
+ * written here), and through a register holding that offset plus a bias
+ * (pass-tls.cc rewrites the first into the second: 6 bytes with a disp8
+ * against 10; pi_counter_asm_parse reads the first). */
+#define UPDATE_ABS "{addq $%lld, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %lld}"
+#define UPDATE_BASED "{addq $%lld, %%%%fs:%lld(%%0)|add QWORD PTR fs:[%%0%+lld], %lld}"
+
+/* G, an update pi_counters_as_asm wrote for CTR: true, *ADD and *OFF (bytes). */
+bool pi_counter_asm_parse(gimple *g, tree ctr, HOST_WIDE_INT *add, HOST_WIDE_INT *off)
+{
+    if (!is_counter_asm(g))
+        return false;
+    const char *t = gimple_asm_string(as_a<gasm *>(g));
+    char name[256];
+    long long a;
+    unsigned long long o;
+    int n = 0;
+    if (sscanf(t, "{addq $%lld, %%%%fs:%255[^@]@tpoff+%llu|%n", &a, name, &o, &n) != 3 || n == 0 ||
+        strcmp(name, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr))) != 0)
+        return false;
+    *add = a;
+    *off = (HOST_WIDE_INT)o;
+    return true;
+}
+
+/* The update `ctr[K] += ADD` through BASE (ctr's offset from %fs:0 plus a
+ * bias; DISP = 8*K - the bias), in place of G. */
+void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tree base)
+{
+    char text[256];
+    snprintf(text, sizeof text, UPDATE_BASED, (long long)add, (long long)disp, (long long)disp, (long long)add);
+    vec<tree, va_gc> *inputs = NULL;
+    vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "r")), base));
+    gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
+    gimple_asm_set_volatile(a, true);
+    gimple_set_location(a, gimple_location(g));
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    gsi_replace(&gsi, a, false);
+}
 
 struct ctr_update {
     gimple *load, *store;
@@ -555,8 +598,7 @@ unsigned pi_counters_as_asm(function *fun)
             continue;
         char text[256];
         unsigned long long off = (unsigned long long)k * 8;
-        snprintf(text, sizeof text, "{addq $%lld, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %lld}",
-                 (long long)u.add, name, off, name, off, (long long)u.add);
+        snprintf(text, sizeof text, UPDATE_ABS, (long long)u.add, name, off, name, off, (long long)u.add);
         gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
         gimple_asm_set_volatile(a, true);
         gimple_set_location(a, gimple_location(u.store));

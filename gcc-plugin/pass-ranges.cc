@@ -51,6 +51,7 @@
  * labels are deleted-label notes, as above: f's code is unchanged.
  */
 #include "plugin.h"
+#include "tm_p.h"
 
 struct range {
     unsigned group;            /* text section part: 0 hot, 1 after a section switch */
@@ -155,6 +156,10 @@ static bool is_instrumentation(rtx_insn *insn)
          * (addq $1, %fs:8(%rbx)): the memory's expression still names
          * the counter array */
         if (MEM_P(*iter) && MEM_EXPR(*iter) && is_perfinst_decl(MEM_EXPR(*iter)))
+            return true;
+        /* one through the function's counter base (pass-tls.cc): the
+         * %fs address space, which only perfinst's code uses */
+        if (MEM_P(*iter) && MEM_ADDR_SPACE(*iter) == DEFAULT_TLS_SEG_REG)
             return true;
     }
     return false;

@@ -1,4 +1,5 @@
-/* pass-tls.cc — the counters of a shared object without __tls_get_addr.
+/* pass-tls.cc — a function's counters through one base register: the
+ * counters of a shared object without __tls_get_addr, and shorter updates.
  *
  * The counters are `static __thread` (unit.cc).  In an executable GCC
  * gives them the local-exec model: `addq $1, %fs:__perfinst_ctr@tpoff+8*K`.
@@ -28,6 +29,28 @@
  * Either way the counters are the thread's own, where the runtime reads
  * them through the unit's getter (which keeps GCC's model).
  *
+ * With counter-address=base (not the default: more instructions, the
+ * movq on every call, a push and pop where the base lives across calls),
+ * executables (the local-exec model) get the same base, there a constant
+ * of the link:
+ *
+ *     movq $__perfinst_ctr@tpoff+BIAS, %reg     (7 bytes, once per call)
+ *     addq $1, %fs:8*K-BIAS(%reg)               (6 bytes with a disp8)
+ *
+ * against `addq $1, %fs:__perfinst_ctr@tpoff+8*K`, 10 bytes (an absolute
+ * address through a SIB byte).  A counting copy's updates are asms there
+ * (copies.cc, pi_counters_as_asm): each becomes an asm with the base as
+ * its one register operand (pi_counter_asm_rebase); GCC's own loads and
+ * stores (loops without calls) become %fs MEM_REFs off the base, as
+ * under -fPIC.  The movq is an asm too (GCC has no constant for a TLS
+ * offset).  A function with fewer than MIN_UPDATES updates keeps the
+ * absolute form.
+ *
+ * The bias (both models): a disp8 reaches 32 eight-byte counters,
+ * base-128 .. base+120; the window is put where the function's updates
+ * weigh most (GCC's estimated block frequencies), its first counter at
+ * base-128; the others get a disp32.
+ *
  * Left to GCC's model: a reference at a variable offset, the address
  * taken (the getter, the inline cache's miss call), -flto (units share a
  * partition), -O0, functions calling setjmp or with nonlocal labels.
@@ -36,6 +59,7 @@
 #include "cfgloop.h"
 #include "tree-dfa.h"
 #include "tm_p.h"
+#include "sreal.h"
 
 /* REF (a load's or a store's memory operand) at a constant byte offset in
  * CTR: that offset in *OFF. */
@@ -48,38 +72,108 @@ static bool counter_offset(tree ref, tree ctr, HOST_WIDE_INT *off)
     return base == ctr && p.is_constant(off) && *off >= 0;
 }
 
+/* DISP8 reach of one base: the offsets base-128 .. base+120 */
+#define WINDOW 248
+
+/* The bias: the start of the window of 32 counters whose updates weigh
+ * most (estimated executions), + 128; the others get a disp32. */
+struct weight {
+    HOST_WIDE_INT first; /* a counter's byte offset */
+    double second;       /* its update's estimated executions a call */
+};
+
+static int by_offset(const void *a, const void *b)
+{
+    HOST_WIDE_INT x = ((const weight *)a)->first, y = ((const weight *)b)->first;
+    return (x > y) - (x < y);
+}
+
+static HOST_WIDE_INT choose_bias(auto_vec<weight> &w)
+{
+    w.qsort(by_offset);
+    HOST_WIDE_INT best = w[0].first;
+    double best_sum = -1, sum = 0;
+    for (unsigned lo = 0, hi = 0; lo < w.length(); sum -= w[lo].second, lo++) {
+        while (hi < w.length() && w[hi].first <= w[lo].first + WINDOW)
+            sum += w[hi++].second;
+        if (sum > best_sum) {
+            best_sum = sum;
+            best = w[lo].first;
+        }
+    }
+    return best + 128;
+}
+
 static bool tls_gate(function *fun)
 {
-    return optimize && !seen_error() && pi_counter_offset_decl() && !pi_is_own_decl(fun->decl) &&
-           !fun->calls_setjmp && !fun->has_nonlocal_label;
+    tree ctr = pi_counter_decl();
+    if (!optimize || seen_error() || !ctr || pi_is_own_decl(fun->decl) || fun->calls_setjmp ||
+        fun->has_nonlocal_label)
+        return false;
+    /* -fPIC: the offset (above); an executable: its constant offset */
+    return pi_counter_offset_decl() ||
+           (DECL_TLS_MODEL(ctr) == TLS_MODEL_LOCAL_EXEC && !pi_opt.counter_address_abs);
 }
+
+/* An executable's function keeps the local-exec form unless it has at
+ * least MIN_UPDATES updates (the base's 7 bytes and register would cost
+ * what they save) and, when it makes a call (the base then lives in a
+ * callee-saved register: a push and a pop, often a stack adjustment, on
+ * every call of the function), its updates run at least MIN_RUNS times
+ * a call by GCC's estimate (a loop's, an interpreter's) and number at
+ * least MIN_CALLER_UPDATES. */
+#define MIN_UPDATES 3
+#define MIN_RUNS 8.0
+#define MIN_CALLER_UPDATES 6
 
 static unsigned int tls_execute(function *fun)
 {
     tree ctr = pi_counter_decl(), offv = pi_counter_offset_decl();
     struct use {
         gimple *g;
-        unsigned op;
-        HOST_WIDE_INT off;
+        unsigned op;   /* the operand; ~0u: an update asm (copies.cc) */
+        HOST_WIDE_INT off, add;
     };
     auto_vec<use> uses;
+    auto_vec<weight> weights;
     calculate_dominance_info(CDI_DOMINATORS);
     basic_block bb, dom = NULL;
+    bool calls = false;
+    double runs = 0;
     FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-        gimple *g = gsi_stmt(gsi);
-        if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
-            continue;
-        for (unsigned i = 0; i < 2; i++) {
-            HOST_WIDE_INT off;
-            if (counter_offset(gimple_op(g, i), ctr, &off)) {
-                uses.safe_push({g, i, off});
+    {
+        bool known = false;
+        sreal f = bb->count.to_sreal_scale(ENTRY_BLOCK_PTR_FOR_FN(fun)->count, &known);
+        double w = known ? f.to_double() : 1.0;
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            HOST_WIDE_INT off, add;
+            if (is_gimple_call(g) && !gimple_call_internal_p(g))
+                calls = true;
+            if (!offv && pi_counter_asm_parse(g, ctr, &add, &off)) {
+                uses.safe_push({g, ~0u, off, add});
+                weights.safe_push({off, w});
+                runs += w;
                 dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+                continue;
             }
+            if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
+                continue;
+            for (unsigned i = 0; i < 2; i++)
+                if (counter_offset(gimple_op(g, i), ctr, &off)) {
+                    uses.safe_push({g, i, off, 0});
+                    weights.safe_push({off, w});
+                    runs += w;
+                    dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+                }
         }
     }
     if (uses.is_empty())
         return 0;
+    if (!offv && (uses.length() < MIN_UPDATES ||
+                  (calls && (runs < MIN_RUNS || uses.length() < MIN_CALLER_UPDATES))))
+        return 0;
+    HOST_WIDE_INT bias = choose_bias(weights);
     /* out of every loop: once per call, not per iteration */
     if (loops_for_fn(fun) && !loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
         while (dom->loop_father && loop_outer(dom->loop_father))
@@ -91,55 +185,81 @@ static unsigned int tls_execute(function *fun)
     addr_space_t fs = DEFAULT_TLS_SEG_REG;
     location_t loc = DECL_SOURCE_LOCATION(fun->decl);
     gimple_stmt_iterator gsi = gsi_after_labels(dom);
-    tree off_fast = make_ssa_name(uptr);
-    gimple *load = gimple_build_assign(off_fast, offv);
-    gimple_set_location(load, loc);
-    gsi_insert_before(&gsi, load, GSI_SAME_STMT);
-    gcond *test = gimple_build_cond(EQ_EXPR, off_fast, build_zero_cst(uptr), NULL_TREE, NULL_TREE);
-    gimple_set_location(test, loc);
-    basic_block slow = insert_cond_bb(dom, load, test, profile_probability::very_unlikely());
-    edge fast_e = find_edge(dom, single_succ(slow));
-    basic_block join = single_succ(slow);
-
-    /* slow: off = &__perfinst_ctr - %fs:0 (GCC's model for the address) */
-    gimple_stmt_iterator sg = gsi_start_bb(slow);
-    tree addr = make_ssa_name(build_pointer_type(TREE_TYPE(ctr)));
-    gsi_insert_after(&sg, gimple_build_assign(addr, build_fold_addr_expr(ctr)), GSI_CONTINUE_LINKING);
-    tree a = make_ssa_name(uptr);
-    gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
-    tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(fs));
-    tree fs_uptr_ptr = build_pointer_type(fs_uptr);
-    tree tp = make_ssa_name(uptr);
-    tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
-    TREE_THIS_NOTRAP(tpref) = 1; /* (-fnon-call-exceptions: no EH edge wanted) */
-    gsi_insert_after(&sg, gimple_build_assign(tp, tpref), GSI_CONTINUE_LINKING);
-    tree off_slow = make_ssa_name(uptr);
-    gsi_insert_after(&sg, gimple_build_assign(off_slow, MINUS_EXPR, a, tp), GSI_CONTINUE_LINKING);
-    for (gimple_stmt_iterator i = gsi_start_bb(slow); !gsi_end_p(i); gsi_next(&i))
-        gimple_set_location(gsi_stmt(i), loc);
-
-    /* join: the offset, as a pointer into %fs */
     tree off = make_ssa_name(uptr);
-    gphi *phi = create_phi_node(off, join);
-    add_phi_arg(phi, off_fast, fast_e, UNKNOWN_LOCATION);
-    add_phi_arg(phi, off_slow, single_succ_edge(slow), UNKNOWN_LOCATION);
+    basic_block join;
+    if (!offv) {
+        /* an executable: off = the array's offset + the bias, a constant of
+           the link (movq $ctr@tpoff+BIAS, %reg) */
+        const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
+        char text[256];
+        snprintf(text, sizeof text, "{movq $%s@tpoff+%lld, %%0|mov %%0, OFFSET FLAT:%s@tpoff+%lld}", name,
+                 (long long)bias, name, (long long)bias);
+        vec<tree, va_gc> *outputs = NULL;
+        vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=r")), off));
+        gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, outputs, NULL, NULL);
+        SSA_NAME_DEF_STMT(off) = a;
+        gimple_set_location(a, loc);
+        gsi_insert_before(&gsi, a, GSI_SAME_STMT);
+        join = dom;
+        gsi = gsi_for_stmt(a);
+        gsi_next(&gsi);
+    } else {
+        tree off_fast = make_ssa_name(uptr);
+        gimple *load = gimple_build_assign(off_fast, offv);
+        gimple_set_location(load, loc);
+        gsi_insert_before(&gsi, load, GSI_SAME_STMT);
+        gcond *test = gimple_build_cond(EQ_EXPR, off_fast, build_zero_cst(uptr), NULL_TREE, NULL_TREE);
+        gimple_set_location(test, loc);
+        basic_block slow = insert_cond_bb(dom, load, test, profile_probability::very_unlikely());
+        edge fast_e = find_edge(dom, single_succ(slow));
+        join = single_succ(slow);
+
+        /* slow: off = &__perfinst_ctr - %fs:0 (GCC's model for the address) */
+        gimple_stmt_iterator sg = gsi_start_bb(slow);
+        tree addr = make_ssa_name(build_pointer_type(TREE_TYPE(ctr)));
+        gsi_insert_after(&sg, gimple_build_assign(addr, build_fold_addr_expr(ctr)), GSI_CONTINUE_LINKING);
+        tree a = make_ssa_name(uptr);
+        gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
+        tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(fs));
+        tree fs_uptr_ptr = build_pointer_type(fs_uptr);
+        tree tp = make_ssa_name(uptr);
+        tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
+        TREE_THIS_NOTRAP(tpref) = 1; /* (-fnon-call-exceptions: no EH edge wanted) */
+        gsi_insert_after(&sg, gimple_build_assign(tp, tpref), GSI_CONTINUE_LINKING);
+        tree off_slow = make_ssa_name(uptr);
+        gsi_insert_after(&sg, gimple_build_assign(off_slow, MINUS_EXPR, a, tp), GSI_CONTINUE_LINKING);
+        for (gimple_stmt_iterator i = gsi_start_bb(slow); !gsi_end_p(i); gsi_next(&i))
+            gimple_set_location(gsi_stmt(i), loc);
+
+        /* join: the offset + the bias */
+        tree off0 = make_ssa_name(uptr);
+        gphi *phi = create_phi_node(off0, join);
+        add_phi_arg(phi, off_fast, fast_e, UNKNOWN_LOCATION);
+        add_phi_arg(phi, off_slow, single_succ_edge(slow), UNKNOWN_LOCATION);
+        gsi = gsi_after_labels(join);
+        gsi_insert_before(&gsi, gimple_build_assign(off, PLUS_EXPR, off0, build_int_cst(uptr, bias)), GSI_SAME_STMT);
+    }
+    /* the offset as a pointer into %fs */
     tree fs_char_ptr = build_pointer_type(build_qualified_type(char_type_node, ENCODE_QUAL_ADDR_SPACE(fs)));
     tree base = make_ssa_name(fs_char_ptr);
-    gimple_stmt_iterator jg = gsi_after_labels(join);
-    gsi_insert_before(&jg, gimple_build_assign(base, NOP_EXPR, off), GSI_SAME_STMT);
+    gsi_insert_before(&gsi, gimple_build_assign(base, NOP_EXPR, off), GSI_SAME_STMT);
 
     for (const use &u : uses) {
+        if (u.op == ~0u) {
+            pi_counter_asm_rebase(u.g, u.add, u.off - bias, off);
+            continue;
+        }
         tree ref = gimple_op(u.g, u.op);
         tree type = TREE_TYPE(ref);
         tree fs_type = build_qualified_type(type, TYPE_QUALS(type) | ENCODE_QUAL_ADDR_SPACE(fs));
-        tree mem = build2(MEM_REF, fs_type, base, build_int_cst(reference_alias_ptr_type(ref), u.off));
+        tree mem = build2(MEM_REF, fs_type, base, build_int_cst(reference_alias_ptr_type(ref), u.off - bias));
         TREE_THIS_VOLATILE(mem) = TREE_THIS_VOLATILE(ref);
         TREE_SIDE_EFFECTS(mem) = TREE_SIDE_EFFECTS(ref);
         TREE_THIS_NOTRAP(mem) = 1;
         gimple_set_op(u.g, u.op, mem);
         update_stmt(u.g);
     }
-    /* (the two new loads need their virtual uses) */
+    /* (the new loads need their virtual uses) */
     return TODO_update_ssa_only_virtuals;
 }
 

@@ -78,6 +78,10 @@
  *                        with a call counted in registers and added to memory at its exits
  *                        and before its calls (copies.cc, pi_promote_loop_counters), or
  *                        updated in memory at every iteration (default)
+ *   counter-address=base|absolute  in an executable, a function's counter updates
+ *                        through one register holding its counters' offset from %fs:0
+ *                        plus a bias, `addq $1, %fs:d8(%reg)` (6 bytes; pass-tls.cc),
+ *                        or at their absolute offset (10 bytes, no register; default)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -143,7 +147,10 @@ static struct plugin_info info = {
     "                            or all, split from one optimised body just before expansion\n"
     "  -fplugin-arg-perfinst-loop-counters=register|memory  a counting copy's loop counts in\n"
     "                            registers, added to memory at its exits and calls, or in\n"
-    "                            memory at every iteration (default)\n",
+    "                            memory at every iteration (default)\n"
+    "  -fplugin-arg-perfinst-counter-address=base|absolute  an executable's counter updates through\n"
+    "                            a register holding the function's counters' offset, or at their\n"
+    "                            absolute offsets from the thread pointer (10 bytes each; default)\n",
 };
 
 static const char *feedback_only;
@@ -220,6 +227,7 @@ static const struct word_arg word_args[] = {
     {"count-at", {"cfg", "late"}, {0, 1}, NULL, &pi_opt.count_late},
     {"clean-copies", {"all", "loops", "none", "late"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE}, &pi_opt.clean_copies, NULL},
     {"loop-counters", {"register", "memory"}, {0, 1}, NULL, &pi_opt.loop_counters_memory},
+    {"counter-address", {"base", "absolute"}, {0, 1}, NULL, &pi_opt.counter_address_abs},
 };
 
 /* K=V when K is one of word_args: sets its field (true), or says what V
@@ -287,6 +295,12 @@ static bool parse_args(const struct plugin_name_args *a)
      * 2026-11-29 04:47); the rebuild applies such a profile at the same
      * point (pass-feedback.cc) */
     pi_opt.count_late = true;
+    /* counter-address=absolute is the default: a base register per function
+     * (pass-tls.cc) took gawk's field aggregation's simulated I1 misses
+     * 13 % down but every call of a rebased function runs its movq, and
+     * those with calls push and pop the register: more instructions on
+     * the suite (bench/RESULTS.md, 2026-11-29 "shorter counter updates") */
+    pi_opt.counter_address_abs = true;
     /* loop-counters=memory is the default: a loop's counters in registers
      * ran gawk's field aggregation in 2.6 % less CPU time but its regexp
      * workload in 3-4 % more, and every workload in more instructions

@@ -51,6 +51,7 @@ struct pi_options {
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
     int clean_copies;       /* clean-copies=all|loops|none|late: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
+    bool counter_address_abs; /* counter-address=absolute: an executable's updates at %fs:ABS32 (pass-tls.cc) */
 };
 extern struct pi_options pi_opt;
 /* counting-opt=: the counting copies with the unit's options; without
@@ -259,6 +260,8 @@ int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
 edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH != 0) goto ON */
 unsigned pi_counters_as_asm(function *fun);
+bool pi_counter_asm_parse(gimple *g, tree ctr, HOST_WIDE_INT *add, HOST_WIDE_INT *off); /* one of its updates */
+void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tree base); /* through a base (pass-tls.cc) */
 unsigned pi_promote_loop_counters(function *fun); /* loop-counters=register: a loop's counters in registers */
 void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
 bool pi_entry_jump_usable(void);
