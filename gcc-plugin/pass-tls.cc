@@ -49,7 +49,9 @@
  * The bias (both models): a disp8 reaches 32 eight-byte counters,
  * base-128 .. base+120; the window is put where the function's updates
  * weigh most (GCC's estimated block frequencies), its first counter at
- * base-128; the others get a disp32.
+ * base-128; the others get a disp32.  Under -fPIC the bias is an add on
+ * every call: only with counter-address=base, and only where it brings
+ * 2 more updates to a disp8.
  *
  * Left to GCC's model: a reference at a variable offset, the address
  * taken (the getter, the inline cache's miss call), -flto (units share a
@@ -174,6 +176,19 @@ static unsigned int tls_execute(function *fun)
                   (calls && (runs < MIN_RUNS || uses.length() < MIN_CALLER_UPDATES))))
         return 0;
     HOST_WIDE_INT bias = choose_bias(weights);
+    if (offv && pi_opt.counter_address_abs)
+        bias = 0; /* -fPIC: the bias is one add a call (counter-address=base only) */
+    else if (offv) {
+        /* and not worth it for fewer than 2 more updates at a disp8 than
+           without it */
+        unsigned with = 0, without = 0;
+        for (const use &u : uses) {
+            with += u.off - bias >= -128 && u.off - bias <= 127;
+            without += u.off <= 127;
+        }
+        if (with < without + 2)
+            bias = 0;
+    }
     /* out of every loop: once per call, not per iteration */
     if (loops_for_fn(fun) && !loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
         while (dom->loop_father && loop_outer(dom->loop_father))
@@ -237,7 +252,11 @@ static unsigned int tls_execute(function *fun)
         add_phi_arg(phi, off_fast, fast_e, UNKNOWN_LOCATION);
         add_phi_arg(phi, off_slow, single_succ_edge(slow), UNKNOWN_LOCATION);
         gsi = gsi_after_labels(join);
-        gsi_insert_before(&gsi, gimple_build_assign(off, PLUS_EXPR, off0, build_int_cst(uptr, bias)), GSI_SAME_STMT);
+        if (bias)
+            gsi_insert_before(&gsi, gimple_build_assign(off, PLUS_EXPR, off0, build_int_cst(uptr, bias)),
+                              GSI_SAME_STMT);
+        else
+            gsi_insert_before(&gsi, gimple_build_assign(off, off0), GSI_SAME_STMT);
     }
     /* the offset as a pointer into %fs */
     tree fs_char_ptr = build_pointer_type(build_qualified_type(char_type_node, ENCODE_QUAL_ADDR_SPACE(fs)));

@@ -1,6 +1,6 @@
 # A counting copy's counter updates through one base register per function
-# (gcc-plugin/pass-tls.cc): in an executable with counter-address=base and
-# under -fPIC, steps.count.N (40
+# (gcc-plugin/pass-tls.cc) with counter-address=base: in an executable and
+# under -fPIC (the base biased), steps.count.N (40
 # conditions, more counters than a disp8 reaches) has no update at an
 # absolute %fs offset, its hottest 32 counters at a disp8 from the base and
 # the others at a disp32; the counts stay exact in 4 threads.
@@ -16,7 +16,7 @@ updates() {
 
 for v in exe pic abs; do
     flags=-fplugin-arg-perfinst-counter-address=base
-    [ $v = pic ] && flags=-fPIC
+    [ $v = pic ] && flags="-fPIC $flags"
     [ $v = abs ] && flags=
     pi_cc -O2 -g $flags -fplugin-arg-perfinst-all=count -c "$T/count/ctrbase.c" -o $v.o
     pi_ld -O2 -o $v $v.o -pthread
