@@ -547,11 +547,17 @@ static void call_free_loops(function *fun, tree ctr, bitmap blocks)
 unsigned pi_counters_as_asm(function *fun)
 {
     tree ctr = pi_counter_decl();
-    /* local-exec only (executables, PIE or not): the offset is a constant
-       the assembler and the linker resolve, so the asm names the array by
-       its symbol and needs no operand; elsewhere (-fPIC's dynamic models)
-       the updates stay GCC's */
-    if (!ctr || !loops_for_fn(fun) || DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC)
+    /* the asm names the array by its local-exec offset, a constant of the
+       link; pass-tls.cc rebases each onto the function's base register.
+       -fPIC's dynamic models have no such constant: there pass-tls must
+       rebase every one onto the offset it loads (it skips -O0, setjmp and
+       nonlocal labels: those keep GCC's updates), and it does for any -fPIC
+       unit with __perfinst_ctr_off (not -flto).  An update asm left in the
+       local-exec form would not link into a shared object. */
+    if (!ctr || !loops_for_fn(fun))
+        return 0;
+    if (DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC &&
+        (!pi_counter_offset_decl() || !optimize || fun->calls_setjmp || fun->has_nonlocal_label))
         return 0;
     const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     auto_bitmap in_loop;

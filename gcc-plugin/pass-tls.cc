@@ -27,7 +27,11 @@
  * runs before the constructor, a runtime that cannot tell) it stays 0 and
  * the address comes from GCC's own model, once per call of the function.
  * Either way the counters are the thread's own, where the runtime reads
- * them through the unit's getter (which keeps GCC's model).
+ * them through the unit's getter (which keeps GCC's model).  A counting
+ * copy's updates are asms (copies.cc, pi_counters_as_asm) written in the
+ * local-exec form, which a shared object cannot link: here every one
+ * becomes `addq $N, %fs:8*K(%reg)` through the offset
+ * (pi_counter_asm_rebase).
  *
  * With counter-address=base (not the default: more instructions, the
  * movq on every call, a push and pop where the base lives across calls),
@@ -152,7 +156,7 @@ static unsigned int tls_execute(function *fun)
             HOST_WIDE_INT off, add;
             if (is_gimple_call(g) && !gimple_call_internal_p(g))
                 calls = true;
-            if (!offv && pi_counter_asm_parse(g, ctr, &add, &off)) {
+            if (pi_counter_asm_parse(g, ctr, &add, &off)) { /* (-fPIC's too: every one) */
                 uses.safe_push({g, ~0u, off, add});
                 weights.safe_push({off, w});
                 runs += w;
