@@ -50,6 +50,21 @@
  * offset).  A function with fewer than MIN_UPDATES updates keeps the
  * absolute form.
  *
+ * Under -fPIC the inline caches of indirect calls (__perfinst_ctr_icall,
+ * pass-count.cc add_icall_cache: two loads, a compare, an add per call
+ * site) go through the same offset: the module's TLS block is one piece
+ * in every thread (static or not), so the caches lie at a constant of the
+ * link from the counters (off0: their offset, before any bias), x@dtpoff
+ * being x's offset in the block:
+ *
+ *     icall_off = off0 + __perfinst_ctr_icall@dtpoff - __perfinst_ctr@dtpoff
+ *     ... cmpq %fs:32*S(icall_off), %reg ...      (an asm: leaq + subq)
+ *
+ * (linked into an executable, ld resolves both as @tpoff: the same
+ * difference).  The miss call's slot address is %fs:0 + icall_off + 32*S,
+ * with no __tls_get_addr either.  Executables keep the caches' local-exec
+ * form.
+ *
  * The bias (both models): a disp8 reaches 32 eight-byte counters,
  * base-128 .. base+120; the window is put where the function's updates
  * weigh most (GCC's estimated block frequencies), its first counter at
@@ -58,8 +73,8 @@
  * 2 more updates to a disp8.
  *
  * Left to GCC's model: a reference at a variable offset, the address
- * taken (the getter, the inline cache's miss call), -flto (units share a
- * partition), -O0, functions calling setjmp or with nonlocal labels.
+ * taken (the getter), -flto (units share a partition), -O0, functions
+ * calling setjmp or with nonlocal labels.
  */
 #include "plugin.h"
 #include "cfgloop.h"
@@ -135,11 +150,16 @@ static bool tls_gate(function *fun)
 static unsigned int tls_execute(function *fun)
 {
     tree ctr = pi_counter_decl(), offv = pi_counter_offset_decl();
+    /* -fPIC: the inline caches of indirect calls too, from the same offset */
+    tree icall = offv ? pi_icall_decl() : NULL_TREE;
     struct use {
         gimple *g;
         unsigned op;   /* the operand; ~0u: an update asm (copies.cc) */
         HOST_WIDE_INT off, add;
+        bool icall;    /* in __perfinst_ctr_icall, not __perfinst_ctr */
+        bool addr;     /* its address, call argument OP (the cache's miss call) */
     };
+    bool icalls = false;
     auto_vec<use> uses;
     auto_vec<weight> weights;
     calculate_dominance_info(CDI_DOMINATORS);
@@ -157,19 +177,32 @@ static unsigned int tls_execute(function *fun)
             if (is_gimple_call(g) && !gimple_call_internal_p(g))
                 calls = true;
             if (pi_counter_asm_parse(g, ctr, &add, &off)) { /* (-fPIC's too: every one) */
-                uses.safe_push({g, ~0u, off, add});
+                uses.safe_push({g, ~0u, off, add, false, false});
                 weights.safe_push({off, w});
                 runs += w;
                 dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
                 continue;
             }
+            if (icall && is_gimple_call(g))
+                for (unsigned i = 0; i < gimple_call_num_args(g); i++) {
+                    tree a = gimple_call_arg(g, i);
+                    if (TREE_CODE(a) == ADDR_EXPR && counter_offset(TREE_OPERAND(a, 0), icall, &off)) {
+                        uses.safe_push({g, i, off, 0, true, true});
+                        icalls = true;
+                        dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+                    }
+                }
             if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
                 continue;
             for (unsigned i = 0; i < 2; i++)
                 if (counter_offset(gimple_op(g, i), ctr, &off)) {
-                    uses.safe_push({g, i, off, 0});
+                    uses.safe_push({g, i, off, 0, false, false});
                     weights.safe_push({off, w});
                     runs += w;
+                    dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+                } else if (icall && counter_offset(gimple_op(g, i), icall, &off)) {
+                    uses.safe_push({g, i, off, 0, true, false});
+                    icalls = true;
                     dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
                 }
         }
@@ -179,7 +212,7 @@ static unsigned int tls_execute(function *fun)
     if (!offv && (uses.length() < MIN_UPDATES ||
                   (calls && (runs < MIN_RUNS || uses.length() < MIN_CALLER_UPDATES))))
         return 0;
-    HOST_WIDE_INT bias = choose_bias(weights);
+    HOST_WIDE_INT bias = weights.is_empty() ? 0 : choose_bias(weights);
     if (offv && pi_opt.counter_address_abs)
         bias = 0; /* -fPIC: the bias is one add a call (counter-address=base only) */
     else if (offv) {
@@ -187,8 +220,8 @@ static unsigned int tls_execute(function *fun)
            without it */
         unsigned with = 0, without = 0;
         for (const use &u : uses) {
-            with += u.off - bias >= -128 && u.off - bias <= 127;
-            without += u.off <= 127;
+            with += !u.icall && u.off - bias >= -128 && u.off - bias <= 127;
+            without += !u.icall && u.off <= 127;
         }
         if (with < without + 2)
             bias = 0;
@@ -203,8 +236,10 @@ static unsigned int tls_execute(function *fun)
     tree uptr = pointer_sized_int_node;
     addr_space_t fs = DEFAULT_TLS_SEG_REG;
     location_t loc = DECL_SOURCE_LOCATION(fun->decl);
+    tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(fs));
+    tree fs_uptr_ptr = build_pointer_type(fs_uptr);
     gimple_stmt_iterator gsi = gsi_after_labels(dom);
-    tree off = make_ssa_name(uptr);
+    tree off = make_ssa_name(uptr), icall_off = NULL_TREE;
     basic_block join;
     if (!offv) {
         /* an executable: off = the array's offset + the bias, a constant of
@@ -239,8 +274,6 @@ static unsigned int tls_execute(function *fun)
         gsi_insert_after(&sg, gimple_build_assign(addr, build_fold_addr_expr(ctr)), GSI_CONTINUE_LINKING);
         tree a = make_ssa_name(uptr);
         gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
-        tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(fs));
-        tree fs_uptr_ptr = build_pointer_type(fs_uptr);
         tree tp = make_ssa_name(uptr);
         tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
         TREE_THIS_NOTRAP(tpref) = 1; /* (-fnon-call-exceptions: no EH edge wanted) */
@@ -261,21 +294,65 @@ static unsigned int tls_execute(function *fun)
                               GSI_SAME_STMT);
         else
             gsi_insert_before(&gsi, gimple_build_assign(off, off0), GSI_SAME_STMT);
+        if (icalls) {
+            /* the caches' offset: the counters' + their distance in the
+               module's TLS block, a constant of the link (the block is one
+               piece in every thread, static or not).  x@dtpoff is x's
+               offset in the block (in an executable ld makes both @tpoff:
+               the same difference) */
+            const char *cn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
+            const char *in = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall));
+            char text[512];
+            snprintf(text, sizeof text,
+                     "{leaq %s@dtpoff(%%1), %%0\n\tsubq $%s@dtpoff, %%0|lea %%0, [%%1+%s@dtpoff]\n\tsub %%0, "
+                     "OFFSET FLAT:%s@dtpoff}",
+                     in, cn, in, cn);
+            vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+            icall_off = make_ssa_name(uptr);
+            vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "r")), off0));
+            vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=r")), icall_off));
+            gasm *ia = gimple_build_asm_vec(ggc_strdup(text), inputs, outputs, NULL, NULL);
+            SSA_NAME_DEF_STMT(icall_off) = ia;
+            gimple_set_location(ia, loc);
+            gsi_insert_before(&gsi, ia, GSI_SAME_STMT);
+        }
     }
     /* the offset as a pointer into %fs */
     tree fs_char_ptr = build_pointer_type(build_qualified_type(char_type_node, ENCODE_QUAL_ADDR_SPACE(fs)));
     tree base = make_ssa_name(fs_char_ptr);
     gsi_insert_before(&gsi, gimple_build_assign(base, NOP_EXPR, off), GSI_SAME_STMT);
+    tree icall_base = NULL_TREE;
+    if (icall_off) {
+        icall_base = make_ssa_name(fs_char_ptr);
+        gsi_insert_before(&gsi, gimple_build_assign(icall_base, NOP_EXPR, icall_off), GSI_SAME_STMT);
+    }
 
     for (const use &u : uses) {
         if (u.op == ~0u) {
             pi_counter_asm_rebase(u.g, u.add, u.off - bias, off);
             continue;
         }
+        if (u.addr) {
+            /* the miss call's slot address: %fs:0 + the caches' offset + OFF */
+            gimple_stmt_iterator cg = gsi_for_stmt(u.g);
+            tree tp = make_ssa_name(uptr), a = make_ssa_name(uptr), p = make_ssa_name(uptr);
+            tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
+            TREE_THIS_NOTRAP(tpref) = 1;
+            gsi_insert_before(&cg, gimple_build_assign(tp, tpref), GSI_SAME_STMT);
+            gsi_insert_before(&cg, gimple_build_assign(a, PLUS_EXPR, tp, icall_off), GSI_SAME_STMT);
+            gsi_insert_before(&cg, gimple_build_assign(p, PLUS_EXPR, a, build_int_cst(uptr, u.off)), GSI_SAME_STMT);
+            tree arg = gimple_call_arg(u.g, u.op);
+            tree ptr = make_ssa_name(TREE_TYPE(arg));
+            gsi_insert_before(&cg, gimple_build_assign(ptr, NOP_EXPR, p), GSI_SAME_STMT);
+            gimple_call_set_arg(u.g, u.op, ptr);
+            update_stmt(u.g);
+            continue;
+        }
         tree ref = gimple_op(u.g, u.op);
         tree type = TREE_TYPE(ref);
         tree fs_type = build_qualified_type(type, TYPE_QUALS(type) | ENCODE_QUAL_ADDR_SPACE(fs));
-        tree mem = build2(MEM_REF, fs_type, base, build_int_cst(reference_alias_ptr_type(ref), u.off - bias));
+        tree mem = u.icall ? build2(MEM_REF, fs_type, icall_base, build_int_cst(reference_alias_ptr_type(ref), u.off))
+                           : build2(MEM_REF, fs_type, base, build_int_cst(reference_alias_ptr_type(ref), u.off - bias));
         TREE_THIS_VOLATILE(mem) = TREE_THIS_VOLATILE(ref);
         TREE_SIDE_EFFECTS(mem) = TREE_SIDE_EFFECTS(ref);
         TREE_THIS_NOTRAP(mem) = 1;

@@ -132,6 +132,7 @@ tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter 
 tree pi_counter_decl(void);              /* that array (NULL_TREE before the first counter) */
 tree pi_counter_offset_decl(void);       /* -fPIC: its offset from %fs:0 when static, or NULL_TREE */
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
+tree pi_icall_decl(void);                /* __perfinst_ctr_icall, or NULL_TREE */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */

@@ -380,6 +380,12 @@ unsigned pi_unit_add_icall(void)
     return nicalls++;
 }
 
+/* __perfinst_ctr_icall, or NULL_TREE before the first indirect call site. */
+tree pi_icall_decl(void)
+{
+    return icall_var;
+}
+
 tree pi_icall_slot_ref(unsigned k, unsigned word)
 {
     return build4(ARRAY_REF, uint64_type_node, icall_var, build_int_cst(sizetype, 4 * k + word), NULL_TREE,
@@ -653,7 +659,14 @@ void pi_unit_finish(void)
     if (icall_var) {
         TREE_TYPE(icall_var) = build_array_type_nelts(uint64_type_node, 4 * nicalls);
         relayout_decl(icall_var);
+        /* -fPIC: pass-tls.cc, after IPA, leaves the cache reached only
+           from asms (its offset from the counters', a constant of the
+           link): kept */
+        if (ctr_off_var)
+            DECL_PRESERVE_P(icall_var) = 1;
         finalize_late(icall_var);
+        if (ctr_off_var && varpool_node::get(icall_var))
+            varpool_node::get(icall_var)->force_output = 1;
     }
     std::string text = as_asm(unit_chunk());
     symtab->finalize_toplevel_asm(build_string(text.size(), text.c_str()));

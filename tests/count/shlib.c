@@ -26,3 +26,18 @@ double lib_scale(double x, int k)
         y -= 1.0;                   // expect-count: 100
     return y * x;                   // expect-count: 400
 }
+
+/* an indirect call site: its inline cache (pass-count.cc) is thread-local
+ * like the counters and reached through the same offset (pass-tls.cc) */
+__attribute__((noinline)) static int lib_inc(int x) { return x + 1; }
+__attribute__((noinline)) static int lib_dbl(int x) { return x * 2; }
+static int (*volatile lib_ops[2])(int) = {lib_inc, lib_dbl};
+
+PERFINST("count")
+int lib_apply(int n)
+{
+    int s = 0;                      // expect-count: 400
+    for (int i = 0; i < n; i++)     // expect-count: 4400
+        s += lib_ops[i % 3 == 0](i); // expect-count: 4000
+    return s;
+}

@@ -9,16 +9,18 @@
 #ifdef LINKED
 int lib_work(int n);
 double lib_scale(double x, int k);
+int lib_apply(int n);
 #else
 static int (*lib_work)(int);
 static double (*lib_scale)(double, int);
+static int (*lib_apply)(int);
 #endif
 
 static void *calls(void *arg)
 {
     double *sum = arg;
     for (int i = 0; i < 200; i++)
-        *sum += lib_work(10) + lib_scale(1.5 + i, i % 4);
+        *sum += lib_work(10) + lib_scale(1.5 + i, i % 4) + lib_apply(10);
     return NULL;
 }
 
@@ -32,6 +34,7 @@ int main(int argc, char **argv)
     }
     lib_work = (int (*)(int))dlsym(h, "lib_work");
     lib_scale = (double (*)(double, int))dlsym(h, "lib_scale");
+    lib_apply = (int (*)(int))dlsym(h, "lib_apply");
 #endif
     double a = 0, b = 0;
     pthread_t t;

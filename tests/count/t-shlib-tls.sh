@@ -1,9 +1,10 @@
 # A shared library built -fPIC with the plugin (its thread-local counters
 # get a dynamic TLS model), used by a program linked to it and by one that
-# dlopens it, each calling it from two threads: exact counts in both, the
+# dlopens it, each calling it from two threads: exact counts and indirect-
+# call targets (its inline cache, promoted by pmopt plan) in both, the
 # same results as an uninstrumented build; linked at start-up, the counting
-# copies reach their counters through %fs with no call of __tls_get_addr
-# (gcc-plugin/pass-tls.cc); the copies are not exported.
+# copies reach their counters and inline caches through %fs with no call
+# of __tls_get_addr (gcc-plugin/pass-tls.cc); the copies are not exported.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fPIC -c "$T/count/shlib.c" -o shlib.o
 pi_ld -shared -o libshlib.so shlib.o
@@ -20,15 +21,29 @@ gcc -O2 "$T/count/shlibmain.c" -o opened $rt -ldl -pthread
 ./plain/linked > want
 PERFINST_OUT=linked.pit ./linked > got1
 PERFINST_OUT=opened.pit ./opened ./libshlib.so > got2
+# no static TLS surplus for a dlopen: the library's block is per thread, its
+# offset stays 0, every call takes the address from __tls_get_addr
+GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_OUT=dynamic.pit ./opened ./libshlib.so > got3
 cmp -s want got1 || fail "linked: $(cat got1), uninstrumented: $(cat want)"
 cmp -s want got2 || fail "dlopen'ed: $(cat got2), uninstrumented: $(cat want)"
+cmp -s want got3 || fail "dlopen'ed, no static surplus: $(cat got3), uninstrumented: $(cat want)"
 ok "the results of the uninstrumented build: $(cat want)"
-for m in linked opened; do
+for m in linked opened dynamic; do
     python3 "$T/count/check-counts.py" "$PMOPT" ./libshlib.so "$T/count/shlib.c" $m.pit > c || { cat c; fail "$m: counts"; }
     ok "$m, two threads: $(tail -1 c)"
+    # lib_apply's indirect call: every (site, target) pair exact through
+    # the thread-local inline cache, and the promotion finds its target
+    "$PMOPT" merge -o m.pit $m.pit > /dev/null
+    "$PMOPT" dump m.pit | grep ' ICALL ' | sed 's/.* target \(0x[0-9a-f]*\) count \([0-9]*\)$/\1 \2/' | sort > icalls
+    inc=0x$(nm libshlib.so | awk '$3 == "lib_inc" { sub(/^0+/, "", $1); print $1 }')
+    dbl=0x$(nm libshlib.so | awk '$3 == "lib_dbl" { sub(/^0+/, "", $1); print $1 }')
+    printf '%s\n' "$inc 2400" "$dbl 1600" | sort > want.icalls
+    diff want.icalls icalls || fail "$m: ICALL pairs: want lib_inc 2400, lib_dbl 1600"
+    "$PMOPT" plan --promote-calls --promote-share=50 -o fb.$m ./libshlib.so $m.pit > plan.$m
+    assert_contains "$m: lib_apply's call promoted to lib_inc" fb.$m "promote-call fn=lib_apply .* target=lib_inc .* calls=2400 total=4000"
 done
 
-# the counters through %fs: in the assembly, no counter read or written at
+# the counters and the inline cache through %fs: in the assembly, no counter read or written at
 # __tls_get_addr's result (x@dtpoff(%reg)), at most one call of it in each
 # counting copy (the path taken when the block is not static)
 pi_cc -O2 -fPIC -S "$T/count/shlib.c" -o shlib.s
@@ -37,6 +52,7 @@ awk '/^[A-Za-z_][A-Za-z0-9_.]*:/ { fn = $1 } /call.*__tls_get_addr/ && fn ~ /\.c
 [ ! -s many ] || fail "counting copies with more than one __tls_get_addr call: $(cat many)"
 grep -v '^[[:space:]]*lea' shlib.s > shlib.mem
 assert_not_contains "no counter read or written at __tls_get_addr's result" shlib.mem '__perfinst_ctr@dtpoff\('
+assert_not_contains "no inline cache read or written at __tls_get_addr's result" shlib.mem '__perfinst_ctr_icall@dtpoff\('
 grep -q '%fs:' shlib.s || fail "no %fs-relative counter update in shlib.s"
 
 # linked at start-up the block is static: no __tls_get_addr call from a
