@@ -125,6 +125,18 @@ static HOST_WIDE_INT choose_bias(auto_vec<weight> &w)
     return best + 128;
 }
 
+/* %fs:0, the thread pointer (the TCB's first word points to itself), as
+ * a load of a pointer-sized integer */
+static tree thread_pointer(void)
+{
+    tree uptr = pointer_sized_int_node;
+    tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(DEFAULT_TLS_SEG_REG));
+    tree fs_uptr_ptr = build_pointer_type(fs_uptr);
+    tree ref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
+    TREE_THIS_NOTRAP(ref) = 1; /* (-fnon-call-exceptions: no EH edge wanted) */
+    return ref;
+}
+
 static bool tls_gate(function *fun)
 {
     tree ctr = pi_counter_decl();
@@ -236,8 +248,6 @@ static unsigned int tls_execute(function *fun)
     tree uptr = pointer_sized_int_node;
     addr_space_t fs = DEFAULT_TLS_SEG_REG;
     location_t loc = DECL_SOURCE_LOCATION(fun->decl);
-    tree fs_uptr = build_qualified_type(uptr, ENCODE_QUAL_ADDR_SPACE(fs));
-    tree fs_uptr_ptr = build_pointer_type(fs_uptr);
     gimple_stmt_iterator gsi = gsi_after_labels(dom);
     tree off = make_ssa_name(uptr), icall_off = NULL_TREE;
     basic_block join;
@@ -275,9 +285,7 @@ static unsigned int tls_execute(function *fun)
         tree a = make_ssa_name(uptr);
         gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
         tree tp = make_ssa_name(uptr);
-        tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
-        TREE_THIS_NOTRAP(tpref) = 1; /* (-fnon-call-exceptions: no EH edge wanted) */
-        gsi_insert_after(&sg, gimple_build_assign(tp, tpref), GSI_CONTINUE_LINKING);
+        gsi_insert_after(&sg, gimple_build_assign(tp, thread_pointer()), GSI_CONTINUE_LINKING);
         tree off_slow = make_ssa_name(uptr);
         gsi_insert_after(&sg, gimple_build_assign(off_slow, MINUS_EXPR, a, tp), GSI_CONTINUE_LINKING);
         for (gimple_stmt_iterator i = gsi_start_bb(slow); !gsi_end_p(i); gsi_next(&i))
@@ -336,9 +344,7 @@ static unsigned int tls_execute(function *fun)
             /* the miss call's slot address: %fs:0 + the caches' offset + OFF */
             gimple_stmt_iterator cg = gsi_for_stmt(u.g);
             tree tp = make_ssa_name(uptr), a = make_ssa_name(uptr), p = make_ssa_name(uptr);
-            tree tpref = build2(MEM_REF, fs_uptr, build_int_cst(fs_uptr_ptr, 0), build_int_cst(fs_uptr_ptr, 0));
-            TREE_THIS_NOTRAP(tpref) = 1;
-            gsi_insert_before(&cg, gimple_build_assign(tp, tpref), GSI_SAME_STMT);
+            gsi_insert_before(&cg, gimple_build_assign(tp, thread_pointer()), GSI_SAME_STMT);
             gsi_insert_before(&cg, gimple_build_assign(a, PLUS_EXPR, tp, icall_off), GSI_SAME_STMT);
             gsi_insert_before(&cg, gimple_build_assign(p, PLUS_EXPR, a, build_int_cst(uptr, u.off)), GSI_SAME_STMT);
             tree arg = gimple_call_arg(u.g, u.op);
