@@ -4,7 +4,12 @@
  * PASSES times in again(): every access of again() finds its line the
  * thread's own, the check's fast path.  The same loop in both functions
  * (noipa: one call a pass, none folded away).  ./checkcost PASSES prints
- * the sums, the same in every build. */
+ * the sums, the same in every build.  Neither worker frees its buffer
+ * before both are done: a thread ending first would hand its malloc arena
+ * and the buffer's memory to the other, whose accesses would then find
+ * lines another thread owned (the slow path; 10 instructions an access in
+ * about half of the runs under callgrind, which runs one thread at a
+ * time). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +17,7 @@
 #define LEN 65536
 
 static int passes;
+static pthread_barrier_t done;
 static unsigned long sums[2];
 
 #define PASS_BODY                                                                                                    \
@@ -35,13 +41,14 @@ static void *worker(void *arg)
     int me = (int)(long)arg;
     unsigned char *b = malloc(LEN);
     if (!b)
-        return NULL;
+        abort();
     for (size_t i = 0; i < LEN; i++)
         b[i] = (unsigned char)(i * 7 + me);
     unsigned long s = first(b);
     for (int p = 0; p < passes; p++)
         s += again(b);
     sums[me] = s;
+    pthread_barrier_wait(&done);
     free(b);
     return NULL;
 }
@@ -50,6 +57,7 @@ int main(int argc, char **argv)
 {
     passes = argc > 1 ? atoi(argv[1]) : 4;
     pthread_t t[2];
+    pthread_barrier_init(&done, NULL, 2);
     for (long i = 0; i < 2; i++)
         pthread_create(&t[i], NULL, worker, (void *)i);
     for (int i = 0; i < 2; i++)
