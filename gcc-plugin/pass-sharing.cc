@@ -545,7 +545,6 @@ static tree known_lines(gimple_seq *seq, location_t loc, tree shadow, tree l0, t
     return gimple_build(seq, loc, EQ_EXPR, bt, got, lanes);
 }
 
-
 /* What the footprint path of one access needs to know: whether it has one
  * (on), and the access's kind, size and whether the plugin names a struct
  * field for it. */

@@ -178,6 +178,18 @@ static unsigned int tls_execute(function *fun)
     basic_block bb, dom = NULL;
     bool calls = false;
     double runs = 0;
+    /* U, in BB (estimated executions W a call): the rewrite's base must
+       dominate it; a counter's use weighs in the bias and the runs */
+    auto note = [&](const use &u, basic_block bb, double w) {
+        uses.safe_push(u);
+        dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+        if (u.icall)
+            icalls = true;
+        else {
+            weights.safe_push({u.off, w});
+            runs += w;
+        }
+    };
     FOR_EACH_BB_FN(bb, fun)
     {
         bool known = false;
@@ -189,34 +201,22 @@ static unsigned int tls_execute(function *fun)
             if (is_gimple_call(g) && !gimple_call_internal_p(g))
                 calls = true;
             if (pi_counter_asm_parse(g, ctr, &add, &off)) { /* (-fPIC's too: every one) */
-                uses.safe_push({g, ~0u, off, add, false, false});
-                weights.safe_push({off, w});
-                runs += w;
-                dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
+                note({g, ~0u, off, add, false, false}, bb, w);
                 continue;
             }
             if (icall && is_gimple_call(g))
                 for (unsigned i = 0; i < gimple_call_num_args(g); i++) {
                     tree a = gimple_call_arg(g, i);
-                    if (TREE_CODE(a) == ADDR_EXPR && counter_offset(TREE_OPERAND(a, 0), icall, &off)) {
-                        uses.safe_push({g, i, off, 0, true, true});
-                        icalls = true;
-                        dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
-                    }
+                    if (TREE_CODE(a) == ADDR_EXPR && counter_offset(TREE_OPERAND(a, 0), icall, &off))
+                        note({g, i, off, 0, true, true}, bb, w);
                 }
             if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
                 continue;
             for (unsigned i = 0; i < 2; i++)
-                if (counter_offset(gimple_op(g, i), ctr, &off)) {
-                    uses.safe_push({g, i, off, 0, false, false});
-                    weights.safe_push({off, w});
-                    runs += w;
-                    dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
-                } else if (icall && counter_offset(gimple_op(g, i), icall, &off)) {
-                    uses.safe_push({g, i, off, 0, true, false});
-                    icalls = true;
-                    dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
-                }
+                if (counter_offset(gimple_op(g, i), ctr, &off))
+                    note({g, i, off, 0, false, false}, bb, w);
+                else if (icall && counter_offset(gimple_op(g, i), icall, &off))
+                    note({g, i, off, 0, true, false}, bb, w);
         }
     }
     if (uses.is_empty())
