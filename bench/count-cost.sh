@@ -10,7 +10,8 @@
 #                       [--count-flags FLAGS] [--rounds N]
 #                       [--no-callgrind] [--compile N] [--work DIR] [--record]
 #
-#   --programs LIST  the programs (default: bench/workloads.sh's, gawk and ninja)
+#   --programs LIST  the programs (default: bench/workloads.sh's, gawk and ninja;
+#                    also speedtest1 and leveldb, the layout suite's other two)
 #   --workloads LIST only these of the programs' workloads (e.g. "sort
 #                    compress decompress all"; default: every one)
 #   --count-flags FLAGS  more plugin arguments for the all=count variant

