@@ -261,14 +261,14 @@ int pi_env_sharing_sample(const char *v, uint64_t *n)
     return bad("PERFINST_SHARING_SAMPLE", v, "a number of accesses; using 64");
 }
 
-int pi_env_sharing_sites(const char *v, uint32_t *bits)
+int pi_env_sharing_sites(const char *v, uint32_t *n)
 {
-    uint64_t n;
-    if (!pi_env_u64(v, &n) && n >= 1024 && n <= (1ul << 26) && !(n & (n - 1))) {
-        *bits = (uint32_t)__builtin_ctzll(n);
+    uint64_t x;
+    if (!pi_env_u64(v, &x) && x >= 1024 && x <= (1ul << 28)) {
+        *n = (uint32_t)x;
         return 0;
     }
-    return bad("PERFINST_SHARING_SITES", v, "a power of two from 1024 to 67108864; using 65536");
+    return bad("PERFINST_SHARING_SITES", v, "1024 to 268435456; using 16777216");
 }
 
 int pi_env_sharing_allocs(const char *v, uint32_t *n)

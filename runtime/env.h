@@ -39,7 +39,7 @@ int pi_env_sharing_period(const char *v, uint32_t *n);    /* PERFINST_SHARING_PE
 int pi_env_sharing_stack(const char *v, uint32_t *n);    /* PERFINST_SHARING_STACK: 1..8 */
 int pi_env_sharing_sample(const char *v, uint64_t *n);    /* PERFINST_SHARING_SAMPLE */
 int pi_env_sharing_private(const char *v, uint64_t *n);   /* PERFINST_SHARING_PRIVATE */
-int pi_env_sharing_sites(const char *v, uint32_t *bits);  /* PERFINST_SHARING_SITES: log2 of the sites */
+int pi_env_sharing_sites(const char *v, uint32_t *n);     /* PERFINST_SHARING_SITES: the most site records */
 int pi_env_sharing_allocs(const char *v, uint32_t *n);    /* PERFINST_SHARING_ALLOCS */
 int pi_env_sharing_threads(const char *v, uint32_t *n);   /* PERFINST_SHARING_THREADS */
 

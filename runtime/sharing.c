@@ -99,12 +99,12 @@ _Static_assert(offsetof(struct sh_line, o_r) == PI_SHARE_REC_OR && offsetof(stru
                "the record layout pass-sharing.cc's footprint path writes");
 
 struct sh_site {
-    uint64_t key;             /* hash of (pc, line, thread), 0 free, SH_BUSY claimed */
     uint64_t pc, line;
     uint32_t thread, flags;
     uint64_t accesses, rt, rf, mask; /* (mask 0: retired with its bytes, not written) */
     const char *what;
-    uint32_t next;            /* 1 + the index of the line's next site, 0 for none (line_sites) */
+    uint32_t next;            /* 1 + the index of the line's site before it, 0 for none (line_sites) */
+    uint32_t ready;           /* on its line's list (a record a race left unused stays 0: not written) */
 };
 
 #define SH_MAX_FRAMES 8
@@ -140,16 +140,26 @@ static uint64_t line_mask = (1ull << SH_SHADOW_BITS) - 1;
 #define SH_LINE_MASK line_mask
 static uint32_t nused, line_bits;
 static uint64_t lines_lost;
-/* PERFINST_SHARING_SITES=N: the site table's capacity (a power of two,
- * 2^16 by default) */
-static uint32_t site_bits = 16;
+/* PERFINST_SHARING_SITES=N: the most (site, line, thread) records: a
+ * pool handed out in order, its address space reserved at start
+ * (MAP_NORESERVE, 72 bytes a record) and touched only as records are made,
+ * so that the default can be large: 2^24 (a program whose threads, made
+ * anew every iteration, each touch a share of a large array, as kmeans'
+ * do, makes a record per thread, line and code address: 400,000 points in
+ * 20 iterations about a million).  A record is found through its line's
+ * list (line_sites), not a hash of the whole table: the lookup costs the
+ * line's own sites, and the table cannot fill up early by collisions. */
+static uint32_t sites_max = 1u << 24;
+/* ... of them, bytes of lines private to their thread (private_access):
+ * no more than this (the prediction's names; what the old table's half
+ * held), so that a program's private structs cannot fill the pool */
+#define SH_PRIVATE_SITES (1u << 15)
 static struct sh_site *sites;
-/* 1 + the index of each site claimed, in order: the trace writer walks
- * these, not the whole table (whose untouched pages would each fault) */
-static uint32_t *site_list, nsites_used;
+static uint32_t nsites_used;
 /* 1 + the index of the latest site of each line record (by the record's
- * index; each site's `next` the one before): a new object's allocation
- * retires the sites of the old object's bytes on its lines (retire_bytes) */
+ * index; each site's `next` the one before): site_add finds a line's
+ * sites there, and a new object's allocation retires the sites of the old
+ * object's bytes on its lines (retire_bytes) */
 static uint32_t *line_sites;
 static uint64_t sites_lost;
 /* PERFINST_SHARING_ALLOCS=N: allocation records (2^16 by default) */
@@ -379,7 +389,7 @@ static void sh_init(void)
     footprint_fast = footprint ? footprint : 1u << 30;
     v = secure_getenv("PERFINST_SHARING_SITES");
     if (v)
-        pi_env_sharing_sites(v, &site_bits);
+        pi_env_sharing_sites(v, &sites_max);
     v = secure_getenv("PERFINST_SHARING_ALLOCS");
     if (v)
         pi_env_sharing_allocs(v, &allocs_max);
@@ -397,8 +407,10 @@ static void sh_init(void)
         line_mask = (1ull << SH_VALGRIND_BITS) - 1;
         ishadow = map(sizeof(uint32_t) << SH_VALGRIND_BITS);
     }
-    sites = map(sizeof(struct sh_site) << site_bits);
-    site_list = map(sizeof(uint32_t) << site_bits);
+    /* (under valgrind, or a ulimit -v, a smaller pool: what does not fit
+     * is counted) */
+    for (sites = map(sizeof(struct sh_site) * (size_t)sites_max); !sites && sites_max > 1u << 16;)
+        sites = map(sizeof(struct sh_site) * (size_t)(sites_max /= 2));
     line_sites = map(sizeof(uint32_t) << line_bits);
     allocs = map(sizeof(struct sh_alloc) * allocs_max);
     alloc_hash = map(sizeof(uint32_t) << alloc_hash_bits);
@@ -420,7 +432,7 @@ static void sh_init(void)
                NULL);
         _exit(127);
     }
-    int ok = lines && sites && site_list && line_sites && allocs && alloc_hash && threads && known_none;
+    int ok = lines && sites && line_sites && allocs && alloc_hash && threads && known_none;
     if (!ok)
         pi_say("perfinst: sharing: cannot map the shadow lines; nothing is recorded\n", NULL);
     /* (without the pool no record is made: every index is 0, the empty
@@ -827,56 +839,57 @@ static struct sh_te *entry(struct sh_ext *e, uint32_t num)
     return sh_entry(e, num);
 }
 
-/* One access (weight: accesses it stands for, 0 for none) and its reload
- * (rel 1 true, 2 false, each standing for rel_w) at a site. */
-static void site_add(uint64_t pc, uint64_t ln, uint32_t num, int write, uint64_t bytes, uint64_t weight, int rel,
-                     uint64_t rel_w, const char *what)
+/* One access of thread num to line record l (weight: accesses it stands
+ * for, 0 for none) and its reload (rel 1 true, 2 false, each standing for
+ * rel_w) at code address pc: its (site, line, thread) record, found on the
+ * line's list or made.  The list only grows (pushed with compare-and-swap:
+ * a private line's owner adds without the line's lock); a push that loses
+ * the race looks through the sites pushed meanwhile before it tries again,
+ * so no key is made twice. */
+static void site_add(struct sh_line *l, uint64_t pc, uint32_t num, int write, uint64_t bytes, uint64_t weight,
+                     int rel, uint64_t rel_w, const char *what)
 {
-    uint64_t key = (pc * 0x9e3779b97f4a7c15ull) ^ (ln * 0xc2b2ae3d27d4eb4full) ^ num;
-    key = key == 0 || key == SH_BUSY ? 1 : key;
-    uint64_t mask = (1ull << site_bits) - 1, h = key >> (64 - site_bits);
-    for (uint32_t i = 0; i < 256; i++) {
-        struct sh_site *s = &sites[(h + i) & mask];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (k == 0) {
-            uint64_t zero = 0;
-            if (__atomic_compare_exchange_n(&s->key, &zero, SH_BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                s->pc = pc;
-                s->line = ln;
-                s->thread = num;
-                s->what = what;
-                __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-                uint32_t n = __atomic_fetch_add(&nsites_used, 1, __ATOMIC_RELAXED);
-                uint32_t me = (uint32_t)((h + i) & mask) + 1;
-                __atomic_store_n(&site_list[n], me, __ATOMIC_RELEASE);
-                /* on its line's list (a private line's owner adds without
-                 * the line's lock: pushed with compare-and-swap) */
-                uint32_t r = __atomic_load_n(&ishadow[(ln / PI_SHARE_LINE) & SH_LINE_MASK], __ATOMIC_ACQUIRE);
-                if (r && lines[r - 1].key == ln / PI_SHARE_LINE + 1) {
-                    uint32_t top = __atomic_load_n(&line_sites[r - 1], __ATOMIC_ACQUIRE);
-                    do
-                        s->next = top;
-                    while (!__atomic_compare_exchange_n(&line_sites[r - 1], &top, me, 0, __ATOMIC_RELEASE,
-                                                        __ATOMIC_ACQUIRE));
-                }
-                k = key;
-            } else
-                k = zero;
+    uint32_t *list = &line_sites[l - lines];
+    uint32_t top = __atomic_load_n(list, __ATOMIC_ACQUIRE), seen = 0, mine = 0;
+    struct sh_site *s = NULL;
+    for (;;) {
+        for (uint32_t si = top; si && si != seen; si = sites[si - 1].next)
+            if (sites[si - 1].pc == pc && sites[si - 1].thread == num) {
+                s = &sites[si - 1];
+                break;
+            }
+        if (s)
+            break; /* (mine, if made, stays unused: ready 0) */
+        if (!mine) {
+            /* (the count stops near the end: it cannot wrap) */
+            mine = __atomic_load_n(&nsites_used, __ATOMIC_RELAXED) < sites_max
+                       ? __atomic_fetch_add(&nsites_used, 1, __ATOMIC_RELAXED) + 1 : UINT32_MAX;
+            if (mine > sites_max) {
+                __atomic_fetch_add(&sites_lost, 1, __ATOMIC_RELAXED);
+                return;
+            }
+            struct sh_site *m = &sites[mine - 1];
+            m->pc = pc;
+            m->line = (l->key - 1) * PI_SHARE_LINE;
+            m->thread = num;
+            m->what = what;
         }
-        while (k == SH_BUSY)
-            k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (k == key && s->pc == pc && s->line == ln && s->thread == num) {
-            /* under the line's lock: one writer per (line, site) */
-            s->flags |= (write & SH_WRITE ? PI_ACCESS_WRITE : 0) | (is_read(write) ? PI_ACCESS_READ : 0);
-            s->accesses += weight;
-            if ((__atomic_load_n(&s->mask, __ATOMIC_RELAXED) & bytes) != bytes) /* (atomic: retire_bytes) */
-                __atomic_fetch_or(&s->mask, bytes, __ATOMIC_RELAXED);
-            s->rt += rel == 1 ? rel_w : 0;
-            s->rf += rel == 2 ? rel_w : 0;
-            return;
+        sites[mine - 1].next = top;
+        seen = top;
+        if (__atomic_compare_exchange_n(list, &top, mine, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+            s = &sites[mine - 1];
+            __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+            break;
         }
+        /* (top: the list's head now; the sites from it to `seen` are new) */
     }
-    __atomic_fetch_add(&sites_lost, 1, __ATOMIC_RELAXED);
+    /* under the line's lock, or the private line's owner: one writer per (line, site) */
+    s->flags |= (write & SH_WRITE ? PI_ACCESS_WRITE : 0) | (is_read(write) ? PI_ACCESS_READ : 0);
+    s->accesses += weight;
+    if ((__atomic_load_n(&s->mask, __ATOMIC_RELAXED) & bytes) != bytes) /* (atomic: retire_bytes) */
+        __atomic_fetch_or(&s->mask, bytes, __ATOMIC_RELAXED);
+    s->rt += rel == 1 ? rel_w : 0;
+    s->rf += rel == 2 ? rel_w : 0;
 }
 
 /* The shared state: coherence, classification, counts.  Line lock held. */
@@ -905,7 +918,7 @@ static void shared_access(struct sh_line *l, uint32_t num, uint64_t bytes, unsig
     }
     if (rel || t->cpu == ~0u) /* the CPU where the line moved to (asking costs; hits do not) */
         t->cpu = (uint32_t)sched_getcpu();
-    site_add(pc, (l->key - 1) * PI_SHARE_LINE, num, write, bytes, 1, rel, 1, what);
+    site_add(l, pc, num, write, bytes, 1, rel, 1, what);
 }
 
 /* (Stored only when it changes: the shadow's line is read by every
@@ -971,7 +984,6 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
     struct sh_te *t = entry(e, num);
     if (!t)
         return;
-    uint64_t at = (l->key - 1) * PI_SHARE_LINE;
     int sample = fired == 1;
     /* (in its introduction the countdown stays as access1 set it; an
      * introduction's call with bytes new to the thread here keeps its
@@ -1058,7 +1070,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
     if (rel || t->cpu == ~0u)
         t->cpu = (uint32_t)sched_getcpu();
     if (sample || rel || newcomer || intro_new)
-        site_add(pc, at, num, write, bytes, sample ? period : 0, rel, period, what);
+        site_add(l, pc, num, write, bytes, sample ? period : 0, rel, period, what);
     if (e->windows && !sample && ++e->watch_calls > SH_WATCH_MAX) {
         /* a window's thread has not come back (descheduled, or done with the
          * line): judge its next access as it stands now, with the bytes of
@@ -1069,7 +1081,7 @@ static void sampled_access(struct sh_line *l, uint64_t ln, uint32_t num, uint64_
                 continue;
             int r = judge(e, o, o->armed_bytes, o->armed_off);
             if (r)
-                site_add(o->armed_pc, at, o->num, 0, o->armed_bytes, 0, r, period, o->armed_what);
+                site_add(l, o->armed_pc, o->num, 0, o->armed_bytes, 0, r, period, o->armed_what);
         }
         e->windows = 0;
     }
@@ -1214,8 +1226,8 @@ static inline __attribute__((always_inline)) void private_access(struct sh_line 
      * ones); the key holds the thread: no other writer.  (The exact
      * mode records every access of a shared line: it needs none.) */
     if (__builtin_expect(fresh && what != NULL, 0) && period > 1 &&
-        __atomic_load_n(&nsites_used, __ATOMIC_RELAXED) < (1u << site_bits) / 2)
-        site_add(pc, ln * PI_SHARE_LINE, num, write, bytes, 1, 0, period, what);
+        __atomic_load_n(&nsites_used, __ATOMIC_RELAXED) < (sites_max / 2 < SH_PRIVATE_SITES ? sites_max / 2 : SH_PRIVATE_SITES))
+        site_add(l, pc, num, write, bytes, 1, 0, period, what);
     uint32_t ep = now_epoch();
     if (__builtin_expect(ep > l->o_elast || l->o_efirst == PI_SHARE_EPOCH_NONE, 0))
         note_epoch(&l->o_efirst, &l->o_elast, ep);
@@ -1757,12 +1769,9 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
     for (uint32_t j = 0, n = __atomic_load_n(&nunit_pcs, __ATOMIC_ACQUIRE); j < n; j++)
         note(unit_pcs[j]);
     uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
-    for (uint32_t j = 0; j < ns && j < (1u << site_bits); j++) {
-        uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);
-        uint64_t k = i ? __atomic_load_n(&sites[i - 1].key, __ATOMIC_ACQUIRE) : 0;
-        if (k && k != SH_BUSY)
-            note((uintptr_t)sites[i - 1].pc);
-    }
+    for (uint32_t j = 0; j < ns && j < sites_max; j++)
+        if (__atomic_load_n(&sites[j].ready, __ATOMIC_ACQUIRE))
+            note((uintptr_t)sites[j].pc);
     uint32_t n = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < n && i < allocs_max; i++)
         if (__atomic_load_n(&allocs[i].ready, __ATOMIC_ACQUIRE))
@@ -1864,13 +1873,9 @@ void pi_sharing_write(struct pi_rec_writer *w)
         put_line(w, l);
     }
     uint32_t ns = __atomic_load_n(&nsites_used, __ATOMIC_ACQUIRE);
-    for (uint32_t j = 0; j < ns && j < (1u << site_bits); j++) {
-        uint32_t i = __atomic_load_n(&site_list[j], __ATOMIC_ACQUIRE);
-        if (!i)
-            continue;
-        const struct sh_site *s = &sites[i - 1];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (!k || k == SH_BUSY || !__atomic_load_n(&s->mask, __ATOMIC_RELAXED))
+    for (uint32_t j = 0; j < ns && j < sites_max; j++) {
+        const struct sh_site *s = &sites[j];
+        if (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE) || !__atomic_load_n(&s->mask, __ATOMIC_RELAXED))
             continue; /* (mask 0: retired, retire_bytes) */
         struct pi_rec_share_site r = {.pc = s->pc, .line = s->line, .thread = s->thread, .flags = s->flags,
                                       .accesses = s->accesses, .reloads_true = s->rt,
@@ -1899,7 +1904,7 @@ void pi_sharing_write(struct pi_rec_writer *w)
     }
     struct pi_rec_share_stats st = {
         .lines_max = 1ull << line_bits, .lines_lost = lines_lost,
-        .sites_max = 1ull << site_bits, .sites_lost = sites_lost,
+        .sites_max = sites_max, .sites_lost = sites_lost,
         .allocs_max = allocs_max, .allocs_lost = allocs_lost,
         .threads_max = threads_max, .threads_lost = threads_lost,
         .private_max = private_max, .private_dropped = dropped,

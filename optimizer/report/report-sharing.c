@@ -207,7 +207,8 @@ static void print_losses(const struct pi_share *s)
         printf("(lost: %llu accesses to lines beyond the %llu line records: PERFINST_SHARING_LINES)\n",
                (unsigned long long)t->lines_lost, (unsigned long long)t->lines_max);
     if (t->sites_lost)
-        printf("(lost: %llu site records beyond the %llu of the table: PERFINST_SHARING_SITES)\n",
+        printf("(lost: the sites of %llu accesses, beyond the %llu (code address, line, thread) records: "
+               "PERFINST_SHARING_SITES; the lines' counts have them, the code addresses listed do not)\n",
                (unsigned long long)t->sites_lost, (unsigned long long)t->sites_max);
     if (t->allocs_lost)
         printf("(lost: %llu allocations beyond the %llu recorded: PERFINST_SHARING_ALLOCS; their lines are named by "

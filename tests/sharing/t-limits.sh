@@ -37,8 +37,9 @@ assert_contains "1024 allocation records: the rest counted" a.rep "^\(lost: 976 
 # every line of big shared (main reads each after the workers wrote it):
 # 16,384 shared lines' states, more than one of the runtime's 4 MiB pools
 # holds (6,553 each, runtime/sharing.c ext_new), each line's own -- the
-# exact mode's records of all of them (and of their sites: a bigger table)
-PERFINST_SHARING_PERIOD=1 PERFINST_SHARING_SITES=131072 PERFINST_OUT=all.pit ./th lines > /dev/null
+# exact mode's records of all of them, and of their sites with the default
+# pool (the old table of 65,536 lost 244 to 292 of them)
+PERFINST_SHARING_PERIOD=1 PERFINST_OUT=all.pit ./th lines > /dev/null
 "$PMOPT" report --sharing th all.pit > all.rep
 "$PMOPT" dump all.pit > all.dump
 assert_contains "16,384 shared lines and more, none lost" all.rep \
@@ -47,6 +48,28 @@ assert_not_contains "  ... none lost" all.rep "^\(lost:"
 n=$(grep -c 'SHARE_LINE .* 2 threads' all.dump || true)
 [ "$n" -ge 16384 ] || { grep -m3 SHARE_LINE all.dump >&2; fail "$n line records with 2 threads, not 16384 or more"; }
 ok "  ... a record with both threads for each"
+# (site records: main's reads of big, 4 code addresses a line (a record of
+# one access each at -O2), and the workers' few: more than 65,536, all
+# kept; their accesses summed are the calls the exact mode made for sites)
+sites_of() { awk '/SHARE_SITE/ {n++; for (i = 1; i <= NF; i++) if ($i == "accesses,") a += $(i - 1)}
+                  /SHARE_STATS/ {for (i = 1; i <= NF; i++) if ($i == "sites") l = $(i + 3) + 0}
+                  END {print n + 0, a + 0, l + 0}' "$1"; }
+read -r ns acc lost <<< "$(sites_of all.dump)"
+[ "$ns" -gt 65536 ] && [ "$lost" = 0 ] || fail "exact mode: $ns site records, $lost lost (wanted more than 65536, none lost)"
+ok "  ... $ns site records, none lost"
+# ... and a pool of 1024: exactly 1024 kept, and every other access's site
+# counted lost -- the kept records' accesses and the lost ones add up to
+# the full run's, and the report says so
+PERFINST_SHARING_PERIOD=1 PERFINST_SHARING_SITES=1024 PERFINST_OUT=s.pit ./th lines > /dev/null 2> s.err
+"$PMOPT" dump s.pit > s.dump
+"$PMOPT" report --sharing th s.pit > s.rep
+read -r ns2 acc2 lost2 <<< "$(sites_of s.dump)"
+[ "$ns2" = 1024 ] && [ $((acc2 + lost2)) = "$acc" ] ||
+    fail "a pool of 1024: $ns2 records of $acc2 accesses and $lost2 lost (wanted 1024, and $acc in all)"
+ok "  ... a pool of 1024: 1024 kept, $lost2 lost, $acc in all"
+assert_contains "  ... the report says how many" s.rep \
+    "^\(lost: the sites of $lost2 accesses, beyond the 1024 \(code address, line, thread\) records: PERFINST_SHARING_SITES"
+assert_contains "  ... and the run that a table was full" s.err "perfinst: sharing: a table was full"
 PERFINST_SHARING_LINES=1024 PERFINST_OUT=l.pit ./th lines > /dev/null 2>&1
 "$PMOPT" report --sharing th l.pit > l.rep
 assert_contains "1024 line records: the accesses beyond counted" l.rep "^\(lost: [1-9][0-9]* accesses to lines beyond the 1024 line records: PERFINST_SHARING_LINES\)"
