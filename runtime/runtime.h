@@ -152,6 +152,7 @@ struct pi_rec_writer {
     void (*begin)(uint32_t type);
     void (*put)(const void *p, size_t len);
     void (*end)(void);
+    void (*whole)(uint32_t type, const void *p, size_t len); /* begin, put(p, len), end in one */
 };
 /* trace.c: a LOST record (what a table could not hold), when lost > 0 */
 void pi_lost_write(struct pi_rec_writer *w, uint32_t table, uint64_t capacity, uint64_t lost,

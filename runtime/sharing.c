@@ -1779,51 +1779,61 @@ void pi_sharing_modules_locked(void (*note)(uintptr_t pc))
                 note((uintptr_t)allocs[i].frames[k]);
 }
 
-/* (May run in a fatal-signal handler: no allocation, entries put one by one.) */
+/* (May run in a fatal-signal handler: no allocation.)  The record is made
+ * in place, its entries after it, and written whole (one copy, one CRC);
+ * a line of more than 8 threads is written in pieces of up to 8 entries. */
 static void put_line(struct pi_rec_writer *w, struct sh_line *l)
 {
-    struct pi_rec_share_line r = {.addr = (l->key - 1) * PI_SHARE_LINE, .flags = PI_SHARE_LINE_EPOCHS};
+    struct {
+        struct pi_rec_share_line r;
+        struct pi_share_thr th[8];
+    } rec;
+    _Static_assert(offsetof(__typeof__(rec), th) == sizeof rec.r, "the entries right after the record");
+    struct pi_rec_share_line *r = &rec.r;
     struct sh_ext *e = __atomic_load_n(&l->shared, __ATOMIC_ACQUIRE) ? l->ext : NULL;
     uint32_t n = e ? __atomic_load_n(&e->n, __ATOMIC_ACQUIRE) : 1;
     const struct sh_te *te = e ? __atomic_load_n(&e->t, __ATOMIC_ACQUIRE) : NULL;
+    r->addr = (l->key - 1) * PI_SHARE_LINE;
+    r->nthreads = n;
+    r->flags = PI_SHARE_LINE_EPOCHS;
+    r->reloads_true = r->reloads_false = 0;
     if (e) {
         for (uint32_t i = 0; i < n; i++) {
-            r.reloads_true += te[i].rt;
-            r.reloads_false += te[i].rf;
+            r->reloads_true += te[i].rt;
+            r->reloads_false += te[i].rf;
         }
-        memcpy(r.area_true, e->area_true, sizeof r.area_true);
-        memcpy(r.area_false, e->area_false, sizeof r.area_false);
+        memcpy(r->area_true, e->area_true, sizeof r->area_true);
+        memcpy(r->area_false, e->area_false, sizeof r->area_false);
+    } else {
+        memset(r->area_true, 0, sizeof r->area_true);
+        memset(r->area_false, 0, sizeof r->area_false);
+        rec.th[0] = (struct pi_share_thr){.thread = l->owner, .cpu = ~0u, .rmask = l->o_r, .wmask = l->o_w,
+                                          .reads = l->o_reads, .writes = l->o_writes, .epoch_first = l->o_efirst,
+                                          .epoch_last = l->o_efirst == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
+                                                                                           : l->o_elast};
+        w->whole(PI_REC_SHARE_LINE, &rec, sizeof rec.r + sizeof rec.th[0]);
+        return;
     }
-    r.nthreads = n;
-    /* the payload put in pieces of up to 8 entries, not entry by entry: a
-     * put costs a CRC pass and a copy of its own (most lines have one or
-     * two entries: one put) */
-    unsigned char buf[sizeof r + 8 * sizeof(struct pi_share_thr)];
-    size_t at = sizeof r;
-    memcpy(buf, &r, sizeof r);
-    w->begin(PI_REC_SHARE_LINE);
+    if (n > 8)
+        w->begin(PI_REC_SHARE_LINE);
+    size_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        struct pi_share_thr th;
-        if (e)
-            th = (struct pi_share_thr){.thread = te[i].num, .cpu = te[i].cpu, .rmask = te[i].r, .wmask = te[i].w,
-                                       .reads = te[i].reads, .writes = te[i].writes, .reloads_true = te[i].rt,
-                                       .reloads_false = te[i].rf, .epoch_first = te[i].e_first,
-                                       .epoch_last = te[i].e_first == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
-                                                                                          : te[i].e_last};
-        else
-            th = (struct pi_share_thr){.thread = l->owner, .cpu = ~0u, .rmask = l->o_r, .wmask = l->o_w,
-                                       .reads = l->o_reads, .writes = l->o_writes, .epoch_first = l->o_efirst,
-                                       .epoch_last = l->o_efirst == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
-                                                                                        : l->o_elast};
-        if (at + sizeof th > sizeof buf) {
-            w->put(buf, at);
-            at = 0;
+        if (k == 8) { /* (more than 8 entries: the record so far put, then the rest 8 at a time) */
+            w->put(i == 8 ? (const void *)&rec : (const void *)rec.th, (i == 8 ? sizeof rec.r : 0) + k * sizeof rec.th[0]);
+            k = 0;
         }
-        memcpy(buf + at, &th, sizeof th);
-        at += sizeof th;
+        rec.th[k++] = (struct pi_share_thr){.thread = te[i].num, .cpu = te[i].cpu, .rmask = te[i].r,
+                                            .wmask = te[i].w, .reads = te[i].reads, .writes = te[i].writes,
+                                            .reloads_true = te[i].rt, .reloads_false = te[i].rf,
+                                            .epoch_first = te[i].e_first,
+                                            .epoch_last = te[i].e_first == PI_SHARE_EPOCH_NONE ? PI_SHARE_EPOCH_NONE
+                                                                                               : te[i].e_last};
     }
-    w->put(buf, at);
-    w->end();
+    if (n > 8) {
+        w->put(rec.th, k * sizeof rec.th[0]);
+        w->end();
+    } else
+        w->whole(PI_REC_SHARE_LINE, &rec, sizeof rec.r + n * sizeof rec.th[0]);
 }
 
 /* PERFINST_SHARING_PRIVATE=N: also write up to N lines only one thread
@@ -1840,9 +1850,7 @@ void pi_sharing_write(struct pi_rec_writer *w)
                                         .birth = t->birth, .death = t->death, .flags = t->flags};
         if (!(r.flags & PI_SHARE_THREAD_EPOCHS))
             r.birth = 0, r.death = PI_SHARE_EPOCH_NONE;
-        w->begin(PI_REC_SHARE_THREAD);
-        w->put(&r, sizeof r);
-        w->end();
+        w->whole(PI_REC_SHARE_THREAD, &r, sizeof r);
     }
     static uint64_t private_max = 65536;
     static int env_read;
@@ -1877,18 +1885,21 @@ void pi_sharing_write(struct pi_rec_writer *w)
         const struct sh_site *s = &sites[j];
         if (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE) || !__atomic_load_n(&s->mask, __ATOMIC_RELAXED))
             continue; /* (mask 0: retired, retire_bytes) */
-        struct pi_rec_share_site r = {.pc = s->pc, .line = s->line, .thread = s->thread, .flags = s->flags,
-                                      .accesses = s->accesses, .reloads_true = s->rt,
-                                      .reloads_false = s->rf, .mask = s->mask};
+        struct {
+            struct pi_rec_share_site r;
+            char what[256];
+        } rec; /* (what: only its bytes written, not all 256) */
+        rec.r = (struct pi_rec_share_site){.pc = s->pc, .line = s->line, .thread = s->thread, .flags = s->flags,
+                                           .accesses = s->accesses, .reloads_true = s->rt, .reloads_false = s->rf,
+                                           .mask = s->mask};
+        _Static_assert(offsetof(__typeof__(rec), what) == sizeof rec.r, "what right after the record");
         size_t len = s->what ? strnlen(s->what, 255) : 0;
-        r.what_len = len ? (uint32_t)len + 1 : 0;
-        w->begin(PI_REC_SHARE_SITE);
-        w->put(&r, sizeof r);
+        rec.r.what_len = len ? (uint32_t)len + 1 : 0;
         if (len) {
-            w->put(s->what, len);
-            w->put("", 1);
+            memcpy(rec.what, s->what, len);
+            rec.what[len] = 0;
         }
-        w->end();
+        w->whole(PI_REC_SHARE_SITE, &rec, sizeof rec.r + rec.r.what_len);
     }
     uint32_t na = __atomic_load_n(&nallocs, __ATOMIC_RELAXED);
     for (uint32_t i = 0; nt >= 2 && i < na && i < allocs_max; i++) {
@@ -1897,10 +1908,11 @@ void pi_sharing_write(struct pi_rec_writer *w)
             continue;
         struct pi_rec_share_alloc r = {.addr = o->addr, .size = o->size, .seq = o->seq, .thread = o->thread,
                                        .kind = o->kind, .freed = o->freed, .nframes = o->nframes};
-        w->begin(PI_REC_SHARE_ALLOC);
-        w->put(&r, sizeof r);
-        w->put(o->frames, o->nframes * sizeof o->frames[0]);
-        w->end();
+        unsigned char buf[sizeof r + sizeof o->frames];
+        uint32_t nf = r.nframes; /* (at most SH_MAX_FRAMES: PERFINST_SHARING_STACK's range) */
+        memcpy(buf, &r, sizeof r);
+        memcpy(buf + sizeof r, o->frames, nf * sizeof o->frames[0]);
+        w->whole(PI_REC_SHARE_ALLOC, buf, sizeof r + nf * sizeof o->frames[0]);
     }
     struct pi_rec_share_stats st = {
         .lines_max = 1ull << line_bits, .lines_lost = lines_lost,
