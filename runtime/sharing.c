@@ -1120,6 +1120,8 @@ static struct sh_ext *ext_new(void)
     return e;
 }
 
+static inline void fp_arm(struct sh_line *l, uint8_t id, uint32_t ep, uint64_t count);
+
 static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint32_t num, uint64_t bytes,
                                            unsigned off, int write, uint64_t pc, const char *what, int fired)
 {
@@ -1142,7 +1144,12 @@ static __attribute__((noinline)) void slow(struct sh_line *l, uint64_t ln, uint3
                 l->o_w |= bytes, l->o_writes += l->o_writes != UINT32_MAX;
             if (is_read(write))
                 l->o_r |= bytes, l->o_reads += l->o_reads != UINT32_MAX;
-            note_epoch(&l->o_efirst, &l->o_elast, now_epoch());
+            uint32_t ep = now_epoch();
+            note_epoch(&l->o_efirst, &l->o_elast, ep);
+            /* (its next accesses taken by its inlined checks, as after a
+             * first touch in private_access: a line the solo thread made,
+             * main's input, is one call less for each of its readers) */
+            fp_arm(l, my_id, ep, (uint64_t)l->o_reads + l->o_writes);
             unlock(l);
             return;
         }
