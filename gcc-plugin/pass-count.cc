@@ -1212,10 +1212,11 @@ static unsigned int count_late_execute(function *)
         if (DECL_SOURCE_LOCATION(node->decl) == BUILTINS_LOCATION)
             continue;
         push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-        unsigned before = pi_unit_nsites();
+        unsigned before = pi_unit_nsites(), c0 = pi_unit_ncounters(), a0 = pi_unit_narcs();
         late_phase = true;
         count_execute(cfun);
         late_phase = false;
+        pi_order_counters(cfun, c0, before, a0);
         free_dominance_info(CDI_DOMINATORS);
         free_dominance_info(CDI_POST_DOMINATORS);
         if (pi_unit_nsites() != before)

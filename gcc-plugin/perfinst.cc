@@ -82,6 +82,12 @@
  *                        through one register holding its counters' offset from %fs:0
  *                        plus a bias, `addq $1, %fs:d8(%reg)` (6 bytes; pass-tls.cc),
  *                        or at their absolute offset (10 bytes, no register; default)
+ *   counter-order=hot|site  count-at=late: a function's counters numbered by the
+ *                        estimated frequency of their blocks, hottest first, so that the
+ *                        hot ones share cache lines (default), or in site order (ctr-order.cc)
+ *   entry-branch=direct|tail  a clean copy's entry test branches straight to its counting
+ *                        copy (`jne f.count.0`, default) or to GCC's tail `jmp f.count.0` at
+ *                        the function's end (pass-tailjump.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -150,7 +156,12 @@ static struct plugin_info info = {
     "                            memory at every iteration (default)\n"
     "  -fplugin-arg-perfinst-counter-address=base|absolute  an executable's counter updates through\n"
     "                            a register holding the function's counters' offset, or at their\n"
-    "                            absolute offsets from the thread pointer (10 bytes each; default)\n",
+    "                            absolute offsets from the thread pointer (10 bytes each; default)\n"
+    "  -fplugin-arg-perfinst-counter-order=hot|site  a function's counters numbered hottest first by\n"
+    "                            GCC's estimated profile, so that hot counters share cache lines\n"
+    "                            (default), or in the order of its sites\n"
+    "  -fplugin-arg-perfinst-entry-branch=direct|tail  a clean copy's entry test branches straight to\n"
+    "                            its counting copy (default), or to a tail jump at the function's end\n",
 };
 
 static const char *feedback_only;
@@ -228,6 +239,8 @@ static const struct word_arg word_args[] = {
     {"clean-copies", {"all", "loops", "none", "late"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE}, &pi_opt.clean_copies, NULL},
     {"loop-counters", {"register", "memory"}, {0, 1}, NULL, &pi_opt.loop_counters_memory},
     {"counter-address", {"base", "absolute"}, {0, 1}, NULL, &pi_opt.counter_address_abs},
+    {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},
+    {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
 };
 
 /* K=V when K is one of word_args: sets its field (true), or says what V
@@ -613,6 +626,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */
     register_pass(pi_make_tier_late_pass(g), "final", PASS_POS_INSERT_BEFORE);
     return 0;
 }

@@ -52,6 +52,8 @@ struct pi_options {
     int clean_copies;       /* clean-copies=all|loops|none|late: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
     bool counter_address_abs; /* counter-address=absolute: an executable's updates at %fs:ABS32 (pass-tls.cc) */
+    bool counter_order_site; /* counter-order=site: a function's counters in site order, not hottest first (ctr-order.cc) */
+    bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
 };
 extern struct pi_options pi_opt;
 /* counting-opt=: the counting copies with the unit's options; without
@@ -120,6 +122,13 @@ void pi_unit_set_probe(unsigned site, const struct pi_directive_spec *d);
 void pi_unit_set_counter(unsigned site, unsigned counter);
 void pi_unit_set_counter_at_end(unsigned site);
 unsigned pi_unit_add_counter(void);      /* a new counter's index */
+unsigned pi_unit_ncounters(void);        /* counters so far */
+unsigned pi_unit_narcs(void);            /* arcs so far */
+bool pi_unit_sites_plain(unsigned first_site); /* those sites: count only, 64-bit counters */
+void pi_unit_renumber_counters(unsigned first_site, unsigned first_arc, unsigned c0, unsigned n,
+                               const unsigned *map); /* counter c0+i becomes map[i] */
+/* count-at=late: FUN's counters, c0 on, renumbered hottest first (ctr-order.cc) */
+void pi_order_counters(function *fun, unsigned c0, unsigned first_site, unsigned first_arc);
 void pi_unit_add_arc(const struct pi_arc *a);  /* an arc of the last function added */
 void pi_unit_add_line(unsigned site, uint32_t file, unsigned line); /* file: strtab; line 0: a gcov block ends */
 int pi_unit_func_index(tree fndecl);     /* -1 if fndecl has no entry (or no switches) */
@@ -158,6 +167,7 @@ opt_pass *pi_make_count_pass(gcc::context *ctxt);
 opt_pass *pi_make_count_late_pass(gcc::context *ctxt); /* SIMPLE_IPA, before "profile" */
 tree pi_tmp_reg(tree type, const char *name);
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
+opt_pass *pi_make_tailjump_pass(gcc::context *ctxt);
 opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */

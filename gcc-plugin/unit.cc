@@ -225,6 +225,40 @@ unsigned pi_unit_add_counter(void)
     return ncounters++;
 }
 
+unsigned pi_unit_ncounters(void)
+{
+    return ncounters;
+}
+
+unsigned pi_unit_narcs(void)
+{
+    return arcs.length();
+}
+
+/* Sites from FIRST_SITE on: is every one plain counting (no directive but
+ * count, a 64-bit counter)?  Then no reader and no runtime code knows
+ * their counters by any number but the metadata's (ctr-order.cc). */
+bool pi_unit_sites_plain(unsigned first_site)
+{
+    for (unsigned s = first_site; s < sites.length(); s++)
+        if ((sites[s].directives & ~(uint32_t)PI_D_COUNT) || PI_SITE_COUNTER_BITS(sites[s].arg))
+            return false;
+    return true;
+}
+
+/* Counters C0 .. C0+N-1 become MAP[c - C0] in the sites from FIRST_SITE
+ * and the arcs from FIRST_ARC on (the last function's: ctr-order.cc). */
+void pi_unit_renumber_counters(unsigned first_site, unsigned first_arc, unsigned c0, unsigned n,
+                               const unsigned *map)
+{
+    for (unsigned s = first_site; s < sites.length(); s++)
+        if (sites[s].counter != PI_NONE && sites[s].counter >= c0 && sites[s].counter - c0 < n)
+            sites[s].counter = map[sites[s].counter - c0];
+    for (unsigned a = first_arc; a < arcs.length(); a++)
+        if (arcs[a].counter != PI_NONE && arcs[a].counter >= c0 && arcs[a].counter - c0 < n)
+            arcs[a].counter = map[arcs[a].counter - c0];
+}
+
 /* An arc of the last function added (its arcs are consecutive). */
 void pi_unit_add_arc(const struct pi_arc *a)
 {

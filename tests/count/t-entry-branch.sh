@@ -1,0 +1,40 @@
+# A clean copy's switch test branches straight to its counting copy
+# (entry-branch=direct, the default; gcc-plugin/pass-tailjump.cc): in
+# ctrorder.c's work() the test is the function's first instruction and its
+# `jne` goes to work.count.N itself, not to a `jmp work.count.N` at the
+# function's end (entry-branch=tail, GCC's code, which this test tells
+# apart).  Counting stays exact, PERFINST_MODE=off runs the clean copy
+# (no count), and -fPIC builds the same branch.
+. "$PERFINST_TOP/tests/lib.sh"
+src=$T/count/ctrorder.c
+# the first two instructions of FUNC in PROG, objdump's operands kept
+head2() {
+    objdump -d --no-show-raw-insn "$1" |
+        awk -v f="$2" '$0 ~ "^[0-9a-f]+ <" f ">:$" { p = 1; next } p && NF { sub(/^ *[0-9a-f]+:\t/, ""); print; if (++n == 2) exit }'
+}
+for v in exe pic; do
+    for b in direct tail; do
+        flags="-fplugin-arg-perfinst-entry-branch=$b"
+        [ $v = pic ] && flags="$flags -fPIC"
+        pi_cc -O2 -g -fplugin-arg-perfinst-all=count $flags -c "$src" -o $b.o
+        pi_ld -O2 -o $b $b.o
+        head2 ./$b work > $b.head
+        grep -q '^cmpb .*__perfinst_fnon' $b.head || { cat $b.head; fail "$v, $b: work does not open with its switch test"; }
+        if [ $b = direct ]; then
+            grep -qE '^jne +[0-9a-f]+ <work\.count\.[0-9]+>$' $b.head || { cat $b.head; fail "$v: work's test does not branch to work.count.N"; }
+        else
+            grep -qE '^jne +[0-9a-f]+ <work\+0x[0-9a-f]+>$' $b.head || { cat $b.head; fail "$v, tail: work's test does not branch inside work"; }
+        fi
+        ok "$v, $b: $(tr '\n' ';' < $b.head)"
+        rm -f $b.pit
+        PERFINST_OUT=$b.pit ./$b > $b.out
+        assert_eq "$v, $b: the program's result" 532939 "$(cat $b.out)"
+        python3 "$T/count/check-counts.py" --all "$PMOPT" ./$b "$src" $b.pit > c || { cat c; fail "$v, $b: counts"; }
+        ok "$v, $b: $(tail -1 c)"
+        rm -f $b.off.pit
+        PERFINST_MODE=off PERFINST_OUT=$b.off.pit ./$b > $b.off.out
+        assert_eq "$v, $b, off: the program's result" 532939 "$(cat $b.off.out)"
+        n=$("$PMOPT" report ./$b $b.off.pit --by=line --format=csv | awk -F, 'NR > 1 && $3 == 30 { print $1 }' 2> /dev/null)
+        assert_eq "$v, $b, off: line 30's count (the clean copy ran)" 0 "$n"
+    done
+done
