@@ -21,7 +21,8 @@
  * after the CFG is gone; the `jne` is an ASM_INPUT naming the copy's
  * local symbol, and the tail block stays where it is (5 unreached bytes).
  * Where the prologue comes before the test (the tail block pops
- * registers before its `jmp`), nothing changes.
+ * registers before its `jmp`), or a hot/cold split put the tail block in
+ * the cold part (a feedback rebuild), nothing changes.
  */
 #include "plugin.h"
 #include "rtl.h"
@@ -81,10 +82,12 @@ static unsigned int tailjump_execute(function *)
     return 0;
 }
 
-/* clean copies of counting functions, x86-64 AT&T syntax (pi_entry_jump_usable's rule) */
+/* clean copies of counting functions, x86-64 AT&T syntax (pi_entry_jump_usable's rule),
+   in one section: where a hot/cold split put the tail block in the cold part (a feedback
+   rebuild), the cold part's unwind info starts from that block, which must stay reached */
 static bool tailjump_gate(function *fun)
 {
     return !pi_opt.entry_branch_tail && TARGET_64BIT && ix86_asm_dialect == ASM_ATT &&
-           pi_countfn_has_copy(fun->decl);
+           !crtl->has_bb_partition && pi_countfn_has_copy(fun->decl);
 }
 PI_RTL_PASS(tailjump)

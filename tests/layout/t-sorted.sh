@@ -13,12 +13,13 @@
 # does not name (trained with -fno-ipa-cp, the plan orders g; the rebuild
 # makes g.constprop.0) keeps its place, in the rebuild and in its relink.
 # The output is plain -O2's.
-# The training builds are pinned (count-at=cfg, counting-opt=fast): the
-# expected order is Ext-TSP's on that build's code sizes and edges (with
-# lean's -O1 copies it places g.constprop.0 after f4).
+# The training builds are pinned (count-at=cfg, counting-opt=fast,
+# entry-branch=tail): the expected order is Ext-TSP's on that build's code
+# sizes and edges (with lean's -O1 copies, or entry-branch=direct's entry
+# jumps, it places g.constprop.0 after f4).
 . "$PERFINST_TOP/tests/lib.sh"
 for u in a b; do
-    pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-counting-opt=fast -fplugin-arg-perfinst-sections -c "$T/layout/sorted-$u.c" -o t$u.o
+    pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-counting-opt=fast -fplugin-arg-perfinst-entry-branch=tail -fplugin-arg-perfinst-sections -c "$T/layout/sorted-$u.c" -o t$u.o
 done
 pi_ld -O2 -o t ta.o tb.o
 PERFINST_OUT=t.pit ./t 5000 > /dev/null
@@ -83,7 +84,7 @@ assert_eq "function-order=none, relinked: the plan's order" "f1 g.constprop.0 f2
 # a clone the plan does not name keeps its place: trained without IPA-CP,
 # the plan orders g; the rebuild's g.constprop.0 is not sorted
 for u in a b; do
-    pi_cc -O2 -fno-ipa-cp -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-counting-opt=fast -fplugin-arg-perfinst-sections \
+    pi_cc -O2 -fno-ipa-cp -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-counting-opt=fast -fplugin-arg-perfinst-entry-branch=tail -fplugin-arg-perfinst-sections \
         -c "$T/layout/sorted-$u.c" -o c$u.o
 done
 pi_ld -O2 -o c ca.o cb.o
