@@ -58,6 +58,22 @@
  * sqlite3VdbeExec whole.  dispatch=small keeps whole only a dispatch loop
  * of at most DISPATCH_SMALL_INSNS instructions and splits a larger one.
  *
+ * A dispatch loop kept whole keeps a dispatch tail per opcode (the
+ * perfinst_tails passes around "jump2", below): GCC factors a threaded
+ * interpreter's computed gotos into one block D (`goto *x`, tree-cfg.cc
+ * factor_computed_gotos) and "compgotos" (bb-reorder.cc,
+ * maybe_duplicate_computed_goto) copies D back into each predecessor that
+ * ends in a plain jump to it.  Before that, jump2's cross-jumping
+ * (cfgcleanup.cc try_crossjump_bb) merges the identical tails of D's
+ * predecessors — Lua's vmfetch, `if (trap) ...; i = *pc++; x =
+ * disptab[op]` — into one: 45 of luaV_execute's opcodes then jump to a
+ * shared trap test, whose block has two successors, and compgotos can
+ * copy D into 3 blocks.  Split, GCC never merges them: try_crossjump_bb
+ * leaves a block alone when its first two predecessors lie in different
+ * partitions, which D's (hot and cold opcodes) do.  Kept whole, D gets a
+ * precise zero count for jump2 alone, and try_crossjump_bb leaves alone a
+ * block ending in a computed jump that is optimized for size.
+ *
  * With -fplugin-arg-perfinst-verbose a note per function says how many
  * blocks went where. */
 #include "plugin.h"
@@ -73,6 +89,7 @@ struct cs_keep {
 static vec<cs_keep> kept;
 static function *kept_fun;
 static bool kept_whole; /* kept: the never-run blocks of a dispatch loop kept whole */
+static function *whole_fun; /* the function whose dispatch loop was kept whole (for the tails) */
 /* dispatch=whole: an edge into a kept block whose probability was never(),
  * by its ends' indices (bbpart adds no edge where nothing is cold) */
 struct cs_edge {
@@ -176,6 +193,7 @@ static unsigned keep_whole(function *fun)
         }
     }
     kept_whole = true;
+    whole_fun = fun;
     return n;
 }
 
@@ -186,6 +204,7 @@ static unsigned int coldsplit_execute(function *fun)
     kept_edges.truncate(0);
     kept_fun = fun;
     kept_whole = false;
+    whole_fun = NULL;
     basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(fun);
     if (!single_succ_p(entry) || count_zero(single_succ(entry)->count) ||
         !single_succ(entry)->count.initialized_p())
@@ -336,3 +355,63 @@ PI_RTL_PASS(coldsplit)
 
 static bool coldsplit_restore_gate(function *fun) { return !kept.is_empty(); }
 PI_RTL_PASS(coldsplit_restore)
+
+/* A dispatch loop kept whole: each opcode keeps its own dispatch tail.
+ * perfinst_tails (before "jump2") gives every block that ends in a
+ * computed jump and ran a precise zero count, so that jump2's
+ * cross-jumping does not merge the tails of its predecessors (it leaves a
+ * computed jump's block optimized for size alone), and
+ * perfinst_tails_restore (after "jump2") gives the counts back, before
+ * "compgotos" copies the computed jump into each predecessor and
+ * bb-reorder lays the blocks out by their counts.  The predecessors keep
+ * their own copies as in the split function, where cross-jumping leaves
+ * them alone because they lie in both partitions (the comment at the
+ * top).  A switch's table jump is not a computed jump: SQLite's
+ * sqlite3VdbeExec is compiled as before. */
+struct cs_tail {
+    basic_block bb;
+    profile_count count;
+};
+static vec<cs_tail> tails;
+static function *tails_fun;
+
+static unsigned int tails_execute(function *fun)
+{
+    tails.truncate(0);
+    tails_fun = fun;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) {
+        if (!computed_jump_p(BB_END(bb)) || !bb->count.initialized_p() || bb->count.to_gcov_type() == 0)
+            continue;
+        cs_tail t = {bb, bb->count};
+        tails.safe_push(t);
+        bb->count = profile_count::zero();
+    }
+    if (pi_opt.verbose && !tails.is_empty())
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: dispatch tails of %qs: %u computed jumps kept from cross-jumping",
+               IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), tails.length());
+    return 0;
+}
+
+static bool tails_gate(function *fun)
+{
+    return whole_fun == fun && optimize > 0 && !seen_error();
+}
+PI_RTL_PASS(tails)
+
+/* After jump2: the counts back (a block jump2 deleted is not found). */
+static unsigned int tails_restore_execute(function *fun)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (unsigned i = 0; i < tails.length(); i++)
+        if (tails[i].bb == bb && bb->count == profile_count::zero())
+            bb->count = tails[i].count;
+    tails.truncate(0);
+    tails_fun = NULL;
+    return 0;
+}
+
+static bool tails_restore_gate(function *fun) { return tails_fun == fun && !tails.is_empty(); }
+PI_RTL_PASS(tails_restore)

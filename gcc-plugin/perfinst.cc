@@ -624,6 +624,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_countfn_args_pass(g), "expand", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_coldsplit_pass(g), "bbpart", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_tails_pass(g), "jump2", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_tails_restore_pass(g), "jump2", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */

@@ -187,6 +187,9 @@ opt_pass *pi_make_blockorder_pass(gcc::context *ctxt);
 /* pass-coldsplit.cc: the plugin's hot/cold split around "bbpart" */
 opt_pass *pi_make_coldsplit_pass(gcc::context *ctxt);
 opt_pass *pi_make_coldsplit_restore_pass(gcc::context *ctxt);
+/* pass-coldsplit.cc: a dispatch loop kept whole keeps its dispatch tails (around "jump2") */
+opt_pass *pi_make_tails_pass(gcc::context *ctxt);
+opt_pass *pi_make_tails_restore_pass(gcc::context *ctxt);
 void pi_feedback_report(void);
 /* pass-count.cc: how sites number a function's blocks (pass-feedback.cc
  * numbers them the same way to apply a profile) */

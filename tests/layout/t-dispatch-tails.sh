@@ -1,0 +1,64 @@
+# A dispatch loop kept whole keeps a dispatch tail per opcode
+# (gcc-plugin/pass-coldsplit.cc, the perfinst_tails passes around "jump2";
+# docs/layout.md "Dispatch loops"), on dispatch-tails.c, a threaded
+# interpreter whose 15 opcodes end in the same tail (a hook test, the fetch,
+# `goto *tab[op]`), trained with opcodes 0-3:
+# - with the default (dispatch=split) run's 4 trained opcodes and its entry
+#   have their own indirect jump (5 in run), the 11 never-run ones share
+#   one in run.cold (GCC's compgotos copies no jump across the partitions);
+# - with dispatch=small (run is small) and dispatch=whole, run is one piece
+#   and each of its 15 opcodes and its entry ends in its own indirect jump:
+#   16 (before, GCC's cross-jumping merged the opcodes' tails into one and
+#   compgotos had 2);
+# - every build prints what -O2 prints on the training input and on all
+#   15 opcodes, at -O2 and -O3 with GCC's checking.
+. "$PERFINST_TOP/tests/lib.sh"
+. "$T/layout/layout-lib.sh"
+src=$T/layout/dispatch-tails.c
+
+# ijumps OBJ FUNC: the indirect jumps in FUNC
+ijumps() { in_func "$1" "$2" 'on && $2 == "jmp" && $3 ~ /^\*/ { n++ } END { print n + 0 }'; }
+
+gcc -O2 -o o2 "$src"
+./o2 > o2.out
+./o2 2 > o2-2.out
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$src" -o train.o
+pi_ld -O2 -o train train.o
+PERFINST_OUT=train.pit ./train > train.out
+cmp o2.out train.out || fail "the training build prints something else"
+"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*counts="
+
+for d in split small whole; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
+        -fplugin-arg-perfinst-verbose -c "$src" -o $d.o 2> $d.err || { cat $d.err; fail "dispatch=$d"; }
+done
+
+assert_eq "split: run's indirect jumps" 5 "$(ijumps split.o run)"
+assert_eq "split: run.cold's indirect jumps" 1 "$(ijumps split.o run.cold)"
+assert_not_contains "split: no dispatch tails kept" split.err "dispatch tails"
+ok "dispatch=split: run's 4 trained opcodes and its entry dispatch on their own, the cold ones share one"
+
+assert_contains "small: run kept whole" small.err "split of .run.: a dispatch loop .*: kept whole \(dispatch=small\)"
+assert_eq "small: run's indirect jumps, one per opcode and the entry's" 16 "$(ijumps small.o run)"
+case " $(syms small.o) " in *" run.cold "*) fail "dispatch=small: run should have no cold part" ;; esac
+assert_contains "small: its dispatch kept from cross-jumping" small.err \
+    "dispatch tails of .run.: 1 computed jumps kept from cross-jumping"
+objdump -d small.o | sed 1,3d > small.dis
+objdump -d whole.o | sed 1,3d > whole.dis
+cmp small.dis whole.dis || fail "dispatch=small should compile run as dispatch=whole does"
+ok "dispatch=small and whole: each of run's 15 opcodes and its entry end in their own indirect jump"
+
+for O in -O2 -O3; do
+    for d in split small; do
+        pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
+            -c "$src" -o c$d.o 2> c$d.err || { cat c$d.err; fail "$O dispatch=$d with checking"; }
+        assert_not_contains "$O dispatch=$d: no diagnostic" c$d.err "error|internal|verify"
+        gcc -o c$d c$d.o
+        ./c$d > c$d.out
+        ./c$d 2 > c$d-2.out
+        cmp o2.out c$d.out || fail "$O dispatch=$d prints something else"
+        cmp o2-2.out c$d-2.out || fail "$O dispatch=$d prints something else on all 15 opcodes"
+    done
+    ok "$O with checking: both values print what -O2 prints, never-run opcodes run or not"
+done
