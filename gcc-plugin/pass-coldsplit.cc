@@ -400,13 +400,14 @@ static bool tails_gate(function *fun)
 }
 PI_RTL_PASS(tails)
 
-/* After jump2: the counts back (a block jump2 deleted is not found). */
+/* After jump2: the counts back (a block jump2 deleted is not found; a block
+ * that is one of them still ends in its computed jump). */
 static unsigned int tails_restore_execute(function *fun)
 {
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     for (unsigned i = 0; i < tails.length(); i++)
-        if (tails[i].bb == bb && bb->count == profile_count::zero())
+        if (tails[i].bb == bb && bb->count == profile_count::zero() && computed_jump_p(BB_END(bb)))
             bb->count = tails[i].count;
     tails.truncate(0);
     tails_fun = NULL;
