@@ -71,3 +71,40 @@ dis() {
 has() { dis "$1" "$2" | grep -c -e "$3" || true; }
 # syms OBJ: the text symbols of OBJ, sorted
 syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
+
+# dispatch_checked SRC PLAN "VALUES": SRC rebuilt with PLAN and each
+# -fplugin-arg-perfinst-dispatch=VALUE at -O2 and -O3 with GCC's checking,
+# without a diagnostic, printing what -O2 printed with no argument (o2.out)
+# and with argument 2 (o2-2.out, every opcode)
+dispatch_checked() {
+    local src=$1 plan=$2 values=$3 O d
+    for O in -O2 -O3; do
+        for d in $values; do
+            pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback="$plan" -fplugin-arg-perfinst-dispatch=$d \
+                -c "$src" -o c$d.o 2> c$d.err || { cat c$d.err; fail "$O dispatch=$d with checking"; }
+            assert_not_contains "$O dispatch=$d: no diagnostic" c$d.err "error|internal|verify"
+            gcc -o c$d c$d.o
+            ./c$d > c$d.out
+            ./c$d 2 > c$d-2.out
+            cmp o2.out c$d.out || fail "$O dispatch=$d prints something else"
+            cmp o2-2.out c$d-2.out || fail "$O dispatch=$d prints something else on every opcode"
+        done
+        ok "$O with checking: dispatch=${values// /, } print what -O2 prints, never-run opcodes run or not"
+    done
+}
+
+# dispatch_trained SRC: the dispatch fixtures' start — SRC built with plain
+# -O2 (o2.out: its output with no argument, o2-2.out with argument 2), with
+# all=count as ./train, run once with no argument (train.pit, printing what
+# -O2 prints) and planned (plan.fb), run's branch profile in the plan
+dispatch_trained() {
+    gcc -O2 -o o2 "$1"
+    ./o2 > o2.out
+    ./o2 2 > o2-2.out
+    pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$1" -o train.o
+    pi_ld -O2 -o train train.o
+    PERFINST_OUT=train.pit ./train > train.out
+    cmp o2.out train.out || fail "the training build prints something else"
+    "$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+    assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*counts="
+}

@@ -19,15 +19,7 @@ src=$T/layout/dispatch-tails.c
 # ijumps OBJ FUNC: the indirect jumps in FUNC
 ijumps() { in_func "$1" "$2" 'on && $2 == "jmp" && $3 ~ /^\*/ { n++ } END { print n + 0 }'; }
 
-gcc -O2 -o o2 "$src"
-./o2 > o2.out
-./o2 2 > o2-2.out
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-cmp o2.out train.out || fail "the training build prints something else"
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
-assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*counts="
+dispatch_trained "$src"
 
 for d in split small whole; do
     pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
@@ -49,16 +41,4 @@ objdump -d whole.o | sed 1,3d > whole.dis
 cmp small.dis whole.dis || fail "dispatch=small should compile run as dispatch=whole does"
 ok "dispatch=small and whole: each of run's 15 opcodes and its entry end in their own indirect jump"
 
-for O in -O2 -O3; do
-    for d in split small; do
-        pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
-            -c "$src" -o c$d.o 2> c$d.err || { cat c$d.err; fail "$O dispatch=$d with checking"; }
-        assert_not_contains "$O dispatch=$d: no diagnostic" c$d.err "error|internal|verify"
-        gcc -o c$d c$d.o
-        ./c$d > c$d.out
-        ./c$d 2 > c$d-2.out
-        cmp o2.out c$d.out || fail "$O dispatch=$d prints something else"
-        cmp o2-2.out c$d-2.out || fail "$O dispatch=$d prints something else on all 15 opcodes"
-    done
-    ok "$O with checking: both values print what -O2 prints, never-run opcodes run or not"
-done
+dispatch_checked "$src" plan.fb "split small"

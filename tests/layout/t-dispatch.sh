@@ -18,15 +18,7 @@
 src=$T/layout/dispatch.c
 
 
-gcc -O2 -o o2 "$src"
-./o2 > o2.out
-./o2 2 > o2-2.out
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-cmp o2.out train.out || fail "the training build prints something else"
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
-assert_contains "run has a branch profile" plan.fb "branch-profile fn=run .*counts="
+dispatch_trained "$src"
 assert_contains "once has a branch profile" plan.fb "branch-profile fn=once .*counts="
 
 for d in split whole small; do
@@ -64,19 +56,7 @@ assert_eq "whole: once and once.cold as large as with split" "$(sizes split.o)" 
 assert_eq "whole: once's note as with split" "$(grep "split of .once." split.err)" "$(grep "split of .once." whole.err)"
 ok "dispatch=whole: once (one switch per call, 1 run per entry) is split as before"
 
-for O in -O2 -O3; do
-    for d in split whole; do
-        pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-dispatch=$d \
-            -c "$src" -o c$d.o 2> c$d.err || { cat c$d.err; fail "$O dispatch=$d with checking"; }
-        assert_not_contains "$O dispatch=$d: no diagnostic" c$d.err "error|internal|verify"
-        gcc -o c$d c$d.o
-        ./c$d > c$d.out
-        ./c$d 2 > c$d-2.out
-        cmp o2.out c$d.out || fail "$O dispatch=$d prints something else"
-        cmp o2-2.out c$d-2.out || fail "$O dispatch=$d prints something else on all 16 opcodes"
-    done
-    ok "$O with checking: both values print what -O2 prints, never-run opcodes run or not"
-done
+dispatch_checked "$src" plan.fb "split whole"
 
 expect_fail "dispatch=none is refused" pi_cc -O2 -fplugin-arg-perfinst-dispatch=none -c "$src" -o bad.o
 assert_contains "it says what is expected" err "dispatch=none.*expected .split., .whole. or .small."
