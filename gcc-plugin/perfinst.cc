@@ -422,9 +422,12 @@ static bool parse_args(const struct plugin_name_args *a)
  * on its own (x2, x2.5, x3 measured: PERFINST_MODE=off within 1 %,
  * counting up to 3 % apart). */
 static int late_num, late_den; /* count-at=late: the scale still to apply */
+bool pi_inline_limits_scaled;    /* max-inline-insns-auto or -single scaled */
 
 static void compensate_inliner(int num, int den, bool early)
 {
+    pi_inline_limits_scaled =
+        !global_options_set.x_param_max_inline_insns_auto || !global_options_set.x_param_max_inline_insns_single;
     if (!early) {
         late_num = num;
         late_den = den;
@@ -555,8 +558,11 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         /* clean-copies=none: no clean copy to inline as -O2 would, and
            the doubled limits cost 20 % of the compile on lparser.c
            (bench/RESULTS.md, 2026-11-29 16:00): -O's own limits, as
-           -fprofile-generate has them */
-        if (pi_opt.clean_copies != PI_CLEAN_NONE)
+           -fprofile-generate has them.  clean-copies=late: -O's limits
+           too, the summaries' sizes made -O2's (pass-inlsize.cc,
+           body_entry): the doubled limits cost it 1.50x -> 1.88x plain
+           -O2's compile on lparser.c (2026-11-29 18:30) */
+        if (pi_opt.clean_copies == PI_CLEAN_ALL || pi_opt.clean_copies == PI_CLEAN_LOOPS)
             compensate_inliner(2, 1, early);
     } else if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner(5, 2, early);

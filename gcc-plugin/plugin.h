@@ -246,6 +246,8 @@ opt_pass *pi_make_arrays_pass(gcc::context *ctxt);
 /* pass-inlsize.cc: the inliner sees counted functions without their
  * counters (after every "local-fnsummary", and after "fnsummary") */
 extern bool pi_inlsize_active;
+/* perfinst.cc: the plugin scaled the IPA inliner's limits (all, loops) */
+extern bool pi_inline_limits_scaled;
 opt_pass *pi_make_inlsize_pass(gcc::context *ctxt);
 opt_pass *pi_make_inlsize_ipa_pass(gcc::context *ctxt);
 /* pass-promote.cc: promote-call, indirect calls made speculative direct calls */
