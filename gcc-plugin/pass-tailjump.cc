@@ -21,8 +21,9 @@
  * after the CFG is gone; the `jne` is an ASM_INPUT naming the copy's
  * local symbol, and the tail block stays where it is (5 unreached bytes).
  * Where the prologue comes before the test (the tail block pops
- * registers before its `jmp`), or a hot/cold split put the tail block in
- * the cold part (a feedback rebuild), nothing changes.
+ * registers before its `jmp`), hoist_test moves the test in front of it
+ * (below); where a hot/cold split put the tail block in the cold part (a
+ * feedback rebuild), nothing changes.
  */
 #include "plugin.h"
 #include "rtl.h"
@@ -30,6 +31,8 @@
 #include "memmodel.h"
 #include "tm_p.h"
 #include "output.h"
+#include "hard-reg-set.h"
+#include "regs.h"
 
 /* The counting copy that INSN (a sibling call) jumps to, or NULL_TREE. */
 static tree sibcall_copy(rtx_insn *insn, rtx *sym)
@@ -49,8 +52,89 @@ static tree sibcall_copy(rtx_insn *insn, rtx *sym)
     return d;
 }
 
+/* An insn a prologue may hold before the entry test: a frame-related one
+ * (a push, the stack adjustment), or a copy into a callee-saved register
+ * (saved by the prologue, restored by every epilogue). */
+static bool prologue_insn(rtx_insn *insn)
+{
+    if (!NONJUMP_INSN_P(insn))
+        return false;
+    if (RTX_FRAME_RELATED_P(insn))
+        return true;
+    rtx p = PATTERN(insn);
+    return GET_CODE(p) == SET && REG_P(SET_DEST(p)) && REG_P(SET_SRC(p)) &&
+           !fixed_regs[REGNO(SET_DEST(p))] && !this_target_hard_regs->x_call_used_regs[REGNO(SET_DEST(p))];
+}
+
+/* The switch test after a prologue, its tail block an epilogue and the
+ * sibling call:
+ *
+ *     f:    push %r12 ...                        f:    cmpb $0, __perfinst_fnon+F(%rip)
+ *           mov  %rsi, %r12                            jne  f.count.0
+ *           cmpb $0, __perfinst_fnon+F(%rip)     →     push %r12 ...
+ *           jne  .L9                                   mov  %rsi, %r12
+ *           ...                                        ...
+ *     .L9:  pop %r12 ...; jmp f.count.0          .L9:  pop %r12 ...; jmp f.count.0   (no longer reached)
+ *
+ * The prologue only saves registers, moves the stack and copies values
+ * into saved registers, and the tail block only undoes it: at the entry
+ * the state is the one the sibling call sees.  The test moves in front of
+ * the prologue as one asm; the two insns it was are deleted. */
+static void hoist_test(void)
+{
+    rtx_insn *first = NULL, *insn;
+    for (insn = next_active_insn(get_insns()); insn && prologue_insn(insn); insn = next_active_insn(insn))
+        if (!first)
+            first = insn;
+    if (!first || !insn || !NONJUMP_INSN_P(insn))
+        return; /* (no prologue before the test: the plain case) */
+    rtx_insn *cmp = insn, *jump = next_active_insn(cmp);
+    rtx set = single_set(cmp);
+    if (!set || !REG_P(SET_DEST(set)) || REGNO(SET_DEST(set)) != FLAGS_REG || GET_CODE(SET_SRC(set)) != COMPARE)
+        return;
+    rtx mem = XEXP(SET_SRC(set), 0);
+    if (!MEM_P(mem) || GET_MODE(mem) != QImode || XEXP(SET_SRC(set), 1) != const0_rtx)
+        return;
+    subrtx_iterator::array_type array;
+    bool switch_byte = false;
+    FOR_EACH_SUBRTX(it, array, XEXP(mem, 0), ALL)
+    if (GET_CODE(*it) == SYMBOL_REF && strncmp(XSTR(*it, 0), "__perfinst_", 11) == 0)
+        switch_byte = true;
+    if (!switch_byte || !jump || !JUMP_P(jump) || !any_condjump_p(jump) || !JUMP_LABEL(jump) ||
+        !LABEL_P(JUMP_LABEL(jump)))
+        return;
+    rtx jset = pc_set(jump);
+    if (!jset || GET_CODE(SET_SRC(jset)) != IF_THEN_ELSE)
+        return;
+    rtx ite = SET_SRC(jset), cond = XEXP(ite, 0);
+    if (GET_CODE(XEXP(ite, 1)) != LABEL_REF || XEXP(ite, 2) != pc_rtx || GET_CODE(cond) != NE ||
+        !REG_P(XEXP(cond, 0)) || REGNO(XEXP(cond, 0)) != FLAGS_REG || XEXP(cond, 1) != const0_rtx)
+        return;
+    /* the tail block: frame-related insns (the epilogue), then the call */
+    rtx_insn *t = next_active_insn(as_a<rtx_insn *>(JUMP_LABEL(jump)));
+    while (t && NONJUMP_INSN_P(t) && RTX_FRAME_RELATED_P(t))
+        t = next_active_insn(t);
+    rtx sym;
+    if (!sibcall_copy(t, &sym))
+        return;
+    char text[512];
+    snprintf(text, sizeof text, "cmpb\t$0, %%0\n\tjne\t%s", targetm.strip_name_encoding(XSTR(sym, 0)));
+    location_t loc = INSN_LOCATION(jump);
+    if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
+        loc = DECL_SOURCE_LOCATION(current_function_decl);
+    rtx op = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(text), "", 0, gen_rtvec(1, copy_rtx(mem)),
+                                  gen_rtvec(1, gen_rtx_ASM_INPUT(QImode, "m")), rtvec_alloc(0), loc);
+    MEM_VOLATILE_P(op) = 1;
+    rtx_insn *a = emit_insn_before(op, first);
+    INSN_LOCATION(a) = INSN_LOCATION(first);
+    SET_INSN_DELETED(cmp);
+    SET_INSN_DELETED(jump);
+}
+
 static unsigned int tailjump_execute(function *)
 {
+    if (!(flag_cf_protection & CF_BRANCH))
+        hoist_test(); /* (with endbr64 first the asm would have to go after it: not done) */
     for (rtx_insn *insn = get_insns(), *next; insn; insn = next) {
         next = NEXT_INSN(insn);
         if (!JUMP_P(insn) || !any_condjump_p(insn) || !JUMP_LABEL(insn) || !LABEL_P(JUMP_LABEL(insn)))

@@ -4,7 +4,10 @@
 # `jne` goes to work.count.N itself, not to a `jmp work.count.N` at the
 # function's end (entry-branch=tail, GCC's code, which this test tells
 # apart).  Counting stays exact, PERFINST_MODE=off runs the clean copy
-# (no count), and -fPIC builds the same branch.
+# (no count), and -fPIC builds the same branch.  With -fno-shrink-wrap the
+# prologue comes before the test (`sub $8, %rsp`), and the tail block
+# undoes it before its jmp: the test moves in front of the prologue and
+# its `jne` goes to work.count.N (with `tail` work opens with the `sub`).
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/ctrorder.c
 # the first two instructions of FUNC in PROG, objdump's operands kept
@@ -12,15 +15,22 @@ head2() {
     objdump -d --no-show-raw-insn "$1" |
         awk -v f="$2" '$0 ~ "^[0-9a-f]+ <" f ">:$" { p = 1; next } p && NF { sub(/^ *[0-9a-f]+:\t/, ""); print; if (++n == 2) exit }'
 }
-for v in exe pic; do
+for v in exe pic noshrink; do
     for b in direct tail; do
         flags="-fplugin-arg-perfinst-entry-branch=$b"
         [ $v = pic ] && flags="$flags -fPIC"
+        [ $v = noshrink ] && flags="$flags -fno-shrink-wrap"
         pi_cc -O2 -g -fplugin-arg-perfinst-all=count $flags -c "$src" -o $b.o
         pi_ld -O2 -o $b $b.o
         head2 ./$b work > $b.head
-        grep -q '^cmpb .*__perfinst_fnon' $b.head || { cat $b.head; fail "$v, $b: work does not open with its switch test"; }
-        if [ $b = direct ]; then
+        if [ $v = noshrink ] && [ $b = tail ]; then
+            grep -qE '^sub +\$0x8,%rsp$' $b.head || { cat $b.head; fail "$v, tail: work does not open with its prologue"; }
+        else
+            grep -q '^cmpb .*__perfinst_fnon' $b.head || { cat $b.head; fail "$v, $b: work does not open with its switch test"; }
+        fi
+        if [ $v = noshrink ] && [ $b = tail ]; then
+            :
+        elif [ $b = direct ]; then
             grep -qE '^jne +[0-9a-f]+ <work\.count\.[0-9]+>$' $b.head || { cat $b.head; fail "$v: work's test does not branch to work.count.N"; }
         else
             grep -qE '^jne +[0-9a-f]+ <work\+0x[0-9a-f]+>$' $b.head || { cat $b.head; fail "$v, tail: work's test does not branch inside work"; }
