@@ -61,8 +61,10 @@
 #     Lua's sixteen, every set offset): the program's code moved against libc and the
 #     PLT as bench/layout-shifts.sh does — a padding section linked first
 #     (O2, pgo, rebuild), `pmopt relink --pad-front` (a relink that places
-#     an order; one that keeps the rebuild's relinks the shifted rebuild), llvm-bolt
-#     --pad-funcs-before on the first hot function (bolt); one count per
+#     an order; one that keeps the rebuild's relinks the shifted rebuild),
+#     bolt-in's objects linked after the padding and llvm-bolt
+#     --pad-funcs-before on the first hot function (bolt: the code BOLT
+#     leaves in place and its hot text both move); one count per
 #     layout ranks layouts only beyond about ±15 % on SQLite
 #     (docs/layout.md "Layout noise and determinism");
 #   - instructions (cachegrind's I refs, unshifted);
@@ -274,7 +276,7 @@ build_program() {
             -o "$PD/bolt-inst/prog" > "$PD/bolt/inst.log" 2>&1 || { tail "$PD/bolt/inst.log" >&2; die "$p: bolt -instrument"; }
         rm -f "$PD/bolt/prof.fdata"
         logged wl_run "$p" "$tr" "$PD/bolt-inst" "$ts" > /dev/null || die "$p: bolt training run"
-        bolt_opt "$PD/bolt/prog" || die "$p: llvm-bolt"
+        bolt_opt "$PD/bolt-in/prog" "$PD/bolt/prog" || die "$p: llvm-bolt"
     fi
     rm -f "$PD/train/t.pit"
     logged wl_run "$p" "$tr" "$PD/train" "$ts" env PERFINST_OUT="$PD/train/t.pit" > /dev/null ||
@@ -297,24 +299,35 @@ build_program() {
     say "$p: shifted layouts ($(pads_of "$p"))"
     shifts "$p"
 }
-# bolt_opt OUT [BOLT-ARGS...]: llvm-bolt on bolt-in/prog with the training profile
+# bolt_opt IN OUT [BOLT-ARGS...]: llvm-bolt on IN (bolt-in/prog or a shifted
+# link of its objects) with the training profile
 bolt_opt() {
-    local out=$1; shift
-    logged "$BOLT" "$PD/bolt-in/prog" -data="$PD/bolt/prof.fdata" -reorder-blocks=ext-tsp \
+    local in=$1 out=$2; shift 2
+    logged "$BOLT" "$in" -data="$PD/bolt/prof.fdata" -reorder-blocks=ext-tsp \
         -reorder-functions=cdsort -split-functions "$@" -o "$out" > "$out.log" 2>&1 || { tail "$out.log" >&2; return 1; }
 }
-# bolt_shifted OUT FIRST PAD: BOLT's layout shifted by PAD bytes: PAD bytes
-# of padding before FIRST, the first function of its hot text (BOLT names a
-# local function NAME/N: the names are tried until FIRST moved)
+# bolt_shifted OUT FIRST PAD: BOLT's layout shifted by PAD bytes as a whole,
+# as the other variants are: bolt-in's objects linked after the PAD-byte
+# padding object (what BOLT leaves in place — every function the training
+# run did not reach — moves by PAD against libc and the PLT), then BOLT's
+# own hot text moved by PAD too, PAD bytes of padding before FIRST, its
+# first function (BOLT names a local function NAME/N: the names are tried
+# until FIRST moved by PAD within a page).  The profile names functions and
+# offsets in them, which the padding does not change.
 bolt_shifted() {
-    local out=$1 first=$2 pad=$3 hot a n
+    local out=$1 first=$2 pad=$3 hot a n in
+    in=$(dirname "$out")/in
+    logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
+        $(objs "$p" "$PD/bolt-in") $(wl_libs "$p") || return 1
     hot=$(nm "$PD/bolt/prog" | awk -v f="$first" '$3 == f { print $1; exit }')
     for n in "$first" "$first/1" "$first/2" "$first/3"; do
-        bolt_opt "$out" --pad-funcs-before="$n:$pad" || return 1
+        bolt_opt "$in" "$out" --pad-funcs-before="$n:$pad" || return 1
         a=$(nm "$out" | awk -v f="$first" '$3 == f { print $1; exit }')
-        [ "$((16#$a - 16#$hot))" != "$pad" ] || return 0
+        # moved by PAD within a page (the cache sets' index): BOLT's new text
+        # starts at an aligned address after the input's, which PAD may move
+        [ "$(((16#$a - 16#$hot - pad) % 4096))" != 0 ] || return 0
     done
-    say "llvm-bolt did not pad before $first"
+    say "llvm-bolt did not pad before $first (it lies at 0x$a, unshifted at 0x$hot)"
     return 1
 }
 # loop P REBUILD RELINK PLAN-ARGS PLUGIN-ARGS: the plan (RELINK's directory
