@@ -59,14 +59,19 @@ read -r ns acc lost <<< "$(sites_of all.dump)"
 ok "  ... $ns site records, none lost"
 # ... and a pool of 1024: exactly 1024 kept, and every other access's site
 # counted lost -- the kept records' accesses and the lost ones add up to
-# the full run's, and the report says so
+# the full run's, and the report says so.  (Two runs of the two threads
+# need not make the same number of site calls: on a loaded machine one run
+# in four made 8 more than 65,547.  So the sum is compared with the full
+# run's within 1 %: counting the lost calls wrong -- none, or each
+# record's -- misses by far more.)
 PERFINST_SHARING_PERIOD=1 PERFINST_SHARING_SITES=1024 PERFINST_OUT=s.pit ./th lines > /dev/null 2> s.err
 "$PMOPT" dump s.pit > s.dump
 "$PMOPT" report --sharing th s.pit > s.rep
 read -r ns2 acc2 lost2 <<< "$(sites_of s.dump)"
-[ "$ns2" = 1024 ] && [ $((acc2 + lost2)) = "$acc" ] ||
-    fail "a pool of 1024: $ns2 records of $acc2 accesses and $lost2 lost (wanted 1024, and $acc in all)"
-ok "  ... a pool of 1024: 1024 kept, $lost2 lost, $acc in all"
+d=$((acc2 + lost2 - acc))
+[ "$ns2" = 1024 ] && [ $((d < 0 ? -d : d)) -le $((acc / 100)) ] ||
+    fail "a pool of 1024: $ns2 records of $acc2 accesses and $lost2 lost (wanted 1024, and $acc in all, within 1 %)"
+ok "  ... a pool of 1024: 1024 kept, $lost2 lost, $((acc2 + lost2)) in all (the full run: $acc)"
 assert_contains "  ... the report says how many" s.rep \
     "^\(lost: the sites of $lost2 accesses, beyond the 1024 \(code address, line, thread\) records: PERFINST_SHARING_SITES"
 assert_contains "  ... and the run that a table was full" s.err "perfinst: sharing: a table was full"
