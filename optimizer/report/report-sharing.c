@@ -415,7 +415,7 @@ static void help(FILE *f)
             "false sharing, estimated cost, ranked by the estimated gain of a fix; then the\n"
             "false sharing each object would have at other placements.  Several traces (runs of\n"
             "PROG) are merged first, as `pmopt merge` does: their counts add up.\n"
-            "  --top=N              the N lines with the largest gain (all)\n"
+            "  --top=N|all          the N lines with the largest gain (50; all: every one)\n"
             "  --reload-cycles=C    cost of one reload in cycles (100)\n"
             "  --heatmap=FILE.svg   also a heat map of the lines: bytes each thread reads, writes\n"
             "  --plain=PLAIN        the build without perfinst: its globals' placements are judged too\n"
@@ -432,7 +432,7 @@ int cmd_report_sharing(int argc, char **argv)
         {"stats", no_argument, NULL, 'S'},      {"plain", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0},
     };
-    long top = -1;
+    long top = 50; /* 0: all */
     double cycles = 100;
     const char *map = NULL, *plain = NULL;
     int force = 0, stats = 0, c;
@@ -442,9 +442,13 @@ int cmd_report_sharing(int argc, char **argv)
         switch (c) {
         case 's': break;
         case 't':
+            if (!strcmp(optarg, "all")) {
+                top = 0;
+                break;
+            }
             top = strtol(optarg, &end, 10);
             if (*end || top <= 0)
-                return pm_usage_error("report", "--top: '%s' is not a positive number", optarg);
+                return pm_usage_error("report", "--top: '%s' is not a positive number or all", optarg);
             break;
         case 'c':
             cycles = strtod(optarg, &end);
@@ -501,6 +505,8 @@ int cmd_report_sharing(int argc, char **argv)
         printf("\n");
         print_row(&a, &a.rows[a.rank[i]], (int)i + 1, stack_shown);
     }
+    if (n < nrel)
+        printf("\n(%zu more lines with sharing, of smaller gain: --top=all lists every one)\n", nrel - n);
     print_objects(&a, stack_shown);
     free(stack_shown);
     if (stats)

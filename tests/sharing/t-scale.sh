@@ -51,3 +51,21 @@ assert_contains "the input mapping is one object" rep \
     "^  memory 0x7f0000000000-0x[0-9a-f]+ \(an anonymous mapping.*\): FALSE sharing"
 assert_contains "the plan advises on it once" big.fb "^# advice \(not applied automatically\): memory 0x7f0000000000-"
 rm -f big.pit
+# what the report lists: the lines of largest gain (--top=20 above: 20 of
+# them), then how many more there are; by default 50, --top=all every one
+# (a smaller trace of the same kind: its listing is as large as the trace)
+nsh=$(sed -n '1s/.* \([0-9]*\) with sharing.*/\1/p' rep)
+[ "$nsh" -gt 50 ] || fail "only $nsh lines with sharing in the generated trace"
+[ "$(grep -c '^#[0-9]* ' rep)" = 20 ] || fail "--top=20 lists $(grep -c '^#[0-9]* ' rep) lines"
+assert_contains "  ... and says how many more" rep "^\($((nsh - 20)) more lines with sharing, of smaller gain: --top=all lists every one\)"
+./gentrace small.pit 2 > /dev/null
+"$PMOPT" report --sharing prog small.pit > small.rep
+"$PMOPT" report --sharing --top=all prog small.pit > small-all.rep
+nsm=$(sed -n '1s/.* \([0-9]*\) with sharing.*/\1/p' small.rep)
+[ "$nsm" -gt 50 ] || fail "only $nsm lines with sharing in the 2 MB trace"
+[ "$(grep -c '^#[0-9]* ' small.rep)" = 50 ] || fail "by default $(grep -c '^#[0-9]* ' small.rep) lines listed, not 50"
+assert_contains "  ... by default 50, and how many more" small.rep "^\($((nsm - 50)) more lines with sharing"
+[ "$(grep -c '^#[0-9]* ' small-all.rep)" = "$nsm" ] || fail "--top=all lists $(grep -c '^#[0-9]* ' small-all.rep) of $nsm lines"
+assert_not_contains "  ... --top=all: none left out" small-all.rep "more lines with sharing"
+ok "the report lists 20, 50 (the default) or all $nsm lines, and says how many it left out"
+rm -f small.pit
