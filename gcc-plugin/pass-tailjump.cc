@@ -66,6 +66,31 @@ static bool prologue_insn(rtx_insn *insn)
            !fixed_regs[REGNO(SET_DEST(p))] && !this_target_hard_regs->x_call_used_regs[REGNO(SET_DEST(p))];
 }
 
+/* INSN a conditional jump on the zero flag alone, `jne LABEL` or `je
+ * LABEL` whatever the flags' mode: NE or EQ; otherwise UNKNOWN. */
+static rtx_code zf_jump(rtx_insn *insn)
+{
+    if (!insn || !JUMP_P(insn) || !any_condjump_p(insn) || !JUMP_LABEL(insn) || !LABEL_P(JUMP_LABEL(insn)))
+        return UNKNOWN;
+    rtx set = pc_set(insn);
+    if (!set || GET_CODE(SET_SRC(set)) != IF_THEN_ELSE)
+        return UNKNOWN;
+    rtx ite = SET_SRC(set), cond = XEXP(ite, 0);
+    if (GET_CODE(XEXP(ite, 1)) != LABEL_REF || XEXP(ite, 2) != pc_rtx ||
+        (GET_CODE(cond) != NE && GET_CODE(cond) != EQ) || !REG_P(XEXP(cond, 0)) ||
+        REGNO(XEXP(cond, 0)) != FLAGS_REG || XEXP(cond, 1) != const0_rtx)
+        return UNKNOWN;
+    return GET_CODE(cond);
+}
+
+/* The location of an asm put in INSN's place: final prints an asm's file
+ * and line, so it needs a known one (the function's, where INSN has none). */
+static location_t asm_location(rtx_insn *insn)
+{
+    location_t loc = INSN_LOCATION(insn);
+    return LOCATION_LOCUS(loc) == UNKNOWN_LOCATION ? DECL_SOURCE_LOCATION(current_function_decl) : loc;
+}
+
 /* The switch test after a prologue, its tail block an epilogue and the
  * sibling call:
  *
@@ -100,15 +125,7 @@ static void hoist_test(void)
     FOR_EACH_SUBRTX(it, array, XEXP(mem, 0), ALL)
     if (GET_CODE(*it) == SYMBOL_REF && strncmp(XSTR(*it, 0), "__perfinst_", 11) == 0)
         switch_byte = true;
-    if (!switch_byte || !jump || !JUMP_P(jump) || !any_condjump_p(jump) || !JUMP_LABEL(jump) ||
-        !LABEL_P(JUMP_LABEL(jump)))
-        return;
-    rtx jset = pc_set(jump);
-    if (!jset || GET_CODE(SET_SRC(jset)) != IF_THEN_ELSE)
-        return;
-    rtx ite = SET_SRC(jset), cond = XEXP(ite, 0);
-    if (GET_CODE(XEXP(ite, 1)) != LABEL_REF || XEXP(ite, 2) != pc_rtx || GET_CODE(cond) != NE ||
-        !REG_P(XEXP(cond, 0)) || REGNO(XEXP(cond, 0)) != FLAGS_REG || XEXP(cond, 1) != const0_rtx)
+    if (!switch_byte || zf_jump(jump) != NE)
         return;
     /* the tail block: frame-related insns (the epilogue), then the call */
     rtx_insn *t = next_active_insn(as_a<rtx_insn *>(JUMP_LABEL(jump)));
@@ -119,11 +136,8 @@ static void hoist_test(void)
         return;
     char text[512];
     snprintf(text, sizeof text, "cmpb\t$0, %%0\n\tjne\t%s", targetm.strip_name_encoding(XSTR(sym, 0)));
-    location_t loc = INSN_LOCATION(jump);
-    if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
-        loc = DECL_SOURCE_LOCATION(current_function_decl);
     rtx op = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(text), "", 0, gen_rtvec(1, copy_rtx(mem)),
-                                  gen_rtvec(1, gen_rtx_ASM_INPUT(QImode, "m")), rtvec_alloc(0), loc);
+                                  gen_rtvec(1, gen_rtx_ASM_INPUT(QImode, "m")), rtvec_alloc(0), asm_location(jump));
     MEM_VOLATILE_P(op) = 1;
     rtx_insn *a = emit_insn_before(op, first);
     INSN_LOCATION(a) = INSN_LOCATION(first);
@@ -137,29 +151,15 @@ static unsigned int tailjump_execute(function *)
         hoist_test(); /* (with endbr64 first the asm would have to go after it: not done) */
     for (rtx_insn *insn = get_insns(), *next; insn; insn = next) {
         next = NEXT_INSN(insn);
-        if (!JUMP_P(insn) || !any_condjump_p(insn) || !JUMP_LABEL(insn) || !LABEL_P(JUMP_LABEL(insn)))
-            continue;
-        rtx set = pc_set(insn);
-        if (!set || GET_CODE(SET_SRC(set)) != IF_THEN_ELSE)
-            continue;
-        rtx ite = SET_SRC(set), cond = XEXP(ite, 0);
-        if (GET_CODE(XEXP(ite, 1)) != LABEL_REF || XEXP(ite, 2) != pc_rtx)
-            continue;
-        /* ZF alone, whatever the flags' mode: jne / je */
-        if ((GET_CODE(cond) != NE && GET_CODE(cond) != EQ) || !REG_P(XEXP(cond, 0)) ||
-            REGNO(XEXP(cond, 0)) != FLAGS_REG || XEXP(cond, 1) != const0_rtx)
+        rtx_code code = zf_jump(insn);
+        if (code == UNKNOWN)
             continue;
         rtx sym;
         if (!sibcall_copy(next_active_insn(as_a<rtx_insn *>(JUMP_LABEL(insn))), &sym))
             continue;
         char text[512];
-        snprintf(text, sizeof text, "%s\t%s", GET_CODE(cond) == NE ? "jne" : "je",
-                 targetm.strip_name_encoding(XSTR(sym, 0)));
-        /* (final prints an ASM_INPUT's file and line: it needs a known one) */
-        location_t loc = INSN_LOCATION(insn);
-        if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
-            loc = DECL_SOURCE_LOCATION(current_function_decl);
-        rtx_insn *j = emit_insn_before(gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), loc), insn);
+        snprintf(text, sizeof text, "%s\t%s", code == NE ? "jne" : "je", targetm.strip_name_encoding(XSTR(sym, 0)));
+        rtx_insn *j = emit_insn_before(gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), asm_location(insn)), insn);
         INSN_LOCATION(j) = INSN_LOCATION(insn);
         SET_INSN_DELETED(insn); /* (its label keeps its use: the tail block stays as it was) */
     }
