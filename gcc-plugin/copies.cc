@@ -379,7 +379,7 @@ void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tre
     char text[256];
     snprintf(text, sizeof text, UPDATE_BASED, (long long)add, (long long)disp, (long long)disp, (long long)add);
     vec<tree, va_gc> *inputs = NULL;
-    vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "r")), base));
+    vec_safe_push(inputs, pi_asm_operand("r", base));
     gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
     gimple_asm_set_volatile(a, true);
     gimple_set_location(a, gimple_location(g));
@@ -736,7 +736,7 @@ static gimple_seq write_back(tree ctr, HOST_WIDE_INT k, tree d, bool reset, loca
         snprintf(text, sizeof text, "{addq %%0, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %%0}", name, off,
                  name, off);
         vec<tree, va_gc> *inputs = NULL;
-        vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "re")), d));
+        vec_safe_push(inputs, pi_asm_operand("re", d));
         gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
         gimple_asm_set_volatile(a, true);
         gimple_seq_add_stmt(&seq, a);

@@ -194,6 +194,13 @@ tree pi_tmp_reg(tree type, const char *name)
     return gimple_in_ssa_p(cfun) ? make_temp_ssa_name(type, NULL, name) : create_tmp_reg(type, name);
 }
 
+/* An operand of an asm statement (gimple_build_asm_vec's inputs and
+ * outputs): OP with CONSTRAINT ("r", "=r", "re"). */
+tree pi_asm_operand(const char *constraint, tree op)
+{
+    return build_tree_list(build_tree_list(NULL_TREE, build_string(strlen(constraint) + 1, constraint)), op);
+}
+
 /* `REF += 1` (a counter, an inline cache's hits, an arc's counter:
  * arcs.cc), at the end of *SEQ. */
 void pi_add_increment(gimple_seq *seq, tree ref)

@@ -122,7 +122,7 @@ static tree insert_here_pc(gimple_stmt_iterator *gsi, location_t loc)
 {
     tree pc = create_tmp_reg(ptr_type_node, "pi_pc");
     vec<tree, va_gc> *outputs = NULL;
-    vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=r")), pc));
+    vec_safe_push(outputs, pi_asm_operand("=r", pc));
     gasm *a = gimple_build_asm_vec("lea 0(%%rip), %0", NULL, outputs, NULL, NULL);
     gimple_asm_set_volatile(a, true);
     gimple_set_location(a, loc);

@@ -259,7 +259,7 @@ static unsigned int tls_execute(function *fun)
         snprintf(text, sizeof text, "{movq $%s@tpoff+%lld, %%0|mov %%0, OFFSET FLAT:%s@tpoff+%lld}", name,
                  (long long)bias, name, (long long)bias);
         vec<tree, va_gc> *outputs = NULL;
-        vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=r")), off));
+        vec_safe_push(outputs, pi_asm_operand("=r", off));
         gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, outputs, NULL, NULL);
         SSA_NAME_DEF_STMT(off) = a;
         gimple_set_location(a, loc);
@@ -317,8 +317,8 @@ static unsigned int tls_execute(function *fun)
                      in, cn, in, cn);
             vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
             icall_off = make_ssa_name(uptr);
-            vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "r")), off0));
-            vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=r")), icall_off));
+            vec_safe_push(inputs, pi_asm_operand("r", off0));
+            vec_safe_push(outputs, pi_asm_operand("=r", icall_off));
             gasm *ia = gimple_build_asm_vec(ggc_strdup(text), inputs, outputs, NULL, NULL);
             SSA_NAME_DEF_STMT(icall_off) = ia;
             gimple_set_location(ia, loc);
