@@ -259,6 +259,31 @@ static void set_cold_section(tree decl)
     set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
 }
 
+/* clone-tier=base: FN is a clone GCC made (F.constprop.N, F.isra.N,
+ * F.part.N: a name with a dot after its first character) that the feedback
+ * names nowhere, neither a tier nor a branch profile: the clone of a
+ * function the training build did not clone.  Its tier is then F's (the
+ * name up to the first dot), so that a clone of a function that never ran
+ * lies with the cold tier, next to F's other never-run code, not among the
+ * functions the list does not name after the ordered hot code.  The
+ * origin's name (a copy) or NULL. */
+static char *clone_origin(const char *fn)
+{
+    const char *dot = strchr(fn, '.');
+    if (!pi_opt.clone_tier_base || !dot || dot == fn)
+        return NULL;
+    unsigned iter = 0;
+    const struct pifb_rec *r;
+    while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
+        if (rec_for(r, fn))
+            return NULL;
+    iter = 0;
+    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)))
+        if (rec_for(r, fn))
+            return NULL;
+    return xstrndup(fn, (size_t)(dot - fn));
+}
+
 static bool set_tier(function *fun, bool late)
 {
     cgraph_node *node = cgraph_node::get(fun->decl);
@@ -266,13 +291,14 @@ static bool set_tier(function *fun, bool late)
     if (!node)
         return false;
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
+    char *origin = clone_origin(fn);
     unsigned iter = 0;
     const struct pifb_rec *r;
     while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
-        if (rec_for(r, fn)) {
+        if (rec_for(r, origin ? origin : fn)) {
             const char *t = pifb_get(r, "tier");
             if (t && strcmp(t, "hot") == 0) {
-                if (!late)
+                if (!late && !origin) /* (a clone gets its origin's cold tier only) */
                     node->frequency = NODE_FREQUENCY_HOT;
             } else if (t && strcmp(t, "cold") == 0) {
                 if (!late && pi_opt.cold_tier == PI_COLD_SIZE)
@@ -280,9 +306,10 @@ static bool set_tier(function *fun, bool late)
                 else if (late && pi_opt.cold_tier == PI_COLD_PLACE)
                     set_cold_section(fun->decl);
                 cold = true;
-            } else if (!late)
+            } else if (!late && !origin)
                 warn_rec(r, "tier must be hot or cold");
         }
+    free(origin);
     return cold;
 }
 

@@ -47,6 +47,10 @@
  *                        .text.unlikely compiled as any other (default), or also compiled
  *                        for size, or stays where -O2 puts it (pass-feedback.cc,
  *                        docs/layout.md "Tiers")
+ *   clone-tier=own|base  with feedback: a clone GCC made of F (F.constprop.N, F.isra.N,
+ *                        F.part.N) that the feedback does not name keeps its own section
+ *                        (default), or gets F's cold tier (pass-feedback.cc, docs/layout.md
+ *                        "Clones of the cold tier")
  *   function-order=plan|none  with feedback: the plan's order-functions as
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
@@ -137,6 +141,8 @@ static struct plugin_info info = {
     "                            updates as one asm instruction each (default), or that at -O1\n"
     "  -fplugin-arg-perfinst-cold-tier=place|size|keep  never-run functions: to .text.unlikely\n"
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
+    "  -fplugin-arg-perfinst-clone-tier=own|base  a clone of a never-run function that the feedback\n"
+    "                            does not name: where GCC puts it (default), or with the cold tier\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
     "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n"
     "  -fplugin-arg-perfinst-cold-parts=link|sorted|beside  cold parts of ordered functions: in\n"
@@ -229,6 +235,7 @@ static const struct word_arg word_args[] = {
     {"feedback-quality", {"local", "ipa"}, {0, 1}, &pi_opt.feedback_quality, NULL},
     {"cold-tier", {"place", "size", "keep"}, {PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP}, &pi_opt.cold_tier, NULL},
     {"function-order", {"plan", "none"}, {0, 1}, NULL, &pi_opt.function_order_none},
+    {"clone-tier", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_tier_base},
     {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
      &pi_opt.cold_parts, NULL},
     {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},
@@ -385,7 +392,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, function-order, cold-parts, pad, counters, count-at, clean-copies, loop-counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, clone-tier, function-order, cold-parts, pad, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }

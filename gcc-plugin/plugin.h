@@ -44,6 +44,7 @@ struct pi_options {
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
     int counting_opt;       /* counting-opt=full|fast|lean: PI_COPT_*, f.count.N's options (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
+    bool clone_tier_base;   /* clone-tier=base: a clone the feedback does not name gets its origin's cold tier (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
