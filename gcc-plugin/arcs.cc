@@ -36,9 +36,16 @@
  *     function probes of combinations and dormant classes,
  *     pass-fnprobe.cc) keeps a counter of its own: its edge is never on
  *     the tree;
- *   - then the others, the most often executed first (a static guess:
- *     loops run ten times, branches split evenly, a block that ends in a
- *     call that does not return is cold), an edge whose counter would
+ *   - then the others, the most often executed first (count-at=late:
+ *     by GCC's estimated profile, which profile_estimate made before the
+ *     count pass -- its predictors know early returns, __builtin_expect,
+ *     error paths -- unless counter-tree=guess; count-at=cfg, where no
+ *     profile exists yet: a static guess, loops run ten times, branches
+ *     split evenly, a block that ends in a call that does not return is
+ *     cold.  A chain of early exits the calls seldom take shows the
+ *     difference: the guess makes each test's block colder than the
+ *     last, and counts each one, where the estimate counts the exits;
+ *     tests/count/t-counter-tree.sh), an edge whose counter would
  *     need a block of its own (a critical edge) counted twice as dear; of
  *     two as often executed, a block's counter before an edge's (the code
  *     after a counter at a block's start stays common to the counting and
@@ -55,6 +62,7 @@
 #include "plugin.h"
 #include "cfgloop.h"
 #include "cfganal.h"
+#include "sreal.h"
 
 /* An edge of the split graph: vertex 0 is the entry and exit, 1 + 2i and
  * 2 + 2i the in and the out of the i-th block of the site order. */
@@ -114,7 +122,7 @@ static double edge_prob(edge e)
 }
 
 /* A static guess of each block's executions per call, from the loop
- * nesting and the guessed branches (no profile exists this early): in
+ * nesting and the guessed branches (no profile exists at count-at=cfg): in
  * reverse post-order, a block gets what its forward edges bring, a loop
  * header ten times that; a block that ends in a call that does not return
  * (an error path) next to nothing. */
@@ -144,10 +152,39 @@ static void guess_freq(function *fun, vec<double> &freq)
     XDELETEVEC(rpo);
 }
 
-static double edge_freq(function *fun, const vec<double> &freq, edge e)
+/* count-at=late: GCC's estimated profile (profile_estimate ran before the
+ * count pass), each block's count relative to the entry's, and each
+ * edge's through its probability; false where there is none (count-at=cfg,
+ * a function GCC guesses never runs) or with counter-tree=guess. */
+static bool estimated_freq(function *fun, vec<double> &freq)
+{
+    profile_count in = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
+    if (pi_opt.counter_tree_guess || profile_status_for_fn(fun) == PROFILE_ABSENT || !in.initialized_p() ||
+        !in.nonzero_p())
+        return false;
+    freq.safe_grow_cleared(last_basic_block_for_fn(fun));
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        bool known = false;
+        double f = bb->count.to_sreal_scale(in, &known).to_double();
+        if (!known)
+            return false;
+        freq[bb->index] = f > 1e12 ? 1e12 : f;
+    }
+    return true;
+}
+
+static double edge_freq(function *fun, const vec<double> &freq, bool estimated, edge e)
 {
     if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fun))
         return 1;
+    if (estimated) {
+        bool known = false;
+        double f = e->count().to_sreal_scale(ENTRY_BLOCK_PTR_FOR_FN(fun)->count, &known).to_double();
+        if (known)
+            return f > 1e12 ? 1e12 : f;
+    }
     double f = freq[e->src->index] * edge_prob(e);
     if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun) && freq[e->dest->index] < f)
         f = freq[e->dest->index];
@@ -243,7 +280,11 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
 
     /* the split graph's edges: each block's, each arc's */
     auto_vec<double> freq;
-    guess_freq(fun, freq);
+    bool estimated = estimated_freq(fun, freq);
+    if (!estimated) {
+        freq.truncate(0);
+        guess_freq(fun, freq);
+    }
     auto_vec<cand> cands;
     cands.safe_grow_cleared(n + arcs.length());
     for (unsigned i = 0; i < n; i++) {
@@ -264,7 +305,7 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
         c.block = -1;
         c.arc = k;
         c.must_tree = !x.e || (bare_ret && x.src >= 0 && order[x.src] == bare_ret);
-        c.key = x.e ? edge_freq(fun, freq, x.e) * edge_cost(fun, x.e) : 0;
+        c.key = x.e ? edge_freq(fun, freq, estimated, x.e) * edge_cost(fun, x.e) : 0;
     }
 
     /* Kruskal: what must be on the tree, then the rest, hottest first */

@@ -92,6 +92,9 @@
  *   entry-branch=direct|tail  a clean copy's entry test branches straight to its counting
  *                        copy (`jne f.count.0`, default) or to GCC's tail `jmp f.count.0` at
  *                        the function's end (pass-tailjump.cc)
+ *   counter-tree=estimate|guess  count-at=late: the arcs' spanning tree (which arcs get
+ *                        counters) weighted by GCC's estimated profile (default), or by
+ *                        arcs.cc's static guess (count-at=cfg's only choice; arcs.cc)
  *   help                 print this list
  *
  * Pragmas and the attribute are registered whatever the arguments, so that
@@ -167,7 +170,9 @@ static struct plugin_info info = {
     "                            GCC's estimated profile, so that hot counters share cache lines\n"
     "                            (default), or in the order of its sites\n"
     "  -fplugin-arg-perfinst-entry-branch=direct|tail  a clean copy's entry test branches straight to\n"
-    "                            its counting copy (default), or to a tail jump at the function's end\n",
+    "                            its counting copy (default), or to a tail jump at the function's end\n"
+    "  -fplugin-arg-perfinst-counter-tree=estimate|guess  the arcs that get counters: off a spanning tree\n"
+    "                            weighted by GCC's estimated profile (default), or by a static guess\n",
 };
 
 static const char *feedback_only;
@@ -248,6 +253,7 @@ static const struct word_arg word_args[] = {
     {"counter-address", {"base", "absolute"}, {0, 1}, NULL, &pi_opt.counter_address_abs},
     {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},
     {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
+    {"counter-tree", {"estimate", "guess"}, {0, 1}, NULL, &pi_opt.counter_tree_guess},
 };
 
 /* K=V when K is one of word_args: sets its field (true), or says what V

@@ -54,6 +54,7 @@ struct pi_options {
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
     bool counter_address_abs; /* counter-address=absolute: an executable's updates at %fs:ABS32 (pass-tls.cc) */
     bool counter_order_site; /* counter-order=site: a function's counters in site order, not hottest first (ctr-order.cc) */
+    bool counter_tree_guess; /* counter-tree=guess: the arcs' spanning tree weighted by arcs.cc's static guess, not GCC's estimated profile */
     bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
 };
 extern struct pi_options pi_opt;
