@@ -318,6 +318,8 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * attribute.  Only where the function has no optimize attribute of its
  * own.  (Both also turn the copy's counter updates into one asm each:
  * split_off_counting, pi_counters_as_asm.) */
+static hash_set<tree> *lean_copies; /* the copies given lean's options (decls live as long as the unit) */
+
 static void copy_options(tree copy)
 {
     if (DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) &&
@@ -335,9 +337,12 @@ static void copy_options(tree copy)
         flag_expensive_optimizations = expensive;
         flag_ree = ree;
         flag_ipa_ra = ipa_ra;
-        /* and without six RTL passes of -O1's, unless given on the command
-           line: fwprop, both if-conversions, loop2's invariant motion, RTL
-           DSE and the hard-register copy propagation */
+        /* and without eight RTL passes of -O1's, unless given on the
+           command line: fwprop, both if-conversions, loop2's invariant
+           motion, RTL DSE, the hard-register copy propagation, the
+           compare elimination and the stack adjustments' combination
+           after reload (and cse1 and postreload, which have no option:
+           lean_gate) */
         struct {
             int *flag, set;
         } off[] = {
@@ -347,10 +352,15 @@ static void copy_options(tree copy)
             {&flag_move_loop_invariants, global_options_set.x_flag_move_loop_invariants},
             {&flag_dse, global_options_set.x_flag_dse},
             {&flag_cprop_registers, global_options_set.x_flag_cprop_registers},
+            {&flag_compare_elim_after_reload, global_options_set.x_flag_compare_elim_after_reload},
+            {&flag_combine_stack_adjustments, global_options_set.x_flag_combine_stack_adjustments},
         };
         for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
             if (!off[i].set)
                 *off[i].flag = 0;
+        if (!lean_copies)
+            lean_copies = new hash_set<tree>;
+        lean_copies->add(copy);
     }
     flag_gcse = 0;
     flag_gcse_after_reload = 0;
@@ -359,6 +369,29 @@ static void copy_options(tree copy)
     flag_rerun_cse_after_loop = 0;
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) = build_optimization_node(&global_options, &global_options_set);
     cl_optimization_restore(&global_options, &global_options_set, &saved);
+}
+
+/* lean's copies also skip two RTL passes that GCC runs at -O1 and that no
+ * option turns off: cse1 (the GIMPLE passes before it did most of its
+ * work) and postreload (reload_cse_regs; its reload_combine forgets what
+ * it knows at every volatile insn, and each counter update is one, so in
+ * a counting copy it costs much and finds little).  Both are
+ * optimisations only: -O0 runs neither.  With clean-copies=late they were
+ * 3 % of cc1's instructions on Lua's lparser.c (bench/RESULTS.md,
+ * 2026-11-30 02:30).  PLUGIN_OVERRIDE_GATE: GCC_DATA is the gate's
+ * answer. */
+static void lean_gate(void *gcc_data, void *)
+{
+    if (!lean_copies || !cfun || !current_pass || current_pass->type != RTL_PASS || !current_pass->name ||
+        !lean_copies->contains(cfun->decl))
+        return;
+    if (strcmp(current_pass->name, "cse1") == 0 || strcmp(current_pass->name, "postreload") == 0)
+        *(bool *)gcc_data = false;
+}
+
+void pi_countfn_register_gates(const char *plugin_name)
+{
+    register_callback(plugin_name, PLUGIN_OVERRIDE_GATE, lean_gate, NULL);
 }
 
 static void copy_decl_finish(cgraph_node *node, cgraph_node *copy);

@@ -596,6 +596,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_callback(args->base_name, PLUGIN_FINISH, finish_unit, NULL);
     register_callback(args->base_name, PLUGIN_ALL_IPA_PASSES_START, ipa_start, NULL);
     pi_quiet_counting_copies(args->base_name); /* no warnings of F.count.N */
+    pi_countfn_register_gates(args->base_name); /* passes counting-opt=lean leaves out */
 
     /* The passes, in the order they run (-fdump-passes shows it).  Where
        several go next to one of GCC's passes, each after the one before,

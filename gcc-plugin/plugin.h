@@ -269,6 +269,7 @@ void pi_return_site_mark(function *fun, const vec<basic_block> &counting);
 tree pi_clone_origin(tree decl); /* a clone's origin, one step */
 void pi_countfn_note(tree copy, tree f); /* f.count.N (pass-countfn.cc) is f's */
 tree pi_countfn_origin(tree decl);       /* f for f.count.N, else NULL_TREE */
+void pi_countfn_register_gates(const char *plugin_name); /* counting-opt=lean's passes without an option */
 bool pi_countfn_has_copy(tree f);        /* f is the clean copy of an f.count.N */
 bool pi_split_instrumented(function *fun);
 bool pi_single_body(function *fun); /* clean-copies=loops|none: FUN keeps one, counting body */

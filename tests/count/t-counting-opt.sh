@@ -3,10 +3,12 @@
 # turn off leaves the copy out of its dump while the clean f is in it:
 # fast (the default) drops the second scheduling pass (sched2) but keeps
 # VRP; lean drops both but keeps redundant extension elimination (ree),
-# which plain -O1 lacks, and also drops six RTL passes of -O1's (fwprop,
+# which plain -O1 lacks, and also drops ten RTL passes of -O1's (fwprop,
 # both if-conversions, loop2's invariant motion, RTL DSE, the hard-register
-# copy propagation), with clean-copies=late too; full keeps every pass of
-# -O2.  Whatever the
+# copy propagation, the compare elimination and the stack adjustments'
+# combination after reload, cse1 and postreload, the last two through
+# PLUGIN_OVERRIDE_GATE), with clean-copies=late too; full keeps every pass
+# of -O2.  Whatever the
 # options, the counts are exact (loops.c's expect-count lines) and the
 # output is the program's.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -14,7 +16,7 @@ src=$T/count/loops.c
 # the functions in the dump of pass $2 of a compile with counting-opt=$1
 # (default: no counting-opt= argument)
 # (late-lean: counting-opt=lean with clean-copies=late)
-rtl6="fwprop1 ce2 loop2_invariant dse1 cprop_hardreg" # (ce1 runs its CFG cleanup whatever -fif-conversion says)
+rtllean="fwprop1 ce2 loop2_invariant dse1 cprop_hardreg cmpelim csa cse1 postreload" # (ce1 runs its CFG cleanup whatever -fif-conversion says)
 dumped() {
     local arg=-fplugin-arg-perfinst-counting-opt="$1"
     [ "$1" = default ] && arg=
@@ -22,14 +24,14 @@ dumped() {
     if [ ! -d "d-$1" ]; then
         mkdir "d-$1"
         pi_cc -O2 -fplugin-arg-perfinst-all=count $arg -fdump-tree-vrp2 -fdump-rtl-sched2 -fdump-rtl-ree \
-            $(for p in $rtl6; do echo "-fdump-rtl-$p"; done) -dumpdir "d-$1/" -c "$src" -o "d-$1/o.o" ||
+            $(for p in $rtllean; do echo "-fdump-rtl-$p"; done) -dumpdir "d-$1/" -c "$src" -o "d-$1/o.o" ||
             fail "counting-opt=$1: compile failed"
     fi
     sed -n 's/^;; Function \([^ ]*\) .*/\1/p' "d-$1"/*."$2" | sort
 }
 rm -rf d-*
 for opt in full fast lean default late-lean; do
-    for pass in vrp2 sched2 ree $rtl6; do
+    for pass in vrp2 sched2 ree $rtllean; do
         dumped "$opt" "$pass" > "$opt.$pass"
         grep -qx sum_to "$opt.$pass" || fail "counting-opt=$opt: the clean sum_to is not in the $pass dump"
     done
@@ -44,13 +46,13 @@ for pass in vrp2 sched2; do
     assert_not_contains "counting-opt=lean: no counting copy goes through $pass" "lean.$pass" '\.count\.[0-9]+$'
 done
 assert_contains "counting-opt=lean: the counting copy goes through ree" lean.ree '^sum_to\.count\.[0-9]+$'
-for pass in $rtl6; do
+for pass in $rtllean; do
     assert_contains "counting-opt=fast: the counting copy goes through $pass" "fast.$pass" '^sum_to\.count\.[0-9]+$'
     assert_not_contains "counting-opt=lean: no counting copy goes through $pass" "lean.$pass" '\.count\.[0-9]+$'
     assert_not_contains "counting-opt=lean, clean-copies=late: no counting copy goes through $pass" "late-lean.$pass" '\.count\.[0-9]+$'
 done
 assert_contains "counting-opt=lean, clean-copies=late: the counting copy goes through ree" late-lean.ree '^sum_to\.count\.[0-9]+$'
-ok "the counting copies' options: full every pass, fast (the default) no sched2, lean no sched2, no VRP and none of: $rtl6 but ree"
+ok "the counting copies' options: full every pass, fast (the default) no sched2, lean no sched2, no VRP and none of: $rtllean but ree"
 
 # lean keeps the unit's -fipa-ra: the clean caller of a counted function
 # saves as many registers as with fast (ipa-ra.c says why)
