@@ -67,6 +67,15 @@
 #     leaves in place and its hot text both move); one count per
 #     layout ranks layouts only beyond about ±15 % on SQLite
 #     (docs/layout.md "Layout noise and determinism");
+#     a shift P+N also moves the hot code N bytes against the cold code
+#     (another internal layout: the shifts P alone move the program whole,
+#     so they repeat one draw of where the hot code meets the cold code's
+#     cache sets): an N-byte section .text.unlikely.zzzz_ipad linked last,
+#     after every cold input and before the hot code (O2, pgo, rebuild),
+#     and BOLT's hot text padded by P+N while the code it leaves in place
+#     moves by P; e.g. --pads "0 1024 2048 3072 0+2048 1024+2048 2048+2048
+#     3072+2048" for two internal layouts at four shifts (a relink that
+#     places an order of its own takes no +N);
 #   - instructions (cachegrind's I refs, unshifted);
 #   - taken branches of the program's own code (callgrind --collect-jumps
 #     --dump-instr, bench/taken-branches.py);
@@ -144,6 +153,11 @@ say() { echo "suite: $(date -u +%T) $*" >&2; }
 die() { say "error: $*"; exit 1; }
 mkdir -p "$W"
 W=$(cd "$W" && pwd)
+
+# each shift P or P+N (bytes), and the baseline's holding 0
+for x in $pads ${PPADS[*]} $bpads ${PBPADS[*]}; do
+    [[ $x =~ ^[0-9]+(\+[0-9]+)?$ ]] || die "--pads/--baseline-pads: $x is not a shift P or P+N (bytes)"
+done
 
 # ---- the programs' workloads and scales ------------------------------------------
 declare -A TRAIN TESTS S_TRAIN S_CG S_TIME
@@ -233,10 +247,22 @@ objs() { local f; for f in $(wl_sources "$1"); do echo "$2/obj/$(basename "${f%.
 # linked first it precedes every other .text input in ld's default script
 pad_obj() {
     local o=$W/pad-$1.o
-    [ -f "$o" ] || printf '.section .text.unlikely.zz_pad,"ax",@progbits\n.skip %d, 0xcc\n.section .note.GNU-stack,"",@progbits\n' "$1" |
+    # (a shift 0+N links an empty one)
+    [ -f "$o" ] || { echo '.section .text.unlikely.zz_pad,"ax",@progbits'; [ "$1" = 0 ] || echo ".skip $1, 0xcc"
+                     echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" -
+    echo "$o"
+}
+# ipad_obj N: an object whose one section, .text.unlikely.zzzz_ipad, is N
+# bytes; linked last it follows every cold input (the cold tier, the cold
+# parts) and precedes the hot code, which it moves N bytes against them
+ipad_obj() {
+    local o=$W/ipad-$1.o
+    [ -f "$o" ] || printf '.section .text.unlikely.zzzz_ipad,"ax",@progbits\n.skip %d, 0xcc\n.section .note.GNU-stack,"",@progbits\n' "$1" |
         as -o "$o" -
     echo "$o"
 }
+# shift_parts SHIFT: "P N" of a shift P or P+N
+shift_parts() { case $1 in *+*) echo "${1%%+*} ${1#*+}" ;; *) echo "$1 0" ;; esac; }
 # checked P WL D SCALE [WRAPPER...]: wl_run, the checksum compared with O2's
 # (the first one recorded for the pair)
 checked() {
@@ -306,26 +332,28 @@ bolt_opt() {
     logged "$BOLT" "$in" -data="$PD/bolt/prof.fdata" -reorder-blocks=ext-tsp \
         -reorder-functions=cdsort -split-functions "$@" -o "$out" > "$out.log" 2>&1 || { tail "$out.log" >&2; return 1; }
 }
-# bolt_shifted OUT FIRST PAD: BOLT's layout shifted by PAD bytes as a whole,
+# bolt_shifted OUT FIRST PAD [INNER]: BOLT's layout shifted by PAD bytes as a whole,
 # as the other variants are: bolt-in's objects linked after the PAD-byte
 # padding object (what BOLT leaves in place — every function the training
 # run did not reach — moves by PAD against libc and the PLT), then BOLT's
 # own hot text moved by PAD too, PAD bytes of padding before FIRST, its
 # first function (BOLT names a local function NAME/N: the names are tried
-# until FIRST moved by PAD within a page).  The profile names functions and
+# until FIRST moved by PAD within a page); with INNER, the hot text moved
+# INNER bytes further (PAD + INNER before FIRST), the code left in place by
+# PAD alone.  The profile names functions and
 # offsets in them, which the padding does not change.
 bolt_shifted() {
-    local out=$1 first=$2 pad=$3 hot a n in
+    local out=$1 first=$2 pad=$3 inner=${4:-0} hot a n in
     in=$(dirname "$out")/in
     logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
         $(objs "$p" "$PD/bolt-in") $(wl_libs "$p") || return 1
     hot=$(nm "$PD/bolt/prog" | awk -v f="$first" '$3 == f { print $1; exit }')
     for n in "$first" "$first/1" "$first/2" "$first/3"; do
-        bolt_opt "$in" "$out" --pad-funcs-before="$n:$pad" || return 1
+        bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))" || return 1
         a=$(nm "$out" | awk -v f="$first" '$3 == f { print $1; exit }')
-        # moved by PAD within a page (the cache sets' index): BOLT's new text
-        # starts at an aligned address after the input's, which PAD may move
-        [ "$(((16#$a - 16#$hot - pad) % 4096))" != 0 ] || return 0
+        # moved by PAD + INNER within a page (the cache sets' index): BOLT's new
+        # text starts at an aligned address after the input's, which PAD may move
+        [ "$(((16#$a - 16#$hot - pad - inner) % 4096))" != 0 ] || return 0
     done
     say "llvm-bolt did not pad before $first (it lies at 0x$a, unshifted at 0x$hot)"
     return 1
@@ -349,7 +377,7 @@ loop() {
 }
 # shifts P: VARIANT/sPAD/prog for every variant and pad but 0 (VARIANT/prog)
 shifts() {
-    local p=$1 v pad d first
+    local p=$1 v pad d first tok inner
     first=$(nm "$PD/bolt/prog" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
         END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }')
     [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
@@ -365,14 +393,17 @@ shifts() {
             [ "${DIR[$rb]}" != "${DIR[$v]}" ] || need=1
         done
         [ $need = 1 ] || continue
-        for pad in $(vpads_of "$p" "$v"); do
-            [ "$pad" != 0 ] || continue
-            d=$PD/${DIR[$v]}/s$pad
+        for tok in $(vpads_of "$p" "$v"); do
+            [ "$tok" != 0 ] || continue
+            read -r pad inner <<< "$(shift_parts "$tok")"
+            local ipad=
+            [ "$inner" = 0 ] || ipad=$(ipad_obj "$inner")
+            d=$PD/${DIR[$v]}/s$tok
             mkdir -p "$d"
             [ -x "$d/prog" ] && [ "$d/prog" -nt "$PD/${DIR[$v]}/prog" ] && continue
             rm -f "$d/prog"
             case $v in
-            bolt) bolt_shifted "$d/prog" "$first" "$pad" || die "$p: bolt shifted by $pad" ;;
+            bolt) bolt_shifted "$d/prog" "$first" "$pad" "$inner" || die "$p: bolt shifted by $tok" ;;
             relink|*+relink)
                 local rb=${v%+relink} from shift
                 [ "$v" != relink ] || rb=rebuild
@@ -383,19 +414,20 @@ shifts() {
                 # places (--pad-front)
                 if grep -q 'kept as linked' "$PD/${DIR[$v]}/relink.out" ||
                    ! grep -q '^[0-9]* order-functions ' "$PD/${DIR[$v]}.fb"; then
-                    from=$PD/${DIR[$rb]}/s$pad/prog shift=
+                    from=$PD/${DIR[$rb]}/s$tok/prog shift=
                 else
+                    [ "$inner" = 0 ] || die "$p: $v places an order of its own: no shift $tok (P+N) for it"
                     from=$PD/${DIR[$rb]}/prog shift=--pad-front=$pad
                 fi
                 logged "$B/pmopt" relink "$from" --feedback "$PD/${DIR[$v]}.fb" $shift \
-                        -o "$d/prog" > "$d/relink.out" 2>&1 || { tail "$d/relink.out" >&2; die "$p: $v shifted by $pad"; } ;;
+                        -o "$d/prog" > "$d/relink.out" 2>&1 || { tail "$d/relink.out" >&2; die "$p: $v shifted by $tok"; } ;;
             O2|pgo)
-                logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs "$p" "$PD/${DIR[$v]}") $(wl_libs "$p") ||
-                    die "$p: $v shifted by $pad" ;;
+                logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs "$p" "$PD/${DIR[$v]}") $ipad $(wl_libs "$p") ||
+                    die "$p: $v shifted by $tok" ;;
             *)  # a rebuild: linked by perfinst-ld as wl_build links it
                 (cd "$d" && logged "$B/perfinst-ld" -O2 -o prog "$(pad_obj "$pad")" \
-                    $(objs "$p" "$PD/${DIR[$v]}") $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
-                    { tail "$d/link.log" >&2; die "$p: $v shifted by $pad"; } ;;
+                    $(objs "$p" "$PD/${DIR[$v]}") $ipad $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
+                    { tail "$d/link.log" >&2; die "$p: $v shifted by $tok"; } ;;
             esac
         done
     done
