@@ -243,24 +243,21 @@ GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 logged() { echo "$*" >> "$PD/commands.txt"; "$@"; }
 # objs P D: the objects wl_build made in D, in wl_sources order
 objs() { local f; for f in $(wl_sources "$1"); do echo "$2/obj/$(basename "${f%.*}").o"; done; }
-# pad_obj PAD: an object whose one section, .text.unlikely.zz_pad, is PAD bytes;
-# linked first it precedes every other .text input in ld's default script
-pad_obj() {
-    local o=$W/pad-$1.o
-    # (a shift 0+N links an empty one)
-    [ -f "$o" ] || { echo '.section .text.unlikely.zz_pad,"ax",@progbits'; [ "$1" = 0 ] || echo ".skip $1, 0xcc"
+# padding NAME BYTES: an object whose one section, .text.unlikely.NAME, is
+# BYTES (none for 0: a shift 0+N links an empty pad_obj)
+padding() {
+    local o=$W/$1-$2.o
+    [ -f "$o" ] || { echo ".section .text.unlikely.$1,\"ax\",@progbits"; [ "$2" = 0 ] || echo ".skip $2, 0xcc"
                      echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" -
     echo "$o"
 }
-# ipad_obj N: an object whose one section, .text.unlikely.zzzz_ipad, is N
-# bytes; linked last it follows every cold input (the cold tier, the cold
-# parts) and precedes the hot code, which it moves N bytes against them
-ipad_obj() {
-    local o=$W/ipad-$1.o
-    [ -f "$o" ] || printf '.section .text.unlikely.zzzz_ipad,"ax",@progbits\n.skip %d, 0xcc\n.section .note.GNU-stack,"",@progbits\n' "$1" |
-        as -o "$o" -
-    echo "$o"
-}
+# pad_obj PAD: PAD bytes in .text.unlikely.zz_pad; linked first it precedes
+# every other .text input in ld's default script
+pad_obj() { padding zz_pad "$1"; }
+# ipad_obj N: N bytes in .text.unlikely.zzzz_ipad; linked last it follows
+# every cold input (the cold tier, the cold parts) and precedes the hot
+# code, which it moves N bytes against them
+ipad_obj() { padding zzzz_ipad "$1"; }
 # shift_parts SHIFT: "P N" of a shift P or P+N
 shift_parts() { case $1 in *+*) echo "${1%%+*} ${1#*+}" ;; *) echo "$1 0" ;; esac; }
 # checked P WL D SCALE [WRAPPER...]: wl_run, the checksum compared with O2's
