@@ -72,25 +72,35 @@ has() { dis "$1" "$2" | grep -c -e "$3" || true; }
 # syms OBJ: the text symbols of OBJ, sorted
 syms() { nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort | tr '\n' ' '; }
 
-# dispatch_checked SRC PLAN "VALUES": SRC rebuilt with PLAN and each
-# -fplugin-arg-perfinst-dispatch=VALUE at -O2 and -O3 with GCC's checking,
-# without a diagnostic, printing what -O2 printed with no argument (o2.out)
-# and with argument 2 (o2-2.out, every opcode)
-dispatch_checked() {
-    local src=$1 plan=$2 values=$3 O d
+# checked_builds SRC PLAN OPT "VALUES" ARG OUT OUT-ARG: SRC rebuilt with
+# PLAN and each -fplugin-arg-perfinst-OPT=VALUE at -O2 and -O3 with GCC's
+# checking, without a diagnostic, printing OUT run with no argument and
+# OUT-ARG run with ARG (the dispatch fixtures: ARG 2 runs every opcode; the
+# split fixture: ARG 3 runs the cold paths)
+checked_builds() {
+    local src=$1 plan=$2 opt=$3 values=$4 arg=$5 out=$6 out_arg=$7 O v
     for O in -O2 -O3; do
-        for d in $values; do
-            pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback="$plan" -fplugin-arg-perfinst-dispatch=$d \
-                -c "$src" -o c$d.o 2> c$d.err || { cat c$d.err; fail "$O dispatch=$d with checking"; }
-            assert_not_contains "$O dispatch=$d: no diagnostic" c$d.err "error|internal|verify"
-            gcc -o c$d c$d.o
-            ./c$d > c$d.out
-            ./c$d 2 > c$d-2.out
-            cmp o2.out c$d.out || fail "$O dispatch=$d prints something else"
-            cmp o2-2.out c$d-2.out || fail "$O dispatch=$d prints something else on every opcode"
+        for v in $values; do
+            pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback="$plan" -fplugin-arg-perfinst-$opt=$v \
+                -c "$src" -o c$v.o 2> c$v.err || { cat c$v.err; fail "$O $opt=$v with checking"; }
+            assert_not_contains "$O $opt=$v: no diagnostic" c$v.err "error|internal|verify"
+            gcc -o c$v c$v.o
+            ./c$v > c$v.out
+            ./c$v $arg > c$v-$arg.out
+            cmp "$out" c$v.out || fail "$O $opt=$v prints something else"
+            cmp "$out_arg" c$v-$arg.out || fail "$O $opt=$v prints something else when run with $arg"
         done
-        ok "$O with checking: dispatch=${values// /, } print what -O2 prints, never-run opcodes run or not"
+        ok "$O with checking: $opt=${values// /, } print what $out and $out_arg hold, run with $arg or not"
     done
+}
+
+# same_code A.o B.o MESSAGE: A's and B's disassembly the same byte for
+# byte (in A.dis and B.dis, without objdump's header naming the file), or
+# fail with MESSAGE
+same_code() {
+    objdump -d "$1" | sed 1,3d > "${1%.o}.dis"
+    objdump -d "$2" | sed 1,3d > "${2%.o}.dis"
+    cmp "${1%.o}.dis" "${2%.o}.dis" || fail "$3"
 }
 
 # dispatch_trained SRC: the dispatch fixtures' start — SRC built with plain

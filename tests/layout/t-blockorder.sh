@@ -66,9 +66,7 @@ pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-feedback-
 assert_not_contains "without a branch profile the pass leaves run alone" tier.err "block order of"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-feedback-only="$n" \
     -fplugin-arg-perfinst-block-order=gcc -c "$src" -o tier-gcc.o
-objdump -d tier.o | sed 1,3d > tier.dis
-objdump -d tier-gcc.o | sed 1,3d > tier-gcc.dis
-cmp tier.dis tier-gcc.dis || fail "without a branch profile the code should be bbro's"
+same_code tier.o tier-gcc.o "without a branch profile the code should be bbro's"
 ok "without a branch profile the code is bbro's, byte for byte"
 
 # a bad value is an error

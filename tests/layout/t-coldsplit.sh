@@ -55,25 +55,11 @@ assert_eq "split=3: the warm branch in step.cold" 1 "$(has s3.o step.cold '0x515
 assert_eq "split=3: no warm branch in step's hot part" 0 "$(has s3.o step '0x5151')"
 assert_eq "split=3: return 0x7777 in spin.cold" 1 "$(has s3.o spin.cold '\$0x7777,%eax')"
 ok "split=3: the warm branch is in the cold part"
-objdump -d s3.o | sed 1,3d > s3.dis
-objdump -d sdef.o | sed 1,3d > sdef.dis
-cmp s3.dis sdef.dis || fail "split=3 should be the default"
+same_code s3.o sdef.o "split=3 should be the default"
 ok "split=3 (warm=1) is the default"
 
 # the same output, cold paths run or not, at -O2 and -O3 with checking
-for O in -O2 -O3; do
-    for s in gcc 2 3; do
-        pi_cc $O -fchecking=1 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-split=$s \
-            -c "$src" -o c$s.o 2> c$s.err || { cat c$s.err; fail "$O split=$s with checking"; }
-        assert_not_contains "$O split=$s: no diagnostic" c$s.err "error|internal|verify"
-        gcc -o c$s c$s.o
-        ./c$s > c$s.out
-        ./c$s 3 > c$s-3.out
-        cmp train.out c$s.out || fail "$O split=$s prints something else"
-        cmp train3.out c$s-3.out || fail "$O split=$s prints something else when the cold paths run"
-    done
-    ok "$O with checking: every split prints what training printed, cold paths run or not"
-done
+checked_builds "$src" plan.fb split "gcc 2 3" 3 train.out train3.out
 
 # no branch profile, no change: only main's tier applied, or no feedback
 n=$(awk '$2 == "function-tier" { print $1; exit }' plan.fb)
@@ -81,12 +67,10 @@ n=$(awk '$2 == "function-tier" { print $1; exit }' plan.fb)
 for s in gcc 3; do
     pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-feedback-only="$n" \
         -fplugin-arg-perfinst-split=$s -c "$src" -o tier$s.o
-    objdump -d tier$s.o | sed 1,3d > tier$s.dis
     pi_cc -O2 -fplugin-arg-perfinst-split=$s -c "$src" -o none$s.o
-    objdump -d none$s.o | sed 1,3d > none$s.dis
 done
-cmp tiergcc.dis tier3.dis || fail "without a branch profile split=3 should change nothing"
-cmp nonegcc.dis none3.dis || fail "without feedback split=3 should change nothing"
+same_code tiergcc.o tier3.o "without a branch profile split=3 should change nothing"
+same_code nonegcc.o none3.o "without feedback split=3 should change nothing"
 ok "without a branch profile the code is the same byte for byte"
 
 expect_fail "split=4 is refused" pi_cc -O2 -fplugin-arg-perfinst-split=4 -c "$src" -o bad.o

@@ -36,9 +36,7 @@ assert_eq "small: run's indirect jumps, one per opcode and the entry's" 16 "$(ij
 case " $(syms small.o) " in *" run.cold "*) fail "dispatch=small: run should have no cold part" ;; esac
 assert_contains "small: its dispatch kept from cross-jumping" small.err \
     "dispatch tails of .run.: 1 computed jumps kept from cross-jumping"
-objdump -d small.o | sed 1,3d > small.dis
-objdump -d whole.o | sed 1,3d > whole.dis
-cmp small.dis whole.dis || fail "dispatch=small should compile run as dispatch=whole does"
+same_code small.o whole.o "dispatch=small should compile run as dispatch=whole does"
 ok "dispatch=small and whole: each of run's 15 opcodes and its entry end in their own indirect jump"
 
-dispatch_checked "$src" plan.fb "split small"
+checked_builds "$src" plan.fb dispatch "split small" 2 o2.out o2-2.out

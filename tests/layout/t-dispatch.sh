@@ -27,9 +27,7 @@ for d in split whole small; do
     echo "dispatch=$d: $(syms $d.o)"
 done
 pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$src" -o def.o
-objdump -d split.o | sed 1,3d > split.dis
-objdump -d def.o | sed 1,3d > def.dis
-cmp split.dis def.dis || fail "dispatch=split should be the default"
+same_code split.o def.o "dispatch=split should be the default"
 ok "dispatch=split is the default"
 
 # the default: run's never-run opcodes are cold
@@ -56,7 +54,7 @@ assert_eq "whole: once and once.cold as large as with split" "$(sizes split.o)" 
 assert_eq "whole: once's note as with split" "$(grep "split of .once." split.err)" "$(grep "split of .once." whole.err)"
 ok "dispatch=whole: once (one switch per call, 1 run per entry) is split as before"
 
-dispatch_checked "$src" plan.fb "split whole"
+checked_builds "$src" plan.fb dispatch "split whole" 2 o2.out o2-2.out
 
 expect_fail "dispatch=none is refused" pi_cc -O2 -fplugin-arg-perfinst-dispatch=none -c "$src" -o bad.o
 assert_contains "it says what is expected" err "dispatch=none.*expected .split., .whole. or .small."
@@ -64,9 +62,7 @@ assert_contains "it says what is expected" err "dispatch=none.*expected .split.,
 # dispatch=small: run is small, kept whole as with dispatch=whole
 assert_contains "small: run is a small dispatch loop, kept whole" small.err \
     "split of .run.: a dispatch loop \(16 successors, 64.0 runs per entry\) of [0-9]+ instructions: kept whole \(dispatch=small\), 13 blocks that never ran stay in it"
-objdump -d whole.o | sed 1,3d > whole.dis
-objdump -d small.o | sed 1,3d > small.dis
-cmp whole.dis small.dis || fail "dispatch=small should compile dispatch.c as dispatch=whole does"
+same_code whole.o small.o "dispatch=small should compile dispatch.c as dispatch=whole does"
 ok "dispatch=small: run kept whole, the same code as dispatch=whole"
 
 # dispatch-big.c: big() is a dispatch loop over the limit, split as by default
@@ -80,13 +76,12 @@ PERFINST_OUT=btrain.pit ./btrain > /dev/null
 for d in split whole small; do
     pi_cc -O2 -fplugin-arg-perfinst-feedback=bplan.fb -fplugin-arg-perfinst-dispatch=$d \
         -fplugin-arg-perfinst-verbose -c "$big" -o b$d.o 2> b$d.err || { cat b$d.err; fail "big: dispatch=$d"; }
-    objdump -d b$d.o | sed 1,3d > b$d.dis
 done
 assert_contains "small: big is split, its size named" bsmall.err \
     "split of .big.: a dispatch loop \(16 successors, 64.0 runs per entry\) of [0-9]+ instructions, more than 5461: split \(dispatch=small\)"
 n=$(sed -n 's/.*split of .big.: a dispatch loop .* of \([0-9]*\) instructions, more.*/\1/p' bsmall.err)
 [ "$n" -gt 5461 ] || fail "big's instruction count $n should be over 5461"
-cmp bsplit.dis bsmall.dis || fail "dispatch=small should compile big as dispatch=split does"
+same_code bsplit.o bsmall.o "dispatch=small should compile big as dispatch=split does"
 case " $(syms bsmall.o) " in *" big.cold "*) ;; *) fail "dispatch=small: big should have a cold part" ;; esac
 case " $(syms bwhole.o) " in *" big.cold "*) fail "dispatch=whole: big should have no cold part" ;; esac
 assert_eq "small: opcode 15's first step in big.cold" 1 "$(has bsmall.o big.cold '0xf000')"
