@@ -20,10 +20,13 @@
  * `jne` are those at the `jmp`.  Runs right before branch shortening,
  * after the CFG is gone; the `jne` is an ASM_INPUT naming the copy's
  * local symbol, and the tail block stays where it is (5 unreached bytes).
- * Where the prologue comes before the test (the tail block pops
- * registers before its `jmp`), hoist_test moves the test in front of it
- * (below); where a hot/cold split put the tail block in the cold part (a
- * feedback rebuild), nothing changes.
+ * Where code comes before the test (a prologue, loads of the arguments
+ * passed on the stack, stores into the frame) or the tail block runs some
+ * before its `jmp` (an epilogue, those arguments stored back, %al cleared
+ * for a callee without a prototype), hoist_test moves the test in front of
+ * it all when it can show that the tail leaves the sibling call the
+ * entry's state (below); where a hot/cold split put the tail block in the
+ * cold part, nothing changes.
  */
 #include "plugin.h"
 #include "rtl.h"
@@ -52,18 +55,15 @@ static tree sibcall_copy(rtx_insn *insn, rtx *sym)
     return d;
 }
 
-/* An insn a prologue may hold before the entry test: a frame-related one
- * (a push, the stack adjustment), or a copy into a callee-saved register
- * (saved by the prologue, restored by every epilogue). */
-static bool prologue_insn(rtx_insn *insn)
+/* X in the function's first section: no hot/cold switch before it (a
+ * tail block in the cold part opens that part's unwind info, so it must
+ * stay reached). */
+static bool in_first_section(rtx_insn *x)
 {
-    if (!NONJUMP_INSN_P(insn))
-        return false;
-    if (RTX_FRAME_RELATED_P(insn))
-        return true;
-    rtx p = PATTERN(insn);
-    return GET_CODE(p) == SET && REG_P(SET_DEST(p)) && REG_P(SET_SRC(p)) &&
-           !fixed_regs[REGNO(SET_DEST(p))] && !this_target_hard_regs->x_call_used_regs[REGNO(SET_DEST(p))];
+    for (rtx_insn *i = get_insns(); i && i != x; i = NEXT_INSN(i))
+        if (NOTE_P(i) && NOTE_KIND(i) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
+            return false;
+    return true;
 }
 
 /* INSN a conditional jump on the zero flag alone, `jne LABEL` or `je
@@ -91,50 +91,333 @@ static location_t asm_location(rtx_insn *insn)
     return LOCATION_LOCUS(loc) == UNKNOWN_LOCATION ? DECL_SOURCE_LOCATION(current_function_decl) : loc;
 }
 
-/* The switch test after a prologue, its tail block an epilogue and the
- * sibling call:
+/* ---- the test moved to the entry: what runs before it and in the tail ----
+ *
+ * Where GCC put code before the switch test — the prologue, copies into
+ * saved registers, loads of the arguments passed on the stack, stores into
+ * the frame — and the tail block undoes it before its sibling call,
  *
  *     f:    push %r12 ...                        f:    cmpb $0, __perfinst_fnon+F(%rip)
- *           mov  %rsi, %r12                            jne  f.count.0
+ *           sub  $0x28, %rsp                           jne  f.count.0
  *           cmpb $0, __perfinst_fnon+F(%rip)     →     push %r12 ...
- *           jne  .L9                                   mov  %rsi, %r12
- *           ...                                        ...
- *     .L9:  pop %r12 ...; jmp f.count.0          .L9:  pop %r12 ...; jmp f.count.0   (no longer reached)
+ *           mov  0x60(%rsp), %rax                      sub  $0x28, %rsp
+ *           mov  %rax, 0x18(%rsp)                      mov  0x60(%rsp), %rax ...
+ *           jne  .L9                                   ...
+ *           ...
+ *     .L9:  mov 0x18(%rsp), %rax; mov %rax, 0x60(%rsp)
+ *           add $0x28, %rsp; pop %r12 ...; jmp f.count.0   (no longer reached)
  *
- * The prologue only saves registers, moves the stack and copies values
- * into saved registers, and the tail block only undoes it: at the entry
- * the state is the one the sibling call sees.  The test moves in front of
- * the prologue as one asm; the two insns it was are deleted. */
+ * the test moves in front of it all as one asm, once the straight line from
+ * the entry through the `jne` and the tail block to the sibling call is shown
+ * to leave at the call what the entry had: sym_state runs it over symbolic
+ * values (each register and each stack slot by what it held at the entry),
+ * and the call must find the stack pointer, every argument register, every
+ * call-saved register and every argument slot on the stack holding their
+ * entry values; what else changed is the dead frame below the return
+ * address and the registers no call may expect (%rax — %al only tells a
+ * variadic function how many vector registers it got, and f is not one —
+ * %r10, the static chain, which f has not, %r11 and the flags).  No label
+ * may come before the jump (the test would run again where the code jumps
+ * back).  An insn the walk does not know, a store anywhere
+ * but the stack, a volatile access or a call stops it, and nothing moves.
+ * gawk's sc_parse_field (nine arguments, three on the stack, one a bool
+ * the tail stores back), tree_lookup (an argument saved in the frame) and
+ * POP_SCALAR (declared without a prototype: the sibling call clears %al)
+ * are of these shapes. */
+
+/* A value: what register or stack slot held it at the entry (SV_REG: hard
+ * register REG; SV_MEM: the OFF bytes above the entry stack pointer, SIZE
+ * of them), zero, or not known. */
+enum sym_kind { SV_UNKNOWN, SV_REG, SV_MEM, SV_ZERO };
+struct sym_val {
+    sym_kind kind;
+    HOST_WIDE_INT off;
+    unsigned size, reg;
+};
+struct sym_slot {
+    HOST_WIDE_INT off;
+    unsigned size;
+    sym_val v;
+};
+struct sym_state {
+    sym_val regs[FIRST_PSEUDO_REGISTER];
+    HOST_WIDE_INT sp;      /* the stack pointer, from the entry's (0 or less) */
+    auto_vec<sym_slot> mem; /* the stack slots written, by entry offset */
+};
+
+static void sym_init(sym_state *st)
+{
+    for (unsigned r = 0; r < FIRST_PSEUDO_REGISTER; r++)
+        st->regs[r] = sym_val{SV_REG, 0, 0, r};
+    st->sp = 0;
+}
+
+/* X, an address: the stack pointer plus a constant (*OFF, from the
+ * entry's), or a push's or pop's auto-modified stack pointer (*AUTO: the
+ * change, which applies before the access for a push, after it for a pop). */
+static bool sym_stack_addr(const sym_state *st, rtx x, unsigned size, HOST_WIDE_INT *off, HOST_WIDE_INT *autoinc)
+{
+    *autoinc = 0;
+    if (GET_CODE(x) == PRE_DEC && XEXP(x, 0) == stack_pointer_rtx) {
+        *autoinc = -(HOST_WIDE_INT)size;
+        *off = st->sp - size;
+        return true;
+    }
+    if (GET_CODE(x) == POST_INC && XEXP(x, 0) == stack_pointer_rtx) {
+        *autoinc = size;
+        *off = st->sp;
+        return true;
+    }
+    if (x == stack_pointer_rtx) {
+        *off = st->sp;
+        return true;
+    }
+    if (GET_CODE(x) == PLUS && XEXP(x, 0) == stack_pointer_rtx && CONST_INT_P(XEXP(x, 1))) {
+        *off = st->sp + INTVAL(XEXP(x, 1));
+        return true;
+    }
+    return false;
+}
+
+/* What a load of SIZE bytes at entry offset OFF reads. */
+static sym_val sym_load(const sym_state *st, HOST_WIDE_INT off, unsigned size)
+{
+    for (unsigned i = 0; i < st->mem.length(); i++) {
+        const sym_slot &s = st->mem[i];
+        if (s.off == off && s.size >= size)
+            return s.v;
+        if (s.off < off + (HOST_WIDE_INT)size && off < s.off + (HOST_WIDE_INT)s.size)
+            return sym_val{SV_UNKNOWN, 0, 0, 0}; /* (a part of a slot) */
+    }
+    return sym_val{SV_MEM, off, size, 0};
+}
+
+static bool sym_store(sym_state *st, HOST_WIDE_INT off, unsigned size, sym_val v)
+{
+    if (off >= 0 && off < 8)
+        return false; /* the return address */
+    for (unsigned i = 0; i < st->mem.length(); i++) {
+        sym_slot &s = st->mem[i];
+        if (s.off == off && s.size == size) {
+            s.v = v;
+            return true;
+        }
+        if (s.off < off + (HOST_WIDE_INT)size && off < s.off + (HOST_WIDE_INT)s.size)
+            return false;
+    }
+    st->mem.safe_push(sym_slot{off, size, v});
+    return true;
+}
+
+/* The value SRC (a register, a stack slot, zero) has, or false for what the
+ * walk does not follow (a load from elsewhere gives SV_UNKNOWN). */
+static bool sym_value(sym_state *st, rtx src, unsigned size, sym_val *v)
+{
+    if (REG_P(src) && HARD_REGISTER_P(src)) {
+        if (REGNO(src) == STACK_POINTER_REGNUM || REGNO(src) == FRAME_POINTER_REGNUM ||
+            REGNO(src) == ARG_POINTER_REGNUM) {
+            *v = sym_val{SV_UNKNOWN, 0, 0, 0}; /* (the stack pointer is st->sp) */
+            return true;
+        }
+        sym_val r = st->regs[REGNO(src)];
+        /* a narrower read of a register: its low bytes, the same bytes of
+           the slot it was loaded from (little-endian) */
+        if (r.kind == SV_MEM && size > r.size)
+            r.kind = SV_UNKNOWN;
+        *v = r;
+        return true;
+    }
+    if (src == const0_rtx) {
+        *v = sym_val{SV_ZERO, 0, 0, 0};
+        return true;
+    }
+    if (MEM_P(src)) {
+        if (MEM_VOLATILE_P(src))
+            return false;
+        HOST_WIDE_INT off, inc;
+        if (sym_stack_addr(st, XEXP(src, 0), size, &off, &inc)) {
+            if (inc < 0)
+                return false;
+            *v = sym_load(st, off, size);
+            st->sp += inc;
+            return true;
+        }
+        /* a load from elsewhere (it runs only in off mode once the test
+           is first: leaving it out of the counting path faults nothing) */
+        subrtx_iterator::array_type array;
+        FOR_EACH_SUBRTX(it, array, XEXP(src, 0), ALL)
+        if (GET_RTX_CLASS(GET_CODE(*it)) == RTX_AUTOINC)
+            return false;
+        *v = sym_val{SV_UNKNOWN, 0, 0, 0};
+        return true;
+    }
+    /* a constant, arithmetic: a value not followed, if it reads nothing
+       volatile and changes nothing itself */
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(it, array, src, ALL)
+    if ((MEM_P(*it) && MEM_VOLATILE_P(*it)) || GET_RTX_CLASS(GET_CODE(*it)) == RTX_AUTOINC ||
+        GET_CODE(*it) == UNSPEC_VOLATILE || GET_CODE(*it) == ASM_OPERANDS || GET_CODE(*it) == CALL)
+        return false;
+    *v = sym_val{src == const0_rtx ? SV_ZERO : SV_UNKNOWN, 0, 0, 0};
+    return true;
+}
+
+/* INSN run over ST; false if the walk does not follow it.  A compare
+ * (of anything but a volatile access) only sets the flags. */
+static bool sym_step(sym_state *st, rtx_insn *insn)
+{
+    if (!NONJUMP_INSN_P(insn))
+        return false;
+    rtx p = PATTERN(insn), set = NULL_RTX;
+    if (GET_CODE(p) == SET)
+        set = p;
+    else if (GET_CODE(p) == PARALLEL) {
+        /* one set and clobbers of the flags or of memory (a stack
+           adjustment's blockage) */
+        for (int i = 0; i < XVECLEN(p, 0); i++) {
+            rtx e = XVECEXP(p, 0, i);
+            if (GET_CODE(e) == SET && !set)
+                set = e;
+            else if (GET_CODE(e) == CLOBBER &&
+                     ((REG_P(XEXP(e, 0)) && REGNO(XEXP(e, 0)) == FLAGS_REG) ||
+                      (MEM_P(XEXP(e, 0)) && GET_MODE(XEXP(e, 0)) == BLKmode)))
+                st->regs[FLAGS_REG] = sym_val{SV_UNKNOWN, 0, 0, 0};
+            else
+                return false;
+        }
+    }
+    if (!set)
+        return false;
+    rtx dst = SET_DEST(set), src = SET_SRC(set);
+    if (REG_P(dst) && REGNO(dst) == FLAGS_REG) {
+        subrtx_iterator::array_type array;
+        FOR_EACH_SUBRTX(it, array, src, ALL)
+        if ((MEM_P(*it) && MEM_VOLATILE_P(*it)) || GET_RTX_CLASS(GET_CODE(*it)) == RTX_AUTOINC)
+            return false;
+        st->regs[FLAGS_REG] = sym_val{SV_UNKNOWN, 0, 0, 0};
+        return true;
+    }
+    if (dst == stack_pointer_rtx) {
+        /* sp = sp + N */
+        if (GET_CODE(src) != PLUS || XEXP(src, 0) != stack_pointer_rtx || !CONST_INT_P(XEXP(src, 1)))
+            return false;
+        st->sp += INTVAL(XEXP(src, 1));
+        return true;
+    }
+    if (GET_MODE(dst) == VOIDmode || !GET_MODE_SIZE(GET_MODE(dst)).is_constant())
+        return false;
+    unsigned size = GET_MODE_SIZE(GET_MODE(dst)).to_constant();
+    if (REG_P(dst) && HARD_REGISTER_P(dst) && REGNO(dst) != STACK_POINTER_REGNUM &&
+        REG_NREGS(dst) == 1) {
+        rtx s = src;
+        if (GET_CODE(s) == ZERO_EXTEND && MEM_P(XEXP(s, 0)))
+            s = XEXP(s, 0); /* (its low bytes are the slot's) */
+        unsigned ssize = GET_MODE(s) == VOIDmode ? size : GET_MODE_SIZE(GET_MODE(s)).to_constant();
+        sym_val v;
+        if (!sym_value(st, s, ssize, &v))
+            return false;
+        /* what the whole register then holds: a slot's bytes are its low
+           bytes; a narrower write of a register's value leaves bytes
+           above it that are not followed; zero if at least 32 bits (x86-64
+           clears the upper half) */
+        if (v.kind == SV_MEM && v.size > ssize)
+            v.size = ssize;
+        if ((v.kind == SV_REG && size < 8) || (v.kind == SV_ZERO && size < 4) || (v.kind == SV_MEM && size < 4))
+            v.kind = SV_UNKNOWN;
+        st->regs[REGNO(dst)] = v;
+        return true;
+    }
+    if (MEM_P(dst) && !MEM_VOLATILE_P(dst)) {
+        sym_val v;
+        if (!sym_value(st, src, size, &v))
+            return false;
+        HOST_WIDE_INT off, inc;
+        if (!sym_stack_addr(st, XEXP(dst, 0), size, &off, &inc) || inc > 0)
+            return false;
+        st->sp += inc;
+        /* a narrower store of a slot's value keeps its low bytes */
+        if (v.kind == SV_MEM && v.size > size)
+            v.size = size;
+        return sym_store(st, off, size, v);
+    }
+    return false;
+}
+
+/* At the sibling call: everything the counting copy may read as it was at
+ * the entry? */
+static bool sym_as_entry(const sym_state *st)
+{
+    if (st->sp != 0)
+        return false;
+    for (unsigned r = 0; r < FIRST_PSEUDO_REGISTER; r++) {
+        const sym_val &v = st->regs[r];
+        if (v.kind == SV_REG && v.reg == r)
+            continue;
+        /* free at a call: %rax (%al counts vector registers for a
+           variadic callee only), %r11, the flags */
+        if (r == FLAGS_REG || r == R11_REG || r == R10_REG ||
+            (r == AX_REG && !stdarg_p(TREE_TYPE(current_function_decl))))
+            continue;
+        return false;
+    }
+    for (unsigned i = 0; i < st->mem.length(); i++) {
+        const sym_slot &s = st->mem[i];
+        if (s.off < 0)
+            continue; /* the frame, gone at the call */
+        if (s.v.kind != SV_MEM || s.v.off != s.off || s.v.size < s.size)
+            return false;
+    }
+    return true;
+}
+
 static void hoist_test(void)
 {
-    rtx_insn *first = NULL, *insn;
-    for (insn = next_active_insn(get_insns()); insn && prologue_insn(insn); insn = next_active_insn(insn))
-        if (!first)
-            first = insn;
-    if (!first || !insn || !NONJUMP_INSN_P(insn))
-        return; /* (no prologue before the test: the plain case) */
-    rtx_insn *cmp = insn, *jump = next_active_insn(cmp);
-    rtx set = single_set(cmp);
-    if (!set || !REG_P(SET_DEST(set)) || REGNO(SET_DEST(set)) != FLAGS_REG || GET_CODE(SET_SRC(set)) != COMPARE)
+    rtx_insn *first = next_active_insn(get_insns()), *insn, *cmp = NULL;
+    if (!first)
         return;
-    rtx mem = XEXP(SET_SRC(set), 0);
-    if (!MEM_P(mem) || GET_MODE(mem) != QImode || XEXP(SET_SRC(set), 1) != const0_rtx)
+    sym_state st;
+    sym_init(&st);
+    for (insn = get_insns(); insn != first; insn = NEXT_INSN(insn))
+        if (LABEL_P(insn))
+            return;
+    for (insn = first; insn && !JUMP_P(insn); insn = NEXT_INSN(insn)) {
+        if (LABEL_P(insn))
+            return;
+        if (!active_insn_p(insn))
+            continue;
+        rtx set = NONJUMP_INSN_P(insn) ? single_set(insn) : NULL_RTX;
+        if (!cmp && set && REG_P(SET_DEST(set)) && REGNO(SET_DEST(set)) == FLAGS_REG &&
+            GET_CODE(SET_SRC(set)) == COMPARE && MEM_P(XEXP(SET_SRC(set), 0)) &&
+            GET_MODE(XEXP(SET_SRC(set), 0)) == QImode && XEXP(SET_SRC(set), 1) == const0_rtx) {
+            subrtx_iterator::array_type array;
+            FOR_EACH_SUBRTX(it, array, XEXP(XEXP(SET_SRC(set), 0), 0), ALL)
+            if (GET_CODE(*it) == SYMBOL_REF && strncmp(XSTR(*it, 0), "__perfinst_", 11) == 0)
+                cmp = insn;
+            if (cmp)
+                continue;
+        }
+        if (cmp)
+            st.regs[FLAGS_REG] = sym_val{SV_REG, 0, 0, FLAGS_REG}; /* (the test's flags) */
+        if (!sym_step(&st, insn))
+            return;
+        if (cmp && st.regs[FLAGS_REG].kind != SV_REG)
+            return; /* (the flags set again before the jump) */
+    }
+    rtx_insn *jump = insn;
+    if (!cmp || zf_jump(jump) != NE)
         return;
-    subrtx_iterator::array_type array;
-    bool switch_byte = false;
-    FOR_EACH_SUBRTX(it, array, XEXP(mem, 0), ALL)
-    if (GET_CODE(*it) == SYMBOL_REF && strncmp(XSTR(*it, 0), "__perfinst_", 11) == 0)
-        switch_byte = true;
-    if (!switch_byte || zf_jump(jump) != NE)
-        return;
-    /* the tail block: frame-related insns (the epilogue), then the call */
+    /* the tail block: the walk goes on to the sibling call */
     rtx_insn *t = next_active_insn(as_a<rtx_insn *>(JUMP_LABEL(jump)));
-    while (t && NONJUMP_INSN_P(t) && RTX_FRAME_RELATED_P(t))
-        t = next_active_insn(t);
     rtx sym;
-    if (!sibcall_copy(t, &sym))
+    if (cmp == first && next_active_insn(cmp) == jump && sibcall_copy(t, &sym))
+        return; /* (the test first and its tail the call: the plain case, tailjump_execute) */
+    for (; t && !sibcall_copy(t, &sym); t = next_active_insn(t))
+        if (!sym_step(&st, t))
+            return;
+    if (!t || !sym_as_entry(&st) || DECL_STATIC_CHAIN(current_function_decl) || !in_first_section(t))
         return;
     char text[512];
+    rtx mem = XEXP(SET_SRC(single_set(cmp)), 0);
     snprintf(text, sizeof text, "cmpb\t$0, %%0\n\tjne\t%s", targetm.strip_name_encoding(XSTR(sym, 0)));
     rtx op = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(text), "", 0, gen_rtvec(1, copy_rtx(mem)),
                                   gen_rtvec(1, gen_rtx_ASM_INPUT(QImode, "m")), rtvec_alloc(0), asm_location(jump));
@@ -155,7 +438,8 @@ static unsigned int tailjump_execute(function *)
         if (code == UNKNOWN)
             continue;
         rtx sym;
-        if (!sibcall_copy(next_active_insn(as_a<rtx_insn *>(JUMP_LABEL(insn))), &sym))
+        rtx_insn *t = next_active_insn(as_a<rtx_insn *>(JUMP_LABEL(insn)));
+        if (!sibcall_copy(t, &sym) || !in_first_section(t))
             continue;
         char text[512];
         snprintf(text, sizeof text, "%s\t%s", code == NE ? "jne" : "je", targetm.strip_name_encoding(XSTR(sym, 0)));
@@ -166,12 +450,10 @@ static unsigned int tailjump_execute(function *)
     return 0;
 }
 
-/* clean copies of counting functions, x86-64 AT&T syntax (pi_entry_jump_usable's rule),
-   in one section: where a hot/cold split put the tail block in the cold part (a feedback
-   rebuild), the cold part's unwind info starts from that block, which must stay reached */
+/* clean copies of counting functions, x86-64 AT&T syntax (pi_entry_jump_usable's rule);
+   with a hot/cold split, where the tail block is in the first section (in_first_section) */
 static bool tailjump_gate(function *fun)
 {
-    return !pi_opt.entry_branch_tail && TARGET_64BIT && ix86_asm_dialect == ASM_ATT &&
-           !crtl->has_bb_partition && pi_countfn_has_copy(fun->decl);
+    return !pi_opt.entry_branch_tail && TARGET_64BIT && ix86_asm_dialect == ASM_ATT && pi_countfn_has_copy(fun->decl);
 }
 PI_RTL_PASS(tailjump)
