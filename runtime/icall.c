@@ -10,10 +10,17 @@
  *   else __perfinst_icall_miss2(U, S, fnptr, slot);   S: the call's PI_SITE_CALL site
  *
  * so only a target that is neither of the last two comes here (a site
- * that alternates between two never does).  The miss adds the hits of
- * the older way to the pair (site, its target), moves the newer way to
- * the older, and makes fnptr the newer with this call as its one hit: one
- * table update per miss at most.  Pairs are counted in a fixed open-addressing
+ * that alternates between two never does).  Two more ways per slot, the
+ * victims, live here (in the slot's cache_ref, which the thread finds
+ * through a small table of its own by the slot's address): a target among
+ * them comes back into the slot with its hits, as the newer way, the
+ * older way going to the victims in its place — an interpreter's call of
+ * its builtins rotating over three or four targets (gawk's `split`,
+ * `int`, `length` on each record) misses the slot at every call, but not
+ * the victims, and costs no table update.  A target in none of the four
+ * ways adds the hits of the oldest victim to the pair (site, its target),
+ * moves each way one older and makes fnptr the newer with this call as its
+ * one hit: one table update per miss at most.  Pairs are counted in a fixed open-addressing
  * table updated with atomics (no lock: the fatal-signal path writes it too).
  * The hits still in the slots are added when their thread ends, when the
  * trace is written (every thread's, as the counters are) and when their
@@ -44,6 +51,7 @@ struct icall_slot {
 static struct icall_slot icalls[PI_MAX_ICALLS];
 static uint64_t icall_lost;
 
+__attribute__((noinline)) /* (tests/count/t-icall-cache.sh counts its calls) */
 static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n)
 {
     /* a multiplicative mix, not the byte-wise FNV: this runs on every
@@ -75,6 +83,7 @@ struct cache_ref {
     uint64_t *slot; /* the thread's slot (four words) in its unit's TLS */
     uint64_t unit_id;
     uint32_t site;
+    uint64_t victim[2][2]; /* the two older ways: target (0: none), hits */
 };
 #define CHUNK_REFS 126
 struct cache_chunk {
@@ -85,8 +94,15 @@ struct cache_chunk {
 };
 static struct cache_chunk *chunks;
 static __thread struct cache_chunk *my_chunk __attribute__((tls_model("initial-exec")));
+/* The thread's refs by their slot's address (direct-mapped: a slot whose
+ * entry another took misses its victims until its next first miss, which
+ * never comes — it then updates the table as with two ways; its victims'
+ * hits are counted when its ref is flushed).  Small: static TLS. */
+#define VICTIM_REFS 16
+static __thread struct cache_ref *my_refs[VICTIM_REFS] __attribute__((tls_model("initial-exec")));
+static unsigned ref_index(const uint64_t *slot) { return (unsigned)((uintptr_t)slot >> 5) & (VICTIM_REFS - 1); }
 
-static void remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
+static struct cache_ref *remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
 {
     struct cache_chunk *c = my_chunk;
     if (!c || c->n == CHUNK_REFS) {
@@ -102,7 +118,7 @@ static void remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
                 /* no memory: the slot stays unknown, so its hits are
                    lost; count them as such, from now on, by not caching */
                 slot[0] = 0;
-                return;
+                return NULL;
             }
             f->owner = me;
             struct cache_chunk *head = __atomic_load_n(&chunks, __ATOMIC_RELAXED);
@@ -113,16 +129,29 @@ static void remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
         f->n = 0;
         c = my_chunk = f;
     }
-    c->refs[c->n] = (struct cache_ref){.slot = slot, .unit_id = unit_id, .site = site};
+    struct cache_ref *r = &c->refs[c->n];
+    *r = (struct cache_ref){.slot = slot, .unit_id = unit_id, .site = site};
     __atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
+    return r;
 }
 
-PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+/* A target in neither way nor among the victims, or the slot's first. */
+__attribute__((noinline)) static void miss_slow(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
 {
-    if (slot[0] == 0)
-        remember(slot, unit_id, site);
-    else {
-        if (slot[3])
+    if (slot[0] == 0) {
+        struct cache_ref *r = remember(slot, unit_id, site);
+        if (r)
+            my_refs[ref_index(slot)] = r;
+    } else {
+        struct cache_ref *r = my_refs[ref_index(slot)];
+        if (r && r->slot == slot) {
+            if (r->victim[1][1])
+                icall_add(unit_id, site, r->victim[1][0], r->victim[1][1]);
+            r->victim[1][0] = r->victim[0][0];
+            r->victim[1][1] = r->victim[0][1];
+            r->victim[0][0] = slot[2];
+            r->victim[0][1] = slot[3];
+        } else if (slot[3])
             icall_add(unit_id, site, slot[2], slot[3]);
         slot[2] = slot[0];
         slot[3] = slot[1];
@@ -131,9 +160,28 @@ PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t 
     slot[1] = 1;
 }
 
+PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+{
+    struct cache_ref *r = my_refs[ref_index(slot)];
+    if (slot[0] != 0 && r && r->slot == slot)
+        for (int w = 0; w < 2; w++)
+            if (r->victim[w][0] == target) {
+                /* back into the slot, newer; the older way a victim */
+                uint64_t hits = r->victim[w][1];
+                r->victim[w][0] = slot[2];
+                r->victim[w][1] = slot[3];
+                slot[2] = slot[0];
+                slot[3] = slot[1];
+                slot[0] = target;
+                slot[1] = hits + 1;
+                return;
+            }
+    miss_slow(unit_id, site, target, slot);
+}
+
 /* The hits of one slot's ways go into the table (RESET: and the slot is
  * emptied, its thread ending). */
-static void flush_slot(const struct cache_ref *r, int reset)
+static void flush_slot(struct cache_ref *r, int reset)
 {
     for (int w = 0; w < 4; w += 2) {
         uint64_t hits = __atomic_exchange_n(&r->slot[w + 1], 0, __ATOMIC_RELAXED);
@@ -141,6 +189,13 @@ static void flush_slot(const struct cache_ref *r, int reset)
             icall_add(r->unit_id, r->site, __atomic_load_n(&r->slot[w], __ATOMIC_RELAXED), hits);
         if (reset)
             r->slot[w] = 0;
+    }
+    for (int w = 0; w < 2; w++) {
+        uint64_t hits = __atomic_exchange_n(&r->victim[w][1], 0, __ATOMIC_RELAXED);
+        if (hits)
+            icall_add(r->unit_id, r->site, __atomic_load_n(&r->victim[w][0], __ATOMIC_RELAXED), hits);
+        if (reset)
+            r->victim[w][0] = 0;
     }
 }
 
@@ -185,6 +240,7 @@ void pi_icall_thread_exit(void)
         __atomic_store_n(&c->owner, 0, __ATOMIC_RELEASE);
     }
     my_chunk = NULL;
+    memset(my_refs, 0, sizeof my_refs);
 }
 
 void pi_icall_write(struct pi_rec_writer *w)
@@ -231,7 +287,9 @@ void pi_icall_after_fork(void)
         }
         c->owner = me;
         for (uint32_t i = 0; i < c->n; i++)
-            if (c->refs[i].slot)
+            if (c->refs[i].slot) {
                 c->refs[i].slot[1] = c->refs[i].slot[3] = 0;
+                c->refs[i].victim[0][1] = c->refs[i].victim[1][1] = 0;
+            }
     }
 }

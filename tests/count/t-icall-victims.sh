@@ -1,0 +1,36 @@
+# An indirect call site rotating over more targets than the inline cache's
+# two ways (runtime/icall.c: two victim ways per slot in the runtime):
+# icall3.c's call() over three targets, then four, then two.  Every pair
+# (site, target) is counted exactly, and (under callgrind) the runtime's
+# table of pairs is updated only when the trace is written — once per
+# target still held, four — not at every miss of the rotation (two ways
+# alone: about 7,000 updates).
+. "$PERFINST_TOP/tests/lib.sh"
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/count/icall3.c" -o icall3.o
+pi_ld -O2 -o icall3 icall3.o
+PERFINST_OUT=t.pit ./icall3 > out || fail "icall3 failed"
+assert_eq "output" "sum 23490500" "$(cat out)"
+icalls() { # TRACE: "TARGET COUNT" per ICALL record, link-time targets
+    "$PMOPT" merge -o m.pit "$1" > /dev/null
+    "$PMOPT" dump m.pit | grep ' ICALL ' | sed 's/.* target \(0x[0-9a-f]*\) count \([0-9]*\)$/\1 \2/' | sort
+}
+for fn in f g h k; do
+    eval "$fn=0x\$(nm icall3 | awk '\$3 == \"$fn\" { sub(/^0+/, \"\", \$1); print \$1 }')"
+done
+icalls t.pit > got
+printf '%s\n' "$f 3000" "$g 3000" "$h 2000" "$k 1000" | sort > want
+diff want got || fail "ICALL pairs: want f 3000, g 3000, h 2000, k 1000"
+ok "f 3000, g 3000, h 2000, k 1000 calls through one site, exact"
+command -v valgrind > /dev/null || skip "no valgrind for the table's updates"
+rm -f t.pit
+PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icall3 > /dev/null 2> vg.err ||
+    { cat vg.err >&2; fail "icall3 under callgrind"; }
+calls() { # FUNCTION: its calls in cg.out
+    awk -v f="$1" '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
+         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
+         /^calls=/ && callee == f { split($1, c, "="); n += c[2] }
+         END { print n + 0 }' cg.out
+}
+misses=$(calls __perfinst_icall_miss2)
+[ "$misses" -gt 4000 ] || fail "the rotation should miss the two ways (miss path called $misses times)"
+assert_eq "table updates ($misses misses of the inline ways)" 4 "$(calls icall_add)"
