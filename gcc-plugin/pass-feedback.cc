@@ -171,10 +171,29 @@ bool pi_feedback_ipa_quality(void)
     return ipa_state > 0;
 }
 
+/* feedback-counts=fine: with local quality every count is multiplied by
+ * FINE_SCALE.  GCC's transformations derive the counts of the blocks they
+ * make (a copied loop test, a threaded path, an unrolled body) as a count
+ * times a probability, rounded to a whole number: a function entered 6
+ * times in training has blocks whose derived count is 0.3, which rounds to
+ * 0, and pass-coldsplit.cc then sends such a block, which did run, to the
+ * cold part as one that never ran.  Local counts only compare with each
+ * other, so a common factor changes no ratio GCC uses; an ipa-quality count
+ * is the number of runs and stays so. */
+#define FINE_SCALE 1024
+
+static bool fine_counts(void)
+{
+    return pi_opt.feedback_counts == PI_FBCOUNTS_FINE;
+}
+
 static profile_count count_of(uint64_t n)
 {
     if (n == 0)
         return profile_count::zero();
+    if (ipa_state <= 0 && fine_counts())
+        n = n > (uint64_t)profile_count::max_count / FINE_SCALE ? (uint64_t)profile_count::max_count
+                                                                : n * FINE_SCALE;
     if (n > (uint64_t)profile_count::max_count)
         n = profile_count::max_count;
     if (ipa_state > 0)

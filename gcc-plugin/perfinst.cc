@@ -18,6 +18,8 @@
  *   split=2|3|gcc        with feedback: every never-run block cold (2), warm blocks
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
+ *   feedback-counts=runs|fine  with feedback: local counts as runs (default) or x1024, so that
+ *                        GCC's derived counts keep fractions of a run (pass-feedback.cc)
  *   dispatch=split|whole|small  with feedback: a dispatch loop (an interpreter's) split as
  *                        any function (default), kept whole, or kept whole when small (pass-coldsplit.cc)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
@@ -126,6 +128,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
+    "  -fplugin-arg-perfinst-feedback-counts=runs|fine  profile counts as runs (default) or x1024\n"
     "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split (default), kept whole, or kept whole\n"
     "                       when small (about 16 KiB at most)\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
@@ -244,6 +247,7 @@ static const struct word_arg word_args[] = {
     {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
      &pi_opt.cold_parts, NULL},
     {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},
+    {"feedback-counts", {"runs", "fine"}, {PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE}, &pi_opt.feedback_counts, NULL},
     {"counting-opt", {"full", "fast", "lean"}, {PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN}, &pi_opt.counting_opt, NULL},
     {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},
     {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},
@@ -398,7 +402,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, clone-tier, function-order, cold-parts, pad, counters, count-at, clean-copies, loop-counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, clone-tier, function-order, cold-parts, pad, feedback-counts, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }

@@ -19,6 +19,8 @@ enum { PI_DISPATCH_SPLIT, PI_DISPATCH_WHOLE, PI_DISPATCH_SMALL };
  * the hot code), after all the ordered functions in their order, or right
  * after F (pass-feedback.cc, docs/layout.md "Cold parts in the rebuild"). */
 enum { PI_COLDPARTS_DEFAULT, PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE };
+/* feedback-counts=runs|fine (pass-feedback.cc, count_of) */
+enum { PI_FBCOUNTS_DEFAULT, PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE };
 
 struct pi_options {
     bool all_count;         /* all=count: instrument every function */
@@ -47,6 +49,7 @@ struct pi_options {
     bool clone_tier_base;   /* clone-tier=base: a clone the feedback does not name gets its origin's cold tier (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
+    int feedback_counts;    /* feedback-counts=runs|fine: PI_FBCOUNTS_*, local counts as runs or x1024 (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
