@@ -103,6 +103,18 @@ same_code() {
     cmp "${1%.o}.dis" "${2%.o}.dis" || fail "$3"
 }
 
+# split_trained SRC: the split fixtures' start (t-coldsplit.sh,
+# t-finecounts.sh) — SRC built with all=count counted at cfg as ./train,
+# run once with no argument (train.pit; train.out its output), its output
+# with argument 3 (train3.out: the cold paths run), planned (plan.fb)
+split_trained() {
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$1" -o train.o
+    pi_ld -O2 -o train train.o
+    PERFINST_OUT=train.pit ./train > train.out
+    ./train 3 > train3.out
+    "$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+}
+
 # dispatch_trained SRC: the dispatch fixtures' start — SRC built with plain
 # -O2 (o2.out: its output with no argument, o2-2.out with argument 2), with
 # all=count as ./train, run once with no argument (train.pit, printing what

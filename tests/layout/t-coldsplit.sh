@@ -14,12 +14,7 @@
 . "$T/layout/layout-lib.sh"
 src=$T/layout/coldsplit.c
 
-
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-./train 3 > train3.out
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+split_trained "$src"
 assert_contains "spin has a branch profile" plan.fb "branch-profile fn=spin .*counts="
 assert_contains "step has a branch profile" plan.fb "branch-profile fn=step .*counts="
 

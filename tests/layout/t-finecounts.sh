@@ -17,11 +17,7 @@
 . "$T/layout/layout-lib.sh"
 src=$T/layout/finecounts.c
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$src" -o train.o
-pi_ld -O2 -o train train.o
-PERFINST_OUT=train.pit ./train > train.out
-./train 3 > train3.out
-"$PMOPT" plan -o plan.fb ./train train.pit > plan.out
+split_trained "$src"
 assert_contains "few's counts: 2 entries, the loop test 20 times" plan.fb \
     "branch-profile fn=few .*counts=2,18,20,2 edges=18,2"
 assert_contains "spin's counts" plan.fb "branch-profile fn=spin .*counts=1,100000,100001,1 edges=100000,1"
