@@ -117,7 +117,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
-W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1
+W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -129,6 +129,7 @@ while [ $# -gt 0 ]; do
     --no-timing) timing=0; shift ;;
     --no-taken) taken=0; shift ;;
     --no-relink) relinks=0; shift ;;
+    --keep-profiles) keep_profiles=1; shift ;;
     --timing-only) timing_only=1; shift ;;
     --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
@@ -301,9 +302,13 @@ build_program() {
         logged wl_run "$p" "$tr" "$PD/bolt-inst" "$ts" > /dev/null || die "$p: bolt training run"
         bolt_opt "$PD/bolt-in/prog" "$PD/bolt/prog" || die "$p: llvm-bolt"
     fi
-    rm -f "$PD/train/t.pit"
-    logged wl_run "$p" "$tr" "$PD/train" "$ts" env PERFINST_OUT="$PD/train/t.pit" > /dev/null ||
-        die "$p: training run"
+    if [ $keep_profiles = 1 ] && [ "$PD/train/t.pit" -nt "$PD/train/prog" ]; then
+        say "$p: the profile of an earlier training run kept (--keep-profiles)"
+    else
+        rm -f "$PD/train/t.pit"
+        logged wl_run "$p" "$tr" "$PD/train" "$ts" env PERFINST_OUT="$PD/train/t.pit" > /dev/null ||
+            die "$p: training run"
+    fi
     local n
     for n in "${!XTRAIN[@]}"; do
         [ -n "${XTRAIN[$n]}" ] || continue
@@ -311,6 +316,7 @@ build_program() {
         logged wl_build "$p" "$PD/train-$n" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count \
             -fplugin-arg-perfinst-sections ${XTRAIN[$n]} > "$PD/train-$n.log" 2>&1 ||
             { tail "$PD/train-$n.log" >&2; die "$p: $n's training build"; }
+        [ $keep_profiles = 1 ] && [ "$PD/train-$n/t.pit" -nt "$PD/train-$n/prog" ] && continue
         rm -f "$PD/train-$n/t.pit"
         logged wl_run "$p" "$tr" "$PD/train-$n" "$ts" env PERFINST_OUT="$PD/train-$n/t.pit" > /dev/null ||
             die "$p: $n's training run"
@@ -361,14 +367,19 @@ loop() {
     local p=$1 rb=${DIR[$2]} rl=${DIR[$3]} pa=$4 pl=$5 tr=train
     [ -z "${XTRAIN[$2]:-}" ] || tr=train-$2
     say "$p: plan, $2, $3"
-    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb" "$PD/$tr/prog" "$PD/$tr/t.pit" \
+    # the plan replaces RELINK.fb only when it changed: the same plan keeps
+    # the rebuild and the relink an earlier run made (and their counts)
+    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb.new" "$PD/$tr/prog" "$PD/$tr/t.pit" \
         > "$PD/$rl.plan" 2>&1 || { tail "$PD/$rl.plan" >&2; die "$p: pmopt plan"; }
+    if cmp -s "$PD/$rl.fb.new" "$PD/$rl.fb"; then rm -f "$PD/$rl.fb.new"; else mv "$PD/$rl.fb.new" "$PD/$rl.fb"; fi
     if [ "$2" = rebuild ] || [ "$rb" != rebuild ]; then
         logged wl_build "$p" "$PD/$rb" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-feedback="$PD/$rl.fb" \
             -fplugin-arg-perfinst-sections $pl > "$PD/$rb.log" 2>&1 || { tail "$PD/$rb.log" >&2; die "$p: $2 build"; }
     fi
     [ $relinks = 1 ] || return 0
     mkdir -p "$PD/$rl"
+    [ "$PD/$rl/prog" -nt "$PD/$rb/prog" ] && [ "$PD/$rl/prog" -nt "$PD/$rl.fb" ] && [ "$PD/$rl/prog" -nt "$B/pmopt" ] &&
+        return 0
     logged "$B/pmopt" relink "$PD/$rb/prog" --feedback "$PD/$rl.fb" -o "$PD/$rl/prog" > "$PD/$rl/relink.out" 2>&1 ||
         { tail "$PD/$rl/relink.out" >&2; die "$p: pmopt relink ($3)"; }
 }
