@@ -6,8 +6,9 @@
 # with --record).
 #
 #   bench/suite.sh [--record] [--quick] [--programs "P..."] [--work DIR]
-#                  [--rounds N] [--no-timing] [--no-taken] [--no-relink] [--timing-only] [--pads "0 1024 ..."]
-#                  [--pads PROGRAM="0 256 ..."]...
+#                  [--rounds N] [--no-timing] [--no-taken] [--no-relink] [--keep-profiles]
+#                  [--timing-only] [--layouts N] [--pads "0 1024+2048 ..."]
+#                  [--pads PROGRAM="0 256 ..."]... [--show-layouts]
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]...
@@ -56,9 +57,9 @@
 #            trained on the same workload, and is planned and rebuilt from it
 # Measured for every (program, test workload) pair and variant:
 #   - I1 misses: cachegrind --I1=32768,8,64 --D1=32768,8,64
-#     --LL=8388608,16,64, the mean over the layout shifted by each of --pads
-#     bytes (0 1024 2048 3072; --pads PROGRAM=LIST sets one program's, e.g.
-#     Lua's sixteen, every set offset): the program's code moved against libc and the
+#     --LL=8388608,16,64, the mean over the layouts (below: --layouts, 16;
+#     or the shifts of --pads; --pads PROGRAM=LIST sets one program's):
+#     a shift P moves the program's code against libc and the
 #     PLT as bench/layout-shifts.sh does — a padding section linked first
 #     (O2, pgo, rebuild), `pmopt relink --pad-front` (a relink that places
 #     an order; one that keeps the rebuild's relinks the shifted rebuild),
@@ -73,9 +74,15 @@
 #     cache sets): an N-byte section .text.unlikely.zzzz_ipad linked last,
 #     after every cold input and before the hot code (O2, pgo, rebuild),
 #     and BOLT's hot text padded by P+N while the code it leaves in place
-#     moves by P; e.g. --pads "0 1024 2048 3072 0+2048 1024+2048 2048+2048
-#     3072+2048" for two internal layouts at four shifts (a relink that
-#     places an order of its own takes no +N);
+#     moves by P (a relink that places an order of its own takes no +N);
+#     --layouts N (a power of two, 1 to 64; default 16, --quick 4): the N
+#     shifts P+N of a lattice over the 4096 bytes of the I1's sets, both
+#     ways: the k-th (k = 0..N-1) moves the program by P = k*4096/N and
+#     the hot code by N = (5k mod N)*4096/N further (0, 256+1280,
+#     512+2560, ... for 16): every program offset and every internal
+#     offset once, and the first N/2 of every second layout are the
+#     lattice of N/2 (docs/layout.md "The layouts");
+#     --show-layouts prints each program's shifts and exits;
 #   - instructions (cachegrind's I refs, unshifted);
 #   - taken branches of the program's own code (callgrind --collect-jumps
 #     --dump-instr, bench/taken-branches.py);
@@ -101,12 +108,12 @@
 # shifts at which O2 and pgo are counted, which must include 0 (their
 # instructions are counted unshifted); default: the program's --pads.  -O2
 # and PGO are not compared pair by pair with BOLT in the issue's targets, so
-# fewer shifts for them save runs: Lua at sixteen shifts with
-# --baseline-pads "0 2048" is 52 cachegrind runs per workload instead of 80.
+# fewer shifts for them save runs: sixteen layouts with
+# --baseline-pads 0 is 49 cachegrind runs per workload instead of 64.
 # The report then says over which shifts each variant's mean is (its × O2
 # ratios compare means over different shifts).
-# --quick: the first test workload of each program, two shifts (0 2048), 3
-# rounds.  --no-timing: the deterministic counts only; --no-taken: no
+# --quick: the first test workload of each program, four layouts
+# (--layouts 4: 0 1024+1024 2048+2048 3072+3072), 3 rounds.  --no-timing: the deterministic counts only; --no-taken: no
 # callgrind runs (taken branches).  --timing-only: no
 # build and no valgrind: the timing rounds of the programs an earlier run built
 # in WORK (default bench/.work/suite), then the report with that run's counts
@@ -117,7 +124,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
-W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0
+W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -130,15 +137,16 @@ while [ $# -gt 0 ]; do
     --no-taken) taken=0; shift ;;
     --no-relink) relinks=0; shift ;;
     --keep-profiles) keep_profiles=1; shift ;;
+    --show-layouts) show_layouts=1; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
         --pads) case $2 in *=*) PPADS[${2%%=*}]=${2#*=} ;; *) pads=$2 ;; esac ;;
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
-        --variants) counted=$2 ;;
+        --variants) counted=$2 ;; --layouts) layouts=$2 ;;
         esac
         shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -146,7 +154,20 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$rounds" ] || rounds=$([ $quick = 1 ] && echo 3 || echo 5)
-[ -n "$pads" ] || pads=$([ $quick = 1 ] && echo "0 2048" || echo "0 1024 2048 3072")
+# lattice N: the N layouts P+N of --layouts N (a shift 0 for the first)
+lattice() {
+    local n=$1 s k
+    s=$((4096 / n))
+    for ((k = 0; k < n; k++)); do
+        if [ $k = 0 ]; then echo 0; else echo "$((s * k))+$((s * (5 * k % n)))"; fi
+    done | paste -sd' '
+}
+[ -n "$layouts" ] || layouts=$([ $quick = 1 ] && echo 4 || echo 16)
+case $layouts in
+1|2|4|8|16|32|64) ;;
+*) echo "suite: --layouts $layouts: expected a power of two from 1 to 64" >&2; exit 2 ;;
+esac
+[ -n "$pads" ] || pads=$(lattice "$layouts")
 [ "$nicev" = 0 ] || renice -n "$nicev" -p $$ > /dev/null
 . "$here/workloads.sh"
 . "$here/lib.sh"
@@ -193,6 +214,13 @@ for p in $programs; do
     [[ " $(bpads_of "$p") " == *" 0 "* ]] ||
         die "--baseline-pads: $p's O2 and pgo shifts ($(bpads_of "$p")) must include 0 (instructions are counted unshifted)"
 done
+if [ $show_layouts = 1 ]; then
+    for p in $programs; do
+        echo "$p: $(pads_of "$p")"
+        [ "$(bpads_of "$p")" = "$(pads_of "$p")" ] || echo "$p O2 pgo: $(bpads_of "$p")"
+    done
+    exit 0
+fi
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
