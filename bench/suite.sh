@@ -524,19 +524,22 @@ tb_one() {
     awk 'NR == 1 { print $3 }' "$f.by" > "$f.txt"
 }
 measure_program() {
-    local p=$1 wl v pad
+    local p=$1 wl v pad jf
     mkdir -p "$W/$p/cg"
-    : > "$W/$p/cg/jobs"
+    # a list of this run's own: another run in the same work directory
+    # (--keep-profiles, other variants) may be measuring the same program
+    jf=$(mktemp "$W/$p/cg/jobs.XXXXXX")
     for wl in ${TESTS[$p]}; do
         for v in "${C[@]}"; do
-            for pad in $(vpads_of "$p" "$v"); do echo "cg_one $p $wl $v $pad" >> "$W/$p/cg/jobs"; done
-            [ $taken = 0 ] || echo "tb_one $p $wl $v" >> "$W/$p/cg/jobs"
+            for pad in $(vpads_of "$p" "$v"); do echo "cg_one $p $wl $v $pad" >> "$jf"; done
+            [ $taken = 0 ] || echo "tb_one $p $wl $v" >> "$jf"
         done
     done
     # O2's unshifted runs first: they record the reference checksums
     for wl in ${TESTS[$p]}; do cg_one "$p" "$wl" O2 0 || die "$p: O2 on $wl"; done
-    say "$p: $(wc -l < "$W/$p/cg/jobs") valgrind runs, $jobs at a time"
-    run_jobs "$W/$p/cg/jobs" || die "$p: a valgrind run failed"
+    say "$p: $(wc -l < "$jf") valgrind runs, $jobs at a time"
+    run_jobs "$jf" || die "$p: a valgrind run failed"
+    rm -f "$jf"
 }
 # time_program P: --rounds paired rounds per test workload at the timing scale
 time_program() {
