@@ -492,14 +492,47 @@ run_dir() {
     ln "$1/prog" "$r/prog" 2> /dev/null || cp "$1/prog" "$r/prog" || { rm -rf "$r"; return 1; }
     echo "$r"
 }
+# image_of PROG: a hash of what PROG loads and runs: the ELF header but its
+# section-header fields, the program headers and every PT_LOAD segment's
+# bytes (a relink that keeps the rebuild's layout rewrites only the section
+# headers and what is not loaded)
+image_of() {
+    python3 - "$1" << 'EOF'
+import hashlib, struct, sys
+d = open(sys.argv[1], "rb").read()
+phoff, = struct.unpack_from("<Q", d, 32)
+phentsize, phnum = struct.unpack_from("<HH", d, 54)
+h = hashlib.sha256(d[:40])            # e_ident .. e_phoff, not e_shoff
+for i in range(phnum):
+    ph = d[phoff + i * phentsize:phoff + (i + 1) * phentsize]
+    h.update(ph)
+    t, _, off, _, _, fsz, _, _ = struct.unpack("<IIQQQQQQ", ph)
+    if t == 1:
+        h.update(d[max(off, 64):off + fsz])
+print(h.hexdigest())
+EOF
+}
 # cg_one P WL VARIANT PAD: one cachegrind count into $W/P/cg/VARIANT-WL-PAD.txt:
-# "IREFS I1MISSES"
+# "IREFS I1MISSES"; a program whose loaded image (image_of) was counted on WL
+# already takes that count (the same bytes at the same addresses, run from
+# a directory of the same path length, count the same), and
+# VARIANT-WL-PAD.same names the count it took
 cg_one() {
-    local p=$1 wl=$2 v=$3 pad=$4 d f r st=0
+    local p=$1 wl=$2 v=$3 pad=$4 d f r st=0 k
     d=$W/$p/${DIR[$v]}
     [ "$pad" = 0 ] || d=$d/s$pad
     f=$W/$p/cg/$v-$wl-$pad
-    [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ] && return 0
+    k=$W/$p/cg/image-$(image_of "$d/prog")-$wl
+    if [ -s "$f.txt" ] && [ "$f.txt" -nt "$d/prog" ]; then
+        # an earlier run's count, whose image is known from now on
+        [ -s "$k.txt" ] || [ -f "$f.same" ] || { echo "$v-$wl-$pad" > "$k.from" && cp "$f.txt" "$k.txt"; }
+        return 0
+    fi
+    if [ -s "$k.txt" ]; then
+        cp "$k.from" "$f.same" && cp "$k.txt" "$f.txt"
+        return 0
+    fi
+    rm -f "$f.same"
     r=$(run_dir "$d") || return 1
     checked "$p" "$wl" "$r" "${S_CG[$p]}" valgrind --tool=cachegrind --cache-sim=yes $GEOM \
         --cachegrind-out-file=/dev/null 2> "$f.err" || st=1
@@ -507,6 +540,7 @@ cg_one() {
     [ $st = 0 ] || return 1
     echo "$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" \
         "$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" > "$f.txt"
+    echo "$v-$wl-$pad" > "$k.from" && cp "$f.txt" "$k.txt"
 }
 # tb_one P WL VARIANT: taken branches into $W/P/cg/VARIANT-WL-taken.txt
 tb_one() {
