@@ -75,7 +75,7 @@
 #     after every cold input and before the hot code (O2, pgo, rebuild),
 #     and BOLT's hot text padded by P+N while the code it leaves in place
 #     moves by P (a relink that places an order of its own takes no +N);
-#     --layouts N (a power of two, 1 to 64; default 16, --quick 4): the N
+#     --layouts N (a power of two, 1 to 64; default 16): the N
 #     shifts P+N of a lattice over the 4096 bytes of the I1's sets, both
 #     ways: the k-th (k = 0..N-1) moves the program by P = k*4096/N and
 #     the hot code by N = (5k mod N)*4096/N further (0, 256+1280,
@@ -112,8 +112,10 @@
 # --baseline-pads 0 is 49 cachegrind runs per workload instead of 64.
 # The report then says over which shifts each variant's mean is (its × O2
 # ratios compare means over different shifts).
-# --quick: the first test workload of each program, four layouts
-# (--layouts 4: 0 1024+1024 2048+2048 3072+3072), 3 rounds.  --no-timing: the deterministic counts only; --no-taken: no
+# --quick: the first test workload of each program, four of the sixteen
+# layouts (0 1280+2304 2560+512 3840+2816: the program, the hot code against
+# the cold code and the hot code against libc each at four offsets), 3
+# rounds: a smoke test, whose means do not rank the variants.  --no-timing: the deterministic counts only; --no-taken: no
 # callgrind runs (taken branches).  --timing-only: no
 # build and no valgrind: the timing rounds of the programs an earlier run built
 # in WORK (default bench/.work/suite), then the report with that run's counts
@@ -162,12 +164,14 @@ lattice() {
         if [ $k = 0 ]; then echo 0; else echo "$((s * k))+$((s * (5 * k % n)))"; fi
     done | paste -sd' '
 }
-[ -n "$layouts" ] || layouts=$([ $quick = 1 ] && echo 4 || echo 16)
-case $layouts in
+case ${layouts:-16} in
 1|2|4|8|16|32|64) ;;
 *) echo "suite: --layouts $layouts: expected a power of two from 1 to 64" >&2; exit 2 ;;
 esac
-[ -n "$pads" ] || pads=$(lattice "$layouts")
+# --quick: every fifth of the sixteen (k = 0, 5, 10, 15), whose program,
+# internal and hot-code offsets all differ (the lattice of 4 has P = N)
+[ -n "$pads" ] || [ -n "$layouts" ] || [ $quick = 0 ] || pads=$(lattice 16 | cut -d' ' -f1,6,11,16)
+[ -n "$pads" ] || pads=$(lattice "${layouts:-16}")
 [ "$nicev" = 0 ] || renice -n "$nicev" -p $$ > /dev/null
 . "$here/workloads.sh"
 . "$here/lib.sh"

@@ -2,8 +2,8 @@
 # bench/suite-layouts.py on canned counts.  The default is the lattice of
 # 16: the k-th layout moves the program 256k bytes and its hot code
 # 256*(5k mod 16) further, so every program offset and every internal
-# offset (mod 4096, the I1's sets) occurs once; --quick and --layouts 8 are
-# its every fourth and every second layout.
+# offset (mod 4096, the I1's sets) occurs once; --layouts 4 and 8 are its
+# every fourth and every second layout, --quick every fifth.
 . "$PERFINST_TOP/tests/lib.sh"
 S="$PERFINST_TOP/bench/suite.sh --work w --show-layouts"
 L16="0 256+1280 512+2560 768+3840 1024+1024 1280+2304 1536+3584 1792+768 2048+2048 2304+3328 2560+512 2816+1792 3072+3072 3328+256 3584+1536 3840+2816"
@@ -15,8 +15,10 @@ for k in 1 2; do
         cut -d+ -f$k | awk '$1 % 256 == 0 && $1 < 4096' | sort -u | wc -l)"
 done
 $S --programs "lua zstd" --quick > out
-assert_eq "--quick: every fourth" "lua: 0 1024+1024 2048+2048 3072+3072
-zstd: 0 1024+1024 2048+2048 3072+3072" "$(cat out)"
+assert_eq "--quick: every fifth" "lua: 0 1280+2304 2560+512 3840+2816
+zstd: 0 1280+2304 2560+512 3840+2816" "$(cat out)"
+$S --programs lua --layouts 4 > out
+assert_eq "--layouts 4: every fourth" "lua: 0 1024+1024 2048+2048 3072+3072" "$(cat out)"
 $S --programs sqlite --layouts 8 > out
 assert_eq "--layouts 8: every second" \
     "sqlite: $(echo "$L16" | tr ' ' '\n' | awk 'NR % 2 == 1' | paste -sd' ')" "$(cat out)"
