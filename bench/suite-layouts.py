@@ -19,6 +19,7 @@ per program and draw) the 5th and 95th percentiles of each pair's ratio and
 of the geometric mean, and how many draws put the pair on the other side of
 1.000 than all layouts do.
 """
+import argparse
 import math
 import os
 import random
@@ -40,30 +41,15 @@ def pct(xs, q):
 
 
 def main(argv):
-    work, var, ref, draws, seed, specs = None, "rebuild", "bolt", 2000, 1, []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("--work", "--variant", "--against", "--draws", "--seed"):
-            if i + 1 >= len(argv):
-                die("%s needs a value" % a)
-            v = argv[i + 1]
-            if a == "--work":
-                work = v
-            elif a == "--variant":
-                var = v
-            elif a == "--against":
-                ref = v
-            elif a == "--draws":
-                draws = int(v)
-            else:
-                seed = int(v)
-            i += 2
-        else:
-            specs.append(a)
-            i += 1
-    if not work or not specs:
-        die("usage: suite-layouts.py --work DIR PROGRAM:WL,...=SHIFT,... ...")
+    ap = argparse.ArgumentParser(prog="suite-layouts.py")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--variant", default="rebuild")
+    ap.add_argument("--against", default="bolt")
+    ap.add_argument("--draws", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("specs", nargs="+", metavar="PROGRAM:WL,...=SHIFT,...")
+    o = ap.parse_args(argv)
+    work, var, ref, draws, seed, specs = o.work, o.variant, o.against, o.draws, o.seed, o.specs
     progs = []   # (program, [wl], [shift], {(wl, variant): [misses per shift]})
     for s in specs:
         if ":" not in s or "=" not in s:
