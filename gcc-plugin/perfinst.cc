@@ -583,6 +583,16 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
             compensate_inliner(2, 1, early);
     } else if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner(5, 2, early);
+    /* With all=count the unit's code is several times -O2's, and GNU as
+       relaxes and resolves one .text section in a time that grows faster
+       than its size: sqlite3.c's assembly took as 3.31 s in one .text,
+       0.89 s with a section per function (plain -O2's 0.46 s;
+       bench/RESULTS.md, 2026-11-30 05:30).  The program is the same: the
+       default linker script puts each .text.F (.text.unlikely.F,
+       .text.hot.F ...) where .text (.text.unlikely ...) went, in the same
+       order.  -fno-function-sections keeps one section. */
+    if (pi_opt.all_count && !global_options_set.x_flag_function_sections)
+        flag_function_sections = 1;
 
     register_callback(args->base_name, PLUGIN_ATTRIBUTES, pi_register_attributes, NULL);
     if (pi_have_c_frontend()) {

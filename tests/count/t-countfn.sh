@@ -23,7 +23,8 @@ insns inl.o cell_info > inl.ins
 assert_eq "counting=inline: cell_info pushes before its test's jne (the problem)" 3 \
     "$(awk '/^jne/ { exit } /^push/ { n++ } END { print n + 0 }' inl.ins)"
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=function -c "$src" -o fn.o
+# (one .text, as without all=count: objdump names the jump's target)
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=function -fno-function-sections -c "$src" -o fn.o
 insns fn.o cell_info > fn.ins
 assert_eq "counting=function: cell_info enters with cmpb + jne" "cmpb jne" "$(head -2 fn.ins | xargs)"
 objdump -d --no-show-raw-insn fn.o | awk '/<cell_info>:/,/^$/' > fn.s

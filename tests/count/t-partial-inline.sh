@@ -29,10 +29,11 @@ callers() {
 gcc -O2 -c "$T/count/partial-inline.c" -o o2.o
 assert_eq "gcc -O2 splits get (the fixture is valid)" 1 "$(parts o2.o)"
 assert_eq "gcc -O2: no call of get left" 0 "$(calls o2.o get)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/count/partial-inline.c" -o default.o
+# (the plugin's objects in one .text, as -O2's: objdump names the calls' targets)
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fno-function-sections -c "$T/count/partial-inline.c" -o default.o
 assert_eq "all=count, default: get is not split" 0 "$(parts default.o)"
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-bare-return=yes \
-    -c "$T/count/partial-inline.c" -o pi.o
+    -fno-function-sections -c "$T/count/partial-inline.c" -o pi.o
 assert_eq "all=count, bare-return=yes: get is split too" 1 "$(parts pi.o)"
 assert_eq "all=count: no call of get left either" 0 "$(calls pi.o get)"
 assert_eq "all=count: the functions that call get.part.0 are -O2's" "$(callers o2.o)" "$(callers pi.o)"

@@ -1,14 +1,17 @@
 # pmopt relink refuses, with a clear message, and never leaves a broken OUT:
 # a program without a recorded link; a stale input (named); hot functions
-# in a shared .text (no -ffunction-sections: named); a link of its own -T
+# in a shared .text (-fno-function-sections: named); a link of its own -T
 # script; a failed link (a perfinst-ld that writes half an output and
 # fails); a smoke test whose output differs.  In every case an existing
 # OUT keeps its bytes and no temporary is left beside it.  Also: the
 # plugin's `sections` argument gives the objects their sections, and the
 # plugin accepts the relink kinds of a feedback file silently.
 . "$PERFINST_TOP/tests/lib.sh"
+# (all=count gives every function a section of its own by itself: the
+# sections argument is checked without it)
+pi_cc -O2 -fplugin-arg-perfinst-sections -c "$T/relink/hot.c" -o sec.o
+readelf -SW sec.o | grep -q '\.text\.parse ' || fail "the sections argument gave no .text.parse"
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/relink/hot.c" -o hot.o
-readelf -SW hot.o | grep -q '\.text\.parse ' || fail "the sections argument gave no .text.parse"
 ok "-fplugin-arg-perfinst-sections: one section per function"
 pi_ld -O2 -o hot hot.o
 PERFINST_OUT=t.pit ./hot 500 > /dev/null
@@ -58,7 +61,7 @@ unchanged "gone shared object"
 # functions in a shared .text, and nothing else to place: refused (a
 # plan of which only some functions are in a shared .text is applied to the
 # rest: t-unplaceable.sh)
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/relink/hot.c" -o shared.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fno-function-sections -c "$T/relink/hot.c" -o shared.o
 pi_ld -O2 -o shared shared.o
 expect_fail "shared .text" "$PMOPT" relink shared --feedback fb -o OUT --force
 assert_contains "shared .text: the function and object named" err "shared\.o: parse: in the shared \.text section"

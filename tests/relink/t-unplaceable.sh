@@ -2,16 +2,17 @@
 # program relinked: the plan comes from a training build with a section for
 # every function (as in the rebuild loop, where the plan's build is not the
 # one relinked); in the relinked build mix() sits in a shared .text (its
-# object built without -ffunction-sections), its name also a local function
+# object built with -fno-function-sections), its name also a local function
 # of a library archive's member (as a system library's local
 # .isra/.constprop clones are).  A note names it and the remedy; the rest
 # of the plan is applied (the other hot functions in the planned order),
-# never the whole plan refused.
+# never the whole plan refused.  (all=count gives every function a section
+# of its own unless the command line says -fno-function-sections.)
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/relink/unplaceable.c
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$src" -o main.o
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -DUTIL -c "$src" -o util-train.o
-pi_cc -O2 -fplugin-arg-perfinst-all=count -DUTIL -c "$src" -o util.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fno-function-sections -DUTIL -c "$src" -o util.o
 gcc -O2 -DSYS -c "$src" -o sys.o
 ar rcs libsys.a sys.o
 readelf -SW util.o | grep -q '\.text\.mix' && fail "util.o has a section of mix's own"
