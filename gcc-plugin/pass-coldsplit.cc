@@ -55,9 +55,8 @@
  * its never-run blocks get a guessed zero for bbpart alone (their precise
  * zero back after it), so they stay in the hot part, where bb-reorder puts
  * them after the blocks that ran — as llvm-bolt leaves luaV_execute and
- * sqlite3VdbeExec whole.  dispatch=small (the default) keeps whole only a
- * dispatch loop of at most DISPATCH_SMALL_INSNS instructions and splits a
- * larger one; dispatch=split splits every one as any function.
+ * sqlite3VdbeExec whole.  dispatch=small keeps whole only a dispatch loop
+ * of at most DISPATCH_SMALL_INSNS instructions and splits a larger one.
  *
  * A dispatch loop kept whole keeps a dispatch tail per opcode (the
  * perfinst_tails passes around "jump2", below): GCC factors a threaded
@@ -102,14 +101,6 @@ static vec<cs_edge> kept_edges;
 static int split_mode(void)
 {
     return pi_opt.split ? pi_opt.split : 3;
-}
-
-/* The dispatch mode (PI_DISPATCH_SPLIT, WHOLE, SMALL) with the default
- * applied: small, chosen on the suite by the rule (docs/layout.md "Dispatch
- * loops"). */
-static int dispatch_mode(void)
-{
-    return pi_opt.dispatch ? pi_opt.dispatch : PI_DISPATCH_SMALL;
 }
 
 /* split=3's threshold, percent of the entry count (warm=PCT, default 1). */
@@ -221,11 +212,11 @@ static unsigned int coldsplit_execute(function *fun)
     double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
     unsigned dsuccs;
     double dratio;
-    if (dispatch_mode() != PI_DISPATCH_SPLIT && dispatch_loop(fun, ecount, &dsuccs, &dratio)) {
+    if (pi_opt.dispatch != PI_DISPATCH_SPLIT && dispatch_loop(fun, ecount, &dsuccs, &dratio)) {
         char r[32];
         snprintf(r, sizeof r, "%.1f", dratio);
         unsigned insns = 0;
-        if (dispatch_mode() == PI_DISPATCH_SMALL && (insns = insn_count(fun)) > DISPATCH_SMALL_INSNS) {
+        if (pi_opt.dispatch == PI_DISPATCH_SMALL && (insns = insn_count(fun)) > DISPATCH_SMALL_INSNS) {
             if (pi_opt.verbose)
                 inform(DECL_SOURCE_LOCATION(fun->decl),
                        "perfinst: split of %qs: a dispatch loop (%u successors, %s runs per entry) of %u "

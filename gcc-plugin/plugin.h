@@ -13,7 +13,7 @@
  * (function-tier tier=cold): places it in .text.unlikely.NAME, compiles it
  * for size there too, or leaves it where -O2 puts it. */
 enum { PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP };
-enum { PI_DISPATCH_DEFAULT, PI_DISPATCH_SPLIT, PI_DISPATCH_WHOLE, PI_DISPATCH_SMALL };
+enum { PI_DISPATCH_SPLIT, PI_DISPATCH_WHOLE, PI_DISPATCH_SMALL };
 /* Where the rebuild puts the cold part (F.cold) of a function of the
  * plan's order: .text.unlikely.F (GNU ld: in the objects' order, before
  * the hot code), after all the ordered functions in their order, or right
@@ -35,7 +35,7 @@ struct pi_options {
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
     int dispatch;           /* dispatch=split|whole|small: PI_DISPATCH_*, a dispatch loop split, kept whole, or kept
-                               whole when small (the default) (pass-coldsplit.cc) */
+                               whole when small (pass-coldsplit.cc) */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */
     bool sharing_all_locals;  /* sharing-locals=addressable: no points-to filter (pass-sharing.cc) */
     bool sharing_fp_call;     /* sharing-footprint=call: no inlined footprint path (pass-sharing.cc) */
