@@ -108,6 +108,18 @@ off_counts_nothing() {
         "$("$PMOPT" report ./"$1" off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
 }
 
+# run_exact PROG SRC WANT WHAT: run ./PROG (its trace PROG.pit, its output
+# PROG.out), which must print WANT, and check every line's count against
+# SRC's expect-count comments (tests/count/check-counts.py); WHAT names the
+# case in the messages.
+run_exact() {
+    rm -f "$1.pit"
+    PERFINST_OUT=$1.pit ./"$1" > "$1.out"
+    assert_eq "$4: the program's result" "$3" "$(cat "$1.out")"
+    python3 "$T/count/check-counts.py" --all "$PMOPT" ./"$1" "$2" "$1.pit" > c || { cat c; fail "$4: counts"; }
+    ok "$4: $(tail -1 c)"
+}
+
 # cfg_only_option KEY=VALUE SRC: an option that applies to functions
 # counted at cfg only (switch-again, bare-return): with all=count at late
 # (the default) the compiler notes so and SRC's code is the same instruction

@@ -22,11 +22,7 @@ for v in exe pic; do
         [ $v = pic ] && flags="$flags -fPIC"
         pi_cc -O2 -g -fplugin-arg-perfinst-all=count $flags -c "$src" -o $tree.o
         pi_ld -O2 -o $tree $tree.o main.o
-        rm -f $tree.pit
-        PERFINST_OUT=$tree.pit ./$tree > $tree.out
-        assert_eq "$v, $tree: the program's result" 2950 "$(cat $tree.out)"
-        python3 "$T/count/check-counts.py" --all "$PMOPT" ./$tree "$src" $tree.pit > c || { cat c; fail "$v, $tree: counts"; }
-        ok "$v, $tree: $(tail -1 c)"
+        run_exact $tree "$src" 2950 "$v, $tree"
         n=$(updates $tree.pit)
         if [ $tree = estimate ]; then
             # 960 calls fall through (one update each), 40 take an exit

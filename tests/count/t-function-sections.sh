@@ -27,11 +27,7 @@ assert_eq "-fno-function-sections: check.count.0's section" .text "$(sect one.o 
 assert_eq "no all=count: check()'s section" .text "$(sect plain.o check)"
 for v in own one; do
     pi_ld -O2 -o $v $v.o main.o
-    rm -f $v.pit
-    PERFINST_OUT=$v.pit ./$v > $v.out
-    assert_eq "$v: the program's result" 2950 "$(cat $v.out)"
-    python3 "$T/count/check-counts.py" --all "$PMOPT" ./$v "$src" $v.pit > c || { cat c; fail "$v: counts"; }
-    ok "$v: $(tail -1 c)"
+    run_exact $v "$src" 2950 "$v"
     nm -n --defined-only $v | awk '$2 ~ /^[tT]$/ { print $3 }' > $v.order
 done
 cmp -s own.order one.order || { diff own.order one.order; fail "the functions' order differs with a section per function"; }
