@@ -126,6 +126,16 @@ static double edge_prob(edge e)
  * reverse post-order, a block gets what its forward edges bring, a loop
  * header ten times that; a block that ends in a call that does not return
  * (an error path) next to nothing. */
+/* A block's or an edge's frequency is at most FREQ_MAX (the spanning
+ * tree's keys stay finite: a deep loop nest's guess, an estimate far above
+ * the entry's). */
+static const double FREQ_MAX = 1e12;
+
+static double capped(double f)
+{
+    return f > FREQ_MAX ? FREQ_MAX : f;
+}
+
 static void guess_freq(function *fun, vec<double> &freq)
 {
     int n = n_basic_blocks_for_fn(fun);
@@ -147,7 +157,7 @@ static void guess_freq(function *fun, vec<double> &freq)
             f *= 10;
         if (EDGE_COUNT(bb->succs) == 0)
             f *= 0.01;
-        freq[bb->index] = f > 1e12 ? 1e12 : f;
+        freq[bb->index] = capped(f);
     }
     XDELETEVEC(rpo);
 }
@@ -156,6 +166,15 @@ static void guess_freq(function *fun, vec<double> &freq)
  * count pass), each block's count relative to the entry's, and each
  * edge's through its probability; false where there is none (count-at=cfg,
  * a function GCC guesses never runs) or with counter-tree=guess. */
+/* *F: C relative to the entry's count IN (capped); false where GCC cannot
+ * say. */
+static bool relative_count(profile_count c, profile_count in, double *f)
+{
+    bool known = false;
+    *f = capped(c.to_sreal_scale(in, &known).to_double());
+    return known;
+}
+
 static bool estimated_freq(function *fun, vec<double> &freq)
 {
     profile_count in = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
@@ -165,13 +184,8 @@ static bool estimated_freq(function *fun, vec<double> &freq)
     freq.safe_grow_cleared(last_basic_block_for_fn(fun));
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
-    {
-        bool known = false;
-        double f = bb->count.to_sreal_scale(in, &known).to_double();
-        if (!known)
-            return false;
-        freq[bb->index] = f > 1e12 ? 1e12 : f;
-    }
+    if (!relative_count(bb->count, in, &freq[bb->index]))
+        return false;
     return true;
 }
 
@@ -179,13 +193,10 @@ static double edge_freq(function *fun, const vec<double> &freq, bool estimated, 
 {
     if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fun))
         return 1;
-    if (estimated) {
-        bool known = false;
-        double f = e->count().to_sreal_scale(ENTRY_BLOCK_PTR_FOR_FN(fun)->count, &known).to_double();
-        if (known)
-            return f > 1e12 ? 1e12 : f;
-    }
-    double f = freq[e->src->index] * edge_prob(e);
+    double f;
+    if (estimated && relative_count(e->count(), ENTRY_BLOCK_PTR_FOR_FN(fun)->count, &f))
+        return f;
+    f = freq[e->src->index] * edge_prob(e);
     if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun) && freq[e->dest->index] < f)
         f = freq[e->dest->index];
     return f;

@@ -258,7 +258,7 @@ static bool sym_value(sym_state *st, rtx src, unsigned size, sym_val *v)
     if ((MEM_P(*it) && MEM_VOLATILE_P(*it)) || GET_RTX_CLASS(GET_CODE(*it)) == RTX_AUTOINC ||
         GET_CODE(*it) == UNSPEC_VOLATILE || GET_CODE(*it) == ASM_OPERANDS || GET_CODE(*it) == CALL)
         return false;
-    *v = sym_val{src == const0_rtx ? SV_ZERO : SV_UNKNOWN, 0, 0, 0};
+    *v = sym_val{SV_UNKNOWN, 0, 0, 0}; /* (zero was taken above) */
     return true;
 }
 
