@@ -29,11 +29,9 @@
  *         (a COMDAT function: .pushsection .perfinst,"oG",@progbits,.L12,_Z5twicei,comdat,unique,7)
  *         .balign 8
  *         <pi_chunk_hdr> <pi_code>
- *         .quad .L12                # addr: resolved by the linker (R_X86_64_64)
- *         .quad 0x5c1f...           # unit_id
- *         .long 3                   # site
- *         .long .L13-.L12           # length, computed by the assembler
- *         .short 4, 1,0,0,1,1,0,0   # instructions, then per type
+ *         .quad .L12, 0x5c1f...     # addr: resolved by the linker (R_X86_64_64); unit_id
+ *         .long 3, .L13-.L12        # site; length, computed by the assembler
+ *         .quad 0x10004, 0x10001    # 4 instructions, 1 branch; 1 load, 1 store (uint16_t each)
  *         .popsection
  *
  * The clean copy f of a counted function (counting=function: f dispatches
@@ -255,21 +253,29 @@ static void emit_chunk(const range *ranges, unsigned n, bool clean)
     fprintf(f, "\t.long 0x%x\n\t.short %u, %u\n\t.long %u, 0x%x\n", h.magic, h.version, h.kind,
             h.size, h.hdr_crc);
     fprintf(f, "\t.long %u, 0\n", n);
+    /* a pi_range in three lines, its eight uint16_t counts as two
+       little-endian .quad words: GNU as takes about a thousand
+       instructions a value and more a line, and an all=count unit has a
+       range per site twice over (sqlite3.c: 488,608 lines in four) */
+    PI_STATIC_ASSERT(PI_NTYPES == 7, "ninsns and the types fill two quads");
     for (unsigned i = 0; i < n; i++) {
         const range &r = ranges[i];
         const char *a = label_name(lab1, r.start_label), *b = label_name(lab2, r.end_label);
-        fprintf(f, "\t.quad %s\n\t.quad 0x%llx\n\t.long %u, %s-%s\n\t.short %u", a,
-                (unsigned long long)r.unit_id, r.site, b, a, r.ninsns);
-        for (int k = 0; k < PI_NTYPES; k++)
-            fprintf(f, ", %u", r.ntype[k]);
-        fputc('\n', f);
+        unsigned long long q[2] = { 0, 0 };
+        for (int k = 0; k <= PI_NTYPES; k++)
+            q[k / 4] |= (unsigned long long)(k ? r.ntype[k - 1] : r.ninsns) << (16 * (k % 4));
+        fprintf(f, "\t.quad %s, 0x%llx\n\t.long %u, %s-%s\n\t.quad 0x%llx, 0x%llx\n", a,
+                (unsigned long long)r.unit_id, r.site, b, a, q[0], q[1]);
     }
     fprintf(f, "\t.popsection\n");
 }
 
 /* A range of site (unit, site) in text group `group`, starting before
- * insn, pushed on ranges; returns it (open: no end yet). */
-static range *open_range(vec<range> &ranges, unsigned group, uint64_t unit, unsigned site, rtx_insn *insn)
+ * insn, pushed on ranges; returns it (open: no end yet).  OPEN, the range
+ * still open, ends where this one starts, at the same label (one label
+ * less to print and assemble: an all=count unit has a range per site). */
+static range *open_range(vec<range> &ranges, range *open, unsigned group, uint64_t unit, unsigned site,
+                         rtx_insn *insn)
 {
     range r;
     memset(&r, 0, sizeof r);
@@ -278,7 +284,9 @@ static range *open_range(vec<range> &ranges, unsigned group, uint64_t unit, unsi
     r.site = site;
     r.start_label = label_before(insn);
     r.end_label = -1;
-    ranges.safe_push(r);
+    if (open)
+        open->end_label = r.start_label;
+    ranges.safe_push(r); /* (may move the vector: OPEN is not used after) */
     return &ranges.last();
 }
 
@@ -347,11 +355,8 @@ static void clean_ranges(tree f)
             continue;
         site_ref *s = LOCATION_LOCUS(INSN_LOCATION(insn)) == UNKNOWN_LOCATION ? NULL
                       : positions->get(position_key(f, insn));
-        if (s && (!open || open->unit_id != s->unit_id || open->site != s->site)) {
-            if (open)
-                open->end_label = label_before(insn);
-            open = open_range(ranges, group, s->unit_id, s->site, insn);
-        }
+        if (s && (!open || open->unit_id != s->unit_id || open->site != s->site))
+            open = open_range(ranges, open, group, s->unit_id, s->site, insn);
         if (open && !asm_template(insn))
             classify(insn, open);
     }
@@ -377,9 +382,7 @@ static unsigned int ranges_execute(function *)
         uint64_t unit;
         unsigned site;
         if (is_marker(insn, &unit, &site)) {
-            if (open)
-                open->end_label = label_before(insn);
-            open = open_range(ranges, group, unit, site, insn);
+            open = open_range(ranges, open, group, unit, site, insn);
             delete_insn(insn);
             continue;
         }
