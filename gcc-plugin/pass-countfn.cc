@@ -521,7 +521,7 @@ static bool split_off_counting(cgraph_node *node)
         if (pi_promote_loop_counters(cfun))
             pi_split_update(cfun);
         /* counting-opt=fast or lean: its counter updates as one asm each */
-        if (pi_opt.counting_opt != PI_COPT_FULL && pi_counters_as_asm(cfun))
+        if (pi_opt.counting_opt != PI_COPT_FULL && pi_counters_as_asm(cfun, false))
             pi_split_update(cfun);
     }
     pop_cfun();

@@ -15,7 +15,10 @@
  * label, a jump (included) or a switch of text section.  The pass
  *
  *   - replaces the marker by a label (a deleted-label note: final prints it,
- *     it has no length and no alignment, so code is laid out as without it),
+ *     it has no length and no alignment, so code is laid out as without it;
+ *     a marker that its block's counter update follows in the same asm,
+ *     `# perfinst site U 3\n\taddq $1, ...` (pi_counters_as_asm), keeps
+ *     the update: the label goes before it),
  *   - puts a second label after the range's last instruction,
  *   - counts the range's machine instructions by type (branch, call, ret,
  *     load, store, string, fp) from the final RTL,
@@ -383,8 +386,21 @@ static unsigned int ranges_execute(function *)
         unsigned site;
         if (is_marker(insn, &unit, &site)) {
             open = open_range(ranges, open, group, unit, site, insn);
-            delete_insn(insn);
-            continue;
+            const char *t = asm_template(insn), *update = pi_asm_after_marker(t);
+            if (update == t) {
+                delete_insn(insn);
+                continue;
+            }
+            /* the marker and its block's counter update in one asm
+               (pi_counters_as_asm): the update stays, the first in the
+               range, as it came after the marker */
+            rtx body = PATTERN(insn);
+            if (GET_CODE(body) == PARALLEL)
+                body = XVECEXP(body, 0, 0);
+            if (GET_CODE(body) == ASM_INPUT)
+                XSTR(body, 0) = ggc_strdup(update);
+            else
+                ASM_OPERANDS_TEMPLATE(body) = ggc_strdup(update);
         }
         if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
             group++;

@@ -282,8 +282,9 @@ void pi_split_strip(const vec<basic_block> &bbs, bitmap dead);
 int pi_split_switch_index(tree decl);
 tree pi_split_mode_register(void);
 edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH != 0) goto ON */
-unsigned pi_counters_as_asm(function *fun);
+unsigned pi_counters_as_asm(function *fun, bool with_marker);
 bool pi_counter_asm_parse(gimple *g, tree ctr, HOST_WIDE_INT *add, HOST_WIDE_INT *off); /* one of its updates */
+const char *pi_asm_after_marker(const char *t); /* an asm's text past the site marker it opens with */
 void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tree base); /* through a base (pass-tls.cc) */
 unsigned pi_promote_loop_counters(function *fun); /* loop-counters=register: a loop's counters in registers */
 void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
