@@ -496,26 +496,11 @@ run_dir() {
     ln "$1/prog" "$r/prog" 2> /dev/null || cp "$1/prog" "$r/prog" || { rm -rf "$r"; return 1; }
     echo "$r"
 }
-# image_of PROG: a hash of what PROG loads and runs: the ELF header but its
-# section-header fields, the program headers and every PT_LOAD segment's
-# bytes (a relink that keeps the rebuild's layout rewrites only the section
-# headers and what is not loaded)
-image_of() {
-    python3 - "$1" << 'EOF'
-import hashlib, struct, sys
-d = open(sys.argv[1], "rb").read()
-phoff, = struct.unpack_from("<Q", d, 32)
-phentsize, phnum = struct.unpack_from("<HH", d, 54)
-h = hashlib.sha256(d[:40])            # e_ident .. e_phoff, not e_shoff
-for i in range(phnum):
-    ph = d[phoff + i * phentsize:phoff + (i + 1) * phentsize]
-    h.update(ph)
-    t, _, off, _, _, fsz, _, _ = struct.unpack("<IIQQQQQQ", ph)
-    if t == 1:
-        h.update(d[max(off, 64):off + fsz])
-print(h.hexdigest())
-EOF
-}
+# image_of PROG: a hash of what PROG loads and runs (bench/image-hash.py: the
+# ELF header but its section-header fields, the program headers and every
+# PT_LOAD segment's bytes; a relink that keeps the rebuild's layout rewrites
+# only the section headers and what is not loaded)
+image_of() { python3 "$here/image-hash.py" "$1"; }
 # cg_one P WL VARIANT PAD: one cachegrind count into $W/P/cg/VARIANT-WL-PAD.txt:
 # "IREFS I1MISSES"; a program whose loaded image (image_of) was counted on WL
 # already takes that count (the same bytes at the same addresses, run from
