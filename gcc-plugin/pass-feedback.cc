@@ -278,6 +278,14 @@ static void set_cold_section(tree decl)
     set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
 }
 
+/* FN's origin: the name up to its first dot after the first character
+ * (a copy), or NULL for a name without one */
+static char *origin_of(const char *fn)
+{
+    const char *dot = strchr(fn, '.');
+    return dot && dot != fn ? xstrndup(fn, (size_t)(dot - fn)) : NULL;
+}
+
 /* clone-tier=base: FN is a clone GCC made (F.constprop.N, F.isra.N,
  * F.part.N: a name with a dot after its first character) that the feedback
  * names nowhere, neither a tier nor a branch profile: the clone of a
@@ -288,19 +296,17 @@ static void set_cold_section(tree decl)
  * origin's name (a copy) or NULL. */
 static char *clone_origin(const char *fn)
 {
-    const char *dot = strchr(fn, '.');
-    if (!pi_opt.clone_tier_base || !dot || dot == fn)
-        return NULL;
+    char *o = pi_opt.clone_tier_base ? origin_of(fn) : NULL;
     unsigned iter = 0;
     const struct pifb_rec *r;
-    while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
+    while (o && (r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
         if (rec_for(r, fn))
-            return NULL;
+            o = (free(o), nullptr);
     iter = 0;
-    while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)))
+    while (o && (r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)))
         if (rec_for(r, fn))
-            return NULL;
-    return xstrndup(fn, (size_t)(dot - fn));
+            o = (free(o), nullptr);
+    return o;
 }
 
 static bool set_tier(function *fun, bool late)
@@ -333,34 +339,61 @@ static bool set_tier(function *fun, bool late)
 }
 
 /* The function order (order-functions, the plan's order of the executed
- * functions): the rank of each name, 1 for the first. */
-static hash_map<nofree_string_hash, unsigned> *ranks;
+ * functions): the rank of each name, 1 for the first; and per origin (a
+ * name up to its first dot: F for F, F.part.0, F.isra.0, F.constprop.0)
+ * the lowest rank of a name of that origin. */
+static hash_map<nofree_string_hash, unsigned> *ranks, *origin_ranks;
 
-static unsigned order_rank(const char *fn)
+static void read_ranks(void)
 {
-    if (!ranks) {
-        ranks = new hash_map<nofree_string_hash, unsigned>;
-        unsigned iter = 0, n = 0;
-        const struct pifb_rec *r;
-        while ((r = pi_feedback_next("order-functions", &iter))) {
-            const char *s = pifb_get(r, "functions");
-            while (s && *s) {
-                const char *e = strchr(s, ',');
-                size_t l = e ? (size_t)(e - s) : strlen(s);
-                if (l) {
-                    char *name = xstrndup(s, l); /* kept: the map's key */
-                    bool existed;
-                    unsigned &slot = ranks->get_or_insert(name, &existed);
+    ranks = new hash_map<nofree_string_hash, unsigned>;
+    origin_ranks = new hash_map<nofree_string_hash, unsigned>;
+    unsigned iter = 0, n = 0;
+    const struct pifb_rec *r;
+    while ((r = pi_feedback_next("order-functions", &iter))) {
+        const char *s = pifb_get(r, "functions");
+        while (s && *s) {
+            const char *e = strchr(s, ',');
+            size_t l = e ? (size_t)(e - s) : strlen(s);
+            if (l) {
+                char *name = xstrndup(s, l); /* kept: the map's key */
+                bool existed;
+                unsigned &slot = ranks->get_or_insert(name, &existed);
+                if (!existed) {
+                    slot = ++n;
+                    char *o = origin_of(name);
+                    unsigned &os = origin_ranks->get_or_insert(o ? o : xstrdup(name), &existed);
                     if (!existed)
-                        slot = ++n;
+                        os = n; /* (the lowest: ranks rise) */
                     else
-                        free(name);
-                }
-                s = e ? e + 1 : NULL;
+                        free(o);
+                } else
+                    free(name);
             }
+            s = e ? e + 1 : NULL;
         }
     }
+}
+
+/* FN's rank, 0 for none.  clone-order=base: a function the list does not
+ * name takes its origin's rank (F.isra.0 the rank of F: its section
+ * .text.sorted.RANK.F.isra.0 sorts right after F's), else the lowest rank
+ * of a name of the same origin (F kept whole by the rebuild, where the
+ * training build's F.part.0 is ordered: F right before F.part.0) —
+ * functions the rebuild made that the training build did not */
+static unsigned order_rank(const char *fn)
+{
+    if (!ranks)
+        read_ranks();
     unsigned *r = ranks->get(fn);
+    if (r || !pi_opt.clone_order_base)
+        return r ? *r : 0;
+    char *o = origin_of(fn);
+    if (o)
+        r = ranks->get(o);
+    if (!r)
+        r = origin_ranks->get(o ? o : fn);
+    free(o);
     return r ? *r : 0;
 }
 
@@ -417,7 +450,8 @@ static section *cold_part_section(tree decl, enum node_frequency freq, bool star
  * .text.hot.NAME: the hot tier's work is done, the code is generated).
  * (-ffunction-sections may have named it .text.NAME already, implicitly.)
  * A clone F.isra.N (F.constprop.N, F.part.N) the list does not name stays
- * where it is: giving it F's rank measured worse on SQLite (bench/RESULTS.md).
+ * where it is (clone-order=own, the default), or takes F's rank
+ * (clone-order=base, order_rank).
  * Left alone: a section the program chose, main and constructors
  * (.text.startup), destructors (.text.exit), function-order=none. */
 static void set_order_section(function *fun)
@@ -475,11 +509,8 @@ bool pi_feedback_applied(tree decl)
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
     if (applied->contains(fn))
         return true;
-    const char *dot = strchr(fn, '.');
-    if (!dot || dot == fn)
-        return false;
-    char *base = xstrndup(fn, (size_t)(dot - fn));
-    bool r = applied->contains(base);
+    char *base = origin_of(fn);
+    bool r = base && applied->contains(base);
     free(base);
     return r;
 }

@@ -53,6 +53,10 @@
  *                        F.part.N) that the feedback does not name keeps its own section
  *                        (default), or gets F's cold tier (pass-feedback.cc, docs/layout.md
  *                        "Clones of the cold tier")
+ *   clone-order=own|base  with feedback: a function the order does not name keeps its own
+ *                        section (default), or takes the rank of F for a clone F.part.N
+ *                        (F.isra.N, ...), else of a clone of the same origin that the order
+ *                        names (pass-feedback.cc, docs/layout.md "Function order in the rebuild")
  *   function-order=plan|none  with feedback: the plan's order-functions as
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
@@ -149,6 +153,8 @@ static struct plugin_info info = {
     "                            (default), or also compiled for size, or left where -O2 puts them\n"
     "  -fplugin-arg-perfinst-clone-tier=own|base  a clone of a never-run function that the feedback\n"
     "                            does not name: where GCC puts it (default), or with the cold tier\n"
+    "  -fplugin-arg-perfinst-clone-order=own|base  a function the order does not name: where GCC\n"
+    "                            puts it (default), or the rank of its origin or of a clone of it\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
     "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n"
     "  -fplugin-arg-perfinst-cold-parts=link|sorted|beside  cold parts of ordered functions: in\n"
@@ -244,6 +250,7 @@ static const struct word_arg word_args[] = {
     {"cold-tier", {"place", "size", "keep"}, {PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP}, &pi_opt.cold_tier, NULL},
     {"function-order", {"plan", "none"}, {0, 1}, NULL, &pi_opt.function_order_none},
     {"clone-tier", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_tier_base},
+    {"clone-order", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_order_base},
     {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
      &pi_opt.cold_parts, NULL},
     {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},
@@ -402,7 +409,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, clone-tier, function-order, cold-parts, pad, feedback-counts, counters, count-at, clean-copies, loop-counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }

@@ -105,6 +105,11 @@ static void help(FILE *f)
             "                       training build's section\n"
             "  --clean-ranges       model a counted function from its clean copy's ranges\n"
             "                       (.perfinst.clean), not its counting copy's scaled\n"
+            "  --place-inlined      name a function the training build inlined everywhere\n"
+            "                       in the order, after the ordered function that ran most\n"
+            "                       of its blocks (a rebuild that keeps it out of line\n"
+            "                       places it there)\n"
+            "  --no-place-inlined   leave such functions out of the order (the default)\n"
             "  --no-model-check     write the order even when the cache model predicts it\n"
             "                       to hit less than the layout it replaces, and the data\n"
             "                       order when the L1d model does not predict it to miss\n"
@@ -439,6 +444,8 @@ int cmd_plan(int argc, char **argv)
         { "no-model-check", no_argument, NULL, 'M' },
         { "rebuild-split", no_argument, NULL, 'X' },
         { "clean-ranges", no_argument, NULL, 'L' },
+        { "place-inlined", no_argument, NULL, 'i' },
+        { "no-place-inlined", no_argument, NULL, 'j' },
         { "promote-share", required_argument, NULL, 'p' },
         { "promote-min-calls", required_argument, NULL, 'm' },
         { "no-promote-calls", no_argument, NULL, 'n' },
@@ -492,6 +499,8 @@ int cmd_plan(int argc, char **argv)
         case 'M': po.no_model_check = 1; break;
         case 'X': po.rebuild_split = 1; break;
         case 'L': po.clean_ranges = 1; break;
+        case 'i': po.place_inlined = 1; break;
+        case 'j': po.place_inlined = 0; break;
         case 'P': {
             char *end;
             long v = strtol(optarg, &end, 10);

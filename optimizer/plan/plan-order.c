@@ -528,43 +528,152 @@ struct out {
     uint32_t *number;
 };
 
-/* A comma list of the names of secs[ids[0..n)] (duplicates by name once),
- * cut at LIST_MAX bytes; *kept says how many went in. */
-static char *name_list(const struct po *p, const uint32_t *ids, size_t n, size_t *kept)
+/* A function the training build inlined everywhere (no section of its
+ * own, its blocks in other functions' sections) placed after its host, the
+ * ordered function whose section ran most of its blocks (--place-inlined):
+ * a rebuild that keeps it out of line (it inlines differently) then gives
+ * it a rank next to that caller instead of leaving it unordered. */
+struct hosted {
+    const char *name;
+    uint32_t host;     /* osec index */
+    uint64_t w;        /* its block executions in the host's section */
+};
+
+static int by_name_host(const void *a, const void *b)
 {
-    size_t len = 0, cap = 256;
-    char *s = malloc(cap);
-    if (!s)
-        return NULL;
-    s[0] = 0;
-    *kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *nm = p->s.secs[ids[i]].sym;
-        size_t l = strlen(nm);
-        int dup = 0;
-        for (size_t j = 0; j < i && !dup; j++)
-            dup = !strcmp(p->s.secs[ids[j]].sym, nm);
-        if (dup)
+    const struct hosted *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->host < y->host ? -1 : x->host > y->host;
+}
+
+static int by_host_w(const void *a, const void *b)
+{
+    const struct hosted *x = a, *y = b;
+    PI_CMP_RET(x->host, y->host);
+    PI_CMP_RET(y->w, x->w);
+    return strcmp(x->name, y->name);
+}
+
+/* The inlined functions of the executed ranges and each one's host, sorted
+ * by host (then by weight, descending) into *out. */
+static int inlined_hosts(struct po *p, struct hosted **out, size_t *nout)
+{
+    size_t n = 0;
+    struct hosted *h = malloc((p->s.nranges ? p->s.nranges : 1) * sizeof *h);
+    *out = NULL, *nout = 0;
+    if (!h)
+        return rep_oom();
+    for (size_t k = 0; k < p->s.nranges; k++) {
+        const struct orange *rg = &p->s.ranges[k];
+        const struct pi_unit_view *u = pi_meta_unit(&p->md->m, rg->unit_id);
+        uint32_t host = p->fold[rg->sec];
+        if (!p->count[k] || !u || rg->site >= u->hdr.nsites || u->sites[rg->site].func >= u->hdr.nfuncs ||
+            p->s.secs[host].kind != OS_TEXT || p->s.secs[host].cold)
             continue;
-        if (len + l + 2 > LIST_MAX)
-            break;
-        if (len + l + 2 > cap) {
-            while (len + l + 2 > cap)
-                cap *= 2;
-            char *t = realloc(s, cap);
-            if (!t) {
-                free(s);
-                return NULL;
-            }
-            s = t;
-        }
-        if (len)
-            s[len++] = ',';
-        memcpy(s + len, nm, l + 1);
-        len += l;
-        (*kept)++;
+        const char *fn = pi_unit_str(u, u->funcs[u->sites[rg->site].func].name);
+        if (strcmp(fn, p->s.secs[host].sym))
+            h[n++] = (struct hosted){ fn, host, p->count[k] };
     }
-    return s;
+    qsort(h, n, sizeof *h, by_name_host);
+    size_t m = 0;
+    for (size_t i = 0; i < n;) { /* per name: the host with the most, if it has no section */
+        size_t j = i;
+        struct hosted best = h[i];
+        best.w = 0;
+        while (j < n && !strcmp(h[j].name, h[i].name)) {
+            size_t k = j;
+            uint64_t w = 0;
+            for (; k < n && !strcmp(h[k].name, h[j].name) && h[k].host == h[j].host; k++)
+                w = pm_sat_add(w, h[k].w);
+            if (w > best.w)
+                best = h[j], best.w = w;
+            j = k;
+        }
+        if (oscan_find(&p->s, OS_TEXT, h[i].name) < 0)
+            h[m++] = best;
+        i = j;
+    }
+    qsort(h, m, sizeof *h, by_host_w);
+    *out = h, *nout = m;
+    return 0;
+}
+
+/* A growing comma list of distinct names, cut at LIST_MAX bytes. */
+struct nlist {
+    char *s;
+    size_t len, cap;
+    const char **names;
+    size_t n, capn;
+    int full;
+};
+
+/* nm added unless it is in L already; -1 when out of memory */
+static int nl_add(struct nlist *L, const char *nm)
+{
+    size_t l = strlen(nm);
+    for (size_t j = 0; j < L->n; j++)
+        if (!strcmp(L->names[j], nm))
+            return 0;
+    if (L->len + l + 2 > LIST_MAX) {
+        L->full = 1;
+        return 0;
+    }
+    if (L->n == L->capn) {
+        size_t c = L->capn ? L->capn * 2 : 64;
+        const char **t = realloc(L->names, c * sizeof *t);
+        if (!t)
+            return -1;
+        L->names = t, L->capn = c;
+    }
+    if (L->len + l + 2 > L->cap) {
+        size_t c = L->cap ? L->cap : 256;
+        while (L->len + l + 2 > c)
+            c *= 2;
+        char *t = realloc(L->s, c);
+        if (!t)
+            return -1;
+        L->s = t, L->cap = c;
+    }
+    L->names[L->n++] = nm;
+    if (L->len)
+        L->s[L->len++] = ',';
+    memcpy(L->s + L->len, nm, l + 1);
+    L->len += l;
+    return 0;
+}
+
+/* A comma list of the names of secs[ids[0..n)] (duplicates by name once),
+ * each followed by the functions it hosts (h[0..nh), sorted by host), cut
+ * at LIST_MAX bytes; *kept says how many went in. */
+static char *name_list(const struct po *p, const uint32_t *ids, size_t n, const struct hosted *h, size_t nh,
+                       size_t *kept)
+{
+    struct nlist L = { 0 };
+    for (size_t i = 0; i < n && !L.full; i++) {
+        if (nl_add(&L, p->s.secs[ids[i]].sym))
+            goto oom;
+        size_t lo = 0, hi = nh; /* the first function ids[i] hosts */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (h[mid].host < ids[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t k = lo; k < nh && h[k].host == ids[i] && !L.full; k++)
+            if (nl_add(&L, h[k].name))
+                goto oom;
+    }
+    free(L.names);
+    *kept = L.n;
+    if (!L.s && !(L.s = calloc(1, 1)))
+        return NULL;
+    return L.s;
+oom:
+    free(L.names), free(L.s);
+    return NULL;
 }
 
 /* The weights of the names of list (name_list's, which it may cut to fit
@@ -788,6 +897,8 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     struct lines before = { 0 }, after = { 0 }, reb = { 0 };
     char *list = NULL, *list2 = NULL;
     struct dc_plan_out dcp = { 0 };
+    struct hosted *hosted = NULL;
+    size_t nhosted = 0;
     if (!md->m.has_link) {
         pm_error("%s has no recorded link (.perfinst.link): function order reads the objects "
                  "it was linked from; link it with perfinst-ld", md->prog);
@@ -973,7 +1084,13 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     char c[512];
     size_t kept;
     if (n) {
-        if (!(list = name_list(&p, order, n, &kept))) {
+        if (o->place_inlined) {
+            if (inlined_hosts(&p, &hosted, &nhosted))
+                goto done;
+            printf("  %zu functions the training build inlined everywhere, each after the ordered "
+                   "function that ran most of its blocks (--place-inlined)\n", nhosted);
+        }
+        if (!(list = name_list(&p, order, n, hosted, nhosted, &kept))) {
             rep_oom();
             goto done;
         }
@@ -982,7 +1099,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         const char *kv[] = { "alg", ord_name(alg), "functions", list, NULL, NULL, NULL };
         size_t ckept = 0;
         if (ncold) { /* the cold parts that ran, after them (plan-sets.c) */
-            if (!(list2 = name_list(&p, cold, ncold, &ckept))) {
+            if (!(list2 = name_list(&p, cold, ncold, NULL, 0, &ckept))) {
                 rep_oom();
                 goto done;
             }
@@ -1027,7 +1144,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     if (nd && dcp.write) {
         free(list);
         char *wl = NULL, geom[64];
-        if (!(list = name_list(&p, data, nd, &kept)) || !(wl = weight_list(&p, data, nd, list))) {
+        if (!(list = name_list(&p, data, nd, NULL, 0, &kept)) || !(wl = weight_list(&p, data, nd, list))) {
             free(wl);
             rep_oom();
             goto done;
@@ -1047,7 +1164,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     if (use_reserve) {
         free(list);
-        if (!(list = name_list(&p, ovf, no, &kept))) {
+        if (!(list = name_list(&p, ovf, no, NULL, 0, &kept))) {
             rep_oom();
             goto done;
         }
@@ -1089,6 +1206,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     status = 0;
 done:
     dc_plan_free(&dcp);
+    free(hosted);
     free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
         free(list2), free(cold);
     free(before.v), free(after.v), free(reb.v);

@@ -27,6 +27,9 @@ struct plan_order_opts {
     int clean_ranges;   /* --clean-ranges: the models lay out a counted function from
                            its clean copy's ranges (.perfinst.clean; plan-order.c
                            clean_of), not from its counting copy's scaled onto it */
+    int place_inlined;  /* --place-inlined: a function the training build inlined
+                           everywhere named in the order after the ordered function
+                           that ran most of its blocks (plan-order.c inlined_hosts) */
 };
 
 /* After model_load(md): writes the recommendations order-functions,

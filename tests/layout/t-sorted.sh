@@ -11,8 +11,8 @@
 # rebuild's misses); with --place-sorted it places the order again, and of
 # the function-order=none rebuild it places the order.  A clone the plan
 # does not name (trained with -fno-ipa-cp, the plan orders g; the rebuild
-# makes g.constprop.0) keeps its place, in the rebuild and in its relink.
-# The output is plain -O2's.
+# makes g.constprop.0) keeps its place, in the rebuild and in its relink;
+# with clone-order=base it takes g's rank.  The output is plain -O2's.
 # The training builds are pinned (count-at=cfg, counting-opt=fast,
 # entry-branch=tail): the expected order is Ext-TSP's on that build's code
 # sizes and edges (with lean's -O1 copies, or entry-branch=direct's entry
@@ -102,6 +102,22 @@ pi_ld -O2 -o rc ra2.o rc.o
 cat relc.out relc.err
 assert_contains "the clone does not hide the rebuild's order" relc.err "rc: the planned functions are already in the plan.s order .* kept as linked$"
 assert_eq "the relinked program: the rebuild's addresses" "$(addrs rc | paste -sd' ')" "$(addrs rc.opt | paste -sd' ')"
+# clone-order=base: the clone takes g's rank, right after g's place
+pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-order=base \
+    -c "$T/layout/sorted-b.c" -o rcb.o
+readelf -SW rcb.o > cbsecs
+assert_contains "clone-order=base: g.constprop.0 has g's rank" cbsecs " \.text\.sorted\.0000000003\.g\.constprop\.0 "
+assert_contains "clone-order=base: f2 keeps its rank" cbsecs " \.text\.sorted\.0000000004\.f2 "
+pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-order=own \
+    -c "$T/layout/sorted-b.c" -o rco.o
+cmp rc.o rco.o || fail "clone-order=own is not the default"
+pi_ld -O2 -o rcb ra2.o rcb.o
+assert_eq "clone-order=base, linked: the clone in g's place" "f1 g.constprop.0 f2 f3 f4" "$(hotchain rcb)"
+"$PMOPT" relink rcb --feedback c.fb -o rcb.opt > relcb.out 2> relcb.err
+assert_contains "clone-order=base: relink keeps the rebuild's order" relcb.err "rcb: the planned functions are already in the plan.s order .* kept as linked$"
+expect_fail "a bad clone-order" pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb \
+    -fplugin-arg-perfinst-clone-order=near -c "$T/layout/sorted-b.c" -o bad.o
+assert_contains "the error names the values" err "clone-order=near.: expected .own. or .base."
 # cold-parts= (docs/layout.md "Cold parts in the rebuild"): the cold part
 # of an ordered function in .text.unlikely (link: before the ordered
 # functions), after all of them in the plan's order (sorted), or right
@@ -146,7 +162,7 @@ assert_contains "the error names the values" err "cold-parts=near.: expected .li
 
 gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
 for in in 5000 -3 ""; do
-    for p in r n r.re r.opt n.opt rc.opt clink csorted cbeside csorted.opt cbeside.opt csorted.re cbeside.re csorted.rc cbeside.rc; do
+    for p in r n r.re r.opt n.opt rc.opt rcb clink csorted cbeside csorted.opt cbeside.opt csorted.re cbeside.re csorted.rc cbeside.rc; do
         ./plain $in > a.out
         ./$p $in > b.out
         cmp a.out b.out || fail "$p: output differs from plain -O2 on '$in'"
