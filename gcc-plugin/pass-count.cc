@@ -628,6 +628,37 @@ static void add_icall_test(basic_block b, basic_block j, unsigned k, unsigned wa
     gsi_insert_seq_before(&hg, seq, GSI_SAME_STMT);
 }
 
+static tree own_decl_in(tree *tp, int *walk_subtrees, void *)
+{
+    if (TYPE_P(*tp))
+        *walk_subtrees = 0;
+    else if (VAR_P(*tp) && pi_is_own_decl(*tp))
+        return *tp;
+    return NULL_TREE;
+}
+
+/* May the cache's test of FNPTR go before G, which precedes the indirect
+ * call in its block?  A plain assignment that can neither leave the block
+ * nor throw, nor define FNPTR, and touches nothing of the plugin's (a
+ * counter's load, add and store stay whole in B, the site marker first):
+ * the argument computations, whose values would otherwise be live across
+ * the miss call, and so in call-saved registers (a push and a pop each on
+ * every call of the function) or on the stack. */
+static bool test_may_precede(gimple *g, tree fnptr)
+{
+    if (is_gimple_debug(g))
+        return true;
+    if (!is_gimple_assign(g) || gimple_has_volatile_ops(g) || stmt_could_throw_p(cfun, g) ||
+        stmt_can_terminate_bb_p(g) || gimple_assign_lhs(g) == fnptr)
+        return false;
+    for (unsigned i = 0; i < gimple_num_ops(g); i++) {
+        tree op = gimple_op(g, i);
+        if (op && walk_tree_without_duplicates(&op, own_decl_in, NULL))
+            return false;
+    }
+    return true;
+}
+
 static void add_icall_cache(const icall_site &ic)
 {
     gimple *call = ic.call;
@@ -643,6 +674,10 @@ static void add_icall_cache(const icall_site &ic)
     basic_block b = gimple_bb(call);
     gimple_stmt_iterator gsi = gsi_for_stmt(call);
     gsi_prev(&gsi);
+    /* the test before the arguments' computations (test_may_precede) */
+    if (TREE_CODE(fnptr) == SSA_NAME)
+        while (!gsi_end_p(gsi) && test_may_precede(gsi_stmt(gsi), fnptr))
+            gsi_prev(&gsi);
     /* (B keeps its labels, site marker and counter: the call is never first) */
     basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
 
