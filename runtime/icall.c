@@ -13,11 +13,12 @@
  * that alternates between two never does).  Two more ways per slot, the
  * victims, live here (in the slot's cache_ref, which the thread finds
  * through a small table of its own by the slot's address): a target among
- * them comes back into the slot with its hits, as the newer way, the
- * older way going to the victims in its place — an interpreter's call of
- * its builtins rotating over three or four targets (gawk's `split`,
- * `int`, `length` on each record) misses the slot at every call, but not
- * the victims, and costs no table update.  A target in none of the four
+ * them comes back into the slot with its hits in place of a way that was
+ * not hit since the slot last came here, or counts its hit among the
+ * victims where both were (victim_hit) — an interpreter's call of its
+ * builtins rotating over three targets (gawk's `split`, `int`, `length`
+ * on each record) misses the slot once a turn, not at every call, and
+ * costs no table update.  A target in none of the four
  * ways adds the hits of the oldest victim to the pair (site, its target),
  * moves each way one older and makes fnptr the newer with this call as its
  * one hit: one table update per miss at most.  Pairs are counted in a fixed open-addressing
@@ -84,6 +85,8 @@ struct cache_ref {
     uint64_t unit_id;
     uint32_t site;
     uint64_t victim[2][2]; /* the two older ways: target (0: none), hits */
+    uint64_t seen[2];      /* the slot's hits (slot[1], slot[3]) when it last came here */
+    unsigned flip;         /* both ways idle: every other victim hit goes back into the slot */
 };
 #define CHUNK_REFS 126
 struct cache_chunk {
@@ -160,23 +163,56 @@ __attribute__((noinline)) static void miss_slow(uint64_t unit_id, uint32_t site,
     slot[1] = 1;
 }
 
+/* TARGET, victim W of R, called again.  Which way of the slot was hit
+ * since the slot last came here tells which one the victim may replace:
+ * - both: the site rotates over more targets than the two ways, and any
+ *   way evicted is the next one called (with the older way evicted every
+ *   time, three targets in turn missed the slot at every call): the hit
+ *   counts here, among the victims;
+ * - one: the victim takes the idle way's place, the newer way;
+ * - neither (the slot's last visit was this call's predecessor): every
+ *   other time the victim goes back in, newer, the older way a victim;
+ *   else the hit counts here.
+ * Three targets in turn then miss the slot once a turn, four twice or
+ * less (tests/count/t-icall-victims.sh). */
+static void victim_hit(struct cache_ref *r, int w, uint64_t target, uint64_t *slot)
+{
+    int newer = slot[1] > r->seen[0], older = slot[3] > r->seen[1];
+    if ((newer && older) || (!newer && !older && (r->flip ^= 1))) {
+        r->victim[w][1]++;
+        return;
+    }
+    uint64_t hits = r->victim[w][1];
+    if (older && !newer) {
+        r->victim[w][0] = slot[0];
+        r->victim[w][1] = slot[1];
+    } else {
+        r->victim[w][0] = slot[2];
+        r->victim[w][1] = slot[3];
+        slot[2] = slot[0];
+        slot[3] = slot[1];
+    }
+    slot[0] = target;
+    slot[1] = hits + 1;
+}
+
 PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
 {
     struct cache_ref *r = my_refs[ref_index(slot)];
+    int w = 0;
     if (slot[0] != 0 && r && r->slot == slot)
-        for (int w = 0; w < 2; w++)
-            if (r->victim[w][0] == target) {
-                /* back into the slot, newer; the older way a victim */
-                uint64_t hits = r->victim[w][1];
-                r->victim[w][0] = slot[2];
-                r->victim[w][1] = slot[3];
-                slot[2] = slot[0];
-                slot[3] = slot[1];
-                slot[0] = target;
-                slot[1] = hits + 1;
-                return;
-            }
-    miss_slow(unit_id, site, target, slot);
+        while (w < 2 && r->victim[w][0] != target)
+            w++;
+    if (slot[0] != 0 && r && r->slot == slot && w < 2)
+        victim_hit(r, w, target, slot);
+    else {
+        miss_slow(unit_id, site, target, slot);
+        r = my_refs[ref_index(slot)];
+        if (!r || r->slot != slot)
+            return;
+    }
+    r->seen[0] = slot[1];
+    r->seen[1] = slot[3];
 }
 
 /* The hits of one slot's ways go into the table (RESET: and the slot is
