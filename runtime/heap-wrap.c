@@ -11,9 +11,14 @@
  * code makes.  Allocations the plugin sent to sharing.c's recording twins
  * are told there, not here (the twin marks itself for its own call).
  *
- * Cost without sharing detection: a load, a predictable branch and a
- * tail jump to glibc's function per allocation (WATCHING below), 4
- * instructions and the PLT's jump over a plain malloc.  free is not wrapped: glibc's own frees the
+ * Cost without sharing detection: malloc, calloc and realloc are one
+ * indirect jump each to glibc's function (the pointers below, which
+ * pi_heap_watch turns to the wrappers that tell when sharing detection
+ * starts watching), one instruction over a plain malloc — a load, a test,
+ * a branch and a jump through the PLT were 4 more, 1 M instructions of
+ * gawk's 416 M counting the fields workload (bench/RESULTS.md, 2026-11-30
+ * "gawk fields' counting"); the rarer allocators still test the flag
+ * (WATCHING below).  free is not wrapped: glibc's own frees the
  * blocks ours hand out, and a free forgets nothing (docs/sharing.md).
  *
  * Only in the shared runtime (runtime/build.mk leaves this file out of
@@ -60,24 +65,52 @@ extern void *__libc_pvalloc(size_t size);
         return p_;                                                                           \
     } while (0)
 
-PI_EXPORT void *malloc(size_t size)
+static void *malloc_telling(size_t size)
 {
     WRAPPED(__libc_malloc(size), size);
 }
 
-PI_EXPORT void *calloc(size_t n, size_t size)
+static void *calloc_telling(size_t n, size_t size)
 {
     WRAPPED(__libc_calloc(n, size), n * size); /* (no overflow: it did not fail) */
 }
 
-PI_EXPORT void *realloc(void *old, size_t size)
+static void *realloc_telling(void *old, size_t size)
 {
-    if (!WATCHING)
-        return __libc_realloc(old, size);
     void *p = __libc_realloc(old, size);
     if (p != old) /* (in place: the same object) */
         TELL(p, size);
     return p;
+}
+
+/* Where malloc, calloc and realloc go: glibc's functions (relocated when
+ * libperfinst.so is loaded, before any call can come here), the telling
+ * wrappers once sharing detection watches the heap.  Each wrapper is then
+ * `jmp *POINTER(%rip)`. */
+static void *(*malloc_to)(size_t) = __libc_malloc;
+static void *(*calloc_to)(size_t, size_t) = __libc_calloc;
+static void *(*realloc_to)(void *, size_t) = __libc_realloc;
+
+void pi_heap_watch(void)
+{
+    __atomic_store_n(&malloc_to, malloc_telling, __ATOMIC_RELEASE);
+    __atomic_store_n(&calloc_to, calloc_telling, __ATOMIC_RELEASE);
+    __atomic_store_n(&realloc_to, realloc_telling, __ATOMIC_RELEASE);
+}
+
+PI_EXPORT void *malloc(size_t size)
+{
+    return malloc_to(size);
+}
+
+PI_EXPORT void *calloc(size_t n, size_t size)
+{
+    return calloc_to(n, size);
+}
+
+PI_EXPORT void *realloc(void *old, size_t size)
+{
+    return realloc_to(old, size);
 }
 
 PI_EXPORT void *memalign(size_t align, size_t size)

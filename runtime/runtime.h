@@ -306,6 +306,10 @@ int pi_sharing_active(void);                          /* some access was recorde
  * library's) while sharing detection runs: its bytes' old accesses are
  * forgotten (docs/sharing.md, "Heap reuse") */
 extern int pi_sharing_heap_watch __attribute__((visibility("hidden"))); /* (no GOT load in the wrappers) */
+/* heap-wrap.c: malloc, calloc and realloc from now on through the wrappers
+ * that tell (sharing.c, when the heap is watched; absent where heap-wrap.c
+ * is: the static runtime, the sanitizer builds) */
+void pi_heap_watch(void) __attribute__((weak, visibility("hidden")));
 void pi_sharing_heap_reused(void *p, size_t size, uint64_t pc);
 void pi_sharing_line_alloc(void *p, size_t size, void *old, uint32_t kind, uint64_t pc); /* line-alloc.c's */
 void pi_sharing_modules_locked(void (*note)(uintptr_t pc)); /* code addresses the records name */

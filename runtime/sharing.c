@@ -444,6 +444,8 @@ static void sh_init(void)
     epoch_publish(now_epoch());
     __atomic_store_n(&sh_state, ok ? 1 : 2, __ATOMIC_RELEASE);
     __atomic_store_n(&pi_sharing_heap_watch, ok, __ATOMIC_RELEASE);
+    if (ok && pi_heap_watch)
+        pi_heap_watch();
     __atomic_store_n(&__perfinst_share_shadow, shadow, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&sh_init_lock);
 }
