@@ -660,7 +660,7 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
            right after its block's site marker (instrument_block), with
            nothing but its load and adds between: the two one asm, one
            statement and one insn less for every pass after (sqlite3.c:
-           18,700 of 62,795 markers; pass-ranges.cc takes the marker out).
+           20,591 of 62,795 markers; pass-ranges.cc takes the marker out).
            Not in the copies split right after IPA (counting-opt=fast's, at
            -O2): there one statement less in a block lets jump threading
            copy more of it (Lua's luaV_execute.count.0 1.3 % bigger) */

@@ -3,7 +3,7 @@
 # written as one asm each (copies.cc, pi_counters_as_asm); an update that
 # opens its block, right after the block's site marker, is written in the
 # marker's asm: `# perfinst site U S\n\t{addq $1, %%fs:...}`, one statement
-# and one RTL insn less for every pass after (sqlite3.c: 18,700 of 62,795
+# and one RTL insn less for every pass after (sqlite3.c: 20,591 of 62,795
 # markers).  pass-ranges.cc then starts site S's range at that asm and
 # keeps its update.  Checked: merged asms exist; each merged site's range
 # in the counting copy starts at its `addq $0x1,%fs:` and holds it; no
