@@ -300,8 +300,12 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * whenever the copy becomes cfun, so every per-function pass after IPA
  * sees them).  The copy runs only while counting, so what a pass gains at
  * run time matters less there than what it costs the compile.
- * fast (the default): without RTL GCSE, tree PRE, the second scheduling
- * pass and the CSE rerun (as with -fno-gcse ...).
+ * fast (the default): without RTL GCSE, the second scheduling pass and
+ * the CSE rerun (as with -fno-gcse ...).  Tree PRE stays: without it a
+ * load -O2 keeps out of a loop that calls (reloaded only after the calls)
+ * was made every iteration (gawk's tree_clear, cint_lookup: fields 1.1 %
+ * more instructions, for 1.3 % of all=count's compile of eval.c;
+ * bench/RESULTS.md 2026-11-30, "gawk fields' counting cost").
  * lean: fast at -O1, as __attribute__((optimize("O1")))
  * gives it (no VRP, jump threading, peephole2, caller-saves ...), keeping
  * four of the unit's options that -O1 lacks: -fstrict-aliasing,
@@ -364,7 +368,6 @@ static void copy_options(tree copy)
     }
     flag_gcse = 0;
     flag_gcse_after_reload = 0;
-    flag_tree_pre = 0;
     flag_schedule_insns_after_reload = 0;
     flag_rerun_cse_after_loop = 0;
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) = build_optimization_node(&global_options, &global_options_set);

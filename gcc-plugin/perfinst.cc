@@ -39,8 +39,8 @@
  *                        function, after the dispatch, or in a function of its own,
  *                        f.count.N, entered by a sibling call (default; pass-countfn.cc)
  *   counting-opt=full|fast|lean  counting=function: f.count.N optimised as its function,
- *                        or without GCC's costliest optional passes (RTL GCSE, tree
- *                        PRE, the CSE rerun, the second scheduling pass) and with its
+ *                        or without GCC's costliest optional passes (RTL GCSE,
+ *                        the CSE rerun, the second scheduling pass) and with its
  *                        counter updates as one asm instruction each (copies.cc,
  *                        pi_counters_as_asm): a cheaper compile (default;
  *                        pass-countfn.cc, docs/design.md "Cost"); lean: that at

@@ -2,7 +2,7 @@
 # get options of their own, and GCC honours them.  A pass a copy's options
 # turn off leaves the copy out of its dump while the clean f is in it:
 # fast (the default) drops the second scheduling pass (sched2) but keeps
-# VRP; lean drops both but keeps redundant extension elimination (ree),
+# VRP and tree PRE; lean drops both but keeps redundant extension elimination (ree),
 # which plain -O1 lacks, and also drops ten RTL passes of -O1's (fwprop,
 # both if-conversions, loop2's invariant motion, RTL DSE, the hard-register
 # copy propagation, the compare elimination and the stack adjustments'
@@ -53,6 +53,18 @@ for pass in $rtllean; do
 done
 assert_contains "counting-opt=lean, clean-copies=late: the counting copy goes through ree" late-lean.ree '^sum_to\.count\.[0-9]+$'
 ok "the counting copies' options: full every pass, fast (the default) no sched2, lean no sched2, no VRP and none of: $rtllean but ree"
+
+# fast keeps tree PRE, which lean (-O1) has not: the copy of pre.c's pr gets
+# PRE's new PHI as the clean pr does (the pass itself runs in every -O2 copy
+# for its code hoisting, so its dump alone would not tell)
+for opt in fast lean; do
+    mkdir -p "st-$opt"
+    pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=$opt -fdump-statistics \
+        -dumpdir "st-$opt/" -c "$T/count/pre.c" -o "st-$opt/o.o" || fail "pre.c, counting-opt=$opt: compile failed"
+    assert_contains "counting-opt=$opt: PRE's PHI in the clean pr" st-$opt/*.statistics '^[0-9]+ pre "New PHIs" "pr" 1$'
+done
+assert_contains "counting-opt=fast: PRE's PHI in the counting copy" st-fast/*.statistics '^[0-9]+ pre "New PHIs" "pr\.count\.[0-9]+" 1$'
+assert_not_contains "counting-opt=lean: no PRE in the counting copy" st-lean/*.statistics ' pre "New PHIs" "pr\.count\.'
 
 # lean keeps the unit's -fipa-ra: the clean caller of a counted function
 # saves as many registers as with fast (ipa-ra.c says why)
