@@ -361,12 +361,12 @@ static void read_ranks(void)
                 unsigned &slot = ranks->get_or_insert(name, &existed);
                 if (!existed) {
                     slot = ++n;
-                    char *o = origin_of(name);
-                    unsigned &os = origin_ranks->get_or_insert(o ? o : xstrdup(name), &existed);
+                    char *o = origin_of(name), *key = o ? o : xstrdup(name);
+                    unsigned &os = origin_ranks->get_or_insert(key, &existed);
                     if (!existed)
                         os = n; /* (the lowest: ranks rise) */
                     else
-                        free(o);
+                        free(key);
                 } else
                     free(name);
             }
