@@ -63,18 +63,33 @@ struct range {
     unsigned short ntype[PI_NTYPES];
 };
 
-static const char *asm_template(rtx_insn *insn)
+/* INSN's asm (its ASM_INPUT or ASM_OPERANDS), or NULL_RTX */
+static rtx asm_body(rtx_insn *insn)
 {
     if (!NONJUMP_INSN_P(insn))
-        return NULL;
+        return NULL_RTX;
     rtx body = PATTERN(insn);
     if (GET_CODE(body) == PARALLEL)
         body = XVECEXP(body, 0, 0);
+    return GET_CODE(body) == ASM_INPUT || GET_CODE(body) == ASM_OPERANDS ? body : NULL_RTX;
+}
+
+static const char *asm_template(rtx_insn *insn)
+{
+    rtx body = asm_body(insn);
+    if (!body)
+        return NULL;
+    return GET_CODE(body) == ASM_INPUT ? XSTR(body, 0) : ASM_OPERANDS_TEMPLATE(body);
+}
+
+/* INSN, an asm, prints TEXT instead */
+static void set_asm_template(rtx_insn *insn, const char *text)
+{
+    rtx body = asm_body(insn);
     if (GET_CODE(body) == ASM_INPUT)
-        return XSTR(body, 0);
-    if (GET_CODE(body) == ASM_OPERANDS)
-        return ASM_OPERANDS_TEMPLATE(body);
-    return NULL;
+        XSTR(body, 0) = ggc_strdup(text);
+    else
+        ASM_OPERANDS_TEMPLATE(body) = ggc_strdup(text);
 }
 
 static bool is_marker(rtx_insn *insn, uint64_t *unit, unsigned *site)
@@ -394,13 +409,7 @@ static unsigned int ranges_execute(function *)
             /* the marker and its block's counter update in one asm
                (pi_counters_as_asm): the update stays, the first in the
                range, as it came after the marker */
-            rtx body = PATTERN(insn);
-            if (GET_CODE(body) == PARALLEL)
-                body = XVECEXP(body, 0, 0);
-            if (GET_CODE(body) == ASM_INPUT)
-                XSTR(body, 0) = ggc_strdup(update);
-            else
-                ASM_OPERANDS_TEMPLATE(body) = ggc_strdup(update);
+            set_asm_template(insn, update);
         }
         if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
             group++;
