@@ -85,6 +85,11 @@ static bool is_counter_store(gimple *g)
     return gimple_store_p(g) && gimple_assign_single_p(g) && is_counter_var(get_base_address(gimple_assign_lhs(g)));
 }
 
+/* The longest site marker, with its "\n\t", that pi_counters_as_asm puts
+ * before an update in one asm (pi_counter_asm_rebase splits it out again
+ * into a buffer of this size) */
+#define MARKER_IN_UPDATE_MAX 128
+
 /* An asm's text past the site marker it may open with (a block's marker
  * and its counter update in one asm: pi_counters_as_asm, pass-ranges.cc),
  * or T. */
@@ -396,7 +401,7 @@ void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tre
        as without the merge) */
     const char *t = gimple_asm_string(as_a<gasm *>(g)), *u = pi_asm_after_marker(t);
     if (u != t) {
-        char marker[128];
+        char marker[MARKER_IN_UPDATE_MAX];
         snprintf(marker, sizeof marker, "%.*s", (int)(u - t - 2), t);
         gasm *m = gimple_build_asm_vec(ggc_strdup(marker), NULL, NULL, NULL, NULL);
         gimple_asm_set_volatile(m, true);
@@ -666,7 +671,7 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
            copy more of it (Lua's luaV_execute.count.0 1.3 % bigger) */
         gimple *marker = with_marker ? marker_before(u) : NULL;
         int m = marker ? snprintf(text, sizeof text, "%s\n\t", gimple_asm_string(as_a<gasm *>(marker))) : 0;
-        if (m < 0 || m >= 128) {
+        if (m < 0 || m >= MARKER_IN_UPDATE_MAX) {
             marker = NULL;
             m = 0;
         }
