@@ -601,6 +601,247 @@ static bool profile_recs(const char *fn, bool late, vec<const struct pifb_rec *>
     return other;
 }
 
+/* cold-inline=o2 (docs/layout.md, "Inlining where training ran little"):
+ * the inliner gives a call site -O2's hot/cold verdict where the profile
+ * alone would make it cold and GCC's own estimate would not.
+ *
+ *     static int get(...) { ... }      -O2 (guess)   the counts           cold-inline=o2
+ *     f: if (rare) x = get(...);       inlined       "call is unlikely":  inlined; its copy
+ *        (0 or 1 of 5,000 runs)                      a call, and get      in the cold part
+ *                                                    kept out of line
+ *
+ * GCC's inliner does not inline a call that is not "maybe hot"
+ * (cgraph_edge::maybe_hot_p) when the caller would grow: a count that is
+ * a precise zero (a block that never ran in training) or below
+ * 1/hot-bb-frequency-fraction of the caller's entry.  Training ran the
+ * code a workload nobody tuned for may run often, so its verdict on such a
+ * site should be -O2's; and a helper kept out of line for one such site
+ * keeps its offline body, so that -O2's inlining of it into its last
+ * callers (growth below zero once the body goes) is lost at sites that
+ * ran (Lua's patchtestreg into patchlistaux).  So:
+ *
+ *   - at the late point (perfinst_fblate), before the profile replaces
+ *     GCC's estimate, each call's block count and the entry count of that
+ *     estimate are kept (note_guesses);
+ *   - before "inline" (perfinst_coldinl): a function GCC's ipa-profile
+ *     made "unlikely executed" because every call to it lies in a block
+ *     that never ran gets back the frequency it had before (GCC's own:
+ *     compiled for speed, as the cold tier's functions are meant to be),
+ *     and stays where it was, in .text.unlikely.NAME (perfinst_tier_late);
+ *     then a call site that is not maybe-hot with its count, but is with
+ *     GCC's estimate (the caller's count times the estimate's share of
+ *     its block), gets that count, in every copy of the caller
+ *     (ipa-cp's clones);
+ *   - after "inline" (perfinst_coldinl_restore): each such call site's
+ *     count, and when it was inlined the counts of the inlined body (the
+ *     inline clone, its calls, its own inlined calls), are scaled back by
+ *     the profile's count over the raised one: a never-run site's inlined
+ *     body has precise zero counts, as its block, and goes to the cold
+ *     part.
+ *
+ * Only the counts the inliner reads change, and only between the two
+ * passes; bodies are not touched.  Local quality only (GUESSED_LOCAL
+ * counts, the default): with feedback-quality=ipa the counts are read
+ * counts, as -fprofile-use's, and stay so. */
+struct call_guess {
+    profile_count bb, entry; /* GCC's estimate: the call's block, the function's entry */
+    profile_count real, raised; /* the body's profile count, and as raised (coldinl) */
+    bool raise;
+};
+static hash_map<gimple *, call_guess> *guesses;
+static hash_map<tree, int> *freq_before; /* origin decl: its node frequency at the late point */
+static hash_set<tree> *restored;          /* functions given their frequency back (coldinl) */
+
+static bool cold_inline_on(void) { return pi_opt.cold_inline_o2 && ipa_state <= 0; }
+
+static void note_guesses(function *fun)
+{
+    cgraph_node *node = cgraph_node::get(fun->decl);
+    if (!node || !cold_inline_on())
+        return;
+    if (!guesses)
+        guesses = new hash_map<gimple *, call_guess>;
+    profile_count entry = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+        if (e->call_stmt) {
+            call_guess g;
+            g.bb = gimple_bb(e->call_stmt)->count;
+            g.entry = entry;
+            g.real = g.raised = profile_count::uninitialized();
+            g.raise = false;
+            guesses->put(e->call_stmt, g);
+        }
+}
+
+static void note_frequency(cgraph_node *node)
+{
+    if (!cold_inline_on())
+        return;
+    if (!freq_before)
+        freq_before = new hash_map<tree, int>;
+    freq_before->put(node->decl, (int)node->frequency);
+}
+
+static cgraph_node *origin_node(cgraph_node *n)
+{
+    while (n->clone_of)
+        n = n->clone_of;
+    return n;
+}
+
+/* The count GCC's estimate gives E: its caller's count times the
+ * estimate's share of the call's block, at least 1 where that share is not
+ * zero (training counts are small: a caller entered once has no count
+ * between 0 and 1); uninitialized when not known. */
+static profile_count raised_count(profile_count caller, const call_guess *g)
+{
+    if (!g || !g->bb.initialized_p() || !g->entry.initialized_p() || !g->entry.nonzero_p() ||
+        !caller.initialized_p() || !caller.nonzero_p() || !g->bb.nonzero_p())
+        return profile_count::uninitialized();
+    profile_count c = caller.apply_scale(g->bb, g->entry);
+    return c.nonzero_p() ? c : profile_count::from_gcov_type(1).guessed_local();
+}
+
+/* Is E maybe hot under GCC's own estimate (its block's and its function's
+ * entry counts as the estimate had them: the exact share)? */
+static bool hot_by_guess(cgraph_edge *e, const call_guess *g)
+{
+    profile_count c = e->caller->count, n = e->count;
+    e->caller->count = g->entry;
+    e->count = g->bb;
+    bool hot = e->maybe_hot_p();
+    e->caller->count = c;
+    e->count = n;
+    return hot;
+}
+
+/* A call to a part ipa-split made (F.part.N, or a clone of one): the
+ * part is the code GCC split off as rarely run, and the profile says it
+ * never ran here, so it stays a call.  -O2 inlines such a part back into
+ * F where its estimate calls the call hot, and F, grown, is then no longer
+ * inlined into its own callers: Lua's prepbuffsize, whose head the
+ * counts let GCC inline into luaL_addlstring and four more, stayed a call
+ * with its part inlined (lua/strings +0.8 % instructions). */
+static bool split_part_call(cgraph_edge *e)
+{
+    cgraph_node *c = e->callee;
+    return c && (c->split_part || origin_node(c)->split_part);
+}
+
+static bool coldinl_gate(function *)
+{
+    return pi_feedback_path() && !seen_error() && guesses && cold_inline_on();
+}
+
+static unsigned int coldinl_execute(function *)
+{
+    cgraph_node *node;
+    unsigned nfreq = 0, nsites = 0, nran = 0;
+    /* the functions made unlikely by the profile's zeros alone */
+    for (bool changed = true; changed && freq_before;) {
+        changed = false;
+        FOR_EACH_DEFINED_FUNCTION(node)
+        {
+            if (node->frequency != NODE_FREQUENCY_UNLIKELY_EXECUTED)
+                continue;
+            int *was = freq_before->get(origin_node(node)->decl);
+            if (!was || *was == NODE_FREQUENCY_UNLIKELY_EXECUTED)
+                continue;
+            for (cgraph_edge *e = node->callers; e; e = e->next_caller) {
+                cgraph_node *c = e->caller->inlined_to ? e->caller->inlined_to : e->caller;
+                if (c->frequency == NODE_FREQUENCY_UNLIKELY_EXECUTED)
+                    continue;
+                /* ipa-profile passes over a call whose count is a zero
+                   in the IPA sense; under GCC's estimate only a block its
+                   own analysis found unlikely has one */
+                call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+                if (e->count.ipa() == profile_count::zero() && (!g || g->bb.ipa() == profile_count::zero()))
+                    continue;
+                node->frequency = (enum node_frequency) * was;
+                if (!restored)
+                    restored = new hash_set<tree>;
+                restored->add(node->decl);
+                changed = true;
+                nfreq++;
+                break;
+            }
+        }
+    }
+    /* the call sites: which to raise (any copy that the profile makes cold
+       and the estimate does not), then every copy of each */
+    FOR_EACH_DEFINED_FUNCTION(node)
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+        call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+        if (!g || g->raise || split_part_call(e) || e->maybe_hot_p() || !hot_by_guess(e, g))
+            continue;
+        profile_count fake = raised_count(e->caller->count, g), real = e->count;
+        if (!fake.initialized_p() || !(real < fake))
+            continue;
+        e->count = fake;
+        g->raise = e->maybe_hot_p();
+        e->count = real;
+    }
+    FOR_EACH_DEFINED_FUNCTION(node)
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+        call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+        if (!g || !g->raise)
+            continue;
+        if (!g->real.initialized_p()) {
+            /* the ratio that restores it, taken on the body (a clone's
+               counts are the body's, scaled) */
+            function *f = DECL_STRUCT_FUNCTION(origin_node(node)->decl);
+            if (!f || !f->cfg)
+                continue;
+            g->real = gimple_bb(e->call_stmt)->count;
+            g->raised = raised_count(ENTRY_BLOCK_PTR_FOR_FN(f)->count, g);
+            if (!g->raised.initialized_p() || !g->real.initialized_p()) {
+                g->raise = false;
+                continue;
+            }
+        }
+        profile_count fake = raised_count(e->caller->count, g);
+        if (fake.initialized_p() && e->count < fake) {
+            nran += e->count.nonzero_p();
+            e->count = fake;
+            nsites++;
+        }
+    }
+    if (pi_opt.verbose && (nfreq || nsites))
+        inform(UNKNOWN_LOCATION,
+               "perfinst: cold-inline=o2: %u call sites given GCC%'s estimate for the inliner (%u of them ran "
+               "in training), %u functions their frequency back", nsites, nran, nfreq);
+    return 0;
+}
+PI_IPA_PASS(coldinl)
+
+/* E's count, and those of what was inlined through it, times NUM/DEN. */
+static void rescale_edge(cgraph_edge *e, profile_count num, profile_count den)
+{
+    e->count = e->count.apply_scale(num, den);
+    if (e->inline_failed)
+        return;
+    cgraph_node *n = e->callee;
+    n->count = n->count.apply_scale(num, den);
+    for (cgraph_edge *c = n->callees; c; c = c->next_callee)
+        rescale_edge(c, num, den);
+    for (cgraph_edge *c = n->indirect_calls; c; c = c->next_callee)
+        c->count = c->count.apply_scale(num, den);
+}
+
+static bool coldinl_restore_gate(function *fun) { return coldinl_gate(fun); }
+static unsigned int coldinl_restore_execute(function *)
+{
+    cgraph_node *node;
+    FOR_EACH_FUNCTION(node)
+    for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+        call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+        if (g && g->raise && g->real.initialized_p())
+            rescale_edge(e, g->real, g->raised);
+    }
+    return 0;
+}
+PI_IPA_PASS(coldinl_restore)
+
 /* Functions whose profile taken at cfg (so the plan says) was stale
  * there, with its checksum: compared again after the early inliner, to
  * name the reason (a plan of a count-at=late build written before the
@@ -717,6 +958,8 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
         return false;
     }
     ipa_quality();
+    if (late)
+        note_guesses(fun);
     apply(fun, order, counts, edges);
     note_applied(fn);
     st.matched++;
@@ -807,6 +1050,7 @@ static unsigned int fblate_execute(function *)
             continue;
         const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(node->decl));
         uint64_t *was = stale_at_cfg ? stale_at_cfg->get(fn) : NULL;
+        note_frequency(node);
         auto_vec<const struct pifb_rec *> recs;
         bool has_other = profile_recs(fn, true, recs);
         push_cfun(DECL_STRUCT_FUNCTION(node->decl));
@@ -930,6 +1174,12 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
 static bool tier_late_gate(function *fun) { return feedback_gate(fun); }
 static unsigned int tier_late_execute(function *fun)
 {
+    /* cold-inline=o2 gave it -O2's frequency for its code, not for its
+       place: it stays with the cold code, where GCC put it unlikely */
+    if (restored && restored->contains(fun->decl)) {
+        set_cold_section(fun->decl);
+        return 0;
+    }
     if (!set_tier(fun, true))
         set_order_section(fun);
     return 0;

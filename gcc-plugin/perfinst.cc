@@ -248,6 +248,7 @@ static const struct word_arg word_args[] = {
     {"entry", {"jump", "test"}, {1, 0}, NULL, &pi_opt.entry_jump},
     {"feedback-quality", {"local", "ipa"}, {0, 1}, &pi_opt.feedback_quality, NULL},
     {"cold-tier", {"place", "size", "keep"}, {PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP}, &pi_opt.cold_tier, NULL},
+    {"cold-inline", {"o2", "profile"}, {1, 0}, NULL, &pi_opt.cold_inline_o2},
     {"function-order", {"plan", "none"}, {0, 1}, NULL, &pi_opt.function_order_none},
     {"clone-tier", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_tier_base},
     {"clone-order", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_order_base},
@@ -409,7 +410,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, counters, count-at, clean-copies, loop-counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, cold-inline, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }
@@ -646,6 +647,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_promote_pass(g), "cp", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_inlsize_ipa_pass(g), "fnsummary", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_fbglobal_ipa_pass(g), "inline", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_coldinl_pass(g), "inline", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_coldinl_restore_pass(g), "inline", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
     /* after IPA, GIMPLE: */
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);

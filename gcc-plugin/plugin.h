@@ -46,6 +46,7 @@ struct pi_options {
     bool counting_function; /* counting=function: the counting copy a function of its own (pass-countfn.cc) */
     int counting_opt;       /* counting-opt=full|fast|lean: PI_COPT_*, f.count.N's options (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
+    bool cold_inline_o2;    /* cold-inline=o2: -O2's hot/cold verdict on call sites that ran little or never in training (pass-feedback.cc) */
     bool clone_tier_base;   /* clone-tier=base: a clone the feedback does not name gets its origin's cold tier (pass-feedback.cc) */
     bool clone_order_base;  /* clone-order=base: a function the order does not name takes the rank of its origin or of a clone of it (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
@@ -186,6 +187,8 @@ opt_pass *pi_make_fblate_pass(gcc::context *ctxt); /* pass-feedback.cc: profiles
 void pi_promote_find_late(function *fun);          /* pass-promote.cc: promote-call at=late (from fblate) */
 opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt);     /* after "profile" */
 opt_pass *pi_make_fbglobal_ipa_pass(gcc::context *ctxt); /* before "inline" */
+opt_pass *pi_make_coldinl_pass(gcc::context *ctxt);      /* before "inline": -O2's verdict on call sites that ran little */
+opt_pass *pi_make_coldinl_restore_pass(gcc::context *ctxt); /* after "inline": the counts again */
 bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this unit */
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
