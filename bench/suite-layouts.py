@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
-"""bench/suite-layouts.py — how many layouts a mean needs: bench/suite.sh's
-counts of two variants (e.g. the rebuild against BOLT) over a lattice of
-layouts and over its nested sub-lattices and random subsets.
+"""bench/suite-layouts.py — how many layouts and redraws a mean needs:
+bench/suite.sh's counts of two variants (e.g. the rebuild against BOLT)
+over a lattice of layouts at one or more redraws of the cold code, and over
+its nested subsets and random subsets.
 
     bench/suite-layouts.py --work DIR [--variant rebuild] [--against bolt]
                            [--draws 2000] [--seed 1] PROGRAM:WL,WL...=SHIFT,SHIFT... ...
 
 Each PROGRAM:WL...=SHIFTS names a program's test workloads and the shifts it
-was counted at (bench/suite.sh --pads, in the lattice's order: the first
-n/2, n/4 ... of every second, fourth ... shift are the nested sub-lattices
-that bench/suite.sh --layouts n/2, n/4 ... count).  Read from
+was counted at (bench/suite.sh --show-layouts, in its order): layouts P or
+P+N, each at redraws @M (none: M = 0).  The layouts, in the order they first
+occur, form a lattice whose first n/2, n/4 ... of every second, fourth ...
+layout are the nested sub-lattices that bench/suite.sh --layouts n/2,
+n/4 ... count; the redraws likewise (every second of the list, ...), and
+every layout must be counted at every redraw.  Read from
 DIR/PROGRAM/cg/VARIANT-WL-SHIFT.txt ("IREFS I1MISSES").  Printed
 (Markdown): per pair the ratio of the two variants' mean I1 misses over
-the sub-lattices of 4, 8, ... layouts and over all; the geometric mean over
-the pairs and the worst pair likewise; then for random subsets of m layouts
-(drawn without replacement from each program's counted shifts, one subset
-per program and draw) the 5th and 95th percentiles of each pair's ratio and
-of the geometric mean, and how many draws put the pair on the other side of
-1.000 than all layouts do.
+the nested designs (m layouts × r redraws, from 4 layouts up) and over
+all; the geometric mean over the pairs, the worst pair and the pairs at or
+under 1 likewise; with two redraws or more, the two disjoint halves of the
+whole design (the even and the odd redraws of the list at every layout);
+then for random subsets of m counts (drawn without replacement from each
+program's counted layouts × redraws, one subset per program and draw) the
+5th and 95th percentiles of each pair's ratio and of the geometric mean,
+and how many draws put the pair on the other side of 1.000 than all counts
+do.
 """
 import argparse
 import math
@@ -50,16 +57,26 @@ def main(argv):
     ap.add_argument("specs", nargs="+", metavar="PROGRAM:WL,...=SHIFT,...")
     o = ap.parse_args(argv)
     work, var, ref, draws, seed, specs = o.work, o.variant, o.against, o.draws, o.seed, o.specs
-    progs = []   # (program, [wl], [shift], {(wl, variant): [misses per shift]})
+    progs = []   # (program, [wl], [cell], {(wl, variant): [misses per cell]}, [layout], [redraw])
     for s in specs:
         if ":" not in s or "=" not in s:
             die("%s: expected PROGRAM:WL,WL...=SHIFT,SHIFT..." % s)
         p, rest = s.split(":", 1)
         wls, shifts = rest.split("=", 1)
         wls, shifts = wls.split(","), shifts.split(",")
-        n = len(shifts)
+        cells = []
+        for sh in shifts:
+            lay, _, m = sh.partition("@")
+            cells.append((lay, m or "0"))
+        lays = list(dict.fromkeys(c[0] for c in cells))
+        rds = list(dict.fromkeys(c[1] for c in cells))
+        n, r = len(lays), len(rds)
         if n & (n - 1):
-            die("%s: %d shifts, not a power of two (a lattice and its halves)" % (p, n))
+            die("%s: %d layouts, not a power of two (a lattice and its halves)" % (p, n))
+        if r & (r - 1):
+            die("%s: %d redraws, not a power of two" % (p, r))
+        if len(set(cells)) != n * r or len(cells) != n * r:
+            die("%s: %d shifts, not each of the %d layouts at each of the %d redraws once" % (p, len(cells), n, r))
         c = {}
         for wl in wls:
             for v in (var, ref):
@@ -74,47 +91,78 @@ def main(argv):
                         die("%s: expected IREFS I1MISSES" % f)
                     xs.append(int(w[1]))
                 c[(wl, v)] = xs
-        progs.append((p, wls, shifts, c))
-    nmax = max(len(x[2]) for x in progs)
-    sizes = [m for m in (4, 8, 16, 32, 64) if m <= nmax]
-    pairs = [(p, wl) for p, wls, _, _ in progs for wl in wls]
+        progs.append((p, wls, cells, c, lays, rds))
+    nmax = max(len(x[4]) for x in progs)
+    rmax = max(len(x[5]) for x in progs)
+    designs = [(m, q) for q in (1, 2, 4, 8, 16) if q <= rmax for m in (4, 8, 16, 32, 64) if m <= nmax]
+    if not designs:
+        designs = [(nmax, rmax)]
+    pairs = [(p, wl) for p, wls, _, _, _, _ in progs for wl in wls]
 
     def ratio(c, wl, idx):
         a = sum(c[(wl, var)][k] for k in idx) / len(idx)
         b = sum(c[(wl, ref)][k] for k in idx) / len(idx)
         return a / b
 
-    print("%s × %s, the ratio of the mean I1 misses over the nested sub-lattices "
-          "(4, 8, ... layouts: every n/m-th shift of each program's lattice; a program "
-          "counted at fewer layouts stays at all of its own):" % (var, ref))
+    def design(cells, lays, rds, m, q, off=0):
+        """the cells of every n/m-th layout at every r/q-th redraw (from off)"""
+        ls = set(lays[::max(1, len(lays) // m)])
+        rs = set(rds[off::max(1, len(rds) // q)])
+        return [k for k, (lay, rd) in enumerate(cells) if lay in ls and rd in rs]
+
+    def name(m, q):
+        return "%d layouts" % m if rmax == 1 else "%d × %d" % (m, q)
+
+    print("%s × %s, the ratio of the mean I1 misses over the nested designs "
+          "(m layouts: every n/m-th of each program's lattice%s; a program "
+          "counted at fewer stays at all of its own):" % (
+              var, ref, "" if rmax == 1 else "; × r redraws: every R/r-th of its redraws"))
     print()
-    print("| pair | " + " | ".join("%d layouts" % m for m in sizes) + " |")
-    print("| --- |" + " --- |" * len(sizes))
-    nested = {m: [] for m in sizes}
-    for p, wls, shifts, c in progs:
-        n = len(shifts)
+    print("| pair | " + " | ".join(name(m, q) for m, q in designs) + " |")
+    print("| --- |" + " --- |" * len(designs))
+    nested = {d: [] for d in designs}
+    for p, wls, cells, c, lays, rds in progs:
         for wl in wls:
             row = []
-            for m in sizes:
-                idx = list(range(0, n, max(1, n // m)))
-                r = ratio(c, wl, idx)
-                nested[m].append((r, "%s/%s" % (p, wl)))
+            for m, q in designs:
+                r = ratio(c, wl, design(cells, lays, rds, m, q))
+                nested[(m, q)].append((r, "%s/%s" % (p, wl)))
                 row.append("%.3f" % r)
             print("| %s/%s | %s |" % (p, wl, " | ".join(row)))
-    print("| geometric mean | " + " | ".join("%.3f" % geo([r for r, _ in nested[m]]) for m in sizes) + " |")
-    print("| worst | " + " | ".join("%.3f (%s)" % max(nested[m]) for m in sizes) + " |")
-    print("| pairs ≤ 1 | " + " | ".join("%d of %d" % (sum(r <= 1 for r, _ in nested[m]), len(pairs))
-                                        for m in sizes) + " |")
+    print("| geometric mean | " + " | ".join("%.3f" % geo([r for r, _ in nested[d]]) for d in designs) + " |")
+    print("| worst | " + " | ".join("%.3f (%s)" % max(nested[d]) for d in designs) + " |")
+    print("| pairs ≤ 1 | " + " | ".join("%d of %d" % (sum(r <= 1 for r, _ in nested[d]), len(pairs))
+                                        for d in designs) + " |")
     print()
     full = {}
-    for p, wls, shifts, c in progs:
+    for p, wls, cells, c, lays, rds in progs:
         for wl in wls:
-            full[(p, wl)] = ratio(c, wl, list(range(len(shifts))))
+            full[(p, wl)] = ratio(c, wl, list(range(len(cells))))
+    if rmax > 1:
+        print("The two disjoint halves of all counts (every layout at the even and at the odd "
+              "redraws of the list; a program at one redraw takes all of its counts in both):")
+        print()
+        print("| pair | all | even redraws | odd redraws |")
+        print("| --- | --- | --- | --- |")
+        hs = ([], [])
+        for p, wls, cells, c, lays, rds in progs:
+            for wl in wls:
+                h = []
+                for off in (0, 1):
+                    idx = (design(cells, lays, rds, len(lays), len(rds) // 2, off)
+                           if len(rds) > 1 else list(range(len(cells))))
+                    h.append(ratio(c, wl, idx))
+                    hs[off].append(h[-1])
+                print("| %s/%s | %.3f | %.3f | %.3f |" % (p, wl, full[(p, wl)], h[0], h[1]))
+        print("| geometric mean | %.3f | %.3f | %.3f |" % (geo(list(full.values())), geo(hs[0]), geo(hs[1])))
+        print()
     rng = random.Random(seed)
-    rsizes = [m for m in sizes if m < nmax]
-    print("Random subsets of m layouts (%d draws; a program counted at m layouts or fewer "
+    ntot = max(len(x[2]) for x in progs)
+    rsizes = [m for m in (4, 8, 16, 32, 64) if m < ntot]
+    print("Random subsets of m %s (%d draws; a program counted at m or fewer "
           "takes all of them): 5th–95th percentile of the ratio, and the share of draws on "
-          "the other side of 1.000 than all layouts:" % draws)
+          "the other side of 1.000 than all %s:" % ("layouts" if rmax == 1 else "counts (layouts × redraws)",
+                                                     draws, "layouts" if rmax == 1 else "counts"))
     print()
     print("| pair | all | " + " | ".join("m = %d | flips" % m for m in rsizes) + " |")
     print("| --- | --- |" + " --- | --- |" * len(rsizes))
@@ -123,8 +171,8 @@ def main(argv):
     for m in rsizes:
         for _ in range(draws):
             rs = []
-            for p, wls, shifts, c in progs:
-                n = len(shifts)
+            for p, wls, cells, c, _, _ in progs:
+                n = len(cells)
                 idx = rng.sample(range(n), m) if m < n else list(range(n))
                 for wl in wls:
                     r = ratio(c, wl, idx)

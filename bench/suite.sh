@@ -7,8 +7,8 @@
 #
 #   bench/suite.sh [--record] [--quick] [--programs "P..."] [--work DIR]
 #                  [--rounds N] [--no-timing] [--no-taken] [--no-relink] [--keep-profiles]
-#                  [--timing-only] [--layouts N] [--pads "0 1024+2048 ..."]
-#                  [--pads PROGRAM="0 256 ..."]... [--show-layouts]
+#                  [--timing-only] [--layouts N] [--redraws "0 704 ..."]
+#                  [--pads "0 1024+2048 ..."] [--pads PROGRAM="0 256 ..."]... [--show-layouts]
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]...
@@ -82,6 +82,20 @@
 #     512+2560, ... for 16): every program offset and every internal
 #     offset once, and the first N/2 of every second layout are the
 #     lattice of N/2 (docs/layout.md "The layouts");
+#     a shift P+N@M also redraws the cold code: M bytes of padding at a
+#     fixed place of the link order (REDRAW_AT below: Lua after lgc.o,
+#     zstd after zstdmt_compress.o, LevelDB after table/format.o, SQLite
+#     and speedtest1 after sqlite3.o), a section .text.unlikely.zz_mid
+#     (O2, pgo, rebuild) or M bytes of .text in bolt-in's link (bolt: the
+#     code llvm-bolt leaves in place after it moves), so that the cold code
+#     after the place, and all that follows it, moves M bytes against the
+#     cold code before it and no instruction changes; in an object with a
+#     section per function (the rebuilds' sqlite3.o) the padding goes after
+#     the first half of its .text.unlikely* input sections instead, by a
+#     linker script inserted before ld's default .text (bench/suite-link.sh);
+#     --redraws LIST (multiples of 64; default 0 704 1728 2880): every
+#     layout at each redraw, so 16 x 4 = 64 counts per pair and variant
+#     (a list of --pads that names a redraw, P+N@M, is taken as it is);
 #     --show-layouts prints each program's shifts and exits;
 #   - instructions (cachegrind's I refs, unshifted);
 #   - taken branches of the program's own code (callgrind --collect-jumps
@@ -108,14 +122,17 @@
 # shifts at which O2 and pgo are counted, which must include 0 (their
 # instructions are counted unshifted); default: the program's --pads.  -O2
 # and PGO are not compared pair by pair with BOLT in the issue's targets, so
-# fewer shifts for them save runs: sixteen layouts with
-# --baseline-pads 0 is 49 cachegrind runs per workload instead of 64.
+# fewer shifts for them save runs: the 64 layouts and redraws with
+# --baseline-pads 0 (not crossed with the redraws) are 193 cachegrind runs
+# per workload instead of 256.
 # The report then says over which shifts each variant's mean is (its × O2
 # ratios compare means over different shifts).
 # --quick: the first test workload of each program, four of the sixteen
 # layouts (0 1280+2304 2560+512 3840+2816: the program, the hot code against
-# the cold code and the hot code against libc each at four offsets), 3
-# rounds: a smoke test, whose means do not rank the variants.  --no-timing: the deterministic counts only; --no-taken: no
+# the cold code and the hot code against libc each at four offsets), each at
+# another of the four redraws (0, @704, @1728, @2880; with --redraws LIST
+# each at every one of LIST), 3 rounds: a smoke test, whose means do not
+# rank the variants.  --no-timing: the deterministic counts only; --no-taken: no
 # callgrind runs (taken branches).  --timing-only: no
 # build and no valgrind: the timing rounds of the programs an earlier run built
 # in WORK (default bench/.work/suite), then the report with that run's counts
@@ -127,6 +144,7 @@ top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
+redraws=
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -141,14 +159,14 @@ while [ $# -gt 0 ]; do
     --keep-profiles) keep_profiles=1; shift ;;
     --show-layouts) show_layouts=1; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
         --pads) case $2 in *=*) PPADS[${2%%=*}]=${2#*=} ;; *) pads=$2 ;; esac ;;
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
-        --variants) counted=$2 ;; --layouts) layouts=$2 ;;
+        --variants) counted=$2 ;; --layouts) layouts=$2 ;; --redraws) redraws=$2 ;;
         esac
         shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -169,9 +187,33 @@ case ${layouts:-16} in
 *) echo "suite: --layouts $layouts: expected a power of two from 1 to 64" >&2; exit 2 ;;
 esac
 # --quick: every fifth of the sixteen (k = 0, 5, 10, 15), whose program,
-# internal and hot-code offsets all differ (the lattice of 4 has P = N)
-[ -n "$pads" ] || [ -n "$layouts" ] || [ $quick = 0 ] || pads=$(lattice 16 | cut -d' ' -f1,6,11,16)
+# internal and hot-code offsets all differ (the lattice of 4 has P = N),
+# each at another of the four redraws
+if [ -z "$pads" ] && [ -z "$layouts" ] && [ $quick = 1 ]; then
+    if [ -z "$redraws" ]; then pads="0 1280+2304@704 2560+512@1728 3840+2816@2880"
+    else pads=$(lattice 16 | cut -d' ' -f1,6,11,16); fi
+fi
 [ -n "$pads" ] || pads=$(lattice "${layouts:-16}")
+# the redraws (--redraws, default 0 704 1728 2880): every layout P or P+N
+# of the list at each, as P+N@M (M = 0: the layout as it was)
+[ -n "$redraws" ] || redraws="0 704 1728 2880"
+for x in $redraws; do
+    [[ $x =~ ^[0-9]+$ ]] && [ $((x % 64)) = 0 ] ||
+        { echo "suite: --redraws: $x is not a multiple of 64 bytes" >&2; exit 2; }
+done
+# with_redraws LIST: each shift of LIST at every redraw, in LIST's order (a
+# LIST that names a redraw, P+N@M, anywhere is taken as it is)
+with_redraws() {
+    local t m
+    case $1 in *@*) echo "$1"; return ;; esac
+    for t in $1; do
+        for m in $redraws; do
+            if [ "$m" = 0 ]; then echo "$t"; else echo "$t@$m"; fi
+        done
+    done | paste -sd' '
+}
+pads=$(with_redraws "$pads")
+for x in "${!PPADS[@]}"; do PPADS[$x]=$(with_redraws "${PPADS[$x]}"); done
 [ "$nicev" = 0 ] || renice -n "$nicev" -p $$ > /dev/null
 . "$here/workloads.sh"
 . "$here/lib.sh"
@@ -182,7 +224,7 @@ W=$(cd "$W" && pwd)
 
 # each shift P or P+N (bytes), and the baseline's holding 0
 for x in $pads ${PPADS[*]} $bpads ${PBPADS[*]}; do
-    [[ $x =~ ^[0-9]+(\+[0-9]+)?$ ]] || die "--pads/--baseline-pads: $x is not a shift P or P+N (bytes)"
+    [[ $x =~ ^[0-9]+(\+[0-9]+)?(@[0-9]+)?$ ]] || die "--pads/--baseline-pads: $x is not a shift P, P+N or P+N@M (bytes)"
 done
 
 # ---- the programs' workloads and scales ------------------------------------------
@@ -197,6 +239,11 @@ TRAIN[zstd]=compress     TESTS[zstd]="decompress"
 S_TRAIN[zstd]=1          S_CG[zstd]=1          S_TIME[zstd]=2
 TRAIN[leveldb]=train     TESTS[leveldb]="overwrite reverse seek"
 S_TRAIN[leveldb]=50000   S_CG[leveldb]=5000    S_TIME[leveldb]=100000
+# the redraws' place: the padding after the object REDRAW_AT (a fixed place
+# in the link order, the same for every variant); in a program of one big
+# object, REDRAW_SPLIT, among that object's cold sections (redraw_script)
+declare -A REDRAW_AT=([sqlite]=sqlite3 [speedtest1]=sqlite3 [lua]=lgc [zstd]=zstdmt_compress [leveldb]=format)
+declare -A REDRAW_SPLIT=([sqlite]=sqlite3 [speedtest1]=sqlite3)
 # -fprofile-use: a threaded training run races on gcov's counters, and GCC
 # refuses a profile that is not flow-consistent without this
 declare -A PGO_USE=([leveldb]=-fprofile-correction)
@@ -276,23 +323,7 @@ GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 logged() { echo "$*" >> "$PD/commands.txt"; "$@"; }
 # objs P D: the objects wl_build made in D, in wl_sources order
 objs() { local f; for f in $(wl_sources "$1"); do echo "$2/obj/$(basename "${f%.*}").o"; done; }
-# padding NAME BYTES: an object whose one section, .text.unlikely.NAME, is
-# BYTES (none for 0: a shift 0+N links an empty pad_obj)
-padding() {
-    local o=$W/$1-$2.o
-    [ -f "$o" ] || { echo ".section .text.unlikely.$1,\"ax\",@progbits"; [ "$2" = 0 ] || echo ".skip $2, 0xcc"
-                     echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" -
-    echo "$o"
-}
-# pad_obj PAD: PAD bytes in .text.unlikely.zz_pad; linked first it precedes
-# every other .text input in ld's default script
-pad_obj() { padding zz_pad "$1"; }
-# ipad_obj N: N bytes in .text.unlikely.zzzz_ipad; linked last it follows
-# every cold input (the cold tier, the cold parts) and precedes the hot
-# code, which it moves N bytes against them
-ipad_obj() { padding zzzz_ipad "$1"; }
-# shift_parts SHIFT: "P N" of a shift P or P+N
-shift_parts() { case $1 in *+*) echo "${1%%+*} ${1#*+}" ;; *) echo "$1 0" ;; esac; }
+. "$here/suite-link.sh"
 # checked P WL D SCALE [WRAPPER...]: wl_run, the checksum compared with O2's
 # (the first one recorded for the pair)
 checked() {
@@ -367,7 +398,7 @@ bolt_opt() {
     logged "$BOLT" "$in" -data="$PD/bolt/prof.fdata" -reorder-blocks=ext-tsp \
         -reorder-functions=cdsort -split-functions "$@" -o "$out" > "$out.log" 2>&1 || { tail "$out.log" >&2; return 1; }
 }
-# bolt_shifted OUT FIRST PAD [INNER]: BOLT's layout shifted by PAD bytes as a whole,
+# bolt_shifted OUT FIRST PAD [INNER [MID]]: BOLT's layout shifted by PAD bytes as a whole,
 # as the other variants are: bolt-in's objects linked after the PAD-byte
 # padding object (what BOLT leaves in place — every function the training
 # run did not reach — moves by PAD against libc and the PLT), then BOLT's
@@ -375,13 +406,16 @@ bolt_opt() {
 # first function (BOLT names a local function NAME/N: the names are tried
 # until FIRST moved by PAD within a page); with INNER, the hot text moved
 # INNER bytes further (PAD + INNER before FIRST), the code left in place by
-# PAD alone.  The profile names functions and
-# offsets in them, which the padding does not change.
+# PAD alone; with MID, a redraw: MID bytes of .text in bolt-in's link after
+# the object REDRAW_AT[P] (the code left in place after it moves MID bytes).
+# The profile names functions and offsets in them, which the padding does
+# not change.
 bolt_shifted() {
-    local out=$1 first=$2 pad=$3 inner=${4:-0} hot a n in
+    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm=
     in=$(dirname "$out")/in
+    [ "$mid" = 0 ] || tm=$(tmid_obj "$mid")
     logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
-        $(objs "$p" "$PD/bolt-in") $(wl_libs "$p") || return 1
+        $(objs_at "$p" "$PD/bolt-in" "$mid" "$tm") $(wl_libs "$p") || return 1
     hot=$(nm "$PD/bolt/prog" | awk -v f="$first" '$3 == f { print $1; exit }')
     for n in "$first" "$first/1" "$first/2" "$first/3"; do
         bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))" || return 1
@@ -417,7 +451,7 @@ loop() {
 }
 # shifts P: VARIANT/sPAD/prog for every variant and pad but 0 (VARIANT/prog)
 shifts() {
-    local p=$1 v pad d first tok inner
+    local p=$1 v pad d first tok inner mid
     first=$(nm "$PD/bolt/prog" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
         END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }')
     [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
@@ -435,7 +469,7 @@ shifts() {
         [ $need = 1 ] || continue
         for tok in $(vpads_of "$p" "$v"); do
             [ "$tok" != 0 ] || continue
-            read -r pad inner <<< "$(shift_parts "$tok")"
+            read -r pad inner mid <<< "$(shift_parts "$tok")"
             local ipad=
             [ "$inner" = 0 ] || ipad=$(ipad_obj "$inner")
             d=$PD/${DIR[$v]}/s$tok
@@ -443,7 +477,7 @@ shifts() {
             [ -x "$d/prog" ] && [ "$d/prog" -nt "$PD/${DIR[$v]}/prog" ] && continue
             rm -f "$d/prog"
             case $v in
-            bolt) bolt_shifted "$d/prog" "$first" "$pad" "$inner" || die "$p: bolt shifted by $tok" ;;
+            bolt) bolt_shifted "$d/prog" "$first" "$pad" "$inner" "$mid" || die "$p: bolt shifted by $tok" ;;
             relink|*+relink)
                 local rb=${v%+relink} from shift
                 [ "$v" != relink ] || rb=rebuild
@@ -456,17 +490,20 @@ shifts() {
                    ! grep -q '^[0-9]* order-functions ' "$PD/${DIR[$v]}.fb"; then
                     from=$PD/${DIR[$rb]}/s$tok/prog shift=
                 else
-                    [ "$inner" = 0 ] || die "$p: $v places an order of its own: no shift $tok (P+N) for it"
+                    [ "$inner" = 0 ] && [ "$mid" = 0 ] ||
+                        die "$p: $v places an order of its own: no shift $tok (P+N or P@M) for it"
                     from=$PD/${DIR[$rb]}/prog shift=--pad-front=$pad
                 fi
                 logged "$B/pmopt" relink "$from" --feedback "$PD/${DIR[$v]}.fb" $shift \
                         -o "$d/prog" > "$d/relink.out" 2>&1 || { tail "$d/relink.out" >&2; die "$p: $v shifted by $tok"; } ;;
             O2|pgo)
-                logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs "$p" "$PD/${DIR[$v]}") $ipad $(wl_libs "$p") ||
+                logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $ipad \
+                    $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") $(wl_libs "$p") ||
                     die "$p: $v shifted by $tok" ;;
             *)  # a rebuild: linked by perfinst-ld as wl_build links it
                 (cd "$d" && logged "$B/perfinst-ld" -O2 -o prog "$(pad_obj "$pad")" \
-                    $(objs "$p" "$PD/${DIR[$v]}") $ipad $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
+                    $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $ipad $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") \
+                    $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
                     { tail "$d/link.log" >&2; die "$p: $v shifted by $tok"; } ;;
             esac
         done

@@ -1,41 +1,60 @@
-# bench/suite.sh's layouts (no build, no valgrind: --show-layouts) and
-# bench/suite-layouts.py on canned counts.  The default is the lattice of
-# 16: the k-th layout moves the program 256k bytes and its hot code
-# 256*(5k mod 16) further, so every program offset and every internal
-# offset (mod 4096, the I1's sets) occurs once; --layouts 4 and 8 are its
-# every fourth and every second layout, --quick every fifth.
+# bench/suite.sh's layouts (no build, no valgrind: --show-layouts),
+# bench/suite-layouts.py on canned counts, and the redraws' links
+# (bench/suite-link.sh) on a small program.  The default is the lattice of
+# 16 at four redraws of the cold code: the k-th layout moves the program
+# 256k bytes and its hot code 256*(5k mod 16) further, so every program
+# offset and every internal offset (mod 4096, the I1's sets) occurs once,
+# and each is counted with 0, 704, 1728 and 2880 bytes of padding among the
+# cold code (P+N@M); --layouts 4 and 8 are its every fourth and every
+# second layout, --redraws 0 the layouts alone, --quick every fifth layout,
+# each at another redraw.
 . "$PERFINST_TOP/tests/lib.sh"
 S="$PERFINST_TOP/bench/suite.sh --work w --show-layouts"
 L16="0 256+1280 512+2560 768+3840 1024+1024 1280+2304 1536+3584 1792+768 2048+2048 2304+3328 2560+512 2816+1792 3072+3072 3328+256 3584+1536 3840+2816"
-$S --programs lua > out
-assert_eq "the default: the lattice of 16" "lua: $L16" "$(cat out)"
+$S --programs lua --redraws 0 > out
+assert_eq "--redraws 0: the lattice of 16" "lua: $L16" "$(cat out)"
 # every P and every N once, each a multiple of 256 below 4096
 for k in 1 2; do
     assert_eq "distinct part $k" "16" "$(sed 's/^lua: //' out | tr ' ' '\n' | sed 's/^0$/0+0/' |
         cut -d+ -f$k | awk '$1 % 256 == 0 && $1 < 4096' | sort -u | wc -l)"
 done
+$S --programs lua > out
+assert_eq "the default: the lattice of 16 at four redraws" \
+    "lua: $(for l in $L16; do echo "$l $l@704 $l@1728 $l@2880"; done | paste -sd' ')" "$(cat out)"
+assert_eq "64 counts" 64 "$(sed 's/^lua: //' out | wc -w)"
 $S --programs "lua zstd" --quick > out
-assert_eq "--quick: every fifth" "lua: 0 1280+2304 2560+512 3840+2816
-zstd: 0 1280+2304 2560+512 3840+2816" "$(cat out)"
-$S --programs lua --layouts 4 > out
+assert_eq "--quick: every fifth, each at another redraw" "lua: 0 1280+2304@704 2560+512@1728 3840+2816@2880
+zstd: 0 1280+2304@704 2560+512@1728 3840+2816@2880" "$(cat out)"
+$S --programs lua --quick --redraws 0 > out
+assert_eq "--quick --redraws 0: every fifth" "lua: 0 1280+2304 2560+512 3840+2816" "$(cat out)"
+$S --programs lua --layouts 4 --redraws "0 1728" > out
+assert_eq "--layouts 4 --redraws '0 1728'" \
+    "lua: 0 0@1728 1024+1024 1024+1024@1728 2048+2048 2048+2048@1728 3072+3072 3072+3072@1728" "$(cat out)"
+$S --programs lua --layouts 4 --redraws 0 > out
 assert_eq "--layouts 4: every fourth" "lua: 0 1024+1024 2048+2048 3072+3072" "$(cat out)"
-$S --programs sqlite --layouts 8 > out
+$S --programs sqlite --layouts 8 --redraws 0 > out
 assert_eq "--layouts 8: every second" \
     "sqlite: $(echo "$L16" | tr ' ' '\n' | awk 'NR % 2 == 1' | paste -sd' ')" "$(cat out)"
-$S --programs sqlite --layouts 1 > out
+$S --programs sqlite --layouts 1 --redraws 0 > out
 assert_eq "--layouts 1: the program as linked" "sqlite: 0" "$(cat out)"
 # --pads overrides the lattice, --pads PROGRAM=LIST for one program; the
 # baseline's shifts are printed where they differ
-$S --programs "sqlite lua" --pads "0 1024" --pads lua="0 0+2048" --baseline-pads 0 > out
+$S --programs "sqlite lua" --pads "0 1024" --pads lua="0 0+2048" --baseline-pads 0 --redraws 0 > out
 assert_eq "--pads and --baseline-pads" "sqlite: 0 1024
 sqlite O2 pgo: 0
 lua: 0 0+2048
 lua O2 pgo: 0" "$(cat out)"
+# the redraws apply to --pads too, but not to a list that names its own
+$S --programs "sqlite lua" --pads "0 1024" --pads lua="0 0+2048@64" --redraws "0 128" > out
+assert_eq "--pads at the redraws" "sqlite: 0 0@128 1024 1024@128
+lua: 0 0+2048@64" "$(cat out)"
+expect_fail "a redraw not of whole lines" $S --redraws "0 100"
+assert_contains "why" err 'redraws: 100 is not a multiple of 64'
 expect_fail "--layouts 3" $S --layouts 3
 assert_contains "why" err 'layouts 3: expected a power of two from 1 to 64'
 expect_fail "--layouts 128" $S --layouts 128
 expect_fail "a malformed shift" $S --pads "0 12+"
-assert_contains "why" err '12\+ is not a shift P or P\+N'
+assert_contains "why" err '12\+ is not a shift P, P\+N or P\+N@M'
 
 # suite-layouts.py: rebuild and bolt of one pair at four layouts
 # (the nested lattices start at 4: one column)
@@ -52,3 +71,102 @@ expect_fail "three shifts" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work
 assert_contains "why" err 'not a power of two'
 expect_fail "a missing count" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 "p:a=0,1024"
 assert_contains "why" err 'rebuild-a-1024\.txt: missing'
+
+# suite-layouts.py at a lattice of 4 layouts × 2 redraws: the nested
+# designs (4 layouts × 1 redraw, 4 × 2) and the two halves
+for l in 0 1024+1024 2048+2048 3072+3072; do
+    cp "w2/p/cg/rebuild-a-$l.txt" "w2/p/cg/rebuild-b-$l.txt"; cp "w2/p/cg/bolt-a-$l.txt" "w2/p/cg/bolt-b-$l.txt"
+done
+c rebuild b 0@64 100; c rebuild b 1024+1024@64 100; c rebuild b 2048+2048@64 100; c rebuild b 3072+3072@64 900
+c bolt    b 0@64 200; c bolt    b 1024+1024@64 200; c bolt    b 2048+2048@64 200; c bolt    b 3072+3072@64 200
+python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 --draws 50 \
+    "p:b=0,0@64,1024+1024,1024+1024@64,2048+2048,2048+2048@64,3072+3072,3072+3072@64" > lay2.md
+# redraw 0: 250 against 150; both: (1000 + 1200) / 8 = 275 against (600 + 800) / 8 = 175;
+# redraw 64 alone: 300 against 200
+assert_contains "4 × 1 and 4 × 2" lay2.md '^\| p/b \| 1\.667 \| 1\.571 \|$'
+assert_contains "the halves: the even redraws (0), the odd (64)" lay2.md '^\| p/b \| 1\.571 \| 1\.667 \| 1\.500 \|$'
+expect_fail "a layout at one redraw only" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 \
+    "p:b=0,0@64,1024+1024,2048+2048"
+assert_contains "why" err 'not each of the 3 layouts at each of the 2 redraws once|not a power of two'
+
+# the redraws' links (bench/suite-link.sh, as bench/suite.sh sources it): a
+# program of three objects, the padding after the second; a program of one
+# object with a section per function, the padding among its cold sections
+W=$PWD
+declare -A REDRAW_AT=([three]=b [one]=s) REDRAW_SPLIT=([one]=s)
+objs() { case $1 in three) echo "$2/obj/a.o $2/obj/b.o $2/obj/c.o" ;; one) echo "$2/obj/s.o" ;; esac; }
+. "$PERFINST_TOP/bench/suite-link.sh"
+mkdir -p d/obj
+# leaves (no call, no data: their bytes do not depend on where they lie)
+# in the cold tier of each object, and a hot main that calls them
+for o in a b c; do
+    for k in 1 2; do echo "__attribute__((cold, noinline)) int $o$k(int x) { return x * $k + $k; }"; done > "$o.c"
+done
+cat >> c.c << 'EOF'
+int a1(int), a2(int), b1(int), b2(int);
+int main(int argc, char **argv) {
+    int s = 0;
+    (void)argv;
+    for (int i = 0; i < 100; i++) s += i * argc;
+    if (argc > 9) s += a1(s) + a2(s) + b1(s) + b2(s) + c1(s) + c2(s);
+    return s & 1;
+}
+EOF
+for o in a b c; do gcc -O2 -c "$o.c" -o "d/obj/$o.o"; done
+assert_eq "no padding at redraw 0" "$W/d/obj/a.o $W/d/obj/b.o $W/d/obj/c.o" "$(objs_at three "$W/d" 0 | paste -sd' ')"
+assert_eq "the padding after b.o" "$W/d/obj/a.o $W/d/obj/b.o $W/zz_mid-704.o $W/d/obj/c.o" \
+    "$(objs_at three "$W/d" 704 | paste -sd' ')"
+assert_eq "no script for a program of several objects" "" "$(redraw_script three "$W/d" 704)"
+gcc -O2 -o p0 $(objs_at three "$W/d" 0)
+gcc -O2 -o p1 $(objs_at three "$W/d" 704)
+# addr P F: F's address in P (decimal); size P F: its size
+addr() { echo $((16#$(nm "$1" | awk -v f="$2" '$3 == f { print $1 }'))); }
+size() { nm -S "$1" | awk -v f="$2" '$4 == f { print $2 }'; }
+# bytes P F: F's bytes as objdump shows them, without addresses
+bytes() { objdump -d --disassemble="$2" "$1" | sed -n 's/^ *[0-9a-f]*:\t\([0-9a-f ]*\)\t.*/\1/p' | tr -d ' \n'; }
+# insns P F: F's instructions, the addresses and targets in them left out
+insns() { objdump -d --no-show-raw-insn --disassemble="$2" "$1" | sed -n 's/^ *[0-9a-f]*:\t//p' | sed 's/[0-9a-f]* </</; s/0x[0-9a-f]*/0x/g'; }
+for f in a1 a2 b1 b2; do
+    assert_eq "$f (before the padding) stays" "$(addr p0 $f)" "$(addr p1 $f)"
+done
+for f in c1 c2 main; do
+    assert_eq "$f (after it) moves 704 bytes" "$(($(addr p0 $f) + 704))" "$(addr p1 $f)"
+done
+for f in a1 a2 b1 b2 c1 c2; do
+    [ -n "$(bytes p0 $f)" ] || fail "no bytes for $f"
+    assert_eq "$f's bytes" "$(bytes p0 $f)" "$(bytes p1 $f)"
+done
+assert_eq "main's size" "$(size p0 main)" "$(size p1 main)"
+assert_eq "main's instructions" "$(insns p0 main)" "$(insns p1 main)"
+assert_eq "the same run" "$(./p0 1 2 3 4 5 6 7 8 9 || echo $?)" "$(./p1 1 2 3 4 5 6 7 8 9 || echo $?)"
+
+# one object, a section per function (a1 a2 b1 b2 c1 c2, main's cold part):
+# the padding after the first half of its .text.unlikely* input sections
+cat a.c b.c c.c > s.c
+gcc -O2 -ffunction-sections -c s.c -o d/obj/s.o
+readelf -SW d/obj/s.o | sed -n 's/^ *\[ *[0-9]*\] \(\.text\.unlikely[^ ]*\) .*/\1/p' > secs
+n=$(wc -l < secs)
+[ "$n" -ge 6 ] || fail "s.o has $n cold sections"
+assert_eq "no script at redraw 0" "" "$(redraw_script one "$W/d" 0)"
+assert_eq "the script" "-Wl,-T,$W/d/redraw.ld" "$(redraw_script one "$W/d" 704)"
+gcc -O2 -o q0 $(objs_at one "$W/d" 0)
+gcc -O2 -o q1 $(objs_at one "$W/d" 704) $(redraw_script one "$W/d" 704)
+k=0 moved=0
+while read -r sec; do
+    k=$((k + 1))
+    f=${sec#.text.unlikely.}
+    [ "$f" != main ] || continue
+    if [ $k -le $((n / 2)) ]; then d=0; else d=704 moved=$((moved + 1)); fi
+    assert_eq "$f (cold section $k of $n) moves $d bytes" "$(($(addr q0 "$f") + d))" "$(addr q1 "$f")"
+    assert_eq "$f's bytes" "$(bytes q0 "$f")" "$(bytes q1 "$f")"
+done < secs
+[ $moved -ge 2 ] || fail "only $moved functions after the padding"
+assert_eq "main moves 704 bytes" "$(($(addr q0 main) + 704))" "$(addr q1 main)"
+assert_eq "main's instructions" "$(insns q0 main)" "$(insns q1 main)"
+assert_eq "one .text" 1 "$(readelf -SW q1 | grep -c ' \.text ')"
+assert_eq "the same run" "$(./q0 1 2 3 4 5 6 7 8 9 || echo $?)" "$(./q1 1 2 3 4 5 6 7 8 9 || echo $?)"
+# an object with one cold section (as -O2 compiles sqlite3.c): no script,
+# the padding after the object
+gcc -O2 -c s.c -o d/obj/s.o
+touch -d '+1 min' d/obj/s.o
+assert_eq "one cold section: no script" "" "$(redraw_script one "$W/d" 704)"
