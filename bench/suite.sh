@@ -11,7 +11,7 @@
 #                  [--pads "0 1024+2048 ..."] [--pads PROGRAM="0 256 ..."]... [--show-layouts]
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
-#                  [--baseline-pads PROGRAM="0 ..."]...
+#                  [--baseline-pads PROGRAM="0 ..."]... [--tests PROGRAM="WL ..."]...
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -127,6 +127,8 @@
 # per workload instead of 256.
 # The report then says over which shifts each variant's mean is (its × O2
 # ratios compare means over different shifts).
+# --tests PROGRAM=LIST: only these of PROGRAM's test workloads are
+# counted (the report lists that program's pairs among them alone).
 # --quick: the first test workload of each program, four of the sixteen
 # layouts (0 1280+2304 2560+512 3840+2816: the program, the hot code against
 # the cold code and the hot code against libc each at four offsets), each at
@@ -149,6 +151,7 @@ programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
 declare -A PBPADS   # --baseline-pads PROGRAM=LIST: that program's O2 and pgo shifts
+declare -A PTESTS   # --tests PROGRAM=LIST: that program's test workloads counted
 while [ $# -gt 0 ]; do
     case $1 in
     --record) record=1; shift ;;
@@ -159,7 +162,7 @@ while [ $# -gt 0 ]; do
     --keep-profiles) keep_profiles=1; shift ;;
     --show-layouts) show_layouts=1; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
@@ -167,6 +170,7 @@ while [ $# -gt 0 ]; do
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
         --variants) counted=$2 ;; --layouts) layouts=$2 ;; --redraws) redraws=$2 ;;
+        --tests) case $2 in *=*) PTESTS[${2%%=*}]=${2#*=} ;; *) echo "suite: --tests $2: expected PROGRAM=WL..." >&2; exit 2 ;; esac ;;
         esac
         shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -250,6 +254,12 @@ declare -A PGO_USE=([leveldb]=-fprofile-correction)
 for p in $programs; do
     [ -n "${TRAIN[$p]:-}" ] || die "unknown program $p (one of ${!TRAIN[*]})"
     [ $quick = 0 ] || TESTS[$p]=${TESTS[$p]%% *}
+    if [ -n "${PTESTS[$p]:-}" ]; then
+        for x in ${PTESTS[$p]}; do
+            [[ " ${TESTS[$p]} " == *" $x "* ]] || die "--tests $p=...: $x is not one of $p's test workloads (${TESTS[$p]})"
+        done
+        TESTS[$p]=${PTESTS[$p]}
+    fi
 done
 for p in "${!PPADS[@]}"; do
     [ -n "${TRAIN[$p]:-}" ] || die "--pads $p=...: unknown program $p (one of ${!TRAIN[*]})"

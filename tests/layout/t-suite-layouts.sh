@@ -50,6 +50,8 @@ assert_eq "--pads at the redraws" "sqlite: 0 0@128 1024 1024@128
 lua: 0 0+2048@64" "$(cat out)"
 expect_fail "a redraw not of whole lines" $S --redraws "0 100"
 assert_contains "why" err 'redraws: 100 is not a multiple of 64'
+expect_fail "an unknown test workload" $S --programs lua --tests lua="sort nope"
+assert_contains "why" err "nope is not one of lua's test workloads"
 expect_fail "--layouts 3" $S --layouts 3
 assert_contains "why" err 'layouts 3: expected a power of two from 1 to 64'
 expect_fail "--layouts 128" $S --layouts 128
