@@ -270,7 +270,7 @@ bool pi_single_body(function *fun)
         return false;
     /* late: one body through every GIMPLE pass, split into f and f.count.N
        just before expansion (pass-countfn.cc, latecopy), where it can be */
-    if (pi_opt.clean_copies == PI_CLEAN_LATE)
+    if (pi_opt.clean_copies == PI_CLEAN_LATE || pi_opt.clean_copies == PI_CLEAN_FINAL)
         return pi_countfn_late_ok(fun);
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)

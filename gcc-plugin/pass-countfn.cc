@@ -397,7 +397,7 @@ void pi_countfn_register_gates(const char *plugin_name)
     register_callback(plugin_name, PLUGIN_OVERRIDE_GATE, lean_gate, NULL);
 }
 
-static void copy_decl_finish(cgraph_node *node, cgraph_node *copy);
+static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, bool own_options);
 static bool countfn_gate(function *fun);
 
 /* Label tables hidden from GCC's versioning (copy_label_tables: the one
@@ -510,7 +510,7 @@ static bool split_off_counting(cgraph_node *node)
     cgraph_node *copy = version_counting(node, fun, split_now);
     if (!copy)
         return false;
-    copy_decl_finish(node, copy);
+    copy_decl_finish(node, copy, false);
 
     /* the counting copy: f's return blocks get their deferred site
        marker (return-site.cc), as pass-split's counting copy does */
@@ -551,7 +551,7 @@ static bool split_off_counting(cgraph_node *node)
 
 /* NODE's version COPY, its counting copy, declared as such: linkage, comdat
  * group, options (counting-opt=), f.count.N -> f noted, f dispatching. */
-static void copy_decl_finish(cgraph_node *node, cgraph_node *copy)
+static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, bool own_options)
 {
     tree decl = node->decl;
     /* The counting copy of an exported f is exported too, so that a
@@ -576,7 +576,7 @@ static void copy_decl_finish(cgraph_node *node, cgraph_node *copy)
        its CODE chunks (pass-ranges.cc) with it. */
     if (node->get_comdat_group() && !copy->get_comdat_group())
         copy->add_to_same_comdat_group(node);
-    if (pi_opt.counting_opt != PI_COPT_FULL)
+    if (pi_opt.counting_opt != PI_COPT_FULL && !own_options)
         copy_options(copy->decl);
     pi_countfn_note(copy->decl, decl);
     if (!dispatching)
@@ -782,12 +782,132 @@ static void expand_now(cgraph_node *copy, function *f)
 
 static bool true_gate(function *) { return true; }
 
+/* late: FUN (cfun) made the clean f of COPY, in GIMPLE */
+static void clean_late(function *fun, cgraph_node *copy)
+{
+    auto_bitmap dead;
+    make_clean(fun, copy->decl, dead);
+    simple_dce_from_worklist(dead);
+    cleanup_tree_cfg();
+    static opt_pass *dce, *tailc;
+    if (!dce) {
+        dce = make_pass_dce(g);
+        tailc = make_pass_tail_calls(g);
+    }
+    /* what the counters alone used (an inline cache's loads and
+       compares, a counter kept in a register across a loop), then a
+       call the counters kept from the tail (a return site's marker
+       after it) made a sibling call again, as at -O2: GCC's DCE and
+       "tailc" */
+    run_pass(dce, fun);
+    run_pass(tailc, fun);
+    cgraph_edge::rebuild_edges();
+}
+
+/* ---- clean-copies=final: f from f.count.N's assembly ----------------------
+ *
+ * As late, but f.count.N is compiled at the unit's own options and f is
+ * not compiled: its body becomes the dispatch and one basic asm holding
+ * f.count.N's assembly less its counter updates (finalcopy.cc), so that
+ * expansion and the RTL passes run once per function.  Where that cannot
+ * be, f is late's clean copy (final_refusal, pi_final_derive). */
+
+static hash_set<tree> *final_bodies;
+
+bool pi_countfn_final_body(tree f) { return final_bodies && final_bodies->contains(f); }
+
+static tree mentions_decl(tree *tp, int *walk_subtrees, void *d)
+{
+    if (*tp == (tree)d)
+        return *tp;
+    if (TYPE_P(*tp))
+        *walk_subtrees = 0;
+    return NULL_TREE;
+}
+
+/* Why FUN's (cfun's) clean copy cannot be its counting copy's code less
+ * the counter updates, before the copy is made; NULL if it can. */
+static const char *final_refusal(function *fun)
+{
+    tree ctr = pi_counter_decl();
+    if (!ctr)
+        return "no counters";
+    /* the update must be `addq $N, %fs:CTR@tpoff+K`, nothing else */
+    if (DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC || pi_counter_offset_decl() || !pi_opt.counter_address_abs)
+        return "counters through a register (-fPIC, counter-address=base)";
+    if (pi_opt.counting_opt == PI_COPT_FULL)
+        return "counting-opt=full (GCC's own counter updates)";
+    if (profile_flag || flag_instrument_function_entry_exit)
+        return "-pg or -finstrument-functions";
+    if (fun->has_forced_label_in_static)
+        return "label addresses in a static table (computed goto)";
+    if (pi_split_switch_index(fun->decl) < 0 || !pi_fnon_asm_name())
+        return "no byte of __perfinst_fnon of its own";
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (is_a<gasm *>(g) || is_gimple_debug(g))
+            continue;
+        for (unsigned i = 0; i < gimple_num_ops(g); i++) {
+            tree op = gimple_op(g, i);
+            if (op && walk_tree_without_duplicates(&op, mentions_decl, ctr))
+                return "a counter GCC updates (a call-free loop's)";
+        }
+    }
+    return NULL;
+}
+
+static const char *asm_name(tree decl)
+{
+    return targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+}
+
+/* FUN (cfun) made a naked function of one basic asm: the dispatch to
+ * COPY, then BODY (COPY's code less its counters, as assembly).  Naked: GCC
+ * gives it no prologue, no frame and no epilogue (a local or a parameter
+ * left in FUN's declarations would otherwise get a stack slot and a
+ * prologue above the body, which has its own: the off mode crashed so in
+ * zstd, gawk and ninja), and collects no register usage of it for
+ * -fipa-ra (its callers assume the ABI's). */
+static void make_final(function *fun, tree copy, const char *body)
+{
+    tree decl = fun->decl;
+    const char *fnon = pi_fnon_asm_name();
+    int fi = pi_split_switch_index(decl);
+    gcc_assert(fnon && fi >= 0);
+    char *text = xasprintf("cmpb\t$0, %d+%s(%%rip)\n\tjne\t%s\n%s", fi, fnon, asm_name(copy), body);
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    basic_block b = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+    remove_edge(single_succ_edge(b));
+    gimple_stmt_iterator gsi = gsi_start_bb(b);
+    gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
+    free(text);
+    gimple_asm_set_volatile(a, true);
+    gimple_asm_set_input(a, true);
+    gimple_set_location(a, DECL_SOURCE_LOCATION(decl));
+    gsi_insert_after(&gsi, a, GSI_NEW_STMT);
+    gcall *u = gimple_build_call(builtin_decl_implicit(BUILT_IN_UNREACHABLE), 0);
+    gimple_call_set_ctrl_altering(u, true);
+    gsi_insert_after(&gsi, u, GSI_NEW_STMT);
+    delete_unreachable_blocks();
+    pi_split_update(fun);
+    fun->local_decls = NULL;
+    DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("naked"), NULL_TREE, DECL_ATTRIBUTES(decl));
+    cgraph_edge::rebuild_edges();
+}
+
 static unsigned int latecopy_execute(function *fun)
 {
     tree decl = fun->decl;
     cgraph_node *node = cgraph_node::get(decl);
     if (!node || !pi_countfn_late_ok(fun))
         return 0;
+    const char *refusal = NULL;
+    if (pi_opt.clean_copies == PI_CLEAN_FINAL)
+        refusal = final_refusal(fun);
+    bool final = pi_opt.clean_copies == PI_CLEAN_FINAL && !refusal;
     /* (the late passes leave calls they made without a call graph edge,
        which versioning wants) */
     cgraph_edge::rebuild_edges();
@@ -797,26 +917,19 @@ static unsigned int latecopy_execute(function *fun)
             inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD keeps one, counting body", decl);
         return 0;
     }
-    copy_decl_finish(node, copy);
-    {
-        auto_bitmap dead;
-        make_clean(fun, copy->decl, dead);
-        simple_dce_from_worklist(dead);
-        cleanup_tree_cfg();
-        static opt_pass *dce, *tailc;
-        if (!dce) {
-            dce = make_pass_dce(g);
-            tailc = make_pass_tail_calls(g);
-        }
-        /* what the counters alone used (an inline cache's loads and
-           compares, a counter kept in a register across a loop), then a
-           call the counters kept from the tail (a return site's marker
-           after it) made a sibling call again, as at -O2: GCC's DCE and
-           "tailc" */
-        run_pass(dce, fun);
-        run_pass(tailc, fun);
-        cgraph_edge::rebuild_edges();
+    copy_decl_finish(node, copy, final);
+    if (final) {
+        /* its code is also the off mode's: counting-opt=fast's options
+           (lean's -O1 would make f -O1's code); lparser.c with lean's
+           fallbacks: 1.32x plain -O2's instructions, 1.40x at the unit's
+           own options (bench/RESULTS.md 2026-11-30 09:24) */
+        int save = pi_opt.counting_opt;
+        pi_opt.counting_opt = PI_COPT_FAST;
+        copy_options(copy->decl);
+        pi_opt.counting_opt = save;
     }
+    if (!final)
+        clean_late(fun, copy);
     /* the one GIMPLE pass after this one that the copy needs: its counters
        through %fs in -fPIC code (pass-tls.cc; the copy skips the passes up
        to expand) */
@@ -828,16 +941,50 @@ static unsigned int latecopy_execute(function *fun)
         run_pass(tls, cfun);
         pop_cfun();
     }
-    if (pi_opt.verbose)
-        inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD, split after the GIMPLE passes", decl,
-               copy->decl);
+    if (!final) {
+        if (pi_opt.verbose)
+            inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD, split after the GIMPLE passes%s%s%s",
+                   decl, copy->decl, refusal ? " (not from its assembly: " : "", refusal ? refusal : "",
+                   refusal ? ")" : "");
+        expand_now(copy, fun);
+        return 0;
+    }
+    pi_final_capture_start();
     expand_now(copy, fun);
+    size_t len;
+    char *text = pi_final_capture_end(&len);
+    pi_final_write(text, len);
+    char *body = NULL, *chunks = NULL;
+    const char *why = "nothing captured";
+    bool ok = text && pi_final_derive(text, len, asm_name(copy->decl), asm_name(decl),
+                                      asm_name(pi_counter_decl()), pi_ranges_unique_id, &body, &chunks, &why);
+    free(text);
+    if (!ok) {
+        if (pi_opt.verbose)
+            inform(DECL_SOURCE_LOCATION(decl),
+                   "perfinst: %qD counts in %qD, split after the GIMPLE passes (not from its assembly: %s)", decl,
+                   copy->decl, why);
+        clean_late(fun, copy);
+        return 0;
+    }
+    if (chunks)
+        pi_final_write(chunks, strlen(chunks));
+    make_final(fun, copy->decl, body);
+    free(body);
+    free(chunks);
+    if (!final_bodies)
+        final_bodies = new hash_set<tree>;
+    final_bodies->add(decl);
+    if (pi_opt.verbose)
+        inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD, %qD made of its assembly", decl,
+               copy->decl, decl);
     return 0;
 }
 
 static bool latecopy_gate(function *fun)
 {
-    return pi_opt.clean_copies == PI_CLEAN_LATE && !seen_error() && pi_kept_one_body(fun->decl) &&
+    return (pi_opt.clean_copies == PI_CLEAN_LATE || pi_opt.clean_copies == PI_CLEAN_FINAL) && !seen_error() &&
+           pi_kept_one_body(fun->decl) &&
            !pi_countfn_origin(fun->decl);
 }
 PI_GIMPLE_PASS(latecopy, PROP_cfg | PROP_ssa)

@@ -243,9 +243,13 @@ static const char *comdat_group(void)
  * ld drops a link-order section whose text was discarded, but gold refuses
  * the relocation into the discarded text and lld the link to it.  A clean
  * copy's chunk (clean) goes to .perfinst.clean, excluded from the link. */
+static unsigned unique_id; /* each chunk's section (`unique,N`) */
+
+/* a section id of its own for a chunk written elsewhere (finalcopy.cc) */
+unsigned pi_ranges_unique_id(void) { return ++unique_id; }
+
 static void emit_chunk(const range *ranges, unsigned n, bool clean)
 {
-    static unsigned unique_id;
     char lab1[64], lab2[64];
     struct pi_chunk_hdr h;
     memset(&h, 0, sizeof h);
@@ -386,6 +390,22 @@ static void clean_ranges(tree f)
 static unsigned int ranges_execute(function *)
 {
     tree decl = current_function_decl;
+    /* clean-copies=final: f is f.count.N's code, its ranges f.count.N's
+       (finalcopy.cc) */
+    if (pi_countfn_final_body(decl)) {
+        /* no locations of its parameters (var-tracking's notes of f's
+           entry): the incoming registers are theirs only at f's entry,
+           and f's body is the copy's (the DWARF says "optimized out"
+           rather than a wrong value) */
+        for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p)) {
+            SET_DECL_RTL(p, NULL_RTX);
+            set_decl_incoming_rtl(p, NULL_RTX, false);
+        }
+        for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn))
+            if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_VAR_LOCATION)
+                SET_INSN_DELETED(insn);
+        return 0;
+    }
     if (positions && pi_countfn_has_copy(decl)) {
         clean_ranges(decl);
         return 0;

@@ -78,12 +78,14 @@
  *                        the early inliner, or after the early inliner and optimisations,
  *                        where -fprofile-generate instruments (default; pass-count.cc;
  *                        functions marked one by one stay at cfg)
- *   clean-copies=all|loops|none|late  which counting functions are compiled twice, a clean
+ *   clean-copies=all|loops|none|late|final  which counting functions are compiled twice, a clean
  *                        copy for the off mode and a counting copy: every one (default),
  *                        those with a loop, or none; the others keep one body that counts
  *                        whatever the mode, compiled once (copies.cc, pi_single_body;
  *                        docs/design.md "Cost"); late: every one, but the two copies share
- *                        the GIMPLE passes and are split before expansion (pass-countfn.cc)
+ *                        the GIMPLE passes and are split before expansion (pass-countfn.cc);
+ *                        final: as late, but the clean copy is the counting copy's final
+ *                        assembly less its counter updates (finalcopy.cc)
  *   loop-counters=register|memory  in a counting copy f.count.N, the counters of a loop
  *                        with a call counted in registers and added to memory at its exits
  *                        and before its calls (copies.cc, pi_promote_loop_counters), or
@@ -165,10 +167,11 @@ static struct plugin_info info = {
     "                            or one per block\n"
     "  -fplugin-arg-perfinst-count-at=cfg|late  all=count's counters placed before the early inliner\n"
     "                            or after it, where -fprofile-generate places its own (default)\n"
-    "  -fplugin-arg-perfinst-clean-copies=all|loops|none|late  which counting functions get a clean\n"
-    "                            copy for the off mode: all (default), those with a loop, none\n"
+    "  -fplugin-arg-perfinst-clean-copies=all|loops|none|late|final  which counting functions get a\n"
+    "                            clean copy for the off mode: all (default), those with a loop, none\n"
     "                            (the others count in place whatever the mode: a cheaper compile),\n"
-    "                            or all, split from one optimised body just before expansion\n"
+    "                            or all, split from one optimised body just before expansion (late)\n"
+    "                            or from the counting copy's assembly, less its counters (final)\n"
     "  -fplugin-arg-perfinst-loop-counters=register|memory  a counting copy's loop counts in\n"
     "                            registers, added to memory at its exits and calls, or in\n"
     "                            memory at every iteration (default)\n"
@@ -229,8 +232,8 @@ static int one_of(const char *k, const char *v, const char *const *words)
  * entry.  The words in the order the error message names them. */
 struct word_arg {
     const char *key;
-    const char *const words[5];
-    int values[4];
+    const char *const words[6];
+    int values[5];
     int *ival;
     bool *bval;
 };
@@ -260,7 +263,7 @@ static const struct word_arg word_args[] = {
     {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},
     {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},
     {"count-at", {"cfg", "late"}, {0, 1}, NULL, &pi_opt.count_late},
-    {"clean-copies", {"all", "loops", "none", "late"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE}, &pi_opt.clean_copies, NULL},
+    {"clean-copies", {"all", "loops", "none", "late", "final"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE, PI_CLEAN_FINAL}, &pi_opt.clean_copies, NULL},
     {"loop-counters", {"register", "memory"}, {0, 1}, NULL, &pi_opt.loop_counters_memory},
     {"counter-address", {"base", "absolute"}, {0, 1}, NULL, &pi_opt.counter_address_abs},
     {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},

@@ -55,7 +55,7 @@ struct pi_options {
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
-    int clean_copies;       /* clean-copies=all|loops|none|late: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
+    int clean_copies;       /* clean-copies=all|loops|none|late|final: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
     bool counter_address_abs; /* counter-address=absolute: an executable's updates at %fs:ABS32 (pass-tls.cc) */
     bool counter_order_site; /* counter-order=site: a function's counters in site order, not hottest first (ctr-order.cc) */
@@ -69,7 +69,7 @@ enum { PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN };
 /* clean-copies=: every counting function split in a clean and a counting
    copy; only those with a loop; none (copies.cc, pi_single_body); every
    one, split at the end of the GIMPLE passes (pass-countfn.cc, latecopy) */
-enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE };
+enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE, PI_CLEAN_FINAL };
 
 /* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
 struct pifb_rec;
@@ -297,6 +297,15 @@ unsigned int pi_split_rerun_early_passes(function *fun); /* switch-again=yes; re
 /* pass-countfn.cc: counting=function, f's counting copy as f.count */
 bool pi_countfn_late_ok(function *fun); /* clean-copies=late: can FUN (cfun) be split at the end of GIMPLE? */
 opt_pass *pi_make_latecopy_pass(gcc::context *ctxt); /* clean-copies=late: after "optimized" */
+bool pi_countfn_final_body(tree f); /* clean-copies=final: f is its f.count.N's assembly less the counters */
+/* finalcopy.cc: clean-copies=final's text */
+void pi_final_capture_start(void);          /* what GCC writes from now on, into memory */
+char *pi_final_capture_end(size_t *len);    /* ... until now: the text (malloc'd) */
+void pi_final_write(const char *text, size_t len);
+bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
+                     unsigned (*unique)(void), char **body, char **chunks, const char **why);
+/* pass-ranges.cc */
+unsigned pi_ranges_unique_id(void); /* a CODE chunk's section id */
 /* pass-uninit.cc: no warnings of a counting copy; no -Wmaybe-uninitialized
    around "uninit" in a function with counter updates */
 void pi_quiet_counting_copies(const char *plugin_name);

@@ -10,8 +10,11 @@ PMOPT=$B/pmopt
 PILD=$B/perfinst-ld
 export PERFINST_LIB_DIR=$B   # where perfinst-ld finds libperfinst
 
-# pi_cc ARGS...: gcc with the plugin and the public header.
-pi_cc() { gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@"; }
+# pi_cc ARGS...: gcc with the plugin and the public header.  PI_CC_EXTRA:
+# plugin arguments before ARGS (which override them), to run tests under
+# another mode (`PI_CC_EXTRA=-fplugin-arg-perfinst-clean-copies=final`).
+# shellcheck disable=SC2086
+pi_cc() { gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" ${PI_CC_EXTRA:-} "$@"; }
 # pi_ld ARGS...: the link driver.
 pi_ld() { "$PILD" "$@"; }
 

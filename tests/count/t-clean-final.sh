@@ -1,0 +1,120 @@
+# timeout: 300
+# clean-copies=final (gcc-plugin/finalcopy.cc, pass-countfn.cc): the clean
+# copy f of a counting function made of its counting copy's assembly less
+# the counter updates, where it can be; late's clean copy elsewhere.
+# Checked: exact counts (final.c, clean-copies.c, loops.c) and nothing
+# counted with PERFINST_MODE=off; which functions are made so and why the
+# others are not (a loop without calls, an indirect call); the invariant:
+# each such f's instructions are its f.count.N's less the counter updates,
+# after the dispatch (normalised: branch targets in the function, no
+# padding, no displacements); f touches no counter; its frame description
+# covers f and has f.count.N's CFA rules; its lines are f.count.N's
+# (addr2line); readelf decodes the DWARF; gdb unwinds through f
+# in off mode; with -fPIC (counters through a register) every function is
+# late's; the assembly assembles with -g and without.
+. "$PERFINST_TOP/tests/lib.sh"
+FINAL="-fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final"
+lines() { "$PMOPT" report "$1" "$2" --by=line --format=csv 2> /dev/null |
+    awk -F, 'NR > 1 && $1 > 0 { print $3 "=" $1 }' | sort -n | tr '\n' ' '; }
+
+# 1. exact counts, the off mode
+for src in final.c clean-copies.c loops.c; do
+    for g in -g ""; do
+        name=${src%.c}${g}
+        want=$(gcc -O2 -I"$PERFINST_TOP/include" -c "$T/count/$src" -o ref.o && pi_ld -O2 -o ref ref.o && ./ref)
+        # shellcheck disable=SC2086
+        pi_cc -O2 $g $FINAL -c "$T/count/$src" -o "$name.o"
+        pi_ld -O2 -o "$name" "$name.o"
+        assert_eq "$name: program output" "$want" "$(PERFINST_OUT="$name.pit" ./"$name")"
+        python3 "$T/count/check-counts.py" --all "$PMOPT" "./$name" "$T/count/$src" "$name.pit" > "$name.check" ||
+            { cat "$name.check" >&2; fail "$name: counts differ"; }
+        ok "$name: $(tail -1 "$name.check")"
+        assert_eq "$name: PERFINST_MODE=off output" "$want" "$(PERFINST_MODE=off PERFINST_OUT="$name-off.pit" ./"$name")"
+        assert_eq "$name: lines counted with PERFINST_MODE=off" "" "$(lines "./$name" "$name-off.pit")"
+    done
+done
+
+# 2. which functions are made of their copy's assembly, which are not
+pi_cc -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o v.o 2> v.err
+made=$(sed -n "s/.*perfinst: ‘\([a-z]*\)’ counts in .*made of its assembly.*/\1/p" v.err | sort | xargs)
+assert_eq "made of the copy's assembly" "calls fib main pick thrice twice" "$made"
+assert_contains "tight: late's clean copy (a loop without calls)" v.err "‘tight’ counts in.*not from its assembly: a counter GCC updates"
+assert_contains "apply: late's clean copy (an indirect call's cache)" v.err "‘apply’ counts in.*not from its assembly: another reference"
+
+# 3. the invariant, on final-g (linked): f = the dispatch, then f.count.N's
+# instructions less its counter updates (`addq $N, %fs:...`)
+prog=final-g
+objdump -d --no-show-raw-insn "$prog" > prog.dis
+# ins F FN: FN's instructions (F or F.count.0), normalised
+ins() {
+    awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' prog.dis |
+        awk -F'\t' -v f="$1" -v c="$1.count.0" 'NF >= 2 {
+            i = $2; sub(/[ ]*#.*/, "", i)                        # comments: addresses
+            gsub(/-?0x[0-9a-f]+\(%rip\)/, "D(%rip)", i)          # displacements
+            gsub("[0-9a-f]+ <(" f "|" c ")(\\+0x[0-9a-f]+)?>", "<self>", i)
+            gsub(/[0-9a-f]+ </, "<", i)
+            sub(/[ ]+$/, "", i)
+            split(i, w, " "); if (w[1] ~ /^(nop|data16|cs|xchg)/) next
+            print i }'
+}
+for f in calls fib pick twice main; do
+    ins "$f" "$f" > "$f.clean"
+    ins "$f" "$f.count.0" > "$f.counting"
+    [ -s "$f.clean" ] && [ -s "$f.counting" ] || fail "$f or $f.count.0 not in $prog"
+    assert_eq "$f enters with the dispatch" "cmpb jne <self>" "$(head -2 "$f.clean" | awk '{ print $1 }' | xargs) $(sed -n 2p "$f.clean" | awk '{ print $2 }')"
+    # the dispatch's unreached `jmp f.count.0` after the body (pass-tailjump.cc)
+    sed '1,2d' "$f.clean" | sed '${/^jmp *<self>$/d}' > "$f.body"
+    grep -v '^addq *\$0x[0-9a-f]*,%fs:' "$f.counting" > "$f.less"
+    n=$(($(wc -l < "$f.counting") - $(wc -l < "$f.less")))
+    [ "$n" -gt 0 ] || fail "$f.count.0 has no counter update"
+    diff "$f.less" "$f.body" > "$f.diff" || { cat "$f.diff" >&2; fail "$f is not $f.count.0 less its $n counter updates"; }
+    ok "$f is $f.count.0 less its $n counter updates ($(wc -l < "$f.body") instructions)"
+    assert_eq "$f touches no counter" 0 "$(grep -c '%fs:' "$f.body" || true)"
+done
+
+# 4. unwinding and debugging information of such an f
+nm -S "$prog" > syms
+readelf --debug-dump=frames "$prog" > frames
+# cfa FROM TO: the CFA rules of the FDE of [FROM, TO), without the locations
+cfa() { awk -v r="pc=$1..$2" '$4 == "FDE" && $6 == r { on = 1; next } on && /^$/ { exit }
+        on && !/DW_CFA_(advance_loc|nop)/ { print }' frames; }
+for f in calls fib pick main; do
+    read -r a s < <(awk -v f="$f" '$4 == f { print $1, $2 }' syms)
+    read -r ca cs < <(awk -v f="$f.count.0" '$4 == f { print $1, $2 }' syms)
+    e=$(printf '%016x' $((0x$a + 0x$s)))
+    ce=$(printf '%016x' $((0x$ca + 0x$cs)))
+    grep -q "FDE .*pc=$a..$e\$" frames || fail "$f: no FDE for [$a, $e)"
+    assert_eq "$f: its FDE's CFA rules are $f.count.0's" "$(cfa "$ca" "$ce")" "$(cfa "$a" "$e")"
+    # the lines of each instruction (addr2line), f's body against f.count.0's less the updates
+    body_addrs() { awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' prog.dis |
+        awk -F'\t' 'NF >= 2 { split($2, w, " "); if (w[1] !~ /^(nop|data16|cs|xchg)/ && $2 !~ /^addq +\$0x[0-9a-f]*,%fs:/) print "0x" $1 }' |
+        tr -d ': '; }
+    body_addrs "$f" | sed '1,2d' > "$f.addrs"
+    body_addrs "$f.count.0" > "$f.caddrs"
+    head -n "$(wc -l < "$f.caddrs")" "$f.addrs" > "$f.addrs1"
+    addr2line -e "$prog" $(cat "$f.addrs1") | sed 's|.*/||' > "$f.l"
+    addr2line -e "$prog" $(cat "$f.caddrs") | sed 's|.*/||' > "$f.cl"
+    grep -q '^final.c:[0-9]' "$f.l" || fail "$f: no line of final.c for its instructions"
+    assert_eq "$f: its instructions' lines are $f.count.0's" "$(cat "$f.cl" | xargs)" "$(cat "$f.l" | xargs)"
+    assert_eq "$f: addr2line names the function" "$f" "$(addr2line -f -e "$prog" "$(sed -n 3p "$f.addrs")" | head -1)"
+done
+# the DWARF decodes without a warning (llvm-dwarfdump --verify does not
+# finish on this machine's builds, with or without the plugin)
+readelf --debug-dump=info,line,loc,ranges,frames "$prog" > /dev/null 2> readelf.err
+assert_eq "readelf decodes the DWARF without a warning" "" "$(head -3 readelf.err)"
+if command -v gdb > /dev/null; then
+    # in calls (made of its copy's assembly) at its call of twice, off mode:
+    # the clean copy's line, its frame unwound to main's; no value shown
+    # for a parameter of f or main (f's DWARF has no locations for them)
+    PERFINST_MODE=off PERFINST_OUT=gdb.pit gdb -batch -nx -ex 'break final.c:48' -ex run -ex bt "./$prog" > gdb.out 2>&1
+    assert_contains "gdb: stops in calls (off mode: the clean copy)" gdb.out '^#0 +calls \(.*final\.c:48$'
+    assert_contains "gdb: unwound through calls to main" gdb.out '^#1 +0x[0-9a-f]+ in main \(.*final\.c:72$'
+    assert_not_contains "gdb: no value for calls' or main's parameters" gdb.out '^#[01] .*(a|n|argc|argv)=[0-9]'
+else
+    echo "gdb not installed: no backtrace checked"
+fi
+
+# 5. -fPIC: the counters through a register: every clean copy late's
+pi_cc -O2 -fPIC $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o pic.o 2> pic.err
+assert_not_contains "-fPIC: no function made of its copy's assembly" pic.err "made of its assembly"
+assert_contains "-fPIC: said why" pic.err "not from its assembly: counters through a register"
