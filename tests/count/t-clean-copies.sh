@@ -85,4 +85,4 @@ assert_eq "none with probes: lines counted with PERFINST_MODE=off" "" "$(lines .
 if pi_cc -fplugin-arg-perfinst-clean-copies=some -c "$src" -o bad.o 2> bad.err; then
     fail "clean-copies=some was accepted"
 fi
-assert_contains "clean-copies=some: the error" bad.err "clean-copies=some.*expected .all., .loops., .none. or .late."
+assert_contains "clean-copies=some: the error" bad.err "clean-copies=some.*expected .all., .loops., .none., .late. or .final."

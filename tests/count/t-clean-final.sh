@@ -10,8 +10,8 @@
 # padding, no displacements); f touches no counter; its frame description
 # covers f and has f.count.N's CFA rules; its lines are f.count.N's
 # (addr2line); readelf decodes the DWARF; gdb unwinds through f
-# in off mode; with -fPIC (counters through a register) every function is
-# late's; the assembly assembles with -g and without.
+# in off mode; C++ exceptions pass through such an f; with -fPIC (counters
+# through a register) every function is late's.
 . "$PERFINST_TOP/tests/lib.sh"
 FINAL="-fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final"
 lines() { "$PMOPT" report "$1" "$2" --by=line --format=csv 2> /dev/null |
@@ -114,7 +114,23 @@ else
     echo "gdb not installed: no backtrace checked"
 fi
 
-# 5. -fPIC: the counters through a register: every clean copy late's
+# 5. C++ exceptions thrown through such an f (flow-exc.cc's twice): f
+# throws what f.count.N throws (GCC's RTL "nothrow" would have marked the
+# one asm nothrow, and main listed no call site for it: terminate)
+if command -v g++ > /dev/null; then
+    pi_cc -x c++ -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/flow-exc.cc" -o exc.o 2> exc.err
+    pi_ld --pi-cc=g++ -O2 -o exc exc.o
+    assert_contains "exceptions: twice made of its copy's assembly" exc.err "twice\(int\).{1,3} made of its assembly"
+    assert_eq "exceptions: output" "caught 4 sum 80" "$(PERFINST_OUT=exc.pit ./exc)"
+    python3 "$T/count/check-counts.py" --all "$PMOPT" ./exc "$T/count/flow-exc.cc" exc.pit > exc.check ||
+        { cat exc.check >&2; fail "exceptions: line counts"; }
+    ok "exceptions: $(tail -1 exc.check)"
+    assert_eq "exceptions: PERFINST_MODE=off output" "caught 4 sum 80" "$(PERFINST_MODE=off PERFINST_OUT=exc-off.pit ./exc)"
+else
+    echo "g++ not installed: the C++ part not run"
+fi
+
+# 6. -fPIC: the counters through a register: every clean copy late's
 pi_cc -O2 -fPIC $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o pic.o 2> pic.err
 assert_not_contains "-fPIC: no function made of its copy's assembly" pic.err "made of its assembly"
 assert_contains "-fPIC: said why" pic.err "not from its assembly: counters through a register"
