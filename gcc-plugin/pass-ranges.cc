@@ -404,6 +404,11 @@ static unsigned int ranges_execute(function *)
         for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn))
             if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_VAR_LOCATION)
                 SET_INSN_DELETED(insn);
+        /* the stack alignment its callers must keep (-fipa-stack-alignment
+           records the function's own at its end): the ABI's, which the
+           copy's code assumes (its movaps), not that of the one asm
+           (sqlite3.c's callers of a naked f left the stack 8 off) */
+        crtl->preferred_stack_boundary = MAX(crtl->preferred_stack_boundary, PREFERRED_STACK_BOUNDARY);
         return 0;
     }
     if (positions && pi_countfn_has_copy(decl)) {

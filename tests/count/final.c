@@ -64,6 +64,27 @@ __attribute__((noinline)) int apply(int (*f)(int), int v)
     return f(v) + 1;                       // expect-count-all: 90
 }
 
+/* a local zeroed by SSE stores that assume the ABI's 16-byte stack
+   alignment (movaps), in a function made of its copy's assembly: its
+   callers must keep the stack aligned, whatever its one asm needs
+   (-fipa-stack-alignment) */
+__attribute__((noinline)) long vsum(const long *v, int n)
+{
+    long s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+__attribute__((noinline)) long zeroed(int k)
+{
+    long v[8] = {0};
+    v[k & 7] = k;
+    return vsum(v, 8) + vsum(v, k & 3);
+}
+
+__attribute__((noinline)) long via(int k) { return zeroed(k) + 1; }
+
 int main(int argc, char **argv)
 {
     int a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -71,6 +92,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 90; i++)           // expect-count-all: 91
         t += pick(i % 9, a) + calls(a, i % 8) + tight(a, i % 8) + apply(twice, i);  // expect-count-all: 90
     t += fib(10 + argc - 1);               // expect-count-all: 1
+    t += via(argc + 4);
     printf("%ld\n", t);                    // expect-count-all: 1
     return 0;
 }
