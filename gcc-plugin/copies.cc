@@ -32,7 +32,7 @@
 /* f.count -> f (decls live as long as the unit: not a GC root), and the
  * f that have one */
 static hash_map<tree, tree> *counting_copies;
-static hash_set<tree> *counted_fns;
+static hash_map<tree, tree> *counted_fns; /* f -> f.count */
 
 void pi_countfn_note(tree copy, tree f)
 {
@@ -40,13 +40,19 @@ void pi_countfn_note(tree copy, tree f)
         counting_copies = new hash_map<tree, tree>;
     counting_copies->put(copy, f);
     if (!counted_fns)
-        counted_fns = new hash_set<tree>;
-    counted_fns->add(f);
+        counted_fns = new hash_map<tree, tree>;
+    counted_fns->put(f, copy);
 }
 
 bool pi_countfn_has_copy(tree f)
 {
-    return counted_fns && counted_fns->contains(f);
+    return counted_fns && counted_fns->get(f);
+}
+
+tree pi_countfn_copy(tree f)
+{
+    tree *c = counted_fns ? counted_fns->get(f) : NULL;
+    return c ? *c : NULL_TREE;
 }
 
 tree pi_countfn_origin(tree decl)

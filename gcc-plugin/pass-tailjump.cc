@@ -37,6 +37,8 @@
 #include "hard-reg-set.h"
 #include "regs.h"
 
+static const char *copy_target(rtx sym);
+
 /* The counting copy that INSN (a sibling call) jumps to, or NULL_TREE. */
 static tree sibcall_copy(rtx_insn *insn, rtx *sym)
 {
@@ -418,7 +420,7 @@ static void hoist_test(void)
         return;
     char text[512];
     rtx mem = XEXP(SET_SRC(single_set(cmp)), 0);
-    snprintf(text, sizeof text, "cmpb\t$0, %%0\n\tjne\t%s", targetm.strip_name_encoding(XSTR(sym, 0)));
+    snprintf(text, sizeof text, "cmpb\t$0, %%0\n\tjne\t%s", copy_target(sym));
     rtx op = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(text), "", 0, gen_rtvec(1, copy_rtx(mem)),
                                   gen_rtvec(1, gen_rtx_ASM_INPUT(QImode, "m")), rtvec_alloc(0), asm_location(jump));
     MEM_VOLATILE_P(op) = 1;
@@ -428,8 +430,206 @@ static void hoist_test(void)
     SET_INSN_DELETED(jump);
 }
 
-static unsigned int tailjump_execute(function *)
+/* ---- a counting copy's own entry; calls between counting copies ---------
+ *
+ * (copy-calls=direct, the default.)  A counting copy g.count.N is entered
+ * through g: in count mode every call runs g's test and its `jne`, a
+ * taken branch, and touches g's first instruction-cache line for those two
+ * instructions alone (gawk fields: 48 of the 496 lines its counting run
+ * executes once a record or more, against -O2's 300 lines in all).  So g's
+ * counting copy opens with a test of g's switch byte of its own, which
+ * falls through in count mode,
+ *
+ *     g.count.N:  cmpb $0, __perfinst_fnon+G(%rip)
+ *                 je   g                   (g switched off: the clean copy)
+ *     .Lpi_on.g.count.N:
+ *                 <the counting copy as it was>
+ *
+ * a counting copy's direct calls (and sibling calls) go to g.count.N, and
+ * g's own test (calls through a pointer, from clean code) branches past
+ * the copy's, `jne .Lpi_on.g.count.N`.  Each call still tests g's own
+ * switch (an overlay may turn g off while its caller counts) with the same
+ * two instructions, but they fall through where g.count.N's code starts.
+ * The test is the copy's first instruction, before its prologue, where the
+ * registers and the stack are the call's: `je g` is a tail jump.  The
+ * redirected call keeps g's decl (SYMBOL_REF_DECL) under the copy's name,
+ * so that -fipa-ra takes g's clobbered registers for it, which hold those
+ * of g.count.N (g's sibling call) and of g's clean body.
+ *
+ * The calls: of a function of the unit that has a counting copy, when it
+ * binds locally (`je g` must reach this g), has a switch byte of its own
+ * and is in no COMDAT group (has_copy_entry: where the link keeps another
+ * object's copy of the group, a call from outside it would name a
+ * discarded section); of a function of another unit (public, not weak,
+ * not built in, not declared in a system header, not noreturn, not the
+ * runtime's, of a signature pass-countfn splits, not a C++ constructor or
+ * destructor: the program's own functions that all=count splits; not in
+ * code for a shared object, where g seldom binds locally),
+ * at `g.pi_entry`, which g's unit defines at g.count.N for an exported g
+ * that is not weak or in a COMDAT group (global, hidden, without a type:
+ * the address is g.count.N's) -- each calling unit adds a weak hidden
+ * stand-in `g.pi_entry: jmp g` in a `.text` section of a COMDAT group of
+ * that name, used where g's unit has no entry (compiled without the
+ * plugin, g not split: a jump more a call).  The stand-in is no function
+ * (no type, no `.text.NAME` section: pmopt's plan and relink order the
+ * functions of `.text.NAME` sections).  Not with -fcf-protection=branch
+ * (the copy would open with endbr64).  tests/count/t-copy-calls.sh. */
+
+static const char *asm_name(tree decl)
 {
+    return targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+}
+
+/* (not with clean-copies=final, whose f is made of its copy's assembly) */
+static bool copy_calls_target(void)
+{
+    return !pi_opt.copy_calls_entry && pi_opt.clean_copies != PI_CLEAN_FINAL && TARGET_64BIT &&
+           ix86_asm_dialect == ASM_ATT && !(flag_cf_protection & CF_BRANCH);
+}
+
+static bool has_copy_entry(tree g)
+{
+    cgraph_node *n = cgraph_node::get(g);
+    return copy_calls_target() && pi_countfn_copy(g) && pi_fnon_asm_name() && pi_split_switch_index(g) >= 0 &&
+           targetm.binds_local_p(g) && !DECL_COMDAT(g) && !DECL_ONE_ONLY(g) && !DECL_WEAK(g) &&
+           !(n && n->get_comdat_group());
+}
+
+/* Is G's entry global (other units call it)? */
+static bool entry_exported(tree g)
+{
+    return TREE_PUBLIC(g) && !DECL_EXTERNAL(g);
+}
+
+/* Would G's unit split G, as far as its declaration tells (pass-countfn's
+ * usable_signature: no aggregate returned in memory, no argument of an
+ * addressable type)?  A C++ constructor or destructor is often an alias
+ * of another (C1 of C2), which has the copy. */
+static bool may_split(tree g)
+{
+    tree type = TREE_TYPE(g), res = TREE_TYPE(type);
+    if (stdarg_p(type) || DECL_CXX_CONSTRUCTOR_P(g) || DECL_CXX_DESTRUCTOR_P(g))
+        return false;
+    if (!VOID_TYPE_P(res) && (!is_gimple_reg_type(res) || aggregate_value_p(res, type)))
+        return false;
+    for (tree a = TYPE_ARG_TYPES(type); a && TREE_VALUE(a) != void_type_node; a = TREE_CHAIN(a))
+        if (!is_gimple_reg_type(TREE_VALUE(a)) && TREE_ADDRESSABLE(TREE_VALUE(a)))
+            return false;
+    return true;
+}
+
+/* May a counting copy call G, a function of another unit, at G's entry? */
+static bool remote_entry_ok(tree g)
+{
+    cgraph_node *n = cgraph_node::get(g);
+    return copy_calls_target() && !flag_shlib && TREE_PUBLIC(g) && DECL_EXTERNAL(g) && !(n && n->definition) &&
+           !DECL_WEAK(g) && !pi_is_own_decl(g) && !fndecl_built_in_p(g) && !DECL_IN_SYSTEM_HEADER(g) &&
+           may_split(g) && !TREE_THIS_VOLATILE(g) && !lookup_attribute("alias", DECL_ATTRIBUTES(g)) &&
+           !lookup_attribute("ifunc", DECL_ATTRIBUTES(g));
+}
+
+static const char *entry_name(tree g)
+{
+    return ggc_strdup(ACONCAT((asm_name(g), ".pi_entry", NULL)));
+}
+
+/* The label after COPY's own test. */
+static const char *copy_on_label(tree copy)
+{
+    return ggc_strdup(ACONCAT((".Lpi_on.", asm_name(copy), NULL)));
+}
+
+/* Where the clean copy's test branches to reach its counting copy (SYM):
+ * past the copy's own test when it has one. */
+static const char *copy_target(rtx sym)
+{
+    tree copy = SYMBOL_REF_DECL(sym), g = copy ? pi_countfn_origin(copy) : NULL_TREE;
+    return g && has_copy_entry(g) ? copy_on_label(copy) : targetm.strip_name_encoding(XSTR(sym, 0));
+}
+
+/* The counting copy's own test, before anything else of it. */
+static void add_copy_test(void)
+{
+    tree copy = current_function_decl, g = pi_countfn_origin(copy);
+    rtx_insn *at = get_insns();
+    while (at && !LABEL_P(at) && !active_insn_p(at))
+        at = NEXT_INSN(at);
+    char text[2048];
+    const char *e = entry_name(g);
+    int n = 0;
+    if (entry_exported(g))
+        n = snprintf(text, sizeof text, ".globl\t%s\n\t.hidden\t%s\n%s:\n\t", e, e, e);
+    snprintf(text + n, sizeof text - n, "cmpb\t$0, %s+%d(%%rip)\n\tje\t%s\n%s:", pi_fnon_asm_name(),
+             pi_split_switch_index(g), asm_name(g), copy_on_label(copy));
+    /* the line of the code it precedes (a profile's samples at the copy's
+       first address, its entry block's, land on that block's line) */
+    location_t loc = at && INSN_P(at) && INSN_HAS_LOCATION(at) ? INSN_LOCATION(at) : DECL_SOURCE_LOCATION(copy);
+    rtx body = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), LOCATION_LOCUS(loc) == UNKNOWN_LOCATION ? DECL_SOURCE_LOCATION(copy) : loc);
+    rtx_insn *a = at ? emit_insn_before(body, at) : emit_insn(body);
+    INSN_LOCATION(a) = LOCATION_LOCUS(loc) == UNKNOWN_LOCATION ? DECL_SOURCE_LOCATION(copy) : loc;
+}
+
+/* the other units' entries this unit calls (their weak stand-ins, written
+   at the unit's end) */
+static hash_set<nofree_string_hash> *remote_entries;
+
+/* The counting copy's direct calls of functions with an entry: to it. */
+static void redirect_calls(void)
+{
+    for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+        if (!CALL_P(insn))
+            continue;
+        rtx call = get_call_rtx_from(insn);
+        if (!call || !MEM_P(XEXP(call, 0)))
+            continue;
+        rtx addr = XEXP(XEXP(call, 0), 0);
+        if (GET_CODE(addr) != SYMBOL_REF || !SYMBOL_REF_DECL(addr) ||
+            TREE_CODE(SYMBOL_REF_DECL(addr)) != FUNCTION_DECL)
+            continue;
+        tree g = SYMBOL_REF_DECL(addr);
+        const char *name;
+        if (remote_entry_ok(g)) {
+            name = entry_name(g);
+            if (!remote_entries)
+                remote_entries = new hash_set<nofree_string_hash>;
+            if (!remote_entries->contains(name))
+                remote_entries->add(xstrdup(name));
+        } else if (SYMBOL_REF_LOCAL_P(addr) && has_copy_entry(g))
+            name = ggc_strdup(asm_name(pi_countfn_copy(g)));
+        else
+            continue;
+        rtx to = gen_rtx_SYMBOL_REF(Pmode, name);
+        SYMBOL_REF_FLAGS(to) = SYMBOL_REF_FLAGS(addr) | SYMBOL_FLAG_LOCAL; /* (defined in the link: no PLT) */
+        SET_SYMBOL_REF_DECL(to, g); /* (-fipa-ra: g's clobbers) */
+        XEXP(XEXP(call, 0), 0) = to;
+    }
+}
+
+/* At the unit's end: a weak stand-in for each other unit's entry called. */
+void pi_copy_entries_finish(void)
+{
+    if (!remote_entries || !asm_out_file)
+        return;
+    for (hash_set<nofree_string_hash>::iterator it = remote_entries->begin(); it != remote_entries->end(); ++it) {
+        const char *name = *it;
+        size_t n = strlen(name) - strlen(".pi_entry");
+        fprintf(asm_out_file,
+                "\t.pushsection\t.text,\"axG\",@progbits,%s,comdat\n\t.weak\t%s\n\t.hidden\t%s\n"
+                "%s:\n\tjmp\t%.*s\n\t.popsection\n",
+                name, name, name, name, (int)n, name);
+    }
+    delete remote_entries;
+    remote_entries = NULL;
+}
+
+static unsigned int tailjump_execute(function *fun)
+{
+    if (tree g = pi_countfn_origin(fun->decl)) {
+        if (has_copy_entry(g))
+            add_copy_test();
+        redirect_calls();
+        return 0;
+    }
     if (!(flag_cf_protection & CF_BRANCH))
         hoist_test(); /* (with endbr64 first the asm would have to go after it: not done) */
     for (rtx_insn *insn = get_insns(), *next; insn; insn = next) {
@@ -442,18 +642,35 @@ static unsigned int tailjump_execute(function *)
         if (!sibcall_copy(t, &sym) || !in_first_section(t))
             continue;
         char text[512];
-        snprintf(text, sizeof text, "%s\t%s", code == NE ? "jne" : "je", targetm.strip_name_encoding(XSTR(sym, 0)));
+        snprintf(text, sizeof text, "%s\t%s", code == NE ? "jne" : "je", code == NE ? copy_target(sym) : targetm.strip_name_encoding(XSTR(sym, 0)));
         rtx_insn *j = emit_insn_before(gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), asm_location(insn)), insn);
         INSN_LOCATION(j) = INSN_LOCATION(insn);
         SET_INSN_DELETED(insn); /* (its label keeps its use: the tail block stays as it was) */
     }
+    /* the sibling calls that remain (a test the walk could not move, a
+       tail in the cold part): past the copy's own test too */
+    if (has_copy_entry(fun->decl))
+        for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+            rtx sym;
+            if (!sibcall_copy(insn, &sym))
+                continue;
+            rtx to = gen_rtx_SYMBOL_REF(Pmode, copy_on_label(SYMBOL_REF_DECL(sym)));
+            SYMBOL_REF_FLAGS(to) = SYMBOL_REF_FLAGS(sym) | SYMBOL_FLAG_LOCAL;
+            SET_SYMBOL_REF_DECL(to, SYMBOL_REF_DECL(sym)); /* (-fipa-ra: the copy's clobbers) */
+            XEXP(XEXP(get_call_rtx_from(insn), 0), 0) = to;
+        }
     return 0;
 }
 
 /* clean copies of counting functions, x86-64 AT&T syntax (pi_entry_jump_usable's rule);
-   with a hot/cold split, where the tail block is in the first section (in_first_section) */
+   with a hot/cold split, where the tail block is in the first section (in_first_section);
+   and the counting copies (their own test, their calls) */
 static bool tailjump_gate(function *fun)
 {
-    return !pi_opt.entry_branch_tail && TARGET_64BIT && ix86_asm_dialect == ASM_ATT && pi_countfn_has_copy(fun->decl);
+    if (!TARGET_64BIT || ix86_asm_dialect != ASM_ATT)
+        return false;
+    if (pi_countfn_origin(fun->decl))
+        return copy_calls_target();
+    return !pi_opt.entry_branch_tail && pi_countfn_has_copy(fun->decl);
 }
 PI_RTL_PASS(tailjump)

@@ -100,6 +100,9 @@
  *   entry-branch=direct|tail  a clean copy's entry test branches straight to its counting
  *                        copy (`jne f.count.0`, default) or to GCC's tail `jmp f.count.0` at
  *                        the function's end (pass-tailjump.cc)
+ *   copy-calls=direct|entry  a counting copy's direct calls enter the callee's counting copy
+ *                        g.count.N, which opens with its own switch test that falls through
+ *                        (default), or enter g (pass-tailjump.cc)
  *   counter-tree=estimate|guess  count-at=late: the arcs' spanning tree (which arcs get
  *                        counters) weighted by GCC's estimated profile (default), or by
  *                        arcs.cc's static guess (count-at=cfg's only choice; arcs.cc)
@@ -183,6 +186,8 @@ static struct plugin_info info = {
     "                            (default), or in the order of its sites\n"
     "  -fplugin-arg-perfinst-entry-branch=direct|tail  a clean copy's entry test branches straight to\n"
     "                            its counting copy (default), or to a tail jump at the function's end\n"
+    "  -fplugin-arg-perfinst-copy-calls=direct|entry  a counting copy's direct calls enter the callee's\n"
+    "                            counting copy at its own switch test (default), or at the callee\n"
     "  -fplugin-arg-perfinst-counter-tree=estimate|guess  the arcs that get counters: off a spanning tree\n"
     "                            weighted by GCC's estimated profile (default), or by a static guess\n",
 };
@@ -268,6 +273,7 @@ static const struct word_arg word_args[] = {
     {"counter-address", {"base", "absolute"}, {0, 1}, NULL, &pi_opt.counter_address_abs},
     {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},
     {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
+    {"copy-calls", {"direct", "entry"}, {0, 1}, NULL, &pi_opt.copy_calls_entry},
     {"counter-tree", {"estimate", "guess"}, {0, 1}, NULL, &pi_opt.counter_tree_guess},
 };
 
@@ -522,6 +528,7 @@ static void finish_unit(void *, void *)
     pi_feedback_report();
     pi_promote_report();
     pi_sharing_repair_finish();
+    pi_copy_entries_finish();
 }
 
 /* PASS next to instance N of REF (0: next to every instance, each a clone) */

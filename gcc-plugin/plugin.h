@@ -61,6 +61,7 @@ struct pi_options {
     bool counter_order_site; /* counter-order=site: a function's counters in site order, not hottest first (ctr-order.cc) */
     bool counter_tree_guess; /* counter-tree=guess: the arcs' spanning tree weighted by arcs.cc's static guess, not GCC's estimated profile */
     bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
+    bool copy_calls_entry;  /* copy-calls=entry: a counting copy's calls enter the callee at f, not at its f.count.N's own test (pass-tailjump.cc) */
 };
 extern struct pi_options pi_opt;
 /* counting-opt=: the counting copies with the unit's options; without
@@ -182,6 +183,7 @@ opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
 opt_pass *pi_make_tls_pass(gcc::context *ctxt);
 opt_pass *pi_make_tier_late_pass(gcc::context *ctxt); /* before "final": the cold tier's section */
+void pi_copy_entries_finish(void); /* the unit's end: weak stand-ins of other units' g.pi_entry (pass-tailjump.cc) */
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
 opt_pass *pi_make_fblate_pass(gcc::context *ctxt); /* pass-feedback.cc: profiles taken at=late, before "profile" */
 void pi_promote_find_late(function *fun);          /* pass-promote.cc: promote-call at=late (from fblate) */
@@ -278,6 +280,7 @@ void pi_countfn_note(tree copy, tree f); /* f.count.N (pass-countfn.cc) is f's *
 tree pi_countfn_origin(tree decl);       /* f for f.count.N, else NULL_TREE */
 void pi_countfn_register_gates(const char *plugin_name); /* counting-opt=lean's passes without an option */
 bool pi_countfn_has_copy(tree f);        /* f is the clean copy of an f.count.N */
+tree pi_countfn_copy(tree f);            /* f.count.N for f, else NULL_TREE */
 bool pi_split_instrumented(function *fun);
 bool pi_single_body(function *fun); /* clean-copies=loops|none: FUN keeps one, counting body */
 void pi_single_body_finish(function *fun, const vec<basic_block> &bbs); /* its return site, its updates as asm */

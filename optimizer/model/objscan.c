@@ -244,7 +244,18 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
             }
             uint32_t to = UINT32_MAX;
             char *to_name = NULL;
-            if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < shnum) {
+            /* a counting copy's call of another unit's g at g.pi_entry
+               (gcc-plugin/pass-tailjump.cc): g.count.N's address, or this
+               object's stand-in `jmp g`; either way a call of g */
+            const char *sn = elf_strptr(e, symsh.sh_link, sym.st_name);
+            size_t snl = sn ? strlen(sn) : 0;
+            static const char entry_sfx[] = ".pi_entry";
+            if (snl > sizeof entry_sfx - 1 && !strcmp(sn + snl - (sizeof entry_sfx - 1), entry_sfx)) {
+                if (!(to_name = strndup(sn, snl - (sizeof entry_sfx - 1)))) {
+                    status = oom(c);
+                    goto out;
+                }
+            } else if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < shnum) {
                 to = map[sym.st_shndx];
                 if (to == UINT32_MAX)
                     continue;

@@ -249,7 +249,10 @@ static int build_graph(struct po *p)
             continue;
         if (b->kind == OS_TEXT && f->call && !a->cold && !b->cold && from != to)
             p->arcs[p->narcs++] = (struct ord_arc){ from, to, w };
-        else if (b->kind != OS_TEXT) {
+        else if (b->kind != OS_TEXT && strncmp(b->sym, "__perfinst_", 11) != 0) {
+            /* (not the plugin's own data, which a rebuild does not have:
+               a counting copy's own test reads its __perfinst_fnon byte,
+               gcc-plugin/pass-tailjump.cc) */
             p->data_w[to] = pm_sat_add(p->data_w[to], w);
             if (!a->cold)
                 p->drefs[p->ndrefs++] = (struct ord_arc){ from, to, w };

@@ -31,7 +31,7 @@ for v in exe pic noshrink; do
         if [ $v = noshrink ] && [ $b = tail ]; then
             :
         elif [ $b = direct ]; then
-            grep -qE '^jne +[0-9a-f]+ <work\.count\.[0-9]+>$' $b.head || { cat $b.head; fail "$v: work's test does not branch to work.count.N"; }
+            grep -qE '^jne +[0-9a-f]+ <work\.count\.[0-9]+(\+0x[0-9a-f]+)?>$' $b.head || { cat $b.head; fail "$v: work's test does not branch to work.count.N"; }
         else
             grep -qE '^jne +[0-9a-f]+ <work\+0x[0-9a-f]+>$' $b.head || { cat $b.head; fail "$v, tail: work's test does not branch inside work"; }
         fi
