@@ -372,17 +372,14 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         }
         size_t n;
         if (const char *s = section_switch(l, &n)) {
-            if (n == secn && memcmp(s, sec, n) == 0) {
-                if (pushed)
-                    puts_(&out, "\t.popsection\n");
-                pushed = false;
-            } else {
-                if (pushed)
-                    puts_(&out, "\t.popsection\n");
+            /* back to f's section, or into another (pushed) */
+            if (pushed)
+                puts_(&out, "\t.popsection\n");
+            pushed = !(n == secn && memcmp(s, sec, n) == 0);
+            if (pushed) {
                 puts_(&out, "\t.pushsection ");
                 put(&out, s, l.s + l.n - s);
                 puts_(&out, "\n");
-                pushed = true;
             }
             continue;
         }

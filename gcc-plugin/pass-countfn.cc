@@ -324,14 +324,15 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * split_off_counting, pi_counters_as_asm.) */
 static hash_set<tree> *lean_copies; /* the copies given lean's options (decls live as long as the unit) */
 
-static void copy_options(tree copy)
+/* COPY given LEVEL's options (PI_COPT_FAST or PI_COPT_LEAN) */
+static void copy_options(tree copy, int level)
 {
     if (DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) &&
         DECL_FUNCTION_SPECIFIC_OPTIMIZATION(copy) != optimization_default_node)
         return;
     cl_optimization saved;
     cl_optimization_save(&saved, &global_options, &global_options_set);
-    if (pi_opt.counting_opt == PI_COPT_LEAN && parse_optimize_options) {
+    if (level == PI_COPT_LEAN && parse_optimize_options) {
         /* (the C family's parser of optimize attributes: cc1 and cc1plus
            have it; pass-countfn never runs in lto1) */
         int strict_aliasing = flag_strict_aliasing;
@@ -407,7 +408,7 @@ void pi_countfn_register_gates(const char *plugin_name)
     register_callback(plugin_name, PLUGIN_OVERRIDE_GATE, lean_gate, NULL);
 }
 
-static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, bool own_options);
+static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, int level);
 static bool countfn_gate(function *fun);
 
 /* Label tables hidden from GCC's versioning (copy_label_tables: the one
@@ -520,7 +521,7 @@ static bool split_off_counting(cgraph_node *node)
     cgraph_node *copy = version_counting(node, fun, split_now);
     if (!copy)
         return false;
-    copy_decl_finish(node, copy, false);
+    copy_decl_finish(node, copy, pi_opt.counting_opt);
 
     /* the counting copy: f's return blocks get their deferred site
        marker (return-site.cc), as pass-split's counting copy does */
@@ -560,8 +561,9 @@ static bool split_off_counting(cgraph_node *node)
 }
 
 /* NODE's version COPY, its counting copy, declared as such: linkage, comdat
- * group, options (counting-opt=), f.count.N -> f noted, f dispatching. */
-static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, bool own_options)
+ * group, options (LEVEL: counting-opt='s, PI_COPT_FULL for the unit's own),
+ * f.count.N -> f noted, f dispatching. */
+static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, int level)
 {
     tree decl = node->decl;
     /* The counting copy of an exported f is exported too, so that a
@@ -586,8 +588,8 @@ static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, bool own_opti
        its CODE chunks (pass-ranges.cc) with it. */
     if (node->get_comdat_group() && !copy->get_comdat_group())
         copy->add_to_same_comdat_group(node);
-    if (pi_opt.counting_opt != PI_COPT_FULL && !own_options)
-        copy_options(copy->decl);
+    if (level != PI_COPT_FULL)
+        copy_options(copy->decl, level);
     pi_countfn_note(copy->decl, decl);
     if (!dispatching)
         dispatching = new hash_set<tree>;
@@ -868,11 +870,6 @@ static const char *final_refusal(function *fun)
     return NULL;
 }
 
-static const char *asm_name(tree decl)
-{
-    return targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
-}
-
 /* FUN (cfun) made a naked function of one basic asm: the dispatch to
  * COPY, then BODY (COPY's code less its counters, as assembly).  Naked: GCC
  * gives it no prologue, no frame and no epilogue (a local or a parameter
@@ -886,7 +883,7 @@ static void make_final(function *fun, tree copy, const char *body)
     const char *fnon = pi_fnon_asm_name();
     int fi = pi_split_switch_index(decl);
     gcc_assert(fnon && fi >= 0);
-    char *text = xasprintf("cmpb\t$0, %d+%s(%%rip)\n\tjne\t%s\n%s", fi, fnon, asm_name(copy), body);
+    char *text = xasprintf("cmpb\t$0, %d+%s(%%rip)\n\tjne\t%s\n%s", fi, fnon, pi_asm_name(copy), body);
     free_dominance_info(CDI_DOMINATORS);
     free_dominance_info(CDI_POST_DOMINATORS);
     basic_block b = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
@@ -927,17 +924,11 @@ static unsigned int latecopy_execute(function *fun)
             inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD keeps one, counting body", decl);
         return 0;
     }
-    copy_decl_finish(node, copy, final);
-    if (final) {
-        /* its code is also the off mode's: counting-opt=fast's options
-           (lean's -O1 would make f -O1's code); lparser.c with lean's
-           fallbacks: 1.32x plain -O2's instructions, 1.40x at the unit's
-           own options (bench/RESULTS.md 2026-11-30 09:24) */
-        int save = pi_opt.counting_opt;
-        pi_opt.counting_opt = PI_COPT_FAST;
-        copy_options(copy->decl);
-        pi_opt.counting_opt = save;
-    }
+    /* final: the copy's code is also the off mode's, so counting-opt=fast's
+       options (lean's -O1 would make f -O1's code); lparser.c with lean's
+       fallbacks: 1.32x plain -O2's instructions, 1.40x at the unit's own
+       options (bench/RESULTS.md 2026-11-30 09:24) */
+    copy_decl_finish(node, copy, final ? PI_COPT_FAST : pi_opt.counting_opt);
     if (!final)
         clean_late(fun, copy);
     /* the one GIMPLE pass after this one that the copy needs: its counters
@@ -966,8 +957,8 @@ static unsigned int latecopy_execute(function *fun)
     pi_final_write(text, len);
     char *body = NULL, *chunks = NULL;
     const char *why = "nothing captured";
-    bool ok = text && pi_final_derive(text, len, asm_name(copy->decl), asm_name(decl),
-                                      asm_name(pi_counter_decl()), pi_ranges_unique_id, &body, &chunks, &why);
+    bool ok = text && pi_final_derive(text, len, pi_asm_name(copy->decl), pi_asm_name(decl),
+                                      pi_asm_name(pi_counter_decl()), pi_ranges_unique_id, &body, &chunks, &why);
     free(text);
     if (!ok) {
         if (pi_opt.verbose)

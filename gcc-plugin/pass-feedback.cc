@@ -274,7 +274,7 @@ static void set_cold_section(tree decl)
 {
     if (lookup_attribute("section", DECL_ATTRIBUTES(decl)))
         return;
-    const char *name = targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+    const char *name = pi_asm_name(decl);
     set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
 }
 
@@ -461,7 +461,7 @@ static void set_order_section(function *fun)
         lookup_attribute("section", DECL_ATTRIBUTES(fun->decl)) || node->only_called_at_startup ||
         node->only_called_at_exit || MAIN_NAME_P(DECL_NAME(fun->decl)))
         return;
-    const char *name = targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)));
+    const char *name = pi_asm_name(fun->decl);
     unsigned rank = order_rank(name);
     if (!rank)
         return;
@@ -652,6 +652,9 @@ static hash_map<gimple *, call_guess> *guesses;
 static hash_map<tree, int> *freq_before; /* origin decl: its node frequency at the late point */
 static hash_set<tree> *restored;          /* functions given their frequency back (coldinl) */
 
+/* what note_guesses kept of E's call, or NULL */
+static call_guess *guess_of(cgraph_edge *e) { return e->call_stmt ? guesses->get(e->call_stmt) : NULL; }
+
 static bool cold_inline_on(void) { return pi_opt.cold_inline_o2 && ipa_state <= 0; }
 
 static void note_guesses(function *fun)
@@ -754,7 +757,7 @@ static unsigned int coldinl_execute(function *)
                 /* ipa-profile passes over a call whose count is a zero
                    in the IPA sense; under GCC's estimate only a block its
                    own analysis found unlikely has one */
-                call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+                call_guess *g = guess_of(e);
                 if (e->count.ipa() == profile_count::zero() && (!g || g->bb.ipa() == profile_count::zero()))
                     continue;
                 node->frequency = (enum node_frequency) * was;
@@ -771,7 +774,7 @@ static unsigned int coldinl_execute(function *)
        and the estimate does not), then every copy of each */
     FOR_EACH_DEFINED_FUNCTION(node)
     for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
-        call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+        call_guess *g = guess_of(e);
         if (!g || g->raise || split_part_call(e) || e->maybe_hot_p() || !hot_by_guess(e, g))
             continue;
         profile_count fake = raised_count(e->caller->count, g), real = e->count;
@@ -783,7 +786,7 @@ static unsigned int coldinl_execute(function *)
     }
     FOR_EACH_DEFINED_FUNCTION(node)
     for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
-        call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+        call_guess *g = guess_of(e);
         if (!g || !g->raise)
             continue;
         if (!g->real.initialized_p()) {
@@ -834,7 +837,7 @@ static unsigned int coldinl_restore_execute(function *)
     cgraph_node *node;
     FOR_EACH_FUNCTION(node)
     for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
-        call_guess *g = e->call_stmt ? guesses->get(e->call_stmt) : NULL;
+        call_guess *g = guess_of(e);
         if (g && g->raise && g->real.initialized_p())
             rescale_edge(e, g->real, g->raised);
     }

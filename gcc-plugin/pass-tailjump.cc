@@ -475,11 +475,6 @@ static void hoist_test(void)
  * functions of `.text.NAME` sections).  Not with -fcf-protection=branch
  * (the copy would open with endbr64).  tests/count/t-copy-calls.sh. */
 
-static const char *asm_name(tree decl)
-{
-    return targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
-}
-
 /* (not with clean-copies=final, whose f is made of its copy's assembly) */
 static bool copy_calls_target(void)
 {
@@ -530,13 +525,13 @@ static bool remote_entry_ok(tree g)
 
 static const char *entry_name(tree g)
 {
-    return ggc_strdup(ACONCAT((asm_name(g), ".pi_entry", NULL)));
+    return ggc_strdup(ACONCAT((pi_asm_name(g), ".pi_entry", NULL)));
 }
 
 /* The label after COPY's own test. */
 static const char *copy_on_label(tree copy)
 {
-    return ggc_strdup(ACONCAT((".Lpi_on.", asm_name(copy), NULL)));
+    return ggc_strdup(ACONCAT((".Lpi_on.", pi_asm_name(copy), NULL)));
 }
 
 /* Where the clean copy's test branches to reach its counting copy (SYM):
@@ -560,18 +555,30 @@ static void add_copy_test(void)
     if (entry_exported(g))
         n = snprintf(text, sizeof text, ".globl\t%s\n\t.hidden\t%s\n%s:\n\t", e, e, e);
     snprintf(text + n, sizeof text - n, "cmpb\t$0, %s+%d(%%rip)\n\tje\t%s\n%s:", pi_fnon_asm_name(),
-             pi_split_switch_index(g), asm_name(g), copy_on_label(copy));
+             pi_split_switch_index(g), pi_asm_name(g), copy_on_label(copy));
     /* the line of the code it precedes (a profile's samples at the copy's
        first address, its entry block's, land on that block's line) */
     location_t loc = at && INSN_P(at) && INSN_HAS_LOCATION(at) ? INSN_LOCATION(at) : DECL_SOURCE_LOCATION(copy);
-    rtx body = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), LOCATION_LOCUS(loc) == UNKNOWN_LOCATION ? DECL_SOURCE_LOCATION(copy) : loc);
+    if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
+        loc = DECL_SOURCE_LOCATION(copy);
+    rtx body = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), loc);
     rtx_insn *a = at ? emit_insn_before(body, at) : emit_insn(body);
-    INSN_LOCATION(a) = LOCATION_LOCUS(loc) == UNKNOWN_LOCATION ? DECL_SOURCE_LOCATION(copy) : loc;
+    INSN_LOCATION(a) = loc;
 }
 
 /* the other units' entries this unit calls (their weak stand-ins, written
    at the unit's end) */
 static hash_set<nofree_string_hash> *remote_entries;
+
+/* CALL (a call's rtx, to the symbol ADDR) made a call of NAME, defined in
+ * the link (no PLT), that keeps DECL for -fipa-ra's clobbers */
+static void retarget_call(rtx call, rtx addr, const char *name, tree decl)
+{
+    rtx to = gen_rtx_SYMBOL_REF(Pmode, name);
+    SYMBOL_REF_FLAGS(to) = SYMBOL_REF_FLAGS(addr) | SYMBOL_FLAG_LOCAL;
+    SET_SYMBOL_REF_DECL(to, decl);
+    XEXP(XEXP(call, 0), 0) = to;
+}
 
 /* The counting copy's direct calls of functions with an entry: to it. */
 static void redirect_calls(void)
@@ -595,13 +602,10 @@ static void redirect_calls(void)
             if (!remote_entries->contains(name))
                 remote_entries->add(xstrdup(name));
         } else if (SYMBOL_REF_LOCAL_P(addr) && has_copy_entry(g))
-            name = ggc_strdup(asm_name(pi_countfn_copy(g)));
+            name = ggc_strdup(pi_asm_name(pi_countfn_copy(g)));
         else
             continue;
-        rtx to = gen_rtx_SYMBOL_REF(Pmode, name);
-        SYMBOL_REF_FLAGS(to) = SYMBOL_REF_FLAGS(addr) | SYMBOL_FLAG_LOCAL; /* (defined in the link: no PLT) */
-        SET_SYMBOL_REF_DECL(to, g); /* (-fipa-ra: g's clobbers) */
-        XEXP(XEXP(call, 0), 0) = to;
+        retarget_call(call, addr, name, g);
     }
 }
 
@@ -654,10 +658,7 @@ static unsigned int tailjump_execute(function *fun)
             rtx sym;
             if (!sibcall_copy(insn, &sym))
                 continue;
-            rtx to = gen_rtx_SYMBOL_REF(Pmode, copy_on_label(SYMBOL_REF_DECL(sym)));
-            SYMBOL_REF_FLAGS(to) = SYMBOL_REF_FLAGS(sym) | SYMBOL_FLAG_LOCAL;
-            SET_SYMBOL_REF_DECL(to, SYMBOL_REF_DECL(sym)); /* (-fipa-ra: the copy's clobbers) */
-            XEXP(XEXP(get_call_rtx_from(insn), 0), 0) = to;
+            retarget_call(get_call_rtx_from(insn), sym, copy_on_label(SYMBOL_REF_DECL(sym)), SYMBOL_REF_DECL(sym));
         }
     return 0;
 }

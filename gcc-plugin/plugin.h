@@ -151,6 +151,7 @@ tree pi_counter_offset_decl(void);       /* -fPIC: its offset from %fs:0 when st
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
 tree pi_icall_decl(void);                /* __perfinst_ctr_icall, or NULL_TREE */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
+const char *pi_asm_name(tree decl);      /* its symbol as the assembly names it */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
 bool pi_split_part(tree fndecl);         /* F.part.N of the early ipa-split (count-at=late) */

@@ -319,6 +319,12 @@ bool pi_unit_instrumented(void)
     return in_lto_p || !sites.is_empty() || ncounters || ctr_var || icall_var || mode_var;
 }
 
+/* DECL's symbol as the assembly names it (no target encoding) */
+const char *pi_asm_name(tree decl)
+{
+    return targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+}
+
 bool pi_is_own_decl(tree decl)
 {
     if (!decl || !DECL_NAME(decl))
