@@ -729,6 +729,70 @@ static unsigned int countfn_args_execute(function *fun)
 static bool countfn_args_gate(function *fun) { return dispatching && dispatching->contains(fun->decl); }
 PI_RTL_PASS(countfn_args)
 
+/* ---- site markers that alone keep a block (bare-markers=drop) ----
+ *
+ * A counting copy's block whose count the spanning tree derives (or that
+ * shares its dominator's counter) holds its site marker and nothing else
+ * once its code is gone: the join after an if, the block a switch's
+ * `break`s reach before the loop's latch.  Where -O2 has an empty
+ * forwarder that the CFG cleanup removes, sending its predecessors'
+ * jumps straight on, the marker (a volatile asm) keeps the block, and
+ * each jump into it takes a second jump out: a jump chain (gawk's
+ * interpreter loop: a case's jump to such a block, its jump to the latch,
+ * the latch's jump to the loop's head).  Right before jump2's CFG cleanup
+ * the markers of the counting copy's blocks that hold nothing but site
+ * markers and end in a simple jump or fall through to one block are
+ * deleted: the site keeps its count (the counters and the flow graph were
+ * made before) and has no code range, as a site whose code GCC deleted.
+ * A marker that carries its block's counter update (one asm, a body kept
+ * whole) is code, not bare.  tests/count/t-bare-markers.sh. */
+static bool bare_marker_p(rtx_insn *insn)
+{
+    const char *t = pi_rtl_asm_template(insn);
+    return t && strncmp(t, PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0 && !strchr(t, '\n');
+}
+
+static unsigned int baremarkers_execute(function *fun)
+{
+    basic_block bb;
+    unsigned dropped = 0;
+    FOR_EACH_BB_FN(bb, fun)
+    {
+        if (!single_succ_p(bb) || single_succ(bb) == EXIT_BLOCK_PTR_FOR_FN(fun) ||
+            (single_succ_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH)))
+            continue;
+        auto_vec<rtx_insn *, 4> markers;
+        bool other = false;
+        rtx_insn *insn;
+        FOR_BB_INSNS(bb, insn)
+        {
+            if (!NONDEBUG_INSN_P(insn))
+                continue;
+            if (JUMP_P(insn))
+                other |= !simplejump_p(insn);
+            else if (bare_marker_p(insn))
+                markers.safe_push(insn);
+            else
+                other = true;
+        }
+        if (other || markers.is_empty())
+            continue;
+        for (unsigned i = 0; i < markers.length(); i++)
+            delete_insn(markers[i]);
+        dropped += markers.length();
+    }
+    if (pi_opt.verbose && dropped)
+        inform(DECL_SOURCE_LOCATION(fun->decl), "perfinst: bare markers of %qs: %u deleted",
+               IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), dropped);
+    return 0;
+}
+
+static bool baremarkers_gate(function *fun)
+{
+    return !pi_opt.bare_markers_keep && optimize > 0 && !seen_error() && pi_countfn_origin(fun->decl);
+}
+PI_RTL_PASS(baremarkers)
+
 static bool countfn_gate(function *fun)
 {
     return pi_opt.counting_function && !seen_error() && pi_unit_instrumented() && optimize && !optimize_debug &&

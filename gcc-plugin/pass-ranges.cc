@@ -74,7 +74,7 @@ static rtx asm_body(rtx_insn *insn)
     return GET_CODE(body) == ASM_INPUT || GET_CODE(body) == ASM_OPERANDS ? body : NULL_RTX;
 }
 
-static const char *asm_template(rtx_insn *insn)
+const char *pi_rtl_asm_template(rtx_insn *insn)
 {
     rtx body = asm_body(insn);
     if (!body)
@@ -94,7 +94,7 @@ static void set_asm_template(rtx_insn *insn, const char *text)
 
 static bool is_marker(rtx_insn *insn, uint64_t *unit, unsigned *site)
 {
-    const char *t = asm_template(insn);
+    const char *t = pi_rtl_asm_template(insn);
     unsigned long long u;
     if (!t || strncmp(t, PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) != 0)
         return false;
@@ -379,7 +379,7 @@ static void clean_ranges(tree f)
                       : positions->get(position_key(f, insn));
         if (s && (!open || open->unit_id != s->unit_id || open->site != s->site))
             open = open_range(ranges, open, group, s->unit_id, s->site, insn);
-        if (open && !asm_template(insn))
+        if (open && !pi_rtl_asm_template(insn))
             classify(insn, open);
     }
     if (open)
@@ -426,7 +426,7 @@ static unsigned int ranges_execute(function *)
         unsigned site;
         if (is_marker(insn, &unit, &site)) {
             open = open_range(ranges, open, group, unit, site, insn);
-            const char *t = asm_template(insn), *update = pi_asm_after_marker(t);
+            const char *t = pi_rtl_asm_template(insn), *update = pi_asm_after_marker(t);
             if (update == t) {
                 delete_insn(insn);
                 continue;
@@ -451,7 +451,7 @@ static unsigned int ranges_execute(function *)
         /* an asm statement's position too (sets.c's `.skip 4040`) */
         if (counted)
             note_position(counted, insn, open);
-        if (asm_template(insn))
+        if (pi_rtl_asm_template(insn))
             continue;
         classify(insn, open);
         if (JUMP_P(insn)) {

@@ -103,6 +103,9 @@
  *   copy-calls=direct|entry  a counting copy's direct calls enter the callee's counting copy
  *                        g.count.N, which opens with its own switch test that falls through
  *                        (default), or enter g (pass-tailjump.cc)
+ *   bare-markers=drop|keep  a counting copy's blocks that hold only site markers lose them
+ *                        before jump2, so that their jumps are forwarded (default), or keep
+ *                        them (pass-countfn.cc)
  *   counter-tree=estimate|guess  count-at=late: the arcs' spanning tree (which arcs get
  *                        counters) weighted by GCC's estimated profile (default), or by
  *                        arcs.cc's static guess (count-at=cfg's only choice; arcs.cc)
@@ -188,6 +191,8 @@ static struct plugin_info info = {
     "                            its counting copy (default), or to a tail jump at the function's end\n"
     "  -fplugin-arg-perfinst-copy-calls=direct|entry  a counting copy's direct calls enter the callee's\n"
     "                            counting copy at its own switch test (default), or at the callee\n"
+    "  -fplugin-arg-perfinst-bare-markers=drop|keep  a counting copy's blocks that hold only site markers\n"
+    "                            lose them, so that jumps into them go straight on (default), or keep them\n"
     "  -fplugin-arg-perfinst-counter-tree=estimate|guess  the arcs that get counters: off a spanning tree\n"
     "                            weighted by GCC's estimated profile (default), or by a static guess\n",
 };
@@ -274,6 +279,7 @@ static const struct word_arg word_args[] = {
     {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},
     {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
     {"copy-calls", {"direct", "entry"}, {0, 1}, NULL, &pi_opt.copy_calls_entry},
+    {"bare-markers", {"drop", "keep"}, {0, 1}, NULL, &pi_opt.bare_markers_keep},
     {"counter-tree", {"estimate", "guess"}, {0, 1}, NULL, &pi_opt.counter_tree_guess},
 };
 
@@ -680,6 +686,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_coldsplit_restore_pass(g), "bbpart", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_tails_pass(g), "jump2", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tails_restore_pass(g), "jump2", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_baremarkers_pass(g), "jump2", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */

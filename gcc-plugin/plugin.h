@@ -61,6 +61,7 @@ struct pi_options {
     bool counter_order_site; /* counter-order=site: a function's counters in site order, not hottest first (ctr-order.cc) */
     bool counter_tree_guess; /* counter-tree=guess: the arcs' spanning tree weighted by arcs.cc's static guess, not GCC's estimated profile */
     bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
+    bool bare_markers_keep; /* bare-markers=keep: a counting copy's blocks holding only site markers keep them (pass-countfn.cc) */
     bool copy_calls_entry;  /* copy-calls=entry: a counting copy's calls enter the callee at f, not at its f.count.N's own test (pass-tailjump.cc) */
 };
 extern struct pi_options pi_opt;
@@ -310,6 +311,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
                      unsigned (*unique)(void), char **body, char **chunks, const char **why);
 /* pass-ranges.cc */
 unsigned pi_ranges_unique_id(void); /* a CODE chunk's section id */
+const char *pi_rtl_asm_template(rtx_insn *insn); /* an asm insn's template, else NULL */
 /* pass-uninit.cc: no warnings of a counting copy; no -Wmaybe-uninitialized
    around "uninit" in a function with counter updates */
 void pi_quiet_counting_copies(const char *plugin_name);
@@ -319,5 +321,6 @@ void pi_scale_inline_limits(void);
 opt_pass *pi_make_uninit_on_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */
+opt_pass *pi_make_baremarkers_pass(gcc::context *ctxt);  /* RTL, before "jump2" */
 
 #endif
