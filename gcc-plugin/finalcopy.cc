@@ -23,7 +23,18 @@
  *   - f.count.N's name made f's (a recursive call runs the clean f),
  *   - its switches to another section (a jump table in .rodata) made
  *     `.pushsection` / `.popsection`, so that the body returns to f's
- *     section, whatever it is named.
+ *     section, whatever it is named,
+ *   - each indirect call's inline cache deleted: one asm goto a way,
+ *     `cmpq %REG, %fs:ICALL@tpoff+K` / `jne .LOTHER` / `addq $1, ...`
+ *     (pass-count.cc add_icall_asm), and then the code nothing kept jumps
+ *     to any more (its other way, the miss call): every instruction after
+ *     a jmp, ret or ud2 up to a label a kept line names,
+ *   - the jumps the counters' blocks left threaded (a jump to `jmp .LB`
+ *     goes to .LB; a jmp to the next instruction goes; a jmp to a return
+ *     block of at most four instructions becomes a copy of it).
+ *
+ * (With clean-copies=final a loop without calls counts in memory too, one
+ * asm an update: copies.cc, pi_counters_as_asm.)
  *
  * pass-countfn.cc (latecopy) puts that text in f as one basic asm after
  * the dispatch (`if (__perfinst_fnon[F]) return f.count.N(...)`), which
@@ -41,8 +52,8 @@
  * asm; lines, unwinding and the symbol are f's).
  *
  * A function the text does not fit (a hot/cold split, exception tables,
- * a non-local label, any other reference to perfinst's symbols than a
- * counter update, an unbalanced section switch) gets late's clean copy
+ * a non-local label, any other reference to perfinst's symbols in code
+ * that stays, an unbalanced section switch) gets late's clean copy
  * instead: pi_final_derive says why. */
 #include "plugin.h"
 
@@ -147,6 +158,44 @@ static bool counter_line(const line &l, const char *ctr)
     while (s < e && ISDIGIT(*s))
         s++;
     return s > d && s == e;
+}
+
+/* `\tcmpq %REG, %fs:ICALL@tpoff+K`: an indirect call's cache way
+   (unit.cc pi_icall_asm_template), whose `jne` follows */
+static bool icall_cmp_line(const line &l, const char *icall)
+{
+    if (!icall || l.n < 8 || memcmp(l.s, "\tcmpq %", 7) != 0)
+        return false;
+    const char *s = l.s + 7, *e = l.s + l.n;
+    while (s < e && ISALNUM(*s))
+        s++;
+    size_t k = strlen(icall);
+    if (e - s < 6 || memcmp(s, ", %fs:", 6) != 0 || (size_t)(e - (s += 6)) < k + 7 || memcmp(s, icall, k) != 0 ||
+        memcmp(s + k, "@tpoff+", 7) != 0)
+        return false;
+    s += k + 7;
+    const char *d = s;
+    while (s < e && ISDIGIT(*s))
+        s++;
+    return s > d && s == e;
+}
+
+/* an instruction line (not a label, a directive, a comment) */
+static bool insn_line(const line &l)
+{
+    return l.n > 1 && l.s[0] == '\t' && ISALPHA(l.s[1]);
+}
+
+/* an instruction after which control does not fall through */
+static bool uncond_line(const line &l)
+{
+    static const char *const ops[] = {"jmp", "ret", "ud2"};
+    for (unsigned i = 0; i < 3; i++) {
+        size_t k = strlen(ops[i]);
+        if (l.n >= k + 1 && memcmp(l.s + 1, ops[i], k) == 0 && (l.n == k + 1 || !ISALNUM(l.s[k + 1])))
+            return true;
+    }
+    return false;
 }
 
 /* a label this line defines: `.L12:` -> ".L12" (into buf), else NULL; *other:
@@ -261,21 +310,171 @@ static void split_lines(const char *text, size_t len, vec<line> *lines)
     }
 }
 
-/* An `#APP` group from lines[a] (`#APP`) to lines[b] (`#NO_APP`) that has
-   nothing left but line markers, labels, `.loc` and alignment lines once
-   the counter updates are gone. */
-static bool empty_group(const vec<line> &lines, unsigned a, unsigned b, const char *ctr)
+/* The line after lines[i] that is not a label, a directive that emits no
+ * code (.loc, .p2align, .cfi_*), a comment or dropped; LAST if none or if
+ * a section switch comes first. */
+static unsigned next_code(const vec<line> &lines, unsigned i, unsigned first, unsigned last, const vec<char> &drop)
 {
     char buf[256];
-    for (unsigned i = a + 1; i < b; i++) {
-        const line &l = lines[i];
+    for (unsigned j = i + 1; j < last; j++) {
+        const line &l = lines[j];
         bool other = false;
-        if (counter_line(l, ctr) || (l.n && l.s[0] == '#') || starts(l, "\t.loc ") || starts(l, "\t.p2align ") ||
-            label_def(l, buf, sizeof buf, &other))
+        if (drop[j - first] || (l.n && l.s[0] == '#') || starts(l, "\t.loc ") || starts(l, "\t.p2align ") ||
+            starts(l, "\t.cfi_") || label_def(l, buf, sizeof buf, &other))
             continue;
-        return false;
+        size_t n;
+        if (other || section_switch(l, &n))
+            return last;
+        return j;
     }
-    return true;
+    return last;
+}
+
+/* `\tjCC\t.LN` (a direct jump to a local label): its label, into buf */
+static const char *jump_target(const line &l, char *buf, size_t bufsize)
+{
+    if (l.n < 5 || l.s[0] != '\t' || l.s[1] != 'j')
+        return NULL;
+    size_t i = 2;
+    while (i < l.n && ISALPHA(l.s[i]))
+        i++;
+    if (i + 3 > l.n || l.s[i] != '\t' || l.s[i + 1] != '.' || l.s[i + 2] != 'L' || l.n - i - 1 >= bufsize)
+        return NULL;
+    for (size_t k = i + 1; k < l.n; k++)
+        if (!ident_char(l.s[k]))
+            return NULL;
+    memcpy(buf, l.s + i + 1, l.n - i - 1);
+    buf[l.n - i - 1] = 0;
+    return buf;
+}
+
+/* In lines[first, last): a jump to a label whose code is `jmp .LB` made a
+ * jump to .LB (chains followed), and a `jmp` to the label its next code
+ * line carries dropped (DROP).  Rewritten lines point into REWRITTEN. */
+/* The code at lines[i]'s label up to its `ret`, as lines to put in place
+ * of a `jmp` to it (a return block: the copy's counters kept blocks
+ * before it apart, which -O2 would have given a return of their own):
+ * at most four instructions, none a jump or a call, with their .cfi_*
+ * and .loc lines, between .cfi_remember_state and .cfi_restore_state
+ * (the jump's frame is the target's; the code after the jump has its
+ * own).  NULL if the code is not so. */
+static char *return_block(const vec<line> &lines, unsigned i, unsigned first, unsigned last, const vec<char> &drop)
+{
+    char buf[256];
+    outbuf t = {NULL, 0, 0};
+    puts_(&t, "\t.cfi_remember_state");
+    unsigned insns = 0;
+    bool cfi = false;
+    for (unsigned j = i + 1; j < last; j++) {
+        const line &l = lines[j];
+        bool other = false;
+        if (drop[j - first] || (l.n && l.s[0] == '#') || label_def(l, buf, sizeof buf, &other) ||
+            starts(l, "\t.p2align "))
+            continue;
+        if (other || starts(l, "\t.cfi_remember_state") || starts(l, "\t.cfi_restore_state"))
+            break;
+        bool insn = insn_line(l);
+        if (!insn && !starts(l, "\t.cfi_") && !starts(l, "\t.loc "))
+            break;
+        if (insn && (l.s[1] == 'j' || starts(l, "\tcall") || ++insns > 4))
+            break;
+        puts_(&t, "\n");
+        size_t n = l.n;
+        if (starts(l, "\t.loc "))
+            for (size_t k = 0; k + 6 <= l.n; k++)
+                if (memcmp(l.s + k, " view ", 6) == 0) {
+                    n = k; /* (a view symbol is defined once) */
+                    break;
+                }
+        put(&t, l.s, n);
+        cfi = cfi || starts(l, "\t.cfi_");
+        if (equals(l, "\tret")) {
+            if (!cfi) { /* (no state to keep) */
+                size_t k = strlen("\t.cfi_remember_state\n");
+                memmove(t.p, t.p + k, t.n - k + 1);
+                return t.p;
+            }
+            puts_(&t, "\n\t.cfi_restore_state");
+            return t.p;
+        }
+    }
+    free(t.p);
+    return NULL;
+}
+
+static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<char> &drop, vec<char> &ends,
+                         vec<char *> *rewritten)
+{
+    char buf[256], buf2[256];
+    hash_map<nofree_string_hash, const char *> to; /* label -> the label its jmp goes to */
+    hash_map<nofree_string_hash, unsigned> at;     /* label -> its line */
+    auto_vec<char *> keys;
+    for (unsigned i = first; i < last; i++) {
+        bool other = false;
+        const char *d = drop[i - first] ? NULL : label_def((*lines)[i], buf, sizeof buf, &other);
+        if (!d)
+            continue;
+        char *name = xstrdup(d);
+        keys.safe_push(name);
+        at.put(name, i);
+        unsigned j = next_code(*lines, i, first, last, drop);
+        const char *t = j < last && starts((*lines)[j], "\tjmp\t") ? jump_target((*lines)[j], buf2, sizeof buf2) : NULL;
+        if (t && strcmp(t, d) != 0) {
+            char *k = xstrdup(d), *v = xstrdup(t);
+            keys.safe_push(k);
+            keys.safe_push(v);
+            to.put(k, v);
+        }
+    }
+    for (unsigned i = first; i < last; i++) {
+        line &l = (*lines)[i];
+        const char *t = drop[i - first] ? NULL : jump_target(l, buf, sizeof buf);
+        if (!t)
+            continue;
+        const char *end = t;
+        for (unsigned k = 0; k < 8; k++) {
+            const char *const *n = to.get(end);
+            if (!n)
+                break;
+            end = *n;
+        }
+        if (end != t) {
+            size_t m = l.n - strlen(t);
+            char *r = (char *)xmalloc(m + strlen(end) + 1);
+            memcpy(r, l.s, m);
+            strcpy(r + m, end);
+            rewritten->safe_push(r);
+            l.s = r;
+            l.n = strlen(r);
+            t = jump_target(l, buf, sizeof buf);
+        }
+        /* `jmp .LX` where .LX is a return block: the block */
+        const unsigned *j = starts(l, "\tjmp\t") ? at.get(t) : NULL;
+        if (j)
+            if (char *r = return_block(*lines, *j, first, last, drop)) {
+                rewritten->safe_push(r);
+                l.s = r;
+                l.n = strlen(r);
+                ends[i - first] = 1;
+            }
+        /* `jmp .LX` with .LX on the next code line */
+        if (!ends[i - first] && starts(l, "\tjmp\t")) {
+            for (unsigned j = i + 1; j < last; j++) {
+                const line &n = (*lines)[j];
+                bool other = false;
+                const char *d = drop[j - first] ? NULL : label_def(n, buf2, sizeof buf2, &other);
+                if (d && strcmp(d, t) == 0) {
+                    drop[i - first] = 1;
+                    break;
+                }
+                if (!drop[j - first] && !d && !(n.n && n.s[0] == '#') && !starts(n, "\t.loc ") &&
+                    !starts(n, "\t.p2align ") && !starts(n, "\t.cfi_"))
+                    break;
+            }
+        }
+    }
+    for (unsigned i = 0; i < keys.length(); i++)
+        free(keys[i]);
 }
 
 /* From TEXT (all GCC wrote while it compiled COPY_NAME, f.count.N), the
@@ -284,7 +483,7 @@ static bool empty_group(const vec<line> &lines, unsigned a, unsigned b, const ch
  * section id); NULL and *why when the text does not fit.  CTR: the
  * counters' symbol. */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
-                     unsigned (*unique)(void), char **body, char **chunks, const char **why)
+                     const char *icall, unsigned (*unique)(void), char **body, char **chunks, const char **why)
 {
     auto_vec<line> lines;
     split_lines(text, len, &lines);
@@ -323,6 +522,14 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     auto_vec<char *> names;
     char buf[256];
     *why = NULL;
+    /* what f leaves out of the body: the counter updates, the inline
+       caches' tests with their jumps (drop), the #APP groups nothing else
+       is left in, and the code that is unreachable once those jumps are
+       gone (dead: the caches' other way and miss call) */
+    unsigned nb = last - first;
+    auto_vec<char> drop, dead;
+    drop.safe_grow_cleared(nb);
+    dead.safe_grow_cleared(nb);
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
         bool other = false;
@@ -336,40 +543,119 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         }
         if (other)
             *why = "a symbol defined in the body (a hot/cold split)";
-        else if (counter_line(l, ctr))
-            ;
-        else if (contains(l, "__perfinst"))
-            *why = "another reference to perfinst's symbols";
-        else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc") || starts(l, "\t.cfi_personality") ||
-                 starts(l, "\t.cfi_lsda"))
+        else if (counter_line(l, ctr) || (icall && counter_line(l, icall)))
+            drop[i - first] = 1;
+        else if (icall_cmp_line(l, icall)) {
+            drop[i - first] = 1;
+            if (i + 1 < last && starts(lines[i + 1], "\tjne\t.L"))
+                drop[++i - first] = 1;
+            else
+                *why = "an inline cache's test without its jump";
+        } else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc") ||
+                   starts(l, "\t.cfi_personality") || starts(l, "\t.cfi_lsda"))
             *why = "more than one frame description (a hot/cold split or exception tables)";
         else if (starts(l, "\t.pushsection") || starts(l, "\t.popsection") || starts(l, "\t.previous") ||
                  starts(l, "\t.subsection") || starts(l, "\t.cfi_sections"))
             *why = "a section stack directive in the body";
     }
+    /* #APP groups with nothing left but line markers, labels, .loc and
+       alignment: their #APP, #NO_APP and markers go too */
+    for (unsigned i = first; i < last && !*why; i++) {
+        if (!equals(lines[i], "#APP"))
+            continue;
+        unsigned j = i + 1;
+        while (j < last && !equals(lines[j], "#NO_APP"))
+            j++;
+        if (j == last)
+            break;
+        bool empty = true;
+        for (unsigned k = i + 1; k < j && empty; k++) {
+            const line &l = lines[k];
+            bool other = false;
+            empty = drop[k - first] || (l.n && l.s[0] == '#') || starts(l, "\t.loc ") ||
+                    starts(l, "\t.p2align ") || label_def(l, buf, sizeof buf, &other);
+        }
+        if (empty)
+            for (unsigned k = i; k <= j; k++)
+                if (k == i || k == j || (lines[k].n && lines[k].s[0] == '#'))
+                    drop[k - first] = 1;
+        i = j;
+    }
+    /* jumps to a jump (a block that held only counter updates, or an
+       inline cache's way) go to its target, and a jump to the next
+       line's label goes: the off mode runs neither */
+    auto_vec<char *> rewritten;
+    auto_vec<char> ends; /* a jump made its target's return block */
+    ends.safe_grow_cleared(nb);
+    if (!*why)
+        thread_jumps(&lines, first, last, drop, ends, &rewritten);
+    /* unreachable code: after a jump, a return or ud2, up to a label that
+       a kept line names (any other label, or a kept #APP group, which may
+       hold labels of its own, ends it too); until nothing changes */
+    for (bool changed = true; changed && !*why;) {
+        changed = false;
+        hash_set<nofree_string_hash> refs;
+        auto_vec<char *> refnames;
+        for (unsigned i = first; i < last; i++) {
+            const line &l = lines[i];
+            bool other = false;
+            if (drop[i - first] || dead[i - first] || label_def(l, buf, sizeof buf, &other) ||
+                starts(l, "\t.loc "))
+                continue;
+            for (size_t a = 0; a + 2 < l.n; a++) {
+                if (l.s[a] != '.' || l.s[a + 1] != 'L' || (a > 0 && ident_char(l.s[a - 1])))
+                    continue;
+                size_t e = a;
+                while (e < l.n && ident_char(l.s[e]))
+                    e++;
+                if (e - a < sizeof buf) {
+                    memcpy(buf, l.s + a, e - a);
+                    buf[e - a] = 0;
+                    if (!refs.contains(buf)) {
+                        char *c = xstrdup(buf);
+                        refnames.safe_push(c);
+                        refs.add(c);
+                    }
+                }
+                a = e;
+            }
+        }
+        bool reach = true;
+        for (unsigned i = first; i < last; i++) {
+            const line &l = lines[i];
+            if (drop[i - first])
+                continue;
+            bool other = false;
+            size_t c = 0;
+            while (c < l.n && l.s[c] != ':' && !ISSPACE(l.s[c]))
+                c++;
+            if (const char *d = label_def(l, buf, sizeof buf, &other))
+                reach = reach || refs.contains(d);
+            else if ((c < l.n && l.s[c] == ':' && c > 0) || equals(l, "#APP"))
+                reach = true; /* a label of another kind, an asm of the program */
+            else if (insn_line(l) || ends[i - first]) {
+                if (!reach && !dead[i - first]) {
+                    dead[i - first] = 1;
+                    changed = true;
+                }
+                if (reach && (uncond_line(l) || ends[i - first]))
+                    reach = false;
+            }
+        }
+        for (unsigned i = 0; i < refnames.length(); i++)
+            free(refnames[i]);
+    }
+    for (unsigned i = first; i < last && !*why; i++)
+        if (!drop[i - first] && !dead[i - first] && contains(lines[i], "__perfinst"))
+            *why = "another reference to perfinst's symbols";
 
     outbuf out = {NULL, 0, 0};
     renamer r = {&labels, copy_name, f_name, false};
     bool pushed = false;
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
-        if (counter_line(l, ctr))
+        if (drop[i - first] || dead[i - first])
             continue;
-        if (equals(l, "#APP")) {
-            unsigned j = i + 1;
-            while (j < last && !equals(lines[j], "#NO_APP"))
-                j++;
-            if (j < last && empty_group(lines, i, j, ctr)) {
-                /* the group's labels, .loc and alignment lines stay */
-                for (unsigned k = i + 1; k < j; k++)
-                    if (lines[k].n && lines[k].s[0] != '#' && !counter_line(lines[k], ctr)) {
-                        put_renamed(&out, lines[k], &r);
-                        puts_(&out, "\n");
-                    }
-                i = j;
-                continue;
-            }
-        }
         size_t n;
         if (const char *s = section_switch(l, &n)) {
             /* back to f's section, or into another (pushed) */
@@ -388,6 +674,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     }
     if (!*why && pushed)
         *why = "the body ends in another section";
+    for (unsigned i = 0; i < rewritten.length(); i++)
+        free(rewritten[i]);
     if (*why) {
         free(out.p);
         for (unsigned i = 0; i < names.length(); i++)

@@ -1022,7 +1022,9 @@ static unsigned int latecopy_execute(function *fun)
     char *body = NULL, *chunks = NULL;
     const char *why = "nothing captured";
     bool ok = text && pi_final_derive(text, len, pi_asm_name(copy->decl), pi_asm_name(decl),
-                                      pi_asm_name(pi_counter_decl()), pi_ranges_unique_id, &body, &chunks, &why);
+                                      pi_asm_name(pi_counter_decl()),
+                                      pi_icall_decl() ? pi_asm_name(pi_icall_decl()) : NULL, pi_ranges_unique_id,
+                                      &body, &chunks, &why);
     free(text);
     if (!ok) {
         if (pi_opt.verbose)

@@ -88,7 +88,8 @@ static bool is_icall_tmp(tree t)
 static bool is_counter_stmt(gimple *g)
 {
     if (gimple_code(g) == GIMPLE_ASM)
-        return strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
+        return strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0 ||
+               pi_is_icall_asm(g);
     if (gimple_code(g) == GIMPLE_COND)
         return is_icall_tmp(gimple_cond_lhs(g)) || is_icall_tmp(gimple_cond_rhs(g));
     if (!is_gimple_assign(g))

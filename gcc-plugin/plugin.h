@@ -152,6 +152,8 @@ tree pi_counter_offset_decl(void);       /* -fPIC: its offset from %fs:0 when st
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
 tree pi_icall_decl(void);                /* __perfinst_ctr_icall, or NULL_TREE */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
+char *pi_icall_asm_template(unsigned k, unsigned way); /* clean-copies=final: a way's test and hit, an asm goto */
+bool pi_is_icall_asm(const gimple *g);  /* copies.cc: such an asm goto */
 const char *pi_asm_name(tree decl);      /* its symbol as the assembly names it */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
@@ -308,7 +310,7 @@ void pi_final_capture_start(void);          /* what GCC writes from now on, into
 char *pi_final_capture_end(size_t *len);    /* ... until now: the text (malloc'd) */
 void pi_final_write(const char *text, size_t len);
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
-                     unsigned (*unique)(void), char **body, char **chunks, const char **why);
+                     const char *icall, unsigned (*unique)(void), char **body, char **chunks, const char **why);
 /* pass-ranges.cc */
 unsigned pi_ranges_unique_id(void); /* a CODE chunk's section id */
 const char *pi_rtl_asm_template(rtx_insn *insn); /* an asm insn's template, else NULL */

@@ -432,6 +432,19 @@ tree pi_icall_slot_ref(unsigned k, unsigned word)
                   NULL_TREE);
 }
 
+/* Way WAY of indirect call K's cache as an asm goto's template (pass-count.cc
+ * add_icall_asm): operand 0 the target, label 1 the miss's way; the slot
+ * at its local-exec offset, as the counters' updates (copies.cc).
+ * finalcopy.cc reads the AT&T text it gives (icall_cmp_line). */
+char *pi_icall_asm_template(unsigned k, unsigned way)
+{
+    const char *n = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var));
+    unsigned long long t = 8ull * (4 * k + 2 * way), h = t + 8;
+    return xasprintf("{cmpq %%0, %%%%fs:%s@tpoff+%llu|cmp QWORD PTR fs:%s@tpoff+%llu, %%0}\n\tjne\t%%l1\n\t"
+                     "{addq $1, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, 1}",
+                     n, t, n, t, n, h, n, h);
+}
+
 /* A static function of no arguments, built the way cgraph_build_static_cdtor
  * builds constructors: returning `value`, or ('I'/'D') a constructor or
  * destructor whose body is `value`. */

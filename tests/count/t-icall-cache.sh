@@ -4,10 +4,16 @@
 # last two, yet every pair (site, target) is counted exactly — with the
 # target changing at every call, under threads whose hits are added when
 # they end, at exit for the thread still running, and in a fork child
-# (icallcache.c); and (under callgrind) a site alternating between two
+# (icallcache.c), also with clean-copies=final's asm gotos; and (under callgrind) a site alternating between two
 # targets calls the runtime once per new target, not at every call.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/count/icallcache.c" -o icallcache.o
+# MODE: clean-copies=final, where each way is one asm goto
+# (add_icall_asm) and the clean copy `call`, made of call.count.N's
+# assembly, has none of the cache; then the default (its misses below)
+for mode in -fplugin-arg-perfinst-clean-copies=final ""; do
+rm -f t.*.pit
+# shellcheck disable=SC2086
+pi_cc -O2 -fplugin-arg-perfinst-all=count $mode -c "$T/count/icallcache.c" -o icallcache.o
 pi_ld -O2 -o icallcache icallcache.o -lpthread
 objdump -d --no-show-raw-insn icallcache.o | awk '/<call\.count\.[0-9]+>:/,/^$/' > call.s
 assert_contains "the counting copy checks the cache inline" call.s 'cmp .*%fs:'
@@ -30,8 +36,16 @@ done
 icalls "$parent" > got
 printf '%s\n' "$f 5000" "$g 1000" "$h 1200" | sort > want
 diff want got || fail "ICALL pairs: want f 4×1250, g 4×250, h 4×300"
-ok "f 5000, g 1000, h 1200 calls over 4 threads, exact"
+ok "${mode:-default}: f 5000, g 1000, h 1200 calls over 4 threads, exact"
 assert_eq "the fork child: its own 7 calls of h" "$h 7" "$(icalls "$child")"
+
+if [ -n "$mode" ]; then
+    objdump -d --no-show-raw-insn icallcache.o | awk '/<call>:/,/^$/' > clean.s
+    assert_contains "final: the clean copy calls through the pointer" clean.s 'call +\*'
+    assert_eq "final: the clean copy has no cache test, hit or miss call" 0 "$(grep -c '%fs:\|icall_miss' clean.s || true)"
+    assert_eq "final: PERFINST_MODE=off output" "sum 3179003" "$(PERFINST_MODE=off PERFINST_OUT=off.pit ./icallcache)"
+fi
+done
 
 # the misses: per thread f, then g (f and g alternating hit both ways),
 # then h; the fork child's h hits the slot it inherited.  A one-target
