@@ -2,6 +2,7 @@
  * machine's L1i geometry, a set-associative LRU cache fed with the cyclic
  * stream of the hot lines, and the packing of a reserved region (layout.h,
  * docs/layout.md "Chase-tail reserved regions"). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,10 +280,16 @@ double cm_che_misses(const struct cgeom *g, const struct cm_line *v, size_t n)
 
 int cm_compare(const struct cm_result *a, double che_a, const struct cm_result *b, double che_b)
 {
+    return cm_compare_margin(a, che_a, b, che_b, 0);
+}
+
+int cm_compare_margin(const struct cm_result *a, double che_a, const struct cm_result *b, double che_b,
+                      double margin)
+{
     __extension__ typedef unsigned __int128 u128;
     u128 ha = (u128)a->hits * (b->fetches ? b->fetches : 1),
          hb = (u128)b->hits * (a->fetches ? a->fetches : 1);
-    if (ha != hb)
+    if (ha != hb && !(margin > 0 && fabs(cm_hit_ratio(a) - cm_hit_ratio(b)) < margin))
         return ha > hb ? 1 : -1;
     if (che_a > che_b * (1 + 1e-9))
         return -1;

@@ -153,6 +153,13 @@ double cm_che_misses(const struct cgeom *g, const struct cm_line *v, size_t n);
  * apart.  The cyclic stream decides (hit ratios: the two layouts' hot
  * lines may hold different fetches); where it ties, Che's estimate. */
 int cm_compare(const struct cm_result *a, double che_a, const struct cm_result *b, double che_b);
+/* cm_compare, but the cyclic stream decides only where the two hit ratios
+ * differ by MARGIN or more (0: any difference); closer, Che's estimate
+ * decides.  With hot code several times L1i both layouts thrash almost
+ * every set, and a hit ratio of 0.004 against 0.000 (one set of 64 that
+ * fits) is no verdict on which misses less. */
+int cm_compare_margin(const struct cm_result *a, double che_a, const struct cm_result *b, double che_b,
+                      double margin);
 
 /* ---- the reserved region (feedback kind "reserve") ----------------------- */
 
