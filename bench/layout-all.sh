@@ -61,7 +61,10 @@
 # Every variant must print the -O2 checksum.
 # One cachegrind count per variant: a shift of the layout by 1-3 KiB moves it
 # by up to 15 % on SQLite; bench/layout-shifts.sh measures the rebuild and its
-# relinks at several shifts from this script's work directory.
+# relinks at several shifts from this script's work directory.  Both count
+# one draw of the cold code (no redraws) and rank nothing: the variants and
+# defaults are ranked by bench/suite.sh, 16 layouts x 4 redraws a pair
+# (docs/layout.md "Benchmarks").
 # (The first runs' "taken jumps", callgrind's jump totals per source line,
 # came out the same for every variant, BOLT included: without line
 # information every jump within a function was dropped; bench/RESULTS.md.)

@@ -19,6 +19,11 @@
 #   relink2t-old   fb2t with --no-hot-rest --no-clones
 #   relink2t       fb2t
 # Every program must print the checksum of the first.
+# The shifts move the relinked code whole (--pad-front): one draw of where
+# the cold code falls against the hot code, never redrawn, so the means rank
+# nothing; bench/suite.sh ranks at 16 layouts x 4 redraws (docs/layout.md
+# "Benchmarks").  This script answers how much one count of the relinks
+# moves with the program's offset, as measured on 2026-11-22.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
