@@ -386,7 +386,7 @@ static unsigned order_rank(const char *fn)
     if (!ranks)
         read_ranks();
     unsigned *r = ranks->get(fn);
-    if (r || !pi_opt.clone_order_base)
+    if (r || pi_opt.clone_order_own)
         return r ? *r : 0;
     char *o = origin_of(fn);
     if (o)

@@ -54,9 +54,9 @@
  *                        (default), or gets F's cold tier (pass-feedback.cc, docs/layout.md
  *                        "Clones of the cold tier")
  *   clone-order=own|base  with feedback: a function the order does not name keeps its own
- *                        section (default), or takes the rank of F for a clone F.part.N
- *                        (F.isra.N, ...), else of a clone of the same origin that the order
- *                        names (pass-feedback.cc, docs/layout.md "Function order in the rebuild")
+ *                        section, or takes the rank of F for a clone F.part.N (F.isra.N,
+ *                        ...), else of a clone of the same origin that the order names
+ *                        (default) (pass-feedback.cc, docs/layout.md "Function order in the rebuild")
  *   function-order=plan|none  with feedback: the plan's order-functions as
  *                        .text.sorted.RANK.NAME sections, which GNU ld sorts (default),
  *                        or left to pmopt relink (pass-feedback.cc, docs/layout.md
@@ -162,7 +162,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-clone-tier=own|base  a clone of a never-run function that the feedback\n"
     "                            does not name: where GCC puts it (default), or with the cold tier\n"
     "  -fplugin-arg-perfinst-clone-order=own|base  a function the order does not name: where GCC\n"
-    "                            puts it (default), or the rank of its origin or of a clone of it\n"
+    "                            puts it, or the rank of its origin or of a clone of it (default)\n"
     "  -fplugin-arg-perfinst-function-order=plan|none  the plan's function order in the rebuild\n"
     "                            (.text.sorted.RANK.NAME, default) or only by pmopt relink\n"
     "  -fplugin-arg-perfinst-cold-parts=link|sorted|beside  cold parts of ordered functions: in\n"
@@ -264,7 +264,7 @@ static const struct word_arg word_args[] = {
     {"cold-inline", {"o2", "profile"}, {1, 0}, NULL, &pi_opt.cold_inline_o2},
     {"function-order", {"plan", "none"}, {0, 1}, NULL, &pi_opt.function_order_none},
     {"clone-tier", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_tier_base},
-    {"clone-order", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_order_base},
+    {"clone-order", {"own", "base"}, {1, 0}, NULL, &pi_opt.clone_order_own},
     {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
      &pi_opt.cold_parts, NULL},
     {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},

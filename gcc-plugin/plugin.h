@@ -48,7 +48,7 @@ struct pi_options {
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool cold_inline_o2;    /* cold-inline=o2: -O2's hot/cold verdict on call sites that ran little or never in training (pass-feedback.cc) */
     bool clone_tier_base;   /* clone-tier=base: a clone the feedback does not name gets its origin's cold tier (pass-feedback.cc) */
-    bool clone_order_base;  /* clone-order=base: a function the order does not name takes the rank of its origin or of a clone of it (pass-feedback.cc) */
+    bool clone_order_own;  /* clone-order=own: a function the order does not name keeps its section; by default (base) it takes the rank of its origin or of a clone of it (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     int feedback_counts;    /* feedback-counts=runs|fine: PI_FBCOUNTS_*, local counts as runs or x1024 (pass-feedback.cc) */

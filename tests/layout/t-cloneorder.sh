@@ -61,13 +61,15 @@ for l in lines:
     out.append(l)
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 PY
-build ro e.fb
+build ro e.fb -fplugin-arg-perfinst-clone-order=own
 assert_not_contains "clone-order=own: f2 not sorted" ro.secs "\.text\.sorted\.[0-9]*\.f2 "
 assert_not_contains "clone-order=own: h not sorted" ro.secs "\.text\.sorted\.[0-9]*\.h "
 build rc e.fb -fplugin-arg-perfinst-clone-order=base
 assert_contains "clone-order=base: f2 takes f2.part.0's rank" rc.secs " \.text\.sorted\.0000000003\.f2 "
 assert_contains "clone-order=base: h takes h.isra.0's rank" rc.secs " \.text\.sorted\.0000000004\.h "
 assert_eq "clone-order=base: the chain" "f1 f2 h f3" "$(chain rc)"
+build rd e.fb
+cmp rc.o rd.o || fail "clone-order=base is not the default"
 gcc -O2 -o plain "$T/layout/cloneorder.c"
 for in in 5000 3 ""; do
     ./plain $in > p.out

@@ -7,6 +7,9 @@
 # fix's cold tier: .text.unlikely.fix.constprop.0, before it, with rare.
 # A clone of a function that ran keeps its section either way, and one
 # the feedback names keeps its own tier.  The output is plain -O2's.
+# The rebuilds pin clone-order=own, so that the clones' sections are
+# clone-tier's alone (by default scale.constprop.0 takes scale's rank in
+# the order: t-sorted.sh, t-cloneorder.sh).
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -fno-ipa-cp -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/layout/clonetier.c" -o t.o
 pi_ld -O2 -o t t.o
@@ -18,7 +21,7 @@ assert_contains "scale is in the hot tier" c.fb "^[0-9]* function-tier fn=scale 
 assert_not_contains "the plan does not name the clones" c.fb "constprop"
 build() { # NAME PLUGIN-ARGS...
     local n=$1; shift
-    pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections "$@" \
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-order=own "$@" \
         -c "$T/layout/clonetier.c" -o $n.o 2> $n.err
     cat $n.err
     pi_ld -O2 -o $n $n.o
@@ -52,7 +55,7 @@ body = "perfinst-feedback 1\n" + "".join("%d %s" % (i + 1, l.split(" ", 1)[1]) f
 open("n.fb", "w").write(body + "end %d 0x%08x\n" % (len(recs), zlib.crc32(body.encode())))
 PY
 for m in own base; do
-    pi_cc -O2 -fplugin-arg-perfinst-feedback=n.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-tier=$m \
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=n.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-order=own -fplugin-arg-perfinst-clone-tier=$m \
         -c "$T/layout/clonetier.c" -o n$m.o 2> n$m.err
     cat n$m.err
     assert_not_contains "named clone, clone-tier=$m: the file is read" n$m.err "warning|error"

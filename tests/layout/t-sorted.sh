@@ -11,8 +11,9 @@
 # rebuild's misses); with --place-sorted it places the order again, and of
 # the function-order=none rebuild it places the order.  A clone the plan
 # does not name (trained with -fno-ipa-cp, the plan orders g; the rebuild
-# makes g.constprop.0) keeps its place, in the rebuild and in its relink;
-# with clone-order=base it takes g's rank.  The output is plain -O2's.
+# makes g.constprop.0) takes g's rank (clone-order=base, the default); with
+# clone-order=own it keeps its place, in the rebuild and in its relink.
+# The output is plain -O2's.
 # The training builds are pinned (count-at=cfg, counting-opt=fast,
 # entry-branch=tail): the expected order is Ext-TSP's on that build's code
 # sizes and edges (with lean's -O1 copies, or entry-branch=direct's entry
@@ -81,8 +82,8 @@ cat reln.out reln.err
 assert_not_contains "function-order=none: no order to keep" reln.err "already in the plan's order"
 assert_contains "function-order=none: relink places the 6 functions" reln.out "^pmopt relink: 6 functions in the planned order"
 assert_eq "function-order=none, relinked: the plan's order" "f1 g.constprop.0 f2 f3 f4" "$(hotchain n.opt)"
-# a clone the plan does not name keeps its place: trained without IPA-CP,
-# the plan orders g; the rebuild's g.constprop.0 is not sorted
+# a clone the plan does not name: trained without IPA-CP, the plan orders
+# g; with clone-order=own the rebuild's g.constprop.0 is not sorted
 for u in a b; do
     pi_cc -O2 -fno-ipa-cp -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-counting-opt=fast -fplugin-arg-perfinst-entry-branch=tail -fplugin-arg-perfinst-sections \
         -c "$T/layout/sorted-$u.c" -o c$u.o
@@ -91,7 +92,8 @@ pi_ld -O2 -o c ca.o cb.o
 PERFINST_OUT=c.pit ./c 5000 > /dev/null
 "$PMOPT" plan --order=exttsp --rebuild -o c.fb c c.pit > cplan.out
 assert_contains "trained without IPA-CP: the plan names g" c.fb "^[0-9]* order-functions alg=exttsp functions=main,f1,g,f2,f3,f4$"
-pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -c "$T/layout/sorted-b.c" -o rc.o
+pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-order=own \
+    -c "$T/layout/sorted-b.c" -o rc.o
 readelf -SW rc.o > csecs
 assert_contains "f2 has its rank" csecs " \.text\.sorted\.0000000004\.f2 "
 assert_not_contains "the rebuild's clone g.constprop.0 is not sorted" csecs "\.text\.sorted\.[0-9]*\.g\.constprop\.0"
@@ -108,9 +110,9 @@ pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -fp
 readelf -SW rcb.o > cbsecs
 assert_contains "clone-order=base: g.constprop.0 has g's rank" cbsecs " \.text\.sorted\.0000000003\.g\.constprop\.0 "
 assert_contains "clone-order=base: f2 keeps its rank" cbsecs " \.text\.sorted\.0000000004\.f2 "
-pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clone-order=own \
-    -c "$T/layout/sorted-b.c" -o rco.o
-cmp rc.o rco.o || fail "clone-order=own is not the default"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=c.fb -fplugin-arg-perfinst-sections \
+    -c "$T/layout/sorted-b.c" -o rcd.o
+cmp rcb.o rcd.o || fail "clone-order=base is not the default"
 pi_ld -O2 -o rcb ra2.o rcb.o
 assert_eq "clone-order=base, linked: the clone in g's place" "f1 g.constprop.0 f2 f3 f4" "$(hotchain rcb)"
 "$PMOPT" relink rcb --feedback c.fb -o rcb.opt > relcb.out 2> relcb.err
