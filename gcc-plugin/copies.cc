@@ -118,19 +118,6 @@ static bool is_counter_asm(gimple *g)
            gimple_asm_noutputs(as_a<gasm *>(g)) == 0;
 }
 
-#define ICALL_ASM_PREFIX "{cmpq %0, %%fs:__perfinst_ctr_icall@tpoff+"
-
-/* An indirect call's cache way as one asm goto (clean-copies=final,
- * pass-count.cc add_icall_asm). */
-bool pi_is_icall_asm(const gimple *g)
-{
-    if (gimple_code(g) != GIMPLE_ASM)
-        return false;
-    const gasm *a = as_a<const gasm *>(g);
-    return gimple_asm_nlabels(a) == 1 && gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0 &&
-           strncmp(gimple_asm_string(a), ICALL_ASM_PREFIX, sizeof ICALL_ASM_PREFIX - 1) == 0;
-}
-
 /* G, an icall cache's asm goto at the end of its block, deleted with its
  * edge to the miss's way (unreachable then: a CFG cleanup takes it), the
  * block left to fall through to the call. */

@@ -348,9 +348,6 @@ static const char *jump_target(const line &l, char *buf, size_t bufsize)
     return buf;
 }
 
-/* In lines[first, last): a jump to a label whose code is `jmp .LB` made a
- * jump to .LB (chains followed), and a `jmp` to the label its next code
- * line carries dropped (DROP).  Rewritten lines point into REWRITTEN. */
 /* The code at lines[i]'s label up to its `ret`, as lines to put in place
  * of a `jmp` to it (a return block: the copy's counters kept blocks
  * before it apart, which -O2 would have given a return of their own):
@@ -402,6 +399,10 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
     return NULL;
 }
 
+/* In lines[first, last): a jump to a label whose code is `jmp .LB` made a
+ * jump to .LB (chains followed), a `jmp` to a return block made a copy of
+ * it (ENDS), and a `jmp` to the label its next code line carries dropped
+ * (DROP).  Rewritten lines point into REWRITTEN. */
 static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<char> &drop, vec<char> &ends,
                          vec<char *> *rewritten)
 {

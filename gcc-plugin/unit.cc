@@ -432,6 +432,16 @@ tree pi_icall_slot_ref(unsigned k, unsigned word)
                   NULL_TREE);
 }
 
+/* The start of every way's template (the AT&T test of the slot, up to its
+ * offset), which pi_is_icall_asm recognises. */
+static const char *icall_asm_head(void)
+{
+    static char *head;
+    if (!head)
+        head = xasprintf("{cmpq %%0, %%%%fs:%s@tpoff+", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var)));
+    return head;
+}
+
 /* Way WAY of indirect call K's cache as an asm goto's template (pass-count.cc
  * add_icall_asm): operand 0 the target, label 1 the miss's way; the slot
  * at its local-exec offset, as the counters' updates (copies.cc).
@@ -440,9 +450,21 @@ char *pi_icall_asm_template(unsigned k, unsigned way)
 {
     const char *n = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var));
     unsigned long long t = 8ull * (4 * k + 2 * way), h = t + 8;
-    return xasprintf("{cmpq %%0, %%%%fs:%s@tpoff+%llu|cmp QWORD PTR fs:%s@tpoff+%llu, %%0}\n\tjne\t%%l1\n\t"
+    return xasprintf("%s%llu|cmp QWORD PTR fs:%s@tpoff+%llu, %%0}\n\tjne\t%%l1\n\t"
                      "{addq $1, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, 1}",
-                     n, t, n, t, n, h, n, h);
+                     icall_asm_head(), t, n, t, n, h, n, h);
+}
+
+/* An indirect call's cache way made by pi_icall_asm_template (an asm goto
+ * of one input and one label); none before this unit's first such call. */
+bool pi_is_icall_asm(const gimple *g)
+{
+    if (!icall_var || gimple_code(g) != GIMPLE_ASM)
+        return false;
+    const gasm *a = as_a<const gasm *>(g);
+    const char *head = icall_asm_head();
+    return gimple_asm_nlabels(a) == 1 && gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0 &&
+           strncmp(gimple_asm_string(a), head, strlen(head)) == 0;
 }
 
 /* A static function of no arguments, built the way cgraph_build_static_cdtor
