@@ -114,8 +114,9 @@
 # pair, then all pairs together)
 # is WORK/report.md; --record appends it to bench/RESULTS.md.
 # --variants LIST: only these variants are counted (shifted, cachegrind,
-# callgrind, timed); every variant is still built, and the report lists the
-# others as "not measured" (never as 0).  LIST must hold O2 (the checksums
+# callgrind, timed); the others are not built (but -O2, BOLT and the
+# default rebuild: BOLT places the shifts, and a plan alone starts from the
+# rebuild), and the report lists them as "not measured" (never as 0).  LIST must hold O2 (the checksums
 # and every × O2 ratio are -O2's), e.g. --variants "O2 bolt rebuild" for
 # the issue's targets without PGO and the relink.
 # --baseline-pads LIST (--baseline-pads PROGRAM=LIST for one program): the
@@ -319,6 +320,8 @@ C=()
 for v in "${V[@]}"; do [[ " $counted " != *" $v "* ]] || C+=("$v"); done
 # is_counted VARIANT
 is_counted() { [[ " ${C[*]} " == *" $1 "* ]]; }
+# is_built LOOP: LOOP (an --extra's NAME) is built: it or its relink is counted
+is_built() { is_counted "$1" || is_counted "$1+relink"; }
 # vpads_of P VARIANT: the shifts at which VARIANT of program P is counted
 vpads_of() { case $2 in O2|pgo) bpads_of "$1" ;; *) pads_of "$1" ;; esac; }
 PI=(-fplugin="$B/perfinst.so")
@@ -357,7 +360,7 @@ build_program() {
     } > "$PD/build1.log" 2>&1 &
     local j1=$!
     { logged wl_build "$p" "$PD/train" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections
-      if [ ! -f "$PD/pgo/used" ]; then
+      if is_counted pgo && [ ! -f "$PD/pgo/used" ]; then
           rm -f "$PD"/pgo/obj/*.gcda
           logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-generate
           logged wl_run "$p" "$tr" "$PD/pgo" "$ts" > /dev/null
@@ -384,7 +387,7 @@ build_program() {
     fi
     local n
     for n in "${!XTRAIN[@]}"; do
-        [ -n "${XTRAIN[$n]}" ] || continue
+        [ -n "${XTRAIN[$n]}" ] && is_built "$n" || continue
         say "$p: $n's training build and run"
         logged wl_build "$p" "$PD/train-$n" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count \
             -fplugin-arg-perfinst-sections ${XTRAIN[$n]} > "$PD/train-$n.log" 2>&1 ||
@@ -395,9 +398,11 @@ build_program() {
             die "$p: $n's training run"
     done
     loop "$p" rebuild relink "" ""
-    for n in "${!XPLAN[@]}"; do loop "$p" "$n" "$n+relink" "${XPLAN[$n]}" "${XPLUG[$n]}"; done
-    { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile ${PGO_USE[$p]:-} && touch "$PD/pgo/used"; } \
-        > "$PD/build3.log" 2>&1 || { tail "$PD/build3.log" >&2; die "$p: pgo use build"; }
+    for n in "${!XPLAN[@]}"; do is_built "$n" && loop "$p" "$n" "$n+relink" "${XPLAN[$n]}" "${XPLUG[$n]}"; done
+    if is_counted pgo; then
+        { logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-use -Wno-missing-profile ${PGO_USE[$p]:-} && touch "$PD/pgo/used"; } \
+            > "$PD/build3.log" 2>&1 || { tail "$PD/build3.log" >&2; die "$p: pgo use build"; }
+    fi
     say "$p: shifted layouts ($(pads_of "$p"))"
     shifts "$p"
 }
