@@ -439,6 +439,44 @@ static section *cold_part_section(tree decl, enum node_frequency freq, bool star
     return gcc_function_section(decl, freq, startup, exit);
 }
 
+/* order-align=bolt|none (docs/layout.md "Function alignment"): a function
+ * of the plan's order is compiled without -falign-functions' alignment
+ * (the .p2align 4 that assemble_start_function emits before its label when
+ * align_functions asks for more than DECL_ALIGN), so that its section
+ * .text.sorted.RANK.NAME has the alignment its own code needs: DECL_ALIGN
+ * (1 byte; 2 for a C++ method), or 16 where GCC aligns a loop or a jump
+ * target in it (pad=gcc: gas records a .p2align's alignment as the
+ * section's).  With bolt, each unit that has such a function carries the
+ * section .perfinst.falign ("e": ld leaves it out of the output), "64:32":
+ * perfinst's link stage (linker/falign.c) then puts each ordered function
+ * at a multiple of 64 where the padding before it is at most 32 bytes.
+ * Every other function keeps align_functions: it is set back before the
+ * next function's final (tier_late_execute). */
+static bool align_changed;
+static align_flags align_saved;
+
+static void restore_align(void)
+{
+    if (align_changed)
+        align_functions = align_saved;
+    align_changed = false;
+}
+
+static void set_order_align(void)
+{
+    static bool marked;
+    if (pi_opt.order_align == PI_OALIGN_GCC)
+        return;
+    align_saved = align_functions;
+    align_functions = align_flags();
+    align_changed = true;
+    if (pi_opt.order_align == PI_OALIGN_BOLT && !marked && asm_out_file) {
+        fputs("\t.pushsection .perfinst.falign,\"e\",@progbits\n\t.ascii \"64:32\"\n\t.popsection\n",
+              asm_out_file);
+        marked = true;
+    }
+}
+
 /* Right before final, a function of the plan's order goes to
  * .text.sorted.RANK.NAME (RANK ten digits): GNU ld's default script places
  * *(SORT(.text.sorted.*)) after .text.hot, sorted by name, so the rebuilt
@@ -476,6 +514,7 @@ static void set_order_section(function *fun)
     }
     if (node->frequency == NODE_FREQUENCY_HOT)
         node->frequency = NODE_FREQUENCY_NORMAL;
+    set_order_align();
 }
 
 /* The functions whose branch profile was applied, by assembler name, for
@@ -1179,6 +1218,7 @@ static unsigned int tier_late_execute(function *fun)
 {
     /* cold-inline=o2 gave it -O2's frequency for its code, not for its
        place: it stays with the cold code, where GCC put it unlikely */
+    restore_align();
     if (restored && restored->contains(fun->decl)) {
         set_cold_section(fun->decl);
         return 0;

@@ -70,6 +70,13 @@
  *                        targets (default), or none (-fno-align-loops -fno-align-jumps
  *                        -fno-align-labels: the hot code in fewer lines, as BOLT strips
  *                        nops; docs/layout.md "Padding")
+ *   order-align=gcc|bolt|none  with feedback: a function of the plan's order (in
+ *                        .text.sorted) is aligned by -falign-functions (default), or
+ *                        compiled without it and aligned to 64 bytes by perfinst's link
+ *                        stage where that costs at most 32 bytes of padding, as BOLT
+ *                        aligns its hot functions (bolt), or packed (none)
+ *                        (pass-feedback.cc, linker/falign.c, docs/layout.md
+ *                        "Function alignment")
  *   counters=arcs|blocks  where a function counted whole keeps its counters: on the
  *                        arcs off a spanning tree of its flow graph, the rest solved
  *                        by the readers (default; arcs.cc), or one per block, as
@@ -169,6 +176,9 @@ static struct plugin_info info = {
     "                            .text.unlikely, after the ordered functions, or beside each\n"
     "  -fplugin-arg-perfinst-pad=gcc|none     with feedback: GCC's alignment padding inside\n"
     "                            functions (default) or none\n"
+    "  -fplugin-arg-perfinst-order-align=gcc|bolt|none  with feedback: the ordered functions aligned\n"
+    "                            by -falign-functions (default), or each to 64 bytes where that\n"
+    "                            costs at most 32 (perfinst's link stage), or packed\n"
     "  -fplugin-arg-perfinst-counters=arcs|blocks  counters on the arcs off a spanning tree (default)\n"
     "                            or one per block\n"
     "  -fplugin-arg-perfinst-count-at=cfg|late  all=count's counters placed before the early inliner\n"
@@ -268,6 +278,7 @@ static const struct word_arg word_args[] = {
     {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
      &pi_opt.cold_parts, NULL},
     {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},
+    {"order-align", {"gcc", "bolt", "none"}, {PI_OALIGN_GCC, PI_OALIGN_BOLT, PI_OALIGN_NONE}, &pi_opt.order_align, NULL},
     {"feedback-counts", {"runs", "fine"}, {PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE}, &pi_opt.feedback_counts, NULL},
     {"counting-opt", {"full", "fast", "lean"}, {PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN}, &pi_opt.counting_opt, NULL},
     {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},

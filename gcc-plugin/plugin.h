@@ -54,6 +54,7 @@ struct pi_options {
     int feedback_counts;    /* feedback-counts=runs|fine: PI_FBCOUNTS_*, local counts as runs or x1024 (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
+    int order_align;        /* order-align=gcc|bolt|none: PI_OALIGN_*, the ordered functions' own alignment (pass-feedback.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
     int clean_copies;       /* clean-copies=all|loops|none|late|final: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
@@ -68,6 +69,10 @@ extern struct pi_options pi_opt;
 /* counting-opt=: the counting copies with the unit's options; without
    GCC's costliest optional passes; with fewer still (pass-countfn.cc) */
 enum { PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN };
+/* order-align=: the functions of the plan's order aligned as -falign-functions
+   says (GCC's, default); without it, each aligned to 64 by the link stage
+   where that costs at most 32 bytes (bolt); without it, packed (none) */
+enum { PI_OALIGN_GCC, PI_OALIGN_BOLT, PI_OALIGN_NONE };
 /* clean-copies=: every counting function split in a clean and a counting
    copy; only those with a loop; none (copies.cc, pi_single_body); every
    one, split at the end of the GIMPLE passes (pass-countfn.cc, latecopy) */

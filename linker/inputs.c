@@ -313,6 +313,29 @@ static int scan_object(Elf *e, const char *where, int member, int check, struct 
             else if (name && !strcmp(name, ".gnu.lto_.opts") && (d = elf_getdata(scn, NULL)) &&
                      d->d_buf && pild_options_load_plugin(d->d_buf, d->d_size))
                 first(&f->lto_perfinst, where); /* compiled with the plugin */
+            else if (name && !strncmp(name, ".text.sorted.", 13))
+                pild_sorted_sec_add(f, name, sh.sh_addralign);
+            else if (name && !strcmp(name, ".perfinst.falign") && (d = elf_getdata(scn, NULL)) && d->d_buf) {
+                /* order-align=bolt: "TO:MAX" (gcc-plugin/pass-feedback.cc) */
+                char buf[32];
+                unsigned to = 0, max = 0;
+                size_t n = d->d_size < sizeof buf - 1 ? d->d_size : sizeof buf - 1;
+                memcpy(buf, d->d_buf, n);
+                buf[n] = '\0';
+                if (sscanf(buf, "%u:%u", &to, &max) != 2 || to < 2 || to > 4096 || (to & (to - 1)) ||
+                    max >= to) {
+                    pild_err("%s: section .perfinst.falign holds '%s', not TO:MAX (a power of two "
+                             "and the most padding before a function)", where, buf);
+                    return -1;
+                }
+                if (f->falign && (to != f->falign_to || max != f->falign_max)) {
+                    pild_err("%s: its ordered functions ask for alignment %u:%u, %s's for %u:%u",
+                             where, to, max, f->falign, f->falign_to, f->falign_max);
+                    return -1;
+                }
+                first(&f->falign, where);
+                f->falign_to = to, f->falign_max = max;
+            }
         }
     }
     if (nunits && f->want_tls && has_exec_tls(e, shnum))
@@ -429,6 +452,9 @@ void pild_facts_free(struct pild_facts *f)
         free(f->units[i].where);
     free(f->units);
     free(f->uses_runtime), free(f->uses_line_alloc), free(f->cplusplus), free(f->lto_perfinst);
-    free(f->tls_exec), free(f->tls_exec_member);
+    free(f->tls_exec), free(f->tls_exec_member), free(f->falign);
+    for (size_t i = 0; i < f->nsorted; i++)
+        free(f->sorted[i].name);
+    free(f->sorted);
     memset(f, 0, sizeof *f);
 }

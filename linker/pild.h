@@ -142,6 +142,16 @@ struct pild_facts {
                               units and executable-only TLS (compiled without -fPIC) */
     char *tls_exec_member; /* the same in an archive member (maybe not linked) */
     int want_tls;          /* look for tls_exec (a -shared link) */
+    /* order-align=bolt (falign.c): the first object whose unit asks for the
+       ordered functions' alignment (.perfinst.falign "TO:MAX"), and every
+       .text.sorted.* input section's name and alignment */
+    char *falign;
+    uint32_t falign_to, falign_max;
+    struct pild_sorted_sec {
+        char *name;
+        uint64_t align;
+    } *sorted;
+    size_t nsorted, capsorted;
 };
 
 /* gcc's options as it quotes them ('-O2' '-fplugin=…/perfinst.so' …: in
@@ -216,6 +226,19 @@ void pild_ldline_add_runtime(struct pild_link *l, const char *path);
 
 /* argv[1] is PILD_STAGE_FLAG. */
 int pild_stage_main(int argc, char **argv);
+
+/* ---- the ordered functions' alignment (falign.c) ------------------------- */
+
+/* The link of argv (pild_ldline_argv(l, tmp, add...)) with f->falign set:
+ * collect2 run with a map, the padding before each ordered function
+ * computed from it, and collect2 run again with that padding (an object
+ * of .text.sorted sections that sort right before their functions); the
+ * first link is kept (with a note) when the second does not place every
+ * ordered function where the first predicted.  The exit status of the
+ * first link (pild_run's), or 1. */
+int pild_falign_link(const struct pild_link *l, const struct pild_argv *add,
+                     const struct pild_facts *f, const char *tmp, const char *tmpdir);
+int pild_sorted_sec_add(struct pild_facts *f, const char *name, uint64_t align);
 
 /* ---- the two sections the link stage writes ------------------------------- */
 

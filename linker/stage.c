@@ -24,7 +24,8 @@
  * 4. run collect2 with the output replaced by TMP, a file in a fresh
  *    directory beside the output (same file system, same base name;
  *    common/piout.h, which puts it in TMPDIR for an output that is a device
- *    or a FIFO);
+ *    or a FIFO) — twice when an object asks for its ordered functions'
+ *    alignment (order-align=bolt: falign.c);
  * 5. read and validate what was linked (pi_meta_read, pi_meta_validate);
  * 6. append .perfinst.xlat (xlat.c) and .perfinst.link (recipe.c) to TMP
  *    (elfout.c), read it back, and only then rename TMP over the output
@@ -361,7 +362,10 @@ int pild_stage_main(int argc, char **argv)
     if (make_tmp(l.output) != 0)
         return 1;
     char **run = pild_ldline_argv(&l, tmp_out.tmp, add.v, add.n);
-    int status = pild_run(run);
+    /* order-align=bolt: two links, the second with the padding that puts
+       the ordered functions at multiples of 64 (falign.c) */
+    int status = f.falign ? pild_falign_link(&l, &add, &f, tmp_out.tmp, tmp_out.dir)
+                          : pild_run(run);
     if (status != 0) {
         if (l.shared && f.tls_exec_member)
             pild_note("%s has perfinst units compiled without -fPIC, which a shared library "
