@@ -275,9 +275,7 @@ static int run_link(const struct pild_link *l, const struct pild_argv *add, cons
     if (padobj)
         pild_argv_push(&a, padobj);
     char **run = pild_ldline_argv(l, out, a.v, a.n);
-    if (pild_verbose)
-        pild_show_command(run);
-    int st = pild_run(run);
+    int st = pild_run(run); /* (shown with --pi-verbose) */
     for (char **p = run; *p; p++)
         free(*p);
     free(run);
@@ -359,8 +357,6 @@ int pild_falign_link(const struct pild_link *l, const struct pild_argv *add,
     }
     char *as = assembler();
     char *asv[] = {as, "--64", "-o", pads_o, pads_s, NULL};
-    if (pild_verbose)
-        pild_show_command(asv);
     int ast = pild_run(asv);
     free(as);
     if (ast != 0) {
