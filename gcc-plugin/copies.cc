@@ -118,24 +118,6 @@ static bool is_counter_asm(gimple *g)
            gimple_asm_noutputs(as_a<gasm *>(g)) == 0;
 }
 
-/* G, an icall cache's asm goto at the end of its block, deleted with its
- * edge to the miss's way (unreachable then: a CFG cleanup takes it), the
- * block left to fall through to the call. */
-static void strip_icall_asm(gimple_stmt_iterator *gsi)
-{
-    gasm *a = as_a<gasm *>(gsi_stmt(*gsi));
-    basic_block bb = gimple_bb(a);
-    basic_block to = label_to_block(cfun, TREE_VALUE(gimple_asm_label_op(a, 0)));
-    edge e = find_edge(bb, to);
-    if (e && !(e->flags & EDGE_FALLTHRU))
-        remove_edge(e);
-    if (single_succ_p(bb))
-        single_succ_edge(bb)->probability = profile_probability::always();
-    unlink_stmt_vdef(a);
-    gsi_remove(gsi, true);
-    release_defs(a);
-}
-
 static bool is_site_marker(gimple *g)
 {
     return gimple_code(g) == GIMPLE_ASM &&
@@ -169,7 +151,7 @@ static bool is_probe_call(gimple *g)
  * counting copy's stores still use the clean copy's names), so that the
  * passes run again after the split (rerun_early_passes) see empty blocks
  * where the counters were. */
-static bool strip_statements(const vec<basic_block> &bbs);
+static void strip_statements(const vec<basic_block> &bbs);
 
 void pi_split_strip(const vec<basic_block> &bbs, bitmap dead)
 {
@@ -177,37 +159,25 @@ void pi_split_strip(const vec<basic_block> &bbs, bitmap dead)
         for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi); gsi_next(&gsi))
             if (is_counter_store(gsi_stmt(gsi)) && TREE_CODE(gimple_assign_rhs1(gsi_stmt(gsi))) == SSA_NAME)
                 bitmap_set_bit(dead, SSA_NAME_VERSION(gimple_assign_rhs1(gsi_stmt(gsi))));
-    /* (an inline cache's asm goto gone: its other way and miss block are
-       unreachable, and the dominators that follow want none) */
-    if (strip_statements(bbs)) {
-        free_dominance_info(CDI_DOMINATORS);
-        free_dominance_info(CDI_POST_DOMINATORS);
-        delete_unreachable_blocks();
-    }
+    strip_statements(bbs);
 }
 
-/* true if an inline cache's asm goto was deleted (blocks left unreachable) */
-static bool strip_statements(const vec<basic_block> &bbs)
+static void strip_statements(const vec<basic_block> &bbs)
 {
-    bool gotos = false;
     for (int sweep = 0; sweep < 2; sweep++)
         for (unsigned i = 0; i < bbs.length(); i++)
             for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi);) {
                 gimple *g = gsi_stmt(gsi);
                 bool probe = is_probe_call(g) && (sweep == 1) == (gimple_call_lhs(g) != NULL_TREE);
-                if (sweep == 0 && pi_is_icall_asm(g)) {
-                    strip_icall_asm(&gsi);
-                    gotos = true;
-                    continue;
-                }
-                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g) || is_counter_asm(g))) || probe) {
+                /* (an indirect call's cache as one asm: pi_icall_asm_template) */
+                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g) || is_counter_asm(g) || pi_is_icall_asm(g))) ||
+                    probe) {
                     unlink_stmt_vdef(g);
                     gsi_remove(&gsi, true);
                     release_defs(g);
                 } else
                     gsi_next(&gsi);
             }
-    return gotos;
 }
 
 /* The function whose switch a body tests: itself when this unit gave it

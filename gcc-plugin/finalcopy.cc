@@ -24,11 +24,10 @@
  *   - its switches to another section (a jump table in .rodata) made
  *     `.pushsection` / `.popsection`, so that the body returns to f's
  *     section, whatever it is named,
- *   - each indirect call's inline cache deleted: one asm goto a way,
- *     `cmpq %REG, %fs:ICALL@tpoff+K` / `jne .LOTHER` / `addq $1, ...`
- *     (pass-count.cc add_icall_asm), and then the code nothing kept jumps
- *     to any more (its other way, the miss call): every instruction after
- *     a jmp, ret or ud2 up to a label a kept line names,
+ *   - each indirect call's inline cache deleted: one asm, from its
+ *     `cmpq %REG, %fs:ICALL@tpoff+K` / `jne 1f` to its `.subsection 0` /
+ *     `2:` (pass-count.cc add_icall_asm; its out-of-line part, the older
+ *     way and the miss's call of the runtime's stub, is in between),
  *   - the jumps the counters' blocks left threaded (a jump to `jmp .LB`
  *     goes to .LB; a jmp to the next instruction goes; a jmp to a return
  *     block of at most four instructions becomes a copy of it).
@@ -160,8 +159,8 @@ static bool counter_line(const line &l, const char *ctr)
     return s > d && s == e;
 }
 
-/* `\tcmpq %REG, %fs:ICALL@tpoff+K`: an indirect call's cache way
-   (unit.cc pi_icall_asm_template), whose `jne` follows */
+/* `\tcmpq %REG, %fs:ICALL@tpoff+K`: the first line of an indirect call's
+   cache (unit.cc pi_icall_asm_template) */
 static bool icall_cmp_line(const line &l, const char *icall)
 {
     if (!icall || l.n < 8 || memcmp(l.s, "\tcmpq %", 7) != 0)
@@ -524,9 +523,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     char buf[256];
     *why = NULL;
     /* what f leaves out of the body: the counter updates, the inline
-       caches' tests with their jumps (drop), the #APP groups nothing else
-       is left in, and the code that is unreachable once those jumps are
-       gone (dead: the caches' other way and miss call) */
+       caches' asms (drop), the #APP groups nothing else is left in, and
+       the code that is unreachable once jumps are gone (dead) */
     unsigned nb = last - first;
     auto_vec<char> drop, dead;
     drop.safe_grow_cleared(nb);
@@ -547,11 +545,16 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         else if (counter_line(l, ctr) || (icall && counter_line(l, icall)))
             drop[i - first] = 1;
         else if (icall_cmp_line(l, icall)) {
-            drop[i - first] = 1;
-            if (i + 1 < last && starts(lines[i + 1], "\tjne\t.L"))
-                drop[++i - first] = 1;
-            else
-                *why = "an inline cache's test without its jump";
+            /* the whole asm, up to its last line (pi_icall_asm_template) */
+            unsigned j = i + 1;
+            while (j + 1 < last && !(equals(lines[j], "\t.subsection 0") && equals(lines[j + 1], PI_ICALL_ASM_END)))
+                j++;
+            if (j + 1 < last && equals(lines[i + 1], "\tjne 1f")) {
+                for (unsigned k = i; k <= j + 1; k++)
+                    drop[k - first] = 1;
+                i = j + 1;
+            } else
+                *why = "an inline cache's asm not as made";
         } else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc") ||
                    starts(l, "\t.cfi_personality") || starts(l, "\t.cfi_lsda"))
             *why = "more than one frame description (a hot/cold split or exception tables)";

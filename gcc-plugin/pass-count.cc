@@ -582,8 +582,8 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order)
  * taken, so C, H0, H1, M and J are no sites: J continues B (its count is
  * B's), and the rebuild, which has no such blocks, keys on the same CFG.
  * pass-split deletes the miss call and the hit counters from the clean
- * copy, where the tests are then dead.  With clean-copies=final each way's
- * test and hit count are one asm goto (add_icall_asm). */
+ * copy, where the tests are then dead.  With clean-copies=final the whole
+ * cache is one asm (add_icall_asm). */
 struct icall_site {
     gimple *call;
     unsigned site;
@@ -629,48 +629,49 @@ static void add_icall_test(basic_block b, basic_block j, unsigned k, unsigned wa
     gsi_insert_seq_before(&hg, seq, GSI_SAME_STMT);
 }
 
-/* clean-copies=final: each way's test and hit count one `asm goto`
- * (pi_icall_asm_template), which finalcopy.cc recognises in f.count.N's
- * assembly and leaves out of f's (the miss block then unreachable there):
- * the GIMPLE test, branch and add of add_icall_test are code of the body,
- * scheduled and allocated among the program's, which no text edit could
- * take out.  The slot's local-exec offset is a constant of the link only
- * in an executable's code (not -fPIC: there pass-tls.cc rebases the
- * GIMPLE form). */
+/* clean-copies=final: the whole cache one asm (pi_icall_asm_template),
+ * which finalcopy.cc recognises in f.count.N's assembly and leaves out of
+ * f's: the GIMPLE tests, adds and miss call of add_icall_test are code of
+ * the body, scheduled and allocated among the program's, which no text
+ * edit could take out, and the miss call, a call GCC sees, would keep the
+ * values live across it in call-saved registers (a push and a pop each on
+ * every call of the function, in f too) and the indirect call from being a
+ * tail call.  The asm's miss calls a stub that saves every register
+ * (runtime/icall.c), so GCC sees only the flags change.  The slot's
+ * local-exec offset is a constant of the link only in an executable's code
+ * (not -fPIC: there pass-tls.cc rebases the GIMPLE form); the template is
+ * AT&T, and its call of the stub an indirect one (not with retpolines). */
 static bool icall_as_asm(void)
 {
     tree v = pi_icall_decl();
     return pi_opt.clean_copies == PI_CLEAN_FINAL && pi_opt.counting_opt != PI_COPT_FULL && v &&
-           DECL_TLS_MODEL(v) == TLS_MODEL_LOCAL_EXEC && pi_opt.counter_address_abs && !pi_counter_offset_decl();
+           DECL_TLS_MODEL(v) == TLS_MODEL_LOCAL_EXEC && pi_opt.counter_address_abs && !pi_counter_offset_decl() &&
+           ix86_asm_dialect == ASM_ATT && ix86_indirect_branch == indirect_branch_keep;
 }
 
-/* As add_icall_test, the test and the hit's add one asm goto at the end of
- * B (`cmpq T, %fs:SLOT; jne OTHER; addq $1, %fs:HITS`), falling through
- * to J; *OTHER the new block it jumps to on a miss. */
-static void add_icall_asm(basic_block b, basic_block j, unsigned k, unsigned way, tree t, location_t loc,
-                          basic_block *other)
+/* As add_icall_test for both ways and the miss, one asm after AFTER (at
+ * B's start, after its labels, if NULL) and T's conversion. */
+static void add_icall_asm(basic_block b, gimple *after, gimple *conv, unsigned k, unsigned site, tree t,
+                          location_t loc)
 {
-    char *text = pi_icall_asm_template(k, way);
-    edge fall = single_succ_edge(b);
-    fall->probability = profile_probability::likely();
-    basic_block o = split_edge(fall); /* b -> o -> j */
-    edge to_o = single_pred_edge(o);
-    to_o->flags &= ~EDGE_FALLTHRU;
-    to_o->probability = profile_probability::likely().invert();
-    edge f = make_edge(b, j, EDGE_FALLTHRU);
-    f->probability = profile_probability::likely();
-    tree label = create_artificial_label(loc);
-    gimple_stmt_iterator og = gsi_start_bb(o);
-    gsi_insert_before(&og, gimple_build_label(label), GSI_SAME_STMT);
-    vec<tree, va_gc> *inputs = NULL, *labels = NULL;
+    char *text = pi_icall_asm_template(k, site);
+    vec<tree, va_gc> *inputs = NULL;
     vec_safe_push(inputs, pi_asm_operand("r", t));
-    vec_safe_push(labels, build_tree_list(NULL_TREE, label));
-    gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, labels);
+    gasm *a = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
     free(text);
     gimple_asm_set_volatile(a, true);
+    gimple_asm_set_inline(a, true); /* (its size for the estimates: one insn, not its lines) */
     gimple_set_location(a, loc);
-    append_to_block(b, gimple_seq_alloc_with_stmt(a));
-    *other = o;
+    gimple_seq seq = NULL;
+    gimple_seq_add_stmt(&seq, conv);
+    gimple_seq_add_stmt(&seq, a);
+    if (after) {
+        gimple_stmt_iterator g = gsi_for_stmt(after);
+        gsi_insert_seq_after(&g, seq, GSI_SAME_STMT);
+    } else {
+        gimple_stmt_iterator g = gsi_after_labels(b);
+        gsi_insert_seq_before(&g, seq, GSI_SAME_STMT);
+    }
 }
 
 static tree own_decl_in(tree *tp, int *walk_subtrees, void *)
@@ -723,21 +724,20 @@ static void add_icall_cache(const icall_site &ic)
     if (TREE_CODE(fnptr) == SSA_NAME)
         while (!gsi_end_p(gsi) && test_may_precede(gsi_stmt(gsi), fnptr))
             gsi_prev(&gsi);
-    /* (B keeps its labels, site marker and counter: the call is never first) */
-    basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
-
     tree t = pi_tmp_reg(uint64_type_node, "pi_icall");
     gimple *conv = gimple_build_assign(t, NOP_EXPR, fnptr);
     gimple_set_location(conv, loc);
+    if (icall_as_asm()) {
+        add_icall_asm(b, gsi_end_p(gsi) ? NULL : gsi_stmt(gsi), conv, k, ic.site, t, loc);
+        return;
+    }
+    /* (B keeps its labels, site marker and counter: the call is never first) */
+    basic_block j = gsi_end_p(gsi) ? split_block_after_labels(b)->dest : split_block(b, gsi_stmt(gsi))->dest;
+
     append_to_block(b, gimple_seq_alloc_with_stmt(conv));
     basic_block c, m;
-    if (icall_as_asm()) {
-        add_icall_asm(b, j, k, 0, t, loc, &c);
-        add_icall_asm(c, j, k, 1, t, loc, &m);
-    } else {
-        add_icall_test(b, j, k, 0, t, loc, &c);
-        add_icall_test(c, j, k, 1, t, loc, &m);
-    }
+    add_icall_test(b, j, k, 0, t, loc, &c);
+    add_icall_test(c, j, k, 1, t, loc, &m);
 
     tree slot = pi_icall_slot_ref(k, 0);
     tree missfn = runtime_probe("__perfinst_icall_miss2", void_type_node, uint64_type_node, unsigned_type_node,

@@ -157,8 +157,9 @@ tree pi_counter_offset_decl(void);       /* -fPIC: its offset from %fs:0 when st
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
 tree pi_icall_decl(void);                /* __perfinst_ctr_icall, or NULL_TREE */
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
-char *pi_icall_asm_template(unsigned k, unsigned way); /* clean-copies=final: a way's test and hit, an asm goto */
-bool pi_is_icall_asm(const gimple *g);  /* such an asm goto */
+char *pi_icall_asm_template(unsigned k, unsigned site); /* clean-copies=final: a call's whole cache, one asm */
+bool pi_is_icall_asm(const gimple *g);  /* such an asm */
+#define PI_ICALL_ASM_END "2:"           /* its last line, after `\t.subsection 0` */
 const char *pi_asm_name(tree decl);      /* its symbol as the assembly names it */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */

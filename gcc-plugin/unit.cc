@@ -34,6 +34,7 @@ static tree nctr_var;      /* __perfinst_nctr */
 static tree fnon_var;      /* __perfinst_fnon: per function, 1 = the counting copy runs */
 static tree nfn_var;       /* __perfinst_nfn: its length */
 static tree icall_var;     /* __perfinst_ctr_icall: per indirect call, the last target and its hits */
+static bool icall_in_asm;  /* a cache made one asm (pi_icall_asm_template): icall_var only named in asms */
 static tree ctr_off_var;   /* __perfinst_ctr_off: -fPIC, the counters' offset from %fs:0 if static (pass-tls.cc) */
 static unsigned nicalls;
 static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs */
@@ -438,32 +439,52 @@ static const char *icall_asm_head(void)
 {
     static char *head;
     if (!head)
-        head = xasprintf("{cmpq %%0, %%%%fs:%s@tpoff+", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var)));
+        head = xasprintf("cmpq %%0, %%%%fs:%s@tpoff+", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var)));
     return head;
 }
 
-/* Way WAY of indirect call K's cache as an asm goto's template (pass-count.cc
- * add_icall_asm): operand 0 the target, label 1 the miss's way; the slot
- * at its local-exec offset, as the counters' updates (copies.cc).
- * finalcopy.cc reads the AT&T text it gives (icall_cmp_line). */
-char *pi_icall_asm_template(unsigned k, unsigned way)
+/* Indirect call K's whole cache (site SITE) as one asm's template
+ * (pass-count.cc add_icall_asm), operand 0 the target: the newer way's
+ * test and hit inline, the older way's and the miss out of line (the
+ * section's subsection 1), the miss a call of the runtime's stub, which
+ * saves and restores every register (runtime/icall.c
+ * __perfinst_icall_stub) — so that GCC sees an asm that changes no
+ * register but the flags, and the counting copy keeps its registers and
+ * tail calls as the clean copy would.  The out-of-line code steps over the
+ * red zone (a function whose only call is a tail call is a leaf and may
+ * use it), pushes the stub's arguments (the target, the site, the slot's
+ * local-exec offset, the unit id, the asm's end for an unwinder), and calls
+ * the stub through the GOT (no lazy-binding PLT stub, which may change
+ * %r10 and %r11).  AT&T only (add_icall_asm's conditions).  finalcopy.cc
+ * drops it from f whole: from its first line (icall_asm_head, the slot
+ * test) to its last (PI_ICALL_ASM_END). */
+char *pi_icall_asm_template(unsigned k, unsigned site)
 {
     const char *n = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var));
-    unsigned long long t = 8ull * (4 * k + 2 * way), h = t + 8;
-    return xasprintf("%s%llu|cmp QWORD PTR fs:%s@tpoff+%llu, %%0}\n\tjne\t%%l1\n\t"
-                     "{addq $1, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, 1}",
-                     icall_asm_head(), t, n, t, n, h, n, h);
+    unsigned long long t0 = 8ull * 4 * k;
+    icall_in_asm = true;
+    uint64_t u = pi_unit_id();
+    return xasprintf("%s%llu\n\tjne 1f\n\taddq $1, %%%%fs:%s@tpoff+%llu\n"
+                     "\t.subsection 1\n"
+                     "1:\tcmpq %%0, %%%%fs:%s@tpoff+%llu\n\tjne 3f\n\taddq $1, %%%%fs:%s@tpoff+%llu\n\tjmp 2f\n"
+                     "3:\tleaq -128(%%%%rsp), %%%%rsp\n\tpushq %%0\n\tpushq $%u\n\tpushq $%s@tpoff+%llu\n"
+                     "\tpushq $%d\n\tmovl $%u, 4(%%%%rsp)\n"
+                     "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
+                     "\tcall *__perfinst_icall_stub@GOTPCREL(%%%%rip)\n\tjmp 2f\n"
+                     "\t.subsection 0\n" PI_ICALL_ASM_END,
+                     icall_asm_head(), t0, n, t0 + 8, n, t0 + 16, n, t0 + 24, site, n, t0,
+                     (int)(uint32_t)u, (unsigned)(u >> 32));
 }
 
-/* An indirect call's cache way made by pi_icall_asm_template (an asm goto
- * of one input and one label); none before this unit's first such call. */
+/* An indirect call's cache made by pi_icall_asm_template (an asm of one
+ * input); none before this unit's first such call. */
 bool pi_is_icall_asm(const gimple *g)
 {
     if (!icall_var || gimple_code(g) != GIMPLE_ASM)
         return false;
     const gasm *a = as_a<const gasm *>(g);
     const char *head = icall_asm_head();
-    return gimple_asm_nlabels(a) == 1 && gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0 &&
+    return gimple_asm_nlabels(a) == 0 && gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0 &&
            strncmp(gimple_asm_string(a), head, strlen(head)) == 0;
 }
 
@@ -741,11 +762,11 @@ void pi_unit_finish(void)
         relayout_decl(icall_var);
         /* -fPIC: pass-tls.cc, after IPA, leaves the cache reached only
            from asms (its offset from the counters', a constant of the
-           link): kept */
-        if (ctr_off_var)
+           link); clean-copies=final's caches are asms: kept */
+        if (ctr_off_var || icall_in_asm)
             DECL_PRESERVE_P(icall_var) = 1;
         finalize_late(icall_var);
-        if (ctr_off_var && varpool_node::get(icall_var))
+        if ((ctr_off_var || icall_in_asm) && varpool_node::get(icall_var))
             varpool_node::get(icall_var)->force_output = 1;
     }
     std::string text = as_asm(unit_chunk());

@@ -286,6 +286,10 @@ void __perfinst_watch(uint64_t unit_id, uint32_t site, const void *addr, uint32_
  * slot of four words, not the one-target pair of before, whose objects
  * then fail to link rather than have their slots overrun). */
 void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot);
+/* The same miss from clean-copies=final's one-asm cache, which saves and
+ * restores every register: not called from C (its arguments are on the
+ * stack, runtime/icall.c). */
+void __perfinst_icall_stub(void);
 void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                               uint32_t ncounters, uint64_t *(*tls_counters)(void),
                               int *mode);

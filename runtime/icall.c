@@ -196,7 +196,15 @@ static void victim_hit(struct cache_ref *r, int w, uint64_t target, uint64_t *sl
     slot[1] = hits + 1;
 }
 
+__attribute__((visibility("hidden"))) void pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target,
+                                                          uint64_t *slot);
+
 PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+{
+    pi_icall_miss(unit_id, site, target, slot);
+}
+
+void pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
 {
     struct cache_ref *r = my_refs[ref_index(slot)];
     int w = 0;
@@ -214,6 +222,103 @@ PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t 
     r->seen[0] = slot[1];
     r->seen[1] = slot[3];
 }
+
+/* clean-copies=final's miss path (gcc-plugin/unit.cc pi_icall_asm_template):
+ * the whole cache is one asm in the counting copy, which GCC sees clobber
+ * no register (only the flags, as every asm on x86), so its miss comes here
+ * with every register of the program live.  The asm's out-of-line code
+ * steps over the red zone and pushes, in this order, the target, the site,
+ * the slot's local-exec offset, the unit id and the address of the asm's
+ * end, then calls; here, above the return address:
+ *
+ *     8(%rsp) the asm's end   16 unit   24 slot offset   32 site   40 target
+ *
+ * and 128 bytes of red zone above those, then the function's own stack.
+ * The stub saves every register the C code may change (the caller-saved
+ * general registers; the whole extended state — x87, xmm, ymm, zmm, k —
+ * with XSAVE, or x87 and xmm with FXSAVE on a processor without it: the
+ * allocator the miss may call uses vector registers), aligns the stack,
+ * calls pi_icall_miss with the slot's address (%fs:0 + offset: the thread's
+ * slot), restores and returns, popping its arguments and the red zone
+ * (`ret $168`).  Its frame description tells an unwinder that it was called
+ * from the asm's end with the function's own stack pointer (CFA = the
+ * pointer before the asm), so that a stack sampled in the miss goes on
+ * through the counted function's frames; the out-of-line code itself (in
+ * the function's section's subsection 1) has no frame description.  The
+ * size of the save area comes from CPUID the first time (no C code may
+ * run before the save: it could change a vector register). */
+__asm__(".text\n"
+        "\t.globl __perfinst_icall_stub\n"
+        "\t.type __perfinst_icall_stub, @function\n"
+        "\t.p2align 4\n"
+        "__perfinst_icall_stub:\n"
+        "\t.cfi_startproc\n"
+        "\t.cfi_def_cfa_offset 176\n"
+        "\t.cfi_offset 16, -168\n" /* the return address: the asm's end */
+        "\tendbr64\n"
+        "\tpushq %rbp\n"
+        "\t.cfi_def_cfa_offset 184\n"
+        "\t.cfi_offset %rbp, -184\n"
+        "\tmovq %rsp, %rbp\n"
+        "\t.cfi_def_cfa_register %rbp\n"
+        "\tpushq %rax\n\tpushq %rcx\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n\tpushq %rbx\n"
+        "\tmovl pi_icall_save_size(%rip), %eax\n"
+        "\ttestl %eax, %eax\n"
+        "\tjnz 2f\n"
+        /* first time: XSAVE if the OS enabled it (CPUID.1:ECX.OSXSAVE),
+           its area's size for the enabled features (CPUID.0xD.0:EBX);
+           else FXSAVE's 512 bytes; 64 more for the alignment */
+        "\tmovl $1, %eax\n"
+        "\tcpuid\n"
+        "\tmovl $512, %eax\n"
+        "\tbtl $27, %ecx\n"
+        "\tjnc 1f\n"
+        "\tmovl $0xd, %eax\n"
+        "\txorl %ecx, %ecx\n"
+        "\tcpuid\n"
+        "\tmovb $1, pi_icall_xsave(%rip)\n"
+        "\tmovl %ebx, %eax\n"
+        "1:\taddl $64, %eax\n"
+        "\tmovl %eax, pi_icall_save_size(%rip)\n"
+        "2:\tsubq %rax, %rsp\n"
+        "\tandq $-64, %rsp\n"
+        "\tcmpb $0, pi_icall_xsave(%rip)\n"
+        "\tje 3f\n"
+        /* XSAVE's header must be zero but for what XSAVE writes */
+        "\txorl %eax, %eax\n"
+        "\tmovq %rax, 512(%rsp)\n\tmovq %rax, 520(%rsp)\n\tmovq %rax, 528(%rsp)\n\tmovq %rax, 536(%rsp)\n"
+        "\tmovq %rax, 544(%rsp)\n\tmovq %rax, 552(%rsp)\n\tmovq %rax, 560(%rsp)\n\tmovq %rax, 568(%rsp)\n"
+        "\tmovl $-1, %eax\n"
+        "\tmovl $-1, %edx\n"
+        "\txsave (%rsp)\n"
+        "\tjmp 4f\n"
+        "3:\tfxsave (%rsp)\n"
+        "4:\tmovq 24(%rbp), %rdi\n"
+        "\tmovl 40(%rbp), %esi\n"
+        "\tmovq 48(%rbp), %rdx\n"
+        "\tmovq %fs:0, %rcx\n"
+        "\taddq 32(%rbp), %rcx\n"
+        "\tcall pi_icall_miss\n"
+        "\tcmpb $0, pi_icall_xsave(%rip)\n"
+        "\tje 5f\n"
+        "\tmovl $-1, %eax\n"
+        "\tmovl $-1, %edx\n"
+        "\txrstor (%rsp)\n"
+        "\tjmp 6f\n"
+        "5:\tfxrstor (%rsp)\n"
+        "6:\tleaq -80(%rbp), %rsp\n"
+        "\tpopq %rbx\n\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopq %rcx\n\tpopq %rax\n"
+        "\tpopq %rbp\n"
+        "\t.cfi_def_cfa %rsp, 176\n"
+        "\t.cfi_restore %rbp\n"
+        "\tret $168\n"
+        "\t.cfi_endproc\n"
+        "\t.size __perfinst_icall_stub, .-__perfinst_icall_stub\n");
+/* the stub's save area: bytes (0: not yet known), and XSAVE or FXSAVE */
+__attribute__((used)) uint32_t pi_icall_save_size;
+__attribute__((used)) uint8_t pi_icall_xsave;
 
 /* The hits of one slot's ways go into the table (RESET: and the slot is
  * emptied, its thread ending). */

@@ -4,21 +4,30 @@
 # last two, yet every pair (site, target) is counted exactly — with the
 # target changing at every call, under threads whose hits are added when
 # they end, at exit for the thread still running, and in a fork child
-# (icallcache.c), also with clean-copies=final's asm gotos; and (under callgrind) a site alternating between two
+# (icallcache.c), also with clean-copies=final's one asm a cache, whose
+# miss calls the runtime's stub; and (under callgrind) a site alternating between two
 # targets calls the runtime once per new target, not at every call.
 . "$PERFINST_TOP/tests/lib.sh"
-# MODE: clean-copies=final, where each way is one asm goto
-# (add_icall_asm) and the clean copy `call`, made of call.count.N's
-# assembly, has none of the cache; then the default (its misses below)
+# MODE: clean-copies=final, where the cache is one asm (add_icall_asm)
+# and the clean copy `call`, made of call.count.N's assembly, has none of
+# it; then the default (its misses below)
 for mode in -fplugin-arg-perfinst-clean-copies=final ""; do
 rm -f t.*.pit
 # shellcheck disable=SC2086
 pi_cc -O2 -fplugin-arg-perfinst-all=count $mode -c "$T/count/icallcache.c" -o icallcache.o
 pi_ld -O2 -o icallcache icallcache.o -lpthread
-objdump -d --no-show-raw-insn icallcache.o | awk '/<call\.count\.[0-9]+>:/,/^$/' > call.s
+objdump -d --no-show-raw-insn icallcache.o > all.s
+awk '/<call\.count\.[0-9]+>:/,/^$/' all.s > call.s
 assert_contains "the counting copy checks the cache inline" call.s 'cmp .*%fs:'
-assert_contains "and calls the runtime only on a miss" call.s '__perfinst_icall_miss2|call '
-assert_eq "two ways: two compares with the thread's slot" 2 "$(grep -c 'cmp .*%fs:' call.s)"
+if [ -n "$mode" ]; then
+    # final: one asm, the older way and the miss out of line (the
+    # section's end), the miss a call of the stub through the GOT
+    assert_eq "final: no direct call in call.count.N (no miss call GCC sees)" 0 "$(grep -cE 'call +[0-9a-f]+ <' call.s || true)"
+    assert_contains "final: the miss calls the stub" all.s 'call +\*0x0\(%rip\)'
+else
+    assert_contains "and calls the runtime only on a miss" call.s '__perfinst_icall_miss2|call '
+fi
+assert_eq "two ways: two compares with the thread's slot" 2 "$(grep -c 'cmp .*%fs:' all.s)"
 PERFINST_OUT=t.%p.pit ./icallcache > out || fail "icallcache failed"
 assert_eq "output" "sum 3179003" "$(cat out)"
 icalls() { # TRACE: "TARGET COUNT" per ICALL record, link-time targets
