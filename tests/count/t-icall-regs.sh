@@ -4,9 +4,10 @@
 # must give every register back.  icallregs.c's keep() holds values in
 # %rax ... %r11 and %xmm0 ... %xmm15 across its cache, whose target
 # changes at every call: every result must be right, and every (site,
-# target) pair exact; the clean copy has none of the cache.
+# target) pair exact; the off mode's too; a stack taken in the miss
+# unwinds to main.
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final -c "$T/count/icallregs.c" -o icallregs.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final -c "$T/count/icallregs.c" -o icallregs.o
 pi_ld -O2 -o icallregs icallregs.o
 objdump -d --no-show-raw-insn icallregs.o > all.s
 awk '/<keep\.count\.[0-9]+>:/,/^$/' all.s > keep.s
@@ -32,3 +33,14 @@ misses=$(awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $
 ok "the stub called the runtime's miss $misses times"
 PERFINST_MODE=off ./icallregs > off || fail "the off mode"
 assert_eq "PERFINST_MODE=off" "calls 1000 wrong 0" "$(cat off)"
+# the stub's frame description: a stack taken in the miss unwinds through
+# the stub to the counted function and on to main
+if command -v gdb > /dev/null; then
+    PERFINST_OUT=gdb.pit gdb -batch -nx -ex 'set breakpoint pending on' -ex 'break pi_icall_miss' -ex run -ex bt \
+        ./icallregs > gdb.out 2>&1
+    assert_contains "gdb: in the runtime's miss, called by the stub" gdb.out '^#1 .* in __perfinst_icall_stub '
+    assert_contains "gdb: then keep, at its indirect call's line" gdb.out '^#2 .* in keep(\.count\.0)? \(.*icallregs\.c:4[0-9]$'
+    assert_contains "gdb: then main" gdb.out '^#3 .* in main \('
+else
+    echo "gdb not installed: no backtrace checked"
+fi
