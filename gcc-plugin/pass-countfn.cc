@@ -72,6 +72,10 @@
 #include "except.h"
 #include "regset.h"
 #include "dumpfile.h"
+#include "bb-reorder.h"
+#include "cfgrtl.h"
+#include "cfgcleanup.h"
+#include "cfgbuild.h"
 
 /* the f that dispatch to their f.count */
 static hash_set<tree> *dispatching;
@@ -792,6 +796,114 @@ static bool baremarkers_gate(function *fun)
     return !pi_opt.bare_markers_keep && optimize > 0 && !seen_error() && pi_countfn_origin(fun->decl);
 }
 PI_RTL_PASS(baremarkers)
+
+/* ---- a loop's latch copied into the blocks that jump to it (latch-copy=yes) ----
+ *
+ * An interpreter's loop: the cases of a switch end in a jump to one small
+ * latch block (gawk's `pc = pc->nexti`, two loads), which jumps back to
+ * the loop's head.  -O2's bb-reorder copies such a latch into the cases,
+ * so that each case goes straight back to the head, when the latch ends
+ * up a trace of its own: in gawk's r_interpret because the switch's empty
+ * cases go straight to it, a hot edge from the dispatch, whose end of a
+ * trace makes the latch the next trace's seed.  In the counting copy that
+ * edge is critical and off the spanning tree: its counter sits in a block
+ * of its own between the dispatch and the latch, which takes the latch's
+ * place as the seed and pulls the latch into its trace, so no case gets a
+ * copy: each case jumps to the latch and the latch to the head (2.3 M
+ * taken jumps more in gawk fields at the small scale).  No counter moves
+ * to fix that (the flow needs one on each of the switch's ways to the
+ * latch, or one on the hot way round).  Instead, right before bb-reorder,
+ * a counting copy's loop latch -- a block its one successor dominates,
+ * reached from two blocks or more, that bb-reorder would copy by its
+ * size (its site markers weigh nothing: they emit no code; no other asm,
+ * no call) -- is copied into each predecessor that ends in a plain jump
+ * to it and runs at least a tenth as often as the function is called (as
+ * bb-reorder's own threshold), merged with it, as GCC's computed-goto
+ * duplication does.  The counts do not change: a copy's marker is the
+ * latch's site, and ranges (pass-ranges.cc) takes each copy's code.
+ * tests/count/t-latch-copy.sh. */
+static bool latch_copyable(basic_block bb, int max_size)
+{
+    if (EDGE_COUNT(bb->preds) < 2 || !single_succ_p(bb))
+        return false;
+    edge out = single_succ_edge(bb);
+    if (out->dest == EXIT_BLOCK_PTR_FOR_FN(cfun) || (out->flags & EDGE_COMPLEX) || out->dest == bb ||
+        !dominated_by_p(CDI_DOMINATORS, bb, out->dest) || BB_PARTITION(out->dest) != BB_PARTITION(bb))
+        return false;
+    if (!optimize_bb_for_speed_p(bb) || !can_duplicate_block_p(bb))
+        return false;
+    int size = 0;
+    rtx_insn *insn;
+    FOR_BB_INSNS(bb, insn)
+    {
+        if (!INSN_P(insn) || DEBUG_INSN_P(insn) || bare_marker_p(insn))
+            continue;
+        if (CALL_P(insn) || (JUMP_P(insn) && !simplejump_p(insn)) || asm_noperands(PATTERN(insn)) >= 0 ||
+            GET_CODE(PATTERN(insn)) == ASM_INPUT)
+            return false;
+        if (targetm.cannot_copy_insn_p && targetm.cannot_copy_insn_p(insn))
+            return false;
+        size += get_attr_min_length(insn);
+        if (size > max_size)
+            return false;
+    }
+    return true;
+}
+
+static unsigned int latchcopy_execute(function *fun)
+{
+    int max_size = get_uncond_jump_length() * param_max_grow_copy_bb_insns;
+    profile_count entry = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
+    profile_count threshold = entry.initialized_p() ? entry.apply_scale(100, 1000) : profile_count::uninitialized();
+    calculate_dominance_info(CDI_DOMINATORS);
+    auto_vec<basic_block> latches;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    if (latch_copyable(bb, max_size))
+        latches.safe_push(bb);
+    free_dominance_info(CDI_DOMINATORS);
+    unsigned copies = 0, copied = 0;
+    for (unsigned i = 0; i < latches.length(); i++) {
+        basic_block latch = latches[i];
+        unsigned before = copies;
+        edge e;
+        edge_iterator ei;
+        for (ei = ei_start(latch->preds); (e = ei_safe_edge(ei));) {
+            basic_block pred = e->src;
+            /* as GCC's computed-goto duplication: a copy merged with PRED */
+            if (pred == latch || pred->index < NUM_FIXED_BLOCKS || !single_succ_p(pred) || (e->flags & EDGE_COMPLEX) ||
+                (JUMP_P(BB_END(pred)) && (!simplejump_p(BB_END(pred)) || CROSSING_JUMP_P(BB_END(pred)))) ||
+                BB_PARTITION(pred) != BB_PARTITION(latch) || !optimize_edge_for_speed_p(e) ||
+                (threshold.initialized_p() && e->count().initialized_p() && e->count() < threshold) ||
+                EDGE_COUNT(latch->preds) < 2) {
+                ei_next(&ei);
+                continue;
+            }
+            basic_block copy = duplicate_block(latch, e, NULL);
+            emit_barrier_after_bb(copy);
+            reorder_insns_nobb(BB_HEAD(copy), BB_END(copy), BB_END(pred));
+            merge_blocks(pred, copy);
+            copies++;
+        }
+        copied += copies > before;
+    }
+    if (copies) {
+        cleanup_cfg(0);
+        fixup_partitions();
+    }
+    if (pi_opt.verbose && copies)
+        inform(DECL_SOURCE_LOCATION(fun->decl), "perfinst: latches of %qs: %u copied into %u blocks",
+               IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), copied, copies);
+    return 0;
+}
+
+static bool latchcopy_gate(function *fun)
+{
+    return pi_opt.latch_copy && optimize > 0 && !seen_error() && pi_countfn_origin(fun->decl) &&
+           (flag_reorder_blocks || flag_reorder_blocks_and_partition) && optimize_function_for_speed_p(fun) &&
+           !targetm.cannot_modify_jumps_p();
+}
+PI_RTL_PASS(latchcopy)
 
 static bool countfn_gate(function *fun)
 {

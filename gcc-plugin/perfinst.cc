@@ -291,6 +291,7 @@ static const struct word_arg word_args[] = {
     {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
     {"copy-calls", {"direct", "entry"}, {0, 1}, NULL, &pi_opt.copy_calls_entry},
     {"bare-markers", {"drop", "keep"}, {0, 1}, NULL, &pi_opt.bare_markers_keep},
+    {"latch-copy", {"yes", "no"}, {1, 0}, NULL, &pi_opt.latch_copy},
     {"counter-tree", {"estimate", "guess"}, {0, 1}, NULL, &pi_opt.counter_tree_guess},
 };
 
@@ -698,6 +699,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_tails_pass(g), "jump2", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tails_restore_pass(g), "jump2", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_baremarkers_pass(g), "jump2", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_latchcopy_pass(g), "bbro", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */

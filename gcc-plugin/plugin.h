@@ -63,6 +63,7 @@ struct pi_options {
     bool counter_tree_guess; /* counter-tree=guess: the arcs' spanning tree weighted by arcs.cc's static guess, not GCC's estimated profile */
     bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
     bool bare_markers_keep; /* bare-markers=keep: a counting copy's blocks holding only site markers keep them (pass-countfn.cc) */
+    bool latch_copy;        /* latch-copy=yes: a counting copy's small loop latches copied into the blocks that jump to them, before bb-reorder (pass-countfn.cc) */
     bool copy_calls_entry;  /* copy-calls=entry: a counting copy's calls enter the callee at f, not at its f.count.N's own test (pass-tailjump.cc) */
 };
 extern struct pi_options pi_opt;
@@ -330,5 +331,6 @@ opt_pass *pi_make_uninit_on_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_pass(gcc::context *ctxt);
 opt_pass *pi_make_countfn_args_pass(gcc::context *ctxt); /* RTL, after "expand" */
 opt_pass *pi_make_baremarkers_pass(gcc::context *ctxt);  /* RTL, before "jump2" */
+opt_pass *pi_make_latchcopy_pass(gcc::context *ctxt);   /* RTL, before "bbro" */
 
 #endif
