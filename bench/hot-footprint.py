@@ -97,94 +97,33 @@ def insns(prog):
 
 def parse(data):
     """{(ob, position): [Ir, I1mr]} of self costs; the call targets per ob."""
-    npos = 1
-    names = {}
-    ob = None
     costs = {}
     targets = []
-    cob = cfn = None
-    last = [0, 0]
-    skip = False
     events = None
-
-    def name_of(kind, val):
-        m = re.match(r"^\((\d+)\)(?:\s+(.*))?$", val)
-        if not m:
-            return val
-        key = (kind, m.group(1))
-        if m.group(2) is not None:
-            names[key] = m.group(2)
-        return names.get(key, val)
-
-    def pos(fields, update):
-        vals = []
-        for i in range(npos):
-            s = fields[i] if i < len(fields) else "*"
-            if s == "*":
-                v = last[i]
-            elif s[0] in "+-":
-                v = last[i] + int(s, 0)
-            else:
-                v = int(s, 0)
-            vals.append(v)
-        if update:
-            last[:npos] = vals
-        return vals
-
-    with open(data, encoding="utf-8", errors="replace") as f:
-        for raw in f:
-            line = raw.rstrip("\n")
-            if not line or line[0] == "#":
-                continue
-            if line.startswith("positions:"):
-                p = line.split()[1:]
-                if not p or p[0] != "instr":
+    try:
+        f = open(data, encoding="utf-8", errors="replace")
+    except OSError as e:
+        die("%s: %s" % (data, e.strerror))
+    with f:
+        for rec in tb.read_callgrind(f):
+            if rec[0] == "positions":
+                if not rec[1] or rec[1][0] != "instr":
                     die("%s: positions are not per instruction (--dump-instr=yes)" % data)
-                npos = len(p)
-                continue
-            if line.startswith("events:"):
-                events = line.split()[1:]
-                continue
-            c = line[0]
-            if c.isalpha() and "=" in line.split()[0]:
-                key, _, val = line.partition("=")
-                if key == "ob":
-                    ob = name_of("ob", val)
-                elif key == "cob":
-                    cob = name_of("ob", val)
-                elif key == "fn":
-                    name_of("fn", val)
-                    cob = cfn = None
-                elif key == "cfn":
-                    cfn = name_of("fn", val)
-                elif key in ("jfn",):
-                    name_of("fn", val)
-                elif key in ("fl", "fi", "fe", "cfi", "cfl", "jfi"):
-                    name_of("fl", val)
-                elif key == "calls":
-                    w = val.split()
-                    t = pos(w[1:], False)[0]
-                    if cfn is not None:
-                        targets.append((cob or ob, cfn, t))
-                    skip = True
-                elif key in ("jump", "jcnd"):
-                    skip = True
-                continue
-            if c in "0123456789+-*":
-                fields = line.split()
-                a = pos(fields, True)[0]
-                if skip:
-                    skip = False
-                    continue
+            elif rec[0] == "events":
+                events = rec[1]
+            elif rec[0] == "arc":
+                _, key, _, target, _, callee_ob, callee, _ = rec
+                if key == "calls" and callee is not None:
+                    targets.append((callee_ob, callee, target))
+            else:
+                _, ob, a, vals = rec
                 if events is None:
                     die("%s: no events line" % data)
-                vals = fields[npos:]
                 ir = int(vals[0]) if vals else 0
                 i1 = int(vals[events.index("I1mr")]) if "I1mr" in events and len(vals) > events.index("I1mr") else 0
-                k = (ob, a)
-                e = costs.get(k)
+                e = costs.get((ob, a))
                 if e is None:
-                    costs[k] = [ir, i1]
+                    costs[(ob, a)] = [ir, i1]
                 else:
                     e[0] += ir
                     e[1] += i1

@@ -146,41 +146,23 @@ def same_file(a, b):
         return False
 
 
-def main(argv):
-    by_function = False
-    args = []
-    for a in argv:
-        if a == "--by-function":
-            by_function = True
-        elif a in ("-h", "--help"):
-            print(__doc__)
-            return 0
-        elif a.startswith("-"):
-            die("unknown option %s" % a)
-        else:
-            args.append(a)
-    if len(args) != 2:
-        die("usage: taken-branches.py [--by-function] PROG CALLGRIND_OUT")
-    prog, data = args
-    kinds = jump_kinds(prog)
-    try:
-        f = open(data, encoding="utf-8", errors="replace")
-    except OSError as e:
-        die("%s: %s" % (data, e.strerror))
+def read_callgrind(f):
+    """The records of a callgrind profile (the one reader of the format for
+    the bench scripts; bench/hot-footprint.py uses it too), names and
+    positions uncompressed, as tuples:
+      ("positions", [NAME...]), ("events", [NAME...]);
+      ("cost", OB, POSITION, [COST...]): a line of self cost;
+      ("arc", KIND, COUNT, TARGET, OB, CALLEE_OB, CALLEE, SOURCE): a calls=,
+        jump= or jcnd= record (COUNT: the calls, or the jumps taken) with
+        the position of the line after it, its source; CALLEE and
+        CALLEE_OB (the caller's object when cob= is not given) of a call.
+    POSITION, TARGET and SOURCE are the first position (the instruction's
+    address with --dump-instr=yes)."""
     npos = 1
     names = {}                 # (kind, id) -> name
-    ob = fn = cob = cfn = None
-    ob_is_prog = {}            # object name -> bool
-    arcs = []                  # (kind, count, source position) of PROG's arc records
-    targets = []               # (object, callee, position of its entry) of calls
+    ob = cob = cfn = None
     last = [0, 0]
-    pending = None             # (kind, count) of the arc whose source comes next
-    total = {"cond": 0, "uncond": 0}
-    entry = 0
-    other = 0
-    per_fn = {}
-    seen_header = False
-    any_arcs = False
+    pending = None             # the arc whose source line comes next
 
     def name_of(kind, val):
         m = re.match(r"^\((\d+)\)(?:\s+(.*))?$", val)
@@ -206,59 +188,98 @@ def main(argv):
             last[:npos] = vals
         return vals
 
-    for lineno, raw in enumerate(f, 1):
+    for raw in f:
         line = raw.rstrip("\n")
         if not line or line[0] == "#":
             continue
         if line.startswith("positions:"):
             p = line.split()[1:]
-            if not p or p[0] != "instr":
-                die("%s: positions are '%s', not per instruction: run callgrind with "
-                    "--dump-instr=yes" % (data, " ".join(p)))
-            npos = len(p)
-            seen_header = True
+            npos = max(1, len(p))
+            last = [0] * max(2, npos)
+            yield ("positions", p)
+            continue
+        if line.startswith("events:"):
+            yield ("events", line.split()[1:])
             continue
         c = line[0]
         if c.isalpha() and "=" in line.split()[0]:
             key, _, val = line.partition("=")
             if key == "ob":
                 ob = name_of("ob", val)
-            elif key in ("cob",):
+            elif key == "cob":
                 cob = name_of("ob", val)
             elif key == "fn":
-                fn = name_of("fn", val)
+                name_of("fn", val)
                 cob = cfn = None
             elif key == "cfn":
                 cfn = name_of("fn", val)
-            elif key in ("jfn", "cfi", "cfl", "jfi"):
-                name_of("fn" if key.endswith("fn") else "fl", val)
-            elif key in ("fl", "fi", "fe"):
+            elif key == "jfn":
+                name_of("fn", val)
+            elif key in ("fl", "fi", "fe", "cfi", "cfl", "jfi"):
                 name_of("fl", val)
             elif key in ("calls", "jump", "jcnd"):
                 words = val.split()
-                if key == "jcnd":
-                    count = int(words[0].split("/")[0])
-                else:
-                    count = int(words[0])
-                target = parse_pos(words[1:], False)[0]
-                if key == "calls" and cfn is not None:
-                    targets.append((cob or ob, cfn, target))
-                pending = (key, count)
-                if key != "calls":
-                    any_arcs = True     # calls= appear without --collect-jumps too
+                count = int(words[0].split("/")[0])
+                pending = (key, count, parse_pos(words[1:], False)[0], cob or ob, cfn)
             continue
         if c in "0123456789+-*":
             fields = line.split()
             addr = parse_pos(fields, True)[0]
             if pending is not None:
-                key, count = pending
+                key, count, target, callee_ob, callee = pending
                 pending = None
-                if ob not in ob_is_prog:
-                    ob_is_prog[ob] = ob is not None and same_file(ob, prog)
-                if not (ob_is_prog[ob] or ob == "???") or count == 0:
-                    continue
-                arcs.append((ob, key, count, addr))
-            continue
+                yield ("arc", key, count, target, ob, callee_ob, callee, addr)
+            else:
+                yield ("cost", ob, addr, fields[npos:])
+
+
+def main(argv):
+    by_function = False
+    args = []
+    for a in argv:
+        if a == "--by-function":
+            by_function = True
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        elif a.startswith("-"):
+            die("unknown option %s" % a)
+        else:
+            args.append(a)
+    if len(args) != 2:
+        die("usage: taken-branches.py [--by-function] PROG CALLGRIND_OUT")
+    prog, data = args
+    kinds = jump_kinds(prog)
+    try:
+        f = open(data, encoding="utf-8", errors="replace")
+    except OSError as e:
+        die("%s: %s" % (data, e.strerror))
+    ob_is_prog = {}            # object name -> bool
+    arcs = []                  # (kind, count, source position) of PROG's arc records
+    targets = []               # (object, callee, position of its entry) of calls
+    total = {"cond": 0, "uncond": 0}
+    entry = 0
+    other = 0
+    per_fn = {}
+    seen_header = False
+    any_arcs = False
+    for rec in read_callgrind(f):
+        if rec[0] == "positions":
+            if not rec[1] or rec[1][0] != "instr":
+                die("%s: positions are '%s', not per instruction: run callgrind with "
+                    "--dump-instr=yes" % (data, " ".join(rec[1])))
+            seen_header = True
+        elif rec[0] == "arc":
+            _, key, count, target, ob, callee_ob, callee, addr = rec
+            if key == "calls" and callee is not None:
+                targets.append((callee_ob, callee, target))
+            if key != "calls":
+                any_arcs = True     # calls= appear without --collect-jumps too
+            if ob not in ob_is_prog:
+                ob_is_prog[ob] = ob is not None and same_file(ob, prog)
+            if not (ob_is_prog[ob] or ob == "???") or count == 0:
+                continue
+            arcs.append((ob, key, count, addr))
     f.close()
     # arcs of code valgrind could not name ("???": a segment it did not map
     # to the file) count only once calls into PROG's functions there say
