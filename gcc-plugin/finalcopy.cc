@@ -309,6 +309,14 @@ static void split_lines(const char *text, size_t len, vec<line> *lines)
     }
 }
 
+/* A line that emits no code and is no label: a comment (`#APP` and its
+ * kin too), `.loc`, `.p2align`, and with CFI `.cfi_*`. */
+static bool no_code_line(const line &l, bool cfi)
+{
+    return (l.n && l.s[0] == '#') || starts(l, "\t.loc ") || starts(l, "\t.p2align ") ||
+           (cfi && starts(l, "\t.cfi_"));
+}
+
 /* The line after lines[i] that is not a label, a directive that emits no
  * code (.loc, .p2align, .cfi_*), a comment or dropped; LAST if none or if
  * a section switch comes first. */
@@ -318,8 +326,7 @@ static unsigned next_code(const vec<line> &lines, unsigned i, unsigned first, un
     for (unsigned j = i + 1; j < last; j++) {
         const line &l = lines[j];
         bool other = false;
-        if (drop[j - first] || (l.n && l.s[0] == '#') || starts(l, "\t.loc ") || starts(l, "\t.p2align ") ||
-            starts(l, "\t.cfi_") || label_def(l, buf, sizeof buf, &other))
+        if (drop[j - first] || no_code_line(l, true) || label_def(l, buf, sizeof buf, &other))
             continue;
         size_t n;
         if (other || section_switch(l, &n))
@@ -467,8 +474,7 @@ static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<ch
                     drop[i - first] = 1;
                     break;
                 }
-                if (!drop[j - first] && !d && !(n.n && n.s[0] == '#') && !starts(n, "\t.loc ") &&
-                    !starts(n, "\t.p2align ") && !starts(n, "\t.cfi_"))
+                if (!drop[j - first] && !d && !no_code_line(n, true))
                     break;
             }
         }
@@ -576,8 +582,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         for (unsigned k = i + 1; k < j && empty; k++) {
             const line &l = lines[k];
             bool other = false;
-            empty = drop[k - first] || (l.n && l.s[0] == '#') || starts(l, "\t.loc ") ||
-                    starts(l, "\t.p2align ") || label_def(l, buf, sizeof buf, &other);
+            empty = drop[k - first] || no_code_line(l, false) || label_def(l, buf, sizeof buf, &other);
         }
         if (empty)
             for (unsigned k = i; k <= j; k++)
