@@ -230,17 +230,8 @@ static int write_pads(const char *path, const struct pad *pads, size_t npads)
 static char *assembler(void)
 {
     const char *gcc = getenv("COLLECT_GCC");
-    if (gcc && *gcc) {
-        char *argv[] = {(char *)gcc, "-print-prog-name=as", NULL};
-        char *out = pild_run_capture(argv);
-        if (out) {
-            out[strcspn(out, "\n")] = '\0';
-            if (*out)
-                return out;
-            free(out);
-        }
-    }
-    return pild_xstrdup("as");
+    char *out = gcc && *gcc ? pild_gcc_print(gcc, "-print-prog-name=as") : NULL;
+    return out ? out : pild_xstrdup("as");
 }
 
 /* The link's own map (-Map=F, -Map F, --Map...), or NULL */
@@ -256,6 +247,17 @@ static const char *own_map(const struct pild_link *l)
             return l->rec.v[i + 1];
     }
     return NULL;
+}
+
+/* collect2 into OUT with the link stage's arguments ADD */
+static int link_with(const struct pild_link *l, const char *out, char **add, size_t nadd)
+{
+    char **run = pild_ldline_argv(l, out, add, nadd);
+    int st = pild_run(run); /* (shown with --pi-verbose) */
+    for (char **p = run; *p; p++)
+        free(*p);
+    free(run);
+    return st;
 }
 
 /* collect2 into OUT, ld's map into MAP (or, when the link has a map of its
@@ -274,11 +276,7 @@ static int run_link(const struct pild_link *l, const struct pild_argv *add, cons
     }
     if (padobj)
         pild_argv_push(&a, padobj);
-    char **run = pild_ldline_argv(l, out, a.v, a.n);
-    int st = pild_run(run); /* (shown with --pi-verbose) */
-    for (char **p = run; *p; p++)
-        free(*p);
-    free(run);
+    int st = link_with(l, out, a.v, a.n);
     for (size_t i = 0; i < a.n; i++)
         free(a.v[i]);
     free(a.v);
@@ -314,12 +312,7 @@ int pild_falign_link(const struct pild_link *l, const struct pild_argv *add,
     if (other_linker()) {
         pild_note("%s: the ordered functions not aligned (%s): the link is not GNU ld's "
                   "(-fuse-ld=), which alone sorts .text.sorted", l->output, f->falign);
-        char **run = pild_ldline_argv(l, tmp, add->v, add->n);
-        int st = pild_run(run);
-        for (char **p = run; *p; p++)
-            free(*p);
-        free(run);
-        return st;
+        return link_with(l, tmp, add->v, add->n);
     }
     qsort(f->sorted, f->nsorted, sizeof *f->sorted, by_name);
     char *map1 = pild_xasprintf("%s/falign1.map", tmpdir), *map2 = pild_xasprintf("%s/falign2.map", tmpdir);

@@ -115,14 +115,11 @@ char *pild_resolve_lib(const struct pild_input *in, char **dirs, size_t ndirs, c
     }
     for (size_t k = 0; !found && cc && k < nnames; k++) {
         char *arg = pild_xasprintf("-print-file-name=%s", names[k]);
-        char *argv[] = {(char *)cc, arg, NULL};
-        char *out = pild_run_capture(argv);
-        if (out) {
-            out[strcspn(out, "\n")] = '\0';
-            if (out[0] == '/' && is_regular(out))
-                found = pild_xstrdup(out);
+        char *out = pild_gcc_print(cc, arg);
+        if (out && out[0] == '/' && is_regular(out))
+            found = out;
+        else
             free(out);
-        }
         free(arg);
     }
     free(so), free(a);

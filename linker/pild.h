@@ -65,6 +65,9 @@ int pild_run(char *const argv[]);
 /* stdout of argv (NULL if it could not run or failed), at most 64 KiB;
  * its stderr is dropped. */
 char *pild_run_capture(char *const argv[]);
+/* The first line of `GCC OPTION`'s output (-print-prog-name=as,
+ * -print-file-name=crt1.o: a path), malloc'd; NULL if it printed none. */
+char *pild_gcc_print(const char *gcc, const char *option);
 
 /* A growable byte buffer, used to build chunks. */
 struct pild_buf {

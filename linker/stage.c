@@ -99,14 +99,10 @@ static char *find_collect2(void)
     }
     const char *gcc = getenv("COLLECT_GCC");
     if (gcc && *gcc) {
-        char *argv[] = {(char *)gcc, "-print-prog-name=collect2", NULL};
-        char *out = pild_run_capture(argv);
-        if (out) {
-            out[strcspn(out, "\n")] = '\0';
-            if (out[0] == '/' && access(out, X_OK) == 0 && !is_self(out))
-                return out;
-            free(out);
-        }
+        char *out = pild_gcc_print(gcc, "-print-prog-name=collect2");
+        if (out && out[0] == '/' && access(out, X_OK) == 0 && !is_self(out))
+            return out;
+        free(out);
     }
     pild_err(PILD_STAGE_FLAG " is perfinst's link stage, run by gcc's driver in place of "
              "collect2 (perfinst.specs: pkg-config --libs perfinst); collect2 was not found "
@@ -361,11 +357,10 @@ int pild_stage_main(int argc, char **argv)
 
     if (make_tmp(l.output) != 0)
         return 1;
-    char **run = pild_ldline_argv(&l, tmp_out.tmp, add.v, add.n);
     /* order-align=bolt: two links, the second with the padding that puts
        the ordered functions at multiples of 64 (falign.c) */
     int status = f.falign ? pild_falign_link(&l, &add, &f, tmp_out.tmp, tmp_out.dir)
-                          : pild_run(run);
+                          : pild_run(pild_ldline_argv(&l, tmp_out.tmp, add.v, add.n));
     if (status != 0) {
         if (l.shared && f.tls_exec_member)
             pild_note("%s has perfinst units compiled without -fPIC, which a shared library "

@@ -192,3 +192,16 @@ char *pild_run_capture(char *const argv[])
     }
     return out;
 }
+
+char *pild_gcc_print(const char *gcc, const char *option)
+{
+    char *argv[] = {(char *)gcc, (char *)option, NULL};
+    char *out = pild_run_capture(argv);
+    if (out) {
+        out[strcspn(out, "\n")] = '\0';
+        if (*out)
+            return out;
+        free(out);
+    }
+    return NULL;
+}
