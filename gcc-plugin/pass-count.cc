@@ -746,7 +746,7 @@ static void add_icall_cache(const icall_site &ic)
                                    build_int_cst(unsigned_type_node, ic.site), t,
                                    build_fold_addr_expr_with_type(slot, ptr_type_node));
     gimple_set_location(mc, loc);
-    gimple_stmt_iterator mg = gsi_after_labels(m); /* (add_icall_asm's label) */
+    gimple_stmt_iterator mg = gsi_after_labels(m);
     gsi_insert_before(&mg, mc, GSI_SAME_STMT);
 }
 
