@@ -35,6 +35,7 @@ static tree fnon_var;      /* __perfinst_fnon: per function, 1 = the counting co
 static tree nfn_var;       /* __perfinst_nfn: its length */
 static tree icall_var;     /* __perfinst_ctr_icall: per indirect call, the last target and its hits */
 static bool icall_in_asm;  /* a cache made one asm (pi_icall_asm_template): icall_var only named in asms */
+static enum tls_model icall_tls; /* icall_var's TLS model, which GCC keeps in its varpool node */
 static tree ctr_off_var;   /* __perfinst_ctr_off: -fPIC, the counters' offset from %fs:0 if static (pass-tls.cc) */
 static unsigned nicalls;
 static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs */
@@ -416,7 +417,8 @@ unsigned pi_unit_add_icall(void)
     if (!icall_var) {
         icall_var = static_var("__perfinst_ctr_icall", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
         DECL_NONALIASED(icall_var) = 1;
-        set_decl_tls_model(icall_var, decl_default_tls_model(icall_var));
+        icall_tls = decl_default_tls_model(icall_var);
+        set_decl_tls_model(icall_var, icall_tls);
     }
     return nicalls++;
 }
@@ -766,6 +768,12 @@ void pi_unit_finish(void)
         if (ctr_off_var || icall_in_asm)
             DECL_PRESERVE_P(icall_var) = 1;
         finalize_late(icall_var);
+        /* named only in asms, before IPA (count-at=cfg), the variable's node
+           was deleted as unreachable, and finalize_decl made a new one
+           without the TLS model: as a plain read-only variable in .rodata
+           the asms' %fs:...@tpoff did not assemble */
+        if (DECL_TLS_MODEL(icall_var) == TLS_MODEL_NONE)
+            set_decl_tls_model(icall_var, icall_tls);
         if ((ctr_off_var || icall_in_asm) && varpool_node::get(icall_var))
             varpool_node::get(icall_var)->force_output = 1;
     }

@@ -170,3 +170,20 @@ fi
 pi_cc -O2 -fPIC $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o pic.o 2> pic.err
 assert_not_contains "-fPIC: no function made of its copy's assembly" pic.err "made of its assembly"
 assert_contains "-fPIC: said why" pic.err "not from its assembly: counters through a register"
+
+# 7. count-at=cfg: an indirect call's cache, named only in asms before IPA,
+# whose variable's node GCC deleted as unreachable and made anew without
+# its TLS model (it went to .rodata: `%fs:...@tpoff` did not assemble);
+# the targets counted as with count-at=late
+for at in cfg late; do
+    pi_cc -O2 $FINAL -fplugin-arg-perfinst-count-at=$at -c "$T/count/late.c" -o at-$at.o ||
+        fail "count-at=$at: late.c (an indirect call) does not compile"
+    pi_ld -O2 -o at-$at at-$at.o
+    PERFINST_OUT=at-$at.pit ./at-$at 30 > at-$at.out
+    "$PMOPT" dump at-$at.pit | grep -c ' ICALL ' > at-$at.n
+done
+readelf -sW at-cfg.o | awk '$8 == "__perfinst_ctr_icall" { print $4 }' > icall.type
+assert_eq "count-at=cfg: the cache is thread-local" TLS "$(cat icall.type)"
+assert_eq "count-at=cfg: output" "$(cat at-late.out)" "$(cat at-cfg.out)"
+assert_eq "count-at=cfg: ICALL records as count-at=late's" "$(cat at-late.n)" "$(cat at-cfg.n)"
+[ "$(cat at-cfg.n)" -gt 0 ] || fail "count-at=cfg: no ICALL record"
