@@ -663,7 +663,10 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     bool pushed = false;
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
-        if (drop[i - first] || dead[i - first])
+        /* a .file line: the copy's text, written before f, numbered that
+           file (as refused the same `.file 2 "weird.h"` again: under DWARF 5
+           it holds the first joined with the directory) */
+        if (drop[i - first] || dead[i - first] || starts(l, "\t.file "))
             continue;
         size_t n;
         if (const char *s = section_switch(l, &n)) {

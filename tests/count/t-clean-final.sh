@@ -187,3 +187,12 @@ assert_eq "count-at=cfg: the cache is thread-local" TLS "$(cat icall.type)"
 assert_eq "count-at=cfg: output" "$(cat at-late.out)" "$(cat at-cfg.out)"
 assert_eq "count-at=cfg: ICALL records as count-at=late's" "$(cat at-late.n)" "$(cat at-cfg.n)"
 [ "$(cat at-cfg.n)" -gt 0 ] || fail "count-at=cfg: no ICALL record"
+# a header's line in f's body (tests/pmopt/spell's x.c, weird_add inlined
+# at cfg): f keeps no `.file` line of the copy's (as refused the copy's
+# `.file 2 "weird.h"` a second time: under DWARF 5 it held the first joined
+# with the directory)
+cp -r "$T/pmopt/spell" spell
+(cd spell && pi_cc -O2 -g $FINAL -fplugin-arg-perfinst-count-at=cfg -S x.c -o x.s) || fail "spell/x.c: no assembly"
+[ "$(grep -c '^	\.file 2 ' spell/x.s)" = 1 ] || fail "spell/x.c: want one .file 2: $(grep -c '^	\.file 2 ' spell/x.s)"
+(cd spell && pi_cc -O2 -g $FINAL -fplugin-arg-perfinst-count-at=cfg -c x.c -o x.o) || fail "spell/x.c does not assemble"
+ok "count-at=cfg: a header's lines in f, one .file for it"
