@@ -124,6 +124,11 @@ static bool is_site_marker(gimple *g)
            strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
 }
 
+/* A counter update's asm (its block's marker in it or not), or a site
+ * marker alone: what clean-copies=final's f leaves out (finalcopy.cc). */
+bool pi_counter_or_marker_asm(gimple *g) { return is_counter_asm(g) || is_site_marker(g); }
+bool pi_counter_update_asm(gimple *g) { return is_counter_asm(g); }
+
 /* A call to one of libperfinst's probes (include/perfinst.h's ABI list;
  * not the registration calls of the generated constructor). */
 static bool is_probe_call(gimple *g)

@@ -55,6 +55,14 @@
  * that stays, an unbalanced section switch) gets late's clean copy
  * instead: pi_final_derive says why. */
 #include "plugin.h"
+#include "tree-eh.h"
+
+/* tree-ssa-live.h's (which includes libiberty's partition.h, not among
+   GCC's plugin headers) */
+typedef hash_map<int_hash<unsigned int, -1U>, unsigned int> live_vars_map;
+extern vec<bitmap_head> compute_live_vars(struct function *, live_vars_map *);
+extern bitmap live_vars_at_stmt(vec<bitmap_head> &, live_vars_map *, gimple *);
+extern void destroy_live_vars(vec<bitmap_head> &);
 
 /* ---- capturing what GCC writes ------------------------------------------ */
 
@@ -136,10 +144,21 @@ static bool contains(const line &l, const char *p)
 
 static bool equals(const line &l, const char *p) { return l.n == strlen(p) && memcmp(l.s, p, l.n) == 0; }
 
-/* `\taddq $N, %fs:CTR@tpoff+K` (pi_counters_as_asm's update, AT&T) */
+/* a counter update's line that ends in PI_TAIL_TAG (a call f makes a tail
+   call comes right before it: pi_final_mark_tail_calls) */
+static bool tail_tagged(const line &l)
+{
+    size_t k = strlen(PI_TAIL_TAG);
+    return l.n > k && memcmp(l.s + l.n - k, PI_TAIL_TAG, k) == 0;
+}
+
+/* `\taddq $N, %fs:CTR@tpoff+K` (pi_counters_as_asm's update, AT&T), with
+   PI_TAIL_TAG after it or not */
 static bool counter_line(const line &l, const char *ctr)
 {
     const char *s = l.s, *e = l.s + l.n;
+    if (tail_tagged(l))
+        e -= strlen(PI_TAIL_TAG);
     if (l.n < 8 || memcmp(s, "\taddq $", 7) != 0)
         return false;
     s += 7;
@@ -374,7 +393,9 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
         if (drop[j - first] || (l.n && l.s[0] == '#') || label_def(l, buf, sizeof buf, &other) ||
             starts(l, "\t.p2align "))
             continue;
-        if (other || starts(l, "\t.cfi_remember_state") || starts(l, "\t.cfi_restore_state"))
+        if (starts(l, "\t.cfi_remember_state"))
+            continue; /* (the block's own state for the code after its ret: the copy has its own) */
+        if (other || starts(l, "\t.cfi_restore_state"))
             break;
         bool insn = insn_line(l);
         if (!insn && !starts(l, "\t.cfi_") && !starts(l, "\t.loc "))
@@ -483,6 +504,234 @@ static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<ch
         free(keys[i]);
 }
 
+/* the registers that an epilogue leaves as they were at the call (the
+   call's target may be in one): the ABI's caller-saved, and %rip */
+static bool kept_by_epilogue(const char *r, size_t n)
+{
+    static const char *const ok[] = {"rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "rip"};
+    for (unsigned i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (n == strlen(ok[i]) && memcmp(r, ok[i], n) == 0)
+            return true;
+    return false;
+}
+
+/* an epilogue's instruction: `popq %REG`, `addq $N, %rsp`, `leave`,
+   `leaq N(%rbp), %rsp` */
+static bool epilogue_line(const line &l)
+{
+    if (starts(l, "\tpopq\t%") || equals(l, "\tleave"))
+        return true;
+    size_t k = strlen(", %rsp");
+    if (l.n <= k || memcmp(l.s + l.n - k, ", %rsp", k) != 0)
+        return false;
+    if (starts(l, "\taddq\t$")) {
+        for (size_t i = 7; i < l.n - k; i++)
+            if (!ISDIGIT(l.s[i]))
+                return false;
+        return true;
+    }
+    return starts(l, "\tleaq\t") && contains(l, "(%rbp), %rsp");
+}
+
+/* a label of the debugging information (`.LVL3:`, `.LBB7:`, `.LBE7:`), which
+   no jump names: not `.L<digits>:` */
+static bool debug_label(const line &l)
+{
+    char buf[256];
+    bool other = false;
+    const char *d = label_def(l, buf, sizeof buf, &other);
+    return d && !ISDIGIT(d[2]);
+}
+
+/* f's tail calls (pi_final_mark_tail_calls): each `call X` right before a
+ * counter update that ends in PI_TAIL_TAG, when the code it returns to is,
+ * up to a `ret` and through direct jumps, only an epilogue (with its
+ * .cfi_* and .loc lines), becomes that epilogue and `jmp X` (ENDS: the
+ * line does not fall through), between .cfi_remember_state and
+ * .cfi_restore_state when the epilogue has CFI directives: the jump's
+ * frame is the epilogue's, the code after it has its own.  X must not be
+ * in a register or memory the epilogue changes.  Lines [first, last);
+ * rewritten lines point into REWRITTEN.  Returns how many calls. */
+static unsigned tail_calls(vec<line> *lines, unsigned first, unsigned last, const vec<char> &drop, vec<char> &ends,
+                           vec<char *> *rewritten)
+{
+    char buf[256];
+    unsigned made = 0;
+    hash_map<nofree_string_hash, unsigned> at; /* label -> its line */
+    auto_vec<char *> keys;
+    for (unsigned i = first; i < last; i++) {
+        bool other = false;
+        if (const char *d = label_def((*lines)[i], buf, sizeof buf, &other)) {
+            char *k = xstrdup(d);
+            keys.safe_push(k);
+            at.put(k, i);
+        }
+    }
+    for (unsigned t = first; t < last; t++) {
+        if (!drop[t - first] || !tail_tagged((*lines)[t]))
+            continue;
+        /* the call: the code line before the update, no code label
+           between (debugging information's .LVL, .LBB, .LBE may be) */
+        unsigned c = t;
+        while (c > first && (drop[c - 1 - first] || no_code_line((*lines)[c - 1], true) ||
+                             debug_label((*lines)[c - 1])))
+            c--;
+        if (c == first || !starts((*lines)[c - 1], "\tcall\t"))
+            continue;
+        c--;
+        const line &cl = (*lines)[c];
+        const char *op = cl.s + 6;
+        size_t opn = cl.n - 6;
+        bool ok = opn > 0;
+        for (size_t i = 0; ok && i < opn; i++)
+            if (op[i] == '%') {
+                size_t e = i + 1;
+                while (e < opn && ISALNUM(op[e]))
+                    e++;
+                ok = kept_by_epilogue(op + i + 1, e - i - 1);
+            }
+        if (!ok)
+            continue;
+        /* what the call returns to */
+        outbuf ep = {NULL, 0, 0};
+        bool cfi = false, done = false;
+        unsigned j = c + 1, steps = 0;
+        while (ok && !done && j < last && steps++ < 200) {
+            const line &l = (*lines)[j];
+            bool other = false;
+            size_t n;
+            if (drop[j - first] || (l.n && l.s[0] == '#') || label_def(l, buf, sizeof buf, &other) ||
+                starts(l, "\t.p2align ") || starts(l, "\t.cfi_remember_state") || starts(l, "\t.cfi_restore_state")) {
+                ok = !other;
+                j++;
+                continue;
+            }
+            if (starts(l, "\t.cfi_") || starts(l, "\t.loc ")) {
+                n = l.n;
+                if (starts(l, "\t.loc "))
+                    for (size_t k = 0; k + 6 <= l.n; k++)
+                        if (memcmp(l.s + k, " view ", 6) == 0) {
+                            n = k; /* (a view symbol is defined once) */
+                            break;
+                        }
+                put(&ep, l.s, n);
+                puts_(&ep, "\n");
+                cfi = cfi || starts(l, "\t.cfi_");
+                j++;
+                continue;
+            }
+            const char *jt = starts(l, "\tjmp\t") ? jump_target(l, buf, sizeof buf) : NULL;
+            if (jt) {
+                const unsigned *to = at.get(jt);
+                ok = to != NULL;
+                if (ok)
+                    j = *to;
+                continue;
+            }
+            if (equals(l, "\tret")) {
+                done = true;
+                continue;
+            }
+            ok = epilogue_line(l) && !section_switch(l, &n);
+            if (ok && starts(l, "\tpopq\t%"))
+                for (size_t i = 0; i < opn; i++) /* (not a register the epilogue restores) */
+                    if (op[i] == '%' && l.n - 7 <= opn - i - 1 && memcmp(op + i + 1, l.s + 7, l.n - 7) == 0)
+                        ok = false;
+            if (ok) {
+                put(&ep, l.s, l.n);
+                puts_(&ep, "\n");
+            }
+            j++;
+        }
+        if (!ok || !done) {
+            free(ep.p);
+            continue;
+        }
+        outbuf r = {NULL, 0, 0};
+        if (cfi)
+            puts_(&r, "\t.cfi_remember_state\n");
+        if (ep.p)
+            put(&r, ep.p, ep.n);
+        puts_(&r, "\tjmp\t");
+        put(&r, op, opn);
+        if (cfi)
+            puts_(&r, "\n\t.cfi_restore_state");
+        free(ep.p);
+        rewritten->safe_push(r.p);
+        (*lines)[c].s = r.p;
+        (*lines)[c].n = r.n;
+        ends[c - first] = 1;
+        made++;
+    }
+    for (unsigned i = 0; i < keys.length(); i++)
+        free(keys[i]);
+    return made;
+}
+
+/* F's body once its calls are tail calls: where it calls nothing and
+ * touches the stack only with one `subq $N, %rsp` as its first instruction
+ * and `addq $N, %rsp` before its jumps out and returns (the copy's frame
+ * kept the stack aligned for its calls), the frame goes: those lines and
+ * their .cfi_def_cfa_offset lines (CFA %rsp+8 throughout, as -O2's leaf
+ * has it).  Nothing else may name the stack pointer, push, pop or be a
+ * program's asm; the CFI may only be those offsets and remember/restore.
+ * BODY edited in place; true if so. */
+static bool drop_leaf_frame(char *body)
+{
+    auto_vec<line> ls;
+    split_lines(body, strlen(body), &ls);
+    char sub[64] = "", add[64], o1[64], o2[64];
+    for (unsigned i = 0; i < ls.length(); i++) {
+        const line &l = ls[i];
+        if (!insn_line(l))
+            continue;
+        long long nb = 0;
+        if (sscanf(l.s, "\tsubq\t$%lld, ", &nb) == 1 && nb > 0 && nb < 4096) {
+            snprintf(sub, sizeof sub, "\tsubq\t$%lld, %%rsp", nb);
+            snprintf(add, sizeof add, "\taddq\t$%lld, %%rsp", nb);
+            snprintf(o1, sizeof o1, "\t.cfi_def_cfa_offset %lld", nb + 8);
+            snprintf(o2, sizeof o2, "\t.cfi_def_cfa_offset 8");
+            if (!equals(l, sub))
+                sub[0] = 0;
+        }
+        break;
+    }
+    if (!sub[0])
+        return false;
+    bool seen_sub = false;
+    for (unsigned i = 0; i < ls.length(); i++) {
+        const line &l = ls[i];
+        if (equals(l, "#APP") || (starts(l, "\t.cfi_") && !equals(l, o1) && !equals(l, o2) &&
+                                  !equals(l, "\t.cfi_remember_state") && !equals(l, "\t.cfi_restore_state")))
+            return false;
+        if (!insn_line(l))
+            continue;
+        if (equals(l, sub) && !seen_sub) {
+            seen_sub = true;
+            continue;
+        }
+        if (equals(l, add))
+            continue;
+        if (contains(l, "%rsp") || contains(l, "%esp") || contains(l, "%sp") || starts(l, "\tcall") ||
+            starts(l, "\tpush") || starts(l, "\tpop") || starts(l, "\tleave") || starts(l, "\tenter"))
+            return false;
+    }
+    /* drop them */
+    size_t o = 0;
+    for (unsigned i = 0; i < ls.length(); i++) {
+        const line &l = ls[i];
+        if (equals(l, sub) || equals(l, add) || equals(l, o1) || equals(l, o2))
+            continue;
+        memmove(body + o, l.s, l.n);
+        o += l.n;
+        body[o++] = '\n';
+    }
+    if (o && body[o - 1] == '\n')
+        o--;
+    body[o] = 0;
+    return true;
+}
+
 /* From TEXT (all GCC wrote while it compiled COPY_NAME, f.count.N), the
  * clean copy F_NAME's body (*body) and its ranges (*chunks, the CODE chunks
  * of f.count.N with f's labels, into .perfinst.clean; UNIQUE gives each a
@@ -548,7 +797,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         }
         if (other)
             *why = "a symbol defined in the body (a hot/cold split)";
-        else if (counter_line(l, ctr) || (icall && counter_line(l, icall)))
+        else if (counter_line(l, ctr) || (icall && counter_line(l, icall)) || equals(l, "\t" PI_TAIL_TAG))
             drop[i - first] = 1;
         else if (icall_cmp_line(l, icall)) {
             /* the whole asm, up to its last line (pi_icall_asm_template) */
@@ -596,8 +845,10 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     auto_vec<char *> rewritten;
     auto_vec<char> ends; /* a jump made its target's return block */
     ends.safe_grow_cleared(nb);
-    if (!*why)
+    if (!*why) {
+        tail_calls(&lines, first, last, drop, ends, &rewritten);
         thread_jumps(&lines, first, last, drop, ends, &rewritten);
+    }
     /* unreachable code: after a jump, a return or ud2, up to a label that
        a kept line names (any other label, or a kept #APP group, which may
        hold labels of its own, ends it too); until nothing changes */
@@ -697,6 +948,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     if (out.n && out.p[out.n - 1] == '\n')
         out.p[--out.n] = 0;
     *body = out.p ? out.p : xstrdup("");
+    drop_leaf_frame(*body);
 
     /* f.count.N's CODE chunks: .perfinst sections, "o" (linked to a label)
        or "oG" (in a COMDAT group too) */
@@ -754,3 +1006,262 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         free(names[i]);
     return true;
 }
+
+/* ---- tail calls ----------------------------------------------------------
+ *
+ * -O2 makes `return g (...)` a jump to g where GCC's tail-call analysis
+ * (tree-tailcall.cc) marks the call and expansion (calls.cc) can make it a
+ * sibling call.  The counting copy counts the block after the call (g may
+ * not return), so its call stays a call, and f, made of its code, called
+ * g, then jumped to the copy's epilogue and returned (SQLite's getCellInfo:
+ * `call *%rcx; jmp .L; .L: addq $8, %rsp; ret` where -O2 has `jmp *%rcx`).
+ * Here the copy's calls that GCC would make tail calls but for the counter
+ * updates after them are found on its GIMPLE (pi_final_mark_tail_calls,
+ * right before its expansion: tree-tailcall.cc's conditions with the
+ * counter updates and site markers seen through, then calls.cc's that can
+ * be told before expansion), and the counter update that follows such a
+ * call in its block ends in PI_TAIL_TAG; after register allocation the
+ * tag goes where the call passes arguments on the stack (finaltails: the
+ * call's stack size, RTL's `(call MEM (const_int N))`, is not 0: f's
+ * epilogue would free them).  pi_final_derive then makes each tagged
+ * call, when the code after it up to a `ret` is only an epilogue (pops,
+ * stack pointer adjustments), that epilogue and `jmp` to the callee, as
+ * -O2's sibling call is. */
+
+/* what the tail-call analysis walks over: tree-tailcall.cc's, and the
+   counting copy's counter updates and site markers */
+static bool tail_transparent(gimple *g)
+{
+    return gimple_code(g) == GIMPLE_LABEL || gimple_code(g) == GIMPLE_NOP || gimple_code(g) == GIMPLE_PREDICT ||
+           gimple_clobber_p(g) || is_gimple_debug(g) || pi_counter_or_marker_asm(g);
+}
+
+struct tail_scan {
+    live_vars_map *live;
+    vec<bitmap_head> live_vec;
+    bitmap seen;
+    unsigned tagged;
+};
+
+/* the CALL_EXPR expansion makes of CALL (cfgexpand.cc, expand_call_stmt) */
+static tree call_expr_of(gcall *call)
+{
+    tree exp = build_vl_exp(CALL_EXPR, gimple_call_num_args(call) + 3);
+    CALL_EXPR_FN(exp) = gimple_call_fn(call);
+    TREE_TYPE(exp) = gimple_call_return_type(call);
+    CALL_EXPR_STATIC_CHAIN(exp) = gimple_call_chain(call);
+    for (unsigned i = 0; i < gimple_call_num_args(call); i++)
+        CALL_EXPR_ARG(exp, i) = gimple_call_arg(call, i);
+    SET_EXPR_LOCATION(exp, gimple_location(call));
+    return exp;
+}
+
+/* CALL (in cfun, the counting copy) as tree-tailcall.cc's find_tail_calls
+ * checks a call it found in tail position, and as calls.cc's
+ * can_implement_as_sibling_call_p checks it before the arguments (the
+ * stack's part: finaltails) */
+static bool sibcall_ok(gcall *call, tail_scan *s)
+{
+    if (gimple_call_internal_p(call) || gimple_call_tail_p(call) || !gimple_call_fn(call))
+        return false;
+    if (gimple_call_flags(call) & (ECF_NORETURN | ECF_RETURNS_TWICE))
+        return false;
+    tree lhs = gimple_call_lhs(call);
+    if (lhs && !is_gimple_reg(lhs) && !auto_var_in_fn_p(lhs, cfun->decl))
+        return false;
+    if (stmt_could_throw_p(cfun, call) && !stmt_can_throw_external(cfun, call))
+        return false;
+    tree res = DECL_RESULT(cfun->decl);
+    if (res && may_be_aliased(res) && ref_maybe_used_by_stmt_p(call, res, false))
+        return false;
+    /* no local the call may see is live after it */
+    unsigned idx;
+    tree var;
+    if (!s->live) {
+        s->live = new live_vars_map;
+        unsigned n = 0;
+        FOR_EACH_LOCAL_DECL(cfun, idx, var)
+        if (VAR_P(var) && auto_var_in_fn_p(var, cfun->decl) && may_be_aliased(var))
+            s->live->put(DECL_UID(var), n++);
+        if (n)
+            s->live_vec = compute_live_vars(cfun, s->live);
+    }
+    bitmap live = s->live->elements() ? live_vars_at_stmt(s->live_vec, s->live, call) : NULL;
+    bool ok = true;
+    FOR_EACH_LOCAL_DECL(cfun, idx, var)
+    if (TREE_CODE(var) != PARM_DECL && auto_var_in_fn_p(var, cfun->decl) && may_be_aliased(var) &&
+        (ref_maybe_used_by_stmt_p(call, var, false) || call_may_clobber_ref_p(call, var, false))) {
+        unsigned *v = VAR_P(var) ? s->live->get(DECL_UID(var)) : NULL;
+        if (!v || !live || bitmap_bit_p(live, *v)) {
+            ok = false;
+            break;
+        }
+    }
+    if (live)
+        BITMAP_FREE(live);
+    if (!ok)
+        return false;
+    /* expansion's */
+    tree exp = call_expr_of(call), fndecl = gimple_call_fndecl(call), fn = CALL_EXPR_FN(exp);
+    if (aggregate_value_p(exp, gimple_call_fntype(call)))
+        return false; /* (a structure's address) */
+    if (!POINTER_TYPE_P(TREE_TYPE(fn)) || TYPE_VOLATILE(TREE_TYPE(TREE_TYPE(fn))))
+        return false;
+    tree origin = pi_countfn_origin(cfun->decl);
+    if (fndecl && (decl_function_context(fndecl) == cfun->decl || (origin && decl_function_context(fndecl) == origin)))
+        return false;
+    return targetm.function_ok_for_sibcall(fndecl, exp);
+}
+
+/* find_tail_calls: the calls in tail position that reach BB's return */
+static void find_tails(basic_block bb, tail_scan *s)
+{
+    if (!single_succ_p(bb) || !bitmap_set_bit(s->seen, bb->index))
+        return;
+    gimple_stmt_iterator gsi;
+    gcall *call = NULL;
+    for (gsi = gsi_last_bb(bb); !gsi_end_p(gsi); gsi_prev(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (gimple_code(g) == GIMPLE_RETURN || tail_transparent(g))
+            continue;
+        if (is_gimple_call(g)) {
+            call = as_a<gcall *>(g);
+            break;
+        }
+        if (is_gimple_assign(g) && auto_var_in_fn_p(gimple_assign_lhs(g), cfun->decl) &&
+            auto_var_in_fn_p(gimple_assign_rhs1(g), cfun->decl))
+            continue;
+        if (gimple_references_memory_p(g) || gimple_has_volatile_ops(g))
+            return;
+    }
+    if (!call) {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, bb->preds)
+        if (e->src != ENTRY_BLOCK_PTR_FOR_FN(cfun))
+            find_tails(e->src, s);
+        return;
+    }
+    /* after the call: its value copied (no code) up to the return, which
+       returns it; the first counter update in its block gets the tag */
+    tree var = gimple_call_lhs(call);
+    gimple *tag = NULL;
+    basic_block abb = bb;
+    gimple_stmt_iterator agsi = gsi;
+    gimple *g;
+    for (;;) {
+        gsi_next(&agsi);
+        while (gsi_end_p(agsi)) {
+            if (!single_succ_p(abb))
+                return;
+            edge e = single_succ_edge(abb);
+            for (gphi_iterator p = gsi_start_phis(e->dest); !gsi_end_p(p); gsi_next(&p))
+                if (PHI_ARG_DEF_FROM_EDGE(p.phi(), e) == var) {
+                    var = PHI_RESULT(p.phi());
+                    break;
+                }
+            abb = e->dest;
+            if (abb == EXIT_BLOCK_PTR_FOR_FN(cfun))
+                return;
+            agsi = gsi_start_bb(abb);
+        }
+        g = gsi_stmt(agsi);
+        if (gimple_code(g) == GIMPLE_RETURN)
+            break;
+        if (tail_transparent(g)) {
+            if (!tag && abb == bb && pi_counter_update_asm(g))
+                tag = g;
+            continue;
+        }
+        /* process_assignment: a copy, or a conversion that makes no code */
+        if (!is_gimple_assign(g) || !var || gimple_assign_rhs1(g) != var)
+            return;
+        tree dest = gimple_assign_lhs(g);
+        if (gimple_assign_cast_p(g)) {
+            if (TYPE_MODE(TREE_TYPE(dest)) != TYPE_MODE(TREE_TYPE(var)) ||
+                (INTEGRAL_TYPE_P(TREE_TYPE(dest)) && !type_has_mode_precision_p(TREE_TYPE(dest))))
+                return;
+        } else if (get_gimple_rhs_class(gimple_assign_rhs_code(g)) != GIMPLE_SINGLE_RHS)
+            return;
+        var = dest;
+    }
+    tree ret = gimple_return_retval(as_a<greturn *>(g));
+    if ((ret && ret != var) || gimple_call_ctrl_altering_p(call) || !sibcall_ok(call, s))
+        return;
+    s->tagged++;
+    if (tag) {
+        gasm *a = as_a<gasm *>(tag);
+        char *t = concat(gimple_asm_string(a), PI_TAIL_TAG, NULL);
+        a->string = ggc_strdup(t);
+        free(t);
+        return;
+    }
+    /* no update after the call in its block (the block after it counts
+       with others): the tag alone, an asm that makes no code */
+    gasm *a = gimple_build_asm_vec(PI_TAIL_TAG, NULL, NULL, NULL, NULL);
+    gimple_asm_set_volatile(a, true);
+    gimple_set_location(a, gimple_location(call));
+    gsi_insert_after(&gsi, a, GSI_SAME_STMT);
+}
+
+void pi_final_mark_tail_calls(function *fun)
+{
+    /* tree-tailcall.cc: suitable_for_tail_opt_p, suitable_for_tail_call_opt_p
+       (but for SJLJ exceptions: f has no exception regions) */
+    if (!flag_optimize_sibling_calls || fun->stdarg || fun->calls_alloca || fun->calls_setjmp || fun->calls_eh_return)
+        return;
+    for (tree p = DECL_ARGUMENTS(fun->decl); p; p = DECL_CHAIN(p))
+        if (TREE_ADDRESSABLE(p))
+            return;
+    tail_scan s = {NULL, vNULL, BITMAP_ALLOC(NULL), 0};
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
+    {
+        gimple *last = last_stmt(e->src);
+        if (last && gimple_code(last) == GIMPLE_RETURN)
+            find_tails(e->src, &s);
+    }
+    BITMAP_FREE(s.seen);
+    if (s.live) {
+        if (s.live->elements())
+            destroy_live_vars(s.live_vec);
+        delete s.live;
+    }
+}
+
+/* After register allocation, in a counting copy made for f: the tag off
+ * the update after a call that passes arguments on the stack (f's
+ * epilogue would free them before the jump), or that is no longer right
+ * before it. */
+static unsigned int finaltails_execute(function *)
+{
+    size_t k = strlen(PI_TAIL_TAG);
+    for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+        const char *t = pi_rtl_asm_template(insn);
+        size_t n = t ? strlen(t) : 0;
+        if (n < k || strcmp(t + n - k, PI_TAIL_TAG) != 0)
+            continue;
+        bool alone = n == k;
+        rtx_insn *c = PREV_INSN(insn);
+        while (c && !CALL_P(c) && !LABEL_P(c) && !BARRIER_P(c) && !JUMP_P(c))
+            c = PREV_INSN(c);
+        rtx call = c && CALL_P(c) && !SIBLING_CALL_P(c) ? get_call_rtx_from(c) : NULL_RTX;
+        if (call && CONST_INT_P(XEXP(call, 1)) && INTVAL(XEXP(call, 1)) == 0)
+            continue;
+        if (alone) {
+            delete_insn(insn);
+            continue;
+        }
+        char *u = xstrndup(t, n - k);
+        pi_rtl_set_asm_template(insn, u);
+        free(u);
+    }
+    return 0;
+}
+
+static bool finaltails_gate(function *fun)
+{
+    return pi_opt.clean_copies == PI_CLEAN_FINAL && pi_countfn_origin(fun->decl);
+}
+PI_RTL_PASS(finaltails)

@@ -1116,6 +1116,9 @@ static unsigned int latecopy_execute(function *fun)
             tls = pi_make_tls_pass(g);
         push_cfun(DECL_STRUCT_FUNCTION(copy->decl));
         run_pass(tls, cfun);
+        /* final: the calls f may make tail calls (finalcopy.cc) */
+        if (final)
+            pi_final_mark_tail_calls(cfun);
         pop_cfun();
     }
     if (!final) {

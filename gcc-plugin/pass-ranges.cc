@@ -83,7 +83,7 @@ const char *pi_rtl_asm_template(rtx_insn *insn)
 }
 
 /* INSN, an asm, prints TEXT instead */
-static void set_asm_template(rtx_insn *insn, const char *text)
+void pi_rtl_set_asm_template(rtx_insn *insn, const char *text)
 {
     rtx body = asm_body(insn);
     if (GET_CODE(body) == ASM_INPUT)
@@ -434,7 +434,7 @@ static unsigned int ranges_execute(function *)
             /* the marker and its block's counter update in one asm
                (pi_counters_as_asm): the update stays, the first in the
                range, as it came after the marker */
-            set_asm_template(insn, update);
+            pi_rtl_set_asm_template(insn, update);
         }
         if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
             group++;

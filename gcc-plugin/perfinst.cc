@@ -701,6 +701,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_baremarkers_pass(g), "jump2", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_latchcopy_pass(g), "bbro", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_finaltails_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */
     register_pass(pi_make_tier_late_pass(g), "final", PASS_POS_INSERT_BEFORE);

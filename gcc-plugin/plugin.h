@@ -303,6 +303,8 @@ edge pi_split_add_test(basic_block d, int fi, basic_block on); /* D: if (SWITCH 
 unsigned pi_counters_as_asm(function *fun, bool with_marker);
 bool pi_counter_asm_parse(gimple *g, tree ctr, HOST_WIDE_INT *add, HOST_WIDE_INT *off); /* one of its updates */
 const char *pi_asm_after_marker(const char *t); /* an asm's text past the site marker it opens with */
+bool pi_counter_or_marker_asm(gimple *g); /* a counter update's asm or a site marker */
+bool pi_counter_update_asm(gimple *g);     /* a counter update's asm */
 void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tree base); /* through a base (pass-tls.cc) */
 unsigned pi_promote_loop_counters(function *fun); /* loop-counters=register: a loop's counters in registers */
 void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
@@ -316,11 +318,15 @@ bool pi_countfn_final_body(tree f); /* clean-copies=final: f is its f.count.N's 
 void pi_final_capture_start(void);          /* what GCC writes from now on, into memory */
 char *pi_final_capture_end(size_t *len);    /* ... until now: the text (malloc'd) */
 void pi_final_write(const char *text, size_t len);
+void pi_final_mark_tail_calls(function *copy); /* (cfun) the copy's calls f may make tail calls */
+opt_pass *pi_make_finaltails_pass(gcc::context *ctxt); /* ... less those with stack arguments */
+#define PI_TAIL_TAG "\t# perfinst tail" /* the end of such a call's counter update */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
                      const char *icall, unsigned (*unique)(void), char **body, char **chunks, const char **why);
 /* pass-ranges.cc */
 unsigned pi_ranges_unique_id(void); /* a CODE chunk's section id */
 const char *pi_rtl_asm_template(rtx_insn *insn); /* an asm insn's template, else NULL */
+void pi_rtl_set_asm_template(rtx_insn *insn, const char *text); /* ... made TEXT */
 /* pass-uninit.cc: no warnings of a counting copy; no -Wmaybe-uninitialized
    around "uninit" in a function with counter updates */
 void pi_quiet_counting_copies(const char *plugin_name);
