@@ -329,9 +329,13 @@ static void split_lines(const char *text, size_t len, vec<line> *lines)
 }
 
 /* A line that emits no code and is no label: a comment (`#APP` and its
- * kin too), `.loc`, `.p2align`, and with CFI `.cfi_*`. */
+ * kin too), `.loc`, `.p2align`, and with CFI `.cfi_*`.  Not a line made
+ * several (a tail call, a return block copied: they end in a jump or a
+ * ret, whatever directive they open with). */
 static bool no_code_line(const line &l, bool cfi)
 {
+    if (memchr(l.s, '\n', l.n))
+        return false;
     return (l.n && l.s[0] == '#') || starts(l, "\t.loc ") || starts(l, "\t.p2align ") ||
            (cfi && starts(l, "\t.cfi_"));
 }

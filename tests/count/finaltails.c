@@ -3,7 +3,7 @@
  * callee may not return), so its calls stay calls; f, made of its code,
  * jumps to the callee where -O2 would (GCC's tail-call analysis, then
  * no argument on the stack): direct, indirect, void, mutually recursive,
- * after a branch.  It must not where a local the callee sees is still live, or
+ * after a branch, out of line.  It must not where a local the callee sees is still live, or
  * where arguments go on the stack (t-final-tails.sh checks f's code).
  * `expect-count-all: N` is each line's exact count with all=count. */
 #include <stdio.h>
@@ -66,6 +66,18 @@ __attribute__((noinline)) int pong(int n)
     return ping(n - 1);                                                // expect-count-all: 2000
 }
 
+/* must: a call out of line, right after the branch's label (f's branch
+   must go to the tail call, not past it to the copy's shared return) */
+__attribute__((noinline)) int full(const int *p) { return p[0] * 100 + p[1]; }  // expect-count-all: 13
+__attribute__((noinline)) int flagged(const int *p)
+{
+    if (p[0] == 3)                                                     // expect-count-all: 40
+        return 5;                                                      // expect-count-all: 8
+    if (__builtin_expect(p[1] & 8, 0))                                 // expect-count-all: 32
+        return full(p);                                                // expect-count-all: 13
+    return 0;                                                          // expect-count-all: 19
+}
+
 /* must not: the callee sees a local that is live after the call */
 __attribute__((noinline)) int escape(int x)
 {
@@ -97,6 +109,8 @@ int main(int argc, char **argv)
         voidtail(pair);                                                // expect-count-all: 40
         s += ping(100) + i;                                            // expect-count-all: 40
         s += escape(i) + stackargs(i);                                 // expect-count-all: 40
+        int fl[2] = {i % 5, i};
+        s += flagged(fl);                                              // expect-count-all: 40
     }
     printf("sum %ld pair %d %d\n", s, pair[0], pair[1]);               // expect-count-all: 1
     fflush(stdout);                                                    // expect-count-all: 1
