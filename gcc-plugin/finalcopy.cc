@@ -328,13 +328,16 @@ static void split_lines(const char *text, size_t len, vec<line> *lines)
     }
 }
 
+/* A line made several: a tail call or a return block copied in place of
+ * a line (tail_calls, thread_jumps), which ends in a jump or a ret
+ * whatever directive it opens with. */
+static bool made_line(const line &l) { return memchr(l.s, '\n', l.n) != NULL; }
+
 /* A line that emits no code and is no label: a comment (`#APP` and its
- * kin too), `.loc`, `.p2align`, and with CFI `.cfi_*`.  Not a line made
- * several (a tail call, a return block copied: they end in a jump or a
- * ret, whatever directive they open with). */
+ * kin too), `.loc`, `.p2align`, and with CFI `.cfi_*`; not a made line. */
 static bool no_code_line(const line &l, bool cfi)
 {
-    if (memchr(l.s, '\n', l.n))
+    if (made_line(l))
         return false;
     return (l.n && l.s[0] == '#') || starts(l, "\t.loc ") || starts(l, "\t.p2align ") ||
            (cfi && starts(l, "\t.cfi_"));
@@ -394,6 +397,8 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
     for (unsigned j = i + 1; j < last; j++) {
         const line &l = lines[j];
         bool other = false;
+        if (made_line(l))
+            break;
         if (drop[j - first] || (l.n && l.s[0] == '#') || label_def(l, buf, sizeof buf, &other) ||
             starts(l, "\t.p2align "))
             continue;
@@ -604,6 +609,10 @@ static unsigned tail_calls(vec<line> *lines, unsigned first, unsigned last, cons
             const line &l = (*lines)[j];
             bool other = false;
             size_t n;
+            if (made_line(l)) { /* (another call's, made a tail call) */
+                ok = false;
+                continue;
+            }
             if (drop[j - first] || (l.n && l.s[0] == '#') || label_def(l, buf, sizeof buf, &other) ||
                 starts(l, "\t.p2align ") || starts(l, "\t.cfi_remember_state") || starts(l, "\t.cfi_restore_state")) {
                 ok = !other;

@@ -3,7 +3,8 @@
  * callee may not return), so its calls stay calls; f, made of its code,
  * jumps to the callee where -O2 would (GCC's tail-call analysis, then
  * no argument on the stack): direct, indirect, void, mutually recursive,
- * after a branch, out of line.  It must not where a local the callee sees is still live, or
+ * after a branch, out of line,
+ * entered by a jump.  It must not where a local the callee sees is still live, or
  * where arguments go on the stack (t-final-tails.sh checks f's code).
  * `expect-count-all: N` is each line's exact count with all=count. */
 #include <stdio.h>
@@ -78,6 +79,25 @@ __attribute__((noinline)) int flagged(const int *p)
     return 0;                                                          // expect-count-all: 19
 }
 
+/* must: a call whose block a jump enters (a return block's size, the
+   call made a tail call in it: f's jump must not copy it as one) */
+struct item { struct item *next; long key; long val; };
+__attribute__((noinline)) long locate(long *db, long a, long b, long c) { return db[1] * 7 + a * 5 + b * 3 + c; } // expect-count-all: 40
+__attribute__((noinline)) long item(long *db, long x, long *flags)
+{
+    long k = flags[8];                                                 // expect-count-all: 40
+    if (flags[3] & 1) {
+        struct item *p = (struct item *)db[4];
+        if (k) {                                                       // expect-count-all: 14
+            while (p->key != k)
+                p = p->next;
+            k = p->val;                                                // expect-count-all: 10
+        } else
+            k = -1;                                                    // expect-count-all: 4
+    }
+    return locate(db, x, k, flags[0]);                                 // expect-count-all: 40
+}
+
 /* must not: the callee sees a local that is live after the call */
 __attribute__((noinline)) int escape(int x)
 {
@@ -103,6 +123,8 @@ int main(int argc, char **argv)
     (void)argv;
     long s = 0;
     int pair[2] = {0, 0};
+    struct item c = {0, 3, 30}, b = {&c, 2, 20}, a = {&b, 1, 10};
+    long db[5] = {0, 5, 0, 0, (long)&a};
     for (int i = 0; i < 40; i++) {                                     // expect-count-all: 41
         s += direct(i % 7 + argc - 1);                                 // expect-count-all: 40
         s += indirect(i);                                              // expect-count-all: 40
@@ -111,6 +133,8 @@ int main(int argc, char **argv)
         s += escape(i) + stackargs(i);                                 // expect-count-all: 40
         int fl[2] = {i % 5, i};
         s += flagged(fl);                                              // expect-count-all: 40
+        long it[9] = {i, 0, 0, i % 3 == 0, 0, 0, 0, 0, i % 4};
+        s += item(db, i, it);                                          // expect-count-all: 40
     }
     printf("sum %ld pair %d %d\n", s, pair[0], pair[1]);               // expect-count-all: 1
     fflush(stdout);                                                    // expect-count-all: 1

@@ -17,7 +17,7 @@ want=$(./ref)
 # code NAME PROG: NAME's instructions (objdump), the mnemonic and operand
 code() { objdump -d --no-show-raw-insn "$2" | awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
     awk -F'\t' 'NF >= 2 { i = $2; sub(/ *#.*/, "", i); gsub(/[0-9a-f]+ </, "<", i); gsub(/ +/, " ", i); print i }'; }
-must="direct:<step> indirect:\\* voidtail:<bump> ping:<pong> pong:<ping> last:<bye> flagged:<full>"
+must="direct:<step> indirect:\\* voidtail:<bump> ping:<pong> pong:<ping> last:<bye> flagged:<full> item:<locate>"
 for f in $must; do
     assert_contains "-O2 ends ${f%%:*} with a jump to its callee" <(code "${f%%:*}" ref) "^jmp ${f#*:}"
 done
@@ -41,7 +41,7 @@ for v in g nog acc; do
         assert_contains "$v: $n.count.0 calls its callee" "$n.count.$v" "^call ${f#*:}"
     done
     # the frame the copy kept for the stack's alignment at its calls
-    for n in direct voidtail ping pong last flagged; do
+    for n in direct voidtail ping pong last flagged item; do
         assert_eq "$v: $n (f) has no frame" "" "$(grep '%rsp' "$n.$v")"
     done
     code escape "$v" > escape.$v
