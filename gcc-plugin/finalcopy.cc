@@ -30,7 +30,10 @@
  *     way and the miss's call of the runtime's stub, is in between),
  *   - the jumps the counters' blocks left threaded (a jump to `jmp .LB`
  *     goes to .LB; a jmp to the next instruction goes; a jmp to a return
- *     block of at most four instructions becomes a copy of it).
+ *     block of at most four instructions becomes a copy of it),
+ *   - the calls -O2 would make tail calls (tagged on the copy's GIMPLE:
+ *     "tail calls" below) its epilogue and a jump, and a frame left with
+ *     no call dropped.
  *
  * (With clean-copies=final a loop without calls counts in memory too, one
  * asm an update: copies.cc, pi_counters_as_asm.)
