@@ -389,8 +389,13 @@ static const char *jump_target(const line &l, char *buf, size_t bufsize)
  * at most four instructions, none a jump or a call, with their .cfi_*
  * and .loc lines, between .cfi_remember_state and .cfi_restore_state
  * (the jump's frame is the target's; the code after the jump has its
- * own).  NULL if the code is not so. */
-static char *return_block(const vec<line> &lines, unsigned i, unsigned first, unsigned last, const vec<char> &drop)
+ * own).  Or, with JUMPS, one or two such instructions and a `jmp .LY`
+ * (a small block that ends in a jump: an interpreter's latch, `pOp++`
+ * and back to the dispatch, which -O2's bb-reorder copied into each
+ * case and the copy's did not, its counters making the blocks bigger).
+ * NULL if the code is not so. */
+static char *return_block(const vec<line> &lines, unsigned i, unsigned first, unsigned last, const vec<char> &drop,
+                          bool jumps = false)
 {
     char buf[256];
     outbuf t = {NULL, 0, 0};
@@ -412,7 +417,8 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
         bool insn = insn_line(l);
         if (!insn && !starts(l, "\t.cfi_") && !starts(l, "\t.loc "))
             break;
-        if (insn && (l.s[1] == 'j' || starts(l, "\tcall") || ++insns > 4))
+        bool jump = jumps && insns >= 1 && starts(l, "\tjmp\t") && jump_target(l, buf, sizeof buf);
+        if (insn && !jump && (l.s[1] == 'j' || starts(l, "\tcall") || ++insns > (jumps ? 2 : 4)))
             break;
         puts_(&t, "\n");
         size_t n = l.n;
@@ -424,7 +430,7 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
                 }
         put(&t, l.s, n);
         cfi = cfi || starts(l, "\t.cfi_");
-        if (equals(l, "\tret")) {
+        if (jumps ? jump : equals(l, "\tret")) {
             if (!cfi) { /* (no state to keep) */
                 size_t k = strlen("\t.cfi_remember_state\n");
                 memmove(t.p, t.p + k, t.n - k + 1);
@@ -488,15 +494,18 @@ static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<ch
             l.n = strlen(r);
             t = jump_target(l, buf, sizeof buf);
         }
-        /* `jmp .LX` where .LX is a return block: the block */
+        /* `jmp .LX` where .LX is a return block, or a small block that
+           ends in a jump elsewhere: the block */
         const unsigned *j = starts(l, "\tjmp\t") ? at.get(t) : NULL;
-        if (j)
-            if (char *r = return_block(*lines, *j, first, last, drop)) {
-                rewritten->safe_push(r);
-                l.s = r;
-                l.n = strlen(r);
-                ends[i - first] = 1;
-            }
+        char *r = j ? return_block(*lines, *j, first, last, drop) : NULL;
+        if (j && !r && *j != i)
+            r = return_block(*lines, *j, first, last, drop, true);
+        if (r) {
+            rewritten->safe_push(r);
+            l.s = r;
+            l.n = strlen(r);
+            ends[i - first] = 1;
+        }
         /* `jmp .LX` with .LX on the next code line */
         if (!ends[i - first] && starts(l, "\tjmp\t")) {
             for (unsigned j = i + 1; j < last; j++) {

@@ -11,7 +11,10 @@
 # copies are there (-fplugin-arg-perfinst-verbose says how many), every
 # line count exact and the same either way, equal to gcov's on every line
 # gcov lists (-O2 --coverage), nothing counted with the mode off; and the
-# same under clean-copies=final.
+# same under clean-copies=final.  And with final, f made of run.count.0's
+# code (run without its cold abort, which keeps f late's) gets the latch
+# copied at each jump to it, as -O2 has it (finalcopy.cc: a jump to a
+# small block that ends in a jump), with latch-copy=no.
 . "$PERFINST_TOP/tests/lib.sh"
 s=$T/count/latchcopy.c
 gcc -O2 "$s" -o o2
@@ -66,6 +69,23 @@ for mode in all final; do
     assert_eq "$mode: every line's count the same without the copies" "$(cat no-$mode.lines)" "$(cat yes-$mode.lines)"
     off_counts_nothing yes-$mode "$want"
 done
+
+# final, latch-copy=no: f made of the copy's code, whose cases jump to the
+# latch: each jump becomes a copy of it (abort, a cold path, would make
+# f late's clean copy: the fixture with return -1 there)
+sed 's/^\( *\)abort();/\1return -1;/' "$s" > nocold.c
+grep -q 'return -1;' nocold.c || fail "nocold.c: abort() not replaced"
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final -fplugin-arg-perfinst-verbose \
+    -c nocold.c -o nocold.o 2> nocold.notes
+pi_ld -O2 -o nocold nocold.o
+assert_contains "nocold: run made of its copy's assembly" nocold.notes "‘run’ made of its assembly"
+read -r cloads cjumps <<< "$(latch run.count.0 nocold)"
+read -r loads jumps <<< "$(latch run nocold)"
+[ "$cjumps" -ge 4 ] || fail "nocold: run.count.0 has $cjumps jumps to its latch (the fixture no longer has the pattern)"
+[ "$loads" -ge "$cjumps" ] && [ "$jumps" -le 1 ] || { objdump -d --no-show-raw-insn nocold | awk '/<run>:$/,/^$/'; fail "nocold: f (run) has the latch in $loads places, $jumps jumps to it (run.count.0: $cjumps)"; }
+ok "nocold: f (run) has the latch in $loads places, $jumps jump(s) to it; run.count.0 $cloads, $cjumps"
+run_exact nocold nocold.c "$want" "nocold: counts"
+off_counts_nothing nocold "$want"
 
 if command -v gcov > /dev/null; then
     cp "$s" .
