@@ -147,6 +147,17 @@ static bool contains(const line &l, const char *p)
 
 static bool equals(const line &l, const char *p) { return l.n == strlen(p) && memcmp(l.s, p, l.n) == 0; }
 
+/* the length of L to copy where its text is written twice: a `.loc`'s view
+   symbol (` view .LVU7`) is defined once, so a copy ends before it */
+static size_t copy_len(const line &l)
+{
+    if (starts(l, "\t.loc "))
+        for (size_t k = 0; k + 6 <= l.n; k++)
+            if (memcmp(l.s + k, " view ", 6) == 0)
+                return k;
+    return l.n;
+}
+
 /* a counter update's line that ends in PI_TAIL_TAG (a call f makes a tail
    call comes right before it: pi_final_mark_tail_calls) */
 static bool tail_tagged(const line &l)
@@ -421,14 +432,7 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
         if (insn && !jump && (l.s[1] == 'j' || starts(l, "\tcall") || ++insns > (jumps ? 2 : 4)))
             break;
         puts_(&t, "\n");
-        size_t n = l.n;
-        if (starts(l, "\t.loc "))
-            for (size_t k = 0; k + 6 <= l.n; k++)
-                if (memcmp(l.s + k, " view ", 6) == 0) {
-                    n = k; /* (a view symbol is defined once) */
-                    break;
-                }
-        put(&t, l.s, n);
+        put(&t, l.s, copy_len(l));
         cfi = cfi || starts(l, "\t.cfi_");
         if (jumps ? jump : equals(l, "\tret")) {
             if (!cfi) { /* (no state to keep) */
@@ -632,14 +636,7 @@ static unsigned tail_calls(vec<line> *lines, unsigned first, unsigned last, cons
                 continue;
             }
             if (starts(l, "\t.cfi_") || starts(l, "\t.loc ")) {
-                n = l.n;
-                if (starts(l, "\t.loc "))
-                    for (size_t k = 0; k + 6 <= l.n; k++)
-                        if (memcmp(l.s + k, " view ", 6) == 0) {
-                            n = k; /* (a view symbol is defined once) */
-                            break;
-                        }
-                put(&ep, l.s, n);
+                put(&ep, l.s, copy_len(l));
                 puts_(&ep, "\n");
                 cfi = cfi || starts(l, "\t.cfi_");
                 j++;
