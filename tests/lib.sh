@@ -111,16 +111,18 @@ off_counts_nothing() {
         "$("$PMOPT" report ./"$1" off.pit --by=function --format=csv 2>/dev/null | awk -F, 'NR > 1 && $1 != 0')"
 }
 
-# run_exact PROG SRC WANT WHAT: run ./PROG (its trace PROG.pit, its output
-# PROG.out), which must print WANT, and check every line's count against
-# SRC's expect-count comments (tests/count/check-counts.py); WHAT names the
-# case in the messages.
+# run_exact PROG SRC WANT WHAT [ARG...]: run ./PROG ARG... (its trace
+# PROG.pit, its output PROG.out), which must print WANT, and check every
+# line's count against SRC's expect-count comments
+# (tests/count/check-counts.py); WHAT names the case in the messages.
 run_exact() {
-    rm -f "$1.pit"
-    PERFINST_OUT=$1.pit ./"$1" > "$1.out"
-    assert_eq "$4: the program's result" "$3" "$(cat "$1.out")"
-    python3 "$T/count/check-counts.py" --all "$PMOPT" ./"$1" "$2" "$1.pit" > c || { cat c; fail "$4: counts"; }
-    ok "$4: $(tail -1 c)"
+    local prog=$1 src=$2 want=$3 what=$4
+    shift 4
+    rm -f "$prog.pit"
+    PERFINST_OUT=$prog.pit ./"$prog" "$@" > "$prog.out"
+    assert_eq "$what: the program's result" "$want" "$(cat "$prog.out")"
+    python3 "$T/count/check-counts.py" --all "$PMOPT" ./"$prog" "$src" "$prog.pit" > c || { cat c; fail "$what: counts"; }
+    ok "$what: $(tail -1 c)"
 }
 
 # cfg_only_option KEY=VALUE SRC: an option that applies to functions

@@ -22,11 +22,8 @@ for opt in "-O2" "-O2 -fPIC" "-O1" "-O0"; do
     pi_cc $opt -g -std=gnu11 -fplugin-arg-perfinst-all=count -c "$src" -o s$i.o
     # shellcheck disable=SC2086
     pi_ld $opt -o s$i s$i.o
-    rm -f s$i.pit s$i.off.pit
-    PERFINST_OUT=s$i.pit ./s$i 100 > s$i.out || fail "$opt: offshapes failed"
-    assert_eq "$opt: the program's result" 43185 "$(cat s$i.out)"
-    python3 "$T/count/check-counts.py" --all "$PMOPT" ./s$i "$src" s$i.pit > c$i || { cat c$i; fail "$opt: counts"; }
-    ok "$opt: $(tail -1 c$i)"
+    rm -f s$i.off.pit
+    run_exact s$i "$src" 43185 "$opt" 100
     PERFINST_MODE=off PERFINST_OUT=s$i.off.pit ./s$i 100 > s$i.off.out || fail "$opt: offshapes failed with PERFINST_MODE=off"
     assert_eq "$opt, off: the program's result" 43185 "$(cat s$i.off.out)"
     "$PMOPT" report ./s$i s$i.off.pit --by=line --format=csv > s$i.off.csv 2> s$i.off.err ||
