@@ -10,6 +10,15 @@
  * main thread, or any thread that registered a unit).  At process exit the
  * recorded addresses let the trace include threads that are still running.
  *
+ * The counters live in static TLS, which glibc carves out of each new
+ * thread's stack: a program that asks for a small stack (PTHREAD_STACK_MIN,
+ * 64 KiB) would get pthread_create's EINVAL, or a thread with no stack
+ * left, once the counters outgrow it (libuv's thread_stack_size_explicit:
+ * 149 KiB of TLS).  So a stack size the program sets in its attributes is
+ * raised by the static TLS the program's modules declare: the thread gets
+ * at least the stack it asked for.  A stack the program provides itself
+ * is left as it is.
+ *
  * pthread_create and pthread_join also tick the sharing detector's
  * fork/join clock (sharing.c): which threads may run at once follows from
  * the program's creates and joins, not from what the scheduler did.
@@ -17,6 +26,8 @@
 #include "runtime.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +208,47 @@ int pi_thread_create_raw(pthread_t *th, void *(*fn)(void *), void *arg)
     return rc;
 }
 
+static int add_tls(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_TLS)
+            *(size_t *)data += info->dlpi_phdr[i].p_memsz + info->dlpi_phdr[i].p_align;
+    return 0;
+}
+
+/* The static TLS of the program's modules (an upper bound: modules loaded
+ * later have theirs elsewhere), counted once. */
+static size_t static_tls_bytes(void)
+{
+    static size_t bytes = (size_t)-1;
+    size_t b = __atomic_load_n(&bytes, __ATOMIC_RELAXED);
+    if (b == (size_t)-1) {
+        b = 0;
+        dl_iterate_phdr(add_tls, &b);
+        b = (b + 4095) & ~(size_t)4095;
+        __atomic_store_n(&bytes, b, __ATOMIC_RELAXED);
+    }
+    return b;
+}
+
+/* ATTR with its stack size raised by the static TLS, in *COPY (a shallow
+ * copy: glibc's attribute object holds the size by value, its CPU set and
+ * signal mask by pointer, shared, and the copy is never destroyed), or
+ * ATTR itself when it names a stack of the program's own. */
+static const pthread_attr_t *with_tls_room(const pthread_attr_t *attr, pthread_attr_t *copy)
+{
+    void *addr = NULL;
+    size_t size = 0, tls = static_tls_bytes();
+    /* (glibc 2.36 gives a stack address of NULL less the size when none
+       was set) */
+    if (!attr || !tls || pthread_attr_getstack(attr, &addr, &size) != 0 ||
+        (addr && (uintptr_t)addr + size != 0) || size > SIZE_MAX - tls)
+        return attr;
+    memcpy(copy, attr, sizeof *copy);
+    return pthread_attr_setstacksize(copy, size + tls) == 0 ? copy : attr;
+}
+
 PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              void *(*start)(void *), void *arg)
 {
@@ -204,6 +256,8 @@ PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     if (!f)
         return EAGAIN;
     pi_init();
+    pthread_attr_t copy;
+    attr = with_tls_room(attr, &copy);
     struct pi_start *s = malloc(sizeof *s);
     if (!s)
         return f(thread, attr, start, arg);
