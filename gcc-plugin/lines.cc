@@ -362,8 +362,9 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     FOR_EACH_BB_FN(bb, fun)
     if (unsigned *k = slot.get(bb->index)) {
         line_list *l = lists[*k];
-        while (!l->v.is_empty() && !l->v.last().line)
-            l->v.pop(); /* (a trailing end: nothing follows) */
+        /* (a trailing end stays: the piece after the call is a gcov
+           block without lines, which runs the block's count less what
+           did not return, and is GCC's last block when bb's is last) */
         if (bb == last_bb && !l->v.is_empty()) {
             pi_line mark = {0, PI_LINE_LAST};
             l->v.safe_push(mark);

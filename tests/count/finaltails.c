@@ -138,5 +138,5 @@ int main(int argc, char **argv)
     }
     printf("sum %ld pair %d %d\n", s, pair[0], pair[1]);               // expect-count-all: 1
     fflush(stdout);                                                    // expect-count-all: 1
-    return last(12345 + argc - 1);
+    return last(12345 + argc - 1);                                     // expect-count-all: 1
 }
