@@ -31,7 +31,9 @@
  * (at its start, where a site's counter always was) as well as an edge:
  *
  *   - fake arcs, and what must stay bare (a bare return block and its
- *     edge to the exit, return-site.cc), go on the tree first;
+ *     edge to the exit, return-site.cc; a block that opens with setjmp
+ *     where gcov counts its entries after a longjmp, which a counter at
+ *     its start would miss: counts_returns), go on the tree first;
  *   - a block whose count the runtime reads while the program runs (the
  *     function probes of combinations and dormant classes,
  *     pass-fnprobe.cc) keeps a counter of its own: its edge is never on
@@ -213,8 +215,44 @@ static double edge_cost(function *fun, edge e)
     return 2;
 }
 
+/* Does BB open with a call that returns twice (setjmp, vfork)?  Such a
+ * block is entered again right after the call (the abnormal edge from the
+ * dispatcher, a fake arc from the entry here), and the call's own abnormal
+ * edge is never taken (a longjmp leaves by another block's call). */
+static bool returns_twice_block(basic_block bb)
+{
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        unsigned id;
+        int what;
+        if (gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g) || pi_is_marker_call(g, &id, &what))
+            continue;
+        return is_gimple_call(g) && (gimple_call_flags(g) & ECF_RETURNS_TWICE);
+    }
+    return false;
+}
+
+/* Does gcov count the entries of BB, which opens with a call that returns
+ * twice, that come back after the call?  GCC's profile pass gives such a
+ * block a fake edge from the entry unless an edge from the entry reaches
+ * it already (branch_prob's have_entry_edge), and puts the fake edges on
+ * its spanning tree first, in the order of compare_freqs: with an
+ * estimated profile the entry's fake edges, of unknown frequency, come
+ * first and the block's fake edge to the exit (never taken) is dropped;
+ * without one (-O0) the blocks' fake edges to the exit come first (the
+ * higher source index) and the entry's into the block is dropped, the
+ * block counted as entered only from above.  When gcov counts the
+ * re-entries, so do the arcs: the block holds no counter (one at its
+ * start would miss them) and has no fake arc to the exit. */
+static bool counts_returns(function *fun, basic_block bb, basic_block first)
+{
+    /* (FIRST: the block the entry's edge reached before the count pass
+       gave a first block that is entered again a block of its own) */
+    return profile_status_for_fn(fun) != PROFILE_ABSENT && bb != first && returns_twice_block(bb);
+}
+
 bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<int> &site_of,
-                        sbitmap leave, const vec<bool> &live, basic_block bare_ret,
+                        sbitmap leave, const vec<bool> &live, basic_block bare_ret, basic_block first,
                         vec<int> &block_counter)
 {
     unsigned n = order.length();
@@ -240,12 +278,15 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
     auto_vec<bool> fake_in, fake_out;
     fake_in.safe_grow_cleared(n);
     fake_out.safe_grow_cleared(n);
+    auto_vec<bool> twice;
+    twice.safe_grow_cleared(n);
     for (unsigned i = 0; i < n; i++) {
+        twice[i] = !live[i] && counts_returns(fun, order[i], first); /* (a live block keeps its counter) */
         edge e;
         edge_iterator ei;
         FOR_EACH_EDGE(e, ei, order[i]->succs)
         if (e->flags & (EDGE_ABNORMAL | EDGE_EH)) {
-            fake_out[i] = true;
+            fake_out[i] |= !(twice[i] && (e->flags & EDGE_ABNORMAL));
             if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun)) {
                 if (pos[e->dest->index] < 0)
                     return false;
@@ -253,8 +294,8 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
             }
         } else if (e->dest != EXIT_BLOCK_PTR_FOR_FN(fun) && pos[e->dest->index] < 0)
             return false; /* an edge out of the sites: not a function counted whole */
-        if (EDGE_COUNT(order[i]->succs) == 0 || bitmap_bit_p(leave, order[i]->index))
-            fake_out[i] = true;
+        if (EDGE_COUNT(order[i]->succs) == 0 || (bitmap_bit_p(leave, order[i]->index) && !twice[i]))
+            fake_out[i] = true; /* (the call that returns twice is what may leave a twice block) */
         /* a block that returns: its arc to the exit stands for both ways
            out (the flow cannot tell them apart, and needs no counter to
            know their sum) -- unless gcov splits it after a call that may
@@ -305,8 +346,8 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
         c.block = i;
         c.arc = -1;
         c.key = freq[order[i]->index];
-        c.must_tree = order[i] == bare_ret;
         c.never_tree = live[i];
+        c.must_tree = order[i] == bare_ret || twice[i];
     }
     for (unsigned k = 0; k < arcs.length(); k++) {
         const arc_tmp &x = arcs[k];

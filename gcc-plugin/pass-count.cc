@@ -1205,7 +1205,7 @@ static unsigned int count_execute(function *fun)
         live.safe_grow(order.length());
         for (unsigned i = 0; i < order.length(); i++)
             live[i] = fnprobe; /* armed.c reads every block's counter while running */
-        arcs = pi_arcs_instrument(fun, order, site_of, leave, live, bare_ret, own_counter);
+        arcs = pi_arcs_instrument(fun, order, site_of, leave, live, bare_ret, first, own_counter);
         if (arcs) {
             site_counter.safe_splice(own_counter);
             /* (a block a probe's handler may leave is in `leave`; the

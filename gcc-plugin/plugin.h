@@ -222,11 +222,12 @@ uint64_t pi_cfg_checksum(const vec<basic_block> &order);
 void pi_cfg_split_markers(function *fun);
 /* arcs.cc and lines.cc, run from the count pass: a function counted whole
  * gets its flow graph and counters on the arcs off a spanning tree
- * (block_counter: per block of order, its own counter or -1); false when
- * it cannot (it then counts its blocks as before, without arcs) */
+ * (first: gcov's first block; block_counter: per block of order, its own
+ * counter or -1); false when it cannot (it then counts its blocks as
+ * before, without arcs) */
 void pi_add_increment(gimple_seq *seq, tree ref); /* pass-count.cc: `REF += 1` at the end of *seq */
 bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<int> &site_of,
-                        sbitmap leave, const vec<bool> &live, basic_block bare_ret,
+                        sbitmap leave, const vec<bool> &live, basic_block bare_ret, basic_block first,
                         vec<int> &block_counter);
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of);
 bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last); /* gcov's block on e (its line, 0 if none; LAST: gcov lists it under no line) */

@@ -20,6 +20,7 @@ sites() {
     "$PMOPT" report "$1" "$2" --by=site --format=csv 2> /dev/null |
         awk -F, 'NR > 1 { print $4, $3, $6, $8, $1 }' | sort -k2n
 }
+sj=$(grep -n 'if (setjmp(env) == 0)' "$src" | cut -d: -f1)
 for O in -O0 -O2 "-O2 -fplugin-arg-perfinst-count-at=late"; do
     for m in arcs blocks; do
         pi_cc $O -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counters=$m -c "$src" -o $m.o
@@ -50,6 +51,15 @@ for O in -O0 -O2 "-O2 -fplugin-arg-perfinst-count-at=late"; do
             grep -v '^poke ' blocks.$mode.sites > b; mv b blocks.$mode.sites
             grep -v '^poke ' arcs.$mode.sites > a; mv a arcs.$mode.sites
         fi
+        # main's setjmp block (its first on the setjmp's line) is entered
+        # again when jumper longjmps back: where gcov counts that (the count
+        # pass after GCC's estimated profile: -O2 at count-at=late, the
+        # default; arcs.cc, counts_returns) the arcs do, a counter at its
+        # start does not
+        case $O in
+        -O2*) awk -v l="$sj" '!done && $1 == "main" && $3 == l { $5 += 1; done = 1 } 1' blocks.$mode.sites > b
+            mv b blocks.$mode.sites ;;
+        esac
         diff blocks.$mode.sites arcs.$mode.sites > d || { cat d; fail "$O $mode: solved counts differ from the counted ones"; }
         ok "$O $mode (exit status $(tail -1 arcs.$mode.out)): $(wc -l < arcs.$mode.sites) block counts solved from the arcs equal the counted ones"
     done

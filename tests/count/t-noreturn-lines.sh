@@ -6,7 +6,10 @@
 # piece.  In inner the block is not the function's last (bail longjmps 5
 # times of 15: the line counted 10); in main it is, and the piece after
 # stop's call, not the call's, is GCC's last block, listed under no line
-# (the line counted 0).  Exact counts under the default and
+# (the line counted 0).  A block that opens with setjmp, entered again
+# after the call by each longjmp: gcov -O2 counts those entries unless the
+# entry's edge reaches the block (gcc-plugin/arcs.cc, counts_returns);
+# retry's setjmp line counted 30 for gcov's 40.  Exact counts under the default and
 # clean-copies=final, with and without -g, and every line pmopt report
 # lists equal to gcov's at -O2 (GCC's own profile pass).
 . "$PERFINST_TOP/tests/lib.sh"
@@ -24,8 +27,9 @@ done
 # the shapes are there: a block whose record ends with the cut after a
 # call (inner's), and one whose empty last piece is GCC's last (main's)
 "$PMOPT" dump-meta g > meta
-assert_contains "inner: the piece after bail's call has no line" meta '^  site [0-9]+: block, .*noreturn\.c:41 \|$'
-assert_contains "main: the piece after stop's call is the last block" meta '^  site [0-9]+: block, .*noreturn\.c:71 \| \(last\)$'
+at() { grep -n -F -- "$1" "$src" | head -1 | cut -d: -f1; }
+assert_contains "inner: the piece after bail's call has no line" meta "^  site [0-9]+: block, .*noreturn\\.c:$(at 'bail(b[0]);') \\|\$"
+assert_contains "main: the piece after stop's call is the last block" meta "^  site [0-9]+: block, .*noreturn\\.c:$(at 'return stop(') \\| \\(last\\)\$"
 
 command -v gcov > /dev/null || skip "gcov not installed (the counts above were checked)"
 gcc -O2 --coverage "$src" -o cov
