@@ -329,13 +329,23 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
        gcov block (as a goto's line does above); only a line no statement of
        the function is on: gcov counts a line the statements still show by
        its statements' blocks alone (a `for` line's `n = 1` folded into the
-       loop's PHI is not counted again on the edge) */
+       loop's PHI is not counted again on the edge), nor a goto's line that
+       a block or an edge's block has (Lua's luaD_precall: two `return
+       NULL;` merged into one PHI argument at the second's line, which an
+       edge's goto also has: gcov counts the edge) */
     hash_set<int_hash<uint64_t, 0, UINT64_MAX>> stmt_lines; /* (file << 32 | line) */
     for (loc_set::iterator it = seen.begin(); it != seen.end(); ++it) {
         expanded_location x = expand_location(*it);
         if (x.file)
             stmt_lines.add((uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1));
     }
+    for (unsigned k = 0; k < lists.length(); k++)
+        for (unsigned i = 0; i < lists[k]->v.length(); i++)
+            if (lists[k]->v[i].file)
+                stmt_lines.add((uint64_t)lists[k]->v[i].file << 32 | lists[k]->v[i].line);
+    for (unsigned i = 0; i < edge_lines.length(); i++)
+        if (edge_lines[i].line.file)
+            stmt_lines.add((uint64_t)edge_lines[i].line.file << 32 | edge_lines[i].line.line);
     FOR_EACH_BB_FN(bb, fun)
     for (gphi_iterator pi = gsi_start_phis(bb); !gsi_end_p(pi); gsi_next(&pi)) {
         gphi *phi = pi.phi();

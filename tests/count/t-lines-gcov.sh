@@ -11,6 +11,9 @@
 #           of its own that opens with concat's line
 #   rep     the function's last block in GCC's numbering, which gcov
 #           takes for the exit block and lists under no line
+#   tnext, kind  two returns of one constant merged into one PHI argument
+#           at one's line, which an edge's goto also has: gcov counts the
+#           line by that edge alone
 # and lines folded into PHI arguments: counted on their edge only where no
 # statement of the function is on the line (concat's `for` line); those
 # gcov -O2 lists no code on have gcov -O0's counts.
@@ -64,6 +67,8 @@ count() { awk -v l="$(grep -n -F -- "$1" gcovlines.c | head -1 | cut -d: -f1)" '
 assert_eq "prep's if line: once per call" 100 "$(count 'if (init->tag == 1 && limit->tag == 1)')"
 assert_eq "concat's own line: once per call (inlined front or not)" 100 "$(count 'void concat(struct val *top, int total)')"
 assert_eq "concat's test: once per call" 100 "$(count 'if (total == 1)')"
+assert_eq "kind's case 1: 20 of 100 calls" 20 "$(count '*n += 1;')"
+assert_eq "kind's first return NULL: as often (not again on the PHI argument's edge)" 20 "$(count '        return NULL;')"
 "$PMOPT" dump-meta gl > meta
 assert_contains "dump-meta marks rep's last block" meta '^  site [0-9]+: block, .* \(last\)$'
 # the function view: concat's part adds its blocks, not entries nor a unit
