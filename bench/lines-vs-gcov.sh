@@ -7,7 +7,8 @@
 #
 # FILES: one source file's base name, several separated by commas, or
 # `all` (every C and C++ source of PROG); a file that #line names (gawk's
-# awkgram.y) is compared under its unit's base name.  FLAGs go to the all=count build
+# awkgram.y) is compared under its unit's base name; a header (`*.h`,
+# gawk's interpret.h) by its lines in every unit, summed.  FLAGs go to the all=count build
 # (e.g. -fplugin-arg-perfinst-count-at=cfg).  --cov-opt: the gcov build's
 # optimisation (default -O0; -O2 is the level of the all=count build,
 # whose CFG count-at=late counts as GCC's own profile pass does).
@@ -65,10 +66,13 @@ for file in $files; do
     base=${file%.*}
     # from the source tree: a file named by a relative #line (a parser
     # bison made: gawk's awkgram.c, `#line 4574 "awkgram.c"`) is found there
-    (cd "$WL_SRC" && gcov -t -o "$W/cov/obj" "$base.gcda" 2> /dev/null) |
-        awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
+    # a header (gawk's interpret.h): its lines in every unit, summed
+    units=$base.gcda
+    case $file in *.h) units=$(cd "$W/cov/obj" && ls -- *.gcda) ;; esac
+    (cd "$WL_SRC" && for u in $units; do gcov -t -o "$W/cov/obj" "$u" 2> /dev/null; done) |
+        awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; s[$2 + 0] += c } END { for (l in s) print l, s[l] }' |
         sort -n > "$W/gcov.lines"
-    awk -F, -v f="$file" 'NR > 1 && $2 ~ ("(^|/)" f "$") { print $3, $1 }' "$W/pi.csv" | sort -n > "$W/pi.lines"
+    awk -F, -v f="$file" 'NR > 1 && $2 ~ ("(^|/)" f "$") { s[$3] += $1 } END { for (l in s) print l, s[l] }' "$W/pi.csv" | sort -n > "$W/pi.lines"
     awk -v f="$file" -v gf="$W/gcov.lines" 'FILENAME == gf { g[$1] = $2; ng++; next }
          { n++; if (!($1 in g)) none++; else if (g[$1] == $2) eq++; else d[++nd] = "line " $1 ": pmopt " $2 ", gcov " g[$1]; seen[$1] = 1 }
          END { for (l in g) if (!(l in seen)) miss++
