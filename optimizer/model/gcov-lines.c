@@ -38,6 +38,7 @@ struct gblk {
 
 struct gline {              /* one (file, line) entry of a block */
     uint32_t file, line, block;
+    uint32_t grp;           /* its function's index when gcov groups it (below), else UINT32_MAX */
     int last;               /* the largest line of its run of one file: the block is listed there */
 };
 
@@ -50,6 +51,7 @@ struct graph {
     struct gline *l;
     size_t nl, capl;
     size_t run;             /* the first entry of the run of lines being added */
+    uint32_t grp;           /* the function being added's group key (struct gline) */
 };
 
 static int grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -105,7 +107,7 @@ static int add_line(struct graph *g, uint32_t file, uint32_t line, uint32_t bloc
     /* the previous entry of the block, in another file: it ended a run */
     if (g->nl && g->l[g->nl - 1].block == block && g->l[g->nl - 1].file != file)
         end_run(g);
-    g->l[g->nl++] = (struct gline){ file, line, block, 0 };
+    g->l[g->nl++] = (struct gline){ file, line, block, g->grp, 0 };
     return 0;
 }
 
@@ -390,7 +392,46 @@ static int cmp_gline(const void *p, const void *q)
     const struct gline *x = p, *y = q;
     PI_CMP_RET(x->file, y->file);
     PI_CMP_RET(x->line, y->line);
+    PI_CMP_RET(x->grp, y->grp);
     return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* gcov groups the functions that start on one line of one file (C++
+ * template instances, a file included twice to define two functions:
+ * gawk's interpret.h, r_interpret and h_interpret): it counts each one's
+ * lines apart, by its rule, then adds them up (gcov.cc
+ * accumulate_line_counts), where the blocks of other functions on a line
+ * are counted together.  Function F's key: F's index in such a group,
+ * else UINT32_MAX.  A part GCC's early ipa-split cut off (PI_FUNC_PART,
+ * its definition's line) is counted with its origin, the group's function
+ * whose name it continues with ".part.". */
+static int same_start(const struct pi_func *a, const struct pi_func *b)
+{
+    return a->file == b->file && a->line == b->line;
+}
+
+static uint32_t group_key(const struct pi_unit_view *u, uint32_t f)
+{
+    const struct pi_func *fn = &u->funcs[f];
+    uint32_t n = 0, only = UINT32_MAX;
+    for (uint32_t k = 0; k < u->hdr.nfuncs; k++)
+        if (u->funcs[k].narcs && !(u->funcs[k].directives & PI_FUNC_PART) && same_start(&u->funcs[k], fn)) {
+            n++;
+            only = k;
+        }
+    if (n < 2)
+        return UINT32_MAX;
+    if (!(fn->directives & PI_FUNC_PART))
+        return f;
+    const char *name = pi_unit_str(u, fn->name);
+    for (uint32_t k = 0; k < u->hdr.nfuncs; k++) {
+        const char *o = pi_unit_str(u, u->funcs[k].name);
+        size_t len = o ? strlen(o) : 0;
+        if (u->funcs[k].narcs && !(u->funcs[k].directives & PI_FUNC_PART) && same_start(&u->funcs[k], fn) &&
+            name && len && !strncmp(name, o, len) && !strncmp(name + len, ".part.", 6))
+            return k;
+    }
+    return only;
 }
 
 int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct line_row **rows,
@@ -409,8 +450,10 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
     }
     int status = 0;
     for (uint32_t f = 0; f < u->hdr.nfuncs && !status; f++)
-        if (u->funcs[f].narcs)
+        if (u->funcs[f].narcs) {
+            g.grp = group_key(u, f);
             status = add_function(&g, u, &u->funcs[f], site, arc);
+        }
     if (!status && g.nl)
         status = index_arcs(&g);
     uint32_t *bl = NULL;
@@ -420,12 +463,19 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
         status = !bl;
     }
     for (size_t i = 0; !status && i < g.nl;) {
-        size_t j = i, n = 0;
-        uint64_t spans = 0; /* (a line with no block of its own) */
-        for (; j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line; j++) {
-            spans = pm_sat_add(spans, g.b[g.l[j].block].count);
-            if (g.l[j].last && !g.b[g.l[j].block].unlisted && (!n || bl[n - 1] != g.l[j].block))
-                bl[n++] = g.l[j].block;
+        size_t j = i;
+        uint64_t total = 0;
+        while (j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line) {
+            /* one function of a group, or the rest (struct gline's grp) */
+            size_t n = 0;
+            uint32_t grp = g.l[j].grp;
+            uint64_t spans = 0; /* (a line with no block of its own) */
+            for (; j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line && g.l[j].grp == grp; j++) {
+                spans = pm_sat_add(spans, g.b[g.l[j].block].count);
+                if (g.l[j].last && !g.b[g.l[j].block].unlisted && (!n || bl[n - 1] != g.l[j].block))
+                    bl[n++] = g.l[j].block;
+            }
+            total = pm_sat_add(total, n ? line_count(&g, bl, n) : spans);
         }
         if (grow((void **)rows, cap, *nrows, sizeof **rows)) {
             status = -1;
@@ -433,7 +483,7 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
         }
         (*rows)[(*nrows)++] = (struct line_row){ .file = pm_unit_file(u, g.l[i].file),
                                                  .line = g.l[i].line,
-                                                 .count = n ? line_count(&g, bl, n) : spans,
+                                                 .count = total,
                                                  .unit_id = u->hdr.unit_id };
         i = j;
     }

@@ -144,6 +144,18 @@ static __attribute__((noinline)) const char *kind(int tag, int *n)
     }
 }
 
+/* one interpreter under two names, at one line of gcovtwice.h */
+#define TW_NAME run_plain
+#define TW_NEXT do { pc++; goto top; } while (0)
+#include "gcovtwice.h"
+#undef TW_NAME
+#undef TW_NEXT
+#define TW_NAME run_hooked
+#define TW_NEXT do { if (hook) hook(pc); pc++; goto top; } while (0)
+#include "gcovtwice.h"
+static int seen;
+static void see(int pc) { seen += pc; }
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 100;
@@ -177,6 +189,11 @@ int main(int argc, char **argv)
     int m = 0;
     for (int i = 0; i < n; i++)
         sum += kind(i % 5, &m) != NULL;
-    printf("%ld %d\n", sum, m);
+    static const int code[] = {1, 2, 3, 1, 1, 2, 3, 3, 1, 0};
+    for (int i = 0; i < n; i++)
+        sum += run_plain(code, NULL);
+    if (argc > 5)
+        sum += run_hooked(code, see);
+    printf("%ld %d %d\n", sum, m, seen);
     return 0;
 }

@@ -11,6 +11,9 @@
 #           of its own that opens with concat's line
 #   rep     the function's last block in GCC's numbering, which gcov
 #           takes for the exit block and lists under no line
+#   gcovtwice.h  one interpreter defined twice at one line (gawk's
+#           interpret.h): gcov counts each function of such a group apart,
+#           then adds them up
 #   tnext, kind  two returns of one constant merged into one PHI argument
 #           at one's line, which an edge's goto also has: gcov counts the
 #           line by that edge alone
@@ -23,7 +26,7 @@
 # counts the control flow fixes are checked by hand.
 . "$PERFINST_TOP/tests/lib.sh"
 command -v gcov > /dev/null || skip "gcov not installed"
-cp "$T/count/gcovlines.c" "$T/count/gcovlines.h" .
+cp "$T/count/gcovlines.c" "$T/count/gcovlines.h" "$T/count/gcovtwice.h" .
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c gcovlines.c -o gl.o
 pi_ld -O2 -o gl gl.o
 PERFINST_OUT=gl.pit ./gl 100 > out || fail "gcovlines failed"
@@ -34,10 +37,10 @@ assert_eq "the same output as the gcov build" "$(cat cov2.out)" "$(cat out)"
 nm gl > syms
 grep -q ' concat\.part\.0$' syms || fail "GCC did not split concat early (the fixture wants concat.part.0)"
 
-# LINES GCDA: "line count" of gcovlines.c, gcov -t's
+# LINES GCDA [FILE]: "line count" of gcovlines.c (or FILE), gcov -t's
 lines() {
     gcov -t "$1" 2> /dev/null |
-        awk -F: '/^ *-: *0:Source:/ { src = $4 } src ~ /(^|\/)gcovlines\.c$/ && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
+        awk -F: -v f="${2:-gcovlines.c}" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
         sort -n
 }
 lines cov2-gcovlines.gcda > gcov2.lines
@@ -53,6 +56,16 @@ awk 'NR == FNR { p[$1] = 1; next } !($1 in p) { print "line " $1 ": gcov -O2 " $
     pi.lines gcov2.lines >> diff.txt
 [ ! -s diff.txt ] || { cat diff.txt; fail "line counts differ from gcov -O2's"; }
 ok "the $(wc -l < gcov2.lines) lines gcov -O2 lists: pmopt report lists each with gcov's count"
+# gcovtwice.h: every line both list, gcov -O2's count (its PHI lines aside)
+lines cov2-gcovlines.gcda gcovtwice.h > twice2.lines
+"$PMOPT" report --by=line --format=csv gl gl.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)gcovtwice\.h$/ { print $3, $1 }' |
+    sort -n > twice.lines
+[ "$(wc -l < twice2.lines)" -gt 10 ] || fail "gcov -O2 gave $(wc -l < twice2.lines) lines of gcovtwice.h"
+awk 'NR == FNR { g[$1] = $2; next } ($1 in g) && g[$1] != $2 { print "gcovtwice.h line " $1 ": pmopt " $2 ", gcov -O2 " g[$1] }' \
+    twice2.lines twice.lines > difft.txt
+[ ! -s difft.txt ] || { cat difft.txt; fail "gcovtwice.h's line counts differ from gcov -O2's"; }
+latch=$(grep -n 'TW_NEXT;' gcovtwice.h | cut -d: -f1)
+assert_eq "gcovtwice.h: the latch, 9 per run_plain call (run_hooked never runs)" 900 "$(awk -v l="$latch" '$1 == l { print $2 }' twice.lines)"
 # lines gcov -O2 lists no code on (folded into PHI arguments): gcov -O0's
 awk 'NR == FNR { g[$1] = 1; next } !($1 in g)' gcov2.lines pi.lines > phi.lines
 [ "$(wc -l < phi.lines)" -ge 3 ] || fail "want the fixture's lines folded into PHI arguments, got: $(cat phi.lines)"
