@@ -16,8 +16,9 @@
  * left, once the counters outgrow it (libuv's thread_stack_size_explicit:
  * 149 KiB of TLS).  So a stack size the program sets in its attributes is
  * raised by the static TLS the program's modules declare: the thread gets
- * at least the stack it asked for.  A stack the program provides itself
- * is left as it is.
+ * at least the stack it asked for.  Attributes with no stack size keep
+ * glibc's default, and a stack the program provides itself is left as it
+ * is.
  *
  * pthread_create and pthread_join also tick the sharing detector's
  * fork/join clock (sharing.c): which threads may run at once follows from
@@ -240,9 +241,10 @@ static const pthread_attr_t *with_tls_room(const pthread_attr_t *attr, pthread_a
 {
     void *addr = NULL;
     size_t size = 0, tls = static_tls_bytes();
-    /* (glibc 2.36 gives a stack address of NULL less the size when none
-       was set) */
-    if (!attr || !tls || pthread_attr_getstack(attr, &addr, &size) != 0 ||
+    /* (pthread_attr_getstack: the size set, 0 if none, which leaves glibc's
+       default; glibc 2.36 gives a stack address of NULL less the size
+       when none was set) */
+    if (!attr || !tls || pthread_attr_getstack(attr, &addr, &size) != 0 || size == 0 ||
         (addr && (uintptr_t)addr + size != 0) || size > SIZE_MAX - tls)
         return attr;
     memcpy(copy, attr, sizeof *copy);

@@ -18,6 +18,16 @@ static void *work(void *p)
     return NULL;
 }
 
+static void *deep(void *p)
+{
+    long *v = p;
+    volatile char frame[1 << 20];
+    frame[0] = (char)*v;
+    frame[sizeof frame - 1] = 1;
+    *v = frame[0] + frame[sizeof frame - 1];   // expect-count: 1
+    return NULL;
+}
+
 int main(void)
 {
     size_t sizes[] = {PTHREAD_STACK_MIN, 65536, 3 * PTHREAD_STACK_MIN + 42};
@@ -38,6 +48,17 @@ int main(void)
         pthread_attr_destroy(&a);
         sum += v;
     }
-    printf("%ld\n", sum);
+    /* attributes with no stack size: glibc's default stack (8 MiB), of
+       which the thread uses 1 MiB */
+    pthread_attr_t a;
+    pthread_t t;
+    long v = 7;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_JOINABLE);
+    if (pthread_create(&t, &a, deep, &v) != 0)   // expect-count: 1
+        return 1;
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&a);
+    printf("%ld %ld\n", sum, v);
     return 0;
 }

@@ -4,7 +4,9 @@
 # take more static TLS than such a stack holds (a generated unit of 3,000
 # functions, about 100 KiB of counters): glibc takes static TLS from each
 # thread's stack, so without the runtime raising the size pthread_create
-# fails with EINVAL (runtime/thread.c, with_tls_room).  Exact counts, the
+# fails with EINVAL (runtime/thread.c, with_tls_room); and a thread whose
+# attributes set no stack size, which must keep glibc's default (it uses
+# 1 MiB: given the TLS's size alone it would crash).  Exact counts, the
 # same output as -O2's and with PERFINST_MODE=off.
 . "$PERFINST_TOP/tests/lib.sh"
 nf=3000
