@@ -12,11 +12,11 @@
 nf=3000
 {
     for i in $(seq $nf); do
-        echo "static long f$i(long x) { if (x & 1) x = x * $i + 1; else x -= $i; if (x & 2) return x ^ $i; return x + 7; }"
+        echo "static unsigned long f$i(unsigned long x) { if (x & 1) x = x * $i + 1; else x -= $i; if (x & 2) return x ^ $i; return x + 7; }"
     done
-    echo "long bulk(long x) { long s = 0;"
-    for i in $(seq $nf); do echo "  s += f$i(x + s);"; done
-    echo "  return s & 0xff; }"
+    echo "long bulk(long x) { unsigned long s = 0, u = (unsigned long)x;"
+    for i in $(seq $nf); do echo "  s += f$i(u + s);"; done
+    echo "  return (long)(s & 0xff); }"
 } > bulk.c
 gcc -O2 -pthread "$T/runtime/smallstack.c" bulk.c -o ref
 want=$(./ref)
