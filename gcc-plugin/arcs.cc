@@ -223,9 +223,7 @@ static bool returns_twice_block(basic_block bb)
 {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
-        unsigned id;
-        int what;
-        if (gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g) || pi_is_marker_call(g, &id, &what))
+        if (pi_block_filler(g))
             continue;
         return is_gimple_call(g) && (gimple_call_flags(g) & ECF_RETURNS_TWICE);
     }

@@ -124,13 +124,18 @@ static void mark_region(function *fun, const vec<marker> &marks, unsigned id, ba
     }
 }
 
+bool pi_block_filler(const gimple *g)
+{
+    unsigned id;
+    int what;
+    return gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g) || pi_is_marker_call(g, &id, &what);
+}
+
 static location_t first_location(basic_block bb)
 {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple *g = gsi_stmt(gsi);
-        unsigned id;
-        int what;
-        if (gimple_code(g) == GIMPLE_LABEL || is_gimple_debug(g) || pi_is_marker_call(g, &id, &what))
+        if (pi_block_filler(g))
             continue; /* (markers carry the pragma's line, not the block's) */
         if (gimple_location(g) != UNKNOWN_LOCATION)
             return gimple_location(g);

@@ -105,6 +105,9 @@ unsigned pi_stmt_directive_add(const struct pi_directive_spec *spec, location_t 
 const struct pi_stmt_directive *pi_stmt_directive_get(unsigned id);
 tree pi_marker_decl(void);
 bool pi_is_marker_call(const gimple *g, unsigned *id, int *what);
+/* pass-count.cc: a label, a debug bind or a directive's marker call, which
+   a scan for a block's first statement passes over */
+bool pi_block_filler(const gimple *g);
 bool pi_markers_made(void);            /* was any statement directive's marker made? */
 
 /* The directives given on a declaration: the "perfinst" attributes' strings,

@@ -236,7 +236,8 @@ static size_t static_tls_bytes(void)
 /* ATTR with its stack size raised by the static TLS, in *COPY (a shallow
  * copy: glibc's attribute object holds the size by value, its CPU set and
  * signal mask by pointer, shared, and the copy is never destroyed), or
- * ATTR itself when it names a stack of the program's own. */
+ * ATTR itself when it sets no stack size or names a stack of the
+ * program's own. */
 static const pthread_attr_t *with_tls_room(const pthread_attr_t *attr, pthread_attr_t *copy)
 {
     void *addr = NULL;
