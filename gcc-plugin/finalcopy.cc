@@ -655,11 +655,19 @@ static unsigned tail_calls(vec<line> *lines, unsigned first, unsigned last, cons
                 continue;
             }
             ok = epilogue_line(l) && !section_switch(l, &n);
-            if (ok && starts(l, "\tpopq\t%"))
+            /* a pop into a register the ABI does not keep only frees the
+               stack (the copy's arguments pushed for an earlier call, freed
+               late): free after the call, that register may hold one of
+               X's arguments before the jump (Lua's luaK_code: `popq %rsi`
+               before `jmp savelineinfo`), so it becomes an add */
+            bool scratch = ok && starts(l, "\tpopq\t%") && kept_by_epilogue(l.s + 7, l.n - 7);
+            if (ok && !scratch && starts(l, "\tpopq\t%"))
                 for (size_t i = 0; i < opn; i++) /* (not a register the epilogue restores) */
                     if (op[i] == '%' && l.n - 7 <= opn - i - 1 && memcmp(op + i + 1, l.s + 7, l.n - 7) == 0)
                         ok = false;
-            if (ok) {
+            if (ok && scratch)
+                puts_(&ep, "\taddq\t$8, %rsp\n");
+            else if (ok) {
                 put(&ep, l.s, l.n);
                 puts_(&ep, "\n");
             }

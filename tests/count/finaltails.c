@@ -15,10 +15,10 @@ volatile int sink;
 __attribute__((noinline)) int step(int x) { return x * 3 + 1; }        // expect-count-all: 48
 __attribute__((noinline)) int other(int x) { return x - 7; }           // expect-count-all: 20
 __attribute__((noinline)) void bump(int *p) { p[1] += p[0]; }          // expect-count-all: 40
-__attribute__((noinline)) int peek(const int *p) { return p[0] + 2; }  // expect-count-all: 80
+__attribute__((noinline)) int peek(const int *p) { return p[0] + 2; }  // expect-count-all: 120
 __attribute__((noinline)) int many(int a, int b, int c, int d, int e, int f, int g, int h)
 {
-    return a + b + c + d + e + f + g + h;                              // expect-count-all: 40
+    return a + b + c + d + e + f + g + h;                              // expect-count-all: 80
 }
 __attribute__((noinline)) int bye(int x)
 {
@@ -112,6 +112,17 @@ __attribute__((noinline)) int stackargs(int x)
     return many(x, 1, 2, 3, 4, 5, 6, x);                               // expect-count-all: 40
 }
 
+/* must: a tail call after a call with arguments on the stack, which the
+   copy frees after its last call with pops into registers free there
+   (`popq %rdx; popq %rcx`): before f's jump they hold quad's arguments */
+__attribute__((noinline)) int quad(int *p, int x, int y, int z) { return p[0] + x * 3 + y * 5 + z * 7; } // expect-count-all: 40
+__attribute__((noinline)) int freedlate(int *p, int x)
+{
+    int y = peek(p);                                                   // expect-count-all: 40
+    p[0] = many(x, 1, 2, 3, 4, 5, 6, y);
+    return quad(p, x + y, y, x);
+}
+
 /* the counted block after the call: bye does not return */
 __attribute__((noinline)) int last(int x)
 {
@@ -135,6 +146,8 @@ int main(int argc, char **argv)
         s += flagged(fl);                                              // expect-count-all: 40
         long it[9] = {i, 0, 0, i % 3 == 0, 0, 0, 0, 0, i % 4};
         s += item(db, i, it);                                          // expect-count-all: 40
+        int q[1] = {i};
+        s += freedlate(q, i);                                          // expect-count-all: 40
     }
     printf("sum %ld pair %d %d\n", s, pair[0], pair[1]);               // expect-count-all: 1
     fflush(stdout);                                                    // expect-count-all: 1

@@ -5,7 +5,9 @@
 # counting copy keeps the call and the count after it; where a local the
 # callee sees is live after the call (escape) or arguments go on the stack
 # (stackargs: marked on GIMPLE, unmarked after expansion), f keeps the
-# call.  A frame that only kept the stack aligned for calls goes with them.
+# call; where the copy frees stack arguments late by pops into registers
+# free after its call (freedlate), f's jump keeps its arguments in them.
+# A frame that only kept the stack aligned for calls goes with them.
 # Exact counts, the off mode's output, with and without -g, and with
 # -maccumulate-outgoing-args (stack arguments stored into the frame).
 . "$PERFINST_TOP/tests/lib.sh"
@@ -17,7 +19,7 @@ want=$(./ref)
 # code NAME PROG: NAME's instructions (objdump), the mnemonic and operand
 code() { objdump -d --no-show-raw-insn "$2" | awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
     awk -F'\t' 'NF >= 2 { i = $2; sub(/ *#.*/, "", i); gsub(/[0-9a-f]+ </, "<", i); gsub(/ +/, " ", i); print i }'; }
-must="direct:<step> indirect:\\* voidtail:<bump> ping:<pong> pong:<ping> last:<bye> flagged:<full> item:<locate>"
+must="direct:<step> indirect:\\* voidtail:<bump> ping:<pong> pong:<ping> last:<bye> flagged:<full> item:<locate> freedlate:<quad>"
 for f in $must; do
     assert_contains "-O2 ends ${f%%:*} with a jump to its callee" <(code "${f%%:*}" ref) "^jmp ${f#*:}"
 done
@@ -34,9 +36,13 @@ for v in g nog acc; do
         code "$n.count.0" "$v" > "$n.count.$v"
         [ -s "$n.$v" ] && [ -s "$n.count.$v" ] || fail "$v: $n or $n.count.0 not found"
         assert_contains "$v: $n (f) ends with a jump to its callee" "$n.$v" "^jmp ${f#*:}"
-        assert_eq "$v: $n (f) calls nothing" "" "$(grep '^call' "$n.$v")"
+        [ "$n" = freedlate ] || assert_eq "$v: $n (f) calls nothing" "" "$(grep '^call' "$n.$v")"
         assert_contains "$v: $n.count.0 calls its callee" "$n.count.$v" "^call ${f#*:}"
     done
+    argregs='^pop %(rdi|rsi|rdx|rcx|r8|r9)$'
+    [ $v = acc ] || # (stack arguments stored into the frame: nothing to free)
+        assert_contains "$v: freedlate.count.0 frees the stack by pops into free registers" freedlate.count.$v "$argregs"
+    assert_eq "$v: freedlate (f) pops into no argument register" "" "$(grep -E "$argregs" freedlate.$v)"
     # the frame the copy kept for the stack's alignment at its calls
     for n in direct voidtail ping pong last flagged item; do
         assert_eq "$v: $n (f) has no frame" "" "$(grep '%rsp' "$n.$v")"
