@@ -375,9 +375,9 @@ static bool parse_args(const struct plugin_name_args *a)
     /* clean-copies=final is the default: each counted function is compiled
      * once, its clean copy f made from the counting copy's assembly
      * (finalcopy.cc), where all compiled both: sqlite3.c's compile in
-     * 1.14x plain -O2's instructions against 2.35x, counting as cheap; the
-     * off mode pays f's shape (bench/RESULTS.md, 2026-11-30 "the whole
-     * count-cost suite under clean-copies=final") */
+     * 1.14x plain -O2's instructions against 2.35x (CPU), counting as
+     * cheap on SQLite and Lua (0.997x), the off mode 1.06x -O2 against
+     * 1.016x: f's shape (bench/RESULTS.md, 2026-11-30 15:00 and 18:10) */
     pi_opt.clean_copies = PI_CLEAN_FINAL;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
