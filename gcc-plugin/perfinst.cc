@@ -622,8 +622,14 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
            -fprofile-generate has them.  clean-copies=late: -O's limits
            too, the summaries' sizes made -O2's (pass-inlsize.cc,
            body_entry): the doubled limits cost it 1.50x -> 1.88x plain
-           -O2's compile on lparser.c (2026-11-29 18:30) */
-        if (pi_opt.clean_copies == PI_CLEAN_ALL || pi_opt.clean_copies == PI_CLEAN_LOOPS)
+           -O2's compile on lparser.c (2026-11-29 18:30).  final (the
+           default) doubles them as all does: with -O's, each call that
+           stays a call pays the off mode's entry test (SQLite's off mode
+           1.043-1.047x -O2's instructions against 1.011-1.027x doubled),
+           and doubled they cost its compile less than all's second
+           compile (bench/RESULTS.md, 2026-12-01) */
+        if (pi_opt.clean_copies == PI_CLEAN_ALL || pi_opt.clean_copies == PI_CLEAN_LOOPS ||
+            pi_opt.clean_copies == PI_CLEAN_FINAL)
             compensate_inliner(2, 1, early);
     } else if (pi_opt.all_count || pi_opt.all_sample)
         compensate_inliner(5, 2, early);
