@@ -1,4 +1,5 @@
 #!/bin/bash
+# timeout: 600
 # Signals: every signal that can be caught and whose default action ends
 # the process leaves a complete trace (END) with a SIGNAL record and the
 # counts so far, and the process still dies of the signal (same exit
