@@ -530,7 +530,8 @@ static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<ch
 }
 
 /* the registers that an epilogue leaves as they were at the call (the
-   call's target may be in one): the ABI's caller-saved, and %rip */
+   call's target may be in one): the ABI's caller-saved, and %rip; an
+   epilogue's pop into one of them only frees the stack */
 static bool kept_by_epilogue(const char *r, size_t n)
 {
     static const char *const ok[] = {"rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "rip"};
@@ -660,8 +661,9 @@ static unsigned tail_calls(vec<line> *lines, unsigned first, unsigned last, cons
                late): free after the call, that register may hold one of
                X's arguments before the jump (Lua's luaK_code: `popq %rsi`
                before `jmp savelineinfo`), so it becomes an add */
-            bool scratch = ok && starts(l, "\tpopq\t%") && kept_by_epilogue(l.s + 7, l.n - 7);
-            if (ok && !scratch && starts(l, "\tpopq\t%"))
+            bool pop = ok && starts(l, "\tpopq\t%");
+            bool scratch = pop && kept_by_epilogue(l.s + 7, l.n - 7);
+            if (pop && !scratch)
                 for (size_t i = 0; i < opn; i++) /* (not a register the epilogue restores) */
                     if (op[i] == '%' && l.n - 7 <= opn - i - 1 && memcmp(op + i + 1, l.s + 7, l.n - 7) == 0)
                         ok = false;
