@@ -1,5 +1,6 @@
 # The inliner sees a function with indirect calls at its -O2 size in an
-# all=count build (up to rounding where the inline limits are doubled) (pass-inlsize.cc): each call's inline cache of targets
+# all=count build, up to rounding where the inline limits are doubled
+# (pass-inlsize.cc): each call's inline cache of targets
 # (two tests of the thread's slot, two hit counters, the runtime call on a
 # miss; pass-count.cc add_icall_cache) is taken out of GCC's summary with
 # the counters.  Without that, dispatch() (icall-size.c, four calls through
@@ -15,8 +16,8 @@ gcc -O2 -fdump-ipa-inline -c "$T/count/icall-size.c" -o o2.o
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fdump-ipa-inline -c "$T/count/icall-size.c" -o c.o
 want=$(size_of o2.c.*i.inline dispatch)
 [ -n "$want" ] || fail "no summary of dispatch in gcc -O2's inline dump"
-# where the plugin doubles the inline limits (clean-copies=final, the
-# default, and all) every entry of the summary is scaled, the call
+# where the plugin doubles the inline limits (clean-copies=all, the
+# default, and final) every entry of the summary is scaled, the call
 # overhead's too (pass-inlsize.cc, body_entry): -O2's size up to the
 # rounding of the scaled entries; with -O's limits (late) exactly -O2's
 got=$(size_of c.c.*i.inline dispatch)
