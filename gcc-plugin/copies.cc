@@ -630,13 +630,10 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
         return 0;
     const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     auto_bitmap in_loop;
-    /* clean-copies=final: a call-free loop's counters too, so that f can
-       be its counting copy's code less the updates (finalcopy.cc); store
-       motion's register and the exit's store would be code of the body,
-       and IVOPTs made such a counter the loop's induction variable
-       (strlen-like loops: the program's pointer computed from it) */
-    if (pi_opt.clean_copies != PI_CLEAN_FINAL)
-        call_free_loops(fun, ctr, in_loop);
+    /* (with clean-copies=final too: f leaves out the stores into the
+       counters that store motion puts at such a loop's exits and keeps
+       their loads and register adds, finalcopy.cc) */
+    call_free_loops(fun, ctr, in_loop);
     /* every reference to the array, by counter: K -> its loads and stores */
     hash_map<int_hash<HOST_WIDE_INT, -1, -2>, unsigned> refs;  /* K -> references */
     hash_set<int_hash<HOST_WIDE_INT, -1, -2>> unsafe;          /* K read or written otherwise */

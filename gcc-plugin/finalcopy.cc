@@ -17,6 +17,12 @@
  *
  *   - every counter update's line deleted (and the `#APP` ... `#NO_APP`
  *     group around it when nothing else of it is left),
+ *   - every store into the counters GCC made (a loop whose calls write no
+ *     memory keeps its counters in registers: store motion's load before
+ *     it, register adds, stores at its exits; copies.cc call_free_loops):
+ *     an instruction whose destination is `CTR@tpoff` (counter_use); its
+ *     loads and adds stay, dead in f (an induction variable IVOPTs shared
+ *     with the program's stays right),
  *   - every local label the body defines (`.L12:`, `.LVL3:`, `.LBB7:`) and
  *     every `.loc` view symbol (`view .LVU4`) renamed `.L12_f` ...: f's
  *     own labels, one definition each in the unit,
@@ -35,9 +41,6 @@
  *     "tail calls" below) its epilogue and a jump, and a frame left with
  *     no call dropped.
  *
- * (With clean-copies=final a loop without calls counts in memory too, one
- * asm an update: copies.cc, pi_counters_as_asm.)
- *
  * pass-countfn.cc (latecopy) puts that text in f as one basic asm after
  * the dispatch (`if (__perfinst_fnon[F]) return f.count.N(...)`), which
  * GCC expands and writes as it does late's: f's prologue stays empty, its
@@ -55,8 +58,9 @@
  *
  * A function the text does not fit (a hot/cold split, exception tables,
  * a non-local label, any other reference to perfinst's symbols in code
- * that stays, an unbalanced section switch) gets late's clean copy
- * instead: pi_final_derive says why. */
+ * that stays than a counter's load, a counter's update whose flags are
+ * read, an unbalanced section switch) gets late's clean copy instead:
+ * pi_final_derive says why. */
 #include "plugin.h"
 #include "tree-eh.h"
 
@@ -227,6 +231,97 @@ static bool uncond_line(const line &l)
         if (l.n >= k + 1 && memcmp(l.s + 1, ops[i], k) == 0 && (l.n == k + 1 || !ISALNUM(l.s[k + 1])))
             return true;
     }
+    return false;
+}
+
+/* How instruction line L uses the counters CTR (a call-free loop's, which
+ * GCC's store motion keeps in a register: loaded before the loop, stored
+ * at its exits; copies.cc call_free_loops), named `CTR@tpoff` in a memory
+ * operand (`%fs:CTR@tpoff+K`, or `CTR@tpoff+K(%reg)` off %fs:0):
+ * CTR_NONE, CTR_READ (a load, a compare: f keeps it, reading the counter
+ * as the copy does), CTR_WRITE (the counter its destination, AT&T's last
+ * operand: f leaves it out), CTR_WRITE_FLAGS (a write that sets the flags
+ * as well: add, sub, inc ...), CTR_OTHER (an exchange, a write of a
+ * register too: f cannot be made).  The name only as `CTR@`: another
+ * perfinst symbol may start with it (the inline caches'). */
+enum ctr_use { CTR_NONE, CTR_READ, CTR_WRITE, CTR_WRITE_FLAGS, CTR_OTHER };
+
+static ctr_use counter_use(const line &l, const char *ctr)
+{
+    size_t k = strlen(ctr);
+    /* where CTR@tpoff is, and where the last operand begins (the last
+       comma outside parentheses) */
+    size_t at = l.n, last = 0;
+    int depth = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        char c = l.s[i];
+        if (c == '(')
+            depth++;
+        else if (c == ')')
+            depth--;
+        else if (c == ',' && depth == 0)
+            last = i + 1;
+        else if (c == '#')
+            break;
+        if (at == l.n && i + k + 6 <= l.n && memcmp(l.s + i, ctr, k) == 0 && memcmp(l.s + i + k, "@tpoff", 6) == 0 &&
+            (i == 0 || !ident_char(l.s[i - 1])))
+            at = i;
+    }
+    if (at == l.n || !insn_line(l))
+        return CTR_NONE;
+    size_t m = 1;
+    while (m < l.n && ISALNUM(l.s[m]))
+        m++;
+    line op = {l.s + 1, m - 1};
+    if (last == 0) /* one operand: `incq %fs:CTR@tpoff+K` */
+        last = m;
+    if (at < last)
+        return CTR_READ; /* a source */
+    static const char *const others[] = {"xchg", "cmpxchg", "xadd", "bts", "btr", "btc", "lock", "rep"};
+    for (unsigned i = 0; i < ARRAY_SIZE(others); i++)
+        if (starts(op, others[i]))
+            return CTR_OTHER;
+    static const char *const reads[] = {"cmp", "test", "push", "prefetch", "comis", "ucomis", "vcomis", "vucomis",
+                                        "ptest", "vptest", "bt"};
+    for (unsigned i = 0; i < ARRAY_SIZE(reads); i++)
+        if (starts(op, reads[i]))
+            return CTR_READ;
+    static const char *const flags[] = {"add", "sub", "inc", "dec", "and", "or", "xor", "neg", "adc", "sbb",
+                                        "sh", "sa", "ro", "rc"};
+    for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
+        if (starts(op, flags[i]))
+            return CTR_WRITE_FLAGS;
+    return CTR_WRITE;
+}
+
+/* L reads the counters CTR and mentions no other perfinst symbol */
+static bool only_counter_reads(const line &l, const char *ctr)
+{
+    if (counter_use(l, ctr) != CTR_READ)
+        return false;
+    size_t k = strlen(ctr), p = strlen("__perfinst");
+    for (size_t i = 0; i + p <= l.n; i++)
+        if (memcmp(l.s + i, "__perfinst", p) == 0 &&
+            (i + k + 6 > l.n || memcmp(l.s + i, ctr, k) != 0 || memcmp(l.s + i + k, "@tpoff", 6) != 0))
+            return false;
+    return true;
+}
+
+/* an instruction that reads the flags: a conditional jump, set, move,
+   adc, sbb, pushf, lahf */
+static bool reads_flags(const line &l)
+{
+    if (!insn_line(l))
+        return false;
+    line op = {l.s + 1, 0};
+    while (1 + op.n < l.n && ISALNUM(l.s[1 + op.n]))
+        op.n++;
+    if (op.n >= 2 && op.s[0] == 'j' && !starts(op, "jmp"))
+        return true;
+    static const char *const r[] = {"set", "cmov", "adc", "sbb", "rcl", "rcr", "pushf", "lahf"};
+    for (unsigned i = 0; i < ARRAY_SIZE(r); i++)
+        if (starts(op, r[i]))
+            return true;
     return false;
 }
 
@@ -831,6 +926,19 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             *why = "a symbol defined in the body (a hot/cold split)";
         else if (counter_line(l, ctr) || (icall && counter_line(l, icall)) || equals(l, "\t" PI_TAIL_TAG))
             drop[i - first] = 1;
+        else if (ctr_use u = counter_use(l, ctr)) {
+            /* GCC's own (a call-free loop's): the stores go, the loads
+               stay (the program's values may be computed from them: an
+               induction variable IVOPTs shares with the counter) */
+            if (u == CTR_OTHER)
+                *why = "a counter exchanged or updated with a lock";
+            else if (u != CTR_READ) {
+                drop[i - first] = 1;
+                unsigned j = next_code(lines, i, first, last, drop);
+                if (u == CTR_WRITE_FLAGS && j < last && reads_flags(lines[j]))
+                    *why = "the flags of a counter's update read";
+            }
+        }
         else if (icall_cmp_line(l, icall)) {
             /* the whole asm, up to its last line (pi_icall_asm_template) */
             unsigned j = i + 1;
@@ -938,7 +1046,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             free(refnames[i]);
     }
     for (unsigned i = first; i < last && !*why; i++)
-        if (!drop[i - first] && !dead[i - first] && contains(lines[i], "__perfinst"))
+        if (!drop[i - first] && !dead[i - first] && contains(lines[i], "__perfinst") && !only_counter_reads(lines[i], ctr))
             *why = "another reference to perfinst's symbols";
 
     outbuf out = {NULL, 0, 0};

@@ -61,7 +61,12 @@ ins() {
             split(i, w, " "); if (w[1] ~ /^(nop|data16|cs|xchg)/) next
             print i }'
 }
-# (tight: a loop without calls, whose counters are asms too)
+# (tight: a loop without calls, whose counters store motion keeps in
+# registers: loaded before the loop, stored after it; f keeps the loads
+# and register adds, and leaves out the stores)
+# writes: the lines of a function's instructions that write into %fs
+# memory (the counters: AT&T's last operand; compares only read)
+writes() { grep -E ',%fs:[^,]*$' "$1" | grep -vE '^(cmp|test)' || true; }
 for f in calls fib pick twice main tight; do
     ins "$f" "$f" > "$f.clean"
     ins "$f" "$f.count.0" > "$f.counting"
@@ -69,7 +74,8 @@ for f in calls fib pick twice main tight; do
     assert_eq "$f enters with the dispatch" "cmpb jne <self>" "$(head -2 "$f.clean" | awk '{ print $1 }' | xargs) $(sed -n 2p "$f.clean" | awk '{ print $2 }')"
     # the dispatch's unreached `jmp f.count.0` after the body (pass-tailjump.cc)
     sed '1,2d' "$f.clean" | sed '${/^jmp *<self>$/d}' > "$f.body"
-    grep -v '^addq *\$0x[0-9a-f]*,%fs:' "$f.counting" > "$f.less"
+    grep -vE ',%fs:[^,]*$' "$f.counting" > "$f.less"
+    grep -E '^(cmp|test).*,%fs:[^,]*$' "$f.counting" && fail "$f.count.0 compares a counter"
     n=$(($(wc -l < "$f.counting") - $(wc -l < "$f.less")))
     [ "$n" -gt 0 ] || fail "$f.count.0 has no counter update"
     # ... but for the jumps the updates left behind: a jump to a jump goes
@@ -82,6 +88,15 @@ for f in calls fib pick twice main tight; do
     changed=$(grep -c '^hunk' "$f.hunks" || true)
     echo "$f $changed" >> changed.list
     ok "$f is $f.count.0 less its $n counter updates ($(wc -l < "$f.body") instructions; $changed places where jumps went or became their return block)"
+    assert_eq "$f writes no counter" "" "$(writes "$f.body")"
+done
+# tight's counters: loaded and stored around its loop in the copy, only
+# loaded in f
+assert_contains "tight.count.0 stores a counter kept in a register" tight.counting '^mov +%r[a-z0-9]+,%fs:'
+assert_eq "tight.count.0 adds in memory to one counter, its return's (the loop's two are in registers)" 1 \
+    "$(grep -cE '^(add|sub|inc)[a-z]* .*,%fs:' tight.counting)"
+assert_contains "tight loads them too" tight.body '^mov +%fs:0x[0-9a-f]+,%r'
+for f in calls fib pick twice main; do
     assert_eq "$f touches no counter" 0 "$(grep -c '%fs:' "$f.body" || true)"
 done
 
