@@ -86,13 +86,13 @@
  *                        where -fprofile-generate instruments (default; pass-count.cc;
  *                        functions marked one by one stay at cfg)
  *   clean-copies=all|loops|none|late|final  which counting functions are compiled twice, a clean
- *                        copy for the off mode and a counting copy: every one (default),
+ *                        copy for the off mode and a counting copy: every one,
  *                        those with a loop, or none; the others keep one body that counts
  *                        whatever the mode, compiled once (copies.cc, pi_single_body;
  *                        docs/design.md "Cost"); late: every one, but the two copies share
  *                        the GIMPLE passes and are split before expansion (pass-countfn.cc);
- *                        final: as late, but the clean copy is the counting copy's final
- *                        assembly less its counter updates (finalcopy.cc)
+ *                        final (default): as late, but the clean copy is the counting
+ *                        copy's final assembly less its counter updates (finalcopy.cc)
  *   loop-counters=register|memory  in a counting copy f.count.N, the counters of a loop
  *                        with a call counted in registers and added to memory at its exits
  *                        and before its calls (copies.cc, pi_promote_loop_counters), or
@@ -184,10 +184,11 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-count-at=cfg|late  all=count's counters placed before the early inliner\n"
     "                            or after it, where -fprofile-generate places its own (default)\n"
     "  -fplugin-arg-perfinst-clean-copies=all|loops|none|late|final  which counting functions get a\n"
-    "                            clean copy for the off mode: all (default), those with a loop, none\n"
-    "                            (the others count in place whatever the mode: a cheaper compile),\n"
-    "                            or all, split from one optimised body just before expansion (late)\n"
-    "                            or from the counting copy's assembly, less its counters (final)\n"
+    "                            clean copy for the off mode: all, each compiled on its own; those\n"
+    "                            with a loop, none (the others count in place whatever the mode: a\n"
+    "                            cheaper compile); or all, split from one optimised body just before\n"
+    "                            expansion (late) or made from the counting copy's assembly, less its\n"
+    "                            counters (final, the default: one compile for both)\n"
     "  -fplugin-arg-perfinst-loop-counters=register|memory  a counting copy's loop counts in\n"
     "                            registers, added to memory at its exits and calls, or in\n"
     "                            memory at every iteration (default)\n"
@@ -371,6 +372,13 @@ static bool parse_args(const struct plugin_name_args *a)
      * workload in 3-4 % more, and every workload in more instructions
      * (bench/RESULTS.md, 2026-11-29 "a loop's counters in registers") */
     pi_opt.loop_counters_memory = true;
+    /* clean-copies=final is the default: each counted function is compiled
+     * once, its clean copy f made from the counting copy's assembly
+     * (finalcopy.cc), where all compiled both: sqlite3.c's compile in
+     * 1.14x plain -O2's instructions against 2.35x, counting as cheap; the
+     * off mode pays f's shape (bench/RESULTS.md, 2026-11-30 "the whole
+     * count-cost suite under clean-copies=final") */
+    pi_opt.clean_copies = PI_CLEAN_FINAL;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (word_arg(k, v, &ok))
@@ -614,12 +622,12 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
            -fprofile-generate has them.  clean-copies=late: -O's limits
            too, the summaries' sizes made -O2's (pass-inlsize.cc,
            body_entry): the doubled limits cost it 1.50x -> 1.88x plain
-           -O2's compile on lparser.c (2026-11-29 18:30).  final doubles
-           them as all does: with -O's, each call that stays a call pays
-           the off mode's entry test (SQLite's off mode 1.043-1.047x -O2's
-           instructions against 1.011-1.027x doubled), and doubled they
-           cost its compile less than all's second compile
-           (bench/RESULTS.md, 2026-12-01) */
+           -O2's compile on lparser.c (2026-11-29 18:30).  final (the
+           default) doubles them as all does: with -O's, each call that
+           stays a call pays the off mode's entry test (SQLite's off mode
+           1.043-1.047x -O2's instructions against 1.011-1.027x doubled),
+           and doubled they cost its compile less than all's second
+           compile (bench/RESULTS.md, 2026-12-01) */
         if (pi_opt.clean_copies == PI_CLEAN_ALL || pi_opt.clean_copies == PI_CLEAN_LOOPS ||
             pi_opt.clean_copies == PI_CLEAN_FINAL)
             compensate_inliner(2, 1, early);

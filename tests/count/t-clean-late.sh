@@ -4,13 +4,13 @@
 # into f (clean, the dispatch at its entry) and f.count.N (counting) just
 # before expansion, so that only expansion and the RTL passes run twice.
 # Checked: the exact counts (clean-copies.c, loops.c, cgoto.c's lines as
-# with the default); what PERFINST_MODE=off counts (nothing, a computed-goto
+# with clean-copies=all); what PERFINST_MODE=off counts (nothing, a computed-goto
 # function included); the clean copies hold no counter, marker or probe;
 # the split is late: GCC's last GIMPLE pass (-fdump-tree-optimized) sees
 # each function once, with its counters, and no f.count.N, which expansion
 # (-fdump-rtl-expand) sees; a call kept from the tail by the counters is a
 # sibling call again in the clean copy; indirect calls' targets counted as
-# by default.
+# with clean-copies=all.
 . "$PERFINST_TOP/tests/lib.sh"
 LATE="-fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=late"
 lines() { "$PMOPT" report "$1" "$2" --by=line --format=csv 2> /dev/null |
@@ -38,12 +38,12 @@ done
 # 2. the split is made after the GIMPLE passes: the last of them sees each
 # function once, counting; expansion sees f and f.count.N
 pi_cc -O2 $LATE -fdump-tree-optimized=late.opt -fdump-rtl-expand=late.exp -S "$src" -o late.s
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fdump-tree-optimized=all.opt -S "$src" -o all.s
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=all -fdump-tree-optimized=all.opt -S "$src" -o all.s
 fns() { sed -n 's/^;; Function \([^ ]*\) .*/\1/p' "$1" | grep -v '^__perfinst' | sort | tr '\n' ' '; }
 assert_eq "late: the functions GCC's last GIMPLE pass sees" "flat loopy main " "$(fns late.opt)"
 assert_eq "late: the functions expanded" "flat flat.count.0 loopy loopy.count.0 main main.count.0 " \
     "$(fns late.exp | sed 's/\.count\.[0-9]*/.count.0/g')"
-assert_eq "default: the counting copies go through the GIMPLE passes" \
+assert_eq "all: the counting copies go through the GIMPLE passes" \
     "flat flat.count.0 loopy loopy.count.0 main main.count.0 " "$(fns all.opt | sed 's/\.count\.[0-9]*/.count.0/g')"
 [ "$(grep -c 'perfinst site' late.opt)" -gt 0 ] || fail "late: no site marker in the optimised body"
 for f in flat loopy main; do
@@ -80,10 +80,10 @@ ok "loops.c: $(tail -1 loops.check)"
 
 # 4. a threaded interpreter (computed goto through a static label table):
 # a counting copy with a table of its own, nothing counted when off, and
-# the lines of the default build
+# the lines of clean-copies=all's build
 pi_cc -O2 -g $LATE -c "$T/count/cgoto.c" -o cgoto.o
 pi_ld -O2 -o cgoto cgoto.o
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/cgoto.c" -o cgoto-all.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=all -c "$T/count/cgoto.c" -o cgoto-all.o
 pi_ld -O2 -o cgoto-all cgoto-all.o
 assert_eq "cgoto: output" 501000 "$(PERFINST_OUT=cgoto.pit ./cgoto 1000)"
 PERFINST_OUT=cgoto-all.pit ./cgoto-all 1000 > /dev/null
@@ -92,12 +92,12 @@ assert_contains "cgoto: run has a counting copy" syms ' [tT] run\.count\.[0-9]+$
 [ "$(grep -c ' [dDrR] table\.' syms)" = 2 ] || fail "cgoto: want two label tables: $(grep table syms)"
 on=$(lines ./cgoto cgoto.pit)
 [ -n "$on" ] || fail "cgoto: nothing counted"
-assert_eq "cgoto: lines counted as by the default" "$(lines ./cgoto-all cgoto-all.pit)" "$on"
+assert_eq "cgoto: lines counted as by clean-copies=all" "$(lines ./cgoto-all cgoto-all.pit)" "$on"
 assert_eq "cgoto: PERFINST_MODE=off output" 501000 "$(PERFINST_MODE=off PERFINST_OUT=cgoto-off.pit ./cgoto 1000)"
 assert_eq "cgoto: lines counted with PERFINST_MODE=off" "" "$(lines ./cgoto cgoto-off.pit)"
 
 # 5. indirect calls: the inline cache in the counting copy, none in the
-# clean one; the targets' counts as by the default
+# clean one; the targets' counts as by clean-copies=all
 pi_cc -O2 $LATE -S "$T/count/icallcache.c" -o icall.s
 body icall.s call > call.clean
 assert_eq "icall: the clean copy checks no cache" 0 "$(grep -c '%fs:' call.clean || true)"
@@ -111,10 +111,10 @@ for v in late all; do
     "$PMOPT" dump $v.pit | grep -c ' ICALL ' > $v.n
 done
 assert_eq "icall: output" "sum 3179003" "$(cat late/out)"
-assert_eq "icall: ICALL records as by the default" "$(cat all.n)" "$(cat late.n)"
+assert_eq "icall: ICALL records as by clean-copies=all" "$(cat all.n)" "$(cat late.n)"
 
 # 6. C++ exceptions through counted frames (flow-exc.cc): a function with
-# exception regions is split right after IPA, as by default (GCC's
+# exception regions is split right after IPA, as with clean-copies=all (GCC's
 # versioning failed on them after the GIMPLE passes); the others late
 if command -v g++ > /dev/null; then
     pi_cc -x c++ -O2 -g $LATE -fplugin-arg-perfinst-verbose -c "$T/count/flow-exc.cc" -o exc.o 2> exc.err

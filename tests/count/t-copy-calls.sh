@@ -14,12 +14,16 @@
 # near_mul or far_add off while work counts (the copy's test: not
 # counted, the output the same), copy-calls=entry (the calls go to the
 # functions), and -fPIC (a static callee only).
+# With clean-copies=all: copy-calls=direct is made on the clean and the
+# counting copy compiled each on its own (pass-tailjump.cc); with
+# clean-copies=final, the default, a counting copy calls G itself.
 . "$PERFINST_TOP/tests/lib.sh"
+ALL=-fplugin-arg-perfinst-clean-copies=all
 s=$T/count/copycalls.c
 gcc -O2 "$s" "$T/count/copycalls2.c" "$T/count/copycalls3.c" -o o2
 want=$(./o2)
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$s" -o a.o
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/copycalls2.c" -o b.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -c "$s" -o a.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -c "$T/count/copycalls2.c" -o b.o
 gcc -O2 -c "$T/count/copycalls3.c" -o c.o
 pi_ld -O2 -o prog a.o b.o c.o
 
@@ -70,8 +74,8 @@ for c in near_mul far_add; do
 done
 
 # copy-calls=entry: the calls go to the functions, no entries
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-copy-calls=entry -c "$s" -o ae.o
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-copy-calls=entry -c "$T/count/copycalls2.c" -o be.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-copy-calls=entry -c "$s" -o ae.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-copy-calls=entry -c "$T/count/copycalls2.c" -o be.o
 pi_ld -O2 -o entry ae.o be.o c.o
 objdump -d --no-show-raw-insn entry | awk '/<work.count.0>:/,/^$/' > work-e.s
 assert_contains "copy-calls=entry: work.count.0 calls near_mul" work-e.s 'call +[0-9a-f]+ <near_mul>$'
@@ -80,8 +84,8 @@ run_exact entry "$s" "$want" "copy-calls=entry: counts"
 
 # -fPIC (a shared object's code): the static near_mul through its entry,
 # far_add (default visibility, may be interposed) as before
-pi_cc -O2 -g -fPIC -fplugin-arg-perfinst-all=count -c "$s" -o ap.o
-pi_cc -O2 -g -fPIC -fplugin-arg-perfinst-all=count -c "$T/count/copycalls2.c" -o bp.o
+pi_cc -O2 -g -fPIC -fplugin-arg-perfinst-all=count $ALL -c "$s" -o ap.o
+pi_cc -O2 -g -fPIC -fplugin-arg-perfinst-all=count $ALL -c "$T/count/copycalls2.c" -o bp.o
 pi_ld -O2 -o pic ap.o bp.o c.o
 objdump -d --no-show-raw-insn pic | awk '/<work.count.0>:/,/^$/' > work-p.s
 assert_contains "-fPIC: work.count.0 calls near_mul.count.0" work-p.s 'call +[0-9a-f]+ <near_mul\.count\.0>$'

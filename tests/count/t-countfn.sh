@@ -8,7 +8,12 @@
 # the same as counting=inline's; nothing is counted with PERFINST_MODE=off;
 # an overlay turns cell_info off alone; threshold stacks show no extra
 # frame (sum_cells → pick, main → sum_cells).
+# With clean-copies=all: its copies compiled each on its own and its
+# inline cache's miss a call GCC sees (which needs the frame); with
+# clean-copies=final, the default, F is made of the counting copy's code and
+# the cache is one asm (t-clean-final.sh, t-icall-regs.sh).
 . "$PERFINST_TOP/tests/lib.sh"
+ALL=-fplugin-arg-perfinst-clean-copies=all
 src=$T/count/countfn.c
 # mnemonics of FN in object/program $1 (nops dropped)
 insns() { objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
@@ -18,13 +23,13 @@ gcc -O2 -I"$PERFINST_TOP/include" -c "$src" -o o2.o
 insns o2.o cell_info > o2.ins
 assert_eq "gcc -O2: cell_info has no frame (the fixture is valid)" 0 "$(grep -cE '^(push|sub)' o2.ins || true)"
 
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=inline -c "$src" -o inl.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-counting=inline -c "$src" -o inl.o
 insns inl.o cell_info > inl.ins
 assert_eq "counting=inline: cell_info pushes before its test's jne (the problem)" 3 \
     "$(awk '/^jne/ { exit } /^push/ { n++ } END { print n + 0 }' inl.ins)"
 
 # (one .text, as without all=count: objdump names the jump's target)
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=function -fno-function-sections -c "$src" -o fn.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-counting=function -fno-function-sections -c "$src" -o fn.o
 insns fn.o cell_info > fn.ins
 assert_eq "counting=function: cell_info enters with cmpb + jne" "cmpb jne" "$(head -2 fn.ins | xargs)"
 objdump -d --no-show-raw-insn fn.o | awk '/<cell_info>:/,/^$/' > fn.s
@@ -88,7 +93,7 @@ assert_eq "overlay: every other function as without it" "$(grep -v '^cell_info '
 
 # pmopt plan reads F.count.N's profile as F's (optimizer/plan/plan-order.c):
 # the order names the functions an uninstrumented build has
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting=function \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-counting=function \
     -fplugin-arg-perfinst-sections -c "$src" -o sec.o
 pi_ld -O2 -o sec sec.o
 PERFINST_OUT=sec.pit ./sec 1000 > /dev/null

@@ -10,8 +10,11 @@
 # PLUGIN_OVERRIDE_GATE), with clean-copies=late too; full keeps every pass
 # of -O2.  Whatever the
 # options, the counts are exact (loops.c's expect-count lines) and the
-# output is the program's.
+# output is the program's.  With clean-copies=all (or late where said):
+# clean-copies=final, the default, compiles each counting copy at fast's
+# options whatever counting-opt says, its code being the off mode's too.
 . "$PERFINST_TOP/tests/lib.sh"
+ALL=-fplugin-arg-perfinst-clean-copies=all
 src=$T/count/loops.c
 # the functions in the dump of pass $2 of a compile with counting-opt=$1
 # (default: no counting-opt= argument)
@@ -23,7 +26,7 @@ dumped() {
     [ "$1" = late-lean ] && arg="-fplugin-arg-perfinst-counting-opt=lean -fplugin-arg-perfinst-clean-copies=late"
     if [ ! -d "d-$1" ]; then
         mkdir "d-$1"
-        pi_cc -O2 -fplugin-arg-perfinst-all=count $arg -fdump-tree-vrp2 -fdump-rtl-sched2 -fdump-rtl-ree \
+        pi_cc -O2 -fplugin-arg-perfinst-all=count $ALL $arg -fdump-tree-vrp2 -fdump-rtl-sched2 -fdump-rtl-ree \
             $(for p in $rtllean; do echo "-fdump-rtl-$p"; done) -dumpdir "d-$1/" -c "$src" -o "d-$1/o.o" ||
             fail "counting-opt=$1: compile failed"
     fi
@@ -59,7 +62,7 @@ ok "the counting copies' options: full every pass, fast (the default) no sched2,
 # for its code hoisting, so its dump alone would not tell)
 for opt in fast lean; do
     mkdir -p "st-$opt"
-    pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=$opt -fdump-statistics \
+    pi_cc -O2 -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-counting-opt=$opt -fdump-statistics \
         -dumpdir "st-$opt/" -c "$T/count/pre.c" -o "st-$opt/o.o" || fail "pre.c, counting-opt=$opt: compile failed"
     assert_contains "counting-opt=$opt: PRE's PHI in the clean pr" st-$opt/*.statistics '^[0-9]+ pre "New PHIs" "pr" 1$'
 done
@@ -69,13 +72,13 @@ assert_not_contains "counting-opt=lean: no PRE in the counting copy" st-lean/*.s
 # lean keeps the unit's -fipa-ra: the clean caller of a counted function
 # saves as many registers as with fast (ipa-ra.c says why)
 pushes() {
-    pi_cc -O2 -fplugin-arg-perfinst-all=count "$@" -S "$T/count/ipa-ra.c" -o - |
+    pi_cc -O2 -fplugin-arg-perfinst-all=count $ALL "$@" -S "$T/count/ipa-ra.c" -o - |
         awk '/^caller:/ { f = 1 } f && /push/ { n++ } /^\t\.size\tcaller,/ { f = 0 } END { print n + 0 }'
 }
 assert_eq "registers the clean caller saves with lean, as with fast" "$(pushes -fplugin-arg-perfinst-counting-opt=fast)" "$(pushes -fplugin-arg-perfinst-counting-opt=lean)"
 
 # exact counts with the lean copies (full and fast: t-variants.sh)
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=lean -c "$src" -o lean.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-counting-opt=lean -c "$src" -o lean.o
 pi_ld -O2 -o lean lean.o
 assert_eq "counting-opt=lean: program output" 822 "$(PERFINST_OUT=lean.pit ./lean)"
 python3 "$T/count/check-counts.py" --all "$PMOPT" ./lean "$src" lean.pit > lean.check ||

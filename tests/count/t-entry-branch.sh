@@ -8,7 +8,11 @@
 # prologue comes before the test (`sub $8, %rsp`), and the tail block
 # undoes it before its jmp: the test moves in front of the prologue and
 # its `jne` goes to work.count.N (with `tail` work opens with the `sub`).
+# With clean-copies=all: the branch is pass-tailjump.cc's on a clean copy
+# compiled on its own; with clean-copies=final, the default, F opens with its
+# test and `jne F.count.N` whatever entry-branch says (t-clean-final.sh).
 . "$PERFINST_TOP/tests/lib.sh"
+ALL=-fplugin-arg-perfinst-clean-copies=all
 src=$T/count/ctrorder.c
 # the first two instructions of FUNC in PROG, objdump's operands kept
 head2() {
@@ -20,7 +24,7 @@ for v in exe pic noshrink; do
         flags="-fplugin-arg-perfinst-entry-branch=$b"
         [ $v = pic ] && flags="$flags -fPIC"
         [ $v = noshrink ] && flags="$flags -fno-shrink-wrap"
-        pi_cc -O2 -g -fplugin-arg-perfinst-all=count $flags -c "$src" -o $b.o
+        pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL $flags -c "$src" -o $b.o
         pi_ld -O2 -o $b $b.o
         head2 ./$b work > $b.head
         if [ $v = noshrink ] && [ $b = tail ]; then

@@ -8,7 +8,11 @@
 # copy (with entry-branch=tail, GCC's code: pop's goes inside pop and many
 # opens with its prologue); counting stays exact, the off mode runs the
 # clean copies (no count), exe and -fPIC.
+# With clean-copies=all: the branch is pass-tailjump.cc's on a clean copy
+# compiled on its own; with clean-copies=final, the default, F opens with its
+# test and `jne F.count.N` whatever entry-branch says (t-clean-final.sh).
 . "$PERFINST_TOP/tests/lib.sh"
+ALL=-fplugin-arg-perfinst-clean-copies=all
 src=$T/count/entryshapes.c
 # the first two instructions of FUNC in PROG, objdump's operands kept
 head2() {
@@ -19,7 +23,7 @@ for v in exe pic; do
     for b in direct tail; do
         flags="-fplugin-arg-perfinst-entry-branch=$b"
         [ $v = pic ] && flags="$flags -fPIC"
-        pi_cc -O2 -g -std=gnu11 -fplugin-arg-perfinst-all=count $flags -c "$src" -o $b.o
+        pi_cc -O2 -g -std=gnu11 -fplugin-arg-perfinst-all=count $ALL $flags -c "$src" -o $b.o
         pi_ld -O2 -o $b $b.o
         for f in pop many; do
             head2 ./$b $f > $b.$f

@@ -10,7 +10,7 @@
 # marker text reaches the assembly; the exact counts and the off mode;
 # under -fPIC and counter-address=base (pass-tls.cc rebases the update onto
 # a register) the marker is an asm of its own again and every update goes
-# through the register.  The copies split right after IPA (the default)
+# through the register.  The copies split right after IPA (clean-copies=all)
 # merge nothing: at -O2 one statement less in a block lets jump threading
 # copy more of it.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -72,9 +72,9 @@ assert_eq "-fPIC: no update at a local-exec offset" 0 "$(grep -c '__perfinst_ctr
 [ "$(grep -c 'addq \$1, %fs:[0-9]*(%r' basefPIC.s)" -gt 0 ] || fail "-fPIC: no update through a register"
 ok "-fPIC, counter-address=base: updates rebased, every site's range kept"
 
-# 3. the default (copies split after IPA, counting-opt=fast): nothing merged
-pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=lean \
+# 3. clean-copies=all (copies split after IPA): nothing merged
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=all -fplugin-arg-perfinst-counting-opt=lean \
     -fdump-tree-optimized=all.opt -S "$src" -o all.s
-[ "$(grep -c '__asm__ __volatile__("{addq' all.opt)" -gt 0 ] || fail "default: no update written as an asm"
-assert_eq "default: no update merged with a site marker" "" "$(merged all.opt)"
-ok "default: updates as asms of their own"
+[ "$(grep -c '__asm__ __volatile__("{addq' all.opt)" -gt 0 ] || fail "all: no update written as an asm"
+assert_eq "all: no update merged with a site marker" "" "$(merged all.opt)"
+ok "all: updates as asms of their own"

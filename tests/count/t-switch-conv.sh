@@ -12,16 +12,20 @@
 # default) both copies get -O2's table and bit test, whatever switch-again
 # says: the early passes convert the switches before any counter exists.  With entry=jump the
 # passes run before the entry's byte test becomes the slot's jmp (with the
-# jmp in place first, if-to-switch left odd_pick's chain alone).
+# jmp in place first, if-to-switch left odd_pick's chain alone).  The
+# parts at cfg with clean-copies=all: switch-again runs the passes on a
+# clean copy compiled on its own (with clean-copies=final, the default, F
+# is made of the counting copy's code, and has its switches).
 . "$PERFINST_TOP/tests/lib.sh"
+ALL=-fplugin-arg-perfinst-clean-copies=all
 tables() { nm "$1" | grep -c ' CSWTCH\.' || true; }
 bittests() { objdump -d --no-show-raw-insn "$1" | grep -cE $'\tbt +' || true; }
 gcc -O2 -c "$T/count/switch-conv.c" -o o2.o
 assert_eq "gcc -O2 converts the switch (the fixture is valid)" 1 "$(tables o2.o)"
 assert_eq "gcc -O2 tests bits for the if-chain" 1 "$(bittests o2.o)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -c "$T/count/switch-conv.c" -o default.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-count-at=cfg -c "$T/count/switch-conv.c" -o default.o
 assert_eq "all=count, default: no table (switch-again=no)" 0 "$(tables default.o)"
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
     -fplugin-arg-perfinst-entry=jump -c "$T/count/switch-conv.c" -o pi.o
 assert_eq "all=count: the clean copy loads from a table too" 1 "$(tables pi.o)"
 assert_eq "all=count: the clean copy tests bits too" 1 "$(bittests pi.o)"
@@ -30,7 +34,7 @@ assert_eq "all=count: the clean copy tests bits too" 1 "$(bittests pi.o)"
 objdump -d --no-show-raw-insn pi.o | awk '/<odd_pick>:/ { getline; print; exit }' > entry.s
 assert_contains "all=count: odd_pick enters through its jump slot" entry.s $'\tjmp +[*]0x0[(]%rip[)]'
 # the same with the default entry=test
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-count-at=cfg -fplugin-arg-perfinst-switch-again=yes \
     -c "$T/count/switch-conv.c" -o pt.o
 assert_eq "all=count, entry=test: the clean copy loads from a table too" 1 "$(tables pt.o)"
 assert_eq "all=count, entry=test: the clean copy tests bits too" 1 "$(bittests pt.o)"

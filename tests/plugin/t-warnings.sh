@@ -14,6 +14,9 @@
 #     between the error check and the use) GCC said "'data' may be used
 #     uninitialized", and a -Werror build failed.  The function is counted.
 #   -Wuninitialized (a use on every path) stays in a counted function.
+#   twice.c with clean-copies=all (above: the copies split after IPA);
+#     with final, the default, twice's body keeps its counters through the
+#     GIMPLE passes and is quieted: its -Wmaybe-uninitialized is not given.
 #   errcode.c again with clean-copies=none (one counting body, updates as
 #     asm statements: the same warning at -O1 until pass-uninit quieted it),
 #     and with clean-copies=late (that body through the GIMPLE passes).
@@ -42,7 +45,8 @@ same_warnings() {
     ok "$what: $(wc -l < plain.w) warnings, the same"
 }
 
-same_warnings "twice.c -O2" "$W/twice.c" -O2
+PI_EXTRA=-fplugin-arg-perfinst-clean-copies=all same_warnings "twice.c -O2, clean-copies=all" "$W/twice.c" -O2
+cp plain.w twice-plain.w
 assert_eq "twice.c: two warnings" 2 "$(wc -l < pi.w)"
 assert_contains "the maybe-uninitialized one" pi.w "twice.c:15:16: warning: .x. may be used uninitialized"
 assert_contains "the array-bounds one" pi.w "twice.c:24:9: warning: .memcpy. .* \[-Warray-bounds\]"
@@ -50,6 +54,15 @@ assert_contains "given in twice, the function written" pi.err "In function .twic
 nm pi.o > syms
 assert_contains "the counting copy exists" syms ' twice\.count\.0$'
 assert_contains "and counts" syms ' copy8\.count\.0$'
+# clean-copies=final (the default): twice keeps its counters through the
+# GIMPLE passes, as a body kept whole, and is quieted as such (its
+# -Wmaybe-uninitialized from the plain build only: docs/adopting.md); no
+# warning of the plugin's own, the -Warray-bounds once
+pi_cc -c -Wall -Wextra -O2 -fplugin-arg-perfinst-all=count "$W/twice.c" -o fin.o 2> fin.err || fail "twice.c (final) did not compile"
+warnings fin.err > fin.w
+assert_eq "twice.c, clean-copies=final: no warning the plain build lacks" "" "$(comm -13 twice-plain.w fin.w)"
+assert_contains "twice.c, clean-copies=final: the array-bounds one" fin.w "twice.c:24:9: warning: .memcpy. .* \[-Warray-bounds\]"
+assert_not_contains "twice.c, clean-copies=final: no internal copy named" fin.err '\.count\.[0-9]'
 
 same_warnings "errcode.c -O1" "$W/errcode.c" -O1
 assert_eq "errcode.c -O1: no warning" 0 "$(wc -l < pi.w)"

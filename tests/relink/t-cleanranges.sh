@@ -7,12 +7,15 @@
 # hot code is half its size (4 hot lines); from the clean copy it is every
 # line work spans, and the same whatever options the counting copy had.  cleanranges-main.c, the
 # driver, is compiled without the plugin: work's lines are the only hot ones.
+# With clean-copies=all: a clean copy compiled on its own, at -O2 (with
+# clean-copies=final, the default, the clean copy is the counting copy's
+# code, at fast's options whatever counting-opt says).
 . "$PERFINST_TOP/tests/lib.sh"
 F="-O2 -falign-functions=64 -ffunction-sections"
 gcc $F -c "$T/relink/cleanranges-main.c" -o m.o
 P="--order=exttsp --rebuild --cache=32768,8,64 --reserve-sets=0 --clean-ranges"
 for opt in lean fast; do
-    pi_cc $F -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-counting-opt=$opt \
+    pi_cc $F -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=all -fplugin-arg-perfinst-counting-opt=$opt \
         -c "$T/relink/cleanranges.c" -o $opt.o
     readelf -SW $opt.o | grep -q ' \.perfinst\.clean ' || fail "$opt.o has no .perfinst.clean section"
     pi_ld -O2 -o $opt $opt.o m.o
