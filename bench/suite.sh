@@ -37,7 +37,8 @@
 #            llvm-bolt -instrument, trained; llvm-bolt -reorder-blocks=ext-tsp
 #            -reorder-functions=cdsort -split-functions (bolt-22)
 #   rebuild  the training build (-fplugin-arg-perfinst-all=count
-#            -fplugin-arg-perfinst-sections, linked by perfinst-ld) trained;
+#            -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clean-copies=all,
+#            docs/layout.md "One loop", linked by perfinst-ld) trained;
 #            `pmopt plan --order=auto --rebuild -o fb`; -O2
 #            -fplugin-arg-perfinst-feedback=fb -fplugin-arg-perfinst-sections
 #   relink   `pmopt relink rebuild --feedback fb`: the same file; the rebuild
@@ -359,7 +360,8 @@ build_program() {
       logged wl_build "$p" "$PD/bolt-in" gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs
     } > "$PD/build1.log" 2>&1 &
     local j1=$!
-    { logged wl_build "$p" "$PD/train" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections
+    { logged wl_build "$p" "$PD/train" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+          -fplugin-arg-perfinst-clean-copies=all
       if is_counted pgo && [ ! -f "$PD/pgo/used" ]; then
           rm -f "$PD"/pgo/obj/*.gcda
           logged wl_build "$p" "$PD/pgo" gcc -O2 -fprofile-generate
@@ -390,7 +392,7 @@ build_program() {
         [ -n "${XTRAIN[$n]}" ] && is_built "$n" || continue
         say "$p: $n's training build and run"
         logged wl_build "$p" "$PD/train-$n" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-all=count \
-            -fplugin-arg-perfinst-sections ${XTRAIN[$n]} > "$PD/train-$n.log" 2>&1 ||
+            -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clean-copies=all ${XTRAIN[$n]} > "$PD/train-$n.log" 2>&1 ||
             { tail "$PD/train-$n.log" >&2; die "$p: $n's training build"; }
         [ $keep_profiles = 1 ] && [ "$PD/train-$n/t.pit" -nt "$PD/train-$n/prog" ] && continue
         rm -f "$PD/train-$n/t.pit"

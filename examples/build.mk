@@ -21,7 +21,7 @@ run-demo: all
 	$(BUILD)/pmopt report $(DEMO)/demo $(DEMO)/demo.pit --top=12
 	@echo "== train a counted build, plan, rebuild with the plan, relink in the planned order"
 	gcc -O2 -g $$($(PI_PC) --cflags perfinst) -fplugin-arg-perfinst-all=count \
-	  -fplugin-arg-perfinst-sections -c examples/demo.c -o $(DEMO)/train.o
+	  -fplugin-arg-perfinst-clean-copies=all -fplugin-arg-perfinst-sections -c examples/demo.c -o $(DEMO)/train.o
 	gcc -O2 $$($(PI_PC) --libs perfinst) -o $(DEMO)/train $(DEMO)/train.o -pthread
 	rm -f $(DEMO)/train.pit
 	cd $(DEMO) && PERFINST_OUT=train.pit ./train > train.out

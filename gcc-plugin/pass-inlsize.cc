@@ -148,9 +148,10 @@ static bool counter_cost(function *fn, int *size, sreal *time)
  * bench/RESULTS.md, 2026-11-29 23:45). */
 static bool body_entry(const size_time_entry *e)
 {
-    /* where the plugin doubled the inline limits (clean-copies=all, loops:
-       perfinst.cc, compensate_inliner) every entry is scaled, as the
-       limits were tuned with (SQLite's off mode, 2026-11-22 offmode2) */
+    /* where the plugin doubled the inline limits (clean-copies=final, the
+       default, all, loops: perfinst.cc, compensate_inliner) every entry is
+       scaled, as the limits were tuned with (SQLite's off mode, 2026-11-22
+       offmode2; tests/count/t-icall-size.sh: -O2's size up to rounding) */
     if (pi_inline_limits_scaled)
         return true;
     clause_t inlined = ~(clause_t)((1u << ipa_predicate::false_condition) |

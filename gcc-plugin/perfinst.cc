@@ -374,10 +374,12 @@ static bool parse_args(const struct plugin_name_args *a)
     pi_opt.loop_counters_memory = true;
     /* clean-copies=final is the default: each counted function is compiled
      * once, its clean copy f made from the counting copy's assembly
-     * (finalcopy.cc), where all compiled both: sqlite3.c's compile in
-     * 1.14x plain -O2's instructions against 2.35x, counting as cheap; the
-     * off mode pays f's shape (bench/RESULTS.md, 2026-11-30 "the whole
-     * count-cost suite under clean-copies=final") */
+     * (finalcopy.cc), where all compiled both: sqlite3.c's compile 1.2x
+     * plain -O2's instructions against all's 2.35x (CPU), counting 1.124x
+     * -O2's instructions over the count-cost suite against 1.143x, the off
+     * mode 1.016x against 1.013x (bench/RESULTS.md, 2026-12-01
+     * "clean-copies=final the default").  The rebuild loop's training
+     * build takes all (docs/layout.md, "One loop") */
     pi_opt.clean_copies = PI_CLEAN_FINAL;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
