@@ -16,8 +16,8 @@ gcc -O2 -fdump-ipa-inline -c "$T/count/icall-size.c" -o o2.o
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fdump-ipa-inline -c "$T/count/icall-size.c" -o c.o
 want=$(size_of o2.c.*i.inline dispatch)
 [ -n "$want" ] || fail "no summary of dispatch in gcc -O2's inline dump"
-# where the plugin doubles the inline limits (clean-copies=all, the
-# default, and final) every entry of the summary is scaled, the call
+# where the plugin doubles the inline limits (clean-copies=final, the
+# default, and all) every entry of the summary is scaled, the call
 # overhead's too (pass-inlsize.cc, body_entry): -O2's size up to the
 # rounding of the scaled entries; with -O's limits (late) exactly -O2's
 got=$(size_of c.c.*i.inline dispatch)
