@@ -7,7 +7,7 @@
 # and -fprofile-generate.
 #
 #   bench/count-cost.sh [--programs "sqlite lua zstd gawk ninja"] [--workloads LIST]
-#                       [--count-flags FLAGS] [--rounds N]
+#                       [--count-flags FLAGS] [--extra NAME=FLAGS]... [--no-pgen] [--rounds N]
 #                       [--no-callgrind] [--compile N] [--work DIR] [--record]
 #
 #   --programs LIST  the programs (default: bench/workloads.sh's, gawk and ninja;
@@ -17,6 +17,11 @@
 #   --count-flags FLAGS  more plugin arguments for the all=count variant
 #                    (e.g. -fplugin-arg-perfinst-count-at=late); also in
 #                    the compile rounds
+#   --extra NAME=FLAGS  one more all=count build, FLAGS after --count-flags'
+#                    (e.g. all=-fplugin-arg-perfinst-clean-copies=all):
+#                    variants NAME and NAME-off beside count and off, in the
+#                    same runs and rounds (repeatable)
+#   --no-pgen        no -fprofile-generate variant
 #   --rounds N       interleaved CPU-time rounds at the big scale (default 0:
 #                    none; each round runs every variant once per workload)
 #   --no-callgrind   no instruction counts
@@ -45,11 +50,15 @@ cmdline="bench/count-cost.sh${*:+ $*}"
 . "$here/workloads.sh"
 
 programs="$WL_PROGRAMS gawk ninja" only="" cflags_count="" rounds=0 do_cg=1 crounds=0 record=0 W=$here/.work/cost
+extras=() pgen=pgen
 while [ $# -gt 0 ]; do
     case $1 in
     --programs) programs=${2:?}; shift 2 ;;
     --workloads) only=${2:?}; shift 2 ;;
     --count-flags) cflags_count=${2:?}; shift 2 ;;
+    --extra) [[ ${2:?} == [a-z]*=* ]] || { echo "count-cost: --extra NAME=FLAGS" >&2; exit 2; }
+        extras+=("$2"); shift 2 ;;
+    --no-pgen) pgen=""; shift ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --no-callgrind) do_cg=0; shift ;;
     --compile) crounds=${2:?}; shift 2 ;;
@@ -71,8 +80,13 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 PLUGIN="-fplugin=$B/perfinst.so"
 declare -A FLAGS=([o2]="-O2" [pgen]="-O2 -fprofile-generate" [count]="-O2 $PLUGIN -fplugin-arg-perfinst-all=count $cflags_count")
 declare -A LINKER=([o2]=gcc [pgen]=gcc [count]=pild)
-VARIANTS="o2 pgen count off"
-build_of() { [ "$1" = off ] && echo count || echo "$1"; }
+VARIANTS="o2 $pgen count off" BUILDS="o2 $pgen count" EXTRAS=""
+for x in "${extras[@]}"; do
+    n=${x%%=*}
+    FLAGS[$n]="${FLAGS[count]} ${x#*=}" LINKER[$n]=pild
+    VARIANTS="$VARIANTS $n $n-off" BUILDS="$BUILDS $n" EXTRAS="$EXTRAS $n"
+done
+build_of() { case $1 in off) echo count ;; *-off) echo "${1%-off}" ;; *) echo "$1" ;; esac; }
 # the workloads of program $1 that --workloads keeps
 workloads_of() {
     local w
@@ -80,7 +94,7 @@ workloads_of() {
         [ -z "$only" ] || [[ " $only " == *" $w "* ]] && echo "$w"
     done
 }
-env_of() { [ "$1" = off ] && echo "PERFINST_MODE=off" || echo "PERFINST_MODE=on"; }
+env_of() { case $1 in off|*-off) echo "PERFINST_MODE=off" ;; *) echo "PERFINST_MODE=on" ;; esac; }
 
 R=$W/report.md
 : > "$R"
@@ -88,7 +102,7 @@ declare -A IR SUM
 geo=() # "workload variant ratio" lines for the means
 for p in $programs; do
     wl_fetch "$p" || { failed=1; continue; }
-    for v in o2 pgen count; do
+    for v in $BUILDS; do
         say "building $p/$v"
         wl_build "$p" "$W/$p/$v" "${LINKER[$v]}" ${FLAGS[$v]} || { say "build of $p/$v failed"; failed=1; }
     done
@@ -137,8 +151,13 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
     if [ $do_cg = 1 ]; then
         echo "Instructions (callgrind, one run at the small scale of bench/workloads.sh) × gcc -O2:"
         echo
-        echo "| program | workload | -O2 instructions | -fprofile-generate | all=count | all=count, off | checksums |"
-        echo "| --- | --- | --- | --- | --- | --- | --- |"
+        cols="$pgen count off" head="" rule=""
+        [ -z "$pgen" ] || head=" -fprofile-generate |"
+        head="$head all=count | all=count, off |"
+        for n in $EXTRAS; do cols="$cols $n $n-off" head="$head $n | $n, off |"; done
+        for v in $cols; do rule="$rule --- |"; done
+        echo "| program | workload | -O2 instructions |$head checksums |"
+        echo "| --- | --- | --- |$rule --- |"
         for p in $programs; do
             for wl in $(workloads_of "$p"); do
                 b=${IR[$p/$wl/o2]:-}
@@ -146,7 +165,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
                 for v in $VARIANTS; do [ "${SUM[$p/$wl/$v]:-}" = "${SUM[$p/$wl/o2]:-x}" ] || same="**differ**"; done
                 [ "$same" = same ] || failed=1
                 line="| $p | $wl (scale $(wl_scale "$p" small)) | $b"
-                for v in pgen count off; do
+                for v in $cols; do
                     x=$(ratio "${IR[$p/$wl/$v]:-}" "$b")
                     line="$line | ${x}×"
                     geo+=("cg $v $x")
@@ -154,7 +173,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0)
                 echo "$line | $same |"
             done
         done
-        for v in pgen count off; do
+        for v in $cols; do
             printf '%s\n' "${geo[@]}" | awk -v v="$v" '$1 == "cg" && $2 == v && $3 != "" { s += log($3); n++; if ($3 > w) w = $3 }
                 END { if (n) printf "- %s: geometric mean %.3f×, worst %.3f× (%d workloads)\n", v, exp(s / n), w, n }'
         done
