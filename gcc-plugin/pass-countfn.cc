@@ -1025,6 +1025,9 @@ static const char *final_refusal(function *fun)
         return "counters through a register (-fPIC, counter-address=base)";
     if (pi_opt.counting_opt == PI_COPT_FULL)
         return "counting-opt=full (GCC's own counter updates)";
+    /* finalcopy.cc reads and writes AT&T's syntax */
+    if (ix86_asm_dialect != ASM_ATT)
+        return "Intel syntax (-masm=intel)";
     if (profile_flag || flag_instrument_function_entry_exit)
         return "-pg or -finstrument-functions";
     if (fun->has_forced_label_in_static)
