@@ -52,6 +52,18 @@ struct icall_slot {
 static struct icall_slot icalls[PI_MAX_ICALLS];
 static uint64_t icall_lost;
 
+/* The miss as the stub calls it first: pi_icall_miss and every function
+ * it calls (icall_add, miss_slow, victim_hit, remember's common part and
+ * the look-up through my_refs) use no vector, mask or x87 register, so
+ * that the stub need not save them (general-regs-only; GCC inlines no
+ * default-ISA function into these, so every function on this path is one
+ * of them, runtime.h's pi_slot_* too), and call nothing outside this
+ * group: libc may use vector registers (tests/count/t-icall-stub.sh
+ * checks libperfinst.so's code).  What needs libc (a new chunk: gettid,
+ * calloc) is pi_icall_miss_libc's, after the stub saved the vector state. */
+#pragma GCC push_options
+#pragma GCC target("general-regs-only")
+
 __attribute__((noinline)) /* (tests/count/t-icall-cache.sh counts its calls) */
 static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n)
 {
@@ -105,35 +117,20 @@ static __thread struct cache_chunk *my_chunk __attribute__((tls_model("initial-e
 static __thread struct cache_ref *my_refs[VICTIM_REFS] __attribute__((tls_model("initial-exec")));
 static unsigned ref_index(const uint64_t *slot) { return (unsigned)((uintptr_t)slot >> 5) & (VICTIM_REFS - 1); }
 
+/* A new ref for SLOT in the thread's chunk, which has room
+ * (pi_icall_miss_libc takes a chunk when it has none); its fields one by
+ * one: a struct assignment may be a block store (vector registers, or a
+ * call of memset). */
 static struct cache_ref *remember(uint64_t *slot, uint64_t unit_id, uint32_t site)
 {
     struct cache_chunk *c = my_chunk;
-    if (!c || c->n == CHUNK_REFS) {
-        pid_t me = gettid(), free_ = 0;
-        struct cache_chunk *f;
-        for (f = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); f; f = f->next)
-            if (__atomic_load_n(&f->owner, __ATOMIC_RELAXED) == 0 &&
-                __atomic_compare_exchange_n(&f->owner, &free_, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-                break;
-        if (!f) {
-            f = calloc(1, sizeof *f);
-            if (!f) {
-                /* no memory: the slot stays unknown, so its hits are
-                   lost; count them as such, from now on, by not caching */
-                slot[0] = 0;
-                return NULL;
-            }
-            f->owner = me;
-            struct cache_chunk *head = __atomic_load_n(&chunks, __ATOMIC_RELAXED);
-            do
-                f->next = head;
-            while (!__atomic_compare_exchange_n(&chunks, &head, f, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-        }
-        f->n = 0;
-        c = my_chunk = f;
-    }
     struct cache_ref *r = &c->refs[c->n];
-    *r = (struct cache_ref){.slot = slot, .unit_id = unit_id, .site = site};
+    r->slot = slot;
+    r->unit_id = unit_id;
+    r->site = site;
+    r->victim[0][0] = r->victim[0][1] = r->victim[1][0] = r->victim[1][1] = 0;
+    r->seen[0] = r->seen[1] = 0;
+    r->flip = 0;
     __atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
     return r;
 }
@@ -141,11 +138,9 @@ static struct cache_ref *remember(uint64_t *slot, uint64_t unit_id, uint32_t sit
 /* A target in neither way nor among the victims, or the slot's first. */
 __attribute__((noinline)) static void miss_slow(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
 {
-    if (slot[0] == 0) {
-        struct cache_ref *r = remember(slot, unit_id, site);
-        if (r)
-            my_refs[ref_index(slot)] = r;
-    } else {
+    if (slot[0] == 0)
+        my_refs[ref_index(slot)] = remember(slot, unit_id, site);
+    else {
         struct cache_ref *r = my_refs[ref_index(slot)];
         if (r && r->slot == slot) {
             if (r->victim[1][1])
@@ -196,16 +191,14 @@ static void victim_hit(struct cache_ref *r, int w, uint64_t target, uint64_t *sl
     slot[1] = hits + 1;
 }
 
-__attribute__((visibility("hidden"))) void pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target,
-                                                          uint64_t *slot);
-
-PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+/* The miss, but for a slot's first when the thread has no chunk with room
+ * for its ref: then 1, and nothing changed (pi_icall_miss_libc's turn);
+ * else 0. */
+__attribute__((visibility("hidden"))) int pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target,
+                                                         uint64_t *slot)
 {
-    pi_icall_miss(unit_id, site, target, slot);
-}
-
-void pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
-{
+    if (slot[0] == 0 && (!my_chunk || my_chunk->n == CHUNK_REFS))
+        return 1;
     struct cache_ref *r = my_refs[ref_index(slot)];
     int w = 0;
     if (slot[0] != 0 && r && r->slot == slot)
@@ -217,10 +210,60 @@ void pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *s
         miss_slow(unit_id, site, target, slot);
         r = my_refs[ref_index(slot)];
         if (!r || r->slot != slot)
-            return;
+            return 0;
     }
     r->seen[0] = slot[1];
     r->seen[1] = slot[3];
+    return 0;
+}
+
+#pragma GCC pop_options
+
+/* The thread's chunk is full or it has none: take a free one or allocate
+ * one.  0: no memory. */
+static int take_chunk(void)
+{
+    pid_t me = gettid(), free_ = 0;
+    struct cache_chunk *f;
+    for (f = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); f; f = f->next)
+        if (__atomic_load_n(&f->owner, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&f->owner, &free_, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            break;
+    if (!f) {
+        f = calloc(1, sizeof *f);
+        if (!f)
+            return 0;
+        f->owner = me;
+        struct cache_chunk *head = __atomic_load_n(&chunks, __ATOMIC_RELAXED);
+        do
+            f->next = head;
+        while (!__atomic_compare_exchange_n(&chunks, &head, f, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    }
+    f->n = 0;
+    my_chunk = f;
+    return 1;
+}
+
+/* The miss, with libc's calls when it needs them: a chunk, then the miss.
+ * With no memory the slot stays unknown to the runtime (never flushed:
+ * the hits its ways get are lost) and works as two ways alone. */
+__attribute__((visibility("hidden"))) void pi_icall_miss_libc(uint64_t unit_id, uint32_t site, uint64_t target,
+                                                               uint64_t *slot)
+{
+    if (!pi_icall_miss(unit_id, site, target, slot)) /* (a sanitized stub calls this one only) */
+        return;
+    if (take_chunk())
+        pi_icall_miss(unit_id, site, target, slot);
+    else {
+        slot[0] = target;
+        slot[1] = 1;
+    }
+}
+
+PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+{
+    if (pi_icall_miss(unit_id, site, target, slot))
+        pi_icall_miss_libc(unit_id, site, target, slot);
 }
 
 /* clean-copies=final's miss path (gcc-plugin/unit.cc pi_icall_asm_template):
@@ -234,19 +277,43 @@ void pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *s
  *     8(%rsp) the asm's end   16 unit   24 slot offset   32 site   40 target
  *
  * and 128 bytes of red zone above those, then the function's own stack.
- * The stub saves every register the C code may change (the caller-saved
- * general registers; the whole extended state — x87, xmm, ymm, zmm, k —
- * with XSAVE, or x87 and xmm with FXSAVE on a processor without it: the
- * allocator the miss may call uses vector registers), aligns the stack,
- * calls pi_icall_miss with the slot's address (%fs:0 + offset: the thread's
- * slot), restores and returns, popping its arguments and the red zone
- * (`ret $168`).  Its frame description tells an unwinder that it was called
- * from the asm's end with the function's own stack pointer (CFA = the
- * pointer before the asm), so that a stack sampled in the miss goes on
- * through the counted function's frames; the out-of-line code itself (in
- * the function's section's subsection 1) has no frame description.  The
- * size of the save area comes from CPUID the first time (no C code may
- * run before the save: it could change a vector register). */
+ * The stub saves the caller-saved general registers, aligns the stack and
+ * calls pi_icall_miss with the slot's address (%fs:0 + offset: the
+ * thread's slot), which changes no other register (general-regs-only, and
+ * it calls nothing outside its group); it returns 0 when it did the miss:
+ * the stub restores and returns, popping its arguments and the red zone
+ * (`ret $168`).  It returns 1, having changed nothing, when the miss needs
+ * libc (the thread's first miss of a slot, its chunk full or none: gettid,
+ * calloc, which may use vector registers): then the stub saves the whole
+ * extended state too — x87, xmm, ymm, zmm, k — with XSAVE, or x87 and xmm
+ * with FXSAVE on a processor without it, calls pi_icall_miss_libc,
+ * restores it and returns as above: once per 126 slots a thread misses
+ * (tests/count/t-icall-stub.sh counts both under callgrind).  Its frame
+ * description tells an unwinder that it was called from the asm's end
+ * with the function's own stack pointer (CFA = the pointer before the
+ * asm), so that a stack sampled in the miss, either way, goes on through
+ * the counted function's frames; the out-of-line code itself (in the
+ * function's section's subsection 1) has no frame description.  The size
+ * of the save area comes from CPUID the first time (no C code may run
+ * before the save but pi_icall_miss: any could change a vector register).
+ * In a runtime built with AddressSanitizer or ThreadSanitizer, whose
+ * checks call their own runtime, the stub always takes the second way. */
+#if defined __SANITIZE_ADDRESS__ || defined __SANITIZE_THREAD__
+/* the sanitizers' checks in pi_icall_miss call their runtime, which may
+   use vector registers: always the whole save (pi_icall_miss_libc) */
+#define PI_STUB_FAST "\tjmp 7f\n"
+#else
+#define PI_STUB_FAST \
+    "\tandq $-16, %rsp\n" \
+    "\tmovq 24(%rbp), %rdi\n" \
+    "\tmovl 40(%rbp), %esi\n" \
+    "\tmovq 48(%rbp), %rdx\n" \
+    "\tmovq %fs:0, %rcx\n" \
+    "\taddq 32(%rbp), %rcx\n" \
+    "\tcall pi_icall_miss\n" /* general registers only */ \
+    "\ttestl %eax, %eax\n" \
+    "\tjnz 7f\n"
+#endif
 __asm__(".text\n"
         "\t.globl __perfinst_icall_stub\n"
         "\t.type __perfinst_icall_stub, @function\n"
@@ -263,7 +330,19 @@ __asm__(".text\n"
         "\t.cfi_def_cfa_register %rbp\n"
         "\tpushq %rax\n\tpushq %rcx\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
         "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n\tpushq %rbx\n"
-        "\tmovl pi_icall_save_size(%rip), %eax\n"
+        PI_STUB_FAST
+        "6:\tleaq -80(%rbp), %rsp\n"
+        "\tpopq %rbx\n\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopq %rcx\n\tpopq %rax\n"
+        "\tpopq %rbp\n"
+        "\t.cfi_remember_state\n"
+        "\t.cfi_def_cfa %rsp, 176\n"
+        "\t.cfi_restore %rbp\n"
+        "\tret $168\n"
+        /* pi_icall_miss changed nothing: the vector state is saved, then
+           pi_icall_miss_libc does the miss */
+        "\t.cfi_restore_state\n"
+        "7:\tmovl pi_icall_save_size(%rip), %eax\n"
         "\ttestl %eax, %eax\n"
         "\tjnz 2f\n"
         /* first time: XSAVE if the OS enabled it (CPUID.1:ECX.OSXSAVE),
@@ -299,21 +378,15 @@ __asm__(".text\n"
         "\tmovq 48(%rbp), %rdx\n"
         "\tmovq %fs:0, %rcx\n"
         "\taddq 32(%rbp), %rcx\n"
-        "\tcall pi_icall_miss\n"
+        "\tcall pi_icall_miss_libc\n"
         "\tcmpb $0, pi_icall_xsave(%rip)\n"
         "\tje 5f\n"
         "\tmovl $-1, %eax\n"
         "\tmovl $-1, %edx\n"
         "\txrstor (%rsp)\n"
-        "\tjmp 6f\n"
+        "\tjmp 6b\n"
         "5:\tfxrstor (%rsp)\n"
-        "6:\tleaq -80(%rbp), %rsp\n"
-        "\tpopq %rbx\n\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopq %rcx\n\tpopq %rax\n"
-        "\tpopq %rbp\n"
-        "\t.cfi_def_cfa %rsp, 176\n"
-        "\t.cfi_restore %rbp\n"
-        "\tret $168\n"
+        "\tjmp 6b\n"
         "\t.cfi_endproc\n"
         "\t.size __perfinst_icall_stub, .-__perfinst_icall_stub\n");
 /* the stub's save area: bytes (0: not yet known), and XSAVE or FXSAVE */

@@ -342,14 +342,17 @@ void pi_perf_write(struct pi_rec_writer *w);         /* PERF records */
  * in, else the entry's hash (pi_slot_key makes one: never 0 or ~0).
  * pi_slot_take returns 0 when the caller claimed the free slot (it fills the
  * slot in, then publishes its key with a release store), else the slot's
- * published key (waiting out a claim in progress). */
-static inline uint64_t pi_slot_key(uint64_t x)
+ * published key (waiting out a claim in progress).  Both are inlined even
+ * into general-regs-only code (icall.c's miss, which may use no vector
+ * register): general-regs-only themselves, always_inline. */
+#define PI_GPR_INLINE static inline __attribute__((always_inline, target("general-regs-only")))
+PI_GPR_INLINE uint64_t pi_slot_key(uint64_t x)
 {
     x |= 1;
     return x == ~0ULL ? 1 : x;
 }
 
-static inline uint64_t pi_slot_take(uint64_t *keyp)
+PI_GPR_INLINE uint64_t pi_slot_take(uint64_t *keyp)
 {
     uint64_t k = __atomic_load_n(keyp, __ATOMIC_ACQUIRE);
     if (k == 0) {

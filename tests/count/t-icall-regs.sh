@@ -4,8 +4,14 @@
 # must give every register back.  icallregs.c's keep() holds values in
 # %rax ... %r11 and %xmm0 ... %xmm15 across its cache, whose target
 # changes at every call: every result must be right, and every (site,
-# target) pair exact; the off mode's too; a stack taken in the miss
-# unwinds to main.
+# target) pair exact; the off mode's too; `icallregs wide` the same with
+# whole %ymm0 ... %ymm15, %zmm16 ... %zmm31 and %k1 ... %k7 where the
+# processor has them.  The stub saves no vector register but on the
+# thread's first miss of a slot when it needs a new chunk of the runtime's
+# (libc's calls: pi_icall_miss_libc, after XSAVE): under callgrind the
+# stub calls the runtime's pi_icall_miss (general registers only,
+# t-icall-stub.sh) at every miss and pi_icall_miss_libc once.  A stack
+# taken in either unwinds to main.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final -c "$T/count/icallregs.c" -o icallregs.o
 pi_ld -O2 -o icallregs icallregs.o
@@ -25,12 +31,36 @@ command -v valgrind > /dev/null || skip "no valgrind for the miss count"
 PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icallregs > vout 2> vg.err ||
     { cat vg.err >&2; fail "icallregs under callgrind"; }
 assert_eq "under valgrind too" "calls 1000 wrong 0" "$(cat vout)"
-misses=$(awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
-         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
-         /^calls=/ && callee == "pi_icall_miss" { split($1, c, "="); n += c[2] }
-         END { print n + 0 }' cg.out)
+# stub_calls FN: the calls of FN by the stub
+stub_calls() {
+    awk -v want="$1" '/^c?fn=\([0-9]+\)/ { id = $1; sub(/^c?fn=/, "", id); if (NF > 1) name[id] = $2 }
+        /^fn=/ { id = $1; sub(/^fn=/, "", id); caller = name[id] }
+        /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
+        /^calls=/ && caller == "__perfinst_icall_stub" && callee == want { split($1, c, "="); n += c[2] }
+        END { print n + 0 }' cg.out
+}
+misses=$(stub_calls pi_icall_miss)
 [ "$misses" -gt 100 ] || fail "the stub called the miss $misses times, want more than 100"
-ok "the stub called the runtime's miss $misses times"
+ok "the stub called the runtime's miss (general registers only) $misses times"
+assert_eq "the stub saved the vector state and called the miss that calls libc once (the thread's one chunk)" 1 \
+    "$(stub_calls pi_icall_miss_libc)"
+# whole vector registers: each function's values stay in them across
+# its cache (used after its test), and come back right where they run
+for r in ymm zmm; do
+    awk "/<keep_$r\\.count\\.[0-9]+>:/,/^\$/" all.s | awk '/cmp .*%fs:/ { f = 1 } f' > $r.after
+done
+assert_eq "keep_ymm.count.N: %ymm0 ... %ymm15 read after its cache's test" 16 \
+    "$(grep -oE '%ymm[0-9]+' ymm.after | sort -u | wc -l)"
+assert_eq "keep_zmm.count.N: %zmm16 ... %zmm31 and %k1 ... %k7 read after its cache's test" 23 \
+    "$(grep -oE '%(zmm(1[6-9]|2[0-9]|3[01])|k[1-7])\b' zmm.after | sort -u | wc -l)"
+PERFINST_OUT=w.pit ./icallregs wide > wide || { cat wide >&2; fail "icallregs wide"; }
+for r in ymm zmm; do
+    if grep -q "^$r: no " wide; then
+        echo "SKIP (part): $(grep "^$r: no " wide): its registers not checked"
+    else
+        assert_contains "$r: every result right across 1000 calls" wide "^$r calls 1000 wrong 0\$"
+    fi
+done
 PERFINST_MODE=off ./icallregs > off || fail "the off mode"
 assert_eq "PERFINST_MODE=off" "calls 1000 wrong 0" "$(cat off)"
 # the stub's frame description: a stack taken in the miss unwinds through
@@ -39,8 +69,14 @@ if command -v gdb > /dev/null; then
     PERFINST_OUT=gdb.pit gdb -batch -nx -ex 'set breakpoint pending on' -ex 'break pi_icall_miss' -ex run -ex bt \
         ./icallregs > gdb.out 2>&1
     assert_contains "gdb: in the runtime's miss, called by the stub" gdb.out '^#1 .* in __perfinst_icall_stub '
-    assert_contains "gdb: then keep, at its indirect call's line" gdb.out '^#2 .* in keep(\.count\.0)? \(.*icallregs\.c:4[0-9]$'
+    assert_contains "gdb: then keep, at its indirect call's line" gdb.out '^#2 .* in keep(\.count\.0)? \(.*icallregs\.c:(4[4-9]|5[0-9]|6[0-3])$'
     assert_contains "gdb: then main" gdb.out '^#3 .* in main \('
+    # the same from the stub's other path (after XSAVE)
+    PERFINST_OUT=gdb2.pit gdb -batch -nx -ex 'set breakpoint pending on' -ex 'break pi_icall_miss_libc' -ex run \
+        -ex bt ./icallregs > gdb2.out 2>&1
+    assert_contains "gdb: in the miss that calls libc, called by the stub" gdb2.out '^#1 .* in __perfinst_icall_stub '
+    assert_contains "gdb: then keep, at its indirect call's line" gdb2.out '^#2 .* in keep(\.count\.0)? \(.*icallregs\.c:(4[4-9]|5[0-9]|6[0-3])$'
+    assert_contains "gdb: then main" gdb2.out '^#3 .* in main \('
 else
     echo "gdb not installed: no backtrace checked"
 fi
