@@ -223,12 +223,14 @@ __attribute__((visibility("hidden"))) int pi_icall_miss(uint64_t unit_id, uint32
  * one.  0: no memory. */
 static int take_chunk(void)
 {
-    pid_t me = gettid(), free_ = 0;
+    pid_t me = gettid();
     struct cache_chunk *f;
-    for (f = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); f; f = f->next)
+    for (f = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); f; f = f->next) {
+        pid_t free_ = 0; /* (a failed exchange stores the owner it found here) */
         if (__atomic_load_n(&f->owner, __ATOMIC_RELAXED) == 0 &&
             __atomic_compare_exchange_n(&f->owner, &free_, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
             break;
+    }
     if (!f) {
         f = calloc(1, sizeof *f);
         if (!f)
