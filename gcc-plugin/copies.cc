@@ -482,7 +482,7 @@ static tree mentions(tree *tp, int *walk_subtrees, void *ctr)
 }
 
 /* The counter index of a reference to CTR, or -1. */
-static HOST_WIDE_INT counter_index(tree ref, tree ctr)
+HOST_WIDE_INT pi_counter_index(tree ref, tree ctr)
 {
     if (TREE_CODE(ref) != ARRAY_REF || TREE_OPERAND(ref, 0) != ctr || !tree_fits_shwi_p(TREE_OPERAND(ref, 1)))
         return -1;
@@ -562,7 +562,7 @@ static void call_free_loops(function *fun, tree ctr, bitmap blocks)
             gimple *g = gsi_stmt(gsi);
             HOST_WIDE_INT k;
             if (is_gimple_assign(g) && gimple_assign_single_p(g) && gimple_vdef(g) &&
-                (k = counter_index(gimple_assign_lhs(g), ctr)) >= 0)
+                (k = pi_counter_index(gimple_assign_lhs(g), ctr)) >= 0)
                 nest_ctrs.safe_push({l->num, k, gimple_location(g)});
         }
     }
@@ -649,29 +649,29 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
             tree op = gimple_op(g, i);
             if (!op || !walk_tree_without_duplicates(&op, mentions, ctr))
                 continue;
-            HOST_WIDE_INT k = counter_index(op, ctr);
+            HOST_WIDE_INT k = pi_counter_index(op, ctr);
             if (k < 0 || !is_gimple_assign(g) || !gimple_assign_single_p(g) || i > 1)
                 return 0;
             refs.get_or_insert(k)++;
         }
         if (is_gimple_assign(g) && gimple_assign_single_p(g) && gimple_vdef(g) &&
-            counter_index(gimple_assign_lhs(g), ctr) >= 0) {
+            pi_counter_index(gimple_assign_lhs(g), ctr) >= 0) {
             ctr_update u;
             if (!bitmap_bit_p(in_loop, bb->index) && match_update(g, ctr, &u))
                 updates.safe_push(u);
             else
-                unsafe.add(counter_index(gimple_assign_lhs(g), ctr));
+                unsafe.add(pi_counter_index(gimple_assign_lhs(g), ctr));
         }
     }
     /* a counter whose references are all matched updates (two each) */
     hash_map<int_hash<HOST_WIDE_INT, -1, -2>, unsigned> matched;
     for (unsigned i = 0; i < updates.length(); i++)
-        matched.get_or_insert(counter_index(gimple_assign_lhs(updates[i].store), ctr)) += 2;
+        matched.get_or_insert(pi_counter_index(gimple_assign_lhs(updates[i].store), ctr)) += 2;
     unsigned n = 0;
     for (unsigned i = 0; i < updates.length(); i++) {
         ctr_update &u = updates[i];
         tree ref = gimple_assign_lhs(u.store);
-        HOST_WIDE_INT k = counter_index(ref, ctr);
+        HOST_WIDE_INT k = pi_counter_index(ref, ctr);
         if (unsafe.contains(k) || !refs.get(k) || *refs.get(k) != *matched.get(k))
             continue;
         char text[384];
@@ -798,7 +798,7 @@ static bool plain_counter_refs(function *fun, tree ctr)
         for (unsigned i = 0; i < gimple_num_ops(g); i++) {
             tree op = gimple_op(g, i);
             if (op && walk_tree_without_duplicates(&op, mentions, ctr) &&
-                (counter_index(op, ctr) < 0 || !is_gimple_assign(g) || !gimple_assign_single_p(g) || i > 1))
+                (pi_counter_index(op, ctr) < 0 || !is_gimple_assign(g) || !gimple_assign_single_p(g) || i > 1))
                 return false;
         }
     }
@@ -920,7 +920,7 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
     auto_vec<HOST_WIDE_INT> ks;
     auto_vec<double> heat;
     for (unsigned i = 0; i < ups.length(); i++) {
-        HOST_WIDE_INT k = counter_index(gimple_assign_lhs(ups[i].store), ctr);
+        HOST_WIDE_INT k = pi_counter_index(gimple_assign_lhs(ups[i].store), ctr);
         double f = rel_freq(gimple_bb(ups[i].store), loop->header);
         for (gimple_stmt_iterator gsi = gsi_for_stmt(ups[i].store); !gsi_end_p(gsi); gsi_next(&gsi))
             if (counter_sync_point(gsi_stmt(gsi)))
@@ -971,7 +971,7 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
         HOST_WIDE_INT k = ks[c];
         tree d = create_tmp_reg(uint64_type_node, "pi_loop");
         for (unsigned i = 0; i < ups.length(); i++) {
-            if (counter_index(gimple_assign_lhs(ups[i].store), ctr) != k)
+            if (pi_counter_index(gimple_assign_lhs(ups[i].store), ctr) != k)
                 continue;
             gimple *ld = ups[i].load, *st = ups[i].store;
             gimple_set_vuse(ld, NULL_TREE);
@@ -1034,7 +1034,7 @@ unsigned pi_promote_loop_counters(function *fun)
             gimple *g = gsi_stmt(gsi);
             ctr_update u;
             if (num >= 0 && is_gimple_assign(g) && gimple_assign_single_p(g) && gimple_vdef(g) &&
-                counter_index(gimple_assign_lhs(g), ctr) >= 0 && match_update(g, ctr, &u)) {
+                pi_counter_index(gimple_assign_lhs(g), ctr) >= 0 && match_update(g, ctr, &u)) {
                 ups.safe_push(u);
                 ups_loop.safe_push(num);
                 matched.safe_push(u.load);
@@ -1045,9 +1045,9 @@ unsigned pi_promote_loop_counters(function *fun)
             gimple *g = gsi_stmt(gsi);
             if (!is_gimple_assign(g) || !gimple_assign_single_p(g))
                 continue;
-            HOST_WIDE_INT k = counter_index(gimple_assign_lhs(g), ctr);
+            HOST_WIDE_INT k = pi_counter_index(gimple_assign_lhs(g), ctr);
             if (k < 0)
-                k = counter_index(gimple_assign_rhs1(g), ctr);
+                k = pi_counter_index(gimple_assign_rhs1(g), ctr);
             if (k < 0)
                 continue;
             bool existed;
@@ -1065,7 +1065,7 @@ unsigned pi_promote_loop_counters(function *fun)
     for (auto loop : loops_list(fun, 0)) {
         auto_vec<ctr_update> mine;
         for (unsigned i = 0; i < ups.length(); i++)
-            if (ups_loop[i] == loop->num && *where.get(counter_index(gimple_assign_lhs(ups[i].store), ctr)) == loop->num)
+            if (ups_loop[i] == loop->num && *where.get(pi_counter_index(gimple_assign_lhs(ups[i].store), ctr)) == loop->num)
                 mine.safe_push(ups[i]);
         if (!mine.is_empty())
             n += promote_loop(fun, loop, mine, ctr);

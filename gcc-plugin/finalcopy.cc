@@ -246,6 +246,22 @@ static bool uncond_line(const line &l)
  * perfinst symbol may start with it (the inline caches'). */
 enum ctr_use { CTR_NONE, CTR_READ, CTR_WRITE, CTR_WRITE_FLAGS, CTR_OTHER };
 
+/* an instruction line's mnemonic (`\taddq\t...` -> "addq") */
+static line mnemonic(const line &l)
+{
+    line op = {l.s + 1, 0};
+    while (1 + op.n < l.n && ISALNUM(l.s[1 + op.n]))
+        op.n++;
+    return op;
+}
+
+/* `CTR@tpoff` at L's offset I, the name whole (K: CTR's length) */
+static bool counter_ref_at(const line &l, size_t i, const char *ctr, size_t k)
+{
+    return i + k + 6 <= l.n && memcmp(l.s + i, ctr, k) == 0 && memcmp(l.s + i + k, "@tpoff", 6) == 0 &&
+           (i == 0 || !ident_char(l.s[i - 1]));
+}
+
 static ctr_use counter_use(const line &l, const char *ctr)
 {
     size_t k = strlen(ctr);
@@ -263,18 +279,14 @@ static ctr_use counter_use(const line &l, const char *ctr)
             last = i + 1;
         else if (c == '#')
             break;
-        if (at == l.n && i + k + 6 <= l.n && memcmp(l.s + i, ctr, k) == 0 && memcmp(l.s + i + k, "@tpoff", 6) == 0 &&
-            (i == 0 || !ident_char(l.s[i - 1])))
+        if (at == l.n && counter_ref_at(l, i, ctr, k))
             at = i;
     }
     if (at == l.n || !insn_line(l))
         return CTR_NONE;
-    size_t m = 1;
-    while (m < l.n && ISALNUM(l.s[m]))
-        m++;
-    line op = {l.s + 1, m - 1};
+    line op = mnemonic(l);
     if (last == 0) /* one operand: `incq %fs:CTR@tpoff+K` */
-        last = m;
+        last = 1 + op.n;
     if (at < last)
         return CTR_READ; /* a source */
     static const char *const others[] = {"xchg", "cmpxchg", "xadd", "bts", "btr", "btc", "lock", "rep"};
@@ -301,8 +313,7 @@ static bool only_counter_reads(const line &l, const char *ctr)
         return false;
     size_t k = strlen(ctr), p = strlen("__perfinst");
     for (size_t i = 0; i + p <= l.n; i++)
-        if (memcmp(l.s + i, "__perfinst", p) == 0 &&
-            (i + k + 6 > l.n || memcmp(l.s + i, ctr, k) != 0 || memcmp(l.s + i + k, "@tpoff", 6) != 0))
+        if (memcmp(l.s + i, "__perfinst", p) == 0 && !counter_ref_at(l, i, ctr, k))
             return false;
     return true;
 }
@@ -313,9 +324,7 @@ static bool reads_flags(const line &l)
 {
     if (!insn_line(l))
         return false;
-    line op = {l.s + 1, 0};
-    while (1 + op.n < l.n && ISALNUM(l.s[1 + op.n]))
-        op.n++;
+    line op = mnemonic(l);
     if (op.n >= 2 && op.s[0] == 'j' && !starts(op, "jmp"))
         return true;
     static const char *const r[] = {"set", "cmov", "adc", "sbb", "rcl", "rcr", "pushf", "lahf"};

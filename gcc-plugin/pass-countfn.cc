@@ -1047,8 +1047,7 @@ static const char *final_refusal(function *fun)
         for (unsigned i = 0; i < gimple_num_ops(g); i++) {
             tree op = gimple_op(g, i);
             if (op && walk_tree_without_duplicates(&op, mentions_decl, ctr) &&
-                (!gimple_assign_single_p(g) || i > 1 || TREE_CODE(op) != ARRAY_REF ||
-                 TREE_OPERAND(op, 0) != ctr || TREE_CODE(TREE_OPERAND(op, 1)) != INTEGER_CST))
+                (!gimple_assign_single_p(g) || i > 1 || pi_counter_index(op, ctr) < 0))
                 return "the counters' address taken or at a variable index";
         }
     }

@@ -156,6 +156,7 @@ void pi_unit_add_succ(unsigned site, unsigned succ_site);
 unsigned pi_unit_nsites(void);
 bool pi_unit_instrumented(void);       /* may a function body hold instrumentation? */
 tree pi_counter_ref(unsigned counter);   /* ARRAY_REF of the unit's TLS counter array */
+HOST_WIDE_INT pi_counter_index(tree ref, tree ctr); /* REF names counter K of CTR at a constant index: K; else -1 */
 tree pi_counter_decl(void);              /* that array (NULL_TREE before the first counter) */
 tree pi_counter_offset_decl(void);       /* -fPIC: its offset from %fs:0 when static, or NULL_TREE */
 unsigned pi_unit_add_icall(void);        /* a new indirect-call inline cache (unit.cc) */
