@@ -631,8 +631,8 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
     const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     auto_bitmap in_loop;
     /* (with clean-copies=final too: f leaves out the stores into the
-       counters that store motion puts at such a loop's exits and keeps
-       their loads and register adds, finalcopy.cc) */
+       counters that store motion puts at such a loop's exits, and the
+       loads, adds and flags that only fed them, finalcopy.cc) */
     call_free_loops(fun, ctr, in_loop);
     /* every reference to the array, by counter: K -> its loads and stores */
     hash_map<int_hash<HOST_WIDE_INT, -1, -2>, unsigned> refs;  /* K -> references */

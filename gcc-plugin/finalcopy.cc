@@ -20,9 +20,16 @@
  *   - every store into the counters GCC made (a loop whose calls write no
  *     memory keeps its counters in registers: store motion's load before
  *     it, register adds, stores at its exits; copies.cc call_free_loops):
- *     an instruction whose destination is `CTR@tpoff` (counter_use); its
- *     loads and adds stay, dead in f (an induction variable IVOPTs shared
- *     with the program's stays right),
+ *     an instruction whose destination is `CTR@tpoff` (counter_use),
+ *   - and what only fed those stores: the counters' loads, register adds
+ *     and copies, store motion's flags that a counter changed with their
+ *     tests and jumps, each marked `.LDLn:` in the copy's RTL (finaldead,
+ *     below: GCC's def-use chains; an induction variable IVOPTs shared
+ *     with the program stays),
+ *   - the copy's own test (copy-calls=direct, pass-tailjump.cc: `cmpb $0,
+ *     __perfinst_fnon+F(%rip); je f`, which f, entered by its own test,
+ *     does not need) deleted, and its calls of counting copies
+ *     (`g.count.N`, `g.pi_entry`) made calls of g,
  *   - every local label the body defines (`.L12:`, `.LVL3:`, `.LBB7:`) and
  *     every `.loc` view symbol (`view .LVU4`) renamed `.L12_f` ...: f's
  *     own labels, one definition each in the unit,
@@ -63,6 +70,7 @@
  * pi_final_derive says why. */
 #include "plugin.h"
 #include "tree-eh.h"
+#include "df.h"
 
 /* tree-ssa-live.h's (which includes libiberty's partition.h, not among
    GCC's plugin headers) */
@@ -77,8 +85,14 @@ static FILE *real_out;
 static char *cap_buf;
 static size_t cap_len;
 
+/* the numbers of the `.LDLn` markers of the copy being captured (its
+   counters' dead loads and adds: finaldead below) */
+static hash_set<int_hash<int, -1, -2>> *dead_marks;
+
 void pi_final_capture_start(void)
 {
+    if (dead_marks)
+        dead_marks->empty();
     real_out = asm_out_file;
     cap_buf = NULL;
     cap_len = 0;
@@ -334,6 +348,48 @@ static bool reads_flags(const line &l)
     return false;
 }
 
+/* `.LDLn:`, a marker finaldead put before a dead load or add (below) */
+static bool dead_mark(const line &l)
+{
+    if (!dead_marks || l.n < 6 || memcmp(l.s, ".LDL", 4) != 0 || l.s[l.n - 1] != ':')
+        return false;
+    int n = 0;
+    for (size_t i = 4; i + 1 < l.n; i++) {
+        if (!ISDIGIT(l.s[i]) || n > 100000000)
+            return false;
+        n = n * 10 + (l.s[i] - '0');
+    }
+    return n > 0 && dead_marks->contains(n);
+}
+
+/* the instruction after a marker as finaldead marks them: a move, an add
+   or a subtraction into a register, a zeroing xor, a compare or test, a
+   conditional jump (whatever else it is stays) */
+static bool dead_insn_line(const line &l, const char *ctr)
+{
+    if (!insn_line(l) || contains(l, "#") || (contains(l, "__perfinst") && !only_counter_reads(l, ctr)))
+        return false;
+    line op = mnemonic(l);
+    if (op.n >= 2 && op.s[0] == 'j' && !starts(op, "jmp"))
+        return true;
+    static const char *const ops[] = {"mov", "lea", "add", "sub", "inc", "dec", "xor", "test", "cmp"};
+    bool known = false;
+    for (unsigned i = 0; i < ARRAY_SIZE(ops) && !known; i++)
+        known = starts(op, ops[i]);
+    if (!known || starts(op, "movs"))
+        return false;
+    /* its destination (the last operand) a register */
+    size_t i = l.n;
+    while (i > 0 && l.s[i - 1] != ',' && l.s[i - 1] != '\t' && l.s[i - 1] != ' ')
+        i--;
+    if (i >= l.n || l.s[i] != '%')
+        return false;
+    for (i++; i < l.n; i++)
+        if (!ISALNUM(l.s[i]))
+            return false;
+    return true;
+}
+
 /* a label this line defines: `.L12:` -> ".L12" (into buf), else NULL; *other:
    the line defines another (a symbol, not a local numeric label) */
 static const char *label_def(const line &l, char *buf, size_t bufsize, bool *other)
@@ -380,7 +436,27 @@ struct renamer {
     bool missing; /* a .L name not defined in the body (the constants' .LC0 ...) */
 };
 
-/* L with its labels and the copy's name renamed, onto OUT */
+/* The function a counting copy's call of NAME calls in f: G for G's entry
+ * `G.pi_entry` or G's counting copy (copy-calls=direct, pass-tailjump.cc),
+ * else NULL (NAME itself). */
+static const char *called_function(const char *name)
+{
+    static char g[256];
+    size_t n = strlen(name), k = strlen(".pi_entry");
+    if (n > k && n - k < sizeof g && strcmp(name + n - k, ".pi_entry") == 0) {
+        memcpy(g, name, n - k);
+        g[n - k] = 0;
+        return g;
+    }
+    if (!strstr(name, ".count."))
+        return NULL;
+    symtab_node *s = symtab_node::get_for_asmname(get_identifier(name));
+    tree o = s && TREE_CODE(s->decl) == FUNCTION_DECL ? pi_countfn_origin(s->decl) : NULL_TREE;
+    return o ? pi_asm_name(o) : NULL;
+}
+
+/* L with its labels, the copy's name and the counting copies it calls
+   renamed, onto OUT */
 static void put_renamed(outbuf *out, const line &l, renamer *r)
 {
     char buf[256];
@@ -407,6 +483,14 @@ static void put_renamed(outbuf *out, const line &l, renamer *r)
             put(out, l.s + from, i - from);
             puts_(out, r->f_name);
             from = e;
+        } else if (k < sizeof buf) {
+            memcpy(buf, l.s + i, k);
+            buf[k] = 0;
+            if (const char *g = called_function(buf)) {
+                put(out, l.s + from, i - from);
+                put(out, g, strlen(g));
+                from = e;
+            }
         }
         i = e;
     }
@@ -920,8 +1004,36 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     auto_vec<char> drop, dead;
     drop.safe_grow_cleared(nb);
     dead.safe_grow_cleared(nb);
+    bool marked = false; /* after a finaldead marker */
+    char *on = xasprintf(".Lpi_on.%s:", copy_name); /* the copy's own test ends so */
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
+        if (equals(l, "#APP")) {
+            /* the copy's own test (copy-calls=direct: pass-tailjump.cc
+               add_copy_test), which f, entered by its own, leaves out */
+            unsigned j = i + 1;
+            bool own = false;
+            for (; j < last && !equals(lines[j], "#NO_APP"); j++)
+                own = own || equals(lines[j], on);
+            if (own && j < last) {
+                for (unsigned k = i; k <= j; k++)
+                    drop[k - first] = 1;
+                i = j;
+                continue;
+            }
+        }
+        if (dead_mark(l)) {
+            drop[i - first] = 1;
+            marked = true;
+            continue;
+        }
+        if (marked && insn_line(l)) {
+            marked = false;
+            if (dead_insn_line(l, ctr)) {
+                drop[i - first] = 1;
+                continue;
+            }
+        }
         bool other = false;
         const char *d = label_def(l, buf, sizeof buf, &other);
         if (!d)
@@ -966,6 +1078,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
                  starts(l, "\t.subsection") || starts(l, "\t.cfi_sections"))
             *why = "a section stack directive in the body";
     }
+    free(on);
     /* #APP groups with nothing left but line markers, labels, .loc and
        alignment: their #APP, #NO_APP and markers go too */
     for (unsigned i = first; i < last && !*why; i++) {
@@ -1414,3 +1527,179 @@ static bool finaltails_gate(function *fun)
     return pi_opt.clean_copies == PI_CLEAN_FINAL && pi_countfn_origin(fun->decl);
 }
 PI_RTL_PASS(finaltails)
+
+/* ---- the counters' dead loads and adds in f --------------------------------
+ *
+ * f leaves out every store into the counters (counter_use); what computed
+ * the stored values — a call-free loop's load of its counter before the
+ * loop, its register adds, a copy between registers — is then dead in f.
+ * After register allocation, in the counting copy being captured, each
+ * instruction whose every result is used only by such stores or by other
+ * such instructions (GCC's def-use chains over the hard registers; a
+ * greatest fixed point, as a loop's add uses itself) gets a marker before
+ * it: a NOTE_INSN_DELETED_DEBUG_LABEL, which final writes as a label line
+ * `.LDLn:` (no byte; the counting copy keeps it), and pi_final_derive
+ * leaves out the instruction after each marker of dead_marks. */
+
+/* X is a memory reference to the counters CTR */
+static bool counter_mem(const_rtx x, tree ctr)
+{
+    if (!MEM_P(x))
+        return false;
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(it, array, XEXP(x, 0), ALL)
+    if (GET_CODE(*it) == SYMBOL_REF &&
+        (SYMBOL_REF_DECL(*it) == ctr || strcmp(XSTR(*it, 0), pi_asm_name(ctr)) == 0))
+        return true;
+    return false;
+}
+
+enum dead_kind { DEAD_NO, DEAD_STORE, DEAD_MAYBE };
+
+/* INSN as finaldead sees it: a store into the counters (f leaves it out),
+ * a set of a general register from registers, constants and the counters
+ * and nothing else (but clobbers: the flags of an add), or neither */
+static dead_kind dead_kind_of(rtx_insn *insn, tree ctr)
+{
+    if (!NONJUMP_INSN_P(insn) || RTX_FRAME_RELATED_P(insn))
+        return DEAD_NO;
+    rtx pat = PATTERN(insn), set = NULL_RTX;
+    if (GET_CODE(pat) == SET)
+        set = pat;
+    else if (GET_CODE(pat) == PARALLEL)
+        for (int i = 0; i < XVECLEN(pat, 0); i++) {
+            rtx e = XVECEXP(pat, 0, i);
+            if (GET_CODE(e) == SET && !set)
+                set = e;
+            else if (GET_CODE(e) != CLOBBER)
+                return DEAD_NO;
+        }
+    if (!set || side_effects_p(SET_SRC(set)) || volatile_insn_p(pat))
+        return DEAD_NO;
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(it, array, SET_SRC(set), ALL)
+    if ((MEM_P(*it) && !counter_mem(*it, ctr)) || GET_CODE(*it) == UNSPEC_VOLATILE || GET_CODE(*it) == ASM_OPERANDS)
+        return DEAD_NO;
+    rtx d = SET_DEST(set);
+    if (counter_mem(d, ctr))
+        return DEAD_STORE;
+    if (REG_P(d) && HARD_REGISTER_P(d) &&
+        ((GENERAL_REGNO_P(REGNO(d)) && SCALAR_INT_MODE_P(GET_MODE(d))) ||
+         (CC_REGNO_P(REGNO(d)) && GET_CODE(SET_SRC(set)) == COMPARE)))
+        return DEAD_MAYBE;
+    return DEAD_NO;
+}
+
+/* JUMP (a conditional jump, its block's end) chooses between nothing and
+ * nothing once f has left out the counters' stores: one of its two
+ * successors holds only such stores (and a jump) and goes on to the other
+ * (store motion's flag that a loop's counter changed: `test %r8b, %r8b;
+ * je .L5; movq %rcx, %fs:CTR@tpoff+8; .L5:`) */
+static bool dead_jump(rtx_insn *jump, tree ctr)
+{
+    basic_block b = BLOCK_FOR_INSN(jump);
+    if (!b || BB_END(b) != jump || !any_condjump_p(jump) || !onlyjump_p(jump) || EDGE_COUNT(b->succs) != 2)
+        return false;
+    for (int k = 0; k < 2; k++) {
+        basic_block s = EDGE_SUCC(b, k)->dest, t = EDGE_SUCC(b, 1 - k)->dest;
+        if (s == t || !single_succ_p(s) || single_succ(s) != t || s == EXIT_BLOCK_PTR_FOR_FN(cfun))
+            continue;
+        bool stores = false, other = false;
+        rtx_insn *insn;
+        FOR_BB_INSNS(s, insn)
+        if (NONDEBUG_INSN_P(insn) && !(JUMP_P(insn) && simplejump_p(insn))) {
+            if (dead_kind_of(insn, ctr) == DEAD_STORE)
+                stores = true;
+            else
+                other = true;
+        }
+        if (stores && !other)
+            return true;
+    }
+    return false;
+}
+
+static unsigned int finaldead_execute(function *fun)
+{
+    tree ctr = pi_counter_decl();
+    if (!ctr)
+        return 0;
+    df_chain_add_problem(DF_DU_CHAIN);
+    df_analyze();
+    auto_sbitmap in(get_max_uid() + 1);
+    bitmap_clear(in);
+    auto_vec<rtx_insn *> maybe;
+    basic_block bb;
+    rtx_insn *insn;
+    bool stores = false;
+    FOR_EACH_BB_FN(bb, fun)
+    FOR_BB_INSNS(bb, insn)
+    if (dead_kind k = dead_kind_of(insn, ctr)) {
+        bitmap_set_bit(in, INSN_UID(insn));
+        if (k == DEAD_MAYBE)
+            maybe.safe_push(insn);
+        else
+            stores = true;
+    }
+    /* the jumps that choose between stores and nothing (no result: they
+       stay in the set) */
+    FOR_EACH_BB_FN(bb, fun)
+    if (JUMP_P(BB_END(bb)) && dead_jump(BB_END(bb), ctr)) {
+        bitmap_set_bit(in, INSN_UID(BB_END(bb)));
+        maybe.safe_push(BB_END(bb));
+    }
+    /* out of the set: an instruction a result of which is used outside it
+       (a use by an instruction not in it, an artificial use: the
+       function's return value at its exit ...) */
+    for (bool changed = stores; changed;) {
+        changed = false;
+        for (unsigned i = 0; i < maybe.length(); i++) {
+            insn = maybe[i];
+            if (!bitmap_bit_p(in, INSN_UID(insn)))
+                continue;
+            bool out = false;
+            df_ref def;
+            FOR_EACH_INSN_DEF(def, insn)
+            {
+                if (DF_REF_FLAGS_IS_SET(def, DF_REF_MUST_CLOBBER | DF_REF_MAY_CLOBBER))
+                    continue;
+                for (df_link *l = DF_REF_CHAIN(def); l && !out; l = l->next) {
+                    df_ref use = l->ref;
+                    if (DF_REF_IS_ARTIFICIAL(use))
+                        out = true;
+                    else if (!DEBUG_INSN_P(DF_REF_INSN(use)))
+                        out = !bitmap_bit_p(in, INSN_UID(DF_REF_INSN(use)));
+                }
+            }
+            if (out) {
+                bitmap_clear_bit(in, INSN_UID(insn));
+                changed = true;
+            }
+        }
+    }
+    if (!stores)
+        maybe.truncate(0);
+    for (unsigned i = 0; i < maybe.length(); i++) {
+        insn = maybe[i];
+        if (!bitmap_bit_p(in, INSN_UID(insn)))
+            continue;
+        /* (emit_note makes no label note: as delete_insn does with a
+           label, a note made one) */
+        rtx_note *n = emit_note_before(NOTE_INSN_DELETED, insn);
+        NOTE_KIND(n) = NOTE_INSN_DELETED_DEBUG_LABEL;
+        CODE_LABEL_NUMBER(n) = CODE_LABEL_NUMBER(gen_label_rtx());
+        if (!dead_marks)
+            dead_marks = new hash_set<int_hash<int, -1, -2>>;
+        dead_marks->add(CODE_LABEL_NUMBER(n));
+    }
+    df_finish_pass(false);
+    return 0;
+}
+
+/* the counting copy being captured (pass-countfn.cc latecopy) */
+static bool finaldead_gate(function *fun)
+{
+    return pi_opt.clean_copies == PI_CLEAN_FINAL && pi_countfn_origin(fun->decl) && real_out &&
+           asm_out_file != real_out;
+}
+PI_RTL_PASS(finaldead)

@@ -1067,7 +1067,9 @@ static void make_final(function *fun, tree copy, const char *body)
     const char *fnon = pi_fnon_asm_name();
     int fi = pi_split_switch_index(decl);
     gcc_assert(fnon && fi >= 0);
-    char *text = xasprintf("cmpb\t$0, %d+%s(%%rip)\n\tjne\t%s\n%s", fi, fnon, pi_asm_name(copy), body);
+    /* (past the copy's own test, copy-calls=direct: pass-tailjump.cc) */
+    const char *on = pi_copy_entry_label(decl);
+    char *text = xasprintf("cmpb\t$0, %d+%s(%%rip)\n\tjne\t%s\n%s", fi, fnon, on ? on : pi_asm_name(copy), body);
     free_dominance_info(CDI_DOMINATORS);
     free_dominance_info(CDI_POST_DOMINATORS);
     basic_block b = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));

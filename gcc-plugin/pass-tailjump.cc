@@ -475,11 +475,11 @@ static void hoist_test(void)
  * functions of `.text.NAME` sections).  Not with -fcf-protection=branch
  * (the copy would open with endbr64).  tests/count/t-copy-calls.sh. */
 
-/* (not with clean-copies=final, whose f is made of its copy's assembly) */
+/* (with clean-copies=final too: f, made of its copy's assembly, leaves
+   out the copy's test and calls the functions, finalcopy.cc) */
 static bool copy_calls_target(void)
 {
-    return !pi_opt.copy_calls_entry && pi_opt.clean_copies != PI_CLEAN_FINAL && TARGET_64BIT &&
-           ix86_asm_dialect == ASM_ATT && !(flag_cf_protection & CF_BRANCH);
+    return !pi_opt.copy_calls_entry && TARGET_64BIT && ix86_asm_dialect == ASM_ATT && !(flag_cf_protection & CF_BRANCH);
 }
 
 static bool has_copy_entry(tree g)
@@ -532,6 +532,11 @@ static const char *entry_name(tree g)
 static const char *copy_on_label(tree copy)
 {
     return ggc_strdup(ACONCAT((".Lpi_on.", pi_asm_name(copy), NULL)));
+}
+
+const char *pi_copy_entry_label(tree g)
+{
+    return has_copy_entry(g) ? copy_on_label(pi_countfn_copy(g)) : NULL;
 }
 
 /* Where the clean copy's test branches to reach its counting copy (SYM):

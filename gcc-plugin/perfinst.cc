@@ -374,11 +374,12 @@ static bool parse_args(const struct plugin_name_args *a)
     pi_opt.loop_counters_memory = true;
     /* clean-copies=final is the default: each counted function is compiled
      * once, its clean copy f made from the counting copy's assembly
-     * (finalcopy.cc), where all compiled both: sqlite3.c's compile 1.2x
-     * plain -O2's instructions against all's 2.35x (CPU), counting 1.124x
+     * (finalcopy.cc), where all compiled both: sqlite3.c's compile 1.25x
+     * plain -O2's instructions against all's 2.35x (CPU), counting 1.131x
      * -O2's instructions over the count-cost suite against 1.143x, the off
-     * mode 1.016x against 1.013x (bench/RESULTS.md, 2026-12-01
-     * "clean-copies=final the default").  The rebuild loop's training
+     * mode 1.022x against 1.013x, counting CPU within 5 % of all's but on
+     * gawk fields (1.304x -O2 against 1.266x, quiet) (bench/RESULTS.md,
+     * 2026-12-01 04:28, 08:12 and 08:50).  The rebuild loop's training
      * build takes all (docs/layout.md, "One loop") */
     pi_opt.clean_copies = PI_CLEAN_FINAL;
     for (int i = 0; i < a->argc; i++) {
@@ -718,6 +719,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_latchcopy_pass(g), "bbro", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_blockorder_pass(g), "bbro", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_finaltails_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_finaldead_pass(g), "*free_cfg", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */
     register_pass(pi_make_tier_late_pass(g), "final", PASS_POS_INSERT_BEFORE);

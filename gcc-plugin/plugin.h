@@ -192,6 +192,7 @@ tree pi_tmp_reg(tree type, const char *name);
 tree pi_asm_operand(const char *constraint, tree op); /* an asm's input or output (pass-count.cc) */
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);
 opt_pass *pi_make_tailjump_pass(gcc::context *ctxt);
+const char *pi_copy_entry_label(tree g); /* copy-calls=direct: the label past g.count.N's own test, or NULL */
 opt_pass *pi_make_split_pass(gcc::context *ctxt);
 opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `blocking` */
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
@@ -325,6 +326,7 @@ char *pi_final_capture_end(size_t *len);    /* ... until now: the text (malloc'd
 void pi_final_write(const char *text, size_t len);
 void pi_final_mark_tail_calls(function *copy); /* (cfun) the copy's calls f may make tail calls */
 opt_pass *pi_make_finaltails_pass(gcc::context *ctxt); /* ... less those with stack arguments */
+opt_pass *pi_make_finaldead_pass(gcc::context *ctxt); /* ... whose counters' loads and adds f leaves out */
 #define PI_TAIL_TAG "\t# perfinst tail" /* the end of such a call's counter update */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
                      const char *icall, unsigned (*unique)(void), char **body, char **chunks, const char **why);

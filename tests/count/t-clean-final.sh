@@ -61,15 +61,22 @@ ins() {
             split(i, w, " "); if (w[1] ~ /^(nop|data16|cs|xchg)/) next
             print i }'
 }
+# less_entry FILE: a counting copy's instructions less its own test, `cmpb;
+# je f` (copy-calls=direct), which f leaves out, its calls of counting
+# copies written as f's of their functions
+less_entry() {
+    if sed -n 2p "$1" | grep -q '^je *<self>$'; then sed '1,2d' "$1"; else cat "$1"; fi | sed 's/\.count\.0>$/>/'
+}
 # (tight: a loop without calls, whose counters store motion keeps in
-# registers: loaded before the loop, stored after it; f keeps the loads
-# and register adds, and leaves out the stores)
+# registers: loaded before the loop, stored after it; f leaves out the
+# stores, and the loads and register adds that only fed them)
 # writes: the lines of a function's instructions that write into %fs
 # memory (the counters: AT&T's last operand; compares only read)
 writes() { grep -E ',%fs:[^,]*$' "$1" | grep -vE '^(cmp|test)' || true; }
 for f in calls fib pick twice main tight; do
     ins "$f" "$f" > "$f.clean"
-    ins "$f" "$f.count.0" > "$f.counting"
+    ins "$f" "$f.count.0" > "$f.counting.raw"
+    less_entry "$f.counting.raw" > "$f.counting"
     [ -s "$f.clean" ] && [ -s "$f.counting" ] || fail "$f or $f.count.0 not in $prog"
     assert_eq "$f enters with the dispatch" "cmpb jne <self>" "$(head -2 "$f.clean" | awk '{ print $1 }' | xargs) $(sed -n 2p "$f.clean" | awk '{ print $2 }')"
     # the dispatch's unreached `jmp f.count.0` after the body (pass-tailjump.cc)
@@ -83,20 +90,40 @@ for f in calls fib pick twice main tight; do
     # the next instruction goes, and a jmp to a return block (at most four
     # instructions, then ret) becomes that block
     diff "$f.less" "$f.body" > "$f.diff" || true
-    python3 "$T/count/jump-hunks.py" "$f.diff" > "$f.hunks"
+    # (tight: less its counters' loads and register adds as well)
+    dead=""
+    [ "$f" = tight ] && dead=--dead
+    # shellcheck disable=SC2086
+    python3 "$T/count/jump-hunks.py" $dead "$f.diff" > "$f.hunks"
     if grep -q '^BAD' "$f.hunks"; then cat "$f.diff" "$f.hunks" >&2; fail "$f is not $f.count.0 less its $n counter updates"; fi
     changed=$(grep -c '^hunk' "$f.hunks" || true)
     echo "$f $changed" >> changed.list
     ok "$f is $f.count.0 less its $n counter updates ($(wc -l < "$f.body") instructions; $changed places where jumps went or became their return block)"
     assert_eq "$f writes no counter" "" "$(writes "$f.body")"
 done
+# copy-calls=direct: calls.count.0 opens with its own test and calls
+# twice's counting copy; calls (f) enters past that test and calls twice
+assert_eq "calls.count.0 opens with its own test" "cmpb je <self>" \
+    "$(head -2 calls.counting.raw | awk '{ print $1 }' | xargs) $(sed -n 2p calls.counting.raw | awk '{ print $2 }')"
+assert_contains "calls.count.0 calls twice.count.0" calls.counting.raw '^call +<twice\.count\.0>$'
+assert_contains "calls (f) calls twice" calls.body '^call +<twice>$'
+assert_contains "calls (f) enters its copy past the copy's test" calls.clean '^jne +<self>$'
+assert_not_contains "calls (f) enters its copy at its first byte" prog.dis "jne +[0-9a-f]+ <calls\.count\.0>\$"
 # tight's counters: loaded and stored around its loop in the copy, only
 # loaded in f
 assert_contains "tight.count.0 stores a counter kept in a register" tight.counting '^mov +%r[a-z0-9]+,%fs:'
 assert_eq "tight.count.0 adds in memory to one counter, its return's (the loop's two are in registers)" 1 \
     "$(grep -cE '^(add|sub|inc)[a-z]* .*,%fs:' tight.counting)"
-assert_contains "tight loads them too" tight.body '^mov +%fs:0x[0-9a-f]+,%r'
-for f in calls fib pick twice main; do
+assert_contains "tight.count.0 loads them" tight.counting '^mov +%fs:0x[0-9a-f]+,%r'
+dead=$(awk '$1 == "dead" { n += $2 } END { print n + 0 }' tight.hunks)
+[ "$dead" -ge 3 ] || fail "tight: $dead of the counters' loads and adds left out (the two loads and the loop's add at least)"
+ok "tight: $dead of the counters' loads and adds left out"
+# ... and store motion's flag that the conditional counter changed, its
+# test and the jump that skipped its store
+grep '^dead' tight.hunks > tight.dead
+assert_contains "tight: the flag's test left out" tight.dead '(; |^dead [0-9]+ )test[a-z]* +%'
+assert_contains "tight: the jump over the store left out" tight.dead '(; |^dead [0-9]+ )j[a-z]+ +<self>'
+for f in calls fib pick twice main tight; do
     assert_eq "$f touches no counter" 0 "$(grep -c '%fs:' "$f.body" || true)"
 done
 
@@ -106,7 +133,8 @@ done
 # functions) is not in apply: its instructions are f.count.0's in order,
 # less those three, and nothing else
 ins apply apply > apply.clean
-ins apply apply.count.0 > apply.counting
+ins apply apply.count.0 > apply.counting.raw
+less_entry apply.counting.raw > apply.counting
 sed '1,2d' apply.clean | sed '${/^jmp *<self>$/d}' > apply.body
 assert_contains "apply.count.0: its cache's test" apply.counting '^cmp +%[a-z0-9]+,%fs:'
 assert_contains "apply.count.0's cache calls the runtime's stub on a miss" prog.dis 'call +\*0x[0-9a-f]+\(%rip\) +# [0-9a-f]+ <__perfinst_icall_stub'
@@ -138,7 +166,9 @@ for f in calls fib pick main; do
         awk -F'\t' 'NF >= 2 { split($2, w, " "); if (w[1] !~ /^(nop|data16|cs|xchg)/ && $2 !~ /^addq +\$0x[0-9a-f]*,%fs:/) print "0x" $1 }' |
         tr -d ': '; }
     body_addrs "$f" | sed '1,2d' > "$f.addrs"
-    body_addrs "$f.count.0" > "$f.caddrs"
+    body_addrs "$f.count.0" > "$f.caddrs0"
+    # (less the copy's own test: less_entry)
+    if sed -n 2p "$f.counting.raw" | grep -q '^je *<self>$'; then sed 1,2d "$f.caddrs0"; else cat "$f.caddrs0"; fi > "$f.caddrs"
     head -n "$(wc -l < "$f.caddrs")" "$f.addrs" > "$f.addrs1"
     addr2line -e "$prog" $(cat "$f.addrs1") | sed 's|.*/||' > "$f.l"
     addr2line -e "$prog" $(cat "$f.caddrs") | sed 's|.*/||' > "$f.cl"

@@ -14,18 +14,33 @@
 # near_mul or far_add off while work counts (the copy's test: not
 # counted, the output the same), copy-calls=entry (the calls go to the
 # functions), and -fPIC (a static callee only).
-# With clean-copies=all: copy-calls=direct is made on the clean and the
-# counting copy compiled each on its own (pass-tailjump.cc); with
-# clean-copies=final, the default, a counting copy calls G itself.
+# The shape, counts, modes and overlays with clean-copies=all (the clean
+# and the counting copy compiled each on its own, pass-tailjump.cc) and
+# with clean-copies=final, the default (f made of its copy's assembly
+# leaves out the copy's test and calls the functions themselves,
+# finalcopy.cc); copy-calls=entry and -fPIC with clean-copies=all.
 . "$PERFINST_TOP/tests/lib.sh"
 ALL=-fplugin-arg-perfinst-clean-copies=all
 s=$T/count/copycalls.c
 gcc -O2 "$s" "$T/count/copycalls2.c" "$T/count/copycalls3.c" -o o2
 want=$(./o2)
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -c "$s" -o a.o
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -c "$T/count/copycalls2.c" -o b.o
 gcc -O2 -c "$T/count/copycalls3.c" -o c.o
-pi_ld -O2 -o prog a.o b.o c.o
+for mode in all final; do
+mkdir -p "$mode" && cd "$mode" || fail "$mode: no directory"
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=$mode -c "$s" -o a.o
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=$mode -c "$T/count/copycalls2.c" -o b.o
+pi_ld -O2 -o prog a.o b.o ../c.o
+if [ $mode = final ]; then
+    # f made of its copy's assembly: work calls the functions, near_mul
+    # and far_add are their copies' code less the copies' tests
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-verbose -c "$s" -o /dev/null 2> v.err
+    assert_contains "final: work made of its copy's assembly" v.err "‘work’ made of its assembly"
+    objdump -d --no-show-raw-insn prog | awk '/<work>:/,/^$/' > work-f.s
+    assert_contains "final: work (f) calls near_mul" work-f.s 'call +[0-9a-f]+ <near_mul>$'
+    assert_contains "final: work (f) calls far_add" work-f.s 'call +[0-9a-f]+ <far_add>$'
+    assert_contains "final: work (f) calls plain_xor" work-f.s 'call +[0-9a-f]+ <plain_xor>$'
+    assert_not_contains "final: work (f) calls no counting copy or entry" work-f.s 'call .*(count\.0|pi_entry)'
+fi
 
 # the shape
 dis() { objdump -d --no-show-raw-insn prog | awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on { sub(/^ *[0-9a-f]+:\t/, ""); print }'; }
@@ -71,6 +86,8 @@ for c in near_mul far_add; do
     funcs ./prog ov.pit > ov.funcs
     assert_contains "overlay $c off: $c not counted" ov.funcs "^$c 0\$"
     assert_eq "overlay $c off: the other functions as without it" "$(grep -v "^$c " on.funcs)" "$(grep -v "^$c " ov.funcs)"
+done
+cd .. || fail "no .."
 done
 
 # copy-calls=entry: the calls go to the functions, no entries

@@ -12,7 +12,10 @@
 # has more cachegrind I1 misses in that cache than the rebuild.
 . "$PERFINST_TOP/tests/lib.sh"
 F="-O2 -falign-functions=64 -fno-toplevel-reorder"
-pi_cc $F -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/relink/keep.c" -o t.o
+# (the loop's training build, README's: clean-copies=all, whose clean
+# copies' sizes the plan's model takes for the rebuild's)
+pi_cc $F -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=all -fplugin-arg-perfinst-sections \
+    -c "$T/relink/keep.c" -o t.o
 pi_ld -O2 -o t t.o
 PERFINST_OUT=t.pit ./t > /dev/null
 "$PMOPT" plan --order=none --rebuild --cache=4096,1,64 --reserve-sets=0 -o keep.fb t t.pit > plan.out
