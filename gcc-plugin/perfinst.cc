@@ -374,12 +374,12 @@ static bool parse_args(const struct plugin_name_args *a)
     pi_opt.loop_counters_memory = true;
     /* clean-copies=final is the default: each counted function is compiled
      * once, its clean copy f made from the counting copy's assembly
-     * (finalcopy.cc), where all compiled both: sqlite3.c's compile 1.25x
+     * (finalcopy.cc), where all compiled both: sqlite3.c's compile 1.27x
      * plain -O2's instructions against all's 2.35x (CPU), counting 1.131x
      * -O2's instructions over the count-cost suite against 1.143x, the off
      * mode 1.022x against 1.013x, counting CPU within 5 % of all's but on
      * gawk fields (1.304x -O2 against 1.266x, quiet) (bench/RESULTS.md,
-     * 2026-12-01 04:28, 08:12 and 08:50).  The rebuild loop's training
+     * 2026-12-01 04:28, 08:12, 08:23 and 09:38).  The rebuild loop's training
      * build takes all (docs/layout.md, "One loop") */
     pi_opt.clean_copies = PI_CLEAN_FINAL;
     for (int i = 0; i < a->argc; i++) {
