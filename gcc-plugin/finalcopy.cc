@@ -1592,10 +1592,10 @@ static dead_kind dead_kind_of(rtx_insn *insn, tree ctr)
 
 /* JUMP (a conditional jump, its block's end) chooses between nothing and
  * nothing once f has left out the counters' stores: one of its two
- * successors holds only such stores (and a jump) and goes on to the other
- * (store motion's flag that a loop's counter changed: `test %r8b, %r8b;
+ * successors holds only such stores (STORES, by uid; and a jump) and goes
+ * on to the other (store motion's flag that a loop's counter changed: `test %r8b, %r8b;
  * je .L5; movq %rcx, %fs:CTR@tpoff+8; .L5:`) */
-static bool dead_jump(rtx_insn *jump, tree ctr)
+static bool dead_jump(rtx_insn *jump, const_sbitmap stores)
 {
     basic_block b = BLOCK_FOR_INSN(jump);
     if (!b || BB_END(b) != jump || !any_condjump_p(jump) || !onlyjump_p(jump) || EDGE_COUNT(b->succs) != 2)
@@ -1604,16 +1604,16 @@ static bool dead_jump(rtx_insn *jump, tree ctr)
         basic_block s = EDGE_SUCC(b, k)->dest, t = EDGE_SUCC(b, 1 - k)->dest;
         if (s == t || !single_succ_p(s) || single_succ(s) != t || s == EXIT_BLOCK_PTR_FOR_FN(cfun))
             continue;
-        bool stores = false, other = false;
+        bool any = false, other = false;
         rtx_insn *insn;
         FOR_BB_INSNS(s, insn)
         if (NONDEBUG_INSN_P(insn) && !(JUMP_P(insn) && simplejump_p(insn))) {
-            if (dead_kind_of(insn, ctr) == DEAD_STORE)
-                stores = true;
+            if (bitmap_bit_p(stores, INSN_UID(insn)))
+                any = true;
             else
                 other = true;
         }
-        if (stores && !other)
+        if (any && !other)
             return true;
     }
     return false;
@@ -1624,14 +1624,12 @@ static unsigned int finaldead_execute(function *fun)
     tree ctr = pi_counter_decl();
     if (!ctr)
         return 0;
-    df_chain_add_problem(DF_DU_CHAIN);
-    df_analyze();
-    auto_sbitmap in(get_max_uid() + 1);
+    auto_sbitmap in(get_max_uid() + 1), stores(get_max_uid() + 1);
     bitmap_clear(in);
+    bitmap_clear(stores);
     auto_vec<rtx_insn *> maybe;
     basic_block bb;
     rtx_insn *insn;
-    bool stores = false;
     FOR_EACH_BB_FN(bb, fun)
     FOR_BB_INSNS(bb, insn)
     if (dead_kind k = dead_kind_of(insn, ctr)) {
@@ -1639,19 +1637,24 @@ static unsigned int finaldead_execute(function *fun)
         if (k == DEAD_MAYBE)
             maybe.safe_push(insn);
         else
-            stores = true;
+            bitmap_set_bit(stores, INSN_UID(insn));
     }
+    /* (most copies have no store of GCC's: their counters are asms) */
+    if (bitmap_empty_p(stores))
+        return 0;
     /* the jumps that choose between stores and nothing (no result: they
        stay in the set) */
     FOR_EACH_BB_FN(bb, fun)
-    if (JUMP_P(BB_END(bb)) && dead_jump(BB_END(bb), ctr)) {
+    if (JUMP_P(BB_END(bb)) && dead_jump(BB_END(bb), stores)) {
         bitmap_set_bit(in, INSN_UID(BB_END(bb)));
         maybe.safe_push(BB_END(bb));
     }
+    df_chain_add_problem(DF_DU_CHAIN);
+    df_analyze();
     /* out of the set: an instruction a result of which is used outside it
        (a use by an instruction not in it, an artificial use: the
        function's return value at its exit ...) */
-    for (bool changed = stores; changed;) {
+    for (bool changed = true; changed;) {
         changed = false;
         for (unsigned i = 0; i < maybe.length(); i++) {
             insn = maybe[i];
@@ -1677,8 +1680,6 @@ static unsigned int finaldead_execute(function *fun)
             }
         }
     }
-    if (!stores)
-        maybe.truncate(0);
     for (unsigned i = 0; i < maybe.length(); i++) {
         insn = maybe[i];
         if (!bitmap_bit_p(in, INSN_UID(insn)))
