@@ -534,6 +534,7 @@ static const char *copy_on_label(tree copy)
     return ggc_strdup(ACONCAT((".Lpi_on.", pi_asm_name(copy), NULL)));
 }
 
+/* The label past g.count.N's own test (make_final's branch too), or NULL */
 const char *pi_copy_entry_label(tree g)
 {
     return has_copy_entry(g) ? copy_on_label(pi_countfn_copy(g)) : NULL;
@@ -544,7 +545,8 @@ const char *pi_copy_entry_label(tree g)
 static const char *copy_target(rtx sym)
 {
     tree copy = SYMBOL_REF_DECL(sym), g = copy ? pi_countfn_origin(copy) : NULL_TREE;
-    return g && has_copy_entry(g) ? copy_on_label(copy) : targetm.strip_name_encoding(XSTR(sym, 0));
+    const char *on = g ? pi_copy_entry_label(g) : NULL;
+    return on ? on : targetm.strip_name_encoding(XSTR(sym, 0));
 }
 
 /* The counting copy's own test, before anything else of it. */
