@@ -64,8 +64,9 @@ ins() {
 # less_entry FILE: a counting copy's instructions less its own test, `cmpb;
 # je f` (copy-calls=direct), which f leaves out, its calls of counting
 # copies written as f's of their functions
+copy_test() { sed -n 2p "$1" | grep -q '^je *<self>$'; } # FILE opens with the copy's own test
 less_entry() {
-    if sed -n 2p "$1" | grep -q '^je *<self>$'; then sed '1,2d' "$1"; else cat "$1"; fi | sed 's/\.count\.0>$/>/'
+    if copy_test "$1"; then sed '1,2d' "$1"; else cat "$1"; fi | sed 's/\.count\.0>$/>/'
 }
 # (tight: a loop without calls, whose counters store motion keeps in
 # registers: loaded before the loop, stored after it; f leaves out the
@@ -168,7 +169,7 @@ for f in calls fib pick main; do
     body_addrs "$f" | sed '1,2d' > "$f.addrs"
     body_addrs "$f.count.0" > "$f.caddrs0"
     # (less the copy's own test: less_entry)
-    if sed -n 2p "$f.counting.raw" | grep -q '^je *<self>$'; then sed 1,2d "$f.caddrs0"; else cat "$f.caddrs0"; fi > "$f.caddrs"
+    if copy_test "$f.counting.raw"; then sed 1,2d "$f.caddrs0"; else cat "$f.caddrs0"; fi > "$f.caddrs"
     head -n "$(wc -l < "$f.caddrs")" "$f.addrs" > "$f.addrs1"
     addr2line -e "$prog" $(cat "$f.addrs1") | sed 's|.*/||' > "$f.l"
     addr2line -e "$prog" $(cat "$f.caddrs") | sed 's|.*/||' > "$f.cl"
