@@ -14,7 +14,8 @@ occur, form a lattice whose first n/2, n/4 ... of every second, fourth ...
 layout are the nested sub-lattices that bench/suite.sh --layouts n/2,
 n/4 ... count; the redraws likewise (every second of the list, ...), and
 every layout must be counted at every redraw.  Read from
-DIR/PROGRAM/cg/VARIANT-WL-SHIFT.txt ("IREFS I1MISSES").  Printed
+DIR/PROGRAM/COUNTS/VARIANT-WL-SHIFT.txt ("IREFS I1MISSES"; --counts: i1,
+bench/i1sim's, the default, or cg, cachegrind's).  Printed
 (Markdown): per pair the ratio of the two variants' mean I1 misses over
 the nested designs (m layouts × r redraws, from 4 layouts up) and over
 all; the geometric mean over the pairs, the worst pair and the pairs at or
@@ -54,6 +55,8 @@ def main(argv):
     ap.add_argument("--against", default="bolt")
     ap.add_argument("--draws", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--counts", choices=("i1", "cg"), default="i1",
+                    help="the counts' directory: i1 (bench/i1sim) or cg (cachegrind)")
     ap.add_argument("specs", nargs="+", metavar="PROGRAM:WL,...=SHIFT,...")
     o = ap.parse_args(argv)
     work, var, ref, draws, seed, specs = o.work, o.variant, o.against, o.draws, o.seed, o.specs
@@ -82,7 +85,7 @@ def main(argv):
             for v in (var, ref):
                 xs = []
                 for sh in shifts:
-                    f = os.path.join(work, p, "cg", "%s-%s-%s.txt" % (v, wl, sh))
+                    f = os.path.join(work, p, o.counts, "%s-%s-%s.txt" % (v, wl, sh))
                     try:
                         w = open(f).read().split()
                     except OSError:

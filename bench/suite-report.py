@@ -2,16 +2,17 @@
 """bench/suite-report.py — the tables of bench/suite.sh from its work directory.
 
     bench/suite-report.py --work DIR --variants "O2 pgo bolt ..." --pads "0 1024 ..."
-                          [--counted "O2 bolt ..."] [--no-timing] [--nice N] PROGRAMS
+                          [--counted "O2 bolt ..."] [--counts i1|cg] [--no-timing] [--nice N] PROGRAMS
 
 PROGRAMS has one line per program, "PROGRAM NAME TRAIN S_TRAIN S_CG S_TIME
 TEST...", "PADS NAME PAD..." for a program whose shifts are not --pads, and
 "BASEPADS NAME PAD..." for a program whose O2 and pgo are counted at other
 shifts than its own (bench/suite.sh --baseline-pads).  --counted: the
 variants counted (default all of --variants; it must hold O2); the others
-are listed as not measured, never as 0.  Read from DIR/NAME/cg/: VARIANT-WL-PAD.txt ("IREFS I1MISSES",
-cachegrind, the layout shifted by PAD bytes), VARIANT-WL-taken.txt (taken
-branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
+are listed as not measured, never as 0.  Read from DIR/NAME/COUNTS/ (--counts:
+i1, bench/i1sim's counts, the default; cg, one cachegrind run a layout):
+VARIANT-WL-PAD.txt ("IREFS I1MISSES", the layout shifted by PAD bytes); from
+DIR/NAME/cg/: VARIANT-WL-taken.txt (taken branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
 Printed (Markdown): per program a table of every (test workload, variant) —
 I1 misses as the mean over the shifts, × O2 and × BOLT, the median over the
 shifts × BOLT's median (a mean is often one or two bad shifts), the range over the
@@ -92,10 +93,11 @@ def fmt_ci(c):
 
 def main(argv):
     work, variants, pads, timing, nice, progfile, counted = None, None, None, True, "10", None, None
+    counts = "i1"
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--work", "--variants", "--pads", "--nice", "--counted"):
+        if a in ("--work", "--variants", "--pads", "--nice", "--counted", "--counts"):
             if i + 1 >= len(argv):
                 die("%s needs a value" % a)
             v = argv[i + 1]
@@ -107,6 +109,10 @@ def main(argv):
                 pads = v.split()
             elif a == "--counted":
                 counted = v.split()
+            elif a == "--counts":
+                if v not in ("i1", "cg"):
+                    die("--counts: i1 or cg, not %s" % v)
+                counts = v
             else:
                 nice = v
             i += 2
@@ -145,10 +151,11 @@ def main(argv):
         print("### %s: trained on `%s` (scale %s), measured on %s" %
               (name, train, s_train, ", ".join("`%s`" % t for t in tests)))
         print()
-        print("cachegrind at scale %s: I1 misses the mean over the layout shifted by %s "
+        print("%s at scale %s: I1 misses the mean over the layout shifted by %s "
               "(instructions: unshifted); taken branches: the program's own jmp and taken jcc "
               "(callgrind, bench/taken-branches.py)%s." %
-              (s_cg, over,
+              ("bench/i1sim (cachegrind's I1, every layout in one run)" if counts == "i1"
+               else "cachegrind, one run a layout,", s_cg, over,
                "; user CPU time at scale %s, paired rounds (median of the per-round ratios, "
                "bootstrap 95 %% interval), under `nice -n %s`" % (s_time, nice) if timing else "") + note)
         print()
@@ -160,7 +167,7 @@ def main(argv):
             for v in variants:
                 i1s, ir = [], None
                 for p in vpads[v] if v in counted else []:
-                    w = read_words(os.path.join(work, name, "cg", "%s-%s-%s.txt" % (v, wl, p)))
+                    w = read_words(os.path.join(work, name, counts, "%s-%s-%s.txt" % (v, wl, p)))
                     if w and len(w) == 2:
                         i1s.append(int(w[1]))
                         if p == "0":

@@ -12,6 +12,7 @@
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]... [--tests PROGRAM="WL ..."]...
+#                  [--counter i1sim|cachegrind]
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -57,8 +58,8 @@
 #            flags and TRAIN-ARGS, e.g. -fplugin-arg-perfinst-count-at=cfg),
 #            trained on the same workload, and is planned and rebuilt from it
 # Measured for every (program, test workload) pair and variant:
-#   - I1 misses: cachegrind --I1=32768,8,64 --D1=32768,8,64
-#     --LL=8388608,16,64, the mean over the layouts (below: --layouts, 16;
+#   - I1 misses: cachegrind's I1 (--I1=32768,8,64), the mean over the
+#     layouts (below: --layouts, 16;
 #     or the shifts of --pads; --pads PROGRAM=LIST sets one program's):
 #     a shift P moves the program's code against libc and the
 #     PLT as bench/layout-shifts.sh does — a padding section linked first
@@ -98,7 +99,13 @@
 #     layout at each redraw, so 16 x 4 = 64 counts per pair and variant
 #     (a list of --pads that names a redraw, P+N@M, is taken as it is);
 #     --show-layouts prints each program's shifts and exits;
-#   - instructions (cachegrind's I refs, unshifted);
+#     counted by --counter: i1sim (the default), one run of bench/i1sim per
+#     variant and workload simulating every layout linked (its counts are
+#     cachegrind's on each layout's program to a few misses: docs/layout.md
+#     "Counting many layouts in one run"), into WORK/PROGRAM/i1/; or
+#     cachegrind (--D1=32768,8,64 --LL=8388608,16,64 too), one run per
+#     layout, into WORK/PROGRAM/cg/;
+#   - instructions (I refs of the unshifted program);
 #   - taken branches of the program's own code (callgrind --collect-jumps
 #     --dump-instr, bench/taken-branches.py);
 #   - user CPU and wall time: --rounds (5) paired rounds at the timing scale,
@@ -147,7 +154,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
-W=$here/.work/suite record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
+W=$here/.work/suite counter=i1sim record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
 redraws=
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
@@ -164,7 +171,7 @@ while [ $# -gt 0 ]; do
     --keep-profiles) keep_profiles=1; shift ;;
     --show-layouts) show_layouts=1; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests|--counter)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
@@ -172,6 +179,7 @@ while [ $# -gt 0 ]; do
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
         --variants) counted=$2 ;; --layouts) layouts=$2 ;; --redraws) redraws=$2 ;;
+        --counter) case $2 in i1sim|cachegrind) counter=$2 ;; *) echo "suite: --counter $2: i1sim or cachegrind" >&2; exit 2 ;; esac ;;
         --tests) case $2 in *=*) PTESTS[${2%%=*}]=${2#*=} ;; *) echo "suite: --tests $2: expected PROGRAM=WL..." >&2; exit 2 ;; esac ;;
         esac
         shift 2 ;;
@@ -585,6 +593,32 @@ cg_one() {
         "$(sed -n 's/.*I1 *misses: *\([0-9,]*\).*/\1/p' "$f.err" | tr -d ,)" > "$f.txt"
     echo "$v-$wl-$pad" > "$k.from" && cp "$f.txt" "$k.txt"
 }
+# i1_one P WL VARIANT: the variant's I1 misses on WL at every layout it was
+# linked at, from one run of its unshifted program under bench/i1sim (the
+# layouts as address deltas: bench/layout-map.py), into
+# $W/P/i1/VARIANT-WL-PAD.txt: "IREFS I1MISSES", IREFS the unshifted run's
+i1_one() {
+    local p=$1 wl=$2 v=$3 d0 pad dp need=0 args=() base r st=0 irefs k m label
+    d0=$W/$p/${DIR[$v]}
+    base=$W/$p/i1/$v-$wl
+    for pad in $(vpads_of "$p" "$v"); do
+        dp=$d0
+        [ "$pad" = 0 ] || dp=$d0/s$pad
+        [ -s "$base-$pad.txt" ] && [ "$base-$pad.txt" -nt "$dp/prog" ] || need=1
+        args+=("$pad=$dp/prog")
+    done
+    [ $need = 1 ] || return 0
+    python3 "$here/layout-map.py" "$d0/prog" "${args[@]}" > "$base.lay" || return 1
+    r=$(run_dir "$d0") || return 1
+    checked "$p" "$wl" "$r" "${S_CG[$p]}" "$here/i1sim/valgrind.sh" --tool=i1sim --layouts="$base.lay" \
+        --out="$base.out" 2> "$base.err" || st=1
+    rm -rf "$r"
+    [ $st = 0 ] || return 1
+    irefs=$(sed -n 's/^irefs //p' "$base.out")
+    while read -r _ k m label; do
+        echo "$irefs $m" > "$base-$label.txt"
+    done < <(grep '^layout ' "$base.out")
+}
 # tb_one P WL VARIANT: taken branches into $W/P/cg/VARIANT-WL-taken.txt
 tb_one() {
     local p=$1 wl=$2 v=$3 d f r st=0
@@ -608,12 +642,22 @@ measure_program() {
     jf=$(mktemp "$W/$p/cg/jobs.XXXXXX")
     for wl in ${TESTS[$p]}; do
         for v in "${C[@]}"; do
-            for pad in $(vpads_of "$p" "$v"); do echo "cg_one $p $wl $v $pad" >> "$jf"; done
+            if [ $counter = i1sim ]; then
+                echo "i1_one $p $wl $v" >> "$jf"
+            else
+                for pad in $(vpads_of "$p" "$v"); do echo "cg_one $p $wl $v $pad" >> "$jf"; done
+            fi
             [ $taken = 0 ] || echo "tb_one $p $wl $v" >> "$jf"
         done
     done
-    # O2's unshifted runs first: they record the reference checksums
-    for wl in ${TESTS[$p]}; do cg_one "$p" "$wl" O2 0 || die "$p: O2 on $wl"; done
+    # O2's runs first: they record the reference checksums
+    if [ $counter = i1sim ]; then
+        mkdir -p "$W/$p/i1"
+        "$here/i1sim/valgrind.sh" --version > /dev/null || die "bench/i1sim cannot be built"
+        for wl in ${TESTS[$p]}; do i1_one "$p" "$wl" O2 || die "$p: O2 on $wl"; done
+    else
+        for wl in ${TESTS[$p]}; do cg_one "$p" "$wl" O2 0 || die "$p: O2 on $wl"; done
+    fi
     say "$p: $(wc -l < "$jf") valgrind runs, $jobs at a time"
     run_jobs "$jf" || die "$p: a valgrind run failed"
     rm -f "$jf"
@@ -670,6 +714,7 @@ say "done in $(( $(date +%s) - t0 )) s"
         [ "$(bpads_of "$p")" = "$(pads_of "$p")" ] || echo "BASEPADS $p $(bpads_of "$p")"
     done > "$W/programs.txt"
     python3 "$here/suite-report.py" --work "$W" --variants "${V[*]}" --counted "${C[*]}" --pads "$pads" \
+        --counts "$([ $counter = i1sim ] && echo i1 || echo cg)" \
         $([ $timing = 1 ] || echo --no-timing) --nice "$nicev" "$W/programs.txt"
 } > "$W/report.md"
 bench_record "$W/report.md"

@@ -60,8 +60,8 @@ assert_contains "why" err '12\+ is not a shift P, P\+N or P\+N@M'
 
 # suite-layouts.py: rebuild and bolt of one pair at four layouts
 # (the nested lattices start at 4: one column)
-mkdir -p w2/p/cg
-c() { echo "1000 $4" > "w2/p/cg/$1-$2-$3.txt"; }
+mkdir -p w2/p/i1
+c() { echo "1000 $4" > "w2/p/i1/$1-$2-$3.txt"; }
 c rebuild a 0 100; c rebuild a 1024+1024 300; c rebuild a 2048+2048 100; c rebuild a 3072+3072 500
 c bolt    a 0 200; c bolt    a 1024+1024 100; c bolt    a 2048+2048 200; c bolt    a 3072+3072 100
 python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 --draws 50 "p:a=0,1024+1024,2048+2048,3072+3072" > lay.md
@@ -69,6 +69,12 @@ python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 --draws 50 "p:a=0,1024+
 assert_contains "the pair over all four" lay.md '^| p/a | 1\.667 |$'
 assert_contains "the geometric mean" lay.md '^| geometric mean | 1\.667 |$'
 assert_contains "no pair at or under" lay.md '^| pairs ≤ 1 | 0 of 1 |$'
+# cachegrind's counts (cg/) with --counts cg: the same table
+mkdir -p w3/p/cg && cp w2/p/i1/* w3/p/cg/
+python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w3 --counts cg --draws 50 "p:a=0,1024+1024,2048+2048,3072+3072" > lay-cg.md
+diff lay.md lay-cg.md || fail "--counts cg reads cg/ as i1/ is read"
+expect_fail "i1/ missing" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w3 --draws 50 "p:a=0,1024+1024,2048+2048,3072+3072"
+assert_contains "it names the count" err 'w3/p/i1/rebuild-a-0\.txt: missing'
 expect_fail "three shifts" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 "p:a=0,1024+1024,2048+2048"
 assert_contains "why" err 'not a power of two'
 expect_fail "a missing count" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 "p:a=0,1024"
@@ -77,7 +83,7 @@ assert_contains "why" err 'rebuild-a-1024\.txt: missing'
 # suite-layouts.py at a lattice of 4 layouts × 2 redraws: the nested
 # designs (4 layouts × 1 redraw, 4 × 2) and the two halves
 for l in 0 1024+1024 2048+2048 3072+3072; do
-    cp "w2/p/cg/rebuild-a-$l.txt" "w2/p/cg/rebuild-b-$l.txt"; cp "w2/p/cg/bolt-a-$l.txt" "w2/p/cg/bolt-b-$l.txt"
+    cp "w2/p/i1/rebuild-a-$l.txt" "w2/p/i1/rebuild-b-$l.txt"; cp "w2/p/i1/bolt-a-$l.txt" "w2/p/i1/bolt-b-$l.txt"
 done
 c rebuild b 0@64 100; c rebuild b 1024+1024@64 100; c rebuild b 2048+2048@64 100; c rebuild b 3072+3072@64 900
 c bolt    b 0@64 200; c bolt    b 1024+1024@64 200; c bolt    b 2048+2048@64 200; c bolt    b 3072+3072@64 200

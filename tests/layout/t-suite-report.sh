@@ -6,15 +6,17 @@
 # every table and target, never 0; O2's and pgo's means are over 0 and 2048
 # only (their counts at 1024 and 3072, left from an earlier run, are not
 # read), and the heading says which variant's mean is over which shifts.
+# The counts are read from bench/i1sim's directory (i1/, the default) or,
+# with --counts cg, from cachegrind's (cg/), and the heading names which.
 . "$PERFINST_TOP/tests/lib.sh"
 R="python3 $PERFINST_TOP/bench/suite-report.py"
 V="O2 pgo bolt rebuild relink"
 # cg VARIANT WL IREFS I1@0 I1@1024 I1@2048 I1@3072
 cg() {
     local v=$1 wl=$2 ir=$3 p; shift 3
-    for p in 0 1024 2048 3072; do echo "$ir $1" > "w/lua/cg/$v-$wl-$p.txt"; shift; done
+    for p in 0 1024 2048 3072; do echo "$ir $1" > "w/lua/i1/$v-$wl-$p.txt"; shift; done
 }
-mkdir -p w/lua/cg
+mkdir -p w/lua/i1 w/lua/cg
 cg O2      calls   1000000 1000 9000 1200 9000
 cg pgo     calls    900000  900 9000 1100 9000
 cg bolt    calls    950000  800  900 1000 1100
@@ -33,10 +35,17 @@ echo "PROGRAM lua tables 1 1 4 calls strings" > programs.txt
 $R --work w --variants "$V" --pads "0 1024 2048 3072" --no-timing programs.txt > all.md
 assert_golden "every variant counted" all.md layout/golden/suite-report-all.md
 
-# relink not counted; O2 and pgo at 0 and 2048
+assert_contains "the heading names bench/i1sim" all.md '^bench/i1sim \(cachegrind.s I1, every layout in one run\) at scale 1'
+
+# relink not counted; O2 and pgo at 0 and 2048; cachegrind's counts
 echo "BASEPADS lua 0 2048" >> programs.txt
+for f in w/lua/i1/*; do cp "$f" w/lua/cg/; done
+rm -r w/lua/i1
 $R --work w --variants "$V" --counted "O2 pgo bolt rebuild" --pads "0 1024 2048 3072" \
-    --no-timing programs.txt > some.md
+    --counts cg --no-timing programs.txt > some.md
+assert_contains "the heading names cachegrind" some.md '^cachegrind, one run a layout, at scale 1'
+expect_fail "--counts of neither" $R --work w --variants "$V" --pads 0 --counts xx programs.txt
+assert_contains "it says which" err "i1 or cg"
 assert_golden "relink not counted, O2 and pgo at two shifts" some.md layout/golden/suite-report-some.md
 assert_contains "the heading names each variant's shifts" some.md \
     'shifted by 0, 2048 bytes for O2, pgo; 0, 1024, 2048, 3072 bytes for bolt, rebuild \(instructions'
