@@ -506,6 +506,15 @@ shifts() {
             relink|*+relink)
                 local rb=${v%+relink} from shift
                 [ "$v" != relink ] || rb=rebuild
+                # a relink that loads its rebuild's image (kept as linked,
+                # no data order) is the rebuild at every shift too: its
+                # shifted programs are the rebuild's (a rebuild linked with
+                # the redraw's linker script could not be relinked)
+                if [ "$(image_of "$PD/${DIR[$v]}/prog")" = "$(image_of "$PD/${DIR[$rb]}/prog")" ]; then
+                    cp "$PD/${DIR[$rb]}/s$tok/prog" "$d/prog" || die "$p: $v shifted by $tok"
+                    echo "the rebuild's program shifted by $tok: the relink loads the rebuild's image" > "$d/relink.out"
+                    continue
+                fi
                 # a relink that keeps the rebuild's layout (its order, or
                 # a plan without one: .text as the default script makes
                 # it) starts from the rebuild shifted by PAD (the same
