@@ -605,9 +605,14 @@ cg_one() {
 # i1_one P WL VARIANT: the variant's I1 misses on WL at every layout it was
 # linked at, from one run of its unshifted program under bench/i1sim (the
 # layouts as address deltas: bench/layout-map.py), into
-# $W/P/i1/VARIANT-WL-PAD.txt: "IREFS I1MISSES", IREFS the unshifted run's
+# $W/P/i1/VARIANT-WL-PAD.txt: "IREFS I1MISSES", IREFS the unshifted run's;
+# a program whose loaded image (image_of) and layouts were counted on WL
+# already takes those counts, as cg_one does (a relink that loads its
+# rebuild's image: a second run of a program that is not deterministic to
+# the instruction, LevelDB's threads or speedtest1's, would differ by a
+# few misses), and VARIANT-WL.same names the run it took
 i1_one() {
-    local p=$1 wl=$2 v=$3 d0 pad dp need=0 args=() base r st=0 irefs k m label
+    local p=$1 wl=$2 v=$3 d0 pad dp need=0 args=() base r st=0 irefs k m label key lock
     d0=$W/$p/${DIR[$v]}
     base=$W/$p/i1/$v-$wl
     for pad in $(vpads_of "$p" "$v"); do
@@ -618,10 +623,22 @@ i1_one() {
     done
     [ $need = 1 ] || return 0
     python3 "$here/layout-map.py" "$d0/prog" "${args[@]}" > "$base.lay" || return 1
-    r=$(run_dir "$d0") || return 1
-    checked "$p" "$wl" "$r" "${S_CG[$p]}" "$here/i1sim/valgrind.sh" --tool=i1sim --layouts="$base.lay" \
-        --out="$base.out" 2> "$base.err" || st=1
-    rm -rf "$r"
+    key=$W/$p/i1/image-$(image_of "$d0/prog")-$(sed 1,/^layouts/d "$base.lay" | sha256sum | cut -c1-16)-$wl
+    # one run per image and layouts at a time: the rebuild and its relink are counted side by side
+    exec {lock}> "$key.lock"
+    flock "$lock"
+    rm -f "$base.same"
+    if [ -s "$key.out" ]; then
+        cp "$key.from" "$base.same" && cp "$key.out" "$base.out"
+    else
+        r=$(run_dir "$d0") || { flock -u "$lock"; return 1; }
+        checked "$p" "$wl" "$r" "${S_CG[$p]}" "$here/i1sim/valgrind.sh" --tool=i1sim --layouts="$base.lay" \
+            --out="$base.out" 2> "$base.err" || st=1
+        rm -rf "$r"
+        [ $st = 0 ] && echo "$v-$wl" > "$key.from" && cp "$base.out" "$key.out"
+    fi
+    flock -u "$lock"
+    exec {lock}>&-
     [ $st = 0 ] || return 1
     irefs=$(sed -n 's/^irefs //p' "$base.out")
     while read -r _ k m label; do
