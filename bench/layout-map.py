@@ -111,8 +111,7 @@ def main(argv):
     # base's code cut at every function start and section boundary
     cuts = []   # (addr, end, deltas)
     for nm, (sa, ss) in sorted(bsecs.items(), key=lambda x: x[1][0]):
-        inside = [(a, s, key) for key, a in bkeys.items() for s in [key[1]] if sa <= a < sa + ss]
-        inside.sort()
+        inside = sorted((a, key[1], key) for key, a in bkeys.items() if sa <= a < sa + ss)
         cur = tuple(sd[nm] for sd in secd)
         at = sa
         for a, s, key in inside:

@@ -492,6 +492,16 @@ shifts() {
             [ "${DIR[$rb]}" != "${DIR[$v]}" ] || need=1
         done
         [ $need = 1 ] || continue
+        # a relink that loads its rebuild's image (kept as linked, no data
+        # order) is the rebuild at every shift too: its shifted programs are
+        # the rebuild's (a rebuild linked with the redraw's linker script
+        # could not be relinked)
+        local same=0
+        if [[ $v == relink || $v == *+relink ]]; then
+            rb=${v%+relink}
+            [ "$v" != relink ] || rb=rebuild
+            [ "$(image_of "$PD/${DIR[$v]}/prog")" != "$(image_of "$PD/${DIR[$rb]}/prog")" ] || same=1
+        fi
         for tok in $(vpads_of "$p" "$v"); do
             [ "$tok" != 0 ] || continue
             read -r pad inner mid <<< "$(shift_parts "$tok")"
@@ -504,13 +514,8 @@ shifts() {
             case $v in
             bolt) bolt_shifted "$d/prog" "$first" "$pad" "$inner" "$mid" || die "$p: bolt shifted by $tok" ;;
             relink|*+relink)
-                local rb=${v%+relink} from shift
-                [ "$v" != relink ] || rb=rebuild
-                # a relink that loads its rebuild's image (kept as linked,
-                # no data order) is the rebuild at every shift too: its
-                # shifted programs are the rebuild's (a rebuild linked with
-                # the redraw's linker script could not be relinked)
-                if [ "$(image_of "$PD/${DIR[$v]}/prog")" = "$(image_of "$PD/${DIR[$rb]}/prog")" ]; then
+                local from shift
+                if [ $same = 1 ]; then
                     cp "$PD/${DIR[$rb]}/s$tok/prog" "$d/prog" || die "$p: $v shifted by $tok"
                     echo "the rebuild's program shifted by $tok: the relink loads the rebuild's image" > "$d/relink.out"
                     continue
@@ -631,7 +636,7 @@ i1_one() {
     if [ -s "$key.out" ]; then
         cp "$key.from" "$base.same" && cp "$key.out" "$base.out"
     else
-        r=$(run_dir "$d0") || { flock -u "$lock"; return 1; }
+        r=$(run_dir "$d0") || { exec {lock}>&-; return 1; }
         checked "$p" "$wl" "$r" "${S_CG[$p]}" "$here/i1sim/valgrind.sh" --tool=i1sim --layouts="$base.lay" \
             --out="$base.out" 2> "$base.err" || st=1
         rm -rf "$r"

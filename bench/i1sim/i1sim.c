@@ -45,13 +45,13 @@ static const HChar *clo_layouts = NULL;
 static const HChar *clo_out = "i1sim.out";
 
 static UInt g_size = 32768, g_assoc = 8, g_line = 64;
-static UInt line_bits, sets_mask;
+static UInt line_bits, sets_mask, layout_tags;   /* layout_tags: sets * assoc */
 static Int nlayouts;
 static HChar *labels[MAX_LAYOUTS];
 
 typedef struct {
     Addr lo, hi;     /* link addresses */
-    Long *delta;     /* nlayouts deltas */
+    Long *delta;     /* nlayouts deltas, in bytes as read, in lines once checked */
 } Region;
 static Region *regions;
 static Int nregions, cap_regions;
@@ -98,22 +98,18 @@ static VG_REGPARM(1) void i1_ref(Instr *in)
 {
     UWord b1 = in->a >> line_bits, b2 = (in->a + in->len - 1) >> line_bits;
     Int k;
-    UInt per = (sets_mask + 1) * g_assoc;
     irefs++;
     if (b1 == b2 && in->region == last_region && (b1 == last_line1 || b1 == last_line2))
         return;
     last_line1 = b1; last_line2 = b2; last_region = in->region;
     for (k = 0; k < nlayouts; k++) {
-        Long d = in->region < 0 ? 0 : regions[in->region].delta[k] >> line_bits;
+        Long d = in->region < 0 ? 0 : regions[in->region].delta[k];
         UWord m1 = b1 + d, m2 = b2 + d;
-        UWord *c = tags + (SizeT)k * per;
-        if (m1 == m2) {
-            if (set_ref_is_miss(c + (m1 & sets_mask) * g_assoc, m1)) misses[k]++;
-        } else {
-            Bool miss = set_ref_is_miss(c + (m1 & sets_mask) * g_assoc, m1);
-            miss |= set_ref_is_miss(c + (m2 & sets_mask) * g_assoc, m2);
-            if (miss) misses[k]++;
-        }
+        UWord *c = tags + (SizeT)k * layout_tags;
+        /* across two lines: both referred to (either may change), one miss */
+        Bool miss = set_ref_is_miss(c + (m1 & sets_mask) * g_assoc, m1);
+        if (m2 != m1) miss |= set_ref_is_miss(c + (m2 & sets_mask) * g_assoc, m2);
+        if (miss) misses[k]++;
     }
 }
 
@@ -303,8 +299,11 @@ static void i1_post_clo_init(void)
         for (k = 0; k < (UInt)nlayouts; k++)
             if (regions[i].delta[k] % (Long)g_line)
                 fail("a delta is not a multiple of the line size", clo_layouts);
-    tags = VG_(malloc)("i1sim.tags", (SizeT)nlayouts * sets * g_assoc * sizeof(UWord));
-    for (k = 0; k < (UInt)nlayouts * sets * g_assoc; k++) tags[k] = ~(UWord)0;
+            else
+                regions[i].delta[k] /= (Long)g_line;
+    layout_tags = sets * g_assoc;
+    tags = VG_(malloc)("i1sim.tags", (SizeT)nlayouts * layout_tags * sizeof(UWord));
+    for (k = 0; k < (UInt)nlayouts * layout_tags; k++) tags[k] = ~(UWord)0;
     misses = VG_(calloc)("i1sim.misses", nlayouts, sizeof(ULong));
 }
 
