@@ -21,7 +21,7 @@
  *   feedback-counts=runs|fine  with feedback: local counts as runs (default) or x1024, so that
  *                        GCC's derived counts keep fractions of a run (pass-feedback.cc)
  *   dispatch=split|whole|small  with feedback: a dispatch loop (an interpreter's) split as
- *                        any function (default), kept whole, or kept whole when small (pass-coldsplit.cc)
+ *                        any function, kept whole, or kept whole when small (default) (pass-coldsplit.cc)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
  *   sharing-footprint=inline|call  a line's first accesses recorded by the inlined check (default) or by a call
  *   sharing-locals=escaped|addressable  which locals' accesses are checked (default escaped)
@@ -148,8 +148,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-feedback-counts=runs|fine  profile counts as runs (default) or x1024\n"
-    "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split (default), kept whole, or kept whole\n"
-    "                       when small (about 16 KiB at most)\n"
+    "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split, kept whole, or kept whole\n"
+    "                       when small (about 16 KiB at most; the default)\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
     "  -fplugin-arg-perfinst-sharing-footprint=inline|call  a line's first accesses recorded by the inlined\n"
     "                            check (default) or by a runtime call each\n"
@@ -382,6 +382,13 @@ static bool parse_args(const struct plugin_name_args *a)
      * 2026-12-01 04:28, 08:12, 08:23 and 09:38).  The rebuild loop's training
      * build takes all (docs/layout.md, "One loop") */
     pi_opt.clean_copies = PI_CLEAN_FINAL;
+    /* dispatch=small is the default: an interpreter's dispatch loop that
+     * fits half the L1i (Lua's luaV_execute) kept whole, as llvm-bolt keeps
+     * it, so that the opcodes training never ran lie beside the ones it
+     * did; one larger (SQLite's sqlite3VdbeExec) split.  On the layout
+     * suite at 64 counts a pair it lowered every Lua pair and changed no
+     * other program's code (bench/RESULTS.md, 2026-12-01 14:50) */
+    pi_opt.dispatch = PI_DISPATCH_SMALL;
     for (int i = 0; i < a->argc; i++) {
         const char *k = a->argv[i].key, *v = a->argv[i].value;
         if (word_arg(k, v, &ok))

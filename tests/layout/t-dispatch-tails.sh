@@ -3,10 +3,10 @@
 # docs/layout.md "Dispatch loops"), on dispatch-tails.c, a threaded
 # interpreter whose 15 opcodes end in the same tail (a hook test, the fetch,
 # `goto *tab[op]`), trained with opcodes 0-3:
-# - with the default (dispatch=split) run's 4 trained opcodes and its entry
+# - with dispatch=split run's 4 trained opcodes and its entry
 #   have their own indirect jump (5 in run), the 11 never-run ones share
 #   one in run.cold (GCC's compgotos copies no jump across the partitions);
-# - with dispatch=small (run is small) and dispatch=whole, run is one piece
+# - with dispatch=small (the default; run is small) and dispatch=whole, run is one piece
 #   and each of its 15 opcodes and its entry ends in its own indirect jump:
 #   16 (before, GCC's cross-jumping merged the opcodes' tails into one and
 #   compgotos had 2);

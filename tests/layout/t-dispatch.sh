@@ -1,16 +1,16 @@
 # A dispatch loop kept whole (-fplugin-arg-perfinst-dispatch=whole,
 # gcc-plugin/pass-coldsplit.cc, docs/layout.md "The split"), on
 # dispatch.c trained with opcodes 0-3 of 16:
-# - run() switches once per interpreted instruction, 64 per call: with the
-#   default (dispatch=split) its 12 never-run opcodes are in run.cold; with
+# - run() switches once per interpreted instruction, 64 per call: with
+#   dispatch=split its 12 never-run opcodes are in run.cold; with
 #   dispatch=whole run has no cold part, every opcode's constant is in run,
 #   and the note gives the dispatch's 16 successors and 64 runs per entry;
 # - once() switches once per call: split alike with either value (its
 #   never-run cases in once.cold);
 # - every build prints what -O2 prints on the training input and on all
 #   16 opcodes, at -O2 and -O3 with GCC's checking; a bad value is refused;
-# - dispatch=small keeps run (a few hundred instructions) whole, as
-#   dispatch=whole does, and splits dispatch-big.c's big(), a dispatch loop
+# - dispatch=small, the default, keeps run (a few hundred instructions)
+#   whole, as dispatch=whole does, and splits dispatch-big.c's big(), a dispatch loop
 #   of more instructions than its limit (16 opcodes of 96 mixing steps), as
 #   dispatch=split does.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -27,10 +27,10 @@ for d in split whole small; do
     echo "dispatch=$d: $(syms $d.o)"
 done
 pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$src" -o def.o
-same_code split.o def.o "dispatch=split should be the default"
-ok "dispatch=split is the default"
+same_code small.o def.o "dispatch=small should be the default"
+ok "dispatch=small is the default"
 
-# the default: run's never-run opcodes are cold
+# dispatch=split: run's never-run opcodes are cold
 assert_contains "split: run's note" split.err "split of .run.: 13 blocks never ran"
 assert_eq "split: opcode 4 in run.cold" 1 "$(has split.o run.cold '0x4444')"
 assert_eq "split: opcode 15 in run.cold" 1 "$(has split.o run.cold '0xf0f0')"
@@ -65,7 +65,7 @@ assert_contains "small: run is a small dispatch loop, kept whole" small.err \
 same_code whole.o small.o "dispatch=small should compile dispatch.c as dispatch=whole does"
 ok "dispatch=small: run kept whole, the same code as dispatch=whole"
 
-# dispatch-big.c: big() is a dispatch loop over the limit, split as by default
+# dispatch-big.c: big() is a dispatch loop over the limit, split as with dispatch=split
 big=$T/layout/dispatch-big.c
 gcc -O2 -o bo2 "$big"
 ./bo2 2 > bo2-2.out
@@ -88,4 +88,4 @@ assert_eq "small: opcode 15's first step in big.cold" 1 "$(has bsmall.o big.cold
 gcc -o bsmall bsmall.o
 ./bsmall 2 > bsmall-2.out
 cmp bo2-2.out bsmall-2.out || fail "dispatch=small's big prints something else on all 16 opcodes"
-ok "dispatch=small: big ($n instructions) split as by default, the same code as dispatch=split"
+ok "dispatch=small: big ($n instructions) split, the same code as dispatch=split"
