@@ -474,6 +474,10 @@ loop() {
     logged "$B/pmopt" relink "$PD/$rb/prog" --feedback "$PD/$rl.fb" -o "$PD/$rl/prog" > "$PD/$rl/relink.out" 2>&1 ||
         { tail "$PD/$rl/relink.out" >&2; die "$p: pmopt relink ($3)"; }
 }
+# rebuild_of RELINK: the rebuild a relink variant starts from (relink: rebuild; NAME+relink: NAME)
+rebuild_of() {
+    if [ "$1" = relink ]; then echo rebuild; else echo "${1%+relink}"; fi
+}
 # shifts P: VARIANT/sPAD/prog for every variant and pad but 0 (VARIANT/prog)
 shifts() {
     local p=$1 v pad d first tok inner mid
@@ -487,8 +491,7 @@ shifts() {
         is_counted "$v" && need=1
         for r in "${C[@]}"; do
             [[ $r == relink || $r == *+relink ]] || continue
-            rb=${r%+relink}
-            [ "$r" != relink ] || rb=rebuild
+            rb=$(rebuild_of "$r")
             [ "${DIR[$rb]}" != "${DIR[$v]}" ] || need=1
         done
         [ $need = 1 ] || continue
@@ -498,8 +501,7 @@ shifts() {
         # could not be relinked)
         local same=0
         if [[ $v == relink || $v == *+relink ]]; then
-            rb=${v%+relink}
-            [ "$v" != relink ] || rb=rebuild
+            rb=$(rebuild_of "$v")
             [ "$(image_of "$PD/${DIR[$v]}/prog")" != "$(image_of "$PD/${DIR[$rb]}/prog")" ] || same=1
         fi
         for tok in $(vpads_of "$p" "$v"); do
