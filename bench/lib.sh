@@ -38,6 +38,18 @@ bench_record() {
 # median V...: the middle value (the lower of the two middle ones)
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+# plan_missed ERR [BYTES]: the plugin's warnings in ERR, a feedback
+# rebuild's compiler messages (from byte BYTES on, 0 by default), that
+# a unit did not apply its plan: its source keyed otherwise than in the
+# training build (a build from another directory; docs/layout.md, "The
+# source key"), or less than half of its profile matched.  Status 0 (and
+# the warnings printed) when there is one: a benchmark of such a rebuild
+# measures -O2, not the plan.
+plan_missed() {
+    tail -c +$((${2:-0} + 1)) "$1" 2> /dev/null |
+        grep -E "warning: perfinst: .*(no function profile is keyed to this unit|applies less than half of the profile)"
+}
+
 # ---- SQLite: bench/sqlite/workload.c + the amalgamation ----------------------
 # sqlite_setup: SQ (the amalgamation's directory: bench/fetch-sqlite.sh), DEFS,
 # GEOM (cachegrind's geometry), PI (the plugin), PERFINST_LIB_DIR; needs B (the

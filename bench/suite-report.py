@@ -14,14 +14,23 @@ i1, bench/i1sim's counts, the default; cg, one cachegrind run a layout):
 VARIANT-WL-PAD.txt ("IREFS I1MISSES", the layout shifted by PAD bytes); from
 DIR/NAME/cg/: VARIANT-WL-taken.txt (taken branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
 Printed (Markdown): per program a table of every (test workload, variant) —
-I1 misses as the mean over the shifts, × O2 and × BOLT, the median over the
+I1 misses as the mean over the shifts, × O2 and × BOLT (with a bootstrap 95 %
+interval: the layouts resampled with replacement, the variant's and BOLT's
+counts of a layout together, the ratio of the two sums), the median over the
 shifts × BOLT's median (a mean is often one or two bad shifts), the range over the
 shifts, instructions and taken branches × O2, user CPU time × O2 and × BOLT
 (median of the per-round ratios, bootstrap 95 % interval) — then per variant
-the geometric mean over the program's pairs and the worst pair; last the
-same over every pair of every program, and the issue's targets pair by pair
-(the loop's I1 misses and CPU time at most BOLT's; the relink's misses at
-most the rebuild's).  When the variants' means are over different shifts,
+the geometric mean over the program's pairs (× BOLT with its interval: each
+pair's layouts resampled as above, the geometric mean of the resampled
+ratios) and the worst pair; last the same over every pair of every program,
+and the issue's targets pair by pair (the loop's I1 misses and CPU time at
+most BOLT's, and the pairs whose interval lies above 1, over BOLT beyond the
+layout noise; the relink's misses at most the rebuild's); and for every
+other variant of ours (`--extra`), its I1 misses × the rebuild's, pair by
+pair and as the geometric mean, with the same intervals, and the pairs it
+raises by more than 10 % or beyond the noise (docs/layout.md's rule).
+The intervals take the layouts as a sample of the layout noise; a fixed
+seed (1) prints the same interval for the same counts.  When the variants' means are over different shifts,
 each program's heading says which variant's mean is over which.
 """
 import math
@@ -91,6 +100,54 @@ def fmt_ci(c):
     return "—" if c is None else "%.3f [%.3f–%.3f]" % c
 
 
+RESAMPLES = 2000
+
+
+def ratio_draws(a, b, rng):
+    """sum(a) / sum(b) over RESAMPLES resamples of the layouts, with
+    replacement, a layout's two counts together (a[k] and b[k]: the same
+    shift); None when the two were not counted at the same shifts"""
+    if a is None or b is None or len(a) != len(b) or not a:
+        return None
+    n, out = len(a), []
+    for _ in range(RESAMPLES):
+        sa = sb = 0
+        for _ in range(n):
+            k = rng.randrange(n)
+            sa += a[k]
+            sb += b[k]
+        out.append(sa / sb if sb else float("inf"))
+    return out
+
+
+def percentiles(draws):
+    """the 2.5th and 97.5th percentiles, as bench/paired.py takes them"""
+    d = sorted(draws)
+    return d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1) + 0.999999)]
+
+
+def geo_draws(rows):
+    """the geometric mean over pairs of each resample's ratios (rows: the
+    pairs' draws, each as long as the others); None when a pair has none"""
+    if not rows or any(r is None for r in rows):
+        return None
+    out = []
+    for k in range(RESAMPLES):
+        xs = [r[k] for r in rows]
+        out.append(0.0 if any(x <= 0 for x in xs) else geo(xs))
+    return out
+
+
+def fmt_iv(x, draws):
+    """"X [LOW–HIGH]", or X alone without draws"""
+    if x is None:
+        return "—"
+    if draws is None:
+        return fmt(x)
+    lo, hi = percentiles(draws)
+    return "%.3f [%.3f–%.3f]" % (x, lo, hi)
+
+
 def main(argv):
     work, variants, pads, timing, nice, progfile, counted = None, None, None, True, "10", None, None
     counts = "i1"
@@ -142,6 +199,8 @@ def main(argv):
                 bpads[w[1]] = w[2:]
     allpads = pads
     ours = [v for v in variants if v not in ("O2", "pgo", "bolt")]
+    # the variants of --extra: each against the rebuild, by the rule
+    extras = [v for v in ours if v not in ("rebuild", "relink") and not v.endswith("+relink")]
     allpairs = {v: [] for v in variants}  # v -> [(pair name, i1 ×O2, i1 ×bolt, ir, tb, cpu×O2, cpu×bolt)]
     loads = []
     for name, train, s_train, s_cg, s_time, tests in progs:
@@ -176,7 +235,7 @@ def main(argv):
                 full = v in counted and len(i1s) == len(vpads[v])
                 m[v] = (sum(i1s) / len(i1s) if full else None,
                         (min(i1s), max(i1s)) if i1s else None, ir, int(tb[0]) if tb else None,
-                        statistics.median(i1s) if full else None)
+                        statistics.median(i1s) if full else None, i1s if full else None)
             runs, notes = read_times(os.path.join(work, name, "times-%s.txt" % wl)) if timing else (None, [])
             if notes:
                 loads.append("%s/%s: %s" % (name, wl, "; ".join(notes)))
@@ -184,29 +243,39 @@ def main(argv):
 
             def rel(x, y):
                 return x / y if x is not None and y else None
+
+            def draws(v, base):
+                """v's and base's counts resampled together: only where the
+                two were counted at the same shifts"""
+                if base not in m or vpads[v] != vpads[base]:
+                    return None
+                return ratio_draws(m[v][5], m[base][5], random.Random(1))
             for v in variants:
-                i1, rng, ir, tb, med = m[v]
+                i1, rng, ir, tb, med, _ = m[v]
                 if v not in counted:
                     print("| %s | %s | not measured |%s" % (wl, v, " — |" * 8))
-                    allpairs[v].append(("%s/%s" % (name, wl),) + (None,) * 8)
+                    allpairs[v].append(("%s/%s" % (name, wl),) + (None,) * 11)
                     continue
                 c_o2, c_bo = cpu_ratio(runs, v, "O2"), cpu_ratio(runs, v, "bolt")
+                d_bo = draws(v, "bolt") if v != "bolt" else None
+                d_rb = draws(v, "rebuild") if v in extras else None
                 print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     wl, v, "—" if i1 is None else "%.0f" % i1, fmt(rel(i1, o2[0])),
-                    fmt(rel(i1, bo[0] if bo else None)), fmt(rel(med, bo[4] if bo else None)),
+                    fmt_iv(rel(i1, bo[0] if bo else None), d_bo), fmt(rel(med, bo[4] if bo else None)),
                     "—" if rng is None or not o2[0] else "%.3f–%.3f" % (rng[0] / o2[0], rng[1] / o2[0]),
                     fmt(rel(ir, o2[2])), fmt(rel(tb, o2[3])),
                     fmt_ci(c_o2) if v != "O2" else "1", fmt_ci(c_bo) if v != "bolt" else "1"))
                 allpairs[v].append(("%s/%s" % (name, wl), rel(i1, o2[0]), rel(i1, bo[0] if bo else None),
                                     rel(ir, o2[2]), rel(tb, o2[3]), c_o2[0] if c_o2 else None,
-                                    c_bo[0] if c_bo else None, i1, rel(med, bo[4] if bo else None)))
+                                    c_bo[0] if c_bo else None, i1, rel(med, bo[4] if bo else None),
+                                    d_bo, rel(i1, m["rebuild"][0] if "rebuild" in m else None), d_rb))
         print()
         summary([(v, [x for x in allpairs[v] if x[0].startswith(name + "/")]) for v in variants],
                 "%s, %d pairs" % (name, len(tests)), counted)
     print("### All programs: %d pairs" % len(allpairs["O2"]))
     print()
     summary([(v, allpairs[v]) for v in variants], "every pair", counted)
-    targets(allpairs, ours, counted)
+    targets(allpairs, ours, counted, extras)
     if loads:
         print("Load average around the timing rounds: " + "; ".join(loads) + ".")
         print()
@@ -250,8 +319,10 @@ def summary(rows, what, counted):
         if v not in counted:
             print("| %s | not measured |%s" % (v, " — |" * 10))
             continue
+        g_bo = geo(x[2] for x in ps)
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            v, fmt(geo(x[1] for x in ps)), worst(1), fmt(geo(x[2] for x in ps)) if v != "bolt" else "1",
+            v, fmt(geo(x[1] for x in ps)), worst(1),
+            fmt_iv(g_bo, geo_draws([x[9] for x in ps]) if g_bo else None) if v != "bolt" else "1",
             worst(2) if v != "bolt" else "—", fmt(geo(x[8] for x in ps)) if v != "bolt" else "1",
             worst(8) if v != "bolt" else "—", fmt(geo(x[3] for x in ps)), fmt(geo(x[4] for x in ps)),
             fmt(geo(x[5] for x in ps)), fmt(geo(x[6] for x in ps)) if v != "bolt" else "1",
@@ -259,7 +330,7 @@ def summary(rows, what, counted):
     print()
 
 
-def targets(allpairs, ours, counted):
+def targets(allpairs, ours, counted, extras):
     """the issue's targets, pair by pair, for each loop variant"""
     for v in ours:
         ps = allpairs[v]
@@ -278,6 +349,10 @@ def targets(allpairs, ours, counted):
         bad = [x[0] for x in i1 if x[2] > 1.0]
         if bad:
             line += " (not on %s)" % ", ".join(bad)
+            sure = [x[0] for x in i1 if x[9] is not None and percentiles(x[9])[0] > 1.0]
+            if any(x[9] is not None for x in i1):
+                line += "; over BOLT beyond the layout noise (the interval above 1) on %d%s" % (
+                    len(sure), " (%s)" % ", ".join(sure) if sure else "")
         if cpu:
             line += "; user CPU time ≤ BOLT's (median ratio) on %d of %d" % (len(cok), len(cpu))
         if v.endswith("relink"):
@@ -292,7 +367,30 @@ def targets(allpairs, ours, counted):
                 line += "; misses above %s's on %d of %d%s" % (
                     base, len(worse), n, " (%s)" % ", ".join(worse) if worse else "")
         print(line)
+        if v in extras:
+            print(against_rebuild(v, ps, "rebuild" in counted))
     print()
+
+
+def against_rebuild(v, ps, counted):
+    """an --extra variant against the rebuild, as docs/layout.md's rule
+    reads it: the geometric mean (the rule asks for more than 3 % lower)
+    and the pairs raised by more than 10 %, and which of them and which
+    others rise beyond the layout noise"""
+    if not counted:
+        return "- %s × rebuild: the rebuild not measured" % v
+    r = [x for x in ps if x[10] is not None]
+    if not r:
+        return "- %s × rebuild: not measured" % v
+    g = geo(x[10] for x in r)
+    line = "- %s × rebuild: I1 misses geometric mean %s over %d pairs" % (
+        v, fmt_iv(g, geo_draws([x[11] for x in r]) if g else None), len(r))
+    over = ["%s %.3f" % (x[0], x[10]) for x in r if x[10] > 1.10]
+    sure = [x[0] for x in r if x[11] is not None and percentiles(x[11])[0] > 1.0]
+    line += "; over 1.10× on %d%s" % (len(over), " (%s)" % ", ".join(over) if over else "")
+    line += "; above the rebuild beyond the layout noise on %d%s" % (
+        len(sure), " (%s)" % ", ".join(sure) if sure else "")
+    return line
 
 
 if __name__ == "__main__":

@@ -118,8 +118,10 @@
 # initial stack, and moves what libc's startup and string functions do).
 # Every run's checksum must be -O2's.  The report (one table per program —
 # the mean over the shifts, and the median against BOLT's median: one or two
-# bad shifts make a mean — the geometric mean over its pairs and the worst
-# pair, then all pairs together)
+# bad shifts make a mean — each ratio of means × BOLT with a bootstrap 95 %
+# interval over the layouts, the geometric mean over its pairs and the
+# worst pair, then all pairs together, the targets, and each --extra
+# variant × the default rebuild: bench/suite-report.py)
 # is WORK/report.md; --record appends it to bench/RESULTS.md.
 # --variants LIST: only these variants are counted (shifted, cachegrind,
 # callgrind, timed); the others are not built (but -O2, BOLT and the
@@ -333,7 +335,11 @@ is_counted() { [[ " ${C[*]} " == *" $1 "* ]]; }
 is_built() { is_counted "$1" || is_counted "$1+relink"; }
 # vpads_of P VARIANT: the shifts at which VARIANT of program P is counted
 vpads_of() { case $2 in O2|pgo) bpads_of "$1" ;; *) pads_of "$1" ;; esac; }
-PI=(-fplugin="$B/perfinst.so")
+# the plugin, with source keys that do not depend on the directory the
+# suite is started from nor on where the checkout lies (docs/layout.md,
+# "The source key"): a profile kept by --keep-profiles applies to a
+# rebuild made from elsewhere
+PI=(-fplugin="$B/perfinst.so" -fplugin-arg-perfinst-prefix-map="$WL_CACHE=cache" -fplugin-arg-perfinst-prefix-map="$here=bench")
 export PERFINST_LIB_DIR=$B
 BOLT=
 bolt_setup "$W/apt.log"
@@ -464,8 +470,15 @@ loop() {
         > "$PD/$rl.plan" 2>&1 || { tail "$PD/$rl.plan" >&2; die "$p: pmopt plan"; }
     if cmp -s "$PD/$rl.fb.new" "$PD/$rl.fb"; then rm -f "$PD/$rl.fb.new"; else mv "$PD/$rl.fb.new" "$PD/$rl.fb"; fi
     if [ "$2" = rebuild ] || [ "$rb" != rebuild ]; then
+        local n0
+        n0=$(stat -c %s "$PD/$rb/cc.err" 2> /dev/null || echo 0)
         logged wl_build "$p" "$PD/$rb" pild -O2 "${PI[@]}" -fplugin-arg-perfinst-feedback="$PD/$rl.fb" \
             -fplugin-arg-perfinst-sections $pl > "$PD/$rb.log" 2>&1 || { tail "$PD/$rb.log" >&2; die "$p: $2 build"; }
+        if plan_missed "$PD/$rb/cc.err" "$n0" > "$PD/$rb.missed"; then
+            head -1 "$PD/$rb.missed" >&2
+            rm -f "$PD/$rb"/obj/*.stamp    # compiled again next time
+            die "$p: $2 build: $(wc -l < "$PD/$rb.missed") units did not apply the plan (in $PD/$rb/cc.err; a training profile kept from another directory?)"
+        fi
     fi
     [ $relinks = 1 ] || return 0
     mkdir -p "$PD/$rl"

@@ -34,6 +34,14 @@ ok "the two checkouts' rebuilds are byte-identical"
 cd two
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/branch.c" -o other.o 2> other.err
 assert_contains "unasked, a warning names the profile's key" other.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+# bench/suite.sh stops on it (bench/lib.sh plan_missed, run on each
+# rebuild's compiler messages from where its build began)
+. "$PERFINST_TOP/bench/lib.sh"
+plan_missed other.err > missed.txt || fail "plan_missed: the moved unit's warning not found"
+assert_contains "plan_missed prints the warning" missed.txt "no function profile is keyed to this unit"
+if plan_missed other.err "$(stat -c %s other.err)" > /dev/null; then fail "plan_missed: read before the byte it was given"; fi
+if plan_missed ../one/build/rebuilt.err > /dev/null; then fail "plan_missed: a rebuild that applied its plan"; fi
+ok "plan_missed: the moved unit, nothing before BYTES, nothing in a rebuild that matched"
 # ... also when its functions changed too (by name: none has the profile's
 # CFG; sqlite3.c's late profiles built from another directory matched none)
 sed -e 's/acc\[3\] -= i;/acc[3] -= i; if (i == 12345) acc[0] = 1;/' \

@@ -23,6 +23,9 @@ sed "s|src=[^ ]*|src=edited/branch.c|" plan.fb | grep -v '^end' > moved.body
 reseal moved.body moved.fb
 pi_cc -O2 -fplugin-arg-perfinst-feedback=moved.fb -c "$PWD/edited/branch.c" -o stale.o 2> stale.err
 assert_contains "the plugin, unasked: less than half matched is a warning" stale.err "warning: perfinst: moved.fb: 1 function profiles matched, 1 stale, 0 malformed in edited/branch.c \(40\.1% of the profile.s block executions matched\): the rebuild applies less than half of the profile"
+. "$PERFINST_TOP/bench/lib.sh"
+plan_missed stale.err > /dev/null || fail "bench/lib.sh plan_missed: less than half matched not found"
+ok "bench/suite.sh stops on it (plan_missed)"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=moved.fb -fplugin-arg-perfinst-verbose -c "$PWD/edited/branch.c" -o stale.o 2> stale.err
 assert_contains "verbose: names the stale function" stale.err "the profile of .work. is stale \(at cfg: CFG checksum 0x[0-9a-f]{16}, 5 blocks; the profile.s 0x[0-9a-f]{16}, 4 blocks\)"
 gcc -O2 -o stale stale.o

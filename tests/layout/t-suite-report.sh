@@ -51,14 +51,16 @@ assert_contains "the heading names each variant's shifts" some.md \
     'shifted by 0, 2048 bytes for O2, pgo; 0, 1024, 2048, 3072 bytes for bolt, rebuild \(instructions'
 assert_contains "the missing variant named in the heading" some.md 'Not measured \(`--variants`\): relink\.'
 # O2 on calls: (1000 + 1200) / 2; pgo (900 + 1100) / 2 = 1000, × O2 0.909,
-# × BOLT (mean 950) 1.053
+# × BOLT (mean 950) 1.053, with no interval: their shifts are not BOLT's
 assert_contains "O2's mean over its two shifts" some.md '^\| calls \| O2 \| 1100 \| 1\.000 \| 1\.158 \|'
 assert_contains "pgo's mean over its two shifts" some.md '^\| calls \| pgo \| 1000 \| 0\.909 \| 1\.053 \|'
-assert_contains "rebuild over four shifts" some.md '^\| calls \| rebuild \| 850 \| 0\.773 \| 0\.895 \| 0\.895 \|'
+assert_contains "rebuild over four shifts, with its interval" some.md \
+    '^\| calls \| rebuild \| 850 \| 0\.773 \| 0\.895 \[0\.[0-9]{3}–0\.[0-9]{3}\] \| 0\.895 \|'
 assert_eq "relink rows: not measured" 2 "$(grep -c '^| [a-z]* | relink | not measured |' some.md)"
 assert_eq "relink summary rows: not measured" 2 "$(grep -c '^| relink | not measured |' some.md)"
 assert_contains "relink's target: not measured" some.md '^- relink: not measured$'
-assert_contains "rebuild's target" some.md "^- rebuild: I1 misses ≤ BOLT's on 1 of 2 pairs \(not on lua/strings\)$"
+assert_contains "rebuild's target" some.md \
+    "^- rebuild: I1 misses ≤ BOLT's on 1 of 2 pairs \(not on lua/strings\); over BOLT beyond the layout noise \(the interval above 1\) on 1 \(lua/strings\)$"
 assert_not_contains "no relink figure" some.md '\| relink \| [0-9]'
 
 # O2 must be counted; --counted names variants of --variants
@@ -66,3 +68,33 @@ expect_fail "O2 not counted" $R --work w --variants "$V" --counted "bolt rebuild
 assert_contains "why" err 'O2 must be counted'
 expect_fail "unknown variant" $R --work w --variants "$V" --counted "O2 bolt2" --pads 0 programs.txt
 assert_contains "why" err 'bolt2 is not one of --variants'
+
+# the intervals: BOLT's and the rebuild's counts of a layout resampled
+# together.  calls: the rebuild under BOLT at every shift, its interval
+# under 1; strings: 1.100 at every shift, so [1.100–1.100], over BOLT
+# beyond the noise.  An --extra variant x against the rebuild: on calls
+# 3600 against 3400 (1.059), above at two shifts and under at one, so its
+# interval holds 1; on strings 1300 against 1100 at every shift (1.182),
+# over 1.10x and beyond the noise; geometric mean sqrt(1.059 * 1.182)
+mkdir -p w/lua/i1
+for f in w/lua/cg/*; do cp "$f" w/lua/i1/; done
+cg x calls   940000  600  800  900 1300
+cg x strings 1900000 1300 1300 1300 1300
+$R --work w --variants "$V x" --pads "0 1024 2048 3072" --no-timing programs.txt > x.md
+assert_contains "the rebuild's interval on calls lies under 1" x.md \
+    '^\| calls \| rebuild \| 850 \| [0-9.]* \| 0\.895 \[0\.(8[0-9]{2})–0\.(9[0-9]{2})\] \|'
+assert_contains "strings: one ratio at every shift, one interval" x.md \
+    '^\| strings \| rebuild \| 1100 \| [0-9.]* \| 1\.100 \[1\.100–1\.100\] \|'
+assert_contains "the geometric mean's interval" x.md \
+    '^\| rebuild \| [0-9.]* \| [^|]* \| 0\.992 \[0\.[0-9]{3}–[01]\.[0-9]{3}\] \|'
+assert_contains "x against the rebuild, by the rule" x.md \
+    '^- x × rebuild: I1 misses geometric mean 1\.119 \[1\.[0-9]{3}–1\.[0-9]{3}\] over 2 pairs; over 1\.10× on 1 \(lua/strings 1\.182\); above the rebuild beyond the layout noise on 1 \(lua/strings\)$'
+assert_not_contains "no such line for the rebuild or the relink" x.md '^- (rebuild|relink) × rebuild'
+# the same counts print the same intervals
+$R --work w --variants "$V x" --pads "0 1024 2048 3072" --no-timing programs.txt > x2.md
+assert_eq "the same intervals twice" "$(cat x.md)" "$(cat x2.md)"
+# a variant that no shift sets apart from another: 1.000 [1.000–1.000]
+cg x calls   940000  700  800  900 1000
+$R --work w --variants "$V x" --pads "0 1024 2048 3072" --no-timing programs.txt > x3.md
+assert_contains "x on calls: the rebuild's counts" x3.md '^\| calls \| x \| 850 \| [0-9.]* \| 0\.895 \['
+assert_contains "x's geometric mean" x3.md '^- x × rebuild: I1 misses geometric mean 1\.087 \[1\.087–1\.087\] over 2 pairs'
