@@ -358,7 +358,13 @@ static int reader_finish(struct reader *rd, int want_shndx)
             unit_view_free(&b->v); /* an identical copy: fold it */
             continue;
         }
-        rd->units[n++] = rd->units[i];
+        if (n != i) {
+            /* moved down: the slot it leaves owns nothing, so that an
+             * error further on (reader_free) frees its arrays once */
+            rd->units[n] = rd->units[i];
+            memset(&rd->units[i].v, 0, sizeof rd->units[i].v);
+        }
+        n++;
     }
     rd->nunits = n;
     if (n) {

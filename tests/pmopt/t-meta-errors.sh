@@ -75,6 +75,23 @@ run_pmopt dump-meta prog-diff
 assert_eq "different duplicate: exit status" 1 "$rc"
 assert_contains "different duplicate: message" err \
     "^pmopt: prog-diff: unit 0xb0b0b0b000000002 appears twice with different contents \(\.perfinst chunk at offset 0x[0-9a-f]+ and \.perfinst chunk at offset 0x[0-9a-f]+\)"
+# ... also after an identical copy folded and a later unit moved down
+# into its place (the fuzzer's double free): B twice, then C twice, the
+# second C different
+python3 - unitonly.json <<'PY'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+spec["unit_id"] = "0xc0c0c0c000000003"
+json.dump(spec, open("c1.json", "w"))
+spec["producer"] = "something else"
+json.dump(spec, open("c2.json", "w"))
+PY
+for c in c1 c2; do pigen meta $c.json lib.c > $c.s && gcc -c $c.s -o $c.o; done
+gcc prog.o lib.o unitonly.o c1.o c2.o -o prog-diff2
+run_pmopt dump-meta prog-diff2
+assert_eq "folded, then a different duplicate: exit status" 1 "$rc"
+assert_contains "folded, then a different duplicate: message" err \
+    "^pmopt: prog-diff2: unit 0xc0c0c0c000000003 appears twice with different contents"
 
 # ---- ranges that name a unit the program does not have (fine in an object: -flto)
 python3 - "$F/lib.json" <<'PY'
