@@ -30,11 +30,14 @@ other variant of ours (`--extra`), its I1 misses × the rebuild's, pair by
 pair and as the geometric mean, with the same intervals, and the pairs it
 raises by more than 10 % or beyond the noise (docs/layout.md's rule).
 The intervals take the layouts as a sample of the layout noise; a fixed
-seed (1) prints the same interval for the same counts.  When the variants' means are over different shifts,
+seed per program (the CRC-32 of its name: its workloads resample the same
+layouts, other programs independently) prints the same interval for the
+same counts.  When the variants' means are over different shifts,
 each program's heading says which variant's mean is over which.
 """
 import math
 import os
+import zlib
 import statistics
 import random
 import sys
@@ -201,7 +204,9 @@ def main(argv):
     ours = [v for v in variants if v not in ("O2", "pgo", "bolt")]
     # the variants of --extra: each against the rebuild, by the rule
     extras = [v for v in ours if v not in ("rebuild", "relink") and not v.endswith("+relink")]
-    allpairs = {v: [] for v in variants}  # v -> [(pair name, i1 ×O2, i1 ×bolt, ir, tb, cpu×O2, cpu×bolt)]
+    # v -> [(pair name, i1 ×O2, i1 ×bolt, ir ×O2, taken ×O2, cpu ×O2, cpu ×bolt, i1,
+    #        median ×bolt's, ×bolt's draws, i1 ×rebuild, ×rebuild's draws)]
+    allpairs = {v: [] for v in variants}
     loads = []
     for name, train, s_train, s_cg, s_time, tests in progs:
         pads = ppads.get(name, allpads)
@@ -246,10 +251,12 @@ def main(argv):
 
             def draws(v, base):
                 """v's and base's counts resampled together: only where the
-                two were counted at the same shifts"""
+                two were counted at the same shifts.  One seed per program:
+                its workloads resample the same layouts (at a layout they
+                run the same programs), other programs' independently"""
                 if base not in m or vpads[v] != vpads[base]:
                     return None
-                return ratio_draws(m[v][5], m[base][5], random.Random(1))
+                return ratio_draws(m[v][5], m[base][5], random.Random(zlib.crc32(name.encode())))
             for v in variants:
                 i1, rng, ir, tb, med, _ = m[v]
                 if v not in counted:
