@@ -36,13 +36,16 @@ def median(xs):
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
 
 
+def percentiles(values):
+    """the 2.5th and 97.5th percentiles of a bootstrap's resampled values"""
+    s = sorted(values)
+    return s[int(0.025 * (len(s) - 1))], s[int(0.975 * (len(s) - 1) + 0.999999)]
+
+
 def interval(ratios, rng, resamples):
     n = len(ratios)
-    meds = sorted(median([ratios[rng.randrange(n)] for _ in range(n)])
-                  for _ in range(resamples))
-    lo = meds[int(0.025 * (resamples - 1))]
-    hi = meds[int(0.975 * (resamples - 1) + 0.999999)]
-    return lo, hi
+    return percentiles(median([ratios[rng.randrange(n)] for _ in range(n)])
+                       for _ in range(resamples))
 
 
 def main(argv):

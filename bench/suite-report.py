@@ -43,7 +43,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import paired  # noqa: E402  (median, interval)
+import paired  # noqa: E402  (median, interval, percentiles)
 
 
 def die(msg):
@@ -123,10 +123,9 @@ def ratio_draws(a, b, rng):
     return out
 
 
-def percentiles(draws):
-    """the 2.5th and 97.5th percentiles, as bench/paired.py takes them"""
-    d = sorted(draws)
-    return d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1) + 0.999999)]
+def above_one(draws):
+    """the interval of the draws lies above 1: a rise beyond the layout noise"""
+    return draws is not None and paired.percentiles(draws)[0] > 1.0
 
 
 def geo_draws(rows):
@@ -147,7 +146,7 @@ def fmt_iv(x, draws):
         return "—"
     if draws is None:
         return fmt(x)
-    lo, hi = percentiles(draws)
+    lo, hi = paired.percentiles(draws)
     return "%.3f [%.3f–%.3f]" % (x, lo, hi)
 
 
@@ -356,7 +355,7 @@ def targets(allpairs, ours, counted, extras):
         bad = [x[0] for x in i1 if x[2] > 1.0]
         if bad:
             line += " (not on %s)" % ", ".join(bad)
-            sure = [x[0] for x in i1 if x[9] is not None and percentiles(x[9])[0] > 1.0]
+            sure = [x[0] for x in i1 if above_one(x[9])]
             if any(x[9] is not None for x in i1):
                 line += "; over BOLT beyond the layout noise (the interval above 1) on %d%s" % (
                     len(sure), " (%s)" % ", ".join(sure) if sure else "")
@@ -393,7 +392,7 @@ def against_rebuild(v, ps, counted):
     line = "- %s × rebuild: I1 misses geometric mean %s over %d pairs" % (
         v, fmt_iv(g, geo_draws([x[11] for x in r]) if g else None), len(r))
     over = ["%s %.3f" % (x[0], x[10]) for x in r if x[10] > 1.10]
-    sure = [x[0] for x in r if x[11] is not None and percentiles(x[11])[0] > 1.0]
+    sure = [x[0] for x in r if above_one(x[11])]
     line += "; over 1.10× on %d%s" % (len(over), " (%s)" % ", ".join(over) if over else "")
     line += "; above the rebuild beyond the layout noise on %d%s" % (
         len(sure), " (%s)" % ", ".join(sure) if sure else "")
