@@ -77,7 +77,9 @@ sqlite_stamp() {
     sha256sum "$here/sqlite/workload.c" "$SQ/sqlite3.c"
 }
 # sqlite_build DIR CFLAGS...: DIR/sqlite3.o and DIR/workload.o, compiled again
-# only when their stamp (DIR/stamp) changed; the compiler's messages in DIR/cc.err
+# only when their stamp (DIR/stamp) changed; the compiler's messages in DIR/cc.err.
+# A feedback rebuild in which sqlite3.c did not apply its plan (plan_missed)
+# fails, its stamp unwritten: measured, it would be -O2.
 sqlite_build() {
     local d=$1; shift
     mkdir -p "$d"
@@ -85,6 +87,10 @@ sqlite_build() {
     echo "$(basename "$0"): $(date -u +%T) compiling $d: $*" >&2
     rm -f "$d/stamp"
     gcc "$@" $DEFS -I"$SQ" -c "$SQ/sqlite3.c" -o "$d/sqlite3.o" 2> "$d/cc.err" || { cat "$d/cc.err" >&2; return 1; }
+    if plan_missed "$d/cc.err" >&2; then
+        echo "$(basename "$0"): $d: sqlite3.c did not apply its plan (in $d/cc.err)" >&2
+        return 1
+    fi
     gcc "$@" $DEFS -std=c11 -I"$SQ" -c "$here/sqlite/workload.c" -o "$d/workload.o" || return 1
     sqlite_stamp "$@" > "$d/stamp"
 }

@@ -42,6 +42,18 @@ assert_contains "plan_missed prints the warning" missed.txt "no function profile
 if plan_missed other.err "$(stat -c %s other.err)" > /dev/null; then fail "plan_missed: read before the byte it was given"; fi
 if plan_missed ../one/build/rebuilt.err > /dev/null; then fail "plan_missed: a rebuild that applied its plan"; fi
 ok "plan_missed: the moved unit, nothing before BYTES, nothing in a rebuild that matched"
+# the layout benchmarks' SQLite rebuild (bench/lib.sh sqlite_build) fails
+# on it, and compiles again next time (no stamp)
+mkdir -p sq
+cp src/branch.c sq/sqlite3.c
+if (SQ=$PWD/sq DEFS= here=$PERFINST_TOP/bench B=$B
+    sqlite_build sqb -O2 -fplugin="$PLUGIN" -fplugin-arg-perfinst-feedback=build/plan.fb) 2> sqb.err; then
+    fail "sqlite_build: a rebuild that did not apply its plan succeeded"
+fi
+assert_contains "sqlite_build names the warning" sqb.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit"
+assert_contains "sqlite_build says why it failed" sqb.err "sqb: sqlite3\.c did not apply its plan \\(in sqb/cc\.err\\)"
+[ ! -e sqb/stamp ] && [ ! -e sqb/workload.o ] || fail "sqlite_build: a stamp or workload.o after the failed rebuild"
+ok "sqlite_build fails on a rebuild that did not apply its plan, and leaves no stamp"
 # ... also when its functions changed too (by name: none has the profile's
 # CFG; sqlite3.c's late profiles built from another directory matched none)
 sed -e 's/acc\[3\] -= i;/acc[3] -= i; if (i == 12345) acc[0] = 1;/' \
