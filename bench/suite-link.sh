@@ -30,6 +30,29 @@ tmid_obj() {
     [ -f "$o" ] || { echo .text; echo ".skip $1, 0xcc"; echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" -
     echo "$o"
 }
+# hot_obj D M SHARE: a redraw inside the ordered hot code of the rebuild
+# in D (its functions in .text.sorted.RANK.NAME: docs/layout.md, "Function
+# order in the rebuild"): D/hotpad-SHARE-M.o, whose one section
+# .text.sorted.RANK~hotpad holds M bytes of int3, RANK the rank at SHARE of
+# the ranks of D's objects (the int(n × SHARE)-th of n, in order); ld's
+# SORT(.text.sorted.*) puts it right after the functions of that rank
+# (`.` sorts before `~`), so the ordered code after it moves M bytes
+# against the ordered code before it.  Nothing for M = 0, no SHARE, or
+# fewer than two ranks
+hot_obj() {
+    local d=$1 m=$2 s=$3 ranks n k o
+    [ "$m" != 0 ] && [ -n "$s" ] || return 0
+    ranks=$(for o in "$d"/obj/*.o; do readelf -SW "$o"; done |
+        sed -n 's/^ *\[ *[0-9]*\] \.text\.sorted\.\([0-9][0-9]*\)\.[^ ]* .*/\1/p' | sort -u)
+    n=$(echo "$ranks" | grep -c . || true)
+    [ "$n" -ge 2 ] || return 0
+    k=$(awk -v n="$n" -v s="$s" 'BEGIN { k = int(n * s); print (k < 1 ? 1 : k) }')
+    o=$d/hotpad-$s-$m.o
+    { echo ".section .text.sorted.$(echo "$ranks" | sed -n "${k}p")~hotpad,\"ax\",@progbits"
+      echo ".skip $m, 0xcc"
+      echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" - || return 1
+    echo "$o"
+}
 # redraw_script P D M: for a program of one big object (REDRAW_SPLIT[P]),
 # the redraw's padding among that object's cold inputs: -Wl,-T,D/redraw.ld,
 # a script inserted before ld's default .text that lists the first half of

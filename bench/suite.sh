@@ -12,7 +12,7 @@
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]... [--tests PROGRAM="WL ..."]...
-#                  [--counter i1sim|cachegrind]
+#                  [--counter i1sim|cachegrind] [--hot-share S]
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -98,6 +98,14 @@
 #     --redraws LIST (multiples of 64; default 0 704 1728 2880): every
 #     layout at each redraw, so 16 x 4 = 64 counts per pair and variant
 #     (a list of --pads that names a redraw, P+N@M, is taken as it is);
+#     --hot-share S (0 < S < 1; off by default): a redraw @M also inserts
+#     M bytes inside the ordered hot code, after the share S of it — in a
+#     rebuild after the ordered functions of the rank at S of its ranks
+#     (a section .text.sorted.RANK~hotpad), in BOLT's hot text before its
+#     function at S of them (--pad-funcs-before) — so that each build's
+#     arrangement of its hot functions is drawn again too (-O2 and PGO
+#     have no ordered hot code); a work directory keeps the share it was
+#     counted with (WORK/hot-share), and another is refused;
 #     --show-layouts prints each program's shifts and exits;
 #     counted by --counter: i1sim (the default), one run of bench/i1sim per
 #     variant and workload simulating every layout linked (its counts are
@@ -157,7 +165,7 @@ top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite counter=i1sim record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
-redraws=
+redraws='' hot_share=''
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -173,7 +181,7 @@ while [ $# -gt 0 ]; do
     --keep-profiles) keep_profiles=1; shift ;;
     --show-layouts) show_layouts=1; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests|--counter)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests|--counter|--hot-share)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
@@ -181,6 +189,8 @@ while [ $# -gt 0 ]; do
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
         --variants) counted=$2 ;; --layouts) layouts=$2 ;; --redraws) redraws=$2 ;;
+        --hot-share) [[ $2 =~ ^0\.[0-9]*[1-9]$ ]] || { echo "suite: --hot-share $2: expected a share between 0 and 1 (0.25)" >&2; exit 2; }
+            hot_share=$2 ;;
         --counter) case $2 in i1sim|cachegrind) counter=$2 ;; *) echo "suite: --counter $2: i1sim or cachegrind" >&2; exit 2 ;; esac ;;
         --tests) case $2 in *=*) PTESTS[${2%%=*}]=${2#*=} ;; *) echo "suite: --tests $2: expected PROGRAM=WL..." >&2; exit 2 ;; esac ;;
         esac
@@ -293,6 +303,14 @@ if [ $show_layouts = 1 ]; then
         [ "$(bpads_of "$p")" = "$(pads_of "$p")" ] || echo "$p O2 pgo: $(bpads_of "$p")"
     done
     exit 0
+fi
+# the share of --hot-share the work directory's shifted programs and
+# counts were made with ("none" without it)
+if [ -f "$W/hot-share" ]; then
+    [ "$(cat "$W/hot-share")" = "${hot_share:-none}" ] ||
+        die "$W was counted with --hot-share $(cat "$W/hot-share") (none: without it); this run asks ${hot_share:-none}: use another --work"
+else
+    echo "${hot_share:-none}" > "$W/hot-share"
 fi
 
 # the variants: name -> directory; the loop's extras after the standard ones
@@ -438,25 +456,48 @@ bolt_opt() {
 # until FIRST moved by PAD within a page); with INNER, the hot text moved
 # INNER bytes further (PAD + INNER before FIRST), the code left in place by
 # PAD alone; with MID, a redraw: MID bytes of .text in bolt-in's link after
-# the object REDRAW_AT[P] (the code left in place after it moves MID bytes).
+# the object REDRAW_AT[P] (the code left in place after it moves MID bytes),
+# and with --hot-share S MID bytes more before BOLT's hot function at the
+# share S of its hot text (bolt_hot_at), which moves with all the hot text
+# after it MID bytes further.
 # The profile names functions and offsets in them, which the padding does
 # not change.
 bolt_shifted() {
-    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm=
+    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm='' h='' hh='' ha hn
     in=$(dirname "$out")/in
     [ "$mid" = 0 ] || tm=$(tmid_obj "$mid")
     logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
         $(objs_at "$p" "$PD/bolt-in" "$mid" "$tm") $(wl_libs "$p") || return 1
     hot=$(nm "$PD/bolt/prog" | awk -v f="$first" '$3 == f { print $1; exit }')
+    if [ "$mid" != 0 ] && [ -n "$hot_share" ]; then
+        h=$(bolt_hot_at "$PD/bolt/prog" "$hot_share")
+        [ -n "$h" ] || { say "no hot function at share $hot_share of BOLT's hot text"; return 1; }
+        hh=$(nm "$PD/bolt/prog" | awk -v f="$h" '$3 == f { print $1; exit }')
+    fi
     for n in "$first" "$first/1" "$first/2" "$first/3"; do
-        bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))" || return 1
-        a=$(nm "$out" | awk -v f="$first" '$3 == f { print $1; exit }')
-        # moved by PAD + INNER within a page (the cache sets' index): BOLT's new
-        # text starts at an aligned address after the input's, which PAD may move
-        [ "$(((16#$a - 16#$hot - pad - inner) % 4096))" != 0 ] || return 0
+        for hn in ${h:+"$h" "$h/1" "$h/2" "$h/3"} ""; do
+            [ -z "$h" ] || [ -n "$hn" ] || continue
+            bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))${hn:+,$hn:$mid}" || return 1
+            a=$(nm "$out" | awk -v f="$first" '$3 == f { print $1; exit }')
+            # moved by PAD + INNER within a page (the cache sets' index): BOLT's new
+            # text starts at an aligned address after the input's, which PAD may move
+            [ "$(((16#$a - 16#$hot - pad - inner) % 4096))" = 0 ] || continue 2
+            [ -n "$h" ] || return 0
+            ha=$(nm "$out" | awk -v f="$h" '$3 == f { print $1; exit }')
+            [ "$(((16#$ha - 16#$hh - pad - inner - mid) % 4096))" != 0 ] || return 0
+        done
     done
-    say "llvm-bolt did not pad before $first (it lies at 0x$a, unshifted at 0x$hot)"
+    say "llvm-bolt did not pad before $first${h:+ and $h} as asked (it lies at 0x$a, unshifted at 0x$hot)"
     return 1
+}
+# bolt_hot_at PROG S: the function at the share S of BOLT's hot text in PROG
+# (its functions between __hot_start and __hot_end by address, each name
+# once: the int(n × S)-th of n)
+bolt_hot_at() {
+    nm -n "$1" | awk -v s="$2" '{ l[NR] = $0 } $3 == "__hot_start" { hs = $1 } $3 == "__hot_end" { he = $1 }
+        END { for (i = 1; i <= NR; i++) { split(l[i], f)
+                  if ((f[1] "") >= (hs "") && (f[1] "") < (he "") && f[2] ~ /^[TtWw]$/ && f[3] !~ /^__hot_/ && !seen[f[3]]++) g[++n] = f[3] }
+              k = int(n * s); if (k < 1) k = 1; if (n) print g[k] }'
 }
 # loop P REBUILD RELINK PLAN-ARGS PLUGIN-ARGS: the plan (RELINK's directory
 # .fb), the rebuild (unless it is the default one, already built) and its relink
@@ -554,9 +595,12 @@ shifts() {
                 logged gcc -O2 -o "$d/prog" "$(pad_obj "$pad")" $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $ipad \
                     $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") $(wl_libs "$p") ||
                     die "$p: $v shifted by $tok" ;;
-            *)  # a rebuild: linked by perfinst-ld as wl_build links it
+            *)  # a rebuild: linked by perfinst-ld as wl_build links it (hot_obj:
+                # nothing, or one object: unquoted, so that nothing is no argument)
+                # shellcheck disable=SC2046
                 (cd "$d" && logged "$B/perfinst-ld" -O2 -o prog "$(pad_obj "$pad")" \
-                    $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $ipad $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") \
+                    $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $(hot_obj "$PD/${DIR[$v]}" "$mid" "$hot_share") \
+                    $ipad $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") \
                     $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
                     { tail "$d/link.log" >&2; die "$p: $v shifted by $tok"; } ;;
             esac

@@ -178,3 +178,43 @@ assert_eq "the same run" "$(./q0 1 2 3 4 5 6 7 8 9 || echo $?)" "$(./q1 1 2 3 4 
 gcc -O2 -c s.c -o d/obj/s.o
 touch -d '+1 min' d/obj/s.o
 assert_eq "one cold section: no script" "" "$(redraw_script one "$W/d" 704)"
+
+# --hot-share: a redraw inside the ordered hot code (bench/suite-link.sh
+# hot_obj): a rebuild's four ordered functions in .text.sorted.RANK.NAME
+# sections over two objects; at share 0.5 the padding goes after rank 2,
+# so h3 and h4 move and h1 and h2 stay; nothing at redraw 0, without a
+# share, or with one rank
+mkdir -p h/obj
+for k in 1 2 3 4; do
+    echo "__attribute__((noinline, section(\".text.sorted.000000000$k.h$k\"))) int h$k(int x) { return x * $k + $k; }"
+done > hot.c
+sed -n '1p;3p' hot.c > h/hot1.c; sed -n '2p;4p' hot.c > h/hot2.c
+echo 'int h1(int), h2(int), h3(int), h4(int); int main(int argc, char **argv) { (void)argv; return h1(argc) + h2(argc) + h3(argc) + h4(argc) == 20 ? 0 : 1; }' > h/main.c
+for f in hot1 hot2 main; do gcc -O2 -c "h/$f.c" -o "h/obj/$f.o"; done
+assert_eq "no hot padding at redraw 0" "" "$(hot_obj "$W/h" 0 0.5)"
+assert_eq "no hot padding without a share" "" "$(hot_obj "$W/h" 704 "")"
+assert_eq "the hot padding's object" "$W/h/hotpad-0.5-704.o" "$(hot_obj "$W/h" 704 0.5)"
+assert_eq "its section sorts after rank 2, 704 bytes" ".text.sorted.0000000002~hotpad $(printf %06x 704)" \
+    "$(readelf -SW h/hotpad-0.5-704.o | sed -n 's/.* \(\.text\.sorted[^ ]*\) *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p')"
+gcc -O2 -o hp0 h/obj/*.o
+gcc -O2 -o hp1 h/obj/*.o "$(hot_obj "$W/h" 704 0.5)"
+for f in h1 h2; do assert_eq "$f (before the share) stays" "$(addr hp0 $f)" "$(addr hp1 $f)"; done
+for f in h3 h4; do assert_eq "$f (after it) moves 704 bytes" "$(($(addr hp0 $f) + 704))" "$(addr hp1 $f)"; done
+assert_eq "h3's bytes" "$(bytes hp0 h3)" "$(bytes hp1 h3)"
+./hp1 || fail "the program with the hot padding fails"
+gcc -O2 -o hq1 h/obj/*.o "$(hot_obj "$W/h" 1728 0.25)"
+assert_eq "share 0.25: after rank 1, h2 moves" "$(($(addr hp0 h2) + 1728))" "$(addr hq1 h2)"
+assert_eq "share 0.25: h1 stays" "$(addr hp0 h1)" "$(addr hq1 h1)"
+rm h/obj/hot1.o h/obj/hot2.o
+sed -n 1p hot.c > h/one.c && gcc -O2 -c h/one.c -o h/obj/one.o
+assert_eq "one rank: no hot padding" "" "$(hot_obj "$W/h" 704 0.5)"
+# the option: a share between 0 and 1, kept by the work directory
+expect_fail "--hot-share 1" $S --programs lua --hot-share 1
+assert_contains "says what it expects" err "expected a share between 0 and 1"
+mkdir -p wh
+echo none > wh/hot-share
+expect_fail "a work directory counted without --hot-share" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share 0.5
+assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 0\.5: use another --work"
+echo 0.25 > wh/hot-share
+expect_fail "a work directory counted with --hot-share 0.25" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
+assert_contains "says so" err "wh was counted with --hot-share 0\.25 .*this run asks none"
