@@ -166,8 +166,9 @@ build() {
         TIMEFORMAT='%U %S'
         { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log 2> /dev/null >&2; exit 1; }
         # a rebuild in which a unit did not apply the plan measures -O2
-        if [ "$v" = rebuild ] && plan_missed .build.out >&2; then
-            say "$NAME: the rebuild: $(plan_missed .build.out | wc -l) units did not apply the plan (in $t/.build.out)"
+        if [ "$v" = rebuild ] && missed=$(plan_missed .build.out); then
+            echo "$missed" >&2
+            say "$NAME: the rebuild: $(echo "$missed" | wc -l) units did not apply the plan (in $t/.build.out)"
             exit 1
         fi
         awk '{ print $1 + $2 }' .time > .cpu

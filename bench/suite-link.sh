@@ -6,12 +6,20 @@
 # REDRAW_SPLIT (associative arrays by program) and objs P D (the objects of
 # program P made in directory D, in link order).
 # shellcheck shell=bash
+# int3_obj OUT SECTION BYTES: OUT, an object whose one code section SECTION
+# holds BYTES of int3 (none for 0)
+int3_obj() {
+    { echo ".section $2,\"ax\",@progbits"; [ "$3" = 0 ] || echo ".skip $3, 0xcc"
+      echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$1" -
+}
+# at_share S: of the lines on stdin, the one at the share S (the
+# int(n × S)-th of n, the first at least); nothing for none
+at_share() { awk -v s="$1" '{ l[NR] = $0 } END { k = int(NR * s); if (k < 1) k = 1; if (NR) print l[k] }'; }
 # padding NAME BYTES: an object whose one section, .text.unlikely.NAME, is
 # BYTES (none for 0: a shift 0+N links an empty pad_obj)
 padding() {
     local o=$W/$1-$2.o
-    [ -f "$o" ] || { echo ".section .text.unlikely.$1,\"ax\",@progbits"; [ "$2" = 0 ] || echo ".skip $2, 0xcc"
-                     echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" -
+    [ -f "$o" ] || int3_obj "$o" ".text.unlikely.$1" "$2"
     echo "$o"
 }
 # pad_obj PAD: PAD bytes in .text.unlikely.zz_pad; linked first it precedes
@@ -27,31 +35,26 @@ ipad_obj() { padding zzzz_ipad "$1"; }
 mid_obj() { padding zz_mid "$1"; }
 tmid_obj() {
     local o=$W/zz_midt-$1.o
-    [ -f "$o" ] || { echo .text; echo ".skip $1, 0xcc"; echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" -
+    [ -f "$o" ] || int3_obj "$o" .text "$1"
     echo "$o"
 }
 # hot_obj D M SHARE: a redraw inside the ordered hot code of the rebuild
 # in D (its functions in .text.sorted.RANK.NAME: docs/layout.md, "Function
 # order in the rebuild"): D/hotpad-SHARE-M.o, whose one section
 # .text.sorted.RANK~hotpad holds M bytes of int3, RANK the rank at SHARE of
-# the ranks of D's objects (the int(n × SHARE)-th of n, in order); ld's
+# the ranks of D's objects (at_share, in order); ld's
 # SORT(.text.sorted.*) puts it right after the functions of that rank
 # (`.` sorts before `~`), so the ordered code after it moves M bytes
 # against the ordered code before it.  Nothing for M = 0, no SHARE, or
 # fewer than two ranks
 hot_obj() {
-    local d=$1 m=$2 s=$3 ranks n k o
+    local d=$1 m=$2 s=$3 ranks f
     [ "$m" != 0 ] && [ -n "$s" ] || return 0
-    ranks=$(for o in "$d"/obj/*.o; do readelf -SW "$o"; done |
+    ranks=$(for f in "$d"/obj/*.o; do readelf -SW "$f"; done |
         sed -n 's/^ *\[ *[0-9]*\] \.text\.sorted\.\([0-9][0-9]*\)\.[^ ]* .*/\1/p' | sort -u)
-    n=$(echo "$ranks" | grep -c . || true)
-    [ "$n" -ge 2 ] || return 0
-    k=$(awk -v n="$n" -v s="$s" 'BEGIN { k = int(n * s); print (k < 1 ? 1 : k) }')
-    o=$d/hotpad-$s-$m.o
-    { echo ".section .text.sorted.$(echo "$ranks" | sed -n "${k}p")~hotpad,\"ax\",@progbits"
-      echo ".skip $m, 0xcc"
-      echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$o" - || return 1
-    echo "$o"
+    [ "$(echo "$ranks" | grep -c . || true)" -ge 2 ] || return 0
+    int3_obj "$d/hotpad-$s-$m.o" ".text.sorted.$(echo "$ranks" | at_share "$s")~hotpad" "$m" || return 1
+    echo "$d/hotpad-$s-$m.o"
 }
 # redraw_script P D M: for a program of one big object (REDRAW_SPLIT[P]),
 # the redraw's padding among that object's cold inputs: -Wl,-T,D/redraw.ld,

@@ -468,36 +468,38 @@ bolt_shifted() {
     [ "$mid" = 0 ] || tm=$(tmid_obj "$mid")
     logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
         $(objs_at "$p" "$PD/bolt-in" "$mid" "$tm") $(wl_libs "$p") || return 1
-    hot=$(nm "$PD/bolt/prog" | awk -v f="$first" '$3 == f { print $1; exit }')
+    hot=$(sym_addr "$PD/bolt/prog" "$first")
     if [ "$mid" != 0 ] && [ -n "$hot_share" ]; then
         h=$(bolt_hot_at "$PD/bolt/prog" "$hot_share")
         [ -n "$h" ] || { say "no hot function at share $hot_share of BOLT's hot text"; return 1; }
-        hh=$(nm "$PD/bolt/prog" | awk -v f="$h" '$3 == f { print $1; exit }')
+        hh=$(sym_addr "$PD/bolt/prog" "$h")
     fi
     for n in "$first" "$first/1" "$first/2" "$first/3"; do
         for hn in ${h:+"$h" "$h/1" "$h/2" "$h/3"} ""; do
             [ -z "$h" ] || [ -n "$hn" ] || continue
             bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))${hn:+,$hn:$mid}" || return 1
-            a=$(nm "$out" | awk -v f="$first" '$3 == f { print $1; exit }')
+            a=$(sym_addr "$out" "$first")
             # moved by PAD + INNER within a page (the cache sets' index): BOLT's new
             # text starts at an aligned address after the input's, which PAD may move
             [ "$(((16#$a - 16#$hot - pad - inner) % 4096))" = 0 ] || continue 2
             [ -n "$h" ] || return 0
-            ha=$(nm "$out" | awk -v f="$h" '$3 == f { print $1; exit }')
+            ha=$(sym_addr "$out" "$h")
             [ "$(((16#$ha - 16#$hh - pad - inner - mid) % 4096))" != 0 ] || return 0
         done
     done
     say "llvm-bolt did not pad before $first${h:+ and $h} as asked (it lies at 0x$a, unshifted at 0x$hot)"
     return 1
 }
+# sym_addr PROG NAME: the address (hex, as nm prints it) of the first symbol NAME in PROG
+sym_addr() { nm "$1" | awk -v f="$2" '$3 == f { print $1; exit }'; }
 # bolt_hot_at PROG S: the function at the share S of BOLT's hot text in PROG
 # (its functions between __hot_start and __hot_end by address, each name
-# once: the int(n × S)-th of n)
+# once; at_share)
 bolt_hot_at() {
-    nm -n "$1" | awk -v s="$2" '{ l[NR] = $0 } $3 == "__hot_start" { hs = $1 } $3 == "__hot_end" { he = $1 }
+    nm -n "$1" | awk '{ l[NR] = $0 } $3 == "__hot_start" { hs = $1 } $3 == "__hot_end" { he = $1 }
         END { for (i = 1; i <= NR; i++) { split(l[i], f)
-                  if ((f[1] "") >= (hs "") && (f[1] "") < (he "") && f[2] ~ /^[TtWw]$/ && f[3] !~ /^__hot_/ && !seen[f[3]]++) g[++n] = f[3] }
-              k = int(n * s); if (k < 1) k = 1; if (n) print g[k] }'
+                  if ((f[1] "") >= (hs "") && (f[1] "") < (he "") && f[2] ~ /^[TtWw]$/ && f[3] !~ /^__hot_/ && !seen[f[3]]++) print f[3] } }' |
+        at_share "$2"
 }
 # loop P REBUILD RELINK PLAN-ARGS PLUGIN-ARGS: the plan (RELINK's directory
 # .fb), the rebuild (unless it is the default one, already built) and its relink
