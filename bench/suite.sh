@@ -12,7 +12,7 @@
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]... [--tests PROGRAM="WL ..."]...
-#                  [--counter i1sim|cachegrind] [--hot-share S]
+#                  [--counter i1sim|cachegrind] [--hot-share S|none]
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -98,14 +98,16 @@
 #     --redraws LIST (multiples of 64; default 0 704 1728 2880): every
 #     layout at each redraw, so 16 x 4 = 64 counts per pair and variant
 #     (a list of --pads that names a redraw, P+N@M, is taken as it is);
-#     --hot-share S (0 < S < 1; off by default): a redraw @M also inserts
-#     M bytes inside the ordered hot code, after the share S of it — in a
-#     rebuild after the ordered functions of the rank at S of its ranks
+#     --hot-share S (0 < S < 1, default 0.25; none: off): a redraw @M also
+#     inserts M bytes inside the ordered hot code, after the share S of it —
+#     in a rebuild after the ordered functions of the rank at S of its ranks
 #     (a section .text.sorted.RANK~hotpad), in BOLT's hot text before its
 #     function at S of them (--pad-funcs-before) — so that each build's
 #     arrangement of its hot functions is drawn again too (-O2 and PGO
 #     have no ordered hot code); a work directory keeps the share it was
-#     counted with (WORK/hot-share), and another is refused;
+#     counted with (WORK/hot-share; one with counts and no such file was
+#     counted before the share was the default: none), and another is
+#     refused;
 #     --show-layouts prints each program's shifts and exits;
 #     counted by --counter: i1sim (the default), one run of bench/i1sim per
 #     variant and workload simulating every layout linked (its counts are
@@ -165,7 +167,7 @@ top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite counter=i1sim record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
-redraws='' hot_share=''
+redraws='' hot_share=0.25
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -189,8 +191,8 @@ while [ $# -gt 0 ]; do
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
         --variants) counted=$2 ;; --layouts) layouts=$2 ;; --redraws) redraws=$2 ;;
-        --hot-share) [[ $2 =~ ^0\.[0-9]*[1-9]$ ]] || { echo "suite: --hot-share $2: expected a share between 0 and 1 (0.25)" >&2; exit 2; }
-            hot_share=$2 ;;
+        --hot-share) [[ $2 =~ ^(0\.[0-9]*[1-9]|none)$ ]] || { echo "suite: --hot-share $2: expected a share between 0 and 1 (0.25), or none" >&2; exit 2; }
+            hot_share=${2#none} ;;
         --counter) case $2 in i1sim|cachegrind) counter=$2 ;; *) echo "suite: --counter $2: i1sim or cachegrind" >&2; exit 2 ;; esac ;;
         --tests) case $2 in *=*) PTESTS[${2%%=*}]=${2#*=} ;; *) echo "suite: --tests $2: expected PROGRAM=WL..." >&2; exit 2 ;; esac ;;
         esac
@@ -305,7 +307,11 @@ if [ $show_layouts = 1 ]; then
     exit 0
 fi
 # the share of --hot-share the work directory's shifted programs and
-# counts were made with ("none" without it)
+# counts were made with ("none" without it); a directory with counts and
+# no record of it was counted before 0.25 was the default, without it
+if [ ! -f "$W/hot-share" ] && compgen -G "$W/*/[ic][1g]" > /dev/null; then
+    echo none > "$W/hot-share"
+fi
 if [ -f "$W/hot-share" ]; then
     [ "$(cat "$W/hot-share")" = "${hot_share:-none}" ] ||
         die "$W was counted with --hot-share $(cat "$W/hot-share") (none: without it); this run asks ${hot_share:-none}: use another --work"

@@ -210,11 +210,19 @@ sed -n 1p hot.c > h/one.c && gcc -O2 -c h/one.c -o h/obj/one.o
 assert_eq "one rank: no hot padding" "" "$(hot_obj "$W/h" 704 0.5)"
 # the option: a share between 0 and 1, kept by the work directory
 expect_fail "--hot-share 1" $S --programs lua --hot-share 1
-assert_contains "says what it expects" err "expected a share between 0 and 1"
+assert_contains "says what it expects" err "expected a share between 0 and 1 .*, or none"
 mkdir -p wh
 echo none > wh/hot-share
 expect_fail "a work directory counted without --hot-share" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share 0.5
 assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 0\.5: use another --work"
+expect_fail "the default share (0.25) in that directory" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
+assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 0\.25"
 echo 0.25 > wh/hot-share
-expect_fail "a work directory counted with --hot-share 0.25" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
+expect_fail "a work directory counted with --hot-share 0.25" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share none
 assert_contains "says so" err "wh was counted with --hot-share 0\.25 .*this run asks none"
+# a directory counted before 0.25 was the default (counts, no record of
+# the share) was counted without it
+mkdir -p wold/lua/i1
+expect_fail "a directory counted before the default" "$PERFINST_TOP/bench/suite.sh" --work wold --programs lua
+assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 0\.25"
+assert_eq "and records it" none "$(cat wold/hot-share)"
