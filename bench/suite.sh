@@ -314,7 +314,7 @@ if [ ! -f "$W/hot-share" ] && compgen -G "$W/*/[ic][1g]" > /dev/null; then
 fi
 if [ -f "$W/hot-share" ]; then
     [ "$(cat "$W/hot-share")" = "${hot_share:-none}" ] ||
-        die "$W was counted with --hot-share $(cat "$W/hot-share") (none: without it); this run asks ${hot_share:-none}: use another --work"
+        die "$W was counted with --hot-share $(cat "$W/hot-share") (none: without it); this run asks ${hot_share:-none}: use another --work, or --hot-share $(cat "$W/hot-share") to go on with its counts"
 else
     echo "${hot_share:-none}" > "$W/hot-share"
 fi

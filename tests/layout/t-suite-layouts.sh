@@ -224,5 +224,5 @@ assert_contains "says so" err "wh was counted with --hot-share 0\.25 .*this run 
 # the share) was counted without it
 mkdir -p wold/lua/i1
 expect_fail "a directory counted before the default" "$PERFINST_TOP/bench/suite.sh" --work wold --programs lua
-assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 0\.25"
+assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 0\.25: use another --work, or --hot-share none to go on with its counts"
 assert_eq "and records it" none "$(cat wold/hot-share)"
