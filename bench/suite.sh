@@ -309,15 +309,12 @@ fi
 # the share of --hot-share the work directory's shifted programs and
 # counts were made with ("none" without it); a directory with counts and
 # no record of it was counted before 0.25 was the default, without it
-if [ ! -f "$W/hot-share" ] && compgen -G "$W/*/[ic][1g]" > /dev/null; then
-    echo none > "$W/hot-share"
+if [ ! -f "$W/hot-share" ]; then
+    if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo none; else echo "${hot_share:-none}"; fi > "$W/hot-share"
 fi
-if [ -f "$W/hot-share" ]; then
-    [ "$(cat "$W/hot-share")" = "${hot_share:-none}" ] ||
-        die "$W was counted with --hot-share $(cat "$W/hot-share") (none: without it); this run asks ${hot_share:-none}: use another --work, or --hot-share $(cat "$W/hot-share") to go on with its counts"
-else
-    echo "${hot_share:-none}" > "$W/hot-share"
-fi
+counted_share=$(cat "$W/hot-share")
+[ "$counted_share" = "${hot_share:-none}" ] ||
+    die "$W was counted with --hot-share $counted_share (none: without it); this run asks ${hot_share:-none}: use another --work, or --hot-share $counted_share to go on with its counts"
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
