@@ -12,7 +12,7 @@
 #                  [--jobs N] [--nice N] [--extra NAME=PLAN-ARGS[|PLUGIN-ARGS[|TRAIN-ARGS]]]...
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]... [--tests PROGRAM="WL ..."]...
-#                  [--counter i1sim|cachegrind] [--hot-share S|none]
+#                  [--counter i1sim|cachegrind] [--hot-share spread|S...|none]
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -98,15 +98,19 @@
 #     --redraws LIST (multiples of 64; default 0 704 1728 2880): every
 #     layout at each redraw, so 16 x 4 = 64 counts per pair and variant
 #     (a list of --pads that names a redraw, P+N@M, is taken as it is);
-#     --hot-share S (0 < S < 1, default 0.25; none: off): a redraw @M also
-#     inserts M bytes inside the ordered hot code, after the share S of it —
+#     --hot-share spread|S|"S1 S2 ..."|none (0 < S < 1): a redraw @M also
+#     inserts M bytes inside the ordered hot code, after a share S of it —
 #     in a rebuild after the ordered functions of the rank at S of its ranks
 #     (a section .text.sorted.RANK~hotpad), in BOLT's hot text before its
 #     function at S of them (--pad-funcs-before) — so that each build's
 #     arrangement of its hot functions is drawn again too (-O2 and PGO
-#     have no ordered hot code); a work directory keeps the share it was
-#     counted with (WORK/hot-share; one with counts and no such file was
-#     counted before the share was the default: none), and another is
+#     have no ordered hot code); each redraw at a share of its own
+#     (spread, the default: the k-th of the K redraws other than 0 at
+#     k/(K+1), 0.25 0.5 0.75 for the default redraws; a list: the k-th
+#     share for the k-th redraw), or one share for all; none: off; a work
+#     directory keeps the shares it was counted with (WORK/hot-share: S,
+#     M=S per redraw, or none; one with counts and no such file was
+#     counted before a share was the default: none), and others are
 #     refused;
 #     --show-layouts prints each program's shifts and exits;
 #     counted by --counter: i1sim (the default), one run of bench/i1sim per
@@ -167,7 +171,7 @@ top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite counter=i1sim record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
-redraws='' hot_share=0.25
+redraws='' hot_share=spread
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -191,8 +195,10 @@ while [ $# -gt 0 ]; do
         --baseline-pads) case $2 in *=*) PBPADS[${2%%=*}]=${2#*=} ;; *) bpads=$2 ;; esac ;;
         --jobs) jobs=$2 ;; --nice) nicev=$2 ;; --extra) extra+=("$2") ;;
         --variants) counted=$2 ;; --layouts) layouts=$2 ;; --redraws) redraws=$2 ;;
-        --hot-share) [[ $2 =~ ^(0\.[0-9]*[1-9]|none)$ ]] || { echo "suite: --hot-share $2: expected a share between 0 and 1 (0.25), or none" >&2; exit 2; }
-            hot_share=${2#none} ;;
+        --hot-share) hot_share=$(echo "$2" | tr ',' ' ' | xargs)
+            [[ $hot_share =~ ^(0\.[0-9]*[1-9]( 0\.[0-9]*[1-9])*|spread|none)$ ]] ||
+                { echo "suite: --hot-share $2: expected a share between 0 and 1 (0.25), a list of them, one a redraw (\"0.25 0.5 0.75\"), spread or none" >&2; exit 2; }
+            hot_share=${hot_share#none} ;;
         --counter) case $2 in i1sim|cachegrind) counter=$2 ;; *) echo "suite: --counter $2: i1sim or cachegrind" >&2; exit 2 ;; esac ;;
         --tests) case $2 in *=*) PTESTS[${2%%=*}]=${2#*=} ;; *) echo "suite: --tests $2: expected PROGRAM=WL..." >&2; exit 2 ;; esac ;;
         esac
@@ -242,6 +248,37 @@ with_redraws() {
 }
 pads=$(with_redraws "$pads")
 for x in "${!PPADS[@]}"; do PPADS[$x]=$(with_redraws "${PPADS[$x]}"); done
+# --hot-share: the share of the ordered hot code after which each redraw
+# @M pads it too (share_at M): one share for every redraw, or a list, the
+# k-th share for the k-th redraw of --redraws other than 0; spread: the
+# k-th of K at k/(K+1) (0.25 0.5 0.75 for the default redraws)
+declare -A SHARE_OF
+if [ "$hot_share" = spread ]; then
+    hot_share=$(echo $redraws | awk '{ n = 0; for (i = 1; i <= NF; i++) n += $i != 0
+        for (k = 1; k <= n; k++) printf "%s%g", (k > 1 ? " " : ""), k / (n + 1) }')
+fi
+if [ -n "$hot_share" ]; then
+    read -r -a hs <<< "$hot_share"
+    k=0
+    for m in $redraws; do
+        [ "$m" != 0 ] || continue
+        if [ ${#hs[@]} = 1 ]; then SHARE_OF[$m]=${hs[0]}
+        elif [ $k -lt ${#hs[@]} ]; then SHARE_OF[$m]=${hs[$k]}; fi
+        k=$((k + 1))
+    done
+    [ ${#hs[@]} = 1 ] || [ ${#hs[@]} = $k ] ||
+        { echo "suite: --hot-share \"$hot_share\": ${#hs[@]} shares for the $k redraws other than 0 of --redraws \"$redraws\"" >&2; exit 2; }
+    # a redraw a list of --pads names (P+N@M): one share serves it, a list
+    # must have given it one
+    for x in $pads ${PPADS[*]}; do
+        m=${x#*@}
+        [ "$m" != "$x" ] && [ -z "${SHARE_OF[$m]:-}" ] || continue
+        [ ${#hs[@]} = 1 ] ||
+            { echo "suite: --hot-share \"$hot_share\": no share for the redraw @$m of $x (not one of --redraws \"$redraws\")" >&2; exit 2; }
+        SHARE_OF[$m]=${hs[0]}
+    done
+fi
+share_at() { [ "$1" = 0 ] || echo "${SHARE_OF[$1]:-}"; }
 [ "$nicev" = 0 ] || renice -n "$nicev" -p $$ > /dev/null
 . "$here/workloads.sh"
 . "$here/lib.sh"
@@ -306,15 +343,23 @@ if [ $show_layouts = 1 ]; then
     done
     exit 0
 fi
-# the share of --hot-share the work directory's shifted programs and
-# counts were made with ("none" without it); a directory with counts and
-# no record of it was counted before 0.25 was the default, without it
+# the shares of --hot-share the work directory's shifted programs and
+# counts were made with: "none" without them, one share for every redraw,
+# or each redraw's, M=S ...; a directory with counts and no record of
+# them was counted before a share was the default, without one
+this_share=${hot_share:-none}
+case $hot_share in *' '*) this_share=$(for m in $redraws; do [ "$m" = 0 ] || echo "$m=${SHARE_OF[$m]}"; done | paste -sd' ') ;; esac
 if [ ! -f "$W/hot-share" ]; then
-    if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo none; else echo "${hot_share:-none}"; fi > "$W/hot-share"
+    if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo none; else echo "$this_share"; fi > "$W/hot-share"
 fi
 counted_share=$(cat "$W/hot-share")
-[ "$counted_share" = "${hot_share:-none}" ] ||
-    die "$W was counted with --hot-share $counted_share (none: without it); this run asks ${hot_share:-none}: use another --work, or --hot-share $counted_share to go on with its counts"
+if [ "$counted_share" != "$this_share" ]; then
+    case $counted_share in
+    *=*) go_on="--hot-share \"$(echo "$counted_share" | sed 's/[0-9]*=//g')\" --redraws \"0 $(echo "$counted_share" | sed 's/=[0-9.]*//g')\"" ;;
+    *) go_on="--hot-share $counted_share" ;;
+    esac
+    die "$W was counted with --hot-share $counted_share (none: without it; M=S: the share S at the redraw @M); this run asks $this_share: use another --work, or $go_on to go on with its counts"
+fi
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
@@ -460,21 +505,22 @@ bolt_opt() {
 # INNER bytes further (PAD + INNER before FIRST), the code left in place by
 # PAD alone; with MID, a redraw: MID bytes of .text in bolt-in's link after
 # the object REDRAW_AT[P] (the code left in place after it moves MID bytes),
-# and with --hot-share S MID bytes more before BOLT's hot function at the
-# share S of its hot text (bolt_hot_at), which moves with all the hot text
-# after it MID bytes further.
+# and with a share for it (--hot-share, share_at MID) MID bytes more before
+# BOLT's hot function at that share of its hot text (bolt_hot_at), which
+# moves with all the hot text after it MID bytes further.
 # The profile names functions and offsets in them, which the padding does
 # not change.
 bolt_shifted() {
-    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm='' h='' hh='' ha hn
+    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm='' h='' hh='' ha hn share
     in=$(dirname "$out")/in
     [ "$mid" = 0 ] || tm=$(tmid_obj "$mid")
     logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
         $(objs_at "$p" "$PD/bolt-in" "$mid" "$tm") $(wl_libs "$p") || return 1
     hot=$(sym_addr "$PD/bolt/prog" "$first")
-    if [ "$mid" != 0 ] && [ -n "$hot_share" ]; then
-        h=$(bolt_hot_at "$PD/bolt/prog" "$hot_share")
-        [ -n "$h" ] || { say "no hot function at share $hot_share of BOLT's hot text"; return 1; }
+    share=$(share_at "$mid")
+    if [ -n "$share" ]; then
+        h=$(bolt_hot_at "$PD/bolt/prog" "$share")
+        [ -n "$h" ] || { say "no hot function at share $share of BOLT's hot text"; return 1; }
         hh=$(sym_addr "$PD/bolt/prog" "$h")
     fi
     for n in "$first" "$first/1" "$first/2" "$first/3"; do
@@ -604,7 +650,7 @@ shifts() {
                 # nothing, or one object: unquoted, so that nothing is no argument)
                 # shellcheck disable=SC2046
                 (cd "$d" && logged "$B/perfinst-ld" -O2 -o prog "$(pad_obj "$pad")" \
-                    $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $(hot_obj "$PD/${DIR[$v]}" "$mid" "$hot_share") \
+                    $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $(hot_obj "$PD/${DIR[$v]}" "$mid" "$(share_at "$mid")") \
                     $ipad $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") \
                     $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
                     { tail "$d/link.log" >&2; die "$p: $v shifted by $tok"; } ;;

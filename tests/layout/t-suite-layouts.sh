@@ -208,21 +208,39 @@ assert_eq "share 0.25: h1 stays" "$(addr hp0 h1)" "$(addr hq1 h1)"
 rm h/obj/hot1.o h/obj/hot2.o
 sed -n 1p hot.c > h/one.c && gcc -O2 -c h/one.c -o h/obj/one.o
 assert_eq "one rank: no hot padding" "" "$(hot_obj "$W/h" 704 0.5)"
-# the option: a share between 0 and 1, kept by the work directory
+# the option: shares between 0 and 1, kept by the work directory
 expect_fail "--hot-share 1" $S --programs lua --hot-share 1
-assert_contains "says what it expects" err "expected a share between 0 and 1 .*, or none"
+assert_contains "says what it expects" err "expected a share between 0 and 1 .*, spread or none"
+expect_fail "two shares for three redraws" $S --programs lua --hot-share "0.1 0.2"
+assert_contains "says so" err '2 shares for the 3 redraws other than 0 of --redraws "0 704 1728 2880"'
+expect_fail "a list without a share for a redraw of --pads" $S --programs lua --pads lua="0 0@64" --hot-share "0.1 0.2 0.3"
+assert_contains "says so" err 'no share for the redraw @64 of 0@64'
+$S --programs lua --pads lua="0 0@64" --hot-share 0.3 > /dev/null || fail "one share serves any redraw"
 mkdir -p wh
 echo none > wh/hot-share
 expect_fail "a work directory counted without --hot-share" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share 0.5
 assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 0\.5: use another --work"
-expect_fail "the default share (0.25) in that directory" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
-assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 0\.25"
+# the default, spread: the k-th of the K redraws other than 0 at k/(K+1),
+# recorded per redraw; a list the same way
+expect_fail "the default (spread) in that directory" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
+assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 704=0\.25 1728=0\.5 2880=0\.75: use another"
+expect_fail "spread over two redraws" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --redraws "0 64 128"
+assert_contains "says so" err "this run asks 64=0\.333333 128=0\.666667: use another"
+expect_fail "spread over one redraw" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --redraws "0 64"
+assert_contains "one share" err "this run asks 0\.5: use another"
+expect_fail "a list" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share 0.1,0.2,0.3
+assert_contains "says so" err "this run asks 704=0\.1 1728=0\.2 2880=0\.3: use another"
 echo 0.25 > wh/hot-share
 expect_fail "a work directory counted with --hot-share 0.25" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share none
 assert_contains "says so" err "wh was counted with --hot-share 0\.25 .*this run asks none"
-# a directory counted before 0.25 was the default (counts, no record of
+expect_fail "the default in that directory" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
+assert_contains "says how to go on" err "use another --work, or --hot-share 0\.25 to go on with its counts"
+echo "64=0.1 128=0.9" > wh/hot-share
+expect_fail "a directory counted with a share per redraw" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
+assert_contains "says how to go on" err 'use another --work, or --hot-share "0\.1 0\.9" --redraws "0 64 128" to go on with its counts'
+# a directory counted before a share was the default (counts, no record of
 # the share) was counted without it
 mkdir -p wold/lua/i1
 expect_fail "a directory counted before the default" "$PERFINST_TOP/bench/suite.sh" --work wold --programs lua
-assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 0\.25: use another --work, or --hot-share none to go on with its counts"
+assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 704=0\.25 1728=0\.5 2880=0\.75: use another --work, or --hot-share none to go on with its counts"
 assert_eq "and records it" none "$(cat wold/hot-share)"
