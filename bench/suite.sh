@@ -252,7 +252,10 @@ for x in "${!PPADS[@]}"; do PPADS[$x]=$(with_redraws "${PPADS[$x]}"); done
 # @M pads it too (share_at M): one share for every redraw, or a list, the
 # k-th share for the k-th redraw of --redraws other than 0; spread: the
 # k-th of K at k/(K+1) (0.25 0.5 0.75 for the default redraws)
+# this_share: the record of them (WORK/hot-share): none, one share, or each
+# redraw's M=S ...
 declare -A SHARE_OF
+this_share=none
 if [ "$hot_share" = spread ]; then
     hot_share=$(echo $redraws | awk '{ n = 0; for (i = 1; i <= NF; i++) n += $i != 0
         for (k = 1; k <= n; k++) printf "%s%g", (k > 1 ? " " : ""), k / (n + 1) }')
@@ -277,6 +280,8 @@ if [ -n "$hot_share" ]; then
             { echo "suite: --hot-share \"$hot_share\": no share for the redraw @$m of $x (not one of --redraws \"$redraws\")" >&2; exit 2; }
         SHARE_OF[$m]=${hs[0]}
     done
+    if [ ${#hs[@]} = 1 ]; then this_share=${hs[0]}
+    else this_share=$(for m in $redraws; do [ "$m" = 0 ] || echo "$m=${SHARE_OF[$m]}"; done | paste -sd' '); fi
 fi
 share_at() { [ "$1" = 0 ] || echo "${SHARE_OF[$1]:-}"; }
 [ "$nicev" = 0 ] || renice -n "$nicev" -p $$ > /dev/null
@@ -347,8 +352,6 @@ fi
 # counts were made with: "none" without them, one share for every redraw,
 # or each redraw's, M=S ...; a directory with counts and no record of
 # them was counted before a share was the default, without one
-this_share=${hot_share:-none}
-case $hot_share in *' '*) this_share=$(for m in $redraws; do [ "$m" = 0 ] || echo "$m=${SHARE_OF[$m]}"; done | paste -sd' ') ;; esac
 if [ ! -f "$W/hot-share" ]; then
     if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo none; else echo "$this_share"; fi > "$W/hot-share"
 fi
