@@ -12,9 +12,10 @@ int3_obj() {
     { echo ".section $2,\"ax\",@progbits"; [ "$3" = 0 ] || echo ".skip $3, 0xcc"
       echo '.section .note.GNU-stack,"",@progbits'; } | as -o "$1" -
 }
-# at_share S: of the lines on stdin, the one at the share S (the
-# int(n × S)-th of n, the first at least); nothing for none
-at_share() { awk -v s="$1" '{ l[NR] = $0 } END { k = int(NR * s); if (k < 1) k = 1; if (NR) print l[k] }'; }
+# at_share S [N]: of the lines on stdin, the one at the share S (the
+# int(n × S)-th of n, the first at least) and the N-1 after it (N: 1);
+# nothing for none
+at_share() { awk -v s="$1" -v n="${2:-1}" '{ l[NR] = $0 } END { k = int(NR * s); if (k < 1) k = 1; for (i = k; i <= NR && i < k + n; i++) print l[i] }'; }
 # padding NAME BYTES: an object whose one section, .text.unlikely.NAME, is
 # BYTES (none for 0: a shift 0+N links an empty pad_obj)
 padding() {
