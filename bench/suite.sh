@@ -510,11 +510,15 @@ bolt_opt() {
 # the object REDRAW_AT[P] (the code left in place after it moves MID bytes),
 # and with a share for it (--hot-share, share_at MID) MID bytes more before
 # BOLT's hot function at that share of its hot text (bolt_hot_at), which
-# moves with all the hot text after it MID bytes further.
+# moves with all the hot text after it MID bytes further.  llvm-bolt lays
+# the functions after its padding out again (their alignment): where the
+# function at the share does not move by exactly MID, the next one of the
+# hot text is tried (up to 8), so that every function keeps its size and
+# the shift is MID.
 # The profile names functions and offsets in them, which the padding does
 # not change.
 bolt_shifted() {
-    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm='' h='' hh='' ha hn share
+    local out=$1 first=$2 pad=$3 inner=${4:-0} mid=${5:-0} hot a n in tm='' h hh ha hn share hs=''
     in=$(dirname "$out")/in
     [ "$mid" = 0 ] || tm=$(tmid_obj "$mid")
     logged gcc -O2 -fno-reorder-blocks-and-partition -Wl,--emit-relocs -o "$in" "$(pad_obj "$pad")" \
@@ -522,36 +526,38 @@ bolt_shifted() {
     hot=$(sym_addr "$PD/bolt/prog" "$first")
     share=$(share_at "$mid")
     if [ -n "$share" ]; then
-        h=$(bolt_hot_at "$PD/bolt/prog" "$share")
-        [ -n "$h" ] || { say "no hot function at share $share of BOLT's hot text"; return 1; }
-        hh=$(sym_addr "$PD/bolt/prog" "$h")
+        hs=$(bolt_hot_at "$PD/bolt/prog" "$share")
+        [ -n "$hs" ] || { say "no hot function at share $share of BOLT's hot text"; return 1; }
     fi
-    for n in "$first" "$first/1" "$first/2" "$first/3"; do
-        for hn in ${h:+"$h" "$h/1" "$h/2" "$h/3"} ""; do
-            [ -z "$h" ] || [ -n "$hn" ] || continue
-            bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))${hn:+,$hn:$mid}" || return 1
-            a=$(sym_addr "$out" "$first")
-            # moved by PAD + INNER within a page (the cache sets' index): BOLT's new
-            # text starts at an aligned address after the input's, which PAD may move
-            [ "$(((16#$a - 16#$hot - pad - inner) % 4096))" = 0 ] || continue 2
-            [ -n "$h" ] || return 0
-            ha=$(sym_addr "$out" "$h")
-            [ "$(((16#$ha - 16#$hh - pad - inner - mid) % 4096))" != 0 ] || return 0
+    for h in ${hs:-""}; do
+        hh=${h:+$(sym_addr "$PD/bolt/prog" "$h")}
+        for n in "$first" "$first/1" "$first/2" "$first/3"; do
+            for hn in ${h:+"$h" "$h/1" "$h/2" "$h/3"} ""; do
+                [ -z "$h" ] || [ -n "$hn" ] || continue
+                bolt_opt "$in" "$out" --pad-funcs-before="$n:$((pad + inner))${hn:+,$hn:$mid}" || return 1
+                a=$(sym_addr "$out" "$first")
+                # moved by PAD + INNER within a page (the cache sets' index): BOLT's new
+                # text starts at an aligned address after the input's, which PAD may move
+                [ "$(((16#$a - 16#$hot - pad - inner) % 4096))" = 0 ] || continue 2
+                [ -n "$h" ] || return 0
+                ha=$(sym_addr "$out" "$h")
+                [ "$(((16#$ha - 16#$hh - pad - inner - mid) % 4096))" != 0 ] || return 0
+            done
         done
     done
-    say "llvm-bolt did not pad before $first${h:+ and $h} as asked (it lies at 0x$a, unshifted at 0x$hot)"
+    say "llvm-bolt did not pad before $first${hs:+ and one of $(echo $hs)} as asked (it lies at 0x$a, unshifted at 0x$hot)"
     return 1
 }
 # sym_addr PROG NAME: the address (hex, as nm prints it) of the first symbol NAME in PROG
 sym_addr() { nm "$1" | awk -v f="$2" '$3 == f { print $1; exit }'; }
 # bolt_hot_at PROG S: the function at the share S of BOLT's hot text in PROG
 # (its functions between __hot_start and __hot_end by address, each name
-# once; at_share)
+# once; at_share) and the 7 after it, one a line
 bolt_hot_at() {
     nm -n "$1" | awk '{ l[NR] = $0 } $3 == "__hot_start" { hs = $1 } $3 == "__hot_end" { he = $1 }
         END { for (i = 1; i <= NR; i++) { split(l[i], f)
                   if ((f[1] "") >= (hs "") && (f[1] "") < (he "") && f[2] ~ /^[TtWw]$/ && f[3] !~ /^__hot_/ && !seen[f[3]]++) print f[3] } }' |
-        at_share "$2"
+        at_share "$2" 8
 }
 # loop P REBUILD RELINK PLAN-ARGS PLUGIN-ARGS: the plan (RELINK's directory
 # .fb), the rebuild (unless it is the default one, already built) and its relink

@@ -104,6 +104,12 @@ W=$PWD
 declare -A REDRAW_AT=([three]=b [one]=s) REDRAW_SPLIT=([one]=s)
 objs() { case $1 in three) echo "$2/obj/a.o $2/obj/b.o $2/obj/c.o" ;; one) echo "$2/obj/s.o" ;; esac; }
 . "$PERFINST_TOP/bench/suite-link.sh"
+# at_share: the line at the share, and with N the N-1 after it as far as
+# there are (bench/suite.sh tries BOLT's next hot functions so)
+assert_eq "at_share 0.5 of 4" "b" "$(printf 'a\nb\nc\nd\n' | at_share 0.5)"
+assert_eq "at_share 0.5 3 of 4" "b c d" "$(printf 'a\nb\nc\nd\n' | at_share 0.5 3 | paste -sd' ')"
+assert_eq "at_share 0.9 8 of 4" "c d" "$(printf 'a\nb\nc\nd\n' | at_share 0.9 8 | paste -sd' ')"
+assert_eq "at_share 0.1 of 4: the first" "a" "$(printf 'a\nb\nc\nd\n' | at_share 0.1)"
 mkdir -p d/obj
 # leaves (no call, no data: their bytes do not depend on where they lie)
 # in the cold tier of each object, and a hot main that calls them
