@@ -63,7 +63,7 @@
 # by up to 15 % on SQLite; bench/layout-shifts.sh measures the rebuild and its
 # relinks at several shifts from this script's work directory.  Both count
 # one draw of the cold code (no redraws) and rank nothing: the variants and
-# defaults are ranked by bench/suite.sh, 16 layouts x 4 redraws a pair
+# defaults are ranked by bench/suite.sh, 8 layouts x 8 redraws a pair
 # (docs/layout.md "Benchmarks").
 # (The first runs' "taken jumps", callgrind's jump totals per source line,
 # came out the same for every variant, BOLT included: without line

@@ -21,7 +21,7 @@
 # Every program must print the checksum of the first.
 # The shifts move the relinked code whole (--pad-front): one draw of where
 # the cold code falls against the hot code, never redrawn, so the means rank
-# nothing; bench/suite.sh ranks at 16 layouts x 4 redraws (docs/layout.md
+# nothing; bench/suite.sh ranks at 8 layouts x 8 redraws (docs/layout.md
 # "Benchmarks").  This script answers how much one count of the relinks
 # moves with the program's offset, as measured on 2026-11-22.
 set -euo pipefail

@@ -25,7 +25,16 @@ then for random subsets of m counts (drawn without replacement from each
 program's counted layouts × redraws, one subset per program and draw) the
 5th and 95th percentiles of each pair's ratio and of the geometric mean,
 and how many draws put the pair on the other side of 1.000 than all counts
-do.
+do.  With two layouts or more at two redraws or more, last the noise by
+its source: per pair the standard deviations of the log of the ratio
+between layouts (sdL), between redraws (sdR) and of the rest (sdE, each
+layout's draw at each redraw), from the two-way analysis of variance
+with random effects (a component whose mean square falls under the
+rest's is 0); and for every split of N counts (the largest program's)
+into L layouts × R redraws, powers of two, the standard deviation of
+the log of the geometric mean over the pairs the components predict,
+sqrt(sum(sdL²/L + sdR²/R + sdE²/(L·R))) / pairs: the split it is least
+at is the design that draws the most from a suite of N counts.
 """
 import argparse
 import math
@@ -195,6 +204,58 @@ def main(argv):
         "%.3f–%.3f | %.0f %%" % (pct(gres[m], 0.05), pct(gres[m], 0.95),
                                  100 * sum((x <= 1) != (g <= 1) for x in gres[m]) / draws)
         for m in rsizes)))
+    print()
+    if rmax > 1 and nmax > 1:
+        components(progs, var, ref, max(len(x[2]) for x in progs))
+
+
+def anova2(d, nl, nr):
+    """the random-effects components (var L, var R, var E) of d[l][r]"""
+    g = sum(map(sum, d)) / (nl * nr)
+    lm = [sum(row) / nr for row in d]
+    rm = [sum(d[i][j] for i in range(nl)) / nl for j in range(nr)]
+    msl = nr * sum((x - g) ** 2 for x in lm) / (nl - 1)
+    msr = nl * sum((x - g) ** 2 for x in rm) / (nr - 1)
+    mse = sum((d[i][j] - lm[i] - rm[j] + g) ** 2 for i in range(nl) for j in range(nr)) / ((nl - 1) * (nr - 1))
+    return max(0.0, (msl - mse) / nr), max(0.0, (msr - mse) / nl), mse
+
+
+def components(progs, var, ref, n):
+    print("The noise by its source: the standard deviations of log(%s / %s) between "
+          "layouts, between redraws and of the rest (two-way analysis of variance):" % (var, ref))
+    print()
+    print("| pair | layouts × redraws | sdL | sdR | sdE |")
+    print("| --- | --- | --- | --- | --- |")
+    comps = []
+    for p, wls, cells, c, lays, rds in progs:
+        if len(lays) < 2 or len(rds) < 2:
+            continue
+        at = {cell: k for k, cell in enumerate(cells)}
+        for wl in wls:
+            a, b = c[(wl, var)], c[(wl, ref)]
+            if min(a) <= 0 or min(b) <= 0:
+                print("| %s/%s | %d × %d | — | — | — |" % (p, wl, len(lays), len(rds)))
+                continue
+            d = [[math.log(a[at[(l, r)]] / b[at[(l, r)]]) for r in rds] for l in lays]
+            v = anova2(d, len(lays), len(rds))
+            comps.append(v)
+            print("| %s/%s | %d × %d | %.3f | %.3f | %.3f |" % ((p, wl, len(lays), len(rds)) + tuple(x ** 0.5 for x in v)))
+    print()
+    if not comps:
+        return
+    splits = []
+    lay = 1
+    while lay <= n:
+        if n % lay == 0:
+            r = n // lay
+            sd = math.sqrt(sum(vl / lay + vr / r + ve / (lay * r) for vl, vr, ve in comps)) / len(comps)
+            splits.append((sd, lay, r))
+        lay *= 2
+    best = min(splits)
+    print("The standard deviation of the log of the geometric mean over the %d pairs at %d counts "
+          "split as layouts × redraws: %s; least at %d × %d" % (
+              len(comps), n, ", ".join("%d × %d %.4f" % (l, r, sd) for sd, l, r in sorted(splits, key=lambda x: -x[1])),
+              best[1], best[2]))
     print()
 
 

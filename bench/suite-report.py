@@ -15,8 +15,13 @@ VARIANT-WL-PAD.txt ("IREFS I1MISSES", the layout shifted by PAD bytes); from
 DIR/NAME/cg/: VARIANT-WL-taken.txt (taken branches); DIR/NAME/times-WL.txt (paired rounds, bench/paired.py's format).
 Printed (Markdown): per program a table of every (test workload, variant) —
 I1 misses as the mean over the shifts, × O2 and × BOLT (with a bootstrap 95 %
-interval: the layouts resampled with replacement, the variant's and BOLT's
-counts of a layout together, the ratio of the two sums), the median over the
+interval: the shifts resampled with replacement, the variant's and BOLT's
+counts of a shift together, the ratio of the two sums; when the shifts are
+every layout P+N at every redraw @M, the layouts and the redraws are
+resampled each on its own and every drawn layout is taken at every drawn
+redraw, so that the interval holds the noise of the few redraws as well as
+that of the layouts, which a resample of the counts one by one would not),
+the median over the
 shifts × BOLT's median (a mean is often one or two bad shifts), the range over the
 shifts, instructions and taken branches × O2, user CPU time × O2 and × BOLT
 (median of the per-round ratios, bootstrap 95 % interval) — then per variant
@@ -106,12 +111,44 @@ def fmt_ci(c):
 RESAMPLES = 2000
 
 
-def ratio_draws(a, b, rng):
-    """sum(a) / sum(b) over RESAMPLES resamples of the layouts, with
-    replacement, a layout's two counts together (a[k] and b[k]: the same
-    shift); None when the two were not counted at the same shifts"""
+def crossed(pads):
+    """the shifts as a grid: (the layouts P+N, the redraws M, each shift's
+    (layout, redraw) indices) when PADS holds every layout at every redraw
+    once (a shift without @M at redraw 0), else None"""
+    cells = [(p.partition("@")[0], p.partition("@")[2] or "0") for p in pads]
+    lays = list(dict.fromkeys(c[0] for c in cells))
+    reds = list(dict.fromkeys(c[1] for c in cells))
+    if len(set(cells)) != len(cells) or len(cells) != len(lays) * len(reds):
+        return None
+    return lays, reds, [(lays.index(c[0]), reds.index(c[1])) for c in cells]
+
+
+def ratio_draws(a, b, rng, pads=None):
+    """sum(a) / sum(b) over RESAMPLES resamples, with replacement, a shift's
+    two counts together (a[k] and b[k]: the same shift); PADS (the shifts
+    of a and b) a grid of layouts × redraws of more than one redraw: the
+    layouts and the redraws resampled each on its own, every drawn layout
+    at every drawn redraw (crossed(): the redraws are few, and a resample
+    of the counts one by one would take them as many); None when the two
+    were not counted at the same shifts"""
     if a is None or b is None or len(a) != len(b) or not a:
         return None
+    grid = crossed(pads) if pads is not None and len(pads) == len(a) else None
+    if grid is not None and len(grid[1]) > 1:
+        nl, nr = len(grid[0]), len(grid[1])
+        at = {ij: k for k, ij in enumerate(grid[2])}
+        out = []
+        for _ in range(RESAMPLES):
+            ls = [rng.randrange(nl) for _ in range(nl)]
+            rs = [rng.randrange(nr) for _ in range(nr)]
+            sa = sb = 0
+            for i in ls:
+                for j in rs:
+                    k = at[(i, j)]
+                    sa += a[k]
+                    sb += b[k]
+            out.append(sa / sb if sb else float("inf"))
+        return out
     n, out = len(a), []
     for _ in range(RESAMPLES):
         sa = sb = 0
@@ -255,7 +292,8 @@ def main(argv):
                 run the same programs), other programs' independently"""
                 if base not in m or vpads[v] != vpads[base]:
                     return None
-                return ratio_draws(m[v][5], m[base][5], random.Random(zlib.crc32(name.encode())))
+                return ratio_draws(m[v][5], m[base][5], random.Random(zlib.crc32(name.encode())),
+                                   vpads[v])
             for v in variants:
                 i1, rng, ir, tb, med, _ = m[v]
                 if v not in counted:

@@ -59,7 +59,7 @@
 #            trained on the same workload, and is planned and rebuilt from it
 # Measured for every (program, test workload) pair and variant:
 #   - I1 misses: cachegrind's I1 (--I1=32768,8,64), the mean over the
-#     layouts (below: --layouts, 16;
+#     layouts (below: --layouts, 8;
 #     or the shifts of --pads; --pads PROGRAM=LIST sets one program's):
 #     a shift P moves the program's code against libc and the
 #     PLT as bench/layout-shifts.sh does — a padding section linked first
@@ -77,7 +77,7 @@
 #     after every cold input and before the hot code (O2, pgo, rebuild),
 #     and BOLT's hot text padded by P+N while the code it leaves in place
 #     moves by P (a relink that places an order of its own takes no +N);
-#     --layouts N (a power of two, 1 to 64; default 16): the N
+#     --layouts N (a power of two, 1 to 64; default 8): the N
 #     shifts P+N of a lattice over the 4096 bytes of the I1's sets, both
 #     ways: the k-th (k = 0..N-1) moves the program by P = k*4096/N and
 #     the hot code by N = (5k mod N)*4096/N further (0, 256+1280,
@@ -95,9 +95,12 @@
 #     section per function (the rebuilds' sqlite3.o) the padding goes after
 #     the first half of its .text.unlikely* input sections instead, by a
 #     linker script inserted before ld's default .text (bench/suite-link.sh);
-#     --redraws LIST (multiples of 64; default 0 704 1728 2880): every
-#     layout at each redraw, so 16 x 4 = 64 counts per pair and variant
-#     (a list of --pads that names a redraw, P+N@M, is taken as it is);
+#     --redraws LIST (multiples of 64; default 0 704 1408 2112 2816 3520
+#     128 832, the multiples of 704 modulo 4096): every layout at each
+#     redraw, so 8 x 8 = 64 counts per pair and variant (a list of --pads
+#     that names a redraw, P+N@M, is taken as it is); the default design
+#     is the one whose geometric mean over the suite varies least for its
+#     64 counts (docs/layout.md "The layouts");
 #     --hot-share spread|S|"S1 S2 ..."|none (0 < S < 1): a redraw @M also
 #     inserts M bytes inside the ordered hot code, after a share S of it —
 #     in a rebuild after the ordered functions of the rank at S of its ranks
@@ -106,7 +109,7 @@
 #     arrangement of its hot functions is drawn again too (-O2 and PGO
 #     have no ordered hot code); each redraw at a share of its own
 #     (spread, the default: the k-th of the K redraws other than 0 at
-#     k/(K+1), 0.25 0.5 0.75 for the default redraws; a list: the k-th
+#     k/(K+1), 0.125 … 0.875 for the default redraws; a list: the k-th
 #     share for the k-th redraw), or one share for all; none: off; a work
 #     directory keeps the shares it was counted with (WORK/hot-share: S,
 #     M=S per redraw, or none; one with counts and no such file was
@@ -133,7 +136,8 @@
 # Every run's checksum must be -O2's.  The report (one table per program —
 # the mean over the shifts, and the median against BOLT's median: one or two
 # bad shifts make a mean — each ratio of means × BOLT with a bootstrap 95 %
-# interval over the layouts, the geometric mean over its pairs and the
+# interval, the layouts and the redraws resampled each on its own, the
+# geometric mean over its pairs and the
 # worst pair, then all pairs together, the targets, and each --extra
 # variant × the default rebuild: bench/suite-report.py)
 # is WORK/report.md; --record appends it to bench/RESULTS.md.
@@ -157,7 +161,8 @@
 # --quick: the first test workload of each program, four of the sixteen
 # layouts (0 1280+2304 2560+512 3840+2816: the program, the hot code against
 # the cold code and the hot code against libc each at four offsets), each at
-# another of the four redraws (0, @704, @1728, @2880; with --redraws LIST
+# another of four of the default redraws (0, @1408, @2816, @128, their
+# hot code cut at 0, 1/4, 1/2, 3/4 of it; with --redraws LIST
 # each at every one of LIST), 3 rounds: a smoke test, whose means do not
 # rank the variants.  --no-timing: the deterministic counts only; --no-taken: no
 # callgrind runs (taken branches).  --timing-only: no
@@ -216,7 +221,7 @@ lattice() {
         if [ $k = 0 ]; then echo 0; else echo "$((s * k))+$((s * (5 * k % n)))"; fi
     done | paste -sd' '
 }
-case ${layouts:-16} in
+case ${layouts:-8} in
 1|2|4|8|16|32|64) ;;
 *) echo "suite: --layouts $layouts: expected a power of two from 1 to 64" >&2; exit 2 ;;
 esac
@@ -224,13 +229,13 @@ esac
 # internal and hot-code offsets all differ (the lattice of 4 has P = N),
 # each at another of the four redraws
 if [ -z "$pads" ] && [ -z "$layouts" ] && [ $quick = 1 ]; then
-    if [ -z "$redraws" ]; then pads="0 1280+2304@704 2560+512@1728 3840+2816@2880"
+    if [ -z "$redraws" ]; then pads="0 1280+2304@1408 2560+512@2816 3840+2816@128"
     else pads=$(lattice 16 | cut -d' ' -f1,6,11,16); fi
 fi
-[ -n "$pads" ] || pads=$(lattice "${layouts:-16}")
-# the redraws (--redraws, default 0 704 1728 2880): every layout P or P+N
-# of the list at each, as P+N@M (M = 0: the layout as it was)
-[ -n "$redraws" ] || redraws="0 704 1728 2880"
+[ -n "$pads" ] || pads=$(lattice "${layouts:-8}")
+# the redraws (--redraws, default 0 704 1408 2112 2816 3520 128 832): every
+# layout P or P+N of the list at each, as P+N@M (M = 0: the layout as it was)
+[ -n "$redraws" ] || redraws="0 704 1408 2112 2816 3520 128 832"
 for x in $redraws; do
     [[ $x =~ ^[0-9]+$ ]] && [ $((x % 64)) = 0 ] ||
         { echo "suite: --redraws: $x is not a multiple of 64 bytes" >&2; exit 2; }
@@ -251,7 +256,7 @@ for x in "${!PPADS[@]}"; do PPADS[$x]=$(with_redraws "${PPADS[$x]}"); done
 # --hot-share: the share of the ordered hot code after which each redraw
 # @M pads it too (share_at M): one share for every redraw, or a list, the
 # k-th share for the k-th redraw of --redraws other than 0; spread: the
-# k-th of K at k/(K+1) (0.25 0.5 0.75 for the default redraws)
+# k-th of K at k/(K+1) (1/8 … 7/8 for the default redraws)
 # this_share: the record of them (WORK/hot-share): none, one share, or each
 # redraw's M=S ...
 declare -A SHARE_OF

@@ -1,17 +1,18 @@
 # bench/suite.sh's layouts (no build, no valgrind: --show-layouts),
 # bench/suite-layouts.py on canned counts, and the redraws' links
-# (bench/suite-link.sh) on a small program.  The default is the lattice of
-# 16 at four redraws of the cold code: the k-th layout moves the program
-# 256k bytes and its hot code 256*(5k mod 16) further, so every program
-# offset and every internal offset (mod 4096, the I1's sets) occurs once,
-# and each is counted with 0, 704, 1728 and 2880 bytes of padding among the
-# cold code (P+N@M); --layouts 4 and 8 are its every fourth and every
-# second layout, --redraws 0 the layouts alone, --quick every fifth layout,
-# each at another redraw.
+# (bench/suite-link.sh) on a small program.  The lattice of 16: the k-th
+# layout moves the program 256k bytes and its hot code 256*(5k mod 16)
+# further, so every program offset and every internal offset (mod 4096,
+# the I1's sets) occurs once; --layouts 4 and 8 are its every fourth and
+# every second layout.  The default is the lattice of 8 at eight redraws
+# of the cold code: each layout counted with 0, 704, 1408, ... (704k mod
+# 4096) bytes of padding among the cold code (P+N@M); --redraws 0 the
+# layouts alone, --quick every fifth layout of the 16, each at another
+# redraw.
 . "$PERFINST_TOP/tests/lib.sh"
 S="$PERFINST_TOP/bench/suite.sh --work w --show-layouts"
 L16="0 256+1280 512+2560 768+3840 1024+1024 1280+2304 1536+3584 1792+768 2048+2048 2304+3328 2560+512 2816+1792 3072+3072 3328+256 3584+1536 3840+2816"
-$S --programs lua --redraws 0 > out
+$S --programs lua --layouts 16 --redraws 0 > out
 assert_eq "--redraws 0: the lattice of 16" "lua: $L16" "$(cat out)"
 # every P and every N once, each a multiple of 256 below 4096
 for k in 1 2; do
@@ -19,12 +20,13 @@ for k in 1 2; do
         cut -d+ -f$k | awk '$1 % 256 == 0 && $1 < 4096' | sort -u | wc -l)"
 done
 $S --programs lua > out
-assert_eq "the default: the lattice of 16 at four redraws" \
-    "lua: $(for l in $L16; do echo "$l $l@704 $l@1728 $l@2880"; done | paste -sd' ')" "$(cat out)"
+assert_eq "the default: the lattice of 8 at eight redraws" \
+    "lua: $(for l in $(echo "$L16" | tr ' ' '\n' | awk 'NR % 2 == 1'); do
+        echo "$l $l@704 $l@1408 $l@2112 $l@2816 $l@3520 $l@128 $l@832"; done | paste -sd' ')" "$(cat out)"
 assert_eq "64 counts" 64 "$(sed 's/^lua: //' out | wc -w)"
 $S --programs "lua zstd" --quick > out
-assert_eq "--quick: every fifth, each at another redraw" "lua: 0 1280+2304@704 2560+512@1728 3840+2816@2880
-zstd: 0 1280+2304@704 2560+512@1728 3840+2816@2880" "$(cat out)"
+assert_eq "--quick: every fifth, each at another redraw" "lua: 0 1280+2304@1408 2560+512@2816 3840+2816@128
+zstd: 0 1280+2304@1408 2560+512@2816 3840+2816@128" "$(cat out)"
 $S --programs lua --quick --redraws 0 > out
 assert_eq "--quick --redraws 0: every fifth" "lua: 0 1280+2304 2560+512 3840+2816" "$(cat out)"
 $S --programs lua --layouts 4 --redraws "0 1728" > out
@@ -96,6 +98,24 @@ assert_contains "the halves: the even redraws (0), the odd (64)" lay2.md '^\| p/
 expect_fail "a layout at one redraw only" python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w2 \
     "p:b=0,0@64,1024+1024,2048+2048"
 assert_contains "why" err 'not each of the 3 layouts at each of the 2 redraws once|not a power of two'
+# the noise by its source: on q/x the ratio is 1 or 2 by the layout alone
+# (1, 2, 1, 2 at each redraw), on q/y by the redraw alone (1 at 0, 2 at
+# @64).  sdL of x: the layouts' mean square 2·4·(ln 2 / 2)²/3 over the 2
+# redraws, sqrt(ln² 2 / 3) = 0.400; sdR of y: 4·2·(ln 2 / 2)² over the 4
+# layouts, sqrt(ln² 2 / 2) = 0.490; nothing else.  Of 8 counts, L × R
+# predicts (ln² 2 / 3 / L + ln² 2 / 2 / R) / 2²: least at 2 × 4
+Q="0,0@64,1024+1024,1024+1024@64,2048+2048,2048+2048@64,3072+3072,3072+3072@64"
+mkdir -p w4/q/i1
+for sh in $(echo "$Q" | tr , ' '); do
+    echo "1000 100" > "w4/q/i1/bolt-x-$sh.txt"; echo "1000 100" > "w4/q/i1/bolt-y-$sh.txt"
+    case $sh in 1024*|3072*) echo "1000 200" ;; *) echo "1000 100" ;; esac > "w4/q/i1/rebuild-x-$sh.txt"
+    case $sh in *@64) echo "1000 200" ;; *) echo "1000 100" ;; esac > "w4/q/i1/rebuild-y-$sh.txt"
+done
+python3 "$PERFINST_TOP/bench/suite-layouts.py" --work w4 --draws 10 "q:x,y=$Q" > lay4.md
+assert_contains "x: the layouts' noise alone" lay4.md '^\| q/x \| 4 × 2 \| 0\.400 \| 0\.000 \| 0\.000 \|$'
+assert_contains "y: the redraws' noise alone" lay4.md '^\| q/y \| 4 × 2 \| 0\.000 \| 0\.490 \| 0\.000 \|$'
+assert_contains "the split it is least at" lay4.md \
+    '8 × 1 0\.2551, 4 × 2 0\.2001, 2 × 4 0\.1872, 1 × 8 0\.2180; least at 2 × 4$'
 
 # the redraws' links (bench/suite-link.sh, as bench/suite.sh sources it): a
 # program of three objects, the padding after the second; a program of one
@@ -218,8 +238,8 @@ assert_eq "one rank: no hot padding" "" "$(hot_obj "$W/h" 704 0.5)"
 expect_fail "--hot-share 1" $S --programs lua --hot-share 1
 assert_contains "says what it expects" err "expected a share between 0 and 1 .*, spread or none"
 expect_fail "two shares for three redraws" $S --programs lua --hot-share "0.1 0.2"
-assert_contains "says so" err '2 shares for the 3 redraws other than 0 of --redraws "0 704 1728 2880"'
-expect_fail "a list without a share for a redraw of --pads" $S --programs lua --pads lua="0 0@64" --hot-share "0.1 0.2 0.3"
+assert_contains "says so" err '2 shares for the 7 redraws other than 0 of --redraws "0 704 1408 2112 2816 3520 128 832"'
+expect_fail "a list without a share for a redraw of --pads" $S --programs lua --pads lua="0 0@64" --hot-share "0.1 0.2 0.3" --redraws "0 704 1728 2880"
 assert_contains "says so" err 'no share for the redraw @64 of 0@64'
 $S --programs lua --pads lua="0 0@64" --hot-share 0.3 > /dev/null || fail "one share serves any redraw"
 mkdir -p wh
@@ -229,12 +249,12 @@ assert_contains "says so" err "wh was counted with --hot-share none .*this run a
 # the default, spread: the k-th of the K redraws other than 0 at k/(K+1),
 # recorded per redraw; a list the same way
 expect_fail "the default (spread) in that directory" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua
-assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 704=0\.25 1728=0\.5 2880=0\.75: use another"
+assert_contains "says so" err "wh was counted with --hot-share none .*this run asks 704=0\.125 1408=0\.25 2112=0\.375 2816=0\.5 3520=0\.625 128=0\.75 832=0\.875: use another"
 expect_fail "spread over two redraws" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --redraws "0 64 128"
 assert_contains "says so" err "this run asks 64=0\.333333 128=0\.666667: use another"
 expect_fail "spread over one redraw" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --redraws "0 64"
 assert_contains "one share" err "this run asks 0\.5: use another"
-expect_fail "a list" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share 0.1,0.2,0.3
+expect_fail "a list" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share 0.1,0.2,0.3 --redraws "0 704 1728 2880"
 assert_contains "says so" err "this run asks 704=0\.1 1728=0\.2 2880=0\.3: use another"
 echo 0.25 > wh/hot-share
 expect_fail "a work directory counted with --hot-share 0.25" "$PERFINST_TOP/bench/suite.sh" --work wh --programs lua --hot-share none
@@ -248,5 +268,5 @@ assert_contains "says how to go on" err 'use another --work, or --hot-share "0\.
 # the share) was counted without it
 mkdir -p wold/lua/i1
 expect_fail "a directory counted before the default" "$PERFINST_TOP/bench/suite.sh" --work wold --programs lua
-assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 704=0\.25 1728=0\.5 2880=0\.75: use another --work, or --hot-share none to go on with its counts"
+assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 704=0\.125 1408=0\.25 2112=0\.375 2816=0\.5 3520=0\.625 128=0\.75 832=0\.875: use another --work, or --hot-share none to go on with its counts"
 assert_eq "and records it" none "$(cat wold/hot-share)"

@@ -98,3 +98,31 @@ cg x calls   940000  700  800  900 1000
 $R --work w --variants "$V x" --pads "0 1024 2048 3072" --no-timing programs.txt > x3.md
 assert_contains "x on calls: the rebuild's counts" x3.md '^\| calls \| x \| 850 \| [0-9.]* \| 0\.895 \['
 assert_contains "x's geometric mean" x3.md '^- x × rebuild: I1 misses geometric mean 1\.087 \[1\.087–1\.087\] over 2 pairs'
+
+# the layouts and the redraws resampled each on its own (crossed()): four
+# layouts at two redraws, the rebuild 900 at every layout of redraw 0 and
+# 1100 at every one of @64, BOLT 1000 at every shift.  A resample that
+# draws redraw 0 twice (one in four) gives 0.900 and one that draws @64
+# twice 1.100, so the interval is [0.900–1.100]; eight counts resampled one
+# by one would draw all eight at one redraw once in 128 and print a
+# narrower interval, under the redraws' noise
+G="0 1024 2048 3072 0@64 1024@64 2048@64 3072@64"
+mkdir -p g/lua/i1
+for p in $G; do
+    for v in O2 bolt; do echo "1000000 1000" > "g/lua/i1/$v-calls-$p.txt"; done
+    case $p in *@64) n=1100 ;; *) n=900 ;; esac
+    echo "1000000 $n" > "g/lua/i1/rebuild-calls-$p.txt"
+done
+echo "PROGRAM lua tables 1 1 4 calls" > g.txt
+$R --work g --variants "O2 bolt rebuild" --pads "$G" --no-timing g.txt > g.md
+assert_contains "the redraws' noise in the interval" g.md \
+    '^\| calls \| rebuild \| 1000 \| 1\.000 \| 1\.000 \[0\.900–1\.100\] \|'
+# not a grid (layout 512 at @64 alone, 3072 at 0 alone): the eight
+# shifts resampled one by one, an interval inside (0.900, 1.100)
+G3="0 1024 2048 3072 0@64 1024@64 2048@64 512@64"
+for v in O2 bolt; do echo "1000000 1000" > "g/lua/i1/$v-calls-512@64.txt"; done
+echo "1000000 1100" > "g/lua/i1/rebuild-calls-512@64.txt"
+$R --work g --variants "O2 bolt rebuild" --pads "$G3" --no-timing g.txt > g3.md
+iv=$(sed -n 's/^| calls | rebuild | [0-9]* | [0-9.]* | [0-9.]* \[\([0-9.]*\)–\([0-9.]*\)\] .*/\1 \2/p' g3.md)
+assert_eq "no grid: an interval inside the redraws' range ($iv)" yes \
+    "$(echo "$iv" | awk 'NF == 2 && $1 > 0.9 && $2 < 1.1 { print "yes" }')"
