@@ -541,6 +541,27 @@ static void note_applied(const char *fn) { keep_name(applied, fn); }
 /* Was a branch profile applied to DECL's function, or to the one it was
  * cloned or split from (foo.part.0, foo.constprop.0, foo.isra.0: the name
  * up to the first dot)? */
+/* Is DECL in the hot tier (`function-tier tier=hot`): by its own record,
+ * or, when it has none, by its origin's (the name up to the first dot: a
+ * clone of a hot function runs as hot)?  pass-pad.cc */
+bool pi_feedback_hot_tier(tree decl)
+{
+    const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
+    char *base = origin_of(fn);
+    int own = -1, of_base = 0;
+    unsigned iter = 0;
+    const struct pifb_rec *r;
+    while (own < 0 && (r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter))) {
+        const char *t = pifb_get(r, "tier");
+        if (rec_for(r, fn))
+            own = t && strcmp(t, "hot") == 0;
+        else if (base && rec_for(r, base))
+            of_base = t && strcmp(t, "hot") == 0;
+    }
+    free(base);
+    return own >= 0 ? own : of_base;
+}
+
 bool pi_feedback_applied(tree decl)
 {
     if (!applied)

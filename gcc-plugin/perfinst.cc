@@ -66,10 +66,11 @@
  *                        before the hot code), after every ordered function in the plan's
  *                        order, or right after its function (pass-feedback.cc,
  *                        docs/layout.md "Cold parts in the rebuild")
- *   pad=gcc|none         with feedback: GCC's alignment padding before loops and jump
- *                        targets (default), or none (-fno-align-loops -fno-align-jumps
+ *   pad=gcc|none|hot     with feedback: GCC's alignment padding before loops and jump
+ *                        targets (default), none (-fno-align-loops -fno-align-jumps
  *                        -fno-align-labels: the hot code in fewer lines, as BOLT strips
- *                        nops; docs/layout.md "Padding")
+ *                        nops), or GCC's in the functions of the hot tier alone
+ *                        (pass-pad.cc; docs/layout.md "Padding")
  *   order-align=gcc|bolt|none  with feedback: a function of the plan's order (in
  *                        .text.sorted) is aligned by -falign-functions (default), or
  *                        compiled without it and aligned to 64 bytes by perfinst's link
@@ -278,7 +279,7 @@ static const struct word_arg word_args[] = {
     {"clone-order", {"own", "base"}, {1, 0}, NULL, &pi_opt.clone_order_own},
     {"cold-parts", {"link", "sorted", "beside"}, {PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE},
      &pi_opt.cold_parts, NULL},
-    {"pad", {"gcc", "none"}, {0, 1}, NULL, &pi_opt.pad_none},
+    {"pad", {"gcc", "none", "hot"}, {PI_PAD_GCC, PI_PAD_NONE, PI_PAD_HOT}, &pi_opt.pad, NULL},
     {"order-align", {"gcc", "bolt", "none"}, {PI_OALIGN_GCC, PI_OALIGN_BOLT, PI_OALIGN_NONE}, &pi_opt.order_align, NULL},
     {"feedback-counts", {"runs", "fine"}, {PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE}, &pi_opt.feedback_counts, NULL},
     {"counting-opt", {"full", "fast", "lean"}, {PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN}, &pi_opt.counting_opt, NULL},
@@ -616,7 +617,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
        -fno-align-loops -fno-align-jumps -fno-align-labels (set before
        process_options, so the target supplies no default alignment);
        functions keep -falign-functions */
-    if (pi_opt.pad_none && pi_opt.feedback)
+    if (pi_opt.pad == PI_PAD_NONE && pi_opt.feedback)
         flag_align_loops = flag_align_jumps = flag_align_labels = 0;
     /* With all=count the counters are taken out of the inliner's summaries
        (pass-inlsize.cc) unless the IPA inliner will run in lto1 on
@@ -730,5 +731,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_ranges_pass(g), "shorten", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_tailjump_pass(g), "shorten", PASS_POS_INSERT_BEFORE); /* after ranges */
     register_pass(pi_make_tier_late_pass(g), "final", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_pad_pass(g), "alignments", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_pad_restore_pass(g), "alignments", PASS_POS_INSERT_AFTER);
     return 0;
 }

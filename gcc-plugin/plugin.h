@@ -13,6 +13,7 @@
  * (function-tier tier=cold): places it in .text.unlikely.NAME, compiles it
  * for size there too, or leaves it where -O2 puts it. */
 enum { PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP };
+enum { PI_PAD_GCC, PI_PAD_NONE, PI_PAD_HOT };
 enum { PI_DISPATCH_SPLIT, PI_DISPATCH_WHOLE, PI_DISPATCH_SMALL };
 /* Where the rebuild puts the cold part (F.cold) of a function of the
  * plan's order: .text.unlikely.F (GNU ld: in the objects' order, before
@@ -53,7 +54,8 @@ struct pi_options {
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     int feedback_counts;    /* feedback-counts=runs|fine: PI_FBCOUNTS_*, local counts as runs or x1024 (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
-    bool pad_none;          /* pad=none: with feedback, no alignment padding inside functions (perfinst.cc) */
+    int pad;                /* pad=gcc|none|hot: PI_PAD_*; with feedback, alignment padding inside functions
+                               everywhere (GCC's), nowhere (perfinst.cc), or in the hot tier only (pass-pad.cc) */
     int order_align;        /* order-align=gcc|bolt|none: PI_OALIGN_*, the ordered functions' own alignment (pass-feedback.cc) */
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
     int clean_copies;       /* clean-copies=all|loops|none|late|final: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
@@ -211,6 +213,9 @@ bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this un
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
 bool pi_feedback_applied(tree decl);
+bool pi_feedback_hot_tier(tree decl); /* pass-feedback.cc: function-tier tier=hot, its own or its origin's (pass-pad.cc) */
+opt_pass *pi_make_pad_pass(gcc::context *ctxt);         /* pass-pad.cc: pad=hot, before "alignments" */
+opt_pass *pi_make_pad_restore_pass(gcc::context *ctxt); /* after "alignments" */
 opt_pass *pi_make_blockorder_pass(gcc::context *ctxt);
 /* pass-coldsplit.cc: the plugin's hot/cold split around "bbpart" */
 opt_pass *pi_make_coldsplit_pass(gcc::context *ctxt);
