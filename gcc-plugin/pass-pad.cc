@@ -18,7 +18,7 @@
  * training ran little) it only spreads the code over more cache lines: on
  * Lua's start-up, the rebuild's touched lines held 4,227 bytes of nops
  * against BOLT's 2,809, which strips them (bench/RESULTS.md, 2026-12-02
- * 10:55).  pad=none drops them everywhere, hot loops included.
+ * 10:50).  pad=none drops them everywhere, hot loops included.
  *
  * Two RTL passes around "alignments", in every function when pad=hot and
  * a feedback file is read: perfinst_pad (before) leaves GCC's loop and
