@@ -538,9 +538,6 @@ static void keep_name(hash_set<nofree_string_hash> *&set, const char *fn)
 
 static void note_applied(const char *fn) { keep_name(applied, fn); }
 
-/* Was a branch profile applied to DECL's function, or to the one it was
- * cloned or split from (foo.part.0, foo.constprop.0, foo.isra.0: the name
- * up to the first dot)? */
 /* Is DECL in the hot tier (`function-tier tier=hot`): by its own record,
  * or, when it has none, by its origin's (the name up to the first dot: a
  * clone of a hot function runs as hot)?  pass-pad.cc */
@@ -562,6 +559,9 @@ bool pi_feedback_hot_tier(tree decl)
     return own >= 0 ? own : of_base;
 }
 
+/* Was a branch profile applied to DECL's function, or to the one it was
+ * cloned or split from (foo.part.0, foo.constprop.0, foo.isra.0: the name
+ * up to the first dot)? */
 bool pi_feedback_applied(tree decl)
 {
     if (!applied)
