@@ -137,25 +137,20 @@ def ratio_draws(a, b, rng, pads=None):
     if grid is not None and len(grid[1]) > 1:
         nl, nr = len(grid[0]), len(grid[1])
         at = {ij: k for k, ij in enumerate(grid[2])}
-        out = []
-        for _ in range(RESAMPLES):
-            ls = [rng.randrange(nl) for _ in range(nl)]
-            rs = [rng.randrange(nr) for _ in range(nr)]
-            sa = sb = 0
-            for i in ls:
-                for j in rs:
-                    k = at[(i, j)]
-                    sa += a[k]
-                    sb += b[k]
-            out.append(sa / sb if sb else float("inf"))
-        return out
-    n, out = len(a), []
+    else:
+        # one redraw, or not a grid: the shifts one by one
+        nl, nr = len(a), 1
+        at = {(k, 0): k for k in range(nl)}
+    out = []
     for _ in range(RESAMPLES):
+        ls = [rng.randrange(nl) for _ in range(nl)]
+        rs = [rng.randrange(nr) for _ in range(nr)] if nr > 1 else [0]
         sa = sb = 0
-        for _ in range(n):
-            k = rng.randrange(n)
-            sa += a[k]
-            sb += b[k]
+        for i in ls:
+            for j in rs:
+                k = at[(i, j)]
+                sa += a[k]
+                sb += b[k]
         out.append(sa / sb if sb else float("inf"))
     return out
 
