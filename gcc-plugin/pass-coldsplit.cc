@@ -24,7 +24,10 @@
  * Two RTL passes around "bbpart", in every function whose branch profile
  * was applied (pass-feedback.cc, pi_feedback_applied):
  *
- *   perfinst_coldsplit (before bbpart) judges each block, in reverse
+ *   perfinst_coldsplit (before bbpart) first gives a block with a zero
+ *   count that a block that ran enters the counts of its incoming edges
+ *   (pi_feedback_repair_counts: GCC left it a zero it did not earn), then
+ *   judges each block, in reverse
  *   post-order: its count when it has one; when it has none, zero if every
  *   incoming edge is (its source judged zero, or its own count zero).
  *     split=2: every block judged zero gets the precise zero
@@ -209,6 +212,13 @@ static unsigned int coldsplit_execute(function *fun)
     if (!single_succ_p(entry) || count_zero(single_succ(entry)->count) ||
         !single_succ(entry)->count.initialized_p())
         return 0; /* a function that never ran: GCC's business (its tier) */
+    /* a block that ran is not judged by a zero RTL's changes left it
+       (pass-feedback.cc did the same before expansion) */
+    unsigned repaired = pi_feedback_repair_counts(fun);
+    if (repaired && pi_opt.verbose)
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: split of %qs: %u blocks with a zero count that a block that ran enters "
+               "given the counts of their incoming edges", fn, repaired);
     double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
     unsigned dsuccs;
     double dratio;

@@ -48,6 +48,7 @@
 #include "gcov-io.h" /* struct gcov_summary */
 #include "profile.h" /* profile_info */
 #include "predict.h" /* compute_function_frequency */
+#include "cfganal.h" /* pre_and_rev_post_order_compute_fn */
 
 struct fb_stats {
     unsigned matched, stale, malformed;
@@ -1230,6 +1231,73 @@ static unsigned int tier_execute(function *fun)
     return 0;
 }
 PI_GIMPLE_PASS(tier, PROP_cfg)
+
+/* The applied counts kept consistent to the end of GIMPLE.  GCC's passes
+ * carry the counts along as they change the CFG, but not everywhere: GCC
+ * 12's cd-dce (make_forwarders_with_degenerate_phis) makes a forwarder for
+ * the edges that give a PHI the same arguments by splitting the first of
+ * them and redirecting the others to it, and the forwarder keeps the count
+ * of the edge it split.  When that edge never ran and another did, a block
+ * on the path of every run has a precise zero count:
+ *
+ *     if (flags & 4) { ... }          bb 46 [55] -> forwarder [0, precise] <- bb 62 [0]
+ *     g (w, a);   (the join)          join [55]: its PHI's other argument
+ *
+ * and RTL expansion gives every block it makes after it its incoming
+ * edges' counts: the forwarder's zero flows to the return, and the split
+ * sends the function's hot tail to its cold part (SQLite's
+ * sqlite3WhereBegin: a hot part of 896 bytes, 90 of the lines that ran in
+ * the cold one; 108 of sqlite3.c's functions, sqlite3VdbeExec and
+ * sqlite3Parser among them).  A block whose count is zero and which an
+ * edge with a count enters did run: it gets the sum of its incoming edges'
+ * counts, in reverse post-order until nothing changes (a repaired block's
+ * edges carry its count on).  Run right before expansion and again before
+ * the split (pass-coldsplit.cc: RTL's own changes).  Returns the number of
+ * blocks given a count. */
+unsigned pi_feedback_repair_counts(function *fun)
+{
+    int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
+    int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
+    unsigned fixed = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < n; i++) {
+            basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
+            if (!bb->count.initialized_p() || bb->count.to_gcov_type() != 0)
+                continue;
+            profile_count sum = profile_count::zero();
+            edge e;
+            edge_iterator ei;
+            FOR_EACH_EDGE(e, ei, bb->preds) {
+                profile_count c = e->count();
+                if (c.initialized_p() && c.to_gcov_type() > 0)
+                    sum += c;
+            }
+            if (sum.initialized_p() && sum.to_gcov_type() > 0) {
+                bb->count = sum;
+                fixed++;
+                changed = true;
+            }
+        }
+    }
+    XDELETEVEC(rpo);
+    return fixed;
+}
+
+static bool fbrepair_gate(function *fun)
+{
+    return feedback_gate(fun) && optimize > 0 && pi_feedback_applied(fun->decl);
+}
+static unsigned int fbrepair_execute(function *fun)
+{
+    unsigned n = pi_feedback_repair_counts(fun);
+    if (n && pi_opt.verbose)
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: profile of %qs: %u blocks with a zero count that a block that ran enters "
+               "given the counts of their incoming edges", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), n);
+    return 0;
+}
+PI_GIMPLE_PASS(fbrepair, PROP_cfg)
 
 /* Right before final (final picks the section when it starts the
  * function): the cold tier's functions go to .text.unlikely.NAME, after

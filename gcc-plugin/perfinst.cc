@@ -713,6 +713,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_tier_pass(g), "perfinst_sharing", PASS_POS_INSERT_AFTER);
     /* the last GIMPLE pass: -fPIC counters through %fs (pass-tls.cc) */
     register_pass(pi_make_tls_pass(g), "perfinst_tier", PASS_POS_INSERT_AFTER);
+    /* the applied counts consistent before expansion (pass-feedback.cc) */
+    register_pass(pi_make_fbrepair_pass(g), "perfinst_tier", PASS_POS_INSERT_AFTER);
     /* clean-copies=late: the counting copy split off the optimised body,
        before the counters of -fPIC code go through %fs (the copy gets
        that pass in latecopy, as it skips the GIMPLE passes) */

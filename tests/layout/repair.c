@@ -1,0 +1,59 @@
+/* The applied counts kept consistent (t-repair.sh, gcc-plugin/pass-feedback.cc
+ * pi_feedback_repair_counts).
+ *
+ * f: trained with flags & 4 never set, so its three nested branches never
+ * ran; each of them and the path around them give `flags` the same value
+ * at the join but one (a == 7 clears bit 4).  GCC 12's cd-dce makes a
+ * forwarder for the edges with the same value by splitting the first of
+ * them, a branch that never ran, and the forwarder keeps that edge's
+ * zero although the path of every call goes through it; RTL expansion
+ * then gives every block after it, both calls to g and the return, a
+ * zero too, and the split sends them to f.cold.  Repaired, f's hot part
+ * holds both calls and f.cold only the three branches.
+ * With an argument N (1, 2 or 3) the branches run: 3 takes a == 7. */
+#include <stdio.h>
+#include <stdlib.h>
+
+struct W {
+    unsigned flags;
+    int ob, rs, d, n;
+};
+
+__attribute__((noipa)) int g(struct W *w, int x)
+{
+    return x * 3 + w->n;
+}
+
+__attribute__((noipa)) unsigned f(struct W *w, unsigned flags, int a, int b)
+{
+    if (flags & 4) {
+        if (a == 7) {
+            flags &= ~4u;
+            w->flags &= ~4u;
+        } else if (b == 5) {
+            w->d = 2;
+        } else if (w->ob == 0) {
+            w->flags |= 128;
+            w->ob = w->rs;
+        }
+    }
+    if (g(w, a) > 100)
+        w->n++;
+    if (flags & 1)
+        w->n += g(w, b);
+    return flags;
+}
+
+int main(int argc, char **argv)
+{
+    int mode = argc > 1 ? atoi(argv[1]) : 0;
+    struct W w = {0, 1, 2, 3, 0};
+    unsigned long s = 0;
+    for (int i = 0; i < 1000; i++) {
+        unsigned fl = mode == 0 ? 0 : mode == 1 ? 4 : (unsigned)i;
+        s += f(&w, fl | (i & 1), mode == 3 ? 7 : i % 3, i % 6);
+        w.ob = i & 1;
+    }
+    printf("%lu %d %u\n", s, w.n, w.flags);
+    return 0;
+}

@@ -1,0 +1,31 @@
+# The applied counts kept consistent (gcc-plugin/pass-feedback.cc
+# pi_feedback_repair_counts, docs/layout.md "Counts GCC loses"), on
+# repair.c trained once with f's nested branches never run:
+# - GCC 12's cd-dce leaves a block on the path of every call to f a
+#   precise zero; the plugin gives it back its incoming edges' count
+#   (one block, said with -fplugin-arg-perfinst-verbose);
+# - so f's hot part holds both calls to g and the return, and f.cold only
+#   the branches that never ran (without the repair the whole tail after
+#   the branches was in f.cold);
+# - the output is the training build's, the branches run or not, at -O2
+#   and -O3 with GCC's checking on, split=2 and split=3.
+. "$PERFINST_TOP/tests/lib.sh"
+. "$T/layout/layout-lib.sh"
+src=$T/layout/repair.c
+
+split_trained "$src"
+assert_contains "f has a branch profile" plan.fb "branch-profile fn=f .*counts="
+
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-verbose -c "$src" -o r.o 2> r.err ||
+    { cat r.err; fail "the rebuild"; }
+assert_contains "one block of f given its edges' count" r.err \
+    "profile of .f.: 1 blocks with a zero count that a block that ran enters"
+echo "rebuild: $(syms r.o)"
+assert_eq "both calls to g in f's hot part" 2 "$(has r.o f 'call')"
+assert_eq "the return in f's hot part" 1 "$(has r.o f 'ret')"
+assert_eq "no call in f.cold" 0 "$(has r.o f.cold 'call')"
+assert_eq "the branches that never ran in f.cold (a == 7, b == 5)" 2 "$(has r.o f.cold 'cmp *\$0x[75],')"
+assert_eq "none of them in f's hot part" 0 "$(has r.o f 'cmp *\$0x[75],')"
+ok "f's hot part holds what ran, f.cold what never ran"
+
+checked_builds "$src" plan.fb split "2 3" 3 train.out train3.out
