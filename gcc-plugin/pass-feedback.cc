@@ -1249,39 +1249,54 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * sqlite3WhereBegin: a hot part of 896 bytes, 90 of the lines that ran in
  * the cold one; 157 blocks of 82 of sqlite3.c's functions).
  *
- * A block whose count is zero and which an edge with a count and a precise
- * probability (the profile's, or the one way out of a block) enters did
- * run: it gets the sum of those edges' counts, in reverse post-order until
- * nothing changes (a repaired block's edges carry its count on).  An edge
- * whose probability GCC guessed or adjusted says nothing: a switch's edges
- * to the cases that never ran may hold a share each (tests/layout/
- * dispatch.c), and those stay cold.  Run right before expansion and again
+ * A block ran when an edge with a count enters it from a block that ran,
+ * the entry's first; a block whose count is zero and which such an edge
+ * with a precise probability (the profile's, or the one way out of a
+ * block) enters gets the sum of those edges' counts, in reverse post-order
+ * until nothing changes (a repaired block's edges carry its count on).
+ * An edge whose probability GCC guessed or adjusted says nothing: a
+ * switch's edges to the cases that never ran may hold a share each
+ * (tests/layout/dispatch.c), and those stay cold.  Nor does a block that
+ * kept a count no edge brings it (Lua's luaV_objlen: switch lowering left
+ * the count of a path it cut off), and what only it enters stays cold.  Run right before expansion and again
  * before the split (pass-coldsplit.cc: RTL's own changes).  Returns the
  * number of blocks given a count. */
 unsigned pi_feedback_repair_counts(function *fun)
 {
     int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
     int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
+    auto_sbitmap ran(last_basic_block_for_fn(fun));
+    bitmap_clear(ran);
+    bitmap_set_bit(ran, ENTRY_BLOCK);
     unsigned fixed = 0;
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < n; i++) {
             basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
-            if (!bb->count.initialized_p() || bb->count.to_gcov_type() != 0)
+            if (bitmap_bit_p(ran, bb->index) || !bb->count.initialized_p())
                 continue;
+            bool reached = false;
             profile_count sum = profile_count::zero();
             edge e;
             edge_iterator ei;
             FOR_EACH_EDGE(e, ei, bb->preds) {
                 profile_count c = e->count();
-                if (e->probability.quality() == PRECISE && c.initialized_p() && c.to_gcov_type() > 0)
+                if (!bitmap_bit_p(ran, e->src->index) || !c.initialized_p() || c.to_gcov_type() <= 0)
+                    continue;
+                reached = true;
+                if (e->probability.quality() == PRECISE)
                     sum += c;
             }
-            if (sum.initialized_p() && sum.to_gcov_type() > 0) {
+            if (!reached)
+                continue;
+            if (bb->count.to_gcov_type() == 0) {
+                if (!sum.initialized_p() || sum.to_gcov_type() <= 0)
+                    continue;
                 bb->count = sum;
                 fixed++;
-                changed = true;
             }
+            bitmap_set_bit(ran, bb->index);
+            changed = true;
         }
     }
     XDELETEVEC(rpo);
