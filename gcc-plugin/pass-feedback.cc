@@ -1247,7 +1247,7 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * edges' counts: the forwarder's zero flows to the return, and the split
  * sends the function's hot tail to its cold part (SQLite's
  * sqlite3WhereBegin: a hot part of 896 bytes, 90 of the lines that ran in
- * the cold one; 157 blocks of 82 of sqlite3.c's functions).
+ * the cold one; 150 blocks of 79 of sqlite3.c's functions).
  *
  * A block ran when an edge with a count enters it from a block that ran,
  * the entry's first; a block whose count is zero and which such an edge

@@ -10,7 +10,12 @@
  * then gives every block after it, both calls to g and the return, a
  * zero too, and the split sends them to f.cold.  Repaired, f's hot part
  * holds both calls and f.cold only the three branches.
- * With an argument N (1, 2 or 3) the branches run: 3 takes a == 7. */
+ * objlen: Lua's luaV_objlen in small, trained with tag 5 and no `mt`
+ * alone.  GCC's switch lowering leaves the tests of the other tags a count
+ * that no edge brings them (the edge from the tag test is a never): no
+ * block that ran enters the call to calltm, which is not given a count.
+ * With an argument N (1, 2 or 3) the branches run: 3 takes a == 7, and
+ * objlen every case. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +49,45 @@ __attribute__((noipa)) unsigned f(struct W *w, unsigned flags, int a, int b)
     return flags;
 }
 
+struct V {
+    int tag;
+    long n;
+    void *mt;
+};
+
+__attribute__((noipa)) void *gettm(struct V *v)
+{
+    return v->mt ? v->mt : v;
+}
+
+__attribute__((noipa)) void calltm(void *tm, struct V *v, long *out)
+{
+    *out = (tm == (void *)v ? 3 : 5) + v->n;
+}
+
+__attribute__((noipa)) void objlen(long *out, struct V *v)
+{
+    void *tm;
+    switch (v->tag) {
+    case 5:
+        tm = v->mt;
+        if (tm)
+            break;
+        *out = v->n * 2;
+        return;
+    case 4:
+        *out = v->n;
+        return;
+    case 20:
+        *out = v->n + 1;
+        return;
+    default:
+        tm = gettm(v);
+        break;
+    }
+    calltm(tm, v, out);
+}
+
 int main(int argc, char **argv)
 {
     int mode = argc > 1 ? atoi(argv[1]) : 0;
@@ -54,6 +98,13 @@ int main(int argc, char **argv)
         s += f(&w, fl | (i & 1), mode == 3 ? 7 : i % 3, i % 6);
         w.ob = i & 1;
     }
-    printf("%lu %d %u\n", s, w.n, w.flags);
+    static long mt;
+    long len = 0, o;
+    for (int i = 0; i < 1000; i++) {
+        struct V v = {mode == 0 ? 5 : (int[]){5, 4, 20, 9}[i % 4], i, mode == 3 && i % 8 == 0 ? &mt : NULL};
+        objlen(&o, &v);
+        len += o;
+    }
+    printf("%lu %d %u %ld\n", s, w.n, w.flags, len & 0xffff);
     return 0;
 }

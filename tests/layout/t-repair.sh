@@ -7,6 +7,8 @@
 # - so f's hot part holds both calls to g and the return, and f.cold only
 #   the branches that never ran (without the repair the whole tail after
 #   the branches was in f.cold);
+# - objlen (Lua's luaV_objlen in small): the tests GCC's switch lowering
+#   left a count that no edge brings them give nothing a count;
 # - the output is the training build's, the branches run or not, at -O2
 #   and -O3 with GCC's checking on, split=2 and split=3.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -27,5 +29,11 @@ assert_eq "no call in f.cold" 0 "$(has r.o f.cold 'call')"
 assert_eq "the branches that never ran in f.cold (a == 7, b == 5)" 2 "$(has r.o f.cold 'cmp *\$0x[75],')"
 assert_eq "none of them in f's hot part" 0 "$(has r.o f 'cmp *\$0x[75],')"
 ok "f's hot part holds what ran, f.cold what never ran"
+
+# objlen: a count no edge brings makes nothing hot
+assert_contains "objlen has a branch profile" plan.fb "branch-profile fn=objlen .*counts="
+assert_not_contains "no block of objlen given a count" r.err "profile of .objlen."
+assert_not_contains "nor before the split" r.err "split of .objlen.: [0-9]+ blocks with a zero count"
+ok "objlen: nothing given a count"
 
 checked_builds "$src" plan.fb split "2 3" 3 train.out train3.out
