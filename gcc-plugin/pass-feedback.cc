@@ -1305,7 +1305,7 @@ unsigned pi_feedback_repair_counts(function *fun)
 
 static bool fbrepair_gate(function *fun)
 {
-    return feedback_gate(fun) && optimize > 0 && pi_feedback_applied(fun->decl);
+    return feedback_gate(fun) && optimize > 0 && !pi_opt.feedback_repair_no && pi_feedback_applied(fun->decl);
 }
 static unsigned int fbrepair_execute(function *fun)
 {

@@ -20,6 +20,8 @@
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   feedback-counts=runs|fine  with feedback: local counts as runs (default) or x1024, so that
  *                        GCC's derived counts keep fractions of a run (pass-feedback.cc)
+ *   feedback-repair=yes|no  with feedback: a block that ran and that GCC's passes left a zero
+ *                        count gets its incoming edges' count back (default yes; pass-feedback.cc)
  *   dispatch=split|whole|small  with feedback: a dispatch loop (an interpreter's) split as
  *                        any function, kept whole, or kept whole when small (default) (pass-coldsplit.cc)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
@@ -149,6 +151,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-feedback-counts=runs|fine  profile counts as runs (default) or x1024\n"
+    "  -fplugin-arg-perfinst-feedback-repair=yes|no  give a block that ran the count GCC lost (default yes)\n"
     "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split, kept whole, or kept whole\n"
     "                       when small (about 16 KiB at most; the default)\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"
@@ -282,6 +285,7 @@ static const struct word_arg word_args[] = {
     {"pad", {"gcc", "none", "hot"}, {PI_PAD_GCC, PI_PAD_NONE, PI_PAD_HOT}, &pi_opt.pad, NULL},
     {"order-align", {"gcc", "bolt", "none"}, {PI_OALIGN_GCC, PI_OALIGN_BOLT, PI_OALIGN_NONE}, &pi_opt.order_align, NULL},
     {"feedback-counts", {"runs", "fine"}, {PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE}, &pi_opt.feedback_counts, NULL},
+    {"feedback-repair", {"yes", "no"}, {0, 1}, NULL, &pi_opt.feedback_repair_no},
     {"counting-opt", {"full", "fast", "lean"}, {PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN}, &pi_opt.counting_opt, NULL},
     {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},
     {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},
@@ -456,7 +460,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, cold-inline, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, counters, count-at, clean-copies, loop-counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, cold-inline, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, feedback-repair, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }

@@ -53,6 +53,7 @@ struct pi_options {
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     int feedback_counts;    /* feedback-counts=runs|fine: PI_FBCOUNTS_*, local counts as runs or x1024 (pass-feedback.cc) */
+    bool feedback_repair_no; /* feedback-repair=no: the zero counts GCC left on blocks that ran kept (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     int pad;                /* pad=gcc|none|hot: PI_PAD_*; with feedback, alignment padding inside functions
                                everywhere (GCC's), nowhere (perfinst.cc), or in the hot tier only (pass-pad.cc) */

@@ -9,6 +9,8 @@
 #   the branches was in f.cold);
 # - objlen (Lua's luaV_objlen in small): the tests GCC's switch lowering
 #   left a count that no edge brings them give nothing a count;
+# - feedback-repair=no leaves GCC's zeros (f's tail in f.cold); a bad
+#   value is refused;
 # - the output is the training build's, the branches run or not, at -O2
 #   and -O3 with GCC's checking on, split=2 and split=3.
 . "$PERFINST_TOP/tests/lib.sh"
@@ -36,4 +38,15 @@ assert_not_contains "no block of objlen given a count" r.err "profile of .objlen
 assert_not_contains "nor before the split" r.err "split of .objlen.: [0-9]+ blocks with a zero count"
 ok "objlen: nothing given a count"
 
+# feedback-repair=no: GCC's counts as they were, f's tail in f.cold
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-feedback-repair=no \
+    -fplugin-arg-perfinst-verbose -c "$src" -o norep.o 2> norep.err || { cat norep.err; fail "feedback-repair=no"; }
+assert_not_contains "feedback-repair=no: no block given a count" norep.err "blocks with a zero count"
+assert_eq "feedback-repair=no: no call in f's hot part" 0 "$(has norep.o f 'call')"
+assert_eq "feedback-repair=no: both calls in f.cold" 2 "$(has norep.o f.cold 'call')"
+ok "feedback-repair=no leaves GCC's zeros: f's tail is cold"
+expect_fail "feedback-repair=maybe is refused" pi_cc -O2 -fplugin-arg-perfinst-feedback-repair=maybe -c "$src" -o bad.o
+assert_contains "it says what is expected" err "feedback-repair.*maybe"
+
 checked_builds "$src" plan.fb split "2 3" 3 train.out train3.out
+checked_builds "$src" plan.fb feedback-repair "no" 3 train.out train3.out
