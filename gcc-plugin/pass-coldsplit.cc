@@ -24,9 +24,9 @@
  * Two RTL passes around "bbpart", in every function whose branch profile
  * was applied (pass-feedback.cc, pi_feedback_applied):
  *
- *   perfinst_coldsplit (before bbpart) first gives a block with a zero
- *   count that a block that ran enters the counts of its incoming edges
- *   (pi_feedback_repair_counts: GCC left it a zero it did not earn), then
+ *   perfinst_coldsplit (before bbpart) first gives a block that ran but
+ *   has a zero count the counts of the edges that bring it from blocks that
+ *   ran (pi_feedback_repair_counts, pass-feedback.cc: GCC lost them), then
  *   judges each block, in reverse
  *   post-order: its count when it has one; when it has none, zero if every
  *   incoming edge is (its source judged zero, or its own count zero).

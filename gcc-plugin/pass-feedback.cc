@@ -1258,9 +1258,9 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * switch's edges to the cases that never ran may hold a share each
  * (tests/layout/dispatch.c), and those stay cold.  Nor does a block that
  * kept a count no edge brings it (Lua's luaV_objlen: switch lowering left
- * the count of a path it cut off), and what only it enters stays cold.  Run right before expansion and again
- * before the split (pass-coldsplit.cc: RTL's own changes).  Returns the
- * number of blocks given a count. */
+ * the count of a path it cut off), and what only it enters stays cold.
+ * Run right before expansion and again before the split (pass-coldsplit.cc:
+ * RTL's own changes).  Returns the number of blocks given a count. */
 unsigned pi_feedback_repair_counts(function *fun)
 {
     int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
