@@ -214,11 +214,7 @@ static unsigned int coldsplit_execute(function *fun)
         return 0; /* a function that never ran: GCC's business (its tier) */
     /* a block that ran is not judged by a zero RTL's changes left it
        (pass-feedback.cc did the same before expansion) */
-    unsigned repaired = pi_opt.feedback_repair_no ? 0 : pi_feedback_repair_counts(fun);
-    if (repaired && pi_opt.verbose)
-        inform(DECL_SOURCE_LOCATION(fun->decl),
-               "perfinst: split of %qs: %u blocks with a zero count that a block that ran enters "
-               "given the counts of their incoming edges", fn, repaired);
+    pi_feedback_repair_counts(fun, "split");
     double ecount = entry->count.initialized_p() ? (double)entry->count.to_gcov_type() : 0.0;
     unsigned dsuccs;
     double dratio;

@@ -1260,9 +1260,12 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * kept a count no edge brings it (Lua's luaV_objlen: switch lowering left
  * the count of a path it cut off), and what only it enters stays cold.
  * Run right before expansion and again before the split (pass-coldsplit.cc:
- * RTL's own changes).  Returns the number of blocks given a count. */
-unsigned pi_feedback_repair_counts(function *fun)
+ * RTL's own changes), WHEN naming which in the verbose note ("profile",
+ * "split"); nothing with feedback-repair=no. */
+void pi_feedback_repair_counts(function *fun, const char *when)
 {
+    if (pi_opt.feedback_repair_no)
+        return;
     int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
     int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
     auto_sbitmap ran(last_basic_block_for_fn(fun));
@@ -1290,7 +1293,7 @@ unsigned pi_feedback_repair_counts(function *fun)
             if (!reached)
                 continue;
             if (bb->count.to_gcov_type() == 0) {
-                if (!sum.initialized_p() || sum.to_gcov_type() <= 0)
+                if (sum.to_gcov_type() <= 0) /* (sum: zero plus initialized counts) */
                     continue;
                 bb->count = sum;
                 fixed++;
@@ -1300,20 +1303,20 @@ unsigned pi_feedback_repair_counts(function *fun)
         }
     }
     XDELETEVEC(rpo);
-    return fixed;
+    if (fixed && pi_opt.verbose)
+        inform(DECL_SOURCE_LOCATION(fun->decl),
+               "perfinst: %s of %qs: %u blocks with a zero count that a block that ran enters "
+               "given the counts of their incoming edges", when,
+               IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), fixed);
 }
 
 static bool fbrepair_gate(function *fun)
 {
-    return feedback_gate(fun) && optimize > 0 && !pi_opt.feedback_repair_no && pi_feedback_applied(fun->decl);
+    return feedback_gate(fun) && optimize > 0 && pi_feedback_applied(fun->decl);
 }
 static unsigned int fbrepair_execute(function *fun)
 {
-    unsigned n = pi_feedback_repair_counts(fun);
-    if (n && pi_opt.verbose)
-        inform(DECL_SOURCE_LOCATION(fun->decl),
-               "perfinst: profile of %qs: %u blocks with a zero count that a block that ran enters "
-               "given the counts of their incoming edges", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), n);
+    pi_feedback_repair_counts(fun, "profile");
     return 0;
 }
 PI_GIMPLE_PASS(fbrepair, PROP_cfg)

@@ -201,7 +201,7 @@ opt_pass *pi_make_blocking_pass(gcc::context *ctxt); /* pass-blocking.cc: `block
 opt_pass *pi_make_feedback_pass(gcc::context *ctxt); /* pass-feedback.cc */
 opt_pass *pi_make_tier_pass(gcc::context *ctxt);
 opt_pass *pi_make_fbrepair_pass(gcc::context *ctxt); /* pass-feedback.cc: the applied counts kept consistent, before expansion */
-unsigned pi_feedback_repair_counts(function *fun); /* pass-feedback.cc (and pass-coldsplit.cc, before the split) */
+void pi_feedback_repair_counts(function *fun, const char *when); /* pass-feedback.cc (and pass-coldsplit.cc, before the split) */
 opt_pass *pi_make_tls_pass(gcc::context *ctxt);
 opt_pass *pi_make_tier_late_pass(gcc::context *ctxt); /* before "final": the cold tier's section */
 void pi_copy_entries_finish(void); /* the unit's end: weak stand-ins of other units' g.pi_entry (pass-tailjump.cc) */
