@@ -1254,17 +1254,30 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * with a precise probability (the profile's, or the one way out of a
  * block) enters gets the sum of those edges' counts, in reverse post-order
  * until nothing changes (a repaired block's edges carry its count on).
- * An edge whose probability GCC guessed or adjusted says nothing: a
+ * An edge whose probability GCC guessed or adjusted gives no count: a
  * switch's edges to the cases that never ran may hold a share each
- * (tests/layout/dispatch.c), and those stay cold.  Nor does a block that
- * kept a count no edge brings it (Lua's luaV_objlen: switch lowering left
- * the count of a path it cut off), and what only it enters stays cold.
+ * (tests/layout/dispatch.c), and those stay cold.  But such a share, if
+ * not a never, enters a block that has a count (the share's own count
+ * rounds to 0 on a switch that ran twice: SQLite's sqlite3Pragma), as an
+ * abnormal or EH edge does.
+ *
+ * The converse, backwards in post-order until nothing changes: a block
+ * that has a count, that no block that ran enters, and whose every way
+ * out leads to a zero did not run, and is given a zero (Lua's
+ * luaV_objlen: switch lowering left the tests of the types training
+ * never saw the count of the whole switch, behind a guessed never; the
+ * cases they lead to have their zeros).  Both conditions: without the
+ * second, SQLite's sqlite3VdbeSerialGet lost its switch's default case
+ * (run 60,251 times in training, behind edges GCC left no count) to the
+ * cold part.  Not with feedback-repair=lost, nor in a function whose
+ * entry has no count.
+ *
  * Run right before expansion and again before the split (pass-coldsplit.cc:
  * RTL's own changes), WHEN naming which in the verbose note ("profile",
  * "split"); nothing with feedback-repair=no. */
 void pi_feedback_repair_counts(function *fun, const char *when)
 {
-    if (pi_opt.feedback_repair_no)
+    if (pi_opt.feedback_repair == PI_REPAIR_NO)
         return;
     int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
     int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
@@ -1276,15 +1289,29 @@ void pi_feedback_repair_counts(function *fun, const char *when)
         changed = false;
         for (int i = 0; i < n; i++) {
             basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
-            if (bitmap_bit_p(ran, bb->index) || !bb->count.initialized_p())
+            if (bitmap_bit_p(ran, bb->index))
                 continue;
+            bool known = bb->count.initialized_p();
             bool reached = false;
             profile_count sum = profile_count::zero();
             edge e;
             edge_iterator ei;
             FOR_EACH_EDGE(e, ei, bb->preds) {
+                if (!bitmap_bit_p(ran, e->src->index))
+                    continue;
                 profile_count c = e->count();
-                if (!bitmap_bit_p(ran, e->src->index) || !c.initialized_p() || c.to_gcov_type() <= 0)
+                /* a block without a count, or the count of an abnormal or
+                   EH edge or of a share GCC guessed (which rounds to 0 on a
+                   block that ran a few times), says nothing: it enters a
+                   block with a count */
+                if (!known || (bb->count.to_gcov_type() > 0 &&
+                               ((e->flags & (EDGE_ABNORMAL | EDGE_EH)) ||
+                                (e->probability.quality() != PRECISE && e->probability.initialized_p() &&
+                                 e->probability > profile_probability::never())))) {
+                    reached = true;
+                    continue;
+                }
+                if (!c.initialized_p() || c.to_gcov_type() <= 0)
                     continue;
                 reached = true;
                 if (e->probability.quality() == PRECISE)
@@ -1292,7 +1319,7 @@ void pi_feedback_repair_counts(function *fun, const char *when)
             }
             if (!reached)
                 continue;
-            if (bb->count.to_gcov_type() == 0) {
+            if (known && bb->count.to_gcov_type() == 0) {
                 if (sum.to_gcov_type() <= 0) /* (sum: zero plus initialized counts) */
                     continue;
                 bb->count = sum;
@@ -1302,12 +1329,38 @@ void pi_feedback_repair_counts(function *fun, const char *when)
             changed = true;
         }
     }
+    /* the converse, backwards: a block with a count that no block that
+       ran enters, and whose every way out leads to a zero */
+    unsigned cleared = 0;
+    profile_count entry = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
+    if (pi_opt.feedback_repair == PI_REPAIR_YES && entry.initialized_p() && entry.to_gcov_type() > 0)
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int i = n - 1; i >= 0; i--) {
+                basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
+                if (bitmap_bit_p(ran, bb->index) || !bb->count.initialized_p() || bb->count.to_gcov_type() <= 0 ||
+                    EDGE_COUNT(bb->succs) == 0)
+                    continue;
+                bool out = false;
+                edge e;
+                edge_iterator ei;
+                FOR_EACH_EDGE(e, ei, bb->succs)
+                    if (e->dest == EXIT_BLOCK_PTR_FOR_FN(fun) || !e->dest->count.initialized_p() ||
+                        e->dest->count.to_gcov_type() != 0)
+                        out = true;
+                if (out)
+                    continue;
+                bb->count = profile_count::zero();
+                cleared++;
+                changed = true;
+            }
+        }
     XDELETEVEC(rpo);
-    if (fixed && pi_opt.verbose)
+    if ((fixed || cleared) && pi_opt.verbose)
         inform(DECL_SOURCE_LOCATION(fun->decl),
                "perfinst: %s of %qs: %u blocks with a zero count that a block that ran enters "
-               "given the counts of their incoming edges", when,
-               IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), fixed);
+               "given the counts of their incoming edges, %u blocks with a count that none enters "
+               "given a zero", when, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), fixed, cleared);
 }
 
 static bool fbrepair_gate(function *fun)

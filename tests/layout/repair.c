@@ -13,7 +13,12 @@
  * objlen: Lua's luaV_objlen in small, trained with tag 5 and no `mt`
  * alone.  GCC's switch lowering leaves the tests of the other tags a count
  * that no edge brings them (the edge from the tag test is a never): no
- * block that ran enters the call to calltm, which is not given a count.
+ * block that ran enters the call to calltm, which is not given a count,
+ * and the tests are given a zero: they go to objlen.cold with the call.
+ * pragma: SQLite's sqlite3Pragma in small, run twice, case 3 (f's body)
+ * once: the switch's edges hold GCC's shares of 10 %, whose counts round
+ * to 0 on 2 runs; the case still ran (its count says so), and its lost
+ * zeros are given back: both calls to g in pragma's hot part.
  * With an argument N (1, 2 or 3) the branches run: 3 takes a == 7, and
  * objlen every case. */
 #include <stdio.h>
@@ -88,6 +93,40 @@ __attribute__((noipa)) void objlen(long *out, struct V *v)
     calltm(tm, v, out);
 }
 
+__attribute__((noipa)) unsigned pragma(struct W *w, int op, unsigned flags, int a, int b)
+{
+    switch (op) {
+    case 0: w->n += 1; break;
+    case 1: w->n += 2; w->d = 7; break;
+    case 2: w->n = w->d * 3; break;
+    case 3:
+        if (flags & 4) {
+            if (a == 7) {
+                flags &= ~4u;
+                w->flags &= ~4u;
+            } else if (b == 5) {
+                w->d = 2;
+            } else if (w->ob == 0) {
+                w->flags |= 128;
+                w->ob = w->rs;
+            }
+        }
+        if (g(w, a) > 100)
+            w->n++;
+        if (flags & 1)
+            w->n += g(w, b);
+        break;
+    case 4: w->ob = g(w, 4); break;
+    case 5: w->rs = g(w, 5) + 1; break;
+    case 6: w->d = g(w, 6) + 2; break;
+    case 7: w->n = g(w, 7) * 2; break;
+    case 8: w->flags ^= 8; break;
+    case 9: w->flags ^= 9; w->n--; break;
+    default: w->n = -1;
+    }
+    return flags;
+}
+
 int main(int argc, char **argv)
 {
     int mode = argc > 1 ? atoi(argv[1]) : 0;
@@ -105,6 +144,8 @@ int main(int argc, char **argv)
         objlen(&o, &v);
         len += o;
     }
+    s += pragma(&w, 3, 1 | (mode ? 4 : 0), mode == 3 ? 7 : 1, 2);
+    s += pragma(&w, mode == 2 ? 5 : 8, 0, 0, 0);
     printf("%lu %d %u %ld\n", s, w.n, w.flags, len & 0xffff);
     return 0;
 }
