@@ -1256,12 +1256,16 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * until nothing changes (a repaired block's edges carry its count on).
  * An edge whose probability GCC guessed or adjusted gives no count: a
  * switch's edges to the cases that never ran may hold a share each
- * (tests/layout/dispatch.c), and those stay cold.  But such a share, if
- * not a never, enters a block that has a count (the share's own count
- * rounds to 0 on a switch that ran twice: SQLite's sqlite3Pragma), as an
- * abnormal or EH edge does.
+ * (tests/layout/dispatch.c), and those stay cold.
+ * feedback-repair=converse also takes the zeros GCC left on edges for
+ * what they are not: an abnormal or EH edge, or a share GCC guessed if
+ * not a never, enters a block that has a count, and any edge a block
+ * without one (the share's own count rounds to 0 on a switch that
+ * ran twice: SQLite's sqlite3Pragma, whose cases that ran would be given
+ * a zero below).
  *
- * The converse, backwards in post-order until nothing changes: a block
+ * The converse (feedback-repair=converse), backwards in post-order until
+ * nothing changes: a block
  * that has a count, that no block that ran enters, and whose every way
  * out leads to a zero did not run, and is given a zero (Lua's
  * luaV_objlen: switch lowering left the tests of the types training
@@ -1269,8 +1273,7 @@ PI_GIMPLE_PASS(tier, PROP_cfg)
  * cases they lead to have their zeros).  Both conditions: without the
  * second, SQLite's sqlite3VdbeSerialGet lost its switch's default case
  * (run 60,251 times in training, behind edges GCC left no count) to the
- * cold part.  Not with feedback-repair=lost, nor in a function whose
- * entry has no count.
+ * cold part.  Not in a function whose entry has no count.
  *
  * Run right before expansion and again before the split (pass-coldsplit.cc:
  * RTL's own changes), WHEN naming which in the verbose note ("profile",
@@ -1279,6 +1282,7 @@ void pi_feedback_repair_counts(function *fun, const char *when)
 {
     if (pi_opt.feedback_repair == PI_REPAIR_NO)
         return;
+    bool converse = pi_opt.feedback_repair == PI_REPAIR_CONVERSE;
     int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
     int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
     auto_sbitmap ran(last_basic_block_for_fn(fun));
@@ -1292,6 +1296,8 @@ void pi_feedback_repair_counts(function *fun, const char *when)
             if (bitmap_bit_p(ran, bb->index))
                 continue;
             bool known = bb->count.initialized_p();
+            if (!known && !converse)
+                continue;
             bool reached = false;
             profile_count sum = profile_count::zero();
             edge e;
@@ -1300,14 +1306,14 @@ void pi_feedback_repair_counts(function *fun, const char *when)
                 if (!bitmap_bit_p(ran, e->src->index))
                     continue;
                 profile_count c = e->count();
-                /* a block without a count, or the count of an abnormal or
-                   EH edge or of a share GCC guessed (which rounds to 0 on a
-                   block that ran a few times), says nothing: it enters a
-                   block with a count */
-                if (!known || (bb->count.to_gcov_type() > 0 &&
-                               ((e->flags & (EDGE_ABNORMAL | EDGE_EH)) ||
-                                (e->probability.quality() != PRECISE && e->probability.initialized_p() &&
-                                 e->probability > profile_probability::never())))) {
+                /* converse: a block without a count, or the count of an
+                   abnormal or EH edge or of a share GCC guessed (which
+                   rounds to 0 on a block that ran a few times), says
+                   nothing: it enters a block with a count */
+                if (converse && (!known || (bb->count.to_gcov_type() > 0 &&
+                                            ((e->flags & (EDGE_ABNORMAL | EDGE_EH)) ||
+                                             (e->probability.quality() != PRECISE && e->probability.initialized_p() &&
+                                              e->probability > profile_probability::never()))))) {
                     reached = true;
                     continue;
                 }
@@ -1333,7 +1339,7 @@ void pi_feedback_repair_counts(function *fun, const char *when)
        ran enters, and whose every way out leads to a zero */
     unsigned cleared = 0;
     profile_count entry = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
-    if (pi_opt.feedback_repair == PI_REPAIR_YES && entry.initialized_p() && entry.to_gcov_type() > 0)
+    if (converse && entry.initialized_p() && entry.to_gcov_type() > 0)
         for (bool changed = true; changed;) {
             changed = false;
             for (int i = n - 1; i >= 0; i--) {

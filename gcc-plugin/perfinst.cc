@@ -285,7 +285,7 @@ static const struct word_arg word_args[] = {
     {"pad", {"gcc", "none", "hot"}, {PI_PAD_GCC, PI_PAD_NONE, PI_PAD_HOT}, &pi_opt.pad, NULL},
     {"order-align", {"gcc", "bolt", "none"}, {PI_OALIGN_GCC, PI_OALIGN_BOLT, PI_OALIGN_NONE}, &pi_opt.order_align, NULL},
     {"feedback-counts", {"runs", "fine"}, {PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE}, &pi_opt.feedback_counts, NULL},
-    {"feedback-repair", {"yes", "lost", "no"}, {PI_REPAIR_YES, PI_REPAIR_LOST, PI_REPAIR_NO}, &pi_opt.feedback_repair, NULL},
+    {"feedback-repair", {"yes", "converse", "no"}, {PI_REPAIR_YES, PI_REPAIR_CONVERSE, PI_REPAIR_NO}, &pi_opt.feedback_repair, NULL},
     {"counting-opt", {"full", "fast", "lean"}, {PI_COPT_FULL, PI_COPT_FAST, PI_COPT_LEAN}, &pi_opt.counting_opt, NULL},
     {"counters", {"arcs", "blocks"}, {0, 1}, NULL, &pi_opt.counters_blocks},
     {"counting", {"inline", "function"}, {0, 1}, NULL, &pi_opt.counting_function},

@@ -22,7 +22,7 @@ enum { PI_DISPATCH_SPLIT, PI_DISPATCH_WHOLE, PI_DISPATCH_SMALL };
 enum { PI_COLDPARTS_DEFAULT, PI_COLDPARTS_LINK, PI_COLDPARTS_SORTED, PI_COLDPARTS_BESIDE };
 /* feedback-counts=runs|fine (pass-feedback.cc, count_of) */
 enum { PI_FBCOUNTS_DEFAULT, PI_FBCOUNTS_RUNS, PI_FBCOUNTS_FINE };
-enum { PI_REPAIR_YES, PI_REPAIR_LOST, PI_REPAIR_NO };
+enum { PI_REPAIR_YES, PI_REPAIR_CONVERSE, PI_REPAIR_NO };
 
 struct pi_options {
     bool all_count;         /* all=count: instrument every function */
@@ -54,7 +54,7 @@ struct pi_options {
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
     int cold_parts;         /* cold-parts=link|sorted|beside: PI_COLDPARTS_* (pass-feedback.cc) */
     int feedback_counts;    /* feedback-counts=runs|fine: PI_FBCOUNTS_*, local counts as runs or x1024 (pass-feedback.cc) */
-    int feedback_repair;    /* feedback-repair=yes|lost|no: PI_REPAIR_*, GCC's counts made consistent with the edges that ran, only its lost counts given back, or kept (pass-feedback.cc) */
+    int feedback_repair;    /* feedback-repair=yes|converse|no: PI_REPAIR_*, GCC's lost counts given back, and the counts of blocks no block that ran enters taken (converse), or GCC's kept (pass-feedback.cc) */
     bool counters_blocks;   /* counters=blocks: a counter per block, no arcs (arcs.cc) */
     int pad;                /* pad=gcc|none|hot: PI_PAD_*; with feedback, alignment padding inside functions
                                everywhere (GCC's), nowhere (perfinst.cc), or in the hot tier only (pass-pad.cc) */

@@ -13,12 +13,15 @@
  * objlen: Lua's luaV_objlen in small, trained with tag 5 and no `mt`
  * alone.  GCC's switch lowering leaves the tests of the other tags a count
  * that no edge brings them (the edge from the tag test is a never): no
- * block that ran enters the call to calltm, which is not given a count,
- * and the tests are given a zero: they go to objlen.cold with the call.
+ * block that ran enters the call to calltm, which is not given a count;
+ * with feedback-repair=converse the tests are given a zero and go to
+ * objlen.cold with the call.
  * pragma: SQLite's sqlite3Pragma in small, run twice, case 3 (f's body)
  * once: the switch's edges hold GCC's shares of 10 %, whose counts round
- * to 0 on 2 runs; the case still ran (its count says so), and its lost
- * zeros are given back: both calls to g in pragma's hot part.
+ * to 0 on 2 runs; the case still ran (its count says so).  By default it
+ * is no block that ran and stays in pragma.cold; with
+ * feedback-repair=converse its lost zeros are given back: both calls to
+ * g in pragma's hot part.
  * With an argument N (1, 2 or 3) the branches run: 3 takes a == 7, and
  * objlen every case. */
 #include <stdio.h>
