@@ -1232,6 +1232,15 @@ static unsigned int tier_execute(function *fun)
 }
 PI_GIMPLE_PASS(tier, PROP_cfg)
 
+/* E's count says nothing of whether its block ran: an abnormal or EH
+ * edge, or a share GCC guessed or adjusted that is not a never. */
+static bool count_says_nothing(edge e)
+{
+    return (e->flags & (EDGE_ABNORMAL | EDGE_EH)) ||
+           (e->probability.quality() != PRECISE && e->probability.initialized_p() &&
+            e->probability > profile_probability::never());
+}
+
 /* The applied counts kept consistent to the end of GIMPLE.  GCC's passes
  * carry the counts along as they change the CFG, but not everywhere: GCC
  * 12's cd-dce (make_forwarders_with_degenerate_phis) makes a forwarder for
@@ -1310,10 +1319,7 @@ void pi_feedback_repair_counts(function *fun, const char *when)
                    abnormal or EH edge or of a share GCC guessed (which
                    rounds to 0 on a block that ran a few times), says
                    nothing: it enters a block with a count */
-                if (converse && (!known || (bb->count.to_gcov_type() > 0 &&
-                                            ((e->flags & (EDGE_ABNORMAL | EDGE_EH)) ||
-                                             (e->probability.quality() != PRECISE && e->probability.initialized_p() &&
-                                              e->probability > profile_probability::never()))))) {
+                if (converse && (!known || (bb->count.to_gcov_type() > 0 && count_says_nothing(e)))) {
                     reached = true;
                     continue;
                 }

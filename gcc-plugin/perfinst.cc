@@ -20,8 +20,9 @@
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
  *   feedback-counts=runs|fine  with feedback: local counts as runs (default) or x1024, so that
  *                        GCC's derived counts keep fractions of a run (pass-feedback.cc)
- *   feedback-repair=yes|no  with feedback: a block that ran and that GCC's passes left a zero
- *                        count gets its incoming edges' count back (default yes; pass-feedback.cc)
+ *   feedback-repair=yes|converse|no  with feedback: a block that ran and that GCC's passes left a
+ *                        zero count gets its incoming edges' count back (default yes); converse: and
+ *                        a block left a count no block that ran brings gets a zero (pass-feedback.cc)
  *   dispatch=split|whole|small  with feedback: a dispatch loop (an interpreter's) split as
  *                        any function, kept whole, or kept whole when small (default) (pass-coldsplit.cc)
  *   sharing-coalesce=yes|no  one check per line for a block's accesses through one base (default yes)
@@ -151,7 +152,8 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-feedback-counts=runs|fine  profile counts as runs (default) or x1024\n"
-    "  -fplugin-arg-perfinst-feedback-repair=yes|no  give a block that ran the count GCC lost (default yes)\n"
+    "  -fplugin-arg-perfinst-feedback-repair=yes|converse|no  give a block that ran the count GCC lost\n"
+    "                       (default yes); converse: and a zero to a block that did not run\n"
     "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split, kept whole, or kept whole\n"
     "                       when small (about 16 KiB at most; the default)\n"
     "  -fplugin-arg-perfinst-sharing-coalesce=yes|no  one sharing check per line and block (default yes)\n"

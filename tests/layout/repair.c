@@ -17,7 +17,8 @@
  * with feedback-repair=converse the tests are given a zero and go to
  * objlen.cold with the call.
  * pragma: SQLite's sqlite3Pragma in small, run twice, case 3 (f's body,
- * written out again: an inlined helper would be counted as its own) once: the switch's edges hold GCC's shares of 10 %, whose counts round
+ * written out again: an inlined helper would be counted as its own)
+ * once: the switch's edges hold GCC's shares of 10 %, whose counts round
  * to 0 on 2 runs; the case still ran (its count says so).  By default it
  * is no block that ran and stays in pragma.cold; with
  * feedback-repair=converse its lost zeros are given back: both calls to
