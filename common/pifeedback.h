@@ -86,6 +86,7 @@ int pifb_get_u64(const struct pifb_rec *rec, const char *key, uint64_t *v);
  * ("Feedback files") documents each kind's keys. */
 #define PIFB_BRANCH_PROFILE "branch-profile"
 #define PIFB_FUNCTION_TIER "function-tier"
+#define PIFB_COPY_PROFILE "copy-profile"
 #define PIFB_PROMOTE_CALL "promote-call"
 #define PIFB_ORDER_FUNCTIONS "order-functions"
 #define PIFB_ORDER_DATA "order-data"

@@ -472,6 +472,15 @@ static bool match_update(gimple *store, tree ctr, ctr_update *u)
     return false;
 }
 
+bool pi_counter_update_add(gimple *store, tree ctr, HOST_WIDE_INT *add)
+{
+    ctr_update u;
+    if (!match_update(store, ctr, &u))
+        return false;
+    *add = u.add;
+    return true;
+}
+
 static tree mentions(tree *tp, int *walk_subtrees, void *ctr)
 {
     if (*tp == (tree)ctr)

@@ -1025,6 +1025,7 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
     if (late)
         note_guesses(fun);
     apply(fun, order, counts, edges);
+    pi_copyprof_note_sites(fun, order);
     note_applied(fn);
     st.matched++;
     st.w_matched += weight;

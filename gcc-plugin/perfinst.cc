@@ -418,6 +418,12 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             } else
                 pi_opt.feedback = v;
+        } else if (strcmp(k, "copy-map") == 0) {
+            if (!v || !*v) {
+                error("perfinst: %<-fplugin-arg-perfinst-copy-map%> needs a file name");
+                ok = false;
+            } else
+                pi_opt.copy_map = v;
         } else if (strcmp(k, "feedback-only") == 0) {
             if (!v || !*v) {
                 error("perfinst: %<-fplugin-arg-perfinst-feedback-only%> needs a list such as 1,3,5-7");
@@ -710,6 +716,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_coldinl_restore_pass(g), "inline", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
     /* after IPA, GIMPLE: */
+    register_pass(pi_make_copyprof_pass(g), "adjust_alignment", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     /* around every instance of the late "uninit" (instance 0: all):
        no -Wmaybe-uninitialized of the counters' own (pass-uninit.cc) */

@@ -68,6 +68,7 @@ struct pi_options {
     bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
     bool bare_markers_keep; /* bare-markers=keep: a counting copy's blocks holding only site markers keep them (pass-countfn.cc) */
     bool latch_copy;        /* latch-copy=yes: a counting copy's small loop latches copied into the blocks that jump to them, before bb-reorder (pass-countfn.cc) */
+    const char *copy_map;   /* copy-map=FILE: per inlined copy counters, their map appended to FILE (pass-copyprof.cc) */
     bool copy_calls_entry;  /* copy-calls=entry: a counting copy's calls enter the callee at f, not at its f.count.N's own test (pass-tailjump.cc) */
 };
 extern struct pi_options pi_opt;
@@ -217,6 +218,14 @@ bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this un
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
 bool pi_feedback_applied(tree decl);
+/* pass-copyprof.cc: a profile per inlined copy */
+opt_pass *pi_make_copyprof_pass(gcc::context *ctxt); /* right after IPA, before "adjust_alignment" */
+void pi_copyprof_reserve(void);                     /* pi_unit_finish: the copies' counter pool */
+void pi_copyprof_note_sites(function *fun, const vec<basic_block> &order); /* where a profile is applied */
+unsigned pi_unit_add_counters(unsigned n);          /* unit.cc: N counters more, the first's index */
+int pi_unit_counter_func(unsigned counter);         /* the function whose site or arc owns COUNTER, or -1 */
+const char *pi_unit_func_name(unsigned func);
+bool pi_counter_update_add(gimple *store, tree ctr, HOST_WIDE_INT *add); /* copies.cc: STORE ends ctr[K] += *ADD */
 bool pi_feedback_hot_tier(tree decl); /* pass-feedback.cc: function-tier tier=hot, its own or its origin's (pass-pad.cc) */
 opt_pass *pi_make_pad_pass(gcc::context *ctxt);         /* pass-pad.cc: pad=hot, before "alignments" */
 opt_pass *pi_make_pad_restore_pass(gcc::context *ctxt); /* after "alignments" */

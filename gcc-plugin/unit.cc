@@ -227,6 +227,40 @@ unsigned pi_unit_add_counter(void)
     return ncounters++;
 }
 
+unsigned pi_unit_add_counters(unsigned n)
+{
+    unsigned first = ncounters;
+    ncounters += n;
+    return first;
+}
+
+/* The function whose site or arc has COUNTER as its own, or -1. */
+int pi_unit_counter_func(unsigned counter)
+{
+    static vec<int> owner;
+    static bool built;
+    if (!built) {
+        built = true;
+        owner.safe_grow(ncounters);
+        for (unsigned i = 0; i < ncounters; i++)
+            owner[i] = -1;
+        for (unsigned f = 0; f < funcs.length(); f++) {
+            for (unsigned s = funcs[f].first_site; s < funcs[f].first_site + funcs[f].nsites; s++)
+                if (sites[s].counter < ncounters)
+                    owner[sites[s].counter] = (int)f;
+            for (unsigned a = funcs[f].first_arc; a < funcs[f].first_arc + funcs[f].narcs; a++)
+                if (arcs[a].counter < ncounters)
+                    owner[arcs[a].counter] = (int)f;
+        }
+    }
+    return counter < owner.length() ? owner[counter] : -1;
+}
+
+const char *pi_unit_func_name(unsigned func)
+{
+    return strtab.c_str() + funcs[func].name;
+}
+
 unsigned pi_unit_ncounters(void)
 {
     return ncounters;
@@ -735,6 +769,7 @@ void pi_unit_finish(void)
     if (done || in_lto_p || seen_error() || (sites.is_empty() && !ctr_var))
         return;
     done = true;
+    pi_copyprof_reserve();
     if (ctr_var && nctr_var) {
         TREE_TYPE(ctr_var) = build_array_type_nelts(uint64_type_node, ncounters ? ncounters : 1);
         SET_DECL_ALIGN(ctr_var, 64 * BITS_PER_UNIT);

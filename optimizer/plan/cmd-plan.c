@@ -73,6 +73,8 @@ static void help(FILE *f)
             "                       and at least --promote-min-calls=N calls (1000) becomes a\n"
             "                       speculative direct call on rebuild\n"
             "  --no-promote-calls   no promote-call recommendations (the default)\n"
+            "  --copy-map=FILE      copy-profile: each inlined copy's block counts, from the\n"
+            "                       training build's -fplugin-arg-perfinst-copy-map=FILE\n"
             "\n"
             "--hot:\n"
             "An overlay (PERFINST_OVERLAY) that turns every function of PROG off and then on\n"
@@ -336,6 +338,7 @@ static int plan_check(int argc, char **argv, const char *path)
  * 2026-11-30 01:22), --promote-share=PCT, --promote-min-calls=N,
  * --no-promote-calls */
 static int promote_calls;
+static const char *copy_map; /* --copy-map=FILE: copy-profile (plan-copies.c) */
 static long promote_share = 75 * PCT_SCALE;
 static uint64_t promote_min = 1000;
 
@@ -399,6 +402,8 @@ static int plan_feedback(int argc, char **argv, const char *out, int advise, int
         goto done;
     if (plan_promote(&p))
         goto done;
+    if (copy_map && plan_copies(&p, copy_map))
+        goto done;
     if (po && plan_order(&md, po, p.w, &p.number))
         goto done;
     if (have_w) {
@@ -450,6 +455,7 @@ int cmd_plan(int argc, char **argv)
         { "promote-min-calls", required_argument, NULL, 'm' },
         { "no-promote-calls", no_argument, NULL, 'n' },
         { "promote-calls", no_argument, NULL, 'c' },
+        { "copy-map", required_argument, NULL, 'Y' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -529,6 +535,7 @@ int cmd_plan(int argc, char **argv)
         }
         case 'n': promote_calls = 0; break;
         case 'c': promote_calls = 1; break;
+        case 'Y': copy_map = optarg; break;
         case 'f': md.force = 1; break;
         case 's': by_samples = 1; break;
         case 'O':

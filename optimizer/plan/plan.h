@@ -59,6 +59,7 @@ int plan_rank_by_samples(struct model *md, char **traces, uint64_t *sampled_tota
 /* The planners.  0, or -1 after an error message. */
 int plan_branches(struct plan *p);  /* plan-branches.c: branch-profile, function-tier */
 int plan_promote(struct plan *p);   /* plan-promote.c: promote-call */
+int plan_copies(struct plan *p, const char *map); /* plan-copies.c: copy-profile */
 /* `pmopt plan --check=FEEDBACK PROG`: which function profiles of a feedback
  * file still match PROG's functions (name, source and CFG checksum),
  * weighted by their block executions. */
