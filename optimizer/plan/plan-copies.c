@@ -18,7 +18,7 @@
  * CALLEE's block counts in that copy, in site order (as branch-profile's).
  * A copy that never ran has its zeros too: its
  * call may have run, and the scaled counts would not be zero.  Lines of units PROG does not have are skipped: the file
- * collects every build's lines. */
+ * collects every build's lines, the same build's again when it is built again. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +120,8 @@ int plan_copies(struct plan *p, const char *path)
             goto out;
         }
         for (size_t x = i; x < j; x++)
-            if (e[x].k < us->n && e[x].twin < us->n)
+            if (e[x].k < us->n && e[x].twin < us->n &&
+                (x == i || e[x].k != e[x - 1].k || e[x].twin != e[x - 1].twin)) /* (a build's line again) */
                 ctr[e[x].k] = pm_sat_add(ctr[e[x].k], us->sums[e[x].twin]);
         struct pi_flow_stat st = { 0 };
         pi_flow_func(pf, u->sites, u->arcs, ctr, us->n, NULL, sc, ac, &st);

@@ -7,7 +7,8 @@
 # own profile (every copy is counted); f1's copy takes the arm on each of
 # its 28 entries, f2's never; the rebuild keeps that arm in f1's hot part
 # (with g's summed profile scaled to f1's calls it lies in f1's cold
-# part).  A map line of a unit the program does not have is skipped; a
+# part).  A map line of a unit the program does not have, or one given
+# twice, is skipped; a
 # malformed one is refused, naming the file.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
@@ -62,8 +63,9 @@ fi
 # a line of another build's unit: skipped; a malformed line: refused
 cp map map2
 echo "0123456789abcdef 7 g 1 f1 g@1:1" >> map2
+cat map >> map2 # (the same build's lines again: built twice)
 "$PMOPT" plan --copy-map=map2 -o plan2.fb ./train train.pit > plan2.out
-assert_eq "another unit's line changes nothing" "$(grep copy-profile plan.fb)" "$(grep copy-profile plan2.fb)"
+assert_eq "another unit's line and the same lines again change nothing" "$(grep copy-profile plan.fb)" "$(grep copy-profile plan2.fb)"
 cp map map3
 echo "not a map line" >> map3
 expect_fail "a malformed map line" "$PMOPT" plan --copy-map=map3 -o plan3.fb ./train train.pit
