@@ -92,7 +92,6 @@ int plan_copies(struct plan *p, const char *path)
         size_t j = i + 1;
         while (j < n && same_copy(&e[i], &e[j]))
             j++;
-        copies++;
         const struct pi_unit_view *u = NULL;
         size_t ui = 0;
         for (; ui < md->m.nunits; ui++)
@@ -105,6 +104,7 @@ int plan_copies(struct plan *p, const char *path)
         for (uint32_t x = 0; u && x < u->hdr.nfuncs && fi < 0; x++)
             if (!strcmp(pi_unit_str(u, u->funcs[x].name), e[i].callee))
                 fi = (int32_t)x;
+        copies += u != NULL;
         if (!u || !us->sums || fi < 0) {
             i = j;
             continue;
@@ -150,7 +150,7 @@ int plan_copies(struct plan *p, const char *path)
         free(ctr), free(sc), free(ac), free(buf);
         i = j;
     }
-    fprintf(p->out, "copies: %u inlined copies in %s, %u ran: %u copy-profile recommendations\n", copies, path,
+    fprintf(p->out, "copies: %u inlined copies of PROG's units in %s, %u ran: %u copy-profile recommendations\n", copies, path,
             ran, written);
     rc = 0;
 out:

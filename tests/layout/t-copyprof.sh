@@ -27,7 +27,7 @@ assert_contains "the map: f2's copy of g" map " g [0-9]+ f2 g@$f2_line:[0-9]+$"
 assert_not_contains "the map names f, not its counting copy f.count.N" map "\.count\."
 
 "$PMOPT" plan --copy-map=map -o plan.fb ./train train.pit > plan.out
-assert_contains "plan: every copy in the map planned" plan.out "^copies: [0-9]+ inlined copies in map, [0-9]+ ran: [0-9]+ copy-profile recommendations$"
+assert_contains "plan: every copy in the map planned" plan.out "^copies: ([0-9]+) inlined copies of PROG's units in map, [0-9]+ ran: \1 copy-profile recommendations$"
 # each callee's copies add up to its own profile, block by block
 python3 - plan.fb <<'PY' || fail "the copies' counts do not add up to their callee's profile"
 import sys
@@ -66,6 +66,7 @@ echo "0123456789abcdef 7 g 1 f1 g@1:1" >> map2
 cat map >> map2 # (the same build's lines again: built twice)
 "$PMOPT" plan --copy-map=map2 -o plan2.fb ./train train.pit > plan2.out
 assert_eq "another unit's line and the same lines again change nothing" "$(grep copy-profile plan.fb)" "$(grep copy-profile plan2.fb)"
+assert_eq "... nor the count of copies" "$(grep '^copies:' plan.out)" "$(grep '^copies:' plan2.out | sed 's/map2/map/')"
 cp map map3
 echo "not a map line" >> map3
 expect_fail "a malformed map line" "$PMOPT" plan --copy-map=map3 -o plan3.fb ./train train.pit
