@@ -389,6 +389,24 @@ static void apply_copies(function *fun)
         uint64_t v = r > 0 ? (uint64_t)((double)hits[i].raw * r + 0.5) : 0;
         got.put(hits[i].bb->index, MAX(v, (uint64_t)1));
     }
+    if (pi_opt.copy_raise) {
+        /* copy-profile=raise: only where the copy ran more than the
+           scaled counts say */
+        unsigned n = 0;
+        FOR_EACH_BB_FN(bb, fun)
+        if (uint64_t *c = got.get(bb->index)) {
+            profile_count now = bb->count;
+            if (!now.initialized_p() || !now.nonzero_p() || (uint64_t)now.to_gcov_type() < *c) {
+                bb->count = count_of(*c);
+                n++;
+            }
+        }
+        if (pi_opt.verbose)
+            inform(DECL_SOURCE_LOCATION(fun->decl),
+                   "perfinst: copy profile of %qs: %u blocks of inlined copies raised to the count of their copy",
+                   fn.c_str(), n);
+        return;
+    }
     for (unsigned i = 0; i < hits.length(); i++)
         if (!hits[i].cp)
             got.put(hits[i].bb->index, 0);

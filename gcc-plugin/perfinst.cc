@@ -298,6 +298,7 @@ static const struct word_arg word_args[] = {
     {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},
     {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
     {"copy-calls", {"direct", "entry"}, {0, 1}, NULL, &pi_opt.copy_calls_entry},
+    {"copy-profile", {"exact", "raise"}, {0, 1}, NULL, &pi_opt.copy_raise},
     {"bare-markers", {"drop", "keep"}, {0, 1}, NULL, &pi_opt.bare_markers_keep},
     {"latch-copy", {"yes", "no"}, {1, 0}, NULL, &pi_opt.latch_copy},
     {"counter-tree", {"estimate", "guess"}, {0, 1}, NULL, &pi_opt.counter_tree_guess},

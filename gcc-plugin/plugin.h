@@ -68,6 +68,7 @@ struct pi_options {
     bool entry_branch_tail; /* entry-branch=tail: a clean copy's test branches to GCC's tail jump, not straight to f.count.N (pass-tailjump.cc) */
     bool bare_markers_keep; /* bare-markers=keep: a counting copy's blocks holding only site markers keep them (pass-countfn.cc) */
     bool latch_copy;        /* latch-copy=yes: a counting copy's small loop latches copied into the blocks that jump to them, before bb-reorder (pass-countfn.cc) */
+    bool copy_raise;        /* copy-profile=raise: a copy's count only where it is above the scaled one (pass-copyprof.cc) */
     const char *copy_map;   /* copy-map=FILE: per inlined copy counters, their map appended to FILE (pass-copyprof.cc) */
     bool copy_calls_entry;  /* copy-calls=entry: a counting copy's calls enter the callee at f, not at its f.count.N's own test (pass-tailjump.cc) */
 };

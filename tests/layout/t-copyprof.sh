@@ -9,7 +9,8 @@
 # (with g's summed profile scaled to f1's calls it lies in f1's cold
 # part).  A map line of a unit the program does not have, or one given
 # twice, is skipped; a
-# malformed one is refused, naming the file.
+# malformed one is refused, naming the file.  copy-profile=raise takes a
+# copy's count only above the scaled one: f1's arm hot, f2 as without.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 src=$T/layout/copyprof.c
@@ -84,4 +85,12 @@ c=$(cold_size cp.o f1)
 [ "$b" -ge 32 ] || fail "without the copies' counts f1's cold part should hold the x < 0 arm ($b bytes)"
 [ "$c" -lt $((b / 2)) ] || fail "with them f1's cold part should lose the arm ($c bytes, $b without)"
 ok "f1's x < 0 arm: $b bytes cold without the copies' counts, $c with them"
+# copy-profile=raise: only counts above the scaled ones are taken, so f1's
+# arm is hot and f2's part as without the copies' counts
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-sections \
+    -fplugin-arg-perfinst-copy-profile=raise -fplugin-arg-perfinst-verbose -c "$src" -o raise.o 2> raise.err
+assert_contains "raise says what it raised" raise.err "copy profile of .f1.: [1-9][0-9]* blocks of inlined copies raised to the count of their copy"
+r=$(cold_size raise.o f1)
+[ "$r" -lt $((b / 2)) ] || fail "raise: f1's cold part should lose the arm ($r bytes, $b without)"
+assert_eq "raise: f2's cold part as without the copies' counts" "$(cold_size base.o f2)" "$(cold_size raise.o f2)"
 same_output cp.o
