@@ -23,8 +23,14 @@
  *     applied, each statement's place (file, line, column) names the block
  *     it is in (pi_copyprof_note_sites); right after IPA a block of f
  *     whose statement comes from g through chain C takes the copy's count
- *     of that block, and a block whose successors all took theirs (each
- *     entered from it alone) shares its edges in their proportion.
+ *     of that block, scaled by the copy's entry block's count now over the
+ *     copy's entries (IPA leaves f's body at a scale of its own), at least
+ *     1 where the copy ran; a body training did not inline there, inside a
+ *     copy whose call of it never ran, and blocks without a place that only
+ *     lead into or come from such zeros get zeros; a block whose successors
+ *     all took theirs (each entered from it alone) shares its edges in
+ *     their proportion, and an edge to one that never ran is never taken.
+ *     copy-profile=raise: only counts above the scaled ones, nothing else.
  */
 #include "plugin.h"
 #include "pifeedback.h"
@@ -241,11 +247,18 @@ static void read_recs(void)
     const struct pifb_rec *r;
     while ((r = pi_feedback_next(PIFB_COPY_PROFILE, &iter))) {
         const char *fn = pifb_get(r, "fn"), *callee = pifb_get(r, "callee"), *chain = pifb_get(r, "chain");
-        if (!fn || !callee || !chain || !pi_feedback_for_unit(r))
+        if (!fn || !callee || !chain || !pifb_get(r, "counts")) {
+            warning(0, "perfinst: %s:%u: recommendation %u (%qs): without %<fn=%>, %<callee=%>, %<chain=%> or %<counts=%>; ignored",
+                    pi_feedback_path(), r->line, r->number, r->kind);
+            continue;
+        }
+        if (!pi_feedback_for_unit(r))
             continue;
         vec<uint64_t> *v = new vec<uint64_t>();
         v->create(0);
         if (!parse_counts(pifb_get(r, "counts"), v)) {
+            warning(0, "perfinst: %s:%u: recommendation %u (%qs): %<counts=%> is not a list of counts; ignored",
+                    pi_feedback_path(), r->line, r->number, r->kind);
             v->release();
             delete v;
             continue;

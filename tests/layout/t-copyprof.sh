@@ -93,4 +93,9 @@ assert_contains "raise says what it raised" raise.err "copy profile of .f1.: [1-
 r=$(cold_size raise.o f1)
 [ "$r" -lt $((b / 2)) ] || fail "raise: f1's cold part should lose the arm ($r bytes, $b without)"
 assert_eq "raise: f2's cold part as without the copies' counts" "$(cold_size base.o f2)" "$(cold_size raise.o f2)"
+# a copy-profile the rebuild cannot read: said, and left out
+grep -v '^end' plan.fb | sed '/ copy-profile fn=f1 .*callee=g /s/ counts=[0-9,]*/ counts=28,x/' > bad.body
+reseal bad.body bad.fb
+pi_cc -O2 -fplugin-arg-perfinst-feedback=bad.fb -fplugin-arg-perfinst-sections -c "$src" -o bad.o 2> bad.err
+assert_contains "a malformed copy-profile: a warning naming the file and the recommendation" bad.err "bad.fb:[0-9]+: recommendation [0-9]+ \(.copy-profile.\): .counts=. is not a list of counts; ignored"
 same_output cp.o
