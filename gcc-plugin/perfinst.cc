@@ -423,6 +423,12 @@ static bool parse_args(const struct plugin_name_args *a)
             if (!v || !*v) {
                 error("perfinst: %<-fplugin-arg-perfinst-copy-map%> needs a file name");
                 ok = false;
+            } else if (v[0] != '/') {
+                /* a build's compilations run in several directories, and
+                   all of them append to one map */
+                error("perfinst: %<-fplugin-arg-perfinst-copy-map=%s%>: needs an absolute path (every "
+                      "compilation of the build appends to the one map)", v);
+                ok = false;
             } else
                 pi_opt.copy_map = v;
         } else if (strcmp(k, "feedback-only") == 0) {

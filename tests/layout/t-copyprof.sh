@@ -9,7 +9,7 @@
 # (with g's summed profile scaled to f1's calls it lies in f1's cold
 # part).  A map line of a unit the program does not have, or one given
 # twice, is skipped; a
-# malformed one is refused, naming the file.  copy-profile=raise takes a
+# malformed one is refused, naming the file; a relative map path too.  copy-profile=raise takes a
 # copy's count only above the scaled one: f1's arm hot, f2 as without.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
@@ -17,6 +17,9 @@ src=$T/layout/copyprof.c
 f1_line=$(grep -n 'F1_CALL' "$src" | cut -d: -f1)
 f2_line=$(grep -n 'F2_CALL' "$src" | cut -d: -f1)
 
+expect_fail "a relative copy map" pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-copy-map=map -c "$src" -o rel.o
+assert_contains "... said as such" err "copy-map=map.: needs an absolute path"
+[ ! -e map ] || fail "a refused compilation wrote the map"
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-copy-map="$PWD/map" -c "$src" -o train.o
 pi_ld -O2 -o train train.o
 PERFINST_OUT=train.pit ./train > train.out
