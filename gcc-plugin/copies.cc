@@ -384,6 +384,14 @@ void pi_split_update(function *fun)
 #define UPDATE_ABS "{addq $%lld, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %lld}"
 #define UPDATE_BASED "{addq $%lld, %%%%fs:%lld(%%0)|add QWORD PTR fs:[%%0%+lld], %lld}"
 
+/* ctr[K] += ADD as pi_counters_as_asm writes it (UPDATE_ABS) into BUF. */
+void pi_counter_update_text(char *buf, size_t n, HOST_WIDE_INT add, tree ctr, unsigned long long k)
+{
+    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
+    unsigned long long off = k * 8;
+    snprintf(buf, n, UPDATE_ABS, (long long)add, name, off, name, off, (long long)add);
+}
+
 /* G, an update pi_counters_as_asm wrote for CTR: true, *ADD and *OFF (bytes). */
 bool pi_counter_asm_parse(gimple *g, tree ctr, HOST_WIDE_INT *add, HOST_WIDE_INT *off)
 {
@@ -637,7 +645,6 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
     if (DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC &&
         (!pi_counter_offset_decl() || !optimize || fun->calls_setjmp || fun->has_nonlocal_label))
         return 0;
-    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     auto_bitmap in_loop;
     /* (with clean-copies=final too: f leaves out the stores into the
        counters that store motion puts at such a loop's exits, and the
@@ -684,7 +691,6 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
         if (unsafe.contains(k) || !refs.get(k) || *refs.get(k) != *matched.get(k))
             continue;
         char text[384];
-        unsigned long long off = (unsigned long long)k * 8;
         /* WITH_MARKER (a body kept whole: every GIMPLE pass after IPA and,
            with clean-copies=late, the counting copy's RTL passes see it),
            right after its block's site marker (instrument_block), with
@@ -700,7 +706,7 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
             marker = NULL;
             m = 0;
         }
-        snprintf(text + m, sizeof text - m, UPDATE_ABS, (long long)u.add, name, off, name, off, (long long)u.add);
+        pi_counter_update_text(text + m, sizeof text - m, u.add, ctr, (unsigned long long)k);
         gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
         gimple_asm_set_volatile(a, true);
         gimple_set_location(a, gimple_location(u.store));

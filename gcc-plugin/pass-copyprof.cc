@@ -99,11 +99,8 @@ void pi_copyprof_reserve(void)
 
 static void add_twin(gimple *after, HOST_WIDE_INT add, unsigned k, tree ctr)
 {
-    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr));
     char text[384];
-    unsigned long long off = (unsigned long long)k * 8;
-    snprintf(text, sizeof text, "{addq $%lld, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %lld}",
-             (long long)add, name, off, name, off, (long long)add);
+    pi_counter_update_text(text, sizeof text, add, ctr, k);
     gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
     gimple_asm_set_volatile(a, true);
     gimple_set_location(a, gimple_location(after));
@@ -223,21 +220,6 @@ struct copy_prof {
 static std::map<std::string, vec<copy_prof> *> *profiles; /* FN|CHAIN -> the copies' block counts */
 static std::map<std::string, int> *places;              /* CALLEE|FILE:LINE:COL -> block, -1 several */
 
-static bool parse_counts(const char *s, vec<uint64_t> *out)
-{
-    while (s && *s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end == s)
-            return false;
-        out->safe_push(v);
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return false;
-    }
-    return true;
-}
-
 static void read_recs(void)
 {
     if (recs_read)
@@ -256,7 +238,7 @@ static void read_recs(void)
             continue;
         vec<uint64_t> *v = new vec<uint64_t>();
         v->create(0);
-        if (!parse_counts(pifb_get(r, "counts"), v)) {
+        if (!pi_feedback_parse_list(pifb_get(r, "counts"), *v)) {
             warning(0, "perfinst: %s:%u: recommendation %u (%qs): %<counts=%> is not a list of counts; ignored",
                     pi_feedback_path(), r->line, r->number, r->kind);
             v->release();
@@ -371,7 +353,7 @@ static void apply_copies(function *fun)
                 if (copy_count(fn, lv, i, gimple_location(s), &c, &cp, &site) ||
                     /* a body the training build did not inline here, inside
                        a copy whose call of it never ran: never ran either */
-                    (i + 1 < lv.length() && copy_count(fn, lv, i + 1, lv[i].at, &c) && c == 0 && !(cp = NULL))) {
+                    (i + 1 < lv.length() && copy_count(fn, lv, i + 1, lv[i].at, &c) && c == 0)) {
                     if (!found || c > best.raw)
                         best = {bb, c ? cp : NULL, site, c};
                     found = true;
@@ -384,21 +366,24 @@ static void apply_copies(function *fun)
     }
     if (hits.is_empty())
         return;
-    hash_map<int_hash<int, -1, -2>, double> ratio; /* by the index of the copy's entry hit */
+    /* each copy's entry: its hit at the lowest site that ran */
+    std::map<const copy_prof *, unsigned> entry;
+    for (unsigned i = 0; i < hits.length(); i++) {
+        if (!hits[i].cp || !hits[i].raw)
+            continue;
+        auto e = entry.find(hits[i].cp);
+        if (e == entry.end())
+            entry[hits[i].cp] = i;
+        else if (hits[i].site < hits[e->second].site)
+            e->second = i;
+    }
     for (unsigned i = 0; i < hits.length(); i++) {
         if (!hits[i].cp)
             continue;
-        unsigned entry = i;
-        for (unsigned j = 0; j < hits.length(); j++)
-            if (hits[j].cp == hits[i].cp && hits[j].raw && hits[j].site < hits[entry].site)
-                entry = j;
-        double r = 0;
-        if (!ratio.get(entry)) {
-            profile_count now = hits[entry].bb->count;
-            r = now.initialized_p() && now.nonzero_p() ? (double)now.to_gcov_type() / (double)hits[entry].raw : 0;
-            ratio.put(entry, r);
-        }
-        r = *ratio.get(entry);
+        unsigned e = entry[hits[i].cp];
+        const hit &h = hits[hits[i].site == hits[e].site ? i : e]; /* (a copy of the entry block: its own) */
+        profile_count now = h.bb->count;
+        double r = now.initialized_p() && now.nonzero_p() ? (double)now.to_gcov_type() / (double)h.raw : 0;
         uint64_t v = r > 0 ? (uint64_t)((double)hits[i].raw * r + 0.5) : 0;
         got.put(hits[i].bb->index, MAX(v, (uint64_t)1));
     }

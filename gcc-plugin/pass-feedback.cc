@@ -69,7 +69,7 @@ static bool rec_for(const struct pifb_rec *r, const char *fn)
 }
 
 /* "1,2,3" into out (appending); false when malformed. */
-static bool parse_list(const char *s, vec<uint64_t> &out)
+bool pi_feedback_parse_list(const char *s, vec<uint64_t> &out)
 {
     if (!s)
         return false;
@@ -982,8 +982,8 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
         r = recs[c];
         uint64_t first, sum;
         auto_vec<uint64_t> cs, es;
-        if (pifb_get_u64(r, "first", &first) || !parse_list(pifb_get(r, "counts"), cs) ||
-            !parse_list(pifb_get(r, "edges"), es) || pifb_get_u64(r, "checksum", &sum) || sum != want ||
+        if (pifb_get_u64(r, "first", &first) || !pi_feedback_parse_list(pifb_get(r, "counts"), cs) ||
+            !pi_feedback_parse_list(pifb_get(r, "edges"), es) || pifb_get_u64(r, "checksum", &sum) || sum != want ||
             first > order.length() || cs.length() > order.length() - first) {
             warn_rec(r, "malformed (first=, counts=, edges= or checksum= do not fit the function)");
             st.malformed++;

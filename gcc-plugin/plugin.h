@@ -96,6 +96,7 @@ bool pi_feedback_load(const char *only);
 const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter);
 const char *pi_feedback_path(void); /* for messages; NULL without a file */
 bool pi_feedback_for_unit(const struct pifb_rec *r); /* src= is this unit's */
+bool pi_feedback_parse_list(const char *s, vec<uint64_t> &out); /* "1,2,3" appended to OUT; false when malformed */
 int pi_feedback_point(const struct pifb_rec *r);    /* at=: 0 cfg, 1 late, -1 unknown */
 void pi_feedback_as_input(void *gcc_data, void *user_data); /* PLUGIN_PRAGMAS: -MD, ccache */
 
@@ -227,6 +228,7 @@ unsigned pi_unit_add_counters(unsigned n);          /* unit.cc: N counters more,
 int pi_unit_counter_func(unsigned counter);         /* the function whose site or arc owns COUNTER, or -1 */
 const char *pi_unit_func_name(unsigned func);
 bool pi_counter_update_add(gimple *store, tree ctr, HOST_WIDE_INT *add); /* copies.cc: STORE ends ctr[K] += *ADD */
+void pi_counter_update_text(char *buf, size_t n, HOST_WIDE_INT add, tree ctr, unsigned long long k); /* its asm */
 bool pi_feedback_hot_tier(tree decl); /* pass-feedback.cc: function-tier tier=hot, its own or its origin's (pass-pad.cc) */
 opt_pass *pi_make_pad_pass(gcc::context *ctxt);         /* pass-pad.cc: pad=hot, before "alignments" */
 opt_pass *pi_make_pad_restore_pass(gcc::context *ctxt); /* after "alignments" */
