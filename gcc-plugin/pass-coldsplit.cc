@@ -61,6 +61,12 @@
  * sqlite3VdbeExec whole.  dispatch=small keeps whole only a dispatch loop
  * of at most DISPATCH_SMALL_INSNS instructions and splits a larger one.
  *
+ * split-min=N: a function whose cold part would hold fewer than N
+ * instructions (the blocks judged zero and the warm ones, counted before
+ * register allocation) is kept whole as a dispatch loop is, without the
+ * dispatch tails: a small cold part saves the hot part little and costs a
+ * line whenever a run enters it.
+ *
  * A dispatch loop kept whole keeps a dispatch tail per opcode (the
  * perfinst_tails passes around "jump2", below): GCC factors a threaded
  * interpreter's computed gotos into one block D (`goto *x`, tree-cfg.cc
@@ -82,6 +88,7 @@
 #include "plugin.h"
 #include "predict.h"
 #include "cfganal.h"
+#include "cfgrtl.h"
 
 /* A warm block's count, kept from before bbpart to after it. */
 struct cs_keep {
@@ -168,12 +175,31 @@ static unsigned insn_count(function *fun)
     return n;
 }
 
+/* split-min: the instructions of the blocks the split would send to the
+ * cold part: those judged zero (ZERO) and split=3's warm ones (kept). */
+static unsigned cold_insns(const_sbitmap zero)
+{
+    unsigned n = 0;
+    basic_block bb;
+    rtx_insn *insn;
+    FOR_EACH_BB_FN(bb, cfun) {
+        bool cold = bitmap_bit_p(zero, bb->index);
+        for (unsigned i = 0; !cold && i < kept.length(); i++)
+            cold = kept[i].bb == bb;
+        if (cold)
+            FOR_BB_INSNS(bb, insn)
+            if (NONDEBUG_INSN_P(insn))
+                n++;
+    }
+    return n;
+}
+
 /* dispatch=whole on a dispatch loop: every block bbpart would move to the
  * cold part gets a guessed zero until after bbpart (kept, kept_whole), and
  * every edge into one of them whose probability is never() a guessed never
  * (kept_edges): bbpart first marks every block that only such edges reach
  * a precise zero again (propagate_unlikely_bbs_forward). */
-static unsigned keep_whole(function *fun)
+static unsigned keep_whole(function *fun, bool tails)
 {
     unsigned n = 0;
     basic_block bb;
@@ -193,10 +219,11 @@ static unsigned keep_whole(function *fun)
             cs_edge k = {e->src->index, e->dest->index};
             kept_edges.safe_push(k);
             e->probability = profile_probability::guessed_never();
+            update_br_prob_note(e->src); /* a conditional jump's note says the same */
         }
     }
     kept_whole = true;
-    whole_fun = fun;
+    whole_fun = tails ? fun : NULL;
     return n;
 }
 
@@ -229,7 +256,7 @@ static unsigned int coldsplit_execute(function *fun)
                        "instructions, more than %u: split (dispatch=small)", fn, dsuccs, r, insns,
                        (unsigned)DISPATCH_SMALL_INSNS);
         } else {
-            unsigned n = keep_whole(fun);
+            unsigned n = keep_whole(fun, true);
             if (pi_opt.verbose) {
                 char size[64] = "";
                 if (insns)
@@ -258,6 +285,7 @@ static unsigned int coldsplit_execute(function *fun)
     int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
     int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
     unsigned ncold = 0, nforced = 0, nwarm = 0;
+    auto_vec<cs_keep> forced; /* split-min: the counts the forced zeros replaced */
     for (int i = 0; i < n; i++) {
         basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
         if (bb == single_succ(entry))
@@ -281,6 +309,8 @@ static unsigned int coldsplit_execute(function *fun)
             ncold++;
             if (!probably_never_executed_bb_p(fun, bb)) {
                 nforced++;
+                cs_keep k = {bb, bb->index, bb->count};
+                forced.safe_push(k);
                 bb->count = profile_count::zero();
             }
             continue;
@@ -294,6 +324,24 @@ static unsigned int coldsplit_execute(function *fun)
         }
     }
     XDELETEVEC(rpo);
+    unsigned cinsns = 0;
+    if (pi_opt.split_min && (cinsns = cold_insns(zero)) < pi_opt.split_min && ncold + nwarm > 0) {
+        /* split-min: a cold part this small would save the hot part less than
+           the line it costs whenever a run enters it: every count back as it
+           was, then kept whole as a dispatch loop is (without its tails) */
+        for (unsigned i = 0; i < forced.length(); i++)
+            forced[i].bb->count = forced[i].count;
+        for (unsigned i = 0; i < kept.length(); i++)
+            kept[i].bb->count = kept[i].count;
+        kept.truncate(0);
+        unsigned k = keep_whole(fun, false);
+        if (pi_opt.verbose)
+            inform(DECL_SOURCE_LOCATION(fun->decl),
+                   "perfinst: split of %qs: the cold part would hold %u instructions (%u blocks never ran, "
+                   "%u warm), fewer than %u: kept whole (split-min), %u blocks that never ran stay in it",
+                   fn, cinsns, ncold, nwarm, pi_opt.split_min, k);
+        return 0;
+    }
     if (pi_opt.verbose) {
         char warm[96];
         if (ipa)
@@ -325,8 +373,10 @@ static unsigned int coldsplit_restore_execute(function *fun)
         basic_block src = kept_edges[i].src < n ? BASIC_BLOCK_FOR_FN(fun, kept_edges[i].src) : NULL;
         basic_block dest = kept_edges[i].dest < n ? BASIC_BLOCK_FOR_FN(fun, kept_edges[i].dest) : NULL;
         edge e = src && dest ? find_edge(src, dest) : NULL;
-        if (e && e->probability == profile_probability::guessed_never())
+        if (e && e->probability == profile_probability::guessed_never()) {
             e->probability = profile_probability::never();
+            update_br_prob_note(src);
+        }
     }
     kept_edges.truncate(0);
     for (unsigned i = 0; i < kept.length(); i++) {

@@ -18,6 +18,7 @@
  *   split=2|3|gcc        with feedback: every never-run block cold (2), warm blocks
  *                        too (3, default), or GCC's partitioning alone (pass-coldsplit.cc)
  *   warm=PCT             split=3: warm = ran less than PCT % of the entry count (default 1)
+ *   split-min=N          a function whose cold part would hold fewer than N instructions stays whole
  *   feedback-counts=runs|fine  with feedback: local counts as runs (default) or x1024, so that
  *                        GCC's derived counts keep fractions of a run (pass-feedback.cc)
  *   feedback-repair=yes|converse|no  with feedback: a block that ran and that GCC's passes left a
@@ -151,6 +152,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-block-order=exttsp|gcc  block order of profiled functions\n"
     "  -fplugin-arg-perfinst-split=2|3|gcc    hot/cold split of profiled functions\n"
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
+    "  -fplugin-arg-perfinst-split-min=N      kept whole when the cold part would be under N insns\n"
     "  -fplugin-arg-perfinst-feedback-counts=runs|fine  profile counts as runs (default) or x1024\n"
     "  -fplugin-arg-perfinst-feedback-repair=yes|converse|no  give a block that ran the count GCC lost\n"
     "                       (default yes); converse: and a zero to a block that did not run\n"
@@ -471,10 +473,19 @@ static bool parse_args(const struct plugin_name_args *a)
                 ok = false;
             } else
                 pi_opt.warm_pct = p;
+        } else if (strcmp(k, "split-min") == 0) {
+            char *end = NULL;
+            long n = v ? strtol(v, &end, 10) : -1;
+            if (!v || !*v || *end || n < 0 || n > 100000) {
+                error("perfinst: %<-fplugin-arg-perfinst-split-min=%s%>: expected a number of "
+                      "instructions, 0 to 100000", v ? v : "");
+                ok = false;
+            } else
+                pi_opt.split_min = (unsigned)n;
         } else {
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
-                  "block-order, split, warm, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
+                  "block-order, split, warm, split-min, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
                   "entry, feedback-quality, counting, counting-opt, cold-tier, cold-inline, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, feedback-repair, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }

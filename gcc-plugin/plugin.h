@@ -36,6 +36,8 @@ struct pi_options {
     int block_order;        /* block-order=exttsp|gcc: 0 Ext-TSP after bbro (default), 1 bbro's */
     int split;              /* split=gcc|2|3: 1 GCC's partitioning, 2, 3 (0: default) (pass-coldsplit.cc) */
     double warm_pct;        /* warm=PCT: split=3's warm blocks, below PCT % of the entry count */
+    unsigned split_min;     /* split-min=N: a function whose cold part would hold fewer than N instructions is
+                               kept whole (pass-coldsplit.cc; 0: no minimum) */
     int dispatch;           /* dispatch=split|whole|small: PI_DISPATCH_*, a dispatch loop split, kept whole, or kept
                                whole when small (pass-coldsplit.cc) */
     bool sharing_no_coalesce; /* sharing-coalesce=no: one check per access (pass-sharing.cc) */

@@ -6,6 +6,9 @@
 # - split=2: that block is in spin.cold, nothing else moves
 #   into it; step's warm branch (0x5151, 0.4 % of its entries) stays hot;
 # - split=3 (the default): step's warm branch is in step.cold, spin as with split=2;
+# - split-min=N: a function whose cold part would hold fewer than N
+#   instructions stays whole: step (3, its warm branch) with split-min=5,
+#   spin (1) with 2 and 5, main (29) only with 100; split-min=0 is the default;
 # - every variant prints what the training build printed, with the cold
 #   paths run (argument 3) or not, at -O2 and -O3 with GCC's checking on;
 # - without a branch profile (only a tier applied, or no feedback) the code
@@ -53,8 +56,30 @@ ok "split=3: the warm branch is in the cold part"
 same_code s3.o sdef.o "split=3 should be the default"
 ok "split=3 (warm=1) is the default"
 
+# split-min: kept whole when the cold part would be small
+for m in 0 2 5 100; do
+    pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-split-min=$m \
+        -fplugin-arg-perfinst-verbose -c "$src" -o m$m.o 2> m$m.err || { cat m$m.err; fail "split-min=$m"; }
+    echo "split-min=$m: $(syms m$m.o)"
+done
+same_code m0.o sdef.o "split-min=0 should be the default"
+assert_not_contains "split-min=0: nothing kept whole" m0.err "kept whole"
+assert_eq "split-min=2: spin kept whole, step and main split" "main main.cold spin step step.cold " "$(syms m2.o)"
+assert_contains "split-min=2: the note says why" m2.err \
+    "split of .spin.: the cold part would hold 1 instructions \(1 blocks never ran, 0 warm\), fewer than 2: kept whole"
+assert_eq "split-min=2: return 0x7777 in spin" 1 "$(has m2.o spin '\$0x7777,%eax')"
+assert_eq "split-min=5: step's warm branch kept in step" "main main.cold spin step " "$(syms m5.o)"
+assert_eq "split-min=5: the warm branch in step" 1 "$(has m5.o step '0x5151')"
+assert_contains "split-min=5: step's cold part would hold 3" m5.err \
+    "split of .step.: the cold part would hold 3 instructions \(0 blocks never ran, 1 warm\)"
+assert_eq "split-min=100: nothing split" "main spin step " "$(syms m100.o)"
+assert_contains "split-min=100: main's never-run blocks stay in it" m100.err \
+    "split of .main.: 2 blocks that never ran given back their zero, 0 of them in the cold part"
+ok "split-min keeps whole the functions whose cold part would be small"
+
 # the same output, cold paths run or not, at -O2 and -O3 with checking
 checked_builds "$src" plan.fb split "gcc 2 3" 3 train.out train3.out
+checked_builds "$src" plan.fb split-min "5 100" 3 train.out train3.out
 
 # no branch profile, no change: only main's tier applied, or no feedback
 n=$(awk '$2 == "function-tier" { print $1; exit }' plan.fb)
@@ -72,3 +97,5 @@ expect_fail "split=4 is refused" pi_cc -O2 -fplugin-arg-perfinst-split=4 -c "$sr
 assert_contains "it says what is expected" err "split=4.*expected .2., .3. or .gcc."
 expect_fail "warm=0 is refused" pi_cc -O2 -fplugin-arg-perfinst-warm=0 -c "$src" -o bad.o
 assert_contains "it says what is expected" err "warm=0.*percentage"
+expect_fail "split-min=x is refused" pi_cc -O2 -fplugin-arg-perfinst-split-min=x -c "$src" -o bad.o
+assert_contains "it says what is expected" err "split-min=x.*number of instructions"
