@@ -157,7 +157,10 @@
 # The report then says over which shifts each variant's mean is (its × O2
 # ratios compare means over different shifts).
 # --tests PROGRAM=LIST: only these of PROGRAM's test workloads are
-# counted (the report lists that program's pairs among them alone).
+# counted (the report lists that program's pairs among them alone); the
+# list may name the training workload too, counted as a pair as a test
+# workload is: how each layout does on the workload it was trained on,
+# what a choice made from training alone would see.
 # --quick: the first test workload of each program, four of the sixteen
 # layouts (0 1280+2304 2560+512 3840+2816: the program, the hot code against
 # the cold code and the hot code against libc each at four offsets), each at
@@ -327,7 +330,8 @@ for p in $programs; do
     [ $quick = 0 ] || TESTS[$p]=${TESTS[$p]%% *}
     if [ -n "${PTESTS[$p]:-}" ]; then
         for x in ${PTESTS[$p]}; do
-            [[ " ${TESTS[$p]} " == *" $x "* ]] || die "--tests $p=...: $x is not one of $p's test workloads (${TESTS[$p]})"
+            [[ " ${TESTS[$p]} ${TRAIN[$p]} " == *" $x "* ]] ||
+                die "--tests $p=...: $x is not one of $p's test workloads (${TESTS[$p]}) nor its training workload (${TRAIN[$p]})"
         done
         TESTS[$p]=${PTESTS[$p]}
     fi

@@ -54,6 +54,9 @@ expect_fail "a redraw not of whole lines" $S --redraws "0 100"
 assert_contains "why" err 'redraws: 100 is not a multiple of 64'
 expect_fail "an unknown test workload" $S --programs lua --tests lua="sort nope"
 assert_contains "why" err "nope is not one of lua's test workloads"
+assert_contains "which" err "\\(calls strings sort objects coro\\) nor its training workload \\(tables\\)"
+$S --programs lua --tests lua="calls tables" > out
+assert_eq "the training workload counted as a pair" "lua: 0" "$(head -c 6 out)"
 expect_fail "--layouts 3" $S --layouts 3
 assert_contains "why" err 'layouts 3: expected a power of two from 1 to 64'
 expect_fail "--layouts 128" $S --layouts 128
