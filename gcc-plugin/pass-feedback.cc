@@ -1434,6 +1434,56 @@ static unsigned int fbread_execute(function *fun)
 }
 PI_GIMPLE_PASS(fbread, PROP_cfg)
 
+/* inline-counts=keep (docs/layout.md, "Counts through the inliner"): a
+ * function whose profile was applied (local quality: PROFILE_GUESSED)
+ * keeps its counts through the inline transform.  After inlining into a
+ * function, GCC rebuilds its counts (TODO_rebuild_frequencies): a
+ * PROFILE_GUESSED function's from its edge probabilities
+ * (estimate_bb_frequencies), which caps each loop at
+ * max-predicted-iterations and so scales an inlined loop that ran 256
+ * times a call to 100, and a loop nested in it further down (zstd's
+ * HUF_buildTree inlined as a function called once: blocks that ran
+ * 49,000 times given 6, the blocks after them 0, and the split sends them
+ * to the cold part).  A PROFILE_READ function's counts are kept as the
+ * inliner scaled them.  So each such function is PROFILE_READ from right
+ * after "inline" (an IPA pass: every function's transform comes later,
+ * when its body is compiled) until the first GIMPLE pass after IPA, and
+ * PROFILE_GUESSED again from there on, as before.  GCC rebuilds a
+ * PROFILE_READ function's counts too when its largest count is below
+ * REG_BR_PROB_BASE / 10 (1,000 runs): those are estimated as before. */
+static hash_set<tree> *kept_read;
+
+static bool inlkeep_gate(function *)
+{
+    return pi_opt.inline_counts_keep && pi_feedback_path() && !seen_error() && ipa_state <= 0 && applied;
+}
+static unsigned int inlkeep_execute(function *)
+{
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        function *f = DECL_STRUCT_FUNCTION(node->decl);
+        if (!f || !f->cfg || profile_status_for_fn(f) != PROFILE_GUESSED ||
+            !(applied_exactly(node->decl) || applied_exactly(origin_node(node)->decl)))
+            continue;
+        if (!kept_read)
+            kept_read = new hash_set<tree>;
+        kept_read->add(node->decl);
+        profile_status_for_fn(f) = PROFILE_READ;
+    }
+    return 0;
+}
+PI_IPA_PASS(inlkeep)
+
+static bool inlkeep_restore_gate(function *) { return kept_read != NULL; }
+static unsigned int inlkeep_restore_execute(function *fun)
+{
+    if (kept_read->contains(fun->decl) && profile_status_for_fn(fun) == PROFILE_READ)
+        profile_status_for_fn(fun) = PROFILE_GUESSED;
+    return 0;
+}
+PI_GIMPLE_PASS(inlkeep_restore, PROP_cfg)
+
 /* feedback-quality=ipa: GCC's inliner asserts that IPA-quality counts come
  * from a read profile: in inline_small_functions, outside LTO, any call
  * count above zero requires profile_info && flag_branch_probabilities.

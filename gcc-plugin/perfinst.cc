@@ -21,6 +21,8 @@
  *   split-min=N          a function whose cold part would hold fewer than N instructions stays whole
  *   feedback-counts=runs|fine  with feedback: local counts as runs (default) or x1024, so that
  *                        GCC's derived counts keep fractions of a run (pass-feedback.cc)
+ *   inline-counts=estimate|keep  with feedback: after the IPA inliner, GCC's estimate of a profiled
+ *                        function's counts (default) or the profile's as inlined (pass-feedback.cc)
  *   feedback-repair=yes|converse|no  with feedback: a block that ran and that GCC's passes left a
  *                        zero count gets its incoming edges' count back (default yes); converse: and
  *                        a block left a count no block that ran brings gets a zero (pass-feedback.cc)
@@ -154,6 +156,7 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-warm=PCT         split=3: warm below PCT % of the entry count\n"
     "  -fplugin-arg-perfinst-split-min=N      kept whole when the cold part would be under N insns\n"
     "  -fplugin-arg-perfinst-feedback-counts=runs|fine  profile counts as runs (default) or x1024\n"
+    "  -fplugin-arg-perfinst-inline-counts=estimate|keep  after inlining: GCC's estimate or the profile's counts\n"
     "  -fplugin-arg-perfinst-feedback-repair=yes|converse|no  give a block that ran the count GCC lost\n"
     "                       (default yes); converse: and a zero to a block that did not run\n"
     "  -fplugin-arg-perfinst-dispatch=split|whole|small  a dispatch loop split, kept whole, or kept whole\n"
@@ -281,6 +284,7 @@ static const struct word_arg word_args[] = {
     {"feedback-quality", {"local", "ipa"}, {0, 1}, &pi_opt.feedback_quality, NULL},
     {"cold-tier", {"place", "size", "keep"}, {PI_COLD_PLACE, PI_COLD_SIZE, PI_COLD_KEEP}, &pi_opt.cold_tier, NULL},
     {"cold-inline", {"o2", "profile"}, {1, 0}, NULL, &pi_opt.cold_inline_o2},
+    {"inline-counts", {"estimate", "keep"}, {0, 1}, NULL, &pi_opt.inline_counts_keep},
     {"function-order", {"plan", "none"}, {0, 1}, NULL, &pi_opt.function_order_none},
     {"clone-tier", {"own", "base"}, {0, 1}, NULL, &pi_opt.clone_tier_base},
     {"clone-order", {"own", "base"}, {1, 0}, NULL, &pi_opt.clone_order_own},
@@ -486,7 +490,7 @@ static bool parse_args(const struct plugin_name_args *a)
             error("perfinst: unknown argument %<-fplugin-arg-perfinst-%s%> (known: all, sharing, "
                   "feedback, feedback-only, prefix-map, record-link, verbose, combine, counter-width, sections, "
                   "block-order, split, warm, split-min, dispatch, sharing-coalesce, sharing-footprint, sharing-locals, bare-return, switch-again, "
-                  "entry, feedback-quality, counting, counting-opt, cold-tier, cold-inline, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, feedback-repair, counters, count-at, clean-copies, loop-counters, help)", k);
+                  "entry, feedback-quality, counting, counting-opt, cold-tier, cold-inline, inline-counts, clone-tier, clone-order, function-order, cold-parts, pad, feedback-counts, feedback-repair, counters, count-at, clean-copies, loop-counters, help)", k);
             ok = false;
         }
     }
@@ -732,8 +736,10 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_fbglobal_ipa_pass(g), "inline", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_coldinl_pass(g), "inline", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_coldinl_restore_pass(g), "inline", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_inlkeep_pass(g), "perfinst_coldinl_restore", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_countfn_pass(g), "simdclone", PASS_POS_INSERT_AFTER);
     /* after IPA, GIMPLE: */
+    register_pass(pi_make_inlkeep_restore_pass(g), "adjust_alignment", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_copyprof_pass(g), "adjust_alignment", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
     /* around every instance of the late "uninit" (instance 0: all):

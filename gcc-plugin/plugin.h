@@ -51,6 +51,8 @@ struct pi_options {
     int counting_opt;       /* counting-opt=full|fast|lean: PI_COPT_*, f.count.N's options (pass-countfn.cc) */
     int cold_tier;          /* cold-tier=place|size|keep: PI_COLD_* (pass-feedback.cc) */
     bool cold_inline_o2;    /* cold-inline=o2: -O2's hot/cold verdict on call sites that ran little or never in training (pass-feedback.cc) */
+    bool inline_counts_keep; /* inline-counts=keep: a profiled function's counts kept through the inline transform
+                               (PROFILE_READ there, so GCC does not estimate them again; pass-feedback.cc) */
     bool clone_tier_base;   /* clone-tier=base: a clone the feedback does not name gets its origin's cold tier (pass-feedback.cc) */
     bool clone_order_own;  /* clone-order=own: a function the order does not name keeps its section; by default (base) it takes the rank of its origin or of a clone of it (pass-feedback.cc) */
     bool function_order_none; /* function-order=none: the plan's order left to pmopt relink (pass-feedback.cc) */
@@ -218,6 +220,8 @@ opt_pass *pi_make_fbglobal_pass(gcc::context *ctxt);     /* after "profile" */
 opt_pass *pi_make_fbglobal_ipa_pass(gcc::context *ctxt); /* before "inline" */
 opt_pass *pi_make_coldinl_pass(gcc::context *ctxt);      /* before "inline": -O2's verdict on call sites that ran little */
 opt_pass *pi_make_coldinl_restore_pass(gcc::context *ctxt); /* after "inline": the counts again */
+opt_pass *pi_make_inlkeep_pass(gcc::context *ctxt);         /* after "inline": inline-counts=keep */
+opt_pass *pi_make_inlkeep_restore_pass(gcc::context *ctxt); /* right after IPA: GUESSED again */
 bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this unit */
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
