@@ -200,7 +200,11 @@ wl_sources() {
 
 wl_cflags() {
     case $1 in
-    sqlite|speedtest1) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
+    sqlite) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$WL_SRC" ;;
+    # SQLITE_OMIT_RANDOMNESS: SQLite seeds its PRNG from /dev/urandom, and speedtest1's
+    # VACUUM attaches a schema named vacuum_%016llx of the next random number, so every
+    # run tokenized and formatted a different name (RESULTS.md 2026-12-04 05:40)
+    speedtest1) echo "-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_OMIT_RANDOMNESS -I$WL_SRC" ;;
     # luai_makeseed fixed: Lua seeds its string hashes with time(NULL) and the addresses of
     # the state, a local and lua_newstate, so every run and every layout of one program hashed
     # differently (one binary's counts moved by up to 19 % from run to run; RESULTS.md 2026-11-29 14:20)
@@ -245,13 +249,15 @@ wl_build() {
     for f in $(wl_sources "$prog"); do
         o=$d/obj/$(basename "${f%.*}").o
         objs+=("$o")
-        if [ -f "$o" ] && wl_stamp "$f" "$@" | cmp -s - "$o.stamp"; then continue; fi
+        # shellcheck disable=SC2086  # the program's own flags, word-split as gcc gets them
+        if [ -f "$o" ] && wl_stamp "$f" "$@" $own | cmp -s - "$o.stamp"; then continue; fi
         rm -f "$o.stamp" "$d/prog"
         local std=
         [ "${f##*.}" = c ] && std=-std=gnu11
         # shellcheck disable=SC2086  # the program's own flags are word-split on purpose
         gcc "$@" $std $own -c "$f" -o "$o" 2>> "$d/cc.err" || { tail "$d/cc.err" >&2; return 1; }
-        wl_stamp "$f" "$@" > "$o.stamp"
+        # shellcheck disable=SC2086
+        wl_stamp "$f" "$@" $own > "$o.stamp"
     done
     local newest=1 x
     if [ -x "$d/prog" ]; then
