@@ -5,7 +5,8 @@
                           [--counted "O2 bolt ..."] [--counts i1|cg] [--no-timing] [--nice N] PROGRAMS
 
 PROGRAMS has one line per program, "PROGRAM NAME TRAIN S_TRAIN S_CG S_TIME
-TEST...", "PADS NAME PAD..." for a program whose shifts are not --pads, and
+TEST..." (S_TIME: the timing scale, DEFAULT[,WL=SCALE...] where a test
+workload's is not the program's), "PADS NAME PAD..." for a program whose shifts are not --pads, and
 "BASEPADS NAME PAD..." for a program whose O2 and pgo are counted at other
 shifts than its own (bench/suite.sh --baseline-pads).  --counted: the
 variants counted (default all of --variants; it must hold O2); the others
@@ -252,7 +253,7 @@ def main(argv):
               ("bench/i1sim (cachegrind's I1, every layout in one run)" if counts == "i1"
                else "cachegrind, one run a layout,", s_cg, over,
                "; user CPU time at scale %s, paired rounds (median of the per-round ratios, "
-               "bootstrap 95 %% interval), under `nice -n %s`" % (s_time, nice) if timing else "") + note)
+               "bootstrap 95 %% interval), under `nice -n %s`" % (scales_text(s_time), nice) if timing else "") + note)
         print()
         print("| workload | variant | I1 misses | × O2 | × BOLT | median × BOLT | shifts × O2 | "
               "instructions × O2 | taken × O2 | user CPU × O2 | user CPU × BOLT |")
@@ -318,6 +319,14 @@ def main(argv):
     if loads:
         print("Load average around the timing rounds: " + "; ".join(loads) + ".")
         print()
+
+
+def scales_text(s_time):
+    """"40,sort=10,coro=160" -> "40 (sort: 10, coro: 160)": the timing scale
+    of the program and of the test workloads that have their own."""
+    parts = s_time.split(",")
+    own = [p.split("=", 1) for p in parts[1:]]
+    return parts[0] + (" (%s)" % ", ".join("%s: %s" % (w, v) for w, v in own) if own else "")
 
 
 def shifts_text(pads, vpads, variants, counted):

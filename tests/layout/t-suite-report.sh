@@ -126,3 +126,13 @@ $R --work g --variants "O2 bolt rebuild" --pads "$G3" --no-timing g.txt > g3.md
 iv=$(sed -n 's/^| calls | rebuild | [0-9]* | [0-9.]* | [0-9.]* \[\([0-9.]*\)–\([0-9.]*\)\] .*/\1 \2/p' g3.md)
 assert_eq "no grid: an interval inside the redraws' range ($iv)" yes \
     "$(echo "$iv" | awk 'NF == 2 && $1 > 0.9 && $2 < 1.1 { print "yes" }')"
+
+# timing: a test workload's own scale (suite.sh's S_TIME[P:WL]) named in
+# the heading; user CPU the median of the per-round ratios
+echo "PROGRAM lua tables 1 1 4,calls=40 calls" > gt.txt
+{ echo "# load average 0.00 0.00 0.00 at the start, nice 0"; echo "# variants O2 bolt rebuild"
+  for r in 1 2 3; do echo "$r O2 1.0 1.00"; echo "$r bolt 0.9 0.90"; echo "$r rebuild 0.8 0.81"; done
+  echo "# load average 0.00 0.00 0.00 at the end"; } > g/lua/times-calls.txt
+$R --work g --variants "O2 bolt rebuild" --pads "$G" --nice 0 gt.txt > gt.md
+assert_contains "the timing scales in the heading" gt.md 'user CPU time at scale 4 \(calls: 40\), paired rounds'
+assert_contains "the rebuild's CPU × O2 and × BOLT" gt.md '^\| calls \| rebuild \| .* \| 0\.810 \[0\.810–0\.810\] \| 0\.900 \[0\.900–0\.900\] \|$'
