@@ -125,8 +125,8 @@
 #   - instructions (I refs of the unshifted program);
 #   - taken branches of the program's own code (callgrind --collect-jumps
 #     --dump-instr, bench/taken-branches.py);
-#   - user CPU and wall time: --rounds (5) paired rounds at the timing scale,
-#     every variant once per round in rotated order (bench/paired.py: median
+#   - user CPU and wall time: --rounds (5) paired rounds at the timing scale
+#     (where -O2 runs at least about 0.4 s; S_TIME below), every variant once per round in rotated order (bench/paired.py: median
 #     of the per-round ratios, bootstrap 95 % interval).  The whole script
 #     runs under `nice -n 10` (--nice); times taken on a loaded machine are
 #     labelled so.
@@ -318,7 +318,7 @@ S_TRAIN[zstd]=1          S_CG[zstd]=1          S_TIME[zstd]=6
 TRAIN[leveldb]=train     TESTS[leveldb]="overwrite reverse seek"
 S_TRAIN[leveldb]=50000   S_CG[leveldb]=5000    S_TIME[leveldb]=100000
 # a timed run takes at least about 0.4 s of -O2's user CPU (RESULTS.md
-# 2026-12-04 07:00: Lua's pairs had taken 24-65 ms a run, too short for a
+# 2026-12-04 06:28: Lua's pairs had taken 24-65 ms a run, too short for a
 # ratio of 2 %); S_TIME[P:WL] where one workload's scale is not its program's
 S_TIME[speedtest1:cte]=90 S_TIME[speedtest1:orm]=120
 S_TIME[lua:sort]=10      S_TIME[lua:coro]=160
