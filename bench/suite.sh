@@ -126,8 +126,9 @@
 #   - taken branches of the program's own code (callgrind --collect-jumps
 #     --dump-instr, bench/taken-branches.py);
 #   - user CPU and wall time: --rounds (5) paired rounds at the timing scale
-#     (where -O2 runs at least about 0.4 s; S_TIME below), every variant once per round in rotated order (bench/paired.py: median
-#     of the per-round ratios, bootstrap 95 % interval).  The whole script
+#     (where -O2 runs at least about 0.4 s; S_TIME below), every variant
+#     once per round in rotated order (bench/paired.py: median of the
+#     per-round ratios, bootstrap 95 % interval).  The whole script
 #     runs under `nice -n 10` (--nice); times taken on a loaded machine are
 #     labelled so.
 # The valgrind runs run each program as ./prog from a directory of its own
