@@ -6,9 +6,10 @@
 
 PROGRAMS has one line per program, "PROGRAM NAME TRAIN S_TRAIN S_CG S_TIME
 TEST..." (S_TIME: the timing scale, DEFAULT[,WL=SCALE...] where a test
-workload's is not the program's), "PADS NAME PAD..." for a program whose shifts are not --pads, and
-"BASEPADS NAME PAD..." for a program whose O2 and pgo are counted at other
-shifts than its own (bench/suite.sh --baseline-pads).  --counted: the
+workload's is not the program's), "PADS NAME PAD..." for a program whose
+shifts are not --pads, and "BASEPADS NAME PAD..." for a program whose O2
+and pgo are counted at other shifts than its own (bench/suite.sh
+--baseline-pads).  --counted: the
 variants counted (default all of --variants; it must hold O2); the others
 are listed as not measured, never as 0.  Read from DIR/NAME/COUNTS/ (--counts:
 i1, bench/i1sim's counts, the default; cg, one cachegrind run a layout):

@@ -243,21 +243,21 @@ wl_stamp() { # FILE CFLAGS...
 
 wl_build() {
     local prog=$1 d=$2 link=$3; shift 3
-    local f o objs=() own
+    local f o objs=() own stamp
     own=$(wl_cflags "$prog")
     mkdir -p "$d/obj"
     for f in $(wl_sources "$prog"); do
         o=$d/obj/$(basename "${f%.*}").o
         objs+=("$o")
         # shellcheck disable=SC2086  # the program's own flags, word-split as gcc gets them
-        if [ -f "$o" ] && wl_stamp "$f" "$@" $own | cmp -s - "$o.stamp"; then continue; fi
+        stamp=$(wl_stamp "$f" "$@" $own)
+        if [ -f "$o" ] && [ "$stamp" = "$(cat "$o.stamp" 2> /dev/null)" ]; then continue; fi
         rm -f "$o.stamp" "$d/prog"
         local std=
         [ "${f##*.}" = c ] && std=-std=gnu11
         # shellcheck disable=SC2086  # the program's own flags are word-split on purpose
         gcc "$@" $std $own -c "$f" -o "$o" 2>> "$d/cc.err" || { tail "$d/cc.err" >&2; return 1; }
-        # shellcheck disable=SC2086
-        wl_stamp "$f" "$@" $own > "$o.stamp"
+        echo "$stamp" > "$o.stamp"
     done
     local newest=1 x
     if [ -x "$d/prog" ]; then
