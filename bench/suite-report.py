@@ -240,6 +240,7 @@ def main(argv):
     # v -> [(pair name, i1 ×O2, i1 ×bolt, ir ×O2, taken ×O2, cpu ×O2, cpu ×bolt, i1,
     #        median ×bolt's, ×bolt's draws, i1 ×rebuild, ×rebuild's draws)]
     allpairs = {v: [] for v in variants}
+    built = {v: [] for v in variants}  # v -> [(pair, mean as built, mean redrawn)]
     loads = []
     for name, train, s_train, s_cg, s_time, tests in progs:
         pads = ppads.get(name, allpads)
@@ -292,6 +293,12 @@ def main(argv):
                 return ratio_draws(m[v][5], m[base][5], random.Random(zlib.crc32(name.encode())),
                                    vpads[v])
             for v in variants:
+                i1s = m[v][5]
+                b = [c for c, p in zip(i1s or [], vpads[v]) if "@" not in p]
+                r = [c for c, p in zip(i1s or [], vpads[v]) if "@" in p]
+                if b and r:
+                    built[v].append(("%s/%s" % (name, wl), sum(b) / len(b), sum(r) / len(r)))
+            for v in variants:
                 i1, rng, ir, tb, med, _ = m[v]
                 if v not in counted:
                     print("| %s | %s | not measured |%s" % (wl, v, " — |" * 8))
@@ -317,6 +324,7 @@ def main(argv):
     print()
     summary([(v, allpairs[v]) for v in variants], "every pair", counted)
     targets(allpairs, ours, counted, extras)
+    as_built(built, ours)
     if loads:
         print("Load average around the timing rounds: " + "; ".join(loads) + ".")
         print()
@@ -418,6 +426,39 @@ def targets(allpairs, ours, counted, extras):
         print(line)
         if v in extras:
             print(against_rebuild(v, ps, "rebuild" in counted))
+    print()
+
+
+def as_built(built, ours):
+    """each loop variant against BOLT as built (the mean over the layouts
+    P+N without a redraw: the layout shifts the issue names) and redrawn
+    (the mean over the redraws @M), and what the redraws do to each
+    build's own misses: only where BOLT and the variant have both"""
+    bo = {p: (b, r) for p, b, r in built.get("bolt", [])}
+    vs = [v for v in ours if any(p in bo for p, _, _ in built[v])]
+    if not vs:
+        return
+    print("As built and redrawn: I1 misses × BOLT's over the layouts without a redraw "
+          "(as built: the program and its hot code shifted, each build's arrangement as linked) "
+          "and over the redraws; redrawn ÷ as built: each build's mean over the redraws "
+          "over its mean as built.")
+    print()
+    print("| pair | BOLT redrawn ÷ as built |%s" % "".join(
+        " %s as built × BOLT | %s redrawn × BOLT | %s redrawn ÷ as built |" % (v, v, v) for v in vs))
+    print("|%s" % (" --- |" * (2 + 3 * len(vs))))
+    cols = {v: {p: (b / bo[p][0], r / bo[p][1], r / b) for p, b, r in built[v] if p in bo and b and bo[p][0]
+                and bo[p][1]} for v in vs}
+    for p, (b, r) in bo.items():
+        print("| %s | %s |%s" % (p, fmt(r / b if b else None), "".join(
+            " %s | %s | %s |" % tuple(fmt(x) for x in cols[v][p]) if p in cols[v] else " — | — | — |"
+            for v in vs)))
+    print("| **geometric mean** | %s |%s" % (fmt(geo(r / b for b, r in bo.values() if b)), "".join(
+        " %s | %s | %s |" % tuple(fmt(geo(x[k] for x in cols[v].values())) for k in range(3)) for v in vs)))
+    print()
+    for v in vs:
+        over = [p for p, x in cols[v].items() if x[0] > 1.0]
+        print("- %s as built: I1 misses ≤ BOLT's on %d of %d pairs%s" % (
+            v, len(cols[v]) - len(over), len(cols[v]), " (not on %s)" % ", ".join(over) if over else ""))
     print()
 
 

@@ -117,6 +117,14 @@ echo "PROGRAM lua tables 1 1 4 calls" > g.txt
 $R --work g --variants "O2 bolt rebuild" --pads "$G" --no-timing g.txt > g.md
 assert_contains "the redraws' noise in the interval" g.md \
     '^\| calls \| rebuild \| 1000 \| 1\.000 \| 1\.000 \[0\.900–1\.100\] \|'
+# as built (the layouts without a redraw) and redrawn, each × BOLT's,
+# and what the redraws do to each build: the rebuild 900 as built, 1100
+# redrawn; BOLT 1000 at both
+assert_contains "as built and redrawn × BOLT" g.md \
+    '^\| lua/calls \| 1\.000 \| 0\.900 \| 1\.100 \| 1\.222 \|$'
+assert_contains "as built: the pairs at or under BOLT" g.md \
+    '^- rebuild as built: I1 misses ≤ BOLT.s on 1 of 1 pairs$'
+assert_eq "no as-built table without redraws" 0 "$(grep -c '^As built and redrawn' all.md)"
 # not a grid (layout 512 at @64 alone, 3072 at 0 alone): the eight
 # shifts resampled one by one, an interval inside (0.900, 1.100)
 G3="0 1024 2048 3072 0@64 1024@64 2048@64 512@64"
