@@ -30,6 +30,21 @@ pad_obj() { padding zz_pad "$1"; }
 # every cold input (the cold tier, the cold parts) and precedes the hot
 # code, which it moves N bytes against them
 ipad_obj() { padding zzzz_ipad "$1"; }
+# hot_ipad_obj N M: the padding after the cold inputs of a build with
+# ordered hot code (a rebuild) at P+N@M.  The redraw's padding @M lies
+# among the cold inputs, which ld puts before the hot code, so it moves
+# the hot code M bytes against libc as well; with REDRAW_HOT=stays (the
+# suite's default) this padding is (N - M) mod 4096 bytes instead of N, so
+# that the hot code keeps P+N's offset in the I1's sets, as BOLT's hot text
+# does at every redraw (only the cold code after the redraw's place, and
+# the ordered code after the cut, move); with moves it is N
+hot_ipad_obj() {
+    if [ "${REDRAW_HOT:-stays}" = stays ] && [ "$2" != 0 ]; then
+        ipad_obj $(((4096 + $1 % 4096 - $2 % 4096) % 4096))
+    elif [ "$1" != 0 ]; then
+        ipad_obj "$1"
+    fi
+}
 # mid_obj M: M bytes in .text.unlikely.zz_mid, the redraw's padding among
 # the cold inputs; tmid_obj M: M bytes of .text, its place in BOLT's input
 # link (where llvm-bolt leaves the code the profile does not name)

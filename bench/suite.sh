@@ -13,6 +13,7 @@
 #                  [--variants "O2 bolt ..."] [--baseline-pads "0 2048"]
 #                  [--baseline-pads PROGRAM="0 ..."]... [--tests PROGRAM="WL ..."]...
 #                  [--counter i1sim|cachegrind] [--hot-share spread|S...|none]
+#                  [--redraw-hot stays|moves]
 #
 # Programs and workloads (bench/workloads.sh builds and runs them):
 #   sqlite      sqlite3.c + bench/sqlite/workload.c: trained on mix train,
@@ -115,6 +116,17 @@
 #     M=S per redraw, or none; one with counts and no such file was
 #     counted before a share was the default: none), and others are
 #     refused;
+#     --redraw-hot stays|moves: in a rebuild the cold code is linked before
+#     the ordered hot code, so the redraw's padding among the cold inputs
+#     moves the hot code M bytes against libc too; stays (the default):
+#     the padding after the cold inputs (+N) is (N - M) mod 4096 bytes at a
+#     redraw, so that the hot code keeps the offset of its layout P+N in the
+#     I1's sets, as BOLT's hot text does (each count compares the two at the
+#     same offset against libc; only the cold code after the redraw's place
+#     and the ordered code after the cut move); moves: +N as at the layout
+#     (the suite before 2026-12-04); a work directory keeps the value it
+#     was counted with (WORK/redraw-hot; one with counts and no such file:
+#     moves), and the other is refused;
 #     --show-layouts prints each program's shifts and exits;
 #     counted by --counter: i1sim (the default), one run of bench/i1sim per
 #     variant and workload simulating every layout linked (its counts are
@@ -180,7 +192,7 @@ top=$(cd "$here/.." && pwd)
 B=${PERFINST_BUILD:-$top/build}
 cmdline="bench/suite.sh${*:+ $*}"
 W=$here/.work/suite counter=i1sim record=0 quick=0 timing=1 taken=1 timing_only=0 rounds= pads= jobs=2 nicev=10 relinks=1 keep_profiles=0 show_layouts=0 layouts=
-redraws='' hot_share=spread
+redraws='' hot_share=spread REDRAW_HOT=stays
 programs="sqlite speedtest1 lua zstd leveldb"
 extra=() counted='' bpads=''
 declare -A PPADS    # --pads PROGRAM=LIST: that program's shifts
@@ -196,7 +208,7 @@ while [ $# -gt 0 ]; do
     --keep-profiles) keep_profiles=1; shift ;;
     --show-layouts) show_layouts=1; shift ;;
     --timing-only) timing_only=1; shift ;;
-    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests|--counter|--hot-share)
+    --programs|--work|--rounds|--pads|--jobs|--nice|--extra|--variants|--baseline-pads|--layouts|--redraws|--tests|--counter|--hot-share|--redraw-hot)
         [ $# -ge 2 ] || { echo "suite: $1 needs a value" >&2; exit 2; }
         case $1 in
         --programs) programs=$2 ;; --work) W=$2 ;; --rounds) rounds=$2 ;;
@@ -208,6 +220,7 @@ while [ $# -gt 0 ]; do
             [[ $hot_share =~ ^(0\.[0-9]*[1-9]( 0\.[0-9]*[1-9])*|spread|none)$ ]] ||
                 { echo "suite: --hot-share $2: expected a share between 0 and 1 (0.25), a list of them, one a redraw (\"0.25 0.5 0.75\"), spread or none" >&2; exit 2; }
             hot_share=${hot_share#none} ;;
+        --redraw-hot) case $2 in stays|moves) REDRAW_HOT=$2 ;; *) echo "suite: --redraw-hot $2: stays or moves" >&2; exit 2 ;; esac ;;
         --counter) case $2 in i1sim|cachegrind) counter=$2 ;; *) echo "suite: --counter $2: i1sim or cachegrind" >&2; exit 2 ;; esac ;;
         --tests) case $2 in *=*) PTESTS[${2%%=*}]=${2#*=} ;; *) echo "suite: --tests $2: expected PROGRAM=WL..." >&2; exit 2 ;; esac ;;
         esac
@@ -386,6 +399,12 @@ if [ "$counted_share" != "$this_share" ]; then
     esac
     die "$W was counted with --hot-share $counted_share (none: without it; M=S: the share S at the redraw @M); this run asks $this_share: use another --work, or $go_on to go on with its counts"
 fi
+# --redraw-hot the work directory was counted with (moves before the option)
+if [ ! -f "$W/redraw-hot" ]; then
+    if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo moves; else echo "$REDRAW_HOT"; fi > "$W/redraw-hot"
+fi
+[ "$(cat "$W/redraw-hot")" = "$REDRAW_HOT" ] ||
+    die "$W was counted with --redraw-hot $(cat "$W/redraw-hot"); this run asks $REDRAW_HOT: use another --work, or --redraw-hot $(cat "$W/redraw-hot") to go on with its counts"
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
@@ -683,7 +702,7 @@ shifts() {
                 # shellcheck disable=SC2046
                 (cd "$d" && logged "$B/perfinst-ld" -O2 -o prog "$(pad_obj "$pad")" \
                     $(objs_at "$p" "$PD/${DIR[$v]}" "$mid") $(hot_obj "$PD/${DIR[$v]}" "$mid" "$(share_at "$mid")") \
-                    $ipad $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") \
+                    $(hot_ipad_obj "$inner" "$mid") $(redraw_script "$p" "$PD/${DIR[$v]}" "$mid") \
                     $(wl_libs "$p")) > "$d/link.log" 2>&1 ||
                     { tail "$d/link.log" >&2; die "$p: $v shifted by $tok"; } ;;
             esac
@@ -881,6 +900,7 @@ say "done in $(( $(date +%s) - t0 )) s"
     echo "- compiler: $(gcc --version | head -1); $(valgrind --version); $("$BOLT" --version 2> /dev/null | grep -m1 -i 'llvm version' | sed 's/^ *//')"
     echo "- tree: $(cd "$top" && git rev-parse --short HEAD)$(cd "$top" && git diff --quiet HEAD -- . ':!bench/RESULTS.md' || echo ' (with uncommitted changes)')"
     echo "- work directory: $W; the commands of each program in $W/PROGRAM/commands.txt"
+    echo "- redraws: the hot code cut at $(cat "$W/hot-share") (--hot-share); a rebuild's hot code $REDRAW_HOT at a redraw (--redraw-hot)"
     echo
     for p in $programs; do
         echo "PROGRAM $p ${TRAIN[$p]} ${S_TRAIN[$p]} ${S_CG[$p]} $(time_scales "$p") ${TESTS[$p]}"

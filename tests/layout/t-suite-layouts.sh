@@ -234,6 +234,27 @@ assert_eq "h3's bytes" "$(bytes hp0 h3)" "$(bytes hp1 h3)"
 gcc -O2 -o hq1 h/obj/*.o "$(hot_obj "$W/h" 1728 0.25)"
 assert_eq "share 0.25: after rank 1, h2 moves" "$(($(addr hp0 h2) + 1728))" "$(addr hq1 h2)"
 assert_eq "share 0.25: h1 stays" "$(addr hp0 h1)" "$(addr hq1 h1)"
+# --redraw-hot (bench/suite-link.sh hot_ipad_obj): the padding after the
+# cold inputs at P+N@M is N - M mod 4096 bytes (stays, the default), so a
+# cold object's padding @M before the ordered code leaves the ordered code
+# where P+N has it; N with moves, and nothing for N = 0 at redraw 0
+echo '__attribute__((noinline, cold)) int c1(int x) { return x - 3; }' > h/cold.c
+gcc -O2 -ffunction-sections -c h/cold.c -o h/cold.o
+size_of() { echo $((16#$(readelf -SW "$1" | sed -n 's/.* \.text\.unlikely\.[^ ]* *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p'))); }
+assert_eq "stays: N - M" 320 "$(size_of "$(hot_ipad_obj 1024 704)")"
+assert_eq "stays: modulo 4096" 3392 "$(size_of "$(hot_ipad_obj 0 704)")"
+assert_eq "stays at redraw 0: N" 1024 "$(size_of "$(hot_ipad_obj 1024 0)")"
+assert_eq "nothing for 0+0@0" "" "$(hot_ipad_obj 0 0)"
+assert_eq "moves: N" 1024 "$(REDRAW_HOT=moves; size_of "$(hot_ipad_obj 1024 704)")"
+gcc -O2 -o hs0 h/cold.o h/obj/*.o "$(ipad_obj 1024)"
+gcc -O2 -o hs1 h/cold.o "$(mid_obj 704)" h/obj/*.o "$(hot_ipad_obj 1024 704)"
+gcc -O2 -o hs2 h/cold.o "$(mid_obj 704)" h/obj/*.o "$(REDRAW_HOT=moves; hot_ipad_obj 1024 704)"
+assert_eq "c1, before the redraw's padding, stays" "$(addr hs0 c1)" "$(addr hs1 c1)"
+for f in h1 h4; do
+    assert_eq "stays: $f where P+N has it" "$(addr hs0 $f)" "$(addr hs1 $f)"
+    assert_eq "moves: $f 704 bytes on" "$(($(addr hs0 $f) + 704))" "$(addr hs2 $f)"
+done
+./hs1 || fail "the program with the redraw fails"
 rm h/obj/hot1.o h/obj/hot2.o
 sed -n 1p hot.c > h/one.c && gcc -O2 -c h/one.c -o h/obj/one.o
 assert_eq "one rank: no hot padding" "" "$(hot_obj "$W/h" 704 0.5)"
@@ -273,3 +294,11 @@ mkdir -p wold/lua/i1
 expect_fail "a directory counted before the default" "$PERFINST_TOP/bench/suite.sh" --work wold --programs lua
 assert_contains "says so" err "wold was counted with --hot-share none .*this run asks 704=0\.125 1408=0\.25 2112=0\.375 2816=0\.5 3520=0\.625 128=0\.75 832=0\.875: use another --work, or --hot-share none to go on with its counts"
 assert_eq "and records it" none "$(cat wold/hot-share)"
+# --redraw-hot: a directory counted before the option moved the hot code
+# with the redraws; a run asking the other value is refused
+expect_fail "--redraw-hot of neither" "$PERFINST_TOP/bench/suite.sh" --programs lua --redraw-hot both
+mkdir -p wrh/lua/i1
+echo none > wrh/hot-share
+expect_fail "a directory counted before --redraw-hot" "$PERFINST_TOP/bench/suite.sh" --work wrh --programs lua --hot-share none
+assert_contains "says how to go on" err "wrh was counted with --redraw-hot moves; this run asks stays: use another --work, or --redraw-hot moves to go on with its counts"
+assert_eq "and records it" moves "$(cat wrh/redraw-hot)"
