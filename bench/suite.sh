@@ -384,14 +384,19 @@ if [ $show_layouts = 1 ]; then
     done
     exit 0
 fi
-# the shares of --hot-share the work directory's shifted programs and
-# counts were made with: "none" without them, one share for every redraw,
-# or each redraw's, M=S ...; a directory with counts and no record of
-# them was counted before a share was the default, without one
-if [ ! -f "$W/hot-share" ]; then
-    if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo none; else echo "$this_share"; fi > "$W/hot-share"
-fi
-counted_share=$(cat "$W/hot-share")
+# record_of FILE BEFORE NOW: what WORK/FILE records the work directory's
+# shifted programs and counts were made with, written first when missing:
+# BEFORE for a directory with counts (counted before the option), else NOW
+record_of() {
+    if [ ! -f "$W/$1" ]; then
+        if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo "$2"; else echo "$3"; fi > "$W/$1"
+    fi
+    cat "$W/$1"
+}
+# the shares of --hot-share: "none" without them, one share for every
+# redraw, or each redraw's, M=S ...; a directory with counts and no record
+# of them was counted before a share was the default, without one
+counted_share=$(record_of hot-share none "$this_share")
 if [ "$counted_share" != "$this_share" ]; then
     case $counted_share in
     *=*) go_on="--hot-share \"$(echo "$counted_share" | sed 's/[0-9]*=//g')\" --redraws \"0 $(echo "$counted_share" | sed 's/=[0-9.]*//g')\"" ;;
@@ -399,12 +404,10 @@ if [ "$counted_share" != "$this_share" ]; then
     esac
     die "$W was counted with --hot-share $counted_share (none: without it; M=S: the share S at the redraw @M); this run asks $this_share: use another --work, or $go_on to go on with its counts"
 fi
-# --redraw-hot the work directory was counted with (moves before the option)
-if [ ! -f "$W/redraw-hot" ]; then
-    if compgen -G "$W/*/[ic][1g]" > /dev/null; then echo moves; else echo "$REDRAW_HOT"; fi > "$W/redraw-hot"
-fi
-[ "$(cat "$W/redraw-hot")" = "$REDRAW_HOT" ] ||
-    die "$W was counted with --redraw-hot $(cat "$W/redraw-hot"); this run asks $REDRAW_HOT: use another --work, or --redraw-hot $(cat "$W/redraw-hot") to go on with its counts"
+# --redraw-hot (moves before the option)
+counted_hot=$(record_of redraw-hot moves "$REDRAW_HOT")
+[ "$counted_hot" = "$REDRAW_HOT" ] ||
+    die "$W was counted with --redraw-hot $counted_hot; this run asks $REDRAW_HOT: use another --work, or --redraw-hot $counted_hot to go on with its counts"
 
 # the variants: name -> directory; the loop's extras after the standard ones
 V=(O2 pgo bolt rebuild relink)
