@@ -245,6 +245,7 @@ struct search {
     size_t na;
     uint64_t *fetch;    /* per line of the span */
     size_t span;
+    double affinity;    /* the weight of the Ext-TSP score */
     int oom;
 };
 
@@ -285,7 +286,7 @@ static struct fnlines *fn_lines(struct search *q, uint32_t id, uint64_t sub)
     return l;
 }
 
-/* What the search minimises: pressure - AFFINITY * Ext-TSP score. */
+/* What the search minimises: pressure - affinity * Ext-TSP score. */
 static double objective(struct search *q, const uint32_t *order)
 {
     const struct ord_cache *c = q->c;
@@ -316,7 +317,7 @@ static double objective(struct search *q, const uint32_t *order)
         if (d < ORD_EXTTSP_DIST)
             sc += (double)a->weight * (1.0 - (double)d / ORD_EXTTSP_DIST);
     }
-    return (double)cost - ORD_SETS_AFFINITY * sc;
+    return (double)cost - q->affinity * sc;
 }
 
 /* Moves the element at i to position j (shifting those between). */
@@ -343,21 +344,14 @@ static int by_u64_desc(const void *a, const void *b)
     return x > y ? -1 : x < y;
 }
 
-long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
-                const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
-                uint32_t *order, size_t n, int max_passes)
-{
-    return ord_spread_seg(f, nodes, nn, arcs, na, c, order, n, n, max_passes);
-}
-
 long ord_spread_seg(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
                     const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
-                    uint32_t *order, size_t n, size_t nfirst, int max_passes)
+                    uint32_t *order, size_t n, size_t nfirst, int max_passes, double affinity)
 {
     (void)nodes;
     struct search q;
     memset(&q, 0, sizeof q);
-    q.f = f, q.c = c, q.n = n;
+    q.f = f, q.c = c, q.n = n, q.affinity = affinity;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += f[order[i]].size + (f[order[i]].align > 1 ? f[order[i]].align : 0);

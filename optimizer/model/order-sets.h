@@ -35,7 +35,8 @@ struct ord_cache {
 };
 
 /* The weight of the Ext-TSP score (calls) against set pressure (fetches):
- * a call kept within reach of its caller is worth this many fetches. */
+ * a call kept within reach of its caller is worth this many fetches (the
+ * default of `pmopt plan --sets-affinity`). */
 #define ORD_SETS_AFFINITY 0.25
 
 /* Set pressure of the nodes ids[0..n) placed at at[0..n) (any addresses;
@@ -63,19 +64,15 @@ uint64_t ord_set_pressure_seq(const struct ord_fn *f, const uint32_t *ids, size_
 
 /* Improves order[0..n) (node indices into f and nodes) in place: local
  * search over swaps of two functions and moves of one, first improvement,
- * at most max_passes passes over the positions; deterministic.  The arcs
- * (na of them, over the same nodes) give the affinity term.  Returns the
- * number of changes made, or -1 when out of memory. */
-long ord_spread(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
-                const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
-                uint32_t *order, size_t n, int max_passes);
-
-/* The same with two segments that keep their places: positions
- * [0, nfirst) and [nfirst, n) each permuted within itself (the hot parts
- * of the functions, then the cold parts the relink places after them).
- * ord_spread is nfirst = n. */
+ * at most max_passes passes over the positions; deterministic.  Two
+ * segments keep their places: positions [0, nfirst) and [nfirst, n) are
+ * each permuted within itself (the hot parts of the functions, then the
+ * cold parts the relink places after them; nfirst = n: one segment).  The
+ * arcs (na of them, over the same nodes) give the affinity term, weighed
+ * by `affinity` (ORD_SETS_AFFINITY by default).  Returns the number of
+ * changes made, or -1 when out of memory. */
 long ord_spread_seg(const struct ord_fn *f, const struct ord_node *nodes, size_t nn,
                     const struct ord_arc *arcs, size_t na, const struct ord_cache *c,
-                    uint32_t *order, size_t n, size_t nfirst, int max_passes);
+                    uint32_t *order, size_t n, size_t nfirst, int max_passes, double affinity);
 
 #endif /* PERFINST_ORDER_SETS_H */

@@ -39,6 +39,7 @@
 #include "plan.h"
 #include "profile.h"
 #include "order.h"
+#include "order-sets.h"
 #include "plan-order.h"
 #include "piout.h"
 
@@ -118,6 +119,9 @@ static void help(FILE *f)
             "                       less (for comparison)\n"
             "  --sets-passes=N      with --order=sets: passes of the search (4; 0: only\n"
             "                       print the set pressure of the orders and the target)\n"
+            "  --sets-affinity=W    with --order=sets: a call within reach of its caller\n"
+            "                       (the Ext-TSP score) is worth W fetches of set\n"
+            "                       pressure (0.25; more keeps more of Ext-TSP's order)\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
             "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
             "  --dcache=S,W,L       the L1d geometry of the data model (default: sysfs)\n"
@@ -446,6 +450,7 @@ int cmd_plan(int argc, char **argv)
         { "no-tier-first", no_argument, NULL, 'N' },
         { "target", required_argument, NULL, 'G' },
         { "sets-passes", required_argument, NULL, 'P' },
+        { "sets-affinity", required_argument, NULL, 'W' },
         { "no-model-check", no_argument, NULL, 'M' },
         { "rebuild-split", no_argument, NULL, 'X' },
         { "clean-ranges", no_argument, NULL, 'L' },
@@ -461,7 +466,8 @@ int cmd_plan(int argc, char **argv)
     };
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
     int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
-    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4 };
+    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4,
+                                  .sets_affinity = ORD_SETS_AFFINITY };
     const char *check = NULL;
     const char *out = NULL;
     struct model md;
@@ -514,6 +520,15 @@ int cmd_plan(int argc, char **argv)
                 return pm_usage_error("plan", "--sets-passes: '%s' is not a number from 0 to 100",
                                       optarg);
             po.sets_passes = (int)v;
+            break;
+        }
+        case 'W': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (*end || end == optarg || !(v >= 0 && v <= 1e6))
+                return pm_usage_error("plan", "--sets-affinity: '%s' is not a number from 0 to 1000000",
+                                      optarg);
+            po.sets_affinity = v;
             break;
         }
         case 'K': check = optarg; break;

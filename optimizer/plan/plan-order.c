@@ -1000,7 +1000,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     if (alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
         struct plan_sets_in si = { &p.s, p.count, p.ccount, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs,
-                                   &p.g, o->target, ORD_EXTTSP, o->sets_passes };
+                                   &p.g, o->target, ORD_EXTTSP, o->sets_passes, o->sets_affinity };
         if (!(cold = malloc((nn ? nn : 1) * sizeof *cold)) || plan_sets(&si, order, n, cold, &ncold)) {
             if (!cold)
                 rep_oom();

@@ -18,6 +18,8 @@ struct plan_order_opts {
     const char *target; /* --target=PROG2: with --order=sets, the sizes of PROG2's
                            objects (the program the relink will place) */
     int sets_passes;    /* --sets-passes: the search's passes (4; 0: none) */
+    double sets_affinity; /* --sets-affinity: the weight of the Ext-TSP score in the
+                           search (ORD_SETS_AFFINITY) */
     int no_model_check; /* --no-model-check: write the order even when predicted worse */
     long rebuild_tier;  /* with --rebuild: --tier-hot (thousandths of a percent), the
                            hot tier the rebuilt program will have; 0: not a rebuild plan */

@@ -267,7 +267,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
     uint64_t before = ord_set_pressure_seq(f, base, n + nc, &c),
              hot_only = ord_set_pressure_seq(f, base, n, &c);
     long ch = ord_spread_seg(f, in->nodes, nn, in->arcs, in->na, &c, items, n + nc, n,
-                             in->passes);
+                             in->passes, in->affinity);
     if (ch < 0) {
         pm_error("out of memory");
         goto done;
@@ -293,9 +293,9 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
            cmissing ? " (some have no cold part in the target)" : "",
            (unsigned long long)hot_only);
     printf("  set pressure (fetches beyond the %u hottest lines of each set%s): %s order %llu, "
-           "spread %llu (%ld swaps and moves)\n", g->ways,
+           "spread %llu (%ld swaps and moves, affinity %g)\n", g->ways,
            have_t ? ", sizes of the target" : "", ord_name(in->base_alg),
-           (unsigned long long)before, (unsigned long long)after, ch);
+           (unsigned long long)before, (unsigned long long)after, ch, in->affinity);
     printf("  Ext-TSP score %.0f -> %.0f\n",
            ord_exttsp_score(in->nodes, nn, in->arcs, in->na, base, n),
            ord_exttsp_score(in->nodes, nn, in->arcs, in->na, order, n));

@@ -25,6 +25,7 @@ struct plan_sets_in {
     const char *target;           /* --target=PROG2, or NULL */
     int base_alg;                 /* the order it starts from (for the message) */
     int passes;                   /* of the search (0: only the pressures) */
+    double affinity;              /* the weight of the Ext-TSP score (--sets-affinity) */
 };
 
 /* Spreads order[0..n) (sections of in->s) over the cache sets, with the

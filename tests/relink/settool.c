@@ -1,8 +1,9 @@
 /* settool: the set-pressure order (optimizer/model/order-sets.c) on functions
  * read from stdin, for t-sets.sh.  Lines: "cache SETS WAYS LINE",
  * "fn NAME SIZE ALIGN", "blk NAME LO HI COUNT" (an executed range of NAME),
- * "arc FROM TO WEIGHT".  The functions in input order are the starting
- * order.  Prints "before: PRESSURE", "after: PRESSURE", "order: names",
+ * "arc FROM TO WEIGHT", "affinity W" (the weight of the Ext-TSP score;
+ * ORD_SETS_AFFINITY without it).  The functions in input order are the
+ * starting order.  Prints "before: PRESSURE", "after: PRESSURE", "order: names",
  * and "at: NAME ADDRESS SET" per function of the spread order. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ int main(void)
     struct ord_node nodes[64];
     struct ord_arc arcs[256];
     struct ord_cache c = { 64, 8, 64 };
+    double affinity = ORD_SETS_AFFINITY;
     size_t nn = 0, na = 0;
     char line[256], kind[16], w1[32], w2[32];
     memset(f, 0, sizeof f);
@@ -37,6 +39,8 @@ int main(void)
             continue;
         if (!strcmp(kind, "cache") && sscanf(line, "%*s %u %u %u", &s, &w, &l) == 3) {
             c = (struct ord_cache){ s, w, l };
+        } else if (!strcmp(kind, "affinity") && sscanf(line, "%*s %lf", &affinity) == 1) {
+            ;
         } else if (!strcmp(kind, "fn") && nn < 64 &&
                    sscanf(line, "%*s %31s %llu %llu", names[nn], &a, &b) == 3) {
             f[nn] = (struct ord_fn){ a, b, blk[nn], 0 };
@@ -61,7 +65,7 @@ int main(void)
     for (size_t i = 0; i < nn; i++)
         order[i] = (uint32_t)i;
     printf("before: %llu\n", (unsigned long long)ord_set_pressure_seq(f, order, nn, &c));
-    if (ord_spread(f, nodes, nn, arcs, na, &c, order, nn, 4) < 0)
+    if (ord_spread_seg(f, nodes, nn, arcs, na, &c, order, nn, nn, 4, affinity) < 0)
         return 1;
     printf("after: %llu\norder:", (unsigned long long)ord_set_pressure_seq(f, order, nn, &c));
     for (size_t i = 0; i < nn; i++)

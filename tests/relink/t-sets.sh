@@ -59,6 +59,31 @@ case " $(sed -n 's/^order://p' out) " in
 *) fail "X should be right before A: $(grep '^order:' out)" ;;
 esac
 
+# The affinity's weight (--sets-affinity): A and B are 256 bytes whose
+# first line runs 100 times, and A calls B 12800 times; S is one line run
+# once.  In the order A B S the two first lines share set 0 of 4 one-way
+# sets (pressure 101).  S between A and B moves B's first line to set 1
+# (pressure 1: S's line beside A's) and the call 64 bytes farther: its
+# Ext-TSP score falls by 12800 × 64 / 4096 = 200.  At 0.25 (the default)
+# that is worth 50 fetches, less than the 100 the spread saves: A S B.  At
+# 1 it is worth 200: A and B stay together and share the set (S goes
+# before A, off B's set: pressure 100).
+for w in 0.25 1; do
+    { echo "cache 4 1 64"; echo "affinity $w"
+      echo "fn A 256 16"; echo "fn B 256 16"; echo "fn S 64 16"
+      echo "blk A 0 64 100"; echo "blk B 0 64 100"; echo "blk S 0 64 1"
+      echo "arc A B 12800"; } > aff$w.g
+    ./settool < aff$w.g > out$w
+    cat out$w
+done
+assert_eq "affinity 0.25: pressure 101 spread to 1" "before: 101 after: 1" "$(grep -E '^(before|after):' out0.25 | xargs)"
+assert_eq "affinity 0.25: S between A and B" "order: A S B" "$(grep '^order:' out0.25)"
+assert_eq "affinity 1: the call kept, the set shared" "before: 101 after: 100" "$(grep -E '^(before|after):' out1 | xargs)"
+case " $(sed -n 's/^order://p' out1) " in
+*" A B "*) ok "affinity 1: B right after A" ;;
+*) fail "affinity 1: B should be right after A: $(grep '^order:' out1)" ;;
+esac
+
 # End to end (sets.c): 12 functions of 8 KiB (with -falign-functions=64)
 # whose executed lines are near their start and in the middle, 12 small
 # ones that run once.  Ext-TSP's order puts the big ones one after the
@@ -85,6 +110,18 @@ ep=$(echo "$line" | sed -n 's/.*exttsp order \([0-9]*\), spread \([0-9]*\).*/\1/
 sp=$(echo "$line" | sed -n 's/.*exttsp order \([0-9]*\), spread \([0-9]*\).*/\2/p')
 [ -n "$ep" ] && [ "$ep" -gt 0 ] || fail "Ext-TSP's order has no set pressure ($line): the fixture proves nothing"
 assert_eq "spread: no set over its ways" 0 "$sp"
+assert_contains "the default affinity is said" sets.plan "swaps and moves, affinity 0.25\)"
+# --sets-affinity: so heavy a weight that no move may lower the Ext-TSP score
+"$PMOPT" plan --order=sets --no-tier-first --cache=32768,8,64 --sets-affinity=1e6 -o heavy.fb sets sets.pit > heavy.plan
+assert_contains "--sets-affinity is said" heavy.plan "swaps and moves, affinity 1e\+06\)"
+sc=$(sed -n 's/^  Ext-TSP score \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' heavy.plan)
+[ -n "$sc" ] && [ "${sc#* }" -ge "${sc% *}" ] || fail "affinity 1e6: the Ext-TSP score fell ($sc)"
+ok "affinity 1e6: the Ext-TSP score kept or raised ($sc)"
+if "$PMOPT" plan --order=sets --sets-affinity=x -o bad.fb sets sets.pit > bad.out 2>&1; then
+    fail "--sets-affinity=x accepted"
+else
+    assert_contains "--sets-affinity=x refused" bad.out "--sets-affinity: 'x' is not a number"
+fi
 for v in ext sets; do
     "$PMOPT" relink sets --feedback $v.fb -o sets.$v --smoke 30 > $v.rel || fail "relink $v"
     ./sets.$v 100 > $v.out
