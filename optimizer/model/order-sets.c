@@ -224,6 +224,42 @@ uint64_t ord_set_pressure_seq(const struct ord_fn *f, const uint32_t *ids, size_
     return r;
 }
 
+/* The Ext-TSP score (order.h's formula) of the nodes at pos[] (per node of
+ * nn, UINT64_MAX when not placed), at f's sizes. */
+static double placed_score(const struct ord_fn *f, const uint64_t *pos, size_t nn,
+                           const struct ord_arc *arcs, size_t na)
+{
+    double sc = 0;
+    for (size_t k = 0; k < na; k++) {
+        const struct ord_arc *a = &arcs[k];
+        if (a->from >= nn || a->to >= nn || a->from == a->to || pos[a->from] == UINT64_MAX ||
+            pos[a->to] == UINT64_MAX)
+            continue;
+        uint64_t m = pos[a->from] + (f[a->from].size ? f[a->from].size : 1) / 2, t = pos[a->to],
+                 d = t > m ? t - m : m - t;
+        if (d < ORD_EXTTSP_DIST)
+            sc += (double)a->weight * (1.0 - (double)d / ORD_EXTTSP_DIST);
+    }
+    return sc;
+}
+
+double ord_sets_score(const struct ord_fn *f, size_t nn, const struct ord_arc *arcs, size_t na,
+                      const uint32_t *ids, size_t n)
+{
+    uint64_t *at = malloc((n ? n : 1) * sizeof *at), *pos = malloc((nn ? nn : 1) * sizeof *pos);
+    double sc = -1;
+    if (at && pos) {
+        place(f, ids, n, at);
+        for (size_t i = 0; i < nn; i++)
+            pos[i] = UINT64_MAX;
+        for (size_t i = 0; i < n; i++)
+            pos[ids[i]] = at[i];
+        sc = placed_score(f, pos, nn, arcs, na);
+    }
+    free(at), free(pos);
+    return sc;
+}
+
 /* The search evaluates thousands of layouts: each function's lines are
  * computed once per start offset within a line (its alignment allows few),
  * and a layout's cost sums them into the span's lines. */
@@ -309,15 +345,7 @@ static double objective(struct search *q, const uint32_t *order)
     uint64_t cost = 0;
     for (uint32_t set = 0; set < c->sets; set++)
         cost += set_excess(q->fetch, q->span, set, c, NULL);
-    double sc = 0;
-    for (size_t k = 0; k < q->na; k++) {
-        const struct ord_arc *a = &q->arcs[k];
-        uint64_t m = q->pos[a->from] + (q->f[a->from].size ? q->f[a->from].size : 1) / 2,
-                 t = q->pos[a->to], d = t > m ? t - m : m - t;
-        if (d < ORD_EXTTSP_DIST)
-            sc += (double)a->weight * (1.0 - (double)d / ORD_EXTTSP_DIST);
-    }
-    return (double)cost - q->affinity * sc;
+    return (double)cost - q->affinity * placed_score(q->f, q->pos, SIZE_MAX, q->arcs, q->na);
 }
 
 /* Moves the element at i to position j (shifting those between). */

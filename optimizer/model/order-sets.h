@@ -62,6 +62,14 @@ double ord_che_set(const uint64_t *v, size_t nv, uint32_t ways);
 uint64_t ord_set_pressure_seq(const struct ord_fn *f, const uint32_t *ids, size_t n,
                               const struct ord_cache *c);
 
+/* The Ext-TSP score (order.h) of ids[0..n) laid out as
+ * ord_set_pressure_seq lays them out, at f's sizes and alignments: the
+ * score the search below weighs (order.h's ord_exttsp_score takes the
+ * profiled build's sizes, packed).  nn: the nodes f holds (arcs naming
+ * others are left out); -1 when out of memory. */
+double ord_sets_score(const struct ord_fn *f, size_t nn, const struct ord_arc *arcs, size_t na,
+                      const uint32_t *ids, size_t n);
+
 /* Improves order[0..n) (node indices into f and nodes) in place: local
  * search over swaps of two functions and moves of one, first improvement,
  * at most max_passes passes over the positions; deterministic.  Two

@@ -296,9 +296,12 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
            "spread %llu (%ld swaps and moves, affinity %g)\n", g->ways,
            have_t ? ", sizes of the target" : "", ord_name(in->base_alg),
            (unsigned long long)before, (unsigned long long)after, ch, in->affinity);
-    printf("  Ext-TSP score %.0f -> %.0f\n",
-           ord_exttsp_score(in->nodes, nn, in->arcs, in->na, base, n),
-           ord_exttsp_score(in->nodes, nn, in->arcs, in->na, order, n));
+    /* the score the search weighed: the sizes it placed (the target's,
+       or the rebuild's hot parts) */
+    printf("  Ext-TSP score%s %.0f -> %.0f\n",
+           have_t ? " (sizes of the target)" : in->pred ? " (the rebuild's predicted hot parts)" : "",
+           ord_sets_score(f, nn, in->arcs, in->na, base, n + nc),
+           ord_sets_score(f, nn, in->arcs, in->na, items, n + nc));
     if (have_t) {
         if (missing)
             printf("  target %s: %zu of the %zu ordered functions have no section there "

@@ -244,3 +244,21 @@ assert_eq "nm: the cold parts after the ordered functions, in the plan's order" 
 "$PMOPT" plan --order=sets $SC --sets-passes=0 --target=wr.s --advise wc wc.pit > wt1
 assert_contains "with cold parts, the relink as linked: pressure $sp as planned" wt1 \
     "set pressure of the target as linked: $sp "
+
+# The Ext-TSP score the plan prints is the one its search weighed: with
+# --target, at the target's sizes and alignments (the profiled build's
+# sizes gave another score, which could fall where the search's cannot).
+# At an affinity where a call outweighs any fetch, the search never lowers
+# its score, so the printed one does not fall.
+"$PMOPT" plan --order=sets $SC --target=wr --sets-affinity=1e6 -o wa.fb wc wc.pit > wa.plan
+line=$(grep '^  Ext-TSP score' wa.plan)
+echo "$line"
+case "$line" in
+"  Ext-TSP score (sizes of the target) "*) ok "the score is said at the target's sizes" ;;
+*) fail "the plan's score line: $line" ;;
+esac
+b=$(echo "$line" | sed -n 's/.* \([0-9]*\) -> \([0-9]*\)$/\1/p')
+a=$(echo "$line" | sed -n 's/.* \([0-9]*\) -> \([0-9]*\)$/\2/p')
+[ -n "$b" ] && [ -n "$a" ] && [ "$b" -gt 0 ] || fail "no score read: $line"
+[ "$a" -ge "$b" ] || fail "at affinity 1e6 the printed score fell: $b -> $a"
+ok "at affinity 1e6 the printed score does not fall: $b -> $a"
