@@ -155,13 +155,30 @@ sqlite_build_rebuild() {
     sqlite_build "$1" -O2 $PI "${c[@]}" -fplugin-arg-perfinst-feedback="$2" -fplugin-arg-perfinst-sections &&
         sqlite_pild "$1"
 }
+# apt_install LOG PKG...: the Debian packages of PKG... that are missing
+# installed (sudo when not root; apt-get update first when apt does not
+# know one; apt's messages in LOG); nonzero, naming them, when some cannot
+# be had
+apt_install() {
+    local log=$1 p sudo='' missing=()
+    shift
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -gt 0 ] || return 0
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "$(basename "$0"): installing ${missing[*]}" >&2
+    { DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}" ||
+        { $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"; }
+    } > "$log" 2>&1 && return 0
+    echo "$(basename "$0"): cannot install ${missing[*]} (apt's messages in $log)" >&2
+    return 1
+}
 # bolt_setup LOG: BOLT = llvm-bolt (bolt-22 installed when missing, apt's
 # messages in LOG); BOLT names a missing file when it cannot be had
 bolt_setup() {
     if ! command -v llvm-bolt > /dev/null && [ ! -x /usr/lib/llvm-22/bin/llvm-bolt ]; then
-        echo "$(basename "$0"): installing bolt-22 (llvm-bolt)" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y bolt-22 > "$1" 2>&1 ||
-            echo "$(basename "$0"): cannot install bolt-22: the bolt variant is skipped" >&2
+        apt_install "$1" bolt-22 || echo "$(basename "$0"): no llvm-bolt: the bolt variant is skipped" >&2
     fi
     BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
 }
@@ -210,6 +227,19 @@ paired_report() {
     [ $# -gt 0 ] || set -- O2 bolt
     for b; do args+=(--base "$b"); done
     python3 "$here/paired.py" "${args[@]}" "$out"
+}
+
+# project_source LOG: for the sourced bench/projects/NAME.sh, the Debian
+# packages its build needs (P_DEBDEPS) installed when missing (apt's
+# messages in LOG) and its source package fetched (bench/fetch-debsrc.sh);
+# prints SRC, the unpacked tree; nonzero, saying why, when either fails
+project_source() {
+    if [ -n "${P_DEBDEPS:-}" ] && ! apt_install "$1" $P_DEBDEPS; then
+        echo "$(basename "$0"): ${P_PKG%%=*} cannot be built without $P_DEBDEPS" >&2
+        return 1
+    fi
+    "$here/fetch-debsrc.sh" "$P_PKG" | tail -1
+    [ "${PIPESTATUS[0]}" = 0 ]
 }
 
 # project_tree SRC PKG TREE DEST: a fresh copy of a Debian source package's

@@ -44,6 +44,8 @@
 #                first planned, all relinked; P_TESTEXES: globs of more the
 #                tests run, relinked too
 #   P_SPOT       a function whose count the training input determines
+#   P_DEBDEPS    the Debian packages its build needs beyond scripts/deps.sh's
+#                (installed when missing: bench/lib.sh project_source)
 #   P_VGSCALE    the workloads' scale under valgrind (P_SCALE; 1 otherwise)
 #   p_build      build in the current directory with the environment's CC,
 #                CXX, CFLAGS, CXXFLAGS, LDFLAGS by the project's own system
@@ -164,7 +166,7 @@ build() {
         export P_VARIANT=$v
         env | grep -E '^(CC|CXX|CFLAGS|CXXFLAGS|LDFLAGS)=' | sort > .env
         TIMEFORMAT='%U %S'
-        { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log 2> /dev/null >&2; exit 1; }
+        { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log >&2 2> /dev/null; exit 1; }
         # a rebuild in which a unit did not apply the plan measures -O2
         if [ "$v" = rebuild ] && missed=$(plan_missed .build.out); then
             echo "$missed" >&2
@@ -230,6 +232,16 @@ vdir() {
 
 # the ELF files of P_EXES in variant V's tree
 exes() { local e; for e in $P_EXES; do echo "$(vdir "$1")/$e"; done; }
+# is_elf FILE: FILE is an ELF file (a glob of P_TESTEXES may match others:
+# xkbcommon's build/test-* holds the generated test-config.h)
+is_elf() { [ -f "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
+# test_exes V: the programs of P_TESTEXES (globs) built in V's tree
+test_exes() {
+    local g f
+    for g in ${P_TESTEXES:-}; do
+        for f in "$(vdir "$1")"/$g; do ! is_elf "$f" || echo "$f"; done
+    done
+}
 
 # plan_all: each of P_EXES planned from its own traces of the training run
 # (a trace names the build-ids of the program and the libraries it ran,
@@ -266,18 +278,20 @@ plan_of() {
 
 # relink_all: the rebuild's P_EXES and P_TESTEXES (globs) relinked with the
 # plan (each kept as FILE.rebuild, the relinked copy put in its place); 0
-# when every one was relinked.  A test program gets another program's plan
-# on purpose (the library's functions it shares): --force, or pmopt relink
-# refuses a plan most of whose functions the program does not hold
-# (leveldb's tests hold 11 of db_bench's 54)
+# when every one was relinked.  A program without a plan of its own (a
+# test program, or one the training did not run: snappy_test_tool) gets
+# the first program's on purpose (the library's functions it shares):
+# --force, or pmopt relink refuses a plan most of whose functions the
+# program does not hold (leveldb's tests hold 11 of db_bench's 54)
 relink_all() {
-    local e f ok=0 force
+    local e f p ok=0 force
     for e in $P_EXES ${P_TESTEXES:-}; do
-        force=; [[ " $P_EXES " == *" $e "* ]] || force=--force
+        p=$(plan_of "$e")
+        force=; [ "$p" != "$PW/fb" ] || force=--force
         for f in "$PW"/rebuild/$e; do
-            [ -f "$f" ] && [ ! -f "$f.rebuild" ] || continue
+            is_elf "$f" && [ ! -f "$f.rebuild" ] || continue
             say "$NAME: relinking ${f#$PW/rebuild/}"
-            if "$PMOPT" relink "$f" --feedback "$(plan_of "$e")" $force -o "$f.relink" >> "$PW/relink.out" 2>> "$PW/relink.err"; then
+            if "$PMOPT" relink "$f" --feedback "$p" $force -o "$f.relink" >> "$PW/relink.out" 2>> "$PW/relink.err"; then
                 mv "$f" "$f.rebuild" && mv "$f.relink" "$f"
             else
                 note "pmopt relink ${f#$PW/rebuild/} failed: $(grep -m1 -iE 'error|refus' "$PW/relink.err" || tail -1 "$PW/relink.err")"
@@ -320,11 +334,15 @@ spot_check() {
     workload cov train || note "cov: the training workload failed"
     python3 "$here/projects/gcov-entries.py" "$PW/cov" > "$PW/gcov.entries" 2> "$PW/gcov.err" ||
         { note "gcov-entries failed: $(tail -1 "$PW/gcov.err")"; return; }
-    local e
+    local e tr
     : > "$PW/pi.entries"
-    for e in $(exes count); do
-        # shellcheck disable=SC2046
-        "$PMOPT" report --format=csv --by=function "$e" $(traces_of "$e" "$PW/count.train") 2>> "$PW/pi.err" |
+    # the test programs too: the training may run one (snappy_unittest),
+    # and gcov counts the COMDAT functions its own objects hold
+    for e in $(exes count) $(test_exes count); do
+        tr=$(traces_of "$e" "$PW/count.train")
+        [ -n "$tr" ] || continue
+        # shellcheck disable=SC2086
+        "$PMOPT" report --format=csv --by=function "$e" $tr 2>> "$PW/pi.err" |
             python3 -c 'import csv,sys
 for r in csv.DictReader(sys.stdin):
     if r["entries"]: print(r["linkage"], r["entries"])' >> "$PW/pi.entries"
@@ -391,7 +409,7 @@ run_project() {
     mkdir -p "$PW"
     : > "$PW/notes"
     rm -f "$PW"/*.i1 "$PW"/*.instr "$PW"/*.tests "$PW"/*.same "$PW"/*.cpu "$PW/spot" "$PW/tree" "$PW"/fb "$PW"/fb.*
-    SRC=$("$here/fetch-debsrc.sh" "$P_PKG" | tail -1)
+    SRC=$(project_source "$PW/apt.log") || { note "no source or build dependencies (see the log)"; return 1; }
     local v e
     # the baseline, and the counting build with its runs
     build plain || { note "plain build failed"; return 1; }

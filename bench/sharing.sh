@@ -330,7 +330,7 @@ if [ $zstd = 1 ]; then
     (
         . "$here/lib.sh"
         . "$here/projects/zstd.sh"
-        SRC=$("$here/fetch-debsrc.sh" "$P_PKG" | tail -1) || exit 1
+        SRC=$(project_source "$W/apt.log") || exit 1
         export PKG_CONFIG_PATH=$B
         # (a tree built with the same perfinst is kept)
         stamp=$(cat "$here/sharing.sh" "$B/perfinst.so" "$B/perfinst-ld" "$B"/libperfinst.* | md5sum)

@@ -72,8 +72,7 @@ for NAME in $only; do
     P_DIR=$here/projects
     if [ "$table_only" = 0 ]; then
         rm -f "$PW"/*.warnings "$PW/opt"
-        SRC=$("$here/fetch-debsrc.sh" "$P_PKG" | tail -1)
-        build plain && build count && echo "$opt" > "$PW/opt" || true
+        SRC=$(project_source "$PW/apt.log") && build plain && build count && echo "$opt" > "$PW/opt" || true
     fi
     if [ ! -f "$PW/opt" ]; then
         rows+=("| $NAME | ${P_PKG#*=} | | build failed | | | |"); status=1; continue

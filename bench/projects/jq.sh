@@ -8,6 +8,7 @@ P_TREE=debian
 P_LANG=c
 P_EXES=jq
 P_SPOT=f_match                      # test("7$") on each of the 20000 names
+P_DEBDEPS="libtool bison flex libonig-dev"   # autoreconf needs libtool; the regular expressions (test(), the spot) Oniguruma
 P_VGSCALE=0.1
 
 p_build() {

@@ -11,6 +11,7 @@ P_LANG="c c++"
 P_EXES=build/db_bench
 P_TESTEXES="build/*_test"              # relinked too: the tests run them
 P_SPOT=_ZN7leveldb6DBImpl3GetERKNS_11ReadOptionsERKNS_5SliceEPNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+P_DEBDEPS="libgtest-dev libgmock-dev libbenchmark-dev"   # its tests and benchmarks with the system's googletest and benchmark
 P_VGSCALE=0.1
 
 # the references (cov, pgogen, pgouse, bolt) only run db_bench: its target

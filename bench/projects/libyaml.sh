@@ -16,6 +16,7 @@ P_LANG=c
 P_EXES="obj/src/.libs/libyaml-0.so.2.0.9"
 P_TESTEXES="obj/tests/.libs/*"          # relinked too (the library's plan, --force)
 P_SPOT=yaml_parser_parse                # once per event
+P_DEBDEPS="libtool"   # autoreconf needs libtool
 P_VGSCALE=0.2
 
 p_build() {

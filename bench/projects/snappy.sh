@@ -14,6 +14,7 @@ P_LANG="c++"
 P_EXES="build/libsnappy.so.1.1.9 build/snappy_test_tool build/libsnappy_test_support.so"
 P_TESTEXES=build/snappy_unittest
 P_SPOT=_ZN6snappy8internal16CompressFragmentEPKcmPcPti   # once per 64 KiB fragment
+P_DEBDEPS="libgtest-dev libgmock-dev"   # its tests with the system's googletest
 P_VGSCALE=1
 
 p_build() {
