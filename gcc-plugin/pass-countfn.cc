@@ -48,8 +48,9 @@
  *
  * Left to pass-split's in-function copies (one function, the same dispatch):
  * -O0/-Og or -fno-optimize-sibling-calls (no sibling call), -flto units,
- * entry=jump, variadic and nested functions, functions returning an
- * aggregate or a value not in registers, functions GCC cannot version or
+ * entry=jump, variadic and nested functions, functions returning a value
+ * in memory (a structure through a hidden pointer; one returned in
+ * registers, as jq's 16-byte jv, is taken), functions GCC cannot version or
  * whose blocks cannot be copied (setjmp, nonlocal labels), and the
  * generated registration code.  A function that keeps its labels'
  * addresses in a static table (computed goto), which GCC refuses to
@@ -84,10 +85,11 @@ static bool usable_signature(tree decl)
 {
     if (stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl))
         return false;
+    /* a value returned in registers, a small structure too (jq's jv, a
+       C++ pair): the dispatch's sibling call returns it as f does; one
+       returned in memory (through a hidden pointer) is left to pass-split */
     tree res = DECL_RESULT(decl);
     if (!res || aggregate_value_p(res, decl) || DECL_BY_REFERENCE(res))
-        return false;
-    if (!VOID_TYPE_P(TREE_TYPE(res)) && !is_gimple_reg_type(TREE_TYPE(res)))
         return false;
     for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
         if (!is_gimple_reg_type(TREE_TYPE(p)) && TREE_ADDRESSABLE(TREE_TYPE(p)))
@@ -286,7 +288,11 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
     }
     gcall *call = gimple_build_call_vec(copy, args);
     tree rtype = TREE_TYPE(DECL_RESULT(decl));
-    tree r = VOID_TYPE_P(rtype) ? NULL_TREE : make_ssa_name(rtype);
+    /* (a structure returned in registers is a temporary, as GCC's own
+       `return g ();` makes it) */
+    tree r = VOID_TYPE_P(rtype)           ? NULL_TREE
+             : is_gimple_reg_type(rtype) ? make_ssa_name(rtype)
+                                         : create_tmp_var(rtype, "pi_ret");
     if (r)
         gimple_call_set_lhs(call, r);
     gimple_call_set_tail(call, true); /* nothing of f's frame is live: f.count runs on it */
