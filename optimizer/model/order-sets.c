@@ -235,10 +235,8 @@ static double placed_score(const struct ord_fn *f, const uint64_t *pos, size_t n
         if (a->from >= nn || a->to >= nn || a->from == a->to || pos[a->from] == UINT64_MAX ||
             pos[a->to] == UINT64_MAX)
             continue;
-        uint64_t m = pos[a->from] + (f[a->from].size ? f[a->from].size : 1) / 2, t = pos[a->to],
-                 d = t > m ? t - m : m - t;
-        if (d < ORD_EXTTSP_DIST)
-            sc += (double)a->weight * (1.0 - (double)d / ORD_EXTTSP_DIST);
+        sc += ord_arc_score(a->weight, pos[a->from] + (f[a->from].size ? f[a->from].size : 1) / 2,
+                            pos[a->to]);
     }
     return sc;
 }

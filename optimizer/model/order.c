@@ -176,14 +176,6 @@ static size_t c3(const struct ord_node *nodes, size_t nn, const struct ord_arc *
 
 /* ---- Ext-TSP ------------------------------------------------------------ */
 
-static double arc_score(uint64_t w, uint64_t caller_mid, uint64_t callee_start)
-{
-    uint64_t d = callee_start >= caller_mid ? callee_start - caller_mid : caller_mid - callee_start;
-    if (d >= ORD_EXTTSP_DIST)
-        return 0;
-    return (double)w * (1.0 - (double)d / ORD_EXTTSP_DIST);
-}
-
 struct pairsum {
     uint64_t key; /* (lo << 32 | hi) + 1, 0 = empty */
     double xy, yx; /* gain of lo then hi, of hi then lo */
@@ -230,8 +222,8 @@ static size_t exttsp(const struct ord_node *nodes, size_t nn, const struct ord_a
             uint64_t xy_to = st_to + (y == hi ? c->size[lo] : 0);
             uint64_t yx_from = mid_from + (x == lo ? c->size[hi] : 0);
             uint64_t yx_to = st_to + (y == lo ? c->size[hi] : 0);
-            h[i].xy += arc_score(a->weight, xy_from, xy_to);
-            h[i].yx += arc_score(a->weight, yx_from, yx_to);
+            h[i].xy += ord_arc_score(a->weight, xy_from, xy_to);
+            h[i].yx += ord_arc_score(a->weight, yx_from, yx_to);
         }
         double bestg = 0;
         uint64_t bestk = 0;
@@ -329,7 +321,7 @@ double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct or
     for (size_t k = 0; k < na; k++) {
         const struct ord_arc *a = &arcs[k];
         if (placed_arc(a, at))
-            s += arc_score(a->weight, arc_source(nodes, at, a), at[a->to]);
+            s += ord_arc_score(a->weight, arc_source(nodes, at, a), at[a->to]);
     }
     free(at);
     return s;

@@ -47,6 +47,17 @@ size_t ord_compute(int alg, const struct ord_node *nodes, size_t nn, const struc
  * caller counts weight * (1 - distance / ORD_EXTTSP_DIST); nodes not in the
  * order are far away.  Used by the plan to compare the algorithms. */
 #define ORD_EXTTSP_DIST 4096u
+
+/* One arc's share of that score: WEIGHT calls from a caller whose middle
+ * is at CALLER_MID to a callee starting at CALLEE_START (the one formula:
+ * order.c's algorithms and score, order-sets.c's search). */
+static inline double ord_arc_score(uint64_t weight, uint64_t caller_mid, uint64_t callee_start)
+{
+    uint64_t d = callee_start >= caller_mid ? callee_start - caller_mid : caller_mid - callee_start;
+    if (d >= ORD_EXTTSP_DIST)
+        return 0;
+    return (double)weight * (1.0 - (double)d / ORD_EXTTSP_DIST);
+}
 double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
                         size_t na, const uint32_t *order, size_t n);
 
