@@ -556,7 +556,14 @@ static tree build_function(const char *name, tree rettype, tree value, char whic
             decl_init_priority_insert(decl, DEFAULT_INIT_PRIORITY);
         } else {
             DECL_STATIC_DESTRUCTOR(decl) = 1;
-            decl_fini_priority_insert(decl, DEFAULT_INIT_PRIORITY);
+            /* the unit leaves the runtime after every destructor of its
+               module without a priority, GCC's own included: a prioritised
+               .fini_array entry comes before those in the array, which
+               runs last to first.  So a shared library's static objects,
+               whose destructors its crtbeginS entry runs (__cxa_finalize),
+               are destroyed while their code still counts; and 102 runs
+               before the static runtime's trace writer (core.c, 101) */
+            decl_fini_priority_insert(decl, 102);
         }
     } else {
         DECL_SAVED_TREE(decl) = build1(RETURN_EXPR, void_type_node,
