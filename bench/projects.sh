@@ -32,7 +32,7 @@
 # with the geometric mean and the worst case over the projects.
 #
 #   --record   append the table to bench/RESULTS.md
-#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz)
+#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --table    only print the table of the last run
 #
@@ -67,7 +67,7 @@ W=${W:-$here/.work/projects}
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz"
+ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml"
 record=0 keep=0 only=$ALL table_only=0 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -166,7 +166,7 @@ build() {
         export P_VARIANT=$v
         env | grep -E '^(CC|CXX|CFLAGS|CXXFLAGS|LDFLAGS)=' | sort > .env
         TIMEFORMAT='%U %S'
-        { time p_build > .build.out 2>&1; } 2> .time || { tail -30 .build.out build.log >&2 2> /dev/null; exit 1; }
+        { time p_build > .build.out 2>&1; } 2> .time || { tail -n 30 .build.out build.log >&2 2> /dev/null; exit 1; }
         # a rebuild in which a unit did not apply the plan measures -O2
         if [ "$v" = rebuild ] && missed=$(plan_missed .build.out); then
             echo "$missed" >&2
