@@ -491,7 +491,7 @@ static unsigned int blockorder_execute(function *fun)
 
 static bool blockorder_gate(function *fun)
 {
-    return pi_feedback_path() && pi_opt.block_order == 0 && !seen_error() && optimize > 0 &&
+    return fun && pi_feedback_on(fun->decl) && pi_opt.block_order == 0 && !seen_error() && optimize > 0 &&
            (flag_reorder_blocks || flag_reorder_blocks_and_partition) &&
            pi_feedback_applied(fun->decl);
 }

@@ -403,7 +403,7 @@ static unsigned int coldsplit_restore_execute(function *fun)
 
 static bool coldsplit_gate(function *fun)
 {
-    return pi_feedback_path() && split_mode() != 1 && !seen_error() && optimize > 0 &&
+    return fun && pi_feedback_on(fun->decl) && split_mode() != 1 && !seen_error() && optimize > 0 &&
            flag_reorder_blocks_and_partition && pi_feedback_applied(fun->decl);
 }
 

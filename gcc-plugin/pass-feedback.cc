@@ -49,6 +49,7 @@
 #include "profile.h" /* profile_info */
 #include "predict.h" /* compute_function_frequency */
 #include "cfganal.h" /* pre_and_rev_post_order_compute_fn */
+#include <string>
 
 struct fb_stats {
     unsigned matched, stale, malformed;
@@ -271,12 +272,21 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
  * default_function_section would have chosen for an unlikely function
  * (the node's frequency would also make final's output templates choose
  * for size).  A section the program gave the function stays. */
+static void wrap_function_section(void);
+
 static void set_cold_section(tree decl)
 {
     if (lookup_attribute("section", DECL_ATTRIBUTES(decl)))
         return;
     const char *name = pi_asm_name(decl);
     set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
+    /* GCC split it already (a never-run function keeps GCC's own guesses,
+       which send its throws and error paths to F.cold): its cold part
+       needs a section of its own, or both parts share one and the cold
+       part's exception table, whose call sites count from the cold
+       part's start, finds none of them (cold_part_section) */
+    if (crtl->has_bb_partition && decl == current_function_decl)
+        wrap_function_section();
 }
 
 /* FN's origin: the name up to its first dot after the first character
@@ -310,33 +320,62 @@ static char *clone_origin(const char *fn)
     return o;
 }
 
-static bool set_tier(function *fun, bool late)
+/* -flto: what the compile decided of a function, for lto1, which compiles
+ * it (fblto, below). */
+struct lto_facts {
+    bool applied;  /* a branch profile applied (pi_feedback_applied) */
+    int tier;      /* TIER_HOT, TIER_COLD, 0 */
+    unsigned rank; /* order_rank */
+    bool hot;      /* pi_feedback_hot_tier */
+};
+
+/* FN's tier in the feedback (`function-tier`): TIER_HOT, TIER_COLD or 0;
+ * a clone the feedback does not name takes its origin's cold tier
+ * (clone-tier=base), never its hot one.  WARN: say so of a bad tier. */
+enum { TIER_HOT = 1, TIER_COLD = 2 };
+static int tier_in_feedback(const char *fn, bool warn)
 {
-    cgraph_node *node = cgraph_node::get(fun->decl);
-    bool cold = false;
-    if (!node)
-        return false;
-    const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl));
     char *origin = clone_origin(fn);
+    int tier = 0;
     unsigned iter = 0;
     const struct pifb_rec *r;
     while ((r = pi_feedback_next(PIFB_FUNCTION_TIER, &iter)))
         if (rec_for(r, origin ? origin : fn)) {
             const char *t = pifb_get(r, "tier");
             if (t && strcmp(t, "hot") == 0) {
-                if (!late && !origin) /* (a clone gets its origin's cold tier only) */
-                    node->frequency = NODE_FREQUENCY_HOT;
-            } else if (t && strcmp(t, "cold") == 0) {
-                if (!late && pi_opt.cold_tier == PI_COLD_SIZE)
-                    node->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
-                else if (late && pi_opt.cold_tier == PI_COLD_PLACE)
-                    set_cold_section(fun->decl);
-                cold = true;
-            } else if (!late && !origin)
+                if (!origin)
+                    tier = TIER_HOT;
+            } else if (t && strcmp(t, "cold") == 0)
+                tier = TIER_COLD;
+            else if (warn && !origin)
                 warn_rec(r, "tier must be hot or cold");
         }
     free(origin);
-    return cold;
+    return tier;
+}
+
+static const struct lto_facts *lto_facts_of(tree decl);
+
+static bool set_tier(function *fun, bool late)
+{
+    cgraph_node *node = cgraph_node::get(fun->decl);
+    if (!node)
+        return false;
+    int tier;
+    if (in_lto_p) {
+        const struct lto_facts *l = lto_facts_of(fun->decl);
+        tier = l ? l->tier : 0;
+    } else
+        tier = tier_in_feedback(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)), !late);
+    if (tier == TIER_HOT && !late)
+        node->frequency = NODE_FREQUENCY_HOT;
+    else if (tier == TIER_COLD) {
+        if (!late && pi_opt.cold_tier == PI_COLD_SIZE)
+            node->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
+        else if (late && pi_opt.cold_tier == PI_COLD_PLACE)
+            set_cold_section(fun->decl);
+    }
+    return tier == TIER_COLD;
 }
 
 /* The function order (order-functions, the plan's order of the executed
@@ -420,9 +459,16 @@ static int cold_parts_mode(void)
 
 static section *cold_part_section(tree decl, enum node_frequency freq, bool startup, bool exit)
 {
-    static const char pre[] = ".text.sorted.";
+    static const char pre[] = ".text.sorted.", unlikely[] = ".text.unlikely.";
     cgraph_node *node = decl ? cgraph_node::get(decl) : NULL;
     const char *sec = decl ? DECL_SECTION_NAME(decl) : NULL;
+    /* the cold part of a function of the cold tier that GCC split
+       (set_cold_section): .text.unlikely.F.cold, beside its hot part's
+       .text.unlikely.F (the part's symbol is F.cold) */
+    if (freq == NODE_FREQUENCY_UNLIKELY_EXECUTED && sec && decl == current_function_decl &&
+        crtl->has_bb_partition && strncmp(sec, unlikely, sizeof unlikely - 1) == 0 &&
+        strcmp(sec + sizeof unlikely - 1, pi_asm_name(decl)) == 0)
+        return get_named_section(decl, ACONCAT((sec, ".cold", NULL)), 0);
     if (freq == NODE_FREQUENCY_UNLIKELY_EXECUTED && node && node->implicit_section && sec &&
         strncmp(sec, pre, sizeof pre - 1) == 0) {
         const char *rank = sec + sizeof pre - 1, *dot = strchr(rank, '.');
@@ -438,6 +484,15 @@ static section *cold_part_section(tree decl, enum node_frequency freq, bool star
         }
     }
     return gcc_function_section(decl, freq, startup, exit);
+}
+
+/* targetm.asm_out.function_section wrapped by cold_part_section, once */
+static void wrap_function_section(void)
+{
+    if (!gcc_function_section && targetm.asm_out.function_section) {
+        gcc_function_section = targetm.asm_out.function_section;
+        targetm.asm_out.function_section = cold_part_section;
+    }
 }
 
 /* order-align=bolt|none (docs/layout.md "Function alignment"): a function
@@ -501,18 +556,16 @@ static void set_order_section(function *fun)
         node->only_called_at_exit || MAIN_NAME_P(DECL_NAME(fun->decl)))
         return;
     const char *name = pi_asm_name(fun->decl);
-    unsigned rank = order_rank(name);
+    const struct lto_facts *l = in_lto_p ? lto_facts_of(fun->decl) : NULL;
+    unsigned rank = in_lto_p ? (l ? l->rank : 0) : order_rank(name);
     if (!rank)
         return;
     char num[32];
     snprintf(num, sizeof num, ".text.sorted.%010u.", rank);
     set_decl_section_name(fun->decl, ACONCAT((num, name, NULL)));
     node->implicit_section = true;
-    if (cold_parts_mode() != PI_COLDPARTS_LINK && !gcc_function_section &&
-        targetm.asm_out.function_section) {
-        gcc_function_section = targetm.asm_out.function_section;
-        targetm.asm_out.function_section = cold_part_section;
-    }
+    if (cold_parts_mode() != PI_COLDPARTS_LINK)
+        wrap_function_section();
     if (node->frequency == NODE_FREQUENCY_HOT)
         node->frequency = NODE_FREQUENCY_NORMAL;
     set_order_align();
@@ -544,6 +597,10 @@ static void note_applied(const char *fn) { keep_name(applied, fn); }
  * clone of a hot function runs as hot)?  pass-pad.cc */
 bool pi_feedback_hot_tier(tree decl)
 {
+    if (in_lto_p) {
+        const struct lto_facts *l = lto_facts_of(decl);
+        return l && l->hot;
+    }
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
     char *base = origin_of(fn);
     int own = -1, of_base = 0;
@@ -565,6 +622,10 @@ bool pi_feedback_hot_tier(tree decl)
  * up to the first dot)? */
 bool pi_feedback_applied(tree decl)
 {
+    if (in_lto_p) {
+        const struct lto_facts *l = lto_facts_of(decl);
+        return l && l->applied;
+    }
     if (!applied)
         return false;
     const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
@@ -1155,7 +1216,8 @@ PI_SIMPLE_IPA_PASS(fblate)
  * naming that key. */
 void pi_feedback_report(void)
 {
-    if (st.reported || !pi_feedback_path())
+    /* (lto1 matches nothing: cc1 did, fblto) */
+    if (st.reported || !pi_feedback_path() || in_lto_p)
         return;
     st.reported = true;
     uint64_t total = 0, first;
@@ -1220,7 +1282,7 @@ void pi_feedback_report(void)
                 pi_feedback_path(), st.matched, st.stale, st.malformed, src, pct, why);
 }
 
-static bool feedback_gate(function *fun) { return pi_feedback_path() && !seen_error(); }
+static bool feedback_gate(function *fun) { return fun && pi_feedback_on(fun->decl) && !seen_error(); }
 PI_GIMPLE_PASS(feedback, PROP_cfg)
 
 /* Before expansion: the function-tier again (IPA may have recomputed the
@@ -1509,3 +1571,108 @@ PI_SIMPLE_IPA_PASS(fbglobal)
 static bool fbglobal_ipa_gate(function *fun) { return fbglobal_gate(fun); }
 static unsigned int fbglobal_ipa_execute(function *fun) { return fbglobal_execute(fun); }
 PI_IPA_PASS(fbglobal_ipa)
+
+/* ---- -flto: the rebuild's decisions carried to lto1 -----------------------
+ *
+ * With -flto, cc1 applies the profile (its passes above run before the
+ * unit is streamed: the counts travel in the object with the GIMPLE), but
+ * the code is generated in lto1, where each function's unit, its source key
+ * and the names the feedback matched are gone, and where the layout
+ * arguments given to the compile are not seen (GCC passes lto1 the link's
+ * options).  So fblto, right before the unit is streamed, gives every
+ * function of a unit compiled with a feedback file the attribute
+ *
+ *     "perfinst feedback" ("FACTS OPTIONS")
+ *
+ * (a name with a space: no program can write it) holding what the passes
+ * after IPA ask of the feedback — a branch profile applied, the tier, the
+ * rank in the plan's order, the hot tier — and the compile's layout
+ * arguments.  LTO streams a declaration's attributes, and a clone lto1
+ * makes (F.constprop.N) copies its origin's, as pi_feedback_applied and a
+ * clone's tier and rank look to the origin.  In lto1 these passes read the
+ * attribute of the function being compiled and nothing else: the feedback
+ * file, given at the link or not, decides nothing there.  What runs in
+ * lto1's IPA (cold-inline=o2, inline-counts=keep) is not carried: it
+ * works on records of cc1's call statements. */
+static const char lto_attr[] = "perfinst feedback";
+
+/* the layout arguments the passes after IPA read, in this order */
+#define LTO_OPTS(X)                                                                            \
+    X(block_order) X(split) X(split_min) X(dispatch) X(cold_tier) X(clone_order_own)           \
+    X(function_order_none) X(cold_parts) X(feedback_repair) X(pad) X(order_align)
+
+/* DECL's facts (and the layout arguments its unit was compiled with, set in
+ * pi_opt for the function being compiled), or NULL when its unit had no
+ * feedback file or the attribute is not one this plugin wrote */
+static const struct lto_facts *lto_facts_of(tree decl)
+{
+    static struct lto_facts f;
+    tree a = decl ? lookup_attribute(lto_attr, DECL_ATTRIBUTES(decl)) : NULL_TREE;
+    if (!a || !TREE_VALUE(a) || TREE_CODE(TREE_VALUE(TREE_VALUE(a))) != STRING_CST)
+        return NULL;
+    const char *s = TREE_STRING_POINTER(TREE_VALUE(TREE_VALUE(a)));
+    int applied, tier, hot, n;
+    unsigned rank;
+    double warm;
+    if (sscanf(s, "1 %d %d %u %d %lf%n", &applied, &tier, &rank, &hot, &warm, &n) != 5)
+        return NULL;
+    s += n;
+    long v[16];
+    unsigned k = 0;
+    while (k < 16 && *s == ' ') {
+        char *e;
+        v[k++] = strtol(s + 1, &e, 10);
+        s = e;
+    }
+#define LTO_COUNT(F) +1
+    if (*s || k != 0 LTO_OPTS(LTO_COUNT))
+        return NULL;
+    k = 0;
+#define LTO_SET(F) pi_opt.F = (__typeof__(pi_opt.F))v[k++];
+    LTO_OPTS(LTO_SET)
+    pi_opt.warm_pct = warm;
+    f.applied = applied != 0;
+    f.tier = tier;
+    f.rank = rank;
+    f.hot = hot != 0;
+    return &f;
+}
+
+/* Does DECL's unit have a feedback file: in cc1 this compile's, in lto1
+ * the attribute cc1 left (and its layout arguments are then pi_opt's) */
+bool pi_feedback_on(tree decl)
+{
+    return in_lto_p ? lto_facts_of(decl) != NULL : pi_feedback_path() != NULL;
+}
+
+static bool fblto_gate(function *)
+{
+    /* (-flto gives flag_lto "", -flto=auto "auto") */
+    return pi_feedback_path() && flag_lto && !in_lto_p && !seen_error();
+}
+
+static unsigned int fblto_execute(function *)
+{
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        tree decl = node->decl;
+        if (!gimple_has_body_p(decl) || (node->clone_of && decl == node->clone_of->decl) ||
+            lookup_attribute(lto_attr, DECL_ATTRIBUTES(decl)))
+            continue;
+        const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
+        std::string s = "1 " + std::to_string(pi_feedback_applied(decl)) + " " +
+                        std::to_string(tier_in_feedback(fn, false)) + " " + std::to_string(order_rank(fn)) +
+                        " " + std::to_string(pi_feedback_hot_tier(decl));
+        char warm[64];
+        snprintf(warm, sizeof warm, " %.17g", pi_opt.warm_pct);
+        s += warm;
+#define LTO_PUT(F) s += " " + std::to_string((long)pi_opt.F);
+        LTO_OPTS(LTO_PUT)
+        tree str = build_string((int)s.size() + 1, s.c_str());
+        DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(lto_attr), build_tree_list(NULL_TREE, str),
+                                          DECL_ATTRIBUTES(decl));
+    }
+    return 0;
+}
+PI_SIMPLE_IPA_PASS(fblto)

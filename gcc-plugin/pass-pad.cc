@@ -36,7 +36,9 @@ static bool saved;
 
 static bool pad_gate(function *fun)
 {
-    return pi_opt.pad == PI_PAD_HOT && pi_opt.feedback && fun && fun->decl;
+    /* (in lto1 pad=none too: cc1's flags cannot reach lto1, pass-feedback.cc fblto) */
+    return fun && fun->decl && pi_feedback_on(fun->decl) &&
+           (pi_opt.pad == PI_PAD_HOT || (in_lto_p && pi_opt.pad == PI_PAD_NONE));
 }
 
 static unsigned int pad_execute(function *fun)
@@ -46,7 +48,7 @@ static unsigned int pad_execute(function *fun)
         jumps_as_set = align_jumps;
         saved = true;
     }
-    if (!pi_feedback_hot_tier(fun->decl)) {
+    if (pi_opt.pad == PI_PAD_NONE || !pi_feedback_hot_tier(fun->decl)) {
         align_loops = align_flags();
         align_jumps = align_flags();
     }

@@ -729,6 +729,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_fbread_pass(g), "profile_estimate", PASS_POS_INSERT_AFTER);
     /* IPA: */
     register_pass(pi_make_fbglobal_pass(g), "profile", PASS_POS_INSERT_AFTER);
+    register_pass(pi_make_fblto_pass(g), "perfinst_fbglobal", PASS_POS_INSERT_AFTER);
     /* promote-call (pass-promote.cc): promoted in IPA before ipa-cp, as
        ipa-devirt does */
     register_pass(pi_make_promote_pass(g), "cp", PASS_POS_INSERT_BEFORE);

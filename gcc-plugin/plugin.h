@@ -226,6 +226,10 @@ bool pi_feedback_ipa_quality(void); /* feedback-quality=ipa in effect in this un
 /* pass-feedback.cc: was a branch profile applied to this function (or the
    one it was cloned from)?  pass-blockorder.cc: Ext-TSP after "bbro" */
 bool pi_feedback_applied(tree decl);
+/* pass-feedback.cc: is a feedback file applied to DECL's unit (in lto1: the
+   attribute cc1 left, whose layout arguments it sets in pi_opt) */
+bool pi_feedback_on(tree decl);
+opt_pass *pi_make_fblto_pass(gcc::context *ctxt); /* after "profile", cc1 with -flto: the facts for lto1 */
 /* pass-copyprof.cc: a profile per inlined copy */
 opt_pass *pi_make_copyprof_pass(gcc::context *ctxt); /* right after IPA, before "adjust_alignment" */
 void pi_copyprof_reserve(void);                     /* pi_unit_finish: the copies' counter pool */

@@ -67,6 +67,10 @@ struct oscan {
      * functions): "obj: name" strings, for the relink's refusal */
     char **shared;
     size_t nshared;
+    /* objects that hold -flto bytecode (.gnu.lto_*): their code was made
+       during the link, in lto1, and is in none of the objects; the first */
+    size_t nlto;
+    char *lto_obj;
 };
 
 /* Scan the relocatable objects and archive members among paths.  0, or -1

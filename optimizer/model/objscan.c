@@ -122,6 +122,7 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         goto out;
     }
     Elf_Scn *symscn = NULL;
+    int lto = 0;
     for (size_t i = 0; i < shnum; i++) {
         map[i] = UINT32_MAX;
         Elf_Scn *scn = elf_getscn(e, i);
@@ -130,6 +131,14 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
             continue;
         if (sh.sh_type == SHT_SYMTAB)
             symscn = scn;
+        const char *sname = elf_strptr(e, shstr, sh.sh_name);
+        if (!lto && sname && !strncmp(sname, ".gnu.lto_", 9)) {
+            lto = 1;
+            if (!s->nlto++ && !(s->lto_obj = strdup(m->path))) {
+                status = oom(c);
+                goto out;
+            }
+        }
         if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
             continue; /* TLS stays in its segment; merged constants are no object */
         const char *name = elf_strptr(e, shstr, sh.sh_name);
@@ -444,6 +453,7 @@ void oscan_free(struct oscan *s)
     for (size_t i = 0; i < s->nshared; i++)
         free(s->shared[i]);
     free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->cranges), free(s->shared), free(s->cleans);
+    free(s->lto_obj);
     memset(s, 0, sizeof *s);
 }
 

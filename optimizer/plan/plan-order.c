@@ -935,6 +935,18 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     size_t nhot = 0;
     for (size_t i = 0; i < nn; i++)
         nhot += p.nodes[i].samples != 0;
+    if (!nhot && p.s.nlto) {
+        /* the code of -flto objects is made in lto1 during the link and
+           kept nowhere: no sections, no call graph to order.  The rest of
+           the plan (branch profiles, tiers) is the same for an -flto
+           rebuild (docs/layout.md "Link-time optimisation") */
+        pm_note("%s was linked from -flto objects (%s and %zu more): their code was made during "
+                "the link and is in none of them, so the function order has no call graph to read; "
+                "the plan is written without it (for the order, train a build compiled with "
+                "-fno-lto: its plan applies to an -flto rebuild)", md->prog, p.s.lto_obj, p.s.nlto - 1);
+        status = 0;
+        goto done;
+    }
     if (!nhot) {
         pm_error("no function of the objects of %s executed a counted block: nothing to order "
                  "(were they compiled with -fplugin-arg-perfinst-all=count and "

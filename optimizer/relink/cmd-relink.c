@@ -1566,6 +1566,17 @@ int cmd_relink(int argc, char **argv)
         pm_note("%s: %zu planned data object%s in relro data (.data.rel.ro), left where the "
                 "default script puts %s", prog, relro, relro == 1 ? " is" : "s are",
                 relro == 1 ? "it" : "them");
+    /* -flto objects: the code lto1 made during the link is in none of them,
+       so nothing can be placed; an -flto rebuild has the plan's function
+       order from the plugin already (docs/layout.md "Link-time
+       optimisation") */
+    if (!as_is && s.nlto && !ns && !no && !nd) {
+        pm_note("%s was linked from -flto objects (%s and %zu more): their code was made during "
+                "the link and is in none of them, so the relink has nothing to place: %s relinked "
+                "as it is (an -flto rebuild has the plan's function order from the plugin)", prog,
+                s.lto_obj, s.nlto - 1, prog);
+        as_is = 1;
+    }
     /* whose plan: what PROG's objects hold, placeable or not (Lua's plan
        is mostly luaL_Reg arrays in .data.rel.ro, which the rebuild has) */
     if (!as_is && plan_matches(&pl, fbpath, &m, prog, ns + no + nd + shared + relro,
