@@ -214,6 +214,10 @@ struct pild_link {
     size_t ninputs;
 };
 
+/* keep.c: gcc's temporary objects among L's inputs (a compile-and-link
+   command's) copied beside the output, the inputs' paths the copies' */
+void pild_keep_temporaries(struct pild_link *l);
+
 /* Parse a collect2 command line (argv[0] the real collect2): output, -L
  * and -l, file operands, -T scripts, the mode; --pi- options go into o.
  * @response files are expanded.  0, or -1 after a message. */

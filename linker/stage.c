@@ -367,5 +367,6 @@ int pild_stage_main(int argc, char **argv)
                       "(-shared) cannot hold: compile it with -fPIC", f.tls_exec_member);
         return status;
     }
+    pild_keep_temporaries(&l); /* (keep.c) */
     return annotate(&l, &o, flags, &f);
 }

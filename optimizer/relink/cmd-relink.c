@@ -299,6 +299,13 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
         argv[i] = link_str(m, off);
         off += (uint32_t)strlen(argv[i]) + 1;
     }
+    /* an input perfinst-ld kept for gcc's temporary object (linker/keep.c):
+       the copy where the command line named the temporary */
+    for (uint32_t i = 0; i < m->link.ninputs; i++) {
+        const char *p = link_str(m, m->inputs[i].path);
+        if (m->inputs[i].argi < argc && strstr(p, "/.perfinst-objs/"))
+            argv[m->inputs[i].argi] = p;
+    }
     off = m->link.env;
     size_t envcap = 0;
     for (uint32_t i = 0; i < m->link.nenv; i++) {

@@ -1,0 +1,44 @@
+# Compiled and linked in one command (linker/keep.c): gcc deletes the
+# temporary objects it compiled (TMPDIR/ccXXXXXX.o) once the link is done;
+# the link stage keeps each as DIR/.perfinst-objs/BASE.N.o and records the
+# copy.  A library and a program built so: the plan's function order
+# reads their objects (before: "no function of the objects ... executed a
+# counted block"), the relink links them again (before: "input
+# /tmp/ccXXXXXX.o is gone since the link"), with the output unchanged; a
+# later link of the same output with fewer sources leaves no stale copy.
+. "$PERFINST_TOP/tests/lib.sh"
+mkdir -p tmp
+export TMPDIR=$PWD/tmp
+cat > lib.c << 'C'
+int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += (i % 3) ? i : -i; return s; }
+int other(int n) { return n * 2; }
+C
+cat > main.c << 'C'
+#include <stdio.h>
+int work(int); int other(int);
+int main(void) { long s = 0; for (int i = 0; i < 1000; i++) s += work(i) + other(i); printf("%ld\n", s); return 0; }
+C
+cat > extra.c << 'C'
+int unused_extra(int x) { return x + 1; }
+C
+F="-O2 -fplugin=$PLUGIN -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections"
+pi_ld $F -shared -fPIC lib.c -o liblib.so
+pi_ld $F main.c extra.c -L. -llib -Wl,-rpath,"$PWD" -o prog
+ls -A .perfinst-objs | sort | paste -sd' ' > kept
+assert_eq "the temporaries kept beside the outputs" "liblib.so.0.o prog.0.o prog.1.o" "$(cat kept)"
+[ -z "$(ls -A tmp)" ] || fail "gcc's temporaries were not deleted: $(ls -A tmp)"
+"$PMOPT" dump-meta prog > meta
+assert_contains "the recipe records the copy" meta "input [0-9]*: $PWD/\.perfinst-objs/prog\.0\.o "
+PERFINST_OUT=t.pit ./prog > out
+"$PMOPT" plan --order=exttsp --rebuild -o lib.fb liblib.so t.pit > plan.out 2> plan.err || { cat plan.err; fail "plan of the library"; }
+assert_contains "the library's order" lib.fb "order-functions alg=exttsp functions=work,other$"
+"$PMOPT" plan --order=exttsp --rebuild -o prog.fb prog t.pit > plan2.out 2> plan2.err || { cat plan2.err; fail "plan of the program"; }
+"$PMOPT" relink liblib.so --feedback lib.fb -o liblib.relinked.so > rel.out 2> rel.err || { cat rel.err; fail "relink of the library"; }
+assert_contains "the relink placed the order" rel.out "2 functions in the planned order"
+"$PMOPT" relink prog --feedback prog.fb -o prog.relinked > rel2.out 2> rel2.err || { cat rel2.err; fail "relink of the program"; }
+assert_eq "the relinked program's output" "$(cat out)" "$(./prog.relinked)"
+cp liblib.relinked.so liblib.so
+assert_eq "the relinked library's output" "$(cat out)" "$(./prog)"
+ok "plan and relink of programs compiled and linked in one command"
+pi_ld $F main.c -L. -llib -Wl,-rpath,"$PWD" -o prog
+assert_eq "linked again from one source: the second copy gone" "liblib.so.0.o prog.0.o" "$(ls -A .perfinst-objs | sort | paste -sd' ')"
