@@ -71,6 +71,10 @@ struct oscan {
        during the link, in lto1, and is in none of the objects; the first */
     size_t nlto;
     char *lto_obj;
+    /* objects the link recorded that are gone (a build that deleted them);
+       the first */
+    size_t ngone;
+    char *gone_obj;
 };
 
 /* Scan the relocatable objects and archive members among paths.  0, or -1

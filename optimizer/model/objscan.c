@@ -5,6 +5,7 @@
  * or jmp opcode, from one function's section to another's), the relink its
  * section sizes and the check that hot functions have sections of their
  * own. */
+#include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -393,6 +394,10 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
         size_t got = f ? fread(h, 1, sizeof h, f) : 0;
         if (f)
             fclose(f);
+        else if (errno == ENOENT && !s->ngone++ && !(s->gone_obj = strdup(paths[i]))) {
+            pm_error("out of memory");
+            return -1;
+        }
         int is_ar = got >= 8 && !memcmp(h, "!<arch>\n", 8);
         int is_rel = got == sizeof h && !memcmp(h, "\177ELF", 4) && h[5] == 1 /* LSB */ &&
                      h[16] == ET_REL && h[17] == 0;
@@ -453,7 +458,7 @@ void oscan_free(struct oscan *s)
     for (size_t i = 0; i < s->nshared; i++)
         free(s->shared[i]);
     free(s->objs), free(s->secs), free(s->refs), free(s->ranges), free(s->cranges), free(s->shared), free(s->cleans);
-    free(s->lto_obj);
+    free(s->lto_obj), free(s->gone_obj);
     memset(s, 0, sizeof *s);
 }
 

@@ -947,6 +947,13 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         status = 0;
         goto done;
     }
+    if (!nhot && p.s.ngone) {
+        pm_error("%zu of the objects %s was linked from %s gone (%s): the function order reads "
+                 "their call graph; link %s again from kept objects (perfinst-ld keeps gcc's "
+                 "temporary ones)", p.s.ngone, md->prog, p.s.ngone == 1 ? "is" : "are",
+                 p.s.gone_obj, md->prog);
+        goto done;
+    }
     if (!nhot) {
         pm_error("no function of the objects of %s executed a counted block: nothing to order "
                  "(were they compiled with -fplugin-arg-perfinst-all=count and "

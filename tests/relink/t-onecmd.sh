@@ -42,3 +42,8 @@ assert_eq "the relinked library's output" "$(cat out)" "$(./prog)"
 ok "plan and relink of programs compiled and linked in one command"
 pi_ld $F main.c -L. -llib -Wl,-rpath,"$PWD" -o prog
 assert_eq "linked again from one source: the second copy gone" "liblib.so.0.o prog.0.o" "$(ls -A .perfinst-objs | sort | paste -sd' ')"
+# a kept copy deleted: the plan's order names what is gone
+PERFINST_OUT=t2.pit ./prog > /dev/null
+rm .perfinst-objs/prog.0.o
+expect_fail "plan with its object gone" "$PMOPT" plan --order=exttsp --rebuild -o gone.fb prog t2.pit
+assert_contains "the error names the object" err "1 of the objects prog was linked from is gone \(.*\.perfinst-objs/prog\.0\.o\)"
