@@ -122,6 +122,9 @@ void pild_keep_temporaries(struct pild_link *l)
             free(dst);
             continue;
         }
+        struct stat st;
+        if (stat(abs, &st) == 0) /* (the recipe's mtime is the copy's) */
+            in->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
         if (pild_verbose)
             pild_note("%s: gcc's temporary %s kept as %s", l->output, in->path, abs);
         free(in->path);
