@@ -2,14 +2,12 @@
 # records (objects nested a few levels, arrays, strings with escapes and
 # UTF-8, integers of every width, doubles, booleans, nulls, a few comments),
 # deterministic for KB and SEED
-import sys
-kb, x = int(sys.argv[1]), int(sys.argv[2]) or 1
-def rnd(k):
-    global x
-    x ^= (x << 13) & 0xffffffff; x ^= x >> 17; x ^= (x << 5) & 0xffffffff
-    return x % k
-letters = "etaoinshrdlucmfwypvbgkqjxz"
-words = ["".join(letters[rnd(rnd(26) + 1)] for _ in range(2 + rnd(8))) for _ in range(600)]
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus import xorshift, vocabulary  # noqa: E402
+kb = int(sys.argv[1])
+rnd = xorshift(int(sys.argv[2]))
+words = vocabulary(rnd, 600)
 keys = words[:60]
 esc = ['\\n', '\\t', '\\"', '\\\\', '\\/', '\\u00e9', '\\u4e2d', '\\ud83d\\ude00', 'é', 'ß', '€']
 def string():

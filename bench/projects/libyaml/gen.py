@@ -1,12 +1,11 @@
 # bench/projects/libyaml/gen.py N SEED — a YAML stream of N records (block
 # and flow collections, plain, quoted, literal and folded scalars, anchors
 # and aliases, several documents), deterministic for N and SEED
-import sys
-n, x = int(sys.argv[1]), int(sys.argv[2]) or 1
-def rnd(k):
-    global x
-    x ^= (x << 13) & 0xffffffff; x ^= x >> 17; x ^= (x << 5) & 0xffffffff
-    return x % k
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus import xorshift, vocabulary  # noqa: E402
+n = int(sys.argv[1])
+rnd = xorshift(int(sys.argv[2]))
 words = ["alpha", "beta", "gamma", "delta", "kappa", "omega", "sigma", "theta", "zeta", "rho"]
 def w(k=3):
     return " ".join(words[rnd(10)] for _ in range(1 + rnd(k)))

@@ -2,14 +2,12 @@
 # sections of items (attributes of numbers and words, nested elements, text
 # with entity and character references, comments, CDATA, processing
 # instructions), deterministic for KB and SEED
-import sys
-kb, x = int(sys.argv[1]), int(sys.argv[2]) or 1
-def rnd(k):
-    global x
-    x ^= (x << 13) & 0xffffffff; x ^= x >> 17; x ^= (x << 5) & 0xffffffff
-    return x % k
-letters = "etaoinshrdlucmfwypvbgkqjxz"
-words = ["".join(letters[rnd(rnd(26) + 1)] for _ in range(2 + rnd(8))) for _ in range(800)]
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus import xorshift, vocabulary  # noqa: E402
+kb = int(sys.argv[1])
+rnd = xorshift(int(sys.argv[2]))
+words = vocabulary(rnd, 800)
 cats = words[:12]
 refs = ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#233;", "&#x4e2d;", "é", "ß"]
 def text(n):

@@ -1,13 +1,11 @@
 # bench/projects/xz/gen.py KB SEED — about KB KiB of text lines (words of a
 # fixed vocabulary, numbers, a few long repeats), deterministic for KB and SEED
-import sys
-kb, x = int(sys.argv[1]), int(sys.argv[2]) or 1
-def rnd(k):
-    global x
-    x ^= (x << 13) & 0xffffffff; x ^= x >> 17; x ^= (x << 5) & 0xffffffff
-    return x % k
-letters = "etaoinshrdlucmfwypvbgkqjxz"
-words = ["".join(letters[rnd(rnd(26) + 1)] for _ in range(2 + rnd(8))) for _ in range(4000)]
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus import xorshift, vocabulary  # noqa: E402
+kb = int(sys.argv[1])
+rnd = xorshift(int(sys.argv[2]))
+words = vocabulary(rnd, 4000)
 out, n, lines = sys.stdout, 0, []
 while n < kb * 1024:
     if lines and rnd(10) == 0:
