@@ -94,25 +94,22 @@ static int copy_file(const char *src, const char *dst)
 
 void pild_keep_temporaries(struct pild_link *l)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < l->ninputs; i++)
-        n += l->inputs[i].kind == PILD_IN_FILE && l->inputs[i].path && gcc_temporary(l->inputs[i].path);
     const char *slash = strrchr(l->output, '/');
     char *dir = slash ? pild_xasprintf("%.*s/.perfinst-objs", (int)(slash - l->output), l->output)
                       : pild_xstrdup(".perfinst-objs");
     const char *base = slash ? slash + 1 : l->output;
-    if (n && mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        pild_note("%s: cannot keep the %zu objects gcc compiled for this link in %s (%s): pmopt "
-                  "can report on %s but not plan its function order or relink it",
-                  l->output, n, dir, strerror(errno), l->output);
-        free(dir);
-        return;
-    }
     size_t k = 0;
     for (size_t i = 0; i < l->ninputs; i++) {
         struct pild_input *in = &l->inputs[i];
         if (in->kind != PILD_IN_FILE || !in->path || !gcc_temporary(in->path))
             continue;
+        if (!k && mkdir(dir, 0755) != 0 && errno != EEXIST) {
+            pild_note("%s: cannot keep the objects gcc compiled for this link in %s (%s): pmopt "
+                      "can report on %s but not plan its function order or relink it",
+                      l->output, dir, strerror(errno), l->output);
+            free(dir);
+            return;
+        }
         char *dst = pild_xasprintf("%s/%s.%zu.o", dir, base, k++);
         char *abs = NULL;
         if (copy_file(in->path, dst) != 0 || !(abs = realpath(dst, NULL))) {
@@ -122,14 +119,14 @@ void pild_keep_temporaries(struct pild_link *l)
             free(dst);
             continue;
         }
-        struct stat st;
-        if (stat(abs, &st) == 0) /* (the recipe's mtime is the copy's) */
-            in->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
         if (pild_verbose)
             pild_note("%s: gcc's temporary %s kept as %s", l->output, in->path, abs);
         free(in->path);
         in->path = abs;
         free(dst);
+        /* the recipe records the copy's size, mtime and hash (a failure
+           says why; the relink then finds the copy stale) */
+        (void)pild_stat_and_hash(in);
     }
     /* what an earlier link of this output with more of them left */
     for (;; k++) {

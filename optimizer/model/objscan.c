@@ -132,8 +132,8 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
             continue;
         if (sh.sh_type == SHT_SYMTAB)
             symscn = scn;
-        const char *sname = elf_strptr(e, shstr, sh.sh_name);
-        if (!lto && sname && !strncmp(sname, ".gnu.lto_", 9)) {
+        const char *name = elf_strptr(e, shstr, sh.sh_name);
+        if (!lto && name && !strncmp(name, ".gnu.lto_", 9)) {
             lto = 1;
             if (!s->nlto++ && !(s->lto_obj = strdup(m->path))) {
                 status = oom(c);
@@ -142,7 +142,6 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         }
         if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
             continue; /* TLS stays in its segment; merged constants are no object */
-        const char *name = elf_strptr(e, shstr, sh.sh_name);
         int kind, cold;
         const char *sym = name ? oscan_sym_of(name, &kind, &cold) : NULL;
         if (!sym)
