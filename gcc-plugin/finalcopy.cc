@@ -1199,9 +1199,9 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     }
     if (!*why && pushed)
         *why = "the body ends in another section";
-    for (unsigned i = 0; i < rewritten.length(); i++)
-        free(rewritten[i]);
     if (*why) {
+        for (unsigned i = 0; i < rewritten.length(); i++)
+            free(rewritten[i]);
         free(out.p);
         for (unsigned i = 0; i < names.length(); i++)
             free(names[i]);
@@ -1264,6 +1264,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         i = j;
     }
     *chunks = ch.p;
+    for (unsigned i = 0; i < rewritten.length(); i++)
+        free(rewritten[i]); /* (the lines the chunks were read from point into them) */
     for (unsigned i = 0; i < names.length(); i++)
         free(names[i]);
     return true;

@@ -881,6 +881,194 @@ static bool enters_again(basic_block bb, tree body)
     return false;
 }
 
+/* count-at=late: the bodies the early ipa-split cut in two.  A function F
+ * split into its header (F, whose front GCC may then inline into its
+ * callers) and F.part.N may have cut an inlined body in two: entered in the
+ * header, ended in the part.  Its entries are counted in the header's
+ * copies, never in the part.  A copy whose early optimisations folded away
+ * every statement of such a body, and its inline entry marker (a test of
+ * a constant argument), still calls the part when the body went on there:
+ * the body's site is that call's block.  A body is named by the origin and
+ * the call's location of each inlined scope from it up to F (remap_block
+ * keeps both when a body is copied: into the part, into a caller).
+ * split_entered: for each function with a part, the bodies the part has
+ * statements of and one of its header's copies a statement or an inline
+ * entry marker (a body wholly in the header that a copy folded away ran
+ * there as its test decided, not with the call of the part). */
+struct split_body {
+    tree origin; /* F */
+    tree callee; /* the body's */
+    char *name;  /* "F:H@loc:..." */
+};
+static vec<split_body> split_entered;
+static hash_set<nofree_string_hash> *split_entered_names;
+
+/* The name of the inlined scopes SCOPES[FROM..TO) of a body of ORIGIN into
+ * BUF (false: too deep to name). */
+static bool body_name(char *buf, size_t size, tree origin, const vec<tree> &scopes, unsigned from, unsigned to)
+{
+    size_t n = snprintf(buf, size, "%u", DECL_UID(origin));
+    for (unsigned i = from; i < to && n < size; i++)
+        n += snprintf(buf + n, size - n, ":%u@%u", DECL_UID(block_ultimate_origin(scopes[i])),
+                      (unsigned)BLOCK_SOURCE_LOCATION(scopes[i]));
+    return n < size;
+}
+
+/* The inlined scopes of BLOCK, innermost first, into SCOPES. */
+static void inlined_scopes(tree block, vec<tree> &scopes)
+{
+    scopes.truncate(0);
+    for (tree b = block; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+        if (inlined_function_outer_scope_p(b))
+            scopes.safe_push(b);
+}
+
+/* Where in the current function is a copy of ORIGIN's header: the index in
+ * SCOPES (the inlined scopes of a statement, innermost first) of the first
+ * scope inlined from ORIGIN, else SCOPES' length when the function is
+ * ORIGIN's header itself; -1: in none. */
+static int header_copy_at(const vec<tree> &scopes, tree origin)
+{
+    for (unsigned j = 0; j < scopes.length(); j++)
+        if (block_ultimate_origin(scopes[j]) == origin)
+            return j;
+    if (DECL_ORIGIN(current_function_decl) == origin && !pi_split_part(current_function_decl))
+        return scopes.length();
+    return -1;
+}
+
+static void find_split_entered(void)
+{
+    hash_set<tree> split; /* the functions with a part */
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    if (gimple_has_body_p(node->decl) && pi_split_part(node->decl))
+        split.add(DECL_ORIGIN(node->decl));
+    if (split.is_empty())
+        return;
+    split_entered_names = new hash_set<nofree_string_hash>;
+    char buf[1024];
+    auto_vec<tree> scopes;
+    /* the bodies the parts have statements of */
+    hash_set<nofree_string_hash> in_part;
+    auto_vec<char *> part_names;
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        if (!gimple_has_body_p(node->decl) || !pi_split_part(node->decl))
+            continue;
+        hash_set<tree> seen; /* the statements' BLOCKs looked at */
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(node->decl))
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if (is_gimple_debug(g) || !gimple_block(g) || seen.add(gimple_block(g)))
+                continue;
+            inlined_scopes(gimple_block(g), scopes);
+            for (unsigned i = 0; i < scopes.length(); i++)
+                if (body_name(buf, sizeof buf, DECL_ORIGIN(node->decl), scopes, i, scopes.length()) &&
+                    !in_part.contains(buf)) {
+                    part_names.safe_push(xstrdup(buf));
+                    in_part.add(part_names.last());
+                }
+        }
+    }
+    FOR_EACH_DEFINED_FUNCTION(node)
+    {
+        if (!gimple_has_body_p(node->decl) || pi_split_part(node->decl) ||
+            (node->clone_of && node->decl == node->clone_of->decl))
+            continue;
+        tree self = split.contains(DECL_ORIGIN(node->decl)) ? DECL_ORIGIN(node->decl) : NULL_TREE;
+        hash_set<tree> seen; /* the statements' BLOCKs looked at */
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(node->decl))
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if ((is_gimple_debug(g) && !gimple_debug_inline_entry_p(g)) || !gimple_block(g) ||
+                seen.add(gimple_block(g)))
+                continue;
+            inlined_scopes(gimple_block(g), scopes);
+            /* a copy of F's header: F itself (SELF), or a scope of F inlined here */
+            for (unsigned j = 0; j <= scopes.length(); j++) {
+                tree f = j < scopes.length() ? block_ultimate_origin(scopes[j]) : self;
+                if (!f || !split.contains(f))
+                    continue;
+                for (unsigned i = 0; i < j; i++)
+                    if (body_name(buf, sizeof buf, f, scopes, i, j) && in_part.contains(buf) &&
+                        !split_entered_names->contains(buf)) {
+                        split_body e = {f, block_ultimate_origin(scopes[i]), xstrdup(buf)};
+                        split_entered_names->add(e.name);
+                        split_entered.safe_push(e);
+                    }
+            }
+        }
+    }
+    for (unsigned i = 0; i < part_names.length(); i++)
+        free(part_names[i]);
+}
+
+static void free_split_entered(void)
+{
+    for (unsigned i = 0; i < split_entered.length(); i++)
+        free(split_entered[i].name);
+    split_entered.release();
+    delete split_entered_names;
+    split_entered_names = NULL;
+}
+
+/* Was BODY, an inlined body of the part the early ipa-split cut off the
+ * current function's origin, entered in that function's header? */
+static bool entered_in_header(tree body)
+{
+    if (!split_entered_names || !pi_split_part(current_function_decl))
+        return false;
+    char buf[1024];
+    auto_vec<tree> scopes;
+    inlined_scopes(body, scopes);
+    return body_name(buf, sizeof buf, DECL_ORIGIN(current_function_decl), scopes, 0, scopes.length()) &&
+           split_entered_names->contains(buf);
+}
+
+/* An inlined body's entries: the callee and the block it is entered in. */
+struct inline_entry {
+    tree callee;
+    basic_block bb;
+};
+
+/* CALL (in BB) calls a part of F: the bodies entered in F's header that
+ * this copy of the header has nothing of (none of MET, the bodies met in
+ * the current function) get a site at BB (into ENTRIES). */
+static void add_split_entries(gimple *call, basic_block bb, const vec<tree> &met, vec<inline_entry> &entries)
+{
+    tree f = DECL_ORIGIN(gimple_call_fndecl(call));
+    auto_vec<tree> scopes;
+    inlined_scopes(gimple_block(call), scopes);
+    int at = header_copy_at(scopes, f);
+    if (at < 0)
+        return;
+    tree copy = (unsigned)at < scopes.length() ? scopes[at] : NULL_TREE;
+    hash_set<nofree_string_hash> here;
+    auto_vec<char *> names;
+    char buf[1024];
+    for (unsigned i = 0; i < met.length(); i++) {
+        inlined_scopes(met[i], scopes);
+        unsigned k = 0;
+        while (k < scopes.length() && scopes[k] != copy)
+            k++;
+        if ((copy && k == scopes.length()) || (!copy && header_copy_at(scopes, f) != (int)scopes.length()) ||
+            !body_name(buf, sizeof buf, f, scopes, 0, k) || here.contains(buf))
+            continue;
+        names.safe_push(xstrdup(buf));
+        here.add(names.last());
+    }
+    for (unsigned i = 0; i < split_entered.length(); i++)
+        if (split_entered[i].origin == f && !here.contains(split_entered[i].name)) {
+            inline_entry e = {split_entered[i].callee, bb};
+            entries.safe_push(e);
+        }
+    for (unsigned i = 0; i < names.length(); i++)
+        free(names[i]);
+}
+
 /* count-at=late: an inlined call's entries (PI_SITE_INLINE).  By then the
  * early inliner has put helpers' bodies into their callers, where they
  * are counted on the caller's arcs; a helper inlined everywhere has no
@@ -893,15 +1081,16 @@ static bool enters_again(basic_block bb, tree body)
  * loop of the body's own: such a body gets no site; a loop of the caller
  * that the block heads runs the body once per iteration).  A body the early
  * optimisations folded away whole (no statement left, nor a marker) has
- * none either.  Not for a callee counted at cfg (EARLY: marked one by
- * one, whose inlined counters count it) nor one never counted.
- * find_inline_entries: the bodies that get a site, in the order met
- * (BODIES), each with the block it is entered in (ENTRY). */
+ * none either, but for the bodies the early ipa-split cut (above).  Not for
+ * a callee counted at cfg (EARLY: marked one by one, whose inlined counters
+ * count it) nor one never counted.  The bodies that get a site, in the
+ * order met, each with the block it is entered in, go into ENTRIES. */
 static void find_inline_entries(const vec<basic_block> &order, const vec<int> &site_of, hash_set<tree> *early,
-                                vec<tree> &bodies, hash_map<tree, basic_block> &entry)
+                                vec<inline_entry> &entries)
 {
     hash_map<tree, basic_block> marked_at, common; /* inlined body (its outer BLOCK) -> block */
     auto_vec<tree> met, markers;                   /* (in the order met) */
+    auto_vec<gimple *> part_calls;                 /* calls of a part the early ipa-split cut off */
     for (unsigned i = 0; i < order.length(); i++)
         for (gimple_stmt_iterator gsi = gsi_start_bb(order[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
             gimple *g = gsi_stmt(gsi);
@@ -912,6 +1101,9 @@ static void find_inline_entries(const vec<basic_block> &order, const vec<int> &s
             }
             if (is_gimple_debug(g))
                 continue;
+            if (split_entered_names && is_gimple_call(g) && gimple_call_fndecl(g) &&
+                pi_split_part(gimple_call_fndecl(g)))
+                part_calls.safe_push(g);
             for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b)) {
                 if (!inlined_function_outer_scope_p(b))
                     continue;
@@ -933,27 +1125,33 @@ static void find_inline_entries(const vec<basic_block> &order, const vec<int> &s
             met.safe_push(markers[i]);
             common.put(markers[i], *marked_at.get(markers[i]));
         }
+    auto_vec<inline_entry> found;
     for (unsigned i = 0; i < met.length(); i++) {
-        tree callee = block_ultimate_origin(met[i]);
         basic_block *m = marked_at.get(met[i]);
-        basic_block bb = m ? *m : *common.get(met[i]);
-        if (!callee || TREE_CODE(callee) != FUNCTION_DECL || DECL_IS_UNDECLARED_BUILTIN(callee) ||
-            pi_is_own_decl(callee) || pi_skip_function(callee) || (early && early->contains(callee)) ||
-            (unsigned)bb->index >= site_of.length() || site_of[bb->index] < 0)
-            continue;
-        if (!m && enters_again(bb, met[i]))
+        inline_entry e = {block_ultimate_origin(met[i]), m ? *m : *common.get(met[i])};
+        if (!m && enters_again(e.bb, met[i]))
             continue; /* (a loop of the body: its first block runs more often than the body) */
-        bodies.safe_push(met[i]);
-        entry.put(met[i], bb);
+        if (!m && entered_in_header(met[i]))
+            continue; /* (the early ipa-split cut it: its entries are the header's) */
+        found.safe_push(e);
+    }
+    for (unsigned i = 0; i < part_calls.length(); i++)
+        add_split_entries(part_calls[i], gimple_bb(part_calls[i]), met, found);
+    for (unsigned i = 0; i < found.length(); i++) {
+        tree callee = found[i].callee;
+        basic_block bb = found[i].bb;
+        if (callee && TREE_CODE(callee) == FUNCTION_DECL && !DECL_IS_UNDECLARED_BUILTIN(callee) &&
+            !pi_is_own_decl(callee) && !pi_skip_function(callee) && !(early && early->contains(callee)) &&
+            (unsigned)bb->index < site_of.length() && site_of[bb->index] >= 0)
+            entries.safe_push(found[i]);
     }
 }
 
-static void add_inline_sites(const vec<tree> &bodies, hash_map<tree, basic_block> &entry, const vec<int> &site_of,
-                             unsigned func)
+static void add_inline_sites(const vec<inline_entry> &entries, const vec<int> &site_of, unsigned func)
 {
-    for (unsigned i = 0; i < bodies.length(); i++) {
-        tree callee = block_ultimate_origin(bodies[i]);
-        add_block_note(func, PI_SITE_INLINE, DECL_SOURCE_LOCATION(callee), *entry.get(bodies[i]), site_of,
+    for (unsigned i = 0; i < entries.length(); i++) {
+        tree callee = entries[i].callee;
+        add_block_note(func, PI_SITE_INLINE, DECL_SOURCE_LOCATION(callee), entries[i].bb, site_of,
                        IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
     }
 }
@@ -1198,10 +1396,9 @@ static unsigned int count_execute(function *fun)
     bool arcs = false;
     /* count-at=late: the bodies the early inliner put here, and where each
        is entered (before the arcs add blocks on edges) */
-    auto_vec<tree> inline_bodies;
-    hash_map<tree, basic_block> inline_entry;
+    auto_vec<inline_entry> inline_entries;
     if ((fn_dirs & PI_D_COUNT) && late_phase)
-        find_inline_entries(order, site_of, early_done, inline_bodies, inline_entry);
+        find_inline_entries(order, site_of, early_done, inline_entries);
     if (whole && !skip && (fn_dirs & PI_D_COUNT) && !pi_opt.counters_blocks) {
         pi_lines_record(fun, first, site_of);
         auto_sbitmap leave(last_basic_block_for_fn(fun));
@@ -1231,8 +1428,8 @@ static unsigned int count_execute(function *fun)
     auto_vec<icall_site> icalls;
     if (fn_dirs & PI_D_COUNT)
         add_call_sites(order, site_of, func, icalls);
-    if (!inline_bodies.is_empty())
-        add_inline_sites(inline_bodies, inline_entry, site_of, func);
+    if (!inline_entries.is_empty())
+        add_inline_sites(inline_entries, site_of, func);
 
     /* probes, before the markers that locate their exits go away */
     for (unsigned i = 0; i < probes.length(); i++) {
@@ -1302,6 +1499,7 @@ static unsigned int count_late_execute(function *)
 {
     cgraph_node *node;
     auto_vec<cgraph_node *> done;
+    find_split_entered();
     FOR_EACH_DEFINED_FUNCTION(node)
     {
         if (!gimple_has_body_p(node->decl) || (node->clone_of && node->decl == node->clone_of->decl))
@@ -1320,6 +1518,7 @@ static unsigned int count_late_execute(function *)
             done.safe_push(node);
         pop_cfun();
     }
+    free_split_entered();
     for (unsigned i = 0; i < done.length(); i++) {
         node = done[i];
         node->set_const_flag(false, false);

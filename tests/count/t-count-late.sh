@@ -38,6 +38,26 @@ for g in -g ""; do
         ok "no -g: $(wc -l < late.fn) functions' entries equal count-at=cfg's (sum_to's loop body has none)"
     fi
 done
+# an always-inline body the early ipa-split cut in two (late-split.c): its
+# entries are its header's copies' (where a constant folded its test
+# away, the copy's call of the part's), never the part's again
+for g in -g ""; do
+    for at in cfg late; do
+        pi_cc -O2 $g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=$at -c "$T/count/late-split.c" -o split-$at.o
+        pi_ld -O2 -o split-$at split-$at.o
+        rm -f split-$at.pit
+        PERFINST_OUT=split-$at.pit ./split-$at 5000 40 > split-$at.out
+        fn ./split-$at split-$at.pit > split-$at.fn
+    done
+    assert_eq "split, ${g:-no -g}: the same output" "$(cat split-cfg.out)" "$(cat split-late.out)"
+    "$PMOPT" dump-meta split-late.o > meta
+    grep -q '^  function [0-9]* wrap \[wrap\.part\.[0-9]*\] .*a part the early ipa-split cut off' meta ||
+        fail "split, ${g:-no -g}: the early ipa-split made no wrap.part (the fixture wants wrap cut in two)"
+    ! nm split-late | grep -q ' body$' || fail "split, ${g:-no -g}: body has a function of its own"
+    grep -q '^body 8$' split-cfg.fn || fail "split, ${g:-no -g}: count-at=cfg counts $(grep '^body ' split-cfg.fn) (body runs 8 times)"
+    diff split-cfg.fn split-late.fn > d || { cat d; fail "split, ${g:-no -g}: entries differ from count-at=cfg's"; }
+    ok "split, ${g:-no -g}: the entries of $(wc -l < split-late.fn) functions (body cut by ipa-split) equal count-at=cfg's"
+done
 # the text report shows a function inlined everywhere as such (sq: 30
 # iterations of work, and outer once in three of them)
 "$PMOPT" report --by=function ./late late.pit > rep.txt

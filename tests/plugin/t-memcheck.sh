@@ -1,0 +1,41 @@
+# timeout: 300
+# The plugin under valgrind's memcheck: cc1 compiles fixtures that take
+# the plugin's main paths (all=count at the late point with the early
+# ipa-split's parts, with -g; clean-copies=final's tail calls rewritten
+# in the assembly, without; the demo's directives).  About ten seconds
+# each, valgrind's own start in cc1 most of it.  No error may
+# touch the plugin: no invalid read, write or free anywhere in cc1 (cc1
+# has none of its own), and no use of an uninitialised value whose first
+# frame is the plugin's (cc1's register allocator has some of its own,
+# which are not ours).  The fixtures' objects must be the same as without
+# valgrind.  (finalcopy.cc read the rewritten lines after freeing them.)
+. "$PERFINST_TOP/tests/lib.sh"
+command -v valgrind > /dev/null || skip "valgrind is missing"
+n=0
+# vg NAME ARGS...: compile under memcheck; fail on an error of the plugin's
+vg() {
+    local name=$1
+    shift
+    valgrind -q --trace-children=yes --trace-children-skip='*/as,*/collect2,*/ld' --num-callers=40 \
+        --log-file="$name.vg.%p" gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@" -c -o "$name.o" ||
+        fail "$name: the compile under valgrind failed"
+    cat "$name".vg.* > "$name.vg"
+    # one error per paragraph: its kind, then its first frame
+    awk -v name="$name" '
+        /== [A-Z]/ && !kind { kind = $0; sub(/^==[0-9]+== /, "", kind); next }
+        /==    at / && kind && !top { top = $0; sub(/^==[0-9]+== +at [0-9A-Fx]+: /, "", top); next }
+        /^==[0-9]+== $/ {
+            if (kind && (kind ~ /^(Invalid|Mismatched|Source and destination|Syscall param)/ ||
+                         top ~ /perfinst\.so|\.cc:[0-9]+\)/))
+                { print name ": " kind " at " top; bad = 1 }
+            kind = ""; top = ""
+        }
+        END { exit bad }' "$name.vg" > "$name.errs" || { cat "$name.errs"; fail "$name: memcheck found errors of the plugin's"; }
+    gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@" -c -o "$name.ref.o"
+    cmp -s "$name.o" "$name.ref.o" || fail "$name: the object under valgrind differs from the one without"
+    n=$((n + 1))
+}
+vg late-split -O2 -g -fplugin-arg-perfinst-all=count "$T/count/late-split.c"
+vg finaltails -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=final "$T/count/finaltails.c"
+vg demo -O2 -g "$PERFINST_TOP/examples/demo.c"
+ok "$n compiles under memcheck: no error of the plugin's, the same objects"
