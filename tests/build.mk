@@ -8,3 +8,10 @@ check: all
 .PHONY: check-sanitize
 check-sanitize:
 	scripts/check-sanitize.sh
+
+# `make check-memcheck`: the test scripts of count/, cxx/, layout/, plugin/
+# and relink/ with every compile that loads the plugin under valgrind's
+# memcheck (PATTERN=... for others).
+.PHONY: check-memcheck
+check-memcheck: all
+	scripts/check-memcheck.sh $(PATTERN)

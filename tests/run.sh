@@ -8,7 +8,8 @@
 # skip is never counted as a pass.  Any other status fails, and the
 # script's output is shown (always with VERBOSE=1).  Each script gets
 # $TEST_TIMEOUT seconds (300), or what a "# timeout: N" line near its top
-# asks for.  The exit status is 0 when nothing failed and something passed.
+# asks for, times $TEST_TIMEOUT_SCALE (1; scripts/check-memcheck.sh's
+# compiles run under valgrind).  The exit status is 0 when nothing failed and something passed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=2
@@ -32,7 +33,7 @@ run_one() {
     start=$(date +%s)
     limit=$(sed -n '1,5s/^# timeout: \([0-9][0-9]*\)$/\1/p' "$top/$t")
     rc=0
-    (cd "$work" && timeout "${limit:-${TEST_TIMEOUT:-300}}" bash "$top/$t") > "$results/$name.log" 2>&1 || rc=$?
+    (cd "$work" && timeout $((${limit:-${TEST_TIMEOUT:-300}} * ${TEST_TIMEOUT_SCALE:-1})) bash "$top/$t") > "$results/$name.log" 2>&1 || rc=$?
     case $rc in
     0) status=PASS ;;
     77) status=SKIP ;;

@@ -9,6 +9,7 @@
 # frame is the plugin's (cc1's register allocator has some of its own,
 # which are not ours).  The fixtures' objects must be the same as without
 # valgrind.  (finalcopy.cc read the rewritten lines after freeing them.)
+# scripts/check-memcheck.sh runs whole test scripts so (make check-memcheck).
 . "$PERFINST_TOP/tests/lib.sh"
 command -v valgrind > /dev/null || skip "valgrind is missing"
 n=0
@@ -19,18 +20,8 @@ vg() {
     valgrind -q --trace-children=yes --trace-children-skip='*/as,*/collect2,*/ld' --num-callers=40 \
         --log-file="$name.vg.%p" gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@" -c -o "$name.o" ||
         fail "$name: the compile under valgrind failed"
-    cat "$name".vg.* > "$name.vg"
-    # one error per paragraph: its kind, then its first frame
-    awk -v name="$name" '
-        /== [A-Z]/ && !kind { kind = $0; sub(/^==[0-9]+== /, "", kind); next }
-        /==    at / && kind && !top { top = $0; sub(/^==[0-9]+== +at [0-9A-Fx]+: /, "", top); next }
-        /^==[0-9]+== $/ {
-            if (kind && (kind ~ /^(Invalid|Mismatched|Source and destination|Syscall param)/ ||
-                         top ~ /perfinst\.so|\.cc:[0-9]+\)/))
-                { print name ": " kind " at " top; bad = 1 }
-            kind = ""; top = ""
-        }
-        END { exit bad }' "$name.vg" > "$name.errs" || { cat "$name.errs"; fail "$name: memcheck found errors of the plugin's"; }
+    awk -f "$PERFINST_TOP/scripts/memcheck-errors.awk" "$name".vg.* > "$name.errs" ||
+        { cat "$name.errs"; fail "$name: memcheck found errors of the plugin's"; }
     gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@" -c -o "$name.ref.o"
     cmp -s "$name.o" "$name.ref.o" || fail "$name: the object under valgrind differs from the one without"
     n=$((n + 1))
