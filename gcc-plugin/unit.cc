@@ -369,13 +369,23 @@ bool pi_is_own_decl(tree decl)
     return strncmp(n, "__perfinst_", 11) == 0 || (DECL_ARTIFICIAL(decl) && strncmp(n, "_GLOBAL__", 9) == 0);
 }
 
+/* An OpenMP region's body, outlined by GCC (main._omp_fn.0: artificial,
+ * but the program's code, run by the threads of the parallel region). */
+static bool parallel_body(tree fndecl)
+{
+    cgraph_node *node = cgraph_node::get(fndecl);
+    return node && node->parallelized_function;
+}
+
 /* The gate of every instrumenting pass: never the plugin's own code,
  * functions the compiler made up (implicit C++ members, static
- * initialisers, OpenMP bodies), or no_instrument_function ones; a C++
- * lambda is the user's code although GCC marks it artificial. */
+ * initialisers), or no_instrument_function ones; a C++ lambda and an
+ * OpenMP region's body are the user's code although GCC marks them
+ * artificial. */
 bool pi_skip_function(tree fndecl)
 {
-    return pi_is_own_decl(fndecl) || (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl)) ||
+    return pi_is_own_decl(fndecl) ||
+           (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl) && !parallel_body(fndecl)) ||
            lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
 }
 

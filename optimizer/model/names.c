@@ -80,11 +80,35 @@ static int clone_suffix(const char *s)
     return *s == 0;
 }
 
+/* GCC's outlined bodies, functions of their own and not clones: an
+ * OpenMP region's (main._omp_fn.0, a task's copy function ._omp_cpyfn.N)
+ * and -ftree-parallelize-loops' (f._loopfn.0).  The length of the one at
+ * S, else 0. */
+static size_t outlined_suffix(const char *s)
+{
+    static const char *const words[] = {"._omp_fn.", "._omp_cpyfn.", "._loopfn."};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(s, words[i], n) == 0 && s[n] >= '0' && s[n] <= '9') {
+            while (s[n] >= '0' && s[n] <= '9')
+                n++;
+            return n;
+        }
+    }
+    return 0;
+}
+
 size_t pm_fn_base_len(const char *linkage)
 {
-    for (const char *p = linkage; *p; p++)
-        if (*p == '.' && p > linkage && clone_suffix(p))
+    for (const char *p = linkage; *p; p++) {
+        if (*p != '.' || p == linkage)
+            continue;
+        size_t k = outlined_suffix(p);
+        if (k)
+            p += k - 1; /* (part of the name) */
+        else if (clone_suffix(p))
             return (size_t)(p - linkage);
+    }
     return strlen(linkage);
 }
 

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 void unit_add(const char *name, void (*fn)(void));
 void unit_fail(const char *file, int line, const char *fmt, ...)
@@ -46,6 +47,14 @@ void unit_fail(const char *file, int line, const char *fmt, ...)
         double e_ = (expected), a_ = (actual);                                      \
         if (!(e_ - a_ <= (tol) && a_ - e_ <= (tol)))                                \
             unit_fail(__FILE__, __LINE__, "%s: expected %.9g, got %.9g", #actual, e_, a_); \
+    } while (0)
+
+/* Strings. */
+#define EXPECT_STR(expected, actual)                                                \
+    do {                                                                            \
+        const char *e_ = (expected), *a_ = (actual);                                \
+        if (strcmp(e_, a_) != 0)                                                    \
+            unit_fail(__FILE__, __LINE__, "%s: expected \"%s\", got \"%s\"", #actual, e_, a_); \
     } while (0)
 
 #define EXPECT_TRUE(cond)                                                           \

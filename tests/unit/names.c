@@ -1,0 +1,39 @@
+/* names.c — a linkage name's function, as optimizer/model/names.c reads it:
+ * GCC's clone suffixes (.isra.0, .constprop.1, .part.0, .cold,
+ * .lto_priv.0) and perfinst's counting copies (.count.0) name the function
+ * they were made from; GCC's outlined bodies (an OpenMP region's
+ * main._omp_fn.0, a task's ._omp_cpyfn.N, -ftree-parallelize-loops'
+ * ._loopfn.N) are functions of their own. */
+#include "unit.h"
+#include "names.h"
+
+/* the base of LINKAGE, as a string */
+static const char *base(const char *linkage)
+{
+    static char buf[256];
+    size_t n = pm_fn_base_len(linkage);
+    memcpy(buf, linkage, n);
+    buf[n] = 0;
+    return buf;
+}
+
+TEST(clone_suffixes_name_their_origin)
+{
+    EXPECT_STR(base("f"), "f");
+    EXPECT_STR(base("f.isra.0"), "f");
+    EXPECT_STR(base("f.constprop.1.isra.0"), "f");
+    EXPECT_STR(base("f.part.0.cold"), "f");
+    EXPECT_STR(base("f.count.0"), "f");
+    EXPECT_STR(base("_ZN1A1fEv.cold"), "_ZN1A1fEv");
+}
+
+TEST(outlined_bodies_are_functions_of_their_own)
+{
+    EXPECT_STR(base("main._omp_fn.0"), "main._omp_fn.0");
+    EXPECT_STR(base("main._omp_fn.12"), "main._omp_fn.12");
+    EXPECT_STR(base("main._omp_fn.0.cold"), "main._omp_fn.0");
+    EXPECT_STR(base("main._omp_fn.1.count.0"), "main._omp_fn.1");
+    EXPECT_STR(base("work._omp_cpyfn.3"), "work._omp_cpyfn.3");
+    EXPECT_STR(base("f._loopfn.0"), "f._loopfn.0");
+    EXPECT_STR(base("main._omp_fn"), "main"); /* (no number: a clone suffix as any) */
+}
