@@ -369,23 +369,34 @@ bool pi_is_own_decl(tree decl)
     return strncmp(n, "__perfinst_", 11) == 0 || (DECL_ARTIFICIAL(decl) && strncmp(n, "_GLOBAL__", 9) == 0);
 }
 
-/* An OpenMP region's body, outlined by GCC (main._omp_fn.0: artificial,
- * but the program's code, run by the threads of the parallel region). */
-static bool parallel_body(tree fndecl)
+/* A body GCC outlined from the program's code, artificial but the
+ * program's: an OpenMP region's (main._omp_fn.0, run by the threads of
+ * its team), a C++ coroutine's (F's frame .actor, which runs the
+ * coroutine's body from each resume point, and .destroy).  A coroutine's
+ * only with count-at=late: its resume points become edges of its flow
+ * graph in the early passes (the IFN_CO_* calls expanded), so counters on
+ * the arcs of the graph before that would not add up. */
+static bool outlined_body(tree fndecl)
 {
     cgraph_node *node = cgraph_node::get(fndecl);
-    return node && node->parallelized_function;
+    if (node && node->parallelized_function)
+        return true;
+    if (!pi_opt.count_late)
+        return false;
+    const char *n = DECL_ASSEMBLER_NAME_SET_P(fndecl) ? IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)) : "";
+    size_t len = strlen(n);
+    return (len > 6 && strcmp(n + len - 6, ".actor") == 0) || (len > 8 && strcmp(n + len - 8, ".destroy") == 0);
 }
 
 /* The gate of every instrumenting pass: never the plugin's own code,
  * functions the compiler made up (implicit C++ members, static
- * initialisers), or no_instrument_function ones; a C++ lambda and an
- * OpenMP region's body are the user's code although GCC marks them
- * artificial. */
+ * initialisers), or no_instrument_function ones; a C++ lambda and the
+ * bodies GCC outlines (OpenMP regions, coroutines) are the user's code
+ * although GCC marks them artificial. */
 bool pi_skip_function(tree fndecl)
 {
     return pi_is_own_decl(fndecl) ||
-           (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl) && !parallel_body(fndecl)) ||
+           (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl) && !outlined_body(fndecl)) ||
            lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
 }
 

@@ -81,19 +81,26 @@ static int clone_suffix(const char *s)
 }
 
 /* GCC's outlined bodies, functions of their own and not clones: an
- * OpenMP region's (main._omp_fn.0, a task's copy function ._omp_cpyfn.N)
- * and -ftree-parallelize-loops' (f._loopfn.0).  The length of the one at
- * S, else 0. */
+ * OpenMP region's (main._omp_fn.0, a task's copy function ._omp_cpyfn.N),
+ * -ftree-parallelize-loops' (f._loopfn.0), a C++ coroutine's
+ * (F's frame type then .actor or .destroy).  The length of the one at S,
+ * else 0. */
 static size_t outlined_suffix(const char *s)
 {
-    static const char *const words[] = {"._omp_fn.", "._omp_cpyfn.", "._loopfn."};
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
-        size_t n = strlen(words[i]);
-        if (strncmp(s, words[i], n) == 0 && s[n] >= '0' && s[n] <= '9') {
+    static const char *const numbered[] = {"._omp_fn.", "._omp_cpyfn.", "._loopfn."};
+    static const char *const coro[] = {".Frame.actor", ".Frame.destroy"};
+    for (size_t i = 0; i < sizeof numbered / sizeof *numbered; i++) {
+        size_t n = strlen(numbered[i]);
+        if (strncmp(s, numbered[i], n) == 0 && s[n] >= '0' && s[n] <= '9') {
             while (s[n] >= '0' && s[n] <= '9')
                 n++;
             return n;
         }
+    }
+    for (size_t i = 0; i < sizeof coro / sizeof *coro; i++) {
+        size_t n = strlen(coro[i]);
+        if (strncmp(s, coro[i], n) == 0 && (s[n] == 0 || s[n] == '.'))
+            return n;
     }
     return 0;
 }

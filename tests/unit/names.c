@@ -3,7 +3,8 @@
  * .lto_priv.0) and perfinst's counting copies (.count.0) name the function
  * they were made from; GCC's outlined bodies (an OpenMP region's
  * main._omp_fn.0, a task's ._omp_cpyfn.N, -ftree-parallelize-loops'
- * ._loopfn.N) are functions of their own. */
+ * ._loopfn.N, a C++ coroutine's frame .actor and .destroy) are functions
+ * of their own. */
 #include "unit.h"
 #include "names.h"
 
@@ -35,5 +36,8 @@ TEST(outlined_bodies_are_functions_of_their_own)
     EXPECT_STR(base("main._omp_fn.1.count.0"), "main._omp_fn.1");
     EXPECT_STR(base("work._omp_cpyfn.3"), "work._omp_cpyfn.3");
     EXPECT_STR(base("f._loopfn.0"), "f._loopfn.0");
+    EXPECT_STR(base("_Z8count_toPZ8count_toiE18_Z8count_toi.Frame.actor"),
+               "_Z8count_toPZ8count_toiE18_Z8count_toi.Frame.actor");
+    EXPECT_STR(base("_Z1fPZ1fvE8_Z1fv.Frame.destroy.cold"), "_Z1fPZ1fvE8_Z1fv.Frame.destroy");
     EXPECT_STR(base("main._omp_fn"), "main"); /* (no number: a clone suffix as any) */
 }
