@@ -64,6 +64,17 @@ struct tally {
     uint64_t n[STK_NKINDS];
 };
 
+/* " in N processes" after the threads of several traces (one a process),
+ * else "" */
+static const char *in_processes(int ntraces)
+{
+    static char buf[32];
+    if (ntraces < 2)
+        return "";
+    snprintf(buf, sizeof buf, " in %d processes", ntraces);
+    return buf;
+}
+
 static int tally_cmp(const void *a, const void *b)
 {
     const struct tally *x = a, *y = b;
@@ -155,12 +166,12 @@ void html_section_flamegraph(FILE *f, const struct report *r)
     } else {
         if (w[STK_SAMPLED] && t.ss.has_stats)
             fprintf(f, "<p>%s clock samples every %.3f ms: %llu samples for %llu periods "
-                       "(%llu truncated, %llu dropped), %llu threads. Width is time; hover a frame "
+                       "(%llu truncated, %llu dropped), %llu threads%s. Width is time; hover a frame "
                        "for its counts.</p>\n",
                     pi_sample_kind_name(t.ss.stats.kind), t.ss.stats.period_ns / 1e6,
                     (unsigned long long)t.ss.stats.taken, (unsigned long long)all,
                     (unsigned long long)t.ss.stats.truncated, (unsigned long long)t.ss.stats.dropped,
-                    (unsigned long long)t.ss.stats.threads);
+                    (unsigned long long)t.ss.stats.threads, in_processes(r->md.ntraces));
         else
             fprintf(f, "<p>%llu %s samples. Hover a frame for its counts.</p>\n", (unsigned long long)all,
                     what);
@@ -247,13 +258,13 @@ int cmd_report_tree(int argc, char **argv)
         uint64_t all = t.nodes[0].total[STK_SAMPLED];
         const struct pi_rec_sample_stats *s = &t.ss.stats;
         printf("sampled stacks: %s clock, period %.3f ms: %llu samples for %llu periods, "
-               "%llu truncated, %llu dropped, %llu threads\n",
+               "%llu truncated, %llu dropped, %llu threads%s\n",
                t.ss.has_stats ? pi_sample_kind_name(s->kind) : "?",
                t.ss.has_stats ? s->period_ns / 1e6 : 0.0,
                (unsigned long long)(t.ss.has_stats ? s->taken : 0), (unsigned long long)all,
                (unsigned long long)(t.ss.has_stats ? s->truncated : 0),
                (unsigned long long)(t.ss.has_stats ? s->dropped : 0),
-               (unsigned long long)(t.ss.has_stats ? s->threads : 0));
+               (unsigned long long)(t.ss.has_stats ? s->threads : 0), in_processes(ntraces));
         print_breakdown(&t, w, 0);
         printf("  total%%   self%%    total     self  function\n");
         print_sampled(&t, 0, w, all, min_pct);

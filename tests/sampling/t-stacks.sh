@@ -20,6 +20,10 @@ PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s.pit ./deep 150000000 > /dev/null
 cat tree
 assert_contains "header" tree "^sampled stacks: cpu clock, period 1.000 ms: [0-9]+ samples for [0-9]+ periods, 0 truncated, 0 dropped, 1 threads$"
 assert_contains "tree: leaf under mid_b" tree "^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+ {14}leaf_spin  \(deep.c:[0-9]+\)$"
+# two runs' traces: their threads are in two processes
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s2.pit ./deep 30000000 > /dev/null
+"$PMOPT" report --tree s.pit s2.pit > tree2
+assert_contains "two traces' header" tree2 "^sampled stacks: .* 0 dropped, 2 threads in 2 processes$"
 # A program linked without the runtime (nothing in it refers to it) is
 # sampled with the runtime preloaded: the same tree.  (Not with a
 # sanitizer-built runtime, whose own runtime must come first.)
