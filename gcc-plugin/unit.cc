@@ -369,17 +369,18 @@ bool pi_is_own_decl(tree decl)
     return strncmp(n, "__perfinst_", 11) == 0 || (DECL_ARTIFICIAL(decl) && strncmp(n, "_GLOBAL__", 9) == 0);
 }
 
-/* A body GCC outlined from the program's code, artificial but the
- * program's: an OpenMP region's (main._omp_fn.0, run by the threads of
- * its team), a C++ coroutine's (F's frame .actor, which runs the
- * coroutine's body from each resume point, and .destroy).  A coroutine's
- * only with count-at=late: its resume points become edges of its flow
- * graph in the early passes (the IFN_CO_* calls expanded), so counters on
- * the arcs of the graph before that would not add up. */
+/* A body GCC made from the program's code, artificial but the program's:
+ * an OpenMP region's (main._omp_fn.0, run by the threads of its team), a
+ * version of a function with target_clones (f.avx2, f.default: not the
+ * resolver that picks one), a C++ coroutine's (F's frame .actor, which
+ * runs the coroutine's body from each resume point, and .destroy).  A
+ * coroutine's only with count-at=late: its resume points become edges of
+ * its flow graph in the early passes (the IFN_CO_* calls expanded), so
+ * counters on the arcs of the graph before that would not add up. */
 static bool outlined_body(tree fndecl)
 {
     cgraph_node *node = cgraph_node::get(fndecl);
-    if (node && node->parallelized_function)
+    if ((node && node->parallelized_function) || DECL_FUNCTION_VERSIONED(fndecl))
         return true;
     if (!pi_opt.count_late)
         return false;
