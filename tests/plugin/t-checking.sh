@@ -18,6 +18,7 @@ check() { # CC ARGS... -- SOURCES: each compiles with -fchecking, no error
     while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
     for f in "$@"; do
         case $f in */gentrace.c) continue ;; esac # (a generator: no plugin)
+        case $f in */coro.cc) [ "${args[*]}" != "${args[*]/-fcoroutines/}" ] || continue ;; esac # (below)
         $cc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" -I"$T/sharing" -g -fchecking "${args[@]}" \
             -c "$f" -o x.o 2> err || fail "$(basename "$f") with ${args[*]} -fchecking: $(grep -m3 -E 'error|internal' err)"
         n=$((n + 1))
@@ -30,5 +31,8 @@ check gcc -O2 -fPIC -fplugin-arg-perfinst-all=count -- "$T"/count/*.c
 # GIMPLE CFG hooks restored after it: "BB_RTL flag not set" before)
 check gcc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=late -- "$T"/count/*.c
 check g++ -O2 -fplugin-arg-perfinst-all=count -- "$T"/cxx/*.cc
+# the bodies GCC makes: OpenMP regions, a coroutine's actor
+check gcc -O2 -fopenmp -fplugin-arg-perfinst-all=count -- "$T"/count/omp.c
+check g++ -O2 -std=c++20 -fcoroutines -fplugin-arg-perfinst-all=count -- "$T"/cxx/coro.cc
 check gcc -O2 -fplugin-arg-perfinst-sharing=all -- "$T"/sharing/*.c
 ok "$n compiles pass GCC's -fchecking"
