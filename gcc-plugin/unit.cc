@@ -392,8 +392,8 @@ static bool outlined_body(tree fndecl)
 /* The gate of every instrumenting pass: never the plugin's own code,
  * functions the compiler made up (implicit C++ members, static
  * initialisers), or no_instrument_function ones; a C++ lambda and the
- * bodies GCC outlines (OpenMP regions, coroutines) are the user's code
- * although GCC marks them artificial. */
+ * bodies GCC makes from the program's code (OpenMP regions, target
+ * clones, coroutines) are the user's although GCC marks them artificial. */
 bool pi_skip_function(tree fndecl)
 {
     return pi_is_own_decl(fndecl) ||
