@@ -44,7 +44,8 @@ done
 ln -sf gcc "$dir/shim/cc"
 ln -sf g++ "$dir/shim/c++"
 status=0
-PATH="$dir/shim:$PATH" TEST_TIMEOUT_SCALE=10 tests/run.sh -j 2 "$@" || status=1
+# (PERFINST_MEMCHECK: t-memcheck.sh, valgrind's own, skips)
+PATH="$dir/shim:$PATH" PERFINST_MEMCHECK=1 TEST_TIMEOUT_SCALE=10 tests/run.sh -j 2 "$@" || status=1
 n=$(ls "$logs" | wc -l)
 if ! awk -f scripts/memcheck-errors.awk /dev/null "$logs"/* > "$dir/errors"; then
     sed 's/^[^:]*: //' "$dir/errors" | sort | uniq -c | sort -rn | head -40

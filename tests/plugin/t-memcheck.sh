@@ -12,6 +12,7 @@
 # scripts/check-memcheck.sh runs whole test scripts so (make check-memcheck).
 . "$PERFINST_TOP/tests/lib.sh"
 command -v valgrind > /dev/null || skip "valgrind is missing"
+[ -z "${PERFINST_MEMCHECK:-}" ] || skip "every compile runs under memcheck already (scripts/check-memcheck.sh)"
 n=0
 # vg NAME ARGS...: compile under memcheck; fail on an error of the plugin's
 vg() {
