@@ -166,7 +166,10 @@ void pi_feedback_as_input(void *, void *)
     snprintf(hex, sizeof hex, "0x%016llx", (unsigned long long)h);
     std::string text = "#line 1 \"" + c_string(fb.path) + "\"\n#pragma perfinst_feedback " + hex +
                        "\n#line 1 \"" + c_string(main_input_filename) + "\"\n";
-    /* libcpp keeps reading the buffer until the main file is done: never freed */
-    char *buf = xstrdup(text.c_str());
+    /* libcpp keeps reading the buffer until the main file is done: never
+       freed; its line scanner reads 16 bytes at a time, past the end of the
+       last line (files.cc pads what it reads so): 16 bytes of padding */
+    char *buf = XCNEWVEC(char, text.size() + 16);
+    memcpy(buf, text.data(), text.size());
     cpp_push_buffer(parse_in, (const unsigned char *)buf, text.size(), 0);
 }
