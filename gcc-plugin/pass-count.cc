@@ -937,6 +937,23 @@ static int header_copy_at(const vec<tree> &scopes, tree origin)
     return -1;
 }
 
+/* The distinct BLOCKs of FN's statements, and of its inline entry
+ * markers when MARKERS, into BLOCKS. */
+static void statement_blocks(function *fn, bool markers, vec<tree> &blocks)
+{
+    hash_set<tree> seen;
+    blocks.truncate(0);
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if ((is_gimple_debug(g) && !(markers && gimple_debug_inline_entry_p(g))) || !gimple_block(g) ||
+            seen.add(gimple_block(g)))
+            continue;
+        blocks.safe_push(gimple_block(g));
+    }
+}
+
 static void find_split_entered(void)
 {
     hash_set<tree> split; /* the functions with a part */
@@ -952,18 +969,14 @@ static void find_split_entered(void)
     /* the bodies the parts have statements of */
     hash_set<nofree_string_hash> in_part;
     auto_vec<char *> part_names;
+    auto_vec<tree> blocks;
     FOR_EACH_DEFINED_FUNCTION(node)
     {
         if (!gimple_has_body_p(node->decl) || !pi_split_part(node->decl))
             continue;
-        hash_set<tree> seen; /* the statements' BLOCKs looked at */
-        basic_block bb;
-        FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(node->decl))
-        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-            gimple *g = gsi_stmt(gsi);
-            if (is_gimple_debug(g) || !gimple_block(g) || seen.add(gimple_block(g)))
-                continue;
-            inlined_scopes(gimple_block(g), scopes);
+        statement_blocks(DECL_STRUCT_FUNCTION(node->decl), false, blocks);
+        for (unsigned k = 0; k < blocks.length(); k++) {
+            inlined_scopes(blocks[k], scopes);
             for (unsigned i = 0; i < scopes.length(); i++)
                 if (body_name(buf, sizeof buf, DECL_ORIGIN(node->decl), scopes, i, scopes.length()) &&
                     !in_part.contains(buf)) {
@@ -978,15 +991,9 @@ static void find_split_entered(void)
             (node->clone_of && node->decl == node->clone_of->decl))
             continue;
         tree self = split.contains(DECL_ORIGIN(node->decl)) ? DECL_ORIGIN(node->decl) : NULL_TREE;
-        hash_set<tree> seen; /* the statements' BLOCKs looked at */
-        basic_block bb;
-        FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(node->decl))
-        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-            gimple *g = gsi_stmt(gsi);
-            if ((is_gimple_debug(g) && !gimple_debug_inline_entry_p(g)) || !gimple_block(g) ||
-                seen.add(gimple_block(g)))
-                continue;
-            inlined_scopes(gimple_block(g), scopes);
+        statement_blocks(DECL_STRUCT_FUNCTION(node->decl), true, blocks);
+        for (unsigned k = 0; k < blocks.length(); k++) {
+            inlined_scopes(blocks[k], scopes);
             /* a copy of F's header: F itself (SELF), or a scope of F inlined here */
             for (unsigned j = 0; j <= scopes.length(); j++) {
                 tree f = j < scopes.length() ? block_ultimate_origin(scopes[j]) : self;
