@@ -3,7 +3,7 @@
 html-full.c (stack samples and sharing records): well-formed and
 self-contained (check-html.py's parser), the flame graph and sharing
 sections collected; the flame graph an inline <svg class="pi-flame"> whose
-frames name main → run_phase → spin_hot with spin_hot holding most of the
+frames name main → run_phase → spin_hot, each holding at most its caller's
 samples; the sharing table's first line FALSE sharing of `slots` with
 0 true and 1998 false reloads, each thread writing its own element; the
 heat map an inline <svg class="pi-heatmap"> naming slots[0] and slots[1]."""
@@ -89,10 +89,12 @@ for name in ('all', 'main', 'run_phase', 'spin_hot'):
 hot = frames.get('spin_hot')
 if hot and not (hot[0] or '').startswith('html-full.c:'):
     errors.append(f'spin_hot without its source file: {hot}')
-if hot and hot[2] < 50:
-    errors.append(f'spin_hot has {hot[2]}% of the samples, want most')
-if 'all' in frames and hot and not (0 < hot[1] <= frames['all'][1]):
-    errors.append(f'spin_hot {hot[1]} samples, all {frames["all"][1]}')
+# a frame's samples include its callees': spin_hot <= run_phase <= main
+# <= all, and spin_hot, which spins for a tenth of a second or more, has
+# some (how many is the scheduler's: no share of them is asserted)
+chain = [frames.get(n, (None, 0, 0))[1] for n in ('spin_hot', 'run_phase', 'main', 'all')]
+if not (0 < chain[0] <= chain[1] <= chain[2] <= chain[3]):
+    errors.append(f'samples of spin_hot, run_phase, main, all: {chain}, want 0 < each <= the next')
 
 # the sharing table: #, line, verdict, true, false, cycles, gain, objects, writes
 rows = [r for r in p.lines_rows if r]
