@@ -59,7 +59,7 @@ struct func_row {
     const char *name, *file;        /* as shown (names.h) */
     uint32_t line;
     uint32_t ncopies;               /* >= 1 */
-    uint32_t nunits;                /* the copies that are not parts (F.part.N): the units */
+    uint32_t nunits;                /* the units of the copies that are not parts (F.part.N) */
     const struct func_copy *copies; /* into model.copies, by unit id, parts last */
     int uninstrumented;             /* the linker kept another object's copy, not instrumented */
     const char *linkage;            /* the assembler name (the first copy's) */

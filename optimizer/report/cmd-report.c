@@ -70,15 +70,17 @@ static const char *tf(int b) { return b ? "true" : "false"; }
 static void csv_units(const struct func_row *row)
 {
     size_t len = 1;
-    for (uint32_t k = 0; k < row->nunits; k++)
+    for (uint32_t k = 0; k < row->ncopies; k++)
         len += strlen(pm_unit_source(row->copies[k].u)) + 1;
     char *buf = malloc(len);
     if (!buf)
         return;
     buf[0] = 0; /* (a function inlined everywhere has no copy: count-at=late) */
     len = 0;
-    for (uint32_t k = 0; k < row->nunits; k++)
-        len += (size_t)sprintf(buf + len, "%s%s", k ? ";" : "", pm_unit_source(row->copies[k].u));
+    /* each unit once: a unit's copies are together (target clones) */
+    for (uint32_t k = 0; k < row->ncopies && !row->copies[k].part; k++)
+        if (!k || row->copies[k - 1].u != row->copies[k].u)
+            len += (size_t)sprintf(buf + len, "%s%s", k ? ";" : "", pm_unit_source(row->copies[k].u));
     pm_csv_str(stdout, buf);
     free(buf);
 }
