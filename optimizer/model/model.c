@@ -701,6 +701,7 @@ static void add_inlined(struct model *md, struct inl_entry *inl, size_t ninl)
         }
         row->has_entry = 1;
         row->entries = pm_sat_add(row->entries, e->entries);
+        row->inlined = pm_sat_add(row->inlined, e->entries);
     }
 }
 

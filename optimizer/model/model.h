@@ -55,6 +55,9 @@ struct func_row {
     uint32_t func;
     int has_entry;                  /* some copy has a counted entry block */
     uint64_t entries, blocks;       /* summed over the copies */
+    uint64_t inlined;               /* of entries: those of its bodies the early inliner put
+                                       into other functions (count-at=late's inline sites),
+                                       which gcov does not count as the function's */
     const char *key;                /* the linkage name without clone suffixes (names.h) */
     const char *name, *file;        /* as shown (names.h) */
     uint32_t line;

@@ -142,9 +142,10 @@ static void print_json(const struct report *r)
             pm_json_str(stdout, row->file);
             printf(", \"line\": %u, \"sites\": %u, \"entries\": ", row->line, nsites);
             if (row->has_entry && !row->uninstrumented)
-                printf("%llu", (unsigned long long)row->entries);
+                printf("%llu, \"inlined_entries\": %llu", (unsigned long long)row->entries,
+                       (unsigned long long)row->inlined);
             else
-                printf("null");
+                printf("null, \"inlined_entries\": null");
             if (row->uninstrumented)
                 printf(", \"blocks\": null, \"instrumented\": false, \"units\": [");
             else
@@ -205,7 +206,7 @@ static void print_csv(const struct report *r)
             putchar('\n');
         }
     } else if (r->by == BY_FUNCTION) {
-        printf("blocks,entries,unit,function,file,line,sites,linkage,nunits,units\n");
+        printf("blocks,entries,unit,function,file,line,sites,linkage,nunits,units,inlined\n");
         for (size_t i = 0; i < r->md.nfuncs; i++) {
             const struct func_row *row = &r->md.funcs[i];
             uint32_t nsites = row->inlined_only ? 0 : row->u->funcs[row->func].nsites;
@@ -222,6 +223,9 @@ static void print_csv(const struct report *r)
             pm_csv_str(stdout, row->linkage);
             printf(",%u,", row->nunits);
             csv_units(row);
+            putchar(',');
+            if (row->has_entry && !row->uninstrumented)
+                printf("%llu", (unsigned long long)row->inlined);
             putchar('\n');
         }
     } else if (r->by == BY_LINE) {

@@ -8,7 +8,9 @@
 # own entry block before inlining.  With -g the entry is GCC's inline entry
 # marker; without it, the block that dominates the body's statements, unless
 # the body's first block heads a loop of the body (sum_to: no site, its
-# entries not counted, docs/design.md Known gaps).
+# entries not counted, docs/design.md Known gaps).  The report says how
+# many entries were inlined bodies' (csv inlined, json inlined_entries):
+# gcov counts the others only (late-partial.c).
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/late.c
 # fn PROG TRACE: "linkage entries" per function
@@ -62,3 +64,29 @@ done
 # iterations of work, and outer once in three of them)
 "$PMOPT" report --by=function ./late late.pit > rep.txt
 assert_contains "text report: sq is inlined everywhere, 40 entries" rep.txt '^ +40 +0 .* sq +.*late\.c:[0-9]+ +\(inlined\)$'
+# an extern function inlined into one caller and called out of line by
+# another (late-partial.c, N=40): its entries 3N+1, of which 40 inlined
+# (csv `inlined`); gcov at -O2 counts its own copy's 2N+1, entries -
+# inlined
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/late-partial.c" -o partial.o
+pi_ld -O2 -o partial partial.o
+rm -f partial.pit
+PERFINST_OUT=partial.pit ./partial 40 > partial.out
+nm partial | grep -q ' peek$' || fail "partial: peek has no copy of its own (the fixture wants one)"
+"$PMOPT" report --by=function --format=csv ./partial partial.pit |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["linkage"] == "peek" { print $c["entries"], $c["inlined"] }' > peek
+assert_eq "partial: peek's entries and those inlined" "121 40" "$(cat peek)"
+"$PMOPT" report --by=function --format=json ./partial partial.pit |
+    python3 -c 'import json, sys
+r = [f for f in json.load(sys.stdin)["functions"] if f["linkage"] == "peek"][0]
+print(r["entries"], r["inlined_entries"])' > peek.json
+assert_eq "partial: json's entries and inlined_entries" "121 40" "$(cat peek.json)"
+if command -v gcov > /dev/null; then
+    gcc -O2 --coverage "$T/count/late-partial.c" -o pcov
+    ./pcov 40 > pcov.out
+    assert_eq "partial: the gcov build's output" "$(cat partial.out)" "$(cat pcov.out)"
+    gcov --json-format --stdout pcov-late-partial.gcno 2> /dev/null |
+        python3 -c 'import json, sys
+print([f["execution_count"] for f in json.load(sys.stdin)["files"][0]["functions"] if f["name"] == "peek"][0])' > gpeek
+    assert_eq "partial: gcov's count of peek = entries - inlined" "81" "$(cat gpeek)"
+fi
