@@ -32,7 +32,7 @@
 # with the geometric mean and the worst case over the projects.
 #
 #   --record   append the table to bench/RESULTS.md
-#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml)
+#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --table    only print the table of the last run
 #
@@ -67,7 +67,7 @@ W=${W:-$here/.work/projects}
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml"
+ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2"
 record=0 keep=0 only=$ALL table_only=0 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -383,8 +383,8 @@ sample_tree() {
 # bolt_opt: the bolt variant's P_EXES instrumented, trained, optimised in place
 bolt_opt() {
     local BOLT e
-    BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
-    [ -x "$BOLT" ] || { note "bolt: llvm-bolt not found"; return 1; }
+    bolt_setup "$W/bolt-install.log"            # (installs bolt-22 when missing)
+    [ -x "$BOLT" ] || { note "bolt: llvm-bolt not found, nor installed ($W/bolt-install.log)"; return 1; }
     for e in $(exes bolt); do
         [ -f "$e.in" ] || cp "$e" "$e.in"      # a kept tree's program was optimised before
         "$BOLT" "$e.in" -instrument -instrumentation-file="$PW/bolt.fdata" -instrumentation-file-append-pid \
