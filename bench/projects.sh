@@ -32,7 +32,7 @@
 # with the geometric mean and the worst case over the projects.
 #
 #   --record   append the table to bench/RESULTS.md
-#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2)
+#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --table    only print the table of the last run
 #
@@ -67,7 +67,7 @@ W=${W:-$here/.work/projects}
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2"
+ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk"
 record=0 keep=0 only=$ALL table_only=0 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -327,7 +327,12 @@ cachegrind_i1() {
 }
 
 # spot_check: every function gcov and perfinst both count, entries compared
-# (the training run; gcov's execution_count is its entry block's count)
+# (the training run; gcov's execution_count is its entry block's count: the
+# calls of the function's own copy, not its bodies inlined into others.  A
+# function matches when perfinst's entries equal gcov's, or its entries less
+# those of its inlined bodies (pmopt report's `inlined`): the early inliner
+# of a --coverage build inlines otherwise than -O2's, ipa-split being off;
+# "exact counts" says how many matched the second way)
 spot_check() {
     say "$NAME: spot check against gcov"
     find "$PW/cov" -name '*.gcda' -delete       # this run's counts only (a kept tree has the last run's)
@@ -345,23 +350,28 @@ spot_check() {
         "$PMOPT" report --format=csv --by=function "$e" $tr 2>> "$PW/pi.err" |
             python3 -c 'import csv,sys
 for r in csv.DictReader(sys.stdin):
-    if r["entries"]: print(r["linkage"], r["entries"])' >> "$PW/pi.entries"
+    if r["entries"]: print(r["linkage"], r["entries"], r.get("inlined") or 0)' >> "$PW/pi.entries"
     done
     python3 - "$PW/gcov.entries" "$PW/pi.entries" "$P_SPOT" > "$PW/spot" << 'PY'
 import sys
-def read(p):
-    d = {}
-    for l in open(p):
-        k, v = l.rsplit(None, 1)
-        d[k] = d.get(k, 0) + int(v)
-    return d
-g, p, spot = read(sys.argv[1]), read(sys.argv[2]), sys.argv[3]
+g, p = {}, {}       # gcov: name -> count; perfinst: name -> [entries, inlined]
+for l in open(sys.argv[1]):
+    k, v = l.rsplit(None, 1)
+    g[k] = g.get(k, 0) + int(v)
+for l in open(sys.argv[2]):
+    k, e, i = l.rsplit(None, 2)
+    t = p.setdefault(k, [0, 0])
+    t[0] += int(e)
+    t[1] += int(i)
+spot = sys.argv[3]
 both = sorted(set(g) & set(p))
-same = [k for k in both if g[k] == p[k]]
-diff = [k for k in both if g[k] != p[k]]
-print("%d %d %s %s %s" % (len(same), len(both), spot, p.get(spot, "-"), g.get(spot, "-")))
+whole = [k for k in both if g[k] == p[k][0]]
+own = [k for k in both if g[k] != p[k][0] and g[k] == p[k][0] - p[k][1]]
+diff = [k for k in both if g[k] not in (p[k][0], p[k][0] - p[k][1])]
+print("%d %d %d %s %s %s" % (len(whole) + len(own), len(both), len(own), spot,
+                             p[spot][0] if spot in p else "-", g.get(spot, "-")))
 for k in diff[:20]:
-    print("differs: %s perfinst %d gcov %d" % (k, p[k], g[k]), file=sys.stderr)
+    print("differs: %s perfinst %d (%d inlined) gcov %d" % (k, p[k][0], p[k][1], g[k]), file=sys.stderr)
 PY
 }
 
@@ -520,9 +530,10 @@ table() {
         r1+=("$mr"); r2+=("$ml"); r3+=("$mp"); r4+=("$mb")
         local spot='-' exact='-'
         if [ -s "$PW/spot" ]; then
-            local s_same s_both s_fn s_pi s_gc
-            read -r s_same s_both s_fn s_pi s_gc < "$PW/spot" || true
+            local s_same s_both s_own s_fn s_pi s_gc
+            read -r s_same s_both s_own s_fn s_pi s_gc < "$PW/spot" || true
             exact="$s_same of $s_both"; spot="\`$s_fn\` $s_pi/$s_gc"
+            [ "$s_own" = 0 ] || exact+=" ($s_own less inlined)"
         fi
         local samples=
         [ ! -s "$PW/tree" ] || samples=$(sed -n 's/.*: \([0-9]*\) samples for \([0-9]*\) periods.*/\2 periods/p' "$PW/tree" | head -1)

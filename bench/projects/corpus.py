@@ -1,5 +1,5 @@
 # bench/projects/corpus.py — what the projects' corpus generators share
-# (bench/projects/*/gen.py): one xorshift32 source, so that a corpus is the
+# (bench/projects/*/gen.py, logs.py): one xorshift32 source, so that a corpus is the
 # same for the same seed on every machine, and a vocabulary drawn from it.
 # A generator imports it by its folder:
 #   sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

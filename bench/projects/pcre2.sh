@@ -5,7 +5,7 @@
 # interpreter and the DFA matcher run), make -j2.  Tests: make check
 # (pcre2posix_test, RunGrepTest, and RunTest's numbered tests, each one).
 # Workloads: pcre2grep over a log-like UTF-8 corpus
-# bench/projects/pcre2/gen.py makes (train: seed 1, literals, alternations,
+# bench/projects/logs.py makes (train: seed 1, literals, alternations,
 # case-blind and inverted counts; test: seed 7, -o extraction, a
 # back-reference, look-behind and look-ahead, Unicode properties with -u,
 # -w words, nested quantifiers), the counts and checksums on stdout.
@@ -38,7 +38,7 @@ p_workload() {
     n=$(awk -v s="${P_SCALE:-1}" 'BEGIN { printf "%d", 200000 * s }')
     case $mix in train) seed=1 ;; test) seed=7 ;; esac
     data=.corpus-$seed-$n.txt
-    [ -s "$data" ] || python3 "$P_DIR/pcre2/gen.py" "$n" "$seed" > "$data"
+    [ -s "$data" ] || python3 "$P_DIR/logs.py" "$n" "$seed" > "$data"
     if [ "$mix" = train ]; then
         "$@" ./pcre2grep -c 'ERROR' "$data"
         "$@" ./pcre2grep -ci 'warn(ing)?' "$data"

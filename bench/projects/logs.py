@@ -1,20 +1,15 @@
 #!/usr/bin/env python3
-"""gen.py LINES SEED — a log-like text corpus for bench/projects/pcre2.sh:
-timestamped lines with levels, users, e-mail addresses, ids, paths and
+"""logs.py LINES SEED — a log-like text corpus for bench/projects/pcre2.sh
+and gawk.sh: timestamped lines with levels, users, e-mail addresses, ids, paths and
 durations, some doubled words, some words in Greek, Cyrillic and accented
-Latin (UTF-8); deterministic for a seed (xorshift, no random module)."""
+Latin (UTF-8); deterministic for a seed (corpus.py's xorshift)."""
+import os
 import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus import xorshift  # noqa: E402
 
-n, x = int(sys.argv[1]), int(sys.argv[2]) * 2654435761 % 2**32 or 1
-
-
-def rnd(k):
-    global x
-    x ^= (x << 13) & 0xffffffff
-    x ^= x >> 17
-    x ^= (x << 5) & 0xffffffff
-    return x % k
-
+n = int(sys.argv[1])
+rnd = xorshift(int(sys.argv[2]) * 2654435761 % 2**32)
 
 levels = ["INFO"] * 12 + ["DEBUG"] * 5 + ["WARN", "warning", "ERROR"]
 users = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
