@@ -25,7 +25,7 @@ END {
     n = asorti(mails, o)
     s = 0; for (i = 1; i <= n; i += 97) s = (s * 31 + length(o[i]) + mails[o[i]]) % 1000003
     printf "mails %d %d\n", n, s
-    for (i = 0; i < 200000; i++) { x = (x * 1103515245 + 12345) % 2147483648; h[x % 5000]++ }
+    for (i = 0; i < loops; i++) { x = (x * 1103515245 + 12345) % 2147483648; h[x % 5000]++ }
     n = asort(h, v)
     printf "h %d %d %d\n", n, v[1], v[n]
 }
