@@ -242,6 +242,18 @@ project_source() {
     [ "${PIPESTATUS[0]}" = 0 ]
 }
 
+# log_corpus MIX LINES: "N FILE", the log corpus of bench/projects/logs.py
+# a recipe's workload MIX reads (train: seed 1, test: seed 7), LINES scaled
+# by P_SCALE, made in the current directory when missing (pcre2.sh, gawk.sh)
+log_corpus() {
+    local n seed f
+    n=$(awk -v s="${P_SCALE:-1}" -v l="$2" 'BEGIN { printf "%d", l * s }')
+    case $1 in train) seed=1 ;; test) seed=7 ;; esac
+    f=.logs-$seed-$n.txt
+    [ -s "$f" ] || python3 "$P_DIR/logs.py" "$n" "$seed" > "$f"
+    echo "$n $f"
+}
+
 # project_tree SRC PKG TREE DEST: a fresh copy of a Debian source package's
 # project in DEST (removed first): upstream's tarball beside SRC when TREE
 # is orig, else SRC itself, the unpacked and patched tree

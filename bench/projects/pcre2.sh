@@ -34,11 +34,8 @@ p_test() {
 
 p_workload() {
     local mix=$1; shift
-    local n seed data
-    n=$(awk -v s="${P_SCALE:-1}" 'BEGIN { printf "%d", 200000 * s }')
-    case $mix in train) seed=1 ;; test) seed=7 ;; esac
-    data=.corpus-$seed-$n.txt
-    [ -s "$data" ] || python3 "$P_DIR/logs.py" "$n" "$seed" > "$data"
+    local n data
+    read -r n data <<< "$(log_corpus "$mix" 200000)"
     if [ "$mix" = train ]; then
         "$@" ./pcre2grep -c 'ERROR' "$data"
         "$@" ./pcre2grep -ci 'warn(ing)?' "$data"
