@@ -1154,6 +1154,70 @@ static void find_inline_entries(const vec<basic_block> &order, const vec<int> &s
     }
 }
 
+/* count-at=late, with -g: an inlined body the early optimisations leave
+ * no statement of (a second `at(b, i)` whose address FRE merged with the
+ * first's, a `clamp` folded into MIN_EXPR) still has its inline entry
+ * marker where it was entered, but remove_unused_locals drops a BLOCK no
+ * statement is in, and with it the marker (clear_unused_block_pointer).
+ * Right after the early inliner, each inlined body's outer BLOCK gets an
+ * ignored variable with a value expression, which remove_unused_scope_block_p
+ * never drops (nor the BLOCK holding it); the count pass then finds the
+ * marker (find_inline_entries), and drop_keep_vars takes the variables out
+ * again, so the later passes and the debug info see the BLOCKs as before.
+ * Debug statements and BLOCKs do not change the code GCC makes (the -g and
+ * -g0 builds are the same), so neither does this. */
+static tree keep_name;
+
+static bool is_keep_var(tree v) { return keep_name && VAR_P(v) && DECL_NAME(v) == keep_name; }
+
+static void keep_inline_scopes(tree scope)
+{
+    for (tree b = BLOCK_SUBBLOCKS(scope); b; b = BLOCK_CHAIN(b)) {
+        if (inlined_function_outer_scope_p(b)) {
+            bool has = false;
+            for (tree v = BLOCK_VARS(b); v && !has; v = DECL_CHAIN(v))
+                has = is_keep_var(v);
+            if (!has) {
+                tree v = build_decl(BLOCK_SOURCE_LOCATION(b), VAR_DECL, keep_name, integer_type_node);
+                DECL_ARTIFICIAL(v) = 1;
+                DECL_IGNORED_P(v) = 1;
+                DECL_CONTEXT(v) = current_function_decl;
+                SET_DECL_VALUE_EXPR(v, integer_zero_node);
+                DECL_HAS_VALUE_EXPR_P(v) = 1;
+                DECL_CHAIN(v) = BLOCK_VARS(b);
+                BLOCK_VARS(b) = v;
+            }
+        }
+        keep_inline_scopes(b);
+    }
+}
+
+static void drop_keep_vars(tree scope)
+{
+    for (tree *v = &BLOCK_VARS(scope); *v;)
+        if (is_keep_var(*v))
+            *v = DECL_CHAIN(*v);
+        else
+            v = &DECL_CHAIN(*v);
+    for (tree b = BLOCK_SUBBLOCKS(scope); b; b = BLOCK_CHAIN(b))
+        drop_keep_vars(b);
+}
+
+static bool keep_inlined_gate(function *)
+{
+    return !seen_error() && optimize && pi_opt.count_late && pi_opt.all_count && debug_inline_points;
+}
+
+static unsigned int keep_inlined_execute(function *fun)
+{
+    if (!keep_name)
+        keep_name = get_identifier("__perfinst_keep");
+    if (DECL_INITIAL(fun->decl))
+        keep_inline_scopes(DECL_INITIAL(fun->decl));
+    return 0;
+}
+PI_GIMPLE_PASS(keep_inlined, PROP_cfg)
+
 static void add_inline_sites(const vec<inline_entry> &entries, const vec<int> &site_of, unsigned func)
 {
     for (unsigned i = 0; i < entries.length(); i++) {
@@ -1526,6 +1590,10 @@ static unsigned int count_late_execute(function *)
         pop_cfun();
     }
     free_split_entered();
+    if (keep_name)
+        FOR_EACH_DEFINED_FUNCTION(node)
+        if (gimple_has_body_p(node->decl) && DECL_INITIAL(node->decl))
+            drop_keep_vars(DECL_INITIAL(node->decl));
     for (unsigned i = 0; i < done.length(); i++) {
         node = done[i];
         node->set_const_flag(false, false);

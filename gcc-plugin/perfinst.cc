@@ -719,6 +719,8 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_promote_find_pass(g), "perfinst_feedback", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_count_pass(g), "perfinst_promote_find", PASS_POS_INSERT_AFTER);
     register_pass(pi_make_arrays_pass(g), "build_ssa_passes", PASS_POS_INSERT_AFTER);
+    /* count-at=late: inlined bodies' scopes kept for the count pass */
+    register_pass(pi_make_keep_inlined_pass(g), "einline", PASS_POS_INSERT_AFTER);
     /* count-at=late: after the early inliner and optimisations, where
        GCC's own profile instrumentation is */
     register_pass(pi_make_count_late_pass(g), "profile", PASS_POS_INSERT_BEFORE);

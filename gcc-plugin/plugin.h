@@ -199,6 +199,7 @@ void pi_pre_genericize(void *gcc_data, void *user_data);
 void pi_register_attributes(void *gcc_data, void *user_data);
 opt_pass *pi_make_count_pass(gcc::context *ctxt);
 opt_pass *pi_make_count_late_pass(gcc::context *ctxt); /* SIMPLE_IPA, before "profile" */
+opt_pass *pi_make_keep_inlined_pass(gcc::context *ctxt); /* after "einline" */
 tree pi_tmp_reg(tree type, const char *name);
 tree pi_asm_operand(const char *constraint, tree op); /* an asm's input or output (pass-count.cc) */
 opt_pass *pi_make_ranges_pass(gcc::context *ctxt);

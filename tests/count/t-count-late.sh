@@ -10,7 +10,8 @@
 # the body's first block heads a loop of the body (sum_to: no site, its
 # entries not counted, docs/design.md Known gaps).  The report says how
 # many entries were inlined bodies' (csv inlined, json inlined_entries):
-# gcov counts the others only (late-partial.c).
+# gcov counts the others only (late-partial.c).  A body the early
+# optimisations left no statement of keeps its marker (late-merged.c).
 . "$PERFINST_TOP/tests/lib.sh"
 src=$T/count/late.c
 # fn PROG TRACE: "linkage entries" per function
@@ -60,6 +61,22 @@ for g in -g ""; do
     diff split-cfg.fn split-late.fn > d || { cat d; fail "split, ${g:-no -g}: entries differ from count-at=cfg's"; }
     ok "split, ${g:-no -g}: the entries of $(wc -l < split-late.fn) functions (body cut by ipa-split) equal count-at=cfg's"
 done
+# inlined bodies the early optimisations left no statement of
+# (late-merged.c: a second address or load FRE merged with the first's):
+# with -g their inline entry markers are kept for the count pass, and the
+# variables that keep them are gone again from the debug info
+for at in cfg late; do
+    pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=$at -c "$T/count/late-merged.c" -o merged-$at.o
+    pi_ld -O2 -o merged-$at merged-$at.o
+    rm -f merged-$at.pit
+    PERFINST_OUT=merged-$at.pit ./merged-$at 30 > merged-$at.out
+    fn ./merged-$at merged-$at.pit > merged-$at.fn
+done
+assert_eq "merged: the same output" "$(cat merged-cfg.out)" "$(cat merged-late.out)"
+grep -q '^peek 60$' merged-cfg.fn || fail "merged: count-at=cfg counts $(grep '^peek ' merged-cfg.fn) (peek runs 60 times)"
+diff merged-cfg.fn merged-late.fn > d || { cat d; fail "merged: entries differ from count-at=cfg's"; }
+! readelf --debug-dump=info merged-late.o | grep -q __perfinst_keep || fail "merged: __perfinst_keep is in the debug info"
+ok "merged: the entries of $(wc -l < merged-late.fn) functions (bodies FRE merged) equal count-at=cfg's"
 # the text report shows a function inlined everywhere as such (sq: 30
 # iterations of work, and outer once in three of them)
 "$PMOPT" report --by=function ./late late.pit > rep.txt
