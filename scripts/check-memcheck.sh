@@ -33,8 +33,7 @@ for cc in gcc g++; do
 for a in "\$@"; do
     case "\$a" in
     -fplugin=*perfinst.so|-flto|-flto=*)
-        exec valgrind -q --trace-children=yes --trace-children-skip='*/as,*/ld,*/ld.bfd,*/ld.gold' \\
-            --num-callers=40 --log-file="$logs/vg.%p" /usr/bin/$cc "\$@" ;;
+        exec "$top/scripts/memcheck-run.sh" "$logs/vg.%p" /usr/bin/$cc "\$@" ;;
     esac
 done
 exec /usr/bin/$cc "\$@"

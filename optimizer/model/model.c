@@ -644,9 +644,7 @@ static void group_funcs(struct model *md)
                                       .line = fn->line, .copies = c,
                                       .linkage = pi_unit_str(c->u, fn->name) };
         }
-        /* (a unit's copies are together, parts last: target clones, F.avx2
-         * and F.default, are two copies of one unit) */
-        row->nunits += !c->part && (!row->ncopies || c[-1].u != c->u);
+        row->nunits += pm_copy_starts_unit(row->copies, row->ncopies);
         row->ncopies++;
         row->has_entry |= c->has_entry;
         row->entries = pm_sat_add(row->entries, c->entries);

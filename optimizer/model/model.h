@@ -71,6 +71,14 @@ struct func_row {
                                        u and func are then the first such caller's */
 };
 
+/* Does a row's copy K start another unit?  A unit's copies are together,
+ * its parts (F.part.N) last: target clones, F.avx2 and F.default, are two
+ * copies of one unit. */
+static inline int pm_copy_starts_unit(const struct func_copy *copies, uint32_t k)
+{
+    return !copies[k].part && (!k || copies[k - 1].u != copies[k].u);
+}
+
 struct line_row {
     const char *file;
     uint32_t line;

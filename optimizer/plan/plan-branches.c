@@ -18,6 +18,15 @@
  *   function-tier fn=NAME src=FILE tier=cold
  *       functions that never ran in any trace: .text.unlikely.
  *
+ * An inline or template function of C++ is a COMDAT: every unit that uses
+ * it has a copy, and the link keeps one, whose counts are the function's;
+ * the copies it discarded never ran.  The rebuild's link may keep another
+ * unit's copy (another inlining, another object order), so a discarded
+ * copy (no code in PROG) of a function whose kept copy ran is not cold: it
+ * gets the kept copy's branch profile and tier under its own unit's key,
+ * when its CFG is the kept copy's (as the same source compiled alike
+ * gives), and nothing otherwise.
+ *
  * The plugin applies them on rebuild (gcc-plugin/pass-feedback.cc).  The
  * plan also prints the layout's dynamic statistics: measured on PROG, and
  * predicted for the layout the branch profile asks for.
@@ -37,6 +46,9 @@ struct fn {
     uint32_t func;
     uint64_t weight;
     int has_counts;          /* the traces counted the function's unit */
+    int has_code;            /* some site of it has code in PROG (the link kept it) */
+    int hot;                 /* given tier=hot */
+    const struct fn *kept;   /* a discarded COMDAT copy: the copy the link kept */
 };
 
 static int cmp_fn(const void *a, const void *b)
@@ -55,6 +67,47 @@ static const char *fname(const struct fn *f) /* the linkage name: the plan's key
 static const char *shown(const struct fn *f) /* in the advice */
 {
     return pm_func_name(f->u, f->func);
+}
+
+static int cmp_unit_func(const void *a, const void *b)
+{
+    const struct fn *x = *(const struct fn *const *)a, *y = *(const struct fn *const *)b;
+    PI_CMP_RET((uintptr_t)x->u, (uintptr_t)y->u);
+    return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static struct fn *find_fn(struct fn **by, size_t n, const struct func_copy *c)
+{
+    struct fn key = { .u = c->u, .func = c->func }, *kp = &key;
+    struct fn **r = bsearch(&kp, by, n, sizeof *by, cmp_unit_func);
+    return r ? *r : NULL;
+}
+
+/* Each discarded copy's kept copy: the copy of the same linkage name, file
+ * and line (a row of the model's) that has code in PROG. */
+static int find_kept(const struct model *md, struct fn *fns, size_t n)
+{
+    struct fn **by = malloc((n ? n : 1) * sizeof *by);
+    if (!by)
+        return rep_oom();
+    for (size_t i = 0; i < n; i++)
+        by[i] = &fns[i];
+    qsort(by, n, sizeof *by, cmp_unit_func);
+    for (size_t r = 0; r < md->nfuncs; r++) {
+        const struct func_row *row = &md->funcs[r];
+        for (uint32_t i = 0; i < row->ncopies && row->ncopies > 1; i++) {
+            struct fn *d = find_fn(by, n, &row->copies[i]);
+            if (!d || d->has_code)
+                continue;
+            for (uint32_t j = 0; j < row->ncopies && !d->kept; j++) {
+                struct fn *k = find_fn(by, n, &row->copies[j]);
+                if (k && k != d && k->has_code && !strcmp(fname(k), fname(d)))
+                    d->kept = k;
+            }
+        }
+    }
+    free(by);
+    return 0;
 }
 
 static void common_args(struct plan *p, const struct fn *f)
@@ -150,12 +203,14 @@ static void put_u64(struct buf *b, uint64_t v)
                                (unsigned long long)v);
 }
 
-static int branch_profile(struct plan *p, const struct fn *f)
+/* F's branch profile, from the counts of AS (F itself, or the copy the
+ * link kept of the COMDAT F is a discarded copy of: the same CFG) */
+static int branch_profile(struct plan *p, const struct fn *f, const struct fn *as)
 {
     struct fprof pf;
-    if (pf_load(p->md, f->u, f->func, &pf))
+    if (pf_load(p->md, as->u, as->func, &pf))
         return -1;
-    const struct pi_unit_view *u = f->u;
+    const struct pi_unit_view *u = as->u;
     int multi = 0;
     for (uint32_t b = 0; b < pf.nblocks && !multi; b++)
         multi = u->sites[pf.first + b].nsucc >= 2;
@@ -172,7 +227,7 @@ static int branch_profile(struct plan *p, const struct fn *f)
             if (!first_number)
                 first_number = n;
             common_args(p, f);
-            plan_arg_cfg(p, &u->funcs[f->func]);
+            plan_arg_cfg(p, &f->u->funcs[f->func]);
             plan_arg_u64(p, "sites", pf.nblocks);
             plan_arg_u64(p, "first", first);
             plan_arg_u64(p, "weight", pf.weight);
@@ -197,12 +252,15 @@ static int branch_profile(struct plan *p, const struct fn *f)
         pf_free(&pf);
         return rep_oom();
     }
-    const struct pi_func *fn = &u->funcs[f->func];
-    plan_advice(p, first_number, "%s:%u: %s: block and edge counts (%llu block executions, "
-                "%u blocks, %u of %u edges estimated) for GCC's block layout and hot/cold split",
-                pm_unit_file(u, fn->file), fn->line, shown(f), (unsigned long long)pf.weight,
-                pf.nblocks, pf.nestimated, pf.nedges);
-    advise_branches(p, first_number, f, &pf);
+    /* (the advice once: the kept copy has it) */
+    const struct pi_func *fn = &f->u->funcs[f->func];
+    if (f == as) {
+        plan_advice(p, first_number, "%s:%u: %s: block and edge counts (%llu block executions, "
+                    "%u blocks, %u of %u edges estimated) for GCC's block layout and hot/cold split",
+                    pm_unit_file(u, fn->file), fn->line, shown(f), (unsigned long long)pf.weight,
+                    pf.nblocks, pf.nestimated, pf.nedges);
+        advise_branches(p, first_number, f, &pf);
+    }
     pf_free(&pf);
     return 0;
 }
@@ -228,13 +286,19 @@ int plan_branches(struct plan *p)
             x->u = u;
             x->func = f;
             x->has_counts = md->us[i].sums != NULL;
-            for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++)
+            for (uint32_t k = fn->first_site; k < fn->first_site + fn->nsites; k++) {
                 if (u->sites[k].kind == PI_SITE_BLOCK)
                     x->weight = pm_sat_add(x->weight, rep_site_count(md, u, k));
+                x->has_code |= md->us[i].site_addr && md->us[i].site_addr[k];
+            }
             total = pm_sat_add(total, x->weight);
         }
     }
     qsort(fns, n, sizeof *fns, cmp_fn);
+    if (find_kept(md, fns, n)) {
+        free(fns);
+        return -1;
+    }
 
     struct dynstats before, predicted;
     if (pf_dynstats(md, &before) || pf_dynstats_predicted(md, &predicted)) {
@@ -251,8 +315,22 @@ int plan_branches(struct plan *p)
     uint64_t cum = 0;
     size_t nhot = 0, ncold = 0, nprof = 0;
     uint32_t before_number = p->number;
+    size_t ntwins = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct fn *f = &fns[i];
+        struct fn *f = &fns[i];
+        const struct fn *k = f->kept;
+        if (!f->weight && k && k->weight) { /* (k came first: heavier) */
+            if (k->u->funcs[k->func].cfg_checksum != f->u->funcs[f->func].cfg_checksum)
+                continue;
+            if (k->hot)
+                tier(p, f, "hot", total);
+            if (branch_profile(p, f, k)) {
+                free(fns);
+                return -1;
+            }
+            ntwins++;
+            continue;
+        }
         if (!f->weight) {
             if (f->has_counts) {
                 tier(p, f, "cold", total);
@@ -262,11 +340,12 @@ int plan_branches(struct plan *p)
         }
         if ((u128)cum * 100000 < want) {
             tier(p, f, "hot", total);
+            f->hot = 1;
             nhot++;
         }
         cum = pm_sat_add(cum, f->weight);
         uint32_t was = p->number;
-        if (branch_profile(p, f)) {
+        if (branch_profile(p, f, f)) {
             free(fns);
             return -1;
         }
@@ -274,6 +353,9 @@ int plan_branches(struct plan *p)
     }
     fprintf(p->out, "branches: %zu functions with a branch profile, %zu hot, %zu cold "
             "(never ran), %u recommendations\n", nprof, nhot, ncold, p->number - before_number);
+    if (ntwins)
+        fprintf(p->out, "branches: %zu copies of COMDAT functions the link discarded take the "
+                "kept copy's profile and tier\n", ntwins);
     free(fns);
     return 0;
 }

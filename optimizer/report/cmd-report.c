@@ -77,9 +77,8 @@ static void csv_units(const struct func_row *row)
         return;
     buf[0] = 0; /* (a function inlined everywhere has no copy: count-at=late) */
     len = 0;
-    /* each unit once: a unit's copies are together (target clones) */
-    for (uint32_t k = 0; k < row->ncopies && !row->copies[k].part; k++)
-        if (!k || row->copies[k - 1].u != row->copies[k].u)
+    for (uint32_t k = 0; k < row->ncopies; k++) /* each unit once */
+        if (pm_copy_starts_unit(row->copies, k))
             len += (size_t)sprintf(buf + len, "%s%s", k ? ";" : "", pm_unit_source(row->copies[k].u));
     pm_csv_str(stdout, buf);
     free(buf);

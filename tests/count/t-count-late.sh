@@ -98,12 +98,11 @@ assert_eq "partial: peek's entries and those inlined" "121 40" "$(cat peek)"
 r = [f for f in json.load(sys.stdin)["functions"] if f["linkage"] == "peek"][0]
 print(r["entries"], r["inlined_entries"])' > peek.json
 assert_eq "partial: json's entries and inlined_entries" "121 40" "$(cat peek.json)"
-if command -v gcov > /dev/null; then
-    gcc -O2 --coverage "$T/count/late-partial.c" -o pcov
-    ./pcov 40 > pcov.out
-    assert_eq "partial: the gcov build's output" "$(cat partial.out)" "$(cat pcov.out)"
-    gcov --json-format --stdout pcov-late-partial.gcno 2> /dev/null |
-        python3 -c 'import json, sys
+# (gcov comes with gcc: tests/count/t-lines-gcov.sh needs it too)
+gcc -O2 --coverage "$T/count/late-partial.c" -o pcov
+./pcov 40 > pcov.out
+assert_eq "partial: the gcov build's output" "$(cat partial.out)" "$(cat pcov.out)"
+gcov --json-format --stdout pcov-late-partial.gcno 2> /dev/null |
+    python3 -c 'import json, sys
 print([f["execution_count"] for f in json.load(sys.stdin)["files"][0]["functions"] if f["name"] == "peek"][0])' > gpeek
-    assert_eq "partial: gcov's count of peek = entries - inlined" "81" "$(cat gpeek)"
-fi
+assert_eq "partial: gcov's count of peek = entries - inlined" "81" "$(cat gpeek)"

@@ -21,8 +21,8 @@ n=0
 vg() {
     local name=$1
     shift
-    valgrind -q --trace-children=yes --trace-children-skip='*/as,*/collect2,*/ld' --num-callers=40 \
-        --log-file="$name.vg.%p" gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@" -c -o "$name.o" ||
+    "$PERFINST_TOP/scripts/memcheck-run.sh" "$name.vg.%p" \
+        gcc -fplugin="$PLUGIN" -I"$PERFINST_TOP/include" "$@" -c -o "$name.o" ||
         fail "$name: the compile under valgrind failed"
     awk -f "$PERFINST_TOP/scripts/memcheck-errors.awk" "$name".vg.* > "$name.errs" ||
         { cat "$name.errs"; fail "$name: memcheck found errors of the plugin's"; }
