@@ -111,8 +111,11 @@ static uint64_t range_count(struct po *p, const struct orange *rg, int *own)
     if (!u || rg->site >= u->hdr.nsites)
         return 0;
     const struct pi_site *site = &u->sites[rg->site];
+    /* (by the names without clone suffixes: the function's sites are its
+       clone's, F.constprop.0's, whose section is named after the clone) */
     if (site->func < u->hdr.nfuncs)
-        *own = !strcmp(pi_unit_str(u, u->funcs[site->func].name), p->s.secs[p->fold[rg->sec]].sym);
+        *own = pm_fn_key(pi_unit_str(u, u->funcs[site->func].name)) ==
+               pm_fn_key(p->s.secs[p->fold[rg->sec]].sym);
     return rep_site_count(p->md, u, rg->site);
 }
 
