@@ -33,11 +33,7 @@ p_build() {
     } > build.log 2>&1
 }
 
-p_test() {
-    (cd build && ctest -j1 > ../test-ctest.out 2>&1)
-    sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' test-ctest.out |
-        awk '{ print $2 - $1, $2 }'
-}
+p_test() { ctest_counts; }
 
 # jt SEED KB NAME WRITER... [-- WRAPPER...]: the corpus of SEED and KB KiB as
 # .corpus-SEED-KB/NAME.json, jsontestrunner_exe run on it with each WRITER
