@@ -72,12 +72,93 @@ struct scan_ctx {
     struct oscan *s;
     size_t cap_secs, cap_refs, cap_ranges, cap_cranges, cap_shared, cap_objs, cap_cleans;
     struct pi_err *err;
+    /* the COMDAT groups of the objects read so far, by signature: open
+       addressing, a power of two (group_discarded) */
+    struct group {
+        char *sig;
+        int certain; /* its first copy was in an object, not an archive */
+    } *groups;
+    size_t ngroups, cap_groups;
+    int in_archive; /* the objects being read are an archive's members */
 };
 
 static int oom(struct scan_ctx *c)
 {
     pi_err_set(c->err, "out of memory");
     return -1;
+}
+
+static uint64_t hash_sig(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Is the copy of COMDAT group sig in the object being read one the link
+ * discards?  ld keeps a group's first copy in link order, and oscan_read
+ * reads the objects in that order; but an archive's member is in the link
+ * only when ld pulled it, which the objects do not say, so only a first
+ * copy in an object named on the command line is certain to be the kept
+ * one.  1 if so (this copy is discarded), else 0 (sig recorded, with
+ * whether this copy is certain); -1 when out of memory. */
+static int group_discarded(struct scan_ctx *c, const char *sig)
+{
+    if (2 * (c->ngroups + 1) > c->cap_groups) {
+        size_t cap = c->cap_groups ? 2 * c->cap_groups : 1024;
+        struct group *t = calloc(cap, sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < c->cap_groups; i++)
+            if (c->groups[i].sig) {
+                size_t j = hash_sig(c->groups[i].sig) & (cap - 1);
+                while (t[j].sig)
+                    j = (j + 1) & (cap - 1);
+                t[j] = c->groups[i];
+            }
+        free(c->groups);
+        c->groups = t;
+        c->cap_groups = cap;
+    }
+    size_t j = hash_sig(sig) & (c->cap_groups - 1);
+    for (; c->groups[j].sig; j = (j + 1) & (c->cap_groups - 1))
+        if (!strcmp(c->groups[j].sig, sig))
+            return c->groups[j].certain;
+    if (!(c->groups[j].sig = strdup(sig)))
+        return -1;
+    c->groups[j].certain = !c->in_archive;
+    c->ngroups++;
+    return 0;
+}
+
+/* The sections of e's COMDAT groups that the link discards (an earlier
+ * object's copy is kept, group_discarded): gone[i] = 1.  0, or -1 out of
+ * memory. */
+static int discarded_groups(struct scan_ctx *c, Elf *e, size_t shnum, unsigned char *gone)
+{
+    for (size_t i = 0; i < shnum; i++) {
+        Elf_Scn *scn = elf_getscn(e, i), *symscn;
+        GElf_Shdr sh, symsh;
+        GElf_Sym sym;
+        Elf_Data *d, *symd;
+        const char *sig;
+        if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_GROUP ||
+            !(d = elf_getdata(scn, NULL)) || d->d_size < 4 ||
+            !(*(const uint32_t *)d->d_buf & GRP_COMDAT) || !(symscn = elf_getscn(e, sh.sh_link)) ||
+            !gelf_getshdr(symscn, &symsh) || !(symd = elf_getdata(symscn, NULL)) ||
+            !gelf_getsym(symd, (int)sh.sh_info, &sym) ||
+            !(sig = elf_strptr(e, symsh.sh_link, sym.st_name)))
+            continue;
+        int discarded = group_discarded(c, sig);
+        if (discarded < 0)
+            return oom(c);
+        const uint32_t *m = d->d_buf;
+        for (size_t k = 1; discarded && k < d->d_size / 4; k++)
+            if (m[k] < shnum)
+                gone[m[k]] = 1;
+    }
+    return 0;
 }
 
 /* The n ranges r (in sections shndx) of sections that map keeps, appended
@@ -105,6 +186,7 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
     int status = 0;
     size_t shnum, shstr;
     uint32_t *map = NULL;
+    unsigned char *gone = NULL;
     if (!gelf_getehdr(e, &eh) || eh.e_type != ET_REL || eh.e_machine != EM_X86_64)
         goto out; /* only x86-64 relocatable objects have sections to order */
     if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstr)) {
@@ -118,8 +200,13 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
     }
     uint32_t obj = (uint32_t)s->nobjs++;
     map = malloc((shnum ? shnum : 1) * sizeof *map);
-    if (!map) {
+    gone = calloc(shnum ? shnum : 1, 1);
+    if (!map || !gone) {
         status = oom(c);
+        goto out;
+    }
+    if (discarded_groups(c, e, shnum, gone)) {
+        status = -1;
         goto out;
     }
     Elf_Scn *symscn = NULL;
@@ -142,6 +229,10 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         }
         if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
             continue; /* TLS stays in its segment; merged constants are no object */
+        if (gone[i]) { /* not in the program: its refs, ranges and size with it */
+            s->ndiscarded++;
+            continue;
+        }
         int kind, cold;
         const char *sym = name ? oscan_sym_of(name, &kind, &cold) : NULL;
         if (!sym)
@@ -179,6 +270,15 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         GElf_Shdr sh;
         const char *sn = scn && gelf_getshdr(scn, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
         const char *fn = elf_strptr(e, symsh.sh_link, sym.st_name);
+        /* a function whose name starts like a tier's prefix: `hot`'s clone
+           hot.constprop.0 in .text.hot.constprop.0 is no hot-tier
+           constprop.0 (nor `unlikely.part.0` a cold one) */
+        struct osec *o = map[sym.st_shndx] != UINT32_MAX ? &s->secs[map[sym.st_shndx]] : NULL;
+        if (o && fn && o->kind == OS_TEXT && !strncmp(o->name, ".text.", 6) &&
+            !strcmp(o->name + 6, fn) && o->sym != o->name + 6) {
+            o->sym = o->name + 6;
+            o->cold = 0;
+        }
         if (!sn || !fn || strcmp(sn, ".text"))
             continue;
         char *t = NULL;
@@ -301,6 +401,7 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         status = -1;
 out:
     free(map);
+    free(gone);
     pi_meta_free(m);
     return status;
 }
@@ -369,6 +470,15 @@ uint64_t oscan_range_end(const struct oscan *s, size_t k)
     return hi;
 }
 
+static void free_groups(struct scan_ctx *c)
+{
+    for (size_t i = 0; i < c->cap_groups; i++)
+        free(c->groups[i].sig);
+    free(c->groups);
+    c->groups = NULL;
+    c->ngroups = c->cap_groups = 0;
+}
+
 static const struct oscan *name_ctx;
 static int by_name(const void *a, const void *b)
 {
@@ -402,11 +512,14 @@ int oscan_read(struct oscan *s, char *const *paths, size_t n)
                      h[16] == ET_REL && h[17] == 0;
         if (!is_ar && !is_rel)
             continue;
+        c.in_archive = is_ar;
         if (pi_meta_read_each(paths[i], one, &c, &err)) {
             pm_error("%s", err.msg);
+            free_groups(&c);
             return -1;
         }
     }
+    free_groups(&c);
     if (s->nranges) /* qsort(NULL, 0, ...) is undefined */
         qsort(s->ranges, s->nranges, sizeof *s->ranges, by_sec_off);
     if (s->ncranges)

@@ -750,6 +750,17 @@ static void cold_piece_of(const struct oscan *s, const char *sym, struct piece *
 }
 
 
+/* Is sym's code all in a cold text section of the link's objects (a
+ * function compiled cold, or a COMDAT whose kept copy was: its other
+ * copies, not in the program, are not in s)? */
+static int cold_whole(const struct oscan *s, const char *sym)
+{
+    for (size_t i = 0; i < s->nsecs; i++)
+        if (s->secs[i].kind == OS_TEXT && s->secs[i].cold && !strcmp(s->secs[i].sym, sym))
+            return 1;
+    return 0;
+}
+
 /* The GCC clone of a planned function the objects hold under another
  * name: F absent, `F.isra.N`, `F.constprop.N`, `F.part.N` or
  * `F.lto_priv.N` present (the plan's profile came from a build that
@@ -1512,7 +1523,7 @@ int cmd_relink(int argc, char **argv)
         rep_oom();
         goto done;
     }
-    size_t missing = 0, shared = 0, clones = 0;
+    size_t missing = 0, shared = 0, clones = 0, cold = 0;
     for (size_t pass = 0; pass < 2; pass++) {
         const struct names *nm = pass ? &pl.overflow : &pl.funcs;
         for (size_t i = 0; i < nm->n; i++) {
@@ -1538,7 +1549,10 @@ int cmd_relink(int argc, char **argv)
                 }
                 if (where && shared++ < 5)
                     pm_note("%s: in the shared .text section: left where it is", where);
-                missing += !where;
+                else if (!where && cold_whole(&s, nm->v[i]))
+                    cold++;
+                else
+                    missing += !where;
                 continue;
             }
             if (pass)
@@ -1560,6 +1574,10 @@ int cmd_relink(int argc, char **argv)
     if (missing)
         pm_note("%zu planned function%s not in the objects of the link (inlined, in a library, "
                 "or renamed): left where they are", missing, missing == 1 ? " is" : "s are");
+    if (cold)
+        pm_note("%zu planned function%s wholly in a cold section in the objects of the link "
+                "(.text.unlikely: compiled cold, or a COMDAT whose copy the link keeps was): "
+                "left where %s", cold, cold == 1 ? " is" : "s are", cold == 1 ? "it is" : "they are");
     size_t relro = 0;
     for (size_t i = 0; i < pl.objects.n; i++) {
         struct piece p;

@@ -2,7 +2,10 @@
  * (kept out of line at -O2 too), for t-comdat.sh. */
 #ifndef COMDAT_H
 #define COMDAT_H
-inline __attribute__((noinline)) int twice(int x)
+#ifndef TWICE_ATTR /* comdat-cold.cc's copy is cold */
+#define TWICE_ATTR
+#endif
+inline __attribute__((noinline)) TWICE_ATTR int twice(int x)
 {
     if (x < 0)
         return 0;
