@@ -49,6 +49,7 @@
 #include "profile.h" /* profile_info */
 #include "predict.h" /* compute_function_frequency */
 #include "cfganal.h" /* pre_and_rev_post_order_compute_fn */
+#include "except.h" /* eh_status: cold_part_apart */
 #include <string>
 
 struct fb_stats {
@@ -274,18 +275,29 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
  * for size).  A section the program gave the function stays. */
 static void wrap_function_section(void);
 
+/* Does the cold tier's DECL (current_function_decl), which GCC split
+ * (a never-run function keeps GCC's own guesses, which send its throws
+ * and error paths to F.cold), need its cold part in a section of its own?
+ * When it has exception regions: sharing one section with its hot part,
+ * the cold part's exception table, whose call sites count from the cold
+ * part's start, finds none of them (a C++ throw through it ended in
+ * terminate).  Without them the two parts stay in one section, F.cold
+ * right after F, as before: a section of its own for every cold part
+ * moved Lua's hot code against libc's and raised lua/objects' I1 misses
+ * 4× (bench/RESULTS.md 2026-12-05 17:38). */
+static bool cold_part_apart(tree decl)
+{
+    return decl == current_function_decl && crtl->has_bb_partition && cfun &&
+           (crtl->uses_eh_lsda || (cfun->eh && cfun->eh->region_tree));
+}
+
 static void set_cold_section(tree decl)
 {
     if (lookup_attribute("section", DECL_ATTRIBUTES(decl)))
         return;
     const char *name = pi_asm_name(decl);
     set_decl_section_name(decl, ACONCAT((".text.unlikely.", name, NULL)));
-    /* GCC split it already (a never-run function keeps GCC's own guesses,
-       which send its throws and error paths to F.cold): its cold part
-       needs a section of its own, or both parts share one and the cold
-       part's exception table, whose call sites count from the cold
-       part's start, finds none of them (cold_part_section) */
-    if (crtl->has_bb_partition && decl == current_function_decl)
+    if (cold_part_apart(decl)) /* (cold_part_section) */
         wrap_function_section();
 }
 
@@ -465,8 +477,8 @@ static section *cold_part_section(tree decl, enum node_frequency freq, bool star
     /* the cold part of a function of the cold tier that GCC split
        (set_cold_section): .text.unlikely.F.cold, beside its hot part's
        .text.unlikely.F (the part's symbol is F.cold) */
-    if (freq == NODE_FREQUENCY_UNLIKELY_EXECUTED && sec && decl == current_function_decl &&
-        crtl->has_bb_partition && strncmp(sec, unlikely, sizeof unlikely - 1) == 0 &&
+    if (freq == NODE_FREQUENCY_UNLIKELY_EXECUTED && sec && cold_part_apart(decl) &&
+        strncmp(sec, unlikely, sizeof unlikely - 1) == 0 &&
         strcmp(sec + sizeof unlikely - 1, pi_asm_name(decl)) == 0)
         return get_named_section(decl, ACONCAT((sec, ".cold", NULL)), 0);
     if (freq == NODE_FREQUENCY_UNLIKELY_EXECUTED && node && node->implicit_section && sec &&
