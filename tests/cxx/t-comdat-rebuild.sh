@@ -6,13 +6,7 @@
 # linked the other way round (b.o a.o, which keeps b.o's copy) lays it out
 # as the training saw it, not in .text.unlikely.
 . "$PERFINST_TOP/tests/lib.sh"
-command -v g++ > /dev/null || skip "g++ is not installed"
-TWICE=_Z5twicei
-for u in a b; do
-    pi_cc -x c++ -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/cxx/comdat-$u.cc" -o t$u.o
-done
-pi_ld --pi-cc=g++ -O2 -o t ta.o tb.o
-PERFINST_OUT=t.pit ./t > t.out
+. "$T/cxx/comdat-train.sh"
 "$PMOPT" plan --order=exttsp --rebuild -o fb t t.pit > plan.out
 grep -q "^[0-9]* branch-profile fn=$TWICE src=[^ ]*comdat-a.cc " fb || fail "no branch profile of a.o's twice"
 grep -q "^[0-9]* branch-profile fn=$TWICE src=[^ ]*comdat-b.cc " fb ||

@@ -9,13 +9,7 @@
 # so it is when cold.o is a member of an archive named first, which the
 # link does not pull (nothing of it is needed then).
 . "$PERFINST_TOP/tests/lib.sh"
-command -v g++ > /dev/null || skip "g++ is not installed"
-TWICE=_Z5twicei
-for u in a b; do
-    pi_cc -x c++ -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -c "$T/cxx/comdat-$u.cc" -o t$u.o
-done
-pi_ld --pi-cc=g++ -O2 -o t ta.o tb.o
-PERFINST_OUT=t.pit ./t > t.out
+. "$T/cxx/comdat-train.sh"
 "$PMOPT" plan --order=exttsp -o fb t t.pit > plan.out
 grep -q "^[0-9]* order-functions .*$TWICE" fb || fail "twice is not in the plan's order: $(grep order-functions fb)"
 for u in a b cold; do
