@@ -71,10 +71,6 @@ struct oscan {
        during the link, in lto1, and is in none of the objects; the first */
     size_t nlto;
     char *lto_obj;
-    /* allocated sections of COMDAT groups the link discards (an object
-       named before them in the link has the group: ld keeps the first
-       copy): in no section list, ref or range */
-    size_t ndiscarded;
     /* objects the link recorded that are gone (a build that deleted them);
        the first */
     size_t ngone;

@@ -229,10 +229,8 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         }
         if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
             continue; /* TLS stays in its segment; merged constants are no object */
-        if (gone[i]) { /* not in the program: its refs, ranges and size with it */
-            s->ndiscarded++;
-            continue;
-        }
+        if (gone[i])
+            continue; /* not in the program: its refs, ranges and size with it */
         int kind, cold;
         const char *sym = name ? oscan_sym_of(name, &kind, &cold) : NULL;
         if (!sym)
