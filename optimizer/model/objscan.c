@@ -90,10 +90,7 @@ static int oom(struct scan_ctx *c)
 
 static uint64_t hash_sig(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return pi_hash64(PI_HASH64_INIT, s, strlen(s));
 }
 
 /* Is the copy of COMDAT group sig in the object being read one the link

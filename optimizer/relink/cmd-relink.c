@@ -1547,12 +1547,13 @@ int cmd_relink(int argc, char **argv)
                         x[xl - l - 2] == ':')
                         where = x;
                 }
-                if (where && shared++ < 5)
-                    pm_note("%s: in the shared .text section: left where it is", where);
-                else if (!where && cold_whole(&s, nm->v[i]))
+                if (where) {
+                    if (shared++ < 5)
+                        pm_note("%s: in the shared .text section: left where it is", where);
+                } else if (cold_whole(&s, nm->v[i]))
                     cold++;
                 else
-                    missing += !where;
+                    missing++;
                 continue;
             }
             if (pass)
