@@ -124,6 +124,9 @@ static void help(FILE *f)
             "                       pressure (0.25; more keeps more of Ext-TSP's order)\n"
             "  --cache=S,W,L        the L1i geometry of the cache model (default: sysfs)\n"
             "  --reserve-sets=N     sets of the reserved region (default sets/8; 0: none)\n"
+            "  --outside-ways=N     the cache model gives PROG's code N ways fewer in each\n"
+            "                       set: they are left to code it does not see (libc, the\n"
+            "                       loader, other shared objects; default 0)\n"
             "  --dcache=S,W,L       the L1d geometry of the data model (default: sysfs)\n"
             "  --no-indirect-calls  with --order: leave out the arcs of the traces'\n"
             "                       indirect-call targets (for comparison)\n"
@@ -135,6 +138,17 @@ static void help(FILE *f)
             "                       pmopt relink), numbered on\n"
             "   or: pmopt plan --sharing (-o FEEDBACK | --advise) PROG TRACE...: the false\n"
             "sharing repairs (pmopt plan --sharing --help; docs/sharing.md).\n");
+}
+
+/* A whole number from lo to hi into *v; -1 if s is not one. */
+static int parse_int(const char *s, long lo, long hi, int *v)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (*end || end == s || x < lo || x > hi)
+        return -1;
+    *v = (int)x;
+    return 0;
 }
 
 /* "90", "99.5", "0.125" -> thousandths; -1 if not a percentage in (0, 100]. */
@@ -440,6 +454,7 @@ int cmd_plan(int argc, char **argv)
         { "order", required_argument, NULL, 'O' },
         { "cache", required_argument, NULL, 'C' },
         { "reserve-sets", required_argument, NULL, 'R' },
+        { "outside-ways", required_argument, NULL, 'w' },
         { "dcache", required_argument, NULL, 'D' },
         { "tier-hot", required_argument, NULL, 'T' },
         { "stats", no_argument, NULL, 'S' },
@@ -513,15 +528,11 @@ int cmd_plan(int argc, char **argv)
         case 'L': po.clean_ranges = 1; break;
         case 'i': po.place_inlined = 1; break;
         case 'j': po.place_inlined = 0; break;
-        case 'P': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || v < 0 || v > 100)
+        case 'P':
+            if (parse_int(optarg, 0, 100, &po.sets_passes))
                 return pm_usage_error("plan", "--sets-passes: '%s' is not a number from 0 to 100",
                                       optarg);
-            po.sets_passes = (int)v;
             break;
-        }
         case 'W': {
             char *end;
             double v = strtod(optarg, &end);
@@ -561,15 +572,16 @@ int cmd_plan(int argc, char **argv)
             break;
         case 'C': po.cache = optarg; break;
         case 'D': po.dcache = optarg; break;
-        case 'R': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || v < 0 || v > 65536)
+        case 'R':
+            if (parse_int(optarg, 0, 65536, &po.reserve_sets))
                 return pm_usage_error("plan", "--reserve-sets: '%s' is not a number of sets",
                                       optarg);
-            po.reserve_sets = (int)v;
             break;
-        }
+        case 'w':
+            if (parse_int(optarg, 0, 1024, &po.outside_ways))
+                return pm_usage_error("plan", "--outside-ways: '%s' is not a number of ways",
+                                      optarg);
+            break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");
         }

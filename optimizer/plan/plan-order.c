@@ -919,6 +919,15 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     if (cm_geometry(o->cache, &p.g))
         return -1;
+    /* --outside-ways: the models give PROG's code the ways the code they
+       do not see (libc, the loader) leaves it */
+    if (o->outside_ways >= (int)p.g.ways) {
+        pm_error("--outside-ways=%d leaves no way of the %u-way cache to %s's code",
+                 o->outside_ways, p.g.ways, md->prog);
+        return -1;
+    }
+    p.g.ways -= (uint32_t)o->outside_ways;
+    p.g.size = p.g.sets * p.g.ways * p.g.line;
     if (oscan_link_inputs(&md->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths))
         goto done;
     if (!o->clean_ranges)
@@ -1043,8 +1052,11 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     printf("cache model: L1i %u KiB, %u ways, %u-byte lines, %u sets; the hot lines (%d%% of "
            "fetches, lines fetched at least %llu times) as a cyclic stream (docs/layout.md)\n",
-           p.g.size / 1024, p.g.ways, p.g.line, p.g.sets, MODEL_COVER,
-           (unsigned long long)p.hot_min);
+           (p.g.ways + o->outside_ways) * p.g.sets * p.g.line / 1024, p.g.ways + o->outside_ways,
+           p.g.line, p.g.sets, MODEL_COVER, (unsigned long long)p.hot_min);
+    if (o->outside_ways)
+        printf("  --outside-ways=%d: %u ways of each set modelled for %s's code, the rest left "
+               "to code outside it\n", o->outside_ways, p.g.ways, md->prog);
     cm_print_result("before (PROG)", "hit ratio", "fetches", &p.g, &cb);
     cm_print_result("after the order", "hit ratio", "fetches", &p.g, &ca);
     int chase = cb.overfull_sets > 0 || (uint64_t)cb.lines > (uint64_t)p.g.sets * p.g.ways;

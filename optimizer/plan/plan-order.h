@@ -10,6 +10,8 @@ struct plan_order_opts {
     int alg;            /* enum ord_alg (order.h) */
     const char *cache;  /* --cache=SIZE,WAYS,LINE, or NULL for sysfs */
     int reserve_sets;   /* --reserve-sets=N; -1: sets / 8; 0: never */
+    int outside_ways;   /* --outside-ways=N: ways of each set the models leave to code
+                           they do not see (shared libraries, the loader) */
     int no_icalls;      /* --no-indirect-calls: no arcs from ICALL records */
     long tier_hot;      /* --tier-hot in thousandths of a percent: the functions
                            holding that much of the samples go first, the other

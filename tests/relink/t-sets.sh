@@ -192,6 +192,19 @@ assert_contains "auto: the file says sets" auto.fb "^[0-9]+ order-functions alg=
 assert_contains "auto: no set overfilled in 16 ways: Ext-TSP's order" auto16.plan \
     "^  --order=auto: Ext-TSP's order has [0-9]+ hot lines, 0 of 32 sets over 16 ways: kept \(exttsp\)$"
 assert_contains "auto16: the file says exttsp" auto16.fb "^[0-9]+ order-functions alg=exttsp functions="
+# --outside-ways=N: the models give the program N ways fewer (left to
+# libc's code and the loader's): 16 ways with 10 left outside are 6 for
+# the program, and its twelve first lines in one set overfill it again
+"$PMOPT" plan --order=auto --no-tier-first --cache=32768,16,64 --outside-ways=10 -o auto6.fb setsf setsf.pit > auto6.plan
+assert_contains "auto, 10 of 16 ways outside: spread" auto6.plan \
+    "^  --order=auto: Ext-TSP's order has [0-9]+ hot lines, [1-9][0-9]* of 32 sets over 6 ways: spread over the sets \(sets\)$"
+assert_contains "auto, 10 of 16 ways outside: said" auto6.plan "^  --outside-ways=10: 6 ways of each set modelled for setsf's code"
+assert_contains "auto6: the file says sets" auto6.fb "^[0-9]+ order-functions alg=sets functions="
+if "$PMOPT" plan --order=auto --cache=32768,16,64 --outside-ways=16 -o bad.fb setsf setsf.pit > bad.plan 2>&1; then
+    fail "--outside-ways=16 of 16 ways accepted"
+fi
+assert_contains "--outside-ways as many as the ways: refused" bad.plan "outside-ways=16 leaves no way of the 16-way cache"
+[ ! -e bad.fb ] || fail "--outside-ways=16 wrote bad.fb"
 
 # Cold parts (setscold.c): rebuilt with the profile, split=3 (the default)
 # sends each wN's warm branch (one call in 256) to wN.cold.  The profile is
