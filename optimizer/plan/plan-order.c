@@ -917,15 +917,17 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
                  "it was linked from; link it with perfinst-ld", md->prog);
         return -1;
     }
-    if (cm_geometry(o->cache, &p.g))
+    struct cgeom l1i; /* the cache's own geometry; p.g is PROG's share of it */
+    if (cm_geometry(o->cache, &l1i))
         return -1;
     /* --outside-ways: the models give PROG's code the ways the code they
        do not see (libc, the loader) leaves it */
-    if (o->outside_ways >= (int)p.g.ways) {
+    if (o->outside_ways >= (int)l1i.ways) {
         pm_error("--outside-ways=%d leaves no way of the %u-way cache to %s's code",
-                 o->outside_ways, p.g.ways, md->prog);
+                 o->outside_ways, l1i.ways, md->prog);
         return -1;
     }
+    p.g = l1i;
     p.g.ways -= (uint32_t)o->outside_ways;
     p.g.size = p.g.sets * p.g.ways * p.g.line;
     if (oscan_link_inputs(&md->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths))
@@ -1052,8 +1054,8 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     printf("cache model: L1i %u KiB, %u ways, %u-byte lines, %u sets; the hot lines (%d%% of "
            "fetches, lines fetched at least %llu times) as a cyclic stream (docs/layout.md)\n",
-           (p.g.ways + o->outside_ways) * p.g.sets * p.g.line / 1024, p.g.ways + o->outside_ways,
-           p.g.line, p.g.sets, MODEL_COVER, (unsigned long long)p.hot_min);
+           l1i.size / 1024, l1i.ways, l1i.line, l1i.sets, MODEL_COVER,
+           (unsigned long long)p.hot_min);
     if (o->outside_ways)
         printf("  --outside-ways=%d: %u ways of each set modelled for %s's code, the rest left "
                "to code outside it\n", o->outside_ways, p.g.ways, md->prog);
