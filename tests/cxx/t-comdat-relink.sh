@@ -7,7 +7,13 @@
 # the link discards, and then refused its own output: "the linker did not
 # follow the script").  Linked a.o first, twice is placed in the order;
 # so it is when cold.o is a member of an archive named first, which the
-# link does not pull (nothing of it is needed then).
+# link does not pull (nothing of it is needed then).  A rebuild whose
+# copies of twice are all in an archive's members, one ordered
+# (.text.sorted) and one cold, keeps the one it pulls first, which the
+# objects do not say: linked with cold.o pulled first its twice lies in
+# .text.unlikely, and the relink of the rebuild (kept as linked) leaves
+# twice's place unchecked and says so (it used to refuse its own output:
+# "the linker did not follow the script: _Z5twicei ... before ...").
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/cxx/comdat-train.sh"
 "$PMOPT" plan --order=exttsp -o fb t t.pit > plan.out
@@ -49,3 +55,19 @@ assert_contains "an archive not pulled: all five in the order" relink3.out \
     "^pmopt relink: 5 functions in the planned order"
 assert_eq "an archive not pulled: the output" "$(cat t.out)" "$(./r.relink)"
 ok "a copy in an archive's member the link did not pull decides nothing"
+
+# a rebuild: twice's copies in an archive, the cold one pulled first
+"$PMOPT" plan --order=exttsp --rebuild -o fbr t t.pit > planr.out
+for u in b main; do
+    pi_cc -x c++ -O2 -fplugin-arg-perfinst-feedback=fbr -fplugin-arg-perfinst-sections -c "$T/cxx/comdat-$u.cc" -o r$u.o
+done
+readelf -SW rb.o | grep -q "\.text\.sorted\.[0-9]*\.$TWICE " || fail "the rebuild's b.o has no ordered twice"
+ar rc liby.a pcold.o rb.o
+pi_ld --pi-cc=g++ -O2 -o s rmain.o liby.a
+"$PMOPT" relink s --feedback fbr -o s.relink > relink4.out 2> relink4.err ||
+    fail "relink of a rebuild whose kept twice is the archive's cold copy failed: $(cat relink4.err)"
+assert_contains "the relink keeps the rebuild's .text" relink4.err "\.text kept as linked"
+assert_contains "the relink says twice is not checked" relink4.err \
+    "1 planned function has a COMDAT copy wholly cold in another object of the link .*not checked"
+assert_eq "the archive's cold copy kept: the output" "$(./s)" "$(./s.relink)"
+ok "twice's copies in an archive, one cold: the rebuild relinked as linked, twice unchecked"
