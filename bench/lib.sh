@@ -284,11 +284,12 @@ ctest_passed() {
         awk '{ print $2 - $1, $2 }'
 }
 
-# ctest_counts: a CMake recipe's p_test (jsoncpp.sh, fmtlib.sh): ctest in
-# build/, one test at a time, its output in test-ctest.out; prints
+# ctest_counts [CTEST-ARGS...]: a CMake recipe's p_test (jsoncpp.sh,
+# fmtlib.sh, re2.sh): ctest in build/, one test at a time, with CTEST-ARGS
+# (re2.sh: -E to leave some out), its output in test-ctest.out; prints
 # "PASSED TOTAL"
 ctest_counts() {
-    (cd build && ctest -j1 > ../test-ctest.out 2>&1)
+    (cd build && ctest -j1 "$@" > ../test-ctest.out 2>&1)
     sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' test-ctest.out |
         awk '{ print $2 - $1, $2 }'
 }

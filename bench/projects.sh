@@ -32,7 +32,7 @@
 # with the geometric mean and the worst case over the projects.
 #
 #   --record   append the table to bench/RESULTS.md
-#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib)
+#   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --table    only print the table of the last run
 #
@@ -67,7 +67,7 @@ W=${W:-$here/.work/projects}
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib"
+ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2"
 record=0 keep=0 only=$ALL table_only=0 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
