@@ -32,6 +32,12 @@
 #               (fillseq,readseq,readreverse) and seek
 #               (fillrandom,seekrandom,deleterandom); one thread, but its
 #               compactions run in a thread of their own
+#   ninja-gen   Ninja 1.11.1 (Debian's ninja-build, C++; not in the default
+#               --programs): trained on bench/projects/ninja/gen.py's train
+#               manifest (a C project: -n, -t commands, -t targets),
+#               measured on its test manifest (generated code: subninja,
+#               pools, order-only inputs, escapes): gparse (-t rules) and
+#               gdry (-n)
 # Variants, all from the same sources and flags (-O2):
 #   O2       gcc -O2
 #   pgo      gcc -O2 -fprofile-generate, trained, gcc -O2 -fprofile-use
@@ -331,6 +337,8 @@ TRAIN[zstd]=compress     TESTS[zstd]="decompress"
 S_TRAIN[zstd]=1          S_CG[zstd]=1          S_TIME[zstd]=6
 TRAIN[leveldb]=train     TESTS[leveldb]="overwrite reverse seek"
 S_TRAIN[leveldb]=50000   S_CG[leveldb]=5000    S_TIME[leveldb]=100000
+TRAIN[ninja-gen]=gtrain   TESTS[ninja-gen]="gparse gdry"
+S_TRAIN[ninja-gen]=6000  S_CG[ninja-gen]=1500  S_TIME[ninja-gen]=6000
 # a timed run takes at least about 0.4 s of -O2's user CPU (RESULTS.md
 # 2026-12-04 06:28: Lua's pairs had taken 24-65 ms a run, too short for a
 # ratio of 2 %); S_TIME[P:WL] where one workload's scale is not its program's
@@ -347,7 +355,8 @@ time_scales() {
 # the redraws' place: the padding after the object REDRAW_AT (a fixed place
 # in the link order, the same for every variant); in a program of one big
 # object, REDRAW_SPLIT, among that object's cold sections (redraw_script)
-declare -A REDRAW_AT=([sqlite]=sqlite3 [speedtest1]=sqlite3 [lua]=lgc [zstd]=zstdmt_compress [leveldb]=format)
+declare -A REDRAW_AT=([sqlite]=sqlite3 [speedtest1]=sqlite3 [lua]=lgc [zstd]=zstdmt_compress [leveldb]=format
+                      [ninja-gen]=graphviz)
 declare -A REDRAW_SPLIT=([sqlite]=sqlite3 [speedtest1]=sqlite3)
 # -fprofile-use: a threaded training run races on gcov's counters, and GCC
 # refuses a profile that is not flow-consistent without this

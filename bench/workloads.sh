@@ -56,7 +56,12 @@
 # browse) on a generated manifest of SCALE × 4,000 compile edges in 40
 # directories with their link and phony edges (dryrun: `ninja -n`, every
 # edge dirty; commands: `-t commands all`, every edge's command line with
-# its variables expanded).
+# its variables expanded); ninja-gen, the same program, for bench/suite.sh,
+# on bench/projects/ninja/gen.py's manifests of SCALE edges (gtrain: its
+# train mix, a C project: `-n all`, `-t commands all`, `-t targets all`;
+# gparse: its test mix, generated code with subninja, pools, order-only
+# inputs and escapes: `-t rules`, the parse alone; gdry: the test mix,
+# `-n`).
 
 WL_PROGRAMS="sqlite lua zstd"
 WL_CACHE=${WL_CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
@@ -68,6 +73,7 @@ wl_workloads() {
     zstd) echo "compress decompress" ;;
     gawk) echo "fields regex numeric" ;;
     ninja) echo "dryrun commands" ;;
+    ninja-gen) echo "gtrain gparse gdry" ;;
     speedtest1) echo "main cte fp orm" ;;
     leveldb) echo "train overwrite reverse seek" ;;
     esac
@@ -137,7 +143,7 @@ wl_fetch() {
                 rm -rf "$cfg" && mkdir -p "$cfg" && cp "$cfg.tmp/config.h" "$cfg/" && rm -rf "$cfg.tmp" ||
                 { echo "workloads: gawk's configure failed ($WL_CACHE/bench/gawk-configure.log)" >&2; return 1; }
         fi ;;
-    ninja) WL_SRC=$(wl_debsrc ninja-build) ;;
+    ninja|ninja-gen) WL_SRC=$(wl_debsrc ninja-build) ;;
     speedtest1)
         # the amalgamation (npm, as for sqlite) and test/speedtest1.c of the
         # sqlite3 Debian source package (downloaded, that one file extracted)
@@ -172,7 +178,7 @@ wl_sources() {
             echo "$WL_SRC/$f.c"
         done
         ;;
-    ninja)
+    ninja|ninja-gen)
         # configure.py's objects on Linux, then ninja.cc
         local f
         for f in build build_log clean clparser debug_flags depfile_parser deps_log disk_interface dyndep \
@@ -214,7 +220,7 @@ wl_cflags() {
     # the Makefile's DEFS (support/'s are a subset); DEFPATH as Debian installs it
     gawk) echo "-DNDEBUG -DGAWK -DHAVE_CONFIG_H -DDEFPATH=\".:/usr/share/awk\" -DDEFLIBPATH=\"/usr/lib/x86_64-linux-gnu/gawk\" -DSHLIBEXT=\"so\" -DLOCALEDIR=\"/usr/share/locale\" -I$WL_CACHE/bench/gawk-config -I$WL_SRC -I$WL_SRC/support" ;;
     # configure.py's flags on Linux (no -fvisibility=hidden: one program)
-    ninja) echo "-std=c++11 -fno-rtti -fno-exceptions -DNDEBUG -D_FILE_OFFSET_BITS=64 -Wno-deprecated" ;;
+    ninja|ninja-gen) echo "-std=c++11 -fno-rtti -fno-exceptions -DNDEBUG -D_FILE_OFFSET_BITS=64 -Wno-deprecated" ;;
     esac
 }
 
@@ -225,7 +231,7 @@ wl_libs() {
     zstd) echo "" ;;
     leveldb) echo "-lgmock -lgtest -lstdc++ -lm -lpthread" ;;
     gawk) echo "-lm -ldl" ;;
-    ninja) echo "-lstdc++" ;;
+    ninja|ninja-gen) echo "-lstdc++" ;;
     esac
 }
 
@@ -354,6 +360,16 @@ EOF
 # own; a depfile, an implicit and an order-only dependency), one archive
 # per directory, 10 programs linking groups of them, phony aliases; the
 # same bytes on every machine
+# wl_ninja_gen MIX EDGES: the folder of bench/projects/ninja/gen.py's MIX
+# manifest of EDGES edges (made once in $WL_CACHE/bench); prints it
+wl_ninja_gen() {
+    local g=$WL_CACHE/bench/ninja-gen-$1-$2
+    if [ ! -s "$g/build.ninja" ]; then
+        rm -rf "$g.tmp" && python3 "$here/projects/ninja/gen.py" "$1" "$2" "$g.tmp" && mv "$g.tmp" "$g" || return 1
+    fi
+    echo "$g"
+}
+
 wl_ninja_manifest() {
     local f=$WL_CACHE/bench/ninja-$1.ninja
     if [ ! -s "$f" ]; then
@@ -447,6 +463,24 @@ wl_run() {
         esac
         echo "checksum=$(cksum < "$d/out" | cut -d' ' -f1) scale=$scale $wl"
         rm -rf "$d/out" "$t"
+        ;;
+    ninja-gen)
+        # bench/projects/ninja/gen.py's manifests of SCALE edges (gtrain: its
+        # train mix; gparse, gdry: its test mix), copied into a folder of the
+        # run's own (-n makes the build folder's directories)
+        local mix=test g t
+        [ "$wl" = gtrain ] && mix=train
+        g=$(wl_ninja_gen "$mix" "$scale") || return 1
+        t=$(mktemp -d "$d/ninja-run.XXXXXX") && cp -r "$g/." "$t/" || return 1
+        case $wl in
+        gtrain) (cd "$t" && "$@" "$d/prog" -n all && "$@" "$d/prog" -t commands all &&
+                 "$@" "$d/prog" -t targets all) > "$t/.out" || { rm -rf "$t"; return 1; } ;;
+        gparse) (cd "$t" && "$@" "$d/prog" -t rules) > "$t/.out" || { rm -rf "$t"; return 1; } ;;
+        gdry) (cd "$t" && "$@" "$d/prog" -n) > "$t/.out" || { rm -rf "$t"; return 1; } ;;
+        *) echo "workloads: ninja-gen has no workload $wl" >&2; rm -rf "$t"; return 1 ;;
+        esac
+        echo "checksum=$(cksum < "$t/.out" | cut -d' ' -f1) scale=$scale $wl"
+        rm -rf "$t"
         ;;
     leveldb)
         local b
