@@ -1156,19 +1156,18 @@ static int either_copy(const struct oscan *s, const char *sym, const struct fsym
         if (!o->cold || o->kind != OS_TEXT || strcmp(o->sym, sym))
             continue;
         int hot_there = 0, unpulled = 0;
-        for (size_t k = 0; k < s->nsecs && !hot_there; k++) {
+        for (size_t k = 0; k < s->nsecs && !hot_there; k++) /* a split function's cold part */
+            hot_there = s->secs[k].obj == o->obj && s->secs[k].kind == OS_TEXT && !s->secs[k].cold &&
+                        !strcmp(s->secs[k].sym, sym);
+        for (size_t k = 0; k < s->nsecs && !hot_there && !unpulled; k++) {
             const struct osec *x = &s->secs[k];
-            if (x->obj != o->obj || x->kind != OS_TEXT)
+            if (x->obj != o->obj || x->kind != OS_TEXT || find_fsym(v, n, x->sym))
                 continue;
-            if (!strcmp(x->sym, sym)) {
-                hot_there = !x->cold;
-                continue;
-            }
             int elsewhere = 0;
             for (size_t j = 0; j < s->nsecs && !elsewhere; j++)
                 elsewhere = s->secs[j].obj != o->obj && s->secs[j].kind == OS_TEXT &&
                             !strcmp(s->secs[j].sym, x->sym);
-            unpulled |= !elsewhere && !find_fsym(v, n, x->sym);
+            unpulled = !elsewhere;
         }
         if (!hot_there && !unpulled)
             return 1;
