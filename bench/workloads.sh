@@ -469,16 +469,18 @@ wl_run() {
         # train mix; gparse, gdry: its test mix), copied into a folder of the
         # run's own (-n makes the build folder's directories)
         local mix=test g t
-        [ "$wl" = gtrain ] && mix=train
+        case $wl in
+        gtrain) mix=train ;;
+        gparse|gdry) ;;
+        *) echo "workloads: ninja-gen has no workload $wl" >&2; return 1 ;;
+        esac
         g=$(wl_ninja_gen "$mix" "$scale") || return 1
         t=$(mktemp -d "$d/ninja-run.XXXXXX") && cp -r "$g/." "$t/" || return 1
-        case $wl in
-        gtrain) (cd "$t" && "$@" "$d/prog" -n all && "$@" "$d/prog" -t commands all &&
-                 "$@" "$d/prog" -t targets all) > "$t/.out" || { rm -rf "$t"; return 1; } ;;
-        gparse) (cd "$t" && "$@" "$d/prog" -t rules) > "$t/.out" || { rm -rf "$t"; return 1; } ;;
-        gdry) (cd "$t" && "$@" "$d/prog" -n) > "$t/.out" || { rm -rf "$t"; return 1; } ;;
-        *) echo "workloads: ninja-gen has no workload $wl" >&2; rm -rf "$t"; return 1 ;;
-        esac
+        (cd "$t" && case $wl in
+            gtrain) "$@" "$d/prog" -n all && "$@" "$d/prog" -t commands all && "$@" "$d/prog" -t targets all ;;
+            gparse) "$@" "$d/prog" -t rules ;;
+            gdry) "$@" "$d/prog" -n ;;
+            esac) > "$t/.out" || { rm -rf "$t"; return 1; }
         echo "checksum=$(cksum < "$t/.out" | cut -d' ' -f1) scale=$scale $wl"
         rm -rf "$t"
         ;;
