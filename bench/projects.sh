@@ -21,7 +21,7 @@
 #            -fprofile-prefix-path does not reach it ("source locations for
 #            function ... have changed" in another folder)
 #   rebuild  + the perfinst flags and the feedback of `pmopt plan
-#            --order=exttsp --rebuild` on the training trace
+#            --order=auto --rebuild` on the training trace (the suite's default)
 #   relink   the rebuild's programs by `pmopt relink --feedback`
 #   bolt     + -fno-reorder-blocks-and-partition, -Wl,--emit-relocs; llvm-bolt
 #            instrumented, trained, then -reorder-blocks=ext-tsp
@@ -257,7 +257,7 @@ plan_all() {
         else
             say "$NAME: planning ${e#$PW/count/}"
             # shellcheck disable=SC2086
-            "$PMOPT" plan --order=exttsp --rebuild -o "$PW/fb.$i" "$e" $tr > "$PW/plan.$i.out" 2> "$PW/plan.$i.err" ||
+            "$PMOPT" plan --order=auto --rebuild -o "$PW/fb.$i" "$e" $tr > "$PW/plan.$i.out" 2> "$PW/plan.$i.err" ||
                 note "pmopt plan ${e#$PW/count/} failed: $(tail -1 "$PW/plan.$i.err")"
         fi
         i=$((i + 1))

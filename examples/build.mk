@@ -25,7 +25,7 @@ run-demo: all
 	gcc -O2 $$($(PI_PC) --libs perfinst) -o $(DEMO)/train $(DEMO)/train.o -pthread
 	rm -f $(DEMO)/train.pit
 	cd $(DEMO) && PERFINST_OUT=train.pit ./train > train.out
-	$(BUILD)/pmopt plan --order=exttsp --rebuild -o $(DEMO)/demo.fb $(DEMO)/train $(DEMO)/train.pit
+	$(BUILD)/pmopt plan --order=auto --rebuild -o $(DEMO)/demo.fb $(DEMO)/train $(DEMO)/train.pit
 	gcc -O2 -g $$($(PI_PC) --cflags perfinst) -fplugin-arg-perfinst-feedback=$(DEMO)/demo.fb \
 	  -fplugin-arg-perfinst-verbose -fplugin-arg-perfinst-sections -c examples/demo.c -o $(DEMO)/opt.o
 	gcc -O2 $$($(PI_PC) --libs perfinst) -o $(DEMO)/opt $(DEMO)/opt.o -pthread
