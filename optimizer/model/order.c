@@ -1,6 +1,7 @@
-/* order.c — C3 (hfsort) and Ext-TSP-style function orders over a weighted
- * call graph (order.h; the algorithms are described in docs/layout.md
- * "Function order"). */
+/* order.c — C3 (hfsort), Ext-TSP-style and cache-directed (CDSort) function
+ * orders over a weighted call graph (order.h; the algorithms are described
+ * in docs/layout.md "Function order"). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@ int ord_parse(const char *name)
         return ORD_C3;
     if (!strcmp(name, "exttsp") || !strcmp(name, "ext-tsp"))
         return ORD_EXTTSP;
+    if (!strcmp(name, "cdsort"))
+        return ORD_CDSORT;
     if (!strcmp(name, "none"))
         return ORD_NONE;
     if (!strcmp(name, "sets"))
@@ -35,7 +38,7 @@ int ord_parse(const char *name)
 const char *ord_name(int alg)
 {
     return alg == ORD_C3 ? "c3" : alg == ORD_EXTTSP ? "exttsp" : alg == ORD_SETS ? "sets"
-           : alg == ORD_AUTO ? "auto" : "none";
+           : alg == ORD_AUTO ? "auto" : alg == ORD_CDSORT ? "cdsort" : "none";
 }
 
 static uint64_t sz(const struct ord_node *n)
@@ -174,11 +177,22 @@ static size_t c3(const struct ord_node *nodes, size_t nn, const struct ord_arc *
     return emit(c, nn, hot, out);
 }
 
-/* ---- Ext-TSP ------------------------------------------------------------ */
+/* ---- chain merging (Ext-TSP, CDSort) ------------------------------------ */
 
+/* Both merge chains pass by pass: every arc between two chains is scored
+ * in both concatenations into its pair's slot, and the best pair merges. */
 struct pairsum {
-    uint64_t key; /* (lo << 32 | hi) + 1, 0 = empty */
+    uint64_t key;  /* (lo << 32 | hi) + 1, 0 = empty */
     double xy, yx; /* gain of lo then hi, of hi then lo */
+    double apart;  /* cdsort: the pair's calls as if the hot code were between */
+};
+
+struct merger {
+    const struct ord_node *nodes;
+    struct chains *c;
+    uint64_t *pos;     /* each node's offset in its chain */
+    struct pairsum *h; /* this pass's pairs, open addressing */
+    size_t cap;
 };
 
 static uint64_t mix(uint64_t k)
@@ -189,63 +203,192 @@ static uint64_t mix(uint64_t k)
     return k;
 }
 
+static int merger_init(struct merger *m, const struct ord_node *nodes, size_t nn, size_t na,
+                       struct chains *c)
+{
+    m->nodes = nodes, m->c = c, m->cap = 16;
+    while (m->cap < 2 * na + 16)
+        m->cap *= 2;
+    m->pos = calloc(nn ? nn : 1, sizeof *m->pos);
+    m->h = malloc(m->cap * sizeof *m->h);
+    return m->pos && m->h ? 0 : -1;
+}
+
+static void merger_free(struct merger *m)
+{
+    free(m->pos), free(m->h);
+}
+
+/* The slot of the pair of chains arc a joins (claimed when new, its sums
+ * zero), and where a leaves and arrives with the lower chain first (at[0],
+ * at[1]) and with the higher first (at[2], at[3]): its caller's middle, its
+ * callee's start. */
+static struct pairsum *pair_of(struct merger *m, const struct ord_arc *a, uint64_t at[4])
+{
+    const struct chains *c = m->c;
+    uint32_t x = c->of[a->from], y = c->of[a->to];
+    uint32_t lo = x < y ? x : y, hi = x < y ? y : x;
+    uint64_t key = ((uint64_t)lo << 32 | hi) + 1;
+    size_t i = mix(key) & (m->cap - 1);
+    while (m->h[i].key && m->h[i].key != key)
+        i = (i + 1) & (m->cap - 1);
+    m->h[i].key = key;
+    uint64_t mid_from = m->pos[a->from] + sz(&m->nodes[a->from]) / 2, st_to = m->pos[a->to];
+    at[0] = mid_from + (x == hi ? c->size[lo] : 0);
+    at[1] = st_to + (y == hi ? c->size[lo] : 0);
+    at[2] = mid_from + (x == lo ? c->size[hi] : 0);
+    at[3] = st_to + (y == lo ? c->size[hi] : 0);
+    return &m->h[i];
+}
+
+/* The pair KEY's chains merged: the higher one first when HI_FIRST. */
+static void merge_pair(struct merger *m, uint64_t key, int hi_first)
+{
+    uint32_t lo = (uint32_t)((key - 1) >> 32), hi = (uint32_t)(key - 1);
+    uint32_t first = hi_first ? hi : lo, second = hi_first ? lo : hi;
+    uint64_t shift = m->c->size[first];
+    for (uint32_t v = m->c->head[second]; v != UINT32_MAX; v = m->c->next[v])
+        m->pos[v] += shift;
+    chain_append(m->c, first, second);
+}
+
 static size_t exttsp(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
                      size_t na, const char *hot, struct chains *c, uint32_t *out)
 {
-    uint64_t *pos = malloc((nn ? nn : 1) * sizeof *pos); /* offset in its chain */
-    size_t cap = 16;
-    while (cap < 2 * na + 16)
-        cap *= 2;
-    struct pairsum *h = malloc(cap * sizeof *h);
-    if (!pos || !h) {
-        free(pos), free(h);
+    struct merger m;
+    if (merger_init(&m, nodes, nn, na, c)) {
+        merger_free(&m);
         return (size_t)-1;
     }
-    for (uint32_t i = 0; i < nn; i++)
-        pos[i] = 0;
     for (;;) {
-        memset(h, 0, cap * sizeof *h);
+        memset(m.h, 0, m.cap * sizeof *m.h);
         for (size_t k = 0; k < na; k++) {
             const struct ord_arc *a = &arcs[k];
             uint32_t x = c->of[a->from], y = c->of[a->to];
             if (x == y || !a->weight || !hot[a->from] || !hot[a->to] || dilutes(c, x, y))
                 continue;
-            uint32_t lo = x < y ? x : y, hi = x < y ? y : x;
-            uint64_t key = ((uint64_t)lo << 32 | hi) + 1;
-            size_t i = mix(key) & (cap - 1);
-            while (h[i].key && h[i].key != key)
-                i = (i + 1) & (cap - 1);
-            h[i].key = key;
-            /* caller middle and callee start with lo's chain first, then hi's first */
-            uint64_t mid_from = pos[a->from] + sz(&nodes[a->from]) / 2, st_to = pos[a->to];
-            uint64_t xy_from = mid_from + (x == hi ? c->size[lo] : 0);
-            uint64_t xy_to = st_to + (y == hi ? c->size[lo] : 0);
-            uint64_t yx_from = mid_from + (x == lo ? c->size[hi] : 0);
-            uint64_t yx_to = st_to + (y == lo ? c->size[hi] : 0);
-            h[i].xy += ord_arc_score(a->weight, xy_from, xy_to);
-            h[i].yx += ord_arc_score(a->weight, yx_from, yx_to);
+            uint64_t at[4];
+            struct pairsum *ps = pair_of(&m, a, at);
+            ps->xy += ord_arc_score(a->weight, at[0], at[1]);
+            ps->yx += ord_arc_score(a->weight, at[2], at[3]);
         }
         double bestg = 0;
         uint64_t bestk = 0;
         int bestdir = 0;
-        for (size_t i = 0; i < cap; i++) {
-            if (!h[i].key)
+        for (size_t i = 0; i < m.cap; i++) {
+            const struct pairsum *ps = &m.h[i];
+            if (!ps->key)
                 continue;
-            double g = h[i].xy >= h[i].yx ? h[i].xy : h[i].yx;
-            if (g > bestg || (g == bestg && g > 0 && h[i].key < bestk)) {
-                bestg = g, bestk = h[i].key, bestdir = h[i].xy >= h[i].yx ? 0 : 1;
-            }
+            double g = ps->xy >= ps->yx ? ps->xy : ps->yx;
+            if (g > bestg || (g == bestg && g > 0 && ps->key < bestk))
+                bestg = g, bestk = ps->key, bestdir = ps->xy >= ps->yx ? 0 : 1;
         }
         if (bestg <= 0)
             break;
+        merge_pair(&m, bestk, bestdir);
+    }
+    merger_free(&m);
+    return emit(c, nn, hot, out);
+}
+
+/* A call of WEIGHT at D bytes (order.h ORD_CDS_DIST_POWER). */
+static double cds_dist(uint64_t weight, uint64_t a, uint64_t b)
+{
+    uint64_t d = a > b ? a - b : b - a;
+    return (double)weight * pow(d ? (double)d : 0.1, -ORD_CDS_DIST_POWER);
+}
+
+/* The expected misses of a chain of COUNT samples over SIZE bytes: COUNT
+ * times the chance that none of ORD_CDS_PAGES pages, each fetched with the
+ * probability of its samples among TOTAL, is a page of it. */
+static double cds_misses(double count, double size, double total)
+{
+    double page = count / size * ORD_CDS_PAGE;
+    if (page >= total)
+        return 0;
+    return count * pow(1.0 - page / total, (double)ORD_CDS_PAGES);
+}
+
+/* CDSort: chains merged greedily, the pair of chains with a call between
+ * them that gains most first: the calls' distance scores in the better of
+ * the two concatenations over the same calls at the hot code's whole size
+ * apart, plus ORD_CDS_FREQ_SCALE times the misses the merge saves (a dense
+ * chain and a sparse one merged are fetched as one), the sum divided by
+ * the smaller chain's size when positive, so that short chains merge
+ * first.  A function's count is the most of its samples, its incoming and
+ * its outgoing calls.  The chains, densest first. */
+static size_t cdsort(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
+                     size_t na, const char *hot, struct chains *c, uint32_t *out)
+{
+    struct merger m;
+    uint64_t *in = calloc(nn ? nn : 1, sizeof *in), *outw = calloc(nn ? nn : 1, sizeof *outw);
+    uint32_t *len = malloc((nn ? nn : 1) * sizeof *len); /* functions per chain */
+    if (merger_init(&m, nodes, nn, na, c) || !in || !outw || !len) {
+        merger_free(&m), free(in), free(outw), free(len);
+        return (size_t)-1;
+    }
+    double total = 0, hotsize = 0;
+    for (size_t k = 0; k < na; k++)
+        if (arcs[k].from != arcs[k].to) {
+            outw[arcs[k].from] += arcs[k].weight;
+            in[arcs[k].to] += arcs[k].weight;
+        }
+    for (uint32_t i = 0; i < nn; i++) {
+        total += (double)nodes[i].samples;
+        uint64_t cnt = nodes[i].samples;
+        cnt = in[i] > cnt ? in[i] : cnt;
+        cnt = outw[i] > cnt ? outw[i] : cnt;
+        c->samples[i] = cnt;
+        len[i] = 1;
+        if (hot[i])
+            hotsize += (double)c->size[i];
+    }
+    if (total <= 0)
+        total = 1;
+    /* before a merge, a call scores as if the whole hot code were between */
+    double far = pow(hotsize > 0 ? hotsize : 1, -ORD_CDS_DIST_POWER);
+    for (;;) {
+        memset(m.h, 0, m.cap * sizeof *m.h);
+        for (size_t k = 0; k < na; k++) {
+            const struct ord_arc *a = &arcs[k];
+            uint32_t x = c->of[a->from], y = c->of[a->to];
+            if (x == y || !a->weight || !hot[a->from] || !hot[a->to] || len[x] + len[y] > ORD_CDS_MAX_CHAIN)
+                continue;
+            uint64_t at[4];
+            struct pairsum *ps = pair_of(&m, a, at);
+            ps->xy += cds_dist(a->weight, at[0], at[1]);
+            ps->yx += cds_dist(a->weight, at[2], at[3]);
+            ps->apart += (double)a->weight * far;
+        }
+        double bestg = 0;
+        uint64_t bestk = 0;
+        int bestdir = 0;
+        for (size_t i = 0; i < m.cap; i++) {
+            const struct pairsum *ps = &m.h[i];
+            if (!ps->key)
+                continue;
+            uint32_t lo = (uint32_t)((ps->key - 1) >> 32), hi = (uint32_t)(ps->key - 1);
+            double sl = (double)c->size[lo], sh = (double)c->size[hi];
+            double cl = (double)c->samples[lo], ch = (double)c->samples[hi];
+            double freq = cds_misses(cl, sl, total) + cds_misses(ch, sh, total) -
+                          cds_misses(cl + ch, sl + sh, total);
+            /* equal within rounding: lo first, the order the nodes came in */
+            int dir = ps->yx > ps->xy * (1 + 1e-12) + 1e-12;
+            double g = (dir ? ps->yx : ps->xy) - ps->apart + ORD_CDS_FREQ_SCALE * freq;
+            if (g >= 0)
+                g /= sl < sh ? sl : sh;
+            if (g > 1e-9 && (g > bestg || (g == bestg && ps->key < bestk)))
+                bestg = g, bestk = ps->key, bestdir = dir;
+        }
+        if (!bestk)
+            break;
         uint32_t lo = (uint32_t)((bestk - 1) >> 32), hi = (uint32_t)(bestk - 1);
         uint32_t first = bestdir ? hi : lo, second = bestdir ? lo : hi;
-        uint64_t shift = c->size[first];
-        for (uint32_t v = c->head[second]; v != UINT32_MAX; v = c->next[v])
-            pos[v] += shift;
-        chain_append(c, first, second);
+        len[first] += len[second];
+        len[second] = 0;
+        merge_pair(&m, bestk, bestdir);
     }
-    free(pos), free(h);
+    merger_free(&m), free(in), free(outw), free(len);
     return emit(c, nn, hot, out);
 }
 
@@ -277,8 +420,9 @@ size_t ord_compute(int alg, const struct ord_node *nodes, size_t nn, const struc
         free(hot);
         return (size_t)-1;
     }
-    n = alg == ORD_C3 ? c3(nodes, nn, arcs, na, hot, &c, out)
-                      : exttsp(nodes, nn, arcs, na, hot, &c, out);
+    n = alg == ORD_C3       ? c3(nodes, nn, arcs, na, hot, &c, out)
+        : alg == ORD_CDSORT ? cdsort(nodes, nn, arcs, na, hot, &c, out)
+                            : exttsp(nodes, nn, arcs, na, hot, &c, out);
     chains_free(&c);
     free(hot);
     return n;

@@ -18,7 +18,8 @@
 
 enum ord_alg { ORD_NONE = 0, ORD_C3 = 1, ORD_EXTTSP = 2,
                ORD_SETS = 3 /* Ext-TSP, then spread over cache sets (order-sets.h) */,
-               ORD_AUTO = 4 /* the plan's choice of the two (plan-order.c): not for ord_compute */ };
+               ORD_AUTO = 4 /* the plan's choice of the two (plan-order.c): not for ord_compute */,
+               ORD_CDSORT = 5 /* cache-directed sort, BOLT's default function order */ };
 
 struct ord_node {
     uint64_t size;    /* bytes (0 is treated as 1) */
@@ -30,7 +31,8 @@ struct ord_arc {
     uint64_t weight;   /* calls */
 };
 
-/* "c3", "exttsp", "none", "sets" -> the algorithm; -1 if unknown. */
+/* "c3", "exttsp", "cdsort", "none", "sets", "auto" -> the algorithm; -1 if
+ * unknown. */
 int ord_parse(const char *name);
 const char *ord_name(int alg);
 
@@ -38,6 +40,7 @@ const char *ord_name(int alg);
  * nodes it holds (the hot ones), or (size_t)-1 when out of memory.
  * ORD_NONE: the hot nodes by decreasing samples (ties: index).  ORD_SETS:
  * the Ext-TSP order here (the graph has no lines; plan-sets.c spreads it).
+ * ORD_CDSORT: chains merged by the cache-directed gain (order.c cdsort).
  * Deterministic: ties are broken by node index. */
 size_t ord_compute(int alg, const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
                    size_t na, uint32_t *out);
@@ -60,6 +63,19 @@ static inline double ord_arc_score(uint64_t weight, uint64_t caller_mid, uint64_
 }
 double ord_exttsp_score(const struct ord_node *nodes, size_t nn, const struct ord_arc *arcs,
                         size_t na, const uint32_t *order, size_t n);
+
+/* CDSort's gain (order.c cdsort): a call at distance D bytes scores
+ * weight * D^-ORD_CDS_DIST_POWER (D 0: 0.1); a chain of density d (samples
+ * a byte) is missed as if each of ORD_CDS_PAGES fetches took a page of
+ * ORD_CDS_PAGE bytes at random by samples, none of them its own; the
+ * frequency term weighs ORD_CDS_FREQ_SCALE; chains stop growing at
+ * ORD_CDS_MAX_CHAIN functions.  LLVM's CodeLayout defaults (BOLT's
+ * -reorder-functions=cdsort). */
+#define ORD_CDS_DIST_POWER 0.25
+#define ORD_CDS_PAGES 16u
+#define ORD_CDS_PAGE 2048u
+#define ORD_CDS_FREQ_SCALE 0.25
+#define ORD_CDS_MAX_CHAIN 128u
 
 /* Bytes spanned by the hot nodes that are reached by the heaviest arcs: the
  * sum over arcs of weight * |callee start - caller middle| in the layout,

@@ -95,10 +95,13 @@ static void help(FILE *f)
             "(1) found on the threshold events' stacks (docs/indicators.md).\n"
             "Function order, data order and chase-tail (docs/layout.md): with --order, -o\n"
             "names a feedback file for `pmopt relink` (with --rebuild too, one file for both).\n"
-            "  --order=ALG          c3, exttsp, sets, auto or none: order the hot functions\n"
-            "                       by call-graph affinity (sets: Ext-TSP's order spread\n"
-            "                       over the cache sets; auto: sets when Ext-TSP's hot lines\n"
-            "                       overfill some sets of the cache, else exttsp);\n"
+            "  --order=ALG          c3, exttsp, cdsort, sets, auto or none: order the hot\n"
+            "                       functions by call-graph affinity (cdsort: BOLT's\n"
+            "                       cache-directed sort; sets: Ext-TSP's order spread\n"
+            "                       over the cache sets; auto: cdsort when Ext-TSP's hot\n"
+            "                       lines overfill some sets of the cache, else exttsp);\n"
+            "  --overfull=ALG       with --order=auto, the order where Ext-TSP's hot lines\n"
+            "                       overfill some sets: cdsort (the default) or sets\n"
             "                       plan data order and reserved regions\n"
             "  --target=PROG2       with --order=sets: plan for the sizes of PROG2's\n"
             "                       objects (the rebuilt program the relink will place)\n"
@@ -476,12 +479,13 @@ int cmd_plan(int argc, char **argv)
         { "no-promote-calls", no_argument, NULL, 'n' },
         { "promote-calls", no_argument, NULL, 'c' },
         { "copy-map", required_argument, NULL, 'Y' },
+        { "overfull", required_argument, NULL, 1000 },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     long pct = -1, expand = -1, tier_hot = 99 * PCT_SCALE;
     int advise = 0, by_samples = 0, order = 0, stats = 0, rebuild = 0, tier_first = 0;
-    struct plan_order_opts po = { .alg = ORD_NONE, .reserve_sets = -1, .sets_passes = 4,
+    struct plan_order_opts po = { .alg = ORD_NONE, .overfull = ORD_CDSORT, .reserve_sets = -1, .sets_passes = 4,
                                   .sets_affinity = ORD_SETS_AFFINITY };
     const char *check = NULL;
     const char *out = NULL;
@@ -566,7 +570,7 @@ int cmd_plan(int argc, char **argv)
         case 's': by_samples = 1; break;
         case 'O':
             if ((po.alg = ord_parse(optarg)) < 0)
-                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp, sets, auto or none",
+                return pm_usage_error("plan", "--order: '%s' is not c3, exttsp, cdsort, sets, auto or none",
                                       optarg);
             order = 1;
             break;
@@ -581,6 +585,11 @@ int cmd_plan(int argc, char **argv)
             if (parse_int(optarg, 0, 1024, &po.outside_ways))
                 return pm_usage_error("plan", "--outside-ways: '%s' is not a number of ways",
                                       optarg);
+            break;
+        case 1000:
+            po.overfull = ord_parse(optarg);
+            if (po.overfull != ORD_SETS && po.overfull != ORD_CDSORT)
+                return pm_usage_error("plan", "--overfull: '%s' is not sets or cdsort", optarg);
             break;
         case 'h': help(stdout); return PM_OK;
         default: return pm_usage_error("plan", "unknown option");

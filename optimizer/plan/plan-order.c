@@ -990,7 +990,9 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     }
     /* every algorithm, for comparison; the chosen one is used */
     size_t n = 0;
-    for (int alg = ORD_NONE; alg <= ORD_EXTTSP; alg++) {
+    static const int algs[] = { ORD_NONE, ORD_C3, ORD_EXTTSP, ORD_CDSORT };
+    for (size_t ai = 0; ai < sizeof algs / sizeof *algs; ai++) {
+        int alg = algs[ai];
         size_t k = ord_compute(alg, p.nodes, nn, p.arcs, p.narcs, tmp);
         if (k == (size_t)-1) {
             rep_oom();
@@ -1026,10 +1028,16 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
         free(b0.v), free(a0.v);
         if (st)
             goto done;
-        alg = r0.overfull_sets ? ORD_SETS : ORD_EXTTSP;
+        alg = !r0.overfull_sets ? ORD_EXTTSP : o->overfull == ORD_CDSORT ? ORD_CDSORT : ORD_SETS;
         printf("  --order=auto: Ext-TSP's order has %u hot lines, %u of %u sets over %u ways: %s\n",
                r0.lines, r0.overfull_sets, p.g.sets, p.g.ways,
-               alg == ORD_SETS ? "spread over the sets (sets)" : "kept (exttsp)");
+               alg == ORD_SETS     ? "spread over the sets (sets)"
+               : alg == ORD_CDSORT ? "the cache-directed sort's order instead (cdsort)"
+                                   : "kept (exttsp)");
+        if (alg == ORD_CDSORT && (n = ord_compute(ORD_CDSORT, p.nodes, nn, p.arcs, p.narcs, order)) == (size_t)-1) {
+            rep_oom();
+            goto done;
+        }
     }
     if (alg == ORD_SETS && n > 1) { /* Ext-TSP's order spread over the sets */
         struct plan_sets_in si = { &p.s, p.count, p.ccount, p.copy, p.pred, p.nodes, nn, p.arcs, p.narcs,

@@ -8,6 +8,8 @@
 
 struct plan_order_opts {
     int alg;            /* enum ord_alg (order.h) */
+    int overfull;       /* --overfull: with ORD_AUTO, the order where Ext-TSP's hot lines
+                           overfill some sets: ORD_SETS or ORD_CDSORT */
     const char *cache;  /* --cache=SIZE,WAYS,LINE, or NULL for sysfs */
     int reserve_sets;   /* --reserve-sets=N; -1: sets / 8; 0: never */
     int outside_ways;   /* --outside-ways=N: ways of each set the models leave to code

@@ -2,7 +2,7 @@
 # orders are worked out by hand in docs/layout.md ("Function order").
 . "$PERFINST_TOP/tests/lib.sh"
 gcc -std=gnu11 -Wall -Werror -I"$PERFINST_TOP/optimizer/model" "$T/relink/ordtool.c" \
-    "$PERFINST_TOP/optimizer/model/order.c" -o ordtool
+    "$PERFINST_TOP/optimizer/model/order.c" -o ordtool -lm
 
 # A chain a -> b -> c -> d (100 calls each) and a decoy d -> a (1 call); the
 # nodes listed out of order.  Ext-TSP's optimum puts every callee right

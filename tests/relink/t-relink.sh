@@ -80,7 +80,7 @@ assert_contains "--cache overrides sysfs" geo "^cache model: L1i 64 KiB, 16 ways
 if "$PMOPT" plan --order=c3 --cache=1000,3,64 --advise hot train.pit > /dev/null 2> err; then fail "a bad --cache was accepted"; fi
 assert_contains "a bad --cache is refused" err "--cache=1000,3,64: expected SIZE,WAYS,LINE"
 if "$PMOPT" plan --order=bogus --advise hot train.pit > /dev/null 2> err; then fail "--order=bogus accepted"; fi
-assert_contains "an unknown order is a usage error" err "'bogus' is not c3, exttsp, sets, auto or none"
+assert_contains "an unknown order is a usage error" err "'bogus' is not c3, exttsp, cdsort, sets, auto or none"
 
 # other link modes: -no-pie, and a static runtime in a -static program
 for mode in "-no-pie" "--pi-static-runtime -static"; do

@@ -181,13 +181,26 @@ ok "nm: the spread relink of the plain build starts at most $m big functions in 
 "$PMOPT" plan --order=sets --no-tier-first --cache=32768,8,64 --sets-passes=0 --target=setsp.sets --advise setsf setsf.pit > t3
 assert_contains "counting=function: the relinked plain build as linked: pressure 0" t3 "set pressure of the target as linked: 0 "
 
-# --order=auto spreads Ext-TSP's order where its hot lines overfill a set
-# (sets.c in 32 KiB 8-way: the twelve big functions' first lines in one
-# set), and keeps Ext-TSP's where nothing overfills (16 ways).
-"$PMOPT" plan --order=auto --no-tier-first --cache=32768,8,64 -o auto.fb setsf setsf.pit > auto.plan
-assert_contains "auto: overfilled sets: spread" auto.plan \
+# --order=auto where Ext-TSP's hot lines overfill a set (sets.c in 32 KiB
+# 8-way: the twelve big functions' first lines in one set) takes the
+# cache-directed sort's order (--overfull=cdsort, the default), which
+# starts them in one set too: the model's check refuses it and no order
+# is written; --overfull=sets spreads Ext-TSP's order instead.  Where
+# nothing overfills (16 ways) it keeps Ext-TSP's.
+"$PMOPT" plan --order=auto --no-tier-first --cache=32768,8,64 -o autoc.fb setsf setsf.pit > autoc.plan
+assert_contains "auto: overfilled sets: cdsort" autoc.plan \
+    "^  --order=auto: Ext-TSP's order has [0-9]+ hot lines, [1-9][0-9]* of 64 sets over 8 ways: the cache-directed sort's order instead \(cdsort\)$"
+assert_contains "auto: cdsort's order refused by the model's check" autoc.plan \
+    "^  the planned order is predicted to miss more than PROG's own layout .*: not written, pmopt relink keeps that layout$"
+assert_not_contains "auto: no order written" autoc.fb "order-functions"
+"$PMOPT" plan --order=auto --overfull=sets --no-tier-first --cache=32768,8,64 -o auto.fb setsf setsf.pit > auto.plan
+assert_contains "auto --overfull=sets: overfilled sets: spread" auto.plan \
     "^  --order=auto: Ext-TSP's order has [0-9]+ hot lines, [1-9][0-9]* of 64 sets over 8 ways: spread over the sets \(sets\)$"
-assert_contains "auto: the file says sets" auto.fb "^[0-9]+ order-functions alg=sets functions="
+assert_contains "auto --overfull=sets: the file says sets" auto.fb "^[0-9]+ order-functions alg=sets functions="
+if "$PMOPT" plan --order=auto --overfull=exttsp -o bad.fb setsf setsf.pit > bad.plan 2>&1; then
+    fail "--overfull=exttsp accepted"
+fi
+assert_contains "--overfull: only sets or cdsort" bad.plan "--overfull: 'exttsp' is not sets or cdsort"
 "$PMOPT" plan --order=auto --no-tier-first --cache=32768,16,64 -o auto16.fb setsf setsf.pit > auto16.plan
 assert_contains "auto: no set overfilled in 16 ways: Ext-TSP's order" auto16.plan \
     "^  --order=auto: Ext-TSP's order has [0-9]+ hot lines, 0 of 32 sets over 16 ways: kept \(exttsp\)$"
@@ -195,7 +208,7 @@ assert_contains "auto16: the file says exttsp" auto16.fb "^[0-9]+ order-function
 # --outside-ways=N: the models give the program N ways fewer (left to
 # libc's code and the loader's): 16 ways with 10 left outside are 6 for
 # the program, and its twelve first lines in one set overfill it again
-"$PMOPT" plan --order=auto --no-tier-first --cache=32768,16,64 --outside-ways=10 -o auto6.fb setsf setsf.pit > auto6.plan
+"$PMOPT" plan --order=auto --overfull=sets --no-tier-first --cache=32768,16,64 --outside-ways=10 -o auto6.fb setsf setsf.pit > auto6.plan
 assert_contains "auto, 10 of 16 ways outside: spread" auto6.plan \
     "^  --order=auto: Ext-TSP's order has [0-9]+ hot lines, [1-9][0-9]* of 32 sets over 6 ways: spread over the sets \(sets\)$"
 assert_contains "auto, 10 of 16 ways outside: said" auto6.plan "^  --outside-ways=10: 6 ways of each set modelled for setsf's code"

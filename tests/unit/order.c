@@ -1,6 +1,6 @@
-/* order.c — the function orders of optimizer/model/order.c: C3 and Ext-TSP on
- * call graphs small enough to work out by hand (docs/layout.md "Function
- * order"), and the Ext-TSP score of a given order. */
+/* order.c — the function orders of optimizer/model/order.c: C3, Ext-TSP and
+ * CDSort on call graphs small enough to work out by hand (docs/layout.md
+ * "Function order"), and the Ext-TSP score of a given order. */
 #include "unit.h"
 #include "order.h"
 
@@ -67,6 +67,51 @@ TEST(exttsp_score_of_an_order)
     EXPECT_NEAR(0, ord_exttsp_score(line3, 3, line3_arcs, 2, acb, 1), 1e-9);
 }
 
+TEST(cdsort_puts_a_callee_after_its_caller)
+{
+    /* B calls A: B then A, A starts 50 bytes after B's middle, 500 *
+     * 50^-0.25; A then B, 150 bytes apart, less; both more than the 500
+     * calls at the hot code's 200 bytes; each chain's page holds all
+     * samples: no frequency term */
+    const struct ord_node nodes[] = { { 100, 1000 }, { 100, 1000 } };
+    const struct ord_arc arcs[] = { { B, A, 500 } };
+    uint32_t out[2];
+    size_t n = ord_compute(ORD_CDSORT, nodes, 2, arcs, 1, out);
+    EXPECT_ORDER(out, n, B, A);
+}
+
+/* A (10000 bytes, 1 sample a byte) calls B (100 bytes, 0.5 a byte) 40
+ * times; C (0.8 a byte) calls nothing. */
+static const struct ord_node far3[] = { { 10000, 10000 }, { 100, 50 }, { 100, 80 } };
+static const struct ord_arc far3_arcs[] = { { A, B, 40 } };
+
+TEST(cdsort_joins_calls_beyond_exttsp_reach)
+{
+    uint32_t out[3];
+    /* Ext-TSP: B starts 5000 bytes after A's middle, beyond its 4096: no
+     * merge, the three by density */
+    size_t n = ord_compute(ORD_EXTTSP, far3, 3, far3_arcs, 1, out);
+    EXPECT_ORDER(out, n, A, C, B);
+    /* CDSort: 40 * 5000^-0.25 = 4.757 against 40 * 10200^-0.25 = 3.980
+     * (the hot code's size apart), and the merge saves misses: A alone
+     * 10000 * (1 - 2048/10130)^16 = 269.4, B 50 * (1 - 1024/10130)^16 =
+     * 9.1, A then B 10050 * (1 - 0.995 * 2048/10130)^16 = 275.9; so AB
+     * (0.995 a byte) then C */
+    n = ord_compute(ORD_CDSORT, far3, 3, far3_arcs, 1, out);
+    EXPECT_ORDER(out, n, A, B, C);
+}
+
+TEST(cdsort_counts_a_function_by_its_calls_too)
+{
+    /* B has no samples but is called 30 times: it is ordered, after its
+     * caller */
+    const struct ord_node nodes[] = { { 100, 100 }, { 100, 0 } };
+    const struct ord_arc arcs[] = { { A, B, 30 } };
+    uint32_t out[2];
+    size_t n = ord_compute(ORD_CDSORT, nodes, 2, arcs, 1, out);
+    EXPECT_ORDER(out, n, A, B);
+}
+
 TEST(none_orders_by_samples_and_leaves_out_what_never_ran)
 {
     uint32_t out[4];
@@ -78,5 +123,7 @@ TEST(orders_are_named)
 {
     EXPECT_EQ(ORD_C3, ord_parse("hfsort"));
     EXPECT_EQ(ORD_EXTTSP, ord_parse("ext-tsp"));
+    EXPECT_EQ(ORD_CDSORT, ord_parse("cdsort"));
+    EXPECT_EQ(0, strcmp("cdsort", ord_name(ORD_CDSORT)));
     EXPECT_EQ((unsigned long long)-1, ord_parse("random"));
 }
