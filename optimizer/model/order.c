@@ -50,6 +50,7 @@ static uint64_t sz(const struct ord_node *n)
 struct chains {
     uint32_t *head, *tail, *next, *of; /* per chain: head, tail; per node: next, chain */
     uint64_t *size, *samples;          /* per chain */
+    uint32_t *len;                     /* per chain: its nodes */
 };
 
 static int dilutes(const struct chains *c, uint32_t x, uint32_t y)
@@ -70,8 +71,10 @@ static void chain_append(struct chains *c, uint32_t x, uint32_t y)
         c->of[v] = x;
     c->size[x] += c->size[y];
     c->samples[x] += c->samples[y];
+    c->len[x] += c->len[y];
     c->head[y] = c->tail[y] = UINT32_MAX;
     c->size[y] = c->samples[y] = 0;
+    c->len[y] = 0;
 }
 
 static const struct chains *sort_ctx;
@@ -123,20 +126,22 @@ static int chains_init(struct chains *c, const struct ord_node *nodes, size_t nn
     c->of = malloc(n * sizeof *c->of);
     c->size = malloc(n * sizeof *c->size);
     c->samples = malloc(n * sizeof *c->samples);
-    if (!c->head || !c->tail || !c->next || !c->of || !c->size || !c->samples)
+    c->len = malloc(n * sizeof *c->len);
+    if (!c->head || !c->tail || !c->next || !c->of || !c->size || !c->samples || !c->len)
         return -1;
     for (uint32_t i = 0; i < nn; i++) {
         c->head[i] = c->tail[i] = c->of[i] = i;
         c->next[i] = UINT32_MAX;
         c->size[i] = sz(&nodes[i]);
         c->samples[i] = nodes[i].samples;
+        c->len[i] = 1;
     }
     return 0;
 }
 
 static void chains_free(struct chains *c)
 {
-    free(c->head), free(c->tail), free(c->next), free(c->of), free(c->size), free(c->samples);
+    free(c->head), free(c->tail), free(c->next), free(c->of), free(c->size), free(c->samples), free(c->len);
 }
 
 /* C3: callees, hottest first, join the cluster of their heaviest caller
@@ -241,6 +246,12 @@ static struct pairsum *pair_of(struct merger *m, const struct ord_arc *a, uint64
     return &m->h[i];
 }
 
+/* Arc a joins two chains and both its ends are hot: a pass scores it. */
+static int joins(const struct chains *c, const char *hot, const struct ord_arc *a)
+{
+    return c->of[a->from] != c->of[a->to] && a->weight && hot[a->from] && hot[a->to];
+}
+
 /* The pair KEY's chains merged: the higher one first when HI_FIRST. */
 static void merge_pair(struct merger *m, uint64_t key, int hi_first)
 {
@@ -264,8 +275,7 @@ static size_t exttsp(const struct ord_node *nodes, size_t nn, const struct ord_a
         memset(m.h, 0, m.cap * sizeof *m.h);
         for (size_t k = 0; k < na; k++) {
             const struct ord_arc *a = &arcs[k];
-            uint32_t x = c->of[a->from], y = c->of[a->to];
-            if (x == y || !a->weight || !hot[a->from] || !hot[a->to] || dilutes(c, x, y))
+            if (!joins(c, hot, a) || dilutes(c, c->of[a->from], c->of[a->to]))
                 continue;
             uint64_t at[4];
             struct pairsum *ps = pair_of(&m, a, at);
@@ -322,9 +332,8 @@ static size_t cdsort(const struct ord_node *nodes, size_t nn, const struct ord_a
 {
     struct merger m;
     uint64_t *in = calloc(nn ? nn : 1, sizeof *in), *outw = calloc(nn ? nn : 1, sizeof *outw);
-    uint32_t *len = malloc((nn ? nn : 1) * sizeof *len); /* functions per chain */
-    if (merger_init(&m, nodes, nn, na, c) || !in || !outw || !len) {
-        merger_free(&m), free(in), free(outw), free(len);
+    if (merger_init(&m, nodes, nn, na, c) || !in || !outw) {
+        merger_free(&m), free(in), free(outw);
         return (size_t)-1;
     }
     double total = 0, hotsize = 0;
@@ -339,7 +348,6 @@ static size_t cdsort(const struct ord_node *nodes, size_t nn, const struct ord_a
         cnt = in[i] > cnt ? in[i] : cnt;
         cnt = outw[i] > cnt ? outw[i] : cnt;
         c->samples[i] = cnt;
-        len[i] = 1;
         if (hot[i])
             hotsize += (double)c->size[i];
     }
@@ -351,8 +359,7 @@ static size_t cdsort(const struct ord_node *nodes, size_t nn, const struct ord_a
         memset(m.h, 0, m.cap * sizeof *m.h);
         for (size_t k = 0; k < na; k++) {
             const struct ord_arc *a = &arcs[k];
-            uint32_t x = c->of[a->from], y = c->of[a->to];
-            if (x == y || !a->weight || !hot[a->from] || !hot[a->to] || len[x] + len[y] > ORD_CDS_MAX_CHAIN)
+            if (!joins(c, hot, a) || c->len[c->of[a->from]] + c->len[c->of[a->to]] > ORD_CDS_MAX_CHAIN)
                 continue;
             uint64_t at[4];
             struct pairsum *ps = pair_of(&m, a, at);
@@ -382,13 +389,9 @@ static size_t cdsort(const struct ord_node *nodes, size_t nn, const struct ord_a
         }
         if (!bestk)
             break;
-        uint32_t lo = (uint32_t)((bestk - 1) >> 32), hi = (uint32_t)(bestk - 1);
-        uint32_t first = bestdir ? hi : lo, second = bestdir ? lo : hi;
-        len[first] += len[second];
-        len[second] = 0;
         merge_pair(&m, bestk, bestdir);
     }
-    merger_free(&m), free(in), free(outw), free(len);
+    merger_free(&m), free(in), free(outw);
     return emit(c, nn, hot, out);
 }
 
