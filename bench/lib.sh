@@ -182,6 +182,14 @@ bolt_setup() {
     fi
     BOLT=$(command -v llvm-bolt || echo /usr/lib/llvm-22/bin/llvm-bolt)
 }
+# sym_addr PROG NAME: the address (hex, as nm prints it) of the first symbol NAME in PROG
+sym_addr() { nm "$1" | awk -v f="$2" '$3 == f { print $1; exit }'; }
+# bolt_first PROG: the first function of BOLT's hot text in PROG (the
+# function at __hot_start), where --pad-funcs-before moves the hot text
+bolt_first() {
+    nm "$1" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
+        END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }'
+}
 # sqlite_bolt DIR SIZE: DIR/prog by BOLT from DIR's objects (compiled with
 # -fno-reorder-blocks-and-partition): linked with --emit-relocs (prog.in),
 # instrumented (prog.inst), trained on mix train at SIZE, then optimized with

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/projects.sh [--record] [--only NAME[,NAME...]] [--keep] — perfinst in
+# bench/projects.sh [--record] [--only NAME[,NAME...]] [--keep] [--shifts N] — perfinst in
 # the programs people have (issue 14): real projects, fetched at run time as
 # Debian source packages (bench/fetch-debsrc.sh), each built by its own build
 # system with only perfinst's flags added to CFLAGS/CXXFLAGS/LDFLAGS.
@@ -20,20 +20,32 @@
 #            build system passes absolute paths (CMake), and
 #            -fprofile-prefix-path does not reach it ("source locations for
 #            function ... have changed" in another folder)
+#   train    + the count flags and -fplugin-arg-perfinst-clean-copies=all
+#            (the loop's training build, README and docs/layout.md): the
+#            training workload's traces, which the plan is made from
 #   rebuild  + the perfinst flags and the feedback of `pmopt plan
-#            --order=auto --rebuild` on the training trace (the suite's default)
+#            --order=auto --rebuild` on the train build's traces (the
+#            suite's default)
 #   relink   the rebuild's programs by `pmopt relink --feedback`
 #   bolt     + -fno-reorder-blocks-and-partition, -Wl,--emit-relocs; llvm-bolt
 #            instrumented, trained, then -reorder-blocks=ext-tsp
 #            -reorder-functions=cdsort -split-functions (bench/lib.sh's)
 # and measures: build CPU time (count / plain), tests passed, callgrind
 # instructions of the held-out workload (count / plain, pgogen / plain),
-# cachegrind I1 misses of the held-out workload (each layout / plain),
-# with the geometric mean and the worst case over the projects.
+# cachegrind I1 misses of the held-out workload (each layout / plain, as
+# built; the relink and BOLT also over shifts, below), with the geometric
+# mean and the worst case over the projects.
 #
 #   --record   append the table to bench/RESULTS.md
 #   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2)
 #   --keep     keep the variants' trees already built (default: fresh copies)
+#   --shifts N the relink's and BOLT's I1 misses also at N shifts (default
+#              8; 1: as built only): the relink's programs relinked again
+#              with --pad-front=P (the rebuild's whole .text P bytes further
+#              against libc), BOLT's optimised again with P bytes before its
+#              hot text's first function (--pad-funcs-before; the code BOLT
+#              leaves in place stays), P = k*4096/N: one layout is one draw
+#              of which lines share the I1's sets
 #   --table    only print the table of the last run
 #
 # A project is bench/projects/NAME.sh, sourced (the one place its recipe
@@ -68,13 +80,15 @@ W=${W:-$here/.work/projects}
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2"
-record=0 keep=0 only=$ALL table_only=0 cmdargs="$*"
+record=0 keep=0 only=$ALL table_only=0 shifts=8 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
     --record) record=1; shift ;;
     --keep) keep=1; shift ;;
     --table) table_only=1; shift ;;
     --only) only=${2//,/ }; shift 2 ;;
+    --shifts) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "projects.sh: --shifts ${2:-}: a number of shifts (8)" >&2; exit 2; }
+        shifts=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "projects.sh: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -117,6 +131,8 @@ variant_env() {
     case $v in
     plain) ;;
     count) f=($PI_CFLAGS -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections); l=($PI_LDFLAGS) ;;
+    train) f=($PI_CFLAGS -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-clean-copies=all -fplugin-arg-perfinst-sections)
+        l=($PI_LDFLAGS) ;;
     rebuild) f=($PI_CFLAGS -fplugin-arg-perfinst-feedback="$PW/fb" -fplugin-arg-perfinst-sections); l=($PI_LDFLAGS) ;;
     cov) f=(--coverage); l=(--coverage) ;;
     pgogen) f=(-fprofile-generate="$PW/pgo.prof" -fprofile-prefix-path="$tree"); l=(-fprofile-generate) ;;
@@ -137,11 +153,11 @@ fresh_tree() {
 }
 
 # vkey V: what variant V's build depends on besides the project's source
-# and this script: perfinst's installed files (count, rebuild) and the
-# feedback file (rebuild); --keep keeps a tree built with the same key
+# and this script: perfinst's installed files (count, train, rebuild) and
+# the feedback file (rebuild); --keep keeps a tree built with the same key
 vkey() {
     case $1 in
-    count) cat "$W/prefix/.key" ;;
+    count|train) cat "$W/prefix/.key" ;;
     rebuild) cat "$W/prefix/.key"; md5sum < "$PW/fb" ;;
     *) echo "$1" ;;
     esac
@@ -243,22 +259,23 @@ test_exes() {
     done
 }
 
-# plan_all: each of P_EXES planned from its own traces of the training run
-# (a trace names the build-ids of the program and the libraries it ran,
-# and pmopt plan refuses another build's: zstd's datagen is no trace of
-# libzstd.so) into $PW/fb.N; the first's plan is $PW/fb, the rebuild's
-# feedback.  A program the training run did not run has no plan of its own.
+# plan_all: each of P_EXES of the train build planned from its own traces
+# of the training run (a trace names the build-ids of the program and the
+# libraries it ran, and pmopt plan refuses another build's: zstd's datagen
+# is no trace of libzstd.so) into $PW/fb.N; the first's plan is $PW/fb,
+# the rebuild's feedback.  A program the training run did not run has no
+# plan of its own.
 plan_all() {
     local e i=0 tr
-    for e in $(exes count); do
-        tr=$(traces_of "$e" "$PW/count.train")
+    for e in $(exes train); do
+        tr=$(traces_of "$e" "$PW/train.traces")
         if [ -z "$tr" ]; then
-            [ "$i" != 0 ] || note "pmopt plan: no trace of ${e#$PW/count/} in the training run"
+            [ "$i" != 0 ] || note "pmopt plan: no trace of ${e#$PW/train/} in the training run"
         else
-            say "$NAME: planning ${e#$PW/count/}"
+            say "$NAME: planning ${e#$PW/train/}"
             # shellcheck disable=SC2086
             "$PMOPT" plan --order=auto --rebuild -o "$PW/fb.$i" "$e" $tr > "$PW/plan.$i.out" 2> "$PW/plan.$i.err" ||
-                note "pmopt plan ${e#$PW/count/} failed: $(tail -1 "$PW/plan.$i.err")"
+                note "pmopt plan ${e#$PW/train/} failed: $(tail -1 "$PW/plan.$i.err")"
         fi
         i=$((i + 1))
     done
@@ -284,14 +301,12 @@ plan_of() {
 # --force, or pmopt relink refuses a plan most of whose functions the
 # program does not hold (leveldb's tests hold 11 of db_bench's 54)
 relink_all() {
-    local e f p ok=0 force
+    local e f ok=0
     for e in $P_EXES ${P_TESTEXES:-}; do
-        p=$(plan_of "$e")
-        force=; [ "$p" != "$PW/fb" ] || force=--force
         for f in "$PW"/rebuild/$e; do
             is_elf "$f" && [ ! -f "$f.rebuild" ] || continue
             say "$NAME: relinking ${f#$PW/rebuild/}"
-            if "$PMOPT" relink "$f" --feedback "$p" $force -o "$f.relink" >> "$PW/relink.out" 2>> "$PW/relink.err"; then
+            if relink_one "$e" "$f" "$f.relink"; then
                 mv "$f" "$f.rebuild" && mv "$f.relink" "$f"
             else
                 note "pmopt relink ${f#$PW/rebuild/} failed: $(grep -m1 -iE 'error|refus' "$PW/relink.err" || tail -1 "$PW/relink.err")"
@@ -300,6 +315,16 @@ relink_all() {
         done
     done
     return $ok
+}
+
+# relink_one E IN OUT [ARG...]: IN, a rebuilt program of the P_EXES or
+# P_TESTEXES entry E, relinked with E's plan (plan_of) into OUT
+relink_one() {
+    local e=$1 in=$2 out=$3 p force=; shift 3
+    p=$(plan_of "$e")
+    [ "$p" != "$PW/fb" ] || force=--force
+    # shellcheck disable=SC2086
+    "$PMOPT" relink "$in" --feedback "$p" $force "$@" -o "$out" >> "$PW/relink.out" 2>> "$PW/relink.err"
 }
 
 # cg_instr V: callgrind's instruction count of the test workload, summed
@@ -406,9 +431,61 @@ bolt_opt() {
         local fd=("$PW"/bolt.fdata*)
         [ -e "${fd[0]}" ] || { note "bolt: no profile"; cp "$e.in" "$e"; return 1; }
         /usr/lib/llvm-22/bin/merge-fdata "${fd[@]}" > "$PW/bolt.merged.fdata" 2> /dev/null || cp "${fd[0]}" "$PW/bolt.merged.fdata"
-        "$BOLT" "$e.in" -data="$PW/bolt.merged.fdata" -reorder-blocks=ext-tsp -reorder-functions=cdsort \
-            -split-functions -o "$e" > "$PW/bolt-opt.log" 2>&1 || { note "bolt: optimising $e failed: $(tail -1 "$PW/bolt-opt.log")"; cp "$e.in" "$e"; return 1; }
+        bolt_run "$e" || { note "bolt: optimising $e failed: $(tail -1 "$PW/bolt-opt.log")"; cp "$e.in" "$e"; return 1; }
     done
+}
+
+# bolt_run E [ARG...]: E optimised by BOLT from E.in and the training
+# profile (bench/lib.sh's options), ARGs added
+bolt_run() {
+    local e=$1; shift
+    "$BOLT" "$e.in" -data="$PW/bolt.merged.fdata" -reorder-blocks=ext-tsp -reorder-functions=cdsort \
+        -split-functions "$@" -o "$e" > "$PW/bolt-opt.log" 2>&1
+}
+
+# ---- I1 misses over shifts --------------------------------------------------------------------
+# shifted V (relink or bolt): the test workload's I1 misses with V's
+# P_EXES moved P bytes, one line "P MISSES" a shift (--shifts) in
+# $PW/V.shifts, P = 0 the variant as measured ($PW/V.i1); V's programs as
+# measured afterwards.  A shift V cannot make is left out with a note.
+shifted() {
+    local v=$1 k p e f ok
+    [ -s "$PW/$v.i1" ] && [ "$(cut -d' ' -f1 < "$PW/$v.i1")" != - ] || return 0
+    echo "0 $(cut -d' ' -f1 < "$PW/$v.i1")" > "$PW/$v.shifts"
+    for e in $(exes "$v"); do cp "$e" "$e.as-measured"; done
+    for ((k = 1; k < shifts; k++)); do
+        p=$((k * 4096 / shifts / 64 * 64)) ok=1
+        for e in $P_EXES; do
+            f=$(vdir "$v")/$e
+            case $v in
+            relink) relink_one "$e" "$f.rebuild" "$f" --pad-front=$p || ok=0 ;;
+            bolt) bolt_padded "$f" "$p" || ok=0 ;;
+            esac
+        done
+        if [ $ok = 1 ]; then
+            echo "$p $(cachegrind_i1 "$v" | cut -d' ' -f1)" >> "$PW/$v.shifts"
+        else
+            note "$v: not shifted by $p bytes"
+        fi
+    done
+    for e in $(exes "$v"); do mv "$e.as-measured" "$e"; done
+}
+
+# bolt_padded E P: E optimised by BOLT again with P bytes before the first
+# function of the hot text of E.as-measured (BOLT names a local function
+# NAME/N: the names are tried until that function moved P bytes within a
+# page)
+bolt_padded() {
+    local e=$1 p=$2 first hot n a
+    first=$(bolt_first "$e.as-measured")
+    [ -n "$first" ] || return 1
+    hot=$(sym_addr "$e.as-measured" "$first")
+    for n in "$first" "$first/1" "$first/2" "$first/3"; do
+        bolt_run "$e" --pad-funcs-before="$n:$p" || return 1
+        a=$(sym_addr "$e" "$first")
+        [ "$(((16#$a - 16#$hot - p) % 4096))" != 0 ] || return 0
+    done
+    return 1
 }
 
 run_project() {
@@ -418,7 +495,7 @@ run_project() {
     P_DIR=$here/projects
     mkdir -p "$PW"
     : > "$PW/notes"
-    rm -f "$PW"/*.i1 "$PW"/*.instr "$PW"/*.tests "$PW"/*.same "$PW"/*.cpu "$PW/spot" "$PW/tree" "$PW"/fb "$PW"/fb.*
+    rm -f "$PW"/*.i1 "$PW"/*.instr "$PW"/*.tests "$PW"/*.same "$PW"/*.cpu "$PW"/*.shifts "$PW/spot" "$PW/tree" "$PW"/fb "$PW"/fb.*
     SRC=$(project_source "$PW/apt.log") || { note "no source or build dependencies (see the log)"; return 1; }
     local v e
     # the baseline, and the counting build with its runs
@@ -437,8 +514,16 @@ run_project() {
             note "count: the sampled run failed"
         sample_tree
         build cov && spot_check || note "cov build failed"
-        # the layout loop
-        plan_all
+        # the layout loop: the training build's run, its plan, the rebuild
+        if build train; then
+            rm -rf "$PW/train.traces"; mkdir -p "$PW/train.traces"
+            PERFINST_OUT=$PW/train.traces/%e.%p.pit workload train train ||
+                note "train: the training workload failed: $(tail -1 "$PW/train.train.err")"
+            cmp -s "$PW/plain.train.out" "$PW/train.train.out" || note "train: the training workload's output differs from plain's"
+            plan_all
+        else
+            note "train build failed: $(tail -3 "$PW/train/.build.out" 2> /dev/null | tr '\n' ' ')"
+        fi
         if [ -s "$PW/fb" ] && build rebuild; then
             tests rebuild; workload rebuild train; workload rebuild test; same_output rebuild
             cachegrind_i1 rebuild > "$PW/rebuild.i1"
@@ -446,6 +531,7 @@ run_project() {
             if relink_all; then
                 tests relink; workload relink train; workload relink test; same_output relink
                 cachegrind_i1 relink > "$PW/relink.i1"
+                [ "$shifts" = 1 ] || shifted relink
             fi
         else
             note "rebuild failed"
@@ -471,6 +557,10 @@ run_project() {
     for v in plain pgouse bolt; do
         [ -d "$(vdir $v)" ] && cachegrind_i1 $v > "$PW/$v.i1" || echo "- -" > "$PW/$v.i1"
     done
+    if [ "$shifts" != 1 ] && [ -d "$(vdir bolt)" ]; then
+        local BOLT; bolt_setup "$W/bolt-install.log"
+        shifted bolt
+    fi
 }
 
 # ---- the table ----------------------------------------------------------------------------------------
@@ -498,19 +588,24 @@ table() {
     fi
     echo "Every variant adds its flags to CFLAGS=\"-O2 -g\" (CXXFLAGS alike) and LDFLAGS, perfinst's being"
     echo "\$(pkg-config --cflags perfinst) -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections (the rebuild:"
-    echo "-fplugin-arg-perfinst-feedback=FB instead of all=count) and \$(pkg-config --libs perfinst); the build"
+    echo "-fplugin-arg-perfinst-feedback=FB instead of all=count, FB planned by \`pmopt plan --order=auto --rebuild\` on the"
+    echo "training run of a build that adds -fplugin-arg-perfinst-clean-copies=all) and \$(pkg-config --libs perfinst); the build"
     echo "commands are each project's own (bench/projects/NAME.sh). Instructions: callgrind, the held-out"
     echo "workload; I1 misses: cachegrind $GEOM on the held-out workload (layouts trained on the other)."
     echo "Build time: user+sys CPU of the whole build (configure and tests' programs included), under load."
     echo "I1 ratios over a -O2 rate far below 1 miss per 1000 instructions (the hot code fits in L1i) are"
     echo "ratios of a few thousand misses: read them with the rate beside them. Each I1 column is one"
     echo "layout: one 8-way set that a loop overruns decides it (leveldb: 0.653 vs BOLT's 0.141 here, 0.392"
-    echo "vs 0.427 over sixteen shifts: bench/RESULTS.md 2026-11-29 03:00); bench/suite.sh, which has"
-    echo "leveldb, measures over shifts."
+    echo "vs 0.427 over sixteen shifts: bench/RESULTS.md 2026-11-29 03:00). So the relink and BOLT are also"
+    echo "measured over shifts (--shifts, $shifts here): \"I1 relink/BOLT, shifts\" is the ratio of their mean misses"
+    echo "over the shifts both made (how many in parentheses; the relink keeps the rebuild's layout, so it is"
+    echo "the rebuild's), each shift moving the relink's whole .text (pmopt relink --pad-front) and BOLT's hot"
+    echo "text (--pad-funcs-before) P bytes against libc; bench/suite.sh, which moves the cold code too, is"
+    echo "the finer measure."
     echo
-    echo "| project | build count/plain | tests plain | count | rebuild | relink | output same (count/rebuild/relink) | exact counts (= gcov) | spot: function perfinst/gcov | samples | instr count/plain | -fprofile-generate/plain | count/-fprofile-generate | -O2 I1 misses per 1000 instr | I1 rebuild | I1 relink | I1 PGO | I1 BOLT |"
-    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    local bt=() ic=() ip=() icp=() r1=() r2=() r3=() r4=()
+    echo "| project | build count/plain | tests plain | count | rebuild | relink | output same (count/rebuild/relink) | exact counts (= gcov) | spot: function perfinst/gcov | samples | instr count/plain | -fprofile-generate/plain | count/-fprofile-generate | -O2 I1 misses per 1000 instr | I1 rebuild | I1 relink | I1 PGO | I1 BOLT | I1 relink/BOLT, shifts |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    local bt=() ic=() ip=() icp=() r1=() r2=() r3=() r4=() r5=()
     for n in $only; do
         local PW=$W/$n
         [ -f "$PW/plain.cpu" ] || { echo "| $n | (not built) |"; continue; }
@@ -528,6 +623,12 @@ table() {
         mr=$(ratio "$(cut -d' ' -f1 <<< "$(val rebuild.i1)")" "$m0"); ml=$(ratio "$(cut -d' ' -f1 <<< "$(val relink.i1)")" "$m0")
         mp=$(ratio "$(cut -d' ' -f1 <<< "$(val pgouse.i1)")" "$m0"); mb=$(ratio "$(cut -d' ' -f1 <<< "$(val bolt.i1)")" "$m0")
         r1+=("$mr"); r2+=("$ml"); r3+=("$mp"); r4+=("$mb")
+        local ms='-' msn=''
+        if [ -s "$PW/relink.shifts" ] && [ -s "$PW/bolt.shifts" ]; then
+            read -r ms msn < <(awk 'NR == FNR { r[$1] = $2; next } ($1 in r) && $2 != "" && r[$1] != "" { n++; a += r[$1]; b += $2 }
+                END { if (n && b) printf "%.3f %d\n", a / b, n; else print "- 0" }' "$PW/relink.shifts" "$PW/bolt.shifts")
+        fi
+        r5+=("$ms")
         local spot='-' exact='-'
         if [ -s "$PW/spot" ]; then
             local s_same s_both s_own s_fn s_pi s_gc
@@ -537,9 +638,9 @@ table() {
         fi
         local samples=
         [ ! -s "$PW/tree" ] || samples=$(sed -n 's/.*: \([0-9]*\) samples for \([0-9]*\) periods.*/\2 periods/p' "$PW/tree" | head -1)
-        echo "| $n | $b | $(tcol plain) | $(tcol count) | $(tcol rebuild) | $(tcol relink) | $(val count.same)/$(val rebuild.same)/$(val relink.same) | $exact | $spot | ${samples:--} | $x1 | $x2 | $x3 | $mpki | $mr | $ml | $mp | $mb |"
+        echo "| $n | $b | $(tcol plain) | $(tcol count) | $(tcol rebuild) | $(tcol relink) | $(val count.same)/$(val rebuild.same)/$(val relink.same) | $exact | $spot | ${samples:--} | $x1 | $x2 | $x3 | $mpki | $mr | $ml | $mp | $mb | $ms${msn:+ ($msn)} |"
     done
-    echo "| geomean (worst) | $(geo "${bt[@]}") | | | | | | | | | $(geo "${ic[@]}") | $(geo "${ip[@]}") | $(geo "${icp[@]}") | | $(geo "${r1[@]}") | $(geo "${r2[@]}") | $(geo "${r3[@]}") | $(geo "${r4[@]}") |"
+    echo "| geomean (worst) | $(geo "${bt[@]}") | | | | | | | | | $(geo "${ic[@]}") | $(geo "${ip[@]}") | $(geo "${icp[@]}") | | $(geo "${r1[@]}") | $(geo "${r2[@]}") | $(geo "${r3[@]}") | $(geo "${r4[@]}") | $(geo "${r5[@]}") |"
     echo
     for n in $only; do
         [ -s "$W/$n/notes" ] || continue

@@ -611,8 +611,6 @@ bolt_shifted() {
     say "llvm-bolt did not pad before $first${hs:+ and one of $(echo $hs)} as asked (it lies at 0x$a, unshifted at 0x$hot)"
     return 1
 }
-# sym_addr PROG NAME: the address (hex, as nm prints it) of the first symbol NAME in PROG
-sym_addr() { nm "$1" | awk -v f="$2" '$3 == f { print $1; exit }'; }
 # bolt_hot_at PROG S: the function at the share S of BOLT's hot text in PROG
 # (its functions between __hot_start and __hot_end by address, each name
 # once; at_share) and the 7 after it, one a line
@@ -658,8 +656,7 @@ rebuild_of() {
 # shifts P: VARIANT/sPAD/prog for every variant and pad but 0 (VARIANT/prog)
 shifts() {
     local p=$1 v pad d first tok inner mid
-    first=$(nm "$PD/bolt/prog" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
-        END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }')
+    first=$(bolt_first "$PD/bolt/prog")
     [ -n "$first" ] || die "$p: no function at BOLT's __hot_start"
     local need r rb
     for v in "${V[@]}"; do
