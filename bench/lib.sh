@@ -190,10 +190,12 @@ bolt_first() {
     nm "$1" | awk '$3 == "__hot_start" { h = $1 } { a[NR] = $0 }
         END { for (i = 1; i <= NR; i++) { split(a[i], f); if (f[1] == h && f[2] ~ /^[TtWw]$/ && f[3] != "__hot_start") { print f[3]; exit } } }'
 }
+# BOLT_OPTS: how every benchmark optimises with BOLT and a profile
+BOLT_OPTS=(-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions)
 # sqlite_bolt DIR SIZE: DIR/prog by BOLT from DIR's objects (compiled with
 # -fno-reorder-blocks-and-partition): linked with --emit-relocs (prog.in),
 # instrumented (prog.inst), trained on mix train at SIZE, then optimized with
-# -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions
+# BOLT_OPTS
 sqlite_bolt() {
     local d=$1
     gcc -O2 -Wl,--emit-relocs -o "$d/prog.in" "$d/workload.o" "$d/sqlite3.o" -lm || return 1
@@ -201,8 +203,8 @@ sqlite_bolt() {
     "$BOLT" "$d/prog.in" -instrument -instrumentation-file="$(cd "$d" && pwd)/prof.fdata" \
         -o "$d/prog.inst" > "$d/inst.log" 2>&1 || { tail "$d/inst.log" >&2; return 1; }
     (cd "$d" && ./prog.inst "$2" train > /dev/null) || return 1
-    "$BOLT" "$d/prog.in" -data="$d/prof.fdata" -reorder-blocks=ext-tsp -reorder-functions=cdsort \
-        -split-functions -o "$d/prog" > "$d/opt.log" 2>&1 || { tail "$d/opt.log" >&2; return 1; }
+    "$BOLT" "$d/prog.in" -data="$d/prof.fdata" "${BOLT_OPTS[@]}" -o "$d/prog" > "$d/opt.log" 2>&1 ||
+        { tail "$d/opt.log" >&2; return 1; }
 }
 
 # ---- interleaved wall time, compared round by round ----------------------------

@@ -436,11 +436,10 @@ bolt_opt() {
 }
 
 # bolt_run E [ARG...]: E optimised by BOLT from E.in and the training
-# profile (bench/lib.sh's options), ARGs added
+# profile (bench/lib.sh's BOLT_OPTS), ARGs added
 bolt_run() {
     local e=$1; shift
-    "$BOLT" "$e.in" -data="$PW/bolt.merged.fdata" -reorder-blocks=ext-tsp -reorder-functions=cdsort \
-        -split-functions "$@" -o "$e" > "$PW/bolt-opt.log" 2>&1
+    "$BOLT" "$e.in" -data="$PW/bolt.merged.fdata" "${BOLT_OPTS[@]}" "$@" -o "$e" > "$PW/bolt-opt.log" 2>&1
 }
 
 # ---- I1 misses over shifts --------------------------------------------------------------------

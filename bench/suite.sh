@@ -558,8 +558,8 @@ build_program() {
 # link of its objects) with the training profile
 bolt_opt() {
     local in=$1 out=$2; shift 2
-    logged "$BOLT" "$in" -data="$PD/bolt/prof.fdata" -reorder-blocks=ext-tsp \
-        -reorder-functions=cdsort -split-functions "$@" -o "$out" > "$out.log" 2>&1 || { tail "$out.log" >&2; return 1; }
+    logged "$BOLT" "$in" -data="$PD/bolt/prof.fdata" "${BOLT_OPTS[@]}" "$@" -o "$out" > "$out.log" 2>&1 ||
+        { tail "$out.log" >&2; return 1; }
 }
 # bolt_shifted OUT FIRST PAD [INNER [MID]]: BOLT's layout shifted by PAD bytes as a whole,
 # as the other variants are: bolt-in's objects linked after the PAD-byte
