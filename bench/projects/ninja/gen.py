@@ -14,13 +14,16 @@ test (seed 7): a project of generated code — code generators with
   (`./`, `..`, doubled slashes), escaped spaces and colons, `default`
   statements.
 Every source the manifests name is made, empty, so that a dry run finds
-it."""
+it, and every output's directory, which ninja makes before it runs (or
+dry-runs) an edge: the first run in a fresh tree then runs as every later
+one (it had made the directories and counted otherwise, so a training
+build kept from an earlier run planned another order)."""
 import os
 import random
 import sys
 
 
-def train(r, n, out):
+def train(r, n, out, dirs):
     w = out["build.ninja"]
     w.append("ninja_required_version = 1.5\ncflags = -O2 -Wall\nldflags = -Wl,-O1\n")
     w.append("rule cc\n  command = gcc -MMD -MF $out.d $cflags -c $in -o $out\n"
@@ -41,6 +44,8 @@ def train(r, n, out):
         if r.random() < 0.3:
             w.append("  cflags = $cflags -DUNIT=%d\n" % i)
         objs[d].append(o)
+        dirs.add("obj/d%d" % d)
+    dirs.update(("obj", "lib", "bin"))
     libs = []
     for d in range(ndirs):
         if objs[d]:
@@ -57,7 +62,7 @@ def train(r, n, out):
     w.append("build all: phony %s\ndefault all\n" % " ".join(progs))
 
 
-def test(r, n, out):
+def test(r, n, out, dirs):
     w = out["build.ninja"]
     out["tools/gen.py"] = []
     w.append("builddir = out\ngen = python3 tools/gen.py\npool heavy\n  depth = 2\n")
@@ -69,7 +74,9 @@ def test(r, n, out):
              "  rspfile_content = $in_newline\n  pool = heavy\n  description = LD $out\n")
     w.append("rule stamp\n  command = touch $out\n")
     nsub = max(3, n // 400)
+    dirs.add("out")
     for s in range(nsub):
+        dirs.add("out/sub%d" % s)
         w.append("subninja sub%d/build.ninja\n" % s)
         out["sub%d/build.ninja" % s] = sub = []
         sub.append("cxxflags = -O2 -std=c++17 -Isub%d\ndefines = -DSUB=%d\n" % (s, s))
@@ -106,7 +113,10 @@ def main():
     mix, n, d = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     r = random.Random({"train": 1, "test": 7}[mix])
     out = {"build.ninja": []}
-    {"train": train, "test": test}[mix](r, n, out)
+    dirs = set()
+    {"train": train, "test": test}[mix](r, n, out, dirs)
+    for name in sorted(dirs):
+        os.makedirs(os.path.join(d, name), exist_ok=True)
     for name, parts in out.items():
         p = os.path.join(d, name)
         os.makedirs(os.path.dirname(p) or ".", exist_ok=True)
