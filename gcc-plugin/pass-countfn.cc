@@ -473,12 +473,18 @@ bool pi_countfn_late_ok(function *fun)
     if (!countfn_gate(fun) || pi_is_own_decl(decl) || pi_countfn_origin(decl) || !usable_signature(decl) ||
         !splittable(fun))
         return false;
-    /* Exception regions: GCC's versioning of a body after the GIMPLE
-       passes failed on them (cc1plus: duplicate_eh_regions_1, on
-       tests/count/flow-exc.cc), so such a function is split right after
-       IPA, as by default */
+    /* Exception regions that choose by type (a catch, an exception
+       specification): GCC's versioning after the GIMPLE passes refuses
+       them (duplicate_eh_regions_1 wants no filter lists yet, which
+       lower_eh_dispatch has made, and the copy would need the function's
+       type tables), so such a function is split right after IPA, as by
+       default; cleanups (destructors run on the way out) and regions that
+       must not throw copy as they are */
+    eh_region r;
     if (fun->eh && fun->eh->region_tree)
-        return false;
+        FOR_ALL_EH_REGION_FN(r, fun)
+            if (r->type == ERT_TRY || r->type == ERT_ALLOWED_EXCEPTIONS)
+                return false;
     bool tables = hide_tables(fun);
     bool ok = tree_versionable_function_p(decl);
     restore_tables(fun, tables);

@@ -205,6 +205,18 @@ if command -v g++ > /dev/null; then
         { cat exc.check >&2; fail "exceptions: line counts"; }
     ok "exceptions: $(tail -1 exc.check)"
     assert_eq "exceptions: PERFINST_MODE=off output" "caught 4 sum 80" "$(PERFINST_MODE=off PERFINST_OUT=exc-off.pit ./exc)"
+    # a function with a cleanup (flow-cleanup.cc's guarded) has exception
+    # tables: late's clean copy, split after the GIMPLE passes
+    pi_cc -x c++ -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/flow-cleanup.cc" -o cln.o 2> cln.err
+    pi_ld --pi-cc=g++ -O2 -o cln cln.o
+    assert_contains "cleanups: guarded split late" cln.err \
+        "int guarded\\(int\\).{1,3} counts in.*split after the GIMPLE passes \\(not from its assembly: .*exception tables"
+    want="caught 4 sum 88 built 12 guards 12"
+    assert_eq "cleanups: output" "$want" "$(PERFINST_OUT=cln.pit ./cln)"
+    python3 "$T/count/check-counts.py" --all "$PMOPT" ./cln "$T/count/flow-cleanup.cc" cln.pit > cln.check ||
+        { cat cln.check >&2; fail "cleanups: line counts"; }
+    ok "cleanups: $(tail -1 cln.check)"
+    assert_eq "cleanups: PERFINST_MODE=off output" "$want" "$(PERFINST_MODE=off PERFINST_OUT=cln-off.pit ./cln)"
 else
     echo "g++ not installed: the C++ part not run"
 fi

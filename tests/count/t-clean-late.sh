@@ -113,9 +113,11 @@ done
 assert_eq "icall: output" "sum 3179003" "$(cat late/out)"
 assert_eq "icall: ICALL records as by clean-copies=all" "$(cat all.n)" "$(cat late.n)"
 
-# 6. C++ exceptions through counted frames (flow-exc.cc): a function with
-# exception regions is split right after IPA, as with clean-copies=all (GCC's
-# versioning failed on them after the GIMPLE passes); the others late
+# 6. C++ exceptions through counted frames (flow-exc.cc): a function with a
+# catch is split right after IPA, as with clean-copies=all (GCC's
+# versioning refuses its filter lists after the GIMPLE passes); the others
+# late, those with cleanups too (flow-cleanup.cc's guarded: a destructor
+# runs as the exception passes, in either copy)
 if command -v g++ > /dev/null; then
     pi_cc -x c++ -O2 -g $LATE -fplugin-arg-perfinst-verbose -c "$T/count/flow-exc.cc" -o exc.o 2> exc.err
     pi_ld --pi-cc=g++ -O2 -o exc exc.o
@@ -127,6 +129,18 @@ if command -v g++ > /dev/null; then
     assert_not_contains "exceptions: main (a try) split right after IPA" exc.err "perfinst: .{1,3}int main\(\).{1,3} counts in.*split after"
     assert_eq "exceptions: PERFINST_MODE=off output" "caught 4 sum 80" "$(PERFINST_MODE=off PERFINST_OUT=exc-off.pit ./exc)"
     assert_eq "exceptions: lines counted with PERFINST_MODE=off" "" "$(lines ./exc exc-off.pit)"
+    pi_cc -x c++ -O2 -g $LATE -fplugin-arg-perfinst-verbose -c "$T/count/flow-cleanup.cc" -o cln.o 2> cln.err
+    pi_ld --pi-cc=g++ -O2 -o cln cln.o
+    want="caught 4 sum 88 built 12 guards 12"
+    assert_eq "cleanups: output" "$want" "$(PERFINST_OUT=cln.pit ./cln)"
+    python3 "$T/count/check-counts.py" --all "$PMOPT" ./cln "$T/count/flow-cleanup.cc" cln.pit > cln.check ||
+        { cat cln.check >&2; fail "cleanups: line counts"; }
+    ok "cleanups: $(tail -1 cln.check)"
+    for f in guarded twice; do
+        assert_contains "cleanups: $f split late" cln.err "int $f\\(int\\).{1,3} counts in.*split after the GIMPLE passes"
+    done
+    assert_eq "cleanups: PERFINST_MODE=off output" "$want" "$(PERFINST_MODE=off PERFINST_OUT=cln-off.pit ./cln)"
+    assert_eq "cleanups: lines counted with PERFINST_MODE=off" "" "$(lines ./cln cln-off.pit)"
 else
     echo "g++ not installed: the C++ part not run"
 fi
