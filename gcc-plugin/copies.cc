@@ -118,6 +118,17 @@ static bool is_counter_asm(gimple *g)
            gimple_asm_noutputs(as_a<gasm *>(g)) == 0;
 }
 
+/* A loop counter's write-back, `ctr[K] += REG` (write_back below: the
+ * local-exec asm with the register as its one input) */
+static bool is_write_back_asm(gimple *g)
+{
+    if (gimple_code(g) != GIMPLE_ASM)
+        return false;
+    gasm *a = as_a<gasm *>(g);
+    return strncmp(gimple_asm_string(a), "{addq %0, %%fs:", 15) == 0 && strstr(gimple_asm_string(a), "__perfinst_ctr") &&
+           gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0;
+}
+
 static bool is_site_marker(gimple *g)
 {
     return gimple_code(g) == GIMPLE_ASM &&
@@ -161,9 +172,14 @@ static void strip_statements(const vec<basic_block> &bbs);
 void pi_split_strip(const vec<basic_block> &bbs, bitmap dead)
 {
     for (unsigned i = 0; i < bbs.length(); i++)
-        for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi); gsi_next(&gsi))
-            if (is_counter_store(gsi_stmt(gsi)) && TREE_CODE(gimple_assign_rhs1(gsi_stmt(gsi))) == SSA_NAME)
-                bitmap_set_bit(dead, SSA_NAME_VERSION(gimple_assign_rhs1(gsi_stmt(gsi))));
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bbs[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if (is_counter_store(g) && TREE_CODE(gimple_assign_rhs1(g)) == SSA_NAME)
+                bitmap_set_bit(dead, SSA_NAME_VERSION(gimple_assign_rhs1(g)));
+            /* (a loop's register of increments, callfree-counters=delta) */
+            else if (is_write_back_asm(g) && TREE_CODE(TREE_VALUE(gimple_asm_input_op(as_a<gasm *>(g), 0))) == SSA_NAME)
+                bitmap_set_bit(dead, SSA_NAME_VERSION(TREE_VALUE(gimple_asm_input_op(as_a<gasm *>(g), 0))));
+        }
     strip_statements(bbs);
 }
 
@@ -175,7 +191,8 @@ static void strip_statements(const vec<basic_block> &bbs)
                 gimple *g = gsi_stmt(gsi);
                 bool probe = is_probe_call(g) && (sweep == 1) == (gimple_call_lhs(g) != NULL_TREE);
                 /* (an indirect call's cache as one asm: pi_icall_asm_template) */
-                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g) || is_counter_asm(g) || pi_is_icall_asm(g))) ||
+                if ((sweep == 0 && (is_counter_store(g) || is_site_marker(g) || is_counter_asm(g) || is_write_back_asm(g) ||
+                                    pi_is_icall_asm(g))) ||
                     probe) {
                     unlink_stmt_vdef(g);
                     gsi_remove(&gsi, true);
@@ -306,6 +323,8 @@ void pi_single_body_finish(function *fun, const vec<basic_block> &bbs)
         single_bodies = new hash_set<tree>;
     single_bodies->add(fun->decl);
     pi_return_site_mark(fun, bbs);
+    if (pi_opt.clean_copies != PI_CLEAN_ALL && !pi_opt.callfree_gcc && pi_promote_loop_counters(fun))
+        pi_split_update(fun);
     if (pi_opt.clean_copies != PI_CLEAN_ALL && pi_opt.counting_opt != PI_COPT_FULL && pi_counters_as_asm(fun, true))
         pi_split_update(fun);
 }
@@ -872,7 +891,7 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
     auto_vec<edge> sync_edges;
     auto_vec<basic_block> sync_blocks;
     auto_bitmap calling; /* inner loops (by number) with a call */
-    bool ok = true, writes = false;
+    bool ok = true, writes = false, any_call = false;
     for (unsigned i = 0; ok && i < loop->num_nodes; i++) {
         basic_block b = body[i];
         edge e;
@@ -891,6 +910,7 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
         }
         for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
             writes |= is_gimple_call(gsi_stmt(gsi)) && gimple_vdef(gsi_stmt(gsi));
+            any_call |= is_gimple_call(gsi_stmt(gsi)) && !gimple_call_internal_p(gsi_stmt(gsi));
             if (!counter_sync_point(gsi_stmt(gsi)))
                 continue;
             if (b->loop_father == loop) {
@@ -916,10 +936,41 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
     unsigned nexits = 0;
     for (unsigned i = 0; i < exits.length(); i++)
         nexits += !(exits[i]->flags & EDGE_EH);
-    /* (a loop none of whose calls writes memory: GCC's store motion keeps
-       its counters in registers, pi_counters_as_asm leaves them to it) */
-    if (!ok || !writes || nexits == 0)
+    /* a loop none of whose calls writes memory is GCC's store motion's
+       (pi_counters_as_asm leaves its updates to it) unless
+       callfree-counters=delta; one whose calls may write memory is
+       promoted with loop-counters=register */
+    if (!ok || nexits == 0)
         return 0;
+    if (writes ? pi_opt.loop_counters_memory : pi_opt.callfree_gcc)
+        return 0;
+    if (!writes) {
+        /* (callfree-counters=delta) only a loop with no call at all (a
+           register live across one is spilled), no inner loop, that is
+           the outermost call-free loop or inside one that calls (else
+           store motion takes its counters out of the whole nest, once),
+           in the local-exec TLS model (finaldead leaves the write-back
+           asm out of f), not with counting-opt=full (GCC's own updates
+           only); below, only the counters store motion would keep a
+           flag for */
+        if (loop->inner || any_call || DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC ||
+            pi_opt.counting_opt == PI_COPT_FULL)
+            return 0;
+        class loop *o = loop_outer(loop);
+        if (loop_outer(o)) {
+            bool ocalls = false;
+            basic_block *ob = get_loop_body(o);
+            for (unsigned i = 0; !ocalls && i < o->num_nodes; i++)
+                for (gimple_stmt_iterator gsi = gsi_start_bb(ob[i]); !gsi_end_p(gsi); gsi_next(&gsi))
+                    if (is_gimple_call(gsi_stmt(gsi)) && gimple_vdef(gsi_stmt(gsi))) {
+                        ocalls = true;
+                        break;
+                    }
+            free(ob);
+            if (!ocalls)
+                return 0;
+        }
+    }
     /* every iteration calls: nothing to gain */
     edge e;
     edge_iterator ei;
@@ -934,6 +985,7 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
        write-back would follow the update at once) */
     auto_vec<HOST_WIDE_INT> ks;
     auto_vec<double> heat;
+    auto_vec<bool> sometimes;
     for (unsigned i = 0; i < ups.length(); i++) {
         HOST_WIDE_INT k = pi_counter_index(gimple_assign_lhs(ups[i].store), ctr);
         double f = rel_freq(gimple_bb(ups[i].store), loop->header);
@@ -946,13 +998,34 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
         if (j == ks.length()) {
             ks.safe_push(k);
             heat.safe_push(0);
+            sometimes.safe_push(false);
         }
         heat[j] += f;
+        /* (an update whose block is not run on every iteration before
+           the loop can be left: store motion keeps a flag for it.  Here,
+           before loop header copying, `while (c) body`'s body counts
+           too, where store motion's add may become one add after the
+           rotated loop: gawk's `while (*scan != fschar) scan++`, 4.6 %
+           more instructions in sc_parse_field.count.0; left out, Lua's
+           test files ran 1 % more: bench/RESULTS.md) */
+        basic_block ub = gimple_bb(ups[i].store);
+        if (!loop->latch || !dominated_by_p(CDI_DOMINATORS, loop->latch, ub))
+            sometimes[j] = true;
+        for (unsigned x = 0; x < exits.length(); x++)
+            if (!(exits[x]->flags & EDGE_EH) &&
+                !dominated_by_p(CDI_DOMINATORS, exits[x]->src, ub))
+                sometimes[j] = true;
     }
+    /* a call-free loop: only the counters store motion would flag */
+    if (!writes)
+        for (unsigned j = 0; j < ks.length(); j++)
+            if (!sometimes[j])
+                heat[j] = -1;
     for (unsigned i = 1; i < ks.length(); i++)
         for (unsigned j = i; j > 0 && heat[j] > heat[j - 1]; j--) {
             std::swap(ks[j], ks[j - 1]);
             std::swap(heat[j], heat[j - 1]);
+            std::swap(sometimes[j], sometimes[j - 1]);
         }
     unsigned n = MIN(ks.length(), (unsigned)MAX_PROMOTED);
     n = MIN(n, MAX_EXIT_UPDATES / nexits);
@@ -1029,7 +1102,7 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
 unsigned pi_promote_loop_counters(function *fun)
 {
     tree ctr = pi_counter_decl();
-    if (pi_opt.loop_counters_memory || !ctr || !loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP) ||
+    if ((pi_opt.loop_counters_memory && pi_opt.callfree_gcc) || !ctr || !loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP) ||
         !plain_counter_refs(fun, ctr))
         return 0;
     /* each loop's updates in its own blocks, of the counters referred to

@@ -1558,6 +1558,21 @@ static bool counter_mem(const_rtx x, tree ctr)
 
 enum dead_kind { DEAD_NO, DEAD_STORE, DEAD_MAYBE };
 
+/* PAT is a loop counter's write-back, `ctr[K] += REG` (copies.cc
+ * write_back: an asm whose one input is the register) */
+static bool write_back_asm(rtx pat, tree ctr)
+{
+    if (GET_CODE(pat) == PARALLEL)
+        pat = XVECEXP(pat, 0, 0);
+    if (GET_CODE(pat) != ASM_OPERANDS || ASM_OPERANDS_INPUT_LENGTH(pat) != 1 || !REG_P(ASM_OPERANDS_INPUT(pat, 0)))
+        return false;
+    const char *t = ASM_OPERANDS_TEMPLATE(pat), *name = pi_asm_name(ctr);
+    static const char head[] = "{addq %0, %%fs:";
+    size_t n = strlen(name);
+    return strncmp(t, head, sizeof head - 1) == 0 && strncmp(t + sizeof head - 1, name, n) == 0 &&
+           strncmp(t + sizeof head - 1 + n, "@tpoff+", 7) == 0;
+}
+
 /* INSN as finaldead sees it: a store into the counters (f leaves it out),
  * a set of a general register from registers, constants and the counters
  * and nothing else (but clobbers: the flags of an add), or neither */
@@ -1566,6 +1581,8 @@ static dead_kind dead_kind_of(rtx_insn *insn, tree ctr)
     if (!NONJUMP_INSN_P(insn) || RTX_FRAME_RELATED_P(insn))
         return DEAD_NO;
     rtx pat = PATTERN(insn), set = NULL_RTX;
+    if (write_back_asm(pat, ctr))
+        return DEAD_STORE;
     if (GET_CODE(pat) == SET)
         set = pat;
     else if (GET_CODE(pat) == PARALLEL)

@@ -104,6 +104,12 @@
  *                        with a call counted in registers and added to memory at its exits
  *                        and before its calls (copies.cc, pi_promote_loop_counters), or
  *                        updated in memory at every iteration (default)
+ *   callfree-counters=delta|gcc  in a counting copy, the counters of an innermost loop
+ *                        with no call (the outermost call-free loop, or inside a loop
+ *                        that calls) updated on some iterations only, in registers, their
+ *                        increments added to memory at its exits (copies.cc,
+ *                        pi_promote_loop_counters; default), or left to GCC's store
+ *                        motion, which keeps a flag per such counter, tested at each exit
  *   counter-address=base|absolute  in an executable, a function's counter updates
  *                        through one register holding its counters' offset from %fs:0
  *                        plus a bias, `addq $1, %fs:d8(%reg)` (6 bytes; pass-tls.cc),
@@ -203,6 +209,9 @@ static struct plugin_info info = {
     "  -fplugin-arg-perfinst-loop-counters=register|memory  a counting copy's loop counts in\n"
     "                            registers, added to memory at its exits and calls, or in\n"
     "                            memory at every iteration (default)\n"
+    "  -fplugin-arg-perfinst-callfree-counters=delta|gcc  a counting copy's innermost loop with no\n"
+    "                            call counts into registers, added to memory at its exits\n"
+    "                            (delta, the default), or is left to GCC's store motion (gcc)\n"
     "  -fplugin-arg-perfinst-counter-address=base|absolute  an executable's counter updates through\n"
     "                            a register holding the function's counters' offset, or at their\n"
     "                            absolute offsets from the thread pointer (10 bytes each; default)\n"
@@ -300,6 +309,7 @@ static const struct word_arg word_args[] = {
     {"count-at", {"cfg", "late"}, {0, 1}, NULL, &pi_opt.count_late},
     {"clean-copies", {"all", "loops", "none", "late", "final"}, {PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE, PI_CLEAN_FINAL}, &pi_opt.clean_copies, NULL},
     {"loop-counters", {"register", "memory"}, {0, 1}, NULL, &pi_opt.loop_counters_memory},
+    {"callfree-counters", {"delta", "gcc"}, {0, 1}, NULL, &pi_opt.callfree_gcc},
     {"counter-address", {"base", "absolute"}, {0, 1}, NULL, &pi_opt.counter_address_abs},
     {"counter-order", {"hot", "site"}, {0, 1}, NULL, &pi_opt.counter_order_site},
     {"entry-branch", {"direct", "tail"}, {0, 1}, NULL, &pi_opt.entry_branch_tail},
@@ -386,6 +396,12 @@ static bool parse_args(const struct plugin_name_args *a)
      * workload in 3-4 % more, and every workload in more instructions
      * (bench/RESULTS.md, 2026-11-29 "a loop's counters in registers") */
     pi_opt.loop_counters_memory = true;
+    /* callfree-counters=delta is the default: over the count-cost suite
+       1.121x -> 1.118x -O2's instructions counting (zstd 1.051x -> 1.042x,
+       1.046x -> 1.035x), the off mode 1.023x -> 1.022x, Lua's test files
+       (bench/projects.sh) 1.311x -> 1.27x; at most 0.3 % more on a
+       workload (bench/RESULTS.md, 2026-12-06 "a call-free loop's
+       counters as deltas") */
     /* clean-copies=final is the default: each counted function is compiled
      * once, its clean copy f made from the counting copy's assembly
      * (finalcopy.cc), where all compiled both: sqlite3.c's compile 1.27x

@@ -66,6 +66,7 @@ struct pi_options {
     bool count_late;        /* count-at=late: the count pass after the early inliner (pass-count.cc) */
     int clean_copies;       /* clean-copies=all|loops|none|late|final: PI_CLEAN_*, which counting functions get a clean copy, and when (copies.cc) */
     bool loop_counters_memory; /* loop-counters=memory: no counter of a loop kept in a register (copies.cc) */
+    bool callfree_gcc;      /* callfree-counters=gcc: a call-free loop's counters left to GCC's store motion, not kept as a delta in a register (copies.cc) */
     bool counter_address_abs; /* counter-address=absolute: an executable's updates at %fs:ABS32 (pass-tls.cc) */
     bool counter_order_site; /* counter-order=site: a function's counters in site order, not hottest first (ctr-order.cc) */
     bool counter_tree_guess; /* counter-tree=guess: the arcs' spanning tree weighted by arcs.cc's static guess, not GCC's estimated profile */

@@ -38,9 +38,14 @@ pi_cc -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o v.o 2
 made=$(sed -n "s/.*perfinst: ‘\([a-z]*\)’ counts in .*made of its assembly.*/\1/p" v.err | sort | xargs)
 assert_eq "made of the copy's assembly (every function)" "apply calls fib main pick thrice tight twice via vsum zeroed" "$made"
 
-# 3. the invariant, on final-g (linked): f = the dispatch, then f.count.N's
-# instructions less its counter updates (`addq $N, %fs:...`)
-prog=final-g
+# 3. the invariant, on final.c with -g (linked): f = the dispatch, then
+# f.count.N's instructions less its counter updates (`addq $N, %fs:...`);
+# tight's call-free loop left to GCC's store motion
+# (callfree-counters=gcc: with the default, delta, its counters are a
+# register's increments added at the exit, below)
+pi_cc -O2 -g $FINAL -fplugin-arg-perfinst-callfree-counters=gcc -c "$T/count/final.c" -o final-sm.o
+pi_ld -O2 -o final-sm final-sm.o
+prog=final-sm
 objdump -d --no-show-raw-insn "$prog" > prog.dis
 nm -S "$prog" > prog.syms
 # ins F FN: FN's instructions (F or F.count.0), normalised; up to FN's
@@ -127,6 +132,16 @@ assert_contains "tight: the jump over the store left out" tight.dead '(; |^dead 
 for f in calls fib pick twice main tight; do
     assert_eq "$f touches no counter" 0 "$(grep -c '%fs:' "$f.body" || true)"
 done
+# the default (callfree-counters=delta, final-g): tight.count.0 adds a
+# register to its loop's conditional counter after the loop, no flag;
+# tight touches no counter
+prog=final-g
+objdump -d --no-show-raw-insn "$prog" > prog.dis
+nm -S "$prog" > prog.syms
+ins tight tight > tight-d.clean
+ins tight tight.count.0 > tight-d.counting
+assert_contains "delta: tight.count.0 adds a register to a counter" tight-d.counting '^add +%r[a-z0-9]+,%fs:'
+assert_eq "delta: tight touches no counter" 0 "$(grep -c '%fs:' tight-d.clean || true)"
 
 # apply's indirect call: f.count.0's inline cache (one asm: `cmp
 # %reg,%fs:SLOT; jne OUT; addq $0x1,%fs:HITS` inline, the other way and
