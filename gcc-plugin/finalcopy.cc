@@ -63,7 +63,14 @@
  * lexical blocks and inlined calls (GCC's DWARF for f describes the one
  * asm; lines, unwinding and the symbol are f's).
  *
- * A function the text does not fit (a hot/cold split, exception tables,
+ * A body with an exception table (`.cfi_personality`, `.cfi_lsda .LLSDAn`
+ * in its one FDE; the table after it in a .gcc_except_table section):
+ * f keeps both directives and gets a copy of the table in that section,
+ * its labels renamed as the body's, its base `.LFBn` f's name, the
+ * landing pads it names kept as reachable.
+ *
+ * A function the text does not fit (a hot/cold split, which C++'s
+ * landing pads often make,
  * a non-local label, any other reference to perfinst's symbols in code
  * that stays than a counter's load, a counter's update whose flags are
  * read, an unbalanced section switch) gets late's clean copy instead:
@@ -433,7 +440,8 @@ static const char *view_def(const line &l, char *buf, size_t bufsize)
 struct renamer {
     hash_set<nofree_string_hash> *labels;
     const char *copy_name, *f_name;
-    bool missing; /* a .L name not defined in the body (the constants' .LC0 ...) */
+    bool missing;   /* a .L name not defined in the body (the constants' .LC0 ...) */
+    const char *fb; /* the copy's `.LFBn` (its exception table's base): f's name */
 };
 
 /* The function a counting copy's call of NAME calls in f: G for G's entry
@@ -476,6 +484,10 @@ static void put_renamed(outbuf *out, const line &l, renamer *r)
             if (r->labels->contains(buf)) {
                 put(out, l.s + from, e - from);
                 puts_(out, "_f");
+                from = e;
+            } else if (r->fb && strcmp(buf, r->fb) == 0) {
+                put(out, l.s + from, i - from);
+                puts_(out, r->f_name);
                 from = e;
             } else
                 r->missing = true;
@@ -1005,6 +1017,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     drop.safe_grow_cleared(nb);
     dead.safe_grow_cleared(nb);
     bool marked = false; /* after a finaldead marker */
+    char lsda_buf[256];
+    const char *lsda = NULL; /* the copy's exception table's label (.cfi_lsda) */
     char *on = xasprintf(".Lpi_on.%s:", copy_name); /* the copy's own test ends so */
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
@@ -1071,14 +1085,65 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
                 i = j + 1;
             } else
                 *why = "an inline cache's asm not as made";
-        } else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc") ||
-                   starts(l, "\t.cfi_personality") || starts(l, "\t.cfi_lsda"))
-            *why = "more than one frame description (a hot/cold split or exception tables)";
+        } else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc"))
+            *why = "more than one frame description (a hot/cold split)";
+        else if (starts(l, "\t.cfi_lsda ")) {
+            /* `.cfi_lsda ENC,.LLSDAn`: the exception table after the body */
+            const char *c = (const char *)memchr(l.s, ',', l.n);
+            size_t k = c ? l.s + l.n - (c + 1) : 0;
+            if (lsda || !k || k >= sizeof lsda_buf)
+                *why = "an exception table not as made";
+            else {
+                memcpy(lsda_buf, c + 1, k);
+                lsda_buf[k] = 0;
+                lsda = lsda_buf;
+            }
+        }
         else if (starts(l, "\t.pushsection") || starts(l, "\t.popsection") || starts(l, "\t.previous") ||
                  starts(l, "\t.subsection") || starts(l, "\t.cfi_sections"))
             *why = "a section stack directive in the body";
     }
     free(on);
+    /* the exception table of a body with `.cfi_lsda`: after the body's
+       .cfi_endproc, in a .gcc_except_table section of its own, up to the
+       next switch; f's is a copy of it, its labels renamed as the body's,
+       its base (`.uleb128 .LEHB0-.LFBn`: the copy's start) f's name */
+    unsigned eh_sec = 0, eh_last = 0;
+    char fb_buf[64];
+    const char *fb = NULL;
+    if (lsda && !*why) {
+        size_t k = strlen(lsda);
+        for (unsigned i = last + 1; i + 1 < lines.length() && !eh_sec && !starts(lines[i], "\t.cfi_startproc"); i++) {
+            size_t n;
+            const char *s = section_switch(lines[i], &n);
+            if (s && n >= 17 && memcmp(s, ".gcc_except_table", 17) == 0 && lines[i + 1].n == k + 1 &&
+                memcmp(lines[i + 1].s, lsda, k) == 0 && lines[i + 1].s[k] == ':')
+                eh_sec = i;
+        }
+        for (eh_last = eh_sec + 1; eh_sec && eh_last < lines.length(); eh_last++) {
+            size_t n;
+            const line &l = lines[eh_last];
+            if (section_switch(l, &n))
+                break;
+            bool other = false;
+            if (starts(l, "\t.cfi_") || starts(l, "\t.pushsection") || starts(l, "\t.popsection") || starts(l, "#APP"))
+                *why = "an exception table not as made";
+            else if (const char *d = label_def(l, buf, sizeof buf, &other))
+                if (!labels.contains(d)) {
+                    char *c = xstrdup(d);
+                    names.safe_push(c);
+                    labels.add(c);
+                }
+        }
+        for (unsigned i = first - 1; i > at && !fb; i--) {
+            bool other = false;
+            const char *d = label_def(lines[i - 1], fb_buf, sizeof fb_buf, &other);
+            if (d && strncmp(d, ".LFB", 4) == 0)
+                fb = d;
+        }
+        if (!eh_sec || !fb)
+            *why = "the exception table or the copy's start label not found";
+    }
     /* #APP groups with nothing left but line markers, labels, .loc and
        alignment: their #APP, #NO_APP and markers go too */
     for (unsigned i = first; i < last && !*why; i++) {
@@ -1118,10 +1183,13 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         changed = false;
         hash_set<nofree_string_hash> refs;
         auto_vec<char *> refnames;
-        for (unsigned i = first; i < last; i++) {
+        /* (the body's kept lines, and the exception table: its landing
+           pads) */
+        for (unsigned x = first; x < (eh_sec ? last + (eh_last - eh_sec - 1) : last); x++) {
+            unsigned i = x < last ? x : eh_sec + 1 + (x - last);
             const line &l = lines[i];
             bool other = false;
-            if (drop[i - first] || dead[i - first] || label_def(l, buf, sizeof buf, &other) ||
+            if ((x < last && (drop[i - first] || dead[i - first])) || label_def(l, buf, sizeof buf, &other) ||
                 starts(l, "\t.loc "))
                 continue;
             for (size_t a = 0; a + 2 < l.n; a++) {
@@ -1172,7 +1240,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             *why = "another reference to perfinst's symbols";
 
     outbuf out = {NULL, 0, 0};
-    renamer r = {&labels, copy_name, f_name, false};
+    renamer r = {&labels, copy_name, f_name, false, fb};
     bool pushed = false;
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
@@ -1211,6 +1279,23 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         out.p[--out.n] = 0;
     *body = out.p ? out.p : xstrdup("");
     drop_leaf_frame(*body);
+    if (eh_sec) {
+        /* f's exception table, in the copy's section (its group) */
+        size_t n;
+        const char *s = section_switch(lines[eh_sec], &n);
+        outbuf eh = {NULL, 0, 0};
+        puts_(&eh, *body);
+        puts_(&eh, "\n\t.pushsection ");
+        put(&eh, s, lines[eh_sec].s + lines[eh_sec].n - s);
+        puts_(&eh, "\n");
+        for (unsigned i = eh_sec + 1; i < eh_last; i++) {
+            put_renamed(&eh, lines[i], &r);
+            puts_(&eh, "\n");
+        }
+        puts_(&eh, "\t.popsection");
+        free(*body);
+        *body = eh.p;
+    }
 
     /* f.count.N's CODE chunks: .perfinst sections, "o" (linked to a label)
        or "oG" (in a COMDAT group too) */

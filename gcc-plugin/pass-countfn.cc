@@ -1097,6 +1097,12 @@ static void make_final(function *fun, tree copy, const char *body)
     gimple_call_set_ctrl_altering(u, true);
     gsi_insert_after(&gsi, u, GSI_NEW_STMT);
     delete_unreachable_blocks();
+    /* f has no exception regions of its own now (its body's exception
+       table, if any, is in the asm: finalcopy.cc) */
+    if (fun->eh && fun->eh->region_tree) {
+        fun->eh = NULL;
+        init_eh_for_function();
+    }
     pi_split_update(fun);
     fun->local_decls = NULL;
     DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("naked"), NULL_TREE, DECL_ATTRIBUTES(decl));

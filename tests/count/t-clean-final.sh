@@ -220,18 +220,48 @@ if command -v g++ > /dev/null; then
         { cat exc.check >&2; fail "exceptions: line counts"; }
     ok "exceptions: $(tail -1 exc.check)"
     assert_eq "exceptions: PERFINST_MODE=off output" "caught 4 sum 80" "$(PERFINST_MODE=off PERFINST_OUT=exc-off.pit ./exc)"
-    # a function with a cleanup (flow-cleanup.cc's guarded) has exception
-    # tables: late's clean copy, split after the GIMPLE passes
-    pi_cc -x c++ -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/flow-cleanup.cc" -o cln.o 2> cln.err
-    pi_ld --pi-cc=g++ -O2 -o cln cln.o
-    assert_contains "cleanups: guarded split late" cln.err \
-        "int guarded\\(int\\).{1,3} counts in.*split after the GIMPLE passes \\(not from its assembly: .*exception tables"
+    # a function with a cleanup (flow-cleanup.cc's guarded): its landing
+    # pad in a cold part at -O2 (late's clean copy: a hot/cold split);
+    # without GCC's partitioning one part, made of its copy's assembly
+    # with its exception table (the destructor runs as the exception
+    # passes through the clean guarded: guards 12 in the off mode too)
     want="caught 4 sum 88 built 12 guards 12"
-    assert_eq "cleanups: output" "$want" "$(PERFINST_OUT=cln.pit ./cln)"
-    python3 "$T/count/check-counts.py" --all "$PMOPT" ./cln "$T/count/flow-cleanup.cc" cln.pit > cln.check ||
-        { cat cln.check >&2; fail "cleanups: line counts"; }
-    ok "cleanups: $(tail -1 cln.check)"
-    assert_eq "cleanups: PERFINST_MODE=off output" "$want" "$(PERFINST_MODE=off PERFINST_OUT=cln-off.pit ./cln)"
+    for part in split whole; do
+        opt=; [ $part = split ] || opt=-fno-reorder-blocks-and-partition
+        pi_cc -x c++ -O2 -g $FINAL $opt -fplugin-arg-perfinst-verbose -c "$T/count/flow-cleanup.cc" -o cln.o 2> cln.err
+        pi_ld --pi-cc=g++ -O2 -o cln cln.o
+        if [ $part = split ]; then
+            assert_contains "cleanups ($part): guarded split late" cln.err \
+                "int guarded\\(int\\).{1,3} counts in.*split after the GIMPLE passes \\(not from its assembly: .*hot/cold split"
+        else
+            assert_contains "cleanups ($part): guarded made of its copy's assembly" cln.err "int guarded\\(int\\).{1,3} made of its assembly"
+            # its frame description names the exception table (an LSDA)
+            a=$(nm cln | awk '$3 == "_Z7guardedi" { print $1 }' | sed 's/^0*//')
+            readelf --debug-dump=frames cln | grep -A3 "FDE .*pc=0*$a\.\." | grep -q 'Augmentation data: *[0-9a-f]' ||
+                fail "cleanups ($part): guarded's frame description names no exception table"
+            ok "cleanups ($part): guarded's frame description names its exception table"
+        fi
+        assert_eq "cleanups ($part): output" "$want" "$(PERFINST_OUT=cln-$part.pit ./cln)"
+        python3 "$T/count/check-counts.py" --all "$PMOPT" ./cln "$T/count/flow-cleanup.cc" cln-$part.pit > cln.check ||
+            { cat cln.check >&2; fail "cleanups ($part): line counts"; }
+        ok "cleanups ($part): $(tail -1 cln.check)"
+        assert_eq "cleanups ($part): PERFINST_MODE=off output" "$want" "$(PERFINST_MODE=off PERFINST_OUT=cln-$part-off.pit ./cln)"
+    done
+    # a noexcept function (flow-noexcept.cc's sealed), no landing pad:
+    # made of its copy's assembly, whose exception table stops a throw
+    # from its callee (std::terminate, SIGABRT) in both modes; without
+    # the table the exception would reach main's catch ("caught")
+    pi_cc -x c++ -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/flow-noexcept.cc" -o ne.o 2> ne.err
+    pi_ld --pi-cc=g++ -O2 -o ne ne.o
+    assert_contains "noexcept: sealed made of its copy's assembly" ne.err "int sealed\\(int\\).{1,3} made of its assembly"
+    run_exact ne "$T/count/flow-noexcept.cc" "sum 30" "noexcept"
+    for mode in on off; do
+        st=0
+        PERFINST_MODE=$mode PERFINST_OUT=ne8-$mode.pit ./ne 8 > ne8.out 2> ne8.err || st=$?
+        assert_eq "noexcept ($mode): a throw through sealed ends the process by SIGABRT" 134 "$st"
+        assert_contains "noexcept ($mode): std::terminate" ne8.err "terminate called after throwing"
+        assert_not_contains "noexcept ($mode): main's catch not reached" ne8.out caught
+    done
 else
     echo "g++ not installed: the C++ part not run"
 fi
