@@ -64,13 +64,17 @@
  * asm; lines, unwinding and the symbol are f's).
  *
  * A body with an exception table (`.cfi_personality`, `.cfi_lsda .LLSDAn`
- * in its one FDE; the table after it in a .gcc_except_table section):
+ * in its FDE; the table after it in a .gcc_except_table section):
  * f keeps both directives and gets a copy of the table in that section,
  * its labels renamed as the body's, its base `.LFBn` f's name, the
- * landing pads it names kept as reachable.
+ * landing pads it names kept as reachable.  A hot/cold split: the cold
+ * part's FDE follows the hot part's in the copy's cold section; f's is
+ * returned apart (*COLD: pushed into that section, its own
+ * .cfi_startproc/.cfi_endproc, the symbol f.cold), since f's one asm is
+ * inside GCC's FDE for f; the cold part's table's base `.LCOLDBn` is
+ * f.cold.
  *
- * A function the text does not fit (a hot/cold split, which C++'s
- * landing pads often make,
+ * A function the text does not fit (a third frame description,
  * a non-local label, any other reference to perfinst's symbols in code
  * that stays than a counter's load, a counter's update whose flags are
  * read, an unbalanced section switch) gets late's clean copy instead:
@@ -441,7 +445,8 @@ struct renamer {
     hash_set<nofree_string_hash> *labels;
     const char *copy_name, *f_name;
     bool missing;   /* a .L name not defined in the body (the constants' .LC0 ...) */
-    const char *fb; /* the copy's `.LFBn` (its exception table's base): f's name */
+    const char *fb;    /* the copy's `.LFBn` (its exception table's base): f's name */
+    const char *coldb; /* its cold part's `.LCOLDBn` (that part's table's base): f's cold symbol */
 };
 
 /* The function a counting copy's call of NAME calls in f: G for G's entry
@@ -489,11 +494,20 @@ static void put_renamed(outbuf *out, const line &l, renamer *r)
                 put(out, l.s + from, i - from);
                 puts_(out, r->f_name);
                 from = e;
+            } else if (r->coldb && strcmp(buf, r->coldb) == 0) {
+                put(out, l.s + from, i - from);
+                puts_(out, r->f_name);
+                puts_(out, ".cold");
+                from = e;
             } else
                 r->missing = true;
-        } else if (k == strlen(r->copy_name) && memcmp(l.s + i, r->copy_name, k) == 0) {
+        } else if (k >= strlen(r->copy_name) && memcmp(l.s + i, r->copy_name, strlen(r->copy_name)) == 0 &&
+                   (k == strlen(r->copy_name) || (k == strlen(r->copy_name) + 5 && memcmp(l.s + e - 5, ".cold", 5) == 0))) {
+            /* the copy's name, and its cold part's */
             put(out, l.s + from, i - from);
             puts_(out, r->f_name);
+            if (k > strlen(r->copy_name))
+                puts_(out, ".cold");
             from = e;
         } else if (k < sizeof buf) {
             memcpy(buf, l.s + i, k);
@@ -970,11 +984,12 @@ static bool drop_leaf_frame(char *body)
  * section id); NULL and *why when the text does not fit.  CTR: the
  * counters' symbol. */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
-                     const char *icall, unsigned (*unique)(void), char **body, char **chunks, const char **why)
+                     const char *icall, unsigned (*unique)(void), char **body, char **chunks, char **cold,
+                     const char **why)
 {
     auto_vec<line> lines;
     split_lines(text, len, &lines);
-    *body = *chunks = NULL;
+    *body = *chunks = *cold = NULL;
     /* the copy's label, the section it is in, its body */
     size_t nl = strlen(copy_name);
     unsigned at = 0;
@@ -1004,6 +1019,30 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     }
     first++;
     last--; /* the body: lines[first, last) */
+    /* a hot/cold split: the hot part's FDE ends at its .cfi_endproc
+       (hot_last), the cold part's, in the cold section, runs from the
+       .cfi_startproc after it (cold_first - 1) to `last`; the lines
+       between are neither's */
+    unsigned hot_last = first, cold_first = 0;
+    const line *cold_sec = NULL;
+    while (hot_last < last && !equals(lines[hot_last], "\t.cfi_endproc"))
+        hot_last++;
+    if (hot_last < last) {
+        unsigned k = hot_last + 1;
+        while (k < last && !equals(lines[k], "\t.cfi_startproc"))
+            k++;
+        for (unsigned j = hot_last + 1; j < k; j++) {
+            size_t n;
+            if (section_switch(lines[j], &n))
+                cold_sec = &lines[j];
+        }
+        cold_first = k + 1;
+        if (k >= last || !cold_sec) {
+            *why = "a second frame description not as made";
+            return false;
+        }
+    } else
+        hot_last = last;
 
     hash_set<nofree_string_hash> labels;
     auto_vec<char *> names;
@@ -1017,11 +1056,17 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     drop.safe_grow_cleared(nb);
     dead.safe_grow_cleared(nb);
     bool marked = false; /* after a finaldead marker */
-    char lsda_buf[256];
-    const char *lsda = NULL; /* the copy's exception table's label (.cfi_lsda) */
+    char lsda_buf[256], lsda_cold_buf[256];
+    const char *lsda = NULL, *lsda_cold = NULL; /* the exception tables' labels (.cfi_lsda) */
     char *on = xasprintf(".Lpi_on.%s:", copy_name); /* the copy's own test ends so */
+    char *cold_label = xasprintf("%s.cold:", copy_name), *cold_type = xasprintf("\t.type\t%s.cold, @function", copy_name);
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
+        /* (between the parts, and the cold part's symbol: f's are made) */
+        if ((i >= hot_last && i < cold_first) || equals(l, cold_label) || equals(l, cold_type)) {
+            drop[i - first] = 1;
+            continue;
+        }
         if (equals(l, "#APP")) {
             /* the copy's own test (copy-calls=direct: pass-tailjump.cc
                add_copy_test), which f, entered by its own, leaves out */
@@ -1086,17 +1131,21 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             } else
                 *why = "an inline cache's asm not as made";
         } else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc"))
-            *why = "more than one frame description (a hot/cold split)";
+            *why = "more than two frame descriptions";
         else if (starts(l, "\t.cfi_lsda ")) {
             /* `.cfi_lsda ENC,.LLSDAn`: the exception table after the body */
             const char *c = (const char *)memchr(l.s, ',', l.n);
             size_t k = c ? l.s + l.n - (c + 1) : 0;
-            if (lsda || !k || k >= sizeof lsda_buf)
+            char *b = i < hot_last ? lsda_buf : lsda_cold_buf;
+            if ((i < hot_last ? lsda : lsda_cold) || !k || k >= sizeof lsda_buf)
                 *why = "an exception table not as made";
             else {
-                memcpy(lsda_buf, c + 1, k);
-                lsda_buf[k] = 0;
-                lsda = lsda_buf;
+                memcpy(b, c + 1, k);
+                b[k] = 0;
+                if (i < hot_last)
+                    lsda = b;
+                else
+                    lsda_cold = b;
             }
         }
         else if (starts(l, "\t.pushsection") || starts(l, "\t.popsection") || starts(l, "\t.previous") ||
@@ -1104,6 +1153,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             *why = "a section stack directive in the body";
     }
     free(on);
+    free(cold_label);
+    free(cold_type);
     /* the exception table of a body with `.cfi_lsda`: after the body's
        .cfi_endproc, in a .gcc_except_table section of its own, up to the
        next switch; f's is a copy of it, its labels renamed as the body's,
@@ -1111,13 +1162,21 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     unsigned eh_sec = 0, eh_last = 0;
     char fb_buf[64];
     const char *fb = NULL;
-    if (lsda && !*why) {
-        size_t k = strlen(lsda);
-        for (unsigned i = last + 1; i + 1 < lines.length() && !eh_sec && !starts(lines[i], "\t.cfi_startproc"); i++) {
+    /* (with a hot/cold split, the hot part's table comes before its
+       .cfi_endproc, in the body, and the cold part's after `last`; its
+       base `.LCOLDBn`, the cold section's start, is f's cold symbol) */
+    char coldb_buf[64];
+    const char *coldb = NULL;
+    if ((lsda || lsda_cold) && !*why) {
+        const char *after = lsda && !labels.contains(lsda) ? lsda : lsda_cold;
+        if (after == lsda && lsda_cold)
+            *why = "an exception table not as made";
+        size_t k = after ? strlen(after) : 0;
+        for (unsigned i = last + 1; after && i + 1 < lines.length() && !eh_sec && !starts(lines[i], "\t.cfi_startproc"); i++) {
             size_t n;
             const char *s = section_switch(lines[i], &n);
             if (s && n >= 17 && memcmp(s, ".gcc_except_table", 17) == 0 && lines[i + 1].n == k + 1 &&
-                memcmp(lines[i + 1].s, lsda, k) == 0 && lines[i + 1].s[k] == ':')
+                memcmp(lines[i + 1].s, after, k) == 0 && lines[i + 1].s[k] == ':')
                 eh_sec = i;
         }
         for (eh_last = eh_sec + 1; eh_sec && eh_last < lines.length(); eh_last++) {
@@ -1141,7 +1200,13 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             if (d && strncmp(d, ".LFB", 4) == 0)
                 fb = d;
         }
-        if (!eh_sec || !fb)
+        for (unsigned i = at; lsda_cold && i > 0 && !coldb; i--) {
+            bool other = false;
+            const char *d = label_def(lines[i - 1], coldb_buf, sizeof coldb_buf, &other);
+            if (d && strncmp(d, ".LCOLDB", 7) == 0)
+                coldb = d;
+        }
+        if ((after && !eh_sec) || !fb || (lsda_cold && !coldb) || (lsda && !labels.contains(lsda) && after != lsda))
             *why = "the exception table or the copy's start label not found";
     }
     /* #APP groups with nothing left but line markers, labels, .loc and
@@ -1239,11 +1304,22 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         if (!drop[i - first] && !dead[i - first] && contains(lines[i], "__perfinst") && !only_counter_reads(lines[i], ctr))
             *why = "another reference to perfinst's symbols";
 
-    outbuf out = {NULL, 0, 0};
-    renamer r = {&labels, copy_name, f_name, false, fb};
+    outbuf out = {NULL, 0, 0}, cold_out = {NULL, 0, 0};
+    renamer r = {&labels, copy_name, f_name, false, fb, coldb};
     bool pushed = false;
     for (unsigned i = first; i < last && !*why; i++) {
         const line &l = lines[i];
+        if (i >= cold_first && cold_first) {
+            /* the cold part: its own FDE, written apart (*cold) */
+            size_t n;
+            if (drop[i - first] || dead[i - first] || starts(l, "\t.file "))
+                continue;
+            if (section_switch(l, &n))
+                *why = "a section switch in the cold part";
+            put_renamed(&cold_out, l, &r);
+            puts_(&cold_out, "\n");
+            continue;
+        }
         /* a .file line: the copy's text, written before f, numbered that
            file (as refused the same `.file 2 "weird.h"` again: under DWARF 5
            it holds the first joined with the directory) */
@@ -1271,6 +1347,7 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         for (unsigned i = 0; i < rewritten.length(); i++)
             free(rewritten[i]);
         free(out.p);
+        free(cold_out.p);
         for (unsigned i = 0; i < names.length(); i++)
             free(names[i]);
         return false;
@@ -1278,7 +1355,30 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
     if (out.n && out.p[out.n - 1] == '\n')
         out.p[--out.n] = 0;
     *body = out.p ? out.p : xstrdup("");
-    drop_leaf_frame(*body);
+    if (!cold_first)
+        drop_leaf_frame(*body);
+    else {
+        /* f's cold part: in the copy's cold section, an FDE of its own */
+        size_t n;
+        const char *s = section_switch(*cold_sec, &n);
+        outbuf c = {NULL, 0, 0};
+        puts_(&c, "\t.pushsection ");
+        put(&c, s, cold_sec->s + cold_sec->n - s);
+        puts_(&c, "\n\t.cfi_startproc\n\t.type\t");
+        puts_(&c, f_name);
+        puts_(&c, ".cold, @function\n");
+        puts_(&c, f_name);
+        puts_(&c, ".cold:\n");
+        if (cold_out.p)
+            put(&c, cold_out.p, cold_out.n);
+        puts_(&c, "\t.cfi_endproc\n\t.size\t");
+        puts_(&c, f_name);
+        puts_(&c, ".cold, .-");
+        puts_(&c, f_name);
+        puts_(&c, ".cold\n\t.popsection\n");
+        free(cold_out.p);
+        *cold = c.p;
+    }
     if (eh_sec) {
         /* f's exception table, in the copy's section (its group) */
         size_t n;

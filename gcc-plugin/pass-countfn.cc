@@ -1162,12 +1162,12 @@ static unsigned int latecopy_execute(function *fun)
     size_t len;
     char *text = pi_final_capture_end(&len);
     pi_final_write(text, len);
-    char *body = NULL, *chunks = NULL;
+    char *body = NULL, *chunks = NULL, *cold = NULL;
     const char *why = "nothing captured";
     bool ok = text && pi_final_derive(text, len, pi_asm_name(copy->decl), pi_asm_name(decl),
                                       pi_asm_name(pi_counter_decl()),
                                       pi_icall_decl() ? pi_asm_name(pi_icall_decl()) : NULL, pi_ranges_unique_id,
-                                      &body, &chunks, &why);
+                                      &body, &chunks, &cold, &why);
     free(text);
     if (!ok) {
         if (pi_opt.verbose)
@@ -1179,9 +1179,13 @@ static unsigned int latecopy_execute(function *fun)
     }
     if (chunks)
         pi_final_write(chunks, strlen(chunks));
+    /* f's cold part, an FDE of its own in the cold section (finalcopy.cc) */
+    if (cold)
+        pi_final_write(cold, strlen(cold));
     make_final(fun, copy->decl, body);
     free(body);
     free(chunks);
+    free(cold);
     if (!final_bodies)
         final_bodies = new hash_set<tree>;
     final_bodies->add(decl);

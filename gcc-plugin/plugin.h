@@ -362,7 +362,8 @@ opt_pass *pi_make_finaltails_pass(gcc::context *ctxt); /* ... less those with st
 opt_pass *pi_make_finaldead_pass(gcc::context *ctxt); /* ... whose counters' loads and adds f leaves out */
 #define PI_TAIL_TAG "\t# perfinst tail" /* the end of such a call's counter update */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
-                     const char *icall, unsigned (*unique)(void), char **body, char **chunks, const char **why);
+                     const char *icall, unsigned (*unique)(void), char **body, char **chunks, char **cold,
+                     const char **why);
 /* pass-ranges.cc */
 unsigned pi_ranges_unique_id(void); /* a CODE chunk's section id */
 const char *pi_rtl_asm_template(rtx_insn *insn); /* an asm insn's template, else NULL */

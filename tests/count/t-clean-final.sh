@@ -221,26 +221,27 @@ if command -v g++ > /dev/null; then
     ok "exceptions: $(tail -1 exc.check)"
     assert_eq "exceptions: PERFINST_MODE=off output" "caught 4 sum 80" "$(PERFINST_MODE=off PERFINST_OUT=exc-off.pit ./exc)"
     # a function with a cleanup (flow-cleanup.cc's guarded): its landing
-    # pad in a cold part at -O2 (late's clean copy: a hot/cold split);
-    # without GCC's partitioning one part, made of its copy's assembly
-    # with its exception table (the destructor runs as the exception
-    # passes through the clean guarded: guards 12 in the off mode too)
+    # pad in a cold part at -O2 (split: f's cold part an FDE of its own,
+    # `guarded.cold`, with its own table), one part without GCC's
+    # partitioning (whole); made of its copy's assembly either way, with
+    # its exception tables (the destructor runs as the exception passes
+    # through the clean guarded: guards 12 in the off mode too)
     want="caught 4 sum 88 built 12 guards 12"
     for part in split whole; do
         opt=; [ $part = split ] || opt=-fno-reorder-blocks-and-partition
         pi_cc -x c++ -O2 -g $FINAL $opt -fplugin-arg-perfinst-verbose -c "$T/count/flow-cleanup.cc" -o cln.o 2> cln.err
         pi_ld --pi-cc=g++ -O2 -o cln cln.o
-        if [ $part = split ]; then
-            assert_contains "cleanups ($part): guarded split late" cln.err \
-                "int guarded\\(int\\).{1,3} counts in.*split after the GIMPLE passes \\(not from its assembly: .*hot/cold split"
-        else
-            assert_contains "cleanups ($part): guarded made of its copy's assembly" cln.err "int guarded\\(int\\).{1,3} made of its assembly"
-            # its frame description names the exception table (an LSDA)
-            a=$(nm cln | awk '$3 == "_Z7guardedi" { print $1 }' | sed 's/^0*//')
+        assert_contains "cleanups ($part): guarded made of its copy's assembly" cln.err "int guarded\\(int\\).{1,3} made of its assembly"
+        # its frame descriptions name their exception tables (an LSDA)
+        syms=_Z7guardedi
+        [ $part = whole ] || syms="$syms _Z7guardedi.cold"
+        for s in $syms; do
+            a=$(nm cln | awk -v s="$s" '$3 == s { print $1 }' | sed 's/^0*//')
+            [ -n "$a" ] || fail "cleanups ($part): no symbol $s"
             readelf --debug-dump=frames cln | grep -A3 "FDE .*pc=0*$a\.\." | grep -q 'Augmentation data: *[0-9a-f]' ||
-                fail "cleanups ($part): guarded's frame description names no exception table"
-            ok "cleanups ($part): guarded's frame description names its exception table"
-        fi
+                fail "cleanups ($part): $s's frame description names no exception table"
+            ok "cleanups ($part): $s's frame description names its exception table"
+        done
         assert_eq "cleanups ($part): output" "$want" "$(PERFINST_OUT=cln-$part.pit ./cln)"
         python3 "$T/count/check-counts.py" --all "$PMOPT" ./cln "$T/count/flow-cleanup.cc" cln-$part.pit > cln.check ||
             { cat cln.check >&2; fail "cleanups ($part): line counts"; }
