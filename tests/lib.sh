@@ -219,3 +219,40 @@ assert_null_device() {
         fail "$1: $2 is no longer the null device: $(ls -l "$2")"
     ok "$1: $2 is still the null device"
 }
+
+# loop_of OBJ FUNC: "N F": the instructions of FUNC in OBJ from its
+# first backward conditional jump's target to that jump (its loop's hot
+# path as GCC lays it out), N, and how many of them refer to %fs, F;
+# "none" without such a jump
+loop_of() {
+    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
+        python3 -c '
+import sys
+ins = []
+for l in sys.stdin:
+    a, _, t = l.partition(":")
+    ins.append((int(a, 16), t.strip()))
+for i, (a, t) in enumerate(ins):
+    w = t.split()
+    if w and w[0].startswith("j") and w[0] != "jmp" and len(w) > 1 and int(w[1], 16) < a:
+        body = [u for b, u in ins[:i + 1] if b >= int(w[1], 16)]
+        print(len(body), sum("%fs:" in u for u in body))
+        break
+else:
+    print("none")'
+}
+
+# site_counts PROG TRACE: every site's count, "function site block arc
+# count" by site (pmopt report --by=site)
+site_counts() {
+    "$PMOPT" report "$1" "$2" --by=site --format=csv 2> /dev/null |
+        awk -F, 'NR > 1 { print $4, $3, $6, $8, $1 }' | sort -k2n
+}
+
+# marked_count SRC PROG TRACE NAME: the count of SRC's line marked
+# `/* @NAME */` in PROG's TRACE
+marked_count() {
+    local line
+    line=$(grep -n "@$4 \*/" "$1" | cut -d: -f1)
+    "$PMOPT" report "$2" "$3" --by=line --format=csv | awk -F, -v l="$line" 'NR > 1 && $3 == l { print $1 }'
+}

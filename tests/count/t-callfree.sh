@@ -29,26 +29,6 @@ assert_not_contains "callfree-counters=gcc: none in registers" gcc.notes 'in reg
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-verbose -c "$src" -o default.o 2> default.notes
 assert_contains "the default (delta): lookup's counters in registers" default.notes "lookup.: [0-9]+ counters of the loop at line [0-9]+ in registers"
 
-# the instructions of FUNC in OBJ from its first backward conditional
-# jump's target to that jump (the loop as GCC lays it out), and how many
-# of them refer to %fs
-loop_of() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
-        python3 -c '
-import sys
-ins = []
-for l in sys.stdin:
-    a, _, t = l.partition(":")
-    ins.append((int(a, 16), t.strip()))
-for i, (a, t) in enumerate(ins):
-    w = t.split()
-    if w and w[0].startswith("j") and w[0] != "jmp" and len(w) > 1 and int(w[1], 16) < a:
-        body = [u for b, u in ins[:i + 1] if b >= int(w[1], 16)]
-        print(len(body), sum("%fs:" in u for u in body))
-        break
-else:
-    print("none")'
-}
 read -r nplain _ <<< "$(loop_of plain.o lookup)"
 read -r nclean _ <<< "$(loop_of delta.o lookup)"
 read -r ncount nfs <<< "$(loop_of delta.o lookup.count.0)"
@@ -57,15 +37,8 @@ assert_eq "lookup.count.0's loop: no %fs: update" 0 "$nfs"
 [ "$ncount" -le $((nplain + 2)) ] || fail "lookup.count.0's loop: $ncount instructions, plain's $nplain and two adds at most"
 ok "lookup.count.0's loop: $ncount instructions (plain's $nplain)"
 
-sites() {
-    "$PMOPT" report "$1" "$2" --by=site --format=csv 2> /dev/null |
-        awk -F, 'NR > 1 { print $4, $3, $6, $8, $1 }' | sort -k2n
-}
-at() {
-    local line
-    line=$(grep -n "@$1 \*/" "$src" | cut -d: -f1)
-    "$PMOPT" report cf.delta delta.pit --by=line --format=csv | awk -F, -v l="$line" 'NR > 1 && $3 == l { print $1 }'
-}
+sites() { site_counts "$@"; }
+at() { marked_count "$src" cf.delta delta.pit "$1"; }
 for m in delta gcc; do
     PERFINST_OUT=$PWD/$m.pit ./cf.$m 30 > $m.out
     sites cf.$m $m.pit > $m.sites

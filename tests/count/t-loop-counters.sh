@@ -28,39 +28,16 @@ assert_not_contains "loop-counters=memory: none in registers" memory.notes 'in r
 pi_cc -O2 -g -fplugin-arg-perfinst-all=count $ALL -fplugin-arg-perfinst-verbose -c "$src" -o default.o 2> default.notes
 assert_not_contains "the default: none in registers" default.notes 'in registers'
 
-# the %fs: instructions between a function's first backward conditional
-# jump and its target: the loop's hot path as GCC lays it out
-loopfs() {
-    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
-        python3 -c '
-import sys
-ins = []
-for l in sys.stdin:
-    a, _, t = l.partition(":")
-    ins.append((int(a, 16), t.strip()))
-for i, (a, t) in enumerate(ins):
-    w = t.split()
-    if w and w[0].startswith("j") and w[0] != "jmp" and len(w) > 1 and int(w[1], 16) < a:
-        print(sum(1 for b, u in ins[:i + 1] if b >= int(w[1], 16) and "%fs:" in u))
-        break
-else:
-    print("none")'
-}
+# the %fs: instructions of a function's loop's hot path (loop_of)
+loopfs() { loop_of "$1" "$2" | awk '{ print $NF }'; }
 for f in $loops; do
     assert_eq "$f.count.0 (memory): counter updates on the loop's hot path" 1 "$(loopfs memory.o $f.count.0)"
     assert_eq "$f.count.0 (register): counter updates on the loop's hot path" 0 "$(loopfs register.o $f.count.0)"
 done
 
-sites() {
-    "$PMOPT" report "$1" "$2" --by=site --format=csv 2> /dev/null |
-        awk -F, 'NR > 1 { print $4, $3, $6, $8, $1 }' | sort -k2n
-}
-# the count of the line marked @NAME in TRACE
-at() {
-    local line
-    line=$(grep -n "@$2 \*/" "$src" | cut -d: -f1)
-    "$PMOPT" report "lc.$1" "$3" --by=line --format=csv | awk -F, -v l="$line" 'NR > 1 && $3 == l { print $1 }'
-}
+sites() { site_counts "$@"; }
+# the count of the line marked @NAME in TRACE of build M: at M NAME TRACE
+at() { marked_count "$src" "lc.$1" "$3" "$2"; }
 for mode in all snap jump exit; do
     for m in register memory; do
         rm -f $m.$mode.pit $m.$mode.mid.pit
