@@ -118,15 +118,25 @@ static bool is_counter_asm(gimple *g)
            gimple_asm_noutputs(as_a<gasm *>(g)) == 0;
 }
 
-/* A loop counter's write-back, `ctr[K] += REG` (write_back below: the
- * local-exec asm with the register as its one input) */
+/* T is the template of a loop counter's write-back into the counters
+ * named CTR, `ctr[K] += REG` (write_back below: the local-exec asm with
+ * the register as its one input); finalcopy.cc's finaldead reads it too */
+bool pi_write_back_template(const char *t, const char *ctr)
+{
+    static const char head[] = "{addq %0, %%fs:";
+    size_t n = strlen(ctr);
+    return strncmp(t, head, sizeof head - 1) == 0 && strncmp(t + sizeof head - 1, ctr, n) == 0 &&
+           strncmp(t + sizeof head - 1 + n, "@tpoff+", 7) == 0;
+}
+
 static bool is_write_back_asm(gimple *g)
 {
     if (gimple_code(g) != GIMPLE_ASM)
         return false;
     gasm *a = as_a<gasm *>(g);
-    return strncmp(gimple_asm_string(a), "{addq %0, %%fs:", 15) == 0 && strstr(gimple_asm_string(a), "__perfinst_ctr") &&
-           gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0;
+    tree ctr = pi_counter_decl();
+    return ctr && gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0 &&
+           pi_write_back_template(gimple_asm_string(a), pi_asm_name(ctr));
 }
 
 static bool is_site_marker(gimple *g)
@@ -1009,11 +1019,10 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
            more instructions in sc_parse_field.count.0; left out, Lua's
            test files ran 1 % more: bench/RESULTS.md) */
         basic_block ub = gimple_bb(ups[i].store);
-        if (!loop->latch || !dominated_by_p(CDI_DOMINATORS, loop->latch, ub))
+        if (!writes && (!loop->latch || !dominated_by_p(CDI_DOMINATORS, loop->latch, ub)))
             sometimes[j] = true;
-        for (unsigned x = 0; x < exits.length(); x++)
-            if (!(exits[x]->flags & EDGE_EH) &&
-                !dominated_by_p(CDI_DOMINATORS, exits[x]->src, ub))
+        for (unsigned x = 0; !writes && x < exits.length(); x++)
+            if (!(exits[x]->flags & EDGE_EH) && !dominated_by_p(CDI_DOMINATORS, exits[x]->src, ub))
                 sometimes[j] = true;
     }
     /* a call-free loop: only the counters store motion would flag */
@@ -1025,7 +1034,6 @@ static unsigned promote_loop(function *fun, class loop *loop, const vec<ctr_upda
         for (unsigned j = i; j > 0 && heat[j] > heat[j - 1]; j--) {
             std::swap(ks[j], ks[j - 1]);
             std::swap(heat[j], heat[j - 1]);
-            std::swap(sometimes[j], sometimes[j - 1]);
         }
     unsigned n = MIN(ks.length(), (unsigned)MAX_PROMOTED);
     n = MIN(n, MAX_EXIT_UPDATES / nexits);

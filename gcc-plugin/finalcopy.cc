@@ -1749,13 +1749,8 @@ static bool write_back_asm(rtx pat, tree ctr)
 {
     if (GET_CODE(pat) == PARALLEL)
         pat = XVECEXP(pat, 0, 0);
-    if (GET_CODE(pat) != ASM_OPERANDS || ASM_OPERANDS_INPUT_LENGTH(pat) != 1 || !REG_P(ASM_OPERANDS_INPUT(pat, 0)))
-        return false;
-    const char *t = ASM_OPERANDS_TEMPLATE(pat), *name = pi_asm_name(ctr);
-    static const char head[] = "{addq %0, %%fs:";
-    size_t n = strlen(name);
-    return strncmp(t, head, sizeof head - 1) == 0 && strncmp(t + sizeof head - 1, name, n) == 0 &&
-           strncmp(t + sizeof head - 1 + n, "@tpoff+", 7) == 0;
+    return GET_CODE(pat) == ASM_OPERANDS && ASM_OPERANDS_INPUT_LENGTH(pat) == 1 && REG_P(ASM_OPERANDS_INPUT(pat, 0)) &&
+           pi_write_back_template(ASM_OPERANDS_TEMPLATE(pat), pi_asm_name(ctr));
 }
 
 /* INSN as finaldead sees it: a store into the counters (f leaves it out),
