@@ -601,6 +601,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
             break;
     if (u) {
         pi_icall_unit_gone(unit_id);
+        pi_ctr_base_unit_gone();
         uint64_t *own = tls_counters();
         uint64_t added = pi_flush_add(u, own);
         for (struct pi_thread *t = pi.threads; t; t = t->next) {

@@ -316,6 +316,11 @@ PI_EXPORT void __perfinst_icall_miss2(uint64_t unit_id, uint32_t site, uint64_t 
     "\ttestl %eax, %eax\n" \
     "\tjnz 7f\n"
 #endif
+/* the stubs' save area (runtime.h PI_STUB_SAVE_EXT): bytes (0: not yet
+   known), and XSAVE or FXSAVE */
+__attribute__((used)) uint32_t pi_stub_save_size;
+__attribute__((used)) uint8_t pi_stub_xsave;
+
 __asm__(".text\n"
         "\t.globl __perfinst_icall_stub\n"
         "\t.type __perfinst_icall_stub, @function\n"
@@ -344,56 +349,16 @@ __asm__(".text\n"
         /* pi_icall_miss changed nothing: the vector state is saved, then
            pi_icall_miss_libc does the miss */
         "\t.cfi_restore_state\n"
-        "7:\tmovl pi_icall_save_size(%rip), %eax\n"
-        "\ttestl %eax, %eax\n"
-        "\tjnz 2f\n"
-        /* first time: XSAVE if the OS enabled it (CPUID.1:ECX.OSXSAVE),
-           its area's size for the enabled features (CPUID.0xD.0:EBX);
-           else FXSAVE's 512 bytes; 64 more for the alignment */
-        "\tmovl $1, %eax\n"
-        "\tcpuid\n"
-        "\tmovl $512, %eax\n"
-        "\tbtl $27, %ecx\n"
-        "\tjnc 1f\n"
-        "\tmovl $0xd, %eax\n"
-        "\txorl %ecx, %ecx\n"
-        "\tcpuid\n"
-        "\tmovb $1, pi_icall_xsave(%rip)\n"
-        "\tmovl %ebx, %eax\n"
-        "1:\taddl $64, %eax\n"
-        "\tmovl %eax, pi_icall_save_size(%rip)\n"
-        "2:\tsubq %rax, %rsp\n"
-        "\tandq $-64, %rsp\n"
-        "\tcmpb $0, pi_icall_xsave(%rip)\n"
-        "\tje 3f\n"
-        /* XSAVE's header must be zero but for what XSAVE writes */
-        "\txorl %eax, %eax\n"
-        "\tmovq %rax, 512(%rsp)\n\tmovq %rax, 520(%rsp)\n\tmovq %rax, 528(%rsp)\n\tmovq %rax, 536(%rsp)\n"
-        "\tmovq %rax, 544(%rsp)\n\tmovq %rax, 552(%rsp)\n\tmovq %rax, 560(%rsp)\n\tmovq %rax, 568(%rsp)\n"
-        "\tmovl $-1, %eax\n"
-        "\tmovl $-1, %edx\n"
-        "\txsave (%rsp)\n"
-        "\tjmp 4f\n"
-        "3:\tfxsave (%rsp)\n"
-        "4:\tmovq 24(%rbp), %rdi\n"
+        "7:" PI_STUB_SAVE_EXT
+        "\tmovq 24(%rbp), %rdi\n"
         "\tmovl 40(%rbp), %esi\n"
         "\tmovq 48(%rbp), %rdx\n"
         "\tmovq %fs:0, %rcx\n"
         "\taddq 32(%rbp), %rcx\n"
         "\tcall pi_icall_miss_libc\n"
-        "\tcmpb $0, pi_icall_xsave(%rip)\n"
-        "\tje 5f\n"
-        "\tmovl $-1, %eax\n"
-        "\tmovl $-1, %edx\n"
-        "\txrstor (%rsp)\n"
-        "\tjmp 6b\n"
-        "5:\tfxrstor (%rsp)\n"
-        "\tjmp 6b\n"
+        PI_STUB_RESTORE_EXT("6b")
         "\t.cfi_endproc\n"
         "\t.size __perfinst_icall_stub, .-__perfinst_icall_stub\n");
-/* the stub's save area: bytes (0: not yet known), and XSAVE or FXSAVE */
-__attribute__((used)) uint32_t pi_icall_save_size;
-__attribute__((used)) uint8_t pi_icall_xsave;
 
 /* The hits of one slot's ways go into the table (RESET: and the slot is
  * emptied, its thread ending). */

@@ -167,6 +167,61 @@ void pi_icall_write(struct pi_rec_writer *w);       /* ICALL (icall.c) */
 void pi_icall_after_fork(void);                      /* in the fork child */
 void pi_icall_thread_exit(void);                     /* the calling thread ends */
 void pi_icall_unit_gone(uint64_t unit_id);           /* its module is unloaded */
+void pi_ctr_base_unit_gone(void);                     /* thread.c: a unit left (its cached bases go) */
+
+/* The register-saving stubs' (icall.c __perfinst_icall_stub, thread.c
+ * __perfinst_ctr_base_stub) save of the whole extended state — x87, xmm,
+ * ymm, zmm, k — around a call into code that may use it (libc): XSAVE, or
+ * FXSAVE on a processor without it, in an area below %rsp aligned to 64
+ * bytes, its size from CPUID the first time (pi_stub_save_size: 0 until
+ * then; pi_stub_xsave: XSAVE's).  The stub keeps its frame in %rbp and has
+ * saved %rax, %rbx, %rcx and %rdx (CPUID changes them): PI_STUB_SAVE_EXT
+ * leaves %rsp at the area, PI_STUB_RESTORE_EXT(BACK) restores the state
+ * (it changes %eax and %edx) and jumps to BACK.  Local labels 1-5. */
+extern uint32_t pi_stub_save_size;
+extern uint8_t pi_stub_xsave;
+#define PI_STUB_SAVE_EXT \
+    "\tmovl pi_stub_save_size(%rip), %eax\n" \
+    "\ttestl %eax, %eax\n" \
+    "\tjnz 2f\n" \
+    /* first time: XSAVE if the OS enabled it (CPUID.1:ECX.OSXSAVE), its \
+       area's size for the enabled features (CPUID.0xD.0:EBX); else \
+       FXSAVE's 512 bytes; 64 more for the alignment */ \
+    "\tmovl $1, %eax\n" \
+    "\tcpuid\n" \
+    "\tmovl $512, %eax\n" \
+    "\tbtl $27, %ecx\n" \
+    "\tjnc 1f\n" \
+    "\tmovl $0xd, %eax\n" \
+    "\txorl %ecx, %ecx\n" \
+    "\tcpuid\n" \
+    "\tmovb $1, pi_stub_xsave(%rip)\n" \
+    "\tmovl %ebx, %eax\n" \
+    "1:\taddl $64, %eax\n" \
+    "\tmovl %eax, pi_stub_save_size(%rip)\n" \
+    "2:\tsubq %rax, %rsp\n" \
+    "\tandq $-64, %rsp\n" \
+    "\tcmpb $0, pi_stub_xsave(%rip)\n" \
+    "\tje 3f\n" \
+    /* XSAVE's header must be zero but for what XSAVE writes */ \
+    "\txorl %eax, %eax\n" \
+    "\tmovq %rax, 512(%rsp)\n\tmovq %rax, 520(%rsp)\n\tmovq %rax, 528(%rsp)\n\tmovq %rax, 536(%rsp)\n" \
+    "\tmovq %rax, 544(%rsp)\n\tmovq %rax, 552(%rsp)\n\tmovq %rax, 560(%rsp)\n\tmovq %rax, 568(%rsp)\n" \
+    "\tmovl $-1, %eax\n" \
+    "\tmovl $-1, %edx\n" \
+    "\txsave (%rsp)\n" \
+    "\tjmp 4f\n" \
+    "3:\tfxsave (%rsp)\n" \
+    "4:\n"
+#define PI_STUB_RESTORE_EXT(back) \
+    "\tcmpb $0, pi_stub_xsave(%rip)\n" \
+    "\tje 5f\n" \
+    "\tmovl $-1, %eax\n" \
+    "\tmovl $-1, %edx\n" \
+    "\txrstor (%rsp)\n" \
+    "\tjmp " back "\n" \
+    "5:\tfxrstor (%rsp)\n" \
+    "\tjmp " back "\n"
 void pi_indicators_thread_exit(void);                /* the calling thread ends */
 uint64_t pi_cycles_threshold(uint64_t threshold, uint32_t code);
 

@@ -331,3 +331,109 @@ PI_EXPORT intptr_t __perfinst_tls_static_offset(const void *addr)
     return 0;
 #endif
 }
+
+/* A counting copy's counters' offset where __perfinst_ctr_off is 0: the
+ * module's TLS block not in the static block (glibc gives a dlopen'ed
+ * module's block to each thread apart, on its first use), or code run
+ * before the unit's constructor.  The counting copy asks once per call
+ * (gcc-plugin/unit.cc pi_ctr_base_asm_template): one asm that GCC sees
+ * change only its output register, whose out-of-line part steps over the
+ * red zone, pushes the unit's getter (its counters' address, GCC's TLS
+ * model) and the asm's end (for an unwinder), and calls
+ * __perfinst_ctr_base_stub through the GOT.  Above the stub's return
+ * address:
+ *
+ *     8(%rsp) the asm's end   16 the getter, where the stub leaves the offset
+ *
+ * then 128 bytes of red zone and the function's own stack.  The stub saves
+ * the caller-saved general registers and looks the getter up in the
+ * thread's cache of offsets (pi_ctr_base_cached, general registers only);
+ * on a miss it saves the extended state too (PI_STUB_SAVE_EXT: the getter
+ * may run __tls_get_addr's allocation, malloc) and calls the getter
+ * (pi_ctr_base_libc), which fills the cache.  It returns with `ret $8`,
+ * the offset on the top of the stack for the asm to pop.  Its frame
+ * description tells an unwinder that it was called from the asm's end with
+ * the function's own stack pointer, as __perfinst_icall_stub's does.  A
+ * unit that leaves (pi_ctr_base_unit_gone) makes every thread's cached
+ * offsets stale: another module may be loaded at its getter's address. */
+struct base_slot {
+    const void *getter;
+    intptr_t off;
+    uint64_t gen;
+};
+#define BASE_SLOTS 8
+static __thread struct base_slot base_cache[BASE_SLOTS] __attribute__((tls_model("initial-exec")));
+static __thread unsigned base_next __attribute__((tls_model("initial-exec")));
+static uint64_t base_gen = 1;
+
+#pragma GCC push_options
+#pragma GCC target("general-regs-only")
+__attribute__((visibility("hidden"))) intptr_t pi_ctr_base_cached(const void *getter)
+{
+    uint64_t gen = __atomic_load_n(&base_gen, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < BASE_SLOTS; i++)
+        if (base_cache[i].getter == getter && base_cache[i].gen == gen)
+            return base_cache[i].off;
+    return 0;
+}
+#pragma GCC pop_options
+
+__attribute__((visibility("hidden"))) intptr_t pi_ctr_base_libc(const void *getter)
+{
+    uint64_t *(*get)(void) = (uint64_t * (*)(void)) getter;
+    uintptr_t tp;
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+    intptr_t off = (intptr_t)((uintptr_t)get() - tp);
+    struct base_slot *s = &base_cache[base_next++ % BASE_SLOTS];
+    s->getter = getter;
+    s->off = off;
+    s->gen = __atomic_load_n(&base_gen, __ATOMIC_ACQUIRE);
+    return off;
+}
+
+void pi_ctr_base_unit_gone(void)
+{
+    __atomic_add_fetch(&base_gen, 1, __ATOMIC_RELEASE);
+}
+
+__asm__(".text\n"
+        "\t.globl __perfinst_ctr_base_stub\n"
+        "\t.type __perfinst_ctr_base_stub, @function\n"
+        "\t.p2align 4\n"
+        "__perfinst_ctr_base_stub:\n"
+        "\t.cfi_startproc\n"
+        "\t.cfi_def_cfa_offset 152\n"
+        "\t.cfi_offset 16, -144\n" /* the return address: the asm's end */
+        "\tendbr64\n"
+        "\tpushq %rbp\n"
+        "\t.cfi_def_cfa_offset 160\n"
+        "\t.cfi_offset %rbp, -160\n"
+        "\tmovq %rsp, %rbp\n"
+        "\t.cfi_def_cfa_register %rbp\n"
+        "\tpushq %rax\n\tpushq %rcx\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n\tpushq %rbx\n"
+        "\tandq $-16, %rsp\n"
+        "\tmovq 24(%rbp), %rdi\n"
+        "\tcall pi_ctr_base_cached\n" /* general registers only */
+        "\ttestq %rax, %rax\n"
+        "\tjz 7f\n"
+        "6:\tmovq %rax, 24(%rbp)\n"
+        "\tleaq -80(%rbp), %rsp\n"
+        "\tpopq %rbx\n\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopq %rcx\n\tpopq %rax\n"
+        "\tpopq %rbp\n"
+        "\t.cfi_remember_state\n"
+        "\t.cfi_def_cfa %rsp, 152\n"
+        "\t.cfi_restore %rbp\n"
+        "\tret $8\n"
+        /* not cached: the vector state saved, the getter called */
+        "\t.cfi_restore_state\n"
+        "7:" PI_STUB_SAVE_EXT
+        "\tmovq 24(%rbp), %rdi\n"
+        "\tcall pi_ctr_base_libc\n"
+        "\tmovq %rax, 24(%rbp)\n"
+        PI_STUB_RESTORE_EXT("8f")
+        "8:\tmovq 24(%rbp), %rax\n"
+        "\tjmp 6b\n"
+        "\t.cfi_endproc\n"
+        "\t.size __perfinst_ctr_base_stub, .-__perfinst_ctr_base_stub\n");
