@@ -145,10 +145,22 @@ static bool is_site_marker(gimple *g)
            strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
 }
 
-/* A counter update's asm (its block's marker in it or not), or a site
- * marker alone: what clean-copies=final's f leaves out (finalcopy.cc). */
-bool pi_counter_or_marker_asm(gimple *g) { return is_counter_asm(g) || is_site_marker(g); }
-bool pi_counter_update_asm(gimple *g) { return is_counter_asm(g); }
+/* an update through the counters' base (pi_counter_asm_rebase) */
+static bool is_based_counter_asm(gimple *g)
+{
+    if (gimple_code(g) != GIMPLE_ASM)
+        return false;
+    gasm *a = as_a<gasm *>(g);
+    const char *t = gimple_asm_string(a);
+    return strncmp(t, "{addq $", 7) == 0 && strstr(t, "}" PI_CTR_BASED_TAG) && gimple_asm_ninputs(a) == 1 &&
+           gimple_asm_noutputs(a) == 0;
+}
+
+/* A counter update's asm (its block's marker in it or not; either form),
+ * or a site marker alone: what clean-copies=final's f leaves out
+ * (finalcopy.cc). */
+bool pi_counter_update_asm(gimple *g) { return is_counter_asm(g) || is_based_counter_asm(g); }
+bool pi_counter_or_marker_asm(gimple *g) { return pi_counter_update_asm(g) || is_site_marker(g); }
 
 /* A call to one of libperfinst's probes (include/perfinst.h's ABI list;
  * not the registration calls of the generated constructor). */
@@ -411,7 +423,7 @@ void pi_split_update(function *fun)
  * (pass-tls.cc rewrites the first into the second: 6 bytes with a disp8
  * against 10; pi_counter_asm_parse reads the first). */
 #define UPDATE_ABS "{addq $%lld, %%%%fs:%s@tpoff+%llu|add QWORD PTR fs:%s@tpoff+%llu, %lld}"
-#define UPDATE_BASED "{addq $%lld, %%%%fs:%lld(%%0)|add QWORD PTR fs:[%%0%+lld], %lld}"
+#define UPDATE_BASED "{addq $%lld, %%%%fs:%lld(%%0)|add QWORD PTR fs:[%%0%+lld], %lld}" PI_CTR_BASED_TAG
 
 /* ctr[K] += ADD as pi_counters_as_asm writes it (UPDATE_ABS) into BUF. */
 void pi_counter_update_text(char *buf, size_t n, HOST_WIDE_INT add, tree ctr, unsigned long long k)

@@ -37,6 +37,10 @@
  *   - its switches to another section (a jump table in .rodata) made
  *     `.pushsection` / `.popsection`, so that the body returns to f's
  *     section, whatever it is named,
+ *   - under -fPIC, the asm that computes the counters' offset
+ *     (pi_ctr_base_asm_template) deleted whole, and the stores of the
+ *     counters (`%fs:D(%reg)`), which finaldead marks (where code f would
+ *     keep reads the counters through the offset, f is late's),
  *   - each indirect call's inline cache deleted: one asm, from its
  *     `cmpq %REG, %fs:ICALL@tpoff+K` / `jne 1f` to its `.subsection 0` /
  *     `2:` (pass-count.cc add_icall_asm; its out-of-line part, the older
@@ -82,6 +86,7 @@
 #include "plugin.h"
 #include "tree-eh.h"
 #include "df.h"
+#include "tm_p.h"
 
 /* tree-ssa-live.h's (which includes libiberty's partition.h, not among
    GCC's plugin headers) */
@@ -99,11 +104,15 @@ static size_t cap_len;
 /* the numbers of the `.LDLn` markers of the copy being captured (its
    counters' dead loads and adds: finaldead below) */
 static hash_set<int_hash<int, -1, -2>> *dead_marks;
+/* -fPIC: code f would keep reads the counters through their offset
+   (finaldead), which f leaves out */
+static bool pic_offset_read;
 
 void pi_final_capture_start(void)
 {
     if (dead_marks)
         dead_marks->empty();
+    pic_offset_read = false;
     real_out = asm_out_file;
     cap_buf = NULL;
     cap_len = 0;
@@ -219,6 +228,19 @@ static bool counter_line(const line &l, const char *ctr)
     while (s < e && ISDIGIT(*s))
         s++;
     return s > d && s == e;
+}
+
+/* `\taddq $N, %fs:D(%REG)` ending in PI_CTR_BASED_TAG (an update through
+   the counters' base: copies.cc pi_counter_asm_rebase), with PI_TAIL_TAG
+   after it or not */
+static bool based_counter_line(const line &l)
+{
+    const char *e = l.s + l.n;
+    if (tail_tagged(l))
+        e -= strlen(PI_TAIL_TAG);
+    size_t k = strlen(PI_CTR_BASED_TAG);
+    return l.n > 7 && memcmp(l.s, "\taddq $", 7) == 0 && (size_t)(e - l.s) > k + 7 &&
+           memcmp(e - k, PI_CTR_BASED_TAG, k) == 0;
 }
 
 /* `\tcmpq %REG, %fs:ICALL@tpoff+K`: the first line of an indirect call's
@@ -389,10 +411,14 @@ static bool dead_insn_line(const line &l, const char *ctr)
         known = starts(op, ops[i]);
     if (!known || starts(op, "movs"))
         return false;
-    /* its destination (the last operand) a register */
+    /* its destination (the last operand) a register; or under -fPIC a
+       counter, through the offset (`%fs:D(%reg)`: finaldead marks the
+       stores there) */
     size_t i = l.n;
     while (i > 0 && l.s[i - 1] != ',' && l.s[i - 1] != '\t' && l.s[i - 1] != ' ')
         i--;
+    if (i + 4 < l.n && memcmp(l.s + i, "%fs:", 4) == 0 && pi_counter_offset_decl())
+        return starts(op, "mov") || starts(op, "add");
     if (i >= l.n || l.s[i] != '%')
         return false;
     for (i++; i < l.n; i++)
@@ -987,9 +1013,16 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
                      const char *icall, unsigned (*unique)(void), char **body, char **chunks, char **cold,
                      const char **why)
 {
+    *body = *chunks = *cold = NULL;
+    /* (f with the offset's asm kept whole and the loads that read through
+       it ran zstd's -5 compression in 1.165x -O2's instructions in the off
+       mode, late's clean copy 1.070x: bench/RESULTS.md 2026-12-06 14:20) */
+    if (pic_offset_read) {
+        *why = "-fPIC: code that stays reads the counters through their offset";
+        return false;
+    }
     auto_vec<line> lines;
     split_lines(text, len, &lines);
-    *body = *chunks = *cold = NULL;
     /* the copy's label, the section it is in, its body */
     size_t nl = strlen(copy_name);
     unsigned at = 0;
@@ -1104,7 +1137,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         }
         if (other)
             *why = "a symbol defined in the body (a hot/cold split)";
-        else if (counter_line(l, ctr) || (icall && counter_line(l, icall)) || equals(l, "\t" PI_TAIL_TAG))
+        else if (counter_line(l, ctr) || (icall && counter_line(l, icall)) || based_counter_line(l) ||
+                 equals(l, "\t" PI_TAIL_TAG))
             drop[i - first] = 1;
         else if (ctr_use u = counter_use(l, ctr)) {
             /* GCC's own (a call-free loop's): the stores go, the loads
@@ -1119,17 +1153,20 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
                     *why = "the flags of a counter's update read";
             }
         }
-        else if (icall_cmp_line(l, icall)) {
-            /* the whole asm, up to its last line (pi_icall_asm_template) */
+        else if (icall_cmp_line(l, icall) || pi_ctr_base_asm_line(l.s, l.n)) {
+            /* the whole asm, up to its last line (pi_icall_asm_template;
+               under -fPIC the counters' offset, pi_ctr_base_asm_template,
+               which only the updates f leaves out read) */
             unsigned j = i + 1;
-            while (j + 1 < last && !(equals(lines[j], "\t.subsection 0") && equals(lines[j + 1], PI_ICALL_ASM_END)))
+            while (j + 1 < last && !(equals(lines[j], "\t.subsection 0") && equals(lines[j + 1], PI_OOL_ASM_END)))
                 j++;
-            if (j + 1 < last && equals(lines[i + 1], "\tjne 1f")) {
+            bool icall_asm = icall_cmp_line(l, icall);
+            if (j + 1 < last && (icall_asm ? equals(lines[i + 1], "\tjne 1f") : starts(lines[i + 1], "\ttestq %"))) {
                 for (unsigned k = i; k <= j + 1; k++)
                     drop[k - first] = 1;
                 i = j + 1;
             } else
-                *why = "an inline cache's asm not as made";
+                *why = icall_asm ? "an inline cache's asm not as made" : "the counters' offset's asm not as made";
         } else if (starts(l, "\t.cfi_startproc") || starts(l, "\t.cfi_endproc"))
             *why = "more than two frame descriptions";
         else if (starts(l, "\t.cfi_lsda ")) {
@@ -1300,6 +1337,11 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         for (unsigned i = 0; i < refnames.length(); i++)
             free(refnames[i]);
     }
+    /* -fPIC, the offset's asm left out: no code f keeps reaches %fs
+       (a counter's store finaldead marked and the text did not take) */
+    for (unsigned i = first; i < last && !*why && pi_counter_offset_decl(); i++)
+        if (!drop[i - first] && !dead[i - first] && insn_line(lines[i]) && contains(lines[i], "%fs:"))
+            *why = "-fPIC: a reference to %fs that stays";
     for (unsigned i = first; i < last && !*why; i++)
         if (!drop[i - first] && !dead[i - first] && contains(lines[i], "__perfinst") && !only_counter_reads(lines[i], ctr))
             *why = "another reference to perfinst's symbols";
@@ -1728,11 +1770,16 @@ PI_RTL_PASS(finaltails)
  * `.LDLn:` (no byte; the counting copy keeps it), and pi_final_derive
  * leaves out the instruction after each marker of dead_marks. */
 
-/* X is a memory reference to the counters CTR */
+/* X is a memory reference to the counters CTR (under -fPIC: through the
+ * offset's register, pass-tls.cc, in %fs's address space, which the
+ * counting copy's own code does not use otherwise; a function with an
+ * indirect call's cache there is not made so: final_refusal) */
 static bool counter_mem(const_rtx x, tree ctr)
 {
     if (!MEM_P(x))
         return false;
+    if (pi_counter_offset_decl() && MEM_ADDR_SPACE(x) == DEFAULT_TLS_SEG_REG)
+        return true;
     subrtx_iterator::array_type array;
     FOR_EACH_SUBRTX(it, array, XEXP(x, 0), ALL)
     if (GET_CODE(*it) == SYMBOL_REF &&
@@ -1742,6 +1789,27 @@ static bool counter_mem(const_rtx x, tree ctr)
 }
 
 enum dead_kind { DEAD_NO, DEAD_STORE, DEAD_MAYBE };
+
+/* PAT computes the counters' offset under -fPIC (unit.cc
+ * pi_ctr_base_asm_template: one asm, one output) */
+static bool ctr_base_asm(rtx pat)
+{
+    if (GET_CODE(pat) == PARALLEL)
+        pat = XVECEXP(pat, 0, 0);
+    if (GET_CODE(pat) == SET)
+        pat = SET_SRC(pat);
+    return GET_CODE(pat) == ASM_OPERANDS && pi_ctr_base_asm_template_p(ASM_OPERANDS_TEMPLATE(pat));
+}
+
+/* PAT is a counter update through that offset (copies.cc
+ * pi_counter_asm_rebase: one input, its template tagged) */
+static bool based_update_asm(rtx pat)
+{
+    if (GET_CODE(pat) == PARALLEL)
+        pat = XVECEXP(pat, 0, 0);
+    return GET_CODE(pat) == ASM_OPERANDS && ASM_OPERANDS_INPUT_LENGTH(pat) == 1 &&
+           strstr(ASM_OPERANDS_TEMPLATE(pat), "}" PI_CTR_BASED_TAG);
+}
 
 /* PAT is a loop counter's write-back, `ctr[K] += REG` (copies.cc
  * write_back: an asm whose one input is the register) */
@@ -1826,20 +1894,26 @@ static unsigned int finaldead_execute(function *fun)
     auto_sbitmap in(get_max_uid() + 1), stores(get_max_uid() + 1);
     bitmap_clear(in);
     bitmap_clear(stores);
-    auto_vec<rtx_insn *> maybe;
+    auto_vec<rtx_insn *> maybe, store_insns;
     basic_block bb;
     rtx_insn *insn;
     FOR_EACH_BB_FN(bb, fun)
     FOR_BB_INSNS(bb, insn)
-    if (dead_kind k = dead_kind_of(insn, ctr)) {
+    if (NONJUMP_INSN_P(insn) && based_update_asm(PATTERN(insn)))
+        bitmap_set_bit(in, INSN_UID(insn)); /* (left out by the text: a copy of the offset only they read is dead) */
+    else if (dead_kind k = dead_kind_of(insn, ctr)) {
         bitmap_set_bit(in, INSN_UID(insn));
         if (k == DEAD_MAYBE)
             maybe.safe_push(insn);
-        else
+        else {
             bitmap_set_bit(stores, INSN_UID(insn));
+            store_insns.safe_push(insn);
+        }
     }
-    /* (most copies have no store of GCC's: their counters are asms) */
-    if (bitmap_empty_p(stores))
+    /* (most copies have no store of GCC's: their counters are asms; under
+       -fPIC the offset's uses are checked whatever) */
+    bool pic = pi_counter_offset_decl() != NULL_TREE;
+    if (bitmap_empty_p(stores) && !pic)
         return 0;
     /* the jumps that choose between stores and nothing (no result: they
        stay in the set) */
@@ -1878,6 +1952,48 @@ static unsigned int finaldead_execute(function *fun)
                 changed = true;
             }
         }
+    }
+    /* -fPIC: f leaves out the asm that computes the counters' offset
+       (pi_ctr_base_asm_template), so f cannot be made where code it keeps
+       reaches the counters through it (pic_offset_read): a reference to
+       the counters (in %fs's address space) not left out here (a loop's
+       counter load whose value is spilled, an induction variable IVOPTs
+       shares), or a read of the offset's register by anything but the
+       update asms, what is left out here and plain copies (a spill: f
+       then stores and reloads a register's stale value, which only what
+       is left out reads).  The stores, which the text cannot tell from
+       the program's `%fs:` ones, are marked too. */
+    if (pic) {
+        FOR_EACH_BB_FN(bb, fun)
+        FOR_BB_INSNS(bb, insn)
+        {
+            if (!NONDEBUG_INSN_P(insn) || pic_offset_read)
+                continue;
+            if (!bitmap_bit_p(in, INSN_UID(insn))) {
+                subrtx_iterator::array_type array;
+                FOR_EACH_SUBRTX(it, array, PATTERN(insn), ALL)
+                if (MEM_P(*it) && counter_mem(*it, ctr))
+                    pic_offset_read = true;
+            }
+            if (!ctr_base_asm(PATTERN(insn)))
+                continue;
+            df_ref def;
+            FOR_EACH_INSN_DEF(def, insn)
+            {
+                if (DF_REF_FLAGS_IS_SET(def, DF_REF_MUST_CLOBBER | DF_REF_MAY_CLOBBER))
+                    continue;
+                for (df_link *l = DF_REF_CHAIN(def); l && !pic_offset_read; l = l->next) {
+                    df_ref use = l->ref;
+                    rtx_insn *u = DF_REF_IS_ARTIFICIAL(use) ? NULL : DF_REF_INSN(use);
+                    rtx set = u ? single_set(u) : NULL_RTX;
+                    if (!u || (!DEBUG_INSN_P(u) && !bitmap_bit_p(in, INSN_UID(u)) && !based_update_asm(PATTERN(u)) &&
+                               !(set && REG_P(SET_SRC(set)))))
+                        pic_offset_read = true;
+                }
+            }
+        }
+        for (rtx_insn *st : store_insns)
+            maybe.safe_push(st);
     }
     for (unsigned i = 0; i < maybe.length(); i++) {
         insn = maybe[i];

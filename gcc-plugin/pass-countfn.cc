@@ -1032,9 +1032,16 @@ static const char *final_refusal(function *fun)
     tree ctr = pi_counter_decl();
     if (!ctr)
         return "no counters";
-    /* the update must be `addq $N, %fs:CTR@tpoff+K`, nothing else */
-    if (DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC || pi_counter_offset_decl() || !pi_opt.counter_address_abs)
-        return "counters through a register (-fPIC, counter-address=base)";
+    /* the update must be `addq $N, %fs:CTR@tpoff+K`, or under -fPIC
+       `addq $N, %fs:D(%REG)` through the offset of one asm (pass-tls.cc),
+       nothing else */
+    bool pic = pi_counter_offset_decl() != NULL_TREE;
+    if (!pi_opt.counter_address_abs)
+        return "counters through a base register (counter-address=base)";
+    if (pic ? !pi_ctr_base_asm_ok() : DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC)
+        return "counters through GCC's TLS model (-ftls-model, or -fPIC with retpolines or Intel syntax)";
+    if (pic && (fun->calls_setjmp || fun->has_nonlocal_label))
+        return "-fPIC's counters through GCC's TLS model (setjmp, a nonlocal label)";
     if (pi_opt.counting_opt == PI_COPT_FULL)
         return "counting-opt=full (GCC's own counter updates)";
     /* finalcopy.cc reads and writes AT&T's syntax */
@@ -1061,6 +1068,10 @@ static const char *final_refusal(function *fun)
             if (op && walk_tree_without_duplicates(&op, mentions_decl, ctr) &&
                 (!gimple_assign_single_p(g) || i > 1 || pi_counter_index(op, ctr) < 0))
                 return "the counters' address taken or at a variable index";
+            /* (under -fPIC a cache is GIMPLE's loads and stores through
+               the offset: pass-count.cc icall_as_asm) */
+            if (op && pic && pi_icall_decl() && walk_tree_without_duplicates(&op, mentions_decl, pi_icall_decl()))
+                return "-fPIC: an indirect call's inline cache";
         }
     }
     return NULL;

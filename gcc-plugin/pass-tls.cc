@@ -27,7 +27,14 @@
  * runs before the constructor, a runtime that cannot tell) it stays 0 and
  * the address comes from GCC's own model, once per call of the function.
  * Either way the counters are the thread's own, where the runtime reads
- * them through the unit's getter (which keeps GCC's model).  A counting
+ * them through the unit's getter (which keeps GCC's model).  In AT&T
+ * syntax without retpolines the load, its test and the slow path are one
+ * asm of one output (unit.cc pi_ctr_base_asm_template), whose slow path,
+ * out of line, calls the runtime's register-saving stub
+ * (__perfinst_ctr_base_stub: the getter, once per thread, then a cache):
+ * GCC sees no call, so no value is moved into a call-saved register
+ * around it, and clean-copies=final's f leaves the asm out with the
+ * updates (finalcopy.cc).  A counting
  * copy's updates are asms (copies.cc, pi_counters_as_asm) written in the
  * local-exec form, which a shared object cannot link: here every one
  * becomes `addq $N, %fs:8*K(%reg)` through the offset
@@ -268,35 +275,54 @@ static unsigned int tls_execute(function *fun)
         gsi = gsi_for_stmt(a);
         gsi_next(&gsi);
     } else {
-        tree off_fast = make_ssa_name(uptr);
-        gimple *load = gimple_build_assign(off_fast, offv);
-        gimple_set_location(load, loc);
-        gsi_insert_before(&gsi, load, GSI_SAME_STMT);
-        gcond *test = gimple_build_cond(EQ_EXPR, off_fast, build_zero_cst(uptr), NULL_TREE, NULL_TREE);
-        gimple_set_location(test, loc);
-        basic_block slow = insert_cond_bb(dom, load, test, profile_probability::very_unlikely());
-        edge fast_e = find_edge(dom, single_succ(slow));
-        join = single_succ(slow);
-
-        /* slow: off = &__perfinst_ctr - %fs:0 (GCC's model for the address) */
-        gimple_stmt_iterator sg = gsi_start_bb(slow);
-        tree addr = make_ssa_name(build_pointer_type(TREE_TYPE(ctr)));
-        gsi_insert_after(&sg, gimple_build_assign(addr, build_fold_addr_expr(ctr)), GSI_CONTINUE_LINKING);
-        tree a = make_ssa_name(uptr);
-        gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
-        tree tp = make_ssa_name(uptr);
-        gsi_insert_after(&sg, gimple_build_assign(tp, thread_pointer()), GSI_CONTINUE_LINKING);
-        tree off_slow = make_ssa_name(uptr);
-        gsi_insert_after(&sg, gimple_build_assign(off_slow, MINUS_EXPR, a, tp), GSI_CONTINUE_LINKING);
-        for (gimple_stmt_iterator i = gsi_start_bb(slow); !gsi_end_p(i); gsi_next(&i))
-            gimple_set_location(gsi_stmt(i), loc);
-
-        /* join: the offset + the bias */
         tree off0 = make_ssa_name(uptr);
-        gphi *phi = create_phi_node(off0, join);
-        add_phi_arg(phi, off_fast, fast_e, UNKNOWN_LOCATION);
-        add_phi_arg(phi, off_slow, single_succ_edge(slow), UNKNOWN_LOCATION);
-        gsi = gsi_after_labels(join);
+        if (pi_ctr_base_asm_ok()) {
+            /* one asm: the load, its test and the stub's call out of line
+               (unit.cc pi_ctr_base_asm_template), which changes no register
+               but off0: no call for GCC to keep values around */
+            char *text = pi_ctr_base_asm_template();
+            vec<tree, va_gc> *outputs = NULL;
+            vec_safe_push(outputs, pi_asm_operand("=r", off0));
+            gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, outputs, NULL, NULL);
+            free(text);
+            gimple_asm_set_volatile(a, true);
+            gimple_asm_set_inline(a, true); /* (its size for the estimates: one insn) */
+            SSA_NAME_DEF_STMT(off0) = a;
+            gimple_set_location(a, loc);
+            gsi_insert_before(&gsi, a, GSI_SAME_STMT);
+            join = dom;
+            gsi = gsi_for_stmt(a);
+            gsi_next(&gsi);
+        } else {
+            tree off_fast = make_ssa_name(uptr);
+            gimple *load = gimple_build_assign(off_fast, offv);
+            gimple_set_location(load, loc);
+            gsi_insert_before(&gsi, load, GSI_SAME_STMT);
+            gcond *test = gimple_build_cond(EQ_EXPR, off_fast, build_zero_cst(uptr), NULL_TREE, NULL_TREE);
+            gimple_set_location(test, loc);
+            basic_block slow = insert_cond_bb(dom, load, test, profile_probability::very_unlikely());
+            edge fast_e = find_edge(dom, single_succ(slow));
+            join = single_succ(slow);
+
+            /* slow: off = &__perfinst_ctr - %fs:0 (GCC's model for the address) */
+            gimple_stmt_iterator sg = gsi_start_bb(slow);
+            tree addr = make_ssa_name(build_pointer_type(TREE_TYPE(ctr)));
+            gsi_insert_after(&sg, gimple_build_assign(addr, build_fold_addr_expr(ctr)), GSI_CONTINUE_LINKING);
+            tree a = make_ssa_name(uptr);
+            gsi_insert_after(&sg, gimple_build_assign(a, NOP_EXPR, addr), GSI_CONTINUE_LINKING);
+            tree tp = make_ssa_name(uptr);
+            gsi_insert_after(&sg, gimple_build_assign(tp, thread_pointer()), GSI_CONTINUE_LINKING);
+            tree off_slow = make_ssa_name(uptr);
+            gsi_insert_after(&sg, gimple_build_assign(off_slow, MINUS_EXPR, a, tp), GSI_CONTINUE_LINKING);
+            for (gimple_stmt_iterator i = gsi_start_bb(slow); !gsi_end_p(i); gsi_next(&i))
+                gimple_set_location(gsi_stmt(i), loc);
+
+            /* join: the offset + the bias */
+            gphi *phi = create_phi_node(off0, join);
+            add_phi_arg(phi, off_fast, fast_e, UNKNOWN_LOCATION);
+            add_phi_arg(phi, off_slow, single_succ_edge(slow), UNKNOWN_LOCATION);
+            gsi = gsi_after_labels(join);
+        }
         if (bias)
             gsi_insert_before(&gsi, gimple_build_assign(off, PLUS_EXPR, off0, build_int_cst(uptr, bias)),
                               GSI_SAME_STMT);

@@ -176,7 +176,11 @@ tree pi_icall_decl(void);                /* __perfinst_ctr_icall, or NULL_TREE *
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
 char *pi_icall_asm_template(unsigned k, unsigned site); /* clean-copies=final: a call's whole cache, one asm */
 bool pi_is_icall_asm(const gimple *g);  /* such an asm */
-#define PI_ICALL_ASM_END "2:"           /* its last line, after `\t.subsection 0` */
+#define PI_OOL_ASM_END "2:"  /* the last line of such an asm and of pi_ctr_base_asm_template's, after `\t.subsection 0` */
+bool pi_ctr_base_asm_ok(void);          /* -fPIC: the counters' offset may be one asm */
+char *pi_ctr_base_asm_template(void);   /* that asm, one output (pass-tls.cc) */
+bool pi_ctr_base_asm_line(const char *l, size_t n); /* its first line in the assembly */
+bool pi_ctr_base_asm_template_p(const char *t); /* T is that asm's template */
 const char *pi_asm_name(tree decl);      /* its symbol as the assembly names it */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
@@ -362,6 +366,7 @@ void pi_final_mark_tail_calls(function *copy); /* (cfun) the copy's calls f may 
 opt_pass *pi_make_finaltails_pass(gcc::context *ctxt); /* ... less those with stack arguments */
 opt_pass *pi_make_finaldead_pass(gcc::context *ctxt); /* ... whose counters' loads and adds f leaves out */
 #define PI_TAIL_TAG "\t# perfinst tail" /* the end of such a call's counter update */
+#define PI_CTR_BASED_TAG "\t# perfinst ctr" /* the end of a counter update through a base register (copies.cc) */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
                      const char *icall, unsigned (*unique)(void), char **body, char **chunks, char **cold,
                      const char **why);

@@ -515,7 +515,7 @@ static const char *icall_asm_head(void)
  * the stub through the GOT (no lazy-binding PLT stub, which may change
  * %r10 and %r11).  AT&T only (add_icall_asm's conditions).  finalcopy.cc
  * drops it from f whole: from its first line (icall_asm_head, the slot
- * test) to its last (PI_ICALL_ASM_END). */
+ * test) to its last (PI_OOL_ASM_END). */
 char *pi_icall_asm_template(unsigned k, unsigned site)
 {
     const char *n = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var));
@@ -529,9 +529,71 @@ char *pi_icall_asm_template(unsigned k, unsigned site)
                      "\tpushq $%d\n\tmovl $%u, 4(%%%%rsp)\n"
                      "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
                      "\tcall *__perfinst_icall_stub@GOTPCREL(%%%%rip)\n\tjmp 2f\n"
-                     "\t.subsection 0\n" PI_ICALL_ASM_END,
+                     "\t.subsection 0\n" PI_OOL_ASM_END,
                      icall_asm_head(), t0, n, t0 + 8, n, t0 + 16, n, t0 + 24, site, n, t0,
                      (int)(uint32_t)u, (unsigned)(u >> 32));
+}
+
+/* -fPIC (pass-tls.cc): the counters' offset from the thread pointer as
+ * one asm of one output, once per call of a counting copy: the offset the
+ * unit's constructor stored (__perfinst_ctr_off), and where that is 0 (the
+ * module's TLS block not static: a dlopen'ed module; or before the
+ * constructor) the runtime's stub's (runtime/thread.c
+ * __perfinst_ctr_base_stub), out of line: it steps over the red zone,
+ * pushes the unit's getter (__perfinst_tls, the counters' address by GCC's
+ * TLS model) and the asm's end, calls the stub through the GOT and pops
+ * the offset the stub leaves.  GCC sees no call and no register changed
+ * but the output: the counting copy keeps its arguments in their
+ * registers, and finalcopy.cc drops the asm from f whole (from its load to
+ * its last line, PI_OOL_ASM_END).  AT&T, no retpolines (the stub's call
+ * is indirect). */
+bool pi_ctr_base_asm_ok(void)
+{
+    return ctr_off_var && tls_getter && ix86_asm_dialect == ASM_ATT && ix86_indirect_branch == indirect_branch_keep;
+}
+
+/* its first line up to the register */
+static const char *ctr_base_asm_head(void)
+{
+    static char *head;
+    if (!head)
+        head = xasprintf("movq %s(%%rip), %%", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_off_var)));
+    return head;
+}
+
+char *pi_ctr_base_asm_template(void)
+{
+    return xasprintf("movq %s(%%%%rip), %%0\n\ttestq %%0, %%0\n\tjz 1f\n"
+                     "\t.subsection 1\n"
+                     "1:\tleaq -128(%%%%rsp), %%%%rsp\n"
+                     "\tpushq %%%%rax\n\tleaq %s(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
+                     "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
+                     "\tcall *__perfinst_ctr_base_stub@GOTPCREL(%%%%rip)\n"
+                     "\tpopq %%0\n\tleaq 128(%%%%rsp), %%%%rsp\n\tjmp 2f\n"
+                     "\t.subsection 0\n" PI_OOL_ASM_END,
+                     IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_off_var)),
+                     IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(tls_getter)));
+}
+
+/* T is such an asm's template */
+bool pi_ctr_base_asm_template_p(const char *t)
+{
+    if (!ctr_off_var)
+        return false;
+    const char *n = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_off_var));
+    size_t k = strlen(n);
+    return strncmp(t, "movq ", 5) == 0 && strncmp(t + 5, n, k) == 0 && strncmp(t + 5 + k, "(%%rip), %0\n", 12) == 0;
+}
+
+/* L (a line of the assembly, not NUL-terminated, N bytes) is the first of
+ * such an asm: `\tmovq __perfinst_ctr_off(%rip), %REG` */
+bool pi_ctr_base_asm_line(const char *l, size_t n)
+{
+    if (!ctr_off_var)
+        return false;
+    const char *head = ctr_base_asm_head();
+    size_t k = strlen(head);
+    return n > k + 1 && l[0] == '\t' && memcmp(l + 1, head, k) == 0;
 }
 
 /* An indirect call's cache made by pi_icall_asm_template (an asm of one

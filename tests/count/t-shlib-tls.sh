@@ -4,7 +4,9 @@
 # call targets (its inline cache, promoted by pmopt plan) in both, the
 # same results as an uninstrumented build; linked at start-up, the counting
 # copies reach their counters and inline caches through %fs with no call
-# of __tls_get_addr (gcc-plugin/pass-tls.cc); the copies are not exported.
+# of __tls_get_addr (gcc-plugin/pass-tls.cc), dlopen'ed with none either
+# (the runtime's stub, once per thread); the off mode; the copies are not
+# exported.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fPIC -c "$T/count/shlib.c" -o shlib.o
 pi_ld -shared -o libshlib.so shlib.o
@@ -28,6 +30,14 @@ cmp -s want got1 || fail "linked: $(cat got1), uninstrumented: $(cat want)"
 cmp -s want got2 || fail "dlopen'ed: $(cat got2), uninstrumented: $(cat want)"
 cmp -s want got3 || fail "dlopen'ed, no static surplus: $(cat got3), uninstrumented: $(cat want)"
 ok "the results of the uninstrumented build: $(cat want)"
+# the off mode: the clean copies, most made of their counting copy's
+# assembly (clean-copies=final: the offset's asm left out with the updates)
+assert_eq "linked, PERFINST_MODE=off" "$(cat want)" "$(PERFINST_MODE=off PERFINST_OUT=off.pit ./linked)"
+assert_eq "dlopen'ed, no static surplus, PERFINST_MODE=off" "$(cat want)" \
+    "$(GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_MODE=off PERFINST_OUT=off2.pit ./opened ./libshlib.so)"
+pi_cc -O2 -g -fPIC -fplugin-arg-perfinst-verbose -c "$T/count/shlib.c" -o v.o 2> v.err
+made=$(sed -n "s/.*perfinst: ‘\([a-z_]*\)’ counts in .*made of its assembly.*/\1/p" v.err | sort | xargs)
+assert_eq "made of the counting copy's assembly (lib_work: a call-free loop, lib_apply: a cache)" "lib_scale" "$made"
 for m in linked opened dynamic; do
     python3 "$T/count/check-counts.py" "$PMOPT" ./libshlib.so "$T/count/shlib.c" $m.pit > c || { cat c; fail "$m: counts"; }
     ok "$m, two threads: $(tail -1 c)"
@@ -81,6 +91,36 @@ for line in open(sys.argv[1]):
 print(n)
 PY
     assert_eq "__tls_get_addr calls from counting copies, linked" 0 "$(cat calls)"
+    # dlopen'ed with no static surplus: the offset is each thread's, from
+    # the runtime's stub (one call of the unit's getter per thread: the
+    # calling thread and the one it starts; then the thread's cache), and
+    # still no call of __tls_get_addr from a counting copy
+    GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_OUT=vgd.pit valgrind --tool=callgrind \
+        --callgrind-out-file=cgd.out ./opened ./libshlib.so > /dev/null 2> vgd.err || { cat vgd.err; fail "valgrind"; }
+    python3 - cgd.out > calls << 'PY'
+import re, sys
+names, fn, cfn, n = {}, "", "", 0
+def name(v):
+    m = re.match(r"\((\d+)\)(?: (.*))?", v)
+    if not m:
+        return v
+    if m.group(2):
+        names[m.group(1)] = m.group(2)
+    return names.get(m.group(1), "")
+tls, getter = 0, 0
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if line.startswith("fn="):
+        fn = name(line[3:])
+    elif line.startswith("cfn="):
+        cfn = name(line[4:])
+    elif line.startswith("calls="):
+        k = int(line[6:].split()[0])
+        tls += k if ".count." in fn and cfn == "__tls_get_addr" else 0
+        getter += k if fn == "pi_ctr_base_libc" and cfn == "__perfinst_tls" else 0
+print(tls, getter)
+PY
+    assert_eq "dlopen'ed, no static surplus: __tls_get_addr calls from counting copies, getter calls" "0 2" "$(cat calls)"
 else
     echo "(no valgrind: the run-time check of __tls_get_addr calls is not made)"
 fi
