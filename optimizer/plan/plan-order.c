@@ -66,17 +66,21 @@ static int counting_copies(struct po *p)
     for (size_t i = 0; i < n; i++)
         p->fold[i] = (uint32_t)i, p->copy[i] = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
-        const struct osec *c = &p->s.secs[i];
+        struct osec *c = &p->s.secs[i];
         const char *d = !c->cold ? strstr(c->sym, ".count.") : NULL;
         for (; d && strstr(d + 1, ".count."); d = strstr(d + 1, ".count."))
             ;
         if (!d || d == c->sym || !d[7] || strspn(d + 7, "0123456789") != strlen(d + 7))
             continue;
         size_t l = (size_t)(d - c->sym);
-        for (size_t k = 0; k < n; k++) {
+        int text_f = 0; /* F's text is in the object */
+        size_t k;
+        for (k = 0; k < n; k++) {
             const struct osec *f = &p->s.secs[k];
-            if (k != i && f->kind == c->kind && !f->cold && f->obj == c->obj && strlen(f->sym) == l &&
-                !strncmp(f->sym, c->sym, l)) {
+            if (k == i || f->cold || f->obj != c->obj || strlen(f->sym) != l || strncmp(f->sym, c->sym, l))
+                continue;
+            text_f |= f->kind == OS_TEXT;
+            if (f->kind == c->kind) {
                 /* (data: F.count.N's jump table, .rodata.F.count.N with
                    -ffunction-sections, is F's .rodata.F in the rebuild;
                    it has no copy of its own to model) */
@@ -86,6 +90,11 @@ static int counting_copies(struct po *p)
                 break;
             }
         }
+        /* F made of its counting copy's assembly (clean-copies=final) has
+           its tables in the copy's section, .rodata.F.count.N, beside the
+           copy's: the section is named F's, as the rebuild names it */
+        if (k == n && text_f && c->kind != OS_TEXT)
+            c->name[strlen(c->name) - strlen(c->sym) + l] = 0;
     }
     return 0;
 }
