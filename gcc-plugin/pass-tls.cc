@@ -144,6 +144,25 @@ static tree thread_pointer(void)
     return ref;
 }
 
+/* OUT = asm TEXT (its one operand, an output), before *GSI, which then
+ * points after it; VOLATILE_P: kept where it is (a memory load GCC does
+ * not see), its size for the estimates one instruction */
+static void insert_offset_asm(gimple_stmt_iterator *gsi, const char *text, tree out, bool volatile_p, location_t loc)
+{
+    vec<tree, va_gc> *outputs = NULL;
+    vec_safe_push(outputs, pi_asm_operand("=r", out));
+    gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, outputs, NULL, NULL);
+    if (volatile_p) {
+        gimple_asm_set_volatile(a, true);
+        gimple_asm_set_inline(a, true);
+    }
+    SSA_NAME_DEF_STMT(out) = a;
+    gimple_set_location(a, loc);
+    gsi_insert_before(gsi, a, GSI_SAME_STMT);
+    *gsi = gsi_for_stmt(a);
+    gsi_next(gsi);
+}
+
 static bool tls_gate(function *fun)
 {
     tree ctr = pi_counter_decl();
@@ -265,15 +284,8 @@ static unsigned int tls_execute(function *fun)
         char text[256];
         snprintf(text, sizeof text, "{movq $%s@tpoff+%lld, %%0|mov %%0, OFFSET FLAT:%s@tpoff+%lld}", name,
                  (long long)bias, name, (long long)bias);
-        vec<tree, va_gc> *outputs = NULL;
-        vec_safe_push(outputs, pi_asm_operand("=r", off));
-        gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, outputs, NULL, NULL);
-        SSA_NAME_DEF_STMT(off) = a;
-        gimple_set_location(a, loc);
-        gsi_insert_before(&gsi, a, GSI_SAME_STMT);
+        insert_offset_asm(&gsi, text, off, false, loc);
         join = dom;
-        gsi = gsi_for_stmt(a);
-        gsi_next(&gsi);
     } else {
         tree off0 = make_ssa_name(uptr);
         if (pi_ctr_base_asm_ok()) {
@@ -281,18 +293,9 @@ static unsigned int tls_execute(function *fun)
                (unit.cc pi_ctr_base_asm_template), which changes no register
                but off0: no call for GCC to keep values around */
             char *text = pi_ctr_base_asm_template();
-            vec<tree, va_gc> *outputs = NULL;
-            vec_safe_push(outputs, pi_asm_operand("=r", off0));
-            gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, outputs, NULL, NULL);
+            insert_offset_asm(&gsi, text, off0, true, loc);
             free(text);
-            gimple_asm_set_volatile(a, true);
-            gimple_asm_set_inline(a, true); /* (its size for the estimates: one insn) */
-            SSA_NAME_DEF_STMT(off0) = a;
-            gimple_set_location(a, loc);
-            gsi_insert_before(&gsi, a, GSI_SAME_STMT);
             join = dom;
-            gsi = gsi_for_stmt(a);
-            gsi_next(&gsi);
         } else {
             tree off_fast = make_ssa_name(uptr);
             gimple *load = gimple_build_assign(off_fast, offv);

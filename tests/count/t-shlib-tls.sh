@@ -65,41 +65,12 @@ assert_not_contains "no counter read or written at __tls_get_addr's result" shli
 assert_not_contains "no inline cache read or written at __tls_get_addr's result" shlib.mem '__perfinst_ctr_icall@dtpoff\('
 grep -q '%fs:' shlib.s || fail "no %fs-relative counter update in shlib.s"
 
-# linked at start-up the block is static: no __tls_get_addr call from a
-# counting copy in a run (callgrind's call counts: deterministic)
-if command -v valgrind > /dev/null; then
-    PERFINST_OUT=vg.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./linked > /dev/null 2> vg.err ||
-        { cat vg.err; fail "valgrind"; }
-    python3 - cg.out > calls << 'PY'
+# cg_calls OUT: of a callgrind profile, the calls of __tls_get_addr from
+# counting copies and of the unit's getter from the runtime's stub
+cg_calls() {
+    python3 - "$1" << 'PY'
 import re, sys
-names, fn, cfn, n = {}, "", "", 0
-def name(v):
-    m = re.match(r"\((\d+)\)(?: (.*))?", v)
-    if not m:
-        return v
-    if m.group(2):
-        names[m.group(1)] = m.group(2)
-    return names.get(m.group(1), "")
-for line in open(sys.argv[1]):
-    line = line.rstrip("\n")
-    if line.startswith("fn="):
-        fn = name(line[3:])
-    elif line.startswith("cfn="):
-        cfn = name(line[4:])
-    elif line.startswith("calls=") and ".count." in fn and cfn == "__tls_get_addr":
-        n += int(line[6:].split()[0])
-print(n)
-PY
-    assert_eq "__tls_get_addr calls from counting copies, linked" 0 "$(cat calls)"
-    # dlopen'ed with no static surplus: the offset is each thread's, from
-    # the runtime's stub (one call of the unit's getter per thread: the
-    # calling thread and the one it starts; then the thread's cache), and
-    # still no call of __tls_get_addr from a counting copy
-    GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_OUT=vgd.pit valgrind --tool=callgrind \
-        --callgrind-out-file=cgd.out ./opened ./libshlib.so > /dev/null 2> vgd.err || { cat vgd.err; fail "valgrind"; }
-    python3 - cgd.out > calls << 'PY'
-import re, sys
-names, fn, cfn, n = {}, "", "", 0
+names, fn, cfn = {}, "", ""
 def name(v):
     m = re.match(r"\((\d+)\)(?: (.*))?", v)
     if not m:
@@ -120,6 +91,23 @@ for line in open(sys.argv[1]):
         getter += k if fn == "pi_ctr_base_libc" and cfn == "__perfinst_tls" else 0
 print(tls, getter)
 PY
+}
+
+# linked at start-up the block is static: no __tls_get_addr call from a
+# counting copy in a run, nor the stub's (callgrind's call counts:
+# deterministic)
+if command -v valgrind > /dev/null; then
+    PERFINST_OUT=vg.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./linked > /dev/null 2> vg.err ||
+        { cat vg.err; fail "valgrind"; }
+    cg_calls cg.out > calls
+    assert_eq "__tls_get_addr calls from counting copies, linked; getter calls" "0 0" "$(cat calls)"
+    # dlopen'ed with no static surplus: the offset is each thread's, from
+    # the runtime's stub (one call of the unit's getter per thread: the
+    # calling thread and the one it starts; then the thread's cache), and
+    # still no call of __tls_get_addr from a counting copy
+    GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_OUT=vgd.pit valgrind --tool=callgrind \
+        --callgrind-out-file=cgd.out ./opened ./libshlib.so > /dev/null 2> vgd.err || { cat vgd.err; fail "valgrind"; }
+    cg_calls cgd.out > calls
     assert_eq "dlopen'ed, no static surplus: __tls_get_addr calls from counting copies, getter calls" "0 2" "$(cat calls)"
 else
     echo "(no valgrind: the run-time check of __tls_get_addr calls is not made)"
