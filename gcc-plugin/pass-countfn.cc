@@ -1039,7 +1039,7 @@ static const char *final_refusal(function *fun)
     if (!pi_opt.counter_address_abs)
         return "counters through a base register (counter-address=base)";
     if (pic ? !pi_ctr_base_asm_ok() : DECL_TLS_MODEL(ctr) != TLS_MODEL_LOCAL_EXEC)
-        return "counters through GCC's TLS model (-ftls-model, or -fPIC with retpolines or Intel syntax)";
+        return "counters through GCC's TLS model (-ftls-model, or -fPIC with retpolines, Intel syntax or -mcmodel=large)";
     if (pic && (fun->calls_setjmp || fun->has_nonlocal_label))
         return "-fPIC's counters through GCC's TLS model (setjmp, a nonlocal label)";
     if (pi_opt.counting_opt == PI_COPT_FULL)

@@ -546,10 +546,11 @@ char *pi_icall_asm_template(unsigned k, unsigned site)
  * but the output: the counting copy keeps its arguments in their
  * registers, and finalcopy.cc drops the asm from f whole (from its load to
  * its last line, PI_OOL_ASM_END).  AT&T, no retpolines (the stub's call
- * is indirect). */
+ * is indirect), LP64 and not -mcmodel=large (its %rip-relative operands). */
 bool pi_ctr_base_asm_ok(void)
 {
-    return ctr_off_var && tls_getter && ix86_asm_dialect == ASM_ATT && ix86_indirect_branch == indirect_branch_keep;
+    return ctr_off_var && tls_getter && ix86_asm_dialect == ASM_ATT && ix86_indirect_branch == indirect_branch_keep &&
+           TARGET_LP64 && ix86_cmodel != CM_LARGE_PIC;
 }
 
 /* its first line up to the register */

@@ -285,6 +285,12 @@ for f in twice calls tight vsum; do
     assert_not_contains "-fPIC: $f updates no counter" pic-$f.s '%fs:'
     assert_not_contains "-fPIC: $f computes no offset" pic-$f.s '__perfinst_ctr_off\|__perfinst_ctr_base_stub'
 done
+# -mcmodel=large: the offset's asm (%rip-relative) not made, GCC's model
+# and late's clean copies, said why
+pi_cc -O2 -fPIC -mcmodel=large $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o large.o 2> large.err ||
+    fail "-fPIC -mcmodel=large: final.c does not compile"
+assert_not_contains "-fPIC -mcmodel=large: nothing made of its copy's assembly" large.err "made of its assembly"
+assert_contains "-fPIC -mcmodel=large: said why" large.err "not from its assembly: counters through GCC's TLS model"
 # where f would still read counters through the offset (pickeep.c:
 # IVOPTs shares a loop's counters with the program), f is late's
 pi_cc -O2 -fPIC $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/pickeep.c" -o pickeep.o 2> pickeep.err
