@@ -1051,8 +1051,6 @@ static const char *final_refusal(function *fun)
         return "-pg or -finstrument-functions";
     if (fun->has_forced_label_in_static)
         return "label addresses in a static table (computed goto)";
-    if (pi_split_switch_index(fun->decl) < 0 || !pi_fnon_asm_name())
-        return "no byte of __perfinst_fnon of its own";
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
@@ -1089,10 +1087,17 @@ static void make_final(function *fun, tree copy, const char *body)
     tree decl = fun->decl;
     const char *fnon = pi_fnon_asm_name();
     int fi = pi_split_switch_index(decl);
-    gcc_assert(fnon && fi >= 0);
     /* (past the copy's own test, copy-calls=direct: pass-tailjump.cc) */
     const char *on = pi_copy_entry_label(decl);
-    char *text = xasprintf("cmpb\t$0, %d+%s(%%rip)\n\tjne\t%s\n%s", fi, fnon, on ? on : pi_asm_name(copy), body);
+    /* the function's switch byte; a function with none of its own (C++'s
+       implicit destructors, whose only code is their members' inlined
+       destructors: they get no site of their own) tests the mode register
+       as late's dispatch does, through the GOT (an int of libperfinst's;
+       %r11 is free at a function's entry) */
+    char *test = fi >= 0 && fnon ? xasprintf("cmpb\t$0, %d+%s(%%rip)", fi, fnon)
+                                 : xstrdup("movq\t__perfinst_on@GOTPCREL(%rip), %r11\n\tcmpl\t$0, (%r11)");
+    char *text = xasprintf("%s\n\tjne\t%s\n%s", test, on ? on : pi_asm_name(copy), body);
+    free(test);
     free_dominance_info(CDI_DOMINATORS);
     free_dominance_info(CDI_POST_DOMINATORS);
     basic_block b = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));

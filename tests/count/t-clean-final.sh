@@ -263,6 +263,19 @@ if command -v g++ > /dev/null; then
         assert_contains "noexcept ($mode): std::terminate" ne8.err "terminate called after throwing"
         assert_not_contains "noexcept ($mode): main's catch not reached" ne8.out caught
     done
+    # an implicit virtual destructor (flow-dtor.cc's ~Named: no site, no
+    # switch byte of its own): made of its copy's assembly, its dispatch
+    # the mode register's; the same output, exact counts, nothing counted
+    # in the off mode
+    pi_cc -x c++ -O2 -g $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/flow-dtor.cc" -o dtor.o 2> dtor.err
+    pi_ld --pi-cc=g++ -O2 -o dtor dtor.o
+    assert_eq "implicit destructors made of their copies' assembly (deleting, complete)" 2 \
+        "$(grep -cF "Named::~Named()’ made of its assembly" dtor.err || true)"
+    objdump -d --no-show-raw-insn dtor | awk '/<_ZN5NamedD0Ev>:/ { on = 1; next } on { print; if (++n == 3) exit }' > d0.s
+    assert_contains "the deleting destructor tests the mode register" d0.s "__perfinst_on"
+    run_exact dtor "$T/count/flow-dtor.cc" "sum 960" "implicit destructor"
+    assert_eq "implicit destructor: PERFINST_MODE=off output" "sum 960" "$(PERFINST_MODE=off PERFINST_OUT=dtor-off.pit ./dtor)"
+    assert_eq "implicit destructor: lines counted with PERFINST_MODE=off" "" "$(lines ./dtor dtor-off.pit)"
 else
     echo "g++ not installed: the C++ part not run"
 fi
