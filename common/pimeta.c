@@ -132,6 +132,14 @@ struct reader {
     size_t nranges, ranges_cap;
     struct range_tmp *cranges; /* .perfinst.clean's */
     size_t ncranges, cranges_cap;
+    /* an object's sections (ET_REL), indexed once: by section index, its
+       first relocation section and each one's next for the same target
+       (0: none), and the SHT_SYMTAB_SHNDX section whose sh_link it is (a
+       symbol table's extended indices; 0: none) — an object compiled with
+       -ffunction-sections has thousands of sections, and a scan of them
+       per relocation was most of perfinst-ld's time */
+    size_t nscn;
+    size_t *first_rel, *next_rel, *xndx_of;
 };
 
 /* One section being walked. */
@@ -318,6 +326,11 @@ static void reader_free(struct reader *rd)
     rd->units = NULL;
     rd->ranges = rd->cranges = NULL;
     rd->nunits = rd->nranges = rd->ncranges = 0;
+    free(rd->first_rel);
+    free(rd->next_rel);
+    free(rd->xndx_of);
+    rd->first_rel = rd->next_rel = rd->xndx_of = NULL;
+    rd->nscn = 0;
 }
 
 /* The n ranges t, sorted, into *out (and their sections into *shndx). */
@@ -471,13 +484,9 @@ static int reloc_symbol(struct reader *rd, Elf *elf, size_t symtab_ndx, uint64_t
     Elf32_Word xndx = 0;
     Elf_Data *xd = NULL;
     /* SHT_SYMTAB_SHNDX holds section indices >= SHN_LORESERVE */
-    Elf_Scn *x = NULL;
-    while ((x = elf_nextscn(elf, x))) {
-        GElf_Shdr xs;
-        if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX && xs.sh_link == symtab_ndx) {
-            xd = elf_getdata(x, NULL);
-            break;
-        }
+    if (symtab_ndx < rd->nscn && rd->xndx_of[symtab_ndx]) {
+        Elf_Scn *x = elf_getscn(elf, rd->xndx_of[symtab_ndx]);
+        xd = x ? elf_getdata(x, NULL) : NULL;
     }
     if (symi > INT_MAX || !gelf_getsymshndx(d, xd, (int)symi, &sym, &xndx))
         return pi_err_set(rd->err, "%s: .rela" PI_SECTION_META ": symbol %llu: %s", rd->path,
@@ -529,6 +538,34 @@ static int apply_relocs(struct reader *rd, Elf *elf, Elf_Scn *rs, const GElf_Shd
     return 0;
 }
 
+/* rd's index of ELF's sections (struct reader): one pass */
+static int index_sections(struct reader *rd, Elf *elf)
+{
+    size_t n;
+    if (elf_getshdrnum(elf, &n))
+        return ELF_ERR(rd, "elf_getshdrnum");
+    rd->nscn = n;
+    rd->first_rel = calloc(n + 1, sizeof *rd->first_rel);
+    rd->next_rel = calloc(n + 1, sizeof *rd->next_rel);
+    rd->xndx_of = calloc(n + 1, sizeof *rd->xndx_of);
+    if (!rd->first_rel || !rd->next_rel || !rd->xndx_of)
+        return pi_err_set(rd->err, "%s: out of memory", rd->path);
+    /* (last to first, so that each list is in the sections' order, as the
+       scan found them) */
+    for (size_t i = n; i-- > 1;) {
+        Elf_Scn *x = elf_getscn(elf, i);
+        GElf_Shdr sh;
+        if (!x || !gelf_getshdr(x, &sh))
+            return ELF_ERR(rd, "gelf_getshdr");
+        if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) && sh.sh_info < n) {
+            rd->next_rel[i] = rd->first_rel[sh.sh_info];
+            rd->first_rel[sh.sh_info] = i;
+        } else if (sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link < n)
+            rd->xndx_of[sh.sh_link] = i; /* (the first one, as the scan took) */
+    }
+    return 0;
+}
+
 int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struct pi_err *err)
 {
     memset(m, 0, sizeof *m);
@@ -570,6 +607,8 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
         goto out;
     }
 
+    if (eh.e_type == ET_REL && index_sections(&rd, elf))
+        goto out;
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
@@ -631,15 +670,13 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
                 goto out;
             }
             memcpy(buf, d->d_buf, d->d_size);
-            Elf_Scn *rs = NULL;
-            while ((rs = elf_nextscn(elf, rs))) {
+            for (size_t ri = ndx < rd.nscn ? rd.first_rel[ndx] : 0; ri; ri = rd.next_rel[ri]) {
+                Elf_Scn *rs = elf_getscn(elf, ri);
                 GElf_Shdr rsh;
-                if (!gelf_getshdr(rs, &rsh)) {
+                if (!rs || !gelf_getshdr(rs, &rsh)) {
                     ELF_ERR(&rd, "gelf_getshdr");
                     goto out;
                 }
-                if ((rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) || rsh.sh_info != ndx)
-                    continue;
                 if (rsh.sh_type == SHT_REL) {
                     pi_err_set(err, "%s: %s: SHT_REL relocations are not supported (x86-64 uses "
                                "RELA)", path, name);
