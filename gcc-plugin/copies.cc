@@ -145,15 +145,20 @@ static bool is_site_marker(gimple *g)
            strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
 }
 
-/* an update through the counters' base (pi_counter_asm_rebase) */
+/* T is the template of an update through the counters' base
+ * (pi_counter_asm_rebase: UPDATE_BASED, its tail-call tag after it or
+ * not); finalcopy.cc's finaldead reads it too */
+bool pi_based_update_template(const char *t)
+{
+    return strncmp(t, "{addq $", 7) == 0 && strstr(t, "}" PI_CTR_BASED_TAG);
+}
+
 static bool is_based_counter_asm(gimple *g)
 {
     if (gimple_code(g) != GIMPLE_ASM)
         return false;
     gasm *a = as_a<gasm *>(g);
-    const char *t = gimple_asm_string(a);
-    return strncmp(t, "{addq $", 7) == 0 && strstr(t, "}" PI_CTR_BASED_TAG) && gimple_asm_ninputs(a) == 1 &&
-           gimple_asm_noutputs(a) == 0;
+    return pi_based_update_template(gimple_asm_string(a)) && gimple_asm_ninputs(a) == 1 && gimple_asm_noutputs(a) == 0;
 }
 
 /* A counter update's asm (its block's marker in it or not; either form),

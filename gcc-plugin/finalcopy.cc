@@ -1808,7 +1808,7 @@ static bool based_update_asm(rtx pat)
     if (GET_CODE(pat) == PARALLEL)
         pat = XVECEXP(pat, 0, 0);
     return GET_CODE(pat) == ASM_OPERANDS && ASM_OPERANDS_INPUT_LENGTH(pat) == 1 &&
-           strstr(ASM_OPERANDS_TEMPLATE(pat), "}" PI_CTR_BASED_TAG);
+           pi_based_update_template(ASM_OPERANDS_TEMPLATE(pat));
 }
 
 /* PAT is a loop counter's write-back, `ctr[K] += REG` (copies.cc
@@ -1886,6 +1886,32 @@ static bool dead_jump(rtx_insn *jump, const_sbitmap stores)
     return false;
 }
 
+/* A result of INSN is read outside the set IN (by an instruction not in
+ * it, or an artificial use: the function's return value at its exit);
+ * COPIES_OK: not counting plain register copies (a spill and its reload)
+ * as outside.  Needs the def-use chains. */
+static bool read_outside(rtx_insn *insn, const_sbitmap in, bool copies_ok)
+{
+    df_ref def;
+    FOR_EACH_INSN_DEF(def, insn)
+    {
+        if (DF_REF_FLAGS_IS_SET(def, DF_REF_MUST_CLOBBER | DF_REF_MAY_CLOBBER))
+            continue;
+        for (df_link *l = DF_REF_CHAIN(def); l; l = l->next) {
+            df_ref use = l->ref;
+            if (DF_REF_IS_ARTIFICIAL(use))
+                return true;
+            rtx_insn *u = DF_REF_INSN(use);
+            if (DEBUG_INSN_P(u) || bitmap_bit_p(in, INSN_UID(u)))
+                continue;
+            rtx set = copies_ok ? single_set(u) : NULL_RTX;
+            if (!(set && REG_P(SET_SRC(set))))
+                return true;
+        }
+    }
+    return false;
+}
+
 static unsigned int finaldead_execute(function *fun)
 {
     tree ctr = pi_counter_decl();
@@ -1933,21 +1959,7 @@ static unsigned int finaldead_execute(function *fun)
             insn = maybe[i];
             if (!bitmap_bit_p(in, INSN_UID(insn)))
                 continue;
-            bool out = false;
-            df_ref def;
-            FOR_EACH_INSN_DEF(def, insn)
-            {
-                if (DF_REF_FLAGS_IS_SET(def, DF_REF_MUST_CLOBBER | DF_REF_MAY_CLOBBER))
-                    continue;
-                for (df_link *l = DF_REF_CHAIN(def); l && !out; l = l->next) {
-                    df_ref use = l->ref;
-                    if (DF_REF_IS_ARTIFICIAL(use))
-                        out = true;
-                    else if (!DEBUG_INSN_P(DF_REF_INSN(use)))
-                        out = !bitmap_bit_p(in, INSN_UID(DF_REF_INSN(use)));
-                }
-            }
-            if (out) {
+            if (read_outside(insn, in, false)) {
                 bitmap_clear_bit(in, INSN_UID(insn));
                 changed = true;
             }
@@ -1958,11 +1970,11 @@ static unsigned int finaldead_execute(function *fun)
        reaches the counters through it (pic_offset_read): a reference to
        the counters (in %fs's address space) not left out here (a loop's
        counter load whose value is spilled, an induction variable IVOPTs
-       shares), or a read of the offset's register by anything but the
-       update asms, what is left out here and plain copies (a spill: f
-       then stores and reloads a register's stale value, which only what
-       is left out reads).  The stores, which the text cannot tell from
-       the program's `%fs:` ones, are marked too. */
+       shares), or a read of the offset's register by anything but what
+       is left out here (the update asms are in the set) and plain copies
+       (a spill: f then stores and reloads a register's stale value,
+       which only what is left out reads).  The stores, which the text
+       cannot tell from the program's `%fs:` ones, are marked too. */
     if (pic) {
         FOR_EACH_BB_FN(bb, fun)
         FOR_BB_INSNS(bb, insn)
@@ -1975,22 +1987,8 @@ static unsigned int finaldead_execute(function *fun)
                 if (MEM_P(*it) && counter_mem(*it, ctr))
                     pic_offset_read = true;
             }
-            if (!ctr_base_asm(PATTERN(insn)))
-                continue;
-            df_ref def;
-            FOR_EACH_INSN_DEF(def, insn)
-            {
-                if (DF_REF_FLAGS_IS_SET(def, DF_REF_MUST_CLOBBER | DF_REF_MAY_CLOBBER))
-                    continue;
-                for (df_link *l = DF_REF_CHAIN(def); l && !pic_offset_read; l = l->next) {
-                    df_ref use = l->ref;
-                    rtx_insn *u = DF_REF_IS_ARTIFICIAL(use) ? NULL : DF_REF_INSN(use);
-                    rtx set = u ? single_set(u) : NULL_RTX;
-                    if (!u || (!DEBUG_INSN_P(u) && !bitmap_bit_p(in, INSN_UID(u)) && !based_update_asm(PATTERN(u)) &&
-                               !(set && REG_P(SET_SRC(set)))))
-                        pic_offset_read = true;
-                }
-            }
+            if (ctr_base_asm(PATTERN(insn)) && read_outside(insn, in, true))
+                pic_offset_read = true;
         }
         for (rtx_insn *st : store_insns)
             maybe.safe_push(st);

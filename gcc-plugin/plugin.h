@@ -349,6 +349,7 @@ const char *pi_asm_after_marker(const char *t); /* an asm's text past the site m
 bool pi_counter_or_marker_asm(gimple *g); /* a counter update's asm or a site marker */
 bool pi_counter_update_asm(gimple *g);     /* a counter update's asm */
 bool pi_write_back_template(const char *t, const char *ctr); /* a loop counter's write-back asm, `ctr[K] += REG` */
+bool pi_based_update_template(const char *t); /* an update through the counters' base, `ctr[K] += N` */
 void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tree base); /* through a base (pass-tls.cc) */
 unsigned pi_promote_loop_counters(function *fun); /* loop-counters=register: a loop's counters in registers */
 void pi_split_update(function *fun); /* after a split's edits: dominators, loops, SSA */
