@@ -117,8 +117,12 @@ void pi_final_capture_start(void)
     cap_buf = NULL;
     cap_len = 0;
     FILE *m = open_memstream(&cap_buf, &cap_len);
-    if (m)
+    if (m) {
         asm_out_file = m;
+        /* the copy's section named in its text: GCC writes a switch only
+           to another section than the last function's */
+        in_section = NULL;
+    }
 }
 
 /* Stops capturing: the text (malloc'd, NUL-terminated; NULL if none was
@@ -198,11 +202,13 @@ static size_t copy_len(const line &l)
 
 /* a counter update's line that ends in PI_TAIL_TAG (a call f makes a tail
    call comes right before it: pi_final_mark_tail_calls) */
-static bool tail_tagged(const line &l)
+static bool ends(const line &l, const char *tag)
 {
-    size_t k = strlen(PI_TAIL_TAG);
-    return l.n > k && memcmp(l.s + l.n - k, PI_TAIL_TAG, k) == 0;
+    size_t k = strlen(tag);
+    return l.n > k && memcmp(l.s + l.n - k, tag, k) == 0;
 }
+
+static bool tail_tagged(const line &l) { return ends(l, PI_TAIL_TAG); }
 
 /* `\taddq $N, %fs:CTR@tpoff+K` (pi_counters_as_asm's update, AT&T), with
    PI_TAIL_TAG after it or not */
@@ -244,11 +250,14 @@ static bool based_counter_line(const line &l)
 }
 
 /* `\tcmpq %REG, %fs:ICALL@tpoff+K`: the first line of an indirect call's
-   cache (unit.cc pi_icall_asm_template) */
+   cache (unit.cc pi_icall_asm_template); under -fPIC `\tcmpq %REG,
+   %fs:K(%REG)` tagged PI_ICALL_BASED_TAG (pass-tls.cc) */
 static bool icall_cmp_line(const line &l, const char *icall)
 {
     if (!icall || l.n < 8 || memcmp(l.s, "\tcmpq %", 7) != 0)
         return false;
+    if (ends(l, PI_ICALL_BASED_TAG))
+        return true;
     const char *s = l.s + 7, *e = l.s + l.n;
     while (s < e && ISALNUM(*s))
         s++;
@@ -1138,8 +1147,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         if (other)
             *why = "a symbol defined in the body (a hot/cold split)";
         else if (counter_line(l, ctr) || (icall && counter_line(l, icall)) || based_counter_line(l) ||
-                 equals(l, "\t" PI_TAIL_TAG))
-            drop[i - first] = 1;
+                 equals(l, "\t" PI_TAIL_TAG) || (ends(l, PI_ICALL_BASED_TAG) && !icall_cmp_line(l, icall)))
+            drop[i - first] = 1; /* (the last: -fPIC, the caches' offset from the counters') */
         else if (ctr_use u = counter_use(l, ctr)) {
             /* GCC's own (a call-free loop's): the stores go, the loads
                stay (the program's values may be computed from them: an
@@ -1773,7 +1782,8 @@ PI_RTL_PASS(finaltails)
 /* X is a memory reference to the counters CTR (under -fPIC: through the
  * offset's register, pass-tls.cc, in %fs's address space, which the
  * counting copy's own code does not use otherwise; a function with an
- * indirect call's cache there is not made so: final_refusal) */
+ * indirect call's cache of GIMPLE's form there is not made so:
+ * final_refusal) */
 static bool counter_mem(const_rtx x, tree ctr)
 {
     if (!MEM_P(x))
@@ -1809,6 +1819,17 @@ static bool based_update_asm(rtx pat)
         pat = XVECEXP(pat, 0, 0);
     return GET_CODE(pat) == ASM_OPERANDS && ASM_OPERANDS_INPUT_LENGTH(pat) == 1 &&
            pi_based_update_template(ASM_OPERANDS_TEMPLATE(pat));
+}
+
+/* -fPIC: PAT is an inline cache's asm through the caches' offset, or the
+ * asm that computes that offset (pass-tls.cc: tagged PI_ICALL_BASED_TAG) */
+static bool icall_based_asm(rtx pat)
+{
+    if (GET_CODE(pat) == PARALLEL)
+        pat = XVECEXP(pat, 0, 0);
+    if (GET_CODE(pat) == SET)
+        pat = SET_SRC(pat);
+    return GET_CODE(pat) == ASM_OPERANDS && strstr(ASM_OPERANDS_TEMPLATE(pat), PI_ICALL_BASED_TAG);
 }
 
 /* PAT is a loop counter's write-back, `ctr[K] += REG` (copies.cc
@@ -1925,7 +1946,7 @@ static unsigned int finaldead_execute(function *fun)
     rtx_insn *insn;
     FOR_EACH_BB_FN(bb, fun)
     FOR_BB_INSNS(bb, insn)
-    if (NONJUMP_INSN_P(insn) && based_update_asm(PATTERN(insn)))
+    if (NONJUMP_INSN_P(insn) && (based_update_asm(PATTERN(insn)) || icall_based_asm(PATTERN(insn))))
         bitmap_set_bit(in, INSN_UID(insn)); /* (left out by the text: a copy of the offset only they read is dead) */
     else if (dead_kind k = dead_kind_of(insn, ctr)) {
         bitmap_set_bit(in, INSN_UID(insn));
@@ -1971,7 +1992,7 @@ static unsigned int finaldead_execute(function *fun)
        the counters (in %fs's address space) not left out here (a loop's
        counter load whose value is spilled, an induction variable IVOPTs
        shares), or a read of the offset's register by anything but what
-       is left out here (the update asms are in the set) and plain copies
+       is left out here (the update asms and the caches' are in the set) and plain copies
        (a spill: f then stores and reloads a register's stale value,
        which only what is left out reads).  The stores, which the text
        cannot tell from the program's `%fs:` ones, are marked too. */
@@ -1987,7 +2008,7 @@ static unsigned int finaldead_execute(function *fun)
                 if (MEM_P(*it) && counter_mem(*it, ctr))
                     pic_offset_read = true;
             }
-            if (ctr_base_asm(PATTERN(insn)) && read_outside(insn, in, true))
+            if ((ctr_base_asm(PATTERN(insn)) || icall_based_asm(PATTERN(insn))) && read_outside(insn, in, true))
                 pic_offset_read = true;
         }
         for (rtx_insn *st : store_insns)

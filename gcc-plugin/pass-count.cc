@@ -643,15 +643,20 @@ static void add_icall_test(basic_block b, basic_block j, unsigned k, unsigned wa
  * every call of the function, in f too) and the indirect call from being a
  * tail call.  The asm's miss calls a stub that saves every register
  * (runtime/icall.c), so GCC sees only the flags change.  The slot's
- * local-exec offset is a constant of the link only in an executable's code
- * (not -fPIC: there pass-tls.cc rebases the GIMPLE form); the template is
- * AT&T, and its call of the stub an indirect one (not with retpolines). */
+ * local-exec offset is a constant of the link only in an executable's code;
+ * under -fPIC pass-tls.cc rebases the asm onto the slots' offset it
+ * computes (pi_icall_asm_rebase; where it computes none, setjmp, onto
+ * their address).  The template is AT&T, and its call of the stub an
+ * indirect one (not with retpolines).  Not with -flto: the slots' symbol,
+ * named in the asm's text, is renamed when units share a partition. */
 static bool icall_as_asm(void)
 {
     tree v = pi_icall_decl();
-    return pi_opt.clean_copies == PI_CLEAN_FINAL && pi_opt.counting_opt != PI_COPT_FULL && v &&
-           DECL_TLS_MODEL(v) == TLS_MODEL_LOCAL_EXEC && pi_opt.counter_address_abs && !pi_counter_offset_decl() &&
-           ix86_asm_dialect == ASM_ATT && ix86_indirect_branch == indirect_branch_keep;
+    if (pi_opt.clean_copies != PI_CLEAN_FINAL || pi_opt.counting_opt == PI_COPT_FULL || !v ||
+        !pi_opt.counter_address_abs || ix86_asm_dialect != ASM_ATT || ix86_indirect_branch != indirect_branch_keep ||
+        flag_lto || in_lto_p)
+        return false;
+    return pi_counter_offset_decl() ? pi_ctr_base_asm_ok() : DECL_TLS_MODEL(v) == TLS_MODEL_LOCAL_EXEC;
 }
 
 /* As add_icall_test for both ways and the miss, one asm after AFTER (at

@@ -117,6 +117,14 @@ static bool splittable(function *fun)
 {
     if (fun->calls_setjmp || fun->has_nonlocal_label || fun->can_throw_non_call_exceptions)
         return false;
+    /* a function of its own optimize attribute is counted in place at -O0
+       and -Og, as a unit compiled so (countfn_gate): no pass after the
+       split would take the clean copy's dead loads of the counters out
+       (under -fPIC their __tls_get_addr calls stayed, naming no TLS
+       symbol: an internal compiler error in final) */
+    if (!opt_for_fn(fun->decl, optimize) || opt_for_fn(fun->decl, optimize_debug) ||
+        !opt_for_fn(fun->decl, flag_optimize_sibling_calls))
+        return false;
     /* (what GCC cannot duplicate within a function: a block with a label
        whose address is taken is copied by versioning, which maps labels) */
     basic_block bb;

@@ -69,8 +69,14 @@
  *
  * (linked into an executable, ld resolves both as @tpoff: the same
  * difference).  The miss call's slot address is %fs:0 + icall_off + 32*S,
- * with no __tls_get_addr either.  Executables keep the caches' local-exec
- * form.
+ * with no __tls_get_addr either.  A cache made one asm (clean-copies=final:
+ * pass-count.cc icall_as_asm, written in the local-exec form) gets
+ * icall_off as its second operand (pi_icall_asm_rebase); its lines and the
+ * icall_off asm's are tagged PI_ICALL_BASED_TAG, for finalcopy.cc to leave
+ * out of f.  In a function this pass leaves to GCC's model (setjmp ...,
+ * below) such an asm is given the slots' address by GCC's model instead:
+ * the local-exec form would not link into a shared object.  Executables
+ * keep the caches' local-exec form.
  *
  * The bias (both models): a disp8 reaches 32 eight-byte counters,
  * base-128 .. base+120; the window is put where the function's updates
@@ -163,15 +169,43 @@ static void insert_offset_asm(gimple_stmt_iterator *gsi, const char *text, tree 
     gsi_next(gsi);
 }
 
+/* functions left to GCC's model */
+static bool tls_skip(function *fun)
+{
+    return !optimize || pi_is_own_decl(fun->decl) || fun->calls_setjmp || fun->has_nonlocal_label;
+}
+
 static bool tls_gate(function *fun)
 {
     tree ctr = pi_counter_decl();
-    if (!optimize || seen_error() || !ctr || pi_is_own_decl(fun->decl) || fun->calls_setjmp ||
-        fun->has_nonlocal_label)
+    if (seen_error() || !ctr)
         return false;
-    /* -fPIC: the offset (above); an executable: its constant offset */
+    /* -fPIC: the offset (above), or the inline caches' asms given the
+       slots' address where there is none; an executable: its constant
+       offset */
     return pi_counter_offset_decl() ||
-           (DECL_TLS_MODEL(ctr) == TLS_MODEL_LOCAL_EXEC && !pi_opt.counter_address_abs);
+           (!tls_skip(fun) && DECL_TLS_MODEL(ctr) == TLS_MODEL_LOCAL_EXEC && !pi_opt.counter_address_abs);
+}
+
+/* -fPIC, a function left to GCC's model: its caches' asms given the slots'
+ * address, &__perfinst_ctr_icall by that model */
+static unsigned int flat_caches(function *fun)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (!pi_is_icall_asm(g))
+            continue;
+        tree icall = pi_icall_decl();
+        tree p = make_ssa_name(build_pointer_type(TREE_TYPE(icall))), a = make_ssa_name(pointer_sized_int_node);
+        gsi_insert_before(&gsi, gimple_build_assign(p, build_fold_addr_expr(icall)), GSI_SAME_STMT);
+        gsi_insert_before(&gsi, gimple_build_assign(a, NOP_EXPR, p), GSI_SAME_STMT);
+        pi_icall_asm_rebase(g, a, true);
+        gsi = gsi_for_stmt(SSA_NAME_DEF_STMT(a));
+        gsi_next(&gsi);
+    }
+    return 0;
 }
 
 /* An executable's function keeps the local-exec form unless it has at
@@ -188,11 +222,13 @@ static bool tls_gate(function *fun)
 static unsigned int tls_execute(function *fun)
 {
     tree ctr = pi_counter_decl(), offv = pi_counter_offset_decl();
+    if (tls_skip(fun))
+        return offv && pi_icall_decl() ? flat_caches(fun) : 0;
     /* -fPIC: the inline caches of indirect calls too, from the same offset */
     tree icall = offv ? pi_icall_decl() : NULL_TREE;
     struct use {
         gimple *g;
-        unsigned op;   /* the operand; ~0u: an update asm (copies.cc) */
+        unsigned op;   /* the operand; ~0u: an update asm (copies.cc); ~1u: a cache's asm */
         HOST_WIDE_INT off, add;
         bool icall;    /* in __perfinst_ctr_icall, not __perfinst_ctr */
         bool addr;     /* its address, call argument OP (the cache's miss call) */
@@ -228,6 +264,10 @@ static unsigned int tls_execute(function *fun)
                 calls = true;
             if (pi_counter_asm_parse(g, ctr, &add, &off)) { /* (-fPIC's too: every one) */
                 note({g, ~0u, off, add, false, false}, bb, w);
+                continue;
+            }
+            if (icall && pi_is_icall_asm(g)) {
+                note({g, ~1u, 0, 0, true, false}, bb, w);
                 continue;
             }
             if (icall && is_gimple_call(g))
@@ -341,8 +381,8 @@ static unsigned int tls_execute(function *fun)
             const char *in = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall));
             char text[512];
             snprintf(text, sizeof text,
-                     "{leaq %s@dtpoff(%%1), %%0\n\tsubq $%s@dtpoff, %%0|lea %%0, [%%1+%s@dtpoff]\n\tsub %%0, "
-                     "OFFSET FLAT:%s@dtpoff}",
+                     "{leaq %s@dtpoff(%%1), %%0" PI_ICALL_BASED_TAG "\n\tsubq $%s@dtpoff, %%0" PI_ICALL_BASED_TAG
+                     "|lea %%0, [%%1+%s@dtpoff]\n\tsub %%0, OFFSET FLAT:%s@dtpoff}",
                      in, cn, in, cn);
             vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
             icall_off = make_ssa_name(uptr);
@@ -367,6 +407,10 @@ static unsigned int tls_execute(function *fun)
     for (const use &u : uses) {
         if (u.op == ~0u) {
             pi_counter_asm_rebase(u.g, u.add, u.off - bias, off);
+            continue;
+        }
+        if (u.op == ~1u) {
+            pi_icall_asm_rebase(u.g, icall_off, false);
             continue;
         }
         if (u.addr) {

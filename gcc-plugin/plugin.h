@@ -176,6 +176,7 @@ tree pi_icall_decl(void);                /* __perfinst_ctr_icall, or NULL_TREE *
 tree pi_icall_slot_ref(unsigned k, unsigned word); /* its word 0 or 2 (a target) or 1 or 3 (its hits) */
 char *pi_icall_asm_template(unsigned k, unsigned site); /* clean-copies=final: a call's whole cache, one asm */
 bool pi_is_icall_asm(const gimple *g);  /* such an asm */
+void pi_icall_asm_rebase(gimple *g, tree base, bool flat); /* -fPIC: its slots through BASE (pass-tls.cc) */
 #define PI_OOL_ASM_END "2:"  /* the last line of such an asm and of pi_ctr_base_asm_template's, after `\t.subsection 0` */
 bool pi_ctr_base_asm_ok(void);          /* -fPIC: the counters' offset may be one asm */
 char *pi_ctr_base_asm_template(void);   /* that asm, one output (pass-tls.cc) */
@@ -368,6 +369,7 @@ opt_pass *pi_make_finaltails_pass(gcc::context *ctxt); /* ... less those with st
 opt_pass *pi_make_finaldead_pass(gcc::context *ctxt); /* ... whose counters' loads and adds f leaves out */
 #define PI_TAIL_TAG "\t# perfinst tail" /* the end of such a call's counter update */
 #define PI_CTR_BASED_TAG "\t# perfinst ctr" /* the end of a counter update through a base register (copies.cc) */
+#define PI_ICALL_BASED_TAG "\t# perfinst icall" /* -fPIC: the end of an inline cache's first line, and of its base's lines (pass-tls.cc) */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
                      const char *icall, unsigned (*unique)(void), char **body, char **chunks, char **cold,
                      const char **why);

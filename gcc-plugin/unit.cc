@@ -511,27 +511,80 @@ static const char *icall_asm_head(void)
  * tail calls as the clean copy would.  The out-of-line code steps over the
  * red zone (a function whose only call is a tail call is a leaf and may
  * use it), pushes the stub's arguments (the target, the site, the slot's
- * local-exec offset, the unit id, the asm's end for an unwinder), and calls
- * the stub through the GOT (no lazy-binding PLT stub, which may change
- * %r10 and %r11).  AT&T only (add_icall_asm's conditions).  finalcopy.cc
- * drops it from f whole: from its first line (icall_asm_head, the slot
- * test) to its last (PI_OOL_ASM_END). */
-char *pi_icall_asm_template(unsigned k, unsigned site)
+ * offset from the thread pointer, the unit id, the asm's end for an
+ * unwinder), and calls the stub through the GOT (no lazy-binding PLT stub,
+ * which may change %r10 and %r11).  AT&T only (add_icall_asm's
+ * conditions).  finalcopy.cc drops it from f whole: from its first line
+ * (the slot's test) to its last (PI_OOL_ASM_END).
+ *
+ * FORM: ICALL_LOCAL_EXEC, the slots by their local-exec offset, a
+ * constant of an executable's link; ICALL_BASED (-fPIC, pass-tls.cc),
+ * operand 1 the slots' offset from the thread pointer (`%fs:D(%1)`; the
+ * first line tagged PI_ICALL_BASED_TAG); ICALL_FLAT (-fPIC where pass-tls
+ * computes no offset: setjmp, a nonlocal label), operand 1 the slots'
+ * address by GCC's TLS model (`D(%1)`, the offset pushed for the stub
+ * made so by subtracting %fs:0). */
+enum icall_form { ICALL_LOCAL_EXEC, ICALL_BASED, ICALL_FLAT };
+
+static char *icall_asm_text(unsigned k, unsigned site, enum icall_form form)
 {
     const char *n = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall_var));
     unsigned long long t0 = 8ull * 4 * k;
-    icall_in_asm = true;
+    char *w[4];
+    for (unsigned i = 0; i < 4; i++)
+        w[i] = form == ICALL_LOCAL_EXEC ? xasprintf("%%%%fs:%s@tpoff+%llu", n, t0 + 8 * i)
+               : form == ICALL_BASED    ? xasprintf("%%%%fs:%llu(%%1)", t0 + 8 * i)
+                                        : xasprintf("%llu(%%1)", t0 + 8 * i);
+    char *slot = form == ICALL_LOCAL_EXEC ? xasprintf("pushq $%s@tpoff+%llu", n, t0)
+                 : form == ICALL_BASED
+                     ? xasprintf("pushq %%1\n\taddq $%llu, (%%%%rsp)", t0)
+                     : xasprintf("pushq %%1\n\taddq $%llu, (%%%%rsp)\n\tpushq %%%%rax\n\tmovq %%%%fs:0, %%%%rax\n"
+                                 "\tsubq %%%%rax, 8(%%%%rsp)\n\tpopq %%%%rax",
+                                 t0);
     uint64_t u = pi_unit_id();
-    return xasprintf("%s%llu\n\tjne 1f\n\taddq $1, %%%%fs:%s@tpoff+%llu\n"
-                     "\t.subsection 1\n"
-                     "1:\tcmpq %%0, %%%%fs:%s@tpoff+%llu\n\tjne 3f\n\taddq $1, %%%%fs:%s@tpoff+%llu\n\tjmp 2f\n"
-                     "3:\tleaq -128(%%%%rsp), %%%%rsp\n\tpushq %%0\n\tpushq $%u\n\tpushq $%s@tpoff+%llu\n"
-                     "\tpushq $%d\n\tmovl $%u, 4(%%%%rsp)\n"
-                     "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
-                     "\tcall *__perfinst_icall_stub@GOTPCREL(%%%%rip)\n\tjmp 2f\n"
-                     "\t.subsection 0\n" PI_OOL_ASM_END,
-                     icall_asm_head(), t0, n, t0 + 8, n, t0 + 16, n, t0 + 24, site, n, t0,
-                     (int)(uint32_t)u, (unsigned)(u >> 32));
+    char *text = xasprintf("cmpq %%0, %s%s\n\tjne 1f\n\taddq $1, %s\n"
+                           "\t.subsection 1\n"
+                           "1:\tcmpq %%0, %s\n\tjne 3f\n\taddq $1, %s\n\tjmp 2f\n"
+                           "3:\tleaq -128(%%%%rsp), %%%%rsp\n\tpushq %%0\n\tpushq $%u\n\t%s\n"
+                           "\tpushq $%d\n\tmovl $%u, 4(%%%%rsp)\n"
+                           "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
+                           "\tcall *__perfinst_icall_stub@GOTPCREL(%%%%rip)\n\tjmp 2f\n"
+                           "\t.subsection 0\n" PI_OOL_ASM_END,
+                           w[0], form == ICALL_BASED ? PI_ICALL_BASED_TAG : "", w[1], w[2], w[3], site, slot,
+                           (int)(uint32_t)u, (unsigned)(u >> 32));
+    for (unsigned i = 0; i < 4; i++)
+        free(w[i]);
+    free(slot);
+    return text;
+}
+
+char *pi_icall_asm_template(unsigned k, unsigned site)
+{
+    icall_in_asm = true;
+    return icall_asm_text(k, site, ICALL_LOCAL_EXEC);
+}
+
+/* The cache G (pi_is_icall_asm) rebased: operand 1, the slots' offset
+ * from the thread pointer (FLAT: their address), added to its inputs. */
+void pi_icall_asm_rebase(gimple *g, tree base, bool flat)
+{
+    gasm *a = as_a<gasm *>(g);
+    const char *t = gimple_asm_string(a), *p = t + strlen(icall_asm_head()), *s = strstr(t, "pushq %0\n\tpushq $");
+    char *end;
+    unsigned long long t0 = strtoull(p, &end, 10);
+    gcc_assert(end != p && s && t0 % 32 == 0);
+    unsigned site = (unsigned)strtoul(s + strlen("pushq %0\n\tpushq $"), NULL, 10);
+    char *text = icall_asm_text(t0 / 32, site, flat ? ICALL_FLAT : ICALL_BASED);
+    vec<tree, va_gc> *inputs = NULL;
+    vec_safe_push(inputs, pi_asm_operand("r", TREE_VALUE(gimple_asm_input_op(a, 0))));
+    vec_safe_push(inputs, pi_asm_operand("r", base));
+    gasm *b = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
+    free(text);
+    gimple_asm_set_volatile(b, true);
+    gimple_asm_set_inline(b, true);
+    gimple_set_location(b, gimple_location(g));
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    gsi_replace(&gsi, b, false);
 }
 
 /* -fPIC (pass-tls.cc): the counters' offset from the thread pointer as

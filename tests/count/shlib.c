@@ -3,6 +3,7 @@
  * paths to a counter in each (a loop, branches, a double kept in a vector
  * register across the updates). */
 #include <perfinst.h>
+#include <setjmp.h>
 
 PERFINST("count")
 int lib_work(int n)
@@ -39,5 +40,33 @@ int lib_apply(int n)
     int s = 0;                      // expect-count: 400
     for (int i = 0; i < n; i++)     // expect-count: 4400
         s += lib_ops[i % 3 == 0](i); // expect-count: 4000
+    return s;
+}
+
+/* an indirect call in a function that calls setjmp: pass-tls.cc leaves
+ * its counters to GCC's TLS model, and its cache's asm (written in the
+ * local-exec form, which a shared library cannot link) gets the slots'
+ * address by that model */
+static __thread jmp_buf lib_env;
+
+PERFINST("count")
+int lib_jump(int n)
+{
+    volatile int s = 0;
+    if (setjmp(lib_env))
+        return s;
+    for (int i = 0; i < n; i++)     // expect-count: 2400
+        s += lib_ops[(i & 3) == 0](i); // expect-count: 2000
+    longjmp(lib_env, 1);
+}
+
+/* a function of its own -O0 (the optimize attribute): counted in place, as
+ * in a unit compiled -O0, its cache's asm through the slots' address too */
+PERFINST("count")
+__attribute__((optimize("O0"))) int lib_o0(int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)     // expect-count: 1600
+        s += lib_ops[i == 1](i);    // expect-count: 1200
     return s;
 }

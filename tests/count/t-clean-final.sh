@@ -283,21 +283,26 @@ fi
 # 6. -fPIC: the counters through the offset one asm computes once per
 # call (pass-tls.cc), which f leaves out with the updates and the stores of
 # a call-free loop's counters (tight, vsum: GCC's store motion, through
-# the offset's register); a function with an indirect call's cache keeps
-# late's clean copy and says why; exact counts and the off mode (an
+# the offset's register), and the inline cache of an indirect call (one
+# asm through the caches' offset, apply); exact counts and the off mode (an
 # executable of -fPIC code: its TLS block static, the offset the
 # constructor's)
 pi_cc -O2 -fPIC $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o pic.o 2> pic.err
 made=$(sed -n "s/.*perfinst: ‘\([a-z]*\)’ counts in .*made of its assembly.*/\1/p" pic.err | sort | xargs)
-assert_eq "-fPIC: made of the copy's assembly" "calls fib main pick thrice tight twice via vsum zeroed" "$made"
-assert_contains "-fPIC: an indirect call's cache said" pic.err "‘apply’ counts in .*not from its assembly: -fPIC: an indirect call's inline cache"
+assert_eq "-fPIC: made of the copy's assembly" "apply calls fib main pick thrice tight twice via vsum zeroed" "$made"
 pi_cc -O2 -fPIC $FINAL -S "$T/count/final.c" -o pic.s
-for f in twice calls tight vsum; do
+for f in twice calls tight vsum apply; do
     awk -v f="$f:" '$1 == f { on = 1 } on && /\.cfi_endproc/ { exit } on' pic.s > pic-$f.s
     grep -q . pic-$f.s || fail "-fPIC: no $f in pic.s"
     assert_not_contains "-fPIC: $f updates no counter" pic-$f.s '%fs:'
-    assert_not_contains "-fPIC: $f computes no offset" pic-$f.s '__perfinst_ctr_off\|__perfinst_ctr_base_stub'
+    assert_not_contains "-fPIC: $f computes no offset" pic-$f.s '__perfinst_ctr_off|__perfinst_ctr_base_stub|perfinst icall'
 done
+assert_not_contains "-fPIC: apply has no inline cache" pic-apply.s '__perfinst_icall_stub'
+assert_contains "-fPIC: apply's indirect call" pic-apply.s '^[[:space:]](call|jmp)[[:space:]]+\*%'
+awk '$1 == "apply.count.0:" { on = 1 } on && /\.cfi_endproc/ { exit } on' pic.s > pic-apply-count.s
+assert_contains "-fPIC: apply.count.0's cache through the caches' offset" pic-apply-count.s \
+    '^[[:space:]]cmpq %r[a-z0-9]+, %fs:[0-9]+\(%r[a-z0-9]+\)[[:space:]]# perfinst icall$'
+
 # -mcmodel=large: the offset's asm (%rip-relative) not made, GCC's model
 # and late's clean copies, said why
 pi_cc -O2 -fPIC -mcmodel=large $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o large.o 2> large.err ||

@@ -6,7 +6,11 @@
 # copies reach their counters and inline caches through %fs with no call
 # of __tls_get_addr (gcc-plugin/pass-tls.cc), dlopen'ed with none either
 # (the runtime's stub, once per thread); the off mode; the copies are not
-# exported.
+# exported.  Every function but the one that calls setjmp made of its
+# counting copy's assembly (clean-copies=final): the cache's asm and the
+# counters' offset's left out; in the setjmp caller and a function of its
+# own -O0 (GCC's TLS model) the cache's asm reaches its slots by their
+# address.
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -g -fPIC -c "$T/count/shlib.c" -o shlib.o
 pi_ld -shared -o libshlib.so shlib.o
@@ -37,7 +41,8 @@ assert_eq "dlopen'ed, no static surplus, PERFINST_MODE=off" "$(cat want)" \
     "$(GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_MODE=off PERFINST_OUT=off2.pit ./opened ./libshlib.so)"
 pi_cc -O2 -g -fPIC -fplugin-arg-perfinst-verbose -c "$T/count/shlib.c" -o v.o 2> v.err
 made=$(sed -n "s/.*perfinst: ‘\([a-z_]*\)’ counts in .*made of its assembly.*/\1/p" v.err | sort | xargs)
-assert_eq "made of the counting copy's assembly (lib_work: a call-free loop, lib_apply: a cache)" "lib_scale" "$made"
+assert_eq "made of the counting copy's assembly (lib_work: a call-free loop, lib_apply: a cache; not lib_jump: setjmp)" \
+    "lib_apply lib_scale lib_work" "$made"
 for m in linked opened dynamic; do
     python3 "$T/count/check-counts.py" "$PMOPT" ./libshlib.so "$T/count/shlib.c" $m.pit > c || { cat c; fail "$m: counts"; }
     ok "$m, two threads: $(tail -1 c)"
@@ -47,23 +52,29 @@ for m in linked opened dynamic; do
     "$PMOPT" dump m.pit | grep ' ICALL ' | sed 's/.* target \(0x[0-9a-f]*\) count \([0-9]*\)$/\1 \2/' | sort > icalls
     inc=0x$(nm libshlib.so | awk '$3 == "lib_inc" { sub(/^0+/, "", $1); print $1 }')
     dbl=0x$(nm libshlib.so | awk '$3 == "lib_dbl" { sub(/^0+/, "", $1); print $1 }')
-    printf '%s\n' "$inc 2400" "$dbl 1600" | sort > want.icalls
-    diff want.icalls icalls || fail "$m: ICALL pairs: want lib_inc 2400, lib_dbl 1600"
+    printf '%s\n' "$inc 2400" "$dbl 1600" "$inc 1200" "$dbl 800" "$inc 800" "$dbl 400" | sort > want.icalls
+    diff want.icalls icalls || fail "$m: ICALL pairs: want lib_inc 2400, lib_dbl 1600 (lib_apply), lib_inc 1200, lib_dbl 800 (lib_jump), lib_inc 800, lib_dbl 400 (lib_o0)"
     "$PMOPT" plan --promote-calls --promote-share=50 -o fb.$m ./libshlib.so $m.pit > plan.$m
     assert_contains "$m: lib_apply's call promoted to lib_inc" fb.$m "promote-call fn=lib_apply .* target=lib_inc .* calls=2400 total=4000"
 done
 
 # the counters and the inline cache through %fs: in the assembly, no counter read or written at
-# __tls_get_addr's result (x@dtpoff(%reg)), at most one call of it in each
-# counting copy (the path taken when the block is not static)
+# __tls_get_addr's result (x@dtpoff(%reg)) but in lib_jump and lib_o0 (GCC's
+# model), at most one call of it in each counting copy (the path taken when
+# the block is not static)
 pi_cc -O2 -fPIC -S "$T/count/shlib.c" -o shlib.s
 awk '/^[A-Za-z_][A-Za-z0-9_.]*:/ { fn = $1 } /call.*__tls_get_addr/ && fn ~ /\.count\./ { n[fn]++ }
      END { for (f in n) if (n[f] > 1) print f, n[f] }' shlib.s > many
 [ ! -s many ] || fail "counting copies with more than one __tls_get_addr call: $(cat many)"
-grep -v '^[[:space:]]*lea' shlib.s > shlib.mem
+awk '/^[A-Za-z_][A-Za-z0-9_.]*:/ { fn = $1 } fn != "lib_jump:" && fn != "lib_o0:"' shlib.s | grep -v '^[[:space:]]*lea' > shlib.mem
 assert_not_contains "no counter read or written at __tls_get_addr's result" shlib.mem '__perfinst_ctr@dtpoff\('
 assert_not_contains "no inline cache read or written at __tls_get_addr's result" shlib.mem '__perfinst_ctr_icall@dtpoff\('
 grep -q '%fs:' shlib.s || fail "no %fs-relative counter update in shlib.s"
+assert_not_contains "no local-exec offset (which a shared library cannot link)" shlib.s '@tpoff'
+awk '/^lib_jump:/, /\.size\tlib_jump,/' shlib.s > jump.s
+assert_contains "lib_jump (setjmp): its cache's asm through the slots' address" jump.s '^[[:space:]]cmpq %r[a-z0-9]+, [0-9]+\(%r[a-z0-9]+\)$'
+awk '/^lib_apply:/, /\.size\tlib_apply,/' shlib.s > apply.s
+assert_not_contains "lib_apply made without its cache, its offset or the counters'" apply.s 'perfinst (icall|ctr)|%fs|__perfinst_icall_stub|__perfinst_ctr_base_stub' 
 
 # cg_calls OUT: of a callgrind profile, the calls of __tls_get_addr from
 # counting copies and of the unit's getter from the runtime's stub
