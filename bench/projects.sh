@@ -185,9 +185,10 @@ build() {
         TIMEFORMAT='%U %S'
         { time p_build > .build.out 2>&1; } 2> .time || { tail -n 30 .build.out build.log >&2 2> /dev/null; exit 1; }
         # a rebuild in which a unit did not apply the plan measures -O2
-        if [ "$v" = rebuild ] && missed=$(plan_missed .build.out); then
+        # (the recipes send the compilers' messages to build.log)
+        if [ "$v" = rebuild ] && missed=$(cat .build.out build.log 2> /dev/null | plan_missed /dev/stdin); then
             echo "$missed" >&2
-            say "$NAME: the rebuild: $(echo "$missed" | wc -l) units did not apply the plan (in $t/.build.out)"
+            say "$NAME: the rebuild: $(echo "$missed" | wc -l) units did not apply the plan (in $t/build.log)"
             exit 1
         fi
         awk '{ print $1 + $2 }' .time > .cpu
