@@ -29,6 +29,12 @@ for t in one two; do
 done
 cmp one/build/rebuilt.o two/build/rebuilt.o || fail "the two checkouts' rebuilds differ"
 ok "the two checkouts' rebuilds are byte-identical"
+# another file of the tree with the same functions (a copy, fribidi's two
+# conformance tests' helpers) and no profile of its own: not a move
+cp one/src/branch.c one/src/copy.c
+(cd one/build && pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$PWD/../src/copy.c" -o copy.o 2> copy.err)
+assert_not_contains "a copy under another name in the tree: no warning" one/build/copy.err "warning"
+rm one/src/copy.c
 
 # the same tree built from another directory: the keys differ
 cd two
