@@ -250,14 +250,15 @@ static bool based_counter_line(const line &l)
 }
 
 /* `\tcmpq %REG, %fs:ICALL@tpoff+K`: the first line of an indirect call's
-   cache (unit.cc pi_icall_asm_template); under -fPIC `\tcmpq %REG,
-   %fs:K(%REG)` tagged PI_ICALL_BASED_TAG (pass-tls.cc) */
+   cache (unit.cc pi_icall_asm_template); under -fPIC any line tagged
+   PI_ICALL_BASED_TAG (the slots' offset made from the counters', which
+   the cache's test follows: pass-tls.cc) */
 static bool icall_cmp_line(const line &l, const char *icall)
 {
+    if (icall && ends(l, PI_ICALL_BASED_TAG))
+        return true;
     if (!icall || l.n < 8 || memcmp(l.s, "\tcmpq %", 7) != 0)
         return false;
-    if (ends(l, PI_ICALL_BASED_TAG))
-        return true;
     const char *s = l.s + 7, *e = l.s + l.n;
     while (s < e && ISALNUM(*s))
         s++;
@@ -1147,8 +1148,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
         if (other)
             *why = "a symbol defined in the body (a hot/cold split)";
         else if (counter_line(l, ctr) || (icall && counter_line(l, icall)) || based_counter_line(l) ||
-                 equals(l, "\t" PI_TAIL_TAG) || (ends(l, PI_ICALL_BASED_TAG) && !icall_cmp_line(l, icall)))
-            drop[i - first] = 1; /* (the last: -fPIC, the caches' offset from the counters') */
+                 equals(l, "\t" PI_TAIL_TAG))
+            drop[i - first] = 1;
         else if (ctr_use u = counter_use(l, ctr)) {
             /* GCC's own (a call-free loop's): the stores go, the loads
                stay (the program's values may be computed from them: an
@@ -1170,7 +1171,8 @@ bool pi_final_derive(const char *text, size_t len, const char *copy_name, const 
             while (j + 1 < last && !(equals(lines[j], "\t.subsection 0") && equals(lines[j + 1], PI_OOL_ASM_END)))
                 j++;
             bool icall_asm = icall_cmp_line(l, icall);
-            if (j + 1 < last && (icall_asm ? equals(lines[i + 1], "\tjne 1f") : starts(lines[i + 1], "\ttestq %"))) {
+            if (j + 1 < last && (icall_asm ? equals(lines[i + 1], "\tjne 1f") || ends(l, PI_ICALL_BASED_TAG)
+                                           : starts(lines[i + 1], "\ttestq %"))) {
                 for (unsigned k = i; k <= j + 1; k++)
                     drop[k - first] = 1;
                 i = j + 1;
@@ -1821,8 +1823,8 @@ static bool based_update_asm(rtx pat)
            pi_based_update_template(ASM_OPERANDS_TEMPLATE(pat));
 }
 
-/* -fPIC: PAT is an inline cache's asm through the caches' offset, or the
- * asm that computes that offset (pass-tls.cc: tagged PI_ICALL_BASED_TAG) */
+/* -fPIC: PAT is an inline cache's asm through the counters' offset
+ * (pass-tls.cc: tagged PI_ICALL_BASED_TAG) */
 static bool icall_based_asm(rtx pat)
 {
     if (GET_CODE(pat) == PARALLEL)

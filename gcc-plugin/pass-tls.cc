@@ -70,10 +70,9 @@
  * (linked into an executable, ld resolves both as @tpoff: the same
  * difference).  The miss call's slot address is %fs:0 + icall_off + 32*S,
  * with no __tls_get_addr either.  A cache made one asm (clean-copies=final:
- * pass-count.cc icall_as_asm, written in the local-exec form) gets
- * icall_off as its second operand (pi_icall_asm_rebase); its lines and the
- * icall_off asm's are tagged PI_ICALL_BASED_TAG, for finalcopy.cc to leave
- * out of f.  In a function this pass leaves to GCC's model (setjmp ...,
+ * pass-count.cc icall_as_asm, written in the local-exec form) gets off0 as
+ * its second operand and makes icall_off itself, in %r11
+ * (pi_icall_asm_rebase).  In a function this pass leaves to GCC's model (setjmp ...,
  * below) such an asm is given the slots' address by GCC's model instead:
  * the local-exec form would not link into a shared object.  Executables
  * keep the caches' local-exec form.
@@ -233,7 +232,7 @@ static unsigned int tls_execute(function *fun)
         bool icall;    /* in __perfinst_ctr_icall, not __perfinst_ctr */
         bool addr;     /* its address, call argument OP (the cache's miss call) */
     };
-    bool icalls = false;
+    bool icalls = false; /* a reference to the caches in GIMPLE's form */
     auto_vec<use> uses;
     auto_vec<weight> weights;
     calculate_dominance_info(CDI_DOMINATORS);
@@ -246,7 +245,7 @@ static unsigned int tls_execute(function *fun)
         uses.safe_push(u);
         dom = dom ? nearest_common_dominator(CDI_DOMINATORS, dom, bb) : bb;
         if (u.icall)
-            icalls = true;
+            icalls |= u.op != ~1u;
         else {
             weights.safe_push({u.off, w});
             runs += w;
@@ -315,7 +314,7 @@ static unsigned int tls_execute(function *fun)
     addr_space_t fs = DEFAULT_TLS_SEG_REG;
     location_t loc = DECL_SOURCE_LOCATION(fun->decl);
     gimple_stmt_iterator gsi = gsi_after_labels(dom);
-    tree off = make_ssa_name(uptr), icall_off = NULL_TREE;
+    tree off = make_ssa_name(uptr), off0 = NULL_TREE, icall_off = NULL_TREE;
     basic_block join;
     if (!offv) {
         /* an executable: off = the array's offset + the bias, a constant of
@@ -327,7 +326,7 @@ static unsigned int tls_execute(function *fun)
         insert_offset_asm(&gsi, text, off, false, loc);
         join = dom;
     } else {
-        tree off0 = make_ssa_name(uptr);
+        off0 = make_ssa_name(uptr);
         if (pi_ctr_base_asm_ok()) {
             /* one asm: the load, its test and the stub's call out of line
                (unit.cc pi_ctr_base_asm_template), which changes no register
@@ -381,8 +380,8 @@ static unsigned int tls_execute(function *fun)
             const char *in = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(icall));
             char text[512];
             snprintf(text, sizeof text,
-                     "{leaq %s@dtpoff(%%1), %%0" PI_ICALL_BASED_TAG "\n\tsubq $%s@dtpoff, %%0" PI_ICALL_BASED_TAG
-                     "|lea %%0, [%%1+%s@dtpoff]\n\tsub %%0, OFFSET FLAT:%s@dtpoff}",
+                     "{leaq %s@dtpoff(%%1), %%0\n\tsubq $%s@dtpoff, %%0|lea %%0, [%%1+%s@dtpoff]\n\tsub %%0, "
+                     "OFFSET FLAT:%s@dtpoff}",
                      in, cn, in, cn);
             vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
             icall_off = make_ssa_name(uptr);
@@ -410,7 +409,7 @@ static unsigned int tls_execute(function *fun)
             continue;
         }
         if (u.op == ~1u) {
-            pi_icall_asm_rebase(u.g, icall_off, false);
+            pi_icall_asm_rebase(u.g, off0, false);
             continue;
         }
         if (u.addr) {

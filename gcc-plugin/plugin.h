@@ -369,7 +369,7 @@ opt_pass *pi_make_finaltails_pass(gcc::context *ctxt); /* ... less those with st
 opt_pass *pi_make_finaldead_pass(gcc::context *ctxt); /* ... whose counters' loads and adds f leaves out */
 #define PI_TAIL_TAG "\t# perfinst tail" /* the end of such a call's counter update */
 #define PI_CTR_BASED_TAG "\t# perfinst ctr" /* the end of a counter update through a base register (copies.cc) */
-#define PI_ICALL_BASED_TAG "\t# perfinst icall" /* -fPIC: the end of an inline cache's first line, and of its base's lines (pass-tls.cc) */
+#define PI_ICALL_BASED_TAG "\t# perfinst icall" /* -fPIC: the end of an inline cache's first line (pass-tls.cc) */
 bool pi_final_derive(const char *text, size_t len, const char *copy_name, const char *f_name, const char *ctr,
                      const char *icall, unsigned (*unique)(void), char **body, char **chunks, char **cold,
                      const char **why);

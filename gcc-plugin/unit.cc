@@ -519,11 +519,16 @@ static const char *icall_asm_head(void)
  *
  * FORM: ICALL_LOCAL_EXEC, the slots by their local-exec offset, a
  * constant of an executable's link; ICALL_BASED (-fPIC, pass-tls.cc),
- * operand 1 the slots' offset from the thread pointer (`%fs:D(%1)`; the
- * first line tagged PI_ICALL_BASED_TAG); ICALL_FLAT (-fPIC where pass-tls
- * computes no offset: setjmp, a nonlocal label), operand 1 the slots'
- * address by GCC's TLS model (`D(%1)`, the offset pushed for the stub
- * made so by subtracting %fs:0). */
+ * operand 1 the counters' offset from the thread pointer, from which the
+ * asm's first two lines make the slots' in %r11 (a clobber), their
+ * distance in the module's TLS block being a constant of the link
+ * (`leaq ICALL@dtpoff(%1), %r11; subq $CTR@dtpoff, %r11`: no register of
+ * its own live across the function's calls, where a callee-saved one
+ * would cost a push and a pop on every call, in f too), then tests
+ * `%fs:D(%r11)`; the first line tagged PI_ICALL_BASED_TAG; ICALL_FLAT
+ * (-fPIC where pass-tls computes no offset: setjmp, a nonlocal label),
+ * operand 1 the slots' address by GCC's TLS model (`D(%1)`, the offset
+ * pushed for the stub made so by subtracting %fs:0). */
 enum icall_form { ICALL_LOCAL_EXEC, ICALL_BASED, ICALL_FLAT };
 
 static char *icall_asm_text(unsigned k, unsigned site, enum icall_form form)
@@ -533,16 +538,19 @@ static char *icall_asm_text(unsigned k, unsigned site, enum icall_form form)
     char *w[4];
     for (unsigned i = 0; i < 4; i++)
         w[i] = form == ICALL_LOCAL_EXEC ? xasprintf("%%%%fs:%s@tpoff+%llu", n, t0 + 8 * i)
-               : form == ICALL_BASED    ? xasprintf("%%%%fs:%llu(%%1)", t0 + 8 * i)
+               : form == ICALL_BASED    ? xasprintf("%%%%fs:%llu(%%%%r11)", t0 + 8 * i)
                                         : xasprintf("%llu(%%1)", t0 + 8 * i);
     char *slot = form == ICALL_LOCAL_EXEC ? xasprintf("pushq $%s@tpoff+%llu", n, t0)
                  : form == ICALL_BASED
-                     ? xasprintf("pushq %%1\n\taddq $%llu, (%%%%rsp)", t0)
+                     ? xasprintf("pushq %%%%r11\n\taddq $%llu, (%%%%rsp)", t0)
                      : xasprintf("pushq %%1\n\taddq $%llu, (%%%%rsp)\n\tpushq %%%%rax\n\tmovq %%%%fs:0, %%%%rax\n"
                                  "\tsubq %%%%rax, 8(%%%%rsp)\n\tpopq %%%%rax",
                                  t0);
     uint64_t u = pi_unit_id();
-    char *text = xasprintf("cmpq %%0, %s%s\n\tjne 1f\n\taddq $1, %s\n"
+    char *head = form == ICALL_BASED ? xasprintf("leaq %s@dtpoff(%%1), %%%%r11" PI_ICALL_BASED_TAG "\n\tsubq $%s@dtpoff, %%%%r11\n\t",
+                                                 n, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_var)))
+                                     : xstrdup("");
+    char *text = xasprintf("%scmpq %%0, %s\n\tjne 1f\n\taddq $1, %s\n"
                            "\t.subsection 1\n"
                            "1:\tcmpq %%0, %s\n\tjne 3f\n\taddq $1, %s\n\tjmp 2f\n"
                            "3:\tleaq -128(%%%%rsp), %%%%rsp\n\tpushq %%0\n\tpushq $%u\n\t%s\n"
@@ -550,11 +558,12 @@ static char *icall_asm_text(unsigned k, unsigned site, enum icall_form form)
                            "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
                            "\tcall *__perfinst_icall_stub@GOTPCREL(%%%%rip)\n\tjmp 2f\n"
                            "\t.subsection 0\n" PI_OOL_ASM_END,
-                           w[0], form == ICALL_BASED ? PI_ICALL_BASED_TAG : "", w[1], w[2], w[3], site, slot,
+                           head, w[0], w[1], w[2], w[3], site, slot,
                            (int)(uint32_t)u, (unsigned)(u >> 32));
     for (unsigned i = 0; i < 4; i++)
         free(w[i]);
     free(slot);
+    free(head);
     return text;
 }
 
@@ -564,8 +573,9 @@ char *pi_icall_asm_template(unsigned k, unsigned site)
     return icall_asm_text(k, site, ICALL_LOCAL_EXEC);
 }
 
-/* The cache G (pi_is_icall_asm) rebased: operand 1, the slots' offset
- * from the thread pointer (FLAT: their address), added to its inputs. */
+/* The cache G (pi_is_icall_asm) rebased: operand 1, the counters' offset
+ * from the thread pointer (FLAT: the slots' address), added to its
+ * inputs. */
 void pi_icall_asm_rebase(gimple *g, tree base, bool flat)
 {
     gasm *a = as_a<gasm *>(g);
@@ -578,7 +588,10 @@ void pi_icall_asm_rebase(gimple *g, tree base, bool flat)
     vec<tree, va_gc> *inputs = NULL;
     vec_safe_push(inputs, pi_asm_operand("r", TREE_VALUE(gimple_asm_input_op(a, 0))));
     vec_safe_push(inputs, pi_asm_operand("r", base));
-    gasm *b = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, NULL, NULL);
+    vec<tree, va_gc> *clobbers = NULL;
+    if (!flat)
+        vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(4, "r11")));
+    gasm *b = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, clobbers, NULL);
     free(text);
     gimple_asm_set_volatile(b, true);
     gimple_asm_set_inline(b, true);

@@ -284,7 +284,7 @@ fi
 # call (pass-tls.cc), which f leaves out with the updates and the stores of
 # a call-free loop's counters (tight, vsum: GCC's store motion, through
 # the offset's register), and the inline cache of an indirect call (one
-# asm through the caches' offset, apply); exact counts and the off mode (an
+# asm through the counters' offset, apply); exact counts and the off mode (an
 # executable of -fPIC code: its TLS block static, the offset the
 # constructor's)
 pi_cc -O2 -fPIC $FINAL -fplugin-arg-perfinst-verbose -c "$T/count/final.c" -o pic.o 2> pic.err
@@ -300,8 +300,14 @@ done
 assert_not_contains "-fPIC: apply has no inline cache" pic-apply.s '__perfinst_icall_stub'
 assert_contains "-fPIC: apply's indirect call" pic-apply.s '^[[:space:]](call|jmp)[[:space:]]+\*%'
 awk '$1 == "apply.count.0:" { on = 1 } on && /\.cfi_endproc/ { exit } on' pic.s > pic-apply-count.s
-assert_contains "-fPIC: apply.count.0's cache through the caches' offset" pic-apply-count.s \
-    '^[[:space:]]cmpq %r[a-z0-9]+, %fs:[0-9]+\(%r[a-z0-9]+\)[[:space:]]# perfinst icall$'
+assert_contains "-fPIC: apply.count.0's cache: the slots' offset from the counters'" pic-apply-count.s \
+    '^[[:space:]]leaq __perfinst_ctr_icall@dtpoff\(%r[a-z0-9]+\), %r11[[:space:]]# perfinst icall$'
+assert_contains "-fPIC: apply.count.0's cache through it" pic-apply-count.s '^[[:space:]]cmpq %r[a-z0-9]+, %fs:[0-9]+\(%r11\)$'
+# no register of its own for the slots' offset, live across calls: apply
+# saves the registers -O2's does
+gcc -O2 -fPIC -I"$PERFINST_TOP/include" -S "$T/count/final.c" -o plain-pic.s
+awk '$1 == "apply:" { on = 1 } on && /\.cfi_endproc/ { exit } on' plain-pic.s > plain-apply.s
+assert_eq "-fPIC: apply's pushes are -O2's" "$(grep -cE '^[[:space:]]push[a-z]* ' plain-apply.s || true)" "$(grep -cE '^[[:space:]]push[a-z]* ' pic-apply.s || true)"
 
 # -mcmodel=large: the offset's asm (%rip-relative) not made, GCC's model
 # and late's clean copies, said why

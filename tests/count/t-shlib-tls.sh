@@ -75,6 +75,13 @@ awk '/^lib_jump:/, /\.size\tlib_jump,/' shlib.s > jump.s
 assert_contains "lib_jump (setjmp): its cache's asm through the slots' address" jump.s '^[[:space:]]cmpq %r[a-z0-9]+, [0-9]+\(%r[a-z0-9]+\)$'
 awk '/^lib_apply:/, /\.size\tlib_apply,/' shlib.s > apply.s
 assert_not_contains "lib_apply made without its cache, its offset or the counters'" apply.s 'perfinst (icall|ctr)|%fs|__perfinst_icall_stub|__perfinst_ctr_base_stub' 
+# the cache's slots reached from the counters' offset in %r11, no register
+# of their own live across lib_apply's calls (a callee-saved one: a push
+# and a pop on every call, in the off mode too): -O2's pushes
+gcc -O2 -fPIC -I"$PERFINST_TOP/include" -S "$T/count/shlib.c" -o plain.s
+awk '/^lib_apply:/, /\.size\tlib_apply,/' plain.s > plain-apply.s
+assert_eq "lib_apply saves the registers -O2's does" "$(grep -cE '^[[:space:]]push[a-z]* ' plain-apply.s)" \
+    "$(grep -cE '^[[:space:]]push[a-z]* ' apply.s)"
 
 # cg_calls OUT: of a callgrind profile, the calls of __tls_get_addr from
 # counting copies and of the unit's getter from the runtime's stub
