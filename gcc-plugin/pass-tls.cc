@@ -72,10 +72,10 @@
  * with no __tls_get_addr either.  A cache made one asm (clean-copies=final:
  * pass-count.cc icall_as_asm, written in the local-exec form) gets off0 as
  * its second operand and makes icall_off itself, in %r11
- * (pi_icall_asm_rebase).  In a function this pass leaves to GCC's model (setjmp ...,
- * below) such an asm is given the slots' address by GCC's model instead:
- * the local-exec form would not link into a shared object.  Executables
- * keep the caches' local-exec form.
+ * (pi_icall_asm_rebase).  In a function this pass leaves to GCC's model
+ * (setjmp ..., below) such an asm is given the slots' address by GCC's
+ * model instead: the local-exec form would not link into a shared object.
+ * Executables keep the caches' local-exec form.
  *
  * The bias (both models): a disp8 reaches 32 eight-byte counters,
  * base-128 .. base+120; the window is put where the function's updates
