@@ -145,6 +145,8 @@ static bool is_site_marker(gimple *g)
            strncmp(gimple_asm_string(as_a<gasm *>(g)), PI_MARKER_PREFIX, sizeof PI_MARKER_PREFIX - 1) == 0;
 }
 
+bool pi_is_site_marker(gimple *g) { return is_site_marker(g); }
+
 /* T is the template of an update through the counters' base
  * (pi_counter_asm_rebase: UPDATE_BASED, its tail-call tag after it or
  * not); finalcopy.cc's finaldead reads it too */

@@ -761,6 +761,10 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     register_pass(pi_make_inlkeep_restore_pass(g), "adjust_alignment", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_copyprof_pass(g), "adjust_alignment", PASS_POS_INSERT_BEFORE);
     register_pass(pi_make_split_pass(g), "adjust_alignment", PASS_POS_INSERT_AFTER);
+    /* a branch-free loop's site markers out of loop distribution's and the
+       vectorizer's way (pass-loopmarks.cc) */
+    register_pass(pi_make_loopmarks_off_pass(g), "ldist", PASS_POS_INSERT_BEFORE);
+    register_pass(pi_make_loopmarks_on_pass(g), "vect", PASS_POS_INSERT_AFTER);
     /* around every instance of the late "uninit" (instance 0: all):
        no -Wmaybe-uninitialized of the counters' own (pass-uninit.cc) */
     register_pass_at(pi_make_uninit_off_pass(g), "uninit", 0, PASS_POS_INSERT_BEFORE);

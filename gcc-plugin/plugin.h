@@ -218,6 +218,9 @@ opt_pass *pi_make_tier_pass(gcc::context *ctxt);
 opt_pass *pi_make_fbrepair_pass(gcc::context *ctxt); /* pass-feedback.cc: the applied counts kept consistent, before expansion */
 void pi_feedback_repair_counts(function *fun, const char *when); /* pass-feedback.cc (and pass-coldsplit.cc, before the split) */
 opt_pass *pi_make_tls_pass(gcc::context *ctxt);
+opt_pass *pi_make_loopmarks_off_pass(gcc::context *ctxt); /* before "ldist" (pass-loopmarks.cc) */
+opt_pass *pi_make_loopmarks_on_pass(gcc::context *ctxt);  /* after "vect" */
+bool pi_is_site_marker(gimple *g);     /* a site marker alone, or with its block's update (copies.cc) */
 opt_pass *pi_make_tier_late_pass(gcc::context *ctxt); /* before "final": the cold tier's section */
 void pi_copy_entries_finish(void); /* the unit's end: weak stand-ins of other units' g.pi_entry (pass-tailjump.cc) */
 opt_pass *pi_make_fbread_pass(gcc::context *ctxt); /* pass-feedback.cc: feedback-quality=ipa */
