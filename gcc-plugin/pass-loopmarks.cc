@@ -34,9 +34,20 @@
 #include "cfgloop.h"
 #include "tree-ssa.h"
 
+struct loop_mark {
+    char *text; /* (malloc'd: out of the IL a statement would be GCC's
+                   garbage, collected between passes) */
+    location_t loc;
+};
+
 struct loop_marks {
-    int loop;                   /* its number */
-    auto_vec<gasm *> markers;   /* (statements out of the IL: kept alive here) */
+    int loop; /* its number */
+    auto_vec<loop_mark> markers;
+    ~loop_marks()
+    {
+        for (loop_mark &k : markers)
+            free(k.text);
+    }
 };
 
 /* the function whose markers are out (one at a time: the passes between
@@ -81,10 +92,7 @@ static unsigned int loopmarks_off_execute(function *fun)
         loop_marks *m = new loop_marks;
         m->loop = loop->num;
         for (gimple *g : found) {
-            gasm *c = gimple_build_asm_vec(gimple_asm_string(as_a<gasm *>(g)), NULL, NULL, NULL, NULL);
-            gimple_asm_set_volatile(c, true);
-            gimple_set_location(c, gimple_location(g));
-            m->markers.safe_push(c);
+            m->markers.safe_push({xstrdup(gimple_asm_string(as_a<gasm *>(g))), gimple_location(g)});
             gimple_stmt_iterator gsi = gsi_for_stmt(g);
             unlink_stmt_vdef(g);
             gsi_remove(&gsi, true);
@@ -110,8 +118,12 @@ static unsigned int loopmarks_on_execute(function *fun)
            first statement's site: its body's, where the exit's test,
            copied before the loop, runs once more) */
         gimple_stmt_iterator gsi = gsi_after_labels(loop->header);
-        for (unsigned i = m->markers.length(); i-- > 0;)
-            gsi_insert_before(&gsi, m->markers[i], GSI_SAME_STMT);
+        for (unsigned i = m->markers.length(); i-- > 0;) {
+            gasm *c = gimple_build_asm_vec(ggc_strdup(m->markers[i].text), NULL, NULL, NULL, NULL);
+            gimple_asm_set_volatile(c, true);
+            gimple_set_location(c, m->markers[i].loc);
+            gsi_insert_before(&gsi, c, GSI_SAME_STMT);
+        }
     }
     forget();
     return TODO_update_ssa_only_virtuals;
