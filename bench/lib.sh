@@ -294,6 +294,12 @@ ctest_passed() {
         awk '{ print $2 - $1, $2 }'
 }
 
+# scaled_kb KB: a recipe's corpus size in KiB at the workload's scale,
+# KB * P_SCALE (1 unless set: valgrind's runs, P_VGSCALE), at least 64
+scaled_kb() {
+    awk -v k="$1" -v s="${P_SCALE:-1}" 'BEGIN { k = k * s; if (k < 64) k = 64; printf "%d", k }'
+}
+
 # ctest_counts [CTEST-ARGS...]: a CMake recipe's p_test (jsoncpp.sh,
 # fmtlib.sh, re2.sh): ctest in build/, one test at a time, with CTEST-ARGS
 # (re2.sh: -E to leave some out), its output in test-ctest.out; prints

@@ -29,7 +29,7 @@ p_test() { ctest_passed; }   # bench/lib.sh
 p_workload() {
     local mix=$1; shift
     local kb seed qs q
-    kb=$(awk -v s="${P_SCALE:-1}" 'BEGIN { k = 4096 * s; if (k < 64) k = 64; printf "%d", k }')
+    kb=$(scaled_kb 4096)   # bench/lib.sh
     case $mix in train) seed=1 qs="5 9" ;; test) seed=7 qs="2 7w18 10w18" ;; esac
     local corpus=.corpus-$mix-$kb
     [ -s "$corpus" ] || python3 "$P_DIR/xz/gen.py" "$kb" "$seed" > "$corpus"

@@ -37,7 +37,7 @@ p_test() {
 p_workload() {
     local mix=$1; shift
     local kb seed gmix fmts f
-    kb=$(awk -v s="${P_SCALE:-1}" 'BEGIN { k = 8192 * s; if (k < 64) k = 64; printf "%d", k }')
+    kb=$(scaled_kb 8192)   # bench/lib.sh
     case $mix in
     train) seed=1 gmix=prose fmts="html man" ;;
     test) seed=7 gmix=struct fmts="html,--smart,--sourcepos xml latex,--width,72" ;;

@@ -81,7 +81,7 @@ corpus() {
 p_workload() {
     local mix=$1; shift
     local kb c
-    kb=$(awk -v s="${P_SCALE:-1}" 'BEGIN { k = 16384 * s; if (k < 64) k = 64; printf "%d", k }')
+    kb=$(scaled_kb 16384)   # bench/lib.sh
     c=$(corpus "$mix" "$kb")
     export LD_LIBRARY_PATH=obj/lib/.libs
     case $mix in

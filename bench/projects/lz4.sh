@@ -56,7 +56,7 @@ p_test() {
 p_workload() {
     local mix=$1; shift
     local kb seed levels l c d
-    kb=$(awk -v s="${P_SCALE:-1}" 'BEGIN { k = 16384 * s; if (k < 64) k = 64; printf "%d", k }')
+    kb=$(scaled_kb 16384)   # bench/lib.sh
     case $mix in train) seed=1 levels="1 9" ;; test) seed=7 levels="-fast=4 4,-B5,-BD 12" ;; esac
     local corpus=.corpus-$mix-$kb
     [ -s "$corpus" ] || python3 "$P_DIR/xz/gen.py" "$kb" "$seed" > "$corpus"

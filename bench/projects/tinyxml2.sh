@@ -47,7 +47,7 @@ p_test() {
 p_workload() {
     local mix=$1; shift
     local kb seed
-    kb=$(awk -v s="${P_SCALE:-1}" 'BEGIN { k = 16384 * s; if (k < 64) k = 64; printf "%d", k }')
+    kb=$(scaled_kb 16384)   # bench/lib.sh
     case $mix in train) seed=1 ;; test) seed=7 ;; esac
     local corpus=.corpus-$seed-$kb.xml
     # less the processing instructions inside elements: TinyXML-2 takes any <?...?> for a declaration,

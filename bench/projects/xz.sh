@@ -28,7 +28,7 @@ p_test() {
 p_workload() {
     local mix=$1; shift
     local kb seed presets p
-    kb=$(awk -v s="${P_SCALE:-1}" 'BEGIN { k = 8192 * s; if (k < 64) k = 64; printf "%d", k }')
+    kb=$(scaled_kb 8192)   # bench/lib.sh
     case $mix in train) seed=1 presets="1 6" ;; test) seed=7 presets="3 0e" ;; esac
     local corpus=.corpus-$mix-$kb
     [ -s "$corpus" ] || python3 "$P_DIR/xz/gen.py" "$kb" "$seed" > "$corpus"
