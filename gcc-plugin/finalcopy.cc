@@ -1824,13 +1824,11 @@ static bool based_update_asm(rtx pat)
 }
 
 /* -fPIC: PAT is an inline cache's asm through the counters' offset
- * (pass-tls.cc: tagged PI_ICALL_BASED_TAG) */
+ * (pass-tls.cc: tagged PI_ICALL_BASED_TAG; no output) */
 static bool icall_based_asm(rtx pat)
 {
     if (GET_CODE(pat) == PARALLEL)
         pat = XVECEXP(pat, 0, 0);
-    if (GET_CODE(pat) == SET)
-        pat = SET_SRC(pat);
     return GET_CODE(pat) == ASM_OPERANDS && strstr(ASM_OPERANDS_TEMPLATE(pat), PI_ICALL_BASED_TAG);
 }
 
@@ -1994,10 +1992,11 @@ static unsigned int finaldead_execute(function *fun)
        the counters (in %fs's address space) not left out here (a loop's
        counter load whose value is spilled, an induction variable IVOPTs
        shares), or a read of the offset's register by anything but what
-       is left out here (the update asms and the caches' are in the set) and plain copies
-       (a spill: f then stores and reloads a register's stale value,
-       which only what is left out reads).  The stores, which the text
-       cannot tell from the program's `%fs:` ones, are marked too. */
+       is left out here (the update asms and the caches' are in the set)
+       and plain copies (a spill: f then stores and reloads a register's
+       stale value, which only what is left out reads).  The stores, which
+       the text cannot tell from the program's `%fs:` ones, are marked
+       too. */
     if (pic) {
         FOR_EACH_BB_FN(bb, fun)
         FOR_BB_INSNS(bb, insn)
@@ -2010,7 +2009,7 @@ static unsigned int finaldead_execute(function *fun)
                 if (MEM_P(*it) && counter_mem(*it, ctr))
                     pic_offset_read = true;
             }
-            if ((ctr_base_asm(PATTERN(insn)) || icall_based_asm(PATTERN(insn))) && read_outside(insn, in, true))
+            if (ctr_base_asm(PATTERN(insn)) && read_outside(insn, in, true))
                 pic_offset_read = true;
         }
         for (rtx_insn *st : store_insns)
