@@ -36,11 +36,15 @@ static hash_map<tree, tree> *counted_fns; /* f -> f.count */
 
 void pi_countfn_note(tree copy, tree f)
 {
-    if (!counting_copies)
+    if (!counting_copies) {
         counting_copies = new hash_map<tree, tree>;
+        pi_gc_root_map(&counting_copies);
+    }
     counting_copies->put(copy, f);
-    if (!counted_fns)
+    if (!counted_fns) {
         counted_fns = new hash_map<tree, tree>;
+        pi_gc_root_map(&counted_fns);
+    }
     counted_fns->put(f, copy);
 }
 
@@ -74,6 +78,7 @@ tree pi_split_mode_register(void)
         DECL_ARTIFICIAL(mode_register) = 1;
         DECL_IGNORED_P(mode_register) = 1;
         varpool_node::get_create(mode_register);
+        pi_gc_root(&mode_register);
     }
     return mode_register;
 }
@@ -348,8 +353,10 @@ static hash_set<tree> *single_bodies; /* (decls live as long as the unit) */
 
 void pi_single_body_finish(function *fun, const vec<basic_block> &bbs)
 {
-    if (!single_bodies)
+    if (!single_bodies) {
         single_bodies = new hash_set<tree>;
+        pi_gc_root_set(&single_bodies);
+    }
     single_bodies->add(fun->decl);
     pi_return_site_mark(fun, bbs);
     if (pi_opt.clean_copies != PI_CLEAN_ALL && !pi_opt.callfree_gcc && pi_promote_loop_counters(fun))

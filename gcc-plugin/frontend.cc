@@ -41,8 +41,10 @@ static bool resolve_handlers(const struct pi_directive_spec *specs, int n, locat
             ok = false;
             continue;
         }
-        if (!handlers)
+        if (!handlers) {
             handlers = new hash_map<nofree_string_hash, tree>(8);
+            pi_gc_root_map(&handlers);
+        }
         handlers->put(xstrdup(specs[i].name), fn);
     }
     return ok;
@@ -83,6 +85,7 @@ tree pi_marker_decl(void)
                                   build_function_type_list(void_type_node, unsigned_type_node,
                                                            integer_type_node, NULL_TREE));
         TREE_NOTHROW(marker_fn) = 1;
+        pi_gc_root(&marker_fn);
     }
     return marker_fn;
 }

@@ -46,6 +46,8 @@ static unsigned int blocking_execute(function *fun)
     if (!enter) {
         enter = block_decl("__perfinst_block_enter", unsigned_type_node);
         leave = block_decl("__perfinst_block_exit", NULL_TREE);
+        pi_gc_root(&enter);
+        pi_gc_root(&leave);
     }
     location_t loc = DECL_SOURCE_LOCATION(fun->decl);
 

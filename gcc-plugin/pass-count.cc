@@ -1215,8 +1215,10 @@ static bool keep_inlined_gate(function *)
 
 static unsigned int keep_inlined_execute(function *fun)
 {
-    if (!keep_name)
+    if (!keep_name) {
         keep_name = get_identifier("__perfinst_keep");
+        pi_gc_root(&keep_name); /* (after parsing, an identifier no tree names is collected) */
+    }
     if (DECL_INITIAL(fun->decl))
         keep_inline_scopes(DECL_INITIAL(fun->decl));
     return 0;
@@ -1289,8 +1291,10 @@ static unsigned int count_execute(function *fun)
         if (late_phase && early_done && early_done->contains(fndecl))
             return 0;
         if (!late_phase) {
-            if (!early_done)
+            if (!early_done) {
                 early_done = new hash_set<tree>;
+                pi_gc_root_set(&early_done);
+            }
             early_done->add(fndecl);
         }
     }

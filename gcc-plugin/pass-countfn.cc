@@ -381,8 +381,10 @@ static void copy_options(tree copy, int level)
         for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
             if (!off[i].set)
                 *off[i].flag = 0;
-        if (!lean_copies)
+        if (!lean_copies) {
             lean_copies = new hash_set<tree>;
+            pi_gc_root_set(&lean_copies);
+        }
         lean_copies->add(copy);
     }
     flag_gcse = 0;
@@ -615,8 +617,10 @@ static void copy_decl_finish(cgraph_node *node, cgraph_node *copy, int level)
     if (level != PI_COPT_FULL)
         copy_options(copy->decl, level);
     pi_countfn_note(copy->decl, decl);
-    if (!dispatching)
+    if (!dispatching) {
         dispatching = new hash_set<tree>;
+        pi_gc_root_set(&dispatching);
+    }
     dispatching->add(decl);
 }
 
@@ -1210,8 +1214,10 @@ static unsigned int latecopy_execute(function *fun)
     free(body);
     free(chunks);
     free(cold);
-    if (!final_bodies)
+    if (!final_bodies) {
         final_bodies = new hash_set<tree>;
+        pi_gc_root_set(&final_bodies);
+    }
     final_bodies->add(decl);
     if (pi_opt.verbose)
         inform(DECL_SOURCE_LOCATION(decl), "perfinst: %qD counts in %qD, %qD made of its assembly", decl,

@@ -796,8 +796,10 @@ static void note_guesses(function *fun)
     cgraph_node *node = cgraph_node::get(fun->decl);
     if (!node || !cold_inline_on())
         return;
-    if (!guesses)
+    if (!guesses) {
         guesses = new hash_map<gimple *, call_guess>;
+        pi_gc_root_map(&guesses);
+    }
     profile_count entry = ENTRY_BLOCK_PTR_FOR_FN(fun)->count;
     for (cgraph_edge *e = node->callees; e; e = e->next_callee)
         if (e->call_stmt) {
@@ -814,8 +816,10 @@ static void note_frequency(cgraph_node *node)
 {
     if (!cold_inline_on())
         return;
-    if (!freq_before)
+    if (!freq_before) {
         freq_before = new hash_map<tree, int>;
+        pi_gc_root_map(&freq_before);
+    }
     freq_before->put(node->decl, (int)node->frequency);
 }
 
@@ -895,8 +899,10 @@ static unsigned int coldinl_execute(function *)
                 if (e->count.ipa() == profile_count::zero() && (!g || g->bb.ipa() == profile_count::zero()))
                     continue;
                 node->frequency = (enum node_frequency) * was;
-                if (!restored)
+                if (!restored) {
                     restored = new hash_set<tree>;
+                    pi_gc_root_set(&restored);
+                }
                 restored->add(node->decl);
                 changed = true;
                 nfreq++;
@@ -1545,8 +1551,10 @@ static unsigned int inlkeep_execute(function *)
         if (!f || !f->cfg || profile_status_for_fn(f) != PROFILE_GUESSED ||
             !(applied_exactly(node->decl) || applied_exactly(origin_node(node)->decl)))
             continue;
-        if (!kept_read)
+        if (!kept_read) {
             kept_read = new hash_set<tree>;
+            pi_gc_root_set(&kept_read);
+        }
         kept_read->add(node->decl);
         profile_status_for_fn(f) = PROFILE_READ;
     }

@@ -147,6 +147,7 @@ static tree runtime_tls(tree *var, const char *name, tree type)
         set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
         varpool_node::get_create(d);
         *var = d;
+        pi_gc_root(var);
     }
     return *var;
 }

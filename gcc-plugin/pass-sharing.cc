@@ -400,6 +400,7 @@ static tree probe_decl(void)
                                                       const_ptr_type_node, NULL_TREE));
         TREE_NOTHROW(decl) = 1;
         DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE, DECL_ATTRIBUTES(decl));
+        pi_gc_root(&decl);
     }
     return decl;
 }
@@ -450,6 +451,7 @@ static tree shadow_decl(void)
         DECL_EXTERNAL(decl) = 1;
         TREE_STATIC(decl) = 0;
         TREE_READONLY(decl) = 1;
+        pi_gc_root(&decl);
     }
     return decl;
 }
@@ -493,6 +495,7 @@ static tree tls_decl(void)
         TREE_PUBLIC(decl) = 1;
         DECL_EXTERNAL(decl) = 1;
         set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
+        pi_gc_root(&decl);
     }
     return decl;
 }
@@ -1082,6 +1085,8 @@ static void instrument_block(const share_access &a)
             TREE_NOTHROW(d) = 1;
             DECL_ATTRIBUTES(d) = tree_cons(get_identifier("leaf"), NULL_TREE, DECL_ATTRIBUTES(d));
         }
+        for (tree *d : {&block_fn, &string_fn, &string_checked_fn})
+            pi_gc_root(d);
     }
     gimple_stmt_iterator gsi = gsi_for_stmt(a.stmt);
     location_t loc = gimple_location(a.stmt);
@@ -2745,6 +2750,8 @@ static void note_call(gimple *g, bool alloc)
         note_free_fn = build_fn_decl("__perfinst_share_note_free",
                                      build_function_type_list(void_type_node, ptr_type_node, NULL_TREE));
         TREE_NOTHROW(note_alloc_fn) = TREE_NOTHROW(note_free_fn) = 1;
+        pi_gc_root(&note_alloc_fn);
+        pi_gc_root(&note_free_fn);
     }
     gimple_stmt_iterator gsi = gsi_for_stmt(g);
     if (!alloc) {

@@ -90,6 +90,42 @@ enum { PI_OALIGN_GCC, PI_OALIGN_BOLT, PI_OALIGN_NONE };
    one, split at the end of the GIMPLE passes (pass-countfn.cc, latecopy) */
 enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE, PI_CLEAN_FINAL };
 
+/* ---- GCC's garbage collector (perfinst.cc).  It runs after every pass
+ * and after each function the front end finishes, and frees what no root
+ * of its own reaches: a tree the plugin keeps in a static (a decl it made,
+ * a type it built, an identifier: after parsing, one no tree names is
+ * collected) would be freed under it, and a set keyed by decls would see a
+ * dead decl's address come back as another's.  So each such static
+ * is made a root once, where it is first set: its tree, or every tree a
+ * set or map holds (keys and tree values), is kept alive. */
+void pi_gc_root(tree *p);
+void pi_gc_root_set(hash_set<tree> **p);
+void pi_gc_root_map_walkers(void *base, void (*mark)(void *), void (*pch)(void *));
+/* a map's key or value: walked when a tree or a statement */
+template <typename T> static inline void pi_gc_walk(const T &, bool) {}
+static inline void pi_gc_walk(tree t, bool pch)
+{
+    if (t)
+        (pch ? gt_pch_nx_tree_node : gt_ggc_mx_tree_node)(t);
+}
+static inline void pi_gc_walk(gimple *g, bool pch)
+{
+    if (g)
+        (pch ? gt_pch_nx_gimple : gt_ggc_mx_gimple)(g);
+}
+template <typename M, bool PCH> static void pi_gc_walk_map(void *p)
+{
+    if (p)
+        for (auto kv : *(M *)p) {
+            pi_gc_walk(kv.first, PCH);
+            pi_gc_walk(kv.second, PCH);
+        }
+}
+template <typename M> static inline void pi_gc_root_map(M **p)
+{
+    pi_gc_root_map_walkers(p, pi_gc_walk_map<M, false>, pi_gc_walk_map<M, true>);
+}
+
 /* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
 struct pifb_rec;
 /* Load pi_opt.feedback (keeping the numbers in ONLY, when given); false

@@ -72,8 +72,10 @@ basic_block pi_bare_return_block(function *fun, basic_block entry)
 
 void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc)
 {
-    if (!deferred)
+    if (!deferred) {
         deferred = new hash_map<tree, unsigned>;
+        pi_gc_root_map(&deferred);
+    }
     deferred->put(current_function_decl, site);
     if (!counter)
         return;

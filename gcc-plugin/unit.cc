@@ -52,7 +52,8 @@ static hash_map<nofree_string_hash, unsigned> *strmap;
 /* An option of cc1's command line that changes nothing of the generated
  * code, or names a file only to say where something is written or found
  * (output and dump names, cc1's temporary assembly file, dependency
- * output, diagnostics' looks, the plugin's own location), is left out of
+ * output, diagnostics' looks, the plugin's own location, the garbage
+ * collector's pace), is left out of
  * the unit's identity. */
 static bool option_names_no_code(const struct cl_decoded_option *o)
 {
@@ -66,6 +67,7 @@ static bool option_names_no_code(const struct cl_decoded_option *o)
     case OPT_fpreprocessed: case OPT_fworking_directory:
     case OPT_ffile_prefix_map_: case OPT_fdebug_prefix_map_: case OPT_fmacro_prefix_map_:
     case OPT_fprofile_prefix_map_: case OPT_fmessage_length_:
+    case OPT__param_ggc_min_expand_: case OPT__param_ggc_min_heapsize_: /* when GCC collects its garbage */
         return true;
     case OPT_fplugin_arg_:
         /* -fplugin-arg-perfinst-feedback=FILE, -verbose, -prefix-map=...: a
@@ -166,8 +168,10 @@ tree pi_fnon_ref(unsigned func)
 
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives)
 {
-    if (!func_index)
+    if (!func_index) {
         func_index = new hash_map<tree, unsigned>(64);
+        pi_gc_root_map(&func_index);
+    }
     func_index->put(fndecl, funcs.length());
     pi_func f;
     memset(&f, 0, sizeof f);
@@ -418,7 +422,8 @@ static tree unit_context(void)
                                                                         : NULL_TREE;
 }
 
-static tree static_var(const char *name, tree type, tree init)
+/* *VAR, a static of the unit the plugin keeps (a root of the collector) */
+static void static_var(tree *var, const char *name, tree type, tree init)
 {
     tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
     DECL_CONTEXT(v) = unit_context();
@@ -429,7 +434,8 @@ static tree static_var(const char *name, tree type, tree init)
     TREE_USED(v) = 1;
     TREE_ADDRESSABLE(v) = 1;
     DECL_INITIAL(v) = init;
-    return v;
+    *var = v;
+    pi_gc_root(var);
 }
 
 /* The counter array is created incomplete on first use and given its
@@ -437,7 +443,7 @@ static tree static_var(const char *name, tree type, tree init)
 tree pi_counter_ref(unsigned counter)
 {
     if (!ctr_var) {
-        ctr_var = static_var("__perfinst_ctr", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
+        static_var(&ctr_var, "__perfinst_ctr", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
         DECL_NONALIASED(ctr_var) = 1;
         set_decl_tls_model(ctr_var, decl_default_tls_model(ctr_var));
     }
@@ -471,7 +477,7 @@ tree pi_counter_offset_decl(void)
 unsigned pi_unit_add_icall(void)
 {
     if (!icall_var) {
-        icall_var = static_var("__perfinst_ctr_icall", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
+        static_var(&icall_var, "__perfinst_ctr_icall", build_array_type(uint64_type_node, NULL_TREE), NULL_TREE);
         DECL_NONALIASED(icall_var) = 1;
         icall_tls = decl_default_tls_model(icall_var);
         set_decl_tls_model(icall_var, icall_tls);
@@ -727,7 +733,11 @@ static tree build_function(const char *name, tree rettype, tree value, char whic
     input_location = BUILTINS_LOCATION;
     gimplify_function_tree(decl);
     input_location = saved_loc;
-    cgraph_node::add_new_function(decl, false); /* still parsing: finalizes it */
+    /* still parsing: finalized as a parsed function, but without the
+       garbage collection add_new_function would run there, which would
+       free the trees pi_unit_prepare holds in its locals for the next */
+    gcc_assert(symtab->state == PARSING);
+    cgraph_node::finalize_function(decl, true);
     set_cfun(NULL);
     current_function_decl = saved_decl;
     return decl;
@@ -755,13 +765,14 @@ void pi_unit_prepare(void)
     pi_counter_ref(0); /* creates __perfinst_ctr */
     tls_getter = build_function("__perfinst_tls", ptr_type_node,
                                 fold_convert(ptr_type_node, build_fold_addr_expr(ctr_var)));
-    mode_var = static_var("__perfinst_mode", integer_type_node, integer_one_node);
+    pi_gc_root(&tls_getter);
+    static_var(&mode_var, "__perfinst_mode", integer_type_node, integer_one_node);
     varpool_node::finalize_decl(mode_var);
-    nctr_var = static_var("__perfinst_nctr", u32, build_int_cst(u32, 0));
+    static_var(&nctr_var, "__perfinst_nctr", u32, build_int_cst(u32, 0));
     varpool_node::finalize_decl(nctr_var);
-    nfn_var = static_var("__perfinst_nfn", u32, build_int_cst(u32, 0));
+    static_var(&nfn_var, "__perfinst_nfn", u32, build_int_cst(u32, 0));
     varpool_node::finalize_decl(nfn_var);
-    fnon_var = static_var("__perfinst_fnon", build_array_type(unsigned_char_type_node, NULL_TREE), NULL_TREE);
+    static_var(&fnon_var, "__perfinst_fnon", build_array_type(unsigned_char_type_node, NULL_TREE), NULL_TREE);
 
     tree reg = runtime_fn("__perfinst_register_unit",
                           build_function_type_list(void_type_node, u32, u64, u32, getter_ptr,
@@ -780,7 +791,7 @@ void pi_unit_prepare(void)
        the static TLS block, the same in every thread (pass-tls.cc) */
     if (optimize && (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC ||
                      DECL_TLS_MODEL(ctr_var) == TLS_MODEL_LOCAL_DYNAMIC)) {
-        ctr_off_var = static_var("__perfinst_ctr_off", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
+        static_var(&ctr_off_var, "__perfinst_ctr_off", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
         /* read only by code pass-tls.cc adds after IPA: kept, and its store
            too (IPA would drop a store to a variable nothing reads) */
         DECL_PRESERVE_P(ctr_off_var) = 1;
