@@ -26,6 +26,26 @@
 static vec<pi_stmt_directive> stmt_directives;
 static hash_map<nofree_string_hash, tree> *handlers;
 
+/* A precompiled header: what the plugin learns while parsing it (a
+ * directive that needs the unit's registration code, a watch or sharing
+ * directive) is kept as a macro, which the header's file keeps with the
+ * trees; the unit that includes it reads them back at its first function.
+ * (What the plugin keeps in its own memory does not reach that unit.) */
+enum { PCH_NEED, PCH_WATCH, PCH_SHARING };
+static const char *const pch_notes[] = {"__perfinst_pch_need", "__perfinst_pch_watch", "__perfinst_pch_sharing"};
+
+static void pch_note(int what)
+{
+    if (pi_writing_pch() && cpp_define && parse_in)
+        cpp_define(parse_in, pch_notes[what]);
+}
+
+static bool pch_noted(int what)
+{
+    return cpp_defined && parse_in &&
+           cpp_defined(parse_in, (const unsigned char *)pch_notes[what], strlen(pch_notes[what]));
+}
+
 /* handler=NAME must name a function declared before the directive; it is
  * looked up now, while the front end's scopes exist. */
 static bool resolve_handlers(const struct pi_directive_spec *specs, int n, location_t loc)
@@ -34,6 +54,13 @@ static bool resolve_handlers(const struct pi_directive_spec *specs, int n, locat
     for (int i = 0; i < n; i++) {
         if (specs[i].kind != PI_D_THRESHOLD || !specs[i].name[0])
             continue;
+        if (pi_writing_pch()) { /* (the name is resolved now, into the plugin's memory) */
+            error_at(loc, "perfinst: %<handler=%s%> in a precompiled header: the units that include "
+                     "it would not find the handler; give the directive in a source file",
+                     specs[i].name);
+            ok = false;
+            continue;
+        }
         tree fn = lookup_name ? lookup_name(get_identifier(specs[i].name)) : NULL_TREE;
         if (!fn || TREE_CODE(fn) != FUNCTION_DECL) {
             error_at(loc, "perfinst: handler %qs is not a function declared before this directive",
@@ -262,6 +289,12 @@ static void handle_pragma(cpp_reader *pfile)
             error_at(loc, "perfinst: %s", err);
             continue;
         }
+        if (pi_writing_pch()) { /* (its marker would name an entry of the plugin's memory) */
+            error_at(loc, "perfinst: directive %qs inside a function of a precompiled header: it "
+                     "would not reach the units that include it; give it in a source file",
+                     pi_directive_name(specs[i].kind));
+            continue;
+        }
         unsigned id = pi_stmt_directive_add(&specs[i], loc);
         int what = pi_directive_wraps_statement(specs[i].kind) ? PI_MARK_BEGIN : PI_MARK_POINT;
         add_stmt(build_call_expr_loc(loc, pi_marker_decl(), 2, build_int_cst(unsigned_type_node, id),
@@ -295,10 +328,13 @@ static void bind_pending(tree decl, enum pi_context ctx)
                 ok = false;
             }
         for (int k = 0; ok && k < n; k++)
-            if (specs[k].kind == PI_D_WATCH)
+            if (specs[k].kind == PI_D_WATCH) {
                 pi_watch_seen = true;
-            else if (specs[k].kind == PI_D_SHARING)
+                pch_note(PCH_WATCH);
+            } else if (specs[k].kind == PI_D_SHARING) {
                 pi_sharing_seen = true;
+                pch_note(PCH_SHARING);
+            }
         if (ok) {
             tree arg = build_tree_list(NULL_TREE, build_string(strlen(pending_decl[i].text) + 1,
                                                                pending_decl[i].text));
@@ -346,7 +382,14 @@ void pi_finish_parse_function(void *gcc_data, void *)
                      "%<no_instrument_function%>: it is never instrumented",
                      pi_directive_name(stmt_directives[i].spec.kind), fndecl);
     }
-    bool need = pi_opt.all_count || pi_opt.all_sample || stmt_directives.length() != stmt_directives_seen;
+    static bool pch_read, pch_need;
+    if (!pch_read) {
+        pch_read = true;
+        pch_need = pch_noted(PCH_NEED);
+        pi_watch_seen |= pch_noted(PCH_WATCH);
+        pi_sharing_seen |= pch_noted(PCH_SHARING);
+    }
+    bool need = pi_opt.all_count || pi_opt.all_sample || stmt_directives.length() != stmt_directives_seen || pch_need;
     /* any directive on the function: the count pass may give it sites */
     if (lookup_attribute("perfinst", DECL_ATTRIBUTES(fndecl)))
         need = true;
@@ -356,7 +399,9 @@ void pi_finish_parse_function(void *gcc_data, void *)
     if (pi_watch_seen)
         need = true;
     stmt_directives_seen = stmt_directives.length();
-    if (need)
+    if (need && pi_writing_pch())
+        pch_note(PCH_NEED);
+    else if (need)
         pi_unit_prepare();
 }
 
@@ -500,10 +545,13 @@ static tree handle_attribute(tree *node, tree name, tree args, int, bool *no_add
         if (!resolve_handlers(specs, n, loc))
             *no_add_attrs = true;
         for (int k = 0; k < n; k++)
-            if (specs[k].kind == PI_D_WATCH)
+            if (specs[k].kind == PI_D_WATCH) {
                 pi_watch_seen = true;
-            else if (specs[k].kind == PI_D_SHARING)
+                pch_note(PCH_WATCH);
+            } else if (specs[k].kind == PI_D_SHARING) {
                 pi_sharing_seen = true;
+                pch_note(PCH_SHARING);
+            }
     }
     return NULL_TREE;
 }

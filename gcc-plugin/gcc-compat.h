@@ -64,6 +64,7 @@ extern enum cpp_ttype pragma_lex(tree *, location_t *) __attribute__((weak));
 extern tree add_stmt(tree) __attribute__((weak));
 extern tree lookup_name(tree) __attribute__((weak));
 extern void cpp_define(cpp_reader *, const char *) __attribute__((weak));
+extern int cpp_defined(cpp_reader *, const unsigned char *, int) __attribute__((weak));
 extern cpp_reader *parse_in __attribute__((weak));
 /* the preprocessor (libcpp), for the feedback file as an input (feedback.cc);
    deps_add_dep is libcpp's mkdeps.h, which the plugin headers lack */
@@ -86,6 +87,16 @@ extern bool parse_optimize_options(tree, bool) __attribute__((weak));
 static inline bool pi_have_c_frontend(void)
 {
     return c_register_pragma_with_expansion != NULL && pragma_lex != NULL && add_stmt != NULL;
+}
+
+/* c-opts.cc: the precompiled header this compile writes (--output-pch=),
+ * or NULL.  Such a compile parses and stops: what its trees hold goes into
+ * the header's file and comes back in every unit that includes it, what
+ * the plugin keeps in its own memory does not. */
+extern const char *pch_file __attribute__((weak));
+static inline bool pi_writing_pch(void)
+{
+    return &pch_file != NULL && pch_file != NULL;
 }
 
 #endif

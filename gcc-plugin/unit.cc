@@ -757,7 +757,8 @@ static tree runtime_fn(const char *name, tree type)
  * fills in. */
 void pi_unit_prepare(void)
 {
-    if (mode_var || in_lto_p || seen_error())
+    /* (a precompiled header: made in each unit that includes it) */
+    if (mode_var || in_lto_p || seen_error() || pi_writing_pch())
         return;
     tree u32 = unsigned_type_node, u64 = uint64_type_node;
     tree getter_ptr = build_pointer_type(build_function_type_list(ptr_type_node, NULL_TREE));
