@@ -631,7 +631,7 @@ static void register_pass_at(opt_pass *pass, const char *ref, int n, enum pass_p
 
 /* One root table of one entry a static (plugin.h): GCC keeps the table's
  * address, which lives as long as the compiler. */
-void pi_gc_root_map_walkers(void *base, void (*mark)(void *), void (*pch)(void *))
+void pi_gc_root_walkers(void *base, void (*mark)(void *), void (*pch)(void *))
 {
     struct ggc_root_tab *t = XCNEWVEC(struct ggc_root_tab, 2); /* and LAST_GGC_ROOT_TAB */
     t->base = base;
@@ -644,26 +644,7 @@ void pi_gc_root_map_walkers(void *base, void (*mark)(void *), void (*pch)(void *
 
 void pi_gc_root(tree *p)
 {
-    pi_gc_root_map_walkers(p, gt_ggc_mx_tree_node, gt_pch_nx_tree_node);
-}
-
-static void mark_set(void *p)
-{
-    if (p)
-        for (tree t : *(hash_set<tree> *)p)
-            gt_ggc_mx_tree_node(t);
-}
-
-static void pch_set(void *p)
-{
-    if (p)
-        for (tree t : *(hash_set<tree> *)p)
-            gt_pch_nx_tree_node(t);
-}
-
-void pi_gc_root_set(hash_set<tree> **p)
-{
-    pi_gc_root_map_walkers(p, mark_set, pch_set);
+    pi_gc_root_walkers(p, gt_ggc_mx_tree_node, gt_pch_nx_tree_node);
 }
 
 static void register_pass(opt_pass *pass, const char *ref, enum pass_positioning_ops pos)

@@ -99,9 +99,8 @@ enum { PI_CLEAN_ALL, PI_CLEAN_LOOPS, PI_CLEAN_NONE, PI_CLEAN_LATE, PI_CLEAN_FINA
  * is made a root once, where it is first set: its tree, or every tree a
  * set or map holds (keys and tree values), is kept alive. */
 void pi_gc_root(tree *p);
-void pi_gc_root_set(hash_set<tree> **p);
-void pi_gc_root_map_walkers(void *base, void (*mark)(void *), void (*pch)(void *));
-/* a map's key or value: walked when a tree or a statement */
+void pi_gc_root_walkers(void *base, void (*mark)(void *), void (*pch)(void *));
+/* a set's member, a map's key or value: walked when a tree or a statement */
 template <typename T> static inline void pi_gc_walk(const T &, bool) {}
 static inline void pi_gc_walk(tree t, bool pch)
 {
@@ -121,9 +120,19 @@ template <typename M, bool PCH> static void pi_gc_walk_map(void *p)
             pi_gc_walk(kv.second, PCH);
         }
 }
+template <typename S, bool PCH> static void pi_gc_walk_set(void *p)
+{
+    if (p)
+        for (auto k : *(S *)p)
+            pi_gc_walk(k, PCH);
+}
 template <typename M> static inline void pi_gc_root_map(M **p)
 {
-    pi_gc_root_map_walkers(p, pi_gc_walk_map<M, false>, pi_gc_walk_map<M, true>);
+    pi_gc_root_walkers(p, pi_gc_walk_map<M, false>, pi_gc_walk_map<M, true>);
+}
+template <typename S> static inline void pi_gc_root_set(S **p)
+{
+    pi_gc_root_walkers(p, pi_gc_walk_set<S, false>, pi_gc_walk_set<S, true>);
 }
 
 /* ---- feedback (feedback.cc): the recommendations of a `pmopt plan` file */
