@@ -29,8 +29,8 @@
 #include "tree-cfgcleanup.h"
 #include "sreal.h"
 
-/* f.count -> f (decls live as long as the unit: not a GC root), and the
- * f that have one */
+/* f.count -> f, and the f that have one (roots of GCC's collector where
+ * first made: plugin.h) */
 static hash_map<tree, tree> *counting_copies;
 static hash_map<tree, tree> *counted_fns; /* f -> f.count */
 
@@ -349,7 +349,7 @@ bool pi_single_body(function *fun)
  * markers (return-site.cc); with clean-copies and counting-opt=fast or
  * lean its counter updates as one asm each, as in a counting copy
  * (pi_counters_as_asm). */
-static hash_set<tree> *single_bodies; /* (decls live as long as the unit) */
+static hash_set<tree> *single_bodies;
 
 void pi_single_body_finish(function *fun, const vec<basic_block> &bbs)
 {

@@ -1237,8 +1237,7 @@ static void add_inline_sites(const vec<inline_entry> &entries, const vec<int> &s
 /* count-at=late: functions marked one by one, with statement regions or
  * watched data are instrumented at `cfg` as before (their counters must
  * follow their code into callers that are not counted); the rest of an
- * all=count unit after the early inliner (count_late_execute).  (decls
- * live as long as the unit: not a GC root) */
+ * all=count unit after the early inliner (count_late_execute). */
 static bool late_phase;
 static hash_set<tree> *early_done;
 

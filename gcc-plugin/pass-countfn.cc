@@ -340,7 +340,7 @@ static gcall *add_dispatch(function *fun, tree copy, int fi)
  * attribute.  Only where the function has no optimize attribute of its
  * own.  (Both also turn the copy's counter updates into one asm each:
  * split_off_counting, pi_counters_as_asm.) */
-static hash_set<tree> *lean_copies; /* the copies given lean's options (decls live as long as the unit) */
+static hash_set<tree> *lean_copies; /* the copies given lean's options */
 
 /* COPY given LEVEL's options (PI_COPT_FAST or PI_COPT_LEAN) */
 static void copy_options(tree copy, int level)
