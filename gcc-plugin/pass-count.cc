@@ -1250,7 +1250,7 @@ bool pi_counted_late(tree fndecl)
     return pi_opt.count_late && pi_opt.all_count && !(early_done && early_done->contains(DECL_ORIGIN(fndecl)));
 }
 
-static bool holds_site_marker(basic_block bb)
+bool pi_holds_site_marker(basic_block bb)
 {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
         if (gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM &&
@@ -1326,7 +1326,7 @@ static unsigned int count_execute(function *fun)
     auto_delete_vec<probe_region> probes;
     if (!skip && (fn_dirs & code_dirs)) {
         /* late: not the blocks of a function instrumented early and inlined here */
-        FOR_EACH_BB_FN(bb, fun) if (!late_phase || !holds_site_marker(bb)) bitmap_set_bit(in, bb->index);
+        FOR_EACH_BB_FN(bb, fun) if (!late_phase || !pi_holds_site_marker(bb)) bitmap_set_bit(in, bb->index);
         for (int i = 0; i < nspec; i++) {
             if (!has_probe(fn_specs[i].kind))
                 continue;

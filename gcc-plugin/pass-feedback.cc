@@ -98,15 +98,24 @@ static void warn_rec(const struct pifb_rec *r, const char *what)
             r->line, r->number, r->kind, what);
 }
 
+/* A block of the CFG the profile numbers: at the late point not one of
+ * code counted before it was inlined here (a site marker's block), which
+ * the count pass leaves out of a function it counts after the early
+ * inliner (pass-count.cc) */
+static bool in_cfg(basic_block bb, bool late)
+{
+    return bb != EXIT_BLOCK_PTR_FOR_FN(cfun) && !(late && pi_holds_site_marker(bb));
+}
+
 /* The function's successor lists as pass-count records them: edges to
- * blocks of the function, in edge order. */
-static unsigned nsucc_in(basic_block bb)
+ * blocks of its CFG, in edge order. */
+static unsigned nsucc_in(basic_block bb, bool late)
 {
     unsigned n = 0;
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->succs)
-    if (e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun))
+    if (in_cfg(e->dest, late))
         n++;
     return n;
 }
@@ -204,20 +213,55 @@ static profile_count count_of(uint64_t n)
     return profile_count::from_gcov_type((gcov_type)n).guessed_local();
 }
 
+/* The blocks the late profile leaves out (code counted before it was
+ * inlined here: in_cfg): their counts from their predecessors' counts,
+ * now the profile's, and GCC's own probabilities, in reverse post-order
+ * (a predecessor not yet given its count, a loop's latch, is left out). */
+static void fill_left_out(function *fun)
+{
+    int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fun));
+    int n = pre_and_rev_post_order_compute_fn(fun, NULL, rpo, false);
+    auto_sbitmap done(last_basic_block_for_fn(fun));
+    bitmap_clear(done);
+    for (int i = 0; i < n; i++) {
+        basic_block bb = BASIC_BLOCK_FOR_FN(fun, rpo[i]);
+        if (in_cfg(bb, true)) {
+            bitmap_set_bit(done, bb->index);
+            continue;
+        }
+        profile_count c = profile_count::zero(); /* (the sum takes its operands' quality) */
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, bb->preds)
+        if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fun) || bitmap_bit_p(done, e->src->index))
+            c += e->count();
+        bb->count = c;
+        bitmap_set_bit(done, bb->index);
+    }
+    free(rpo);
+}
+
 static void apply(function *fun, const vec<basic_block> &order, const vec<uint64_t> &counts,
-                  const vec<uint64_t> &edges)
+                  const vec<uint64_t> &edges, bool late)
 {
     uint64_t maxc = 0;
     unsigned k = 0;
+    auto_vec<int> pos_of; /* a block's index in ORDER, or -1 */
+    pos_of.safe_grow(last_basic_block_for_fn(fun));
+    for (unsigned i = 0; i < pos_of.length(); i++)
+        pos_of[i] = -1;
+    for (unsigned i = 0; i < order.length(); i++)
+        pos_of[order[i]->index] = i;
     for (unsigned i = 0; i < order.length(); i++) {
         basic_block bb = order[i];
         uint64_t n = counts[i];
         bb->count = count_of(n);
         maxc = MAX(maxc, n);
-        unsigned ns = nsucc_in(bb);
+        unsigned ns = nsucc_in(bb, late);
         unsigned nall = EDGE_COUNT(bb->succs);
         /* each edge's count: listed (several successors), the block's
-           count (one), what is left (an edge to the exit) */
+           count (one), what is left (an edge to the exit or out of the
+           CFG: into code counted before it was inlined here) */
         uint64_t listed = 0;
         auto_vec<uint64_t, 8> ec;
         edge e;
@@ -225,7 +269,7 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
         FOR_EACH_EDGE(e, ei, bb->succs)
         {
             uint64_t c;
-            if (e->dest == EXIT_BLOCK_PTR_FOR_FN(fun))
+            if (!in_cfg(e->dest, late))
                 c = UINT64_MAX; /* below */
             else if (ns >= 2)
                 c = edges[k++];
@@ -237,6 +281,35 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
             }
             ec.safe_push(c);
         }
+        /* one successor in the CFG and others out of it (the loop's test
+           going back into an inlined body counted before): the profile
+           does not split the block's count between them, but the one in
+           the CFG has it when this block is its only way in; else GCC's
+           probabilities stay */
+        unsigned nout = 0;
+        bool to_exit = false;
+        FOR_EACH_EDGE(e, ei, bb->succs)
+        if (e->dest == EXIT_BLOCK_PTR_FOR_FN(fun))
+            to_exit = true;
+        else if (!in_cfg(e->dest, late))
+            nout++;
+        if (ns == 1 && nout) {
+            unsigned j = 0;
+            bool known = false;
+            listed = 0;
+            FOR_EACH_EDGE(e, ei, bb->succs)
+            {
+                if (ec[j] != UINT64_MAX && single_pred_p(e->dest) && !to_exit) {
+                    ec[j] = MIN(counts[pos_of[e->dest->index]], n);
+                    listed = ec[j];
+                    known = true;
+                }
+                j++;
+            }
+            if (!known)
+                continue;
+        } else if (ns < 2 && nout)
+            continue;
         unsigned j = 0;
         FOR_EACH_EDGE(e, ei, bb->succs)
         {
@@ -251,6 +324,8 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
     }
     basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(fun), exitb = EXIT_BLOCK_PTR_FOR_FN(fun);
     entry->count = order[0]->count;
+    if (late)
+        fill_left_out(fun);
     single_succ_edge(entry)->probability = profile_probability::always();
     profile_count out = profile_count::zero();
     edge e;
@@ -649,15 +724,16 @@ bool pi_feedback_applied(tree decl)
     return r;
 }
 
-/* The function's blocks in pass-count's order, and its CFG checksum. */
-static uint64_t cfg_of(function *fun, vec<basic_block> &order)
+/* The function's blocks in pass-count's order, and its CFG checksum
+ * (at the point the profile was taken: LATE, after the early inliner). */
+static uint64_t cfg_of(function *fun, vec<basic_block> &order, bool late)
 {
     pi_cfg_split_markers(fun); /* the count pass's blocks (statement directives) */
     basic_block entry = pi_cfg_entry(fun);
     auto_sbitmap in(last_basic_block_for_fn(fun));
     bitmap_clear(in);
     basic_block bb;
-    FOR_EACH_BB_FN(bb, fun) bitmap_set_bit(in, bb->index);
+    FOR_EACH_BB_FN(bb, fun) if (in_cfg(bb, late)) bitmap_set_bit(in, bb->index);
     pi_cfg_order(fun, entry, in, order);
     return pi_cfg_checksum(order);
 }
@@ -693,7 +769,7 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
         st.elsewhere_src = src;
     st.named[late]++;
     auto_vec<basic_block> order;
-    uint64_t cfg = cfg_of(fun, order), sum;
+    uint64_t cfg = cfg_of(fun, order, late), sum;
     iter = 0;
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter))) {
         const char *name = pifb_get(r, "fn");
@@ -998,7 +1074,7 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
 {
     const struct pifb_rec *r;
     auto_vec<basic_block> order;
-    uint64_t cfg = cfg_of(fun, order);
+    uint64_t cfg = cfg_of(fun, order, late);
     /* Two units may share a source key (recursive make: util.c in two
        directories) and a function name (static helpers): keep the chunks
        whose checksum is this function's, if any. */
@@ -1049,7 +1125,7 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
     unsigned nedges = 0;
     for (unsigned i = 0; i < order.length(); i++) {
         edge_first.safe_push(nedges);
-        unsigned ns = nsucc_in(order[i]);
+        unsigned ns = nsucc_in(order[i], late);
         if (ns >= 2)
             nedges += ns;
     }
@@ -1070,7 +1146,7 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
         }
         unsigned want_edges = 0;
         for (unsigned i = 0; i < cs.length(); i++) {
-            unsigned ns = nsucc_in(order[first + i]);
+            unsigned ns = nsucc_in(order[first + i], late);
             want_edges += ns >= 2 ? ns : 0;
         }
         if (es.length() != want_edges) {
@@ -1089,7 +1165,7 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
             bitmap_set_bit(seen, s);
             covered++;
             counts[s] = cs[i];
-            unsigned ns = nsucc_in(order[s]);
+            unsigned ns = nsucc_in(order[s], late);
             if (ns >= 2)
                 for (unsigned j = 0; j < ns; j++)
                     edges[edge_first[s] + j] = es[k++];
@@ -1103,7 +1179,7 @@ static bool match_profile(function *fun, const char *fn, vec<const struct pifb_r
     ipa_quality();
     if (late)
         note_guesses(fun);
-    apply(fun, order, counts, edges);
+    apply(fun, order, counts, edges, late);
     pi_copyprof_note_sites(fun, order);
     note_applied(fn);
     st.matched++;
@@ -1204,7 +1280,7 @@ static unsigned int fblate_execute(function *)
                 late_extras(cfun);
         } else if (was) {
             auto_vec<basic_block> order;
-            if (cfg_of(cfun, order) == *was) {
+            if (cfg_of(cfun, order, true) == *was) {
                 st.other_point++;
                 if (pi_opt.verbose)
                     inform(DECL_SOURCE_LOCATION(node->decl),

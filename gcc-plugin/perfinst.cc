@@ -689,12 +689,17 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
         flag_align_loops = flag_align_jumps = flag_align_labels = 0;
     /* With all=count the counters are taken out of the inliner's summaries
        (pass-inlsize.cc) unless the IPA inliner will run in lto1 on
-       summaries streamed before that.  (Functions marked one by one keep
-       their counters' size: what stays out of line keeps its own switch.) */
-    pi_inlsize_active = pi_opt.all_count && pi_have_c_frontend() && !(flag_lto && *flag_lto);
+       summaries streamed before that; and in a feedback rebuild, so that
+       the functions its directives still count (at cfg, before the early
+       inliner) are inlined as in the all=count training build whose
+       profile it applies (else their callers' profiles were stale; no
+       other function has a counter there).  (Elsewhere functions marked
+       one by one keep their counters' size: what stays out of line keeps
+       its own switch.) */
+    pi_inlsize_active = (pi_opt.all_count || pi_opt.feedback) && pi_have_c_frontend() && !(flag_lto && *flag_lto);
     /* (lto1 runs no early pass: its limits are scaled from the start) */
     bool early = !pi_opt.count_late || !pi_have_c_frontend();
-    if (pi_inlsize_active) {
+    if (pi_inlsize_active && pi_opt.all_count) {
         /* clean-copies=none: no clean copy to inline as -O2 would, and
            the doubled limits cost 20 % of the compile on lparser.c
            (bench/RESULTS.md, 2026-11-29 16:00): -O's own limits, as

@@ -311,6 +311,9 @@ basic_block pi_cfg_entry(function *fun);
 void pi_cfg_order(function *fun, basic_block entry, sbitmap in, vec<basic_block> &order);
 uint64_t pi_cfg_checksum(const vec<basic_block> &order);
 void pi_cfg_split_markers(function *fun);
+/* a block of code counted before it was inlined here (its site marker),
+   which a function counted after the early inliner leaves out of its CFG */
+bool pi_holds_site_marker(basic_block bb);
 /* arcs.cc and lines.cc, run from the count pass: a function counted whole
  * gets its flow graph and counters on the arcs off a spanning tree
  * (first: gcov's first block; block_counter: per block of order, its own
