@@ -18,7 +18,18 @@ ok "no frame pointers in main, mid_a, mid_b, leaf_spin"
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s.pit ./deep 150000000 > /dev/null
 "$PMOPT" report --tree s.pit > tree
 cat tree
-assert_contains "header" tree "^sampled stacks: cpu clock, period 1.000 ms: [0-9]+ samples for [0-9]+ periods, 0 truncated, 0 dropped, 1 threads$"
+assert_contains "header" tree "^sampled stacks: cpu clock, period 1.000 ms: [0-9]+ samples for [0-9]+ periods, [0-9]+ truncated, 0 dropped, 1 threads$"
+# none truncated under _start: a timer may expire once in the program's
+# teardown (crtstuff's __do_global_dtors_aux, no frame description: a
+# stack of its own, truncated), seen once under load; the chain through
+# main unwinds whole
+trunc=$(sed -n 's/^sampled stacks: .* \([0-9]*\) truncated, .*/\1/p' tree | head -1)
+roots() { awk '/^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+  [^ ]/ { print $5, $3 }' tree; }
+cut=$(roots | awk '$1 ~ /^(main|mid_a|mid_b|leaf_spin)$/')
+[ -z "$cut" ] || fail "a stack of the chain not under _start (cut): $cut"
+outside=$(roots | awk '$1 != "_start" { n += $2 } END { print n + 0 }')
+[ "$trunc" -le "$outside" ] || fail "$trunc samples truncated, $outside outside _start: the chain through main was cut"
+ok "truncated: $trunc, none under _start ($outside samples outside it)"
 assert_contains "tree: leaf under mid_b" tree "^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+ {14}leaf_spin  \(deep.c:[0-9]+\)$"
 # two runs' traces: their threads are in two processes
 PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s2.pit ./deep 30000000 > /dev/null
