@@ -1253,9 +1253,7 @@ bool pi_counted_late(tree fndecl)
 bool pi_holds_site_marker(basic_block bb)
 {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-        if (gimple_code(gsi_stmt(gsi)) == GIMPLE_ASM &&
-            strncmp(gimple_asm_string(as_a<gasm *>(gsi_stmt(gsi))), PI_MARKER_PREFIX,
-                    sizeof PI_MARKER_PREFIX - 1) == 0)
+        if (pi_is_site_marker(gsi_stmt(gsi)))
             return true;
     return false;
 }
