@@ -479,10 +479,7 @@ void pi_counter_asm_rebase(gimple *g, HOST_WIDE_INT add, HOST_WIDE_INT disp, tre
     if (u != t) {
         char marker[MARKER_IN_UPDATE_MAX];
         snprintf(marker, sizeof marker, "%.*s", (int)(u - t - 2), t);
-        gasm *m = gimple_build_asm_vec(ggc_strdup(marker), NULL, NULL, NULL, NULL);
-        gimple_asm_set_volatile(m, true);
-        gimple_set_location(m, gimple_location(g));
-        gsi_insert_before(&gsi, m, GSI_SAME_STMT);
+        gsi_insert_before(&gsi, pi_volatile_asm(marker, gimple_location(g)), GSI_SAME_STMT);
     }
     snprintf(text, sizeof text, UPDATE_BASED, (long long)add, (long long)disp, (long long)disp, (long long)add);
     vec<tree, va_gc> *inputs = NULL;
@@ -762,9 +759,7 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
             m = 0;
         }
         pi_counter_update_text(text + m, sizeof text - m, u.add, ctr, (unsigned long long)k);
-        gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
-        gimple_asm_set_volatile(a, true);
-        gimple_set_location(a, gimple_location(u.store));
+        gasm *a = pi_volatile_asm(text, gimple_location(u.store));
         gimple_stmt_iterator gsi = gsi_for_stmt(u.store);
         gsi_insert_before(&gsi, a, GSI_SAME_STMT);
         if (marker) {

@@ -101,11 +101,8 @@ static void add_twin(gimple *after, HOST_WIDE_INT add, unsigned k, tree ctr)
 {
     char text[384];
     pi_counter_update_text(text, sizeof text, add, ctr, k);
-    gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
-    gimple_asm_set_volatile(a, true);
-    gimple_set_location(a, gimple_location(after));
     gimple_stmt_iterator gsi = gsi_for_stmt(after);
-    gsi_insert_after(&gsi, a, GSI_NEW_STMT);
+    gsi_insert_after(&gsi, pi_volatile_asm(text, gimple_location(after)), GSI_NEW_STMT);
 }
 
 /* NAME, a function the unit counts, is FN or a part of it (FN.part.N) */

@@ -180,15 +180,21 @@ static location_t block_location(basic_block bb)
     return UNKNOWN_LOCATION;
 }
 
+/* A volatile asm of TEXT (copied) with no operand, at LOC. */
+gasm *pi_volatile_asm(const char *text, location_t loc)
+{
+    gasm *a = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
+    gimple_asm_set_volatile(a, true);
+    gimple_set_location(a, loc);
+    return a;
+}
+
 /* The site marker of SITE: an empty volatile asm (pass-ranges.cc). */
 gasm *pi_site_marker(unsigned site, location_t loc)
 {
     char text[96];
     snprintf(text, sizeof text, PI_MARKER_PREFIX "%016llx %u", (unsigned long long)pi_unit_id(), site);
-    gasm *marker = gimple_build_asm_vec(ggc_strdup(text), NULL, NULL, NULL, NULL);
-    gimple_asm_set_volatile(marker, true);
-    gimple_set_location(marker, loc);
-    return marker;
+    return pi_volatile_asm(text, loc);
 }
 
 /* A temporary: an SSA name once the function is in SSA form (count-at=late),

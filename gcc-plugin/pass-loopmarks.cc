@@ -119,10 +119,7 @@ static unsigned int loopmarks_on_execute(function *fun)
            copied before the loop, runs once more) */
         gimple_stmt_iterator gsi = gsi_after_labels(loop->header);
         for (unsigned i = m->markers.length(); i-- > 0;) {
-            gasm *c = gimple_build_asm_vec(ggc_strdup(m->markers[i].text), NULL, NULL, NULL, NULL);
-            gimple_asm_set_volatile(c, true);
-            gimple_set_location(c, m->markers[i].loc);
-            gsi_insert_before(&gsi, c, GSI_SAME_STMT);
+            gsi_insert_before(&gsi, pi_volatile_asm(m->markers[i].text, m->markers[i].loc), GSI_SAME_STMT);
         }
     }
     forget();

@@ -375,6 +375,7 @@ void pi_promote_report(void);
 /* pass-count.cc: a site marker; return-site.cc: the function's return
  * block left bare for ipa-split (its counter on the edges into it, its
  * marker put back by pass-split in the counting copy) */
+gasm *pi_volatile_asm(const char *text, location_t loc); /* pass-count.cc: no operand */
 gasm *pi_site_marker(unsigned site, location_t loc);
 basic_block pi_bare_return_block(function *fun, basic_block entry);
 void pi_return_site_instrument(basic_block r, unsigned site, tree counter, location_t loc);
