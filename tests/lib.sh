@@ -249,6 +249,17 @@ site_counts() {
         awk -F, 'NR > 1 { print $4, $3, $6, $8, $1 }' | sort -k2n
 }
 
+# same_line_counts WHAT PROG TRACE PROG2 TRACE2: PROG's trace counts some
+# line, and every line (file, line, count) as PROG2's does
+same_line_counts() {
+    local what=$1
+    "$PMOPT" report "$2" "$3" --by=line --format=csv 2> /dev/null | awk -F, 'NR > 1' | sort > lines.1
+    "$PMOPT" report "$4" "$5" --by=line --format=csv 2> /dev/null | awk -F, 'NR > 1' | sort > lines.2
+    [ -s lines.1 ] || fail "$what: no line counted"
+    cmp -s lines.1 lines.2 || { diff lines.1 lines.2; fail "$what: other lines counted"; }
+    ok "$what: the same $(wc -l < lines.1) lines counted"
+}
+
 # marked_count SRC PROG TRACE NAME: the count of SRC's line marked
 # `/* @NAME */` in PROG's TRACE
 marked_count() {

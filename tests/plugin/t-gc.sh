@@ -14,7 +14,6 @@
 # directives compile so.
 . "$PERFINST_TOP/tests/lib.sh"
 GC="--param ggc-min-expand=0 --param ggc-min-heapsize=0"
-lines() { "$PMOPT" report "$1" "$2" --by=line --format=csv 2> /dev/null | awk -F, 'NR > 1 { print $3, $1 }' | sort -n; }
 # exact NAME SRC CC ARGS...: compiled with GC forced and without, linked,
 # run: the same code, -O2's output, every line's count as without GC forced, and exact
 # (check-counts.py) unless NAME is o0 (-O0's lines are gcov -O0's, whose
@@ -42,11 +41,7 @@ exact() {
         run_exact "$name" "$src" "$want" "$name (GC forced)"
     fi
     PERFINST_OUT=$name-n.pit ./"$name-n" > /dev/null
-    lines "./$name" "$name.pit" > "$name.lines"
-    lines "./$name-n" "$name-n.pit" > "$name-n.lines"
-    [ -s "$name.lines" ] || fail "$name: no line counted"
-    cmp -s "$name.lines" "$name-n.lines" || { diff "$name.lines" "$name-n.lines"; fail "$name: GC forced counted other lines"; }
-    ok "$name: GC forced, the same $(wc -l < "$name.lines") lines counted as without"
+    same_line_counts "$name: GC forced, as without" "./$name" "$name.pit" "./$name-n" "$name-n.pit"
 }
 exact final "$T/count/final.c" gcc
 exact late "$T/count/clean-copies.c" gcc -fplugin-arg-perfinst-clean-copies=late
