@@ -13,6 +13,7 @@
 # exceptions; indirect calls), and sharing=all and the statement
 # directives compile so.
 . "$PERFINST_TOP/tests/lib.sh"
+command -v g++ > /dev/null || skip "g++ is not installed (its C++ cases)"
 GC="--param ggc-min-expand=0 --param ggc-min-heapsize=0"
 # exact NAME SRC CC ARGS...: compiled with GC forced and without, linked,
 # run: the same code, -O2's output, every line's count as without GC forced, and exact

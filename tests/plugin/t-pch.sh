@@ -10,6 +10,7 @@
 # (exact counts); a directive inside a header function, and handler=,
 # which would name the plugin's memory, are errors at their line.
 . "$PERFINST_TOP/tests/lib.sh"
+command -v g++ > /dev/null || skip "g++ is not installed (its C++ cases)"
 cp "$T"/plugin/pch/* .
 for lang in c c++; do
     case $lang in c) cc=gcc ;; *) cc=g++ ;; esac
