@@ -11,7 +11,9 @@
  * For each block, in the order of GCC's block chain: the function's own
  * line on its first block; then every statement's line (a line the same
  * gcov block already has left out), labels included, debug statements not
- * (an -O0 build, which gcov users compare with, has none); a statement
+ * (an -O0 build, which gcov users compare with, has none: with -g gcov
+ * counts a loop's latch line by its debug statement's block outside the
+ * loop too); a statement
  * that may not return (stmt_can_terminate_bb_p: a call, a volatile asm)
  * and is not the block's last ends a gcov block there (GCC splits the
  * block after it, gimple_flow_call_edges_add): a PI_LINE_END mark; and
@@ -23,7 +25,10 @@
  * says so, for the arc (arcs.cc, PI_ARC_BLOCK).  The function's last block
  * in GCC's numbering, which gcov lists under no line, gets a PI_LINE_LAST
  * mark (PI_ARC_LAST when it is an edge's block); a line folded into a PHI
- * argument goes after a PI_LINE_RUN mark.
+ * argument goes after a PI_LINE_RUN mark, and so does a line that only a
+ * debug statement still shows (-g above -O0: main's `return 0;`, `int n =
+ * 2;` folded away), in its block, with -O0's count, as gcov of a -g build
+ * lists it.
  *
  * count-at=late sees what GCC's early ipa-split made of a function F that
  * -fprofile-generate keeps whole (ipa-split.cc's gate): F's header, which
@@ -46,11 +51,16 @@ struct edge_line {
 };
 static vec<edge_line> edge_lines; /* of the function last recorded */
 
-static bool lines_skip(gimple *g)
+static bool is_marker(gimple *g)
 {
     unsigned id;
     int what;
-    return is_gimple_debug(g) || pi_is_marker_call(g, &id, &what);
+    return pi_is_marker_call(g, &id, &what);
+}
+
+static bool lines_skip(gimple *g)
+{
+    return is_gimple_debug(g) || is_marker(g);
 }
 
 /* The last statement of bb (debug statements and markers aside). */
@@ -120,7 +130,29 @@ struct line_list {
         v.safe_push(l);
         streamed_file.truncate(0);
         streamed_line.truncate(0);
+        ends++;
     }
+    unsigned ends = 0; /* PI_LINE_END marks so far: the gcov block being added is the ends-th piece */
+    /* LINE in a run of its own at the end of the PIECE-th gcov block of
+       the list (before its end mark), once per piece */
+    void add_run_in(unsigned piece, pi_line line)
+    {
+        unsigned at = 0, n = 0;
+        while (at < v.length() && !(v[at].file == 0 && v[at].line == PI_LINE_END && n++ == piece))
+            at++;
+        for (unsigned i = at; i-- > 0 && !(v[i].file == 0 && v[i].line == PI_LINE_END);)
+            if (v[i].file == line.file && v[i].line == line.line)
+                return;
+        pi_line mark = {0, PI_LINE_RUN};
+        v.safe_insert(at, line);
+        v.safe_insert(at, mark);
+    }
+};
+
+/* a line only a debug statement shows: its list, the gcov block of the list */
+struct debug_line {
+    unsigned list, piece;
+    pi_line line;
 };
 
 /* E's gcov block gets LINE of FILE, unless it has a line already (one
@@ -231,10 +263,28 @@ static basic_block last_gcov_block(function *fun)
     return BASIC_BLOCK_FOR_FN(fun, chain.last());
 }
 
+/* Whether the statement whose `# DEBUG BEGIN_STMT` is at GSI has code at
+   -O0 though only the marker shows its line here (with -g above -O0 a
+   marker stands at each statement's place): its code lost its line
+   (main's `return 0;`: `return 0` without a location follows) or was
+   folded away but set a variable (`int n = 2;`: `# DEBUG n => 2`
+   follows) or called a function the early inliner inlined (`# DEBUG
+   INLINE_ENTRY` follows).  Not when another statement's marker follows:
+   `do {`, `for (;;)`, a declaration without a value, which have no code
+   at -O0 either. */
+static bool has_code(gimple_stmt_iterator gsi)
+{
+    gsi_next(&gsi);
+    while (!gsi_end_p(gsi) && is_marker(gsi_stmt(gsi)))
+        gsi_next(&gsi);
+    return !gsi_end_p(gsi) && !gimple_debug_begin_stmt_p(gsi_stmt(gsi));
+}
+
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
 {
     edge_lines.truncate(0);
     hash_set<tree> split, opened; /* (opened: the inlined headers given their function's line) */
+    auto_vec<debug_line> debug_lines;
     split_functions(split);
     loc_set seen;
     hash_map<int_hash<int, -1, -2>, unsigned> slot; /* bb index -> index into lists */
@@ -259,6 +309,13 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
         tree header = NULL_TREE; /* the inlined header of a split function being recorded */
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
             gimple *g = gsi_stmt(gsi);
+            if (gimple_debug_begin_stmt_p(g) && !RESERVED_LOCATION_P(gimple_location(g)) && has_code(gsi)) {
+                expanded_location x = expand_location(gimple_location(g));
+                if (x.file) {
+                    debug_line d = {lists.length() - 1, l->ends, {pi_unit_file(x.file), (uint32_t)(x.line ? x.line : 1)}};
+                    debug_lines.safe_push(d);
+                }
+            }
             if (lines_skip(g))
                 continue;
             tree h = split_header(g, split);
@@ -346,6 +403,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     for (unsigned i = 0; i < edge_lines.length(); i++)
         if (edge_lines[i].line.file)
             stmt_lines.add((uint64_t)edge_lines[i].line.file << 32 | edge_lines[i].line.line);
+    hash_set<int_hash<uint64_t, 0, UINT64_MAX>> phi_lines;
     FOR_EACH_BB_FN(bb, fun)
     for (gphi_iterator pi = gsi_start_phis(bb); !gsi_end_p(pi); gsi_next(&pi)) {
         gphi *phi = pi.phi();
@@ -356,8 +414,12 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             if (RESERVED_LOCATION_P(LOCATION_LOCUS(loc)) || !k)
                 continue;
             expanded_location x = expand_location(loc);
-            if (!x.file || stmt_lines.contains((uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1)))
+            if (!x.file)
                 continue;
+            uint64_t key = (uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1);
+            if (stmt_lines.contains(key))
+                continue;
+            phi_lines.add(key);
             bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;
             if (EDGE_COUNT(e->src->succs) + fake <= 1) {
                 lists[*k]->add_run(x.file, x.line);
@@ -365,6 +427,15 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             }
             phi_edge_line(e, x.file, x.line);
         }
+    }
+    /* the lines only a debug statement shows (has_code), in the gcov
+       block of the marker: not a line that has code, a goto or a PHI
+       argument (gcov of a -g build counts a loop's latch line by such a
+       marker outside the loop too) */
+    for (unsigned i = 0; i < debug_lines.length(); i++) {
+        uint64_t key = (uint64_t)debug_lines[i].line.file << 32 | debug_lines[i].line.line;
+        if (!stmt_lines.contains(key) && !phi_lines.contains(key))
+            lists[debug_lines[i].list]->add_run_in(debug_lines[i].piece, debug_lines[i].line);
     }
     /* GCC's last block, which gcov lists under no line */
     basic_block last_bb = last_gcov_block(fun);

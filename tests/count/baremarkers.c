@@ -55,7 +55,7 @@ __attribute__((noinline)) long run(const unsigned char *code, long a, long b, in
             b = a;                    // expect-count: none
             break;
         case OP_SWAP: {
-            long t = a;               // expect-count: none
+            long t = a;               // expect-count: 0
             a = b;
             b = t;
             break;

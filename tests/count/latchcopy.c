@@ -64,10 +64,10 @@ __attribute__((noinline)) long run(struct insn *pc, long a, long b, int n)  // e
             }
             break;
         case OP_DUP:
-            b = a;                    // expect-count: none
+            b = a;                    // expect-count: 0
             break;
         case OP_SWAP: {
-            long t = a;               // expect-count: none
+            long t = a;               // expect-count: 0
             a = b;
             b = t;
             break;

@@ -15,7 +15,9 @@
 # --coverage (whose blocks are the source's, as the count pass sees them
 # there); counted after the early inliner (count-at=late, the default),
 # with gcov -t of the program built with -O2 --coverage (GCC's own
-# profile pass counts the same CFG).
+# profile pass counts the same CFG), and the lines whose code lost its line
+# there (`pc += 2;` folded into the next load, main's `return 0;`: only a
+# debug statement of the -g build shows them) with gcov -O0's counts.
 . "$PERFINST_TOP/tests/lib.sh"
 command -v gcov > /dev/null || { echo "SKIP: gcov not installed"; exit 77; }
 src=$T/count/cgoto.c
@@ -28,16 +30,25 @@ gcc -O0 --coverage cgoto.c -o cov
 ./cov 1000 > /dev/null
 # same_lines_as_gcov GCDA PROG PIT: every line of cgoto.c that pmopt
 # report lists has gcov's count
-same_lines_as_gcov() {
+gcov_lines() {
     gcov -t "$1" 2> /dev/null | awk -F: '$3 != "" && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
-        sort -n > gcov.lines
+        sort -n
+}
+# same_lines_as_gcov GCDA PROG TRACE [GCDA0]: every line pmopt report lists
+# has GCDA's count, or where gcov lists no such line, GCDA0's
+same_lines_as_gcov() {
+    gcov_lines "$1" > gcov.lines
     [ "$(wc -l < gcov.lines)" -gt 20 ] || fail "gcov gave $(wc -l < gcov.lines) lines"
+    : > gcov0.lines
+    [ -z "${4:-}" ] || gcov_lines "$4" > gcov0.lines
     "$PMOPT" report --by=line --format=csv "$2" "$3" | awk -F, 'NR > 1 && $2 ~ /(^|\/)cgoto\.c$/ { print $3, $1 }' |
         sort -n > pi.lines
     n=$(wc -l < pi.lines)
     [ "$n" -ge 15 ] || fail "pmopt report lists $n lines of cgoto.c"
-    awk 'NR == FNR { g[$1] = $2; next } !($1 in g) || g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov " ($1 in g ? g[$1] : "none") }' \
-        gcov.lines pi.lines > diff.txt
+    awk 'FILENAME == ARGV[1] { g0[$1] = $2; next } FILENAME == ARGV[2] { g[$1] = $2; next }
+         !($1 in g) && $1 in g0 { if (g0[$1] != $2) print "line " $1 ": pmopt " $2 ", gcov -O0 " g0[$1]; next }
+         !($1 in g) || g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov " ($1 in g ? g[$1] : "none") }' \
+        gcov0.lines gcov.lines pi.lines > diff.txt
     [ ! -s diff.txt ] || { cat diff.txt; fail "per-line counts differ from gcov's"; }
 }
 same_lines_as_gcov cov-cgoto.gcda cgoto c.pit
@@ -63,8 +74,11 @@ PERFINST_OUT=late.pit ./late 1000 > late.out || fail "cgoto (late) failed"
 assert_eq "late: output" 501000 "$(cat late.out)"
 gcc -O2 --coverage cgoto.c -o cov2
 ./cov2 1000 > /dev/null
-same_lines_as_gcov cov2-cgoto.gcda late late.pit
-ok "late: the $n lines pmopt report lists have gcov -O2's counts"
+same_lines_as_gcov cov2-cgoto.gcda late late.pit cov-cgoto.gcda
+ok "late: the $n lines pmopt report lists have gcov -O2's counts, $(awk 'NR == FNR { g[$1] = 1; next } !($1 in g)' gcov.lines pi.lines | wc -l) that lost their code's line gcov -O0's"
+for l in $(grep -n 'pc += 2;' cgoto.c | cut -d: -f1 | head -2) $(grep -n 'return 0;' cgoto.c | cut -d: -f1); do
+    grep -q "^$l " pi.lines || fail "late: line $l (its code lost its line) not listed"
+done
 "$PMOPT" report --by=function late late.pit | awk '$4 == "run" { print $1, $2 }' > late.run
 assert_eq "late: run entered once, 22016 block executions (the CFG after the early optimisations)" "1 22016" "$(cat late.run)"
 PERFINST_MODE=off PERFINST_OUT=lateoff.pit ./late 1000 > lateoff.out || fail "cgoto (late) failed with PERFINST_MODE=off"

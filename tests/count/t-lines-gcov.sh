@@ -73,6 +73,26 @@ awk 'NR == FNR { g[$1] = $2; next } !($1 in g) || g[$1] != $2 { print "line " $1
     gcov0.lines phi.lines > diff0.txt
 [ ! -s diff0.txt ] || { cat diff0.txt; fail "the lines folded into PHI arguments differ from gcov -O0's"; }
 ok "the $(wc -l < phi.lines) lines gcov -O2 lists no code on have gcov -O0's counts"
+# lines whose code lost its line (main's `return 0;`, `int n = 2;` folded
+# into a constant), which only a debug statement of the -g build shows:
+# gcov of a -g build lists them, and so does pmopt report, with -O0's
+# count; not a debug statement's line -O0 has no code on (`do {`, `long
+# count;`), which gcov -g lists too
+gcc -O2 -g --coverage gcovlines.c -o covg
+./covg 100 > /dev/null
+lines covg-gcovlines.gcda > gcovg.lines
+awk 'FILENAME == ARGV[1] { o2[$1] = 1; next } FILENAME == ARGV[2] { o0[$1] = $2; next } FILENAME == ARGV[3] { p[$1] = $2; next }
+     ($1 in o2) { next }
+     ($1 in o0) && p[$1] != o0[$1] { print "line " $1 ": pmopt " (($1 in p) ? p[$1] : "none") ", gcov -O0 " o0[$1] ", gcov -O2 -g " $2 }
+     !($1 in o0) && ($1 in p) { print "line " $1 ": pmopt " p[$1] ", no code at -O0" }' \
+    gcov2.lines gcov0.lines pi.lines gcovg.lines > diffg.txt
+[ ! -s diffg.txt ] || { cat diffg.txt; fail "the lines only gcov -O2 -g lists"; }
+for t in 'int n = 2;' 'return 0;'; do
+    l=$(grep -n -F -- "$t" gcovlines.c | tail -1 | cut -d: -f1)
+    grep -q "^$l " gcovg.lines || fail "gcov -O2 -g does not list line $l ($t): the fixture tests nothing"
+    grep -q "^$l " pi.lines || fail "line $l ($t), whose code lost its line, not listed"
+done
+ok "the $(awk 'NR == FNR { g[$1] = 1; next } !($1 in g)' gcov2.lines gcovg.lines | wc -l) lines only gcov -O2 -g lists: those -O0 has code on with its count, the others not"
 
 # the counts the control flow fixes: prep's test and concat's own line once
 # per call (100 calls each)
