@@ -93,7 +93,8 @@ int pi_feedback_point(const struct pifb_rec *r)
  *     preprocessor's output (`gcc -E`, with this plugin loaded): each file
  *     named by a line marker is hashed into the cached result's manifest,
  *     and the text of the output is hashed into the result's key.  So,
- *     before the main file's first line, the preprocessor reads
+ *     before the main file's first line (after the command line's -include
+ *     and -imacros files), the preprocessor reads
  *
  *         #line 1 "prog.fb"
  *         #pragma perfinst_feedback 0x<pi_hash64 of prog.fb's bytes>
@@ -144,6 +145,33 @@ static bool file_hash(const char *path, uint64_t *h)
     return ok;
 }
 
+/* The lines, made at PLUGIN_PRAGMAS, are read once the main file starts
+ * for real: after the command line's -include and -imacros files (and
+ * stdc-predef.h), when the front end puts the main file back (a rename to
+ * its name, PLUGIN_INCLUDE_FILE).  Read any earlier, a -include would be
+ * pushed on top of them, and libcpp looks for it beside the file of the
+ * buffer on top, which these lines do not have (a segmentation fault in
+ * _cpp_find_file). */
+static char *pending;        /* the lines, until read */
+static size_t pending_len;
+static const char *main_name; /* the main file as entered first */
+
+void pi_feedback_main_file(void *gcc_data, void *)
+{
+    const char *name = (const char *)gcc_data;
+    if (!name)
+        return;
+    if (!main_name) { /* (the plugin is loaded before the main file is entered) */
+        main_name = xstrdup(name);
+        return;
+    }
+    if (!pending || strcmp(name, main_name) != 0)
+        return;
+    char *buf = pending;
+    pending = NULL; /* (the lines' own #line renames to the main file too) */
+    cpp_push_buffer(parse_in, (const unsigned char *)buf, pending_len, 0);
+}
+
 /* PLUGIN_PRAGMAS (the main file is open, nothing read from it yet; also in
  * `gcc -E`). */
 void pi_feedback_as_input(void *, void *)
@@ -169,7 +197,7 @@ void pi_feedback_as_input(void *, void *)
     /* libcpp keeps reading the buffer until the main file is done: never
        freed; its line scanner reads 16 bytes at a time, past the end of the
        last line (files.cc pads what it reads so): 16 bytes of padding */
-    char *buf = XCNEWVEC(char, text.size() + 16);
-    memcpy(buf, text.data(), text.size());
-    cpp_push_buffer(parse_in, (const unsigned char *)buf, text.size(), 0);
+    pending = XCNEWVEC(char, text.size() + 16);
+    memcpy(pending, text.data(), text.size());
+    pending_len = text.size();
 }

@@ -732,6 +732,7 @@ int plugin_init(struct plugin_name_args *args, struct plugin_gcc_version *versio
     if (pi_have_c_frontend()) {
         register_callback(args->base_name, PLUGIN_PRAGMAS, pi_register_pragmas, NULL);
         register_callback(args->base_name, PLUGIN_PRAGMAS, pi_feedback_as_input, NULL);
+        register_callback(args->base_name, PLUGIN_INCLUDE_FILE, pi_feedback_main_file, NULL);
         register_callback(args->base_name, PLUGIN_START_UNIT, start_unit, NULL);
         register_callback(args->base_name, PLUGIN_START_PARSE_FUNCTION, pi_pragma_start_function, NULL);
         register_callback(args->base_name, PLUGIN_FINISH_DECL, pi_pragma_finish_decl, NULL);

@@ -149,6 +149,7 @@ bool pi_feedback_for_unit(const struct pifb_rec *r); /* src= is this unit's */
 bool pi_feedback_parse_list(const char *s, vec<uint64_t> &out); /* "1,2,3" appended to OUT; false when malformed */
 int pi_feedback_point(const struct pifb_rec *r);    /* at=: 0 cfg, 1 late, -1 unknown */
 void pi_feedback_as_input(void *gcc_data, void *user_data); /* PLUGIN_PRAGMAS: -MD, ccache */
+void pi_feedback_main_file(void *gcc_data, void *user_data); /* PLUGIN_INCLUDE_FILE: reads its lines */
 
 /* ---- statement directives (pragmas inside function bodies) ------------
  * The pragma handler appends a marker call __perfinst_stmt_marker(ID, WHAT)

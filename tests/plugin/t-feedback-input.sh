@@ -52,6 +52,31 @@ ok "make rebuilds after cur.fb changed"
 # without the plugin's line, nothing changes in the compile: same object
 cmp x.o ref-hot.o || fail "-MMD/make changed the object"
 ok "the objects built this way are the reference's"
+# a project's forced include (-include config.h) or -imacros: the file's
+# lines are read after them (pushed under them, a -include made cc1 crash),
+# the compile takes the plan and the included macros
+mkdir inc && cp hot.fb inc/ && printf '#define HOT_N 10\n' > inc/cfg.h
+sed 's/hot(10)/hot(HOT_N)/' x.c > inc/x.c
+for o in -include -imacros; do
+    (cd inc && $CC -fplugin-arg-perfinst-feedback=hot.fb $o cfg.h -c x.c -o x.o) 2> inc.err || { cat inc.err; fail "$o with a feedback file"; }
+    objdump -h inc/x.o | grep -q "\.text\.hot" || fail "$o: tier=hot did not reach the object"
+    (cd inc && $CC -fplugin-arg-perfinst-feedback=hot.fb $o cfg.h -E x.c -o x.i) 2> inc.err || { cat inc.err; fail "$o, gcc -E, with a feedback file"; }
+    assert_contains "$o, gcc -E: the plan's line marker" inc/x.i '^# 1 "hot\.fb"$'
+    assert_contains "$o, gcc -E: its hash" inc/x.i '^#pragma perfinst_feedback 0x[0-9a-f]{16}$'
+done
+(cd inc && $CC -fplugin-arg-perfinst-feedback=hot.fb -include cfg.h -include cfg.h -c x.c -o x.o) || fail "two -include with a feedback file"
+awk '/^# 1 "hot\.fb"$/ { fb = NR } /^# 1 "\.\/cfg\.h"/ { inc = NR } END { exit !(fb && inc && inc < fb) }' inc/x.i ||
+    fail "-imacros: the plan's lines not after the included file's"
+(cd inc && $CC -fplugin-arg-perfinst-feedback=hot.fb -include cfg.h -E x.c -o x.i)
+awk '/^# 1 "hot\.fb"$/ { fb = NR } /^# 1 "\.\/cfg\.h"/ { inc = NR } END { exit !(fb && inc && inc < fb) }' inc/x.i ||
+    fail "-include: the plan's lines not after the included file's"
+ok "-include and -imacros: the compile takes the plan, gcc -E writes its lines after the included file"
+# so a precompiled header -include names (CMake's target_precompile_headers) is used
+(cd inc && $CC -x c-header cfg.h -o cfg.h.gch &&
+    $CC -fplugin-arg-perfinst-feedback=hot.fb -include cfg.h -H -Winvalid-pch -c x.c -o x.o) 2> inc.err || { cat inc.err; fail "-include of a precompiled header"; }
+assert_contains "-include: the precompiled header used" inc.err '^! \./cfg\.h\.gch$'
+objdump -h inc/x.o | grep -q "\.text\.hot" || fail "-include of a precompiled header: tier=hot did not reach the object"
+ok "-include of a precompiled header: used, the plan taken"
 
 # ccache
 command -v ccache > /dev/null || { echo "SKIP: ccache is not installed (scripts/deps.sh installs it)"; exit 77; }
