@@ -617,9 +617,12 @@ static int load(const struct bounds *b, uintptr_t a, uint64_t *v)
     return 0;
 }
 
-/* A DWARF expression of the few forms .eh_frame uses (glibc's signal
- * trampoline, PLT entries): breg, lit, const, plus_uconst, deref and the
- * arithmetic.  The CFA (or nothing) is pushed first. */
+/* A DWARF expression of the few forms .eh_frame uses: breg, lit, const,
+ * plus_uconst, deref, the arithmetic, shifts and comparisons (glibc's
+ * signal trampoline; GNU ld's PLT entries, whose CFA is rsp + 8, plus 8
+ * more from the entry's 11th byte on: `breg7 8; breg16 0; lit15; and;
+ * lit11; ge; lit3; shl; plus`, tests/sampling/t-plt.sh).  The CFA (or
+ * nothing) is pushed first. */
 static int eval_expr(const uint8_t *e, const uint64_t *regs, const struct bounds *b, int push_cfa,
                      uint64_t cfa, uint64_t *out)
 {
@@ -654,7 +657,7 @@ static int eval_expr(const uint8_t *e, const uint64_t *regs, const struct bounds
             case 0x11: st[sp++] = (uint64_t)sleb(&r); break;
             case 0x23: if (sp < 1) return -1; st[sp - 1] += uleb(&r); break;
             case 0x1a: case 0x1c: case 0x22: case 0x1e: case 0x21: case 0x2a: case 0x2d:
-            case 0x29: case 0x2b: case 0x2c: case 0x2e: {
+            case 0x29: case 0x2b: case 0x2c: case 0x2e: case 0x24: case 0x25: case 0x26: case 0x27: {
                 if (sp < 2)
                     return -1;
                 uint64_t y = st[--sp], x = st[--sp], v = 0;
@@ -664,6 +667,10 @@ static int eval_expr(const uint8_t *e, const uint64_t *regs, const struct bounds
                 case 0x22: v = x + y; break;
                 case 0x1e: v = x * y; break;
                 case 0x21: v = x | y; break;
+                case 0x27: v = x ^ y; break;
+                case 0x24: v = y < 64 ? x << y : 0; break;                             /* shl */
+                case 0x25: v = y < 64 ? x >> y : 0; break;                             /* shr */
+                case 0x26: v = (uint64_t)((int64_t)x >> (y < 64 ? y : 63)); break; /* shra */
                 case 0x2a: v = (int64_t)x >= (int64_t)y; break;
                 case 0x2d: v = (int64_t)x < (int64_t)y; break;
                 case 0x29: v = x == y; break;
