@@ -70,7 +70,11 @@ for file in $files; do
     units=$base.gcda
     case $file in *.h) units=$(cd "$W/cov/obj" && ls -- *.gcda) ;; esac
     (cd "$WL_SRC" && for u in $units; do gcov -t -o "$W/cov/obj" "$u" 2> /dev/null; done) |
-        awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 } src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; s[$2 + 0] += c } END { for (l in s) print l, s[l] }' |
+        awk -F: -v f="$file" '/^ *-: *0:Source:/ { src = $4 }
+            /^-+$/ { sep = 1; next }    # a line of several functions (C++ templates, a constructor C1/C2): its
+            sep { sep = 0; sub_ = $0 !~ /^ / }  # per-function listings follow it, "NAME:" each, already in its count
+            sub_ { next }
+            src ~ ("(^|/)" f "$") && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; s[$2 + 0] += c } END { for (l in s) print l, s[l] }' |
         sort -n > "$W/gcov.lines"
     awk -F, -v f="$file" 'NR > 1 && $2 ~ ("(^|/)" f "$") { s[$3] += $1 } END { for (l in s) print l, s[l] }' "$W/pi.csv" | sort -n > "$W/pi.lines"
     awk -v f="$file" -v gf="$W/gcov.lines" 'FILENAME == gf { g[$1] = $2; ng++; next }
