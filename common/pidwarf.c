@@ -1614,6 +1614,118 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
     }
 }
 
+/* ---- PLT entries ------------------------------------------------------------ */
+
+struct got_name {
+    uint64_t slot;
+    const char *name;
+};
+
+static int cmp_got(const void *a, const void *b)
+{
+    const struct got_name *x = a, *y = b;
+    PI_CMP_RET(x->slot, y->slot);
+    return 0;
+}
+
+static int cmp_plt(const void *a, const void *b)
+{
+    const struct pi_dplt *x = a, *y = b;
+    PI_CMP_RET(x->lo, y->lo);
+    return 0;
+}
+
+/* The GOT slots the relocations of the dynamic symbol table name
+ * (.rela.plt's JUMP_SLOTs, .rela.dyn's GLOB_DATs), sorted; NULL if none. */
+static struct got_name *got_names(struct pi_debug *d, Elf *elf, size_t *n)
+{
+    struct got_name *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh, symsh;
+        Elf_Scn *symscn;
+        Elf_Data *data, *syms;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(symscn = elf_getscn(elf, sh.sh_link)) ||
+            !gelf_getshdr(symscn, &symsh) || symsh.sh_type != SHT_DYNSYM || !(data = elf_getdata(scn, NULL)) ||
+            !(syms = elf_getdata(symscn, NULL)))
+            continue;
+        size_t esz = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+        for (size_t i = 0; esz && i < data->d_size / esz; i++) {
+            GElf_Rela r;
+            GElf_Sym sym;
+            const char *name;
+            if (!gelf_getrela(data, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
+                !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
+                !(name = elf_strptr(elf, symsh.sh_link, sym.st_name)) || !*name)
+                continue;
+            if (pi_grow((void **)&v, &cap, *n, sizeof *v))
+                break;
+            v[(*n)++] = (struct got_name){r.r_offset, keep(d, name)};
+        }
+    }
+    if (*n)
+        qsort(v, *n, sizeof *v, cmp_got);
+    return v;
+}
+
+/* Each entry of .plt, .plt.sec and .plt.got that jumps through a named GOT
+ * slot (`jmp *D(%rip)`, ff 25, bnd-prefixed or not): "NAME@plt".  The
+ * first entry of a lazy .plt (the resolver's) and those that only push
+ * their index and jump back to it (.plt when .plt.sec holds the jumps)
+ * name nothing. */
+static void read_plt(struct pi_debug *d, Elf *elf)
+{
+    size_t shstrndx, ngot, cap = 0;
+    if (elf_getshdrstrndx(elf, &shstrndx))
+        return;
+    struct got_name *got = got_names(d, elf, &ngot);
+    Elf_Scn *scn = NULL;
+    while (got && (scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        const char *sname;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
+            !(sname = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+            (strcmp(sname, ".plt") && strcmp(sname, ".plt.sec") && strcmp(sname, ".plt.got")) ||
+            !(data = elf_getdata(scn, NULL)) || !data->d_buf)
+            continue;
+        uint64_t step = sh.sh_entsize ? sh.sh_entsize : strcmp(sname, ".plt.got") ? 16 : 8;
+        const uint8_t *b = data->d_buf;
+        for (uint64_t off = 0; off + step <= data->d_size; off += step)
+            for (uint64_t k = off; k + 6 <= off + step; k++) {
+                if (b[k] != 0xff || b[k + 1] != 0x25)
+                    continue;
+                int32_t disp = (int32_t)((uint32_t)b[k + 2] | (uint32_t)b[k + 3] << 8 | (uint32_t)b[k + 4] << 16 |
+                                         (uint32_t)b[k + 5] << 24);
+                struct got_name key = {sh.sh_addr + k + 6 + (uint64_t)(int64_t)disp, NULL};
+                const struct got_name *g = bsearch(&key, got, ngot, sizeof *got, cmp_got);
+                char buf[512];
+                if (g && (size_t)snprintf(buf, sizeof buf, "%s@plt", g->name) < sizeof buf &&
+                    !pi_grow((void **)&d->plt, &cap, d->nplt, sizeof *d->plt))
+                    d->plt[d->nplt++] = (struct pi_dplt){sh.sh_addr + off, sh.sh_addr + off + step, keep(d, buf)};
+                break;
+            }
+    }
+    free(got);
+    if (d->nplt)
+        qsort(d->plt, d->nplt, sizeof *d->plt, cmp_plt);
+}
+
+const char *pi_debug_plt(const struct pi_debug *d, uint64_t addr)
+{
+    size_t a = 0, b = d->nplt;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (d->plt[m].lo <= addr)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a > 0 && addr < d->plt[a - 1].hi ? d->plt[a - 1].name : NULL;
+}
+
 static void read_section_names(struct pi_debug *d, Elf *elf)
 {
     size_t n, shstrndx;
@@ -1680,6 +1792,7 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
     if (d->nfuncs)
         qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
     read_symtab(d, elf, &funcs_cap);
+    read_plt(d, elf);
     elf_end(elf);
     close(fd);
     if (d->nfuncs)
@@ -1715,6 +1828,7 @@ int pi_debug_open_elf(const char *name, struct Elf *elf, struct pi_debug *d, str
     size_t funcs_cap = 0;
     read_section_names(d, elf);
     read_symtab(d, elf, &funcs_cap);
+    read_plt(d, elf);
     if (d->nfuncs)
         qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
     return 0;
@@ -1733,6 +1847,7 @@ void pi_debug_close(struct pi_debug *d)
         free(d->strs[i]);
     free(d->strs);
     free(d->section_names);
+    free(d->plt);
     free(d->vars);
     free(d->types);
     free(d->members);

@@ -90,6 +90,11 @@ struct pi_dmember {
     uint32_t type;
 };
 
+struct pi_dplt {             /* a PLT entry (.plt, .plt.sec, .plt.got) */
+    uint64_t lo, hi;
+    const char *name;        /* "strlen@plt", as objdump names it */
+};
+
 struct pi_debug {
     char *path;
     int has_dwarf;
@@ -107,6 +112,8 @@ struct pi_debug {
     size_t nsections;
     char **section_names;    /* by section index ("" for none) */
     uint64_t alloc_lo, alloc_hi; /* addresses the SHF_ALLOC sections span; 0, 0: none */
+    size_t nplt;
+    struct pi_dplt *plt;     /* the PLT entries that name their function, sorted by lo */
     /* pi_debug_read_vars */
     int vars_read;
     size_t nvars;
@@ -131,6 +138,10 @@ void pi_debug_close(struct pi_debug *d);
 
 /* The function whose range holds addr, or NULL. */
 const struct pi_dfunc *pi_debug_func(const struct pi_debug *d, uint64_t addr);
+/* "NAME@plt" when addr is in the PLT entry that jumps to NAME (through its
+ * GOT slot, which a relocation names), else NULL: not a function of the
+ * program's, so pi_debug_func does not return it. */
+const char *pi_debug_plt(const struct pi_debug *d, uint64_t addr);
 /* The line-table row for addr: 1 and *file, *line set; 0 if none. */
 int pi_debug_line(const struct pi_debug *d, uint64_t addr, const char **file, uint32_t *line);
 

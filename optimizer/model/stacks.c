@@ -90,6 +90,11 @@ void stk_frame(struct stk_tree *t, const struct pi_sframe *fr, int innermost, st
             out->src = pm_file(NULL, src);
         return;
     }
+    const char *plt = s->ok ? pi_debug_plt(&s->d, a) : NULL;
+    if (plt) { /* (a PLT entry: always innermost, it calls nothing) */
+        out->name = pm_intern(plt);
+        return;
+    }
     snprintf(buf, sizeof buf, "[%s+0x%llx]", pm_basename(o->path), (unsigned long long)fr->addr);
     out->name = pm_intern(buf);
 }
