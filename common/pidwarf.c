@@ -1761,6 +1761,119 @@ const char *pi_debug_section_name(const struct pi_debug *d, uint32_t shndx)
     return shndx < d->nsections && d->section_names[shndx] ? d->section_names[shndx] : "";
 }
 
+/* ---- separate debug files ---------------------------------------------------- */
+
+static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx))
+        return NULL;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        const char *name;
+        if (gelf_getshdr(scn, sh) && (name = elf_strptr(elf, shstrndx, sh->sh_name)) && !strcmp(name, want))
+            return scn;
+    }
+    return NULL;
+}
+
+/* ELF's GNU build-id as lowercase hex into hex (at least 2 * 64 + 1), or 0 */
+static int build_id_hex(Elf *elf, char *hex)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t off = 0, next, name_off, desc_off;
+        GElf_Nhdr nh;
+        while (off < data->d_size && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz >= 2 && nh.n_descsz <= 64 &&
+                !memcmp((const char *)data->d_buf + name_off, "GNU", 4)) {
+                const uint8_t *id = (const uint8_t *)data->d_buf + desc_off;
+                for (size_t i = 0; i < nh.n_descsz; i++)
+                    sprintf(hex + 2 * i, "%02x", id[i]);
+                return 1;
+            }
+            off = next;
+        }
+    }
+    return 0;
+}
+
+static int file_crc(const char *path, uint32_t *crc)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    uint8_t buf[65536];
+    ssize_t n;
+    *crc = 0;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        *crc = pi_crc32(*crc, buf, (size_t)n);
+    close(fd);
+    return n < 0 ? -1 : 0;
+}
+
+/* Where PATH's DWARF is when PATH has none (a stripped program or library
+ * whose debug information went into a file of its own, as Debian's
+ * -dbgsym packages and `objcopy --only-keep-debug` do): under
+ * /usr/lib/debug/.build-id by its build-id, else by its .gnu_debuglink
+ * beside it, in .debug/ beside it or under /usr/lib/debug, where gdb
+ * looks; a file only when its build-id or CRC is PATH's.  malloc'ed, or
+ * NULL. */
+static char *debug_file(const char *path, Elf *elf)
+{
+    GElf_Shdr sh;
+    Elf_Scn *info = section_named(elf, ".debug_info", &sh);
+    if (info && sh.sh_type != SHT_NOBITS && sh.sh_size)
+        return NULL;
+    char hex[2 * 64 + 1], p[4096];
+    if (build_id_hex(elf, hex) &&
+        (size_t)snprintf(p, sizeof p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) < sizeof p) {
+        int fd = open(p, O_RDONLY | O_CLOEXEC);
+        Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+        char hex2[2 * 64 + 1];
+        int same = e && elf_kind(e) == ELF_K_ELF && build_id_hex(e, hex2) && !strcmp(hex, hex2);
+        if (e)
+            elf_end(e);
+        if (fd >= 0)
+            close(fd);
+        if (same)
+            return strdup(p);
+    }
+    Elf_Scn *link = section_named(elf, ".gnu_debuglink", &sh);
+    Elf_Data *data = link ? elf_getdata(link, NULL) : NULL;
+    if (!data || !data->d_buf || data->d_size < 8)
+        return NULL;
+    const char *name = data->d_buf;
+    size_t len = strnlen(name, data->d_size);
+    size_t at = (len + 4) & ~(size_t)3; /* the CRC follows the name's NUL, 4-aligned */
+    if (!len || len == data->d_size || at + 4 > data->d_size || strchr(name, '/'))
+        return NULL;
+    const uint8_t *c = (const uint8_t *)data->d_buf + at;
+    uint32_t want = elf_getident(elf, NULL)[EI_DATA] == ELFDATA2MSB
+                        ? (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3]
+                        : (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[1] << 8 | c[0];
+    const char *slash = strrchr(path, '/');
+    char dir[4096], real[4096];
+    if ((size_t)snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path + (slash == path)) : 1,
+                         slash ? path : ".") >= sizeof dir)
+        return NULL;
+    int have_real = realpath(dir, real) != NULL;
+    const char *forms[] = {"%s/%.*s", "%s/.debug/%.*s", "/usr/lib/debug%s/%.*s"};
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t crc;
+        if (i == 2 && !have_real)
+            break;
+        if ((size_t)snprintf(p, sizeof p, forms[i], i == 2 ? real : dir, (int)len, name) < sizeof p &&
+            strcmp(p, path) && !file_crc(p, &crc) && crc == want)
+            return strdup(p);
+    }
+    return NULL;
+}
+
 int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -1788,11 +1901,24 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
     }
     read_section_names(d, elf);
     size_t funcs_cap = 0;
-    read_dwarf(d, fd, &funcs_cap, WANT_FUNCS);
+    /* DWARF and the full symbol table from the separate debug file, if any
+       (its .plt holds no bytes: the PLT from PATH) */
+    d->debug_path = debug_file(path, elf);
+    int dfd = d->debug_path ? open(d->debug_path, O_RDONLY | O_CLOEXEC) : -1;
+    Elf *delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+    if (delf && elf_kind(delf) == ELF_K_ELF) {
+        pi_input_note(d->debug_path);
+        read_dwarf(d, dfd, &funcs_cap, WANT_FUNCS);
+    } else
+        read_dwarf(d, fd, &funcs_cap, WANT_FUNCS);
     if (d->nfuncs)
         qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
-    read_symtab(d, elf, &funcs_cap);
+    read_symtab(d, delf && elf_kind(delf) == ELF_K_ELF ? delf : elf, &funcs_cap);
     read_plt(d, elf);
+    if (delf)
+        elf_end(delf);
+    if (dfd >= 0)
+        close(dfd);
     elf_end(elf);
     close(fd);
     if (d->nfuncs)
@@ -1837,6 +1963,7 @@ int pi_debug_open_elf(const char *name, struct Elf *elf, struct pi_debug *d, str
 void pi_debug_close(struct pi_debug *d)
 {
     free(d->path);
+    free(d->debug_path);
     free(d->funcs);
     free(d->lines);
     free(d->cus);
@@ -1978,9 +2105,11 @@ int pi_debug_read_vars(struct pi_debug *d, struct pi_err *err)
     d->vars_read = 1;
     if (elf_version(EV_CURRENT) == EV_NONE)
         return pi_err_set(err, "%s: libelf is out of date: %s", d->path, elf_errmsg(-1));
-    int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+    /* (the separate debug file's symbols are the program's, at its addresses) */
+    const char *from = d->debug_path ? d->debug_path : d->path;
+    int fd = open(from, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return pi_err_set(err, "%s: %s", d->path, strerror(errno));
+        return pi_err_set(err, "%s: %s", from, strerror(errno));
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
         if (elf)

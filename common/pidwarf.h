@@ -97,6 +97,8 @@ struct pi_dplt {             /* a PLT entry (.plt, .plt.sec, .plt.got) */
 
 struct pi_debug {
     char *path;
+    char *debug_path;        /* the separate debug file DWARF and symbols were read from
+                                (build-id under /usr/lib/debug, .gnu_debuglink), or NULL */
     int has_dwarf;
     size_t nfuncs;
     struct pi_dfunc *funcs;  /* sorted by lo; a function with several ranges

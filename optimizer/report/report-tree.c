@@ -29,8 +29,10 @@ static void print_sampled(const struct stk_tree *t, uint32_t n, const int *w, ui
         printf("%6.1f%% %6.1f%% %8llu %8llu  %*s%s", pct, all ? 100.0 * (double)self / (double)all : 0,
                (unsigned long long)tot, (unsigned long long)self, 2 * (int)(nd->depth - 1), "",
                nd->name);
-        if (*nd->file)
+        if (*nd->file && nd->line)
             printf("  (%s:%u)", pm_basename(nd->file), nd->line);
+        else if (*nd->file) /* (an assembly function's DWARF has no line) */
+            printf("  (%s)", pm_basename(nd->file));
         putchar('\n');
         print_sampled(t, c[i], w, all, min_pct);
     }
@@ -49,8 +51,10 @@ static void print_idle(const struct stk_tree *t, uint32_t n, const int *w, uint6
         printf("%8llu %8llu %8llu %8llu  %*s%s", (unsigned long long)nd->self[STK_TO],
                (unsigned long long)nd->total[STK_TO], (unsigned long long)nd->self[STK_FROM],
                (unsigned long long)nd->total[STK_FROM], 2 * (int)(nd->depth - 1), "", nd->name);
-        if (*nd->file)
+        if (*nd->file && nd->line)
             printf("  (%s:%u)", pm_basename(nd->file), nd->line);
+        else if (*nd->file) /* (an assembly function's DWARF has no line) */
+            printf("  (%s)", pm_basename(nd->file));
         putchar('\n');
         print_idle(t, c[i], w, all, min_pct);
     }
