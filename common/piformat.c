@@ -206,7 +206,7 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
             if (a.counter != PI_NONE && a.counter >= u.ncounters)
                 return bad(e, "UNIT 0x%016llx: arc %u: counter %u out of range (%u counters)", id,
                            k, a.counter, u.ncounters);
-            if (a.flags & ~(uint32_t)(PI_ARC_FAKE | PI_ARC_BLOCK | PI_ARC_LAST))
+            if (a.flags & ~(uint32_t)(PI_ARC_FAKE | PI_ARC_BLOCK | PI_ARC_LAST | PI_ARC_PHI))
                 return bad(e, "UNIT 0x%016llx: arc %u: unknown flags 0x%x", id, k, a.flags);
         }
     }

@@ -400,9 +400,9 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
         a.dst = x.dst < 0 ? PI_NONE : site_of[order[x.dst]->index];
         a.counter = x.counter;
         a.flags = x.flags;
-        bool last;
-        if (x.e && x.src >= 0 && pi_edge_line(x.e, &a.file, &a.line, &last))
-            a.flags |= PI_ARC_BLOCK | (last ? PI_ARC_LAST : 0);
+        bool last, phi;
+        if (x.e && x.src >= 0 && pi_edge_line(x.e, &a.file, &a.line, &last, &phi))
+            a.flags |= PI_ARC_BLOCK | (last ? PI_ARC_LAST : 0) | (phi ? PI_ARC_PHI : 0);
         pi_unit_add_arc(&a);
     }
     for (unsigned k = 0; k < arcs.length(); k++)

@@ -382,8 +382,9 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
        late: `return 10;` a constant on the edge into the return block):
        such a line runs as often as its argument's edge, so it goes to the
        edge's source block when that has one way out (in a run of its own,
-       so that it does not move where the block is listed), else to the edge's own
-       gcov block (as a goto's line does above); only a line no statement of
+       so that it does not move where the block is listed), else to the edge
+       (pi_edge_line's PHI: not a gcov block between the edge's ends for the
+       other lines, PI_ARC_PHI); only a line no statement of
        the function is on: gcov counts a line the statements still show by
        its statements' blocks alone (a `for` line's `n = 1` folded into the
        loop's PHI is not counted again on the edge), nor a goto's line that
@@ -403,7 +404,12 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     for (unsigned i = 0; i < edge_lines.length(); i++)
         if (edge_lines[i].line.file)
             stmt_lines.add((uint64_t)edge_lines[i].line.file << 32 | edge_lines[i].line.line);
-    hash_set<int_hash<uint64_t, 0, UINT64_MAX>> phi_lines;
+    hash_set<int_hash<uint64_t, 0, UINT64_MAX>> phi_lines, debug_keys;
+    /* (a line a debug statement marks where its statement was is counted
+       there, not on the PHI argument's edge: `int s = 0;` runs on every
+       call, its constant flows on one edge only) */
+    for (unsigned i = 0; i < debug_lines.length(); i++)
+        debug_keys.add((uint64_t)debug_lines[i].line.file << 32 | debug_lines[i].line.line);
     FOR_EACH_BB_FN(bb, fun)
     for (gphi_iterator pi = gsi_start_phis(bb); !gsi_end_p(pi); gsi_next(&pi)) {
         gphi *phi = pi.phi();
@@ -417,7 +423,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             if (!x.file)
                 continue;
             uint64_t key = (uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1);
-            if (stmt_lines.contains(key))
+            if (stmt_lines.contains(key) || debug_keys.contains(key))
                 continue;
             phi_lines.add(key);
             bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;
@@ -455,16 +461,17 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     }
 }
 
-bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last)
+bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last, bool *phi)
 {
     for (unsigned i = 0; i < edge_lines.length(); i++)
         if (edge_lines[i].e == e) {
             *file = edge_lines[i].line.file;
             *line = edge_lines[i].line.line;
             *last = edge_lines[i].last;
+            *phi = !edge_lines[i].split;
             return true;
         }
     *file = *line = 0;
-    *last = false;
+    *last = *phi = false;
     return false;
 }

@@ -325,7 +325,7 @@ bool pi_arcs_instrument(function *fun, const vec<basic_block> &order, const vec<
                         sbitmap leave, const vec<bool> &live, basic_block bare_ret, basic_block first,
                         vec<int> &block_counter);
 void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of);
-bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last); /* gcov's block on e (its line, 0 if none; LAST: gcov lists it under no line) */
+bool pi_edge_line(edge e, uint32_t *file, uint32_t *line, bool *last, bool *phi); /* gcov's block on e (its line, 0 if none; LAST: gcov lists it under no line; PHI: not gcov's, only a PHI argument's line) */
 bool pi_lines_split_by_call(basic_block bb); /* gcov splits bb after a call that may not return
                                                 (not only after a volatile asm) */
 /* pass-watch.cc, run from the count pass */

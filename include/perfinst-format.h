@@ -210,6 +210,9 @@ enum pi_arc_flags {
     PI_ARC_FAKE = 1u << 0,  /* not an edge: a way in or out that the graph cannot show */
     PI_ARC_BLOCK = 1u << 1, /* gcov has a block on this edge, on line `line` (0: none) */
     PI_ARC_LAST = 1u << 2,  /* with PI_ARC_BLOCK: that block is the function's last, which gcov lists under no line */
+    PI_ARC_PHI = 1u << 3,   /* with PI_ARC_BLOCK: not gcov's block: the edge only carries a line folded into
+                               a PHI argument, which gcov -O2 does not know (counted by the edge, as -O0 does);
+                               for every other line the arc goes straight to its destination */
 };
 struct pi_arc {
     uint32_t src;        /* site (in the function), or PI_NONE: the function's entry */

@@ -143,8 +143,8 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             if (x->flags & PI_ARC_FAKE)
                 printf(", fake");
             if (x->flags & PI_ARC_BLOCK)
-                printf(", gcov block %s:%u%s", x->line ? pi_unit_str(u, x->file) : "-", x->line,
-                       x->flags & PI_ARC_LAST ? " (last)" : "");
+                printf(", %s %s:%u%s", x->flags & PI_ARC_PHI ? "PHI line" : "gcov block",
+                       x->line ? pi_unit_str(u, x->file) : "-", x->line, x->flags & PI_ARC_LAST ? " (last)" : "");
             putchar('\n');
         }
     }

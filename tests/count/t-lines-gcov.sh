@@ -94,6 +94,36 @@ for t in 'int n = 2;' 'return 0;'; do
 done
 ok "the $(awk 'NR == FNR { g[$1] = 1; next } !($1 in g)' gcov2.lines gcovg.lines | wc -l) lines only gcov -O2 -g lists: those -O0 has code on with its count, the others not"
 
+# phiedge.c: a line folded into a PHI argument on an edge out of a block
+# with two ways out (`int s = 0;`, without -g) is not a gcov block
+# between that block and the edge's destination: phiedge.h's return line,
+# on both, keeps gcov -O2's count (pmopt counted the edge's runs again:
+# 200,000 for 125,108); with -g the line's debug statement counts it
+# where it was, every call, as -O0 does (on the edge: 74,892)
+cp "$T/count/phiedge.c" "$T/count/phiedge.h" .
+gcc -O2 --coverage phiedge.c -o pecov2 && ./pecov2 > /dev/null
+gcc -O0 --coverage phiedge.c -o pecov0 && ./pecov0 > /dev/null
+for f in phiedge.c phiedge.h; do lines pecov2-phiedge.gcda $f | sed "s|^|$f:|"; done | sort > pe.gcov2
+for f in phiedge.c phiedge.h; do lines pecov0-phiedge.gcda $f | sed "s|^|$f:|"; done | sort > pe.gcov0
+[ "$(wc -l < pe.gcov2)" -gt 10 ] || fail "phiedge: gcov -O2 gave $(wc -l < pe.gcov2) lines"
+ret=$(grep -n '@ret' phiedge.h | cut -d: -f1)
+zero=$(grep -n '@zero' phiedge.c | cut -d: -f1)
+grep -q "^phiedge.h:$ret " pe.gcov2 || fail "phiedge: gcov -O2 does not list phiedge.h:$ret (the fixture tests nothing)"
+for g in -g0 -g; do
+    pi_cc -O2 $g -fplugin-arg-perfinst-all=count -c phiedge.c -o pe.o
+    pi_ld -O2 -o pe pe.o
+    rm -f pe.pit
+    PERFINST_OUT=pe.pit ./pe > pe.out
+    "$PMOPT" report --by=line --format=csv pe pe.pit | awk -F, 'NR > 1 { n = split($2, p, "/"); print p[n] ":" $3, $1 }' | sort > pe$g.pi
+    diffpe=$(join -a 1 -e none -o 0,1.2,2.2 pe.gcov2 pe$g.pi | awk '$2 != $3')
+    [ -z "$diffpe" ] || fail "phiedge $g: lines gcov -O2 lists, gcov's count then pmopt's: $diffpe"
+    "$PMOPT" dump-meta pe > pe$g.meta
+done
+assert_contains "phiedge -g0: int s = 0; a PHI line on its edge, not a gcov block" pe-g0.meta "PHI line .*phiedge\.c:$zero$"
+assert_eq "phiedge -g: int s = 0; once per call, as at -O0" "$(awk -v k="phiedge.c:$zero" '$1 == k { print $2 }' pe.gcov0)" \
+    "$(awk -v k="phiedge.c:$zero" '$1 == k { print $2 }' pe-g.pi)"
+ok "phiedge: the $(wc -l < pe.gcov2) lines gcov -O2 lists have its counts with and without -g, the helper's return line $(awk -v k="phiedge.h:$ret" '$1 == k { print $2 }' pe-g0.pi)"
+
 # the counts the control flow fixes: prep's test and concat's own line once
 # per call (100 calls each)
 count() { awk -v l="$(grep -n -F -- "$1" gcovlines.c | head -1 | cut -d: -f1)" '$1 == l { print $2 }' pi.lines; }
