@@ -308,8 +308,13 @@ static int scan_object(Elf *e, const char *where, int member, int check, struct 
             if (name && !strncmp(name, ".gnu.lto_.symtab", 16))
                 scan_lto_symtab(elf_getdata(scn, NULL), where, f);
             else if (name && !strcmp(name, ".gnu.lto_.opts") && (d = elf_getdata(scn, NULL)) &&
-                     d->d_buf && pild_options_load_plugin(d->d_buf, d->d_size))
+                     d->d_buf && pild_options_load_plugin(d->d_buf, d->d_size)) {
                 first(&f->lto_perfinst, where); /* compiled with the plugin */
+                if (!memmem(d->d_buf, d->d_size, "'-fplugin-arg-perfinst-feedback=", 32) ||
+                    memmem(d->d_buf, d->d_size, "'-fplugin-arg-perfinst-all=", 27) ||
+                    memmem(d->d_buf, d->d_size, "'-fplugin-arg-perfinst-sharing", 30))
+                    first(&f->lto_instrumented, where);
+            }
             else if (name && !strncmp(name, ".text.sorted.", 13))
                 pild_sorted_sec_add(f, name, sh.sh_addralign);
             else if (name && !strcmp(name, ".perfinst.falign") && (d = elf_getdata(scn, NULL)) && d->d_buf) {
@@ -448,7 +453,7 @@ void pild_facts_free(struct pild_facts *f)
     for (size_t i = 0; i < f->nunits; i++)
         free(f->units[i].where);
     free(f->units);
-    free(f->uses_runtime), free(f->uses_line_alloc), free(f->cplusplus), free(f->lto_perfinst);
+    free(f->uses_runtime), free(f->uses_line_alloc), free(f->cplusplus), free(f->lto_perfinst), free(f->lto_instrumented);
     free(f->tls_exec), free(f->tls_exec_member), free(f->falign);
     for (size_t i = 0; i < f->nsorted; i++)
         free(f->sorted[i].name);

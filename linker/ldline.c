@@ -196,6 +196,8 @@ int pild_ldline_parse(int argc, char **argv, struct pild_opts *o, struct pild_li
                 l->runtime_at = i;
             if (!strcmp(x, "-lc") && !first_lc)
                 first_lc = i;
+            if (!strcmp(x, "-lc"))
+                l->after_libc_at = i + 1;
             if (name && *name) {
                 push_input(l, PILD_IN_LIB, name, name == next ? i + 1 : i, bstatic);
                 nfiles++;

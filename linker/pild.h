@@ -141,6 +141,9 @@ struct pild_facts {
     char *cplusplus;       /* the first input that refers to libstdc++/the C++ ABI */
     char *lto_perfinst;    /* the first -flto object compiled with the plugin: the code
                               lto1 makes of it may refer to the runtime */
+    char *lto_instrumented; /* the first of them compiled for more than a feedback
+                              rebuild (no -fplugin-arg-perfinst-feedback=, or all=,
+                              sharing=): lto1 may add what needs the runtime's wrappers */
     char *tls_exec;        /* the first object named on the command line with perfinst
                               units and executable-only TLS (compiled without -fPIC) */
     char *tls_exec_member; /* the same in an archive member (maybe not linked) */
@@ -208,6 +211,7 @@ struct pild_link {
     int shared, is_static, has_build_id;
     int lto_plugin;         /* -plugin .../liblto_plugin.so: collect2 may run lto-wrapper */
     size_t runtime_at;      /* index in rec before which the runtime goes */
+    size_t after_libc_at;   /* index in rec right after the last -lc, 0 if none */
     char **libdirs;
     size_t nlibdirs;
     struct pild_input *inputs;

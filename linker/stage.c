@@ -188,8 +188,8 @@ static int check_inputs(const struct pild_link *l, const struct pild_facts *f)
  * inputs refer to nothing of perfinst but a repaired build's allocators
  * (__perfinst_line_*): libperfinst-line.a, those alone -- the repair adds no
  * runtime (start-up, interposed pthread_create) to the program. */
-static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_needed, int line_only,
-                        struct pild_argv *add)
+static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_needed, int after_libc,
+                        int line_only, struct pild_argv *add)
 {
     const char *libdir = pild_libdir();
     int is_static = o->static_runtime || l->is_static || line_only;
@@ -210,6 +210,13 @@ static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_n
         pild_argv_push(add, libdir);
         pild_argv_push(add, "--push-state");
         pild_argv_push(add, as_needed ? "--as-needed" : "--no-as-needed");
+        /* a feedback rebuild's: after libc, or the runtime's own malloc,
+           read, poll and pthread_* (its wrappers) would make it needed,
+           unversioned, for any code that calls them (a -shared -flto
+           rebuild); not where lto1 may instrument (sharing=all: the
+           wrappers must come first) */
+        if (as_needed && after_libc && l->after_libc_at)
+            l->runtime_at = l->after_libc_at;
         pild_argv_push(add, path);
         pild_argv_push(add, "--pop-state");
     }
@@ -340,7 +347,7 @@ int pild_stage_main(int argc, char **argv)
     int maybe = !o.force_runtime && !f.uses_runtime && f.lto_perfinst && l.lto_plugin;
     int line_only = !o.force_runtime && !f.uses_runtime && !maybe && f.uses_line_alloc;
     if ((o.force_runtime || f.uses_runtime || maybe || line_only) && !runtime_given) {
-        if (runtime_args(&l, &o, maybe, line_only, &add) != 0)
+        if (runtime_args(&l, &o, maybe, maybe && !f.lto_instrumented, line_only, &add) != 0)
             return 1;
         if (!line_only)
             flags = PI_LF_RUNTIME | (o.static_runtime || l.is_static ? PI_LF_STATIC_RUNTIME : 0);

@@ -28,6 +28,20 @@ gcc -O2 -flto $PI_LIBS -o plain plain-steps.o plain-walk.o
 readelf -dW plain > plain.d
 assert_not_contains "nothing counted: no DT_NEEDED libperfinst" plain.d 'NEEDED.*libperfinst'
 assert_eq "same output" "steps 3: 63" "$(./plain 3)"
+# ... also for a feedback rebuild's code that calls malloc, which the
+# runtime defines too (its wrappers): linked after libc, so that only a
+# reference to the runtime's own symbols makes it needed (a -shared -flto
+# rebuild of json-c got DT_NEEDED libperfinst.so and an unversioned
+# malloc); not where lto1 may instrument (sharing=all: t-detect.sh's
+# -flto runs need the wrappers first)
+printf '#include <stdlib.h>\n#include <string.h>\nchar *dup3(const char *s) { char *p = malloc(4); if (p) memcpy(p, s, 3), p[3] = 0; return p; }\n' > dup.c
+python3 -c 'import zlib; b = b"perfinst-feedback 1\n"; open("none.fb", "wb").write(b + b"end 0 0x%08x\n" % zlib.crc32(b))'
+gcc -O2 -fPIC -flto $PI_CFLAGS -fplugin-arg-perfinst-feedback=none.fb -c dup.c -o dup.o
+gcc -O2 -fPIC -flto -shared $PI_LIBS -o libdup.so dup.o
+readelf -dW libdup.so > dup.d
+assert_not_contains "a -shared -flto library calling malloc: no DT_NEEDED libperfinst" dup.d 'NEEDED.*libperfinst'
+nm -D libdup.so > dup.syms
+assert_contains "its malloc is libc's (versioned)" dup.syms ' U malloc@GLIBC'
 # indirect calls in two -flto units: each unit's inline caches are its own
 # static thread-local array, which lto1 renames when the units share a
 # partition, so the caches stay GIMPLE's (an asm naming the array would not
