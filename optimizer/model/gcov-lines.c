@@ -189,27 +189,22 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
         if (d == UINT32_MAX || (s != UINT32_MAX && last[s] == UINT32_MAX) || first[d] == UINT32_MAX)
             continue; /* to the exit: no line is entered */
         uint32_t from = s == UINT32_MAX ? UINT32_MAX : last[s];
-        if ((x->flags & PI_ARC_BLOCK) && (x->flags & PI_ARC_PHI)) {
-            /* not gcov's block: the line of a PHI argument, counted by the
-               edge's executions (a block of its own that the function's
-               entry enters that often); the arc goes straight on, so that
-               no other line sees a block between its blocks */
+        if (x->flags & PI_ARC_BLOCK) {
+            /* gcov's block on the edge; or (PI_ARC_PHI) not gcov's: the
+               line of a PHI argument, counted by the edge's executions (a
+               block of its own that the function's entry enters that
+               often), the arc going straight on, so that no other line
+               sees a block between its blocks */
+            int phi = !!(x->flags & PI_ARC_PHI);
             uint32_t e;
-            if (add_block(g, arc[i], &e) || add_arc(g, UINT32_MAX, e, arc[i]))
+            if (add_block(g, arc[i], &e) || add_arc(g, phi ? UINT32_MAX : from, e, arc[i]))
                 goto oom;
             g->b[e].unlisted = !!(x->flags & PI_ARC_LAST);
             if (x->line && add_line(g, x->file, x->line, e))
                 goto oom;
             end_lines(g, e);
-        } else if (x->flags & PI_ARC_BLOCK) { /* gcov's block on the edge */
-            uint32_t e;
-            if (add_block(g, arc[i], &e) || add_arc(g, from, e, arc[i]))
-                goto oom;
-            g->b[e].unlisted = !!(x->flags & PI_ARC_LAST);
-            if (x->line && add_line(g, x->file, x->line, e))
-                goto oom;
-            end_lines(g, e);
-            from = e;
+            if (!phi)
+                from = e;
         }
         if (add_arc(g, from, first[d], arc[i]))
             goto oom;
