@@ -184,7 +184,9 @@ static int check_inputs(const struct pild_link *l, const struct pild_facts *f)
 
 /* The arguments that link the runtime: 0, or -1 if it is not there.
  * as_needed: only if the linked code refers to it (-flto objects compiled
- * with the plugin, whose code lto1 makes during the link).  line_only: the
+ * with the plugin, whose code lto1 makes during the link); after_libc:
+ * those objects are a feedback rebuild's, so libc comes first (the
+ * runtime's wrappers would otherwise make it needed).  line_only: the
  * inputs refer to nothing of perfinst but a repaired build's allocators
  * (__perfinst_line_*): libperfinst-line.a, those alone -- the repair adds no
  * runtime (start-up, interposed pthread_create) to the program. */
