@@ -392,6 +392,17 @@ static const struct pi_trace_module *program_module(const struct model *md,
         pm_note("%s has no MODULE records: nothing of it is counted", t->path);
         return NULL;
     }
+    /* PROG a shared library that this process never loaded (a test suite's
+       other programs): nothing of it is counted; a module of PROG's name
+       with another build-id is another build, refused below */
+    int named = 0;
+    for (size_t i = 0; i < t->nmodules && !named; i++)
+        named = !strcmp(pm_basename(t->modules[i].path), pm_basename(md->prog));
+    if (pm_is_shared_lib(md->prog) && !named && !md->force) {
+        pm_note("%s: the process did not load %s (no module of that name): nothing of it is counted",
+                t->path, md->prog);
+        return NULL;
+    }
     const struct pi_trace_module *g = pm_guess_module(t, md->prog);
     char tb[2 * PI_BUILD_ID_MAX + 1] = "(none)";
     if (g->build_id_len)

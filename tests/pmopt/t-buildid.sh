@@ -65,3 +65,30 @@ PY
 run_pmopt report --format=csv prog second.pit
 [ $rc = 0 ] || { cat err; fail "program as module 5 exited $rc"; }
 assert_eq "counts of module index 5 used" "8,0xa0a0a0a000000001,7" "$(sed -n 2p out | cut -d, -f1-3)"
+
+# ---- PROG a shared library, traces of a test suite's programs: one that
+# never loaded it counts nothing of it (a note), the report is made from
+# the others; a trace of another build of the library is still refused
+printf 'int lf(int x) { return x + 1; }\n' > l.c
+printf 'int lf(int); int main(void) { int s = 0; for (int i = 0; i < 5; i++) s += lf(i); return s != 15; }\n' > usel.c
+printf 'int main(void) { return 0; }\n' > nol.c
+pi_cc -O2 -fPIC -fplugin-arg-perfinst-all=count -c l.c -o l.o
+pi_ld -O2 -shared -o libl.so l.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c usel.c -o usel.o
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c nol.c -o nol.o
+pi_ld -O2 -o usel usel.o -L. -ll -Wl,-rpath,"$PWD"
+pi_ld -O2 -o nol nol.o
+PERFINST_OUT=usel.pit ./usel || fail "usel failed"
+PERFINST_OUT=nol.pit ./nol
+run_pmopt report --by=function --format=csv libl.so usel.pit nol.pit
+[ $rc = 0 ] || { cat err; fail "a library with a trace that never loaded it exited $rc"; }
+assert_contains "the trace that never loaded it: a note" err "note: nol\.pit: the process did not load libl\.so \(no module of that name\): nothing of it is counted"
+assert_eq "lf entered 5 times, from the other trace" 5 "$(python3 -c "
+import csv; print(sum(int(r['entries']) for r in csv.DictReader(open('out')) if r['function'] == 'lf'))")"
+printf 'int lf(int x) { return x + 2; }\n' > l.c
+pi_cc -O2 -fPIC -fplugin-arg-perfinst-all=count -c l.c -o l.o
+pi_ld -O2 -shared -o libl.so l.o
+run_pmopt report libl.so usel.pit nol.pit
+assert_eq "a trace of another build of the library: exit status" 1 "$rc"
+assert_contains "refused, named" err "usel\.pit is not a trace of libl\.so"
+ok "a library's report skips a process that never loaded it, refuses another build's"
