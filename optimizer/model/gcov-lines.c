@@ -33,6 +33,8 @@ struct garc {
 struct gblk {
     uint64_t count;
     int unlisted;           /* GCC's last block: gcov lists it under no line */
+    int part_last;          /* the last block of a part GCC's early ipa-split cut off: in
+                               gcov's whole function, on the way to its origin's last */
     uint32_t pred_first, npred, succ_first, nsucc; /* into the arc lists */
 };
 
@@ -164,6 +166,7 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
             }
             if (l->line == PI_LINE_LAST) {
                 g->b[b].unlisted = 1;
+                g->b[b].part_last = !!(fn->directives & PI_FUNC_PART);
                 continue;
             }
             if (l->line == PI_LINE_RUN) {
@@ -477,8 +480,16 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
             size_t n = 0;
             uint32_t grp = g.l[j].grp;
             uint64_t spans = 0; /* (a line with no block of its own) */
+            /* a split part's last block, where its origin's last block has
+               the line too (the function's closing brace): gcov's whole
+               function has one, which every call runs through, the
+               origin's; the part's would count its runs again */
+            int origin_last = 0;
+            for (size_t k = j; k < g.nl && g.l[k].file == g.l[i].file && g.l[k].line == g.l[i].line && g.l[k].grp == grp; k++)
+                origin_last |= g.b[g.l[k].block].unlisted && !g.b[g.l[k].block].part_last;
             for (; j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line && g.l[j].grp == grp; j++) {
-                spans = pm_sat_add(spans, g.b[g.l[j].block].count);
+                if (!(origin_last && g.b[g.l[j].block].part_last))
+                    spans = pm_sat_add(spans, g.b[g.l[j].block].count);
                 if (g.l[j].last && !g.b[g.l[j].block].unlisted && (!n || bl[n - 1] != g.l[j].block))
                     bl[n++] = g.l[j].block;
             }

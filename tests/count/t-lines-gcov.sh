@@ -124,6 +124,21 @@ assert_eq "phiedge -g: int s = 0; once per call, as at -O0" "$(awk -v k="phiedge
     "$(awk -v k="phiedge.c:$zero" '$1 == k { print $2 }' pe-g.pi)"
 ok "phiedge: the $(wc -l < pe.gcov2) lines gcov -O2 lists have its counts with and without -g, the helper's return line $(awk -v k="phiedge.h:$ret" '$1 == k { print $2 }' pe-g0.pi)"
 
+# splitbrace.c: indent split early into indent and indent.part.0, both
+# ending at indent's closing brace: once per call, as gcov's whole indent
+# (the part's last block counted its runs again: 333,334 for 200,000)
+cp "$T/count/splitbrace.c" .
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c splitbrace.c -o sb.o
+pi_ld -O2 -o sb sb.o
+PERFINST_OUT=sb.pit ./sb > /dev/null
+"$PMOPT" dump-meta sb | grep -q 'function [0-9]* indent \[indent\.part\.0\].* a part the early ipa-split cut off' ||
+    fail "GCC did not split indent early (the fixture wants indent.part.0)"
+gcc -O2 --coverage splitbrace.c -o sbcov && ./sbcov > /dev/null
+brace=$(grep -n '@brace' splitbrace.c | cut -d: -f1)
+assert_eq "splitbrace: indent's closing brace once per call, gcov -O2's count" \
+    "$(lines sbcov-splitbrace.gcda splitbrace.c | awk -v l="$brace" '$1 == l { print $2 }')" \
+    "$("$PMOPT" report --by=line --format=csv sb sb.pit | awk -F, -v l="$brace" 'NR > 1 && $3 == l { print $1 }')"
+
 # the counts the control flow fixes: prep's test and concat's own line once
 # per call (100 calls each)
 count() { awk -v l="$(grep -n -F -- "$1" gcovlines.c | head -1 | cut -d: -f1)" '$1 == l { print $2 }' pi.lines; }
