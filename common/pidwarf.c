@@ -15,6 +15,7 @@
 #include <libdwarf/libdwarf.h>
 
 #include "pidwarf.h"
+#include "pimeta.h"
 #include "piutil.h"
 #include "piout.h"
 
@@ -1777,29 +1778,15 @@ static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *sh)
     return NULL;
 }
 
-/* ELF's GNU build-id as lowercase hex into hex (at least 2 * 64 + 1), or 0 */
+/* ELF's GNU build-id as lowercase hex into hex (2 * PI_BUILD_ID_MAX + 1), or 0 */
 static int build_id_hex(Elf *elf, char *hex)
 {
-    Elf_Scn *scn = NULL;
-    while ((scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        Elf_Data *data;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
-            continue;
-        size_t off = 0, next, name_off, desc_off;
-        GElf_Nhdr nh;
-        while (off < data->d_size && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz >= 2 && nh.n_descsz <= 64 &&
-                !memcmp((const char *)data->d_buf + name_off, "GNU", 4)) {
-                const uint8_t *id = (const uint8_t *)data->d_buf + desc_off;
-                for (size_t i = 0; i < nh.n_descsz; i++)
-                    sprintf(hex + 2 * i, "%02x", id[i]);
-                return 1;
-            }
-            off = next;
-        }
-    }
-    return 0;
+    uint8_t id[PI_BUILD_ID_MAX];
+    uint32_t n = pi_elf_build_id(elf, id);
+    if (n < 2) /* (a directory of its first byte, a file of the rest) */
+        return 0;
+    pi_build_id_hex(id, n, hex);
+    return 1;
 }
 
 static int file_crc(const char *path, uint32_t *crc)
@@ -1829,12 +1816,12 @@ static char *debug_file(const char *path, Elf *elf)
     Elf_Scn *info = section_named(elf, ".debug_info", &sh);
     if (info && sh.sh_type != SHT_NOBITS && sh.sh_size)
         return NULL;
-    char hex[2 * 64 + 1], p[4096];
+    char hex[2 * PI_BUILD_ID_MAX + 1], p[4096];
     if (build_id_hex(elf, hex) &&
         (size_t)snprintf(p, sizeof p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) < sizeof p) {
         int fd = open(p, O_RDONLY | O_CLOEXEC);
         Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-        char hex2[2 * 64 + 1];
+        char hex2[2 * PI_BUILD_ID_MAX + 1];
         int same = e && elf_kind(e) == ELF_K_ELF && build_id_hex(e, hex2) && !strcmp(hex, hex2);
         if (e)
             elf_end(e);

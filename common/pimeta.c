@@ -447,7 +447,8 @@ int pi_meta_parse(const char *path, const void *data, size_t size, struct pi_met
 #define ELF_ERR(rd, what) \
     pi_err_set((rd)->err, "%s: %s: %s", (rd)->path, what, elf_errmsg(-1))
 
-static void read_build_id_notes(struct pi_meta *m, Elf_Data *d)
+/* The NT_GNU_BUILD_ID among the notes of d into id: its length, 0 if none. */
+static uint32_t read_build_id_notes(uint8_t id[PI_BUILD_ID_MAX], Elf_Data *d)
 {
     size_t off = 0, next;
     GElf_Nhdr nh;
@@ -458,12 +459,25 @@ static void read_build_id_notes(struct pi_meta *m, Elf_Data *d)
             desc_off + nh.n_descsz <= d->d_size && nh.n_descsz > 0) {
             /* longer ids are cut to PI_BUILD_ID_MAX, as the runtime does */
             uint32_t n = nh.n_descsz > PI_BUILD_ID_MAX ? PI_BUILD_ID_MAX : nh.n_descsz;
-            memcpy(m->build_id, (char *)d->d_buf + desc_off, n);
-            m->build_id_len = n;
-            return;
+            memcpy(id, (char *)d->d_buf + desc_off, n);
+            return n;
         }
         off = next;
     }
+    return 0;
+}
+
+uint32_t pi_elf_build_id(struct Elf *elf, uint8_t id[PI_BUILD_ID_MAX])
+{
+    uint32_t n = 0;
+    Elf_Scn *scn = NULL;
+    while (!n && (scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)))
+            n = read_build_id_notes(id, d);
+    }
+    return n;
 }
 
 /* Read the symbol that a relocation names: value and section index. */
@@ -622,7 +636,7 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
                 ELF_ERR(&rd, "note section data");
                 goto out;
             }
-            read_build_id_notes(m, d);
+            m->build_id_len = read_build_id_notes(m->build_id, d);
             continue;
         }
         const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
@@ -707,7 +721,7 @@ int pi_meta_read_elf(const char *path, struct Elf *elf, struct pi_meta *m, struc
                 Elf_Data *d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
                                                    ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
                 if (d)
-                    read_build_id_notes(m, d);
+                    m->build_id_len = read_build_id_notes(m->build_id, d);
             }
         }
     }

@@ -124,6 +124,10 @@ const char *pi_directive_names(uint32_t bits, char *buf, size_t size);
 /* "branch", "call", ... for enum pi_itype; "?" out of range. */
 const char *pi_itype_name(unsigned t);
 
+/* The NT_GNU_BUILD_ID among ELF's note sections, cut to PI_BUILD_ID_MAX
+ * (as the metadata reader and the runtime cut it): its length, 0 if none. */
+uint32_t pi_elf_build_id(struct Elf *elf, uint8_t id[PI_BUILD_ID_MAX]);
+
 /* Lowercase hex of a build-id; buf needs 2 * PI_BUILD_ID_MAX + 1 bytes.
  * Returns buf ("" for len 0). */
 char *pi_build_id_hex(const uint8_t *id, uint32_t len, char *buf);
