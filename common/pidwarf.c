@@ -1893,14 +1893,17 @@ int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
     d->debug_path = debug_file(path, elf);
     int dfd = d->debug_path ? open(d->debug_path, O_RDONLY | O_CLOEXEC) : -1;
     Elf *delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
-    if (delf && elf_kind(delf) == ELF_K_ELF) {
+    int sep = delf && elf_kind(delf) == ELF_K_ELF;
+    if (sep) {
         pi_input_note(d->debug_path);
-        read_dwarf(d, dfd, &funcs_cap, WANT_FUNCS);
-    } else
-        read_dwarf(d, fd, &funcs_cap, WANT_FUNCS);
+    } else { /* (pi_debug_read_vars reads PATH too) */
+        free(d->debug_path);
+        d->debug_path = NULL;
+    }
+    read_dwarf(d, sep ? dfd : fd, &funcs_cap, WANT_FUNCS);
     if (d->nfuncs)
         qsort(d->funcs, d->nfuncs, sizeof *d->funcs, cmp_func);
-    read_symtab(d, delf && elf_kind(delf) == ELF_K_ELF ? delf : elf, &funcs_cap);
+    read_symtab(d, sep ? delf : elf, &funcs_cap);
     read_plt(d, elf);
     if (delf)
         elf_end(delf);
