@@ -246,12 +246,14 @@ static void apply(function *fun, const vec<basic_block> &order, const vec<uint64
 {
     uint64_t maxc = 0;
     unsigned k = 0;
-    auto_vec<int> pos_of; /* a block's index in ORDER, or -1 */
-    pos_of.safe_grow(last_basic_block_for_fn(fun));
-    for (unsigned i = 0; i < pos_of.length(); i++)
-        pos_of[i] = -1;
-    for (unsigned i = 0; i < order.length(); i++)
-        pos_of[order[i]->index] = i;
+    auto_vec<int> pos_of; /* a block's index in ORDER, or -1 (late: blocks out of the CFG) */
+    if (late) {
+        pos_of.safe_grow(last_basic_block_for_fn(fun));
+        for (unsigned i = 0; i < pos_of.length(); i++)
+            pos_of[i] = -1;
+        for (unsigned i = 0; i < order.length(); i++)
+            pos_of[order[i]->index] = i;
+    }
     for (unsigned i = 0; i < order.length(); i++) {
         basic_block bb = order[i];
         uint64_t n = counts[i];
