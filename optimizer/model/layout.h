@@ -77,9 +77,13 @@ struct oscan {
     char *gone_obj;
 };
 
-/* Scan the relocatable objects and archive members among paths.  0, or -1
- * with a message naming the file. */
-int oscan_read(struct oscan *s, char *const *paths, size_t n);
+/* Scan the relocatable objects and archive members among paths; link_lto:
+ * the code of objects with -flto bytecode is not read (lto1 made the
+ * program's).  0, or -1 with a message naming the file. */
+int oscan_read(struct oscan *s, char *const *paths, size_t n, int link_lto);
+/* The same for the inputs of a program's recorded link (ordered by argv),
+ * link_lto as the link ran. */
+int oscan_read_link(struct oscan *s, const struct pi_meta *m);
 void oscan_free(struct oscan *s);
 /* Where the code of range k (of s->ranges) ends, for the cache models: a
  * block's code runs to the next range of its section (the plugin's ranges
@@ -94,8 +98,6 @@ uint64_t oscan_range_end(const struct oscan *s, size_t k);
 size_t oscan_first_range(const struct oscan *s, uint32_t sec);
 /* The same in any array r[0..n) sorted by (sec, off) (s->cranges). */
 size_t oscan_first_of(const struct orange *r, size_t n, uint32_t sec);
-/* The inputs of a program's recorded link (ordered by argv). */
-int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n);
 /* Text section of function name, or -1 (first one if static duplicates). */
 long oscan_find(const struct oscan *s, int kind, const char *sym);
 /* "f" for ".text.f", ".text.hot.f", NULL if the name holds no symbol. */

@@ -80,6 +80,7 @@ struct scan_ctx {
     } *groups;
     size_t ngroups, cap_groups;
     int in_archive; /* the objects being read are an archive's members */
+    int link_lto;   /* the link compiled -flto objects in lto1 (link_ran_lto) */
 };
 
 static int oom(struct scan_ctx *c)
@@ -206,8 +207,22 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         status = -1;
         goto out;
     }
+    /* -flto bytecode (.gnu.lto_*): lto1 made this object's code during the
+       link, in no object; the code of a fat one (-ffat-lto-objects) is
+       not the program's either unless the link said -fno-lto */
+    for (size_t i = 0; i < shnum; i++) {
+        Elf_Scn *scn = elf_getscn(e, i);
+        GElf_Shdr sh;
+        const char *name = scn && gelf_getshdr(scn, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
+        if (name && !strncmp(name, ".gnu.lto_", 9)) {
+            if (!s->nlto++ && !(s->lto_obj = strdup(m->path)))
+                status = oom(c);
+            if (status || c->link_lto)
+                goto out;
+            break;
+        }
+    }
     Elf_Scn *symscn = NULL;
-    int lto = 0;
     for (size_t i = 0; i < shnum; i++) {
         map[i] = UINT32_MAX;
         Elf_Scn *scn = elf_getscn(e, i);
@@ -217,13 +232,6 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         if (sh.sh_type == SHT_SYMTAB)
             symscn = scn;
         const char *name = elf_strptr(e, shstr, sh.sh_name);
-        if (!lto && name && !strncmp(name, ".gnu.lto_", 9)) {
-            lto = 1;
-            if (!s->nlto++ && !(s->lto_obj = strdup(m->path))) {
-                status = oom(c);
-                goto out;
-            }
-        }
         if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & (SHF_TLS | SHF_MERGE)))
             continue; /* TLS stays in its segment; merged constants are no object */
         if (gone[i])
@@ -483,11 +491,11 @@ static int by_name(const void *a, const void *b)
     return k ? k : (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-int oscan_read(struct oscan *s, char *const *paths, size_t n)
+int oscan_read(struct oscan *s, char *const *paths, size_t n, int link_lto)
 {
     memset(s, 0, sizeof *s);
     struct pi_err err;
-    struct scan_ctx c = { .s = s, .err = &err };
+    struct scan_ctx c = { .s = s, .err = &err, .link_lto = link_lto };
     elf_version(EV_CURRENT);
     for (size_t i = 0; i < n; i++) {
         /* relocatable objects and archives only: shared libraries and
@@ -577,16 +585,48 @@ long oscan_find(const struct oscan *s, int kind, const char *sym)
     return -1;
 }
 
-int oscan_link_inputs(const struct pi_meta *m, char ***paths, size_t *n)
+/* Whether the recorded link compiled its -flto objects in lto1: gcc's
+ * linker plugin claims every object with LTO bytecode, fat ones too, with or
+ * without -flto on the link; only -fno-lto (the last of -flto and -fno-lto
+ * in the link's COLLECT_GCC_OPTIONS) links a fat object's own code.  A
+ * version 1 recipe has no environment: lto1, as gcc's default. */
+static int link_ran_lto(const struct pi_meta *m)
 {
-    *paths = calloc(m->link.ninputs ? m->link.ninputs : 1, sizeof **paths);
-    *n = 0;
-    if (!*paths)
+    uint32_t off = m->link.env;
+    for (uint32_t i = 0; i < m->link.nenv && off < m->link.strtab_size; i++) {
+        const char *e = m->link_strtab + off;
+        size_t len = strnlen(e, m->link.strtab_size - off);
+        off += (uint32_t)len + 1;
+        static const char key[] = "COLLECT_GCC_OPTIONS=";
+        if (strncmp(e, key, sizeof key - 1))
+            continue;
+        int lto = 1;
+        for (const char *p = e; (p = strstr(p, "'-f")) != NULL; p += 3) {
+            if (!strncmp(p, "'-fno-lto'", 10))
+                lto = 0;
+            else if (!strncmp(p, "'-flto'", 7) || !strncmp(p, "'-flto=", 7))
+                lto = 1;
+        }
+        return lto;
+    }
+    return 1;
+}
+
+int oscan_read_link(struct oscan *s, const struct pi_meta *m)
+{
+    char **paths = calloc(m->link.ninputs ? m->link.ninputs : 1, sizeof *paths);
+    size_t n = 0;
+    if (!paths) {
+        memset(s, 0, sizeof *s);
+        pm_error("out of memory");
         return -1;
+    }
     for (uint32_t i = 0; i < m->link.ninputs; i++) {
         uint32_t off = m->inputs[i].path;
         if (off < m->link.strtab_size)
-            (*paths)[(*n)++] = m->link_strtab + off;
+            paths[n++] = m->link_strtab + off;
     }
-    return 0;
+    int st = oscan_read(s, paths, n, link_ran_lto(m));
+    free(paths);
+    return st;
 }

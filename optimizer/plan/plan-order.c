@@ -912,8 +912,6 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     p.o = o, p.md = md;
     struct out out = { w, number };
     int status = -1;
-    char **paths = NULL;
-    size_t npaths = 0;
     uint32_t *order = NULL, *tmp = NULL, *stable = NULL, *ovf = NULL, *data = NULL, *cold = NULL;
     size_t ncold = 0;
     struct lines before = { 0 }, after = { 0 }, reb = { 0 };
@@ -939,7 +937,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     p.g = l1i;
     p.g.ways -= (uint32_t)o->outside_ways;
     p.g.size = p.g.sets * p.g.ways * p.g.line;
-    if (oscan_link_inputs(&md->m, &paths, &npaths) || oscan_read(&p.s, paths, npaths))
+    if (oscan_read_link(&p.s, &md->m))
         goto done;
     if (!o->clean_ranges)
         p.s.ncranges = 0; /* (oscan_free frees them) */
@@ -1271,7 +1269,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
 done:
     dc_plan_free(&dcp);
     free(hosted);
-    free(paths), free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
+    free(order), free(tmp), free(stable), free(ovf), free(data), free(list),
         free(list2), free(cold);
     free(before.v), free(after.v), free(reb.v);
     free(p.nodes), free(p.arcs), free(p.count), free(p.ccount), free(p.data_w), free(p.drefs), free(p.home);

@@ -154,8 +154,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
     char *incold = calloc(nn ? nn : 1, 1), *name = NULL;
     struct pi_meta tm;
     struct oscan t;
-    char **paths = NULL;
-    size_t npaths = 0, nfs = 0, missing = 0, cmissing = 0, nc = 0;
+    size_t nfs = 0, missing = 0, cmissing = 0, nc = 0;
     struct pm_sym *fs = NULL;
     int have_tm = 0, have_t = 0, fd = -1, status = -1, oom = 0;
     Elf *e = NULL;
@@ -177,7 +176,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
                      "perfinst-ld", in->target);
             goto done;
         }
-        if (oscan_link_inputs(&tm, &paths, &npaths) || oscan_read(&t, paths, npaths))
+        if (oscan_read_link(&t, &tm))
             goto done;
         have_t = 1;
     }
@@ -355,7 +354,7 @@ done:
         elf_end(e);
     if (fd >= 0)
         close(fd);
-    free(fs), free(ids), free(at), free(f), free(blk), free(items), free(base), free(paths);
+    free(fs), free(ids), free(at), free(f), free(blk), free(items), free(base);
     free(incold), free(name), free(src);
     if (have_t)
         oscan_free(&t);

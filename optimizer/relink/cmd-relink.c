@@ -1510,8 +1510,6 @@ int cmd_relink(int argc, char **argv)
     memset(&rc, 0, sizeof rc);
     memset(&pl, 0, sizeof pl);
     memset(&s, 0, sizeof s);
-    char **paths = NULL;
-    size_t npaths = 0;
     struct piece *st = NULL, *ov = NULL, *dp = NULL, *sorted = NULL;
     struct fsym *pv = NULL; /* PROG's functions (either_copy) */
     size_t npv = 0;
@@ -1558,7 +1556,7 @@ int cmd_relink(int argc, char **argv)
         pm_note("%s: no order-functions, order-data or reserve recommendation (the plan "
                 "predicted no order to miss less than the rebuild's layout): %s relinked as it "
                 "is", fbpath, prog);
-    if (oscan_link_inputs(&m, &paths, &npaths) || oscan_read(&s, paths, npaths))
+    if (oscan_read_link(&s, &m))
         goto done;
     pv = read_funcs(prog, &npv);
     /* the pieces, and the refusal of functions without a section of their own */
@@ -1861,7 +1859,7 @@ done:
     dc_items_free(rl->dc, rl->ndc);
     free(rl->cold_sym), free(script);
     recipe_free(&rc), plan_free(&pl);
-    free(def), free(pild), free(paths), free(resfile);
+    free(def), free(pild), free(resfile);
     pi_meta_free(&m);
     oscan_free(&s);
     fsyms_free(pv, npv);

@@ -17,7 +17,10 @@
 #   (given to the compile); main is never split by GCC in lto1 (PR81115);
 # - trained with -flto: the plan has its branch profiles and tiers, no
 #   order (the code is in no object: pmopt says so), and an -flto rebuild
-#   from it splits f1;
+#   from it splits f1; the same with fat objects (-ffat-lto-objects),
+#   linked with or without -flto (gcc's linker plugin still sends them to
+#   lto1), and the relink places nothing; linked -fno-lto, their code is
+#   ordered;
 # - every program prints what plain -O2 prints.
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
@@ -84,11 +87,39 @@ lto_build rl -fplugin-arg-perfinst-feedback=l.fb
 case " $(textsyms rl) " in *" f1.cold "*) ;; *) fail "the -flto rebuild from an -flto training: no f1.cold ($(textsyms rl))" ;; esac
 ok "an -flto training build: branch profiles and tiers, no order"
 
+# trained with -flto -ffat-lto-objects: the objects' own code is not the
+# program's (gcc's linker plugin sends them to lto1, -flto on the link or
+# not): no order from it, and the relink places nothing; linked -fno-lto,
+# the fat code is the program's and gives the order
+for u in a b; do
+    pi_cc -O2 -flto -ffat-lto-objects -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections \
+        -c "$T/layout/sorted-$u.c" -o fat$u.o
+done
+for k in fl fn nl; do
+    case $k in fl) a=-flto ;; fn) a= ;; nl) a=-fno-lto ;; esac
+    pi_ld -O2 $a -o $k fata.o fatb.o
+    PERFINST_OUT=$k.pit ./$k 5000 > /dev/null
+    "$PMOPT" plan --order=exttsp --rebuild -o $k.fb $k $k.pit > $k.plan.out 2> $k.plan.err ||
+        { cat $k.plan.err; fail "plan of the fat training build linked with '$a'"; }
+done
+for k in fl fn; do
+    assert_contains "fat objects linked ($k): pmopt says why there is no order" $k.plan.err \
+        "$k was linked from -flto objects \(.*fata\.o and 1 more\): .* the plan is written without it"
+    assert_not_contains "fat objects linked ($k): no order" $k.fb "order-functions"
+done
+assert_contains "fat objects linked -fno-lto: their code is ordered" nl.fb \
+    "^[0-9]* order-functions alg=exttsp functions=main,f1,g.constprop.0,f2,f3,f4$"
+# the relink of the fat -flto program with the -fno-lto build's order: its code is
+# in no object, nothing to place
+"$PMOPT" relink fl --feedback nl.fb -o fl.opt > flrel.out 2> flrel.err || { cat flrel.err; fail "relink of the fat -flto training build"; }
+assert_contains "relink of the fat -flto build places nothing" flrel.err "fl was linked from -flto objects .* fl relinked as it is"
+ok "a training build of fat -flto objects: no order unless linked -fno-lto"
+
 gcc -O2 -o plain "$T/layout/sorted-a.c" "$T/layout/sorted-b.c"
 gcc -O2 -o plain-cs "$T/layout/coldsplit.c"
 for in in 5000 -3 ""; do
     ./plain $in > a.out
-    for p in r r.opt n none beside rl; do
+    for p in r r.opt n none beside rl fl fl.opt fn nl; do
         ./$p $in > b.out
         cmp a.out b.out || fail "$p: output differs from plain -O2 on '$in'"
     done

@@ -184,7 +184,7 @@ static void objscan(const uint8_t *p, size_t n)
         return;
     struct oscan s;
     char *paths[] = { path };
-    if (oscan_read(&s, paths, 1) == 0) {
+    if (oscan_read(&s, paths, 1, 0) == 0) {
         for (size_t i = 0; i < s.nsecs && i < 64; i++)
             if (s.secs[i].sym)
                 (void)oscan_find(&s, s.secs[i].kind, s.secs[i].sym);
