@@ -155,6 +155,26 @@ struct debug_line {
     pi_line line;
 };
 
+/* Whether argument I of PHI, the value its block returns, repeats another
+ * argument's location and constant: GCC lowers every `return C;` of one
+ * constant C to one return statement at the first one's location
+ * (gimple-low.cc), so the edges of the others carry that line too and no
+ * such argument says which line it ran (gcov -O2 lists none of them) */
+static bool merged_return_arg(gphi *phi, unsigned i)
+{
+    gimple *last = last_stmt(gimple_bb(phi));
+    greturn *ret = last ? dyn_cast<greturn *>(last) : NULL;
+    tree a = gimple_phi_arg_def(phi, i);
+    if (!ret || gimple_return_retval(ret) != gimple_phi_result(phi) || !CONSTANT_CLASS_P(a))
+        return false;
+    location_t loc = LOCATION_LOCUS(gimple_phi_arg_location(phi, i));
+    for (unsigned j = 0; j < gimple_phi_num_args(phi); j++)
+        if (j != i && LOCATION_LOCUS(gimple_phi_arg_location(phi, j)) == loc &&
+            operand_equal_p(a, gimple_phi_arg_def(phi, j), 0))
+            return true;
+    return false;
+}
+
 /* E's gcov block gets LINE of FILE, unless it has a line already (one
  * line per edge block: a second is left out) */
 static void phi_edge_line(edge e, const char *file, unsigned line)
@@ -423,7 +443,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             if (!x.file)
                 continue;
             uint64_t key = (uint64_t)pi_unit_file(x.file) << 32 | (x.line ? x.line : 1);
-            if (stmt_lines.contains(key) || debug_keys.contains(key))
+            if (stmt_lines.contains(key) || debug_keys.contains(key) || merged_return_arg(phi, i))
                 continue;
             phi_lines.add(key);
             bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;

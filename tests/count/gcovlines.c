@@ -144,6 +144,33 @@ static __attribute__((noinline)) const char *kind(int tag, int *n)
     }
 }
 
+/* mujs's js_isarrayindex shape: three `return 0;` lowered to one return
+   statement at the first one's line, whose PHI arguments then carry that
+   line on the edges of all three (and of `: 0` too); no goto keeps the
+   others' lines.  The first never runs here, the last on every call:
+   pmopt listed the first with every call's count (gcov -O0: #####); none
+   of them is listed now, as gcov -O2 lists none */
+static __attribute__((noinline)) int isidx(const char *p, int *idx)
+{
+    int n = 0;
+    if (p[0] == 0)
+        return 0; /* @isidx0 */
+    if (p[0] == '0')
+        return (p[1] == 0) ? *idx = 0, 1 : 0;
+    while (*p) {
+        int c = *p++;
+        if (c >= '0' && c <= '9') {
+            if (n >= 214748364)
+                return 0;
+            n = n * 10 + (c - '0');
+        } else {
+            return 0;
+        }
+    }
+    *idx = n;
+    return 1;
+}
+
 /* one interpreter under two names, at one line of gcovtwice.h */
 #define TW_NAME run_plain
 #define TW_NEXT do { pc++; goto top; } while (0)
@@ -189,6 +216,11 @@ int main(int argc, char **argv)
     int m = 0;
     for (int i = 0; i < n; i++)
         sum += kind(i % 5, &m) != NULL;
+    static const char *const names[] = {"length", "x", "abc"};
+    for (int i = 0; i < n; i++) {
+        int idx;
+        sum += isidx(names[i % 3], &idx);
+    }
     static const int code[] = {1, 2, 3, 1, 1, 2, 3, 3, 1, 0};
     for (int i = 0; i < n; i++)
         sum += run_plain(code, NULL);

@@ -17,6 +17,9 @@
 #   tnext, kind  two returns of one constant merged into one PHI argument
 #           at one's line, which an edge's goto also has: gcov counts the
 #           line by that edge alone
+#   isidx   three returns of one constant merged into one return at the
+#           first's line, which no goto keeps: no PHI line (gcov -O2 lists
+#           none; the first never runs)
 # and lines folded into PHI arguments: counted on their edge only where no
 # statement of the function is on the line (concat's `for` line); those
 # gcov -O2 lists no code on have gcov -O0's counts.
@@ -73,6 +76,9 @@ awk 'NR == FNR { g[$1] = $2; next } !($1 in g) || g[$1] != $2 { print "line " $1
     gcov0.lines phi.lines > diff0.txt
 [ ! -s diff0.txt ] || { cat diff0.txt; fail "the lines folded into PHI arguments differ from gcov -O0's"; }
 ok "the $(wc -l < phi.lines) lines gcov -O2 lists no code on have gcov -O0's counts"
+r0=$(grep -n '@isidx0' gcovlines.c | cut -d: -f1)
+assert_eq "isidx's first return 0 (never run; gcov -O0 $(awk -v l=$r0 '$1 == l { print $2 }' gcov0.lines)): not listed" "" \
+    "$(awk -v l=$r0 '$1 == l { print $2 }' pi.lines)"
 # lines whose code lost its line (main's `return 0;`, `int n = 2;` folded
 # into a constant), which only a debug statement of the -g build shows:
 # gcov of a -g build lists them, and so does pmopt report, with -O0's
