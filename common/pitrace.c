@@ -1118,19 +1118,12 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
     /* counts: module index -> position, then sum duplicates */
     for (size_t i = 0; i < t->nunits; i++) {
         struct pi_trace_unit *u = &t->units[i];
-        size_t lo = 0, hi = t->nmodules;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (t->modules[mid].index < u->module)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == t->nmodules || t->modules[lo].index != u->module)
+        const struct pi_trace_module *mod = find_module_index(t, u->module);
+        if (!mod)
             return pi_err_set(err, "%s: COUNTS of unit 0x%016llx name module %u, which has no "
                               "MODULE record", t->path, (unsigned long long)u->unit_id,
                               u->module);
-        u->module = (uint32_t)lo;
+        u->module = (uint32_t)(mod - t->modules);
     }
     if (t->nunits)
         qsort(t->units, t->nunits, sizeof *t->units, cmp_unit);
