@@ -155,11 +155,29 @@ struct debug_line {
     pi_line line;
 };
 
-/* Whether argument I of PHI, the value its block returns, repeats another
- * argument's location and constant: GCC lowers every `return C;` of one
- * constant C to one return statement at the first one's location
- * (gimple-low.cc), so the edges of the others carry that line too and no
- * such argument says which line it ran (gcov -O2 lists none of them) */
+/* The line of BB's last statement of FILE with a line (not a marker's
+ * asm), 0 if none */
+static unsigned last_line_in(basic_block bb, const char *file)
+{
+    for (gimple_stmt_iterator gsi = gsi_last_bb(bb); !gsi_end_p(gsi); gsi_prev(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (is_gimple_debug(g) || gimple_code(g) == GIMPLE_ASM ||
+            RESERVED_LOCATION_P(LOCATION_LOCUS(gimple_location(g))))
+            continue;
+        expanded_location x = expand_location(gimple_location(g));
+        return x.file && !strcmp(x.file, file) ? x.line : 0;
+    }
+    return 0;
+}
+
+/* Whether argument I of PHI, the value its block returns, is not its
+ * line's own among the arguments that repeat its location and constant:
+ * GCC lowers every `return C;` of one constant C to one return statement
+ * at the first one's location (gimple-low.cc), so the edges of the others
+ * carry that line too.  The line's own edge is taken to be the one from
+ * the nearest code before it (the largest last line at or before it: two
+ * if a condition on one line has two blocks); with none before it, none
+ * (gcov -O2 lists none of them) */
 static bool merged_return_arg(gphi *phi, unsigned i)
 {
     gimple *last = last_stmt(gimple_bb(phi));
@@ -168,11 +186,22 @@ static bool merged_return_arg(gphi *phi, unsigned i)
     if (!ret || gimple_return_retval(ret) != gimple_phi_result(phi) || !CONSTANT_CLASS_P(a))
         return false;
     location_t loc = LOCATION_LOCUS(gimple_phi_arg_location(phi, i));
-    for (unsigned j = 0; j < gimple_phi_num_args(phi); j++)
-        if (j != i && LOCATION_LOCUS(gimple_phi_arg_location(phi, j)) == loc &&
-            operand_equal_p(a, gimple_phi_arg_def(phi, j), 0))
-            return true;
-    return false;
+    expanded_location x = expand_location(loc);
+    unsigned best = 0, mine = 0;
+    bool dup = false;
+    for (unsigned j = 0; j < gimple_phi_num_args(phi) && x.file; j++) {
+        if (LOCATION_LOCUS(gimple_phi_arg_location(phi, j)) != loc ||
+            !operand_equal_p(a, gimple_phi_arg_def(phi, j), 0))
+            continue;
+        unsigned l = last_line_in(gimple_phi_arg_edge(phi, j)->src, x.file);
+        if (l <= (unsigned)x.line && l > best)
+            best = l;
+        if (j == i)
+            mine = l;
+        else
+            dup = true;
+    }
+    return dup && (!best || mine != best);
 }
 
 /* E's gcov block gets LINE of FILE, unless it has a line already (one

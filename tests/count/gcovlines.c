@@ -148,8 +148,8 @@ static __attribute__((noinline)) const char *kind(int tag, int *n)
    statement at the first one's line, whose PHI arguments then carry that
    line on the edges of all three (and of `: 0` too); no goto keeps the
    others' lines.  The first never runs here, the last on every call:
-   pmopt listed the first with every call's count (gcov -O0: #####); none
-   of them is listed now, as gcov -O2 lists none */
+   pmopt listed the first with every call's count (gcov -O0: #####); now
+   by the edge from the code right before it alone (gcov -O0's 0) */
 static __attribute__((noinline)) int isidx(const char *p, int *idx)
 {
     int n = 0;

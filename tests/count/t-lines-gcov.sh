@@ -18,8 +18,8 @@
 #           at one's line, which an edge's goto also has: gcov counts the
 #           line by that edge alone
 #   isidx   three returns of one constant merged into one return at the
-#           first's line, which no goto keeps: no PHI line (gcov -O2 lists
-#           none; the first never runs)
+#           first's line, which no goto keeps: the line by the edge from
+#           the code right before it alone (the first never runs)
 # and lines folded into PHI arguments: counted on their edge only where no
 # statement of the function is on the line (concat's `for` line); those
 # gcov -O2 lists no code on have gcov -O0's counts.
@@ -77,7 +77,7 @@ awk 'NR == FNR { g[$1] = $2; next } !($1 in g) || g[$1] != $2 { print "line " $1
 [ ! -s diff0.txt ] || { cat diff0.txt; fail "the lines folded into PHI arguments differ from gcov -O0's"; }
 ok "the $(wc -l < phi.lines) lines gcov -O2 lists no code on have gcov -O0's counts"
 r0=$(grep -n '@isidx0' gcovlines.c | cut -d: -f1)
-assert_eq "isidx's first return 0 (never run; gcov -O0 $(awk -v l=$r0 '$1 == l { print $2 }' gcov0.lines)): not listed" "" \
+assert_eq "isidx's first return 0 (never run): gcov -O0's count" "$(awk -v l=$r0 '$1 == l { print $2 }' gcov0.lines)" \
     "$(awk -v l=$r0 '$1 == l { print $2 }' pi.lines)"
 # lines whose code lost its line (main's `return 0;`, `int n = 2;` folded
 # into a constant), which only a debug statement of the -g build shows:
