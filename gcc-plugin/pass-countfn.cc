@@ -51,8 +51,10 @@
  * entry=jump, variadic and nested functions, functions returning a value
  * in memory (a structure through a hidden pointer; one returned in
  * registers, as jq's 16-byte jv, is taken), functions GCC cannot version or
- * whose blocks cannot be copied (setjmp, nonlocal labels), and the
- * generated registration code.  A function that keeps its labels'
+ * whose blocks cannot be copied (nonlocal labels), and the generated
+ * registration code.  A function that calls setjmp is split here as any
+ * other (its copy calls setjmp itself; a longjmp returns into the copy that
+ * filled the buffer).  A function that keeps its labels'
  * addresses in a static table (computed goto), which GCC refuses to
  * version, is split here with a table of its own for the counting copy
  * (copy_label_tables, below); pass-split cannot copy its blocks.
@@ -115,7 +117,7 @@ static bool has_forced_label(basic_block bb)
  * copy (copy_label_tables). */
 static bool splittable(function *fun)
 {
-    if (fun->calls_setjmp || fun->has_nonlocal_label || fun->can_throw_non_call_exceptions)
+    if (fun->has_nonlocal_label || fun->can_throw_non_call_exceptions)
         return false;
     /* a function of its own optimize attribute is counted in place at -O0
        and -Og, as a unit compiled so (countfn_gate): no pass after the

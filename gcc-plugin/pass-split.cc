@@ -43,7 +43,7 @@
  * fewer instructions, but counting 2.8 % more (sqlite3VdbeExec).
  * Functions whose blocks cannot be copied (setjmp, computed goto, nonlocal
  * labels) stay single-copy here and count whatever the mode (pass-countfn
- * splits computed-goto functions, the default).
+ * splits computed-goto and setjmp functions, the default).
  *
  * Both copies in one function share one prologue: where the counting copy
  * needs callee-saved registers, the clean copy pushes them before the test

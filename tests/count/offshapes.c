@@ -2,9 +2,11 @@
  * does not make a function of their own (variadic, an aggregate returned
  * in memory, a nested function; pass-split.cc copies them within the
  * function), one it splits with a label table of its own (computed goto),
- * and one with a variable-length array.  Each counts exactly, and nothing
- * with PERFINST_MODE=off.  Prints 43185 for 100 (worked out by hand:
- * 5450 + 34650 + 1300 + 1000 + 785). */
+ * one with a variable-length array, and one that calls setjmp (mujs's
+ * interpreter loop does, for `try`).  Each counts exactly, and nothing
+ * with PERFINST_MODE=off.  Prints 43785 for 100 (worked out by hand:
+ * 5450 + 34650 + 1300 + 1000 + 785 + 600). */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,27 @@ __attribute__((noinline)) static long vla(int n)                /* a variable-le
     return s;                                            // expect-count: 100
 }
 
+static jmp_buf env;
+__attribute__((noinline)) static void bail(long x)
+{
+    if (x & 1)                                           // expect-count: 400
+        longjmp(env, 1);                                 // expect-count: 200
+}
+
+__attribute__((noinline)) static long jumpy(long x)             /* calls setjmp */
+{
+    volatile long r = 0;
+    for (int k = 0; k < 4; k++) {
+        if (setjmp(env) == 0) {
+            bail(x + k);                                 // expect-count: 400
+            r += 2;                                      // expect-count: 200
+        } else {
+            r += 1;                                      // expect-count: 200
+        }
+    }
+    return r;                                            // expect-count: 100
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 100;
@@ -77,6 +100,7 @@ int main(int argc, char **argv)
         s += outer(i);                                   // expect-count: 100
         s += threaded(prog);                             // expect-count: 100
         s += vla(i % 7 + 1);                             // expect-count: 100
+        s += jumpy(i);                                   // expect-count: 100
     }
     printf("%ld\n", s);                                  // expect-count: 1
     return 0;
