@@ -378,10 +378,19 @@ static int read_program(struct model *md)
     return 0;
 }
 
+/* The notes a test suite's traces would give each alike: the first is
+ * given, the others counted and summed up once the traces are read. */
+struct trace_notes {
+    size_t not_loaded; /* traces of processes that did not load PROG */
+    size_t others;     /* traces with counts of other modules */
+    size_t nothers;    /* those modules */
+};
+
 /* The module of trace t that holds PROG, NULL if none (then nothing of t
  * is counted), or -1 through *refused when t is another build. */
 static const struct pi_trace_module *program_module(const struct model *md,
-                                                    const struct pi_trace *t, int *refused)
+                                                    const struct pi_trace *t, int *refused,
+                                                    struct trace_notes *tn)
 {
     *refused = 0;
     const struct pi_trace_module *mod = pm_match_module(t, md->m.build_id, md->m.build_id_len);
@@ -399,8 +408,9 @@ static const struct pi_trace_module *program_module(const struct model *md,
     for (size_t i = 0; i < t->nmodules && !named; i++)
         named = !strcmp(pm_basename(t->modules[i].path), pm_basename(md->prog));
     if (pm_is_shared_lib(md->prog) && !named && !md->force) {
-        pm_note("%s: the process did not load %s (no module of that name): nothing of it is counted",
-                t->path, md->prog);
+        if (!tn->not_loaded++)
+            pm_note("%s: the process did not load %s (no module of that name): nothing of it is "
+                    "counted", t->path, md->prog);
         return NULL;
     }
     const struct pi_trace_module *g = pm_guess_module(t, md->prog);
@@ -459,12 +469,13 @@ static int add_stopped(struct model *md, const struct pi_trace *t, uint32_t mpos
 }
 
 /* Add trace t's counts of PROG's module into md->us. */
-static int add_trace(struct model *md, const struct pi_trace *t)
+static int add_trace(struct model *md, const struct pi_trace *t, struct trace_notes *tn)
 {
     int refused;
-    const struct pi_trace_module *mod = program_module(md, t, &refused);
+    const struct pi_trace_module *mod = program_module(md, t, &refused, tn);
     if (refused)
         return -1;
+    size_t others = 0;
     for (size_t i = 0; i < t->nmodules; i++) {
         const struct pi_trace_module *o = &t->modules[i];
         if (o == mod)
@@ -472,10 +483,13 @@ static int add_trace(struct model *md, const struct pi_trace *t)
         int has_counts = 0;
         for (size_t k = 0; k < t->nunits && !has_counts; k++)
             has_counts = t->units[k].module == i;
-        if (has_counts)
+        if (has_counts && !tn->others && !others)
             pm_note("%s: module %s is not %s (another build-id)%s: ignored", t->path, o->path,
                     md->prog, pm_is_shared_lib(o->path) ? ", a shared library" : "");
+        others += has_counts;
     }
+    tn->others += others > 0;
+    tn->nothers += others;
     uint32_t mpos = mod ? (uint32_t)(mod - t->modules) : UINT32_MAX;
     for (size_t k = 0; k < t->nunits; k++) {
         const struct pi_trace_unit *tu = &t->units[k];
@@ -561,6 +575,7 @@ static int solve_counts(struct model *md)
 
 static int read_traces(struct model *md, char **paths)
 {
+    struct trace_notes tn = { 0 };
     for (int i = 0; i < md->ntraces; i++) {
         struct pi_err err;
         struct pi_trace t;
@@ -570,7 +585,7 @@ static int read_traces(struct model *md, char **paths)
             return -1;
         }
         pm_trace_notes(&t);
-        int bad = add_trace(md, &t) || rpages_add_trace(md, &t) || rranges_add_trace(md, &t);
+        int bad = add_trace(md, &t, &tn) || rpages_add_trace(md, &t) || rranges_add_trace(md, &t);
         struct trace_info *in = &md->infos[i];
         in->path = strdup(t.path);
         in->nrecords = t.nrecords;
@@ -585,6 +600,11 @@ static int read_traces(struct model *md, char **paths)
             return oom();
     }
     pm_progress_clear();
+    if (tn.not_loaded > 1)
+        pm_note("and %zu more traces of processes that did not load %s", tn.not_loaded - 1, md->prog);
+    if (tn.others > 1 || tn.nothers > 1)
+        pm_note("in all %zu modules other than %s counted in %zu traces: ignored", tn.nothers,
+                md->prog, tn.others);
     return 0;
 }
 

@@ -18,7 +18,8 @@
  * code -.  FILE is
  * found among the files PROG's counted lines name: the same file (by
  * realpath, the names joined to the source root), else the only one with
- * FILE's name.
+ * FILE's name, which is read where FILE is none (the bare name the report
+ * shows, from another directory).
  */
 #include <errno.h>
 #include <limits.h>
@@ -31,10 +32,7 @@
 static const char *find_file(const struct report *r, const char *path)
 {
     char want[PATH_MAX], have[PATH_MAX], buf[PATH_MAX];
-    if (!realpath(path, want)) {
-        pm_error("%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    int exists = realpath(path, want) != NULL, gone = errno; /* else by its name alone */
     const char *by_name = NULL, *last = NULL;
     int ambiguous = 0;
     for (size_t i = 0; i < r->md.nlines; i++) {
@@ -42,7 +40,7 @@ static const char *find_file(const struct report *r, const char *path)
         if (f == last)
             continue;
         last = f;
-        if (realpath(pm_source_path(f, buf, sizeof buf), have) && !strcmp(have, want))
+        if (exists && realpath(pm_source_path(f, buf, sizeof buf), have) && !strcmp(have, want))
             return f;
         if (!strcmp(pm_basename(f), pm_basename(path))) {
             ambiguous |= by_name && by_name != f;
@@ -54,6 +52,8 @@ static const char *find_file(const struct report *r, const char *path)
     if (by_name)
         pm_error("%s: several files of %s have this name: give the path the report shows "
                  "(pmopt report --by=line)", path, r->md.prog);
+    else if (!exists)
+        pm_error("%s: cannot open: %s", path, strerror(gone));
     else
         pm_error("%s: no counted line of %s is in this file", path, r->md.prog);
     return NULL;
@@ -110,7 +110,12 @@ int rep_annotate(const struct report *r, const char *path)
     const char *file = find_file(r, path);
     if (!file)
         return -1;
+    /* PATH, or where it is none (the bare name the report shows) the file
+       found */
+    char buf[PATH_MAX];
     FILE *src = fopen(path, "r");
+    if (!src && errno == ENOENT)
+        src = fopen(path = pm_source_path(file, buf, sizeof buf), "r");
     if (!src) {
         pm_error("%s: cannot open: %s", path, strerror(errno));
         return -1;

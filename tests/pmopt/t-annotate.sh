@@ -20,6 +20,15 @@ cp out annotated
 run_pmopt report --annotate="$PWD/slower.c" ./slower run.pit
 cmp out annotated || fail "--annotate by absolute path differs"
 ok "--annotate by absolute path: the same"
+# the bare name the report shows, from a directory without it: the file the
+# program's lines name
+mkdir sub
+(cd sub && "$PMOPT" report --annotate=slower.c ../slower ../run.pit > ../sub.out 2> ../sub.err) ||
+    { cat sub.err; fail "--annotate by the bare name from another directory"; }
+sed 1,2d annotated > a.body
+sed 1,2d sub.out > s.body
+cmp a.body s.body || fail "--annotate by the bare name from another directory differs"
+ok "--annotate by the bare name from another directory: the same"
 
 # gcov of the same program and run: equal wherever both give a count
 gcc --coverage -O2 -DFACTOR=5 slower.c -o cov

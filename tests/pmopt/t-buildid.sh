@@ -80,11 +80,21 @@ pi_ld -O2 -o usel usel.o -L. -ll -Wl,-rpath,"$PWD"
 pi_ld -O2 -o nol nol.o
 PERFINST_OUT=usel.pit ./usel || fail "usel failed"
 PERFINST_OUT=nol.pit ./nol
-run_pmopt report --by=function --format=csv libl.so usel.pit nol.pit
+PERFINST_OUT=nol2.pit ./nol
+PERFINST_OUT=nol3.pit ./nol
+run_pmopt report --by=function --format=csv libl.so usel.pit nol.pit nol2.pit nol3.pit
 [ $rc = 0 ] || { cat err; fail "a library with a trace that never loaded it exited $rc"; }
 assert_contains "the trace that never loaded it: a note" err "note: nol\.pit: the process did not load libl\.so \(no module of that name\): nothing of it is counted"
+assert_eq "the other two: one note" "pmopt: note: and 2 more traces of processes that did not load libl.so" \
+    "$(grep -v 'nol\.pit' err | grep 'did not load')"
+assert_contains "usel's own module: one note" err "note: usel\.pit: module .*/usel is not libl\.so \(another build-id\): ignored"
 assert_eq "lf entered 5 times, from the other trace" 5 "$(python3 -c "
 import csv; print(sum(int(r['entries']) for r in csv.DictReader(open('out')) if r['function'] == 'lf'))")"
+PERFINST_OUT=usel2.pit ./usel
+run_pmopt report --by=function --format=csv libl.so usel.pit usel2.pit
+assert_eq "two traces with the program's counts too: one note, then the sum" \
+    "1 pmopt: note: in all 2 modules other than libl.so counted in 2 traces: ignored" \
+    "$(grep -c 'is not libl' err) $(grep 'in all' err)"
 printf 'int lf(int x) { return x + 2; }\n' > l.c
 pi_cc -O2 -fPIC -fplugin-arg-perfinst-all=count -c l.c -o l.o
 pi_ld -O2 -shared -o libl.so l.o
