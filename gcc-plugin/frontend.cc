@@ -586,17 +586,32 @@ int pi_attr_directives(tree attrs, struct pi_directive_spec *out, int max)
  * front end marks DECL_ARTIFICIAL like the functions it makes up itself;
  * the body is the user's code all the same.  The closure type's name is an
  * identifier with cp-tree.h's IDENTIFIER_LAMBDA_P bit (GCC 12: the
- * identifier's protected_flag), which only cc1plus sets. */
+ * identifier's protected_flag), which only cc1plus sets.  Each lambda found
+ * is remembered: with -flto, GCC's free_lang_data drops the closure type's
+ * name before the IPA passes (count-at=late's count pass among them), and
+ * the lambda would then be taken for a function the compiler made up and
+ * not counted (its counts lost); the count pass at cfg meets every
+ * function before that. */
+static hash_map<tree, tree> *lambdas; /* lambda -> its closure type */
+
 static tree lambda_closure(tree fndecl)
 {
     if (!lang_GNU_CXX())
         return NULL_TREE;
+    if (tree *known = lambdas ? lambdas->get(fndecl) : NULL)
+        return *known;
     tree ctx = DECL_CONTEXT(fndecl);
     if (!ctx || TREE_CODE(ctx) != RECORD_TYPE)
         return NULL_TREE;
     tree id = TYPE_IDENTIFIER(TYPE_MAIN_VARIANT(ctx));
-    return id && TREE_CODE(id) == IDENTIFIER_NODE && IDENTIFIER_NODE_CHECK(id)->base.protected_flag ? ctx
-                                                                                                     : NULL_TREE;
+    if (!id || TREE_CODE(id) != IDENTIFIER_NODE || !IDENTIFIER_NODE_CHECK(id)->base.protected_flag)
+        return NULL_TREE;
+    if (!lambdas) {
+        lambdas = new hash_map<tree, tree>;
+        pi_gc_root_map(&lambdas);
+    }
+    lambdas->put(fndecl, ctx);
+    return ctx;
 }
 
 bool pi_is_lambda_function(tree fndecl)
