@@ -1653,6 +1653,8 @@ int cmd_relink(int argc, char **argv)
                 "as it is (an -flto rebuild has the plan's function order from the plugin)", prog,
                 s.lto_obj, s.nlto - 1, prog);
         as_is = 1;
+        pl.ignored += pl.applied; /* (the summary line: none applied) */
+        pl.applied = 0;
     }
     /* whose plan: what PROG's objects hold, placeable or not (Lua's plan
        is mostly luaL_Reg arrays in .data.rel.ro, which the rebuild has) */

@@ -56,6 +56,7 @@ ok "the plan's order, cold parts and layout arguments in an -flto rebuild"
 # no object), relinked as it is, with the rebuild's code and order
 "$PMOPT" relink r --feedback s.fb -o r.opt > rel.out 2> rel.err || { cat rel.err; fail "relink of the -flto rebuild"; }
 assert_contains "relink says why it places nothing" rel.err "r was linked from -flto objects .* r relinked as it is"
+assert_contains "and that it applied nothing" rel.out "^pmopt relink: wrote r\.opt \(0 recommendations applied, [1-9][0-9]* ignored\)"
 objdump -d --no-show-raw-insn r | tail -n +3 > r.dis
 objdump -d --no-show-raw-insn r.opt | tail -n +3 > r.opt.dis
 cmp -s r.dis r.opt.dis || fail "the relink changed the -flto rebuild's code"
