@@ -1264,9 +1264,34 @@ bool pi_holds_site_marker(basic_block bb)
     return false;
 }
 
+/* -flto, before GCC's free_lang_data: the assembler names of FUN's callees
+ * and of their origins (a C++ constructor's abstract `C4` one), which the
+ * count pass names inlined bodies by after it (count-at=late): made after
+ * it, the name of a class in an anonymous namespace is gone from them
+ * (`ns::(anonymous namespace)::(anonymous namespace)(char const*)`). */
+static void name_callees_early(function *fun)
+{
+    if (!flag_lto || in_lto_p)
+        return;
+    for (tree d = DECL_ABSTRACT_ORIGIN(fun->decl); d && !DECL_ASSEMBLER_NAME_SET_P(d); d = DECL_ABSTRACT_ORIGIN(d))
+        DECL_ASSEMBLER_NAME(d);
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        tree callee = is_gimple_call(gsi_stmt(gsi)) ? gimple_call_fndecl(gsi_stmt(gsi)) : NULL_TREE;
+        for (tree d = callee; d && !DECL_ASSEMBLER_NAME_SET_P(d); d = DECL_ABSTRACT_ORIGIN(d))
+            DECL_ASSEMBLER_NAME(d);
+        for (tree d = callee ? DECL_ABSTRACT_ORIGIN(callee) : NULL_TREE; d && !DECL_ASSEMBLER_NAME_SET_P(d);
+             d = DECL_ABSTRACT_ORIGIN(d))
+            DECL_ASSEMBLER_NAME(d);
+    }
+}
+
 static unsigned int count_execute(function *fun)
 {
     tree fndecl = fun->decl;
+    if (!late_phase)
+        name_callees_early(fun);
     struct pi_directive_spec fn_specs[PI_MAX_DIRECTIVES];
     int nspec = pi_decl_directives(fndecl, fn_specs, PI_MAX_DIRECTIVES);
     uint32_t fn_dirs = 0;

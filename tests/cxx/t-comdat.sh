@@ -7,7 +7,9 @@
 # group: gold and lld refused the link before); a sort comparator written
 # as a lambda is counted under all=count (its calls counted by the program
 # itself), with -flto too (where GCC's free_lang_data drops the closure
-# type's name before the count pass: the lambda was not counted); and when
+# type's name before the count pass: the lambda was not counted, and an
+# inlined constructor of a class in an anonymous namespace lost the class
+# from its name: ctorname.cc); and when
 # the kept copy comes from an uninstrumented object, pmopt says so instead
 # of reporting 0.
 source "$PERFINST_TOP/tests/lib.sh"
@@ -45,6 +47,13 @@ compares=$(sed -n 's/^sum 88 compares \([0-9]*\)$/\1/p' out)
 "$PMOPT" report --by=function --format=json lprog lto.pit > rep.json
 assert_eq "-flto: twice() counted once per call (3 + 8)" "$TWICE 11" "$(count rep.json $TWICE)"
 assert_eq "-flto: the lambda comparator, once per comparison" "$LAMBDA $compares" "$(count rep.json $LAMBDA)"
+pi_cc -x c++ -O2 -g -flto -fplugin-arg-perfinst-all=count -c "$T/cxx/ctorname.cc" -o ctor.o
+pi_ld --pi-cc=g++ -O2 -flto ctor.o -o ctor
+PERFINST_OUT=ctor.pit ./ctor > out
+"$PMOPT" report --by=function --format=json ctor ctor.pit > rep.json
+assert_eq "-flto: the inlined constructors, named with their class" \
+    "$(printf '%s\n' "_ZN2ns12_GLOBAL__N_15LexerC4EPKc 1000" "_ZN2ns4NodeC4Ei 1000")" \
+    "$(count rep.json _ZN2ns12_GLOBAL__N_15LexerC4EPKc _ZN2ns4NodeC4Ei)"
 
 # The kept copy of twice() from an object built without the plugin (the
 # first on the command line): b.o's instrumented copy is discarded.
