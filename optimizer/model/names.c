@@ -105,12 +105,28 @@ static size_t outlined_suffix(const char *s)
     return 0;
 }
 
+/* GCC's name of an unnamed class in a mangled name (`._anon_N`, as in
+ * `_ZNK8._anon_0clIiEET_S1_S1_`, an unnamed functor's operator()<int>):
+ * part of the name.  Its length at S, else 0. */
+static size_t anon_class(const char *s)
+{
+    static const char anon[] = "._anon_";
+    size_t n = sizeof anon - 1;
+    if (strncmp(s, anon, n) || s[n] < '0' || s[n] > '9')
+        return 0;
+    while (s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n;
+}
+
 size_t pm_fn_base_len(const char *linkage)
 {
     for (const char *p = linkage; *p; p++) {
         if (*p != '.' || p == linkage)
             continue;
         size_t k = outlined_suffix(p);
+        if (!k && linkage[0] == '_' && linkage[1] == 'Z')
+            k = anon_class(p);
         if (k)
             p += k - 1; /* (part of the name) */
         else if (clone_suffix(p))

@@ -4,7 +4,8 @@
  * they were made from; GCC's outlined bodies (an OpenMP region's
  * main._omp_fn.0, a task's ._omp_cpyfn.N, -ftree-parallelize-loops'
  * ._loopfn.N, a C++ coroutine's frame .actor and .destroy) are functions
- * of their own. */
+ * of their own; an unnamed class's `._anon_N` in a mangled name is part of
+ * it. */
 #include "unit.h"
 #include "names.h"
 
@@ -40,4 +41,15 @@ TEST(outlined_bodies_are_functions_of_their_own)
                "_Z8count_toPZ8count_toiE18_Z8count_toi.Frame.actor");
     EXPECT_STR(base("_Z1fPZ1fvE8_Z1fv.Frame.destroy.cold"), "_Z1fPZ1fvE8_Z1fv.Frame.destroy");
     EXPECT_STR(base("main._omp_fn"), "main"); /* (no number: a clone suffix as any) */
+}
+
+TEST(an_unnamed_class_is_part_of_the_name)
+{
+    /* GCC's `._anon_N` for an unnamed struct (HarfBuzz's hb_max, hb_invoke):
+       operator()<int> and operator()<long> of one, not "_ZNK8" both */
+    EXPECT_STR(base("_ZNK8._anon_0clIiEET_S1_S1_"), "_ZNK8._anon_0clIiEET_S1_S1_");
+    EXPECT_STR(base("_ZNK8._anon_0clIlEET_S1_S1_.constprop.0"), "_ZNK8._anon_0clIlEET_S1_S1_");
+    EXPECT_STR(base("_ZNK10._anon_167clIRKjS3_EEDTqugtfp_fp0_fp_fp0_EOT_OT0_.isra.0.cold"),
+               "_ZNK10._anon_167clIRKjS3_EEDTqugtfp_fp0_fp_fp0_EOT_OT0_");
+    EXPECT_STR(base("f._anon_0"), "f"); /* (not a mangled name: a suffix as any) */
 }
