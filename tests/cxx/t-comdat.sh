@@ -19,6 +19,17 @@ done
 count() { python3 "$T/cxx/fncount.py" "$@"; }
 TWICE=_Z5twicei SUM=_Z5sum_bPKii LAMBDA=_ZZ4mainENKUliiE_clEii
 
+# run_prog WHAT PROG: twice(), sum_b() and the lambda counted as PROG's output says
+run_prog() {
+    rm -f run.pit
+    PERFINST_OUT=run.pit ./"$2" > out
+    compares=$(sed -n 's/^sum 88 compares \([0-9]*\)$/\1/p' out)
+    [ -n "$compares" ] || fail "$1: unexpected output: $(cat out)"
+    "$PMOPT" report --by=function --format=json "$2" run.pit > rep.json
+    assert_eq "$1: twice() counted once per call (3 + 8)" "$TWICE 11" "$(count rep.json $TWICE)"
+    assert_eq "$1: sum_b()" "$SUM 1" "$(count rep.json $SUM)"
+    assert_eq "$1: the lambda comparator, once per comparison" "$LAMBDA $compares" "$(count rep.json $LAMBDA)"
+}
 for O in -O0 -O2; do
     pi_cc -x c++ $O -fplugin-arg-perfinst-all=count -c "$T/cxx/comdat-a.cc" -o a.o
     pi_cc -x c++ $O -fplugin-arg-perfinst-all=count -c "$T/cxx/comdat-b.cc" -o b.o
@@ -26,27 +37,14 @@ for O in -O0 -O2; do
     assert_contains "$O: twice's .perfinst chunk is in its COMDAT group" group "\.perfinst"
     for L in bfd gold lld; do
         pi_ld --pi-cc=g++ -fuse-ld=$L a.o b.o -o prog
-        rm -f run.pit
-        PERFINST_OUT=run.pit ./prog > out
-        compares=$(sed -n 's/^sum 88 compares \([0-9]*\)$/\1/p' out)
-        [ -n "$compares" ] || fail "$O $L: unexpected output: $(cat out)"
-        "$PMOPT" report --by=function --format=json prog run.pit > rep.json
-        assert_eq "$O $L: twice() counted once per call (3 + 8)" "$TWICE 11" "$(count rep.json $TWICE)"
-        assert_eq "$O $L: sum_b()" "$SUM 1" "$(count rep.json $SUM)"
-        assert_eq "$O $L: the lambda comparator, once per comparison" "$LAMBDA $compares" "$(count rep.json $LAMBDA)"
+        run_prog "$O $L" prog
     done
 done
-
 for u in a b; do
     pi_cc -x c++ -O2 -flto -fplugin-arg-perfinst-all=count -c "$T/cxx/comdat-$u.cc" -o lto-$u.o
 done
 pi_ld --pi-cc=g++ -O2 -flto lto-a.o lto-b.o -o lprog
-PERFINST_OUT=lto.pit ./lprog > out
-compares=$(sed -n 's/^sum 88 compares \([0-9]*\)$/\1/p' out)
-[ -n "$compares" ] || fail "-flto: unexpected output: $(cat out)"
-"$PMOPT" report --by=function --format=json lprog lto.pit > rep.json
-assert_eq "-flto: twice() counted once per call (3 + 8)" "$TWICE 11" "$(count rep.json $TWICE)"
-assert_eq "-flto: the lambda comparator, once per comparison" "$LAMBDA $compares" "$(count rep.json $LAMBDA)"
+run_prog -flto lprog
 pi_cc -x c++ -O2 -g -flto -fplugin-arg-perfinst-all=count -c "$T/cxx/ctorname.cc" -o ctor.o
 pi_ld --pi-cc=g++ -O2 -flto ctor.o -o ctor
 PERFINST_OUT=ctor.pit ./ctor > out
