@@ -1269,22 +1269,23 @@ bool pi_holds_site_marker(basic_block bb)
  * count pass names inlined bodies by after it (count-at=late): made after
  * it, the name of a class in an anonymous namespace is gone from them
  * (`ns::(anonymous namespace)::(anonymous namespace)(char const*)`). */
+static void name_with_origins(tree d)
+{
+    for (; d; d = DECL_ABSTRACT_ORIGIN(d) != d ? DECL_ABSTRACT_ORIGIN(d) : NULL_TREE)
+        if (!DECL_ASSEMBLER_NAME_SET_P(d))
+            DECL_ASSEMBLER_NAME(d);
+}
+
 static void name_callees_early(function *fun)
 {
     if (!flag_lto || in_lto_p)
         return;
-    for (tree d = DECL_ABSTRACT_ORIGIN(fun->decl); d && !DECL_ASSEMBLER_NAME_SET_P(d); d = DECL_ABSTRACT_ORIGIN(d))
-        DECL_ASSEMBLER_NAME(d);
+    name_with_origins(DECL_ABSTRACT_ORIGIN(fun->decl));
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-        tree callee = is_gimple_call(gsi_stmt(gsi)) ? gimple_call_fndecl(gsi_stmt(gsi)) : NULL_TREE;
-        for (tree d = callee; d && !DECL_ASSEMBLER_NAME_SET_P(d); d = DECL_ABSTRACT_ORIGIN(d))
-            DECL_ASSEMBLER_NAME(d);
-        for (tree d = callee ? DECL_ABSTRACT_ORIGIN(callee) : NULL_TREE; d && !DECL_ASSEMBLER_NAME_SET_P(d);
-             d = DECL_ABSTRACT_ORIGIN(d))
-            DECL_ASSEMBLER_NAME(d);
-    }
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+        if (is_gimple_call(gsi_stmt(gsi)))
+            name_with_origins(gimple_call_fndecl(gsi_stmt(gsi)));
 }
 
 static unsigned int count_execute(function *fun)
