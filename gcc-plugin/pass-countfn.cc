@@ -1095,7 +1095,11 @@ static const char *final_refusal(function *fun)
  * left in FUN's declarations would otherwise get a stack slot and a
  * prologue above the body, which has its own: the off mode crashed so in
  * zstd, gawk and ninja), and collects no register usage of it for
- * -fipa-ra (its callers assume the ABI's). */
+ * -fipa-ra (its callers assume the ABI's).  No stack protector either: the
+ * body has the copy's, and expand would still store the canary of a
+ * function that called alloca (-fstack-protector) or of every function
+ * (-fstack-protector-all) into a frame FUN does not have — its caller's
+ * (libsodium's sodium_stackzero crashed in the off mode). */
 static void make_final(function *fun, tree copy, const char *body)
 {
     tree decl = fun->decl;
@@ -1135,7 +1139,9 @@ static void make_final(function *fun, tree copy, const char *body)
     }
     pi_split_update(fun);
     fun->local_decls = NULL;
+    fun->calls_alloca = 0;
     DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("naked"), NULL_TREE, DECL_ATTRIBUTES(decl));
+    DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("no_stack_protector"), NULL_TREE, DECL_ATTRIBUTES(decl));
     cgraph_edge::rebuild_edges();
 }
 
