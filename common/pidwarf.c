@@ -1562,6 +1562,35 @@ static Elf_Scn *symbol_section(Elf *elf, int *broken)
     return use ? use : dyn;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    PI_CMP_RET(*x, *y);
+    return 0;
+}
+
+/* Where a function symbol without a size ends (hand-written assembly
+ * without .size, as libsodium's sandy2x ladder.S): at the next function
+ * symbol's address (starts[0..n), sorted), else at the end of its
+ * section, else one byte on. */
+static uint64_t unsized_end(Elf *elf, const GElf_Sym *sym, const uint64_t *starts, size_t n)
+{
+    uint64_t lo = sym->st_value;
+    size_t a = 0, b = n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (starts[m] <= lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    Elf_Scn *scn = sym->st_shndx < SHN_LORESERVE ? elf_getscn(elf, sym->st_shndx) : NULL;
+    GElf_Shdr sh;
+    uint64_t end = scn && gelf_getshdr(scn, &sh) && lo >= sh.sh_addr && lo < sh.sh_addr + sh.sh_size
+                       ? sh.sh_addr + sh.sh_size : lo + 1;
+    return a < n && starts[a] < end ? starts[a] : end;
+}
+
 /* STT_FUNC symbols for addresses no DWARF function covers, and the
  * linkage names DWARF did not give. */
 static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
@@ -1581,6 +1610,20 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
     }
     size_t esz = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
     size_t n = esz ? data->d_size / esz : 0;
+    /* the functions' starts, symbols' and DWARF's, for those without a size */
+    uint64_t *starts = malloc((n + ndwarf + 1) * sizeof *starts);
+    size_t nstarts = 0;
+    for (size_t i = 0; starts && i < n; i++) {
+        GElf_Sym sym;
+        int type;
+        if (gelf_getsym(data, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+            ((type = GELF_ST_TYPE(sym.st_info)) == STT_FUNC || type == STT_GNU_IFUNC))
+            starts[nstarts++] = sym.st_value;
+    }
+    for (size_t i = 0; starts && i < ndwarf; i++)
+        starts[nstarts++] = d->funcs[i].lo;
+    if (nstarts)
+        qsort(starts, nstarts, sizeof *starts, cmp_u64);
     for (size_t i = 0; i < n; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(data, (int)i, &sym))
@@ -1588,7 +1631,8 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
         int type = GELF_ST_TYPE(sym.st_info);
         if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
             continue;
-        uint64_t lo = sym.st_value, hi = lo + (sym.st_size ? sym.st_size : 1);
+        uint64_t lo = sym.st_value,
+                 hi = sym.st_size ? lo + sym.st_size : starts ? unsized_end(elf, &sym, starts, nstarts) : lo + 1;
         /* covered by DWARF already? (DWARF entries are sorted at this point) */
         size_t a = 0, b = ndwarf;
         while (a < b) {
@@ -1613,6 +1657,7 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
         if (k)
             add_func(d, funcs_cap, lo, hi, k, k, "", 0, 0);
     }
+    free(starts);
 }
 
 /* ---- PLT entries ------------------------------------------------------------ */
