@@ -18,6 +18,7 @@ struct osec {
     const char *sym;   /* what it holds (the part after the prefix): "f" */
     int kind;          /* enum osec_kind */
     int cold;          /* .text.unlikely.*, .text.exit.* */
+    int group;         /* in a section group (a COMDAT's copy) */
     uint64_t size, align;
     uint32_t obj;      /* index into oscan.objs */
     uint64_t samples;  /* filled by the plan: block executions in it */

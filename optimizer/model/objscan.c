@@ -253,6 +253,7 @@ static int one(struct pi_meta *m, Elf *e, void *arg)
         o->sym = o->name + (sym - name);
         o->kind = kind;
         o->cold = cold;
+        o->group = (sh.sh_flags & SHF_GROUP) != 0;
         o->size = sh.sh_size;
         o->align = sh.sh_addralign ? sh.sh_addralign : 1;
         o->obj = obj;

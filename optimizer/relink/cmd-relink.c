@@ -1153,8 +1153,8 @@ static int either_copy(const struct oscan *s, const char *sym, const struct fsym
 {
     for (size_t i = 0; i < s->nsecs; i++) {
         const struct osec *o = &s->secs[i];
-        if (!o->cold || o->kind != OS_TEXT || strcmp(o->sym, sym))
-            continue;
+        if (!o->cold || o->kind != OS_TEXT || !o->group || strcmp(o->sym, sym))
+            continue; /* (a static function of the same name is another function) */
         int hot_there = 0, unpulled = 0;
         for (size_t k = 0; k < s->nsecs && !hot_there; k++) /* a split function's cold part */
             hot_there = s->secs[k].obj == o->obj && s->secs[k].kind == OS_TEXT && !s->secs[k].cold &&
