@@ -1591,6 +1591,28 @@ static uint64_t unsized_end(Elf *elf, const GElf_Sym *sym, const uint64_t *start
     return a < n && starts[a] < end ? starts[a] : end;
 }
 
+/* The functions' starts, the n symbols' of data and d's first ndwarf
+ * (DWARF's), sorted, for those without a size (unsized_end); NULL if out
+ * of memory. */
+static uint64_t *func_starts(const struct pi_debug *d, Elf_Data *data, size_t n, size_t ndwarf,
+                             size_t *nstarts)
+{
+    uint64_t *starts = malloc((n + ndwarf + 1) * sizeof *starts);
+    *nstarts = 0;
+    for (size_t i = 0; starts && i < n; i++) {
+        GElf_Sym sym;
+        int type;
+        if (gelf_getsym(data, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+            ((type = GELF_ST_TYPE(sym.st_info)) == STT_FUNC || type == STT_GNU_IFUNC))
+            starts[(*nstarts)++] = sym.st_value;
+    }
+    for (size_t i = 0; starts && i < ndwarf; i++)
+        starts[(*nstarts)++] = d->funcs[i].lo;
+    if (*nstarts)
+        qsort(starts, *nstarts, sizeof *starts, cmp_u64);
+    return starts;
+}
+
 /* STT_FUNC symbols for addresses no DWARF function covers, and the
  * linkage names DWARF did not give. */
 static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
@@ -1610,20 +1632,9 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
     }
     size_t esz = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
     size_t n = esz ? data->d_size / esz : 0;
-    /* the functions' starts, symbols' and DWARF's, for those without a size */
-    uint64_t *starts = malloc((n + ndwarf + 1) * sizeof *starts);
+    uint64_t *starts = NULL; /* made at the first symbol without a size */
     size_t nstarts = 0;
-    for (size_t i = 0; starts && i < n; i++) {
-        GElf_Sym sym;
-        int type;
-        if (gelf_getsym(data, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
-            ((type = GELF_ST_TYPE(sym.st_info)) == STT_FUNC || type == STT_GNU_IFUNC))
-            starts[nstarts++] = sym.st_value;
-    }
-    for (size_t i = 0; starts && i < ndwarf; i++)
-        starts[nstarts++] = d->funcs[i].lo;
-    if (nstarts)
-        qsort(starts, nstarts, sizeof *starts, cmp_u64);
+    int made = 0;
     for (size_t i = 0; i < n; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(data, (int)i, &sym))
@@ -1631,6 +1642,8 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
         int type = GELF_ST_TYPE(sym.st_info);
         if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
             continue;
+        if (!sym.st_size && !made++)
+            starts = func_starts(d, data, n, ndwarf, &nstarts);
         uint64_t lo = sym.st_value,
                  hi = sym.st_size ? lo + sym.st_size : starts ? unsized_end(elf, &sym, starts, nstarts) : lo + 1;
         /* covered by DWARF already? (DWARF entries are sorted at this point) */
