@@ -241,8 +241,11 @@ int pi_unit_decode(const uint8_t *c, uint32_t size, struct pi_unit_ref *v, struc
         struct pi_line l = pi_get_line(v->lines, i);
         snprintf(where, sizeof where, " %u", i);
         STR_OK(l.file, "line", where);
-        if (!l.file && l.line > PI_LINE_RUN)
+        if (!l.file && l.line > PI_LINE_VIA)
             return bad(e, "UNIT 0x%016llx: line %u: unknown mark %u (file 0)", id, i, l.line);
+        if (!l.file && l.line == PI_LINE_VIA &&
+            (i + 1 == u.nlines || !pi_get_line(v->lines, i + 1).file))
+            return bad(e, "UNIT 0x%016llx: line %u: a call's line mark without the line", id, i);
     }
 #undef STR_OK
     for (uint32_t i = 0; i < u.nsuccs; i++) {

@@ -18,7 +18,9 @@
  * and is not the block's last ends a gcov block there (GCC splits the
  * block after it, gimple_flow_call_edges_add): a PI_LINE_END mark; and
  * the line of the goto that the CFG replaced by the block's only edge,
- * unless a statement already had that location.  An edge out of a block
+ * unless a statement already had that location; and for a statement of an
+ * inlined body, the line of each call it was inlined through, after a
+ * PI_LINE_VIA mark (once per gcov block: add_calls_lines).  An edge out of a block
  * with several (a fake one counted) whose goto has a line other than the
  * block's last statement's is a gcov block of its own, whose line is that
  * goto's (none if a statement had the goto's location): pi_edge_line
@@ -96,7 +98,16 @@ struct line_list {
     auto_vec<pi_line> v;
     auto_vec<const char *> streamed_file; /* what the current gcov block has */
     auto_vec<unsigned> streamed_line;
+    auto_vec<pi_line> via;                /* the calls' lines the current gcov block has */
+    unsigned ends = 0; /* PI_LINE_END marks so far: the gcov block being added is the ends-th piece */
 
+    void push_mark(unsigned what)
+    {
+        pi_line mark = {0, what};
+        v.safe_push(mark);
+    }
+    bool is_mark(unsigned i, unsigned what) { return v[i].file == 0 && v[i].line == what; }
+    bool is_via(unsigned i) { return is_mark(i, PI_LINE_VIA); }
     bool has(const char *file, unsigned line)
     {
         for (unsigned i = 0; i < streamed_line.length(); i++)
@@ -120,28 +131,37 @@ struct line_list {
     {
         if (!file || has(file, line ? line : 1))
             return;
-        pi_line mark = {0, PI_LINE_RUN};
-        v.safe_push(mark);
+        push_mark(PI_LINE_RUN);
         add(file, line);
+    }
+    /* the line of a call whose inlined body the gcov block is part of */
+    void add_via(const char *file, unsigned line)
+    {
+        pi_line l = {pi_unit_file(file), line ? line : 1};
+        for (unsigned i = 0; i < via.length(); i++)
+            if (via[i].file == l.file && via[i].line == l.line)
+                return;
+        via.safe_push(l);
+        push_mark(PI_LINE_VIA);
+        v.safe_push(l);
     }
     void end_block(void)
     {
-        pi_line l = {0, PI_LINE_END};
-        v.safe_push(l);
+        push_mark(PI_LINE_END);
         streamed_file.truncate(0);
         streamed_line.truncate(0);
+        via.truncate(0);
         ends++;
     }
-    unsigned ends = 0; /* PI_LINE_END marks so far: the gcov block being added is the ends-th piece */
     /* LINE in a run of its own at the end of the PIECE-th gcov block of
        the list (before its end mark), once per piece */
     void add_run_in(unsigned piece, pi_line line)
     {
         unsigned at = 0, n = 0;
-        while (at < v.length() && !(v[at].file == 0 && v[at].line == PI_LINE_END && n++ == piece))
+        while (at < v.length() && !(is_mark(at, PI_LINE_END) && n++ == piece))
             at++;
-        for (unsigned i = at; i-- > 0 && !(v[i].file == 0 && v[i].line == PI_LINE_END);)
-            if (v[i].file == line.file && v[i].line == line.line)
+        for (unsigned i = at; i-- > 0 && !is_mark(i, PI_LINE_END);)
+            if (v[i].file == line.file && v[i].line == line.line && !(i && is_via(i - 1)))
                 return;
         pi_line mark = {0, PI_LINE_RUN};
         v.safe_insert(at, line);
@@ -244,6 +264,50 @@ static tree split_header(gimple *g, hash_set<tree> &split)
     return NULL_TREE;
 }
 
+/* The outermost inlined body BLOCK is in, or NULL. */
+static tree outer_inline(tree block)
+{
+    tree outer = NULL_TREE;
+    for (tree b = block; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+        if (inlined_function_outer_scope_p(b))
+            outer = b;
+    return outer;
+}
+
+/* The lines of the calls whose inlined bodies G is a statement of (each
+ * call's line in its caller), into L's gcov block: at -O0 such a body is
+ * the call, one statement of the call's line, so the caller's line is not
+ * left and entered again through it (a split function's inlined header
+ * too: gcov's caller calls the whole function).  None for the body a part
+ * GCC's early ipa-split cut off opens in (OPENS): that body may have
+ * begun in the header, which entered the call's line already. */
+static void add_calls_lines(line_list *l, gimple *g, tree opens)
+{
+    if (opens && outer_inline(gimple_block(g)) == opens)
+        return;
+    for (tree b = gimple_block(g); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b)) {
+        if (!inlined_function_outer_scope_p(b))
+            continue;
+        location_t call = BLOCK_SOURCE_LOCATION(b);
+        if (RESERVED_LOCATION_P(call))
+            continue;
+        expanded_location x = expand_location(call);
+        if (x.file)
+            l->add_via(x.file, x.line);
+    }
+}
+
+/* The inlined body the function's first located statement is in (from
+ * FIRST, in chain order), or NULL. */
+static tree part_opens(function *fun, basic_block first)
+{
+    for (basic_block b = first; b && b != EXIT_BLOCK_PTR_FOR_FN(fun); b = b->next_bb)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi))
+            if (!lines_skip(gsi_stmt(gsi)) && !RESERVED_LOCATION_P(gimple_location(gsi_stmt(gsi))))
+                return outer_inline(gimple_block(gsi_stmt(gsi)));
+    return NULL_TREE;
+}
+
 /* Does X (a block; an edge's block when X < 0: edge_lines[-X - 1]) fall
  * into DEST by an edge that is not complex (split_edge_bb_loc's test)?
  * SPLIT: the edges split so far, which go to their blocks now. */
@@ -338,6 +402,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     loc_set seen;
     hash_map<int_hash<int, -1, -2>, unsigned> slot; /* bb index -> index into lists */
     auto_delete_vec<line_list> lists;
+    tree opens = pi_split_part(fun->decl) ? part_opens(fun, first) : NULL_TREE;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
     {
@@ -390,6 +455,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
                 expanded_location x = expand_location(loc);
                 l->add(x.file, x.line);
             }
+            add_calls_lines(l, g, opens); /* (a call of a split part has no line) */
             if (g != last && stmt_can_terminate_bb_p(g))
                 l->end_block();
         }
@@ -448,7 +514,7 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
     }
     for (unsigned k = 0; k < lists.length(); k++)
         for (unsigned i = 0; i < lists[k]->v.length(); i++)
-            if (lists[k]->v[i].file)
+            if (lists[k]->v[i].file && !(i && lists[k]->is_via(i - 1)))
                 stmt_lines.add((uint64_t)lists[k]->v[i].file << 32 | lists[k]->v[i].line);
     for (unsigned i = 0; i < edge_lines.length(); i++)
         if (edge_lines[i].line.file)
@@ -501,10 +567,8 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
         /* (a trailing end stays: the piece after the call is a gcov
            block without lines, which runs the block's count less what
            did not return, and is GCC's last block when bb's is last) */
-        if (bb == last_bb && !l->v.is_empty()) {
-            pi_line mark = {0, PI_LINE_LAST};
-            l->v.safe_push(mark);
-        }
+        if (bb == last_bb && !l->v.is_empty())
+            l->push_mark(PI_LINE_LAST);
         for (unsigned i = 0; i < l->v.length(); i++)
             pi_unit_add_line(site_of[bb->index], l->v[i].file, l->v[i].line);
     }

@@ -238,6 +238,9 @@ enum {
     PI_LINE_END = 0,     /* the gcov block ends here (a call that may not return) */
     PI_LINE_LAST = 1,    /* the gcov block ending here is the function's last, which gcov lists under no line */
     PI_LINE_RUN = 2,     /* a new run of lines of the same gcov block starts here */
+    PI_LINE_VIA = 3,     /* the next entry is the line of a call whose inlined body the gcov
+                            block is part of: that line counts the block as its own for
+                            entries, as -O0's call does, but does not list it */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_line) == 8, "pi_line is 8 bytes");
 

@@ -175,6 +175,11 @@ static void dump_unit(const struct pi_meta *m, const struct pi_debug *d,
             const char *file = NULL;
             for (uint32_t k = s->line_first; k < s->line_first + s->nlines; k++) {
                 const struct pi_line *l = &u->lines[k];
+                if (!l->file && l->line == PI_LINE_VIA && k + 1 < s->line_first + s->nlines) {
+                    l = &u->lines[++k]; /* (validated: a line follows) */
+                    printf(" (via %s:%u)", pi_unit_str(u, l->file), l->line);
+                    continue;
+                }
                 if (!l->file) {
                     printf(l->line == PI_LINE_LAST ? " (last)" : l->line == PI_LINE_RUN ? " /" : " |");
                     file = NULL;

@@ -17,7 +17,11 @@
  * (PI_ARC_BLOCK); their counts are the solved site and arc counts.  The
  * function's last block in GCC's numbering (PI_LINE_LAST, PI_ARC_LAST)
  * gcov takes for the exit block: it lists it under no line, its lines
- * count it only where they list no block.
+ * count it only where they list no block.  Where gcov at -O0 has a call,
+ * and the early inliner put the callee's body (PI_LINE_VIA: the call's
+ * line on the body's blocks), the body's blocks are the call's line's
+ * when entries are counted (not listed, and its loops not the line's), so
+ * that the line is not entered again on the way back from the body.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +37,7 @@ struct garc {
 struct gblk {
     uint64_t count;
     int unlisted;           /* GCC's last block: gcov lists it under no line */
+    int edge;               /* gcov's block on an edge (PI_ARC_BLOCK) */
     int part_last;          /* the last block of a part GCC's early ipa-split cut off: in
                                gcov's whole function, on the way to its origin's last */
     uint32_t pred_first, npred, succ_first, nsucc; /* into the arc lists */
@@ -42,6 +47,7 @@ struct gline {              /* one (file, line) entry of a block */
     uint32_t file, line, block;
     uint32_t grp;           /* its function's index when gcov groups it (below), else UINT32_MAX */
     int last;               /* the largest line of its run of one file: the block is listed there */
+    int via;                /* the line of a call whose inlined body the block is part of (PI_LINE_VIA) */
 };
 
 struct graph {
@@ -52,6 +58,8 @@ struct graph {
     uint32_t *pred, *succ;  /* arc indices, grouped by block */
     struct gline *l;
     size_t nl, capl;
+    struct gline *v;        /* the PI_LINE_VIA entries, apart from the runs */
+    size_t nv, capv;
     size_t run;             /* the first entry of the run of lines being added */
     uint32_t grp;           /* the function being added's group key (struct gline) */
 };
@@ -109,7 +117,15 @@ static int add_line(struct graph *g, uint32_t file, uint32_t line, uint32_t bloc
     /* the previous entry of the block, in another file: it ended a run */
     if (g->nl && g->l[g->nl - 1].block == block && g->l[g->nl - 1].file != file)
         end_run(g);
-    g->l[g->nl++] = (struct gline){ file, line, block, g->grp, 0 };
+    g->l[g->nl++] = (struct gline){ file, line, block, g->grp, 0, 0 };
+    return 0;
+}
+
+static int add_via(struct graph *g, uint32_t file, uint32_t line, uint32_t block)
+{
+    if (grow((void **)&g->v, &g->capv, g->nv, sizeof *g->v))
+        return -1;
+    g->v[g->nv++] = (struct gline){ file, line, block, g->grp, 0, 1 };
     return 0;
 }
 
@@ -159,6 +175,11 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
             gone = fake < c ? fake : c;
         for (uint32_t i = s->line_first; i < s->line_first + s->nlines; i++) {
             const struct pi_line *l = &u->lines[i];
+            if (!l->file && l->line == PI_LINE_VIA) {
+                if (++i < s->line_first + s->nlines && add_via(g, u->lines[i].file, u->lines[i].line, b))
+                    goto oom;
+                continue;
+            }
             if (l->file) {
                 if (add_line(g, l->file, l->line, b))
                     goto oom;
@@ -202,9 +223,10 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
             uint32_t e;
             if (add_block(g, arc[i], &e) || add_arc(g, phi ? UINT32_MAX : from, e, arc[i]))
                 goto oom;
-            g->b[e].unlisted = !!(x->flags & PI_ARC_LAST);
             if (x->line && add_line(g, x->file, x->line, e))
                 goto oom;
+            g->b[e].unlisted = !!(x->flags & PI_ARC_LAST);
+            g->b[e].edge = !phi;
             end_lines(g, e);
             if (!phi)
                 from = e;
@@ -258,6 +280,8 @@ struct cycles {
     const struct graph *g;
     const uint32_t *line_blocks;    /* the line's blocks, sorted */
     size_t n;
+    const uint32_t *anchors;        /* those a loop must pass to be the line's, sorted */
+    size_t nanchors;
     uint32_t *path;                 /* arcs */
     size_t npath;
     uint32_t *blocked;              /* blocks, with their lists */
@@ -267,17 +291,31 @@ struct cycles {
     int64_t count;
 };
 
-static int on_line(const struct cycles *c, uint32_t b)
+static int in_sorted(const uint32_t *v, size_t n, uint32_t b)
 {
-    size_t lo = 0, hi = c->n;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (c->line_blocks[mid] < b)
+        if (v[mid] < b)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < c->n && c->line_blocks[lo] == b;
+    return lo < n && v[lo] == b;
+}
+
+static int on_line(const struct cycles *c, uint32_t b)
+{
+    return in_sorted(c->line_blocks, c->n, b);
+}
+
+/* Does the cycle on the path pass one of the line's anchors? */
+static int anchored(const struct cycles *c)
+{
+    for (size_t i = 0; i < c->npath; i++)
+        if (in_sorted(c->anchors, c->nanchors, c->g->a[c->path[i]].dst))
+            return 1;
+    return 0;
 }
 
 static long find_blocked(const struct cycles *c, uint32_t b)
@@ -318,7 +356,9 @@ static int circuit(struct cycles *c, uint32_t v, uint32_t start)
         if (w < start || a[e].cs <= 0 || !on_line(c, w))
             continue;
         c->path[c->npath++] = e;
-        if (w == start) { /* a cycle: its least-taken arc counts it, and is used up */
+        if (w == start && !anchored(c)) /* a loop inside an inlined body: not the call's line's */
+            found = 1;
+        else if (w == start) { /* a cycle: its least-taken arc counts it, and is used up */
             int64_t m = INT64_MAX;
             for (size_t i = 0; i < c->npath; i++)
                 if (a[c->path[i]].cs < m)
@@ -360,16 +400,31 @@ static int circuit(struct cycles *c, uint32_t v, uint32_t start)
     return found;
 }
 
-/* The count of the line whose blocks are bl[0..n) (sorted). */
-static uint64_t line_count(struct graph *g, const uint32_t *bl, size_t n)
+/* Is block B gcov's block on an edge out of an inlined body of the line's
+ * call (one of its blocks that the line does not list)?  Such an edge is
+ * the body's (its goto's line is the callee's `return`): through it the
+ * line is not entered again. */
+static int leaves_body(const struct cycles *c, uint32_t b)
 {
-    struct cycles c = { .g = g, .line_blocks = bl, .n = n };
+    if (b == UINT32_MAX || !c->g->b[b].edge || c->g->b[b].npred != 1)
+        return 0;
+    uint32_t p = c->g->a[c->g->pred[c->g->b[b].pred_first]].src;
+    return p != UINT32_MAX && on_line(c, p) && !in_sorted(c->anchors, c->nanchors, p);
+}
+
+/* The count of the line whose blocks are bl[0..n) (sorted): the arcs that
+ * enter them from elsewhere, and the loops among them that pass one of
+ * an[0..na) (sorted; the blocks the line lists, not only an inlined
+ * body's). */
+static uint64_t line_count(struct graph *g, const uint32_t *bl, size_t n, const uint32_t *an, size_t na)
+{
+    struct cycles c = { .g = g, .line_blocks = bl, .n = n, .anchors = an, .nanchors = na };
     int64_t count = 0;
     for (size_t i = 0; i < n; i++) {
         const struct gblk *b = &g->b[bl[i]];
         for (uint32_t k = 0; k < b->npred; k++) {
             const struct garc *x = &g->a[g->pred[b->pred_first + k]];
-            if (x->src == UINT32_MAX || !on_line(&c, x->src))
+            if ((x->src == UINT32_MAX || !on_line(&c, x->src)) && !leaves_body(&c, x->src))
                 count += (int64_t)x->count;
         }
         for (uint32_t k = 0; k < b->nsucc; k++) {
@@ -395,6 +450,23 @@ static uint64_t line_count(struct graph *g, const uint32_t *bl, size_t n)
     free(c.nlist);
     count += c.count;
     return count > 0 ? (uint64_t)count : 0;
+}
+
+static int cmp_u32(const void *p, const void *q)
+{
+    uint32_t x = *(const uint32_t *)p, y = *(const uint32_t *)q;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts v[0..n) and drops repeats; returns how many are left. */
+static size_t sort_unique(uint32_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u32);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!k || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
 }
 
 static int cmp_gline(const void *p, const void *q)
@@ -464,20 +536,28 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
             g.grp = group_key(u, f);
             status = add_function(&g, u, &u->funcs[f], site, arc);
         }
+    /* the calls' lines, with the others now that the runs are made */
+    for (size_t i = 0; !status && i < g.nv; i++) {
+        status = grow((void **)&g.l, &g.capl, g.nl, sizeof *g.l);
+        if (!status)
+            g.l[g.nl++] = g.v[i];
+    }
     if (!status && g.nl)
         status = index_arcs(&g);
-    uint32_t *bl = NULL;
+    uint32_t *bl = NULL, *an = NULL, *pl = NULL;
     if (!status && g.nl) {
         qsort(g.l, g.nl, sizeof *g.l, cmp_gline);
         bl = malloc(g.nl * sizeof *bl);
-        status = !bl;
+        an = malloc(g.nl * sizeof *an);
+        pl = malloc(g.nl * sizeof *pl);
+        status = !bl || !an || !pl;
     }
     for (size_t i = 0; !status && i < g.nl;) {
         size_t j = i;
         uint64_t total = 0;
         while (j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line) {
             /* one function of a group, or the rest (struct gline's grp) */
-            size_t n = 0;
+            size_t n = 0, na = 0, np = 0, nv = 0;
             uint32_t grp = g.l[j].grp;
             uint64_t spans = 0; /* (a line with no block of its own) */
             /* a split part's last block, where its origin's last block has
@@ -487,13 +567,35 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
             int origin_last = 0;
             for (size_t k = j; k < g.nl && g.l[k].file == g.l[i].file && g.l[k].line == g.l[i].line && g.l[k].grp == grp; k++)
                 origin_last |= g.b[g.l[k].block].unlisted && !g.b[g.l[k].block].part_last;
+            /* bl: the blocks the line lists (an), then the inlined
+               bodies of its calls (PI_LINE_VIA: at -O0 the call, one
+               statement of the line), and where it lists none, the
+               blocks that pass over it (pl) */
             for (; j < g.nl && g.l[j].file == g.l[i].file && g.l[j].line == g.l[i].line && g.l[j].grp == grp; j++) {
-                if (!(origin_last && g.b[g.l[j].block].part_last))
-                    spans = pm_sat_add(spans, g.b[g.l[j].block].count);
-                if (g.l[j].last && !g.b[g.l[j].block].unlisted && (!n || bl[n - 1] != g.l[j].block))
-                    bl[n++] = g.l[j].block;
+                uint32_t b = g.l[j].block;
+                if (g.l[j].via) {
+                    bl[nv++] = b;
+                    continue;
+                }
+                if (!(origin_last && g.b[b].part_last))
+                    spans = pm_sat_add(spans, g.b[b].count);
+                if (!np || pl[np - 1] != b)
+                    pl[np++] = b;
+                if (g.l[j].last && !g.b[b].unlisted && (!na || an[na - 1] != b))
+                    an[na++] = b;
             }
-            total = pm_sat_add(total, n ? line_count(&g, bl, n) : spans);
+            if (!nv) {
+                memcpy(bl, an, na * sizeof *bl);
+                total = pm_sat_add(total, na ? line_count(&g, bl, na, an, na) : spans);
+                continue;
+            }
+            if (!na) { /* (the blocks that pass over it anchor its loops) */
+                memcpy(an, pl, np * sizeof *an);
+                na = np;
+            }
+            memcpy(bl + nv, an, na * sizeof *bl);
+            n = sort_unique(bl, nv + na);
+            total = pm_sat_add(total, line_count(&g, bl, n, an, na));
         }
         if (grow((void **)rows, cap, *nrows, sizeof **rows)) {
             status = -1;
@@ -506,11 +608,14 @@ int rep_gcov_lines(const struct model *md, const struct pi_unit_view *u, struct 
         i = j;
     }
     free(bl);
+    free(an);
+    free(pl);
     free(none);
     free(g.b);
     free(g.a);
     free(g.pred);
     free(g.succ);
     free(g.l);
+    free(g.v);
     return status ? rep_oom() : 0;
 }

@@ -75,7 +75,9 @@ void concat(struct val *top, int total)
    cut in two runs by rd16's, from another file) is the function's last in
    GCC's numbering, which gcov takes for the exit block and lists under no
    line: the line of `& (rd16(ip) ...` counts every block that has it (the
-   loop body's last block too, listed under the `continue;` line).  The
+   loop body's last block too, listed under the `continue;` line), and
+   rd16's inlined bodies are calls of that line: gcov -O0's count (@O0),
+   where gcov -O2 counts the loop body's runs again.  The
    swap of off1 and off2 is folded into PHI arguments: gcov -O2 lists no
    code on those lines, pmopt report counts them on their edge, as gcov
    -O0 does */
@@ -88,7 +90,7 @@ static __attribute__((noinline)) long rep(const unsigned char *ip, const unsigne
         ip += 1 + (*ip & 3);
         while ((ip < end)
                && ((off1 > 0)
-                   & (rd16(ip) == rd16(ip - off1)))) {
+                   & (rd16(ip) == rd16(ip - off1)))) { /* @O0 */
             long t = off1;
             off1 = off2;
             off2 = t;

@@ -53,12 +53,21 @@ lines cov0-gcovlines.gcda > gcov0.lines
 [ "$(wc -l < gcov2.lines)" -gt 40 ] || fail "gcov -O2 gave $(wc -l < gcov2.lines) lines"
 "$PMOPT" report --by=line --format=csv gl gl.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)gcovlines\.c$/ { print $3, $1 }' |
     sort -n > pi.lines
-awk 'NR == FNR { g[$1] = $2; next } ($1 in g) && g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov -O2 " g[$1] }' \
-    gcov2.lines pi.lines > diff.txt
+# (the @O0 lines: a call whose inlined body sits between the line's
+# blocks, which gcov -O2 counts again where control comes back from it:
+# gcov -O0's count, below)
+grep -n '@O0' gcovlines.c | cut -d: -f1 > o0.tags
+awk 'FILENAME == ARGV[1] { t[$1] = 1; next } FILENAME == ARGV[2] { g[$1] = $2; next }
+     !($1 in t) && ($1 in g) && g[$1] != $2 { print "line " $1 ": pmopt " $2 ", gcov -O2 " g[$1] }' \
+    o0.tags gcov2.lines pi.lines > diff.txt
 awk 'NR == FNR { p[$1] = 1; next } !($1 in p) { print "line " $1 ": gcov -O2 " $2 ", pmopt none" }' \
     pi.lines gcov2.lines >> diff.txt
 [ ! -s diff.txt ] || { cat diff.txt; fail "line counts differ from gcov -O2's"; }
-ok "the $(wc -l < gcov2.lines) lines gcov -O2 lists: pmopt report lists each with gcov's count"
+ok "the $(wc -l < gcov2.lines) lines gcov -O2 lists: pmopt report lists each with gcov's count ($(wc -l < o0.tags) with gcov -O0's)"
+for l in $(cat o0.tags); do
+    assert_eq "line $l, a call's inlined body between its blocks: gcov -O0's count" \
+        "$(awk -v l=$l '$1 == l { print $2 }' gcov0.lines)" "$(awk -v l=$l '$1 == l { print $2 }' pi.lines)"
+done
 # gcovtwice.h: every line both list, gcov -O2's count (its PHI lines aside)
 lines cov2-gcovlines.gcda gcovtwice.h > twice2.lines
 "$PMOPT" report --by=line --format=csv gl gl.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)gcovtwice\.h$/ { print $3, $1 }' |
@@ -158,3 +167,35 @@ assert_contains "dump-meta marks rep's last block" meta '^  site [0-9]+: block, 
 # the function view: concat's part adds its blocks, not entries nor a unit
 "$PMOPT" report --by=function --format=csv gl gl.pit | awk -F, 'NR > 1 && $8 == "concat" { print $2, $9, $10 }' > concat.fn
 assert_eq "concat: 100 entries, one unit" "100 1 gcovlines.c" "$(cat concat.fn)"
+
+# inlcall.c: calls whose inlined bodies sit between their line's blocks
+# (an arm of a branch, a loop, a split function's inlined header and its
+# part's call): the line once per run, as gcov -O0 counts the call (gcov
+# -O2 counts it again where control comes back from the body: 150 and
+# 200 for 100); the loop inside the body is no run of the line; the part
+# opens in the rest of an inlined body its header began (index_of's
+# line: not entered again by the part's calls).  Every other line gcov
+# -O2 lists has its count, a line it lists no code on gcov -O0's.
+cp "$T/count/inlcall.c" .
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c inlcall.c -o ic.o
+pi_ld -O2 -o ic ic.o
+PERFINST_OUT=ic.pit ./ic 100 > ic.out || fail "inlcall failed"
+"$PMOPT" dump-meta ic > ic.meta
+grep -q 'function [0-9]* countint \[countint\.part\.0\].* a part the early ipa-split cut off' ic.meta ||
+    fail "GCC did not split countint early (the fixture wants countint.part.0)"
+assert_contains "dump-meta shows a call's line on its inlined body's blocks" ic.meta '\(via inlcall\.c:[0-9]+\)'
+gcc -O2 --coverage inlcall.c -o iccov2 && ./iccov2 100 > /dev/null
+gcc -O0 --coverage inlcall.c -o iccov0 && ./iccov0 100 > /dev/null
+lines iccov2-inlcall.gcda inlcall.c > ic.gcov2
+lines iccov0-inlcall.gcda inlcall.c > ic.gcov0
+"$PMOPT" report --by=line --format=csv ic ic.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)inlcall\.c$/ { print $3, $1 }' | sort -n > ic.pi
+grep -n '@O0' inlcall.c | cut -d: -f1 > ic.tags
+[ "$(awk 'FILENAME == ARGV[1] { t[$1] = 1; next } FILENAME == ARGV[2] { o2[$1] = $2; next } ($1 in t) && ($1 in o2) && o2[$1] != $2' \
+    ic.tags ic.gcov2 ic.gcov0 | wc -l)" -ge 2 ] || fail "inlcall: gcov -O2 and -O0 agree on the @O0 lines (the fixture tests nothing)"
+awk 'FILENAME == ARGV[1] { t[$1] = 1; next } FILENAME == ARGV[2] { o2[$1] = $2; next } FILENAME == ARGV[3] { o0[$1] = $2; next }
+     { want = (($1 in t) || !($1 in o2)) ? o0[$1] : o2[$1]
+       if (want != $2) print "line " $1 ": pmopt " $2 ", want " (want == "" ? "none" : want) (($1 in t) ? " (gcov -O0, @O0)" : ($1 in o2) ? " (gcov -O2)" : " (gcov -O0)") }' \
+    ic.tags ic.gcov2 ic.gcov0 ic.pi > ic.diff
+awk 'NR == FNR { p[$1] = 1; next } !($1 in p) { print "line " $1 ": gcov -O2 " $2 ", pmopt none" }' ic.pi ic.gcov2 >> ic.diff
+[ ! -s ic.diff ] || { cat ic.diff; fail "inlcall: line counts"; }
+ok "inlcall: the $(wc -l < ic.tags) @O0 lines have gcov -O0's counts, the other $(($(wc -l < ic.pi) - $(wc -l < ic.tags))) lines pmopt lists gcov's"

@@ -7,9 +7,10 @@ zlib.crc32 is pi_crc32.
       UNIT and CODE chunks for SOURCE.c's markers.  Append to the output of
       `gcc -S -g -O0 SOURCE.c`: the CODE ranges are `.quad .Lpi_sN` so the
       assembler emits R_X86_64_64 relocations that ld resolves.
-      KIND: magic, version, crc, truncate, stroff, kind, handler (bad chunk
-      magic, version 7, hdr_crc, size past the section's end, string offset
-      out of range, unknown chunk kind, a site's handler offset out of range).
+      KIND: magic, version, crc, truncate, stroff, kind, handler, mark, via
+      (bad chunk magic, version 7, hdr_crc, size past the section's end,
+      string offset out of range, unknown chunk kind, a site's handler offset
+      out of range, an unknown line mark, a call's-line mark with no line).
   pigen.py trace -o OUT --prog PROG --unit ID=C0,C1,... [options]
       a trace whose module 0 is PROG (its build-id and path), with the
       indicators' records if asked (--sitestat, --event, --tracereg,
@@ -131,8 +132,12 @@ def cmd_meta(a):
         source = len(st.data) + 5
     if corrupt == "handler":
         sites[-1]["handler"] = len(st.data) + 3
+    lines = ()
+    if corrupt in ("mark", "via"):    # the last site's lines: a line, then a bad mark
+        lines = ((st.add(file), 7), (0, 9 if corrupt == "mark" else 3))
+        sites[-1]["line_first"], sites[-1]["nlines"] = 0, len(lines)
 
-    body = unit_body(unit_id, ncounters, st, source, producer, funcs, sites, succs)
+    body = unit_body(unit_id, ncounters, st, source, producer, funcs, sites, succs, lines=lines)
     size = len(pad8(body)) + 16
     bad = {"magic": dict(magic=0xDEADBEEF), "version": dict(version=7),
            "crc": dict(crc_xor=0xFFFFFFFF)}.get(corrupt, {})
@@ -367,7 +372,7 @@ def main():
     m.add_argument("spec")
     m.add_argument("source")
     m.add_argument("--corrupt", choices=["magic", "version", "crc", "truncate", "stroff", "kind",
-                                         "handler"])
+                                         "handler", "mark", "via"])
     t = sub.add_parser("trace")
     t.add_argument("-o", required=True)
     t.add_argument("--prog")

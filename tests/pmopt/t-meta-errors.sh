@@ -40,6 +40,8 @@ check truncate "truncated chunk: size [0-9]+ runs past the end of the section \(
 check stroff "UNIT 0xb0b0b0b000000002: source: string offset [0-9]+ out of range \(strtab is [0-9]+ bytes\)"
 check kind "unknown chunk kind 9"
 check handler "UNIT 0xb0b0b0b000000002: site 2: string offset [0-9]+ out of range \(strtab is [0-9]+ bytes\)"
+check mark "UNIT 0xb0b0b0b000000002: line 1: unknown mark 9 \(file 0\)"
+check via "UNIT 0xb0b0b0b000000002: line 1: a call.s line mark without the line"
 
 # ---- a good program for the rest
 build_obj lib
