@@ -38,7 +38,7 @@ bool pi_feedback_load(const char *only)
            the others accepted silently.  Another kind is reported once and
            ignored (a newer plan). */
         if (!pifb_kind(rec->kind))
-            warning(0, "perfinst: %s:%u: recommendation %u (%qs) is not one this plugin "
+            warning(OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u (%qs) is not one this plugin "
                     "applies; ignored", fb.path, rec->line, rec->number, rec->kind);
     }
     loaded = true;

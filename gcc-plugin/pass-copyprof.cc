@@ -227,7 +227,7 @@ static void read_recs(void)
     while ((r = pi_feedback_next(PIFB_COPY_PROFILE, &iter))) {
         const char *fn = pifb_get(r, "fn"), *callee = pifb_get(r, "callee"), *chain = pifb_get(r, "chain");
         if (!fn || !callee || !chain || !pifb_get(r, "counts")) {
-            warning(0, "perfinst: %s:%u: recommendation %u (%qs): without %<fn=%>, %<callee=%>, %<chain=%> or %<counts=%>; ignored",
+            warning(OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u (%qs): without %<fn=%>, %<callee=%>, %<chain=%> or %<counts=%>; ignored",
                     pi_feedback_path(), r->line, r->number, r->kind);
             continue;
         }
@@ -236,7 +236,7 @@ static void read_recs(void)
         vec<uint64_t> *v = new vec<uint64_t>();
         v->create(0);
         if (!pi_feedback_parse_list(pifb_get(r, "counts"), *v)) {
-            warning(0, "perfinst: %s:%u: recommendation %u (%qs): %<counts=%> is not a list of counts; ignored",
+            warning(OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u (%qs): %<counts=%> is not a list of counts; ignored",
                     pi_feedback_path(), r->line, r->number, r->kind);
             v->release();
             delete v;

@@ -94,7 +94,7 @@ bool pi_feedback_parse_list(const char *s, vec<uint64_t> &out)
 
 static void warn_rec(const struct pifb_rec *r, const char *what)
 {
-    warning(0, "perfinst: %s:%u: recommendation %u (%qs): %s; ignored", pi_feedback_path(),
+    warning(OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u (%qs): %s; ignored", pi_feedback_path(),
             r->line, r->number, r->kind, what);
 }
 
@@ -1341,7 +1341,7 @@ void pi_feedback_report(void)
         bool other_file = st.elsewhere_src && strcmp(lbasename(st.elsewhere_src), lbasename(src)) != 0 &&
                           access(st.elsewhere_src, F_OK) == 0;
         if (!other_file && (st.elsewhere || (by_name >= 2 && by_name * 2 >= st.looked[at])))
-            warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: no function profile is keyed to this unit%'s source %qs, but %u of "
+            warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile, "perfinst: %s: no function profile is keyed to this unit%'s source %qs, but %u of "
                     "its functions are profiled under %qs: was the tree moved, or built from another "
                     "directory? (keys are paths relative to the build directory; "
                     "%<-fplugin-arg-perfinst-prefix-map=OLD=NEW%> spells this build%'s paths as the "
@@ -1378,7 +1378,7 @@ void pi_feedback_report(void)
                "(%s of the profile%'s block executions matched)%s", pi_feedback_path(), st.matched, st.stale,
                st.malformed, src, pct, why);
     else
-        warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s (%s of the "
+        warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s (%s of the "
                 "profile%'s block executions matched): the rebuild applies less than half of the profile%s",
                 pi_feedback_path(), st.matched, st.stale, st.malformed, src, pct, why);
 }

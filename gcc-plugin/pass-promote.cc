@@ -79,7 +79,7 @@ static struct {
 
 static void warn_rec(const struct pifb_rec *r, const char *what)
 {
-    warning(0, "perfinst: %s:%u: recommendation %u (%qs): %s; ignored", pi_feedback_path(),
+    warning(OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u (%qs): %s; ignored", pi_feedback_path(),
             r->line, r->number, r->kind, what);
 }
 
@@ -154,7 +154,7 @@ static void promote_find(function *fun, bool late)
         }
         if (!call) {
             ps.nosite++;
-            warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
+            warning_at(DECL_SOURCE_LOCATION(fun->decl), OPT_Wmissing_profile,
                        "perfinst: %s:%u: recommendation %u: %qs has no call %llu through a "
                        "pointer in block %llu; not promoted", pi_feedback_path(), r->line,
                        r->number, fn, (unsigned long long)k, (unsigned long long)block);
@@ -328,7 +328,7 @@ void pi_promote_report(void)
             edges += p.edges;
         } else if (p.why) {
             notarget++;
-            warning_at(UNKNOWN_LOCATION, 0, "perfinst: %s:%u: recommendation %u: the call in %qs "
+            warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u: the call in %qs "
                        "to %qs is not promoted: %s", pi_feedback_path(), p.rec->line, p.rec->number,
                     pifb_get(p.rec, "fn"), p.target, p.why);
         } else if (!p.cold) {

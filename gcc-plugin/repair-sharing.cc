@@ -142,7 +142,7 @@ void pi_sharing_not_applied(const struct pifb_rec *r, location_t loc, const char
     if (!e || e->applied || e->reason)
         return; /* (said once) */
     e->reason = xstrdup(why);
-    warning_at(loc, 0, "perfinst: %s:%u: recommendation %u (%s) not applied: %s", pi_feedback_path(), r->line,
+    warning_at(loc, OPT_Wmissing_profile, "perfinst: %s:%u: recommendation %u (%s) not applied: %s", pi_feedback_path(), r->line,
                r->number, r->kind, why);
 }
 

@@ -26,6 +26,19 @@ assert_contains "the plugin, unasked: less than half matched is a warning" stale
 . "$PERFINST_TOP/bench/lib.sh"
 plan_missed stale.err > /dev/null || fail "bench/lib.sh plan_missed: less than half matched not found"
 ok "bench/suite.sh stops on it (plan_missed)"
+# a project's own -Werror (appended after the user's flags, as configure
+# does): the warning is -Wmissing-profile's, so -Wno-error=missing-profile
+# given before keeps it a warning, and -Wno-missing-profile silences it
+assert_contains "the warning's option is named" stale.err "the rebuild applies less than half of the profile \\[-Wmissing-profile\\]"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=moved.fb -Werror -c "$PWD/edited/branch.c" -o werror.o 2> werror.err &&
+    fail "-Werror: a rebuild applying less than half of the profile compiled"
+assert_contains "-Werror: the option that made it an error" werror.err "\\[-Werror=missing-profile\\]"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=moved.fb -Wno-error=missing-profile -Wall -Werror -c "$PWD/edited/branch.c" -o werror.o 2> werror.err ||
+    fail "-Wno-error=missing-profile before -Werror: the rebuild failed: $(cat werror.err)"
+assert_contains "-Wno-error=missing-profile before -Werror: still a warning" werror.err "warning: perfinst: moved.fb: .* \\[-Wmissing-profile\\]"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=moved.fb -Wno-missing-profile -Werror -c "$PWD/edited/branch.c" -o werror.o 2> werror.err ||
+    fail "-Wno-missing-profile -Werror: the rebuild failed: $(cat werror.err)"
+assert_not_contains "-Wno-missing-profile: no warning" werror.err "less than half"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=moved.fb -fplugin-arg-perfinst-verbose -c "$PWD/edited/branch.c" -o stale.o 2> stale.err
 assert_contains "verbose: names the stale function" stale.err "the profile of .work. is stale \(at cfg: CFG checksum 0x[0-9a-f]{16}, 5 blocks; the profile.s 0x[0-9a-f]{16}, 4 blocks\)"
 gcc -O2 -o stale stale.o
