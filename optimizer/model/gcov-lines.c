@@ -38,6 +38,7 @@ struct gblk {
     uint64_t count;
     int unlisted;           /* GCC's last block: gcov lists it under no line */
     int edge;               /* gcov's block on an edge (PI_ARC_BLOCK) */
+    int lined;              /* it has lines (PI_LINE_VIA's too) */
     int part_last;          /* the last block of a part GCC's early ipa-split cut off: in
                                gcov's whole function, on the way to its origin's last */
     uint32_t pred_first, npred, succ_first, nsucc; /* into the arc lists */
@@ -118,6 +119,7 @@ static int add_line(struct graph *g, uint32_t file, uint32_t line, uint32_t bloc
     if (g->nl && g->l[g->nl - 1].block == block && g->l[g->nl - 1].file != file)
         end_run(g);
     g->l[g->nl++] = (struct gline){ file, line, block, g->grp, 0, 0 };
+    g->b[block].lined = 1;
     return 0;
 }
 
@@ -126,6 +128,7 @@ static int add_via(struct graph *g, uint32_t file, uint32_t line, uint32_t block
     if (grow((void **)&g->v, &g->capv, g->nv, sizeof *g->v))
         return -1;
     g->v[g->nv++] = (struct gline){ file, line, block, g->grp, 0, 1 };
+    g->b[block].lined = 1;
     return 0;
 }
 
@@ -400,16 +403,25 @@ static int circuit(struct cycles *c, uint32_t v, uint32_t start)
     return found;
 }
 
-/* Is block B gcov's block on an edge out of an inlined body of the line's
- * call (one of its blocks that the line does not list)?  Such an edge is
- * the body's (its goto's line is the callee's `return`): through it the
+/* Does the arc from block B into block D stay on the line of an inlined
+ * call (D or B's way in one of the body's blocks, which the line does not
+ * list)?  B is gcov's block on an edge out of the body (its goto's line is
+ * the callee's `return`), or a block without lines that only the line's
+ * blocks enter (an arm of a `?:` of the call's arguments): through it the
  * line is not entered again. */
-static int leaves_body(const struct cycles *c, uint32_t b)
+static int stays_on_line(const struct cycles *c, uint32_t b, uint32_t d)
 {
-    if (b == UINT32_MAX || !c->g->b[b].edge || c->g->b[b].npred != 1)
+    const struct graph *g = c->g;
+    if (b == UINT32_MAX || !(g->b[b].edge || !g->b[b].lined) || !g->b[b].npred)
         return 0;
-    uint32_t p = c->g->a[c->g->pred[c->g->b[b].pred_first]].src;
-    return p != UINT32_MAX && on_line(c, p) && !in_sorted(c->anchors, c->nanchors, p);
+    int body = !in_sorted(c->anchors, c->nanchors, d);
+    for (uint32_t k = 0; k < g->b[b].npred; k++) {
+        uint32_t p = g->a[g->pred[g->b[b].pred_first + k]].src;
+        if (p == UINT32_MAX || !on_line(c, p))
+            return 0;
+        body |= !in_sorted(c->anchors, c->nanchors, p);
+    }
+    return body && (g->b[b].npred == 1 || !g->b[b].lined);
 }
 
 /* The count of the line whose blocks are bl[0..n) (sorted): the arcs that
@@ -424,7 +436,7 @@ static uint64_t line_count(struct graph *g, const uint32_t *bl, size_t n, const 
         const struct gblk *b = &g->b[bl[i]];
         for (uint32_t k = 0; k < b->npred; k++) {
             const struct garc *x = &g->a[g->pred[b->pred_first + k]];
-            if ((x->src == UINT32_MAX || !on_line(&c, x->src)) && !leaves_body(&c, x->src))
+            if ((x->src == UINT32_MAX || !on_line(&c, x->src)) && !stays_on_line(&c, x->src, bl[i]))
                 count += (int64_t)x->count;
         }
         for (uint32_t k = 0; k < b->nsucc; k++) {
