@@ -8,11 +8,12 @@
  *   pthread_cond_timedwait, sem_wait, sem_timedwait, pthread_join, nanosleep,
  *   clock_nanosleep, usleep, sleep, read, recv, poll, epoll_wait
  *
- * With PERFINST_IDLE off each costs one load and a predictable branch more
- * than libc's.  Only in the shared runtime (runtime/build.mk leaves this file
- * out of libperfinst.a: a static link would meet libc.a's definitions of the
- * same names); with the static runtime only `blocking`-marked functions are
- * blocking points.
+ * With PERFINST_IDLE off each costs two loads (the mode, libc's pointer),
+ * two predictable branches and a jump more than libc's, and has no frame
+ * of its own (tests/sampling/t-idle-wrap.sh).  Only in the shared runtime
+ * (runtime/build.mk leaves this file out of libperfinst.a: a static link
+ * would meet libc.a's definitions of the same names); with the static
+ * runtime only `blocking`-marked functions are blocking points.
  *
  * An idle sampler's signal interrupts the thread it samples; calls the
  * kernel does not restart under SA_RESTART (nanosleep, clock_nanosleep,
@@ -29,19 +30,25 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* get_NAME: libc's NAME, looked up at the first call (resolve_NAME, out
+ * of line, so that the wrappers' own path is a load, a test and a jump:
+ * no frame of their own) */
 #define REAL(name, ver)                                                                      \
     static __typeof__(name) *real_##name;                                                    \
-    static __typeof__(name) *get_##name(void)                                                \
+    static __attribute__((noinline, cold)) __typeof__(name) *resolve_##name(void)            \
+    {                                                                                        \
+        __typeof__(name) *f = NULL;                                                          \
+        if (ver)                                                                             \
+            f = (__typeof__(name) *)dlvsym(RTLD_NEXT, #name, ver ? ver : "");                \
+        if (!f)                                                                              \
+            f = (__typeof__(name) *)dlsym(RTLD_NEXT, #name);                                 \
+        __atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);                                 \
+        return f;                                                                            \
+    }                                                                                        \
+    static inline __typeof__(name) *get_##name(void)                                         \
     {                                                                                        \
         __typeof__(name) *f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);               \
-        if (!f) {                                                                            \
-            if (ver)                                                                         \
-                f = (__typeof__(name) *)dlvsym(RTLD_NEXT, #name, ver ? ver : "");            \
-            if (!f)                                                                          \
-                f = (__typeof__(name) *)dlsym(RTLD_NEXT, #name);                             \
-            __atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);                             \
-        }                                                                                    \
-        return f;                                                                            \
+        return __builtin_expect(f != NULL, 1) ? f : resolve_##name();                        \
     }
 
 REAL(pthread_mutex_lock, NULL)
@@ -60,9 +67,16 @@ REAL(poll, NULL)
 REAL(epoll_wait, NULL)
 
 #define ON() __builtin_expect(pi_idle_mode != 0, 0)
+/* the wrapper's way out of its own path: the monitor on, or libc's
+   function F not looked up yet */
+#define SLOW(f) __builtin_expect(pi_idle_mode != 0 || !(f), 0)
 /* The wrapper's return address: the caller's frame is the leaf of an idle
- * stack (what the wrapper and libc do under it is left out). */
-#define ENTER(kind) pi_block_enter((kind), (uintptr_t)__builtin_return_address(0))
+ * stack (what the wrapper and libc do under it is left out).  The idle
+ * monitor's work is in IDLE functions out of line (noinline), which get
+ * it as RA. */
+#define RA() ((uintptr_t)__builtin_return_address(0))
+#define IDLE static __attribute__((noinline))
+#define ENTER(kind) pi_block_enter((kind), ra)
 
 /* Signals the idle sampler sent this thread so far. */
 static unsigned hits(void)
@@ -89,9 +103,9 @@ static int restart(int interrupted, unsigned h)
     return 1;
 }
 
-PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+IDLE int idle_pthread_mutex_lock(pthread_mutex_t *m, uintptr_t ra)
 {
-    if (!ON())
+    if (!ON()) /* (libc's not looked up yet) */
         return get_pthread_mutex_lock()(m);
     int r = get_pthread_mutex_trylock()(m);
     if (r != EBUSY)
@@ -102,9 +116,17 @@ PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
     return r;
 }
 
-PI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    if (!ON())
+    __typeof__(pthread_mutex_lock) *f = __atomic_load_n(&real_pthread_mutex_lock, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_pthread_mutex_lock(m, RA());
+    return f(m);
+}
+
+IDLE int idle_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_pthread_cond_wait()(c, m);
     ENTER(PI_BLK_COND);
     int r = get_pthread_cond_wait()(c, m);
@@ -112,10 +134,18 @@ PI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
     return r;
 }
 
-PI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
-                                     const struct timespec *ts)
+PI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    if (!ON())
+    __typeof__(pthread_cond_wait) *f = __atomic_load_n(&real_pthread_cond_wait, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_pthread_cond_wait(c, m, RA());
+    return f(c, m);
+}
+
+IDLE int idle_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts,
+                                     uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_pthread_cond_timedwait()(c, m, ts);
     ENTER(PI_BLK_COND);
     int r = get_pthread_cond_timedwait()(c, m, ts);
@@ -123,9 +153,18 @@ PI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
     return r;
 }
 
-PI_EXPORT int sem_wait(sem_t *s)
+PI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                     const struct timespec *ts)
 {
-    if (!ON())
+    __typeof__(pthread_cond_timedwait) *f = __atomic_load_n(&real_pthread_cond_timedwait, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_pthread_cond_timedwait(c, m, ts, RA());
+    return f(c, m, ts);
+}
+
+IDLE int idle_sem_wait(sem_t *s, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_sem_wait()(s);
     ENTER(PI_BLK_SEM);
     int r;
@@ -138,9 +177,17 @@ PI_EXPORT int sem_wait(sem_t *s)
     return r;
 }
 
-PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
+PI_EXPORT int sem_wait(sem_t *s)
 {
-    if (!ON())
+    __typeof__(sem_wait) *f = __atomic_load_n(&real_sem_wait, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_sem_wait(s, RA());
+    return f(s);
+}
+
+IDLE int idle_sem_timedwait(sem_t *s, const struct timespec *ts, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_sem_timedwait()(s, ts);
     ENTER(PI_BLK_SEM);
     int r;
@@ -151,6 +198,14 @@ PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
     } while (restart(r && errno == EINTR, h));
     leave();
     return r;
+}
+
+PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
+{
+    __typeof__(sem_timedwait) *f = __atomic_load_n(&real_sem_timedwait, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_sem_timedwait(s, ts, RA());
+    return f(s, ts);
 }
 
 /* pthread_join itself is thread.c's (it ticks the fork/join clock too). */
@@ -182,17 +237,25 @@ static int do_nanosleep(const struct timespec *req, struct timespec *rem, uintpt
     return r;
 }
 
-PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+IDLE int idle_nanosleep(const struct timespec *req, struct timespec *rem, uintptr_t ra)
 {
-    if (!ON())
+    if (!ON()) /* (libc's not looked up yet) */
         return get_nanosleep()(req, rem);
-    return do_nanosleep(req, rem, (uintptr_t)__builtin_return_address(0));
+    return do_nanosleep(req, rem, ra);
 }
 
-PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
-                              struct timespec *rem)
+PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-    if (!ON())
+    __typeof__(nanosleep) *f = __atomic_load_n(&real_nanosleep, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_nanosleep(req, rem, RA());
+    return f(req, rem);
+}
+
+IDLE int idle_clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem,
+                              uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_clock_nanosleep()(clk, flags, req, rem);
     struct timespec left = *req, r2 = {0, 0};
     ENTER(PI_BLK_SLEEP);
@@ -211,27 +274,52 @@ PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *r
     return r;
 }
 
-PI_EXPORT int usleep(useconds_t us)
+PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
+                              struct timespec *rem)
 {
-    if (!ON())
-        return get_usleep()(us);
-    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
-    return do_nanosleep(&ts, NULL, (uintptr_t)__builtin_return_address(0));
+    __typeof__(clock_nanosleep) *f = __atomic_load_n(&real_clock_nanosleep, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_clock_nanosleep(clk, flags, req, rem, RA());
+    return f(clk, flags, req, rem);
 }
 
-PI_EXPORT unsigned sleep(unsigned s)
+IDLE int idle_usleep(useconds_t us, uintptr_t ra)
 {
-    if (!ON())
+    if (!ON()) /* (libc's not looked up yet) */
+        return get_usleep()(us);
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+    return do_nanosleep(&ts, NULL, ra);
+}
+
+PI_EXPORT int usleep(useconds_t us)
+{
+    __typeof__(usleep) *f = __atomic_load_n(&real_usleep, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_usleep(us, RA());
+    return f(us);
+}
+
+IDLE unsigned idle_sleep(unsigned s, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_sleep()(s);
     struct timespec ts = {(time_t)s, 0}, rem = {0, 0};
-    if (do_nanosleep(&ts, &rem, (uintptr_t)__builtin_return_address(0)) == 0)
+    if (do_nanosleep(&ts, &rem, ra) == 0)
         return 0;
     return (unsigned)rem.tv_sec + (rem.tv_nsec > 0);
 }
 
-PI_EXPORT ssize_t read(int fd, void *buf, size_t n)
+PI_EXPORT unsigned sleep(unsigned s)
 {
-    if (!ON())
+    __typeof__(sleep) *f = __atomic_load_n(&real_sleep, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_sleep(s, RA());
+    return f(s);
+}
+
+IDLE ssize_t idle_read(int fd, void *buf, size_t n, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_read()(fd, buf, n);
     ENTER(PI_BLK_READ);
     ssize_t r = get_read()(fd, buf, n); /* SA_RESTART: the kernel restarts it */
@@ -239,9 +327,17 @@ PI_EXPORT ssize_t read(int fd, void *buf, size_t n)
     return r;
 }
 
-PI_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+PI_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
-    if (!ON())
+    __typeof__(read) *f = __atomic_load_n(&real_read, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_read(fd, buf, n, RA());
+    return f(fd, buf, n);
+}
+
+IDLE ssize_t idle_recv(int fd, void *buf, size_t n, int flags, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_recv()(fd, buf, n, flags);
     ENTER(PI_BLK_READ);
     ssize_t r = get_recv()(fd, buf, n, flags);
@@ -249,9 +345,17 @@ PI_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
     return r;
 }
 
-PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
+PI_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
-    if (!ON())
+    __typeof__(recv) *f = __atomic_load_n(&real_recv, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_recv(fd, buf, n, flags, RA());
+    return f(fd, buf, n, flags);
+}
+
+IDLE int idle_poll(struct pollfd *fds, nfds_t n, int timeout, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_poll()(fds, n, timeout);
     ENTER(PI_BLK_POLL);
     int r;
@@ -264,9 +368,17 @@ PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
     return r;
 }
 
-PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
+PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
-    if (!ON())
+    __typeof__(poll) *f = __atomic_load_n(&real_poll, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_poll(fds, n, timeout, RA());
+    return f(fds, n, timeout);
+}
+
+IDLE int idle_epoll_wait(int ep, struct epoll_event *ev, int max, int timeout, uintptr_t ra)
+{
+    if (!ON()) /* (libc's not looked up yet) */
         return get_epoll_wait()(ep, ev, max, timeout);
     ENTER(PI_BLK_POLL);
     int r;
@@ -277,4 +389,12 @@ PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
     } while (restart(r < 0 && errno == EINTR, h));
     leave();
     return r;
+}
+
+PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
+{
+    __typeof__(epoll_wait) *f = __atomic_load_n(&real_epoll_wait, __ATOMIC_RELAXED);
+    if (SLOW(f))
+        return idle_epoll_wait(ep, ev, max, timeout, RA());
+    return f(ep, ev, max, timeout);
 }
