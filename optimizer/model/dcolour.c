@@ -228,6 +228,22 @@ int dc_add_object(struct dc_lines *L, const struct cgeom *g, uint64_t addr, uint
     return 0;
 }
 
+int dc_add_item(struct dc_lines *L, const struct cgeom *g, const struct oscan *s, const uint64_t *w,
+                const struct dc_item *d, uint64_t addr, uint32_t region)
+{
+    uint64_t at = 0;
+    for (size_t j = 0; j < s->nsecs; j++) {
+        const struct osec *o = &s->secs[j];
+        if (o->kind == OS_TEXT || strcmp(o->sym, d->sym) || dc_out_of(o->name) != d->out)
+            continue;
+        at = (at + o->align - 1) / o->align * o->align;
+        if (dc_add_object(L, g, addr + at, o->size, w ? w[j] : 0, region))
+            return -1;
+        at += o->size;
+    }
+    return 0;
+}
+
 int dc_prog_lines(const char *prog, const struct cgeom *g, const struct dc_item *it, size_t n,
                   struct dc_lines *L)
 {

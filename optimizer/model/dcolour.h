@@ -72,6 +72,13 @@ struct dc_lines {
  * -1 out of memory. */
 int dc_add_object(struct dc_lines *L, const struct cgeom *g, uint64_t addr, uint64_t size,
                   uint64_t weight, uint32_t region);
+/* The lines of piece *d placed at addr: each of its sections in s (one
+ * per object that defines it: a static table a header defines is one per
+ * unit) laid end to end as dc_items lays them, with its own weight w[j]
+ * (one piece's weight spread over all its copies would thin the lines of
+ * the copy that is used).  0, or -1 out of memory. */
+int dc_add_item(struct dc_lines *L, const struct cgeom *g, const struct oscan *s, const uint64_t *w,
+                const struct dc_item *d, uint64_t addr, uint32_t region);
 /* The lines of the pieces it[0..n) where the linked program prog has them
  * (its object symbols; a piece whose name it lacks adds none).  0, or -1
  * out of memory. */

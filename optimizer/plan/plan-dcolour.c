@@ -69,7 +69,7 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
     for (size_t i = 0; i < ni; i++) {
         uint64_t a = it[i].align > 1 ? (at[it[i].out] + it[i].align - 1) / it[i].align * it[i].align
                                      : at[it[i].out];
-        if (dc_add_object(&La, g, a, it[i].size, it[i].weight, (uint32_t)i))
+        if (dc_add_item(&La, g, in->s, in->data_w, &it[i], a, (uint32_t)i))
             goto oom;
         at[it[i].out] = a + it[i].size;
         hot_bytes += it[i].size;
@@ -128,7 +128,7 @@ int dc_plan(const struct dc_plan_in *in, struct dc_plan_out *o)
         }
         for (size_t i = 0; i < ni; i++) {
             uint64_t a = out_base(it[i].out) + it[i].off;
-            if (dc_add_object(&Lc, g, a, it[i].size, it[i].weight, (uint32_t)i))
+            if (dc_add_item(&Lc, g, in->s, in->data_w, &it[i], a, (uint32_t)i))
                 goto oom;
         }
         if (dc_simulate(g, &Lc, min, &rc, &cc))
