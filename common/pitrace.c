@@ -1061,16 +1061,19 @@ static int read_records(struct pi_trace_file *f, struct pi_trace *t, struct pi_e
             t->has_end = 1;
             break;
         case PI_REC_RI:
+            t->alone |= PI_TRACE_ALONE_RI;
             break; /* report groups: read record by record (piri.h), not summed */
         case PI_REC_SAMPLE_MAP:
         case PI_REC_SAMPLES:
         case PI_REC_SAMPLE_STATS:
         case PI_REC_IDLE_STATS:
+            t->alone |= PI_TRACE_ALONE_SAMPLES;
             break; /* stack sampling: read by pisample.c, not kept here */
         case PI_REC_SHARE_LINE: case PI_REC_SHARE_SITE: case PI_REC_SHARE_THREAD: case PI_REC_SHARE_ALLOC:
         case PI_REC_SHARE_REGION: case PI_REC_SHARE_STATS:
             break; /* common/pishare.c reads them */
         case PI_REC_HOTSPOT: /* (pmopt report reads them record by record) */
+            t->alone |= PI_TRACE_ALONE_HOTSPOT;
             break;
         default:
             t->nunknown++;

@@ -159,6 +159,8 @@ struct pi_trace_tracereg {
     uint64_t *counts;        /* ncounters, summed (saturating) */
 };
 
+enum { PI_TRACE_ALONE_SAMPLES = 1, PI_TRACE_ALONE_RI = 2, PI_TRACE_ALONE_HOTSPOT = 4 };
+
 struct pi_trace {
     char *path;
     struct pi_trace_hdr hdr;
@@ -188,6 +190,10 @@ struct pi_trace {
 
     int has_signal;
     struct pi_rec_signal signal;
+
+    /* Records read elsewhere, one run's each, that pmopt merge does not
+       combine (PI_TRACE_ALONE_*: stack samples, report groups, HOTSPOT). */
+    unsigned alone;
 
     /* The performance page table (PAGES; the last record wins; not merged). */
     int has_pages;

@@ -48,6 +48,10 @@
  * run-time addresses) and words of one address are added; inputs whose
  * words have different sizes are refused.
  *
+ * Stack samples, report groups (RI) and HOTSPOT records are one run's (its
+ * addresses and threads), as PAGES and PERF are: left out, with a note
+ * (pi_trace.alone) for the first three.
+ *
  * The sharing records (PI_REC_SHARE_*) are made module-relative the same
  * way and combined by pishare (pi_share_add): lines by address, sites by
  * (pc, line, thread, what), threads by small id, counts summed, masks
@@ -470,7 +474,7 @@ int pm_merge_traces(char **paths, const uint64_t *weights, int ntraces, int forc
     }
 
     /* pass 2: each input read whole, added, freed */
-    size_t dropped = 0;
+    size_t dropped = 0, alone[3] = { 0, 0, 0 };
     int all_off = 1, any_overlay = 0, any_partial = 0, any_sharing = 0;
     uint32_t line_size = 0;
     uint64_t nthreads = 0;
@@ -513,6 +517,8 @@ int pm_merge_traces(char **paths, const uint64_t *weights, int ntraces, int forc
         else if (t.hdr.line_size != line_size)
             line_size = 0;
         nthreads += t.nthreads;
+        for (int k = 0; k < 3; k++)
+            alone[k] += !!(t.alone & (1u << k));
         pi_trace_free(&t);
         memset(&t, 0, sizeof t);
     }
@@ -520,6 +526,16 @@ int pm_merge_traces(char **paths, const uint64_t *weights, int ntraces, int forc
     if (dropped) /* only past the 255th module: the tag has 8 bits */
         pm_note("%zu watched word%s of modules past the 255th left out", dropped,
                 dropped == 1 ? "" : "s");
+    /* one run's records, which only make sense with that run's addresses
+       and threads: left out, and said */
+    static const char *const what[3] = { "stack samples (PERFINST_SAMPLE, PERFINST_IDLE)",
+                                         "report groups (RI records)", "hot-spot records (report --record)" };
+    static const char *const instead[3] = { ": give pmopt report --tree the traces themselves",
+                                            ": give pmopt report the traces themselves", "" };
+    for (int k = 0; k < 3; k++)
+        if (alone[k])
+            pm_note("%zu of the %d traces have %s, which pmopt merge leaves out%s", alone[k], ntraces,
+                    what[k], instead[k]);
     res->hdr.flags = PI_TF_MERGED | (all_off ? PI_TF_MODE_OFF : 0) | (any_overlay ? PI_TF_OVERLAY : 0) |
                      (any_sharing ? PI_TF_SHARING : 0) | (any_partial ? PI_TF_PARTIAL : 0);
     res->hdr.line_size = line_size;

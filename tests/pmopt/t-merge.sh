@@ -124,3 +124,27 @@ python3 -c "
 import json; r=json.load(open('out')); assert r['traces'][0]['partial'] is True, r['traces']
 " || fail "json: partial"
 ok "json: partial"
+
+# stack samples are one run's (its addresses, its threads): merge leaves
+# them out and says so (it dropped them silently, and report --tree of the
+# merged trace then advised running with PERFINST_SAMPLE)
+cat > burn.c << 'C'
+#include <stdio.h>
+int main(void)
+{
+    volatile unsigned long s = 0;
+    for (unsigned long i = 0; i < 30000000; i++)
+        s += i * i;
+    printf("%lu\n", (unsigned long)s);
+    return 0;
+}
+C
+gcc -O2 -c burn.c -o burn.o
+pi_ld --pi-runtime -O2 -o burn burn.o
+for r in 1 2; do PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=s$r.pit ./burn > /dev/null; done
+run_pmopt merge -o s.pit s1.pit s2.pit
+[ $rc = 0 ] || { cat err; fail "merge of sampled traces exited $rc"; }
+assert_contains "merge says the samples are left out" err \
+    "note: 2 of the 2 traces have stack samples \(PERFINST_SAMPLE, PERFINST_IDLE\), which pmopt merge leaves out: give pmopt report --tree the traces themselves"
+run_pmopt report --tree ./burn s1.pit s2.pit
+[ $rc = 0 ] || { cat err; fail "report --tree of the traces exited $rc"; }
