@@ -34,6 +34,30 @@ ok "the two checkouts' rebuilds are byte-identical"
 cp one/src/branch.c one/src/copy.c
 (cd one/build && pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$PWD/../src/copy.c" -o copy.o 2> copy.err)
 assert_not_contains "a copy under another name in the tree: no warning" one/build/copy.err "warning"
+# another file whose functions have the same names and other code,
+# compiled from another directory, where the profile's key names no file
+# (libjpeg-turbo's jctrans.c, compiled in build/ for the static library,
+# was said to be ../../src/jccoefct.c moved: the shared library's objects
+# were trained in build/sharedlib/, and both files have a static
+# start_pass_coef and compress_output)
+cat > one/src/other.c << 'C'
+#include <stdio.h>
+__attribute__((noinline)) static void work(int i, volatile int *acc)
+{
+    for (int k = 0; k < i; k++)
+        acc[k & 3] += k;
+}
+int main(void)
+{
+    volatile int acc[4] = { 0, 0, 0, 0 };
+    work(10, acc);
+    printf("%d\n", acc[0]);
+    return 0;
+}
+C
+(cd one && pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/other.c" -o other.o 2> other.err)
+assert_not_contains "functions of the same names in another file, from another directory: no warning" one/other.err "warning"
+rm one/src/other.c
 rm one/src/copy.c
 
 # the same tree built from another directory: the keys differ
