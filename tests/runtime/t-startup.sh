@@ -9,6 +9,7 @@
 # deterministic: calls of dlsym from __perfinst_tls_static_offset, and
 # pi_icall_write's instructions.
 . "$PERFINST_TOP/tests/lib.sh"
+[ -z "${PERFINST_SANITIZE:-}" ] || skip "a sanitized runtime's instructions are the sanitizer's (and ASan does not run under valgrind)"
 command -v valgrind > /dev/null || skip "valgrind not installed"
 command -v callgrind_annotate > /dev/null || skip "callgrind_annotate not installed"
 for u in 1 2 3; do
