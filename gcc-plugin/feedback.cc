@@ -62,13 +62,44 @@ const char *pi_feedback_path(void)
     return loaded ? fb.path : NULL;
 }
 
+/* The key under which the plan has this unit's file when it has nothing
+ * under the unit's own: the one other key of the same file name (the file
+ * compiled from another directory: CMake compiles a shared library's
+ * objects in a directory of its own, the static library's in another, and
+ * a key is relative to the compile's directory), or NULL (none, or
+ * several: two files of one name).  Looked up once. */
+const char *pi_feedback_other_key(void)
+{
+    static bool looked;
+    static const char *other;
+    if (looked || !loaded)
+        return other;
+    looked = true;
+    const char *own = pi_unit_source(), *found = NULL;
+    for (uint32_t i = 0; i < fb.nrecs; i++) {
+        const char *src = pifb_get(&fb.recs[i], "src");
+        if (!src)
+            continue;
+        if (strcmp(src, own) == 0 || (main_input_filename && strcmp(src, main_input_filename) == 0))
+            return other = NULL;
+        if (strcmp(lbasename(src), lbasename(own)) != 0)
+            continue;
+        if (found && strcmp(found, src) != 0)
+            return other = NULL;
+        found = src;
+    }
+    return other = found;
+}
+
 /* Is R (a recommendation with src=) about this unit?  Its key (paths.cc),
- * or the source as given to gcc, which plans written before keys wrote. */
+ * or the source as given to gcc, which plans written before keys wrote, or
+ * the key the plan has the unit's file under from another directory. */
 bool pi_feedback_for_unit(const struct pifb_rec *r)
 {
-    const char *src = pifb_get(r, "src");
+    const char *src = pifb_get(r, "src"), *other;
     return !src || strcmp(src, pi_unit_source()) == 0 ||
-           (main_input_filename && strcmp(src, main_input_filename) == 0);
+           (main_input_filename && strcmp(src, main_input_filename) == 0) ||
+           ((other = pi_feedback_other_key()) && strcmp(src, other) == 0);
 }
 
 /* Where a branch-profile's or promote-call's CFG was taken: 0 right after

@@ -1378,14 +1378,18 @@ void pi_feedback_report(void)
                                       "inlines (count with count-at=late)"
                                     : "this build inlined differently before that point (another -O level "
                                       "or inline parameters) or the function changed");
+    /* (the plan has the file under the key of another build directory) */
+    char under[300] = "";
+    if (const char *other = pi_feedback_other_key())
+        snprintf(under, sizeof under, " (in the plan: %s, compiled from another directory)", other);
     if (most)
-        inform(UNKNOWN_LOCATION, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s "
+        inform(UNKNOWN_LOCATION, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s%s "
                "(%s of the profile%'s block executions matched)%s", pi_feedback_path(), st.matched, st.stale,
-               st.malformed, src, pct, why);
+               st.malformed, src, under, pct, why);
     else
-        warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s (%s of the "
+        warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile, "perfinst: %s: %u function profiles matched, %u stale, %u malformed in %s%s (%s of the "
                 "profile%'s block executions matched): the rebuild applies less than half of the profile%s",
-                pi_feedback_path(), st.matched, st.stale, st.malformed, src, pct, why);
+                pi_feedback_path(), st.matched, st.stale, st.malformed, src, under, pct, why);
 }
 
 static bool feedback_gate(function *fun) { return fun && pi_feedback_on(fun->decl) && !seen_error(); }

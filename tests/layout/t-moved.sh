@@ -2,13 +2,15 @@
 # A profile follows the code, not the place of the tree: a plan taken in
 # one checkout, whose build passes absolute source paths (as zstd's and
 # CMake's do), applies whole to a feedback rebuild in a second checkout of
-# the same tree, with byte-identical objects; a rebuild whose keys do not
-# match warns without being asked and names the key the profile has, and
+# the same tree, with byte-identical objects; so does a rebuild from
+# another directory, whose keys differ, when the plan has one key of the
+# file's name and none of the unit's own (stale when edited: a warning); a
+# rebuild whose file has another name as well warns without being asked
+# and names the key the profile has, and
 # -fplugin-arg-perfinst-prefix-map=OLD=NEW makes it match (docs/layout.md,
-# "Keys and staleness"); so does one whose functions were edited as well
-# (by name), trained at cfg or after the early inliner (where the unit's
-# functions are fewer: moved-late.c; before, a late plan's moved unit
-# never ran the late pass and said nothing).
+# "Keys and staleness"), trained at cfg or after the early inliner (where
+# the unit's functions are fewer: moved-late.c; before, a late plan's moved
+# unit never ran the late pass and said nothing).
 . "$PERFINST_TOP/tests/lib.sh"
 . "$T/layout/layout-lib.sh"
 mkdir -p one/src one/build
@@ -60,10 +62,29 @@ assert_not_contains "functions of the same names in another file, from another d
 rm one/src/other.c
 rm one/src/copy.c
 
-# the same tree built from another directory: the keys differ
+# the same tree built from another directory: the keys differ (src/branch.c,
+# the plan's ../src/branch.c), and the plan has one key of that file name
+# and none of the unit's own: its profiles apply (CMake compiles a shared
+# library's objects in a directory of their own and the static library's
+# in another: libjpeg-turbo's 57 units of its static library warned)
 cd two
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/branch.c" -o other.o 2> other.err
-assert_contains "unasked, a warning names the profile's key" other.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+assert_not_contains "another directory, the same file name: no warning" other.err "warning"
+cmp other.o build/rebuilt.o || fail "the rebuild from another directory differs from the rebuild in build/"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-verbose -c "$PWD/src/branch.c" -o other.o 2> other.err
+assert_contains "verbose: every profile applied, under the plan's key" other.err \
+    "2 function profiles matched, 0 stale, 0 malformed in src/branch\.c \(in the plan: \.\./src/branch\.c, compiled from another directory\) \(100\.0%"
+# two keys of that name in the plan (two files of one name): none is taken
+sed 's|src=\.\./src/branch\.c|src=../lib/branch.c|' build/plan.fb | grep -v '^end' > two.body
+grep ' fn=work ' build/plan.fb | grep -v '^end' | head -1 | sed 's/^[0-9]*/99/' >> two.body
+reseal two.body two.fb
+pi_cc -O2 -fplugin-arg-perfinst-feedback=two.fb -c "$PWD/src/branch.c" -o two.o 2> two.err
+assert_contains "two keys of the file's name: a warning names one" two.err "warning: perfinst: two\.fb: no function profile is keyed to this unit.s source .src/branch\.c."
+# a file of another name with the same functions (renamed): no key of its
+# name; unasked, a warning names the profile's key
+cp src/branch.c src/renamed.c
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/renamed.c" -o renamed.o 2> other.err
+assert_contains "unasked, a warning names the profile's key" other.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/renamed\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
 # bench/suite.sh stops on it (bench/lib.sh plan_missed, run on each
 # rebuild's compiler messages from where its build began)
 . "$PERFINST_TOP/bench/lib.sh"
@@ -91,15 +112,19 @@ sed -e 's/acc\[3\] -= i;/acc[3] -= i; if (i == 12345) acc[0] = 1;/' \
 grep -q 12345 src/edited.c && grep -q seven src/edited.c || fail "the edit of branch.c"
 cp src/edited.c src/branch.c
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-verbose -c "$PWD/src/branch.c" -o edited.o 2> edited.err
-assert_not_contains "edited: no profile matches its CFG elsewhere" edited.err "profile of .* matches"
-assert_contains "edited: the warning names the profile's key all the same" edited.err "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2 of its functions are profiled under .\.\./src/branch\.c.: was the tree moved"
+assert_contains "edited: stale under the plan's key, a warning" edited.err "warning: perfinst: build/plan\.fb: 0 function profiles matched, 2 stale, 0 malformed in src/branch\.c \(in the plan: \.\./src/branch\.c, compiled from another directory\)"
+cp src/edited.c src/renamed.c
+pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-verbose -c "$PWD/src/renamed.c" -o edited.o 2> edited.err
+assert_not_contains "edited and renamed: no profile matches its CFG elsewhere" edited.err "profile of .* matches"
+assert_not_contains "edited and renamed: only names match, another file (as jctrans.c): no warning" edited.err "warning"
 cp ../one/src/branch.c src/branch.c
 # the unit's key outlives GCC's garbage collections (collected at every
 # chance here: the key was GC memory, and the warning printed freed bytes)
+cp src/branch.c src/renamed.c
 pi_cc -O2 --param ggc-min-expand=0 --param ggc-min-heapsize=0 -fplugin-arg-perfinst-feedback=build/plan.fb \
-    -c "$PWD/src/branch.c" -o gc.o 2> gc.err
+    -c "$PWD/src/renamed.c" -o gc.o 2> gc.err
 assert_contains "after collections the warning still names the unit's key" gc.err \
-    "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/branch\.c., but 2"
+    "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/renamed\.c., but 2"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -fplugin-arg-perfinst-prefix-map="$PWD=.." \
     -fplugin-arg-perfinst-verbose -c "$PWD/src/branch.c" -o mapped.o 2> mapped.err
 assert_contains "prefix-map: every profile applies" mapped.err "2 function profiles matched, 0 stale, 0 malformed in \.\./src/branch\.c \(100\.0%"
@@ -123,8 +148,8 @@ cd late
 sed -i 's/return i - 1;/return i - 3;\n    if (i == 12345) return 9;/; s/printf("%d\\n", s);/if (n == 7) puts("seven");\n    printf("%d\\n", s);/' src/moved-late.c
 grep -q 12345 src/moved-late.c && grep -q seven src/moved-late.c || fail "the edit of moved-late.c"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/moved-late.c" -o other.o 2> other.err
-assert_contains "late, edited, from another directory: the warning names the profile's key" other.err \
-    "warning: perfinst: build/plan\.fb: no function profile is keyed to this unit.s source .src/moved-late\.c., but 2 of its functions are profiled under .\.\./src/moved-late\.c.: was the tree moved"
+assert_contains "late, edited, from another directory: stale under the plan's key, a warning" other.err \
+    "warning: perfinst: build/plan\.fb: 0 function profiles matched, 2 stale, 0 malformed in src/moved-late\.c \(in the plan: \.\./src/moved-late\.c, compiled from another directory\)"
 
 # a unit whose functions never ran shares a header's helper with one that
 # did (snappy's tests and its library): the helper's profile under the
@@ -140,5 +165,7 @@ pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c moved-hdr-b.c -o b2.o 2> b2.
 assert_not_contains "a unit sharing only a header's helper: no warning" b2.err "warning"
 mkdir other && cp moved-hdr.h moved-hdr-a.c other/
 pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -c "$PWD/other/moved-hdr-a.c" -o a2.o 2> a2.err || fail "rebuild a elsewhere"
-assert_contains "a's own main, from another directory, still warns" a2.err \
-    "warning: perfinst: plan\.fb: no function profile is keyed to this unit.s source .other/moved-hdr-a\.c., but 1 of its functions are profiled under .moved-hdr-a\.c.: was the tree moved"
+assert_not_contains "a, from another directory: its profiles apply under the plan's key, no warning" a2.err "warning"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=plan.fb -fplugin-arg-perfinst-verbose -c "$PWD/other/moved-hdr-a.c" -o a2.o 2> a2.err
+assert_contains "a, from another directory: every profile applied" a2.err \
+    "function profiles matched, 0 stale, 0 malformed in other/moved-hdr-a\.c \(in the plan: moved-hdr-a\.c, compiled from another directory\) \(100\.0%"
