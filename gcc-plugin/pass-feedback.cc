@@ -1338,13 +1338,14 @@ void pi_feedback_report(void)
         /* the key names another file of another name: not a move, which
            keeps the file's name.  Another file when the key names a file
            from here (a copy's functions, as fribidi's two conformance
-           tests share theirs), or when only names match (static functions
-           of the same names: libjpeg-turbo's jctrans.c and jccoefct.c; the
-           key is relative to the training compile's directory, which may
-           not be this one: CMake compiles a shared library's objects in a
-           directory of their own) */
+           tests share theirs), when only names match, or when few of the
+           unit's functions are there (static functions of the same names:
+           libjpeg-turbo's jctrans.c has two of jccoefct.c's, one of them
+           with its CFG; the key is relative to the training compile's
+           directory, which may not be this one: CMake compiles a shared
+           library's objects in a directory of their own) */
         bool other_file = st.elsewhere_src && strcmp(lbasename(st.elsewhere_src), lbasename(src)) != 0 &&
-                          (access(st.elsewhere_src, F_OK) == 0 || !st.elsewhere);
+                          (access(st.elsewhere_src, F_OK) == 0 || !st.elsewhere || by_name * 2 < st.looked[at]);
         if (!other_file && (st.elsewhere || (by_name >= 2 && by_name * 2 >= st.looked[at])))
             warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile, "perfinst: %s: no function profile is keyed to this unit%'s source %qs, but %u of "
                     "its functions are profiled under %qs: was the tree moved, or built from another "

@@ -60,6 +60,14 @@ C
 (cd one && pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/other.c" -o other.o 2> other.err)
 assert_not_contains "functions of the same names in another file, from another directory: no warning" one/other.err "warning"
 rm one/src/other.c
+# ... also when one of them has the trained function's CFG, among several
+# functions of its own (jctrans.c's start_pass_coef is jccoefct.c's)
+{ sed -n '/^__attribute__((noinline)) static void work/,/^}/p' one/src/branch.c
+  for f in f1 f2 f3 f4; do printf 'int %s(int x) { return x * 3 + %d; }\n' $f ${#f}; done
+  printf 'int main(void) { volatile int a[4] = {0, 0, 0, 0}; work(3, a); return f1(a[0]) + f2(1) + f3(2) + f4(3); }\n'; } > one/src/other.c
+(cd one && pi_cc -O2 -fplugin-arg-perfinst-feedback=build/plan.fb -c "$PWD/src/other.c" -o other.o 2> other.err)
+assert_not_contains "another file with one function of the trained CFG among others, from another directory: no warning" one/other.err "warning"
+rm one/src/other.c
 rm one/src/copy.c
 
 # the same tree built from another directory: the keys differ (src/branch.c,
