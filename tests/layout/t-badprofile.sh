@@ -37,10 +37,15 @@ try "no checksum" e7.fb "no checksum= or sites="
 assert_contains "the note counts malformed profiles" err "0 function profiles matched, 0 stale, 1 malformed"
 # a profile keyed to another source file does not apply here; that its
 # function is there, with this CFG, is a warning naming the other key
-mkfb e8.fb "branch-profile fn=work src=/elsewhere/branch.c checksum=$sum sites=4 first=0 weight=1 counts=1,1,0,1 edges=1,0"
+mkfb e8.fb "branch-profile fn=work src=/elsewhere/branch-old.c checksum=$sum sites=4 first=0 weight=1 counts=1,1,0,1 edges=1,0"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=e8.fb -c "$src" -o x.o 2> err
-assert_contains "another source: the function profiled elsewhere" err "warning: perfinst: e8\.fb: no function profile is keyed to this unit.s source .*branch\.c., but 1 of its functions are profiled under ./elsewhere/branch\.c."
+assert_contains "another source: the function profiled elsewhere" err "warning: perfinst: e8\.fb: no function profile is keyed to this unit.s source .*branch\.c., but 1 of its functions are profiled under ./elsewhere/branch-old\.c."
 assert_not_contains "no \"0 matched (100%)\"" err "0 function profiles matched"
+# ... but the plan's one key of this file's name, and none of the unit's
+# own, is this file compiled from another directory: it applies
+mkfb e8b.fb "branch-profile fn=work src=/elsewhere/branch.c checksum=$sum sites=4 first=0 weight=1 counts=1,1,0,1 edges=1,0"
+pi_cc -O2 -fplugin-arg-perfinst-feedback=e8b.fb -fplugin-arg-perfinst-verbose -c "$src" -o x.o 2> err
+assert_contains "the same file name elsewhere: its profile applies" err "e8b\.fb: 1 function profiles matched, 0 stale, 0 malformed in .*branch\.c \(in the plan: /elsewhere/branch\.c, compiled from another directory\)"
 mkfb e9.fb "branch-profile fn=other src=/elsewhere/other.c checksum=$sum sites=4 first=0 weight=1 counts=1,1,0,1 edges=1,0"
 pi_cc -O2 -fplugin-arg-perfinst-feedback=e9.fb -fplugin-arg-perfinst-verbose -c "$src" -o x.o 2> err
 assert_contains "nothing of this unit: a note with verbose" err "note: perfinst: e9\.fb: no function profile is keyed to this unit.s source"
