@@ -16,6 +16,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdlib.h>
@@ -278,16 +279,32 @@ static void read_process(void)
 
 /* ---- fork --------------------------------------------------------------------- */
 
+/* The forking thread's signal mask, saved while fork() runs: signals stay
+ * blocked from fork_prepare until each side's handler has put the
+ * runtime's state back.  A signal the child got before fork_child had run
+ * (Redis kills a fresh BGSAVE child with SIGUSR1 at once) met the trace
+ * writer's lock still held by the parent's thread: the child's handler
+ * waited for it forever, at 100% CPU; a little later, it wrote the
+ * parent's counts.  Saved under pi.lock: two threads forking at once take
+ * turns. */
+static sigset_t fork_mask;
+
 static void fork_prepare(void)
 {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_mutex_lock(&pi.lock);
+    fork_mask = old;
     pi_write_lock();
 }
 
 static void fork_parent(void)
 {
+    sigset_t old = fork_mask;
     pi_write_unlock();
     pthread_mutex_unlock(&pi.lock);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* The child starts a trace of its own: nothing counted before the fork is
@@ -310,6 +327,7 @@ static void fork_child(void)
     pi_icall_after_fork();
     pi_thread_after_fork_locked();
     start_flusher(); /* threads do not survive fork */
+    pthread_sigmask(SIG_SETMASK, &fork_mask, NULL); /* (a pending signal is taken now) */
 }
 
 /* ---- start-up and exit ------------------------------------------------------------ */

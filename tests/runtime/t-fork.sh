@@ -30,3 +30,24 @@ dump "same.$parent.pit"
 assert_contains "child kept the name" same.pit.txt "^header .* pid=$child .*"
 assert_contains "child's counts" same.pit.txt "counts=2,0,0$"
 assert_contains "parent's counts" "same.$parent.pit.txt" "counts=4,0,0$"
+
+# A child signalled at once (Redis kills a fresh BGSAVE child with
+# SIGUSR1): the signal waits until the runtime has made the child's state
+# its own.  A child signalled before its fork handler had run spun for
+# ever in the runtime's signal handler (the trace writer's lock still the
+# parent's thread's), at 100% CPU; a little later it wrote the parent's
+# counts.  Each child ends by the signal, and its trace, written by the
+# signal handler, has none of the parent's counts.
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/runtime/forksig.c" -o forksig.o
+pi_ld -O2 -o forksig forksig.o
+mkdir -p fs
+PERFINST_OUT=fs/t.%p.pit timeout 300 ./forksig 20 > fs.out || { cat fs.out; fail "forksig: children hung"; }
+assert_contains "forksig: every child ended by its SIGUSR1" fs.out "^20 forks, 20 ended by SIGUSR1, 0 hung; "
+n=0 bad=0
+for f in fs/t.*.pit; do
+    c=$("$PMOPT" report --by=function --format=csv forksig "$f" 2> /dev/null | awk -F, '$4 == "parent_only" { print $2 }')
+    n=$((n + 1))
+    [ "${c:-0}" = 0 ] || bad=$((bad + 1))
+done
+assert_eq "forksig: the parent's trace and 20 children's" 21 "$n"
+assert_eq "forksig: only the parent's trace counts parent_only" 1 "$bad"
