@@ -431,7 +431,8 @@ void pi_icall_write(struct pi_rec_writer *w)
     flush(0, 0);
     /* (a program without an indirect call, or run in the off mode: the
        8,192 slots' scan was 57,000 instructions of every process's exit) */
-    for (uint32_t i = 0; i < PI_MAX_ICALLS && __atomic_load_n(&icall_used, __ATOMIC_RELAXED); i++) {
+    uint32_t slots = __atomic_load_n(&icall_used, __ATOMIC_RELAXED) ? PI_MAX_ICALLS : 0;
+    for (uint32_t i = 0; i < slots; i++) {
         struct icall_slot *s = &icalls[i];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == 0 || k == ~0ULL)

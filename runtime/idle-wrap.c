@@ -67,9 +67,16 @@ REAL(poll, NULL)
 REAL(epoll_wait, NULL)
 
 #define ON() __builtin_expect(pi_idle_mode != 0, 0)
-/* the wrapper's way out of its own path: the monitor on, or libc's
-   function F not looked up yet */
-#define SLOW(f) __builtin_expect(pi_idle_mode != 0 || !(f), 0)
+/* A wrapper's whole body: libc's NAME called with the arguments, unless
+   the monitor is on or NAME is not looked up yet: then idle_NAME, which is
+   also given the wrapper's return address */
+#define WRAP(name, ...)                                                                     \
+    do {                                                                                    \
+        __typeof__(name) *f_ = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);             \
+        if (__builtin_expect(pi_idle_mode != 0 || !f_, 0))                                  \
+            return idle_##name(__VA_ARGS__, RA());                                          \
+        return f_(__VA_ARGS__);                                                             \
+    } while (0)
 /* The wrapper's return address: the caller's frame is the leaf of an idle
  * stack (what the wrapper and libc do under it is left out).  The idle
  * monitor's work is in IDLE functions out of line (noinline), which get
@@ -118,10 +125,7 @@ IDLE int idle_pthread_mutex_lock(pthread_mutex_t *m, uintptr_t ra)
 
 PI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    __typeof__(pthread_mutex_lock) *f = __atomic_load_n(&real_pthread_mutex_lock, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_pthread_mutex_lock(m, RA());
-    return f(m);
+    WRAP(pthread_mutex_lock, m);
 }
 
 IDLE int idle_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uintptr_t ra)
@@ -136,10 +140,7 @@ IDLE int idle_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uintptr_t
 
 PI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    __typeof__(pthread_cond_wait) *f = __atomic_load_n(&real_pthread_cond_wait, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_pthread_cond_wait(c, m, RA());
-    return f(c, m);
+    WRAP(pthread_cond_wait, c, m);
 }
 
 IDLE int idle_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts,
@@ -156,10 +157,7 @@ IDLE int idle_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, cons
 PI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                                      const struct timespec *ts)
 {
-    __typeof__(pthread_cond_timedwait) *f = __atomic_load_n(&real_pthread_cond_timedwait, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_pthread_cond_timedwait(c, m, ts, RA());
-    return f(c, m, ts);
+    WRAP(pthread_cond_timedwait, c, m, ts);
 }
 
 IDLE int idle_sem_wait(sem_t *s, uintptr_t ra)
@@ -179,10 +177,7 @@ IDLE int idle_sem_wait(sem_t *s, uintptr_t ra)
 
 PI_EXPORT int sem_wait(sem_t *s)
 {
-    __typeof__(sem_wait) *f = __atomic_load_n(&real_sem_wait, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_sem_wait(s, RA());
-    return f(s);
+    WRAP(sem_wait, s);
 }
 
 IDLE int idle_sem_timedwait(sem_t *s, const struct timespec *ts, uintptr_t ra)
@@ -202,10 +197,7 @@ IDLE int idle_sem_timedwait(sem_t *s, const struct timespec *ts, uintptr_t ra)
 
 PI_EXPORT int sem_timedwait(sem_t *s, const struct timespec *ts)
 {
-    __typeof__(sem_timedwait) *f = __atomic_load_n(&real_sem_timedwait, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_sem_timedwait(s, ts, RA());
-    return f(s, ts);
+    WRAP(sem_timedwait, s, ts);
 }
 
 /* pthread_join itself is thread.c's (it ticks the fork/join clock too). */
@@ -246,10 +238,7 @@ IDLE int idle_nanosleep(const struct timespec *req, struct timespec *rem, uintpt
 
 PI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-    __typeof__(nanosleep) *f = __atomic_load_n(&real_nanosleep, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_nanosleep(req, rem, RA());
-    return f(req, rem);
+    WRAP(nanosleep, req, rem);
 }
 
 IDLE int idle_clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem,
@@ -277,10 +266,7 @@ IDLE int idle_clock_nanosleep(clockid_t clk, int flags, const struct timespec *r
 PI_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
                               struct timespec *rem)
 {
-    __typeof__(clock_nanosleep) *f = __atomic_load_n(&real_clock_nanosleep, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_clock_nanosleep(clk, flags, req, rem, RA());
-    return f(clk, flags, req, rem);
+    WRAP(clock_nanosleep, clk, flags, req, rem);
 }
 
 IDLE int idle_usleep(useconds_t us, uintptr_t ra)
@@ -293,10 +279,7 @@ IDLE int idle_usleep(useconds_t us, uintptr_t ra)
 
 PI_EXPORT int usleep(useconds_t us)
 {
-    __typeof__(usleep) *f = __atomic_load_n(&real_usleep, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_usleep(us, RA());
-    return f(us);
+    WRAP(usleep, us);
 }
 
 IDLE unsigned idle_sleep(unsigned s, uintptr_t ra)
@@ -311,10 +294,7 @@ IDLE unsigned idle_sleep(unsigned s, uintptr_t ra)
 
 PI_EXPORT unsigned sleep(unsigned s)
 {
-    __typeof__(sleep) *f = __atomic_load_n(&real_sleep, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_sleep(s, RA());
-    return f(s);
+    WRAP(sleep, s);
 }
 
 IDLE ssize_t idle_read(int fd, void *buf, size_t n, uintptr_t ra)
@@ -329,10 +309,7 @@ IDLE ssize_t idle_read(int fd, void *buf, size_t n, uintptr_t ra)
 
 PI_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
-    __typeof__(read) *f = __atomic_load_n(&real_read, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_read(fd, buf, n, RA());
-    return f(fd, buf, n);
+    WRAP(read, fd, buf, n);
 }
 
 IDLE ssize_t idle_recv(int fd, void *buf, size_t n, int flags, uintptr_t ra)
@@ -347,10 +324,7 @@ IDLE ssize_t idle_recv(int fd, void *buf, size_t n, int flags, uintptr_t ra)
 
 PI_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
-    __typeof__(recv) *f = __atomic_load_n(&real_recv, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_recv(fd, buf, n, flags, RA());
-    return f(fd, buf, n, flags);
+    WRAP(recv, fd, buf, n, flags);
 }
 
 IDLE int idle_poll(struct pollfd *fds, nfds_t n, int timeout, uintptr_t ra)
@@ -370,10 +344,7 @@ IDLE int idle_poll(struct pollfd *fds, nfds_t n, int timeout, uintptr_t ra)
 
 PI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
-    __typeof__(poll) *f = __atomic_load_n(&real_poll, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_poll(fds, n, timeout, RA());
-    return f(fds, n, timeout);
+    WRAP(poll, fds, n, timeout);
 }
 
 IDLE int idle_epoll_wait(int ep, struct epoll_event *ev, int max, int timeout, uintptr_t ra)
@@ -393,8 +364,5 @@ IDLE int idle_epoll_wait(int ep, struct epoll_event *ev, int max, int timeout, u
 
 PI_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout)
 {
-    __typeof__(epoll_wait) *f = __atomic_load_n(&real_epoll_wait, __ATOMIC_RELAXED);
-    if (SLOW(f))
-        return idle_epoll_wait(ep, ev, max, timeout, RA());
-    return f(ep, ev, max, timeout);
+    WRAP(epoll_wait, ep, ev, max, timeout);
 }

@@ -34,6 +34,12 @@ static int in_list(char *const *v, size_t n, const char *s)
     return 0;
 }
 
+/* Is O one of the sections of object SYM's piece in output section OUT? */
+static int piece_sec(const struct osec *o, const char *sym, int out)
+{
+    return o->kind != OS_TEXT && !strcmp(o->sym, sym) && dc_out_of(o->name) == out;
+}
+
 int dc_items(const struct oscan *s, char *const *names, size_t n, char *const *ovf, size_t no,
              const uint64_t *w, struct dc_item **out, size_t *nout)
 {
@@ -47,7 +53,7 @@ int dc_items(const struct oscan *s, char *const *names, size_t n, char *const *o
             size_t scap = 0;
             for (size_t j = 0; j < s->nsecs; j++) {
                 const struct osec *o = &s->secs[j];
-                if (o->kind == OS_TEXT || strcmp(o->sym, names[i]) || dc_out_of(o->name) != k)
+                if (!piece_sec(o, names[i], k))
                     continue;
                 int dup = 0;
                 for (size_t q = 0; q < d.nsecs && !dup; q++)
@@ -234,7 +240,7 @@ int dc_add_item(struct dc_lines *L, const struct cgeom *g, const struct oscan *s
     uint64_t at = 0;
     for (size_t j = 0; j < s->nsecs; j++) {
         const struct osec *o = &s->secs[j];
-        if (o->kind == OS_TEXT || strcmp(o->sym, d->sym) || dc_out_of(o->name) != d->out)
+        if (!piece_sec(o, d->sym, d->out))
             continue;
         at = (at + o->align - 1) / o->align * o->align;
         if (dc_add_object(L, g, addr + at, o->size, w ? w[j] : 0, region))
