@@ -20,6 +20,9 @@
  *   the FDE's CFA program up to pc → CFA = reg + offset; saved registers at
  *   CFA + n; the return address is the caller's pc; rsp = CFA.
  *   the end: the return address rule is "undefined" (_start, clone's child).
+ *   code without an FDE: a leaf at a direct call's return address
+ *   (step_stub), _init and _fini, the loader's entry code, or a frame
+ *   pointer that leads to a return address (step_frame_pointer).
  */
 #include "sample.h"
 
@@ -343,6 +346,7 @@ static uint64_t encoded(struct rd *r, uint8_t enc)
 #define NREGS 17 /* DWARF x86-64: 0 rax 1 rdx 2 rcx 3 rbx 4 rsi 5 rdi 6 rbp 7 rsp 8-15 r8-r15 16 ra */
 #define RA 16
 #define SP 7
+#define BP 6
 enum { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR, R_VAL_EXPR };
 struct rule {
     uint8_t how;
@@ -779,6 +783,58 @@ static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
     return 0;
 }
 
+/* Whether ra is a return address: the instruction before it is a call —
+ * `call rel32` (e8) or `call r/m64` (ff /2, 2 to 7 bytes with its ModRM,
+ * SIB and displacement) — in code an FDE covers. */
+static int after_call(uintptr_t ra)
+{
+    const struct obj *o = obj_of(ra - 1);
+    struct cie c;
+    const uint8_t *insns, *insns_end;
+    uintptr_t start;
+    if (!o || ra < o->lo + 7 || find_fde(o, ra - 1, &c, &insns, &insns_end, &start))
+        return 0;
+    const uint8_t *e = (const uint8_t *)ra; /* ra - 7 .. ra - 1: in the object's code */
+    if (e[-5] == 0xe8)
+        return 1;
+    for (int k = 2; k <= 7; k++) {
+        const uint8_t *p = e - k;
+        if (p[0] != 0xff || ((p[1] >> 3) & 7) != 2)
+            continue;
+        int mod = p[1] >> 6, rm = p[1] & 7, len = 2;
+        if (mod != 3 && rm == 4) {
+            len++; /* SIB */
+            if (mod == 0 && (p[2] & 7) == 5)
+                len += 4;
+        }
+        if (mod == 0 && rm == 5)
+            len += 4; /* rip + disp32 */
+        len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+        if (len == k)
+            return 1;
+    }
+    return 0;
+}
+
+/* Code no FDE covers that keeps a frame pointer (hand-written assembly —
+ * nasm's and yasm's functions that begin `push rbp; mov rbp, rsp`, as
+ * libjpeg-turbo's SIMD code does —, code generated at run time): rbp
+ * points at the caller's rbp, the return address above it.  Taken only
+ * when rbp lies in the stack at or above rsp and the word at rbp + 8 is a
+ * return address (after_call); -O2 code uses rbp as an ordinary register,
+ * and a value that fails either test ends the walk, truncated. */
+static int step_frame_pointer(uint64_t *regs, const struct bounds *b, int *exact_next)
+{
+    uint64_t fp = regs[BP], saved, ra;
+    if (fp < regs[SP] || load(b, fp, &saved) || load(b, fp + 8, &ra) || !after_call(ra))
+        return -1;
+    regs[RA] = ra;
+    regs[SP] = fp + 16;
+    regs[BP] = saved;
+    *exact_next = 0;
+    return 0;
+}
+
 /* A pc in _init or _fini (look: pc, or a return address - 1): the caller's
  * frame, as a CFA rule rsp + 8 or rsp + 16 would give it.  1 when look is
  * there (-1 when the return address cannot be read), 0 when not. */
@@ -815,7 +871,7 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
     }
     const struct obj *o = obj_of(look);
     if (!o)
-        return -1;
+        return step_frame_pointer(regs, b, exact_next);
     struct cie c;
     const uint8_t *insns, *insns_end;
     uintptr_t start;
@@ -829,7 +885,9 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
             *exact_next = 0;
             return in < 0 ? -1 : 0;
         }
-        return exact ? step_stub(regs, b, exact_next) : -1;
+        if (exact && !step_stub(regs, b, exact_next))
+            return 0;
+        return step_frame_pointer(regs, b, exact_next);
     }
     struct frame_state fs, init;
     memset(&fs, 0, sizeof fs); /* R_SAME everywhere */

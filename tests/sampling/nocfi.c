@@ -4,9 +4,17 @@
  *   nocfi ITERATIONS       main → outer → spin_nocfi: rsp points at the
  *                          return address of a direct call, so the walk
  *                          goes on to main;
- *   nocfi ITERATIONS push  main → outer_push → spin_push, which pushes a
- *                          register first: the word at rsp is no return
- *                          address and the walk must stop (truncated).
+ *   nocfi ITERATIONS push  main → outer_push → spin_push, which pushes
+ *                          rbp first and counts in it, as -O2 code uses
+ *                          rbp: the word at rsp is no return address, rbp
+ *                          no frame, and the walk must stop (truncated);
+ *   nocfi ITERATIONS frame main → outer_frame → spin_frame, which keeps a
+ *                          frame pointer (push rbp; mov rbp, rsp, as
+ *                          nasm's functions do) and pushes a register:
+ *                          the walk follows rbp to main;
+ *   nocfi ITERATIONS call  main → outer_call → call_frame → c_spin: the
+ *                          return address into call_frame has no FDE, the
+ *                          walk follows its frame pointer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +28,32 @@ __asm__(".text\n"
         ".size spin_nocfi, .-spin_nocfi\n"
         ".globl spin_push\n.hidden spin_push\n.type spin_push, @function\n"
         "spin_push:\n"
-        " push %rbx\n mov %rdi, %rbx\n"
-        "1: imul $0x5851f42d, %rax, %rax\n dec %rbx\n jnz 1b\n pop %rbx\n ret\n"
-        ".size spin_push, .-spin_push\n");
+        " push %rbp\n mov %rdi, %rbp\n"
+        "1: imul $0x5851f42d, %rax, %rax\n dec %rbp\n jnz 1b\n pop %rbp\n ret\n"
+        ".size spin_push, .-spin_push\n"
+        ".globl spin_frame\n.hidden spin_frame\n.type spin_frame, @function\n"
+        "spin_frame:\n"
+        " push %rbp\n mov %rsp, %rbp\n push %rbx\n mov %rdi, %rbx\n"
+        "1: imul $0x5851f42d, %rax, %rax\n dec %rbx\n jnz 1b\n pop %rbx\n pop %rbp\n ret\n"
+        ".size spin_frame, .-spin_frame\n"
+        ".globl call_frame\n.hidden call_frame\n.type call_frame, @function\n"
+        "call_frame:\n"
+        " push %rbp\n mov %rsp, %rbp\n push %rbx\n sub $8, %rsp\n"
+        " lea c_spin(%rip), %rax\n call *%rax\n"
+        " add $8, %rsp\n pop %rbx\n pop %rbp\n ret\n"
+        ".size call_frame, .-call_frame\n");
 void spin_nocfi(unsigned long n);
 void spin_push(unsigned long n);
+void spin_frame(unsigned long n);
+void call_frame(unsigned long n);
+
+/* called from call_frame through a register (ff /2) */
+__attribute__((noinline, used)) void c_spin(unsigned long n)
+{
+    unsigned long x = n;
+    for (unsigned long i = 0; i < n; i++)
+        __asm__ volatile("imul $0x5851f42d, %0, %0" : "+r"(x));
+}
 
 volatile unsigned long sink;
 
@@ -40,11 +69,27 @@ __attribute__((noinline)) void outer_push(unsigned long n)
     sink++;
 }
 
+__attribute__((noinline)) void outer_frame(unsigned long n)
+{
+    spin_frame(n);
+    sink++;
+}
+
+__attribute__((noinline)) void outer_call(unsigned long n)
+{
+    call_frame(n);
+    sink++;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000000;
     if (argc > 2 && !strcmp(argv[2], "push"))
         outer_push(n);
+    else if (argc > 2 && !strcmp(argv[2], "frame"))
+        outer_frame(n);
+    else if (argc > 2 && !strcmp(argv[2], "call"))
+        outer_call(n);
     else
         outer(n);
     printf("%lu\n", sink);

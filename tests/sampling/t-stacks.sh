@@ -127,6 +127,18 @@ assert_contains "a leaf that pushed: truncated" ptree "^sampled stacks: .*: [1-9
 "$PMOPT" export --folded pfolded p.pit
 assert_contains "no made-up caller" pfolded "^spin_push [0-9]+$"
 assert_eq "spin_push only as a root" 1 "$(grep -c "spin_push" pfolded)"
+# code without CFI that keeps a frame pointer (nasm's functions): the walk
+# follows rbp, from the interrupted leaf and from a return address into it
+for m in frame call; do
+    PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=$m.pit ./nocfi 300000000 $m > /dev/null
+    "$PMOPT" report --tree $m.pit > $m.tree
+    assert_contains "$m: none truncated" $m.tree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
+    "$PMOPT" export --folded $m.folded $m.pit
+done
+assert_eq "one stack ends in spin_frame" 1 "$(grep -c "spin_frame [0-9]*$" frame.folded)"
+assert_contains "main → outer_frame → spin_frame" frame.folded "^_start;.*;main;outer_frame;spin_frame [0-9]+$"
+assert_eq "one stack ends in c_spin" 1 "$(grep -c "c_spin [0-9]*$" call.folded)"
+assert_contains "main → outer_call → call_frame → c_spin" call.folded "^_start;.*;main;outer_call;call_frame;c_spin [0-9]+$"
 
 # a library's constructor that runs after the runtime's (the timers run):
 # _dl_init is called by ld.so's entry code, which has no FDE; the walk ends
