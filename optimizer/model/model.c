@@ -484,8 +484,9 @@ static int add_trace(struct model *md, const struct pi_trace *t, struct trace_no
         for (size_t k = 0; k < t->nunits && !has_counts; k++)
             has_counts = t->units[k].module == i;
         if (has_counts && !tn->others && !others)
-            pm_note("%s: module %s is not %s (another build-id)%s: ignored", t->path, o->path,
-                    md->prog, pm_is_shared_lib(o->path) ? ", a shared library" : "");
+            pm_note("%s: module %s is not %s (%s): ignored", t->path, o->path, md->prog,
+                    !strcmp(pm_basename(o->path), pm_basename(md->prog)) ? "another build-id"
+                    : pm_is_shared_lib(o->path) ? "a shared library" : "another program");
         others += has_counts;
     }
     tn->others += others > 0;

@@ -37,7 +37,7 @@ pigen trace -o lib.pit --prog prog --unit "$UA=$CA" \
     --lib /usr/lib/x86_64-linux-gnu/libz.so.1:0badc0de --lib-unit "0x1234=9,9,9"
 run_pmopt report --format=json prog lib.pit
 [ $rc = 0 ] || { cat err; fail "a trace with a library module exited $rc"; }
-assert_contains "library ignored with a note" err "note: lib.pit: module /usr/lib/x86_64-linux-gnu/libz.so.1 is not prog \(another build-id\), a shared library: ignored"
+assert_contains "library ignored with a note" err "note: lib.pit: module /usr/lib/x86_64-linux-gnu/libz.so.1 is not prog \(a shared library\): ignored"
 python3 -c "
 import json; r=json.load(open('out'))
 assert all(x['unit'] != '0x0000000000001234' for x in r['sites'])
@@ -87,7 +87,7 @@ run_pmopt report --by=function --format=csv libl.so usel.pit nol.pit nol2.pit no
 assert_contains "the trace that never loaded it: a note" err "note: nol\.pit: the process did not load libl\.so \(no module of that name\): nothing of it is counted"
 assert_eq "the other two: one note" "pmopt: note: and 2 more traces of processes that did not load libl.so" \
     "$(grep -v 'nol\.pit' err | grep 'did not load')"
-assert_contains "usel's own module: one note" err "note: usel\.pit: module .*/usel is not libl\.so \(another build-id\): ignored"
+assert_contains "usel's own module: one note" err "note: usel\.pit: module .*/usel is not libl\.so \(another program\): ignored"
 assert_eq "lf entered 5 times, from the other trace" 5 "$(python3 -c "
 import csv; print(sum(int(r['entries']) for r in csv.DictReader(open('out')) if r['function'] == 'lf'))")"
 PERFINST_OUT=usel2.pit ./usel
