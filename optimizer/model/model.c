@@ -708,6 +708,18 @@ static int cmp_inl_row(const void *a, const void *b)
     return cmp_fn_place(x->key, x->file, x->line, y->key, y->file, y->line);
 }
 
+/* Whether GCC's early ipa-split cut the row's function (a copy F.part.N):
+ * its inlined bodies are the fronts the split left, which
+ * -fprofile-generate, splitting nothing early, does not inline, so gcov
+ * counts their entries as the function's own. */
+static int has_part(const struct func_row *row)
+{
+    for (size_t k = 0; k < row->ncopies; k++)
+        if (row->copies[k].part)
+            return 1;
+    return 0;
+}
+
 /* The inlined bodies' entries into their functions' rows (md->funcs, in
  * group_funcs' order); a function with no row (inlined everywhere) gets
  * one, inlined_only, after the others. */
@@ -731,7 +743,8 @@ static void add_inlined(struct model *md, struct inl_entry *inl, size_t ninl)
         }
         row->has_entry = 1;
         row->entries = pm_sat_add(row->entries, e->entries);
-        row->inlined = pm_sat_add(row->inlined, e->entries);
+        if (!has_part(row))
+            row->inlined = pm_sat_add(row->inlined, e->entries);
     }
 }
 

@@ -61,6 +61,26 @@ for g in -g ""; do
     diff split-cfg.fn split-late.fn > d || { cat d; fail "split, ${g:-no -g}: entries differ from count-at=cfg's"; }
     ok "split, ${g:-no -g}: the entries of $(wc -l < split-late.fn) functions (body cut by ipa-split) equal count-at=cfg's"
 done
+# a function the early ipa-split cut, its front inlined into main
+# (late-front.c, N=30): gcov's build splits nothing early and counts every
+# call; pmopt's entries are the fronts', none of them `inlined`
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/late-front.c" -o front.o
+pi_ld -O2 -o front front.o
+"$PMOPT" dump-meta front.o > meta
+grep -q '^  function [0-9]* f \[f\.part\.[0-9]*\] .*a part the early ipa-split cut off' meta ||
+    fail "front: the early ipa-split made no f.part (the fixture wants f cut in two)"
+rm -f front.pit
+PERFINST_OUT=front.pit ./front 30 > front.out
+"$PMOPT" report --by=function --format=csv ./front front.pit |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["linkage"] == "f" { print $c["entries"], $c["inlined"] }' > f.csv
+assert_eq "front: f's entries and those inlined" "30 0" "$(cat f.csv)"
+gcc -O2 --coverage "$T/count/late-front.c" -o fcov
+./fcov 30 > fcov.out
+assert_eq "front: the gcov build's output" "$(cat front.out)" "$(cat fcov.out)"
+gcov --json-format --stdout fcov-late-front.gcno 2> /dev/null |
+    python3 -c 'import json, sys
+print([f["execution_count"] for f in json.load(sys.stdin)["files"][0]["functions"] if f["name"] == "f"][0])' > gf
+assert_eq "front: gcov's count of f = entries - inlined" "30" "$(cat gf)"
 # inlined bodies the early optimisations left no statement of
 # (late-merged.c: a second address or load FRE merged with the first's):
 # with -g their inline entry markers are kept for the count pass, and the
