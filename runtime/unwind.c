@@ -758,8 +758,30 @@ static void cache_put(struct pi_ucache *cache, uintptr_t look, const struct fram
  * so a timer that expires during the call is delivered at such a pc; in
  * the parent rsp points at the return address.  That address is taken only
  * when it follows a direct call (e8 rel32) to at most 4 KiB below pc from
- * code whose own FDE covers the call; any other FDE-less code still ends
- * the walk. */
+ * code whose own FDE covers the call — the call's target, or where a
+ * jump there leads: a counting copy calls an assembly leaf of another unit
+ * (GMP's mpn_add_n) at its weak stand-in `g.pi_entry: jmp g` —; any other
+ * FDE-less code still ends the walk. */
+static uintptr_t through_jumps(uintptr_t target)
+{
+    for (int hop = 0; hop < 2; hop++) {
+        const struct obj *o = obj_of(target);
+        if (!o || target + 9 > o->hi)
+            return target;
+        const uint8_t *p = (const uint8_t *)target;
+        if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+            p += 4; /* endbr64 */
+        int32_t rel;
+        if (p[0] == 0xe9)
+            memcpy(&rel, p + 1, 4), target = (uintptr_t)(p + 5) + (uintptr_t)(intptr_t)rel;
+        else if (p[0] == 0xeb)
+            target = (uintptr_t)(p + 2) + (uintptr_t)(intptr_t)(int8_t)p[1];
+        else
+            return target;
+    }
+    return target;
+}
+
 static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
 {
     uint64_t ra;
@@ -774,8 +796,11 @@ static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
     const uint8_t *call = (const uint8_t *)(ra - 5); /* inside the caller's FDE: mapped code */
     int32_t rel;
     memcpy(&rel, call + 1, 4);
+    if (call[0] != 0xe8)
+        return -1;
     uintptr_t target = (uintptr_t)ra + (uintptr_t)(intptr_t)rel;
-    if (call[0] != 0xe8 || target > regs[RA] || regs[RA] - target >= 4096)
+    if ((target > regs[RA] || regs[RA] - target >= 4096) &&
+        ((target = through_jumps(target)) > regs[RA] || regs[RA] - target >= 4096))
         return -1;
     regs[RA] = ra;
     regs[SP] += 8;

@@ -127,6 +127,17 @@ assert_contains "a leaf that pushed: truncated" ptree "^sampled stacks: .*: [1-9
 "$PMOPT" export --folded pfolded p.pit
 assert_contains "no made-up caller" pfolded "^spin_push [0-9]+$"
 assert_eq "spin_push only as a root" 1 "$(grep -c "spin_push" pfolded)"
+# counted, outer's counting copy calls the leaf at its stand-in
+# `spin_nocfi.pi_entry: jmp spin_nocfi`, elsewhere in the text: the walk
+# follows the jump to the leaf
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/sampling/nocfi.c" -o nocfi-count.o
+pi_ld -O2 -o nocfi-count nocfi-count.o
+objdump -d nocfi-count | grep -q "call .*<spin_nocfi\.pi_entry>" || fail "no call of spin_nocfi.pi_entry (the fixture wants one)"
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=cn.pit ./nocfi-count 300000000 > /dev/null
+"$PMOPT" report --tree cn.pit > cntree
+assert_contains "called at its stand-in: none truncated" cntree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
+"$PMOPT" export --folded cnfolded cn.pit
+assert_contains "counted: main → outer → spin_nocfi" cnfolded "^_start;.*;main;outer;spin_nocfi [0-9]+$"
 # code without CFI that keeps a frame pointer (nasm's functions): the walk
 # follows rbp, from the interrupted leaf and from a return address into it
 for m in frame call; do
