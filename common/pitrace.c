@@ -594,9 +594,10 @@ static void fold_icalls(struct pi_trace *t)
         qsort(t->icalls, t->nicalls, sizeof *t->icalls, cmp_icall);
     size_t n = 0;
     for (size_t i = 0; i < t->nicalls; i++) {
-        if (n && !cmp_icall(&t->icalls[n - 1], &t->icalls[i]))
+        if (n && !cmp_icall(&t->icalls[n - 1], &t->icalls[i])) {
             t->icalls[n - 1].count = sat_add(t->icalls[n - 1].count, t->icalls[i].count);
-        else
+            t->icalls[n - 1].flags |= t->icalls[i].flags;
+        } else
             t->icalls[n++] = t->icalls[i];
     }
     t->nicalls = n;

@@ -534,11 +534,14 @@ PI_STATIC_ASSERT(sizeof(struct pi_rec_range) == 24, "pi_rec_range is 24 bytes");
 struct pi_rec_icall {
     uint64_t unit_id;
     uint32_t site;       /* the PI_SITE_CALL site */
-    uint32_t reserved;   /* 0 */
+    uint32_t flags;      /* PI_ICALL_SAMPLED */
     uint64_t target;
     uint64_t count;      /* calls to target from this site */
 };
 PI_STATIC_ASSERT(sizeof(struct pi_rec_icall) == 32, "pi_rec_icall is 32 bytes");
+/* pi_rec_icall.flags: the site called so many targets in turn that its
+   calls past the inline cache were sampled; count is an estimate */
+#define PI_ICALL_SAMPLED 1u
 
 struct pi_rec_process {
     uint64_t end_ns;     /* CLOCK_REALTIME when the trace was written */

@@ -84,6 +84,9 @@ static void parse_env(void)
     pi.mode = !pi.mode_off_env;
     __atomic_store_n(&__perfinst_on, pi.mode, __ATOMIC_RELAXED);
 
+    v = secure_getenv("PERFINST_ICALL");
+    if (v)
+        pi_env_icall(v, &pi.icall_exact);
     v = secure_getenv("PERFINST_LINE_SIZE");
     if (v)
         pi_env_line_size(v, &pi.line_size);

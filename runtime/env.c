@@ -80,6 +80,15 @@ int pi_env_mode(const char *v, int *off)
     return bad("PERFINST_MODE", v, "on or off; counting is on");
 }
 
+int pi_env_icall(const char *v, int *exact)
+{
+    if (!strcmp(v, "sampled") || !strcmp(v, "exact")) {
+        *exact = v[0] == 'e';
+        return 0;
+    }
+    return bad("PERFINST_ICALL", v, "sampled or exact; sampled");
+}
+
 int pi_env_line_size(const char *v, unsigned *bytes)
 {
     uint64_t n;

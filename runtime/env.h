@@ -19,6 +19,7 @@
 int pi_env_u64(const char *v, uint64_t *out);
 
 int pi_env_mode(const char *v, int *off);                 /* PERFINST_MODE: on|off */
+int pi_env_icall(const char *v, int *exact);              /* PERFINST_ICALL: sampled|exact */
 int pi_env_line_size(const char *v, unsigned *bytes);     /* PERFINST_LINE_SIZE */
 int pi_env_verbose(const char *v, int *on);
 int pi_env_flush(const char *v, unsigned *seconds);       /* PERFINST_FLUSH: 1..86400 */               /* PERFINST_VERBOSE: 0|1 ("" is 0) */

@@ -28,6 +28,20 @@
  * unit is unloaded: the runtime learns each slot at its thread's first miss
  * there (slot[0] is 0 until then, and slot[2] with it) and keeps it in the
  * thread's list.
+ * A site that calls more targets in turn than the ways hold (nginx's
+ * access-log handlers, its phase checkers: ten and fourteen; four in turn
+ * miss the two ways at 5 calls of 6) would pay the miss path, 100 to 190
+ * instructions, at most calls.  Once a slot has missed over 8 times as
+ * often as its ways were hit, over a window of 256 misses, it is saturated
+ * (four targets in turn, which the victims take, miss 5 calls of 6 and
+ * stay exact; five or more miss every call), unless PERFINST_ICALL=exact:
+ * slot[2] holds PI_ICALL_SAT (no function's address) and slot[3] counts down the misses to the next sample; the stub's first
+ * instructions (or pi_icall_miss's first test) count a miss down and
+ * return.  Each sample adds to the pair (site, its target) the misses since
+ * the last sample, the period: 32 to 95, drawn at random, so that a
+ * rotation cannot alias with it.  slot[0] still counts its target's hits
+ * exactly.  The site's pairs are then estimates, flagged PI_ICALL_SAMPLED
+ * in the trace (tests/count/t-icall-sampled.sh).
  * At exit every pair becomes an ICALL record (type 58) with the run-time
  * target; pmopt maps it to a function of the program and adds the arc
  * (caller, callee, calls) to the call graph it orders.  A pair that finds
@@ -41,6 +55,10 @@
 #include <unistd.h>
 
 #define PI_MAX_ICALLS 8192 /* power of two */
+#define PI_ICALL_SAT 1       /* slot[2] of a saturated slot: no function's address */
+#define PI_ICALL_WINDOW 256  /* misses in none of the four ways before a slot is judged */
+#define PI_ICALL_PERIOD_MIN 32
+#define PI_ICALL_PERIOD_SPAN 64
 
 struct icall_slot {
     uint64_t key;  /* 0 free, ~0 being claimed; else a hash of (unit, site, target) | 1 */
@@ -48,6 +66,7 @@ struct icall_slot {
     uint32_t site;
     uint64_t target;
     uint64_t count;
+    uint32_t flags; /* PI_ICALL_SAMPLED */
 };
 static struct icall_slot icalls[PI_MAX_ICALLS];
 static uint64_t icall_lost;
@@ -66,7 +85,7 @@ static uint32_t icall_used; /* slots taken: none, and the trace's writer skips t
 #pragma GCC target("general-regs-only")
 
 __attribute__((noinline)) /* (tests/count/t-icall-cache.sh counts its calls) */
-static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n)
+static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n, uint32_t flags)
 {
     /* a multiplicative mix, not the byte-wise FNV: this runs on every
        change of target of the training build */
@@ -80,11 +99,14 @@ static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n)
             s->unit_id = unit_id;
             s->site = site;
             s->target = t;
+            __atomic_fetch_or(&s->flags, flags, __ATOMIC_RELAXED);
             __atomic_fetch_add(&s->count, n, __ATOMIC_RELAXED);
             __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
             return;
         }
         if (k == key && s->unit_id == unit_id && s->site == site && s->target == t) {
+            if (flags)
+                __atomic_fetch_or(&s->flags, flags, __ATOMIC_RELAXED);
             __atomic_fetch_add(&s->count, n, __ATOMIC_RELAXED);
             return;
         }
@@ -101,6 +123,10 @@ struct cache_ref {
     uint64_t victim[2][2]; /* the two older ways: target (0: none), hits */
     uint64_t seen[2];      /* the slot's hits (slot[1], slot[3]) when it last came here */
     unsigned flip;         /* both ways idle: every other victim hit goes back into the slot */
+    uint32_t misses;       /* misses of the two ways in this window of PI_ICALL_WINDOW */
+    uint64_t hits;         /* the ways' hits in the window */
+    uint32_t period;       /* saturated: the misses the next sample stands for */
+    uint32_t rng;          /* saturated: the periods' generator */
 };
 #define CHUNK_REFS 126
 struct cache_chunk {
@@ -133,8 +159,55 @@ static struct cache_ref *remember(uint64_t *slot, uint64_t unit_id, uint32_t sit
     r->victim[0][0] = r->victim[0][1] = r->victim[1][0] = r->victim[1][1] = 0;
     r->seen[0] = r->seen[1] = 0;
     r->flip = 0;
+    r->misses = 0;
+    r->hits = 0;
+    r->period = 0;
+    r->rng = (uint32_t)site * 2654435761u | 1;
     __atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
     return r;
+}
+
+/* The misses a sample stands for: 32 to 95 (xorshift). */
+static uint32_t next_period(struct cache_ref *r)
+{
+    uint32_t x = r->rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    r->rng = x;
+    return PI_ICALL_PERIOD_MIN + (x >> 8) % PI_ICALL_PERIOD_SPAN;
+}
+
+/* R's slot has missed all four ways PI_ICALL_WINDOW times and its evicted
+ * targets had few hits: the hits held go to the table, the victims are
+ * emptied, and the slot samples its misses from here on; TARGET, this
+ * miss's, takes way 0. */
+static void saturate(struct cache_ref *r, uint64_t target, uint64_t *slot)
+{
+    for (int w = 0; w < 2; w++) {
+        if (r->victim[w][1])
+            icall_add(r->unit_id, r->site, r->victim[w][0], r->victim[w][1], PI_ICALL_SAMPLED);
+        r->victim[w][0] = r->victim[w][1] = 0;
+    }
+    for (int w = 0; w < 4; w += 2)
+        if (slot[w + 1])
+            icall_add(r->unit_id, r->site, slot[w], slot[w + 1], PI_ICALL_SAMPLED);
+    r->period = next_period(r);
+    slot[0] = target;
+    slot[1] = 1;
+    slot[2] = PI_ICALL_SAT;
+    slot[3] = r->period;
+}
+
+/* A miss of a saturated slot whose countdown ran out: TARGET stands for
+ * the period's misses.  R may be another slot's (my_refs is direct-mapped):
+ * then the mean period. */
+static void sampled_miss(struct cache_ref *r, uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
+{
+    int mine = r && r->slot == slot;
+    uint32_t n = mine && r->period ? r->period : PI_ICALL_PERIOD_MIN + PI_ICALL_PERIOD_SPAN / 2;
+    icall_add(unit_id, site, target, n, PI_ICALL_SAMPLED);
+    slot[3] = mine ? (r->period = next_period(r)) : n;
 }
 
 /* A target in neither way nor among the victims, or the slot's first. */
@@ -146,13 +219,13 @@ __attribute__((noinline)) static void miss_slow(uint64_t unit_id, uint32_t site,
         struct cache_ref *r = my_refs[ref_index(slot)];
         if (r && r->slot == slot) {
             if (r->victim[1][1])
-                icall_add(unit_id, site, r->victim[1][0], r->victim[1][1]);
+                icall_add(unit_id, site, r->victim[1][0], r->victim[1][1], 0);
             r->victim[1][0] = r->victim[0][0];
             r->victim[1][1] = r->victim[0][1];
             r->victim[0][0] = slot[2];
             r->victim[0][1] = slot[3];
         } else if (slot[3])
-            icall_add(unit_id, site, slot[2], slot[3]);
+            icall_add(unit_id, site, slot[2], slot[3], 0);
         slot[2] = slot[0];
         slot[3] = slot[1];
     }
@@ -199,9 +272,30 @@ static void victim_hit(struct cache_ref *r, int w, uint64_t target, uint64_t *sl
 __attribute__((visibility("hidden"))) int pi_icall_miss(uint64_t unit_id, uint32_t site, uint64_t target,
                                                          uint64_t *slot)
 {
+    struct cache_ref *r = my_refs[ref_index(slot)];
+    if (slot[2] == PI_ICALL_SAT) {
+        /* (the stub counted this miss down already, to 0) */
+        if (slot[3] > 1) {
+            slot[3]--;
+            return 0;
+        }
+        sampled_miss(r, unit_id, site, target, slot);
+        return 0;
+    }
     if (slot[0] == 0 && (!my_chunk || my_chunk->n == CHUNK_REFS))
         return 1;
-    struct cache_ref *r = my_refs[ref_index(slot)];
+    if (slot[0] != 0 && r && r->slot == slot) {
+        /* over 8 misses a hit in a window: sampled from here on */
+        r->hits += slot[1] - r->seen[0] + slot[3] - r->seen[1];
+        if (++r->misses == PI_ICALL_WINDOW && !pi.icall_exact) {
+            if (r->hits * 8 < PI_ICALL_WINDOW) {
+                saturate(r, target, slot);
+                return 0;
+            }
+            r->misses = 0;
+            r->hits = 0;
+        }
+    }
     int w = 0;
     if (slot[0] != 0 && r && r->slot == slot)
         while (w < 2 && r->victim[w][0] != target)
@@ -332,6 +426,22 @@ __asm__(".text\n"
         "\t.cfi_def_cfa_offset 176\n"
         "\t.cfi_offset 16, -168\n" /* the return address: the asm's end */
         "\tendbr64\n"
+        /* a saturated slot (slot[2] = PI_ICALL_SAT): count the miss down and
+           return, until the sample's (slot[3] reaching 0) */
+        "\tpushq %rax\n"
+        "\t.cfi_adjust_cfa_offset 8\n"
+        "\tmovq %fs:0, %rax\n"
+        "\taddq 32(%rsp), %rax\n"
+        "\tcmpq $1, 16(%rax)\n" /* PI_ICALL_SAT */
+        "\tjne 5f\n"
+        "\tsubq $1, 24(%rax)\n"
+        "\tjz 5f\n"
+        "\tpopq %rax\n"
+        "\t.cfi_adjust_cfa_offset -8\n"
+        "\tret $168\n"
+        "\t.cfi_adjust_cfa_offset 8\n"
+        "5:\tpopq %rax\n"
+        "\t.cfi_adjust_cfa_offset -8\n"
         "\tpushq %rbp\n"
         "\t.cfi_def_cfa_offset 184\n"
         "\t.cfi_offset %rbp, -184\n"
@@ -366,17 +476,21 @@ __asm__(".text\n"
  * emptied, its thread ending). */
 static void flush_slot(struct cache_ref *r, int reset)
 {
-    for (int w = 0; w < 4; w += 2) {
+    int sat = __atomic_load_n(&r->slot[2], __ATOMIC_RELAXED) == PI_ICALL_SAT;
+    uint32_t flags = sat ? PI_ICALL_SAMPLED : 0;
+    for (int w = 0; w < (sat ? 2 : 4); w += 2) {
         uint64_t hits = __atomic_exchange_n(&r->slot[w + 1], 0, __ATOMIC_RELAXED);
         if (hits)
-            icall_add(r->unit_id, r->site, __atomic_load_n(&r->slot[w], __ATOMIC_RELAXED), hits);
+            icall_add(r->unit_id, r->site, __atomic_load_n(&r->slot[w], __ATOMIC_RELAXED), hits, flags);
         if (reset)
             r->slot[w] = 0;
     }
+    if (sat && reset)
+        r->slot[2] = r->slot[3] = 0;
     for (int w = 0; w < 2; w++) {
         uint64_t hits = __atomic_exchange_n(&r->victim[w][1], 0, __ATOMIC_RELAXED);
         if (hits)
-            icall_add(r->unit_id, r->site, __atomic_load_n(&r->victim[w][0], __ATOMIC_RELAXED), hits);
+            icall_add(r->unit_id, r->site, __atomic_load_n(&r->victim[w][0], __ATOMIC_RELAXED), hits, flags);
         if (reset)
             r->victim[w][0] = 0;
     }
@@ -438,6 +552,7 @@ void pi_icall_write(struct pi_rec_writer *w)
         if (k == 0 || k == ~0ULL)
             continue;
         struct pi_rec_icall r = {.unit_id = s->unit_id, .site = s->site, .target = s->target,
+                                 .flags = __atomic_load_n(&s->flags, __ATOMIC_RELAXED),
                                  .count = __atomic_load_n(&s->count, __ATOMIC_RELAXED)};
         if (!r.count)
             continue;
@@ -460,7 +575,7 @@ void pi_icall_write(struct pi_rec_writer *w)
 void pi_icall_after_fork(void)
 {
     for (uint32_t i = 0; i < PI_MAX_ICALLS; i++)
-        icalls[i].count = 0;
+        icalls[i].count = 0, icalls[i].flags = 0;
     icall_lost = 0;
     pid_t me = gettid();
     for (struct cache_chunk *c = chunks; c; c = c->next) {
@@ -474,7 +589,9 @@ void pi_icall_after_fork(void)
         c->owner = me;
         for (uint32_t i = 0; i < c->n; i++)
             if (c->refs[i].slot) {
-                c->refs[i].slot[1] = c->refs[i].slot[3] = 0;
+                c->refs[i].slot[1] = 0;
+                if (c->refs[i].slot[2] != PI_ICALL_SAT) /* (else slot[3] is the countdown) */
+                    c->refs[i].slot[3] = 0;
                 c->refs[i].victim[0][1] = c->refs[i].victim[1][1] = 0;
             }
     }

@@ -120,6 +120,7 @@ struct pi_state {
     int secure;              /* secure execution (AT_SECURE: setuid, setgid, capabilities) */
     char *secure_dir;        /* ... where its traces go (PI_SECURE_CONF), NULL: nowhere */
     int mode_off_env;        /* PERFINST_MODE=off */
+    int icall_exact;         /* PERFINST_ICALL=exact: no indirect call site is sampled (icall.c) */
     unsigned line_size;      /* cache-line size of the loader stage (PERFINST_LINE_SIZE, else asked) */
 
     int mode;                /* the mode register: 1 on, 0 off */

@@ -244,9 +244,10 @@ int cmd_dump(int argc, char **argv)
                 printf(" %llu indirect calls lost (the runtime's table was full)\n",
                        (unsigned long long)r.u.icall.count);
             else
-                printf(" unit 0x%016llx site %u target 0x%llx count %llu\n",
+                printf(" unit 0x%016llx site %u target 0x%llx count %llu%s\n",
                        (unsigned long long)r.u.icall.unit_id, r.u.icall.site,
-                       (unsigned long long)r.u.icall.target, (unsigned long long)r.u.icall.count);
+                       (unsigned long long)r.u.icall.target, (unsigned long long)r.u.icall.count,
+                       r.u.icall.flags & PI_ICALL_SAMPLED ? " (sampled: an estimate)" : "");
             break;
         case PI_REC_LOST:
             printf(" table %u (%s), capacity %llu, lost %llu, items %llu%s\n", r.u.lost.table,

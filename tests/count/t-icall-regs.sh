@@ -22,10 +22,15 @@ awk '/<keep\.count\.[0-9]+>:/,/^$/' all.s > keep.s
 assert_contains "keep.count.N tests the cache inline" keep.s 'cmp +%[a-z0-9]+,%fs:'
 assert_eq "keep.count.N calls nothing directly (no miss call GCC sees)" 0 "$(grep -cE '\scall +[0-9a-f]+ <' keep.s || true)"
 assert_contains "the miss calls the stub through the GOT (out of line)" all.s 'call +\*0x0\(%rip\)'
+# five targets in turn: after 256 misses the site is sampled, and its
+# misses return from the stub's first instructions (t-icall-sampled.sh)
 PERFINST_OUT=t.pit ./icallregs > out || { cat out >&2; fail "icallregs: a register changed across the cache's miss"; }
 assert_eq "every result right across 1000 calls, the target changing at each" "calls 1000 wrong 0" "$(cat out)"
-"$PMOPT" dump t.pit | grep ' ICALL ' | sed 's/.* count \([0-9]*\)$/\1/' | sort -n | tr '\n' ' ' > pairs
-assert_eq "five targets, 200 calls each" "200 200 200 200 200 " "$(cat pairs)"
+assert_eq "sampled: five targets' pairs, estimates" 5 "$("$PMOPT" dump t.pit | grep -c ' ICALL .* (sampled: an estimate)$')"
+PERFINST_ICALL=exact PERFINST_OUT=x.pit ./icallregs > xout || { cat xout >&2; fail "icallregs, exact: a register changed across the cache's miss"; }
+assert_eq "exact: every result right" "calls 1000 wrong 0" "$(cat xout)"
+"$PMOPT" dump x.pit | grep ' ICALL ' | sed 's/.* count \([0-9]*\)$/\1/' | sort -n | tr '\n' ' ' > pairs
+assert_eq "exact: five targets, 200 calls each" "200 200 200 200 200 " "$(cat pairs)"
 # the miss path ran: more than the two ways' first misses
 command -v valgrind > /dev/null || skip "no valgrind for the miss count"
 PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icallregs > vout 2> vg.err ||

@@ -170,6 +170,7 @@ struct plain {
         return rc;                                                                             \
     }
 GET(mode, int, (uint64_t)r) /* 1: off */
+GET(icall, int, (uint64_t)r) /* 1: exact */
 GET(line_size, unsigned, r)
 GET(verbose, int, (uint64_t)r)
 GET(flush, unsigned, r)
@@ -205,6 +206,7 @@ static const struct plain plain[] = {
     [20] = {"PERFINST_WATCH_WORDS", get_watch_words, {NULL}, 1024, 1u << 28, 1},
     [21] = {"PERFINST_SITESTATS", get_sitestats, {NULL}, 256, 1u << 24, 1},
     [22] = {"PERFINST_EVENTS", get_events, {NULL}, 0, 1u << 24},
+    [23] = {"PERFINST_ICALL", get_icall, {"sampled", "exact"}},
 };
 
 /* One plain value: its verdict, and a taken one read as the grammar says. */
@@ -363,7 +365,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     said[0] = 0;
     nsaid = 0;
     env_name = env_value = NULL;
-    one(data[0] % 23u, v);
+    one(data[0] % 24u, v);
     free(v);
     return 0;
 }

@@ -15,6 +15,7 @@ printf 'perfinst-overlay 1\nbogus 1 2\n' > bad.ovl
 table() {
     cat <<'ROWS'
 PERFINST_MODE|sometimes
+PERFINST_ICALL|always
 PERFINST_LINE_SIZE|100
 PERFINST_VERBOSE|yes
 PERFINST_DORMANT|bogus
@@ -54,6 +55,6 @@ for prog in envbad envbad.static; do
         assert_eq "$prog: $var=$val: the exit status" $base_rc $rc
         n=$((n + 1))
     done < <(table)
-    assert_eq "$prog: every row ran" 20 $n
+    assert_eq "$prog: every row ran" 21 $n
 done
 ok "each malformed value said once, naming variable and value; output and status unchanged"
