@@ -186,7 +186,9 @@ static int chrome_samples(struct chrome *c, struct exp_in *in, const uint64_t *p
     struct stk_tree *t = &in->t;
     size_t n = 0;
     uint32_t *ix = malloc((t->ss.n ? t->ss.n : 1) * sizeof *ix);
-    struct open_frame *st = malloc(PI_SAMPLE_MAX_FRAMES * sizeof *st);
+    /* the open frames, and this sample's (one more: stk_truncated) */
+    struct open_frame *st = malloc(2 * (PI_SAMPLE_MAX_FRAMES + 1) * sizeof *st);
+    struct open_frame *cur = st + PI_SAMPLE_MAX_FRAMES + 1;
     if (!ix || !st) {
         free(ix);
         free(st);
@@ -216,20 +218,21 @@ static int chrome_samples(struct chrome *c, struct exp_in *in, const uint64_t *p
                           "\"args\":{\"name\":\"thread %u (samples)\"}}",
                     (unsigned long long)c->pid, s->tid, s->tid);
         }
-        /* the frames root first; keep the open ones this sample shares */
-        size_t keep = 0;
-        uint32_t nf = s->nframes;
-        struct stk_frame fr;
-        for (uint32_t j = nf; j-- > 0 && keep < depth; keep++) {
+        /* the frames root first (a truncated stack under stk_truncated);
+           keep the open ones this sample shares */
+        size_t nf = 0, keep = 0;
+        if (s->flags & PI_SF_TRUNCATED)
+            cur[nf++] = (struct open_frame){ stk_truncated, "", 0, s->ts };
+        for (uint32_t j = s->nframes; j-- > 0;) {
+            struct stk_frame fr;
             stk_frame(t, &s->frames[j], j == 0, &fr);
-            if (st[keep].name != fr.name)
-                break;
+            cur[nf++] = (struct open_frame){ fr.name, fr.file, fr.line, s->ts };
         }
+        while (keep < depth && keep < nf && st[keep].name == cur[keep].name)
+            keep++;
         close_frames(c, s->tid, st, &depth, keep, s->ts, t0);
-        for (uint32_t j = nf - (uint32_t)keep; j-- > 0;) {
-            stk_frame(t, &s->frames[j], j == 0, &fr);
-            st[depth++] = (struct open_frame){ fr.name, fr.file, fr.line, s->ts };
-        }
+        while (depth < nf)
+            st[depth++] = cur[keep++];
         last_end = s->ts + (period ? period * s->weight : 1000);
     }
     if (n)

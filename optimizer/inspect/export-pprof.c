@@ -345,6 +345,7 @@ static int by_stack(const void *a, const void *b)
     const struct pi_sample *x = &sort_s[*(const uint32_t *)a], *y = &sort_s[*(const uint32_t *)b];
     int kx = stk_kind(x), ky = stk_kind(y);
     PI_CMP_RET(kx, ky);
+    PI_CMP_RET(x->flags & PI_SF_TRUNCATED, y->flags & PI_SF_TRUNCATED);
     PI_CMP_RET(x->nframes, y->nframes);
     for (uint32_t j = 0; j < x->nframes; j++) {
         const struct pi_sframe *f = &x->frames[j], *g = &y->frames[j];
@@ -373,7 +374,7 @@ static int stacks(struct prof *p)
     if (!ss->n)
         return 0;
     uint32_t *ix = malloc(ss->n * sizeof *ix);
-    uint64_t *locs = malloc(PI_SAMPLE_MAX_FRAMES * sizeof *locs);
+    uint64_t *locs = malloc((PI_SAMPLE_MAX_FRAMES + 1) * sizeof *locs);
     if (!ix || !locs) {
         free(ix);
         free(locs);
@@ -393,6 +394,9 @@ static int stacks(struct prof *p)
         size_t n = s->nframes < PI_SAMPLE_MAX_FRAMES ? s->nframes : PI_SAMPLE_MAX_FRAMES;
         for (size_t k = 0; k < n; k++)
             locs[k] = frame_location(p, &s->frames[k], k == 0);
+        if (s->flags & PI_SF_TRUNCATED) /* outermost, as the tree's root of its own */
+            locs[n++] = location(p, (uint64_t)(uintptr_t)stk_truncated << 2 | 2, 0, 0, 0,
+                                 function(p, stk_truncated, stk_truncated, "", 0), 0);
         switch (stk_kind(s)) {
         case STK_SAMPLED: sample(p, locs, n, V_SAMPLES, w, V_TIME, w * period); break;
         case STK_TO: sample(p, locs, n, V_TO, w, V_IDLE_NS, w * idle); break;

@@ -70,10 +70,16 @@ static void profile_end(struct ss *s, const uint64_t *w, size_t n)
 static void ss_stack(struct ss *s, const struct pi_sample *x, struct stk_tree *t, int first)
 {
     fputs(first ? "[" : ",[", s->f);
+    const char *sep = "";
+    if (x->flags & PI_SF_TRUNCATED) { /* under a root of their own, as in the tree */
+        fprintf(s->f, "%u", ss_frame(s, stk_truncated, "", 0));
+        sep = ",";
+    }
     for (uint32_t j = x->nframes; j-- > 0;) {
         struct stk_frame fr;
         stk_frame(t, &x->frames[j], j == 0, &fr);
-        fprintf(s->f, "%s%u", j + 1 == x->nframes ? "" : ",", ss_frame(s, fr.name, fr.file, fr.line));
+        fprintf(s->f, "%s%u", sep, ss_frame(s, fr.name, fr.file, fr.line));
+        sep = ",";
     }
     fputc(']', s->f);
 }

@@ -158,6 +158,8 @@ static uint32_t child(struct stk_tree *t, uint32_t parent, const char *name, con
     return n;
 }
 
+const char stk_truncated[] = "[truncated]";
+
 int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
 {
     memset(t, 0, sizeof t[0]);
@@ -199,10 +201,19 @@ int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces)
         int k = stk_kind(s);
         uint64_t w = k == STK_SAMPLED ? s->weight : 1;
         t->have[k] = 1;
-        if (s->flags & PI_SF_TRUNCATED)
-            t->truncated++;
         uint32_t n = 0;
         t->nodes[0].total[k] += w;
+        if (s->flags & PI_SF_TRUNCATED) {
+            /* the walk stopped short of the outermost frame (code without
+               unwind information): under a root of their own, not
+               beside _start as if they were whole */
+            t->truncated++;
+            if (!(n = child(t, 0, stk_truncated, "", 0))) {
+                pm_error("out of memory");
+                return -1;
+            }
+            t->nodes[n].total[k] += w;
+        }
         for (uint32_t j = s->nframes; j-- > 0;) {
             struct stk_frame fr;
             stk_frame(t, &s->frames[j], j == 0, &fr);

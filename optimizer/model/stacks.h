@@ -52,6 +52,10 @@ struct stk_tree {
  * program file to symbolize with when a map's build-id matches it (else
  * each map's own path is opened).  0, or -1 after an error message. */
 int stk_load(struct stk_tree *t, const char *prog, char **traces, int ntraces);
+/* The name of the node under the root that truncated samples' stacks hang
+ * from ("[truncated]": the walk stopped at code without unwind
+ * information, so their outermost frame is not the program's entry). */
+extern const char stk_truncated[];
 void stk_free(struct stk_tree *t);
 
 /* A frame of a sample named through its object's symbols and DWARF (a

@@ -66,6 +66,22 @@ assert_contains "another build-id is refused" err "build-id mismatch \($bid != [
 assert_contains "the export's own names stay" nosym "^ *300000200 .* spinner work\.c:21$"
 assert_not_contains "nothing is named from the other build" nosym "\.count\."
 
+# a truncated stack (a leaf without CFI that pushed: the walk stops in it)
+# hangs from [truncated], as in pmopt's own tree
+gcc -O2 -g -c "$T/sampling/nocfi.c" -o nocfi.o
+pi_ld --pi-runtime -O2 -o nocfi nocfi.o
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 push > /dev/null
+"$PMOPT" export --pprof p.pb.gz ./nocfi p.pit
+"$PPROF" -traces p.pb.gz > ptraces 2> err || { cat err; fail "pprof -traces"; }
+python3 - ptraces <<'PY' || { cat ptraces; fail "pprof: spin_push's stacks end in [truncated]"; }
+import sys
+traces = open(sys.argv[1]).read().split("-----------+")
+stacks = [[l.split()[-1] for l in t.strip().splitlines() if l.strip() and not l.lstrip().startswith(("File:", "Type:", "Time:", "Duration:", "Showing"))] for t in traces]
+push = [s for s in stacks if s and "spin_push" in s]
+sys.exit(not push or any(s[-1] != "[truncated]" for s in push))
+PY
+ok "pprof: spin_push's stacks end in [truncated]"
+
 # Go's own copy of pprof reads the file too
 if command -v go > /dev/null; then
     go tool pprof -top -nodefraction=0 -sample_index=entries a.pb.gz > gotop 2> err ||

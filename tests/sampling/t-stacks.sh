@@ -125,8 +125,24 @@ PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 push > /dev/null
 # the runtime's exit path, whose stacks are complete — seen under load)
 assert_contains "a leaf that pushed: truncated" ptree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, [1-9][0-9]* truncated, "
 "$PMOPT" export --folded pfolded p.pit
-assert_contains "no made-up caller" pfolded "^spin_push [0-9]+$"
-assert_eq "spin_push only as a root" 1 "$(grep -c "spin_push" pfolded)"
+assert_contains "no made-up caller: under [truncated]" pfolded "^\[truncated\];spin_push [0-9]+$"
+assert_eq "spin_push only under [truncated]" 1 "$(grep -c "spin_push" pfolded)"
+assert_contains "the tree's [truncated] root" ptree "^ *[0-9.]+% +[0-9.]+% +[0-9]+ +0  \\[truncated\\]$"
+"$PMOPT" export --speedscope=pss.json --chrome=pchrome.json p.pit
+python3 - pss.json pchrome.json <<'PY' || fail "speedscope, chrome: a truncated stack's root is [truncated]"
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [f["name"] for f in d["shared"]["frames"]]
+roots = {names[s[0]] for p in d["profiles"] for s in p["samples"] if any(names[i] == "spin_push" for i in s)}
+assert roots == {"[truncated]"}, roots
+# Chrome: every spin_push slice lies inside a [truncated] slice of its thread
+ev = [e for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "sample"]
+outer = [e for e in ev if e["name"] == "[truncated]"]
+leaf = [e for e in ev if e["name"] == "spin_push"]
+assert leaf and all(any(o["tid"] == l["tid"] and o["ts"] <= l["ts"] and l["ts"] + l["dur"] <= o["ts"] + o["dur"] + 1e-3
+                        for o in outer) for l in leaf), (len(outer), len(leaf))
+PY
+ok "speedscope, chrome: a truncated stack's root is [truncated]"
 # counted, outer's counting copy calls the leaf at its stand-in
 # `spin_nocfi.pi_entry: jmp spin_nocfi`, elsewhere in the text: the walk
 # follows the jump to the leaf
