@@ -383,8 +383,25 @@ static int read_program(struct model *md)
 struct trace_notes {
     size_t not_loaded; /* traces of processes that did not load PROG */
     size_t others;     /* traces with counts of other modules */
-    size_t nothers;    /* those modules */
+    const char **mods; /* those modules, distinct (interned build-id, else path) */
+    size_t nmods, cap;
 };
+
+/* Count module o among the other modules, once however many traces have it. */
+static int other_module(struct trace_notes *tn, const struct pi_trace_module *o)
+{
+    char key[2 * PI_BUILD_ID_MAX + 1];
+    if (o->build_id_len)
+        pi_build_id_hex(o->build_id, o->build_id_len, key);
+    const char *k = pm_intern(o->build_id_len ? key : o->path);
+    for (size_t i = 0; i < tn->nmods; i++)
+        if (tn->mods[i] == k)
+            return 0;
+    if (!k || pi_grow((void **)&tn->mods, &tn->cap, tn->nmods, sizeof *tn->mods))
+        return oom();
+    tn->mods[tn->nmods++] = k;
+    return 0;
+}
 
 /* The module of trace t that holds PROG, NULL if none (then nothing of t
  * is counted), or -1 through *refused when t is another build. */
@@ -488,9 +505,10 @@ static int add_trace(struct model *md, const struct pi_trace *t, struct trace_no
                     !strcmp(pm_basename(o->path), pm_basename(md->prog)) ? "another build-id"
                     : pm_is_shared_lib(o->path) ? "a shared library" : "another program");
         others += has_counts;
+        if (has_counts && other_module(tn, o))
+            return -1;
     }
     tn->others += others > 0;
-    tn->nothers += others;
     uint32_t mpos = mod ? (uint32_t)(mod - t->modules) : UINT32_MAX;
     for (size_t k = 0; k < t->nunits; k++) {
         const struct pi_trace_unit *tu = &t->units[k];
@@ -583,6 +601,7 @@ static int read_traces(struct model *md, char **paths)
         pm_progress("reading traces", (size_t)i, (size_t)md->ntraces);
         if (pi_trace_read(paths[i], &t, &err)) {
             pm_error("%s", err.msg);
+            free(tn.mods);
             return -1;
         }
         pm_trace_notes(&t);
@@ -595,17 +614,18 @@ static int read_traces(struct model *md, char **paths)
         in->truncated = t.truncated;
         memcpy(in->lost, t.lost, sizeof in->lost);
         pi_trace_free(&t);
-        if (bad)
-            return -1;
-        if (!in->path)
-            return oom();
+        if (bad || !in->path) {
+            free(tn.mods);
+            return bad ? -1 : oom();
+        }
     }
     pm_progress_clear();
     if (tn.not_loaded > 1)
         pm_note("and %zu more traces of processes that did not load %s", tn.not_loaded - 1, md->prog);
-    if (tn.others > 1 || tn.nothers > 1)
-        pm_note("in all %zu modules other than %s counted in %zu traces: ignored", tn.nothers,
-                md->prog, tn.others);
+    if (tn.others > 1 || tn.nmods > 1)
+        pm_note("in all %zu module%s other than %s counted in %zu trace%s: ignored", tn.nmods,
+                tn.nmods == 1 ? "" : "s", md->prog, tn.others, tn.others == 1 ? "" : "s");
+    free(tn.mods);
     return 0;
 }
 

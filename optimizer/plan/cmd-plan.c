@@ -52,6 +52,9 @@
 /* What the ranking counts: block executions, or with --samples the
  * functions' sampled self time (plan-samples.c). */
 static const char *measure = "block executions", *measure_col = "blocks";
+/* --samples: all the traces' sampled periods, of which the percentages'
+ * total is those whose leaf was an instrumented function of PROG */
+static uint64_t sampled_all;
 
 static void help(FILE *f)
 {
@@ -244,6 +247,17 @@ static int note_foreign_code(const struct model *md)
     return status;
 }
 
+/* Where the other sampled periods went, after the header (prefix "# " in
+ * an overlay). */
+static void note_outside(FILE *f, const char *prefix, uint64_t total)
+{
+    if (sampled_all > total)
+        fprintf(f, "%s(of all %llu sampled periods, %llu (%.1f%%) fell outside the instrumented "
+                   "functions: libraries, the runtime, code built without the plugin)\n",
+                prefix, (unsigned long long)sampled_all,
+                (unsigned long long)(sampled_all - total), percent(sampled_all - total, sampled_all));
+}
+
 static void write_overlay(FILE *f, const struct model *md, const char *pctstr, size_t n,
                           uint64_t chosen, uint64_t total)
 {
@@ -254,6 +268,7 @@ static void write_overlay(FILE *f, const struct model *md, const char *pctstr, s
     fprintf(f, "# %zu of %zu functions, %llu of %llu %s (%.1f%%)\n", n, md->nfuncs,
             (unsigned long long)chosen, (unsigned long long)total, measure,
             percent(chosen, total));
+    note_outside(f, "# ", total);
     for (size_t i = 0; i < md->m.nunits; i++)
         fputs(pi_overlay_rule_line(rule, &(struct pi_overlay_rule){ md->m.units[i].hdr.unit_id,
                                                                     PI_OVERLAY_ALL, 0 }), f);
@@ -277,6 +292,7 @@ static void print_advice(const struct model *md, const char *pctstr, size_t n, u
     printf("%zu of %zu functions have %llu of %llu %s (%.1f%%, at least %s%%):\n",
            n, md->nfuncs, (unsigned long long)chosen, (unsigned long long)total, measure,
            percent(chosen, total), pctstr);
+    note_outside(stdout, "", total);
     int wb = 6, wn = 8;
     for (size_t i = 0; i < n; i++) {
         const struct func_row *row = &md->funcs[i];
@@ -665,6 +681,7 @@ int cmd_plan(int argc, char **argv)
             goto done;
         measure = "sampled periods (self)";
         measure_col = "periods";
+        sampled_all = sampled;
     }
     for (size_t i = 0; i < md.nfuncs; i++)
         total = pm_sat_add(total, md.funcs[i].blocks);
