@@ -686,6 +686,7 @@ static uint64_t enter_slow(uint64_t unit_id, uint32_t site, uint32_t dtypes, uin
     if (PI_LOAD(&f->need_cycles) || level >= 3) {
         tf->measuring |= level >= 3 ? 8 | 2 : 2;
         tsc_rate();
+        (void)pi_indicators_probe_cost(); /* measured once, before any t0 */
         tf->cpu0 = cpu_ns();
         return tsc();
     }

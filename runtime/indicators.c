@@ -43,7 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unwind.h>
 #include <x86intrin.h>
 
 /* ---- handler vectors ------------------------------------------------------ */
@@ -131,40 +130,6 @@ static void stat_value(struct stat_slot *s, uint64_t v)
 }
 
 /* ---- stacks --------------------------------------------------------------- */
-
-struct unwind_state {
-    uintptr_t *frames;
-    unsigned n, max;
-    uintptr_t start;   /* the probe's return address: frames before it are ours */
-    int started;
-};
-
-static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
-{
-    struct unwind_state *st = arg;
-    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
-    if (!ip)
-        return _URC_END_OF_STACK;
-    if (!st->started) {
-        if (ip != st->start)
-            return _URC_NO_REASON;
-        st->started = 1;
-    }
-    st->frames[st->n++] = ip;
-    return st->n >= st->max ? _URC_END_OF_STACK : _URC_NO_REASON;
-}
-
-unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max)
-{
-    struct unwind_state st = {frames, 0, max, start, 0};
-    if (max > 1)
-        _Unwind_Backtrace(unwind_one, &st);
-    if (st.n == 0) { /* the unwinder could not find the probe's frame */
-        frames[0] = start;
-        st.n = 1;
-    }
-    return st.n;
-}
 
 /* Fill ev's stack: frames[0] = pc (the probe's return address, in the marked
  * code), then its callers. */
@@ -328,7 +293,9 @@ PI_EXPORT void __perfinst_threshold(uint64_t unit_id, uint32_t site, uint64_t n,
 /* The cycles code table: bit k of a 3-bit code adds bits[k] cycles
  * (10/50/100 by default; PERFINST_THRESH_TABLE=a,b,c changes them). */
 static uint64_t code_bits[3] = {10, 50, 100};
-static uint64_t probe_cost; /* cycles a begin/end pair measures around nothing */
+/* cycles a begin/end pair measures around nothing, plus 1 (0: not yet
+   measured: the first cycles probe measures it, not every process's start) */
+static uint64_t probe_cost1;
 
 static inline uint64_t tsc_begin(void)
 {
@@ -348,8 +315,31 @@ static inline uint64_t tsc_end(void)
     return t;
 }
 
+/* The probe pair's own cost: the least of many empty measurements
+ * (threads that race here measure it each, alike). */
+static __attribute__((noinline, cold)) uint64_t measure_probe_cost(void)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t t0 = tsc_begin();
+        uint64_t t1 = tsc_end();
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    best = best == UINT64_MAX ? 0 : best;
+    __atomic_store_n(&probe_cost1, best + 1, __ATOMIC_RELAXED);
+    return best;
+}
+
+static inline uint64_t probe_cost(void)
+{
+    uint64_t c = __atomic_load_n(&probe_cost1, __ATOMIC_RELAXED);
+    return __builtin_expect(c != 0, 1) ? c - 1 : measure_probe_cost();
+}
+
 PI_EXPORT uint64_t __perfinst_cycles_begin(void)
 {
+    (void)probe_cost(); /* the first begin measures it, outside any region */
     return tsc_begin();
 }
 
@@ -369,7 +359,8 @@ PI_EXPORT void __perfinst_cycles_end(uint64_t unit_id, uint32_t site, uint64_t t
 {
     uint64_t t1 = tsc_end();
     uint64_t d = t1 - t0;
-    d = d > probe_cost ? d - probe_cost : 0;
+    uint64_t pc = probe_cost();
+    d = d > pc ? d - pc : 0;
     struct stat_slot *s = stat_get(unit_id, site, PI_STAT_CYCLES);
     if (s) {
         __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
@@ -436,6 +427,7 @@ PI_EXPORT void __perfinst_trace_start(uint64_t unit_id, uint32_t site)
     }
     pthread_mutex_unlock(&pi.lock);
     pi_perf_start(trace_depth - 1);
+    (void)probe_cost();
     o->t0 = tsc_begin();
 }
 
@@ -467,7 +459,8 @@ PI_EXPORT void __perfinst_trace_stop(uint64_t unit_id, uint32_t site)
     struct open_trace *o = &open_traces[trace_depth];
     pi_perf_stop(trace_depth, o->unit_id, o->site);
     uint64_t d = t1 - o->t0;
-    d = d > probe_cost ? d - probe_cost : 0;
+    uint64_t pc = probe_cost();
+    d = d > pc ? d - pc : 0;
     struct stat_slot *s = stat_get(o->unit_id, o->site, PI_STAT_TRACE);
     if (s) {
         __atomic_fetch_add(&s->execs, 1, __ATOMIC_RELAXED);
@@ -657,20 +650,11 @@ void pi_indicators_init(void)
     if (v)
         pi_env_watch_gran(v, &watch_gran);
     tables_init();
-    /* the probe pair's own cost: the least of many empty measurements */
-    uint64_t best = UINT64_MAX;
-    for (int i = 0; i < 1000; i++) {
-        uint64_t t0 = tsc_begin();
-        uint64_t t1 = tsc_end();
-        if (t1 - t0 < best)
-            best = t1 - t0;
-    }
-    probe_cost = best == UINT64_MAX ? 0 : best;
 }
 
 uint64_t pi_indicators_probe_cost(void)
 {
-    return probe_cost;
+    return probe_cost();
 }
 
 void pi_indicators_write(struct pi_rec_writer *w)

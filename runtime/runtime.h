@@ -295,9 +295,17 @@ uint64_t pi_tod_ns(void);    /* the time of day, never going back (ri.c's group 
 uint32_t pi_note_build_id(const unsigned char *p, size_t size, size_t align, uint8_t *out);
 /* elfscan.c: the section NAME of an ELF64 file in memory (first of *count),
  * with the build-id note when bid is given; NULL, or why not */
-/* indicators.c: the stack from the frame whose return address is start
- * (frames[0] = start, then its callers) through libgcc's unwinder, which
- * reads .eh_frame (fine in -O2 code); at most max frames, at least 1. */
+/* maps.c: each line of /proc/self/maps (without its newline) to line()
+ * until it returns nonzero; open/read/close, no allocation.  0, or -1
+ * when the file cannot be opened. */
+int pi_maps_each(int (*line)(const char *s, size_t n, void *arg), void *arg);
+/* A maps line's "lo-hi": the offset of the space after it, 0 if the line
+ * does not start so. */
+size_t pi_maps_range(const char *s, size_t n, uint64_t *lo, uint64_t *hi);
+/* unwind.c: the calling thread's stack from the frame whose return address
+ * is start (frames[0] = start, then its callers), walked through .eh_frame
+ * as the samplers' stacks are; at most max frames, at least 1.  Normal
+ * context only. */
 unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max);
 int pi_in_file(uint64_t off, uint64_t len, uint64_t size); /* elfscan.c: [off, off+len) in the file? */
 const char *pi_elf_section(const unsigned char *f, size_t size, const char *name, Elf64_Shdr *out,

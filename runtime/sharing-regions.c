@@ -4,33 +4,20 @@
  * heap allocated by uninstrumented code (a library's malloc), a thread's
  * stack, a library's data (docs/sharing.md "Explanation").
  *
- * Read from /proc/self/maps with open/read/close and no stdio: the trace
- * may be written from a signal handler. */
-#include <fcntl.h>
+ * Read from /proc/self/maps through maps.c (no stdio: the trace may be
+ * written from a signal handler). */
 #include <string.h>
-#include <unistd.h>
 
 #include "runtime.h"
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* One line of /proc/self/maps: "lo-hi perms offset dev inode   path" */
-static void put_region(struct pi_rec_writer *w, const char *s, size_t n)
+static int put_region(const char *s, size_t n, void *arg)
 {
-    uint64_t lo = 0, hi = 0;
-    size_t i = 0;
-    int d;
-    while (i < n && (d = hexval(s[i])) >= 0)
-        lo = lo << 4 | (uint64_t)d, i++;
-    if (i >= n || s[i++] != '-')
-        return;
-    while (i < n && (d = hexval(s[i])) >= 0)
-        hi = hi << 4 | (uint64_t)d, i++;
-    if (i + 5 > n || s[i] != ' ' || s[i + 2] != 'w') /* writable mappings only */
-        return;
+    struct pi_rec_writer *w = arg;
+    uint64_t lo, hi;
+    size_t i = pi_maps_range(s, n, &lo, &hi);
+    if (!i || i + 5 > n || s[i + 2] != 'w') /* writable mappings only */
+        return 0;
     /* skip perms, offset, dev, inode: four fields */
     for (int f = 0; f < 4 && i < n; f++) {
         while (i < n && s[i] == ' ')
@@ -57,37 +44,11 @@ static void put_region(struct pi_rec_writer *w, const char *s, size_t n)
     w->put(path, plen);
     w->put("", 1);
     w->end();
+    return 0;
 }
 
 void pi_sharing_regions_write(struct pi_rec_writer *w)
 {
-    if (!pi_sharing_active())
-        return;
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return; /* no /proc: the lines stay unnamed, as before */
-    char buf[8192];
-    size_t have = 0;
-    for (;;) {
-        ssize_t got = read(fd, buf + have, sizeof buf - have);
-        if (got <= 0) {
-            if (have) /* a last line without its newline */
-                put_region(w, buf, have);
-            break;
-        }
-        have += (size_t)got;
-        size_t start = 0;
-        for (size_t i = 0; i < have; i++)
-            if (buf[i] == '\n') {
-                put_region(w, buf + start, i - start);
-                start = i + 1;
-            }
-        if (start == 0 && have == sizeof buf) /* a line longer than the buffer: dropped */
-            have = 0;
-        else {
-            memmove(buf, buf + start, have - start);
-            have -= start;
-        }
-    }
-    close(fd);
+    if (pi_sharing_active())
+        pi_maps_each(put_region, w); /* no /proc: the lines stay unnamed, as before */
 }

@@ -111,18 +111,41 @@ static void out_raw(const void *p, size_t len)
 
 /* slicing-by-8: COUNTS records are megabytes in big programs (SQLite's
    cost ~5 M instructions a write byte by byte); tables made once, under the
-   write lock */
+   write lock, when the trace has grown past CRC_SMALL bytes: making them
+   costs about as much as 3 KB byte by byte, and most short processes' traces
+   (a test suite's, configure's) are a few hundred bytes */
+#define CRC_SMALL 4096
 static uint32_t crc_tab[8][256];
 static int crc_tab_ready;
+static size_t crc_small_bytes; /* CRC'd byte by byte so far */
+
+static __attribute__((noinline, cold)) void make_crc_tables(void)
+{
+    pi_crc32_tables8(crc_tab);
+    crc_tab_ready = 1;
+}
+
+static const uint32_t (*crc_tables(void))[256]
+{
+    if (!crc_tab_ready)
+        make_crc_tables();
+    return (const uint32_t(*)[256])crc_tab;
+}
+
+/* The CRC register crc after len more bytes at p. */
+static uint32_t crc_update(uint32_t crc, const void *p, size_t len)
+{
+    if (!crc_tab_ready && crc_small_bytes + len <= CRC_SMALL) {
+        crc_small_bytes += len;
+        return pi_crc32(crc, p, len);
+    }
+    return pi_crc32_fast(crc_tables(), crc, p, len);
+}
 
 /* Payload bytes of the open record. */
 static void out_put(const void *p, size_t len)
 {
-    if (!crc_tab_ready) {
-        pi_crc32_tables8(crc_tab);
-        crc_tab_ready = 1;
-    }
-    out.crc = pi_crc32_fast((const uint32_t(*)[256])crc_tab, out.crc, p, len);
+    out.crc = crc_update(out.crc, p, len);
     out.rec_size += (uint32_t)len;
     out_raw(p, len);
 }
@@ -140,12 +163,8 @@ static void out_put_zero_chunk(void)
     static uint32_t col[32];
     static int col_ready;
     if (!col_ready) {
-        if (!crc_tab_ready) {
-            pi_crc32_tables8(crc_tab);
-            crc_tab_ready = 1;
-        }
         for (unsigned i = 0; i < 32; i++)
-            col[i] = ~pi_crc32_8((const uint32_t(*)[256])crc_tab, ~(1u << i), zeros, sizeof zeros);
+            col[i] = ~pi_crc32_8(crc_tables(), ~(1u << i), zeros, sizeof zeros);
         col_ready = 1;
     }
     uint32_t reg = ~out.crc, r = 0;
@@ -162,6 +181,8 @@ static void out_put_zero_chunk(void)
  * hundreds of thousands of headers). */
 static uint32_t hdr_crc(const struct pi_rec_hdr *h)
 {
+    if (!crc_tab_ready)
+        return crc_update(0, h, 12);
     const uint32_t(*t)[256] = (const uint32_t(*)[256])crc_tab;
     uint32_t crc = ~pi_crc32_8(t, 0, h, 8), x;
     memcpy(&x, (const unsigned char *)h + 8, 4);
@@ -189,10 +210,6 @@ static void rec_end(void)
     if (out.rec_size % 8)
         out_put(pad, 8 - out.rec_size % 8);
     struct pi_rec_hdr h = {.type = out.rec_type, .size = out.rec_size, .crc = out.crc};
-    if (!crc_tab_ready) {
-        pi_crc32_tables8(crc_tab);
-        crc_tab_ready = 1;
-    }
     h.hcrc = hdr_crc(&h);
     if (out.rec_at >= out.off) {
         memcpy(out.buf + (out.rec_at - out.off), &h, sizeof h);
@@ -224,16 +241,11 @@ static void rec_whole(uint32_t type, const void *p, size_t len)
     }
     if (out.n + sizeof(struct pi_rec_hdr) + padded > sizeof out.buf)
         out_flush();
-    if (!crc_tab_ready) {
-        pi_crc32_tables8(crc_tab);
-        crc_tab_ready = 1;
-    }
     unsigned char *d = out.buf + out.n + sizeof(struct pi_rec_hdr);
     memcpy(d, p, len);
     for (size_t i = len; i < padded; i++)
         d[i] = 0;
-    struct pi_rec_hdr h = {.type = type, .size = (uint32_t)padded,
-                           .crc = pi_crc32_fast((const uint32_t(*)[256])crc_tab, 0, d, padded)};
+    struct pi_rec_hdr h = {.type = type, .size = (uint32_t)padded, .crc = crc_update(0, d, padded)};
     h.hcrc = hdr_crc(&h);
     memcpy(out.buf + out.n, &h, sizeof h);
     out.n += sizeof h + padded;

@@ -1021,3 +1021,89 @@ int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint
     }
     return n;
 }
+
+/* ---- the calling thread's own stack ---------------------------------------------------------- */
+
+static __thread uintptr_t self_lo, self_hi; /* the mapping of the calling thread's stack */
+
+struct stack_find {
+    uintptr_t sp, lo, hi;
+};
+
+static int stack_line(const char *s, size_t n, void *arg)
+{
+    struct stack_find *f = arg;
+    uint64_t lo, hi;
+    if (!pi_maps_range(s, n, &lo, &hi) || f->sp < lo || f->sp >= hi)
+        return 0;
+    f->lo = lo;
+    f->hi = hi;
+    return 1;
+}
+
+/* The return addresses from start (a probe's, in the marked code) on: the
+ * thread's own registers here, walked as a sample's are (so the runtime
+ * needs no libgcc unwinder: no libgcc_s loaded in every process), the
+ * frames before start (the runtime's own) left out.  Normal context only:
+ * the first call of a thread reads its stack's bounds, and a start in no
+ * object the table knows (the first walk, a library loaded since) refreshes
+ * the table. */
+unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max)
+{
+    if (max <= 1 || !start) {
+        frames[0] = start;
+        return 1;
+    }
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (sp < self_lo || sp >= self_hi) {
+        /* the mapping that holds this frame, read again when the frame is
+           outside it (the first walk, the main thread's stack grown, another
+           stack); not pthread_getattr_np, which takes memory from the
+           program's heap (the main thread's reads /proc/self/maps through
+           stdio) */
+        struct stack_find f = {sp, 0, 0};
+        pi_maps_each(stack_line, &f);
+        self_lo = f.lo;
+        self_hi = f.hi;
+    }
+    if (!obj_of(start))
+        pi_unwind_refresh();
+    /* the registers the walk needs, at label 1 (no stack change between) */
+    uint64_t r[8];
+    __asm__ volatile("leaq 1f(%%rip), %%rax\n\t"
+                     "movq %%rax, 0(%0)\n\t"
+                     "movq %%rsp, 8(%0)\n\t"
+                     "movq %%rbp, 16(%0)\n\t"
+                     "movq %%rbx, 24(%0)\n\t"
+                     "movq %%r12, 32(%0)\n\t"
+                     "movq %%r13, 40(%0)\n\t"
+                     "movq %%r14, 48(%0)\n\t"
+                     "movq %%r15, 56(%0)\n"
+                     "1:"
+                     :
+                     : "r"(r)
+                     : "rax", "memory");
+    ucontext_t uc;
+    memset(&uc.uc_mcontext, 0, sizeof uc.uc_mcontext);
+    greg_t *g = uc.uc_mcontext.gregs;
+    g[REG_RIP] = (greg_t)r[0];
+    g[REG_RSP] = (greg_t)r[1];
+    g[REG_RBP] = (greg_t)r[2];
+    g[REG_RBX] = (greg_t)r[3];
+    g[REG_R12] = (greg_t)r[4];
+    g[REG_R13] = (greg_t)r[5];
+    g[REG_R14] = (greg_t)r[6];
+    g[REG_R15] = (greg_t)r[7];
+    uint64_t buf[PI_SAMPLE_MAX_FRAMES];
+    int complete;
+    int n = pi_unwind(&uc, self_lo, self_hi, buf, PI_SAMPLE_MAX_FRAMES, &complete, NULL);
+    unsigned k = 0;
+    int i = 0;
+    while (i < n && buf[i] != start)
+        i++;
+    for (; i < n && k < max; i++)
+        frames[k++] = (uintptr_t)buf[i];
+    if (k == 0) /* the walk did not reach the probe's frame */
+        frames[k++] = start;
+    return k;
+}

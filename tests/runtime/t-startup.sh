@@ -7,7 +7,12 @@
 # 8,192 slots of the indirect-call table when it writes its trace
 # (57,000 instructions).  Counted under callgrind, instructions being
 # deterministic: calls of dlsym from __perfinst_tls_static_offset, and
-# pi_icall_write's instructions.
+# pi_icall_write's instructions.  Nor does a process measure the cycles
+# probes' own cost unless it runs one (1,000 rdtsc pairs: 15,000
+# instructions), make the CRC's slicing tables for a trace of a few hundred
+# bytes (15,000), or load libgcc_s.so for an unwinder (19,000): the
+# runtime needs libc alone, and a threshold event's stack in a thread the
+# program started is walked by its own unwinder (threadstack.c).
 . "$PERFINST_TOP/tests/lib.sh"
 [ -z "${PERFINST_SANITIZE:-}" ] || skip "a sanitized runtime's instructions are the sanitizer's (and ASan does not run under valgrind)"
 command -v valgrind > /dev/null || skip "valgrind not installed"
@@ -40,3 +45,41 @@ for mode in on off; do
     [ "${ir:-0}" -lt 1000 ] || fail "$mode: pi_icall_write ran $ir instructions without an indirect call"
     ok "$mode: dlsym $n times for three units' TLS offsets, pi_icall_write ${ir:-0} instructions"
 done
+
+# libperfinst.so needs libc alone: no libgcc_s (the runtime walks stacks
+# itself)
+readelf -d "$PERFINST_TOP/build/libperfinst.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort > needed
+assert_eq "libperfinst.so needs libc and the loader only" "ld-linux-x86-64.so.2 libc.so.6" "$(tr '\n' ' ' < needed | sed 's/ $//')"
+assert_not_contains "no unwinder of libgcc's" <(nm -D --undefined-only "$PERFINST_TOP/build/libperfinst.so") "_Unwind_"
+
+# calls of FUNCTION in callgrind output FILE (by callers' calls= lines)
+called() {
+    awk -v want="$2" '/^c?fn=/ { f = $0; sub(/^c?fn=\([0-9]+\) ?/, "", f); split($1, a, ")"); id = a[1] ")"; sub(/^c?fn=/, "", id);
+                                 if (f != "") nm[id] = f; if ($0 ~ /^cfn=/) callee = nm[id] }
+                       /^calls=/ && callee == want { split($1, x, "="); n += x[2] }
+                       END { print n + 0 }' "$1"
+}
+assert_eq "count only: the probes' cost is not measured" 0 "$(called cg.on measure_probe_cost)"
+assert_eq "a trace of a few hundred bytes: no slicing tables" 0 "$(called cg.on make_crc_tables)"
+
+# a threshold event in a thread the program started: its stack through
+# the runtime's unwinder, C < B < worker; with a cycles region the probes'
+# cost is measured once
+pi_cc -O2 -g -c "$T/runtime/threadstack.c" -o ts.o
+pi_ld -O2 -rdynamic -o ts ts.o -ldl -pthread
+PERFINST_OUT=ts.pit ./ts > ts.out
+assert_contains "2 events in the thread" ts.out "^events 2, sum 100$"
+assert_contains "the thread's stack: C < B < worker" ts.out "^event 1: C<B<worker$"
+PERFINST_OUT=/dev/null valgrind --tool=callgrind --callgrind-out-file=cg.ts ./ts cycles > /dev/null 2> vg.err ||
+    { cat vg.err; fail "ts cycles under callgrind"; }
+assert_eq "a cycles region: the probes' cost measured once" 1 "$(called cg.ts measure_probe_cost)"
+# a trace past 4 KiB (a unit of 1,000 counters): the tables, once
+{ echo 'int big(int x) {'; for i in $(seq 1000); do echo "    if (x == $i) return $((i * 3));"; done; echo '    return 0; }'
+  echo 'int main(int argc, char **argv) { (void)argv; return big(argc) == 3 ? 0 : 1; }'; } > big.c
+pi_cc -O0 -fplugin-arg-perfinst-all=count -c big.c -o big.o
+pi_ld -O0 -o big big.o
+PERFINST_OUT=big.pit valgrind --tool=callgrind --callgrind-out-file=cg.big ./big 2> vg.err || { cat vg.err; fail "big under callgrind"; }
+[ "$(stat -c %s big.pit)" -gt 4096 ] || fail "big.pit is not over 4 KiB"
+assert_eq "a trace past 4 KiB: the slicing tables made once" 1 "$(called cg.big make_crc_tables)"
+"$PMOPT" report --format=csv ./big big.pit > /dev/null || fail "pmopt cannot read big.pit"
+ok "big.pit ($(stat -c %s big.pit) bytes) reads back"
