@@ -1201,23 +1201,41 @@ __attribute__((target("pclmul,sse2"))) static inline uint32_t pi_crc32_fold(uint
     return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x1, 4));
 }
 
-static inline uint32_t pi_crc32_fast(const uint32_t t[8][256], uint32_t crc, const void *data, size_t n)
+/* The CRC after the longest multiple of 16 bytes at *p (n >= 64) where the
+ * CPU has PCLMULQDQ, *p and *n advanced past them; else crc, nothing
+ * advanced.  No tables: what a short trace's writer uses before it has
+ * made any. */
+static inline uint32_t pi_crc32_clmul_prefix(uint32_t crc, const unsigned char **p, size_t *n)
 {
     static int pclmul = -1; /* (a race of two first calls writes the same value) */
+    if (*n < 64)
+        return crc;
     if (pclmul < 0) {
         __builtin_cpu_init();
         pclmul = __builtin_cpu_supports("pclmul") != 0;
     }
-    const unsigned char *p = (const unsigned char *)data;
-    if (n >= 64 && pclmul) {
-        size_t k = n & ~(size_t)15;
-        crc = ~pi_crc32_fold(~crc, p, k);
-        p += k;
-        n -= k;
+    if (pclmul) {
+        size_t k = *n & ~(size_t)15;
+        crc = ~pi_crc32_fold(~crc, *p, k);
+        *p += k;
+        *n -= k;
     }
+    return crc;
+}
+
+static inline uint32_t pi_crc32_fast(const uint32_t t[8][256], uint32_t crc, const void *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    crc = pi_crc32_clmul_prefix(crc, &p, &n);
     return pi_crc32_8(t, crc, p, n);
 }
 #else
+static inline uint32_t pi_crc32_clmul_prefix(uint32_t crc, const unsigned char **p, size_t *n)
+{
+    (void)p;
+    (void)n;
+    return crc;
+}
 #define pi_crc32_fast pi_crc32_8
 #endif
 

@@ -35,6 +35,7 @@
 #include <stdio.h> /* rename(), a system call: no stdio is used */
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/ucontext.h>
 #include <unistd.h>
 
@@ -111,10 +112,13 @@ static void out_raw(const void *p, size_t len)
 
 /* slicing-by-8: COUNTS records are megabytes in big programs (SQLite's
    cost ~5 M instructions a write byte by byte); tables made once, under the
-   write lock, when the trace has grown past CRC_SMALL bytes: making them
-   costs about as much as 3 KB byte by byte, and most short processes' traces
-   (a test suite's, configure's) are a few hundred bytes */
-#define CRC_SMALL 4096
+   write lock, when CRC_SMALL bytes have gone byte by byte: making them
+   costs about as much as 2 KB byte by byte (15,000 instructions), and
+   most short processes' traces (a test suite's, configure's) are a few
+   hundred bytes.  Runs of 64 bytes
+   or more go by carry-less multiplication where the CPU has it, tables or
+   not. */
+#define CRC_SMALL 2048
 static uint32_t crc_tab[8][256];
 static int crc_tab_ready;
 static size_t crc_small_bytes; /* CRC'd byte by byte so far */
@@ -135,11 +139,15 @@ static const uint32_t (*crc_tables(void))[256]
 /* The CRC register crc after len more bytes at p. */
 static uint32_t crc_update(uint32_t crc, const void *p, size_t len)
 {
-    if (!crc_tab_ready && crc_small_bytes + len <= CRC_SMALL) {
+    if (crc_tab_ready)
+        return pi_crc32_fast((const uint32_t(*)[256])crc_tab, crc, p, len);
+    const unsigned char *s = p;
+    crc = pi_crc32_clmul_prefix(crc, &s, &len);
+    if (crc_small_bytes + len <= CRC_SMALL) {
         crc_small_bytes += len;
-        return pi_crc32(crc, p, len);
+        return pi_crc32(crc, s, len);
     }
-    return pi_crc32_fast(crc_tables(), crc, p, len);
+    return pi_crc32_8(crc_tables(), crc, s, len);
 }
 
 /* Payload bytes of the open record. */
@@ -451,6 +459,7 @@ static void base_name(struct name *nm)
 }
 
 static int trace_is_device; /* trace_path is a character device: written in place */
+static int trace_is_null;   /* ... and /dev/null: nothing is made (write_trace) */
 
 static int create_excl(const char *path)
 {
@@ -496,6 +505,9 @@ static int first_name(const char **tried)
         int fd = open(nm->s, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
         if (fd >= 0) {
             trace_is_device = 1;
+            /* /dev/null (1, 3): the trace is not made at all (configure's
+               and test suites' many short processes) */
+            trace_is_null = major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
             memcpy(trace_path, nm->s, nm->n + 1);
         }
         return fd;
@@ -680,9 +692,10 @@ static int write_trace(const siginfo_t *si, const void *uc, int in_signal, int f
     out.off = 0;
     out.n = 0;
     out.nrecords = 0;
-    if (!in_signal)
+    if (!in_signal && !trace_is_null)
         pi_sharing_modules_locked(pi_note_module_locked);
-    put_trace(si, uc, in_signal, final);
+    if (!trace_is_null)
+        put_trace(si, uc, in_signal, final);
     int err = out.err;
     if (close(fd) && !err)
         err = errno;
@@ -725,5 +738,6 @@ void pi_trace_after_fork(void)
     trace_path[0] = 0;
     last_final = 0;
     trace_is_device = 0;
+    trace_is_null = 0;
     failure_said = 0;
 }

@@ -10,7 +10,8 @@
 # pi_icall_write's instructions.  Nor does a process measure the cycles
 # probes' own cost unless it runs one (1,000 rdtsc pairs: 15,000
 # instructions), make the CRC's slicing tables for a trace of a few hundred
-# bytes (15,000), or load libgcc_s.so for an unwinder (19,000): the
+# bytes (15,000), make a trace at all for PERFINST_OUT=/dev/null, or load
+# libgcc_s.so for an unwinder (19,000): the
 # runtime needs libc alone, and a threshold event's stack in a thread the
 # program started is walked by its own unwinder (threadstack.c).
 . "$PERFINST_TOP/tests/lib.sh"
@@ -32,7 +33,7 @@ pi_ld -O2 -o prog main.o -L. -lu -Wl,-rpath,"$PWD"
 assert_eq "the program runs" 30 "$(PERFINST_OUT=/dev/null ./prog)"
 for mode in on off; do
     m=; [ $mode = off ] && m=off
-    PERFINST_MODE=$m PERFINST_OUT=/dev/null valgrind --tool=callgrind --callgrind-out-file=cg.$mode ./prog > /dev/null 2> vg.err ||
+    PERFINST_MODE=$m PERFINST_OUT=$mode.pit valgrind --tool=callgrind --callgrind-out-file=cg.$mode ./prog > /dev/null 2> vg.err ||
         { cat vg.err; fail "$mode: prog under callgrind"; }
     n=$(awk '/^fn=/ { f = $0; sub(/^fn=\([0-9]+\) ?/, "", f); if (f != "") name[$1] = f; split($1, a, ")"); id = a[1] ")"; sub(/^fn=/, "", id);
                       if (f != "") nm[id] = f; cur = nm[id] }
@@ -42,7 +43,8 @@ for mode in on off; do
              END { print n + 0 }' cg.$mode)
     [ "$n" -le 2 ] || fail "$mode: dlsym called $n times from __perfinst_tls_static_offset (three units)"
     ir=$(callgrind_annotate --inclusive=yes cg.$mode 2> /dev/null | awk '/pi_icall_write/ { gsub(/,/, "", $1); print $1; exit }')
-    [ "${ir:-0}" -lt 1000 ] || fail "$mode: pi_icall_write ran $ir instructions without an indirect call"
+    [ -n "$ir" ] || fail "$mode: the trace was written without pi_icall_write"
+    [ "$ir" -lt 1000 ] || fail "$mode: pi_icall_write ran $ir instructions without an indirect call"
     ok "$mode: dlsym $n times for three units' TLS offsets, pi_icall_write ${ir:-0} instructions"
 done
 
@@ -59,6 +61,11 @@ called() {
                        /^calls=/ && callee == want { split($1, x, "="); n += x[2] }
                        END { print n + 0 }' "$1"
 }
+# PERFINST_OUT=/dev/null: the device is opened, no trace is made
+PERFINST_OUT=/dev/null valgrind --tool=callgrind --callgrind-out-file=cg.null ./prog > /dev/null 2> vg.err ||
+    { cat vg.err; fail "prog under callgrind, PERFINST_OUT=/dev/null"; }
+assert_eq "PERFINST_OUT=/dev/null: no record made" 0 "$(called cg.null pi_icall_write)"
+assert_eq "a file: its records made" 1 "$(called cg.on pi_icall_write)"
 assert_eq "count only: the probes' cost is not measured" 0 "$(called cg.on measure_probe_cost)"
 assert_eq "a trace of a few hundred bytes: no slicing tables" 0 "$(called cg.on make_crc_tables)"
 
@@ -73,13 +80,26 @@ assert_contains "the thread's stack: C < B < worker" ts.out "^event 1: C<B<worke
 PERFINST_OUT=/dev/null valgrind --tool=callgrind --callgrind-out-file=cg.ts ./ts cycles > /dev/null 2> vg.err ||
     { cat vg.err; fail "ts cycles under callgrind"; }
 assert_eq "a cycles region: the probes' cost measured once" 1 "$(called cg.ts measure_probe_cost)"
-# a trace past 4 KiB (a unit of 1,000 counters): the tables, once
+# a trace past 4 KiB (a unit of 1,000 counters): its CRCs right
 { echo 'int big(int x) {'; for i in $(seq 1000); do echo "    if (x == $i) return $((i * 3));"; done; echo '    return 0; }'
   echo 'int main(int argc, char **argv) { (void)argv; return big(argc) == 3 ? 0 : 1; }'; } > big.c
 pi_cc -O0 -fplugin-arg-perfinst-all=count -c big.c -o big.o
 pi_ld -O0 -o big big.o
 PERFINST_OUT=big.pit valgrind --tool=callgrind --callgrind-out-file=cg.big ./big 2> vg.err || { cat vg.err; fail "big under callgrind"; }
 [ "$(stat -c %s big.pit)" -gt 4096 ] || fail "big.pit is not over 4 KiB"
-assert_eq "a trace past 4 KiB: the slicing tables made once" 1 "$(called cg.big make_crc_tables)"
+# (its COUNTS record by carry-less multiplication where the CPU has it)
+t=$(called cg.big make_crc_tables)
+[ "$t" -le 1 ] || fail "a trace past 4 KiB: the slicing tables made $t times"
+# a hundred units' small records: past 2 KiB byte by byte the tables are made,
+# once, and the CRCs of the records before and after are right
+for u in $(seq 100); do printf 'int f%d(int x) { return x > %d ? x * 3 : x + 1; }\n' $u $u > s$u.c; done
+{ for u in $(seq 100); do echo "int f$u(int);"; done
+  echo 'int main(void) { int s = 0;'; for u in $(seq 100); do echo "s += f$u(7);"; done; echo 'return s == 0; }'; } > smain.c
+pi_cc -O2 -fplugin-arg-perfinst-all=count -c s[0-9]*.c smain.c
+pi_ld -O2 -o small100 s[0-9]*.o smain.o
+PERFINST_OUT=s100.pit valgrind --tool=callgrind --callgrind-out-file=cg.s100 ./small100 2> vg.err || { cat vg.err; fail "small100 under callgrind"; }
+assert_eq "a hundred units' records: the slicing tables made once" 1 "$(called cg.s100 make_crc_tables)"
+"$PMOPT" report --format=csv --by=function ./small100 s100.pit > s100.csv || fail "pmopt cannot read s100.pit"
+assert_eq "a hundred units' functions, each entered once" 100 "$(awk -F, '$4 ~ /^f[0-9]+$/ && $2 == 1' s100.csv | wc -l)"
 "$PMOPT" report --format=csv ./big big.pit > /dev/null || fail "pmopt cannot read big.pit"
 ok "big.pit ($(stat -c %s big.pit) bytes) reads back"
