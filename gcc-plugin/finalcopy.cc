@@ -698,10 +698,86 @@ static char *return_block(const vec<line> &lines, unsigned i, unsigned first, un
     return NULL;
 }
 
+/* The condition code of `\tjCC\t...` inverted ("ne" for "e"), NULL if it
+ * is not one of GCC's. */
+static const char *inverse_cc(const line &l)
+{
+    static const char *const pairs[][2] = {
+        {"e", "ne"}, {"z", "nz"}, {"l", "ge"}, {"le", "g"}, {"b", "ae"}, {"be", "a"},
+        {"s", "ns"}, {"o", "no"}, {"p", "np"}, {"c", "nc"},
+    };
+    size_t n = 0;
+    while (2 + n < l.n && ISALPHA(l.s[2 + n]))
+        n++;
+    for (unsigned k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        for (unsigned w = 0; w < 2; w++)
+            if (strlen(pairs[k][w]) == n && memcmp(l.s + 2, pairs[k][w], n) == 0)
+                return pairs[k][1 - w];
+    return NULL;
+}
+
+/* Label NAME (defined at line DEF) is named by a line of [first, last)
+ * other than its definition: a jump's target, a jump table's entry. */
+static bool label_named(const vec<line> &lines, unsigned first, unsigned last, const vec<char> &drop,
+                        const char *name, unsigned def)
+{
+    size_t n = strlen(name);
+    for (unsigned k = first; k < last; k++) {
+        const line &l = lines[k];
+        if (k == def || drop[k - first])
+            continue;
+        for (size_t i = 0; i + n <= l.n; i++)
+            if (memcmp(l.s + i, name, n) == 0 && (i + n == l.n || !ident_char(l.s[i + n])) &&
+                (i == 0 || !ident_char(l.s[i - 1])))
+                return true;
+    }
+    return false;
+}
+
+/* `\tjCC\t.LA` whose next code line is `\tjmp\t.LB`, .LB above (a loop's
+ * back edge) and .LA below, no label between them that a line names: made `\tjNCC\t.LB` and
+ * `\tjmp\t.LA`, so that the loop is tested at its bottom as -O2 has it (a
+ * byte compare's loop, whose counter's flag set had stood between its
+ * test and its back edge: nginx's ngx_hash_find).  Rewritten lines point
+ * into REWRITTEN. */
+static void bottom_test(vec<line> *lines, unsigned i, unsigned first, unsigned last, const vec<char> &drop,
+                        hash_map<nofree_string_hash, unsigned> &at, vec<char *> *rewritten)
+{
+    char a[256], b[256], buf[256];
+    line &l = (*lines)[i];
+    const char *inv = starts(l, "\tjmp\t") ? NULL : inverse_cc(l);
+    if (!inv || !jump_target(l, a, sizeof a))
+        return;
+    unsigned j = next_code(*lines, i, first, last, drop);
+    if (j >= last || !starts((*lines)[j], "\tjmp\t") || !jump_target((*lines)[j], b, sizeof b))
+        return;
+    for (unsigned k = i + 1; k < j; k++) {
+        bool other = false;
+        if (drop[k - first] || dead_mark((*lines)[k]))
+            continue;
+        const char *d = label_def((*lines)[k], buf, sizeof buf, &other);
+        if (other || (d && label_named(*lines, first, last, drop, d, k)))
+            return;
+    }
+    const unsigned *la = at.get(a), *lb = at.get(b);
+    if (!la || !lb || *lb >= i || *la <= j)
+        return;
+    char *r = (char *)xmalloc(strlen(inv) + strlen(b) + 4), *q = (char *)xmalloc(strlen(a) + 6);
+    sprintf(r, "\tj%s\t%s", inv, b);
+    sprintf(q, "\tjmp\t%s", a);
+    rewritten->safe_push(r);
+    rewritten->safe_push(q);
+    l.s = r;
+    l.n = strlen(r);
+    (*lines)[j].s = q;
+    (*lines)[j].n = strlen(q);
+}
+
 /* In lines[first, last): a jump to a label whose code is `jmp .LB` made a
  * jump to .LB (chains followed), a `jmp` to a return block made a copy of
- * it (ENDS), and a `jmp` to the label its next code line carries dropped
- * (DROP).  Rewritten lines point into REWRITTEN. */
+ * it (ENDS), a conditional jump over a loop's back edge made the back
+ * edge (bottom_test), and a `jmp` to the label its next code line carries
+ * dropped (DROP).  Rewritten lines point into REWRITTEN. */
 static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<char> &drop, vec<char> &ends,
                          vec<char *> *rewritten)
 {
@@ -748,6 +824,8 @@ static void thread_jumps(vec<line> *lines, unsigned first, unsigned last, vec<ch
             l.n = strlen(r);
             t = jump_target(l, buf, sizeof buf);
         }
+        bottom_test(lines, i, first, last, drop, at, rewritten);
+        t = jump_target(l, buf, sizeof buf);
         /* `jmp .LX` where .LX is a return block, or a small block that
            ends in a jump elsewhere: the block */
         const unsigned *j = starts(l, "\tjmp\t") ? at.get(t) : NULL;
@@ -1878,11 +1956,29 @@ static dead_kind dead_kind_of(rtx_insn *insn, tree ctr)
     return DEAD_NO;
 }
 
+/* Where B leads when it is a forwarder: a block of no instruction but a
+ * simple jump (or none), which bb-reorder leaves between a counter's
+ * stores and where they go on (nginx's ngx_hash_find: `jne .L27` to the
+ * stores, else `jmp .L19`, the stores falling through to .L19); at most a
+ * few such steps. */
+static basic_block through_forwarders(basic_block b)
+{
+    for (int steps = 0; steps < 4 && b != EXIT_BLOCK_PTR_FOR_FN(cfun) && single_succ_p(b); steps++) {
+        rtx_insn *insn;
+        FOR_BB_INSNS(b, insn)
+        if (NONDEBUG_INSN_P(insn) && !(JUMP_P(insn) && simplejump_p(insn)))
+            return b;
+        b = single_succ(b);
+    }
+    return b;
+}
+
 /* JUMP (a conditional jump, its block's end) chooses between nothing and
  * nothing once f has left out the counters' stores: one of its two
  * successors holds only such stores (STORES, by uid; and a jump) and goes
- * on to the other (store motion's flag that a loop's counter changed: `test %r8b, %r8b;
- * je .L5; movq %rcx, %fs:CTR@tpoff+8; .L5:`) */
+ * on to the other, or to where the other leads through forwarders (store
+ * motion's flag that a loop's counter changed: `test %r8b, %r8b; je .L5;
+ * movq %rcx, %fs:CTR@tpoff+8; .L5:`) */
 static bool dead_jump(rtx_insn *jump, const_sbitmap stores)
 {
     basic_block b = BLOCK_FOR_INSN(jump);
@@ -1890,7 +1986,8 @@ static bool dead_jump(rtx_insn *jump, const_sbitmap stores)
         return false;
     for (int k = 0; k < 2; k++) {
         basic_block s = EDGE_SUCC(b, k)->dest, t = EDGE_SUCC(b, 1 - k)->dest;
-        if (s == t || !single_succ_p(s) || single_succ(s) != t || s == EXIT_BLOCK_PTR_FOR_FN(cfun))
+        if (s == t || !single_succ_p(s) || s == EXIT_BLOCK_PTR_FOR_FN(cfun) ||
+            (single_succ(s) != t && through_forwarders(single_succ(s)) != through_forwarders(t)))
             continue;
         bool any = false, other = false;
         rtx_insn *insn;
