@@ -507,6 +507,18 @@ uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p)
     return sum;
 }
 
+/* The units by id: chains in registration order, so that each unit's
+ * constructor finds its own registration without walking every unit's
+ * (three walks a unit made a program of N units pay N^2 at its start;
+ * pi.lock held). */
+#define UNIT_BUCKETS 1024
+static struct pi_unit_rt *units_by_id[UNIT_BUCKETS];
+
+static struct pi_unit_rt **id_chain(uint64_t unit_id)
+{
+    return &units_by_id[(unit_id * 0x9e3779b97f4a7c15ull) >> 54];
+}
+
 PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                                         uint32_t ncounters, uint64_t *(*tls_counters)(void),
                                         int *mode)
@@ -526,13 +538,14 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
 
     pthread_mutex_lock(&pi.lock);
     struct pi_unit_rt *u;
-    for (u = pi.units; u; u = u->next)
+    /* (a unit's tls_counters is its own: the same tls_counters is the same id) */
+    for (u = *id_chain(unit_id); u; u = u->id_next)
         if (u->tls_get == tls_counters)
             goto out; /* registered twice: keep the first */
     struct pi_module *m = module_for_locked((uintptr_t)tls_counters);
     if (!m)
         goto oom;
-    for (u = pi.units; u; u = u->next)
+    for (u = *id_chain(unit_id); u; u = u->id_next)
         if (!u->tls_get && u->module == m && u->unit_id == unit_id && u->ncounters == ncounters)
             break; /* the same unit, dlopen'ed again: keep adding to its totals */
     if (!u) {
@@ -554,6 +567,10 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
             PI_STORE(&pi.units, u);
         pi.units_tail = u;
         PI_STORE(&pi.nunits, pi.nunits + 1);
+        struct pi_unit_rt **c = id_chain(unit_id);
+        while (*c)
+            c = &(*c)->id_next;
+        *c = u;
     }
     u->mode = mode;
     PI_STORE(&u->tls_get, tls_counters);
@@ -583,7 +600,7 @@ void pi_apply_switches_locked(struct pi_unit_rt *u)
 struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id)
 {
     struct pi_unit_rt *found = NULL;
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+    for (struct pi_unit_rt *u = *id_chain(unit_id); u; u = u->id_next)
         if (u->unit_id == unit_id && u->tls_get)
             found = u;
     return found;
@@ -617,7 +634,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         return;
     pthread_mutex_lock(&pi.lock);
     struct pi_unit_rt *u;
-    for (u = pi.units; u; u = u->next)
+    for (u = *id_chain(unit_id); u; u = u->id_next)
         if (u->tls_get == tls_counters && u->unit_id == unit_id)
             break;
     if (u) {
@@ -634,8 +651,11 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         PI_STORE(&u->tls_get, NULL);
         u->mode = NULL;
         u->fnon = NULL;
-        u->jumps_start = u->jumps_stop = NULL;
+        u->jumps = NULL;
+        u->njumps = 0;
         PI_STORE(&u->module->live, u->module->live - 1);
+        if (!u->module->live)
+            pi_jumps_module_gone(u->module->lo, u->module->hi);
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {
             pi_write_lock();

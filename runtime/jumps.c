@@ -18,12 +18,30 @@
  *     ctor: __perfinst_register_jumps(UNIT_ID, __start___perfinst_jumpinfo,
  *                                     __stop___perfinst_jumpinfo);
  *
- * The range is the module's (ld joins every unit's infos); each unit of the
- * module registers it, and each unit's switch changes re-sync the whole
- * range: an info names its own byte, so syncing another unit's slot early
- * is harmless.
+ * The range is the module's (ld joins every unit's infos), and each unit
+ * of the module registers it.  A unit syncs its own infos only, those
+ * whose byte is in its __perfinst_fnon: found through the module's index
+ * (its infos ordered by their byte's address, made at the first unit's
+ * registration), so that a module of N units does not sync N times its
+ * every info at start (nginx: 150 units, 1,400 split functions).
  */
+#include <stdlib.h>
+
 #include "runtime.h"
+
+static const uint8_t *switch_of(const struct pi_jump_info *j)
+{
+    return (const uint8_t *)&j->sw + j->sw;
+}
+
+static __attribute__((noinline)) void sync_one(const struct pi_jump_info *j)
+{
+    uint64_t *slot = (uint64_t *)((uintptr_t)&j->slot + (intptr_t)j->slot);
+    uint64_t to = __atomic_load_n(switch_of(j), __ATOMIC_RELAXED) ? (uintptr_t)&j->counting + (intptr_t)j->counting
+                                                                  : (uintptr_t)&j->clean + (intptr_t)j->clean;
+    if (__atomic_load_n(slot, __ATOMIC_RELAXED) != to)
+        __atomic_store_n(slot, to, __ATOMIC_RELEASE);
+}
 
 static void sync_slots(uint8_t *start, uint8_t *stop)
 {
@@ -31,21 +49,90 @@ static void sync_slots(uint8_t *start, uint8_t *stop)
         return;
     for (uint8_t *p = start; p + sizeof(struct pi_jump_info) <= stop; p += sizeof(struct pi_jump_info)) {
         const struct pi_jump_info *j = (const struct pi_jump_info *)p;
-        if (!j->slot)
-            continue; /* a unit's empty info */
-        uint64_t *slot = (uint64_t *)((uintptr_t)&j->slot + (intptr_t)j->slot);
-        const uint8_t *sw = (const uint8_t *)&j->sw + j->sw;
-        uint64_t to = __atomic_load_n(sw, __ATOMIC_RELAXED) ? (uintptr_t)&j->counting + (intptr_t)j->counting
-                                                            : (uintptr_t)&j->clean + (intptr_t)j->clean;
-        if (__atomic_load_n(slot, __ATOMIC_RELAXED) != to)
-            __atomic_store_n(slot, to, __ATOMIC_RELEASE);
+        if (j->slot) /* (else a unit's empty info) */
+            sync_one(j);
     }
+}
+
+/* A module's infos by their byte's address (pi.lock held). */
+struct jump_index {
+    struct jump_index *next;
+    uint8_t *start, *stop;
+    uint32_t n;
+    const struct pi_jump_info **by_sw;
+};
+static struct jump_index *indexes;
+
+static int by_switch(const void *a, const void *b)
+{
+    const uint8_t *x = switch_of(*(const struct pi_jump_info *const *)a);
+    const uint8_t *y = switch_of(*(const struct pi_jump_info *const *)b);
+    return x < y ? -1 : x > y;
+}
+
+static __attribute__((noinline)) struct jump_index *make_index(uint8_t *start, uint8_t *stop)
+{
+    size_t n = 0;
+    for (uint8_t *p = start; p + sizeof(struct pi_jump_info) <= stop; p += sizeof(struct pi_jump_info))
+        n += ((const struct pi_jump_info *)p)->slot != 0;
+    struct jump_index *x = calloc(1, sizeof *x);
+    if (!x || !(x->by_sw = malloc((n ? n : 1) * sizeof *x->by_sw))) {
+        free(x);
+        return NULL;
+    }
+    for (uint8_t *p = start; p + sizeof(struct pi_jump_info) <= stop; p += sizeof(struct pi_jump_info))
+        if (((const struct pi_jump_info *)p)->slot)
+            x->by_sw[x->n++] = (const struct pi_jump_info *)p;
+    qsort(x->by_sw, x->n, sizeof *x->by_sw, by_switch);
+    x->start = start;
+    x->stop = stop;
+    x->next = indexes;
+    indexes = x;
+    return x;
+}
+
+static struct jump_index *index_of(uint8_t *start, uint8_t *stop)
+{
+    for (struct jump_index *x = indexes; x; x = x->next)
+        if (x->start == start && x->stop == stop)
+            return x;
+    return make_index(start, stop);
+}
+
+/* The first of x's infos whose byte is at or after b. */
+static uint32_t lower_bound(const struct jump_index *x, const uint8_t *b)
+{
+    uint32_t lo = 0, hi = x->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (switch_of(x->by_sw[mid]) < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* After a unit's switch bytes changed (pi.lock held). */
 void pi_sync_jumps_locked(struct pi_unit_rt *u)
 {
-    sync_slots(u->jumps_start, u->jumps_stop);
+    for (uint32_t k = 0; k < u->njumps; k++)
+        sync_one(u->jumps[k]);
+}
+
+/* The module at [lo, hi) is gone (its last unit unregistered): its index
+ * names memory that may hold another module's infos next (pi.lock held). */
+void pi_jumps_module_gone(uintptr_t lo, uintptr_t hi)
+{
+    for (struct jump_index **p = &indexes; *p;) {
+        struct jump_index *x = *p;
+        if ((uintptr_t)x->start >= lo && (uintptr_t)x->start < hi) {
+            *p = x->next;
+            free(x->by_sw);
+            free(x);
+        } else
+            p = &x->next;
+    }
 }
 
 /* Called by the unit's constructor after __perfinst_register_functions. */
@@ -54,11 +141,18 @@ PI_EXPORT void __perfinst_register_jumps(uint64_t unit_id, void *start, void *st
     pi_init();
     pthread_mutex_lock(&pi.lock);
     struct pi_unit_rt *found = pi_unit_of_id_locked(unit_id);
-    if (found) {
-        found->jumps_start = start;
-        found->jumps_stop = stop;
+    struct jump_index *x = found && found->fnon && start && stop > start ? index_of(start, stop) : NULL;
+    if (x) {
+        uint32_t a = lower_bound(x, found->fnon), b = lower_bound(x, found->fnon + found->nfuncs);
+        found->jumps = x->by_sw + a;
+        found->njumps = b - a;
+        pi_sync_jumps_locked(found);
+    } else {
+        /* a refused unit's bytes are 0: its slots go to the clean copies
+           (and without memory for the index, every slot of the module) */
+        if (found)
+            found->jumps = NULL, found->njumps = 0;
+        sync_slots(start, stop);
     }
-    /* a refused unit's bytes are 0: its slots go to the clean copies */
-    sync_slots(start, stop);
     pthread_mutex_unlock(&pi.lock);
 }

@@ -83,6 +83,7 @@ struct pi_module {
  * totals and module go into every later trace. */
 struct pi_unit_rt {
     struct pi_unit_rt *next;
+    struct pi_unit_rt *id_next;  /* the next registration of a unit id of the same hash (core.c) */
     uint64_t unit_id;
     uint32_t ncounters;
     uint32_t index;              /* registration order: slot in the thread records */
@@ -92,7 +93,8 @@ struct pi_unit_rt {
     uint32_t nfuncs;
     struct pi_module *module;
     uint64_t *totals;            /* flushed counts; updated with atomic adds */
-    uint8_t *jumps_start, *jumps_stop; /* its module's jump slots (jumps.c); NULL once unregistered */
+    const struct pi_jump_info **jumps; /* its split functions' jump infos (jumps.c); NULL once unregistered */
+    uint32_t njumps;
 };
 
 /* Where one thread's counter arrays are: p[unit->index], or NULL. */
@@ -236,6 +238,7 @@ void pi_overlay_report_unmatched_locked(void);                  /* at exit (pi.l
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
 struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id); /* the latest taken registration */
 void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */
+void pi_jumps_module_gone(uintptr_t lo, uintptr_t hi); /* jumps.c: its last unit unregistered */
 
 /* indicators.c, for armed.c */
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc);

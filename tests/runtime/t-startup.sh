@@ -95,11 +95,27 @@ t=$(called cg.big make_crc_tables)
 for u in $(seq 100); do printf 'int f%d(int x) { return x > %d ? x * 3 : x + 1; }\n' $u $u > s$u.c; done
 { for u in $(seq 100); do echo "int f$u(int);"; done
   echo 'int main(void) { int s = 0;'; for u in $(seq 100); do echo "s += f$u(7);"; done; echo 'return s == 0; }'; } > smain.c
-pi_cc -O2 -fplugin-arg-perfinst-all=count -c s[0-9]*.c smain.c
+pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-entry=jump -c s[0-9]*.c smain.c
 pi_ld -O2 -o small100 s[0-9]*.o smain.o
 PERFINST_OUT=s100.pit valgrind --tool=callgrind --callgrind-out-file=cg.s100 ./small100 2> vg.err || { cat vg.err; fail "small100 under callgrind"; }
 assert_eq "a hundred units' records: the slicing tables made once" 1 "$(called cg.s100 make_crc_tables)"
 "$PMOPT" report --format=csv --by=function ./small100 s100.pit > s100.csv || fail "pmopt cannot read s100.pit"
 assert_eq "a hundred units' functions, each entered once" 100 "$(awk -F, '$4 ~ /^f[0-9]+$/ && $2 == 1' s100.csv | wc -l)"
+# and their registration is linear in the units: each unit's constructor
+# finds its registration by its id's chain (not by walking every unit's),
+# and syncs its own functions' jump slots (the module's infos indexed
+# once), not the module's every slot
+assert_eq "one index of the module's jump infos" 1 "$(called cg.s100 make_index)"
+# (the infos: one per split function, and an empty one per unit)
+infos=$(readelf -SW small100 | awk '$2 == "__perfinst_jumpinfo" { print $6 }')
+[ -n "$infos" ] || fail "small100 has no jump infos (entry=jump)"
+splits=$(( 0x$infos / 16 - 101 ))
+[ "$splits" -ge 100 ] || fail "only $splits split functions of 101"
+assert_eq "each split function's slot synced once at start" "$splits" "$(called cg.s100 sync_one)"
+per=$(callgrind_annotate cg.s100 2> /dev/null | awk '/pi_unit_of_id_locked/ { gsub(/,/, "", $1); print $1; exit }')
+calls=$(called cg.s100 pi_unit_of_id_locked)
+[ "$calls" -ge 100 ] && [ "$((per / calls))" -lt 60 ] ||
+    fail "pi_unit_of_id_locked: $per instructions in $calls calls for 101 units"
+ok "pi_unit_of_id_locked: $per instructions in $calls calls for 101 units"
 "$PMOPT" report --format=csv ./big big.pit > /dev/null || fail "pmopt cannot read big.pit"
 ok "big.pit ($(stat -c %s big.pit) bytes) reads back"
