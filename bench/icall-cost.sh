@@ -15,6 +15,8 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 B=$top/build
 targets="1 2 3 4 5 10 16" calls=200000 record=0
 while [ $# -gt 0 ]; do
@@ -26,10 +28,7 @@ while [ $# -gt 0 ]; do
     *) echo "icall-cost: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-command -v valgrind > /dev/null || { echo "icall-cost: needs valgrind" >&2; exit 1; }
-[ -x "$B/pmopt" ] || { echo "icall-cost: build perfinst first (make)" >&2; exit 1; }
-work=$here/.work/icall-cost
-rm -rf "$work"; mkdir -p "$work"; cd "$work"
+bench_work icall-cost
 cat > rot.c <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,8 +77,4 @@ out=$work/report.md
             'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f× | %.2f× |\n", k, o, p, c, e, c / o, p / o }'
     done
 } > "$out"
-cat "$out"
-if [ "$record" = 1 ]; then
-    { echo; cat "$out"; } >> "$here/RESULTS.md"
-    echo "icall-cost: appended to bench/RESULTS.md" >&2
-fi
+bench_record "$out"

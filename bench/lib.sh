@@ -35,6 +35,15 @@ bench_record() {
     fi
 }
 
+# bench_work NAME: after checking that valgrind and perfinst's build are
+# there, a fresh bench/.work/NAME ($work) as the current directory
+bench_work() {
+    command -v valgrind > /dev/null || { echo "$1: needs valgrind" >&2; exit 1; }
+    [ -x "$here/../build/pmopt" ] || { echo "$1: build perfinst first (make)" >&2; exit 1; }
+    work=$here/.work/$1
+    rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
+}
+
 # median V...: the middle value (the lower of the two middle ones)
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 

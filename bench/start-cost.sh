@@ -16,6 +16,8 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 B=$top/build
 runs=300 record=0
 while [ $# -gt 0 ]; do
@@ -26,10 +28,7 @@ while [ $# -gt 0 ]; do
     *) echo "start-cost: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-command -v valgrind > /dev/null || { echo "start-cost: needs valgrind" >&2; exit 1; }
-[ -x "$B/pmopt" ] || { echo "start-cost: build perfinst first (make)" >&2; exit 1; }
-work=$here/.work/start-cost
-rm -rf "$work"; mkdir -p "$work"; cd "$work"
+bench_work start-cost
 cat > t.c <<'EOF'
 #include <stdio.h>
 static int f(int x) { return x * 3 + 1; }
@@ -75,8 +74,4 @@ base=$(ir o2)
         echo "| $v | $n | $((n - base)) | $tc | $pf |"
     done
 } > "$out"
-cat "$out"
-if [ "$record" = 1 ]; then
-    { echo; cat "$out"; } >> "$here/RESULTS.md"
-    echo "start-cost: appended to bench/RESULTS.md" >&2
-fi
+bench_record "$out"

@@ -1094,9 +1094,12 @@ unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max)
     g[REG_R13] = (greg_t)r[5];
     g[REG_R14] = (greg_t)r[6];
     g[REG_R15] = (greg_t)r[7];
+    /* the runtime's own frames before start are a few: the walk goes no
+       further than max frames past them (an allocation's 4, not the
+       whole stack) */
     uint64_t buf[PI_SAMPLE_MAX_FRAMES];
-    int complete;
-    int n = pi_unwind(&uc, self_lo, self_hi, buf, PI_SAMPLE_MAX_FRAMES, &complete, NULL);
+    int complete, want = max + 16 < PI_SAMPLE_MAX_FRAMES ? (int)max + 16 : PI_SAMPLE_MAX_FRAMES;
+    int n = pi_unwind(&uc, self_lo, self_hi, buf, want, &complete, NULL);
     unsigned k = 0;
     int i = 0;
     while (i < n && buf[i] != start)

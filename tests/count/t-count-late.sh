@@ -16,6 +16,17 @@
 src=$T/count/late.c
 # fn PROG TRACE: "linkage entries" per function
 fn() { "$PMOPT" report --by=function --format=csv "$1" "$2" | awk -F, 'NR > 1 { print $8, $2 }' | sort; }
+# "ENTRIES INLINED" of the function of linkage name $3 (csv of PROG TRACE)
+entries_inlined() {
+    "$PMOPT" report --by=function --format=csv "$1" "$2" |
+        awk -F, -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["linkage"] == f { print $c["entries"], $c["inlined"] }'
+}
+# gcov's execution count of function $2 (GCNO $1, read with gcov's JSON)
+gcov_count() {
+    gcov --json-format --stdout "$1" 2> /dev/null |
+        python3 -c 'import json, sys
+print([f["execution_count"] for f in json.load(sys.stdin)["files"][0]["functions"] if f["name"] == sys.argv[1]][0])' "$2"
+}
 for g in -g ""; do
     for at in cfg late; do
         pi_cc -O2 $g -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-count-at=$at -c "$src" -o $at.o
@@ -71,16 +82,11 @@ grep -q '^  function [0-9]* f \[f\.part\.[0-9]*\] .*a part the early ipa-split c
     fail "front: the early ipa-split made no f.part (the fixture wants f cut in two)"
 rm -f front.pit
 PERFINST_OUT=front.pit ./front 30 > front.out
-"$PMOPT" report --by=function --format=csv ./front front.pit |
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["linkage"] == "f" { print $c["entries"], $c["inlined"] }' > f.csv
-assert_eq "front: f's entries and those inlined" "30 0" "$(cat f.csv)"
+assert_eq "front: f's entries and those inlined" "30 0" "$(entries_inlined ./front front.pit f)"
 gcc -O2 --coverage "$T/count/late-front.c" -o fcov
 ./fcov 30 > fcov.out
 assert_eq "front: the gcov build's output" "$(cat front.out)" "$(cat fcov.out)"
-gcov --json-format --stdout fcov-late-front.gcno 2> /dev/null |
-    python3 -c 'import json, sys
-print([f["execution_count"] for f in json.load(sys.stdin)["files"][0]["functions"] if f["name"] == "f"][0])' > gf
-assert_eq "front: gcov's count of f = entries - inlined" "30" "$(cat gf)"
+assert_eq "front: gcov's count of f = entries - inlined" "30" "$(gcov_count fcov-late-front.gcno f)"
 # inlined bodies the early optimisations left no statement of
 # (late-merged.c: a second address or load FRE merged with the first's):
 # with -g their inline entry markers are kept for the count pass, and the
@@ -110,9 +116,7 @@ pi_ld -O2 -o partial partial.o
 rm -f partial.pit
 PERFINST_OUT=partial.pit ./partial 40 > partial.out
 nm partial | grep -q ' peek$' || fail "partial: peek has no copy of its own (the fixture wants one)"
-"$PMOPT" report --by=function --format=csv ./partial partial.pit |
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["linkage"] == "peek" { print $c["entries"], $c["inlined"] }' > peek
-assert_eq "partial: peek's entries and those inlined" "121 40" "$(cat peek)"
+assert_eq "partial: peek's entries and those inlined" "121 40" "$(entries_inlined ./partial partial.pit peek)"
 "$PMOPT" report --by=function --format=json ./partial partial.pit |
     python3 -c 'import json, sys
 r = [f for f in json.load(sys.stdin)["functions"] if f["linkage"] == "peek"][0]
@@ -122,7 +126,4 @@ assert_eq "partial: json's entries and inlined_entries" "121 40" "$(cat peek.jso
 gcc -O2 --coverage "$T/count/late-partial.c" -o pcov
 ./pcov 40 > pcov.out
 assert_eq "partial: the gcov build's output" "$(cat partial.out)" "$(cat pcov.out)"
-gcov --json-format --stdout pcov-late-partial.gcno 2> /dev/null |
-    python3 -c 'import json, sys
-print([f["execution_count"] for f in json.load(sys.stdin)["files"][0]["functions"] if f["name"] == "peek"][0])' > gpeek
-assert_eq "partial: gcov's count of peek = entries - inlined" "81" "$(cat gpeek)"
+assert_eq "partial: gcov's count of peek = entries - inlined" "81" "$(gcov_count pcov-late-partial.gcno peek)"
