@@ -66,11 +66,12 @@ assert_contains "another build-id is refused" err "build-id mismatch \($bid != [
 assert_contains "the export's own names stay" nosym "^ *300000200 .* spinner work\.c:21$"
 assert_not_contains "nothing is named from the other build" nosym "\.count\."
 
-# a truncated stack (a leaf without CFI that pushed: the walk stops in it)
+# a truncated stack (a leaf without CFI that pushed, called through a
+# pointer: the walk stops in it)
 # hangs from [truncated], as in pmopt's own tree
 gcc -O2 -g -c "$T/sampling/nocfi.c" -o nocfi.o
 pi_ld --pi-runtime -O2 -o nocfi nocfi.o
-PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 push > /dev/null
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 indirect > /dev/null
 "$PMOPT" export --pprof p.pb.gz ./nocfi p.pit
 "$PPROF" -traces p.pb.gz > ptraces 2> err || { cat err; fail "pprof -traces"; }
 python3 - ptraces <<'PY' || { cat ptraces; fail "pprof: spin_push's stacks end in [truncated]"; }

@@ -7,7 +7,13 @@
  *   nocfi ITERATIONS push  main → outer_push → spin_push, which pushes
  *                          rbp first and counts in it, as -O2 code uses
  *                          rbp: the word at rsp is no return address, rbp
- *                          no frame, and the walk must stop (truncated);
+ *                          no frame; the word above is the return address
+ *                          of a direct call of spin_push, which the walk
+ *                          finds by scanning (as GMP's mpn functions);
+ *   nocfi ITERATIONS indirect  main → outer_indirect → spin_push through
+ *                          a function pointer: no direct call to check
+ *                          the scanned word against, and the walk must
+ *                          stop (truncated);
  *   nocfi ITERATIONS frame main → outer_frame → spin_frame, which keeps a
  *                          frame pointer (push rbp; mov rbp, rsp, as
  *                          nasm's functions do) and pushes a register:
@@ -69,6 +75,14 @@ __attribute__((noinline)) void outer_push(unsigned long n)
     sink++;
 }
 
+void (*volatile spin_ptr)(unsigned long) = spin_push;
+
+__attribute__((noinline)) void outer_indirect(unsigned long n)
+{
+    spin_ptr(n);
+    sink++;
+}
+
 __attribute__((noinline)) void outer_frame(unsigned long n)
 {
     spin_frame(n);
@@ -86,6 +100,8 @@ int main(int argc, char **argv)
     unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000000;
     if (argc > 2 && !strcmp(argv[2], "push"))
         outer_push(n);
+    else if (argc > 2 && !strcmp(argv[2], "indirect"))
+        outer_indirect(n);
     else if (argc > 2 && !strcmp(argv[2], "frame"))
         outer_frame(n);
     else if (argc > 2 && !strcmp(argv[2], "call"))

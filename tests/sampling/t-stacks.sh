@@ -119,11 +119,47 @@ assert_contains "an FDE-less leaf: none truncated" ntree "^sampled stacks: .*: [
 "$PMOPT" export --folded nfolded n.pit
 assert_eq "one stack ends in the FDE-less leaf" 1 "$(grep -c "spin_nocfi [0-9]*$" nfolded)"
 assert_contains "main → outer → spin_nocfi" nfolded "^_start;.*;main;outer;spin_nocfi [0-9]+$"
-PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 push > /dev/null
+# a leaf that pushed and counts in rbp: the return address above it, of a
+# direct call of the leaf, found by scanning the stack
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=scan.pit ./nocfi 300000000 push > /dev/null
+"$PMOPT" report --tree scan.pit > stree
+assert_contains "a leaf that pushed: none truncated (scanned)" stree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
+"$PMOPT" export --folded sfolded scan.pit
+assert_contains "main → outer_push → spin_push" sfolded "^_start;.*;main;outer_push;spin_push [0-9]+$"
+assert_eq "one stack ends in spin_push" 1 "$(grep -c "spin_push [0-9]*$" sfolded)"
+# the same leaf in a shared library, called through its PLT entry (jmp
+# *GOT): the scanned word's call leads there, and through the GOT to it
+cat > libspin.s <<'ASM'
+	.text
+	.globl lib_spin
+	.type lib_spin, @function
+lib_spin:
+	push %rbp
+	mov %rdi, %rbp
+1:	imul $0x5851f42d, %rax, %rax
+	dec %rbp
+	jnz 1b
+	pop %rbp
+	ret
+	.size lib_spin, .-lib_spin
+	.section .note.GNU-stack,"",@progbits
+ASM
+gcc -shared -o libspin.so libspin.s
+printf 'void lib_spin(unsigned long);\nvolatile int sunk;\n__attribute__((noinline)) void lib_outer(unsigned long n) { lib_spin(n); sunk++; }\nint main(void) { lib_outer(300000000); return 0; }\n' > uselib.c
+gcc -O2 -g -c uselib.c -o uselib.o
+pi_ld --pi-runtime -O2 -o uselib uselib.o -L. -lspin -Wl,-rpath,"$PWD"
+objdump -d uselib | grep -q "call .*<lib_spin@plt>" || fail "lib_outer does not call lib_spin through the PLT (the fixture wants it)"
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=plt.pit ./uselib
+"$PMOPT" export --folded pltfolded plt.pit
+assert_contains "main → lib_outer → lib_spin, through the PLT" pltfolded "^_start;.*;main;lib_outer;lib_spin [0-9]+$"
+assert_not_contains "no lib_spin stack truncated" pltfolded "^\[truncated\];lib_spin"
+# the same leaf called through a function pointer: nothing to check a
+# scanned word against, the walk stops
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=p.pit ./nocfi 300000000 indirect > /dev/null
 "$PMOPT" report --tree p.pit > ptree
 # (not "every sample truncated": a timer may also expire once in main or in
 # the runtime's exit path, whose stacks are complete — seen under load)
-assert_contains "a leaf that pushed: truncated" ptree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, [1-9][0-9]* truncated, "
+assert_contains "a leaf that pushed, called through a pointer: truncated" ptree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, [1-9][0-9]* truncated, "
 "$PMOPT" export --folded pfolded p.pit
 assert_contains "no made-up caller: under [truncated]" pfolded "^\[truncated\];spin_push [0-9]+$"
 assert_eq "spin_push only under [truncated]" 1 "$(grep -c "spin_push" pfolded)"
