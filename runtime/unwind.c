@@ -816,44 +816,38 @@ static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
 }
 
 /* Code no FDE covers that pushed registers and keeps no frame pointer
- * (GMP's mpn functions in assembly: 68 % of their samples cut): the
+ * (GMP's mpn functions in assembly: 41-68 % of their samples cut): the
  * nearest word above rsp, within SCAN_WORDS, that is a return address
  * after a direct call (e8 rel32, in code an FDE covers) whose target — or
  * where a jump or a PLT entry there leads — is at most 64 KiB below pc:
- * the call of the function pc is in.  Only for the interrupted pc (frame
- * 0).  The registers the function may have changed without saying so
- * (rbx, rbp, r12-r15) are then unknown: made 0, so a later frame whose
- * CFA is reckoned from one of them reads outside the stack and ends the
- * walk, truncated, rather than going on wrong. */
+ * the call of the function pc is in.  0 with *slot and *ra, else -1. */
 #define SCAN_WORDS 64
-static int step_scan(uint64_t *regs, const struct bounds *b, int *exact_next)
+static int scan_return(const uint64_t *regs, const struct bounds *b, uint64_t *slot, uint64_t *ra)
 {
     uintptr_t pc = regs[RA];
     for (int k = 1; k <= SCAN_WORDS; k++) {
-        uint64_t slot = regs[SP] + 8 * (uint64_t)k, ra;
-        if (load(b, slot, &ra))
+        uint64_t at = regs[SP] + 8 * (uint64_t)k, v;
+        if (load(b, at, &v))
             return -1;
-        const struct obj *co = ra >= 5 ? obj_of(ra - 1) : NULL;
-        if (!co || ra - 5 < co->lo)
+        const struct obj *co = v >= 5 ? obj_of(v - 1) : NULL;
+        if (!co || v - 5 < co->lo)
             continue;
-        const uint8_t *call = (const uint8_t *)(ra - 5);
+        const uint8_t *call = (const uint8_t *)(v - 5);
         if (call[0] != 0xe8)
             continue;
         struct cie c;
         const uint8_t *insns, *insns_end;
         uintptr_t start;
-        if (find_fde(co, ra - 1, &c, &insns, &insns_end, &start) || ra - 5 < start)
+        if (find_fde(co, v - 1, &c, &insns, &insns_end, &start) || v - 5 < start)
             continue;
         int32_t rel;
         memcpy(&rel, call + 1, 4);
-        uintptr_t target = (uintptr_t)ra + (uintptr_t)(intptr_t)rel;
+        uintptr_t target = (uintptr_t)v + (uintptr_t)(intptr_t)rel;
         if ((target > pc || pc - target >= 65536) &&
             ((target = through_jumps(target)) > pc || pc - target >= 65536))
             continue;
-        regs[RA] = ra;
-        regs[SP] = slot + 8;
-        regs[3] = regs[BP] = regs[12] = regs[13] = regs[14] = regs[15] = 0; /* rbx rbp r12-r15 */
-        *exact_next = 0;
+        *slot = at;
+        *ra = v;
         return 0;
     }
     return -1;
@@ -911,6 +905,34 @@ static int step_frame_pointer(uint64_t *regs, const struct bounds *b, int *exact
     return 0;
 }
 
+/* The interrupted pc in code no FDE covers, not at a return address
+ * (step_stub): a frame pointer (step_frame_pointer) or a scanned return
+ * address (scan_return).  When both are found the nearer frame is the
+ * true one: the frame pointer's when its return address is the scanned
+ * one (it restores rbp too); else the scanned, and an rbp whose frame lies
+ * above it is still the caller's (the leaf made none: GMP's mul_basecase
+ * called by mul_n, which reckons its frame from rbp), kept.  The registers
+ * the leaf may have changed without saying so are then unknown, made 0
+ * (rbx, r12-r15, and rbp unless kept): a later frame whose CFA is
+ * reckoned from one of them reads outside the stack and ends the walk,
+ * truncated, rather than going on wrong. */
+static int step_leaf(uint64_t *regs, const struct bounds *b, int *exact_next)
+{
+    uint64_t slot, ra, fp = regs[BP], saved, fra;
+    int fp_ok = fp >= regs[SP] && !load(b, fp, &saved) && !load(b, fp + 8, &fra) && after_call(fra);
+    if (scan_return(regs, b, &slot, &ra))
+        return step_frame_pointer(regs, b, exact_next);
+    if (fp_ok && fp + 8 == slot)
+        return step_frame_pointer(regs, b, exact_next);
+    regs[RA] = ra;
+    regs[SP] = slot + 8;
+    regs[3] = regs[12] = regs[13] = regs[14] = regs[15] = 0; /* rbx r12-r15 */
+    if (!(fp_ok && fp + 8 > slot))
+        regs[BP] = 0;
+    *exact_next = 0;
+    return 0;
+}
+
 /* A pc in _init or _fini (look: pc, or a return address - 1): the caller's
  * frame, as a CFA rule rsp + 8 or rsp + 16 would give it.  1 when look is
  * there (-1 when the return address cannot be read), 0 when not. */
@@ -963,9 +985,7 @@ static int step(uint64_t *regs, int exact, const struct bounds *b, int *end, int
         }
         if (exact && !step_stub(regs, b, exact_next))
             return 0;
-        if (!step_frame_pointer(regs, b, exact_next))
-            return 0;
-        return exact ? step_scan(regs, b, exact_next) : -1;
+        return exact ? step_leaf(regs, b, exact_next) : step_frame_pointer(regs, b, exact_next);
     }
     struct frame_state fs, init;
     memset(&fs, 0, sizeof fs); /* R_SAME everywhere */

@@ -14,6 +14,13 @@
  *                          a function pointer: no direct call to check
  *                          the scanned word against, and the walk must
  *                          stop (truncated);
+ *   nocfi ITERATIONS alloca  main → outer_alloca → spin_rbx, which
+ *                          pushes rbx and counts in it, called by a
+ *                          function whose frame is reckoned from rbp (a
+ *                          variable-length array): rbp is outer_alloca's,
+ *                          valid, so a frame-pointer step alone would skip
+ *                          outer_alloca; the scanned return address is the
+ *                          nearer frame, and rbp is kept for outer_alloca's;
  *   nocfi ITERATIONS frame main → outer_frame → spin_frame, which keeps a
  *                          frame pointer (push rbp; mov rbp, rsp, as
  *                          nasm's functions do) and pushes a register:
@@ -37,6 +44,11 @@ __asm__(".text\n"
         " push %rbp\n mov %rdi, %rbp\n"
         "1: imul $0x5851f42d, %rax, %rax\n dec %rbp\n jnz 1b\n pop %rbp\n ret\n"
         ".size spin_push, .-spin_push\n"
+        ".globl spin_rbx\n.hidden spin_rbx\n.type spin_rbx, @function\n"
+        "spin_rbx:\n"
+        " push %rbx\n mov %rdi, %rbx\n"
+        "1: imul $0x5851f42d, %rax, %rax\n dec %rbx\n jnz 1b\n pop %rbx\n ret\n"
+        ".size spin_rbx, .-spin_rbx\n"
         ".globl spin_frame\n.hidden spin_frame\n.type spin_frame, @function\n"
         "spin_frame:\n"
         " push %rbp\n mov %rsp, %rbp\n push %rbx\n mov %rdi, %rbx\n"
@@ -51,6 +63,7 @@ __asm__(".text\n"
 void spin_nocfi(unsigned long n);
 void spin_push(unsigned long n);
 void spin_frame(unsigned long n);
+void spin_rbx(unsigned long n);
 void call_frame(unsigned long n);
 
 /* called from call_frame through a register (ff /2) */
@@ -83,6 +96,14 @@ __attribute__((noinline)) void outer_indirect(unsigned long n)
     sink++;
 }
 
+__attribute__((noinline)) void outer_alloca(unsigned long n)
+{
+    volatile char buf[(n & 15) + 16]; /* a frame reckoned from rbp */
+    buf[0] = 1;
+    spin_rbx(n);
+    sink += buf[0];
+}
+
 __attribute__((noinline)) void outer_frame(unsigned long n)
 {
     spin_frame(n);
@@ -100,6 +121,8 @@ int main(int argc, char **argv)
     unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000000;
     if (argc > 2 && !strcmp(argv[2], "push"))
         outer_push(n);
+    else if (argc > 2 && !strcmp(argv[2], "alloca"))
+        outer_alloca(n);
     else if (argc > 2 && !strcmp(argv[2], "indirect"))
         outer_indirect(n);
     else if (argc > 2 && !strcmp(argv[2], "frame"))

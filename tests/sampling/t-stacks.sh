@@ -127,6 +127,12 @@ assert_contains "a leaf that pushed: none truncated (scanned)" stree "^sampled s
 "$PMOPT" export --folded sfolded scan.pit
 assert_contains "main → outer_push → spin_push" sfolded "^_start;.*;main;outer_push;spin_push [0-9]+$"
 assert_eq "one stack ends in spin_push" 1 "$(grep -c "spin_push [0-9]*$" sfolded)"
+# a leaf that counts in rbx, called by a function whose frame is reckoned
+# from rbp: the scanned frame is the nearer, rbp kept for the caller's
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=alloca.pit ./nocfi 300000000 alloca > /dev/null
+"$PMOPT" export --folded afolded alloca.pit
+assert_contains "main → outer_alloca → spin_rbx" afolded "^_start;.*;main;outer_alloca;spin_rbx [0-9]+$"
+assert_eq "spin_rbx: one stack, none skipping outer_alloca" 1 "$(grep -c "spin_rbx" afolded)"
 # the same leaf in a shared library, called through its PLT entry (jmp
 # *GOT): the scanned word's call leads there, and through the GOT to it
 cat > libspin.s <<'ASM'
