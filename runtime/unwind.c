@@ -911,11 +911,13 @@ static int step_frame_pointer(uint64_t *regs, const struct bounds *b, int *exact
  * true one: the frame pointer's when its return address is the scanned
  * one (it restores rbp too); else the scanned, and an rbp whose frame lies
  * above it is still the caller's (the leaf made none: GMP's mul_basecase
- * called by mul_n, which reckons its frame from rbp), kept.  The registers
- * the leaf may have changed without saying so are then unknown, made 0
- * (rbx, r12-r15, and rbp unless kept): a later frame whose CFA is
- * reckoned from one of them reads outside the stack and ends the walk,
- * truncated, rather than going on wrong. */
+ * called by mul_n, which reckons its frame from rbp), kept; else the
+ * caller's rbp may be a word the leaf pushed that is a frame above the
+ * return address.  The registers the leaf may have changed without
+ * saying so are then unknown, made 0 (rbx, r12-r15, and rbp unless kept
+ * or found): a later frame whose CFA is reckoned from one of them reads
+ * outside the stack and ends the walk, truncated, rather than going on
+ * wrong. */
 static int step_leaf(uint64_t *regs, const struct bounds *b, int *exact_next)
 {
     uint64_t slot, ra, fp = regs[BP], saved, fra;
@@ -924,11 +926,23 @@ static int step_leaf(uint64_t *regs, const struct bounds *b, int *exact_next)
         return step_frame_pointer(regs, b, exact_next);
     if (fp_ok && fp + 8 == slot)
         return step_frame_pointer(regs, b, exact_next);
+    regs[3] = regs[12] = regs[13] = regs[14] = regs[15] = 0; /* rbx r12-r15 */
+    if (!(fp_ok && fp + 8 > slot)) {
+        /* the leaf used rbp: the caller's may be among the words it pushed,
+           one that is a frame above the return address (GMP's mul_basecase
+           under mul_n: all but 4 of 150 periods cut) */
+        regs[BP] = 0;
+        for (uint64_t at = regs[SP]; at < slot; at += 8) {
+            uint64_t w, wra;
+            if (!load(b, at, &w) && w > slot && !load(b, w, &saved) && !load(b, w + 8, &wra) &&
+                after_call(wra)) {
+                regs[BP] = w;
+                break;
+            }
+        }
+    }
     regs[RA] = ra;
     regs[SP] = slot + 8;
-    regs[3] = regs[12] = regs[13] = regs[14] = regs[15] = 0; /* rbx r12-r15 */
-    if (!(fp_ok && fp + 8 > slot))
-        regs[BP] = 0;
     *exact_next = 0;
     return 0;
 }

@@ -21,6 +21,10 @@
  *                          valid, so a frame-pointer step alone would skip
  *                          outer_alloca; the scanned return address is the
  *                          nearer frame, and rbp is kept for outer_alloca's;
+ *   nocfi ITERATIONS allocapush  main → outer_alloca_push → spin_push:
+ *                          the leaf saved the caller's rbp and counts in
+ *                          it; the caller's frame is reckoned from rbp,
+ *                          found among the words the leaf pushed;
  *   nocfi ITERATIONS frame main → outer_frame → spin_frame, which keeps a
  *                          frame pointer (push rbp; mov rbp, rsp, as
  *                          nasm's functions do) and pushes a register:
@@ -104,6 +108,14 @@ __attribute__((noinline)) void outer_alloca(unsigned long n)
     sink += buf[0];
 }
 
+__attribute__((noinline)) void outer_alloca_push(unsigned long n)
+{
+    volatile char buf[(n & 15) + 16]; /* a frame reckoned from rbp */
+    buf[0] = 1;
+    spin_push(n);
+    sink += buf[0];
+}
+
 __attribute__((noinline)) void outer_frame(unsigned long n)
 {
     spin_frame(n);
@@ -121,6 +133,8 @@ int main(int argc, char **argv)
     unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000000;
     if (argc > 2 && !strcmp(argv[2], "push"))
         outer_push(n);
+    else if (argc > 2 && !strcmp(argv[2], "allocapush"))
+        outer_alloca_push(n);
     else if (argc > 2 && !strcmp(argv[2], "alloca"))
         outer_alloca(n);
     else if (argc > 2 && !strcmp(argv[2], "indirect"))

@@ -133,6 +133,13 @@ PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=alloca.pit ./nocfi 300000000 alloca > /dev/
 "$PMOPT" export --folded afolded alloca.pit
 assert_contains "main → outer_alloca → spin_rbx" afolded "^_start;.*;main;outer_alloca;spin_rbx [0-9]+$"
 assert_eq "spin_rbx: one stack, none skipping outer_alloca" 1 "$(grep -c "spin_rbx" afolded)"
+# a leaf that saved rbp and counts in it under such a caller: the caller's
+# rbp found among the words the leaf pushed
+PERFINST_SAMPLE=cpu:1ms PERFINST_OUT=allocapush.pit ./nocfi 300000000 allocapush > /dev/null
+"$PMOPT" report --tree allocapush.pit > aptree
+assert_contains "allocapush: none truncated" aptree "^sampled stacks: .*: [1-9][0-9]* samples for [0-9]+ periods, 0 truncated, "
+"$PMOPT" export --folded apfolded allocapush.pit
+assert_contains "main → outer_alloca_push → spin_push" apfolded "^_start;.*;main;outer_alloca_push;spin_push [0-9]+$"
 # the same leaf in a shared library, called through its PLT entry (jmp
 # *GOT): the scanned word's call leads there, and through the GOT to it
 cat > libspin.s <<'ASM'
