@@ -496,12 +496,27 @@ void pi_note_module_locked(uintptr_t pc)
 uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p)
 {
     uint64_t sum = 0;
-    for (uint32_t i = 0; i < u->ncounters; i++) {
-        uint64_t v = p[i];
-        if (v) {
-            __atomic_fetch_add(&u->totals[i], v, __ATOMIC_RELAXED);
-            p[i] = 0;
-            sum += v;
+    uint32_t n = u->ncounters;
+    for (uint32_t i = 0; i < n; i += 8) {
+        /* most counters of a big program are 0 at its exit (every one in
+           the off mode: nginx's 118 units, 1,300 instructions a unit one
+           by one): eight tested at once */
+        uint32_t k = n - i < 8 ? n - i : 8;
+        uint64_t any = 0;
+        if (k == 8)
+            any = (p[i] | p[i + 1]) | (p[i + 2] | p[i + 3]) | (p[i + 4] | p[i + 5]) | (p[i + 6] | p[i + 7]);
+        else
+            for (uint32_t j = 0; j < k; j++)
+                any |= p[i + j];
+        if (!any)
+            continue;
+        for (uint32_t j = i; j < i + k; j++) {
+            uint64_t v = p[j];
+            if (v) {
+                __atomic_fetch_add(&u->totals[j], v, __ATOMIC_RELAXED);
+                p[j] = 0;
+                sum += v;
+            }
         }
     }
     return sum;
