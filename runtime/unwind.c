@@ -766,7 +766,7 @@ static uintptr_t through_jumps(uintptr_t target)
 {
     for (int hop = 0; hop < 2; hop++) {
         const struct obj *o = obj_of(target);
-        if (!o || target + 9 > o->hi)
+        if (!o || target + 16 > o->hi) /* (endbr64, then up to 7 bytes of jump) */
             return target;
         const uint8_t *p = (const uint8_t *)target;
         if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
@@ -1112,6 +1112,7 @@ int pi_unwind(const ucontext_t *uc, uintptr_t stack_lo, uintptr_t stack_hi, uint
 /* ---- the calling thread's own stack ---------------------------------------------------------- */
 
 static __thread uintptr_t self_lo, self_hi; /* the mapping of the calling thread's stack */
+static __thread int self_no_maps;           /* /proc/self/maps could not be read: not again */
 
 struct stack_find {
     uintptr_t sp, lo, hi;
@@ -1142,14 +1143,14 @@ unsigned pi_stack_from(uintptr_t start, uintptr_t *frames, unsigned max)
         return 1;
     }
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    if (sp < self_lo || sp >= self_hi) {
+    if ((sp < self_lo || sp >= self_hi) && !self_no_maps) {
         /* the mapping that holds this frame, read again when the frame is
            outside it (the first walk, the main thread's stack grown, another
            stack); not pthread_getattr_np, which takes memory from the
            program's heap (the main thread's reads /proc/self/maps through
            stdio) */
         struct stack_find f = {sp, 0, 0};
-        pi_maps_each(stack_line, &f);
+        self_no_maps = pi_maps_each(stack_line, &f) < 0; /* (then the walk gives start alone) */
         self_lo = f.lo;
         self_hi = f.hi;
     }
