@@ -71,12 +71,17 @@ struct func_row {
                                        u and func are then the first such caller's */
 };
 
-/* Does a row's copy K start another unit?  A unit's copies are together,
- * its parts (F.part.N) last: target clones, F.avx2 and F.default, are two
- * copies of one unit. */
+/* Does a row's copy K start another unit: no copy before it is of its
+ * unit?  The copies are sorted whole ones first, parts (F.part.N) last,
+ * so a unit whose F the inliner took whole keeps only its part (its row
+ * is a unit's all the same); target clones, F.avx2 and F.default, are two
+ * copies of one unit.  (A row has a few copies: the walk back is short.) */
 static inline int pm_copy_starts_unit(const struct func_copy *copies, uint32_t k)
 {
-    return !copies[k].part && (!k || copies[k - 1].u != copies[k].u);
+    for (uint32_t j = 0; j < k; j++)
+        if (copies[j].u == copies[k].u)
+            return 0;
+    return 1;
 }
 
 struct line_row {

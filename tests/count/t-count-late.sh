@@ -127,3 +127,13 @@ gcc -O2 --coverage "$T/count/late-partial.c" -o pcov
 ./pcov 40 > pcov.out
 assert_eq "partial: the gcov build's output" "$(cat partial.out)" "$(cat pcov.out)"
 assert_eq "partial: gcov's count of peek = entries - inlined" "81" "$(gcov_count pcov-late-partial.gcno peek)"
+# a function of which only its part is left (part-only.c: f's front
+# inlined into both callers, then f.part.0 too: the metadata's one copy of
+# f is the part, linkage f.part.0): its row is still its unit's (csv
+# nunits 1, units part-only.c; 0 and empty before)
+pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c "$T/count/part-only.c" -o part-only.o
+pi_ld -O2 -o part-only part-only.o
+PERFINST_OUT=part-only.pit ./part-only 30 > /dev/null
+"$PMOPT" report --by=function --format=csv ./part-only part-only.pit |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["function"] == "f" { print $c["linkage"], $c["entries"], $c["nunits"], $c["units"] }' > part.csv
+assert_eq "part-only: f's row (linkage, entries, nunits, units)" "f.part.0 60 1 part-only.c" "$(cat part.csv)"
