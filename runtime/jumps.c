@@ -25,8 +25,6 @@
  * registration), so that a module of N units does not sync N times its
  * every info at start (nginx: 150 units, 1,400 split functions).
  */
-#include <stdlib.h>
-
 #include "runtime.h"
 
 static const uint8_t *switch_of(const struct pi_jump_info *j)
@@ -63,11 +61,38 @@ struct jump_index {
 };
 static struct jump_index *indexes;
 
-static int by_switch(const void *a, const void *b)
+/* Heapsort of the infos by their byte's address, in place: libc's qsort
+ * may take its buffer from the program's heap, which the runtime never
+ * touches (docs/runtime.md); the infos are in link order, mostly sorted
+ * already. */
+static void sift(const struct pi_jump_info **a, size_t i, size_t n)
 {
-    const uint8_t *x = switch_of(*(const struct pi_jump_info *const *)a);
-    const uint8_t *y = switch_of(*(const struct pi_jump_info *const *)b);
-    return x < y ? -1 : x > y;
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && switch_of(a[c + 1]) > switch_of(a[c]))
+            c++;
+        if (switch_of(a[i]) >= switch_of(a[c]))
+            return;
+        const struct pi_jump_info *t = a[i];
+        a[i] = a[c];
+        a[c] = t;
+    }
+}
+
+static void sort_by_switch(const struct pi_jump_info **a, size_t n)
+{
+    size_t k = 1;
+    while (k < n && switch_of(a[k - 1]) <= switch_of(a[k]))
+        k++;
+    if (k >= n)
+        return; /* sorted already */
+    for (size_t i = n / 2; i-- > 0;)
+        sift(a, i, n);
+    for (size_t m = n; m-- > 1;) {
+        const struct pi_jump_info *t = a[0];
+        a[0] = a[m];
+        a[m] = t;
+        sift(a, 0, m);
+    }
 }
 
 static __attribute__((noinline)) struct jump_index *make_index(uint8_t *start, uint8_t *stop)
@@ -83,7 +108,7 @@ static __attribute__((noinline)) struct jump_index *make_index(uint8_t *start, u
     for (uint8_t *p = start; p + sizeof(struct pi_jump_info) <= stop; p += sizeof(struct pi_jump_info))
         if (((const struct pi_jump_info *)p)->slot)
             x->by_sw[x->n++] = (const struct pi_jump_info *)p;
-    qsort(x->by_sw, x->n, sizeof *x->by_sw, by_switch);
+    sort_by_switch(x->by_sw, x->n);
     x->start = start;
     x->stop = stop;
     x->next = indexes;
