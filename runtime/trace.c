@@ -115,9 +115,8 @@ static void out_raw(const void *p, size_t len)
    write lock, when CRC_SMALL bytes have gone byte by byte: making them
    costs about as much as 2 KB byte by byte (15,000 instructions), and
    most short processes' traces (a test suite's, configure's) are a few
-   hundred bytes.  Runs of 64 bytes
-   or more go by carry-less multiplication where the CPU has it, tables or
-   not. */
+   hundred bytes.  Runs of 64 bytes or more go by carry-less
+   multiplication where the CPU has it, tables or not. */
 #define CRC_SMALL 2048
 static uint32_t crc_tab[8][256];
 static int crc_tab_ready;
@@ -692,10 +691,11 @@ static int write_trace(const siginfo_t *si, const void *uc, int in_signal, int f
     out.off = 0;
     out.n = 0;
     out.nrecords = 0;
-    if (!in_signal && !trace_is_null)
-        pi_sharing_modules_locked(pi_note_module_locked);
-    if (!trace_is_null)
+    if (!trace_is_null) {
+        if (!in_signal)
+            pi_sharing_modules_locked(pi_note_module_locked);
         put_trace(si, uc, in_signal, final);
+    }
     int err = out.err;
     if (close(fd) && !err)
         err = errno;

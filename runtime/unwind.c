@@ -789,25 +789,33 @@ static uintptr_t through_jumps(uintptr_t target)
     return target;
 }
 
-static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
+/* Whether ra follows a direct call (e8 rel32, in code an FDE covers) of
+ * the function pc is in: the call's target, or where a jump or a PLT
+ * entry there leads, at most reach bytes below pc. */
+static int calls_into(uint64_t ra, uintptr_t pc, uintptr_t reach)
 {
-    uint64_t ra;
-    if (load(b, regs[SP], &ra) || ra < 5)
-        return -1;
-    const struct obj *co = obj_of(ra - 1);
+    const struct obj *co = ra >= 5 ? obj_of(ra - 1) : NULL;
+    if (!co || ra - 5 < co->lo)
+        return 0;
+    const uint8_t *call = (const uint8_t *)(ra - 5); /* in the object's code */
+    if (call[0] != 0xe8)
+        return 0;
     struct cie c;
     const uint8_t *insns, *insns_end;
     uintptr_t start;
-    if (!co || find_fde(co, ra - 1, &c, &insns, &insns_end, &start) || ra - 5 < start)
-        return -1;
-    const uint8_t *call = (const uint8_t *)(ra - 5); /* inside the caller's FDE: mapped code */
+    if (find_fde(co, ra - 1, &c, &insns, &insns_end, &start) || ra - 5 < start)
+        return 0;
     int32_t rel;
     memcpy(&rel, call + 1, 4);
-    if (call[0] != 0xe8)
-        return -1;
     uintptr_t target = (uintptr_t)ra + (uintptr_t)(intptr_t)rel;
-    if ((target > regs[RA] || regs[RA] - target >= 4096) &&
-        ((target = through_jumps(target)) > regs[RA] || regs[RA] - target >= 4096))
+    return (target <= pc && pc - target < reach) ||
+           ((target = through_jumps(target)) <= pc && pc - target < reach);
+}
+
+static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
+{
+    uint64_t ra;
+    if (load(b, regs[SP], &ra) || !calls_into(ra, regs[RA], 4096))
         return -1;
     regs[RA] = ra;
     regs[SP] += 8;
@@ -824,31 +832,15 @@ static int step_stub(uint64_t *regs, const struct bounds *b, int *exact_next)
 #define SCAN_WORDS 64
 static int scan_return(const uint64_t *regs, const struct bounds *b, uint64_t *slot, uint64_t *ra)
 {
-    uintptr_t pc = regs[RA];
     for (int k = 1; k <= SCAN_WORDS; k++) {
         uint64_t at = regs[SP] + 8 * (uint64_t)k, v;
         if (load(b, at, &v))
             return -1;
-        const struct obj *co = v >= 5 ? obj_of(v - 1) : NULL;
-        if (!co || v - 5 < co->lo)
-            continue;
-        const uint8_t *call = (const uint8_t *)(v - 5);
-        if (call[0] != 0xe8)
-            continue;
-        struct cie c;
-        const uint8_t *insns, *insns_end;
-        uintptr_t start;
-        if (find_fde(co, v - 1, &c, &insns, &insns_end, &start) || v - 5 < start)
-            continue;
-        int32_t rel;
-        memcpy(&rel, call + 1, 4);
-        uintptr_t target = (uintptr_t)v + (uintptr_t)(intptr_t)rel;
-        if ((target > pc || pc - target >= 65536) &&
-            ((target = through_jumps(target)) > pc || pc - target >= 65536))
-            continue;
-        *slot = at;
-        *ra = v;
-        return 0;
+        if (calls_into(v, regs[RA], 65536)) {
+            *slot = at;
+            *ra = v;
+            return 0;
+        }
     }
     return -1;
 }
