@@ -1302,6 +1302,11 @@ static unsigned int count_execute(function *fun)
        function is, and its lines as gcov's, which sees it unsplit: lines.cc) */
     bool skip = pi_skip_function(pi_split_part(fndecl) ? DECL_ORIGIN(fndecl) : fndecl);
     bool marked = (fn_dirs & (PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES)) != 0;
+    bool resolver = skip && pi_ifunc_resolver(fndecl);
+    for (int i = 0; resolver && i < nspec && !late_phase; i++)
+        warning_at(DECL_SOURCE_LOCATION(fndecl), 0, "perfinst: directive %qs ignored: %qD runs while the "
+                   "program is relocated (an %<ifunc%> resolver or called only by one), before its counters "
+                   "exist", pi_directive_name(fn_specs[i].kind), fndecl);
     if (!skip && (pi_opt.all_count || (fn_dirs & PI_D_DORMANT)))
         fn_dirs |= PI_D_COUNT; /* (a dormant class is counted from the blocks' counts) */
     const uint32_t code_dirs = PI_D_COUNT | PI_D_TYPES | PI_D_TRAP | PI_D_THRESHOLD | PI_D_CYCLES;
@@ -1385,6 +1390,10 @@ static unsigned int count_execute(function *fun)
             if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
                 warning_at(d->loc, 0, "perfinst: directive %qs ignored: %qD is marked "
                            "%<no_instrument_function%>", pi_directive_name(d->spec.kind), fndecl);
+            else if (resolver)
+                warning_at(d->loc, 0, "perfinst: directive %qs ignored: it is in %qD, which runs while "
+                           "the program is relocated (an %<ifunc%> resolver or called only by one), "
+                           "before its counters exist", pi_directive_name(d->spec.kind), fndecl);
             else
                 warning_at(d->loc, 0, "perfinst: directive %qs ignored: it is in %qD, a function the "
                            "compiler made, which perfinst does not instrument",

@@ -3090,7 +3090,8 @@ static bool own_function(tree decl)
 
 static unsigned sharing_execute(function *fun)
 {
-    if (own_function(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)))
+    if (own_function(fun->decl) || lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fun->decl)) ||
+        pi_ifunc_resolver(fun->decl))
         return 0;
     fn_marked = pi_directive_bits(DECL_ATTRIBUTES(fun->decl)) & PI_D_SHARING;
     pta_valid = opt_for_fn(fun->decl, optimize) && opt_for_fn(fun->decl, flag_tree_pta) && fun->gimple_df &&

@@ -232,6 +232,7 @@ bool pi_ctr_base_asm_template_p(const char *t); /* T is that asm's template */
 const char *pi_asm_name(tree decl);      /* its symbol as the assembly names it */
 bool pi_is_own_decl(tree decl);          /* functions and variables the plugin made */
 bool pi_skip_function(tree fndecl);      /* never instrumented (the gates' policy) */
+bool pi_ifunc_resolver(tree fndecl);     /* an ifunc resolver, or called only by them */
 bool pi_split_part(tree fndecl);         /* F.part.N of the early ipa-split (count-at=late) */
 bool pi_counted_late(tree fndecl);      /* pass-count.cc: counted after the early inliner */
 bool pi_is_lambda_function(tree fndecl); /* frontend.cc: a member of a C++ lambda's closure */

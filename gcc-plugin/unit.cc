@@ -393,16 +393,49 @@ static bool outlined_body(tree fndecl)
     return (len > 6 && strcmp(n + len - 6, ".actor") == 0) || (len > 8 && strcmp(n + len - 8, ".destroy") == 0);
 }
 
+/* An ifunc resolver (the target of an alias with attribute ifunc), or a
+ * function of the unit that only resolvers call.  It runs while the
+ * program is relocated: in a static link before the thread pointer is
+ * set (a counter there faults), in a dynamic one before the thread's
+ * counters are initialised (its counts would be overwritten). */
+static bool is_resolver(cgraph_node *node)
+{
+    ipa_ref *ref;
+    FOR_EACH_ALIAS(node, ref) {
+        symtab_node *alias = ref->referring;
+        if (alias->ifunc_resolver || lookup_attribute("ifunc", DECL_ATTRIBUTES(alias->decl)))
+            return true;
+    }
+    return false;
+}
+
+bool pi_ifunc_resolver(tree fndecl)
+{
+    cgraph_node *node = cgraph_node::get(fndecl);
+    if (!node)
+        return false;
+    node = node->ultimate_alias_target();
+    if (is_resolver(node))
+        return true;
+    if (!node->callers || node->address_taken || TREE_PUBLIC(fndecl))
+        return false;
+    for (cgraph_edge *e = node->callers; e; e = e->next_caller)
+        if (!is_resolver(e->caller->inlined_to ? e->caller->inlined_to : e->caller))
+            return false;
+    return true;
+}
+
 /* The gate of every instrumenting pass: never the plugin's own code,
  * functions the compiler made up (implicit C++ members, static
- * initialisers), or no_instrument_function ones; a C++ lambda and the
- * bodies GCC makes from the program's code (OpenMP regions, target
- * clones, coroutines) are the user's although GCC marks them artificial. */
+ * initialisers), no_instrument_function ones or ifunc resolvers; a C++
+ * lambda and the bodies GCC makes from the program's code (OpenMP
+ * regions, target clones, coroutines) are the user's although GCC marks
+ * them artificial. */
 bool pi_skip_function(tree fndecl)
 {
     return pi_is_own_decl(fndecl) ||
            (DECL_ARTIFICIAL(fndecl) && !pi_is_lambda_function(fndecl) && !outlined_body(fndecl)) ||
-           lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl));
+           lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)) || pi_ifunc_resolver(fndecl);
 }
 
 /* A part GCC's early ipa-split cut off a function (F.part.N: artificial,
