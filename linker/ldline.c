@@ -192,8 +192,11 @@ int pild_ldline_parse(int argc, char **argv, struct pild_opts *o, struct pild_li
             l->output = x + 2, l->out_argi = i, l->out_prefix = "-o", have_output = 1;
         } else if (!strncmp(x, "-l", 2) || !strncmp(x, "--library=", 10)) {
             const char *name = x[1] == '-' ? x + 10 : x[2] ? x + 2 : next;
-            if (is_gcc_runtime_lib(x) && !l->runtime_at)
+            /* (before libc too: -nostdlib with the user's own -lc -lgcc) */
+            if ((is_gcc_runtime_lib(x) || !strcmp(x, "-lc")) && !l->runtime_at)
                 l->runtime_at = i;
+            if (!strcmp(x, "-lgcc"))
+                l->has_libgcc = 1;
             if (!strcmp(x, "-lc") && !first_lc)
                 first_lc = i;
             if (!strcmp(x, "-lc"))

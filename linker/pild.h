@@ -46,6 +46,7 @@ void *pild_xrealloc(void *p, size_t n);
 char *pild_xstrdup(const char *s);
 char *pild_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pild_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pild_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pild_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int pild_verbose;
 
@@ -212,6 +213,7 @@ struct pild_link {
     int lto_plugin;         /* -plugin .../liblto_plugin.so: collect2 may run lto-wrapper */
     size_t runtime_at;      /* index in rec before which the runtime goes */
     size_t after_libc_at;   /* index in rec right after the last -lc, 0 if none */
+    int has_libgcc;         /* -lgcc among the arguments (not with -nostdlib unless given) */
     char **libdirs;
     size_t nlibdirs;
     struct pild_input *inputs;

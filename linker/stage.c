@@ -205,6 +205,10 @@ static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_n
     }
     if (is_static) {
         pild_argv_push(add, path);
+        /* its helpers from libgcc (__cpu_indicator_init, __popcountdi2):
+           -nostdlib leaves libgcc out unless the line names it */
+        if (!l->has_libgcc)
+            pild_argv_push(add, "-lgcc");
     } else {
         /* --no-as-needed: --pi-runtime links it for a program that does not
            refer to it (PERFINST_SAMPLE, PERFINST_IDLE: docs/sampling-stacks.md) */
@@ -225,6 +229,35 @@ static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_n
     pild_ldline_add_runtime(l, path);
     free(path);
     return pild_stat_and_hash(&l->inputs[l->ninputs - 1]);
+}
+
+/* Does the link take the C library, which the runtime needs: a -lc (gcc
+ * passes one unless -nostdlib or -nodefaultlibs), or libc named as a file? */
+static int links_libc(const struct pild_link *l)
+{
+    if (l->after_libc_at)
+        return 1;
+    for (size_t i = 0; i < l->ninputs; i++) {
+        const char *b = strrchr(l->inputs[i].name, '/');
+        b = b ? b + 1 : l->inputs[i].name;
+        if (l->inputs[i].kind == PILD_IN_FILE && (!strcmp(b, "libc.a") || !strncmp(b, "libc.so", 7)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the link take the C start files (crt1.o and its variants, crt0.o), whose
+ * start code runs the program's constructors? */
+static int links_start_files(const struct pild_link *l)
+{
+    for (size_t i = 0; i < l->ninputs; i++) {
+        const char *b = strrchr(l->inputs[i].name, '/');
+        b = b ? b + 1 : l->inputs[i].name;
+        size_t n = strlen(b);
+        if (l->inputs[i].kind == PILD_IN_FILE && ((n >= 6 && !strcmp(b + n - 6, "crt1.o")) || !strcmp(b, "crt0.o")))
+            return 1;
+    }
+    return 0;
 }
 
 /* ---- reading what was linked --------------------------------------------- */
@@ -349,6 +382,19 @@ int pild_stage_main(int argc, char **argv)
     int maybe = !o.force_runtime && !f.uses_runtime && f.lto_perfinst && l.lto_plugin;
     int line_only = !o.force_runtime && !f.uses_runtime && !maybe && f.uses_line_alloc;
     if ((o.force_runtime || f.uses_runtime || maybe || line_only) && !runtime_given) {
+        if (!links_libc(&l)) {
+            pild_err("%s: %s needs perfinst's runtime, which needs the C library, and this link "
+                     "leaves it out (-nostdlib or -nodefaultlibs without -lc): add -lc, or build "
+                     "that code without perfinst's directives", l.output,
+                     o.force_runtime ? "--pi-runtime" : f.uses_runtime ? f.uses_runtime
+                                                      : maybe ? f.lto_perfinst : f.uses_line_alloc);
+            return 1;
+        }
+        if (!line_only && !l.shared && !links_start_files(&l))
+            pild_warn("%s: linked without the C start files (-nostartfiles, -nostdlib): its perfinst units "
+                      "register from their constructors, which run only if its own start code "
+                      "runs them (through __libc_start_main); if it does not, it counts nothing "
+                      "and writes no trace", l.output);
         if (runtime_args(&l, &o, maybe, maybe && !f.lto_instrumented, line_only, &add) != 0)
             return 1;
         if (!line_only)

@@ -29,6 +29,14 @@ void pild_err(const char *fmt, ...)
     va_end(ap);
 }
 
+void pild_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("warning: ", fmt, ap);
+    va_end(ap);
+}
+
 void pild_note(const char *fmt, ...)
 {
     va_list ap;
