@@ -209,6 +209,14 @@ static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_n
            -nostdlib leaves libgcc out unless the line names it */
         if (!l->has_libgcc)
             pild_argv_push(add, "-lgcc");
+        /* a static program has no RTLD_NEXT: the runtime's pthread_create,
+           pthread_join and execvpe call libc.a's, pulled in here
+           (docs/runtime.md) */
+        static const char *const pull[] = {"__pthread_create", "__pthread_join", "__execvpe"};
+        for (size_t i = 0; l->is_static && !line_only && i < sizeof pull / sizeof pull[0]; i++) {
+            pild_argv_push(add, "-u");
+            pild_argv_push(add, pull[i]);
+        }
     } else {
         /* --no-as-needed: --pi-runtime links it for a program that does not
            refer to it (PERFINST_SAMPLE, PERFINST_IDLE: docs/sampling-stacks.md) */

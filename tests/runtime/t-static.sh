@@ -42,3 +42,14 @@ st=0
 ./bare threads 1 1 2> err || st=$?
 assert_eq "pthread_create failed" 10 "$st"
 assert_contains "message" err "^perfinst: pthread_create: libc's is not linked in"
+
+# Through the link stage (perfinst-ld -static), nothing to add: it pulls
+# libc.a's functions in itself, and threads start.
+rm -f perfinst.*
+pi_ld $CFIX -static -pthread -o staged "$R/prog.c" 2> staged.err || { cat staged.err >&2; fail "static link through perfinst-ld"; }
+readelf -lW staged | grep -q INTERP && fail "staged: not fully static"
+./staged threads 8 100000 2> staged.run || { cat staged.run >&2; fail "staged: threads"; }
+assert_eq "staged: the runtime says nothing" "" "$(cat staged.run)"
+f=$(only_trace "perfinst.staged.*")
+dump "$f"
+assert_contains "staged: threads counted" "$f.txt" "^counts unit=0xa11ce module=0 ncounters=3 counts=800000,0,0$"
