@@ -261,32 +261,59 @@ static void rec_whole(uint32_t type, const void *p, size_t len)
 
 /* ---- the records -------------------------------------------------------------------------------- */
 
+/* Counters base..base+k-1 of unit u summed over the threads into v (own:
+ * the calling thread's block, read through the unit's getter). */
+static void sum_chunk(const struct pi_unit_rt *u, const uint64_t *own, uint32_t base, uint32_t k,
+                      uint64_t *v)
+{
+    struct pi_thread *me = pi_self;
+    for (uint32_t j = 0; j < k; j++)
+        v[j] = __atomic_load_n(&u->totals[base + j], __ATOMIC_RELAXED) + (own ? own[base + j] : 0);
+    for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
+        if (!PI_LOAD(&t->used) || (own && t == me))
+            continue;
+        volatile uint64_t *p = pi_slot_get(t, u->index);
+        if (!p || p == own)
+            continue;
+        for (uint32_t j = 0; j < k; j++)
+            v[j] += p[base + j];
+    }
+}
+
+/* A unit's COUNTS record; none when all its counters are 0 (a reader takes
+ * a unit without one as all 0: docs/formats.md), so that a process of a
+ * program of many units writes those it ran, not all of them. */
 static void put_counts(struct pi_unit_rt *u, int in_signal)
 {
     uint64_t *(*tls_get)(void) = PI_LOAD(&u->tls_get);
     uint64_t *own = !in_signal && tls_get ? tls_get() : NULL;
-    struct pi_thread *me = pi_self;
+    uint64_t v[64], any = 0;
+    uint32_t first = 0; /* the first chunk with a count: those before it are 0 */
+    for (; first < u->ncounters && !any; first += 64) {
+        uint32_t k = u->ncounters - first < 64 ? u->ncounters - first : 64;
+        sum_chunk(u, own, first, k, v);
+        for (uint32_t j = 0; j < k; j++)
+            any |= v[j];
+    }
+    if (!any)
+        return;
+    first -= 64;
     struct pi_rec_counts rc = {.unit_id = u->unit_id, .module = u->module->index,
                                .ncounters = u->ncounters};
     rec_begin(PI_REC_COUNTS);
     out_put(&rc, sizeof rc);
     for (uint32_t base = 0; base < u->ncounters; base += 64) {
-        uint64_t v[64], any = 0;
         uint32_t k = u->ncounters - base < 64 ? u->ncounters - base : 64;
-        for (uint32_t j = 0; j < k; j++)
-            v[j] = __atomic_load_n(&u->totals[base + j], __ATOMIC_RELAXED) +
-                   (own ? own[base + j] : 0);
-        for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
-            if (!PI_LOAD(&t->used) || (own && t == me))
-                continue;
-            volatile uint64_t *p = pi_slot_get(t, u->index);
-            if (!p || p == own)
-                continue;
+        any = 0;
+        if (base < first) {
+            memset(v, 0, sizeof v);
+        } else if (base > first) {
+            sum_chunk(u, own, base, k, v);
             for (uint32_t j = 0; j < k; j++)
-                v[j] += p[base + j];
+                any |= v[j];
+        } else {
+            any = 1; /* (v holds it from the scan) */
         }
-        for (uint32_t j = 0; j < k; j++)
-            any |= v[j];
         if (!any && k * sizeof v[0] == PI_ZERO_CHUNK)
             out_put_zero_chunk();
         else
