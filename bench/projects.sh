@@ -330,7 +330,8 @@ relink_one() {
 }
 
 # cg_instr V: callgrind's instruction count of the test workload, summed
-# over its processes (valgrind's messages in $PW/V.cg/, one file each)
+# over its processes (valgrind's messages in $PW/V.cg/, one file each;
+# printf %.0f: Debian's awk, mawk, prints a sum past 2^31 as 3.98335e+09)
 cg_instr() {
     local v=$1
     say "$NAME: callgrind $v"
@@ -338,7 +339,7 @@ cg_instr() {
     (cd "$(vdir "$v")" && PERFINST_OUT=/dev/null P_SCALE=$P_VGSCALE p_workload test valgrind --tool=callgrind \
         --callgrind-out-file=/dev/null --log-file="$PW/$v.cg/%p.log") > /dev/null 2>&1 ||
         { note "$v: callgrind failed"; echo "-"; return; }
-    cat "$PW/$v.cg"/*.log | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+    cat "$PW/$v.cg"/*.log | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # cachegrind_i1 V: "I1MISSES IREFS" of the test workload, summed likewise
@@ -350,7 +351,7 @@ cachegrind_i1() {
         --cachegrind-out-file=/dev/null --log-file="$PW/$v.cachegrind/%p.log") > /dev/null 2>&1 ||
         { note "$v: cachegrind failed"; echo "- -"; return; }
     cat "$PW/$v.cachegrind"/*.log |
-        awk '/I1 *misses:/ { gsub(",", "", $4); m += $4 } /I *refs:/ { gsub(",", "", $4); r += $4 } END { print m + 0, r + 0 }'
+        awk '/I1 *misses:/ { gsub(",", "", $4); m += $4 } /I *refs:/ { gsub(",", "", $4); r += $4 } END { printf "%.0f %.0f\n", m, r }'
 }
 
 # spot_check: every function gcov and perfinst both count, entries compared
