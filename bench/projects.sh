@@ -38,7 +38,7 @@
 #
 #   --record   append the table to bench/RESULTS.md
 #   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2
-#              zlib tinyxml2 cmark expat)
+#              zlib tinyxml2 cmark expat busybox)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --shifts N the relink's and BOLT's I1 misses also at N shifts (default
 #              8; 1: as built only): the relink's programs relinked again
@@ -80,7 +80,7 @@ W=${W:-$here/.work/projects}
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2 zlib tinyxml2 cmark expat"
+ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2 zlib tinyxml2 cmark expat busybox"
 record=0 keep=0 only=$ALL table_only=0 shifts=8 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -330,7 +330,8 @@ relink_one() {
 }
 
 # cg_instr V: callgrind's instruction count of the test workload, summed
-# over its processes (valgrind's messages in $PW/V.cg/, one file each)
+# over its processes (valgrind's messages in $PW/V.cg/, one file each;
+# printf %.0f: Debian's awk, mawk, prints a sum past 2^31 as 3.98335e+09)
 cg_instr() {
     local v=$1
     say "$NAME: callgrind $v"
@@ -338,7 +339,7 @@ cg_instr() {
     (cd "$(vdir "$v")" && PERFINST_OUT=/dev/null P_SCALE=$P_VGSCALE p_workload test valgrind --tool=callgrind \
         --callgrind-out-file=/dev/null --log-file="$PW/$v.cg/%p.log") > /dev/null 2>&1 ||
         { note "$v: callgrind failed"; echo "-"; return; }
-    cat "$PW/$v.cg"/*.log | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+    cat "$PW/$v.cg"/*.log | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # cachegrind_i1 V: "I1MISSES IREFS" of the test workload, summed likewise
@@ -350,7 +351,7 @@ cachegrind_i1() {
         --cachegrind-out-file=/dev/null --log-file="$PW/$v.cachegrind/%p.log") > /dev/null 2>&1 ||
         { note "$v: cachegrind failed"; echo "- -"; return; }
     cat "$PW/$v.cachegrind"/*.log |
-        awk '/I1 *misses:/ { gsub(",", "", $4); m += $4 } /I *refs:/ { gsub(",", "", $4); r += $4 } END { print m + 0, r + 0 }'
+        awk '/I1 *misses:/ { gsub(",", "", $4); m += $4 } /I *refs:/ { gsub(",", "", $4); r += $4 } END { printf "%.0f %.0f\n", m, r }'
 }
 
 # spot_check: every function gcov and perfinst both count, entries compared

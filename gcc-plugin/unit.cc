@@ -894,9 +894,20 @@ static std::string unit_chunk(void)
     u.nlines = lines.length();
     u.ncounters = ncounters;
     u.source = pi_unit_str(pi_unit_source()); /* the key, paths.cc */
+    /* the level as it was given: -Os and -Oz are optimize 2 to GCC, -Og 1,
+       -Ofast 3 (BusyBox builds with -Os: "-O2" said otherwise) */
+    char level[16];
+    if (optimize_fast)
+        snprintf(level, sizeof level, "fast");
+    else if (optimize_debug)
+        snprintf(level, sizeof level, "g");
+    else if (optimize_size)
+        snprintf(level, sizeof level, "%s", optimize_size == 2 ? "z" : "s");
+    else
+        snprintf(level, sizeof level, "%d", optimize);
     char producer[256];
-    snprintf(producer, sizeof producer, "perfinst %s gcc %s -O%d", PERFINST_VERSION,
-             version_string, optimize);
+    snprintf(producer, sizeof producer, "perfinst %s gcc %s -O%s", PERFINST_VERSION,
+             version_string, level);
     u.producer = pi_unit_str(producer);
     u.line_size = 64;
     u.strtab_size = strtab.size();

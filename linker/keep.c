@@ -16,7 +16,10 @@
  * the copy to the linker where the recorded command line named the
  * temporary.  Copies left by an earlier link of the same output with more
  * temporaries are removed.  An output directory that cannot take them
- * (read-only) gets a note and the temporaries stay recorded as they were. */
+ * (read-only) gets a note and the temporaries stay recorded as they were.
+ * An output that is not a regular file (-o /dev/null, a FIFO: piout.h)
+ * keeps none: nothing will plan or relink it, and its directory (/dev)
+ * is no place for them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,6 +29,7 @@
 #include <unistd.h>
 
 #include "pild.h"
+#include "piout.h"
 
 /* Is PATH (absolute, resolved) one of gcc's temporary objects: ccXXXXXX.o
  * in the directory gcc takes them from (TMPDIR, TMP, TEMP, else /tmp or
@@ -94,6 +98,11 @@ static int copy_file(const char *src, const char *dst)
 
 void pild_keep_temporaries(struct pild_link *l)
 {
+    /* An output that is a device or a FIFO (`gcc ... x.c -o /dev/null`, the
+       link tests of BusyBox's Makefile.flags) leaves nothing to plan or
+       relink, and the directory beside it (/dev) is no place for copies */
+    if (pi_out_in_place(l->output))
+        return;
     const char *slash = strrchr(l->output, '/');
     char *dir = slash ? pild_xasprintf("%.*s/.perfinst-objs", (int)(slash - l->output), l->output)
                       : pild_xstrdup(".perfinst-objs");

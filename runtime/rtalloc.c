@@ -85,9 +85,13 @@ static unsigned class_of(size_t n)
     return k;
 }
 
-void *pi_rt_malloc(size_t n)
+/* A block of n bytes; *fresh set when its memory comes straight from a
+ * mapping, never handed out before (zero already: calloc need not clear
+ * it). */
+static void *rt_alloc(size_t n, int *fresh)
 {
     pthread_once(&rt_once, rt_setup);
+    *fresh = 1;
     if (n > SIZE_MAX - RT_HDR - 4096)
         return NULL;
     if (n > (16u << (RT_CLASSES - 1))) { /* its own mapping; the span record at its start */
@@ -111,9 +115,10 @@ void *pi_rt_malloc(size_t n)
     size_t size = RT_HDR + (16u << k);
     pthread_mutex_lock(&rt_lock);
     char *b = free_list[k];
-    if (b)
+    if (b) {
         free_list[k] = *(void **)(b + RT_HDR);
-    else {
+        *fresh = 0;
+    } else {
         if (!cur || (size_t)(end - cur) < size) {
             char *c = rt_map(RT_CHUNK);
             if (!c) {
@@ -138,12 +143,22 @@ void *pi_rt_malloc(size_t n)
     return b + RT_HDR;
 }
 
+void *pi_rt_malloc(size_t n)
+{
+    int fresh;
+    return rt_alloc(n, &fresh);
+}
+
+/* Fresh memory is not cleared again: a program of many units (BusyBox's
+ * 558, 43,000 counters) cleared 345 KB of new pages at its start, a sixth
+ * of the runtime's fixed cost in each of its short processes. */
 void *pi_rt_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    void *p = pi_rt_malloc(n * size);
-    if (p)
+    int fresh;
+    void *p = rt_alloc(n * size, &fresh);
+    if (p && !fresh)
         memset(p, 0, n * size);
     return p;
 }

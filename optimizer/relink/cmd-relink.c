@@ -276,6 +276,28 @@ static const char *script_option(const char *a, const char *next, int *two)
     return NULL;
 }
 
+/* ld options that only describe the link, written to a file of their own or
+ * printed: the map (-Map FILE, -M), --verbose, --trace, --cref.  The replay
+ * leaves them out: BusyBox's scripts/trylink links with `-Wl,-Map,
+ * busybox_unstripped.map -Wl,--verbose`, and each relink overwrote the
+ * program's map with the relinked copy's and printed ld's default script
+ * and every file it tried (1,200 lines).  1 (and *two: it takes the next
+ * argument) for such an option. */
+static int listing_option(const char *a, const char *next, int *two)
+{
+    static const char *const alone[] = {"-M", "--print-map", "--verbose", "-t", "--trace",
+                                        "--cref", "-cref"};
+    *two = 0;
+    if ((!strcmp(a, "-Map") || !strcmp(a, "--Map")) && next)
+        return *two = 1, 1;
+    if (!strncmp(a, "-Map=", 5) || !strncmp(a, "--Map=", 6) || !strncmp(a, "--verbose=", 10))
+        return 1;
+    for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++)
+        if (!strcmp(a, alone[i]))
+            return 1;
+    return 0;
+}
+
 /* The recorded collect2 command line, to run through the link stage again
  * (perfinst-ld --pi-collect2, which adds the runtime again when the inputs
  * need it); -1 after a message. */
@@ -323,6 +345,10 @@ static int read_recipe(const struct pi_meta *m, const char *prog, const char *pi
     for (uint32_t i = 1; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         int two;
+        if (listing_option(a, next, &two)) {
+            i += (uint32_t)two;
+            continue;
+        }
         const char *sc = script_option(a, next, &two);
         if (sc && earlier_relink(sc)) {
             i += (uint32_t)two; /* the script or order of an earlier relink */

@@ -6,6 +6,7 @@
  *
  *   pmopt report --tree [--what=sampled|idle|to|from] [--min=PCT] [PROG] TRACE...
  */
+#include <gelf.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,69 @@
 #include "pmopt.h"
 #include "report-html.h"
 #include "stacks.h"
+
+/* How many of PROG's functions (sized STT_FUNC symbols) its .eh_frame_hdr
+ * table has an FDE for, at most: *nfde and *nfunc; -1 when PROG cannot
+ * tell (no symbol table, a table of another encoding). */
+static int unwind_coverage(const char *prog, uint64_t *nfde, uint64_t *nfunc)
+{
+    int fd, rc = -1;
+    Elf *e = pm_elf_open(prog, &fd);
+    size_t shstr;
+    *nfde = *nfunc = 0;
+    int have_hdr = 0, have_sym = 0;
+    if (e && !elf_getshdrstrndx(e, &shstr)) {
+        Elf_Scn *scn = NULL;
+        while ((scn = elf_nextscn(e, scn))) {
+            GElf_Shdr sh;
+            const char *nm;
+            Elf_Data *d;
+            if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(e, shstr, sh.sh_name)))
+                continue;
+            if (!strcmp(nm, ".eh_frame_hdr") && (d = elf_getdata(scn, NULL)) && d->d_buf &&
+                d->d_size >= 12) {
+                const unsigned char *h = d->d_buf;
+                /* version 1, eh_frame_ptr sdata4 (any application), fde_count udata4 */
+                if (h[0] == 1 && (h[1] & 0x0f) == 0x0b && h[2] == 0x03) {
+                    uint32_t n;
+                    memcpy(&n, h + 8, 4);
+                    *nfde = n, have_hdr = 1;
+                }
+            } else if (sh.sh_type == SHT_SYMTAB && (d = elf_getdata(scn, NULL))) {
+                size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+                for (size_t i = 0; i < n; i++) {
+                    GElf_Sym sym;
+                    if (gelf_getsym(d, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+                        sym.st_size && sym.st_shndx != SHN_UNDEF)
+                        (*nfunc)++;
+                }
+                have_sym = 1;
+            }
+        }
+        rc = have_sym && *nfunc ? 0 : -1;
+        (void)have_hdr; /* no table at all: no FDE */
+    }
+    pm_elf_close(e, fd);
+    return rc;
+}
+
+/* Most samples truncated and PROG without unwind tables for most of its
+ * functions (BusyBox's Makefile.flags: -fno-asynchronous-unwind-tables
+ * -fno-unwind-tables -fomit-frame-pointer): say so, and what to add.  The
+ * runtime unwinds by the loaded .eh_frame_hdr; -g's .debug_frame is not
+ * loaded. */
+static void note_no_unwind(const char *prog, uint64_t taken, uint64_t truncated)
+{
+    uint64_t nfde, nfunc;
+    if (!prog || !taken || truncated * 2 < taken || unwind_coverage(prog, &nfde, &nfunc) ||
+        nfde * 2 >= nfunc)
+        return;
+    pm_note("%llu of %llu samples are truncated: %s has unwind tables (.eh_frame) for %llu of "
+            "its %llu functions (compiled with -fno-asynchronous-unwind-tables?), and a stack "
+            "ends at its first frame without one: add -fasynchronous-unwind-tables after the "
+            "build's own flags", (unsigned long long)truncated, (unsigned long long)taken,
+            prog, (unsigned long long)nfde, (unsigned long long)nfunc);
+}
 
 static void print_sampled(const struct stk_tree *t, uint32_t n, const int *w, uint64_t all, double min_pct)
 {
@@ -272,6 +336,8 @@ int cmd_report_tree(int argc, char **argv)
         print_breakdown(&t, w, 0);
         printf("  total%%   self%%    total     self  function\n");
         print_sampled(&t, 0, w, all, min_pct);
+        if (t.ss.has_stats)
+            note_no_unwind(prog, s->taken, s->truncated);
         shown = 1;
     }
     if (show_idle && (t.have[STK_TO] || t.have[STK_FROM] || t.ss.has_idle)) {

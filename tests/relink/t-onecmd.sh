@@ -47,3 +47,14 @@ PERFINST_OUT=t2.pit ./prog > /dev/null
 rm .perfinst-objs/prog.0.o
 expect_fail "plan with its object gone" "$PMOPT" plan --order=exttsp --rebuild -o gone.fb prog t2.pit
 assert_contains "the error names the object" err "1 of the objects prog was linked from is gone \(.*\.perfinst-objs/prog\.0\.o\)"
+# compiled and linked into a device or a FIFO (BusyBox's Makefile.flags
+# tries `$(CC) $(CFLAGS) -lcrypt -o /dev/null bb_libtest.c`): no copies,
+# and no .perfinst-objs beside the output (it was /dev/.perfinst-objs)
+mkdir -p dev
+through_fifo dev/out.fifo from-fifo pi_ld $F main.c -L. -llib -Wl,-rpath,"$PWD" -o dev/out.fifo
+assert_eq "-o FIFO: exit status" 0 "$fifo_rc"
+if null_device dev/nul; then
+    pi_ld $F main.c -L. -llib -Wl,-rpath,"$PWD" -o dev/nul
+    assert_null_device "-o to a character device" dev/nul
+fi
+assert_eq "no objects kept beside a device or a FIFO" "" "$(ls -A dev | grep -v -x -e out.fifo -e nul || true)"
