@@ -280,6 +280,37 @@ static void sum_chunk(const struct pi_unit_rt *u, const uint64_t *own, uint32_t 
     }
 }
 
+/* Whether any of n counters at p is not 0: eight tested at once (the scan
+ * for units that counted nothing reads every counter of a big program). */
+static int any_of(const volatile uint64_t *p, uint32_t n)
+{
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        if ((p[i] | p[i + 1]) | (p[i + 2] | p[i + 3]) | (p[i + 4] | p[i + 5]) | (p[i + 6] | p[i + 7]))
+            return 1;
+    for (; i < n; i++)
+        if (p[i])
+            return 1;
+    return 0;
+}
+
+/* Whether unit u counted anything: its totals, the calling thread's block
+ * (own) or another thread's. */
+static int unit_counted(const struct pi_unit_rt *u, const uint64_t *own)
+{
+    if (any_of(u->totals, u->ncounters) || (own && any_of(own, u->ncounters)))
+        return 1;
+    struct pi_thread *me = pi_self;
+    for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
+        if (!PI_LOAD(&t->used) || (own && t == me))
+            continue;
+        volatile uint64_t *p = pi_slot_get(t, u->index);
+        if (p && p != own && any_of(p, u->ncounters))
+            return 1;
+    }
+    return 0;
+}
+
 /* A unit's COUNTS record; none when all its counters are 0 (a reader takes
  * a unit without one as all 0: docs/formats.md), so that a process of a
  * program of many units writes those it ran, not all of them. */
@@ -287,33 +318,18 @@ static void put_counts(struct pi_unit_rt *u, int in_signal)
 {
     uint64_t *(*tls_get)(void) = PI_LOAD(&u->tls_get);
     uint64_t *own = !in_signal && tls_get ? tls_get() : NULL;
-    uint64_t v[64], any = 0;
-    uint32_t first = 0; /* the first chunk with a count: those before it are 0 */
-    for (; first < u->ncounters && !any; first += 64) {
-        uint32_t k = u->ncounters - first < 64 ? u->ncounters - first : 64;
-        sum_chunk(u, own, first, k, v);
-        for (uint32_t j = 0; j < k; j++)
-            any |= v[j];
-    }
-    if (!any)
+    if (!unit_counted(u, own))
         return;
-    first -= 64;
     struct pi_rec_counts rc = {.unit_id = u->unit_id, .module = u->module->index,
                                .ncounters = u->ncounters};
     rec_begin(PI_REC_COUNTS);
     out_put(&rc, sizeof rc);
     for (uint32_t base = 0; base < u->ncounters; base += 64) {
+        uint64_t v[64], any = 0;
         uint32_t k = u->ncounters - base < 64 ? u->ncounters - base : 64;
-        any = 0;
-        if (base < first) {
-            memset(v, 0, sizeof v);
-        } else if (base > first) {
-            sum_chunk(u, own, base, k, v);
-            for (uint32_t j = 0; j < k; j++)
-                any |= v[j];
-        } else {
-            any = 1; /* (v holds it from the scan) */
-        }
+        sum_chunk(u, own, base, k, v);
+        for (uint32_t j = 0; j < k; j++)
+            any |= v[j];
         if (!any && k * sizeof v[0] == PI_ZERO_CHUNK)
             out_put_zero_chunk();
         else
