@@ -1029,9 +1029,11 @@ static unsigned tail_calls(vec<line> *lines, unsigned first, unsigned last, cons
 }
 
 /* F's body once its calls are tail calls: where it calls nothing and
- * touches the stack only with one `subq $N, %rsp` as its first instruction
- * and `addq $N, %rsp` before its jumps out and returns (the copy's frame
- * kept the stack aligned for its calls), the frame goes: those lines and
+ * touches the stack only with one `subq $N, %rsp` (its first instruction,
+ * or the first of the block after an early exit's test where GCC
+ * shrink-wrapped the copy) and `addq $N, %rsp` before its jumps out and
+ * returns (the copy's frame kept the stack aligned for its calls), every
+ * path is balanced without them, and the frame goes: those lines and
  * their .cfi_def_cfa_offset lines (CFA %rsp+8 throughout, as -O2's leaf
  * has it).  Nothing else may name the stack pointer, push, pop or be a
  * program's asm; the CFI may only be those offsets and remember/restore.
@@ -1053,8 +1055,11 @@ static bool drop_leaf_frame(char *body)
             snprintf(o2, sizeof o2, "\t.cfi_def_cfa_offset 8");
             if (!equals(l, sub))
                 sub[0] = 0;
+            break;
         }
-        break;
+        if (contains(l, "%rsp") || contains(l, "%esp") || starts(l, "\tcall") || starts(l, "\tpush") ||
+            starts(l, "\tpop"))
+            break; /* (the stack used before: the check below refuses it) */
     }
     if (!sub[0])
         return false;

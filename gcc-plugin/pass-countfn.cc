@@ -406,10 +406,58 @@ static void copy_options(tree copy, int level)
  * 3 % of cc1's instructions on Lua's lparser.c (bench/RESULTS.md,
  * 2026-11-30 02:30).  PLUGIN_OVERRIDE_GATE: GCC_DATA is the gate's
  * answer. */
+/* Shrink-wrapping (pro_and_epilogue) puts the prologue after an early
+ * exit's test only if it may copy the blocks both ways share (the return
+ * block), each within a size: param max-grow-copy-bb-insns times a jump's
+ * length, 16 bytes on x86-64.  GCC sizes an asm at 128 bytes a line there,
+ * so perfinst's asms -- a site marker, which is no code, a counter
+ * update -- made every such block too big to copy: each counted function
+ * pushed its registers before its first test, and so did its clean copy
+ * made of that code (clean-copies=final; BusyBox's awk handle_special,
+ * 3.3 instructions a call at -O2, ran 20 in the off mode).  For that pass
+ * the parameter grows by what perfinst's asms add to the block that has
+ * most of them, in jumps, and is restored at the next pass. */
+static int sw_saved_param = -1;
+
+static unsigned perfinst_asm_length(function *fun)
+{
+    unsigned most = 0;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) {
+        unsigned len = 0;
+        rtx_insn *insn;
+        FOR_BB_INSNS(bb, insn) {
+            const char *t = NONDEBUG_INSN_P(insn) ? pi_rtl_asm_template(insn) : NULL;
+            if (t && (strncmp(t, "# perfinst", 10) == 0 || strstr(t, "__perfinst")))
+                len += get_attr_min_length(insn);
+        }
+        most = len > most ? len : most;
+    }
+    return most;
+}
+
+static void shrinkwrap_allowance(bool run)
+{
+    if (sw_saved_param >= 0) {
+        param_max_grow_copy_bb_insns = sw_saved_param;
+        sw_saved_param = -1;
+    }
+    if (!run || strcmp(current_pass->name, "pro_and_epilogue") != 0 || !flag_shrink_wrap)
+        return;
+    unsigned len = perfinst_asm_length(cfun), jump = get_uncond_jump_length();
+    if (len && jump) {
+        sw_saved_param = param_max_grow_copy_bb_insns;
+        param_max_grow_copy_bb_insns += (len + jump - 1) / jump;
+    }
+}
+
 static void lean_gate(void *gcc_data, void *)
 {
-    if (!cfun || !current_pass || current_pass->type != RTL_PASS || !current_pass->name)
+    if (!cfun || !current_pass || current_pass->type != RTL_PASS || !current_pass->name) {
+        shrinkwrap_allowance(false);
         return;
+    }
+    shrinkwrap_allowance(*(bool *)gcc_data);
     /* clean-copies=final: f's RTL is one asm, which throws nothing: RTL's
        "nothrow" would mark f nothrow, and a caller compiled after it
        would list no call site for its calls of f, so that an exception
