@@ -356,6 +356,30 @@ static int is_object(Elf *e, const char *where, int *yes)
     return 0;
 }
 
+/* A shared library with perfinst units (.perfinst) but no link recipe
+ * (.perfinst.link): its link did not run the link stage, which always adds
+ * the recipe (libtool before 2.4.7 keeps -specs= out of a shared library's
+ * link: its units count, but pmopt plan --order and relink cannot use it,
+ * and a program linked without perfinst finds its counters' symbols
+ * undefined). */
+static int unstaged_shlib(Elf *e)
+{
+    GElf_Ehdr eh;
+    size_t shstrndx;
+    if (!gelf_getehdr(e, &eh) || eh.e_type != ET_DYN || elf_getshdrstrndx(e, &shstrndx) != 0)
+        return 0;
+    int meta = 0, link = 0;
+    for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
+            continue;
+        meta |= !strcmp(name, PI_SECTION_META);
+        link |= !strcmp(name, PI_SECTION_LINK);
+    }
+    return meta && !link;
+}
+
 static int scan_archive(int fd, Elf *ar, const char *shown, int check, struct pild_facts *f)
 {
     Elf_Cmd cmd = ELF_C_READ_MMAP;
@@ -399,6 +423,12 @@ int pild_scan_file(const char *path, const char *shown, int check, struct pild_f
         rc = is_object(e, shown, &obj);
         if (rc == 0 && obj)
             rc = scan_object(e, shown, 0, check, f);
+        else if (rc == 0 && check && unstaged_shlib(e)) {
+            first(&f->unstaged, shown);
+            /* it needs the runtime but does not name it (no DT_NEEDED): the
+               program links it for the library */
+            first(&f->uses_runtime, shown);
+        }
     } /* linker scripts, sources and other files: nothing to read */
     if (e)
         elf_end(e);
@@ -454,7 +484,7 @@ void pild_facts_free(struct pild_facts *f)
         free(f->units[i].where);
     free(f->units);
     free(f->uses_runtime), free(f->uses_line_alloc), free(f->cplusplus), free(f->lto_perfinst), free(f->lto_instrumented);
-    free(f->tls_exec), free(f->tls_exec_member), free(f->falign);
+    free(f->tls_exec), free(f->tls_exec_member), free(f->falign), free(f->unstaged);
     for (size_t i = 0; i < f->nsorted; i++)
         free(f->sorted[i].name);
     free(f->sorted);

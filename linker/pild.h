@@ -149,6 +149,10 @@ struct pild_facts {
                               units and executable-only TLS (compiled without -fPIC) */
     char *tls_exec_member; /* the same in an archive member (maybe not linked) */
     int want_tls;          /* look for tls_exec (a -shared link) */
+    char *unstaged;        /* the first shared library among the inputs with perfinst units
+                              (.perfinst) but no link recipe (.perfinst.link): linked
+                              without the link stage (libtool before 2.4.7 drops -specs=
+                              from a shared library's link) */
     /* order-align=bolt (falign.c): the first object whose unit asks for the
        ordered functions' alignment (.perfinst.falign "TO:MAX"), and every
        .text.sorted.* input section's name and alignment */

@@ -385,6 +385,13 @@ int pild_stage_main(int argc, char **argv)
     int runtime_given = 0;
     if (scan_inputs(&l, &f, &runtime_given) != 0 || check_inputs(&l, &f) != 0)
         return 1;
+    if (f.unstaged)
+        pild_note("%s has perfinst units but was linked without perfinst's link stage (it has no "
+                  PI_SECTION_LINK "): its link had no -specs=%s/perfinst.specs, which libtool "
+                  "before 2.4.7 leaves out of a shared library's link; its counts are read, but "
+                  "pmopt plan --order and pmopt relink refuse it, and a program linked without "
+                  "perfinst finds its counters' symbols undefined (docs/adopting.md, libtool)",
+                  f.unstaged, pild_plugindir());
     struct pild_argv add = {0};
     uint32_t flags = 0;
     int maybe = !o.force_runtime && !f.uses_runtime && f.lto_perfinst && l.lto_plugin;

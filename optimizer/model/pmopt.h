@@ -22,6 +22,11 @@ int pm_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
 const char *pm_one_operand(int argc, char **argv, const char *what, void (*help)(FILE *),
                            int *status);
 
+/* Why a file has no .perfinst.link, for the messages that refuse it: ""
+ * when it holds no perfinst units, else that its link did not run
+ * perfinst's link stage (libtool before 2.4.7 drops -specs= from a shared
+ * library's link); a static string beginning with "; " */
+const char *pm_no_link_why(const struct pi_meta *m);
 /* The file name part of a path. */
 const char *pm_basename(const char *path);
 /* Does a path name a shared library (lib*.so, *.so.N)? */

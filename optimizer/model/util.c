@@ -80,6 +80,16 @@ const char *pm_one_operand(int argc, char **argv, const char *what, void (*help)
     return argv[optind];
 }
 
+const char *pm_no_link_why(const struct pi_meta *m)
+{
+    if (!m->nunits)
+        return "";
+    return "; it has perfinst units, so it was compiled with the plugin but linked without "
+           "perfinst's link stage: its link had no -specs=.../perfinst.specs (pkg-config --libs "
+           "perfinst), which libtool before 2.4.7 leaves out of a shared library's link "
+           "(docs/adopting.md, libtool)";
+}
+
 const char *pm_basename(const char *path)
 {
     const char *s = strrchr(path, '/');

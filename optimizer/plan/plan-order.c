@@ -921,7 +921,7 @@ int plan_order(struct model *md, const struct plan_order_opts *o, struct pifb_wr
     size_t nhosted = 0;
     if (!md->m.has_link) {
         pm_error("%s has no recorded link (.perfinst.link): function order reads the objects "
-                 "it was linked from; link it with perfinst-ld", md->prog);
+                 "it was linked from; link it with perfinst-ld%s", md->prog, pm_no_link_why(&md->m));
         return -1;
     }
     struct cgeom l1i; /* the cache's own geometry; p.g is PROG's share of it */

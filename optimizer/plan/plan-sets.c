@@ -173,7 +173,7 @@ int plan_sets(const struct plan_sets_in *in, uint32_t *order, size_t n, uint32_t
         have_tm = 1;
         if (!tm.has_link) {
             pm_error("--target=%s has no recorded link (.perfinst.link): link it with "
-                     "perfinst-ld", in->target);
+                     "perfinst-ld%s", in->target, pm_no_link_why(&tm));
             goto done;
         }
         if (oscan_read_link(&t, &tm))

@@ -1545,7 +1545,7 @@ int cmd_relink(int argc, char **argv)
     if (!m.has_link) {
         pm_error("%s has no recorded link (.perfinst.link): relink replays the link perfinst's "
                  "link stage recorded; link %s with the flags of pkg-config --libs perfinst (or "
-                 "with perfinst-ld) first", prog, prog);
+                 "with perfinst-ld) first%s", prog, prog, pm_no_link_why(&m));
         goto done;
     }
     if (read_recipe(&m, prog, pild, &rc) || check_stale(&m, prog) ||

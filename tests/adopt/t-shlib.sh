@@ -36,3 +36,20 @@ printf 'int walk(int);\nint use(void) { return walk(1); }\n' > use.c
 gcc -fPIC -c use.c -o use.o
 expect_fail "an archive member without -fPIC" gcc -shared $LDFLAGS -o libbad.so use.o -L. -lnopic
 assert_contains "the note names the member" err 'libnopic\.a\(nopic\.o\) has perfinst units compiled without -fPIC'
+
+# A library whose link did not run the link stage (libtool before 2.4.7
+# drops -specs= from a shared library's link: FLAC 1.4.2's and opus
+# 1.3.1's tarballs): a program linked through the stage against it gets a
+# note naming it and links the runtime for it (the library does not name
+# it), and counts; pmopt plan --order refuses it saying why.
+gcc -shared -o libunstaged.so walk.o
+gcc -O2 -c "$A/src/steps.c" -o plainsteps.o
+gcc $LDFLAGS -o steps2 plainsteps.o -L. -lunstaged -Wl,-rpath,"$PWD" 2> err || fail "the program's link failed: $(cat err)"
+assert_contains "the stage's note names the library" err '^perfinst-ld: note: .*/libunstaged\.so has perfinst units but was linked without perfinst.s link stage.*libtool before 2\.4\.7'
+readelf -dW steps2 > steps2.d
+assert_contains "the program links the runtime for the library" steps2.d 'NEEDED.*\[libperfinst\.so\]'
+PERFINST_OUT=run2.pit ./steps2 4 > out
+assert_eq "output" "steps 4: 102" "$(cat out)"
+assert_eq "the library's walk: 4 entries" 4 "$(function_entries libunstaged.so run2.pit walk)"
+expect_fail "plan --order of the library" "$PMOPT" plan --order=auto -o fb libunstaged.so run2.pit
+assert_contains "the refusal says why" err 'libunstaged\.so has no recorded link.*linked without perfinst.s link stage.*libtool before 2\.4\.7'
