@@ -18,8 +18,17 @@
  * a branch and a jump through the PLT were 4 more, 1 M instructions of
  * gawk's 416 M counting the fields workload (bench/RESULTS.md, 2026-11-30
  * "gawk fields' counting"); the rarer allocators still test the flag
- * (WATCHING below).  free is not wrapped: glibc's own frees the
+ * (WATCHING below).  free is not wrapped: the allocator's own frees the
  * blocks ours hand out, and a free forgets nothing (docs/sharing.md).
+ *
+ * The allocator is the next one after libperfinst.so in the lookup scope
+ * (dlsym RTLD_NEXT, looked up at the first call): glibc's as a rule, but
+ * another that replaces malloc and free when libperfinst.so comes before
+ * it — LD_PRELOAD=libperfinst.so (sampling a plain program) in a program
+ * linked with mimalloc, jemalloc or tcmalloc, or preloaded before one.
+ * Wrapping glibc's there handed the program glibc's blocks, which the
+ * other allocator's free was then given (a crash, or its heap corrupted:
+ * tests/runtime/t-heapwrap-next.sh).
  *
  * Only in the shared runtime (runtime/build.mk leaves this file out of
  * libperfinst.a: a static link meets libc.a's malloc, which cannot be
@@ -30,6 +39,7 @@
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 
+#include <dlfcn.h>
 #include <errno.h>
 
 /* runtime.h turns malloc & co. into the runtime's own allocator */
@@ -44,6 +54,123 @@ extern void *__libc_realloc(void *p, size_t size);
 extern void *__libc_memalign(size_t align, size_t size);
 extern void *__libc_valloc(size_t size);
 extern void *__libc_pvalloc(size_t size);
+extern void __libc_free(void *p);
+
+/* glibc's posix_memalign over __libc_memalign (glibc exports no
+ * __libc_posix_memalign): its checks, a power of two and a multiple of
+ * sizeof (void *) */
+static int posix_memalign_glibc(void **out, size_t align, size_t size)
+{
+    if (align % sizeof(void *) || (align & (align - 1)) || !align)
+        return EINVAL;
+    int e = errno;
+    void *p = __libc_memalign(align, size);
+    if (!p) {
+        errno = e;
+        return ENOMEM;
+    }
+    *out = p;
+    return 0;
+}
+
+/* The first call of each: the allocator looked up (heap_next), then the
+ * call made through it. */
+static void *malloc_first(size_t size);
+static void *calloc_first(size_t n, size_t size);
+static void *realloc_first(void *old, size_t size);
+static void *memalign_first(size_t align, size_t size);
+static void *aligned_alloc_first(size_t align, size_t size);
+static int posix_memalign_first(void **out, size_t align, size_t size);
+static void *valloc_first(size_t size);
+static void *pvalloc_first(size_t size);
+
+/* The allocator wrapped: glibc's, or the next one in the lookup scope
+ * when its free is not glibc's; until the first call, its look-up. */
+static struct {
+    void *(*malloc)(size_t);
+    void *(*calloc)(size_t, size_t);
+    void *(*realloc)(void *, size_t);
+    void *(*memalign)(size_t, size_t);
+    void *(*aligned_alloc)(size_t, size_t);
+    int (*posix_memalign)(void **, size_t, size_t);
+    void *(*valloc)(size_t);
+    void *(*pvalloc)(size_t);
+} next = {malloc_first, calloc_first, realloc_first, memalign_first,
+          aligned_alloc_first, posix_memalign_first, valloc_first, pvalloc_first};
+static __thread int next_looking __attribute__((tls_model("initial-exec")));
+
+/* Where malloc, calloc and realloc go: the allocator's functions (the
+ * look-up's until the first call), the telling wrappers once sharing
+ * detection watches the heap.  Each wrapper is then `jmp *POINTER(%rip)`. */
+static void *(*malloc_to)(size_t) = malloc_first;
+static void *(*calloc_to)(size_t, size_t) = calloc_first;
+static void *(*realloc_to)(void *, size_t) = realloc_first;
+
+/* NAME's next definition after libperfinst.so, else DFLT */
+static void *next_of(const char *name, void *dflt)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    return f ? f : dflt;
+}
+
+/* The allocator after libperfinst.so in the lookup scope, looked up at
+ * the first call (threads racing look up the same).  Returns 0 while the
+ * calling thread looks (dlsym's own allocations then go to glibc's). */
+__attribute__((noinline)) static int heap_next(void)
+{
+    if (next_looking)
+        return 0;
+    if (__atomic_load_n(&next.malloc, __ATOMIC_ACQUIRE) != malloc_first)
+        return 1;
+    next_looking = 1;
+    void *f = dlsym(RTLD_NEXT, "free");
+    int other = f && f != (void *)__libc_free;
+#define NEXT(field, name, glibc) \
+    __atomic_store_n(&next.field, other ? next_of(name, (void *)(glibc)) : (void *)(glibc), __ATOMIC_RELAXED)
+    NEXT(calloc, "calloc", __libc_calloc);
+    NEXT(realloc, "realloc", __libc_realloc);
+    NEXT(memalign, "memalign", __libc_memalign);
+    NEXT(aligned_alloc, "aligned_alloc", __libc_memalign);
+    NEXT(posix_memalign, "posix_memalign", posix_memalign_glibc);
+    NEXT(valloc, "valloc", __libc_valloc);
+    NEXT(pvalloc, "pvalloc", __libc_pvalloc);
+    void *m = other ? next_of("malloc", (void *)__libc_malloc) : (void *)__libc_malloc;
+    __atomic_store_n(&next.malloc, m, __ATOMIC_RELEASE); /* (last: the others are known once this is) */
+#undef NEXT
+    /* the wrappers' pointers, unless sharing detection turned them meanwhile */
+    void *(*f1)(size_t) = malloc_first;
+    __atomic_compare_exchange_n(&malloc_to, &f1, next.malloc, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    void *(*f2)(size_t, size_t) = calloc_first;
+    __atomic_compare_exchange_n(&calloc_to, &f2, next.calloc, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    void *(*f3)(void *, size_t) = realloc_first;
+    __atomic_compare_exchange_n(&realloc_to, &f3, next.realloc, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    next_looking = 0;
+    return 1;
+}
+
+static void *malloc_first(size_t size) { return heap_next() ? next.malloc(size) : __libc_malloc(size); }
+static void *calloc_first(size_t n, size_t size)
+{
+    return heap_next() ? next.calloc(n, size) : __libc_calloc(n, size);
+}
+static void *realloc_first(void *old, size_t size)
+{
+    return heap_next() ? next.realloc(old, size) : __libc_realloc(old, size);
+}
+static void *memalign_first(size_t align, size_t size)
+{
+    return heap_next() ? next.memalign(align, size) : __libc_memalign(align, size);
+}
+static void *aligned_alloc_first(size_t align, size_t size)
+{
+    return heap_next() ? next.aligned_alloc(align, size) : __libc_memalign(align, size);
+}
+static int posix_memalign_first(void **out, size_t align, size_t size)
+{
+    return heap_next() ? next.posix_memalign(out, align, size) : posix_memalign_glibc(out, align, size);
+}
+static void *valloc_first(size_t size) { return heap_next() ? next.valloc(size) : __libc_valloc(size); }
+static void *pvalloc_first(size_t size) { return heap_next() ? next.pvalloc(size) : __libc_pvalloc(size); }
 
 /* Is sharing detection watching the heap?  When not (every run but a
  * sharing run's), each wrapper is a tail jump to glibc's function: GCC
@@ -67,32 +194,25 @@ extern void *__libc_pvalloc(size_t size);
 
 static void *malloc_telling(size_t size)
 {
-    WRAPPED(__libc_malloc(size), size);
+    WRAPPED(next.malloc(size), size);
 }
 
 static void *calloc_telling(size_t n, size_t size)
 {
-    WRAPPED(__libc_calloc(n, size), n * size); /* (no overflow: it did not fail) */
+    WRAPPED(next.calloc(n, size), n * size); /* (no overflow: it did not fail) */
 }
 
 static void *realloc_telling(void *old, size_t size)
 {
-    void *p = __libc_realloc(old, size);
+    void *p = next.realloc(old, size);
     if (p != old) /* (in place: the same object) */
         TELL(p, size);
     return p;
 }
 
-/* Where malloc, calloc and realloc go: glibc's functions (relocated when
- * libperfinst.so is loaded, before any call can come here), the telling
- * wrappers once sharing detection watches the heap.  Each wrapper is then
- * `jmp *POINTER(%rip)`. */
-static void *(*malloc_to)(size_t) = __libc_malloc;
-static void *(*calloc_to)(size_t, size_t) = __libc_calloc;
-static void *(*realloc_to)(void *, size_t) = __libc_realloc;
-
 void pi_heap_watch(void)
 {
+    heap_next();
     __atomic_store_n(&malloc_to, malloc_telling, __ATOMIC_RELEASE);
     __atomic_store_n(&calloc_to, calloc_telling, __ATOMIC_RELEASE);
     __atomic_store_n(&realloc_to, realloc_telling, __ATOMIC_RELEASE);
@@ -115,38 +235,30 @@ PI_EXPORT void *realloc(void *old, size_t size)
 
 PI_EXPORT void *memalign(size_t align, size_t size)
 {
-    WRAPPED(__libc_memalign(align, size), size);
+    WRAPPED(next.memalign(align, size), size);
 }
 
 PI_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
-    WRAPPED(__libc_memalign(align, size), size);
+    WRAPPED(next.aligned_alloc(align, size), size);
 }
 
 PI_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 {
-    /* glibc's checks: a power of two, a multiple of sizeof (void *) */
-    if (align % sizeof(void *) || (align & (align - 1)) || !align)
-        return EINVAL;
-    int e = errno;
-    void *p = __libc_memalign(align, size);
-    if (!p) {
-        errno = e;
-        return ENOMEM;
-    }
-    TELL(p, size);
-    *out = p;
-    return 0;
+    int r = next.posix_memalign(out, align, size);
+    if (r == 0)
+        TELL(*out, size);
+    return r;
 }
 
 PI_EXPORT void *valloc(size_t size)
 {
-    WRAPPED(__libc_valloc(size), size);
+    WRAPPED(next.valloc(size), size);
 }
 
 PI_EXPORT void *pvalloc(size_t size)
 {
-    WRAPPED(__libc_pvalloc(size), size);
+    WRAPPED(next.pvalloc(size), size);
 }
 
 #endif

@@ -52,6 +52,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PI_MAX_ICALLS 8192 /* power of two */
@@ -339,6 +340,16 @@ static int take_chunk(void)
     }
     f->n = 0;
     my_chunk = f;
+    /* A thread the runtime did not start (libc's pthread_create comes
+       first: a counted library LD_PRELOADed or loaded by a plain program)
+       is made known, so that its key destructor gives the chunk back as it
+       ends: its slots lie in its TLS, which goes away with it.  (trylock:
+       a signal handler's counted code may come here while its thread holds
+       the lock.) */
+    if (!pi_self && pthread_mutex_trylock(&pi.lock) == 0) {
+        pi_thread_self_locked();
+        pthread_mutex_unlock(&pi.lock);
+    }
     return 1;
 }
 
@@ -501,7 +512,10 @@ static void flush_slot(struct cache_ref *r, int reset)
 static void flush(int one_unit, uint64_t unit_id)
 {
     for (struct cache_chunk *c = __atomic_load_n(&chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
-        if (!__atomic_load_n(&c->owner, __ATOMIC_ACQUIRE))
+        pid_t owner = __atomic_load_n(&c->owner, __ATOMIC_ACQUIRE);
+        /* an owner that ended without giving its chunk back (it took it
+           after its key destructor's last round): its slots' TLS is gone */
+        if (!owner || (owner != gettid() && syscall(SYS_tgkill, pi.pid, owner, 0) != 0))
             continue;
         uint32_t n = __atomic_load_n(&c->n, __ATOMIC_ACQUIRE);
         for (uint32_t i = 0; i < n; i++) {

@@ -111,6 +111,7 @@ struct pi_thread {
     pid_t tid;
     struct pi_slots *slots;
     void *altstack;          /* PI_ALTSTACK_SIZE bytes, kept with the record */
+    unsigned exit_rounds;    /* rounds of key destructors seen (thread.c key_destructor) */
 };
 #define PI_ALTSTACK_SIZE (64 * 1024)
 

@@ -5,10 +5,15 @@
  * totals before the thread's TLS goes away.  pthread_create is interposed: the
  * new thread starts in pi_thread_main, which records (in a struct pi_thread)
  * the address of every registered unit's array in that thread, and flushes
- * them when the start routine returns.  A pthread key destructor does the
- * same for pthread_exit, and for threads the runtime met another way (the
- * main thread, or any thread that registered a unit).  At process exit the
- * recorded addresses let the trace include threads that are still running.
+ * them as the thread ends: a pthread key destructor, for a thread it
+ * started (after the start routine returns or pthread_exit) and for those
+ * it met another way (the main thread, any thread that registered a unit
+ * or took an indirect call's miss: icall.c).  Other keys' destructors
+ * (an allocator's thread-done, mimalloc's _mi_thread_done) run counted
+ * code after the start routine: the runtime's destructor sets its key
+ * again in each of glibc's rounds but the last, flushing what came since,
+ * so that their counts are not lost.  At process exit the recorded
+ * addresses let the trace include threads that are still running.
  *
  * The counters live in static TLS, which glibc carves out of each new
  * thread's stack: a program that asks for a small stack (PTHREAD_STACK_MIN,
@@ -27,6 +32,7 @@
 #include "runtime.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <link.h>
 #include <stdint.h>
 #include <errno.h>
@@ -91,6 +97,7 @@ struct pi_thread *pi_thread_self_locked(void)
         PI_STORE(&pi.threads, t);
     }
     t->tid = gettid();
+    t->exit_rounds = 0;
     PI_STORE(&t->used, 1);
     pi_self = t;
     pthread_setspecific(pi.key, t);
@@ -123,9 +130,32 @@ static void thread_leave(struct pi_thread *t)
     pthread_mutex_unlock(&pi.lock);
 }
 
-static void key_destructor(void *t)
+/* The thread's counts so far into the totals (its counters, its inline
+ * caches' hits): it is ending, but other keys' destructors may still run
+ * counted code. */
+static void thread_flush(void)
 {
-    thread_leave(t); /* pthread_exit, or a thread we did not start */
+    pthread_mutex_lock(&pi.lock);
+    pi_icall_thread_exit(); /* (a later miss takes a chunk again) */
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->tls_get)
+            pi_flush_add(u, u->tls_get());
+    pthread_mutex_unlock(&pi.lock);
+}
+
+static void key_destructor(void *p)
+{
+    struct pi_thread *t = p;
+    /* glibc calls each key's destructor in rounds (PTHREAD_DESTRUCTOR_
+       ITERATIONS); one set again during a round runs in the next.  Ours
+       comes first in a round as a rule (the runtime's key is made before
+       the program's): until the last round, flush and stay. */
+    if (t && t == pi_self && ++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
+        thread_flush();
+        pthread_setspecific(pi.key, t);
+        return;
+    }
+    thread_leave(t);
 }
 
 void pi_thread_setup(void)
@@ -164,9 +194,9 @@ static void *pi_thread_main(void *p)
             pi_slot_set_locked(t, u->index, u->tls_get());
     pthread_mutex_unlock(&pi.lock);
     pi_sample_thread_start();
-    void *ret = s.fn(s.arg);
-    thread_leave(pi_self);
-    return ret;
+    /* (the key destructor flushes and forgets the thread: after this
+       return, other keys' destructors may still count) */
+    return s.fn(s.arg);
 }
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
