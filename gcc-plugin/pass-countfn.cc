@@ -444,7 +444,9 @@ static void shrinkwrap_allowance(bool run)
     }
     if (!run || strcmp(current_pass->name, "pro_and_epilogue") != 0 || !flag_shrink_wrap)
         return;
-    unsigned len = perfinst_asm_length(cfun), jump = get_uncond_jump_length();
+    /* (get_uncond_jump_length makes a label: only where perfinst's asms
+       are, so that a function without them is numbered as -O2's) */
+    unsigned len = perfinst_asm_length(cfun), jump = len ? get_uncond_jump_length() : 0;
     if (len && jump) {
         sw_saved_param = param_max_grow_copy_bb_insns;
         param_max_grow_copy_bb_insns += (len + jump - 1) / jump;
