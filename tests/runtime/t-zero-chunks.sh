@@ -1,8 +1,9 @@
 # The COUNTS record's all-zero chunks of 64 counters get their CRC from a
 # precomputed linear map (runtime/trace.c, out_put_zero_chunk), not byte by
 # byte: a unit of 300+ counters where only some chunks count (case 7 of a
-# 300-way switch) and a run with PERFINST_MODE=off (every chunk zero) must
-# both give traces whose record CRCs pmopt accepts, with exact counts.
+# 300-way switch) must give a trace whose record CRCs pmopt accepts, with
+# exact counts; a run with PERFINST_MODE=off, every counter 0, writes no
+# COUNTS record for the unit (docs/formats.md) and reads as all 0.
 . "$PERFINST_TOP/tests/lib.sh"
 {
     echo '#include <stdio.h>'
@@ -28,7 +29,9 @@ PERFINST_MODE=off PERFINST_OUT=off.pit ./z > out
 assert_eq "output, mode off" 21 "$(cat out)"
 "$PMOPT" report ./z off.pit --by=function --format=csv > off.csv 2> err || { cat err; fail "pmopt rejected the mode-off trace"; }
 assert_eq "nothing counted with the mode off" "" "$(awk -F, 'NR > 1 && $1 != 0' off.csv)"
-python3 "$T/runtime/pitdump.py" off.pit > dump
+python3 "$T/runtime/pitdump.py" off.pit > dump.off
+assert_eq "mode off: no COUNTS record" "" "$(grep '^counts ' dump.off)"
+python3 "$T/runtime/pitdump.py" on.pit > dump
 ncounters=$(grep -o 'ncounters=[0-9]*' dump | head -1 | cut -d= -f2)
 [ "${ncounters:-0}" -ge 128 ] || fail "the unit has '$ncounters' counters: fewer than two chunks of 64"
 ok "the unit has $ncounters counters (several all-zero chunks)"
