@@ -11,7 +11,7 @@
  * or took an indirect call's miss: icall.c).  Other keys' destructors
  * (an allocator's thread-done, mimalloc's _mi_thread_done) run counted
  * code after the start routine: the runtime's destructor sets its key
- * again in each of glibc's rounds but the last, flushing what came since,
+ * again in each of glibc's rounds but the last two, flushing what came since,
  * so that their counts are not lost.  At process exit the recorded
  * addresses let the trace include threads that are still running.
  *
@@ -149,8 +149,10 @@ static void key_destructor(void *p)
     /* glibc calls each key's destructor in rounds (PTHREAD_DESTRUCTOR_
        ITERATIONS); one set again during a round runs in the next.  Ours
        comes first in a round as a rule (the runtime's key is made before
-       the program's): until the last round, flush and stay. */
-    if (t && t == pi_self && ++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
+       the program's): flush and stay until the round before the last,
+       which a sanitizer's runtime keeps for itself (ASan frees its thread
+       in the last, and ours, run after it there, faulted) */
+    if (t && t == pi_self && ++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1) {
         thread_flush();
         pthread_setspecific(pi.key, t);
         return;
@@ -196,12 +198,7 @@ static void *pi_thread_main(void *p)
     pi_sample_thread_start();
     /* (the key destructor flushes and forgets the thread: after this
        return, other keys' destructors may still count) */
-    void *ret = s.fn(s.arg);
-    /* a call, not a tail jump: ASan's thread start (its pthread_create
-       intercepts the program's and calls ours) faulted in SetCurrentThread
-       when this frame jumped to it (check-sanitize's thread tests) */
-    __asm__ volatile("" ::: "memory");
-    return ret;
+    return s.fn(s.arg);
 }
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
