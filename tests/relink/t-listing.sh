@@ -5,15 +5,8 @@
 # listing_option).  Before, each relink overwrote the program's map with the
 # relinked copy's and printed ld's default script and every file it tried.
 . "$PERFINST_TOP/tests/lib.sh"
-cat > lib.c << 'C'
-int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += (i % 3) ? i : -i; return s; }
-int other(int n) { return n * 2; }
-C
-cat > main.c << 'C'
-#include <stdio.h>
-int work(int); int other(int);
-int main(void) { long s = 0; for (int i = 0; i < 1000; i++) s += work(i) + other(i); printf("%ld\n", s); return 0; }
-C
+cp "$T/relink/pair-lib.c" lib.c
+cp "$T/relink/pair-main.c" main.c
 F="-O2 -fplugin=$PLUGIN -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-sections -ffunction-sections"
 pi_ld $F -c lib.c -o lib.o
 pi_ld $F -c main.c -o main.o

@@ -9,15 +9,8 @@
 . "$PERFINST_TOP/tests/lib.sh"
 mkdir -p tmp
 export TMPDIR=$PWD/tmp
-cat > lib.c << 'C'
-int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += (i % 3) ? i : -i; return s; }
-int other(int n) { return n * 2; }
-C
-cat > main.c << 'C'
-#include <stdio.h>
-int work(int); int other(int);
-int main(void) { long s = 0; for (int i = 0; i < 1000; i++) s += work(i) + other(i); printf("%ld\n", s); return 0; }
-C
+cp "$T/relink/pair-lib.c" lib.c
+cp "$T/relink/pair-main.c" main.c
 cat > extra.c << 'C'
 int unused_extra(int x) { return x + 1; }
 C
