@@ -11,6 +11,8 @@
  * them into the unit's totals (docs/runtime.md).
  */
 #include "runtime.h"
+
+#include <emmintrin.h>
 #include "env.h"
 #include "pifd.h"
 
@@ -493,29 +495,53 @@ void pi_note_module_locked(uintptr_t pc)
 
 /* ---- registration ------------------------------------------------------------------- */
 
+int pi_all_zero(const volatile uint64_t *p, uint32_t n)
+{
+    const __m128i *q = (const __m128i *)p;
+    uint32_t i = 0;
+    for (; i + 16 <= n; i += 16, q += 8) {
+        __m128i a = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                                 _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+        __m128i b = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q + 4), _mm_loadu_si128(q + 5)),
+                                 _mm_or_si128(_mm_loadu_si128(q + 6), _mm_loadu_si128(q + 7)));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(a, b), _mm_setzero_si128())) != 0xffff)
+            return 0;
+    }
+    if (i + 8 <= n) {
+        __m128i a = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                                 _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) != 0xffff)
+            return 0;
+        i += 8;
+    }
+    for (; i < n; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
 uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p)
 {
     uint64_t sum = 0;
     uint32_t n = u->ncounters;
-    for (uint32_t i = 0; i < n; i += 8) {
-        /* most counters of a big program are 0 at its exit (every one in
-           the off mode: nginx's 118 units, 1,300 instructions a unit one
-           by one): eight tested at once */
-        uint32_t k = n - i < 8 ? n - i : 8;
-        uint64_t any = 0;
-        if (k == 8)
-            any = (p[i] | p[i + 1]) | (p[i + 2] | p[i + 3]) | (p[i + 4] | p[i + 5]) | (p[i + 6] | p[i + 7]);
-        else
-            for (uint32_t j = 0; j < k; j++)
-                any |= p[i + j];
-        if (!any)
+    /* most counters of a big program are 0 at its exit (every one in the
+       off mode): 64 tested at once, then the eights of a block that
+       counted (nginx's 118 units, 1,300 instructions a unit one by one) */
+    for (uint32_t b = 0; b < n; b += 64) {
+        uint32_t end = n - b < 64 ? n : b + 64;
+        if (pi_all_zero(p + b, end - b))
             continue;
-        for (uint32_t j = i; j < i + k; j++) {
-            uint64_t v = p[j];
-            if (v) {
-                __atomic_fetch_add(&u->totals[j], v, __ATOMIC_RELAXED);
-                p[j] = 0;
-                sum += v;
+        for (uint32_t i = b; i < end; i += 8) {
+            uint32_t k = end - i < 8 ? end - i : 8;
+            if (pi_all_zero(p + i, k))
+                continue;
+            for (uint32_t j = i; j < i + k; j++) {
+                uint64_t v = p[j];
+                if (v) {
+                    __atomic_fetch_add(&u->totals[j], v, __ATOMIC_RELAXED);
+                    p[j] = 0;
+                    sum += v;
+                }
             }
         }
     }

@@ -280,32 +280,18 @@ static void sum_chunk(const struct pi_unit_rt *u, const uint64_t *own, uint32_t 
     }
 }
 
-/* Whether any of n counters at p is not 0: eight tested at once (the scan
- * for units that counted nothing reads every counter of a big program). */
-static int any_of(const volatile uint64_t *p, uint32_t n)
-{
-    uint32_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        if ((p[i] | p[i + 1]) | (p[i + 2] | p[i + 3]) | (p[i + 4] | p[i + 5]) | (p[i + 6] | p[i + 7]))
-            return 1;
-    for (; i < n; i++)
-        if (p[i])
-            return 1;
-    return 0;
-}
-
 /* Whether unit u counted anything: its totals, the calling thread's block
  * (own) or another thread's. */
 static int unit_counted(const struct pi_unit_rt *u, const uint64_t *own)
 {
-    if (any_of(u->totals, u->ncounters) || (own && any_of(own, u->ncounters)))
+    if (!pi_all_zero(u->totals, u->ncounters) || (own && !pi_all_zero(own, u->ncounters)))
         return 1;
     struct pi_thread *me = pi_self;
     for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
         if (!PI_LOAD(&t->used) || (own && t == me))
             continue;
         volatile uint64_t *p = pi_slot_get(t, u->index);
-        if (p && p != own && any_of(p, u->ncounters))
+        if (p && p != own && !pi_all_zero(p, u->ncounters))
             return 1;
     }
     return 0;

@@ -35,3 +35,15 @@ python3 "$T/runtime/pitdump.py" on.pit > dump
 ncounters=$(grep -o 'ncounters=[0-9]*' dump | head -1 | cut -d= -f2)
 [ "${ncounters:-0}" -ge 128 ] || fail "the unit has '$ncounters' counters: fewer than two chunks of 64"
 ok "the unit has $ncounters counters (several all-zero chunks)"
+
+# The one case that ran at every position of the unit's counters: the
+# exit's flush and the trace's scan test 16, then 8, then single counters
+# at once (runtime/core.c, pi_all_zero): a count in any of them must be
+# flushed and written, in the main thread and in another.
+for k in 0 1 7 8 15 16 17 31 32 63 64 65 127 128 129 191 200 255 256 270 297 298 299; do
+    rm -f k.pit
+    PERFINST_OUT=k.pit ./z "$k" > /dev/null
+    got=$("$PMOPT" report ./z k.pit --format=csv | awk -F, '$4 == "many" && $1 == 5 { n++ } END { print n + 0 }')
+    [ "$got" -ge 1 ] || fail "case $k: no block of many counted 5 times (its count lost)"
+done
+ok "a single case's count kept wherever its counter lies (23 positions)"
