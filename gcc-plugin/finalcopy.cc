@@ -1045,10 +1045,10 @@ static bool drop_leaf_frame(char *body)
     char sub[64] = "", add[64], o1[64], o2[64];
     for (unsigned i = 0; i < ls.length(); i++) {
         const line &l = ls[i];
-        if (!insn_line(l))
-            continue;
         long long nb = 0;
-        if (sscanf(l.s, "\tsubq\t$%lld, ", &nb) == 1 && nb > 0 && nb < 4096) {
+        /* (the first such line: any other use of the stack before or
+           after it is refused below) */
+        if (insn_line(l) && sscanf(l.s, "\tsubq\t$%lld, ", &nb) == 1 && nb > 0 && nb < 4096) {
             snprintf(sub, sizeof sub, "\tsubq\t$%lld, %%rsp", nb);
             snprintf(add, sizeof add, "\taddq\t$%lld, %%rsp", nb);
             snprintf(o1, sizeof o1, "\t.cfi_def_cfa_offset %lld", nb + 8);
@@ -1057,9 +1057,6 @@ static bool drop_leaf_frame(char *body)
                 sub[0] = 0;
             break;
         }
-        if (contains(l, "%rsp") || contains(l, "%esp") || starts(l, "\tcall") || starts(l, "\tpush") ||
-            starts(l, "\tpop"))
-            break; /* (the stack used before: the check below refuses it) */
     }
     if (!sub[0])
         return false;

@@ -239,33 +239,35 @@ static int runtime_args(struct pild_link *l, const struct pild_opts *o, int as_n
     return pild_stat_and_hash(&l->inputs[l->ninputs - 1]);
 }
 
-/* Does the link take the C library, which the runtime needs: a -lc (gcc
- * passes one unless -nostdlib or -nodefaultlibs), or libc named as a file? */
-static int links_libc(const struct pild_link *l)
+/* Is one of the link's files (not -l libraries) one that KIND says, by
+ * its base name? */
+static int links_file(const struct pild_link *l, int (*kind)(const char *base))
 {
-    if (l->after_libc_at)
-        return 1;
     for (size_t i = 0; i < l->ninputs; i++) {
         const char *b = strrchr(l->inputs[i].name, '/');
-        b = b ? b + 1 : l->inputs[i].name;
-        if (l->inputs[i].kind == PILD_IN_FILE && (!strcmp(b, "libc.a") || !strncmp(b, "libc.so", 7)))
+        if (l->inputs[i].kind == PILD_IN_FILE && kind(b ? b + 1 : l->inputs[i].name))
             return 1;
     }
     return 0;
 }
 
-/* Does the link take the C start files (crt1.o and its variants, crt0.o), whose
- * start code runs the program's constructors? */
-static int links_start_files(const struct pild_link *l)
+static int is_libc(const char *b)
 {
-    for (size_t i = 0; i < l->ninputs; i++) {
-        const char *b = strrchr(l->inputs[i].name, '/');
-        b = b ? b + 1 : l->inputs[i].name;
-        size_t n = strlen(b);
-        if (l->inputs[i].kind == PILD_IN_FILE && ((n >= 6 && !strcmp(b + n - 6, "crt1.o")) || !strcmp(b, "crt0.o")))
-            return 1;
-    }
-    return 0;
+    return !strcmp(b, "libc.a") || !strncmp(b, "libc.so", 7);
+}
+
+/* the C start files: crt1.o and its variants (Scrt1.o, rcrt1.o, gcrt1.o), crt0.o */
+static int is_start_file(const char *b)
+{
+    size_t n = strlen(b);
+    return (n >= 6 && !strcmp(b + n - 6, "crt1.o")) || !strcmp(b, "crt0.o");
+}
+
+/* Does the link take the C library, which the runtime needs: a -lc (gcc
+ * passes one unless -nostdlib or -nodefaultlibs), or libc named as a file? */
+static int links_libc(const struct pild_link *l)
+{
+    return l->after_libc_at || links_file(l, is_libc);
 }
 
 /* ---- reading what was linked --------------------------------------------- */
@@ -405,7 +407,7 @@ int pild_stage_main(int argc, char **argv)
                                                       : maybe ? f.lto_perfinst : f.uses_line_alloc);
             return 1;
         }
-        if (!line_only && !l.shared && !links_start_files(&l))
+        if (!line_only && !l.shared && !links_file(&l, is_start_file))
             pild_warn("%s: linked without the C start files (-nostartfiles, -nostdlib): its perfinst units "
                       "register from their constructors, which run only if its own start code "
                       "runs them (through __libc_start_main); if it does not, it counts nothing "

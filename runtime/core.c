@@ -387,9 +387,7 @@ __attribute__((destructor(101))) static void pi_dtor(void)
     pi_overlay_report_unmatched_locked();
     /* The exiting thread's counts go into the totals now, so a library
      * finalised after us finds nothing left to flush unless it counted more. */
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
-        if (u->tls_get)
-            pi_flush_add(u, u->tls_get());
+    pi_flush_self_locked();
     pi_write_lock();
     pi_trace_write(NULL, NULL, 0, 1);
     pi.exit_written = 1;
@@ -495,22 +493,27 @@ void pi_note_module_locked(uintptr_t pc)
 
 /* ---- registration ------------------------------------------------------------------- */
 
+/* eight counters at q ORed into one register; whether a register is 0 */
+static inline __m128i or4(const __m128i *q)
+{
+    return _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                        _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+}
+
+static inline int zero128(__m128i x)
+{
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) == 0xffff;
+}
+
 int pi_all_zero(const volatile uint64_t *p, uint32_t n)
 {
     const __m128i *q = (const __m128i *)p;
     uint32_t i = 0;
-    for (; i + 16 <= n; i += 16, q += 8) {
-        __m128i a = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
-                                 _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
-        __m128i b = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q + 4), _mm_loadu_si128(q + 5)),
-                                 _mm_or_si128(_mm_loadu_si128(q + 6), _mm_loadu_si128(q + 7)));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(a, b), _mm_setzero_si128())) != 0xffff)
+    for (; i + 16 <= n; i += 16, q += 8)
+        if (!zero128(_mm_or_si128(or4(q), or4(q + 4))))
             return 0;
-    }
     if (i + 8 <= n) {
-        __m128i a = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
-                                 _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) != 0xffff)
+        if (!zero128(or4(q)))
             return 0;
         i += 8;
     }
@@ -546,6 +549,14 @@ uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p)
         }
     }
     return sum;
+}
+
+/* The calling thread's counters of every live unit into the totals */
+void pi_flush_self_locked(void)
+{
+    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+        if (u->tls_get)
+            pi_flush_add(u, u->tls_get());
 }
 
 /* The units by id: chains in registration order, so that each unit's

@@ -334,6 +334,7 @@ uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index);
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p);
 void pi_thread_after_fork_locked(void);     /* child: forget the other threads */
 uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p); /* p into totals, zero p */
+void pi_flush_self_locked(void); /* the calling thread's counters of every live unit */
 /* Whether n counters at p are all 0: 64 bytes ORed a step (SSE2, the
  * baseline), most counters of a big program being 0 at its exit and
  * every one in the off mode (the flush and the trace's scan read them all:

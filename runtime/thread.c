@@ -119,9 +119,7 @@ static void thread_leave(struct pi_thread *t)
         pthread_mutex_unlock(&pi.lock);
         return;
     }
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
-        if (u->tls_get)
-            pi_flush_add(u, u->tls_get());
+    pi_flush_self_locked();
     pi.threads_flushed++;
     pi_altstack_disable(t);
     release_locked(t);
@@ -137,9 +135,7 @@ static void thread_flush(void)
 {
     pthread_mutex_lock(&pi.lock);
     pi_icall_thread_exit(); /* (a later miss takes a chunk again) */
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next)
-        if (u->tls_get)
-            pi_flush_add(u, u->tls_get());
+    pi_flush_self_locked();
     pthread_mutex_unlock(&pi.lock);
 }
 

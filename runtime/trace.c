@@ -261,21 +261,27 @@ static void rec_whole(uint32_t type, const void *p, size_t len)
 
 /* ---- the records -------------------------------------------------------------------------------- */
 
+/* Thread t's block of unit u's counters, unless t is the calling thread
+ * whose block (own) is read through the unit's getter: NULL when none. */
+static volatile uint64_t *other_block(const struct pi_thread *t, const struct pi_unit_rt *u,
+                                      const uint64_t *own)
+{
+    if (!PI_LOAD(&t->used) || (own && t == pi_self))
+        return NULL;
+    volatile uint64_t *p = pi_slot_get(t, u->index);
+    return p == own ? NULL : p;
+}
+
 /* Counters base..base+k-1 of unit u summed over the threads into v (own:
  * the calling thread's block, read through the unit's getter). */
 static void sum_chunk(const struct pi_unit_rt *u, const uint64_t *own, uint32_t base, uint32_t k,
                       uint64_t *v)
 {
-    struct pi_thread *me = pi_self;
     for (uint32_t j = 0; j < k; j++)
         v[j] = __atomic_load_n(&u->totals[base + j], __ATOMIC_RELAXED) + (own ? own[base + j] : 0);
     for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
-        if (!PI_LOAD(&t->used) || (own && t == me))
-            continue;
-        volatile uint64_t *p = pi_slot_get(t, u->index);
-        if (!p || p == own)
-            continue;
-        for (uint32_t j = 0; j < k; j++)
+        volatile uint64_t *p = other_block(t, u, own);
+        for (uint32_t j = 0; p && j < k; j++)
             v[j] += p[base + j];
     }
 }
@@ -286,12 +292,9 @@ static int unit_counted(const struct pi_unit_rt *u, const uint64_t *own)
 {
     if (!pi_all_zero(u->totals, u->ncounters) || (own && !pi_all_zero(own, u->ncounters)))
         return 1;
-    struct pi_thread *me = pi_self;
     for (struct pi_thread *t = PI_LOAD(&pi.threads); t; t = t->next) {
-        if (!PI_LOAD(&t->used) || (own && t == me))
-            continue;
-        volatile uint64_t *p = pi_slot_get(t, u->index);
-        if (p && p != own && !pi_all_zero(p, u->ncounters))
+        volatile uint64_t *p = other_block(t, u, own);
+        if (p && !pi_all_zero(p, u->ncounters))
             return 1;
     }
     return 0;
