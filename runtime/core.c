@@ -352,6 +352,7 @@ static void init_once(void)
     pi_perf_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     pi_thread_setup();
+    pi_imports_setup(); /* (before any thread of the program's: gotpatch.c) */
     pi_signal_setup();
     __atomic_store_n(&pi_ready, 1, __ATOMIC_RELEASE);
     pi_sample_init(); /* after pi_ready: it may start threads */
@@ -597,6 +598,8 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
     struct pi_module *m = module_for_locked((uintptr_t)tls_counters);
     if (!m)
         goto oom;
+    if (!m->live)
+        pi_imports_rescan_locked(); /* a module's first unit: what was loaded with it (gotpatch.c) */
     for (u = *id_chain(unit_id); u; u = u->id_next)
         if (!u->tls_get && u->module == m && u->unit_id == unit_id && u->ncounters == ncounters)
             break; /* the same unit, dlopen'ed again: keep adding to its totals */

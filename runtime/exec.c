@@ -64,12 +64,15 @@ static int sys_fexecve(int fd, char *const argv[], char *const envp[])
     return (int)syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
 }
 
-/* libc's definition of NAME, found once. */
+/* libc's definition of NAME (or what the program's lookup gave, when
+ * gotpatch.c redirected its imports to ours), found once. */
 #define NEXT(name, type, fallback)                                                         \
     static type next_;                                                                     \
     type real = __atomic_load_n(&next_, __ATOMIC_RELAXED);                                 \
     if (!real) {                                                                           \
-        real = (type)dlsym(RTLD_NEXT, #name);                                              \
+        real = (type)pi_imports_next(#name);                                               \
+        if (!real)                                                                         \
+            real = (type)dlsym(RTLD_NEXT, #name);                                          \
         if (!real)                                                                         \
             real = (fallback);                                                             \
         if (!real) {                                                                       \
@@ -137,14 +140,14 @@ PI_EXPORT int execl(const char *path, const char *arg, ...)
 {
     va_list ap;
     COLLECT_ARGS(arg, ap, argv, (void)0);
-    return execv(path, argv);
+    return pi_own_execv(path, argv);
 }
 
 PI_EXPORT int execlp(const char *file, const char *arg, ...)
 {
     va_list ap;
     COLLECT_ARGS(arg, ap, argv, (void)0);
-    return execvp(file, argv);
+    return pi_own_execvp(file, argv);
 }
 
 PI_EXPORT int execle(const char *path, const char *arg, ...)
@@ -152,5 +155,21 @@ PI_EXPORT int execle(const char *path, const char *arg, ...)
     va_list ap;
     char **envp;
     COLLECT_ARGS(arg, ap, argv, envp = va_arg(ap, char **));
-    return execve(path, argv, envp);
+    return pi_own_execve(path, argv, envp);
 }
+
+/* Our own definitions, whatever the lookup scope says (gotpatch.c points
+ * other modules' imports at them; execl* call them).  Not leaf, as libc
+ * declares its own: ours call back into this file. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-attributes"
+#define OWN(name) extern __typeof__(name) pi_own_##name __attribute__((alias(#name), visibility("hidden")))
+OWN(execve);
+OWN(execv);
+OWN(execvp);
+OWN(execvpe);
+OWN(fexecve);
+OWN(execl);
+OWN(execlp);
+OWN(execle);
+#pragma GCC diagnostic pop

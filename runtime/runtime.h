@@ -329,6 +329,23 @@ void pi_shadow_free(struct pi_shadow *sh);  /* (the fuzz harness; the runtime ke
 int pi_thread_create_raw(pthread_t *th, void *(*fn)(void *), void *arg);
 extern __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
 void pi_thread_setup(void);                 /* key and main thread; in pi_init */
+/* gotpatch.c: when the program's lookup finds libc's pthread_create first,
+ * the loaded modules' imports of the functions below pointed at the
+ * runtime's (at start-up; the modules loaded since, when a unit of a new
+ * module registers); what such an import called before, or NULL */
+void pi_imports_setup(void);
+void pi_imports_rescan_locked(void);
+void *pi_imports_next(const char *name);
+/* the runtime's own definitions (hidden aliases: thread.c, exec.c) */
+int pi_own_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int pi_own_execve(const char *, char *const[], char *const[]);
+int pi_own_execv(const char *, char *const[]);
+int pi_own_execvp(const char *, char *const[]);
+int pi_own_execvpe(const char *, char *const[], char *const[]);
+int pi_own_fexecve(int, char *const[], char *const[]);
+int pi_own_execl(const char *, const char *, ...);
+int pi_own_execlp(const char *, const char *, ...);
+int pi_own_execle(const char *, const char *, ...);
 struct pi_thread *pi_thread_self_locked(void);
 uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index);
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p);

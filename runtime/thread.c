@@ -28,6 +28,10 @@
  * pthread_create and pthread_join also tick the sharing detector's
  * fork/join clock (sharing.c): which threads may run at once follows from
  * the program's creates and joins, not from what the scheduler did.
+ *
+ * When the program's lookup finds libc's pthread_create first (a plain
+ * program using a counted library), the modules' imports of it are pointed
+ * at ours (gotpatch.c), which then calls the one the lookup found.
  */
 #include "runtime.h"
 
@@ -210,7 +214,9 @@ static create_fn real_create(void)
     static create_fn real;
     create_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
     if (!f) {
-        f = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+        f = (create_fn)pi_imports_next("pthread_create");
+        if (!f)
+            f = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
         if (!f)
             f = __pthread_create;
         if (!f) {
@@ -300,6 +306,11 @@ PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
         free(s);
     return rc;
 }
+
+/* (our own definition, whatever the lookup scope says pthread_create is:
+   gotpatch.c points other modules' imports at it) */
+extern __typeof__(pthread_create) pi_own_pthread_create
+    __attribute__((alias("pthread_create"), visibility("hidden"), nothrow));
 
 typedef int (*join_fn)(pthread_t, void **);
 extern int __pthread_join(pthread_t, void **) __attribute__((weak)); /* libc.a's (-Wl,-u,__pthread_join) */

@@ -126,7 +126,7 @@ if [ "$mode" != asan ]; then
     # (t-load.sh runs its 64 threads without children under TSan).
     PATH="$top/$B/shim:$PATH" PERFINST_BUILD="$top/$B" PERFINST_SANITIZE=thread \
     TSAN_OPTIONS="log_path=$logs/t:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0:halt_on_error=0:second_deadlock_stack=1:die_after_fork=0:suppressions=$top/tests/tsan.supp" \
-        tests/run.sh -j 2 'runtime/t-(threads|stress|fork|signal|exec)' 'count/t-threads' 'load/t-load' || status=1
+        tests/run.sh -j 2 'runtime/t-(threads|stress|fork|signal|exec|plain-host)' 'count/t-threads' 'load/t-load' || status=1
     reports "$logs" || status=1
 fi
 [ $status = 0 ] && echo "check-sanitize: clean"

@@ -242,6 +242,12 @@ else:
     print("none")'
 }
 
+# function_entries PROG TRACE FUNCTION: its entry count (pmopt report csv).
+function_entries() {
+    "$PMOPT" report "$1" "$2" --by=function --format=csv > entries.csv
+    awk -F, -v f="$3" '$4 == f { print $2 }' entries.csv
+}
+
 # site_counts PROG TRACE: every site's count, "function site block arc
 # count" by site (pmopt report --by=site)
 site_counts() {

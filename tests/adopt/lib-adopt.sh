@@ -15,9 +15,3 @@ need() {
         command -v "$t" > /dev/null || skip "$t is not installed (scripts/deps.sh installs it)"
     done
 }
-
-# function_entries PROG TRACE FUNCTION: its entry count (pmopt report csv).
-function_entries() {
-    "$PMOPT" report "$1" "$2" --by=function --format=csv > entries.csv
-    awk -F, -v f="$3" '$4 == f { print $2 }' entries.csv
-}

@@ -1,0 +1,248 @@
+/* gotpatch.c — the runtime's interposed functions, for a program that finds
+ * libc's first.
+ *
+ * The runtime must start every thread that runs counted code (thread.c:
+ * the thread's counters are flushed as it ends) and write the trace before
+ * an exec replaces the image (exec.c), so it interposes pthread_create and
+ * the exec family.  Interposition works when the runtime comes before libc
+ * in the lookup scope: the program is linked through the link stage, or the
+ * runtime is preloaded.  A plain program that uses a counted shared
+ * library, or dlopen's one (python3 importing a counted extension module),
+ * finds libc's first: the threads it starts would not be the runtime's,
+ * what they count would be lost when they end, and so would everything
+ * counted since the start at an exec.
+ *
+ * So at start-up, when this module's GOT (filled by the lookup at load)
+ * does not hold the runtime's pthread_create and the runtime comes after
+ * libc in the load order, the runtime rewrites the slots through which the
+ * loaded modules call those functions: every relocation against one of the
+ * undefined names — the PLT's jump slot, a GOT entry (GLOB_DAT: -fno-plt,
+ * the address taken in PIC code) or a pointer in data (R_X86_64_64) — now
+ * holds the runtime's function, which calls what the slot held before (the
+ * lookup's result: libc's, or a sanitizer's interceptor in front of it;
+ * pi_imports_next).  Only after libc: a function before libc that passes
+ * the call on (a sanitizer's interceptor, dlsym(RTLD_NEXT)) stops at libc's
+ * and never reaches ours, where one before the runtime would call ours, and
+ * ours it, for ever.  A slot in the RELRO part (-z relro, -z now) is made
+ * writable for the store and read-only again, as glibc leaves it.  Modules
+ * loaded later are scanned when a module registers its first unit
+ * (dlpi_adds says whether anything was loaded since the last scan).  The
+ * module holding the runtime is skipped (its own calls stay as they are),
+ * and so is one that defines the name (libc).  docs/runtime.md, "Threads".
+ */
+#include "runtime.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static struct redirect {
+    const char *name;
+    void *to;   /* the runtime's */
+    void *from; /* what the lookup gives, once redirecting */
+} redirects[] = {
+    {"pthread_create", (void *)pi_own_pthread_create, NULL},
+    {"execve", (void *)pi_own_execve, NULL},
+    {"execv", (void *)pi_own_execv, NULL},
+    {"execvp", (void *)pi_own_execvp, NULL},
+    {"execvpe", (void *)pi_own_execvpe, NULL},
+    {"fexecve", (void *)pi_own_fexecve, NULL},
+    {"execl", (void *)pi_own_execl, NULL},
+    {"execlp", (void *)pi_own_execlp, NULL},
+    {"execle", (void *)pi_own_execle, NULL},
+};
+#define NREDIRECTS (sizeof redirects / sizeof *redirects)
+
+static int redirecting;
+static unsigned long long scanned_adds;
+
+/* The mapped address of a dynamic entry's pointer: glibc has added the
+ * load bias to it in place, except in a read-only .dynamic (the vDSO's). */
+static uintptr_t dyn_addr(const struct dl_phdr_info *info, ElfW(Addr) ptr)
+{
+    return ptr < info->dlpi_addr ? info->dlpi_addr + ptr : ptr;
+}
+
+/* Store R's function into SLOT, unprotecting the page when it lies in the
+ * part glibc made read-only after relocation.  A read-only slot that does
+ * not hold the lookup's result yet belongs to a module being relocated
+ * (its page is not protected yet, and must not be by us) or was bound
+ * elsewhere: left alone.  (Scans run from constructors, with glibc's
+ * loader lock held, so no other thread is relocating then.) */
+static void patch_slot(const struct dl_phdr_info *info, uintptr_t slot, const struct redirect *r)
+{
+    void *cur = __atomic_load_n((void **)slot, __ATOMIC_RELAXED);
+    if (cur == r->to)
+        return;
+    long pg = sysconf(_SC_PAGESIZE);
+    uintptr_t page = slot & ~(uintptr_t)(pg - 1);
+    int relro = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_GNU_RELRO)
+            continue;
+        /* (glibc protects the pages the segment covers in whole) */
+        uintptr_t s = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t)(pg - 1);
+        uintptr_t e = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(uintptr_t)(pg - 1);
+        relro |= slot >= s && slot < e;
+    }
+    if (relro && (cur != r->from || mprotect((void *)page, (size_t)pg, PROT_READ | PROT_WRITE)))
+        return;
+    __atomic_store_n((void **)slot, r->to, __ATOMIC_RELAXED);
+    if (relro)
+        mprotect((void *)page, (size_t)pg, PROT_READ);
+}
+
+static const struct redirect *redirect_of(const char *name)
+{
+    for (size_t i = 0; i < NREDIRECTS; i++)
+        if (redirects[i].from && !strcmp(redirects[i].name, name))
+            return &redirects[i];
+    return NULL;
+}
+
+/* The relocations rel[0..size) against an undefined name redirected. */
+static void scan_relocs(const struct dl_phdr_info *info, const ElfW(Rela) *rel, size_t size,
+                        const ElfW(Sym) *symtab, const char *strtab, size_t strsz)
+{
+    for (size_t i = 0; i < size / sizeof *rel; i++) {
+        unsigned type = ELF64_R_TYPE(rel[i].r_info);
+        if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT &&
+            !(type == R_X86_64_64 && rel[i].r_addend == 0))
+            continue;
+        const ElfW(Sym) *sym = &symtab[ELF64_R_SYM(rel[i].r_info)];
+        const struct redirect *r;
+        if (!ELF64_R_SYM(rel[i].r_info) || sym->st_shndx != SHN_UNDEF || sym->st_name >= strsz ||
+            !(r = redirect_of(strtab + sym->st_name)))
+            continue;
+        patch_slot(info, info->dlpi_addr + rel[i].r_offset, r);
+    }
+}
+
+static int scan_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+    if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds) {
+        if (info->dlpi_adds == scanned_adds)
+            return 1; /* nothing loaded since the last scan */
+        *(unsigned long long *)data = info->dlpi_adds;
+    }
+    const ElfW(Dyn) *dyn = NULL;
+    uintptr_t own = (uintptr_t)pi_own_pthread_create;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)s;
+        else if (ph->p_type == PT_LOAD && own >= s && own < s + ph->p_memsz)
+            return 0; /* the runtime's own */
+    }
+    if (!dyn)
+        return 0;
+    const ElfW(Sym) *symtab = NULL;
+    const char *strtab = NULL;
+    size_t strsz = 0, relasz = 0, pltsz = 0;
+    const ElfW(Rela) *rela = NULL, *jmprel = NULL;
+    int plt_rela = 1;
+    for (; dyn->d_tag != DT_NULL; dyn++)
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: symtab = (const ElfW(Sym) *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_STRTAB: strtab = (const char *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_STRSZ: strsz = dyn->d_un.d_val; break;
+        case DT_RELA: rela = (const ElfW(Rela) *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_RELASZ: relasz = dyn->d_un.d_val; break;
+        case DT_JMPREL: jmprel = (const ElfW(Rela) *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_PLTRELSZ: pltsz = dyn->d_un.d_val; break;
+        case DT_PLTREL: plt_rela = dyn->d_un.d_val == DT_RELA; break;
+        }
+    if (!symtab || !strtab)
+        return 0;
+    if (rela)
+        scan_relocs(info, rela, relasz, symtab, strtab, strsz);
+    if (jmprel && plt_rela)
+        scan_relocs(info, jmprel, pltsz, symtab, strtab, strsz);
+    return 0;
+}
+
+struct order_probe {
+    uintptr_t addr;
+    int index, at, libc;
+};
+
+static int order_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct order_probe *o = data;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    size_t n = 0;
+    while (name[n])
+        n++; /* (no strlen, strrchr: a first call through the PLT costs more than the walk) */
+    if (o->libc < 0 && n >= 9 && !memcmp(name + n - 9, "libc.so.6", 9) && (n == 9 || name[n - 10] == '/'))
+        o->libc = o->index;
+    for (int i = 0; i < info->dlpi_phnum && o->at < 0; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && o->addr >= s && o->addr < s + ph->p_memsz)
+            o->at = o->index;
+    }
+    o->index++;
+    return o->at >= 0 && o->libc >= 0;
+}
+
+/* Whether the module holding ADDR comes after libc.so.6 in the load order
+ * (the global lookup's, for the modules loaded at start-up; dlopen'ed ones
+ * come after them). */
+static int loaded_after_libc(uintptr_t addr)
+{
+    struct order_probe o = {.addr = addr, .at = -1, .libc = -1};
+    dl_iterate_phdr(order_cb, &o);
+    return o.at >= 0 && o.libc >= 0 && o.at > o.libc;
+}
+
+/* At start-up (pi_init): whether the loaded modules' imports must be
+ * redirected, and if so the first scan.  The runtime's module must stay
+ * mapped while slots name its functions: the shared runtime is built
+ * -z nodelete; a copy of libperfinst.a inside a shared library is made so
+ * here, or nothing is redirected. */
+void pi_imports_setup(void)
+{
+    /* (the name: what the lookup gave this module's GOT at load) */
+    void *dflt = (void *)pthread_create;
+    Dl_info di;
+    struct link_map *map = NULL;
+    if (!dflt || dflt == (void *)pi_own_pthread_create)
+        return; /* ours comes first */
+    if (!loaded_after_libc((uintptr_t)pi_own_pthread_create) ||
+        !dladdr1((void *)pi_own_pthread_create, &di, (void **)&map, RTLD_DL_LINKMAP) || !map)
+        return; /* ours is reached through what comes first */
+    if (map->l_name && *map->l_name && !dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE))
+        return;
+    for (size_t i = 0; i < NREDIRECTS; i++) {
+        void *f = dlsym(RTLD_DEFAULT, redirects[i].name);
+        if (f != redirects[i].to)
+            __atomic_store_n(&redirects[i].from, f, __ATOMIC_RELEASE);
+    }
+    redirecting = 1;
+    pi_imports_rescan_locked();
+}
+
+/* What a redirected import of NAME called before (the lookup's function),
+ * or NULL when NAME is not redirected: the runtime's function calls it. */
+void *pi_imports_next(const char *name)
+{
+    for (size_t i = 0; i < NREDIRECTS; i++)
+        if (!strcmp(redirects[i].name, name))
+            return __atomic_load_n(&redirects[i].from, __ATOMIC_ACQUIRE);
+    return NULL;
+}
+
+/* Modules loaded since the last scan: their imports redirected too (with
+ * pi.lock held, from a unit's constructor, or at start-up). */
+void pi_imports_rescan_locked(void)
+{
+    if (!redirecting)
+        return;
+    unsigned long long adds = scanned_adds;
+    dl_iterate_phdr(scan_module, &adds);
+    scanned_adds = adds;
+}
