@@ -2,15 +2,20 @@
  * libc's first.
  *
  * The runtime must start every thread that runs counted code (thread.c:
- * the thread's counters are flushed as it ends) and write the trace before
- * an exec replaces the image (exec.c), so it interposes pthread_create and
- * the exec family.  Interposition works when the runtime comes before libc
+ * the thread's counters are flushed as it ends), write the trace before an
+ * exec replaces the image (exec.c) and keep its handler of fatal signals
+ * where the program leaves the default, out of the program's sight
+ * (signal.c), so it interposes pthread_create, the exec family, sigaction
+ * and signal.  Interposition works when the runtime comes before libc
  * in the lookup scope: the program is linked through the link stage, or the
  * runtime is preloaded.  A plain program that uses a counted shared
  * library, or dlopen's one (python3 importing a counted extension module),
  * finds libc's first: the threads it starts would not be the runtime's,
  * what they count would be lost when they end, and so would everything
- * counted since the start at an exec.
+ * counted since the start at an exec; the program would see the runtime's
+ * signal handlers, and remove them setting SIG_DFL.  (And the runtime,
+ * after libc, finds no next definition with dlsym(RTLD_NEXT): the
+ * functions the lookup gives are its own calls' too, pi_imports_next.)
  *
  * So at start-up, when this module's GOT (filled by the lookup at load)
  * does not hold the runtime's pthread_create and the runtime comes after
@@ -51,6 +56,11 @@ static struct redirect {
     {"execl", (void *)pi_own_execl, NULL},
     {"execlp", (void *)pi_own_execlp, NULL},
     {"execle", (void *)pi_own_execle, NULL},
+    {"sigaction", (void *)pi_own_sigaction, NULL},
+    {"signal", (void *)pi_own_signal, NULL},
+    {"bsd_signal", (void *)pi_own_bsd_signal, NULL},
+    {"sysv_signal", (void *)pi_own_sysv_signal, NULL},
+    {"__sysv_signal", (void *)pi_own_sysv_signal, NULL},
 };
 #define NREDIRECTS (sizeof redirects / sizeof *redirects)
 
@@ -199,11 +209,23 @@ static int loaded_after_libc(uintptr_t addr)
     return o.at >= 0 && o.libc >= 0 && o.at > o.libc;
 }
 
+/* This module's own dynamic section (the program's, for libperfinst.a
+ * linked into it; none in a static program). */
+extern ElfW(Dyn) _DYNAMIC[] __attribute__((weak, visibility("hidden")));
+
+static int never_unloaded(void)
+{
+    for (const ElfW(Dyn) *d = _DYNAMIC; d && d->d_tag != DT_NULL; d++)
+        if (d->d_tag == DT_FLAGS_1 && (d->d_un.d_val & DF_1_NODELETE))
+            return 1;
+    return 0;
+}
+
 /* At start-up (pi_init): whether the loaded modules' imports must be
  * redirected, and if so the first scan.  The runtime's module must stay
- * mapped while slots name its functions: the shared runtime is built
- * -z nodelete; a copy of libperfinst.a inside a shared library is made so
- * here, or nothing is redirected. */
+ * mapped while slots name its functions: the program, or a module linked
+ * -z nodelete (libperfinst.so is); a copy of libperfinst.a inside another
+ * shared library is not redirected from. */
 void pi_imports_setup(void)
 {
     /* (the name: what the lookup gave this module's GOT at load) */
@@ -215,7 +237,7 @@ void pi_imports_setup(void)
     if (!loaded_after_libc((uintptr_t)pi_own_pthread_create) ||
         !dladdr1((void *)pi_own_pthread_create, &di, (void **)&map, RTLD_DL_LINKMAP) || !map)
         return; /* ours is reached through what comes first */
-    if (map->l_name && *map->l_name && !dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE))
+    if (map->l_name && *map->l_name && !never_unloaded())
         return;
     for (size_t i = 0; i < NREDIRECTS; i++) {
         void *f = dlsym(RTLD_DEFAULT, redirects[i].name);

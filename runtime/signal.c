@@ -13,7 +13,8 @@
  * without locks and uses open/write/close, no malloc, no stdio.
  *
  * The program's own dispositions win, and it never sees ours: sigaction,
- * signal, bsd_signal and sysv_signal are interposed.  Setting a handler or
+ * signal, bsd_signal and sysv_signal are interposed (in a plain program
+ * that finds libc's first, its imports are pointed at these: gotpatch.c).  Setting a handler or
  * SIG_IGN installs it (ours is gone); setting SIG_DFL puts ours back; asking
  * for the current action answers SIG_DFL (with the flags and mask the
  * program gave) where ours stands in for the default.  A disposition
@@ -41,7 +42,9 @@ static sigaction_fn real_fn(void)
 {
     sigaction_fn f = __atomic_load_n(&real_sigaction, __ATOMIC_RELAXED);
     if (!f) {
-        f = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+        f = (sigaction_fn)pi_imports_next("sigaction");
+        if (!f)
+            f = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
         if (!f)
             f = __sigaction;
         __atomic_store_n(&real_sigaction, f, __ATOMIC_RELAXED);
@@ -148,7 +151,7 @@ static sighandler_t set_handler(int sig, sighandler_t h, int flags)
     }
     if (!(flags & SA_NODEFER))
         sigaddset(&sa.sa_mask, sig);
-    if (sigaction(sig, &sa, &old))
+    if (pi_own_sigaction(sig, &sa, &old)) /* (ours, not what the lookup gives) */
         return SIG_ERR;
     return old.sa_handler;
 }
@@ -204,3 +207,13 @@ void pi_altstack_disable(struct pi_thread *t)
     stack_t off = {.ss_flags = SS_DISABLE};
     sigaltstack(&off, NULL);
 }
+
+/* Our own definitions, whatever the lookup scope says (gotpatch.c). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-attributes"
+#define OWN(name) extern __typeof__(name) pi_own_##name __attribute__((alias(#name), visibility("hidden")))
+OWN(sigaction);
+OWN(signal);
+OWN(bsd_signal);
+OWN(sysv_signal);
+#pragma GCC diagnostic pop

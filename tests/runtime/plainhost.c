@@ -3,14 +3,21 @@
  * pthread_create is libc's unless the runtime redirects it.  Each way a
  * program can reach pthread_create: its PLT, its GOT (-fno-plt), a pointer
  * in data; the library linked in, or dlopen'ed after the program started;
- * an exec after the threads. */
+ * an exec or a death by a signal after the threads. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int (*work)(int);
+static void on_term(int sig)
+{
+    (void)sig;
+}
+
 static void *nop(void *a)
 {
     return a;
@@ -45,6 +52,19 @@ int main(int argc, char **argv)
         int rc = (i & 1 ? by_pointer : pthread_create)(&t, NULL, run, (void *)(long)(100 + i));
         if (rc || pthread_join(t, NULL))
             return 3;
+    }
+    if (argc > 3 && !strcmp(argv[3], "signal")) {
+        /* the program never sees the runtime's handler, and SIG_DFL put
+           back after its own is the runtime's again: it dies of SIGTERM
+           with a trace */
+        struct sigaction old;
+        sigaction(SIGTERM, NULL, &old);
+        printf("%d threads, SIGTERM %s\n", n, old.sa_handler == SIG_DFL ? "default" : "handled");
+        fflush(stdout);
+        signal(SIGTERM, on_term);
+        signal(SIGTERM, SIG_DFL);
+        raise(SIGTERM);
+        return 5;
     }
     if (argc > 3 && !strcmp(argv[3], "exec")) {
         /* the image ends: the trace is written first */

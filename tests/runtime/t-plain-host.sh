@@ -3,7 +3,10 @@
 # shared library: its pthread_create and exec are libc's, found before the
 # runtime's, so the runtime points the program's imports of them at its own
 # (runtime/gotpatch.c): the threads' calls are counted (they were lost: 0
-# where 4 threads ran), and an exec writes the trace first (it was lost).  Through the PLT, lazily bound and with -z now
+# where 4 threads ran), an exec writes the trace first (it was lost), and
+# the runtime's handler of fatal signals is installed, unseen by the
+# program and put back by its SIG_DFL (it was never installed: dlsym's
+# RTLD_NEXT from a runtime after libc finds no sigaction).  Through the PLT, lazily bound and with -z now
 # (the GOT read-only after relocation), through the GOT (-fno-plt), a
 # pointer in data; the library linked in or dlopen'ed after the start, and
 # dlclose'd (the runtime stays: a thread started after it runs); C++'s
@@ -38,6 +41,13 @@ gcc -O2 -g -pthread -o dl "$T/runtime/plainhost.c" -ldl
 run dl ./dl ./libw.so 4
 run dlclose ./dl ./libw.so 4 close
 run exec ./lazy x 4 exec
+for p in lazy dl; do
+    st=0
+    PERFINST_OUT="t-$p-signal.pit" ./$p ./libw.so 4 signal > out || st=$?
+    assert_eq "$p signal: dies of SIGTERM" 143 "$st"
+    assert_eq "$p signal: the program sees the default" "4 threads, SIGTERM default" "$(cat out)"
+    check "$p signal" "t-$p-signal.pit"
+done
 run dlexec ./dl ./libw.so 4 exec
 
 # C++: std::thread starts through libstdc++'s import of pthread_create
@@ -60,4 +70,4 @@ run cxx ./cxx
 # the runtime preloaded: its pthread_create comes first, nothing is
 # redirected (a redirect to itself would call itself for ever)
 run preload env LD_PRELOAD="$B/libperfinst.so" ./lazy x 4
-ok "threads a plain program starts are counted: PLT, -z now, -fno-plt, a pointer, dlopen, dlclose, std::thread, exec, preloaded"
+ok "threads a plain program starts are counted: PLT, -z now, -fno-plt, a pointer, dlopen, dlclose, std::thread, exec, a signal, preloaded"
