@@ -145,20 +145,8 @@ int main(int argc, char **argv)
         pthread_create(&th, NULL, runner, NULL);
         sem_wait(&ready);
         exit(0);
-    } else if (!strcmp(cmd, "fork")) {
-        count(n);
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            count(atol(argv[3]));
-            printf("child %d\n", (int)getpid());
-            exit(0);
-        }
-        int st;
-        waitpid(pid, &st, 0);
-        count(atol(argv[4]));
-        printf("parent %d\n", (int)getpid());
-    } else if (!strcmp(cmd, "uexit")) {
+    } else if (!strcmp(cmd, "fork") || !strcmp(cmd, "uexit")) {
+        int u = !strcmp(cmd, "uexit");
         count(n);
         fflush(stdout);
         pid_t pid = fork();
@@ -166,26 +154,31 @@ int main(int argc, char **argv)
             count(atol(argv[3]));
             printf("child %d\n", (int)getpid());
             fflush(stdout);
-            _exit(0);
+            if (u)
+                _exit(0);
+            exit(0);
         }
         int st;
         waitpid(pid, &st, 0);
         count(atol(argv[4]));
         printf("parent %d\n", (int)getpid());
         fflush(stdout);
-        _Exit(3);
-    } else if (!strcmp(cmd, "vforkfail")) {
+        if (u)
+            _Exit(3);
+    } else if (!strcmp(cmd, "vfork") || !strcmp(cmd, "vforkfail")) {
+        int fails = !strcmp(cmd, "vforkfail");
         count(n);
         pid_t pid = vfork();
         if (pid == 0) {
-            execl("/no-such-program-perfinst", "x", (char *)NULL);
+            execl(fails ? "/no-such-program-perfinst" : "/bin/true", "true", (char *)NULL);
             _exit(127);
         }
         int st;
         waitpid(pid, &st, 0);
-        if (!WIFEXITED(st) || WEXITSTATUS(st) != 127)
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != (fails ? 127 : 0))
             return 16;
-        count(atol(argv[3]));
+        if (fails)
+            count(atol(argv[3]));
     } else if (!strcmp(cmd, "exec")) {
         count(n);
         char *args[] = {argv[3], argv[4], NULL};
@@ -197,17 +190,6 @@ int main(int argc, char **argv)
         if (execvp(args[0], args) == 0)
             return 13;
         count(atol(argv[3]));
-    } else if (!strcmp(cmd, "vfork")) {
-        count(n);
-        pid_t pid = vfork();
-        if (pid == 0) {
-            execl("/bin/true", "true", (char *)NULL);
-            _exit(127);
-        }
-        int st;
-        waitpid(pid, &st, 0);
-        if (!WIFEXITED(st) || WEXITSTATUS(st))
-            return 16;
     } else if (!strcmp(cmd, "segv")) {
         count(n);
         *null_page = 1;
