@@ -587,6 +587,9 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
     }
     if (!tls_counters || !mode)
         return;
+    /* (outside the lock: the first call looks glibc's TLS layout up with
+       dlsym, which takes the loader's lock) */
+    intptr_t tls_off = __perfinst_tls_static_offset(tls_counters());
 
     pthread_mutex_lock(&pi.lock);
     struct pi_unit_rt *u;
@@ -625,6 +628,7 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
         *c = u;
     }
     u->mode = mode;
+    PI_STORE(&u->tls_off, tls_off);
     PI_STORE(&u->tls_get, tls_counters);
     PI_STORE(&m->live, m->live + 1);
     __atomic_store_n(mode, pi.mode, __ATOMIC_RELAXED);

@@ -88,6 +88,8 @@ struct pi_unit_rt {
     uint32_t ncounters;
     uint32_t index;              /* registration order: slot in the thread records */
     uint64_t *(*tls_get)(void);  /* NULL once unregistered */
+    intptr_t tls_off;            /* its counters' offset from every thread's pointer (static
+                                    TLS), or 0: each thread's block is its own (trace.c) */
     int *mode;                   /* the unit's mode word; NULL once unregistered */
     uint8_t *fnon;               /* per function: 1 = its counting copy runs; NULL once unregistered */
     uint32_t nfuncs;
@@ -172,6 +174,7 @@ void pi_icall_after_fork(void);                      /* in the fork child */
 void pi_icall_thread_exit(void);                     /* the calling thread ends */
 void pi_icall_unit_gone(uint64_t unit_id);           /* its module is unloaded */
 void pi_ctr_base_unit_gone(void);                     /* thread.c: a unit left (its cached bases go) */
+intptr_t pi_ctr_base_cached(const void *getter);      /* thread.c: the calling thread's cached offset, or 0 */
 
 /* The register-saving stubs' (icall.c __perfinst_icall_stub, thread.c
  * __perfinst_ctr_base_stub) save of the whole extended state — x87, xmm,
