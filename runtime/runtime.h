@@ -175,6 +175,8 @@ void pi_icall_thread_exit(void);                     /* the calling thread ends 
 void pi_icall_unit_gone(uint64_t unit_id);           /* its module is unloaded */
 void pi_ctr_base_unit_gone(void);                     /* thread.c: a unit left (its cached bases go) */
 intptr_t pi_ctr_base_cached(const void *getter);      /* thread.c: the calling thread's cached offset, or 0 */
+intptr_t pi_tp_offset(const void *addr);              /* thread.c: addr minus the thread pointer (x86-64; else 0) */
+void *pi_tp_address(intptr_t off);                    /* thread.c: the thread pointer plus off (x86-64; else NULL) */
 
 /* The register-saving stubs' (icall.c __perfinst_icall_stub, thread.c
  * __perfinst_ctr_base_stub) save of the whole extended state — x87, xmm,

@@ -309,19 +309,10 @@ static int unit_counted(const struct pi_unit_rt *u, const uint64_t *own)
  * NULL when neither knows (the thread's slot, if any, is read instead). */
 static uint64_t *own_block_unlocked(const struct pi_unit_rt *u)
 {
-#if defined(__x86_64__)
     intptr_t off = PI_LOAD(&u->tls_off);
     if (!off)
         off = pi_ctr_base_cached((const void *)PI_LOAD(&u->tls_get));
-    if (!off)
-        return NULL;
-    uintptr_t tp;
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
-    return (uint64_t *)(tp + (uintptr_t)off);
-#else
-    (void)u;
-    return NULL;
-#endif
+    return off ? (uint64_t *)pi_tp_address(off) : NULL;
 }
 
 /* A unit's COUNTS record; none when all its counters are 0 (a reader takes
