@@ -30,12 +30,13 @@ $(BUILD)/runtime/core.o: RUNTIME_CFLAGS += -DPI_SECURE_CONF='"$(SYSCONFDIR)/perf
 $(BUILD)/runtime/fnmeta.o $(BUILD)/runtime/overlay.o: common/piformat.h
 $(BUILD)/runtime/core.o: common/pifd.h
 
-# idle-wrap.c interposes libc's blocking calls, heap-wrap.c its allocator:
-# shared runtime only (docs/sampling-stacks.md, docs/sharing.md); the
+# idle-wrap.c interposes libc's blocking calls, heap-wrap.c its allocator,
+# exit-wrap.c its _exit: shared runtime only (docs/sampling-stacks.md,
+# docs/sharing.md, docs/runtime.md); the
 # sampling files share sample.h.
 $(RUNTIME_OBJS): runtime/sample.h runtime/sharing-model.h
 
-$(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o $(BUILD)/runtime/heap-wrap.o,$(RUNTIME_OBJS))
+$(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o $(BUILD)/runtime/heap-wrap.o $(BUILD)/runtime/exit-wrap.o,$(RUNTIME_OBJS))
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -588,6 +588,8 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
     }
     if (!tls_counters || !mode)
         return;
+    uint64_t *block = tls_counters();
+    intptr_t lib_off = 0;
 
     pthread_mutex_lock(&pi.lock);
     struct pi_unit_rt *u;
@@ -628,12 +630,23 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
         *c = u;
     }
     u->mode = mode;
+    /* The program's TLS block is static: its counters are at one offset
+     * from every thread's pointer.  A library's may be (found below). */
+    int lib = strcmp(m->file, "/proc/self/exe") != 0;
+    PI_STORE(&u->tls_off, lib ? 0 : pi_tp_offset(block));
     PI_STORE(&u->tls_get, tls_counters);
     PI_STORE(&m->live, m->live + 1);
     __atomic_store_n(mode, pi.mode, __ATOMIC_RELAXED);
     struct pi_thread *self = pi_thread_self_locked();
     if (self)
-        pi_slot_set_locked(self, u->index, tls_counters());
+        pi_slot_set_locked(self, u->index, block);
+    pthread_mutex_unlock(&pi.lock);
+    /* (outside the lock: the first call looks glibc's TLS layout up with
+       dlsym, which takes the loader's lock; a -fPIC unit's constructor
+       makes the same call next) */
+    if (lib && (lib_off = __perfinst_tls_static_offset(block)))
+        PI_STORE(&u->tls_off, lib_off);
+    return;
 out:
     pthread_mutex_unlock(&pi.lock);
     return;

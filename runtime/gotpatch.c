@@ -3,16 +3,16 @@
  *
  * The runtime must start every thread that runs counted code (thread.c:
  * the thread's counters are flushed as it ends), write the trace before an
- * exec replaces the image (exec.c) and keep its handler of fatal signals
- * where the program leaves the default, out of the program's sight
- * (signal.c), so it interposes pthread_create, the exec family, sigaction
- * and signal.  Interposition works when the runtime comes before libc
+ * exec replaces the image (exec.c) or _exit ends it (exit-wrap.c) and keep
+ * its handler of fatal signals where the program leaves the default, out
+ * of the program's sight (signal.c), so it interposes pthread_create, the
+ * exec family, _exit, sigaction and signal.  Interposition works when the runtime comes before libc
  * in the lookup scope: the program is linked through the link stage, or the
  * runtime is preloaded.  A plain program that uses a counted shared
  * library, or dlopen's one (python3 importing a counted extension module),
  * finds libc's first: the threads it starts would not be the runtime's,
  * what they count would be lost when they end, and so would everything
- * counted since the start at an exec; the program would see the runtime's
+ * counted since the start at an exec or an _exit; the program would see the runtime's
  * signal handlers, and remove them setting SIG_DFL.  (And the runtime,
  * after libc, finds no next definition with dlsym(RTLD_NEXT): the
  * functions the lookup gives are its own calls' too, pi_imports_next.)
@@ -61,6 +61,8 @@ static struct redirect {
     {"bsd_signal", (void *)pi_own_bsd_signal, NULL},
     {"sysv_signal", (void *)pi_own_sysv_signal, NULL},
     {"__sysv_signal", (void *)pi_own_sysv_signal, NULL},
+    {"_exit", (void *)pi_own__exit, NULL}, /* (shared runtime only: NULL in libperfinst.a) */
+    {"_Exit", (void *)pi_own__Exit, NULL},
 };
 #define NREDIRECTS (sizeof redirects / sizeof *redirects)
 
@@ -240,7 +242,7 @@ void pi_imports_setup(void)
     if (map->l_name && *map->l_name && !never_unloaded())
         return;
     for (size_t i = 0; i < NREDIRECTS; i++) {
-        void *f = dlsym(RTLD_DEFAULT, redirects[i].name);
+        void *f = redirects[i].to ? dlsym(RTLD_DEFAULT, redirects[i].name) : NULL;
         if (f != redirects[i].to)
             __atomic_store_n(&redirects[i].from, f, __ATOMIC_RELEASE);
     }

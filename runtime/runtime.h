@@ -88,6 +88,8 @@ struct pi_unit_rt {
     uint32_t ncounters;
     uint32_t index;              /* registration order: slot in the thread records */
     uint64_t *(*tls_get)(void);  /* NULL once unregistered */
+    intptr_t tls_off;            /* its counters' offset from every thread's pointer (static
+                                    TLS), or 0: each thread's block is its own (trace.c) */
     int *mode;                   /* the unit's mode word; NULL once unregistered */
     uint8_t *fnon;               /* per function: 1 = its counting copy runs; NULL once unregistered */
     uint32_t nfuncs;
@@ -172,6 +174,9 @@ void pi_icall_after_fork(void);                      /* in the fork child */
 void pi_icall_thread_exit(void);                     /* the calling thread ends */
 void pi_icall_unit_gone(uint64_t unit_id);           /* its module is unloaded */
 void pi_ctr_base_unit_gone(void);                     /* thread.c: a unit left (its cached bases go) */
+intptr_t pi_ctr_base_cached(const void *getter);      /* thread.c: the calling thread's cached offset, or 0 */
+intptr_t pi_tp_offset(const void *addr);              /* thread.c: addr minus the thread pointer (x86-64; else 0) */
+void *pi_tp_address(intptr_t off);                    /* thread.c: the thread pointer plus off (x86-64; else NULL) */
 
 /* The register-saving stubs' (icall.c __perfinst_icall_stub, thread.c
  * __perfinst_ctr_base_stub) save of the whole extended state — x87, xmm,
@@ -350,6 +355,8 @@ int pi_own_sigaction(int, const struct sigaction *, struct sigaction *);
 __sighandler_t pi_own_signal(int, __sighandler_t);
 __sighandler_t pi_own_bsd_signal(int, __sighandler_t);
 __sighandler_t pi_own_sysv_signal(int, __sighandler_t);
+void pi_own__exit(int) __attribute__((weak, noreturn)); /* exit-wrap.c: shared runtime only */
+void pi_own__Exit(int) __attribute__((weak, noreturn));
 struct pi_thread *pi_thread_self_locked(void);
 uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index);
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p);

@@ -443,6 +443,30 @@ __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_libc(const void *gett
     return off;
 }
 
+intptr_t pi_tp_offset(const void *addr)
+{
+#if defined(__x86_64__)
+    uintptr_t tp;
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+    return (intptr_t)((uintptr_t)addr - tp);
+#else
+    (void)addr;
+    return 0;
+#endif
+}
+
+void *pi_tp_address(intptr_t off)
+{
+#if defined(__x86_64__)
+    uintptr_t tp;
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+    return (void *)(tp + (uintptr_t)off);
+#else
+    (void)off;
+    return NULL;
+#endif
+}
+
 void pi_ctr_base_unit_gone(void)
 {
     __atomic_add_fetch(&base_gen, 1, __ATOMIC_RELEASE);

@@ -300,13 +300,28 @@ static int unit_counted(const struct pi_unit_rt *u, const uint64_t *own)
     return 0;
 }
 
+/* The calling thread's block of unit u where its getter may not run (a
+ * signal handler, _exit: the getter may allocate): at the unit's static
+ * offset from the thread pointer, or where the counting copies' stub
+ * found it in this thread.  The thread's slot may lack it: a unit
+ * registered by another thread after this one started (python3 importing
+ * an extension module in a worker thread, the main thread calling it).
+ * NULL when neither knows (the thread's slot, if any, is read instead). */
+static uint64_t *own_block_unlocked(const struct pi_unit_rt *u)
+{
+    intptr_t off = PI_LOAD(&u->tls_off);
+    if (!off)
+        off = pi_ctr_base_cached((const void *)PI_LOAD(&u->tls_get));
+    return off ? (uint64_t *)pi_tp_address(off) : NULL;
+}
+
 /* A unit's COUNTS record; none when all its counters are 0 (a reader takes
  * a unit without one as all 0: docs/formats.md), so that a process of a
  * program of many units writes those it ran, not all of them. */
 static void put_counts(struct pi_unit_rt *u, int in_signal)
 {
     uint64_t *(*tls_get)(void) = PI_LOAD(&u->tls_get);
-    uint64_t *own = !in_signal && tls_get ? tls_get() : NULL;
+    uint64_t *own = !tls_get ? NULL : in_signal ? own_block_unlocked(u) : tls_get();
     if (!unit_counted(u, own))
         return;
     struct pi_rec_counts rc = {.unit_id = u->unit_id, .module = u->module->index,

@@ -324,8 +324,30 @@ static int rranges_add_trace(struct model *md, const struct pi_trace *t)
 
 #define oom rep_oom
 
+/* PROG has no perfinst metadata: say which modules the traces counted in.
+ * The process that wrote a trace is often not the module to give (python3
+ * running a counted extension module, a plugin host): the trace's name is
+ * the process's. */
+static void note_counted_modules(char **paths, int ntraces)
+{
+    for (int i = 0; i < ntraces; i++) {
+        struct pi_err err;
+        struct pi_trace t;
+        if (pi_trace_read(paths[i], &t, &err))
+            continue; /* (said when PROG is right) */
+        for (size_t k = 0; k < t.nmodules; k++) {
+            int counted = 0;
+            for (size_t j = 0; j < t.nunits && !counted; j++)
+                counted = t.units[j].module == k;
+            if (counted)
+                pm_note("%s counted in %s: give that as PROG", paths[i], t.modules[k].path);
+        }
+        pi_trace_free(&t);
+    }
+}
+
 /* PROG's metadata, debug info, and where each site's code starts. */
-static int read_program(struct model *md)
+static int read_program(struct model *md, char **traces)
 {
     struct pi_err err;
     struct pi_meta *m = &md->m;
@@ -336,6 +358,7 @@ static int read_program(struct model *md)
     if (!m->nunits) {
         pm_error("%s: no perfinst metadata (no %s section): was it built with the plugin?",
                  md->prog, PI_SECTION_META);
+        note_counted_modules(traces, md->ntraces);
         return -1;
     }
     if (pi_meta_validate(m, &err)) {
@@ -1019,7 +1042,7 @@ int model_load(struct model *md, char **traces)
     md->infos = calloc(md->ntraces > 0 ? (size_t)md->ntraces : 1, sizeof *md->infos);
     if (!md->infos)
         return oom();
-    if (read_program(md) || rind_init(md) || read_traces(md, traces) || solve_counts(md) || build_views(md))
+    if (read_program(md, traces) || rind_init(md) || read_traces(md, traces) || solve_counts(md) || build_views(md))
         return -1;
     return 0;
 }

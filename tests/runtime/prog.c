@@ -7,6 +7,10 @@
  *     prog exec N PATH ARG  N, then execv(PATH, {PATH, ARG})
  *     prog execfail N M     N, a failing execvp, then M
  *     prog vfork N          N, then vfork and execl /bin/true in the child
+ *     prog uexit A B C      A before fork; the child B, then _exit(0); the parent
+ *                           C after, then _Exit(3)
+ *     prog vforkfail N M    N; vfork, a failing execl and _exit(127) in the child;
+ *                           M, exit 0
  *     prog segv N | overflow N | abort N | term N   N, then die
  *     prog raise N SIG      N, then raise(SIG); exit 3 if still alive
  *     prog pipe N           N, then print lines until stdout breaks (SIGPIPE)
@@ -141,19 +145,40 @@ int main(int argc, char **argv)
         pthread_create(&th, NULL, runner, NULL);
         sem_wait(&ready);
         exit(0);
-    } else if (!strcmp(cmd, "fork")) {
+    } else if (!strcmp(cmd, "fork") || !strcmp(cmd, "uexit")) {
+        int u = !strcmp(cmd, "uexit");
         count(n);
         fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
             count(atol(argv[3]));
             printf("child %d\n", (int)getpid());
+            fflush(stdout);
+            if (u)
+                _exit(0);
             exit(0);
         }
         int st;
         waitpid(pid, &st, 0);
         count(atol(argv[4]));
         printf("parent %d\n", (int)getpid());
+        fflush(stdout);
+        if (u)
+            _Exit(3);
+    } else if (!strcmp(cmd, "vfork") || !strcmp(cmd, "vforkfail")) {
+        int fails = !strcmp(cmd, "vforkfail");
+        count(n);
+        pid_t pid = vfork();
+        if (pid == 0) {
+            execl(fails ? "/no-such-program-perfinst" : "/bin/true", "true", (char *)NULL);
+            _exit(127);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != (fails ? 127 : 0))
+            return 16;
+        if (fails)
+            count(atol(argv[3]));
     } else if (!strcmp(cmd, "exec")) {
         count(n);
         char *args[] = {argv[3], argv[4], NULL};
@@ -165,17 +190,6 @@ int main(int argc, char **argv)
         if (execvp(args[0], args) == 0)
             return 13;
         count(atol(argv[3]));
-    } else if (!strcmp(cmd, "vfork")) {
-        count(n);
-        pid_t pid = vfork();
-        if (pid == 0) {
-            execl("/bin/true", "true", (char *)NULL);
-            _exit(127);
-        }
-        int st;
-        waitpid(pid, &st, 0);
-        if (!WIFEXITED(st) || WEXITSTATUS(st))
-            return 16;
     } else if (!strcmp(cmd, "segv")) {
         count(n);
         *null_page = 1;
