@@ -28,6 +28,7 @@
 
 #include "names.h"
 #include "commands.h"
+#include "pidwarf.h"
 #include "pmopt.h"
 
 static const struct {
@@ -54,10 +55,15 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pmopt [--help] [--version] COMMAND [ARGS...]\n\ncommands:\n");
+    fprintf(f, "usage: pmopt [--help] [--version] [--debug-file-directory=DIR[:DIR...]] COMMAND "
+               "[ARGS...]\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!commands[i].mode)
             fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n--debug-file-directory=DIR[:DIR...]  where separate debug files are (as gdb's\n"
+               "    debug-file-directory; /usr/lib/debug): DIR/.build-id/xx/....debug of a stripped\n"
+               "    file, DIR/.dwz/... of its dwz supplementary file, the usr/lib/debug of an\n"
+               "    extracted -dbgsym package\n");
     fprintf(f, "\n'pmopt COMMAND --help' describes a command.  Exit status: 0 success, "
                "1 error, 2 usage error.\n");
 }
@@ -93,6 +99,14 @@ static int find_row(const char *name, int n, char **args)
 
 int main(int argc, char **argv)
 {
+    static const char ddir[] = "--debug-file-directory";
+    while (argc > 1 && !strncmp(argv[1], ddir, sizeof ddir - 1) &&
+           (argv[1][sizeof ddir - 1] == '=' || (!argv[1][sizeof ddir - 1] && argc > 2))) {
+        int sep = argv[1][sizeof ddir - 1] == '=';
+        pi_debug_set_dirs(sep ? argv[1] + sizeof ddir : argv[2]);
+        argc -= 2 - sep;
+        argv += 2 - sep;
+    }
     if (argc < 2) {
         usage(stderr);
         return PM_USAGE;
