@@ -5,9 +5,9 @@
 # names, /usr/lib/debug/.dwz/ARCH/PACKAGE.debug), then stripped with its
 # debug information in a file of its own (dh_strip: .build-id/xx/yyyy.debug,
 # compressed), the -dbgsym package extracted into a directory rather than
-# installed.  pmopt --debug-file-directory=ROOT/usr/lib/debug names the
-# watched words and the callers of the stripped program exactly as the
-# unstripped build's; with the supplementary file missing, pmopt says so
+# installed.  pmopt --debug-file-directory=ROOT/usr/lib/debug (before the
+# command or among its options) names the watched words and the callers of
+# the stripped program exactly as the unstripped build's; with the supplementary file missing, pmopt says so
 # and names from the symbol table, never libdwarf's placeholder
 # "<DW_FORM_GNU_strp_alt-no-tied-file>" (main's name, the variables'), and
 # never reads the supplementary file's offsets as its own DIEs (the types).
@@ -71,8 +71,8 @@ assert_eq "packaged, dbgsym and dwz file found: the words named as unstripped" "
 assert_not_contains "no note about the debug information" err 'DWARF'
 run_pmopt --debug-file-directory="$root/usr/lib/debug" report --callers --by=callers --format=csv "$prog" a.pit
 assert_eq "packaged: the callers named as unstripped" "$(cat full-callers.csv)" "$(cat out)"
-run_pmopt --debug-file-directory /nowhere:"$root/usr/lib/debug/" report --by=watch --format=csv "$prog" a.pit
-assert_eq "a list of directories, the option's value apart, a trailing slash" "$(cat full.csv)" "$(cat out)"
+run_pmopt report --by=watch --debug-file-directory /nowhere:"$root/usr/lib/debug/" --format=csv "$prog" a.pit
+assert_eq "after the command, a list of directories, the value apart, a trailing slash" "$(cat full.csv)" "$(cat out)"
 
 # ---- the debug file found, its supplementary file not
 cp "$dbg" "$root/usr/bin/${id:2}.debug"       # beside the program: by .gnu_debuglink
