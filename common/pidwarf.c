@@ -68,7 +68,14 @@ struct dctx {
     size_t cus_cap;
     Dwarf_Off last_die;      /* the walk's last DIE offset: preorder only grows */
     int bad_tree;            /* a link went backwards: the CU's walk stopped */
+    Dwarf_Debug alt;         /* the supplementary file (dwz -m), or 0 */
+    int in_alt;              /* the DIE at hand is the supplementary file's */
 };
+
+/* A DIE reference (attr_ref) into the supplementary file has this bit:
+ * its offsets are that file's .debug_info's, and would name another DIE
+ * of ours. */
+#define ALT_REF ((Dwarf_Off)1 << 63)
 
 static void dwarf_warn(struct dctx *c, const char *what, Dwarf_Error e)
 {
@@ -224,19 +231,29 @@ static void read_lines(struct dctx *c, Dwarf_Die cu)
 
 static Dwarf_Die die_origin(struct dctx *c, Dwarf_Die die, int k);
 static int has_attr(struct dctx *c, Dwarf_Die die, Dwarf_Half at);
+static int attr_ref(struct dctx *c, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off);
+static Dwarf_Die ref_die(struct dctx *c, Dwarf_Off ref);
 
 /* A string attribute of die: DW_AT_name through dwarf_diename (which
  * also reads DW_FORM_strx), others through dwarf_formstring. */
 static int die_string(struct dctx *c, Dwarf_Die die, Dwarf_Half at, char **s, Dwarf_Error *e)
 {
-    if (at == DW_AT_name)
-        return dwarf_diename(die, s, e);
-    Dwarf_Attribute a = 0;
-    int res = dwarf_attr(die, at, &a, e);
-    if (res != DW_DLV_OK)
-        return res;
-    res = dwarf_formstring(a, s, e);
-    dwarf_dealloc_attribute(a);
+    int res;
+    if (at == DW_AT_name) {
+        res = dwarf_diename(die, s, e);
+    } else {
+        Dwarf_Attribute a = 0;
+        res = dwarf_attr(die, at, &a, e);
+        if (res != DW_DLV_OK)
+            return res;
+        res = dwarf_formstring(a, s, e);
+        dwarf_dealloc_attribute(a);
+    }
+    /* a string of the supplementary file when it is missing: libdwarf
+       gives "<DW_FORM_GNU_strp_alt-no-tied-file>" as if it were the name */
+    if (res == DW_DLV_OK && *s && (!strncmp(*s, "<DW_FORM_GNU_strp_alt", 21) ||
+                                   !strncmp(*s, "<DW_FORM_strp_sup", 17)))
+        return DW_DLV_NO_ENTRY;
     return res;
 }
 
@@ -258,11 +275,13 @@ static const char *die_attr_str(struct dctx *c, Dwarf_Die die, Dwarf_Half at, in
     if (depth > 4)
         return NULL;
     for (int k = 0; k < 2; k++) {
+        int was = c->in_alt;
         Dwarf_Die o = die_origin(c, die, k);
         if (!o)
             continue;
         const char *n = die_attr_str(c, o, at, depth + 1);
         dwarf_dealloc_die(o);
+        c->in_alt = was;
         if (n)
             return n;
     }
@@ -319,26 +338,30 @@ static uint64_t die_udata(struct dctx *c, Dwarf_Die die, Dwarf_Half at)
 }
 
 /* The DIE that die's DW_AT_abstract_origin (k = 0) or DW_AT_specification
- * (k = 1) points to, or 0. */
+ * (k = 1) points to, or 0; c->in_alt then says whose it is (the caller
+ * restores it once done with the DIE). */
 static Dwarf_Die die_origin(struct dctx *c, Dwarf_Die die, int k)
 {
     static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
-    Dwarf_Error e = 0;
-    Dwarf_Attribute a = 0;
-    int res = dwarf_attr(die, refs[k], &a, &e);
-    if (res == DW_DLV_ERROR)
-        dwarf_warn(c, "dwarf_attr", e);
-    if (res != DW_DLV_OK)
-        return 0;
     Dwarf_Off off;
+    return attr_ref(c, die, refs[k], &off) ? ref_die(c, off) : 0;
+}
+
+/* The DIE at reference ref (attr_ref), or 0; c->in_alt set to whose it
+ * is.  One in the supplementary file when there is none: 0. */
+static Dwarf_Die ref_die(struct dctx *c, Dwarf_Off ref)
+{
+    Dwarf_Debug dbg = ref & ALT_REF ? c->alt : c->dbg;
+    Dwarf_Error e = 0;
     Dwarf_Die o = 0;
-    if (dwarf_global_formref(a, &off, &e) != DW_DLV_OK ||
-        dwarf_offdie_b(c->dbg, off, 1, &o, &e) != DW_DLV_OK) {
+    if (!dbg)
+        return 0;
+    if (dwarf_offdie_b(dbg, ref & ~ALT_REF, 1, &o, &e) != DW_DLV_OK) {
         if (e)
-            dwarf_warn(c, "DW_AT_abstract_origin/DW_AT_specification", e);
-        o = 0;
+            dwarf_warn(c, "a DIE reference", e);
+        return 0;
     }
-    dwarf_dealloc_attribute(a);
+    c->in_alt = !!(ref & ALT_REF);
     return o;
 }
 
@@ -350,11 +373,15 @@ static uint64_t die_udata_origin(struct dctx *c, Dwarf_Die die, Dwarf_Half at, i
     if (has_attr(c, die, at) || depth > 4)
         return die_udata(c, die, at);
     for (int k = 0; k < 2; k++) {
+        int was = c->in_alt;
         Dwarf_Die o = die_origin(c, die, k);
         if (!o)
             continue;
-        uint64_t v = die_udata_origin(c, o, at, depth + 1);
+        /* (a file number of the supplementary file's DIE is one of its
+           own line tables', not of the unit's: unknown) */
+        uint64_t v = c->in_alt && at == DW_AT_decl_file ? 0 : die_udata_origin(c, o, at, depth + 1);
         dwarf_dealloc_die(o);
+        c->in_alt = was;
         return v;
     }
     return 0;
@@ -550,20 +577,27 @@ static void free_block(struct dctx *c, Dwarf_Block *blk)
         dwarf_dealloc(c->dbg, blk, DW_DLA_BLOCK);
 }
 
-/* A reference attribute as a .debug_info offset; 1 if present and usable. */
+/* A reference attribute as a .debug_info offset, ALT_REF added when it
+ * is the supplementary file's (DW_FORM_GNU_ref_alt, or any reference of
+ * a DIE of that file); 1 if present and usable (ref_die reads it). */
 static int attr_ref(struct dctx *c, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off)
 {
     Dwarf_Error e = 0;
     Dwarf_Attribute a = 0;
+    Dwarf_Half form = 0;
     if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK) {
         if (e)
             dwarf_dealloc_error(c->dbg, e);
         return 0;
     }
-    int ok = dwarf_global_formref(a, off, &e) == DW_DLV_OK;
+    int ok = dwarf_whatform(a, &form, &e) == DW_DLV_OK && dwarf_global_formref(a, off, &e) == DW_DLV_OK &&
+             !(*off & ALT_REF);
     if (e)
         dwarf_dealloc_error(c->dbg, e);
     dwarf_dealloc_attribute(a);
+    if (ok && (c->in_alt || form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+               form == DW_FORM_ref_sup8))
+        *off |= ALT_REF;
     return ok;
 }
 
@@ -673,7 +707,7 @@ static void read_members(struct dctx *c, Dwarf_Die sdie, uint32_t type, int dept
             struct pi_dmember x = { .type = type_of_die(c, m, depth) };
             Dwarf_Error ne = 0;
             char *name = 0;
-            if (dwarf_diename(m, &name, &ne) == DW_DLV_OK)
+            if (die_string(c, m, DW_AT_name, &name, &ne) == DW_DLV_OK)
                 x.name = keep(c->d, name);
             else if (ne)
                 dwarf_dealloc_error(c->dbg, ne);
@@ -737,17 +771,16 @@ static uint32_t type_at(struct dctx *c, Dwarf_Off off, int depth)
     if (depth > MAX_TYPE_DEPTH)
         return PI_DTYPE_NONE;
     Dwarf_Error e = 0;
-    Dwarf_Die die = 0;
-    if (dwarf_offdie_b(c->dbg, off, 1, &die, &e) != DW_DLV_OK) {
-        if (e)
-            dwarf_dealloc_error(c->dbg, e);
+    int was = c->in_alt;
+    Dwarf_Die die = ref_die(c, off);
+    if (!die)
         return PI_DTYPE_NONE;
-    }
     Dwarf_Half tag = 0;
     if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
         if (e)
             dwarf_dealloc_error(c->dbg, e);
         dwarf_dealloc_die(die);
+        c->in_alt = was;
         return PI_DTYPE_NONE;
     }
     uint32_t t = PI_DTYPE_NONE;
@@ -822,6 +855,7 @@ static uint32_t type_at(struct dctx *c, Dwarf_Off off, int depth)
     }
     }
     dwarf_dealloc_die(die);
+    c->in_alt = was;
     if (t != PI_DTYPE_NONE && !tmap_find(c, off))
         tmap_put(c, off, t);
     return t;
@@ -838,17 +872,13 @@ static uint32_t var_type(struct dctx *c, Dwarf_Die die, int depth)
         return PI_DTYPE_NONE;
     static const Dwarf_Half refs[] = { DW_AT_abstract_origin, DW_AT_specification };
     for (size_t k = 0; k < 2; k++) {
-        Dwarf_Error e = 0;
-        Dwarf_Die o = 0;
-        if (!attr_ref(c, die, refs[k], &off))
+        int was = c->in_alt;
+        Dwarf_Die o = attr_ref(c, die, refs[k], &off) ? ref_die(c, off) : 0;
+        if (!o)
             continue;
-        if (dwarf_offdie_b(c->dbg, off, 1, &o, &e) != DW_DLV_OK) {
-            if (e)
-                dwarf_dealloc_error(c->dbg, e);
-            continue;
-        }
         uint32_t t = var_type(c, o, depth + 1);
         dwarf_dealloc_die(o);
+        c->in_alt = was;
         if (t != PI_DTYPE_NONE)
             return t;
     }
@@ -1426,13 +1456,60 @@ static int add_cu(struct dctx *c, Dwarf_Die cu)
     if (pi_grow((void **)&d->cus, &c->cus_cap, d->ncus, sizeof *d->cus))
         return -1;
     e = 0;
-    if (dwarf_diename(cu, &s, &e) == DW_DLV_OK)
+    if (die_string(c, cu, DW_AT_name, &s, &e) == DW_DLV_OK)
         name = keep(d, s);
     else if (e)
         dwarf_warn(c, "the unit's DW_AT_name", e);
     c->cu = (uint32_t)d->ncus;
     d->cus[d->ncus++] = (struct pi_dcu){ .name = name ? name : "", .comp_dir = c->comp_dir };
     return 0;
+}
+
+static char *alt_file(const char *dpath, Elf *elf, int *missing, char *name, size_t n);
+
+/* The supplementary file of the DWARF in fd (alt_file), opened as
+ * c->dbg's tied file (libdwarf then reads DW_FORM_GNU_strp_alt from it;
+ * ref_die follows DW_FORM_GNU_ref_alt); its descriptor, or -1 (none, or
+ * not found: said in d->warning). */
+static int open_alt(struct dctx *c, int fd)
+{
+    struct pi_debug *d = c->d;
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!elf)
+        return -1;
+    int missing = 0;
+    char name[1024];
+    char *path = elf_kind(elf) == ELF_K_ELF
+                     ? alt_file(d->debug_path ? d->debug_path : d->path, elf, &missing, name, sizeof name)
+                     : NULL;
+    elf_end(elf);
+    if (missing)
+        warn(d, "%s: DWARF: its supplementary file %s (.gnu_debugaltlink, made by dwz) was not found "
+             "(--debug-file-directory names where it is): the names and types it holds are not read",
+             d->debug_path ? d->debug_path : d->path, *name ? name : "(unnamed)");
+    if (!path)
+        return -1;
+    Dwarf_Error e = 0;
+    int afd = open(path, O_RDONLY | O_CLOEXEC);
+    const char *bad = afd < 0 ? NULL : lists_bad(afd);
+    if (afd < 0 || bad || dwarf_init_b(afd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &c->alt, &e) != DW_DLV_OK ||
+        dwarf_set_tied_dbg(c->dbg, c->alt, &e) != DW_DLV_OK) {
+        warn(d, "%s: DWARF: %s", path, bad ? "a malformed list table (not read)"
+                                   : e ? dwarf_errmsg(e) : afd < 0 ? strerror(errno) : "cannot be read");
+        if (e)
+            dwarf_dealloc_error(c->alt ? c->alt : c->dbg, e);
+        if (c->alt)
+            dwarf_finish(c->alt, &e);
+        c->alt = 0;
+        if (afd >= 0)
+            close(afd);
+        free(path);
+        return -1;
+    }
+    pi_input_note(path);
+    free(d->alt_path);
+    d->alt_path = path;
+    return afd;
 }
 
 static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
@@ -1454,6 +1531,7 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
             dwarf_dealloc_error(c.dbg, e);
         return;
     }
+    int afd = open_alt(&c, fd);
     struct line_tables lt;
     line_tables(fd, &lt);
     for (;;) {
@@ -1518,6 +1596,10 @@ static void read_dwarf(struct pi_debug *d, int fd, size_t *funcs_cap, int want)
     free(c.tmap);
     if (dwarf_finish(c.dbg, &e) != DW_DLV_OK)
         warn(d, "%s: DWARF: dwarf_finish failed", d->path);
+    if (c.alt && dwarf_finish(c.alt, &e) != DW_DLV_OK)
+        warn(d, "%s: DWARF: dwarf_finish failed", d->alt_path);
+    if (afd >= 0)
+        close(afd);
 }
 
 static int cmp_func(const void *a, const void *b)
@@ -1658,10 +1740,16 @@ static void read_symtab(struct pi_debug *d, Elf *elf, size_t *funcs_cap)
         const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
         if (a > 0 && lo < d->funcs[a - 1].hi) {
             /* a C++ function DWARF gave no linkage name (static, in an
-               anonymous namespace): its symbol says its scope */
-            for (size_t k = a; k > 0 && d->funcs[k - 1].lo == lo; k--)
-                if (!d->funcs[k - 1].linkage && name && !strncmp(name, "_Z", 2))
-                    d->funcs[k - 1].linkage = keep(d, name);
+               anonymous namespace): its symbol says its scope; one DWARF
+               gave no name at all (its string in a dwz supplementary file
+               that is missing): its symbol names it */
+            for (size_t k = a; k > 0 && d->funcs[k - 1].lo == lo; k--) {
+                struct pi_dfunc *f = &d->funcs[k - 1];
+                if (!f->linkage && name && !strncmp(name, "_Z", 2))
+                    f->linkage = keep(d, name);
+                if (!strcmp(f->name, "?") && name && *name)
+                    f->name = keep(d, name);
+            }
             continue;
         }
         if (!name || !*name)
@@ -1861,33 +1949,81 @@ static int file_crc(const char *path, uint32_t *crc)
     return n < 0 ? -1 : 0;
 }
 
+/* The directories that hold debug files, as gdb's debug-file-directory:
+ * colon-separated, those pi_debug_set_dirs named (the usr/lib/debug of a
+ * -dbgsym package extracted, not installed), then /usr/lib/debug, where
+ * the system's are (libc6-dbg). */
+static const char *debug_dirs = "";
+
+void pi_debug_set_dirs(const char *dirs)
+{
+    debug_dirs = dirs ? dirs : "";
+}
+
+/* The i-th debug directory into buf (n bytes, without a trailing '/', ""
+ * for an empty entry); 0 past the last. */
+static int debug_dir(size_t i, char *buf, size_t n)
+{
+    const char *s = *debug_dirs ? debug_dirs : NULL;
+    for (; i && s; i--)
+        s = strchr(s, ':') ? strchr(s, ':') + 1 : NULL;
+    if (!s && i == 0) /* past the user's: the system's */
+        s = PI_DEBUG_DIR_DEFAULT;
+    else if (!s)
+        return 0;
+    size_t len = strcspn(s, ":");
+    while (len > 1 && s[len - 1] == '/')
+        len--;
+    if (len >= n)
+        len = 0; /* (skipped: an empty entry) */
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    return 1;
+}
+
+/* Whether the ELF file p has the build-id hex. */
+static int has_build_id(const char *p, const char *hex)
+{
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    char hex2[2 * PI_BUILD_ID_MAX + 1];
+    int same = e && elf_kind(e) == ELF_K_ELF && build_id_hex(e, hex2) && !strcmp(hex, hex2);
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return same;
+}
+
+/* DIR/.build-id/xx/rest.debug of build-id hex, for each debug directory,
+ * if it is there with that build-id.  malloc'ed, or NULL. */
+static char *by_build_id(const char *hex)
+{
+    char dir[4096], p[4096 + 2 * PI_BUILD_ID_MAX + 32];
+    for (size_t i = 0; debug_dir(i, dir, sizeof dir); i++)
+        if (*dir && (size_t)snprintf(p, sizeof p, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2) < sizeof p &&
+            has_build_id(p, hex))
+            return strdup(p);
+    return NULL;
+}
+
 /* Where PATH's DWARF is when PATH has none (a stripped program or library
  * whose debug information went into a file of its own, as Debian's
- * -dbgsym packages and `objcopy --only-keep-debug` do): under
- * /usr/lib/debug/.build-id by its build-id, else by its .gnu_debuglink
- * beside it, in .debug/ beside it or under /usr/lib/debug, where gdb
- * looks; a file only when its build-id or CRC is PATH's.  malloc'ed, or
- * NULL. */
+ * -dbgsym packages and `objcopy --only-keep-debug` do): under each debug
+ * directory's .build-id by its build-id, else by its .gnu_debuglink
+ * beside it, in .debug/ beside it or under each debug directory, where
+ * gdb looks; a file only when its build-id or CRC is PATH's.  malloc'ed,
+ * or NULL. */
 static char *debug_file(const char *path, Elf *elf)
 {
     GElf_Shdr sh;
     Elf_Scn *info = section_named(elf, ".debug_info", &sh);
     if (info && sh.sh_type != SHT_NOBITS && sh.sh_size)
         return NULL;
-    char hex[2 * PI_BUILD_ID_MAX + 1], p[4096];
-    if (build_id_hex(elf, hex) &&
-        (size_t)snprintf(p, sizeof p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) < sizeof p) {
-        int fd = open(p, O_RDONLY | O_CLOEXEC);
-        Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-        char hex2[2 * PI_BUILD_ID_MAX + 1];
-        int same = e && elf_kind(e) == ELF_K_ELF && build_id_hex(e, hex2) && !strcmp(hex, hex2);
-        if (e)
-            elf_end(e);
-        if (fd >= 0)
-            close(fd);
-        if (same)
-            return strdup(p);
-    }
+    char hex[2 * PI_BUILD_ID_MAX + 1], p[8192 + 256];
+    char *found = build_id_hex(elf, hex) ? by_build_id(hex) : NULL;
+    if (found)
+        return found;
     Elf_Scn *link = section_named(elf, ".gnu_debuglink", &sh);
     Elf_Data *data = link ? elf_getdata(link, NULL) : NULL;
     if (!data || !data->d_buf || data->d_size < 8)
@@ -1907,16 +2043,63 @@ static char *debug_file(const char *path, Elf *elf)
                          slash ? path : ".") >= sizeof dir)
         return NULL;
     int have_real = realpath(dir, real) != NULL;
-    const char *forms[] = {"%s/%.*s", "%s/.debug/%.*s", "/usr/lib/debug%s/%.*s"};
-    for (size_t i = 0; i < 3; i++) {
+    char ddir[4096];
+    for (size_t i = 0; i < 2 || (have_real && debug_dir(i - 2, ddir, sizeof ddir)); i++) {
         uint32_t crc;
-        if (i == 2 && !have_real)
-            break;
-        if ((size_t)snprintf(p, sizeof p, forms[i], i == 2 ? real : dir, (int)len, name) < sizeof p &&
-            strcmp(p, path) && !file_crc(p, &crc) && crc == want)
+        size_t k = i == 0 ? (size_t)snprintf(p, sizeof p, "%s/%.*s", dir, (int)len, name)
+                 : i == 1 ? (size_t)snprintf(p, sizeof p, "%s/.debug/%.*s", dir, (int)len, name)
+                          : (size_t)snprintf(p, sizeof p, "%s%s/%.*s", ddir, real, (int)len, name);
+        if (k < sizeof p && (i < 2 || *ddir) && strcmp(p, path) && !file_crc(p, &crc) && crc == want)
             return strdup(p);
     }
     return NULL;
+}
+
+/* The supplementary file (dwz -m) whose strings and DIEs the DWARF of
+ * elf (read from dpath) refers to with DW_FORM_GNU_strp_alt and
+ * DW_FORM_GNU_ref_alt: .gnu_debugaltlink names it (Debian's dh_dwz:
+ * /usr/lib/debug/.dwz/ARCH/PACKAGE.debug) and gives its build-id.  Looked
+ * for as named (a relative name beside dpath), under each debug directory
+ * in place of /usr/lib/debug, and by its build-id under each; a file only
+ * when its build-id is the one named.  NULL when elf has no such link;
+ * *missing then says whether it has one that was not found, and *name
+ * (nbytes) its name. */
+static char *alt_file(const char *dpath, Elf *elf, int *missing, char *name, size_t n)
+{
+    *missing = 0;
+    *name = 0;
+    GElf_Shdr sh;
+    Elf_Scn *scn = section_named(elf, ".gnu_debugaltlink", &sh);
+    Elf_Data *data = scn && sh.sh_type != SHT_NOBITS ? elf_getdata(scn, NULL) : NULL;
+    if (!data || !data->d_buf || !data->d_size)
+        return NULL;
+    const char *link = data->d_buf;
+    size_t len = strnlen(link, data->d_size), idlen = len < data->d_size ? data->d_size - len - 1 : 0;
+    *missing = 1;
+    snprintf(name, n, "%.*s", (int)len, link);
+    if (!len || idlen < 2 || idlen > PI_BUILD_ID_MAX)
+        return NULL;
+    char hex[2 * PI_BUILD_ID_MAX + 1], p[8192 + 256], dir[4096];
+    pi_build_id_hex((const uint8_t *)link + len + 1, (uint32_t)idlen, hex);
+    const char *slash = strrchr(dpath, '/');
+    if ((size_t)(name[0] == '/' ? snprintf(p, sizeof p, "%s", name)
+                                : snprintf(p, sizeof p, "%.*s%s", slash ? (int)(slash - dpath + 1) : 0,
+                                           dpath, name)) < sizeof p &&
+        has_build_id(p, hex)) {
+        *missing = 0;
+        return strdup(p);
+    }
+    static const char usr_debug[] = PI_DEBUG_DIR_DEFAULT "/";
+    if (!strncmp(name, usr_debug, sizeof usr_debug - 1))
+        for (size_t i = 0; debug_dir(i, dir, sizeof dir); i++)
+            if (*dir && (size_t)snprintf(p, sizeof p, "%s/%s", dir, name + sizeof usr_debug - 1) < sizeof p &&
+                has_build_id(p, hex)) {
+                *missing = 0;
+                return strdup(p);
+            }
+    char *found = by_build_id(hex);
+    *missing = !found;
+    return found;
 }
 
 int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err)
@@ -2012,6 +2195,7 @@ void pi_debug_close(struct pi_debug *d)
 {
     free(d->path);
     free(d->debug_path);
+    free(d->alt_path);
     free(d->funcs);
     free(d->lines);
     free(d->cus);

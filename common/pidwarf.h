@@ -24,6 +24,13 @@
  * .perfinst records); for a relocatable object they are section offsets and
  * the lookups mean little — pmopt uses them on programs.
  *
+ * DWARF compressed by dwz is read as written: partial units and
+ * DW_TAG_imported_unit in the file itself, and with dwz -m (Debian's
+ * dh_dwz for a package of several programs) DW_FORM_GNU_strp_alt and
+ * DW_FORM_GNU_ref_alt into the supplementary file .gnu_debugaltlink
+ * names, found as alt_file says (pidwarf.c); without it the names and
+ * types it holds are missing, said in `warning`, never another DIE's.
+ *
  * A file without DWARF is not an error (has_dwarf = 0); a file whose DWARF
  * libdwarf cannot read is reported in `warning` and the symbol table is
  * used.
@@ -99,6 +106,8 @@ struct pi_debug {
     char *path;
     char *debug_path;        /* the separate debug file DWARF and symbols were read from
                                 (build-id under /usr/lib/debug, .gnu_debuglink), or NULL */
+    char *alt_path;          /* the supplementary file (dwz -m, .gnu_debugaltlink) its
+                                DW_FORM_GNU_strp_alt and _ref_alt were read from, or NULL */
     int has_dwarf;
     size_t nfuncs;
     struct pi_dfunc *funcs;  /* sorted by lo; a function with several ranges
@@ -129,6 +138,13 @@ struct pi_debug {
     size_t nstrs, strs_cap;
     size_t vars_cap, types_cap, members_cap;
 };
+
+/* Where separate debug files are looked for, as gdb's debug-file-directory:
+ * DIR[:DIR...], each in place of /usr/lib/debug (DIR/.build-id/xx/….debug,
+ * DIR/.dwz/…, DIR/PATH-OF-THE-FILE/DEBUGLINK), then /usr/lib/debug itself;
+ * NULL or "" leaves /usr/lib/debug alone.  The string is kept, not copied. */
+#define PI_DEBUG_DIR_DEFAULT "/usr/lib/debug"
+void pi_debug_set_dirs(const char *dirs);
 
 /* -1 only when the file cannot be opened or is not ELF (message in err). */
 int pi_debug_open(const char *path, struct pi_debug *d, struct pi_err *err);

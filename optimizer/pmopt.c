@@ -28,6 +28,7 @@
 
 #include "names.h"
 #include "commands.h"
+#include "pidwarf.h"
 #include "pmopt.h"
 
 static const struct {
@@ -54,10 +55,15 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pmopt [--help] [--version] COMMAND [ARGS...]\n\ncommands:\n");
+    fprintf(f, "usage: pmopt [--help] [--version] [--debug-file-directory=DIR[:DIR...]] COMMAND "
+               "[ARGS...]\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!commands[i].mode)
             fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n--debug-file-directory=DIR[:DIR...]  (before or after COMMAND) where separate debug\n"
+               "    files are, before /usr/lib/debug (gdb's debug-file-directory): DIR/.build-id/xx/\n"
+               "    ....debug of a stripped file, DIR/.dwz/... of its dwz supplementary file; the\n"
+               "    usr/lib/debug of an extracted -dbgsym package\n");
     fprintf(f, "\n'pmopt COMMAND --help' describes a command.  Exit status: 0 success, "
                "1 error, 2 usage error.\n");
 }
@@ -91,8 +97,30 @@ static int find_row(const char *name, int n, char **args)
     return own;
 }
 
+/* --debug-file-directory=DIR (or DIR the next argument) anywhere among
+ * args[1..*n) before a "--", taken out of them: every command that reads
+ * DWARF takes it, before the command's name or among its options. */
+static void debug_dirs_option(int *n, char **args)
+{
+    static const char opt[] = "--debug-file-directory";
+    const size_t len = sizeof opt - 1;
+    for (int i = 1; i < *n && strcmp(args[i], "--");) {
+        int eq = !strncmp(args[i], opt, len) && args[i][len] == '=';
+        int sep = !strcmp(args[i], opt) && i + 1 < *n;
+        if (!eq && !sep) {
+            i++;
+            continue;
+        }
+        pi_debug_set_dirs(eq ? args[i] + len + 1 : args[i + 1]);
+        int k = eq ? 1 : 2;
+        memmove(args + i, args + i + k, (size_t)(*n - i - k + 1) * sizeof *args); /* (and argv's NULL) */
+        *n -= k;
+    }
+}
+
 int main(int argc, char **argv)
 {
+    debug_dirs_option(&argc, argv);
     if (argc < 2) {
         usage(stderr);
         return PM_USAGE;

@@ -278,18 +278,21 @@ const char *pm_func_name(const struct pi_unit_view *u, uint32_t func)
 struct udir {
     uint64_t id;
     const char *dir;                /* interned, NULL if unknown */
+    const char *src;                /* the unit's source, joined and folded (interned) */
 };
 static struct udir *udirs;
 static size_t nudirs;
 static const char *root;            /* interned; "" if none */
 
+static const struct udir *find_udir(const struct pi_unit_view *u);
 static const char *unit_dir(const struct pi_unit_view *u);
 static const char *unit_source_path(const struct pi_unit_view *u);
 
-/* The compilation directory of unit u: the DWARF unit compiled from the
- * same source spelling (when two are, the one holding u's code). */
-static const char *find_dir(const struct pi_meta *m, const struct pi_unit_view *u,
-                            const struct pi_debug *d)
+/* The DWARF unit of unit u: the one compiled from the same source
+ * spelling (when two are, the one holding u's code), else the one holding
+ * its code. */
+static const struct pi_dcu *find_cu(const struct pi_meta *m, const struct pi_unit_view *u,
+                                    const struct pi_debug *d)
 {
     const char *src = pi_unit_str(u, u->hdr.source);
     const struct pi_dcu *only = NULL;
@@ -300,14 +303,14 @@ static const char *find_dir(const struct pi_meta *m, const struct pi_unit_view *
             same++;
         }
     if (same == 1)
-        return only->comp_dir;
+        return only;
     for (size_t i = 0; i < m->nranges; i++) {
         const struct pi_range *rg = &m->ranges[i];
         if (rg->unit_id != u->hdr.unit_id || !rg->addr)
             continue;
         const struct pi_dcu *cu = pi_debug_cu_at(d, rg->addr);
         if (cu && (!same || !strcmp(cu->name, src)))
-            return cu->comp_dir;
+            return cu;
     }
     return NULL;
 }
@@ -358,8 +361,16 @@ void pm_names_program(const struct pi_meta *m, const struct pi_debug *d)
         for (uint32_t f = 0; f < u->hdr.nfuncs; f++)
             pm_func_name(u, f);
         if (udirs) { /* m->units is sorted by id */
-            const char *dir = d ? find_dir(m, u, d) : NULL;
-            udirs[i] = (struct udir){ u->hdr.unit_id, dir ? pm_intern(dir) : NULL };
+            const struct pi_dcu *cu = d ? find_cu(m, u, d) : NULL;
+            const char *dir = cu ? cu->comp_dir : NULL, *key = pi_unit_str(u, u->hdr.source);
+            /* The key is relative to the compile's directory (paths.cc), or,
+               under a prefix map (Debian's -ffile-prefix-map=BUILDDIR=.), to
+               the map's: then it is the DWARF unit's path as a whole
+               (DW_AT_comp_dir ./debian/build/src/xz, DW_AT_name
+               ../../../../src/xz/coder.c; the key src/xz/coder.c). */
+            const char *src = cu && key[0] != '/' && canonical(cu->comp_dir, cu->name) == canonical(NULL, key)
+                                  ? canonical(NULL, key) : canonical(dir, key);
+            udirs[i] = (struct udir){ u->hdr.unit_id, dir ? pm_intern(dir) : NULL, src };
         }
     }
     if (d)
@@ -391,13 +402,13 @@ void pm_names_add(const struct pi_debug *d)
         pm_dfunc_name(&d->funcs[i]);
 }
 
-static const char *unit_dir(const struct pi_unit_view *u)
+static const struct udir *find_udir(const struct pi_unit_view *u)
 {
     size_t a = 0, b = nudirs;
     while (a < b) {
         size_t k = a + (b - a) / 2;
         if (udirs[k].id == u->hdr.unit_id)
-            return udirs[k].dir;
+            return &udirs[k];
         if (udirs[k].id < u->hdr.unit_id)
             a = k + 1;
         else
@@ -406,10 +417,17 @@ static const char *unit_dir(const struct pi_unit_view *u)
     return NULL;
 }
 
+static const char *unit_dir(const struct pi_unit_view *u)
+{
+    const struct udir *x = find_udir(u);
+    return x ? x->dir : NULL;
+}
+
 /* The unit's source, joined and folded (not made relative to the root). */
 static const char *unit_source_path(const struct pi_unit_view *u)
 {
-    return canonical(unit_dir(u), pi_unit_str(u, u->hdr.source));
+    const struct udir *x = find_udir(u);
+    return x && x->src ? x->src : canonical(NULL, pi_unit_str(u, u->hdr.source));
 }
 
 const char *pm_file(const struct pi_unit_view *u, const char *path)
@@ -421,7 +439,8 @@ const char *pm_file(const struct pi_unit_view *u, const char *path)
 
 const char *pm_unit_source(const struct pi_unit_view *u)
 {
-    return pm_file(u, pi_unit_str(u, u->hdr.source));
+    const char *key = pi_unit_str(u, u->hdr.source);
+    return *key ? shown(unit_source_path(u)) : key;
 }
 
 const char *pm_unit_file(const struct pi_unit_view *u, uint32_t off)
