@@ -93,6 +93,7 @@ struct pi_unit_rt {
     uint32_t nfuncs;
     struct pi_module *module;
     uint64_t *totals;            /* flushed counts; updated with atomic adds */
+    int counted;                 /* 1 once a count went into totals (else they are all 0) */
     const struct pi_jump_info **jumps; /* its split functions' jump infos (jumps.c); NULL once unregistered */
     uint32_t njumps;
 };
