@@ -241,6 +241,7 @@ void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and
 struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id); /* the latest taken registration */
 void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */
 void pi_jumps_module_gone(uintptr_t lo, uintptr_t hi); /* jumps.c: its last unit unregistered */
+void pi_jumps_register_locked(struct pi_unit_rt *u, void *start, void *stop); /* jumps.c: unit u's slots (u NULL: refused) */
 
 /* indicators.c, for armed.c */
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc);
