@@ -566,11 +566,13 @@ int pi_all_zero(const volatile uint64_t *p, uint32_t n)
 {
     static int avx2 = -1; /* (a race of two first calls writes the same value) */
     if (n >= 16) {
-        if (avx2 < 0) {
+        int has = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+        if (has < 0) {
             __builtin_cpu_init();
-            avx2 = __builtin_cpu_supports("avx2") != 0;
+            has = __builtin_cpu_supports("avx2") != 0;
+            __atomic_store_n(&avx2, has, __ATOMIC_RELAXED);
         }
-        if (avx2)
+        if (has)
             return all_zero_avx2(p, n);
     }
     return pi_all_zero_sse2(p, n);
@@ -582,7 +584,7 @@ static __attribute__((noinline)) uint64_t flush_counted(struct pi_unit_rt *u, ui
 {
     uint64_t sum = 0;
     uint32_t n = u->ncounters;
-    if (!u->counted)
+    if (!__atomic_load_n(&u->counted, __ATOMIC_RELAXED)) /* (a spill sets it without the lock) */
         PI_STORE(&u->counted, 1); /* (before the totals: a signal handler's trace reads it first) */
     for (uint32_t b = 0; b < n; b += 64) {
         uint32_t end = n - b < 64 ? n : b + 64;

@@ -606,7 +606,7 @@ void pi_icall_write(struct pi_rec_writer *w)
 void pi_icall_after_fork(void)
 {
     for (uint32_t word = 0; word < PI_MAX_ICALLS / 64; word++)
-        for (uint64_t bits = icall_taken[word]; bits; bits &= bits - 1) {
+        for (uint64_t bits = __atomic_load_n(&icall_taken[word], __ATOMIC_RELAXED); bits; bits &= bits - 1) {
             struct icall_slot *s = &icalls[word * 64 + (uint32_t)__builtin_ctzll(bits)];
             s->count = 0;
             s->flags = 0;
