@@ -11,8 +11,11 @@
  *         static uint64_t *__perfinst_tls(void) { return __perfinst_ctr; }
  *         static int __perfinst_mode = 1;
  *         static unsigned __perfinst_nctr = NCOUNTERS;
- *         ctor: __perfinst_register_unit(PI_ABI_VERSION, UNIT_ID, __perfinst_nctr,
- *                                        __perfinst_tls, &__perfinst_mode);
+ *         ctor: __perfinst_register_unit2(PI_ABI_VERSION, UNIT_ID, __perfinst_nctr,
+ *                                         __perfinst_tls, &__perfinst_mode,
+ *                                         __perfinst_fnon, __perfinst_nfn,
+ *                                         __start___perfinst_jumpinfo,
+ *                                         __stop___perfinst_jumpinfo);
  *         dtor: __perfinst_unregister_unit(UNIT_ID, __perfinst_tls);
  *   - writes the UNIT chunk (include/perfinst-format.h) as top-level
  *     assembly into the non-allocated section .perfinst, so that -flto
@@ -808,19 +811,42 @@ void pi_unit_prepare(void)
     varpool_node::finalize_decl(nfn_var);
     static_var(&fnon_var, "__perfinst_fnon", build_array_type(unsigned_char_type_node, NULL_TREE), NULL_TREE);
 
-    tree reg = runtime_fn("__perfinst_register_unit",
-                          build_function_type_list(void_type_node, u32, u64, u32, getter_ptr,
-                                                   integer_ptr_type_node, NULL_TREE));
     tree unreg = runtime_fn("__perfinst_unregister_unit",
                             build_function_type_list(void_type_node, u64, getter_ptr, NULL_TREE));
     tree id = build_int_cst(u64, pi_unit_id());
     tree getter = fold_convert(getter_ptr, build_fold_addr_expr(tls_getter));
-    /* read the count through a volatile access: it is filled in after parsing */
+    /* read the counts through volatile accesses: they are filled in after
+       parsing */
     tree nctr = build1(INDIRECT_REF, u32, build_fold_addr_expr(nctr_var));
     TREE_THIS_VOLATILE(nctr) = 1;
     TREE_SIDE_EFFECTS(nctr) = 1;
-    tree ctor = build_call_expr(reg, 5, build_int_cst(u32, PI_ABI_VERSION), id, nctr, getter,
-                                build_fold_addr_expr(mode_var));
+    tree nfn = build1(INDIRECT_REF, u32, build_fold_addr_expr(nfn_var));
+    TREE_THIS_VOLATILE(nfn) = 1;
+    TREE_SIDE_EFFECTS(nfn) = 1;
+    /* the jump slots of the module's split functions (pass-split.cc):
+       __start/__stop of __perfinst_jumpinfo, which ld defines for the
+       module; the unit adds an empty info of its own so that it exists */
+    tree jt = build_array_type(char_type_node, NULL_TREE);
+    tree jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__start___perfinst_jumpinfo"), jt);
+    tree jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__stop___perfinst_jumpinfo"), jt);
+    for (tree j : {jstart, jstop}) {
+        DECL_EXTERNAL(j) = 1;
+        TREE_PUBLIC(j) = 1;
+        DECL_ARTIFICIAL(j) = 1;
+        DECL_VISIBILITY(j) = VISIBILITY_HIDDEN;
+        DECL_VISIBILITY_SPECIFIED(j) = 1;
+    }
+    /* the unit, the per-function switches the split functions test at
+       entry and the module's jump slots, in one call (one lock) */
+    tree reg = runtime_fn("__perfinst_register_unit2",
+                          build_function_type_list(void_type_node, u32, u64, u32, getter_ptr,
+                                                   integer_ptr_type_node, ptr_type_node, u32,
+                                                   ptr_type_node, ptr_type_node, NULL_TREE));
+    tree ctor = build_call_expr(reg, 9, build_int_cst(u32, PI_ABI_VERSION), id, nctr, getter,
+                                build_fold_addr_expr(mode_var),
+                                fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn,
+                                fold_convert(ptr_type_node, build_fold_addr_expr(jstart)),
+                                fold_convert(ptr_type_node, build_fold_addr_expr(jstop)));
     /* -fPIC: the counters' offset from the thread pointer when they are in
        the static TLS block, the same in every thread (pass-tls.cc) */
     if (optimize && (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC ||
@@ -838,32 +864,6 @@ void pi_unit_prepare(void)
                       build2(MODIFY_EXPR, pointer_sized_int_node, ctr_off_var,
                              fold_convert(pointer_sized_int_node, call)));
     }
-    /* then the per-function switches the split functions test at entry */
-    tree regfn = runtime_fn("__perfinst_register_functions",
-                            build_function_type_list(void_type_node, u64, ptr_type_node, u32, NULL_TREE));
-    tree nfn = build1(INDIRECT_REF, u32, build_fold_addr_expr(nfn_var));
-    TREE_THIS_VOLATILE(nfn) = 1;
-    TREE_SIDE_EFFECTS(nfn) = 1;
-    ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
-                  build_call_expr(regfn, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn));
-    /* then the jump slots of the module's split functions (pass-split.cc):
-       __start/__stop of __perfinst_jumpinfo, which ld defines for the
-       module; the unit adds an empty info of its own so that it exists */
-    tree jt = build_array_type(char_type_node, NULL_TREE);
-    tree jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__start___perfinst_jumpinfo"), jt);
-    tree jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__stop___perfinst_jumpinfo"), jt);
-    for (tree j : {jstart, jstop}) {
-        DECL_EXTERNAL(j) = 1;
-        TREE_PUBLIC(j) = 1;
-        DECL_ARTIFICIAL(j) = 1;
-        DECL_VISIBILITY(j) = VISIBILITY_HIDDEN;
-        DECL_VISIBILITY_SPECIFIED(j) = 1;
-    }
-    tree regj = runtime_fn("__perfinst_register_jumps",
-                           build_function_type_list(void_type_node, u64, ptr_type_node, ptr_type_node, NULL_TREE));
-    ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
-                  build_call_expr(regj, 3, id, fold_convert(ptr_type_node, build_fold_addr_expr(jstart)),
-                                  fold_convert(ptr_type_node, build_fold_addr_expr(jstop))));
     static const char empty_slot[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
                                      "\t.balign 4\n\t.zero " PI_JUMP_INFO_SIZE_STR "\n\t.popsection\n";
     symtab->finalize_toplevel_asm(build_string(sizeof empty_slot - 1, empty_slot));

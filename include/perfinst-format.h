@@ -1264,7 +1264,7 @@ static inline uint64_t pi_hash64(uint64_t h, const void *data, size_t n)
  * hot functions' slots share few cache lines; what the runtime needs to
  * set them is a pi_jump_info per slot in the read-only section
  * __perfinst_jumpinfo, which the unit's constructor hands to libperfinst
- * (__perfinst_register_jumps, with ld's __start/__stop symbols).  Its four
+ * (__perfinst_register_unit2, with ld's __start/__stop symbols).  Its four
  * offsets are relative to their own field (PC-relative: no dynamic
  * relocation; each slot has one, in a PIE).  An info whose `slot` is 0 is
  * empty (each unit adds one, so the section always exists). */

@@ -300,6 +300,11 @@ void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfu
 intptr_t __perfinst_tls_static_offset(const void *addr);
 /* The module's jump slots (perfinst-format.h, runtime/jumps.c). */
 void __perfinst_register_jumps(uint64_t unit_id, void *start, void *stop);
+/* The three registrations above in one call, what a unit's constructor
+ * makes (runtime/core.c; the others stay for objects of older plugins). */
+void __perfinst_register_unit2(uint32_t abi_version, uint64_t unit_id, uint32_t ncounters,
+                               uint64_t *(*tls_counters)(void), int *mode, uint8_t *fnon,
+                               uint32_t nfuncs, void *jumps_start, void *jumps_stop);
 /* runtime instrumentation probes (pass-ri.cc) */
 void __perfinst_ri_unit(uint64_t every);     /* every: the directive's N (0: none) */
 void __perfinst_ri_directed(uint64_t every);

@@ -71,7 +71,11 @@ struct icall_slot {
 };
 static struct icall_slot icalls[PI_MAX_ICALLS];
 static uint64_t icall_lost;
-static uint32_t icall_used; /* slots taken: none, and the trace's writer skips the table */
+/* The slots taken, a bit each: the trace's writer and the fork child visit
+ * those alone (the 8,192 slots' scan was 57,000 instructions of the exit
+ * of every process that made an indirect call, busybox's included). */
+static uint64_t icall_taken[PI_MAX_ICALLS / 64];
+static uint32_t icall_used; /* slots taken: none, and the trace's writer skips even the bits */
 
 /* The miss as the stub calls it first: pi_icall_miss and every function
  * it calls (icall_add, miss_slow, victim_hit, remember's common part and
@@ -93,10 +97,12 @@ static void icall_add(uint64_t unit_id, uint32_t site, uint64_t t, uint64_t n, u
     uint64_t key = unit_id * 0x9e3779b97f4a7c15ull ^ (t + site) * 0xc2b2ae3d27d4eb4full;
     key = pi_slot_key(key ^ key >> 29);
     for (uint32_t i = 0; i < 64; i++) {
-        struct icall_slot *s = &icalls[(key + i) & (PI_MAX_ICALLS - 1)];
+        uint32_t at = (uint32_t)(key + i) & (PI_MAX_ICALLS - 1);
+        struct icall_slot *s = &icalls[at];
         uint64_t k = pi_slot_take(&s->key);
         if (k == 0) {
             __atomic_fetch_add(&icall_used, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_or(&icall_taken[at / 64], 1ull << (at % 64), __ATOMIC_RELAXED);
             s->unit_id = unit_id;
             s->site = site;
             s->target = t;
@@ -137,6 +143,14 @@ struct cache_chunk {
     struct cache_ref refs[CHUNK_REFS];
 };
 static struct cache_chunk *chunks;
+/* The units that have refs, one bit a hash of the unit's id: a unit that
+ * leaves with none looks at no chunk (at exit each of BusyBox's 558 units
+ * walked the chunks, with a gettid system call each). */
+static uint64_t ref_units;
+static inline __attribute__((always_inline)) uint64_t unit_bit(uint64_t unit_id)
+{
+    return 1ull << ((unit_id * 0x9e3779b97f4a7c15ull) >> 58);
+}
 static __thread struct cache_chunk *my_chunk __attribute__((tls_model("initial-exec")));
 /* The thread's refs by their slot's address (direct-mapped: a slot whose
  * entry another took misses its victims until its next first miss, which
@@ -164,6 +178,8 @@ static struct cache_ref *remember(uint64_t *slot, uint64_t unit_id, uint32_t sit
     r->hits = 0;
     r->period = 0;
     r->rng = (uint32_t)site * 2654435761u | 1;
+    if (!(__atomic_load_n(&ref_units, __ATOMIC_RELAXED) & unit_bit(unit_id)))
+        __atomic_fetch_or(&ref_units, unit_bit(unit_id), __ATOMIC_RELAXED);
     __atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
     return r;
 }
@@ -534,7 +550,8 @@ static void flush(int one_unit, uint64_t unit_id)
 
 void pi_icall_unit_gone(uint64_t unit_id)
 {
-    flush(1, unit_id);
+    if (__atomic_load_n(&ref_units, __ATOMIC_ACQUIRE) & unit_bit(unit_id))
+        flush(1, unit_id);
 }
 
 /* The calling thread ends: its slots' hits are counted and its chunks
@@ -560,23 +577,23 @@ void pi_icall_thread_exit(void)
 void pi_icall_write(struct pi_rec_writer *w)
 {
     flush(0, 0);
-    /* (a program without an indirect call, or run in the off mode: the
-       8,192 slots' scan was 57,000 instructions of every process's exit) */
-    uint32_t slots = __atomic_load_n(&icall_used, __ATOMIC_RELAXED) ? PI_MAX_ICALLS : 0;
-    for (uint32_t i = 0; i < slots; i++) {
-        struct icall_slot *s = &icalls[i];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (k == 0 || k == ~0ULL)
-            continue;
-        struct pi_rec_icall r = {.unit_id = s->unit_id, .site = s->site, .target = s->target,
-                                 .flags = __atomic_load_n(&s->flags, __ATOMIC_RELAXED),
-                                 .count = __atomic_load_n(&s->count, __ATOMIC_RELAXED)};
-        if (!r.count)
-            continue;
-        w->begin(PI_REC_ICALL);
-        w->put(&r, sizeof r);
-        w->end();
-    }
+    uint32_t words = __atomic_load_n(&icall_used, __ATOMIC_RELAXED) ? PI_MAX_ICALLS / 64 : 0;
+    for (uint32_t word = 0; word < words; word++)
+        for (uint64_t bits = __atomic_load_n(&icall_taken[word], __ATOMIC_RELAXED); bits;
+             bits &= bits - 1) {
+            struct icall_slot *s = &icalls[word * 64 + (uint32_t)__builtin_ctzll(bits)];
+            uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+            if (k == 0 || k == ~0ULL)
+                continue;
+            struct pi_rec_icall r = {.unit_id = s->unit_id, .site = s->site, .target = s->target,
+                                     .flags = __atomic_load_n(&s->flags, __ATOMIC_RELAXED),
+                                     .count = __atomic_load_n(&s->count, __ATOMIC_RELAXED)};
+            if (!r.count)
+                continue;
+            w->begin(PI_REC_ICALL);
+            w->put(&r, sizeof r);
+            w->end();
+        }
     uint64_t lost = __atomic_load_n(&icall_lost, __ATOMIC_RELAXED);
     if (lost) {
         struct pi_rec_icall r = {.site = PI_NONE, .count = lost};
@@ -591,8 +608,12 @@ void pi_icall_write(struct pi_rec_writer *w)
  * forking thread came along: the other threads' chunks are free again. */
 void pi_icall_after_fork(void)
 {
-    for (uint32_t i = 0; i < PI_MAX_ICALLS; i++)
-        icalls[i].count = 0, icalls[i].flags = 0;
+    for (uint32_t word = 0; word < PI_MAX_ICALLS / 64; word++)
+        for (uint64_t bits = __atomic_load_n(&icall_taken[word], __ATOMIC_RELAXED); bits; bits &= bits - 1) {
+            struct icall_slot *s = &icalls[word * 64 + (uint32_t)__builtin_ctzll(bits)];
+            s->count = 0;
+            s->flags = 0;
+        }
     icall_lost = 0;
     pid_t me = gettid();
     for (struct cache_chunk *c = chunks; c; c = c->next) {

@@ -21,6 +21,7 @@ PI_EXPORT void __perfinst_spill(uint64_t unit_id, uint32_t site, uint32_t counte
             u = v;
     if (!u || counter >= u->ncounters)
         return;
+    PI_STORE(&u->counted, 1);
     __atomic_fetch_add(&u->totals[counter], 1ull << width, __ATOMIC_RELAXED);
     pi_indicators_stat_add(unit_id, site, PI_STAT_SPILL, 1, width);
 }

@@ -95,6 +95,7 @@ struct pi_unit_rt {
     uint32_t nfuncs;
     struct pi_module *module;
     uint64_t *totals;            /* flushed counts; updated with atomic adds */
+    int counted;                 /* 1 once a count went into totals (else they are all 0) */
     const struct pi_jump_info **jumps; /* its split functions' jump infos (jumps.c); NULL once unregistered */
     uint32_t njumps;
 };
@@ -245,6 +246,7 @@ void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and
 struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id); /* the latest taken registration */
 void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */
 void pi_jumps_module_gone(uintptr_t lo, uintptr_t hi); /* jumps.c: its last unit unregistered */
+void pi_jumps_register_locked(struct pi_unit_rt *u, void *start, void *stop); /* jumps.c: unit u's slots (u NULL: refused) */
 
 /* indicators.c, for armed.c */
 void pi_indicators_take_stack(struct perfinst_event *ev, uintptr_t pc);
@@ -363,11 +365,12 @@ void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p);
 void pi_thread_after_fork_locked(void);     /* child: forget the other threads */
 uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p); /* p into totals, zero p */
 void pi_flush_self_locked(void); /* the calling thread's counters of every live unit */
-/* Whether n counters at p are all 0: 64 bytes ORed a step (SSE2, the
- * baseline), most counters of a big program being 0 at its exit and
- * every one in the off mode (the flush and the trace's scan read them all:
+/* Whether n counters at p are all 0: 256 bytes ORed a step with AVX2
+ * where the CPU has it, else 128 (SSE2, the baseline), most counters of a
+ * big program being 0 at its exit and every one in the off mode (the flush and the trace's scan read them all:
  * BusyBox's 43,000 counters in each of its short processes) */
 int pi_all_zero(const volatile uint64_t *p, uint32_t n);
+int pi_all_zero_sse2(const volatile uint64_t *p, uint32_t n); /* (without AVX2; tests/runtime/allzero.c) */
 
 /* trace.c */
 void pi_write_lock(void);     /* normal context */

@@ -53,26 +53,34 @@ uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index)
     return s && index < s->n ? PI_LOAD(&s->p[index]) : NULL;
 }
 
+/* T's slots made room for INDEX, and p stored there (out of line: the
+ * store that each unit's registration and unregistration make saves no
+ * register). */
+static __attribute__((noinline, cold)) void slot_grow_locked(struct pi_thread *t, uint32_t index,
+                                                               uint64_t *p)
+{
+    struct pi_slots *s = t->slots;
+    uint32_t n = s ? s->n : 0, cap = n ? 2 * n : 16;
+    while (cap <= index)
+        cap *= 2;
+    struct pi_slots *ns = calloc(1, sizeof *ns + cap * sizeof ns->p[0]);
+    if (!ns)
+        return;
+    ns->n = cap;
+    if (s)
+        memcpy(ns->p, s->p, n * sizeof s->p[0]);
+    PI_STORE(&ns->p[index], p);
+    /* The old array is not freed: a signal handler may be reading it. */
+    PI_STORE(&t->slots, ns);
+}
+
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p)
 {
     struct pi_slots *s = t->slots;
-    if (!s || index >= s->n) {
-        if (!p)
-            return;
-        uint32_t n = s ? s->n : 0, cap = n ? 2 * n : 16;
-        while (cap <= index)
-            cap *= 2;
-        struct pi_slots *ns = calloc(1, sizeof *ns + cap * sizeof ns->p[0]);
-        if (!ns)
-            return;
-        ns->n = cap;
-        if (s)
-            memcpy(ns->p, s->p, n * sizeof s->p[0]);
-        /* The old array is not freed: a signal handler may be reading it. */
-        PI_STORE(&t->slots, ns);
-        s = ns;
-    }
-    PI_STORE(&s->p[index], p);
+    if (s && index < s->n)
+        PI_STORE(&s->p[index], p);
+    else if (p)
+        slot_grow_locked(t, index, p);
 }
 
 static void release_locked(struct pi_thread *t)

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* (.data starts at a multiple of the model's 128 bytes whatever precedes
+   it in the link: the objects' sets, as linked, are the program's own) */
+static volatile long data_anchor __attribute__((aligned(128), used)) = 1;
 volatile long cold1[8] = { 1 };
 volatile long a1 = 1;
 volatile long cold2[8] = { 2 };

@@ -120,6 +120,7 @@ static const char *what(void (*h)(int))
 static __thread uint64_t bad_ctr[1];
 static uint64_t *bad_tls(void) { return bad_ctr; }
 static int bad_mode = 7;
+static uint8_t bad_fnon[2] = {1, 1};
 
 int main(int argc, char **argv)
 {
@@ -339,7 +340,10 @@ int main(int argc, char **argv)
     } else if (!strcmp(cmd, "badabi")) {
         __perfinst_register_unit(99, 0xbad, 1, bad_tls, &bad_mode);
         __perfinst_register_unit(98, 0xbad2, 1, bad_tls, &bad_mode);
+        /* (the one call of a unit of this plugin's: its functions count nothing) */
+        __perfinst_register_unit2(97, 0xbad3, 1, bad_tls, &bad_mode, bad_fnon, 2, NULL, NULL);
         printf("bad mode word %d\n", bad_mode);
+        printf("bad switches %d %d\n", bad_fnon[0], bad_fnon[1]);
         count(n);
     } else {
         return 2;

@@ -28,9 +28,10 @@ assert_contains "non-PIE: load bias 0" "$f.txt" "^module .* bias=0x0 "
 grep -q "^module .* bias=0x0 " perfinst.prog.static.*.txt && fail "PIE program with a zero load bias"
 
 ./prog badabi 3 > out 2> err
-assert_eq "one message for two units with unknown ABI versions" 1 "$(wc -l < err)"
+assert_eq "one message for three units with unknown ABI versions" 1 "$(wc -l < err)"
 assert_contains "the message names the unit and versions" err "^perfinst: unit 0x0000000000000bad was built for ABI version 99 but this libperfinst speaks version 1"
 assert_contains "refused unit's mode word untouched" out "^bad mode word 7$"
+assert_contains "refused unit's functions (one registration call) count nothing" out "^bad switches 0 0$"
 f=$(only_trace "perfinst.prog.*.pit")
 dump "$f"
 assert_not_contains "refused unit not in the trace" "$f.txt" "unit=0xbad"

@@ -47,3 +47,7 @@ for k in 0 1 7 8 15 16 17 31 32 63 64 65 127 128 129 191 200 255 256 270 297 298
     [ "$got" -ge 1 ] || fail "case $k: no block of many counted 5 times (its count lost)"
 done
 ok "a single case's count kept wherever its counter lies (23 positions)"
+# ... and pi_all_zero itself, every length to 200, every position
+. "$T/runtime/fixture.sh"
+gcc $CFIX -pthread -o allzero "$R/allzero.c" "$B/libperfinst.a" -ldl || fail "allzero does not build"
+assert_eq "pi_all_zero (and its SSE2 path): a nonzero counter found at every position of 200 lengths" "ok 40602" "$(PERFINST_OUT=/dev/null ./allzero)"

@@ -43,7 +43,9 @@ static void lay_out(const int *perm)
     }
 }
 
-static void check_order(const char *what, const int *perm)
+/* forward: unit 0 registers first (link order: unit 1's infos start where
+ * unit 0's ended, found without a search), else unit 1 first */
+static void check_order(const char *what, const int *perm, int forward)
 {
     lay_out(perm);
     indexes = NULL; /* (a fresh module) */
@@ -55,13 +57,13 @@ static void check_order(const char *what, const int *perm)
         for (int f = 0; f < 32; f++)
             fnon[32 * k + f] = (uint8_t)((f + k) % 2);
     }
-    /* unit 1 registers first, then unit 0 */
-    for (int k = 1; k >= 0; k--) {
+    for (int i = 0; i < 2; i++) {
+        int k = forward ? i : 1 - i;
         the_unit = &u[k];
         __perfinst_register_jumps(7, infos, infos + NF);
         EXPECT_EQ(32, u[k].njumps);
         for (int f = 0; f < NF; f++) {
-            int mine = f / 32 == k, done = f / 32 >= k;
+            int mine = f / 32 == k, done = forward ? f / 32 <= k : f / 32 >= k;
             uint64_t want = !done ? 0 : fnon[f] ? (uintptr_t)&counting_code[f] : (uintptr_t)&clean_code[f];
             if (slots[f] != want)
                 unit_fail(__FILE__, __LINE__, "%s: unit %d: function %d's slot (mine %d)", what, k, f, mine);
@@ -80,7 +82,8 @@ TEST(jump_index_link_order)
     int perm[NF];
     for (int i = 0; i < NF; i++)
         perm[i] = i;
-    check_order("sorted", perm);
+    check_order("sorted", perm, 0);
+    check_order("sorted, in link order", perm, 1);
 }
 
 TEST(jump_index_reversed_and_shuffled)
@@ -88,7 +91,8 @@ TEST(jump_index_reversed_and_shuffled)
     int perm[NF];
     for (int i = 0; i < NF; i++)
         perm[i] = NF - 1 - i;
-    check_order("reversed", perm);
+    check_order("reversed", perm, 0);
+    check_order("reversed, units in link order", perm, 1);
     uint32_t x = 12345;
     for (int i = NF - 1; i > 0; i--) {
         x = x * 1103515245u + 12345u;
@@ -96,5 +100,6 @@ TEST(jump_index_reversed_and_shuffled)
         perm[i] = perm[j];
         perm[j] = t;
     }
-    check_order("shuffled", perm);
+    check_order("shuffled", perm, 0);
+    check_order("shuffled, units in link order", perm, 1);
 }
