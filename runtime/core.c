@@ -721,7 +721,7 @@ static struct pi_unit_rt *register_locked(uint64_t unit_id, uint32_t ncounters,
     u->mode = mode;
     /* The program's TLS block is static: its counters are at one offset
      * from every thread's pointer.  A library's may be (library_tls_off). */
-    *lib = strcmp(m->file, "/proc/self/exe") != 0;
+    *lib = m->file == m->path; /* (the program's is "/proc/self/exe": module_for_locked) */
     PI_STORE(&u->tls_off, *lib ? 0 : pi_tp_offset(block));
     PI_STORE(&u->tls_get, tls_counters);
     PI_STORE(&m->live, m->live + 1);

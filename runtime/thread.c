@@ -359,9 +359,18 @@ PI_EXPORT int pthread_join(pthread_t th, void **ret)
  * thread control block (struct pthread) that follows it, as glibc's
  * private _dl_get_tls_static_info and _thread_db_sizeof_pthread say;
  * without them (another libc, a static link) the answer is 0. */
+/* The last answer of this thread: the registration asks for a library
+ * unit's offset (core.c) and the unit's constructor asks again next. */
+static __thread const void *last_addr __attribute__((tls_model("initial-exec")));
+static __thread intptr_t last_off __attribute__((tls_model("initial-exec")));
+
 PI_EXPORT intptr_t __perfinst_tls_static_offset(const void *addr)
 {
 #if defined(__x86_64__) && defined(__GLIBC__)
+    /* (an address's answer never changes in a thread: the static block is
+       made with the thread) */
+    if (addr && addr == last_addr)
+        return last_off;
     /* looked up once, not per unit (two dlsym of RTLD_DEFAULT each walked
        every loaded object's symbols: 121,000 instructions at the start of
        libjpeg-turbo's djpeg, a third of its run on a small image) */
@@ -383,9 +392,10 @@ PI_EXPORT intptr_t __perfinst_tls_static_offset(const void *addr)
     info(&size, &align);
     uintptr_t tp, a = (uintptr_t)addr;
     __asm__("mov %%fs:0, %0" : "=r"(tp));
-    if (size <= *tcb || a >= tp || a < tp - (size - *tcb))
-        return 0;
-    return (intptr_t)(a - tp);
+    intptr_t off = size <= *tcb || a >= tp || a < tp - (size - *tcb) ? 0 : (intptr_t)(a - tp);
+    last_addr = addr;
+    last_off = off;
+    return off;
 #else
     (void)addr;
     return 0;
