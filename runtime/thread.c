@@ -425,25 +425,59 @@ PI_EXPORT intptr_t __perfinst_tls_static_offset(const void *addr)
  * description tells an unwinder that it was called from the asm's end with
  * the function's own stack pointer, as __perfinst_icall_stub's does.  A
  * unit that leaves (pi_ctr_base_unit_gone) makes every thread's cached
- * offsets stale: another module may be loaded at its getter's address. */
+ * offsets stale: another module may be loaded at its getter's address.
+ *
+ * Before saving anything the stub tries the getter's own slot of the
+ * cache (bits 4-6 of its address: three registers, no call), where
+ * pi_ctr_base_cached moves an entry it finds elsewhere: a dlopen'ed
+ * module's counted call (every Python extension's) paid ~50 instructions
+ * for the saves and the C look-up, ~20 now. */
 struct base_slot {
     const void *getter;
     intptr_t off;
     uint64_t gen;
+    uint64_t pad; /* 32 bytes: the stub indexes by a shift */
 };
 #define BASE_SLOTS 8
-static __thread struct base_slot base_cache[BASE_SLOTS] __attribute__((tls_model("initial-exec")));
+__attribute__((visibility("hidden"))) __thread struct base_slot pi_ctr_base_slots[BASE_SLOTS]
+    __attribute__((tls_model("initial-exec")));
 static __thread unsigned base_next __attribute__((tls_model("initial-exec")));
-static uint64_t base_gen = 1;
+__attribute__((visibility("hidden"))) uint64_t pi_ctr_base_gen = 1;
+_Static_assert(sizeof(struct base_slot) == 32, "the stub's slots are 32 bytes");
+
+static unsigned home_slot(const void *getter)
+{
+    return (unsigned)((uintptr_t)getter >> 4) & (BASE_SLOTS - 1);
+}
+
+/* A slot's getter last: a signal handler's counted code in this thread,
+ * looking the slot up, never sees a getter with another's offset. */
+static void set_slot(struct base_slot *s, const void *getter, intptr_t off, uint64_t gen)
+{
+    s->getter = NULL;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    s->off = off;
+    s->gen = gen;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    s->getter = getter;
+}
 
 #pragma GCC push_options
 #pragma GCC target("general-regs-only")
 __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_cached(const void *getter)
 {
-    uint64_t gen = __atomic_load_n(&base_gen, __ATOMIC_ACQUIRE);
+    uint64_t gen = __atomic_load_n(&pi_ctr_base_gen, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < BASE_SLOTS; i++)
-        if (base_cache[i].getter == getter && base_cache[i].gen == gen)
-            return base_cache[i].off;
+        if (pi_ctr_base_slots[i].getter == getter && pi_ctr_base_slots[i].gen == gen) {
+            intptr_t off = pi_ctr_base_slots[i].off;
+            unsigned h = home_slot(getter);
+            if (i != h) { /* (swapped: two getters of one home both stay) */
+                struct base_slot t = pi_ctr_base_slots[h];
+                set_slot(&pi_ctr_base_slots[h], getter, off, gen);
+                set_slot(&pi_ctr_base_slots[i], t.getter, t.off, t.gen);
+            }
+            return off;
+        }
     return 0;
 }
 #pragma GCC pop_options
@@ -454,10 +488,8 @@ __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_libc(const void *gett
     uintptr_t tp;
     __asm__("mov %%fs:0, %0" : "=r"(tp));
     intptr_t off = (intptr_t)((uintptr_t)get() - tp);
-    struct base_slot *s = &base_cache[base_next++ % BASE_SLOTS];
-    s->getter = getter;
-    s->off = off;
-    s->gen = __atomic_load_n(&base_gen, __ATOMIC_ACQUIRE);
+    set_slot(&pi_ctr_base_slots[base_next++ % BASE_SLOTS], getter, off,
+             __atomic_load_n(&pi_ctr_base_gen, __ATOMIC_ACQUIRE));
     return off;
 }
 
@@ -487,7 +519,7 @@ void *pi_tp_address(intptr_t off)
 
 void pi_ctr_base_unit_gone(void)
 {
-    __atomic_add_fetch(&base_gen, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&pi_ctr_base_gen, 1, __ATOMIC_RELEASE);
 }
 
 __asm__(".text\n"
@@ -499,6 +531,29 @@ __asm__(".text\n"
         "\t.cfi_def_cfa_offset 152\n"
         "\t.cfi_offset 16, -144\n" /* the return address: the asm's end */
         "\tendbr64\n"
+        /* the getter's own slot: hit with three registers saved */
+        "\tpushq %rax\n\t.cfi_adjust_cfa_offset 8\n"
+        "\tpushq %rcx\n\t.cfi_adjust_cfa_offset 8\n"
+        "\tpushq %rdx\n\t.cfi_adjust_cfa_offset 8\n"
+        "\tmovq 40(%rsp), %rax\n"
+        "\tmovl %eax, %ecx\n\tshrl $4, %ecx\n\tandl $7, %ecx\n\tshll $5, %ecx\n"
+        "\tmovq pi_ctr_base_slots@gottpoff(%rip), %rdx\n"
+        "\taddq %rcx, %rdx\n"
+        "\tcmpq %rax, %fs:(%rdx)\n"
+        "\tjne 5f\n"
+        "\tmovq pi_ctr_base_gen(%rip), %rax\n"
+        "\tcmpq %rax, %fs:16(%rdx)\n"
+        "\tjne 5f\n"
+        "\tmovq %fs:8(%rdx), %rax\n"
+        "\tmovq %rax, 40(%rsp)\n"
+        "\tpopq %rdx\n\t.cfi_adjust_cfa_offset -8\n"
+        "\tpopq %rcx\n\t.cfi_adjust_cfa_offset -8\n"
+        "\tpopq %rax\n\t.cfi_adjust_cfa_offset -8\n"
+        "\tret $8\n"
+        "\t.cfi_adjust_cfa_offset 24\n"
+        "5:\tpopq %rdx\n\t.cfi_adjust_cfa_offset -8\n"
+        "\tpopq %rcx\n\t.cfi_adjust_cfa_offset -8\n"
+        "\tpopq %rax\n\t.cfi_adjust_cfa_offset -8\n"
         "\tpushq %rbp\n"
         "\t.cfi_def_cfa_offset 160\n"
         "\t.cfi_offset %rbp, -160\n"
