@@ -132,6 +132,40 @@ static void scan_relocs(const struct dl_phdr_info *info, const ElfW(Rela) *rel, 
     }
 }
 
+/* A module's dynamic tables, read from its mapped .dynamic. */
+struct dyn_tables {
+    const ElfW(Sym) *symtab;
+    const char *strtab;
+    size_t strsz, relasz, pltsz;
+    const ElfW(Rela) *rela, *jmprel;
+    int plt_rela;
+    const uint32_t *gnu_hash;
+};
+
+/* 0 when the module has no .dynamic or no symbols (the vDSO has some). */
+static int read_dyn(const struct dl_phdr_info *info, struct dyn_tables *t)
+{
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    memset(t, 0, sizeof *t);
+    t->plt_rela = 1;
+    for (; dyn && dyn->d_tag != DT_NULL; dyn++)
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: t->symtab = (const ElfW(Sym) *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_STRTAB: t->strtab = (const char *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_STRSZ: t->strsz = dyn->d_un.d_val; break;
+        case DT_RELA: t->rela = (const ElfW(Rela) *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_RELASZ: t->relasz = dyn->d_un.d_val; break;
+        case DT_JMPREL: t->jmprel = (const ElfW(Rela) *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        case DT_PLTRELSZ: t->pltsz = dyn->d_un.d_val; break;
+        case DT_PLTREL: t->plt_rela = dyn->d_un.d_val == DT_RELA; break;
+        case DT_GNU_HASH: t->gnu_hash = (const uint32_t *)dyn_addr(info, dyn->d_un.d_ptr); break;
+        }
+    return t->symtab && t->strtab;
+}
+
 static int scan_module(struct dl_phdr_info *info, size_t size, void *data)
 {
     if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds) {
@@ -139,41 +173,62 @@ static int scan_module(struct dl_phdr_info *info, size_t size, void *data)
             return 1; /* nothing loaded since the last scan */
         *(unsigned long long *)data = info->dlpi_adds;
     }
-    const ElfW(Dyn) *dyn = NULL;
     uintptr_t own = (uintptr_t)pi_own_pthread_create;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_DYNAMIC)
-            dyn = (const ElfW(Dyn) *)s;
-        else if (ph->p_type == PT_LOAD && own >= s && own < s + ph->p_memsz)
+        if (ph->p_type == PT_LOAD && own >= s && own < s + ph->p_memsz)
             return 0; /* the runtime's own */
     }
-    if (!dyn)
+    struct dyn_tables t;
+    if (!read_dyn(info, &t))
         return 0;
-    const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
-    size_t strsz = 0, relasz = 0, pltsz = 0;
-    const ElfW(Rela) *rela = NULL, *jmprel = NULL;
-    int plt_rela = 1;
-    for (; dyn->d_tag != DT_NULL; dyn++)
-        switch (dyn->d_tag) {
-        case DT_SYMTAB: symtab = (const ElfW(Sym) *)dyn_addr(info, dyn->d_un.d_ptr); break;
-        case DT_STRTAB: strtab = (const char *)dyn_addr(info, dyn->d_un.d_ptr); break;
-        case DT_STRSZ: strsz = dyn->d_un.d_val; break;
-        case DT_RELA: rela = (const ElfW(Rela) *)dyn_addr(info, dyn->d_un.d_ptr); break;
-        case DT_RELASZ: relasz = dyn->d_un.d_val; break;
-        case DT_JMPREL: jmprel = (const ElfW(Rela) *)dyn_addr(info, dyn->d_un.d_ptr); break;
-        case DT_PLTRELSZ: pltsz = dyn->d_un.d_val; break;
-        case DT_PLTREL: plt_rela = dyn->d_un.d_val == DT_RELA; break;
-        }
-    if (!symtab || !strtab)
-        return 0;
-    if (rela)
-        scan_relocs(info, rela, relasz, symtab, strtab, strsz);
-    if (jmprel && plt_rela)
-        scan_relocs(info, jmprel, pltsz, symtab, strtab, strsz);
+    if (t.rela)
+        scan_relocs(info, t.rela, t.relasz, t.symtab, t.strtab, t.strsz);
+    if (t.jmprel && t.plt_rela)
+        scan_relocs(info, t.jmprel, t.pltsz, t.symtab, t.strtab, t.strsz);
     return 0;
+}
+
+/* NAME's address where the module defines it (a function, any version),
+ * by its GNU hash table; NULL if it does not, or has no such table. */
+static void *defined_in(const struct dl_phdr_info *info, const char *name)
+{
+    struct dyn_tables t;
+    if (!read_dyn(info, &t) || !t.gnu_hash)
+        return NULL;
+    uint32_t nbuckets = t.gnu_hash[0], symoffset = t.gnu_hash[1], bloom_size = t.gnu_hash[2];
+    if (!nbuckets)
+        return NULL;
+    const uint32_t *buckets = t.gnu_hash + 4 + bloom_size * (sizeof(ElfW(Addr)) / 4);
+    const uint32_t *chain = buckets + nbuckets;
+    uint32_t h = 5381;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = h * 33 + *c;
+    for (uint32_t k = buckets[h % nbuckets]; k >= symoffset; k++) {
+        uint32_t h2 = chain[k - symoffset];
+        const ElfW(Sym) *sym = &t.symtab[k];
+        if ((h | 1) == (h2 | 1) && sym->st_name < t.strsz && !strcmp(t.strtab + sym->st_name, name) &&
+            sym->st_shndx != SHN_UNDEF && sym->st_value && ELF64_ST_TYPE(sym->st_info) == STT_FUNC)
+            return (void *)(info->dlpi_addr + sym->st_value);
+        if (h2 & 1)
+            break;
+    }
+    return NULL;
+}
+
+struct def_probe {
+    const char *name;
+    int index;
+    void *found;
+};
+
+static int def_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct def_probe *d = data;
+    /* (the program first: its canonical entry is what is not wanted) */
+    return d->index++ > 0 && (d->found = defined_in(info, d->name)) != NULL;
 }
 
 struct order_probe {
@@ -211,6 +266,38 @@ static int loaded_after_libc(uintptr_t addr)
     return o.at >= 0 && o.libc >= 0 && o.at > o.libc;
 }
 
+/* The program's span (the first module): its PT_LOAD segments' ends. */
+static int program_span(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t *span = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD) {
+            span[0] = s < span[0] ? s : span[0];
+            span[1] = s + ph->p_memsz > span[1] ? s + ph->p_memsz : span[1];
+        }
+    }
+    return 1;
+}
+
+/* What the lookup gives a PLT slot of NAME: dlsym's answer F, unless F is
+ * the program's own canonical PLT entry (a program not built as PIE that
+ * takes the function's address: its dynamic symbol is undefined with a
+ * value, which dlsym and GOT entries take, PLT slots not), which would
+ * call the runtime again once its slot is redirected.  Then the first
+ * module after the program that defines NAME, as a PLT slot's lookup
+ * finds it (no dlopen: the modules' constructors may not have run). */
+static void *definition_of(const char *name, void *f, uintptr_t prog_lo, uintptr_t prog_hi)
+{
+    if (!f || (uintptr_t)f < prog_lo || (uintptr_t)f >= prog_hi)
+        return f;
+    struct def_probe d = {.name = name};
+    dl_iterate_phdr(def_cb, &d);
+    return d.found;
+}
+
 /* This module's own dynamic section (the program's, for libperfinst.a
  * linked into it; none in a static program). */
 extern ElfW(Dyn) _DYNAMIC[] __attribute__((weak, visibility("hidden")));
@@ -241,8 +328,11 @@ void pi_imports_setup(void)
         return; /* ours is reached through what comes first */
     if (map->l_name && *map->l_name && !never_unloaded())
         return;
+    uintptr_t prog[2] = {UINTPTR_MAX, 0};
+    dl_iterate_phdr(program_span, prog);
     for (size_t i = 0; i < NREDIRECTS; i++) {
         void *f = redirects[i].to ? dlsym(RTLD_DEFAULT, redirects[i].name) : NULL;
+        f = definition_of(redirects[i].name, f, prog[0], prog[1]);
         if (f != redirects[i].to)
             __atomic_store_n(&redirects[i].from, f, __ATOMIC_RELEASE);
     }

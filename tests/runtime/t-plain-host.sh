@@ -3,7 +3,9 @@
 # shared library: its pthread_create and exec are libc's, found before the
 # runtime's, so the runtime points the program's imports of them at its own
 # (runtime/gotpatch.c): the threads' calls are counted (they were lost: 0
-# where 4 threads ran), an exec writes the trace first (it was lost), and
+# where 4 threads ran; a program not built as PIE that takes the
+# function's address crashed: its canonical PLT entry, which dlsym gives,
+# called the runtime's again), an exec writes the trace first (it was lost), and
 # the runtime's handler of fatal signals is installed, unseen by the
 # program and put back by its SIG_DFL (it was never installed: dlsym's
 # RTLD_NEXT from a runtime after libc finds no sigaction).  Through the PLT, lazily bound and with -z now
@@ -36,6 +38,15 @@ readelf -rW noplt | grep -q 'R_X86_64_GLOB_DAT.*pthread_create' || fail "-fno-pl
 run noplt ./noplt x 4
 gcc -O2 -g -pthread -no-pie -DLINKED -o nopie "$T/runtime/plainhost.c" -L. -lw -Wl,-rpath,"$PWD"
 run nopie ./nopie x 4
+# not PIE at all: the pointer in data is the program's canonical PLT entry,
+# which dlsym gives too; redirecting to it would call the runtime for ever
+for z in lazy now; do
+    zf=; [ $z = now ] && zf=-Wl,-z,relro,-z,now
+    gcc -O2 -g -pthread -fno-pie -no-pie -DLINKED $zf -o canon-$z "$T/runtime/plainhost.c" -L. -lw -Wl,-rpath,"$PWD"
+    readelf -W --dyn-syms canon-$z | grep -Eq '[1-9a-f][0-9a-f]* +0 FUNC +GLOBAL DEFAULT +UND pthread_create' ||
+        fail "canon-$z: no canonical PLT entry for pthread_create"
+    run canon-$z ./canon-$z x 4
+done
 
 gcc -O2 -g -pthread -o dl "$T/runtime/plainhost.c" -ldl
 run dl ./dl ./libw.so 4
