@@ -219,7 +219,6 @@ static void *defined_in(const struct dl_phdr_info *info, const char *name)
 
 struct def_probe {
     const char *name;
-    int index;
     void *found;
 };
 
@@ -227,8 +226,8 @@ static int def_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct def_probe *d = data;
-    /* (the program first: its canonical entry is what is not wanted) */
-    return d->index++ > 0 && (d->found = defined_in(info, d->name)) != NULL;
+    d->found = defined_in(info, d->name);
+    return d->found != NULL;
 }
 
 struct order_probe {
@@ -287,8 +286,9 @@ static int program_span(struct dl_phdr_info *info, size_t size, void *data)
  * takes the function's address: its dynamic symbol is undefined with a
  * value, which dlsym and GOT entries take, PLT slots not), which would
  * call the runtime again once its slot is redirected.  Then the first
- * module after the program that defines NAME, as a PLT slot's lookup
- * finds it (no dlopen: the modules' constructors may not have run). */
+ * module that defines NAME, as a PLT slot's lookup finds it: the program's
+ * own definition (a wrapper of its own, exported), else the next module's
+ * (no dlopen: the modules' constructors may not have run). */
 static void *definition_of(const char *name, void *f, uintptr_t prog_lo, uintptr_t prog_hi)
 {
     if (!f || (uintptr_t)f < prog_lo || (uintptr_t)f >= prog_hi)

@@ -5,7 +5,8 @@
 # (runtime/gotpatch.c): the threads' calls are counted (they were lost: 0
 # where 4 threads ran; a program not built as PIE that takes the
 # function's address crashed: its canonical PLT entry, which dlsym gives,
-# called the runtime's again), an exec writes the trace first (it was lost), and
+# called the runtime's again; a program's own exported pthread_create is
+# still called), an exec writes the trace first (it was lost), and
 # the runtime's handler of fatal signals is installed, unseen by the
 # program and put back by its SIG_DFL (it was never installed: dlsym's
 # RTLD_NEXT from a runtime after libc finds no sigaction).  Through the PLT, lazily bound and with -z now
@@ -60,6 +61,35 @@ for p in lazy dl; do
     check "$p signal" "t-$p-signal.pit"
 done
 run dlexec ./dl ./libw.so 4 exec
+
+# a program with an exported pthread_create of its own (a wrapper that
+# counts and passes the call on): the library's threads go through the
+# runtime's and then through the program's, not around it
+cat > wrap.c << 'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+int start_threads(int n);
+static int wrapped;
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg)
+{
+    int (*next)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *) =
+        (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(RTLD_NEXT, "pthread_create");
+    wrapped++;
+    return next(t, a, f, arg);
+}
+int main(void)
+{
+    int n = start_threads(4);
+    printf("%d threads\n", wrapped == n ? n : -wrapped);
+    return 0;
+}
+C
+for pie in -pie -no-pie; do
+    gcc -O2 -pthread -rdynamic $pie -o wrap$pie wrap.c -L. -lw -Wl,-rpath,"$PWD" -ldl
+    run wrap$pie ./wrap$pie
+done
 
 # C++: std::thread starts through libstdc++'s import of pthread_create
 cat > cxx.cc << 'C'
