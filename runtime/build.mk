@@ -36,9 +36,18 @@ $(BUILD)/runtime/core.o: common/pifd.h
 # sampling files share sample.h.
 $(RUNTIME_OBJS): runtime/sample.h runtime/sharing-model.h
 
-$(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o $(BUILD)/runtime/heap-wrap.o $(BUILD)/runtime/exit-wrap.o,$(RUNTIME_OBJS))
+# The list of objects is a prerequisite too (rewritten only when it
+# changes): a source added or deleted relinks the libraries, where make
+# would see no object newer than them.
+$(BUILD)/runtime/objects.list: FORCE
+	@mkdir -p $(@D)
+	@echo '$(RUNTIME_OBJS)' | cmp -s - $@ || echo '$(RUNTIME_OBJS)' > $@
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/libperfinst.a: $(filter-out $(BUILD)/runtime/idle-wrap.o $(BUILD)/runtime/heap-wrap.o $(BUILD)/runtime/exit-wrap.o,$(RUNTIME_OBJS)) $(BUILD)/runtime/objects.list
 	rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(filter %.o,$^)
 
 # The repaired program's allocators alone (line-alloc.c): what the link
 # stage links when a program refers to nothing else of perfinst.
@@ -48,8 +57,8 @@ $(BUILD)/libperfinst-line.a: $(BUILD)/runtime/line-alloc.o
 
 # -z nodelete: threads started by our pthread_create run our code until they
 # end, so the library must never be unmapped (dlclose of a dlopen'ed runtime).
-$(BUILD)/libperfinst.so: $(RUNTIME_OBJS)
-	$(CC) -shared -pthread -Wl,-soname,libperfinst.so -Wl,-z,defs -Wl,-z,nodelete $(LDFLAGS) -o $@ $^
+$(BUILD)/libperfinst.so: $(RUNTIME_OBJS) $(BUILD)/runtime/objects.list
+	$(CC) -shared -pthread -Wl,-soname,libperfinst.so -Wl,-z,defs -Wl,-z,nodelete $(LDFLAGS) -o $@ $(filter %.o,$^)
 
 # `make $(pwd)/build/libperfinst.so` names the same files by absolute path.
 $(abspath $(BUILD))/libperfinst.a: $(BUILD)/libperfinst.a

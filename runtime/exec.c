@@ -159,17 +159,12 @@ PI_EXPORT int execle(const char *path, const char *arg, ...)
 }
 
 /* Our own definitions, whatever the lookup scope says (gotpatch.c points
- * other modules' imports at them; execl* call them).  Not leaf, as libc
- * declares its own: ours call back into this file. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-attributes"
-#define OWN(name) extern __typeof__(name) pi_own_##name __attribute__((alias(#name), visibility("hidden")))
-OWN(execve);
-OWN(execv);
-OWN(execvp);
-OWN(execvpe);
-OWN(fexecve);
-OWN(execl);
-OWN(execlp);
-OWN(execle);
-#pragma GCC diagnostic pop
+ * other modules' imports at them; execl* call them). */
+PI_OWN(execve)
+PI_OWN(execv)
+PI_OWN(execvp)
+PI_OWN(execvpe)
+PI_OWN(fexecve)
+PI_OWN(execl)
+PI_OWN(execlp)
+PI_OWN(execle)

@@ -50,8 +50,5 @@ PI_EXPORT void _Exit(int status)
 }
 
 /* Our own definitions, whatever the lookup scope says (gotpatch.c). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-attributes"
-extern __typeof__(_exit) pi_own__exit __attribute__((alias("_exit"), visibility("hidden")));
-extern __typeof__(_Exit) pi_own__Exit __attribute__((alias("_Exit"), visibility("hidden")));
-#pragma GCC diagnostic pop
+PI_OWN(_exit)
+PI_OWN(_Exit)

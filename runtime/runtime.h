@@ -343,7 +343,15 @@ void pi_thread_setup(void);                 /* key and main thread; in pi_init *
 void pi_imports_setup(void);
 void pi_imports_rescan_locked(void);
 void *pi_imports_next(const char *name);
-/* the runtime's own definitions (hidden aliases: thread.c, exec.c) */
+/* the runtime's own definitions (hidden aliases: thread.c, exec.c,
+ * signal.c, exit-wrap.c), made with PI_OWN after the function's definition:
+ * pi_own_NAME is the runtime's NAME whatever the lookup scope says (not
+ * leaf or nothrow as libc declares its own: ours call back into the
+ * runtime) */
+#define PI_OWN(name)                                                                       \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmissing-attributes\"") \
+    extern __typeof__(name) pi_own_##name __attribute__((alias(#name), visibility("hidden"))); \
+    _Pragma("GCC diagnostic pop")
 int pi_own_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 int pi_own_execve(const char *, char *const[], char *const[]);
 int pi_own_execv(const char *, char *const[]);

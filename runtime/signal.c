@@ -209,11 +209,7 @@ void pi_altstack_disable(struct pi_thread *t)
 }
 
 /* Our own definitions, whatever the lookup scope says (gotpatch.c). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-attributes"
-#define OWN(name) extern __typeof__(name) pi_own_##name __attribute__((alias(#name), visibility("hidden")))
-OWN(sigaction);
-OWN(signal);
-OWN(bsd_signal);
-OWN(sysv_signal);
-#pragma GCC diagnostic pop
+PI_OWN(sigaction)
+PI_OWN(signal)
+PI_OWN(bsd_signal)
+PI_OWN(sysv_signal)

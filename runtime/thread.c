@@ -317,8 +317,7 @@ PI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 
 /* (our own definition, whatever the lookup scope says pthread_create is:
    gotpatch.c points other modules' imports at it) */
-extern __typeof__(pthread_create) pi_own_pthread_create
-    __attribute__((alias("pthread_create"), visibility("hidden"), nothrow));
+PI_OWN(pthread_create)
 
 typedef int (*join_fn)(pthread_t, void **);
 extern int __pthread_join(pthread_t, void **) __attribute__((weak)); /* libc.a's (-Wl,-u,__pthread_join) */
