@@ -750,15 +750,9 @@ PI_EXPORT void __perfinst_register_unit(uint32_t abi_version, uint64_t unit_id,
                                         uint32_t ncounters, uint64_t *(*tls_counters)(void),
                                         int *mode)
 {
-    pi_init();
-    if (abi_refused(abi_version, unit_id) || !tls_counters || !mode)
-        return;
-    uint64_t *block = tls_counters();
-    int lib;
-    pthread_mutex_lock(&pi.lock);
-    struct pi_unit_rt *u = register_locked(unit_id, ncounters, tls_counters, mode, block, &lib);
-    pthread_mutex_unlock(&pi.lock);
-    library_tls_off(u, block, lib);
+    /* (an object of an earlier plugin: its functions and jump slots come
+       in calls of their own) */
+    __perfinst_register_unit2(abi_version, unit_id, ncounters, tls_counters, mode, NULL, 0, NULL, NULL);
 }
 
 /* Each function's switch: the mode register and the overlay together. */

@@ -76,6 +76,18 @@ static uintptr_t dyn_addr(const struct dl_phdr_info *info, ElfW(Addr) ptr)
     return ptr < info->dlpi_addr ? info->dlpi_addr + ptr : ptr;
 }
 
+/* Whether one of the module's PT_LOAD segments holds address A. */
+static int holds(const struct dl_phdr_info *info, uintptr_t a)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && a >= s && a < s + ph->p_memsz)
+            return 1;
+    }
+    return 0;
+}
+
 /* Store R's function into SLOT, unprotecting the page when it lies in the
  * part glibc made read-only after relocation.  A read-only slot that does
  * not hold the lookup's result yet belongs to a module being relocated
@@ -173,13 +185,8 @@ static int scan_module(struct dl_phdr_info *info, size_t size, void *data)
             return 1; /* nothing loaded since the last scan */
         *(unsigned long long *)data = info->dlpi_adds;
     }
-    uintptr_t own = (uintptr_t)pi_own_pthread_create;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && own >= s && own < s + ph->p_memsz)
-            return 0; /* the runtime's own */
-    }
+    if (holds(info, (uintptr_t)pi_own_pthread_create))
+        return 0; /* the runtime's own */
     struct dyn_tables t;
     if (!read_dyn(info, &t))
         return 0;
@@ -245,12 +252,8 @@ static int order_cb(struct dl_phdr_info *info, size_t size, void *data)
         n++; /* (no strlen, strrchr: a first call through the PLT costs more than the walk) */
     if (o->libc < 0 && n >= 9 && !memcmp(name + n - 9, "libc.so.6", 9) && (n == 9 || name[n - 10] == '/'))
         o->libc = o->index;
-    for (int i = 0; i < info->dlpi_phnum && o->at < 0; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && o->addr >= s && o->addr < s + ph->p_memsz)
-            o->at = o->index;
-    }
+    if (o->at < 0 && holds(info, o->addr))
+        o->at = o->index;
     o->index++;
     return o->at >= 0 && o->libc >= 0;
 }
@@ -265,19 +268,11 @@ static int loaded_after_libc(uintptr_t addr)
     return o.at >= 0 && o.libc >= 0 && o.at > o.libc;
 }
 
-/* The program's span (the first module): its PT_LOAD segments' ends. */
-static int program_span(struct dl_phdr_info *info, size_t size, void *data)
+/* Whether the program (the first module) holds the address at data. */
+static int program_holds(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    uintptr_t *span = data;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD) {
-            span[0] = s < span[0] ? s : span[0];
-            span[1] = s + ph->p_memsz > span[1] ? s + ph->p_memsz : span[1];
-        }
-    }
+    *(uintptr_t *)data = holds(info, *(uintptr_t *)data);
     return 1;
 }
 
@@ -289,9 +284,10 @@ static int program_span(struct dl_phdr_info *info, size_t size, void *data)
  * module that defines NAME, as a PLT slot's lookup finds it: the program's
  * own definition (a wrapper of its own, exported), else the next module's
  * (no dlopen: the modules' constructors may not have run). */
-static void *definition_of(const char *name, void *f, uintptr_t prog_lo, uintptr_t prog_hi)
+static void *definition_of(const char *name, void *f)
 {
-    if (!f || (uintptr_t)f < prog_lo || (uintptr_t)f >= prog_hi)
+    uintptr_t in_program = (uintptr_t)f;
+    if (!f || (dl_iterate_phdr(program_holds, &in_program), !in_program))
         return f;
     struct def_probe d = {.name = name};
     dl_iterate_phdr(def_cb, &d);
@@ -311,28 +307,23 @@ static int never_unloaded(void)
 }
 
 /* At start-up (pi_init): whether the loaded modules' imports must be
- * redirected, and if so the first scan.  The runtime's module must stay
- * mapped while slots name its functions: the program, or a module linked
- * -z nodelete (libperfinst.so is); a copy of libperfinst.a inside another
- * shared library is not redirected from. */
+ * redirected, and if so the first scan.  The runtime's module (never the
+ * program here: that comes before libc) must stay mapped while slots name
+ * its functions: linked -z nodelete, as libperfinst.so is; a copy of
+ * libperfinst.a inside another shared library is not redirected from. */
 void pi_imports_setup(void)
 {
     /* (the name: what the lookup gave this module's GOT at load) */
     void *dflt = (void *)pthread_create;
-    Dl_info di;
-    struct link_map *map = NULL;
     if (!dflt || dflt == (void *)pi_own_pthread_create)
         return; /* ours comes first */
-    if (!loaded_after_libc((uintptr_t)pi_own_pthread_create) ||
-        !dladdr1((void *)pi_own_pthread_create, &di, (void **)&map, RTLD_DL_LINKMAP) || !map)
+    if (!loaded_after_libc((uintptr_t)pi_own_pthread_create))
         return; /* ours is reached through what comes first */
-    if (map->l_name && *map->l_name && !never_unloaded())
+    if (!never_unloaded())
         return;
-    uintptr_t prog[2] = {UINTPTR_MAX, 0};
-    dl_iterate_phdr(program_span, prog);
     for (size_t i = 0; i < NREDIRECTS; i++) {
         void *f = redirects[i].to ? dlsym(RTLD_DEFAULT, redirects[i].name) : NULL;
-        f = definition_of(redirects[i].name, f, prog[0], prog[1]);
+        f = definition_of(redirects[i].name, f);
         if (f != redirects[i].to)
             __atomic_store_n(&redirects[i].from, f, __ATOMIC_RELEASE);
     }

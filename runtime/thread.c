@@ -484,9 +484,7 @@ __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_cached(const void *ge
 __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_libc(const void *getter)
 {
     uint64_t *(*get)(void) = (uint64_t * (*)(void)) getter;
-    uintptr_t tp;
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
-    intptr_t off = (intptr_t)((uintptr_t)get() - tp);
+    intptr_t off = pi_tp_offset(get());
     set_slot(&pi_ctr_base_slots[base_next++ % BASE_SLOTS], getter, off,
              __atomic_load_n(&pi_ctr_base_gen, __ATOMIC_ACQUIRE));
     return off;
