@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/single_threaded.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -798,15 +799,44 @@ static void functions_locked(struct pi_unit_rt *u, uint64_t unit_id, uint8_t *fn
     }
 }
 
+/* pi.lock for a unit's start and end, which every unit pays once each
+ * (through the program's pthread_mutex_lock, the idle wrapper's: about 170
+ * of a unit's 690 instructions): not taken while the process has one
+ * thread (glibc's __libc_single_threaded, cleared before a second thread
+ * starts), where nothing can race the registration; pi.lock_alone marks
+ * the section for a signal handler's counted code in this thread, which
+ * would have found pi.lock held by its own thread (icall.c).  Returns
+ * whether pi.lock was taken. */
+static int units_lock(void)
+{
+    if (__libc_single_threaded) {
+        pi.lock_alone = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        return 0;
+    }
+    pthread_mutex_lock(&pi.lock);
+    return 1;
+}
+
+static void units_unlock(int taken)
+{
+    if (taken) {
+        pthread_mutex_unlock(&pi.lock);
+        return;
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pi.lock_alone = 0;
+}
+
 /* Called by the unit's constructor right after __perfinst_register_unit. */
 PI_EXPORT void __perfinst_register_functions(uint64_t unit_id, uint8_t *fnon, uint32_t nfuncs)
 {
     pi_init();
     if (!fnon)
         return;
-    pthread_mutex_lock(&pi.lock);
+    int taken = units_lock();
     functions_locked(pi_unit_of_id_locked(unit_id), unit_id, fnon, nfuncs);
-    pthread_mutex_unlock(&pi.lock);
+    units_unlock(taken);
 }
 
 /* What the three calls above do, under one lock: the constructor of a unit
@@ -821,14 +851,14 @@ PI_EXPORT void __perfinst_register_unit2(uint32_t abi_version, uint64_t unit_id,
     pi_init();
     int counted = !abi_refused(abi_version, unit_id) && tls_counters && mode, lib = 0;
     uint64_t *block = counted ? tls_counters() : NULL;
-    pthread_mutex_lock(&pi.lock);
+    int taken = units_lock();
     struct pi_unit_rt *u = NULL;
     if (counted)
         u = register_locked(unit_id, ncounters, tls_counters, mode, block, &lib);
     if (fnon)
         functions_locked(u, unit_id, fnon, nfuncs);
     pi_jumps_register_locked(u, jumps_start, jumps_stop);
-    pthread_mutex_unlock(&pi.lock);
+    units_unlock(taken);
     library_tls_off(u, block, lib);
 }
 
@@ -838,7 +868,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
 {
     if (!tls_counters)
         return;
-    pthread_mutex_lock(&pi.lock);
+    int taken = units_lock();
     struct pi_unit_rt *u;
     for (u = *id_chain(unit_id); u; u = u->id_next)
         if (u->tls_get == tls_counters && u->unit_id == unit_id)
@@ -869,7 +899,7 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
             pi_write_unlock();
         }
     }
-    pthread_mutex_unlock(&pi.lock);
+    units_unlock(taken);
 }
 
 /* ---- the mode register ------------------------------------------------------------------ */

@@ -143,6 +143,7 @@ struct pi_state {
     char *cwd;               /* working directory at start: relative names resolve here */
 
     pthread_mutex_t lock;
+    int lock_alone;          /* pi.lock's owner while the process has one thread (core.c units_lock) */
     struct pi_unit_rt *units, *units_tail;
     uint32_t nunits;
     struct pi_module *modules, *modules_tail;

@@ -131,9 +131,11 @@ infos=$(readelf -SW small100 | awk '$2 == "__perfinst_jumpinfo" { print $6 }')
 splits=$(( 0x$infos / 16 - 101 ))
 [ "$splits" -ge 100 ] || fail "only $splits split functions of 101"
 assert_eq "each split function's slot synced once at start" "$splits" "$(called cg.s100 sync_one)"
-# Each unit registers in one call, under one lock: its record, its
-# functions' switches and its jump slots (__perfinst_register_unit2), not
-# three locked calls of which two looked the unit up again by its id
+# Each unit registers in one call: its record, its functions' switches and
+# its jump slots (__perfinst_register_unit2), not three locked calls of
+# which two looked the unit up again by its id; in a process of one thread
+# it takes no lock, nor does a unit's end (t-stress.sh registers units
+# while threads run)
 calls=$(called cg.s100 __perfinst_register_unit2)
 assert_eq "one registration call a unit" 101 "$calls"
 assert_eq "no unit registers its functions or slots apart" 0 \
@@ -142,13 +144,14 @@ locks=$(awk '/^fn=/ { f = $0; sub(/^fn=\([0-9]+\) ?/, "", f); split($1, a, ")");
                       if (f != "") nm[id] = f; cur = nm[id] }
              /^cfn=/ { c = $0; sub(/^cfn=\([0-9]+\) ?/, "", c); split($1, a, ")"); id = a[1] ")"; sub(/^cfn=/, "", id);
                        if (c != "") nm[id] = c; callee = nm[id] }
-             /^calls=/ && cur == "__perfinst_register_unit2" && callee == "pthread_mutex_lock" { split($1, x, "="); n += x[2] }
+             /^calls=/ && (cur == "__perfinst_register_unit2" || cur == "__perfinst_unregister_unit") && callee == "pthread_mutex_lock" { split($1, x, "="); n += x[2] }
              END { print n + 0 }' cg.s100)
-assert_eq "one lock a unit's registration" 101 "$locks"
-# (about 500 instructions a unit, the module's look-up and its jump index
-# included; 650 when each unit searched the module's jump infos for its own)
+assert_eq "one thread: no lock for a unit's start and end" 0 "$locks"
+# (about 420 instructions a unit, the module's look-up and its jump index
+# included; 530 with the lock, 650 when each unit searched the module's jump
+# infos for its own)
 per=$(callgrind_annotate --inclusive=yes cg.s100 2> /dev/null | awk '/__perfinst_register_unit2/ { gsub(/,/, "", $1); print $1; exit }')
-[ -n "$per" ] && [ "$((per / calls))" -lt 560 ] ||
+[ -n "$per" ] && [ "$((per / calls))" -lt 480 ] ||
     fail "registering 101 units: ${per:-?} instructions"
 ok "registering 101 units: $per instructions"
 "$PMOPT" report --format=csv ./big big.pit > /dev/null || fail "pmopt cannot read big.pit"
