@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/single_threaded.h>
 #include <unistd.h>
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
@@ -63,7 +64,7 @@ int pi_sigaction_real(int sig, const struct sigaction *act, struct sigaction *ol
 }
 
 /* 1 for the signals the handler is for: caught, and by default fatal. */
-int pi_signal_terminates(int sig)
+static inline int terminates(int sig, int rtmin, int rtmax)
 {
     switch (sig) {
     case SIGHUP: case SIGINT: case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT:
@@ -72,7 +73,12 @@ int pi_signal_terminates(int sig)
     case SIGVTALRM: case SIGPROF: case SIGIO: case SIGPWR: case SIGSYS:
         return 1;
     }
-    return sig >= SIGRTMIN && sig <= SIGRTMAX;
+    return sig >= rtmin && sig <= rtmax;
+}
+
+int pi_signal_terminates(int sig)
+{
+    return terminates(sig, SIGRTMIN, SIGRTMAX);
 }
 
 static int ready;                     /* pi_signal_setup has run */
@@ -101,19 +107,54 @@ static int is_ours(const struct sigaction *sa)
     return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_signal;
 }
 
+/* Ours on every terminating signal left at SIG_DFL.  In a process of one
+ * thread (every counted program's start) one sigaction a signal: ours
+ * swapped in, and what was there put back where it was not SIG_DFL (a
+ * signal ignored across exec), with the signals blocked meanwhile (one
+ * that came then waits, and is ignored as it should be); with threads
+ * (a dlopen'ed runtime), which the mask would not cover, each looked at
+ * before it is set: twice the system calls (105 in all).  A SIG_DFL
+ * action of no flags and no mask is what dfl_view's zeros say already:
+ * not stored (the array's pages stay untouched). */
+/* SIG_DFL with no flags, no restorer and no signal in its mask: the
+ * kernel's mask is 64 bits, all glibc copies into sa_mask (the rest of
+ * the 1024 is whatever the caller had there). */
+static int plain_default(const struct sigaction *sa)
+{
+    uint64_t m;
+    memcpy(&m, &sa->sa_mask, sizeof m);
+    return !(m | (uint64_t)sa->sa_flags | (uint64_t)(uintptr_t)sa->sa_restorer);
+}
+
 void pi_signal_setup(void)
 {
     ours.sa_sigaction = on_signal;
     ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigfillset(&ours.sa_mask);
+    int alone = __libc_single_threaded, rtmin = SIGRTMIN, rtmax = SIGRTMAX;
+    sigset_t saved;
+    if (alone)
+        pthread_sigmask(SIG_BLOCK, &ours.sa_mask, &saved);
     for (int sig = 1; sig < _NSIG; sig++) {
         struct sigaction old;
-        if (!pi_signal_terminates(sig) || pi_sigaction_real(sig, NULL, &old) ||
-            old.sa_handler != SIG_DFL)
+        if (!terminates(sig, rtmin, rtmax))
             continue;
-        dfl_view[sig] = old;
-        pi_sigaction_real(sig, &ours, NULL);
+        if (alone) {
+            if (pi_sigaction_real(sig, &ours, &old))
+                continue;
+            if (old.sa_handler != SIG_DFL) {
+                pi_sigaction_real(sig, &old, NULL);
+                continue;
+            }
+        } else if (pi_sigaction_real(sig, NULL, &old) || old.sa_handler != SIG_DFL ||
+                   pi_sigaction_real(sig, &ours, NULL)) {
+            continue;
+        }
+        if (!plain_default(&old))
+            dfl_view[sig] = old;
     }
+    if (alone)
+        pthread_sigmask(SIG_SETMASK, &saved, NULL);
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
 }
 

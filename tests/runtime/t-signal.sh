@@ -90,3 +90,17 @@ assert_not_contains "no signal record" "$f.txt" "^signal"
 rm -f perfinst.*
 (trap '' USR1; exec ./prog query 10) > out
 assert_eq "inherited SIG_IGN: seen as it is" "sigaction: ign signal: ign then: ign" "$(cat out)"
+rm -f perfinst.*
+# A process of one thread sets each terminating signal with one sigaction
+# (ours swapped in), and a second puts an inherited SIG_IGN back: not a
+# look and a set each (the system calls of every counted process's start)
+if command -v strace > /dev/null; then
+    printf '#include <signal.h>\n#include <stdio.h>\nint main(void) { printf("%%d", 22 + SIGRTMAX - SIGRTMIN + 1); return 0; }\n' > nsig.c
+    gcc -o nsig nsig.c
+    nsig=$(./nsig)
+    sigs() { strace -f -e trace=rt_sigaction -o st.out "$@" > /dev/null 2>&1; grep -c rt_sigaction st.out; }
+    assert_eq "start: one sigaction a terminating signal" "$nsig" "$(PERFINST_OUT=/dev/null sigs ./prog count 1)"
+    assert_eq "start: an ignored one put back" "$((nsig + 1))" "$(trap '' USR1; PERFINST_OUT=/dev/null sigs ./prog count 1)"
+else
+    echo "SKIP: the start's sigaction count (no strace)"
+fi
