@@ -40,6 +40,7 @@ static tree icall_var;     /* __perfinst_ctr_icall: per indirect call, the last 
 static bool icall_in_asm;  /* a cache made one asm (pi_icall_asm_template): icall_var only named in asms */
 static enum tls_model icall_tls; /* icall_var's TLS model, which GCC keeps in its varpool node */
 static tree ctr_off_var;   /* __perfinst_ctr_off: -fPIC, the counters' offset from %fs:0 if static (pass-tls.cc) */
+static tree ctr_slot_var;  /* __perfinst_ctr_slot: -fPIC, else the runtime's slot of the module's TLS block's offset */
 static unsigned nicalls;
 static hash_map<tree, unsigned> *func_index; /* FUNCTION_DECL -> index in funcs */
 
@@ -646,8 +647,12 @@ void pi_icall_asm_rebase(gimple *g, tree base, bool flat)
  * one asm of one output, once per call of a counting copy: the offset the
  * unit's constructor stored (__perfinst_ctr_off), and where that is 0 (the
  * module's TLS block not static: a dlopen'ed module; or before the
- * constructor) the runtime's stub's (runtime/thread.c
- * __perfinst_ctr_base_stub), out of line: it steps over the red zone,
+ * constructor), out of line, the thread's offset of the module's block in
+ * the runtime's slot the constructor was given (__perfinst_ctr_slot, the
+ * slot's offset from the thread pointer; runtime/thread.c pi_mod_bases)
+ * plus the counters' place in the block (@dtpoff); where either is 0, the
+ * runtime's stub's (__perfinst_ctr_base_stub, which fills the slot): it
+ * steps over the red zone,
  * pushes the unit's getter (__perfinst_tls, the counters' address by GCC's
  * TLS model) and the asm's end, calls the stub through the GOT and pops
  * the offset the stub leaves.  GCC sees no call and no register changed
@@ -674,13 +679,18 @@ char *pi_ctr_base_asm_template(void)
 {
     return xasprintf("movq %s(%%%%rip), %%0\n\ttestq %%0, %%0\n\tjz 1f\n"
                      "\t.subsection 1\n"
-                     "1:\tleaq -128(%%%%rsp), %%%%rsp\n"
+                     "1:\tmovq %s(%%%%rip), %%0\n\ttestq %%0, %%0\n\tjz 3f\n"
+                     "\tmovq %%%%fs:(%%0), %%0\n\ttestq %%0, %%0\n\tjz 3f\n"
+                     "\tleaq %s@dtpoff(%%0), %%0\n\tjmp 2f\n"
+                     "3:\tleaq -128(%%%%rsp), %%%%rsp\n"
                      "\tpushq %%%%rax\n\tleaq %s(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
                      "\tpushq %%%%rax\n\tleaq 2f(%%%%rip), %%%%rax\n\txchgq %%%%rax, (%%%%rsp)\n"
                      "\tcall *__perfinst_ctr_base_stub@GOTPCREL(%%%%rip)\n"
                      "\tpopq %%0\n\tleaq 128(%%%%rsp), %%%%rsp\n\tjmp 2f\n"
                      "\t.subsection 0\n" PI_OOL_ASM_END,
                      IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_off_var)),
+                     IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_slot_var)),
+                     IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(ctr_var)),
                      IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(tls_getter)));
 }
 
@@ -863,6 +873,20 @@ void pi_unit_prepare(void)
         ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
                       build2(MODIFY_EXPR, pointer_sized_int_node, ctr_off_var,
                              fold_convert(pointer_sized_int_node, call)));
+        /* not static (a dlopen'ed module): where the runtime keeps each
+           thread's offset of the module's block (pi_ctr_base_asm_template) */
+        static_var(&ctr_slot_var, "__perfinst_ctr_slot", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
+        DECL_PRESERVE_P(ctr_slot_var) = 1;
+        varpool_node::finalize_decl(ctr_slot_var);
+        varpool_node::get(ctr_slot_var)->force_output = 1;
+        tree slotfn = runtime_fn("__perfinst_tls_slot", build_function_type_list(pointer_sized_int_node, u64,
+                                                                                 getter_ptr, NULL_TREE));
+        tree slot = build2(MODIFY_EXPR, pointer_sized_int_node, ctr_slot_var,
+                           fold_convert(pointer_sized_int_node,
+                                        build_call_expr(slotfn, 2, unshare_expr(id), unshare_expr(getter))));
+        tree none = build2(EQ_EXPR, boolean_type_node, ctr_off_var, build_zero_cst(pointer_sized_int_node));
+        ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
+                      build3(COND_EXPR, void_type_node, none, slot, build_empty_stmt(BUILTINS_LOCATION)));
     }
     static const char empty_slot[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
                                      "\t.balign 4\n\t.zero " PI_JUMP_INFO_SIZE_STR "\n\t.popsection\n";

@@ -431,6 +431,7 @@ static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
     pr->m.lo = lo;
     pr->m.hi = hi;
     pr->name = info->dlpi_name ? info->dlpi_name : "";
+    pr->m.tls_modid = info->dlpi_tls_modid;
     for (int i = 0; i < info->dlpi_phnum && !pr->m.build_id_len; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type == PT_NOTE)
@@ -468,6 +469,7 @@ static struct pi_module *module_for_locked(uintptr_t addr)
             m->build_id_len == pr.m.build_id_len &&
             !memcmp(m->build_id, pr.m.build_id, pr.m.build_id_len)) {
             free(path);
+            m->tls_modid = pr.m.tls_modid; /* (its slot went with the last load) */
             return m; /* the same library, dlopen'ed again at the same place */
         }
 
@@ -862,6 +864,24 @@ PI_EXPORT void __perfinst_register_unit2(uint32_t abi_version, uint64_t unit_id,
     library_tls_off(u, block, lib);
 }
 
+/* -fPIC, a unit whose counters are not in the static TLS block (a
+ * dlopen'ed module): the offset from the thread pointer of the slot where
+ * each thread keeps its block of the unit's module (pi_mod_bases), or 0
+ * (none left, or no TLS block known).  The unit's constructor stores it in
+ * __perfinst_ctr_slot after registering (gcc-plugin/unit.cc); its counting
+ * copies then take their counters' offset from the slot, with the unit's
+ * own offset in the block (@dtpoff), and call the runtime's stub only
+ * where the thread's slot is still 0 (pi_ctr_base_libc fills it). */
+PI_EXPORT intptr_t __perfinst_tls_slot(uint64_t unit_id, uint64_t *(*tls_counters)(void))
+{
+    pi_init();
+    int taken = units_lock();
+    struct pi_unit_rt *u = pi_unit_of_id_locked(unit_id);
+    intptr_t slot = u && u->tls_get == tls_counters && u->module ? pi_mod_base_slot(u->module) : 0;
+    units_unlock(taken);
+    return slot;
+}
+
 /* The unit's module is about to be unmapped (dlclose, or exit): collect what
  * the threads counted in it, and forget where its counters were. */
 PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_counters)(void))
@@ -890,8 +910,10 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         u->jumps = NULL;
         u->njumps = 0;
         PI_STORE(&u->module->live, u->module->live - 1);
-        if (!u->module->live)
+        if (!u->module->live) {
             pi_jumps_module_gone(u->module->lo, u->module->hi);
+            PI_STORE(&u->module->tls_slot, 0); /* never given again: threads keep its bases */
+        }
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {
             pi_write_lock();

@@ -359,15 +359,8 @@ static int take_chunk(void)
     /* A thread the runtime did not start (libc's pthread_create comes
        first: a counted library LD_PRELOADed or loaded by a plain program)
        is made known, so that its key destructor gives the chunk back as it
-       ends: its slots lie in its TLS, which goes away with it.  Not when
-       the thread holds the lock itself (a signal handler's counted code
-       may come here): glibc records a mutex's owner, pi.lock_alone a
-       one-thread process's registration; another holder is waited for (a
-       trylock alone left threads missing at once unknown). */
-    if (!pi_self && !__atomic_load_n(&pi.lock_alone, __ATOMIC_RELAXED) &&
-        (pthread_mutex_trylock(&pi.lock) == 0 ||
-                     (__atomic_load_n(&pi.lock.__data.__owner, __ATOMIC_RELAXED) != me &&
-                      pthread_mutex_lock(&pi.lock) == 0))) {
+       ends: its slots lie in its TLS, which goes away with it. */
+    if (!pi_self && pi_lock_from_counted()) {
         pi_thread_self_locked();
         pthread_mutex_unlock(&pi.lock);
     }

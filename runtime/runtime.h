@@ -77,6 +77,8 @@ struct pi_module {
     uint8_t build_id[PI_BUILD_ID_MAX];
     int shadow_state;        /* 0 not built yet, 1 ready, 2 none (loader.c) */
     struct pi_shadow *shadow;
+    size_t tls_modid;        /* its TLS block's module id (dl_iterate_phdr), 0 none */
+    int tls_slot;            /* 1 + its slot of pi_mod_bases (thread.c), 0 none: this load's */
 };
 
 /* One registered translation unit.  Kept after it is unregistered: its
@@ -178,6 +180,8 @@ void pi_icall_unit_gone(uint64_t unit_id);           /* its module is unloaded *
 void pi_ctr_base_unit_gone(void);                     /* thread.c: a unit left (its cached bases go) */
 intptr_t pi_ctr_base_cached(const void *getter);      /* thread.c: the calling thread's cached offset, or 0 */
 intptr_t pi_tp_offset(const void *addr);              /* thread.c: addr minus the thread pointer (x86-64; else 0) */
+intptr_t pi_mod_base_slot(struct pi_module *m);       /* thread.c: a slot for m's TLS block's offset (pi.lock held) */
+int pi_lock_from_counted(void);                       /* thread.c: pi.lock from counted code, unless this thread holds it */
 void *pi_tp_address(intptr_t off);                    /* thread.c: the thread pointer plus off (x86-64; else NULL) */
 
 /* The register-saving stubs' (icall.c __perfinst_icall_stub, thread.c

@@ -481,12 +481,91 @@ __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_cached(const void *ge
 }
 #pragma GCC pop_options
 
+/* Each thread's offset of a dlopen'ed counted module's TLS block, by
+ * slot: the module's units' counting copies add their counters' place in
+ * the block (@dtpoff) to it, with no call (gcc-plugin/unit.cc
+ * pi_ctr_base_asm_template; __perfinst_tls_slot, core.c).  0 until the
+ * thread's first stub call for the module fills it.  A slot is given
+ * once: a module unloaded keeps its slot's old values in every thread, so
+ * its slot is never given again (a ninth module's units use the stub).
+ * Static TLS (initial-exec): the same offset from every thread's pointer,
+ * and 64 bytes of the surplus glibc keeps for a dlopen'ed runtime. */
+#define MOD_SLOTS 8
+static __thread intptr_t pi_mod_bases[MOD_SLOTS] __attribute__((tls_model("initial-exec")));
+static int mod_slots_given;
+
+intptr_t pi_mod_base_slot(struct pi_module *m)
+{
+    if (!m->tls_slot && m->tls_modid && mod_slots_given < MOD_SLOTS) {
+        PI_STORE(&m->tls_slot, ++mod_slots_given);
+        /* the threads' cached offsets go stale: their next stub call fills
+           the slot (pi_ctr_base_libc) */
+        pi_ctr_base_unit_gone();
+    }
+    return m->tls_slot ? pi_tp_offset(&pi_mod_bases[m->tls_slot - 1]) : 0;
+}
+
+/* The calling thread's block of the module of TLS id *data (glibc tells
+ * it once the thread has one), into *data. */
+static int tls_block_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t *q = data;
+    if (info->dlpi_tls_modid != q[0])
+        return 0;
+    q[1] = (uintptr_t)info->dlpi_tls_data;
+    return 1;
+}
+
+/* pi.lock taken by counted code, which may run in a signal handler: not
+ * when this thread holds it (glibc records a mutex's owner, pi.lock_alone
+ * a one-thread process's registration); another holder is waited for (a
+ * trylock alone left threads missing at once unknown).  Whether taken. */
+int pi_lock_from_counted(void)
+{
+    if (__atomic_load_n(&pi.lock_alone, __ATOMIC_RELAXED))
+        return 0;
+    return pthread_mutex_trylock(&pi.lock) == 0 ||
+           (__atomic_load_n(&pi.lock.__data.__owner, __ATOMIC_RELAXED) != gettid() &&
+            pthread_mutex_lock(&pi.lock) == 0);
+}
+
+/* The first counted call of this thread into a dlopen'ed module (the
+ * getter's; its block made): the module's block's offset into this
+ * thread's slot, when the module has one; the thread made known if it
+ * started before the runtime was loaded (libc's pthread_create: python's
+ * threads started before the import), and the thread's blocks of all the
+ * module's units noted, so that a trace written while the thread lives
+ * has them (a thread records only the units registered before it started,
+ * pi_thread_main). */
+static void first_in_module(const void *getter)
+{
+    struct pi_module *m;
+    for (m = __atomic_load_n(&pi.modules, __ATOMIC_ACQUIRE); m; m = __atomic_load_n(&m->next, __ATOMIC_ACQUIRE))
+        if ((uintptr_t)getter >= m->lo && (uintptr_t)getter < m->hi && __atomic_load_n(&m->live, __ATOMIC_RELAXED))
+            break;
+    if (!m)
+        return;
+    int k = __atomic_load_n(&m->tls_slot, __ATOMIC_ACQUIRE);
+    uintptr_t q[2] = {m->tls_modid, 0};
+    if (k && (dl_iterate_phdr(tls_block_cb, q), q[1]))
+        pi_mod_bases[k - 1] = pi_tp_offset((const void *)q[1]);
+    if (!pi_lock_from_counted())
+        return;
+    struct pi_thread *t = pi_thread_self_locked();
+    for (struct pi_unit_rt *u = pi.units; u && t; u = u->next)
+        if (u->module == m && u->tls_get)
+            pi_slot_set_locked(t, u->index, u->tls_get());
+    pthread_mutex_unlock(&pi.lock);
+}
+
 __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_libc(const void *getter)
 {
     uint64_t *(*get)(void) = (uint64_t * (*)(void)) getter;
     intptr_t off = pi_tp_offset(get());
     set_slot(&pi_ctr_base_slots[base_next++ % BASE_SLOTS], getter, off,
              __atomic_load_n(&pi_ctr_base_gen, __ATOMIC_ACQUIRE));
+    first_in_module(getter);
     return off;
 }
 
