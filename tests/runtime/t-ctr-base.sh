@@ -48,14 +48,15 @@ PERFINST_OUT=t.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./m ./l
     { cat vg.err; fail "the program under callgrind"; }
 assert_eq "fa's entries" 100000 "$(function_entries libab.so t.pit fa)"
 assert_eq "fb's entries" 100000 "$(function_entries libab.so t.pit fb)"
-# stub_calls CG: the stub's calls, from callgrind's cfn=/calls= lines
-# (a name given once, then by its number)
-stub_calls() {
-    awk '/^c?fn=/ { x = $0; sub(/^c?fn=/, "", x); id = x; sub(/\).*/, ")", id); nm = x; sub(/^\([0-9]+\) ?/, "", nm)
+# calls_of CG FUNC: FUNC's calls, from callgrind's cfn=/calls= lines (a
+# name given once, then by its number)
+calls_of() {
+    awk -v f="$2" '/^c?fn=/ { x = $0; sub(/^c?fn=/, "", x); id = x; sub(/\).*/, ")", id); nm = x; sub(/^\([0-9]+\) ?/, "", nm)
                     if (nm != "") name[id] = nm; if ($0 ~ /^cfn=/) callee = name[id] }
-         /^calls=/ && callee == "__perfinst_ctr_base_stub" { split($1, a, "="); n += a[2] }
+         /^calls=/ && callee == f { split($1, a, "="); n += a[2] }
          END { print n + 0 }' "$1"
 }
+stub_calls() { calls_of "$1" __perfinst_ctr_base_stub; }
 # INCL CG FUNC: FUNC's inclusive instructions
 incl() { callgrind_annotate --inclusive=yes --threshold=100 "$1" 2> /dev/null | awk -v f="$2" '$0 ~ f" \\[" { gsub(",", "", $1); print $1; exit }'; }
 assert_eq "two units of one module, 200,000 calls: the stub called once (the slot filled)" 1 "$(stub_calls cg.out)"
@@ -76,6 +77,20 @@ dump s.pit
 assert_eq "each module's counts: every thread's, the early one's too, the first module's two loads" \
     "0:715,4285 1:429,2571 2:429,2571 3:429,2571 4:429,2571 5:429,2571 6:429,2571 7:429,2571 8:429,2571" \
     "$(awk '/^counts / { split($3, m, "="); split($5, c, "="); printf "%s%s:%s", n++ ? " " : "", m[2], c[2] }' s.pit.txt)"
+# The host is a plain program: the runtime points its modules' imports of
+# pthread_create and the like at its own (runtime/gotpatch.c) and scans
+# each module loaded later once, at its first unit, not every module again
+# at each load: the relocation tables read (two a module at most) grow by
+# two a module from one module to nine, and by all of them once again for
+# the module unloaded (another may come at its place), where they grew by
+# two for every module loaded at each load (178 against 50 here)
+# shellcheck disable=SC2086
+PERFINST_OUT=s1.pit valgrind --tool=callgrind --callgrind-out-file=cg.one ./slots ./lib1.so > out1 2> vg.err ||
+    { cat vg.err; fail "ctrslots, one module, under callgrind"; }
+one=$(calls_of cg.one scan_relocs) nine=$(calls_of cg.slots scan_relocs)
+[ "$one" -gt 0 ] && [ $((nine - one)) -le $((2 * 9 + one)) ] ||
+    fail "relocation tables scanned: $one with one module, $nine with nine and one loaded again (over 2 a module)"
+ok "relocation tables scanned: $one with one module, $nine with nine and one loaded again"
 # the stub: each thread's first call into modules 1-8 (3 x 8), then every
 # call into the ninth (3,000) and into the first loaded again (2,000)
 calls=$(stub_calls cg.slots)
