@@ -538,7 +538,7 @@ int pi_lock_from_counted(void)
  * module's units noted, so that a trace written while the thread lives
  * has them (a thread records only the units registered before it started,
  * pi_thread_main). */
-static void first_in_module(const void *getter)
+static void first_in_module(const void *getter, uint64_t *block)
 {
     struct pi_module *m;
     for (m = __atomic_load_n(&pi.modules, __ATOMIC_ACQUIRE); m; m = __atomic_load_n(&m->next, __ATOMIC_ACQUIRE))
@@ -555,17 +555,17 @@ static void first_in_module(const void *getter)
     struct pi_thread *t = pi_thread_self_locked();
     for (struct pi_unit_rt *u = pi.units; u && t; u = u->next)
         if (u->module == m && u->tls_get)
-            pi_slot_set_locked(t, u->index, u->tls_get());
+            pi_slot_set_locked(t, u->index, (const void *)u->tls_get == getter ? block : u->tls_get());
     pthread_mutex_unlock(&pi.lock);
 }
 
 __attribute__((visibility("hidden"))) intptr_t pi_ctr_base_libc(const void *getter)
 {
-    uint64_t *(*get)(void) = (uint64_t * (*)(void)) getter;
-    intptr_t off = pi_tp_offset(get());
+    uint64_t *(*get)(void) = (uint64_t * (*)(void)) getter, *block = get();
+    intptr_t off = pi_tp_offset(block);
     set_slot(&pi_ctr_base_slots[base_next++ % BASE_SLOTS], getter, off,
              __atomic_load_n(&pi_ctr_base_gen, __ATOMIC_ACQUIRE));
-    first_in_module(getter);
+    first_in_module(getter, block);
     return off;
 }
 
