@@ -404,7 +404,7 @@ PI_EXPORT uint64_t perfinst_item_count(const struct perfinst_shadow_item *item)
     size_t idx = (size_t)(item - sh->items);
     struct pi_unit_rt *u = PI_LOAD(&sh->units[idx]);
     uint64_t *own = NULL;
-    if (!u || (PI_LOAD(&u->tls_get) && !(own = pi_self ? pi_slot_get(pi_self, u->index) : NULL))) {
+    if (!u || (PI_LOAD(&u->tls_get) && !(own = pi_self ? pi_thread_block(pi_self, u) : NULL))) {
         /* First query for this item, or this thread's counters not recorded
          * yet (a unit registered after the thread started): look them up. */
         pthread_mutex_lock(&pi.lock);

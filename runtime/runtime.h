@@ -78,6 +78,10 @@ struct pi_module {
     int shadow_state;        /* 0 not built yet, 1 ready, 2 none (loader.c) */
     struct pi_shadow *shadow;
     size_t tls_modid;        /* its TLS block's module id (dl_iterate_phdr), 0 none */
+    intptr_t tls_lo, tls_hi; /* its static-TLS units' counters' span from the thread pointer, or lo == hi
+                                (core.c flush_spans_locked) */
+    uint64_t *tls_dirty;     /* a bit a 512 bytes of the span: not all 0 in the flushing thread */
+    uint32_t tls_words;      /* tls_dirty's size */
     int tls_slot;            /* 1 + its slot of pi_mod_bases (thread.c), 0 none: this load's */
 };
 
@@ -117,6 +121,7 @@ struct pi_thread {
     struct pi_slots *slots;
     void *altstack;          /* PI_ALTSTACK_SIZE bytes, kept with the record */
     unsigned exit_rounds;    /* rounds of key destructors seen (thread.c key_destructor) */
+    uintptr_t tp;            /* its thread pointer: its static TLS block lies below */
 };
 #define PI_ALTSTACK_SIZE (64 * 1024)
 
@@ -374,6 +379,7 @@ void pi_own__exit(int) __attribute__((weak, noreturn)); /* exit-wrap.c: shared r
 void pi_own__Exit(int) __attribute__((weak, noreturn));
 struct pi_thread *pi_thread_self_locked(void);
 uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index);
+uint64_t *pi_thread_block(const struct pi_thread *t, const struct pi_unit_rt *u); /* t's counters of u, or NULL */
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p);
 void pi_thread_after_fork_locked(void);     /* child: forget the other threads */
 uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p); /* p into totals, zero p */

@@ -268,7 +268,7 @@ static volatile uint64_t *other_block(const struct pi_thread *t, const struct pi
 {
     if (!PI_LOAD(&t->used) || (own && t == pi_self))
         return NULL;
-    volatile uint64_t *p = pi_slot_get(t, u->index);
+    volatile uint64_t *p = pi_thread_block(t, u);
     return p == own ? NULL : p;
 }
 

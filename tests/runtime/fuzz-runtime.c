@@ -38,7 +38,7 @@ __thread struct pi_thread *pi_self __attribute__((tls_model("initial-exec")));
 void pi_init(void) {}
 void pi_say(const char *s, ...) { (void)s; } /* quiet */
 struct pi_thread *pi_thread_self_locked(void) { return NULL; }
-uint64_t *pi_slot_get(const struct pi_thread *t, uint32_t index) { return NULL; }
+uint64_t *pi_thread_block(const struct pi_thread *t, const struct pi_unit_rt *u) { return NULL; }
 void pi_slot_set_locked(struct pi_thread *t, uint32_t index, uint64_t *p) {}
 
 /* the runtime's own number formatting (say.c), its pi_say left out */
