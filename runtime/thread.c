@@ -542,14 +542,14 @@ int pi_lock_from_counted(void)
             pthread_mutex_lock(&pi.lock) == 0);
 }
 
-/* The first counted call of this thread into a dlopen'ed module (the
- * getter's; its block made): the module's block's offset into this
- * thread's slot, when the module has one; the thread made known if it
- * started before the runtime was loaded (libc's pthread_create: python's
- * threads started before the import), and the thread's blocks of all the
- * module's units noted, so that a trace written while the thread lives
- * has them (a thread records only the units registered before it started,
- * pi_thread_main). */
+/* A counted call of this thread into a dlopen'ed module that missed the
+ * stub's cache (the getter's; its block made).  The first into a module
+ * with a slot puts the module's block's offset into this thread's slot,
+ * and notes the thread's blocks of all the module's units, so that a
+ * trace written while the thread lives has them (a thread records only
+ * the units registered before it started, pi_thread_main); a thread the
+ * runtime does not know yet (started before the runtime was loaded:
+ * python's threads started before the import) is made known. */
 static void first_in_module(const void *getter, uint64_t *block)
 {
     struct pi_module *m;
@@ -558,11 +558,15 @@ static void first_in_module(const void *getter, uint64_t *block)
             break;
     if (!m)
         return;
-    int k = __atomic_load_n(&m->tls_slot, __ATOMIC_ACQUIRE);
+    int k = __atomic_load_n(&m->tls_slot, __ATOMIC_ACQUIRE), first = 0;
     uintptr_t q[2] = {m->tls_modid, 0};
-    if (k && (dl_iterate_phdr(tls_block_cb, q), q[1]))
+    if (k && !pi_mod_bases[k - 1] && (dl_iterate_phdr(tls_block_cb, q), q[1])) {
         pi_mod_bases[k - 1] = pi_tp_offset((const void *)q[1]);
-    if (!pi_lock_from_counted())
+        first = 1;
+    }
+    /* (a module without a slot comes here at each miss of the thread's
+       cache: the lock only for a thread the runtime does not know yet) */
+    if ((!first && pi_self) || !pi_lock_from_counted())
         return;
     struct pi_thread *t = pi_thread_self_locked();
     for (struct pi_unit_rt *u = pi.units; u && t; u = u->next)
