@@ -224,6 +224,70 @@ static bool merged_return_arg(gphi *phi, unsigned i)
     return dup && (!best || mine != best);
 }
 
+/* Whether BB holds nothing with a line (labels, debug statements and
+ * markers aside) and goes one way: a forwarder GCC left where gotos meet */
+static bool empty_forwarder(basic_block bb)
+{
+    if (!single_succ_p(bb) || EDGE_COUNT(bb->preds) < 2)
+        return false;
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        if (lines_skip(g) || gimple_code(g) == GIMPLE_LABEL || gimple_code(g) == GIMPLE_ASM)
+            continue;
+        if (gimple_code(g) == GIMPLE_GOTO || RESERVED_LOCATION_P(LOCATION_LOCUS(gimple_location(g))))
+            continue;
+        return false;
+    }
+    return true;
+}
+
+/* Argument I of PHI, the value its block returns, a constant or a
+ * variable at a line whose edge comes from an empty forwarder that code
+ * after the line also goes through (GCC lowers every `return X;` of one
+ * X, a constant or a variable, to one return at the first's location, and
+ * the returns' paths may meet in one block before the PHI): Tcl's
+ * Tcl_RegexpObjCmd, the `return TCL_OK;` of its rarely taken `about`
+ * branch (tclCmdMZ.c:249), and TclCompileObj's first `return codePtr;`
+ * (tclExecute.c:1766) were listed with every call's count, the
+ * forwarder's, where gcov -O0 says 0.  Puts the forwarder's in-edges that
+ * are the line's own, as merged_return_arg takes them (from the nearest
+ * code before it), into OWN and says true; false when the argument is not
+ * such (no way in from after the line: gotos to a label before the line,
+ * whose statement every one of them runs) */
+static bool merged_return_forwarder(gphi *phi, unsigned i, vec<edge> *own)
+{
+    gimple *last = last_stmt(gimple_bb(phi));
+    greturn *ret = last ? dyn_cast<greturn *>(last) : NULL;
+    tree a = gimple_phi_arg_def(phi, i);
+    if (!ret || gimple_return_retval(ret) != gimple_phi_result(phi) ||
+        !(CONSTANT_CLASS_P(a) || TREE_CODE(a) == SSA_NAME))
+        return false;
+    basic_block f = gimple_phi_arg_edge(phi, i)->src;
+    if (!empty_forwarder(f))
+        return false;
+    expanded_location x = expand_location(gimple_phi_arg_location(phi, i));
+    if (!x.file)
+        return false;
+    unsigned best = 0;
+    bool after = false;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, f->preds)
+    {
+        unsigned l = last_line_in(e->src, x.file);
+        if (l > (unsigned)x.line)
+            after = true;
+        else if (l > best)
+            best = l;
+    }
+    if (!after)
+        return false;
+    FOR_EACH_EDGE(e, ei, f->preds)
+    if (best && last_line_in(e->src, x.file) == best)
+        own->safe_push(e);
+    return true;
+}
+
 /* E's gcov block gets LINE of FILE, unless it has a line already (one
  * line per edge block: a second is left out) */
 static void phi_edge_line(edge e, const char *file, unsigned line)
@@ -541,6 +605,22 @@ void pi_lines_record(function *fun, basic_block first, const vec<int> &site_of)
             if (stmt_lines.contains(key) || debug_keys.contains(key) || merged_return_arg(phi, i))
                 continue;
             phi_lines.add(key);
+            auto_vec<edge> own;
+            if (merged_return_forwarder(phi, i, &own)) {
+                /* the line on its own edges into the forwarder alone */
+                for (unsigned j = 0; j < own.length(); j++) {
+                    edge o = own[j];
+                    unsigned *ko = slot.get(o->src->index);
+                    if (!ko)
+                        continue;
+                    bool ofake = ends_with_fake_exit(o->src) || EDGE_COUNT(o->src->succs) == 0;
+                    if (EDGE_COUNT(o->src->succs) + ofake <= 1)
+                        lists[*ko]->add_run(x.file, x.line);
+                    else
+                        phi_edge_line(o, x.file, x.line);
+                }
+                continue;
+            }
             bool fake = ends_with_fake_exit(e->src) || EDGE_COUNT(e->src->succs) == 0;
             if (EDGE_COUNT(e->src->succs) + fake <= 1) {
                 lists[*k]->add_run(x.file, x.line);
