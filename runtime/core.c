@@ -622,33 +622,53 @@ uint64_t pi_flush_add(struct pi_unit_rt *u, uint64_t *p)
 
 /* Each module's span of its units' counters in the static TLS block (the
  * same offsets from every thread's pointer), made again when units came or
- * went; where the spans are mostly counters (not the program's own large
- * thread-local data between them), a thread's flush tests each span 512
- * bytes at a time and skips the units whose counters lie in chunks of
- * zeros.  A thread ending flushes three times (thread.c key_destructor:
- * other keys' destructors may count after the first), with every counter
- * 0 after the first, and a thread counts in a few units: a program of
- * 200 units paid 8,000 instructions a flush, one unit at a time. */
+ * went, with those units sorted by offset; where the spans are mostly
+ * counters (not the program's own large thread-local data between them),
+ * a thread's flush tests each span whole, then 512 bytes at a time, and
+ * flushes only the units in chunks that counted, and the units outside
+ * the spans.  A thread ending flushes three times (thread.c
+ * key_destructor: other keys' destructors may count after the first), with
+ * every counter 0 after the first, and a thread counts in a few units: a
+ * program of 200 units paid 8,000 instructions a flush, one unit at a
+ * time. */
 #define SPAN_CHUNK 512
 static uint32_t spans_units = UINT32_MAX, spans_gen, units_gen; /* (units_gen: units unregistered) */
-static int spans_cover;                                           /* every live unit in a span */
+static struct pi_unit_rt **spanned, **outside;                   /* the live units, in a span by offset, or not */
+static uint32_t nspanned, noutside;
 
-static void flush_spans_locked(void)
+static int by_offset(const void *a, const void *b)
+{
+    intptr_t x = (*(struct pi_unit_rt *const *)a)->tls_off, y = (*(struct pi_unit_rt *const *)b)->tls_off;
+    return (x > y) - (x < y);
+}
+
+/* (0: no memory; every unit flushed one at a time) */
+static int flush_spans_locked(void)
 {
     if (spans_units == pi.nunits && spans_gen == units_gen)
-        return;
+        return spanned != NULL;
     spans_units = pi.nunits;
     spans_gen = units_gen;
+    free(spanned);
+    free(outside);
+    spanned = calloc(pi.nunits + 1, sizeof *spanned);
+    outside = calloc(pi.nunits + 1, sizeof *outside);
+    nspanned = noutside = 0;
+    if (!spanned || !outside) {
+        free(spanned);
+        free(outside);
+        spanned = outside = NULL;
+        return 0;
+    }
     for (struct pi_module *m = pi.modules; m; m = m->next)
         m->tls_lo = m->tls_hi = 0;
     uint64_t bytes = 0, span = 0;
-    int cover = 1;
     for (struct pi_unit_rt *u = pi.units; u; u = u->next) {
         intptr_t off = PI_LOAD(&u->tls_off);
-        if (!u->tls_get || !u->ncounters)
+        if (!u->tls_get)
             continue;
-        if (!off) {
-            cover = 0;
+        if (!off || !u->ncounters) {
+            outside[noutside++] = u;
             continue;
         }
         struct pi_module *m = u->module;
@@ -658,66 +678,66 @@ static void flush_spans_locked(void)
         m->tls_lo = off < m->tls_lo ? off : m->tls_lo;
         m->tls_hi = end > m->tls_hi ? end : m->tls_hi;
         bytes += (uint64_t)u->ncounters * 8;
+        spanned[nspanned++] = u;
     }
     for (struct pi_module *m = pi.modules; m; m = m->next)
         span += (uint64_t)(m->tls_hi - m->tls_lo);
     /* (a span twice the counters' size is not tested: the program's
        thread-local data between them) */
-    for (struct pi_module *m = pi.modules; m; m = m->next) {
-        uint32_t words = span > 2 * bytes + 4096 ? 0 : (uint32_t)((m->tls_hi - m->tls_lo + SPAN_CHUNK * 64 - 1) / (SPAN_CHUNK * 64));
-        if (words > m->tls_words) {
-            free(m->tls_dirty);
-            m->tls_dirty = calloc(words, sizeof *m->tls_dirty);
-            m->tls_words = m->tls_dirty ? words : 0;
-        }
-        if (!words || !m->tls_dirty)
-            m->tls_lo = m->tls_hi = 0;
-        if (m->tls_lo == m->tls_hi && words)
-            cover = 0;
-    }
-    spans_cover = cover && span <= 2 * bytes + 4096;
-}
-
-/* Whether a unit's counters at OFF, N of them, lie in chunks of zeros. */
-static int in_zero_chunks(const struct pi_module *m, intptr_t off, uint32_t n)
-{
-    if (m->tls_lo == m->tls_hi || off < m->tls_lo || off + (intptr_t)n * 8 > m->tls_hi)
-        return 0; /* (a library's offset, found after the lock, may be newer than the span) */
-    size_t a = (size_t)(off - m->tls_lo) / SPAN_CHUNK, b = (size_t)(off + (intptr_t)n * 8 - 1 - m->tls_lo) / SPAN_CHUNK;
-    for (size_t c = a; c <= b; c++)
-        if (m->tls_dirty[c / 64] >> (c % 64) & 1)
-            return 0;
+    for (struct pi_module *m = pi.modules; m && span > 2 * bytes + 4096; m = m->next)
+        m->tls_lo = m->tls_hi = 0;
+    /* the units of a module whose span is not tested go outside */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < nspanned; i++)
+        if (spanned[i]->module->tls_lo != spanned[i]->module->tls_hi)
+            spanned[k++] = spanned[i];
+        else
+            outside[noutside++] = spanned[i];
+    nspanned = k;
+    qsort(spanned, nspanned, sizeof *spanned, by_offset);
     return 1;
 }
 
 /* The calling thread's counters of every live unit into the totals */
 void pi_flush_self_locked(void)
 {
-    flush_spans_locked();
-    int dirty = 0;
+    if (!flush_spans_locked()) {
+        for (struct pi_unit_rt *u = pi.units; u; u = u->next)
+            if (u->tls_get)
+                pi_flush_add(u, u->tls_get());
+        return;
+    }
     for (struct pi_module *m = pi.modules; m; m = m->next) {
         if (m->tls_lo == m->tls_hi)
             continue;
         const uint64_t *p = pi_tp_address(m->tls_lo);
         size_t n = (size_t)(m->tls_hi - m->tls_lo) / 8, per = SPAN_CHUNK / 8;
-        memset(m->tls_dirty, 0, m->tls_words * sizeof *m->tls_dirty);
         if (pi_all_zero(p, (uint32_t)n))
             continue; /* (the span whole first: all 0 in a thread's later rounds) */
-        for (size_t c = 0; c * per < n; c++)
-            if (!pi_all_zero(p + c * per, (uint32_t)(n - c * per < per ? n - c * per : per))) {
-                m->tls_dirty[c / 64] |= 1ull << (c % 64);
-                dirty = 1;
+        for (size_t c = 0; c * per < n; c++) {
+            if (pi_all_zero(p + c * per, (uint32_t)(n - c * per < per ? n - c * per : per)))
+                continue;
+            /* the units with counters in the chunk (one over two chunks
+               may come twice: its counters are 0 the second time) */
+            intptr_t lo = m->tls_lo + (intptr_t)(c * SPAN_CHUNK), hi = lo + SPAN_CHUNK;
+            uint32_t a = 0, b = nspanned;
+            while (a < b) { /* the first whose counters end after lo */
+                uint32_t h = a + (b - a) / 2;
+                if (spanned[h]->tls_off + (intptr_t)spanned[h]->ncounters * 8 <= lo)
+                    a = h + 1;
+                else
+                    b = h;
             }
+            for (; a < nspanned && spanned[a]->tls_off < hi; a++)
+                if (spanned[a]->tls_get)
+                    pi_flush_add(spanned[a], (uint64_t *)pi_tp_address(spanned[a]->tls_off));
+        }
     }
-    if (!dirty && spans_cover)
-        return; /* every counter of this thread 0 */
-    for (struct pi_unit_rt *u = pi.units; u; u = u->next) {
-        if (!u->tls_get)
-            continue;
+    for (uint32_t i = 0; i < noutside; i++) {
+        struct pi_unit_rt *u = outside[i];
         intptr_t off = PI_LOAD(&u->tls_off);
-        if (off && in_zero_chunks(u->module, off, u->ncounters))
-            continue;
-        pi_flush_add(u, off ? (uint64_t *)pi_tp_address(off) : u->tls_get());
+        if (u->tls_get)
+            pi_flush_add(u, off ? (uint64_t *)pi_tp_address(off) : u->tls_get());
     }
 }
 

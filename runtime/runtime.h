@@ -80,8 +80,6 @@ struct pi_module {
     size_t tls_modid;        /* its TLS block's module id (dl_iterate_phdr), 0 none */
     intptr_t tls_lo, tls_hi; /* its static-TLS units' counters' span from the thread pointer, or lo == hi
                                 (core.c flush_spans_locked) */
-    uint64_t *tls_dirty;     /* a bit a 512 bytes of the span: not all 0 in the flushing thread */
-    uint32_t tls_words;      /* tls_dirty's size */
     int tls_slot;            /* 1 + its slot of pi_mod_bases (thread.c), 0 none: this load's */
 };
 
