@@ -688,9 +688,10 @@ unsigned pi_counters_as_asm(function *fun, bool with_marker)
     /* the asm names the array by its local-exec offset, a constant of the
        link; pass-tls.cc rebases each onto the function's base register.
        -fPIC's dynamic models have no such constant: there pass-tls must
-       rebase every one onto the offset it loads (it skips -O0, setjmp and
-       nonlocal labels: those keep GCC's updates), and it does for any -fPIC
-       unit with __perfinst_ctr_off (not -flto).  An update asm left in the
+       rebase every one onto the offset it loads (it skips setjmp and
+       nonlocal labels, which keep GCC's updates; at -O0 no asm is made
+       here, and it rewrites GCC's loads and stores), and it does for any
+       -fPIC unit with __perfinst_ctr_off (not -flto).  An update asm left in the
        local-exec form would not link into a shared object. */
     if (!ctr || !loops_for_fn(fun))
         return 0;

@@ -104,6 +104,16 @@ static size_t cap_len;
 /* the numbers of the `.LDLn` markers of the copy being captured (its
    counters' dead loads and adds: finaldead below) */
 static hash_set<int_hash<int, -1, -2>> *dead_marks;
+/* The markers' numbers: MARK_BASE + 1, + 2, ... in the unit.  GCC writes
+   its own NOTE_INSN_DELETED_DEBUG_LABELs (a named label, `cleanup:`,
+   deleted in RTL at -g) as `.LDLn` too, n from a counter of its own that
+   starts at 1 (not label_num, which gen_label_rtx takes from): markers
+   numbered by gen_label_rtx met them, `.LDL12` defined twice in one
+   unit (libgit2's merge.c: the assembler refused it), and one of GCC's
+   labels could have been taken for a marker, the instruction after it
+   left out of f.  No unit deletes a billion labels. */
+#define MARK_BASE 1000000000
+static int mark_count;
 /* -fPIC: code f would keep reads the counters through their offset
    (finaldead), which f leaves out */
 static bool pic_offset_read;
@@ -396,13 +406,13 @@ static bool dead_mark(const line &l)
 {
     if (!dead_marks || l.n < 6 || memcmp(l.s, ".LDL", 4) != 0 || l.s[l.n - 1] != ':')
         return false;
-    int n = 0;
+    long long n = 0;
     for (size_t i = 4; i + 1 < l.n; i++) {
-        if (!ISDIGIT(l.s[i]) || n > 100000000)
+        if (!ISDIGIT(l.s[i]) || n > INT_MAX)
             return false;
         n = n * 10 + (l.s[i] - '0');
     }
-    return n > 0 && dead_marks->contains(n);
+    return n > MARK_BASE && n <= INT_MAX && dead_marks->contains((int)n);
 }
 
 /* the instruction after a marker as finaldead marks them: a move, an add
@@ -2122,7 +2132,8 @@ static unsigned int finaldead_execute(function *fun)
            label, a note made one) */
         rtx_note *n = emit_note_before(NOTE_INSN_DELETED, insn);
         NOTE_KIND(n) = NOTE_INSN_DELETED_DEBUG_LABEL;
-        CODE_LABEL_NUMBER(n) = CODE_LABEL_NUMBER(gen_label_rtx());
+        gcc_assert(mark_count < INT_MAX - MARK_BASE);
+        CODE_LABEL_NUMBER(n) = MARK_BASE + ++mark_count;
         if (!dead_marks)
             dead_marks = new hash_set<int_hash<int, -1, -2>>;
         dead_marks->add(CODE_LABEL_NUMBER(n));

@@ -859,8 +859,7 @@ void pi_unit_prepare(void)
                                 fold_convert(ptr_type_node, build_fold_addr_expr(jstop)));
     /* -fPIC: the counters' offset from the thread pointer when they are in
        the static TLS block, the same in every thread (pass-tls.cc) */
-    if (optimize && (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC ||
-                     DECL_TLS_MODEL(ctr_var) == TLS_MODEL_LOCAL_DYNAMIC)) {
+    if (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC || DECL_TLS_MODEL(ctr_var) == TLS_MODEL_LOCAL_DYNAMIC) {
         static_var(&ctr_off_var, "__perfinst_ctr_off", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
         /* read only by code pass-tls.cc adds after IPA: kept, and its store
            too (IPA would drop a store to a variable nothing reads) */

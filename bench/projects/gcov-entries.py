@@ -7,7 +7,7 @@ function of a header, like `pmopt report`'s one row per function)."""
 import gzip, json, os, subprocess, sys
 
 counts = {}
-for d, _, files in os.walk(sys.argv[1]):
+for d, _, files in os.walk(os.path.abspath(sys.argv[1])):   # (gcov runs in d: a relative TREE found nothing)
     for f in files:
         if not f.endswith(".gcda"):
             continue

@@ -61,7 +61,8 @@ int lib_jump(int n)
 }
 
 /* a function of its own -O0 (the optimize attribute): counted in place, as
- * in a unit compiled -O0, its cache's asm through the slots' address too */
+ * in a unit compiled -O0, its counters and cache through the offset as at
+ * -O2 (pass-tls.cc) */
 PERFINST("count")
 __attribute__((optimize("O0"))) int lib_o0(int n)
 {
