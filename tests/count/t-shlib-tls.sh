@@ -12,28 +12,8 @@
 # cache's asm reaches its slots by their address; a function of its own
 # -O0 goes through the offset too (t-shlib-tls-o0.sh: a unit at -O0).
 . "$PERFINST_TOP/tests/lib.sh"
-pi_cc -O2 -g -fPIC -c "$T/count/shlib.c" -o shlib.o
-pi_ld -shared -o libshlib.so shlib.o
-mkdir -p plain
-gcc -O2 -fPIC -shared -I"$PERFINST_TOP/include" "$T/count/shlib.c" -o plain/libshlib.so
-# the programs themselves are not instrumented: the runtime comes first, so
-# that its pthread_create is the one called and the second thread is known
-# (docs/runtime.md, "Threads")
-rt="-L$B -Wl,--no-as-needed -lperfinst -Wl,--as-needed -Wl,-rpath,$B"
-gcc -O2 -DLINKED "$T/count/shlibmain.c" -o linked $rt -L. -lshlib -Wl,-rpath,'$ORIGIN' -pthread
-gcc -O2 -DLINKED "$T/count/shlibmain.c" -o plain/linked -Lplain -lshlib -Wl,-rpath,'$ORIGIN' -pthread
-gcc -O2 "$T/count/shlibmain.c" -o opened $rt -ldl -pthread
-
-./plain/linked > want
-PERFINST_OUT=linked.pit ./linked > got1
-PERFINST_OUT=opened.pit ./opened ./libshlib.so > got2
-# no static TLS surplus for a dlopen: the library's block is per thread, its
-# offset stays 0, every call takes the address from __tls_get_addr
-GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_OUT=dynamic.pit ./opened ./libshlib.so > got3
-cmp -s want got1 || fail "linked: $(cat got1), uninstrumented: $(cat want)"
-cmp -s want got2 || fail "dlopen'ed: $(cat got2), uninstrumented: $(cat want)"
-cmp -s want got3 || fail "dlopen'ed, no static surplus: $(cat got3), uninstrumented: $(cat want)"
-ok "the results of the uninstrumented build: $(cat want)"
+. "$T/count/shlib-fixture.sh"
+shlib_run -O2
 # the off mode: the clean copies, most made of their counting copy's
 # assembly (clean-copies=final: the offset's asm left out with the updates)
 assert_eq "linked, PERFINST_MODE=off" "$(cat want)" "$(PERFINST_MODE=off PERFINST_OUT=off.pit ./linked)"
@@ -44,16 +24,9 @@ made=$(sed -n "s/.*perfinst: ‘\([a-z_]*\)’ counts in .*made of its assembly.
 assert_eq "made of the counting copy's assembly (lib_work: a call-free loop, lib_apply: a cache; not lib_jump: setjmp)" \
     "lib_apply lib_scale lib_work" "$made"
 for m in linked opened dynamic; do
-    python3 "$T/count/check-counts.py" "$PMOPT" ./libshlib.so "$T/count/shlib.c" $m.pit > c || { cat c; fail "$m: counts"; }
-    ok "$m, two threads: $(tail -1 c)"
     # lib_apply's indirect call: every (site, target) pair exact through
     # the thread-local inline cache, and the promotion finds its target
-    "$PMOPT" merge -o m.pit $m.pit > /dev/null
-    "$PMOPT" dump m.pit | grep ' ICALL ' | sed 's/.* target \(0x[0-9a-f]*\) count \([0-9]*\)$/\1 \2/' | sort > icalls
-    inc=0x$(nm libshlib.so | awk '$3 == "lib_inc" { sub(/^0+/, "", $1); print $1 }')
-    dbl=0x$(nm libshlib.so | awk '$3 == "lib_dbl" { sub(/^0+/, "", $1); print $1 }')
-    printf '%s\n' "$inc 2400" "$dbl 1600" "$inc 1200" "$dbl 800" "$inc 800" "$dbl 400" | sort > want.icalls
-    diff want.icalls icalls || fail "$m: ICALL pairs: want lib_inc 2400, lib_dbl 1600 (lib_apply), lib_inc 1200, lib_dbl 800 (lib_jump), lib_inc 800, lib_dbl 400 (lib_o0)"
+    shlib_counts $m
     "$PMOPT" plan --promote-calls --promote-share=50 -o fb.$m ./libshlib.so $m.pit > plan.$m
     assert_contains "$m: lib_apply's call promoted to lib_inc" fb.$m "promote-call fn=lib_apply .* target=lib_inc .* calls=2400 total=4000"
 done
@@ -84,43 +57,13 @@ awk '/^lib_apply:/, /\.size\tlib_apply,/' plain.s > plain-apply.s
 assert_eq "lib_apply saves the registers -O2's does" "$(grep -cE '^[[:space:]]push[a-z]* ' plain-apply.s)" \
     "$(grep -cE '^[[:space:]]push[a-z]* ' apply.s)"
 
-# cg_calls OUT: of a callgrind profile, the calls of __tls_get_addr from
-# counting copies (but lib_jump's: setjmp's counters through GCC's model,
-# and its own __thread lib_env) and of the unit's getter from the runtime's
-# stub
-cg_calls() {
-    python3 - "$1" << 'PY'
-import re, sys
-names, fn, cfn = {}, "", ""
-def name(v):
-    m = re.match(r"\((\d+)\)(?: (.*))?", v)
-    if not m:
-        return v
-    if m.group(2):
-        names[m.group(1)] = m.group(2)
-    return names.get(m.group(1), "")
-tls, getter = 0, 0
-for line in open(sys.argv[1]):
-    line = line.rstrip("\n")
-    if line.startswith("fn="):
-        fn = name(line[3:])
-    elif line.startswith("cfn="):
-        cfn = name(line[4:])
-    elif line.startswith("calls="):
-        k = int(line[6:].split()[0])
-        tls += k if ".count." in fn and not fn.startswith("lib_jump.") and cfn == "__tls_get_addr" else 0
-        getter += k if fn == "pi_ctr_base_libc" and cfn == "__perfinst_tls" else 0
-print(tls, getter)
-PY
-}
-
 # linked at start-up the block is static: no __tls_get_addr call from a
 # counting copy in a run, nor the stub's (callgrind's call counts:
 # deterministic)
 if command -v valgrind > /dev/null; then
     PERFINST_OUT=vg.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./linked > /dev/null 2> vg.err ||
         { cat vg.err; fail "valgrind"; }
-    cg_calls cg.out > calls
+    shlib_cg_calls cg.out > calls
     assert_eq "__tls_get_addr calls from counting copies, linked; getter calls" "0 0" "$(cat calls)"
     # dlopen'ed with no static surplus: the offset is each thread's, from
     # the runtime's stub (one call of the unit's getter per thread: the
@@ -128,7 +71,7 @@ if command -v valgrind > /dev/null; then
     # still no call of __tls_get_addr from a counting copy
     GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0 PERFINST_OUT=vgd.pit valgrind --tool=callgrind \
         --callgrind-out-file=cgd.out ./opened ./libshlib.so > /dev/null 2> vgd.err || { cat vgd.err; fail "valgrind"; }
-    cg_calls cgd.out > calls
+    shlib_cg_calls cgd.out > calls
     assert_eq "dlopen'ed, no static surplus: __tls_get_addr calls from counting copies, getter calls" "0 2" "$(cat calls)"
 else
     echo "(no valgrind: the run-time check of __tls_get_addr calls is not made)"
