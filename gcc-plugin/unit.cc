@@ -475,6 +475,17 @@ static void static_var(tree *var, const char *name, tree type, tree init)
     pi_gc_root(var);
 }
 
+/* A pointer-sized static, 0, that the unit's constructor sets and only
+ * code pass-tls.cc adds after IPA reads: kept, and its store too (IPA
+ * would drop a store to a variable nothing reads). */
+static void kept_offset_var(tree *var, const char *name)
+{
+    static_var(var, name, pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
+    DECL_PRESERVE_P(*var) = 1;
+    varpool_node::finalize_decl(*var);
+    varpool_node::get(*var)->force_output = 1;
+}
+
 /* The counter array is created incomplete on first use and given its
  * size in pi_unit_finish, when the number of counters is known. */
 tree pi_counter_ref(unsigned counter)
@@ -860,12 +871,7 @@ void pi_unit_prepare(void)
     /* -fPIC: the counters' offset from the thread pointer when they are in
        the static TLS block, the same in every thread (pass-tls.cc) */
     if (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC || DECL_TLS_MODEL(ctr_var) == TLS_MODEL_LOCAL_DYNAMIC) {
-        static_var(&ctr_off_var, "__perfinst_ctr_off", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
-        /* read only by code pass-tls.cc adds after IPA: kept, and its store
-           too (IPA would drop a store to a variable nothing reads) */
-        DECL_PRESERVE_P(ctr_off_var) = 1;
-        varpool_node::finalize_decl(ctr_off_var);
-        varpool_node::get(ctr_off_var)->force_output = 1;
+        kept_offset_var(&ctr_off_var, "__perfinst_ctr_off");
         tree offfn = runtime_fn("__perfinst_tls_static_offset",
                                 build_function_type_list(pointer_sized_int_node, const_ptr_type_node, NULL_TREE));
         tree call = build_call_expr(offfn, 1, fold_convert(const_ptr_type_node, build_fold_addr_expr(ctr_var)));
@@ -874,10 +880,7 @@ void pi_unit_prepare(void)
                              fold_convert(pointer_sized_int_node, call)));
         /* not static (a dlopen'ed module): where the runtime keeps each
            thread's offset of the module's block (pi_ctr_base_asm_template) */
-        static_var(&ctr_slot_var, "__perfinst_ctr_slot", pointer_sized_int_node, build_zero_cst(pointer_sized_int_node));
-        DECL_PRESERVE_P(ctr_slot_var) = 1;
-        varpool_node::finalize_decl(ctr_slot_var);
-        varpool_node::get(ctr_slot_var)->force_output = 1;
+        kept_offset_var(&ctr_slot_var, "__perfinst_ctr_slot");
         tree slotfn = runtime_fn("__perfinst_tls_slot", build_function_type_list(pointer_sized_int_node, u64,
                                                                                  getter_ptr, NULL_TREE));
         tree slot = build2(MODIFY_EXPR, pointer_sized_int_node, ctr_slot_var,

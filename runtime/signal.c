@@ -107,15 +107,6 @@ static int is_ours(const struct sigaction *sa)
     return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_signal;
 }
 
-/* Ours on every terminating signal left at SIG_DFL.  In a process of one
- * thread (every counted program's start) one sigaction a signal: ours
- * swapped in, and what was there put back where it was not SIG_DFL (a
- * signal ignored across exec), with the signals blocked meanwhile (one
- * that came then waits, and is ignored as it should be); with threads
- * (a dlopen'ed runtime), which the mask would not cover, each looked at
- * before it is set: twice the system calls (105 in all).  A SIG_DFL
- * action of no flags and no mask is what dfl_view's zeros say already:
- * not stored (the array's pages stay untouched). */
 /* SIG_DFL with no flags, no restorer and no signal in its mask: the
  * kernel's mask is 64 bits, all glibc copies into sa_mask (the rest of
  * the 1024 is whatever the caller had there). */
@@ -126,6 +117,15 @@ static int plain_default(const struct sigaction *sa)
     return !(m | (uint64_t)sa->sa_flags | (uint64_t)(uintptr_t)sa->sa_restorer);
 }
 
+/* Ours on every terminating signal left at SIG_DFL.  In a process of one
+ * thread (every counted program's start) one sigaction a signal: ours
+ * swapped in, and what was there put back where it was not SIG_DFL (a
+ * signal ignored across exec), with the signals blocked meanwhile (one
+ * that came then waits, and is ignored as it should be); with threads
+ * (a dlopen'ed runtime), which the mask would not cover, each looked at
+ * before it is set: twice the system calls (106 in all).  A SIG_DFL
+ * action of no flags and no mask is what dfl_view's zeros say already:
+ * not stored (the array's pages stay untouched). */
 void pi_signal_setup(void)
 {
     ours.sa_sigaction = on_signal;
