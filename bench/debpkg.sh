@@ -9,10 +9,12 @@
 #      DEB_LDFLAGS_APPEND="$(pkg-config --libs perfinst)" (build/'s
 #      perfinst-uninstalled.pc): the package's own flags (hardening,
 #      -ffile-prefix-map), its test suite (dh_auto_test, traces in pits/),
-#      dh_dwz and dh_strip as they are; the automake test summaries printed;
+#      dh_dwz and dh_strip as they are; the test summaries printed
+#      (automake's, CTest's, DejaGnu's); every trace read back (pmopt dump);
 #   3. every .deb, the -dbgsym ones too, extracted into root/ (dpkg-deb -x);
 #   4. PROG (a path in the package, usr/bin/xz) run from root/ with ARGS,
-#      its libraries from root/ (LD_LIBRARY_PATH), writing run.pit;
+#      its libraries from root/ (LD_LIBRARY_PATH), writing run.pit (PROG
+#      `-`: a library package with no program, only steps 1-3);
 #   5. for each module of run.pit inside root/ (the program, its library):
 #      pmopt --debug-file-directory=root/usr/lib/debug report of the
 #      stripped file compared with pmopt report of the unstripped file of
@@ -50,13 +52,26 @@ export DEB_CFLAGS_APPEND DEB_LDFLAGS_APPEND
 echo "debpkg: building $(basename "$tree") in $work (log: $work/build.log)"
 (cd "$tree" && PERFINST_OUT="$work/pits/%e.%p.pit" nice dpkg-buildpackage -us -uc -B) > "$work/build.log" 2>&1 ||
     { tail -20 "$work/build.log" >&2; echo "debpkg: dpkg-buildpackage failed" >&2; exit 1; }
-grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$work/build.log" | tr -s ' ' | paste -sd' ' |
+{ grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$work/build.log" || true; } | tr -s ' ' | paste -sd' ' |
     sed 's/ # TOTAL/\n# TOTAL/g' | sed 's/^# /debpkg: test suite: /'
-echo "debpkg: $(ls "$work/pits" | wc -l) traces of the build and its tests in $work/pits"
+# other harnesses' summaries: old automake's, CTest's, DejaGnu's
+grep -E '^(All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests failed|[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+|# of (expected|unexpected) (passes|failures))' \
+    "$work/build.log" | sed 's/^/debpkg: test suite: /' || true
+# every trace the build and its tests left must read (a test killed by its
+# harness, a crash, a fork's child: each leaves a whole trace)
+bad=0
+for f in "$work"/pits/*.pit; do
+    [ -e "$f" ] || continue
+    "$PMOPT" dump "$f" > /dev/null 2> "$work/dump.err" ||
+        { bad=$((bad + 1)); echo "debpkg: unreadable trace $f: $(head -1 "$work/dump.err")"; }
+done
+echo "debpkg: $(ls "$work/pits" | wc -l) traces of the build and its tests in $work/pits, $bad unreadable"
+status=0
+[ $bad -eq 0 ] || status=1
 for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
+[ "$prog" != - ] || exit $status
 libs=$(find "$work/root" -path "$work/root/usr/lib/debug" -prune -o -name '*.so*' -type f -printf '%h\n' | sort -u | paste -sd:)
 LD_LIBRARY_PATH=$libs PERFINST_OUT="$work/run.pit" "$work/root/$prog" "$@" > "$work/run.out"
-status=0
 for mod in $("$PMOPT" dump "$work/run.pit" | sed -n 's/.* MODULE .*path "\(.*\)"$/\1/p' | grep "^$work/root/" | sort -u); do
     id=$(readelf -n "$mod" | awk '/Build ID:/ { print $3 }')
     built=
