@@ -70,7 +70,8 @@
 /* The entry's `jmp *SLOT(%rip)`, its slot in the module's __perfinst_jumps
  * section (starting at the counting copy, right after the jmp, as the
  * switch bytes start at 1) and the slot's perfinst-format.h struct
- * pi_jump_info.  Numeric
+ * pi_jump_info, in the subsection between the unit's two labels (unit.cc).
+ * Numeric
  * labels keep the asm valid when GCC duplicates the block (each copy gets
  * a slot of its own, which the runtime keeps like any other). */
 static gasm *jump_slot_asm(tree clean_label, int fi)
@@ -84,6 +85,7 @@ static gasm *jump_slot_asm(tree clean_label, int fi)
              "1:\t.quad 2b\n"
              "\t.popsection\n"
              "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
+             "\t.subsection 1\n"
              "\t.balign 4\n"
              "\t.long 1b - .\n"
              "\t.long %%l0 - .\n"

@@ -14,8 +14,7 @@
  *         ctor: __perfinst_register_unit2(PI_ABI_VERSION, UNIT_ID, __perfinst_nctr,
  *                                         __perfinst_tls, &__perfinst_mode,
  *                                         __perfinst_fnon, __perfinst_nfn,
- *                                         __start___perfinst_jumpinfo,
- *                                         __stop___perfinst_jumpinfo);
+ *                                         .Lpi_jinfo_lo, .Lpi_jinfo_hi);
  *         dtor: __perfinst_unregister_unit(UNIT_ID, __perfinst_tls);
  *   - writes the UNIT chunk (include/perfinst-format.h) as top-level
  *     assembly into the non-allocated section .perfinst, so that -flto
@@ -844,18 +843,31 @@ void pi_unit_prepare(void)
     tree nfn = build1(INDIRECT_REF, u32, build_fold_addr_expr(nfn_var));
     TREE_THIS_VOLATILE(nfn) = 1;
     TREE_SIDE_EFFECTS(nfn) = 1;
-    /* the jump slots of the module's split functions (pass-split.cc):
-       __start/__stop of __perfinst_jumpinfo, which ld defines for the
-       module; the unit adds an empty info of its own so that it exists */
+    /* the jump slots of the unit's split functions (pass-split.cc): its
+       infos, in subsection 1 of __perfinst_jumpinfo, between two local
+       labels of the unit's (subsections 0 and 2).  Not the module's
+       __start/__stop___perfinst_jumpinfo, which GNU ld 2.40 leaves in a
+       shared object's dynamic symbols (hidden, but dpkg-gensymbols and ABI
+       checkers take them for new exports).  With -flto no unit emits
+       infos (fnon is cc1's: pass-split), and a partition may not hold the
+       labels: none passed */
     tree jt = build_array_type(char_type_node, NULL_TREE);
-    tree jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__start___perfinst_jumpinfo"), jt);
-    tree jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__stop___perfinst_jumpinfo"), jt);
-    for (tree j : {jstart, jstop}) {
-        DECL_EXTERNAL(j) = 1;
-        TREE_PUBLIC(j) = 1;
-        DECL_ARTIFICIAL(j) = 1;
-        DECL_VISIBILITY(j) = VISIBILITY_HIDDEN;
-        DECL_VISIBILITY_SPECIFIED(j) = 1;
+    tree jstart = null_pointer_node, jstop = null_pointer_node;
+    if (!flag_lto) {
+        static const char range[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
+                                    "\t.balign 4\n" PI_JUMPINFO_LO ":\n"
+                                    "\t.subsection 2\n" PI_JUMPINFO_HI ":\n\t.popsection\n";
+        symtab->finalize_toplevel_asm(build_string(sizeof range - 1, range));
+        jstart = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("*" PI_JUMPINFO_LO), jt);
+        jstop = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("*" PI_JUMPINFO_HI), jt);
+        for (tree j : {jstart, jstop}) {
+            DECL_EXTERNAL(j) = 1;
+            TREE_PUBLIC(j) = 0;
+            DECL_ARTIFICIAL(j) = 1;
+            TREE_USED(j) = 1;
+        }
+        jstart = fold_convert(ptr_type_node, build_fold_addr_expr(jstart));
+        jstop = fold_convert(ptr_type_node, build_fold_addr_expr(jstop));
     }
     /* the unit, the per-function switches the split functions test at
        entry and the module's jump slots, in one call (one lock) */
@@ -865,9 +877,7 @@ void pi_unit_prepare(void)
                                                    ptr_type_node, ptr_type_node, NULL_TREE));
     tree ctor = build_call_expr(reg, 9, build_int_cst(u32, PI_ABI_VERSION), id, nctr, getter,
                                 build_fold_addr_expr(mode_var),
-                                fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn,
-                                fold_convert(ptr_type_node, build_fold_addr_expr(jstart)),
-                                fold_convert(ptr_type_node, build_fold_addr_expr(jstop)));
+                                fold_convert(ptr_type_node, build_fold_addr_expr(fnon_var)), nfn, jstart, jstop);
     /* -fPIC: the counters' offset from the thread pointer when they are in
        the static TLS block, the same in every thread (pass-tls.cc) */
     if (DECL_TLS_MODEL(ctr_var) == TLS_MODEL_GLOBAL_DYNAMIC || DECL_TLS_MODEL(ctr_var) == TLS_MODEL_LOCAL_DYNAMIC) {
@@ -890,9 +900,6 @@ void pi_unit_prepare(void)
         ctor = build2(COMPOUND_EXPR, void_type_node, ctor,
                       build3(COND_EXPR, void_type_node, none, slot, build_empty_stmt(BUILTINS_LOCATION)));
     }
-    static const char empty_slot[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
-                                     "\t.balign 4\n\t.zero " PI_JUMP_INFO_SIZE_STR "\n\t.popsection\n";
-    symtab->finalize_toplevel_asm(build_string(sizeof empty_slot - 1, empty_slot));
     build_function("__perfinst_ctor", void_type_node, ctor, 'I');
     tree dtor = build_call_expr(unreg, 2, id, unshare_expr(getter)); /* (a tree of its own: see build_function) */
     build_function("__perfinst_dtor", void_type_node, dtor, 'D');

@@ -1264,13 +1264,17 @@ static inline uint64_t pi_hash64(uint64_t h, const void *data, size_t n)
  * hot functions' slots share few cache lines; what the runtime needs to
  * set them is a pi_jump_info per slot in the read-only section
  * __perfinst_jumpinfo, which the unit's constructor hands to libperfinst
- * (__perfinst_register_unit2, with ld's __start/__stop symbols).  Its four
+ * (__perfinst_register_unit2): a unit's infos lie between two local labels
+ * of its own (PI_JUMPINFO_LO, in subsection 0 of the section, and
+ * PI_JUMPINFO_HI, in subsection 2; the infos in subsection 1).  Its four
  * offsets are relative to their own field (PC-relative: no dynamic
  * relocation; each slot has one, in a PIE).  An info whose `slot` is 0 is
- * empty (each unit adds one, so the section always exists). */
+ * empty (a unit of an earlier plugin added one, so that ld's
+ * __start/__stop symbols, which it passed, always existed). */
 #define PI_JUMPS_SECTION "__perfinst_jumps"
 #define PI_JUMPINFO_SECTION "__perfinst_jumpinfo"
-#define PI_JUMP_INFO_SIZE_STR "16"
+#define PI_JUMPINFO_LO ".Lpi_jinfo_lo"
+#define PI_JUMPINFO_HI ".Lpi_jinfo_hi"
 struct pi_jump_info {
     int32_t slot;     /* the 8-byte slot the entry's jmp reads */
     int32_t clean;    /* the clean copy's first block */

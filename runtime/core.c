@@ -1021,13 +1021,10 @@ PI_EXPORT void __perfinst_unregister_unit(uint64_t unit_id, uint64_t *(*tls_coun
         units_gen++;
         u->mode = NULL;
         u->fnon = NULL;
-        u->jumps = NULL;
-        u->njumps = 0;
+        u->jumps = u->jumps_end = NULL;
         PI_STORE(&u->module->live, u->module->live - 1);
-        if (!u->module->live) {
-            pi_jumps_module_gone(u->module->lo, u->module->hi);
+        if (!u->module->live)
             PI_STORE(&u->module->tls_slot, 0); /* never given again: threads keep its bases */
-        }
         /* A library finalised after the exit-time trace counted more. */
         if (pi.exit_written && added) {
             pi_write_lock();

@@ -100,8 +100,7 @@ struct pi_unit_rt {
     struct pi_module *module;
     uint64_t *totals;            /* flushed counts; updated with atomic adds */
     int counted;                 /* 1 once a count went into totals (else they are all 0) */
-    const struct pi_jump_info **jumps; /* its split functions' jump infos (jumps.c); NULL once unregistered */
-    uint32_t njumps;
+    uint8_t *jumps, *jumps_end;  /* its split functions' jump infos (jumps.c); NULL once unregistered */
 };
 
 /* Where one thread's counter arrays are: p[unit->index], or NULL. */
@@ -253,7 +252,6 @@ void pi_overlay_report_unmatched_locked(void);                  /* at exit (pi.l
 void pi_apply_switches_locked(struct pi_unit_rt *u); /* fnon[] from the mode and the overlay */
 struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id); /* the latest taken registration */
 void pi_sync_jumps_locked(struct pi_unit_rt *u);     /* jumps.c: the slots follow fnon[] */
-void pi_jumps_module_gone(uintptr_t lo, uintptr_t hi); /* jumps.c: its last unit unregistered */
 void pi_jumps_register_locked(struct pi_unit_rt *u, void *start, void *stop); /* jumps.c: unit u's slots (u NULL: refused) */
 
 /* indicators.c, for armed.c */

@@ -122,13 +122,12 @@ assert_eq "a hundred units' records: the slicing tables made once" 1 "$(called c
 assert_eq "a hundred units' functions, each entered once" 100 "$(awk -F, '$4 ~ /^f[0-9]+$/ && $2 == 1' s100.csv | wc -l)"
 # and their registration is linear in the units: each unit's constructor
 # finds its registration by its id's chain (not by walking every unit's),
-# and syncs its own functions' jump slots (the module's infos indexed
-# once), not the module's every slot
-assert_eq "one index of the module's jump infos" 1 "$(called cg.s100 make_index)"
-# (the infos: one per split function, and an empty one per unit)
+# and syncs its own functions' jump slots (the range of its own infos),
+# not the module's every slot
+# (the infos: one per split function)
 infos=$(readelf -SW small100 | awk '$2 == "__perfinst_jumpinfo" { print $6 }')
 [ -n "$infos" ] || fail "small100 has no jump infos (entry=jump)"
-splits=$(( 0x$infos / 16 - 101 ))
+splits=$(( 0x$infos / 16 ))
 [ "$splits" -ge 100 ] || fail "only $splits split functions of 101"
 assert_eq "each split function's slot synced once at start" "$splits" "$(called cg.s100 sync_one)"
 # Each unit registers in one call: its record, its functions' switches and
@@ -147,7 +146,7 @@ locks=$(awk '/^fn=/ { f = $0; sub(/^fn=\([0-9]+\) ?/, "", f); split($1, a, ")");
              /^calls=/ && (cur == "__perfinst_register_unit2" || cur == "__perfinst_unregister_unit") && callee == "pthread_mutex_lock" { split($1, x, "="); n += x[2] }
              END { print n + 0 }' cg.s100)
 assert_eq "one thread: no lock for a unit's start and end" 0 "$locks"
-# (about 420 instructions a unit, the module's look-up and its jump index
+# (about 420 instructions a unit, the module's look-up and its jump slots
 # included; 530 with the lock, 650 when each unit searched the module's jump
 # infos for its own)
 per=$(callgrind_annotate --inclusive=yes cg.s100 2> /dev/null | awk '/__perfinst_register_unit2/ { gsub(/,/, "", $1); print $1; exit }')

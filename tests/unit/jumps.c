@@ -1,8 +1,8 @@
-/* jumps.c — the jump slots' index (runtime/jumps.c, compiled in here with
- * stand-ins for the runtime it calls): each unit syncs exactly its own
- * slots, found through the module's infos ordered by their switch byte,
- * whatever order the infos are in (link order is sorted as a rule; here
- * they are also reversed and shuffled, which the heapsort must order). */
+/* jumps.c — the jump slots (runtime/jumps.c, compiled in here with
+ * stand-ins for the runtime it calls): each unit hands over the range of
+ * its own infos and syncs exactly its own slots, in whatever order its
+ * functions' infos are; a unit of an earlier plugin hands over its
+ * module's every info, and each slot still follows its own byte. */
 #include "../../runtime/jumps.c"
 
 #include "unit.h"
@@ -15,12 +15,9 @@ struct pi_unit_rt *pi_unit_of_id_locked(uint64_t unit_id)
     (void)unit_id;
     return the_unit;
 }
-void *pi_rt_malloc(size_t n) { return (malloc)(n); }
-void *pi_rt_calloc(size_t n, size_t k) { return (calloc)(n, k); }
-void pi_rt_free(void *p) { (free)(p); }
 
 #define NF 64 /* functions: two units of 32 */
-static struct pi_jump_info infos[NF];
+static struct pi_jump_info infos[NF + 1]; /* (the last: an empty info) */
 static uint64_t slots[NF];
 static uint8_t fnon[NF];   /* unit 0: [0, 32), unit 1: [32, 64) */
 static char clean_code[NF], counting_code[NF];
@@ -30,7 +27,7 @@ static int32_t rel(const void *field, const void *to)
     return (int32_t)((intptr_t)to - (intptr_t)field);
 }
 
-/* info i describes function perm[i] */
+/* info i describes function perm[i]; each unit's infos are its own 32 */
 static void lay_out(const int *perm)
 {
     for (int i = 0; i < NF; i++) {
@@ -41,65 +38,105 @@ static void lay_out(const int *perm)
         infos[i].sw = rel(&infos[i].sw, &fnon[f]);
         slots[f] = 0;
     }
+    memset(&infos[NF], 0, sizeof infos[NF]);
 }
 
-/* forward: unit 0 registers first (link order: unit 1's infos start where
- * unit 0's ended, found without a search), else unit 1 first */
-static void check_order(const char *what, const int *perm, int forward)
+static uint64_t want(int f)
 {
-    lay_out(perm);
-    indexes = NULL; /* (a fresh module) */
-    struct pi_unit_rt u[2];
-    memset(u, 0, sizeof u);
+    return (uintptr_t)(fnon[f] ? &counting_code[f] : &clean_code[f]);
+}
+
+static void units(struct pi_unit_rt *u)
+{
+    memset(u, 0, 2 * sizeof *u);
     for (int k = 0; k < 2; k++) {
         u[k].fnon = fnon + 32 * k;
         u[k].nfuncs = 32;
         for (int f = 0; f < 32; f++)
             fnon[32 * k + f] = (uint8_t)((f + k) % 2);
     }
+}
+
+/* unit 1 registers first, then unit 0 (with the empty info after its own) */
+static void check_order(const char *what, const int *perm)
+{
+    lay_out(perm);
+    struct pi_unit_rt u[2];
+    units(u);
     for (int i = 0; i < 2; i++) {
-        int k = forward ? i : 1 - i;
+        int k = 1 - i;
         the_unit = &u[k];
-        __perfinst_register_jumps(7, infos, infos + NF);
-        EXPECT_EQ(32, u[k].njumps);
+        __perfinst_register_jumps(7, infos + 32 * k, infos + 32 * k + 32 + (k == 0 ? 0 : 1));
         for (int f = 0; f < NF; f++) {
-            int mine = f / 32 == k, done = forward ? f / 32 <= k : f / 32 >= k;
-            uint64_t want = !done ? 0 : fnon[f] ? (uintptr_t)&counting_code[f] : (uintptr_t)&clean_code[f];
-            if (slots[f] != want)
-                unit_fail(__FILE__, __LINE__, "%s: unit %d: function %d's slot (mine %d)", what, k, f, mine);
+            int done = f / 32 >= k;
+            if (slots[f] != (done ? want(f) : 0))
+                unit_fail(__FILE__, __LINE__, "%s: unit %d registered: function %d's slot", what, k, f);
         }
     }
     /* a switch of unit 0 changes: only its slots follow */
     fnon[3] ^= 1;
     fnon[40] ^= 1; /* unit 1's: not synced by unit 0 */
     pi_sync_jumps_locked(&u[0]);
-    EXPECT_EQ((uintptr_t)(fnon[3] ? &counting_code[3] : &clean_code[3]), slots[3]);
+    EXPECT_EQ(want(3), slots[3]);
     EXPECT_EQ((uintptr_t)(fnon[40] ? &clean_code[40] : &counting_code[40]), slots[40]);
+    pi_sync_jumps_locked(&u[1]);
+    EXPECT_EQ(want(40), slots[40]);
 }
 
-TEST(jump_index_link_order)
+static void shuffle_unit(int *perm, int k, uint32_t x)
+{
+    for (int i = 31; i > 0; i--) {
+        x = x * 1103515245u + 12345u;
+        int j = (int)((x >> 16) % (uint32_t)(i + 1)), t = perm[32 * k + i];
+        perm[32 * k + i] = perm[32 * k + j];
+        perm[32 * k + j] = t;
+    }
+}
+
+TEST(jump_slots_unit_ranges)
 {
     int perm[NF];
     for (int i = 0; i < NF; i++)
         perm[i] = i;
-    check_order("sorted", perm, 0);
-    check_order("sorted, in link order", perm, 1);
+    check_order("in order", perm);
+    for (int i = 0; i < 32; i++)
+        perm[i] = 31 - i;
+    check_order("unit 0 reversed", perm);
+    shuffle_unit(perm, 0, 12345);
+    shuffle_unit(perm, 1, 777);
+    check_order("both shuffled", perm);
 }
 
-TEST(jump_index_reversed_and_shuffled)
+/* a unit of an earlier plugin passed the module's range: every slot synced,
+ * each from its own byte, at its registration and at its switch changes */
+TEST(jump_slots_module_range)
 {
     int perm[NF];
     for (int i = 0; i < NF; i++)
         perm[i] = NF - 1 - i;
-    check_order("reversed", perm, 0);
-    check_order("reversed, units in link order", perm, 1);
-    uint32_t x = 12345;
-    for (int i = NF - 1; i > 0; i--) {
-        x = x * 1103515245u + 12345u;
-        int j = (int)((x >> 16) % (uint32_t)(i + 1)), t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    check_order("shuffled", perm, 0);
-    check_order("shuffled, units in link order", perm, 1);
+    lay_out(perm);
+    struct pi_unit_rt u[2];
+    units(u);
+    the_unit = &u[0];
+    __perfinst_register_jumps(7, infos, infos + NF + 1);
+    for (int f = 0; f < NF; f++)
+        EXPECT_EQ(want(f), slots[f]);
+    fnon[50] ^= 1;
+    pi_sync_jumps_locked(&u[0]);
+    EXPECT_EQ(want(50), slots[50]);
+}
+
+/* a unit the runtime refused (no record): its bytes are 0, its slots go to
+ * the clean copies */
+TEST(jump_slots_refused_unit)
+{
+    int perm[NF];
+    for (int i = 0; i < NF; i++)
+        perm[i] = i;
+    lay_out(perm);
+    memset(fnon, 0, sizeof fnon);
+    the_unit = NULL;
+    __perfinst_register_jumps(7, infos + 32, infos + NF);
+    for (int f = 0; f < NF; f++)
+        EXPECT_EQ(f < 32 ? 0 : (uintptr_t)&clean_code[f], slots[f]);
 }
