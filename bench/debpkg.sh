@@ -1,11 +1,12 @@
 #!/bin/bash
-# bench/debpkg.sh SRC[=VERSION] PROG [ARGS...] — a Debian source package
-# built as its maintainer builds it, with perfinst's counting flags added,
-# and analysed as it is packaged.
+# bench/debpkg.sh [--gcov] SRC[=VERSION] PROG [ARGS...] — a Debian source
+# package built as its maintainer builds it, with perfinst's counting flags
+# added, and analysed as it is packaged.
 #
 #   1. bench/fetch-debsrc.sh SRC; the tree copied to $CACHE/debpkg/SRC/;
 #   2. dpkg-buildpackage -us -uc -B with DEB_CFLAGS_APPEND="$(pkg-config
-#      --cflags perfinst) -fplugin-arg-perfinst-all=count" and
+#      --cflags perfinst) -fplugin-arg-perfinst-all=count" (and
+#      DEB_CXXFLAGS_APPEND, the same: a C++ package's CXXFLAGS) and
 #      DEB_LDFLAGS_APPEND="$(pkg-config --libs perfinst)" (build/'s
 #      perfinst-uninstalled.pc): the package's own flags (hardening,
 #      -ffile-prefix-map), its test suite (dh_auto_test, traces in pits/),
@@ -19,7 +20,17 @@
 #      pmopt --debug-file-directory=root/usr/lib/debug report of the
 #      stripped file compared with pmopt report of the unstripped file of
 #      the same build-id in the build tree (neither stripped nor compressed
-#      by dwz): "same" when every line after the heading agrees.
+#      by dwz): "same" when every line after the heading agrees;
+#   6. with --gcov, the exact-count check on the package's own test suite:
+#      perfinst's function counts over the traces of step 2 (every program
+#      and library of the build tree they name: projects/pi-entries.py)
+#      against gcov's of the package built again at the same path with
+#      DEB_CFLAGS_APPEND=--coverage and its tests run again
+#      (projects/gcov-entries.py; the counted tree set aside meanwhile,
+#      the .debs of $WORK then the coverage build's); compared by
+#      projects/entries-cmp.py, as bench/projects.sh does.  A test that
+#      feeds the programs random or time-dependent data differs between
+#      the two runs (gzip's: gcov's own counts differ from run to run).
 #
 #   CACHE   as bench/fetch-debsrc.sh (default /work/cache if it exists)
 #   WORK    where the package is built (default $CACHE/debpkg/SRC; emptied)
@@ -29,6 +40,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+gcov=0
+[ "${1:-}" != --gcov ] || { gcov=1; shift; }
 [ $# -ge 2 ] || { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 spec=$1 prog=$2
 shift 2
@@ -47,8 +60,9 @@ cp -a "$src" "$work/"
 tree=$work/$(basename "$src")
 export PKG_CONFIG_PATH=$B
 DEB_CFLAGS_APPEND="$(pkg-config --cflags perfinst) -fplugin-arg-perfinst-all=count"
+DEB_CXXFLAGS_APPEND=$DEB_CFLAGS_APPEND
 DEB_LDFLAGS_APPEND="$(pkg-config --libs perfinst)"
-export DEB_CFLAGS_APPEND DEB_LDFLAGS_APPEND
+export DEB_CFLAGS_APPEND DEB_CXXFLAGS_APPEND DEB_LDFLAGS_APPEND
 echo "debpkg: building $(basename "$tree") in $work (log: $work/build.log)"
 (cd "$tree" && PERFINST_OUT="$work/pits/%e.%p.pit" nice dpkg-buildpackage -us -uc -B) > "$work/build.log" 2>&1 ||
     { tail -20 "$work/build.log" >&2; echo "debpkg: dpkg-buildpackage failed" >&2; exit 1; }
@@ -69,26 +83,41 @@ echo "debpkg: $(ls "$work/pits" | wc -l) traces of the build and its tests in $w
 status=0
 [ $bad -eq 0 ] || status=1
 for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
-[ "$prog" != - ] || exit $status
-libs=$(find "$work/root" -path "$work/root/usr/lib/debug" -prune -o -name '*.so*' -type f -printf '%h\n' | sort -u | paste -sd:)
-LD_LIBRARY_PATH=$libs PERFINST_OUT="$work/run.pit" "$work/root/$prog" "$@" > "$work/run.out"
-for mod in $("$PMOPT" dump "$work/run.pit" | sed -n 's/.* MODULE .*path "\(.*\)"$/\1/p' | grep "^$work/root/" | sort -u); do
-    id=$(readelf -n "$mod" | awk '/Build ID:/ { print $3 }')
-    built=
-    while IFS= read -r f; do
-        if [ "$(readelf -n "$f" 2> /dev/null | awk '/Build ID:/ { print $3 }')" = "$id" ] && readelf -S "$f" | grep -q '\.debug_info'; then
-            built=$f
-            break
+if [ "$prog" != - ]; then
+    libs=$(find "$work/root" -path "$work/root/usr/lib/debug" -prune -o -name '*.so*' -type f -printf '%h\n' | sort -u | paste -sd:)
+    LD_LIBRARY_PATH=$libs PERFINST_OUT="$work/run.pit" "$work/root/$prog" "$@" > "$work/run.out"
+    for mod in $("$PMOPT" dump "$work/run.pit" | sed -n 's/.* MODULE .*path "\(.*\)"$/\1/p' | grep "^$work/root/" | sort -u); do
+        id=$(readelf -n "$mod" | awk '/Build ID:/ { print $3 }')
+        built=
+        while IFS= read -r f; do
+            if [ "$(readelf -n "$f" 2> /dev/null | awk '/Build ID:/ { print $3 }')" = "$id" ] && readelf -S "$f" | grep -q '\.debug_info'; then
+                built=$f
+                break
+            fi
+        done < <(find "$tree" -path "$tree/debian/*/usr" -prune -o -type f -perm -u+x -print -o -type f -name '*.so.*' -print)
+        [ -n "$built" ] || { echo "debpkg: ${mod#"$work"/}: no unstripped file of build-id $id in the build tree"; continue; }
+        "$PMOPT" --debug-file-directory="$work/root/usr/lib/debug" report "$mod" "$work/run.pit" 2> /dev/null | sed 1,2d > "$work/pkg.report"
+        "$PMOPT" report "$built" "$work/run.pit" 2> /dev/null | sed 1,2d > "$work/built.report"
+        if cmp -s "$work/pkg.report" "$work/built.report"; then
+            echo "debpkg: ${mod#"$work"/}: report through its -dbgsym the same as ${built#"$work"/}'s ($(wc -l < "$work/pkg.report") lines)"
+        else
+            echo "debpkg: ${mod#"$work"/}: report DIFFERS from ${built#"$work"/}'s (diff $work/pkg.report $work/built.report)"
+            status=1
         fi
-    done < <(find "$tree" -path "$tree/debian/*/usr" -prune -o -type f -perm -u+x -print -o -type f -name '*.so.*' -print)
-    [ -n "$built" ] || { echo "debpkg: ${mod#"$work"/}: no unstripped file of build-id $id in the build tree"; continue; }
-    "$PMOPT" --debug-file-directory="$work/root/usr/lib/debug" report "$mod" "$work/run.pit" 2> /dev/null | sed 1,2d > "$work/pkg.report"
-    "$PMOPT" report "$built" "$work/run.pit" 2> /dev/null | sed 1,2d > "$work/built.report"
-    if cmp -s "$work/pkg.report" "$work/built.report"; then
-        echo "debpkg: ${mod#"$work"/}: report through its -dbgsym the same as ${built#"$work"/}'s ($(wc -l < "$work/pkg.report") lines)"
-    else
-        echo "debpkg: ${mod#"$work"/}: report DIFFERS from ${built#"$work"/}'s (diff $work/pkg.report $work/built.report)"
-        status=1
-    fi
-done
+    done
+fi
+[ $gcov -eq 1 ] || exit $status
+python3 "$here/projects/pi-entries.py" "$PMOPT" "$tree" "$work"/pits/*.pit > "$work/pi.entries"
+mv "$tree" "$tree.count"
+cp -a "$src" "$work/"
+echo "debpkg: building $(basename "$tree") again with --coverage (log: $work/build-cov.log)"
+(cd "$tree" && DEB_CFLAGS_APPEND=--coverage DEB_CXXFLAGS_APPEND=--coverage DEB_LDFLAGS_APPEND=--coverage \
+    nice dpkg-buildpackage -us -uc -B) \
+    > "$work/build-cov.log" 2>&1 || { echo "debpkg: the --coverage build failed" >&2; status=1; }
+python3 "$here/projects/gcov-entries.py" "$tree" > "$work/gcov.entries"
+mv "$tree" "$tree.cov"
+mv "$tree.count" "$tree"
+read -r same both own _ < <(python3 "$here/projects/entries-cmp.py" "$work/gcov.entries" "$work/pi.entries" 2> "$work/entries.diff")
+echo "debpkg: function counts of the test suite = gcov's: $same of $both ($own less their inlined bodies)"
+sed 's/^/debpkg:   /' "$work/entries.diff"
 exit $status

@@ -380,27 +380,7 @@ spot_check() {
 for r in csv.DictReader(sys.stdin):
     if r["entries"]: print(r["linkage"], r["entries"], r.get("inlined") or 0)' >> "$PW/pi.entries"
     done
-    python3 - "$PW/gcov.entries" "$PW/pi.entries" "$P_SPOT" > "$PW/spot" << 'PY'
-import sys
-g, p = {}, {}       # gcov: name -> count; perfinst: name -> [entries, inlined]
-for l in open(sys.argv[1]):
-    k, v = l.rsplit(None, 1)
-    g[k] = g.get(k, 0) + int(v)
-for l in open(sys.argv[2]):
-    k, e, i = l.rsplit(None, 2)
-    t = p.setdefault(k, [0, 0])
-    t[0] += int(e)
-    t[1] += int(i)
-spot = sys.argv[3]
-both = sorted(set(g) & set(p))
-whole = [k for k in both if g[k] == p[k][0]]
-own = [k for k in both if g[k] != p[k][0] and g[k] == p[k][0] - p[k][1]]
-diff = [k for k in both if g[k] not in (p[k][0], p[k][0] - p[k][1])]
-print("%d %d %d %s %s %s" % (len(whole) + len(own), len(both), len(own), spot,
-                             p[spot][0] if spot in p else "-", g.get(spot, "-")))
-for k in diff[:20]:
-    print("differs: %s perfinst %d (%d inlined) gcov %d" % (k, p[k][0], p[k][1], g[k]), file=sys.stderr)
-PY
+    python3 "$here/projects/entries-cmp.py" "$PW/gcov.entries" "$PW/pi.entries" "$P_SPOT" > "$PW/spot"
 }
 
 # sample_tree: the call tree of the sampled run (pmopt report --tree) of
