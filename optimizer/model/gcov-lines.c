@@ -21,7 +21,10 @@
  * and the early inliner put the callee's body (PI_LINE_VIA: the call's
  * line on the body's blocks), the body's blocks are the call's line's
  * when entries are counted (not listed, and its loops not the line's), so
- * that the line is not entered again on the way back from the body.
+ * that the line is not entered again on the way back from the body.  A
+ * part GCC's early ipa-split cut off (PI_FUNC_PART) is entered from the
+ * lines gcov's whole function is on where the part begins
+ * (add_part_entry).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,13 +142,97 @@ static void end_lines(struct graph *g, uint32_t block)
     g->run = g->nl;
 }
 
+/* The lines site k lists in its last gcov block (after its last PI_LINE_END
+ * mark; the largest of each run of one file's lines, where gcov lists the
+ * block; not the lines of calls its inlined bodies came through; none if it
+ * is the function's last, which gcov lists under no line), added to block
+ * b, each a run of its own.  Returns how many, or -1. */
+static int add_last_lines(struct graph *g, const struct pi_unit_view *u, uint32_t k, uint32_t b)
+{
+    const struct pi_site *s = &u->sites[k];
+    uint32_t from = s->line_first, end = s->line_first + s->nlines;
+    int n = 0;
+    for (uint32_t i = s->line_first; i < end; i++)
+        if (!u->lines[i].file && u->lines[i].line == PI_LINE_END)
+            from = i + 1;
+    for (uint32_t i = from; i < end; i++)
+        if (!u->lines[i].file && u->lines[i].line == PI_LINE_LAST)
+            return 0; /* the function's last block: gcov lists it under no line */
+    /* the runs as add_function makes them: a file's run ends at another
+       file's line or a PI_LINE_RUN mark, not at a call's (PI_LINE_VIA) */
+    uint32_t file = 0, top = 0;
+    for (uint32_t i = from; i <= end; i++) {
+        const struct pi_line *l = i < end ? &u->lines[i] : NULL;
+        if (l && !l->file && l->line == PI_LINE_VIA) {
+            i++;
+            continue;
+        }
+        if (l && l->file && l->file == file) {
+            if (l->line > top)
+                top = l->line;
+            continue;
+        }
+        if (file) {
+            if (add_line(g, file, top, b))
+                return -1;
+            end_lines(g, b);
+            n++;
+        }
+        file = l && l->file ? l->file : 0;
+        top = l && l->file ? l->line : 0;
+    }
+    return n;
+}
+
+/* The lines gcov's whole function F is on where its part F.part.N (fn)
+ * begins: GCC's early ipa-split left a call of the part in a block of F
+ * (or of F's front inlined into a caller) that has no code of F's, and
+ * gcov's F goes on from the block before it, on that block's lines, into
+ * the part's first block.  An entry of the part into a line that block is
+ * on is no entry of the line in gcov's F (libuv's uv_timer_stop, a macro
+ * whose test stays in F and whose decrement went to the part: timer.c:105
+ * counted twice).  The lines go on a block b of their own that no arc
+ * enters, from which the part's entry arc then comes; b is UINT32_MAX when
+ * no call of the part is found in the unit.  Returns -1 when out of memory. */
+static int add_part_entry(struct graph *g, const struct pi_unit_view *u, const struct pi_func *fn, uint32_t *b)
+{
+    *b = UINT32_MAX;
+    const char *name = pi_unit_str(u, fn->name);
+    if (!name || !*name)
+        return 0;
+    for (uint32_t k = 0; k < u->hdr.nsites; k++) {
+        const struct pi_site *c = &u->sites[k];
+        const char *callee;
+        if (c->kind != PI_SITE_CALL || c->arg >= u->hdr.nsites || u->sites[c->arg].kind != PI_SITE_BLOCK ||
+            !(callee = pi_unit_str(u, c->region)) || strcmp(callee, name))
+            continue;
+        uint32_t cb = c->arg;
+        const struct pi_func *caller = &u->funcs[u->sites[cb].func];
+        if (*b == UINT32_MAX && add_block(g, 0, b))
+            return -1;
+        int n = add_last_lines(g, u, cb, *b);
+        if (n < 0)
+            return -1;
+        if (n) /* the call's block has code of F's: gcov's F goes on from it */
+            continue;
+        for (uint32_t a = caller->first_arc; a < caller->first_arc + caller->narcs; a++)
+            if (u->arcs[a].dst == cb && u->arcs[a].src != PI_NONE && u->sites[u->arcs[a].src].kind == PI_SITE_BLOCK &&
+                add_last_lines(g, u, u->arcs[a].src, *b) < 0)
+                return -1;
+    }
+    return 0;
+}
+
 /* gcov's blocks and arcs of function f (which has arcs). */
 static int add_function(struct graph *g, const struct pi_unit_view *u, const struct pi_func *fn,
                         const uint64_t *site, const uint64_t *arc)
 {
     uint32_t *first = malloc((fn->nsites ? fn->nsites : 1) * sizeof *first);
     uint32_t *last = malloc((fn->nsites ? fn->nsites : 1) * sizeof *last);
+    uint32_t part_entry = UINT32_MAX;
     if (!first || !last)
+        goto oom;
+    if ((fn->directives & PI_FUNC_PART) && add_part_entry(g, u, fn, &part_entry))
         goto oom;
     for (uint32_t k = 0; k < fn->nsites; k++) {
         const struct pi_site *s = &u->sites[fn->first_site + k];
@@ -206,6 +293,17 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
                 goto oom;
             b = nb;
         }
+        /* the part's entry block, where it has no line (the split's own
+           block, not in gcov's F): on the lines gcov's F is on there */
+        if (k == 0 && part_entry != UINT32_MAX && !g->b[b].lined) {
+            size_t n = g->nl;
+            for (size_t i = 0; i < n; i++)
+                if (g->l[i].block == part_entry) {
+                    if (add_line(g, g->l[i].file, g->l[i].line, b))
+                        goto oom;
+                    end_lines(g, b);
+                }
+        }
         end_lines(g, b);
         last[k] = b;
     }
@@ -215,7 +313,7 @@ static int add_function(struct graph *g, const struct pi_unit_view *u, const str
         uint32_t d = x->dst == PI_NONE ? UINT32_MAX : x->dst - fn->first_site;
         if (d == UINT32_MAX || (s != UINT32_MAX && last[s] == UINT32_MAX) || first[d] == UINT32_MAX)
             continue; /* to the exit: no line is entered */
-        uint32_t from = s == UINT32_MAX ? UINT32_MAX : last[s];
+        uint32_t from = s == UINT32_MAX ? part_entry : last[s];
         if (x->flags & PI_ARC_BLOCK) {
             /* gcov's block on the edge; or (PI_ARC_PHI) not gcov's: the
                line of a PHI argument, counted by the edge's executions (a
