@@ -370,18 +370,15 @@ spot_check() {
     local e tr
     : > "$PW/pi.entries"
     # the test programs too: the training may run one (snappy_unittest),
-    # and gcov counts the COMDAT functions its own objects hold.  A row
-    # whose linkage is F.part.N (F's ipa-split rest, F's front inlined
-    # into every caller) holds F's entries: gcov's F (libuv's
-    # uv__signal_stop, left out of the check before)
+    # and gcov counts the COMDAT functions its own objects hold
     for e in $(exes count) $(test_exes count); do
         tr=$(traces_of "$e" "$PW/count.train")
         [ -n "$tr" ] || continue
         # shellcheck disable=SC2086
         "$PMOPT" report --format=csv --by=function "$e" $tr 2>> "$PW/pi.err" |
-            python3 -c 'import csv,re,sys
+            python3 -c 'import csv,sys
 for r in csv.DictReader(sys.stdin):
-    if r["entries"]: print(re.sub(r"\.part\.[0-9]+$", "", r["linkage"]), r["entries"], r.get("inlined") or 0)' >> "$PW/pi.entries"
+    if r["entries"]: print(r["linkage"], r["entries"], r.get("inlined") or 0)' >> "$PW/pi.entries"
     done
     python3 "$here/projects/entries-cmp.py" "$PW/gcov.entries" "$PW/pi.entries" "$P_SPOT" > "$PW/spot"
 }
