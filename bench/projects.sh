@@ -38,7 +38,7 @@
 #
 #   --record   append the table to bench/RESULTS.md
 #   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2
-#              zlib tinyxml2 cmark expat busybox flac mimalloc opus tcl mawk libgit2)
+#              zlib tinyxml2 cmark expat busybox flac mimalloc opus tcl mawk libgit2 yaml-cpp)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --shifts N the relink's and BOLT's I1 misses also at N shifts (default
 #              8; 1: as built only): the relink's programs relinked again
