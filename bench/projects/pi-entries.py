@@ -13,7 +13,9 @@ mod_re = re.compile(r' MODULE .*path "(.*)"$')
 traces = collections.defaultdict(list)      # module path -> traces naming it
 bad = 0
 for t in pits:
-    r = subprocess.run([pmopt, "dump", t], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # (a trace holds the program's arguments, in no particular encoding)
+    r = subprocess.run([pmopt, "dump", t], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       encoding="utf-8", errors="surrogateescape")
     if r.returncode != 0:
         bad += 1
         continue
@@ -24,7 +26,7 @@ if bad:
     print("pi-entries: %d unreadable traces left out" % bad, file=sys.stderr)
 for m in sorted(traces):
     r = subprocess.run([pmopt, "report", "--format=csv", "--by=function", m] + traces[m],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
     if r.returncode != 0:
         print("pi-entries: pmopt report %s failed: %s" % (m, r.stderr.strip().splitlines()[-1:]), file=sys.stderr)
         continue

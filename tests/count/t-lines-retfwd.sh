@@ -8,26 +8,7 @@
 # a later `return 0;`, 25), not to the forwarder; a label block every goto runs
 # (@bad) keeps their count; every line gcov -O2 lists has its count.
 . "$PERFINST_TOP/tests/lib.sh"
-command -v gcov > /dev/null || skip "gcov not installed"
-cp "$T/count/retfwd.c" .
-pi_cc -O2 -g -fplugin-arg-perfinst-all=count -c retfwd.c -o rf.o
-pi_ld -O2 -o rf rf.o
-PERFINST_OUT=rf.pit ./rf 100 > out || fail "retfwd failed"
-gcc -O2 --coverage retfwd.c -o cov2 && ./cov2 100 > cov2.out
-assert_eq "the same output as the gcov build" "$(cat cov2.out)" "$(cat out)"
-lines() {
-    gcov -t "$1" 2> /dev/null |
-        awk -F: '/^ *-: *0:Source:/ { src = $4 } src ~ /(^|\/)retfwd\.c$/ && $1 !~ /-/ && $2 + 0 > 0 { c = $1; gsub(/[ *]/, "", c); if (c ~ /^(#####|=====)$/) c = 0; print $2 + 0, c }' |
-        sort -n
-}
-lines cov2-retfwd.gcda > gcov2.lines
-[ "$(wc -l < gcov2.lines)" -gt 20 ] || fail "gcov -O2 gave $(wc -l < gcov2.lines) lines"
-"$PMOPT" report --by=line --format=csv rf rf.pit | awk -F, 'NR > 1 && $2 ~ /(^|\/)retfwd\.c$/ { print $3, $1 }' | sort -n > pi.lines
-awk 'NR == FNR { p[$1] = $2; next } !($1 in p) || p[$1] != $2 { print "line " $1 ": gcov -O2 " $2 ", pmopt " (($1 in p) ? p[$1] : "none") }' \
-    pi.lines gcov2.lines > diff.txt
-[ ! -s diff.txt ] || { cat diff.txt; fail "line counts differ from gcov -O2's"; }
-ok "the $(wc -l < gcov2.lines) lines gcov -O2 lists: pmopt lists each with its count"
-at() { awk -v l="$(grep -n -F -- "$1" retfwd.c | cut -d: -f1)" '$1 == l { print $2 }' pi.lines; }
+. "$T/count/gcov-lines-fixture.sh" retfwd.c rf
 # (none of the three is a line gcov -O2 lists: the returns are one; gcov
 # -O0 lists them with these counts)
 assert_eq "cmd's never-run return 0 (about is 0 on every call): 0, as gcov -O0 (was 100)" 0 "$(at '@never')"
