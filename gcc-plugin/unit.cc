@@ -851,9 +851,9 @@ void pi_unit_prepare(void)
        checkers take them for new exports).  With -flto no unit emits
        infos (fnon is cc1's: pass-split), and a partition may not hold the
        labels: none passed */
-    tree jt = build_array_type(char_type_node, NULL_TREE);
     tree jstart = null_pointer_node, jstop = null_pointer_node;
     if (!flag_lto) {
+        tree jt = build_array_type(char_type_node, NULL_TREE);
         static const char range[] = "\t.pushsection " PI_JUMPINFO_SECTION ",\"a\",@progbits\n"
                                     "\t.balign 4\n" PI_JUMPINFO_LO ":\n"
                                     "\t.subsection 2\n" PI_JUMPINFO_HI ":\n\t.popsection\n";
@@ -870,7 +870,7 @@ void pi_unit_prepare(void)
         jstop = fold_convert(ptr_type_node, build_fold_addr_expr(jstop));
     }
     /* the unit, the per-function switches the split functions test at
-       entry and the module's jump slots, in one call (one lock) */
+       entry and its jump slots, in one call (one lock) */
     tree reg = runtime_fn("__perfinst_register_unit2",
                           build_function_type_list(void_type_node, u32, u64, u32, getter_ptr,
                                                    integer_ptr_type_node, ptr_type_node, u32,
