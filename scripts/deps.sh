@@ -12,8 +12,9 @@ set -e
 # lcov (genhtml), gcovr, tesseract-ocr (reads the speedscope screenshots);
 # python3-dev and python3-setuptools: a Python extension module built by
 # setuptools (tests/adopt/t-python.sh); strace: the system calls of a
-# counted process's start (tests/runtime/t-signal.sh).
-pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 python3-dev python3-setuptools clang libclang-rt-14-dev chromium groff-base man-db autoconf automake cmake meson ninja-build golang-go golang-github-google-pprof-dev nodejs lcov gcovr tesseract-ocr strace"
+# counted process's start (tests/runtime/t-signal.sh); dwz: a -dbgsym
+# package's supplementary debug file (tests/pmopt/t-dwz.sh).
+pkgs="gcc g++ make gcc-12-plugin-dev libelf-dev libdwarf-dev libiberty-dev zlib1g-dev pkg-config binutils lld ccache valgrind python3 python3-dev python3-setuptools clang libclang-rt-14-dev chromium groff-base man-db autoconf automake cmake meson ninja-build golang-go golang-github-google-pprof-dev nodejs lcov gcovr tesseract-ocr strace dwz"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
