@@ -28,20 +28,25 @@
  * unit is unloaded: the runtime learns each slot at its thread's first miss
  * there (slot[0] is 0 until then, and slot[2] with it) and keeps it in the
  * thread's list.
- * A site that calls more targets in turn than the ways hold (nginx's
- * access-log handlers, its phase checkers: ten and fourteen; four in turn
- * miss the two ways at 5 calls of 6) would pay the miss path, 100 to 190
- * instructions, at most calls.  Once a slot has missed over 8 times as
- * often as its ways were hit, over a window of 256 misses, it is saturated
- * (four targets in turn, which the victims take, miss 5 calls of 6 and
- * stay exact; five or more miss every call), unless PERFINST_ICALL=exact:
- * slot[2] holds PI_ICALL_SAT (no function's address) and slot[3] counts down the misses to the next sample; the stub's first
- * instructions (or pi_icall_miss's first test) count a miss down and
- * return.  Each sample adds to the pair (site, its target) the misses since
- * the last sample, the period: 32 to 95, drawn at random, so that a
- * rotation cannot alias with it.  slot[0] still counts its target's hits
- * exactly.  The site's pairs are then estimates, flagged PI_ICALL_SAMPLED
- * in the trace (tests/count/t-icall-sampled.sh).
+ * A miss costs 100 to 190 instructions (the stub, this C path, a table
+ * update when a target leaves the victims): at a site of many targets in
+ * turn (nginx's access-log handlers, its phase checkers: ten and fourteen)
+ * or of a few in an order the data gives (json-c's per-type serialisers:
+ * six) most of what counting costs.  So once a slot's ways were hit fewer
+ * than 3 times a miss, over a window of 256 misses (over a quarter of its
+ * calls missed: three targets in turn miss a third, four half, five or
+ * more every call), it is saturated, unless PERFINST_ICALL=exact:
+ * slot[2] holds PI_ICALL_SAT (no function's address) and slot[3] counts
+ * down the misses to the next sample; the stub's first instructions (or
+ * pi_icall_miss's first test) count a miss down and return.  Each sample
+ * adds to the pair (site, its target) the misses since the last sample,
+ * the period: 32 to 95, drawn at random, so that a rotation cannot alias
+ * with it.  Way 0 keeps the target of the four ways that was hit most and
+ * still counts its hits exactly (a dominant target that the others evict
+ * stays exact, and costs a hit).  Every PI_ICALL_REJUDGE samples the slot
+ * goes back to two exact ways and is judged again (sampled_miss).  The
+ * site's pairs are then estimates,
+ * flagged PI_ICALL_SAMPLED in the trace (tests/count/t-icall-sampled.sh).
  * At exit every pair becomes an ICALL record (type 58) with the run-time
  * target; pmopt maps it to a function of the program and adds the arc
  * (caller, callee, calls) to the call graph it orders.  A pair that finds
@@ -57,7 +62,9 @@
 
 #define PI_MAX_ICALLS 8192 /* power of two */
 #define PI_ICALL_SAT 1       /* slot[2] of a saturated slot: no function's address */
-#define PI_ICALL_WINDOW 256  /* misses in none of the four ways before a slot is judged */
+#define PI_ICALL_WINDOW 256  /* misses of the two ways before a slot is judged */
+#define PI_ICALL_HITS_PER_MISS 3 /* fewer hits a miss in a window: sampled */
+#define PI_ICALL_REJUDGE 128 /* samples before a saturated slot is judged again */
 #define PI_ICALL_PERIOD_MIN 32
 #define PI_ICALL_PERIOD_SPAN 64
 
@@ -134,6 +141,7 @@ struct cache_ref {
     uint64_t hits;         /* the ways' hits in the window */
     uint32_t period;       /* saturated: the misses the next sample stands for */
     uint32_t rng;          /* saturated: the periods' generator */
+    uint32_t samples;      /* saturated: samples taken since it was judged */
 };
 #define CHUNK_REFS 126
 struct cache_chunk {
@@ -177,6 +185,7 @@ static struct cache_ref *remember(uint64_t *slot, uint64_t unit_id, uint32_t sit
     r->misses = 0;
     r->hits = 0;
     r->period = 0;
+    r->samples = 0;
     r->rng = (uint32_t)site * 2654435761u | 1;
     if (!(__atomic_load_n(&ref_units, __ATOMIC_RELAXED) & unit_bit(unit_id)))
         __atomic_fetch_or(&ref_units, unit_bit(unit_id), __ATOMIC_RELAXED);
@@ -195,35 +204,58 @@ static uint32_t next_period(struct cache_ref *r)
     return PI_ICALL_PERIOD_MIN + (x >> 8) % PI_ICALL_PERIOD_SPAN;
 }
 
-/* R's slot has missed all four ways PI_ICALL_WINDOW times and its evicted
- * targets had few hits: the hits held go to the table, the victims are
- * emptied, and the slot samples its misses from here on; TARGET, this
- * miss's, takes way 0. */
+/* R's slot has missed PI_ICALL_WINDOW times with too few hits: the slot
+ * samples its misses from here on.  Way 0 keeps, with its hits, the target
+ * of the four ways that was hit most (a site whose one target takes most
+ * of its calls among others that rotate keeps counting that one exactly,
+ * at the hit's cost); the other three's hits and this miss's call of
+ * TARGET go to the table, and the victims are emptied. */
 static void saturate(struct cache_ref *r, uint64_t target, uint64_t *slot)
 {
-    for (int w = 0; w < 2; w++) {
-        if (r->victim[w][1])
-            icall_add(r->unit_id, r->site, r->victim[w][0], r->victim[w][1], PI_ICALL_SAMPLED);
-        r->victim[w][0] = r->victim[w][1] = 0;
+    uint64_t way[4][2] = {{slot[0], slot[1]}, {slot[2], slot[3]}, {r->victim[0][0], r->victim[0][1]},
+                          {r->victim[1][0], r->victim[1][1]}};
+    int keep = 0, held = 0;
+    for (int w = 0; w < 4; w++) {
+        if (way[w][1] && way[w][0] == target) /* (a victim: this call is its hit) */
+            way[w][1]++, held = 1;
+        if (way[w][1] > way[keep][1])
+            keep = w;
     }
-    for (int w = 0; w < 4; w += 2)
-        if (slot[w + 1])
-            icall_add(r->unit_id, r->site, slot[w], slot[w + 1], PI_ICALL_SAMPLED);
+    for (int w = 0; w < 4; w++)
+        if (w != keep && way[w][1])
+            icall_add(r->unit_id, r->site, way[w][0], way[w][1], PI_ICALL_SAMPLED);
+    if (!held)
+        icall_add(r->unit_id, r->site, target, 1, PI_ICALL_SAMPLED);
+    r->victim[0][0] = r->victim[0][1] = r->victim[1][0] = r->victim[1][1] = 0;
     r->period = next_period(r);
-    slot[0] = target;
-    slot[1] = 1;
+    slot[0] = way[keep][0];
+    slot[1] = way[keep][1];
     slot[2] = PI_ICALL_SAT;
     slot[3] = r->period;
 }
 
 /* A miss of a saturated slot whose countdown ran out: TARGET stands for
  * the period's misses.  R may be another slot's (my_refs is direct-mapped):
- * then the mean period. */
+ * then the mean period.  Every PI_ICALL_REJUDGE samples the slot of R goes
+ * back to two ways, exact, to be judged again over a window: a site whose
+ * calls rotate in one phase of the program and keep to two targets in the
+ * next (Lua's calls of its C functions) does not stay sampled, with one
+ * way, for good. */
 static void sampled_miss(struct cache_ref *r, uint64_t unit_id, uint32_t site, uint64_t target, uint64_t *slot)
 {
     int mine = r && r->slot == slot;
     uint32_t n = mine && r->period ? r->period : PI_ICALL_PERIOD_MIN + PI_ICALL_PERIOD_SPAN / 2;
     icall_add(unit_id, site, target, n, PI_ICALL_SAMPLED);
+    if (mine && ++r->samples == PI_ICALL_REJUDGE) {
+        r->samples = 0;
+        r->misses = 0;
+        r->hits = 0;
+        r->seen[0] = slot[1];
+        r->seen[1] = 0;
+        slot[3] = 0;
+        slot[2] = 0; /* (last: the stub tests slot[2] first) */
+        return;
+    }
     slot[3] = mine ? (r->period = next_period(r)) : n;
 }
 
@@ -302,10 +334,11 @@ __attribute__((visibility("hidden"))) int pi_icall_miss(uint64_t unit_id, uint32
     if (slot[0] == 0 && (!my_chunk || my_chunk->n == CHUNK_REFS))
         return 1;
     if (slot[0] != 0 && r && r->slot == slot) {
-        /* over 8 misses a hit in a window: sampled from here on */
+        /* over a quarter of the calls in a window missed: sampled from
+           here on */
         r->hits += slot[1] - r->seen[0] + slot[3] - r->seen[1];
         if (++r->misses == PI_ICALL_WINDOW && !pi.icall_exact) {
-            if (r->hits * 8 < PI_ICALL_WINDOW) {
+            if (r->hits < (uint64_t)PI_ICALL_HITS_PER_MISS * PI_ICALL_WINDOW) {
                 saturate(r, target, slot);
                 return 0;
             }

@@ -1,6 +1,8 @@
 # An indirect call site rotating over more targets than the inline cache's
 # two ways (runtime/icall.c: two victim ways per slot in the runtime):
-# icall3.c's call() over three targets, then four, then two.  Every pair
+# icall3.c's call() over three targets, then four, then two.  With
+# PERFINST_ICALL=exact (by default such a site, whose calls miss the ways
+# more than a quarter of the time, is sampled: checked last) every pair
 # (site, target) is counted exactly, and (under callgrind) the runtime's
 # table of pairs is updated only when the trace is written — once per
 # target still held, four — not at every miss of the rotation (two ways
@@ -12,7 +14,7 @@
 . "$PERFINST_TOP/tests/lib.sh"
 pi_cc -O2 -fplugin-arg-perfinst-all=count -c "$T/count/icall3.c" -o icall3.o
 pi_ld -O2 -o icall3 icall3.o
-PERFINST_OUT=t.pit ./icall3 > out || fail "icall3 failed"
+PERFINST_ICALL=exact PERFINST_OUT=t.pit ./icall3 > out || fail "icall3 failed"
 assert_eq "output" "sum 23490500" "$(cat out)"
 icalls() { # TRACE: "TARGET COUNT" per ICALL record, link-time targets
     "$PMOPT" merge -o m.pit "$1" > /dev/null
@@ -25,9 +27,20 @@ icalls t.pit > got
 printf '%s\n' "$f 3000" "$g 3000" "$h 2000" "$k 1000" | sort > want
 diff want got || fail "ICALL pairs: want f 3000, g 3000, h 2000, k 1000"
 ok "f 3000, g 3000, h 2000, k 1000 calls through one site, exact"
+# by default: sampled from the 256th miss (a third of the first turns'
+# calls miss), each pair flagged, the estimates adding up to the 9,000 calls
+rm -f m.pit s.pit
+PERFINST_OUT=s.pit ./icall3 > out || fail "icall3 failed, sampled"
+assert_eq "sampled: output" "sum 23490500" "$(cat out)"
+"$PMOPT" merge -o m.pit s.pit > /dev/null
+"$PMOPT" dump m.pit | grep ' ICALL ' > sampled
+assert_eq "sampled: four pairs, each an estimate" 4 "$(grep -c ' (sampled: an estimate)$' sampled)"
+total=$(sed 's/.* count \([0-9]*\).*/\1/' sampled | awk '{ n += $1 } END { print n }')
+[ "$total" -gt 8550 ] && [ "$total" -lt 9450 ] || fail "sampled: the estimates add up to $total calls, want 9000 within 5 %"
+ok "sampled: four estimates, $total calls in all for 9000"
 command -v valgrind > /dev/null || skip "no valgrind for the table's updates"
 rm -f t.pit
-PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icall3 > /dev/null 2> vg.err ||
+PERFINST_ICALL=exact PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icall3 > /dev/null 2> vg.err ||
     { cat vg.err >&2; fail "icall3 under callgrind"; }
 calls() { # FUNCTION: its calls in cg.out
     awk -v f="$1" '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
