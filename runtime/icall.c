@@ -45,8 +45,8 @@
  * still counts its hits exactly (a dominant target that the others evict
  * stays exact, and costs a hit).  Every PI_ICALL_REJUDGE samples the slot
  * goes back to two exact ways and is judged again (sampled_miss).  The
- * site's pairs are then estimates,
- * flagged PI_ICALL_SAMPLED in the trace (tests/count/t-icall-sampled.sh).
+ * site's pairs are then estimates, flagged PI_ICALL_SAMPLED in the trace
+ * (tests/count/t-icall-sampled.sh).
  * At exit every pair becomes an ICALL record (type 58) with the run-time
  * target; pmopt maps it to a function of the program and adds the arc
  * (caller, callee, calls) to the call graph it orders.  A pair that finds
