@@ -40,6 +40,18 @@ assert_not_contains() {
     if grep -Eq -- "$3" "$2"; then grep -E -- "$3" "$2" | head >&2; fail "$1: a line matches /$3/ in $2"; fi
     ok "$1"
 }
+# cg_calls OUT CALLEE [CALLER]: the calls of the function CALLEE (its
+# name as callgrind writes it) in the callgrind output OUT, from every
+# caller or only from CALLER; callgrind names a function once, then by its
+# number alone
+cg_calls() {
+    awk -v want="$2" -v from="${3:-}" '
+        /^c?fn=/ { x = $0; sub(/^c?fn=/, "", x); id = x; sub(/\).*/, ")", id); nm = x; sub(/^\([0-9]+\) ?/, "", nm)
+                   if (nm != "") name[id] = nm
+                   if ($0 ~ /^cfn=/) callee = name[id]; else caller = name[id] }
+        /^calls=/ && callee == want && (from == "" || caller == from) { split($1, a, "="); n += a[2] }
+        END { print n + 0 }' "$1"
+}
 # Golden files (tests/DIR/golden/NAME): where the order and the content of
 # an output matter, the test compares all of it with a file kept beside the
 # test, rather than grepping for lines.

@@ -66,9 +66,6 @@ PERFINST_OUT=v.%p.pit valgrind --tool=callgrind --callgrind-out-file=cg.%p.out .
     { cat vg.err >&2; fail "icallcache under callgrind"; }
 # (callgrind's profile of the fork child starts with the parent's counts)
 misses=$(for f in cg.*.out; do
-    awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
-         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
-         /^calls=/ && (callee == "__perfinst_icall_miss2" || callee == "__perfinst_icall_stub") { split($1, c, "="); n += c[2] }
-         END { print n + 0 }' "$f"
+    echo $(($(cg_calls "$f" __perfinst_icall_miss2) + $(cg_calls "$f" __perfinst_icall_stub)))
 done | tr '\n' ' ')
 assert_eq "calls of the miss path: 3 per thread, 4 threads (parent; the child inherited them, none of its own)" "12 12 " "$misses"

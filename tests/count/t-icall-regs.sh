@@ -37,13 +37,7 @@ PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icall
     { cat vg.err >&2; fail "icallregs under callgrind"; }
 assert_eq "under valgrind too" "calls 1000 wrong 0" "$(cat vout)"
 # stub_calls FN: the calls of FN by the stub
-stub_calls() {
-    awk -v want="$1" '/^c?fn=\([0-9]+\)/ { id = $1; sub(/^c?fn=/, "", id); if (NF > 1) name[id] = $2 }
-        /^fn=/ { id = $1; sub(/^fn=/, "", id); caller = name[id] }
-        /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
-        /^calls=/ && caller == "__perfinst_icall_stub" && callee == want { split($1, c, "="); n += c[2] }
-        END { print n + 0 }' cg.out
-}
+stub_calls() { cg_calls cg.out "$1" __perfinst_icall_stub; }
 misses=$(stub_calls pi_icall_miss)
 [ "$misses" -gt 100 ] || fail "the stub called the miss $misses times, want more than 100"
 ok "the stub called the runtime's miss (general registers only) $misses times"

@@ -24,10 +24,7 @@ command -v valgrind > /dev/null || skip "no valgrind for the miss path's calls"
 [ -z "${PERFINST_SANITIZE:-}" ] || skip "a sanitizer build: its stub takes the whole miss path"
 PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icallphase > /dev/null 2> vg.err ||
     { cat vg.err >&2; fail "icallphase under callgrind"; }
-stub=$(awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
-         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
-         /^calls=/ && callee == "__perfinst_icall_stub" { split($1, c, "="); n += c[2] }
-         END { print n + 0 }' cg.out)
+stub=$(cg_calls cg.out __perfinst_icall_stub)
 # the first phase's misses (at least the four fifths its one sampled way
 # misses), then at most 128 samples of at most 95 misses before the slot is
 # judged again, and the two ways' first misses; sampled for good, the

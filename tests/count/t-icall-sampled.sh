@@ -76,18 +76,12 @@ assert_contains "a bad PERFINST_ICALL is said" err "^perfinst: PERFINST_ICALL=bo
 # PERFINST_ICALL=exact it calls it at every miss of the four
 command -v valgrind > /dev/null || skip "no valgrind for the miss path's calls"
 [ -z "${PERFINST_SANITIZE:-}" ] || skip "a sanitizer build: its stub takes the whole miss path"
-calls() { # CALLGRIND-OUT FUNCTION: its calls
-    awk -v f="$2" '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
-         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
-         /^calls=/ && callee == f { split($1, c, "="); n += c[2] }
-         END { print n + 0 }' "$1"
-}
 for how in sampled exact; do
     PERFINST_ICALL=$how PERFINST_OUT=v-$how.pit valgrind --tool=callgrind --callgrind-out-file=cg-$how.out \
         ./rot-final $N > /dev/null 2> vg.err || { cat vg.err >&2; fail "icallrot under callgrind"; }
 done
-stub=$(calls cg-sampled.out __perfinst_icall_stub) miss=$(calls cg-sampled.out pi_icall_miss)
-xstub=$(calls cg-exact.out __perfinst_icall_stub) xmiss=$(calls cg-exact.out pi_icall_miss)
+stub=$(cg_calls cg-sampled.out __perfinst_icall_stub) miss=$(cg_calls cg-sampled.out pi_icall_miss)
+xstub=$(cg_calls cg-exact.out __perfinst_icall_stub) xmiss=$(cg_calls cg-exact.out pi_icall_miss)
 echo "sampled: stub calls $stub, pi_icall_miss calls $miss; exact: $xstub, $xmiss"
 # (sampled, wide's way 0 keeps one target: a tenth of its calls hit;
 # narrow's a third)

@@ -42,14 +42,8 @@ command -v valgrind > /dev/null || skip "no valgrind for the table's updates"
 rm -f t.pit
 PERFINST_ICALL=exact PERFINST_OUT=v.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./icall3 > /dev/null 2> vg.err ||
     { cat vg.err >&2; fail "icall3 under callgrind"; }
-calls() { # FUNCTION: its calls in cg.out
-    awk -v f="$1" '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name[id] = $2 }
-         /^cfn=/ { id = $1; sub(/^cfn=/, "", id); callee = name[id] }
-         /^calls=/ && callee == f { split($1, c, "="); n += c[2] }
-         END { print n + 0 }' cg.out
-}
 # the miss path: __perfinst_icall_miss2 (clean-copies=all's cache, a call in
 # GIMPLE) or __perfinst_icall_stub (clean-copies=final's, the default: one asm)
-misses=$(($(calls __perfinst_icall_miss2) + $(calls __perfinst_icall_stub)))
+misses=$(($(cg_calls cg.out __perfinst_icall_miss2) + $(cg_calls cg.out __perfinst_icall_stub)))
 assert_eq "misses of the two ways (the miss path's calls)" 4337 "$misses"
-assert_eq "table updates ($misses misses of the inline ways)" 4 "$(calls icall_add)"
+assert_eq "table updates ($misses misses of the inline ways)" 4 "$(cg_calls cg.out icall_add)"

@@ -48,15 +48,7 @@ PERFINST_OUT=t.pit valgrind --tool=callgrind --callgrind-out-file=cg.out ./m ./l
     { cat vg.err; fail "the program under callgrind"; }
 assert_eq "fa's entries" 100000 "$(function_entries libab.so t.pit fa)"
 assert_eq "fb's entries" 100000 "$(function_entries libab.so t.pit fb)"
-# calls_of CG FUNC: FUNC's calls, from callgrind's cfn=/calls= lines (a
-# name given once, then by its number)
-calls_of() {
-    awk -v f="$2" '/^c?fn=/ { x = $0; sub(/^c?fn=/, "", x); id = x; sub(/\).*/, ")", id); nm = x; sub(/^\([0-9]+\) ?/, "", nm)
-                    if (nm != "") name[id] = nm; if ($0 ~ /^cfn=/) callee = name[id] }
-         /^calls=/ && callee == f { split($1, a, "="); n += a[2] }
-         END { print n + 0 }' "$1"
-}
-stub_calls() { calls_of "$1" __perfinst_ctr_base_stub; }
+stub_calls() { cg_calls "$1" __perfinst_ctr_base_stub; }
 # INCL CG FUNC: FUNC's inclusive instructions
 incl() { callgrind_annotate --inclusive=yes --threshold=100 "$1" 2> /dev/null | awk -v f="$2" '$0 ~ f" \\[" { gsub(",", "", $1); print $1; exit }'; }
 assert_eq "two units of one module, 200,000 calls: the stub called once (the slot filled)" 1 "$(stub_calls cg.out)"
@@ -87,7 +79,7 @@ assert_eq "each module's counts: every thread's, the early one's too, the first 
 # shellcheck disable=SC2086
 PERFINST_OUT=s1.pit valgrind --tool=callgrind --callgrind-out-file=cg.one ./slots ./lib1.so > out1 2> vg.err ||
     { cat vg.err; fail "ctrslots, one module, under callgrind"; }
-one=$(calls_of cg.one scan_relocs) nine=$(calls_of cg.slots scan_relocs)
+one=$(cg_calls cg.one scan_relocs) nine=$(cg_calls cg.slots scan_relocs)
 [ "$one" -gt 0 ] && [ $((nine - one)) -le $((2 * 9 + one)) ] ||
     fail "relocation tables scanned: $one with one module, $nine with nine and one loaded again (over 2 a module)"
 ok "relocation tables scanned: $one with one module, $nine with nine and one loaded again"

@@ -73,20 +73,13 @@ readelf -d "$PERFINST_TOP/build/libperfinst.so" | sed -n 's/.*(NEEDED).*\[\(.*\)
 assert_eq "libperfinst.so needs libc and the loader only" "ld-linux-x86-64.so.2 libc.so.6" "$(tr '\n' ' ' < needed | sed 's/ $//')"
 assert_not_contains "no unwinder of libgcc's" <(nm -D --undefined-only "$PERFINST_TOP/build/libperfinst.so") "_Unwind_"
 
-# calls of FUNCTION in callgrind output FILE (by callers' calls= lines)
-called() {
-    awk -v want="$2" '/^c?fn=/ { f = $0; sub(/^c?fn=\([0-9]+\) ?/, "", f); split($1, a, ")"); id = a[1] ")"; sub(/^c?fn=/, "", id);
-                                 if (f != "") nm[id] = f; if ($0 ~ /^cfn=/) callee = nm[id] }
-                       /^calls=/ && callee == want { split($1, x, "="); n += x[2] }
-                       END { print n + 0 }' "$1"
-}
 # PERFINST_OUT=/dev/null: the device is opened, no trace is made
 PERFINST_OUT=/dev/null valgrind --tool=callgrind --callgrind-out-file=cg.null ./prog > /dev/null 2> vg.err ||
     { cat vg.err; fail "prog under callgrind, PERFINST_OUT=/dev/null"; }
-assert_eq "PERFINST_OUT=/dev/null: no record made" 0 "$(called cg.null pi_icall_write)"
-assert_eq "a file: its records made" 1 "$(called cg.on pi_icall_write)"
-assert_eq "count only: the probes' cost is not measured" 0 "$(called cg.on measure_probe_cost)"
-assert_eq "a trace of a few hundred bytes: no slicing tables" 0 "$(called cg.on make_crc_tables)"
+assert_eq "PERFINST_OUT=/dev/null: no record made" 0 "$(cg_calls cg.null pi_icall_write)"
+assert_eq "a file: its records made" 1 "$(cg_calls cg.on pi_icall_write)"
+assert_eq "count only: the probes' cost is not measured" 0 "$(cg_calls cg.on measure_probe_cost)"
+assert_eq "a trace of a few hundred bytes: no slicing tables" 0 "$(cg_calls cg.on make_crc_tables)"
 
 # a threshold event in a thread the program started: its stack through
 # the runtime's unwinder, C < B < worker; with a cycles region the probes'
@@ -98,7 +91,7 @@ assert_contains "2 events in the thread" ts.out "^events 2, sum 100$"
 assert_contains "the thread's stack: C < B < worker" ts.out "^event 1: C<B<worker$"
 PERFINST_OUT=/dev/null valgrind --tool=callgrind --callgrind-out-file=cg.ts ./ts cycles > /dev/null 2> vg.err ||
     { cat vg.err; fail "ts cycles under callgrind"; }
-assert_eq "a cycles region: the probes' cost measured once" 1 "$(called cg.ts measure_probe_cost)"
+assert_eq "a cycles region: the probes' cost measured once" 1 "$(cg_calls cg.ts measure_probe_cost)"
 # a trace past 4 KiB (a unit of 1,000 counters): its CRCs right
 { echo 'int big(int x) {'; for i in $(seq 1000); do echo "    if (x == $i) return $((i * 3));"; done; echo '    return 0; }'
   echo 'int main(int argc, char **argv) { (void)argv; return big(argc) == 3 ? 0 : 1; }'; } > big.c
@@ -107,7 +100,7 @@ pi_ld -O0 -o big big.o
 PERFINST_OUT=big.pit valgrind --tool=callgrind --callgrind-out-file=cg.big ./big 2> vg.err || { cat vg.err; fail "big under callgrind"; }
 [ "$(stat -c %s big.pit)" -gt 4096 ] || fail "big.pit is not over 4 KiB"
 # (its COUNTS record by carry-less multiplication where the CPU has it)
-t=$(called cg.big make_crc_tables)
+t=$(cg_calls cg.big make_crc_tables)
 [ "$t" -le 1 ] || fail "a trace past 4 KiB: the slicing tables made $t times"
 # a hundred units' small records: past 2 KiB byte by byte the tables are made,
 # once, and the CRCs of the records before and after are right
@@ -117,7 +110,7 @@ for u in $(seq 100); do printf 'int f%d(int x) { return x > %d ? x * 3 : x + 1; 
 pi_cc -O2 -fplugin-arg-perfinst-all=count -fplugin-arg-perfinst-entry=jump -c s[0-9]*.c smain.c
 pi_ld -O2 -o small100 s[0-9]*.o smain.o
 PERFINST_OUT=s100.pit valgrind --tool=callgrind --callgrind-out-file=cg.s100 ./small100 2> vg.err || { cat vg.err; fail "small100 under callgrind"; }
-assert_eq "a hundred units' records: the slicing tables made once" 1 "$(called cg.s100 make_crc_tables)"
+assert_eq "a hundred units' records: the slicing tables made once" 1 "$(cg_calls cg.s100 make_crc_tables)"
 "$PMOPT" report --format=csv --by=function ./small100 s100.pit > s100.csv || fail "pmopt cannot read s100.pit"
 assert_eq "a hundred units' functions, each entered once" 100 "$(awk -F, '$4 ~ /^f[0-9]+$/ && $2 == 1' s100.csv | wc -l)"
 # and their registration is linear in the units: each unit's constructor
@@ -129,16 +122,16 @@ infos=$(readelf -SW small100 | awk '$2 == "__perfinst_jumpinfo" { print $6 }')
 [ -n "$infos" ] || fail "small100 has no jump infos (entry=jump)"
 splits=$(( 0x$infos / 16 ))
 [ "$splits" -ge 100 ] || fail "only $splits split functions of 101"
-assert_eq "each split function's slot synced once at start" "$splits" "$(called cg.s100 sync_one)"
+assert_eq "each split function's slot synced once at start" "$splits" "$(cg_calls cg.s100 sync_one)"
 # Each unit registers in one call: its record, its functions' switches and
 # its jump slots (__perfinst_register_unit2), not three locked calls of
 # which two looked the unit up again by its id; in a process of one thread
 # it takes no lock, nor does a unit's end (t-stress.sh registers units
 # while threads run)
-calls=$(called cg.s100 __perfinst_register_unit2)
+calls=$(cg_calls cg.s100 __perfinst_register_unit2)
 assert_eq "one registration call a unit" 101 "$calls"
 assert_eq "no unit registers its functions or slots apart" 0 \
-    "$(( $(called cg.s100 __perfinst_register_functions) + $(called cg.s100 __perfinst_register_jumps) + $(called cg.s100 pi_unit_of_id_locked) ))"
+    "$(( $(cg_calls cg.s100 __perfinst_register_functions) + $(cg_calls cg.s100 __perfinst_register_jumps) + $(cg_calls cg.s100 pi_unit_of_id_locked) ))"
 locks=$(awk '/^fn=/ { f = $0; sub(/^fn=\([0-9]+\) ?/, "", f); split($1, a, ")"); id = a[1] ")"; sub(/^fn=/, "", id);
                       if (f != "") nm[id] = f; cur = nm[id] }
              /^cfn=/ { c = $0; sub(/^cfn=\([0-9]+\) ?/, "", c); split($1, a, ")"); id = a[1] ")"; sub(/^cfn=/, "", id);

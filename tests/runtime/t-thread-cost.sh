@@ -38,25 +38,17 @@ int main(int argc, char **argv)
 C
 gcc -O2 -c main.c -o main.o
 pi_ld -O2 -pthread -o prog main.o u*.o
-# calls_of CG FUNC: FUNC's calls (callgrind's cfn=/calls= lines; a name
-# given once, then by its number)
-calls_of() {
-    awk -v f="$2" '/^c?fn=/ { x = $0; sub(/^c?fn=/, "", x); id = x; sub(/\).*/, ")", id); nm = x; sub(/^\([0-9]+\) ?/, "", nm)
-                    if (nm != "") name[id] = nm; if ($0 ~ /^cfn=/) callee = name[id] }
-         /^calls=/ && callee == f { split($1, a, "="); n += a[2] }
-         END { print n + 0 }' "$1"
-}
 for n in 10 100; do
     PERFINST_OUT=t$n.pit valgrind --tool=callgrind --callgrind-out-file=cg.$n ./prog $n > out$n 2> vg.err ||
         { cat vg.err; fail "$n threads under callgrind"; }
     assert_eq "$n threads: u7_f entered once by each" "$n" "$(function_entries prog t$n.pit u7_f)"
 done
 assert_eq "the units' getters: as many calls with 100 threads as with 10" \
-    "$(calls_of cg.10 __perfinst_tls)" "$(calls_of cg.100 __perfinst_tls)"
+    "$(cg_calls cg.10 __perfinst_tls)" "$(cg_calls cg.100 __perfinst_tls)"
 # zero tests a thread: each flush's span whole (3), the first's chunks (13)
 # and the units in the chunk that counted (8), where each flush tested
 # each unit (300)
-z10=$(calls_of cg.10 pi_all_zero) z100=$(calls_of cg.100 pi_all_zero)
+z10=$(cg_calls cg.10 pi_all_zero) z100=$(cg_calls cg.100 pi_all_zero)
 per=$(( (z100 - z10) / 90 ))
 [ "$per" -le 40 ] || fail "zero tests a thread: $per (three flushes of 100 units were 300)"
 ok "zero tests a thread: $per (100 units)"
