@@ -520,16 +520,23 @@ build_program() {
     say "$p: training runs on $tr at $ts"
     mkdir -p "$PD/bolt-inst" "$PD/bolt"
     if [ ! -f "$PD/bolt/prog" ] || [ "$PD/bolt/prog" -ot "$PD/bolt-in/prog" ]; then
+        # a profile per process (a workload of several runs: ninja-gen's),
+        # merged as BOLT's users merge them, as the loop plans from them all
         logged "$BOLT" "$PD/bolt-in/prog" -instrument -instrumentation-file="$PD/bolt/prof.fdata" \
+            -instrumentation-file-append-pid \
             -o "$PD/bolt-inst/prog" > "$PD/bolt/inst.log" 2>&1 || { tail "$PD/bolt/inst.log" >&2; die "$p: bolt -instrument"; }
-        rm -f "$PD/bolt/prof.fdata"
+        rm -f "$PD/bolt"/prof.fdata*
         logged wl_run "$p" "$tr" "$PD/bolt-inst" "$ts" > /dev/null || die "$p: bolt training run"
+        local fd=("$PD/bolt"/prof.fdata.*)
+        [ -e "${fd[0]}" ] || die "$p: the bolt training run wrote no profile"
+        logged "$(dirname "$BOLT")/merge-fdata" "${fd[@]}" > "$PD/bolt/prof.fdata" 2> "$PD/bolt/merge.log" ||
+            { tail "$PD/bolt/merge.log" >&2; die "$p: merge-fdata"; }
         bolt_opt "$PD/bolt-in/prog" "$PD/bolt/prog" || die "$p: llvm-bolt"
     fi
     if [ $keep_profiles = 1 ] && [ "$PD/train/t.pit" -nt "$PD/train/prog" ]; then
         say "$p: the profile of an earlier training run kept (--keep-profiles)"
     else
-        rm -f "$PD/train/t.pit"
+        rm -f "$PD/train"/t.pit "$PD/train"/t.*.pit
         logged wl_run "$p" "$tr" "$PD/train" "$ts" env PERFINST_OUT="$PD/train/t.pit" > /dev/null ||
             die "$p: training run"
     fi
@@ -541,7 +548,7 @@ build_program() {
             -fplugin-arg-perfinst-sections -fplugin-arg-perfinst-clean-copies=all ${XTRAIN[$n]} > "$PD/train-$n.log" 2>&1 ||
             { tail "$PD/train-$n.log" >&2; die "$p: $n's training build"; }
         [ $keep_profiles = 1 ] && [ "$PD/train-$n/t.pit" -nt "$PD/train-$n/prog" ] && continue
-        rm -f "$PD/train-$n/t.pit"
+        rm -f "$PD/train-$n"/t.pit "$PD/train-$n"/t.*.pit
         logged wl_run "$p" "$tr" "$PD/train-$n" "$ts" env PERFINST_OUT="$PD/train-$n/t.pit" > /dev/null ||
             die "$p: $n's training run"
     done
@@ -628,7 +635,11 @@ loop() {
     say "$p: plan, $2, $3"
     # the plan replaces RELINK.fb only when it changed: the same plan keeps
     # the rebuild and the relink an earlier run made (and their counts)
-    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb.new" "$PD/$tr/prog" "$PD/$tr/t.pit" \
+    # every process of the training workload: PERFINST_OUT=t.pit names the
+    # first one's trace, the others' t.PID.pit
+    local f traces=()
+    for f in "$PD/$tr"/t.pit "$PD/$tr"/t.*.pit; do [ -f "$f" ] && traces+=("$f"); done
+    logged "$B/pmopt" plan --order=auto --rebuild $pa -o "$PD/$rl.fb.new" "$PD/$tr/prog" "${traces[@]}" \
         > "$PD/$rl.plan" 2>&1 || { tail "$PD/$rl.plan" >&2; die "$p: pmopt plan"; }
     if cmp -s "$PD/$rl.fb.new" "$PD/$rl.fb"; then rm -f "$PD/$rl.fb.new"; else mv "$PD/$rl.fb.new" "$PD/$rl.fb"; fi
     if [ "$2" = rebuild ] || [ "$rb" != rebuild ]; then
