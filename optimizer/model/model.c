@@ -604,11 +604,25 @@ int rep_solve(const struct pi_unit_view *u, const uint64_t *ctr, uint32_t n, con
     return 0;
 }
 
-/* Every unit's sites' and arcs' counts from the summed counters. */
+/* Every unit's sites' and arcs' counts from the summed counters.  The
+ * runtime writes no COUNTS record for a unit that counted nothing, so
+ * where the traces counted any unit of PROG, a unit without a record
+ * counted 0 (a plan then knows its functions never ran); where they
+ * counted none of PROG's units (PERFINST_MODE=off, another program) every
+ * unit stays without counts. */
 static int solve_counts(struct model *md)
 {
+    int counted = 0;
+    for (size_t i = 0; i < md->m.nunits && !counted; i++)
+        counted = md->us[i].sums != NULL;
     for (size_t i = 0; i < md->m.nunits; i++) {
         struct usum *s = &md->us[i];
+        if (counted && !s->sums) {
+            s->n = md->m.units[i].hdr.ncounters;
+            s->sums = calloc(s->n ? s->n : 1, sizeof *s->sums);
+            if (!s->sums)
+                return oom();
+        }
         if (s->sums && rep_solve(&md->m.units[i], s->sums, s->n, s->stop, &s->site, &s->arc))
             return -1;
     }

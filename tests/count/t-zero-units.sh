@@ -52,3 +52,13 @@ PERFINST_MODE=off PERFINST_OUT=off.pit ./prog 7 b > /dev/null
 "$PMOPT" dump off.pit > off.txt
 assert_eq "off: no COUNTS" 0 "$(grep -c ' COUNTS ' off.txt)"
 assert_eq "off: a 0" 0 "$(entries a off.pit)"
+# the plan knows the functions of a unit without a record never ran: b and
+# c go to the cold tier (.text.unlikely), as when every unit wrote its zeros
+"$PMOPT" plan -o one.fb prog one.pit > plan.out 2>&1 || { cat plan.out; fail "pmopt plan"; }
+tier() { awk -v f="fn=$1" '$2 == "function-tier" && $3 == f { sub(/.*tier=/, ""); print }' one.fb; }
+assert_eq "b: cold tier" cold "$(tier b)"
+assert_eq "c: cold tier" cold "$(tier c)"
+assert_eq "a: not cold" "" "$(tier a | grep cold)"
+# a trace of the mode off counted none of prog's units: no tier at all
+"$PMOPT" plan -o off.fb prog off.pit > planoff.out 2>&1 || true
+assert_eq "off: no function said cold" 0 "$(cat off.fb 2> /dev/null | awk '/tier=cold/ { n++ } END { print n + 0 }')"
