@@ -37,10 +37,12 @@
  * by its run-time address (or, from a merged trace, its module-relative
  * one); words of other modules are ignored with a note.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gelf.h>
@@ -1051,8 +1053,89 @@ static int build_views(struct model *md)
     return 0;
 }
 
+/* NAME is what the runtime names the trace of another process given
+ * PERFINST_OUT=BASE (docs/runtime.md, "File name"): BASE's stem, .PID or
+ * .PID.N, then its extension */
+static int sibling_name(const char *name, const char *base)
+{
+    const char *ext = strrchr(base, '.');
+    if (!ext || ext == base)
+        ext = base + strlen(base);
+    size_t stem = (size_t)(ext - base);
+    if (strncmp(name, base, stem) || name[stem] != '.')
+        return 0;
+    const char *q = name + stem;
+    for (int part = 0; part < 2 && *q == '.' && q[1] >= '0' && q[1] <= '9'; part++)
+        for (q++; *q >= '0' && *q <= '9'; q++)
+            ;
+    return q > name + stem + 1 && !strcmp(q, ext);
+}
+
+struct file_id {
+    dev_t dev;
+    ino_t ino;
+};
+
+static int cmp_file_id(const void *a, const void *b)
+{
+    const struct file_id *x = a, *y = b;
+    PI_CMP_RET(x->dev, y->dev);
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* A note for each trace beside which other processes' traces of the same
+ * PERFINST_OUT lie unread: a workload of several processes given one name
+ * writes NAME.pit for the first and NAME.PID.pit for the others, and a
+ * plan made from NAME.pit alone learns one process. */
+static void note_siblings(char **paths, int n)
+{
+    struct file_id *named = calloc(n > 0 ? (size_t)n : 1, sizeof *named);
+    size_t nnamed = 0;
+    struct stat st;
+    for (int j = 0; named && j < n; j++)
+        if (!stat(paths[j], &st))
+            named[nnamed++] = (struct file_id){ st.st_dev, st.st_ino };
+    if (!named)
+        return;
+    qsort(named, nnamed, sizeof *named, cmp_file_id);
+    for (int i = 0; i < n; i++) {
+        const char *base = pm_basename(paths[i]);
+        size_t dlen = (size_t)(base - paths[i]);
+        char *dir = dlen ? strndup(paths[i], dlen) : strdup(".");
+        DIR *d = dir ? opendir(dir) : NULL;
+        size_t unread = 0;
+        char *example = NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (!sibling_name(e->d_name, base))
+                continue;
+            size_t len = strlen(dir) + strlen(e->d_name) + 2;
+            char *path = malloc(len);
+            if (!path)
+                break;
+            snprintf(path, len, "%s/%s", dir, e->d_name);
+            if (!stat(path, &st)) {
+                struct file_id id = { st.st_dev, st.st_ino };
+                if (!bsearch(&id, named, nnamed, sizeof *named, cmp_file_id) && unread++ == 0)
+                    example = strdup(e->d_name);
+            }
+            free(path);
+        }
+        if (d)
+            closedir(d);
+        if (unread)
+            pm_note("%s: %zu more trace%s of the same name beside it (%s%s), written by other processes "
+                    "given the same PERFINST_OUT, not read: name them too", paths[i], unread,
+                    unread == 1 ? "" : "s", example ? example : "", unread > 1 ? ", ..." : "");
+        free(example);
+        free(dir);
+    }
+    free(named);
+}
+
 int model_load(struct model *md, char **traces)
 {
+    note_siblings(traces, md->ntraces);
     md->infos = calloc(md->ntraces > 0 ? (size_t)md->ntraces : 1, sizeof *md->infos);
     if (!md->infos)
         return oom();
