@@ -185,9 +185,11 @@ bool pi_add_prefix_map(const char *arg); /* -fplugin-arg-perfinst-prefix-map=OLD
 const char *pi_path_key(const char *path);
 const char *pi_unit_source(void);        /* the main source file's key */
 bool pi_plugin_arg_is_local(const char *arg); /* perfinst.cc: "perfinst-feedback=F": not in the unit id */
+bool pi_plugin_arg_is_ours(const char *arg);  /* perfinst.cc: "perfinst-..." */
 
 /* ---- the unit (unit.cc) ---------------------------------------------- */
 uint64_t pi_unit_id(void);
+uint64_t pi_unit_variant(void); /* pi_unit_id less perfinst's own arguments */
 uint32_t pi_unit_str(const char *s);
 uint32_t pi_unit_file(const char *file); /* a source file name, as DWARF spells it */
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives);

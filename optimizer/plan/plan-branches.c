@@ -113,7 +113,7 @@ static int find_kept(const struct model *md, struct fn *fns, size_t n)
 static void common_args(struct plan *p, const struct fn *f)
 {
     plan_arg(p, "fn", fname(f));
-    plan_arg(p, "src", pi_unit_str(f->u, f->u->hdr.source));
+    plan_arg_src(p, f->u);
 }
 
 static int tier(struct plan *p, const struct fn *f, const char *t, uint64_t total)
