@@ -40,6 +40,8 @@ void plan_arg_cfg(struct plan *p, const struct pi_func *fn); /* checksum= and at
  * key with another variant (the same file compiled twice with other
  * definitions or options: the producer's variant=, gcc-plugin/unit.cc) */
 void plan_arg_src(struct plan *p, const struct pi_unit_view *u);
+/* U's variant: its producer's "variant=HEX", or 0 (a plugin before it) */
+uint64_t plan_unit_variant(const struct pi_unit_view *u);
 void plan_end(struct plan *p);
 /* Advice about recommendation n: "N. TEXT" on p->advice, or a comment
  * "# N. TEXT" in the feedback file. */

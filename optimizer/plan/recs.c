@@ -70,7 +70,7 @@ void plan_arg_hex(struct plan *p, const char *key, uint64_t value)
  * taken after the early inliner (the rebuild applies the record there) */
 /* U's variant: the producer's "variant=HEX" (gcc-plugin/unit.cc,
  * pi_unit_variant), or 0 (a unit of a plugin before it) */
-static uint64_t unit_variant(const struct pi_unit_view *u)
+uint64_t plan_unit_variant(const struct pi_unit_view *u)
 {
     const char *s = strstr(pi_unit_str(u, u->hdr.producer), " variant=");
     return s ? strtoull(s + 9, NULL, 16) : 0;
@@ -80,13 +80,13 @@ void plan_arg_src(struct plan *p, const struct pi_unit_view *u)
 {
     const char *src = pi_unit_str(u, u->hdr.source);
     plan_arg(p, "src", src);
-    uint64_t v = unit_variant(u);
+    uint64_t v = plan_unit_variant(u);
     if (!v || !p->md)
         return;
     const struct pi_meta *m = &p->md->m;
     for (size_t i = 0; i < m->nunits; i++) {
         const struct pi_unit_view *o = &m->units[i];
-        if (o != u && unit_variant(o) != v && !strcmp(pi_unit_str(o, o->hdr.source), src)) {
+        if (o != u && plan_unit_variant(o) != v && !strcmp(pi_unit_str(o, o->hdr.source), src)) {
             plan_arg_hex(p, "variant", v);
             return;
         }

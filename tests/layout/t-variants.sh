@@ -5,7 +5,8 @@
 # tier with the unit's variant= (the producer's), so the rebuild of the
 # 16-bit unit takes neither: no "stale" warning (bench/projects.sh took it
 # for a unit that did not apply the plan) and its filt not put in
-# .text.hot.  Trained on both, each unit takes its own profile.
+# .text.hot.  Trained on both, each unit takes its own profile, and
+# `pmopt plan --check` checks each against its own unit.
 . "$PERFINST_TOP/tests/lib.sh"
 for b in 8 16; do
     pi_cc -O2 -g -fplugin-arg-perfinst-all=count -DBITS=$b -c "$T/layout/variants.c" -o t$b.o
@@ -38,3 +39,8 @@ for b in 8 16; do
     pi_cc -O2 -g -fplugin-arg-perfinst-feedback=both.fb -fplugin-arg-perfinst-verbose -DBITS=$b -c "$T/layout/variants.c" -o b$b.o 2> b$b.err
     assert_contains "both trained, $b-bit: both its functions matched" b$b.err "2 function profiles matched, 0 stale, 0 malformed"
 done
+# pmopt plan --check against the counted build: each variant's profile
+# against its own unit (filt's twins were one function to it, checked
+# against the first unit of the key: "1 stale")
+"$PMOPT" plan --check=both.fb ./train > check.out
+assert_contains "--check: every profile matches its own unit" check.out "both.fb: 5 of 5 function profiles match \./train \(100\.0% .*0 stale"
