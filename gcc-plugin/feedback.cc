@@ -91,7 +91,9 @@ const char *pi_feedback_other_key(void)
     return other = found;
 }
 
-static bool src_is_ours(const char *src)
+/* SRC (a recommendation's src=) is this unit's key (pi_feedback_for_unit
+ * less the variant) */
+bool pi_feedback_src_is_ours(const char *src)
 {
     const char *other;
     return !src || strcmp(src, pi_unit_source()) == 0 ||
@@ -110,7 +112,7 @@ static bool src_is_ours(const char *src)
  * the other variants' recommendations: they are another unit's code. */
 bool pi_feedback_for_unit(const struct pifb_rec *r)
 {
-    if (!src_is_ours(pifb_get(r, "src")))
+    if (!pi_feedback_src_is_ours(pifb_get(r, "src")))
         return false;
     uint64_t v;
     return pifb_get_u64(r, "variant", &v) || v == pi_unit_variant();

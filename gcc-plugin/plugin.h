@@ -146,6 +146,7 @@ bool pi_feedback_load(const char *only);
 const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter);
 const char *pi_feedback_other_key(void);
 const char *pi_feedback_path(void); /* for messages; NULL without a file */
+bool pi_feedback_src_is_ours(const char *src); /* feedback.cc: src= is this unit's key (any variant) */
 bool pi_feedback_for_unit(const struct pifb_rec *r); /* src= is this unit's */
 bool pi_feedback_parse_list(const char *s, vec<uint64_t> &out); /* "1,2,3" appended to OUT; false when malformed */
 int pi_feedback_point(const struct pifb_rec *r);    /* at=: 0 cfg, 1 late, -1 unknown */

@@ -21,12 +21,20 @@ static int __attribute__((noinline)) filt(const pixel *p, int n)
     }
     return s;
 }
+static pixel __attribute__((noinline)) clip(int v)
+{
+    if (v < 0)
+        return 0;
+    if (v > (1 << BITS) - 1)
+        return (pixel)((1 << BITS) - 1);
+    return (pixel)v;
+}
 int bitfn(run)(int n)
 {
     pixel buf[64];
     int t = 0;
     for (int i = 0; i < 64; i++)
-        buf[i] = (pixel)(i * 7);
+        buf[i] = clip(i * 7 - 20);
     for (int k = 0; k < n; k++)
         t += filt(buf, 64 - (k & 7));
     return t;
