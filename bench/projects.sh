@@ -38,7 +38,8 @@
 #
 #   --record   append the table to bench/RESULTS.md
 #   --only     these projects (lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2
-#              zlib tinyxml2 cmark expat busybox flac mimalloc opus tcl mawk libgit2 libuv jsonc yaml-cpp)
+#              zlib tinyxml2 cmark expat busybox flac mimalloc opus tcl mawk libgit2 libuv jsonc yaml-cpp
+#              dav1d libarchive)
 #   --keep     keep the variants' trees already built (default: fresh copies)
 #   --shifts N the relink's and BOLT's I1 misses also at N shifts (default
 #              8; 1: as built only): the relink's programs relinked again
@@ -80,7 +81,7 @@ W=${W:-$here/.work/projects}
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 GEOM="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2 zlib tinyxml2 cmark expat busybox flac mimalloc opus tcl mawk libgit2 libuv jsonc yaml-cpp"
+ALL="lua zstd leveldb jq fribidi snappy libyaml xkbcommon xz brotli lz4 jsoncpp pugixml pcre2 gawk fmtlib ninja re2 zlib tinyxml2 cmark expat busybox flac mimalloc opus tcl mawk libgit2 libuv jsonc yaml-cpp dav1d libarchive"
 record=0 keep=0 only=$ALL table_only=0 shifts=8 cmdargs="$*"
 while [ $# -gt 0 ]; do
     case $1 in

@@ -537,11 +537,11 @@ int pifb_commit(struct pifb_writer *w, struct pi_err *err)
 /* ---- the kinds pmopt writes (pifeedback.h) ------------------------------ */
 
 static const struct pifb_kind kinds[] = {
-    { PIFB_BRANCH_PROFILE, PIFB_REBUILD, "fn src checksum at sites first weight counts edges" },
-    { PIFB_FUNCTION_TIER, PIFB_REBUILD, "fn src tier" },
-    { PIFB_COPY_PROFILE, PIFB_REBUILD, "fn src callee chain weight counts" },
+    { PIFB_BRANCH_PROFILE, PIFB_REBUILD, "fn src variant checksum at sites first weight counts edges" },
+    { PIFB_FUNCTION_TIER, PIFB_REBUILD, "fn src variant tier" },
+    { PIFB_COPY_PROFILE, PIFB_REBUILD, "fn src variant callee chain weight counts" },
     { PIFB_PROMOTE_CALL, PIFB_REBUILD,
-      "fn src checksum at block call target target-file calls total line" },
+      "fn src variant checksum at block call target target-file calls total line" },
     { PIFB_ORDER_FUNCTIONS, PIFB_RELINK, "alg functions cold" },
     { PIFB_ORDER_DATA, PIFB_RELINK, "objects weights dcache" },
     { PIFB_RESERVE, PIFB_RELINK, "page window size overflow" },

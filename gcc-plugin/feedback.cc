@@ -91,15 +91,31 @@ const char *pi_feedback_other_key(void)
     return other = found;
 }
 
-/* Is R (a recommendation with src=) about this unit?  Its key (paths.cc),
- * or the source as given to gcc, which plans written before keys wrote, or
- * the key the plan has the unit's file under from another directory. */
-bool pi_feedback_for_unit(const struct pifb_rec *r)
+/* SRC (a recommendation's src=) is this unit's key (pi_feedback_for_unit
+ * less the variant) */
+bool pi_feedback_src_is_ours(const char *src)
 {
-    const char *src = pifb_get(r, "src"), *other;
+    const char *other;
     return !src || strcmp(src, pi_unit_source()) == 0 ||
            (main_input_filename && strcmp(src, main_input_filename) == 0) ||
            ((other = pi_feedback_other_key()) && strcmp(src, other) == 0);
+}
+
+/* Is R (a recommendation with src=) about this unit?  Its key (paths.cc),
+ * or the source as given to gcc, which plans written before keys wrote, or
+ * the key the plan has the unit's file under from another directory; and
+ * when the plan keys it with a variant= too (its file was several units of
+ * the training build, compiled with other definitions or options: dav1d's
+ * *_tmpl.c once per bit depth, whose static functions share their names),
+ * this unit's variant (pi_unit_variant).  A unit whose variant the plan
+ * does not have (it never ran, or its options changed since) takes none of
+ * the other variants' recommendations: they are another unit's code. */
+bool pi_feedback_for_unit(const struct pifb_rec *r)
+{
+    if (!pi_feedback_src_is_ours(pifb_get(r, "src")))
+        return false;
+    uint64_t v;
+    return pifb_get_u64(r, "variant", &v) || v == pi_unit_variant();
 }
 
 /* Where a branch-profile's or promote-call's CFG was taken: 0 right after

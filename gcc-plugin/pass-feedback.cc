@@ -760,9 +760,12 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
     if (!main_input_filename || !file || strcmp(file, main_input_filename) != 0)
         return;
     st.looked[late]++;
+    /* (a profile under this unit's own key is another variant's, its twin
+       compiled with other definitions: no move, pi_feedback_for_unit) */
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter)) && !src) {
         const char *name = pifb_get(r, "fn");
-        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late)
+        if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late &&
+            !pi_feedback_src_is_ours(pifb_get(r, "src")))
             src = pifb_get(r, "src");
     }
     if (!src)
@@ -776,7 +779,7 @@ static void look_elsewhere(function *fun, const char *fn, bool late)
     while ((r = pi_feedback_next(PIFB_BRANCH_PROFILE, &iter))) {
         const char *name = pifb_get(r, "fn");
         if (name && strcmp(name, fn) == 0 && pifb_get(r, "src") && pi_feedback_point(r) == late &&
-            !pifb_get_u64(r, "checksum", &sum) && sum == cfg) {
+            !pi_feedback_src_is_ours(pifb_get(r, "src")) && !pifb_get_u64(r, "checksum", &sum) && sum == cfg) {
             if (!st.elsewhere++)
                 st.elsewhere_src = pifb_get(r, "src");
             return;

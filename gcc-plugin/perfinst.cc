@@ -235,6 +235,13 @@ static const char *plugin_name = "perfinst"; /* the .so's base name: -fplugin-ar
  * "-fplugin-arg-": true for one of this plugin's keys that names a file or
  * changes no code (feedback=, prefix-map=, verbose, help), which the unit's
  * identity leaves out (unit.cc). */
+/* ARG (of -fplugin-arg-) is this plugin's: "perfinst-KEY[=VALUE]" */
+bool pi_plugin_arg_is_ours(const char *arg)
+{
+    size_t n = strlen(plugin_name);
+    return strncmp(arg, plugin_name, n) == 0 && arg[n] == '-';
+}
+
 bool pi_plugin_arg_is_local(const char *arg)
 {
     size_t n = strlen(plugin_name);

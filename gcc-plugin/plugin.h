@@ -146,6 +146,7 @@ bool pi_feedback_load(const char *only);
 const struct pifb_rec *pi_feedback_next(const char *kind, unsigned *iter);
 const char *pi_feedback_other_key(void);
 const char *pi_feedback_path(void); /* for messages; NULL without a file */
+bool pi_feedback_src_is_ours(const char *src); /* feedback.cc: src= is this unit's key (any variant) */
 bool pi_feedback_for_unit(const struct pifb_rec *r); /* src= is this unit's */
 bool pi_feedback_parse_list(const char *s, vec<uint64_t> &out); /* "1,2,3" appended to OUT; false when malformed */
 int pi_feedback_point(const struct pifb_rec *r);    /* at=: 0 cfg, 1 late, -1 unknown */
@@ -185,9 +186,11 @@ bool pi_add_prefix_map(const char *arg); /* -fplugin-arg-perfinst-prefix-map=OLD
 const char *pi_path_key(const char *path);
 const char *pi_unit_source(void);        /* the main source file's key */
 bool pi_plugin_arg_is_local(const char *arg); /* perfinst.cc: "perfinst-feedback=F": not in the unit id */
+bool pi_plugin_arg_is_ours(const char *arg);  /* perfinst.cc: "perfinst-..." */
 
 /* ---- the unit (unit.cc) ---------------------------------------------- */
 uint64_t pi_unit_id(void);
+uint64_t pi_unit_variant(void); /* pi_unit_id less perfinst's own arguments */
 uint32_t pi_unit_str(const char *s);
 uint32_t pi_unit_file(const char *file); /* a source file name, as DWARF spells it */
 unsigned pi_unit_add_func(tree fndecl, uint32_t directives);

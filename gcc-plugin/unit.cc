@@ -97,22 +97,19 @@ static uint64_t hash_str(uint64_t h, const char *s)
     return pi_hash64(h, s, strlen(s) + 1);
 }
 
-/* The unit's identity: its source key (paths.cc), its language and the
+/* The hash of the unit's source key (paths.cc), its language and the
  * options cc1 was given, less those that name no code (above), paths
- * hashed as their keys.  So two identical compiles get one id wherever
- * the tree lies and whatever cc1's temporary files are called (with or
- * without -pipe), and the same file compiled twice with other options or
- * definitions gets two, which perfinst-ld requires of objects linked
- * together (docs/design.md, "Unit identity"). */
-uint64_t pi_unit_id(void)
+ * hashed as their keys; with PERFINST_ARGS false, less every
+ * -fplugin-arg-perfinst-* too. */
+static uint64_t options_hash(bool perfinst_args)
 {
-    if (unit_id_done)
-        return unit_id;
     uint64_t h = hash_str(PI_HASH64_INIT, pi_unit_source());
     h = hash_str(h, lang_hooks.name);
     for (unsigned i = 1; i < save_decoded_options_count; i++) {
         const struct cl_decoded_option *o = &save_decoded_options[i];
         if (option_names_no_code(o))
+            continue;
+        if (!perfinst_args && o->opt_index == OPT_fplugin_arg_ && o->arg && pi_plugin_arg_is_ours(o->arg))
             continue;
         if (option_takes_path(o->opt_index) && o->arg) {
             h = hash_str(h, cl_options[o->opt_index].opt_text);
@@ -122,9 +119,37 @@ uint64_t pi_unit_id(void)
         for (size_t k = 0; k < o->canonical_option_num_elements; k++)
             h = hash_str(h, o->canonical_option[k]);
     }
-    unit_id = h ? h : 1;
+    return h ? h : 1;
+}
+
+/* The unit's identity: options_hash with perfinst's arguments.  So two
+ * identical compiles get one id wherever the tree lies and whatever cc1's
+ * temporary files are called (with or without -pipe), and the same file
+ * compiled twice with other options or definitions gets two, which
+ * perfinst-ld requires of objects linked together (docs/design.md, "Unit
+ * identity"). */
+uint64_t pi_unit_id(void)
+{
+    if (unit_id_done)
+        return unit_id;
+    unit_id = options_hash(true);
     unit_id_done = true;
     return unit_id;
+}
+
+/* The unit's variant: options_hash without perfinst's arguments, the same
+ * in the training build (all=count) and the rebuild (feedback=) of one
+ * compile, and another for the same file compiled with other definitions
+ * or options (dav1d's *_tmpl.c, once with -DBITDEPTH=8 and once with 16):
+ * the producer string carries it ("variant=HEX"), and `pmopt plan` keys a
+ * recommendation with it when its source key is several units' (the
+ * rebuild's pi_feedback_for_unit). */
+uint64_t pi_unit_variant(void)
+{
+    static uint64_t v;
+    if (!v)
+        v = options_hash(false);
+    return v;
 }
 
 uint32_t pi_unit_str(const char *s)
@@ -939,8 +964,8 @@ static std::string unit_chunk(void)
     else
         snprintf(level, sizeof level, "%d", optimize);
     char producer[256];
-    snprintf(producer, sizeof producer, "perfinst %s gcc %s -O%s", PERFINST_VERSION,
-             version_string, level);
+    snprintf(producer, sizeof producer, "perfinst %s gcc %s -O%s variant=%016llx", PERFINST_VERSION,
+             version_string, level, (unsigned long long)pi_unit_variant());
     u.producer = pi_unit_str(producer);
     u.line_size = 64;
     u.strtab_size = strtab.size();

@@ -113,7 +113,7 @@ static int find_kept(const struct model *md, struct fn *fns, size_t n)
 static void common_args(struct plan *p, const struct fn *f)
 {
     plan_arg(p, "fn", fname(f));
-    plan_arg(p, "src", pi_unit_str(f->u, f->u->hdr.source));
+    plan_arg_src(p, f->u);
 }
 
 static int tier(struct plan *p, const struct fn *f, const char *t, uint64_t total)
@@ -363,13 +363,14 @@ int plan_branches(struct plan *p)
 /* ---- how much of a feedback file still matches a program ------------------ */
 
 struct seen {
-    const char *fn, *src;
+    const char *fn, *src, *variant;
 };
 
-static int already(const struct seen *s, size_t n, const char *fn, const char *src)
+static int already(const struct seen *s, size_t n, const char *fn, const char *src, const char *variant)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(s[i].fn, fn) && !strcmp(s[i].src, src))
+        if (!strcmp(s[i].fn, fn) && !strcmp(s[i].src, src) &&
+            !strcmp(s[i].variant ? s[i].variant : "", variant ? variant : ""))
             return 1;
     return 0;
 }
@@ -394,16 +395,21 @@ int plan_check_branches(const struct pi_meta *m, const struct pifb_file *fb, FIL
             free(seen);
             return -1;
         }
-        if (already(seen, nseen, fn, src))
+        /* (variant=: one of several units of the key, plan_arg_src) */
+        const char *vs = pifb_get(rec, "variant");
+        uint64_t variant = 0;
+        if (vs && pifb_get_u64(rec, "variant", &variant))
+            vs = NULL;
+        if (already(seen, nseen, fn, src, vs))
             continue; /* another chunk of the same function */
-        seen[nseen++] = (struct seen){ fn, src };
+        seen[nseen++] = (struct seen){ fn, src, vs };
         pifb_get_u64(rec, "weight", &weight);
         const char *at = pifb_get(rec, "at");
         int late = at && !strcmp(at, "late");
         int how = 2;
         for (size_t k = 0; k < m->nunits && how == 2; k++) {
             const struct pi_unit_view *u = &m->units[k];
-            if (strcmp(pi_unit_str(u, u->hdr.source), src))
+            if (strcmp(pi_unit_str(u, u->hdr.source), src) || (vs && plan_unit_variant(u) != variant))
                 continue;
             for (uint32_t f = 0; f < u->hdr.nfuncs; f++)
                 if (!strcmp(pi_unit_str(u, u->funcs[f].name), fn)) {

@@ -139,7 +139,7 @@ int plan_copies(struct plan *p, const char *path)
         if (len < LINE_MAX_CHARS) {
             plan_begin(p, PIFB_COPY_PROFILE);
             plan_arg(p, "fn", e[i].fn);
-            plan_arg(p, "src", pi_unit_str(u, u->hdr.source));
+            plan_arg_src(p, u);
             plan_arg(p, "callee", e[i].callee);
             plan_arg(p, "chain", e[i].chain);
             plan_arg_u64(p, "weight", w);

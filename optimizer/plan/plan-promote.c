@@ -113,7 +113,7 @@ int plan_promote(struct plan *p)
         const char *target = pm_fn_key(pm_dfunc_linkage(df)); /* what the plugin matches */
         uint32_t n = plan_begin(p, PIFB_PROMOTE_CALL);
         plan_arg(p, "fn", caller);
-        plan_arg(p, "src", pi_unit_str(u, u->hdr.source));
+        plan_arg_src(p, u);
         plan_arg_cfg(p, fn);
         plan_arg_u64(p, "block", s->arg - fn->first_site);
         plan_arg_u64(p, "call", k);

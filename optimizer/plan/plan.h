@@ -36,6 +36,12 @@ void plan_arg(struct plan *p, const char *key, const char *value);
 void plan_arg_u64(struct plan *p, const char *key, uint64_t value);
 void plan_arg_hex(struct plan *p, const char *key, uint64_t value);
 void plan_arg_cfg(struct plan *p, const struct pi_func *fn); /* checksum= and at= */
+/* src= (U's source key), and variant= when another unit of PROG has that
+ * key with another variant (the same file compiled twice with other
+ * definitions or options: the producer's variant=, gcc-plugin/unit.cc) */
+void plan_arg_src(struct plan *p, const struct pi_unit_view *u);
+/* U's variant: its producer's "variant=HEX", or 0 (a plugin before it) */
+uint64_t plan_unit_variant(const struct pi_unit_view *u);
 void plan_end(struct plan *p);
 /* Advice about recommendation n: "N. TEXT" on p->advice, or a comment
  * "# N. TEXT" in the feedback file. */

@@ -66,6 +66,31 @@ void plan_arg_hex(struct plan *p, const char *key, uint64_t value)
     plan_arg(p, key, buf);
 }
 
+/* U's variant: the producer's "variant=HEX" (gcc-plugin/unit.cc,
+ * pi_unit_variant), or 0 (a unit of a plugin before it) */
+uint64_t plan_unit_variant(const struct pi_unit_view *u)
+{
+    const char *s = strstr(pi_unit_str(u, u->hdr.producer), " variant=");
+    return s ? strtoull(s + 9, NULL, 16) : 0;
+}
+
+void plan_arg_src(struct plan *p, const struct pi_unit_view *u)
+{
+    const char *src = pi_unit_str(u, u->hdr.source);
+    plan_arg(p, "src", src);
+    uint64_t v = plan_unit_variant(u);
+    if (!v || !p->md)
+        return;
+    const struct pi_meta *m = &p->md->m;
+    for (size_t i = 0; i < m->nunits; i++) {
+        const struct pi_unit_view *o = &m->units[i];
+        if (o != u && plan_unit_variant(o) != v && !strcmp(pi_unit_str(o, o->hdr.source), src)) {
+            plan_arg_hex(p, "variant", v);
+            return;
+        }
+    }
+}
+
 /* A function's CFG key: its checksum, and at=late when its sites were
  * taken after the early inliner (the rebuild applies the record there) */
 void plan_arg_cfg(struct plan *p, const struct pi_func *fn)
