@@ -231,10 +231,6 @@ static struct plugin_info info = {
 static const char *feedback_only;
 static const char *plugin_name = "perfinst"; /* the .so's base name: -fplugin-arg-NAME-... */
 
-/* ARG, an -fplugin-arg-NAME-KEY[=VALUE] of cc1's command line without its
- * "-fplugin-arg-": true for one of this plugin's keys that names a file or
- * changes no code (feedback=, prefix-map=, verbose, help), which the unit's
- * identity leaves out (unit.cc). */
 /* ARG (of -fplugin-arg-) is this plugin's: "perfinst-KEY[=VALUE]" */
 bool pi_plugin_arg_is_ours(const char *arg)
 {
@@ -242,13 +238,16 @@ bool pi_plugin_arg_is_ours(const char *arg)
     return strncmp(arg, plugin_name, n) == 0 && arg[n] == '-';
 }
 
+/* ARG, an -fplugin-arg-NAME-KEY[=VALUE] of cc1's command line without its
+ * "-fplugin-arg-": true for one of this plugin's keys that names a file or
+ * changes no code (feedback=, prefix-map=, verbose, help), which the unit's
+ * identity leaves out (unit.cc). */
 bool pi_plugin_arg_is_local(const char *arg)
 {
-    size_t n = strlen(plugin_name);
-    if (strncmp(arg, plugin_name, n) != 0 || arg[n] != '-')
+    if (!pi_plugin_arg_is_ours(arg))
         return false;
     static const char *const local[] = {"feedback", "prefix-map", "verbose", "help"};
-    const char *key = arg + n + 1;
+    const char *key = arg + strlen(plugin_name) + 1;
     size_t klen = strcspn(key, "=");
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
         if (strlen(local[i]) == klen && strncmp(key, local[i], klen) == 0)
